@@ -1,0 +1,310 @@
+//! The 13-byte deal index and its 26-hex-character external form (FORMATS.md §2, seed 000 §2).
+//!
+//! One byte per rank, ace first. Each card's seat takes two bits, coded
+//! **0 = South, 1 = West, 2 = North, 3 = East**; byte `r` is
+//! `(S | H << 2) << 4 | (D | C << 2)` for the four cards of rank `r`. The bytes read as
+//! big-endian hex give the external string, so SQLite's `hex(key)` prints it back.
+//! An optional `-X` suffix (or `X-` prefix) holds one hex digit, the board number mod 16,
+//! which fixes dealer and vulnerability by FORMATS.md §3.
+
+use std::fmt;
+
+use crate::board::{Vulnerability, board_dealer, board_vulnerability};
+use crate::card::{Card, Seat};
+use crate::deal::{Deal, Hand};
+
+/// The 13-byte index of a deal: a full-information key, unique per deal, ordered as the
+/// hex strings are (FORMATS.md §2).
+///
+/// ```
+/// use dealdex::{Deal, DealIndex};
+/// let deal: Deal = "N:J987.JT7643.A4.Q .KQ2.QT9.AK98543 AQ42.A8.KJ762.J2 KT653.95.853.T76"
+///     .parse()
+///     .unwrap();
+/// let key = DealIndex::from_deal(&deal);
+/// assert_eq!(key.to_string(), "0EDCCBA0976F2DA4945D8E9DC0");
+/// assert_eq!(key.to_deal().unwrap(), deal);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct DealIndex(pub [u8; 13]);
+
+/// The two-bit seat code of FORMATS.md §2, by dealdex seat number (N, E, S, W).
+const SEAT_CODE: [u8; 4] = [2, 3, 0, 1];
+/// The dealdex seat number of each two-bit code (0 = S, 1 = W, 2 = N, 3 = E).
+const CODE_SEAT: [u8; 4] = [2, 3, 0, 1];
+
+/// What is wrong with a hex deal index or its 13 bytes.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum IndexError {
+    /// The string does not have 26 hex characters (plus an optional `-X`).
+    #[error("deal index has {found} characters, expected 26 hex digits (optionally with -X)")]
+    WrongLength {
+        /// The number of characters found in the index part.
+        found: usize,
+    },
+    /// A character that is not a hex digit.
+    #[error("deal index: {found:?} at column {column} is not a hex digit")]
+    NotHex {
+        /// 1-based column (character position) in the input string.
+        column: usize,
+        /// The offending character.
+        found: char,
+    },
+    /// The bytes are well formed but a seat does not get 13 cards.
+    #[error("deal index gives {seat} {count} cards, expected 13")]
+    WrongCount {
+        /// The first seat (N, E, S, W order) with a wrong count.
+        seat: Seat,
+        /// How many cards the index gives it.
+        count: usize,
+    },
+}
+
+impl DealIndex {
+    /// Encodes a deal. Total: every deal has exactly one index.
+    pub fn from_deal(deal: &Deal) -> DealIndex {
+        // Bit 0 of a seat code is set for W and E, bit 1 for N and E.
+        let hands = deal.hands();
+        let lo = hands[1].mask() | hands[3].mask();
+        let hi = hands[0].mask() | hands[1].mask();
+        let mut out = [0u8; 13];
+        for (r, byte) in out.iter_mut().enumerate() {
+            let bit = |m: u64, suit: usize| ((m >> (suit * 13 + r)) & 1) as u8;
+            let code = |suit: usize| bit(lo, suit) | bit(hi, suit) << 1;
+            *byte = (code(0) | code(1) << 2) << 4 | code(2) | code(3) << 2;
+        }
+        DealIndex(out)
+    }
+
+    /// Decodes the 13 bytes into a deal.
+    ///
+    /// # Errors
+    /// [`IndexError::WrongCount`] when the bytes do not give each seat 13 cards.
+    pub fn to_deal(&self) -> Result<Deal, IndexError> {
+        let mut hands = [0u64; 4];
+        for (r, &byte) in self.0.iter().enumerate() {
+            let codes = [byte >> 4 & 3, byte >> 6 & 3, byte & 3, byte >> 2 & 3];
+            for (suit, &code) in codes.iter().enumerate() {
+                hands[CODE_SEAT[code as usize] as usize] |= 1 << (suit * 13 + r);
+            }
+        }
+        for (i, m) in hands.iter().enumerate() {
+            let count = m.count_ones() as usize;
+            if count != 13 {
+                return Err(IndexError::WrongCount {
+                    seat: Seat::from_index(i),
+                    count,
+                });
+            }
+        }
+        Ok(Deal::new(hands.map(Hand::from_mask)).expect("disjoint hands of 13 cards"))
+    }
+
+    /// The 13 bytes.
+    pub const fn as_bytes(&self) -> &[u8; 13] {
+        &self.0
+    }
+
+    /// Writes the 26 uppercase hex characters into `out`.
+    pub fn write_hex(&self, out: &mut [u8; 26]) {
+        const DIGITS: &[u8; 16] = b"0123456789ABCDEF";
+        for (i, &b) in self.0.iter().enumerate() {
+            out[2 * i] = DIGITS[(b >> 4) as usize];
+            out[2 * i + 1] = DIGITS[(b & 15) as usize];
+        }
+    }
+
+    /// Parses exactly 26 hex characters (either case), with no suffix.
+    ///
+    /// # Errors
+    /// [`IndexError::WrongLength`] or [`IndexError::NotHex`] (with its 1-based column).
+    /// The cards are not checked here: see [`DealIndex::to_deal`].
+    pub fn parse_hex(s: &str) -> Result<DealIndex, IndexError> {
+        parse_hex_at(s, 1)
+    }
+
+    /// The seed 000 two-bit seat code (0 = S, 1 = W, 2 = N, 3 = E) of a dealdex seat.
+    pub const fn seat_code(seat: Seat) -> u8 {
+        SEAT_CODE[seat as usize]
+    }
+
+    /// The seat of `card` according to this index.
+    pub fn seat_of(&self, card: Card) -> Seat {
+        let r = card.index() % 13;
+        let shift = [4, 6, 0, 2][card.index() / 13];
+        Seat::from_index(CODE_SEAT[(self.0[r] >> shift & 3) as usize] as usize)
+    }
+}
+
+fn parse_hex_at(s: &str, first_column: usize) -> Result<DealIndex, IndexError> {
+    let n = s.chars().count();
+    if n != 26 {
+        return Err(IndexError::WrongLength { found: n });
+    }
+    let mut out = [0u8; 13];
+    for (i, c) in s.chars().enumerate() {
+        let v = c.to_digit(16).ok_or(IndexError::NotHex {
+            column: first_column + i,
+            found: c,
+        })? as u8;
+        out[i / 2] |= if i % 2 == 0 { v << 4 } else { v };
+    }
+    Ok(DealIndex(out))
+}
+
+impl fmt::Display for DealIndex {
+    /// 26 uppercase hex characters.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut buf = [0u8; 26];
+        self.write_hex(&mut buf);
+        f.write_str(std::str::from_utf8(&buf).expect("ascii"))
+    }
+}
+
+/// A deal index with its optional dealer-and-vulnerability digit: the full external form
+/// `XXXXXXXXXXXXXXXXXXXXXXXXXX[-X]` of FORMATS.md §2.
+///
+/// ```
+/// use dealdex::{HexDeal, Seat, Vulnerability};
+/// let h: HexDeal = "0EDCCBA0976F2DA4945D8E9DC0-0".parse().unwrap();
+/// assert_eq!(h.dealer(), Some(Seat::West));          // 0 = board 16
+/// assert_eq!(h.vulnerability(), Some(Vulnerability::EastWest));
+/// assert_eq!(h.to_string(), "0EDCCBA0976F2DA4945D8E9DC0-0");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct HexDeal {
+    /// The deal's 13-byte index.
+    pub index: DealIndex,
+    /// Board number mod 16 (0..16; 0 stands for board 16), when the suffix is present.
+    pub cycle: Option<u8>,
+}
+
+impl HexDeal {
+    /// The index of `deal` with the suffix for `board` (1-based), or none.
+    pub fn new(deal: &Deal, board: Option<u64>) -> HexDeal {
+        HexDeal {
+            index: DealIndex::from_deal(deal),
+            cycle: board.map(|b| (b % 16) as u8),
+        }
+    }
+
+    /// The dealer the suffix fixes, if present.
+    pub fn dealer(&self) -> Option<Seat> {
+        self.cycle.map(|c| board_dealer(c as u64))
+    }
+
+    /// The vulnerability the suffix fixes, if present.
+    pub fn vulnerability(&self) -> Option<Vulnerability> {
+        self.cycle.map(|c| board_vulnerability(c as u64))
+    }
+}
+
+impl std::str::FromStr for HexDeal {
+    type Err = IndexError;
+
+    /// Parses `HEX26`, `HEX26-X` or `X-HEX26` (hex digits in either case, surrounding white
+    /// space ignored). Errors name the 1-based column of a bad character. The cards are not
+    /// checked here: see [`DealIndex::to_deal`].
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let lead = s.len() - s.trim_start().len();
+        let t = s.trim();
+        let digit = |c: char, column: usize| {
+            c.to_digit(16)
+                .map(|v| v as u8)
+                .ok_or(IndexError::NotHex { column, found: c })
+        };
+        let bytes = t.as_bytes();
+        let n = t.chars().count();
+        if n == 28 && bytes.len() == 28 && bytes[26] == b'-' {
+            let index = parse_hex_at(&t[..26], lead + 1)?;
+            let cycle = digit(t[27..].chars().next().expect("len 28"), lead + 28)?;
+            return Ok(HexDeal {
+                index,
+                cycle: Some(cycle),
+            });
+        }
+        if n == 28 && bytes.len() == 28 && bytes[1] == b'-' {
+            let cycle = digit(bytes[0] as char, lead + 1)?;
+            let index = parse_hex_at(&t[2..], lead + 3)?;
+            return Ok(HexDeal {
+                index,
+                cycle: Some(cycle),
+            });
+        }
+        if n == 26 {
+            return Ok(HexDeal {
+                index: parse_hex_at(t, lead + 1)?,
+                cycle: None,
+            });
+        }
+        let found = t.split('-').map(|p| p.chars().count()).max().unwrap_or(0);
+        Err(IndexError::WrongLength { found })
+    }
+}
+
+impl fmt::Display for HexDeal {
+    /// `HEX26` or `HEX26-X` (uppercase; the trailing form).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.index)?;
+        if let Some(c) = self.cycle {
+            write!(f, "-{:X}", c)?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn errors_name_the_column() {
+        let e = "0EDCCBA0976F2DA4945D8E9DCG".parse::<HexDeal>().unwrap_err();
+        assert_eq!(
+            e,
+            IndexError::NotHex {
+                column: 26,
+                found: 'G'
+            }
+        );
+        let e = "0EDCCBA0976F2DA4945D8E9DC".parse::<HexDeal>().unwrap_err();
+        assert_eq!(e, IndexError::WrongLength { found: 25 });
+        let e = "0EDCCBA0976F2DA4945D8E9DC0-G"
+            .parse::<HexDeal>()
+            .unwrap_err();
+        assert_eq!(
+            e,
+            IndexError::NotHex {
+                column: 28,
+                found: 'G'
+            }
+        );
+        let e = "Z-0EDCCBA0976F2DA4945D8E9DC0"
+            .parse::<HexDeal>()
+            .unwrap_err();
+        assert_eq!(
+            e,
+            IndexError::NotHex {
+                column: 1,
+                found: 'Z'
+            }
+        );
+        let e = DealIndex([0; 13]).to_deal().unwrap_err();
+        assert_eq!(
+            e,
+            IndexError::WrongCount {
+                seat: Seat::North,
+                count: 0
+            }
+        );
+    }
+
+    #[test]
+    fn leading_and_trailing_suffix() {
+        let a: HexDeal = "5-0edccba0976f2da4945d8e9dc0".parse().unwrap();
+        let b: HexDeal = "0EDCCBA0976F2DA4945D8E9DC0-5".parse().unwrap();
+        assert_eq!(a, b);
+        assert_eq!(a.dealer(), Some(Seat::North));
+        assert_eq!(a.vulnerability(), Some(Vulnerability::NorthSouth));
+    }
+}

@@ -1,0 +1,23 @@
+//! dealdex: generate, number, index, store and export contract-bridge deals.
+//!
+//! The data flows one way: seed → number → deal → index → store → export.
+//! Specifications are cited by section: FORMATS.md (numbering, index, formats) and the seed
+//! documents under `shared/seeds/`.
+#![deny(missing_docs)]
+
+mod board;
+mod card;
+mod deal;
+mod index;
+
+pub use board::{UnknownVulnerability, Vulnerability, board_dealer, board_vulnerability};
+pub use card::{Card, Rank, Seat, Suit};
+pub use deal::{Deal, DealError, Hand};
+pub use index::{DealIndex, HexDeal, IndexError};
+mod number;
+mod pbn;
+
+pub use number::{
+    DEALS, NumberError, Scheme, number, parse_number, reference, unrank_range, warm_up,
+};
+pub use pbn::{PbnBoard, PbnError, PbnWriter, format_deal, parse_deal, push_deal, read_pbn_boards};

@@ -1,0 +1,466 @@
+//! PBN deal strings and PBN 2.1 files (FORMATS.md §4; tistis.nl/pbn, PBN 2.1).
+//!
+//! Import is tolerant (any first seat, any rank order, `10` for ten, one unknown hand `-`
+//! completed from the other three, tags in any order, `{…}` comments and `;` lines skipped);
+//! export is canonical (`<dealer>:` first, ranks descending, the mandatory tags in order).
+
+use std::io::{self, Write};
+
+use crate::board::{Vulnerability, board_dealer, board_vulnerability};
+use crate::card::{Card, Rank, Seat, Suit};
+use crate::deal::{Deal, DealError, Hand, push_holding};
+
+/// What is wrong with a PBN deal string or file.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PbnError {
+    /// A character that has no place at that point of a deal string.
+    #[error("column {column}: {message}")]
+    Syntax {
+        /// 1-based column (character position) in the deal string.
+        column: usize,
+        /// What was found and what was expected.
+        message: String,
+    },
+    /// The hands parse but are not a deal (wrong count, card twice).
+    #[error("{0}")]
+    Deal(#[from] DealError),
+    /// An error inside a PBN file, with its 1-based line.
+    #[error("line {line}: {source}")]
+    Line {
+        /// 1-based line number in the file.
+        line: usize,
+        /// The error in that line's tag.
+        source: Box<PbnError>,
+    },
+}
+
+fn syntax(column: usize, message: impl Into<String>) -> PbnError {
+    PbnError::Syntax {
+        column,
+        message: message.into(),
+    }
+}
+
+/// Parses a PBN deal string such as `N:AKQ.T9.5432.AK2 …` into a deal.
+///
+/// Accepted (FORMATS.md §4 import): the first seat `N:`/`E:`/`S:`/`W:` (either case; `N`
+/// assumed when missing), four hands clockwise from it separated by white space, each
+/// `S.H.D.C` with ranks in any order and `10` for the ten, and at most one hand `-`
+/// (unknown) which gets the 13 cards the others do not hold.
+///
+/// # Errors
+/// [`PbnError::Syntax`] with the 1-based column of a bad character, a missing or extra hand
+/// or suit, or a card written twice in one hand; [`PbnError::Deal`] when the hands are not
+/// 13 distinct cards each.
+///
+/// ```
+/// let d = dealdex::parse_deal("W:458T.45TJQ.7.3QA 6KA.2KA.234.8TJK J92.3.KQT865.965 37Q.6789.9JA.247").unwrap();
+/// assert_eq!(dealdex::format_deal(&d, dealdex::Seat::North),
+///     "N:AK6.AK2.432.KJT8 J92.3.KQT865.965 Q73.9876.AJ9.742 T854.QJT54.7.AQ3");
+/// ```
+pub fn parse_deal(s: &str) -> Result<Deal, PbnError> {
+    let chars: Vec<char> = s.chars().collect();
+    let mut pos = 0;
+    while pos < chars.len() && chars[pos].is_whitespace() {
+        pos += 1;
+    }
+    let mut first = Seat::North;
+    if pos + 1 < chars.len() && chars[pos + 1] == ':' {
+        first = Seat::from_char(chars[pos]).ok_or_else(|| {
+            syntax(
+                pos + 1,
+                format!("{:?} is not a seat (expected N, E, S or W)", chars[pos]),
+            )
+        })?;
+        pos += 2;
+    }
+    let mut hands: [Option<Hand>; 4] = [None; 4];
+    let mut count = 0;
+    loop {
+        while pos < chars.len() && chars[pos].is_whitespace() {
+            pos += 1;
+        }
+        if pos >= chars.len() {
+            break;
+        }
+        if count == 4 {
+            return Err(syntax(pos + 1, "more than four hands"));
+        }
+        let start = pos;
+        while pos < chars.len() && !chars[pos].is_whitespace() {
+            pos += 1;
+        }
+        let seat = first.rotate(count);
+        hands[seat.index()] = parse_hand(&chars[start..pos], start + 1)?;
+        count += 1;
+    }
+    if count < 4 {
+        return Err(syntax(
+            chars.len() + 1,
+            format!("found {count} hands, expected 4"),
+        ));
+    }
+    let unknown: Vec<usize> = (0..4).filter(|&i| hands[i].is_none()).collect();
+    if unknown.len() > 1 {
+        return Err(syntax(1, "more than one unknown hand (-)"));
+    }
+    let known_mask = hands.iter().flatten().fold(0u64, |m, h| m | h.mask());
+    let full = hands.map(|h| h.unwrap_or(Hand::from_mask(!known_mask)));
+    Ok(Deal::new(full)?)
+}
+
+/// Parses one hand `S.H.D.C` (or `-`); `column` is the 1-based column of its first char.
+fn parse_hand(chars: &[char], column: usize) -> Result<Option<Hand>, PbnError> {
+    if chars == ['-'] {
+        return Ok(None);
+    }
+    let mut hand = Hand::EMPTY;
+    let mut suit = 0usize;
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        let col = column + i;
+        if c == '.' {
+            suit += 1;
+            if suit > 3 {
+                return Err(syntax(col, "a fifth suit in one hand (expected S.H.D.C)"));
+            }
+            i += 1;
+            continue;
+        }
+        let rank = if c == '1' && chars.get(i + 1) == Some(&'0') {
+            i += 1;
+            Rank::TEN
+        } else {
+            Rank::from_char(c).ok_or_else(|| {
+                syntax(
+                    col,
+                    format!("{c:?} is not a rank (expected AKQJT98765432 or 10)"),
+                )
+            })?
+        };
+        let card = Card::new(Suit::from_index(suit), rank);
+        if !hand.insert(card) {
+            return Err(syntax(col, format!("{card} appears twice in one hand")));
+        }
+        i += 1;
+    }
+    if suit != 3 {
+        return Err(syntax(
+            column + chars.len(),
+            format!("hand has {} suits, expected 4 (S.H.D.C)", suit + 1),
+        ));
+    }
+    Ok(Some(hand))
+}
+
+/// Formats a deal as a canonical PBN deal string: `<first>:` then the four hands clockwise
+/// from `first`, each `S.H.D.C` with ranks descending (FORMATS.md §4 export).
+///
+/// ```
+/// # let d: dealdex::Deal = "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432".parse().unwrap();
+/// assert_eq!(dealdex::format_deal(&d, dealdex::Seat::West),
+///     "W:...AKQJT98765432 AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432.");
+/// ```
+pub fn format_deal(deal: &Deal, first: Seat) -> String {
+    let mut s = String::with_capacity(69);
+    push_deal(&mut s, deal, first);
+    s
+}
+
+/// Appends the canonical PBN deal string of [`format_deal`] to `out`.
+pub fn push_deal(out: &mut String, deal: &Deal, first: Seat) {
+    out.push(first.letter());
+    out.push(':');
+    for k in 0..4 {
+        if k > 0 {
+            out.push(' ');
+        }
+        let hand = deal.hand(first.rotate(k));
+        for suit in Suit::ALL {
+            if suit != Suit::Spades {
+                out.push('.');
+            }
+            push_holding(out, hand.suit_mask(suit));
+        }
+    }
+}
+
+impl std::str::FromStr for Deal {
+    type Err = PbnError;
+
+    /// Parses a PBN deal string, as [`parse_deal`].
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        parse_deal(s)
+    }
+}
+
+impl std::fmt::Display for Deal {
+    /// The canonical PBN deal string with North first.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&format_deal(self, Seat::North))
+    }
+}
+
+/// One board of a PBN file: its number (when the file gives one), dealer, vulnerability and
+/// deal. Only what dealdex's core needs; the full PBN model comes with the format registry.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PbnBoard {
+    /// The `[Board]` tag's number, 1-based; `None` when absent or not a number.
+    pub board: Option<u64>,
+    /// The `[Dealer]` tag, if present.
+    pub dealer: Option<Seat>,
+    /// The `[Vulnerable]` tag, if present.
+    pub vulnerability: Option<Vulnerability>,
+    /// The `[Deal]` tag.
+    pub deal: Deal,
+}
+
+/// Reads the boards of a PBN file: every game with a `[Deal]` tag, in file order.
+///
+/// Tolerant as FORMATS.md §4 import: tags in any order, `{…}` comments (also over several
+/// lines) and `%`/`;` lines skipped, other tags and sections ignored. A game ends at an empty
+/// line; `[Board]`, `[Dealer]` and `[Vulnerable]` belong to the game of the `[Deal]` they
+/// stand with.
+///
+/// # Errors
+/// [`PbnError::Line`] with the 1-based line of a malformed `[Deal]`, `[Dealer]`,
+/// `[Vulnerable]` or `[Board]` tag (a board number of 0 is rejected: PBN boards are > 0).
+///
+/// ```
+/// let text = "[Board \"3\"]\n[Dealer \"S\"]\n[Deal \"S:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432\"]\n";
+/// let boards = dealdex::read_pbn_boards(text).unwrap();
+/// assert_eq!(boards[0].board, Some(3));
+/// ```
+pub fn read_pbn_boards(text: &str) -> Result<Vec<PbnBoard>, PbnError> {
+    #[derive(Default)]
+    struct Game {
+        board: Option<u64>,
+        dealer: Option<Seat>,
+        vulnerability: Option<Vulnerability>,
+        deal: Option<Deal>,
+    }
+    let mut out = Vec::new();
+    let mut game = Game::default();
+    let mut in_comment = false;
+    let flush = |game: &mut Game, out: &mut Vec<PbnBoard>| {
+        let g = std::mem::take(game);
+        if let Some(deal) = g.deal {
+            out.push(PbnBoard {
+                board: g.board,
+                dealer: g.dealer,
+                vulnerability: g.vulnerability,
+                deal,
+            });
+        }
+    };
+    for (i, raw) in text.lines().enumerate() {
+        let line_no = i + 1;
+        let at_line = |e: PbnError| PbnError::Line {
+            line: line_no,
+            source: Box::new(e),
+        };
+        let mut line = raw.trim();
+        if in_comment {
+            match line.find('}') {
+                Some(p) => {
+                    in_comment = false;
+                    line = line[p + 1..].trim();
+                }
+                None => continue,
+            }
+        }
+        if line.is_empty() {
+            flush(&mut game, &mut out);
+            continue;
+        }
+        if line.starts_with('%') || line.starts_with(';') {
+            continue;
+        }
+        if line.starts_with('{') {
+            if !line.contains('}') {
+                in_comment = true;
+            }
+            continue;
+        }
+        let Some((name, value)) = parse_tag(line) else {
+            continue;
+        };
+        match name {
+            "Deal" => {
+                if game.deal.is_some() {
+                    flush(&mut game, &mut out);
+                }
+                game.deal = Some(parse_deal(value).map_err(at_line)?);
+            }
+            "Board" => {
+                let b = value.trim();
+                game.board = match b.parse::<u64>() {
+                    Ok(0) => return Err(at_line(syntax(1, "board number 0 (PBN boards are > 0)"))),
+                    Ok(n) => Some(n),
+                    Err(_) => None,
+                };
+            }
+            "Dealer" => {
+                let v = value.trim();
+                game.dealer = if v.is_empty() || v == "?" {
+                    None
+                } else {
+                    let mut cs = v.chars();
+                    match (cs.next().and_then(Seat::from_char), cs.next()) {
+                        (Some(s), None) => Some(s),
+                        _ => {
+                            return Err(at_line(syntax(
+                                1,
+                                format!("dealer {v:?} is not N, E, S or W"),
+                            )));
+                        }
+                    }
+                };
+            }
+            "Vulnerable" => {
+                let v = value.trim();
+                game.vulnerability = if v.is_empty() || v == "?" {
+                    None
+                } else {
+                    Some(v.parse().map_err(|e: crate::board::UnknownVulnerability| {
+                        at_line(syntax(1, e.to_string()))
+                    })?)
+                };
+            }
+            _ => {}
+        }
+    }
+    flush(&mut game, &mut out);
+    Ok(out)
+}
+
+/// Splits `[Name "value"]` into its name and value; `None` for anything else.
+fn parse_tag(line: &str) -> Option<(&str, &str)> {
+    let inner = line.strip_prefix('[')?;
+    let end = inner.rfind(']')?;
+    let inner = &inner[..end];
+    let sp = inner.find(|c: char| c.is_whitespace())?;
+    let name = &inner[..sp];
+    let value = inner[sp..].trim();
+    let value = value.strip_prefix('"')?.strip_suffix('"')?;
+    Some((name, value))
+}
+
+/// Writes PBN 2.1 export files: the `% PBN 2.1` / `% EXPORT` header once, then one game per
+/// board with the mandatory tags in export order (FORMATS.md §4). Unknown values are `?`.
+///
+/// ```
+/// # let deal: dealdex::Deal = "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432".parse().unwrap();
+/// let mut out = Vec::new();
+/// let mut w = dealdex::PbnWriter::new(&mut out, "Club pairs");
+/// w.write_board(2, &deal).unwrap();
+/// let text = String::from_utf8(out).unwrap();
+/// assert!(text.contains("[Dealer \"E\"]\n[Vulnerable \"NS\"]\n[Deal \"E:"));
+/// ```
+pub struct PbnWriter<W: Write> {
+    out: W,
+    event: String,
+    started: bool,
+    buf: String,
+}
+
+impl<W: Write> PbnWriter<W> {
+    /// A writer whose games carry `[Event "<event>"]` (`?` when empty).
+    pub fn new(out: W, event: &str) -> PbnWriter<W> {
+        PbnWriter {
+            out,
+            event: if event.is_empty() {
+                "?".into()
+            } else {
+                event.replace('"', "'")
+            },
+            started: false,
+            buf: String::with_capacity(512),
+        }
+    }
+
+    /// Writes board `board` (1-based) with its dealer and vulnerability from FORMATS.md §3.
+    ///
+    /// # Errors
+    /// I/O errors of the underlying writer.
+    pub fn write_board(&mut self, board: u64, deal: &Deal) -> io::Result<()> {
+        let b = &mut self.buf;
+        b.clear();
+        if !self.started {
+            b.push_str("% PBN 2.1\n% EXPORT\n");
+            self.started = true;
+        }
+        b.push('\n');
+        let dealer = board_dealer(board);
+        use std::fmt::Write as _;
+        let _ = write!(
+            b,
+            "[Event \"{}\"]\n[Site \"?\"]\n[Date \"?\"]\n[Board \"{board}\"]\n\
+             [West \"?\"]\n[North \"?\"]\n[East \"?\"]\n[South \"?\"]\n\
+             [Dealer \"{dealer}\"]\n[Vulnerable \"{}\"]\n[Deal \"",
+            self.event,
+            board_vulnerability(board),
+        );
+        push_deal(b, deal, dealer);
+        b.push_str("\"]\n[Scoring \"?\"]\n[Declarer \"?\"]\n[Contract \"?\"]\n[Result \"?\"]\n");
+        self.out.write_all(self.buf.as_bytes())
+    }
+
+    /// Flushes and returns the underlying writer.
+    ///
+    /// # Errors
+    /// I/O errors of the flush.
+    pub fn finish(mut self) -> io::Result<W> {
+        self.out.flush()?;
+        Ok(self.out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn syntax_errors_name_the_column() {
+        let e = parse_deal("N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT9876543X")
+            .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "column 69: 'X' is not a rank (expected AKQJT98765432 or 10)"
+        );
+        let e = parse_deal("X:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432")
+            .unwrap_err();
+        assert!(matches!(e, PbnError::Syntax { column: 1, .. }));
+        let e = parse_deal("N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432.").unwrap_err();
+        assert!(e.to_string().contains("found 3 hands"));
+        let e = parse_deal("N:AKQJT9876543... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432")
+            .unwrap_err();
+        assert_eq!(
+            e,
+            PbnError::Deal(DealError::WrongCount {
+                seat: Seat::North,
+                count: 12
+            })
+        );
+        let e =
+            parse_deal("N:AA.... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432").unwrap_err();
+        assert!(matches!(e, PbnError::Syntax { column: 4, .. }));
+    }
+
+    #[test]
+    fn tolerant_import() {
+        let canonical = "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432";
+        let d = parse_deal(canonical).unwrap();
+        let variants = [
+            "n:23456789TJQKA... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432",
+            "E:.AKQJ1098765432.. ..AKQJT98765432. ...AKQJT98765432 AKQJT98765432...",
+            "N:AKQJT98765432... - ..AKQJT98765432. ...AKQJT98765432",
+            "  N:AKQJT98765432...   .AKQJT98765432..\t..AKQJT98765432. ...AKQJT98765432  ",
+        ];
+        for v in variants {
+            assert_eq!(parse_deal(v).unwrap(), d, "{v}");
+        }
+        assert_eq!(format_deal(&d, Seat::North), canonical);
+    }
+}
