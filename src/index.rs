@@ -33,6 +33,21 @@ const SEAT_CODE: [u8; 4] = [2, 3, 0, 1];
 /// The dealdex seat number of each two-bit code (0 = S, 1 = W, 2 = N, 3 = E).
 const CODE_SEAT: [u8; 4] = [2, 3, 0, 1];
 
+/// `SPREAD7[x]` has bit j of the 7-bit `x` at bit 0 of byte j.
+const SPREAD7: [u64; 128] = {
+    let mut t = [0u64; 128];
+    let mut x = 0;
+    while x < 128 {
+        let mut j = 0;
+        while j < 7 {
+            t[x] |= ((x as u64 >> j) & 1) << (8 * j);
+            j += 1;
+        }
+        x += 1;
+    }
+    t
+};
+
 /// What is wrong with a hex deal index or its 13 bytes.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum IndexError {
@@ -67,12 +82,19 @@ impl DealIndex {
         let hands = deal.hands();
         let lo = hands[1].mask() | hands[3].mask();
         let hi = hands[0].mask() | hands[1].mask();
-        let mut out = [0u8; 13];
-        for (r, byte) in out.iter_mut().enumerate() {
-            let bit = |m: u64, suit: usize| ((m >> (suit * 13 + r)) & 1) as u8;
-            let code = |suit: usize| bit(lo, suit) | bit(hi, suit) << 1;
-            *byte = (code(0) | code(1) << 2) << 4 | code(2) | code(3) << 2;
+        // Each suit's 13 bits (bit r = rank r) spread to bit 0 of byte r, then shifted to the
+        // suit's place in the byte: ♠ bits 4-5, ♥ 6-7, ♦ 0-1, ♣ 2-3.
+        let spread = |m: u64, suit: usize| -> u128 {
+            let f = m >> (13 * suit);
+            SPREAD7[(f & 0x7F) as usize] as u128 | (SPREAD7[(f >> 7 & 0x3F) as usize] as u128) << 56
+        };
+        let mut v = 0u128;
+        for (suit, shift) in [(0, 4), (1, 6), (2, 0), (3, 2)] {
+            v |= (spread(lo, suit) | spread(hi, suit) << 1) << shift;
         }
+        let bytes = v.to_le_bytes();
+        let mut out = [0u8; 13];
+        out.copy_from_slice(&bytes[..13]);
         DealIndex(out)
     }
 

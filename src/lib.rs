@@ -20,4 +20,13 @@ mod pbn;
 pub use number::{
     DEALS, NumberError, Scheme, number, parse_number, reference, unrank_range, warm_up,
 };
-pub use pbn::{PbnBoard, PbnError, PbnWriter, format_deal, parse_deal, push_deal, read_pbn_boards};
+pub use pbn::{
+    PBN_HEADER, PbnBoard, PbnError, PbnWriter, format_deal, parse_deal, push_deal, push_game,
+    read_pbn_boards,
+};
+mod generate;
+
+pub use generate::{CHUNK, Seed, SeedError, generate_chunks, par_chunks_ordered};
+mod output;
+
+pub use output::{Format, Labels, format_chunk};

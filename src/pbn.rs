@@ -347,6 +347,29 @@ fn parse_tag(line: &str) -> Option<(&str, &str)> {
     Some((name, value))
 }
 
+/// The first lines of a PBN 2.1 export file.
+pub const PBN_HEADER: &str = "% PBN 2.1\n% EXPORT\n";
+
+/// Appends one PBN export game for `board` (1-based): an empty separator line, then the
+/// mandatory tags in export order with dealer and vulnerability from FORMATS.md §3, the deal
+/// from the dealer, and `?` for every unknown value. `event` is written as given (`?` when
+/// empty; a `"` becomes `'`).
+pub fn push_game(b: &mut String, event: &str, board: u64, deal: &Deal) {
+    use std::fmt::Write as _;
+    let dealer = board_dealer(board);
+    let event = if event.is_empty() { "?".into() } else { event.replace('"', "'") };
+    b.push('\n');
+    let _ = write!(
+        b,
+        "[Event \"{event}\"]\n[Site \"?\"]\n[Date \"?\"]\n[Board \"{board}\"]\n\
+         [West \"?\"]\n[North \"?\"]\n[East \"?\"]\n[South \"?\"]\n\
+         [Dealer \"{dealer}\"]\n[Vulnerable \"{}\"]\n[Deal \"",
+        board_vulnerability(board),
+    );
+    push_deal(b, deal, dealer);
+    b.push_str("\"]\n[Scoring \"?\"]\n[Declarer \"?\"]\n[Contract \"?\"]\n[Result \"?\"]\n");
+}
+
 /// Writes PBN 2.1 export files: the `% PBN 2.1` / `% EXPORT` header once, then one game per
 /// board with the mandatory tags in export order (FORMATS.md §4). Unknown values are `?`.
 ///
@@ -370,11 +393,7 @@ impl<W: Write> PbnWriter<W> {
     pub fn new(out: W, event: &str) -> PbnWriter<W> {
         PbnWriter {
             out,
-            event: if event.is_empty() {
-                "?".into()
-            } else {
-                event.replace('"', "'")
-            },
+            event: event.to_string(),
             started: false,
             buf: String::with_capacity(512),
         }
@@ -385,25 +404,12 @@ impl<W: Write> PbnWriter<W> {
     /// # Errors
     /// I/O errors of the underlying writer.
     pub fn write_board(&mut self, board: u64, deal: &Deal) -> io::Result<()> {
-        let b = &mut self.buf;
-        b.clear();
+        self.buf.clear();
         if !self.started {
-            b.push_str("% PBN 2.1\n% EXPORT\n");
+            self.buf.push_str(PBN_HEADER);
             self.started = true;
         }
-        b.push('\n');
-        let dealer = board_dealer(board);
-        use std::fmt::Write as _;
-        let _ = write!(
-            b,
-            "[Event \"{}\"]\n[Site \"?\"]\n[Date \"?\"]\n[Board \"{board}\"]\n\
-             [West \"?\"]\n[North \"?\"]\n[East \"?\"]\n[South \"?\"]\n\
-             [Dealer \"{dealer}\"]\n[Vulnerable \"{}\"]\n[Deal \"",
-            self.event,
-            board_vulnerability(board),
-        );
-        push_deal(b, deal, dealer);
-        b.push_str("\"]\n[Scoring \"?\"]\n[Declarer \"?\"]\n[Contract \"?\"]\n[Result \"?\"]\n");
+        push_game(&mut self.buf, &self.event, board, deal);
         self.out.write_all(self.buf.as_bytes())
     }
 

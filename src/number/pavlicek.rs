@@ -39,9 +39,17 @@ static TABLE: LazyLock<Box<[u128]>> = LazyLock::new(|| {
     t
 });
 
+/// Cards dealt before every remaining count fits in 64 bits: from 35 cards left, the largest
+/// multinomial is below 2⁶³.
+const WIDE_CARDS: usize = 17;
+
+/// The same table truncated to 64 bits; exact for states with at most 35 cards left, the
+/// only ones looked up after [`WIDE_CARDS`] cards.
+static TABLE64: LazyLock<Box<[u64]>> = LazyLock::new(|| TABLE.iter().map(|&v| v as u64).collect());
+
 /// Forces the table so that the first timed call does not pay for it.
 pub(crate) fn warm_up() {
-    LazyLock::force(&TABLE);
+    LazyLock::force(&TABLE64);
 }
 
 /// Rank of seat codes (0 = N … 3 = W, suited order): the 0-based Pavlicek index.
@@ -49,14 +57,23 @@ pub(crate) fn rank_codes(codes: &[u8; 52]) -> u128 {
     let t = &**TABLE;
     let mut p = START;
     let mut r = 0u128;
-    for &s in codes {
+    for &s in &codes[..WIDE_CARDS] {
         let a = t[p - STRIDE[0]];
         let b = a + t[p - STRIDE[1]];
         let c = b + t[p - STRIDE[2]];
         r += [0, a, b, c][s as usize & 3];
         p -= STRIDE[s as usize & 3];
     }
-    r
+    let t = &**TABLE64;
+    let mut r64 = 0u64;
+    for &s in &codes[WIDE_CARDS..] {
+        let a = t[p - STRIDE[0]];
+        let b = a + t[p - STRIDE[1]];
+        let c = b + t[p - STRIDE[2]];
+        r64 += [0, a, b, c][s as usize & 3];
+        p -= STRIDE[s as usize & 3];
+    }
+    r + r64 as u128
 }
 
 /// The 0-based Pavlicek index of `deal`.
@@ -73,10 +90,25 @@ pub(crate) fn unrank(i: u128) -> Deal {
 #[inline(always)]
 fn unrank_lanes<const LANES: usize>(idx: &[u128; LANES]) -> [[u64; 4]; LANES] {
     let t = &**TABLE;
-    let mut i = *idx;
+    let mut wide = *idx;
     let mut p = [START; LANES];
     let mut masks = [[0u64; 4]; LANES];
-    for card in 0..52 {
+    for card in 0..WIDE_CARDS {
+        for l in 0..LANES {
+            let q = p[l];
+            let a = t[q - STRIDE[0]];
+            let b = a + t[q - STRIDE[1]];
+            let c = b + t[q - STRIDE[2]];
+            let x = wide[l];
+            let s = (x >= a) as usize + (x >= b) as usize + (x >= c) as usize;
+            wide[l] = x - [0, a, b, c][s];
+            p[l] = q - STRIDE[s];
+            masks[l][s] |= 1 << card;
+        }
+    }
+    let t = &**TABLE64;
+    let mut i = wide.map(|x| x as u64);
+    for card in WIDE_CARDS..52 {
         for l in 0..LANES {
             let q = p[l];
             let a = t[q - STRIDE[0]];

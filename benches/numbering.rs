@@ -1,0 +1,74 @@
+//! Criterion benchmarks of the hot paths: Pavlicek unrank and rank, the other schemes, the
+//! 13-byte index and the seeded deal stream. Throughput is in deals.
+
+use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
+use dealdex::{Deal, DealIndex, DEALS, Scheme};
+use std::hint::black_box;
+
+const N: usize = 4096;
+
+fn indices() -> Vec<u128> {
+    // A fixed spread of 0-based indices below D (golden-ratio stepping).
+    let step = DEALS / 1_618_033_988_749 * 1_000_000_007;
+    (0..N as u128).map(|j| (j * step + j * j * 7919) % DEALS).collect()
+}
+
+fn numbering(c: &mut Criterion) {
+    dealdex::warm_up();
+    let idx = indices();
+    let deals: Vec<Deal> = idx.iter().map(|&i| Deal::from_number(i + 1, Scheme::Pavlicek).unwrap()).collect();
+    let mut g = c.benchmark_group("numbering");
+    g.throughput(Throughput::Elements(N as u64));
+    for scheme in Scheme::ALL {
+        g.bench_function(format!("unrank_one_{scheme}"), |b| {
+            b.iter(|| {
+                for &i in &idx {
+                    black_box(Deal::from_number(black_box(i) + 1, scheme).unwrap());
+                }
+            })
+        });
+        g.bench_function(format!("rank_{scheme}"), |b| {
+            b.iter(|| {
+                for d in &deals {
+                    black_box(black_box(d).number(scheme));
+                }
+            })
+        });
+    }
+    g.bench_function("unrank_bulk_pavlicek", |b| {
+        let mut out = deals.clone();
+        b.iter(|| dealdex::unrank_range(black_box(1_000_000_007), Scheme::Pavlicek, &mut out).unwrap())
+    });
+    g.bench_function("index_encode", |b| {
+        b.iter(|| {
+            for d in &deals {
+                black_box(DealIndex::from_deal(black_box(d)));
+            }
+        })
+    });
+    g.bench_function("index_decode", |b| {
+        let keys: Vec<DealIndex> = deals.iter().map(DealIndex::from_deal).collect();
+        b.iter(|| {
+            for k in &keys {
+                black_box(black_box(k).to_deal().unwrap());
+            }
+        })
+    });
+    g.bench_function("pbn_format", |b| {
+        b.iter_batched(
+            || String::with_capacity(80),
+            |mut s| {
+                for d in &deals {
+                    s.clear();
+                    dealdex::push_deal(&mut s, black_box(d), dealdex::Seat::North);
+                }
+                s
+            },
+            BatchSize::SmallInput,
+        )
+    });
+    g.finish();
+}
+
+criterion_group!(benches, numbering);
+criterion_main!(benches);

@@ -1,0 +1,344 @@
+//! Reproducible uniformly random deals from a 256-bit seed.
+//!
+//! # Derivation (stable: a set can be re-derived from its seed by any program)
+//!
+//! The deal of board `k` (1-based, any `u64` ≥ 1) depends only on the seed and `k`:
+//!
+//! 1. Take the ChaCha20 keystream (20 rounds, original Bernstein layout: 64-bit block counter,
+//!    64-bit nonce) with key = the 32 seed bytes and nonce = 0. Block `k` (64 bytes, counter
+//!    = k) is read as 16 little-endian 32-bit words `w0..w15`.
+//! 2. Candidates `x_j = w(3j) + w(3j+1)·2³² + w(3j+2)·2⁶⁴` for j = 0..5 (words 0..15; w15 is
+//!    unused). The first `x_j < D` is the board's index.
+//! 3. If none is below D (probability 0.323⁵ ≈ 0.35 %), continue with the keystream of the same
+//!    key and nonce = k, from its block 0: successive 3-word candidates as above, until one is
+//!    below D. (Nonce k ≥ 1 never meets the nonce-0 stream of step 1.)
+//! 4. The deal is the Pavlicek unrank (FORMATS.md §1a) of that index: its hand-record number
+//!    is index + 1.
+//!
+//! This is rand_chacha's `ChaCha20Rng::from_seed(seed)` with `set_word_pos(16·k)` for step 1
+//! and `set_stream(k)` for step 3. Rejection keeps the index exactly uniform below D, so every
+//! deal is equally likely. Because each board has its own block, any range of boards can be
+//! generated alone, in any order, on any number of threads, with identical results.
+
+use std::fmt;
+use std::sync::mpsc;
+
+use rand_chacha::ChaCha20Rng;
+use rand_chacha::rand_core::{Rng, SeedableRng};
+use rayon::prelude::*;
+use sha2::{Digest, Sha256};
+
+use crate::deal::Deal;
+use crate::number::{DEALS, Scheme, unrank_indices};
+
+/// A 256-bit generation seed, written as 64 hex characters.
+///
+/// ```
+/// use dealdex::Seed;
+/// let s: Seed = "00".repeat(32).parse().unwrap();
+/// assert_eq!(s.to_string(), "0".repeat(64));
+/// assert!("abc".parse::<Seed>().is_err());
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Seed(pub [u8; 32]);
+
+/// What is wrong with a seed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SeedError {
+    /// Not 64 characters.
+    #[error("seed has {found} characters, expected 64 hex digits (256 bits)")]
+    WrongLength {
+        /// The number of characters found.
+        found: usize,
+    },
+    /// A character that is not a hex digit.
+    #[error("seed: {found:?} at column {column} is not a hex digit")]
+    NotHex {
+        /// 1-based column of the character.
+        column: usize,
+        /// The character.
+        found: char,
+    },
+    /// The operating system's random source failed.
+    #[error("cannot read the operating system's random source: {0}")]
+    Os(String),
+}
+
+impl Seed {
+    /// A fresh seed from the operating system's CSPRNG.
+    ///
+    /// # Errors
+    /// [`SeedError::Os`] when the OS source fails.
+    pub fn from_os() -> Result<Seed, SeedError> {
+        use rand::TryRng;
+        let mut s = [0u8; 32];
+        rand::rngs::SysRng
+            .try_fill_bytes(&mut s)
+            .map_err(|e| SeedError::Os(e.to_string()))?;
+        Ok(Seed(s))
+    }
+
+    /// SHA-256 of the 32 seed bytes: what the store records instead of the seed.
+    pub fn sha256(&self) -> [u8; 32] {
+        Sha256::digest(self.0).into()
+    }
+
+    /// The 0-based deal index of board `k` (see the module docs), below D.
+    pub fn board_index(&self, k: u64) -> u128 {
+        let mut rng = ChaCha20Rng::from_seed(self.0);
+        rng.set_word_pos(16 * k as u128);
+        let mut words = [0u32; 16];
+        for w in words.iter_mut() {
+            *w = rng.next_u32();
+        }
+        self.index_from_block(k, &words)
+    }
+
+    /// Steps 2 and 3 of the derivation for board `k` given its 16-word block.
+    fn index_from_block(&self, k: u64, w: &[u32; 16]) -> u128 {
+        for j in 0..5 {
+            let x = w[3 * j] as u128 | (w[3 * j + 1] as u128) << 32 | (w[3 * j + 2] as u128) << 64;
+            if x < DEALS {
+                return x;
+            }
+        }
+        let mut rng = ChaCha20Rng::from_seed(self.0);
+        rng.set_stream(k);
+        loop {
+            let x = rng.next_u32() as u128
+                | (rng.next_u32() as u128) << 32
+                | (rng.next_u32() as u128) << 64;
+            if x < DEALS {
+                return x;
+            }
+        }
+    }
+
+    /// The deal of board `k` (1-based).
+    ///
+    /// ```
+    /// let seed: dealdex::Seed = "11".repeat(32).parse().unwrap();
+    /// let d = seed.board_deal(7);
+    /// assert_eq!(d.number(dealdex::Scheme::Pavlicek), seed.board_index(7) + 1);
+    /// ```
+    pub fn board_deal(&self, k: u64) -> Deal {
+        Deal::from_number(self.board_index(k) + 1, Scheme::Pavlicek).expect("index below D")
+    }
+
+    /// Fills `out` with the deals of boards `first, first+1, …` in order, reading the keystream
+    /// sequentially (much faster than [`Seed::board_deal`] per board).
+    pub fn fill_deals(&self, first: u64, out: &mut [Deal]) {
+        let mut idx = vec![0u128; out.len()];
+        self.fill_indices(first, &mut idx);
+        unrank_indices(&idx, Scheme::Pavlicek, out);
+    }
+
+    /// Fills `out` with the 0-based indices of boards `first, first+1, …`.
+    pub fn fill_indices(&self, first: u64, out: &mut [u128]) {
+        let mut rng = ChaCha20Rng::from_seed(self.0);
+        rng.set_word_pos(16 * first as u128);
+        let mut words = [0u32; 16];
+        for (j, o) in out.iter_mut().enumerate() {
+            for w in words.iter_mut() {
+                *w = rng.next_u32();
+            }
+            *o = self.index_from_block(first + j as u64, &words);
+        }
+    }
+}
+
+impl fmt::Display for Seed {
+    /// 64 lowercase hex characters.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for b in self.0 {
+            write!(f, "{b:02x}")?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Debug for Seed {
+    /// Shows only the SHA-256 prefix: seeds are secrets and must not leak into logs.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let h = self.sha256();
+        write!(f, "Seed(sha256 {:02x}{:02x}{:02x}{:02x}…)", h[0], h[1], h[2], h[3])
+    }
+}
+
+impl std::str::FromStr for Seed {
+    type Err = SeedError;
+
+    /// Parses 64 hex characters (either case; surrounding white space ignored).
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let lead = s.len() - s.trim_start().len();
+        let t = s.trim();
+        let n = t.chars().count();
+        if n != 64 {
+            return Err(SeedError::WrongLength { found: n });
+        }
+        let mut out = [0u8; 32];
+        for (i, c) in t.chars().enumerate() {
+            let v = c.to_digit(16).ok_or(SeedError::NotHex {
+                column: lead + i + 1,
+                found: c,
+            })? as u8;
+            out[i / 2] |= if i % 2 == 0 { v << 4 } else { v };
+        }
+        Ok(Seed(out))
+    }
+}
+
+/// Deals a chunk of work covers in [`generate_chunks`].
+pub const CHUNK: usize = 16_384;
+
+/// Generates boards `first ..= first + count − 1` in parallel (rayon) and hands the results to
+/// `consume` in board order, in bounded memory.
+///
+/// Chunks of [`CHUNK`] consecutive boards are generated and passed to `make` (which runs on the
+/// worker threads: format or encode there) together with the chunk's first board number;
+/// `consume` runs on the calling thread and receives each chunk's result in order. At most a
+/// few windows of chunks are in flight, so memory does not grow with `count`.
+///
+/// # Errors
+/// The first error `consume` returns; generation stops soon after it.
+///
+/// ```
+/// let seed: dealdex::Seed = "22".repeat(32).parse().unwrap();
+/// let mut n = 0;
+/// dealdex::generate_chunks(&seed, 1, 40_000, |first, deals| (first, deals.len()), |(first, len)| {
+///     assert_eq!(first, 1 + n as u64);
+///     n += len;
+///     Ok::<(), ()>(())
+/// }).unwrap();
+/// assert_eq!(n, 40_000);
+/// ```
+pub fn generate_chunks<T, E, M, C>(
+    seed: &Seed,
+    first: u64,
+    count: u64,
+    make: M,
+    consume: C,
+) -> Result<(), E>
+where
+    T: Send,
+    M: Fn(u64, &[Deal]) -> T + Sync,
+    C: FnMut(T) -> Result<(), E>,
+{
+    crate::number::warm_up();
+    par_chunks_ordered(
+        count,
+        |offset, len| {
+            let start = first + offset;
+            let mut deals = vec![Deal::from_masks_unchecked(PLACEHOLDER); len];
+            seed.fill_deals(start, &mut deals);
+            make(start, &deals)
+        },
+        consume,
+    )
+}
+
+/// Runs `make(offset, len)` over `0..count` in chunks of [`CHUNK`] on rayon's threads and
+/// hands the results to `consume` on the calling thread in offset order, with at most a few
+/// windows of chunks in flight (bounded memory whatever `count`).
+///
+/// # Errors
+/// The first error `consume` returns; the workers stop after the window they are in.
+///
+/// ```
+/// let mut next = 0;
+/// dealdex::par_chunks_ordered(100_000, |offset, len| (offset, len), |(offset, len)| {
+///     assert_eq!(offset, next);
+///     next += len as u64;
+///     Ok::<(), ()>(())
+/// }).unwrap();
+/// assert_eq!(next, 100_000);
+/// ```
+pub fn par_chunks_ordered<T, E, M, C>(count: u64, make: M, mut consume: C) -> Result<(), E>
+where
+    T: Send,
+    M: Fn(u64, usize) -> T + Sync,
+    C: FnMut(T) -> Result<(), E>,
+{
+    let chunks = count.div_ceil(CHUNK as u64);
+    let window = (rayon::current_num_threads() * 4) as u64;
+    let (tx, rx) = mpsc::sync_channel::<T>(window as usize * 2);
+    std::thread::scope(|scope| {
+        let make = &make;
+        scope.spawn(move || {
+            let mut w0 = 0;
+            while w0 < chunks {
+                let w1 = (w0 + window).min(chunks);
+                let results: Vec<T> = (w0..w1)
+                    .into_par_iter()
+                    .map(|c| {
+                        let offset = c * CHUNK as u64;
+                        make(offset, (count - offset).min(CHUNK as u64) as usize)
+                    })
+                    .collect();
+                for r in results {
+                    if tx.send(r).is_err() {
+                        return; // the consumer stopped
+                    }
+                }
+                w0 = w1;
+            }
+        });
+        for r in rx.iter() {
+            consume(r)?; // dropping rx on return stops the producer
+        }
+        Ok(())
+    })
+}
+
+/// A valid deal to fill buffers with before they are overwritten.
+const PLACEHOLDER: [u64; 4] = [0x1FFF, 0x1FFF << 13, 0x1FFF << 26, 0x1FFF << 39];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sequential_and_single_board_agree() {
+        let seed: Seed = "0123456789abcdef".repeat(4).parse().unwrap();
+        let mut idx = vec![0u128; 300];
+        seed.fill_indices(5, &mut idx);
+        for (j, &i) in idx.iter().enumerate() {
+            assert_eq!(seed.board_index(5 + j as u64), i);
+            assert!(i < DEALS);
+        }
+    }
+
+    #[test]
+    fn fallback_stream_is_reached_and_uniform_below_d() {
+        // Over enough boards some need the fallback (p ≈ 0.35 %); all stay below D.
+        let seed = Seed([7; 32]);
+        let mut fallbacks = 0;
+        for k in 1..3000u64 {
+            let mut rng = ChaCha20Rng::from_seed(seed.0);
+            rng.set_word_pos(16 * k as u128);
+            let w: Vec<u32> = (0..16).map(|_| rng.next_u32()).collect();
+            let any = (0..5).any(|j| {
+                (w[3 * j] as u128 | (w[3 * j + 1] as u128) << 32 | (w[3 * j + 2] as u128) << 64)
+                    < DEALS
+            });
+            if !any {
+                fallbacks += 1;
+            }
+            assert!(seed.board_index(k) < DEALS);
+        }
+        assert!(fallbacks > 0 && fallbacks < 40, "{fallbacks}");
+    }
+
+    #[test]
+    fn seed_errors_name_the_column() {
+        let mut s = "a".repeat(64);
+        s.replace_range(9..10, "g");
+        assert_eq!(
+            s.parse::<Seed>().unwrap_err(),
+            SeedError::NotHex {
+                column: 10,
+                found: 'g'
+            }
+        );
+    }
+}
