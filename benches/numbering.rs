@@ -2,7 +2,7 @@
 //! 13-byte index and the seeded deal stream. Throughput is in deals.
 
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
-use dealdex::{Deal, DealIndex, DEALS, Scheme};
+use dealdex::{DEALS, Deal, DealIndex, Scheme};
 use std::hint::black_box;
 
 const N: usize = 4096;
@@ -10,13 +10,18 @@ const N: usize = 4096;
 fn indices() -> Vec<u128> {
     // A fixed spread of 0-based indices below D (golden-ratio stepping).
     let step = DEALS / 1_618_033_988_749 * 1_000_000_007;
-    (0..N as u128).map(|j| (j * step + j * j * 7919) % DEALS).collect()
+    (0..N as u128)
+        .map(|j| (j * step + j * j * 7919) % DEALS)
+        .collect()
 }
 
 fn numbering(c: &mut Criterion) {
     dealdex::warm_up();
     let idx = indices();
-    let deals: Vec<Deal> = idx.iter().map(|&i| Deal::from_number(i + 1, Scheme::Pavlicek).unwrap()).collect();
+    let deals: Vec<Deal> = idx
+        .iter()
+        .map(|&i| Deal::from_number(i + 1, Scheme::Pavlicek).unwrap())
+        .collect();
     let mut g = c.benchmark_group("numbering");
     g.throughput(Throughput::Elements(N as u64));
     for scheme in Scheme::ALL {
@@ -37,7 +42,9 @@ fn numbering(c: &mut Criterion) {
     }
     g.bench_function("unrank_bulk_pavlicek", |b| {
         let mut out = deals.clone();
-        b.iter(|| dealdex::unrank_range(black_box(1_000_000_007), Scheme::Pavlicek, &mut out).unwrap())
+        b.iter(|| {
+            dealdex::unrank_range(black_box(1_000_000_007), Scheme::Pavlicek, &mut out).unwrap()
+        })
     });
     g.bench_function("index_encode", |b| {
         b.iter(|| {

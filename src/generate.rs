@@ -161,7 +161,11 @@ impl fmt::Debug for Seed {
     /// Shows only the SHA-256 prefix: seeds are secrets and must not leak into logs.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let h = self.sha256();
-        write!(f, "Seed(sha256 {:02x}{:02x}{:02x}{:02x}…)", h[0], h[1], h[2], h[3])
+        write!(
+            f,
+            "Seed(sha256 {:02x}{:02x}{:02x}{:02x}…)",
+            h[0], h[1], h[2], h[3]
+        )
     }
 }
 
@@ -283,8 +287,11 @@ where
                 w0 = w1;
             }
         });
+        // rx moves in here so that an early return drops it, which makes the producer's next
+        // send fail and stop; the scope then joins it.
+        let rx = rx;
         for r in rx.iter() {
-            consume(r)?; // dropping rx on return stops the producer
+            consume(r)?;
         }
         Ok(())
     })

@@ -30,3 +30,6 @@ pub use generate::{CHUNK, Seed, SeedError, generate_chunks, par_chunks_ordered};
 mod output;
 
 pub use output::{Format, Labels, format_chunk};
+mod store;
+
+pub use store::{NewSet, SetBoard, SetInfo, SetOutcome, Store, StoreError};

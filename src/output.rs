@@ -21,7 +21,7 @@ use crate::pbn::{PBN_HEADER, push_deal, push_game};
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Format {
-    /// PBN 2.1 export games (FORMATS.md §4).
+    /// PBN 2.1 export games (FORMATS.md §4); for deals listed by number, PBN deal strings.
     Pbn,
     /// One 26-hex-digit index a line (FORMATS.md §2), with `-X` when boards are numbered.
     Hex,
@@ -118,13 +118,13 @@ pub fn format_chunk(
                 s.push_str(PBN_HEADER);
             }
             for (j, d) in deals.iter().enumerate() {
-                let label = first + j as u128;
                 match labels {
                     Labels::Numbers(_) => {
-                        // A plain list: the board is the position in the output.
-                        push_game(&mut s, event, j as u64 + 1, d)
+                        // Numbered deals are listed as PBN deal strings, one a line.
+                        push_deal(&mut s, d, Seat::North);
+                        s.push('\n');
                     }
-                    _ => push_game(&mut s, event, label as u64, d),
+                    _ => push_game(&mut s, event, (first + j as u128) as u64, d),
                 }
             }
             out.extend_from_slice(s.as_bytes());
@@ -138,7 +138,10 @@ pub fn format_chunk(
                 // Every string written is from a fixed ASCII alphabet: no escaping needed.
                 match labels {
                     Labels::Numbers(scheme) => {
-                        let _ = write!(s, "{{\"number\":\"{label}\",\"scheme\":\"{scheme}\",\"deal\":\"");
+                        let _ = write!(
+                            s,
+                            "{{\"number\":\"{label}\",\"scheme\":\"{scheme}\",\"deal\":\""
+                        );
                         push_deal(&mut s, d, Seat::North);
                     }
                     _ => {

@@ -357,7 +357,11 @@ pub const PBN_HEADER: &str = "% PBN 2.1\n% EXPORT\n";
 pub fn push_game(b: &mut String, event: &str, board: u64, deal: &Deal) {
     use std::fmt::Write as _;
     let dealer = board_dealer(board);
-    let event = if event.is_empty() { "?".into() } else { event.replace('"', "'") };
+    let event = if event.is_empty() {
+        "?".into()
+    } else {
+        event.replace('"', "'")
+    };
     b.push('\n');
     let _ = write!(
         b,

@@ -122,7 +122,7 @@ pub fn parse_number(text: &str) -> Result<u128, NumberError> {
     let mut any = false;
     for (i, c) in digits.chars().enumerate() {
         let column = lead + offset + i + 1;
-        if (c == '_' || c == ',') && radix == 10 || c == '_' {
+        if c == '_' || c == ',' && radix == 10 {
             continue;
         }
         let d = c.to_digit(radix).ok_or(err(

@@ -39,14 +39,14 @@ pub fn pavlicek_unrank(index: u128) -> [u8; 52] {
     let mut c = 52u64;
     let mut out = [0u8; 52];
     for slot in out.iter_mut() {
-        for seat in 0..4 {
-            if left[seat] == 0 {
+        for (seat, n) in left.iter_mut().enumerate() {
+            if *n == 0 {
                 continue;
             }
-            let x = &k * big(left[seat]) / big(c);
+            let x = &k * big(*n) / big(c);
             if i < x {
                 *slot = seat as u8;
-                left[seat] -= 1;
+                *n -= 1;
                 k = x;
                 break;
             }
@@ -65,13 +65,13 @@ pub fn pavlicek_rank(seats: &[u8; 52]) -> u128 {
     let mut left = [13u64; 4];
     let mut c = 52u64;
     for &card_seat in seats {
-        for seat in 0..4 {
-            if left[seat] == 0 {
+        for (seat, n) in left.iter_mut().enumerate() {
+            if *n == 0 {
                 continue;
             }
-            let x = &k * big(left[seat]) / big(c);
+            let x = &k * big(*n) / big(c);
             if seat == card_seat as usize {
-                left[seat] -= 1;
+                *n -= 1;
                 k = x;
                 break;
             }

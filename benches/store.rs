@@ -1,0 +1,62 @@
+//! Store benchmark: one `insert_deals` batch of 100,000 random deal keys into a fresh
+//! database file (throughput in keys). Run with `cargo bench --bench store`.
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
+use dealdex::{DealIndex, Store};
+
+const KEYS: usize = 100_000;
+
+/// Random valid deal indexes (FORMATS.md §2) from a xorshift64 shuffle of 52 seat codes.
+fn random_keys(mut state: u64, n: usize) -> Vec<DealIndex> {
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    (0..n)
+        .map(|_| {
+            let mut codes: [u8; 52] = std::array::from_fn(|i| (i / 13) as u8);
+            for i in (1..52).rev() {
+                codes.swap(i, (next() % (i as u64 + 1)) as usize);
+            }
+            DealIndex(std::array::from_fn(|r| {
+                let [s, h, d, c] = [0, 1, 2, 3].map(|suit| codes[suit * 13 + r]);
+                (s | h << 2) << 4 | (d | c << 2)
+            }))
+        })
+        .collect()
+}
+
+fn insert(c: &mut Criterion) {
+    let keys = random_keys(0x9E37_79B9_7F4A_7C15, KEYS);
+    let mut group = c.benchmark_group("store");
+    group
+        .throughput(Throughput::Elements(KEYS as u64))
+        .sample_size(10)
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(5));
+    group.bench_function("insert_deals_100k_fresh_file", |b| {
+        b.iter_batched(
+            || {
+                let dir = tempfile::tempdir().expect("temp dir");
+                let store = Store::open(&dir.path().join("bench.db")).expect("open");
+                (dir, store)
+            },
+            |(dir, mut store)| {
+                let new = store.insert_deals(black_box(&keys)).expect("insert");
+                assert_eq!(new, KEYS as u64);
+                // Returned so that closing the file is not timed.
+                (dir, store)
+            },
+            BatchSize::PerIteration,
+        );
+    });
+    group.finish();
+}
+
+criterion_group!(benches, insert);
+criterion_main!(benches);

@@ -1,0 +1,108 @@
+//! Argument parsing, dispatch and error reporting for the `dealdex` binary.
+
+mod generate;
+mod query;
+
+use std::fs::File;
+use std::io::{self, BufWriter, IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand};
+
+/// dealdex: generate, number, index, store and export contract-bridge deals.
+#[derive(Parser, Debug)]
+#[command(name = "dealdex", version, about, long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Generate a tournament set (--boards) or millions of deals (--count) from a seed.
+    Generate(generate::GenerateArgs),
+    /// Print the hand-record number of a deal (PBN deal string, hex index or PBN file).
+    Number(query::NumberArgs),
+    /// Print the deal with a hand-record number, or every deal of a range A..B.
+    Deal(query::DealArgs),
+    /// Show a deal (by hex index, number or PBN string): diagram, index, number, sets.
+    Lookup(query::LookupArgs),
+}
+
+/// The database options shared by the commands that use it.
+#[derive(Args, Debug, Clone)]
+struct DbArgs {
+    /// SQLite database file.
+    #[arg(long, value_name = "FILE", default_value = "dealdex.db")]
+    db: PathBuf,
+}
+
+/// Runs the parsed command.
+pub fn run(cli: Cli) -> anyhow::Result<()> {
+    match cli.command {
+        Command::Generate(a) => generate::run(a),
+        Command::Number(a) => query::number(a),
+        Command::Deal(a) => query::deal(a),
+        Command::Lookup(a) => query::lookup(a),
+    }
+}
+
+/// Bad input from the user: reported in one line with exit code 2.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct BadInput(pub String);
+
+/// Shorthand for a [`BadInput`] error.
+fn bad(msg: impl Into<String>) -> anyhow::Error {
+    BadInput(msg.into()).into()
+}
+
+/// Prints the error in one line and picks the exit code: 0 for a closed pipe, 2 for bad input,
+/// 1 otherwise.
+pub fn report(e: anyhow::Error) -> ExitCode {
+    let mut input = false;
+    for cause in e.chain() {
+        if let Some(io) = cause.downcast_ref::<io::Error>()
+            && io.kind() == io::ErrorKind::BrokenPipe
+        {
+            return ExitCode::SUCCESS;
+        }
+        input |= cause.is::<BadInput>()
+            || cause.is::<dealdex::PbnError>()
+            || cause.is::<dealdex::IndexError>()
+            || cause.is::<dealdex::NumberError>()
+            || cause.is::<dealdex::SeedError>()
+            || cause.is::<dealdex::DealError>()
+            || matches!(
+                cause.downcast_ref::<dealdex::StoreError>(),
+                Some(dealdex::StoreError::SetExists { .. })
+            );
+    }
+    let msg = format!("{e:#}").replace('\n', " ");
+    let _ = writeln!(io::stderr(), "dealdex: error: {msg}");
+    ExitCode::from(if input { 2 } else { 1 })
+}
+
+/// A buffered output: a file, or stdout for `None` and `-`.
+fn open_output(path: Option<&Path>) -> anyhow::Result<Box<dyn Write + Send>> {
+    const CAP: usize = 1 << 20;
+    Ok(match path {
+        None => Box::new(BufWriter::with_capacity(CAP, io::stdout())),
+        Some(p) if p.as_os_str() == "-" => Box::new(BufWriter::with_capacity(CAP, io::stdout())),
+        Some(p) => {
+            let f = File::create(p).map_err(|e| anyhow::anyhow!("{}: {e}", p.display()))?;
+            Box::new(BufWriter::with_capacity(CAP, f))
+        }
+    })
+}
+
+/// True when progress bars may be drawn: stderr is a terminal and not `--quiet`.
+fn show_progress(quiet: bool) -> bool {
+    !quiet && io::stderr().is_terminal()
+}
+
+/// Parses `--scheme`.
+fn parse_scheme(s: &str) -> Result<dealdex::Scheme, String> {
+    s.parse().map_err(|e: dealdex::NumberError| e.to_string())
+}

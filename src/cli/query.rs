@@ -1,0 +1,185 @@
+//! `dealdex number`, `dealdex deal` and `dealdex lookup`.
+
+use std::io::Write;
+use std::path::Path;
+
+use anyhow::Context;
+use clap::Args;
+use dealdex::{Deal, DealIndex, Format, HexDeal, Labels, Scheme, Store};
+
+use super::{DbArgs, bad, open_output, parse_scheme};
+
+#[derive(Args, Debug)]
+#[command(after_help = "Examples:
+  dealdex number 'N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432'
+  dealdex number 0EDCCBA0976F2DA4945D8E9DC0 --scheme andrews
+  dealdex number boards.pbn")]
+pub struct NumberArgs {
+    /// A PBN deal string (`N:…`), a 26-hex-digit index (optionally `-X`), or a PBN file.
+    deal: String,
+    /// Numbering scheme: pavlicek, andrews or bigdeal.
+    #[arg(long, default_value = "pavlicek", value_parser = parse_scheme)]
+    scheme: Scheme,
+}
+
+#[derive(Args, Debug)]
+#[command(after_help = "Examples:
+  dealdex deal 1
+  dealdex deal 1..1000000 --format hex | head
+  dealdex deal 0xAD55E315634DDA658BF49200 --scheme bigdeal --format json")]
+pub struct DealArgs {
+    /// A hand-record number (decimal or 0x hex), or an inclusive range A..B.
+    number: String,
+    /// Numbering scheme: pavlicek, andrews or bigdeal.
+    #[arg(long, default_value = "pavlicek", value_parser = parse_scheme)]
+    scheme: Scheme,
+    /// Output: pbn (deal strings), hex (indices) or json (JSON lines).
+    #[arg(long, short, default_value = "pbn")]
+    format: Format,
+    /// Output file (default stdout).
+    #[arg(long, short, value_name = "FILE")]
+    out: Option<std::path::PathBuf>,
+}
+
+#[derive(Args, Debug)]
+#[command(
+    after_help = "A 26-hex-digit argument (optionally with -X) is an index, one with ':' a PBN
+deal string, anything else a hand-record number (decimal or 0x hex)."
+)]
+pub struct LookupArgs {
+    /// The deal: hex index, hand-record number or PBN deal string.
+    deal: String,
+    /// Scheme of a number argument and of the number shown.
+    #[arg(long, default_value = "pavlicek", value_parser = parse_scheme)]
+    scheme: Scheme,
+    #[command(flatten)]
+    db: DbArgs,
+}
+
+/// A deal given on the command line as a hex index or a PBN deal string; `None` if it is
+/// neither (it may be a file or a number).
+fn parse_inline_deal(s: &str) -> Option<anyhow::Result<Deal>> {
+    let t = s.trim();
+    let hexish = t.chars().all(|c| c.is_ascii_hexdigit() || c == '-');
+    if hexish && (t.len() == 26 || t.len() == 28) {
+        return Some(
+            t.parse::<HexDeal>()
+                .and_then(|h| h.index.to_deal())
+                .map_err(anyhow::Error::from),
+        );
+    }
+    if t.contains(':') {
+        return Some(dealdex::parse_deal(t).map_err(anyhow::Error::from));
+    }
+    None
+}
+
+pub fn number(a: NumberArgs) -> anyhow::Result<()> {
+    let mut out = open_output(None)?;
+    if let Some(deal) = parse_inline_deal(&a.deal) {
+        let deal = deal.context("deal")?;
+        writeln!(out, "{}", deal.number(a.scheme))?;
+        return Ok(out.flush()?);
+    }
+    let path = Path::new(&a.deal);
+    if !path.is_file() {
+        return Err(bad(format!(
+            "{:?} is not a PBN deal string (N:…), a 26-hex-digit index or a PBN file",
+            a.deal
+        )));
+    }
+    let text = std::fs::read(path).map_err(|e| bad(format!("{}: {e}", path.display())))?;
+    let text = String::from_utf8_lossy(&text);
+    let boards = dealdex::read_pbn_boards(&text).with_context(|| path.display().to_string())?;
+    if boards.is_empty() {
+        return Err(bad(format!("{}: no [Deal] tag found", path.display())));
+    }
+    for (j, b) in boards.iter().enumerate() {
+        let label = b.board.unwrap_or(j as u64 + 1);
+        writeln!(out, "{label} {}", b.deal.number(a.scheme))?;
+    }
+    Ok(out.flush()?)
+}
+
+pub fn deal(a: DealArgs) -> anyhow::Result<()> {
+    let (first, last) = match a.number.split_once("..") {
+        Some((x, y)) => (
+            dealdex::parse_number(x).context("range start")?,
+            dealdex::parse_number(y.trim_start_matches('=')).context("range end")?,
+        ),
+        None => {
+            let n = dealdex::parse_number(&a.number)?;
+            (n, n)
+        }
+    };
+    if last < first {
+        return Err(bad(format!(
+            "range {}: the end is below the start",
+            a.number
+        )));
+    }
+    let count = u64::try_from(last - first + 1)
+        .map_err(|_| bad("range too long: at most 2^64 - 1 deals"))?;
+    let mut out = open_output(a.out.as_deref())?;
+    dealdex::warm_up();
+    dealdex::par_chunks_ordered(
+        count,
+        |offset, len| {
+            let start = first + offset as u128;
+            let mut deals = vec![Deal::from_number(1, a.scheme).expect("1 is valid"); len];
+            dealdex::unrank_range(start, a.scheme, &mut deals).expect("range checked");
+            let mut buf = Vec::with_capacity(len * 80);
+            dealdex::format_chunk(
+                &mut buf,
+                a.format,
+                Labels::Numbers(a.scheme),
+                start,
+                &deals,
+                false,
+                "",
+            );
+            buf
+        },
+        |buf: Vec<u8>| out.write_all(&buf),
+    )?;
+    Ok(out.flush()?)
+}
+
+pub fn lookup(a: LookupArgs) -> anyhow::Result<()> {
+    let deal = match parse_inline_deal(&a.deal) {
+        Some(d) => d.context("deal")?,
+        None => Deal::from_number(dealdex::parse_number(&a.deal)?, a.scheme)?,
+    };
+    let key = DealIndex::from_deal(&deal);
+    let mut out = open_output(None)?;
+    writeln!(out, "deal    {deal}")?;
+    writeln!(out, "index   {key}")?;
+    writeln!(out, "number  {} ({})", deal.number(a.scheme), a.scheme)?;
+    if !a.db.db.exists() {
+        writeln!(out, "stored  no (no database at {})", a.db.db.display())?;
+    } else {
+        let store = Store::open(&a.db.db)?;
+        if store.contains(&key)? {
+            let boards = store.boards_of(&key)?;
+            if boards.is_empty() {
+                writeln!(out, "stored  yes, in {} (in no set)", a.db.db.display())?;
+            } else {
+                let list: Vec<String> = boards
+                    .iter()
+                    .map(|b| format!("set {:?} board {}", b.set_name, b.board))
+                    .collect();
+                writeln!(
+                    out,
+                    "stored  yes, in {}: {}",
+                    a.db.db.display(),
+                    list.join(", ")
+                )?;
+            }
+        } else {
+            writeln!(out, "stored  no (not in {})", a.db.db.display())?;
+        }
+    }
+    writeln!(out)?;
+    write!(out, "{}", deal.diagram())?;
+    Ok(out.flush()?)
+}
