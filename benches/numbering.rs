@@ -74,6 +74,30 @@ fn numbering(c: &mut Criterion) {
             BatchSize::SmallInput,
         )
     });
+    let seed: dealdex::Seed = "5a".repeat(32).parse().unwrap();
+    g.bench_function("stream_indices", |b| {
+        let mut out = vec![0u128; N];
+        b.iter(|| seed.fill_indices(black_box(1_000_001), &mut out))
+    });
+    g.bench_function("stream_deals", |b| {
+        let mut out = deals.clone();
+        b.iter(|| seed.fill_deals(black_box(1_000_001), &mut out))
+    });
+    g.bench_function("hex_lines", |b| {
+        let mut buf = Vec::with_capacity(N * 27);
+        b.iter(|| {
+            buf.clear();
+            dealdex::format_chunk(
+                &mut buf,
+                dealdex::Format::Hex,
+                dealdex::Labels::Plain,
+                1,
+                black_box(&deals),
+                false,
+                "",
+            );
+        })
+    });
     g.finish();
 }
 

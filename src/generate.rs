@@ -137,11 +137,13 @@ impl Seed {
     pub fn fill_indices(&self, first: u64, out: &mut [u128]) {
         let mut rng = ChaCha20Rng::from_seed(self.0);
         rng.set_word_pos(16 * first as u128);
-        let mut words = [0u32; 16];
+        let mut block = [0u8; 64];
         for (j, o) in out.iter_mut().enumerate() {
-            for w in words.iter_mut() {
-                *w = rng.next_u32();
-            }
+            // One whole keystream block per board: the 16 words, little-endian.
+            rng.fill_bytes(&mut block);
+            let words: [u32; 16] = std::array::from_fn(|w| {
+                u32::from_le_bytes(block[4 * w..4 * w + 4].try_into().expect("4 bytes"))
+            });
             *o = self.index_from_block(first + j as u64, &words);
         }
     }

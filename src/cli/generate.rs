@@ -12,8 +12,10 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use super::{bad, open_output, show_progress};
 
-/// Keys inserted per store transaction in bulk mode.
-const BATCH: usize = 1 << 20;
+/// Keys inserted per store transaction in bulk mode. Random keys dirty most of the B-tree's
+/// leaf pages in every transaction, so fewer, larger batches write far less WAL: 4 Mi keys
+/// (2 × 54 MB of keys in memory) ran 10 M deals 25 % faster than 1 Mi keys.
+const BATCH: usize = 1 << 22;
 
 #[derive(Args, Debug)]
 #[command(group(ArgGroup::new("what").required(true).args(["boards", "count"])))]
