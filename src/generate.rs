@@ -128,15 +128,32 @@ impl Seed {
     /// Fills `out` with the deals of boards `first, first+1, …` in order, reading the keystream
     /// sequentially (much faster than [`Seed::board_deal`] per board).
     pub fn fill_deals(&self, first: u64, out: &mut [Deal]) {
-        let mut idx = vec![0u128; out.len()];
-        self.fill_indices(first, &mut idx);
-        unrank_indices(&idx, Scheme::Pavlicek, out);
+        // Small batches keep the indices in L1 between drawing and unranking.
+        const BATCH: usize = 64;
+        let mut rng = self.stream_at(first);
+        let mut idx = [0u128; BATCH];
+        for (c, deals) in out.chunks_mut(BATCH).enumerate() {
+            let idx = &mut idx[..deals.len()];
+            self.draw_indices(&mut rng, first + (c * BATCH) as u64, idx);
+            unrank_indices(idx, Scheme::Pavlicek, deals);
+        }
     }
 
     /// Fills `out` with the 0-based indices of boards `first, first+1, …`.
     pub fn fill_indices(&self, first: u64, out: &mut [u128]) {
+        let mut rng = self.stream_at(first);
+        self.draw_indices(&mut rng, first, out);
+    }
+
+    /// The nonce-0 keystream positioned at board `first`'s block.
+    fn stream_at(&self, first: u64) -> ChaCha20Rng {
         let mut rng = ChaCha20Rng::from_seed(self.0);
         rng.set_word_pos(16 * first as u128);
+        rng
+    }
+
+    /// Draws the indices of boards `first, first+1, …` from `rng`, positioned at `first`.
+    fn draw_indices(&self, rng: &mut ChaCha20Rng, first: u64, out: &mut [u128]) {
         let mut block = [0u8; 64];
         for (j, o) in out.iter_mut().enumerate() {
             // One whole keystream block per board: the 16 words, little-endian.
