@@ -33,3 +33,6 @@ pub use output::{Format, Labels, format_chunk};
 mod store;
 
 pub use store::{NewSet, SetBoard, SetInfo, SetOutcome, Store, StoreError};
+pub mod formats;
+
+pub use formats::{Board, DealFormat, FormatError, FormatInfo, WriteOptions};

@@ -1,0 +1,355 @@
+//! The format registry: every deal-file format dealdex reads and writes (FORMATS.md §4–§10).
+//!
+//! Each format is one module with a unit struct implementing [`DealFormat`]: its name, file
+//! extensions, whether it carries board numbers, its limits, a reader and a writer. The CLI's
+//! `generate --out`, `convert`, `import` and `export` all go through [`registry`], so adding a
+//! format touches one module (plus one line in [`registry`]) and its tests.
+
+use std::fmt;
+use std::path::Path;
+
+use crate::board::{Vulnerability, board_dealer, board_vulnerability};
+use crate::card::Seat;
+use crate::deal::Deal;
+
+mod ber;
+mod borel;
+mod bri;
+mod cds;
+mod csv;
+mod dge;
+mod dlm;
+mod dup;
+mod hex;
+mod hrf;
+mod json;
+mod kops;
+mod lin;
+mod pbn;
+
+pub use ber::Ber;
+pub use borel::Borel;
+pub use bri::Bri;
+pub use cds::Cds;
+pub use csv::Csv;
+pub use dge::Dge;
+pub use dlm::Dlm;
+pub use dup::Dup;
+pub use hex::Hex;
+pub use hrf::Hrf;
+pub use json::Json;
+pub use kops::Kops;
+pub use lin::Lin;
+pub use pbn::Pbn;
+
+/// One board as a file carries it: the deal plus whatever the format records about it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Board {
+    /// Board number, 1-based, when the format carries one (or after [`number_boards`]).
+    pub number: Option<u64>,
+    /// Dealer, when the format carries it explicitly (else it follows from the number).
+    pub dealer: Option<Seat>,
+    /// Vulnerability, when the format carries it explicitly (else from the number).
+    pub vulnerability: Option<Vulnerability>,
+    /// The deal.
+    pub deal: Deal,
+    /// The rest of a PBN game or LIN record (tags, auction, play), when the file has any.
+    pub game: Option<Box<GameRecord>>,
+}
+
+impl Board {
+    /// A board with just a number and a deal; dealer and vulnerability follow the number.
+    pub fn new(number: u64, deal: Deal) -> Board {
+        Board {
+            number: Some(number),
+            dealer: None,
+            vulnerability: None,
+            deal,
+            game: None,
+        }
+    }
+
+    /// The dealer: the explicit one, else the board number's (FORMATS.md §3), else North.
+    pub fn dealer_or_default(&self) -> Seat {
+        self.dealer
+            .or(self.number.map(board_dealer))
+            .unwrap_or(Seat::North)
+    }
+
+    /// The vulnerability: the explicit one, else the board number's, else None.
+    pub fn vulnerability_or_default(&self) -> Vulnerability {
+        self.vulnerability
+            .or(self.number.map(board_vulnerability))
+            .unwrap_or(Vulnerability::None)
+    }
+}
+
+/// What a PBN game or LIN record holds beyond the deal, kept so that conversions between the
+/// formats that carry it lose nothing.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GameRecord {
+    /// Every tag in file order, as `(name, value)`, unknown ones included (PBN tags; LIN
+    /// fields are mapped to the PBN tag names they correspond to, e.g. players).
+    pub tags: Vec<(String, String)>,
+    /// The auction, if recorded.
+    pub auction: Option<Auction>,
+    /// The play, if recorded.
+    pub play: Option<Play>,
+    /// Commentary blocks (`{…}`) and `;` comment lines, in order, without their delimiters.
+    pub comments: Vec<String>,
+}
+
+/// An auction: the first caller and the calls in order (PBN tokens such as `1NT`, `Pass`,
+/// `X`, `XX`, `AP`, with note references like `=1=` kept as their own tokens).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Auction {
+    /// The seat that makes the first call (the dealer).
+    pub first: Seat,
+    /// The call tokens in order.
+    pub calls: Vec<String>,
+    /// Notes `(number, text)` referred to by `=n=` tokens.
+    pub notes: Vec<(u32, String)>,
+}
+
+/// The play: the opening leader and the cards in play order, four a trick (PBN `[Play]` rows
+/// are rotated back to play order). A card not recorded is `None` (PBN `-`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Play {
+    /// The seat that leads to the first trick.
+    pub leader: Seat,
+    /// Tricks in order, each the four cards in the order they were played.
+    pub tricks: Vec<[Option<crate::card::Card>; 4]>,
+}
+
+/// Where in a file an error is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Location {
+    /// Nowhere in particular (e.g. an empty file).
+    File,
+    /// A 1-based line.
+    Line(usize),
+    /// A 1-based line and 1-based column.
+    LineColumn(usize, usize),
+    /// A 0-based byte offset (binary formats).
+    Byte(u64),
+    /// A 1-based record (board) number and the 0-based byte offset where it starts.
+    Record(usize, u64),
+}
+
+impl fmt::Display for Location {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Location::File => Ok(()),
+            Location::Line(l) => write!(f, "line {l}: "),
+            Location::LineColumn(l, c) => write!(f, "line {l}, column {c}: "),
+            Location::Byte(b) => write!(f, "byte {b}: "),
+            Location::Record(r, b) => write!(f, "record {r} (byte {b}): "),
+        }
+    }
+}
+
+/// A reader or writer error: where, and what was found and expected. The caller adds the file
+/// name.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{location}{message}")]
+pub struct FormatError {
+    /// Where the problem is.
+    pub location: Location,
+    /// What was wrong, naming what was expected.
+    pub message: String,
+}
+
+impl FormatError {
+    /// An error at `location`.
+    pub fn new(location: Location, message: impl Into<String>) -> FormatError {
+        FormatError {
+            location,
+            message: message.into(),
+        }
+    }
+}
+
+/// A format's fixed facts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FormatInfo {
+    /// The name used by `--format`, e.g. `dup`.
+    pub name: &'static str,
+    /// File extensions (lowercase, without the dot) that select it; the first is the default.
+    pub extensions: &'static [&'static str],
+    /// One line saying what it is and where it is specified.
+    pub description: &'static str,
+    /// True when each record carries its board number (else boards run from a start).
+    pub board_numbers: bool,
+    /// The highest board number the format can hold (DUP and DLM: 99), if limited.
+    pub max_board: Option<u64>,
+    /// True when boards can be written in chunks between [`DealFormat::write_header`] and
+    /// [`DealFormat::write_footer`]; false when the writer needs the whole set in one call.
+    pub streaming: bool,
+}
+
+/// Options for writing a set.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WriteOptions {
+    /// The event name (PBN `[Event]`, DLM `Headline`, …); empty for none.
+    pub event: String,
+    /// Hide the cards from a dealing machine's display where the format can (DUP without the
+    /// DGE part on board 1, DLM `Status=Sealed`).
+    pub blind: bool,
+    /// The first board number of the whole set (DUP trailer, DLM `From board`).
+    pub first_board: u64,
+    /// The last board number of the whole set (DUP trailer, DLM `To board`).
+    pub last_board: u64,
+}
+
+impl Default for WriteOptions {
+    fn default() -> WriteOptions {
+        WriteOptions {
+            event: String::new(),
+            blind: false,
+            first_board: 1,
+            last_board: 1,
+        }
+    }
+}
+
+/// A deal-file format: reader and writer.
+pub trait DealFormat: Send + Sync {
+    /// The format's fixed facts.
+    fn info(&self) -> &'static FormatInfo;
+
+    /// Reads every board of a file. Never panics on any input.
+    ///
+    /// # Errors
+    /// [`FormatError`] naming the line, column, byte offset or record of the first problem.
+    fn read(&self, data: &[u8]) -> Result<Vec<Board>, FormatError>;
+
+    /// Writes what comes before the boards (file headers). Default: nothing.
+    ///
+    /// # Errors
+    /// [`FormatError`] when the options break the format's limits.
+    fn write_header(&self, _opts: &WriteOptions, _out: &mut Vec<u8>) -> Result<(), FormatError> {
+        Ok(())
+    }
+
+    /// Writes boards, which all have numbers (see [`number_boards`]). For a non-streaming
+    /// format this is the whole set.
+    ///
+    /// # Errors
+    /// [`FormatError`] naming the board when one breaks the format's limits (see
+    /// [`check_board_limit`]); nothing is appended then.
+    fn write_boards(
+        &self,
+        boards: &[Board],
+        opts: &WriteOptions,
+        out: &mut Vec<u8>,
+    ) -> Result<(), FormatError>;
+
+    /// Writes what comes after the boards. Default: nothing.
+    ///
+    /// # Errors
+    /// [`FormatError`] when the options break the format's limits.
+    fn write_footer(&self, _opts: &WriteOptions, _out: &mut Vec<u8>) -> Result<(), FormatError> {
+        Ok(())
+    }
+}
+
+/// Gives every board without a number the number after the previous board's (the first one
+/// `first`), so that writers can rely on numbers.
+pub fn number_boards(boards: &mut [Board], first: u64) {
+    let mut next = first;
+    for b in boards.iter_mut() {
+        let n = *b.number.get_or_insert(next);
+        next = n + 1;
+    }
+}
+
+/// Writes a whole set: header, boards and footer, with the set's board range taken from the
+/// boards when `opts` does not give a wider one.
+///
+/// # Errors
+/// The format's [`FormatError`]; nothing usable is produced then.
+pub fn write_set(
+    format: &dyn DealFormat,
+    boards: &[Board],
+    opts: &WriteOptions,
+) -> Result<Vec<u8>, FormatError> {
+    let mut numbered = boards.to_vec();
+    number_boards(&mut numbered, opts.first_board);
+    let mut o = opts.clone();
+    if let (Some(lo), Some(hi)) = (
+        numbered.iter().filter_map(|b| b.number).min(),
+        numbered.iter().filter_map(|b| b.number).max(),
+    ) {
+        o.first_board = lo;
+        o.last_board = hi;
+    }
+    let mut out = Vec::new();
+    format.write_header(&o, &mut out)?;
+    format.write_boards(&numbered, &o, &mut out)?;
+    format.write_footer(&o, &mut out)?;
+    Ok(out)
+}
+
+/// Every format dealdex knows, in the order `--help` lists them.
+pub fn registry() -> &'static [&'static dyn DealFormat] {
+    REGISTRY
+}
+
+static REGISTRY: &[&dyn DealFormat] = &[
+    &pbn::Pbn,
+    &dup::Dup,
+    &bri::Bri,
+    &dge::Dge,
+    &dlm::Dlm,
+    &lin::Lin,
+    &csv::Csv,
+    &ber::Ber,
+    &borel::Borel,
+    &kops::Kops,
+    &cds::Cds,
+    &hrf::Hrf,
+    &hex::Hex,
+    &json::Json,
+];
+
+/// The format named `name` (case-insensitive), or `None`.
+pub fn by_name(name: &str) -> Option<&'static dyn DealFormat> {
+    registry()
+        .iter()
+        .copied()
+        .find(|f| f.info().name.eq_ignore_ascii_case(name))
+}
+
+/// The format a file name's extension selects, or `None`.
+pub fn by_path(path: &Path) -> Option<&'static dyn DealFormat> {
+    let ext = path.extension()?.to_str()?.to_ascii_lowercase();
+    registry()
+        .iter()
+        .copied()
+        .find(|f| f.info().extensions.contains(&ext.as_str()))
+}
+
+/// Checks a board number against a format's limit before writing.
+///
+/// # Errors
+/// [`FormatError`] naming the board when `number` is 0 or above the format's limit.
+pub fn check_board_limit(info: &FormatInfo, number: u64) -> Result<(), FormatError> {
+    if number == 0 {
+        return Err(FormatError::new(
+            Location::File,
+            format!("board number 0: {} boards are numbered from 1", info.name),
+        ));
+    }
+    if let Some(max) = info.max_board
+        && number > max
+    {
+        return Err(FormatError::new(
+            Location::File,
+            format!(
+                "board {number} does not fit: {} holds boards 1..{max} (split the set)",
+                info.name
+            ),
+        ));
+    }
+    Ok(())
+}
