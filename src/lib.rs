@@ -20,10 +20,7 @@ mod pbn;
 pub use number::{
     DEALS, NumberError, Scheme, number, parse_number, reference, unrank_range, warm_up,
 };
-pub use pbn::{
-    PBN_HEADER, PbnBoard, PbnError, PbnWriter, format_deal, parse_deal, push_deal, push_game,
-    read_pbn_boards,
-};
+pub use pbn::{PBN_HEADER, PbnError, format_deal, parse_deal, push_deal, push_game};
 mod generate;
 
 pub use generate::{CHUNK, Seed, SeedError, generate_chunks, par_chunks_ordered};

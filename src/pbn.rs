@@ -3,14 +3,13 @@
 //! Import is tolerant (any first seat, any rank order, `10` for ten, one unknown hand `-`
 //! completed from the other three, tags in any order, `{…}` comments and `;` lines skipped);
 //! export is canonical (`<dealer>:` first, ranks descending, the mandatory tags in order).
+//! Whole PBN files are read and written by [`crate::formats::Pbn`].
 
-use std::io::{self, Write};
-
-use crate::board::{Vulnerability, board_dealer, board_vulnerability};
+use crate::board::{board_dealer, board_vulnerability};
 use crate::card::{Card, Rank, Seat, Suit};
 use crate::deal::{Deal, DealError, Hand, push_holding};
 
-/// What is wrong with a PBN deal string or file.
+/// What is wrong with a PBN deal string.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum PbnError {
     /// A character that has no place at that point of a deal string.
@@ -24,14 +23,6 @@ pub enum PbnError {
     /// The hands parse but are not a deal (wrong count, card twice).
     #[error("{0}")]
     Deal(#[from] DealError),
-    /// An error inside a PBN file, with its 1-based line.
-    #[error("line {line}: {source}")]
-    Line {
-        /// 1-based line number in the file.
-        line: usize,
-        /// The error in that line's tag.
-        source: Box<PbnError>,
-    },
 }
 
 fn syntax(column: usize, message: impl Into<String>) -> PbnError {
@@ -202,151 +193,6 @@ impl std::fmt::Display for Deal {
     }
 }
 
-/// One board of a PBN file: its number (when the file gives one), dealer, vulnerability and
-/// deal. Only what dealdex's core needs; the full PBN model comes with the format registry.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PbnBoard {
-    /// The `[Board]` tag's number, 1-based; `None` when absent or not a number.
-    pub board: Option<u64>,
-    /// The `[Dealer]` tag, if present.
-    pub dealer: Option<Seat>,
-    /// The `[Vulnerable]` tag, if present.
-    pub vulnerability: Option<Vulnerability>,
-    /// The `[Deal]` tag.
-    pub deal: Deal,
-}
-
-/// Reads the boards of a PBN file: every game with a `[Deal]` tag, in file order.
-///
-/// Tolerant as FORMATS.md §4 import: tags in any order, `{…}` comments (also over several
-/// lines) and `%`/`;` lines skipped, other tags and sections ignored. A game ends at an empty
-/// line; `[Board]`, `[Dealer]` and `[Vulnerable]` belong to the game of the `[Deal]` they
-/// stand with.
-///
-/// # Errors
-/// [`PbnError::Line`] with the 1-based line of a malformed `[Deal]`, `[Dealer]`,
-/// `[Vulnerable]` or `[Board]` tag (a board number of 0 is rejected: PBN boards are > 0).
-///
-/// ```
-/// let text = "[Board \"3\"]\n[Dealer \"S\"]\n[Deal \"S:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432\"]\n";
-/// let boards = dealdex::read_pbn_boards(text).unwrap();
-/// assert_eq!(boards[0].board, Some(3));
-/// ```
-pub fn read_pbn_boards(text: &str) -> Result<Vec<PbnBoard>, PbnError> {
-    #[derive(Default)]
-    struct Game {
-        board: Option<u64>,
-        dealer: Option<Seat>,
-        vulnerability: Option<Vulnerability>,
-        deal: Option<Deal>,
-    }
-    let mut out = Vec::new();
-    let mut game = Game::default();
-    let mut in_comment = false;
-    let flush = |game: &mut Game, out: &mut Vec<PbnBoard>| {
-        let g = std::mem::take(game);
-        if let Some(deal) = g.deal {
-            out.push(PbnBoard {
-                board: g.board,
-                dealer: g.dealer,
-                vulnerability: g.vulnerability,
-                deal,
-            });
-        }
-    };
-    for (i, raw) in text.lines().enumerate() {
-        let line_no = i + 1;
-        let at_line = |e: PbnError| PbnError::Line {
-            line: line_no,
-            source: Box::new(e),
-        };
-        let mut line = raw.trim();
-        if in_comment {
-            match line.find('}') {
-                Some(p) => {
-                    in_comment = false;
-                    line = line[p + 1..].trim();
-                }
-                None => continue,
-            }
-        }
-        if line.is_empty() {
-            flush(&mut game, &mut out);
-            continue;
-        }
-        if line.starts_with('%') || line.starts_with(';') {
-            continue;
-        }
-        if line.starts_with('{') {
-            if !line.contains('}') {
-                in_comment = true;
-            }
-            continue;
-        }
-        let Some((name, value)) = parse_tag(line) else {
-            continue;
-        };
-        match name {
-            "Deal" => {
-                if game.deal.is_some() {
-                    flush(&mut game, &mut out);
-                }
-                game.deal = Some(parse_deal(value).map_err(at_line)?);
-            }
-            "Board" => {
-                let b = value.trim();
-                game.board = match b.parse::<u64>() {
-                    Ok(0) => return Err(at_line(syntax(1, "board number 0 (PBN boards are > 0)"))),
-                    Ok(n) => Some(n),
-                    Err(_) => None,
-                };
-            }
-            "Dealer" => {
-                let v = value.trim();
-                game.dealer = if v.is_empty() || v == "?" {
-                    None
-                } else {
-                    let mut cs = v.chars();
-                    match (cs.next().and_then(Seat::from_char), cs.next()) {
-                        (Some(s), None) => Some(s),
-                        _ => {
-                            return Err(at_line(syntax(
-                                1,
-                                format!("dealer {v:?} is not N, E, S or W"),
-                            )));
-                        }
-                    }
-                };
-            }
-            "Vulnerable" => {
-                let v = value.trim();
-                game.vulnerability = if v.is_empty() || v == "?" {
-                    None
-                } else {
-                    Some(v.parse().map_err(|e: crate::board::UnknownVulnerability| {
-                        at_line(syntax(1, e.to_string()))
-                    })?)
-                };
-            }
-            _ => {}
-        }
-    }
-    flush(&mut game, &mut out);
-    Ok(out)
-}
-
-/// Splits `[Name "value"]` into its name and value; `None` for anything else.
-fn parse_tag(line: &str) -> Option<(&str, &str)> {
-    let inner = line.strip_prefix('[')?;
-    let end = inner.rfind(']')?;
-    let inner = &inner[..end];
-    let sp = inner.find(|c: char| c.is_whitespace())?;
-    let name = &inner[..sp];
-    let value = inner[sp..].trim();
-    let value = value.strip_prefix('"')?.strip_suffix('"')?;
-    Some((name, value))
-}
-
 /// The first lines of a PBN 2.1 export file.
 pub const PBN_HEADER: &str = "% PBN 2.1\n% EXPORT\n";
 
@@ -372,59 +218,6 @@ pub fn push_game(b: &mut String, event: &str, board: u64, deal: &Deal) {
     );
     push_deal(b, deal, dealer);
     b.push_str("\"]\n[Scoring \"?\"]\n[Declarer \"?\"]\n[Contract \"?\"]\n[Result \"?\"]\n");
-}
-
-/// Writes PBN 2.1 export files: the `% PBN 2.1` / `% EXPORT` header once, then one game per
-/// board with the mandatory tags in export order (FORMATS.md §4). Unknown values are `?`.
-///
-/// ```
-/// # let deal: dealdex::Deal = "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432".parse().unwrap();
-/// let mut out = Vec::new();
-/// let mut w = dealdex::PbnWriter::new(&mut out, "Club pairs");
-/// w.write_board(2, &deal).unwrap();
-/// let text = String::from_utf8(out).unwrap();
-/// assert!(text.contains("[Dealer \"E\"]\n[Vulnerable \"NS\"]\n[Deal \"E:"));
-/// ```
-pub struct PbnWriter<W: Write> {
-    out: W,
-    event: String,
-    started: bool,
-    buf: String,
-}
-
-impl<W: Write> PbnWriter<W> {
-    /// A writer whose games carry `[Event "<event>"]` (`?` when empty).
-    pub fn new(out: W, event: &str) -> PbnWriter<W> {
-        PbnWriter {
-            out,
-            event: event.to_string(),
-            started: false,
-            buf: String::with_capacity(512),
-        }
-    }
-
-    /// Writes board `board` (1-based) with its dealer and vulnerability from FORMATS.md §3.
-    ///
-    /// # Errors
-    /// I/O errors of the underlying writer.
-    pub fn write_board(&mut self, board: u64, deal: &Deal) -> io::Result<()> {
-        self.buf.clear();
-        if !self.started {
-            self.buf.push_str(PBN_HEADER);
-            self.started = true;
-        }
-        push_game(&mut self.buf, &self.event, board, deal);
-        self.out.write_all(self.buf.as_bytes())
-    }
-
-    /// Flushes and returns the underlying writer.
-    ///
-    /// # Errors
-    /// I/O errors of the flush.
-    pub fn finish(mut self) -> io::Result<W> {
-        self.out.flush()?;
-        Ok(self.out)
-    }
 }
 
 #[cfg(test)]

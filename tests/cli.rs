@@ -83,7 +83,10 @@ fn shards_concatenate_to_the_whole() {
     let set = String::from_utf8(set).unwrap();
     let whole = String::from_utf8(whole).unwrap();
     for (s, w) in set.lines().zip(whole.lines()) {
-        assert_eq!(&s[..26], w);
+        assert_eq!(
+            s, w,
+            "boards and bulk deals share the stream and the -X digit"
+        );
     }
     assert_eq!(set.lines().count(), 32);
 }
@@ -129,12 +132,13 @@ fn tournament_set_pbn_is_canonical_and_stored() {
         .stderr(predicate::str::contains("32 new deals"));
     let text = std::fs::read_to_string(dir.path().join("set.pbn")).unwrap();
     assert!(text.starts_with("% PBN 2.1\n% EXPORT\n\n[Event \"set\"]\n[Site \"?\"]"));
-    let boards = dealdex::read_pbn_boards(&text).unwrap();
+    let boards =
+        dealdex::formats::DealFormat::read(&dealdex::formats::Pbn, text.as_bytes()).unwrap();
     assert_eq!(boards.len(), 32);
     let seed: dealdex::Seed = SEED.parse().unwrap();
     for (j, b) in boards.iter().enumerate() {
         let n = j as u64 + 1;
-        assert_eq!(b.board, Some(n));
+        assert_eq!(b.number, Some(n));
         assert_eq!(b.dealer, Some(dealdex::board_dealer(n)));
         assert_eq!(b.vulnerability, Some(dealdex::board_vulnerability(n)));
         assert_eq!(b.deal, seed.board_deal(n));

@@ -7,9 +7,11 @@ use std::time::Instant;
 
 use anyhow::Context;
 use clap::{ArgGroup, Args};
-use dealdex::{Deal, DealIndex, Format, Labels, NewSet, Scheme, Seed, Store};
+use dealdex::formats::{Board, WriteOptions};
+use dealdex::{Deal, DealIndex, NewSet, Scheme, Seed, Store};
 use indicatif::{ProgressBar, ProgressStyle};
 
+use super::outputs::{self, Output};
 use super::{bad, open_output, show_progress};
 
 /// Keys inserted per store transaction in bulk mode. Random keys dirty most of the B-tree's
@@ -43,12 +45,21 @@ pub struct GenerateArgs {
     /// Where to write a new seed (default: next to the output, `<out>.seed`).
     #[arg(long, value_name = "FILE")]
     key_file: Option<PathBuf>,
-    /// Output file (`-` for stdout); its extension picks the format unless --format.
+    /// Output file (`-` for stdout), repeatable: each file's extension picks its format
+    /// (pbn, dup, dlm, bri, dge, lin, csv, ber, bhg, rzd, cds, hrf, hex, json).
     #[arg(long, short, value_name = "FILE")]
-    out: Option<PathBuf>,
-    /// Output format: pbn, hex or json (JSON lines).
+    out: Vec<PathBuf>,
+    /// Output format for a single --out or stdout (see `dealdex convert --help` for the list).
     #[arg(long, short, value_name = "FORMAT")]
-    format: Option<Format>,
+    format: Option<String>,
+    /// Hide the cards from dealing machines' displays (DUP without the DGE part on board 1,
+    /// DLM Status=Sealed).
+    #[arg(long)]
+    blind: bool,
+    /// Cut sets that exceed a format's board limit (DUP, DLM: 99) into files
+    /// `<name>-1.dup`, `<name>-2.dup`, … of 96 boards renumbered from 1.
+    #[arg(long)]
+    split: bool,
     /// SQLite database to store the deals in.
     #[arg(long, value_name = "FILE")]
     db: Option<PathBuf>,
@@ -152,7 +163,7 @@ fn key_path(a: &GenerateArgs, db: Option<&Path>, seed: &Seed) -> PathBuf {
         .iter()
         .map(|b| format!("{b:02x}"))
         .collect();
-    if let Some(out) = &a.out
+    if let Some(out) = a.out.first()
         && out.as_os_str() != "-"
         && std::fs::metadata(out).map(|m| m.is_file()).unwrap_or(true)
     {
@@ -170,22 +181,6 @@ fn key_path(a: &GenerateArgs, db: Option<&Path>, seed: &Seed) -> PathBuf {
     PathBuf::from(format!("dealdex-{tag}.seed"))
 }
 
-fn output_format(a: &GenerateArgs, default: Format) -> anyhow::Result<Format> {
-    if let Some(f) = a.format {
-        return Ok(f);
-    }
-    match &a.out {
-        Some(p) if p.as_os_str() != "-" && p != Path::new("/dev/null") => Format::from_path(p)
-            .ok_or_else(|| {
-                bad(format!(
-                    "{}: cannot tell the format from the extension; give --format pbn|hex|json",
-                    p.display()
-                ))
-            }),
-        _ => Ok(default),
-    }
-}
-
 pub fn run(a: GenerateArgs) -> anyhow::Result<()> {
     match &a.boards {
         Some(r) => {
@@ -196,8 +191,18 @@ pub fn run(a: GenerateArgs) -> anyhow::Result<()> {
     }
 }
 
+/// The write options of a run: event, blind, and the set's board range.
+fn write_options(a: &GenerateArgs, event: String, first: u64, last: u64) -> WriteOptions {
+    WriteOptions {
+        event,
+        blind: a.blind,
+        first_board: first,
+        last_board: last,
+    }
+}
+
 fn tournament(a: &GenerateArgs, (first, last): (u64, u64)) -> anyhow::Result<()> {
-    let format = output_format(a, Format::Pbn)?;
+    let outputs = outputs::plan(&a.out, a.format.as_deref(), "pbn")?;
     let seed = choose_seed(a)?;
     let db_path = (!a.no_db).then(|| a.db.clone().unwrap_or_else(|| "dealdex.db".into()));
     let mut store = match &db_path {
@@ -206,7 +211,7 @@ fn tournament(a: &GenerateArgs, (first, last): (u64, u64)) -> anyhow::Result<()>
     };
     let base = a.name.clone().unwrap_or_else(|| {
         a.out
-            .as_ref()
+            .first()
             .filter(|p| p.as_os_str() != "-")
             .and_then(|p| p.file_stem())
             .map(|s| s.to_string_lossy().into_owned())
@@ -216,16 +221,6 @@ fn tournament(a: &GenerateArgs, (first, last): (u64, u64)) -> anyhow::Result<()>
         (None, Some(s)) => s.unused_set_name(&base)?,
         _ => base,
     };
-    let key_file = seed
-        .fresh
-        .then(|| key_path(a, db_path.as_deref(), &seed.seed));
-    if let Some(k) = &key_file {
-        write_key_file(
-            k,
-            &seed.seed,
-            &format!("set {name:?}, boards {first}-{last}"),
-        )?;
-    }
 
     let count = last - first + 1;
     let mut deals: Vec<Deal> = Vec::with_capacity(count.min(1 << 24) as usize);
@@ -239,13 +234,35 @@ fn tournament(a: &GenerateArgs, (first, last): (u64, u64)) -> anyhow::Result<()>
             Ok::<(), anyhow::Error>(())
         },
     )?;
+    let boards: Vec<Board> = deals
+        .iter()
+        .enumerate()
+        .map(|(j, d)| Board::new(first + j as u64, *d))
+        .collect();
+    // Render every output first: a format's limit error must leave no trace.
+    let opts = write_options(
+        a,
+        a.event.clone().unwrap_or_else(|| name.clone()),
+        first,
+        last,
+    );
+    let files = outputs::render(&outputs, &boards, &opts, a.split)?;
 
+    let key_file = seed
+        .fresh
+        .then(|| key_path(a, db_path.as_deref(), &seed.seed));
+    if let Some(k) = &key_file {
+        write_key_file(
+            k,
+            &seed.seed,
+            &format!("set {name:?}, boards {first}-{last}"),
+        )?;
+    }
     let mut stored = None;
     if let Some(store) = &mut store {
-        let boards: Vec<(u64, DealIndex)> = deals
+        let keyed: Vec<(u64, DealIndex)> = boards
             .iter()
-            .enumerate()
-            .map(|(j, d)| (first + j as u64, DealIndex::from_deal(d)))
+            .map(|b| (b.number.expect("numbered"), DealIndex::from_deal(&b.deal)))
             .collect();
         let set = NewSet {
             name: name.clone(),
@@ -255,23 +272,9 @@ fn tournament(a: &GenerateArgs, (first, last): (u64, u64)) -> anyhow::Result<()>
             generator: concat!("dealdex ", env!("CARGO_PKG_VERSION")).into(),
             seed_sha256: Some(seed.seed.sha256()),
         };
-        stored = Some(store.store_set(&set, &boards)?);
+        stored = Some(store.store_set(&set, &keyed)?);
     }
-
-    let mut out = open_output(a.out.as_deref())?;
-    let mut buf = Vec::new();
-    let event = a.event.clone().unwrap_or_else(|| name.clone());
-    dealdex::format_chunk(
-        &mut buf,
-        format,
-        Labels::Boards,
-        first as u128,
-        &deals,
-        true,
-        &event,
-    );
-    out.write_all(&buf)?;
-    out.flush()?;
+    outputs::write_files(&files)?;
 
     if !a.quiet {
         let mut msg = format!("boards {first}-{last}: {count} deals");
@@ -287,8 +290,10 @@ fn tournament(a: &GenerateArgs, (first, last): (u64, u64)) -> anyhow::Result<()>
                 );
             }
         }
-        if let Some(o) = a.out.as_ref().filter(|p| p.as_os_str() != "-") {
-            msg += &format!("; {} written to {}", format.name(), o.display());
+        for (path, _) in &files {
+            if let Some(p) = path {
+                msg += &format!("; written to {}", p.display());
+            }
         }
         if let Some(k) = &key_file {
             msg += &format!("; seed saved to {} (keep it secret)", k.display());
@@ -301,9 +306,15 @@ fn tournament(a: &GenerateArgs, (first, last): (u64, u64)) -> anyhow::Result<()>
 /// What one chunk of a bulk run carries from the workers to the writer.
 struct Chunk {
     len: usize,
-    bytes: Vec<u8>,
+    /// Formatted bytes per streaming output.
+    bytes: Vec<Vec<u8>>,
     keys: Vec<DealIndex>,
+    /// The boards themselves, when a non-streaming output needs the whole set.
+    boards: Vec<Board>,
 }
+
+/// Boards a non-streaming output may collect in memory in a bulk run.
+const MAX_COLLECTED: u64 = 1 << 20;
 
 fn bulk(a: &GenerateArgs, count: u64) -> anyhow::Result<()> {
     if count == 0 {
@@ -312,20 +323,41 @@ fn bulk(a: &GenerateArgs, count: u64) -> anyhow::Result<()> {
     if a.start == 0 {
         return Err(bad("--start is 1-based: the first deal is 1"));
     }
-    if a.start.checked_add(count - 1).is_none() {
-        return Err(bad("--start + --count overflows the 64-bit deal counter"));
-    }
-    let use_db = !a.no_db && (a.db.is_some() || a.out.is_none());
+    let last = a
+        .start
+        .checked_add(count - 1)
+        .ok_or_else(|| bad("--start + --count overflows the 64-bit deal counter"))?;
+    let use_db = !a.no_db && (a.db.is_some() || a.out.is_empty());
     let db_path = use_db.then(|| a.db.clone().unwrap_or_else(|| "dealdex.db".into()));
-    let format = a
-        .out
-        .as_ref()
-        .map(|_| output_format(a, Format::Hex))
-        .transpose()?;
-    if db_path.is_none() && a.out.is_none() {
+    if db_path.is_none() && a.out.is_empty() {
         return Err(bad(
             "nothing to do: give --out FILE, or drop --no-db to store the deals",
         ));
+    }
+    let outs: Vec<Output> = if a.out.is_empty() {
+        Vec::new()
+    } else {
+        outputs::plan(&a.out, a.format.as_deref(), "hex")?
+    };
+    for o in &outs {
+        let info = o.format.info();
+        if let Some(max) = info.max_board
+            && last > max
+            && !a.split
+        {
+            return Err(bad(format!(
+                "{}: {} holds boards 1..{max}, this run ends at {last} (give --split)",
+                o.label(),
+                info.name
+            )));
+        }
+        if (!info.streaming || a.split && info.max_board.is_some()) && count > MAX_COLLECTED {
+            return Err(bad(format!(
+                "{}: {} is written in one piece; at most {MAX_COLLECTED} boards",
+                o.label(),
+                info.name
+            )));
+        }
     }
     let seed = choose_seed(a)?;
     let mut store = match &db_path {
@@ -334,19 +366,31 @@ fn bulk(a: &GenerateArgs, count: u64) -> anyhow::Result<()> {
     };
     if seed.fresh {
         let k = key_path(a, db_path.as_deref(), &seed.seed);
-        write_key_file(
-            &k,
-            &seed.seed,
-            &format!("deals {}..{}", a.start, a.start + (count - 1)),
-        )?;
+        write_key_file(&k, &seed.seed, &format!("deals {}..{last}", a.start))?;
         if !a.quiet {
             eprintln!("seed saved to {} (keep it secret)", k.display());
         }
     }
-    let mut out = match &a.out {
-        Some(p) => Some(open_output(Some(p))?),
-        None => None,
-    };
+    let opts = write_options(a, a.event.clone().unwrap_or_default(), a.start, last);
+    // Streaming outputs get their bytes chunk by chunk; the others collect the boards.
+    let streamed: Vec<&Output> = outs
+        .iter()
+        .filter(|o| o.format.info().streaming && !(a.split && o.format.info().max_board.is_some()))
+        .collect();
+    let collected: Vec<&Output> = outs
+        .iter()
+        .filter(|o| !streamed.iter().any(|s| std::ptr::eq(*s, *o)))
+        .collect();
+    let mut writers = Vec::new();
+    for o in &streamed {
+        let mut w = open_output(o.path.as_deref())?;
+        let mut head = Vec::new();
+        o.format
+            .write_header(&opts, &mut head)
+            .map_err(|e| bad(format!("{}: {e}", o.label())))?;
+        w.write_all(&head)?;
+        writers.push(w);
+    }
 
     let bar = if show_progress(a.quiet) {
         let b = ProgressBar::new(count);
@@ -363,42 +407,45 @@ fn bulk(a: &GenerateArgs, count: u64) -> anyhow::Result<()> {
 
     let started = Instant::now();
     let want_keys = store.is_some();
+    let keep_boards = !collected.is_empty();
     let mut new_deals = 0u64;
     let mut pending: Vec<DealIndex> = Vec::new();
+    let mut all_boards: Vec<Board> = Vec::new();
     let mut generated = 0u64;
-    let event = a.event.clone().unwrap_or_default();
     dealdex::generate_chunks(
         &seed.seed,
         a.start,
         count,
-        |first, deals| {
-            let mut bytes = Vec::new();
-            if let Some(f) = format {
-                let header = first == a.start;
-                dealdex::format_chunk(
-                    &mut bytes,
-                    f,
-                    Labels::Plain,
-                    first as u128,
-                    deals,
-                    header,
-                    &event,
-                );
+        |first, deals| -> anyhow::Result<Chunk> {
+            let boards: Vec<Board> = deals
+                .iter()
+                .enumerate()
+                .map(|(j, d)| Board::new(first + j as u64, *d))
+                .collect();
+            let mut bytes = Vec::with_capacity(streamed.len());
+            for o in &streamed {
+                let mut buf = Vec::new();
+                o.format
+                    .write_boards(&boards, &opts, &mut buf)
+                    .map_err(|e| bad(format!("{}: {e}", o.label())))?;
+                bytes.push(buf);
             }
             let keys = if want_keys {
                 deals.iter().map(DealIndex::from_deal).collect()
             } else {
                 Vec::new()
             };
-            Chunk {
+            Ok(Chunk {
                 len: deals.len(),
                 bytes,
                 keys,
-            }
+                boards: if keep_boards { boards } else { Vec::new() },
+            })
         },
-        |chunk: Chunk| -> anyhow::Result<()> {
-            if let Some(o) = &mut out {
-                o.write_all(&chunk.bytes)?;
+        |chunk: anyhow::Result<Chunk>| -> anyhow::Result<()> {
+            let chunk = chunk?;
+            for (w, b) in writers.iter_mut().zip(&chunk.bytes) {
+                w.write_all(b)?;
             }
             if let Some(s) = &mut store {
                 pending.extend_from_slice(&chunk.keys);
@@ -407,6 +454,7 @@ fn bulk(a: &GenerateArgs, count: u64) -> anyhow::Result<()> {
                     pending.clear();
                 }
             }
+            all_boards.extend(chunk.boards);
             generated += chunk.len as u64;
             bar.set_position(generated);
             Ok(())
@@ -417,8 +465,24 @@ fn bulk(a: &GenerateArgs, count: u64) -> anyhow::Result<()> {
     {
         new_deals += s.insert_deals(&pending)?;
     }
-    if let Some(o) = &mut out {
-        o.flush()?;
+    for (o, w) in streamed.iter().zip(writers.iter_mut()) {
+        let mut tail = Vec::new();
+        o.format
+            .write_footer(&opts, &mut tail)
+            .map_err(|e| bad(format!("{}: {e}", o.label())))?;
+        w.write_all(&tail)?;
+        w.flush()?;
+    }
+    if !collected.is_empty() {
+        let owned: Vec<Output> = collected
+            .iter()
+            .map(|o| Output {
+                path: o.path.clone(),
+                format: o.format,
+            })
+            .collect();
+        let files = outputs::render(&owned, &all_boards, &opts, a.split)?;
+        outputs::write_files(&files)?;
     }
     bar.finish_and_clear();
     let secs = started.elapsed().as_secs_f64();

@@ -1,6 +1,8 @@
 //! Argument parsing, dispatch and error reporting for the `dealdex` binary.
 
+mod files;
 mod generate;
+mod outputs;
 mod query;
 
 use std::fs::File;
@@ -28,6 +30,12 @@ enum Command {
     Deal(query::DealArgs),
     /// Show a deal (by hex index, number or PBN string): diagram, index, number, sets.
     Lookup(query::LookupArgs),
+    /// Convert a deal file to another format (PBN, DUP, DLM, BRI, DGE, LIN, CSV, …).
+    Convert(files::ConvertArgs),
+    /// Import deal files into the database (one transaction per file).
+    Import(files::ImportArgs),
+    /// Export a stored set to deal files.
+    Export(files::ExportArgs),
 }
 
 /// The database options shared by the commands that use it.
@@ -45,6 +53,9 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Number(a) => query::number(a),
         Command::Deal(a) => query::deal(a),
         Command::Lookup(a) => query::lookup(a),
+        Command::Convert(a) => files::convert(a),
+        Command::Import(a) => files::import(a),
+        Command::Export(a) => files::export(a),
     }
 }
 

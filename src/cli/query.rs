@@ -15,11 +15,15 @@ use super::{DbArgs, bad, open_output, parse_scheme};
   dealdex number 0EDCCBA0976F2DA4945D8E9DC0 --scheme andrews
   dealdex number boards.pbn")]
 pub struct NumberArgs {
-    /// A PBN deal string (`N:…`), a 26-hex-digit index (optionally `-X`), or a PBN file.
+    /// A PBN deal string (`N:…`), a 26-hex-digit index (optionally `-X`), or a deal file
+    /// (any format dealdex reads; prints `board number` lines).
     deal: String,
     /// Numbering scheme: pavlicek, andrews or bigdeal.
     #[arg(long, default_value = "pavlicek", value_parser = parse_scheme)]
     scheme: Scheme,
+    /// Format of a deal file (default: from its extension).
+    #[arg(long, value_name = "FORMAT")]
+    format: Option<String>,
 }
 
 #[derive(Args, Debug)]
@@ -84,19 +88,19 @@ pub fn number(a: NumberArgs) -> anyhow::Result<()> {
     let path = Path::new(&a.deal);
     if !path.is_file() {
         return Err(bad(format!(
-            "{:?} is not a PBN deal string (N:…), a 26-hex-digit index or a PBN file",
+            "{:?} is not a PBN deal string (N:…), a 26-hex-digit index or a deal file",
             a.deal
         )));
     }
-    let text = std::fs::read(path).map_err(|e| bad(format!("{}: {e}", path.display())))?;
-    let text = String::from_utf8_lossy(&text);
-    let boards = dealdex::read_pbn_boards(&text).with_context(|| path.display().to_string())?;
-    if boards.is_empty() {
-        return Err(bad(format!("{}: no [Deal] tag found", path.display())));
-    }
-    for (j, b) in boards.iter().enumerate() {
-        let label = b.board.unwrap_or(j as u64 + 1);
-        writeln!(out, "{label} {}", b.deal.number(a.scheme))?;
+    let format = super::outputs::format_for(path, a.format.as_deref())?;
+    let boards = super::files::read_file(path, format, 1)?;
+    for b in &boards {
+        writeln!(
+            out,
+            "{} {}",
+            b.number.expect("numbered"),
+            b.deal.number(a.scheme)
+        )?;
     }
     Ok(out.flush()?)
 }

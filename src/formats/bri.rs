@@ -1,9 +1,57 @@
-//! BRI, 128 bytes a board (FORMATS.md §6). (Stub: to be implemented.)
+//! BRI files, 128 bytes a board (FORMATS.md §6; Big Deal output.c `print_bri`), and the
+//! 78-byte *BRI part* they share with Duplimate DUP records (FORMATS.md §5).
+//!
+//! The BRI part is 39 two-digit ASCII card numbers: North's 13, East's 13, South's 13; West
+//! holds the 13 cards not named. Card numbers are the suited order plus one: ♠A = `01` …
+//! ♠2 = `13`, ♥A = `14` … ♣2 = `52`. dealdex writes each hand ascending (as Big Deal does) and
+//! reads the numbers of a hand in any order.
+//!
+//! A BRI record is the BRI part, 32 spaces and 18 NUL bytes. On input the 50 padding bytes
+//! may hold anything, but the file must be a whole number of 128-byte records. BRI files
+//! carry no board numbers, dealers or vulnerabilities.
 
 use super::{Board, DealFormat, FormatError, FormatInfo, Location, WriteOptions};
+use crate::card::{Card, Seat};
+use crate::deal::{Deal, Hand};
 
-/// BRI, 128 bytes a board (FORMATS.md §6).
+/// BRI, 128 bytes a board (FORMATS.md §6): the 78-byte BRI part (N, E, S as two-digit card
+/// numbers 01..52, West implied), 32 spaces, 18 NUL bytes. No board numbers (the caller
+/// numbers the boards). Streaming: every record stands alone.
+///
+/// Reading fails with [`Location::Record`] (record number, byte offset of the bad field or of
+/// the record) for a file whose length is not a multiple of 128 (`truncated record: N of 128
+/// bytes`), a card number that is not two ASCII digits, a number outside 01..52, or a card
+/// given twice.
 pub struct Bri;
+
+/// The length of a BRI part: 39 card numbers of two ASCII digits (FORMATS.md §5).
+pub(crate) const BRI_PART_LEN: usize = 78;
+
+/// The length of a BRI file record (FORMATS.md §6).
+const RECORD_LEN: usize = 128;
+
+/// The padding after the BRI part in a record as Big Deal writes it: 32 spaces, 18 NULs.
+const PADDING: [u8; RECORD_LEN - BRI_PART_LEN] = {
+    let mut p = [0u8; RECORD_LEN - BRI_PART_LEN];
+    let mut i = 0;
+    while i < 32 {
+        p[i] = b' ';
+        i += 1;
+    }
+    p
+};
+
+/// The two ASCII digits of card number `i + 1` for each suited-order card `i` (0..52).
+const CARD_DIGITS: [[u8; 2]; 52] = {
+    let mut t = [[0u8; 2]; 52];
+    let mut i = 0;
+    while i < 52 {
+        let n = i as u8 + 1;
+        t[i] = [b'0' + n / 10, b'0' + n % 10];
+        i += 1;
+    }
+    t
+};
 
 static INFO: FormatInfo = FormatInfo {
     name: "bri",
@@ -14,21 +62,147 @@ static INFO: FormatInfo = FormatInfo {
     streaming: true,
 };
 
+/// The BRI part of `deal` (FORMATS.md §5): North's, East's and South's cards as two-digit
+/// card numbers 01..52, each hand ascending.
+pub(crate) fn bri_part(deal: &Deal) -> [u8; BRI_PART_LEN] {
+    let mut part = [0u8; BRI_PART_LEN];
+    let mut at = 0;
+    for hand in &deal.hands()[..3] {
+        let mut m = hand.mask();
+        // A valid deal has exactly 13 cards a hand, so `at` stays below 78; `get_mut` keeps
+        // this free of panics even so.
+        while m != 0 {
+            if let Some(slot) = part.get_mut(at..at + 2) {
+                slot.copy_from_slice(&CARD_DIGITS[m.trailing_zeros() as usize]);
+            }
+            at += 2;
+            m &= m - 1;
+        }
+    }
+    part
+}
+
+/// Decodes a BRI part (its first 78 bytes; FORMATS.md §5) into a deal: 13 card numbers each
+/// for North, East and South in any order within a hand, West getting the other 13.
+///
+/// `record` is the 1-based record number and `start` the file offset of the part's first
+/// byte; errors are at `Location::Record(record, offset of the bad field)`.
+///
+/// # Errors
+/// A field that is not two ASCII digits, a number outside 01..52, a card given twice, or a
+/// part shorter than 78 bytes.
+pub(crate) fn decode_bri_part(part: &[u8], record: usize, start: u64) -> Result<Deal, FormatError> {
+    let Some(part) = part.first_chunk::<BRI_PART_LEN>() else {
+        return Err(FormatError::new(
+            Location::Record(record, start),
+            format!(
+                "BRI part has {} bytes (expected {BRI_PART_LEN})",
+                part.len()
+            ),
+        ));
+    };
+    let mut hands = [0u64; 4];
+    let mut used = 0u64;
+    let (fields, _) = part.as_chunks::<2>();
+    for (i, field) in fields.iter().enumerate() {
+        let seat = Seat::from_index(i / 13);
+        let at = Location::Record(record, start + 2 * i as u64);
+        let what = || format!("{}'s card {} of 13", seat.name(), i % 13 + 1);
+        let [hi, lo] = *field;
+        if !hi.is_ascii_digit() || !lo.is_ascii_digit() {
+            return Err(FormatError::new(
+                at,
+                format!(
+                    "{}: \"{}\" is not a card number (expected two ASCII digits 01..52)",
+                    what(),
+                    field.escape_ascii()
+                ),
+            ));
+        }
+        let n = (hi - b'0') * 10 + (lo - b'0');
+        if !(1..=52).contains(&n) {
+            return Err(FormatError::new(
+                at,
+                format!(
+                    "{}: card {n:02} is not a card number (expected 01..52)",
+                    what()
+                ),
+            ));
+        }
+        let bit = 1u64 << (n - 1);
+        if used & bit != 0 {
+            let card = Card::from_index(usize::from(n - 1))
+                .map(|c| format!(" ({c})"))
+                .unwrap_or_default();
+            return Err(FormatError::new(
+                at,
+                format!(
+                    "{}: card {n:02}{card} is given twice (expected 39 different cards)",
+                    what()
+                ),
+            ));
+        }
+        used |= bit;
+        hands[seat.index()] |= bit;
+    }
+    hands[3] = ((1u64 << 52) - 1) & !used;
+    Deal::new(hands.map(Hand::from_mask))
+        .map_err(|e| FormatError::new(Location::Record(record, start), e.to_string()))
+}
+
+/// Checks that `data` is a whole number of `len`-byte records.
+///
+/// # Errors
+/// `truncated record: N of LEN bytes` at `Location::Record(r, start)` of the partial last
+/// record.
+pub(crate) fn check_records(data: &[u8], len: usize) -> Result<(), FormatError> {
+    let rest = data.len() % len;
+    if rest != 0 {
+        let whole = data.len() / len;
+        return Err(FormatError::new(
+            Location::Record(whole + 1, (whole * len) as u64),
+            format!("truncated record: {rest} of {len} bytes"),
+        ));
+    }
+    Ok(())
+}
+
 impl DealFormat for Bri {
     fn info(&self) -> &'static FormatInfo {
         &INFO
     }
 
-    fn read(&self, _data: &[u8]) -> Result<Vec<Board>, FormatError> {
-        Err(FormatError::new(Location::File, "bri: not implemented yet"))
+    /// Reads 128-byte records (FORMATS.md §6); the padding after the BRI part is not checked.
+    /// Boards come back without numbers.
+    fn read(&self, data: &[u8]) -> Result<Vec<Board>, FormatError> {
+        check_records(data, RECORD_LEN)?;
+        let mut boards = Vec::with_capacity(data.len() / RECORD_LEN);
+        for (r, rec) in data.chunks_exact(RECORD_LEN).enumerate() {
+            let deal = decode_bri_part(rec, r + 1, (r * RECORD_LEN) as u64)?;
+            boards.push(Board {
+                number: None,
+                dealer: None,
+                vulnerability: None,
+                deal,
+                game: None,
+            });
+        }
+        Ok(boards)
     }
 
+    /// Writes one 128-byte record a board: the BRI part, 32 spaces, 18 NULs (Big Deal
+    /// output.c). Any number of boards; numbers are not written.
     fn write_boards(
         &self,
-        _boards: &[Board],
+        boards: &[Board],
         _opts: &WriteOptions,
-        _out: &mut Vec<u8>,
+        out: &mut Vec<u8>,
     ) -> Result<(), FormatError> {
-        Err(FormatError::new(Location::File, "bri: not implemented yet"))
+        out.reserve(boards.len() * RECORD_LEN);
+        for b in boards {
+            out.extend_from_slice(&bri_part(&b.deal));
+            out.extend_from_slice(&PADDING);
+        }
+        Ok(())
     }
 }

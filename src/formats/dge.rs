@@ -1,9 +1,59 @@
-//! DGE, 128 bytes a board (FORMATS.md §6). (Stub: to be implemented.)
+//! DGE files, 128 bytes a board (FORMATS.md §6; Big Deal output.c `print_dge`), and the
+//! 68-byte *DGE part* they share with Duplimate DUP records (FORMATS.md §5).
+//!
+//! The DGE part holds the hands of North, East, South and West, 17 bytes each: the CP437 suit
+//! symbols 0x06 (♠), 0x03 (♥), 0x04 (♦), 0x05 (♣), each followed by that suit's ranks as the
+//! uppercase letters `AKQJT98765432` (ten is `T`; `10` and lowercase are not accepted).
+//! dealdex writes ranks descending and reads them in any order within a suit.
+//!
+//! A DGE record is the DGE part and 60 NUL bytes. On input the 60 padding bytes may hold
+//! anything, but the file must be a whole number of 128-byte records. DGE files carry no
+//! board numbers, dealers or vulnerabilities.
 
+use super::bri::check_records;
 use super::{Board, DealFormat, FormatError, FormatInfo, Location, WriteOptions};
+use crate::card::{Card, RANK_LETTERS, Seat, Suit};
+use crate::deal::{Deal, Hand};
 
-/// DGE, 128 bytes a board (FORMATS.md §6).
+/// DGE, 128 bytes a board (FORMATS.md §6): the 68-byte DGE part (N, E, S, W, each the suit
+/// symbols 0x06 0x03 0x04 0x05 followed by rank letters `AKQJT98765432`), then 60 NUL bytes.
+/// No board numbers (the caller numbers the boards). Streaming: every record stands alone.
+///
+/// Reading fails with [`Location::Record`] (record number, byte offset of the bad byte or of
+/// the record) for a file whose length is not a multiple of 128 (`truncated record: N of 128
+/// bytes`), a byte that is neither the expected suit symbol nor a rank letter, a card given
+/// twice, or a hand without exactly 13 cards.
 pub struct Dge;
+
+/// The length of a DGE part: four hands of 4 suit symbols and 13 rank letters (FORMATS.md §5).
+pub(crate) const DGE_PART_LEN: usize = 68;
+
+/// The length of a DGE file record (FORMATS.md §6).
+const RECORD_LEN: usize = 128;
+
+/// The padding after the DGE part in a record: 60 NULs (Big Deal output.c).
+const PADDING: [u8; RECORD_LEN - DGE_PART_LEN] = [0; RECORD_LEN - DGE_PART_LEN];
+
+/// The CP437 suit symbols in suited order: ♠ 0x06, ♥ 0x03, ♦ 0x04, ♣ 0x05.
+const SYMBOLS: [u8; 4] = [0x06, 0x03, 0x04, 0x05];
+
+/// Suit names for messages, in suited order.
+const SUIT_NAMES: [&str; 4] = ["spades", "hearts", "diamonds", "clubs"];
+
+/// For every byte: the rank's position in `AKQJT98765432` (0 = ace … 12 = deuce), or
+/// [`NOT_A_RANK`].
+const RANK_OF_BYTE: [u8; 256] = {
+    let mut t = [NOT_A_RANK; 256];
+    let mut i = 0;
+    while i < 13 {
+        t[RANK_LETTERS[i] as usize] = i as u8;
+        i += 1;
+    }
+    t
+};
+
+/// Marks a byte that is not a rank letter in [`RANK_OF_BYTE`].
+const NOT_A_RANK: u8 = 0xFF;
 
 static INFO: FormatInfo = FormatInfo {
     name: "dge",
@@ -14,21 +64,171 @@ static INFO: FormatInfo = FormatInfo {
     streaming: true,
 };
 
+/// The DGE part of `deal` (FORMATS.md §5): for N, E, S, W the suit symbols 0x06 0x03 0x04
+/// 0x05, each followed by the suit's ranks descending.
+pub(crate) fn dge_part(deal: &Deal) -> [u8; DGE_PART_LEN] {
+    let mut part = [0u8; DGE_PART_LEN];
+    let mut at = 0;
+    let mut put = |b: u8| {
+        // A valid deal fills exactly 68 bytes; `get_mut` keeps this free of panics even so.
+        if let Some(slot) = part.get_mut(at) {
+            *slot = b;
+        }
+        at += 1;
+    };
+    for hand in deal.hands() {
+        for (suit, &symbol) in Suit::ALL.iter().zip(&SYMBOLS) {
+            put(symbol);
+            let mut m = hand.suit_mask(*suit);
+            while m != 0 {
+                put(RANK_LETTERS[m.trailing_zeros() as usize]);
+                m &= m - 1;
+            }
+        }
+    }
+    part
+}
+
+/// Describes a byte for an error message: `'x' (0x78)` when printable, else `byte 0x06`.
+fn show(b: u8) -> String {
+    if b.is_ascii_graphic() {
+        format!("'{}' (0x{b:02X})", b as char)
+    } else {
+        format!("byte 0x{b:02X}")
+    }
+}
+
+/// Decodes a DGE part (its first 68 bytes; FORMATS.md §5) into a deal.
+///
+/// `record` is the 1-based record number and `start` the file offset of the part's first
+/// byte; errors are at `Location::Record(record, offset of the bad byte)`, or of the hand's
+/// first byte for a hand without 13 cards.
+///
+/// # Errors
+/// A byte that is neither the next suit symbol nor a rank letter, a card given twice, a
+/// hand without exactly 13 cards, or a part shorter than 68 bytes.
+pub(crate) fn decode_dge_part(part: &[u8], record: usize, start: u64) -> Result<Deal, FormatError> {
+    let Some(part) = part.first_chunk::<DGE_PART_LEN>() else {
+        return Err(FormatError::new(
+            Location::Record(record, start),
+            format!(
+                "DGE part has {} bytes (expected {DGE_PART_LEN})",
+                part.len()
+            ),
+        ));
+    };
+    let at = |pos: usize| Location::Record(record, start + pos as u64);
+    let mut hands = [0u64; 4];
+    let mut used = 0u64;
+    let mut pos = 0usize;
+    for seat in Seat::ALL {
+        let hand_start = pos;
+        for (s, suit) in Suit::ALL.iter().enumerate() {
+            let symbol = SYMBOLS[s];
+            match part.get(pos) {
+                Some(&b) if b == symbol => pos += 1,
+                found => {
+                    let found = found.map_or("the end of the DGE part".to_string(), |&b| show(b));
+                    let before = if s > 0 || seat != Seat::North {
+                        "a rank letter AKQJT98765432 or "
+                    } else {
+                        ""
+                    };
+                    return Err(FormatError::new(
+                        at(pos),
+                        format!(
+                            "found {found} (expected {before}0x{symbol:02X}, the {} symbol \
+                             opening {}'s {})",
+                            suit.symbol(),
+                            seat.name(),
+                            SUIT_NAMES[s]
+                        ),
+                    ));
+                }
+            }
+            while let Some(&b) = part.get(pos) {
+                let r = RANK_OF_BYTE[usize::from(b)];
+                if r == NOT_A_RANK {
+                    break;
+                }
+                let index = s * 13 + usize::from(r);
+                let bit = 1u64 << index;
+                if used & bit != 0 {
+                    let card = Card::from_index(index)
+                        .map(|c| c.to_string())
+                        .unwrap_or_default();
+                    return Err(FormatError::new(
+                        at(pos),
+                        format!(
+                            "{}: card {card} is given twice (expected 52 different cards)",
+                            seat.name()
+                        ),
+                    ));
+                }
+                used |= bit;
+                hands[seat.index()] |= bit;
+                if hands[seat.index()].count_ones() > 13 {
+                    return Err(FormatError::new(
+                        at(pos),
+                        format!(
+                            "{}: a 14th card (expected 13 cards a hand, then the next suit \
+                             symbol)",
+                            seat.name()
+                        ),
+                    ));
+                }
+                pos += 1;
+            }
+        }
+        let count = hands[seat.index()].count_ones();
+        if count != 13 {
+            return Err(FormatError::new(
+                at(hand_start),
+                format!("{} holds {count} cards (expected 13)", seat.name()),
+            ));
+        }
+    }
+    // Four hands of 13 cards and 4 symbols fill exactly the 68 bytes.
+    Deal::new(hands.map(Hand::from_mask))
+        .map_err(|e| FormatError::new(at(0), format!("{e} (expected a deal)")))
+}
+
 impl DealFormat for Dge {
     fn info(&self) -> &'static FormatInfo {
         &INFO
     }
 
-    fn read(&self, _data: &[u8]) -> Result<Vec<Board>, FormatError> {
-        Err(FormatError::new(Location::File, "dge: not implemented yet"))
+    /// Reads 128-byte records (FORMATS.md §6); the padding after the DGE part is not checked.
+    /// Boards come back without numbers.
+    fn read(&self, data: &[u8]) -> Result<Vec<Board>, FormatError> {
+        check_records(data, RECORD_LEN)?;
+        let mut boards = Vec::with_capacity(data.len() / RECORD_LEN);
+        for (r, rec) in data.chunks_exact(RECORD_LEN).enumerate() {
+            let deal = decode_dge_part(rec, r + 1, (r * RECORD_LEN) as u64)?;
+            boards.push(Board {
+                number: None,
+                dealer: None,
+                vulnerability: None,
+                deal,
+                game: None,
+            });
+        }
+        Ok(boards)
     }
 
+    /// Writes one 128-byte record a board: the DGE part and 60 NULs (Big Deal output.c). Any
+    /// number of boards; numbers are not written.
     fn write_boards(
         &self,
-        _boards: &[Board],
+        boards: &[Board],
         _opts: &WriteOptions,
-        _out: &mut Vec<u8>,
+        out: &mut Vec<u8>,
     ) -> Result<(), FormatError> {
-        Err(FormatError::new(Location::File, "dge: not implemented yet"))
+        out.reserve(boards.len() * RECORD_LEN);
+        for b in boards {
+            out.extend_from_slice(&dge_part(&b.deal));
+            out.extend_from_slice(&PADDING);
+        }
+        Ok(())
     }
 }

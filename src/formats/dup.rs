@@ -1,9 +1,58 @@
-//! Duplimate DUP, 156 bytes a board (FORMATS.md §5). (Stub: to be implemented.)
+//! Duplimate DUP files, 156 bytes a board (FORMATS.md §5; the Duplimate "Convert" document and
+//! Big Deal output.c `print_dup_common`).
+//!
+//! | offset | bytes | content |
+//! |---|---|---|
+//! | 0 | 78 | BRI part: N, E, S as two-digit card numbers 01..52 (see [`super::Bri`]) |
+//! | 78 | 68 | DGE part: N, E, S, W with CP437 suit symbols (see [`super::Dge`]) |
+//! | 146 | 1 | `Y`: random hands |
+//! | 147 | 1 | `N`: not counting backwards |
+//! | 148 | 3 | lowest board of the set, left-aligned, space-padded |
+//! | 151 | 2 | copies of each board, likewise (dealdex writes `0`, like Big Deal) |
+//! | 153 | 3 | highest board of the set, likewise |
+//!
+//! The deal is read from the BRI part. The DGE part must show the same deal unless it is all
+//! spaces (the "blind" variant that keeps the cards off the machine's screen, which Big Deal
+//! writes on board 1). DUP records carry no board numbers: the boards run upward from the
+//! trailer's lowest board.
 
-use super::{Board, DealFormat, FormatError, FormatInfo, Location, WriteOptions};
+use super::bri::{BRI_PART_LEN, bri_part, check_records, decode_bri_part};
+use super::dge::{DGE_PART_LEN, decode_dge_part, dge_part};
+use super::{
+    Board, DealFormat, FormatError, FormatInfo, Location, WriteOptions, check_board_limit,
+};
 
-/// Duplimate DUP, 156 bytes a board (FORMATS.md §5).
+/// Duplimate DUP, 156 bytes a board (FORMATS.md §5): the BRI part, the DGE part and a 10-byte
+/// trailer `YN<lowest:3><copies:2><highest:3>` (fields left-aligned, space-padded). Boards
+/// 1..99 only.
+///
+/// Reading: the deal comes from the BRI part; a DGE part that is not all spaces must hold
+/// the same deal. `Board.number` is the first record's trailer's lowest board plus the
+/// record's index when that field is a number 1..999, else `None`. Errors are at
+/// [`Location::Record`] (record number, byte offset of the bad field or of the record): a
+/// partial last record (`truncated record: N of 156 bytes`), a bad BRI or DGE part, or a DGE
+/// part that disagrees with the BRI part.
+///
+/// Writing: lowest = `opts.first_board`, copies `0`, highest = `opts.last_board` (Big Deal
+/// writes lowest 1 and highest = the number of boards, the same for a set starting at 1); with
+/// `opts.blind` the DGE part of board 1 is 68 spaces. A board number or set bound outside 1..99
+/// is an error and nothing is written.
 pub struct Dup;
+
+/// The length of a DUP record (FORMATS.md §5).
+const RECORD_LEN: usize = 156;
+
+/// The offset of the DGE part in a record.
+const DGE_AT: usize = BRI_PART_LEN;
+
+/// The offset of the trailer in a record.
+const TRAILER_AT: usize = BRI_PART_LEN + DGE_PART_LEN;
+
+/// The offset and length of the trailer's lowest-board field.
+const LOWEST_AT: usize = TRAILER_AT + 2;
+
+/// The DGE part of a blind board: 68 spaces.
+const BLIND_DGE: [u8; DGE_PART_LEN] = [b' '; DGE_PART_LEN];
 
 static INFO: FormatInfo = FormatInfo {
     name: "dup",
@@ -14,21 +63,104 @@ static INFO: FormatInfo = FormatInfo {
     streaming: true,
 };
 
+/// Parses a trailer number field: digits, surrounded by spaces or NULs (left-aligned as
+/// written, but any alignment is accepted). `None` for anything else, for 0 and for an empty
+/// field.
+fn parse_field(field: &[u8]) -> Option<u64> {
+    let pad = |b: &u8| *b == b' ' || *b == 0;
+    let first = field.iter().position(|b| !pad(b))?;
+    let last = field.iter().rposition(|b| !pad(b))?;
+    let digits = field.get(first..=last)?;
+    if !digits.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    // At most 3 digits: no overflow.
+    let n = digits
+        .iter()
+        .fold(0u64, |n, d| n * 10 + u64::from(d - b'0'));
+    (n > 0).then_some(n)
+}
+
+/// Writes `n` (at most 999) left-aligned into a space-padded field.
+fn put_field(field: &mut [u8], n: u64) {
+    field.fill(b' ');
+    let text = n.to_string();
+    for (slot, d) in field.iter_mut().zip(text.bytes()) {
+        *slot = d;
+    }
+}
+
+/// The trailer dealdex writes: `Y`, `N`, lowest (3), copies `0` (2), highest (3).
+fn trailer(lowest: u64, highest: u64) -> [u8; 10] {
+    let mut t = [b' '; 10];
+    t[0] = b'Y';
+    t[1] = b'N';
+    put_field(&mut t[2..5], lowest);
+    put_field(&mut t[5..7], 0);
+    put_field(&mut t[7..10], highest);
+    t
+}
+
 impl DealFormat for Dup {
     fn info(&self) -> &'static FormatInfo {
         &INFO
     }
 
-    fn read(&self, _data: &[u8]) -> Result<Vec<Board>, FormatError> {
-        Err(FormatError::new(Location::File, "dup: not implemented yet"))
+    /// Reads 156-byte records (FORMATS.md §5). An empty file has no boards.
+    fn read(&self, data: &[u8]) -> Result<Vec<Board>, FormatError> {
+        check_records(data, RECORD_LEN)?;
+        let lowest = data.get(LOWEST_AT..LOWEST_AT + 3).and_then(parse_field);
+        let mut boards = Vec::with_capacity(data.len() / RECORD_LEN);
+        for (r, rec) in data.chunks_exact(RECORD_LEN).enumerate() {
+            let start = (r * RECORD_LEN) as u64;
+            let deal = decode_bri_part(rec, r + 1, start)?;
+            let dge = rec.get(DGE_AT..TRAILER_AT).unwrap_or_default();
+            if !dge.iter().all(|&b| b == b' ') {
+                let shown = decode_dge_part(dge, r + 1, start + DGE_AT as u64)?;
+                if shown != deal {
+                    return Err(FormatError::new(
+                        Location::Record(r + 1, start + DGE_AT as u64),
+                        format!(
+                            "the DGE part shows {shown}, the BRI part {deal} (expected the \
+                             same deal, or 68 spaces)"
+                        ),
+                    ));
+                }
+            }
+            boards.push(Board {
+                number: lowest.map(|l| l + r as u64),
+                dealer: None,
+                vulnerability: None,
+                deal,
+                game: None,
+            });
+        }
+        Ok(boards)
     }
 
+    /// Writes one 156-byte record a board (FORMATS.md §5, Big Deal output.c).
     fn write_boards(
         &self,
-        _boards: &[Board],
-        _opts: &WriteOptions,
-        _out: &mut Vec<u8>,
+        boards: &[Board],
+        opts: &WriteOptions,
+        out: &mut Vec<u8>,
     ) -> Result<(), FormatError> {
-        Err(FormatError::new(Location::File, "dup: not implemented yet"))
+        check_board_limit(&INFO, opts.first_board)?;
+        check_board_limit(&INFO, opts.last_board)?;
+        for n in boards.iter().filter_map(|b| b.number) {
+            check_board_limit(&INFO, n)?;
+        }
+        let trailer = trailer(opts.first_board, opts.last_board);
+        out.reserve(boards.len() * RECORD_LEN);
+        for b in boards {
+            out.extend_from_slice(&bri_part(&b.deal));
+            if opts.blind && b.number == Some(1) {
+                out.extend_from_slice(&BLIND_DGE);
+            } else {
+                out.extend_from_slice(&dge_part(&b.deal));
+            }
+            out.extend_from_slice(&trailer);
+        }
+        Ok(())
     }
 }

@@ -1,8 +1,21 @@
-//! hex index lines with -X (FORMATS.md §2). (Stub: to be implemented.)
+//! Hex index lines (FORMATS.md §2): one 26-hex-digit deal index a line, with the `-X` suffix
+//! (board number mod 16, `0` for board 16) that fixes dealer and vulnerability by §3.
 
 use super::{Board, DealFormat, FormatError, FormatInfo, Location, WriteOptions};
+use crate::board::{board_dealer, board_vulnerability};
+use crate::formats::lin::check_numbers;
+use crate::index::{DealIndex, HexDeal, IndexError};
 
-/// hex index lines with -X (FORMATS.md §2).
+/// Hex index lines (FORMATS.md §2): `XXXXXXXXXXXXXXXXXXXXXXXXXX-X`, one board a line.
+///
+/// The reader accepts the index with or without the suffix, the suffix also leading
+/// (`X-…`), either case, empty lines and `#` comments (to the end of the line). The suffix
+/// gives an explicit dealer and vulnerability, not a board number (it is only the number
+/// mod 16): boards read have `number: None`.
+///
+/// The writer writes the suffix from the board number; when a board's explicit dealer or
+/// vulnerability differ from its number's, it writes the digit of the 16-board cycle with
+/// that dealer and vulnerability (every pair occurs exactly once in the cycle).
 pub struct Hex;
 
 static INFO: FormatInfo = FormatInfo {
@@ -14,21 +27,81 @@ static INFO: FormatInfo = FormatInfo {
     streaming: true,
 };
 
+const DIGITS: &[u8; 16] = b"0123456789ABCDEF";
+
 impl DealFormat for Hex {
     fn info(&self) -> &'static FormatInfo {
         &INFO
     }
 
-    fn read(&self, _data: &[u8]) -> Result<Vec<Board>, FormatError> {
-        Err(FormatError::new(Location::File, "hex: not implemented yet"))
+    /// Reads one index a line.
+    ///
+    /// # Errors
+    /// `LineColumn` for a character that is not a hex digit (or not UTF-8); `Line` for a line
+    /// of the wrong length or an index that does not give each seat 13 cards.
+    fn read(&self, data: &[u8]) -> Result<Vec<Board>, FormatError> {
+        let mut boards = Vec::with_capacity(data.len() / 29);
+        for (l, raw) in data.split(|&c| c == b'\n').enumerate() {
+            let line = l + 1;
+            let raw = raw
+                .iter()
+                .position(|&c| c == b'#')
+                .map_or(raw, |p| &raw[..p]);
+            if raw.iter().all(|c| c.is_ascii_whitespace()) {
+                continue;
+            }
+            let text = std::str::from_utf8(raw).map_err(|e| {
+                FormatError::new(
+                    Location::LineColumn(line, e.valid_up_to() + 1),
+                    "not UTF-8 text (expected 26 hex digits)",
+                )
+            })?;
+            let index_err = |e: IndexError| match e {
+                IndexError::NotHex { column, .. } => {
+                    FormatError::new(Location::LineColumn(line, column), e.to_string())
+                }
+                _ => FormatError::new(Location::Line(line), e.to_string()),
+            };
+            let hd: HexDeal = text.parse().map_err(index_err)?;
+            let deal = hd.index.to_deal().map_err(index_err)?;
+            boards.push(Board {
+                number: None,
+                dealer: hd.dealer(),
+                vulnerability: hd.vulnerability(),
+                deal,
+                game: None,
+            });
+        }
+        Ok(boards)
     }
 
+    /// Writes `HEX26-X` a line.
+    ///
+    /// # Errors
+    /// A board without a number or numbered 0; nothing is appended then.
     fn write_boards(
         &self,
-        _boards: &[Board],
+        boards: &[Board],
         _opts: &WriteOptions,
-        _out: &mut Vec<u8>,
+        out: &mut Vec<u8>,
     ) -> Result<(), FormatError> {
-        Err(FormatError::new(Location::File, "hex: not implemented yet"))
+        check_numbers(&INFO, boards)?;
+        out.reserve(boards.len() * 29);
+        let mut buf = [0u8; 26];
+        for b in boards {
+            let n = b.number.unwrap_or(0);
+            let cycle = if b.dealer.is_none() && b.vulnerability.is_none() {
+                n % 16
+            } else {
+                let (d, v) = (b.dealer_or_default(), b.vulnerability_or_default());
+                (0..16)
+                    .find(|&c| board_dealer(c) == d && board_vulnerability(c) == v)
+                    .unwrap_or(n % 16)
+            };
+            DealIndex::from_deal(&b.deal).write_hex(&mut buf);
+            out.extend_from_slice(&buf);
+            out.extend_from_slice(&[b'-', DIGITS[cycle as usize], b'\n']);
+        }
+        Ok(())
     }
 }

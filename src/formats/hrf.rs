@@ -1,8 +1,21 @@
-//! HRF, 128 bytes a board (FORMATS.md §10). (Stub: to be implemented.)
+//! HRF (FORMATS.md §10, from the Duplimate "Convert" document; only partly known).
+//!
+//! 128 bytes a board: the board number in decimal, then the hands of N, E, S and W, each as
+//! `S…H…D…C…` (every suit letter written, ranks descending), e.g.
+//! `1SJ987HJT7643DA4CQSHKQ2DQT9CAK98543SAQ42HA8DKJ762CJ2SKT653H95D853CT76`.
+//! What the rest of the record holds is unpublished: dealdex assumes nothing that matters
+//! and writes spaces up to byte 128; the reader ignores whatever follows the four hands.
 
 use super::{Board, DealFormat, FormatError, FormatInfo, Location, WriteOptions};
+use crate::card::Seat;
+use crate::deal::{Deal, Hand};
+use crate::formats::lin::{
+    check_numbers, parse_letter_hand, push_letter_hand, push_u64, show_byte,
+};
 
-/// HRF, 128 bytes a board (FORMATS.md §10).
+/// HRF (FORMATS.md §10): 128-byte records, the board number and the four hands N, E, S, W as
+/// `S…H…D…C…`, padded with spaces (the rest of the record is unpublished; see the module
+/// documentation).
 pub struct Hrf;
 
 static INFO: FormatInfo = FormatInfo {
@@ -14,21 +27,104 @@ static INFO: FormatInfo = FormatInfo {
     streaming: true,
 };
 
+/// Bytes a record.
+const RECORD: usize = 128;
+
+fn read_record(rec: &[u8], r: usize, base: usize) -> Result<Board, FormatError> {
+    let byte_err =
+        |off: usize, msg: String| FormatError::new(Location::Record(r, (base + off) as u64), msg);
+    let digits = rec.iter().take_while(|c| c.is_ascii_digit()).count();
+    let number = std::str::from_utf8(&rec[..digits])
+        .ok()
+        .and_then(|s| s.parse::<u64>().ok())
+        .filter(|&n| n > 0)
+        .ok_or_else(|| {
+            let found = if digits == 0 {
+                rec.first().map_or("nothing".into(), |&c| show_byte(c))
+            } else {
+                format!("{:?}", String::from_utf8_lossy(&rec[..digits]))
+            };
+            byte_err(
+                0,
+                format!("found {found}, expected the board number (1, 2, …)"),
+            )
+        })?;
+    let mut hands = [Hand::EMPTY; 4];
+    let mut pos = digits;
+    for (k, h) in hands.iter_mut().enumerate() {
+        let (hand, end) =
+            parse_letter_hand(rec, pos, true).map_err(|e| byte_err(e.offset, e.message))?;
+        if end == pos {
+            let found = rec
+                .get(pos)
+                .map_or("the end of the record".into(), |&c| show_byte(c));
+            return Err(byte_err(
+                pos,
+                format!(
+                    "found {found}, expected {}'s hand (S…H…D…C…)",
+                    Seat::from_index(k).name()
+                ),
+            ));
+        }
+        *h = hand;
+        pos = end;
+    }
+    let deal = Deal::new(hands).map_err(|e| {
+        FormatError::new(Location::Record(r, base as u64), format!("not a deal: {e}"))
+    })?;
+    Ok(Board {
+        number: Some(number),
+        dealer: None,
+        vulnerability: None,
+        deal,
+        game: None,
+    })
+}
+
 impl DealFormat for Hrf {
     fn info(&self) -> &'static FormatInfo {
         &INFO
     }
 
-    fn read(&self, _data: &[u8]) -> Result<Vec<Board>, FormatError> {
-        Err(FormatError::new(Location::File, "hrf: not implemented yet"))
+    /// Reads 128-byte records: the board number, then four hands; the rest is ignored.
+    ///
+    /// # Errors
+    /// `Record(r, offset)`: at the record's start for a truncated record or hands that are
+    /// not a deal, at the offending byte for a missing board number or a bad hand.
+    fn read(&self, data: &[u8]) -> Result<Vec<Board>, FormatError> {
+        let mut boards = Vec::with_capacity(data.len() / RECORD);
+        for (i, rec) in data.chunks(RECORD).enumerate() {
+            if rec.len() < RECORD {
+                return Err(FormatError::new(
+                    Location::Record(i + 1, (i * RECORD) as u64),
+                    format!("truncated record: {} of 128 bytes", rec.len()),
+                ));
+            }
+            boards.push(read_record(rec, i + 1, i * RECORD)?);
+        }
+        Ok(boards)
     }
 
+    /// Writes 128 bytes a board: number, hands N, E, S, W, spaces.
+    ///
+    /// # Errors
+    /// A board without a number or numbered 0; nothing is appended then.
     fn write_boards(
         &self,
-        _boards: &[Board],
+        boards: &[Board],
         _opts: &WriteOptions,
-        _out: &mut Vec<u8>,
+        out: &mut Vec<u8>,
     ) -> Result<(), FormatError> {
-        Err(FormatError::new(Location::File, "hrf: not implemented yet"))
+        check_numbers(&INFO, boards)?;
+        out.reserve(boards.len() * RECORD);
+        for b in boards {
+            let start = out.len();
+            push_u64(out, b.number.unwrap_or(0));
+            for seat in Seat::ALL {
+                push_letter_hand(out, b.deal.hand(seat));
+            }
+            out.resize(start + RECORD, b' ');
+        }
+        Ok(())
     }
 }

@@ -1,8 +1,33 @@
-//! JSON lines, numbers as strings. (Stub: to be implemented.)
+//! JSON lines (one object a line), hand-record numbers as strings: the lines
+//! [`crate::format_chunk`] writes for [`crate::Labels::Boards`],
+//! `{"board":1,"dealer":"N","vulnerable":"None","deal":"N:…","number":"…","index":"…"}`
+//! (deal from the dealer, FORMATS.md §4 deal string; number in the Pavlicek scheme, §1a, as a
+//! string since it exceeds 2⁵³; index as 26 hex digits, §2).
+
+use std::borrow::Cow;
+
+use serde::Deserialize;
 
 use super::{Board, DealFormat, FormatError, FormatInfo, Location, WriteOptions};
+use crate::board::{Vulnerability, board_dealer, board_vulnerability};
+use crate::card::Seat;
+use crate::deal::Deal;
+use crate::formats::lin::check_numbers;
+use crate::index::DealIndex;
+use crate::number::Scheme;
+use crate::output::{Format, Labels, format_chunk};
+use crate::pbn::{parse_deal, push_deal};
 
-/// JSON lines, numbers as strings.
+/// JSON lines, numbers as strings (see the module documentation for the object).
+///
+/// The reader (serde_json) takes `deal` (a PBN deal string, any first seat), or `index` when
+/// `deal` is absent (and checks that the two agree when both are given), and `board`,
+/// `dealer` (`N`, `E`, `S`, `W`) and `vulnerable` (PBN spellings, §4) when present: they are
+/// explicit. Other members (`number`, `scheme`, …) are ignored; empty lines are skipped.
+///
+/// The writer writes [`crate::format_chunk`]'s lines; a board whose explicit dealer or
+/// vulnerability differ from its number's gets the same line with its own dealer and
+/// vulnerability.
 pub struct Json;
 
 static INFO: FormatInfo = FormatInfo {
@@ -14,27 +39,189 @@ static INFO: FormatInfo = FormatInfo {
     streaming: true,
 };
 
+/// The members the reader uses.
+#[derive(Deserialize)]
+struct Line<'a> {
+    board: Option<u64>,
+    #[serde(borrow)]
+    dealer: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    vulnerable: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    deal: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    index: Option<Cow<'a, str>>,
+}
+
+fn read_line(raw: &[u8], line: usize, buf: &mut String) -> Result<Board, FormatError> {
+    let at = |m: String| FormatError::new(Location::Line(line), m);
+    let l: Line = serde_json::from_slice(raw).map_err(|e| {
+        FormatError::new(
+            Location::LineColumn(line, e.column().max(1)),
+            format!("not a JSON board object: {e}"),
+        )
+    })?;
+    let index = match &l.index {
+        Some(s) => {
+            Some(DealIndex::parse_hex(s.trim()).map_err(|e| at(format!("index {s:?}: {e}")))?)
+        }
+        None => None,
+    };
+    let deal = match (&l.deal, index) {
+        (Some(s), index) => {
+            // Fast path: a canonical deal string (as written) equals the index's deal
+            // formatted from the same first seat, so it need not be parsed.
+            let from_index = index.and_then(|i| i.to_deal().ok());
+            let first = s.chars().next().and_then(Seat::from_char);
+            let canonical = match (from_index, first) {
+                (Some(d), Some(first)) => {
+                    buf.clear();
+                    push_deal(buf, &d, first);
+                    (buf.as_str() == s.as_ref()).then_some(d)
+                }
+                _ => None,
+            };
+            match canonical {
+                Some(d) => d,
+                None => {
+                    let d = parse_deal(s).map_err(|e| at(format!("deal {s:?}: {e}")))?;
+                    if let Some(i) = index
+                        && DealIndex::from_deal(&d) != i
+                    {
+                        return Err(at(format!(
+                            "deal and index disagree (the deal's index is {})",
+                            DealIndex::from_deal(&d)
+                        )));
+                    }
+                    d
+                }
+            }
+        }
+        (None, Some(i)) => i.to_deal().map_err(|e| at(format!("index: {e}")))?,
+        (None, None) => return Err(at("no \"deal\" or \"index\" member".into())),
+    };
+    if l.board == Some(0) {
+        return Err(at("board 0 (boards are numbered from 1)".into()));
+    }
+    let dealer = match &l.dealer {
+        None => None,
+        Some(s) => {
+            let mut c = s.trim().chars();
+            match (c.next().and_then(Seat::from_char), c.next()) {
+                (Some(seat), None) => Some(seat),
+                _ => return Err(at(format!("dealer {s:?} is not N, E, S or W"))),
+            }
+        }
+    };
+    let vulnerability = match &l.vulnerable {
+        None => None,
+        Some(s) => Some(
+            s.parse::<Vulnerability>()
+                .map_err(|e| at(format!("vulnerable: {e}")))?,
+        ),
+    };
+    Ok(Board {
+        number: l.board,
+        dealer,
+        vulnerability,
+        deal,
+        game: None,
+    })
+}
+
+/// True when the board's dealer and vulnerability are those of its number.
+fn follows_number(b: &Board, n: u64) -> bool {
+    b.dealer.is_none_or(|d| d == board_dealer(n))
+        && b.vulnerability.is_none_or(|v| v == board_vulnerability(n))
+}
+
+/// The line of a board whose dealer or vulnerability differ from its number's: the same
+/// members as [`format_chunk`]'s.
+fn push_own_line(out: &mut Vec<u8>, b: &Board, n: u64) {
+    let dealer = b.dealer_or_default();
+    let mut s = format!(
+        "{{\"board\":{n},\"dealer\":\"{dealer}\",\"vulnerable\":\"{}\",\"deal\":\"",
+        b.vulnerability_or_default()
+    );
+    push_deal(&mut s, &b.deal, dealer);
+    s.push_str(&format!(
+        "\",\"number\":\"{}\",\"index\":\"{}\"}}\n",
+        b.deal.number(Scheme::Pavlicek),
+        DealIndex::from_deal(&b.deal)
+    ));
+    out.extend_from_slice(s.as_bytes());
+}
+
 impl DealFormat for Json {
     fn info(&self) -> &'static FormatInfo {
         &INFO
     }
 
-    fn read(&self, _data: &[u8]) -> Result<Vec<Board>, FormatError> {
-        Err(FormatError::new(
-            Location::File,
-            "json: not implemented yet",
-        ))
+    /// Reads one object a non-empty line.
+    ///
+    /// # Errors
+    /// `LineColumn` for a line that is not a JSON object of the right shape; `Line` for a bad
+    /// deal, index, board, dealer or vulnerability, or a deal and index that disagree.
+    fn read(&self, data: &[u8]) -> Result<Vec<Board>, FormatError> {
+        let mut boards = Vec::with_capacity(data.len() / 190);
+        let mut buf = String::with_capacity(72);
+        for (l, raw) in data.split(|&c| c == b'\n').enumerate() {
+            if raw.iter().all(|c| c.is_ascii_whitespace()) {
+                continue;
+            }
+            boards.push(read_line(raw, l + 1, &mut buf)?);
+        }
+        Ok(boards)
     }
 
+    /// Writes [`format_chunk`]'s lines (for runs of consecutively numbered boards).
+    ///
+    /// # Errors
+    /// A board without a number or numbered 0; nothing is appended then.
     fn write_boards(
         &self,
-        _boards: &[Board],
+        boards: &[Board],
         _opts: &WriteOptions,
-        _out: &mut Vec<u8>,
+        out: &mut Vec<u8>,
     ) -> Result<(), FormatError> {
-        Err(FormatError::new(
-            Location::File,
-            "json: not implemented yet",
-        ))
+        check_numbers(&INFO, boards)?;
+        let mut run: Vec<Deal> = Vec::new();
+        let mut run_first = 0u64;
+        for b in boards {
+            let n = b.number.unwrap_or(0);
+            let plain = follows_number(b, n);
+            if !run.is_empty() && (!plain || Some(n) != run_first.checked_add(run.len() as u64)) {
+                format_chunk(
+                    out,
+                    Format::Json,
+                    Labels::Boards,
+                    run_first as u128,
+                    &run,
+                    false,
+                    "",
+                );
+                run.clear();
+            }
+            if plain {
+                if run.is_empty() {
+                    run_first = n;
+                }
+                run.push(b.deal);
+            } else {
+                push_own_line(out, b, n);
+            }
+        }
+        if !run.is_empty() {
+            format_chunk(
+                out,
+                Format::Json,
+                Labels::Boards,
+                run_first as u128,
+                &run,
+                false,
+                "",
+            );
+        }
+        Ok(())
     }
 }

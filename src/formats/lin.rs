@@ -1,8 +1,63 @@
-//! BBO LIN, one line a board (FORMATS.md §8). (Stub: to be implemented.)
+//! BBO LIN, one line a board (FORMATS.md §8; the writer follows Big Deal's output.c).
+//!
+//! Besides [`Lin`], this module holds the text helpers the other letter formats share
+//! (`S…H…D…C…` hands, holdings, decimal numbers): see [`push_letter_hand`],
+//! [`parse_letter_hand`], [`push_holding`], [`push_u64`].
 
-use super::{Board, DealFormat, FormatError, FormatInfo, Location, WriteOptions};
+use super::{
+    Auction, Board, DealFormat, FormatError, FormatInfo, GameRecord, Location, Play, WriteOptions,
+    check_board_limit,
+};
+use crate::board::Vulnerability;
+use crate::card::{Card, RANK_LETTERS, Rank, Seat, Suit};
+use crate::deal::{Deal, Hand};
 
-/// BBO LIN, one line a board (FORMATS.md §8).
+/// BBO LIN, one line a board (FORMATS.md §8; the writer follows Big Deal's output.c).
+///
+/// LIN is unpublished; dealdex reads this subset of it:
+/// - The file is a sequence of `key|value|` pairs (keys are ASCII letters or digits, white
+///   space and line ends between pairs are ignored; a last value may lack its closing `|`).
+/// - Records: one a line as a rule. When a line holds several records (lines joined), a record
+///   starts at each `qx|` pair, or at each `md|` pair when the file has no `qx|` at all; pairs
+///   before the first such pair of a line belong to the record that starts on that line, and
+///   lines without one continue the previous record (records spread over several lines).
+/// - `md|<d><S>,<W>,<N>[,<E>]|`: dealer digit 1 = S, 2 = W, 3 = N, 4 = E, then the hands of
+///   South, West, North and East as `S…H…D…C…` (ranks in any order, either case, `10` for the
+///   ten). One hand may be empty or missing (East usually is): it gets the remaining cards.
+/// - Board number: `ah|Board N|`, else `qx|oN|` / `qx|cN|` (open or closed room).
+/// - `sv|`: `0`/`o` None, `n` NS, `e` EW, `b` Both (either case) — explicit vulnerability; the
+///   dealer digit gives an explicit dealer.
+/// - `pn|S,W,N,E|`: the first four names become the [`GameRecord`] tags `South`, `West`,
+///   `North`, `East` (in that order; empty names are left out).
+/// - `mb|<call>|`: the auction from the dealer, mapped to PBN tokens (`p` → `Pass`, `d` → `X`,
+///   `r` → `XX`, `1n` → `1NT`, `1s` → `1S`, …; an alert mark `!` is dropped). `an|<text>|`
+///   after a call becomes a note: a `=k=` token after the call and note `k` in
+///   [`Auction::notes`].
+/// - `pc|<card>|` (e.g. `pc|C5|`): the play, in play order. It is stored in PBN's layout:
+///   `Play.tricks[t][j]` is the card of seat `leader.rotate(j)` in trick `t`, where `leader`
+///   sits on declarer's left and each trick's winner leads the next (highest trump if any was
+///   played, else the highest card of the suit led; trumps and declarer from the final
+///   contract of the auction, declarer being the first player of the declaring side to bid its
+///   strain). Without a contract in the auction each trick's leader is whoever holds the
+///   trick's first card. Every card must be held by the seat whose turn it is.
+/// - Everything else (`st`, `rh`, `pg`, `nt`, `mc`, `sk`, …) is ignored.
+///
+/// The writer writes Big Deal's line
+/// `qx|o<b>|md|<d><S>,<W>,<N>|rh||ah|Board <b>|sv|<v>|pg||` (hands ranks descending, East
+/// left out, `v` in `0`, `n`, `e`, `b`), with `pn|…|` after `qx|` and `mb|…|` calls before
+/// `pg||` and `pc|…|` cards after it (a `pg||` after each trick) when the board has a
+/// [`GameRecord`] with players, an auction or play.
+///
+/// Of a [`GameRecord`] the writer keeps the players, the auction (PBN `AP` becomes three
+/// passes, a note `=k=` becomes `!` on the call before it and `an|<note k>|`; other tokens are
+/// left out) and the play (trick leaders from the contract of the auction, else of the
+/// `Contract` and `Declarer` tags, else notrump; a trick with a missing card ends the play);
+/// other tags and comments have no place in LIN and are dropped.
+///
+/// # Errors
+/// Reading: `LineColumn` for a malformed pair, a dealer digit other than 1..4, a bad hand,
+/// call or card, a card played twice or out of turn; `Line` for a record without `md|`
+/// (`line N: no md| (deal) field`) or with two. Writing: a board without a number or numbered 0.
 pub struct Lin;
 
 static INFO: FormatInfo = FormatInfo {
@@ -19,16 +74,986 @@ impl DealFormat for Lin {
         &INFO
     }
 
-    fn read(&self, _data: &[u8]) -> Result<Vec<Board>, FormatError> {
-        Err(FormatError::new(Location::File, "lin: not implemented yet"))
+    /// Reads every record (see the module documentation for the subset).
+    ///
+    /// # Errors
+    /// `LineColumn` for a malformed pair, a dealer digit other than 1..4, a bad hand, call or
+    /// card, a card played out of turn; `Line` for a record without `md|`
+    /// ("line N: no md| (deal) field").
+    fn read(&self, data: &[u8]) -> Result<Vec<Board>, FormatError> {
+        // Records start at `qx|` when the file has any, else at `md|` (the "record key").
+        let mut has_qx = false;
+        for p in Pairs::new(data) {
+            if p?.is(b"qx") {
+                has_qx = true;
+                break;
+            }
+        }
+        let k: &[u8] = if has_qx { b"qx" } else { b"md" };
+        let mut boards = Vec::with_capacity(data.len() / 80);
+        let mut cur: Vec<Pair> = Vec::with_capacity(64); // the record being gathered
+        let mut has_k = false; // `cur` holds a record key
+        let mut line_first = 0; // where the current line's pairs start in `cur`
+        let mut k_on_line = false; // a record key seen on the current line
+        let mut last_line = 0;
+        for p in Pairs::new(data) {
+            let p = p?;
+            if p.line != last_line {
+                last_line = p.line;
+                line_first = cur.len();
+                k_on_line = false;
+            }
+            if p.is(k) {
+                if has_k {
+                    // A new record: at this key when the line already had one (records
+                    // joined on a line), else with the first pair of its line.
+                    let split = if k_on_line { cur.len() } else { line_first };
+                    boards.push(read_record(&cur[..split])?);
+                    cur.drain(..split);
+                    line_first = 0;
+                }
+                has_k = true;
+                k_on_line = true;
+            }
+            cur.push(p);
+        }
+        if !cur.is_empty() {
+            boards.push(read_record(&cur)?);
+        }
+        Ok(boards)
     }
 
+    /// Writes one line per board (see the module documentation).
+    ///
+    /// # Errors
+    /// A board without a number or with number 0; nothing is appended then.
     fn write_boards(
         &self,
-        _boards: &[Board],
+        boards: &[Board],
         _opts: &WriteOptions,
-        _out: &mut Vec<u8>,
+        out: &mut Vec<u8>,
     ) -> Result<(), FormatError> {
-        Err(FormatError::new(Location::File, "lin: not implemented yet"))
+        check_numbers(&INFO, boards)?;
+        out.reserve(boards.len() * 80);
+        for b in boards {
+            write_board(b, out);
+        }
+        Ok(())
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Helpers shared with the other formats of this family (CSV, HRF, …).
+
+/// Checks that every board has a number within the format's limits
+/// ([`check_board_limit`]); writers call it first so nothing is appended on error.
+///
+/// # Errors
+/// A board without a number, numbered 0, or above `info.max_board`.
+pub(crate) fn check_numbers(info: &FormatInfo, boards: &[Board]) -> Result<(), FormatError> {
+    for b in boards {
+        match b.number {
+            Some(n) => check_board_limit(info, n)?,
+            None => {
+                return Err(FormatError::new(
+                    Location::File,
+                    format!(
+                        "a board without a number: the {} writer needs numbered boards",
+                        info.name
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Appends the decimal digits of `n`.
+pub(crate) fn push_u64(out: &mut Vec<u8>, mut n: u64) {
+    let mut buf = [0u8; 20];
+    let mut i = buf.len();
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend_from_slice(&buf[i..]);
+}
+
+/// Appends the rank letters (`AKQJT98765432`) of a 13-bit holding, bit 0 = ace, highest first.
+pub(crate) fn push_holding(out: &mut Vec<u8>, mut mask: u16) {
+    while mask != 0 {
+        out.push(RANK_LETTERS[mask.trailing_zeros() as usize]);
+        mask &= mask - 1;
+    }
+}
+
+/// Appends a hand as `S…H…D…C…` (every suit letter, ranks descending; FORMATS.md §8, §10).
+pub(crate) fn push_letter_hand(out: &mut Vec<u8>, hand: Hand) {
+    for (suit, letter) in Suit::ALL.into_iter().zip(*b"SHDC") {
+        out.push(letter);
+        push_holding(out, hand.suit_mask(suit));
+    }
+}
+
+/// Byte classes for the letter parsers: 0..13 a rank letter's index (0 = ace … 12 = deuce,
+/// either case), `SUIT + s` a suit letter (0 = S … 3 = C, either case), [`ONE`] the `1` of
+/// `10`, [`OTHER`] anything else.
+static CLASS: [u8; 256] = {
+    let mut t = [OTHER; 256];
+    let ranks = b"AKQJT98765432";
+    let mut r = 0;
+    while r < 13 {
+        t[ranks[r] as usize] = r as u8;
+        t[ranks[r].to_ascii_lowercase() as usize] = r as u8;
+        r += 1;
+    }
+    let suits = b"SHDC";
+    let mut s = 0;
+    while s < 4 {
+        t[suits[s] as usize] = SUIT + s as u8;
+        t[suits[s].to_ascii_lowercase() as usize] = SUIT + s as u8;
+        s += 1;
+    }
+    t[b'1' as usize] = ONE;
+    t
+};
+/// [`CLASS`] of suit letters: `SUIT + suit index`.
+const SUIT: u8 = 16;
+/// [`CLASS`] of `1` (the start of `10`).
+const ONE: u8 = 32;
+/// [`CLASS`] of bytes that are neither ranks nor suits.
+const OTHER: u8 = 255;
+
+/// The rank index of a rank letter (0 = ace … 12 = deuce; `AKQJT98765432`, either case).
+pub(crate) fn rank_index(c: u8) -> Option<usize> {
+    let k = CLASS[c as usize];
+    (k < 13).then_some(k as usize)
+}
+
+/// The suit index of a suit letter (`S`, `H`, `D`, `C`, either case).
+pub(crate) fn suit_index(c: u8) -> Option<usize> {
+    let k = CLASS[c as usize].wrapping_sub(SUIT);
+    (k < 4).then_some(k as usize)
+}
+
+/// A problem in a text field: the 0-based byte offset and what was wrong.
+#[derive(Debug)]
+pub(crate) struct TextError {
+    /// 0-based offset into the data given to the parser.
+    pub offset: usize,
+    /// What was found and what was expected.
+    pub message: String,
+}
+
+/// A byte for an error message: the character for printable ASCII, else its hex value.
+pub(crate) fn show_byte(c: u8) -> String {
+    if c.is_ascii_graphic() || c == b' ' {
+        format!("{:?}", c as char)
+    } else {
+        format!("byte 0x{c:02X}")
+    }
+}
+
+/// Parses one hand written as suit letters each followed by its ranks (`S…H…D…C…`,
+/// FORMATS.md §8 and §10) from `data[start..]`: ranks either case, `10` for the ten.
+///
+/// With `in_order`, suits must come S, H, D, C and a suit letter at or before the current suit
+/// ends the hand (HRF, where hands follow one another without separator); otherwise suits
+/// may come in any order. The hand also ends at the end of `data` or at the first byte that
+/// is neither a suit letter nor a rank; the returned offset is where it ended (the caller
+/// decides whether what follows is acceptable).
+///
+/// # Errors
+/// A rank before any suit letter, or a card twice in the hand (offset of the offending byte).
+pub(crate) fn parse_letter_hand(
+    data: &[u8],
+    start: usize,
+    in_order: bool,
+) -> Result<(Hand, usize), TextError> {
+    let mut mask = 0u64;
+    let mut suit = 4usize; // none yet
+    let mut i = start;
+    while let Some(&c) = data.get(i) {
+        let k = CLASS[c as usize];
+        let (r, len) = if k < 13 {
+            (k as usize, 1)
+        } else if (SUIT..SUIT + 4).contains(&k) {
+            let s = (k - SUIT) as usize;
+            if in_order && suit < 4 && s <= suit {
+                break;
+            }
+            suit = s;
+            i += 1;
+            continue;
+        } else if k == ONE && data.get(i + 1) == Some(&b'0') {
+            (4, 2)
+        } else {
+            break;
+        };
+        if suit >= 4 {
+            return Err(TextError {
+                offset: i,
+                message: format!(
+                    "rank {} before any suit letter (expected S, H, D or C first)",
+                    show_byte(c)
+                ),
+            });
+        }
+        let bit = 1u64 << (suit * 13 + r);
+        if mask & bit != 0 {
+            return Err(TextError {
+                offset: i,
+                message: format!(
+                    "{}{} appears twice in one hand",
+                    Suit::from_index(suit).letter(),
+                    RANK_LETTERS[r] as char
+                ),
+            });
+        }
+        mask |= bit;
+        i += len;
+    }
+    Ok((Hand::from_mask(mask), i))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Contracts and tricks, shared by the reader and the writer.
+
+/// The strain of a bid token such as `1C`, `3NT`, `4S`, `2N` (upper case): `Some(Some(suit))`,
+/// `Some(None)` for notrump, `None` when it is not a bid.
+fn bid_strain(token: &str) -> Option<Option<Suit>> {
+    let b = token.as_bytes();
+    if !matches!(b.first(), Some(b'1'..=b'7')) {
+        return None;
+    }
+    match b.get(1..)? {
+        b"C" => Some(Some(Suit::Clubs)),
+        b"D" => Some(Some(Suit::Diamonds)),
+        b"H" => Some(Some(Suit::Hearts)),
+        b"S" => Some(Some(Suit::Spades)),
+        b"NT" | b"N" => Some(None),
+        _ => None,
+    }
+}
+
+/// True for a PBN note reference token `=n=`.
+fn is_note(token: &str) -> bool {
+    token.len() >= 3 && token.starts_with('=') && token.ends_with('=')
+}
+
+/// The contract of an auction: trumps (`None` = notrump) and declarer, the first player of
+/// the declaring side to bid the final strain. `None` when nobody bid.
+fn auction_contract(a: &Auction) -> Option<(Option<Suit>, Seat)> {
+    let mut bids: Vec<(Seat, Option<Suit>)> = Vec::new();
+    let mut k = 0usize;
+    for t in &a.calls {
+        let u = t.to_ascii_uppercase();
+        if u == "AP" {
+            break;
+        }
+        if let Some(strain) = bid_strain(&u) {
+            bids.push((a.first.rotate(k), strain));
+        } else if !matches!(u.as_str(), "PASS" | "P" | "X" | "XX" | "-") {
+            continue; // note references and other annotations take no turn
+        }
+        k += 1;
+    }
+    let &(last, strain) = bids.last()?;
+    bids.iter()
+        .find(|(s, st)| s.index() % 2 == last.index() % 2 && *st == strain)
+        .map(|&(s, _)| (strain, s))
+}
+
+/// The contract of a game: from its auction, else from its `Contract` and `Declarer` tags.
+fn game_contract(g: &GameRecord) -> Option<(Option<Suit>, Seat)> {
+    if let Some(c) = g.auction.as_ref().and_then(auction_contract) {
+        return Some(c);
+    }
+    let tag = |name: &str| g.tags.iter().find(|(n, _)| n == name).map(|(_, v)| v);
+    let contract = tag("Contract")?.trim().to_ascii_uppercase();
+    let strain = bid_strain(contract.trim_end_matches('X'))?;
+    let mut d = tag("Declarer")?.trim().chars();
+    match (d.next().and_then(Seat::from_char), d.next()) {
+        (Some(s), None) => Some((strain, s)),
+        _ => None,
+    }
+}
+
+/// The index (in play order) of the card that wins a trick: the highest trump if any was
+/// played, else the highest card of the suit led.
+fn trick_winner(cards: &[Card; 4], trump: Option<Suit>) -> usize {
+    let mut best = 0;
+    for i in 1..4 {
+        let (c, b) = (cards[i], cards[best]);
+        let beats = if c.suit() == b.suit() {
+            c.rank() > b.rank()
+        } else {
+            Some(c.suit()) == trump
+        };
+        if beats {
+            best = i;
+        }
+    }
+    best
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reader.
+
+/// One `key|value|` pair with where it is.
+struct Pair<'a> {
+    key: &'a [u8],
+    value: &'a [u8],
+    /// 1-based line of the key.
+    line: usize,
+    /// 1-based line and column of the value's first byte.
+    vline: usize,
+    vcol: usize,
+}
+
+impl Pair<'_> {
+    fn is(&self, key: &[u8]) -> bool {
+        self.key.eq_ignore_ascii_case(key)
+    }
+
+    /// The location of byte `off` of the value.
+    fn at(&self, off: usize) -> Location {
+        Location::LineColumn(self.vline, self.vcol.saturating_add(off))
+    }
+
+    fn err(&self, off: usize, message: impl Into<String>) -> FormatError {
+        FormatError::new(self.at(off), message)
+    }
+}
+
+/// The `key|value|` pairs of a file, in order.
+struct Pairs<'a> {
+    data: &'a [u8],
+    i: usize,
+    line: usize,
+    line_start: usize,
+    failed: bool,
+}
+
+impl<'a> Pairs<'a> {
+    fn new(data: &'a [u8]) -> Pairs<'a> {
+        Pairs {
+            data,
+            i: 0,
+            line: 1,
+            line_start: 0,
+            failed: false,
+        }
+    }
+}
+
+impl<'a> Iterator for Pairs<'a> {
+    type Item = Result<Pair<'a>, FormatError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.failed {
+            return None;
+        }
+        let data = self.data;
+        let mut i = self.i;
+        while let Some(&c) = data.get(i) {
+            if !c.is_ascii_whitespace() {
+                break;
+            }
+            if c == b'\n' {
+                self.line += 1;
+                self.line_start = i + 1;
+            }
+            i += 1;
+        }
+        if i >= data.len() {
+            self.i = i;
+            return None;
+        }
+        let key_start = i;
+        while data.get(i).is_some_and(|c| c.is_ascii_alphanumeric()) && i - key_start < 8 {
+            i += 1;
+        }
+        if i == key_start || data.get(i) != Some(&b'|') {
+            self.failed = true;
+            let found = data
+                .get(i)
+                .map_or("the end of the file".into(), |&c| show_byte(c));
+            return Some(Err(FormatError::new(
+                Location::LineColumn(self.line, i - self.line_start + 1),
+                format!("found {found}, expected a LIN key such as md, mb or pc followed by |"),
+            )));
+        }
+        let key = &data[key_start..i];
+        let key_line = self.line;
+        i += 1;
+        let (vline, vcol, vstart) = (self.line, i - self.line_start + 1, i);
+        while let Some(&c) = data.get(i) {
+            if c == b'|' {
+                break;
+            }
+            if c == b'\n' {
+                self.line += 1;
+                self.line_start = i + 1;
+            }
+            i += 1;
+        }
+        let value = &data[vstart..i];
+        self.i = i + 1; // past the closing '|' (or past the end)
+        Some(Ok(Pair {
+            key,
+            value,
+            line: key_line,
+            vline,
+            vcol,
+        }))
+    }
+}
+
+/// LIN's hand order in `md|` and `pn|`: S, W, N, E (digit 1..4).
+const LIN_SEATS: [Seat; 4] = [Seat::South, Seat::West, Seat::North, Seat::East];
+
+/// The LIN digit (1 = S, 2 = W, 3 = N, 4 = E) of a seat.
+fn lin_digit(seat: Seat) -> u8 {
+    [b'3', b'4', b'1', b'2'][seat.index()]
+}
+
+fn trim(v: &[u8]) -> (&[u8], usize) {
+    let lead = v.iter().take_while(|c| c.is_ascii_whitespace()).count();
+    let rest = &v[lead..];
+    let tail = rest
+        .iter()
+        .rev()
+        .take_while(|c| c.is_ascii_whitespace())
+        .count();
+    (&rest[..rest.len() - tail], lead)
+}
+
+/// Parses `md|<d><S>,<W>,<N>[,<E>]`.
+fn parse_md(p: &Pair) -> Result<(Seat, Deal), FormatError> {
+    let (v, lead) = trim(p.value);
+    let Some(&d) = v.first() else {
+        return Err(p.err(
+            lead,
+            "empty md| field (expected a dealer digit 1..4, then the hands)",
+        ));
+    };
+    let dealer = match d {
+        b'1'..=b'4' => LIN_SEATS[(d - b'1') as usize],
+        _ => {
+            return Err(p.err(
+                lead,
+                format!(
+                    "dealer digit {} is not 1..4 (1 = S, 2 = W, 3 = N, 4 = E)",
+                    show_byte(d)
+                ),
+            ));
+        }
+    };
+    let mut hands = [Hand::EMPTY; 4];
+    let mut field = 1usize;
+    let mut k = 0usize;
+    loop {
+        let end = v
+            .get(field..)
+            .and_then(|r| r.iter().position(|&c| c == b','))
+            .map_or(v.len(), |q| field + q);
+        if k >= 4 {
+            return Err(p.err(
+                lead + field,
+                "a fifth hand in md| (expected S, W, N and optionally E)",
+            ));
+        }
+        let (body, blead) = trim(v.get(field..end).unwrap_or(&[]));
+        let (hand, stop) = parse_letter_hand(body, 0, false)
+            .map_err(|e| p.err(lead + field + blead + e.offset, e.message))?;
+        if let Some(&c) = body.get(stop) {
+            return Err(p.err(
+                lead + field + blead + stop,
+                format!(
+                    "found {} in {}'s hand (expected suit letters S, H, D, C and ranks)",
+                    show_byte(c),
+                    LIN_SEATS[k].name()
+                ),
+            ));
+        }
+        hands[LIN_SEATS[k].index()] = hand;
+        k += 1;
+        if end >= v.len() {
+            break;
+        }
+        field = end + 1;
+    }
+    let empty: Vec<usize> = (0..4).filter(|&i| hands[i].is_empty()).collect();
+    if let [e] = empty[..] {
+        let known = hands.iter().fold(0u64, |m, h| m | h.mask());
+        hands[e] = Hand::from_mask(!known);
+    }
+    let deal = Deal::new(hands).map_err(|e| p.err(lead, format!("md| is not a deal: {e}")))?;
+    Ok((dealer, deal))
+}
+
+/// A LIN call as a PBN token, `None` when it is not one.
+fn lin_call(v: &[u8]) -> Option<String> {
+    let s = std::str::from_utf8(v)
+        .ok()?
+        .trim()
+        .trim_end_matches('!')
+        .trim();
+    let u = s.to_ascii_uppercase();
+    match u.as_str() {
+        "P" | "PASS" => return Some("Pass".into()),
+        "D" | "X" | "DBL" => return Some("X".into()),
+        "R" | "XX" | "RDBL" => return Some("XX".into()),
+        _ => {}
+    }
+    match bid_strain(&u)? {
+        Some(suit) => Some(format!("{}{}", &u[..1], suit.letter())),
+        None => Some(format!("{}NT", &u[..1])),
+    }
+}
+
+/// A LIN card `C5`, `SA`, `HT` (either case, `10` accepted).
+fn lin_card(v: &[u8]) -> Option<Card> {
+    let (v, _) = trim(v);
+    let s = suit_index(*v.first()?)?;
+    let r = match v.get(1..)? {
+        [c] => rank_index(*c)?,
+        [b'1', b'0'] => 4,
+        _ => return None,
+    };
+    Card::new(Suit::from_index(s), Rank::new(14 - r as u8)?).into()
+}
+
+/// A board number from `ah|Board N|`.
+fn ah_board(v: &[u8]) -> Option<u64> {
+    let s = std::str::from_utf8(v).ok()?.trim();
+    let rest = s.get(..5).filter(|p| p.eq_ignore_ascii_case("board"))?;
+    let n = s[rest.len()..].trim().parse::<u64>().ok()?;
+    (n > 0).then_some(n)
+}
+
+/// A board number from `qx|oN|` or `qx|cN|` (digits up to the first non-digit).
+fn qx_board(v: &[u8]) -> Option<u64> {
+    let (v, _) = trim(v);
+    if !matches!(v.first()?.to_ascii_lowercase(), b'o' | b'c') {
+        return None;
+    }
+    let digits = &v[1..];
+    let len = digits.iter().take_while(|c| c.is_ascii_digit()).count();
+    let n = std::str::from_utf8(&digits[..len])
+        .ok()?
+        .parse::<u64>()
+        .ok()?;
+    (n > 0).then_some(n)
+}
+
+/// A played card with where its `pc|` value is.
+struct Played {
+    card: Card,
+    line: usize,
+    col: usize,
+}
+
+/// Converts the play-order cards into PBN's layout (see the module documentation).
+fn build_play(
+    deal: &Deal,
+    contract: Option<(Option<Suit>, Seat)>,
+    played: &[Played],
+) -> Result<Option<Play>, FormatError> {
+    let Some(first) = played.first() else {
+        return Ok(None);
+    };
+    let opening = match contract {
+        Some((_, declarer)) => declarer.next(),
+        None => deal.seat_of(first.card),
+    };
+    let mut leader = opening;
+    let mut seen = 0u64;
+    let mut tricks = Vec::with_capacity(played.len().div_ceil(4));
+    for (t, chunk) in played.chunks(4).enumerate() {
+        if contract.is_none()
+            && let Some(c) = chunk.first()
+        {
+            leader = deal.seat_of(c.card);
+        }
+        let mut row = [None; 4];
+        let mut in_order = [first.card; 4];
+        for (i, p) in chunk.iter().enumerate() {
+            let at = Location::LineColumn(p.line, p.col);
+            let bit = 1u64 << p.card.index();
+            if seen & bit != 0 {
+                return Err(FormatError::new(
+                    at,
+                    format!("pc|{}| is played a second time", p.card),
+                ));
+            }
+            seen |= bit;
+            let seat = leader.rotate(i);
+            let holder = deal.seat_of(p.card);
+            if holder != seat {
+                return Err(FormatError::new(
+                    at,
+                    format!(
+                        "pc|{}| is {}'s card, but in trick {} it is {}'s turn",
+                        p.card,
+                        holder.name(),
+                        t + 1,
+                        seat.name()
+                    ),
+                ));
+            }
+            row[(seat.index() + 4 - opening.index()) % 4] = Some(p.card);
+            if let Some(slot) = in_order.get_mut(i) {
+                *slot = p.card;
+            }
+        }
+        tricks.push(row);
+        if chunk.len() == 4
+            && let Some((trump, _)) = contract
+        {
+            leader = leader.rotate(trick_winner(&in_order, trump));
+        }
+    }
+    Ok(Some(Play {
+        leader: opening,
+        tricks,
+    }))
+}
+
+/// Reads one record.
+fn read_record(pairs: &[Pair]) -> Result<Board, FormatError> {
+    let line = pairs.first().map_or(1, |p| p.line);
+    let mut md: Option<&Pair> = None;
+    let (mut ah, mut qx) = (None, None);
+    let mut vulnerability = None;
+    let mut tags: Vec<(String, String)> = Vec::new();
+    let mut calls: Vec<String> = Vec::new();
+    let mut notes: Vec<(u32, String)> = Vec::new();
+    let mut played: Vec<Played> = Vec::new();
+    for p in pairs {
+        let key = match p.key {
+            [a, b] => [a.to_ascii_lowercase(), b.to_ascii_lowercase()],
+            _ => continue, // every key read is two letters
+        };
+        match &key {
+            b"md" => {
+                if md.is_some() {
+                    return Err(FormatError::new(
+                        Location::Line(p.line),
+                        "a second md| field in one record (expected one deal a record)",
+                    ));
+                }
+                md = Some(p);
+            }
+            b"ah" => ah = ah.or(ah_board(p.value)),
+            b"qx" => qx = qx.or(qx_board(p.value)),
+            b"sv" => {
+                let (v, lead) = trim(p.value);
+                vulnerability = match v {
+                    [] => None,
+                    [c] => match c.to_ascii_lowercase() {
+                        b'0' | b'o' => Some(Vulnerability::None),
+                        b'n' => Some(Vulnerability::NorthSouth),
+                        b'e' => Some(Vulnerability::EastWest),
+                        b'b' => Some(Vulnerability::All),
+                        _ => None,
+                    },
+                    _ => None,
+                };
+                if vulnerability.is_none() && !v.is_empty() {
+                    return Err(p.err(
+                        lead,
+                        format!(
+                            "sv|{}| is not a vulnerability (expected 0 or o, n, e, b)",
+                            String::from_utf8_lossy(v)
+                        ),
+                    ));
+                }
+            }
+            b"pn" => {
+                tags.clear();
+                for (k, name) in p.value.split(|&c| c == b',').take(4).enumerate() {
+                    let name = String::from_utf8_lossy(trim(name).0).into_owned();
+                    if !name.is_empty() {
+                        tags.push((LIN_SEATS[k].name().to_string(), name));
+                    }
+                }
+            }
+            b"mb" => {
+                let call = lin_call(p.value).ok_or_else(|| {
+                    p.err(
+                        0,
+                        format!(
+                            "mb|{}| is not a call (expected p, d, r or a bid such as 1C or 3N)",
+                            String::from_utf8_lossy(p.value)
+                        ),
+                    )
+                })?;
+                calls.push(call);
+            }
+            b"an" if !calls.is_empty() => {
+                let k = notes.len() as u32 + 1;
+                calls.push(format!("={k}="));
+                notes.push((k, String::from_utf8_lossy(p.value).trim().to_string()));
+            }
+            b"pc" => {
+                let card = lin_card(p.value).ok_or_else(|| {
+                    p.err(
+                        0,
+                        format!(
+                            "pc|{}| is not a card (expected suit and rank, e.g. C5 or SA)",
+                            String::from_utf8_lossy(p.value)
+                        ),
+                    )
+                })?;
+                played.push(Played {
+                    card,
+                    line: p.vline,
+                    col: p.vcol,
+                });
+            }
+            _ => {}
+        }
+    }
+    let Some(md) = md else {
+        return Err(FormatError::new(
+            Location::Line(line),
+            "no md| (deal) field",
+        ));
+    };
+    let (dealer, deal) = parse_md(md)?;
+    let auction = (!calls.is_empty()).then_some(Auction {
+        first: dealer,
+        calls,
+        notes,
+    });
+    let play = build_play(&deal, auction.as_ref().and_then(auction_contract), &played)?;
+    let game = (!tags.is_empty() || auction.is_some() || play.is_some()).then(|| {
+        Box::new(GameRecord {
+            tags,
+            auction,
+            play,
+            comments: Vec::new(),
+        })
+    });
+    Ok(Board {
+        number: ah.or(qx),
+        dealer: Some(dealer),
+        vulnerability,
+        deal,
+        game,
+    })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Writer.
+
+/// A name or note for a LIN value: `|` (and `,` in names) would end it early.
+fn push_clean(out: &mut Vec<u8>, s: &str, comma: bool) {
+    out.extend(s.bytes().map(|c| {
+        if c == b'|' || (comma && c == b',') {
+            b' '
+        } else {
+            c
+        }
+    }));
+}
+
+/// A PBN call token in LIN (`Pass` → `p`, `X` → `d`, `XX` → `r`, `1NT` → `1N`, bids as they
+/// are); `None` for tokens LIN has no call for.
+fn lin_call_token(t: &str) -> Option<String> {
+    let u = t.to_ascii_uppercase();
+    match u.as_str() {
+        "PASS" | "P" => Some("p".into()),
+        "X" => Some("d".into()),
+        "XX" => Some("r".into()),
+        _ => match bid_strain(&u)? {
+            Some(s) => Some(format!("{}{}", &u[..1], s.letter())),
+            None => Some(format!("{}N", &u[..1])),
+        },
+    }
+}
+
+fn write_auction(a: &Auction, out: &mut Vec<u8>) {
+    // Calls with the note attached to each (a `=k=` token refers to the call before it).
+    let mut calls: Vec<(String, Option<&str>)> = Vec::new();
+    for t in &a.calls {
+        if is_note(t) {
+            let k: Option<u32> = t[1..t.len() - 1].parse().ok();
+            let text = a
+                .notes
+                .iter()
+                .find(|(n, _)| Some(*n) == k)
+                .map_or("", |(_, s)| s.as_str());
+            if let Some(last) = calls.last_mut() {
+                last.1 = Some(text);
+            }
+        } else if t.eq_ignore_ascii_case("AP") {
+            for _ in 0..3 {
+                calls.push(("p".into(), None));
+            }
+        } else if let Some(c) = lin_call_token(t) {
+            calls.push((c, None));
+        }
+    }
+    for (call, note) in calls {
+        out.extend_from_slice(b"mb|");
+        out.extend_from_slice(call.as_bytes());
+        match note {
+            Some(text) => {
+                out.extend_from_slice(b"!|");
+                if !text.is_empty() {
+                    out.extend_from_slice(b"an|");
+                    push_clean(out, text, false);
+                    out.push(b'|');
+                }
+            }
+            None => out.push(b'|'),
+        }
+    }
+}
+
+fn write_play(game: &GameRecord, play: &Play, out: &mut Vec<u8>) {
+    let trump = game_contract(game).and_then(|(t, _)| t);
+    let opening = play.leader;
+    let mut leader = opening;
+    for row in &play.tricks {
+        let mut in_order = [None; 4];
+        for (i, slot) in in_order.iter_mut().enumerate() {
+            let seat = leader.rotate(i);
+            *slot = row[(seat.index() + 4 - opening.index()) % 4];
+        }
+        // A trick cut short (claim, unrecorded cards) ends at its first missing card.
+        for c in in_order.iter().map_while(|c| c.as_ref()) {
+            out.extend_from_slice(b"pc|");
+            out.push(c.suit().letter() as u8);
+            out.push(c.rank().letter() as u8);
+            out.push(b'|');
+        }
+        out.extend_from_slice(b"pg||");
+        match in_order {
+            [Some(a), Some(b), Some(c), Some(d)] => {
+                leader = leader.rotate(trick_winner(&[a, b, c, d], trump));
+            }
+            _ => break,
+        }
+    }
+}
+
+fn write_board(b: &Board, out: &mut Vec<u8>) {
+    let n = b.number.unwrap_or(0);
+    out.extend_from_slice(b"qx|o");
+    push_u64(out, n);
+    out.push(b'|');
+    let game = b.game.as_deref();
+    if let Some(g) = game {
+        let name = |seat: Seat| {
+            g.tags
+                .iter()
+                .find(|(t, v)| t == seat.name() && v != "?")
+                .map(|(_, v)| v.as_str())
+        };
+        if LIN_SEATS
+            .iter()
+            .any(|&s| name(s).is_some_and(|v| !v.is_empty()))
+        {
+            out.extend_from_slice(b"pn|");
+            for (k, &s) in LIN_SEATS.iter().enumerate() {
+                if k > 0 {
+                    out.push(b',');
+                }
+                push_clean(out, name(s).unwrap_or(""), true);
+            }
+            out.push(b'|');
+        }
+    }
+    out.extend_from_slice(b"md|");
+    out.push(lin_digit(b.dealer_or_default()));
+    for (k, seat) in [Seat::South, Seat::West, Seat::North]
+        .into_iter()
+        .enumerate()
+    {
+        if k > 0 {
+            out.push(b',');
+        }
+        push_letter_hand(out, b.deal.hand(seat));
+    }
+    out.extend_from_slice(b"|rh||ah|Board ");
+    push_u64(out, n);
+    out.extend_from_slice(b"|sv|");
+    out.push(match b.vulnerability_or_default() {
+        Vulnerability::None => b'0',
+        Vulnerability::NorthSouth => b'n',
+        Vulnerability::EastWest => b'e',
+        Vulnerability::All => b'b',
+    });
+    out.push(b'|');
+    if let Some(a) = game.and_then(|g| g.auction.as_ref()) {
+        write_auction(a, out);
+    }
+    out.extend_from_slice(b"pg||");
+    if let Some(g) = game
+        && let Some(p) = &g.play
+    {
+        write_play(g, p, out);
+    }
+    out.push(b'\n');
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn winner_follows_trumps_then_suit_led() {
+        let c = |s: &str| {
+            let b = s.as_bytes();
+            Card::new(
+                Suit::from_index(suit_index(b[0]).unwrap()),
+                Rank::from_char(b[1] as char).unwrap(),
+            )
+        };
+        let t = [c("C5"), c("C2"), c("CK"), c("CA")];
+        assert_eq!(trick_winner(&t, Some(Suit::Spades)), 3);
+        let t = [c("H2"), c("H4"), c("S2"), c("HA")];
+        assert_eq!(trick_winner(&t, Some(Suit::Spades)), 2);
+        assert_eq!(trick_winner(&t, None), 3);
+        let t = [c("D5"), c("C2"), c("D4"), c("H3")];
+        assert_eq!(trick_winner(&t, Some(Suit::Spades)), 0);
+    }
+
+    #[test]
+    fn calls_map_to_pbn_tokens() {
+        for (lin, pbn) in [
+            ("p", "Pass"),
+            ("d", "X"),
+            ("R", "XX"),
+            ("1n", "1NT"),
+            ("3NT", "3NT"),
+            ("1s", "1S"),
+            ("1C!", "1C"),
+        ] {
+            assert_eq!(lin_call(lin.as_bytes()).as_deref(), Some(pbn), "{lin}");
+        }
+        assert_eq!(lin_call(b"8C"), None);
+        assert_eq!(lin_call(b"1Z"), None);
+    }
+
+    #[test]
+    fn declarer_is_first_of_side_to_bid_strain() {
+        let a = Auction {
+            first: Seat::North,
+            calls: "1C 1S Pass 2S Pass 3D Pass 4S Pass Pass Pass"
+                .split(' ')
+                .map(String::from)
+                .collect(),
+            notes: vec![],
+        };
+        assert_eq!(auction_contract(&a), Some((Some(Suit::Spades), Seat::East)));
     }
 }

@@ -89,7 +89,9 @@ impl Board {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct GameRecord {
     /// Every tag in file order, as `(name, value)`, unknown ones included (PBN tags; LIN
-    /// fields are mapped to the PBN tag names they correspond to, e.g. players).
+    /// fields are mapped to the PBN tag names they correspond to, e.g. players). A PBN game in
+    /// dealdex's own export layout keeps only a known Event here: its other tags are `?` or
+    /// held by the board's fields.
     pub tags: Vec<(String, String)>,
     /// The auction, if recorded.
     pub auction: Option<Auction>,
@@ -111,13 +113,15 @@ pub struct Auction {
     pub notes: Vec<(u32, String)>,
 }
 
-/// The play: the opening leader and the cards in play order, four a trick (PBN `[Play]` rows
-/// are rotated back to play order). A card not recorded is `None` (PBN `-`).
+/// The play (PBN `[Play]` section, FORMATS.md §4): the opening leader and, for each trick, the
+/// four cards in PBN's own column layout: `tricks[t][j]` is the card that seat
+/// `leader.rotate(j)` played to trick `t`, whoever led that trick (so the columns are fixed
+/// seats, not play order). A card not recorded is `None` (PBN `-`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Play {
-    /// The seat that leads to the first trick.
+    /// The seat that leads to the first trick (the `[Play]` tag's value).
     pub leader: Seat,
-    /// Tricks in order, each the four cards in the order they were played.
+    /// Tricks in order; `tricks[t][j]` is the card of seat `leader.rotate(j)` in trick `t`.
     pub tricks: Vec<[Option<crate::card::Card>; 4]>,
 }
 
@@ -132,7 +136,8 @@ pub enum Location {
     LineColumn(usize, usize),
     /// A 0-based byte offset (binary formats).
     Byte(u64),
-    /// A 1-based record (board) number and the 0-based byte offset where it starts.
+    /// A 1-based record (board) number and the 0-based file offset of the problem (the
+    /// record's start for whole-record errors such as truncation).
     Record(usize, u64),
 }
 

@@ -1,8 +1,74 @@
-//! PBN 2.1 files (FORMATS.md §4). (Stub: to be implemented.)
+//! PBN 2.1 files (FORMATS.md §4; Portable Bridge Notation 2.1, tistis.nl/pbn): a tolerant
+//! reader and a canonical writer.
+//!
+//! # Reading (FORMATS.md §4 import)
+//! The file is read as bytes, line by line (`\n` or `\r\n`), without allocating per line:
+//! - `%` lines (header and directives) are skipped; an empty (or blank) line ends a game.
+//! - Tags `[Name "value"]`, one or more a line, in any order. The value ends at the first `"]`
+//!   that is followed by the end of the line or by another tag or comment, so a value may
+//!   hold `"` (escapes like `\"` are kept as written). Values may be UTF-8 or Latin-1; a value
+//!   `#` takes the previous game's value of that tag (PBN tag value inheritance). Every tag
+//!   is kept in [`GameRecord::tags`] in file order.
+//! - `[Deal]` (any first seat, ranks in any order, `10` for the ten, one unknown hand `-`: the
+//!   deals [`crate::parse_deal`] accepts, parsed here on bytes with exact error columns; `?`
+//!   or empty: no deal) is required: a game without a deal is
+//!   skipped. `[Board]` gives [`Board::number`] (`0` and numbers above `u64` are errors, `?`
+//!   or text gives `None`),
+//!   `[Dealer]` and `[Vulnerable]` (`None`/`Love`/`-`, `NS`, `EW`, `All`/`Both`) the explicit
+//!   dealer and vulnerability (`?` or empty: `None`).
+//! - `{…}` commentary (also over several lines) and `;` comments (to the end of the line) are
+//!   kept in [`GameRecord::comments`] without their delimiters (`\r\n` inside becomes `\n`).
+//! - `[Auction "<seat>"]` is followed by call tokens (`1D`, `1NT`, `Pass`, `X`, `XX`, `AP`,
+//!   `-`, `*`, with `!`/`?` suffixes, note references `=1=` and NAGs `$1` as their own tokens)
+//!   up to the next tag or empty line; the `[Note "n:text"]` tags that follow become
+//!   [`Auction::notes`]. `[Play "<seat>"]` is followed by tricks of four tokens (cards `SK`,
+//!   `HT`, `C10`, either case; `-` for a card not recorded; `*` ends the play; `=1=` and `$1`
+//!   are skipped). `tricks[t][j]` is the card of seat `leader.rotate(j)` in trick `t`: PBN's
+//!   own column layout, not play order. A section tag whose value is `?` or empty has no
+//!   section. Notes after the play are kept in the tags only (and written back after the
+//!   play); the data lines of other sections (e.g. `[OptimumResultTable]`) are not kept.
+//! - A second `[Deal]`, `[Board]`, … (any of the mandatory tags, `[Auction]`, `[Play]`) in one
+//!   game starts a new game, for files without empty lines between games.
+//! - A game that is exactly dealdex's own export template (the 15 mandatory tags in export
+//!   order, everything but Event, Board, Dealer, Vulnerable and Deal `?`, nothing else) is
+//!   read without a [`GameRecord`] (`game: None`) when its Event is `?`, else with a record
+//!   holding only the Event tag: the other tags are unknown or in the board's fields, and
+//!   writing the board gives the same text back. This is the fast path for dealdex's own
+//!   exports (a full record costs some 30 allocations a game).
+//!
+//! Errors name the line, and the column (1-based, in characters) where one is known: a
+//! malformed deal (the bad character, the hand with a wrong count, the card held twice), a bad
+//! `[Board]`, `[Dealer]`, `[Vulnerable]`, `[Auction]` or `[Play]` value, a bad call or card
+//! token, a tag without a closing `"]`, a `{` comment that is never closed.
+//!
+//! # Writing (FORMATS.md §4 export)
+//! [`DealFormat::write_header`] writes `% PBN 2.1` and `% EXPORT`. Each game is preceded by one
+//! empty line and starts with the 15 mandatory tags in export order: Board, Dealer and
+//! Vulnerable from the board ([`Board::dealer_or_default`], [`Board::vulnerability_or_default`]),
+//! the deal canonical with the dealer first (`crate::push_deal`), Event from the record, else
+//! [`WriteOptions::event`] (a `"` becomes `'`), else `?`, the rest from the record or `?`. A
+//! board without a record whose dealer and vulnerability are its number's gives the same text
+//! as `crate::push_game`. Then come the record's
+//! other tags in their order, each commentary as `{text}` (as `;text` when the text holds `}`
+//! and is one line; a `}` inside a multi-line text becomes `)`), the auction (`[Auction]`, the
+//! calls four a line with their note references and NAGs after them, then its `[Note]` tags)
+//! and the play (`[Play]`, one line of four tokens a trick, `-` for a card not recorded, `*`
+//! after fewer than 13 tricks, then the notes that followed the `[Play]` tag). Line breaks
+//! inside values become spaces.
 
-use super::{Board, DealFormat, FormatError, FormatInfo, Location, WriteOptions};
+use std::io::BufRead as _;
 
-/// PBN 2.1 files (FORMATS.md §4).
+use super::{
+    Auction, Board, DealFormat, FormatError, FormatInfo, GameRecord, Location, Play, WriteOptions,
+    check_board_limit,
+};
+use crate::board::Vulnerability;
+use crate::card::{Card, RANK_LETTERS, Seat};
+use crate::deal::{Deal, Hand};
+
+/// PBN 2.1 files (FORMATS.md §4): tolerant import of any PBN file, canonical export with the
+/// mandatory tags in export order, keeping tags, commentary, auction and play (see the module
+/// documentation for the details and the errors).
 pub struct Pbn;
 
 static INFO: FormatInfo = FormatInfo {
@@ -14,21 +80,1276 @@ static INFO: FormatInfo = FormatInfo {
     streaming: true,
 };
 
+/// The mandatory tags in export order (FORMATS.md §4).
+const MANDATORY: [&str; 15] = [
+    "Event",
+    "Site",
+    "Date",
+    "Board",
+    "West",
+    "North",
+    "East",
+    "South",
+    "Dealer",
+    "Vulnerable",
+    "Deal",
+    "Scoring",
+    "Declarer",
+    "Contract",
+    "Result",
+];
+const EVENT: usize = 0;
+const BOARD: usize = 3;
+const DEALER: usize = 8;
+const VULNERABLE: usize = 9;
+const DEAL: usize = 10;
+/// Tag indexes beyond the mandatory ones, for [`tag_index`].
+const AUCTION: usize = 15;
+const PLAY: usize = 16;
+
+/// The index of a mandatory tag (0..15), `[Auction]` (15) or `[Play]` (16).
+fn tag_index(name: &[u8]) -> Option<usize> {
+    Some(match name {
+        b"Event" => 0,
+        b"Site" => 1,
+        b"Date" => 2,
+        b"Board" => 3,
+        b"West" => 4,
+        b"North" => 5,
+        b"East" => 6,
+        b"South" => 7,
+        b"Dealer" => 8,
+        b"Vulnerable" => 9,
+        b"Deal" => 10,
+        b"Scoring" => 11,
+        b"Declarer" => 12,
+        b"Contract" => 13,
+        b"Result" => 14,
+        b"Auction" => AUCTION,
+        b"Play" => PLAY,
+        _ => return None,
+    })
+}
+
 impl DealFormat for Pbn {
     fn info(&self) -> &'static FormatInfo {
         &INFO
     }
 
-    fn read(&self, _data: &[u8]) -> Result<Vec<Board>, FormatError> {
-        Err(FormatError::new(Location::File, "pbn: not implemented yet"))
+    fn read(&self, data: &[u8]) -> Result<Vec<Board>, FormatError> {
+        read_pbn(data)
+    }
+
+    fn write_header(&self, _opts: &WriteOptions, out: &mut Vec<u8>) -> Result<(), FormatError> {
+        out.extend_from_slice(b"% PBN 2.1\n% EXPORT\n");
+        Ok(())
     }
 
     fn write_boards(
         &self,
-        _boards: &[Board],
-        _opts: &WriteOptions,
-        _out: &mut Vec<u8>,
+        boards: &[Board],
+        opts: &WriteOptions,
+        out: &mut Vec<u8>,
     ) -> Result<(), FormatError> {
-        Err(FormatError::new(Location::File, "pbn: not implemented yet"))
+        for b in boards {
+            check_board_limit(&INFO, b.number.unwrap_or(0))?;
+        }
+        let event = sanitize_event(&opts.event);
+        out.reserve(boards.len() * 360);
+        for b in boards {
+            write_game(out, b, &event);
+        }
+        Ok(())
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reader
+// ---------------------------------------------------------------------------------------------
+
+/// Where the tokens of the current line go.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Section {
+    /// No auction or play: tokens (e.g. supplemental section data) are skipped.
+    Other,
+    /// Call tokens of `[Auction]`.
+    Auction,
+    /// Card tokens of `[Play]`.
+    Play,
+}
+
+/// Which section `[Note]` tags belong to.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum NoteTarget {
+    None,
+    Auction,
+    Play,
+}
+
+/// The game being read, borrowing from the file; reused from game to game.
+struct Game<'a> {
+    tags: Vec<(&'a [u8], &'a [u8])>,
+    /// Bit i: tag index i (see [`tag_index`]) seen in this game.
+    seen: u32,
+    /// How many tags so far follow dealdex's export template; `usize::MAX` once one does not.
+    template: usize,
+    deal: Option<Deal>,
+    number: Option<u64>,
+    dealer: Option<Seat>,
+    vulnerability: Option<Vulnerability>,
+    comments: Vec<String>,
+    auction: Option<Seat>,
+    calls: Vec<&'a [u8]>,
+    notes: Vec<(u32, &'a [u8])>,
+    play: Option<Seat>,
+    tricks: Vec<[Option<Card>; 4]>,
+    trick: [Option<Card>; 4],
+    in_trick: usize,
+    play_done: bool,
+    notes_to: NoteTarget,
+}
+
+impl<'a> Game<'a> {
+    fn new() -> Game<'a> {
+        Game {
+            tags: Vec::with_capacity(20),
+            seen: 0,
+            template: 0,
+            deal: None,
+            number: None,
+            dealer: None,
+            vulnerability: None,
+            comments: Vec::new(),
+            auction: None,
+            calls: Vec::new(),
+            notes: Vec::new(),
+            play: None,
+            tricks: Vec::new(),
+            trick: [None; 4],
+            in_trick: 0,
+            play_done: false,
+            notes_to: NoteTarget::None,
+        }
+    }
+
+    fn clear(&mut self) {
+        self.tags.clear();
+        self.seen = 0;
+        self.template = 0;
+        self.deal = None;
+        self.number = None;
+        self.dealer = None;
+        self.vulnerability = None;
+        self.comments.clear();
+        self.auction = None;
+        self.calls.clear();
+        self.notes.clear();
+        self.play = None;
+        self.tricks.clear();
+        self.trick = [None; 4];
+        self.in_trick = 0;
+        self.play_done = false;
+        self.notes_to = NoteTarget::None;
+    }
+
+    /// Closes an incomplete trick of the play section.
+    fn end_trick(&mut self) {
+        if self.in_trick > 0 {
+            self.tricks.push(self.trick);
+            self.trick = [None; 4];
+            self.in_trick = 0;
+        }
+    }
+
+    /// Follows the tags against dealdex's export template: the mandatory tags in export
+    /// order, all `?` but Event, Board, Dealer, Vulnerable and Deal.
+    fn track_template(&mut self, idx: Option<usize>, value: &[u8]) {
+        let i = self.template;
+        self.template = if idx == Some(i)
+            && (matches!(i, EVENT | BOARD | DEALER | VULNERABLE | DEAL) || value == b"?")
+        {
+            i + 1
+        } else {
+            usize::MAX
+        };
+    }
+
+    /// The game's record (see the module docs for dealdex's export template).
+    fn record(&self) -> Option<Box<GameRecord>> {
+        if self.template == MANDATORY.len()
+            && self.comments.is_empty()
+            && self.auction.is_none()
+            && self.play.is_none()
+        {
+            let event = self.tags.first().map_or(&b"?"[..], |t| t.1);
+            return (event != b"?").then(|| {
+                Box::new(GameRecord {
+                    tags: vec![("Event".to_string(), text(event))],
+                    ..GameRecord::default()
+                })
+            });
+        }
+        Some(Box::new(GameRecord {
+            tags: self.tags.iter().map(|&(n, v)| (text(n), text(v))).collect(),
+            auction: self.auction.map(|first| Auction {
+                first,
+                calls: self.calls.iter().map(|&c| text(c)).collect(),
+                notes: self.notes.iter().map(|&(n, t)| (n, text(t))).collect(),
+            }),
+            play: self.play.map(|leader| Play {
+                leader,
+                tricks: self.tricks.clone(),
+            }),
+            comments: self.comments.clone(),
+        }))
+    }
+}
+
+/// Bytes as text: UTF-8 when they are, else Latin-1 (every byte one character).
+fn text(b: &[u8]) -> String {
+    match std::str::from_utf8(b) {
+        Ok(s) => s.to_owned(),
+        Err(_) => b.iter().map(|&c| c as char).collect(),
+    }
+}
+
+/// The 1-based column (in characters) of byte `off` of `line`.
+fn column(line: &[u8], off: usize) -> usize {
+    let prefix = &line[..off.min(line.len())];
+    match std::str::from_utf8(prefix) {
+        Ok(s) => s.chars().count() + 1,
+        Err(_) => prefix.len() + 1,
+    }
+}
+
+/// The character at byte `off` of `b`, for messages (Latin-1 when not UTF-8).
+fn char_at(b: &[u8], off: usize) -> char {
+    let rest = &b[off.min(b.len())..];
+    let end = rest.len().min(4);
+    for n in 1..=end {
+        if let Ok(s) = std::str::from_utf8(&rest[..n])
+            && let Some(c) = s.chars().next()
+        {
+            return c;
+        }
+    }
+    rest.first().map_or(' ', |&c| c as char)
+}
+
+fn is_ws(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\r' | b'\x0b' | b'\x0c')
+}
+
+fn skip_ws(line: &[u8], mut p: usize) -> usize {
+    while p < line.len() && is_ws(line[p]) {
+        p += 1;
+    }
+    p
+}
+
+fn trim(v: &[u8]) -> &[u8] {
+    let s = skip_ws(v, 0);
+    let mut e = v.len();
+    while e > s && is_ws(v[e - 1]) {
+        e -= 1;
+    }
+    &v[s..e]
+}
+
+/// The reader's state over the whole file.
+struct Reader<'a> {
+    boards: Vec<Board>,
+    game: Game<'a>,
+    prev_tags: Vec<(&'a [u8], &'a [u8])>,
+    section: Section,
+    /// An open `{` comment: its line and the text so far.
+    comment: Option<(usize, Vec<u8>)>,
+    line_no: usize,
+    line: &'a [u8],
+}
+
+fn read_pbn(data: &[u8]) -> Result<Vec<Board>, FormatError> {
+    let mut r = Reader {
+        boards: Vec::new(),
+        game: Game::new(),
+        prev_tags: Vec::with_capacity(20),
+        section: Section::Other,
+        comment: None,
+        line_no: 0,
+        line: &[],
+    };
+    let mut rest = data.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(data);
+    r.boards.reserve(rest.len() / 400);
+    while !rest.is_empty() {
+        if rest.first() == Some(&b'[')
+            && r.at_game_start()
+            && let Some(used) = r.template_game(rest)
+        {
+            rest = &rest[used.min(rest.len())..];
+            continue;
+        }
+        let before = rest;
+        // `skip_until` on a byte slice finds the newline with std's memchr, without copying.
+        let n = rest.skip_until(b'\n').unwrap_or(before.len()).max(1);
+        let mut line = &before[..n.min(before.len())];
+        if let Some(l) = line.strip_suffix(b"\n") {
+            line = l;
+        }
+        if let Some(l) = line.strip_suffix(b"\r") {
+            line = l;
+        }
+        r.line_no += 1;
+        r.line = line;
+        r.process_line()?;
+    }
+    if let Some((at, _)) = r.comment {
+        return Err(FormatError::new(
+            Location::Line(at),
+            "commentary `{` is never closed (expected `}`)",
+        ));
+    }
+    r.flush();
+    Ok(r.boards)
+}
+
+impl<'a> Reader<'a> {
+    fn err_at(&self, off: usize, message: impl Into<String>) -> FormatError {
+        FormatError::new(
+            Location::LineColumn(self.line_no, column(self.line, off)),
+            message,
+        )
+    }
+
+    /// Ends the current game: a board when it has a deal.
+    fn flush(&mut self) {
+        self.end_section();
+        if let Some(deal) = self.game.deal {
+            self.boards.push(Board {
+                number: self.game.number,
+                dealer: self.game.dealer,
+                vulnerability: self.game.vulnerability,
+                deal,
+                game: self.game.record(),
+            });
+        }
+        if !self.game.tags.is_empty() {
+            std::mem::swap(&mut self.prev_tags, &mut self.game.tags);
+        }
+        self.game.clear();
+    }
+
+    /// True when nothing of a game has been read yet (the fast path may start).
+    fn at_game_start(&self) -> bool {
+        self.comment.is_none() && self.game.tags.is_empty() && self.game.comments.is_empty()
+    }
+
+    /// The fast path: when `d` starts with a whole game in dealdex's export template (`\n`
+    /// line ends, Board a number, Dealer and Vulnerable in export spelling, a valid deal,
+    /// then an empty line or the end), reads it and returns the bytes used; else `None` and
+    /// nothing changes (the general path then reads it, errors included).
+    fn template_game(&mut self, d: &'a [u8]) -> Option<usize> {
+        let mut p = 0;
+        let lit = |p: &mut usize, s: &[u8]| {
+            let ok = d.get(*p..*p + s.len()) == Some(s);
+            *p += s.len();
+            ok.then_some(())
+        };
+        let value = |p: &mut usize| {
+            let start = *p;
+            let len = d
+                .get(start..)?
+                .iter()
+                .position(|&b| b == b'"' || b == b'\n')?;
+            let end = start + len;
+            if d.get(end..end + 3) != Some(b"\"]\n") {
+                return None;
+            }
+            *p = end + 3;
+            Some(&d[start..end])
+        };
+        lit(&mut p, b"[Event \"")?;
+        let event = value(&mut p)?;
+        lit(&mut p, b"[Site \"?\"]\n[Date \"?\"]\n[Board \"")?;
+        let board = value(&mut p)?;
+        lit(
+            &mut p,
+            b"[West \"?\"]\n[North \"?\"]\n[East \"?\"]\n[South \"?\"]\n[Dealer \"",
+        )?;
+        let dealer_text = value(&mut p)?;
+        lit(&mut p, b"[Vulnerable \"")?;
+        let vulnerable = value(&mut p)?;
+        lit(&mut p, b"[Deal \"")?;
+        let deal_text = value(&mut p)?;
+        lit(
+            &mut p,
+            b"[Scoring \"?\"]\n[Declarer \"?\"]\n[Contract \"?\"]\n[Result \"?\"]\n",
+        )?;
+        if !(p == d.len() || d[p] == b'\n' || d[p..].starts_with(b"\r\n")) || event == b"#" {
+            return None;
+        }
+        let number = match board.len() {
+            1..=18 if board.iter().all(u8::is_ascii_digit) => board
+                .iter()
+                .fold(0u64, |n, &c| n * 10 + u64::from(c - b'0')),
+            _ => return None,
+        };
+        let dealer = match dealer_text {
+            b"N" => Seat::North,
+            b"E" => Seat::East,
+            b"S" => Seat::South,
+            b"W" => Seat::West,
+            _ => return None,
+        };
+        let vulnerability = match vulnerable {
+            b"None" => Vulnerability::None,
+            b"NS" => Vulnerability::NorthSouth,
+            b"EW" => Vulnerability::EastWest,
+            b"All" => Vulnerability::All,
+            _ => return None,
+        };
+        if number == 0 {
+            return None;
+        }
+        let deal = parse_deal_bytes(deal_text).ok()?;
+        let q: &'a [u8] = b"?";
+        let g = &mut self.game;
+        g.tags.extend_from_slice(&[
+            (b"Event", event),
+            (b"Site", q),
+            (b"Date", q),
+            (b"Board", board),
+            (b"West", q),
+            (b"North", q),
+            (b"East", q),
+            (b"South", q),
+            (b"Dealer", dealer_text),
+            (b"Vulnerable", vulnerable),
+            (b"Deal", deal_text),
+            (b"Scoring", q),
+            (b"Declarer", q),
+            (b"Contract", q),
+            (b"Result", q),
+        ]);
+        g.template = MANDATORY.len();
+        g.number = Some(number);
+        g.dealer = Some(dealer);
+        g.vulnerability = Some(vulnerability);
+        g.deal = Some(deal);
+        self.line_no += MANDATORY.len();
+        self.flush();
+        Some(p)
+    }
+
+    fn end_section(&mut self) {
+        if self.section == Section::Play {
+            self.game.end_trick();
+        }
+        self.section = Section::Other;
+    }
+
+    fn process_line(&mut self) -> Result<(), FormatError> {
+        let line = self.line;
+        let mut p;
+        if let Some((_, buf)) = &mut self.comment {
+            match line.iter().position(|&b| b == b'}') {
+                Some(end) => {
+                    buf.extend_from_slice(&line[..end]);
+                    let t = text(buf);
+                    self.comment = None;
+                    self.game.comments.push(t);
+                    p = end + 1;
+                }
+                None => {
+                    buf.extend_from_slice(line);
+                    buf.push(b'\n');
+                    return Ok(());
+                }
+            }
+        } else {
+            p = skip_ws(line, 0);
+            if p == line.len() {
+                self.flush();
+                return Ok(());
+            }
+            if line[p] == b'%' {
+                return Ok(());
+            }
+        }
+        loop {
+            p = skip_ws(line, p);
+            let Some(&c) = line.get(p) else {
+                return Ok(());
+            };
+            match c {
+                b'[' => p = self.tag(p)?,
+                b'{' => match line[p + 1..].iter().position(|&b| b == b'}') {
+                    Some(len) => {
+                        self.game.comments.push(text(&line[p + 1..p + 1 + len]));
+                        p += len + 2;
+                    }
+                    None => {
+                        let mut buf = line[p + 1..].to_vec();
+                        buf.push(b'\n');
+                        self.comment = Some((self.line_no, buf));
+                        return Ok(());
+                    }
+                },
+                b';' => {
+                    self.game.comments.push(text(&line[p + 1..]));
+                    return Ok(());
+                }
+                _ => {
+                    let start = p;
+                    while p < line.len() && !is_ws(line[p]) && !matches!(line[p], b'{' | b';') {
+                        p += 1;
+                    }
+                    self.token(start, &line[start..p])?;
+                }
+            }
+        }
+    }
+
+    /// Parses the tag starting at `line[p] == '['`; returns the offset after its `]`.
+    fn tag(&mut self, p: usize) -> Result<usize, FormatError> {
+        let line = self.line;
+        let mut q = skip_ws(line, p + 1);
+        let name_start = q;
+        while q < line.len() && !is_ws(line[q]) && !matches!(line[q], b'"' | b']' | b'[') {
+            q += 1;
+        }
+        let name = &line[name_start..q];
+        if name.is_empty() {
+            return Err(self.err_at(name_start, "tag without a name (expected [Name \"value\"])"));
+        }
+        q = skip_ws(line, q);
+        if line.get(q) != Some(&b'"') {
+            return Err(self.err_at(
+                q,
+                format!(
+                    "tag [{}] has no quoted value (expected [Name \"value\"])",
+                    text(name)
+                ),
+            ));
+        }
+        let value_start = q + 1;
+        // The value ends at the first `"]` followed by the end of the line, a tag or a
+        // comment; failing that, at the first `"]` (the rest of the line is then skipped).
+        let mut r = value_start;
+        let mut first_close = None;
+        let (value_end, after) = loop {
+            let Some(k) = line[r..].iter().position(|&b| b == b'"') else {
+                match first_close {
+                    Some(close) => break close,
+                    None => {
+                        return Err(self.err_at(
+                            line.len(),
+                            format!(
+                                "tag [{}] has no closing \"] (expected [Name \"value\"])",
+                                text(name)
+                            ),
+                        ));
+                    }
+                }
+            };
+            let quote = r + k;
+            let s = skip_ws(line, quote + 1);
+            if line.get(s) == Some(&b']') {
+                let t = skip_ws(line, s + 1);
+                if t == line.len() || matches!(line[t], b'[' | b'{' | b';') {
+                    break (quote, s + 1);
+                }
+                first_close.get_or_insert((quote, s + 1));
+            }
+            r = quote + 1;
+        };
+        let idx = tag_index(name);
+        if let Some(i) = idx {
+            if self.game.seen & (1 << i) != 0 {
+                self.flush();
+            }
+            self.game.seen |= 1 << i;
+        }
+        let mut value = &line[value_start..value_end];
+        if value == b"#"
+            && let Some(&(_, v)) = self.prev_tags.iter().find(|(n, _)| *n == name)
+        {
+            value = v;
+        }
+        self.tag_value(idx, name, value, value_start)?;
+        Ok(after)
+    }
+
+    /// Handles one tag of [`tag_index`] `idx`; `at` is the byte offset of its value in the
+    /// line (for errors).
+    fn tag_value(
+        &mut self,
+        idx: Option<usize>,
+        name: &'a [u8],
+        value: &'a [u8],
+        at: usize,
+    ) -> Result<(), FormatError> {
+        self.end_section();
+        self.game.track_template(idx, value);
+        self.game.tags.push((name, value));
+        let v = trim(value);
+        let unknown = v.is_empty() || v == b"?";
+        match idx {
+            Some(DEAL) => {
+                if !unknown {
+                    let deal = parse_deal_bytes(value)
+                        .map_err(|(off, msg)| self.err_at(at + off, format!("deal: {msg}")))?;
+                    self.game.deal = Some(deal);
+                }
+            }
+            Some(BOARD) => {
+                self.game.number = None;
+                if !v.is_empty() && v.iter().all(u8::is_ascii_digit) {
+                    let n = v.iter().try_fold(0u64, |n, &d| {
+                        n.checked_mul(10)?.checked_add(u64::from(d - b'0'))
+                    });
+                    match n {
+                        Some(0) => {
+                            return Err(
+                                self.err_at(at, "board number 0 (PBN boards are numbered from 1)")
+                            );
+                        }
+                        Some(n) => self.game.number = Some(n),
+                        None => {
+                            return Err(
+                                self.err_at(at, format!("board number {} is too large", text(v)))
+                            );
+                        }
+                    }
+                }
+            }
+            Some(DEALER) => {
+                self.game.dealer = if unknown {
+                    None
+                } else {
+                    Some(self.seat(v, at, "dealer")?)
+                };
+            }
+            Some(VULNERABLE) => {
+                self.game.vulnerability = if unknown {
+                    None
+                } else {
+                    Some(parse_vulnerability(v).ok_or_else(|| {
+                        self.err_at(at, crate::board::UnknownVulnerability(text(v)).to_string())
+                    })?)
+                };
+            }
+            Some(AUCTION) => {
+                self.game.notes_to = NoteTarget::Auction;
+                if !unknown {
+                    self.game.auction = Some(self.seat(v, at, "auction")?);
+                    self.section = Section::Auction;
+                }
+            }
+            Some(PLAY) => {
+                self.game.notes_to = NoteTarget::Play;
+                if !unknown {
+                    self.game.play = Some(self.seat(v, at, "play")?);
+                    self.section = Section::Play;
+                }
+            }
+            Some(_) => {}
+            None => {
+                if name == b"Note"
+                    && self.game.notes_to == NoteTarget::Auction
+                    && let Some(colon) = value.iter().position(|&b| b == b':')
+                    && let Some(n) = parse_u32(trim(&value[..colon]))
+                {
+                    self.game.notes.push((n, &value[colon + 1..]));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// A one-letter seat value (either case).
+    fn seat(&self, v: &[u8], at: usize, what: &str) -> Result<Seat, FormatError> {
+        match v {
+            [c] => Seat::from_char(*c as char),
+            _ => None,
+        }
+        .ok_or_else(|| {
+            self.err_at(
+                at,
+                format!(
+                    "{what} {:?} is not a seat (expected N, E, S, W or ? for unknown)",
+                    text(v)
+                ),
+            )
+        })
+    }
+
+    /// One token outside tags and comments, at byte `at` of the line.
+    fn token(&mut self, at: usize, tok: &'a [u8]) -> Result<(), FormatError> {
+        match self.section {
+            Section::Other => {}
+            Section::Auction => {
+                if !is_call_token(tok) {
+                    return Err(self.err_at(
+                        at,
+                        format!(
+                            "{:?} is not a call (expected e.g. 1D, 3NT, Pass, X, XX, AP, -, *, =1=)",
+                            text(tok)
+                        ),
+                    ));
+                }
+                self.game.calls.push(tok);
+            }
+            Section::Play => {
+                let g = &mut self.game;
+                if g.play_done || tok.first() == Some(&b'$') || is_note_ref(tok) {
+                    return Ok(());
+                }
+                if tok == b"*" {
+                    g.end_trick();
+                    g.play_done = true;
+                    return Ok(());
+                }
+                let card = parse_card(tok).ok_or_else(|| {
+                    self.err_at(
+                        at,
+                        format!(
+                            "{:?} is not a card (expected suit and rank like SK, HT, C10, or -)",
+                            text(tok)
+                        ),
+                    )
+                })?;
+                let g = &mut self.game;
+                if let Some(slot) = g.trick.get_mut(g.in_trick) {
+                    *slot = card;
+                }
+                g.in_trick += 1;
+                if g.in_trick == 4 {
+                    g.tricks.push(g.trick);
+                    g.trick = [None; 4];
+                    g.in_trick = 0;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A `[Vulnerable]` value as `Vulnerability::from_str` reads it (FORMATS.md §4 import,
+/// either case): `None`/`Love`/`-`, `NS`, `EW`, `All`/`Both`.
+fn parse_vulnerability(v: &[u8]) -> Option<Vulnerability> {
+    let is = |w: &[u8]| v.eq_ignore_ascii_case(w);
+    if is(b"None") || is(b"Love") || is(b"-") {
+        Some(Vulnerability::None)
+    } else if is(b"NS") {
+        Some(Vulnerability::NorthSouth)
+    } else if is(b"EW") {
+        Some(Vulnerability::EastWest)
+    } else if is(b"All") || is(b"Both") {
+        Some(Vulnerability::All)
+    } else {
+        None
+    }
+}
+
+/// A decimal number that fits in `u32`.
+fn parse_u32(d: &[u8]) -> Option<u32> {
+    if d.is_empty() || !d.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    d.iter().try_fold(0u32, |n, &c| {
+        n.checked_mul(10)?.checked_add(u32::from(c - b'0'))
+    })
+}
+
+/// `=n=`: a note reference.
+fn is_note_ref(t: &[u8]) -> bool {
+    t.len() >= 3
+        && t[0] == b'='
+        && t[t.len() - 1] == b'='
+        && t[1..t.len() - 1].iter().all(u8::is_ascii_digit)
+}
+
+/// A PBN auction token (FORMATS.md §4; PBN 2.1 §3.5, either case): a call with optional `!`
+/// / `?` suffixes, `-`, `*`, `AP`, a note reference `=n=` or a NAG `$n`.
+fn is_call_token(t: &[u8]) -> bool {
+    if is_note_ref(t) {
+        return true;
+    }
+    if let [b'$', digits @ ..] = t {
+        return !digits.is_empty() && digits.iter().all(u8::is_ascii_digit);
+    }
+    let mut end = t.len();
+    while end > 0 && matches!(t[end - 1], b'!' | b'?') {
+        end -= 1;
+    }
+    let call = &t[..end];
+    if call.is_empty() {
+        return false;
+    }
+    if matches!(call, b"-" | b"*") {
+        return true;
+    }
+    let up = |i: usize| call.get(i).map(u8::to_ascii_uppercase);
+    match call.len() {
+        1 => matches!(up(0), Some(b'X' | b'P')),
+        2 if matches!(up(0), Some(b'1'..=b'7')) => {
+            matches!(up(1), Some(b'C' | b'D' | b'H' | b'S' | b'N'))
+        }
+        2 => call.eq_ignore_ascii_case(b"XX") || call.eq_ignore_ascii_case(b"AP"),
+        3 => matches!(up(0), Some(b'1'..=b'7')) && call[1..].eq_ignore_ascii_case(b"NT"),
+        4 => call.eq_ignore_ascii_case(b"Pass"),
+        _ => false,
+    }
+}
+
+/// A play token: `-` (`Some(None)`), a card such as `SK`, `h10` (`Some(Some(card))`), with
+/// optional `!`/`?` suffixes; `None` when it is neither.
+fn parse_card(t: &[u8]) -> Option<Option<Card>> {
+    let mut end = t.len();
+    while end > 0 && matches!(t[end - 1], b'!' | b'?') {
+        end -= 1;
+    }
+    let t = &t[..end];
+    if t == b"-" {
+        return Some(None);
+    }
+    let suit = suit_index(*t.first()?)?;
+    let rank = match &t[1..] {
+        [r] => rank_value(*r),
+        b"10" => 10,
+        _ => 0,
+    };
+    (rank != 0).then(|| card(suit, rank))
+}
+
+fn suit_index(b: u8) -> Option<usize> {
+    match b.to_ascii_uppercase() {
+        b'S' => Some(0),
+        b'H' => Some(1),
+        b'D' => Some(2),
+        b'C' => Some(3),
+        _ => None,
+    }
+}
+
+/// The rank value 2..=14 of a rank letter (either case), 0 for anything else.
+fn rank_value(b: u8) -> u8 {
+    match b.to_ascii_uppercase() {
+        b'A' => 14,
+        b'K' => 13,
+        b'Q' => 12,
+        b'J' => 11,
+        b'T' => 10,
+        d @ b'2'..=b'9' => d - b'0',
+        _ => 0,
+    }
+}
+
+/// For each byte, its rank's place from the ace (`A`/`a` 0 … `2` 12), 255 for others.
+static RANK_SLOT: [u8; 256] = {
+    let mut t = [255u8; 256];
+    let letters = RANK_LETTERS;
+    let mut i = 0;
+    while i < 13 {
+        t[letters[i] as usize] = i as u8;
+        t[letters[i].to_ascii_lowercase() as usize] = i as u8;
+        i += 1;
+    }
+    t
+};
+
+/// The card of suit index 0..4 and rank 2..=14.
+fn card(suit: usize, rank: u8) -> Option<Card> {
+    Card::from_index(suit * 13 + usize::from(14u8.saturating_sub(rank)))
+}
+
+/// Parses a deal value as [`crate::parse_deal`] does (same deals accepted), on bytes and with
+/// the byte offset of each problem: the bad character, the hand with a wrong count, the card
+/// held twice.
+fn parse_deal_bytes(v: &[u8]) -> Result<Deal, (usize, String)> {
+    let mut pos = skip_ws(v, 0);
+    let mut first = Seat::North;
+    if v.get(pos + 1) == Some(&b':') {
+        first = match v.get(pos) {
+            Some(&c) if c.is_ascii() => Seat::from_char(c as char),
+            _ => None,
+        }
+        .ok_or_else(|| {
+            (
+                pos,
+                format!(
+                    "{:?} is not a seat (expected N, E, S or W)",
+                    char_at(v, pos)
+                ),
+            )
+        })?;
+        pos += 2;
+    }
+    let mut masks = [0u64; 4];
+    let mut known = [false; 4];
+    let mut starts = [0usize; 4];
+    let mut all = 0u64;
+    let mut count = 0;
+    let mut unknown_hand = None;
+    loop {
+        pos = skip_ws(v, pos);
+        if pos >= v.len() {
+            break;
+        }
+        if count == 4 {
+            return Err((pos, "more than four hands".into()));
+        }
+        let start = pos;
+        while pos < v.len() && !is_ws(v[pos]) {
+            pos += 1;
+        }
+        let seat = first.rotate(count).index();
+        starts[seat] = start;
+        count += 1;
+        let hand = &v[start..pos];
+        if hand == b"-" {
+            if unknown_hand.is_some() {
+                return Err((start, "more than one unknown hand (-)".into()));
+            }
+            unknown_hand = Some(seat);
+            continue;
+        }
+        known[seat] = true;
+        let mut suit = 0usize;
+        let mut i = 0;
+        while i < hand.len() {
+            let at = start + i;
+            let c = hand[i];
+            if c == b'.' {
+                suit += 1;
+                if suit > 3 {
+                    return Err((at, "a fifth suit in one hand (expected S.H.D.C)".into()));
+                }
+                i += 1;
+                continue;
+            }
+            let mut slot = RANK_SLOT[usize::from(c)];
+            if c == b'1' && hand.get(i + 1) == Some(&b'0') {
+                i += 1;
+                slot = 4;
+            }
+            if slot > 12 {
+                return Err((
+                    at,
+                    format!(
+                        "{:?} is not a rank (expected AKQJT98765432 or 10)",
+                        char_at(v, at)
+                    ),
+                ));
+            }
+            let bit = 1u64 << (suit * 13 + usize::from(slot));
+            if all & bit != 0 {
+                let card = Card::from_index(bit.trailing_zeros() as usize);
+                let card = card.map_or_else(String::new, |c| c.to_string());
+                if masks[seat] & bit != 0 {
+                    return Err((at, format!("{card} appears twice in one hand")));
+                }
+                let other = (0..4).find(|&s| masks[s] & bit != 0).unwrap_or(0);
+                return Err((
+                    at,
+                    format!(
+                        "{card} is held by both {} and {}",
+                        Seat::from_index(other),
+                        Seat::from_index(seat)
+                    ),
+                ));
+            }
+            masks[seat] |= bit;
+            all |= bit;
+            i += 1;
+        }
+        if suit != 3 {
+            return Err((
+                pos,
+                format!("hand has {} suits, expected 4 (S.H.D.C)", suit + 1),
+            ));
+        }
+    }
+    if count < 4 {
+        return Err((v.len(), format!("found {count} hands, expected 4")));
+    }
+    for k in 0..4 {
+        let seat = first.rotate(k).index();
+        let n = masks[seat].count_ones();
+        if known[seat] && n != 13 {
+            return Err((
+                starts[seat],
+                format!("{} holds {n} cards, expected 13", Seat::from_index(seat)),
+            ));
+        }
+    }
+    if let Some(seat) = unknown_hand {
+        masks[seat] = !all & ((1u64 << 52) - 1);
+    }
+    Deal::new(masks.map(Hand::from_mask)).map_err(|e| (0, e.to_string()))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Writer
+// ---------------------------------------------------------------------------------------------
+
+/// `WriteOptions::event` as written: `"` becomes `'` (as `crate::push_game`), `?` when empty.
+fn sanitize_event(event: &str) -> Vec<u8> {
+    if event.is_empty() {
+        return b"?".to_vec();
+    }
+    event
+        .bytes()
+        .map(|b| match b {
+            b'"' => b'\'',
+            b'\n' | b'\r' => b' ',
+            b => b,
+        })
+        .collect()
+}
+
+/// Appends a value with line breaks made spaces.
+fn push_value(out: &mut Vec<u8>, v: &[u8]) {
+    if v.iter().any(|&b| b == b'\n' || b == b'\r') {
+        out.extend(
+            v.iter()
+                .map(|&b| if b == b'\n' || b == b'\r' { b' ' } else { b }),
+        );
+    } else {
+        out.extend_from_slice(v);
+    }
+}
+
+fn push_tag(out: &mut Vec<u8>, name: &[u8], value: &[u8]) {
+    out.push(b'[');
+    out.extend_from_slice(name);
+    out.extend_from_slice(b" \"");
+    push_value(out, value);
+    out.extend_from_slice(b"\"]\n");
+}
+
+fn push_u64(out: &mut Vec<u8>, mut n: u64) {
+    let mut buf = [0u8; 20];
+    let mut i = buf.len();
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend_from_slice(&buf[i..]);
+}
+
+/// The canonical deal string (`crate::push_deal`) on bytes.
+fn push_deal_bytes(out: &mut Vec<u8>, deal: &Deal, first: Seat) {
+    out.push(first.letter() as u8);
+    out.push(b':');
+    for k in 0..4 {
+        if k > 0 {
+            out.push(b' ');
+        }
+        let mask = deal.hand(first.rotate(k)).mask();
+        for suit in 0..4 {
+            if suit > 0 {
+                out.push(b'.');
+            }
+            let mut m = (mask >> (13 * suit)) & 0x1FFF;
+            while m != 0 {
+                out.push(RANK_LETTERS[m.trailing_zeros() as usize]);
+                m &= m - 1;
+            }
+        }
+    }
+}
+
+/// Appends one game (see the module docs); `event` is the sanitized [`WriteOptions::event`].
+fn write_game(out: &mut Vec<u8>, b: &Board, event: &[u8]) {
+    let mut vals: [Option<&[u8]>; 15] = [None; 15];
+    if let Some(rec) = &b.game {
+        for (name, value) in &rec.tags {
+            if let Some(i) = tag_index(name.as_bytes()).filter(|&i| i < 15)
+                && vals[i].is_none()
+            {
+                vals[i] = Some(value.as_bytes());
+            }
+        }
+    }
+    let dealer = b.dealer_or_default();
+    out.extend_from_slice(b"\n[Event \"");
+    push_value(out, vals[EVENT].unwrap_or(event));
+    out.extend_from_slice(b"\"]\n");
+    for i in 1..15 {
+        let name = MANDATORY[i];
+        match i {
+            BOARD => {
+                out.extend_from_slice(b"[Board \"");
+                push_u64(out, b.number.unwrap_or(0));
+                out.extend_from_slice(b"\"]\n");
+            }
+            DEALER => {
+                out.extend_from_slice(b"[Dealer \"");
+                out.push(dealer.letter() as u8);
+                out.extend_from_slice(b"\"]\n");
+            }
+            VULNERABLE => {
+                out.extend_from_slice(b"[Vulnerable \"");
+                out.extend_from_slice(b.vulnerability_or_default().pbn().as_bytes());
+                out.extend_from_slice(b"\"]\n");
+            }
+            DEAL => {
+                out.extend_from_slice(b"[Deal \"");
+                push_deal_bytes(out, &b.deal, dealer);
+                out.extend_from_slice(b"\"]\n");
+            }
+            _ => push_tag(out, name.as_bytes(), vals[i].unwrap_or(b"?")),
+        }
+    }
+    let Some(rec) = &b.game else {
+        return;
+    };
+    for (name, value) in &rec.tags {
+        if tag_index(name.as_bytes()).is_some() || name == "Note" {
+            continue;
+        }
+        let clean: Vec<u8> = name
+            .bytes()
+            .map(|c| {
+                if is_ws(c) || matches!(c, b'"' | b'[' | b']' | b'\n') {
+                    b'_'
+                } else {
+                    c
+                }
+            })
+            .collect();
+        if !clean.is_empty() {
+            push_tag(out, &clean, value.as_bytes());
+        }
+    }
+    for c in &rec.comments {
+        if !c.contains('}') {
+            out.push(b'{');
+            out.extend_from_slice(c.as_bytes());
+            out.extend_from_slice(b"}\n");
+        } else if !c.contains('\n') {
+            out.push(b';');
+            out.extend_from_slice(c.as_bytes());
+            out.push(b'\n');
+        } else {
+            out.push(b'{');
+            out.extend(c.bytes().map(|b| if b == b'}' { b')' } else { b }));
+            out.extend_from_slice(b"}\n");
+        }
+    }
+    if let Some(a) = &rec.auction {
+        out.extend_from_slice(b"[Auction \"");
+        out.push(a.first.letter() as u8);
+        out.extend_from_slice(b"\"]\n");
+        let (mut tokens, mut calls) = (0, 0);
+        for call in &a.calls {
+            let t = call.as_bytes();
+            if t.is_empty() {
+                continue;
+            }
+            let annotation = is_note_ref(t) || t[0] == b'$';
+            if !annotation && calls == 4 {
+                out.push(b'\n');
+                tokens = 0;
+                calls = 0;
+            }
+            if tokens > 0 {
+                out.push(b' ');
+            }
+            push_value(out, t);
+            tokens += 1;
+            calls += usize::from(!annotation);
+        }
+        if tokens > 0 {
+            out.push(b'\n');
+        }
+        for (n, t) in &a.notes {
+            out.extend_from_slice(b"[Note \"");
+            push_u64(out, u64::from(*n));
+            out.push(b':');
+            push_value(out, t.as_bytes());
+            out.extend_from_slice(b"\"]\n");
+        }
+    }
+    if let Some(p) = &rec.play {
+        out.extend_from_slice(b"[Play \"");
+        out.push(p.leader.letter() as u8);
+        out.extend_from_slice(b"\"]\n");
+        for trick in &p.tricks {
+            for (j, c) in trick.iter().enumerate() {
+                if j > 0 {
+                    out.push(b' ');
+                }
+                match c {
+                    Some(c) => {
+                        out.push(c.suit().letter() as u8);
+                        out.push(c.rank().letter() as u8);
+                    }
+                    None => out.push(b'-'),
+                }
+            }
+            out.push(b'\n');
+        }
+        if p.tricks.len() < 13 {
+            out.extend_from_slice(b"*\n");
+        }
+    }
+    // Notes after the play (kept in the tags only) follow it again.
+    if let Some(at) = rec.tags.iter().position(|(n, _)| n == "Play") {
+        for (_, v) in rec.tags[at..].iter().filter(|(n, _)| n == "Note") {
+            push_tag(out, b"Note", v.as_bytes());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn call_tokens() {
+        for t in [
+            "1D", "1nt", "7N", "Pass", "pass", "P", "X", "xx", "AP", "-", "*", "=12=", "$3", "1S!",
+            "X?",
+        ] {
+            assert!(is_call_token(t.as_bytes()), "{t}");
+        }
+        for t in [
+            "8C", "1Z", "0NT", "XXX", "Pas", "=a=", "$", "!", "1NTT", "é",
+        ] {
+            assert!(!is_call_token(t.as_bytes()), "{t}");
+        }
+    }
+
+    #[test]
+    fn card_tokens() {
+        assert_eq!(parse_card(b"SK"), Some(Card::from_index(1)));
+        assert_eq!(parse_card(b"c10"), Some(Card::from_index(43)));
+        assert_eq!(parse_card(b"-"), Some(None));
+        assert_eq!(parse_card(b"S1"), None);
+        assert_eq!(parse_card(b"SKK"), None);
+        assert_eq!(parse_card(b"K"), None);
+    }
+
+    #[test]
+    fn deal_bytes_agree_with_parse_deal() {
+        for s in [
+            "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432",
+            "w:458T.45TJQ.7.3QA 6KA.2KA.234.8TJK J92.3.KQT865.965 37Q.6789.9JA.247",
+            "AKQJT98765432... - ..AKQJT98765432. ...AKQJT98765432",
+            "N:AKQJ1098765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432",
+        ] {
+            assert_eq!(
+                parse_deal_bytes(s.as_bytes()).ok(),
+                crate::parse_deal(s).ok(),
+                "{s}"
+            );
+            assert!(parse_deal_bytes(s.as_bytes()).is_ok(), "{s}");
+        }
     }
 }

@@ -1,0 +1,247 @@
+//! End-to-end tests of the format commands: generate into several formats, convert between
+//! them, import (one transaction per file, rejected files change nothing) and export.
+
+use std::path::Path;
+
+use assert_cmd::Command;
+use dealdex::formats::{self, DealFormat};
+use dealdex::{Deal, DealIndex, Seed, Store};
+use predicates::prelude::*;
+use tempfile::TempDir;
+
+const SEED: &str = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f";
+
+fn dealdex(dir: &Path) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_dealdex"));
+    c.current_dir(dir);
+    c
+}
+
+fn deals_of(path: &Path) -> Vec<Deal> {
+    let format = formats::by_path(path).unwrap();
+    let data = std::fs::read(path).unwrap();
+    format
+        .read(&data)
+        .unwrap()
+        .into_iter()
+        .map(|b| b.deal)
+        .collect()
+}
+
+fn seed_deals(range: std::ops::RangeInclusive<u64>) -> Vec<Deal> {
+    let seed: Seed = SEED.parse().unwrap();
+    range.map(|b| seed.board_deal(b)).collect()
+}
+
+const MACHINE_AND_TEXT: [&str; 14] = [
+    "pbn", "dup", "dlm", "bri", "dge", "lin", "csv", "ber", "bhg", "rzd", "cds", "hrf", "hex",
+    "json",
+];
+
+#[test]
+fn generate_writes_every_format_and_they_agree() {
+    let dir = TempDir::new().unwrap();
+    let mut args = vec![
+        "generate", "--boards", "1-24", "--seed", SEED, "--no-db", "-q",
+    ];
+    let names: Vec<String> = MACHINE_AND_TEXT
+        .iter()
+        .map(|e| format!("set.{e}"))
+        .collect();
+    for n in &names {
+        args.push("--out");
+        args.push(n);
+    }
+    dealdex(dir.path()).args(&args).assert().success();
+    let expected = seed_deals(1..=24);
+    for n in &names {
+        assert_eq!(deals_of(&dir.path().join(n)), expected, "{n}");
+    }
+}
+
+#[test]
+fn convert_between_formats_keeps_deals_and_boards() {
+    let dir = TempDir::new().unwrap();
+    dealdex(dir.path())
+        .args([
+            "generate", "--boards", "1-32", "--seed", SEED, "--no-db", "-q", "--out", "a.pbn",
+        ])
+        .assert()
+        .success();
+    let expected = seed_deals(1..=32);
+    // PBN → DUP → BRI → DGE → DLM → LIN → PBN, each step checked.
+    let chain = ["a.dup", "a.bri", "a.dge", "a.dlm", "a.lin", "b.pbn"];
+    let mut from = "a.pbn".to_string();
+    for to in chain {
+        dealdex(dir.path())
+            .args(["convert", &from, to])
+            .assert()
+            .success();
+        assert_eq!(deals_of(&dir.path().join(to)), expected, "{from} -> {to}");
+        from = to.to_string();
+    }
+    // Board numbers, dealer and vulnerability survive PBN → LIN → PBN.
+    let data = std::fs::read(dir.path().join("b.pbn")).unwrap();
+    let boards = formats::Pbn.read(&data).unwrap();
+    for (j, b) in boards.iter().enumerate() {
+        let n = j as u64 + 1;
+        assert_eq!(b.number, Some(n));
+        assert_eq!(b.dealer_or_default(), dealdex::board_dealer(n));
+        assert_eq!(
+            b.vulnerability_or_default(),
+            dealdex::board_vulnerability(n)
+        );
+    }
+}
+
+#[test]
+fn machine_limits_error_or_split() {
+    let dir = TempDir::new().unwrap();
+    dealdex(dir.path())
+        .args([
+            "generate", "--boards", "1-120", "--seed", SEED, "--out", "big.dup", "--db", "x.db",
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--split"));
+    assert!(!dir.path().join("big.dup").exists());
+    // Nothing was stored either.
+    assert_eq!(
+        Store::open(&dir.path().join("x.db"))
+            .unwrap()
+            .deal_count()
+            .unwrap(),
+        0
+    );
+    dealdex(dir.path())
+        .args([
+            "generate", "--boards", "1-120", "--seed", SEED, "--out", "big.dup", "--split",
+            "--no-db", "-q",
+        ])
+        .assert()
+        .success();
+    let expected = seed_deals(1..=120);
+    assert_eq!(deals_of(&dir.path().join("big-1.dup")), expected[..96]);
+    assert_eq!(deals_of(&dir.path().join("big-2.dup")), expected[96..]);
+}
+
+#[test]
+fn import_counts_and_rejects_whole_files() {
+    let dir = TempDir::new().unwrap();
+    dealdex(dir.path())
+        .args([
+            "generate", "--boards", "1-16", "--seed", SEED, "--no-db", "-q", "--out", "s.pbn",
+            "--out", "s.dlm",
+        ])
+        .assert()
+        .success();
+    dealdex(dir.path())
+        .args(["import", "s.pbn", "--set", "club", "--db", "i.db"])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(
+            "16 boards read (pbn), 16 new, 0 duplicates",
+        ));
+    dealdex(dir.path())
+        .args(["import", "s.dlm", "--db", "i.db"])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("0 new, 16 duplicates"));
+    let db = dir.path().join("i.db");
+    let before = Store::open(&db).unwrap().deal_count().unwrap();
+    // A DLM line with a wrong checksum rejects the whole file.
+    let dlm = std::fs::read_to_string(dir.path().join("s.dlm")).unwrap();
+    let line = dlm.lines().find(|l| l.starts_with("Board 03=")).unwrap();
+    let mut broken = line.to_string();
+    let last = broken.pop().unwrap();
+    broken.push(if last == '0' { '1' } else { '0' });
+    std::fs::write(dir.path().join("bad.dlm"), dlm.replace(line, &broken)).unwrap();
+    // A truncated DUP record, too.
+    let other: Vec<u8> = {
+        dealdex(dir.path())
+            .args([
+                "generate",
+                "--boards",
+                "1-4",
+                "--seed",
+                &"ab".repeat(32),
+                "--no-db",
+                "-q",
+                "--out",
+                "o.dup",
+            ])
+            .assert()
+            .success();
+        let mut d = std::fs::read(dir.path().join("o.dup")).unwrap();
+        d.truncate(156 * 3 + 100);
+        d
+    };
+    std::fs::write(dir.path().join("short.dup"), other).unwrap();
+    dealdex(dir.path())
+        .args(["import", "bad.dlm", "short.dup", "--db", "i.db"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("bad.dlm: rejected"))
+        .stderr(predicate::str::contains("line"))
+        .stderr(predicate::str::contains("short.dup: rejected"))
+        .stderr(predicate::str::contains("156"));
+    let store = Store::open(&db).unwrap();
+    assert_eq!(store.deal_count().unwrap(), before);
+    assert_eq!(store.integrity_check().unwrap(), "ok");
+}
+
+#[test]
+fn export_equals_generate_output() {
+    let dir = TempDir::new().unwrap();
+    dealdex(dir.path())
+        .args([
+            "generate", "--boards", "1-32", "--seed", SEED, "--name", "ev", "--db", "e.db", "-q",
+            "--out", "g.dup", "--out", "g.dlm", "--out", "g.pbn",
+        ])
+        .assert()
+        .success();
+    for ext in ["dup", "dlm", "pbn"] {
+        let out = format!("x.{ext}");
+        dealdex(dir.path())
+            .args(["export", "--set", "ev", "--db", "e.db", "--out", &out])
+            .assert()
+            .success();
+        assert_eq!(
+            std::fs::read(dir.path().join(&out)).unwrap(),
+            std::fs::read(dir.path().join(format!("g.{ext}"))).unwrap(),
+            "{ext}"
+        );
+    }
+    dealdex(dir.path())
+        .args(["export", "--set", "nope", "--db", "e.db", "--out", "n.pbn"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("no set named"));
+    let first = DealIndex::from_deal(&seed_deals(1..=1)[0]);
+    assert!(
+        Store::open(&dir.path().join("e.db"))
+            .unwrap()
+            .contains(&first)
+            .unwrap()
+    );
+}
+
+#[test]
+fn bad_files_name_the_place() {
+    let dir = TempDir::new().unwrap();
+    let cases: [(&str, &[u8], &str); 4] = [
+        ("a.pbn", b"[Board \"1\"]\n[Deal \"N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT9876543\"]\n", "line 2"),
+        ("b.pbn", b"[Board \"1\"]\n[Deal \"N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT9876543Z\"]\n", "line 2"),
+        ("c.lin", b"qx|o1|rh||ah|Board 1|sv|0|pg||\n", "md"),
+        ("d.dup", b"12345", "record 1"),
+    ];
+    for (name, data, needle) in cases {
+        std::fs::write(dir.path().join(name), data).unwrap();
+        dealdex(dir.path())
+            .args(["convert", name, "out.pbn"])
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(name))
+            .stderr(predicate::str::contains(needle));
+    }
+}
