@@ -669,3 +669,24 @@ fn a_missing_directory_is_an_open_error() {
         "{err}"
     );
 }
+
+#[test]
+fn deal_groups_count_each_key_for_the_first_group_that_holds_it() {
+    let (_dir, path) = temp_db();
+    let mut store = Store::open(&path).unwrap();
+    let keys = random_keys(77, 300);
+    store.insert_deals(&keys[..50]).unwrap();
+    let groups = vec![
+        keys[..100].to_vec(),                        // 50 stored already, 50 new
+        keys[80..200].to_vec(),                      // 80..100 counted in group 0: 100 new
+        [&keys[150..160], &keys[150..160]].concat(), // all seen before: 0 new
+        keys[200..300].to_vec(),                     // 100 new
+    ];
+    assert_eq!(
+        store.insert_deal_groups(&groups).unwrap(),
+        vec![50, 100, 0, 100]
+    );
+    assert_eq!(store.deal_count().unwrap(), 300);
+    assert_eq!(store.insert_deal_groups(&groups).unwrap(), vec![0, 0, 0, 0]);
+    assert_eq!(store.integrity_check().unwrap(), "ok");
+}

@@ -133,80 +133,172 @@ pub fn convert(a: ConvertArgs) -> anyhow::Result<()> {
     outputs::write_files(&files)
 }
 
+/// Bytes of files read (in parallel) before their boards are stored; boards gathered into
+/// one transaction when importing deals only.
+const IMPORT_WINDOW_BYTES: u64 = 256 << 20;
+const IMPORT_BATCH_BOARDS: usize = 1 << 20;
+
+/// Cuts the files into windows of about [`IMPORT_WINDOW_BYTES`] (at least one file each).
+fn windows<T>(plan: &[(T, u64)]) -> Vec<std::ops::Range<usize>> {
+    let mut out = Vec::new();
+    let (mut start, mut bytes) = (0, 0u64);
+    for (i, (_, size)) in plan.iter().enumerate() {
+        if i > start && bytes + size > IMPORT_WINDOW_BYTES {
+            out.push(start..i);
+            start = i;
+            bytes = 0;
+        }
+        bytes += size;
+    }
+    if start < plan.len() {
+        out.push(start..plan.len());
+    }
+    out
+}
+
+/// Counts of an import run.
+#[derive(Default)]
+struct Tally {
+    read: u64,
+    new: u64,
+    rejected: usize,
+}
+
+impl Tally {
+    fn file(&mut self, path: &Path, format: &'static dyn DealFormat, boards: usize, new: u64) {
+        self.read += boards as u64;
+        self.new += new;
+        eprintln!(
+            "{}: {boards} boards read ({}), {new} new, {} duplicates",
+            path.display(),
+            format.info().name,
+            boards as u64 - new
+        );
+    }
+
+    fn reject(&mut self, path: &Path, e: &anyhow::Error) {
+        eprintln!("{}: rejected: {e:#}", path.display());
+        self.rejected += 1;
+    }
+}
+
 pub fn import(a: ImportArgs) -> anyhow::Result<()> {
+    use rayon::prelude::*;
     // Resolve every file's format before touching the database.
     let plan: Vec<(&PathBuf, &'static dyn DealFormat)> = a
         .files
         .iter()
         .map(|p| Ok((p, outputs::format_for(p, a.format.as_deref())?)))
         .collect::<anyhow::Result<_>>()?;
+    let sized: Vec<(usize, u64)> = plan
+        .iter()
+        .enumerate()
+        .map(|(i, (p, _))| (i, std::fs::metadata(p).map_or(0, |m| m.len())))
+        .collect();
     let mut store = Store::open(&a.db.db)?;
-    let (mut read, mut new, mut dup, mut rejected) = (0u64, 0u64, 0u64, 0usize);
-    for (k, (path, format)) in plan.iter().enumerate() {
-        let boards = match read_file(path, *format, a.first_board) {
-            Ok(b) => b,
-            Err(e) => {
-                eprintln!("{}: rejected: {e:#}", path.display());
-                rejected += 1;
-                continue;
-            }
-        };
-        let keyed: Vec<(u64, DealIndex)> = boards
-            .iter()
-            .map(|b| (b.number.expect("numbered"), DealIndex::from_deal(&b.deal)))
+    let mut t = Tally::default();
+    for range in windows(&sized) {
+        let offset = range.start;
+        let window = &plan[range];
+        // Files are parsed in parallel and stored in order; a file that does not parse is
+        // rejected whole before anything of it reaches the database.
+        let parsed: Vec<anyhow::Result<Vec<Board>>> = window
+            .par_iter()
+            .map(|(path, format)| read_file(path, *format, a.first_board))
             .collect();
-        let added = match &a.set {
+        match &a.set {
             Some(name) => {
-                let name = if plan.len() > 1 {
-                    format!("{name}-{}", k + 1)
-                } else {
-                    name.clone()
-                };
-                let set = NewSet {
-                    name,
-                    first_board: keyed.iter().map(|b| b.0).min().unwrap_or(1),
-                    last_board: keyed.iter().map(|b| b.0).max().unwrap_or(1),
-                    scheme: "pavlicek".into(),
-                    generator: format!("import {}", path.display()),
-                    seed_sha256: None,
-                };
-                match store.store_set(&set, &keyed) {
-                    Ok(o) => o.new_deals,
-                    Err(e @ dealdex::StoreError::SetExists { .. })
-                    | Err(e @ dealdex::StoreError::DuplicateBoard { .. }) => {
-                        eprintln!("{}: rejected: {e}", path.display());
-                        rejected += 1;
-                        continue;
+                for (j, ((path, format), boards)) in window.iter().zip(parsed).enumerate() {
+                    let boards = match boards {
+                        Ok(b) => b,
+                        Err(e) => {
+                            t.reject(path, &e);
+                            continue;
+                        }
+                    };
+                    let k = offset + j;
+                    let name = if plan.len() > 1 {
+                        format!("{name}-{}", k + 1)
+                    } else {
+                        name.clone()
+                    };
+                    let keyed: Vec<(u64, DealIndex)> = boards
+                        .iter()
+                        .map(|b| (b.number.expect("numbered"), DealIndex::from_deal(&b.deal)))
+                        .collect();
+                    let set = NewSet {
+                        name,
+                        first_board: keyed.iter().map(|b| b.0).min().unwrap_or(1),
+                        last_board: keyed.iter().map(|b| b.0).max().unwrap_or(1),
+                        scheme: "pavlicek".into(),
+                        generator: format!("import {}", path.display()),
+                        seed_sha256: None,
+                    };
+                    match store.store_set(&set, &keyed) {
+                        Ok(o) => t.file(path, *format, boards.len(), o.new_deals),
+                        Err(e @ dealdex::StoreError::SetExists { .. })
+                        | Err(e @ dealdex::StoreError::DuplicateBoard { .. }) => {
+                            t.reject(path, &e.into());
+                        }
+                        Err(e) => return Err(e).context(path.display().to_string()),
                     }
-                    Err(e) => return Err(e).context(path.display().to_string()),
                 }
             }
             None => {
-                let keys: Vec<DealIndex> = keyed.iter().map(|b| b.1).collect();
-                store
-                    .insert_deals(&keys)
-                    .context(path.display().to_string())?
+                // Deals only: gather whole files into large transactions (each file's keys
+                // are one group, so the report stays per file).
+                let mut groups: Vec<Vec<DealIndex>> = Vec::new();
+                let mut members: Vec<(&PathBuf, &'static dyn DealFormat)> = Vec::new();
+                let mut size = 0;
+                let flush = |store: &mut Store,
+                             groups: &mut Vec<Vec<DealIndex>>,
+                             members: &mut Vec<(&PathBuf, &'static dyn DealFormat)>,
+                             t: &mut Tally|
+                 -> anyhow::Result<()> {
+                    let counts = store.insert_deal_groups(groups)?;
+                    for ((path, format), (g, n)) in members.iter().zip(groups.iter().zip(counts)) {
+                        t.file(path, *format, g.len(), n);
+                    }
+                    groups.clear();
+                    members.clear();
+                    Ok(())
+                };
+                for ((path, format), boards) in window.iter().zip(parsed) {
+                    match boards {
+                        Ok(b) => {
+                            size += b.len();
+                            groups.push(b.iter().map(|b| DealIndex::from_deal(&b.deal)).collect());
+                            members.push((path, *format));
+                            if size >= IMPORT_BATCH_BOARDS {
+                                flush(&mut store, &mut groups, &mut members, &mut t)?;
+                                size = 0;
+                            }
+                        }
+                        Err(e) => t.reject(path, &e),
+                    }
+                }
+                if !groups.is_empty() {
+                    flush(&mut store, &mut groups, &mut members, &mut t)?;
+                }
             }
-        };
-        read += boards.len() as u64;
-        new += added;
-        dup += boards.len() as u64 - added;
-        eprintln!(
-            "{}: {} boards read ({}), {added} new, {} duplicates",
-            path.display(),
-            boards.len(),
-            format.info().name,
-            boards.len() as u64 - added
-        );
+        }
     }
     eprintln!(
-        "imported {} of {} files into {}: {read} boards read, {new} new, {dup} duplicates, {rejected} files rejected",
-        plan.len() - rejected,
+        "imported {} of {} files into {}: {} boards read, {} new, {} duplicates, {} files rejected",
+        plan.len() - t.rejected,
         plan.len(),
-        a.db.db.display()
+        a.db.db.display(),
+        t.read,
+        t.new,
+        t.read - t.new,
+        t.rejected
     );
-    if rejected > 0 {
-        return Err(bad(format!("{rejected} of {} files rejected", plan.len())));
+    if t.rejected > 0 {
+        return Err(bad(format!(
+            "{} of {} files rejected",
+            t.rejected,
+            plan.len()
+        )));
     }
     Ok(())
 }
