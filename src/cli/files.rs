@@ -177,7 +177,12 @@ impl Tally {
     }
 
     fn reject(&mut self, path: &Path, e: &anyhow::Error) {
-        eprintln!("{}: rejected: {e:#}", path.display());
+        let msg = format!("{e:#}");
+        let name = path.display().to_string();
+        match msg.strip_prefix(&format!("{name}: ")) {
+            Some(rest) => eprintln!("{name}: rejected: {rest}"),
+            None => eprintln!("{name}: rejected: {msg}"),
+        }
         self.rejected += 1;
     }
 }

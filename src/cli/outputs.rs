@@ -124,7 +124,11 @@ pub fn render(
             continue;
         }
         let bytes = formats::write_set(o.format, boards, opts).map_err(|e| {
-            let hint = if over { " (or give --split)" } else { "" };
+            let hint = if over {
+                "; give --split to cut the set into files of 96 boards"
+            } else {
+                ""
+            };
             bad(format!("{}: {e}{hint}", o.label()))
         })?;
         files.push((o.path.clone(), bytes));

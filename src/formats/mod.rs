@@ -351,7 +351,7 @@ pub fn check_board_limit(info: &FormatInfo, number: u64) -> Result<(), FormatErr
         return Err(FormatError::new(
             Location::File,
             format!(
-                "board {number} does not fit: {} holds boards 1..{max} (split the set)",
+                "board {number} does not fit: {} holds boards 1..{max}",
                 info.name
             ),
         ));
