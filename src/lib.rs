@@ -33,3 +33,4 @@ pub use store::{NewSet, SetBoard, SetInfo, SetOutcome, Store, StoreError};
 pub mod formats;
 
 pub use formats::{Board, DealFormat, FormatError, FormatInfo, WriteOptions};
+pub mod features;
