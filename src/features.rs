@@ -20,7 +20,9 @@ pub fn hcp(hand: Hand) -> u8 {
         .iter()
         .map(|&s| {
             let m = hand.suit_mask(s);
-            (0..4).map(|r| HCP_BY_RANK[r] * ((m >> r) & 1) as u8).sum::<u8>()
+            (0..4)
+                .map(|r| HCP_BY_RANK[r] * ((m >> r) & 1) as u8)
+                .sum::<u8>()
         })
         .sum()
 }

@@ -34,3 +34,4 @@ pub mod formats;
 
 pub use formats::{Board, DealFormat, FormatError, FormatInfo, WriteOptions};
 pub mod features;
+pub mod sqlfn;

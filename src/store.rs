@@ -13,15 +13,20 @@
 use std::path::Path;
 use std::sync::LazyLock;
 
-use include_dir::{Dir, include_dir};
 use rusqlite::types::ValueRef;
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
-use rusqlite_migration::Migrations;
+use rusqlite_migration::{M, Migrations};
 
 use crate::index::DealIndex;
 
 /// The `migrations/NN-name/up.sql` files, applied in `NN` order.
-static MIGRATIONS_DIR: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/migrations");
+/// The schema migrations, in order: the SQL files of `migrations/`, embedded in the binary.
+fn migrations() -> Migrations<'static> {
+    Migrations::new(vec![
+        M::up(include_str!("../migrations/01-initial/up.sql")),
+        M::up(include_str!("../migrations/02-feature-view/up.sql")),
+    ])
+}
 
 /// Rows per multi-row `INSERT`: 64 keys per statement amortises the per-statement cost
 /// (bind, step, reset) while keeping the SQL short.
@@ -248,7 +253,7 @@ impl Store {
     /// ```
     /// let store = dealdex::Store::open_in_memory()?;
     /// assert_eq!(store.deal_count()?, 0);
-    /// assert_eq!(store.schema_version()?, 1);
+    /// assert_eq!(store.schema_version()?, 2);
     /// # Ok::<(), dealdex::StoreError>(())
     /// ```
     ///
@@ -274,12 +279,9 @@ impl Store {
              PRAGMA temp_store = MEMORY;",
         )
         .at(&path)?;
-        let migrations =
-            Migrations::from_directory(&MIGRATIONS_DIR).map_err(|error| StoreError::Migration {
-                path: path.clone(),
-                error,
-            })?;
-        migrations
+        // Before the migrations: the feature view (version 2) is defined over these functions.
+        crate::sqlfn::register(&conn).at(&path)?;
+        migrations()
             .to_latest(&mut conn)
             .map_err(|error| StoreError::Migration {
                 path: path.clone(),
@@ -816,8 +818,7 @@ mod tests {
 
     #[test]
     fn embedded_migrations_are_valid() {
-        let migrations = Migrations::from_directory(&MIGRATIONS_DIR).unwrap();
-        migrations.validate().unwrap();
+        migrations().validate().unwrap();
     }
 
     #[test]

@@ -453,7 +453,7 @@ fn data_persists_across_reopen_and_migrations_run_once() {
     let keys = random_keys(15, 100);
     {
         let mut store = Store::open(&path).unwrap();
-        assert_eq!(store.schema_version().unwrap(), 1);
+        assert_eq!(store.schema_version().unwrap(), 2);
         store.insert_deals(&keys[..50]).unwrap();
         store
             .store_set(&new_set("kept", Some([9; 32])), &boards(&keys[40..60]))
@@ -462,7 +462,7 @@ fn data_persists_across_reopen_and_migrations_run_once() {
     for _ in 0..2 {
         // A second run of 01-initial would fail on CREATE TABLE.
         let mut store = Store::open(&path).unwrap();
-        assert_eq!(store.schema_version().unwrap(), 1);
+        assert_eq!(store.schema_version().unwrap(), 2);
         assert_eq!(store.deal_count().unwrap(), 60);
         assert_eq!(store.set_boards("kept").unwrap(), boards(&keys[40..60]));
         assert_eq!(
@@ -486,6 +486,7 @@ fn data_persists_across_reopen_and_migrations_run_once() {
         assert_eq!(
             objects,
             [
+                "view deal_features",
                 "table deals",
                 "table set_boards",
                 "index set_boards_deal",
@@ -643,7 +644,7 @@ fn a_database_from_a_newer_schema_is_refused() {
     drop(Store::open(&path).unwrap());
     Connection::open(&path)
         .unwrap()
-        .execute_batch("PRAGMA user_version = 2")
+        .execute_batch("PRAGMA user_version = 3")
         .unwrap();
     let err = Store::open(&path).unwrap_err();
     assert!(matches!(err, StoreError::Migration { .. }), "{err:?}");
@@ -689,4 +690,50 @@ fn deal_groups_count_each_key_for_the_first_group_that_holds_it() {
     assert_eq!(store.deal_count().unwrap(), 300);
     assert_eq!(store.insert_deal_groups(&groups).unwrap(), vec![0, 0, 0, 0]);
     assert_eq!(store.integrity_check().unwrap(), "ok");
+}
+
+#[test]
+fn the_feature_view_computes_every_column_from_the_key() {
+    let (_dir, path) = temp_db();
+    let mut store = Store::open(&path).unwrap();
+    let keys = random_keys(31, 50);
+    store.insert_deals(&keys).unwrap();
+    for k in &keys {
+        let deal = k.to_deal().unwrap();
+        let (hcp_n, hcp_w, len_e_h, len_s_c): (i64, i64, i64, i64) = store
+            .connection()
+            .query_row(
+                "SELECT hcp_n, hcp_w, len_e_h, len_s_c FROM deal_features WHERE key = ?1",
+                [&k.0],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+            )
+            .unwrap();
+        assert_eq!(
+            hcp_n,
+            dealdex::features::hcp(deal.hand(dealdex::Seat::North)) as i64
+        );
+        assert_eq!(
+            hcp_w,
+            dealdex::features::hcp(deal.hand(dealdex::Seat::West)) as i64
+        );
+        assert_eq!(
+            len_e_h,
+            deal.hand(dealdex::Seat::East)
+                .suit_len(dealdex::Suit::Hearts) as i64
+        );
+        assert_eq!(
+            len_s_c,
+            deal.hand(dealdex::Seat::South)
+                .suit_len(dealdex::Suit::Clubs) as i64
+        );
+    }
+    let total: i64 = store
+        .connection()
+        .query_row(
+            "SELECT sum(hcp_n + hcp_e + hcp_s + hcp_w) FROM deal_features",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(total, 40 * 50);
 }

@@ -1,0 +1,205 @@
+//! SQL functions registered on every dealdex connection, so that any query (dealdex's own,
+//! `dealdex sql`, the query language) can compute hand features from a stored key.
+//!
+//! | function | result |
+//! |---|---|
+//! | `hcp(key, seat)` | HCP of the seat's hand, 0..=37 |
+//! | `len(key, seat, suit)` | length of the suit, 0..=13 |
+//! | `shape(key, seat)` | sorted shape, text `5-4-3-1` |
+//! | `pattern(key, seat)` | exact lengths in suit order ♠♥♦♣, text `5431` |
+//! | `controls(key, seat)` | A=2 K=1, 0..=12 |
+//! | `ltc(key, seat)` | losing-trick count, 0..=12 |
+//! | `balanced(key, seat)`, `semibalanced(key, seat)` | 1 or 0 |
+//! | `longest(key, seat)` | length of the longest suit |
+//! | `pbn(key)` | the PBN deal string, North first |
+//! | `number(key [, scheme])` | the hand-record number as decimal text (Pavlicek by default) |
+//! | `board_dealer(n)`, `board_vul(n)` | `N`…`W`, `None`/`NS`/`EW`/`All` for board `n` |
+//!
+//! `key` is the 13-byte index BLOB (or its 26-hex-digit text); `seat` is `N`, `E`, `S` or `W`;
+//! `suit` is `S`, `H`, `D` or `C` (or a suit name). A malformed argument is an SQL error
+//! naming the function and the argument, never a panic.
+
+use rusqlite::Connection;
+use rusqlite::functions::{Context, FunctionFlags};
+use rusqlite::types::ValueRef;
+
+use crate::card::{Seat, Suit};
+use crate::deal::{Deal, Hand};
+use crate::features::{self, Shape};
+use crate::index::DealIndex;
+
+fn err(name: &str, msg: impl std::fmt::Display) -> rusqlite::Error {
+    rusqlite::Error::UserFunctionError(format!("{name}(): {msg}").into())
+}
+
+/// Argument `i` as a deal: a 13-byte BLOB or 26 hex digits.
+fn deal_arg(ctx: &Context<'_>, i: usize, name: &str) -> rusqlite::Result<Deal> {
+    let key = match ctx.get_raw(i) {
+        ValueRef::Blob(b) => DealIndex(
+            b.try_into()
+                .map_err(|_| err(name, format!("key has {} bytes, expected 13", b.len())))?,
+        ),
+        ValueRef::Text(t) => {
+            let t = std::str::from_utf8(t).map_err(|e| err(name, e))?;
+            DealIndex::parse_hex(t).map_err(|e| err(name, e))?
+        }
+        _ => return Err(err(name, "key must be a 13-byte BLOB or 26 hex digits")),
+    };
+    key.to_deal().map_err(|e| err(name, e))
+}
+
+/// Argument `i` as a seat letter.
+fn seat_arg(ctx: &Context<'_>, i: usize, name: &str) -> rusqlite::Result<Seat> {
+    let s: String = ctx.get(i)?;
+    let mut cs = s.trim().chars();
+    match (cs.next().and_then(Seat::from_char), cs.next()) {
+        (Some(seat), None) => Ok(seat),
+        _ => Err(err(name, format!("seat {s:?} is not N, E, S or W"))),
+    }
+}
+
+/// Argument `i` as a suit letter or name.
+fn suit_arg(ctx: &Context<'_>, i: usize, name: &str) -> rusqlite::Result<Suit> {
+    let s: String = ctx.get(i)?;
+    let t = s.trim().to_ascii_lowercase();
+    let suit = match t.as_str() {
+        "spades" | "spade" => Some(Suit::Spades),
+        "hearts" | "heart" => Some(Suit::Hearts),
+        "diamonds" | "diamond" => Some(Suit::Diamonds),
+        "clubs" | "club" => Some(Suit::Clubs),
+        _ => {
+            let mut cs = t.chars();
+            match (cs.next().and_then(Suit::from_char), cs.next()) {
+                (Some(s), None) => Some(s),
+                _ => None,
+            }
+        }
+    };
+    suit.ok_or_else(|| err(name, format!("suit {s:?} is not S, H, D, C or a suit name")))
+}
+
+/// Registers a `fn(key, seat) -> i64` hand function.
+fn hand_fn(conn: &Connection, name: &'static str, f: fn(Hand) -> i64) -> rusqlite::Result<()> {
+    conn.create_scalar_function(name, 2, flags(), move |ctx| {
+        let deal = deal_arg(ctx, 0, name)?;
+        let seat = seat_arg(ctx, 1, name)?;
+        Ok(f(deal.hand(seat)))
+    })
+}
+
+fn flags() -> FunctionFlags {
+    FunctionFlags::SQLITE_UTF8 | FunctionFlags::SQLITE_DETERMINISTIC
+}
+
+/// Registers every dealdex SQL function on `conn`.
+///
+/// # Errors
+/// SQLite's error if a function cannot be registered.
+pub fn register(conn: &Connection) -> rusqlite::Result<()> {
+    hand_fn(conn, "hcp", |h| features::hcp(h) as i64)?;
+    hand_fn(conn, "controls", |h| features::controls(h) as i64)?;
+    hand_fn(conn, "ltc", |h| features::losing_trick_count(h) as i64)?;
+    hand_fn(conn, "balanced", |h| Shape::of(h).is_balanced() as i64)?;
+    hand_fn(conn, "semibalanced", |h| {
+        Shape::of(h).is_semi_balanced() as i64
+    })?;
+    hand_fn(conn, "longest", |h| features::longest_suit(h).1 as i64)?;
+    conn.create_scalar_function("len", 3, flags(), |ctx| {
+        let deal = deal_arg(ctx, 0, "len")?;
+        let seat = seat_arg(ctx, 1, "len")?;
+        let suit = suit_arg(ctx, 2, "len")?;
+        Ok(deal.hand(seat).suit_len(suit) as i64)
+    })?;
+    conn.create_scalar_function("shape", 2, flags(), |ctx| {
+        let deal = deal_arg(ctx, 0, "shape")?;
+        Ok(Shape::of(deal.hand(seat_arg(ctx, 1, "shape")?)).to_string())
+    })?;
+    conn.create_scalar_function("pattern", 2, flags(), |ctx| {
+        let deal = deal_arg(ctx, 0, "pattern")?;
+        Ok(Shape::of(deal.hand(seat_arg(ctx, 1, "pattern")?)).pattern())
+    })?;
+    conn.create_scalar_function("pbn", 1, flags(), |ctx| {
+        Ok(deal_arg(ctx, 0, "pbn")?.to_string())
+    })?;
+    for argc in [1, 2] {
+        conn.create_scalar_function("number", argc, flags(), move |ctx| {
+            let deal = deal_arg(ctx, 0, "number")?;
+            let scheme = if argc == 2 {
+                let s: String = ctx.get(1)?;
+                s.parse().map_err(|e| err("number", e))?
+            } else {
+                crate::Scheme::Pavlicek
+            };
+            Ok(deal.number(scheme).to_string())
+        })?;
+    }
+    conn.create_scalar_function("board_dealer", 1, flags(), |ctx| {
+        let n: i64 = ctx.get(0)?;
+        let n = u64::try_from(n).map_err(|_| err("board_dealer", "board must be ≥ 1"))?;
+        Ok(crate::board_dealer(n).to_string())
+    })?;
+    conn.create_scalar_function("board_vul", 1, flags(), |ctx| {
+        let n: i64 = ctx.get(0)?;
+        let n = u64::try_from(n).map_err(|_| err("board_vul", "board must be ≥ 1"))?;
+        Ok(crate::board_vulnerability(n).to_string())
+    })?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn functions_compute_features_from_keys() {
+        let conn = Connection::open_in_memory().unwrap();
+        register(&conn).unwrap();
+        let d: Deal = "N:J987.JT7643.A4.Q .KQ2.QT9.AK98543 AQ42.A8.KJ762.J2 KT653.95.853.T76"
+            .parse()
+            .unwrap();
+        let key = DealIndex::from_deal(&d).0.to_vec();
+        let q = |sql: &str| -> String {
+            conn.query_row(sql, [&key], |r| {
+                Ok(match r.get_ref(0)? {
+                    ValueRef::Integer(i) => i.to_string(),
+                    ValueRef::Text(t) => String::from_utf8_lossy(t).into_owned(),
+                    other => format!("{other:?}"),
+                })
+            })
+            .unwrap()
+        };
+        // North J987.JT7643.A4.Q: J+J+A+Q = 1+1+4+2 = 8 HCP; shape 6-4-2-1, pattern 4621.
+        assert_eq!(q("SELECT hcp(?1, 'N')"), "8");
+        assert_eq!(q("SELECT len(?1, 'N', 'hearts')"), "6");
+        assert_eq!(q("SELECT shape(?1, 'N')"), "6-4-2-1");
+        assert_eq!(q("SELECT pattern(?1, 'N')"), "4621");
+        assert_eq!(q("SELECT controls(?1, 'E')"), "4"); // ♥K, ♣A, ♣K = 1+2+1
+        assert_eq!(q("SELECT pbn(?1)"), d.to_string());
+        assert_eq!(
+            q("SELECT number(?1, 'andrews')"),
+            d.number(crate::Scheme::Andrews).to_string()
+        );
+        // South AQ42.A8.KJ762.J2 as hex text: A+Q + A + K+J + J = 6+4+4+1 = 15.
+        assert_eq!(q("SELECT hcp(hex(?1), 'S')"), "15");
+    }
+
+    #[test]
+    fn bad_arguments_are_sql_errors() {
+        let conn = Connection::open_in_memory().unwrap();
+        register(&conn).unwrap();
+        for sql in [
+            "SELECT hcp(x'00', 'N')",
+            "SELECT hcp('0EDCCBA0976F2DA4945D8E9DC0', 'Q')",
+            "SELECT len('0EDCCBA0976F2DA4945D8E9DC0', 'N', 'stars')",
+            "SELECT hcp(42, 'N')",
+            "SELECT board_dealer(-1)",
+        ] {
+            let e = conn.query_row(sql, [], |r| r.get::<_, rusqlite::types::Value>(0));
+            assert!(e.is_err(), "{sql}");
+        }
+        let dealer: String = conn
+            .query_row("SELECT board_dealer(16)", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(dealer, "W");
+    }
+}
