@@ -4,6 +4,7 @@ mod files;
 mod generate;
 mod outputs;
 mod query;
+mod sql;
 
 use std::fs::File;
 use std::io::{self, BufWriter, IsTerminal, Write};
@@ -36,6 +37,8 @@ enum Command {
     Import(files::ImportArgs),
     /// Export a stored set to deal files.
     Export(files::ExportArgs),
+    /// Run read-only SQL over the database, with dealdex's feature functions.
+    Sql(sql::SqlArgs),
 }
 
 /// The database options shared by the commands that use it.
@@ -56,6 +59,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Convert(a) => files::convert(a),
         Command::Import(a) => files::import(a),
         Command::Export(a) => files::export(a),
+        Command::Sql(a) => sql::run(a),
     }
 }
 
