@@ -34,4 +34,6 @@ pub mod formats;
 
 pub use formats::{Board, DealFormat, FormatError, FormatInfo, WriteOptions};
 pub mod features;
+pub mod query;
 pub mod sqlfn;
+pub mod stats;

@@ -72,9 +72,71 @@ pub struct GenerateArgs {
     /// PBN [Event] tag (default: the set's name).
     #[arg(long)]
     event: Option<String>,
+    /// Keep only deals matching this query-language expression (see `dealdex query --help`),
+    /// drawing until enough match: e.g. 'hcp(N) in 20..21 and balanced(N)'.
+    #[arg(long = "where", value_name = "EXPR")]
+    filter: Option<String>,
     /// No progress bar and no summary.
     #[arg(long, short)]
     quiet: bool,
+}
+
+/// Stops a filtered generation once enough deals matched.
+#[derive(Debug, thiserror::Error)]
+#[error("enough matching deals")]
+struct Enough;
+
+/// Draws boards `first, first+1, …` of the seed's stream and keeps those matching `query`
+/// until `want` matched; returns them and how many were drawn. Reproducible: the matches are
+/// the first `want` matching boards of the stream, whatever the thread count.
+fn matching_deals(
+    seed: &Seed,
+    first: u64,
+    want: u64,
+    query: &dealdex::query::Query,
+    bar: &ProgressBar,
+) -> anyhow::Result<(Vec<Deal>, u64)> {
+    let mut found: Vec<Deal> = Vec::with_capacity(want.min(1 << 24) as usize);
+    let mut drawn = 0u64;
+    let result = dealdex::generate_chunks(
+        seed,
+        first,
+        u64::MAX - first,
+        |start, deals| {
+            let hits: Vec<(u64, Deal)> = deals
+                .iter()
+                .enumerate()
+                .filter(|(_, d)| query.matches(d))
+                .map(|(j, d)| (start + j as u64, *d))
+                .collect();
+            (deals.len() as u64, hits)
+        },
+        |(len, hits): (u64, Vec<(u64, Deal)>)| -> anyhow::Result<()> {
+            for (ordinal, d) in hits {
+                found.push(d);
+                if found.len() as u64 == want {
+                    drawn = ordinal - first + 1;
+                    return Err(Enough.into());
+                }
+            }
+            drawn += len;
+            bar.set_position(found.len() as u64);
+            Ok(())
+        },
+    );
+    match result {
+        Err(e) if e.is::<Enough>() => Ok((found, drawn)),
+        Err(e) => Err(e),
+        Ok(()) => Ok((found, drawn)),
+    }
+}
+
+/// Parses `--where`, with the query's column in the error.
+fn parse_filter(a: &GenerateArgs) -> anyhow::Result<Option<dealdex::query::Query>> {
+    a.filter
+        .as_deref()
+        .map(|text| dealdex::query::Query::parse(text).map_err(|e| bad(format!("--where: {e}"))))
+        .transpose()
 }
 
 /// Where the seed came from.
@@ -203,6 +265,7 @@ fn write_options(a: &GenerateArgs, event: String, first: u64, last: u64) -> Writ
 
 fn tournament(a: &GenerateArgs, (first, last): (u64, u64)) -> anyhow::Result<()> {
     let outputs = outputs::plan(&a.out, a.format.as_deref(), "pbn")?;
+    let filter = parse_filter(a)?;
     let seed = choose_seed(a)?;
     let db_path = (!a.no_db).then(|| a.db.clone().unwrap_or_else(|| "dealdex.db".into()));
     let mut store = match &db_path {
@@ -223,17 +286,28 @@ fn tournament(a: &GenerateArgs, (first, last): (u64, u64)) -> anyhow::Result<()>
     };
 
     let count = last - first + 1;
-    let mut deals: Vec<Deal> = Vec::with_capacity(count.min(1 << 24) as usize);
-    dealdex::generate_chunks(
-        &seed.seed,
-        first,
-        count,
-        |_, d| d.to_vec(),
-        |d| {
-            deals.extend(d);
-            Ok::<(), anyhow::Error>(())
-        },
-    )?;
+    let mut drawn = None;
+    let deals: Vec<Deal> = match &filter {
+        Some(q) => {
+            let (deals, n) = matching_deals(&seed.seed, first, count, q, &ProgressBar::hidden())?;
+            drawn = Some(n);
+            deals
+        }
+        None => {
+            let mut deals = Vec::with_capacity(count.min(1 << 24) as usize);
+            dealdex::generate_chunks(
+                &seed.seed,
+                first,
+                count,
+                |_, d| d.to_vec(),
+                |d| {
+                    deals.extend(d);
+                    Ok::<(), anyhow::Error>(())
+                },
+            )?;
+            deals
+        }
+    };
     let boards: Vec<Board> = deals
         .iter()
         .enumerate()
@@ -278,6 +352,9 @@ fn tournament(a: &GenerateArgs, (first, last): (u64, u64)) -> anyhow::Result<()>
 
     if !a.quiet {
         let mut msg = format!("boards {first}-{last}: {count} deals");
+        if let Some(n) = drawn {
+            msg += &format!(" (drew {n} to find them)");
+        }
         if let (Some(o), Some(p)) = (&stored, &db_path) {
             if o.already_stored {
                 msg += &format!("; set {name:?} already in {} (unchanged)", p.display());
@@ -359,11 +436,23 @@ fn bulk(a: &GenerateArgs, count: u64) -> anyhow::Result<()> {
             )));
         }
     }
+    let filter = parse_filter(a)?;
     let seed = choose_seed(a)?;
     let mut store = match &db_path {
         Some(p) => Some(Store::open(p)?),
         None => None,
     };
+    if let Some(q) = &filter {
+        return bulk_filtered(
+            a,
+            count,
+            q,
+            &seed,
+            store.as_mut(),
+            db_path.as_deref(),
+            &outs,
+        );
+    }
     if seed.fresh {
         let k = key_path(a, db_path.as_deref(), &seed.seed);
         write_key_file(&k, &seed.seed, &format!("deals {}..{last}", a.start))?;
@@ -496,6 +585,78 @@ fn bulk(a: &GenerateArgs, count: u64) -> anyhow::Result<()> {
                 "; {new_deals} new in {}, {} duplicates",
                 p.display(),
                 generated - new_deals
+            );
+        }
+        eprintln!("{msg}");
+    }
+    Ok(())
+}
+
+/// `generate --count N --where EXPR`: the first N matching deals of the stream, numbered from
+/// `--start`, kept in memory (32 bytes a deal), then written and stored like a bulk run.
+fn bulk_filtered(
+    a: &GenerateArgs,
+    count: u64,
+    query: &dealdex::query::Query,
+    seed: &SeedChoice,
+    store: Option<&mut Store>,
+    db_path: Option<&Path>,
+    outs: &[Output],
+) -> anyhow::Result<()> {
+    if seed.fresh {
+        let k = key_path(a, db_path, &seed.seed);
+        write_key_file(
+            &k,
+            &seed.seed,
+            &format!("{count} deals matching {:?}", a.filter),
+        )?;
+        if !a.quiet {
+            eprintln!("seed saved to {} (keep it secret)", k.display());
+        }
+    }
+    let bar = if show_progress(a.quiet) {
+        let b = ProgressBar::new(count);
+        b.set_style(
+            ProgressStyle::with_template(
+                "{bar:40} {human_pos}/{human_len} matching deals {per_sec} eta {eta}",
+            )
+            .expect("static template"),
+        );
+        b
+    } else {
+        ProgressBar::hidden()
+    };
+    let started = Instant::now();
+    let (deals, drawn) = matching_deals(&seed.seed, a.start, count, query, &bar)?;
+    bar.finish_and_clear();
+    let boards: Vec<Board> = deals
+        .iter()
+        .enumerate()
+        .map(|(j, d)| Board::new(a.start + j as u64, *d))
+        .collect();
+    let last = a.start + count - 1;
+    let opts = write_options(a, a.event.clone().unwrap_or_default(), a.start, last);
+    let files = outputs::render(outs, &boards, &opts, a.split)?;
+    let mut new_deals = 0;
+    if let Some(s) = store {
+        let keys: Vec<DealIndex> = deals.iter().map(DealIndex::from_deal).collect();
+        for batch in keys.chunks(BATCH) {
+            new_deals += s.insert_deals(batch)?;
+        }
+    }
+    outputs::write_files(&files)?;
+    let secs = started.elapsed().as_secs_f64();
+    if !a.quiet {
+        let mut msg = format!(
+            "{count} matching deals in {secs:.2} s ({:.0} matching deals/s); drew {drawn} deals ({:.3} % matched)",
+            count as f64 / secs.max(1e-9),
+            100.0 * count as f64 / drawn.max(1) as f64
+        );
+        if let Some(p) = db_path {
+            msg += &format!(
+                "; {new_deals} new in {}, {} duplicates",
+                p.display(),
+                count - new_deals
             );
         }
         eprintln!("{msg}");

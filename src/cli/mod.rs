@@ -4,7 +4,9 @@ mod files;
 mod generate;
 mod outputs;
 mod query;
+mod search;
 mod sql;
+mod stats;
 
 use std::fs::File;
 use std::io::{self, BufWriter, IsTerminal, Write};
@@ -37,8 +39,12 @@ enum Command {
     Import(files::ImportArgs),
     /// Export a stored set to deal files.
     Export(files::ExportArgs),
+    /// Find stored deals with the query language, e.g. 'hcp(N) >= 20 and len(S, spades) >= 5'.
+    Query(search::QueryArgs),
     /// Run read-only SQL over the database, with dealdex's feature functions.
     Sql(sql::SqlArgs),
+    /// Check a set, a file or the whole database for randomness (chi-square tests).
+    Stats(stats::StatsArgs),
 }
 
 /// The database options shared by the commands that use it.
@@ -59,7 +65,9 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Convert(a) => files::convert(a),
         Command::Import(a) => files::import(a),
         Command::Export(a) => files::export(a),
+        Command::Query(a) => search::run(a),
         Command::Sql(a) => sql::run(a),
+        Command::Stats(a) => stats::run(a),
     }
 }
 

@@ -1,0 +1,174 @@
+//! Tokens of the query language, each with its byte span in the query text.
+
+use crate::card::Suit;
+
+use super::{CmpOp, QueryError};
+
+/// What a token is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Kind {
+    /// A name: ASCII letters, digits and `_`, starting with a letter or `_` (keywords,
+    /// functions, seats, sides, suits; matched case-insensitively by the parser).
+    Ident,
+    /// A run of decimal digits (an integer, or a compact shape literal like `4432`).
+    Int,
+    /// A dashed shape literal: digit runs joined by `-`, e.g. `4-4-3-2` or `10-1-1-1`.
+    Dashed,
+    /// A suit symbol `♠♥♦♣` (or the white variants `♤♡♢♧`).
+    SuitSymbol(Suit),
+    /// `(`
+    LParen,
+    /// `)`
+    RParen,
+    /// `,`
+    Comma,
+    /// `..`
+    DotDot,
+    /// A comparison operator.
+    Cmp(CmpOp),
+    /// `&&`
+    AndOp,
+    /// `||`
+    OrOp,
+    /// `!` (not followed by `=`)
+    NotOp,
+    /// The end of the query.
+    End,
+}
+
+/// One token: its kind and byte span `start..end` in the query text.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Token {
+    pub kind: Kind,
+    pub start: usize,
+    pub end: usize,
+}
+
+/// The 1-based column (in characters) of byte offset `byte` of `src`.
+pub(super) fn column(src: &str, byte: usize) -> usize {
+    src.get(..byte).map_or(0, |s| s.chars().count()) + 1
+}
+
+/// A [`QueryError`] at byte offset `byte` of `src`.
+pub(super) fn error_at(src: &str, byte: usize, message: impl Into<String>) -> QueryError {
+    QueryError {
+        column: column(src, byte),
+        message: message.into(),
+    }
+}
+
+/// Splits `src` into tokens, ending with one [`Kind::End`] token at `src.len()`.
+///
+/// # Errors
+/// A character that starts no token (column of that character), a lone `&`, `|` or `.`,
+/// a `-` not inside a shape literal, and an integer above `i64::MAX`.
+pub(super) fn tokenize(src: &str) -> Result<Vec<Token>, QueryError> {
+    let bytes = src.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < src.len() {
+        let c = match src[i..].chars().next() {
+            Some(c) => c,
+            None => break,
+        };
+        let start = i;
+        let next = bytes.get(i + 1).copied();
+        let kind = match c {
+            c if c.is_whitespace() => {
+                i += c.len_utf8();
+                continue;
+            }
+            'a'..='z' | 'A'..='Z' | '_' => {
+                i += 1;
+                while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
+                    i += 1;
+                }
+                out.push(Token {
+                    kind: Kind::Ident,
+                    start,
+                    end: i,
+                });
+                continue;
+            }
+            '0'..='9' => {
+                i = digits_end(bytes, i);
+                let mut dashed = false;
+                while i + 1 < bytes.len() && bytes[i] == b'-' && bytes[i + 1].is_ascii_digit() {
+                    dashed = true;
+                    i = digits_end(bytes, i + 1);
+                }
+                if !dashed && src[start..i].parse::<i64>().is_err() {
+                    return Err(error_at(
+                        src,
+                        start,
+                        format!("number {} is too large", &src[start..i]),
+                    ));
+                }
+                let kind = if dashed { Kind::Dashed } else { Kind::Int };
+                out.push(Token {
+                    kind,
+                    start,
+                    end: i,
+                });
+                continue;
+            }
+            '(' => Kind::LParen,
+            ')' => Kind::RParen,
+            ',' => Kind::Comma,
+            '.' if next == Some(b'.') => Kind::DotDot,
+            '=' if next == Some(b'=') => Kind::Cmp(CmpOp::Eq),
+            '=' => Kind::Cmp(CmpOp::Eq),
+            '!' if next == Some(b'=') => Kind::Cmp(CmpOp::Ne),
+            '!' => Kind::NotOp,
+            '<' if next == Some(b'=') => Kind::Cmp(CmpOp::Le),
+            '<' if next == Some(b'>') => Kind::Cmp(CmpOp::Ne),
+            '<' => Kind::Cmp(CmpOp::Lt),
+            '>' if next == Some(b'=') => Kind::Cmp(CmpOp::Ge),
+            '>' => Kind::Cmp(CmpOp::Gt),
+            '&' if next == Some(b'&') => Kind::AndOp,
+            '|' if next == Some(b'|') => Kind::OrOp,
+            c => match Suit::from_char(c) {
+                Some(s) if !c.is_ascii() => Kind::SuitSymbol(s),
+                _ => {
+                    let hint = match c {
+                        '&' => " (did you mean && or and?)",
+                        '|' => " (did you mean || or or?)",
+                        '.' => " (a range is written a..b)",
+                        '-' => " (negative numbers and arithmetic are not supported)",
+                        _ => "",
+                    };
+                    return Err(error_at(
+                        src,
+                        start,
+                        format!("unexpected character {c:?}{hint}"),
+                    ));
+                }
+            },
+        };
+        // Punctuation: one or two ASCII bytes, or one suit symbol.
+        let two = matches!(
+            (c, next),
+            ('.', _) | ('=', Some(b'=')) | ('!' | '<' | '>', Some(b'=')) | ('<', Some(b'>'))
+        ) || matches!(kind, Kind::AndOp | Kind::OrOp);
+        i += if two { 2 } else { c.len_utf8() };
+        out.push(Token {
+            kind,
+            start,
+            end: i,
+        });
+    }
+    out.push(Token {
+        kind: Kind::End,
+        start: src.len(),
+        end: src.len(),
+    });
+    Ok(out)
+}
+
+/// The end of the run of ASCII digits starting at `i`.
+fn digits_end(bytes: &[u8], mut i: usize) -> usize {
+    while i < bytes.len() && bytes[i].is_ascii_digit() {
+        i += 1;
+    }
+    i
+}

@@ -1,0 +1,717 @@
+//! Recursive-descent parser with type checking: tokens → [`Cond`].
+//!
+//! Each parse step returns a typed [`Item`] (a condition, a number, a `shape(X)` /
+//! `pattern(X)` awaiting its literal, or a literal) with its byte span, so a type error
+//! names the operand at fault and its column.
+
+use crate::card::{Seat, Suit};
+use crate::features::Side;
+
+use super::lexer::{Kind, Token, error_at, tokenize};
+use super::{CmpOp, Cond, MAX_DEPTH, QueryError, Term, Who};
+
+/// The functions of the language, as listed in error messages.
+const FUNCTIONS: &str = "hcp, len, controls, ltc, longest, balanced, semibalanced, shape, pattern";
+
+/// What a parsed piece of the query is, before it is known to be used correctly.
+enum Val {
+    /// A condition (true or false for each deal).
+    Cond(Cond),
+    /// A number-valued term (never a literal: those are [`Val::Int`]).
+    Num(Term),
+    /// `shape(X)` (`exact == false`) or `pattern(X)` (`exact == true`): must be compared
+    /// with a shape literal by `=` or `!=`.
+    ShapeOf { seat: Seat, exact: bool },
+    /// An integer literal; the byte span of its digits (they may also be a compact shape
+    /// literal like `4432`).
+    Int(i64, usize, usize),
+    /// A dashed shape literal like `4-4-3-2`, with its byte span.
+    Dashed(usize, usize),
+}
+
+/// A [`Val`] with the byte span of its source text.
+struct Item {
+    val: Val,
+    start: usize,
+    end: usize,
+}
+
+/// Parses and type-checks a whole query.
+pub(super) fn parse(src: &str) -> Result<Cond, QueryError> {
+    let tokens = tokenize(src)?;
+    if tokens.len() == 1 {
+        return Err(error_at(
+            src,
+            0,
+            "empty query: expected a condition such as hcp(N) >= 12",
+        ));
+    }
+    let mut p = Parser {
+        src,
+        tokens,
+        pos: 0,
+    };
+    let item = p.or(0)?;
+    let t = p.peek();
+    match t.kind {
+        Kind::End => p.cond(item),
+        Kind::RParen => Err(p.err(t, "unmatched ')'")),
+        _ if matches!(item.val, Val::Cond(_)) => Err(p.err(
+            t,
+            format!(
+                "unexpected {} after a complete condition (expected and, or, or the end of the query)",
+                p.describe(t)
+            ),
+        )),
+        _ => Err(p.err(
+            t,
+            format!(
+                "unexpected {} after {} (expected a comparison operator such as >=)",
+                p.describe(t),
+                p.item_text(&item)
+            ),
+        )),
+    }
+}
+
+struct Parser<'a> {
+    src: &'a str,
+    tokens: Vec<Token>,
+    pos: usize,
+}
+
+impl<'a> Parser<'a> {
+    fn peek(&self) -> Token {
+        self.tokens[self.pos.min(self.tokens.len() - 1)]
+    }
+
+    fn bump(&mut self) -> Token {
+        let t = self.peek();
+        if t.kind != Kind::End {
+            self.pos += 1;
+        }
+        t
+    }
+
+    fn text(&self, t: Token) -> &'a str {
+        &self.src[t.start..t.end]
+    }
+
+    fn item_text(&self, item: &Item) -> &'a str {
+        &self.src[item.start..item.end]
+    }
+
+    fn is_keyword(&self, t: Token, kw: &str) -> bool {
+        t.kind == Kind::Ident && self.text(t).eq_ignore_ascii_case(kw)
+    }
+
+    fn err(&self, t: Token, message: impl Into<String>) -> QueryError {
+        error_at(self.src, t.start, message)
+    }
+
+    fn err_item(&self, item: &Item, message: impl Into<String>) -> QueryError {
+        error_at(self.src, item.start, message)
+    }
+
+    /// How a token is named in messages: `'foo'`, or `end of query`.
+    fn describe(&self, t: Token) -> String {
+        match t.kind {
+            Kind::End => "end of query".to_string(),
+            _ => format!("'{}'", self.text(t)),
+        }
+    }
+
+    fn deeper(&self, depth: usize, t: Token) -> Result<usize, QueryError> {
+        if depth >= MAX_DEPTH {
+            Err(self.err(
+                t,
+                format!(
+                    "query nested too deeply (more than {MAX_DEPTH} levels of parentheses and not)"
+                ),
+            ))
+        } else {
+            Ok(depth + 1)
+        }
+    }
+
+    /// `or := and (('or' | '||') and)*`
+    fn or(&mut self, depth: usize) -> Result<Item, QueryError> {
+        let first = self.and(depth)?;
+        if !self.at_or() {
+            return Ok(first);
+        }
+        let (start, mut end) = (first.start, first.end);
+        let mut parts = Vec::new();
+        push_flat(&mut parts, self.cond(first)?, true);
+        while self.at_or() {
+            self.bump();
+            let next = self.and(depth)?;
+            end = next.end;
+            push_flat(&mut parts, self.cond(next)?, true);
+        }
+        Ok(Item {
+            val: Val::Cond(Cond::Or(parts)),
+            start,
+            end,
+        })
+    }
+
+    fn at_or(&self) -> bool {
+        let t = self.peek();
+        t.kind == Kind::OrOp || self.is_keyword(t, "or")
+    }
+
+    fn at_and(&self) -> bool {
+        let t = self.peek();
+        t.kind == Kind::AndOp || self.is_keyword(t, "and")
+    }
+
+    /// `and := not (('and' | '&&') not)*`
+    fn and(&mut self, depth: usize) -> Result<Item, QueryError> {
+        let first = self.not(depth)?;
+        if !self.at_and() {
+            return Ok(first);
+        }
+        let (start, mut end) = (first.start, first.end);
+        let mut parts = Vec::new();
+        push_flat(&mut parts, self.cond(first)?, false);
+        while self.at_and() {
+            self.bump();
+            let next = self.not(depth)?;
+            end = next.end;
+            push_flat(&mut parts, self.cond(next)?, false);
+        }
+        Ok(Item {
+            val: Val::Cond(Cond::And(parts)),
+            start,
+            end,
+        })
+    }
+
+    /// `not := ('not' | '!') not | comparison`
+    fn not(&mut self, depth: usize) -> Result<Item, QueryError> {
+        let t = self.peek();
+        if t.kind == Kind::NotOp || self.is_keyword(t, "not") {
+            let depth = self.deeper(depth, t)?;
+            self.bump();
+            let inner = self.not(depth)?;
+            let end = inner.end;
+            let c = self.cond(inner)?;
+            return Ok(Item {
+                val: Val::Cond(Cond::Not(Box::new(c))),
+                start: t.start,
+                end,
+            });
+        }
+        self.comparison(depth)
+    }
+
+    /// `comparison := primary (CMP primary | 'in' INT '..' INT)?`
+    fn comparison(&mut self, depth: usize) -> Result<Item, QueryError> {
+        let left = self.primary(depth)?;
+        let t = self.peek();
+        let item = if let Kind::Cmp(op) = t.kind {
+            self.bump();
+            let right = self.primary(depth)?;
+            let (start, end) = (left.start, right.end);
+            Item {
+                val: Val::Cond(self.compare(left, op, t, right)?),
+                start,
+                end,
+            }
+        } else if self.is_keyword(t, "in") {
+            self.bump();
+            let start = left.start;
+            let term = self.number(left, "in")?;
+            let lo = self.int_literal("after 'in'")?;
+            let dots = self.bump();
+            if dots.kind != Kind::DotDot {
+                return Err(self.err(
+                    dots,
+                    format!("expected '..' in the range, found {}", self.describe(dots)),
+                ));
+            }
+            let hi = self.int_literal("after '..'")?;
+            if lo.0 > hi.0 {
+                return Err(self.err(
+                    lo.1,
+                    format!(
+                        "empty range {}..{}: the first bound exceeds the second",
+                        lo.0, hi.0
+                    ),
+                ));
+            }
+            Item {
+                val: Val::Cond(Cond::Range(term, lo.0, hi.0)),
+                start,
+                end: hi.1.end,
+            }
+        } else {
+            return Ok(left);
+        };
+        let t = self.peek();
+        if matches!(t.kind, Kind::Cmp(_)) || self.is_keyword(t, "in") {
+            return Err(self.err(
+                t,
+                "comparisons cannot be chained: join them with and, e.g. hcp(N) >= 12 and hcp(N) <= 14",
+            ));
+        }
+        Ok(item)
+    }
+
+    /// An integer literal (for range bounds), with its token.
+    fn int_literal(&mut self, after: &str) -> Result<(i64, Token), QueryError> {
+        let t = self.bump();
+        match t.kind {
+            Kind::Int => match self.text(t).parse::<i64>() {
+                Ok(v) => Ok((v, t)),
+                Err(_) => Err(self.err(t, "number too large")),
+            },
+            _ => Err(self.err(
+                t,
+                format!(
+                    "expected a whole number {after}, found {}",
+                    self.describe(t)
+                ),
+            )),
+        }
+    }
+
+    /// `primary := '(' or ')' | INT | SHAPE | call`
+    fn primary(&mut self, depth: usize) -> Result<Item, QueryError> {
+        let t = self.peek();
+        match t.kind {
+            Kind::LParen => {
+                let depth = self.deeper(depth, t)?;
+                self.bump();
+                let inner = self.or(depth)?;
+                let close = self.peek();
+                match close.kind {
+                    Kind::RParen => {
+                        self.bump();
+                        Ok(Item {
+                            start: t.start,
+                            end: close.end,
+                            ..inner
+                        })
+                    }
+                    Kind::End => Err(self.err(
+                        t,
+                        "unclosed '(': no matching ')' before the end of the query",
+                    )),
+                    _ => Err(self.err(
+                        close,
+                        format!(
+                            "expected ')' to close the '(' at column {}, found {}",
+                            super::lexer::column(self.src, t.start),
+                            self.describe(close)
+                        ),
+                    )),
+                }
+            }
+            Kind::Int => {
+                self.bump();
+                match self.text(t).parse::<i64>() {
+                    Ok(v) => Ok(Item {
+                        val: Val::Int(v, t.start, t.end),
+                        start: t.start,
+                        end: t.end,
+                    }),
+                    Err(_) => Err(self.err(t, "number too large")),
+                }
+            }
+            Kind::Dashed => {
+                self.bump();
+                Ok(Item {
+                    val: Val::Dashed(t.start, t.end),
+                    start: t.start,
+                    end: t.end,
+                })
+            }
+            Kind::Ident => self.call(),
+            Kind::RParen => Err(self.err(
+                t,
+                "unmatched ')' (expected a condition, a number or '(' here)",
+            )),
+            Kind::End => Err(self.err(
+                t,
+                "unexpected end of query: expected a condition, a number or '('",
+            )),
+            _ => Err(self.err(
+                t,
+                format!(
+                    "expected a condition, a number or '(', found {}",
+                    self.describe(t)
+                ),
+            )),
+        }
+    }
+
+    /// `call := NAME '(' arg (',' arg)* ')'`, checked against the function's signature.
+    fn call(&mut self) -> Result<Item, QueryError> {
+        let name_tok = self.bump();
+        let name = self.text(name_tok).to_ascii_lowercase();
+        let known = matches!(
+            name.as_str(),
+            "hcp"
+                | "len"
+                | "controls"
+                | "ltc"
+                | "longest"
+                | "balanced"
+                | "semibalanced"
+                | "shape"
+                | "pattern"
+        );
+        let open = self.peek();
+        if !known {
+            let what = self.text(name_tok);
+            return Err(if matches!(name.as_str(), "and" | "or" | "not" | "in") {
+                self.err(
+                    name_tok,
+                    format!("unexpected keyword '{what}': expected a condition, a number or '('"),
+                )
+            } else if open.kind == Kind::LParen {
+                self.err(
+                    name_tok,
+                    format!("unknown function '{what}' (known functions: {FUNCTIONS})"),
+                )
+            } else {
+                self.err(
+                    name_tok,
+                    format!(
+                        "unknown name '{what}': expected a function call such as hcp(N), a number, not or '(' (known functions: {FUNCTIONS})"
+                    ),
+                )
+            });
+        }
+        if open.kind != Kind::LParen {
+            return Err(self.err(
+                open,
+                format!("expected '(' after {name}, found {}", self.describe(open)),
+            ));
+        }
+        self.bump();
+        // The arguments: names or suit symbols separated by commas.
+        let mut args: Vec<Token> = Vec::new();
+        let close = loop {
+            let a = self.bump();
+            match a.kind {
+                Kind::Ident | Kind::SuitSymbol(_) => args.push(a),
+                Kind::End => {
+                    return Err(self.err(open, format!("unclosed '(' of {name}(…)")));
+                }
+                Kind::RParen if args.is_empty() => break a,
+                _ => {
+                    return Err(self.err(
+                        a,
+                        format!(
+                            "expected a seat, side or suit as argument of {name}, found {}",
+                            self.describe(a)
+                        ),
+                    ));
+                }
+            }
+            let sep = self.bump();
+            match sep.kind {
+                Kind::Comma => {}
+                Kind::RParen => break sep,
+                Kind::End => {
+                    return Err(self.err(open, format!("unclosed '(' of {name}(…)")));
+                }
+                _ => {
+                    return Err(self.err(
+                        sep,
+                        format!(
+                            "expected ',' or ')' in {name}(…), found {}",
+                            self.describe(sep)
+                        ),
+                    ));
+                }
+            }
+        };
+        let (start, end) = (name_tok.start, close.end);
+        let want = if name == "len" { 2 } else { 1 };
+        let usage = match name.as_str() {
+            "len" => "len takes a seat or side and a suit, e.g. len(S, spades)",
+            "hcp" => "hcp takes one seat or side, e.g. hcp(N) or hcp(NS)",
+            "controls" => "controls takes one seat or side, e.g. controls(N)",
+            "ltc" => "ltc takes one seat, e.g. ltc(N)",
+            "longest" => "longest takes one seat, e.g. longest(N)",
+            "balanced" => "balanced takes one seat, e.g. balanced(N)",
+            "semibalanced" => "semibalanced takes one seat, e.g. semibalanced(N)",
+            "shape" => "shape takes one seat, e.g. shape(N) = 4432",
+            _ => "pattern takes one seat, e.g. pattern(N) = 5431",
+        };
+        if args.len() < want {
+            return Err(self.err(close, format!("missing argument: {usage}")));
+        }
+        if args.len() > want {
+            return Err(self.err(args[want], format!("too many arguments: {usage}")));
+        }
+        let val = match name.as_str() {
+            "hcp" => Val::Num(Term::Hcp(self.who(args[0], &name)?)),
+            "controls" => Val::Num(Term::Controls(self.who(args[0], &name)?)),
+            "len" => {
+                let who = self.who(args[0], &name)?;
+                Val::Num(Term::Len(who, self.suit(args[1])?))
+            }
+            "ltc" => Val::Num(Term::Ltc(self.seat(args[0], &name)?)),
+            "longest" => Val::Num(Term::Longest(self.seat(args[0], &name)?)),
+            "balanced" => Val::Cond(Cond::Balanced(self.seat(args[0], &name)?)),
+            "semibalanced" => Val::Cond(Cond::SemiBalanced(self.seat(args[0], &name)?)),
+            "shape" => Val::ShapeOf {
+                seat: self.seat(args[0], &name)?,
+                exact: false,
+            },
+            _ => Val::ShapeOf {
+                seat: self.seat(args[0], &name)?,
+                exact: true,
+            },
+        };
+        Ok(Item { val, start, end })
+    }
+
+    /// A seat or side argument.
+    fn who(&self, t: Token, func: &str) -> Result<Who, QueryError> {
+        if let Kind::SuitSymbol(_) = t.kind {
+            return Err(self.err(
+                t,
+                format!(
+                    "{func} expects a seat or side here, found the suit {}",
+                    self.text(t)
+                ),
+            ));
+        }
+        let w = self.text(t).to_ascii_lowercase();
+        Ok(match w.as_str() {
+            "n" | "north" => Who::Seat(Seat::North),
+            "e" | "east" => Who::Seat(Seat::East),
+            "s" | "south" => Who::Seat(Seat::South),
+            "w" | "west" => Who::Seat(Seat::West),
+            "ns" => Who::Side(Side::NorthSouth),
+            "ew" => Who::Side(Side::EastWest),
+            _ => {
+                let hint = if parse_suit(&w).is_some() {
+                    " (the seat comes first, e.g. len(S, spades))"
+                } else {
+                    ""
+                };
+                return Err(self.err(
+                    t,
+                    format!(
+                        "unknown seat '{}' (seats: N, E, S, W, north, east, south, west; sides: NS, EW){hint}",
+                        self.text(t)
+                    ),
+                ));
+            }
+        })
+    }
+
+    /// A single-seat argument.
+    fn seat(&self, t: Token, func: &str) -> Result<Seat, QueryError> {
+        match self.who(t, func)? {
+            Who::Seat(s) => Ok(s),
+            Who::Side(_) => Err(self.err(
+                t,
+                format!(
+                    "type error: {func} takes a single seat (N, E, S or W), not the side {}",
+                    self.text(t)
+                ),
+            )),
+        }
+    }
+
+    /// A suit argument.
+    fn suit(&self, t: Token) -> Result<Suit, QueryError> {
+        let found = match t.kind {
+            Kind::SuitSymbol(s) => Some(s),
+            _ => parse_suit(&self.text(t).to_ascii_lowercase()),
+        };
+        found.ok_or_else(|| {
+            self.err(
+                t,
+                format!(
+                    "unknown suit '{}' (suits: spades, hearts, diamonds, clubs, S, H, D, C, ♠, ♥, ♦, ♣)",
+                    self.text(t)
+                ),
+            )
+        })
+    }
+
+    /// Checks that `item` is a condition.
+    fn cond(&self, item: Item) -> Result<Cond, QueryError> {
+        let text = self.item_text(&item);
+        match item.val {
+            Val::Cond(c) => Ok(c),
+            Val::Num(_) | Val::Int(..) => Err(self.err_item(
+                &item,
+                format!(
+                    "type error: {text} is a number, not a condition (compare it, e.g. {text} >= 12)"
+                ),
+            )),
+            Val::ShapeOf { .. } => Err(self.err_item(
+                &item,
+                format!("type error: {text} must be compared with a shape, e.g. {text} = 4432"),
+            )),
+            Val::Dashed(..) => Err(self.err_item(
+                &item,
+                format!("type error: the shape {text} is not a condition (write shape(N) = {text})"),
+            )),
+        }
+    }
+
+    /// Checks that `item` is a number (term or literal) used with `op`.
+    fn number(&self, item: Item, op: &str) -> Result<Term, QueryError> {
+        let text = self.item_text(&item);
+        match item.val {
+            Val::Num(t) => Ok(t),
+            Val::Int(v, ..) => Ok(Term::Lit(v)),
+            Val::Cond(_) => Err(self.err_item(
+                &item,
+                format!("type error: {text} is a condition (true or false), not a number, so it cannot be used with {op}"),
+            )),
+            Val::ShapeOf { .. } => Err(self.err_item(
+                &item,
+                format!("type error: {text} is a shape, not a number: compare it with = or != and a shape like 4432"),
+            )),
+            Val::Dashed(..) => Err(self.err_item(
+                &item,
+                format!("type error: {text} is a shape, not a number: it can only be compared with shape(X) or pattern(X)"),
+            )),
+        }
+    }
+
+    /// Builds `left op right`, type-checked.
+    fn compare(
+        &self,
+        left: Item,
+        op: CmpOp,
+        op_tok: Token,
+        right: Item,
+    ) -> Result<Cond, QueryError> {
+        if let Val::ShapeOf { seat, exact } = left.val {
+            return self.compare_shape(seat, exact, &left, op, op_tok, &right);
+        }
+        if let Val::ShapeOf { seat, exact } = right.val {
+            return self.compare_shape(seat, exact, &right, op, op_tok, &left);
+        }
+        let op_text = self.text(op_tok);
+        let l = self.number(left, op_text)?;
+        let r = self.number(right, op_text)?;
+        Ok(Cond::Cmp(l, op, r))
+    }
+
+    /// Builds `shape(X) op literal` (or `pattern(X) …`), type-checked.
+    fn compare_shape(
+        &self,
+        seat: Seat,
+        exact: bool,
+        shape: &Item,
+        op: CmpOp,
+        op_tok: Token,
+        lit: &Item,
+    ) -> Result<Cond, QueryError> {
+        let shape_text = self.item_text(shape);
+        let (a, b) = match lit.val {
+            Val::Int(_, a, b) | Val::Dashed(a, b) => (a, b),
+            _ => {
+                return Err(self.err_item(
+                lit,
+                format!(
+                    "type error: {shape_text} can only be compared with a shape literal such as 4432 or 4-4-3-2, not {}",
+                    self.item_text(lit)
+                ),
+            ));
+            }
+        };
+        let equal = match op {
+            CmpOp::Eq => true,
+            CmpOp::Ne => false,
+            _ => {
+                return Err(self.err(
+                    op_tok,
+                    format!(
+                        "type error: shapes can only be compared with = or !=, not {}",
+                        self.text(op_tok)
+                    ),
+                ));
+            }
+        };
+        let mut lengths = self.shape_literal(a, b)?;
+        if !exact {
+            lengths.sort_unstable_by(|a, b| b.cmp(a));
+        }
+        Ok(Cond::Shape {
+            seat,
+            lengths,
+            exact,
+            equal,
+        })
+    }
+
+    /// The four suit lengths of a shape literal: four digits (`4432`) or four numbers
+    /// joined by `-` (`4-4-3-2`), each 0..=13, summing to 13.
+    fn shape_literal(&self, start: usize, end: usize) -> Result<[u8; 4], QueryError> {
+        let text = &self.src[start..end];
+        let parts: Vec<u32> = if text.contains('-') {
+            text.split('-')
+                .map(|p| p.parse::<u32>().unwrap_or(u32::MAX))
+                .collect()
+        } else {
+            text.chars()
+                .map(|c| c.to_digit(10).unwrap_or(u32::MAX))
+                .collect()
+        };
+        if parts.len() != 4 {
+            return Err(error_at(
+                self.src,
+                start,
+                format!(
+                    "bad shape {text}: a shape has four suit lengths, written like 4432 or 4-4-3-2 (use dashes for a suit of 10 or more cards: 10-1-1-1)"
+                ),
+            ));
+        }
+        if parts.iter().any(|&p| p > 13) {
+            return Err(error_at(
+                self.src,
+                start,
+                format!("bad shape {text}: a suit length is at most 13"),
+            ));
+        }
+        let sum: u32 = parts.iter().sum();
+        if sum != 13 {
+            return Err(error_at(
+                self.src,
+                start,
+                format!("bad shape {text}: the suit lengths add up to {sum}, not 13"),
+            ));
+        }
+        Ok([
+            parts[0] as u8,
+            parts[1] as u8,
+            parts[2] as u8,
+            parts[3] as u8,
+        ])
+    }
+}
+
+/// A suit name or letter (lower case), if it is one.
+fn parse_suit(w: &str) -> Option<Suit> {
+    Some(match w {
+        "s" | "spade" | "spades" => Suit::Spades,
+        "h" | "heart" | "hearts" => Suit::Hearts,
+        "d" | "diamond" | "diamonds" => Suit::Diamonds,
+        "c" | "club" | "clubs" => Suit::Clubs,
+        _ => return None,
+    })
+}
+
+/// Appends `c` to the operands of an `or` (`or == true`) or `and`, splicing in the
+/// operands of a nested group of the same kind, so `(a and b) and c` is `and(a, b, c)`.
+fn push_flat(parts: &mut Vec<Cond>, c: Cond, or: bool) {
+    match (c, or) {
+        (Cond::Or(inner), true) | (Cond::And(inner), false) => parts.extend(inner),
+        (c, _) => parts.push(c),
+    }
+}

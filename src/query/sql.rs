@@ -1,0 +1,195 @@
+//! Compilation of a parsed query to a parameterised SQLite `WHERE` clause over `deals`.
+//!
+//! Every number of the query becomes a numbered placeholder `?k` with its value in
+//! [`SqlFilter::params`]; the only other text emitted is fixed by this module (column
+//! names, function names, operators and the seat literals `'N'`, `'E'`, `'S'`, `'W'`).
+
+use std::fmt::Write;
+
+use crate::card::{Seat, Suit};
+use crate::features::Side;
+
+use super::{CmpOp, Cond, SqlFilter, Term, Who};
+
+/// Compiles `c` into a clause and its parameters.
+pub(super) fn compile(c: &Cond) -> SqlFilter {
+    let mut b = Builder {
+        clause: String::new(),
+        params: Vec::new(),
+    };
+    b.cond(c);
+    SqlFilter {
+        clause: b.clause,
+        params: b.params,
+    }
+}
+
+struct Builder {
+    clause: String,
+    params: Vec<i64>,
+}
+
+/// The lower-case seat letter used in column names: `n`, `e`, `s`, `w`.
+fn seat_col(s: Seat) -> char {
+    s.letter().to_ascii_lowercase()
+}
+
+/// The lower-case suit letter used in column names: `s`, `h`, `d`, `c`.
+fn suit_col(s: Suit) -> char {
+    s.letter().to_ascii_lowercase()
+}
+
+impl Builder {
+    /// Appends a placeholder for `v`.
+    fn param(&mut self, v: i64) {
+        self.params.push(v);
+        let k = self.params.len();
+        let _ = write!(self.clause, "?{k}");
+    }
+
+    /// Appends `f(key, 'X')` for each seat of `who`, summed in parentheses for a side.
+    fn per_seat(&mut self, who: Who, one: impl Fn(&mut String, Seat)) {
+        match who {
+            Who::Seat(s) => one(&mut self.clause, s),
+            Who::Side(side) => {
+                let [a, b] = side_seats(side);
+                self.clause.push('(');
+                one(&mut self.clause, a);
+                self.clause.push_str(" + ");
+                one(&mut self.clause, b);
+                self.clause.push(')');
+            }
+        }
+    }
+
+    fn term(&mut self, t: &Term) {
+        match *t {
+            Term::Lit(v) => self.param(v),
+            Term::Hcp(who) => self.per_seat(who, |out, s| {
+                let _ = write!(out, "hcp_{}", seat_col(s));
+            }),
+            Term::Len(who, suit) => self.per_seat(who, |out, s| {
+                let _ = write!(out, "len_{}_{}", seat_col(s), suit_col(suit));
+            }),
+            Term::Controls(who) => self.per_seat(who, |out, s| func(out, "controls", s)),
+            Term::Ltc(s) => func(&mut self.clause, "ltc", s),
+            Term::Longest(s) => func(&mut self.clause, "longest", s),
+        }
+    }
+
+    fn cond(&mut self, c: &Cond) {
+        match c {
+            Cond::Cmp(l, op, r) => {
+                self.term(l);
+                self.clause.push_str(match op {
+                    CmpOp::Eq => " = ",
+                    CmpOp::Ne => " <> ",
+                    CmpOp::Lt => " < ",
+                    CmpOp::Le => " <= ",
+                    CmpOp::Gt => " > ",
+                    CmpOp::Ge => " >= ",
+                });
+                self.term(r);
+            }
+            Cond::Range(t, lo, hi) => {
+                self.term(t);
+                self.clause.push_str(" BETWEEN ");
+                self.param(*lo);
+                self.clause.push_str(" AND ");
+                self.param(*hi);
+            }
+            Cond::Balanced(s) => func(&mut self.clause, "balanced", *s),
+            Cond::SemiBalanced(s) => func(&mut self.clause, "semibalanced", *s),
+            Cond::Shape {
+                seat,
+                lengths,
+                exact: true,
+                equal,
+            } => {
+                self.clause.push_str(if *equal { "(" } else { "NOT (" });
+                for (i, suit) in Suit::ALL.into_iter().enumerate() {
+                    if i > 0 {
+                        self.clause.push_str(" AND ");
+                    }
+                    let _ = write!(self.clause, "len_{}_{} = ", seat_col(*seat), suit_col(suit));
+                    self.param(i64::from(lengths[i]));
+                }
+                self.clause.push(')');
+            }
+            Cond::Shape {
+                seat,
+                lengths,
+                exact: false,
+                equal,
+            } => {
+                let x = seat_col(*seat);
+                let _ = write!(
+                    self.clause,
+                    "(len_{x}_s, len_{x}_h, len_{x}_d, len_{x}_c) {}IN (VALUES ",
+                    if *equal { "" } else { "NOT " }
+                );
+                for (j, p) in permutations(*lengths).iter().enumerate() {
+                    self.clause.push_str(if j > 0 { ", (" } else { "(" });
+                    for (i, &l) in p.iter().enumerate() {
+                        if i > 0 {
+                            self.clause.push_str(", ");
+                        }
+                        self.param(i64::from(l));
+                    }
+                    self.clause.push(')');
+                }
+                self.clause.push(')');
+            }
+            Cond::Not(inner) => {
+                self.clause.push_str("NOT (");
+                self.cond(inner);
+                self.clause.push(')');
+            }
+            Cond::And(parts) | Cond::Or(parts) => {
+                let sep = if matches!(c, Cond::And(_)) {
+                    " AND "
+                } else {
+                    " OR "
+                };
+                self.clause.push('(');
+                for (i, p) in parts.iter().enumerate() {
+                    if i > 0 {
+                        self.clause.push_str(sep);
+                    }
+                    self.cond(p);
+                }
+                self.clause.push(')');
+            }
+        }
+    }
+}
+
+/// Appends `name(key, 'X')` for seat X.
+fn func(out: &mut String, name: &str, s: Seat) {
+    let _ = write!(out, "{name}(key, '{}')", s.letter());
+}
+
+/// The two seats of a side, in N, E, S, W order.
+fn side_seats(side: Side) -> [Seat; 2] {
+    side.seats()
+}
+
+/// The distinct orderings of four suit lengths, in decreasing lexicographic order
+/// (`[4,4,3,2]` first). 1 to 24 of them.
+pub(super) fn permutations(lengths: [u8; 4]) -> Vec<[u8; 4]> {
+    let mut out = Vec::with_capacity(24);
+    for a in 0..4 {
+        for b in 0..4 {
+            for c in 0..4 {
+                for d in 0..4 {
+                    if a != b && a != c && a != d && b != c && b != d && c != d {
+                        out.push([lengths[a], lengths[b], lengths[c], lengths[d]]);
+                    }
+                }
+            }
+        }
+    }
+    out.sort_unstable_by(|x, y| y.cmp(x));
+    out.dedup();
+    out
+}

@@ -1,0 +1,1104 @@
+//! Tests of the deal query language (src/query/): exact SQL for representative queries,
+//! error columns for every error kind, hand-checked evaluation, and the property that the
+//! compiled SQL selects exactly the deals `matches` accepts, which in turn are exactly
+//! those an independent brute-force oracle accepts.
+
+use std::collections::BTreeSet;
+use std::time::Instant;
+
+use dealdex::features::{self, Shape};
+use dealdex::query::{MAX_DEPTH, Query, QueryError, SqlFilter};
+use dealdex::{DEALS, Deal, DealIndex, Scheme, Seat};
+use proptest::prelude::*;
+use proptest::test_runner::{Config, TestRunner};
+use rusqlite::Connection;
+use rusqlite::functions::FunctionFlags;
+
+// ---------------------------------------------------------------------------------------
+// A database shaped like the store's `deals` table after the features migration.
+
+/// Creates an in-memory `deals` table with the feature columns and registers the SQL
+/// functions the compiled clauses call.
+fn database(deals: &[Deal]) -> Connection {
+    let conn = Connection::open_in_memory().unwrap();
+    let mut cols = String::from("key BLOB PRIMARY KEY");
+    for s in ['n', 'e', 's', 'w'] {
+        cols.push_str(&format!(", hcp_{s} INTEGER NOT NULL"));
+        for suit in ['s', 'h', 'd', 'c'] {
+            cols.push_str(&format!(", len_{s}_{suit} INTEGER NOT NULL"));
+        }
+    }
+    conn.execute_batch(&format!(
+        "CREATE TABLE deals ({cols}) WITHOUT ROWID;
+         CREATE INDEX deals_hcp_n ON deals(hcp_n);
+         CREATE INDEX deals_len_s_s ON deals(len_s_s);"
+    ))
+    .unwrap();
+    register_functions(&conn);
+    let tx = conn.unchecked_transaction().unwrap();
+    {
+        let placeholders = vec!["?"; 21].join(", ");
+        let mut stmt = tx
+            .prepare(&format!(
+                "INSERT OR IGNORE INTO deals VALUES ({placeholders})"
+            ))
+            .unwrap();
+        for d in deals {
+            let mut row: Vec<rusqlite::types::Value> =
+                vec![DealIndex::from_deal(d).0.to_vec().into()];
+            for seat in Seat::ALL {
+                let hand = d.hand(seat);
+                row.push(i64::from(features::hcp(hand)).into());
+                for l in features::suit_lengths(hand) {
+                    row.push(i64::from(l).into());
+                }
+            }
+            stmt.execute(rusqlite::params_from_iter(row)).unwrap();
+        }
+    }
+    tx.commit().unwrap();
+    conn
+}
+
+/// `controls`, `ltc`, `longest`, `balanced`, `semibalanced` over `(key BLOB, seat TEXT)`.
+fn register_functions(conn: &Connection) {
+    type F = fn(&Deal, Seat) -> i64;
+    let functions: [(&str, F); 5] = [
+        ("controls", |d, s| i64::from(features::controls(d.hand(s)))),
+        ("ltc", |d, s| {
+            i64::from(features::losing_trick_count(d.hand(s)))
+        }),
+        ("longest", |d, s| {
+            i64::from(features::longest_suit(d.hand(s)).1)
+        }),
+        ("balanced", |d, s| {
+            i64::from(Shape::of(d.hand(s)).is_balanced())
+        }),
+        ("semibalanced", |d, s| {
+            i64::from(Shape::of(d.hand(s)).is_semi_balanced())
+        }),
+    ];
+    for (name, f) in functions {
+        conn.create_scalar_function(
+            name,
+            2,
+            FunctionFlags::SQLITE_UTF8 | FunctionFlags::SQLITE_DETERMINISTIC,
+            move |ctx| {
+                let bad = |m: &str| rusqlite::Error::UserFunctionError(m.to_string().into());
+                let key: Vec<u8> = ctx.get(0)?;
+                let key: [u8; 13] = key.try_into().map_err(|_| bad("key is not 13 bytes"))?;
+                let deal = DealIndex(key)
+                    .to_deal()
+                    .map_err(|e| rusqlite::Error::UserFunctionError(Box::new(e)))?;
+                let seat: String = ctx.get(1)?;
+                let seat = seat
+                    .chars()
+                    .next()
+                    .and_then(Seat::from_char)
+                    .ok_or_else(|| bad("bad seat"))?;
+                Ok(f(&deal, seat))
+            },
+        )
+        .unwrap();
+    }
+}
+
+/// The keys the SQL filter selects.
+fn sql_keys(conn: &Connection, sql: &SqlFilter) -> BTreeSet<[u8; 13]> {
+    let mut stmt = conn
+        .prepare(&format!("SELECT key FROM deals WHERE {}", sql.clause))
+        .unwrap_or_else(|e| panic!("{e}: {}", sql.clause));
+    stmt.query_map(rusqlite::params_from_iter(&sql.params), |r| {
+        r.get::<_, [u8; 13]>(0)
+    })
+    .unwrap()
+    .map(|k| k.unwrap())
+    .collect()
+}
+
+/// The keys of the deals `query.matches` accepts.
+fn rust_keys(query: &Query, deals: &[Deal]) -> BTreeSet<[u8; 13]> {
+    deals
+        .iter()
+        .filter(|d| query.matches(d))
+        .map(|d| DealIndex::from_deal(d).0)
+        .collect()
+}
+
+fn sql(text: &str) -> (String, Vec<i64>) {
+    let f = Query::parse(text)
+        .unwrap_or_else(|e| panic!("{text}: {e}"))
+        .to_sql();
+    (f.clause, f.params)
+}
+
+fn err(text: &str) -> QueryError {
+    match Query::parse(text) {
+        Ok(q) => panic!("{text:?} parsed as {q}"),
+        Err(e) => e,
+    }
+}
+
+/// North J987.JT7643.A4.Q (8 HCP, 4-6-2-1), East -.KQ2.QT9.AK98543 (14, 0-3-3-7),
+/// South AQ42.A8.KJ762.J2 (15, 4-2-5-2), West KT653.95.853.T76 (3, 5-2-3-3).
+fn sample() -> Deal {
+    "N:J987.JT7643.A4.Q .KQ2.QT9.AK98543 AQ42.A8.KJ762.J2 KT653.95.853.T76"
+        .parse()
+        .unwrap()
+}
+
+// ---------------------------------------------------------------------------------------
+// Exact SQL.
+
+#[test]
+fn sql_of_representative_queries() {
+    assert_eq!(sql("hcp(N) >= 20"), ("hcp_n >= ?1".into(), vec![20]));
+    assert_eq!(
+        sql("hcp(N) >= 20 and len(S, spades) >= 5"),
+        ("(hcp_n >= ?1 AND len_s_s >= ?2)".into(), vec![20, 5])
+    );
+    assert_eq!(
+        sql("hcp(NS) in 20..25"),
+        ("(hcp_n + hcp_s) BETWEEN ?1 AND ?2".into(), vec![20, 25])
+    );
+    assert_eq!(
+        sql("len(EW, ♥) >= 8"),
+        ("(len_e_h + len_w_h) >= ?1".into(), vec![8])
+    );
+    assert_eq!(sql("len(S, S) = 5"), ("len_s_s = ?1".into(), vec![5]));
+    assert_eq!(
+        sql("LEN(west, Clubs) != 0"),
+        ("len_w_c <> ?1".into(), vec![0])
+    );
+    assert_eq!(
+        sql("not balanced(N) or ltc(S) <= 7"),
+        (
+            "(NOT (balanced(key, 'N')) OR ltc(key, 'S') <= ?1)".into(),
+            vec![7]
+        )
+    );
+    assert_eq!(
+        sql("controls(EW) > longest(W)"),
+        (
+            "(controls(key, 'E') + controls(key, 'W')) > longest(key, 'W')".into(),
+            vec![]
+        )
+    );
+    assert_eq!(
+        sql("12 <= hcp(E) && semibalanced(E)"),
+        ("(?1 <= hcp_e AND semibalanced(key, 'E'))".into(), vec![12])
+    );
+    assert_eq!(
+        sql("semibalanced(E) and (hcp(E) = 12 or hcp(E) == 13) and not (hcp(W) < 3 || ltc(W) > 9)"),
+        (
+            "(semibalanced(key, 'E') AND (hcp_e = ?1 OR hcp_e = ?2) AND NOT ((hcp_w < ?3 OR ltc(key, 'W') > ?4)))"
+                .into(),
+            vec![12, 13, 3, 9]
+        )
+    );
+    // `and` binds tighter than `or`; nested groups of the same operator are flattened.
+    assert_eq!(
+        sql("hcp(N) > 1 or hcp(E) > 2 and hcp(S) > 3 or (hcp(W) > 4 or hcp(N) > 5)"),
+        (
+            "(hcp_n > ?1 OR (hcp_e > ?2 AND hcp_s > ?3) OR hcp_w > ?4 OR hcp_n > ?5)".into(),
+            vec![1, 2, 3, 4, 5]
+        )
+    );
+    assert_eq!(
+        sql("pattern(W) != 5-4-3-1"),
+        (
+            "NOT (len_w_s = ?1 AND len_w_h = ?2 AND len_w_d = ?3 AND len_w_c = ?4)".into(),
+            vec![5, 4, 3, 1]
+        )
+    );
+    assert_eq!(
+        sql("pattern(n) = 0-13-0-0"),
+        (
+            "(len_n_s = ?1 AND len_n_h = ?2 AND len_n_d = ?3 AND len_n_c = ?4)".into(),
+            vec![0, 13, 0, 0]
+        )
+    );
+    assert_eq!(
+        sql("shape(E) = 3343"),
+        (
+            "(len_e_s, len_e_h, len_e_d, len_e_c) IN (VALUES (?1, ?2, ?3, ?4), (?5, ?6, ?7, ?8), (?9, ?10, ?11, ?12), (?13, ?14, ?15, ?16))"
+                .into(),
+            vec![4, 3, 3, 3, 3, 4, 3, 3, 3, 3, 4, 3, 3, 3, 3, 4]
+        )
+    );
+    assert_eq!(
+        sql("4-3-3-3 != shape(S)"),
+        (
+            "(len_s_s, len_s_h, len_s_d, len_s_c) NOT IN (VALUES (?1, ?2, ?3, ?4), (?5, ?6, ?7, ?8), (?9, ?10, ?11, ?12), (?13, ?14, ?15, ?16))"
+                .into(),
+            vec![4, 3, 3, 3, 3, 4, 3, 3, 3, 3, 4, 3, 3, 3, 3, 4]
+        )
+    );
+    assert_eq!(
+        sql("shape(N) = 13-0-0-0").1,
+        [13, 0, 0, 0, 0, 13, 0, 0, 0, 0, 13, 0, 0, 0, 0, 13]
+    );
+}
+
+#[test]
+fn sql_of_the_issue_example() {
+    let (clause, params) = sql("hcp(N) >= 20 and len(S, spades) >= 5 and shape(E) = 4432");
+    // The 12 distinct suit orders of 4-4-3-2, in decreasing lexicographic order.
+    let rows = [
+        [4, 4, 3, 2],
+        [4, 4, 2, 3],
+        [4, 3, 4, 2],
+        [4, 3, 2, 4],
+        [4, 2, 4, 3],
+        [4, 2, 3, 4],
+        [3, 4, 4, 2],
+        [3, 4, 2, 4],
+        [3, 2, 4, 4],
+        [2, 4, 4, 3],
+        [2, 4, 3, 4],
+        [2, 3, 4, 4],
+    ];
+    let values: Vec<String> = (0..12)
+        .map(|r| {
+            let k = 3 + 4 * r;
+            format!("(?{}, ?{}, ?{}, ?{})", k, k + 1, k + 2, k + 3)
+        })
+        .collect();
+    assert_eq!(
+        clause,
+        format!(
+            "(hcp_n >= ?1 AND len_s_s >= ?2 AND (len_e_s, len_e_h, len_e_d, len_e_c) IN (VALUES {}))",
+            values.join(", ")
+        )
+    );
+    let mut expected = vec![20, 5];
+    expected.extend(rows.iter().flatten());
+    assert_eq!(params, expected);
+    // The issue's generate example.
+    assert_eq!(
+        sql("hcp(N) in 20..21 and balanced(N)"),
+        (
+            "(hcp_n BETWEEN ?1 AND ?2 AND balanced(key, 'N'))".into(),
+            vec![20, 21]
+        )
+    );
+}
+
+/// SQLite can use the index on a bare feature column.
+#[test]
+fn sqlite_uses_the_feature_indexes() {
+    let conn = database(&[sample()]);
+    let f = Query::parse("hcp(N) >= 20").unwrap().to_sql();
+    let plan: Vec<String> = conn
+        .prepare(&format!(
+            "EXPLAIN QUERY PLAN SELECT key FROM deals WHERE {}",
+            f.clause
+        ))
+        .unwrap()
+        .query_map(rusqlite::params_from_iter(&f.params), |r| r.get(3))
+        .unwrap()
+        .map(|r| r.unwrap())
+        .collect();
+    assert!(
+        plan.iter().any(|p| p.contains("deals_hcp_n")),
+        "plan: {plan:?}"
+    );
+}
+
+// ---------------------------------------------------------------------------------------
+// Evaluation on a hand-checked deal.
+
+#[test]
+fn matches_hand_checked_features() {
+    let d = sample();
+    let yes = [
+        "hcp(N) = 8 and hcp(E) = 14 and hcp(S) = 15 and hcp(W) = 3",
+        "hcp(NS) = 23 and hcp(EW) = 17",
+        "len(N, hearts) = 6 and len(E, ♠) = 0 and len(S, D) = 5 and len(W, clubs) = 3",
+        "len(NS, spades) = 8 and len(NS, H) = 8 and len(EW, clubs) = 10",
+        "controls(N) = 2 and controls(E) = 4 and controls(S) = 5 and controls(W) = 1",
+        "controls(NS) = 7 and controls(EW) = 5",
+        "ltc(N) = 8 and ltc(E) = 4 and ltc(S) = 6 and ltc(W) = 10",
+        "longest(N) = 6 and longest(E) = 7 and longest(S) = 5 and longest(W) = 5",
+        "balanced(W) and not balanced(S) and semibalanced(S) and !semibalanced(N)",
+        "shape(N) = 6421 and shape(N) = 1-2-4-6 and pattern(N) = 4621 and pattern(N) != 6421",
+        "shape(E) = 7-3-3-0 and pattern(E) = 0-3-3-7",
+        "shape(S) = 5422 and pattern(S) = 4252 and shape(W) = 5332 and pattern(W) = 5233",
+        "hcp(S) in 15..15 and hcp(S) in 0..37 and not hcp(S) in 16..20",
+        "hcp(S) > hcp(E) and ltc(E) < ltc(S) and 3 <= hcp(W)",
+        "hcp(N) > 100 or len(E, spades) = 0",
+    ];
+    for q in yes {
+        assert!(Query::parse(q).unwrap().matches(&d), "{q}");
+    }
+    let no = [
+        "hcp(N) = 9",
+        "balanced(N)",
+        "semibalanced(E)",
+        "shape(S) = 4432",
+        "pattern(N) = 6421",
+        "hcp(S) in 16..20",
+        "hcp(N) > 7 and not hcp(E) > 13",
+        "hcp(N) != 8 or ltc(E) >= 5",
+    ];
+    for q in no {
+        assert!(!Query::parse(q).unwrap().matches(&d), "{q}");
+    }
+    // The same answers from SQL over the one-deal table.
+    let conn = database(&[d]);
+    for (q, want) in yes.iter().map(|q| (q, 1)).chain(no.iter().map(|q| (q, 0))) {
+        let f = Query::parse(q).unwrap().to_sql();
+        assert_eq!(sql_keys(&conn, &f).len(), want, "{q}: {}", f.clause);
+    }
+}
+
+#[test]
+fn spellings_and_case() {
+    let same = [
+        "hcp(N) >= 12 and len(S, spades) >= 5",
+        "HCP(north) >= 12 AND Len(South, Spades) >= 5",
+        "hcp(n)>=12&&len(s,s)>=5",
+        "hcp(N) >= 12 and len(S, ♠) >= 5",
+        "hcp(N) >= 12 and len(S, ♤) >= 5",
+        "(hcp(N) >= 12) and (len(S, spade) >= 5)",
+        "((hcp(N)) >= 12 and ((len(S, S)) >= (5)))",
+    ];
+    let first = Query::parse(same[0]).unwrap();
+    for q in same {
+        assert_eq!(Query::parse(q).unwrap(), first, "{q}");
+    }
+    assert_eq!(first.to_string(), "hcp(N) >= 12 and len(S, spades) >= 5");
+    let q: Query = "not (balanced(E) || shape(e) == 3-4-4-2) or hcp(ew) <> 20"
+        .parse()
+        .unwrap();
+    assert_eq!(
+        q.to_string(),
+        "not (balanced(E) or shape(E) = 4-4-3-2) or hcp(EW) != 20"
+    );
+    assert_eq!(Query::parse(&q.to_string()).unwrap(), q);
+    // `not` binds tighter than `and`, `and` tighter than `or`.
+    let q = Query::parse("not balanced(N) and balanced(S) or balanced(E)").unwrap();
+    assert_eq!(
+        q.to_sql().clause,
+        "((NOT (balanced(key, 'N')) AND balanced(key, 'S')) OR balanced(key, 'E'))"
+    );
+    // Long flat chains are fine (no recursion per operand).
+    let long = vec!["hcp(N) >= 0"; 5000].join(" and ");
+    assert!(Query::parse(&long).unwrap().matches(&sample()));
+}
+
+// ---------------------------------------------------------------------------------------
+// Errors: exact columns.
+
+#[test]
+fn error_columns() {
+    let cases: &[(&str, usize, &str)] = &[
+        ("", 1, "empty query"),
+        ("   ", 1, "empty query"),
+        // unknown seat / side / suit
+        ("hcp(X) > 3", 5, "unknown seat 'X'"),
+        (
+            "hcp(N) >= 20 and len(Q, spades) > 1",
+            22,
+            "unknown seat 'Q'",
+        ),
+        ("len(spades, N) > 1", 5, "the seat comes first"),
+        ("len(N, ♠) >= 5 and hcp(Q) > 1", 24, "unknown seat 'Q'"),
+        ("len(N, X) > 2", 8, "unknown suit 'X'"),
+        ("len(♠, N) > 2", 5, "found the suit ♠"),
+        // unknown function / name
+        (
+            "hcp(N) >= 20 and foo(N) > 1",
+            18,
+            "unknown function 'foo' (known functions: hcp, len, controls, ltc, longest, balanced, semibalanced, shape, pattern)",
+        ),
+        ("N > 3", 1, "unknown name 'N'"),
+        ("hcp N", 5, "expected '(' after hcp"),
+        // arguments
+        ("len(N) > 2", 6, "missing argument"),
+        ("hcp() > 2", 5, "missing argument"),
+        ("hcp(N, S) > 2", 8, "too many arguments"),
+        ("hcp(N S) > 2", 7, "expected ',' or ')'"),
+        ("hcp(3) > 2", 5, "expected a seat, side or suit"),
+        // type errors
+        (
+            "hcp(N) and 3",
+            1,
+            "type error: hcp(N) is a number, not a condition",
+        ),
+        ("balanced(N) and 3", 17, "type error: 3 is a number"),
+        (
+            "balanced(N) > 2",
+            1,
+            "type error: balanced(N) is a condition",
+        ),
+        (
+            "hcp(N) > balanced(S)",
+            10,
+            "type error: balanced(S) is a condition",
+        ),
+        ("ltc(NS) < 7", 5, "type error: ltc takes a single seat"),
+        (
+            "balanced(EW)",
+            10,
+            "type error: balanced takes a single seat",
+        ),
+        ("longest(ns) > 5", 9, "type error"),
+        ("not hcp(N)", 5, "type error: hcp(N) is a number"),
+        ("hcp(N)", 1, "type error: hcp(N) is a number"),
+        ("shape(N)", 1, "must be compared with a shape"),
+        ("shape(N) > 4432", 10, "only be compared with = or !="),
+        ("shape(N) = hcp(S)", 12, "shape literal"),
+        ("hcp(N) = 4-4-3-2", 10, "is a shape, not a number"),
+        ("4-4-3-2", 1, "is not a condition"),
+        (
+            "balanced(N) in 1..2",
+            1,
+            "type error: balanced(N) is a condition",
+        ),
+        // bad shape literals
+        ("shape(E) = 4431", 12, "add up to 12, not 13"),
+        ("shape(E) = 44320", 12, "four suit lengths"),
+        ("pattern(E) = 4-4-5", 14, "four suit lengths"),
+        ("shape(E) = 14-0-0-0", 12, "at most 13"),
+        (
+            "(shape(E)) = (4333) and pattern(W) = 5-5-5-5",
+            38,
+            "add up to 20",
+        ),
+        // parentheses
+        ("(hcp(N) > 3", 1, "unclosed '('"),
+        (
+            "hcp(N) > 3 and ((ltc(S) < 7 or balanced(S))",
+            16,
+            "unclosed '('",
+        ),
+        ("hcp(N) > 3)", 11, "unmatched ')'"),
+        ("(hcp(N) > 3))", 13, "unmatched ')'"),
+        ("()", 2, "unmatched ')'"),
+        ("hcp(N", 4, "unclosed '(' of hcp"),
+        (
+            "(hcp(N) > 3 4)",
+            13,
+            "expected ')' to close the '(' at column 1, found '4'",
+        ),
+        // trailing input
+        (
+            "hcp(N) > 3 4",
+            12,
+            "unexpected '4' after a complete condition",
+        ),
+        ("balanced(N) balanced(S)", 13, "after a complete condition"),
+        (
+            "hcp(N) 12",
+            8,
+            "unexpected '12' after hcp(N) (expected a comparison operator",
+        ),
+        // incomplete / misc
+        ("hcp(N) >", 9, "unexpected end of query"),
+        ("hcp(N) >= 12 and", 17, "unexpected end of query"),
+        ("not", 4, "unexpected end of query"),
+        ("and balanced(N)", 1, "unexpected keyword 'and'"),
+        ("hcp(N) > 3 $", 12, "unexpected character '$'"),
+        ("hcp(N) & 3", 8, "did you mean &&"),
+        ("hcp(N) > -1", 10, "negative numbers"),
+        ("1 < hcp(N) < 5", 12, "cannot be chained"),
+        ("hcp(N) in 5..3", 11, "empty range 5..3"),
+        ("hcp(N) in 5 3", 13, "expected '..'"),
+        ("hcp(N) in ..3", 11, "expected a whole number after 'in'"),
+        ("99999999999999999999 > 1", 1, "too large"),
+        ("hcp(♥) > 1", 5, "found the suit ♥"),
+        ("hcp(♥N) > 1", 6, "expected ',' or ')'"),
+    ];
+    for &(text, column, part) in cases {
+        let e = err(text);
+        assert_eq!(e.column, column, "{text:?}: {e}");
+        assert!(e.message.contains(part), "{text:?}: {e} (wanted {part:?})");
+        assert_eq!(e.to_string(), format!("column {column}: {}", e.message));
+    }
+}
+
+/// The error table of docs/query.md shows what `Query::parse` says (up to a `…`).
+#[test]
+fn documented_errors_are_accurate() {
+    let doc = include_str!("../docs/query.md");
+    let section = doc
+        .split("## Errors")
+        .nth(1)
+        .and_then(|s| s.split("## SQL").next())
+        .unwrap();
+    let mut rows = 0;
+    for line in section.lines().filter(|l| l.starts_with("| ")) {
+        let cells: Vec<&str> = line.split(" | ").collect();
+        let query = match cells[0].trim_start_matches("| ") {
+            "*(empty or blank)*" => "",
+            q if q.starts_with('`') => q.trim_matches('`'),
+            _ => continue, // the header
+        };
+        let want = cells[1].trim_end_matches(" |").trim_matches('`');
+        let got = err(query).to_string();
+        match want.split_once('…') {
+            Some((prefix, _)) => assert!(got.starts_with(prefix), "{query}: {got}"),
+            None => assert_eq!(got, want, "{query}"),
+        }
+        rows += 1;
+    }
+    assert_eq!(rows, 18);
+}
+
+#[test]
+fn nesting_is_bounded_not_a_stack_overflow() {
+    let ok = format!(
+        "{}balanced(N){}",
+        "(".repeat(MAX_DEPTH),
+        ")".repeat(MAX_DEPTH)
+    );
+    assert!(Query::parse(&ok).is_ok());
+    let deep = format!(
+        "{}balanced(N){}",
+        "(".repeat(MAX_DEPTH + 1),
+        ")".repeat(MAX_DEPTH + 1)
+    );
+    let e = err(&deep);
+    assert_eq!(e.column, MAX_DEPTH + 1);
+    assert!(e.message.contains("nested too deeply"), "{e}");
+    for huge in [
+        "(".repeat(1_000_000),
+        "not ".repeat(1_000_000),
+        "!".repeat(1_000_000),
+        "(not ".repeat(100_000),
+    ] {
+        let e = err(&huge);
+        assert!(e.message.contains("nested too deeply"), "{e}");
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Random queries: SQL == matches == an independent oracle.
+
+/// A seat or a side, as the oracle sees it.
+#[derive(Clone, Copy, Debug)]
+enum W {
+    Seat(usize),
+    Side(usize),
+}
+
+/// A number term as the oracle sees it.
+#[derive(Clone, Copy, Debug)]
+enum T {
+    Lit(i64),
+    Hcp(W),
+    Len(W, usize),
+    Controls(W),
+    Ltc(usize),
+    Longest(usize),
+}
+
+/// A generated condition: its text and its meaning.
+#[derive(Clone, Debug)]
+enum G {
+    Cmp(String, T, u8, T),
+    Range(String, T, i64, i64),
+    Balanced(String, usize, bool),
+    Shape(String, usize, [u8; 4], bool, bool),
+    Not(String, Box<G>),
+    And(Vec<(G, bool)>, usize),
+    Or(Vec<(G, bool)>, usize),
+}
+
+fn seats_of(w: W) -> Vec<Seat> {
+    match w {
+        W::Seat(i) => vec![Seat::ALL[i]],
+        W::Side(0) => vec![Seat::North, Seat::South],
+        W::Side(_) => vec![Seat::East, Seat::West],
+    }
+}
+
+fn oracle_term(t: T, d: &Deal) -> i64 {
+    let sum = |w: W, f: &dyn Fn(Seat) -> i64| seats_of(w).into_iter().map(f).sum::<i64>();
+    match t {
+        T::Lit(v) => v,
+        T::Hcp(w) => sum(w, &|s| i64::from(features::hcp(d.hand(s)))),
+        T::Len(w, suit) => sum(w, &|s| i64::from(features::suit_lengths(d.hand(s))[suit])),
+        T::Controls(w) => sum(w, &|s| i64::from(features::controls(d.hand(s)))),
+        T::Ltc(i) => i64::from(features::losing_trick_count(d.hand(Seat::ALL[i]))),
+        T::Longest(i) => i64::from(
+            *features::suit_lengths(d.hand(Seat::ALL[i]))
+                .iter()
+                .max()
+                .unwrap(),
+        ),
+    }
+}
+
+fn oracle(g: &G, d: &Deal) -> bool {
+    match g {
+        G::Cmp(_, l, op, r) => {
+            let (a, b) = (oracle_term(*l, d), oracle_term(*r, d));
+            [a == b, a != b, a < b, a <= b, a > b, a >= b][*op as usize]
+        }
+        G::Range(_, t, lo, hi) => {
+            let v = oracle_term(*t, d);
+            *lo <= v && v <= *hi
+        }
+        G::Balanced(_, seat, semi) => {
+            let mut l = features::suit_lengths(d.hand(Seat::ALL[*seat]));
+            l.sort_unstable();
+            let bal = matches!(l, [3, 3, 3, 4] | [2, 3, 4, 4] | [2, 3, 3, 5]);
+            bal || (*semi && matches!(l, [2, 2, 4, 5] | [2, 2, 3, 6]))
+        }
+        G::Shape(_, seat, lengths, exact, equal) => {
+            let mut got = features::suit_lengths(d.hand(Seat::ALL[*seat]));
+            let mut want = *lengths;
+            if !exact {
+                got.sort_unstable();
+                want.sort_unstable();
+            }
+            (got == want) == *equal
+        }
+        G::Not(_, inner) => !oracle(inner, d),
+        G::And(parts, _) => parts.iter().all(|(p, _)| oracle(p, d)),
+        G::Or(parts, _) => parts.iter().any(|(p, _)| oracle(p, d)),
+    }
+}
+
+/// The query text of `g`: parentheses where precedence needs them, and where the
+/// generator asked for extra ones.
+fn text(g: &G) -> String {
+    let group = |p: &G, needed: bool, extra: bool| {
+        if needed || extra {
+            format!("({})", text(p))
+        } else {
+            text(p)
+        }
+    };
+    match g {
+        G::Cmp(s, ..) | G::Range(s, ..) | G::Balanced(s, ..) | G::Shape(s, ..) => s.clone(),
+        G::Not(kw, inner) => {
+            let needed = matches!(**inner, G::And(..) | G::Or(..));
+            format!("{kw}{}", group(inner, needed, false))
+        }
+        G::And(parts, spelling) => parts
+            .iter()
+            .map(|(p, extra)| group(p, matches!(p, G::Or(..)), *extra))
+            .collect::<Vec<_>>()
+            .join([" and ", " && ", " AND ", "&&"][*spelling]),
+        G::Or(parts, spelling) => parts
+            .iter()
+            .map(|(p, extra)| group(p, false, *extra))
+            .collect::<Vec<_>>()
+            .join([" or ", " || ", " OR ", "||"][*spelling]),
+    }
+}
+
+const SEAT_NAMES: [[&str; 4]; 4] = [
+    ["N", "n", "north", "North"],
+    ["E", "e", "east", "EAST"],
+    ["S", "s", "south", "South"],
+    ["W", "w", "west", "West"],
+];
+const SIDE_NAMES: [[&str; 2]; 2] = [["NS", "ns"], ["EW", "Ew"]];
+const SUIT_NAMES: [[&str; 4]; 4] = [
+    ["spades", "S", "♠", "Spade"],
+    ["hearts", "h", "♥", "HEARTS"],
+    ["diamonds", "D", "♦", "diamond"],
+    ["clubs", "c", "♣", "Clubs"],
+];
+const OPS: [[&str; 2]; 6] = [
+    ["=", "=="],
+    ["!=", "<>"],
+    ["<", "<"],
+    ["<=", "<="],
+    [">", ">"],
+    [">=", ">="],
+];
+/// Sorted shapes that are common enough to be hit by a few dozen deals, plus rare ones.
+const SHAPES: [[u8; 4]; 12] = [
+    [4, 4, 3, 2],
+    [5, 3, 3, 2],
+    [5, 4, 3, 1],
+    [5, 4, 2, 2],
+    [4, 3, 3, 3],
+    [6, 3, 2, 2],
+    [6, 4, 2, 1],
+    [6, 3, 3, 1],
+    [5, 5, 2, 1],
+    [4, 4, 4, 1],
+    [7, 3, 2, 1],
+    [10, 1, 1, 1],
+];
+
+fn seat() -> impl Strategy<Value = (usize, String)> {
+    (0..4usize, 0..4usize).prop_map(|(i, sp)| (i, SEAT_NAMES[i][sp].to_string()))
+}
+
+fn who() -> impl Strategy<Value = (W, String)> {
+    prop_oneof![
+        3 => seat().prop_map(|(i, s)| (W::Seat(i), s)),
+        1 => (0..2usize, 0..2usize).prop_map(|(i, sp)| (W::Side(i), SIDE_NAMES[i][sp].to_string())),
+    ]
+}
+
+/// A number term, its text, and a range its values usually fall in.
+fn term() -> impl Strategy<Value = (T, String, (i64, i64))> {
+    let side_scale = |w: W, lo: i64, hi: i64| match w {
+        W::Seat(_) => (lo, hi),
+        W::Side(_) => (2 * lo, 2 * hi),
+    };
+    prop_oneof![
+        (who(), prop::bool::ANY).prop_map(move |((w, s), up)| {
+            let name = if up { "HCP" } else { "hcp" };
+            (T::Hcp(w), format!("{name}({s})"), side_scale(w, 4, 17))
+        }),
+        (who(), 0..4usize, 0..4usize).prop_map(move |((w, s), suit, sp)| {
+            (
+                T::Len(w, suit),
+                format!("len({s}, {})", SUIT_NAMES[suit][sp]),
+                side_scale(w, 1, 5),
+            )
+        }),
+        who().prop_map(move |(w, s)| (
+            T::Controls(w),
+            format!("controls({s})"),
+            side_scale(w, 1, 5)
+        )),
+        seat().prop_map(|(i, s)| (T::Ltc(i), format!("ltc({s})"), (5, 10))),
+        seat().prop_map(|(i, s)| (T::Longest(i), format!("Longest({s})"), (4, 7))),
+    ]
+}
+
+fn leaf() -> impl Strategy<Value = G> {
+    prop_oneof![
+        // term OP literal, either way round
+        (term(), 0..6u8, 0..2usize, any::<u32>(), prop::bool::ANY).prop_map(
+            |((t, s, (lo, hi)), op, sp, r, flip)| {
+                let v = lo + i64::from(r) % (hi - lo + 1);
+                let o = OPS[op as usize][sp];
+                if flip {
+                    G::Cmp(format!("{v} {o} {s}"), T::Lit(v), op, t)
+                } else {
+                    G::Cmp(format!("{s} {o} {v}"), t, op, T::Lit(v))
+                }
+            }
+        ),
+        // term OP term
+        (term(), 0..6u8, term()).prop_map(|((a, sa, _), op, (b, sb, _))| {
+            G::Cmp(format!("{sa} {} {sb}", OPS[op as usize][0]), a, op, b)
+        }),
+        // term in lo..hi
+        (term(), any::<u32>(), 0..4i64, prop::bool::ANY).prop_map(
+            |((t, s, (lo, hi)), r, w, spaced)| {
+                let a = lo + i64::from(r) % (hi - lo + 1);
+                let dots = if spaced { " .. " } else { ".." };
+                G::Range(format!("{s} in {a}{dots}{}", a + w), t, a, a + w)
+            }
+        ),
+        (seat(), prop::bool::ANY, prop::bool::ANY).prop_map(|((i, s), semi, up)| {
+            let name = match (semi, up) {
+                (false, false) => "balanced",
+                (false, true) => "Balanced",
+                (true, false) => "semibalanced",
+                (true, true) => "SEMIBALANCED",
+            };
+            G::Balanced(format!("{name}({s})"), i, semi)
+        }),
+        // shape / pattern (=|!=) literal, any digit order, compact or dashed
+        (
+            seat(),
+            0..SHAPES.len(),
+            Just(vec![0usize, 1, 2, 3]).prop_shuffle(),
+            prop::bool::ANY,
+            prop::bool::ANY,
+            prop::bool::ANY,
+            prop::bool::ANY,
+        )
+            .prop_map(|((i, s), k, perm, exact, equal, dashed, lit_first)| {
+                let l = [0, 1, 2, 3].map(|j| SHAPES[k][perm[j]]);
+                let lit = if dashed || l.iter().any(|&x| x > 9) {
+                    format!("{}-{}-{}-{}", l[0], l[1], l[2], l[3])
+                } else {
+                    format!("{}{}{}{}", l[0], l[1], l[2], l[3])
+                };
+                let func = if exact { "pattern" } else { "shape" };
+                let op = if equal { "=" } else { "!=" };
+                let text = if lit_first {
+                    format!("{lit} {op} {func}({s})")
+                } else {
+                    format!("{func}({s}) {op} {lit}")
+                };
+                G::Shape(text, i, l, exact, equal)
+            }),
+    ]
+}
+
+fn condition() -> impl Strategy<Value = G> {
+    leaf().prop_recursive(5, 48, 4, |inner| {
+        prop_oneof![
+            (inner.clone(), 0..3usize)
+                .prop_map(|(g, sp)| G::Not(["not ", "!", "NOT "][sp].into(), Box::new(g))),
+            (
+                prop::collection::vec((inner.clone(), prop::bool::weighted(0.2)), 2..4),
+                0..4usize
+            )
+                .prop_map(|(parts, sp)| G::And(parts, sp)),
+            (
+                prop::collection::vec((inner, prop::bool::weighted(0.2)), 2..4),
+                0..4usize
+            )
+                .prop_map(|(parts, sp)| G::Or(parts, sp)),
+        ]
+    })
+}
+
+fn random_deal() -> impl Strategy<Value = Deal> {
+    (1..=DEALS).prop_map(|n| Deal::from_number(n, Scheme::Pavlicek).unwrap())
+}
+
+/// Checks the whole chain for one generated query over `deals`: it parses, prints back
+/// to an equal query, `matches` agrees with the oracle on each deal, and the SQL selects
+/// exactly the matching deals. Returns how many deals matched.
+fn check(g: &G, deals: &[Deal], conn: &Connection) -> Result<usize, TestCaseError> {
+    let src = text(g);
+    let q = Query::parse(&src).map_err(|e| TestCaseError::fail(format!("{src}: {e}")))?;
+    let again =
+        Query::parse(&q.to_string()).map_err(|e| TestCaseError::fail(format!("{q}: {e}")))?;
+    prop_assert_eq!(&again, &q, "canonical text {} of {}", q, src);
+    for d in deals {
+        prop_assert_eq!(q.matches(d), oracle(g, d), "{} on {}", src, d);
+    }
+    let f = q.to_sql();
+    check_placeholders(&f);
+    let want = rust_keys(&q, deals);
+    let got = sql_keys(conn, &f);
+    prop_assert_eq!(&got, &want, "{} → {} {:?}", src, f.clause, f.params);
+    Ok(want.len())
+}
+
+/// The clause holds no number but its placeholders `?1`, `?2`, … in order, one per
+/// parameter, and no quoted text but seat letters.
+fn check_placeholders(f: &SqlFilter) {
+    let mut rest = String::new();
+    let mut next = 1;
+    let mut chars = f.clause.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '?' {
+            let mut k = String::new();
+            while let Some(d) = chars.next_if(|d| d.is_ascii_digit()) {
+                k.push(d);
+            }
+            assert_eq!(k.parse::<usize>().unwrap(), next, "{}", f.clause);
+            next += 1;
+        } else {
+            rest.push(c);
+        }
+    }
+    assert_eq!(next - 1, f.params.len(), "{}", f.clause);
+    assert!(!rest.chars().any(|c| c.is_ascii_digit()), "{}", f.clause);
+    for (i, part) in rest.split('\'').enumerate() {
+        if i % 2 == 1 {
+            assert!(["N", "E", "S", "W"].contains(&part), "{}", f.clause);
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(Config { cases: 300, ..Config::default() })]
+
+    /// Random queries over random deals (a fresh table per case).
+    #[test]
+    fn sql_equals_matches_equals_oracle(
+        g in condition(),
+        deals in prop::collection::vec(random_deal(), 1..40),
+    ) {
+        let conn = database(&deals);
+        check(&g, &deals, &conn)?;
+    }
+}
+
+/// `n` deterministic pseudo-random deals (a 128-bit LCG's high bits → hand-record numbers).
+fn random_deals(n: usize) -> Vec<Deal> {
+    let mut x: u128 = 0x9E37_79B9_7F4A_7C15_F39C_C060_5CED_C834;
+    (0..n)
+        .map(|_| {
+            x = x
+                .wrapping_mul(0x2360_ED05_1FC6_5DA4_4385_DF64_9FCC_F645)
+                .wrapping_add(1);
+            Deal::from_number((x >> 32) % DEALS + 1, Scheme::Pavlicek).unwrap()
+        })
+        .collect()
+}
+
+/// Random queries over one table of 3000 random deals; also checks that the generator
+/// produces selective queries (some but not all deals), not just trivial ones.
+#[test]
+fn sql_equals_matches_on_a_big_table() {
+    let mut runner = TestRunner::new(Config {
+        cases: 200,
+        ..Config::default()
+    });
+    let deals = random_deals(3000);
+    let conn = database(&deals);
+    let counts = std::cell::RefCell::new(Vec::new());
+    runner
+        .run(&condition(), |g| {
+            let n = check(&g, &deals, &conn)?;
+            counts.borrow_mut().push(n);
+            Ok(())
+        })
+        .unwrap();
+    let counts = counts.into_inner();
+    let selective = counts.iter().filter(|&&n| n > 0 && n < deals.len()).count();
+    assert!(
+        selective * 2 > counts.len(),
+        "{selective} of {}",
+        counts.len()
+    );
+}
+
+// ---------------------------------------------------------------------------------------
+// Fuzz: nothing panics.
+
+/// Checks an arbitrary text: parse never panics; an error's column lies within the text
+/// (or just past it); a query compiles, evaluates and prints back.
+fn no_panic(src: &str) {
+    match Query::parse(src) {
+        Ok(q) => {
+            let f = q.to_sql();
+            check_placeholders(&f);
+            let _ = q.matches(&sample());
+            assert_eq!(Query::parse(&q.to_string()).as_ref(), Ok(&q), "{src}");
+        }
+        Err(e) => {
+            assert!(
+                e.column >= 1 && e.column <= src.chars().count() + 1,
+                "{src:?}: {e}"
+            );
+            assert!(!e.message.is_empty());
+        }
+    }
+}
+
+/// Strings made of the language's pieces (and some wrong ones), so the fuzzing reaches
+/// deep into the parser rather than stopping at the first character.
+fn token_soup() -> impl Strategy<Value = String> {
+    let pieces = prop::sample::select(vec![
+        "hcp",
+        "len",
+        "controls",
+        "ltc",
+        "longest",
+        "balanced",
+        "semibalanced",
+        "shape",
+        "pattern",
+        "foo",
+        "N",
+        "e",
+        "S",
+        "west",
+        "NS",
+        "ew",
+        "spades",
+        "H",
+        "♦",
+        "♣",
+        "(",
+        ")",
+        ",",
+        "=",
+        "==",
+        "!=",
+        "<>",
+        "<",
+        "<=",
+        ">",
+        ">=",
+        "in",
+        "..",
+        ".",
+        "and",
+        "or",
+        "not",
+        "&&",
+        "||",
+        "!",
+        "&",
+        "|",
+        "0",
+        "5",
+        "13",
+        "20",
+        "4432",
+        "4-4-3-2",
+        "5-4-3-1",
+        "10-1-1-1",
+        "99999999999999999999",
+        "-",
+        " ",
+        "  ",
+        "\t",
+        "é",
+        "💥",
+        "\u{0}",
+        "x",
+    ]);
+    prop::collection::vec(pieces, 0..24).prop_map(|v| v.concat())
+}
+
+proptest! {
+    #![proptest_config(Config { cases: 3000, ..Config::default() })]
+
+    #[test]
+    fn arbitrary_strings_never_panic(s in any::<String>()) {
+        no_panic(&s);
+    }
+
+    #[test]
+    fn token_soup_never_panics(s in token_soup()) {
+        no_panic(&s);
+    }
+
+    #[test]
+    fn mutated_valid_queries_never_panic(g in condition(), cut in any::<prop::sample::Index>(), junk in token_soup()) {
+        let t = text(&g);
+        let chars: Vec<char> = t.chars().collect();
+        let at = cut.index(chars.len() + 1);
+        let mut s: String = chars[..at].iter().collect();
+        s.push_str(&junk);
+        s.extend(&chars[at..]);
+        no_panic(&s);
+        let truncated: String = chars[..at].iter().collect();
+        no_panic(&truncated);
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Timing (release): cargo test --release --test query -- --ignored --nocapture
+
+#[test]
+#[ignore = "timing; run in release with --ignored --nocapture"]
+fn matches_rate() {
+    const N: usize = 1_000_000;
+    let deals = random_deals(N);
+    for text in [
+        "hcp(N) in 20..21 and balanced(N)",
+        "hcp(N) >= 20 and len(S, spades) >= 5 and shape(E) = 4432",
+        "balanced(N) and hcp(N) in 15..17",
+        "len(NS, hearts) >= 8 and hcp(NS) >= 25 and ltc(N) <= 7",
+        "shape(E) = 4432 or pattern(W) = 5-4-3-1 or controls(S) >= 6",
+    ] {
+        let q = Query::parse(text).unwrap();
+        let mut hits = 0usize;
+        let t = Instant::now();
+        for d in &deals {
+            hits += usize::from(q.matches(std::hint::black_box(d)));
+        }
+        let s = t.elapsed().as_secs_f64();
+        println!(
+            "{text:60} {:>7} hits ({:.2} %), {:6.1} M evaluations/s",
+            hits,
+            100.0 * hits as f64 / N as f64,
+            N as f64 / s / 1e6
+        );
+    }
+}
