@@ -11,11 +11,10 @@
 //! but the file is always consistent.
 
 use std::path::Path;
-use std::sync::LazyLock;
 
 use rusqlite::types::ValueRef;
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
-use rusqlite_migration::{M, Migrations};
+use rusqlite_migration::{HookError, HookResult, M, Migrations};
 
 use crate::index::DealIndex;
 
@@ -24,31 +23,71 @@ use crate::index::DealIndex;
 fn migrations() -> Migrations<'static> {
     Migrations::new(vec![
         M::up(include_str!("../migrations/01-initial/up.sql")),
-        M::up(include_str!("../migrations/02-feature-view/up.sql")),
+        M::up_with_hook(
+            include_str!("../migrations/02-features/up.sql"),
+            backfill_features,
+        ),
     ])
 }
 
-/// Rows per multi-row `INSERT`: 64 keys per statement amortises the per-statement cost
-/// (bind, step, reset) while keeping the SQL short.
-const CHUNK: usize = 64;
+/// The two stored feature integers of migration 02 for a deal: `hcp4` (6 bits a seat, N
+/// lowest) and `lens` (4 bits a seat and suit: N♠ lowest, then N♥ … W♣).
+pub(crate) fn packed_features(deal: &crate::Deal) -> (i64, i64) {
+    let mut hcp4 = 0i64;
+    let mut lens = 0u64;
+    for (t, hand) in deal.hands().iter().enumerate() {
+        hcp4 |= (crate::features::hcp(*hand) as i64) << (6 * t);
+        for (u, l) in crate::features::suit_lengths(*hand).iter().enumerate() {
+            lens |= (*l as u64) << (4 * (4 * t + u));
+        }
+    }
+    (hcp4, lens as i64)
+}
 
-/// `INSERT OR IGNORE INTO deals(key) VALUES (?),(?),…` with [`CHUNK`] rows.
-static INSERT_DEALS_CHUNK: LazyLock<String> =
-    LazyLock::new(|| multi_row_insert("INSERT OR IGNORE INTO deals(key) VALUES ", "(?)"));
-const INSERT_DEAL_ONE: &str = "INSERT OR IGNORE INTO deals(key) VALUES (?)";
+/// Migration 02's hook: fills the packed features of every deal stored before it.
+fn backfill_features(tx: &rusqlite::Transaction) -> HookResult {
+    let mut keys = Vec::new();
+    {
+        let mut stmt = tx.prepare("SELECT key FROM deals")?;
+        let mut rows = stmt.query([])?;
+        while let Some(row) = rows.next()? {
+            let k = row
+                .get_ref(0)?
+                .as_blob()
+                .map_err(|e| HookError::Hook(format!("a stored key is not a BLOB: {e}")))?;
+            let bytes: [u8; 13] = k.try_into().map_err(|_| {
+                HookError::Hook(format!("a stored key has {} bytes, not 13", k.len()))
+            })?;
+            keys.push(DealIndex(bytes));
+        }
+    }
+    let mut stmt = tx.prepare("UPDATE deals SET hcp4 = ?2, lens = ?3 WHERE key = ?1")?;
+    for key in keys {
+        let deal = key
+            .to_deal()
+            .map_err(|e| HookError::Hook(format!("stored key {key}: {e}")))?;
+        let (hcp4, lens) = packed_features(&deal);
+        stmt.execute(params![&key.0, hcp4, lens])?;
+    }
+    Ok(())
+}
+
+/// Inserts a deal with its packed features (migration 02), one row a statement.
+const INSERT_DEAL: &str = "INSERT OR IGNORE INTO deals(key, hcp4, lens) VALUES (?1, ?2, ?3)";
 
 const INSERT_BOARD_ONE: &str = "INSERT INTO set_boards(set_id, board, deal) VALUES (?,?,?)";
 
-fn multi_row_insert(head: &str, row: &str) -> String {
-    let mut sql = String::with_capacity(head.len() + CHUNK * (row.len() + 1));
-    sql.push_str(head);
-    for i in 0..CHUNK {
-        if i > 0 {
-            sql.push(',');
-        }
-        sql.push_str(row);
-    }
-    sql
+/// Inserts one deal with its packed features; 1 when it was new, 0 when already stored.
+fn insert_deal(stmt: &mut rusqlite::CachedStatement<'_>, key: &DealIndex) -> rusqlite::Result<u64> {
+    let deal = key.to_deal().map_err(|e| {
+        rusqlite::Error::ToSqlConversionFailure(format!("deal index {key}: {e}").into())
+    })?;
+    let (hcp4, lens) = packed_features(&deal);
+    stmt.raw_bind_parameter(1, key.0)?;
+    stmt.raw_bind_parameter(2, hcp4)?;
+    stmt.raw_bind_parameter(3, lens)?;
+    // INSERT OR IGNORE counts only the rows it inserted (sqlite3_changes).
+    Ok(stmt.raw_execute()? as u64)
 }
 
 /// What went wrong in a [`Store`] call.
@@ -393,9 +432,9 @@ impl Store {
         tagged.dedup_by_key(|(k, _)| *k);
         let mut counts = vec![0u64; groups.len()];
         {
-            let mut stmt = tx.prepare_cached(INSERT_DEAL_ONE).at(path)?;
+            let mut stmt = tx.prepare_cached(INSERT_DEAL).at(path)?;
             for (key, g) in &tagged {
-                counts[*g] += stmt.execute([&key.0]).at(path)? as u64;
+                counts[*g] += insert_deal(&mut stmt, key).at(path)?;
             }
         }
         tx.commit().at(path)?;
@@ -716,24 +755,10 @@ impl Store {
 
 /// Inserts keys that are sorted and distinct; returns how many were new.
 fn insert_sorted_keys(conn: &Connection, keys: &[DealIndex]) -> rusqlite::Result<u64> {
+    let mut stmt = conn.prepare_cached(INSERT_DEAL)?;
     let mut new = 0u64;
-    let mut chunks = keys.chunks_exact(CHUNK);
-    if chunks.len() > 0 {
-        let mut stmt = conn.prepare_cached(INSERT_DEALS_CHUNK.as_str())?;
-        for chunk in &mut chunks {
-            for (i, key) in chunk.iter().enumerate() {
-                stmt.raw_bind_parameter(i + 1, key.0)?;
-            }
-            // INSERT OR IGNORE counts only the rows it inserted (sqlite3_changes).
-            new += stmt.raw_execute()? as u64;
-        }
-    }
-    let rest = chunks.remainder();
-    if !rest.is_empty() {
-        let mut stmt = conn.prepare_cached(INSERT_DEAL_ONE)?;
-        for key in rest {
-            new += stmt.execute([&key.0])? as u64;
-        }
+    for key in keys {
+        new += insert_deal(&mut stmt, key)?;
     }
     Ok(new)
 }
@@ -822,7 +847,7 @@ mod tests {
     }
 
     #[test]
-    fn multi_row_sql_has_one_parameter_per_row() {
-        assert_eq!(INSERT_DEALS_CHUNK.matches('?').count(), CHUNK);
+    fn insert_sql_binds_key_and_packed_features() {
+        assert_eq!(INSERT_DEAL.matches('?').count(), 3);
     }
 }

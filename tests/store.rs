@@ -737,3 +737,46 @@ fn the_feature_view_computes_every_column_from_the_key() {
         .unwrap();
     assert_eq!(total, 40 * 50);
 }
+
+#[test]
+fn a_version_1_database_gets_its_features_backfilled() {
+    let (_dir, path) = temp_db();
+    let keys = random_keys(21, 40);
+    {
+        let conn = Connection::open(&path).unwrap();
+        conn.execute_batch(include_str!("../migrations/01-initial/up.sql"))
+            .unwrap();
+        conn.execute_batch("PRAGMA user_version = 1").unwrap();
+        for k in &keys {
+            conn.execute("INSERT INTO deals(key) VALUES (?1)", [&k.0])
+                .unwrap();
+        }
+    }
+    let store = Store::open(&path).unwrap();
+    assert_eq!(store.schema_version().unwrap(), 2);
+    for k in &keys {
+        let deal = k.to_deal().unwrap();
+        let (hcp_n, hcp_w, len_e_h): (i64, i64, i64) = store
+            .connection()
+            .query_row(
+                "SELECT hcp_n, hcp_w, len_e_h FROM deals WHERE key = ?1",
+                [&k.0],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+            )
+            .unwrap();
+        assert_eq!(
+            hcp_n,
+            dealdex::features::hcp(deal.hand(dealdex::Seat::North)) as i64
+        );
+        assert_eq!(
+            hcp_w,
+            dealdex::features::hcp(deal.hand(dealdex::Seat::West)) as i64
+        );
+        assert_eq!(
+            len_e_h,
+            deal.hand(dealdex::Seat::East)
+                .suit_len(dealdex::Suit::Hearts) as i64
+        );
+    }
+    assert_eq!(store.integrity_check().unwrap(), "ok");
+}
