@@ -77,6 +77,15 @@ const INSERT_DEAL: &str = "INSERT OR IGNORE INTO deals(key, hcp4, lens) VALUES (
 
 const INSERT_BOARD_ONE: &str = "INSERT INTO set_boards(set_id, board, deal) VALUES (?,?,?)";
 
+/// Rows per multi-row deal `INSERT`: 64 rows a statement amortise the per-statement cost.
+const CHUNK: usize = 64;
+
+/// [`INSERT_DEAL`] with [`CHUNK`] rows.
+static INSERT_DEALS_CHUNK: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    let rows = vec!["(?,?,?)"; CHUNK].join(",");
+    format!("INSERT OR IGNORE INTO deals(key, hcp4, lens) VALUES {rows}")
+});
+
 /// Inserts one deal with its packed features; 1 when it was new, 0 when already stored.
 fn insert_deal(stmt: &mut rusqlite::CachedStatement<'_>, key: &DealIndex) -> rusqlite::Result<u64> {
     let deal = key.to_deal().map_err(|e| {
@@ -421,6 +430,14 @@ impl Store {
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .at(path)?;
+        if let [only] = groups {
+            let mut sorted = only.clone();
+            sorted.sort_unstable();
+            sorted.dedup();
+            let n = insert_sorted_keys(&tx, &sorted).at(path)?;
+            tx.commit().at(path)?;
+            return Ok(vec![n]);
+        }
         // All keys in one sorted pass (B-tree order), each counted for the first group that
         // holds it.
         let mut tagged: Vec<(DealIndex, usize)> = groups
@@ -755,9 +772,26 @@ impl Store {
 
 /// Inserts keys that are sorted and distinct; returns how many were new.
 fn insert_sorted_keys(conn: &Connection, keys: &[DealIndex]) -> rusqlite::Result<u64> {
-    let mut stmt = conn.prepare_cached(INSERT_DEAL)?;
     let mut new = 0u64;
-    for key in keys {
+    let mut chunks = keys.chunks_exact(CHUNK);
+    if chunks.len() > 0 {
+        let mut stmt = conn.prepare_cached(INSERT_DEALS_CHUNK.as_str())?;
+        for chunk in &mut chunks {
+            for (i, key) in chunk.iter().enumerate() {
+                let deal = key.to_deal().map_err(|e| {
+                    rusqlite::Error::ToSqlConversionFailure(format!("deal index {key}: {e}").into())
+                })?;
+                let (hcp4, lens) = packed_features(&deal);
+                stmt.raw_bind_parameter(3 * i + 1, key.0)?;
+                stmt.raw_bind_parameter(3 * i + 2, hcp4)?;
+                stmt.raw_bind_parameter(3 * i + 3, lens)?;
+            }
+            // INSERT OR IGNORE counts only the rows it inserted (sqlite3_changes).
+            new += stmt.raw_execute()? as u64;
+        }
+    }
+    let mut stmt = conn.prepare_cached(INSERT_DEAL)?;
+    for key in chunks.remainder() {
         new += insert_deal(&mut stmt, key)?;
     }
     Ok(new)
@@ -849,5 +883,6 @@ mod tests {
     #[test]
     fn insert_sql_binds_key_and_packed_features() {
         assert_eq!(INSERT_DEAL.matches('?').count(), 3);
+        assert_eq!(INSERT_DEALS_CHUNK.matches('?').count(), 3 * CHUNK);
     }
 }
