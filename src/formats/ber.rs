@@ -61,13 +61,7 @@ impl DealFormat for Ber {
             }
             let deal = Deal::new(masks.map(crate::deal::Hand::from_mask))
                 .map_err(|e| FormatError::new(at, format!("not a deal: {e}")))?;
-            boards.push(Board {
-                number: None,
-                dealer: None,
-                vulnerability: None,
-                deal,
-                game: None,
-            });
+            boards.push(Board::unnumbered(deal));
             pos += RECORD;
             if data.get(pos) == Some(&b'\r') && data.get(pos + 1) == Some(&b'\n') {
                 pos += 2;

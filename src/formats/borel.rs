@@ -98,13 +98,7 @@ impl DealFormat for Borel {
             }
             let deal = Deal::new(masks.map(Hand::from_mask))
                 .map_err(|e| FormatError::new(Location::Line(line), format!("not a deal: {e}")))?;
-            boards.push(Board {
-                number: None,
-                dealer: None,
-                vulnerability: None,
-                deal,
-                game: None,
-            });
+            boards.push(Board::unnumbered(deal));
         }
         Ok(boards)
     }

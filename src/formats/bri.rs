@@ -167,6 +167,20 @@ pub(crate) fn check_records(data: &[u8], len: usize) -> Result<(), FormatError> 
     Ok(())
 }
 
+/// Reads a file of fixed-size records, each decoded by `decode(record, number, offset)`
+/// (1-based record number, 0-based byte offset); boards come back without numbers.
+pub(crate) fn read_fixed_records(
+    data: &[u8],
+    len: usize,
+    decode: impl Fn(&[u8], usize, u64) -> Result<Deal, FormatError>,
+) -> Result<Vec<Board>, FormatError> {
+    check_records(data, len)?;
+    data.chunks_exact(len)
+        .enumerate()
+        .map(|(r, rec)| decode(rec, r + 1, (r * len) as u64).map(Board::unnumbered))
+        .collect()
+}
+
 impl DealFormat for Bri {
     fn info(&self) -> &'static FormatInfo {
         &INFO
@@ -175,19 +189,7 @@ impl DealFormat for Bri {
     /// Reads 128-byte records (FORMATS.md §6); the padding after the BRI part is not checked.
     /// Boards come back without numbers.
     fn read(&self, data: &[u8]) -> Result<Vec<Board>, FormatError> {
-        check_records(data, RECORD_LEN)?;
-        let mut boards = Vec::with_capacity(data.len() / RECORD_LEN);
-        for (r, rec) in data.chunks_exact(RECORD_LEN).enumerate() {
-            let deal = decode_bri_part(rec, r + 1, (r * RECORD_LEN) as u64)?;
-            boards.push(Board {
-                number: None,
-                dealer: None,
-                vulnerability: None,
-                deal,
-                game: None,
-            });
-        }
-        Ok(boards)
+        read_fixed_records(data, RECORD_LEN, decode_bri_part)
     }
 
     /// Writes one 128-byte record a board: the BRI part, 32 spaces, 18 NULs (Big Deal

@@ -10,7 +10,7 @@
 //! anything, but the file must be a whole number of 128-byte records. DGE files carry no
 //! board numbers, dealers or vulnerabilities.
 
-use super::bri::check_records;
+use super::bri::read_fixed_records;
 use super::{Board, DealFormat, FormatError, FormatInfo, Location, WriteOptions};
 use crate::card::{Card, RANK_LETTERS, Seat, Suit};
 use crate::deal::{Deal, Hand};
@@ -201,19 +201,7 @@ impl DealFormat for Dge {
     /// Reads 128-byte records (FORMATS.md §6); the padding after the DGE part is not checked.
     /// Boards come back without numbers.
     fn read(&self, data: &[u8]) -> Result<Vec<Board>, FormatError> {
-        check_records(data, RECORD_LEN)?;
-        let mut boards = Vec::with_capacity(data.len() / RECORD_LEN);
-        for (r, rec) in data.chunks_exact(RECORD_LEN).enumerate() {
-            let deal = decode_dge_part(rec, r + 1, (r * RECORD_LEN) as u64)?;
-            boards.push(Board {
-                number: None,
-                dealer: None,
-                vulnerability: None,
-                deal,
-                game: None,
-            });
-        }
-        Ok(boards)
+        read_fixed_records(data, RECORD_LEN, decode_dge_part)
     }
 
     /// Writes one 128-byte record a board: the DGE part and 60 NULs (Big Deal output.c). Any

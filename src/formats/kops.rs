@@ -113,13 +113,7 @@ impl DealFormat for Kops {
                         format!("not a deal: {e}"),
                     )
                 })?;
-                Ok(Board {
-                    number: None,
-                    dealer: None,
-                    vulnerability: None,
-                    deal,
-                    game: None,
-                })
+                Ok(Board::unnumbered(deal))
             })
             .collect()
     }

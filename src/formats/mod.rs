@@ -69,6 +69,17 @@ impl Board {
         }
     }
 
+    /// A board as formats without board numbers, dealer or vulnerability read it: just the deal.
+    pub fn unnumbered(deal: Deal) -> Board {
+        Board {
+            number: None,
+            dealer: None,
+            vulnerability: None,
+            deal,
+            game: None,
+        }
+    }
+
     /// The dealer: the explicit one, else the board number's (FORMATS.md §3), else North.
     pub fn dealer_or_default(&self) -> Seat {
         self.dealer
