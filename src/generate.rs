@@ -30,6 +30,7 @@ use sha2::{Digest, Sha256};
 
 use crate::deal::Deal;
 use crate::number::{DEALS, Scheme, unrank_indices};
+use crate::predeal::Predeal;
 
 /// A 256-bit generation seed, written as 64 hex characters.
 ///
@@ -96,10 +97,21 @@ impl Seed {
 
     /// Steps 2 and 3 of the derivation for board `k` given its 16-word block.
     fn index_from_block(&self, k: u64, w: &[u32; 16]) -> u128 {
+        self.index_below(k, w, DEALS)
+    }
+
+    /// Steps 2 and 3 with candidates masked to the bit length of `bound` and accepted below
+    /// it (for `bound` = D the mask keeps all 96 bits: the plain derivation).
+    fn index_below(&self, k: u64, w: &[u32; 16], bound: u128) -> u128 {
+        let mask = if bound <= 1 {
+            0
+        } else {
+            u128::MAX >> (bound - 1).leading_zeros()
+        };
         for j in 0..5 {
             let x = w[3 * j] as u128 | (w[3 * j + 1] as u128) << 32 | (w[3 * j + 2] as u128) << 64;
-            if x < DEALS {
-                return x;
+            if x & mask < bound {
+                return x & mask;
             }
         }
         let mut rng = ChaCha20Rng::from_seed(self.0);
@@ -108,9 +120,26 @@ impl Seed {
             let x = rng.next_u32() as u128
                 | (rng.next_u32() as u128) << 32
                 | (rng.next_u32() as u128) << 64;
-            if x < DEALS {
-                return x;
+            if x & mask < bound {
+                return x & mask;
             }
+        }
+    }
+
+    /// Fills `out` with the deals of boards `first, first+1, …` completing `predeal`: the
+    /// derivation of the module docs with the bound D replaced by the number of completions
+    /// (candidates masked to its bit length) and the Pavlicek unrank by
+    /// [`Predeal::complete`].
+    pub fn fill_predealt(&self, predeal: &Predeal, first: u64, out: &mut [Deal]) {
+        let mut rng = self.stream_at(first);
+        let mut block = [0u8; 64];
+        for (j, o) in out.iter_mut().enumerate() {
+            rng.fill_bytes(&mut block);
+            let words: [u32; 16] = std::array::from_fn(|w| {
+                u32::from_le_bytes(block[4 * w..4 * w + 4].try_into().expect("4 bytes"))
+            });
+            let i = self.index_below(first + j as u64, &words, predeal.completions());
+            *o = predeal.complete(i);
         }
     }
 
@@ -247,13 +276,37 @@ where
     M: Fn(u64, &[Deal]) -> T + Sync,
     C: FnMut(T) -> Result<(), E>,
 {
+    generate_chunks_with(seed, None, first, count, make, consume)
+}
+
+/// [`generate_chunks`] with an optional predeal: the deals complete it
+/// ([`Seed::fill_predealt`]).
+///
+/// # Errors
+/// The first error `consume` returns.
+pub fn generate_chunks_with<T, E, M, C>(
+    seed: &Seed,
+    predeal: Option<&Predeal>,
+    first: u64,
+    count: u64,
+    make: M,
+    consume: C,
+) -> Result<(), E>
+where
+    T: Send,
+    M: Fn(u64, &[Deal]) -> T + Sync,
+    C: FnMut(T) -> Result<(), E>,
+{
     crate::number::warm_up();
     par_chunks_ordered(
         count,
         |offset, len| {
             let start = first + offset;
             let mut deals = vec![Deal::from_masks_unchecked(PLACEHOLDER); len];
-            seed.fill_deals(start, &mut deals);
+            match predeal {
+                Some(p) => seed.fill_predealt(p, start, &mut deals),
+                None => seed.fill_deals(start, &mut deals),
+            }
             make(start, &deals)
         },
         consume,

@@ -23,7 +23,9 @@ pub use number::{
 pub use pbn::{PBN_HEADER, PbnError, format_deal, parse_deal, push_deal, push_game};
 mod generate;
 
-pub use generate::{CHUNK, Seed, SeedError, generate_chunks, par_chunks_ordered};
+pub use generate::{
+    CHUNK, Seed, SeedError, generate_chunks, generate_chunks_with, par_chunks_ordered,
+};
 mod output;
 
 pub use output::{Format, Labels, format_chunk};
@@ -34,6 +36,9 @@ pub mod formats;
 
 pub use formats::{Board, DealFormat, FormatError, FormatInfo, WriteOptions};
 pub mod features;
+mod predeal;
 pub mod query;
 pub mod sqlfn;
 pub mod stats;
+
+pub use predeal::{Predeal, PredealError};

@@ -186,3 +186,85 @@ fn stats_passes_a_random_set_and_fails_a_biased_one() {
         .success()
         .stdout(predicate::str::is_match("\"passes\":\\s*false").unwrap());
 }
+
+#[test]
+fn predeal_fixes_cards_reproducibly() {
+    let dir = TempDir::new().unwrap();
+    let args = [
+        "generate",
+        "--count",
+        "2000",
+        "--predeal",
+        "N:AKQ.A.. S:.KQJT9.2.",
+        "--seed",
+        SEED,
+        "--no-db",
+        "--out",
+        "-",
+        "--format",
+        "hex",
+    ];
+    let one = dealdex(dir.path())
+        .env("RAYON_NUM_THREADS", "1")
+        .args(args)
+        .output()
+        .unwrap();
+    let two = dealdex(dir.path())
+        .env("RAYON_NUM_THREADS", "2")
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        one.status.success(),
+        "{}",
+        String::from_utf8_lossy(&one.stderr)
+    );
+    assert_eq!(one.stdout, two.stdout);
+    let fixed = dealdex::Predeal::parse("N:AKQ.A.. S:.KQJT9.2.").unwrap();
+    let text = String::from_utf8(one.stdout).unwrap();
+    let mut west_spade_j = 0;
+    for line in text.lines() {
+        let deal = line
+            .parse::<dealdex::HexDeal>()
+            .unwrap()
+            .index
+            .to_deal()
+            .unwrap();
+        let north = deal.hand(Seat::North);
+        let south = deal.hand(Seat::South);
+        assert_eq!(
+            north.holding_string(dealdex::Suit::Spades).get(..3),
+            Some("AKQ")
+        );
+        assert!(north.holding_string(dealdex::Suit::Hearts).starts_with('A'));
+        assert!(
+            south
+                .holding_string(dealdex::Suit::Hearts)
+                .starts_with("KQJT9")
+        );
+        assert!(south.holding_string(dealdex::Suit::Diamonds).ends_with('2'));
+        // ♠J is free: West holds it in about 13/42 of the deals (West needs 13 of the 42).
+        if deal.seat_of(dealdex::Card::from_index(3).unwrap()) == Seat::West {
+            west_spade_j += 1;
+        }
+    }
+    assert_eq!(text.lines().count(), 2000);
+    let expected = 2000.0 * 13.0 / 42.0;
+    assert!(
+        (west_spade_j as f64 - expected).abs() < 5.0 * (expected * (1.0 - 13.0 / 42.0)).sqrt(),
+        "{west_spade_j}"
+    );
+    assert!(fixed.completions() > 1);
+    dealdex(dir.path())
+        .args([
+            "generate",
+            "--boards",
+            "1-4",
+            "--predeal",
+            "N:AA...",
+            "--no-db",
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("column 4"));
+}

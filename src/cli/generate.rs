@@ -72,6 +72,10 @@ pub struct GenerateArgs {
     /// PBN [Event] tag (default: the set's name).
     #[arg(long)]
     event: Option<String>,
+    /// Fixed cards, the rest dealt uniformly among the consistent deals, e.g.
+    /// 'N:AKQ.A.. S:.KQJT9.2.' (seat-prefixed partial hands in PBN notation).
+    #[arg(long, value_name = "HANDS")]
+    predeal: Option<String>,
     /// Keep only deals matching this query-language expression (see `dealdex query --help`),
     /// drawing until enough match: e.g. 'hcp(N) in 20..21 and balanced(N)'.
     #[arg(long = "where", value_name = "EXPR")]
@@ -91,6 +95,7 @@ struct Enough;
 /// the first `want` matching boards of the stream, whatever the thread count.
 fn matching_deals(
     seed: &Seed,
+    predeal: Option<&dealdex::Predeal>,
     first: u64,
     want: u64,
     query: &dealdex::query::Query,
@@ -98,8 +103,9 @@ fn matching_deals(
 ) -> anyhow::Result<(Vec<Deal>, u64)> {
     let mut found: Vec<Deal> = Vec::with_capacity(want.min(1 << 24) as usize);
     let mut drawn = 0u64;
-    let result = dealdex::generate_chunks(
+    let result = dealdex::generate_chunks_with(
         seed,
+        predeal,
         first,
         u64::MAX - first,
         |start, deals| {
@@ -129,6 +135,14 @@ fn matching_deals(
         Err(e) => Err(e),
         Ok(()) => Ok((found, drawn)),
     }
+}
+
+/// Parses `--predeal`, with the column in the error.
+fn parse_predeal(a: &GenerateArgs) -> anyhow::Result<Option<dealdex::Predeal>> {
+    a.predeal
+        .as_deref()
+        .map(|t| dealdex::Predeal::parse(t).map_err(|e| bad(e.to_string())))
+        .transpose()
 }
 
 /// Parses `--where`, with the query's column in the error.
@@ -266,6 +280,7 @@ fn write_options(a: &GenerateArgs, event: String, first: u64, last: u64) -> Writ
 fn tournament(a: &GenerateArgs, (first, last): (u64, u64)) -> anyhow::Result<()> {
     let outputs = outputs::plan(&a.out, a.format.as_deref(), "pbn")?;
     let filter = parse_filter(a)?;
+    let predeal = parse_predeal(a)?;
     let seed = choose_seed(a)?;
     let db_path = (!a.no_db).then(|| a.db.clone().unwrap_or_else(|| "dealdex.db".into()));
     let mut store = match &db_path {
@@ -289,14 +304,22 @@ fn tournament(a: &GenerateArgs, (first, last): (u64, u64)) -> anyhow::Result<()>
     let mut drawn = None;
     let deals: Vec<Deal> = match &filter {
         Some(q) => {
-            let (deals, n) = matching_deals(&seed.seed, first, count, q, &ProgressBar::hidden())?;
+            let (deals, n) = matching_deals(
+                &seed.seed,
+                predeal.as_ref(),
+                first,
+                count,
+                q,
+                &ProgressBar::hidden(),
+            )?;
             drawn = Some(n);
             deals
         }
         None => {
             let mut deals = Vec::with_capacity(count.min(1 << 24) as usize);
-            dealdex::generate_chunks(
+            dealdex::generate_chunks_with(
                 &seed.seed,
+                predeal.as_ref(),
                 first,
                 count,
                 |_, d| d.to_vec(),
@@ -437,6 +460,7 @@ fn bulk(a: &GenerateArgs, count: u64) -> anyhow::Result<()> {
         }
     }
     let filter = parse_filter(a)?;
+    let predeal = parse_predeal(a)?;
     let seed = choose_seed(a)?;
     let mut store = match &db_path {
         Some(p) => Some(Store::open(p)?),
@@ -446,7 +470,7 @@ fn bulk(a: &GenerateArgs, count: u64) -> anyhow::Result<()> {
         return bulk_filtered(
             a,
             count,
-            q,
+            (q, predeal.as_ref()),
             &seed,
             store.as_mut(),
             db_path.as_deref(),
@@ -501,8 +525,9 @@ fn bulk(a: &GenerateArgs, count: u64) -> anyhow::Result<()> {
     let mut pending: Vec<DealIndex> = Vec::new();
     let mut all_boards: Vec<Board> = Vec::new();
     let mut generated = 0u64;
-    dealdex::generate_chunks(
+    dealdex::generate_chunks_with(
         &seed.seed,
+        predeal.as_ref(),
         a.start,
         count,
         |first, deals| -> anyhow::Result<Chunk> {
@@ -597,7 +622,7 @@ fn bulk(a: &GenerateArgs, count: u64) -> anyhow::Result<()> {
 fn bulk_filtered(
     a: &GenerateArgs,
     count: u64,
-    query: &dealdex::query::Query,
+    (query, predeal): (&dealdex::query::Query, Option<&dealdex::Predeal>),
     seed: &SeedChoice,
     store: Option<&mut Store>,
     db_path: Option<&Path>,
@@ -627,7 +652,7 @@ fn bulk_filtered(
         ProgressBar::hidden()
     };
     let started = Instant::now();
-    let (deals, drawn) = matching_deals(&seed.seed, a.start, count, query, &bar)?;
+    let (deals, drawn) = matching_deals(&seed.seed, predeal, a.start, count, query, &bar)?;
     bar.finish_and_clear();
     let boards: Vec<Board> = deals
         .iter()
