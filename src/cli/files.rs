@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use clap::Args;
-use dealdex::formats::{self, Board, DealFormat, WriteOptions};
+use dealdex::formats::{self, Board, DealFormat};
 use dealdex::{DealIndex, NewSet, Store};
 
 use super::outputs::{self, Output};
@@ -34,15 +34,8 @@ pub struct ConvertArgs {
     /// Number of the first board when the input carries no board numbers.
     #[arg(long, value_name = "N", default_value_t = 1)]
     first_board: u64,
-    /// Hide the cards on dealing machines' displays (DUP, DLM).
-    #[arg(long)]
-    blind: bool,
-    /// Cut sets over a format's board limit into files of 96 boards renumbered from 1.
-    #[arg(long)]
-    split: bool,
-    /// Event name for the formats that carry one.
-    #[arg(long)]
-    event: Option<String>,
+    #[command(flatten)]
+    write: outputs::WriteArgs,
 }
 
 #[derive(Args, Debug)]
@@ -85,15 +78,8 @@ pub struct ExportArgs {
     /// Output format for a single --out.
     #[arg(long, short, value_name = "FORMAT")]
     format: Option<String>,
-    /// Hide the cards on dealing machines' displays (DUP, DLM).
-    #[arg(long)]
-    blind: bool,
-    /// Cut sets over a format's board limit into files of 96 boards renumbered from 1.
-    #[arg(long)]
-    split: bool,
-    /// Event name (default: the set's name).
-    #[arg(long)]
-    event: Option<String>,
+    #[command(flatten)]
+    write: outputs::WriteArgs,
     #[command(flatten)]
     db: DbArgs,
 }
@@ -123,13 +109,12 @@ pub fn convert(a: ConvertArgs) -> anyhow::Result<()> {
     let from = outputs::format_for(&a.input, a.from.as_deref())?;
     let out = outputs::plan(std::slice::from_ref(&a.output), a.to.as_deref(), "pbn")?;
     let boards = read_file(&a.input, from, a.first_board)?;
-    let opts = WriteOptions {
-        event: a.event.clone().unwrap_or_default(),
-        blind: a.blind,
-        first_board: boards.first().and_then(|b| b.number).unwrap_or(1),
-        last_board: boards.last().and_then(|b| b.number).unwrap_or(1),
-    };
-    let files = outputs::render(&out, &boards, &opts, a.split)?;
+    let opts = a.write.options(
+        "",
+        boards.first().and_then(|b| b.number).unwrap_or(1),
+        boards.last().and_then(|b| b.number).unwrap_or(1),
+    );
+    let files = outputs::render(&out, &boards, &opts, a.write.split)?;
     outputs::write_files(&files)
 }
 
@@ -328,12 +313,9 @@ pub fn export(a: ExportArgs) -> anyhow::Result<()> {
             ))
         })
         .collect::<anyhow::Result<Vec<Board>>>()?;
-    let opts = WriteOptions {
-        event: a.event.clone().unwrap_or(info.name.clone()),
-        blind: a.blind,
-        first_board: info.first_board,
-        last_board: info.last_board,
-    };
-    let files = outputs::render(&outs, &boards, &opts, a.split)?;
+    let opts = a
+        .write
+        .options(&info.name, info.first_board, info.last_board);
+    let files = outputs::render(&outs, &boards, &opts, a.write.split)?;
     outputs::write_files(&files)
 }

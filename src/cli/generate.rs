@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use anyhow::Context;
 use clap::{ArgGroup, Args};
-use dealdex::formats::{Board, WriteOptions};
+use dealdex::formats::Board;
 use dealdex::{Deal, DealIndex, NewSet, Scheme, Seed, Store};
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -52,14 +52,8 @@ pub struct GenerateArgs {
     /// Output format for a single --out or stdout (see `dealdex convert --help` for the list).
     #[arg(long, short, value_name = "FORMAT")]
     format: Option<String>,
-    /// Hide the cards from dealing machines' displays (DUP without the DGE part on board 1,
-    /// DLM Status=Sealed).
-    #[arg(long)]
-    blind: bool,
-    /// Cut sets that exceed a format's board limit (DUP, DLM: 99) into files
-    /// `<name>-1.dup`, `<name>-2.dup`, … of 96 boards renumbered from 1.
-    #[arg(long)]
-    split: bool,
+    #[command(flatten)]
+    write: outputs::WriteArgs,
     /// SQLite database to store the deals in.
     #[arg(long, value_name = "FILE")]
     db: Option<PathBuf>,
@@ -69,9 +63,6 @@ pub struct GenerateArgs {
     /// Name of the tournament set in the database (default: from the output file's name).
     #[arg(long, requires = "boards")]
     name: Option<String>,
-    /// PBN [Event] tag (default: the set's name).
-    #[arg(long)]
-    event: Option<String>,
     /// Fixed cards, the rest dealt uniformly among the consistent deals, e.g.
     /// 'N:AKQ.A.. S:.KQJT9.2.' (seat-prefixed partial hands in PBN notation).
     #[arg(long, value_name = "HANDS")]
@@ -267,16 +258,6 @@ pub fn run(a: GenerateArgs) -> anyhow::Result<()> {
     }
 }
 
-/// The write options of a run: event, blind, and the set's board range.
-fn write_options(a: &GenerateArgs, event: String, first: u64, last: u64) -> WriteOptions {
-    WriteOptions {
-        event,
-        blind: a.blind,
-        first_board: first,
-        last_board: last,
-    }
-}
-
 fn tournament(a: &GenerateArgs, (first, last): (u64, u64)) -> anyhow::Result<()> {
     let outputs = outputs::plan(&a.out, a.format.as_deref(), "pbn")?;
     let filter = parse_filter(a)?;
@@ -337,13 +318,8 @@ fn tournament(a: &GenerateArgs, (first, last): (u64, u64)) -> anyhow::Result<()>
         .map(|(j, d)| Board::new(first + j as u64, *d))
         .collect();
     // Render every output first: a format's limit error must leave no trace.
-    let opts = write_options(
-        a,
-        a.event.clone().unwrap_or_else(|| name.clone()),
-        first,
-        last,
-    );
-    let files = outputs::render(&outputs, &boards, &opts, a.split)?;
+    let opts = a.write.options(&name, first, last);
+    let files = outputs::render(&outputs, &boards, &opts, a.write.split)?;
 
     let key_file = seed
         .fresh
@@ -443,7 +419,7 @@ fn bulk(a: &GenerateArgs, count: u64) -> anyhow::Result<()> {
         let info = o.format.info();
         if let Some(max) = info.max_board
             && last > max
-            && !a.split
+            && !a.write.split
         {
             return Err(bad(format!(
                 "{}: {} holds boards 1..{max}, this run ends at {last} (give --split)",
@@ -451,7 +427,7 @@ fn bulk(a: &GenerateArgs, count: u64) -> anyhow::Result<()> {
                 info.name
             )));
         }
-        if (!info.streaming || a.split && info.max_board.is_some()) && count > MAX_COLLECTED {
+        if (!info.streaming || a.write.split && info.max_board.is_some()) && count > MAX_COLLECTED {
             return Err(bad(format!(
                 "{}: {} is written in one piece; at most {MAX_COLLECTED} boards",
                 o.label(),
@@ -484,11 +460,13 @@ fn bulk(a: &GenerateArgs, count: u64) -> anyhow::Result<()> {
             eprintln!("seed saved to {} (keep it secret)", k.display());
         }
     }
-    let opts = write_options(a, a.event.clone().unwrap_or_default(), a.start, last);
+    let opts = a.write.options("", a.start, last);
     // Streaming outputs get their bytes chunk by chunk; the others collect the boards.
     let streamed: Vec<&Output> = outs
         .iter()
-        .filter(|o| o.format.info().streaming && !(a.split && o.format.info().max_board.is_some()))
+        .filter(|o| {
+            o.format.info().streaming && !(a.write.split && o.format.info().max_board.is_some())
+        })
         .collect();
     let collected: Vec<&Output> = outs
         .iter()
@@ -595,7 +573,7 @@ fn bulk(a: &GenerateArgs, count: u64) -> anyhow::Result<()> {
                 format: o.format,
             })
             .collect();
-        let files = outputs::render(&owned, &all_boards, &opts, a.split)?;
+        let files = outputs::render(&owned, &all_boards, &opts, a.write.split)?;
         outputs::write_files(&files)?;
     }
     bar.finish_and_clear();
@@ -660,8 +638,8 @@ fn bulk_filtered(
         .map(|(j, d)| Board::new(a.start + j as u64, *d))
         .collect();
     let last = a.start + count - 1;
-    let opts = write_options(a, a.event.clone().unwrap_or_default(), a.start, last);
-    let files = outputs::render(outs, &boards, &opts, a.split)?;
+    let opts = a.write.options("", a.start, last);
+    let files = outputs::render(outs, &boards, &opts, a.write.split)?;
     let mut new_deals = 0;
     if let Some(s) = store {
         let keys: Vec<DealIndex> = deals.iter().map(DealIndex::from_deal).collect();

@@ -9,6 +9,38 @@ use dealdex::formats::{self, Board, DealFormat, WriteOptions};
 
 use super::{bad, open_output};
 
+/// The writing options shared by `generate`, `convert` and `export`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct WriteArgs {
+    /// Hide the cards from dealing machines' displays (DUP without the DGE part on board 1,
+    /// DLM Status=Sealed).
+    #[arg(long)]
+    pub blind: bool,
+    /// Cut sets that exceed a format's board limit (DUP, DLM: 99) into files
+    /// `<name>-1.dup`, `<name>-2.dup`, … of 96 boards renumbered from 1.
+    #[arg(long)]
+    pub split: bool,
+    /// Event name for the formats that carry one (PBN [Event], DLM Headline; default: the
+    /// set's name where there is one).
+    #[arg(long)]
+    pub event: Option<String>,
+}
+
+impl WriteArgs {
+    /// The options for a set of boards `first..=last`, with `default_event` when no --event.
+    pub fn options(&self, default_event: &str, first: u64, last: u64) -> WriteOptions {
+        WriteOptions {
+            event: self
+                .event
+                .clone()
+                .unwrap_or_else(|| default_event.to_string()),
+            blind: self.blind,
+            first_board: first,
+            last_board: last,
+        }
+    }
+}
+
 /// One output: a file (or stdout) and its format.
 pub struct Output {
     /// `None` for stdout.
