@@ -27,21 +27,22 @@ fn migrations() -> Migrations<'static> {
             include_str!("../migrations/02-features/up.sql"),
             backfill_features,
         ),
+        M::up(include_str!("../migrations/03-indexed-hcp/up.sql")),
     ])
 }
 
-/// The two stored feature integers of migration 02 for a deal: `hcp4` (6 bits a seat, N
-/// lowest) and `lens` (4 bits a seat and suit: N♠ lowest, then N♥ … W♣).
-pub(crate) fn packed_features(deal: &crate::Deal) -> (i64, i64) {
-    let mut hcp4 = 0i64;
+/// The stored features of a deal: each seat's HCP (N, E, S, W; the `hcp_<seat>` columns of
+/// migration 03) and `lens` (4 bits a seat and suit: N♠ lowest, then N♥ … W♣; migration 02).
+pub(crate) fn stored_features(deal: &crate::Deal) -> ([i64; 4], i64) {
+    let mut hcp = [0i64; 4];
     let mut lens = 0u64;
     for (t, hand) in deal.hands().iter().enumerate() {
-        hcp4 |= (crate::features::hcp(*hand) as i64) << (6 * t);
+        hcp[t] = crate::features::hcp(*hand) as i64;
         for (u, l) in crate::features::suit_lengths(*hand).iter().enumerate() {
             lens |= (*l as u64) << (4 * (4 * t + u));
         }
     }
-    (hcp4, lens as i64)
+    (hcp, lens as i64)
 }
 
 /// Migration 02's hook: fills the packed features of every deal stored before it.
@@ -66,14 +67,19 @@ fn backfill_features(tx: &rusqlite::Transaction) -> HookResult {
         let deal = key
             .to_deal()
             .map_err(|e| HookError::Hook(format!("stored key {key}: {e}")))?;
-        let (hcp4, lens) = packed_features(&deal);
+        let ([n, e, s, w], lens) = stored_features(&deal);
+        let hcp4 = n | e << 6 | s << 12 | w << 18;
         stmt.execute(params![&key.0, hcp4, lens])?;
     }
     Ok(())
 }
 
-/// Inserts a deal with its packed features (migration 02), one row a statement.
-const INSERT_DEAL: &str = "INSERT OR IGNORE INTO deals(key, hcp4, lens) VALUES (?1, ?2, ?3)";
+/// Inserts a deal with its stored features (migrations 02 and 03), one row a statement.
+const INSERT_DEAL: &str = "INSERT OR IGNORE INTO deals(key, hcp_n, hcp_e, hcp_s, hcp_w, lens) \
+                           VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
+
+/// Values bound per row of [`INSERT_DEAL`].
+const ROW_PARAMS: usize = 6;
 
 const INSERT_BOARD_ONE: &str = "INSERT INTO set_boards(set_id, board, deal) VALUES (?,?,?)";
 
@@ -82,21 +88,33 @@ const CHUNK: usize = 64;
 
 /// [`INSERT_DEAL`] with [`CHUNK`] rows.
 static INSERT_DEALS_CHUNK: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
-    let rows = vec!["(?,?,?)"; CHUNK].join(",");
-    format!("INSERT OR IGNORE INTO deals(key, hcp4, lens) VALUES {rows}")
+    let rows = vec!["(?,?,?,?,?,?)"; CHUNK].join(",");
+    format!("INSERT OR IGNORE INTO deals(key, hcp_n, hcp_e, hcp_s, hcp_w, lens) VALUES {rows}")
 });
 
-/// Inserts one deal with its packed features; 1 when it was new, 0 when already stored.
+/// Inserts one deal with its stored features; 1 when it was new, 0 when already stored.
 fn insert_deal(stmt: &mut rusqlite::CachedStatement<'_>, key: &DealIndex) -> rusqlite::Result<u64> {
+    bind_deal_row(stmt, 0, key)?;
+    // INSERT OR IGNORE counts only the rows it inserted (sqlite3_changes).
+    Ok(stmt.raw_execute()? as u64)
+}
+
+/// Binds row `row` (0-based) of a deal `INSERT`: the key and its stored features.
+fn bind_deal_row(
+    stmt: &mut rusqlite::CachedStatement<'_>,
+    row: usize,
+    key: &DealIndex,
+) -> rusqlite::Result<()> {
     let deal = key.to_deal().map_err(|e| {
         rusqlite::Error::ToSqlConversionFailure(format!("deal index {key}: {e}").into())
     })?;
-    let (hcp4, lens) = packed_features(&deal);
-    stmt.raw_bind_parameter(1, key.0)?;
-    stmt.raw_bind_parameter(2, hcp4)?;
-    stmt.raw_bind_parameter(3, lens)?;
-    // INSERT OR IGNORE counts only the rows it inserted (sqlite3_changes).
-    Ok(stmt.raw_execute()? as u64)
+    let (hcp, lens) = stored_features(&deal);
+    let first = ROW_PARAMS * row + 1;
+    stmt.raw_bind_parameter(first, key.0)?;
+    for (i, h) in hcp.into_iter().enumerate() {
+        stmt.raw_bind_parameter(first + 1 + i, h)?;
+    }
+    stmt.raw_bind_parameter(first + 5, lens)
 }
 
 /// What went wrong in a [`Store`] call.
@@ -301,7 +319,7 @@ impl Store {
     /// ```
     /// let store = dealdex::Store::open_in_memory()?;
     /// assert_eq!(store.deal_count()?, 0);
-    /// assert_eq!(store.schema_version()?, 2);
+    /// assert_eq!(store.schema_version()?, 3);
     /// # Ok::<(), dealdex::StoreError>(())
     /// ```
     ///
@@ -778,13 +796,7 @@ fn insert_sorted_keys(conn: &Connection, keys: &[DealIndex]) -> rusqlite::Result
         let mut stmt = conn.prepare_cached(INSERT_DEALS_CHUNK.as_str())?;
         for chunk in &mut chunks {
             for (i, key) in chunk.iter().enumerate() {
-                let deal = key.to_deal().map_err(|e| {
-                    rusqlite::Error::ToSqlConversionFailure(format!("deal index {key}: {e}").into())
-                })?;
-                let (hcp4, lens) = packed_features(&deal);
-                stmt.raw_bind_parameter(3 * i + 1, key.0)?;
-                stmt.raw_bind_parameter(3 * i + 2, hcp4)?;
-                stmt.raw_bind_parameter(3 * i + 3, lens)?;
+                bind_deal_row(&mut stmt, i, key)?;
             }
             // INSERT OR IGNORE counts only the rows it inserted (sqlite3_changes).
             new += stmt.raw_execute()? as u64;
@@ -881,8 +893,8 @@ mod tests {
     }
 
     #[test]
-    fn insert_sql_binds_key_and_packed_features() {
-        assert_eq!(INSERT_DEAL.matches('?').count(), 3);
-        assert_eq!(INSERT_DEALS_CHUNK.matches('?').count(), 3 * CHUNK);
+    fn insert_sql_binds_key_and_stored_features() {
+        assert_eq!(INSERT_DEAL.matches('?').count(), ROW_PARAMS);
+        assert_eq!(INSERT_DEALS_CHUNK.matches('?').count(), ROW_PARAMS * CHUNK);
     }
 }

@@ -30,7 +30,7 @@ fn database(deals: &[Deal]) -> Connection {
     }
     conn.execute_batch(&format!(
         "CREATE TABLE deals ({cols}) WITHOUT ROWID;
-         CREATE INDEX deals_hcp_n ON deals(hcp_n);
+         CREATE INDEX deals_strong_n ON deals(hcp_n) WHERE hcp_n >= 20;
          CREATE INDEX deals_len_s_s ON deals(len_s_s);"
     ))
     .unwrap();
@@ -152,10 +152,30 @@ fn sample() -> Deal {
 
 #[test]
 fn sql_of_representative_queries() {
-    assert_eq!(sql("hcp(N) >= 20"), ("hcp_n >= ?1".into(), vec![20]));
+    assert_eq!(
+        sql("hcp(N) >= 20"),
+        ("hcp_n >= ?1 AND hcp_n >= 20".into(), vec![20])
+    );
+    assert_eq!(sql("hcp(N) >= 19"), ("hcp_n >= ?1".into(), vec![19]));
     assert_eq!(
         sql("hcp(N) >= 20 and len(S, spades) >= 5"),
-        ("(hcp_n >= ?1 AND len_s_s >= ?2)".into(), vec![20, 5])
+        (
+            "(hcp_n >= ?1 AND len_s_s >= ?2) AND hcp_n >= 20".into(),
+            vec![20, 5]
+        )
+    );
+    // Every form that bounds a seat's HCP at 20 or more names the partial index's condition;
+    // a side's HCP, an `or` and a bound below 20 do not.
+    assert_eq!(
+        sql("22 <= hcp(W) and hcp(E) > 19").0,
+        "(?1 <= hcp_w AND hcp_e > ?2) AND hcp_e >= 20 AND hcp_w >= 20"
+    );
+    assert_eq!(sql("hcp(S) = 21").0, "hcp_s = ?1 AND hcp_s >= 20");
+    assert_eq!(sql("hcp(S) > 18").0, "hcp_s > ?1");
+    assert_eq!(sql("hcp(NS) >= 30").0, "(hcp_n + hcp_s) >= ?1");
+    assert_eq!(
+        sql("hcp(N) >= 22 or hcp(S) >= 22").0,
+        "(hcp_n >= ?1 OR hcp_s >= ?2)"
     );
     assert_eq!(
         sql("hcp(NS) in 20..25"),
@@ -267,7 +287,7 @@ fn sql_of_the_issue_example() {
     assert_eq!(
         clause,
         format!(
-            "(hcp_n >= ?1 AND len_s_s >= ?2 AND (len_e_s, len_e_h, len_e_d, len_e_c) IN (VALUES {}))",
+            "(hcp_n >= ?1 AND len_s_s >= ?2 AND (len_e_s, len_e_h, len_e_d, len_e_c) IN (VALUES {})) AND hcp_n >= 20",
             values.join(", ")
         )
     );
@@ -278,7 +298,7 @@ fn sql_of_the_issue_example() {
     assert_eq!(
         sql("hcp(N) in 20..21 and balanced(N)"),
         (
-            "(hcp_n BETWEEN ?1 AND ?2 AND balanced(key, 'N'))".into(),
+            "(hcp_n BETWEEN ?1 AND ?2 AND balanced(key, 'N')) AND hcp_n >= 20".into(),
             vec![20, 21]
         )
     );
@@ -288,7 +308,7 @@ fn sql_of_the_issue_example() {
 #[test]
 fn sqlite_uses_the_feature_indexes() {
     let conn = database(&[sample()]);
-    let f = Query::parse("hcp(N) >= 20").unwrap().to_sql();
+    let f = Query::parse("hcp(N) >= 25").unwrap().to_sql();
     let plan: Vec<String> = conn
         .prepare(&format!(
             "EXPLAIN QUERY PLAN SELECT key FROM deals WHERE {}",
@@ -300,9 +320,53 @@ fn sqlite_uses_the_feature_indexes() {
         .map(|r| r.unwrap())
         .collect();
     assert!(
-        plan.iter().any(|p| p.contains("deals_hcp_n")),
+        plan.iter().any(|p| p.contains("deals_strong_n")),
         "plan: {plan:?}"
     );
+}
+
+/// In the store itself, through the `deal_features` view: each seat's strong-hand query
+/// uses that seat's partial index (migration 03) and counts what a direct count counts.
+#[test]
+fn the_store_answers_strong_hand_queries_from_its_partial_indexes() {
+    let mut store = dealdex::Store::open_in_memory().unwrap();
+    let deals = random_deals(3000);
+    let keys: Vec<DealIndex> = deals.iter().map(DealIndex::from_deal).collect();
+    store.insert_deals(&keys).unwrap();
+    for (seat, col) in Seat::ALL.into_iter().zip(['n', 'e', 's', 'w']) {
+        let f = Query::parse(&format!("hcp({}) >= 21", seat.letter()))
+            .unwrap()
+            .to_sql();
+        let conn = store.connection();
+        let plan: Vec<String> = conn
+            .prepare(&format!(
+                "EXPLAIN QUERY PLAN SELECT count(*) FROM deal_features WHERE {}",
+                f.clause
+            ))
+            .unwrap()
+            .query_map(rusqlite::params_from_iter(&f.params), |r| r.get(3))
+            .unwrap()
+            .map(|r| r.unwrap())
+            .collect();
+        assert!(
+            plan.iter()
+                .any(|p| p.contains(&format!("deals_strong_{col}"))),
+            "plan: {plan:?}"
+        );
+        let count: i64 = conn
+            .query_row(
+                &format!("SELECT count(*) FROM deal_features WHERE {}", f.clause),
+                rusqlite::params_from_iter(&f.params),
+                |r| r.get(0),
+            )
+            .unwrap();
+        let direct = deals
+            .iter()
+            .filter(|d| features::hcp(d.hand(seat)) >= 21)
+            .count();
+        assert!(direct > 0, "seat {seat:?}: no strong hand in the sample");
+        assert_eq!(count as usize, direct, "seat {seat:?}");
+    }
 }
 
 // ---------------------------------------------------------------------------------------

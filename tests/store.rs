@@ -453,7 +453,7 @@ fn data_persists_across_reopen_and_migrations_run_once() {
     let keys = random_keys(15, 100);
     {
         let mut store = Store::open(&path).unwrap();
-        assert_eq!(store.schema_version().unwrap(), 2);
+        assert_eq!(store.schema_version().unwrap(), 3);
         store.insert_deals(&keys[..50]).unwrap();
         store
             .store_set(&new_set("kept", Some([9; 32])), &boards(&keys[40..60]))
@@ -462,7 +462,7 @@ fn data_persists_across_reopen_and_migrations_run_once() {
     for _ in 0..2 {
         // A second run of 01-initial would fail on CREATE TABLE.
         let mut store = Store::open(&path).unwrap();
-        assert_eq!(store.schema_version().unwrap(), 2);
+        assert_eq!(store.schema_version().unwrap(), 3);
         assert_eq!(store.deal_count().unwrap(), 60);
         assert_eq!(store.set_boards("kept").unwrap(), boards(&keys[40..60]));
         assert_eq!(
@@ -488,6 +488,10 @@ fn data_persists_across_reopen_and_migrations_run_once() {
             [
                 "view deal_features",
                 "table deals",
+                "index deals_strong_e",
+                "index deals_strong_n",
+                "index deals_strong_s",
+                "index deals_strong_w",
                 "table set_boards",
                 "index set_boards_deal",
                 "table sets",
@@ -644,7 +648,7 @@ fn a_database_from_a_newer_schema_is_refused() {
     drop(Store::open(&path).unwrap());
     Connection::open(&path)
         .unwrap()
-        .execute_batch("PRAGMA user_version = 3")
+        .execute_batch("PRAGMA user_version = 99")
         .unwrap();
     let err = Store::open(&path).unwrap_err();
     assert!(matches!(err, StoreError::Migration { .. }), "{err:?}");
@@ -753,13 +757,13 @@ fn a_version_1_database_gets_its_features_backfilled() {
         }
     }
     let store = Store::open(&path).unwrap();
-    assert_eq!(store.schema_version().unwrap(), 2);
+    assert_eq!(store.schema_version().unwrap(), 3);
     for k in &keys {
         let deal = k.to_deal().unwrap();
         let (hcp_n, hcp_w, len_e_h): (i64, i64, i64) = store
             .connection()
             .query_row(
-                "SELECT hcp_n, hcp_w, len_e_h FROM deals WHERE key = ?1",
+                "SELECT hcp_n, hcp_w, len_e_h FROM deal_features WHERE key = ?1",
                 [&k.0],
                 |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
             )

@@ -96,10 +96,10 @@
 //!
 //! ```
 //! use dealdex::query::Query;
-//! let q = Query::parse("hcp(N) >= 20 and len(S, spades) >= 5").unwrap();
+//! let q = Query::parse("hcp(N) >= 18 and len(S, spades) >= 5").unwrap();
 //! let sql = q.to_sql();
 //! assert_eq!(sql.clause, "(hcp_n >= ?1 AND len_s_s >= ?2)");
-//! assert_eq!(sql.params, [20, 5]);
+//! assert_eq!(sql.params, [18, 5]);
 //!
 //! let err = Query::parse("hcp(X) > 3").unwrap_err();
 //! assert_eq!(err.to_string(), "column 5: unknown seat 'X' (seats: N, E, S, W, north, east, south, west; sides: NS, EW)");
@@ -271,7 +271,9 @@ impl Query {
     /// | `c or d` | `(c OR d)` |
     ///
     /// Indexed columns stay bare on their side of a comparison (`hcp_n >= ?1`), so SQLite
-    /// can use an index on them. SQLite's own limits (999 … 32766 parameters, expression
+    /// can use an index on them. When a top-level condition bounds a seat's HCP at 20 or
+    /// more, the clause ends with the implied literal term `AND hcp_<seat> >= 20`, the
+    /// condition of the store's partial index for that seat (docs/query.md). SQLite's own limits (999 … 32766 parameters, expression
     /// depth 1000) apply when the clause is prepared; only huge queries reach them.
     ///
     /// ```

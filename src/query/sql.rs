@@ -11,16 +11,57 @@ use crate::features::Side;
 
 use super::{CmpOp, Cond, SqlFilter, Term, Who};
 
+/// The HCP from which migration 03's partial indexes `deals_strong_<seat>` hold a hand
+/// (`WHERE hcp_<seat> >= 20`).
+const INDEXED_HCP: i64 = 20;
+
 /// Compiles `c` into a clause and its parameters.
+///
+/// SQLite uses a partial index only when the query states the index's own condition, so
+/// for each seat whose HCP a top-level condition bounds at [`INDEXED_HCP`] or more the
+/// clause gets the literal term `AND hcp_<seat> >= 20` (implied, so the rows are the same).
 pub(super) fn compile(c: &Cond) -> SqlFilter {
     let mut b = Builder {
         clause: String::new(),
         params: Vec::new(),
     };
     b.cond(c);
+    for seat in Seat::ALL {
+        if implies_indexed_hcp(c, seat) {
+            let _ = write!(b.clause, " AND hcp_{} >= {INDEXED_HCP}", seat_col(seat));
+        }
+    }
     SqlFilter {
         clause: b.clause,
         params: b.params,
+    }
+}
+
+/// Whether `c` (or one of its top-level `and` operands) implies `hcp(seat) >= INDEXED_HCP`.
+fn implies_indexed_hcp(c: &Cond, seat: Seat) -> bool {
+    let hcp = Term::Hcp(Who::Seat(seat));
+    match c {
+        Cond::And(all) => all.iter().any(|c| implies_indexed_hcp(c, seat)),
+        Cond::Range(t, lo, _) => *t == hcp && *lo >= INDEXED_HCP,
+        Cond::Cmp(l, op, r) => {
+            let (op, bound) = match (l, r) {
+                (l, Term::Lit(v)) if *l == hcp => (*op, *v),
+                (Term::Lit(v), r) if *r == hcp => match op {
+                    CmpOp::Lt => (CmpOp::Gt, *v),
+                    CmpOp::Le => (CmpOp::Ge, *v),
+                    CmpOp::Gt => (CmpOp::Lt, *v),
+                    CmpOp::Ge => (CmpOp::Le, *v),
+                    other => (*other, *v),
+                },
+                _ => return false,
+            };
+            match op {
+                CmpOp::Eq | CmpOp::Ge => bound >= INDEXED_HCP,
+                CmpOp::Gt => bound >= INDEXED_HCP - 1,
+                _ => false,
+            }
+        }
+        _ => false,
     }
 }
 
