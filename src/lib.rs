@@ -42,3 +42,6 @@ pub mod sqlfn;
 pub mod stats;
 
 pub use predeal::{Predeal, PredealError};
+pub mod encoding;
+
+pub use encoding::{Encoding, EncodingError, Seed004Card, parse_card};
