@@ -43,3 +43,6 @@ pub mod stats;
 
 pub use predeal::{Predeal, PredealError};
 pub mod protocol;
+pub mod encoding;
+
+pub use encoding::{Encoding, EncodingError, Seed004Card, parse_card};
