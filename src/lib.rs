@@ -31,6 +31,7 @@ mod output;
 pub use output::{Format, Labels, format_chunk};
 mod store;
 
+pub use store::{NewPlay, StoredPlay};
 pub use store::{NewSet, SetBoard, SetInfo, SetOutcome, Store, StoreError};
 pub mod formats;
 
@@ -42,7 +43,16 @@ pub mod sqlfn;
 pub mod stats;
 
 pub use predeal::{Predeal, PredealError};
-pub mod protocol;
 pub mod encoding;
+pub mod protocol;
 
 pub use encoding::{Encoding, EncodingError, Seed004Card, parse_card};
+mod play;
+
+pub use play::{
+    BoardPlay, PlayError, PlayRecord, Position, Strain, Trick, TrickRecord, board_play,
+    contract_of, trick_winner,
+};
+mod gamestate;
+
+pub use gamestate::{GameStateError, Group, PlayState, decode_groups, encode_groups};

@@ -3,7 +3,8 @@
 //! One file holds three tables (schema in `migrations/`, embedded in the binary):
 //! `deals`, every distinct 13-byte [`DealIndex`] once; `sets`, named collections of
 //! boards; and `set_boards`, which deal sits at which board of which set. A deal shared by
-//! several sets is stored once.
+//! several sets is stored once. The `plays` table (migration 04) holds play records with
+//! their deal ([`Store::store_plays`], [`Store::plays_of`]).
 //!
 //! Every writing call is one transaction: it commits whole or changes nothing. The file
 //! runs in WAL mode with `synchronous=NORMAL`: a committed transaction survives a crash
@@ -18,6 +19,10 @@ use rusqlite_migration::{HookError, HookResult, M, Migrations};
 
 use crate::index::DealIndex;
 
+mod plays;
+
+pub use plays::{NewPlay, StoredPlay};
+
 /// The `migrations/NN-name/up.sql` files, applied in `NN` order.
 /// The schema migrations, in order: the SQL files of `migrations/`, embedded in the binary.
 fn migrations() -> Migrations<'static> {
@@ -28,6 +33,7 @@ fn migrations() -> Migrations<'static> {
             backfill_features,
         ),
         M::up(include_str!("../migrations/03-indexed-hcp/up.sql")),
+        M::up(include_str!("../migrations/04-play/up.sql")),
     ])
 }
 
@@ -185,6 +191,14 @@ pub enum StoreError {
         /// The stored value.
         value: i64,
     },
+    /// A row of `plays` (migration 04) that is not a legal play of its deal.
+    #[error("stored play {id}: {why}")]
+    CorruptPlay {
+        /// The row's id.
+        id: i64,
+        /// What is wrong with it.
+        why: String,
+    },
 }
 
 /// The migration error without the migration's whole SQL text, which rusqlite_migration
@@ -319,7 +333,7 @@ impl Store {
     /// ```
     /// let store = dealdex::Store::open_in_memory()?;
     /// assert_eq!(store.deal_count()?, 0);
-    /// assert_eq!(store.schema_version()?, 3);
+    /// assert_eq!(store.schema_version()?, 4);
     /// # Ok::<(), dealdex::StoreError>(())
     /// ```
     ///

@@ -453,7 +453,7 @@ fn data_persists_across_reopen_and_migrations_run_once() {
     let keys = random_keys(15, 100);
     {
         let mut store = Store::open(&path).unwrap();
-        assert_eq!(store.schema_version().unwrap(), 3);
+        assert_eq!(store.schema_version().unwrap(), 4);
         store.insert_deals(&keys[..50]).unwrap();
         store
             .store_set(&new_set("kept", Some([9; 32])), &boards(&keys[40..60]))
@@ -462,7 +462,7 @@ fn data_persists_across_reopen_and_migrations_run_once() {
     for _ in 0..2 {
         // A second run of 01-initial would fail on CREATE TABLE.
         let mut store = Store::open(&path).unwrap();
-        assert_eq!(store.schema_version().unwrap(), 3);
+        assert_eq!(store.schema_version().unwrap(), 4);
         assert_eq!(store.deal_count().unwrap(), 60);
         assert_eq!(store.set_boards("kept").unwrap(), boards(&keys[40..60]));
         assert_eq!(
@@ -492,6 +492,8 @@ fn data_persists_across_reopen_and_migrations_run_once() {
                 "index deals_strong_n",
                 "index deals_strong_s",
                 "index deals_strong_w",
+                "table plays",
+                "index plays_unique",
                 "table set_boards",
                 "index set_boards_deal",
                 "table sets",
@@ -757,7 +759,7 @@ fn a_version_1_database_gets_its_features_backfilled() {
         }
     }
     let store = Store::open(&path).unwrap();
-    assert_eq!(store.schema_version().unwrap(), 3);
+    assert_eq!(store.schema_version().unwrap(), 4);
     for k in &keys {
         let deal = k.to_deal().unwrap();
         let (hcp_n, hcp_w, len_e_h): (i64, i64, i64) = store
@@ -783,4 +785,137 @@ fn a_version_1_database_gets_its_features_backfilled() {
         );
     }
     assert_eq!(store.integrity_check().unwrap(), "ok");
+}
+
+/// The migrations before 04-play, in order, read from `migrations/` (so a database of any
+/// earlier version can be built the way an older dealdex left it).
+fn migrations_before_plays() -> Vec<String> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("migrations");
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| n.as_str() < "04")
+        .collect();
+    names.sort();
+    names
+        .iter()
+        .map(|n| std::fs::read_to_string(dir.join(n).join("up.sql")).unwrap())
+        .collect()
+}
+
+#[test]
+fn an_older_database_gets_the_plays_table() {
+    use dealdex::formats::{DealFormat, Pbn};
+    let (_dir, path) = temp_db();
+    let keys = random_keys(33, 10);
+    let before = migrations_before_plays();
+    assert!(before.len() >= 2, "01-initial and 02-features at least");
+    {
+        let conn = Connection::open(&path).unwrap();
+        for sql in &before {
+            conn.execute_batch(sql).unwrap();
+        }
+        conn.execute_batch(&format!("PRAGMA user_version = {}", before.len()))
+            .unwrap();
+        for k in &keys {
+            conn.execute("INSERT INTO deals(key) VALUES (?1)", [&k.0])
+                .unwrap();
+        }
+        let err = conn
+            .query_row("SELECT count(*) FROM plays", [], |r| r.get::<_, i64>(0))
+            .unwrap_err();
+        assert!(err.to_string().contains("no such table: plays"), "{err}");
+    }
+    let mut store = Store::open(&path).unwrap();
+    assert_eq!(store.schema_version().unwrap(), before.len() + 1);
+    assert_eq!(store.deal_count().unwrap(), 10);
+    // The upgraded file stores and returns plays.
+    let data = std::fs::read(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/pbn-spec-example.pbn"),
+    )
+    .unwrap();
+    let board = Pbn.read(&data).unwrap().remove(0);
+    let play = dealdex::board_play(&board.deal, board.game.as_deref().unwrap())
+        .unwrap()
+        .unwrap();
+    let key = DealIndex::from_deal(&board.deal);
+    let new = dealdex::NewPlay {
+        deal: key,
+        board: Some(1),
+        play: play.clone(),
+    };
+    assert_eq!(
+        store.store_plays(None, std::slice::from_ref(&new)).unwrap(),
+        1
+    );
+    assert_eq!(store.store_plays(None, &[new]).unwrap(), 0);
+    assert_eq!(store.deal_count().unwrap(), 11);
+    let stored = store.plays_of(&key).unwrap();
+    assert_eq!(stored.len(), 1);
+    assert_eq!(
+        (stored[0].set_name.as_deref(), stored[0].board),
+        (None, Some(1))
+    );
+    assert_eq!(stored[0].play, play);
+    assert_eq!(store.integrity_check().unwrap(), "ok");
+    drop(store);
+    // Opening it again runs no migration twice.
+    assert_eq!(
+        Store::open(&path).unwrap().schema_version().unwrap(),
+        before.len() + 1
+    );
+}
+
+#[test]
+fn plays_belong_to_their_set_and_bad_rows_are_reported() {
+    use dealdex::formats::{DealFormat, Pbn};
+    let mut store = Store::open_in_memory().unwrap();
+    let data = std::fs::read(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/pbn-spec-example.pbn"),
+    )
+    .unwrap();
+    let board = Pbn.read(&data).unwrap().remove(0);
+    let play = dealdex::board_play(&board.deal, board.game.as_deref().unwrap())
+        .unwrap()
+        .unwrap();
+    let key = DealIndex::from_deal(&board.deal);
+    let set = store
+        .store_set(&new_set("schiphol", None), &[(1, key)])
+        .unwrap();
+    let new = dealdex::NewPlay {
+        deal: key,
+        board: Some(1),
+        play,
+    };
+    assert_eq!(store.store_plays(Some(set.set_id), &[new]).unwrap(), 1);
+    let stored = store.plays_of(&key).unwrap();
+    assert_eq!(stored[0].set_name.as_deref(), Some("schiphol"));
+    // A set that does not exist is a foreign-key error and stores nothing.
+    let again = dealdex::NewPlay {
+        deal: key,
+        board: Some(2),
+        play: stored[0].play.clone(),
+    };
+    assert!(matches!(
+        store.store_plays(Some(999), &[again]),
+        Err(StoreError::Sqlite { .. })
+    ));
+    assert_eq!(store.plays_of(&key).unwrap().len(), 1);
+    // A row changed outside dealdex: East's ♠4 (slot 10) played first is not West's lead.
+    store
+        .connection()
+        .execute("UPDATE plays SET cards = X'0A01180B'", [])
+        .unwrap();
+    let err = store.plays_of(&key).unwrap_err();
+    assert!(
+        err.to_string()
+            .starts_with("stored play 1: trick 1, card 2 (SK): it is S's turn but W holds SK"),
+        "{err}"
+    );
+    // Deleting the set takes its plays with it.
+    store
+        .connection()
+        .execute("DELETE FROM sets WHERE name = 'schiphol'", [])
+        .unwrap();
+    assert!(store.plays_of(&key).unwrap().is_empty());
 }

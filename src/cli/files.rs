@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 use clap::Args;
 use dealdex::formats::{self, Board, DealFormat};
-use dealdex::{DealIndex, NewSet, Store};
+use dealdex::{DealIndex, NewPlay, NewSet, Store};
 
 use super::outputs::{self, Output};
 use super::{DbArgs, bad};
@@ -41,7 +41,9 @@ pub struct ConvertArgs {
 #[derive(Args, Debug)]
 #[command(
     after_help = "Each file is read whole and stored in one transaction: a file with any bad
-record is rejected whole and changes nothing.
+record is rejected whole and changes nothing. Plays (PBN [Play], LIN pc|) are replayed on
+their deal and stored with it: a play that revokes or plays a card its seat does not hold
+rejects the file (exit 2, naming the board and trick). `dealdex lookup` shows them.
 
 Examples:
   dealdex import hands.pbn session2.dup --set club-2026-11
@@ -150,11 +152,23 @@ struct Tally {
 }
 
 impl Tally {
-    fn file(&mut self, path: &Path, format: &'static dyn DealFormat, boards: usize, new: u64) {
+    fn file(
+        &mut self,
+        path: &Path,
+        format: &'static dyn DealFormat,
+        boards: usize,
+        new: u64,
+        plays: (usize, u64),
+    ) {
         self.read += boards as u64;
         self.new += new;
+        let plays = match plays {
+            (0, _) => String::new(),
+            (1, n) => format!("; 1 play ({n} new)"),
+            (k, n) => format!("; {k} plays ({n} new)"),
+        };
         eprintln!(
-            "{}: {boards} boards read ({}), {new} new, {} duplicates",
+            "{}: {boards} boards read ({}), {new} new, {} duplicates{plays}",
             path.display(),
             format.info().name,
             boards as u64 - new
@@ -170,6 +184,31 @@ impl Tally {
         }
         self.rejected += 1;
     }
+}
+
+/// The plays of a file's boards, replayed and validated ([`dealdex::board_play`]); a play
+/// that does not replay is bad input naming the file and board.
+fn board_plays(path: &Path, boards: &[Board]) -> anyhow::Result<Vec<NewPlay>> {
+    let mut out = Vec::new();
+    for (i, b) in boards.iter().enumerate() {
+        let Some(game) = b.game.as_deref() else {
+            continue;
+        };
+        let play = dealdex::board_play(&b.deal, game).map_err(|e| {
+            let board = b
+                .number
+                .map_or_else(|| format!("record {}", i + 1), |n| format!("board {n}"));
+            bad(format!("{}: {board}: play: {e}", path.display()))
+        })?;
+        if let Some(play) = play {
+            out.push(NewPlay {
+                deal: DealIndex::from_deal(&b.deal),
+                board: b.number,
+                play,
+            });
+        }
+    }
+    Ok(out)
 }
 
 pub fn import(a: ImportArgs) -> anyhow::Result<()> {
@@ -192,14 +231,18 @@ pub fn import(a: ImportArgs) -> anyhow::Result<()> {
         let window = &plan[range];
         // Files are parsed in parallel and stored in order; a file that does not parse is
         // rejected whole before anything of it reaches the database.
-        let parsed: Vec<anyhow::Result<Vec<Board>>> = window
+        let parsed: Vec<anyhow::Result<(Vec<Board>, Vec<NewPlay>)>> = window
             .par_iter()
-            .map(|(path, format)| read_file(path, *format, a.first_board))
+            .map(|(path, format)| {
+                let boards = read_file(path, *format, a.first_board)?;
+                let plays = board_plays(path, &boards)?;
+                Ok((boards, plays))
+            })
             .collect();
         match &a.set {
             Some(name) => {
                 for (j, ((path, format), boards)) in window.iter().zip(parsed).enumerate() {
-                    let boards = match boards {
+                    let (boards, plays) = match boards {
                         Ok(b) => b,
                         Err(e) => {
                             t.reject(path, &e);
@@ -225,7 +268,18 @@ pub fn import(a: ImportArgs) -> anyhow::Result<()> {
                         seed_sha256: None,
                     };
                     match store.store_set(&set, &keyed) {
-                        Ok(o) => t.file(path, *format, boards.len(), o.new_deals),
+                        Ok(o) => {
+                            let new_plays = store
+                                .store_plays(Some(o.set_id), &plays)
+                                .with_context(|| path.display().to_string())?;
+                            t.file(
+                                path,
+                                *format,
+                                boards.len(),
+                                o.new_deals,
+                                (plays.len(), new_plays),
+                            );
+                        }
                         Err(e @ dealdex::StoreError::SetExists { .. })
                         | Err(e @ dealdex::StoreError::DuplicateBoard { .. }) => {
                             t.reject(path, &e.into());
@@ -238,16 +292,26 @@ pub fn import(a: ImportArgs) -> anyhow::Result<()> {
                 // Deals only: gather whole files into large transactions (each file's keys
                 // are one group, so the report stays per file).
                 let mut groups: Vec<Vec<DealIndex>> = Vec::new();
-                let mut members: Vec<(&PathBuf, &'static dyn DealFormat)> = Vec::new();
+                type Member<'p> = (&'p PathBuf, &'static dyn DealFormat, Vec<NewPlay>);
+                let mut members: Vec<Member> = Vec::new();
                 let mut size = 0;
                 let flush = |store: &mut Store,
                              groups: &mut Vec<Vec<DealIndex>>,
-                             members: &mut Vec<(&PathBuf, &'static dyn DealFormat)>,
+                             members: &mut Vec<Member>,
                              t: &mut Tally|
                  -> anyhow::Result<()> {
                     let counts = store.insert_deal_groups(groups)?;
-                    for ((path, format), (g, n)) in members.iter().zip(groups.iter().zip(counts)) {
-                        t.file(path, *format, g.len(), n);
+                    for ((path, format, plays), (g, n)) in
+                        members.iter().zip(groups.iter().zip(counts))
+                    {
+                        let new_plays = if plays.is_empty() {
+                            0
+                        } else {
+                            store
+                                .store_plays(None, plays)
+                                .with_context(|| path.display().to_string())?
+                        };
+                        t.file(path, *format, g.len(), n, (plays.len(), new_plays));
                     }
                     groups.clear();
                     members.clear();
@@ -255,10 +319,10 @@ pub fn import(a: ImportArgs) -> anyhow::Result<()> {
                 };
                 for ((path, format), boards) in window.iter().zip(parsed) {
                     match boards {
-                        Ok(b) => {
+                        Ok((b, plays)) => {
                             size += b.len();
                             groups.push(b.iter().map(|b| DealIndex::from_deal(&b.deal)).collect());
-                            members.push((path, *format));
+                            members.push((path, *format, plays));
                             if size >= IMPORT_BATCH_BOARDS {
                                 flush(&mut store, &mut groups, &mut members, &mut t)?;
                                 size = 0;

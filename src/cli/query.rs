@@ -5,7 +5,7 @@ use std::path::Path;
 
 use anyhow::Context;
 use clap::Args;
-use dealdex::{Deal, DealIndex, Format, HexDeal, Labels, Scheme, Store};
+use dealdex::{Deal, DealIndex, Format, HexDeal, Labels, Scheme, Store, StoredPlay};
 
 use super::{DbArgs, bad, open_output, parse_scheme};
 
@@ -159,11 +159,13 @@ pub fn lookup(a: LookupArgs) -> anyhow::Result<()> {
     writeln!(out, "deal    {deal}")?;
     writeln!(out, "index   {key}")?;
     writeln!(out, "number  {} ({})", deal.number(a.scheme), a.scheme)?;
+    let mut plays = Vec::new();
     if !a.db.db.exists() {
         writeln!(out, "stored  no (no database at {})", a.db.db.display())?;
     } else {
         let store = Store::open(&a.db.db)?;
         if store.contains(&key)? {
+            plays = store.plays_of(&key)?;
             let boards = store.boards_of(&key)?;
             if boards.is_empty() {
                 writeln!(out, "stored  yes, in {} (in no set)", a.db.db.display())?;
@@ -185,5 +187,60 @@ pub fn lookup(a: LookupArgs) -> anyhow::Result<()> {
     }
     writeln!(out)?;
     write!(out, "{}", deal.diagram())?;
+    for p in &plays {
+        writeln!(out)?;
+        write_play(&mut out, p)?;
+    }
     Ok(out.flush()?)
+}
+
+/// A card as the lookup shows it: suit symbol and rank letter, e.g. `♠K`.
+fn show_card(c: dealdex::Card) -> String {
+    format!("{}{}", c.suit().symbol(), c.rank().letter())
+}
+
+/// A stored play, trick by trick with winners: under the stored strain, or (strain unknown)
+/// the next trick's leader as the record's order says, `?` for the last trick.
+fn write_play(out: &mut dyn Write, p: &StoredPlay) -> anyhow::Result<()> {
+    let mut head = String::from("play    ");
+    match (&p.set_name, p.board) {
+        (Some(set), Some(b)) => head.push_str(&format!("set {set:?} board {b}: ")),
+        (Some(set), None) => head.push_str(&format!("set {set:?}: ")),
+        (None, Some(b)) => head.push_str(&format!("board {b}: ")),
+        (None, None) => {}
+    }
+    let strain = p.play.strain.map_or("unknown".into(), |s| s.to_string());
+    let declarer = p.play.declarer.map_or("unknown".into(), |d| d.to_string());
+    head.push_str(&format!("strain {strain}, declarer {declarer}"));
+    writeln!(out, "{head}")?;
+    let tricks = p.play.record.tricks();
+    let mut won = [0usize; 2]; // N-S, E-W
+    for (t, tr) in tricks.iter().enumerate() {
+        let cards: Vec<String> = tr.cards.iter().map(|&c| show_card(c)).collect();
+        let winner = match (&tr.cards[..], p.play.strain) {
+            (&[a, b, c, d], Some(strain)) => Some(
+                tr.leader
+                    .rotate(dealdex::trick_winner(&[a, b, c, d], strain)),
+            ),
+            (&[_, _, _, _], None) => tricks.get(t + 1).map(|next| next.leader),
+            _ => None,
+        };
+        let result = match (tr.cards.len(), winner) {
+            (4, Some(w)) => {
+                won[w.index() % 2] += 1;
+                format!("won by {w}")
+            }
+            (4, None) => "won by ?".to_string(),
+            _ => "(play stopped)".to_string(),
+        };
+        writeln!(
+            out,
+            "trick {}: lead {}  {}  {result}",
+            t + 1,
+            tr.leader,
+            cards.join(" ")
+        )?;
+    }
+    writeln!(out, "tricks  N-S {}, E-W {}", won[0], won[1])?;
+    Ok(())
 }

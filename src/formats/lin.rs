@@ -11,6 +11,12 @@ use super::{
 use crate::board::Vulnerability;
 use crate::card::{Card, RANK_LETTERS, Rank, Seat, Suit};
 use crate::deal::{Deal, Hand};
+use crate::play::{Strain, trick_winner};
+
+/// The strain of an auction's trump suit (`None` = notrump).
+fn strain_of(trump: Option<Suit>) -> Strain {
+    trump.map_or(Strain::NoTrump, Strain::Trumps)
+}
 
 /// BBO LIN, one line a board (FORMATS.md §8; the writer follows Big Deal's output.c).
 ///
@@ -50,8 +56,8 @@ use crate::deal::{Deal, Hand};
 ///
 /// Of a [`GameRecord`] the writer keeps the players, the auction (PBN `AP` becomes three
 /// passes, a note `=k=` becomes `!` on the call before it and `an|<note k>|`; other tokens are
-/// left out) and the play (trick leaders from the contract of the auction, else of the
-/// `Contract` and `Declarer` tags, else notrump; a trick with a missing card ends the play);
+/// left out) and the play (trick leaders from the strain of [`crate::contract_of`]: the
+/// `Contract` tag, else the auction, else notrump; a trick with a missing card ends the play);
 /// other tags and comments have no place in LIN and are dropped.
 ///
 /// # Errors
@@ -347,7 +353,7 @@ fn is_note(token: &str) -> bool {
 
 /// The contract of an auction: trumps (`None` = notrump) and declarer, the first player of
 /// the declaring side to bid the final strain. `None` when nobody bid.
-fn auction_contract(a: &Auction) -> Option<(Option<Suit>, Seat)> {
+pub(crate) fn auction_contract(a: &Auction) -> Option<(Option<Suit>, Seat)> {
     let mut bids: Vec<(Seat, Option<Suit>)> = Vec::new();
     let mut k = 0usize;
     for t in &a.calls {
@@ -366,39 +372,6 @@ fn auction_contract(a: &Auction) -> Option<(Option<Suit>, Seat)> {
     bids.iter()
         .find(|(s, st)| s.index() % 2 == last.index() % 2 && *st == strain)
         .map(|&(s, _)| (strain, s))
-}
-
-/// The contract of a game: from its auction, else from its `Contract` and `Declarer` tags.
-fn game_contract(g: &GameRecord) -> Option<(Option<Suit>, Seat)> {
-    if let Some(c) = g.auction.as_ref().and_then(auction_contract) {
-        return Some(c);
-    }
-    let tag = |name: &str| g.tags.iter().find(|(n, _)| n == name).map(|(_, v)| v);
-    let contract = tag("Contract")?.trim().to_ascii_uppercase();
-    let strain = bid_strain(contract.trim_end_matches('X'))?;
-    let mut d = tag("Declarer")?.trim().chars();
-    match (d.next().and_then(Seat::from_char), d.next()) {
-        (Some(s), None) => Some((strain, s)),
-        _ => None,
-    }
-}
-
-/// The index (in play order) of the card that wins a trick: the highest trump if any was
-/// played, else the highest card of the suit led.
-fn trick_winner(cards: &[Card; 4], trump: Option<Suit>) -> usize {
-    let mut best = 0;
-    for i in 1..4 {
-        let (c, b) = (cards[i], cards[best]);
-        let beats = if c.suit() == b.suit() {
-            c.rank() > b.rank()
-        } else {
-            Some(c.suit()) == trump
-        };
-        if beats {
-            best = i;
-        }
-    }
-    best
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -716,7 +689,7 @@ fn build_play(
         if chunk.len() == 4
             && let Some((trump, _)) = contract
         {
-            leader = leader.rotate(trick_winner(&in_order, trump));
+            leader = leader.rotate(trick_winner(&in_order, strain_of(trump)));
         }
     }
     Ok(Some(Play {
@@ -919,7 +892,7 @@ fn write_auction(a: &Auction, out: &mut Vec<u8>) {
 }
 
 fn write_play(game: &GameRecord, play: &Play, out: &mut Vec<u8>) {
-    let trump = game_contract(game).and_then(|(t, _)| t);
+    let strain = crate::play::contract_of(game).0.unwrap_or(Strain::NoTrump);
     let opening = play.leader;
     let mut leader = opening;
     for row in &play.tricks {
@@ -938,7 +911,7 @@ fn write_play(game: &GameRecord, play: &Play, out: &mut Vec<u8>) {
         out.extend_from_slice(b"pg||");
         match in_order {
             [Some(a), Some(b), Some(c), Some(d)] => {
-                leader = leader.rotate(trick_winner(&[a, b, c, d], trump));
+                leader = leader.rotate(trick_winner(&[a, b, c, d], strain));
             }
             _ => break,
         }
@@ -1019,12 +992,12 @@ mod tests {
             )
         };
         let t = [c("C5"), c("C2"), c("CK"), c("CA")];
-        assert_eq!(trick_winner(&t, Some(Suit::Spades)), 3);
+        assert_eq!(trick_winner(&t, strain_of(Some(Suit::Spades))), 3);
         let t = [c("H2"), c("H4"), c("S2"), c("HA")];
-        assert_eq!(trick_winner(&t, Some(Suit::Spades)), 2);
-        assert_eq!(trick_winner(&t, None), 3);
+        assert_eq!(trick_winner(&t, strain_of(Some(Suit::Spades))), 2);
+        assert_eq!(trick_winner(&t, strain_of(None)), 3);
         let t = [c("D5"), c("C2"), c("D4"), c("H3")];
-        assert_eq!(trick_winner(&t, Some(Suit::Spades)), 0);
+        assert_eq!(trick_winner(&t, strain_of(Some(Suit::Spades))), 0);
     }
 
     #[test]

@@ -42,6 +42,8 @@ pub use kops::Kops;
 pub use lin::Lin;
 pub use pbn::Pbn;
 
+pub(crate) use lin::auction_contract;
+
 /// One board as a file carries it: the deal plus whatever the format records about it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Board {

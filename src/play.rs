@@ -1,0 +1,787 @@
+//! The play of the cards: the seed 000 seat array, play records, tricks and their winners.
+//!
+//! - [`Position`] is seed 000 §1's internal format: 52 slots in suited order (slot =
+//!   `suit * 13 + (14 - rank)`, suits ♠ ♥ ♦ ♣, which is dealdex's [`Card`] number), each holding
+//!   the seat of its card, `0` = not in play (played), `1..=4` = W, N, E, S. It describes any
+//!   position during the play.
+//! - [`PlayRecord`] is seed 000's play record: up to 13 tricks of `[leader, four cards in play
+//!   order]` (FORMATS.md §11); only the last trick may be short (a claim).
+//! - [`Trick`] is a completed trick as seed 003 has it: the four cards in play order, the
+//!   leader and the winner.
+//! - [`Strain`] says which suit, if any, is trumps; [`trick_winner`] applies it.
+//!
+//! Replaying a record ([`PlayRecord::check`], [`PlayRecord::replay`], [`board_play`]) checks
+//! each card against the position: it must be held by the seat whose turn it is, and a seat
+//! that holds a card of the suit led must follow suit. Errors name the trick (1-based) and the
+//! card.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::card::{Card, Seat, Suit};
+use crate::deal::{Deal, Hand};
+use crate::formats::{GameRecord, Play};
+
+/// The strain of a contract: a trump suit or notrump.
+///
+/// ```
+/// use dealdex::{Strain, Suit};
+/// assert_eq!("NT".parse::<Strain>(), Ok(Strain::NoTrump));
+/// assert_eq!(Strain::from_bid("4S"), Some(Strain::Trumps(Suit::Spades)));
+/// assert_eq!(Strain::from_bid("5HX"), Some(Strain::Trumps(Suit::Hearts)));
+/// assert_eq!(Strain::Trumps(Suit::Hearts).to_string(), "H");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Strain {
+    /// A suit contract: this suit is trumps.
+    Trumps(Suit),
+    /// Notrump: the highest card of the suit led wins.
+    NoTrump,
+}
+
+impl Strain {
+    /// The five strains, notrump first, then ♠ ♥ ♦ ♣ (the order [`board_play`] tries them in
+    /// when the contract is unknown).
+    pub const ALL: [Strain; 5] = [
+        Strain::NoTrump,
+        Strain::Trumps(Suit::Spades),
+        Strain::Trumps(Suit::Hearts),
+        Strain::Trumps(Suit::Diamonds),
+        Strain::Trumps(Suit::Clubs),
+    ];
+
+    /// The trump suit; `None` for notrump.
+    pub const fn trump(self) -> Option<Suit> {
+        match self {
+            Strain::Trumps(s) => Some(s),
+            Strain::NoTrump => None,
+        }
+    }
+
+    /// The strain's PBN name: `S`, `H`, `D`, `C` or `NT`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Strain::Trumps(Suit::Spades) => "S",
+            Strain::Trumps(Suit::Hearts) => "H",
+            Strain::Trumps(Suit::Diamonds) => "D",
+            Strain::Trumps(Suit::Clubs) => "C",
+            Strain::NoTrump => "NT",
+        }
+    }
+
+    /// The strain of a bid or PBN contract such as `1C`, `3NT`, `2N`, `4S`, `5HX`, `6NTXX`
+    /// (level 1..7, either case, doubles ignored); `None` for anything else (`Pass`, `?`, …).
+    pub fn from_bid(token: &str) -> Option<Strain> {
+        let t = token.trim().to_ascii_uppercase();
+        let b = t.trim_end_matches('X').as_bytes();
+        if !matches!(b.first(), Some(b'1'..=b'7')) {
+            return None;
+        }
+        match &b[1..] {
+            b"C" => Some(Strain::Trumps(Suit::Clubs)),
+            b"D" => Some(Strain::Trumps(Suit::Diamonds)),
+            b"H" => Some(Strain::Trumps(Suit::Hearts)),
+            b"S" => Some(Strain::Trumps(Suit::Spades)),
+            b"NT" | b"N" => Some(Strain::NoTrump),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Strain {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for Strain {
+    type Err = String;
+
+    /// Parses `S`, `H`, `D`, `C` (or a suit symbol) and `NT` or `N`, either case.
+    ///
+    /// # Errors
+    /// A message naming the text when it is none of these.
+    fn from_str(s: &str) -> Result<Strain, String> {
+        let t = s.trim();
+        if t.eq_ignore_ascii_case("NT") || t.eq_ignore_ascii_case("N") {
+            return Ok(Strain::NoTrump);
+        }
+        let mut chars = t.chars();
+        match (chars.next().and_then(Suit::from_char), chars.next()) {
+            (Some(suit), None) => Ok(Strain::Trumps(suit)),
+            _ => Err(format!("{s:?} is not a strain (expected S, H, D, C or NT)")),
+        }
+    }
+}
+
+/// The index (0..4, in play order) of the card that wins a trick: the highest trump if any
+/// was played, else the highest card of the suit led (`cards[0]`'s suit).
+///
+/// ```
+/// use dealdex::{Card, Rank, Strain, Suit, trick_winner};
+/// let c = |s, r| Card::new(s, Rank::new(r).unwrap());
+/// let t = [c(Suit::Hearts, 2), c(Suit::Hearts, 4), c(Suit::Spades, 2), c(Suit::Hearts, 14)];
+/// assert_eq!(trick_winner(&t, Strain::NoTrump), 3);
+/// assert_eq!(trick_winner(&t, Strain::Trumps(Suit::Spades)), 2);
+/// ```
+pub fn trick_winner(cards: &[Card; 4], strain: Strain) -> usize {
+    let trump = strain.trump();
+    let mut best = 0;
+    for i in 1..4 {
+        let (c, b) = (cards[i], cards[best]);
+        let beats = if c.suit() == b.suit() {
+            c.rank() > b.rank()
+        } else {
+            Some(c.suit()) == trump
+        };
+        if beats {
+            best = i;
+        }
+    }
+    best
+}
+
+/// A completed trick, as seed 003 has it: the four cards in play order, the seat that led
+/// and the seat that won.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Trick {
+    /// The cards in play order: `cards[i]` is played by `leader.rotate(i)`.
+    pub cards: [Card; 4],
+    /// The seat that led to the trick.
+    pub leader: Seat,
+    /// The seat that won it ([`trick_winner`] under the strain).
+    pub winner: Seat,
+}
+
+impl Trick {
+    /// The trick `cards` (play order) led by `leader`, with its winner under `strain`.
+    pub fn new(leader: Seat, cards: [Card; 4], strain: Strain) -> Trick {
+        Trick {
+            cards,
+            leader,
+            winner: leader.rotate(trick_winner(&cards, strain)),
+        }
+    }
+}
+
+/// Why a play does not replay: each error names the trick (1-based) and, where there is one,
+/// the card and its place in the trick (1-based, in play order).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PlayError {
+    /// The seat whose turn it is does not hold the card: another seat does, or it was
+    /// played before (`holder` is `None`).
+    #[error("trick {trick}, card {place} ({card}): it is {seat}'s turn but {}", match holder {
+        Some(h) => format!("{h} holds {card}"),
+        None => format!("{card} was played before"),
+    })]
+    NotHeld {
+        /// 1-based trick number.
+        trick: usize,
+        /// 1-based place of the card in the trick, in play order.
+        place: usize,
+        /// The card.
+        card: Card,
+        /// The seat whose turn it was.
+        seat: Seat,
+        /// The seat holding the card, `None` when it was already played.
+        holder: Option<Seat>,
+    },
+    /// A revoke: the seat did not follow the suit led although it held a card of it.
+    #[error("trick {trick}, card {place} ({card}): {seat} revokes: {} was led and {seat} holds {held}", led.letter())]
+    Revoke {
+        /// 1-based trick number.
+        trick: usize,
+        /// 1-based place of the card in the trick, in play order.
+        place: usize,
+        /// The card played.
+        card: Card,
+        /// The seat that played it.
+        seat: Seat,
+        /// The suit led.
+        led: Suit,
+        /// The highest card of the suit led that the seat held.
+        held: Card,
+    },
+    /// A trick led by a seat other than the winner of the trick before.
+    #[error("trick {trick}: led by {found}, but {expected} won trick {}", trick - 1)]
+    WrongLeader {
+        /// 1-based trick number (2..=13).
+        trick: usize,
+        /// The winner of the trick before.
+        expected: Seat,
+        /// The seat that led.
+        found: Seat,
+    },
+    /// The opening lead is not made by declarer's left-hand opponent.
+    #[error("trick 1: led by {found}, but with declarer {declarer} the opening lead is {}'s", declarer.next())]
+    WrongOpeningLeader {
+        /// Declarer.
+        declarer: Seat,
+        /// The seat that led.
+        found: Seat,
+    },
+    /// A trick with no card, more than four, or fewer than four before the last trick.
+    #[error("trick {trick}: {count} cards (a trick has 4; only the last may have 1 to 3)")]
+    TrickSize {
+        /// 1-based trick number.
+        trick: usize,
+        /// How many cards it has.
+        count: usize,
+    },
+    /// PBN layout: a seat's card is missing (`-`) but a seat after it in play order has one,
+    /// or a trick follows a short one.
+    #[error("trick {trick}: {seat}'s card is not recorded but a card after it is")]
+    Gap {
+        /// 1-based trick number.
+        trick: usize,
+        /// The seat whose card is missing.
+        seat: Seat,
+    },
+    /// More than 13 tricks.
+    #[error("{count} tricks: a play has at most 13")]
+    TooManyTricks {
+        /// How many tricks were given.
+        count: usize,
+    },
+    /// A seed 000 slot value outside 0..=4.
+    #[error("slot {slot} holds {value}: seed 000 values are 0 (played) and 1..=4 (W, N, E, S)")]
+    BadSlot {
+        /// The slot, 0..52.
+        slot: usize,
+        /// The value found.
+        value: u8,
+    },
+}
+
+/// The seed 000 seat value of a seat: W = 1, N = 2, E = 3, S = 4.
+pub(crate) const fn seed000_seat(seat: Seat) -> u8 {
+    (seat.index() as u8 + 1) % 4 + 1
+}
+
+/// The seat of a seed 000 seat value 1..=4 (W, N, E, S); `None` for 0 and above 4.
+pub(crate) const fn seat_of_seed000(value: u8) -> Option<Seat> {
+    match value {
+        1..=4 => Some(Seat::from_index(value as usize + 2)),
+        _ => None,
+    }
+}
+
+/// A position during the play: seed 000 §1's 52-slot array. Slot `i` is card `i` in suited
+/// order (♠A = 0 … ♣2 = 51, `suit * 13 + (14 - rank)`); its value is the seat holding the
+/// card, 1 = West, 2 = North, 3 = East, 4 = South, or 0 when the card is no longer in play.
+///
+/// ```
+/// use dealdex::{Card, Position, Seat};
+/// let deal: dealdex::Deal = "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432"
+///     .parse()
+///     .unwrap();
+/// let mut p = Position::from_deal(&deal);
+/// assert_eq!(p.slots()[0], 2); // ♠A: North
+/// assert_eq!(p.slots()[51], 1); // ♣2: West
+/// let lead = Card::from_index(12).unwrap(); // ♠2
+/// p.play_trick(1, Seat::North, &[lead]).unwrap();
+/// assert_eq!(p.slots()[12], 0);
+/// assert_eq!(p.holder(lead), None);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Position {
+    slots: [u8; 52],
+}
+
+impl Position {
+    /// The position before the opening lead: every card with its seat.
+    pub fn from_deal(deal: &Deal) -> Position {
+        let mut slots = [0u8; 52];
+        for seat in Seat::ALL {
+            for c in deal.hand(seat).cards() {
+                slots[c.index()] = seed000_seat(seat);
+            }
+        }
+        Position { slots }
+    }
+
+    /// A position from its seed 000 slots (any number of cards in play, any number a seat).
+    ///
+    /// # Errors
+    /// [`PlayError::BadSlot`] naming the first slot whose value is above 4.
+    pub fn from_slots(slots: [u8; 52]) -> Result<Position, PlayError> {
+        match slots.iter().position(|&v| v > 4) {
+            Some(slot) => Err(PlayError::BadSlot {
+                slot,
+                value: slots[slot],
+            }),
+            None => Ok(Position { slots }),
+        }
+    }
+
+    /// The 52 seed 000 slot values (0 = played, 1..=4 = W, N, E, S).
+    pub const fn slots(&self) -> &[u8; 52] {
+        &self.slots
+    }
+
+    /// The seat holding `card`, or `None` when it has been played.
+    pub fn holder(&self, card: Card) -> Option<Seat> {
+        seat_of_seed000(self.slots[card.index()])
+    }
+
+    /// The cards `seat` still holds.
+    pub fn hand(&self, seat: Seat) -> Hand {
+        let code = seed000_seat(seat);
+        let mut mask = 0u64;
+        for (i, &v) in self.slots.iter().enumerate() {
+            if v == code {
+                mask |= 1 << i;
+            }
+        }
+        Hand::from_mask(mask)
+    }
+
+    /// The cards no longer in play (slot value 0).
+    pub fn played(&self) -> Hand {
+        let mut mask = 0u64;
+        for (i, &v) in self.slots.iter().enumerate() {
+            if v == 0 {
+                mask |= 1 << i;
+            }
+        }
+        Hand::from_mask(mask)
+    }
+
+    /// Plays the cards of trick `number` (1-based, for error messages) in play order, led by
+    /// `leader`: `cards[i]` is played by `leader.rotate(i)`. Each card must be held by its
+    /// seat, and a seat holding a card of the suit led (`cards[0]`'s) must play one. The
+    /// played slots become 0. Up to four cards (fewer for a trick cut short by a claim).
+    ///
+    /// # Errors
+    /// [`PlayError::TrickSize`] for no card or more than four, [`PlayError::NotHeld`],
+    /// [`PlayError::Revoke`]; the position is unchanged then.
+    pub fn play_trick(
+        &mut self,
+        number: usize,
+        leader: Seat,
+        cards: &[Card],
+    ) -> Result<(), PlayError> {
+        if cards.is_empty() || cards.len() > 4 {
+            return Err(PlayError::TrickSize {
+                trick: number,
+                count: cards.len(),
+            });
+        }
+        let mut next = *self;
+        let led = cards[0].suit();
+        for (i, &card) in cards.iter().enumerate() {
+            let seat = leader.rotate(i);
+            if next.slots[card.index()] != seed000_seat(seat) {
+                return Err(PlayError::NotHeld {
+                    trick: number,
+                    place: i + 1,
+                    card,
+                    seat,
+                    holder: next.holder(card),
+                });
+            }
+            if card.suit() != led {
+                let holding = next.hand(seat).suit_mask(led);
+                if holding != 0 {
+                    let held =
+                        Card::from_index(led.index() * 13 + holding.trailing_zeros() as usize)
+                            .expect("slot below 52");
+                    return Err(PlayError::Revoke {
+                        trick: number,
+                        place: i + 1,
+                        card,
+                        seat,
+                        led,
+                        held,
+                    });
+                }
+            }
+            next.slots[card.index()] = 0;
+        }
+        *self = next;
+        Ok(())
+    }
+
+    /// Plays a complete trick (see [`Position::play_trick`]) and returns it with its winner
+    /// under `strain`.
+    ///
+    /// # Errors
+    /// As [`Position::play_trick`]; the position is unchanged then.
+    pub fn apply_trick(
+        &mut self,
+        number: usize,
+        leader: Seat,
+        cards: [Card; 4],
+        strain: Strain,
+    ) -> Result<Trick, PlayError> {
+        self.play_trick(number, leader, &cards)?;
+        Ok(Trick::new(leader, cards, strain))
+    }
+}
+
+/// One trick of a [`PlayRecord`]: seed 000's `[leader, cards…]`, the cards in play order
+/// (`cards[i]` played by `leader.rotate(i)`), four of them except in a last trick cut short.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct TrickRecord {
+    /// The seat that led.
+    pub leader: Seat,
+    /// The cards in play order, 1 to 4.
+    pub cards: Vec<Card>,
+}
+
+/// A play record (seed 000 §1, FORMATS.md §11): up to 13 tricks, each its leader and its
+/// cards in play order. Only the last trick may have fewer than four cards (the play
+/// stopped, e.g. on a claim). The constructors check this shape, not the cards against a
+/// deal: that is [`PlayRecord::check`] and [`PlayRecord::replay`].
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct PlayRecord {
+    tricks: Vec<TrickRecord>,
+}
+
+impl PlayRecord {
+    /// A record of the given tricks.
+    ///
+    /// # Errors
+    /// [`PlayError::TooManyTricks`] above 13; [`PlayError::TrickSize`] for a trick with no
+    /// card or more than four, or with fewer than four before the last.
+    pub fn new(tricks: Vec<TrickRecord>) -> Result<PlayRecord, PlayError> {
+        if tricks.len() > 13 {
+            return Err(PlayError::TooManyTricks {
+                count: tricks.len(),
+            });
+        }
+        for (t, tr) in tricks.iter().enumerate() {
+            let last = t + 1 == tricks.len();
+            let n = tr.cards.len();
+            if n == 0 || n > 4 || (n < 4 && !last) {
+                return Err(PlayError::TrickSize {
+                    trick: t + 1,
+                    count: n,
+                });
+            }
+        }
+        Ok(PlayRecord { tricks })
+    }
+
+    /// The record of cards in play order (up to 52), cut into tricks of four; each trick's
+    /// leader is the seat of `deal` holding its first card (what a legal play implies: the
+    /// winner of a trick leads the next).
+    ///
+    /// # Errors
+    /// [`PlayError::TooManyTricks`] for more than 52 cards.
+    pub fn from_play_order(deal: &Deal, cards: &[Card]) -> Result<PlayRecord, PlayError> {
+        PlayRecord::new(
+            cards
+                .chunks(4)
+                .map(|c| TrickRecord {
+                    leader: deal.seat_of(c[0]),
+                    cards: c.to_vec(),
+                })
+                .collect(),
+        )
+    }
+
+    /// Converts PBN's `[Play]` layout (FORMATS.md §4; [`Play`]: `tricks[t][j]` is the card of
+    /// seat `play.leader.rotate(j)`) into play order. Trick 1 is led by `play.leader`; each
+    /// later trick by the winner of the one before under `strain`. A trick's missing cards
+    /// (`-`) must come after its recorded ones in play order, and only the last recorded
+    /// trick may miss cards; trailing tricks with no card at all are dropped.
+    ///
+    /// ```
+    /// use dealdex::formats::Play;
+    /// use dealdex::{Card, PlayRecord, Seat, Strain};
+    /// let c = |s: &str| Card::all().find(|c| c.to_string() == s);
+    /// // Columns W N E S; North ruffs trick 1 with a heart and leads trick 2.
+    /// let play = Play {
+    ///     leader: Seat::West,
+    ///     tricks: vec![
+    ///         [c("SK"), c("H3"), c("S4"), c("S3")],
+    ///         [c("C5"), c("C2"), c("C6"), c("CK")],
+    ///     ],
+    /// };
+    /// let r = PlayRecord::from_pbn_play(&play, Strain::from_bid("5H").unwrap())?;
+    /// assert_eq!(r.tricks()[1].leader, Seat::North);
+    /// assert_eq!(r.tricks()[1].cards, vec![c("C2").unwrap(), c("C6").unwrap(), c("CK").unwrap(), c("C5").unwrap()]);
+    /// assert_eq!(r.to_pbn_play(), Some(play));
+    /// # Ok::<(), dealdex::PlayError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`PlayError::Gap`] for a missing card before a recorded one (in its trick or a later
+    /// one); [`PlayError::TooManyTricks`] above 13.
+    pub fn from_pbn_play(play: &Play, strain: Strain) -> Result<PlayRecord, PlayError> {
+        let opening = play.leader;
+        let used = play
+            .tricks
+            .iter()
+            .rposition(|row| row.iter().any(Option::is_some))
+            .map_or(0, |t| t + 1);
+        if used > 13 {
+            return Err(PlayError::TooManyTricks { count: used });
+        }
+        let mut leader = opening;
+        let mut tricks = Vec::with_capacity(used);
+        for (t, row) in play.tricks[..used].iter().enumerate() {
+            let in_order: Vec<Option<Card>> = (0..4)
+                .map(|i| row[(leader.rotate(i).index() + 4 - opening.index()) % 4])
+                .collect();
+            let n = in_order.iter().take_while(|c| c.is_some()).count();
+            // A missing card before a recorded one, in this trick or (for a short trick) in
+            // a later one.
+            if in_order[n..].iter().any(Option::is_some) || n == 0 || (n < 4 && t + 1 < used) {
+                return Err(PlayError::Gap {
+                    trick: t + 1,
+                    seat: leader.rotate(n),
+                });
+            }
+            let cards: Vec<Card> = in_order.into_iter().flatten().collect();
+            let this = leader;
+            if let [a, b, c, d] = cards[..] {
+                leader = leader.rotate(trick_winner(&[a, b, c, d], strain));
+            }
+            tricks.push(TrickRecord {
+                leader: this,
+                cards,
+            });
+        }
+        PlayRecord::new(tricks)
+    }
+
+    /// The record in PBN's `[Play]` layout: the opening leader and, per trick, the card of
+    /// each seat clockwise from the opening leader (`None` where the trick stopped). `None`
+    /// for an empty record.
+    pub fn to_pbn_play(&self) -> Option<Play> {
+        let opening = self.tricks.first()?.leader;
+        let tricks = self
+            .tricks
+            .iter()
+            .map(|tr| {
+                let mut row = [None; 4];
+                for (i, &c) in tr.cards.iter().enumerate() {
+                    row[(tr.leader.rotate(i).index() + 4 - opening.index()) % 4] = Some(c);
+                }
+                row
+            })
+            .collect();
+        Some(Play {
+            leader: opening,
+            tricks,
+        })
+    }
+
+    /// The tricks, in order.
+    pub fn tricks(&self) -> &[TrickRecord] {
+        &self.tricks
+    }
+
+    /// The seat that led to the first trick; `None` for an empty record.
+    pub fn opening_leader(&self) -> Option<Seat> {
+        self.tricks.first().map(|t| t.leader)
+    }
+
+    /// Every card with the seat that played it, in play order.
+    pub fn seated_cards(&self) -> impl Iterator<Item = (Seat, Card)> + '_ {
+        self.tricks.iter().flat_map(|t| {
+            t.cards
+                .iter()
+                .enumerate()
+                .map(move |(i, &c)| (t.leader.rotate(i), c))
+        })
+    }
+
+    /// The cards in play order (up to 52).
+    pub fn cards(&self) -> Vec<Card> {
+        self.tricks
+            .iter()
+            .flat_map(|t| t.cards.iter().copied())
+            .collect()
+    }
+
+    /// Replays the record on `deal` without a strain: every card held by the seat whose turn
+    /// it is and suit followed when possible. Each trick's leader is taken from the record.
+    /// Returns the position after the last card.
+    ///
+    /// # Errors
+    /// [`PlayError::NotHeld`] or [`PlayError::Revoke`] naming the trick and card.
+    pub fn check(&self, deal: &Deal) -> Result<Position, PlayError> {
+        let mut p = Position::from_deal(deal);
+        for (t, tr) in self.tricks.iter().enumerate() {
+            p.play_trick(t + 1, tr.leader, &tr.cards)?;
+        }
+        Ok(p)
+    }
+
+    /// Replays the record on `deal` under `strain` (see [`PlayRecord::check`]), also checking
+    /// that the winner of each trick leads the next, and returns the complete tricks with
+    /// their winners (a last trick cut short is not among them).
+    ///
+    /// # Errors
+    /// [`PlayError::NotHeld`], [`PlayError::Revoke`] or [`PlayError::WrongLeader`] naming the
+    /// trick (and card).
+    pub fn replay(&self, deal: &Deal, strain: Strain) -> Result<Vec<Trick>, PlayError> {
+        let mut p = Position::from_deal(deal);
+        let mut out: Vec<Trick> = Vec::with_capacity(self.tricks.len());
+        for (t, tr) in self.tricks.iter().enumerate() {
+            if let Some(prev) = out.last()
+                && prev.winner != tr.leader
+            {
+                return Err(PlayError::WrongLeader {
+                    trick: t + 1,
+                    expected: prev.winner,
+                    found: tr.leader,
+                });
+            }
+            p.play_trick(t + 1, tr.leader, &tr.cards)?;
+            if let [a, b, c, d] = tr.cards[..] {
+                out.push(Trick::new(tr.leader, [a, b, c, d], strain));
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// The strain and declarer of a game's final contract, as far as they are known: from the
+/// PBN `Contract` tag (e.g. `5HX`, `3NT`; `Pass`, `?` or empty: unknown) with the `Declarer`
+/// tag, else from the auction (LIN `mb|` records, or a PBN `[Auction]` when the tags are
+/// unknown): the last bid's strain, declarer the first player of that side to bid it.
+///
+/// ```
+/// use dealdex::formats::GameRecord;
+/// use dealdex::{Seat, Strain, Suit, contract_of};
+/// let g = GameRecord {
+///     tags: vec![("Declarer".into(), "S".into()), ("Contract".into(), "5HX".into())],
+///     ..GameRecord::default()
+/// };
+/// assert_eq!(contract_of(&g), (Some(Strain::Trumps(Suit::Hearts)), Some(Seat::South)));
+/// ```
+pub fn contract_of(game: &GameRecord) -> (Option<Strain>, Option<Seat>) {
+    let tag = |name: &str| {
+        game.tags
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.trim())
+    };
+    let declarer = tag("Declarer").and_then(|d| {
+        let mut c = d.chars();
+        match (c.next().and_then(Seat::from_char), c.next()) {
+            (Some(s), None) => Some(s),
+            _ => None,
+        }
+    });
+    if let Some(strain) = tag("Contract").and_then(Strain::from_bid) {
+        return (Some(strain), declarer);
+    }
+    match game
+        .auction
+        .as_ref()
+        .and_then(crate::formats::auction_contract)
+    {
+        Some((trump, d)) => (Some(trump.map_or(Strain::NoTrump, Strain::Trumps)), Some(d)),
+        None => (None, declarer),
+    }
+}
+
+/// A board's play made into a validated record by [`board_play`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BoardPlay {
+    /// The contract's strain, `None` when the game does not say.
+    pub strain: Option<Strain>,
+    /// Declarer, `None` when the game does not say.
+    pub declarer: Option<Seat>,
+    /// The play in play order.
+    pub record: PlayRecord,
+}
+
+/// Replays a game's play (PBN `[Play]` or LIN `pc|`, as [`GameRecord::play`]) on its deal.
+///
+/// The strain and declarer come from [`contract_of`]. With declarer known, the opening lead
+/// must be declarer's left-hand opponent's. With the strain known, the PBN layout is put in
+/// play order under it and replayed ([`PlayRecord::replay`]: cards held, suit followed, each
+/// winner leading the next trick). With the strain unknown, the strains are tried in the
+/// order of [`Strain::ALL`] (notrump first) and the first under which the play replays
+/// legally ([`PlayRecord::check`]) gives the play order; [`BoardPlay::strain`] stays `None`.
+/// `Ok(None)` when the game has no play or no card of it is recorded.
+///
+/// # Errors
+/// [`PlayError`] naming the trick and card: a card not held, a revoke, a trick led by the
+/// wrong seat, a gap in the PBN layout (with the strain unknown: the error under notrump).
+pub fn board_play(deal: &Deal, game: &GameRecord) -> Result<Option<BoardPlay>, PlayError> {
+    let Some(play) = &game.play else {
+        return Ok(None);
+    };
+    if !play.tricks.iter().flatten().any(Option::is_some) {
+        return Ok(None);
+    }
+    let (strain, declarer) = contract_of(game);
+    if let Some(d) = declarer
+        && play.leader != d.next()
+    {
+        return Err(PlayError::WrongOpeningLeader {
+            declarer: d,
+            found: play.leader,
+        });
+    }
+    let record = match strain {
+        Some(s) => {
+            let r = PlayRecord::from_pbn_play(play, s)?;
+            r.replay(deal, s)?;
+            r
+        }
+        None => {
+            let mut first_err = None;
+            let mut found = None;
+            for s in Strain::ALL {
+                match PlayRecord::from_pbn_play(play, s).and_then(|r| r.check(deal).map(|_| r)) {
+                    Ok(r) => {
+                        found = Some(r);
+                        break;
+                    }
+                    Err(e) => {
+                        first_err.get_or_insert(e);
+                    }
+                }
+            }
+            match found {
+                Some(r) => r,
+                None => return Err(first_err.expect("five strains tried")),
+            }
+        }
+    };
+    Ok(Some(BoardPlay {
+        strain,
+        declarer,
+        record,
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seed000_seat_values() {
+        assert_eq!(seed000_seat(Seat::West), 1);
+        assert_eq!(seed000_seat(Seat::North), 2);
+        assert_eq!(seed000_seat(Seat::East), 3);
+        assert_eq!(seed000_seat(Seat::South), 4);
+        for s in Seat::ALL {
+            assert_eq!(seat_of_seed000(seed000_seat(s)), Some(s));
+        }
+        assert_eq!(seat_of_seed000(0), None);
+        assert_eq!(seat_of_seed000(5), None);
+    }
+
+    #[test]
+    fn strains_parse() {
+        for s in Strain::ALL {
+            assert_eq!(s.as_str().parse::<Strain>(), Ok(s));
+        }
+        assert_eq!(Strain::from_bid("3nt"), Some(Strain::NoTrump));
+        assert_eq!(Strain::from_bid("2N"), Some(Strain::NoTrump));
+        assert_eq!(Strain::from_bid("6NTXX"), Some(Strain::NoTrump));
+        assert_eq!(Strain::from_bid("Pass"), None);
+        assert_eq!(Strain::from_bid("8S"), None);
+        assert_eq!(Strain::from_bid("?"), None);
+        assert!("Z".parse::<Strain>().is_err());
+    }
+}

@@ -1,0 +1,189 @@
+//! The `plays` table (migration 04): play records stored with their deal.
+
+use rusqlite::types::ValueRef;
+use rusqlite::{TransactionBehavior, params};
+
+use super::{At, StoreError, board_from_sql, board_to_sql, insert_deal, key_from_sql};
+use crate::card::{Card, Seat};
+use crate::index::DealIndex;
+use crate::play::{BoardPlay, PlayRecord, Strain};
+
+/// A play to store with [`crate::Store::store_plays`]: the deal, the board it was played at
+/// and the validated play ([`crate::board_play`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NewPlay {
+    /// The deal played.
+    pub deal: DealIndex,
+    /// The board number in its file, if it has one (at most `i64::MAX`).
+    pub board: Option<u64>,
+    /// The play: strain, declarer and the record in play order.
+    pub play: BoardPlay,
+}
+
+/// A stored play, as [`crate::Store::plays_of`] returns it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredPlay {
+    /// The set it was imported into, if any.
+    pub set_name: Option<String>,
+    /// The board number, if known.
+    pub board: Option<u64>,
+    /// The play. Its record's trick leaders are the holders of each trick's first card.
+    pub play: BoardPlay,
+}
+
+const INSERT_PLAY: &str = "INSERT OR IGNORE INTO plays(deal, set_id, board, strain, declarer, \
+                           leader, cards) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)";
+
+fn seat_letter(s: Seat) -> String {
+    s.letter().to_string()
+}
+
+fn seat_from_sql(v: Option<String>, id: i64, column: &str) -> Result<Option<Seat>, StoreError> {
+    match v {
+        None => Ok(None),
+        Some(t) => {
+            let mut c = t.chars();
+            match (c.next().and_then(Seat::from_char), c.next()) {
+                (Some(s), None) => Ok(Some(s)),
+                _ => Err(StoreError::CorruptPlay {
+                    id,
+                    why: format!("{column} {t:?} is not a seat"),
+                }),
+            }
+        }
+    }
+}
+
+impl super::Store {
+    /// Stores plays in one transaction, each with its deal (inserted when missing) and, when
+    /// `set_id` is given, the set it belongs to. A play already stored for the same deal,
+    /// set and board with the same cards is not stored again. Returns how many were new.
+    ///
+    /// ```
+    /// use dealdex::formats::Pbn;
+    /// use dealdex::{DealFormat, DealIndex, NewPlay, Store, board_play};
+    /// let data = std::fs::read("tests/fixtures/pbn-spec-example.pbn")?;
+    /// let board = Pbn.read(&data)?.remove(0);
+    /// let play = board_play(&board.deal, board.game.as_ref().unwrap())?.unwrap();
+    /// let mut store = Store::open_in_memory()?;
+    /// let new = NewPlay { deal: DealIndex::from_deal(&board.deal), board: board.number, play };
+    /// assert_eq!(store.store_plays(None, std::slice::from_ref(&new))?, 1);
+    /// assert_eq!(store.store_plays(None, std::slice::from_ref(&new))?, 0);
+    /// let stored = store.plays_of(&new.deal)?;
+    /// assert_eq!(stored[0].play, new.play);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`StoreError::BoardOutOfRange`] for a board above `i64::MAX`; [`StoreError::Sqlite`]
+    /// when SQLite fails (e.g. `set_id` names no set: a foreign key). Nothing is stored then.
+    pub fn store_plays(
+        &mut self,
+        set_id: Option<i64>,
+        plays: &[NewPlay],
+    ) -> Result<u64, StoreError> {
+        let boards = plays
+            .iter()
+            .map(|p| p.board.map(board_to_sql).transpose())
+            .collect::<Result<Vec<Option<i64>>, StoreError>>()?;
+        let path = &self.path;
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .at(path)?;
+        let mut new = 0u64;
+        {
+            let mut deal_stmt = tx.prepare_cached(super::INSERT_DEAL).at(path)?;
+            let mut stmt = tx.prepare_cached(INSERT_PLAY).at(path)?;
+            for (p, board) in plays.iter().zip(boards) {
+                insert_deal(&mut deal_stmt, &p.deal).at(path)?;
+                let Some(leader) = p.play.record.opening_leader() else {
+                    continue; // an empty record: nothing to store
+                };
+                let cards: Vec<u8> = p
+                    .play
+                    .record
+                    .cards()
+                    .iter()
+                    .map(|c| c.index() as u8)
+                    .collect();
+                new += stmt
+                    .execute(params![
+                        &p.deal.0,
+                        set_id,
+                        board,
+                        p.play.strain.map(|s| s.as_str()),
+                        p.play.declarer.map(seat_letter),
+                        seat_letter(leader),
+                        cards,
+                    ])
+                    .at(path)? as u64;
+            }
+        }
+        tx.commit().at(path)?;
+        Ok(new)
+    }
+
+    /// The plays stored for a deal, ordered by set name (plays in no set first), board and
+    /// storing order.
+    ///
+    /// # Errors
+    /// [`StoreError::CorruptPlay`] when a stored row is not a play of its deal (changed
+    /// outside dealdex), [`StoreError::CorruptKey`], [`StoreError::CorruptBoard`];
+    /// [`StoreError::Sqlite`] if the query fails.
+    pub fn plays_of(&self, key: &DealIndex) -> Result<Vec<StoredPlay>, StoreError> {
+        let path = &self.path;
+        let mut stmt = self
+            .conn
+            .prepare_cached(
+                "SELECT p.id, s.name, p.board, p.strain, p.declarer, p.cards, p.deal
+                 FROM plays p LEFT JOIN sets s ON s.id = p.set_id
+                 WHERE p.deal = ?1 ORDER BY s.name, p.board, p.id",
+            )
+            .at(path)?;
+        let mut rows = stmt.query([&key.0]).at(path)?;
+        let mut out = Vec::new();
+        while let Some(row) = rows.next().at(path)? {
+            let id: i64 = row.get(0).at(path)?;
+            let corrupt = |why: String| StoreError::CorruptPlay { id, why };
+            let deal = key_from_sql(row.get_ref(6).at(path)?)?
+                .to_deal()
+                .map_err(|e| corrupt(format!("its deal: {e}")))?;
+            let strain = match row.get::<_, Option<String>>(3).at(path)? {
+                None => None,
+                Some(t) => Some(
+                    t.parse::<Strain>()
+                        .map_err(|e| corrupt(format!("strain: {e}")))?,
+                ),
+            };
+            let declarer = seat_from_sql(row.get(4).at(path)?, id, "declarer")?;
+            let cards = match row.get_ref(5).at(path)? {
+                ValueRef::Blob(b) => b
+                    .iter()
+                    .map(|&i| {
+                        Card::from_index(i as usize)
+                            .ok_or_else(|| corrupt(format!("card byte {i} is not 0..51")))
+                    })
+                    .collect::<Result<Vec<Card>, StoreError>>()?,
+                _ => return Err(corrupt("cards is not a BLOB".into())),
+            };
+            let record =
+                PlayRecord::from_play_order(&deal, &cards).map_err(|e| corrupt(e.to_string()))?;
+            record.check(&deal).map_err(|e| corrupt(e.to_string()))?;
+            out.push(StoredPlay {
+                set_name: row.get(1).at(path)?,
+                board: row
+                    .get::<_, Option<i64>>(2)
+                    .at(path)?
+                    .map(board_from_sql)
+                    .transpose()?,
+                play: BoardPlay {
+                    strain,
+                    declarer,
+                    record,
+                },
+            });
+        }
+        Ok(out)
+    }
+}

@@ -1,0 +1,157 @@
+//! `dealdex import` of plays (PBN `[Play]`, LIN `pc|`) and `dealdex lookup` showing them.
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use tempfile::TempDir;
+
+fn dealdex(dir: &Path) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_dealdex"));
+    c.current_dir(dir);
+    c
+}
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(name)
+}
+
+const SPEC_DEAL: &str = "N:.63.AKQ987.A9732 A8654.KQ5.T.QJT6 J973.J98742.3.K4 KQT2.AT.J6542.85";
+const LIN_DEAL: &str = "N:Q854.KQJ7.Q3.K93 AT962.2.KJ875.AT J.T864.T62.QJ754 K73.A953.A94.862";
+
+fn stdout(cmd: &mut Command) -> String {
+    String::from_utf8(cmd.assert().success().get_output().stdout.clone()).unwrap()
+}
+
+#[test]
+fn import_then_lookup_shows_tricks_with_winners() {
+    let dir = TempDir::new().unwrap();
+    dealdex(dir.path())
+        .arg("import")
+        .arg(fixture("pbn-spec-example.pbn"))
+        .args(["--set", "schiphol"])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(
+            "1 boards read (pbn), 1 new, 0 duplicates; 1 play (1 new)",
+        ));
+    let out = stdout(dealdex(dir.path()).args(["lookup", SPEC_DEAL]));
+    let play: Vec<&str> = out
+        .lines()
+        .skip_while(|l| !l.starts_with("play "))
+        .collect();
+    assert_eq!(
+        play,
+        [
+            "play    set \"schiphol\" board 1: strain H, declarer S",
+            "trick 1: lead W  ♠K ♥3 ♠4 ♠3  won by N",
+            "trick 2: lead N  ♣2 ♣6 ♣K ♣5  won by S",
+            "trick 3: lead S  ♠7 ♠2 ♥6 ♠5  won by N",
+            "trick 4: lead N  ♣A ♣T ♣4 ♣8  won by N",
+            "trick 5: lead N  ♦A ♦T ♦3 ♦2  won by N",
+            "trick 6: lead N  ♦K ♥5 ♥7 ♦4  won by S",
+            "trick 7: lead S  ♥2  (play stopped)",
+            "tricks  N-S 6, E-W 0",
+        ]
+    );
+    // Importing again (deals only this time) stores the play once more without a set; the
+    // same import twice stores nothing new.
+    for new in [1, 0] {
+        dealdex(dir.path())
+            .arg("import")
+            .arg(fixture("pbn-spec-example.pbn"))
+            .assert()
+            .success()
+            .stderr(predicate::str::contains(format!("; 1 play ({new} new)")));
+    }
+    let out = stdout(dealdex(dir.path()).args([
+        "sql",
+        "SELECT set_id IS NULL, board, strain, declarer, leader, length(cards), hex(substr(cards, 1, 4)) FROM plays ORDER BY id",
+    ]));
+    // Trick 1 in play order: ♠K (slot 1), ♥3 (13 + 11 = 24), ♠4 (10), ♠3 (11).
+    assert_eq!(
+        out.lines().skip(1).collect::<Vec<_>>(),
+        ["0\t1\tH\tS\tW\t25\t01180A0B", "1\t1\tH\tS\tW\t25\t01180A0B"]
+    );
+}
+
+#[test]
+fn lin_play_is_stored_and_shown() {
+    let dir = TempDir::new().unwrap();
+    dealdex(dir.path())
+        .arg("import")
+        .arg(fixture("lin-with-play.lin"))
+        .assert()
+        .success();
+    let out = stdout(dealdex(dir.path()).args(["lookup", LIN_DEAL]));
+    assert!(
+        out.contains(
+            "play    board 1: strain S, declarer E\ntrick 1: lead S  ♣5 ♣2 ♣K ♣A  won by E\n"
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains("trick 12: lead E  ♣T ♣Q ♥5 ♥Q  won by S\ntrick 13: lead S  ♥T ♥9 ♥J ♠6  won by E\ntricks  N-S 1, E-W 12\n"),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_play_without_a_contract_shows_winners_from_its_order() {
+    let dir = TempDir::new().unwrap();
+    let text = std::fs::read_to_string(fixture("pbn-spec-example.pbn"))
+        .unwrap()
+        .replace("[Declarer \"S\"]", "[Declarer \"?\"]")
+        .replace("[Contract \"5HX\"]", "[Contract \"?\"]")
+        .replace("[Auction \"N\"]", "[Auction \"?\"]");
+    std::fs::write(dir.path().join("open.pbn"), text).unwrap();
+    dealdex(dir.path())
+        .args(["import", "open.pbn"])
+        .assert()
+        .success();
+    let out = stdout(dealdex(dir.path()).args(["lookup", SPEC_DEAL]));
+    assert!(
+        out.contains("play    board 1: strain unknown, declarer unknown\ntrick 1: lead W  ♠K ♥3 ♠4 ♠3  won by N\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains(
+            "trick 6: lead N  ♦K ♥5 ♥7 ♦4  won by S\ntrick 7: lead S  ♥2  (play stopped)\n"
+        ),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_revoking_play_is_bad_input_naming_file_board_and_trick() {
+    let dir = TempDir::new().unwrap();
+    // East discards the ♥5 on the club lead of trick 2 while holding ♣QJT6, and follows with
+    // the ♣6 in trick 6 instead.
+    let text = std::fs::read_to_string(fixture("pbn-spec-example.pbn"))
+        .unwrap()
+        .replace("C5 C2 C6 CK", "C5 C2 H5 CK")
+        .replace("D4 DK H5 H7", "D4 DK C6 H7");
+    std::fs::write(dir.path().join("revoke.pbn"), text).unwrap();
+    dealdex(dir.path())
+        .args(["import", "revoke.pbn", "--set", "r"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "revoke.pbn: rejected: board 1: play: trick 2, card 2 (H5): E revokes: C was led and E holds CQ",
+        ))
+        .stderr(predicate::str::contains("1 of 1 files rejected"));
+    // Nothing was stored: the deal is unknown to the database.
+    dealdex(dir.path())
+        .args(["lookup", SPEC_DEAL])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("stored  no (not in dealdex.db)"));
+    // Deals-only import rejects it too.
+    dealdex(dir.path())
+        .args(["import", "revoke.pbn"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("trick 2, card 2 (H5): E revokes"));
+}
