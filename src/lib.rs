@@ -42,3 +42,4 @@ pub mod sqlfn;
 pub mod stats;
 
 pub use predeal::{Predeal, PredealError};
+pub mod bigdeal;
