@@ -43,3 +43,4 @@ pub mod stats;
 
 pub use predeal::{Predeal, PredealError};
 pub mod bigdeal;
+pub mod event;

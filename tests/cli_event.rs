@@ -140,3 +140,196 @@ fn generate_bigdeal_rejects_mixed_sources() {
         .stderr(predicate::str::contains("--bigdeal-entropy"));
     assert!(!dir.path().join("dealdex.db").exists());
 }
+
+/// Runs dealdex in `dir` and returns (exit code, stdout, stderr).
+fn run(dir: &Path, args: &[&str]) -> (i32, String, String) {
+    let out = dealdex(dir).args(args).output().unwrap();
+    (
+        out.status.code().unwrap(),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+/// Every file in `dir` with its bytes.
+fn snapshot(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut v: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| {
+            let p = e.unwrap().path();
+            let bytes = if p.is_file() {
+                std::fs::read(&p).unwrap()
+            } else {
+                Vec::new()
+            };
+            (p.file_name().unwrap().to_string_lossy().into_owned(), bytes)
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+fn new_event(dir: &Path) {
+    let (code, _, err) = run(
+        dir,
+        &[
+            "event",
+            "new",
+            "T.sqd",
+            "--name",
+            "Test Cup 2026",
+            "--delayed-info",
+            "DJI close of 2 Jan 2026",
+            "--phase",
+            "3:1-8,9-16:RR#:Round robin #/3",
+            "--phase",
+            "1:?:FINAL:Final",
+            "--phase",
+            "0:2x6:TEAM##:Teams",
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+}
+
+#[test]
+fn new_publish_set_value_write_squaredeal_files() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    new_event(d);
+    let sqd = std::fs::read_to_string(d.join("T.sqd")).unwrap();
+    assert!(sqd.starts_with("# Description file of tournament for program SquareDeal 2.7\n"));
+    assert!(sqd.contains("\nTN Test Cup 2026\nDI DJI close of 2 Jan 2026\n"));
+    assert!(sqd.contains(
+        "\nSN 3:1-8,9-16:RR#:Round robin #/3\nSN 1:?:FINAL:Final\nSN 0:1-6,7-12:TEAM##:Teams\n"
+    ));
+    assert!(!sqd.contains("KH") && !sqd.contains("DV"));
+
+    // No value before publication: the keys must be committed first.
+    let (code, _, err) = run(d, &["event", "set-value", "T.sqd", "1.5"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("not published yet"), "{err}");
+
+    let (code, _, err) = run(d, &["event", "publish", "T.sqd"]);
+    assert_eq!(code, 0, "{err}");
+    let sqk = std::fs::read(d.join("T.sqk")).unwrap();
+    let text = String::from_utf8(sqk.clone()).unwrap();
+    let lines: Vec<&str> = text.split_inclusive("\r\n").collect();
+    assert_eq!(lines.len(), 5); // 1,1 1,2 1,3 2,1 3,0
+    assert_eq!(lines.concat(), text);
+    for (line, id) in lines.iter().zip(["1,1", "1,2", "1,3", "2,1", "3,0"]) {
+        let key = line.strip_prefix(&format!("{id}:")).unwrap().trim_end();
+        assert_eq!(key.len(), 60);
+        assert!(key.bytes().all(|b| b.is_ascii_alphanumeric()));
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(d.join("T.sqk"))
+            .unwrap()
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o777, 0o600);
+    }
+    let sqd = std::fs::read_to_string(d.join("T.sqd")).unwrap();
+    let kh = sqd.lines().last().unwrap().strip_prefix("KH ").unwrap();
+    use sha2::Digest;
+    assert_eq!(kh, hex::encode(sha2::Sha256::digest(&sqk)));
+    assert!(err.contains(kh));
+
+    // Publishing twice, or over an existing key file, is refused and changes nothing.
+    let before = snapshot(d);
+    let (code, _, err) = run(d, &["event", "publish", "T.sqd"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("already published"), "{err}");
+    assert_eq!(snapshot(d), before);
+
+    let (code, out, err) = run(d, &["event", "set-value", "T.sqd", "44,882.13"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("34 34 2c 38 38 32 2e 31 33"), "{out}");
+    assert!(out.contains("NDQsODgyLjEz"), "{out}");
+    let sqd = std::fs::read_to_string(d.join("T.sqd")).unwrap();
+    assert!(sqd.contains("\nDI DJI close of 2 Jan 2026\nDV 44,882.13\n"));
+    let before = snapshot(d);
+    let (code, _, err) = run(d, &["event", "set-value", "T.sqd", "44882.13"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("give --replace"), "{err}");
+    assert_eq!(snapshot(d), before);
+}
+
+#[test]
+fn publish_refuses_to_overwrite_a_key_file() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    new_event(d);
+    std::fs::write(d.join("T.sqk"), "old keys").unwrap();
+    let before = snapshot(d);
+    let (code, _, err) = run(d, &["event", "publish", "T.sqd"]);
+    assert_eq!(code, 2);
+    assert_eq!(
+        err.trim(),
+        "dealdex: error: T.sqk: the file exists; refusing to overwrite it"
+    );
+    assert_eq!(snapshot(d), before);
+}
+
+#[test]
+fn malformed_description_files_name_the_line() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    let kh = "bd4a46bea10ad8d20abd580f6be8869ef7772191ee9f6851cb1ab25df52a573e";
+    for (name, text, want) in [
+        (
+            "sn.sqd",
+            "TN x\r\nDI y\r\nSN 17:1-16,17-32:OPRR##:Open\r\nSN 3:20:R16:Round of 16\r\n"
+                .to_string(),
+            "sn.sqd: line 4: SN: file prefix \"R16\" has no '#' for the session number, but the phase has 3 sessions",
+        ),
+        (
+            "kh.sqd",
+            format!("TN x\nDI y\nSN 1:16:A:a\nKH {}Z{}\n", &kh[..10], &kh[11..]),
+            "kh.sqd: line 4: KH: 'Z' at column 14 is not a hex digit",
+        ),
+        (
+            "short.sqd",
+            "TN x\nDI y\nSN 1:16:A:a\nKH abc\n".to_string(),
+            "short.sqd: line 4: KH has 3 hex digits, expected 64",
+        ),
+    ] {
+        std::fs::write(d.join(name), &text).unwrap();
+        let before = snapshot(d);
+        for args in [
+            vec!["event", "publish", name],
+            vec!["event", "set-value", name, "1.5"],
+        ] {
+            let (code, _, err) = run(d, &args);
+            assert_eq!(code, 2, "{args:?}");
+            assert!(err.contains(want), "{args:?}: {err}");
+            assert_eq!(err.lines().count(), 1);
+            assert_eq!(snapshot(d), before, "{args:?}");
+        }
+    }
+    for (phase, want) in [
+        ("3:20", "expected nsessions:boards:fileprefix:description"),
+        ("3:0-4:R#:r", "boards: \"0-4\""),
+        ("3:16:R#:a:b", "may not contain ':'"),
+        ("3:16:9R#:r", "must match ^[A-Za-z]"),
+    ] {
+        let (code, _, err) = run(
+            d,
+            &[
+                "event",
+                "new",
+                "n.sqd",
+                "--name",
+                "x",
+                "--delayed-info",
+                "y",
+                "--phase",
+                phase,
+            ],
+        );
+        assert_eq!(code, 2, "{phase}");
+        assert!(err.contains(want), "{phase}: {err}");
+        assert!(!d.join("n.sqd").exists());
+    }
+}

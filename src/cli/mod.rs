@@ -1,5 +1,6 @@
 //! Argument parsing, dispatch and error reporting for the `dealdex` binary.
 
+mod event;
 mod files;
 mod generate;
 mod outputs;
@@ -45,6 +46,8 @@ enum Command {
     Sql(sql::SqlArgs),
     /// Check a set, a file or the whole database for randomness (chi-square tests).
     Stats(stats::StatsArgs),
+    /// Championship events in SquareDeal's files: new, publish, set-value, make, verify.
+    Event(event::EventArgs),
 }
 
 /// The database options shared by the commands that use it.
@@ -68,6 +71,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Query(a) => search::run(a),
         Command::Sql(a) => sql::run(a),
         Command::Stats(a) => stats::run(a),
+        Command::Event(a) => event::run(a),
     }
 }
 

@@ -1,0 +1,374 @@
+//! `dealdex event`: verifiable championship events in SquareDeal's files (SQUAREDEAL.md
+//! §2–§4): describe, publish (commit to the keys), record the delayed value, make the deals,
+//! verify them.
+
+use std::fs::OpenOptions;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use clap::{Args, Subcommand};
+use dealdex::event::{self, Event, Keys, Phase, Protocol};
+
+use super::bad;
+
+#[derive(Args, Debug)]
+#[command(after_help = "The life of an event (SQUAREDEAL.md):
+  dealdex event new WBG.sqd --name 'World Bridge Games' --delayed-info 'DJI close of 19 Oct' \\
+      --phase '17:1-16,17-32:OPRR##:Open Round Robin #/17' --phase '3:20:R16#:Round of 16 #/3'
+  dealdex event publish WBG.sqd            # keys to WBG.sqk (secret), KH into WBG.sqd: publish it
+  dealdex event set-value WBG.sqd 43275.91 # once the delayed information is known
+  dealdex event make WBG.sqd --keys WBG.sqk --out boards/
+  dealdex event verify WBG.sqd --keys WBG.sqk --published WBG-as-published.sqd boards/")]
+pub struct EventArgs {
+    #[command(subcommand)]
+    command: EventCommand,
+}
+
+#[derive(Subcommand, Debug)]
+enum EventCommand {
+    /// Describe a new event: name, delayed information, phases (writes NAME.sqd).
+    New(NewArgs),
+    /// Draw every session's key (NAME.sqk, secret) and commit to them (KH in NAME.sqd).
+    Publish(PublishArgs),
+    /// Record the delayed-information value (DV) once it is public.
+    SetValue(SetValueArgs),
+}
+
+#[derive(Args, Debug)]
+struct NewArgs {
+    /// The description file to create (`.sqd`); an existing file is never overwritten.
+    file: PathBuf,
+    /// Tournament name (TN).
+    #[arg(long)]
+    name: String,
+    /// What the delayed information will be, precisely (DI), e.g. 'DJI close of 19 Oct 2024'.
+    #[arg(long, value_name = "TEXT")]
+    delayed_info: String,
+    /// A phase, repeatable, in order: 'nsessions:boards:fileprefix:description', e.g.
+    /// '17:1-16,17-32:OPRR##:Open Round Robin #/17'. boards: N, a-b, a list cycled over the
+    /// sessions, NxM (N sessions of M boards) or ? (chosen when the deals are made);
+    /// nsessions 0: a variable number of sessions; a run of # in the prefix becomes the
+    /// session number.
+    #[arg(long = "phase", value_name = "SPEC", required = true)]
+    phases: Vec<String>,
+    /// How sessions become deals: squaredeal (SquareDeal 2.x, SQUAREDEAL.md §3).
+    #[arg(long, default_value = "squaredeal", value_parser = parse_protocol)]
+    protocol: Protocol,
+}
+
+#[derive(Args, Debug)]
+struct PublishArgs {
+    /// The event's description file (`.sqd`).
+    file: PathBuf,
+    /// Where to write the keys (default: the description file with extension `.sqk`); an
+    /// existing file is never overwritten.
+    #[arg(long, value_name = "FILE")]
+    keys: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+struct SetValueArgs {
+    /// The event's description file (`.sqd`).
+    file: PathBuf,
+    /// The delayed-information value, exactly as it will feed the deals (e.g. 43275.91).
+    value: String,
+    /// Replace a DV that is already recorded.
+    #[arg(long)]
+    replace: bool,
+}
+
+fn parse_protocol(s: &str) -> Result<Protocol, String> {
+    s.parse().map_err(|e: event::EventError| e.to_string())
+}
+
+/// Runs `dealdex event …`.
+pub fn run(a: EventArgs) -> anyhow::Result<()> {
+    match a.command {
+        EventCommand::New(a) => new(a),
+        EventCommand::Publish(a) => publish(a),
+        EventCommand::SetValue(a) => set_value(a),
+    }
+}
+
+/// Reads and parses a `.sqd` file; errors name the file (and the line).
+fn read_event(path: &Path) -> anyhow::Result<(String, Event)> {
+    let text =
+        std::fs::read_to_string(path).map_err(|e| bad(format!("{}: {e}", path.display())))?;
+    let ev = Event::parse(&text).map_err(|e| bad(format!("{}: {e}", path.display())))?;
+    Ok((text, ev))
+}
+
+/// The key file beside a description file: same name, extension `.sqk`.
+fn default_keys(sqd: &Path) -> PathBuf {
+    sqd.with_extension("sqk")
+}
+
+/// Checks a TN/DI/DV text: one line, not empty, no white space at either end (the file
+/// could not keep it), no control characters.
+fn check_field(what: &str, v: &str) -> anyhow::Result<()> {
+    if v.is_empty() {
+        return Err(bad(format!("{what} is empty")));
+    }
+    if let Some(c) = v.chars().find(|c| c.is_control()) {
+        return Err(bad(format!(
+            "{what} {v:?} contains the control character {c:?}: it must be one line"
+        )));
+    }
+    if v.trim() != v {
+        return Err(bad(format!(
+            "{what} {v:?} starts or ends with white space, which the .sqd file cannot keep"
+        )));
+    }
+    Ok(())
+}
+
+/// Parses a `--phase` spec as SquareDeal's phase dialogue does: `NxM` boards become the
+/// list `1-M,M+1-2M,…`, and a prefix without `#` for several sessions gets one `#` per digit
+/// of the session count. Returns the phase and a note when the prefix was changed.
+fn phase_from_spec(spec: &str) -> anyhow::Result<(Phase, Option<String>)> {
+    let parts: Vec<&str> = spec.splitn(4, ':').collect();
+    if parts.len() != 4 {
+        return Err(bad(format!(
+            "--phase {spec:?}: expected nsessions:boards:fileprefix:description"
+        )));
+    }
+    let (n, mut boards, mut prefix, description) = (
+        parts[0],
+        parts[1].to_string(),
+        parts[2].to_string(),
+        parts[3],
+    );
+    if description.contains(':') {
+        return Err(bad(format!(
+            "--phase {spec:?}: the description may not contain ':' (SquareDeal cuts it there)"
+        )));
+    }
+    check_field("the description", description)
+        .map_err(|e| bad(format!("--phase {spec:?}: {e}")))?;
+    if let Some((k, m)) = boards.split_once('x')
+        && let (Ok(k), Ok(m)) = (k.parse::<u64>(), m.parse::<u64>())
+        && k >= 1
+        && m >= 1
+    {
+        boards = (0..k)
+            .map(|j| format!("{}-{}", j * m + 1, (j + 1) * m))
+            .collect::<Vec<_>>()
+            .join(",");
+    }
+    let mut note = None;
+    if n != "1" && !prefix.contains('#') && n.bytes().all(|b| b.is_ascii_digit()) {
+        let width = n.trim_start_matches('0').len().max(1);
+        prefix.push_str(&"#".repeat(width));
+        note = Some(format!("file prefix {:?} became {prefix:?}", parts[2]));
+    }
+    let text = format!("{n}:{boards}:{prefix}:{description}");
+    let phase = Phase::parse(&text).map_err(|e| bad(format!("--phase {spec:?}: {e}")))?;
+    Ok((phase, note))
+}
+
+/// Writes `bytes` to `path` through a temporary file and a rename, so that a failure leaves
+/// the old file whole.
+fn replace_file(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    let tmp = PathBuf::from(tmp);
+    let result = (|| -> std::io::Result<()> {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        std::fs::rename(&tmp, path)
+    })();
+    if let Err(e) = result {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(anyhow::anyhow!("{}: {e}", path.display()));
+    }
+    Ok(())
+}
+
+/// Creates a new file (never overwriting) with `bytes`; `private` gives it mode 0600.
+fn create_new(path: &Path, bytes: &[u8], private: bool) -> anyhow::Result<()> {
+    let mut opts = OpenOptions::new();
+    opts.write(true).create_new(true);
+    #[cfg(unix)]
+    if private {
+        use std::os::unix::fs::OpenOptionsExt;
+        opts.mode(0o600);
+    }
+    let mut f = opts.open(path).map_err(|e| {
+        if e.kind() == std::io::ErrorKind::AlreadyExists {
+            bad(format!(
+                "{}: the file exists; refusing to overwrite it",
+                path.display()
+            ))
+        } else {
+            anyhow::anyhow!("{}: {e}", path.display())
+        }
+    })?;
+    let written = (|| -> std::io::Result<()> {
+        #[cfg(unix)]
+        if private {
+            use std::os::unix::fs::PermissionsExt;
+            f.set_permissions(std::fs::Permissions::from_mode(0o600))?;
+        }
+        f.write_all(bytes)?;
+        f.sync_all()
+    })();
+    if let Err(e) = written {
+        let _ = std::fs::remove_file(path);
+        return Err(anyhow::anyhow!("{}: {e}", path.display()));
+    }
+    Ok(())
+}
+
+fn new(a: NewArgs) -> anyhow::Result<()> {
+    check_field("--name", &a.name)?;
+    check_field("--delayed-info", &a.delayed_info)?;
+    let mut ev = Event {
+        protocol: a.protocol,
+        name: Some(a.name.clone()),
+        delayed_info: Some(a.delayed_info.clone()),
+        ..Event::default()
+    };
+    let mut notes = Vec::new();
+    for spec in &a.phases {
+        let (phase, note) = phase_from_spec(spec)?;
+        notes.extend(note);
+        if let Some(j) = ev.phases.iter().position(|p| p.prefix == phase.prefix) {
+            return Err(bad(format!(
+                "--phase {spec:?}: file prefix {:?} is already used by phase {}",
+                phase.prefix,
+                j + 1
+            )));
+        }
+        ev.phases.push(phase);
+    }
+    // Two phases must not make files of the same name.
+    let mut names = std::collections::HashMap::new();
+    for (i, p) in ev.phases.iter().enumerate() {
+        for s in 1..=p.sessions.min(10_000) {
+            if let Some(j) = names.insert(p.session_name(s), i) {
+                return Err(bad(format!(
+                    "phases {} and {} both name a session {:?}",
+                    j + 1,
+                    i + 1,
+                    p.session_name(s)
+                )));
+            }
+        }
+    }
+    create_new(&a.file, ev.to_sqd(false).as_bytes(), false)?;
+    for n in notes {
+        eprintln!("note: {n}");
+    }
+    let sessions: u64 = ev.phases.iter().map(|p| p.sessions as u64).sum();
+    let variable = ev.phases.iter().filter(|p| p.is_variable()).count();
+    let variable = if variable > 0 {
+        format!(" (and {variable} phases of a variable number of sessions)")
+    } else {
+        String::new()
+    };
+    eprintln!(
+        "{}: event {:?}, protocol {}, {} phases, {sessions} sessions{variable}; next: dealdex event publish {}",
+        a.file.display(),
+        a.name,
+        ev.protocol,
+        ev.phases.len(),
+        a.file.display()
+    );
+    Ok(())
+}
+
+fn publish(a: PublishArgs) -> anyhow::Result<()> {
+    let (text, ev) = read_event(&a.file)?;
+    let sqd = a.file.display();
+    if let Some(kh) = ev.key_hash {
+        return Err(bad(format!(
+            "{sqd}: already published (KH {}); its keys are not drawn again",
+            hex::encode(kh)
+        )));
+    }
+    if ev.delayed_value.is_some() {
+        return Err(bad(format!(
+            "{sqd}: DV is already set: the delayed value must become known only after the keys are committed (remove the DV line)"
+        )));
+    }
+    if ev.name.as_deref().unwrap_or("").is_empty() {
+        return Err(bad(format!("{sqd}: no tournament name (TN)")));
+    }
+    if ev.delayed_info.as_deref().unwrap_or("").is_empty() {
+        return Err(bad(format!(
+            "{sqd}: no delayed-information description (DI)"
+        )));
+    }
+    if ev.phases.is_empty() {
+        return Err(bad(format!("{sqd}: no phases (SN lines)")));
+    }
+    let keys_path = a.keys.clone().unwrap_or_else(|| default_keys(&a.file));
+    let keys = Keys::generate(&ev).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let kh = hex::encode(keys.hash());
+    let new_text = event::set_sqd_line(&text, "KH", &kh);
+    create_new(&keys_path, &keys.to_bytes(), true)?;
+    if let Err(e) = replace_file(&a.file, new_text.as_bytes()) {
+        let _ = std::fs::remove_file(&keys_path);
+        return Err(e);
+    }
+    eprintln!(
+        "{sqd}: published: KH {kh}\n{}: keys of {} sessions (mode 0600): keep it secret until after the event\n\
+         now publish {sqd} as it is; after the delayed information is known: dealdex event set-value {sqd} VALUE",
+        keys_path.display(),
+        keys.len()
+    );
+    Ok(())
+}
+
+fn set_value(a: SetValueArgs) -> anyhow::Result<()> {
+    let (text, ev) = read_event(&a.file)?;
+    let sqd = a.file.display();
+    check_field("the value", &a.value)?;
+    if ev.key_hash.is_none() {
+        return Err(bad(format!(
+            "{sqd}: not published yet (no KH): publish first, so that the keys are committed before the value is known"
+        )));
+    }
+    if let Some(old) = &ev.delayed_value
+        && !a.replace
+    {
+        if *old == a.value {
+            eprintln!("{sqd}: DV is already {old:?}");
+            return Ok(());
+        }
+        return Err(bad(format!(
+            "{sqd}: DV is already {old:?}; give --replace to change it"
+        )));
+    }
+    let new_text = event::set_sqd_line(&text, "DV", &a.value);
+    let check = Event::parse(&new_text).map_err(|e| bad(format!("{sqd}: {e}")))?;
+    if check.delayed_value.as_deref() != Some(a.value.as_str()) {
+        return Err(bad(format!(
+            "the value {:?} would not be read back exactly from {sqd}",
+            a.value
+        )));
+    }
+    replace_file(&a.file, new_text.as_bytes())?;
+    let bytes: Vec<String> = a.value.bytes().map(|b| format!("{b:02x}")).collect();
+    println!("DV {:?} recorded in {sqd}", a.value);
+    println!(
+        "the deals are fed these {} bytes: {}",
+        a.value.len(),
+        bytes.join(" ")
+    );
+    println!(
+        "base64(DV) = {} (each session's entropy: second half of its key, then {}, then original)",
+        event::base64(a.value.as_bytes()),
+        event::base64(a.value.as_bytes())
+    );
+    if !a.value.bytes().all(|b| b.is_ascii_digit() || b == b'.') {
+        println!(
+            "note: only this exact spelling makes these deals (SQUAREDEAL.md §5): another rendering of the same value gives other deals"
+        );
+    }
+    if let Some(di) = &ev.delayed_info {
+        println!("check that it is a faithful rendering of DI: {di}");
+    }
+    Ok(())
+}
