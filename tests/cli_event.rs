@@ -333,3 +333,237 @@ fn malformed_description_files_name_the_line() {
         assert!(!d.join("n.sqd").exists());
     }
 }
+
+/// A writable copy of a fixture event's .sqd and .sqk in `dir`.
+fn copy_event(dir: &Path, fixture_dir: &str, stem: &str) {
+    for ext in ["sqd", "sqk"] {
+        let name = format!("{stem}.{ext}");
+        std::fs::copy(fixture(&format!("{fixture_dir}/{name}")), dir.join(&name)).unwrap();
+        let mut perm = std::fs::metadata(dir.join(&name)).unwrap().permissions();
+        #[allow(clippy::permissions_set_readonly_false)]
+        perm.set_readonly(false);
+        std::fs::set_permissions(dir.join(&name), perm).unwrap();
+    }
+}
+
+fn deal_lines(path: &Path) -> Vec<dealdex::Deal> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(|l| format!("N:{l}").parse().unwrap())
+        .collect()
+}
+
+#[test]
+fn make_wbg2024_gives_the_published_deals_files_and_sets() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    copy_event(d, "squaredeal-wbg2024", "WBG2024");
+    let (code, _, err) = run(
+        d,
+        &[
+            "event",
+            "make",
+            "WBG2024.sqd",
+            "--keys",
+            "WBG2024.sqk",
+            "--out",
+            "boards",
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("made 90 sessions, 1186 boards, 90 files"),
+        "{err}"
+    );
+    for name in ["OPRR01", "OPRR02", "MXRR03", "R161", "FIN6"] {
+        let ours = read_boards(&d.join(format!("boards/{name}.pbn")));
+        let published = read_boards(&fixture(&format!("squaredeal-wbg2024/{name}.pbn")));
+        let key = |b: &Board| {
+            (
+                b.number,
+                b.dealer_or_default(),
+                b.vulnerability_or_default(),
+                b.deal,
+            )
+        };
+        assert_eq!(
+            ours.iter().map(key).collect::<Vec<_>>(),
+            published.iter().map(key).collect::<Vec<_>>(),
+            "{name}"
+        );
+    }
+    // The whole event, sessions in file-name order, is the Big Deal repository's allpbn.
+    let mut names: Vec<_> = std::fs::read_dir(d.join("boards"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    names.sort();
+    let all: Vec<_> = names
+        .iter()
+        .flat_map(|p| read_boards(p).into_iter().map(|b| b.deal))
+        .collect();
+    assert_eq!(all, deal_lines(&fixture("bigdeal-wbg2024-deals.txt")));
+    let store = Store::open(&d.join("dealdex.db")).unwrap();
+    let info = store.set("WBG2024/OPRR02").unwrap().unwrap();
+    assert_eq!((info.first_board, info.last_board), (17, 32));
+    assert_eq!(info.scheme, "bigdeal");
+    assert_eq!(store.deal_count().unwrap(), 1186);
+    // Making again stores nothing new.
+    let (code, _, err) = run(
+        d,
+        &[
+            "event",
+            "make",
+            "WBG2024.sqd",
+            "--phase",
+            "1",
+            "--session",
+            "2",
+            "--out",
+            "boards",
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("0 sets stored in dealdex.db (0 new deals), 1 already there"),
+        "{err}"
+    );
+}
+
+#[test]
+fn make_with_the_wrong_value_is_allpbn_minusone_and_the_db_refuses_it() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    copy_event(d, "squaredeal-wbg2024", "WBG2024");
+    let sqd = std::fs::read_to_string(d.join("WBG2024.sqd")).unwrap();
+    std::fs::write(
+        d.join("WBG2024.sqd"),
+        sqd.replace("DV 43275.91", "DV 43275.90"),
+    )
+    .unwrap();
+    let (code, _, err) = run(
+        d,
+        &[
+            "event",
+            "make",
+            "WBG2024.sqd",
+            "--out",
+            "minus",
+            "--format",
+            "hex",
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    let mut names: Vec<_> = std::fs::read_dir(d.join("minus"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    names.sort();
+    let all: Vec<_> = names
+        .iter()
+        .flat_map(|p| read_boards(p).into_iter().map(|b| b.deal))
+        .collect();
+    assert_eq!(
+        all,
+        deal_lines(&fixture("squaredeal-wbg2024/allpbn.minusone"))
+    );
+    // Back to the true value: the sets stored with the wrong one are refused, nothing written.
+    std::fs::write(d.join("WBG2024.sqd"), &sqd).unwrap();
+    let (code, _, err) = run(d, &["event", "make", "WBG2024.sqd", "--out", "true"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("set \"WBG2024/OPRR01\" already exists with other deals"),
+        "{err}"
+    );
+    assert!(!d.join("true").exists());
+}
+
+#[test]
+fn make_refuses_before_kh_and_dv_and_with_other_keys() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    new_event(d);
+    std::fs::write(d.join("T.sqk"), "1,1:abc\r\n").unwrap();
+    let args = ["event", "make", "T.sqd", "--out", "out"];
+    let (code, _, err) = run(d, &args);
+    assert_eq!(code, 2);
+    assert!(err.contains("T.sqd: the event has no KH line"), "{err}");
+    std::fs::remove_file(d.join("T.sqk")).unwrap();
+    assert_eq!(run(d, &["event", "publish", "T.sqd"]).0, 0);
+    let (code, _, err) = run(d, &args);
+    assert_eq!(code, 2);
+    assert!(err.contains("T.sqd: the event has no DV line"), "{err}");
+    assert_eq!(run(d, &["event", "set-value", "T.sqd", "1234.56"]).0, 0);
+    // Keys that do not hash to KH.
+    let good = std::fs::read_to_string(d.join("T.sqk")).unwrap();
+    let changed = good.replacen("1,2:", "1,2:X", 1);
+    std::fs::write(d.join("other.sqk"), &changed).unwrap();
+    let (code, _, err) = run(
+        d,
+        &[
+            "event",
+            "make",
+            "T.sqd",
+            "--keys",
+            "other.sqk",
+            "--out",
+            "out",
+        ],
+    );
+    assert_eq!(code, 2);
+    assert!(err.contains("other.sqk: the keys hash to"), "{err}");
+    assert!(err.contains("these are not the published keys"), "{err}");
+    // A key file without session 1,3 (whose hash is then KH): the session is named.
+    let missing: String = good
+        .split_inclusive("\r\n")
+        .filter(|l| !l.starts_with("1,3:"))
+        .collect();
+    std::fs::write(d.join("missing.sqk"), &missing).unwrap();
+    use sha2::Digest;
+    let sqd = std::fs::read_to_string(d.join("T.sqd")).unwrap();
+    let kh = sqd
+        .lines()
+        .last()
+        .unwrap()
+        .strip_prefix("KH ")
+        .unwrap()
+        .to_string();
+    let sqd2 = sqd.replace(&kh, &hex::encode(sha2::Sha256::digest(missing.as_bytes())));
+    std::fs::write(d.join("M.sqd"), sqd2).unwrap();
+    let (code, _, err) = run(
+        d,
+        &[
+            "event",
+            "make",
+            "M.sqd",
+            "--keys",
+            "missing.sqk",
+            "--out",
+            "out",
+        ],
+    );
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("missing.sqk: the key file has no key for session 1,3 (RR3)"),
+        "{err}"
+    );
+    // `?` and variable phases need their options when asked for explicitly.
+    let (code, _, err) = run(
+        d,
+        &["event", "make", "T.sqd", "--phase", "2", "--out", "out"],
+    );
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("phase 2 (FINAL) has ? boards: give --boards N"),
+        "{err}"
+    );
+    let (code, _, err) = run(
+        d,
+        &["event", "make", "T.sqd", "--phase", "3", "--out", "out"],
+    );
+    assert_eq!(code, 2);
+    assert!(err.contains("give --session S"), "{err}");
+    assert!(!d.join("out").exists());
+    assert!(!d.join("dealdex.db").exists());
+}

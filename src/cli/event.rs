@@ -7,9 +7,11 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use clap::{Args, Subcommand};
-use dealdex::event::{self, Event, Keys, Phase, Protocol};
+use dealdex::event::{self, Boards, Event, Keys, Phase, Protocol, SessionId};
+use dealdex::formats::{self, Board, DealFormat, WriteOptions};
+use dealdex::{DealIndex, NewSet, Scheme, Store};
 
-use super::bad;
+use super::{bad, outputs};
 
 #[derive(Args, Debug)]
 #[command(after_help = "The life of an event (SQUAREDEAL.md):
@@ -32,6 +34,8 @@ enum EventCommand {
     Publish(PublishArgs),
     /// Record the delayed-information value (DV) once it is public.
     SetValue(SetValueArgs),
+    /// Make the deals of the event's sessions: files <prefix>.pbn (…) and sets in the db.
+    Make(MakeArgs),
 }
 
 #[derive(Args, Debug)]
@@ -77,6 +81,48 @@ struct SetValueArgs {
     replace: bool,
 }
 
+#[derive(Args, Debug)]
+#[command(after_help = "Examples:
+  dealdex event make WBG.sqd --keys WBG.sqk --out boards/
+  dealdex event make WBG.sqd --keys WBG.sqk --phase 1 --session 3-5 --out boards/ --format pbn --format dup
+  dealdex event make WC.sqd --phase 9 --boards 15 --out boards/      # a phase with ? boards
+  dealdex event make WBG.sqd --phase 4 --session 2 --reserve --out boards/   # R162reserve")]
+struct MakeArgs {
+    /// The event's description file (`.sqd`), published (KH) and with its value (DV).
+    file: PathBuf,
+    /// The key file (default: the description file with extension `.sqk`).
+    #[arg(long, value_name = "FILE")]
+    keys: Option<PathBuf>,
+    /// Only this phase (1-based, in SN order); default: every phase.
+    #[arg(long, value_name = "P")]
+    phase: Option<u32>,
+    /// Only these sessions of --phase: S or A-B (required for a variable phase).
+    #[arg(long, value_name = "S", requires = "phase")]
+    session: Option<String>,
+    /// Make the sessions' reserve sets (files <name>reserve.*) instead.
+    #[arg(long)]
+    reserve: bool,
+    /// Boards of a phase whose SN line says ?: N, a-b or a list cycled over the sessions.
+    #[arg(long, value_name = "N")]
+    boards: Option<String>,
+    /// Directory for the files (created if missing).
+    #[arg(long, short, value_name = "DIR")]
+    out: PathBuf,
+    /// Output format, repeatable (default pbn): pbn, dup, dlm, bri, dge, lin, csv, ber, borel,
+    /// kops, cds, hrf, hex, json.
+    #[arg(long, short, value_name = "FORMAT")]
+    format: Vec<String>,
+    /// SQLite database to store each session as a set `<event file stem>/<session>`.
+    #[arg(long, value_name = "FILE")]
+    db: Option<PathBuf>,
+    /// Do not store anything in a database.
+    #[arg(long, conflicts_with = "db")]
+    no_db: bool,
+    /// No report.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
 fn parse_protocol(s: &str) -> Result<Protocol, String> {
     s.parse().map_err(|e: event::EventError| e.to_string())
 }
@@ -87,6 +133,7 @@ pub fn run(a: EventArgs) -> anyhow::Result<()> {
         EventCommand::New(a) => new(a),
         EventCommand::Publish(a) => publish(a),
         EventCommand::SetValue(a) => set_value(a),
+        EventCommand::Make(a) => make(a),
     }
 }
 
@@ -96,6 +143,12 @@ fn read_event(path: &Path) -> anyhow::Result<(String, Event)> {
         std::fs::read_to_string(path).map_err(|e| bad(format!("{}: {e}", path.display())))?;
     let ev = Event::parse(&text).map_err(|e| bad(format!("{}: {e}", path.display())))?;
     Ok((text, ev))
+}
+
+/// Reads and parses a `.sqk` file; errors name the file and the line.
+fn read_keys(path: &Path) -> anyhow::Result<Keys> {
+    let bytes = std::fs::read(path).map_err(|e| bad(format!("{}: {e}", path.display())))?;
+    Keys::parse(&bytes).map_err(|e| bad(format!("{}: {e}", path.display())))
 }
 
 /// The key file beside a description file: same name, extension `.sqk`.
@@ -369,6 +422,296 @@ fn set_value(a: SetValueArgs) -> anyhow::Result<()> {
     }
     if let Some(di) = &ev.delayed_info {
         println!("check that it is a faithful rendering of DI: {di}");
+    }
+    Ok(())
+}
+
+/// One session to make: its id, file name, boards and deals.
+struct Made {
+    id: SessionId,
+    name: String,
+    first: u64,
+    last: u64,
+    boards: Vec<Board>,
+    seed_sha256: [u8; 32],
+}
+
+/// Parses `--session`: `S` or `A-B`.
+fn parse_sessions(s: &str) -> anyhow::Result<(u32, u32)> {
+    let num = |t: &str| {
+        t.parse::<u32>()
+            .map_err(|_| bad(format!("--session {s:?}: {t:?} is not a session number")))
+    };
+    let (a, b) = match s.split_once('-') {
+        Some((a, b)) => (num(a)?, num(b)?),
+        None => (num(s)?, num(s)?),
+    };
+    if a == 0 || b < a {
+        return Err(bad(format!(
+            "--session {s:?}: expected S or A-B with 1 <= A <= B"
+        )));
+    }
+    Ok((a, b))
+}
+
+/// The sessions `make` is asked for, with each one's boards; phases it cannot make without
+/// more options are skipped with a note when no --phase was given.
+fn plan_sessions(
+    a: &MakeArgs,
+    ev: &Event,
+    notes: &mut Vec<String>,
+) -> anyhow::Result<Vec<(SessionId, (u64, u64))>> {
+    let asked = match a.boards.as_deref() {
+        Some("?") => return Err(bad("--boards ?: give the number of boards")),
+        Some(t) => Some(Boards::parse(t).map_err(|e| bad(format!("--boards: {e}")))?),
+        None => None,
+    };
+    let phases: Vec<u32> = match a.phase {
+        Some(p) => {
+            ev.phase(p).map_err(|e| bad(e.to_string()))?;
+            vec![p]
+        }
+        None => (1..=ev.phases.len() as u32).collect(),
+    };
+    let mut out = Vec::new();
+    for p in phases {
+        let phase = &ev.phases[p as usize - 1];
+        let explicit = a.phase.is_some();
+        let boards = match (&phase.boards, &asked) {
+            (Boards::Unknown, Some(b)) => b.clone(),
+            (Boards::Unknown, None) if explicit => {
+                return Err(bad(format!(
+                    "phase {p} ({}) has ? boards: give --boards N",
+                    phase.prefix
+                )));
+            }
+            (Boards::Unknown, None) => {
+                notes.push(format!(
+                    "phase {p} ({}) skipped: its boards are ?, make it with --phase {p} --boards N",
+                    phase.prefix
+                ));
+                continue;
+            }
+            (b, Some(_)) if explicit => {
+                return Err(bad(format!(
+                    "phase {p} ({}) has its boards fixed in the .sqd ({b}); --boards is for ? phases",
+                    phase.prefix
+                )));
+            }
+            (b, _) => b.clone(),
+        };
+        let (s0, s1) = match &a.session {
+            Some(s) => parse_sessions(s)?,
+            None if phase.is_variable() && explicit => {
+                return Err(bad(format!(
+                    "phase {p} ({}) has a variable number of sessions: give --session S",
+                    phase.prefix
+                )));
+            }
+            None if phase.is_variable() => {
+                notes.push(format!(
+                    "phase {p} ({}) skipped: it has a variable number of sessions, make them with --phase {p} --session S",
+                    phase.prefix
+                ));
+                continue;
+            }
+            None => (1, phase.sessions),
+        };
+        if !phase.has_session(s1) {
+            return Err(bad(format!(
+                "phase {p} ({}) has sessions 1..{}, not {s1}",
+                phase.prefix, phase.sessions
+            )));
+        }
+        for s in s0..=s1 {
+            let range = boards.range(s).expect("ranges");
+            out.push((
+                SessionId {
+                    phase: p,
+                    session: s,
+                },
+                range,
+            ));
+        }
+    }
+    if out.is_empty() {
+        return Err(bad("no session to make".to_string()
+            + &notes.iter().map(|n| format!("; {n}")).collect::<String>()));
+    }
+    Ok(out)
+}
+
+fn make(a: MakeArgs) -> anyhow::Result<()> {
+    let (_, ev) = read_event(&a.file)?;
+    let sqd = a.file.display().to_string();
+    let keys_path = a.keys.clone().unwrap_or_else(|| default_keys(&a.file));
+    let keys = read_keys(&keys_path)?;
+    if ev.key_hash.is_none() {
+        return Err(bad(format!("{sqd}: {}", event::EventError::NotPublished)));
+    }
+    if ev.delayed_value.is_none() {
+        return Err(bad(format!("{sqd}: {}", event::EventError::NoValue)));
+    }
+    ev.check_keys(&keys)
+        .map_err(|e| bad(format!("{}: {e}", keys_path.display())))?;
+    let fmts: Vec<&'static dyn DealFormat> = if a.format.is_empty() {
+        vec![outputs::format_by_name("pbn")?]
+    } else {
+        a.format
+            .iter()
+            .map(|f| outputs::format_by_name(f))
+            .collect::<anyhow::Result<_>>()?
+    };
+    let mut notes = Vec::new();
+    let plan = plan_sessions(&a, &ev, &mut notes)?;
+    let stem = a
+        .file
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+
+    // Make and render everything before anything is written or stored.
+    let mut made = Vec::new();
+    for (id, (first, last)) in plan {
+        let name = ev
+            .session_name(id, a.reserve)
+            .map_err(|e| bad(e.to_string()))?;
+        let deals = ev
+            .session_deals(&keys, id, a.reserve, last - first + 1)
+            .map_err(|e| bad(format!("{sqd}: {e}")))?;
+        let phase = ev.phase(id.phase).map_err(|e| bad(e.to_string()))?;
+        let key = keys
+            .get(SessionId {
+                phase: id.phase,
+                session: phase.key_session(id.session),
+            })
+            .expect("checked by session_deals");
+        let seed_sha256 = ev
+            .derivation(id, key, a.reserve)
+            .map_err(|e| bad(e.to_string()))?
+            .stream()
+            .sha256();
+        made.push(Made {
+            id,
+            name,
+            first,
+            last,
+            boards: deals
+                .iter()
+                .enumerate()
+                .map(|(j, d)| Board::new(first + j as u64, *d))
+                .collect(),
+            seed_sha256,
+        });
+    }
+    let mut files = Vec::new();
+    for m in &made {
+        let phase = &ev.phases[m.id.phase as usize - 1];
+        let opts = WriteOptions {
+            event: format!(
+                "{}: {}",
+                ev.name.as_deref().unwrap_or(""),
+                phase.session_description(m.id.session)
+            ),
+            blind: false,
+            first_board: m.first,
+            last_board: m.last,
+        };
+        for f in &fmts {
+            let path = a.out.join(format!("{}.{}", m.name, f.info().extensions[0]));
+            let bytes = formats::write_set(*f, &m.boards, &opts)
+                .map_err(|e| bad(format!("{}: {e}", path.display())))?;
+            files.push((path, bytes));
+        }
+    }
+    let sets: Vec<(NewSet, Vec<(u64, DealIndex)>)> = made
+        .iter()
+        .map(|m| {
+            (
+                NewSet {
+                    name: format!("{stem}/{}", m.name),
+                    first_board: m.first,
+                    last_board: m.last,
+                    scheme: Scheme::BigDeal.name().into(),
+                    generator: format!(
+                        "dealdex {} ({} event)",
+                        env!("CARGO_PKG_VERSION"),
+                        ev.protocol
+                    ),
+                    seed_sha256: Some(m.seed_sha256),
+                },
+                m.boards
+                    .iter()
+                    .map(|b| (b.number.expect("numbered"), DealIndex::from_deal(&b.deal)))
+                    .collect(),
+            )
+        })
+        .collect();
+
+    let db_path = (!a.no_db).then(|| a.db.clone().unwrap_or_else(|| "dealdex.db".into()));
+    let mut stored = (0u64, 0u64, 0u64); // sets new, sets already there, new deals
+    if let Some(p) = &db_path {
+        let mut store = Store::open(p)?;
+        // A set of the same name with other deals (another DV, other keys) stops everything
+        // before anything is stored.
+        for (set, boards) in &sets {
+            if let Some(info) = store.set(&set.name)? {
+                let mut ours = boards.clone();
+                ours.sort_unstable();
+                if info.seed_sha256 != set.seed_sha256 || store.set_boards(&set.name)? != ours {
+                    return Err(bad(format!(
+                        "{}: set {:?} already exists with other deals (made with another value or other keys?); nothing was made",
+                        p.display(),
+                        set.name
+                    )));
+                }
+            }
+        }
+        for (set, boards) in &sets {
+            let o = store.store_set(set, boards)?;
+            if o.already_stored {
+                stored.1 += 1;
+            } else {
+                stored.0 += 1;
+                stored.2 += o.new_deals;
+            }
+        }
+    }
+    std::fs::create_dir_all(&a.out).map_err(|e| anyhow::anyhow!("{}: {e}", a.out.display()))?;
+    for (path, bytes) in &files {
+        std::fs::write(path, bytes).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+    }
+    if !a.quiet {
+        for n in &notes {
+            eprintln!("note: {n}");
+        }
+        for m in &made {
+            eprintln!(
+                "{:<6} {:<16} boards {}-{}",
+                m.id.to_string(),
+                m.name,
+                m.first,
+                m.last
+            );
+        }
+        let boards: usize = made.iter().map(|m| m.boards.len()).sum();
+        let mut msg = format!(
+            "{sqd}: keys verified (KH), DV {:?}; made {} sessions, {boards} boards, {} files in {}",
+            ev.delayed_value.as_deref().unwrap_or(""),
+            made.len(),
+            files.len(),
+            a.out.display()
+        );
+        if let Some(p) = &db_path {
+            msg += &format!(
+                "; {} sets stored in {} ({} new deals), {} already there",
+                stored.0,
+                p.display(),
+                stored.2,
+                stored.1
+            );
+        }
+        eprintln!("{msg}");
     }
     Ok(())
 }
