@@ -567,3 +567,318 @@ fn make_refuses_before_kh_and_dv_and_with_other_keys() {
     assert!(!d.join("out").exists());
     assert!(!d.join("dealdex.db").exists());
 }
+
+#[test]
+fn verify_wbg2024_published_sessions_pass() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    let src = fixture("squaredeal-wbg2024");
+    let (code, out, err) = run(
+        d,
+        &[
+            "event",
+            "verify",
+            src.join("WBG2024.sqd").to_str().unwrap(),
+            "--keys",
+            src.join("WBG2024.sqk").to_str().unwrap(),
+            "--published",
+            src.join("WBG2024.sqd").to_str().unwrap(),
+            src.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("KH: ok, SHA-256 of"));
+    assert!(out.contains("bd4a46bea10ad8d20abd580f6be8869ef7772191ee9f6851cb1ab25df52a573e"));
+    assert!(out.contains("published copy: TN, DI, SN and KH unchanged"));
+    for (session, n) in [
+        ("1,1 OPRR01", 16),
+        ("1,2 OPRR02", 16),
+        ("3,3 MXRR03", 10),
+        ("4,1 R161", 20),
+        ("7,6 FIN6", 16),
+    ] {
+        let row = out.lines().find(|l| l.starts_with(session)).unwrap();
+        let cols: Vec<&str> = row.split_whitespace().collect();
+        assert_eq!(cols[3..], [&n.to_string(), &n.to_string(), "-"], "{row}");
+    }
+    assert!(out.contains("5 of 90 sessions verified, 85 without a matching file here"));
+    assert!(out.contains("verified: every file given matches the event"));
+}
+
+#[test]
+fn verify_wbg2024_with_the_wrong_value_reports_mismatches() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    copy_event(d, "squaredeal-wbg2024", "WBG2024");
+    let sqd = std::fs::read_to_string(d.join("WBG2024.sqd")).unwrap();
+    std::fs::write(d.join("W90.sqd"), sqd.replace("DV 43275.91", "DV 43275.90")).unwrap();
+    let src = fixture("squaredeal-wbg2024");
+    let (code, out, err) = run(
+        d,
+        &[
+            "event",
+            "verify",
+            "W90.sqd",
+            "--keys",
+            "WBG2024.sqk",
+            "--published",
+            "WBG2024.sqd",
+            src.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(code, 1, "{out}{err}");
+    // KH covers only the keys: it still verifies, the deals do not.
+    assert!(out.contains("KH: ok"));
+    assert!(out.contains("published copy: TN, DI, SN and KH unchanged"));
+    let row = out.lines().find(|l| l.starts_with("1,1 OPRR01")).unwrap();
+    assert!(row.ends_with("16        0  board 1"), "{row}");
+    assert!(out.contains(
+        "OPRR01.pbn: board 1: the file has N:AJ65.K82.AK8.J75 8.AQT75.QJT4.Q64 KT2..96532.KT983 Q9743.J9643.7.A2, the event makes N:"
+    ));
+    assert!(out.contains("FAILED: 5 of 5 files do not match the event"));
+    assert!(out.contains("another DV or other keys"));
+    assert_eq!(
+        err.trim(),
+        "dealdex: error: verification failed: 5 of 5 files do not match the event"
+    );
+}
+
+#[test]
+fn verify_wc2025_every_session_file_passes() {
+    let dir = TempDir::new().unwrap();
+    let src = fixture("squaredeal-wc2025");
+    let (code, out, err) = run(
+        dir.path(),
+        &[
+            "event",
+            "verify",
+            src.join("WC2025.sqd").to_str().unwrap(),
+            src.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("DV \"44,882.13\" (base64 NDQsODgyLjEz)"));
+    assert!(out.contains("63 files (45 of sessions, 18 joined), 1147 boards compared; 45 of 45 sessions verified, 0 without"));
+    // The ? phase: BAMFIN sessions take their 15 boards from the files.
+    let row = out.lines().find(|l| l.starts_with("9,2 BAMFIN2")).unwrap();
+    assert!(row.ends_with("15       15  -"), "{row}");
+    let row = out
+        .lines()
+        .find(|l| l.starts_with("1,1-3 SWISS01-03"))
+        .unwrap();
+    assert!(row.ends_with("30       30  -"), "{row}");
+}
+
+#[test]
+fn verify_accepts_a_key_file_with_lf_line_ends() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    let crlf = std::fs::read_to_string(fixture("squaredeal-wbg2024/WBG2024.sqk")).unwrap();
+    std::fs::write(d.join("lf.sqk"), crlf.replace("\r\n", "\n")).unwrap();
+    let src = fixture("squaredeal-wbg2024");
+    let (code, out, err) = run(
+        d,
+        &[
+            "event",
+            "verify",
+            src.join("WBG2024.sqd").to_str().unwrap(),
+            "--keys",
+            "lf.sqk",
+            src.join("OPRR01.pbn").to_str().unwrap(),
+        ],
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("KH: ok"), "{out}");
+    assert!(out.contains("over its CRLF form"), "{out}");
+}
+
+#[test]
+fn round_trip_new_publish_set_value_make_verify() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    new_event(d);
+    assert_eq!(run(d, &["event", "publish", "T.sqd"]).0, 0);
+    std::fs::copy(d.join("T.sqd"), d.join("published.sqd")).unwrap();
+    assert_eq!(run(d, &["event", "set-value", "T.sqd", "44,882.13"]).0, 0);
+    for args in [
+        vec!["event", "make", "T.sqd", "--out", "boards"],
+        vec![
+            "event", "make", "T.sqd", "--phase", "2", "--boards", "12", "--out", "boards",
+            "--format", "pbn", "--format", "dup",
+        ],
+        vec![
+            "event",
+            "make",
+            "T.sqd",
+            "--phase",
+            "3",
+            "--session",
+            "1-2",
+            "--out",
+            "boards",
+        ],
+        vec![
+            "event",
+            "make",
+            "T.sqd",
+            "--phase",
+            "1",
+            "--session",
+            "2",
+            "--reserve",
+            "--out",
+            "boards",
+            "--format",
+            "lin",
+        ],
+    ] {
+        let (code, _, err) = run(d, &args);
+        assert_eq!(code, 0, "{args:?}: {err}");
+    }
+    let mut names: Vec<String> = std::fs::read_dir(d.join("boards"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            "FINAL.dup",
+            "FINAL.pbn",
+            "RR1.pbn",
+            "RR2.pbn",
+            "RR2reserve.lin",
+            "RR3.pbn",
+            "TEAM01.pbn",
+            "TEAM02.pbn"
+        ]
+    );
+    assert_eq!(read_boards(&d.join("boards/RR2.pbn"))[0].number, Some(9));
+    assert_eq!(read_boards(&d.join("boards/TEAM02.pbn"))[0].number, Some(7));
+    // Variable-phase sessions differ from each other (ses<S> in the entropy), reserve sets
+    // from their sessions.
+    assert_ne!(
+        read_boards(&d.join("boards/TEAM01.pbn"))[0].deal,
+        read_boards(&d.join("boards/TEAM02.pbn"))[0].deal
+    );
+    assert_ne!(
+        read_boards(&d.join("boards/RR2.pbn"))[0].deal,
+        read_boards(&d.join("boards/RR2reserve.lin"))[0].deal
+    );
+    let verify = |sqd: &str, keys: &str, dir: &str| {
+        run(
+            d,
+            &[
+                "event",
+                "verify",
+                sqd,
+                "--keys",
+                keys,
+                "--published",
+                "published.sqd",
+                dir,
+            ],
+        )
+    };
+    let (code, out, err) = verify("T.sqd", "T.sqk", "boards");
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.contains("8 files (8 of sessions, 0 joined), 68 boards compared"),
+        "{out}"
+    );
+
+    // A changed key: KH fails, and its session's deals.
+    let keys = std::fs::read_to_string(d.join("T.sqk")).unwrap();
+    let at = keys.find("1,1:").unwrap() + 4;
+    let c = keys.as_bytes()[at];
+    let mut changed = keys.clone().into_bytes();
+    changed[at] = if c == b'a' { b'b' } else { b'a' };
+    std::fs::write(d.join("changed.sqk"), &changed).unwrap();
+    let (code, out, _) = verify("T.sqd", "changed.sqk", "boards");
+    assert_eq!(code, 1);
+    assert!(
+        out.contains("FAILED: KH: SHA-256 of changed.sqk is"),
+        "{out}"
+    );
+    assert!(out.contains("these are not the published keys"), "{out}");
+    assert!(
+        out.contains("boards/RR1.pbn: board 1: the file has"),
+        "{out}"
+    );
+    assert!(
+        out.contains("FAILED: 1 of 8 files do not match the event"),
+        "{out}"
+    );
+
+    // A changed value: every board differs.
+    let sqd = std::fs::read_to_string(d.join("T.sqd")).unwrap();
+    std::fs::write(d.join("V.sqd"), sqd.replace("DV 44,882.13", "DV 44882.13")).unwrap();
+    let (code, out, _) = verify("V.sqd", "T.sqk", "boards");
+    assert_eq!(code, 1);
+    assert!(
+        out.contains("FAILED: 8 of 8 files do not match the event"),
+        "{out}"
+    );
+
+    // A changed TN: the published copy says so.
+    std::fs::write(
+        d.join("N.sqd"),
+        sqd.replace("TN Test Cup 2026", "TN Test Cup 2027"),
+    )
+    .unwrap();
+    let (code, out, _) = verify("N.sqd", "T.sqk", "boards");
+    assert_eq!(code, 1);
+    assert!(out.contains(
+        "FAILED: TN differs from the published copy: published Some(\"Test Cup 2026\"), now Some(\"Test Cup 2027\")"
+    ), "{out}");
+
+    // A changed deal: North and East hands swapped on board 5 of RR3.
+    let path = d.join("boards/RR3.pbn");
+    let mut boards = read_boards(&path);
+    let deal = boards[4].deal;
+    let text = deal.to_string();
+    let hands: Vec<&str> = text[2..].split(' ').collect();
+    let (n, e) = (hands[0], hands[1]);
+    let swapped = format!("N:{e} {n} {} {}", hands[2], hands[3]);
+    boards[4].deal = swapped.parse().unwrap();
+    assert_ne!(boards[4].deal, deal);
+    let bytes = formats::write_set(&formats::Pbn, &boards, &Default::default()).unwrap();
+    std::fs::write(&path, bytes).unwrap();
+    let (code, out, _) = verify("T.sqd", "T.sqk", "boards");
+    assert_eq!(code, 1);
+    let row = out.lines().find(|l| l.starts_with("1,3 RR3")).unwrap();
+    assert!(row.ends_with("8        7  board 5"), "{row}");
+    assert!(
+        out.contains(&format!(
+            "boards/RR3.pbn: board 5: the file has {swapped}, the event makes {text}"
+        )),
+        "{out}"
+    );
+}
+
+#[test]
+fn verify_bad_input_exits_2() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    copy_event(d, "squaredeal-wbg2024", "WBG2024");
+    std::fs::write(d.join("OPRR01.pbn"), "[Deal \"N:AKQ\"]\n").unwrap();
+    let (code, _, err) = run(d, &["event", "verify", "WBG2024.sqd", "OPRR01.pbn"]);
+    assert_eq!(code, 2);
+    assert!(err.starts_with("dealdex: error: OPRR01.pbn: "), "{err}");
+    let (code, _, err) = run(
+        d,
+        &["event", "verify", "WBG2024.sqd", "--keys", "none.sqk", "."],
+    );
+    assert_eq!(code, 2);
+    assert!(err.contains("none.sqk: "), "{err}");
+    std::fs::write(d.join("bad.sqk"), "1,1:abc\r\n1,x:def\r\n").unwrap();
+    let (code, _, err) = run(
+        d,
+        &["event", "verify", "WBG2024.sqd", "--keys", "bad.sqk", "."],
+    );
+    assert_eq!(code, 2);
+    assert_eq!(
+        err.trim(),
+        "dealdex: error: bad.sqk: line 2: \"1,x\" is not a session P,S (phase and session numbers, no padding)"
+    );
+}

@@ -11,7 +11,7 @@ use dealdex::event::{self, Boards, Event, Keys, Phase, Protocol, SessionId};
 use dealdex::formats::{self, Board, DealFormat, WriteOptions};
 use dealdex::{DealIndex, NewSet, Scheme, Store};
 
-use super::{bad, outputs};
+use super::{bad, files, outputs};
 
 #[derive(Args, Debug)]
 #[command(after_help = "The life of an event (SQUAREDEAL.md):
@@ -36,6 +36,8 @@ enum EventCommand {
     SetValue(SetValueArgs),
     /// Make the deals of the event's sessions: files <prefix>.pbn (…) and sets in the db.
     Make(MakeArgs),
+    /// Verify an event: KH, every key, the published copy, and every hand record given.
+    Verify(VerifyArgs),
 }
 
 #[derive(Args, Debug)]
@@ -123,6 +125,33 @@ struct MakeArgs {
     quiet: bool,
 }
 
+#[derive(Args, Debug)]
+#[command(
+    after_help = "SQUAREDEAL.md §4. Files are matched to sessions by name: <prefix>.<ext> is a
+session, <prefix>reserve.<ext> its reserve set, and SquareDeal's joined files (SWISS01-03.pbn,
+R161-2.pbn) the sessions they join, one after another. Any format dealdex reads will do; a
+directory stands for the deal files in it. Boards are compared in file order (board numbers
+only label them). A ? phase takes each session's board count from its file.
+Exit code 0: everything verified; 1: something does not match; 2: unreadable input.
+
+Examples:
+  dealdex event verify WBG2024.sqd --keys WBG2024.sqk boards/
+  dealdex event verify WBG2024.sqd --keys WBG2024.sqk --published WBG2024-published.sqd OPRR01.pbn"
+)]
+struct VerifyArgs {
+    /// The event's final description file (`.sqd`, with DV).
+    file: PathBuf,
+    /// The key file, revealed after the event (default: the .sqd with extension `.sqk`).
+    #[arg(long, value_name = "FILE")]
+    keys: Option<PathBuf>,
+    /// The description file as published before the event: TN, DI, SN and KH must be the same.
+    #[arg(long, value_name = "ORIGINAL.sqd")]
+    published: Option<PathBuf>,
+    /// Hand records (deal files) and directories of them.
+    #[arg(required = true, value_name = "FILES_OR_DIR")]
+    files: Vec<PathBuf>,
+}
+
 fn parse_protocol(s: &str) -> Result<Protocol, String> {
     s.parse().map_err(|e: event::EventError| e.to_string())
 }
@@ -134,6 +163,7 @@ pub fn run(a: EventArgs) -> anyhow::Result<()> {
         EventCommand::Publish(a) => publish(a),
         EventCommand::SetValue(a) => set_value(a),
         EventCommand::Make(a) => make(a),
+        EventCommand::Verify(a) => verify(a),
     }
 }
 
@@ -714,4 +744,401 @@ fn make(a: MakeArgs) -> anyhow::Result<()> {
         eprintln!("{msg}");
     }
     Ok(())
+}
+
+/// One row of the verification table.
+struct Row {
+    /// `P,S` or `P,A-B`, and the session (or joined) name; empty for a file that is no session.
+    session: String,
+    file: String,
+    /// Boards in the file, matching boards, and the first difference ("-" when none).
+    found: Option<(usize, usize)>,
+    mismatch: String,
+    ok: bool,
+}
+
+/// The hand-record files named on the command line: files as given, directories replaced by
+/// the deal files in them (by extension), sorted by name.
+fn collect_files(args: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
+    let mut out = Vec::new();
+    for p in args {
+        if p.is_dir() {
+            let mut here: Vec<PathBuf> = std::fs::read_dir(p)
+                .map_err(|e| bad(format!("{}: {e}", p.display())))?
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|f| f.is_file() && formats::by_path(f).is_some())
+                .collect();
+            here.sort();
+            out.extend(here);
+        } else {
+            out.push(p.clone());
+        }
+    }
+    Ok(out)
+}
+
+/// Compares the published copy's TN, DI, SN and KH with the final file's (SQUAREDEAL.md §4,
+/// steps 1–2); returns one line per difference.
+fn compare_published(ev: &Event, orig: &Event) -> Vec<String> {
+    let mut out = Vec::new();
+    let field = |what: &str, a: &Option<String>, b: &Option<String>, out: &mut Vec<String>| {
+        if a != b {
+            out.push(format!(
+                "{what} differs from the published copy: published {b:?}, now {a:?}"
+            ));
+        }
+    };
+    field("TN", &ev.name, &orig.name, &mut out);
+    field("DI", &ev.delayed_info, &orig.delayed_info, &mut out);
+    let sn = |e: &Event| e.phases.iter().map(|p| p.text.clone()).collect::<Vec<_>>();
+    let (now, then) = (sn(ev), sn(orig));
+    if now != then {
+        let first = (0..now.len().max(then.len()))
+            .find(|&i| now.get(i) != then.get(i))
+            .unwrap_or(0);
+        out.push(format!(
+            "SN lines differ from the published copy: phase {}: published {:?}, now {:?}",
+            first + 1,
+            then.get(first).map(|s| format!("SN {s}")),
+            now.get(first).map(|s| format!("SN {s}"))
+        ));
+    }
+    match (orig.key_hash, ev.key_hash) {
+        (None, _) => out.push("the published copy has no KH: it commits to nothing".into()),
+        (Some(a), Some(b)) if a == b => {}
+        (Some(a), b) => out.push(format!(
+            "KH differs from the published copy: published {}, now {}",
+            hex::encode(a),
+            b.map_or("none".to_string(), hex::encode)
+        )),
+    }
+    out
+}
+
+fn verify(a: VerifyArgs) -> anyhow::Result<()> {
+    let (_, ev) = read_event(&a.file)?;
+    let sqd = a.file.display().to_string();
+    let keys_path = a.keys.clone().unwrap_or_else(|| default_keys(&a.file));
+    let keys = read_keys(&keys_path)?;
+    let published = match &a.published {
+        Some(p) => Some(read_event(p)?.1),
+        None => None,
+    };
+    let paths = collect_files(&a.files)?;
+    // Read every matched file first: an unreadable hand record is bad input (exit 2).
+    let mut inputs = Vec::new();
+    for p in &paths {
+        let stem = p
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let m = ev.match_file(&stem);
+        let boards = match m {
+            Some(_) => {
+                let f = outputs::format_for(p, None)?;
+                Some(files::read_file(p, f, 1)?)
+            }
+            None => None,
+        };
+        inputs.push((p, m, boards));
+    }
+
+    let mut problems: Vec<String> = Vec::new();
+    let mut out = String::new();
+    use std::fmt::Write as _;
+    let _ = writeln!(
+        out,
+        "event {:?} ({sqd}), protocol {}",
+        ev.name.as_deref().unwrap_or(""),
+        ev.protocol
+    );
+    let lf = if keys.is_canonical() {
+        ""
+    } else {
+        " (over its CRLF form: the file's line ends differ, as SquareDeal allows)"
+    };
+    match ev.key_hash {
+        None => problems.push(format!("{sqd} has no KH line: nothing commits to the keys")),
+        Some(kh) if kh == keys.hash() => {
+            let _ = writeln!(
+                out,
+                "KH: ok, SHA-256 of {} is {}{lf}",
+                keys_path.display(),
+                hex::encode(kh)
+            );
+        }
+        Some(kh) => problems.push(format!(
+            "KH: SHA-256 of {} is {}{lf}, but KH is {}: these are not the published keys",
+            keys_path.display(),
+            hex::encode(keys.hash()),
+            hex::encode(kh)
+        )),
+    }
+    let missing = ev.missing_keys(&keys);
+    if missing.is_empty() {
+        let _ = writeln!(out, "keys: {} sessions, every one has a key", keys.len());
+    } else {
+        let list: Vec<String> = missing.iter().take(10).map(|s| s.to_string()).collect();
+        problems.push(format!(
+            "keys: {} sessions have no key: {}{}",
+            missing.len(),
+            list.join(" "),
+            if missing.len() > 10 { " …" } else { "" }
+        ));
+    }
+    let extra = ev.extra_keys(&keys);
+    if !extra.is_empty() {
+        let _ = writeln!(
+            out,
+            "note: {} keys are for sessions the event does not have (first: {})",
+            extra.len(),
+            extra[0]
+        );
+    }
+    match &published {
+        Some(orig) => {
+            let diffs = compare_published(&ev, orig);
+            if diffs.is_empty() {
+                let _ = writeln!(
+                    out,
+                    "published copy: TN, DI, SN and KH unchanged ({})",
+                    a.published.as_ref().expect("given").display()
+                );
+            }
+            problems.extend(diffs);
+        }
+        None => {
+            let _ = writeln!(
+                out,
+                "note: no --published copy: TN, DI, SN and KH are taken on trust (SQUAREDEAL.md §4)"
+            );
+        }
+    }
+    match &ev.delayed_value {
+        Some(dv) => {
+            let _ = writeln!(
+                out,
+                "DV {dv:?} (base64 {}): check by eye that it renders DI {:?} faithfully",
+                event::base64(dv.as_bytes()),
+                ev.delayed_info.as_deref().unwrap_or("")
+            );
+        }
+        None => problems.push(format!("{sqd} has no DV line: the deals cannot be made")),
+    }
+
+    // Board counts of `?` sessions, from their own files.
+    let mut counts: std::collections::HashMap<(u32, u32, bool), u64> = Default::default();
+    for (_, m, boards) in &inputs {
+        if let (Some(m), Some(b)) = (m, boards)
+            && let event::NameMatch::Session(s) = m.name
+        {
+            counts
+                .entry((m.phase, s, m.reserve))
+                .or_insert(b.len() as u64);
+        }
+    }
+    let mut rows = Vec::new();
+    let mut details = Vec::new();
+    let mut covered = std::collections::HashSet::new();
+    let mut checked_boards = 0usize;
+    for (path, m, boards) in &inputs {
+        let file = path.display().to_string();
+        let (Some(m), Some(boards)) = (m, boards) else {
+            rows.push(Row {
+                session: String::new(),
+                file,
+                found: None,
+                mismatch: "not a session of this event".into(),
+                ok: true,
+            });
+            continue;
+        };
+        let phase = &ev.phases[m.phase as usize - 1];
+        let (label, name) = match m.name {
+            event::NameMatch::Session(s) => (
+                format!("{},{s}", m.phase),
+                ev.session_name(
+                    SessionId {
+                        phase: m.phase,
+                        session: s,
+                    },
+                    m.reserve,
+                )
+                .unwrap_or_default(),
+            ),
+            event::NameMatch::Joined(x, y) => {
+                (format!("{},{x}-{y}", m.phase), phase.joined_name(x, y))
+            }
+        };
+        let mut row = Row {
+            session: format!("{label} {name}"),
+            file,
+            found: None,
+            mismatch: String::new(),
+            ok: false,
+        };
+        if ev.delayed_value.is_none() {
+            row.mismatch = "not checked: no DV".into();
+            rows.push(row);
+            continue;
+        }
+        let sessions: Vec<u32> = m.sessions().collect();
+        let mut expected = Vec::new();
+        let mut failed = None;
+        for &s in &sessions {
+            let n = match phase.boards.range(s) {
+                Some((x, y)) => y - x + 1,
+                None => match counts.get(&(m.phase, s, m.reserve)) {
+                    Some(&n) => n,
+                    None if boards.len() % sessions.len() == 0 => {
+                        (boards.len() / sessions.len()) as u64
+                    }
+                    None => {
+                        failed = Some(format!(
+                            "boards of session {},{s} unknown (? phase, no file of its own)",
+                            m.phase
+                        ));
+                        break;
+                    }
+                },
+            };
+            match ev.session_deals(
+                &keys,
+                SessionId {
+                    phase: m.phase,
+                    session: s,
+                },
+                m.reserve,
+                n,
+            ) {
+                Ok(d) => expected.extend(d),
+                Err(e) => {
+                    failed = Some(e.to_string());
+                    break;
+                }
+            }
+        }
+        if let Some(f) = failed {
+            row.mismatch = f;
+            rows.push(row);
+            continue;
+        }
+        let c = event::compare(&expected, boards);
+        checked_boards += c.found;
+        row.found = Some((c.found, c.matches));
+        row.ok = c.ok();
+        if let Some(x) = &c.first_mismatch {
+            let at = x.board.map_or(format!("position {}", x.position + 1), |b| {
+                format!("board {b}")
+            });
+            row.mismatch = if c.found != c.expected {
+                format!("{} boards, the event has {}", c.found, c.expected)
+            } else {
+                at.clone()
+            };
+            let show =
+                |d: &Option<dealdex::Deal>| d.map_or("no board".to_string(), |d| d.to_string());
+            details.push(format!(
+                "{}: {at}: the file has {}, the event makes {}",
+                row.file,
+                show(&x.found),
+                show(&x.expected)
+            ));
+        } else {
+            row.mismatch = "-".into();
+            for s in sessions {
+                covered.insert((m.phase, s, m.reserve));
+            }
+        }
+        rows.push(row);
+    }
+
+    // The table.
+    let w0 = rows
+        .iter()
+        .map(|r| r.session.len())
+        .max()
+        .unwrap_or(0)
+        .max(7);
+    let w1 = rows.iter().map(|r| r.file.len()).max().unwrap_or(0).max(4);
+    let _ = writeln!(
+        out,
+        "\n{:<w0$}  {:<w1$}  {:>6}  {:>7}  first mismatch",
+        "session", "file", "boards", "matches"
+    );
+    for r in &rows {
+        let (f, m) = r
+            .found
+            .map_or(("-".to_string(), "-".to_string()), |(f, m)| {
+                (f.to_string(), m.to_string())
+            });
+        let _ = writeln!(
+            out,
+            "{:<w0$}  {:<w1$}  {f:>6}  {m:>7}  {}",
+            if r.session.is_empty() {
+                "-"
+            } else {
+                &r.session
+            },
+            r.file,
+            r.mismatch
+        );
+    }
+    for d in &details {
+        let _ = writeln!(out, "{d}");
+    }
+    let bad_rows = rows.iter().filter(|r| !r.ok).count();
+    let session_rows = rows.iter().filter(|r| !r.session.is_empty()).count();
+    let joined = inputs
+        .iter()
+        .filter(|(_, m, _)| m.is_some_and(|m| matches!(m.name, event::NameMatch::Joined(..))))
+        .count();
+    if checked_boards > 0 && rows.iter().all(|r| r.found.is_none_or(|(_, m)| m == 0)) {
+        let _ = writeln!(
+            out,
+            "note: not one board matches: were the deals made with another DV or other keys?"
+        );
+    }
+    let fixed: usize = ev
+        .phases
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            (1..=p.sessions)
+                .filter(|&s| !covered.contains(&(i as u32 + 1, s, false)))
+                .count()
+        })
+        .sum();
+    let total: u64 = ev.phases.iter().map(|p| p.sessions as u64).sum();
+    let _ = writeln!(
+        out,
+        "\n{session_rows} files ({} of sessions, {joined} joined), {checked_boards} boards compared; {} of {total} sessions verified, {fixed} without a matching file here",
+        session_rows - joined,
+        total - fixed as u64
+    );
+    if bad_rows > 0 {
+        problems.push(format!(
+            "{bad_rows} of {session_rows} files do not match the event"
+        ));
+    }
+    if session_rows == 0 {
+        problems.push("no hand record given matches a session of the event".into());
+    }
+    for p in &problems {
+        let _ = writeln!(out, "FAILED: {p}");
+    }
+    if problems.is_empty() {
+        let _ = writeln!(out, "verified: every file given matches the event");
+    }
+    let mut stdout = std::io::stdout().lock();
+    stdout.write_all(out.as_bytes())?;
+    stdout.flush()?;
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(anyhow::anyhow!(
+            "verification failed: {}",
+            problems.join("; ")
+        ))
+    }
 }
