@@ -436,8 +436,10 @@ pub struct Event {
 pub const SQD_VERSION_COMMENT: &str = "# Description file of tournament for program SquareDeal 2.7";
 
 impl Event {
-    /// Parses a `.sqd` file (SQUAREDEAL.md §2): CRLF or LF; on each line `\r` and trailing
-    /// white space are stripped; `#` lines are comments and unknown lines are ignored.
+    /// Parses a `.sqd` file (SQUAREDEAL.md §2): CRLF or LF (a leading byte-order mark is
+    /// skipped); on each line `\r` and trailing white space are stripped; `#` lines are
+    /// comments and unknown lines are ignored. The protocol is [`Protocol::SquareDeal`], the
+    /// only one so far (another protocol will be told apart by a line of its own).
     ///
     /// # Errors
     /// [`EventError::Sqd`] with the line number: a malformed SN line (see [`Phase::parse`]), a
@@ -445,6 +447,7 @@ impl Event {
     pub fn parse(text: &str) -> Result<Event, EventError> {
         let mut ev = Event::default();
         let mut seen: [Option<usize>; 4] = [None; 4];
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         for (i, raw) in text.split('\n').enumerate() {
             let line_no = i + 1;
             let line = raw.trim_end_matches('\r').trim_end();
@@ -917,6 +920,8 @@ mod tests {
         assert_eq!(ev.phases[1].boards, Boards::Unknown);
         let again = Event::parse(&ev.to_sqd(true)).unwrap();
         assert_eq!(again, ev);
+        let bom = Event::parse(&format!("\u{feff}{}", ev.to_sqd(false))).unwrap();
+        assert_eq!(bom, ev);
         let t = set_sqd_line("TN A\r\nDI B\r\nSN 1:16:X:x\r\n", "KH", &"0".repeat(64));
         assert!(t.ends_with(&format!("SN 1:16:X:x\r\nKH {}\r\n", "0".repeat(64))));
         let t = set_sqd_line("TN A\nDI B\nDV 1\nSN 1:16:X:x\n", "DV", "2");
