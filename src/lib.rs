@@ -56,3 +56,5 @@ pub use play::{
 mod gamestate;
 
 pub use gamestate::{GameStateError, Group, PlayState, decode_groups, encode_groups};
+pub mod bigdeal;
+pub mod event;

@@ -7,6 +7,7 @@ use std::time::Instant;
 
 use anyhow::Context;
 use clap::{ArgGroup, Args};
+use dealdex::bigdeal::BigDealStream;
 use dealdex::formats::Board;
 use dealdex::{Deal, DealIndex, NewSet, Scheme, Seed, Store};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -42,6 +43,8 @@ pub struct GenerateArgs {
     /// Read the seed from a key file written by an earlier run.
     #[arg(long, value_name = "FILE")]
     seed_file: Option<PathBuf>,
+    #[command(flatten)]
+    bigdeal: Box<BigDealArgs>,
     /// Where to write a new seed (default: next to the output, `<out>.seed`).
     #[arg(long, value_name = "FILE")]
     key_file: Option<PathBuf>,
@@ -74,6 +77,23 @@ pub struct GenerateArgs {
     /// No progress bar and no summary.
     #[arg(long, short)]
     quiet: bool,
+}
+
+/// The Big Deal source of `generate` (SQUAREDEAL.md §1), instead of a seed.
+#[derive(Args, Debug)]
+struct BigDealArgs {
+    /// Big Deal instead of a seed: the wizard string (bigdealx -W). With --bigdeal-entropy
+    /// the deals are exactly bigdealx's (SQUAREDEAL.md §1), numbered in the Big Deal scheme.
+    #[arg(
+        long,
+        value_name = "W",
+        requires = "bigdeal_entropy",
+        conflicts_with_all = ["seed", "seed_file", "key_file", "predeal", "filter"]
+    )]
+    bigdeal_wizard: Option<String>,
+    /// Big Deal entropy string (bigdealx -e), repeatable: all are hashed in order as one.
+    #[arg(long, value_name = "E", requires = "bigdeal_wizard")]
+    bigdeal_entropy: Vec<String>,
 }
 
 /// Stops a filtered generation once enough deals matched.
@@ -150,7 +170,75 @@ struct SeedChoice {
     fresh: bool,
 }
 
+/// The Big Deal stream of `--bigdeal-wizard` and `--bigdeal-entropy`, when given.
+fn bigdeal_stream(a: &GenerateArgs) -> Option<BigDealStream> {
+    let w = a.bigdeal.bigdeal_wizard.as_ref()?;
+    let e: Vec<&[u8]> = a
+        .bigdeal
+        .bigdeal_entropy
+        .iter()
+        .map(|e| e.as_bytes())
+        .collect();
+    Some(BigDealStream::new(w.as_bytes(), &e))
+}
+
+/// What a set made by `generate` records about its source in the store: scheme, generator and
+/// the SHA-256 of the seed (of bigdealx's two seeds for a Big Deal run).
+fn set_source(seed: &SeedChoice, bigdeal: Option<&BigDealStream>) -> (Scheme, String, [u8; 32]) {
+    let version = concat!("dealdex ", env!("CARGO_PKG_VERSION"));
+    match bigdeal {
+        Some(b) => (
+            Scheme::BigDeal,
+            format!("{version} (bigdealx stream)"),
+            b.sha256(),
+        ),
+        None => (Scheme::Pavlicek, version.into(), seed.seed.sha256()),
+    }
+}
+
+/// Runs a bulk generation's `make` and `consume` over boards `first ..= first + count − 1`:
+/// the seeded parallel pipeline, or the Big Deal stream chunk by chunk (hashing and
+/// unranking in parallel inside each chunk).
+fn run_chunks<T, M, C>(
+    seed: &Seed,
+    predeal: Option<&dealdex::Predeal>,
+    bigdeal: Option<BigDealStream>,
+    (first, count): (u64, u64),
+    make: M,
+    mut consume: C,
+) -> anyhow::Result<()>
+where
+    T: Send,
+    M: Fn(u64, &[Deal]) -> T + Sync,
+    C: FnMut(T) -> anyhow::Result<()>,
+{
+    let Some(mut stream) = bigdeal else {
+        return dealdex::generate_chunks_with(seed, predeal, first, count, make, consume);
+    };
+    stream.skip_boards(first - 1);
+    let mut done = 0u64;
+    while done < count {
+        let len = (count - done).min(dealdex::CHUNK as u64) as usize;
+        let deals = stream.take_deals(len);
+        if deals.len() < len {
+            return Err(bad(
+                "the Big Deal stream's 32-bit counter ran out before the last board",
+            ));
+        }
+        consume(make(first + done, &deals))?;
+        done += len as u64;
+    }
+    Ok(())
+}
+
 fn choose_seed(a: &GenerateArgs) -> anyhow::Result<SeedChoice> {
+    if a.bigdeal.bigdeal_wizard.is_some() {
+        // Not used: the Big Deal stream is the source.
+        return Ok(SeedChoice {
+            seed: Seed([0; 32]),
+            fresh: false,
+        });
+    }
     if let Some(s) = &a.seed {
         return Ok(SeedChoice {
             seed: s.parse().context("--seed")?,
@@ -283,7 +371,18 @@ fn tournament(a: &GenerateArgs, (first, last): (u64, u64)) -> anyhow::Result<()>
 
     let count = last - first + 1;
     let mut drawn = None;
+    let bigdeal = bigdeal_stream(a);
     let deals: Vec<Deal> = match &filter {
+        _ if bigdeal.is_some() => {
+            let mut stream = bigdeal.clone().expect("checked");
+            let deals = stream.take_deals(usize::try_from(count).unwrap_or(usize::MAX));
+            if deals.len() as u64 != count {
+                return Err(bad(format!(
+                    "--boards {first}-{last}: the Big Deal stream's 32-bit counter runs out first"
+                )));
+            }
+            deals
+        }
         Some(q) => {
             let (deals, n) = matching_deals(
                 &seed.seed,
@@ -337,13 +436,14 @@ fn tournament(a: &GenerateArgs, (first, last): (u64, u64)) -> anyhow::Result<()>
             .iter()
             .map(|b| (b.number.expect("numbered"), DealIndex::from_deal(&b.deal)))
             .collect();
+        let (scheme, generator, sha) = set_source(&seed, bigdeal.as_ref());
         let set = NewSet {
             name: name.clone(),
             first_board: first,
             last_board: last,
-            scheme: Scheme::Pavlicek.name().into(),
-            generator: concat!("dealdex ", env!("CARGO_PKG_VERSION")).into(),
-            seed_sha256: Some(seed.seed.sha256()),
+            scheme: scheme.name().into(),
+            generator,
+            seed_sha256: Some(sha),
         };
         stored = Some(store.store_set(&set, &keyed)?);
     }
@@ -503,11 +603,11 @@ fn bulk(a: &GenerateArgs, count: u64) -> anyhow::Result<()> {
     let mut pending: Vec<DealIndex> = Vec::new();
     let mut all_boards: Vec<Board> = Vec::new();
     let mut generated = 0u64;
-    dealdex::generate_chunks_with(
+    run_chunks(
         &seed.seed,
         predeal.as_ref(),
-        a.start,
-        count,
+        bigdeal_stream(a),
+        (a.start, count),
         |first, deals| -> anyhow::Result<Chunk> {
             let boards: Vec<Board> = deals
                 .iter()

@@ -1,6 +1,7 @@
 //! Argument parsing, dispatch and error reporting for the `dealdex` binary.
 
 mod card;
+mod event;
 mod files;
 mod generate;
 mod outputs;
@@ -48,6 +49,8 @@ enum Command {
     Stats(stats::StatsArgs),
     /// Show a card in every encoding of the seed documents, or read one (--from).
     Card(card::CardArgs),
+    /// Championship events in SquareDeal's files: new, publish, set-value, make, verify.
+    Event(event::EventArgs),
 }
 
 /// The database options shared by the commands that use it.
@@ -72,6 +75,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Sql(a) => sql::run(a),
         Command::Stats(a) => stats::run(a),
         Command::Card(a) => card::run(a),
+        Command::Event(a) => event::run(a),
     }
 }
 

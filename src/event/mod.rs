@@ -1,0 +1,930 @@
+//! Verifiable championship events: SquareDeal's description (`.sqd`) and key (`.sqk`) files
+//! and the deals they make (SQUAREDEAL.md §2–§4).
+//!
+//! An [`Event`] is what a `.sqd` file describes: the tournament name (TN), the description of
+//! the delayed information (DI) and, once known, its value (DV), the phases (SN lines) and,
+//! from publication on, the SHA-256 of the key file (KH). [`Keys`] holds the secret key of
+//! every session. [`Event::session_deals`] turns an event, its keys and a session into the
+//! session's deals through Big Deal's stream ([`crate::bigdeal`]); the per-session derivation
+//! sits behind [`Event::derivation`], which dispatches on the event's [`Protocol`] so that a
+//! stricter protocol can be added beside SquareDeal's.
+//!
+//! ```
+//! use dealdex::event::{Event, Keys, SessionId};
+//! let sqd = "TN Club\nDI DJI1910\nDV 43275.91\nSN 2:1-16,17-32:RR#:Round robin\n";
+//! let event = Event::parse(sqd)?;
+//! assert_eq!(event.phases[0].session_name(2), "RR2");
+//! assert_eq!(event.phases[0].boards.range(2), Some((17, 32)));
+//! let keys = Keys::parse(b"1,1:hrzkVbQb9F0QhgIYEwfBUwKjNHDoGZXMYxVBbJZaWXnJf233CI5MJo7buhPR\r\n1,2:x\r\n")?;
+//! let deals = event.session_deals(&keys, SessionId { phase: 1, session: 1 }, false, 16)?;
+//! assert_eq!(
+//!     deals[0].to_string(),
+//!     "N:AJ65.K82.AK8.J75 8.AQT75.QJT4.Q64 KT2..96532.KT983 Q9743.J9643.7.A2"
+//! );
+//! # Ok::<(), dealdex::event::EventError>(())
+//! ```
+
+mod keys;
+mod verify;
+
+use std::fmt;
+
+pub use keys::{KEY_ALPHABET, KEY_LENGTH, Keys, random_key};
+pub use verify::{Comparison, FileMatch, Mismatch, NameMatch, compare};
+
+use crate::bigdeal::BigDealStream;
+use crate::deal::Deal;
+
+/// What is wrong with an event, its files or a request about it.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum EventError {
+    /// A line of a `.sqd` file is malformed (SQUAREDEAL.md §2).
+    #[error("line {line}: {message}")]
+    Sqd {
+        /// 1-based line number.
+        line: usize,
+        /// What is wrong, naming the field.
+        message: String,
+    },
+    /// A line of a `.sqk` file is malformed (SQUAREDEAL.md §2).
+    #[error("line {line}: {message}")]
+    Sqk {
+        /// 1-based line number.
+        line: usize,
+        /// What is wrong.
+        message: String,
+    },
+    /// The key file has no key for a session of a fixed phase (or for a variable phase).
+    #[error("the key file has no key for session {session} ({name})")]
+    MissingKey {
+        /// The session (`P,S`, or `P,0` for a variable phase).
+        session: SessionId,
+        /// The session's file name.
+        name: String,
+    },
+    /// SHA-256 of the key file is not the event's KH.
+    #[error("the keys hash to {found}, but KH is {expected}: these are not the published keys")]
+    KeyHash {
+        /// KH from the `.sqd`, 64 lowercase hex digits.
+        expected: String,
+        /// SHA-256 of the key file (over its CRLF form), 64 lowercase hex digits.
+        found: String,
+    },
+    /// The event has no KH line: it has not been published.
+    #[error("the event has no KH line: it is not published yet (run `dealdex event publish`)")]
+    NotPublished,
+    /// The event has no DV line.
+    #[error(
+        "the event has no DV line: record the delayed-information value first (`dealdex event set-value`)"
+    )]
+    NoValue,
+    /// A request the event cannot satisfy (no such phase or session, `?` boards without a
+    /// count, a value that cannot be stored, …); the message says which.
+    #[error("{0}")]
+    Invalid(String),
+    /// The operating system's random source failed.
+    #[error("cannot read the operating system's random source: {0}")]
+    Os(String),
+}
+
+/// How an event's sessions are turned into deals.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Protocol {
+    /// SquareDeal 2.x (SQUAREDEAL.md §3): the session key's first half is Big Deal's wizard,
+    /// its second half, base64(DV) and `original`/`reserve` (and `ses<S>` in a variable
+    /// phase) its entropy.
+    #[default]
+    SquareDeal,
+}
+
+impl Protocol {
+    /// The protocol's name on the command line: `squaredeal`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Protocol::SquareDeal => "squaredeal",
+        }
+    }
+}
+
+impl fmt::Display for Protocol {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for Protocol {
+    type Err = EventError;
+
+    /// Parses `squaredeal` (any case).
+    fn from_str(s: &str) -> Result<Protocol, EventError> {
+        match s.to_ascii_lowercase().as_str() {
+            "squaredeal" => Ok(Protocol::SquareDeal),
+            _ => Err(EventError::Invalid(format!(
+                "unknown protocol {s:?} (known: squaredeal)"
+            ))),
+        }
+    }
+}
+
+/// A session: phase P (1-based, in SN order) and session S (1-based; 0 names the single key
+/// of a variable phase). Written `P,S` as in the key file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct SessionId {
+    /// Phase number, 1-based.
+    pub phase: u32,
+    /// Session number, 1-based (0: a variable phase's key).
+    pub session: u32,
+}
+
+impl fmt::Display for SessionId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{},{}", self.phase, self.session)
+    }
+}
+
+/// The boards of a phase's sessions (the `boards` field of an SN line, SQUAREDEAL.md §2).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Boards {
+    /// Inclusive board ranges `(a, b)`, cycled over the sessions: session s uses entry
+    /// (s − 1) mod len. `N` is written for `(1, N)`.
+    Ranges(Vec<(u64, u64)>),
+    /// `?`: the count is chosen when the deals are made.
+    Unknown,
+}
+
+impl Boards {
+    /// Parses `?`, `N` (1..N), `a-b`, or a comma list of those (`1-16,17-32`).
+    ///
+    /// # Errors
+    /// A message naming the entry when one is not a number or range with 1 ≤ a ≤ b.
+    pub fn parse(text: &str) -> Result<Boards, String> {
+        if text == "?" {
+            return Ok(Boards::Unknown);
+        }
+        let num = |t: &str| -> Result<u64, String> {
+            if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
+                return Err(format!("{t:?} is not a board number"));
+            }
+            t.parse::<u64>()
+                .map_err(|_| format!("{t:?} is too large a board number"))
+        };
+        let mut ranges = Vec::new();
+        for entry in text.split(',') {
+            let (a, b) = match entry.split_once('-') {
+                Some((a, b)) => (num(a)?, num(b)?),
+                None => (1, num(entry)?),
+            };
+            if a == 0 || b < a {
+                return Err(format!(
+                    "{entry:?} is not a board range a-b with 1 <= a <= b (or a count N)"
+                ));
+            }
+            if b > i64::MAX as u64 {
+                return Err(format!("{entry:?}: board numbers stop at {}", i64::MAX));
+            }
+            ranges.push((a, b));
+        }
+        Ok(Boards::Ranges(ranges))
+    }
+
+    /// The board range of session `s` (≥ 1): entry (s − 1) mod len; `None` for `?`.
+    pub fn range(&self, s: u32) -> Option<(u64, u64)> {
+        match self {
+            Boards::Ranges(r) => Some(r[(s.max(1) as usize - 1) % r.len()]),
+            Boards::Unknown => None,
+        }
+    }
+}
+
+impl fmt::Display for Boards {
+    /// As in an SN line: `?`, or the ranges (`N` for 1-N).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Boards::Unknown => f.write_str("?"),
+            Boards::Ranges(r) => {
+                for (j, &(a, b)) in r.iter().enumerate() {
+                    if j > 0 {
+                        f.write_str(",")?;
+                    }
+                    if a == 1 {
+                        write!(f, "{b}")?;
+                    } else {
+                        write!(f, "{a}-{b}")?;
+                    }
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+/// One phase of an event: an SN line `nsessions:boards:fileprefix:description`
+/// (SQUAREDEAL.md §2).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Phase {
+    /// Number of sessions; 0 for a variable number (one key `P,0`).
+    pub sessions: u32,
+    /// The boards of each session.
+    pub boards: Boards,
+    /// File prefix: `^[A-Za-z][A-Za-z0-9#_-]*$`, one run of `#` for the session number.
+    pub prefix: String,
+    /// Free-text description (a `#` in it stands for the session number).
+    pub description: String,
+    /// The SN line's text after `SN `, as read: what a published copy is compared with.
+    pub text: String,
+}
+
+impl Phase {
+    /// Parses the text of an SN line after `SN `.
+    ///
+    /// # Errors
+    /// A message naming the field that is wrong: fewer than three `:`-separated fields,
+    /// `nsessions` not a number, bad `boards` (see [`Boards::parse`]), a file prefix outside
+    /// `^[A-Za-z][A-Za-z0-9#_-]*$` or with two runs of `#`, or one without `#` for a phase of
+    /// several (or a variable number of) sessions.
+    pub fn parse(text: &str) -> Result<Phase, String> {
+        let mut f = text.splitn(4, ':');
+        let (Some(n), Some(boards), Some(prefix)) = (f.next(), f.next(), f.next()) else {
+            return Err(format!(
+                "SN {text:?}: expected nsessions:boards:fileprefix:description"
+            ));
+        };
+        let description = f.next().unwrap_or("").to_string();
+        if n.is_empty() || !n.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(format!("SN: nsessions {n:?} is not a number"));
+        }
+        let sessions: u32 = n
+            .parse()
+            .map_err(|_| format!("SN: nsessions {n:?} is too large"))?;
+        let boards = Boards::parse(boards).map_err(|e| format!("SN: boards: {e}"))?;
+        check_prefix(prefix, sessions)?;
+        Ok(Phase {
+            sessions,
+            boards,
+            prefix: prefix.to_string(),
+            description,
+            text: text.to_string(),
+        })
+    }
+
+    /// True when the number of sessions is variable (`nsessions` = 0).
+    pub fn is_variable(&self) -> bool {
+        self.sessions == 0
+    }
+
+    /// The session number under which session `s`'s key is filed: `s`, or 0 in a variable
+    /// phase.
+    pub fn key_session(&self, s: u32) -> u32 {
+        if self.is_variable() { 0 } else { s }
+    }
+
+    /// The prefix split around its run of `#`: (before, width of the run, after); width 0
+    /// when there is no `#`.
+    fn split_prefix(&self) -> (&str, usize, &str) {
+        match self.prefix.find('#') {
+            None => (&self.prefix, 0, ""),
+            Some(i) => {
+                let w = self.prefix[i..].bytes().take_while(|&b| b == b'#').count();
+                (&self.prefix[..i], w, &self.prefix[i + w..])
+            }
+        }
+    }
+
+    /// Session `s`'s file name without extension: the run of `#` replaced by `s` zero-padded
+    /// to the run's width (`OPRR##` → `OPRR01`, `R16#` → `R161`).
+    pub fn session_name(&self, s: u32) -> String {
+        let (pre, w, post) = self.split_prefix();
+        if w == 0 {
+            return self.prefix.clone();
+        }
+        format!("{pre}{s:0w$}{post}")
+    }
+
+    /// The name SquareDeal gives the joined file of sessions `a..=b` (`SWISS01-03`, `R161-2`).
+    pub fn joined_name(&self, a: u32, b: u32) -> String {
+        let (pre, w, post) = self.split_prefix();
+        if w == 0 {
+            return self.prefix.clone();
+        }
+        format!("{pre}{a:0w$}-{b:0w$}{post}")
+    }
+
+    /// The description of session `s` (`#` runs replaced as in the file prefix).
+    pub fn session_description(&self, s: u32) -> String {
+        match self.description.find('#') {
+            None => self.description.clone(),
+            Some(i) => {
+                let w = self.description[i..]
+                    .bytes()
+                    .take_while(|&b| b == b'#')
+                    .count();
+                format!(
+                    "{}{s:0w$}{}",
+                    &self.description[..i],
+                    &self.description[i + w..]
+                )
+            }
+        }
+    }
+
+    /// Does this session number exist in the phase? (1..=nsessions, any ≥ 1 when variable.)
+    pub fn has_session(&self, s: u32) -> bool {
+        s >= 1 && (self.is_variable() || s <= self.sessions)
+    }
+
+    /// Reads a file name (without extension) as one of this phase's session names or joined
+    /// names; `None` when it is neither.
+    pub fn parse_name(&self, stem: &str) -> Option<NameMatch> {
+        let (pre, w, post) = self.split_prefix();
+        if w == 0 {
+            return (stem == self.prefix).then_some(NameMatch::Session(1));
+        }
+        let middle = stem.strip_prefix(pre)?.strip_suffix(post)?;
+        let number = |t: &str| -> Option<u32> {
+            if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
+                return None;
+            }
+            let n: u32 = t.parse().ok()?;
+            (format!("{n:0w$}") == t && self.has_session(n)).then_some(n)
+        };
+        if let Some(n) = number(middle) {
+            return Some(NameMatch::Session(n));
+        }
+        let (a, b) = middle.split_once('-')?;
+        let (a, b) = (number(a)?, number(b)?);
+        (a < b).then_some(NameMatch::Joined(a, b))
+    }
+}
+
+/// Checks a file prefix: `^[A-Za-z][A-Za-z0-9#_-]*$`, at most one run of `#`, and a run of `#`
+/// when the phase has several (or a variable number of) sessions.
+fn check_prefix(prefix: &str, sessions: u32) -> Result<(), String> {
+    let ok = prefix
+        .bytes()
+        .next()
+        .is_some_and(|b| b.is_ascii_alphabetic())
+        && prefix
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"#_-".contains(&b));
+    if !ok {
+        return Err(format!(
+            "SN: file prefix {prefix:?} must match ^[A-Za-z][A-Za-z0-9#_-]*$"
+        ));
+    }
+    let runs = prefix
+        .as_bytes()
+        .windows(2)
+        .filter(|w| w[0] != b'#' && w[1] == b'#')
+        .count();
+    if runs > 1 {
+        return Err(format!(
+            "SN: file prefix {prefix:?} has two runs of '#' (one is replaced by the session number)"
+        ));
+    }
+    if sessions != 1 && !prefix.contains('#') {
+        return Err(format!(
+            "SN: file prefix {prefix:?} has no '#' for the session number, but the phase has {} sessions",
+            if sessions == 0 {
+                "a variable number of".to_string()
+            } else {
+                sessions.to_string()
+            }
+        ));
+    }
+    Ok(())
+}
+
+/// The inputs of Big Deal's stream (SQUAREDEAL.md §1) for one session: the wizard string and
+/// the entropy strings, in order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Derivation {
+    /// The wizard string (bigdealx `-W`).
+    pub wizard: Vec<u8>,
+    /// The entropy strings (bigdealx `-e`), hashed as one concatenation.
+    pub entropy: Vec<Vec<u8>>,
+}
+
+impl Derivation {
+    /// The session's deal stream.
+    pub fn stream(&self) -> BigDealStream {
+        let e: Vec<&[u8]> = self.entropy.iter().map(Vec::as_slice).collect();
+        BigDealStream::new(&self.wizard, &e)
+    }
+}
+
+/// A championship event as its description file holds it (SQUAREDEAL.md §2).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Event {
+    /// How sessions become deals.
+    pub protocol: Protocol,
+    /// TN: the tournament name.
+    pub name: Option<String>,
+    /// DI: what the delayed information will be (e.g. `DJI1910`).
+    pub delayed_info: Option<String>,
+    /// DV: the delayed-information value, exactly as stored (its bytes feed the deals).
+    pub delayed_value: Option<String>,
+    /// The phases, in SN order (phase P is `phases[P − 1]`).
+    pub phases: Vec<Phase>,
+    /// KH: SHA-256 of the key file, once published.
+    pub key_hash: Option<[u8; 32]>,
+}
+
+/// The version comment dealdex writes at the top of a `.sqd` file: SquareDeal reads the
+/// version from it (SQUAREDEAL.md §2).
+pub const SQD_VERSION_COMMENT: &str = "# Description file of tournament for program SquareDeal 2.7";
+
+impl Event {
+    /// Parses a `.sqd` file (SQUAREDEAL.md §2): CRLF or LF (a leading byte-order mark is
+    /// skipped); on each line `\r` and trailing white space are stripped; `#` lines are
+    /// comments and unknown lines are ignored. The protocol is [`Protocol::SquareDeal`], the
+    /// only one so far (another protocol will be told apart by a line of its own).
+    ///
+    /// # Errors
+    /// [`EventError::Sqd`] with the line number: a malformed SN line (see [`Phase::parse`]), a
+    /// KH that is not 64 hex digits, a second TN, DI, DV or KH line.
+    pub fn parse(text: &str) -> Result<Event, EventError> {
+        let mut ev = Event::default();
+        let mut seen: [Option<usize>; 4] = [None; 4];
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        for (i, raw) in text.split('\n').enumerate() {
+            let line_no = i + 1;
+            let line = raw.trim_end_matches('\r').trim_end();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let Some((tag, value)) = tag_of(line) else {
+                continue;
+            };
+            let err = |message: String| EventError::Sqd {
+                line: line_no,
+                message,
+            };
+            let slot = match tag {
+                "TN" => Some(0),
+                "DI" => Some(1),
+                "DV" => Some(2),
+                "KH" => Some(3),
+                _ => None,
+            };
+            if let Some(k) = slot {
+                if let Some(first) = seen[k] {
+                    return Err(err(format!(
+                        "a second {tag} line (the first is line {first})"
+                    )));
+                }
+                seen[k] = Some(line_no);
+            }
+            match tag {
+                "TN" => ev.name = Some(value.to_string()),
+                "DI" => ev.delayed_info = Some(value.to_string()),
+                "DV" => ev.delayed_value = Some(value.to_string()),
+                "KH" => {
+                    let col0 = line.len() - value.len();
+                    ev.key_hash = Some(parse_key_hash(value, col0).map_err(err)?);
+                }
+                "SN" => ev.phases.push(Phase::parse(value).map_err(err)?),
+                _ => unreachable!("tag_of returns known tags"),
+            }
+        }
+        Ok(ev)
+    }
+
+    /// The `.sqd` text of this event in SquareDeal's layout (version comment, TN, DI, DV if
+    /// set, the SN lines, KH if set), with `\r\n` line ends when `crlf`.
+    pub fn to_sqd(&self, crlf: bool) -> String {
+        let mut lines = vec![
+            SQD_VERSION_COMMENT.to_string(),
+            "#".to_string(),
+            format!("TN {}", self.name.as_deref().unwrap_or("")),
+            format!("DI {}", self.delayed_info.as_deref().unwrap_or("")),
+        ];
+        if let Some(v) = &self.delayed_value {
+            lines.push(format!("DV {v}"));
+        }
+        lines.push("# Description of phases of tournament".into());
+        lines.push("# Per phase a line with SN nessions:nboards:filename:description".into());
+        for p in &self.phases {
+            lines.push(format!("SN {}", p.text));
+        }
+        if let Some(kh) = &self.key_hash {
+            lines.push(format!("KH {}", hex::encode(kh)));
+        }
+        let end = if crlf { "\r\n" } else { "\n" };
+        let mut out = lines.join(end);
+        out.push_str(end);
+        out
+    }
+
+    /// Phase `p` (1-based).
+    ///
+    /// # Errors
+    /// [`EventError::Invalid`] when there is no such phase.
+    pub fn phase(&self, p: u32) -> Result<&Phase, EventError> {
+        (p as usize)
+            .checked_sub(1)
+            .and_then(|i| self.phases.get(i))
+            .ok_or_else(|| {
+                EventError::Invalid(format!(
+                    "there is no phase {p}: the event has phases 1..{}",
+                    self.phases.len()
+                ))
+            })
+    }
+
+    /// The file name (without extension) of a session, with `reserve` appended for a reserve
+    /// set (SQUAREDEAL.md §2).
+    ///
+    /// # Errors
+    /// [`EventError::Invalid`] when there is no such phase.
+    pub fn session_name(&self, id: SessionId, reserve: bool) -> Result<String, EventError> {
+        let mut n = self.phase(id.phase)?.session_name(id.session);
+        if reserve {
+            n.push_str("reserve");
+        }
+        Ok(n)
+    }
+
+    /// The sessions whose keys the key file must hold: `P,1..P,n` for a fixed phase, `P,0` for
+    /// a variable one, in order.
+    pub fn key_sessions(&self) -> Vec<SessionId> {
+        let mut out = Vec::new();
+        for (i, p) in self.phases.iter().enumerate() {
+            let phase = i as u32 + 1;
+            if p.is_variable() {
+                out.push(SessionId { phase, session: 0 });
+            } else {
+                out.extend((1..=p.sessions).map(|session| SessionId { phase, session }));
+            }
+        }
+        out
+    }
+
+    /// The sessions of [`Event::key_sessions`] that `keys` has no key for.
+    pub fn missing_keys(&self, keys: &Keys) -> Vec<SessionId> {
+        self.key_sessions()
+            .into_iter()
+            .filter(|s| keys.get(*s).is_none())
+            .collect()
+    }
+
+    /// The keys in `keys` for sessions the event does not have.
+    pub fn extra_keys(&self, keys: &Keys) -> Vec<SessionId> {
+        let wanted = self.key_sessions();
+        keys.sessions().filter(|s| !wanted.contains(s)).collect()
+    }
+
+    /// Checks the key file against the event (SQUAREDEAL.md §4, step 2): KH is set, the keys
+    /// hash to it, and every session of every phase has a key.
+    ///
+    /// # Errors
+    /// [`EventError::NotPublished`], [`EventError::KeyHash`], or [`EventError::MissingKey`]
+    /// for the first session without a key.
+    pub fn check_keys(&self, keys: &Keys) -> Result<(), EventError> {
+        let kh = self.key_hash.ok_or(EventError::NotPublished)?;
+        if keys.hash() != kh {
+            return Err(EventError::KeyHash {
+                expected: hex::encode(kh),
+                found: hex::encode(keys.hash()),
+            });
+        }
+        if let Some(&session) = self.missing_keys(keys).first() {
+            let p = self.phase(session.phase)?;
+            let name = if session.session == 0 {
+                p.prefix.clone()
+            } else {
+                p.session_name(session.session)
+            };
+            return Err(EventError::MissingKey { session, name });
+        }
+        Ok(())
+    }
+
+    /// The Big Deal inputs of session `id` (its real session number, ≥ 1) made with `key`
+    /// (SQUAREDEAL.md §3 for [`Protocol::SquareDeal`]):
+    /// `W = K[..len/2]`, `E = K[len/2..] || base64(DV) || ("original" | "reserve") ||
+    /// ("ses<S>" only in a variable phase)`.
+    ///
+    /// # Errors
+    /// [`EventError::NoValue`] without DV; [`EventError::Invalid`] for no such phase or
+    /// session.
+    pub fn derivation(
+        &self,
+        id: SessionId,
+        key: &str,
+        reserve: bool,
+    ) -> Result<Derivation, EventError> {
+        let phase = self.phase(id.phase)?;
+        if !phase.has_session(id.session) {
+            return Err(EventError::Invalid(format!(
+                "phase {} has no session {} (it has {})",
+                id.phase,
+                id.session,
+                if phase.is_variable() {
+                    "sessions 1, 2, 3, …".to_string()
+                } else {
+                    format!("sessions 1..{}", phase.sessions)
+                }
+            )));
+        }
+        let dv = self.delayed_value.as_deref().ok_or(EventError::NoValue)?;
+        match self.protocol {
+            Protocol::SquareDeal => {
+                let k = key.as_bytes();
+                let half = k.len() / 2;
+                let mut entropy = vec![
+                    k[half..].to_vec(),
+                    base64(dv.as_bytes()).into_bytes(),
+                    if reserve {
+                        &b"reserve"[..]
+                    } else {
+                        b"original"
+                    }
+                    .to_vec(),
+                ];
+                if phase.is_variable() {
+                    entropy.push(format!("ses{}", id.session).into_bytes());
+                }
+                Ok(Derivation {
+                    wizard: k[..half].to_vec(),
+                    entropy,
+                })
+            }
+        }
+    }
+
+    /// The deals of session `id` (real session number ≥ 1), `count` boards, with the key
+    /// `keys` holds for it; `reserve` for the session's reserve set.
+    ///
+    /// # Errors
+    /// [`EventError::MissingKey`] when `keys` has no key for the session; the errors of
+    /// [`Event::derivation`].
+    pub fn session_deals(
+        &self,
+        keys: &Keys,
+        id: SessionId,
+        reserve: bool,
+        count: u64,
+    ) -> Result<Vec<Deal>, EventError> {
+        let phase = self.phase(id.phase)?;
+        let key_id = SessionId {
+            phase: id.phase,
+            session: phase.key_session(id.session),
+        };
+        let key = keys.get(key_id).ok_or_else(|| EventError::MissingKey {
+            session: key_id,
+            name: phase.session_name(id.session),
+        })?;
+        let mut stream = self.derivation(id, key, reserve)?.stream();
+        let n = usize::try_from(count)
+            .map_err(|_| EventError::Invalid(format!("{count} boards is too many")))?;
+        let deals = stream.take_deals(n);
+        if deals.len() != n {
+            return Err(EventError::Invalid(format!(
+                "{count} boards exhaust Big Deal's 32-bit counter"
+            )));
+        }
+        Ok(deals)
+    }
+
+    /// Reads a file name (without extension) as a session's hand record: a session, the joined
+    /// file of consecutive sessions (`SWISS01-03`), or a session's reserve set
+    /// (`OPRR01reserve`). The first phase (in SN order) that claims the name wins.
+    pub fn match_file(&self, stem: &str) -> Option<FileMatch> {
+        let find = |stem: &str, reserve: bool| {
+            self.phases.iter().enumerate().find_map(|(i, p)| {
+                p.parse_name(stem).map(|name| FileMatch {
+                    phase: i as u32 + 1,
+                    name,
+                    reserve,
+                })
+            })
+        };
+        find(stem, false).or_else(|| {
+            stem.strip_suffix("reserve")
+                .and_then(|s| find(s, true))
+                .filter(|m| matches!(m.name, NameMatch::Session(_)))
+        })
+    }
+}
+
+/// Splits a `.sqd` line into a known tag (`TN DI DV SN KH`) and its value (after the spaces
+/// that follow the tag); `None` for an unknown line.
+fn tag_of(line: &str) -> Option<(&str, &str)> {
+    let tag = line.get(..2)?;
+    if !["TN", "DI", "DV", "SN", "KH"].contains(&tag) {
+        return None;
+    }
+    let rest = &line[2..];
+    if !(rest.is_empty() || rest.starts_with(' ')) {
+        return None;
+    }
+    Some((tag, rest.trim_start_matches(' ')))
+}
+
+/// Parses KH: 64 hex digits (SHA-256). `col0` is the value's 0-based column in its line.
+fn parse_key_hash(value: &str, col0: usize) -> Result<[u8; 32], String> {
+    if let Some((i, c)) = value.char_indices().find(|(_, c)| !c.is_ascii_hexdigit()) {
+        return Err(format!(
+            "KH: {c:?} at column {} is not a hex digit (KH is the SHA-256 of the key file, 64 hex digits)",
+            col0 + i + 1
+        ));
+    }
+    if value.len() != 64 {
+        return Err(format!(
+            "KH has {} hex digits, expected 64 (the SHA-256 of the key file)",
+            value.len()
+        ));
+    }
+    let mut out = [0u8; 32];
+    hex::decode_to_slice(value, &mut out).map_err(|e| format!("KH: {e}"))?;
+    Ok(out)
+}
+
+/// Base64 of `bytes` (RFC 4648 alphabet, `=` padding, no line breaks), as SquareDeal encodes
+/// the delayed-information value (SQUAREDEAL.md §3).
+///
+/// ```
+/// assert_eq!(dealdex::event::base64(b"43275.91"), "NDMyNzUuOTE=");
+/// assert_eq!(dealdex::event::base64(b"44,882.13"), "NDQsODgyLjEz");
+/// ```
+pub fn base64(bytes: &[u8]) -> String {
+    const A: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for c in bytes.chunks(3) {
+        let n = (c[0] as u32) << 16
+            | (*c.get(1).unwrap_or(&0) as u32) << 8
+            | *c.get(2).unwrap_or(&0) as u32;
+        for j in 0..4 {
+            if j <= c.len() {
+                out.push(A[(n >> (18 - 6 * j) & 63) as usize] as char);
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
+/// Sets a tag line of a `.sqd` text, keeping every other line as it is: replaces the first
+/// `tag` line, or inserts one — DV after the DI line (else after TN, else before the first SN
+/// line), KH at the end. The text's line ends (CRLF or LF) are kept.
+///
+/// ```
+/// let t = dealdex::event::set_sqd_line("TN A\nDI B\nSN 1:16:X:x\n", "DV", "1.5");
+/// assert_eq!(t, "TN A\nDI B\nDV 1.5\nSN 1:16:X:x\n");
+/// ```
+pub fn set_sqd_line(text: &str, tag: &str, value: &str) -> String {
+    let end = if text.contains("\r\n") { "\r\n" } else { "\n" };
+    let mut lines: Vec<String> = text
+        .split('\n')
+        .map(|l| l.trim_end_matches('\r').to_string())
+        .collect();
+    if lines.last().is_some_and(|l| l.is_empty()) {
+        lines.pop();
+    }
+    let new = format!("{tag} {value}");
+    let is = |l: &str, t: &str| tag_of(l.trim_end()).is_some_and(|(x, _)| x == t);
+    if let Some(i) = lines.iter().position(|l| is(l, tag)) {
+        lines[i] = new;
+    } else {
+        let at = match tag {
+            "KH" => None,
+            _ => lines
+                .iter()
+                .position(|l| is(l, "DI"))
+                .or_else(|| lines.iter().position(|l| is(l, "TN")))
+                .map(|i| i + 1)
+                .or_else(|| lines.iter().position(|l| is(l, "SN"))),
+        };
+        match at {
+            Some(i) => lines.insert(i, new),
+            None => lines.push(new),
+        }
+    }
+    let mut out = lines.join(end);
+    out.push_str(end);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn base64_rfc4648_vectors() {
+        for (i, o) in [
+            ("", ""),
+            ("f", "Zg=="),
+            ("fo", "Zm8="),
+            ("foo", "Zm9v"),
+            ("foob", "Zm9vYg=="),
+            ("fooba", "Zm9vYmE="),
+            ("foobar", "Zm9vYmFy"),
+        ] {
+            assert_eq!(base64(i.as_bytes()), o);
+        }
+    }
+
+    #[test]
+    fn boards_parse_and_cycle() {
+        let b = Boards::parse("1-10,11-20,21-30").unwrap();
+        assert_eq!(b.range(1), Some((1, 10)));
+        assert_eq!(b.range(3), Some((21, 30)));
+        assert_eq!(b.range(4), Some((1, 10)));
+        assert_eq!(Boards::parse("20").unwrap().range(7), Some((1, 20)));
+        assert_eq!(Boards::parse("?").unwrap(), Boards::Unknown);
+        assert_eq!(Boards::parse("16,17-32").unwrap().to_string(), "16,17-32");
+        for bad in ["", "0", "5-3", "x", "1-", "1-16,", "0-4"] {
+            assert!(Boards::parse(bad).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn session_and_joined_names() {
+        let p = Phase::parse("10:1-10,11-20,21-30:SWISS##:Swiss #/10").unwrap();
+        assert_eq!(p.session_name(1), "SWISS01");
+        assert_eq!(p.session_name(10), "SWISS10");
+        assert_eq!(p.joined_name(1, 3), "SWISS01-03");
+        assert_eq!(p.session_description(2), "Swiss 2/10");
+        assert_eq!(p.parse_name("SWISS07"), Some(NameMatch::Session(7)));
+        assert_eq!(p.parse_name("SWISS07-09"), Some(NameMatch::Joined(7, 9)));
+        assert_eq!(p.parse_name("SWISS7"), None);
+        assert_eq!(p.parse_name("SWISS11"), None);
+        assert_eq!(p.parse_name("SWISS00"), None);
+        assert_eq!(p.parse_name("SWISS03-01"), None);
+        let q = Phase::parse("3:20:R16#:Round of 16 #/3").unwrap();
+        assert_eq!(q.session_name(1), "R161");
+        assert_eq!(q.parse_name("R161-2"), Some(NameMatch::Joined(1, 2)));
+        assert_eq!(q.parse_name("R16"), None);
+        let v = Phase::parse("0:16:TEAM#:Teams").unwrap();
+        assert!(v.is_variable());
+        assert_eq!(v.parse_name("TEAM12"), Some(NameMatch::Session(12)));
+        let one = Phase::parse("1:32:FINAL:Final").unwrap();
+        assert_eq!(one.session_name(1), "FINAL");
+        assert_eq!(one.parse_name("FINAL"), Some(NameMatch::Session(1)));
+    }
+
+    #[test]
+    fn bad_phases_say_what_is_wrong() {
+        for (text, want) in [
+            (
+                "17:1-16",
+                "expected nsessions:boards:fileprefix:description",
+            ),
+            ("x:16:A#:a", "nsessions \"x\" is not a number"),
+            ("2:16-1:A#:a", "boards: \"16-1\""),
+            ("2:16:1A#:a", "must match"),
+            ("2:16:A#B#:a", "two runs"),
+            ("2:16:AB:a", "no '#'"),
+            ("0:16:AB:a", "variable number of"),
+        ] {
+            let e = Phase::parse(text).unwrap_err();
+            assert!(e.contains(want), "{text}: {e}");
+        }
+    }
+
+    #[test]
+    fn sqd_errors_carry_the_line() {
+        let e = Event::parse("TN x\r\nDI y\r\nSN 2:16:A#:a\r\nSN 2:1?:B#:b\r\n").unwrap_err();
+        assert_eq!(
+            e,
+            EventError::Sqd {
+                line: 4,
+                message: "SN: boards: \"1?\" is not a board number".into()
+            }
+        );
+        let e = Event::parse(&format!("TN x\nKH {}g\n", "a".repeat(63))).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "line 2: KH: 'g' at column 67 is not a hex digit (KH is the SHA-256 of the key file, 64 hex digits)"
+        );
+        let e = Event::parse("TN x\nKH abc\n").unwrap_err();
+        assert!(e.to_string().starts_with("line 2: KH has 3 hex digits"));
+        let e = Event::parse("DV 1\nTN x\nDV 2\n").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "line 3: a second DV line (the first is line 1)"
+        );
+    }
+
+    #[test]
+    fn sqd_round_trip_and_line_edits() {
+        let ev = Event::parse(
+            "# c\nTN World  \nDI DJI1910\nUNKNOWN stuff\nSN 2:16:A#:a:b\nSN 0:?:V#:v\n",
+        )
+        .unwrap();
+        assert_eq!(ev.name.as_deref(), Some("World"));
+        assert_eq!(ev.phases[0].description, "a:b");
+        assert_eq!(ev.phases[1].boards, Boards::Unknown);
+        let again = Event::parse(&ev.to_sqd(true)).unwrap();
+        assert_eq!(again, ev);
+        let bom = Event::parse(&format!("\u{feff}{}", ev.to_sqd(false))).unwrap();
+        assert_eq!(bom, ev);
+        let t = set_sqd_line("TN A\r\nDI B\r\nSN 1:16:X:x\r\n", "KH", &"0".repeat(64));
+        assert!(t.ends_with(&format!("SN 1:16:X:x\r\nKH {}\r\n", "0".repeat(64))));
+        let t = set_sqd_line("TN A\nDI B\nDV 1\nSN 1:16:X:x\n", "DV", "2");
+        assert_eq!(t, "TN A\nDI B\nDV 2\nSN 1:16:X:x\n");
+    }
+}

@@ -1,0 +1,884 @@
+//! End-to-end tests of Big Deal generation (`generate --bigdeal-*`, SQUAREDEAL.md §1) and of
+//! SquareDeal events (`dealdex event …`, SQUAREDEAL.md §2–§4) on the published World Bridge
+//! Games 2024 and Winter Championships 2025 files.
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use dealdex::formats::{self, Board};
+use dealdex::{DealIndex, Scheme, Store};
+use predicates::prelude::*;
+use tempfile::TempDir;
+
+fn dealdex(dir: &Path) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_dealdex"));
+    c.current_dir(dir);
+    c
+}
+
+fn fixture(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(rel)
+}
+
+fn read_boards(path: &Path) -> Vec<Board> {
+    let f = formats::by_path(path).unwrap();
+    f.read(&std::fs::read(path).unwrap()).unwrap()
+}
+
+/// SQUAREDEAL.md §3: WBG 2024 session 1,1 as bigdealx is called by SquareDeal.
+const WIZARD: &str = "hrzkVbQb9F0QhgIYEwfBUwKjNHDoGZ";
+const ENTROPY: [&str; 3] = ["XMYxVBbJZaWXnJf233CI5MJo7buhPR", "NDMyNzUuOTE=", "original"];
+const BOARD_1: &str = "N:AJ65.K82.AK8.J75 8.AQT75.QJT4.Q64 KT2..96532.KT983 Q9743.J9643.7.A2";
+
+fn bigdeal_args() -> Vec<&'static str> {
+    let mut a = vec!["generate", "--bigdeal-wizard", WIZARD];
+    for e in ENTROPY {
+        a.extend(["--bigdeal-entropy", e]);
+    }
+    a
+}
+
+#[test]
+fn generate_bigdeal_reproduces_the_worked_example_in_every_format() {
+    let dir = TempDir::new().unwrap();
+    let mut args = bigdeal_args();
+    args.extend([
+        "--boards", "1-16", "--out", "s.pbn", "--out", "s.dup", "--out", "s.lin", "--out", "s.hex",
+        "--name", "oprr01",
+    ]);
+    dealdex(dir.path())
+        .args(&args)
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("16 new deals"));
+    let published = read_boards(&fixture("squaredeal-wbg2024/OPRR01.pbn"));
+    assert_eq!(published.len(), 16);
+    assert_eq!(published[0].deal.to_string(), BOARD_1);
+    for f in ["s.pbn", "s.dup", "s.lin", "s.hex"] {
+        let got = read_boards(&dir.path().join(f));
+        let deals: Vec<_> = got.iter().map(|b| b.deal).collect();
+        let want: Vec<_> = published.iter().map(|b| b.deal).collect();
+        assert_eq!(deals, want, "{f}");
+    }
+    let pbn = std::fs::read_to_string(dir.path().join("s.pbn")).unwrap();
+    assert!(pbn.contains(&format!("[Deal \"{BOARD_1}\"]")));
+    // The set is stored with the Big Deal scheme and no secret.
+    let store = Store::open(&dir.path().join("dealdex.db")).unwrap();
+    let info = store.set("oprr01").unwrap().unwrap();
+    assert_eq!(info.scheme, "bigdeal");
+    assert_eq!((info.first_board, info.last_board), (1, 16));
+    let boards = store.set_boards("oprr01").unwrap();
+    assert_eq!(boards[0], (1, DealIndex::from_deal(&published[0].deal)));
+    assert_eq!(
+        published[0].deal.number(Scheme::BigDeal),
+        dealdex::bigdeal::BigDealStream::new(WIZARD.as_bytes(), &ENTROPY.map(str::as_bytes))
+            .next()
+            .unwrap()
+            + 1
+    );
+}
+
+#[test]
+fn generate_bigdeal_numbers_only_label_and_count_and_shards_agree() {
+    let dir = TempDir::new().unwrap();
+    let run = |extra: &[&str]| {
+        let mut args = bigdeal_args();
+        args.extend(extra);
+        args.extend(["--format", "hex", "--out", "-", "--no-db", "-q"]);
+        let out = dealdex(dir.path()).args(&args).output().unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let strip = |s: &str| -> Vec<String> { s.lines().map(|l| l[..26].to_string()).collect() };
+    let first16 = run(&["--boards", "1-16"]);
+    // Boards 17-32 are the same 16 deals with other labels (SQUAREDEAL.md §1).
+    let relabelled = run(&["--boards", "17-32"]);
+    assert_eq!(strip(&first16), strip(&relabelled));
+    assert!(relabelled.lines().next().unwrap().ends_with("-1"));
+    let bulk = run(&["--count", "16"]);
+    assert_eq!(strip(&first16), strip(&bulk));
+    let whole = run(&["--count", "20000"]);
+    let a = run(&["--count", "7000"]);
+    let b = run(&["--count", "13000", "--start", "7001"]);
+    assert_eq!(whole, a + &b);
+}
+
+#[test]
+fn generate_bigdeal_rejects_mixed_sources() {
+    let dir = TempDir::new().unwrap();
+    let seed = "00".repeat(32);
+    for extra in [
+        vec!["--seed", seed.as_str(), "--boards", "1-4"],
+        vec!["--where", "hcp(N) > 10", "--boards", "1-4"],
+    ] {
+        let mut args = bigdeal_args();
+        args.extend(&extra);
+        args.push("--no-db");
+        dealdex(dir.path())
+            .args(&args)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains("cannot be used with"));
+    }
+    dealdex(dir.path())
+        .args([
+            "generate",
+            "--bigdeal-wizard",
+            "w",
+            "--boards",
+            "1-4",
+            "--no-db",
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--bigdeal-entropy"));
+    assert!(!dir.path().join("dealdex.db").exists());
+}
+
+/// Runs dealdex in `dir` and returns (exit code, stdout, stderr).
+fn run(dir: &Path, args: &[&str]) -> (i32, String, String) {
+    let out = dealdex(dir).args(args).output().unwrap();
+    (
+        out.status.code().unwrap(),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+/// Every file in `dir` with its bytes.
+fn snapshot(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut v: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| {
+            let p = e.unwrap().path();
+            let bytes = if p.is_file() {
+                std::fs::read(&p).unwrap()
+            } else {
+                Vec::new()
+            };
+            (p.file_name().unwrap().to_string_lossy().into_owned(), bytes)
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+fn new_event(dir: &Path) {
+    let (code, _, err) = run(
+        dir,
+        &[
+            "event",
+            "new",
+            "T.sqd",
+            "--name",
+            "Test Cup 2026",
+            "--delayed-info",
+            "DJI close of 2 Jan 2026",
+            "--phase",
+            "3:1-8,9-16:RR#:Round robin #/3",
+            "--phase",
+            "1:?:FINAL:Final",
+            "--phase",
+            "0:2x6:TEAM##:Teams",
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+}
+
+#[test]
+fn new_publish_set_value_write_squaredeal_files() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    new_event(d);
+    let sqd = std::fs::read_to_string(d.join("T.sqd")).unwrap();
+    assert!(sqd.starts_with("# Description file of tournament for program SquareDeal 2.7\n"));
+    assert!(sqd.contains("\nTN Test Cup 2026\nDI DJI close of 2 Jan 2026\n"));
+    assert!(sqd.contains(
+        "\nSN 3:1-8,9-16:RR#:Round robin #/3\nSN 1:?:FINAL:Final\nSN 0:1-6,7-12:TEAM##:Teams\n"
+    ));
+    assert!(!sqd.contains("KH") && !sqd.contains("DV"));
+
+    // No value before publication: the keys must be committed first.
+    let (code, _, err) = run(d, &["event", "set-value", "T.sqd", "1.5"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("not published yet"), "{err}");
+
+    let (code, _, err) = run(d, &["event", "publish", "T.sqd"]);
+    assert_eq!(code, 0, "{err}");
+    let sqk = std::fs::read(d.join("T.sqk")).unwrap();
+    let text = String::from_utf8(sqk.clone()).unwrap();
+    let lines: Vec<&str> = text.split_inclusive("\r\n").collect();
+    assert_eq!(lines.len(), 5); // 1,1 1,2 1,3 2,1 3,0
+    assert_eq!(lines.concat(), text);
+    for (line, id) in lines.iter().zip(["1,1", "1,2", "1,3", "2,1", "3,0"]) {
+        let key = line.strip_prefix(&format!("{id}:")).unwrap().trim_end();
+        assert_eq!(key.len(), 60);
+        assert!(key.bytes().all(|b| b.is_ascii_alphanumeric()));
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(d.join("T.sqk"))
+            .unwrap()
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o777, 0o600);
+    }
+    let sqd = std::fs::read_to_string(d.join("T.sqd")).unwrap();
+    let kh = sqd.lines().last().unwrap().strip_prefix("KH ").unwrap();
+    use sha2::Digest;
+    assert_eq!(kh, hex::encode(sha2::Sha256::digest(&sqk)));
+    assert!(err.contains(kh));
+
+    // Publishing twice, or over an existing key file, is refused and changes nothing.
+    let before = snapshot(d);
+    let (code, _, err) = run(d, &["event", "publish", "T.sqd"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("already published"), "{err}");
+    assert_eq!(snapshot(d), before);
+
+    let (code, out, err) = run(d, &["event", "set-value", "T.sqd", "44,882.13"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("34 34 2c 38 38 32 2e 31 33"), "{out}");
+    assert!(out.contains("NDQsODgyLjEz"), "{out}");
+    let sqd = std::fs::read_to_string(d.join("T.sqd")).unwrap();
+    assert!(sqd.contains("\nDI DJI close of 2 Jan 2026\nDV 44,882.13\n"));
+    let before = snapshot(d);
+    let (code, _, err) = run(d, &["event", "set-value", "T.sqd", "44882.13"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("give --replace"), "{err}");
+    assert_eq!(snapshot(d), before);
+}
+
+#[test]
+fn publish_refuses_to_overwrite_a_key_file() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    new_event(d);
+    std::fs::write(d.join("T.sqk"), "old keys").unwrap();
+    let before = snapshot(d);
+    let (code, _, err) = run(d, &["event", "publish", "T.sqd"]);
+    assert_eq!(code, 2);
+    assert_eq!(
+        err.trim(),
+        "dealdex: error: T.sqk: the file exists; refusing to overwrite it"
+    );
+    assert_eq!(snapshot(d), before);
+}
+
+#[test]
+fn malformed_description_files_name_the_line() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    let kh = "bd4a46bea10ad8d20abd580f6be8869ef7772191ee9f6851cb1ab25df52a573e";
+    for (name, text, want) in [
+        (
+            "sn.sqd",
+            "TN x\r\nDI y\r\nSN 17:1-16,17-32:OPRR##:Open\r\nSN 3:20:R16:Round of 16\r\n"
+                .to_string(),
+            "sn.sqd: line 4: SN: file prefix \"R16\" has no '#' for the session number, but the phase has 3 sessions",
+        ),
+        (
+            "kh.sqd",
+            format!("TN x\nDI y\nSN 1:16:A:a\nKH {}Z{}\n", &kh[..10], &kh[11..]),
+            "kh.sqd: line 4: KH: 'Z' at column 14 is not a hex digit",
+        ),
+        (
+            "short.sqd",
+            "TN x\nDI y\nSN 1:16:A:a\nKH abc\n".to_string(),
+            "short.sqd: line 4: KH has 3 hex digits, expected 64",
+        ),
+    ] {
+        std::fs::write(d.join(name), &text).unwrap();
+        let before = snapshot(d);
+        for args in [
+            vec!["event", "publish", name],
+            vec!["event", "set-value", name, "1.5"],
+        ] {
+            let (code, _, err) = run(d, &args);
+            assert_eq!(code, 2, "{args:?}");
+            assert!(err.contains(want), "{args:?}: {err}");
+            assert_eq!(err.lines().count(), 1);
+            assert_eq!(snapshot(d), before, "{args:?}");
+        }
+    }
+    for (phase, want) in [
+        ("3:20", "expected nsessions:boards:fileprefix:description"),
+        ("3:0-4:R#:r", "boards: \"0-4\""),
+        ("3:16:R#:a:b", "may not contain ':'"),
+        ("3:16:9R#:r", "must match ^[A-Za-z]"),
+    ] {
+        let (code, _, err) = run(
+            d,
+            &[
+                "event",
+                "new",
+                "n.sqd",
+                "--name",
+                "x",
+                "--delayed-info",
+                "y",
+                "--phase",
+                phase,
+            ],
+        );
+        assert_eq!(code, 2, "{phase}");
+        assert!(err.contains(want), "{phase}: {err}");
+        assert!(!d.join("n.sqd").exists());
+    }
+}
+
+/// A writable copy of a fixture event's .sqd and .sqk in `dir`.
+fn copy_event(dir: &Path, fixture_dir: &str, stem: &str) {
+    for ext in ["sqd", "sqk"] {
+        let name = format!("{stem}.{ext}");
+        std::fs::copy(fixture(&format!("{fixture_dir}/{name}")), dir.join(&name)).unwrap();
+        let mut perm = std::fs::metadata(dir.join(&name)).unwrap().permissions();
+        #[allow(clippy::permissions_set_readonly_false)]
+        perm.set_readonly(false);
+        std::fs::set_permissions(dir.join(&name), perm).unwrap();
+    }
+}
+
+fn deal_lines(path: &Path) -> Vec<dealdex::Deal> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(|l| format!("N:{l}").parse().unwrap())
+        .collect()
+}
+
+#[test]
+fn make_wbg2024_gives_the_published_deals_files_and_sets() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    copy_event(d, "squaredeal-wbg2024", "WBG2024");
+    let (code, _, err) = run(
+        d,
+        &[
+            "event",
+            "make",
+            "WBG2024.sqd",
+            "--keys",
+            "WBG2024.sqk",
+            "--out",
+            "boards",
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("made 90 sessions, 1186 boards, 90 files"),
+        "{err}"
+    );
+    for name in ["OPRR01", "OPRR02", "MXRR03", "R161", "FIN6"] {
+        let ours = read_boards(&d.join(format!("boards/{name}.pbn")));
+        let published = read_boards(&fixture(&format!("squaredeal-wbg2024/{name}.pbn")));
+        let key = |b: &Board| {
+            (
+                b.number,
+                b.dealer_or_default(),
+                b.vulnerability_or_default(),
+                b.deal,
+            )
+        };
+        assert_eq!(
+            ours.iter().map(key).collect::<Vec<_>>(),
+            published.iter().map(key).collect::<Vec<_>>(),
+            "{name}"
+        );
+    }
+    // The whole event, sessions in file-name order, is the Big Deal repository's allpbn.
+    let mut names: Vec<_> = std::fs::read_dir(d.join("boards"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    names.sort();
+    let all: Vec<_> = names
+        .iter()
+        .flat_map(|p| read_boards(p).into_iter().map(|b| b.deal))
+        .collect();
+    assert_eq!(all, deal_lines(&fixture("bigdeal-wbg2024-deals.txt")));
+    let store = Store::open(&d.join("dealdex.db")).unwrap();
+    let info = store.set("WBG2024/OPRR02").unwrap().unwrap();
+    assert_eq!((info.first_board, info.last_board), (17, 32));
+    assert_eq!(info.scheme, "bigdeal");
+    assert_eq!(store.deal_count().unwrap(), 1186);
+    // Making again stores nothing new.
+    let (code, _, err) = run(
+        d,
+        &[
+            "event",
+            "make",
+            "WBG2024.sqd",
+            "--phase",
+            "1",
+            "--session",
+            "2",
+            "--out",
+            "boards",
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("0 sets stored in dealdex.db (0 new deals), 1 already there"),
+        "{err}"
+    );
+}
+
+#[test]
+fn make_with_the_wrong_value_is_allpbn_minusone_and_the_db_refuses_it() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    copy_event(d, "squaredeal-wbg2024", "WBG2024");
+    let sqd = std::fs::read_to_string(d.join("WBG2024.sqd")).unwrap();
+    std::fs::write(
+        d.join("WBG2024.sqd"),
+        sqd.replace("DV 43275.91", "DV 43275.90"),
+    )
+    .unwrap();
+    let (code, _, err) = run(
+        d,
+        &[
+            "event",
+            "make",
+            "WBG2024.sqd",
+            "--out",
+            "minus",
+            "--format",
+            "hex",
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    let mut names: Vec<_> = std::fs::read_dir(d.join("minus"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    names.sort();
+    let all: Vec<_> = names
+        .iter()
+        .flat_map(|p| read_boards(p).into_iter().map(|b| b.deal))
+        .collect();
+    assert_eq!(
+        all,
+        deal_lines(&fixture("squaredeal-wbg2024/allpbn.minusone"))
+    );
+    // Back to the true value: the sets stored with the wrong one are refused, nothing written.
+    std::fs::write(d.join("WBG2024.sqd"), &sqd).unwrap();
+    let (code, _, err) = run(d, &["event", "make", "WBG2024.sqd", "--out", "true"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("set \"WBG2024/OPRR01\" already exists with other deals"),
+        "{err}"
+    );
+    assert!(!d.join("true").exists());
+}
+
+#[test]
+fn make_refuses_before_kh_and_dv_and_with_other_keys() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    new_event(d);
+    std::fs::write(d.join("T.sqk"), "1,1:abc\r\n").unwrap();
+    let args = ["event", "make", "T.sqd", "--out", "out"];
+    let (code, _, err) = run(d, &args);
+    assert_eq!(code, 2);
+    assert!(err.contains("T.sqd: the event has no KH line"), "{err}");
+    std::fs::remove_file(d.join("T.sqk")).unwrap();
+    assert_eq!(run(d, &["event", "publish", "T.sqd"]).0, 0);
+    let (code, _, err) = run(d, &args);
+    assert_eq!(code, 2);
+    assert!(err.contains("T.sqd: the event has no DV line"), "{err}");
+    assert_eq!(run(d, &["event", "set-value", "T.sqd", "1234.56"]).0, 0);
+    // Keys that do not hash to KH.
+    let good = std::fs::read_to_string(d.join("T.sqk")).unwrap();
+    let changed = good.replacen("1,2:", "1,2:X", 1);
+    std::fs::write(d.join("other.sqk"), &changed).unwrap();
+    let (code, _, err) = run(
+        d,
+        &[
+            "event",
+            "make",
+            "T.sqd",
+            "--keys",
+            "other.sqk",
+            "--out",
+            "out",
+        ],
+    );
+    assert_eq!(code, 2);
+    assert!(err.contains("other.sqk: the keys hash to"), "{err}");
+    assert!(err.contains("these are not the published keys"), "{err}");
+    // A key file without session 1,3 (whose hash is then KH): the session is named.
+    let missing: String = good
+        .split_inclusive("\r\n")
+        .filter(|l| !l.starts_with("1,3:"))
+        .collect();
+    std::fs::write(d.join("missing.sqk"), &missing).unwrap();
+    use sha2::Digest;
+    let sqd = std::fs::read_to_string(d.join("T.sqd")).unwrap();
+    let kh = sqd
+        .lines()
+        .last()
+        .unwrap()
+        .strip_prefix("KH ")
+        .unwrap()
+        .to_string();
+    let sqd2 = sqd.replace(&kh, &hex::encode(sha2::Sha256::digest(missing.as_bytes())));
+    std::fs::write(d.join("M.sqd"), sqd2).unwrap();
+    let (code, _, err) = run(
+        d,
+        &[
+            "event",
+            "make",
+            "M.sqd",
+            "--keys",
+            "missing.sqk",
+            "--out",
+            "out",
+        ],
+    );
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("missing.sqk: the key file has no key for session 1,3 (RR3)"),
+        "{err}"
+    );
+    // `?` and variable phases need their options when asked for explicitly.
+    let (code, _, err) = run(
+        d,
+        &["event", "make", "T.sqd", "--phase", "2", "--out", "out"],
+    );
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("phase 2 (FINAL) has ? boards: give --boards N"),
+        "{err}"
+    );
+    let (code, _, err) = run(
+        d,
+        &["event", "make", "T.sqd", "--phase", "3", "--out", "out"],
+    );
+    assert_eq!(code, 2);
+    assert!(err.contains("give --session S"), "{err}");
+    assert!(!d.join("out").exists());
+    assert!(!d.join("dealdex.db").exists());
+}
+
+#[test]
+fn verify_wbg2024_published_sessions_pass() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    let src = fixture("squaredeal-wbg2024");
+    let (code, out, err) = run(
+        d,
+        &[
+            "event",
+            "verify",
+            src.join("WBG2024.sqd").to_str().unwrap(),
+            "--keys",
+            src.join("WBG2024.sqk").to_str().unwrap(),
+            "--published",
+            src.join("WBG2024.sqd").to_str().unwrap(),
+            src.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("KH: ok, SHA-256 of"));
+    assert!(out.contains("bd4a46bea10ad8d20abd580f6be8869ef7772191ee9f6851cb1ab25df52a573e"));
+    assert!(out.contains("published copy: TN, DI, SN and KH unchanged"));
+    for (session, n) in [
+        ("1,1 OPRR01", 16),
+        ("1,2 OPRR02", 16),
+        ("3,3 MXRR03", 10),
+        ("4,1 R161", 20),
+        ("7,6 FIN6", 16),
+    ] {
+        let row = out.lines().find(|l| l.starts_with(session)).unwrap();
+        let cols: Vec<&str> = row.split_whitespace().collect();
+        assert_eq!(cols[3..], [&n.to_string(), &n.to_string(), "-"], "{row}");
+    }
+    assert!(out.contains("5 of 90 sessions verified, 85 without a matching file here"));
+    assert!(out.contains("verified: every file given matches the event"));
+}
+
+#[test]
+fn verify_wbg2024_with_the_wrong_value_reports_mismatches() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    copy_event(d, "squaredeal-wbg2024", "WBG2024");
+    let sqd = std::fs::read_to_string(d.join("WBG2024.sqd")).unwrap();
+    std::fs::write(d.join("W90.sqd"), sqd.replace("DV 43275.91", "DV 43275.90")).unwrap();
+    let src = fixture("squaredeal-wbg2024");
+    let (code, out, err) = run(
+        d,
+        &[
+            "event",
+            "verify",
+            "W90.sqd",
+            "--keys",
+            "WBG2024.sqk",
+            "--published",
+            "WBG2024.sqd",
+            src.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(code, 1, "{out}{err}");
+    // KH covers only the keys: it still verifies, the deals do not.
+    assert!(out.contains("KH: ok"));
+    assert!(out.contains("published copy: TN, DI, SN and KH unchanged"));
+    let row = out.lines().find(|l| l.starts_with("1,1 OPRR01")).unwrap();
+    assert!(row.ends_with("16        0  board 1"), "{row}");
+    assert!(out.contains(
+        "OPRR01.pbn: board 1: the file has N:AJ65.K82.AK8.J75 8.AQT75.QJT4.Q64 KT2..96532.KT983 Q9743.J9643.7.A2, the event makes N:"
+    ));
+    assert!(out.contains("FAILED: 5 of 5 files do not match the event"));
+    assert!(out.contains("another DV or other keys"));
+    assert_eq!(
+        err.trim(),
+        "dealdex: error: verification failed: 5 of 5 files do not match the event"
+    );
+}
+
+#[test]
+fn verify_wc2025_every_session_file_passes() {
+    let dir = TempDir::new().unwrap();
+    let src = fixture("squaredeal-wc2025");
+    let (code, out, err) = run(
+        dir.path(),
+        &[
+            "event",
+            "verify",
+            src.join("WC2025.sqd").to_str().unwrap(),
+            src.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("DV \"44,882.13\" (base64 NDQsODgyLjEz)"));
+    assert!(out.contains("63 files (45 of sessions, 18 joined), 1147 boards compared; 45 of 45 sessions verified, 0 without"));
+    // The ? phase: BAMFIN sessions take their 15 boards from the files.
+    let row = out.lines().find(|l| l.starts_with("9,2 BAMFIN2")).unwrap();
+    assert!(row.ends_with("15       15  -"), "{row}");
+    let row = out
+        .lines()
+        .find(|l| l.starts_with("1,1-3 SWISS01-03"))
+        .unwrap();
+    assert!(row.ends_with("30       30  -"), "{row}");
+}
+
+#[test]
+fn verify_accepts_a_key_file_with_lf_line_ends() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    let crlf = std::fs::read_to_string(fixture("squaredeal-wbg2024/WBG2024.sqk")).unwrap();
+    std::fs::write(d.join("lf.sqk"), crlf.replace("\r\n", "\n")).unwrap();
+    let src = fixture("squaredeal-wbg2024");
+    let (code, out, err) = run(
+        d,
+        &[
+            "event",
+            "verify",
+            src.join("WBG2024.sqd").to_str().unwrap(),
+            "--keys",
+            "lf.sqk",
+            src.join("OPRR01.pbn").to_str().unwrap(),
+        ],
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("KH: ok"), "{out}");
+    assert!(out.contains("over its CRLF form"), "{out}");
+}
+
+#[test]
+fn round_trip_new_publish_set_value_make_verify() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    new_event(d);
+    assert_eq!(run(d, &["event", "publish", "T.sqd"]).0, 0);
+    std::fs::copy(d.join("T.sqd"), d.join("published.sqd")).unwrap();
+    assert_eq!(run(d, &["event", "set-value", "T.sqd", "44,882.13"]).0, 0);
+    for args in [
+        vec!["event", "make", "T.sqd", "--out", "boards"],
+        vec![
+            "event", "make", "T.sqd", "--phase", "2", "--boards", "12", "--out", "boards",
+            "--format", "pbn", "--format", "dup",
+        ],
+        vec![
+            "event",
+            "make",
+            "T.sqd",
+            "--phase",
+            "3",
+            "--session",
+            "1-2",
+            "--out",
+            "boards",
+        ],
+        vec![
+            "event",
+            "make",
+            "T.sqd",
+            "--phase",
+            "1",
+            "--session",
+            "2",
+            "--reserve",
+            "--out",
+            "boards",
+            "--format",
+            "lin",
+        ],
+    ] {
+        let (code, _, err) = run(d, &args);
+        assert_eq!(code, 0, "{args:?}: {err}");
+    }
+    let mut names: Vec<String> = std::fs::read_dir(d.join("boards"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            "FINAL.dup",
+            "FINAL.pbn",
+            "RR1.pbn",
+            "RR2.pbn",
+            "RR2reserve.lin",
+            "RR3.pbn",
+            "TEAM01.pbn",
+            "TEAM02.pbn"
+        ]
+    );
+    assert_eq!(read_boards(&d.join("boards/RR2.pbn"))[0].number, Some(9));
+    assert_eq!(read_boards(&d.join("boards/TEAM02.pbn"))[0].number, Some(7));
+    // Variable-phase sessions differ from each other (ses<S> in the entropy), reserve sets
+    // from their sessions.
+    assert_ne!(
+        read_boards(&d.join("boards/TEAM01.pbn"))[0].deal,
+        read_boards(&d.join("boards/TEAM02.pbn"))[0].deal
+    );
+    assert_ne!(
+        read_boards(&d.join("boards/RR2.pbn"))[0].deal,
+        read_boards(&d.join("boards/RR2reserve.lin"))[0].deal
+    );
+    let verify = |sqd: &str, keys: &str, dir: &str| {
+        run(
+            d,
+            &[
+                "event",
+                "verify",
+                sqd,
+                "--keys",
+                keys,
+                "--published",
+                "published.sqd",
+                dir,
+            ],
+        )
+    };
+    let (code, out, err) = verify("T.sqd", "T.sqk", "boards");
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.contains("8 files (8 of sessions, 0 joined), 68 boards compared"),
+        "{out}"
+    );
+
+    // A changed key: KH fails, and its session's deals.
+    let keys = std::fs::read_to_string(d.join("T.sqk")).unwrap();
+    let at = keys.find("1,1:").unwrap() + 4;
+    let c = keys.as_bytes()[at];
+    let mut changed = keys.clone().into_bytes();
+    changed[at] = if c == b'a' { b'b' } else { b'a' };
+    std::fs::write(d.join("changed.sqk"), &changed).unwrap();
+    let (code, out, _) = verify("T.sqd", "changed.sqk", "boards");
+    assert_eq!(code, 1);
+    assert!(
+        out.contains("FAILED: KH: SHA-256 of changed.sqk is"),
+        "{out}"
+    );
+    assert!(out.contains("these are not the published keys"), "{out}");
+    assert!(
+        out.contains("boards/RR1.pbn: board 1: the file has"),
+        "{out}"
+    );
+    assert!(
+        out.contains("FAILED: 1 of 8 files do not match the event"),
+        "{out}"
+    );
+
+    // A changed value: every board differs.
+    let sqd = std::fs::read_to_string(d.join("T.sqd")).unwrap();
+    std::fs::write(d.join("V.sqd"), sqd.replace("DV 44,882.13", "DV 44882.13")).unwrap();
+    let (code, out, _) = verify("V.sqd", "T.sqk", "boards");
+    assert_eq!(code, 1);
+    assert!(
+        out.contains("FAILED: 8 of 8 files do not match the event"),
+        "{out}"
+    );
+
+    // A changed TN: the published copy says so.
+    std::fs::write(
+        d.join("N.sqd"),
+        sqd.replace("TN Test Cup 2026", "TN Test Cup 2027"),
+    )
+    .unwrap();
+    let (code, out, _) = verify("N.sqd", "T.sqk", "boards");
+    assert_eq!(code, 1);
+    assert!(out.contains(
+        "FAILED: TN differs from the published copy: published Some(\"Test Cup 2026\"), now Some(\"Test Cup 2027\")"
+    ), "{out}");
+
+    // A changed deal: North and East hands swapped on board 5 of RR3.
+    let path = d.join("boards/RR3.pbn");
+    let mut boards = read_boards(&path);
+    let deal = boards[4].deal;
+    let text = deal.to_string();
+    let hands: Vec<&str> = text[2..].split(' ').collect();
+    let (n, e) = (hands[0], hands[1]);
+    let swapped = format!("N:{e} {n} {} {}", hands[2], hands[3]);
+    boards[4].deal = swapped.parse().unwrap();
+    assert_ne!(boards[4].deal, deal);
+    let bytes = formats::write_set(&formats::Pbn, &boards, &Default::default()).unwrap();
+    std::fs::write(&path, bytes).unwrap();
+    let (code, out, _) = verify("T.sqd", "T.sqk", "boards");
+    assert_eq!(code, 1);
+    let row = out.lines().find(|l| l.starts_with("1,3 RR3")).unwrap();
+    assert!(row.ends_with("8        7  board 5"), "{row}");
+    assert!(
+        out.contains(&format!(
+            "boards/RR3.pbn: board 5: the file has {swapped}, the event makes {text}"
+        )),
+        "{out}"
+    );
+}
+
+#[test]
+fn verify_bad_input_exits_2() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    copy_event(d, "squaredeal-wbg2024", "WBG2024");
+    std::fs::write(d.join("OPRR01.pbn"), "[Deal \"N:AKQ\"]\n").unwrap();
+    let (code, _, err) = run(d, &["event", "verify", "WBG2024.sqd", "OPRR01.pbn"]);
+    assert_eq!(code, 2);
+    assert!(err.starts_with("dealdex: error: OPRR01.pbn: "), "{err}");
+    let (code, _, err) = run(
+        d,
+        &["event", "verify", "WBG2024.sqd", "--keys", "none.sqk", "."],
+    );
+    assert_eq!(code, 2);
+    assert!(err.contains("none.sqk: "), "{err}");
+    std::fs::write(d.join("bad.sqk"), "1,1:abc\r\n1,x:def\r\n").unwrap();
+    let (code, _, err) = run(
+        d,
+        &["event", "verify", "WBG2024.sqd", "--keys", "bad.sqk", "."],
+    );
+    assert_eq!(code, 2);
+    assert_eq!(
+        err.trim(),
+        "dealdex: error: bad.sqk: line 2: \"1,x\" is not a session P,S (phase and session numbers, no padding)"
+    );
+}
