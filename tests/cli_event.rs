@@ -186,6 +186,8 @@ fn new_event(dir: &Path) {
             "1:?:FINAL:Final",
             "--phase",
             "0:2x6:TEAM##:Teams",
+            "--protocol",
+            "squaredeal",
         ],
     );
     assert_eq!(code, 0, "{err}");
@@ -326,6 +328,8 @@ fn malformed_description_files_name_the_line() {
                 "y",
                 "--phase",
                 phase,
+                "--protocol",
+                "squaredeal",
             ],
         );
         assert_eq!(code, 2, "{phase}");

@@ -5,7 +5,9 @@
 use std::path::{Path, PathBuf};
 
 use dealdex::Deal;
-use dealdex::event::{Boards, Event, EventError, FileMatch, Keys, NameMatch, SessionId};
+use dealdex::event::{
+    Boards, Derivation, Event, EventError, FileMatch, Keys, NameMatch, SessionId,
+};
 use dealdex::formats::{self, Board};
 
 fn fixture(rel: &str) -> PathBuf {
@@ -90,18 +92,24 @@ fn wbg2024_session_1_1_derivation() {
         session: 1,
     };
     let d = ev.derivation(id, k.get(id).unwrap(), false).unwrap();
-    assert_eq!(d.wizard, b"hrzkVbQb9F0QhgIYEwfBUwKjNHDoGZ");
+    let Derivation::BigDeal { wizard, entropy } = &d else {
+        panic!("a SquareDeal event derives through Big Deal: {d:?}")
+    };
+    assert_eq!(wizard, b"hrzkVbQb9F0QhgIYEwfBUwKjNHDoGZ");
     assert_eq!(
-        d.entropy.concat(),
+        entropy.concat(),
         b"XMYxVBbJZaWXnJf233CI5MJo7buhPRNDMyNzUuOTE=original"
     );
-    let s = d.stream();
+    let s = d.stream().unwrap();
     assert_eq!(
         hex::encode_upper(s.seed_random()),
         "648CC374641E68A57C20772F6ACF5D4565033E8F"
     );
     let reserve = ev.derivation(id, k.get(id).unwrap(), true).unwrap();
-    assert!(reserve.entropy.concat().ends_with(b"=reserve"));
+    let Derivation::BigDeal { entropy, .. } = reserve else {
+        panic!("Big Deal")
+    };
+    assert!(entropy.concat().ends_with(b"=reserve"));
 }
 
 #[test]

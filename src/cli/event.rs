@@ -57,9 +57,15 @@ struct NewArgs {
     /// session number.
     #[arg(long = "phase", value_name = "SPEC", required = true)]
     phases: Vec<String>,
-    /// How sessions become deals: squaredeal (SquareDeal 2.x, SQUAREDEAL.md §3).
-    #[arg(long, default_value = "squaredeal", value_parser = parse_protocol)]
+    /// How sessions become deals: dealdex (dealdex-event/1, docs/event-protocol.md: KH
+    /// commits to the whole event, one commitment per key, a declared value format) or
+    /// squaredeal (SquareDeal 2.x, SQUAREDEAL.md §3).
+    #[arg(long, default_value = "dealdex", value_parser = parse_protocol)]
     protocol: Protocol,
+    /// The exact format of the delayed value (VF; dealdex protocol, required there):
+    /// decimal:D (e.g. decimal:2 for 44882.13), integer, or hex:N.
+    #[arg(long, value_name = "FORMAT")]
+    value_format: Option<String>,
 }
 
 #[derive(Args, Debug)]
@@ -150,6 +156,10 @@ struct VerifyArgs {
     /// Hand records (deal files) and directories of them.
     #[arg(required = true, value_name = "FILES_OR_DIR")]
     files: Vec<PathBuf>,
+    /// dealdex protocol: the key file holds only the sessions revealed so far; each key
+    /// given must match its commitment (SH), and sessions without a key are not checked.
+    #[arg(long)]
+    partial: bool,
 }
 
 fn parse_protocol(s: &str) -> Result<Protocol, String> {
@@ -306,16 +316,39 @@ fn create_new(path: &Path, bytes: &[u8], private: bool) -> anyhow::Result<()> {
 fn new(a: NewArgs) -> anyhow::Result<()> {
     check_field("--name", &a.name)?;
     check_field("--delayed-info", &a.delayed_info)?;
+    let value_format = match (a.protocol, &a.value_format) {
+        (Protocol::SquareDeal, Some(_)) => {
+            return Err(bad(
+                "--value-format belongs to the dealdex protocol: SquareDeal's DV is free text",
+            ));
+        }
+        (Protocol::SquareDeal, None) => None,
+        (_, None) => {
+            return Err(bad(
+                "the dealdex protocol needs --value-format (decimal:D, integer or hex:N): the one spelling the delayed value will have, committed before the event",
+            ));
+        }
+        (_, Some(vf)) => Some(
+            vf.parse::<dealdex::protocol::ValueFormat>()
+                .map_err(|e| bad(format!("--value-format: {e}")))?,
+        ),
+    };
     let mut ev = Event {
         protocol: a.protocol,
         name: Some(a.name.clone()),
         delayed_info: Some(a.delayed_info.clone()),
+        value_format,
         ..Event::default()
     };
     let mut notes = Vec::new();
     for spec in &a.phases {
         let (phase, note) = phase_from_spec(spec)?;
         notes.extend(note);
+        if a.protocol == Protocol::Dealdex && phase.is_variable() {
+            return Err(bad(format!(
+                "--phase {spec:?}: the dealdex protocol needs a number of sessions: declare the most the phase may need (unused keys are revealed and ignored)"
+            )));
+        }
         if let Some(j) = ev.phases.iter().position(|p| p.prefix == phase.prefix) {
             return Err(bad(format!(
                 "--phase {spec:?}: file prefix {:?} is already used by phase {}",
@@ -388,8 +421,20 @@ fn publish(a: PublishArgs) -> anyhow::Result<()> {
     }
     let keys_path = a.keys.clone().unwrap_or_else(|| default_keys(&a.file));
     let keys = Keys::generate(&ev).map_err(|e| anyhow::anyhow!("{e}"))?;
-    let kh = hex::encode(keys.hash());
-    let new_text = event::set_sqd_line(&text, "KH", &kh);
+    let (kh, new_text) = match ev.protocol {
+        Protocol::SquareDeal => {
+            let kh = hex::encode(keys.hash());
+            let new_text = event::set_sqd_line(&text, "KH", &kh);
+            (kh, new_text)
+        }
+        _ => {
+            let mut ev = ev.clone();
+            ev.commit_keys(&keys)
+                .map_err(|e| bad(format!("{sqd}: {e}")))?;
+            let kh = hex::encode(ev.key_hash.expect("set by commit_keys"));
+            (kh, ev.to_sqd(text.contains("\r\n")))
+        }
+    };
     create_new(&keys_path, &keys.to_bytes(), true)?;
     if let Err(e) = replace_file(&a.file, new_text.as_bytes()) {
         let _ = std::fs::remove_file(&keys_path);
@@ -424,6 +469,13 @@ fn set_value(a: SetValueArgs) -> anyhow::Result<()> {
             "{sqd}: DV is already {old:?}; give --replace to change it"
         )));
     }
+    if ev.protocol == Protocol::Dealdex {
+        let vf = ev
+            .manifest()
+            .map_err(|e| bad(format!("{sqd}: {e}")))?
+            .value_format;
+        vf.check(&a.value).map_err(|e| bad(format!("{sqd}: {e}")))?;
+    }
     let new_text = event::set_sqd_line(&text, "DV", &a.value);
     let check = Event::parse(&new_text).map_err(|e| bad(format!("{sqd}: {e}")))?;
     if check.delayed_value.as_deref() != Some(a.value.as_str()) {
@@ -440,12 +492,20 @@ fn set_value(a: SetValueArgs) -> anyhow::Result<()> {
         a.value.len(),
         bytes.join(" ")
     );
-    println!(
-        "base64(DV) = {} (each session's entropy: second half of its key, then {}, then original)",
-        event::base64(a.value.as_bytes()),
-        event::base64(a.value.as_bytes())
-    );
-    if !a.value.bytes().all(|b| b.is_ascii_digit() || b == b'.') {
+    if ev.protocol == Protocol::Dealdex {
+        println!(
+            "each session's seed: SHA-256 of dealdex-event/1, KH, these bytes, phase, session, kind and key (docs/event-protocol.md §5)"
+        );
+    } else {
+        println!(
+            "base64(DV) = {} (each session's entropy: second half of its key, then {}, then original)",
+            event::base64(a.value.as_bytes()),
+            event::base64(a.value.as_bytes())
+        );
+    }
+    if ev.protocol == Protocol::SquareDeal
+        && !a.value.bytes().all(|b| b.is_ascii_digit() || b == b'.')
+    {
         println!(
             "note: only this exact spelling makes these deals (SQUAREDEAL.md §5): another rendering of the same value gives other deals"
         );
@@ -619,8 +679,7 @@ fn make(a: MakeArgs) -> anyhow::Result<()> {
         let seed_sha256 = ev
             .derivation(id, key, a.reserve)
             .map_err(|e| bad(e.to_string()))?
-            .stream()
-            .sha256();
+            .seed_sha256();
         made.push(Made {
             id,
             name,
@@ -662,7 +721,10 @@ fn make(a: MakeArgs) -> anyhow::Result<()> {
                     name: format!("{stem}/{}", m.name),
                     first_board: m.first,
                     last_board: m.last,
-                    scheme: Scheme::BigDeal.name().into(),
+                    scheme: match ev.protocol {
+                        Protocol::SquareDeal => Scheme::BigDeal.name().into(),
+                        _ => Scheme::Pavlicek.name().into(),
+                    },
                     generator: format!(
                         "dealdex {} ({} event)",
                         env!("CARGO_PKG_VERSION"),
@@ -788,6 +850,22 @@ fn compare_published(ev: &Event, orig: &Event) -> Vec<String> {
             ));
         }
     };
+    if ev.protocol != orig.protocol {
+        out.push(format!(
+            "the protocol differs from the published copy: published {}, now {}",
+            orig.protocol, ev.protocol
+        ));
+    }
+    if ev.value_format != orig.value_format {
+        out.push(format!(
+            "VF differs from the published copy: published {:?}, now {:?}",
+            orig.value_format.map(|f| f.to_string()),
+            ev.value_format.map(|f| f.to_string())
+        ));
+    }
+    if ev.key_commitments != orig.key_commitments {
+        out.push("SH lines differ from the published copy".into());
+    }
     field("TN", &ev.name, &orig.name, &mut out);
     field("DI", &ev.delayed_info, &orig.delayed_info, &mut out);
     let sn = |e: &Event| e.phases.iter().map(|p| p.text.clone()).collect::<Vec<_>>();
@@ -857,8 +935,23 @@ fn verify(a: VerifyArgs) -> anyhow::Result<()> {
     } else {
         " (over its CRLF form: the file's line ends differ, as SquareDeal allows)"
     };
+    if a.partial && ev.protocol != Protocol::Dealdex {
+        return Err(bad(format!(
+            "{sqd}: --partial needs the dealdex protocol: SquareDeal's KH covers the whole key file"
+        )));
+    }
     match ev.key_hash {
         None => problems.push(format!("{sqd} has no KH line: nothing commits to the keys")),
+        Some(kh) if ev.protocol == Protocol::Dealdex => match ev.check_commitments(&keys) {
+            Ok(()) => {
+                let _ = writeln!(
+                    out,
+                    "KH: ok, SHA-256 of the manifest (PV TN DI VF SN SH) is {}; every key given matches its SH line",
+                    hex::encode(kh)
+                );
+            }
+            Err(e) => problems.push(format!("{}: {e}", keys_path.display())),
+        },
         Some(kh) if kh == keys.hash() => {
             let _ = writeln!(
                 out,
@@ -875,7 +968,14 @@ fn verify(a: VerifyArgs) -> anyhow::Result<()> {
         )),
     }
     let missing = ev.missing_keys(&keys);
-    if missing.is_empty() {
+    if a.partial {
+        let _ = writeln!(
+            out,
+            "keys: {} of {} sessions revealed (--partial: only those are checked)",
+            keys.len() - ev.extra_keys(&keys).len(),
+            ev.key_sessions().len()
+        );
+    } else if missing.is_empty() {
         let _ = writeln!(out, "keys: {} sessions, every one has a key", keys.len());
     } else {
         let list: Vec<String> = missing.iter().take(10).map(|s| s.to_string()).collect();
@@ -914,7 +1014,18 @@ fn verify(a: VerifyArgs) -> anyhow::Result<()> {
             );
         }
     }
+    if let (Some(_), Err(e)) = (&ev.delayed_value, ev.checked_value()) {
+        problems.push(format!("{sqd}: {e}"));
+    }
     match &ev.delayed_value {
+        Some(dv) if ev.protocol == Protocol::Dealdex => {
+            let _ = writeln!(
+                out,
+                "DV {dv:?} (format {}): check that it is the value DI names: {:?}",
+                ev.value_format.map_or("?".to_string(), |f| f.to_string()),
+                ev.delayed_info.as_deref().unwrap_or("")
+            );
+        }
         Some(dv) => {
             let _ = writeln!(
                 out,

@@ -34,6 +34,8 @@ pub use verify::{Comparison, FileMatch, Mismatch, NameMatch, compare};
 
 use crate::bigdeal::BigDealStream;
 use crate::deal::Deal;
+use crate::generate::Seed;
+use crate::protocol::{Manifest, PROTOCOL_VERSION, ValueFormat, key_commitment, session_seed};
 
 /// What is wrong with an event, its files or a request about it.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -71,6 +73,28 @@ pub enum EventError {
         /// SHA-256 of the key file (over its CRLF form), 64 lowercase hex digits.
         found: String,
     },
+    /// dealdex protocol: SHA-256 of the event's manifest is not its KH (a committed field
+    /// changed since publication, or the KH line did).
+    #[error(
+        "the event's manifest hashes to {found}, but KH is {expected}: a committed line (PV, TN, DI, VF, SN or SH) changed since publication"
+    )]
+    ManifestHash {
+        /// KH from the `.sqd`, 64 lowercase hex digits.
+        expected: String,
+        /// SHA-256 of the manifest, 64 lowercase hex digits.
+        found: String,
+    },
+    /// dealdex protocol: a session key does not match its SH commitment, or has none.
+    #[error("the key of session {session} {why}")]
+    KeyCommitment {
+        /// The session.
+        session: SessionId,
+        /// What is wrong (`does not match its SH line`, `has no SH line`).
+        why: String,
+    },
+    /// dealdex protocol: the delayed value does not match the declared value format (VF).
+    #[error("{0}")]
+    Value(#[from] crate::protocol::ProtocolError),
     /// The event has no KH line: it has not been published.
     #[error("the event has no KH line: it is not published yet (run `dealdex event publish`)")]
     NotPublished,
@@ -97,13 +121,19 @@ pub enum Protocol {
     /// phase) its entropy.
     #[default]
     SquareDeal,
+    /// dealdex's stricter protocol `dealdex-event/1` (docs/event-protocol.md): KH commits
+    /// to a canonical manifest of the whole event and one commitment per session key; the
+    /// value must match a declared format; each session's seed mixes in KH, DV, phase,
+    /// session and kind, and drives dealdex's ChaCha20 generation.
+    Dealdex,
 }
 
 impl Protocol {
-    /// The protocol's name on the command line: `squaredeal`.
+    /// The protocol's name on the command line: `squaredeal` or `dealdex`.
     pub const fn name(self) -> &'static str {
         match self {
             Protocol::SquareDeal => "squaredeal",
+            Protocol::Dealdex => "dealdex",
         }
     }
 }
@@ -117,12 +147,13 @@ impl fmt::Display for Protocol {
 impl std::str::FromStr for Protocol {
     type Err = EventError;
 
-    /// Parses `squaredeal` (any case).
+    /// Parses `squaredeal` or `dealdex` (also `dealdex-event/1`), any case.
     fn from_str(s: &str) -> Result<Protocol, EventError> {
         match s.to_ascii_lowercase().as_str() {
             "squaredeal" => Ok(Protocol::SquareDeal),
+            "dealdex" | "dealdex-event/1" => Ok(Protocol::Dealdex),
             _ => Err(EventError::Invalid(format!(
-                "unknown protocol {s:?} (known: squaredeal)"
+                "unknown protocol {s:?} (known: dealdex, squaredeal)"
             ))),
         }
     }
@@ -396,21 +427,66 @@ fn check_prefix(prefix: &str, sessions: u32) -> Result<(), String> {
     Ok(())
 }
 
-/// The inputs of Big Deal's stream (SQUAREDEAL.md §1) for one session: the wizard string and
-/// the entropy strings, in order.
+/// How one session's deals are made.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Derivation {
-    /// The wizard string (bigdealx `-W`).
-    pub wizard: Vec<u8>,
-    /// The entropy strings (bigdealx `-e`), hashed as one concatenation.
-    pub entropy: Vec<Vec<u8>>,
+pub enum Derivation {
+    /// SquareDeal: Big Deal's stream (SQUAREDEAL.md §1) with these inputs.
+    BigDeal {
+        /// The wizard string (bigdealx `-W`).
+        wizard: Vec<u8>,
+        /// The entropy strings (bigdealx `-e`), hashed as one concatenation.
+        entropy: Vec<Vec<u8>>,
+    },
+    /// dealdex protocol: dealdex's seeded generation (README "Generation"); board `b`
+    /// (1-based) is `seed.board_deal(b − 1)` (docs/event-protocol.md §5).
+    Seeded(Seed),
 }
 
 impl Derivation {
-    /// The session's deal stream.
-    pub fn stream(&self) -> BigDealStream {
-        let e: Vec<&[u8]> = self.entropy.iter().map(Vec::as_slice).collect();
-        BigDealStream::new(&self.wizard, &e)
+    /// The session's Big Deal stream; `None` for a seeded derivation.
+    pub fn stream(&self) -> Option<BigDealStream> {
+        match self {
+            Derivation::BigDeal { wizard, entropy } => {
+                let e: Vec<&[u8]> = entropy.iter().map(Vec::as_slice).collect();
+                Some(BigDealStream::new(wizard, &e))
+            }
+            Derivation::Seeded(_) => None,
+        }
+    }
+
+    /// What the store records for the session's set: SHA-256 of its secret (the Big Deal
+    /// stream's seeds, or the 32-byte seed).
+    pub fn seed_sha256(&self) -> [u8; 32] {
+        match self {
+            Derivation::BigDeal { .. } => self.stream().expect("Big Deal").sha256(),
+            Derivation::Seeded(seed) => seed.sha256(),
+        }
+    }
+
+    /// The first `count` deals (boards 1..=count).
+    ///
+    /// # Errors
+    /// [`EventError::Invalid`] when `count` does not fit memory or exhausts Big Deal's
+    /// 32-bit counter.
+    pub fn deals(&self, count: u64) -> Result<Vec<Deal>, EventError> {
+        let n = usize::try_from(count)
+            .map_err(|_| EventError::Invalid(format!("{count} boards is too many")))?;
+        match self {
+            Derivation::BigDeal { .. } => {
+                let deals = self.stream().expect("Big Deal").take_deals(n);
+                if deals.len() != n {
+                    return Err(EventError::Invalid(format!(
+                        "{count} boards exhaust Big Deal's 32-bit counter"
+                    )));
+                }
+                Ok(deals)
+            }
+            Derivation::Seeded(seed) => {
+                let mut out = vec![Deal::from_number(1, crate::Scheme::Pavlicek).expect("1"); n];
+                seed.fill_deals(0, &mut out);
+                Ok(out)
+            }
+        }
     }
 }
 
@@ -427,8 +503,13 @@ pub struct Event {
     pub delayed_value: Option<String>,
     /// The phases, in SN order (phase P is `phases[P − 1]`).
     pub phases: Vec<Phase>,
-    /// KH: SHA-256 of the key file, once published.
+    /// KH, once published: SHA-256 of the key file (SquareDeal) or of the manifest
+    /// (dealdex protocol, [`Event::manifest`]).
     pub key_hash: Option<[u8; 32]>,
+    /// VF (dealdex protocol): the format the delayed value must have.
+    pub value_format: Option<ValueFormat>,
+    /// SH lines (dealdex protocol): the commitment to each session's key, in file order.
+    pub key_commitments: Vec<(SessionId, [u8; 32])>,
 }
 
 /// The version comment dealdex writes at the top of a `.sqd` file: SquareDeal reads the
@@ -446,7 +527,9 @@ impl Event {
     /// KH that is not 64 hex digits, a second TN, DI, DV or KH line.
     pub fn parse(text: &str) -> Result<Event, EventError> {
         let mut ev = Event::default();
-        let mut seen: [Option<usize>; 4] = [None; 4];
+        let mut seen: [Option<usize>; 6] = [None; 6];
+        let mut sn_lines = Vec::new();
+        let mut sh_line = None;
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         for (i, raw) in text.split('\n').enumerate() {
             let line_no = i + 1;
@@ -466,6 +549,8 @@ impl Event {
                 "DI" => Some(1),
                 "DV" => Some(2),
                 "KH" => Some(3),
+                "PV" => Some(4),
+                "VF" => Some(5),
                 _ => None,
             };
             if let Some(k) = slot {
@@ -484,8 +569,48 @@ impl Event {
                     let col0 = line.len() - value.len();
                     ev.key_hash = Some(parse_key_hash(value, col0).map_err(err)?);
                 }
-                "SN" => ev.phases.push(Phase::parse(value).map_err(err)?),
+                "SN" => {
+                    ev.phases.push(Phase::parse(value).map_err(err)?);
+                    sn_lines.push(line_no);
+                }
+                "PV" => {
+                    if value != PROTOCOL_VERSION {
+                        return Err(err(format!(
+                            "PV {value:?}: unknown protocol version (this dealdex knows {PROTOCOL_VERSION})"
+                        )));
+                    }
+                    ev.protocol = Protocol::Dealdex;
+                }
+                "VF" => ev.value_format = Some(value.parse().map_err(|e| err(format!("VF: {e}")))?),
+                "SH" => {
+                    ev.key_commitments
+                        .push(parse_commitment(value).map_err(err)?);
+                    sh_line.get_or_insert(line_no);
+                }
                 _ => unreachable!("tag_of returns known tags"),
+            }
+        }
+        if ev.protocol == Protocol::SquareDeal {
+            if let Some(line) = seen[5].or(sh_line) {
+                return Err(EventError::Sqd {
+                    line,
+                    message: "VF and SH lines belong to the dealdex protocol, but the file has no PV line".into(),
+                });
+            }
+        } else {
+            if let Some(i) = ev.phases.iter().position(Phase::is_variable) {
+                return Err(EventError::Sqd {
+                    line: sn_lines[i],
+                    message: "the dealdex protocol needs a number of sessions: declare the most the phase may need (unused keys are revealed and ignored)".into(),
+                });
+            }
+            let mut ids: Vec<SessionId> = ev.key_commitments.iter().map(|c| c.0).collect();
+            ids.sort_unstable();
+            if let Some(w) = ids.windows(2).find(|w| w[0] == w[1]) {
+                return Err(EventError::Sqd {
+                    line: sh_line.unwrap_or(0),
+                    message: format!("two SH lines for session {}", w[0]),
+                });
             }
         }
         Ok(ev)
@@ -494,6 +619,9 @@ impl Event {
     /// The `.sqd` text of this event in SquareDeal's layout (version comment, TN, DI, DV if
     /// set, the SN lines, KH if set), with `\r\n` line ends when `crlf`.
     pub fn to_sqd(&self, crlf: bool) -> String {
+        if self.protocol == Protocol::Dealdex {
+            return self.to_dealdex_sqd(crlf);
+        }
         let mut lines = vec![
             SQD_VERSION_COMMENT.to_string(),
             "#".to_string(),
@@ -515,6 +643,98 @@ impl Event {
         let mut out = lines.join(end);
         out.push_str(end);
         out
+    }
+
+    /// The `.sqd` text of a dealdex-protocol event (docs/event-protocol.md §1): a comment, PV,
+    /// TN, DI, VF, DV if set, the SN lines, the SH lines and KH if set.
+    fn to_dealdex_sqd(&self, crlf: bool) -> String {
+        let mut lines = vec![
+            "# Description file of tournament for dealdex event protocol 1 (docs/event-protocol.md)"
+                .to_string(),
+            format!("PV {PROTOCOL_VERSION}"),
+            format!("TN {}", self.name.as_deref().unwrap_or("")),
+            format!("DI {}", self.delayed_info.as_deref().unwrap_or("")),
+        ];
+        if let Some(vf) = self.value_format {
+            lines.push(format!("VF {vf}"));
+        }
+        if let Some(v) = &self.delayed_value {
+            lines.push(format!("DV {v}"));
+        }
+        for p in &self.phases {
+            lines.push(format!("SN {}", p.text));
+        }
+        let mut sh = self.key_commitments.clone();
+        sh.sort_unstable();
+        for (id, c) in sh {
+            lines.push(format!("SH {id}:{}", hex::encode(c)));
+        }
+        if let Some(kh) = &self.key_hash {
+            lines.push(format!("KH {}", hex::encode(kh)));
+        }
+        let end = if crlf { "\r\n" } else { "\n" };
+        let mut out = lines.join(end);
+        out.push_str(end);
+        out
+    }
+
+    /// The dealdex protocol's manifest of this event (docs/event-protocol.md §4): PV, TN,
+    /// DI, VF, the SN lines and the SH lines; its [`Manifest::hash`] is KH.
+    ///
+    /// # Errors
+    /// [`EventError::Invalid`] when VF is missing.
+    pub fn manifest(&self) -> Result<Manifest<'_>, EventError> {
+        Ok(Manifest {
+            name: self.name.as_deref().unwrap_or(""),
+            delayed_info: self.delayed_info.as_deref().unwrap_or(""),
+            value_format: self.value_format.ok_or_else(|| {
+                EventError::Invalid("the event has no VF line (the delayed value's format)".into())
+            })?,
+            phases: self.phases.iter().map(|p| p.text.as_str()).collect(),
+            key_commitments: self
+                .key_commitments
+                .iter()
+                .map(|(id, c)| (id.phase, id.session, *c))
+                .collect(),
+        })
+    }
+
+    /// Publishes a dealdex-protocol event with `keys`: sets one SH line per session and KH =
+    /// SHA-256 of the manifest (docs/event-protocol.md §2, §4).
+    ///
+    /// # Errors
+    /// [`EventError::Invalid`] for a SquareDeal event, without VF, or when `keys` lacks a
+    /// session.
+    pub fn commit_keys(&mut self, keys: &Keys) -> Result<(), EventError> {
+        if self.protocol != Protocol::Dealdex {
+            return Err(EventError::Invalid(
+                "only a dealdex-protocol event commits to each key (SquareDeal's KH is the hash of the key file)".into(),
+            ));
+        }
+        let mut sh = Vec::new();
+        for id in self.key_sessions() {
+            let key = keys
+                .get(id)
+                .ok_or_else(|| EventError::Invalid(format!("the keys have no session {id}")))?;
+            sh.push((id, key_commitment(id.phase, id.session, key)));
+        }
+        self.key_commitments = sh;
+        self.key_hash = Some(self.manifest()?.hash());
+        Ok(())
+    }
+
+    /// The value a dealdex-protocol event's deals are made with: DV, checked against VF.
+    /// For SquareDeal, DV as it is.
+    ///
+    /// # Errors
+    /// [`EventError::NoValue`] without DV; [`EventError::Value`] when DV does not match VF;
+    /// [`EventError::Invalid`] for a dealdex event without VF.
+    pub fn checked_value(&self) -> Result<&str, EventError> {
+        let dv = self.delayed_value.as_deref().ok_or(EventError::NoValue)?;
+        if self.protocol == Protocol::Dealdex {
+            self.manifest()?.value_format.check(dv)?;
+        }
+        Ok(dv)
     }
 
     /// Phase `p` (1-based).
@@ -575,6 +795,48 @@ impl Event {
         keys.sessions().filter(|s| !wanted.contains(s)).collect()
     }
 
+    /// dealdex protocol: checks that KH is the SHA-256 of the event's manifest, that every
+    /// session has an SH line, and that each key `keys` holds for a session of the event
+    /// matches its SH line (docs/event-protocol.md §6, steps 2 and 4). Keys may be missing:
+    /// this is what checks keys revealed session by session.
+    ///
+    /// # Errors
+    /// [`EventError::NotPublished`], [`EventError::ManifestHash`], [`EventError::Invalid`]
+    /// (not a dealdex event, no VF), or [`EventError::KeyCommitment`] for the first session
+    /// without an SH line or whose key does not match it.
+    pub fn check_commitments(&self, keys: &Keys) -> Result<(), EventError> {
+        if self.protocol != Protocol::Dealdex {
+            return Err(EventError::Invalid(
+                "a SquareDeal event commits to the whole key file, not to each key".into(),
+            ));
+        }
+        let kh = self.key_hash.ok_or(EventError::NotPublished)?;
+        let found = self.manifest()?.hash();
+        if found != kh {
+            return Err(EventError::ManifestHash {
+                expected: hex::encode(kh),
+                found: hex::encode(found),
+            });
+        }
+        for id in self.key_sessions() {
+            let Some(&(_, c)) = self.key_commitments.iter().find(|(s, _)| *s == id) else {
+                return Err(EventError::KeyCommitment {
+                    session: id,
+                    why: "has no SH line".into(),
+                });
+            };
+            if let Some(key) = keys.get(id)
+                && key_commitment(id.phase, id.session, key) != c
+            {
+                return Err(EventError::KeyCommitment {
+                    session: id,
+                    why: "does not match its SH line (not the committed key)".into(),
+                });
+            }
+        }
+        Ok(())
+    }
+
     /// Checks the key file against the event (SQUAREDEAL.md §4, step 2): KH is set, the keys
     /// hash to it, and every session of every phase has a key.
     ///
@@ -583,11 +845,16 @@ impl Event {
     /// for the first session without a key.
     pub fn check_keys(&self, keys: &Keys) -> Result<(), EventError> {
         let kh = self.key_hash.ok_or(EventError::NotPublished)?;
-        if keys.hash() != kh {
-            return Err(EventError::KeyHash {
-                expected: hex::encode(kh),
-                found: hex::encode(keys.hash()),
-            });
+        match self.protocol {
+            Protocol::SquareDeal => {
+                if keys.hash() != kh {
+                    return Err(EventError::KeyHash {
+                        expected: hex::encode(kh),
+                        found: hex::encode(keys.hash()),
+                    });
+                }
+            }
+            Protocol::Dealdex => self.check_commitments(keys)?,
         }
         if let Some(&session) = self.missing_keys(keys).first() {
             let p = self.phase(session.phase)?;
@@ -628,8 +895,14 @@ impl Event {
                 }
             )));
         }
-        let dv = self.delayed_value.as_deref().ok_or(EventError::NoValue)?;
+        let dv = self.checked_value()?;
         match self.protocol {
+            Protocol::Dealdex => {
+                let kh = self.key_hash.ok_or(EventError::NotPublished)?;
+                Ok(Derivation::Seeded(session_seed(
+                    &kh, dv, id.phase, id.session, reserve, key,
+                )))
+            }
             Protocol::SquareDeal => {
                 let k = key.as_bytes();
                 let half = k.len() / 2;
@@ -646,7 +919,7 @@ impl Event {
                 if phase.is_variable() {
                     entropy.push(format!("ses{}", id.session).into_bytes());
                 }
-                Ok(Derivation {
+                Ok(Derivation::BigDeal {
                     wizard: k[..half].to_vec(),
                     entropy,
                 })
@@ -676,16 +949,7 @@ impl Event {
             session: key_id,
             name: phase.session_name(id.session),
         })?;
-        let mut stream = self.derivation(id, key, reserve)?.stream();
-        let n = usize::try_from(count)
-            .map_err(|_| EventError::Invalid(format!("{count} boards is too many")))?;
-        let deals = stream.take_deals(n);
-        if deals.len() != n {
-            return Err(EventError::Invalid(format!(
-                "{count} boards exhaust Big Deal's 32-bit counter"
-            )));
-        }
-        Ok(deals)
+        self.derivation(id, key, reserve)?.deals(count)
     }
 
     /// Reads a file name (without extension) as a session's hand record: a session, the joined
@@ -713,7 +977,7 @@ impl Event {
 /// that follow the tag); `None` for an unknown line.
 fn tag_of(line: &str) -> Option<(&str, &str)> {
     let tag = line.get(..2)?;
-    if !["TN", "DI", "DV", "SN", "KH"].contains(&tag) {
+    if !["TN", "DI", "DV", "SN", "KH", "PV", "VF", "SH"].contains(&tag) {
         return None;
     }
     let rest = &line[2..];
@@ -724,6 +988,21 @@ fn tag_of(line: &str) -> Option<(&str, &str)> {
 }
 
 /// Parses KH: 64 hex digits (SHA-256). `col0` is the value's 0-based column in its line.
+/// Parses an SH value `P,S:<64 hex>` (docs/event-protocol.md §2).
+fn parse_commitment(value: &str) -> Result<(SessionId, [u8; 32]), String> {
+    let bad = || format!("SH {value:?}: expected P,S: and 64 hex digits (a session key's SHA-256)");
+    let (id, h) = value.split_once(':').ok_or_else(bad)?;
+    let (p, s) = id.split_once(',').ok_or_else(bad)?;
+    let digits = |t: &str| !t.is_empty() && t.len() <= 9 && t.bytes().all(|b| b.is_ascii_digit());
+    if !digits(p) || !digits(s) || h.len() != 64 {
+        return Err(bad());
+    }
+    let (phase, session) = (p.parse().map_err(|_| bad())?, s.parse().map_err(|_| bad())?);
+    let mut out = [0u8; 32];
+    hex::decode_to_slice(h, &mut out).map_err(|_| bad())?;
+    Ok((SessionId { phase, session }, out))
+}
+
 fn parse_key_hash(value: &str, col0: usize) -> Result<[u8; 32], String> {
     if let Some((i, c)) = value.char_indices().find(|(_, c)| !c.is_ascii_hexdigit()) {
         return Err(format!(
