@@ -1047,7 +1047,7 @@ pub fn base64(bytes: &[u8]) -> String {
 }
 
 /// Sets a tag line of a `.sqd` text, keeping every other line as it is: replaces the first
-/// `tag` line, or inserts one — DV after the DI line (else after TN, else before the first SN
+/// `tag` line, or inserts one — DV after the VF or DI line (else after TN, else before the first SN
 /// line), KH at the end. The text's line ends (CRLF or LF) are kept.
 ///
 /// ```
@@ -1072,7 +1072,8 @@ pub fn set_sqd_line(text: &str, tag: &str, value: &str) -> String {
             "KH" => None,
             _ => lines
                 .iter()
-                .position(|l| is(l, "DI"))
+                .position(|l| is(l, "VF"))
+                .or_else(|| lines.iter().position(|l| is(l, "DI")))
                 .or_else(|| lines.iter().position(|l| is(l, "TN")))
                 .map(|i| i + 1)
                 .or_else(|| lines.iter().position(|l| is(l, "SN"))),
