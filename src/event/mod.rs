@@ -639,10 +639,7 @@ impl Event {
         if let Some(kh) = &self.key_hash {
             lines.push(format!("KH {}", hex::encode(kh)));
         }
-        let end = if crlf { "\r\n" } else { "\n" };
-        let mut out = lines.join(end);
-        out.push_str(end);
-        out
+        join_lines(&lines, crlf)
     }
 
     /// The `.sqd` text of a dealdex-protocol event (docs/event-protocol.md §1): a comment, PV,
@@ -672,10 +669,7 @@ impl Event {
         if let Some(kh) = &self.key_hash {
             lines.push(format!("KH {}", hex::encode(kh)));
         }
-        let end = if crlf { "\r\n" } else { "\n" };
-        let mut out = lines.join(end);
-        out.push_str(end);
-        out
+        join_lines(&lines, crlf)
     }
 
     /// The dealdex protocol's manifest of this event (docs/event-protocol.md §4): PV, TN,
@@ -988,6 +982,14 @@ fn tag_of(line: &str) -> Option<(&str, &str)> {
 }
 
 /// Parses KH: 64 hex digits (SHA-256). `col0` is the value's 0-based column in its line.
+/// The lines each ended by `\r\n` (when `crlf`) or `\n`.
+fn join_lines(lines: &[String], crlf: bool) -> String {
+    let end = if crlf { "\r\n" } else { "\n" };
+    let mut out = lines.join(end);
+    out.push_str(end);
+    out
+}
+
 /// Parses an SH value `P,S:<64 hex>` (docs/event-protocol.md §2).
 fn parse_commitment(value: &str) -> Result<(SessionId, [u8; 32]), String> {
     let bad = || format!("SH {value:?}: expected P,S: and 64 hex digits (a session key's SHA-256)");
