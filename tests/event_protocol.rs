@@ -143,6 +143,17 @@ fn malformed_dealdex_lines_name_the_line() {
             "expected P,S: and 64 hex digits",
         ),
         ("TN x\nVF integer\n", 2, "has no PV line"),
+        // Limits that keep a typo from drawing billions of keys or boards.
+        (
+            "TN x\nSN 4000000000:1:R#:x\n",
+            2,
+            "too large (at most 10000)",
+        ),
+        (
+            "TN x\nSN 1:1-4000000000:R:x\n",
+            2,
+            "boards in a session; at most 1000000",
+        ),
         (
             &format!(
                 "PV dealdex-event/1\nSH 1,1:{0}\nSH 1,1:{0}\n",

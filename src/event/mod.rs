@@ -185,6 +185,13 @@ pub enum Boards {
     Unknown,
 }
 
+/// The most sessions a phase may have: far above any championship, low enough that a typo
+/// cannot make `event publish` draw billions of keys.
+pub const MAX_SESSIONS: u32 = 10_000;
+
+/// The most boards one session may have (a `?` count included).
+pub const MAX_SESSION_BOARDS: u64 = 1_000_000;
+
 impl Boards {
     /// Parses `?`, `N` (1..N), `a-b`, or a comma list of those (`1-16,17-32`).
     ///
@@ -214,6 +221,12 @@ impl Boards {
             }
             if b > i64::MAX as u64 {
                 return Err(format!("{entry:?}: board numbers stop at {}", i64::MAX));
+            }
+            if b - a >= MAX_SESSION_BOARDS {
+                return Err(format!(
+                    "{entry:?}: {} boards in a session; at most {MAX_SESSION_BOARDS}",
+                    b - a + 1
+                ));
             }
             ranges.push((a, b));
         }
@@ -288,7 +301,9 @@ impl Phase {
         }
         let sessions: u32 = n
             .parse()
-            .map_err(|_| format!("SN: nsessions {n:?} is too large"))?;
+            .ok()
+            .filter(|&s| s <= MAX_SESSIONS)
+            .ok_or_else(|| format!("SN: nsessions {n:?} is too large (at most {MAX_SESSIONS})"))?;
         let boards = Boards::parse(boards).map_err(|e| format!("SN: boards: {e}"))?;
         check_prefix(prefix, sessions)?;
         Ok(Phase {
