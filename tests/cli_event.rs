@@ -141,6 +141,41 @@ fn generate_bigdeal_rejects_mixed_sources() {
     assert!(!dir.path().join("dealdex.db").exists());
 }
 
+/// A `--boards` range too large for a set held in memory is bad input (it used to panic
+/// with a capacity overflow on the Big Deal stream, or run out of memory on a seed).
+#[test]
+fn generate_bigdeal_refuses_a_set_too_large_for_memory() {
+    let dir = TempDir::new().unwrap();
+    for range in [
+        "18446744073709551615",
+        "1-1048577",
+        "5-18446744073709551615",
+    ] {
+        let mut args = bigdeal_args();
+        args.extend(["--boards", range, "--out", "s.hex"]);
+        let out = dealdex(dir.path()).args(&args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{range}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(
+            err.contains(&format!("--boards \"{range}\": "))
+                && err.contains("boards; a set has at most 1048576 (use --count for bulk runs)"),
+            "{err}"
+        );
+        assert!(!err.contains("panicked"), "{err}");
+    }
+    let seed = "00".repeat(32);
+    dealdex(dir.path())
+        .args(["generate", "--seed", &seed, "--boards", "1-1048577", "--out", "s.hex"])
+        .assert()
+        .code(2)
+        .stderr("dealdex: error: --boards \"1-1048577\": 1048577 boards; a set has at most 1048576 (use --count for bulk runs)\n");
+    assert_eq!(
+        std::fs::read_dir(dir.path()).unwrap().count(),
+        0,
+        "nothing written"
+    );
+}
+
 /// Runs dealdex in `dir` and returns (exit code, stdout, stderr).
 fn run(dir: &Path, args: &[&str]) -> (i32, String, String) {
     let out = dealdex(dir).args(args).output().unwrap();
