@@ -895,6 +895,78 @@ fn round_trip_new_publish_set_value_make_verify() {
     );
 }
 
+/// A run that would make more boards than fit in memory is refused before anything is made
+/// (`--session 1-4294967295` of a variable phase used to take every gigabyte there was).
+#[test]
+fn make_refuses_a_run_too_large_for_memory() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    for args in [
+        &[
+            "event",
+            "new",
+            "--protocol",
+            "squaredeal",
+            "--name",
+            "Cup",
+            "--delayed-info",
+            "DJI",
+            "--phase",
+            "0:1000:V##:Open",
+            "V.sqd",
+        ][..],
+        &["event", "publish", "V.sqd"],
+        &["event", "set-value", "V.sqd", "12"],
+    ] {
+        assert_eq!(run(d, args).0, 0, "{args:?}");
+    }
+    let before = snapshot(d);
+    for sessions in ["1-4294967295", "1-1001"] {
+        let (code, _, err) = run(
+            d,
+            &[
+                "event",
+                "make",
+                "V.sqd",
+                "--phase",
+                "1",
+                "--session",
+                sessions,
+                "--out",
+                "o",
+                "--db",
+                "e.db",
+            ],
+        );
+        assert_eq!(code, 2, "{err}");
+        assert_eq!(
+            err,
+            format!(
+                "dealdex: error: phase 1 (V##) sessions {sessions}: this run would make more than 1000000 boards, which are made in memory before anything is written; make fewer sessions at a time (--phase, --session)\n"
+            )
+        );
+        assert_eq!(snapshot(d), before, "nothing written");
+    }
+    // A run within the limit is made, also from far into a variable phase.
+    let (code, _, err) = run(
+        d,
+        &[
+            "event",
+            "make",
+            "V.sqd",
+            "--phase",
+            "1",
+            "--session",
+            "999-1000",
+            "--out",
+            "o",
+            "--no-db",
+            "-q",
+        ],
+    );
+    assert_eq!((code, err.as_str()), (0, ""));
+}
+
 #[test]
 fn verify_bad_input_exits_2() {
     let dir = TempDir::new().unwrap();

@@ -526,6 +526,10 @@ struct Made {
     seed_sha256: [u8; 32],
 }
 
+/// The most boards one `event make` run makes: they are all made and rendered in memory
+/// before anything is written or stored.
+const MAX_RUN_BOARDS: u64 = 1_000_000;
+
 /// Parses `--session`: `S` or `A-B`.
 fn parse_sessions(s: &str) -> anyhow::Result<(u32, u32)> {
     let num = |t: &str| {
@@ -564,6 +568,7 @@ fn plan_sessions(
         None => (1..=ev.phases.len() as u32).collect(),
     };
     let mut out = Vec::new();
+    let mut total = 0u64;
     for p in phases {
         let phase = &ev.phases[p as usize - 1];
         let explicit = a.phase.is_some();
@@ -615,6 +620,13 @@ fn plan_sessions(
         }
         for s in s0..=s1 {
             let range = boards.range(s).expect("ranges");
+            total += range.1 - range.0 + 1;
+            if total > MAX_RUN_BOARDS {
+                return Err(bad(format!(
+                    "phase {p} ({}) sessions {s0}-{s1}: this run would make more than {MAX_RUN_BOARDS} boards, which are made in memory before anything is written; make fewer sessions at a time (--phase, --session)",
+                    phase.prefix
+                )));
+            }
             out.push((
                 SessionId {
                     phase: p,
