@@ -967,6 +967,68 @@ fn make_refuses_a_run_too_large_for_memory() {
     assert_eq!((code, err.as_str()), (0, ""));
 }
 
+/// Something other than a file where `make` writes stops it before anything is written or
+/// stored (a directory named like a session's file used to fail after the sets were stored
+/// and the files before it written, with exit code 1; a file as --out said "File exists").
+#[test]
+fn make_with_a_directory_or_file_in_the_way_changes_nothing() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    for args in [
+        &[
+            "event",
+            "new",
+            "--protocol",
+            "squaredeal",
+            "--name",
+            "Cup",
+            "--delayed-info",
+            "DJI",
+            "--phase",
+            "2:3:R##:Open",
+            "E.sqd",
+        ][..],
+        &["event", "publish", "E.sqd"],
+        &["event", "set-value", "E.sqd", "12"],
+    ] {
+        assert_eq!(run(d, args).0, 0, "{args:?}");
+    }
+    std::fs::write(d.join("out"), "not a directory").unwrap();
+    std::fs::create_dir_all(d.join("o/R02.pbn")).unwrap();
+    let before = snapshot(d);
+    let make = |out: &str| run(d, &["event", "make", "E.sqd", "--out", out, "--db", "e.db"]);
+    let (code, _, err) = make("out");
+    assert_eq!(code, 2);
+    assert_eq!(
+        err,
+        "dealdex: error: --out out: exists and is not a directory; nothing was made\n"
+    );
+    let (code, _, err) = make("o");
+    assert_eq!(code, 2);
+    assert_eq!(
+        err,
+        format!(
+            "dealdex: error: {}: exists and is not a file; nothing was made\n",
+            Path::new("o").join("R02.pbn").display()
+        )
+    );
+    // The db was created by opening it, but holds no set; no file was written.
+    let store = Store::open(&d.join("e.db")).unwrap();
+    assert!(store.set("E/R01").unwrap().is_none());
+    let after: Vec<_> = snapshot(d)
+        .into_iter()
+        .filter(|(n, _)| !n.starts_with("e.db"))
+        .collect();
+    assert_eq!(after, before);
+    assert_eq!(std::fs::read_dir(d.join("o")).unwrap().count(), 1);
+    // Out of the way, the same command makes both sessions.
+    std::fs::remove_dir(d.join("o/R02.pbn")).unwrap();
+    let (code, _, err) = make("o");
+    assert_eq!(code, 0, "{err}");
+    assert!(store.set("E/R02").unwrap().is_some());
+    assert!(d.join("o/R01.pbn").is_file() && d.join("o/R02.pbn").is_file());
+}
+
 #[test]
 fn verify_bad_input_exits_2() {
     let dir = TempDir::new().unwrap();

@@ -754,8 +754,11 @@ fn make(a: MakeArgs) -> anyhow::Result<()> {
 
     let db_path = (!a.no_db).then(|| a.db.clone().unwrap_or_else(|| "dealdex.db".into()));
     let mut stored = (0u64, 0u64, 0u64); // sets new, sets already there, new deals
-    if let Some(p) = &db_path {
-        let mut store = Store::open(p)?;
+    let mut store = match &db_path {
+        Some(p) => Some(Store::open(p)?),
+        None => None,
+    };
+    if let (Some(p), Some(store)) = (&db_path, &store) {
         // A set of the same name with other deals (another DV, other keys) stops everything
         // before anything is stored.
         for (set, boards) in &sets {
@@ -771,6 +774,26 @@ fn make(a: MakeArgs) -> anyhow::Result<()> {
                 }
             }
         }
+    }
+    // Something other than a file in the way stops everything before anything is written
+    // or stored; each file is then replaced whole (a failure leaves the old one).
+    if a.out.exists() && !a.out.is_dir() {
+        return Err(bad(format!(
+            "--out {}: exists and is not a directory; nothing was made",
+            a.out.display()
+        )));
+    }
+    if let Some((path, _)) = files.iter().find(|(p, _)| p.exists() && !p.is_file()) {
+        return Err(bad(format!(
+            "{}: exists and is not a file; nothing was made",
+            path.display()
+        )));
+    }
+    std::fs::create_dir_all(&a.out).map_err(|e| anyhow::anyhow!("{}: {e}", a.out.display()))?;
+    for (path, bytes) in &files {
+        replace_file(path, bytes)?;
+    }
+    if let Some(store) = &mut store {
         for (set, boards) in &sets {
             let o = store.store_set(set, boards)?;
             if o.already_stored {
@@ -780,10 +803,6 @@ fn make(a: MakeArgs) -> anyhow::Result<()> {
                 stored.2 += o.new_deals;
             }
         }
-    }
-    std::fs::create_dir_all(&a.out).map_err(|e| anyhow::anyhow!("{}: {e}", a.out.display()))?;
-    for (path, bytes) in &files {
-        std::fs::write(path, bytes).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
     }
     if !a.quiet {
         for n in &notes {
