@@ -108,6 +108,16 @@ pub fn report(e: anyhow::Error) -> ExitCode {
             || matches!(
                 cause.downcast_ref::<dealdex::StoreError>(),
                 Some(dealdex::StoreError::SetExists { .. })
+            )
+            // A database file changed outside dealdex is bad input too.
+            || matches!(
+                cause.downcast_ref::<dealdex::StoreError>(),
+                Some(
+                    dealdex::StoreError::CorruptPlay { .. }
+                        | dealdex::StoreError::CorruptKey { .. }
+                        | dealdex::StoreError::CorruptBoard { .. }
+                        | dealdex::StoreError::CorruptSeedHash { .. }
+                )
             );
     }
     let msg = format!("{e:#}").replace('\n', " ");
