@@ -345,6 +345,24 @@ fn malformed_description_files_name_the_line() {
             assert_eq!(snapshot(d), before, "{args:?}");
         }
     }
+    // Not UTF-8 (Latin-1 é): line, byte offset and column of the byte.
+    std::fs::write(d.join("latin1.sqd"), b"TN Caf\xE9\r\nDI y\r\n").unwrap();
+    let before = snapshot(d);
+    for args in [
+        &["event", "publish", "latin1.sqd"][..],
+        &["event", "set-value", "latin1.sqd", "1.5"],
+        &["event", "make", "latin1.sqd", "--out", "o"],
+        &["event", "verify", "latin1.sqd", "."],
+    ] {
+        let (code, _, err) = run(d, args);
+        assert_eq!(code, 2, "{args:?}");
+        assert_eq!(
+            err,
+            "dealdex: error: latin1.sqd: line 1: byte offset 6, column 7: byte 0xE9 is not UTF-8 text\n",
+            "{args:?}"
+        );
+        assert_eq!(snapshot(d), before, "{args:?}");
+    }
     for (phase, want) in [
         ("3:20", "expected nsessions:boards:fileprefix:description"),
         ("3:0-4:R#:r", "boards: \"0-4\""),

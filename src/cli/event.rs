@@ -179,9 +179,9 @@ pub fn run(a: EventArgs) -> anyhow::Result<()> {
 
 /// Reads and parses a `.sqd` file; errors name the file (and the line).
 fn read_event(path: &Path) -> anyhow::Result<(String, Event)> {
-    let text =
-        std::fs::read_to_string(path).map_err(|e| bad(format!("{}: {e}", path.display())))?;
-    let ev = Event::parse(&text).map_err(|e| bad(format!("{}: {e}", path.display())))?;
+    let bytes = std::fs::read(path).map_err(|e| bad(format!("{}: {e}", path.display())))?;
+    let ev = Event::parse_bytes(&bytes).map_err(|e| bad(format!("{}: {e}", path.display())))?;
+    let text = String::from_utf8(bytes).expect("parse_bytes checked UTF-8");
     Ok((text, ev))
 }
 
