@@ -330,6 +330,19 @@ fn a_changed_phase_line_fails_verify_and_says_what() {
         out.contains("SN lines differ from the published copy: phase 2"),
         "{out}"
     );
+    // The changed line is in the description file, and the message says so (it used to
+    // name the key file).
+    assert!(
+        out.contains("CUP.sqd: the event's manifest hashes to "),
+        "{out}"
+    );
+    let (code, _, err) = dealdex(d, &["event", "make", "CUP.sqd", "--out", "again"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.starts_with("dealdex: error: CUP.sqd: the event's manifest hashes to "),
+        "{err}"
+    );
+    assert!(!d.join("again").exists());
 }
 
 #[test]
@@ -346,8 +359,14 @@ fn a_changed_key_fails_verify_and_names_the_session() {
     let (code, out) = verify(d, &[]);
     assert_eq!(code, 1, "{out}");
     assert!(
-        out.contains("the key of session 1,2 does not match its SH line"),
+        out.contains("CUP.sqk: the key of session 1,2 does not match its SH line"),
         "{out}"
+    );
+    let (code, _, err) = dealdex(d, &["event", "make", "CUP.sqd", "--out", "again"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.starts_with("dealdex: error: CUP.sqk: the key of session 1,2 does not match"),
+        "{err}"
     );
 }
 

@@ -191,6 +191,16 @@ fn read_keys(path: &Path) -> anyhow::Result<Keys> {
     Keys::parse(&bytes).map_err(|e| bad(format!("{}: {e}", path.display())))
 }
 
+/// The file a failed key check is about: the description file when its own lines are wrong
+/// (KH does not match the manifest, no VF, no KH), else the key file.
+fn blamed<'p>(e: &event::EventError, sqd: &'p Path, keys: &'p Path) -> &'p Path {
+    use event::EventError as E;
+    match e {
+        E::ManifestHash { .. } | E::Invalid(_) | E::NotPublished => sqd,
+        _ => keys,
+    }
+}
+
 /// The key file beside a description file: same name, extension `.sqk`.
 fn default_keys(sqd: &Path) -> PathBuf {
     sqd.with_extension("sqk")
@@ -654,8 +664,12 @@ fn make(a: MakeArgs) -> anyhow::Result<()> {
     if ev.delayed_value.is_none() {
         return Err(bad(format!("{sqd}: {}", event::EventError::NoValue)));
     }
-    ev.check_keys(&keys)
-        .map_err(|e| bad(format!("{}: {e}", keys_path.display())))?;
+    ev.check_keys(&keys).map_err(|e| {
+        bad(format!(
+            "{}: {e}",
+            blamed(&e, &a.file, &keys_path).display()
+        ))
+    })?;
     let fmts: Vec<&'static dyn DealFormat> = if a.format.is_empty() {
         vec![outputs::format_by_name("pbn")?]
     } else {
@@ -981,7 +995,10 @@ fn verify(a: VerifyArgs) -> anyhow::Result<()> {
                     hex::encode(kh)
                 );
             }
-            Err(e) => problems.push(format!("{}: {e}", keys_path.display())),
+            Err(e) => problems.push(format!(
+                "{}: {e}",
+                blamed(&e, &a.file, &keys_path).display()
+            )),
         },
         Some(kh) if kh == keys.hash() => {
             let _ = writeln!(
