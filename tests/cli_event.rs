@@ -1047,6 +1047,53 @@ fn make_with_a_directory_or_file_in_the_way_changes_nothing() {
     assert!(d.join("o/R01.pbn").is_file() && d.join("o/R02.pbn").is_file());
 }
 
+/// Joined file names of a variable phase are bounded: `V01-4294967295` used to make verify
+/// list four billion sessions (out of memory), and a joined file of sessions with a million
+/// boards each made every one of their deals before comparing.
+#[test]
+fn verify_bounds_joined_names_of_a_variable_phase() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    let seed = "11".repeat(32);
+    for args in [
+        &[
+            "event",
+            "new",
+            "--protocol",
+            "squaredeal",
+            "--name",
+            "Cup",
+            "--delayed-info",
+            "DJI",
+            "--phase",
+            "0:1000000:V##:Open",
+            "V.sqd",
+        ][..],
+        &["event", "publish", "V.sqd"],
+        &["event", "set-value", "V.sqd", "12"],
+        &[
+            "generate", "--seed", &seed, "--boards", "3", "--out", "x.pbn", "--no-db",
+        ],
+    ] {
+        assert_eq!(run(d, args).0, 0, "{args:?}");
+    }
+    std::fs::copy(d.join("x.pbn"), d.join("V01-4294967295.pbn")).unwrap();
+    let (code, out, _) = run(d, &["event", "verify", "V.sqd", "V01-4294967295.pbn"]);
+    assert_eq!(code, 1);
+    assert!(
+        out.contains("FAILED: no hand record given matches a session of the event"),
+        "{out}"
+    );
+    std::fs::rename(d.join("V01-4294967295.pbn"), d.join("V01-02.pbn")).unwrap();
+    let (code, out, _) = run(d, &["event", "verify", "V.sqd", "V01-02.pbn"]);
+    assert_eq!(code, 1);
+    let row = out.lines().find(|l| l.contains("V01-02.pbn")).unwrap();
+    assert!(
+        row.ends_with("the event has more than 1000000 boards for these sessions, more than one file is compared with"),
+        "{out}"
+    );
+}
+
 #[test]
 fn verify_bad_input_exits_2() {
     let dir = TempDir::new().unwrap();

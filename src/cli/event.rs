@@ -1144,6 +1144,7 @@ fn verify(a: VerifyArgs) -> anyhow::Result<()> {
         let sessions: Vec<u32> = m.sessions().collect();
         let mut expected = Vec::new();
         let mut failed = None;
+        let mut total = 0u64;
         for &s in &sessions {
             let n = match phase.boards.range(s) {
                 Some((x, y)) => y - x + 1,
@@ -1161,6 +1162,13 @@ fn verify(a: VerifyArgs) -> anyhow::Result<()> {
                     }
                 },
             };
+            total += n;
+            if total > MAX_RUN_BOARDS {
+                failed = Some(format!(
+                    "the event has more than {MAX_RUN_BOARDS} boards for these sessions, more than one file is compared with"
+                ));
+                break;
+            }
             match ev.session_deals(
                 &keys,
                 SessionId {

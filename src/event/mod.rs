@@ -381,7 +381,8 @@ impl Phase {
     }
 
     /// Reads a file name (without extension) as one of this phase's session names or joined
-    /// names; `None` when it is neither.
+    /// names; `None` when it is neither. A joined name joins at most [`MAX_SESSIONS`]
+    /// sessions (a variable phase has no last session to bound it).
     pub fn parse_name(&self, stem: &str) -> Option<NameMatch> {
         let (pre, w, post) = self.split_prefix();
         if w == 0 {
@@ -400,7 +401,7 @@ impl Phase {
         }
         let (a, b) = middle.split_once('-')?;
         let (a, b) = (number(a)?, number(b)?);
-        (a < b).then_some(NameMatch::Joined(a, b))
+        (a < b && b - a < MAX_SESSIONS).then_some(NameMatch::Joined(a, b))
     }
 }
 
@@ -1185,6 +1186,14 @@ mod tests {
         let v = Phase::parse("0:16:TEAM#:Teams").unwrap();
         assert!(v.is_variable());
         assert_eq!(v.parse_name("TEAM12"), Some(NameMatch::Session(12)));
+        // A variable phase has no last session: a joined name joins at most MAX_SESSIONS
+        // (TEAM1-4294967295 used to make `verify` list four billion sessions).
+        assert_eq!(
+            v.parse_name("TEAM1-10000"),
+            Some(NameMatch::Joined(1, 10000))
+        );
+        assert_eq!(v.parse_name("TEAM1-10001"), None);
+        assert_eq!(v.parse_name("TEAM1-4294967295"), None);
         let one = Phase::parse("1:32:FINAL:Final").unwrap();
         assert_eq!(one.session_name(1), "FINAL");
         assert_eq!(one.parse_name("FINAL"), Some(NameMatch::Session(1)));
