@@ -176,6 +176,59 @@ fn generate_bigdeal_refuses_a_set_too_large_for_memory() {
     );
 }
 
+/// A directory where an output file goes (or a missing directory) stops `generate` before
+/// anything is stored or written; it used to store the set and write the outputs before it,
+/// then fail with exit code 1.
+#[test]
+fn generate_bigdeal_with_a_directory_in_the_way_changes_nothing() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    std::fs::create_dir(d.join("d.pbn")).unwrap();
+    std::fs::write(d.join("a.hex"), "old\n").unwrap();
+    for (out, want) in [
+        (
+            "d.pbn",
+            "dealdex: error: d.pbn: is a directory, not a file; nothing was written or stored\n"
+                .to_string(),
+        ),
+        (
+            "no/x.pbn",
+            format!(
+                "dealdex: error: {}: no is not a directory; nothing was written or stored\n",
+                Path::new("no").join("x.pbn").display()
+            ),
+        ),
+    ] {
+        for what in [["--boards", "4"], ["--count", "4"]] {
+            let mut args = bigdeal_args();
+            args.extend(what);
+            args.extend(["--out", "a.hex", "--out", out, "--db", "g.db"]);
+            let (code, _, err) = run(d, &args);
+            assert_eq!(code, 2, "{args:?}");
+            assert_eq!(err, want, "{args:?}");
+            assert!(!d.join("g.db").exists(), "{args:?}");
+            assert_eq!(std::fs::read(d.join("a.hex")).unwrap(), b"old\n");
+        }
+    }
+    // Out of the way, a.hex is replaced whole and keeps no temporary file beside it.
+    let mut args = bigdeal_args();
+    args.extend(["--boards", "4", "--out", "a.hex", "--no-db"]);
+    assert_eq!(run(d, &args).0, 0);
+    assert_eq!(
+        std::fs::read_to_string(d.join("a.hex"))
+            .unwrap()
+            .lines()
+            .count(),
+        4
+    );
+    let mut names: Vec<String> = std::fs::read_dir(d)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["a.hex", "d.pbn"]);
+}
+
 /// Runs dealdex in `dir` and returns (exit code, stdout, stderr).
 fn run(dir: &Path, args: &[&str]) -> (i32, String, String) {
     let out = dealdex(dir).args(args).output().unwrap();

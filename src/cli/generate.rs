@@ -349,6 +349,7 @@ fn key_path(a: &GenerateArgs, db: Option<&Path>, seed: &Seed) -> PathBuf {
 }
 
 pub fn run(a: GenerateArgs) -> anyhow::Result<()> {
+    outputs::check_paths(&a.out)?;
     match &a.boards {
         Some(r) => {
             let range = parse_boards(r)?;
