@@ -206,3 +206,30 @@ fn lookup_of_a_corrupt_play_row_is_bad_input_naming_the_row() {
         );
     }
 }
+
+/// A board number SQLite cannot hold rejects its file before anything of it is stored: the
+/// deals used to be stored and then the play refused, with exit code 1.
+#[test]
+fn a_board_number_too_large_to_store_rejects_the_file_whole() {
+    let dir = TempDir::new().unwrap();
+    let text = std::fs::read_to_string(fixture("pbn-spec-example.pbn"))
+        .unwrap()
+        .replace("[Board \"1\"]", "[Board \"9223372036854775808\"]");
+    std::fs::write(dir.path().join("big.pbn"), text).unwrap();
+    for set in [&[][..], &["--set", "big"]] {
+        dealdex(dir.path())
+            .args(["import", "big.pbn"])
+            .args(set)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(
+                "big.pbn: rejected: board number 9223372036854775808 is too large to store (maximum 9223372036854775807)\n",
+            ))
+            .stderr(predicate::str::contains("1 of 1 files rejected"));
+        let out = stdout(dealdex(dir.path()).args([
+            "sql",
+            "SELECT (SELECT count(*) FROM deals), (SELECT count(*) FROM plays), (SELECT count(*) FROM sets)",
+        ]));
+        assert_eq!(out.lines().nth(1), Some("0\t0\t0"), "{set:?}");
+    }
+}

@@ -107,7 +107,10 @@ pub fn report(e: anyhow::Error) -> ExitCode {
             || cause.is::<dealdex::DealError>()
             || matches!(
                 cause.downcast_ref::<dealdex::StoreError>(),
-                Some(dealdex::StoreError::SetExists { .. })
+                Some(
+                    dealdex::StoreError::SetExists { .. }
+                        | dealdex::StoreError::BoardOutOfRange { .. }
+                )
             )
             // A database file changed outside dealdex is bad input too.
             || matches!(
