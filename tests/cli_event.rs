@@ -1147,6 +1147,50 @@ fn verify_bounds_joined_names_of_a_variable_phase() {
     );
 }
 
+/// `set-value` and `make` replace files through a temporary file of dealdex's own: a file
+/// of the user's named `<file>.tmp` used to be overwritten and then renamed away.
+#[test]
+fn replacing_a_file_leaves_the_users_tmp_files_alone() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    for args in [
+        &[
+            "event",
+            "new",
+            "--protocol",
+            "squaredeal",
+            "--name",
+            "Cup",
+            "--delayed-info",
+            "DJI",
+            "--phase",
+            "1:2:R:Open",
+            "E.sqd",
+        ][..],
+        &["event", "publish", "E.sqd"],
+    ] {
+        assert_eq!(run(d, args).0, 0, "{args:?}");
+    }
+    std::fs::create_dir(d.join("o")).unwrap();
+    for f in ["E.sqd.tmp", "o/R.pbn.tmp"] {
+        std::fs::write(d.join(f), "mine\n").unwrap();
+    }
+    assert_eq!(run(d, &["event", "set-value", "E.sqd", "12"]).0, 0);
+    assert_eq!(
+        run(d, &["event", "make", "E.sqd", "--out", "o", "--no-db"]).0,
+        0
+    );
+    assert!(
+        std::fs::read_to_string(d.join("E.sqd"))
+            .unwrap()
+            .contains("\nDV 12\n")
+    );
+    assert!(d.join("o/R.pbn").is_file());
+    for f in ["E.sqd.tmp", "o/R.pbn.tmp"] {
+        assert_eq!(std::fs::read_to_string(d.join(f)).unwrap(), "mine\n", "{f}");
+    }
+}
+
 #[test]
 fn verify_bad_input_exits_2() {
     let dir = TempDir::new().unwrap();

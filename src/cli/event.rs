@@ -270,22 +270,10 @@ fn phase_from_spec(spec: &str) -> anyhow::Result<(Phase, Option<String>)> {
 }
 
 /// Writes `bytes` to `path` through a temporary file and a rename, so that a failure leaves
-/// the old file whole.
+/// the old file whole ([`outputs::write_whole`]: the temporary name is dealdex's own, so no
+/// file of the user's is overwritten or removed on the way).
 fn replace_file(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".tmp");
-    let tmp = PathBuf::from(tmp);
-    let result = (|| -> std::io::Result<()> {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, path)
-    })();
-    if let Err(e) = result {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(anyhow::anyhow!("{}: {e}", path.display()));
-    }
-    Ok(())
+    outputs::write_whole(path, bytes)
 }
 
 /// Creates a new file (never overwriting) with `bytes`; `private` gives it mode 0600.

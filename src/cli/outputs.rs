@@ -224,8 +224,9 @@ pub fn write_files(files: &[(Option<PathBuf>, Vec<u8>)]) -> anyhow::Result<()> {
 }
 
 /// Writes `bytes` to the regular file `path` through `.<name>.dealdex-<pid>.tmp` beside it
-/// and a rename; the temporary file is removed on failure.
-fn write_whole(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+/// and a rename (keeping an existing file's permissions); the temporary file is removed on
+/// failure.
+pub fn write_whole(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
