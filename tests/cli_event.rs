@@ -421,6 +421,20 @@ fn malformed_description_files_name_the_line() {
         ("3:0-4:R#:r", "boards: \"0-4\""),
         ("3:16:R#:a:b", "may not contain ':'"),
         ("3:16:9R#:r", "must match ^[A-Za-z]"),
+        // NxM lists are bounded before they are written out (these aborted out of memory).
+        (
+            "3:99999999999x1:R#:r",
+            "--phase \"3:99999999999x1:R#:r\": boards \"99999999999x1\": 99999999999 sessions of 1 boards; at most 10000 sessions, and board numbers stop at 9223372036854775807",
+        ),
+        (
+            "3:5x4611686018427387904:R#:r",
+            "boards \"5x4611686018427387904\": 5 sessions of 4611686018427387904 boards; at most 10000 sessions, and board numbers stop at 9223372036854775807",
+        ),
+        // Within the bounds, the list's own limits apply.
+        (
+            "3:10000x2000000:R#:r",
+            "2000000 boards in a session; at most 1000000",
+        ),
     ] {
         let (code, _, err) = run(
             d,

@@ -253,6 +253,15 @@ fn phase_from_spec(spec: &str) -> anyhow::Result<(Phase, Option<String>)> {
         && k >= 1
         && m >= 1
     {
+        // The list has k entries and its last board is k*m: bound both before writing it
+        // (99999999999x1 used to abort allocating terabytes).
+        if k > u64::from(event::MAX_SESSIONS) || k.checked_mul(m).is_none() {
+            return Err(bad(format!(
+                "--phase {spec:?}: boards {boards:?}: {k} sessions of {m} boards; at most {} sessions, and board numbers stop at {}",
+                event::MAX_SESSIONS,
+                i64::MAX
+            )));
+        }
         boards = (0..k)
             .map(|j| format!("{}-{}", j * m + 1, (j + 1) * m))
             .collect::<Vec<_>>()
