@@ -215,10 +215,22 @@ impl BigDealStream {
     }
 
     /// The deals of the next `n` boards (fewer only when the counter runs out).
+    ///
+    /// Memory grows with the deals actually drawn, batch by batch (nothing is reserved for
+    /// `n` up front): a huge `n`, even `usize::MAX`, ends when the counter does.
     pub fn take_deals(&mut self, n: usize) -> Vec<Deal> {
-        let mut out = vec![Deal::from_index_number(0, Scheme::BigDeal).expect("0 < D"); n];
-        let got = self.fill_deals(&mut out);
-        out.truncate(got);
+        let blank = Deal::from_index_number(0, Scheme::BigDeal).expect("0 < D");
+        let mut out = Vec::new();
+        while out.len() < n {
+            let k = (n - out.len()).min(BATCH);
+            let start = out.len();
+            out.resize(start + k, blank);
+            let got = self.fill_deals(&mut out[start..]);
+            if got < k {
+                out.truncate(start + got);
+                break;
+            }
+        }
         out
     }
 
@@ -314,6 +326,21 @@ mod tests {
             "N:AJ65.K82.AK8.J75 8.AQT75.QJT4.Q64 KT2..96532.KT983 Q9743.J9643.7.A2"
         );
         assert_eq!(s.counter(), 1);
+    }
+
+    /// Near the end of the 32-bit counter, asking for more deals than are left gives the
+    /// rest (this used to allocate `n` deals up front: `usize::MAX` panicked).
+    #[test]
+    fn take_deals_stops_at_the_end_of_the_counter() {
+        let mut s = BigDealStream::new(W, &[E]);
+        s.counter = u32::MAX - 100;
+        let mut probe = s.clone();
+        let left = probe.by_ref().count();
+        assert!(left > 0 && left <= 100, "{left}");
+        let deals = s.take_deals(usize::MAX);
+        assert_eq!(deals.len(), left);
+        assert_eq!(s.counter(), u32::MAX);
+        assert_eq!(s.next_deal(), None);
     }
 
     /// Bulk filling (parallel hashing) gives the one-by-one stream, counters and all.

@@ -141,6 +141,94 @@ fn generate_bigdeal_rejects_mixed_sources() {
     assert!(!dir.path().join("dealdex.db").exists());
 }
 
+/// A `--boards` range too large for a set held in memory is bad input (it used to panic
+/// with a capacity overflow on the Big Deal stream, or run out of memory on a seed).
+#[test]
+fn generate_bigdeal_refuses_a_set_too_large_for_memory() {
+    let dir = TempDir::new().unwrap();
+    for range in [
+        "18446744073709551615",
+        "1-1048577",
+        "5-18446744073709551615",
+    ] {
+        let mut args = bigdeal_args();
+        args.extend(["--boards", range, "--out", "s.hex"]);
+        let out = dealdex(dir.path()).args(&args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{range}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(
+            err.contains(&format!("--boards \"{range}\": "))
+                && err.contains("boards; a set has at most 1048576 (use --count for bulk runs)"),
+            "{err}"
+        );
+        assert!(!err.contains("panicked"), "{err}");
+    }
+    let seed = "00".repeat(32);
+    dealdex(dir.path())
+        .args(["generate", "--seed", &seed, "--boards", "1-1048577", "--out", "s.hex"])
+        .assert()
+        .code(2)
+        .stderr("dealdex: error: --boards \"1-1048577\": 1048577 boards; a set has at most 1048576 (use --count for bulk runs)\n");
+    assert_eq!(
+        std::fs::read_dir(dir.path()).unwrap().count(),
+        0,
+        "nothing written"
+    );
+}
+
+/// A directory where an output file goes (or a missing directory) stops `generate` before
+/// anything is stored or written; it used to store the set and write the outputs before it,
+/// then fail with exit code 1.
+#[test]
+fn generate_bigdeal_with_a_directory_in_the_way_changes_nothing() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    std::fs::create_dir(d.join("d.pbn")).unwrap();
+    std::fs::write(d.join("a.hex"), "old\n").unwrap();
+    for (out, want) in [
+        (
+            "d.pbn",
+            "dealdex: error: d.pbn: is a directory, not a file; nothing was written or stored\n"
+                .to_string(),
+        ),
+        (
+            "no/x.pbn",
+            format!(
+                "dealdex: error: {}: no is not a directory; nothing was written or stored\n",
+                Path::new("no").join("x.pbn").display()
+            ),
+        ),
+    ] {
+        for what in [["--boards", "4"], ["--count", "4"]] {
+            let mut args = bigdeal_args();
+            args.extend(what);
+            args.extend(["--out", "a.hex", "--out", out, "--db", "g.db"]);
+            let (code, _, err) = run(d, &args);
+            assert_eq!(code, 2, "{args:?}");
+            assert_eq!(err, want, "{args:?}");
+            assert!(!d.join("g.db").exists(), "{args:?}");
+            assert_eq!(std::fs::read(d.join("a.hex")).unwrap(), b"old\n");
+        }
+    }
+    // Out of the way, a.hex is replaced whole and keeps no temporary file beside it.
+    let mut args = bigdeal_args();
+    args.extend(["--boards", "4", "--out", "a.hex", "--no-db"]);
+    assert_eq!(run(d, &args).0, 0);
+    assert_eq!(
+        std::fs::read_to_string(d.join("a.hex"))
+            .unwrap()
+            .lines()
+            .count(),
+        4
+    );
+    let mut names: Vec<String> = std::fs::read_dir(d)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["a.hex", "d.pbn"]);
+}
+
 /// Runs dealdex in `dir` and returns (exit code, stdout, stderr).
 fn run(dir: &Path, args: &[&str]) -> (i32, String, String) {
     let out = dealdex(dir).args(args).output().unwrap();
@@ -310,11 +398,43 @@ fn malformed_description_files_name_the_line() {
             assert_eq!(snapshot(d), before, "{args:?}");
         }
     }
+    // Not UTF-8 (Latin-1 é): line, byte offset and column of the byte.
+    std::fs::write(d.join("latin1.sqd"), b"TN Caf\xE9\r\nDI y\r\n").unwrap();
+    let before = snapshot(d);
+    for args in [
+        &["event", "publish", "latin1.sqd"][..],
+        &["event", "set-value", "latin1.sqd", "1.5"],
+        &["event", "make", "latin1.sqd", "--out", "o"],
+        &["event", "verify", "latin1.sqd", "."],
+    ] {
+        let (code, _, err) = run(d, args);
+        assert_eq!(code, 2, "{args:?}");
+        assert_eq!(
+            err,
+            "dealdex: error: latin1.sqd: line 1: byte offset 6, column 7: byte 0xE9 is not UTF-8 text\n",
+            "{args:?}"
+        );
+        assert_eq!(snapshot(d), before, "{args:?}");
+    }
     for (phase, want) in [
         ("3:20", "expected nsessions:boards:fileprefix:description"),
         ("3:0-4:R#:r", "boards: \"0-4\""),
         ("3:16:R#:a:b", "may not contain ':'"),
         ("3:16:9R#:r", "must match ^[A-Za-z]"),
+        // NxM lists are bounded before they are written out (these aborted out of memory).
+        (
+            "3:99999999999x1:R#:r",
+            "--phase \"3:99999999999x1:R#:r\": boards \"99999999999x1\": 99999999999 sessions of 1 boards; at most 10000 sessions, and board numbers stop at 9223372036854775807",
+        ),
+        (
+            "3:5x4611686018427387904:R#:r",
+            "boards \"5x4611686018427387904\": 5 sessions of 4611686018427387904 boards; at most 10000 sessions, and board numbers stop at 9223372036854775807",
+        ),
+        // Within the bounds, the list's own limits apply.
+        (
+            "3:10000x2000000:R#:r",
+            "2000000 boards in a session; at most 1000000",
+        ),
     ] {
         let (code, _, err) = run(
             d,
@@ -858,6 +978,231 @@ fn round_trip_new_publish_set_value_make_verify() {
         )),
         "{out}"
     );
+}
+
+/// A run that would make more boards than fit in memory is refused before anything is made
+/// (`--session 1-4294967295` of a variable phase used to take every gigabyte there was).
+#[test]
+fn make_refuses_a_run_too_large_for_memory() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    for args in [
+        &[
+            "event",
+            "new",
+            "--protocol",
+            "squaredeal",
+            "--name",
+            "Cup",
+            "--delayed-info",
+            "DJI",
+            "--phase",
+            "0:1000:V##:Open",
+            "V.sqd",
+        ][..],
+        &["event", "publish", "V.sqd"],
+        &["event", "set-value", "V.sqd", "12"],
+    ] {
+        assert_eq!(run(d, args).0, 0, "{args:?}");
+    }
+    let before = snapshot(d);
+    for sessions in ["1-4294967295", "1-1001"] {
+        let (code, _, err) = run(
+            d,
+            &[
+                "event",
+                "make",
+                "V.sqd",
+                "--phase",
+                "1",
+                "--session",
+                sessions,
+                "--out",
+                "o",
+                "--db",
+                "e.db",
+            ],
+        );
+        assert_eq!(code, 2, "{err}");
+        assert_eq!(
+            err,
+            format!(
+                "dealdex: error: phase 1 (V##) sessions {sessions}: this run would make more than 1000000 boards, which are made in memory before anything is written; make fewer sessions at a time (--phase, --session)\n"
+            )
+        );
+        assert_eq!(snapshot(d), before, "nothing written");
+    }
+    // A run within the limit is made, also from far into a variable phase.
+    let (code, _, err) = run(
+        d,
+        &[
+            "event",
+            "make",
+            "V.sqd",
+            "--phase",
+            "1",
+            "--session",
+            "999-1000",
+            "--out",
+            "o",
+            "--no-db",
+            "-q",
+        ],
+    );
+    assert_eq!((code, err.as_str()), (0, ""));
+}
+
+/// Something other than a file where `make` writes stops it before anything is written or
+/// stored (a directory named like a session's file used to fail after the sets were stored
+/// and the files before it written, with exit code 1; a file as --out said "File exists").
+#[test]
+fn make_with_a_directory_or_file_in_the_way_changes_nothing() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    for args in [
+        &[
+            "event",
+            "new",
+            "--protocol",
+            "squaredeal",
+            "--name",
+            "Cup",
+            "--delayed-info",
+            "DJI",
+            "--phase",
+            "2:3:R##:Open",
+            "E.sqd",
+        ][..],
+        &["event", "publish", "E.sqd"],
+        &["event", "set-value", "E.sqd", "12"],
+    ] {
+        assert_eq!(run(d, args).0, 0, "{args:?}");
+    }
+    std::fs::write(d.join("out"), "not a directory").unwrap();
+    std::fs::create_dir_all(d.join("o/R02.pbn")).unwrap();
+    let before = snapshot(d);
+    let make = |out: &str| run(d, &["event", "make", "E.sqd", "--out", out, "--db", "e.db"]);
+    let (code, _, err) = make("out");
+    assert_eq!(code, 2);
+    assert_eq!(
+        err,
+        "dealdex: error: --out out: exists and is not a directory; nothing was made\n"
+    );
+    let (code, _, err) = make("o");
+    assert_eq!(code, 2);
+    assert_eq!(
+        err,
+        format!(
+            "dealdex: error: {}: exists and is not a file; nothing was made\n",
+            Path::new("o").join("R02.pbn").display()
+        )
+    );
+    // The db was created by opening it, but holds no set; no file was written.
+    let store = Store::open(&d.join("e.db")).unwrap();
+    assert!(store.set("E/R01").unwrap().is_none());
+    let after: Vec<_> = snapshot(d)
+        .into_iter()
+        .filter(|(n, _)| !n.starts_with("e.db"))
+        .collect();
+    assert_eq!(after, before);
+    assert_eq!(std::fs::read_dir(d.join("o")).unwrap().count(), 1);
+    // Out of the way, the same command makes both sessions.
+    std::fs::remove_dir(d.join("o/R02.pbn")).unwrap();
+    let (code, _, err) = make("o");
+    assert_eq!(code, 0, "{err}");
+    assert!(store.set("E/R02").unwrap().is_some());
+    assert!(d.join("o/R01.pbn").is_file() && d.join("o/R02.pbn").is_file());
+}
+
+/// Joined file names of a variable phase are bounded: `V01-4294967295` used to make verify
+/// list four billion sessions (out of memory), and a joined file of sessions with a million
+/// boards each made every one of their deals before comparing.
+#[test]
+fn verify_bounds_joined_names_of_a_variable_phase() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    let seed = "11".repeat(32);
+    for args in [
+        &[
+            "event",
+            "new",
+            "--protocol",
+            "squaredeal",
+            "--name",
+            "Cup",
+            "--delayed-info",
+            "DJI",
+            "--phase",
+            "0:1000000:V##:Open",
+            "V.sqd",
+        ][..],
+        &["event", "publish", "V.sqd"],
+        &["event", "set-value", "V.sqd", "12"],
+        &[
+            "generate", "--seed", &seed, "--boards", "3", "--out", "x.pbn", "--no-db",
+        ],
+    ] {
+        assert_eq!(run(d, args).0, 0, "{args:?}");
+    }
+    std::fs::copy(d.join("x.pbn"), d.join("V01-4294967295.pbn")).unwrap();
+    let (code, out, _) = run(d, &["event", "verify", "V.sqd", "V01-4294967295.pbn"]);
+    assert_eq!(code, 1);
+    assert!(
+        out.contains("FAILED: no hand record given matches a session of the event"),
+        "{out}"
+    );
+    std::fs::rename(d.join("V01-4294967295.pbn"), d.join("V01-02.pbn")).unwrap();
+    let (code, out, _) = run(d, &["event", "verify", "V.sqd", "V01-02.pbn"]);
+    assert_eq!(code, 1);
+    let row = out.lines().find(|l| l.contains("V01-02.pbn")).unwrap();
+    assert!(
+        row.ends_with("the event has more than 1000000 boards for these sessions, more than one file is compared with"),
+        "{out}"
+    );
+}
+
+/// `set-value` and `make` replace files through a temporary file of dealdex's own: a file
+/// of the user's named `<file>.tmp` used to be overwritten and then renamed away.
+#[test]
+fn replacing_a_file_leaves_the_users_tmp_files_alone() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    for args in [
+        &[
+            "event",
+            "new",
+            "--protocol",
+            "squaredeal",
+            "--name",
+            "Cup",
+            "--delayed-info",
+            "DJI",
+            "--phase",
+            "1:2:R:Open",
+            "E.sqd",
+        ][..],
+        &["event", "publish", "E.sqd"],
+    ] {
+        assert_eq!(run(d, args).0, 0, "{args:?}");
+    }
+    std::fs::create_dir(d.join("o")).unwrap();
+    for f in ["E.sqd.tmp", "o/R.pbn.tmp"] {
+        std::fs::write(d.join(f), "mine\n").unwrap();
+    }
+    assert_eq!(run(d, &["event", "set-value", "E.sqd", "12"]).0, 0);
+    assert_eq!(
+        run(d, &["event", "make", "E.sqd", "--out", "o", "--no-db"]).0,
+        0
+    );
+    assert!(
+        std::fs::read_to_string(d.join("E.sqd"))
+            .unwrap()
+            .contains("\nDV 12\n")
+    );
+    assert!(d.join("o/R.pbn").is_file());
+    for f in ["E.sqd.tmp", "o/R.pbn.tmp"] {
+        assert_eq!(std::fs::read_to_string(d.join(f)).unwrap(), "mine\n", "{f}");
+    }
 }
 
 #[test]

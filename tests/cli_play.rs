@@ -155,3 +155,81 @@ fn a_revoking_play_is_bad_input_naming_file_board_and_trick() {
         .code(2)
         .stderr(predicate::str::contains("trick 2, card 2 (H5): E revokes"));
 }
+
+/// `lookup` over a `plays` row changed outside dealdex (CHECK constraints ignored) names the
+/// row and what is wrong with it, with exit code 2; a column of another type used to be
+/// reported without its row, an empty record was shown as a play, and every case exited 1.
+#[test]
+fn lookup_of_a_corrupt_play_row_is_bad_input_naming_the_row() {
+    let dir = TempDir::new().unwrap();
+    dealdex(dir.path())
+        .arg("import")
+        .arg(fixture("pbn-spec-example.pbn"))
+        .assert()
+        .success();
+    let db = dir.path().join("dealdex.db");
+    let good = std::fs::read(&db).unwrap();
+    for (update, why) in [
+        ("cards = X''", "cards is empty"),
+        ("cards = X'FF'", "card byte 255 is not 0..51"),
+        ("cards = 'SK'", "cards is not a BLOB"),
+        (
+            "cards = X'0101'",
+            "trick 1, card 2 (SK): it is N's turn but SK was played before",
+        ),
+        ("declarer = X'00'", "declarer is Blob, not TEXT"),
+        ("declarer = 'NN'", "declarer \"NN\" is not a seat"),
+        ("strain = X'4E54'", "strain is Blob, not TEXT"),
+        (
+            "strain = 'Z'",
+            "strain: \"Z\" is not a strain (expected S, H, D, C or NT)",
+        ),
+        ("board = 'one'", "board is Text, not INTEGER"),
+        ("board = -5", "board -5 is negative"),
+    ] {
+        std::fs::write(&db, &good).unwrap();
+        let conn = rusqlite::Connection::open(&db).unwrap();
+        conn.execute_batch(&format!(
+            "PRAGMA ignore_check_constraints = ON; UPDATE plays SET {update};"
+        ))
+        .unwrap();
+        drop(conn);
+        let out = dealdex(dir.path())
+            .args(["lookup", SPEC_DEAL])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{update}");
+        assert_eq!(
+            String::from_utf8(out.stderr).unwrap(),
+            format!("dealdex: error: stored play 1: {why}\n"),
+            "{update}"
+        );
+    }
+}
+
+/// A board number SQLite cannot hold rejects its file before anything of it is stored: the
+/// deals used to be stored and then the play refused, with exit code 1.
+#[test]
+fn a_board_number_too_large_to_store_rejects_the_file_whole() {
+    let dir = TempDir::new().unwrap();
+    let text = std::fs::read_to_string(fixture("pbn-spec-example.pbn"))
+        .unwrap()
+        .replace("[Board \"1\"]", "[Board \"9223372036854775808\"]");
+    std::fs::write(dir.path().join("big.pbn"), text).unwrap();
+    for set in [&[][..], &["--set", "big"]] {
+        dealdex(dir.path())
+            .args(["import", "big.pbn"])
+            .args(set)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(
+                "big.pbn: rejected: board number 9223372036854775808 is too large to store (maximum 9223372036854775807)\n",
+            ))
+            .stderr(predicate::str::contains("1 of 1 files rejected"));
+        let out = stdout(dealdex(dir.path()).args([
+            "sql",
+            "SELECT (SELECT count(*) FROM deals), (SELECT count(*) FROM plays), (SELECT count(*) FROM sets)",
+        ]));
+        assert_eq!(out.lines().nth(1), Some("0\t0\t0"), "{set:?}");
+    }
+}

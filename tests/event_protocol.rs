@@ -159,8 +159,17 @@ fn malformed_dealdex_lines_name_the_line() {
                 "PV dealdex-event/1\nSH 1,1:{0}\nSH 1,1:{0}\n",
                 "0".repeat(64)
             ),
-            2,
-            "two SH lines for session 1,1",
+            3,
+            "a second SH line for session 1,1 (the first is line 2)",
+        ),
+        // The duplicate's own line, not the first SH line's (which was reported before).
+        (
+            &format!(
+                "PV dealdex-event/1\nSH 1,1:{0}\nSH 1,2:{0}\nTN x\nSH 1,1:{0}\n",
+                "0".repeat(64)
+            ),
+            5,
+            "a second SH line for session 1,1 (the first is line 2)",
         ),
     ] {
         match Event::parse(text) {
@@ -171,6 +180,30 @@ fn malformed_dealdex_lines_name_the_line() {
             other => panic!("{text}: {other:?}"),
         }
     }
+}
+
+/// A `.sqd` that is not UTF-8 is refused naming the line, byte offset and column of the first
+/// bad byte (the CLI used to say only "stream did not contain valid UTF-8").
+#[test]
+fn a_description_file_that_is_not_utf8_names_line_and_byte() {
+    let bytes = b"PV dealdex-event/1\r\nTN Caf\xE9 Cup\r\n";
+    match Event::parse_bytes(bytes) {
+        Err(e @ EventError::Sqd { .. }) => assert_eq!(
+            e.to_string(),
+            "line 2: byte offset 26, column 7: byte 0xE9 is not UTF-8 text"
+        ),
+        other => panic!("{other:?}"),
+    }
+    let first = Event::parse_bytes(b"\xFF").unwrap_err().to_string();
+    assert_eq!(
+        first,
+        "line 1: byte offset 0, column 1: byte 0xFF is not UTF-8 text"
+    );
+    let good = "PV dealdex-event/1\nTN Café Cup\n";
+    assert_eq!(
+        Event::parse_bytes(good.as_bytes()).unwrap(),
+        Event::parse(good).unwrap()
+    );
 }
 
 // ---------------------------------------------------------------------------------------
@@ -297,6 +330,19 @@ fn a_changed_phase_line_fails_verify_and_says_what() {
         out.contains("SN lines differ from the published copy: phase 2"),
         "{out}"
     );
+    // The changed line is in the description file, and the message says so (it used to
+    // name the key file).
+    assert!(
+        out.contains("CUP.sqd: the event's manifest hashes to "),
+        "{out}"
+    );
+    let (code, _, err) = dealdex(d, &["event", "make", "CUP.sqd", "--out", "again"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.starts_with("dealdex: error: CUP.sqd: the event's manifest hashes to "),
+        "{err}"
+    );
+    assert!(!d.join("again").exists());
 }
 
 #[test]
@@ -313,8 +359,14 @@ fn a_changed_key_fails_verify_and_names_the_session() {
     let (code, out) = verify(d, &[]);
     assert_eq!(code, 1, "{out}");
     assert!(
-        out.contains("the key of session 1,2 does not match its SH line"),
+        out.contains("CUP.sqk: the key of session 1,2 does not match its SH line"),
         "{out}"
+    );
+    let (code, _, err) = dealdex(d, &["event", "make", "CUP.sqd", "--out", "again"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.starts_with("dealdex: error: CUP.sqk: the key of session 1,2 does not match"),
+        "{err}"
     );
 }
 

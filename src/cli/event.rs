@@ -179,9 +179,9 @@ pub fn run(a: EventArgs) -> anyhow::Result<()> {
 
 /// Reads and parses a `.sqd` file; errors name the file (and the line).
 fn read_event(path: &Path) -> anyhow::Result<(String, Event)> {
-    let text =
-        std::fs::read_to_string(path).map_err(|e| bad(format!("{}: {e}", path.display())))?;
-    let ev = Event::parse(&text).map_err(|e| bad(format!("{}: {e}", path.display())))?;
+    let bytes = std::fs::read(path).map_err(|e| bad(format!("{}: {e}", path.display())))?;
+    let ev = Event::parse_bytes(&bytes).map_err(|e| bad(format!("{}: {e}", path.display())))?;
+    let text = String::from_utf8(bytes).expect("parse_bytes checked UTF-8");
     Ok((text, ev))
 }
 
@@ -189,6 +189,16 @@ fn read_event(path: &Path) -> anyhow::Result<(String, Event)> {
 fn read_keys(path: &Path) -> anyhow::Result<Keys> {
     let bytes = std::fs::read(path).map_err(|e| bad(format!("{}: {e}", path.display())))?;
     Keys::parse(&bytes).map_err(|e| bad(format!("{}: {e}", path.display())))
+}
+
+/// The file a failed key check is about: the description file when its own lines are wrong
+/// (KH does not match the manifest, no VF, no KH), else the key file.
+fn blamed<'p>(e: &event::EventError, sqd: &'p Path, keys: &'p Path) -> &'p Path {
+    use event::EventError as E;
+    match e {
+        E::ManifestHash { .. } | E::Invalid(_) | E::NotPublished => sqd,
+        _ => keys,
+    }
 }
 
 /// The key file beside a description file: same name, extension `.sqk`.
@@ -243,6 +253,15 @@ fn phase_from_spec(spec: &str) -> anyhow::Result<(Phase, Option<String>)> {
         && k >= 1
         && m >= 1
     {
+        // The list has k entries and its last board is k*m: bound both before writing it
+        // (99999999999x1 used to abort allocating terabytes).
+        if k > u64::from(event::MAX_SESSIONS) || k.checked_mul(m).is_none() {
+            return Err(bad(format!(
+                "--phase {spec:?}: boards {boards:?}: {k} sessions of {m} boards; at most {} sessions, and board numbers stop at {}",
+                event::MAX_SESSIONS,
+                i64::MAX
+            )));
+        }
         boards = (0..k)
             .map(|j| format!("{}-{}", j * m + 1, (j + 1) * m))
             .collect::<Vec<_>>()
@@ -260,22 +279,10 @@ fn phase_from_spec(spec: &str) -> anyhow::Result<(Phase, Option<String>)> {
 }
 
 /// Writes `bytes` to `path` through a temporary file and a rename, so that a failure leaves
-/// the old file whole.
+/// the old file whole ([`outputs::write_whole`]: the temporary name is dealdex's own, so no
+/// file of the user's is overwritten or removed on the way).
 fn replace_file(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".tmp");
-    let tmp = PathBuf::from(tmp);
-    let result = (|| -> std::io::Result<()> {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, path)
-    })();
-    if let Err(e) = result {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(anyhow::anyhow!("{}: {e}", path.display()));
-    }
-    Ok(())
+    outputs::write_whole(path, bytes)
 }
 
 /// Creates a new file (never overwriting) with `bytes`; `private` gives it mode 0600.
@@ -526,6 +533,10 @@ struct Made {
     seed_sha256: [u8; 32],
 }
 
+/// The most boards one `event make` run makes: they are all made and rendered in memory
+/// before anything is written or stored.
+const MAX_RUN_BOARDS: u64 = 1_000_000;
+
 /// Parses `--session`: `S` or `A-B`.
 fn parse_sessions(s: &str) -> anyhow::Result<(u32, u32)> {
     let num = |t: &str| {
@@ -564,6 +575,7 @@ fn plan_sessions(
         None => (1..=ev.phases.len() as u32).collect(),
     };
     let mut out = Vec::new();
+    let mut total = 0u64;
     for p in phases {
         let phase = &ev.phases[p as usize - 1];
         let explicit = a.phase.is_some();
@@ -615,6 +627,13 @@ fn plan_sessions(
         }
         for s in s0..=s1 {
             let range = boards.range(s).expect("ranges");
+            total += range.1 - range.0 + 1;
+            if total > MAX_RUN_BOARDS {
+                return Err(bad(format!(
+                    "phase {p} ({}) sessions {s0}-{s1}: this run would make more than {MAX_RUN_BOARDS} boards, which are made in memory before anything is written; make fewer sessions at a time (--phase, --session)",
+                    phase.prefix
+                )));
+            }
             out.push((
                 SessionId {
                     phase: p,
@@ -642,8 +661,12 @@ fn make(a: MakeArgs) -> anyhow::Result<()> {
     if ev.delayed_value.is_none() {
         return Err(bad(format!("{sqd}: {}", event::EventError::NoValue)));
     }
-    ev.check_keys(&keys)
-        .map_err(|e| bad(format!("{}: {e}", keys_path.display())))?;
+    ev.check_keys(&keys).map_err(|e| {
+        bad(format!(
+            "{}: {e}",
+            blamed(&e, &a.file, &keys_path).display()
+        ))
+    })?;
     let fmts: Vec<&'static dyn DealFormat> = if a.format.is_empty() {
         vec![outputs::format_by_name("pbn")?]
     } else {
@@ -742,8 +765,11 @@ fn make(a: MakeArgs) -> anyhow::Result<()> {
 
     let db_path = (!a.no_db).then(|| a.db.clone().unwrap_or_else(|| "dealdex.db".into()));
     let mut stored = (0u64, 0u64, 0u64); // sets new, sets already there, new deals
-    if let Some(p) = &db_path {
-        let mut store = Store::open(p)?;
+    let mut store = match &db_path {
+        Some(p) => Some(Store::open(p)?),
+        None => None,
+    };
+    if let (Some(p), Some(store)) = (&db_path, &store) {
         // A set of the same name with other deals (another DV, other keys) stops everything
         // before anything is stored.
         for (set, boards) in &sets {
@@ -759,6 +785,26 @@ fn make(a: MakeArgs) -> anyhow::Result<()> {
                 }
             }
         }
+    }
+    // Something other than a file in the way stops everything before anything is written
+    // or stored; each file is then replaced whole (a failure leaves the old one).
+    if a.out.exists() && !a.out.is_dir() {
+        return Err(bad(format!(
+            "--out {}: exists and is not a directory; nothing was made",
+            a.out.display()
+        )));
+    }
+    if let Some((path, _)) = files.iter().find(|(p, _)| p.exists() && !p.is_file()) {
+        return Err(bad(format!(
+            "{}: exists and is not a file; nothing was made",
+            path.display()
+        )));
+    }
+    std::fs::create_dir_all(&a.out).map_err(|e| anyhow::anyhow!("{}: {e}", a.out.display()))?;
+    for (path, bytes) in &files {
+        replace_file(path, bytes)?;
+    }
+    if let Some(store) = &mut store {
         for (set, boards) in &sets {
             let o = store.store_set(set, boards)?;
             if o.already_stored {
@@ -768,10 +814,6 @@ fn make(a: MakeArgs) -> anyhow::Result<()> {
                 stored.2 += o.new_deals;
             }
         }
-    }
-    std::fs::create_dir_all(&a.out).map_err(|e| anyhow::anyhow!("{}: {e}", a.out.display()))?;
-    for (path, bytes) in &files {
-        std::fs::write(path, bytes).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
     }
     if !a.quiet {
         for n in &notes {
@@ -950,7 +992,10 @@ fn verify(a: VerifyArgs) -> anyhow::Result<()> {
                     hex::encode(kh)
                 );
             }
-            Err(e) => problems.push(format!("{}: {e}", keys_path.display())),
+            Err(e) => problems.push(format!(
+                "{}: {e}",
+                blamed(&e, &a.file, &keys_path).display()
+            )),
         },
         Some(kh) if kh == keys.hash() => {
             let _ = writeln!(
@@ -1096,6 +1141,7 @@ fn verify(a: VerifyArgs) -> anyhow::Result<()> {
         let sessions: Vec<u32> = m.sessions().collect();
         let mut expected = Vec::new();
         let mut failed = None;
+        let mut total = 0u64;
         for &s in &sessions {
             let n = match phase.boards.range(s) {
                 Some((x, y)) => y - x + 1,
@@ -1113,6 +1159,13 @@ fn verify(a: VerifyArgs) -> anyhow::Result<()> {
                     }
                 },
             };
+            total += n;
+            if total > MAX_RUN_BOARDS {
+                failed = Some(format!(
+                    "the event has more than {MAX_RUN_BOARDS} boards for these sessions, more than one file is compared with"
+                ));
+                break;
+            }
             match ev.session_deals(
                 &keys,
                 SessionId {

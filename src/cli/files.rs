@@ -235,6 +235,15 @@ pub fn import(a: ImportArgs) -> anyhow::Result<()> {
             .par_iter()
             .map(|(path, format)| {
                 let boards = read_file(path, *format, a.first_board)?;
+                // SQLite cannot hold a board number above i64::MAX: refuse the file here,
+                // not after its deals were stored (the plays and sets are stored later).
+                if let Some(board) = boards
+                    .iter()
+                    .filter_map(|b| b.number)
+                    .find(|&n| i64::try_from(n).is_err())
+                {
+                    return Err(dealdex::StoreError::BoardOutOfRange { board }.into());
+                }
                 let plays = board_plays(path, &boards)?;
                 Ok((boards, plays))
             })

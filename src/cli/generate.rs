@@ -263,7 +263,12 @@ fn choose_seed(a: &GenerateArgs) -> anyhow::Result<SeedChoice> {
     })
 }
 
-/// Parses `A-B` or `N` (= 1-N) into an inclusive board range of numbers ≥ 1.
+/// The most boards a tournament set (`--boards`) may have: the set is made, rendered and
+/// stored in memory whole.
+const MAX_SET_BOARDS: u64 = 1 << 20;
+
+/// Parses `A-B` or `N` (= 1-N) into an inclusive board range of numbers ≥ 1, at most
+/// [`MAX_SET_BOARDS`] boards.
 fn parse_boards(s: &str) -> anyhow::Result<(u64, u64)> {
     let num = |t: &str| -> anyhow::Result<u64> {
         t.trim()
@@ -277,6 +282,13 @@ fn parse_boards(s: &str) -> anyhow::Result<(u64, u64)> {
     if a == 0 || b < a {
         return Err(bad(format!(
             "--boards {s:?}: expected A-B with 1 <= A <= B (boards are numbered from 1)"
+        )));
+    }
+    // A tournament set is held (and rendered) in memory whole.
+    if b - a >= MAX_SET_BOARDS {
+        return Err(bad(format!(
+            "--boards {s:?}: {} boards; a set has at most {MAX_SET_BOARDS} (use --count for bulk runs)",
+            u128::from(b - a) + 1
         )));
     }
     Ok((a, b))
@@ -337,6 +349,7 @@ fn key_path(a: &GenerateArgs, db: Option<&Path>, seed: &Seed) -> PathBuf {
 }
 
 pub fn run(a: GenerateArgs) -> anyhow::Result<()> {
+    outputs::check_paths(&a.out)?;
     match &a.boards {
         Some(r) => {
             let range = parse_boards(r)?;

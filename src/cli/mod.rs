@@ -107,7 +107,20 @@ pub fn report(e: anyhow::Error) -> ExitCode {
             || cause.is::<dealdex::DealError>()
             || matches!(
                 cause.downcast_ref::<dealdex::StoreError>(),
-                Some(dealdex::StoreError::SetExists { .. })
+                Some(
+                    dealdex::StoreError::SetExists { .. }
+                        | dealdex::StoreError::BoardOutOfRange { .. }
+                )
+            )
+            // A database file changed outside dealdex is bad input too.
+            || matches!(
+                cause.downcast_ref::<dealdex::StoreError>(),
+                Some(
+                    dealdex::StoreError::CorruptPlay { .. }
+                        | dealdex::StoreError::CorruptKey { .. }
+                        | dealdex::StoreError::CorruptBoard { .. }
+                        | dealdex::StoreError::CorruptSeedHash { .. }
+                )
             );
     }
     let msg = format!("{e:#}").replace('\n', " ");

@@ -181,12 +181,69 @@ fn split_path(path: &Path, k: usize) -> PathBuf {
     path.with_file_name(name)
 }
 
-/// Writes rendered files.
+/// Checks output paths before anything is made or stored: a directory where a file goes,
+/// or a file in a directory that does not exist, is bad input naming the path.
+pub fn check_paths(paths: &[PathBuf]) -> anyhow::Result<()> {
+    for p in paths.iter().filter(|p| p.as_os_str() != "-") {
+        if p.is_dir() {
+            return Err(bad(format!(
+                "{}: is a directory, not a file; nothing was written or stored",
+                p.display()
+            )));
+        }
+        if let Some(parent) = p.parent().filter(|d| !d.as_os_str().is_empty())
+            && !parent.is_dir()
+        {
+            return Err(bad(format!(
+                "{}: {} is not a directory; nothing was written or stored",
+                p.display(),
+                parent.display()
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Writes rendered files. A regular file (or a new one) is written whole through a
+/// temporary file beside it and a rename, so a failed write leaves the old file as it was;
+/// stdout and other special files are written directly.
 pub fn write_files(files: &[(Option<PathBuf>, Vec<u8>)]) -> anyhow::Result<()> {
     for (path, bytes) in files {
+        if let Some(p) = path.as_deref()
+            && p.as_os_str() != "-"
+            && std::fs::metadata(p).map_or(true, |m| m.is_file())
+        {
+            write_whole(p, bytes)?;
+            continue;
+        }
         let mut out = open_output(path.as_deref())?;
         out.write_all(bytes)?;
         out.flush()?;
+    }
+    Ok(())
+}
+
+/// Writes `bytes` to the regular file `path` through `.<name>.dealdex-<pid>.tmp` beside it
+/// and a rename (keeping an existing file's permissions); the temporary file is removed on
+/// failure.
+pub fn write_whole(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let tmp = path.with_file_name(format!(".{name}.dealdex-{}.tmp", std::process::id()));
+    let result = (|| -> std::io::Result<()> {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        if let Ok(m) = std::fs::metadata(path) {
+            std::fs::set_permissions(&tmp, m.permissions())?;
+        }
+        std::fs::rename(&tmp, path)
+    })();
+    if let Err(e) = result {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(anyhow::anyhow!("{}: {e}", path.display()));
     }
     Ok(())
 }

@@ -381,7 +381,8 @@ impl Phase {
     }
 
     /// Reads a file name (without extension) as one of this phase's session names or joined
-    /// names; `None` when it is neither.
+    /// names; `None` when it is neither. A joined name joins at most [`MAX_SESSIONS`]
+    /// sessions (a variable phase has no last session to bound it).
     pub fn parse_name(&self, stem: &str) -> Option<NameMatch> {
         let (pre, w, post) = self.split_prefix();
         if w == 0 {
@@ -400,7 +401,7 @@ impl Phase {
         }
         let (a, b) = middle.split_once('-')?;
         let (a, b) = (number(a)?, number(b)?);
-        (a < b).then_some(NameMatch::Joined(a, b))
+        (a < b && b - a < MAX_SESSIONS).then_some(NameMatch::Joined(a, b))
     }
 }
 
@@ -539,12 +540,14 @@ impl Event {
     ///
     /// # Errors
     /// [`EventError::Sqd`] with the line number: a malformed SN line (see [`Phase::parse`]), a
-    /// KH that is not 64 hex digits, a second TN, DI, DV or KH line.
+    /// KH that is not 64 hex digits, a second TN, DI, DV, KH, PV or VF line, a second SH line
+    /// for a session.
     pub fn parse(text: &str) -> Result<Event, EventError> {
         let mut ev = Event::default();
         let mut seen: [Option<usize>; 6] = [None; 6];
         let mut sn_lines = Vec::new();
         let mut sh_line = None;
+        let mut sh_lines: Vec<(SessionId, usize)> = Vec::new();
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         for (i, raw) in text.split('\n').enumerate() {
             let line_no = i + 1;
@@ -598,8 +601,14 @@ impl Event {
                 }
                 "VF" => ev.value_format = Some(value.parse().map_err(|e| err(format!("VF: {e}")))?),
                 "SH" => {
-                    ev.key_commitments
-                        .push(parse_commitment(value).map_err(err)?);
+                    let (id, c) = parse_commitment(value).map_err(err)?;
+                    if let Some(&(_, first)) = sh_lines.iter().find(|(s, _)| *s == id) {
+                        return Err(err(format!(
+                            "a second SH line for session {id} (the first is line {first})"
+                        )));
+                    }
+                    sh_lines.push((id, line_no));
+                    ev.key_commitments.push((id, c));
                     sh_line.get_or_insert(line_no);
                 }
                 _ => unreachable!("tag_of returns known tags"),
@@ -619,16 +628,35 @@ impl Event {
                     message: "the dealdex protocol needs a number of sessions: declare the most the phase may need (unused keys are revealed and ignored)".into(),
                 });
             }
-            let mut ids: Vec<SessionId> = ev.key_commitments.iter().map(|c| c.0).collect();
-            ids.sort_unstable();
-            if let Some(w) = ids.windows(2).find(|w| w[0] == w[1]) {
-                return Err(EventError::Sqd {
-                    line: sh_line.unwrap_or(0),
-                    message: format!("two SH lines for session {}", w[0]),
-                });
-            }
         }
         Ok(ev)
+    }
+
+    /// Parses a `.sqd` file's bytes: [`Event::parse`] of its text, which must be UTF-8.
+    ///
+    /// # Errors
+    /// [`EventError::Sqd`] naming the line, byte offset (0-based, in the file) and column
+    /// (1-based, in bytes) of the first byte that is not UTF-8; else as [`Event::parse`].
+    pub fn parse_bytes(bytes: &[u8]) -> Result<Event, EventError> {
+        match std::str::from_utf8(bytes) {
+            Ok(text) => Event::parse(text),
+            Err(e) => {
+                let at = e.valid_up_to();
+                let before = &bytes[..at];
+                let line_start = before
+                    .iter()
+                    .rposition(|&b| b == b'\n')
+                    .map_or(0, |i| i + 1);
+                Err(EventError::Sqd {
+                    line: before.iter().filter(|&&b| b == b'\n').count() + 1,
+                    message: format!(
+                        "byte offset {at}, column {}: byte 0x{:02X} is not UTF-8 text",
+                        at - line_start + 1,
+                        bytes[at]
+                    ),
+                })
+            }
+        }
     }
 
     /// The `.sqd` text of this event in SquareDeal's layout (version comment, TN, DI, DV if
@@ -1158,6 +1186,14 @@ mod tests {
         let v = Phase::parse("0:16:TEAM#:Teams").unwrap();
         assert!(v.is_variable());
         assert_eq!(v.parse_name("TEAM12"), Some(NameMatch::Session(12)));
+        // A variable phase has no last session: a joined name joins at most MAX_SESSIONS
+        // (TEAM1-4294967295 used to make `verify` list four billion sessions).
+        assert_eq!(
+            v.parse_name("TEAM1-10000"),
+            Some(NameMatch::Joined(1, 10000))
+        );
+        assert_eq!(v.parse_name("TEAM1-10001"), None);
+        assert_eq!(v.parse_name("TEAM1-4294967295"), None);
         let one = Phase::parse("1:32:FINAL:Final").unwrap();
         assert_eq!(one.session_name(1), "FINAL");
         assert_eq!(one.parse_name("FINAL"), Some(NameMatch::Session(1)));

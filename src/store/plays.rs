@@ -3,7 +3,7 @@
 use rusqlite::types::ValueRef;
 use rusqlite::{TransactionBehavior, params};
 
-use super::{At, StoreError, board_from_sql, board_to_sql, insert_deal, key_from_sql};
+use super::{At, StoreError, board_to_sql, insert_deal, key_from_sql};
 use crate::card::{Card, Seat};
 use crate::index::DealIndex;
 use crate::play::{BoardPlay, PlayRecord, Strain};
@@ -128,8 +128,10 @@ impl super::Store {
     /// storing order.
     ///
     /// # Errors
-    /// [`StoreError::CorruptPlay`] when a stored row is not a play of its deal (changed
-    /// outside dealdex), [`StoreError::CorruptKey`], [`StoreError::CorruptBoard`];
+    /// [`StoreError::CorruptPlay`] naming the row and what is wrong when a stored row is not
+    /// a play of its deal (changed outside dealdex): a column of the wrong type, a strain or
+    /// seat that is none, empty cards or a card byte above 51, a negative board, cards that
+    /// do not replay on the deal; [`StoreError::CorruptKey`];
     /// [`StoreError::Sqlite`] if the query fails.
     pub fn plays_of(&self, key: &DealIndex) -> Result<Vec<StoredPlay>, StoreError> {
         let path = &self.path;
@@ -149,15 +151,28 @@ impl super::Store {
             let deal = key_from_sql(row.get_ref(6).at(path)?)?
                 .to_deal()
                 .map_err(|e| corrupt(format!("its deal: {e}")))?;
-            let strain = match row.get::<_, Option<String>>(3).at(path)? {
+            // Every column is read as what it may hold, so that a value of another type
+            // (the file changed outside dealdex) is named with its row and column.
+            let text = |i: usize, column: &str| -> Result<Option<String>, StoreError> {
+                match row.get_ref(i).at(path)? {
+                    ValueRef::Null => Ok(None),
+                    ValueRef::Text(t) => Ok(Some(String::from_utf8_lossy(t).into_owned())),
+                    other => Err(corrupt(format!(
+                        "{column} is {}, not TEXT",
+                        other.data_type()
+                    ))),
+                }
+            };
+            let strain = match text(3, "strain")? {
                 None => None,
                 Some(t) => Some(
                     t.parse::<Strain>()
                         .map_err(|e| corrupt(format!("strain: {e}")))?,
                 ),
             };
-            let declarer = seat_from_sql(row.get(4).at(path)?, id, "declarer")?;
+            let declarer = seat_from_sql(text(4, "declarer")?, id, "declarer")?;
             let cards = match row.get_ref(5).at(path)? {
+                ValueRef::Blob([]) => return Err(corrupt("cards is empty".into())),
                 ValueRef::Blob(b) => b
                     .iter()
                     .map(|&i| {
@@ -167,16 +182,25 @@ impl super::Store {
                     .collect::<Result<Vec<Card>, StoreError>>()?,
                 _ => return Err(corrupt("cards is not a BLOB".into())),
             };
+            let board = match row.get_ref(2).at(path)? {
+                ValueRef::Null => None,
+                ValueRef::Integer(v) => {
+                    Some(u64::try_from(v).map_err(|_| corrupt(format!("board {v} is negative")))?)
+                }
+                other => {
+                    return Err(corrupt(format!(
+                        "board is {}, not INTEGER",
+                        other.data_type()
+                    )));
+                }
+            };
+            let set_name = text(1, "its set's name")?;
             let record =
                 PlayRecord::from_play_order(&deal, &cards).map_err(|e| corrupt(e.to_string()))?;
             record.check(&deal).map_err(|e| corrupt(e.to_string()))?;
             out.push(StoredPlay {
-                set_name: row.get(1).at(path)?,
-                board: row
-                    .get::<_, Option<i64>>(2)
-                    .at(path)?
-                    .map(board_from_sql)
-                    .transpose()?,
+                set_name,
+                board,
                 play: BoardPlay {
                     strain,
                     declarer,
