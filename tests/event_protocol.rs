@@ -307,6 +307,9 @@ fn round_trip_passes_and_the_files_say_dealdex() {
     let keys = std::fs::read_to_string(d.join("CUP.sqk")).unwrap();
     std::fs::write(d.join("CUP.sqk"), keys.replace("\r\n", "\n")).unwrap();
     assert_eq!(verify(d, &[]).0, 0);
+    // ... and with a byte-order mark an editor added.
+    std::fs::write(d.join("CUP.sqk"), format!("\u{feff}{keys}")).unwrap();
+    assert_eq!(verify(d, &[]).0, 0);
 }
 
 #[test]

@@ -40,13 +40,16 @@ pub struct Keys {
 impl Keys {
     /// Parses a key file. As SquareDeal reads it, line ends may be CRLF or LF (a file
     /// converted to LF still verifies): the hash is taken over the lines each followed by
-    /// CRLF, a last line without a line end included.
+    /// CRLF, a last line without a line end included; a leading UTF-8 byte-order mark is skipped.
     ///
     /// # Errors
     /// [`EventError::Sqk`] with the line number: a line not of the form `P,S:KEY` (P ≥ 1, S ≥
     /// 0, decimal without padding), an empty key or one with a character that is not
     /// printable ASCII, a second key for the same session.
     pub fn parse(bytes: &[u8]) -> Result<Keys, EventError> {
+        // An editor's byte-order mark is not part of the keys (like LF line ends, it does
+        // not change the canonical CRLF form KH is computed over).
+        let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
         let mut canonical_form = Vec::with_capacity(bytes.len() + 64);
         let mut entries = Vec::new();
         let mut index = BTreeMap::new();
