@@ -217,6 +217,39 @@ fn export_equals_generate_output() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains("no set named"));
+    // An output in a missing directory, or a directory as the output, is bad input found
+    // before anything is read or written.
+    std::fs::create_dir(dir.path().join("d.pbn")).unwrap();
+    for (args, want) in [
+        (
+            [
+                "export",
+                "--set",
+                "ev",
+                "--db",
+                "e.db",
+                "--out",
+                "nodir/x.pbn",
+            ]
+            .as_slice(),
+            "nodir is not a directory",
+        ),
+        (
+            ["export", "--set", "ev", "--db", "e.db", "--out", "d.pbn"].as_slice(),
+            "is a directory, not a file",
+        ),
+        (
+            ["convert", "g.pbn", "nodir/x.dup"].as_slice(),
+            "nodir is not a directory",
+        ),
+    ] {
+        dealdex(dir.path())
+            .args(args)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(want));
+    }
+    assert!(!dir.path().join("nodir").exists());
     let first = DealIndex::from_deal(&seed_deals(1..=1)[0]);
     assert!(
         Store::open(&dir.path().join("e.db"))

@@ -110,6 +110,7 @@ pub(super) fn read_file(
 pub fn convert(a: ConvertArgs) -> anyhow::Result<()> {
     let from = outputs::format_for(&a.input, a.from.as_deref())?;
     let out = outputs::plan(std::slice::from_ref(&a.output), a.to.as_deref(), "pbn")?;
+    outputs::check_paths(std::slice::from_ref(&a.output))?;
     let boards = read_file(&a.input, from, a.first_board)?;
     let opts = a.write.options(
         "",
@@ -368,6 +369,7 @@ pub fn import(a: ImportArgs) -> anyhow::Result<()> {
 
 pub fn export(a: ExportArgs) -> anyhow::Result<()> {
     let outs: Vec<Output> = outputs::plan(&a.out, a.format.as_deref(), "pbn")?;
+    outputs::check_paths(&a.out)?;
     if !a.db.db.exists() {
         return Err(bad(format!("no database at {}", a.db.db.display())));
     }
