@@ -223,10 +223,25 @@ pub fn write_files(files: &[(Option<PathBuf>, Vec<u8>)]) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Writes `bytes` to the regular file `path` through `.<name>.dealdex-<pid>.tmp` beside it
-/// and a rename (keeping an existing file's permissions); the temporary file is removed on
-/// failure.
+/// Writes `bytes` to the regular file `path` so that a failed write loses nothing: a new
+/// file is created and removed again on failure; an existing one is replaced through
+/// `.<name>.dealdex-<pid>.tmp` beside it and a rename (keeping its permissions), so it stays
+/// as it was until the new content is complete.
 pub fn write_whole(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+    let fail = |e: std::io::Error| anyhow::anyhow!("{}: {e}", path.display());
+    let existing = std::fs::metadata(path).ok();
+    let Some(old) = existing else {
+        // A new file: nothing to protect, and creating one inode (not two) per file keeps
+        // `export --split` of 10,417 DUP files at the speed of plain writes.
+        let written = std::fs::File::create_new(path).and_then(|mut f| f.write_all(bytes));
+        if let Err(e) = written {
+            if e.kind() != std::io::ErrorKind::AlreadyExists {
+                let _ = std::fs::remove_file(path);
+            }
+            return Err(fail(e));
+        }
+        return Ok(());
+    };
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -234,16 +249,14 @@ pub fn write_whole(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
     let tmp = path.with_file_name(format!(".{name}.dealdex-{}.tmp", std::process::id()));
     let result = (|| -> std::io::Result<()> {
         let mut f = std::fs::File::create(&tmp)?;
+        // No fsync: the rename is what keeps a failed write from clobbering the old file.
         f.write_all(bytes)?;
-        f.sync_all()?;
-        if let Ok(m) = std::fs::metadata(path) {
-            std::fs::set_permissions(&tmp, m.permissions())?;
-        }
+        std::fs::set_permissions(&tmp, old.permissions())?;
         std::fs::rename(&tmp, path)
     })();
     if let Err(e) = result {
         let _ = std::fs::remove_file(&tmp);
-        return Err(anyhow::anyhow!("{}: {e}", path.display()));
+        return Err(fail(e));
     }
     Ok(())
 }
