@@ -257,6 +257,28 @@ fn snapshot(dir: &Path) -> Vec<(String, Vec<u8>)> {
     v
 }
 
+/// `event new FILE --protocol squaredeal --phase PHASE` (TN `Cup`, DI `DJI`), then `event
+/// publish FILE`, in `dir`; both must succeed.
+fn published_squaredeal_event(dir: &Path, file: &str, phase: &str) {
+    let new = [
+        "event",
+        "new",
+        "--protocol",
+        "squaredeal",
+        "--name",
+        "Cup",
+        "--delayed-info",
+        "DJI",
+        "--phase",
+        phase,
+        file,
+    ];
+    for args in [&new[..], &["event", "publish", file]] {
+        let (code, _, err) = run(dir, args);
+        assert_eq!(code, 0, "{args:?}: {err}");
+    }
+}
+
 fn new_event(dir: &Path) {
     let (code, _, err) = run(
         dir,
@@ -986,25 +1008,8 @@ fn round_trip_new_publish_set_value_make_verify() {
 fn make_refuses_a_run_too_large_for_memory() {
     let dir = TempDir::new().unwrap();
     let d = dir.path();
-    for args in [
-        &[
-            "event",
-            "new",
-            "--protocol",
-            "squaredeal",
-            "--name",
-            "Cup",
-            "--delayed-info",
-            "DJI",
-            "--phase",
-            "0:1000:V##:Open",
-            "V.sqd",
-        ][..],
-        &["event", "publish", "V.sqd"],
-        &["event", "set-value", "V.sqd", "12"],
-    ] {
-        assert_eq!(run(d, args).0, 0, "{args:?}");
-    }
+    published_squaredeal_event(d, "V.sqd", "0:1000:V##:Open");
+    assert_eq!(run(d, &["event", "set-value", "V.sqd", "12"]).0, 0);
     let before = snapshot(d);
     for sessions in ["1-4294967295", "1-1001"] {
         let (code, _, err) = run(
@@ -1059,25 +1064,8 @@ fn make_refuses_a_run_too_large_for_memory() {
 fn make_with_a_directory_or_file_in_the_way_changes_nothing() {
     let dir = TempDir::new().unwrap();
     let d = dir.path();
-    for args in [
-        &[
-            "event",
-            "new",
-            "--protocol",
-            "squaredeal",
-            "--name",
-            "Cup",
-            "--delayed-info",
-            "DJI",
-            "--phase",
-            "2:3:R##:Open",
-            "E.sqd",
-        ][..],
-        &["event", "publish", "E.sqd"],
-        &["event", "set-value", "E.sqd", "12"],
-    ] {
-        assert_eq!(run(d, args).0, 0, "{args:?}");
-    }
+    published_squaredeal_event(d, "E.sqd", "2:3:R##:Open");
+    assert_eq!(run(d, &["event", "set-value", "E.sqd", "12"]).0, 0);
     std::fs::write(d.join("out"), "not a directory").unwrap();
     std::fs::create_dir_all(d.join("o/R02.pbn")).unwrap();
     let before = snapshot(d);
@@ -1122,28 +1110,12 @@ fn verify_bounds_joined_names_of_a_variable_phase() {
     let dir = TempDir::new().unwrap();
     let d = dir.path();
     let seed = "11".repeat(32);
-    for args in [
-        &[
-            "event",
-            "new",
-            "--protocol",
-            "squaredeal",
-            "--name",
-            "Cup",
-            "--delayed-info",
-            "DJI",
-            "--phase",
-            "0:1000000:V##:Open",
-            "V.sqd",
-        ][..],
-        &["event", "publish", "V.sqd"],
-        &["event", "set-value", "V.sqd", "12"],
-        &[
-            "generate", "--seed", &seed, "--boards", "3", "--out", "x.pbn", "--no-db",
-        ],
-    ] {
-        assert_eq!(run(d, args).0, 0, "{args:?}");
-    }
+    published_squaredeal_event(d, "V.sqd", "0:1000000:V##:Open");
+    assert_eq!(run(d, &["event", "set-value", "V.sqd", "12"]).0, 0);
+    let generate = [
+        "generate", "--seed", &seed, "--boards", "3", "--out", "x.pbn", "--no-db",
+    ];
+    assert_eq!(run(d, &generate).0, 0);
     std::fs::copy(d.join("x.pbn"), d.join("V01-4294967295.pbn")).unwrap();
     let (code, out, _) = run(d, &["event", "verify", "V.sqd", "V01-4294967295.pbn"]);
     assert_eq!(code, 1);
@@ -1167,24 +1139,7 @@ fn verify_bounds_joined_names_of_a_variable_phase() {
 fn replacing_a_file_leaves_the_users_tmp_files_alone() {
     let dir = TempDir::new().unwrap();
     let d = dir.path();
-    for args in [
-        &[
-            "event",
-            "new",
-            "--protocol",
-            "squaredeal",
-            "--name",
-            "Cup",
-            "--delayed-info",
-            "DJI",
-            "--phase",
-            "1:2:R:Open",
-            "E.sqd",
-        ][..],
-        &["event", "publish", "E.sqd"],
-    ] {
-        assert_eq!(run(d, args).0, 0, "{args:?}");
-    }
+    published_squaredeal_event(d, "E.sqd", "1:2:R:Open");
     std::fs::create_dir(d.join("o")).unwrap();
     for f in ["E.sqd.tmp", "o/R.pbn.tmp"] {
         std::fs::write(d.join(f), "mine\n").unwrap();
