@@ -32,7 +32,9 @@ pub use output::{Format, Labels, format_chunk};
 mod store;
 
 pub use store::{NewPlay, StoredPlay};
-pub use store::{NewSet, SetBoard, SetInfo, SetOutcome, Store, StoreError};
+pub use store::{
+    NewSet, ReadOnlyQuery, ReadOnlyStore, SetBoard, SetInfo, SetOutcome, Store, StoreError,
+};
 pub mod formats;
 
 pub use formats::{Board, DealFormat, FormatError, FormatInfo, WriteOptions};
@@ -58,3 +60,6 @@ mod gamestate;
 pub use gamestate::{GameStateError, Group, PlayState, decode_groups, encode_groups};
 pub mod bigdeal;
 pub mod event;
+
+// Secret files: seeds and event keys, written once, to new files only.
+pub mod secret;

@@ -10,8 +10,15 @@
 //! runs in WAL mode with `synchronous=NORMAL`: a committed transaction survives a crash
 //! of the program; after a power loss or OS crash the last few commits may be missing,
 //! but the file is always consistent.
+//!
+//! Several processes may use one file at once: readers never wait (WAL), and writers take
+//! turns, one transaction at a time, each waiting up to [`Store::DEFAULT_BUSY_TIMEOUT`]
+//! (60 s, or the seconds in the `DEALDEX_BUSY_TIMEOUT` environment variable) for another's
+//! transaction to end; past that the call fails with a busy error
+//! ([`StoreError::is_busy`]) and changes nothing.
 
 use std::path::Path;
+use std::time::Duration;
 
 use rusqlite::types::ValueRef;
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
@@ -20,8 +27,31 @@ use rusqlite_migration::{HookError, HookResult, M, Migrations};
 use crate::index::DealIndex;
 
 mod plays;
+mod readonly;
 
 pub use plays::{NewPlay, StoredPlay};
+pub use readonly::{ReadOnlyQuery, ReadOnlyStore};
+
+/// The environment variable that overrides [`Store::DEFAULT_BUSY_TIMEOUT`]: seconds, e.g.
+/// `60` or `0.5`, at most a day.
+const BUSY_TIMEOUT_VAR: &str = "DEALDEX_BUSY_TIMEOUT";
+
+/// The busy timeout for new connections: `DEALDEX_BUSY_TIMEOUT` seconds when set, else
+/// [`Store::DEFAULT_BUSY_TIMEOUT`].
+fn busy_timeout_setting() -> Result<Duration, StoreError> {
+    let Some(raw) = std::env::var_os(BUSY_TIMEOUT_VAR) else {
+        return Ok(Store::DEFAULT_BUSY_TIMEOUT);
+    };
+    let text = raw.to_string_lossy();
+    text.trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|s| (0.0..=86_400.0).contains(s))
+        .map(Duration::from_secs_f64)
+        .ok_or_else(|| StoreError::BadBusyTimeout {
+            value: text.into_owned(),
+        })
+}
 
 /// The `migrations/NN-name/up.sql` files, applied in `NN` order.
 /// The schema migrations, in order: the SQL files of `migrations/`, embedded in the binary.
@@ -199,6 +229,33 @@ pub enum StoreError {
         /// What is wrong with it.
         why: String,
     },
+    /// [`Store::open`]: the `DEALDEX_BUSY_TIMEOUT` environment variable is not a number of
+    /// seconds between 0 and 86400.
+    #[error(
+        "DEALDEX_BUSY_TIMEOUT={value:?}: expected the seconds a writer waits for another \
+         writer's lock (0 to 86400, e.g. 60 or 0.5)"
+    )]
+    BadBusyTimeout {
+        /// The variable's value.
+        value: String,
+    },
+}
+
+impl StoreError {
+    /// True when SQLite gave up waiting for another connection's lock (`SQLITE_BUSY`, shown
+    /// as `database is locked`): another process kept a write transaction open beyond the
+    /// busy timeout ([`Store::busy_timeout`]). Nothing of the failed call was stored.
+    pub fn is_busy(&self) -> bool {
+        let error = match self {
+            StoreError::Sqlite { error, .. } => error,
+            StoreError::Migration {
+                error: rusqlite_migration::Error::RusqliteError { err, .. },
+                ..
+            } => err,
+            _ => return false,
+        };
+        error.sqlite_error_code() == Some(rusqlite::ErrorCode::DatabaseBusy)
+    }
 }
 
 /// The migration error without the migration's whole SQL text, which rusqlite_migration
@@ -307,24 +364,55 @@ pub struct Store {
 }
 
 impl Store {
+    /// How long [`Store::open`] lets a connection wait for another connection's write
+    /// transaction to end, unless the `DEALDEX_BUSY_TIMEOUT` environment variable says
+    /// otherwise. A bulk batch of 4 Mi keys into a large file can hold the write lock for
+    /// several seconds, so rusqlite's default of 5 s made a second bulk writer fail.
+    pub const DEFAULT_BUSY_TIMEOUT: Duration = Duration::from_secs(60);
+
     /// Opens the database file at `path`, creating it if missing (with 32 KiB pages), sets
     /// the connection's pragmas (WAL journal, `synchronous=NORMAL`, `foreign_keys=ON`, a
     /// page cache of at most 32 MiB (bulk inserts gain nothing from more: random keys defeat
     /// any cache smaller than the file), temporary tables in memory) and applies the pending
     /// schema migrations, in order, in one transaction.
     ///
-    /// Another connection's write lock is waited for up to rusqlite's default busy
-    /// timeout (5 s); change it through [`Store::connection`].
+    /// Another connection's write lock is waited for up to [`Store::DEFAULT_BUSY_TIMEOUT`]
+    /// (60 s), or the seconds in the `DEALDEX_BUSY_TIMEOUT` environment variable (`0` fails
+    /// at once); [`Store::busy_timeout`] tells which. Processes opening a new file at the same
+    /// time are safe: one applies the migrations, the others wait for it.
     ///
     /// # Errors
+    /// [`StoreError::BadBusyTimeout`] if `DEALDEX_BUSY_TIMEOUT` is set but not a number of
+    /// seconds from 0 to 86400 (checked before the file is touched);
     /// [`StoreError::Sqlite`] if the file cannot be opened or created, is not an SQLite
     /// database, or a pragma fails (e.g. the file or its directory is read-only);
     /// [`StoreError::Migration`] if the file's schema version is newer than this build
-    /// knows or a migration fails (the file is then left at its old version).
+    /// knows or a migration fails (the file is then left at its old version). Either is
+    /// [`StoreError::is_busy`] when another process held the write lock past the timeout.
     pub fn open(path: &Path) -> Result<Store, StoreError> {
         let label = path.display().to_string();
+        let timeout = busy_timeout_setting()?;
         let conn = Connection::open(path).at(&label)?;
+        conn.busy_timeout(timeout).at(&label)?;
         Store::init(conn, label)
+    }
+
+    /// How long a connection made by [`Store::open`] waits for another connection's write
+    /// lock: the seconds in `DEALDEX_BUSY_TIMEOUT` when set, else
+    /// [`Store::DEFAULT_BUSY_TIMEOUT`].
+    ///
+    /// ```
+    /// # if std::env::var_os("DEALDEX_BUSY_TIMEOUT").is_none() {
+    /// assert_eq!(dealdex::Store::busy_timeout()?, std::time::Duration::from_secs(60));
+    /// # }
+    /// # Ok::<(), dealdex::StoreError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`StoreError::BadBusyTimeout`] if the variable is set but not a number of seconds
+    /// from 0 to 86400.
+    pub fn busy_timeout() -> Result<Duration, StoreError> {
+        busy_timeout_setting()
     }
 
     /// Opens a new, empty database in memory, set up as by [`Store::open`] (but its
@@ -361,12 +449,18 @@ impl Store {
         .at(&path)?;
         // Before the migrations: the feature view (version 2) is defined over these functions.
         crate::sqlfn::register(&conn).at(&path)?;
-        migrations()
-            .to_latest(&mut conn)
-            .map_err(|error| StoreError::Migration {
-                path: path.clone(),
-                error,
-            })?;
+        // Processes opening a new file together: the migrations run in IMMEDIATE
+        // transactions, so the second waits (busy timeout) for the first's to commit instead
+        // of failing to upgrade its read lock; it then finds the tables made (its own
+        // migration fails on them and rolls back) and the version current, which is success.
+        conn.set_transaction_behavior(TransactionBehavior::Immediate);
+        let migrated = migrations().to_latest(&mut conn);
+        conn.set_transaction_behavior(TransactionBehavior::Deferred);
+        if let Err(error) = migrated
+            && !matches!(migrations().pending_migrations(&conn), Ok(0))
+        {
+            return Err(StoreError::Migration { path, error });
+        }
         Ok(Store { conn, path })
     }
 
@@ -457,39 +551,78 @@ impl Store {
         &mut self,
         groups: &[Vec<DealIndex>],
     ) -> Result<Vec<u64>, StoreError> {
+        let counts = self.insert_deal_groups_with_plays(groups, &[])?;
+        Ok(counts.into_iter().map(|(deals, _)| deals).collect())
+    }
+
+    /// [`Store::insert_deal_groups`] with each group's plays (`plays[g]` for group `g`;
+    /// missing entries mean none) stored in the same transaction, so a crash never leaves a
+    /// group stored without its plays. Returns per group (new deals, new plays).
+    ///
+    /// # Errors
+    /// [`StoreError::BoardOutOfRange`] for a play's board above `i64::MAX` (before anything
+    /// is written); [`StoreError::Sqlite`] when SQLite fails; the whole transaction is then
+    /// rolled back, so no group is stored.
+    pub fn insert_deal_groups_with_plays(
+        &mut self,
+        groups: &[Vec<DealIndex>],
+        plays: &[Vec<NewPlay>],
+    ) -> Result<Vec<(u64, u64)>, StoreError> {
+        let play_boards = plays
+            .iter()
+            .map(|p| plays::play_boards(p))
+            .collect::<Result<Vec<_>, _>>()?;
         let path = &self.path;
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .at(path)?;
-        if let [only] = groups {
+        let counts = if let [only] = groups {
             let mut sorted = only.clone();
             sorted.sort_unstable();
             sorted.dedup();
-            let n = insert_sorted_keys(&tx, &sorted).at(path)?;
-            tx.commit().at(path)?;
-            return Ok(vec![n]);
-        }
-        // All keys in one sorted pass (B-tree order), each counted for the first group that
-        // holds it.
-        let mut tagged: Vec<(DealIndex, usize)> = groups
-            .iter()
-            .enumerate()
-            .flat_map(|(g, keys)| keys.iter().map(move |&k| (k, g)))
-            .collect();
-        tagged.sort_unstable();
-        tagged.dedup_by_key(|(k, _)| *k);
-        let mut counts = vec![0u64; groups.len()];
-        {
-            let mut stmt = tx.prepare_cached(INSERT_DEAL).at(path)?;
-            for (key, g) in &tagged {
-                counts[*g] += insert_deal(&mut stmt, key).at(path)?;
-            }
+            vec![insert_sorted_keys(&tx, &sorted).at(path)?]
+        } else {
+            group_counts(&tx, path, groups)?
+        };
+        let mut out = Vec::with_capacity(groups.len());
+        for (g, deals) in counts.into_iter().enumerate() {
+            let new_plays = match (plays.get(g), play_boards.get(g)) {
+                (Some(p), Some(b)) if !p.is_empty() => plays::insert_plays(&tx, path, None, p, b)?,
+                _ => 0,
+            };
+            out.push((deals, new_plays));
         }
         tx.commit().at(path)?;
-        Ok(counts)
+        Ok(out)
     }
+}
 
+/// Inserts the keys of several groups in one sorted pass (B-tree order), each counted for
+/// the first group that holds it; returns the counts per group.
+fn group_counts(
+    tx: &rusqlite::Transaction<'_>,
+    path: &str,
+    groups: &[Vec<DealIndex>],
+) -> Result<Vec<u64>, StoreError> {
+    // All keys in one sorted pass (B-tree order), each counted for the first group that
+    // holds it.
+    let mut tagged: Vec<(DealIndex, usize)> = groups
+        .iter()
+        .enumerate()
+        .flat_map(|(g, keys)| keys.iter().map(move |&k| (k, g)))
+        .collect();
+    tagged.sort_unstable();
+    tagged.dedup_by_key(|(k, _)| *k);
+    let mut counts = vec![0u64; groups.len()];
+    let mut stmt = tx.prepare_cached(INSERT_DEAL).at(path)?;
+    for (key, g) in &tagged {
+        counts[*g] += insert_deal(&mut stmt, key).at(path)?;
+    }
+    Ok(counts)
+}
+
+impl Store {
     /// Stores a set in one transaction: its deals (those already stored are shared), the
     /// `sets` row and one `set_boards` row per `(board, deal)` pair of `boards` (in any
     /// order; a pair given twice counts once).
@@ -533,6 +666,23 @@ impl Store {
         set: &NewSet,
         boards: &[(u64, DealIndex)],
     ) -> Result<SetOutcome, StoreError> {
+        Ok(self.store_set_with_plays(set, boards, &[])?.0)
+    }
+
+    /// [`Store::store_set`] with the set's plays stored in the same transaction (so a crash
+    /// never leaves the set without them); returns the outcome and how many plays were new.
+    /// When the identical set is already stored, its plays not yet stored are added.
+    ///
+    /// # Errors
+    /// As [`Store::store_set`]; also [`StoreError::BoardOutOfRange`] for a play's board
+    /// above `i64::MAX`. Nothing is stored on error.
+    pub fn store_set_with_plays(
+        &mut self,
+        set: &NewSet,
+        boards: &[(u64, DealIndex)],
+        plays: &[NewPlay],
+    ) -> Result<(SetOutcome, u64), StoreError> {
+        let play_boards = plays::play_boards(plays)?;
         let first = board_to_sql(set.first_board)?;
         let last = board_to_sql(set.last_board)?;
         let mut rows = boards
@@ -554,7 +704,7 @@ impl Store {
         self.conn
             .pragma_update(None, "foreign_keys", false)
             .at(&self.path)?;
-        let result = self.store_set_unchecked(set, first, last, &rows);
+        let result = self.store_set_unchecked(set, first, last, &rows, (plays, &play_boards));
         let restored = self
             .conn
             .pragma_update(None, "foreign_keys", true)
@@ -571,7 +721,8 @@ impl Store {
         first: i64,
         last: i64,
         rows: &[(i64, DealIndex)],
-    ) -> Result<SetOutcome, StoreError> {
+        (plays, play_boards): (&[NewPlay], &[Option<i64>]),
+    ) -> Result<(SetOutcome, u64), StoreError> {
         let path = &self.path;
         // IMMEDIATE: take the write lock before reading, so the existence check and the
         // inserts see the same database.
@@ -598,11 +749,16 @@ impl Store {
                     .zip(rows)
                     .all(|(&(b, k), &(rb, rk))| b as i64 == rb && k == rk);
             return if same {
-                Ok(SetOutcome {
-                    set_id,
-                    new_deals: 0,
-                    already_stored: true,
-                })
+                let new_plays = plays::insert_plays(&tx, path, Some(set_id), plays, play_boards)?;
+                tx.commit().at(path)?;
+                Ok((
+                    SetOutcome {
+                        set_id,
+                        new_deals: 0,
+                        already_stored: true,
+                    },
+                    new_plays,
+                ))
             } else {
                 Err(StoreError::SetExists {
                     name: set.name.clone(),
@@ -629,12 +785,16 @@ impl Store {
         .at(path)?;
         let set_id = tx.last_insert_rowid();
         insert_boards(&tx, set_id, rows).at(path)?;
+        let new_plays = plays::insert_plays(&tx, path, Some(set_id), plays, play_boards)?;
         tx.commit().at(path)?;
-        Ok(SetOutcome {
-            set_id,
-            new_deals,
-            already_stored: false,
-        })
+        Ok((
+            SetOutcome {
+                set_id,
+                new_deals,
+                already_stored: false,
+            },
+            new_plays,
+        ))
     }
 
     /// A set name not yet used: `base` if free, else the first free of `base-2`,

@@ -53,10 +53,177 @@ fn sql_reads_features_and_refuses_writes() {
         .args(["sql", "DELETE FROM deals"])
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("readonly"));
+        .stderr(predicate::str::contains(
+            "read-only: DELETE from deals is refused",
+        ));
     dealdex(dir.path())
         .args(["sql", "SELECT hcp(key, 'Q') FROM deals"])
         .assert()
         .code(2)
         .stderr(predicate::str::contains("seat \"Q\""));
+}
+
+/// Every statement that would write, attach, vacuum or change a setting is refused with
+/// exit 2 naming it, and leaves the database (and the file system) as it was.
+#[test]
+fn sql_is_truly_read_only() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    dealdex(d)
+        .args([
+            "generate",
+            "--boards",
+            "1-20",
+            "--seed",
+            &"42".repeat(32),
+            "--no-db",
+        ])
+        .args(["--out", "s.pbn", "-q"])
+        .assert()
+        .success();
+    dealdex(d)
+        .args(["import", "s.pbn", "--set", "s"])
+        .assert()
+        .success();
+    let db = d.join("dealdex.db");
+    let before = |d: &Path| {
+        let mut names: Vec<String> = std::fs::read_dir(d)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| !n.starts_with("dealdex.db"))
+            .collect();
+        names.sort();
+        names
+    };
+    let files = before(d);
+    let elsewhere = TempDir::new().unwrap();
+    let attached = elsewhere.path().join("x.db");
+    let vacuumed = elsewhere.path().join("v.db");
+    let refused = [
+        (
+            "PRAGMA journal_mode=DELETE",
+            "PRAGMA journal_mode = DELETE".to_owned(),
+        ),
+        ("PRAGMA query_only = 0", "PRAGMA query_only = 0".to_owned()),
+        (
+            "PRAGMA user_version = 9",
+            "PRAGMA user_version = 9".to_owned(),
+        ),
+        (
+            "PRAGMA wal_checkpoint(TRUNCATE)",
+            "PRAGMA wal_checkpoint".to_owned(),
+        ),
+        (
+            &format!("ATTACH DATABASE '{}' AS x", attached.display()),
+            format!("ATTACH DATABASE '{}'", attached.display()),
+        ),
+        (
+            &format!("VACUUM INTO '{}'", vacuumed.display()),
+            format!("ATTACH DATABASE '{}' (or VACUUM INTO)", vacuumed.display()),
+        ),
+        ("VACUUM", "VACUUM".to_owned()),
+        ("DETACH DATABASE main", "DETACH DATABASE main".to_owned()),
+        (
+            "INSERT INTO sets(name) VALUES ('x')",
+            "INSERT into sets".to_owned(),
+        ),
+        ("UPDATE deals SET lens = 0", "UPDATE of deals".to_owned()),
+        (
+            "DELETE FROM set_boards",
+            "DELETE from set_boards".to_owned(),
+        ),
+        ("DROP TABLE deals", "DROP TABLE deals".to_owned()),
+        (
+            "DROP VIEW deal_features",
+            "DROP VIEW deal_features".to_owned(),
+        ),
+        ("CREATE TABLE t(a)", "CREATE TABLE t(a)".to_owned()),
+        ("CREATE TEMP TABLE t(a)", "CREATE TEMP TABLE".to_owned()),
+        ("CREATE INDEX i ON deals(lens)", "CREATE INDEX i".to_owned()),
+        (
+            "ALTER TABLE sets ADD COLUMN z",
+            "ALTER TABLE sets".to_owned(),
+        ),
+        ("REINDEX", "REINDEX".to_owned()),
+        ("ANALYZE", "ANALYZE".to_owned()),
+    ];
+    for (sql, what) in &refused {
+        let out = dealdex(d).args(["sql", sql]).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{sql}: {err}");
+        assert!(err.contains(&format!("read-only: {what}")), "{sql}: {err}");
+    }
+    // Nothing changed: still WAL, same rows, no file created here or elsewhere.
+    assert!(!attached.exists() && !vacuumed.exists());
+    assert_eq!(before(d), files);
+    let store = dealdex::Store::open(&db).unwrap();
+    let mode: String = store
+        .connection()
+        .query_row("PRAGMA journal_mode", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(mode, "wal");
+    assert_eq!(store.deal_count().unwrap(), 20);
+    assert_eq!(store.set_boards("s").unwrap().len(), 20);
+    assert_eq!(store.schema_version().unwrap(), 4);
+    drop(store);
+
+    // Reading still works: SELECT, table-valued and reporting pragmas, setting queries.
+    for (sql, want) in [
+        ("SELECT count(*) FROM deals", "count(*)\n20\n"),
+        ("PRAGMA journal_mode", "journal_mode\nwal\n"),
+        ("PRAGMA integrity_check", "integrity_check\nok\n"),
+        (
+            "SELECT name FROM pragma_table_info('sets') WHERE cid = 1",
+            "name\nname\n",
+        ),
+        (
+            "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3) SELECT sum(i) FROM n",
+            "sum(i)\n6\n",
+        ),
+    ] {
+        dealdex(d)
+            .args(["sql", sql])
+            .assert()
+            .success()
+            .stdout(want);
+    }
+    dealdex(d)
+        .args(["sql", "PRAGMA table_info(deals)"])
+        .assert()
+        .success()
+        .stdout(predicate::str::starts_with("cid\tname\ttype"))
+        .stdout(predicate::str::contains("\tkey\tBLOB\t"));
+}
+
+/// The same guarantees through the library type.
+#[test]
+fn read_only_store_refuses_and_names_what() {
+    let dir = TempDir::new().unwrap();
+    let path = dir.path().join("d.db");
+    dealdex::Store::open(&path).unwrap();
+    let db = dealdex::ReadOnlyStore::open(&path).unwrap();
+    let mut query = db.prepare("SELECT count(*) FROM deals").unwrap();
+    assert_eq!(query.column_names(), ["count(*)"]);
+    let mut got = Vec::new();
+    query
+        .for_each_row(|row| {
+            got.push(row[0].as_i64().unwrap());
+            Ok::<_, dealdex::StoreError>(())
+        })
+        .unwrap();
+    assert_eq!(got, [0]);
+    let err = db
+        .prepare("INSERT INTO sets(name) VALUES ('x')")
+        .unwrap_err();
+    assert!(
+        err.to_string().contains("INSERT into sets is refused"),
+        "{err}"
+    );
+    // The connection itself refuses too, whatever the caller prepares on it.
+    assert!(db.connection().execute("DELETE FROM deals", []).is_err());
+    assert!(
+        db.connection()
+            .execute_batch("PRAGMA journal_mode = DELETE")
+            .is_err()
+    );
 }

@@ -285,39 +285,40 @@ fn replace_file(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
     outputs::write_whole(path, bytes)
 }
 
-/// Creates a new file (never overwriting) with `bytes`; `private` gives it mode 0600.
+/// Creates a new file (never overwriting, never following a symbolic link) with `bytes`;
+/// `private` makes it a secret file ([`dealdex::secret::write_new`]: mode 0600 from the start).
 fn create_new(path: &Path, bytes: &[u8], private: bool) -> anyhow::Result<()> {
-    let mut opts = OpenOptions::new();
-    opts.write(true).create_new(true);
-    #[cfg(unix)]
-    if private {
-        use std::os::unix::fs::OpenOptionsExt;
-        opts.mode(0o600);
-    }
-    let mut f = opts.open(path).map_err(|e| {
-        if e.kind() == std::io::ErrorKind::AlreadyExists {
-            bad(format!(
-                "{}: the file exists; refusing to overwrite it",
-                path.display()
-            ))
-        } else {
-            anyhow::anyhow!("{}: {e}", path.display())
+    let written = if private {
+        dealdex::secret::write_new(path, bytes)
+    } else {
+        let mut opts = OpenOptions::new();
+        opts.write(true).create_new(true);
+        match opts.open(path) {
+            Ok(mut f) => f.write_all(bytes).map_err(|error| {
+                let _ = std::fs::remove_file(path);
+                dealdex::secret::SecretFileError::Io {
+                    path: path.to_owned(),
+                    error,
+                }
+            }),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                Err(dealdex::secret::SecretFileError::Exists {
+                    path: path.to_owned(),
+                })
+            }
+            Err(error) => Err(dealdex::secret::SecretFileError::Io {
+                path: path.to_owned(),
+                error,
+            }),
         }
-    })?;
-    let written = (|| -> std::io::Result<()> {
-        #[cfg(unix)]
-        if private {
-            use std::os::unix::fs::PermissionsExt;
-            f.set_permissions(std::fs::Permissions::from_mode(0o600))?;
-        }
-        f.write_all(bytes)?;
-        f.sync_all()
-    })();
-    if let Err(e) = written {
-        let _ = std::fs::remove_file(path);
-        return Err(anyhow::anyhow!("{}: {e}", path.display()));
-    }
-    Ok(())
+    };
+    written.map_err(|e| match e {
+        dealdex::secret::SecretFileError::Exists { path } => bad(format!(
+            "{}: the file exists; refusing to overwrite it",
+            path.display()
+        )),
+        e => e.into(),
+    })
 }
 
 fn new(a: NewArgs) -> anyhow::Result<()> {

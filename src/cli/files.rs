@@ -7,6 +7,7 @@ use clap::Args;
 use dealdex::formats::{self, Board, DealFormat};
 use dealdex::{DealIndex, NewPlay, NewSet, Store};
 
+use super::generate::store_failed;
 use super::outputs::{self, Output};
 use super::{DbArgs, bad};
 
@@ -62,6 +63,17 @@ pub struct ImportArgs {
     /// Number of the first board when a file carries no board numbers.
     #[arg(long, value_name = "N", default_value_t = 1)]
     first_board: u64,
+    /// Without --set: commit whole files, in the order given, once they hold N boards
+    /// together; a kill or crash loses at most the files of the batch in flight, and
+    /// rerunning the command stores the rest. (With --set each file is its own transaction.)
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = IMPORT_BATCH_BOARDS,
+        conflicts_with = "set",
+        value_parser = clap::value_parser!(u64).range(MIN_IMPORT_BATCH..=MAX_IMPORT_BATCH)
+    )]
+    batch: u64,
     #[command(flatten)]
     db: DbArgs,
 }
@@ -121,10 +133,17 @@ pub fn convert(a: ConvertArgs) -> anyhow::Result<()> {
     outputs::write_files(&files)
 }
 
-/// Bytes of files read (in parallel) before their boards are stored; boards gathered into
-/// one transaction when importing deals only.
+/// Bytes of files read (in parallel) before their boards are stored.
 const IMPORT_WINDOW_BYTES: u64 = 256 << 20;
-const IMPORT_BATCH_BOARDS: usize = 1 << 20;
+
+/// Boards gathered into one transaction when importing deals only (the default `--batch`).
+const IMPORT_BATCH_BOARDS: u64 = 1 << 20;
+
+/// The smallest import `--batch` (a file is never split, so a batch may hold more).
+const MIN_IMPORT_BATCH: u64 = 1;
+
+/// The largest import `--batch`: a batch's keys are held in memory and sorted together.
+const MAX_IMPORT_BATCH: u64 = 1 << 24;
 
 /// Cuts the files into windows of about [`IMPORT_WINDOW_BYTES`] (at least one file each).
 fn windows<T>(plan: &[(T, u64)]) -> Vec<std::ops::Range<usize>> {
@@ -225,7 +244,8 @@ pub fn import(a: ImportArgs) -> anyhow::Result<()> {
         .enumerate()
         .map(|(i, (p, _))| (i, std::fs::metadata(p).map_or(0, |m| m.len())))
         .collect();
-    let mut store = Store::open(&a.db.db)?;
+    let db = &a.db.db;
+    let mut store = Store::open(db).map_err(|e| store_failed(e, db))?;
     let mut t = Tally::default();
     for range in windows(&sized) {
         let offset = range.start;
@@ -277,11 +297,8 @@ pub fn import(a: ImportArgs) -> anyhow::Result<()> {
                         generator: format!("import {}", path.display()),
                         seed_sha256: None,
                     };
-                    match store.store_set(&set, &keyed) {
-                        Ok(o) => {
-                            let new_plays = store
-                                .store_plays(Some(o.set_id), &plays)
-                                .with_context(|| path.display().to_string())?;
+                    match store.store_set_with_plays(&set, &keyed, &plays) {
+                        Ok((o, new_plays)) => {
                             t.file(
                                 path,
                                 *format,
@@ -294,7 +311,9 @@ pub fn import(a: ImportArgs) -> anyhow::Result<()> {
                         | Err(e @ dealdex::StoreError::DuplicateBoard { .. }) => {
                             t.reject(path, &e.into());
                         }
-                        Err(e) => return Err(e).context(path.display().to_string()),
+                        Err(e) => {
+                            return Err(store_failed(e, db)).context(path.display().to_string());
+                        }
                     }
                 }
             }
@@ -310,17 +329,17 @@ pub fn import(a: ImportArgs) -> anyhow::Result<()> {
                              members: &mut Vec<Member>,
                              t: &mut Tally|
                  -> anyhow::Result<()> {
-                    let counts = store.insert_deal_groups(groups)?;
-                    for ((path, format, plays), (g, n)) in
-                        members.iter().zip(groups.iter().zip(counts))
+                    // Each file's plays commit with its deals, in the same transaction.
+                    let plays: Vec<Vec<NewPlay>> = members
+                        .iter_mut()
+                        .map(|m| std::mem::take(&mut m.2))
+                        .collect();
+                    let counts = store
+                        .insert_deal_groups_with_plays(groups, &plays)
+                        .map_err(|e| store_failed(e, db))?;
+                    for (((path, format, _), plays), (g, (n, new_plays))) in
+                        members.iter().zip(&plays).zip(groups.iter().zip(counts))
                     {
-                        let new_plays = if plays.is_empty() {
-                            0
-                        } else {
-                            store
-                                .store_plays(None, plays)
-                                .with_context(|| path.display().to_string())?
-                        };
                         t.file(path, *format, g.len(), n, (plays.len(), new_plays));
                     }
                     groups.clear();
@@ -333,7 +352,7 @@ pub fn import(a: ImportArgs) -> anyhow::Result<()> {
                             size += b.len();
                             groups.push(b.iter().map(|b| DealIndex::from_deal(&b.deal)).collect());
                             members.push((path, *format, plays));
-                            if size >= IMPORT_BATCH_BOARDS {
+                            if size as u64 >= a.batch {
                                 flush(&mut store, &mut groups, &mut members, &mut t)?;
                                 size = 0;
                             }
@@ -351,7 +370,7 @@ pub fn import(a: ImportArgs) -> anyhow::Result<()> {
         "imported {} of {} files into {}: {} boards read, {} new, {} duplicates, {} files rejected",
         plan.len() - t.rejected,
         plan.len(),
-        a.db.db.display(),
+        db.display(),
         t.read,
         t.new,
         t.read - t.new,

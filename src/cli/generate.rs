@@ -1,6 +1,5 @@
 //! `dealdex generate`: tournament sets (--boards) and bulk generation (--count).
 
-use std::fs::OpenOptions;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -15,10 +14,18 @@ use indicatif::{ProgressBar, ProgressStyle};
 use super::outputs::{self, Output};
 use super::{bad, open_output, show_progress};
 
-/// Keys inserted per store transaction in bulk mode. Random keys dirty most of the B-tree's
-/// leaf pages in every transaction, so fewer, larger batches write far less WAL: 4 Mi keys
-/// (2 × 54 MB of keys in memory) ran 10 M deals 25 % faster than 1 Mi keys.
-const BATCH: usize = 1 << 22;
+/// Keys inserted per store transaction in bulk mode (the default `--batch`). Random keys
+/// dirty most of the B-tree's leaf pages in every transaction, so fewer, larger batches write
+/// far less WAL: 4 Mi keys (2 × 54 MB of keys in memory) ran 10 M deals 25 % faster than
+/// 1 Mi keys.
+const BATCH: u64 = 1 << 22;
+
+/// The smallest `--batch`: below it the per-transaction cost dominates (each commit rewrites
+/// every B-tree page its random keys touch).
+const MIN_BATCH: u64 = 1000;
+
+/// The largest `--batch`: a batch is held in memory twice (keys and their sorted copy).
+const MAX_BATCH: u64 = 1 << 24;
 
 #[derive(Args, Debug)]
 #[command(group(ArgGroup::new("what").required(true).args(["boards", "count"])))]
@@ -36,6 +43,16 @@ pub struct GenerateArgs {
     /// First deal of a bulk run (1-based); shards of one seed concatenate to the whole.
     #[arg(long, value_name = "K", default_value_t = 1, requires = "count")]
     start: u64,
+    /// Bulk runs: commit to the database every N deals, in stream order; a kill or crash
+    /// loses at most the batch in flight, and rerunning the command stores the rest
+    /// [default: 4194304].
+    #[arg(
+        long,
+        value_name = "N",
+        conflicts_with = "boards",
+        value_parser = clap::value_parser!(u64).range(MIN_BATCH..=MAX_BATCH)
+    )]
+    batch: Option<u64>,
     /// 256-bit seed as 64 hex digits; without it a seed comes from the OS and is saved to a
     /// key file (mode 0600).
     #[arg(long, value_name = "HEX", conflicts_with = "seed_file")]
@@ -294,38 +311,45 @@ fn parse_boards(s: &str) -> anyhow::Result<(u64, u64)> {
     Ok((a, b))
 }
 
-/// Writes a fresh seed to `path` with mode 0600, before any deal leaves the process.
-fn write_key_file(path: &Path, seed: &Seed, what: &str) -> anyhow::Result<()> {
-    let mut opts = OpenOptions::new();
-    opts.write(true).create(true).truncate(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        opts.mode(0o600);
+/// Saves a fresh seed before any deal leaves the process, to a new file only
+/// ([`dealdex::secret`]): `--key-file` must not exist (exit 2 naming it otherwise); the
+/// default name, when taken, gives way to the next free one (`s.pbn-2.seed`, …). Returns the
+/// file written, with a note when the default name was taken.
+fn save_seed(
+    a: &GenerateArgs,
+    db: Option<&Path>,
+    seed: &Seed,
+    what: &str,
+) -> anyhow::Result<(PathBuf, String)> {
+    let text = |path: &Path| {
+        format!(
+            "# dealdex generation seed: secret; it regenerates {what}\n# use: dealdex generate --seed-file {} …\n{seed}\n",
+            path.display()
+        )
+        .into_bytes()
+    };
+    if let Some(p) = &a.key_file {
+        return match dealdex::secret::write_new(p, &text(p)) {
+            Ok(()) => Ok((p.clone(), String::new())),
+            Err(e @ dealdex::secret::SecretFileError::Exists { .. }) => Err(bad(format!(
+                "--key-file {e} (it may hold the seed of an earlier set: name another --key-file, or reuse that seed with --seed-file)"
+            ))),
+            Err(e) => Err(e.into()),
+        };
     }
-    let mut f = opts
-        .open(path)
-        .with_context(|| format!("cannot write the seed key file {}", path.display()))?;
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        f.set_permissions(std::fs::Permissions::from_mode(0o600))?;
-    }
-    writeln!(
-        f,
-        "# dealdex generation seed: secret; it regenerates {what}\n# use: dealdex generate --seed-file {} …\n{seed}",
-        path.display()
-    )?;
-    f.sync_all()?;
-    Ok(())
+    let default = default_key_path(a, db, seed);
+    let written = dealdex::secret::write_next_free(&default, text)?;
+    let note = if written == default {
+        String::new()
+    } else {
+        format!(" ({} exists and is kept)", default.display())
+    };
+    Ok((written, note))
 }
 
-/// The key file for a fresh seed: --key-file, else `<out>.seed` when the output is a regular
-/// file, else `<db stem>-<sha>.seed` beside the database, else `dealdex-<sha>.seed` here.
-fn key_path(a: &GenerateArgs, db: Option<&Path>, seed: &Seed) -> PathBuf {
-    if let Some(p) = &a.key_file {
-        return p.clone();
-    }
+/// The default key file for a fresh seed: `<out>.seed` when the output is a regular file,
+/// else `<db stem>-<sha>.seed` beside the database, else `dealdex-<sha>.seed` here.
+fn default_key_path(a: &GenerateArgs, db: Option<&Path>, seed: &Seed) -> PathBuf {
     let tag: String = seed.sha256()[..4]
         .iter()
         .map(|b| format!("{b:02x}"))
@@ -433,16 +457,15 @@ fn tournament(a: &GenerateArgs, (first, last): (u64, u64)) -> anyhow::Result<()>
     let opts = a.write.options(&name, first, last);
     let files = outputs::render(&outputs, &boards, &opts, a.write.split)?;
 
-    let key_file = seed
-        .fresh
-        .then(|| key_path(a, db_path.as_deref(), &seed.seed));
-    if let Some(k) = &key_file {
-        write_key_file(
-            k,
+    let key_file = match seed.fresh {
+        true => Some(save_seed(
+            a,
+            db_path.as_deref(),
             &seed.seed,
             &format!("set {name:?}, boards {first}-{last}"),
-        )?;
-    }
+        )?),
+        false => None,
+    };
     let mut stored = None;
     if let Some(store) = &mut store {
         let keyed: Vec<(u64, DealIndex)> = boards
@@ -484,8 +507,8 @@ fn tournament(a: &GenerateArgs, (first, last): (u64, u64)) -> anyhow::Result<()>
                 msg += &format!("; written to {}", p.display());
             }
         }
-        if let Some(k) = &key_file {
-            msg += &format!("; seed saved to {} (keep it secret)", k.display());
+        if let Some((k, note)) = &key_file {
+            msg += &format!("; seed saved to {}{note} (keep it secret)", k.display());
         }
         eprintln!("{msg}");
     }
@@ -552,7 +575,7 @@ fn bulk(a: &GenerateArgs, count: u64) -> anyhow::Result<()> {
     let predeal = parse_predeal(a)?;
     let seed = choose_seed(a)?;
     let mut store = match &db_path {
-        Some(p) => Some(Store::open(p)?),
+        Some(p) => Some(Store::open(p).map_err(|e| store_failed(e, p))?),
         None => None,
     };
     if let Some(q) = &filter {
@@ -567,10 +590,14 @@ fn bulk(a: &GenerateArgs, count: u64) -> anyhow::Result<()> {
         );
     }
     if seed.fresh {
-        let k = key_path(a, db_path.as_deref(), &seed.seed);
-        write_key_file(&k, &seed.seed, &format!("deals {}..{last}", a.start))?;
+        let (k, note) = save_seed(
+            a,
+            db_path.as_deref(),
+            &seed.seed,
+            &format!("deals {}..{last}", a.start),
+        )?;
         if !a.quiet {
-            eprintln!("seed saved to {} (keep it secret)", k.display());
+            eprintln!("seed saved to {}{note} (keep it secret)", k.display());
         }
     }
     let opts = a.write.options("", a.start, last);
@@ -611,6 +638,8 @@ fn bulk(a: &GenerateArgs, count: u64) -> anyhow::Result<()> {
 
     let started = Instant::now();
     let want_keys = store.is_some();
+    let batch = a.batch.unwrap_or(BATCH) as usize;
+    let db = db_path.clone().unwrap_or_default();
     let keep_boards = !collected.is_empty();
     let mut new_deals = 0u64;
     let mut pending: Vec<DealIndex> = Vec::new();
@@ -653,10 +682,14 @@ fn bulk(a: &GenerateArgs, count: u64) -> anyhow::Result<()> {
                 w.write_all(b)?;
             }
             if let Some(s) = &mut store {
+                // Exactly `batch` deals a transaction, committed in stream order: after a
+                // kill the database holds deals start .. start + k·batch − 1 for some k.
                 pending.extend_from_slice(&chunk.keys);
-                if pending.len() >= BATCH {
-                    new_deals += s.insert_deals(&pending)?;
-                    pending.clear();
+                while pending.len() >= batch {
+                    new_deals += s
+                        .insert_deals(&pending[..batch])
+                        .map_err(|e| store_failed(e, &db))?;
+                    pending.drain(..batch);
                 }
             }
             all_boards.extend(chunk.boards);
@@ -668,7 +701,7 @@ fn bulk(a: &GenerateArgs, count: u64) -> anyhow::Result<()> {
     if let Some(s) = &mut store
         && !pending.is_empty()
     {
-        new_deals += s.insert_deals(&pending)?;
+        new_deals += s.insert_deals(&pending).map_err(|e| store_failed(e, &db))?;
     }
     for (o, w) in streamed.iter().zip(writers.iter_mut()) {
         let mut tail = Vec::new();
@@ -720,14 +753,14 @@ fn bulk_filtered(
     outs: &[Output],
 ) -> anyhow::Result<()> {
     if seed.fresh {
-        let k = key_path(a, db_path, &seed.seed);
-        write_key_file(
-            &k,
+        let (k, note) = save_seed(
+            a,
+            db_path,
             &seed.seed,
             &format!("{count} deals matching {:?}", a.filter),
         )?;
         if !a.quiet {
-            eprintln!("seed saved to {} (keep it secret)", k.display());
+            eprintln!("seed saved to {}{note} (keep it secret)", k.display());
         }
     }
     let bar = if show_progress(a.quiet) {
@@ -756,8 +789,10 @@ fn bulk_filtered(
     let mut new_deals = 0;
     if let Some(s) = store {
         let keys: Vec<DealIndex> = deals.iter().map(DealIndex::from_deal).collect();
-        for batch in keys.chunks(BATCH) {
-            new_deals += s.insert_deals(batch)?;
+        for batch in keys.chunks(a.batch.unwrap_or(BATCH) as usize) {
+            new_deals += s
+                .insert_deals(batch)
+                .map_err(|e| store_failed(e, db_path.unwrap_or(Path::new(""))))?;
         }
     }
     outputs::write_files(&files)?;
@@ -778,4 +813,21 @@ fn bulk_filtered(
         eprintln!("{msg}");
     }
     Ok(())
+}
+
+/// The error of a store call writing to `db`, with a busy database said plainly: another
+/// process kept the write lock past the busy timeout (`DEALDEX_BUSY_TIMEOUT`), and nothing of
+/// the failed transaction was stored. Other errors pass through.
+pub(super) fn store_failed(e: dealdex::StoreError, db: &Path) -> anyhow::Error {
+    if !e.is_busy() {
+        return e.into();
+    }
+    let waited = Store::busy_timeout().map_or_else(
+        |_| "the busy timeout".to_owned(),
+        |d| format!("{} s", d.as_secs_f64()),
+    );
+    anyhow::anyhow!(
+        "database is busy: another process is writing {}; waited {waited} for it, this transaction stored nothing (DEALDEX_BUSY_TIMEOUT sets the wait in seconds)",
+        db.display()
+    )
 }

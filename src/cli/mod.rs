@@ -110,6 +110,7 @@ pub fn report(e: anyhow::Error) -> ExitCode {
                 Some(
                     dealdex::StoreError::SetExists { .. }
                         | dealdex::StoreError::BoardOutOfRange { .. }
+                        | dealdex::StoreError::BadBusyTimeout { .. }
                 )
             )
             // A database file changed outside dealdex is bad input too.

@@ -3,14 +3,16 @@
 use std::io::Write;
 
 use clap::Args;
-use dealdex::Store;
+use dealdex::ReadOnlyStore;
 use rusqlite::types::ValueRef;
 
 use super::{DbArgs, bad, open_output};
 
 #[derive(Args, Debug)]
 #[command(
-    after_help = "The connection is read-only (PRAGMA query_only). Tables: deals(key), sets,
+    after_help = "The connection is read-only: the file is opened read-only, and writes, ATTACH/DETACH,
+VACUUM and pragmas that change a setting are refused (reporting pragmas such as table_info,
+integrity_check or journal_mode without a value work). Tables: deals(key), sets,
 set_boards; view deal_features(key, hcp_n … hcp_w, len_n_s … len_w_c). Functions: hcp(key, seat),
 len(key, seat, suit), shape, pattern, controls, ltc, balanced, semibalanced, longest (key, seat),
 pbn(key), number(key [, scheme]), board_dealer(n), board_vul(n).
@@ -30,36 +32,41 @@ pub fn run(a: SqlArgs) -> anyhow::Result<()> {
     if !a.db.db.exists() {
         return Err(bad(format!("no database at {}", a.db.db.display())));
     }
-    let store = Store::open(&a.db.db)?;
-    let conn = store.connection();
-    conn.pragma_update(None, "query_only", true)?;
-    let mut stmt = conn.prepare(&a.sql).map_err(|e| bad(format!("sql: {e}")))?;
-    let names: Vec<String> = stmt.column_names().iter().map(|s| s.to_string()).collect();
+    let store = ReadOnlyStore::open(&a.db.db)?;
+    // The statement is the input: an error in it (or a refusal) is bad input.
+    let sql_error = |e: dealdex::StoreError| bad(format!("sql: {e}"));
+    let mut query = store.prepare(&a.sql).map_err(sql_error)?;
+    let names = query.column_names();
     let mut out = open_output(None)?;
     if !names.is_empty() {
         writeln!(out, "{}", names.join("\t"))?;
     }
-    let mut rows = stmt.query([]).map_err(|e| bad(format!("sql: {e}")))?;
     let mut line = String::new();
-    while let Some(row) = rows.next().map_err(|e| bad(format!("sql: {e}")))? {
-        line.clear();
-        for i in 0..names.len() {
-            if i > 0 {
-                line.push('\t');
-            }
-            match row.get_ref(i)? {
-                ValueRef::Null => line.push_str("NULL"),
-                ValueRef::Integer(v) => line.push_str(&v.to_string()),
-                ValueRef::Real(v) => line.push_str(&v.to_string()),
-                ValueRef::Text(t) => line.push_str(&String::from_utf8_lossy(t)),
-                ValueRef::Blob(b) => {
-                    for byte in b {
-                        line.push_str(&format!("{byte:02X}"));
+    query
+        .for_each_row(|values| -> anyhow::Result<()> {
+            line.clear();
+            for (i, v) in values.iter().enumerate() {
+                if i > 0 {
+                    line.push('\t');
+                }
+                match v {
+                    ValueRef::Null => line.push_str("NULL"),
+                    ValueRef::Integer(v) => line.push_str(&v.to_string()),
+                    ValueRef::Real(v) => line.push_str(&v.to_string()),
+                    ValueRef::Text(t) => line.push_str(&String::from_utf8_lossy(t)),
+                    ValueRef::Blob(b) => {
+                        for byte in *b {
+                            line.push_str(&format!("{byte:02X}"));
+                        }
                     }
                 }
             }
-        }
-        writeln!(out, "{line}")?;
-    }
+            writeln!(out, "{line}")?;
+            Ok(())
+        })
+        .map_err(|e| match e.downcast::<dealdex::StoreError>() {
+            Ok(e) => sql_error(e),
+            Err(e) => e,
+        })?;
     Ok(out.flush()?)
 }

@@ -31,6 +31,54 @@ pub struct StoredPlay {
     pub play: BoardPlay,
 }
 
+/// Each play's board number as SQL stores it, checked before any transaction starts.
+pub(super) fn play_boards(plays: &[NewPlay]) -> Result<Vec<Option<i64>>, StoreError> {
+    plays
+        .iter()
+        .map(|p| p.board.map(board_to_sql).transpose())
+        .collect()
+}
+
+/// Inserts plays (and their deals when missing) inside the caller's transaction, so that
+/// they commit together with the deals or set they belong to; `boards` from
+/// [`play_boards`]. Returns how many plays were new.
+pub(super) fn insert_plays(
+    tx: &rusqlite::Transaction<'_>,
+    path: &str,
+    set_id: Option<i64>,
+    plays: &[NewPlay],
+    boards: &[Option<i64>],
+) -> Result<u64, StoreError> {
+    let mut new = 0u64;
+    let mut deal_stmt = tx.prepare_cached(super::INSERT_DEAL).at(path)?;
+    let mut stmt = tx.prepare_cached(INSERT_PLAY).at(path)?;
+    for (p, board) in plays.iter().zip(boards) {
+        insert_deal(&mut deal_stmt, &p.deal).at(path)?;
+        let Some(leader) = p.play.record.opening_leader() else {
+            continue; // an empty record: nothing to store
+        };
+        let cards: Vec<u8> = p
+            .play
+            .record
+            .cards()
+            .iter()
+            .map(|c| c.index() as u8)
+            .collect();
+        new += stmt
+            .execute(params![
+                &p.deal.0,
+                set_id,
+                board,
+                p.play.strain.map(|s| s.as_str()),
+                p.play.declarer.map(seat_letter),
+                seat_letter(leader),
+                cards,
+            ])
+            .at(path)? as u64;
+    }
+    Ok(new)
+}
+
 const INSERT_PLAY: &str = "INSERT OR IGNORE INTO plays(deal, set_id, board, strain, declarer, \
                            leader, cards) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)";
 
@@ -82,44 +130,13 @@ impl super::Store {
         set_id: Option<i64>,
         plays: &[NewPlay],
     ) -> Result<u64, StoreError> {
-        let boards = plays
-            .iter()
-            .map(|p| p.board.map(board_to_sql).transpose())
-            .collect::<Result<Vec<Option<i64>>, StoreError>>()?;
+        let boards = play_boards(plays)?;
         let path = &self.path;
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .at(path)?;
-        let mut new = 0u64;
-        {
-            let mut deal_stmt = tx.prepare_cached(super::INSERT_DEAL).at(path)?;
-            let mut stmt = tx.prepare_cached(INSERT_PLAY).at(path)?;
-            for (p, board) in plays.iter().zip(boards) {
-                insert_deal(&mut deal_stmt, &p.deal).at(path)?;
-                let Some(leader) = p.play.record.opening_leader() else {
-                    continue; // an empty record: nothing to store
-                };
-                let cards: Vec<u8> = p
-                    .play
-                    .record
-                    .cards()
-                    .iter()
-                    .map(|c| c.index() as u8)
-                    .collect();
-                new += stmt
-                    .execute(params![
-                        &p.deal.0,
-                        set_id,
-                        board,
-                        p.play.strain.map(|s| s.as_str()),
-                        p.play.declarer.map(seat_letter),
-                        seat_letter(leader),
-                        cards,
-                    ])
-                    .at(path)? as u64;
-            }
-        }
+        let new = insert_plays(&tx, path, set_id, plays, &boards)?;
         tx.commit().at(path)?;
         Ok(new)
     }

@@ -1,0 +1,140 @@
+//! Files that hold secrets (generation seeds, event keys): written once, to a new file only.
+//!
+//! A secret that replaced an older one would make the deals made from the older one
+//! impossible to regenerate or prove, so a secret file is never overwritten: it is created
+//! with `O_CREAT | O_EXCL` (which also refuses a symbolic link, dangling or not, instead of
+//! following it) and mode 0600 from the start, so no other user can read it even briefly.
+
+use std::fs::OpenOptions;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// Why a secret file was not written.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum SecretFileError {
+    /// Something already exists at the path: a file, a directory or a symbolic link
+    /// (which is not followed). Nothing was written.
+    #[error("{}: {} exists; a secret is only written to a new file", path.display(), what_exists(path))]
+    Exists {
+        /// The path that was taken.
+        path: PathBuf,
+    },
+    /// Creating or writing the file failed (missing directory, permissions, disk full, …);
+    /// a partly written file has been removed.
+    #[error("cannot write the secret file {}: {error}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The operating system's error.
+        error: std::io::Error,
+    },
+}
+
+/// "the file", or "a symbolic link" (never followed: it could point anywhere).
+fn what_exists(path: &Path) -> &'static str {
+    match std::fs::symlink_metadata(path) {
+        Ok(m) if m.file_type().is_symlink() => "a symbolic link",
+        Ok(m) if m.is_dir() => "a directory",
+        _ => "the file",
+    }
+}
+
+/// Creates `path` as a new file holding `bytes`, readable and writable by its owner only
+/// (mode 0600 on Unix), and syncs it to disk.
+///
+/// ```
+/// let dir = tempfile::tempdir()?;
+/// let path = dir.path().join("k.seed");
+/// dealdex::secret::write_new(&path, b"secret\n")?;
+/// assert!(matches!(
+///     dealdex::secret::write_new(&path, b"another\n"),
+///     Err(dealdex::secret::SecretFileError::Exists { .. })
+/// ));
+/// assert_eq!(std::fs::read(&path)?, b"secret\n");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+/// [`SecretFileError::Exists`] if anything exists at `path`, a symbolic link included;
+/// [`SecretFileError::Io`] if the file cannot be created or written (then nothing is left
+/// at `path`).
+pub fn write_new(path: &Path, bytes: &[u8]) -> Result<(), SecretFileError> {
+    let mut opts = OpenOptions::new();
+    // create_new is O_CREAT | O_EXCL: it fails on an existing path, symbolic links included.
+    opts.write(true).create_new(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        opts.mode(0o600);
+    }
+    let mut f = opts.open(path).map_err(|error| match error.kind() {
+        std::io::ErrorKind::AlreadyExists => SecretFileError::Exists {
+            path: path.to_owned(),
+        },
+        _ => SecretFileError::Io {
+            path: path.to_owned(),
+            error,
+        },
+    })?;
+    let written = f.write_all(bytes).and_then(|()| f.sync_all());
+    if let Err(error) = written {
+        drop(f);
+        // The file is ours (we just created it), so removing it loses nothing.
+        let _ = std::fs::remove_file(path);
+        return Err(SecretFileError::Io {
+            path: path.to_owned(),
+            error,
+        });
+    }
+    Ok(())
+}
+
+/// Writes a secret to `path`, or when that is taken to the first free of `<stem>-2<.ext>`,
+/// `<stem>-3<.ext>`, … (`s.pbn.seed` → `s.pbn-2.seed`); `bytes` makes the content for the
+/// path chosen (a key file names itself in its comment). Returns the path written.
+///
+/// ```
+/// let dir = tempfile::tempdir()?;
+/// let path = dir.path().join("s.pbn.seed");
+/// dealdex::secret::write_next_free(&path, |_| b"first\n".to_vec())?;
+/// let second = dealdex::secret::write_next_free(&path, |_| b"second\n".to_vec())?;
+/// assert_eq!(second, dir.path().join("s.pbn-2.seed"));
+/// assert_eq!(std::fs::read(&path)?, b"first\n");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+/// [`SecretFileError::Io`] as [`write_new`]; [`SecretFileError::Exists`] for the last name
+/// tried when 1,000 names are taken.
+pub fn write_next_free(
+    path: &Path,
+    bytes: impl Fn(&Path) -> Vec<u8>,
+) -> Result<PathBuf, SecretFileError> {
+    let mut last = Err(SecretFileError::Exists {
+        path: path.to_owned(),
+    });
+    for n in 1..=1000u32 {
+        let candidate = numbered(path, n);
+        match write_new(&candidate, &bytes(&candidate)) {
+            Ok(()) => return Ok(candidate),
+            Err(e @ SecretFileError::Exists { .. }) => last = Err(e),
+            Err(e) => return Err(e),
+        }
+    }
+    last
+}
+
+/// `path` for `n` = 1, else `path` with `-n` before its last extension.
+fn numbered(path: &Path, n: u32) -> PathBuf {
+    if n == 1 {
+        return path.to_owned();
+    }
+    let mut name = path.file_stem().unwrap_or_default().to_owned();
+    name.push(format!("-{n}"));
+    if let Some(ext) = path.extension() {
+        name.push(".");
+        name.push(ext);
+    }
+    path.with_file_name(name)
+}
