@@ -70,7 +70,8 @@ impl std::str::FromStr for Vulnerability {
 /// assert_eq!(board_dealer(16), Seat::West);
 /// ```
 pub const fn board_dealer(board: u64) -> Seat {
-    Seat::from_index(((board + 3) % 4) as usize)
+    // board − 1 modulo 4, without overflow at u64::MAX (a board number read from a file).
+    Seat::from_index((board % 4 + 3) as usize % 4)
 }
 
 /// The vulnerability of board `board` (1-based), repeating every 16 boards (FORMATS.md §3):
@@ -82,7 +83,7 @@ pub const fn board_dealer(board: u64) -> Seat {
 /// assert_eq!(board_vulnerability(16), Vulnerability::EastWest);
 /// ```
 pub const fn board_vulnerability(board: u64) -> Vulnerability {
-    let b = (board + 15) % 16; // b − 1 modulo 16 (also right for board 0 ≡ 16)
+    let b = (board % 16 + 15) % 16; // b − 1 modulo 16 (also right for board 0 ≡ 16)
     match (b + b / 4) % 4 {
         0 => Vulnerability::None,
         1 => Vulnerability::NorthSouth,

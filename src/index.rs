@@ -52,10 +52,16 @@ const SPREAD7: [u64; 128] = {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum IndexError {
     /// The string does not have 26 hex characters (plus an optional `-X`).
-    #[error("deal index has {found} characters, expected 26 hex digits (optionally with -X)")]
+    #[error(
+        "deal index: column {column}: found {found} characters, expected 26 hex digits \
+         (optionally with -X)"
+    )]
     WrongLength {
         /// The number of characters found in the index part.
         found: usize,
+        /// 1-based column (character position) in the input string: the 27th character of a
+        /// too long index part, or the place of the first missing one.
+        column: usize,
     },
     /// A character that is not a hex digit.
     #[error("deal index: {found:?} at column {column} is not a hex digit")]
@@ -161,7 +167,10 @@ impl DealIndex {
 fn parse_hex_at(s: &str, first_column: usize) -> Result<DealIndex, IndexError> {
     let n = s.chars().count();
     if n != 26 {
-        return Err(IndexError::WrongLength { found: n });
+        return Err(IndexError::WrongLength {
+            found: n,
+            column: first_column + n.min(26),
+        });
     }
     let mut out = [0u8; 13];
     for (i, c) in s.chars().enumerate() {
@@ -259,8 +268,20 @@ impl std::str::FromStr for HexDeal {
                 cycle: None,
             });
         }
-        let found = t.split('-').map(|p| p.chars().count()).max().unwrap_or(0);
-        Err(IndexError::WrongLength { found })
+        // The longest `-`-separated part is taken for the index: the error is at its 27th
+        // character, or just after it when it is short.
+        let (mut found, mut start, mut column) = (0, lead + 1, lead + 1);
+        for part in t.split('-') {
+            let len = part.chars().count();
+            if len > found {
+                (found, start) = (len, column);
+            }
+            column += len + 1;
+        }
+        Err(IndexError::WrongLength {
+            found,
+            column: start + found.min(26),
+        })
     }
 }
 
@@ -290,7 +311,29 @@ mod tests {
             }
         );
         let e = "0EDCCBA0976F2DA4945D8E9DC".parse::<HexDeal>().unwrap_err();
-        assert_eq!(e, IndexError::WrongLength { found: 25 });
+        assert_eq!(
+            e,
+            IndexError::WrongLength {
+                found: 25,
+                column: 26
+            }
+        );
+        assert_eq!(
+            e.to_string(),
+            "deal index: column 26: found 25 characters, expected 26 hex digits (optionally \
+             with -X)"
+        );
+        // Too long: the 27th character of the longest part (here after the `5-` prefix).
+        let e = " 5-0EDCCBA0976F2DA4945D8E9DC00"
+            .parse::<HexDeal>()
+            .unwrap_err();
+        assert_eq!(
+            e,
+            IndexError::WrongLength {
+                found: 27,
+                column: 30
+            }
+        );
         let e = "0EDCCBA0976F2DA4945D8E9DC0-G"
             .parse::<HexDeal>()
             .unwrap_err();

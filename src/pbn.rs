@@ -20,9 +20,15 @@ pub enum PbnError {
         /// What was found and what was expected.
         message: String,
     },
-    /// The hands parse but are not a deal (wrong count, card twice).
-    #[error("{0}")]
-    Deal(#[from] DealError),
+    /// The hands parse but are not a deal (wrong count, card held by two hands).
+    #[error("column {column}: {error}")]
+    Deal {
+        /// 1-based column: the start of the hand with the wrong count, or the card's place
+        /// in the second hand holding it.
+        column: usize,
+        /// What is wrong with the hands.
+        error: DealError,
+    },
 }
 
 fn syntax(column: usize, message: impl Into<String>) -> PbnError {
@@ -42,7 +48,8 @@ fn syntax(column: usize, message: impl Into<String>) -> PbnError {
 /// # Errors
 /// [`PbnError::Syntax`] with the 1-based column of a bad character, a missing or extra hand
 /// or suit, or a card written twice in one hand; [`PbnError::Deal`] when the hands are not
-/// 13 distinct cards each.
+/// 13 distinct cards each, with the column of the hand with the wrong count or of the card
+/// held twice.
 ///
 /// ```
 /// let d = dealdex::parse_deal("W:458T.45TJQ.7.3QA 6KA.2KA.234.8TJK J92.3.KQT865.965 37Q.6789.9JA.247").unwrap();
@@ -66,6 +73,10 @@ pub fn parse_deal(s: &str) -> Result<Deal, PbnError> {
         pos += 2;
     }
     let mut hands: [Option<Hand>; 4] = [None; 4];
+    // Per seat: the 1-based column where its hand starts, and where each of its cards is.
+    let mut starts = [0usize; 4];
+    let mut columns = [[0usize; 52]; 4];
+    let mut unknown = None;
     let mut count = 0;
     loop {
         while pos < chars.len() && chars[pos].is_whitespace() {
@@ -81,8 +92,15 @@ pub fn parse_deal(s: &str) -> Result<Deal, PbnError> {
         while pos < chars.len() && !chars[pos].is_whitespace() {
             pos += 1;
         }
-        let seat = first.rotate(count);
-        hands[seat.index()] = parse_hand(&chars[start..pos], start + 1)?;
+        let seat = first.rotate(count).index();
+        starts[seat] = start + 1;
+        hands[seat] = parse_hand(&chars[start..pos], start + 1, &mut columns[seat])?;
+        if hands[seat].is_none() {
+            if unknown.is_some() {
+                return Err(syntax(start + 1, "more than one unknown hand (-)"));
+            }
+            unknown = Some(seat);
+        }
         count += 1;
     }
     if count < 4 {
@@ -91,17 +109,24 @@ pub fn parse_deal(s: &str) -> Result<Deal, PbnError> {
             format!("found {count} hands, expected 4"),
         ));
     }
-    let unknown: Vec<usize> = (0..4).filter(|&i| hands[i].is_none()).collect();
-    if unknown.len() > 1 {
-        return Err(syntax(1, "more than one unknown hand (-)"));
-    }
     let known_mask = hands.iter().flatten().fold(0u64, |m, h| m | h.mask());
     let full = hands.map(|h| h.unwrap_or(Hand::from_mask(!known_mask)));
-    Ok(Deal::new(full)?)
+    Deal::new(full).map_err(|error| {
+        let column = match error {
+            DealError::WrongCount { seat, .. } => starts[seat.index()],
+            DealError::DuplicateCard { card, second, .. } => columns[second.index()][card.index()],
+        };
+        PbnError::Deal { column, error }
+    })
 }
 
-/// Parses one hand `S.H.D.C` (or `-`); `column` is the 1-based column of its first char.
-fn parse_hand(chars: &[char], column: usize) -> Result<Option<Hand>, PbnError> {
+/// Parses one hand `S.H.D.C` (or `-`); `column` is the 1-based column of its first char, and
+/// `columns[card]` gets the column of each card read.
+fn parse_hand(
+    chars: &[char],
+    column: usize,
+    columns: &mut [usize; 52],
+) -> Result<Option<Hand>, PbnError> {
     if chars == ['-'] {
         return Ok(None);
     }
@@ -134,6 +159,7 @@ fn parse_hand(chars: &[char], column: usize) -> Result<Option<Hand>, PbnError> {
         if !hand.insert(card) {
             return Err(syntax(col, format!("{card} appears twice in one hand")));
         }
+        columns[card.index()] = col;
         i += 1;
     }
     if suit != 3 {
@@ -241,11 +267,25 @@ mod tests {
             .unwrap_err();
         assert_eq!(
             e,
-            PbnError::Deal(DealError::WrongCount {
-                seat: Seat::North,
-                count: 12
-            })
+            PbnError::Deal {
+                column: 3,
+                error: DealError::WrongCount {
+                    seat: Seat::North,
+                    count: 12
+                }
+            }
         );
+        assert_eq!(e.to_string(), "column 3: N holds 12 cards, expected 13");
+        // A card held by two hands: the column of its second holder's copy (West's ♠A).
+        let e = parse_deal("N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. A...KQJT98765432")
+            .unwrap_err();
+        assert_eq!(e.to_string(), "column 54: SA is held by both N and W");
+        // An unknown hand completed with too few cards: the column of the `-`.
+        let e = parse_deal("N:AKQJT98765432... - ..AKQJT98765432. ...AKQJT9876543").unwrap_err();
+        assert!(matches!(e, PbnError::Deal { column: 20, .. }), "{e}");
+        // A second unknown hand: its own column.
+        let e = parse_deal("N:AKQJT98765432... - - ...AKQJT98765432").unwrap_err();
+        assert_eq!(e, syntax(22, "more than one unknown hand (-)"));
         let e =
             parse_deal("N:AA.... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432").unwrap_err();
         assert!(matches!(e, PbnError::Syntax { column: 4, .. }));

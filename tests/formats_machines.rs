@@ -474,7 +474,7 @@ fn dlm_bad_letters_and_deals() {
     assert_eq!(e.location, Location::Line(12));
     assert!(e.message.contains("cards"), "{e}");
     // No [Document].
-    assert_eq!(err(Dlm.read(b"Board 01=x")).location, Location::File);
+    assert_eq!(err(Dlm.read(b"Board 01=x")).location, Location::Line(1));
     // Missing board line within From..To.
     let bad = text.replace(&format!("{line}\n"), "");
     assert!(err(Dlm.read(bad.as_bytes())).message.contains("Board 01"));

@@ -199,13 +199,20 @@ impl DealFormat for Dlm {
 
     fn read(&self, data: &[u8]) -> Result<Vec<Board>, FormatError> {
         let data = data.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(data);
-        let mut seen_document = false;
+        // The line of the first `[Document]` header (missing header keys are reported
+        // there) and the file's last line with any text (a missing section is reported at
+        // the end of the file).
+        let mut document_line = None;
+        let mut last_line = 1;
         let mut in_document = false;
         let (mut status, mut dups, mut from, mut to, mut sum): (Value, Value, Value, Value, Value) =
             (None, None, None, None, None);
         let mut lines: Vec<Option<BoardLine>> = vec![None; MAX_BOARD + 1];
         for (i, raw) in data.split(|&b| b == b'\n').enumerate() {
             let line = i + 1;
+            if !raw.is_empty() {
+                last_line = line;
+            }
             let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
             let (text, _) = trim(raw);
             if text.is_empty() {
@@ -213,7 +220,9 @@ impl DealFormat for Dlm {
             }
             if text.first() == Some(&b'[') {
                 in_document = text.eq_ignore_ascii_case(b"[Document]");
-                seen_document |= in_document;
+                if in_document {
+                    document_line.get_or_insert(line);
+                }
                 continue;
             }
             if !in_document {
@@ -291,16 +300,16 @@ impl DealFormat for Dlm {
                 }
             }
         }
-        if !seen_document {
+        let Some(document_line) = document_line else {
             return Err(FormatError::new(
-                Location::File,
-                "no [Document] section (expected a DLM file)",
+                Location::Line(last_line),
+                "the file ends without a [Document] section (expected a DLM file)",
             ));
-        }
+        };
         let missing = |key: &str| {
             FormatError::new(
-                Location::File,
-                format!("no {key}= in [Document] (expected a DLM header)"),
+                Location::Line(document_line),
+                format!("[Document] has no {key}= line (expected a DLM header)"),
             )
         };
         let (show, _) = status.ok_or_else(|| missing("Status"))?;
@@ -334,8 +343,11 @@ impl DealFormat for Dlm {
         for n in from as usize..=to as usize {
             let Some(Some((line, seats))) = lines.get(n) else {
                 return Err(FormatError::new(
-                    Location::File,
-                    format!("no line Board {n:02}= (expected every board {from}..{to})"),
+                    Location::Line(to_line),
+                    format!(
+                        "To board={to}, but there is no line Board {n:02}= (expected every \
+                         board {from}..{to})"
+                    ),
                 ));
             };
             let mut hands = [0u64; 4];

@@ -57,7 +57,7 @@ impl DealFormat for Hex {
                 )
             })?;
             let index_err = |e: IndexError| match e {
-                IndexError::NotHex { column, .. } => {
+                IndexError::NotHex { column, .. } | IndexError::WrongLength { column, .. } => {
                     FormatError::new(Location::LineColumn(line, column), e.to_string())
                 }
                 _ => FormatError::new(Location::Line(line), e.to_string()),

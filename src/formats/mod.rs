@@ -272,12 +272,13 @@ pub trait DealFormat: Send + Sync {
 }
 
 /// Gives every board without a number the number after the previous board's (the first one
-/// `first`), so that writers can rely on numbers.
+/// `first`), so that writers can rely on numbers. After a board numbered `u64::MAX` the next
+/// number stays `u64::MAX` (a reader may take such a number from a file; it never wraps to 0).
 pub fn number_boards(boards: &mut [Board], first: u64) {
     let mut next = first;
     for b in boards.iter_mut() {
         let n = *b.number.get_or_insert(next);
-        next = n + 1;
+        next = n.saturating_add(1);
     }
 }
 
