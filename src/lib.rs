@@ -63,3 +63,6 @@ pub mod event;
 
 // Secret files: seeds and event keys, written once, to new files only.
 pub mod secret;
+
+// Double-dummy tables and par (pons-dds).
+pub mod dd;

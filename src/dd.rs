@@ -1,0 +1,341 @@
+//! Double-dummy analysis: how many tricks each declarer takes in each strain with every
+//! card in view (the *DD table*), and *par*, the contract and score both sides reach when
+//! each bids its best against the other's best.
+//!
+//! The solver is `pons-dds`, a pure-Rust port of Bo Haglund and Soren Hein's DDS 2.9
+//! (no C++ compiler needed); par is DDS's `DealerParBin` as pons-dds ports it. Both are
+//! checked number for number against DDS itself (through PyPI's `endplay`) on the 200
+//! boards of `tests/fixtures/dd/dd-reference.jsonl`.
+
+use std::fmt;
+
+use crate::board::Vulnerability;
+use crate::card::{Seat, Suit};
+use crate::deal::Deal;
+use crate::features::Side;
+use crate::play::Strain;
+
+/// The five strains in DD-table order: notrump, then ♠ ♥ ♦ ♣ (the columns of a printed
+/// table; [`Strain::ALL`]).
+pub const DD_STRAINS: [Strain; 5] = Strain::ALL;
+
+/// Bytes of a packed [`TrickTable`]: 20 trick counts of 4 bits.
+pub const PACKED_LEN: usize = 10;
+
+/// A deal's double-dummy table: the tricks declarer's side takes for each declarer (N, E,
+/// S, W) and strain (NT, ♠, ♥, ♦, ♣), each 0..=13.
+///
+/// ```
+/// use dealdex::dd::TrickTable;
+/// use dealdex::{Seat, Strain, Suit};
+/// let deal = "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432"
+///     .parse::<dealdex::Deal>()?;
+/// let t = dealdex::dd::solve(&deal);
+/// assert_eq!(t.tricks(Seat::North, Strain::Trumps(Suit::Spades)), 13);
+/// assert_eq!(t.tricks(Seat::North, Strain::NoTrump), 0);
+/// assert_eq!(TrickTable::from_bytes(&t.to_bytes())?, t);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct TrickTable {
+    /// `tricks[declarer][strain]`, declarer in [`Seat::ALL`] order, strain in
+    /// [`DD_STRAINS`] order.
+    tricks: [[u8; 5]; 4],
+}
+
+/// Why a packed or given trick table was refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum DdError {
+    /// A packed table is not [`PACKED_LEN`] bytes.
+    #[error("a packed DD table has {PACKED_LEN} bytes, not {0}")]
+    WrongLength(usize),
+    /// A trick count above 13.
+    #[error("{declarer} declaring {strain}: {tricks} tricks (at most 13)")]
+    TooManyTricks {
+        /// The declarer.
+        declarer: Seat,
+        /// The strain.
+        strain: Strain,
+        /// The count found.
+        tricks: u8,
+    },
+}
+
+/// Index of a strain in [`DD_STRAINS`].
+fn strain_index(strain: Strain) -> usize {
+    match strain {
+        Strain::NoTrump => 0,
+        Strain::Trumps(Suit::Spades) => 1,
+        Strain::Trumps(Suit::Hearts) => 2,
+        Strain::Trumps(Suit::Diamonds) => 3,
+        Strain::Trumps(Suit::Clubs) => 4,
+    }
+}
+
+impl TrickTable {
+    /// A table from `tricks[declarer][strain]` (declarers N, E, S, W; strains NT, ♠, ♥, ♦,
+    /// ♣).
+    ///
+    /// # Errors
+    /// [`DdError::TooManyTricks`] for a count above 13.
+    pub fn new(tricks: [[u8; 5]; 4]) -> Result<TrickTable, DdError> {
+        for (d, row) in tricks.iter().enumerate() {
+            for (s, &t) in row.iter().enumerate() {
+                if t > 13 {
+                    return Err(DdError::TooManyTricks {
+                        declarer: Seat::ALL[d],
+                        strain: DD_STRAINS[s],
+                        tricks: t,
+                    });
+                }
+            }
+        }
+        Ok(TrickTable { tricks })
+    }
+
+    /// Tricks taken by `declarer`'s side when `declarer` plays in `strain` (0..=13).
+    pub fn tricks(&self, declarer: Seat, strain: Strain) -> u8 {
+        self.tricks[declarer as usize][strain_index(strain)]
+    }
+
+    /// The better of the side's two declarers in `strain` (0..=13).
+    pub fn side_tricks(&self, side: Side, strain: Strain) -> u8 {
+        let [a, b] = side.seats();
+        self.tricks(a, strain).max(self.tricks(b, strain))
+    }
+
+    /// `tricks[declarer][strain]` as [`TrickTable::new`] takes it.
+    pub fn rows(&self) -> [[u8; 5]; 4] {
+        self.tricks
+    }
+
+    /// The table in 10 bytes: 20 counts of 4 bits, declarer-major (N, E, S, W) and strain
+    /// order NT, ♠, ♥, ♦, ♣ within a declarer, the first count in the high nibble of byte 0.
+    /// This is how the database stores it (migration 05).
+    pub fn to_bytes(&self) -> [u8; PACKED_LEN] {
+        let mut out = [0u8; PACKED_LEN];
+        for (i, t) in self.tricks.iter().flatten().enumerate() {
+            out[i / 2] |= t << if i % 2 == 0 { 4 } else { 0 };
+        }
+        out
+    }
+
+    /// The table from [`TrickTable::to_bytes`].
+    ///
+    /// # Errors
+    /// [`DdError::WrongLength`] unless `bytes` has 10 bytes; [`DdError::TooManyTricks`] for
+    /// a nibble above 13.
+    pub fn from_bytes(bytes: &[u8]) -> Result<TrickTable, DdError> {
+        if bytes.len() != PACKED_LEN {
+            return Err(DdError::WrongLength(bytes.len()));
+        }
+        let mut tricks = [[0u8; 5]; 4];
+        for i in 0..20 {
+            let b = bytes[i / 2];
+            tricks[i / 5][i % 5] = if i % 2 == 0 { b >> 4 } else { b & 0xF };
+        }
+        TrickTable::new(tricks)
+    }
+
+    /// Par for this table when `dealer` deals at `vulnerability`: DDS's `DealerParBin`
+    /// (the dealer's side may bid a contract first, which decides par when both sides can
+    /// make the same level).
+    ///
+    /// ```
+    /// use dealdex::{Seat, Vulnerability};
+    /// let deal = "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432"
+    ///     .parse::<dealdex::Deal>()?;
+    /// let par = dealdex::dd::solve(&deal).par(Seat::North, Vulnerability::None);
+    /// assert_eq!(par.score, 1510);
+    /// assert_eq!(par.to_string(), "+1510 7SN 7SS");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn par(&self, dealer: Seat, vulnerability: Vulnerability) -> Par {
+        let vul = match vulnerability {
+            Vulnerability::None => pons_dds::Vulnerability::NONE,
+            Vulnerability::NorthSouth => pons_dds::Vulnerability::NS,
+            Vulnerability::EastWest => pons_dds::Vulnerability::EW,
+            Vulnerability::All => pons_dds::Vulnerability::ALL,
+        };
+        let p = pons_dds::calculate_par(self.to_pons(), vul, to_pons_seat(dealer));
+        let contracts = p
+            .contracts
+            .iter()
+            .map(|c| ParContract {
+                level: c.contract.bid.level.get(),
+                strain: from_pons_strain(c.contract.bid.strain),
+                doubled: !matches!(c.contract.penalty, contract_bridge::Penalty::Undoubled),
+                declarer: from_pons_seat(c.declarer),
+                overtricks: c.overtricks,
+            })
+            .collect();
+        Par {
+            score: p.score,
+            contracts,
+        }
+    }
+
+    fn to_pons(self) -> pons_dds::TrickCountTable {
+        // pons-dds rows are in strain order ♣ ♦ ♥ ♠ NT, each holding N, E, S, W.
+        let order = [4, 3, 2, 1, 0];
+        pons_dds::TrickCountTable(order.map(|s| {
+            let [n, e, so, w] = [0, 1, 2, 3].map(|d| self.tricks[d][s]);
+            pons_dds::TrickCountRow::new(n, e, so, w)
+        }))
+    }
+
+    fn from_pons(t: &pons_dds::TrickCountTable) -> TrickTable {
+        let mut tricks = [[0u8; 5]; 4];
+        for (d, seat) in Seat::ALL.iter().enumerate() {
+            for (s, strain) in DD_STRAINS.iter().enumerate() {
+                tricks[d][s] = t[to_pons_strain(*strain)].get(to_pons_seat(*seat)).get();
+            }
+        }
+        TrickTable { tricks }
+    }
+}
+
+/// Prints the table as declarer rows `N E S W` and strain columns `NT S H D C`, one line a
+/// declarer: `N  9 10  8  7  6`.
+impl fmt::Display for TrickTable {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "    NT  S  H  D  C")?;
+        for (d, seat) in Seat::ALL.iter().enumerate() {
+            write!(f, "{}", seat.letter())?;
+            for t in self.tricks[d] {
+                write!(f, " {t:>2}")?;
+            }
+            if d < 3 {
+                writeln!(f)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A par contract: level, strain, doubled or not, declarer and its result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ParContract {
+    /// Level 1..=7.
+    pub level: u8,
+    /// The strain.
+    pub strain: Strain,
+    /// Doubled (DDS doubles exactly the sacrifices, the contracts that go down).
+    pub doubled: bool,
+    /// The declarer.
+    pub declarer: Seat,
+    /// Tricks over the contract (negative: down).
+    pub overtricks: i8,
+}
+
+/// `<level><strain><x?><declarer><result?>`, e.g. `4SN`, `3NTS+1`, `5CxE-2`
+/// (tests/fixtures/dd/README.md).
+impl fmt::Display for ParContract {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", self.level, self.strain.as_str())?;
+        if self.doubled {
+            f.write_str("x")?;
+        }
+        write!(f, "{}", self.declarer.letter())?;
+        match self.overtricks {
+            0 => Ok(()),
+            k => write!(f, "{k:+}"),
+        }
+    }
+}
+
+/// Par: the score from North-South's view (negative when East-West gain; 0 when the deal
+/// is passed out) and the contracts that reach it (none when passed out).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Par {
+    /// The score for North-South, e.g. `620`, `-100`.
+    pub score: i32,
+    /// The par contracts in DDS's order, each declarer separately.
+    pub contracts: Vec<ParContract>,
+}
+
+impl Par {
+    /// The score from `side`'s view.
+    pub fn score_for(&self, side: Side) -> i32 {
+        match side {
+            Side::NorthSouth => self.score,
+            Side::EastWest => -self.score,
+        }
+    }
+}
+
+/// `+620 4SN 4SS`, or `0 passed out`.
+impl fmt::Display for Par {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.contracts.is_empty() {
+            return write!(f, "{} passed out", self.score);
+        }
+        write!(f, "{:+}", self.score)?;
+        for c in &self.contracts {
+            write!(f, " {c}")?;
+        }
+        Ok(())
+    }
+}
+
+fn to_pons_seat(s: Seat) -> contract_bridge::Seat {
+    match s {
+        Seat::North => contract_bridge::Seat::North,
+        Seat::East => contract_bridge::Seat::East,
+        Seat::South => contract_bridge::Seat::South,
+        Seat::West => contract_bridge::Seat::West,
+    }
+}
+
+fn from_pons_seat(s: contract_bridge::Seat) -> Seat {
+    match s {
+        contract_bridge::Seat::North => Seat::North,
+        contract_bridge::Seat::East => Seat::East,
+        contract_bridge::Seat::South => Seat::South,
+        contract_bridge::Seat::West => Seat::West,
+    }
+}
+
+fn to_pons_strain(s: Strain) -> contract_bridge::Strain {
+    match s {
+        Strain::NoTrump => contract_bridge::Strain::Notrump,
+        Strain::Trumps(Suit::Spades) => contract_bridge::Strain::Spades,
+        Strain::Trumps(Suit::Hearts) => contract_bridge::Strain::Hearts,
+        Strain::Trumps(Suit::Diamonds) => contract_bridge::Strain::Diamonds,
+        Strain::Trumps(Suit::Clubs) => contract_bridge::Strain::Clubs,
+    }
+}
+
+fn from_pons_strain(s: contract_bridge::Strain) -> Strain {
+    match s {
+        contract_bridge::Strain::Notrump => Strain::NoTrump,
+        contract_bridge::Strain::Spades => Strain::Trumps(Suit::Spades),
+        contract_bridge::Strain::Hearts => Strain::Trumps(Suit::Hearts),
+        contract_bridge::Strain::Diamonds => Strain::Trumps(Suit::Diamonds),
+        contract_bridge::Strain::Clubs => Strain::Trumps(Suit::Clubs),
+    }
+}
+
+/// The deal as pons-dds takes it (through its PBN deal string, which both crates read).
+fn to_pons_deal(deal: &Deal) -> contract_bridge::FullDeal {
+    deal.to_string()
+        .parse()
+        .expect("a checked 13/13/13/13 deal is a full deal in PBN")
+}
+
+/// Solves one deal: its full table (20 results), the five strains spread over the rayon
+/// pool. About 0.1–0.2 s of one core for a typical deal.
+pub fn solve(deal: &Deal) -> TrickTable {
+    TrickTable::from_pons(&pons_dds::solve_deal(to_pons_deal(deal)))
+}
+
+/// Solves many deals on all cores of the rayon pool (one solver with its transposition
+/// table per thread); the tables come back in the order of `deals`.
+pub fn solve_all(deals: &[Deal]) -> Vec<TrickTable> {
+    let full: Vec<contract_bridge::FullDeal> = deals.iter().map(to_pons_deal).collect();
+    pons_dds::solve_deals(&full, pons_dds::NonEmptyStrainFlags::ALL)
+        .iter()
+        .map(TrickTable::from_pons)
+        .collect()
+}
