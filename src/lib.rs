@@ -66,3 +66,5 @@ pub mod secret;
 
 // Double-dummy tables and par (pons-dds).
 pub mod dd;
+// The solve workflow: tables for deals or a database, batched and resumable.
+pub mod solve;

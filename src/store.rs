@@ -26,6 +26,7 @@ use rusqlite_migration::{HookError, HookResult, M, Migrations};
 
 use crate::index::DealIndex;
 
+mod dd;
 mod plays;
 mod readonly;
 
@@ -64,6 +65,7 @@ fn migrations() -> Migrations<'static> {
         ),
         M::up(include_str!("../migrations/03-indexed-hcp/up.sql")),
         M::up(include_str!("../migrations/04-play/up.sql")),
+        M::up(include_str!("../migrations/05-dd/up.sql")),
     ])
 }
 
@@ -214,6 +216,23 @@ pub enum StoreError {
     CorruptSeedHash {
         /// The stored value's size in bytes (as for [`StoreError::CorruptKey`]).
         len: usize,
+    },
+    /// A stored 13-byte key does not decode to a deal (the file was altered outside
+    /// dealdex).
+    #[error("stored deal key {key}: {error}")]
+    CorruptDeal {
+        /// The key as stored.
+        key: DealIndex,
+        /// Why it is not a deal.
+        error: crate::index::IndexError,
+    },
+    /// A double-dummy table read from the file (migration 05's `dd.tricks`) does not decode.
+    #[error("stored DD table of deal {key}: {error}")]
+    CorruptDd {
+        /// The deal whose row is bad.
+        key: DealIndex,
+        /// What is wrong with it.
+        error: crate::dd::DdError,
     },
     /// A board number read from the file is negative.
     #[error("stored board number {value} is negative")]
@@ -421,7 +440,7 @@ impl Store {
     /// ```
     /// let store = dealdex::Store::open_in_memory()?;
     /// assert_eq!(store.deal_count()?, 0);
-    /// assert_eq!(store.schema_version()?, 4);
+    /// assert_eq!(store.schema_version()?, 5);
     /// # Ok::<(), dealdex::StoreError>(())
     /// ```
     ///

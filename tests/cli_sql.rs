@@ -164,7 +164,7 @@ fn sql_is_truly_read_only() {
     assert_eq!(mode, "wal");
     assert_eq!(store.deal_count().unwrap(), 20);
     assert_eq!(store.set_boards("s").unwrap().len(), 20);
-    assert_eq!(store.schema_version().unwrap(), 4);
+    assert_eq!(store.schema_version().unwrap(), 5);
     drop(store);
 
     // Reading still works: SELECT, table-valued and reporting pragmas, setting queries.

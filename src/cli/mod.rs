@@ -7,6 +7,7 @@ mod generate;
 mod outputs;
 mod query;
 mod search;
+mod solve;
 mod sql;
 mod stats;
 
@@ -49,6 +50,8 @@ enum Command {
     Stats(stats::StatsArgs),
     /// Show a card in every encoding of the seed documents, or read one (--from).
     Card(card::CardArgs),
+    /// Double-dummy tables and par: for deals, deal files, a stored set or the whole database.
+    Solve(solve::SolveArgs),
     /// Championship events in SquareDeal's files: new, publish, set-value, make, verify.
     Event(event::EventArgs),
 }
@@ -68,6 +71,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Number(a) => query::number(a),
         Command::Deal(a) => query::deal(a),
         Command::Lookup(a) => query::lookup(a),
+        Command::Solve(a) => solve::run(a),
         Command::Convert(a) => files::convert(a),
         Command::Import(a) => files::import(a),
         Command::Export(a) => files::export(a),
@@ -119,6 +123,8 @@ pub fn report(e: anyhow::Error) -> ExitCode {
                 Some(
                     dealdex::StoreError::CorruptPlay { .. }
                         | dealdex::StoreError::CorruptKey { .. }
+                        | dealdex::StoreError::CorruptDd { .. }
+                        | dealdex::StoreError::CorruptDeal { .. }
                         | dealdex::StoreError::CorruptBoard { .. }
                         | dealdex::StoreError::CorruptSeedHash { .. }
                 )

@@ -160,6 +160,7 @@ pub fn lookup(a: LookupArgs) -> anyhow::Result<()> {
     writeln!(out, "index   {key}")?;
     writeln!(out, "number  {} ({})", deal.number(a.scheme), a.scheme)?;
     let mut plays = Vec::new();
+    let mut dd = None;
     if !a.db.db.exists() {
         writeln!(out, "stored  no (no database at {})", a.db.db.display())?;
     } else {
@@ -167,6 +168,9 @@ pub fn lookup(a: LookupArgs) -> anyhow::Result<()> {
         if store.contains(&key)? {
             plays = store.plays_of(&key)?;
             let boards = store.boards_of(&key)?;
+            // Par for the first board the deal is stored at, else dealer N, no one vulnerable.
+            let board = boards.first().map(|b| b.board);
+            dd = store.dd_table(&key)?.map(|t| (t, board));
             if boards.is_empty() {
                 writeln!(out, "stored  yes, in {} (in no set)", a.db.db.display())?;
             } else {
@@ -187,6 +191,21 @@ pub fn lookup(a: LookupArgs) -> anyhow::Result<()> {
     }
     writeln!(out)?;
     write!(out, "{}", deal.diagram())?;
+    if let Some((table, board)) = dd {
+        let (dealer, vul) = match board {
+            Some(b) => (dealdex::board_dealer(b), dealdex::board_vulnerability(b)),
+            None => (dealdex::Seat::North, dealdex::Vulnerability::None),
+        };
+        writeln!(out)?;
+        writeln!(out, "double dummy (tricks by declarer and strain)")?;
+        writeln!(out, "{table}")?;
+        let at = board.map_or(String::new(), |b| format!("board {b}, "));
+        writeln!(
+            out,
+            "par     {} ({at}dealer {dealer}, vul {vul})",
+            table.par(dealer, vul)
+        )?;
+    }
     for p in &plays {
         writeln!(out)?;
         write_play(&mut out, p)?;

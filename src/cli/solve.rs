@@ -1,0 +1,299 @@
+//! `dealdex solve`: double-dummy tables and par for deals, files, stored sets or the whole
+//! database, through the library's [`dealdex::solve`] workflow.
+
+use std::cell::RefCell;
+use std::io::Write;
+use std::path::PathBuf;
+
+use anyhow::Context;
+use clap::Args;
+use dealdex::dd::{DD_STRAINS, Par, TrickTable};
+use dealdex::solve::{DEFAULT_SOLVE_BATCH, SolveJob, SolveProgress, SolveSource};
+use dealdex::{Deal, DealIndex, Seat, Store, Vulnerability, formats};
+use indicatif::{ProgressBar, ProgressStyle};
+
+use super::{bad, open_output, show_progress};
+
+#[derive(Args, Debug)]
+#[command(
+    after_help = "Solved tables are stored (table `dd`, one row a deal) and never solved
+again: a killed run loses at most one batch, and running it again finishes the rest.
+
+Examples:
+  dealdex solve 'N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432'
+  dealdex solve 4E68D9D7355102BCD2AC7E23E2-1
+  dealdex solve boards.pbn --format json
+  dealdex solve --set club
+  dealdex solve --all --db big.db"
+)]
+pub struct SolveArgs {
+    /// Deals to solve: PBN deal strings (`N:…`), hex indices (`-X` gives dealer and
+    /// vulnerability), or deal files in any format dealdex reads.
+    inputs: Vec<String>,
+    /// Solve the boards of this stored set.
+    #[arg(long, value_name = "NAME", conflicts_with_all = ["inputs", "all"])]
+    set: Option<String>,
+    /// Solve every stored deal that has no table yet (prints a summary only, unless
+    /// --format is given).
+    #[arg(long, conflicts_with = "inputs")]
+    all: bool,
+    /// SQLite database file.
+    #[arg(long, value_name = "FILE", default_value = "dealdex.db")]
+    db: PathBuf,
+    /// Neither read nor store tables in a database.
+    #[arg(long, conflicts_with_all = ["db", "set", "all"])]
+    no_db: bool,
+    /// Output: text (table and par per deal) or json (JSON lines).
+    #[arg(long, value_name = "FORMAT", value_parser = ["text", "json"])]
+    format: Option<String>,
+    /// Format of the deal files (default: from each file's extension).
+    #[arg(long, value_name = "FORMAT")]
+    input_format: Option<String>,
+    /// Dealer for par where the input does not give one (default: from the board number,
+    /// else N).
+    #[arg(long, value_name = "SEAT", value_parser = parse_seat)]
+    dealer: Option<Seat>,
+    /// Vulnerability for par where the input does not give it: None, NS, EW or All
+    /// (default: from the board number, else None).
+    #[arg(long, value_name = "VUL")]
+    vul: Option<String>,
+    /// Deals per batch: solved on all cores, then committed in one transaction.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_SOLVE_BATCH as u64,
+          value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    batch: u64,
+    /// No progress bar and no summary.
+    #[arg(short, long)]
+    quiet: bool,
+}
+
+fn parse_seat(s: &str) -> Result<Seat, String> {
+    let mut c = s.chars();
+    match (
+        c.next()
+            .and_then(|c| Seat::from_char(c.to_ascii_uppercase())),
+        c.next(),
+    ) {
+        (Some(seat), None) => Ok(seat),
+        _ => Err(format!("{s:?} is not a seat (N, E, S or W)")),
+    }
+}
+
+/// One deal to solve, with what par needs.
+struct Item {
+    board: Option<u64>,
+    deal: Deal,
+    dealer: Seat,
+    vul: Vulnerability,
+}
+
+pub fn run(a: SolveArgs) -> anyhow::Result<()> {
+    let vul: Option<Vulnerability> = match &a.vul {
+        Some(v) => Some(v.parse().map_err(|e| bad(format!("--vul: {e}")))?),
+        None => None,
+    };
+    if a.inputs.is_empty() && a.set.is_none() && !a.all {
+        return Err(bad(
+            "nothing to solve: give deals or deal files, --set NAME or --all",
+        ));
+    }
+    if (a.set.is_some() || a.all) && !a.db.exists() {
+        return Err(bad(format!("no database at {}", a.db.display())));
+    }
+    let mut items = Vec::new();
+    for input in &a.inputs {
+        items.extend(read_input(input, a.input_format.as_deref(), a.dealer, vul)?);
+    }
+    let mut store = match a.no_db {
+        true => None,
+        false => Some(Store::open(&a.db)?),
+    };
+    if let (Some(name), Some(s)) = (&a.set, &store) {
+        if s.set(name)?.is_none() {
+            return Err(bad(format!("no set {name:?} in {}", a.db.display())));
+        }
+        for (board, key) in s.set_boards(name)? {
+            items.push(Item {
+                board: Some(board),
+                deal: key.to_deal()?,
+                dealer: a.dealer.unwrap_or_else(|| dealdex::board_dealer(board)),
+                vul: vul.unwrap_or_else(|| dealdex::board_vulnerability(board)),
+            });
+        }
+    }
+    let source = match a.all {
+        true => SolveSource::Unsolved,
+        false => SolveSource::Deals(items.iter().map(|i| i.deal).collect()),
+    };
+    let job = SolveJob {
+        source,
+        batch: a.batch as usize,
+    };
+    let print = !a.all || a.format.is_some();
+    let json = a.format.as_deref() == Some("json");
+    let out = RefCell::new(open_output(None)?);
+    let bar = match show_progress(a.quiet) {
+        true => {
+            let b = ProgressBar::new(0);
+            b.set_style(
+                ProgressStyle::with_template(
+                    "{bar:40} {human_pos}/{human_len} deals solved {per_sec} eta {eta}",
+                )
+                .expect("static template"),
+            );
+            b
+        }
+        false => ProgressBar::hidden(),
+    };
+    let mut next = 0usize;
+    let report = dealdex::solve::run(
+        &job,
+        store.as_mut(),
+        &mut |p: SolveProgress| {
+            bar.set_length(p.total);
+            bar.set_position(p.done);
+        },
+        &mut |deal: &Deal, table: &TrickTable| -> anyhow::Result<()> {
+            let item = match items.get(next) {
+                Some(i) if !a.all => Item { ..*i },
+                _ => Item {
+                    board: None,
+                    deal: *deal,
+                    dealer: a.dealer.unwrap_or(Seat::North),
+                    vul: vul.unwrap_or(Vulnerability::None),
+                },
+            };
+            next += 1;
+            if print {
+                let par = table.par(item.dealer, item.vul);
+                let mut out = out.borrow_mut();
+                match json {
+                    true => writeln!(out, "{}", json_line(&item, table, &par))?,
+                    false => write_text(&mut **out, &item, table, &par)?,
+                }
+            }
+            Ok(())
+        },
+    )?;
+    bar.finish_and_clear();
+    out.into_inner().flush()?;
+    if !a.quiet {
+        let db = match &store {
+            Some(_) => format!(
+                ", {} new tables stored in {}",
+                report.stored,
+                a.db.display()
+            ),
+            None => String::new(),
+        };
+        let rate = report.solved as f64 / report.seconds.max(1e-9);
+        eprintln!(
+            "{} deals: {} solved, {} already solved{db}; {:.1} s ({rate:.1} deals/s)",
+            report.deals, report.solved, report.already_solved, report.seconds
+        );
+    }
+    Ok(())
+}
+
+impl Clone for Item {
+    fn clone(&self) -> Item {
+        Item { ..*self }
+    }
+}
+
+/// The deals of one argument: a deal string, a hex index, or a deal file.
+fn read_input(
+    input: &str,
+    format: Option<&str>,
+    dealer: Option<Seat>,
+    vul: Option<Vulnerability>,
+) -> anyhow::Result<Vec<Item>> {
+    let t = input.trim();
+    let hexish = t.chars().all(|c| c.is_ascii_hexdigit() || c == '-');
+    if hexish && (t.len() == 26 || t.len() == 28) {
+        let h: dealdex::HexDeal = t.parse().map_err(|e| bad(format!("{input}: {e}")))?;
+        let deal = h
+            .index
+            .to_deal()
+            .map_err(|e| bad(format!("{input}: {e}")))?;
+        // The suffix is the board number mod 16, which fixes dealer and vulnerability.
+        let (d, v) = h.cycle.map_or((Seat::North, Vulnerability::None), |c| {
+            let b = if c == 0 { 16 } else { u64::from(c) };
+            (dealdex::board_dealer(b), dealdex::board_vulnerability(b))
+        });
+        return Ok(vec![Item {
+            board: None,
+            deal,
+            dealer: dealer.unwrap_or(d),
+            vul: vul.unwrap_or(v),
+        }]);
+    }
+    if t.contains(':') && !std::path::Path::new(input).exists() {
+        let deal = dealdex::parse_deal(t).map_err(|e| bad(format!("deal: {e}")))?;
+        return Ok(vec![Item {
+            board: None,
+            deal,
+            dealer: dealer.unwrap_or(Seat::North),
+            vul: vul.unwrap_or(Vulnerability::None),
+        }]);
+    }
+    let path = PathBuf::from(input);
+    let fmt = match format {
+        Some(name) => formats::by_name(name).ok_or_else(|| bad(format!("no format {name:?}")))?,
+        None => formats::by_path(&path).ok_or_else(|| {
+            bad(format!(
+                "{input}: not a deal, an index, or a file of a known extension (use --input-format)"
+            ))
+        })?,
+    };
+    let boards = super::files::read_file(&path, fmt, 1).with_context(|| input.to_owned())?;
+    Ok(boards
+        .into_iter()
+        .map(|b| Item {
+            board: b.number,
+            dealer: dealer.unwrap_or_else(|| b.dealer_or_default()),
+            vul: vul.unwrap_or_else(|| b.vulnerability_or_default()),
+            deal: b.deal,
+        })
+        .collect())
+}
+
+fn write_text(
+    out: &mut dyn Write,
+    item: &Item,
+    table: &TrickTable,
+    par: &Par,
+) -> anyhow::Result<()> {
+    let board = item.board.map_or(String::new(), |b| format!("board {b}  "));
+    writeln!(
+        out,
+        "{board}dealer {}  vul {}  {}",
+        item.dealer, item.vul, item.deal
+    )?;
+    writeln!(out, "{table}")?;
+    writeln!(out, "par {par}")?;
+    writeln!(out)?;
+    Ok(())
+}
+
+/// One JSON line; the table as `{"N": {"NT": 9, "S": …}, …}`, par from North-South's view.
+fn json_line(item: &Item, table: &TrickTable, par: &Par) -> String {
+    let mut tricks = serde_json::Map::new();
+    for seat in Seat::ALL {
+        let mut row = serde_json::Map::new();
+        for strain in DD_STRAINS {
+            row.insert(strain.as_str().into(), table.tricks(seat, strain).into());
+        }
+        tricks.insert(seat.letter().to_string(), row.into());
+    }
+    let contracts: Vec<String> = par.contracts.iter().map(|c| c.to_string()).collect();
+    serde_json::json!({
+        "board": item.board,
+        "index": DealIndex::from_deal(&item.deal).to_string(),
+        "deal": item.deal.to_string(),
+        "dealer": item.dealer.letter().to_string(),
+        "vul": item.vul.to_string(),
+        "tricks": tricks,
+        "par": {"score": par.score, "contracts": contracts},
+    })
+    .to_string()
+}

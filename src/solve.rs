@@ -1,0 +1,195 @@
+//! The `solve` workflow: double-dummy tables for given deals or for every unsolved deal of a
+//! database, solved on all cores, stored in committed batches, resumable.
+//!
+//! A job goes in ([`SolveJob`]), a report comes out ([`SolveReport`], serde), progress goes
+//! through a callback; the library never prints.
+
+use std::time::Instant;
+
+use serde::Serialize;
+
+use crate::dd::{TrickTable, solve_all};
+use crate::deal::Deal;
+use crate::index::DealIndex;
+use crate::store::{Store, StoreError};
+
+/// Deals per committed batch by default: at ~7 deals/s a core, 64 deals are a few seconds
+/// of work on 2 cores, so a kill loses little, while each transaction stays cheap.
+pub const DEFAULT_SOLVE_BATCH: usize = 64;
+
+/// What to solve.
+#[derive(Clone, Debug)]
+pub enum SolveSource {
+    /// These deals, in order (a file's boards, a set's boards, one deal). Deals already
+    /// solved in the store are read from it, not solved again.
+    Deals(Vec<Deal>),
+    /// Every stored deal without a table, in key order (`solve --all`); needs a store.
+    Unsolved,
+}
+
+/// A solve job.
+#[derive(Clone, Debug)]
+pub struct SolveJob {
+    /// The deals.
+    pub source: SolveSource,
+    /// Deals per batch; each batch is solved on all cores, then committed in one
+    /// transaction (at least 1).
+    pub batch: usize,
+}
+
+/// What a solve job did.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct SolveReport {
+    /// Deals looked at.
+    pub deals: u64,
+    /// Deals solved by this run.
+    pub solved: u64,
+    /// Deals whose table was already stored (not solved again).
+    pub already_solved: u64,
+    /// Tables newly stored (0 without a store).
+    pub stored: u64,
+    /// Batches committed.
+    pub batches: u64,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+}
+
+/// Progress of a running job: deals done so far and the total when known.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SolveProgress {
+    /// Deals done (solved or found solved).
+    pub done: u64,
+    /// Deals in the job.
+    pub total: u64,
+}
+
+/// Runs `job`: per batch, reads the stored tables (when `store` is given), solves the rest
+/// on all cores, commits the new tables in one transaction, then hands each deal and its
+/// table to `each` (in the job's order) and reports progress. A killed run loses at most
+/// the batch in flight; running the job again solves only what is missing.
+///
+/// ```
+/// use dealdex::solve::{SolveJob, SolveSource, run};
+/// let deal: dealdex::Deal =
+///     "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432".parse()?;
+/// let mut store = dealdex::Store::open_in_memory()?;
+/// let job = SolveJob { source: SolveSource::Deals(vec![deal]), batch: 64 };
+/// let mut tables = Vec::new();
+/// let report = run(&job, Some(&mut store), &mut |_| {}, &mut |_, t| {
+///     tables.push(*t);
+///     Ok::<(), dealdex::StoreError>(())
+/// })?;
+/// assert_eq!((report.solved, report.stored), (1, 1));
+/// let again = run(&job, Some(&mut store), &mut |_| {}, &mut |_, _| Ok::<(), dealdex::StoreError>(()))?;
+/// assert_eq!((again.solved, again.already_solved), (0, 1));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+/// [`StoreError`] when reading or storing fails (the batch in flight is then not stored;
+/// earlier batches are), [`StoreError::CorruptDeal`] for a stored key that is no deal.
+/// [`SolveSource::Unsolved`] without a store does nothing. Errors from `each` stop the job
+/// and are passed through.
+pub fn run<E: From<StoreError>>(
+    job: &SolveJob,
+    mut store: Option<&mut Store>,
+    progress: &mut dyn FnMut(SolveProgress),
+    each: &mut dyn FnMut(&Deal, &TrickTable) -> Result<(), E>,
+) -> Result<SolveReport, E> {
+    let started = Instant::now();
+    let batch = job.batch.max(1);
+    let mut report = SolveReport::default();
+    match &job.source {
+        SolveSource::Deals(deals) => {
+            let total = deals.len() as u64;
+            progress(SolveProgress { done: 0, total });
+            for chunk in deals.chunks(batch) {
+                let keys: Vec<DealIndex> = chunk.iter().map(DealIndex::from_deal).collect();
+                let stored = match store.as_deref() {
+                    Some(s) => s.dd_tables(&keys)?,
+                    None => vec![None; chunk.len()],
+                };
+                let mut tables = solve_missing(chunk, &stored);
+                report.already_solved += stored.iter().filter(|t| t.is_some()).count() as u64;
+                let new: Vec<(DealIndex, TrickTable)> = keys
+                    .iter()
+                    .zip(&tables)
+                    .zip(&stored)
+                    .filter(|(_, s)| s.is_none())
+                    .map(|((k, t), _)| (*k, *t))
+                    .collect();
+                report.solved += new.len() as u64;
+                if let Some(s) = store.as_deref_mut()
+                    && !new.is_empty()
+                {
+                    report.stored += s.store_dd(&new)?;
+                    report.batches += 1;
+                }
+                for (deal, table) in chunk.iter().zip(tables.drain(..)) {
+                    each(deal, &table)?;
+                }
+                report.deals += chunk.len() as u64;
+                progress(SolveProgress {
+                    done: report.deals,
+                    total,
+                });
+            }
+        }
+        SolveSource::Unsolved => {
+            let Some(s) = store else {
+                return Ok(report);
+            };
+            let total = s.deal_count()?.saturating_sub(s.dd_count()?);
+            progress(SolveProgress { done: 0, total });
+            let mut after: Option<DealIndex> = None;
+            loop {
+                let keys = s.unsolved_keys(None, after.as_ref(), batch)?;
+                let Some(last) = keys.last() else { break };
+                after = Some(*last);
+                let deals = keys
+                    .iter()
+                    .map(|k| {
+                        k.to_deal()
+                            .map_err(|error| StoreError::CorruptDeal { key: *k, error })
+                    })
+                    .collect::<Result<Vec<Deal>, StoreError>>()?;
+                let tables = solve_all(&deals);
+                let new: Vec<(DealIndex, TrickTable)> =
+                    keys.iter().copied().zip(tables.iter().copied()).collect();
+                report.stored += s.store_dd(&new)?;
+                report.batches += 1;
+                report.solved += new.len() as u64;
+                report.deals += new.len() as u64;
+                for (deal, table) in deals.iter().zip(&tables) {
+                    each(deal, table)?;
+                }
+                progress(SolveProgress {
+                    done: report.deals,
+                    total: total.max(report.deals),
+                });
+            }
+        }
+    }
+    report.seconds = started.elapsed().as_secs_f64();
+    Ok(report)
+}
+
+/// The tables of `deals`: the stored ones as they are, the others solved together (a deal
+/// given twice is solved once).
+fn solve_missing(deals: &[Deal], stored: &[Option<TrickTable>]) -> Vec<TrickTable> {
+    let mut missing: Vec<Deal> = deals
+        .iter()
+        .zip(stored)
+        .filter(|(_, s)| s.is_none())
+        .map(|(d, _)| *d)
+        .collect();
+    missing.sort_unstable_by_key(DealIndex::from_deal);
+    missing.dedup();
+    let solved: std::collections::HashMap<Deal, TrickTable> =
+        missing.iter().copied().zip(solve_all(&missing)).collect();
+    deals
+        .iter()
+        .zip(stored)
+        .map(|(d, s)| s.unwrap_or_else(|| solved[d]))
+        .collect()
+}

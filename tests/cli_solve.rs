@@ -1,0 +1,277 @@
+//! `dealdex solve`: tables and par printed and stored, resumable after a kill, and `lookup`
+//! showing them. Expected numbers come from DDS (tests/fixtures/dd/dd-reference.jsonl).
+
+use std::path::Path;
+use std::time::Duration;
+
+use assert_cmd::Command;
+use dealdex::{Deal, DealIndex, Store};
+use tempfile::TempDir;
+
+fn dealdex(dir: &Path) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_dealdex"));
+    c.current_dir(dir);
+    c
+}
+
+fn reference() -> Vec<serde_json::Value> {
+    include_str!("fixtures/dd/dd-reference.jsonl")
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+#[test]
+fn a_deal_string_prints_its_table_and_par() {
+    let dir = TempDir::new().unwrap();
+    let r = &reference()[1]; // board 2: a 13-card spade suit in North, dealer E, NS vulnerable
+    let out = dealdex(dir.path())
+        .args([
+            "solve",
+            r["deal"].as_str().unwrap(),
+            "--dealer",
+            "E",
+            "--vul",
+            "NS",
+        ])
+        .args(["--no-db", "-q"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    let mut want = String::from("    NT  S  H  D  C\n");
+    for seat in ["N", "E", "S", "W"] {
+        want.push_str(seat);
+        for strain in ["NT", "S", "H", "D", "C"] {
+            want.push_str(&format!(
+                " {:>2}",
+                r["tricks"][seat][strain].as_u64().unwrap()
+            ));
+        }
+        want.push('\n');
+    }
+    assert!(text.contains(&want), "{text}\nwant\n{want}");
+    let contracts: Vec<&str> = r["par"]["contracts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_str().unwrap())
+        .collect();
+    let score = r["par"]["score"].as_i64().unwrap();
+    assert!(
+        text.contains(&format!("par {score:+} {}", contracts.join(" "))),
+        "{text}"
+    );
+    assert!(
+        !dir.path().join("dealdex.db").exists(),
+        "--no-db wrote a database"
+    );
+}
+
+/// A PBN file of reference boards (their numbers give the reference's dealer and
+/// vulnerability): JSON lines equal DDS's tables and par, the tables are stored, and a
+/// second run solves nothing.
+#[test]
+fn a_file_is_solved_stored_and_not_solved_again() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    let refs: Vec<_> = reference().into_iter().take(12).collect();
+    let mut pbn = String::new();
+    for r in &refs {
+        pbn.push_str(&format!(
+            "[Board \"{}\"]\n[Dealer \"{}\"]\n[Vulnerable \"{}\"]\n[Deal \"{}\"]\n\n",
+            r["board"],
+            r["dealer"].as_str().unwrap(),
+            r["vul"].as_str().unwrap(),
+            r["deal"].as_str().unwrap()
+        ));
+    }
+    std::fs::write(d.join("ref.pbn"), pbn).unwrap();
+    let out = dealdex(d)
+        .args(["solve", "ref.pbn", "--format", "json"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(
+        err.contains("12 deals: 12 solved, 0 already solved, 9 new tables stored"),
+        "{err}"
+    );
+    let lines: Vec<serde_json::Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), refs.len());
+    for (got, r) in lines.iter().zip(&refs) {
+        assert_eq!(got["board"], r["board"]);
+        assert_eq!(got["tricks"], r["tricks"], "board {}", r["board"]);
+        assert_eq!(got["par"], r["par"], "board {}", r["board"]);
+        let deal: Deal = r["deal"].as_str().unwrap().parse().unwrap();
+        assert_eq!(got["index"], DealIndex::from_deal(&deal).to_string());
+    }
+    let store = Store::open(&d.join("dealdex.db")).unwrap();
+    assert_eq!(store.dd_count().unwrap(), 9);
+    drop(store);
+    let out = dealdex(d).args(["solve", "ref.pbn"]).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("12 deals: 0 solved, 12 already solved, 0 new tables"),
+        "{err}"
+    );
+
+    // lookup shows the stored table and par.
+    let first: Deal = refs[0]["deal"].as_str().unwrap().parse().unwrap();
+    let out = dealdex(d)
+        .args(["lookup", &DealIndex::from_deal(&first).to_string()])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("double dummy"), "{text}");
+    assert!(text.contains("par     +1510 7SN 7SS"), "{text}");
+}
+
+/// Kill `solve --set` mid-run a few times: the tables stored are always those of the
+/// set's first k boards (batches commit in board order, whole), each right; the last run
+/// finishes the rest and says how many were already solved.
+#[test]
+fn a_killed_solve_resumes_and_loses_at_most_the_batch_in_flight() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    dealdex(d)
+        .args(["generate", "--boards", "1-24", "--seed", &"5a".repeat(32)])
+        .args(["--name", "s", "--no-db", "--out", "s.pbn", "-q"])
+        .assert()
+        .success();
+    dealdex(d)
+        .args(["import", "s.pbn", "--set", "s"])
+        .assert()
+        .success();
+    let db = d.join("dealdex.db");
+    let boards: Vec<DealIndex> = Store::open(&db)
+        .unwrap()
+        .set_boards("s")
+        .unwrap()
+        .into_iter()
+        .map(|(_, k)| k)
+        .collect();
+    let mut mid_run = 0;
+    for kill_after_ms in [600u64, 900, 1200] {
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_dealdex"))
+            .current_dir(d)
+            .args(["solve", "--set", "s", "--batch", "2", "-q"])
+            .stdout(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(kill_after_ms));
+        if child.try_wait().unwrap().is_none() {
+            mid_run += 1;
+        }
+        child.kill().unwrap();
+        child.wait().unwrap();
+        let store = Store::open(&db).unwrap();
+        assert_eq!(store.integrity_check().unwrap(), "ok");
+        let solved: Vec<bool> = boards
+            .iter()
+            .map(|k| store.dd_table(k).unwrap().is_some())
+            .collect();
+        let k = solved.iter().take_while(|s| **s).count();
+        assert!(
+            solved[k..].iter().all(|s| !s),
+            "not a prefix of the set: {solved:?}"
+        );
+    }
+    assert!(mid_run >= 1, "every kill came after the run had ended");
+    let before = Store::open(&db).unwrap().dd_count().unwrap();
+    let out = dealdex(d).args(["solve", "--set", "s"]).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(
+        err.contains(&format!(
+            "24 deals: {} solved, {before} already solved",
+            24 - before
+        )),
+        "{err}"
+    );
+    let store = Store::open(&db).unwrap();
+    assert_eq!(store.dd_count().unwrap(), 24);
+    // Every stored table, however interrupted its run, is the deal's own.
+    let deals: Vec<Deal> = boards.iter().map(|k| k.to_deal().unwrap()).collect();
+    let fresh = dealdex::dd::solve_all(&deals);
+    for (k, t) in boards.iter().zip(&fresh) {
+        assert_eq!(store.dd_table(k).unwrap().as_ref(), Some(t));
+    }
+}
+
+#[test]
+fn solve_all_solves_only_what_is_missing_and_bad_input_exits_2() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    dealdex(d)
+        .args([
+            "generate",
+            "--count",
+            "6",
+            "--seed",
+            &"07".repeat(32),
+            "--db",
+            "x.db",
+            "-q",
+        ])
+        .assert()
+        .success();
+    let out = dealdex(d)
+        .args(["solve", "--all", "--db", "x.db"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("6 deals: 6 solved"), "{err}");
+    assert!(
+        out.stdout.is_empty(),
+        "--all prints tables only with --format"
+    );
+    let out = dealdex(d)
+        .args(["solve", "--all", "--db", "x.db"])
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&out.stderr).contains("0 deals: 0 solved"));
+
+    for (args, msg) in [
+        (vec!["solve"], "nothing to solve"),
+        (
+            vec!["solve", "--set", "nope", "--db", "x.db"],
+            "no set \"nope\"",
+        ),
+        (
+            vec!["solve", "--all", "--db", "missing.db"],
+            "no database at missing.db",
+        ),
+        (
+            vec!["solve", "N:AKQ.AKQ.AKQ.AKQX - - -", "--no-db"],
+            "deal: ",
+        ),
+        (
+            vec!["solve", "boards.xyz", "--no-db"],
+            "boards.xyz: not a deal",
+        ),
+        (
+            vec![
+                "solve",
+                "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432",
+                "--vul",
+                "both ways",
+                "--no-db",
+            ],
+            "--vul",
+        ),
+    ] {
+        let out = dealdex(d).args(&args).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(msg), "{args:?}: {err}");
+    }
+}
