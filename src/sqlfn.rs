@@ -96,6 +96,7 @@ fn flags() -> FunctionFlags {
 /// # Errors
 /// SQLite's error if a function cannot be registered.
 pub fn register(conn: &Connection) -> rusqlite::Result<()> {
+    dd_tricks(conn)?;
     hand_fn(conn, "hcp", |h| features::hcp(h) as i64)?;
     hand_fn(conn, "controls", |h| features::controls(h) as i64)?;
     hand_fn(conn, "ltc", |h| features::losing_trick_count(h) as i64)?;
@@ -144,6 +145,44 @@ pub fn register(conn: &Connection) -> rusqlite::Result<()> {
         Ok(crate::board_vulnerability(n).to_string())
     })?;
     Ok(())
+}
+
+/// `dd_tricks(tricks, who, strain)`: tricks from a stored DD table (`dd.tricks`, migration
+/// 05) for declarer `who` (`N`, `E`, `S`, `W`; a side `NS`/`EW` gives its better declarer)
+/// in `strain` (`NT`, `S`, `H`, `D`, `C`); NULL for a NULL table (an unsolved deal).
+fn dd_tricks(conn: &Connection) -> rusqlite::Result<()> {
+    const NAME: &str = "dd_tricks";
+    conn.create_scalar_function(NAME, 3, flags(), |ctx| {
+        let table = match ctx.get_raw(0) {
+            ValueRef::Null => return Ok(None),
+            ValueRef::Blob(b) => crate::dd::TrickTable::from_bytes(b).map_err(|e| err(NAME, e))?,
+            _ => return Err(err(NAME, "the table must be a 10-byte BLOB (dd.tricks)")),
+        };
+        let who: String = ctx.get(1)?;
+        let strain: String = ctx.get(2)?;
+        let strain = match strain.trim().to_ascii_uppercase().as_str() {
+            "NT" | "N" => crate::play::Strain::NoTrump,
+            t => crate::play::Strain::from_bid(&format!("1{t}"))
+                .ok_or_else(|| err(NAME, format!("strain {strain:?} is not NT, S, H, D or C")))?,
+        };
+        let tricks = match who.trim().to_ascii_uppercase().as_str() {
+            "NS" => table.side_tricks(features::Side::NorthSouth, strain),
+            "EW" => table.side_tricks(features::Side::EastWest, strain),
+            w => {
+                let mut cs = w.chars();
+                match (cs.next().and_then(Seat::from_char), cs.next()) {
+                    (Some(seat), None) => table.tricks(seat, strain),
+                    _ => {
+                        return Err(err(
+                            NAME,
+                            format!("declarer {who:?} is not N, E, S, W, NS or EW"),
+                        ));
+                    }
+                }
+            }
+        };
+        Ok(Some(i64::from(tricks)))
+    })
 }
 
 #[cfg(test)]

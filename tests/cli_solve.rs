@@ -275,3 +275,47 @@ fn solve_all_solves_only_what_is_missing_and_bad_input_exits_2() {
         assert!(err.contains(msg), "{args:?}: {err}");
     }
 }
+
+/// The query language answers `dd(…)` from the stored tables: the same deals as the Rust
+/// evaluation (which solves), and none while the set is unsolved.
+#[test]
+fn query_dd_on_a_solved_database() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    dealdex(d)
+        .args(["generate", "--boards", "1-16", "--seed", &"3c".repeat(32)])
+        .args(["--name", "club", "--out", "club.pbn", "-q"])
+        .assert()
+        .success();
+    let expr = "dd(NS, notrump) >= 7 and hcp(NS) <= 26";
+    let count = |d: &Path| {
+        let out = dealdex(d)
+            .args(["query", "--count", "--set", "club", expr])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap().trim().to_owned()
+    };
+    assert_eq!(count(d), "0", "unsolved deals match no dd() condition");
+    dealdex(d)
+        .args(["solve", "--set", "club", "-q"])
+        .assert()
+        .success();
+    let q = dealdex::query::Query::parse(expr).unwrap();
+    let want = Store::open(&d.join("dealdex.db"))
+        .unwrap()
+        .set_boards("club")
+        .unwrap()
+        .iter()
+        .filter(|(_, k)| q.matches(&k.to_deal().unwrap()))
+        .count();
+    assert!(
+        want > 0 && want < 16,
+        "the test expression selects some boards: {want}"
+    );
+    assert_eq!(count(d), want.to_string());
+}

@@ -474,7 +474,7 @@ fn error_columns() {
         (
             "hcp(N) >= 20 and foo(N) > 1",
             18,
-            "unknown function 'foo' (known functions: hcp, len, controls, ltc, longest, balanced, semibalanced, shape, pattern)",
+            "unknown function 'foo' (known functions: hcp, len, controls, ltc, longest, balanced, semibalanced, shape, pattern, dd)",
         ),
         ("N > 3", 1, "unknown name 'N'"),
         ("hcp N", 5, "expected '(' after hcp"),
@@ -939,7 +939,7 @@ fn check(g: &G, deals: &[Deal], conn: &Connection) -> Result<usize, TestCaseErro
 }
 
 /// The clause holds no number but its placeholders `?1`, `?2`, … in order, one per
-/// parameter, and no quoted text but seat letters.
+/// parameter, and no quoted text but the compiler's own seat, side and strain letters.
 fn check_placeholders(f: &SqlFilter) {
     let mut rest = String::new();
     let mut next = 1;
@@ -960,7 +960,11 @@ fn check_placeholders(f: &SqlFilter) {
     assert!(!rest.chars().any(|c| c.is_ascii_digit()), "{}", f.clause);
     for (i, part) in rest.split('\'').enumerate() {
         if i % 2 == 1 {
-            assert!(["N", "E", "S", "W"].contains(&part), "{}", f.clause);
+            assert!(
+                ["N", "E", "S", "W", "NS", "EW", "NT", "H", "D", "C"].contains(&part),
+                "{}",
+                f.clause
+            );
         }
     }
 }
@@ -1165,4 +1169,51 @@ fn matches_rate() {
             N as f64 / s / 1e6
         );
     }
+}
+
+/// `dd(declarer, strain)`: parsed, printed back, compiled to a subquery on the stored
+/// table (migration 05) with fixed letters only, and evaluated in Rust by solving.
+#[test]
+fn dd_terms_parse_print_compile_and_evaluate() {
+    let q = Query::parse("dd(N, notrump) >= 9 and DD(ns, ♠) < dd(EW, h)").unwrap();
+    assert_eq!(
+        q.to_string(),
+        "dd(N, notrump) >= 9 and dd(NS, spades) < dd(EW, hearts)"
+    );
+    let f = q.to_sql();
+    assert_eq!(
+        f.clause,
+        "((SELECT dd_tricks(tricks, 'N', 'NT') FROM dd WHERE dd.deal = key) >= ?1 AND \
+         (SELECT dd_tricks(tricks, 'NS', 'S') FROM dd WHERE dd.deal = key) < \
+         (SELECT dd_tricks(tricks, 'EW', 'H') FROM dd WHERE dd.deal = key))"
+    );
+    check_placeholders(&f);
+    let e = Query::parse("dd(N, trumps) > 3").unwrap_err();
+    assert_eq!(e.column, 7, "{e}");
+    assert!(e.message.contains("unknown strain 'trumps'"), "{e}");
+    assert!(
+        Query::parse("dd(N) > 3")
+            .unwrap_err()
+            .message
+            .contains("dd takes")
+    );
+    // 13 spades in North: 13 tricks for N-S in spades, none in notrump (East leads hearts).
+    let deal: Deal = "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432"
+        .parse()
+        .unwrap();
+    assert!(
+        Query::parse("dd(NS, spades) = 13 and dd(N, nt) = 0")
+            .unwrap()
+            .matches(&deal)
+    );
+    assert!(!Query::parse("dd(E, spades) > 0").unwrap().matches(&deal));
+    // A cheap operand that fails decides an `and` before the solver runs.
+    let t = std::time::Instant::now();
+    let no = Query::parse("dd(N, nt) >= 0 and hcp(N) > 37").unwrap();
+    let random = random_deals(200);
+    assert!(random.iter().all(|d| !no.matches(d)));
+    assert!(
+        t.elapsed().as_secs_f64() < 5.0,
+        "the solver ran for deals hcp() decided"
+    );
 }

@@ -1,16 +1,26 @@
 //! Evaluation of a parsed query against one deal, in Rust, via [`crate::features`].
 //!
 //! No allocation: each term is computed from the deal's hand masks when it is reached,
-//! and `and` / `or` stop at the first operand that decides them.
+//! and `and` / `or` stop at the first operand that decides them. A `dd(…)` term solves the
+//! deal (a tenth of a second or more) the first time one is reached, once per deal; `and`
+//! and `or` try their operands without `dd(…)` first, so the solver runs only for deals
+//! the cheaper conditions leave undecided.
+
+use std::cell::OnceCell;
+
+use crate::dd::TrickTable;
 
 use crate::deal::Deal;
 use crate::features::{self, Shape};
 
 use super::{CmpOp, Cond, Term, Who};
 
+/// The deal's double-dummy table, solved when first needed.
+pub(super) type Table = OnceCell<TrickTable>;
+
 /// The value of a number term for `deal`.
 #[inline]
-pub(super) fn term(t: &Term, deal: &Deal) -> i64 {
+pub(super) fn term(t: &Term, deal: &Deal, dd: &Table) -> i64 {
     i64::from(match *t {
         Term::Lit(v) => return v,
         Term::Hcp(Who::Seat(s)) => features::hcp(deal.hand(s)),
@@ -25,14 +35,21 @@ pub(super) fn term(t: &Term, deal: &Deal) -> i64 {
             .sum(),
         Term::Ltc(s) => features::losing_trick_count(deal.hand(s)),
         Term::Longest(s) => features::longest_suit(deal.hand(s)).1,
+        Term::Dd(who, strain) => {
+            let table = dd.get_or_init(|| crate::dd::solve(deal));
+            match who {
+                Who::Seat(s) => table.tricks(s, strain),
+                Who::Side(side) => table.side_tricks(side, strain),
+            }
+        }
     })
 }
 
 /// Whether `deal` satisfies `c`.
-pub(super) fn cond(c: &Cond, deal: &Deal) -> bool {
+pub(super) fn cond(c: &Cond, deal: &Deal, dd: &Table) -> bool {
     match c {
         Cond::Cmp(l, op, r) => {
-            let (a, b) = (term(l, deal), term(r, deal));
+            let (a, b) = (term(l, deal, dd), term(r, deal, dd));
             match op {
                 CmpOp::Eq => a == b,
                 CmpOp::Ne => a != b,
@@ -42,7 +59,7 @@ pub(super) fn cond(c: &Cond, deal: &Deal) -> bool {
                 CmpOp::Ge => a >= b,
             }
         }
-        Cond::Range(t, lo, hi) => (*lo..=*hi).contains(&term(t, deal)),
+        Cond::Range(t, lo, hi) => (*lo..=*hi).contains(&term(t, deal, dd)),
         Cond::Balanced(s) => Shape::of(deal.hand(*s)).is_balanced(),
         Cond::SemiBalanced(s) => Shape::of(deal.hand(*s)).is_semi_balanced(),
         Cond::Shape {
@@ -55,8 +72,27 @@ pub(super) fn cond(c: &Cond, deal: &Deal) -> bool {
             let got = if *exact { shape.0 } else { shape.sorted() };
             (got == *lengths) == *equal
         }
-        Cond::Not(inner) => !cond(inner, deal),
-        Cond::And(parts) => parts.iter().all(|p| cond(p, deal)),
-        Cond::Or(parts) => parts.iter().any(|p| cond(p, deal)),
+        Cond::Not(inner) => !cond(inner, deal, dd),
+        // Operands without dd(…) first: they decide most deals without the solver.
+        Cond::And(parts) => cheap_first(parts).all(|p| cond(p, deal, dd)),
+        Cond::Or(parts) => cheap_first(parts).any(|p| cond(p, deal, dd)),
+    }
+}
+
+/// The operands without `dd(…)`, then those with it.
+fn cheap_first(parts: &[Cond]) -> impl Iterator<Item = &Cond> {
+    let cheap = parts.iter().filter(|p| !uses_dd(p));
+    cheap.chain(parts.iter().filter(|p| uses_dd(p)))
+}
+
+/// Whether `c` has a `dd(…)` term anywhere.
+pub(super) fn uses_dd(c: &Cond) -> bool {
+    let t = |t: &Term| matches!(t, Term::Dd(..));
+    match c {
+        Cond::Cmp(l, _, r) => t(l) || t(r),
+        Cond::Range(x, ..) => t(x),
+        Cond::Not(inner) => uses_dd(inner),
+        Cond::And(parts) | Cond::Or(parts) => parts.iter().any(uses_dd),
+        _ => false,
     }
 }

@@ -29,6 +29,7 @@
 //! | `controls(X)` | controls A=2 K=1, 0..=12 (a side: the sum) | seat or side |
 //! | `ltc(X)` | losing-trick count, 0..=12 ([`crate::features::losing_trick_count`]) | seat |
 //! | `longest(X)` | length of the longest suit, 4..=13 | seat |
+//! | `dd(X, strain)` | double-dummy tricks of X in `strain` (`notrump`, `nt` or a suit), 0..=13; a side: its better declarer ([`crate::dd`]) | seat or side, strain |
 //! | `0`, `12`, … | a non-negative integer literal up to `i64::MAX` | |
 //!
 //! Conditions (true or false for each deal):
@@ -90,7 +91,10 @@
 //! `len_n_s` is North's spades), the 13-byte BLOB column `key`, and the SQL functions
 //! `controls(key, 'N')`, `ltc(key, 'N')`, `longest(key, 'N')`, `balanced(key, 'N')` and
 //! `semibalanced(key, 'N')` (the last two 0 or 1) registered on the connection by the
-//! caller. Each literal becomes a placeholder `?1`, `?2`, … numbered in order of
+//! caller. A `dd(X, strain)` term is the subquery `(SELECT dd_tricks(tricks, 'X', 'S') FROM
+//! dd WHERE dd.deal = key)` over migration 05's table: NULL, so no comparison holds, for a
+//! deal not solved. [`Query::matches`] solves the deal instead (once per call, after the
+//! cheaper operands of each `and`/`or`). Each literal becomes a placeholder `?1`, `?2`, … numbered in order of
 //! appearance, its value in [`SqlFilter::params`]; no text of the query is copied into
 //! the clause. See [`Query::to_sql`] for the mapping of each construct.
 //!
@@ -111,6 +115,7 @@ use std::str::FromStr;
 use crate::card::{Seat, Suit};
 use crate::deal::Deal;
 use crate::features::Side;
+use crate::play::Strain;
 
 mod eval;
 mod lexer;
@@ -189,6 +194,8 @@ enum Term {
     Controls(Who),
     Ltc(Seat),
     Longest(Seat),
+    /// Double-dummy tricks of a declarer (a side: its better declarer) in a strain.
+    Dd(Who, Strain),
 }
 
 /// A condition.
@@ -244,7 +251,7 @@ impl Query {
     /// assert!(!Query::parse("balanced(S)").unwrap().matches(&d));
     /// ```
     pub fn matches(&self, deal: &Deal) -> bool {
-        eval::cond(&self.cond, deal)
+        eval::cond(&self.cond, deal, &eval::Table::new())
     }
 
     /// Compiles the query to a `WHERE` clause over the table `deals` (see the module docs
@@ -329,6 +336,13 @@ impl fmt::Display for Term {
             Term::Controls(w) => write!(f, "controls({w})"),
             Term::Ltc(s) => write!(f, "ltc({})", s.letter()),
             Term::Longest(s) => write!(f, "longest({})", s.letter()),
+            Term::Dd(w, strain) => match strain {
+                Strain::NoTrump => write!(f, "dd({w}, notrump)"),
+                Strain::Trumps(suit) => {
+                    let name = ["spades", "hearts", "diamonds", "clubs"][suit.index()];
+                    write!(f, "dd({w}, {name})")
+                }
+            },
         }
     }
 }

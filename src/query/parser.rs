@@ -6,12 +6,14 @@
 
 use crate::card::{Seat, Suit};
 use crate::features::Side;
+use crate::play::Strain;
 
 use super::lexer::{Kind, Token, error_at, tokenize};
 use super::{CmpOp, Cond, MAX_DEPTH, QueryError, Term, Who};
 
 /// The functions of the language, as listed in error messages.
-const FUNCTIONS: &str = "hcp, len, controls, ltc, longest, balanced, semibalanced, shape, pattern";
+const FUNCTIONS: &str =
+    "hcp, len, controls, ltc, longest, balanced, semibalanced, shape, pattern, dd";
 
 /// What a parsed piece of the query is, before it is known to be used correctly.
 enum Val {
@@ -362,6 +364,7 @@ impl<'a> Parser<'a> {
                 | "semibalanced"
                 | "shape"
                 | "pattern"
+                | "dd"
         );
         let open = self.peek();
         if !known {
@@ -431,9 +434,12 @@ impl<'a> Parser<'a> {
             }
         };
         let (start, end) = (name_tok.start, close.end);
-        let want = if name == "len" { 2 } else { 1 };
+        let want = if name == "len" || name == "dd" { 2 } else { 1 };
         let usage = match name.as_str() {
             "len" => "len takes a seat or side and a suit, e.g. len(S, spades)",
+            "dd" => {
+                "dd takes a declarer (seat or side) and a strain, e.g. dd(N, notrump) or dd(NS, spades)"
+            }
             "hcp" => "hcp takes one seat or side, e.g. hcp(N) or hcp(NS)",
             "controls" => "controls takes one seat or side, e.g. controls(N)",
             "ltc" => "ltc takes one seat, e.g. ltc(N)",
@@ -455,6 +461,10 @@ impl<'a> Parser<'a> {
             "len" => {
                 let who = self.who(args[0], &name)?;
                 Val::Num(Term::Len(who, self.suit(args[1])?))
+            }
+            "dd" => {
+                let who = self.who(args[0], &name)?;
+                Val::Num(Term::Dd(who, self.strain(args[1])?))
             }
             "ltc" => Val::Num(Term::Ltc(self.seat(args[0], &name)?)),
             "longest" => Val::Num(Term::Longest(self.seat(args[0], &name)?)),
@@ -523,6 +533,25 @@ impl<'a> Parser<'a> {
     }
 
     /// A suit argument.
+    /// A strain: `notrump` (`nt`, `notrumps`) or a suit.
+    fn strain(&self, t: Token) -> Result<Strain, QueryError> {
+        if matches!(
+            self.text(t).to_ascii_lowercase().as_str(),
+            "notrump" | "notrumps" | "nt"
+        ) {
+            return Ok(Strain::NoTrump);
+        }
+        self.suit(t).map(Strain::Trumps).map_err(|_| {
+            self.err(
+                t,
+                format!(
+                    "unknown strain '{}' (strains: notrump, NT, spades, hearts, diamonds, clubs, S, H, D, C, ♠, ♥, ♦, ♣)",
+                    self.text(t)
+                ),
+            )
+        })
+    }
+
     fn suit(&self, t: Token) -> Result<Suit, QueryError> {
         let found = match t.kind {
             Kind::SuitSymbol(s) => Some(s),

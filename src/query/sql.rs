@@ -115,6 +115,15 @@ impl Builder {
             Term::Controls(who) => self.per_seat(who, |out, s| func(out, "controls", s)),
             Term::Ltc(s) => func(&mut self.clause, "ltc", s),
             Term::Longest(s) => func(&mut self.clause, "longest", s),
+            // The table of the row's deal (migration 05's dd.deal = deals.key); NULL, so
+            // no comparison holds, when the deal is not solved.
+            Term::Dd(who, strain) => {
+                let _ = write!(
+                    self.clause,
+                    "(SELECT dd_tricks(tricks, '{who}', '{}') FROM dd WHERE dd.deal = key)",
+                    strain.as_str()
+                );
+            }
         }
     }
 

@@ -38,7 +38,7 @@ impl super::Store {
         {
             let mut deal_stmt = tx.prepare_cached(super::INSERT_DEAL).at(path)?;
             let mut stmt = tx
-                .prepare_cached("INSERT OR IGNORE INTO dd(key, tricks) VALUES (?1, ?2)")
+                .prepare_cached("INSERT OR IGNORE INTO dd(deal, tricks) VALUES (?1, ?2)")
                 .at(path)?;
             for (key, table) in tables {
                 insert_deal(&mut deal_stmt, key).at(path)?;
@@ -57,7 +57,7 @@ impl super::Store {
     pub fn dd_table(&self, key: &DealIndex) -> Result<Option<TrickTable>, StoreError> {
         let mut stmt = self
             .conn
-            .prepare_cached("SELECT tricks FROM dd WHERE key = ?1")
+            .prepare_cached("SELECT tricks FROM dd WHERE deal = ?1")
             .at(&self.path)?;
         let raw: Option<Vec<u8>> = stmt
             .query_row([&key.0], |r| match r.get_ref(0)? {
@@ -96,13 +96,13 @@ impl super::Store {
         let sql = match set {
             None => {
                 "SELECT d.key FROM deals d WHERE d.key > ?1 \
-                 AND NOT EXISTS (SELECT 1 FROM dd WHERE dd.key = d.key) \
+                 AND NOT EXISTS (SELECT 1 FROM dd WHERE dd.deal = d.key) \
                  ORDER BY d.key LIMIT ?2"
             }
             Some(_) => {
                 "SELECT DISTINCT b.deal FROM set_boards b JOIN sets s ON s.id = b.set_id \
                  WHERE s.name = ?3 AND b.deal > ?1 \
-                 AND NOT EXISTS (SELECT 1 FROM dd WHERE dd.key = b.deal) \
+                 AND NOT EXISTS (SELECT 1 FROM dd WHERE dd.deal = b.deal) \
                  ORDER BY b.deal LIMIT ?2"
             }
         };
