@@ -345,17 +345,41 @@ fn killed_bulk_generation_keeps_a_prefix_of_whole_batches_and_a_rerun_completes(
     args.push(db.display().to_string());
     args.extend(strings(&["--batch", &GEN_BATCH.to_string()]));
 
-    let mut run_time = RunTime::measure(&args, &db);
-    assert!(same_deals(&snapshot(&db).deals, &expected));
+    let rerun_says = |_n: u64, missing: u64| format!("; {missing} new in ");
+    kill_loop(
+        test,
+        &db,
+        &args,
+        &expected,
+        (GEN_BATCH, GEN_KILLS, 0xC0FF_EE01),
+        rerun_says,
+    );
+}
+
+/// Kills `args` at `kills` seeded moments (a fresh `db` each time) and checks after each
+/// kill: integrity, that the stored deals are exactly the first whole `batch`es of
+/// `expected` (or all of them), and that the rerun stores exactly the rest, its stderr
+/// saying `rerun_says(stored, missing)`.
+fn kill_loop(
+    test: &str,
+    db: &Path,
+    args: &[String],
+    expected: &[DealIndex],
+    (batch, kills, rng_default): (u64, usize, u64),
+    rerun_says: impl Fn(u64, u64) -> String,
+) {
+    let total = expected.len() as u64;
+    let mut run_time = RunTime::measure(args, db);
+    assert!(same_deals(&snapshot(db).deals, expected));
     println!("{test}: a complete run takes {:?}", run_time.estimate());
-    let mut rng = kill_rng(test, 0xC0FF_EE01);
-    let batches = (GEN_COUNT / GEN_BATCH) as usize;
+    let mut rng = kill_rng(test, rng_default);
+    let batches = (total / batch) as usize;
     let mut tally = Tally::default();
-    for i in 0..GEN_KILLS {
-        remove_db(&db);
+    for i in 0..kills {
+        remove_db(db);
         let delay = run_time.moment(rng.unit());
-        let mid_run = kill_after(&args, delay);
-        let after = snapshot(&db);
+        let mid_run = kill_after(args, delay);
+        let after = snapshot(db);
         let n = after.deals.len();
         println!(
             "{test}: kill {i} at {delay:?}: {} run, {n} deals stored",
@@ -363,32 +387,33 @@ fn killed_bulk_generation_keeps_a_prefix_of_whole_batches_and_a_rerun_completes(
         );
         assert_eq!(after.integrity, "ok", "kill {i}: integrity");
         assert!(
-            (n as u64).is_multiple_of(GEN_BATCH) || n as u64 == GEN_COUNT,
-            "kill {i}: {n} deals is not a whole number of {GEN_BATCH}-deal batches"
+            (n as u64).is_multiple_of(batch) || n as u64 == total,
+            "kill {i}: {n} deals is not a whole number of {batch}-deal batches"
         );
         assert!(
             same_deals(&after.deals, &expected[..n]),
-            "kill {i}: the {n} stored deals are not deals 1..={n} of the stream"
+            "kill {i}: the {n} stored deals are not the first {n} of the stream or files"
         );
-        tally.record(mid_run, n / GEN_BATCH as usize, batches);
+        tally.record(mid_run, n / batch as usize, batches);
 
         // The rerun stores exactly the rest.
-        let (stderr, took) = run_ok(&args);
+        let (stderr, took) = run_ok(args);
         run_time.add(took);
-        let missing = GEN_COUNT - n as u64;
+        let missing = total - n as u64;
+        let says = rerun_says(n as u64, missing);
         assert!(
-            stderr.contains(&format!("; {missing} new in ")),
-            "kill {i}: rerun should store {missing} new deals: {stderr}"
+            stderr.contains(&says),
+            "kill {i}: rerun should store {missing} new deals ({says:?}): {stderr}"
         );
-        let done = snapshot(&db);
+        let done = snapshot(db);
         assert_eq!(done.integrity, "ok", "kill {i}: integrity after the rerun");
         assert_eq!(
             done.deals.len() as u64,
-            GEN_COUNT,
+            total,
             "kill {i}: rows after the rerun"
         );
         assert!(
-            same_deals(&done.deals, &expected),
+            same_deals(&done.deals, expected),
             "kill {i}: deals after the rerun"
         );
     }
@@ -425,50 +450,10 @@ fn killed_import_keeps_a_prefix_of_whole_batches_and_a_rerun_completes() {
     args.extend(strings(&["--db", &db.display().to_string()]));
     args.extend(strings(&["--batch", &IMPORT_BATCH.to_string()]));
 
-    let mut run_time = RunTime::measure(&args, &db);
-    assert!(same_deals(&snapshot(&db).deals, &expected));
-    println!("{test}: a complete run takes {:?}", run_time.estimate());
-    let mut rng = kill_rng(test, 0xC0FF_EE02);
-    let batches = (total / IMPORT_BATCH) as usize;
-    let mut tally = Tally::default();
-    for i in 0..IMPORT_KILLS {
-        remove_db(&db);
-        let delay = run_time.moment(rng.unit());
-        let mid_run = kill_after(&args, delay);
-        let after = snapshot(&db);
-        let n = after.deals.len();
-        println!(
-            "{test}: kill {i} at {delay:?}: {} run, {n} deals stored",
-            if mid_run { "mid" } else { "after the" }
-        );
-        assert_eq!(after.integrity, "ok", "kill {i}: integrity");
-        assert!(
-            (n as u64).is_multiple_of(IMPORT_BATCH) || n as u64 == total,
-            "kill {i}: {n} deals is not a whole number of {IMPORT_BATCH}-board batches"
-        );
-        assert!(
-            same_deals(&after.deals, &expected[..n]),
-            "kill {i}: the {n} stored deals are not the first {n} boards of the files"
-        );
-        tally.record(mid_run, n / IMPORT_BATCH as usize, batches);
-
-        let (stderr, took) = run_ok(&args);
-        run_time.add(took);
-        let missing = total - n as u64;
-        assert!(
-            stderr.contains(&format!(
-                "{total} boards read, {missing} new, {n} duplicates"
-            )),
-            "kill {i}: rerun should store {missing} new deals: {stderr}"
-        );
-        let done = snapshot(&db);
-        assert_eq!(done.integrity, "ok", "kill {i}: integrity after the rerun");
-        assert!(
-            same_deals(&done.deals, &expected),
-            "kill {i}: deals after the rerun"
-        );
-    }
-    tally.check(test);
+    let rerun_says =
+        |n: u64, missing: u64| format!("{total} boards read, {missing} new, {n} duplicates");
+    let plan = (IMPORT_BATCH, IMPORT_KILLS, 0xC0FF_EE02);
+    kill_loop(test, &db, &args, &expected, plan, rerun_says);
 }
 
 #[test]
