@@ -79,6 +79,7 @@ fn parse_seat(s: &str) -> Result<Seat, String> {
 }
 
 /// One deal to solve, with what par needs.
+#[derive(Clone, Copy)]
 struct Item {
     board: Option<u64>,
     deal: Deal,
@@ -154,7 +155,7 @@ pub fn run(a: SolveArgs) -> anyhow::Result<()> {
         },
         &mut |deal: &Deal, table: &TrickTable| -> anyhow::Result<()> {
             let item = match items.get(next) {
-                Some(i) if !a.all => Item { ..*i },
+                Some(i) if !a.all => *i,
                 _ => Item {
                     board: None,
                     deal: *deal,
@@ -192,12 +193,6 @@ pub fn run(a: SolveArgs) -> anyhow::Result<()> {
         );
     }
     Ok(())
-}
-
-impl Clone for Item {
-    fn clone(&self) -> Item {
-        Item { ..*self }
-    }
 }
 
 /// The deals of one argument: a deal string, a hex index, or a deal file.
