@@ -63,17 +63,28 @@ pub struct LookupArgs {
 /// A deal given on the command line as a hex index or a PBN deal string; `None` if it is
 /// neither (it may be a file or a number).
 fn parse_inline_deal(s: &str) -> Option<anyhow::Result<Deal>> {
+    parse_inline_board(s).map(|r| r.map(|(deal, _)| deal))
+}
+
+/// A deal given on the command line, with the board number a hex index's `-X` suffix
+/// implies (1..=16: the same dealer and vulnerability as the real board): `None` when the
+/// text is neither a hex index nor a PBN deal string.
+pub(super) fn parse_inline_board(s: &str) -> Option<anyhow::Result<(Deal, Option<u64>)>> {
     let t = s.trim();
     let hexish = t.chars().all(|c| c.is_ascii_hexdigit() || c == '-');
     if hexish && (t.len() == 26 || t.len() == 28) {
-        return Some(
-            t.parse::<HexDeal>()
-                .and_then(|h| h.index.to_deal())
-                .map_err(anyhow::Error::from),
-        );
+        return Some((|| {
+            let h = t.parse::<HexDeal>()?;
+            let board = h.cycle.map(|c| if c == 0 { 16 } else { u64::from(c) });
+            Ok((h.index.to_deal()?, board))
+        })());
     }
     if t.contains(':') {
-        return Some(dealdex::parse_deal(t).map_err(anyhow::Error::from));
+        return Some(
+            dealdex::parse_deal(t)
+                .map(|d| (d, None))
+                .map_err(anyhow::Error::from),
+        );
     }
     None
 }

@@ -202,33 +202,16 @@ fn read_input(
     dealer: Option<Seat>,
     vul: Option<Vulnerability>,
 ) -> anyhow::Result<Vec<Item>> {
-    let t = input.trim();
-    let hexish = t.chars().all(|c| c.is_ascii_hexdigit() || c == '-');
-    if hexish && (t.len() == 26 || t.len() == 28) {
-        let h: dealdex::HexDeal = t.parse().map_err(|e| bad(format!("{input}: {e}")))?;
-        let deal = h
-            .index
-            .to_deal()
-            .map_err(|e| bad(format!("{input}: {e}")))?;
-        // The suffix is the board number mod 16, which fixes dealer and vulnerability.
-        let (d, v) = h.cycle.map_or((Seat::North, Vulnerability::None), |c| {
-            let b = if c == 0 { 16 } else { u64::from(c) };
-            (dealdex::board_dealer(b), dealdex::board_vulnerability(b))
-        });
+    if !std::path::Path::new(input).exists()
+        && let Some(parsed) = super::query::parse_inline_board(input)
+    {
+        let (deal, board) = parsed.context("deal")?;
         return Ok(vec![Item {
             board: None,
             deal,
-            dealer: dealer.unwrap_or(d),
-            vul: vul.unwrap_or(v),
-        }]);
-    }
-    if t.contains(':') && !std::path::Path::new(input).exists() {
-        let deal = dealdex::parse_deal(t).map_err(|e| bad(format!("deal: {e}")))?;
-        return Ok(vec![Item {
-            board: None,
-            deal,
-            dealer: dealer.unwrap_or(Seat::North),
-            vul: vul.unwrap_or(Vulnerability::None),
+            dealer: dealer.unwrap_or_else(|| board.map_or(Seat::North, dealdex::board_dealer)),
+            vul: vul
+                .unwrap_or_else(|| board.map_or(Vulnerability::None, dealdex::board_vulnerability)),
         }]);
     }
     let path = PathBuf::from(input);
