@@ -1234,6 +1234,10 @@ fn implied_index_terms_are_fixed_text() {
     let f = Query::parse("longest(N) < 7 and hcp(W) >= 25 and hcp(E) = 20")
         .unwrap()
         .to_sql();
-    assert!(f.clause.ends_with(" AND hcp_e >= 20 AND hcp_w >= 20"), "{}", f.clause);
+    assert!(
+        f.clause.ends_with(" AND hcp_e >= 20 AND hcp_w >= 20"),
+        "{}",
+        f.clause
+    );
     check_placeholders(&f);
 }
