@@ -54,6 +54,30 @@ fn busy_timeout_setting() -> Result<Duration, StoreError> {
         })
 }
 
+/// Switches the connection's file to WAL mode (a no-op when it is already).
+///
+/// Changing the journal mode needs an exclusive lock, and SQLite reports SQLITE_BUSY for it
+/// at once, without calling the busy handler, while another connection has the file open
+/// (six processes creating one new file hit this in about one run in three). So the pragma
+/// is retried here until `timeout` has passed, as the busy handler would have waited.
+fn set_wal_mode(conn: &Connection, timeout: Duration) -> rusqlite::Result<()> {
+    let start = std::time::Instant::now();
+    let mut pause = Duration::from_millis(1);
+    loop {
+        // journal_mode answers with a row, which execute_batch accepts.
+        match conn.execute_batch("PRAGMA journal_mode = WAL;") {
+            Err(e)
+                if e.sqlite_error_code() == Some(rusqlite::ErrorCode::DatabaseBusy)
+                    && start.elapsed() < timeout =>
+            {
+                std::thread::sleep(pause);
+                pause = (pause * 2).min(Duration::from_millis(50));
+            }
+            done => return done,
+        }
+    }
+}
+
 /// The `migrations/NN-name/up.sql` files, applied in `NN` order.
 /// The schema migrations, in order: the SQL files of `migrations/`, embedded in the binary.
 fn migrations() -> Migrations<'static> {
@@ -413,7 +437,7 @@ impl Store {
         let timeout = busy_timeout_setting()?;
         let conn = Connection::open(path).at(&label)?;
         conn.busy_timeout(timeout).at(&label)?;
-        Store::init(conn, label)
+        Store::init(conn, label, timeout)
     }
 
     /// How long a connection made by [`Store::open`] waits for another connection's write
@@ -450,17 +474,17 @@ impl Store {
     pub fn open_in_memory() -> Result<Store, StoreError> {
         let label = ":memory:".to_owned();
         let conn = Connection::open_in_memory().at(&label)?;
-        Store::init(conn, label)
+        Store::init(conn, label, Duration::ZERO)
     }
 
-    fn init(mut conn: Connection, path: String) -> Result<Store, StoreError> {
+    fn init(mut conn: Connection, path: String, timeout: Duration) -> Result<Store, StoreError> {
         // page_size only takes effect on a new, empty file, so it comes first; 32 KiB
         // pages made 1M-key batches ~1.4x faster than 4 KiB ones (fewer WAL frames per
-        // commit). journal_mode answers with a row, which execute_batch accepts.
+        // commit).
+        conn.execute_batch("PRAGMA page_size = 32768;").at(&path)?;
+        set_wal_mode(&conn, timeout).at(&path)?;
         conn.execute_batch(
-            "PRAGMA page_size = 32768;
-             PRAGMA journal_mode = WAL;
-             PRAGMA synchronous = NORMAL;
+            "PRAGMA synchronous = NORMAL;
              PRAGMA foreign_keys = ON;
              PRAGMA cache_size = -32768;
              PRAGMA temp_store = MEMORY;",
