@@ -31,7 +31,7 @@ mod output;
 pub use output::{Format, Labels, format_chunk};
 mod store;
 
-pub use store::{NewPlay, StoredPlay};
+pub use store::{BoardExtras, ExtrasStored, NewPlay, StoredPlay};
 pub use store::{
     NewSet, ReadOnlyQuery, ReadOnlyStore, SetBoard, SetInfo, SetOutcome, Store, StoreError,
 };

@@ -31,6 +31,26 @@ mod plays;
 mod readonly;
 
 pub use plays::{NewPlay, StoredPlay};
+
+/// What a deal file carries besides its deals, stored in the same transaction as them by
+/// [`Store::store_set_with_extras`] and [`Store::insert_deal_groups_with_extras`].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BoardExtras {
+    /// Validated play records (migration 04).
+    pub plays: Vec<NewPlay>,
+    /// Double-dummy tables the file gives (migration 05), each with its deal, which must be
+    /// among the deals stored with it.
+    pub dd: Vec<(DealIndex, crate::dd::TrickTable)>,
+}
+
+/// How many of a [`BoardExtras`] were new to the database.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct ExtrasStored {
+    /// New play records.
+    pub plays: u64,
+    /// New double-dummy tables (a deal already solved keeps its table).
+    pub dd: u64,
+}
 pub use readonly::{ReadOnlyQuery, ReadOnlyStore};
 
 /// The environment variable that overrides [`Store::DEFAULT_BUSY_TIMEOUT`]: seconds, e.g.
@@ -594,26 +614,29 @@ impl Store {
         &mut self,
         groups: &[Vec<DealIndex>],
     ) -> Result<Vec<u64>, StoreError> {
-        let counts = self.insert_deal_groups_with_plays(groups, &[])?;
+        let counts = self.insert_deal_groups_with_extras(groups, &[])?;
         Ok(counts.into_iter().map(|(deals, _)| deals).collect())
     }
 
-    /// [`Store::insert_deal_groups`] with each group's plays (`plays[g]` for group `g`;
-    /// missing entries mean none) stored in the same transaction, so a crash never leaves a
-    /// group stored without its plays. Returns per group (new deals, new plays).
+    /// [`Store::insert_deal_groups`] with each group's plays and double-dummy tables
+    /// (`extras[g]` for group `g`; missing entries mean none) stored in the same
+    /// transaction, so a crash never leaves a group stored without them. A table is stored
+    /// only for a deal that has none (a deal is solved at most once per database: compare
+    /// first with [`Store::dd_tables`] to refuse a file that disagrees). Returns per group
+    /// (new deals, what of its extras was new).
     ///
     /// # Errors
     /// [`StoreError::BoardOutOfRange`] for a play's board above `i64::MAX` (before anything
     /// is written); [`StoreError::Sqlite`] when SQLite fails; the whole transaction is then
     /// rolled back, so no group is stored.
-    pub fn insert_deal_groups_with_plays(
+    pub fn insert_deal_groups_with_extras(
         &mut self,
         groups: &[Vec<DealIndex>],
-        plays: &[Vec<NewPlay>],
-    ) -> Result<Vec<(u64, u64)>, StoreError> {
-        let play_boards = plays
+        extras: &[BoardExtras],
+    ) -> Result<Vec<(u64, ExtrasStored)>, StoreError> {
+        let play_boards = extras
             .iter()
-            .map(|p| plays::play_boards(p))
+            .map(|e| plays::play_boards(&e.plays))
             .collect::<Result<Vec<_>, _>>()?;
         let path = &self.path;
         let tx = self
@@ -630,11 +653,14 @@ impl Store {
         };
         let mut out = Vec::with_capacity(groups.len());
         for (g, deals) in counts.into_iter().enumerate() {
-            let new_plays = match (plays.get(g), play_boards.get(g)) {
-                (Some(p), Some(b)) if !p.is_empty() => plays::insert_plays(&tx, path, None, p, b)?,
-                _ => 0,
-            };
-            out.push((deals, new_plays));
+            let mut stored = ExtrasStored::default();
+            if let (Some(e), Some(b)) = (extras.get(g), play_boards.get(g)) {
+                if !e.plays.is_empty() {
+                    stored.plays = plays::insert_plays(&tx, path, None, &e.plays, b)?;
+                }
+                stored.dd = dd::insert_dd_rows(&tx, path, &e.dd)?;
+            }
+            out.push((deals, stored));
         }
         tx.commit().at(path)?;
         Ok(out)
@@ -709,23 +735,26 @@ impl Store {
         set: &NewSet,
         boards: &[(u64, DealIndex)],
     ) -> Result<SetOutcome, StoreError> {
-        Ok(self.store_set_with_plays(set, boards, &[])?.0)
+        Ok(self
+            .store_set_with_extras(set, boards, &BoardExtras::default())?
+            .0)
     }
 
-    /// [`Store::store_set`] with the set's plays stored in the same transaction (so a crash
-    /// never leaves the set without them); returns the outcome and how many plays were new.
-    /// When the identical set is already stored, its plays not yet stored are added.
+    /// [`Store::store_set`] with the set's plays and double-dummy tables stored in the same
+    /// transaction (so a crash never leaves the set without them); returns the outcome and
+    /// what of the extras was new. When the identical set is already stored, its plays and
+    /// tables not yet stored are added. A table is stored only for a deal that has none.
     ///
     /// # Errors
     /// As [`Store::store_set`]; also [`StoreError::BoardOutOfRange`] for a play's board
     /// above `i64::MAX`. Nothing is stored on error.
-    pub fn store_set_with_plays(
+    pub fn store_set_with_extras(
         &mut self,
         set: &NewSet,
         boards: &[(u64, DealIndex)],
-        plays: &[NewPlay],
-    ) -> Result<(SetOutcome, u64), StoreError> {
-        let play_boards = plays::play_boards(plays)?;
+        extras: &BoardExtras,
+    ) -> Result<(SetOutcome, ExtrasStored), StoreError> {
+        let play_boards = plays::play_boards(&extras.plays)?;
         let first = board_to_sql(set.first_board)?;
         let last = board_to_sql(set.last_board)?;
         let mut rows = boards
@@ -747,7 +776,7 @@ impl Store {
         self.conn
             .pragma_update(None, "foreign_keys", false)
             .at(&self.path)?;
-        let result = self.store_set_unchecked(set, first, last, &rows, (plays, &play_boards));
+        let result = self.store_set_unchecked(set, first, last, &rows, (extras, &play_boards));
         let restored = self
             .conn
             .pragma_update(None, "foreign_keys", true)
@@ -764,8 +793,8 @@ impl Store {
         first: i64,
         last: i64,
         rows: &[(i64, DealIndex)],
-        (plays, play_boards): (&[NewPlay], &[Option<i64>]),
-    ) -> Result<(SetOutcome, u64), StoreError> {
+        (extras, play_boards): (&BoardExtras, &[Option<i64>]),
+    ) -> Result<(SetOutcome, ExtrasStored), StoreError> {
         let path = &self.path;
         // IMMEDIATE: take the write lock before reading, so the existence check and the
         // inserts see the same database.
@@ -792,7 +821,16 @@ impl Store {
                     .zip(rows)
                     .all(|(&(b, k), &(rb, rk))| b as i64 == rb && k == rk);
             return if same {
-                let new_plays = plays::insert_plays(&tx, path, Some(set_id), plays, play_boards)?;
+                let new_plays = ExtrasStored {
+                    plays: plays::insert_plays(
+                        &tx,
+                        path,
+                        Some(set_id),
+                        &extras.plays,
+                        play_boards,
+                    )?,
+                    dd: dd::insert_dd_rows(&tx, path, &extras.dd)?,
+                };
                 tx.commit().at(path)?;
                 Ok((
                     SetOutcome {
@@ -828,7 +866,10 @@ impl Store {
         .at(path)?;
         let set_id = tx.last_insert_rowid();
         insert_boards(&tx, set_id, rows).at(path)?;
-        let new_plays = plays::insert_plays(&tx, path, Some(set_id), plays, play_boards)?;
+        let new_plays = ExtrasStored {
+            plays: plays::insert_plays(&tx, path, Some(set_id), &extras.plays, play_boards)?,
+            dd: dd::insert_dd_rows(&tx, path, &extras.dd)?,
+        };
         tx.commit().at(path)?;
         Ok((
             SetOutcome {

@@ -319,3 +319,158 @@ fn query_dd_on_a_solved_database() {
     );
     assert_eq!(count(d), want.to_string());
 }
+
+/// Tables as another program wrote them (DDS's numbers in Bridge Composer's tags) are
+/// imported without solving, answer `dd` queries, go out again with `export`, and a file
+/// whose table differs from a stored one is refused naming the board, storing nothing.
+#[test]
+fn pbn_tables_are_imported_exported_and_checked_against_stored_ones() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    std::fs::copy("tests/fixtures/dd/composer-style.pbn", d.join("dd.pbn")).unwrap();
+    let refs = reference();
+    let distinct: std::collections::HashSet<&str> =
+        refs.iter().map(|r| r["deal"].as_str().unwrap()).collect();
+    let out = dealdex(d)
+        .args(["import", "dd.pbn", "--set", "composer"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    let n = distinct.len();
+    assert!(
+        err.contains(&format!(
+            "; {n} double-dummy tables ({n} new, stored as the file gives them; 0 matched"
+        )),
+        "{err}"
+    );
+    let store = Store::open(&d.join("dealdex.db")).unwrap();
+    assert_eq!(store.dd_count().unwrap(), n as u64);
+    drop(store);
+
+    // Nothing left to solve; queries answer from the imported tables.
+    let out = dealdex(d)
+        .args(["solve", "--set", "composer"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("200 deals: 0 solved, 200 already solved"),
+        "{err}"
+    );
+    let expected = distinct
+        .iter()
+        .filter(|deal| {
+            let r = refs.iter().find(|r| r["deal"] == **deal).unwrap();
+            r["tricks"]["N"]["NT"].as_u64().unwrap() >= 9
+        })
+        .count();
+    let out = dealdex(d)
+        .args(["query", "--count", "dd(N, notrump) >= 9"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).trim(),
+        expected.to_string()
+    );
+
+    // Export writes the tables and DDS's par back.
+    let out = dealdex(d)
+        .args([
+            "export", "--set", "composer", "--out", "-", "--format", "pbn",
+        ])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(text.matches("[DoubleDummyTricks \"").count(), 200);
+    for r in &refs {
+        let game = text
+            .split("\n\n")
+            .find(|g| g.contains(&format!("[Board \"{}\"]", r["board"])))
+            .unwrap();
+        assert!(
+            game.contains(&format!("[OptimumScore \"NS {}\"]", r["par"]["score"])),
+            "{game}"
+        );
+    }
+
+    // A file that disagrees with a stored table: refused, naming the board; nothing stored.
+    let first = &refs[0];
+    let t = &first["tricks"];
+    let hex: String = ["N", "S", "E", "W"]
+        .iter()
+        .flat_map(|s| ["NT", "S", "H", "D", "C"].map(|st| t[s][st].as_u64().unwrap()))
+        .map(|n| char::from_digit((n as u32 + 1) % 14, 16).unwrap())
+        .collect();
+    std::fs::write(
+        d.join("wrong.pbn"),
+        format!(
+            "[Board \"8\"]\n[Deal \"{}\"]\n\n[Board \"7\"]\n[Deal \"{}\"]\n[DoubleDummyTricks \"{hex}\"]\n",
+            "N:AKQJ.AKQJ.AKQ.AK T987.T987.T98.T9 6543.6543.765.87 2.2.J432.QJ65432",
+            first["deal"].as_str().unwrap()
+        ),
+    )
+    .unwrap();
+    let deals_before = Store::open(&d.join("dealdex.db"))
+        .unwrap()
+        .deal_count()
+        .unwrap();
+    let out = dealdex(d).args(["import", "wrong.pbn"]).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains(
+            "wrong.pbn: rejected: board 7: its double-dummy table differs from the one stored"
+        ),
+        "{err}"
+    );
+    let store = Store::open(&d.join("dealdex.db")).unwrap();
+    assert_eq!(store.dd_count().unwrap(), n as u64);
+    assert_eq!(store.deal_count().unwrap(), deals_before);
+}
+
+/// generate → solve → PBN with the double-dummy tags, in one pipeline; the PBN output of
+/// `solve` imports into another database without solving again.
+#[test]
+fn a_generated_set_goes_to_pbn_with_its_tables() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    let seed = "5".repeat(64);
+    let ok = |args: &[&str]| {
+        let out = dealdex(d).args(args).output().unwrap();
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        out
+    };
+    ok(&[
+        "generate", "--boards", "1-4", "--seed", &seed, "--out", "club.pbn",
+    ]);
+    let solved = ok(&["solve", "--set", "club", "--format", "pbn", "-q"]);
+    let text = String::from_utf8(solved.stdout).unwrap();
+    assert!(text.starts_with("% PBN 2.1\n"), "{text}");
+    assert_eq!(text.matches("[OptimumResultTable \"").count(), 4);
+    let exported = ok(&["export", "--set", "club", "--out", "-"]);
+    let exported = String::from_utf8(exported.stdout).unwrap();
+    for tag in [
+        "[DoubleDummyTricks \"",
+        "[OptimumScore \"",
+        "[ParContract \"",
+    ] {
+        let lines = |t: &str| -> Vec<String> {
+            t.lines()
+                .filter(|l| l.starts_with(tag))
+                .map(str::to_owned)
+                .collect()
+        };
+        assert_eq!(lines(&text), lines(&exported), "{tag}");
+        assert_eq!(lines(&text).len(), 4);
+    }
+    std::fs::write(d.join("solved.pbn"), &text).unwrap();
+    ok(&["import", "solved.pbn", "--db", "other.db"]);
+    let out = ok(&["solve", "solved.pbn", "--db", "other.db"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("4 deals: 0 solved, 4 already solved"), "{err}");
+}

@@ -326,6 +326,7 @@ fn record_board() -> Board {
         dealer: Some(Seat::South),
         vulnerability: Some(Vulnerability::EastWest),
         deal,
+        dd: None,
         game: Some(Box::new(GameRecord {
             tags: vec![
                 (s("Event"), s("Final")),
@@ -657,6 +658,7 @@ fn board() -> impl Strategy<Value = Board> {
             vulnerability,
             deal: Deal::from_number(n, Scheme::Pavlicek).unwrap(),
             game: game.map(Box::new),
+            dd: None,
         })
 }
 

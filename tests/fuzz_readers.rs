@@ -432,7 +432,7 @@ fn read_fixture(rel: &str) -> Vec<u8> {
 }
 
 /// Every `.pbn` fixture (Big Deal and SquareDeal sessions, joined files, the PBN standard's
-/// example, an import-format file), sorted by path.
+/// example, an import-format file), sorted by path, then three games with double-dummy tags.
 fn pbn_fixtures() -> &'static [Vec<u8>] {
     static FILES: OnceLock<Vec<Vec<u8>>> = OnceLock::new();
     FILES.get_or_init(|| {
@@ -449,7 +449,17 @@ fn pbn_fixtures() -> &'static [Vec<u8>] {
             found.sort();
             paths.extend(found);
         }
-        paths.iter().map(|p| std::fs::read(p).unwrap()).collect()
+        let mut files: Vec<Vec<u8>> = paths.iter().map(|p| std::fs::read(p).unwrap()).collect();
+        // Double-dummy tags in another program's layout: the first three games (CRLF).
+        let dd = read_fixture("dd/composer-style.pbn");
+        let games: Vec<usize> = dd
+            .windows(7)
+            .enumerate()
+            .filter(|(_, w)| w == b"[Event ")
+            .map(|(i, _)| i)
+            .collect();
+        files.push(dd[..games[3]].to_vec());
+        files
     })
 }
 

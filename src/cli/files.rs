@@ -4,8 +4,9 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use clap::Args;
+use dealdex::dd::TrickTable;
 use dealdex::formats::{self, Board, DealFormat};
-use dealdex::{DealIndex, NewPlay, NewSet, Store};
+use dealdex::{BoardExtras, DealIndex, ExtrasStored, NewPlay, NewSet, Store};
 
 use super::generate::store_failed;
 use super::outputs::{self, Output};
@@ -178,17 +179,28 @@ impl Tally {
         format: &'static dyn DealFormat,
         boards: usize,
         new: u64,
-        plays: (usize, u64),
+        extras: &BoardExtras,
+        stored: ExtrasStored,
     ) {
         self.read += boards as u64;
         self.new += new;
-        let plays = match plays {
+        let plays = match (extras.plays.len(), stored.plays) {
             (0, _) => String::new(),
             (1, n) => format!("; 1 play ({n} new)"),
             (k, n) => format!("; {k} plays ({n} new)"),
         };
+        // The file's tables are stored as given (trusted like its deals), except for deals
+        // solved here before, which were checked to agree.
+        let dd = match (extras.dd.len(), stored.dd) {
+            (0, _) => String::new(),
+            (k, n) => format!(
+                "; {k} double-dummy table{} ({n} new, stored as the file gives them; {} matched tables already stored)",
+                if k == 1 { "" } else { "s" },
+                k as u64 - n
+            ),
+        };
         eprintln!(
-            "{}: {boards} boards read ({}), {new} new, {} duplicates{plays}",
+            "{}: {boards} boards read ({}), {new} new, {} duplicates{plays}{dd}",
             path.display(),
             format.info().name,
             boards as u64 - new
@@ -206,6 +218,78 @@ impl Tally {
     }
 }
 
+/// The double-dummy tables of a file's boards (PBN tags, [`Board::dd`]), one per deal; a deal
+/// given two different tables is bad input naming the file and board.
+fn board_dd(path: &Path, boards: &[Board]) -> anyhow::Result<Vec<(DealIndex, TrickTable)>> {
+    let mut out: Vec<(DealIndex, TrickTable, String)> = Vec::new();
+    for (i, b) in boards.iter().enumerate() {
+        let Some(table) = b.dd else {
+            continue;
+        };
+        let key = DealIndex::from_deal(&b.deal);
+        let board = board_name(b, i);
+        match out.iter().find(|(k, _, _)| *k == key) {
+            Some((_, t, first)) if *t != table => {
+                return Err(bad(format!(
+                    "{}: {board}: its double-dummy table differs from the one given at {first} for the same deal",
+                    path.display()
+                )));
+            }
+            Some(_) => {}
+            None => out.push((key, table, board)),
+        }
+    }
+    Ok(out.into_iter().map(|(k, t, _)| (k, t)).collect())
+}
+
+/// `board N`, or `record K` (1-based) for a board without a number.
+fn board_name(b: &Board, i: usize) -> String {
+    b.number
+        .map_or_else(|| format!("record {}", i + 1), |n| format!("board {n}"))
+}
+
+/// Refuses a file whose double-dummy tables differ from those stored for the same deals
+/// (a deal is solved at most once per database, and a stored table is never replaced).
+fn check_stored_dd(
+    store: &Store,
+    path: &Path,
+    boards: &[Board],
+    dd: &[(DealIndex, TrickTable)],
+) -> anyhow::Result<()> {
+    if dd.is_empty() {
+        return Ok(());
+    }
+    let keys: Vec<DealIndex> = dd.iter().map(|(k, _)| *k).collect();
+    for ((key, given), stored) in dd.iter().zip(store.dd_tables(&keys)?) {
+        if let Some(stored) = stored
+            && stored != *given
+        {
+            let (i, b) = boards
+                .iter()
+                .enumerate()
+                .find(|(_, b)| DealIndex::from_deal(&b.deal) == *key)
+                .expect("the table came from one of the boards");
+            return Err(bad(format!(
+                "{}: {}: its double-dummy table differs from the one stored for deal {key} \
+                 (file: {}; stored: {})",
+                path.display(),
+                board_name(b, i),
+                given
+                    .to_bytes()
+                    .iter()
+                    .map(|x| format!("{x:02x}"))
+                    .collect::<String>(),
+                stored
+                    .to_bytes()
+                    .iter()
+                    .map(|x| format!("{x:02x}"))
+                    .collect::<String>(),
+            )));
+        }
+    }
+    Ok(())
+}
+
 /// The plays of a file's boards, replayed and validated ([`dealdex::board_play`]); a play
 /// that does not replay is bad input naming the file and board.
 fn board_plays(path: &Path, boards: &[Board]) -> anyhow::Result<Vec<NewPlay>> {
@@ -215,10 +299,11 @@ fn board_plays(path: &Path, boards: &[Board]) -> anyhow::Result<Vec<NewPlay>> {
             continue;
         };
         let play = dealdex::board_play(&b.deal, game).map_err(|e| {
-            let board = b
-                .number
-                .map_or_else(|| format!("record {}", i + 1), |n| format!("board {n}"));
-            bad(format!("{}: {board}: play: {e}", path.display()))
+            bad(format!(
+                "{}: {}: play: {e}",
+                path.display(),
+                board_name(b, i)
+            ))
         })?;
         if let Some(play) = play {
             out.push(NewPlay {
@@ -252,7 +337,7 @@ pub fn import(a: ImportArgs) -> anyhow::Result<()> {
         let window = &plan[range];
         // Files are parsed in parallel and stored in order; a file that does not parse is
         // rejected whole before anything of it reaches the database.
-        let parsed: Vec<anyhow::Result<(Vec<Board>, Vec<NewPlay>)>> = window
+        let parsed: Vec<anyhow::Result<(Vec<Board>, BoardExtras)>> = window
             .par_iter()
             .map(|(path, format)| {
                 let boards = read_file(path, *format, a.first_board)?;
@@ -266,13 +351,17 @@ pub fn import(a: ImportArgs) -> anyhow::Result<()> {
                     return Err(dealdex::StoreError::BoardOutOfRange { board }.into());
                 }
                 let plays = board_plays(path, &boards)?;
-                Ok((boards, plays))
+                let dd = board_dd(path, &boards)?;
+                Ok((boards, BoardExtras { plays, dd }))
             })
             .collect();
         match &a.set {
             Some(name) => {
                 for (j, ((path, format), boards)) in window.iter().zip(parsed).enumerate() {
-                    let (boards, plays) = match boards {
+                    let (boards, extras) = match boards.and_then(|(b, e)| {
+                        check_stored_dd(&store, path, &b, &e.dd)?;
+                        Ok((b, e))
+                    }) {
                         Ok(b) => b,
                         Err(e) => {
                             t.reject(path, &e);
@@ -297,15 +386,9 @@ pub fn import(a: ImportArgs) -> anyhow::Result<()> {
                         generator: format!("import {}", path.display()),
                         seed_sha256: None,
                     };
-                    match store.store_set_with_plays(&set, &keyed, &plays) {
-                        Ok((o, new_plays)) => {
-                            t.file(
-                                path,
-                                *format,
-                                boards.len(),
-                                o.new_deals,
-                                (plays.len(), new_plays),
-                            );
+                    match store.store_set_with_extras(&set, &keyed, &extras) {
+                        Ok((o, stored)) => {
+                            t.file(path, *format, boards.len(), o.new_deals, &extras, stored);
                         }
                         Err(e @ dealdex::StoreError::SetExists { .. })
                         | Err(e @ dealdex::StoreError::DuplicateBoard { .. }) => {
@@ -321,7 +404,7 @@ pub fn import(a: ImportArgs) -> anyhow::Result<()> {
                 // Deals only: gather whole files into large transactions (each file's keys
                 // are one group, so the report stays per file).
                 let mut groups: Vec<Vec<DealIndex>> = Vec::new();
-                type Member<'p> = (&'p PathBuf, &'static dyn DealFormat, Vec<NewPlay>);
+                type Member<'p> = (&'p PathBuf, &'static dyn DealFormat, BoardExtras);
                 let mut members: Vec<Member> = Vec::new();
                 let mut size = 0;
                 let flush = |store: &mut Store,
@@ -329,29 +412,33 @@ pub fn import(a: ImportArgs) -> anyhow::Result<()> {
                              members: &mut Vec<Member>,
                              t: &mut Tally|
                  -> anyhow::Result<()> {
-                    // Each file's plays commit with its deals, in the same transaction.
-                    let plays: Vec<Vec<NewPlay>> = members
+                    // Each file's plays and tables commit with its deals, in the same
+                    // transaction.
+                    let extras: Vec<BoardExtras> = members
                         .iter_mut()
                         .map(|m| std::mem::take(&mut m.2))
                         .collect();
                     let counts = store
-                        .insert_deal_groups_with_plays(groups, &plays)
+                        .insert_deal_groups_with_extras(groups, &extras)
                         .map_err(|e| store_failed(e, db))?;
-                    for (((path, format, _), plays), (g, (n, new_plays))) in
-                        members.iter().zip(&plays).zip(groups.iter().zip(counts))
+                    for (((path, format, _), extras), (g, (n, stored))) in
+                        members.iter().zip(&extras).zip(groups.iter().zip(counts))
                     {
-                        t.file(path, *format, g.len(), n, (plays.len(), new_plays));
+                        t.file(path, *format, g.len(), n, extras, stored);
                     }
                     groups.clear();
                     members.clear();
                     Ok(())
                 };
                 for ((path, format), boards) in window.iter().zip(parsed) {
-                    match boards {
-                        Ok((b, plays)) => {
+                    match boards.and_then(|(b, e)| {
+                        check_stored_dd(&store, path, &b, &e.dd)?;
+                        Ok((b, e))
+                    }) {
+                        Ok((b, extras)) => {
                             size += b.len();
                             groups.push(b.iter().map(|b| DealIndex::from_deal(&b.deal)).collect());
-                            members.push((path, *format, plays));
+                            members.push((path, *format, extras));
                             if size as u64 >= a.batch {
                                 flush(&mut store, &mut groups, &mut members, &mut t)?;
                                 size = 0;
@@ -407,6 +494,12 @@ pub fn export(a: ExportArgs) -> anyhow::Result<()> {
             ))
         })
         .collect::<anyhow::Result<Vec<Board>>>()?;
+    // Solved deals carry their tables (PBN writes them as double-dummy tags).
+    let keys: Vec<DealIndex> = rows.iter().map(|(_, k)| *k).collect();
+    let mut boards = boards;
+    for (b, table) in boards.iter_mut().zip(store.dd_tables(&keys)?) {
+        b.dd = table;
+    }
     let opts = a
         .write
         .options(&info.name, info.first_board, info.last_board);

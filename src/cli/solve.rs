@@ -8,6 +8,7 @@ use std::path::PathBuf;
 use anyhow::Context;
 use clap::Args;
 use dealdex::dd::{DD_STRAINS, Par, TrickTable};
+use dealdex::formats::{Board, DealFormat as _, WriteOptions};
 use dealdex::solve::{DEFAULT_SOLVE_BATCH, SolveJob, SolveProgress, SolveSource};
 use dealdex::{Deal, DealIndex, Seat, Store, Vulnerability, formats};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -43,8 +44,10 @@ pub struct SolveArgs {
     /// Neither read nor store tables in a database.
     #[arg(long, conflicts_with_all = ["db", "set", "all"])]
     no_db: bool,
-    /// Output: text (table and par per deal) or json (JSON lines).
-    #[arg(long, value_name = "FORMAT", value_parser = ["text", "json"])]
+    /// Output: text (table and par per deal), json (JSON lines) or pbn (each board with the
+    /// double-dummy tags [DoubleDummyTricks], [OptimumScore], [ParContract] and
+    /// [OptimumResultTable]; a PBN input keeps its other tags).
+    #[arg(long, value_name = "FORMAT", value_parser = ["text", "json", "pbn"])]
     format: Option<String>,
     /// Format of the deal files (default: from each file's extension).
     #[arg(long, value_name = "FORMAT")]
@@ -78,13 +81,15 @@ fn parse_seat(s: &str) -> Result<Seat, String> {
     }
 }
 
-/// One deal to solve, with what par needs.
-#[derive(Clone, Copy)]
+/// One deal to solve, with what par needs and, for `--format pbn`, the board as read.
+#[derive(Clone)]
 struct Item {
     board: Option<u64>,
     deal: Deal,
     dealer: Seat,
     vul: Vulnerability,
+    /// The file's board (tags, auction, play), when the deal came from a file.
+    read: Option<Board>,
 }
 
 pub fn run(a: SolveArgs) -> anyhow::Result<()> {
@@ -118,6 +123,7 @@ pub fn run(a: SolveArgs) -> anyhow::Result<()> {
                 deal: key.to_deal()?,
                 dealer: a.dealer.unwrap_or_else(|| dealdex::board_dealer(board)),
                 vul: vul.unwrap_or_else(|| dealdex::board_vulnerability(board)),
+                read: None,
             });
         }
     }
@@ -131,7 +137,13 @@ pub fn run(a: SolveArgs) -> anyhow::Result<()> {
     };
     let print = !a.all || a.format.is_some();
     let json = a.format.as_deref() == Some("json");
+    let pbn = a.format.as_deref() == Some("pbn");
     let out = RefCell::new(open_output(None)?);
+    if pbn {
+        let mut header = Vec::new();
+        formats::Pbn.write_header(&WriteOptions::default(), &mut header)?;
+        out.borrow_mut().write_all(&header)?;
+    }
     let bar = match show_progress(a.quiet) {
         true => {
             let b = ProgressBar::new(0);
@@ -155,21 +167,25 @@ pub fn run(a: SolveArgs) -> anyhow::Result<()> {
         },
         &mut |deal: &Deal, table: &TrickTable| -> anyhow::Result<()> {
             let item = match items.get(next) {
-                Some(i) if !a.all => *i,
+                Some(i) if !a.all => i.clone(),
                 _ => Item {
                     board: None,
                     deal: *deal,
                     dealer: a.dealer.unwrap_or(Seat::North),
                     vul: vul.unwrap_or(Vulnerability::None),
+                    read: None,
                 },
             };
             next += 1;
             if print {
                 let par = table.par(item.dealer, item.vul);
                 let mut out = out.borrow_mut();
-                match json {
-                    true => writeln!(out, "{}", json_line(&item, table, &par))?,
-                    false => write_text(&mut **out, &item, table, &par)?,
+                if pbn {
+                    write_pbn(&mut **out, item, next as u64, table)?;
+                } else if json {
+                    writeln!(out, "{}", json_line(&item, table, &par))?;
+                } else {
+                    write_text(&mut **out, &item, table, &par)?;
                 }
             }
             Ok(())
@@ -212,6 +228,7 @@ fn read_input(
             dealer: dealer.unwrap_or_else(|| board.map_or(Seat::North, dealdex::board_dealer)),
             vul: vul
                 .unwrap_or_else(|| board.map_or(Vulnerability::None, dealdex::board_vulnerability)),
+            read: None,
         }]);
     }
     let path = PathBuf::from(input);
@@ -231,8 +248,23 @@ fn read_input(
             dealer: dealer.unwrap_or_else(|| b.dealer_or_default()),
             vul: vul.unwrap_or_else(|| b.vulnerability_or_default()),
             deal: b.deal,
+            read: Some(b),
         })
         .collect())
+}
+
+/// One PBN game: the board as read (else a new one numbered `k`, 1-based in output order),
+/// with the dealer and vulnerability par was computed for, and the table as double-dummy tags.
+fn write_pbn(out: &mut dyn Write, item: Item, k: u64, table: &TrickTable) -> anyhow::Result<()> {
+    let mut board = item.read.unwrap_or_else(|| Board::unnumbered(item.deal));
+    board.number = Some(board.number.or(item.board).unwrap_or(k));
+    board.dealer = Some(item.dealer);
+    board.vulnerability = Some(item.vul);
+    board.dd = Some(*table);
+    let mut bytes = Vec::new();
+    formats::Pbn.write_boards(&[board], &WriteOptions::default(), &mut bytes)?;
+    out.write_all(&bytes)?;
+    Ok(())
 }
 
 fn write_text(

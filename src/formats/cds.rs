@@ -61,6 +61,7 @@ impl DealFormat for Cds {
                 vulnerability: None,
                 deal,
                 game: None,
+                dd: None,
             });
         }
         Ok(boards)

@@ -195,6 +195,7 @@ fn read_line(fields: &[Field], line: usize) -> Result<Board, FormatError> {
         vulnerability,
         deal,
         game: None,
+        dd: None,
     })
 }
 

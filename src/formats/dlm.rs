@@ -366,6 +366,7 @@ impl DealFormat for Dlm {
                 vulnerability: None,
                 deal,
                 game: None,
+                dd: None,
             });
         }
         Ok(boards)

@@ -133,6 +133,7 @@ impl DealFormat for Dup {
                 vulnerability: None,
                 deal,
                 game: None,
+                dd: None,
             });
         }
         Ok(boards)

@@ -70,6 +70,7 @@ impl DealFormat for Hex {
                 vulnerability: hd.vulnerability(),
                 deal,
                 game: None,
+                dd: None,
             });
         }
         Ok(boards)

@@ -78,6 +78,7 @@ fn read_record(rec: &[u8], r: usize, base: usize) -> Result<Board, FormatError> 
         vulnerability: None,
         deal,
         game: None,
+        dd: None,
     })
 }
 

@@ -126,6 +126,7 @@ fn read_line(raw: &[u8], line: usize, buf: &mut String) -> Result<Board, FormatE
         vulnerability,
         deal,
         game: None,
+        dd: None,
     })
 }
 

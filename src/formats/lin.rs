@@ -820,6 +820,7 @@ fn read_record(pairs: &[Pair]) -> Result<Board, FormatError> {
         vulnerability,
         deal,
         game,
+        dd: None,
     })
 }
 

@@ -10,6 +10,7 @@ use std::path::Path;
 
 use crate::board::{Vulnerability, board_dealer, board_vulnerability};
 use crate::card::Seat;
+use crate::dd::TrickTable;
 use crate::deal::Deal;
 
 mod ber;
@@ -26,6 +27,7 @@ mod json;
 mod kops;
 mod lin;
 mod pbn;
+mod pbn_dd;
 
 pub use ber::Ber;
 pub use borel::Borel;
@@ -57,6 +59,10 @@ pub struct Board {
     pub deal: Deal,
     /// The rest of a PBN game or LIN record (tags, auction, play), when the file has any.
     pub game: Option<Box<GameRecord>>,
+    /// The double-dummy table the file gives for the deal (PBN `[DoubleDummyTricks]` or
+    /// `[OptimumResultTable]`), or the one to write with it; formats without such a field
+    /// ignore it.
+    pub dd: Option<TrickTable>,
 }
 
 impl Board {
@@ -68,6 +74,7 @@ impl Board {
             vulnerability: None,
             deal,
             game: None,
+            dd: None,
         }
     }
 
@@ -79,6 +86,7 @@ impl Board {
             vulnerability: None,
             deal,
             game: None,
+            dd: None,
         }
     }
 

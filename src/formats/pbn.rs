@@ -26,7 +26,14 @@
 //!   are skipped). `tricks[t][j]` is the card of seat `leader.rotate(j)` in trick `t`: PBN's
 //!   own column layout, not play order. A section tag whose value is `?` or empty has no
 //!   section. Notes after the play are kept in the tags only (and written back after the
-//!   play); the data lines of other sections (e.g. `[OptimumResultTable]`) are not kept.
+//!   play); the data lines of other sections are not kept.
+//! - Double-dummy tags (`src/formats/pbn_dd.rs`): `[DoubleDummyTricks]` (20 hex digits) and
+//!   `[OptimumResultTable "Declarer;Denomination\2R;Result\2R"]` with its 20 data lines give
+//!   [`Board::dd`] (both present: they must agree); `[OptimumScore]` must then be the table's
+//!   par for the board's dealer and vulnerability. These tags and `[ParContract]` are not
+//!   kept in the record when a table is read (the writer makes them from the table); a bad
+//!   hex digit, trick count, declarer or strain, a table with fewer than 20 results, or a
+//!   wrong par score is an error naming the line (and column).
 //! - A second `[Deal]`, `[Board]`, … (any of the mandatory tags, `[Auction]`, `[Play]`) in one
 //!   game starts a new game, for files without empty lines between games.
 //! - A game that is exactly dealdex's own export template (the 15 mandatory tags in export
@@ -53,17 +60,21 @@
 //! and is one line; a `}` inside a multi-line text becomes `)`), the auction (`[Auction]`, the
 //! calls four a line with their note references and NAGs after them, then its `[Note]` tags)
 //! and the play (`[Play]`, one line of four tokens a trick, `-` for a card not recorded, `*`
-//! after fewer than 13 tricks, then the notes that followed the `[Play]` tag). Line breaks
-//! inside values become spaces.
+//! after fewer than 13 tricks, then the notes that followed the `[Play]` tag). A board with a
+//! double-dummy table ([`Board::dd`]) gets `[DoubleDummyTricks]`, `[OptimumScore]` and
+//! `[ParContract]` (par for its dealer and vulnerability) and the `[OptimumResultTable]`
+//! section after its tags. Line breaks inside values become spaces.
 
 use std::io::BufRead as _;
 
+use super::pbn_dd::{self, TableCells};
 use super::{
     Auction, Board, DealFormat, FormatError, FormatInfo, GameRecord, Location, Play, WriteOptions,
     check_board_limit,
 };
 use crate::board::Vulnerability;
 use crate::card::{Card, RANK_LETTERS, Seat};
+use crate::dd::TrickTable;
 use crate::deal::{Deal, Hand};
 
 /// PBN 2.1 files (FORMATS.md §4): tolerant import of any PBN file, canonical export with the
@@ -176,6 +187,8 @@ enum Section {
     Auction,
     /// Card tokens of `[Play]`.
     Play,
+    /// `declarer strain tricks` tokens of `[OptimumResultTable]`.
+    DdTable,
 }
 
 /// Which section `[Note]` tags belong to.
@@ -207,6 +220,14 @@ struct Game<'a> {
     in_trick: usize,
     play_done: bool,
     notes_to: NoteTarget,
+    /// `[DoubleDummyTricks]`: the table and the tag's line.
+    dd_hex: Option<(TrickTable, usize)>,
+    /// `[OptimumResultTable]`: the cells so far and the tag's line.
+    dd_cells: Option<(TableCells, usize)>,
+    /// `[OptimumScore]`: North-South's score, the line and the column of the value.
+    optimum_score: Option<(i32, usize, usize)>,
+    /// The game's double-dummy table, settled when the game ends.
+    dd: Option<TrickTable>,
 }
 
 impl<'a> Game<'a> {
@@ -229,6 +250,10 @@ impl<'a> Game<'a> {
             in_trick: 0,
             play_done: false,
             notes_to: NoteTarget::None,
+            dd_hex: None,
+            dd_cells: None,
+            optimum_score: None,
+            dd: None,
         }
     }
 
@@ -250,6 +275,10 @@ impl<'a> Game<'a> {
         self.in_trick = 0;
         self.play_done = false;
         self.notes_to = NoteTarget::None;
+        self.dd_hex = None;
+        self.dd_cells = None;
+        self.optimum_score = None;
+        self.dd = None;
     }
 
     /// Closes an incomplete trick of the play section.
@@ -408,7 +437,7 @@ fn read_pbn(data: &[u8]) -> Result<Vec<Board>, FormatError> {
             "commentary `{` is never closed (expected `}`)",
         ));
     }
-    r.flush();
+    r.flush()?;
     Ok(r.boards)
 }
 
@@ -421,8 +450,13 @@ impl<'a> Reader<'a> {
     }
 
     /// Ends the current game: a board when it has a deal.
-    fn flush(&mut self) {
+    ///
+    /// # Errors
+    /// An incomplete `[OptimumResultTable]`, one that disagrees with `[DoubleDummyTricks]`,
+    /// or an `[OptimumScore]` that is not the table's par.
+    fn flush(&mut self) -> Result<(), FormatError> {
         self.end_section();
+        self.settle_dd()?;
         if let Some(deal) = self.game.deal {
             self.boards.push(Board {
                 number: self.game.number,
@@ -430,12 +464,72 @@ impl<'a> Reader<'a> {
                 vulnerability: self.game.vulnerability,
                 deal,
                 game: self.game.record(),
+                dd: self.game.dd,
             });
         }
         if !self.game.tags.is_empty() {
             std::mem::swap(&mut self.prev_tags, &mut self.game.tags);
         }
         self.game.clear();
+        Ok(())
+    }
+
+    /// Settles the game's double-dummy table from its tags (see [`super::pbn_dd`]): the
+    /// tags are then dropped from the record (the writer makes them from the table); without
+    /// a table they stay ordinary tags.
+    fn settle_dd(&mut self) -> Result<(), FormatError> {
+        let g = &mut self.game;
+        let from_cells = match &g.dd_cells {
+            Some((cells, line)) => Some((
+                cells
+                    .finish()
+                    .map_err(|e| FormatError::new(Location::Line(*line), e))?,
+                *line,
+            )),
+            None => None,
+        };
+        let table = match (from_cells, g.dd_hex) {
+            (Some((a, line)), Some((b, hex_line))) if a != b => {
+                return Err(FormatError::new(
+                    Location::Line(line),
+                    format!(
+                        "[OptimumResultTable] disagrees with [DoubleDummyTricks] of line {hex_line}"
+                    ),
+                ));
+            }
+            (Some((t, _)), _) | (None, Some((t, _))) => t,
+            (None, None) => {
+                if g.tags.iter().any(|(n, _)| is_dd_tag(n)) {
+                    g.template = usize::MAX;
+                }
+                return Ok(());
+            }
+        };
+        if let Some((score, line, column)) = g.optimum_score
+            && (g.dealer.is_some() || g.number.is_some())
+            && (g.vulnerability.is_some() || g.number.is_some())
+        {
+            let dealer = g.dealer.or(g.number.map(crate::board::board_dealer));
+            let vul = g
+                .vulnerability
+                .or(g.number.map(crate::board::board_vulnerability));
+            if let (Some(dealer), Some(vul)) = (dealer, vul) {
+                let par = table.par(dealer, vul);
+                if par.score != score {
+                    return Err(FormatError::new(
+                        Location::LineColumn(line, column),
+                        format!(
+                            "[OptimumScore] says NS {score}, but the double-dummy table's par \
+                             with dealer {dealer} and vulnerability {vul} is NS {} ({par})",
+                            par.score
+                        ),
+                    ));
+                }
+            }
+        }
+        g.tags.retain(|(n, _)| !is_dd_tag(n));
+        g.dd = Some(table);
+        Ok(())
     }
 
     /// True when nothing of a game has been read yet (the fast path may start).
@@ -536,7 +630,8 @@ impl<'a> Reader<'a> {
         g.vulnerability = Some(vulnerability);
         g.deal = Some(deal);
         self.line_no += MANDATORY.len();
-        self.flush();
+        // A template game has no double-dummy tags, so settling them cannot fail.
+        self.flush().ok()?;
         Some(p)
     }
 
@@ -544,6 +639,7 @@ impl<'a> Reader<'a> {
         if self.section == Section::Play {
             self.game.end_trick();
         }
+
         self.section = Section::Other;
     }
 
@@ -568,7 +664,7 @@ impl<'a> Reader<'a> {
         } else {
             p = skip_ws(line, 0);
             if p == line.len() {
-                self.flush();
+                self.flush()?;
                 return Ok(());
             }
             if line[p] == b'%' {
@@ -665,7 +761,7 @@ impl<'a> Reader<'a> {
         let idx = tag_index(name);
         if let Some(i) = idx {
             if self.game.seen & (1 << i) != 0 {
-                self.flush();
+                self.flush()?;
             }
             self.game.seen |= 1 << i;
         }
@@ -689,10 +785,15 @@ impl<'a> Reader<'a> {
         at: usize,
     ) -> Result<(), FormatError> {
         self.end_section();
-        self.game.track_template(idx, value);
-        self.game.tags.push((name, value));
         let v = trim(value);
         let unknown = v.is_empty() || v == b"?";
+        // Double-dummy tags are settled when the game ends (`settle_dd`): a dealdex export
+        // with them is still the template.
+        if is_dd_tag(name) && !unknown {
+            return self.dd_tag(name, value, at);
+        }
+        self.game.track_template(idx, value);
+        self.game.tags.push((name, value));
         match idx {
             Some(DEAL) => {
                 if !unknown {
@@ -766,6 +867,43 @@ impl<'a> Reader<'a> {
         Ok(())
     }
 
+    /// One of the double-dummy tags (see [`super::pbn_dd`]), its value at byte `at`.
+    fn dd_tag(&mut self, name: &'a [u8], value: &'a [u8], at: usize) -> Result<(), FormatError> {
+        self.game.tags.push((name, value));
+        let v = trim(value);
+        let lead = value.len() - value.trim_ascii_start().len();
+        match name {
+            b"DoubleDummyTricks" => {
+                let table = pbn_dd::parse_tricks_hex(v)
+                    .map_err(|(off, msg)| self.err_at(at + lead + off, msg))?;
+                self.game.dd_hex = Some((table, self.line_no));
+            }
+            b"OptimumResultTable" => {
+                if pbn_dd::is_table_header(v) {
+                    self.game.dd_cells = Some((TableCells::default(), self.line_no));
+                    self.section = Section::DdTable;
+                } else {
+                    // Columns dealdex does not read: an ordinary tag, its data skipped.
+                    self.game.template = usize::MAX;
+                }
+            }
+            b"OptimumScore" => {
+                let score = pbn_dd::parse_optimum_score(v).ok_or_else(|| {
+                    self.err_at(
+                        at + lead,
+                        format!(
+                            "[OptimumScore] {:?} is not a par score (expected e.g. NS 420 or EW 100)",
+                            text(v)
+                        ),
+                    )
+                })?;
+                self.game.optimum_score = Some((score, self.line_no, column(self.line, at + lead)));
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
     /// A one-letter seat value (either case).
     fn seat(&self, v: &[u8], at: usize, what: &str) -> Result<Seat, FormatError> {
         match v {
@@ -787,6 +925,13 @@ impl<'a> Reader<'a> {
     fn token(&mut self, at: usize, tok: &'a [u8]) -> Result<(), FormatError> {
         match self.section {
             Section::Other => {}
+            Section::DdTable => {
+                if let Some((cells, _)) = &mut self.game.dd_cells
+                    && let Err(msg) = cells.token(tok)
+                {
+                    return Err(self.err_at(at, msg));
+                }
+            }
             Section::Auction => {
                 if !is_call_token(tok) {
                     return Err(self.err_at(
@@ -832,6 +977,14 @@ impl<'a> Reader<'a> {
         }
         Ok(())
     }
+}
+
+/// The double-dummy tags of [`super::pbn_dd`], which the reader settles into [`Board::dd`].
+fn is_dd_tag(name: &[u8]) -> bool {
+    matches!(
+        name,
+        b"DoubleDummyTricks" | b"OptimumResultTable" | b"OptimumScore" | b"ParContract"
+    )
 }
 
 /// A `[Vulnerable]` value as `Vulnerability::from_str` reads it (FORMATS.md §4 import,
@@ -1164,6 +1317,25 @@ fn push_deal_bytes(out: &mut Vec<u8>, deal: &Deal, first: Seat) {
     }
 }
 
+/// Appends the double-dummy tags of a board with a table ([`Board::dd`]): the table as
+/// `[DoubleDummyTricks]`, par for the board's dealer and vulnerability as `[OptimumScore]`
+/// and `[ParContract]`, then the `[OptimumResultTable]` section (see [`super::pbn_dd`]).
+fn push_dd_tags(out: &mut Vec<u8>, b: &Board) {
+    let Some(table) = &b.dd else {
+        return;
+    };
+    let par = table.par(b.dealer_or_default(), b.vulnerability_or_default());
+    push_tag(
+        out,
+        b"DoubleDummyTricks",
+        pbn_dd::tricks_hex(table).as_bytes(),
+    );
+    push_tag(out, b"OptimumScore", pbn_dd::optimum_score(&par).as_bytes());
+    push_tag(out, b"ParContract", pbn_dd::par_contract(&par).as_bytes());
+    push_tag(out, b"OptimumResultTable", pbn_dd::TABLE_HEADER.as_bytes());
+    pbn_dd::push_table_lines(out, table);
+}
+
 /// Appends one game (see the module docs); `event` is the sanitized [`WriteOptions::event`].
 fn write_game(out: &mut Vec<u8>, b: &Board, event: &[u8]) {
     let mut vals: [Option<&[u8]>; 15] = [None; 15];
@@ -1207,6 +1379,7 @@ fn write_game(out: &mut Vec<u8>, b: &Board, event: &[u8]) {
         }
     }
     let Some(rec) = &b.game else {
+        push_dd_tags(out, b);
         return;
     };
     for (name, value) in &rec.tags {
@@ -1227,6 +1400,7 @@ fn write_game(out: &mut Vec<u8>, b: &Board, event: &[u8]) {
             push_tag(out, &clean, value.as_bytes());
         }
     }
+    push_dd_tags(out, b);
     for c in &rec.comments {
         if !c.contains('}') {
             out.push(b'{');

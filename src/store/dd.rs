@@ -7,6 +7,23 @@ use super::{At, StoreError, insert_deal, key_from_sql};
 use crate::dd::TrickTable;
 use crate::index::DealIndex;
 
+/// Inserts `dd` rows inside the caller's transaction, for deals already stored; a deal that
+/// has a table keeps it. Returns how many rows were new.
+pub(super) fn insert_dd_rows(
+    tx: &rusqlite::Transaction<'_>,
+    path: &str,
+    tables: &[(DealIndex, TrickTable)],
+) -> Result<u64, StoreError> {
+    let mut stmt = tx
+        .prepare_cached("INSERT OR IGNORE INTO dd(deal, tricks) VALUES (?1, ?2)")
+        .at(path)?;
+    let mut new = 0;
+    for (key, table) in tables {
+        new += stmt.execute(params![&key.0, &table.to_bytes()]).at(path)? as u64;
+    }
+    Ok(new)
+}
+
 impl super::Store {
     /// Stores double-dummy tables in one transaction, each with its deal (inserted when
     /// missing, with its features). A deal already solved keeps its stored table. Returns
@@ -34,17 +51,13 @@ impl super::Store {
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .at(path)?;
-        let mut new = 0;
         {
             let mut deal_stmt = tx.prepare_cached(super::INSERT_DEAL).at(path)?;
-            let mut stmt = tx
-                .prepare_cached("INSERT OR IGNORE INTO dd(deal, tricks) VALUES (?1, ?2)")
-                .at(path)?;
-            for (key, table) in tables {
+            for (key, _) in tables {
                 insert_deal(&mut deal_stmt, key).at(path)?;
-                new += stmt.execute(params![&key.0, &table.to_bytes()]).at(path)? as u64;
             }
         }
+        let new = insert_dd_rows(&tx, path, tables)?;
         tx.commit().at(path)?;
         Ok(new)
     }
