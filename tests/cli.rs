@@ -5,19 +5,15 @@ use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::Stdio;
 
-use assert_cmd::Command;
 use dealdex::{Deal, DealIndex, Scheme, Seat, Store};
 use predicates::prelude::*;
 use tempfile::TempDir;
 
+mod common;
+use common::dealdex;
+
 const SEED: &str = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f";
 const SEED2: &str = "1f1e1d1c1b1a191817161514131211100f0e0d0c0b0a09080706050403020100";
-
-fn dealdex(dir: &Path) -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_dealdex"));
-    c.current_dir(dir);
-    c
-}
 
 fn stdout_of(dir: &Path, args: &[&str], threads: &str) -> Vec<u8> {
     let out = dealdex(dir)

@@ -2,25 +2,15 @@
 //! SquareDeal events (`dealdex event …`, SQUAREDEAL.md §2–§4) on the published World Bridge
 //! Games 2024 and Winter Championships 2025 files.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use assert_cmd::Command;
 use dealdex::formats::{self, Board};
 use dealdex::{DealIndex, Scheme, Store};
 use predicates::prelude::*;
 use tempfile::TempDir;
 
-fn dealdex(dir: &Path) -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_dealdex"));
-    c.current_dir(dir);
-    c
-}
-
-fn fixture(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures")
-        .join(rel)
-}
+mod common;
+use common::{dealdex, fixture};
 
 fn read_boards(path: &Path) -> Vec<Board> {
     let f = formats::by_path(path).unwrap();

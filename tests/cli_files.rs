@@ -3,19 +3,15 @@
 
 use std::path::Path;
 
-use assert_cmd::Command;
 use dealdex::formats::{self, DealFormat};
 use dealdex::{Deal, DealIndex, Seed, Store};
 use predicates::prelude::*;
 use tempfile::TempDir;
 
-const SEED: &str = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f";
+mod common;
+use common::dealdex;
 
-fn dealdex(dir: &Path) -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_dealdex"));
-    c.current_dir(dir);
-    c
-}
+const SEED: &str = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f";
 
 fn deals_of(path: &Path) -> Vec<Deal> {
     let format = formats::by_path(path).unwrap();

@@ -1,22 +1,11 @@
 //! `dealdex import` of plays (PBN `[Play]`, LIN `pc|`) and `dealdex lookup` showing them.
 
-use std::path::{Path, PathBuf};
-
 use assert_cmd::Command;
 use predicates::prelude::*;
 use tempfile::TempDir;
 
-fn dealdex(dir: &Path) -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_dealdex"));
-    c.current_dir(dir);
-    c
-}
-
-fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures")
-        .join(name)
-}
+mod common;
+use common::{dealdex, fixture};
 
 const SPEC_DEAL: &str = "N:.63.AKQ987.A9732 A8654.KQ5.T.QJT6 J973.J98742.3.K4 KQT2.AT.J6542.85";
 const LIN_DEAL: &str = "N:Q854.KQJ7.Q3.K93 AT962.2.KJ875.AT J.T864.T62.QJ754 K73.A953.A94.862";

@@ -1,19 +1,13 @@
 //! `dealdex query`, `dealdex stats` and `generate --where` end to end.
 
-use std::path::Path;
-
-use assert_cmd::Command;
 use dealdex::features::{Shape, hcp};
 use dealdex::query::Query;
 use dealdex::{Seat, Seed};
 use predicates::prelude::*;
 use tempfile::TempDir;
 
-fn dealdex(dir: &Path) -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_dealdex"));
-    c.current_dir(dir);
-    c
-}
+mod common;
+use common::dealdex;
 
 const SEED: &str = "5151515151515151515151515151515151515151515151515151515151515151";
 

@@ -4,15 +4,11 @@
 use std::path::Path;
 use std::time::Duration;
 
-use assert_cmd::Command;
 use dealdex::{Deal, DealIndex, Store};
 use tempfile::TempDir;
 
-fn dealdex(dir: &Path) -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_dealdex"));
-    c.current_dir(dir);
-    c
-}
+mod common;
+use common::dealdex;
 
 fn reference() -> Vec<serde_json::Value> {
     include_str!("fixtures/dd/dd-reference.jsonl")

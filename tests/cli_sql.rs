@@ -2,16 +2,12 @@
 
 use std::path::Path;
 
-use assert_cmd::Command;
 use dealdex::{Seat, Seed};
 use predicates::prelude::*;
 use tempfile::TempDir;
 
-fn dealdex(dir: &Path) -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_dealdex"));
-    c.current_dir(dir);
-    c
-}
+mod common;
+use common::dealdex;
 
 #[test]
 fn sql_reads_features_and_refuses_writes() {

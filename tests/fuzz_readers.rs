@@ -33,6 +33,9 @@ use dealdex::formats::{self, Board, DealFormat, Location, WriteOptions};
 use dealdex::query::Query;
 use dealdex::{Card, Deal, DealIndex, HexDeal, Scheme, Seat, Seed, Vulnerability};
 
+mod common;
+use common::fixture;
+
 /// The seed of the CI run (any fixed value would do; this one is the issue number and item).
 const CI_SEED: u64 = 0x0010_0004;
 /// A single case slower than this fails the test.
@@ -419,12 +422,6 @@ struct Reader {
     read: fn(&'static str, &[u8]) -> Verdict,
     /// The real files (or strings) it is fed, mutated.
     corpus: fn(&'static str) -> Vec<Vec<u8>>,
-}
-
-fn fixture(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures")
-        .join(rel)
 }
 
 fn read_fixture(rel: &str) -> Vec<u8> {

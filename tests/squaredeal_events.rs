@@ -10,11 +10,8 @@ use dealdex::event::{
 };
 use dealdex::formats::{self, Board};
 
-fn fixture(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures")
-        .join(rel)
-}
+mod common;
+use common::fixture;
 
 fn event(rel: &str) -> Event {
     Event::parse(&std::fs::read_to_string(fixture(rel)).unwrap()).unwrap()
