@@ -297,9 +297,27 @@ where
     M: Fn(u64, &[Deal]) -> T + Sync,
     C: FnMut(T) -> Result<(), E>,
 {
+    generate_chunks_sized(seed, predeal, (first, count), CHUNK, make, consume)
+}
+
+/// [`generate_chunks_with`] in chunks of `chunk` deals.
+fn generate_chunks_sized<T, E, M, C>(
+    seed: &Seed,
+    predeal: Option<&Predeal>,
+    (first, count): (u64, u64),
+    chunk: usize,
+    make: M,
+    consume: C,
+) -> Result<(), E>
+where
+    T: Send,
+    M: Fn(u64, &[Deal]) -> T + Sync,
+    C: FnMut(T) -> Result<(), E>,
+{
     crate::number::warm_up();
-    par_chunks_ordered(
+    par_chunks_sized(
         count,
+        chunk,
         |offset, len| {
             let start = first + offset;
             let mut deals = vec![Deal::from_masks_unchecked(PLACEHOLDER); len];
@@ -311,6 +329,103 @@ where
         },
         consume,
     )
+}
+
+/// Deals a chunk of [`first_matching`] covers when the query may solve double dummy.
+const DD_CHUNK: usize = 4;
+
+/// What [`first_matching`] found.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct MatchingDeals {
+    /// The matching deals, in stream order (not serialized: a report carries counts).
+    #[serde(skip)]
+    pub deals: Vec<Deal>,
+    /// Deals drawn from the stream to find them: the last match's place in the stream,
+    /// counted from the first deal drawn (1-based).
+    pub drawn: u64,
+    /// Deals whose double-dummy table was solved (a query with `dd` or `par` terms solves
+    /// only the deals its cheaper conditions leave undecided; 0 without them), those decided
+    /// in parallel past the last match included.
+    pub solved: u64,
+}
+
+/// Draws deals `first, first + 1, …` of the seed's stream (completing `predeal` when given)
+/// and keeps those matching `query` until `want` matched: generation that stops early, on
+/// all cores. Reproducible: the result is the first `want` matching deals of the stream,
+/// whatever the thread count. `progress` is called with the number found so far, on the
+/// calling thread, once a chunk ([`CHUNK`] deals).
+///
+/// The stream has 2^64 deals, so a query that no deal can satisfy runs for ever: check
+/// rare queries on a small `want` first.
+///
+/// ```
+/// use dealdex::{Seed, query::Query};
+/// let seed: Seed = "11".repeat(32).parse()?;
+/// let strong = Query::parse("hcp(N) >= 20")?;
+/// let found = dealdex::first_matching(&seed, None, 1, 5, &strong, &mut |_| {});
+/// assert_eq!(found.deals.len(), 5);
+/// assert!(found.deals.iter().all(|d| strong.matches(d)));
+/// assert!(found.drawn >= 5);
+/// assert_eq!(found.solved, 0);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn first_matching(
+    seed: &Seed,
+    predeal: Option<&Predeal>,
+    first: u64,
+    want: u64,
+    query: &crate::query::Query,
+    progress: &mut dyn FnMut(u64),
+) -> MatchingDeals {
+    /// Stops the stream once enough deals matched.
+    struct Enough;
+    let mut out = MatchingDeals {
+        deals: Vec::with_capacity(want.min(1 << 24) as usize),
+        ..MatchingDeals::default()
+    };
+    if want == 0 {
+        return out;
+    }
+    // A double-dummy solve takes some 0.3 s: small chunks keep the deals decided past the
+    // last match (a window of chunks is in flight) to a few seconds' work. Every solve
+    // counts, those past the last match included: they were made.
+    let solved = std::sync::atomic::AtomicU64::new(0);
+    let chunk = if query.uses_dd() { DD_CHUNK } else { CHUNK };
+    let _stopped = generate_chunks_sized(
+        seed,
+        predeal,
+        (first, u64::MAX - first),
+        chunk,
+        |start, deals| {
+            let hits: Vec<(u64, Deal)> = deals
+                .iter()
+                .enumerate()
+                .filter(|(_, d)| {
+                    let (matched, dd) = query.matches_counting_solves(d);
+                    if dd {
+                        solved.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    }
+                    matched
+                })
+                .map(|(j, d)| (start + j as u64, *d))
+                .collect();
+            (deals.len() as u64, hits)
+        },
+        |(len, hits): (u64, Vec<(u64, Deal)>)| -> Result<(), Enough> {
+            for (ordinal, d) in hits {
+                out.deals.push(d);
+                if out.deals.len() as u64 == want {
+                    out.drawn = ordinal - first + 1;
+                    return Err(Enough);
+                }
+            }
+            out.drawn += len;
+            progress(out.deals.len() as u64);
+            Ok(())
+        },
+    );
+    out.solved = solved.into_inner();
+    out
 }
 
 /// Runs `make(offset, len)` over `0..count` in chunks of [`CHUNK`] on rayon's threads and
@@ -329,13 +444,24 @@ where
 /// }).unwrap();
 /// assert_eq!(next, 100_000);
 /// ```
-pub fn par_chunks_ordered<T, E, M, C>(count: u64, make: M, mut consume: C) -> Result<(), E>
+pub fn par_chunks_ordered<T, E, M, C>(count: u64, make: M, consume: C) -> Result<(), E>
 where
     T: Send,
     M: Fn(u64, usize) -> T + Sync,
     C: FnMut(T) -> Result<(), E>,
 {
-    let chunks = count.div_ceil(CHUNK as u64);
+    par_chunks_sized(count, CHUNK, make, consume)
+}
+
+/// [`par_chunks_ordered`] in chunks of `chunk` (at least 1) items.
+fn par_chunks_sized<T, E, M, C>(count: u64, chunk: usize, make: M, mut consume: C) -> Result<(), E>
+where
+    T: Send,
+    M: Fn(u64, usize) -> T + Sync,
+    C: FnMut(T) -> Result<(), E>,
+{
+    let chunk = chunk.max(1) as u64;
+    let chunks = count.div_ceil(chunk);
     let window = (rayon::current_num_threads() * 4) as u64;
     let (tx, rx) = mpsc::sync_channel::<T>(window as usize * 2);
     std::thread::scope(|scope| {
@@ -347,8 +473,8 @@ where
                 let results: Vec<T> = (w0..w1)
                     .into_par_iter()
                     .map(|c| {
-                        let offset = c * CHUNK as u64;
-                        make(offset, (count - offset).min(CHUNK as u64) as usize)
+                        let offset = c * chunk;
+                        make(offset, (count - offset).min(chunk) as usize)
                     })
                     .collect();
                 for r in results {

@@ -24,7 +24,8 @@ pub use pbn::{PBN_HEADER, PbnError, format_deal, parse_deal, push_deal, push_gam
 mod generate;
 
 pub use generate::{
-    CHUNK, Seed, SeedError, generate_chunks, generate_chunks_with, par_chunks_ordered,
+    CHUNK, MatchingDeals, Seed, SeedError, first_matching, generate_chunks, generate_chunks_with,
+    par_chunks_ordered,
 };
 mod output;
 

@@ -14,6 +14,20 @@
 //! | `pbn(key)` | the PBN deal string, North first |
 //! | `number(key [, scheme])` | the hand-record number as decimal text (Pavlicek by default) |
 //! | `board_dealer(n)`, `board_vul(n)` | `N`…`W`, `None`/`NS`/`EW`/`All` for board `n` |
+//! | `dd_tricks(tricks, who, strain)` | double-dummy tricks, 0..=13, of declarer `who` (a seat, or `NS`/`EW` for the side's better declarer) in `strain` (`NT`, `S`, `H`, `D`, `C`) |
+//! | `dd_par(tricks, dealer, vul)` | the par score from North-South's view (negative when East-West gain, 0 passed out) when `dealer` deals at `vul` (`None`, `NS`, `EW`, `All`, also `Love`, `Both`, `-`; any case): [`crate::dd::TrickTable::par`] |
+//!
+//! `tricks` is a stored double-dummy table, the 10-byte BLOB `dd.tricks` (migration 05);
+//! both `dd_…` functions give NULL for a NULL table (the `LEFT JOIN dd` row of an unsolved
+//! deal; a subquery over `dd` is NULL for one anyway). The dealer matters to par only when
+//! both sides can make a contract at the same level.
+//!
+//! For example, in `dealdex sql`, the deals whose par at love all, North dealing, is a
+//! plus score for East-West:
+//!
+//! ```sql
+//! SELECT pbn(deal), dd_par(tricks, 'N', 'None') FROM dd WHERE dd_par(tricks, 'N', 'None') < 0
+//! ```
 //!
 //! `key` is the 13-byte index BLOB (or its 26-hex-digit text); `seat` is `N`, `E`, `S` or `W`;
 //! `suit` is `S`, `H`, `D` or `C` (or a suit name). A malformed argument is an SQL error
@@ -97,6 +111,7 @@ fn flags() -> FunctionFlags {
 /// SQLite's error if a function cannot be registered.
 pub fn register(conn: &Connection) -> rusqlite::Result<()> {
     dd_tricks(conn)?;
+    dd_par(conn)?;
     hand_fn(conn, "hcp", |h| features::hcp(h) as i64)?;
     hand_fn(conn, "controls", |h| features::controls(h) as i64)?;
     hand_fn(conn, "ltc", |h| features::losing_trick_count(h) as i64)?;
@@ -147,16 +162,54 @@ pub fn register(conn: &Connection) -> rusqlite::Result<()> {
     Ok(())
 }
 
+/// Argument 0 as a stored DD table: `None` for NULL (an unsolved deal), an error unless a
+/// 10-byte BLOB that decodes.
+fn table_arg(ctx: &Context<'_>, name: &str) -> rusqlite::Result<Option<crate::dd::TrickTable>> {
+    match ctx.get_raw(0) {
+        ValueRef::Null => Ok(None),
+        ValueRef::Blob(b) => crate::dd::TrickTable::from_bytes(b)
+            .map(Some)
+            .map_err(|e| err(name, e)),
+        _ => Err(err(name, "the table must be a 10-byte BLOB (dd.tricks)")),
+    }
+}
+
+/// `dd_par(tricks, dealer, vul)`: the par score, from North-South's view (negative when
+/// East-West gain, 0 when passed out), of a stored DD table (`dd.tricks`, migration 05;
+/// [`crate::dd::TrickTable::par`], DDS's `DealerParBin`) when `dealer` (`N`, `E`, `S`, `W`)
+/// deals at vulnerability `vul` (`None`, `NS`, `EW`, `All`, also `Love`, `Both`, `-`;
+/// case-insensitive). The dealer matters only when both sides can make a contract at the
+/// same level. NULL for a NULL table (an unsolved deal); an SQL error naming `dd_par` for a
+/// table that is not a valid 10-byte BLOB, a bad seat or a bad vulnerability.
+///
+/// The query language's `par(EW, all, W)` compiles to
+/// `(SELECT -dd_par(tricks, 'W', 'All') FROM dd WHERE dd.deal = key)`.
+fn dd_par(conn: &Connection) -> rusqlite::Result<()> {
+    const NAME: &str = "dd_par";
+    conn.create_scalar_function(NAME, 3, flags(), |ctx| {
+        let Some(table) = table_arg(ctx, NAME)? else {
+            return Ok(None);
+        };
+        let dealer = seat_arg(ctx, 1, NAME)?;
+        let vul: String = ctx.get(2)?;
+        let vul: crate::Vulnerability = vul.parse().map_err(|_| {
+            err(
+                NAME,
+                format!("vulnerability {vul:?} is not None, NS, EW, All, Love, Both or -"),
+            )
+        })?;
+        Ok(Some(i64::from(table.par(dealer, vul).score)))
+    })
+}
+
 /// `dd_tricks(tricks, who, strain)`: tricks from a stored DD table (`dd.tricks`, migration
 /// 05) for declarer `who` (`N`, `E`, `S`, `W`; a side `NS`/`EW` gives its better declarer)
 /// in `strain` (`NT`, `S`, `H`, `D`, `C`); NULL for a NULL table (an unsolved deal).
 fn dd_tricks(conn: &Connection) -> rusqlite::Result<()> {
     const NAME: &str = "dd_tricks";
     conn.create_scalar_function(NAME, 3, flags(), |ctx| {
-        let table = match ctx.get_raw(0) {
-            ValueRef::Null => return Ok(None),
-            ValueRef::Blob(b) => crate::dd::TrickTable::from_bytes(b).map_err(|e| err(NAME, e))?,
-            _ => return Err(err(NAME, "the table must be a 10-byte BLOB (dd.tricks)")),
+        let Some(table) = table_arg(ctx, NAME)? else {
+            return Ok(None);
         };
         let who: String = ctx.get(1)?;
         let strain: String = ctx.get(2)?;
@@ -240,5 +293,48 @@ mod tests {
             .query_row("SELECT board_dealer(16)", [], |r| r.get(0))
             .unwrap();
         assert_eq!(dealer, "W");
+    }
+
+    #[test]
+    fn dd_par_scores_a_stored_table() {
+        let conn = Connection::open_in_memory().unwrap();
+        register(&conn).unwrap();
+        // 13 spades in North, 13 hearts in East, 13 diamonds in South, 13 clubs in West:
+        // N-S's 7♠ makes, 1510 not vulnerable and 2210 vulnerable.
+        let d: Deal = "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432"
+            .parse()
+            .unwrap();
+        let tricks = crate::dd::solve(&d).to_bytes().to_vec();
+        let par = |dealer: &str, vul: &str| -> rusqlite::Result<Option<i64>> {
+            conn.query_row(
+                "SELECT dd_par(?1, ?2, ?3)",
+                rusqlite::params![&tricks, dealer, vul],
+                |r| r.get(0),
+            )
+        };
+        assert_eq!(par("N", "None").unwrap(), Some(1510));
+        assert_eq!(par("w", "love").unwrap(), Some(1510));
+        assert_eq!(par("E", "all").unwrap(), Some(2210));
+        assert_eq!(par("S", "NS").unwrap(), Some(2210));
+        assert_eq!(par("N", "ew").unwrap(), Some(1510));
+        let null: Option<i64> = conn
+            .query_row("SELECT dd_par(NULL, 'N', 'None')", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(null, None);
+        for (dealer, vul, what) in [("N", "red", "vulnerability"), ("Q", "None", "seat")] {
+            let e = par(dealer, vul).unwrap_err().to_string();
+            assert!(e.contains("dd_par()") && e.contains(what), "{e}");
+        }
+        for sql in [
+            "SELECT dd_par(x'00', 'N', 'None')",
+            "SELECT dd_par(x'FFFFFFFFFFFFFFFFFFFF', 'N', 'None')",
+            "SELECT dd_par(42, 'N', 'None')",
+        ] {
+            let e = conn
+                .query_row(sql, [], |r| r.get::<_, Option<i64>>(0))
+                .unwrap_err()
+                .to_string();
+            assert!(e.contains("dd_par()"), "{sql}: {e}");
+        }
     }
 }

@@ -4,6 +4,7 @@
 use std::path::Path;
 use std::time::Duration;
 
+use dealdex::formats::DealFormat as _;
 use dealdex::{Deal, DealIndex, Store};
 use tempfile::TempDir;
 
@@ -469,4 +470,119 @@ fn a_generated_set_goes_to_pbn_with_its_tables() {
     let out = ok(&["solve", "solved.pbn", "--db", "other.db"]);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("4 deals: 0 solved, 4 already solved"), "{err}");
+}
+
+/// The issue's own queries on a solved database: `dd` with a sum of HCP, and par.
+#[test]
+fn dd_with_sums_and_par_query_a_solved_set() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    dealdex(d)
+        .args(["generate", "--boards", "1-16", "--seed", &"3c".repeat(32)])
+        .args(["--name", "club", "--out", "club.pbn", "-q"])
+        .assert()
+        .success();
+    dealdex(d)
+        .args(["solve", "--set", "club", "-q"])
+        .assert()
+        .success();
+    let store = Store::open(&d.join("dealdex.db")).unwrap();
+    let boards = store.set_boards("club").unwrap();
+    for expr in [
+        "dd(N, notrump) >= 9 and hcp(N) + hcp(S) <= 22",
+        "par(NS, none) > 0",
+        "par(EW, all, W) >= 100 or dd(E, spades) - dd(N, spades) >= 2",
+    ] {
+        let q = dealdex::query::Query::parse(expr).unwrap();
+        // Expected from the stored tables through the Rust evaluator.
+        let want = boards
+            .iter()
+            .filter(|(_, k)| {
+                let table = store.dd_table(k).unwrap().unwrap();
+                q.matches_with_dd(&k.to_deal().unwrap(), &table)
+            })
+            .count();
+        let out = dealdex(d)
+            .args(["query", "--count", "--set", "club", expr])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(
+            String::from_utf8(out.stdout).unwrap().trim(),
+            want.to_string(),
+            "{expr}"
+        );
+    }
+}
+
+/// `generate --where` with a `dd` term solves only the deals the cheaper condition lets
+/// through, and says how many it solved.
+#[test]
+fn generate_where_dd_reports_the_deals_it_solved() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    let out = dealdex(d)
+        .args([
+            "generate",
+            "--boards",
+            "1-2",
+            "--seed",
+            &"7e".repeat(32),
+            "--no-db",
+        ])
+        .args(["--where", "hcp(NS) >= 26 and dd(NS, notrump) >= 10"])
+        .args(["--out", "strong.pbn"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    let grab = |after: &str, before: char| -> u64 {
+        let at = err
+            .find(after)
+            .unwrap_or_else(|| panic!("{after:?} in {err}"))
+            + after.len();
+        err[at..]
+            .split(before)
+            .next()
+            .unwrap()
+            .trim()
+            .parse()
+            .unwrap()
+    };
+    let drawn = grab("(drew ", ' ');
+    let solved = grab("solved ", ' ');
+    // The strong deals of boards `from..=to` of the stream itself.
+    let seed: dealdex::Seed = "7e".repeat(32).parse().unwrap();
+    let cheap = dealdex::query::Query::parse("hcp(NS) >= 26").unwrap();
+    let strong = |from: u64, to: u64| {
+        (from..=to)
+            .filter(|&b| cheap.matches(&seed.board_deal(b)))
+            .count() as u64
+    };
+    let before = strong(1, drawn);
+    assert!(before >= 2, "{err}");
+    // Solved: the strong deals drawn, plus those of the chunks in flight past the last
+    // match (a window of 4 chunks a thread, 4 deals a chunk: 64 deals on up to 4 threads).
+    let after = strong(drawn + 1, drawn + 64);
+    assert!(
+        solved >= before && solved <= before + after,
+        "{solved} solved, {before} strong deals drawn, {after} in the next 64: {err}"
+    );
+    assert!(solved < drawn, "{err}");
+    let boards = dealdex::formats::Pbn
+        .read(&std::fs::read(d.join("strong.pbn")).unwrap())
+        .unwrap();
+    for b in boards {
+        let table = dealdex::dd::solve(&b.deal);
+        assert!(
+            table.side_tricks(
+                dealdex::features::Side::NorthSouth,
+                dealdex::Strain::NoTrump
+            ) >= 10
+        );
+    }
 }

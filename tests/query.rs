@@ -1,14 +1,18 @@
 //! Tests of the deal query language (src/query/): exact SQL for representative queries,
 //! error columns for every error kind, hand-checked evaluation, and the property that the
 //! compiled SQL selects exactly the deals `matches` accepts, which in turn are exactly
-//! those an independent brute-force oracle accepts.
+//! those an independent brute-force oracle accepts (sums, `dd(…)` and `par(…)` included:
+//! the latter over deals with double-dummy tables, DDS's from
+//! tests/fixtures/dd/dd-reference.jsonl and some solved here).
 
 use std::collections::BTreeSet;
+use std::sync::OnceLock;
 use std::time::Instant;
 
+use dealdex::dd::{DD_STRAINS, TrickTable};
 use dealdex::features::{self, Shape};
 use dealdex::query::{MAX_DEPTH, Query, QueryError, SqlFilter};
-use dealdex::{DEALS, Deal, DealIndex, Scheme, Seat};
+use dealdex::{DEALS, Deal, DealIndex, Scheme, Seat, Vulnerability};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 use rusqlite::Connection;
@@ -103,6 +107,27 @@ fn register_functions(conn: &Connection) {
     }
 }
 
+/// [`database`] plus the store's `dd` table (migration 05) holding `tables[i]` for
+/// `deals[i]`, and the crate's `dd_tricks` / `dd_par` SQL functions (the feature functions
+/// stay this file's own).
+fn dd_database(deals: &[Deal], tables: &[TrickTable]) -> Connection {
+    let conn = database(deals);
+    dealdex::sqlfn::register(&conn).unwrap();
+    register_functions(&conn);
+    conn.execute_batch(
+        "CREATE TABLE dd (deal BLOB PRIMARY KEY, tricks BLOB NOT NULL) WITHOUT ROWID",
+    )
+    .unwrap();
+    for (d, t) in deals.iter().zip(tables) {
+        conn.execute(
+            "INSERT OR IGNORE INTO dd VALUES (?1, ?2)",
+            (DealIndex::from_deal(d).0.to_vec(), t.to_bytes().to_vec()),
+        )
+        .unwrap();
+    }
+    conn
+}
+
 /// The keys the SQL filter selects.
 fn sql_keys(conn: &Connection, sql: &SqlFilter) -> BTreeSet<[u8; 13]> {
     let mut stmt = conn
@@ -114,15 +139,6 @@ fn sql_keys(conn: &Connection, sql: &SqlFilter) -> BTreeSet<[u8; 13]> {
     .unwrap()
     .map(|k| k.unwrap())
     .collect()
-}
-
-/// The keys of the deals `query.matches` accepts.
-fn rust_keys(query: &Query, deals: &[Deal]) -> BTreeSet<[u8; 13]> {
-    deals
-        .iter()
-        .filter(|d| query.matches(d))
-        .map(|d| DealIndex::from_deal(d).0)
-        .collect()
 }
 
 fn sql(text: &str) -> (String, Vec<i64>) {
@@ -474,7 +490,7 @@ fn error_columns() {
         (
             "hcp(N) >= 20 and foo(N) > 1",
             18,
-            "unknown function 'foo' (known functions: hcp, len, controls, ltc, longest, balanced, semibalanced, shape, pattern, dd)",
+            "unknown function 'foo' (known functions: hcp, len, controls, ltc, longest, balanced, semibalanced, shape, pattern, dd, par)",
         ),
         ("N > 3", 1, "unknown name 'N'"),
         ("hcp N", 5, "expected '(' after hcp"),
@@ -607,7 +623,78 @@ fn documented_errors_are_accurate() {
         }
         rows += 1;
     }
-    assert_eq!(rows, 18);
+    assert_eq!(rows, 24);
+}
+
+/// The example queries of docs/query.md (the opening block and those of Arithmetic and
+/// Par, each a query and maybe a comment after two spaces) parse and print back.
+#[test]
+fn documented_examples_parse() {
+    let doc = include_str!("../docs/query.md");
+    let blocks = [
+        doc.split("```text\n").nth(1).unwrap(),
+        doc.split("### Arithmetic")
+            .nth(1)
+            .unwrap()
+            .split("```text\n")
+            .nth(1)
+            .unwrap(),
+        doc.split("### Par")
+            .nth(1)
+            .unwrap()
+            .split("```text\n")
+            .nth(1)
+            .unwrap(),
+    ];
+    let mut n = 0;
+    for block in blocks {
+        for line in block.split("```").next().unwrap().lines() {
+            let query = line.split("  ").next().unwrap();
+            let q = Query::parse(query).unwrap_or_else(|e| panic!("{query}: {e}"));
+            assert_eq!(Query::parse(&q.to_string()).unwrap(), q);
+            n += 1;
+        }
+    }
+    assert_eq!(n, 15);
+}
+
+/// The SQL examples of docs/query.md are what `to_sql` gives.
+#[test]
+fn documented_sql_examples_are_accurate() {
+    let doc = include_str!("../docs/query.md");
+    let block = doc
+        .split("## SQL")
+        .nth(1)
+        .and_then(|s| s.split("Examples:\n\n```text\n").nth(1))
+        .and_then(|s| s.split("```").next())
+        .unwrap();
+    let mut examples = 0;
+    let mut lines = block.lines().peekable();
+    while let Some(query) = lines.next() {
+        let arrow = lines.next().unwrap();
+        let rest = arrow.strip_prefix("  → ").unwrap();
+        let (clause, params) = match rest.split_once("      params ") {
+            Some((c, p)) => (c.trim_end(), p.to_string()),
+            None => {
+                let p = lines
+                    .next()
+                    .unwrap()
+                    .trim()
+                    .strip_prefix("params ")
+                    .unwrap();
+                (rest, p.to_string())
+            }
+        };
+        let params: Vec<i64> = params
+            .trim_matches(['[', ']'])
+            .split([',', ' '])
+            .filter(|p| !p.is_empty())
+            .map(|p| p.parse().unwrap())
+            .collect();
+        assert_eq!(sql(query), (clause.to_string(), params), "{query}");
+        examples += 1;
+    }
+    assert_eq!(examples, 5);
 }
 
 #[test]
@@ -656,13 +743,25 @@ enum T {
     Controls(W),
     Ltc(usize),
     Longest(usize),
+    /// Declarer and strain (an index of [`DD_STRAINS`]: notrump, ♠, ♥, ♦, ♣).
+    Dd(W, usize),
+    /// Side (0 N-S, 1 E-W), vulnerability (an index of [`VULS`]) and dealer seat.
+    Par(usize, usize, usize),
+}
+
+/// A number as written: a term, or `a + b` / `a - b` (`true`: minus), `b` in
+/// parentheses when it is itself a sum.
+#[derive(Clone, Debug)]
+enum N {
+    T(T),
+    Sum(Box<N>, bool, Box<N>),
 }
 
 /// A generated condition: its text and its meaning.
 #[derive(Clone, Debug)]
 enum G {
-    Cmp(String, T, u8, T),
-    Range(String, T, i64, i64),
+    Cmp(String, N, u8, N),
+    Range(String, N, i64, i64),
     Balanced(String, usize, bool),
     Shape(String, usize, [u8; 4], bool, bool),
     Not(String, Box<G>),
@@ -678,32 +777,64 @@ fn seats_of(w: W) -> Vec<Seat> {
     }
 }
 
-fn oracle_term(t: T, d: &Deal) -> i64 {
-    let sum = |w: W, f: &dyn Fn(Seat) -> i64| seats_of(w).into_iter().map(f).sum::<i64>();
+/// The vulnerabilities of `T::Par`, in the order of [`VUL_NAMES`].
+const VULS: [Vulnerability; 4] = [
+    Vulnerability::None,
+    Vulnerability::NorthSouth,
+    Vulnerability::EastWest,
+    Vulnerability::All,
+];
+
+/// The value of `t` on `d` (`table`: `d`'s double-dummy table, for `dd` and `par`), exact.
+fn oracle_term(t: T, d: &Deal, table: Option<&TrickTable>) -> i128 {
+    let sum = |w: W, f: &dyn Fn(Seat) -> i128| seats_of(w).into_iter().map(f).sum::<i128>();
+    let table = || table.expect("a dd or par term needs the deal's table");
     match t {
-        T::Lit(v) => v,
-        T::Hcp(w) => sum(w, &|s| i64::from(features::hcp(d.hand(s)))),
-        T::Len(w, suit) => sum(w, &|s| i64::from(features::suit_lengths(d.hand(s))[suit])),
-        T::Controls(w) => sum(w, &|s| i64::from(features::controls(d.hand(s)))),
-        T::Ltc(i) => i64::from(features::losing_trick_count(d.hand(Seat::ALL[i]))),
-        T::Longest(i) => i64::from(
+        T::Lit(v) => i128::from(v),
+        T::Hcp(w) => sum(w, &|s| i128::from(features::hcp(d.hand(s)))),
+        T::Len(w, suit) => sum(w, &|s| i128::from(features::suit_lengths(d.hand(s))[suit])),
+        T::Controls(w) => sum(w, &|s| i128::from(features::controls(d.hand(s)))),
+        T::Ltc(i) => i128::from(features::losing_trick_count(d.hand(Seat::ALL[i]))),
+        T::Longest(i) => i128::from(
             *features::suit_lengths(d.hand(Seat::ALL[i]))
                 .iter()
                 .max()
                 .unwrap(),
         ),
+        // A side: the better of its two declarers.
+        T::Dd(w, strain) => seats_of(w)
+            .into_iter()
+            .map(|s| i128::from(table().tricks(s, DD_STRAINS[strain])))
+            .max()
+            .unwrap(),
+        // `Par::score` is N-S's view.
+        T::Par(side, vul, dealer) => {
+            let score = i128::from(table().par(Seat::ALL[dealer], VULS[vul]).score);
+            if side == 0 { score } else { -score }
+        }
     }
 }
 
-fn oracle(g: &G, d: &Deal) -> bool {
+/// The value of `n` on `d`, exact (in `i128`, so an overflow in the tested code shows).
+fn oracle_num(n: &N, d: &Deal, table: Option<&TrickTable>) -> i128 {
+    match n {
+        N::T(t) => oracle_term(*t, d, table),
+        N::Sum(a, minus, b) => {
+            let (a, b) = (oracle_num(a, d, table), oracle_num(b, d, table));
+            if *minus { a - b } else { a + b }
+        }
+    }
+}
+
+fn oracle(g: &G, d: &Deal, table: Option<&TrickTable>) -> bool {
     match g {
         G::Cmp(_, l, op, r) => {
-            let (a, b) = (oracle_term(*l, d), oracle_term(*r, d));
+            let (a, b) = (oracle_num(l, d, table), oracle_num(r, d, table));
             [a == b, a != b, a < b, a <= b, a > b, a >= b][*op as usize]
         }
-        G::Range(_, t, lo, hi) => {
-            let v = oracle_term(*t, d);
-            *lo <= v && v <= *hi
+        G::Range(_, n, lo, hi) => {
+            let v = oracle_num(n, d, table);
+            i128::from(*lo) <= v && v <= i128::from(*hi)
         }
         G::Balanced(_, seat, semi) => {
             let mut l = features::suit_lengths(d.hand(Seat::ALL[*seat]));
@@ -720,9 +851,9 @@ fn oracle(g: &G, d: &Deal) -> bool {
             }
             (got == want) == *equal
         }
-        G::Not(_, inner) => !oracle(inner, d),
-        G::And(parts, _) => parts.iter().all(|(p, _)| oracle(p, d)),
-        G::Or(parts, _) => parts.iter().any(|(p, _)| oracle(p, d)),
+        G::Not(_, inner) => !oracle(inner, d, table),
+        G::And(parts, _) => parts.iter().all(|(p, _)| oracle(p, d, table)),
+        G::Or(parts, _) => parts.iter().any(|(p, _)| oracle(p, d, table)),
     }
 }
 
@@ -768,6 +899,19 @@ const SUIT_NAMES: [[&str; 4]; 4] = [
     ["diamonds", "D", "♦", "diamond"],
     ["clubs", "c", "♣", "Clubs"],
 ];
+const STRAIN_NAMES: [[&str; 3]; 5] = [
+    ["notrump", "NT", "nt"],
+    ["spades", "S", "♠"],
+    ["hearts", "h", "Hearts"],
+    ["diamonds", "D", "♦"],
+    ["clubs", "c", "♣"],
+];
+const VUL_NAMES: [[&str; 3]; 4] = [
+    ["none", "Love", "NONE"],
+    ["ns", "NS", "Ns"],
+    ["ew", "EW", "eW"],
+    ["all", "Both", "ALL"],
+];
 const OPS: [[&str; 2]; 6] = [
     ["=", "=="],
     ["!=", "<>"],
@@ -803,13 +947,14 @@ fn who() -> impl Strategy<Value = (W, String)> {
     ]
 }
 
-/// A number term, its text, and a range its values usually fall in.
-fn term() -> impl Strategy<Value = (T, String, (i64, i64))> {
+/// A number term, its text, and a range its values usually fall in; with `dd`, also
+/// `dd(…)` and `par(…)` terms.
+fn term(dd: bool) -> BoxedStrategy<(T, String, (i64, i64))> {
     let side_scale = |w: W, lo: i64, hi: i64| match w {
         W::Seat(_) => (lo, hi),
         W::Side(_) => (2 * lo, 2 * hi),
     };
-    prop_oneof![
+    let base = prop_oneof![
         (who(), prop::bool::ANY).prop_map(move |((w, s), up)| {
             let name = if up { "HCP" } else { "hcp" };
             (T::Hcp(w), format!("{name}({s})"), side_scale(w, 4, 17))
@@ -828,33 +973,118 @@ fn term() -> impl Strategy<Value = (T, String, (i64, i64))> {
         )),
         seat().prop_map(|(i, s)| (T::Ltc(i), format!("ltc({s})"), (5, 10))),
         seat().prop_map(|(i, s)| (T::Longest(i), format!("Longest({s})"), (4, 7))),
-    ]
+    ];
+    if !dd {
+        return base.boxed();
+    }
+    let dd_terms = prop_oneof![
+        (who(), 0..5usize, 0..3usize, prop::bool::ANY).prop_map(|((w, s), strain, sp, up)| {
+            let name = if up { "DD" } else { "dd" };
+            let text = format!("{name}({s}, {})", STRAIN_NAMES[strain][sp]);
+            let range = match w {
+                W::Seat(_) => (4, 10),
+                W::Side(_) => (6, 11),
+            };
+            (T::Dd(w, strain), text, range)
+        }),
+        (
+            0..2usize,
+            0..2usize,
+            0..4usize,
+            0..3usize,
+            prop::option::of(seat())
+        )
+            .prop_map(|(side, sp, vul, vsp, dealer)| {
+                let who = SIDE_NAMES[side][sp];
+                let v = VUL_NAMES[vul][vsp];
+                let (text, d) = match dealer {
+                    None => (format!("par({who}, {v})"), 0),
+                    Some((d, s)) => (format!("Par({who}, {v}, {s})"), d),
+                };
+                (T::Par(side, vul, d), text, (-700, 700))
+            }),
+    ];
+    prop_oneof![3 => base, 2 => dd_terms].boxed()
 }
 
-fn leaf() -> impl Strategy<Value = G> {
+/// A literal of value `v`: the number, or `0 - x` for a negative one.
+fn literal(v: i64) -> (N, String) {
+    if v >= 0 {
+        (N::T(T::Lit(v)), v.to_string())
+    } else {
+        let n = N::Sum(Box::new(N::T(T::Lit(0))), true, Box::new(N::T(T::Lit(-v))));
+        (n, format!("0 - {}", -v))
+    }
+}
+
+/// A number (a term, a small literal, or sums and differences of them, with parentheses
+/// where needed and now and then where not; spaces around `+`/`-` or none, except between
+/// two digits, which would make a shape literal), its text and its usual range.
+fn num(dd: bool) -> BoxedStrategy<(N, String, (i64, i64))> {
+    let leaf = prop_oneof![
+        6 => term(dd).prop_map(|(t, s, r)| (N::T(t), s, r)),
+        1 => (0..20i64).prop_map(|v| (N::T(T::Lit(v)), v.to_string(), (v, v))),
+    ];
+    leaf.prop_recursive(3, 6, 2, |inner| {
+        (inner.clone(), prop::bool::ANY, inner, 0..4u8).prop_map(
+            |((a, sa, ra), minus, (b, sb, rb), style)| {
+                let sb = if matches!(b, N::Sum(..)) && (minus || style == 1) {
+                    format!("({sb})")
+                } else {
+                    sb
+                };
+                let sa = if matches!(a, N::Sum(..)) && style == 2 {
+                    format!("({sa})")
+                } else {
+                    sa
+                };
+                let op = if minus { "-" } else { "+" };
+                let digits = sa.ends_with(|c: char| c.is_ascii_digit())
+                    && sb.starts_with(|c: char| c.is_ascii_digit());
+                let text = if style == 3 && !digits {
+                    format!("{sa}{op}{sb}")
+                } else {
+                    format!("{sa} {op} {sb}")
+                };
+                let range = if minus {
+                    (ra.0 - rb.1, ra.1 - rb.0)
+                } else {
+                    (ra.0 + rb.0, ra.1 + rb.1)
+                };
+                (N::Sum(Box::new(a), minus, Box::new(b)), text, range)
+            },
+        )
+    })
+    .boxed()
+}
+
+fn leaf(dd: bool) -> BoxedStrategy<G> {
     prop_oneof![
-        // term OP literal, either way round
-        (term(), 0..6u8, 0..2usize, any::<u32>(), prop::bool::ANY).prop_map(
-            |((t, s, (lo, hi)), op, sp, r, flip)| {
-                let v = lo + i64::from(r) % (hi - lo + 1);
+        // number OP literal, either way round
+        (num(dd), 0..6u8, 0..2usize, any::<u32>(), prop::bool::ANY).prop_map(
+            |((n, s, (lo, hi)), op, sp, r, flip)| {
+                let v = lo + (i64::from(r) % (hi - lo + 1));
+                let (lit, ls) = literal(v);
                 let o = OPS[op as usize][sp];
                 if flip {
-                    G::Cmp(format!("{v} {o} {s}"), T::Lit(v), op, t)
+                    G::Cmp(format!("{ls} {o} {s}"), lit, op, n)
                 } else {
-                    G::Cmp(format!("{s} {o} {v}"), t, op, T::Lit(v))
+                    G::Cmp(format!("{s} {o} {ls}"), n, op, lit)
                 }
             }
         ),
-        // term OP term
-        (term(), 0..6u8, term()).prop_map(|((a, sa, _), op, (b, sb, _))| {
+        // number OP number
+        (num(dd), 0..6u8, num(dd)).prop_map(|((a, sa, _), op, (b, sb, _))| {
             G::Cmp(format!("{sa} {} {sb}", OPS[op as usize][0]), a, op, b)
         }),
-        // term in lo..hi
-        (term(), any::<u32>(), 0..4i64, prop::bool::ANY).prop_map(
-            |((t, s, (lo, hi)), r, w, spaced)| {
+        // number in lo..hi
+        (num(dd), any::<u32>(), 0..4i64, prop::bool::ANY).prop_map(
+            |((n, s, (lo, hi)), r, w, spaced)| {
+                let lo = lo.max(0);
+                let hi = hi.max(lo);
                 let a = lo + i64::from(r) % (hi - lo + 1);
                 let dots = if spaced { " .. " } else { ".." };
-                G::Range(format!("{s} in {a}{dots}{}", a + w), t, a, a + w)
+                G::Range(format!("{s} in {a}{dots}{}", a + w), n, a, a + w)
             }
         ),
         (seat(), prop::bool::ANY, prop::bool::ANY).prop_map(|((i, s), semi, up)| {
@@ -893,25 +1123,29 @@ fn leaf() -> impl Strategy<Value = G> {
                 G::Shape(text, i, l, exact, equal)
             }),
     ]
+    .boxed()
 }
 
-fn condition() -> impl Strategy<Value = G> {
-    leaf().prop_recursive(5, 48, 4, |inner| {
-        prop_oneof![
-            (inner.clone(), 0..3usize)
-                .prop_map(|(g, sp)| G::Not(["not ", "!", "NOT "][sp].into(), Box::new(g))),
-            (
-                prop::collection::vec((inner.clone(), prop::bool::weighted(0.2)), 2..4),
-                0..4usize
-            )
-                .prop_map(|(parts, sp)| G::And(parts, sp)),
-            (
-                prop::collection::vec((inner, prop::bool::weighted(0.2)), 2..4),
-                0..4usize
-            )
-                .prop_map(|(parts, sp)| G::Or(parts, sp)),
-        ]
-    })
+/// A random condition; with `dd`, with `dd(…)` and `par(…)` terms too.
+fn condition(dd: bool) -> BoxedStrategy<G> {
+    leaf(dd)
+        .prop_recursive(5, 48, 4, |inner| {
+            prop_oneof![
+                (inner.clone(), 0..3usize)
+                    .prop_map(|(g, sp)| G::Not(["not ", "!", "NOT "][sp].into(), Box::new(g))),
+                (
+                    prop::collection::vec((inner.clone(), prop::bool::weighted(0.2)), 2..4),
+                    0..4usize
+                )
+                    .prop_map(|(parts, sp)| G::And(parts, sp)),
+                (
+                    prop::collection::vec((inner, prop::bool::weighted(0.2)), 2..4),
+                    0..4usize
+                )
+                    .prop_map(|(parts, sp)| G::Or(parts, sp)),
+            ]
+        })
+        .boxed()
 }
 
 fn random_deal() -> impl Strategy<Value = Deal> {
@@ -920,19 +1154,35 @@ fn random_deal() -> impl Strategy<Value = Deal> {
 
 /// Checks the whole chain for one generated query over `deals`: it parses, prints back
 /// to an equal query, `matches` agrees with the oracle on each deal, and the SQL selects
-/// exactly the matching deals. Returns how many deals matched.
-fn check(g: &G, deals: &[Deal], conn: &Connection) -> Result<usize, TestCaseError> {
+/// exactly the matching deals. With `tables` (`tables[i]` is `deals[i]`'s double-dummy
+/// table, stored in `conn`'s `dd` table), `matches_with_dd` reads them instead of
+/// solving. Returns how many deals matched.
+fn check(
+    g: &G,
+    deals: &[Deal],
+    tables: Option<&[TrickTable]>,
+    conn: &Connection,
+) -> Result<usize, TestCaseError> {
     let src = text(g);
     let q = Query::parse(&src).map_err(|e| TestCaseError::fail(format!("{src}: {e}")))?;
     let again =
         Query::parse(&q.to_string()).map_err(|e| TestCaseError::fail(format!("{q}: {e}")))?;
     prop_assert_eq!(&again, &q, "canonical text {} of {}", q, src);
-    for d in deals {
-        prop_assert_eq!(q.matches(d), oracle(g, d), "{} on {}", src, d);
+    let table = |i: usize| tables.map(|t| &t[i]);
+    let rust = |i: usize| match table(i) {
+        Some(t) => q.matches_with_dd(&deals[i], t),
+        None => q.matches(&deals[i]),
+    };
+    let mut want = BTreeSet::new();
+    for (i, d) in deals.iter().enumerate() {
+        let yes = rust(i);
+        prop_assert_eq!(yes, oracle(g, d, table(i)), "{} on {}", src, d);
+        if yes {
+            want.insert(DealIndex::from_deal(d).0);
+        }
     }
     let f = q.to_sql();
     check_placeholders(&f);
-    let want = rust_keys(&q, deals);
     let got = sql_keys(conn, &f);
     prop_assert_eq!(&got, &want, "{} → {} {:?}", src, f.clause, f.params);
     Ok(want.len())
@@ -941,7 +1191,7 @@ fn check(g: &G, deals: &[Deal], conn: &Connection) -> Result<usize, TestCaseErro
 /// The clause holds no number but its placeholders `?1`, `?2`, … in order, one per
 /// parameter, and the compiler's own implied index terms ` AND hcp_<seat> >= 20` at its end
 /// (migration 03's partial indexes), and no quoted text but the compiler's own seat, side
-/// and strain letters.
+/// and strain letters and vulnerability names.
 fn check_placeholders(f: &SqlFilter) {
     let mut body = f.clause.as_str();
     while let Some(head) = ["n", "e", "s", "w"]
@@ -970,7 +1220,10 @@ fn check_placeholders(f: &SqlFilter) {
     for (i, part) in rest.split('\'').enumerate() {
         if i % 2 == 1 {
             assert!(
-                ["N", "E", "S", "W", "NS", "EW", "NT", "H", "D", "C"].contains(&part),
+                [
+                    "N", "E", "S", "W", "NS", "EW", "NT", "H", "D", "C", "None", "All"
+                ]
+                .contains(&part),
                 "{}",
                 f.clause
             );
@@ -984,11 +1237,11 @@ proptest! {
     /// Random queries over random deals (a fresh table per case).
     #[test]
     fn sql_equals_matches_equals_oracle(
-        g in condition(),
+        g in condition(false),
         deals in prop::collection::vec(random_deal(), 1..40),
     ) {
         let conn = database(&deals);
-        check(&g, &deals, &conn)?;
+        check(&g, &deals, None, &conn)?;
     }
 }
 
@@ -1017,8 +1270,8 @@ fn sql_equals_matches_on_a_big_table() {
     let conn = database(&deals);
     let counts = std::cell::RefCell::new(Vec::new());
     runner
-        .run(&condition(), |g| {
-            let n = check(&g, &deals, &conn)?;
+        .run(&condition(false), |g| {
+            let n = check(&g, &deals, None, &conn)?;
             counts.borrow_mut().push(n);
             Ok(())
         })
@@ -1042,7 +1295,12 @@ fn no_panic(src: &str) {
         Ok(q) => {
             let f = q.to_sql();
             check_placeholders(&f);
-            let _ = q.matches(&sample());
+            // The sample's table is solved once: `matches` would solve it per call.
+            let _ = if q.uses_dd() {
+                q.matches_with_dd(&sample(), sample_table())
+            } else {
+                q.matches(&sample())
+            };
             assert_eq!(Query::parse(&q.to_string()).as_ref(), Ok(&q), "{src}");
         }
         Err(e) => {
@@ -1053,6 +1311,12 @@ fn no_panic(src: &str) {
             assert!(!e.message.is_empty());
         }
     }
+}
+
+/// The double-dummy table of [`sample`], solved once.
+fn sample_table() -> &'static TrickTable {
+    static TABLE: OnceLock<TrickTable> = OnceLock::new();
+    TABLE.get_or_init(|| dealdex::dd::solve(&sample()))
 }
 
 /// Strings made of the language's pieces (and some wrong ones), so the fuzzing reaches
@@ -1110,7 +1374,17 @@ fn token_soup() -> impl Strategy<Value = String> {
         "5-4-3-1",
         "10-1-1-1",
         "99999999999999999999",
+        "9223372036854775807",
         "-",
+        "+",
+        " - ",
+        " + ",
+        "dd",
+        "par",
+        "nt",
+        "none",
+        "Both",
+        "all",
         " ",
         "  ",
         "\t",
@@ -1136,7 +1410,7 @@ proptest! {
     }
 
     #[test]
-    fn mutated_valid_queries_never_panic(g in condition(), cut in any::<prop::sample::Index>(), junk in token_soup()) {
+    fn mutated_valid_queries_never_panic(g in condition(true), cut in any::<prop::sample::Index>(), junk in token_soup()) {
         let t = text(&g);
         let chars: Vec<char> = t.chars().collect();
         let at = cut.index(chars.len() + 1);
@@ -1240,4 +1514,383 @@ fn implied_index_terms_are_fixed_text() {
         f.clause
     );
     check_placeholders(&f);
+}
+
+// ---------------------------------------------------------------------------------------
+// Sums and par: over deals with double-dummy tables, and at the edges of i64.
+
+/// One board of tests/fixtures/dd/dd-reference.jsonl: DDS's table and par.
+struct Reference {
+    deal: Deal,
+    dealer: Seat,
+    vul: Vulnerability,
+    table: TrickTable,
+    par: i64,
+}
+
+fn reference() -> &'static [Reference] {
+    static BOARDS: OnceLock<Vec<Reference>> = OnceLock::new();
+    BOARDS.get_or_init(|| {
+        include_str!("fixtures/dd/dd-reference.jsonl")
+            .lines()
+            .map(|line| {
+                let r: serde_json::Value = serde_json::from_str(line).unwrap();
+                let mut rows = [[0u8; 5]; 4];
+                for (d, seat) in ["N", "E", "S", "W"].iter().enumerate() {
+                    for (s, strain) in ["NT", "S", "H", "D", "C"].iter().enumerate() {
+                        rows[d][s] = r["tricks"][seat][strain].as_u64().unwrap() as u8;
+                    }
+                }
+                let letter = r["dealer"].as_str().unwrap().chars().next().unwrap();
+                Reference {
+                    deal: r["deal"].as_str().unwrap().parse().unwrap(),
+                    dealer: Seat::from_char(letter).unwrap(),
+                    vul: r["vul"].as_str().unwrap().parse().unwrap(),
+                    table: TrickTable::new(rows).unwrap(),
+                    par: r["par"]["score"].as_i64().unwrap(),
+                }
+            })
+            .collect()
+    })
+}
+
+/// Deals with their double-dummy tables: the 200 reference boards (DDS's tables) and 12
+/// random deals solved here (a few seconds).
+fn solved_deals() -> &'static (Vec<Deal>, Vec<TrickTable>) {
+    static SOLVED: OnceLock<(Vec<Deal>, Vec<TrickTable>)> = OnceLock::new();
+    SOLVED.get_or_init(|| {
+        let random = random_deals(12);
+        let solved = dealdex::dd::solve_all(&random);
+        let mut deals: Vec<Deal> = reference().iter().map(|r| r.deal).collect();
+        let mut tables: Vec<TrickTable> = reference().iter().map(|r| r.table).collect();
+        deals.extend(random);
+        tables.extend(solved);
+        (deals, tables)
+    })
+}
+
+/// Random queries with sums, `dd(…)` and `par(…)` over the solved deals: SQL over the
+/// stored tables = `matches_with_dd` = the oracle.
+#[test]
+fn sql_equals_matches_with_dd_and_par() {
+    let (deals, tables) = solved_deals();
+    let conn = dd_database(deals, tables);
+    let mut runner = TestRunner::new(Config {
+        cases: 250,
+        ..Config::default()
+    });
+    let counts = std::cell::RefCell::new(Vec::new());
+    let uses = std::cell::Cell::new(0);
+    runner
+        .run(&condition(true), |g| {
+            let n = check(&g, deals, Some(tables), &conn)?;
+            counts.borrow_mut().push(n);
+            let q = Query::parse(&text(&g)).unwrap();
+            uses.set(uses.get() + usize::from(q.uses_dd()));
+            Ok(())
+        })
+        .unwrap();
+    let counts = counts.into_inner();
+    let selective = counts.iter().filter(|&&n| n > 0 && n < deals.len()).count();
+    assert!(
+        selective * 2 > counts.len(),
+        "{selective} of {}",
+        counts.len()
+    );
+    assert!(
+        uses.get() * 2 > counts.len(),
+        "{} of {}",
+        uses.get(),
+        counts.len()
+    );
+}
+
+/// `matches` (which solves) agrees with `matches_with_dd` on the stored table, and the
+/// solver gives DDS's tables for reference boards.
+#[test]
+fn matches_solves_to_the_stored_table() {
+    let (deals, tables) = solved_deals();
+    for i in [0, 1, 24, 34] {
+        assert_eq!(dealdex::dd::solve(&deals[i]), tables[i], "board {}", i + 1);
+    }
+    let q = Query::parse(
+        "par(NS, none) + dd(N, nt) > par(EW, all, W) - dd(EW, spades) or dd(S, hearts) - 6 >= hcp(S) - 12",
+    )
+    .unwrap();
+    let n = deals.len();
+    for i in [0, 24, n - 3, n - 2, n - 1] {
+        assert_eq!(
+            q.matches(&deals[i]),
+            q.matches_with_dd(&deals[i], &tables[i]),
+            "{}",
+            deals[i]
+        );
+    }
+}
+
+/// `par(side, vul, dealer)` is DDS's par for all 200 reference boards, in Rust and in the
+/// store's SQL; a deal without a table matches no `par` condition in SQL, not even a
+/// negated one.
+#[test]
+fn par_is_the_reference_par_in_rust_and_in_the_store() {
+    let boards = reference();
+    // Board 1 by hand: 13 spades in North, 13 hearts in East: N-S's 7♠ makes, outranking
+    // E-W's 7♥; not vulnerable, 210 + 300 + 1000.
+    assert_eq!(
+        (boards[0].dealer, boards[0].vul, boards[0].par),
+        (Seat::North, Vulnerability::None, 1510)
+    );
+    let mut store = dealdex::Store::open_in_memory().unwrap();
+    let solved: Vec<(DealIndex, TrickTable)> = boards
+        .iter()
+        .map(|r| (DealIndex::from_deal(&r.deal), r.table))
+        .collect();
+    store.store_dd(&solved).unwrap();
+    let unsolved = random_deals(1)[0];
+    store
+        .insert_deals(&[DealIndex::from_deal(&unsolved)])
+        .unwrap();
+    let conn = store.connection();
+    let select = |q: &Query| -> BTreeSet<[u8; 13]> {
+        let f = q.to_sql();
+        conn.prepare(&format!("SELECT key FROM deal_features WHERE {}", f.clause))
+            .unwrap()
+            .query_map(rusqlite::params_from_iter(&f.params), |r| r.get(0))
+            .unwrap()
+            .map(|k| k.unwrap())
+            .collect()
+    };
+    let vul_name = |v: Vulnerability| match v {
+        Vulnerability::None => "love",
+        Vulnerability::NorthSouth => "NS",
+        Vulnerability::EastWest => "ew",
+        Vulnerability::All => "Both",
+    };
+    let number = |v: i64| {
+        if v < 0 {
+            format!("0 - {}", -v)
+        } else {
+            v.to_string()
+        }
+    };
+    let mut negative = 0;
+    for (i, r) in boards.iter().enumerate() {
+        let key = DealIndex::from_deal(&r.deal).0;
+        let (v, d) = (vul_name(r.vul), r.dealer.letter());
+        let text = format!(
+            "par(NS, {v}, {d}) = {} and par(EW, {v}, {d}) = {}",
+            number(r.par),
+            number(-r.par)
+        );
+        let q = Query::parse(&text).unwrap();
+        assert!(
+            q.matches_with_dd(&r.deal, &r.table),
+            "board {}: {text}",
+            i + 1
+        );
+        assert!(select(&q).contains(&key), "board {}: {text}", i + 1);
+        negative += usize::from(r.par < 0);
+    }
+    assert!(negative > 20, "{negative}");
+    let all_solved: BTreeSet<[u8; 13]> = solved.iter().map(|(k, _)| k.0).collect();
+    for text in [
+        "par(NS, none) >= 0 or par(NS, none) < 0",
+        "not par(EW, all, W) = 0 or par(EW, all, W) = 0",
+        "not (par(NS, ns) + dd(N, nt) > 1000000)",
+    ] {
+        let q = Query::parse(text).unwrap();
+        assert_eq!(select(&q), all_solved, "{text}");
+    }
+    // Sums through the real view and its SQL functions: every deal has 40 HCP.
+    let q = Query::parse("hcp(N) + hcp(E) + (hcp(S) + hcp(W)) - controls(NS) = 40 - controls(NS)")
+        .unwrap();
+    assert_eq!(select(&q).len(), all_solved.len() + 1);
+}
+
+/// Par depends on the dealer only on some boards (when both sides can make the same
+/// level); the dealer argument reaches both ends.
+#[test]
+fn par_depends_on_the_dealer_on_some_boards() {
+    let (deals, tables) = solved_deals();
+    let q = Query::parse("par(NS, none) != par(NS, none, E) or par(NS, all, S) != par(NS, all, W)")
+        .unwrap();
+    let conn = dd_database(deals, tables);
+    let mut want = BTreeSet::new();
+    for (d, t) in deals.iter().zip(tables) {
+        let par = |dealer, vul| t.par(dealer, vul).score;
+        let differs = par(Seat::North, Vulnerability::None) != par(Seat::East, Vulnerability::None)
+            || par(Seat::South, Vulnerability::All) != par(Seat::West, Vulnerability::All);
+        assert_eq!(q.matches_with_dd(d, t), differs, "{d}");
+        if differs {
+            want.insert(DealIndex::from_deal(d).0);
+        }
+    }
+    assert!(
+        !want.is_empty() && want.len() * 2 < deals.len(),
+        "{}",
+        want.len()
+    );
+    assert_eq!(sql_keys(&conn, &q.to_sql()), want);
+}
+
+/// A cheap operand of `and` decides before a `par` sum solves the deal.
+#[test]
+fn par_sums_wait_for_cheaper_operands() {
+    let t = Instant::now();
+    let q = Query::parse("par(NS, none) + dd(N, nt) >= 0 and hcp(N) + hcp(S) > 40").unwrap();
+    assert!(random_deals(200).iter().all(|d| !q.matches(d)));
+    assert!(t.elapsed().as_secs_f64() < 5.0, "the solver ran");
+}
+
+/// The bounds docs/query.md gives for each term, which decide the overflow check.
+fn bounds(t: T) -> (i128, i128) {
+    let side = |w: W, seat: i128, side: i128| match w {
+        W::Seat(_) => (0, seat),
+        W::Side(_) => (0, side),
+    };
+    match t {
+        T::Lit(v) => (i128::from(v), i128::from(v)),
+        T::Hcp(w) => side(w, 37, 40),
+        T::Len(..) | T::Dd(..) => (0, 13),
+        T::Controls(_) | T::Ltc(_) => (0, 12),
+        T::Longest(_) => (4, 13),
+        T::Par(..) => (-7600, 7600),
+    }
+}
+
+/// `n`'s terms with their signs, as a flat left-to-right sum (`a - (b - c)` is
+/// `a - b + c`).
+fn flatten(n: &N, minus: bool, out: &mut Vec<(bool, T)>) {
+    match n {
+        N::T(t) => out.push((minus, *t)),
+        N::Sum(a, m, b) => {
+            flatten(a, minus, out);
+            flatten(b, minus != *m, out);
+        }
+    }
+}
+
+/// Whether some partial sum of `n`, left to right, could leave `i64`: of its flat form
+/// (what is computed) or of a parenthesised sum in it (what is written). In
+/// [`huge_num`]'s texts exactly the right operands that are sums have parentheses.
+fn could_overflow(n: &N) -> bool {
+    let mut flat = Vec::new();
+    flatten(n, false, &mut flat);
+    let (mut lo, mut hi) = (0i128, 0i128);
+    let computed = flat.iter().any(|&(minus, t)| {
+        let (a, b) = bounds(t);
+        (lo, hi) = if minus {
+            (lo - b, hi - a)
+        } else {
+            (lo + a, hi + b)
+        };
+        lo < i128::from(i64::MIN) || hi > i128::from(i64::MAX)
+    });
+    fn groups(n: &N) -> bool {
+        match n {
+            N::T(_) => false,
+            N::Sum(a, _, b) => groups(a) || matches!(**b, N::Sum(..)) && could_overflow(b),
+        }
+    }
+    computed || groups(n)
+}
+
+fn huge_literal() -> impl Strategy<Value = i64> {
+    prop_oneof![
+        0..50i64,
+        (i64::MAX - 50)..=i64::MAX,
+        (i64::MAX / 2 - 50)..(i64::MAX / 2 + 50),
+    ]
+}
+
+/// Sums of terms and literals near 0, `i64::MAX / 2` and `i64::MAX`.
+fn huge_num() -> impl Strategy<Value = (N, String)> {
+    let leaf = prop_oneof![
+        term(false).prop_map(|(t, s, _)| (N::T(t), s)),
+        huge_literal().prop_map(|v| (N::T(T::Lit(v)), v.to_string())),
+    ];
+    leaf.prop_recursive(3, 6, 2, |inner| {
+        (inner.clone(), prop::bool::ANY, inner).prop_map(|((a, sa), minus, (b, sb))| {
+            let sb = if matches!(b, N::Sum(..)) {
+                format!("({sb})")
+            } else {
+                sb
+            };
+            let text = format!("{sa} {} {sb}", if minus { "-" } else { "+" });
+            (N::Sum(Box::new(a), minus, Box::new(b)), text)
+        })
+    })
+}
+
+proptest! {
+    #![proptest_config(Config { cases: 400, ..Config::default() })]
+
+    /// A sum is refused exactly when a partial sum could overflow (by the documented
+    /// bounds); otherwise Rust and SQL compute it exactly (the oracle works in i128).
+    #[test]
+    fn huge_sums_are_refused_or_exact(
+        (n, s) in huge_num(),
+        op in 0..6u8,
+        rhs in huge_literal(),
+        deals in prop::collection::vec(random_deal(), 1..8),
+    ) {
+        let text = format!("{s} {} {rhs}", OPS[op as usize][0]);
+        match Query::parse(&text) {
+            Ok(_) => {
+                prop_assert!(!could_overflow(&n), "{} was accepted", text);
+                let g = G::Cmp(text, n, op, N::T(T::Lit(rhs)));
+                check(&g, &deals, None, &database(&deals))?;
+            }
+            Err(e) => {
+                prop_assert!(could_overflow(&n), "{}: {}", text, e);
+                prop_assert!(e.message.starts_with("number out of range: "), "{}: {}", text, e);
+            }
+        }
+    }
+}
+
+/// Sums that reach exactly `i64::MAX` and `i64::MIN` are computed exactly by both ends.
+#[test]
+fn sums_at_the_edges_of_i64_agree() {
+    const MAX: i64 = i64::MAX;
+    let deals = random_deals(500);
+    let conn = database(&deals);
+    let direct = |f: &dyn Fn(&Deal) -> bool| -> BTreeSet<[u8; 13]> {
+        deals
+            .iter()
+            .filter(|d| f(d))
+            .map(|d| DealIndex::from_deal(d).0)
+            .collect()
+    };
+    fn hcp(d: &Deal, s: Seat) -> i64 {
+        i64::from(features::hcp(d.hand(s)))
+    }
+    type Expected = fn(&Deal) -> bool;
+    let cases: Vec<(String, Expected)> = vec![
+        (format!("{} + hcp(N) = {MAX}", MAX - 37), |d| {
+            hcp(d, Seat::North) == 37
+        }),
+        (format!("{MAX} - hcp(N) >= {}", MAX - 10), |d| {
+            hcp(d, Seat::North) <= 10
+        }),
+        (
+            format!("0 - {MAX} - 1 + hcp(S) <= 0 - {MAX} - 1 + 12"),
+            |d| hcp(d, Seat::South) <= 12,
+        ),
+        (
+            format!("hcp(E) - {MAX} - 1 < 0 - {MAX} + 9 or hcp(W) - 1 - {MAX} in 0..{MAX}"),
+            |d| hcp(d, Seat::East) < 10,
+        ),
+        (format!("{MAX} - 40 + hcp(EW) > {MAX} - 20"), |d| {
+            hcp(d, Seat::East) + hcp(d, Seat::West) > 20
+        }),
+    ];
+    for (text, f) in &cases {
+        let q = Query::parse(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+        let want = direct(&|d| f(d));
+        assert!(!want.is_empty() || text.contains("= 9223"), "{text}");
+        let rust = direct(&|d| q.matches(d));
+        assert_eq!(rust, want, "{text}");
+        assert_eq!(sql_keys(&conn, &q.to_sql()), want, "{text}");
+    }
 }

@@ -113,55 +113,12 @@ struct BigDealArgs {
     bigdeal_entropy: Vec<String>,
 }
 
-/// Stops a filtered generation once enough deals matched.
-#[derive(Debug, thiserror::Error)]
-#[error("enough matching deals")]
-struct Enough;
-
-/// Draws boards `first, first+1, …` of the seed's stream and keeps those matching `query`
-/// until `want` matched; returns them and how many were drawn. Reproducible: the matches are
-/// the first `want` matching boards of the stream, whatever the thread count.
-fn matching_deals(
-    seed: &Seed,
-    predeal: Option<&dealdex::Predeal>,
-    first: u64,
-    want: u64,
-    query: &dealdex::query::Query,
-    bar: &ProgressBar,
-) -> anyhow::Result<(Vec<Deal>, u64)> {
-    let mut found: Vec<Deal> = Vec::with_capacity(want.min(1 << 24) as usize);
-    let mut drawn = 0u64;
-    let result = dealdex::generate_chunks_with(
-        seed,
-        predeal,
-        first,
-        u64::MAX - first,
-        |start, deals| {
-            let hits: Vec<(u64, Deal)> = deals
-                .iter()
-                .enumerate()
-                .filter(|(_, d)| query.matches(d))
-                .map(|(j, d)| (start + j as u64, *d))
-                .collect();
-            (deals.len() as u64, hits)
-        },
-        |(len, hits): (u64, Vec<(u64, Deal)>)| -> anyhow::Result<()> {
-            for (ordinal, d) in hits {
-                found.push(d);
-                if found.len() as u64 == want {
-                    drawn = ordinal - first + 1;
-                    return Err(Enough.into());
-                }
-            }
-            drawn += len;
-            bar.set_position(found.len() as u64);
-            Ok(())
-        },
-    );
-    match result {
-        Err(e) if e.is::<Enough>() => Ok((found, drawn)),
-        Err(e) => Err(e),
-        Ok(()) => Ok((found, drawn)),
+/// `, solved K double dummy` for a query with `dd`/`par` terms (the deals its cheaper
+/// conditions left undecided), else nothing.
+fn solved_note(solved: u64, uses_dd: bool) -> String {
+    match uses_dd {
+        true => format!(", solved {solved} double dummy"),
+        false => String::new(),
     }
 }
 
@@ -421,16 +378,10 @@ fn tournament(a: &GenerateArgs, (first, last): (u64, u64)) -> anyhow::Result<()>
             deals
         }
         Some(q) => {
-            let (deals, n) = matching_deals(
-                &seed.seed,
-                predeal.as_ref(),
-                first,
-                count,
-                q,
-                &ProgressBar::hidden(),
-            )?;
-            drawn = Some(n);
-            deals
+            let found =
+                dealdex::first_matching(&seed.seed, predeal.as_ref(), first, count, q, &mut |_| {});
+            drawn = Some((found.drawn, found.solved, q.uses_dd()));
+            found.deals
         }
         None => {
             let mut deals = Vec::with_capacity(count.min(1 << 24) as usize);
@@ -487,8 +438,8 @@ fn tournament(a: &GenerateArgs, (first, last): (u64, u64)) -> anyhow::Result<()>
 
     if !a.quiet {
         let mut msg = format!("boards {first}-{last}: {count} deals");
-        if let Some(n) = drawn {
-            msg += &format!(" (drew {n} to find them)");
+        if let Some((n, solved, dd)) = drawn {
+            msg += &format!(" (drew {n} to find them{})", solved_note(solved, dd));
         }
         if let (Some(o), Some(p)) = (&stored, &db_path) {
             if o.already_stored {
@@ -776,7 +727,10 @@ fn bulk_filtered(
         ProgressBar::hidden()
     };
     let started = Instant::now();
-    let (deals, drawn) = matching_deals(&seed.seed, predeal, a.start, count, query, &bar)?;
+    let found = dealdex::first_matching(&seed.seed, predeal, a.start, count, query, &mut |n| {
+        bar.set_position(n)
+    });
+    let (deals, drawn) = (found.deals, found.drawn);
     bar.finish_and_clear();
     let boards: Vec<Board> = deals
         .iter()
@@ -799,9 +753,10 @@ fn bulk_filtered(
     let secs = started.elapsed().as_secs_f64();
     if !a.quiet {
         let mut msg = format!(
-            "{count} matching deals in {secs:.2} s ({:.0} matching deals/s); drew {drawn} deals ({:.3} % matched)",
+            "{count} matching deals in {secs:.2} s ({:.0} matching deals/s); drew {drawn} deals ({:.3} % matched{})",
             count as f64 / secs.max(1e-9),
-            100.0 * count as f64 / drawn.max(1) as f64
+            100.0 * count as f64 / drawn.max(1) as f64,
+            solved_note(found.solved, query.uses_dd())
         );
         if let Some(p) = db_path {
             msg += &format!(

@@ -1,10 +1,12 @@
 //! Evaluation of a parsed query against one deal, in Rust, via [`crate::features`].
 //!
 //! No allocation: each term is computed from the deal's hand masks when it is reached,
-//! and `and` / `or` stop at the first operand that decides them. A `dd(…)` term solves the
-//! deal (a tenth of a second or more) the first time one is reached, once per deal; `and`
-//! and `or` try their operands without `dd(…)` first, so the solver runs only for deals
-//! the cheaper conditions leave undecided.
+//! and `and` / `or` stop at the first operand that decides them. A `dd(…)` or `par(…)`
+//! term solves the deal (a tenth of a second or more) the first time one is reached, once
+//! per deal; `and` and `or` try their operands without such a term first (a sum with one
+//! counts as one), so the solver runs only for deals the cheaper conditions leave
+//! undecided. Sums are computed left to right in `i64`; the parser has refused every sum
+//! whose partial sums could overflow, so the plain operators are exact here.
 
 use std::cell::OnceCell;
 
@@ -13,7 +15,7 @@ use crate::dd::TrickTable;
 use crate::deal::Deal;
 use crate::features::{self, Shape};
 
-use super::{CmpOp, Cond, Term, Who};
+use super::{AddOp, CmpOp, Cond, Expr, Term, Who};
 
 /// The deal's double-dummy table, solved when first needed.
 pub(super) type Table = OnceCell<TrickTable>;
@@ -42,14 +44,33 @@ pub(super) fn term(t: &Term, deal: &Deal, dd: &Table) -> i64 {
                 Who::Side(side) => table.side_tricks(side, strain),
             }
         }
+        Term::Par(side, vul, dealer) => {
+            let table = dd.get_or_init(|| crate::dd::solve(deal));
+            return i64::from(table.par(dealer, vul).score_for(side));
+        }
     })
+}
+
+/// The value of a number (a term or a sum, left to right) for `deal`.
+#[inline]
+pub(super) fn expr(e: &Expr, deal: &Deal, dd: &Table) -> i64 {
+    let mut v = term(&e.first, deal, dd);
+    for (op, t) in &e.rest {
+        let x = term(t, deal, dd);
+        // Cannot overflow: the parser checked each partial sum's range (Term::bounds).
+        v = match op {
+            AddOp::Add => v + x,
+            AddOp::Sub => v - x,
+        };
+    }
+    v
 }
 
 /// Whether `deal` satisfies `c`.
 pub(super) fn cond(c: &Cond, deal: &Deal, dd: &Table) -> bool {
     match c {
         Cond::Cmp(l, op, r) => {
-            let (a, b) = (term(l, deal, dd), term(r, deal, dd));
+            let (a, b) = (expr(l, deal, dd), expr(r, deal, dd));
             match op {
                 CmpOp::Eq => a == b,
                 CmpOp::Ne => a != b,
@@ -59,7 +80,7 @@ pub(super) fn cond(c: &Cond, deal: &Deal, dd: &Table) -> bool {
                 CmpOp::Ge => a >= b,
             }
         }
-        Cond::Range(t, lo, hi) => (*lo..=*hi).contains(&term(t, deal, dd)),
+        Cond::Range(e, lo, hi) => (*lo..=*hi).contains(&expr(e, deal, dd)),
         Cond::Balanced(s) => Shape::of(deal.hand(*s)).is_balanced(),
         Cond::SemiBalanced(s) => Shape::of(deal.hand(*s)).is_semi_balanced(),
         Cond::Shape {
@@ -73,21 +94,21 @@ pub(super) fn cond(c: &Cond, deal: &Deal, dd: &Table) -> bool {
             (got == *lengths) == *equal
         }
         Cond::Not(inner) => !cond(inner, deal, dd),
-        // Operands without dd(…) first: they decide most deals without the solver.
+        // Operands without dd(…) / par(…) first: they decide most deals without the solver.
         Cond::And(parts) => cheap_first(parts).all(|p| cond(p, deal, dd)),
         Cond::Or(parts) => cheap_first(parts).any(|p| cond(p, deal, dd)),
     }
 }
 
-/// The operands without `dd(…)`, then those with it.
+/// The operands without `dd(…)` or `par(…)`, then those with one.
 fn cheap_first(parts: &[Cond]) -> impl Iterator<Item = &Cond> {
     let cheap = parts.iter().filter(|p| !uses_dd(p));
     cheap.chain(parts.iter().filter(|p| uses_dd(p)))
 }
 
-/// Whether `c` has a `dd(…)` term anywhere.
+/// Whether `c` has a `dd(…)` or `par(…)` term anywhere (in a sum too).
 pub(super) fn uses_dd(c: &Cond) -> bool {
-    let t = |t: &Term| matches!(t, Term::Dd(..));
+    let t = |e: &Expr| e.terms().any(|t| matches!(t, Term::Dd(..) | Term::Par(..)));
     match c {
         Cond::Cmp(l, _, r) => t(l) || t(r),
         Cond::Range(x, ..) => t(x),

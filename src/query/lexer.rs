@@ -12,7 +12,8 @@ pub(super) enum Kind {
     Ident,
     /// A run of decimal digits (an integer, or a compact shape literal like `4432`).
     Int,
-    /// A dashed shape literal: digit runs joined by `-`, e.g. `4-4-3-2` or `10-1-1-1`.
+    /// A dashed shape literal: digit runs joined by `-` with nothing between, e.g.
+    /// `4-4-3-2` or `10-1-1-1` (so `10-2` is one, a bad shape; `10 - 2` is a difference).
     Dashed,
     /// A suit symbol `♠♥♦♣` (or the white variants `♤♡♢♧`).
     SuitSymbol(Suit),
@@ -24,6 +25,10 @@ pub(super) enum Kind {
     Comma,
     /// `..`
     DotDot,
+    /// `+`
+    Plus,
+    /// `-` (outside a dashed shape literal)
+    Minus,
     /// A comparison operator.
     Cmp(CmpOp),
     /// `&&`
@@ -61,7 +66,10 @@ pub(super) fn error_at(src: &str, byte: usize, message: impl Into<String>) -> Qu
 ///
 /// # Errors
 /// A character that starts no token (column of that character), a lone `&`, `|` or `.`,
-/// a `-` not inside a shape literal, and an integer above `i64::MAX`.
+/// and an integer above `i64::MAX`.
+///
+/// A `-` right between two digits belongs to a dashed shape literal (`4-4-3-2`); any other
+/// `-` is [`Kind::Minus`].
 pub(super) fn tokenize(src: &str) -> Result<Vec<Token>, QueryError> {
     let bytes = src.as_bytes();
     let mut out = Vec::new();
@@ -115,6 +123,8 @@ pub(super) fn tokenize(src: &str) -> Result<Vec<Token>, QueryError> {
             '(' => Kind::LParen,
             ')' => Kind::RParen,
             ',' => Kind::Comma,
+            '+' => Kind::Plus,
+            '-' => Kind::Minus,
             '.' if next == Some(b'.') => Kind::DotDot,
             '=' if next == Some(b'=') => Kind::Cmp(CmpOp::Eq),
             '=' => Kind::Cmp(CmpOp::Eq),
@@ -134,7 +144,6 @@ pub(super) fn tokenize(src: &str) -> Result<Vec<Token>, QueryError> {
                         '&' => " (did you mean && or and?)",
                         '|' => " (did you mean || or or?)",
                         '.' => " (a range is written a..b)",
-                        '-' => " (negative numbers and arithmetic are not supported)",
                         _ => "",
                     };
                     return Err(error_at(

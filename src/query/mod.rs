@@ -1,4 +1,5 @@
-//! The deal query language: `hcp(N) >= 20 and len(S, spades) >= 5 and shape(E) = 4432`.
+//! The deal query language: `hcp(N) >= 20 and len(S, spades) >= 5 and shape(E) = 4432`,
+//! `hcp(N) + hcp(S) in 20..24`, `par(NS, none) > 0`.
 //!
 //! One parsed [`Query`] serves two ends: [`Query::matches`] evaluates it on a [`Deal`] in
 //! Rust (for `generate --where`), and [`Query::to_sql`] compiles it to a parameterised
@@ -7,14 +8,15 @@
 //!
 //! # Language
 //!
-//! Keywords, function names, seats, sides and suits are case-insensitive. Whitespace
-//! separates tokens and is otherwise ignored. Columns in errors count characters
-//! (Unicode scalar values) from 1.
+//! Keywords, function names, seats, sides, suits, strains and vulnerabilities are
+//! case-insensitive. Whitespace separates tokens and is otherwise ignored. Columns in
+//! errors count characters (Unicode scalar values) from 1.
 //!
 //! | item | spelling |
 //! | --- | --- |
 //! | seat | `N` `E` `S` `W`, `north` `east` `south` `west` |
 //! | side (partnership) | `NS`, `EW` |
+//! | vulnerability | `none` (`love`), `ns`, `ew`, `all` (`both`) |
 //! | suit | `spades` `hearts` `diamonds` `clubs` (also singular), `S` `H` `D` `C`, `♠` `♥` `♦` `♣` (and `♤` `♡` `♢` `♧`) |
 //!
 //! A seat argument and a suit argument are told apart by position, so in `len(S, S)` the
@@ -30,7 +32,9 @@
 //! | `ltc(X)` | losing-trick count, 0..=12 ([`crate::features::losing_trick_count`]) | seat |
 //! | `longest(X)` | length of the longest suit, 4..=13 | seat |
 //! | `dd(X, strain)` | double-dummy tricks of X in `strain` (`notrump`, `nt` or a suit), 0..=13; a side: its better declarer ([`crate::dd`]) | seat or side, strain |
+//! | `par(side, vul)`, `par(side, vul, dealer)` | the par score ([`crate::dd::TrickTable::par`]) from `side`'s view (`NS`: as North-South score it; `EW`: negated) at vulnerability `vul`, `dealer` dealing (North when left out; it matters only when both sides can make the same level); within ±7600 | side, vulnerability, seat |
 //! | `0`, `12`, … | a non-negative integer literal up to `i64::MAX` | |
+//! | `a + b`, `a - b` | sum, difference of numbers, left to right | numbers |
 //!
 //! Conditions (true or false for each deal):
 //!
@@ -49,11 +53,22 @@
 //! | `( … )` | grouping |
 //!
 //! `not` binds tighter than `and`, which binds tighter than `or`; a comparison binds
-//! tighter than all three, so `not hcp(N) > 10` is `not (hcp(N) > 10)`. Comparisons do
-//! not chain (`1 < hcp(N) < 5` is an error). A shape literal has four lengths of 0..=13
+//! tighter than all three, so `not hcp(N) > 10` is `not (hcp(N) > 10)`; `+` and `-` bind
+//! tighter still, so `hcp(N) + hcp(S) >= 25` compares the sum. Comparisons do not chain
+//! (`1 < hcp(N) < 5` is an error). A shape literal has four lengths of 0..=13
 //! summing to 13: four digits (`4432`) or four numbers joined by `-` (`4-4-3-2`; needed
 //! for a suit of 10 or more cards, `10-1-1-1`). The literal may stand on either side
-//! (`4432 = shape(E)`).
+//! (`4432 = shape(E)`). A `-` right between two digits belongs to a dashed shape literal
+//! (`10-2` is a bad shape, `10 - 2` a difference); there are no negative literals (write
+//! `0 - 5`).
+//!
+//! Sums are left-associative and printed flattened (`a - (b - c)` prints as `a - b + c`).
+//! Values are `i64` in Rust and in SQLite; so that no deal can overflow, a sum is refused
+//! when a partial sum, left to right (of the whole sum as computed, and of each
+//! parenthesised sum as written), could leave the `i64` range on some deal, judged from
+//! each term's range in the table above (`hcp(N) + 9223372036854775807 > 0` is refused,
+//! `9223372036854775807 - hcp(N) > 0` is not). Within range both ends compute every sum
+//! exactly.
 //!
 //! Grammar (EBNF; `CMP` is a comparison operator, `NAME` a name made of ASCII letters,
 //! digits and `_`):
@@ -63,7 +78,8 @@
 //! or         = and { ("or" | "||") and }
 //! and        = not { ("and" | "&&") not }
 //! not        = ("not" | "!") not | comparison
-//! comparison = primary [ CMP primary | "in" INT ".." INT ]
+//! comparison = sum [ CMP sum | "in" INT ".." INT ]
+//! sum        = primary { ("+" | "-") primary }
 //! primary    = "(" or ")" | INT | SHAPE | NAME "(" arg { "," arg } ")"
 //! arg        = NAME | "♠" | "♥" | "♦" | "♣"
 //! ```
@@ -76,9 +92,12 @@
 //! [`Query::parse`] returns a [`QueryError`] with the 1-based column of the offending
 //! token for: an empty query; a character that starts no token; an unknown function
 //! (the message lists the known ones); an unknown seat, side or suit; a wrong number of
-//! arguments; a side given to a seat-only function (`ltc(NS)`); type errors (a number
-//! used as a condition, `hcp(N) and 3`; a condition compared, `balanced(N) > 2`; a shape
-//! compared with anything but a shape literal by `=` or `!=`); a bad shape literal (not
+//! arguments; a side given to a seat-only function (`ltc(NS)`), a seat as `par`'s side or a
+//! side as its dealer; an unknown vulnerability (the message lists the names); type errors
+//! (a number used as a condition, `hcp(N) and 3`; a condition compared or added,
+//! `balanced(N) > 2`, `hcp(N) + balanced(S)`; a shape compared with anything but a shape
+//! literal by `=` or `!=`, or added); a sum that could overflow (at the operator); a `-`
+//! where a number should start (there are no negative literals); a bad shape literal (not
 //! four lengths, or not summing to 13); unbalanced parentheses (an unclosed `(` is
 //! reported at its own column, an unmatched `)` at its column); trailing input after a
 //! complete condition; chained comparisons; an empty range `in 5..3`; a number above
@@ -93,10 +112,15 @@
 //! `semibalanced(key, 'N')` (the last two 0 or 1) registered on the connection by the
 //! caller. A `dd(X, strain)` term is the subquery `(SELECT dd_tricks(tricks, 'X', 'S') FROM
 //! dd WHERE dd.deal = key)` over migration 05's table: NULL, so no comparison holds, for a
-//! deal not solved. [`Query::matches`] solves the deal instead (once per call, after the
-//! cheaper operands of each `and`/`or`). Each literal becomes a placeholder `?1`, `?2`, … numbered in order of
-//! appearance, its value in [`SqlFilter::params`]; no text of the query is copied into
-//! the clause. See [`Query::to_sql`] for the mapping of each construct.
+//! deal not solved. A `par(side, vul, dealer)` term is the same subquery of
+//! `dd_par(tricks, 'W', 'All')` ([`crate::sqlfn`]: North-South's score), negated
+//! (`-dd_par(…)`) for `EW`. A sum is `(a + b - c)`. [`Query::matches`] solves the deal
+//! instead (once per call, after the cheaper operands of each `and`/`or`), and
+//! [`Query::matches_with_dd`] reads a given table. Each literal becomes a placeholder
+//! `?1`, `?2`, … numbered in order of appearance, its value in [`SqlFilter::params`]; no
+//! text of the query is copied into the clause (the only string literals are fixed seat,
+//! side, strain and vulnerability tokens). See [`Query::to_sql`] for the mapping of each
+//! construct.
 //!
 //! ```
 //! use dealdex::query::Query;
@@ -105,6 +129,14 @@
 //! assert_eq!(sql.clause, "(hcp_n >= ?1 AND len_s_s >= ?2)");
 //! assert_eq!(sql.params, [18, 5]);
 //!
+//! let q = Query::parse("hcp(N) + hcp(S) in 20..24 and par(EW, all, W) >= 100").unwrap();
+//! assert_eq!(
+//!     q.to_sql().clause,
+//!     "((hcp_n + hcp_s) BETWEEN ?1 AND ?2 AND \
+//!      (SELECT -dd_par(tricks, 'W', 'All') FROM dd WHERE dd.deal = key) >= ?3)"
+//! );
+//! assert_eq!(Query::parse("hcp(N) - (hcp(S) - 1) > 0").unwrap().to_string(), "hcp(N) - hcp(S) + 1 > 0");
+//!
 //! let err = Query::parse("hcp(X) > 3").unwrap_err();
 //! assert_eq!(err.to_string(), "column 5: unknown seat 'X' (seats: N, E, S, W, north, east, south, west; sides: NS, EW)");
 //! ```
@@ -112,7 +144,9 @@
 use std::fmt;
 use std::str::FromStr;
 
+use crate::board::Vulnerability;
 use crate::card::{Seat, Suit};
+use crate::dd::TrickTable;
 use crate::deal::Deal;
 use crate::features::Side;
 use crate::play::Strain;
@@ -196,14 +230,76 @@ enum Term {
     Longest(Seat),
     /// Double-dummy tricks of a declarer (a side: its better declarer) in a strain.
     Dd(Who, Strain),
+    /// The par score from a side's view at a vulnerability, with a dealer.
+    Par(Side, Vulnerability, Seat),
 }
+
+/// `+` or `-` in a sum.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum AddOp {
+    Add,
+    Sub,
+}
+
+/// A number: a term, or a sum `first ± rest[0] ± rest[1] …` evaluated left to right.
+///
+/// Parenthesised sums are flattened when parsed (`a - (b - c)` is `a - b + c`), so equal
+/// sums have one form, and the parser has checked that no partial sum, left to right, can
+/// leave the `i64` range ([`Term::bounds`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Expr {
+    first: Term,
+    /// Empty for a lone term (no allocation).
+    rest: Vec<(AddOp, Term)>,
+}
+
+impl Expr {
+    /// A lone term.
+    fn term(t: Term) -> Expr {
+        Expr {
+            first: t,
+            rest: Vec::new(),
+        }
+    }
+
+    /// The term, when the expression is a lone term.
+    fn single(&self) -> Option<&Term> {
+        self.rest.is_empty().then_some(&self.first)
+    }
+
+    /// Every term, the first one included.
+    fn terms(&self) -> impl Iterator<Item = &Term> {
+        std::iter::once(&self.first).chain(self.rest.iter().map(|(_, t)| t))
+    }
+}
+
+impl Term {
+    /// The least and greatest value the term can take on any deal (a superset is fine:
+    /// the parser uses it to refuse sums that could overflow `i64`).
+    fn bounds(&self) -> (i64, i64) {
+        match *self {
+            Term::Lit(v) => (v, v),
+            Term::Hcp(Who::Seat(_)) => (0, 37),
+            Term::Hcp(Who::Side(_)) => (0, 40),
+            Term::Len(..) | Term::Dd(..) => (0, 13),
+            Term::Controls(_) | Term::Ltc(_) => (0, 12),
+            Term::Longest(_) => (4, 13),
+            // No contract scores more than 7NT redoubled vulnerable down 13: 7600.
+            Term::Par(..) => (-PAR_BOUND, PAR_BOUND),
+        }
+    }
+}
+
+/// The bound of `|par(…)|` used for the overflow check of sums: no contract scores more
+/// than 7NT redoubled, vulnerable, down 13 (400 + 12 × 600 = 7600).
+const PAR_BOUND: i64 = 7600;
 
 /// A condition.
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Cond {
-    Cmp(Term, CmpOp, Term),
-    /// `term in lo..hi`, inclusive, `lo <= hi`.
-    Range(Term, i64, i64),
+    Cmp(Expr, CmpOp, Expr),
+    /// `expr in lo..hi`, inclusive, `lo <= hi`.
+    Range(Expr, i64, i64),
     Balanced(Seat),
     SemiBalanced(Seat),
     /// `shape(seat) = …` (`exact == false`, `lengths` sorted longest first) or
@@ -240,7 +336,9 @@ impl Query {
     }
 
     /// Whether `deal` satisfies the query, computed in Rust with [`crate::features`].
-    /// Allocates nothing; `and` / `or` stop at the first deciding operand.
+    /// Allocates nothing; `and` / `or` stop at the first deciding operand. `dd(…)` and
+    /// `par(…)` solve the deal ([`crate::dd::solve`]) when first reached, once per call,
+    /// after the operands without them; see [`Query::matches_with_dd`] to pass a table.
     ///
     /// ```
     /// use dealdex::{Deal, query::Query};
@@ -254,6 +352,58 @@ impl Query {
         eval::cond(&self.cond, deal, &eval::Table::new())
     }
 
+    /// Like [`Query::matches`], but `dd(…)` and `par(…)` read `table`, the deal's
+    /// double-dummy table (for instance the one the store holds, [`crate::Store::dd_table`]),
+    /// instead of solving the deal. `table` must be `deal`'s own table; the answer is then
+    /// the same as [`Query::matches`] gives, and the same as the compiled SQL gives for a
+    /// stored, solved deal.
+    ///
+    /// ```
+    /// use dealdex::{Deal, query::Query};
+    /// let d: Deal = "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432"
+    ///     .parse()
+    ///     .unwrap();
+    /// let table = dealdex::dd::solve(&d);
+    /// let q = Query::parse("par(NS, none) = 1510 and dd(N, spades) - dd(N, hearts) = 13").unwrap();
+    /// assert!(q.matches_with_dd(&d, &table));
+    /// ```
+    pub fn matches_with_dd(&self, deal: &Deal, table: &TrickTable) -> bool {
+        eval::cond(&self.cond, deal, &eval::Table::from(*table))
+    }
+
+    /// [`Query::matches`], and whether it solved the deal to decide it (`true` only for a
+    /// query with `dd(…)` or `par(…)` terms, on a deal its cheaper operands left undecided;
+    /// at most one solve per call).
+    ///
+    /// ```
+    /// use dealdex::{Deal, query::Query};
+    /// let d: Deal = "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432"
+    ///     .parse()
+    ///     .unwrap();
+    /// let q = Query::parse("hcp(N) = 10 and par(NS, none) > 0").unwrap();
+    /// assert_eq!(q.matches_counting_solves(&d), (true, true));
+    /// let q = Query::parse("hcp(N) > 10 and par(NS, none) > 0").unwrap();
+    /// assert_eq!(q.matches_counting_solves(&d), (false, false));
+    /// ```
+    pub fn matches_counting_solves(&self, deal: &Deal) -> (bool, bool) {
+        let table = eval::Table::new();
+        let matched = eval::cond(&self.cond, deal, &table);
+        (matched, table.get().is_some())
+    }
+
+    /// Whether the query has a `dd(…)` or `par(…)` term, so that evaluating it needs the
+    /// deal's double-dummy table ([`Query::matches`] solves the deal; the compiled SQL
+    /// reads the stored table and matches no unsolved deal).
+    ///
+    /// ```
+    /// use dealdex::query::Query;
+    /// assert!(Query::parse("hcp(N) > 10 or par(EW, all) > 0").unwrap().uses_dd());
+    /// assert!(!Query::parse("hcp(N) + hcp(S) >= 25").unwrap().uses_dd());
+    /// ```
+    pub fn uses_dd(&self) -> bool {
+        eval::uses_dd(&self.cond)
+    }
+
     /// Compiles the query to a `WHERE` clause over the table `deals` (see the module docs
     /// for the columns and SQL functions it needs).
     ///
@@ -265,6 +415,10 @@ impl Query {
     /// | `len(NS, hearts)` | `(len_n_h + len_s_h)` |
     /// | `controls(N)`, `ltc(N)`, `longest(N)` | `controls(key, 'N')`, … |
     /// | `controls(EW)` | `(controls(key, 'E') + controls(key, 'W'))` |
+    /// | `dd(N, nt)` | `(SELECT dd_tricks(tricks, 'N', 'NT') FROM dd WHERE dd.deal = key)` |
+    /// | `par(NS, none)` | `(SELECT dd_par(tricks, 'N', 'None') FROM dd WHERE dd.deal = key)` |
+    /// | `par(EW, all, W)` | `(SELECT -dd_par(tricks, 'W', 'All') FROM dd WHERE dd.deal = key)` |
+    /// | `a + b - c` | `(a + b - c)` |
     /// | literal `20` | `?k`, 20 appended to `params` |
     /// | `a >= b` (`=` `!=` `<` `<=` `>` `>=`) | `a >= b` (`=` `<>` `<` `<=` `>` `>=`) |
     /// | `a in 20..21` | `a BETWEEN ?k AND ?k+1` |
@@ -343,7 +497,35 @@ impl fmt::Display for Term {
                     write!(f, "dd({w}, {name})")
                 }
             },
+            Term::Par(side, vul, dealer) => {
+                let vul = match vul {
+                    Vulnerability::None => "none",
+                    Vulnerability::NorthSouth => "ns",
+                    Vulnerability::EastWest => "ew",
+                    Vulnerability::All => "all",
+                };
+                write!(f, "par({}, {vul}", Who::Side(*side))?;
+                if *dealer != Seat::North {
+                    write!(f, ", {}", dealer.letter())?;
+                }
+                f.write_str(")")
+            }
         }
+    }
+}
+
+impl fmt::Display for Expr {
+    /// `a + b - c`: the terms joined by their operators, no parentheses.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.first)?;
+        for (op, t) in &self.rest {
+            let op = match op {
+                AddOp::Add => "+",
+                AddOp::Sub => "-",
+            };
+            write!(f, " {op} {t}")?;
+        }
+        Ok(())
     }
 }
 
@@ -406,3 +588,6 @@ fn write_grouped(f: &mut fmt::Formatter<'_>, c: &Cond, paren: bool) -> fmt::Resu
         write_cond(f, c)
     }
 }
+
+#[cfg(test)]
+mod tests;

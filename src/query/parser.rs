@@ -2,25 +2,31 @@
 //!
 //! Each parse step returns a typed [`Item`] (a condition, a number, a `shape(X)` /
 //! `pattern(X)` awaiting its literal, or a literal) with its byte span, so a type error
-//! names the operand at fault and its column.
+//! names the operand at fault and its column. Sums are flattened into one [`Expr`] as they
+//! are parsed, and each partial sum's range (from [`Term::bounds`]) is checked against
+//! `i64` there, so evaluation (Rust or SQLite) can never overflow.
 
+use crate::board::Vulnerability;
 use crate::card::{Seat, Suit};
 use crate::features::Side;
 use crate::play::Strain;
 
 use super::lexer::{Kind, Token, error_at, tokenize};
-use super::{CmpOp, Cond, MAX_DEPTH, QueryError, Term, Who};
+use super::{AddOp, CmpOp, Cond, Expr, MAX_DEPTH, QueryError, Term, Who};
 
 /// The functions of the language, as listed in error messages.
 const FUNCTIONS: &str =
-    "hcp, len, controls, ltc, longest, balanced, semibalanced, shape, pattern, dd";
+    "hcp, len, controls, ltc, longest, balanced, semibalanced, shape, pattern, dd, par";
+
+/// The vulnerability names `par` takes, as listed in error messages.
+const VULNERABILITIES: &str = "none, ns, ew, all, both, love";
 
 /// What a parsed piece of the query is, before it is known to be used correctly.
 enum Val {
     /// A condition (true or false for each deal).
     Cond(Cond),
-    /// A number-valued term (never a literal: those are [`Val::Int`]).
-    Num(Term),
+    /// A number: a term or a sum (never a lone literal: those are [`Val::Int`]).
+    Num(Expr),
     /// `shape(X)` (`exact == false`) or `pattern(X)` (`exact == true`): must be compared
     /// with a shape literal by `=` or `!=`.
     ShapeOf { seat: Seat, exact: bool },
@@ -208,13 +214,13 @@ impl<'a> Parser<'a> {
         self.comparison(depth)
     }
 
-    /// `comparison := primary (CMP primary | 'in' INT '..' INT)?`
+    /// `comparison := sum (CMP sum | 'in' INT '..' INT)?`
     fn comparison(&mut self, depth: usize) -> Result<Item, QueryError> {
-        let left = self.primary(depth)?;
+        let left = self.sum(depth)?;
         let t = self.peek();
         let item = if let Kind::Cmp(op) = t.kind {
             self.bump();
-            let right = self.primary(depth)?;
+            let right = self.sum(depth)?;
             let (start, end) = (left.start, right.end);
             Item {
                 val: Val::Cond(self.compare(left, op, t, right)?),
@@ -259,6 +265,63 @@ impl<'a> Parser<'a> {
             ));
         }
         Ok(item)
+    }
+
+    /// `sum := primary (('+' | '-') primary)*`, left-associative, flattened into one
+    /// [`Expr`] (a parenthesised sum after `-` has its signs flipped). Each operand must be
+    /// a number; each partial sum, left to right, must stay within `i64` for every deal
+    /// (by [`Term::bounds`]), else the error is at the operator that could overflow.
+    fn sum(&mut self, depth: usize) -> Result<Item, QueryError> {
+        let first = self.primary(depth)?;
+        let t = self.peek();
+        if !matches!(t.kind, Kind::Plus | Kind::Minus) {
+            return Ok(first);
+        }
+        let start = first.start;
+        let mut end = first.end;
+        let mut expr = self.number(first, self.text(t))?;
+        // The range of the sum so far (a parenthesised first operand had its partial sums
+        // checked when it was parsed).
+        let (mut lo, mut hi) = range(&expr);
+        while let Kind::Plus | Kind::Minus = self.peek().kind {
+            let op_tok = self.bump();
+            let sub = op_tok.kind == Kind::Minus;
+            let right = self.primary(depth)?;
+            end = right.end;
+            let r = self.number(right, self.text(op_tok))?;
+            let signed = std::iter::once((AddOp::Add, r.first)).chain(r.rest);
+            for (op, t) in signed {
+                let op = match (op, sub) {
+                    (AddOp::Add, false) | (AddOp::Sub, true) => AddOp::Add,
+                    _ => AddOp::Sub,
+                };
+                let (a, b) = t.bounds();
+                (lo, hi) = match op {
+                    AddOp::Add => (lo + i128::from(a), hi + i128::from(b)),
+                    AddOp::Sub => (lo - i128::from(b), hi - i128::from(a)),
+                };
+                if lo < i128::from(i64::MIN) || hi > i128::from(i64::MAX) {
+                    let text = &self.src[start..end];
+                    let (which, v, limit) = if hi > i128::from(i64::MAX) {
+                        ("large", hi, i64::MAX)
+                    } else {
+                        ("small", lo, i64::MIN)
+                    };
+                    return Err(self.err(
+                        op_tok,
+                        format!(
+                            "number out of range: {text} could be as {which} as {v} on some deal (the limit is {limit}; each term's range is in docs/query.md)"
+                        ),
+                    ));
+                }
+                expr.rest.push((op, t));
+            }
+        }
+        Ok(Item {
+            val: Val::Num(expr),
+            start,
+            end,
+        })
     }
 
     /// An integer literal (for range bounds), with its token.
@@ -331,6 +394,10 @@ impl<'a> Parser<'a> {
                 })
             }
             Kind::Ident => self.call(),
+            Kind::Minus => Err(self.err(
+                t,
+                "unexpected '-': there are no negative numbers (write a difference such as 0 - 1, or move the term to the other side)",
+            )),
             Kind::RParen => Err(self.err(
                 t,
                 "unmatched ')' (expected a condition, a number or '(' here)",
@@ -365,6 +432,7 @@ impl<'a> Parser<'a> {
                 | "shape"
                 | "pattern"
                 | "dd"
+                | "par"
         );
         let open = self.peek();
         if !known {
@@ -406,10 +474,15 @@ impl<'a> Parser<'a> {
                 }
                 Kind::RParen if args.is_empty() => break a,
                 _ => {
+                    let what = if name == "par" {
+                        "a side, vulnerability or seat"
+                    } else {
+                        "a seat, side or suit"
+                    };
                     return Err(self.err(
                         a,
                         format!(
-                            "expected a seat, side or suit as argument of {name}, found {}",
+                            "expected {what} as argument of {name}, found {}",
                             self.describe(a)
                         ),
                     ));
@@ -434,8 +507,15 @@ impl<'a> Parser<'a> {
             }
         };
         let (start, end) = (name_tok.start, close.end);
-        let want = if name == "len" || name == "dd" { 2 } else { 1 };
+        let (min, max) = match name.as_str() {
+            "len" | "dd" => (2, 2),
+            "par" => (2, 3),
+            _ => (1, 1),
+        };
         let usage = match name.as_str() {
+            "par" => {
+                "par takes a side, a vulnerability and optionally the dealer (North if left out), e.g. par(NS, none) or par(EW, all, W)"
+            }
             "len" => "len takes a seat or side and a suit, e.g. len(S, spades)",
             "dd" => {
                 "dd takes a declarer (seat or side) and a strain, e.g. dd(N, notrump) or dd(NS, spades)"
@@ -449,25 +529,34 @@ impl<'a> Parser<'a> {
             "shape" => "shape takes one seat, e.g. shape(N) = 4432",
             _ => "pattern takes one seat, e.g. pattern(N) = 5431",
         };
-        if args.len() < want {
+        if args.len() < min {
             return Err(self.err(close, format!("missing argument: {usage}")));
         }
-        if args.len() > want {
-            return Err(self.err(args[want], format!("too many arguments: {usage}")));
+        if args.len() > max {
+            return Err(self.err(args[max], format!("too many arguments: {usage}")));
         }
         let val = match name.as_str() {
-            "hcp" => Val::Num(Term::Hcp(self.who(args[0], &name)?)),
-            "controls" => Val::Num(Term::Controls(self.who(args[0], &name)?)),
+            "hcp" => num(Term::Hcp(self.who(args[0], &name)?)),
+            "controls" => num(Term::Controls(self.who(args[0], &name)?)),
             "len" => {
                 let who = self.who(args[0], &name)?;
-                Val::Num(Term::Len(who, self.suit(args[1])?))
+                num(Term::Len(who, self.suit(args[1])?))
             }
             "dd" => {
                 let who = self.who(args[0], &name)?;
-                Val::Num(Term::Dd(who, self.strain(args[1])?))
+                num(Term::Dd(who, self.strain(args[1])?))
             }
-            "ltc" => Val::Num(Term::Ltc(self.seat(args[0], &name)?)),
-            "longest" => Val::Num(Term::Longest(self.seat(args[0], &name)?)),
+            "par" => {
+                let side = self.side(args[0], &name)?;
+                let vul = self.vulnerability(args[1])?;
+                let dealer = match args.get(2) {
+                    None => Seat::North,
+                    Some(&t) => self.dealer(t)?,
+                };
+                num(Term::Par(side, vul, dealer))
+            }
+            "ltc" => num(Term::Ltc(self.seat(args[0], &name)?)),
+            "longest" => num(Term::Longest(self.seat(args[0], &name)?)),
             "balanced" => Val::Cond(Cond::Balanced(self.seat(args[0], &name)?)),
             "semibalanced" => Val::Cond(Cond::SemiBalanced(self.seat(args[0], &name)?)),
             "shape" => Val::ShapeOf {
@@ -532,7 +621,51 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// A suit argument.
+    /// A side argument (`par`'s first).
+    fn side(&self, t: Token, func: &str) -> Result<Side, QueryError> {
+        match self.who(t, func)? {
+            Who::Side(s) => Ok(s),
+            Who::Seat(_) => Err(self.err(
+                t,
+                format!(
+                    "type error: {func} takes a side (NS or EW), not the seat {}",
+                    self.text(t)
+                ),
+            )),
+        }
+    }
+
+    /// The dealer argument of `par`: a single seat.
+    fn dealer(&self, t: Token) -> Result<Seat, QueryError> {
+        match self.who(t, "par")? {
+            Who::Seat(s) => Ok(s),
+            Who::Side(_) => Err(self.err(
+                t,
+                format!(
+                    "type error: the dealer (par's third argument) is a single seat (N, E, S or W), not the side {}",
+                    self.text(t)
+                ),
+            )),
+        }
+    }
+
+    /// A vulnerability name, as [`Vulnerability`]'s `FromStr` takes it (case-insensitive).
+    fn vulnerability(&self, t: Token) -> Result<Vulnerability, QueryError> {
+        let parsed = match t.kind {
+            Kind::Ident => self.text(t).parse::<Vulnerability>().ok(),
+            _ => None,
+        };
+        parsed.ok_or_else(|| {
+            self.err(
+                t,
+                format!(
+                    "unknown vulnerability '{}' (vulnerabilities: {VULNERABILITIES})",
+                    self.text(t)
+                ),
+            )
+        })
+    }
+
     /// A strain: `notrump` (`nt`, `notrumps`) or a suit.
     fn strain(&self, t: Token) -> Result<Strain, QueryError> {
         if matches!(
@@ -552,6 +685,7 @@ impl<'a> Parser<'a> {
         })
     }
 
+    /// A suit argument.
     fn suit(&self, t: Token) -> Result<Suit, QueryError> {
         let found = match t.kind {
             Kind::SuitSymbol(s) => Some(s),
@@ -590,12 +724,12 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// Checks that `item` is a number (term or literal) used with `op`.
-    fn number(&self, item: Item, op: &str) -> Result<Term, QueryError> {
+    /// Checks that `item` is a number (term, sum or literal) used with `op`.
+    fn number(&self, item: Item, op: &str) -> Result<Expr, QueryError> {
         let text = self.item_text(&item);
         match item.val {
-            Val::Num(t) => Ok(t),
-            Val::Int(v, ..) => Ok(Term::Lit(v)),
+            Val::Num(e) => Ok(e),
+            Val::Int(v, ..) => Ok(Expr::term(Term::Lit(v))),
             Val::Cond(_) => Err(self.err_item(
                 &item,
                 format!("type error: {text} is a condition (true or false), not a number, so it cannot be used with {op}"),
@@ -606,7 +740,7 @@ impl<'a> Parser<'a> {
             )),
             Val::Dashed(..) => Err(self.err_item(
                 &item,
-                format!("type error: {text} is a shape, not a number: it can only be compared with shape(X) or pattern(X)"),
+                format!("type error: {text} is a shape, not a number: it can only be compared with shape(X) or pattern(X) (to subtract, put spaces around -, e.g. 10 - 2)"),
             )),
         }
     }
@@ -723,6 +857,25 @@ impl<'a> Parser<'a> {
             parts[3] as u8,
         ])
     }
+}
+
+/// A number item's value.
+fn num(t: Term) -> Val {
+    Val::Num(Expr::term(t))
+}
+
+/// The range of `e`'s value over all deals, from [`Term::bounds`] (exact in `i128`).
+fn range(e: &Expr) -> (i128, i128) {
+    let (a, b) = e.first.bounds();
+    let (mut lo, mut hi) = (i128::from(a), i128::from(b));
+    for (op, t) in &e.rest {
+        let (a, b) = t.bounds();
+        (lo, hi) = match op {
+            AddOp::Add => (lo + i128::from(a), hi + i128::from(b)),
+            AddOp::Sub => (lo - i128::from(b), hi - i128::from(a)),
+        };
+    }
+    (lo, hi)
 }
 
 /// A suit name or letter (lower case), if it is one.

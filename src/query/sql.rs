@@ -2,14 +2,17 @@
 //!
 //! Every number of the query becomes a numbered placeholder `?k` with its value in
 //! [`SqlFilter::params`]; the only other text emitted is fixed by this module (column
-//! names, function names, operators and the seat literals `'N'`, `'E'`, `'S'`, `'W'`).
+//! names, function names, operators, and the string literals of a fixed vocabulary:
+//! seats `'N'` `'E'` `'S'` `'W'`, sides `'NS'` `'EW'`, strains `'NT'` `'S'` `'H'` `'D'`
+//! `'C'` and vulnerabilities `'None'` `'NS'` `'EW'` `'All'`), chosen from the parsed
+//! query's enums, never copied from its text.
 
 use std::fmt::Write;
 
 use crate::card::{Seat, Suit};
 use crate::features::Side;
 
-use super::{CmpOp, Cond, SqlFilter, Term, Who};
+use super::{AddOp, CmpOp, Cond, Expr, SqlFilter, Term, Who};
 
 /// The HCP from which migration 03's partial indexes `deals_strong_<seat>` hold a hand
 /// (`WHERE hcp_<seat> >= 20`).
@@ -42,8 +45,11 @@ fn implies_indexed_hcp(c: &Cond, seat: Seat) -> bool {
     let hcp = Term::Hcp(Who::Seat(seat));
     match c {
         Cond::And(all) => all.iter().any(|c| implies_indexed_hcp(c, seat)),
-        Cond::Range(t, lo, _) => *t == hcp && *lo >= INDEXED_HCP,
+        Cond::Range(e, lo, _) => e.single() == Some(&hcp) && *lo >= INDEXED_HCP,
         Cond::Cmp(l, op, r) => {
+            let (Some(l), Some(r)) = (l.single(), r.single()) else {
+                return false;
+            };
             let (op, bound) = match (l, r) {
                 (l, Term::Lit(v)) if *l == hcp => (*op, *v),
                 (Term::Lit(v), r) if *r == hcp => match op {
@@ -124,13 +130,44 @@ impl Builder {
                     strain.as_str()
                 );
             }
+            // The same subquery; dd_par gives N-S's score, negated for E-W.
+            Term::Par(side, vul, dealer) => {
+                let minus = match side {
+                    Side::NorthSouth => "",
+                    Side::EastWest => "-",
+                };
+                let _ = write!(
+                    self.clause,
+                    "(SELECT {minus}dd_par(tricks, '{}', '{}') FROM dd WHERE dd.deal = key)",
+                    dealer.letter(),
+                    vul.pbn()
+                );
+            }
         }
+    }
+
+    /// A lone term as [`Builder::term`] writes it; a sum in parentheses, left to right:
+    /// `(a + b - c)`.
+    fn expr(&mut self, e: &Expr) {
+        if e.rest.is_empty() {
+            return self.term(&e.first);
+        }
+        self.clause.push('(');
+        self.term(&e.first);
+        for (op, t) in &e.rest {
+            self.clause.push_str(match op {
+                AddOp::Add => " + ",
+                AddOp::Sub => " - ",
+            });
+            self.term(t);
+        }
+        self.clause.push(')');
     }
 
     fn cond(&mut self, c: &Cond) {
         match c {
             Cond::Cmp(l, op, r) => {
-                self.term(l);
+                self.expr(l);
                 self.clause.push_str(match op {
                     CmpOp::Eq => " = ",
                     CmpOp::Ne => " <> ",
@@ -139,10 +176,10 @@ impl Builder {
                     CmpOp::Gt => " > ",
                     CmpOp::Ge => " >= ",
                 });
-                self.term(r);
+                self.expr(r);
             }
-            Cond::Range(t, lo, hi) => {
-                self.term(t);
+            Cond::Range(e, lo, hi) => {
+                self.expr(e);
                 self.clause.push_str(" BETWEEN ");
                 self.param(*lo);
                 self.clause.push_str(" AND ");

@@ -1,0 +1,304 @@
+//! Unit tests of sums (`+`, `-`) and `par(…)`: parsing, canonical text, errors with their
+//! columns, the overflow rule, SQL and evaluation. tests/query.rs checks the rest and
+//! compares Rust with SQL on random queries.
+
+use super::*;
+
+fn parse(text: &str) -> Query {
+    Query::parse(text).unwrap_or_else(|e| panic!("{text}: {e}"))
+}
+
+fn err(text: &str) -> QueryError {
+    match Query::parse(text) {
+        Ok(q) => panic!("{text:?} parsed as {q}"),
+        Err(e) => e,
+    }
+}
+
+/// `text` prints as `canonical`, which parses back to the same query.
+fn canonical(text: &str, canonical: &str) {
+    let q = parse(text);
+    assert_eq!(q.to_string(), canonical, "{text}");
+    assert_eq!(parse(canonical), q, "{canonical}");
+}
+
+/// North 13 spades, East 13 hearts, South 13 diamonds, West 13 clubs.
+fn solid() -> Deal {
+    "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432"
+        .parse()
+        .unwrap()
+}
+
+/// North J987.JT7643.A4.Q (8 HCP), East -.KQ2.QT9.AK98543 (14), South AQ42.A8.KJ762.J2
+/// (15), West KT653.95.853.T76 (3).
+fn sample() -> Deal {
+    "N:J987.JT7643.A4.Q .KQ2.QT9.AK98543 AQ42.A8.KJ762.J2 KT653.95.853.T76"
+        .parse()
+        .unwrap()
+}
+
+#[test]
+fn sums_print_canonically_and_flatten() {
+    canonical("hcp(N)+hcp(S)<=22", "hcp(N) + hcp(S) <= 22");
+    canonical(
+        "len(n, S) - LEN(n, ♥) >= 2",
+        "len(N, spades) - len(N, hearts) >= 2",
+    );
+    canonical(
+        "dd(N, NT) + 1 >= dd(E, s)",
+        "dd(N, notrump) + 1 >= dd(E, spades)",
+    );
+    canonical("hcp(N) + hcp(S) in 20..24", "hcp(N) + hcp(S) in 20..24");
+    canonical("(hcp(N) + hcp(S)) >= (20)", "hcp(N) + hcp(S) >= 20");
+    // Parenthesised sums are flattened; after `-` their signs flip.
+    canonical(
+        "hcp(N) - (hcp(S) - hcp(E) + 1) > 0",
+        "hcp(N) - hcp(S) + hcp(E) - 1 > 0",
+    );
+    canonical("(1 + hcp(N)) - ((hcp(E))) > 0", "1 + hcp(N) - hcp(E) > 0");
+    canonical("0 - 1 < hcp(W) - 2", "0 - 1 < hcp(W) - 2");
+    canonical("1 + 2 = 3", "1 + 2 = 3");
+    assert_eq!(
+        parse("hcp(N) - (hcp(S) - 1) > 0"),
+        parse("hcp(N) - hcp(S) + 1 > 0")
+    );
+    // `-` between digits is a shape literal; with spaces (or after a term) a difference.
+    assert!(Query::parse("shape(E) = 4-4-3-2 and hcp(N)-1 > 3-2").is_err());
+    canonical(
+        "shape(E) = 4-4-3-2 and hcp(N)-1 > 3 - 2",
+        "shape(E) = 4-4-3-2 and hcp(N) - 1 > 3 - 2",
+    );
+    canonical("pattern(W)=5-4-3-1", "pattern(W) = 5-4-3-1");
+    // Comparisons bind looser than sums, `not` looser than comparisons.
+    canonical(
+        "not hcp(N) + 1 > 5 or balanced(N)",
+        "not hcp(N) + 1 > 5 or balanced(N)",
+    );
+}
+
+#[test]
+fn sum_errors_have_columns() {
+    let cases: &[(&str, usize, &str)] = &[
+        ("balanced(N) + 1 > 2", 1, "balanced(N) is a condition"),
+        ("hcp(N) + balanced(S) > 2", 10, "balanced(S) is a condition"),
+        ("hcp(N) - (hcp(S) > 1) > 0", 10, "is a condition"),
+        ("shape(N) + 1 > 2", 1, "shape(N) is a shape"),
+        ("hcp(N) + shape(S) = 4432", 10, "shape(S) is a shape"),
+        (
+            "hcp(N) - 4-4-3-2 > 0",
+            10,
+            "4-4-3-2 is a shape, not a number",
+        ),
+        ("hcp(N) > 10-2", 10, "put spaces around -"),
+        ("4-4-3-2 + 1 > 0", 1, "is a shape"),
+        (
+            "shape(E) = 4432 + 0",
+            12,
+            "can only be compared with a shape literal",
+        ),
+        ("hcp(N) + 1", 1, "is a number, not a condition"),
+        ("hcp(N) + > 1", 10, "expected a condition, a number or '('"),
+        ("hcp(N) > -1", 10, "negative numbers"),
+        ("hcp(N) - - 1 > 0", 10, "negative numbers"),
+        ("hcp(N) +", 9, "unexpected end of query"),
+        ("hcp(N) + 1 2", 12, "unexpected '2' after hcp(N) + 1"),
+        ("hcp(N) in 1 + 1..5", 13, "expected '..'"),
+        ("hcp(N) + 1 < 2 + 3 < 4", 20, "cannot be chained"),
+    ];
+    for &(text, column, part) in cases {
+        let e = err(text);
+        assert_eq!(e.column, column, "{text:?}: {e}");
+        assert!(e.message.contains(part), "{text:?}: {e} (wanted {part:?})");
+    }
+}
+
+#[test]
+fn sums_that_could_overflow_are_refused_at_the_operator() {
+    const MAX: i64 = i64::MAX;
+    // hcp(N) is 0..=37, so this could reach MAX + 37.
+    let e = err(&format!("hcp(N) + {MAX} > 0"));
+    assert_eq!(e.column, 8, "{e}");
+    assert_eq!(
+        e.message,
+        format!(
+            "number out of range: hcp(N) + {MAX} could be as large as {} on some deal (the limit is {MAX}; each term's range is in docs/query.md)",
+            i128::from(MAX) + 37
+        )
+    );
+    // The exact edges are fine: MAX - 37 + 37 = MAX, 0 - MAX - 1 = i64::MIN.
+    parse(&format!("{} + hcp(N) > 0", MAX - 37));
+    parse(&format!("0 - {MAX} - 1 < hcp(N)"));
+    // Each term's range counts on its own, even for the same term twice.
+    assert_eq!(err(&format!("{MAX} - hcp(S) + hcp(S) >= 0")).column, 30);
+    parse(&format!("{MAX} - hcp(S) - hcp(S) >= 0"));
+    let e = err(&format!("{} + hcp(N) > 0", MAX - 36));
+    assert_eq!(e.column, 21, "{e}");
+    let e = err(&format!("0 - {MAX} - 1 - hcp(N) < 0"));
+    assert_eq!(e.column, 29, "{e}");
+    assert!(
+        e.message.contains("as small as -9223372036854775845"),
+        "{e}"
+    );
+    // A side's HCP reaches 40; longest() 4..=13; par ±7600.
+    parse(&format!("{} + hcp(NS) > 0", MAX - 40));
+    assert_eq!(err(&format!("{} + hcp(NS) > 0", MAX - 39)).column, 21);
+    parse(&format!("0 - {} - longest(N) > 0", MAX - 12));
+    parse(&format!("{} + par(NS, none) > 0", MAX - 7600));
+    assert_eq!(
+        err(&format!("{} - par(EW, all) > 0", MAX - 7599)).column,
+        21
+    );
+    // Inside parentheses, the check is on the flattened sum, at the outer operator.
+    let e = err(&format!("{MAX} - (0 - hcp(N)) > 0"));
+    assert_eq!(e.column, 21, "{e}");
+    parse(&format!("{MAX} - ({MAX} - hcp(N)) > 0"));
+    // A parenthesised sum is checked as written too, though only the flat form is computed.
+    let e = err(&format!("{MAX} - ({MAX} + {MAX}) > 0"));
+    assert_eq!(e.column, 44, "{e}");
+    // Literals alone and comparisons of huge values are fine.
+    parse(&format!("{MAX} > hcp(N) and hcp(N) in 0..{MAX}"));
+}
+
+#[test]
+fn par_parses_prints_and_checks_its_arguments() {
+    canonical("PAR(ns, NONE) > 0", "par(NS, none) > 0");
+    canonical("par(EW, Both, west) >= 100", "par(EW, all, W) >= 100");
+    canonical("par(ew, love, N) = 0", "par(EW, none) = 0");
+    canonical(
+        "par(NS, NS, s) < par(NS, EW, e)",
+        "par(NS, ns, S) < par(NS, ew, E)",
+    );
+    canonical(
+        "par(NS, all) - par(EW, all) in 0..100",
+        "par(NS, all) - par(EW, all) in 0..100",
+    );
+    let cases: &[(&str, usize, &str)] = &[
+        (
+            "par(NS, red) > 0",
+            9,
+            "unknown vulnerability 'red' (vulnerabilities: none, ns, ew, all, both, love)",
+        ),
+        ("par(NS, ♠) > 0", 9, "unknown vulnerability '♠'"),
+        (
+            "par(N, none) > 0",
+            5,
+            "type error: par takes a side (NS or EW), not the seat N",
+        ),
+        ("par(XY, none) > 0", 5, "unknown seat 'XY'"),
+        (
+            "par(NS, none, EW) > 0",
+            15,
+            "the dealer (par's third argument) is a single seat",
+        ),
+        ("par(NS, none, Q) > 0", 15, "unknown seat 'Q'"),
+        (
+            "par(NS) > 0",
+            7,
+            "missing argument: par takes a side, a vulnerability and optionally the dealer",
+        ),
+        ("par(NS, none, N, E) > 0", 18, "too many arguments"),
+        (
+            "par(NS, -) > 0",
+            9,
+            "expected a side, vulnerability or seat as argument of par",
+        ),
+        ("par(NS, none)", 1, "is a number, not a condition"),
+    ];
+    for &(text, column, part) in cases {
+        let e = err(text);
+        assert_eq!(e.column, column, "{text:?}: {e}");
+        assert!(e.message.contains(part), "{text:?}: {e} (wanted {part:?})");
+    }
+}
+
+#[test]
+fn sql_of_sums_and_par() {
+    let f = parse("hcp(N) + hcp(S) <= 22").to_sql();
+    assert_eq!(f.clause, "(hcp_n + hcp_s) <= ?1");
+    assert_eq!(f.params, [22]);
+    let f = parse("len(NS, spades) - 1 - controls(E) in 3..5").to_sql();
+    assert_eq!(
+        f.clause,
+        "((len_n_s + len_s_s) - ?1 - controls(key, 'E')) BETWEEN ?2 AND ?3"
+    );
+    assert_eq!(f.params, [1, 3, 5]);
+    let f = parse("par(NS, none) > 0 and par(EW, all, W) >= 100 - dd(N, nt)").to_sql();
+    assert_eq!(
+        f.clause,
+        "((SELECT dd_par(tricks, 'N', 'None') FROM dd WHERE dd.deal = key) > ?1 AND \
+         (SELECT -dd_par(tricks, 'W', 'All') FROM dd WHERE dd.deal = key) >= \
+         (?2 - (SELECT dd_tricks(tricks, 'N', 'NT') FROM dd WHERE dd.deal = key)))"
+    );
+    assert_eq!(f.params, [0, 100]);
+    let f = parse("par(EW, ns, E) = par(NS, ew, S)").to_sql();
+    assert_eq!(
+        f.clause,
+        "(SELECT -dd_par(tricks, 'E', 'NS') FROM dd WHERE dd.deal = key) = \
+         (SELECT dd_par(tricks, 'S', 'EW') FROM dd WHERE dd.deal = key)"
+    );
+    // A sum with an HCP bound is no index condition; a lone term still is.
+    assert_eq!(
+        parse("hcp(N) + 0 >= 25").to_sql().clause,
+        "(hcp_n + ?1) >= ?2"
+    );
+    assert_eq!(
+        parse("hcp(N) >= 25 and hcp(N) - hcp(S) > 3")
+            .to_sql()
+            .clause,
+        "(hcp_n >= ?1 AND (hcp_n - hcp_s) > ?2) AND hcp_n >= 20"
+    );
+}
+
+#[test]
+fn sums_evaluate_left_to_right() {
+    let d = sample();
+    for (text, want) in [
+        ("hcp(N) + hcp(S) = 23", true),
+        ("hcp(N) - hcp(E) = 0 - 6", true),
+        ("hcp(W) - hcp(E) + hcp(S) = 4", true),
+        ("hcp(W) - (hcp(E) + hcp(S)) = 0 - 26", true),
+        ("len(N, hearts) - len(N, spades) >= 2", true),
+        ("len(N, hearts) - len(N, spades) >= 3", false),
+        ("hcp(N) + hcp(S) in 20..24", true),
+        ("hcp(N) + hcp(S) in 24..30", false),
+        ("controls(EW) - controls(NS) + 2 = 0", true),
+        (&format!("{} - hcp(S) = {}", i64::MAX, i64::MAX - 15), true),
+        (
+            &format!("0 - {} - 1 + hcp(S) = 0 - {}", i64::MAX, i64::MAX - 14),
+            true,
+        ),
+    ] {
+        assert_eq!(parse(text).matches(&d), want, "{text}");
+    }
+}
+
+#[test]
+fn par_evaluates_from_the_sides_view() {
+    // 13 tricks for N-S in spades and diamonds, for E-W in hearts and clubs, none in
+    // notrump for anyone: N-S's 7♠ outranks E-W's 7♥, and a 7NT sacrifice is 13 down.
+    let d = solid();
+    let table = crate::dd::solve(&d);
+    for (text, want) in [
+        // 7♠ making: 210 + 300 game + 1000 grand slam not vulnerable, 210 + 500 + 1500
+        // vulnerable; E-W's 7NT doubled, 13 down, would cost them 3500 or more.
+        ("par(NS, none) = 1510 and par(EW, none) = 0 - 1510", true),
+        (
+            "par(NS, all) = 2210 and par(NS, ns, E) = 2210 and par(NS, ew, W) = 1510",
+            true,
+        ),
+        ("par(EW, both) < 0", true),
+        ("par(EW, none) > 0", false),
+        ("par(NS, none) - par(NS, all) = 0 - 700", true),
+    ] {
+        let q = parse(text);
+        assert_eq!(q.matches_with_dd(&d, &table), want, "{text}");
+        assert_eq!(q.matches(&d), want, "{text}");
+    }
+}
+
+#[test]
+fn dd_and_par_sums_count_as_expensive() {
+    assert!(parse("hcp(N) + dd(N, nt) > 10").uses_dd());
+    assert!(parse("not (hcp(N) > 1 or 1 - par(NS, none) > 0)").uses_dd());
+    assert!(!parse("hcp(N) + hcp(S) > 10 and shape(E) = 4432").uses_dd());
+}
