@@ -69,3 +69,5 @@ pub mod secret;
 pub mod dd;
 // The solve workflow: tables for deals or a database, batched and resumable.
 pub mod solve;
+// The import workflow: deal files with their plays and tables into the store.
+pub mod import;

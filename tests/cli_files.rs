@@ -274,3 +274,42 @@ fn bad_files_name_the_place() {
             .stderr(predicate::str::contains(needle));
     }
 }
+
+/// `import --json`: one report object on stdout, a status per file, counts that add up.
+#[test]
+fn import_json_reports_each_file() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    dealdex(d)
+        .args([
+            "generate", "--boards", "1-8", "--seed", SEED, "--out", "a.pbn", "--no-db",
+        ])
+        .assert()
+        .success();
+    std::fs::write(d.join("bad.pbn"), "[Board \"1\"]\n[Deal \"N:AKQ.xyz\"]\n").unwrap();
+    let out = dealdex(d)
+        .args(["import", "a.pbn", "bad.pbn", "a.pbn", "--json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "a rejected file: exit 2");
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let files = report["files"].as_array().unwrap();
+    assert_eq!(files.len(), 3);
+    assert_eq!(files[0]["status"], "imported");
+    assert_eq!(files[0]["format"], "pbn");
+    assert_eq!(files[0]["boards"], 8);
+    assert_eq!(files[0]["new_deals"], 8);
+    assert_eq!(files[1]["status"], "rejected");
+    let reason = files[1]["reason"].as_str().unwrap();
+    assert!(reason.starts_with("line 2, column "), "{reason}");
+    assert_eq!(files[2]["new_deals"], 0, "the same deals again");
+    assert_eq!(report["boards_read"], 16);
+    assert_eq!(report["new_deals"], 8);
+    assert_eq!(report["duplicates"], 8);
+    assert_eq!(report["rejected"], 1);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !err.contains("boards read"),
+        "with --json the per-file lines do not go to stderr: {err}"
+    );
+}

@@ -4,9 +4,9 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use clap::Args;
-use dealdex::dd::TrickTable;
-use dealdex::formats::{self, Board, DealFormat};
-use dealdex::{BoardExtras, DealIndex, ExtrasStored, NewPlay, NewSet, Store};
+use dealdex::formats::{Board, DealFormat};
+use dealdex::import::{FileOutcome, FileResult, ImportJob};
+use dealdex::{DealIndex, Store};
 
 use super::generate::store_failed;
 use super::outputs::{self, Output};
@@ -75,6 +75,10 @@ pub struct ImportArgs {
         value_parser = clap::value_parser!(u64).range(MIN_IMPORT_BATCH..=MAX_IMPORT_BATCH)
     )]
     batch: u64,
+    /// Print the report as one JSON object on stdout (files, counts, seconds) instead of
+    /// lines on stderr.
+    #[arg(long)]
+    json: bool,
     #[command(flatten)]
     db: DbArgs,
 }
@@ -99,25 +103,14 @@ pub struct ExportArgs {
     db: DbArgs,
 }
 
-/// Reads a deal file whole through its format; errors name the file.
+/// Reads a deal file whole through its format ([`dealdex::import::read_deal_file`]); errors
+/// name the file.
 pub(super) fn read_file(
     path: &Path,
     format: &'static dyn DealFormat,
     first_board: u64,
 ) -> anyhow::Result<Vec<Board>> {
-    let data = std::fs::read(path).map_err(|e| bad(format!("{}: {e}", path.display())))?;
-    let mut boards = format
-        .read(&data)
-        .map_err(|e| bad(format!("{}: {e}", path.display())))?;
-    if boards.is_empty() {
-        return Err(bad(format!(
-            "{}: no boards found (read as {})",
-            path.display(),
-            format.info().name
-        )));
-    }
-    formats::number_boards(&mut boards, first_board);
-    Ok(boards)
+    Ok(dealdex::import::read_deal_file(path, format, first_board)?)
 }
 
 pub fn convert(a: ConvertArgs) -> anyhow::Result<()> {
@@ -134,11 +127,8 @@ pub fn convert(a: ConvertArgs) -> anyhow::Result<()> {
     outputs::write_files(&files)
 }
 
-/// Bytes of files read (in parallel) before their boards are stored.
-const IMPORT_WINDOW_BYTES: u64 = 256 << 20;
-
 /// Boards gathered into one transaction when importing deals only (the default `--batch`).
-const IMPORT_BATCH_BOARDS: u64 = 1 << 20;
+const IMPORT_BATCH_BOARDS: u64 = dealdex::import::DEFAULT_IMPORT_BATCH;
 
 /// The smallest import `--batch` (a file is never split, so a batch may hold more).
 const MIN_IMPORT_BATCH: u64 = 1;
@@ -146,329 +136,85 @@ const MIN_IMPORT_BATCH: u64 = 1;
 /// The largest import `--batch`: a batch's keys are held in memory and sorted together.
 const MAX_IMPORT_BATCH: u64 = 1 << 24;
 
-/// Cuts the files into windows of about [`IMPORT_WINDOW_BYTES`] (at least one file each).
-fn windows<T>(plan: &[(T, u64)]) -> Vec<std::ops::Range<usize>> {
-    let mut out = Vec::new();
-    let (mut start, mut bytes) = (0, 0u64);
-    for (i, (_, size)) in plan.iter().enumerate() {
-        if i > start && bytes + size > IMPORT_WINDOW_BYTES {
-            out.push(start..i);
-            start = i;
-            bytes = 0;
-        }
-        bytes += size;
-    }
-    if start < plan.len() {
-        out.push(start..plan.len());
-    }
-    out
-}
-
-/// Counts of an import run.
-#[derive(Default)]
-struct Tally {
-    read: u64,
-    new: u64,
-    rejected: usize,
-}
-
-impl Tally {
-    fn file(
-        &mut self,
-        path: &Path,
-        format: &'static dyn DealFormat,
-        boards: usize,
-        new: u64,
-        extras: &BoardExtras,
-        stored: ExtrasStored,
-    ) {
-        self.read += boards as u64;
-        self.new += new;
-        let plays = match (extras.plays.len(), stored.plays) {
-            (0, _) => String::new(),
-            (1, n) => format!("; 1 play ({n} new)"),
-            (k, n) => format!("; {k} plays ({n} new)"),
-        };
-        // The file's tables are stored as given (trusted like its deals), except for deals
-        // solved here before, which were checked to agree.
-        let dd = match (extras.dd.len(), stored.dd) {
-            (0, _) => String::new(),
-            (k, n) => format!(
-                "; {k} double-dummy table{} ({n} new, stored as the file gives them; {} matched tables already stored)",
-                if k == 1 { "" } else { "s" },
-                k as u64 - n
-            ),
-        };
-        eprintln!(
-            "{}: {boards} boards read ({}), {new} new, {} duplicates{plays}{dd}",
-            path.display(),
-            format.info().name,
-            boards as u64 - new
-        );
-    }
-
-    fn reject(&mut self, path: &Path, e: &anyhow::Error) {
-        let msg = format!("{e:#}");
-        let name = path.display().to_string();
-        match msg.strip_prefix(&format!("{name}: ")) {
-            Some(rest) => eprintln!("{name}: rejected: {rest}"),
-            None => eprintln!("{name}: rejected: {msg}"),
-        }
-        self.rejected += 1;
-    }
-}
-
-/// The double-dummy tables of a file's boards (PBN tags, [`Board::dd`]), one per deal; a deal
-/// given two different tables is bad input naming the file and board.
-fn board_dd(path: &Path, boards: &[Board]) -> anyhow::Result<Vec<(DealIndex, TrickTable)>> {
-    let mut out: Vec<(DealIndex, TrickTable, String)> = Vec::new();
-    for (i, b) in boards.iter().enumerate() {
-        let Some(table) = b.dd else {
-            continue;
-        };
-        let key = DealIndex::from_deal(&b.deal);
-        let board = board_name(b, i);
-        match out.iter().find(|(k, _, _)| *k == key) {
-            Some((_, t, first)) if *t != table => {
-                return Err(bad(format!(
-                    "{}: {board}: its double-dummy table differs from the one given at {first} for the same deal",
-                    path.display()
-                )));
-            }
-            Some(_) => {}
-            None => out.push((key, table, board)),
+/// One file's line of the import report on stderr.
+fn file_line(o: &FileOutcome) -> String {
+    let name = o.path.display();
+    match &o.result {
+        FileResult::Rejected { reason } => format!("{name}: rejected: {reason}"),
+        FileResult::Imported {
+            boards,
+            new_deals,
+            plays,
+            new_plays,
+            dd_tables,
+            new_dd_tables,
+            ..
+        } => {
+            let plays = match plays {
+                0 => String::new(),
+                1 => format!("; 1 play ({new_plays} new)"),
+                k => format!("; {k} plays ({new_plays} new)"),
+            };
+            // The file's tables are stored as given (trusted like its deals), except for
+            // deals solved here before, which were checked to agree.
+            let dd = match dd_tables {
+                0 => String::new(),
+                k => format!(
+                    "; {k} double-dummy table{} ({new_dd_tables} new, stored as the file gives them; {} matched tables already stored)",
+                    if *k == 1 { "" } else { "s" },
+                    k - new_dd_tables
+                ),
+            };
+            format!(
+                "{name}: {boards} boards read ({}), {new_deals} new, {} duplicates{plays}{dd}",
+                o.format,
+                boards - new_deals
+            )
         }
     }
-    Ok(out.into_iter().map(|(k, t, _)| (k, t)).collect())
-}
-
-/// `board N`, or `record K` (1-based) for a board without a number.
-fn board_name(b: &Board, i: usize) -> String {
-    b.number
-        .map_or_else(|| format!("record {}", i + 1), |n| format!("board {n}"))
-}
-
-/// Refuses a file whose double-dummy tables differ from those stored for the same deals
-/// (a deal is solved at most once per database, and a stored table is never replaced).
-fn check_stored_dd(
-    store: &Store,
-    path: &Path,
-    boards: &[Board],
-    dd: &[(DealIndex, TrickTable)],
-) -> anyhow::Result<()> {
-    if dd.is_empty() {
-        return Ok(());
-    }
-    let keys: Vec<DealIndex> = dd.iter().map(|(k, _)| *k).collect();
-    for ((key, given), stored) in dd.iter().zip(store.dd_tables(&keys)?) {
-        if let Some(stored) = stored
-            && stored != *given
-        {
-            let (i, b) = boards
-                .iter()
-                .enumerate()
-                .find(|(_, b)| DealIndex::from_deal(&b.deal) == *key)
-                .expect("the table came from one of the boards");
-            return Err(bad(format!(
-                "{}: {}: its double-dummy table differs from the one stored for deal {key} \
-                 (file: {}; stored: {})",
-                path.display(),
-                board_name(b, i),
-                given
-                    .to_bytes()
-                    .iter()
-                    .map(|x| format!("{x:02x}"))
-                    .collect::<String>(),
-                stored
-                    .to_bytes()
-                    .iter()
-                    .map(|x| format!("{x:02x}"))
-                    .collect::<String>(),
-            )));
-        }
-    }
-    Ok(())
-}
-
-/// The plays of a file's boards, replayed and validated ([`dealdex::board_play`]); a play
-/// that does not replay is bad input naming the file and board.
-fn board_plays(path: &Path, boards: &[Board]) -> anyhow::Result<Vec<NewPlay>> {
-    let mut out = Vec::new();
-    for (i, b) in boards.iter().enumerate() {
-        let Some(game) = b.game.as_deref() else {
-            continue;
-        };
-        let play = dealdex::board_play(&b.deal, game).map_err(|e| {
-            bad(format!(
-                "{}: {}: play: {e}",
-                path.display(),
-                board_name(b, i)
-            ))
-        })?;
-        if let Some(play) = play {
-            out.push(NewPlay {
-                deal: DealIndex::from_deal(&b.deal),
-                board: b.number,
-                play,
-            });
-        }
-    }
-    Ok(out)
 }
 
 pub fn import(a: ImportArgs) -> anyhow::Result<()> {
-    use rayon::prelude::*;
     // Resolve every file's format before touching the database.
-    let plan: Vec<(&PathBuf, &'static dyn DealFormat)> = a
+    let files = a
         .files
         .iter()
-        .map(|p| Ok((p, outputs::format_for(p, a.format.as_deref())?)))
+        .map(|p| Ok((p.clone(), outputs::format_for(p, a.format.as_deref())?)))
         .collect::<anyhow::Result<_>>()?;
-    let sized: Vec<(usize, u64)> = plan
-        .iter()
-        .enumerate()
-        .map(|(i, (p, _))| (i, std::fs::metadata(p).map_or(0, |m| m.len())))
-        .collect();
+    let job = ImportJob {
+        files,
+        set: a.set.clone(),
+        first_board: a.first_board,
+        batch: a.batch,
+    };
     let db = &a.db.db;
     let mut store = Store::open(db).map_err(|e| store_failed(e, db))?;
-    let mut t = Tally::default();
-    for range in windows(&sized) {
-        let offset = range.start;
-        let window = &plan[range];
-        // Files are parsed in parallel and stored in order; a file that does not parse is
-        // rejected whole before anything of it reaches the database.
-        let parsed: Vec<anyhow::Result<(Vec<Board>, BoardExtras)>> = window
-            .par_iter()
-            .map(|(path, format)| {
-                let boards = read_file(path, *format, a.first_board)?;
-                // SQLite cannot hold a board number above i64::MAX: refuse the file here,
-                // not after its deals were stored (the plays and sets are stored later).
-                if let Some(board) = boards
-                    .iter()
-                    .filter_map(|b| b.number)
-                    .find(|&n| i64::try_from(n).is_err())
-                {
-                    return Err(dealdex::StoreError::BoardOutOfRange { board }.into());
-                }
-                let plays = board_plays(path, &boards)?;
-                let dd = board_dd(path, &boards)?;
-                Ok((boards, BoardExtras { plays, dd }))
-            })
-            .collect();
-        match &a.set {
-            Some(name) => {
-                for (j, ((path, format), boards)) in window.iter().zip(parsed).enumerate() {
-                    let (boards, extras) = match boards.and_then(|(b, e)| {
-                        check_stored_dd(&store, path, &b, &e.dd)?;
-                        Ok((b, e))
-                    }) {
-                        Ok(b) => b,
-                        Err(e) => {
-                            t.reject(path, &e);
-                            continue;
-                        }
-                    };
-                    let k = offset + j;
-                    let name = if plan.len() > 1 {
-                        format!("{name}-{}", k + 1)
-                    } else {
-                        name.clone()
-                    };
-                    let keyed: Vec<(u64, DealIndex)> = boards
-                        .iter()
-                        .map(|b| (b.number.expect("numbered"), DealIndex::from_deal(&b.deal)))
-                        .collect();
-                    let set = NewSet {
-                        name,
-                        first_board: keyed.iter().map(|b| b.0).min().unwrap_or(1),
-                        last_board: keyed.iter().map(|b| b.0).max().unwrap_or(1),
-                        scheme: "pavlicek".into(),
-                        generator: format!("import {}", path.display()),
-                        seed_sha256: None,
-                    };
-                    match store.store_set_with_extras(&set, &keyed, &extras) {
-                        Ok((o, stored)) => {
-                            t.file(path, *format, boards.len(), o.new_deals, &extras, stored);
-                        }
-                        Err(e @ dealdex::StoreError::SetExists { .. })
-                        | Err(e @ dealdex::StoreError::DuplicateBoard { .. }) => {
-                            t.reject(path, &e.into());
-                        }
-                        Err(e) => {
-                            return Err(store_failed(e, db)).context(path.display().to_string());
-                        }
-                    }
-                }
-            }
-            None => {
-                // Deals only: gather whole files into large transactions (each file's keys
-                // are one group, so the report stays per file).
-                let mut groups: Vec<Vec<DealIndex>> = Vec::new();
-                type Member<'p> = (&'p PathBuf, &'static dyn DealFormat, BoardExtras);
-                let mut members: Vec<Member> = Vec::new();
-                let mut size = 0;
-                let flush = |store: &mut Store,
-                             groups: &mut Vec<Vec<DealIndex>>,
-                             members: &mut Vec<Member>,
-                             t: &mut Tally|
-                 -> anyhow::Result<()> {
-                    // Each file's plays and tables commit with its deals, in the same
-                    // transaction.
-                    let extras: Vec<BoardExtras> = members
-                        .iter_mut()
-                        .map(|m| std::mem::take(&mut m.2))
-                        .collect();
-                    let counts = store
-                        .insert_deal_groups_with_extras(groups, &extras)
-                        .map_err(|e| store_failed(e, db))?;
-                    for (((path, format, _), extras), (g, (n, stored))) in
-                        members.iter().zip(&extras).zip(groups.iter().zip(counts))
-                    {
-                        t.file(path, *format, g.len(), n, extras, stored);
-                    }
-                    groups.clear();
-                    members.clear();
-                    Ok(())
-                };
-                for ((path, format), boards) in window.iter().zip(parsed) {
-                    match boards.and_then(|(b, e)| {
-                        check_stored_dd(&store, path, &b, &e.dd)?;
-                        Ok((b, e))
-                    }) {
-                        Ok((b, extras)) => {
-                            size += b.len();
-                            groups.push(b.iter().map(|b| DealIndex::from_deal(&b.deal)).collect());
-                            members.push((path, *format, extras));
-                            if size as u64 >= a.batch {
-                                flush(&mut store, &mut groups, &mut members, &mut t)?;
-                                size = 0;
-                            }
-                        }
-                        Err(e) => t.reject(path, &e),
-                    }
-                }
-                if !groups.is_empty() {
-                    flush(&mut store, &mut groups, &mut members, &mut t)?;
-                }
-            }
+    let json = a.json;
+    let report = dealdex::import::import(&job, &mut store, &mut |o| {
+        if !json {
+            eprintln!("{}", file_line(o));
         }
+    })
+    .map_err(|e| match e.file {
+        Some(path) => store_failed(*e.source, db).context(path.display().to_string()),
+        None => store_failed(*e.source, db),
+    })?;
+    let n = job.files.len();
+    if json {
+        println!("{}", serde_json::to_string(&report)?);
+    } else {
+        eprintln!(
+            "imported {} of {n} files into {}: {} boards read, {} new, {} duplicates, {} files rejected",
+            n - report.rejected,
+            db.display(),
+            report.boards_read,
+            report.new_deals,
+            report.duplicates,
+            report.rejected
+        );
     }
-    eprintln!(
-        "imported {} of {} files into {}: {} boards read, {} new, {} duplicates, {} files rejected",
-        plan.len() - t.rejected,
-        plan.len(),
-        db.display(),
-        t.read,
-        t.new,
-        t.read - t.new,
-        t.rejected
-    );
-    if t.rejected > 0 {
-        return Err(bad(format!(
-            "{} of {} files rejected",
-            t.rejected,
-            plan.len()
-        )));
+    if report.rejected > 0 {
+        return Err(bad(format!("{} of {n} files rejected", report.rejected)));
     }
     Ok(())
 }

@@ -104,6 +104,7 @@ pub fn report(e: anyhow::Error) -> ExitCode {
             return ExitCode::SUCCESS;
         }
         input |= cause.is::<BadInput>()
+            || cause.is::<dealdex::import::ReadFileError>()
             || cause.is::<dealdex::PbnError>()
             || cause.is::<dealdex::IndexError>()
             || cause.is::<dealdex::NumberError>()

@@ -1,0 +1,532 @@
+//! The `import` workflow: deal files of any format into the store, with their plays and
+//! double-dummy tables, each file whole or not at all.
+//!
+//! A job goes in ([`ImportJob`]), a report comes out ([`ImportReport`], serde), each file's
+//! outcome goes to a callback as soon as it is known; the library never prints.
+//!
+//! ```
+//! use dealdex::import::{ImportJob, import};
+//! use dealdex::{Store, formats};
+//! let dir = tempfile::tempdir()?;
+//! let path = dir.path().join("one.pbn");
+//! std::fs::write(&path, "[Board \"1\"]\n[Deal \"N:AKQJ.AKQJ.AKQ.AK T987.T987.T98.T9 6543.6543.765.87 2.2.J432.QJ65432\"]\n")?;
+//! let job = ImportJob::new(vec![(path, formats::by_name("pbn").unwrap())]);
+//! let mut store = Store::open_in_memory()?;
+//! let report = import(&job, &mut store, &mut |_| {})?;
+//! assert_eq!((report.boards_read, report.new_deals, report.rejected), (1, 1, 0));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use rayon::prelude::*;
+use serde::Serialize;
+
+use crate::dd::TrickTable;
+use crate::formats::{self, Board, DealFormat, FormatError};
+use crate::index::DealIndex;
+use crate::store::{BoardExtras, ExtrasStored, NewPlay, NewSet, Store, StoreError};
+
+/// Bytes of files read (in parallel) before their boards are stored.
+const WINDOW_BYTES: u64 = 256 << 20;
+
+/// Boards gathered into one transaction when importing deals only (the default
+/// [`ImportJob::batch`]).
+pub const DEFAULT_IMPORT_BATCH: u64 = 1 << 20;
+
+/// Why a deal file could not be read. Bad input: the file is named, and the position
+/// within it where the format knows one.
+#[derive(Debug, thiserror::Error)]
+pub enum ReadFileError {
+    /// The file could not be read.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// The format's reader refused it (line, column, byte or record in the error).
+    #[error("{}: {source}", path.display())]
+    Format {
+        /// The file.
+        path: PathBuf,
+        /// Where and why.
+        source: FormatError,
+    },
+    /// The file holds no board.
+    #[error("{}: no boards found (read as {format})", path.display())]
+    Empty {
+        /// The file.
+        path: PathBuf,
+        /// The format it was read as.
+        format: &'static str,
+    },
+}
+
+/// Reads a deal file whole through `format` and numbers boards without a number from
+/// `first_board` on ([`formats::number_boards`]).
+///
+/// # Errors
+/// [`ReadFileError`]: the file cannot be read, the format refuses it, or it holds no board.
+pub fn read_deal_file(
+    path: &Path,
+    format: &'static dyn DealFormat,
+    first_board: u64,
+) -> Result<Vec<Board>, ReadFileError> {
+    let data = std::fs::read(path).map_err(|source| ReadFileError::Io {
+        path: path.to_owned(),
+        source,
+    })?;
+    let mut boards = format.read(&data).map_err(|source| ReadFileError::Format {
+        path: path.to_owned(),
+        source,
+    })?;
+    if boards.is_empty() {
+        return Err(ReadFileError::Empty {
+            path: path.to_owned(),
+            format: format.info().name,
+        });
+    }
+    formats::number_boards(&mut boards, first_board);
+    Ok(boards)
+}
+
+/// An import job: which files, read how, stored how.
+#[derive(Clone)]
+pub struct ImportJob {
+    /// The files in order, each with the format to read it as.
+    pub files: Vec<(PathBuf, &'static dyn DealFormat)>,
+    /// Store each file's boards as a set of this name (several files: `NAME-1`, `NAME-2`, …,
+    /// numbered by their place in `files`); `None`: deals only.
+    pub set: Option<String>,
+    /// Number of the first board of a file that carries no board numbers (1-based).
+    pub first_board: u64,
+    /// Without a set: whole files are committed together once they hold this many boards
+    /// (a kill loses at most the files of the batch in flight). With a set each file is its
+    /// own transaction.
+    pub batch: u64,
+}
+
+impl ImportJob {
+    /// A job for `files` with the defaults: deals only, boards numbered from 1, batches of
+    /// [`DEFAULT_IMPORT_BATCH`] boards.
+    pub fn new(files: Vec<(PathBuf, &'static dyn DealFormat)>) -> ImportJob {
+        ImportJob {
+            files,
+            set: None,
+            first_board: 1,
+            batch: DEFAULT_IMPORT_BATCH,
+        }
+    }
+}
+
+/// What became of one file.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct FileOutcome {
+    /// The file.
+    pub path: PathBuf,
+    /// The format it was read as (its registry name, e.g. `pbn`).
+    pub format: &'static str,
+    /// Stored, or why not.
+    #[serde(flatten)]
+    pub result: FileResult,
+}
+
+/// A file stored, or rejected whole.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "status", rename_all = "snake_case")]
+pub enum FileResult {
+    /// Stored in one transaction (with the others of its batch).
+    Imported {
+        /// The set it was stored as, if any.
+        set: Option<String>,
+        /// Boards read.
+        boards: u64,
+        /// Deals new to the database.
+        new_deals: u64,
+        /// Play records read (replayed and valid).
+        plays: u64,
+        /// Play records new to the database.
+        new_plays: u64,
+        /// Double-dummy tables the file gives (one per deal).
+        dd_tables: u64,
+        /// Tables stored (the others were already stored, and agreed).
+        new_dd_tables: u64,
+    },
+    /// Nothing of the file was stored.
+    Rejected {
+        /// Why, with the position in the file (board, line, column) where known.
+        reason: String,
+    },
+}
+
+/// What an import job did.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct ImportReport {
+    /// Each file's outcome, in job order.
+    pub files: Vec<FileOutcome>,
+    /// Boards read from the files stored.
+    pub boards_read: u64,
+    /// Deals new to the database.
+    pub new_deals: u64,
+    /// Boards whose deal was already stored (or came earlier in the job).
+    pub duplicates: u64,
+    /// Files rejected.
+    pub rejected: usize,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+}
+
+/// The store failed while importing (busy past the timeout, disk full, …): the
+/// transaction in flight was rolled back; files reported before were stored.
+#[derive(Debug, thiserror::Error)]
+#[error("{}{source}", file.as_ref().map(|p| format!("{}: ", p.display())).unwrap_or_default())]
+pub struct ImportFailed {
+    /// The file being stored, when one transaction was one file.
+    pub file: Option<PathBuf>,
+    /// The store's error.
+    pub source: Box<StoreError>,
+}
+
+/// A file read and checked, ready to store.
+struct Parsed {
+    boards: Vec<Board>,
+    extras: BoardExtras,
+}
+
+/// Runs an import job against `store`, calling `on_file` with each file's outcome as soon as
+/// it is known (a rejection can come before the outcome of an earlier file of its batch;
+/// [`ImportReport::files`] is in job order). Files are read in parallel, a window of some 256 MiB at a
+/// time, and stored in order; a file that does not read, whose plays do not replay, whose
+/// double-dummy tables disagree with each other or with stored ones, or (with a set) whose
+/// set name is taken, is rejected whole and the job goes on.
+///
+/// # Errors
+/// [`ImportFailed`] when the store fails; files reported before it are stored.
+pub fn import(
+    job: &ImportJob,
+    store: &mut Store,
+    on_file: &mut dyn FnMut(&FileOutcome),
+) -> Result<ImportReport, ImportFailed> {
+    let started = Instant::now();
+    let mut report = ImportReport::default();
+    let sizes: Vec<u64> = job
+        .files
+        .iter()
+        .map(|(p, _)| std::fs::metadata(p).map_or(0, |m| m.len()))
+        .collect();
+    // Each outcome with its file's place in the job: rejections are known before the
+    // batch they would have joined is stored, so the report is put back in job order.
+    let mut order: Vec<usize> = Vec::with_capacity(job.files.len());
+    let mut outcome = |report: &mut ImportReport, k: usize, o: FileOutcome| {
+        order.push(k);
+        match &o.result {
+            FileResult::Imported {
+                boards, new_deals, ..
+            } => {
+                report.boards_read += boards;
+                report.new_deals += new_deals;
+                report.duplicates += boards - new_deals;
+            }
+            FileResult::Rejected { .. } => report.rejected += 1,
+        }
+        on_file(&o);
+        report.files.push(o);
+    };
+    for range in windows(&sizes) {
+        let offset = range.start;
+        let window = &job.files[range];
+        let parsed: Vec<Result<Parsed, String>> = window
+            .par_iter()
+            .map(|(path, format)| parse_file(path, *format, job.first_board))
+            .collect();
+        let parsed: Vec<Result<Parsed, String>> = parsed
+            .into_iter()
+            .zip(window)
+            .map(|(p, (path, _))| {
+                let p = p?;
+                check_stored_dd(store, path, &p).map_err(|e| match e {
+                    Check::Differs(msg) => msg,
+                    Check::Store(e) => e.to_string(),
+                })?;
+                Ok(p)
+            })
+            .collect();
+        match &job.set {
+            Some(name) => {
+                for (j, ((path, format), parsed)) in window.iter().zip(parsed).enumerate() {
+                    let format = format.info().name;
+                    let p = match parsed {
+                        Ok(p) => p,
+                        Err(reason) => {
+                            let result = FileResult::Rejected { reason };
+                            outcome(&mut report, offset + j, file_outcome(path, format, result));
+                            continue;
+                        }
+                    };
+                    let set_name = match job.files.len() {
+                        1 => name.clone(),
+                        _ => format!("{name}-{}", offset + j + 1),
+                    };
+                    let keyed: Vec<(u64, DealIndex)> = p
+                        .boards
+                        .iter()
+                        .map(|b| (b.number.unwrap_or(1), DealIndex::from_deal(&b.deal)))
+                        .collect();
+                    let set = NewSet {
+                        name: set_name.clone(),
+                        first_board: keyed.iter().map(|b| b.0).min().unwrap_or(1),
+                        last_board: keyed.iter().map(|b| b.0).max().unwrap_or(1),
+                        scheme: "pavlicek".into(),
+                        generator: format!("import {}", path.display()),
+                        seed_sha256: None,
+                    };
+                    let result = match store.store_set_with_extras(&set, &keyed, &p.extras) {
+                        Ok((o, stored)) => imported(Some(set_name), &p, o.new_deals, stored),
+                        Err(
+                            e @ (StoreError::SetExists { .. } | StoreError::DuplicateBoard { .. }),
+                        ) => FileResult::Rejected {
+                            reason: e.to_string(),
+                        },
+                        Err(source) => {
+                            return Err(ImportFailed {
+                                file: Some(path.clone()),
+                                source: Box::new(source),
+                            });
+                        }
+                    };
+                    outcome(&mut report, offset + j, file_outcome(path, format, result));
+                }
+            }
+            None => {
+                // Deals only: whole files gathered into large transactions (each file's keys
+                // one group, so the report stays per file).
+                let mut batch: Vec<(&PathBuf, &'static str, Parsed)> = Vec::new();
+                let mut places: Vec<usize> = Vec::new();
+                let mut size = 0u64;
+                let files = window.iter().zip(parsed).enumerate();
+                let mut pending = files.peekable();
+                while let Some((j, ((path, format), parsed))) = pending.next() {
+                    let format = format.info().name;
+                    match parsed {
+                        Ok(p) => {
+                            size += p.boards.len() as u64;
+                            batch.push((path, format, p));
+                            places.push(offset + j);
+                        }
+                        Err(reason) => {
+                            let result = FileResult::Rejected { reason };
+                            outcome(&mut report, offset + j, file_outcome(path, format, result));
+                        }
+                    }
+                    if !batch.is_empty() && (size >= job.batch || pending.peek().is_none()) {
+                        for (k, o) in places.drain(..).zip(store_batch(store, &mut batch)?) {
+                            outcome(&mut report, k, o);
+                        }
+                        size = 0;
+                    }
+                }
+            }
+        }
+    }
+    let mut placed: Vec<(usize, FileOutcome)> = order.into_iter().zip(report.files).collect();
+    placed.sort_by_key(|(k, _)| *k);
+    report.files = placed.into_iter().map(|(_, o)| o).collect();
+    report.seconds = started.elapsed().as_secs_f64();
+    Ok(report)
+}
+
+fn file_outcome(path: &Path, format: &'static str, result: FileResult) -> FileOutcome {
+    FileOutcome {
+        path: path.to_owned(),
+        format,
+        result,
+    }
+}
+
+fn imported(set: Option<String>, p: &Parsed, new_deals: u64, stored: ExtrasStored) -> FileResult {
+    FileResult::Imported {
+        set,
+        boards: p.boards.len() as u64,
+        new_deals,
+        plays: p.extras.plays.len() as u64,
+        new_plays: stored.plays,
+        dd_tables: p.extras.dd.len() as u64,
+        new_dd_tables: stored.dd,
+    }
+}
+
+/// Stores the files of a deals-only batch in one transaction; empties `batch`.
+fn store_batch(
+    store: &mut Store,
+    batch: &mut Vec<(&PathBuf, &'static str, Parsed)>,
+) -> Result<Vec<FileOutcome>, ImportFailed> {
+    let groups: Vec<Vec<DealIndex>> = batch
+        .iter()
+        .map(|(_, _, p)| {
+            p.boards
+                .iter()
+                .map(|b| DealIndex::from_deal(&b.deal))
+                .collect()
+        })
+        .collect();
+    let extras: Vec<BoardExtras> = batch
+        .iter_mut()
+        .map(|(_, _, p)| std::mem::take(&mut p.extras))
+        .collect();
+    let counts = store
+        .insert_deal_groups_with_extras(&groups, &extras)
+        .map_err(|source| ImportFailed {
+            file: None,
+            source: Box::new(source),
+        })?;
+    let out = batch
+        .drain(..)
+        .zip(extras)
+        .zip(counts)
+        .map(|(((path, format, mut p), extras), (new, stored))| {
+            p.extras = extras;
+            file_outcome(path, format, imported(None, &p, new, stored))
+        })
+        .collect();
+    Ok(out)
+}
+
+/// Cuts the files into windows of about [`WINDOW_BYTES`] (at least one file each).
+fn windows(sizes: &[u64]) -> Vec<std::ops::Range<usize>> {
+    let mut out = Vec::new();
+    let (mut start, mut bytes) = (0, 0u64);
+    for (i, size) in sizes.iter().enumerate() {
+        if i > start && bytes + size > WINDOW_BYTES {
+            out.push(start..i);
+            start = i;
+            bytes = 0;
+        }
+        bytes += size;
+    }
+    if start < sizes.len() {
+        out.push(start..sizes.len());
+    }
+    out
+}
+
+/// Reads and checks one file; the error is the reason it is rejected (file name removed).
+fn parse_file(
+    path: &Path,
+    format: &'static dyn DealFormat,
+    first_board: u64,
+) -> Result<Parsed, String> {
+    let strip = |msg: String| {
+        let name = format!("{}: ", path.display());
+        msg.strip_prefix(&name).map(str::to_owned).unwrap_or(msg)
+    };
+    let boards = read_deal_file(path, format, first_board).map_err(|e| strip(e.to_string()))?;
+    // SQLite cannot hold a board number above i64::MAX: refuse the file here, not after
+    // its deals were stored.
+    if let Some(board) = boards
+        .iter()
+        .filter_map(|b| b.number)
+        .find(|&n| i64::try_from(n).is_err())
+    {
+        return Err(StoreError::BoardOutOfRange { board }.to_string());
+    }
+    let plays = board_plays(&boards)?;
+    let dd = board_dd(&boards)?;
+    Ok(Parsed {
+        boards,
+        extras: BoardExtras { plays, dd },
+    })
+}
+
+/// `board N`, or `record K` (1-based) for a board without a number.
+fn board_name(b: &Board, i: usize) -> String {
+    b.number
+        .map_or_else(|| format!("record {}", i + 1), |n| format!("board {n}"))
+}
+
+/// The plays of a file's boards, replayed and validated ([`crate::board_play`]).
+fn board_plays(boards: &[Board]) -> Result<Vec<NewPlay>, String> {
+    let mut out = Vec::new();
+    for (i, b) in boards.iter().enumerate() {
+        let Some(game) = b.game.as_deref() else {
+            continue;
+        };
+        let play = crate::board_play(&b.deal, game)
+            .map_err(|e| format!("{}: play: {e}", board_name(b, i)))?;
+        if let Some(play) = play {
+            out.push(NewPlay {
+                deal: DealIndex::from_deal(&b.deal),
+                board: b.number,
+                play,
+            });
+        }
+    }
+    Ok(out)
+}
+
+/// The double-dummy tables of a file's boards ([`Board::dd`]), one per deal; a deal given two
+/// different tables rejects the file.
+fn board_dd(boards: &[Board]) -> Result<Vec<(DealIndex, TrickTable)>, String> {
+    let mut out: Vec<(DealIndex, TrickTable, String)> = Vec::new();
+    for (i, b) in boards.iter().enumerate() {
+        let Some(table) = b.dd else {
+            continue;
+        };
+        let key = DealIndex::from_deal(&b.deal);
+        let board = board_name(b, i);
+        match out.iter().find(|(k, _, _)| *k == key) {
+            Some((_, t, first)) if *t != table => {
+                return Err(format!(
+                    "{board}: its double-dummy table differs from the one given at {first} for the same deal"
+                ));
+            }
+            Some(_) => {}
+            None => out.push((key, table, board)),
+        }
+    }
+    Ok(out.into_iter().map(|(k, t, _)| (k, t)).collect())
+}
+
+/// Why a file's tables were refused.
+enum Check {
+    Differs(String),
+    Store(StoreError),
+}
+
+/// Refuses a file whose double-dummy tables differ from those stored for the same deals (a
+/// deal is solved at most once per database, and a stored table is never replaced).
+fn check_stored_dd(store: &Store, _path: &Path, p: &Parsed) -> Result<(), Check> {
+    let dd = &p.extras.dd;
+    if dd.is_empty() {
+        return Ok(());
+    }
+    let keys: Vec<DealIndex> = dd.iter().map(|(k, _)| *k).collect();
+    let stored = store.dd_tables(&keys).map_err(Check::Store)?;
+    for ((key, given), stored) in dd.iter().zip(stored) {
+        if let Some(stored) = stored
+            && stored != *given
+        {
+            let (i, b) = p
+                .boards
+                .iter()
+                .enumerate()
+                .find(|(_, b)| DealIndex::from_deal(&b.deal) == *key)
+                .expect("the table came from one of the boards");
+            let hex = |t: &TrickTable| {
+                t.to_bytes()
+                    .iter()
+                    .map(|x| format!("{x:02x}"))
+                    .collect::<String>()
+            };
+            return Err(Check::Differs(format!(
+                "{}: its double-dummy table differs from the one stored for deal {key} (file: {}; stored: {})",
+                board_name(b, i),
+                hex(given),
+                hex(&stored),
+            )));
+        }
+    }
+    Ok(())
+}
