@@ -71,3 +71,10 @@ pub mod dd;
 pub mod solve;
 // The import workflow: deal files with their plays and tables into the store.
 pub mod import;
+// Deal files out: rendering, split sets, whole-file writes, and the export workflow.
+pub mod export;
+
+/// README.md's Rust examples, compiled and run with the doctests.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;

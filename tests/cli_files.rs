@@ -313,3 +313,69 @@ fn import_json_reports_each_file() {
         "with --json the per-file lines do not go to stderr: {err}"
     );
 }
+
+/// `export --json`: the files go out as before, then one report object on stdout.
+#[test]
+fn export_json_reports_the_files_written() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    dealdex(d)
+        .args([
+            "generate", "--boards", "1-120", "--seed", SEED, "--out", "big.pbn",
+        ])
+        .assert()
+        .success();
+    let out = dealdex(d)
+        .args([
+            "export", "--set", "big", "--out", "big.dup", "--out", "big2.pbn", "--split", "--json",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["set"], "big");
+    assert_eq!(report["boards"], 120);
+    assert_eq!(report["solved"], 0);
+    let files = report["files"].as_array().unwrap();
+    let summary: Vec<(String, String, u64)> = files
+        .iter()
+        .map(|f| {
+            (
+                f["path"]
+                    .as_str()
+                    .unwrap()
+                    .rsplit('/')
+                    .next()
+                    .unwrap()
+                    .to_owned(),
+                f["format"].as_str().unwrap().to_owned(),
+                f["boards"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        summary,
+        [
+            ("big-1.dup".to_owned(), "dup".to_owned(), 96),
+            ("big-2.dup".to_owned(), "dup".to_owned(), 24),
+            ("big2.pbn".to_owned(), "pbn".to_owned(), 120),
+        ]
+    );
+    for f in files {
+        let path = Path::new(f["path"].as_str().unwrap());
+        let path = if path.is_absolute() {
+            path.to_owned()
+        } else {
+            d.join(path)
+        };
+        assert_eq!(
+            std::fs::metadata(&path).unwrap().len(),
+            f["bytes"].as_u64().unwrap()
+        );
+    }
+    assert_eq!(deals_of(&d.join("big2.pbn")), seed_deals(1..=120));
+}

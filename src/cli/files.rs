@@ -1,12 +1,13 @@
 //! `dealdex convert`, `dealdex import` and `dealdex export`: deal files through the registry.
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use anyhow::Context;
 use clap::Args;
+use dealdex::Store;
+use dealdex::export::{ExportError, ExportJob};
 use dealdex::formats::{Board, DealFormat};
 use dealdex::import::{FileOutcome, FileResult, ImportJob};
-use dealdex::{DealIndex, Store};
 
 use super::generate::store_failed;
 use super::outputs::{self, Output};
@@ -99,6 +100,10 @@ pub struct ExportArgs {
     format: Option<String>,
     #[command(flatten)]
     write: outputs::WriteArgs,
+    /// After the files, print a JSON report on stdout (set, boards, boards solved, files
+    /// with their format, boards and bytes).
+    #[arg(long)]
+    json: bool,
     #[command(flatten)]
     db: DbArgs,
 }
@@ -226,29 +231,22 @@ pub fn export(a: ExportArgs) -> anyhow::Result<()> {
         return Err(bad(format!("no database at {}", a.db.db.display())));
     }
     let store = Store::open(&a.db.db)?;
-    let info = store
-        .set(&a.set)?
-        .ok_or_else(|| bad(format!("no set named {:?} in {}", a.set, a.db.db.display())))?;
-    let rows = store.set_boards(&a.set)?;
-    let boards = rows
-        .iter()
-        .map(|(n, key)| {
-            Ok(Board::new(
-                *n,
-                key.to_deal()
-                    .with_context(|| format!("set {:?} board {n}: stored key {key}", a.set))?,
-            ))
-        })
-        .collect::<anyhow::Result<Vec<Board>>>()?;
-    // Solved deals carry their tables (PBN writes them as double-dummy tags).
-    let keys: Vec<DealIndex> = rows.iter().map(|(_, k)| *k).collect();
-    let mut boards = boards;
-    for (b, table) in boards.iter_mut().zip(store.dd_tables(&keys)?) {
-        b.dd = table;
+    let job = ExportJob {
+        set: a.set.clone(),
+        outputs: outs,
+        event: a.write.event.clone(),
+        blind: a.write.blind,
+        split: a.write.split,
+    };
+    let mut stdout = super::open_output(None)?;
+    let report = dealdex::export::export(&job, &store, &mut stdout).map_err(|e| match e {
+        ExportError::NoSet { set } => bad(format!("no set named {set:?} in {}", a.db.db.display())),
+        ExportError::Render(e) => bad(e.to_string()),
+        e => e.into(),
+    })?;
+    if a.json {
+        writeln!(stdout, "{}", serde_json::to_string(&report)?)?;
+        stdout.flush()?;
     }
-    let opts = a
-        .write
-        .options(&info.name, info.first_board, info.last_board);
-    let files = outputs::render(&outs, &boards, &opts, a.write.split)?;
-    outputs::write_files(&files)
+    Ok(())
 }

@@ -453,8 +453,8 @@ fn tournament(a: &GenerateArgs, (first, last): (u64, u64)) -> anyhow::Result<()>
                 );
             }
         }
-        for (path, _) in &files {
-            if let Some(p) = path {
+        for f in &files {
+            if let Some(p) = &f.path {
                 msg += &format!("; written to {}", p.display());
             }
         }
