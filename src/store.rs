@@ -16,12 +16,18 @@
 //! (60 s, or the seconds in the `DEALDEX_BUSY_TIMEOUT` environment variable) for another's
 //! transaction to end; past that the call fails with a busy error
 //! ([`StoreError::is_busy`]) and changes nothing.
+//!
+//! Readers ([`Store::open_read_only`], [`ReadOnlyStore::open`]) never create, migrate or
+//! write the file: a file at an older schema version is upgraded only by a writer
+//! ([`Store::open`]), and a reader refuses it until then. Their queries by compiled query
+//! and scope ([`Store::find_deals`], [`Store::count_deals`], [`Store::for_each_key`]) are
+//! in `store/search.rs`.
 
 use std::path::Path;
 use std::time::Duration;
 
 use rusqlite::types::ValueRef;
-use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
+use rusqlite::{Connection, OpenFlags, OptionalExtension, TransactionBehavior, params};
 use rusqlite_migration::{HookError, HookResult, M, Migrations};
 
 use crate::index::DealIndex;
@@ -29,6 +35,7 @@ use crate::index::DealIndex;
 mod dd;
 mod plays;
 mod readonly;
+mod search;
 
 pub use plays::{NewPlay, StoredPlay};
 
@@ -98,8 +105,8 @@ fn set_wal_mode(conn: &Connection, timeout: Duration) -> rusqlite::Result<()> {
     }
 }
 
-/// The `migrations/NN-name/up.sql` files, applied in `NN` order.
-/// The schema migrations, in order: the SQL files of `migrations/`, embedded in the binary.
+/// The schema migrations, in order: the `migrations/NN-name/up.sql` files, embedded in the
+/// binary and applied in `NN` order; [`Store::SCHEMA_VERSION`] counts them.
 fn migrations() -> Migrations<'static> {
     Migrations::new(vec![
         M::up(include_str!("../migrations/01-initial/up.sql")),
@@ -154,6 +161,56 @@ fn backfill_features(tx: &rusqlite::Transaction) -> HookResult {
         stmt.execute(params![&key.0, hcp4, lens])?;
     }
     Ok(())
+}
+
+/// Opens an existing file for reading only (see [`Store::open_read_only`]): read-only
+/// flags, `query_only`, the pragmas that touch no file, the schema version checked (never
+/// migrated) and dealdex's SQL functions. Returns the connection and the path label.
+fn open_read_only_connection(path: &Path) -> Result<(Connection, String), StoreError> {
+    let label = path.display().to_string();
+    let timeout = busy_timeout_setting()?;
+    // Without SQLITE_OPEN_CREATE a missing file is not created but only reported as
+    // "unable to open database file": say what is wrong.
+    if matches!(path.try_exists(), Ok(false)) {
+        return Err(StoreError::NoDatabase { path: label });
+    }
+    let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+    let conn = Connection::open_with_flags(path, flags).at(&label)?;
+    conn.busy_timeout(timeout).at(&label)?;
+    conn.execute_batch(
+        "PRAGMA cache_size = -32768;
+         PRAGMA temp_store = MEMORY;
+         PRAGMA query_only = ON;",
+    )
+    .at(&label)?;
+    check_schema_version(&conn, &label)?;
+    crate::sqlfn::register(&conn).at(&label)?;
+    Ok((conn, label))
+}
+
+/// Refuses a file whose `user_version` is not [`Store::SCHEMA_VERSION`], reading only.
+fn check_schema_version(conn: &Connection, path: &str) -> Result<(), StoreError> {
+    let found: i64 = conn
+        .query_row("PRAGMA user_version", [], |r| r.get(0))
+        .at(path)?;
+    let expected = Store::SCHEMA_VERSION;
+    match usize::try_from(found) {
+        Ok(found) if found == expected => Ok(()),
+        Ok(found) if found < expected => Err(StoreError::SchemaTooOld {
+            path: path.to_owned(),
+            found,
+            expected,
+        }),
+        Ok(found) => Err(StoreError::SchemaTooNew {
+            path: path.to_owned(),
+            found,
+            expected,
+        }),
+        Err(_) => Err(StoreError::Migration {
+            path: path.to_owned(),
+            error: rusqlite_migration::Error::InvalidUserVersion,
+        }),
+    }
 }
 
 /// Inserts a deal with its stored features (migrations 02 and 03), one row a statement.
@@ -291,6 +348,45 @@ pub enum StoreError {
         id: i64,
         /// What is wrong with it.
         why: String,
+    },
+    /// [`Store::open_read_only`], [`ReadOnlyStore::open`]: there is no file at the path (a
+    /// reader never creates one). Displays as `no database at PATH`.
+    #[error("no database at {path}")]
+    NoDatabase {
+        /// The database path as given.
+        path: String,
+    },
+    /// [`Store::open_read_only`], [`ReadOnlyStore::open`]: the file's schema (`PRAGMA
+    /// user_version`) is older than [`Store::SCHEMA_VERSION`]. A reader never upgrades a
+    /// file; any command that writes to it ([`Store::open`]: `dealdex import`,
+    /// `dealdex generate`) does, and the message says so. Version 0 is a file without
+    /// dealdex's schema (e.g. an empty file).
+    #[error(
+        "{path}: schema version {found} is older than version {expected}, which this dealdex \
+         reads; reading does not upgrade a file: a command that writes to it (e.g. dealdex \
+         import or dealdex generate) upgrades it first"
+    )]
+    SchemaTooOld {
+        /// The database path as given.
+        path: String,
+        /// The file's `user_version`.
+        found: usize,
+        /// [`Store::SCHEMA_VERSION`].
+        expected: usize,
+    },
+    /// [`Store::open_read_only`], [`ReadOnlyStore::open`]: the file's schema (`PRAGMA
+    /// user_version`) is newer than [`Store::SCHEMA_VERSION`]: a newer dealdex wrote it.
+    #[error(
+        "{path}: schema version {found} is newer than version {expected}, which this dealdex \
+         reads: the file was written by a newer dealdex"
+    )]
+    SchemaTooNew {
+        /// The database path as given.
+        path: String,
+        /// The file's `user_version`.
+        found: usize,
+        /// [`Store::SCHEMA_VERSION`].
+        expected: usize,
     },
     /// [`Store::open`]: the `DEALDEX_BUSY_TIMEOUT` environment variable is not a number of
     /// seconds between 0 and 86400.
@@ -433,6 +529,16 @@ impl Store {
     /// several seconds, so rusqlite's default of 5 s made a second bulk writer fail.
     pub const DEFAULT_BUSY_TIMEOUT: Duration = Duration::from_secs(60);
 
+    /// The schema version this build reads and writes: the number of migrations it knows,
+    /// recorded in a file's `PRAGMA user_version` by [`Store::open`].
+    ///
+    /// ```
+    /// let store = dealdex::Store::open_in_memory()?;
+    /// assert_eq!(store.schema_version()?, dealdex::Store::SCHEMA_VERSION);
+    /// # Ok::<(), dealdex::StoreError>(())
+    /// ```
+    pub const SCHEMA_VERSION: usize = 5;
+
     /// Opens the database file at `path`, creating it if missing (with 32 KiB pages), sets
     /// the connection's pragmas (WAL journal, `synchronous=NORMAL`, `foreign_keys=ON`, a
     /// page cache of at most 32 MiB (bulk inserts gain nothing from more: random keys defeat
@@ -458,6 +564,55 @@ impl Store {
         let conn = Connection::open(path).at(&label)?;
         conn.busy_timeout(timeout).at(&label)?;
         Store::init(conn, label, timeout)
+    }
+
+    /// Opens the existing database file at `path` for reading only, as it is: never
+    /// creating the file, never migrating its schema, never writing a byte of it.
+    ///
+    /// The file is opened with SQLite's `SQLITE_OPEN_READONLY` flag and `PRAGMA query_only`
+    /// is on, so every writing call on the returned store ([`Store::insert_deals`],
+    /// [`Store::store_set`], …) fails with [`StoreError::Sqlite`] (`attempt to write a
+    /// readonly database`). The file must be at [`Store::SCHEMA_VERSION`]: a reader's
+    /// queries name the current tables and views, so an older file is refused rather than
+    /// read half-way, and only a writing command upgrades it (by [`Store::open`]). The
+    /// connection has the pragmas of [`Store::open`] that change no file (page cache,
+    /// temporary tables in memory, busy timeout) and dealdex's SQL functions
+    /// ([`crate::sqlfn::register`]: `hcp`, `dd_tricks`, `dd_par`, …), so the queries of
+    /// [`Store::find_deals`] work.
+    ///
+    /// The database file itself is never written. In WAL mode SQLite creates the `-wal` and
+    /// `-shm` side files next to it when they are missing (a reader needs the shared-memory
+    /// index) and, being read-only, leaves them there (an empty `-wal`); the next writer to
+    /// close the file removes them.
+    ///
+    /// ```
+    /// use dealdex::{DealIndex, Store, StoreError};
+    /// let dir = tempfile::tempdir()?;
+    /// let path = dir.path().join("d.db");
+    /// let key = DealIndex::parse_hex("0EDCCBA0976F2DA4945D8E9DC0")?;
+    /// Store::open(&path)?.insert_deals(&[key])?;
+    ///
+    /// let mut reader = Store::open_read_only(&path)?;
+    /// assert!(reader.contains(&key)?);
+    /// assert!(reader.insert_deals(&[DealIndex([0x4E; 13])]).is_err());
+    ///
+    /// let missing = dir.path().join("none.db");
+    /// let err = Store::open_read_only(&missing).unwrap_err();
+    /// assert!(matches!(err, StoreError::NoDatabase { .. }));
+    /// assert!(!missing.exists());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`StoreError::NoDatabase`] if there is no file at `path` (none is created);
+    /// [`StoreError::SchemaTooOld`] or [`StoreError::SchemaTooNew`] if the file's
+    /// `user_version` is not [`Store::SCHEMA_VERSION`] (the file is left as it is);
+    /// [`StoreError::Migration`] if its `user_version` is negative;
+    /// [`StoreError::BadBusyTimeout`] as for [`Store::open`];
+    /// [`StoreError::Sqlite`] if the file cannot be opened or is not an SQLite database.
+    pub fn open_read_only(path: &Path) -> Result<Store, StoreError> {
+        let (conn, path) = open_read_only_connection(path)?;
+        Ok(Store { conn, path })
     }
 
     /// How long a connection made by [`Store::open`] waits for another connection's write
@@ -534,7 +689,7 @@ impl Store {
     }
 
     /// The schema version recorded in the file (`PRAGMA user_version`): the number of
-    /// migrations applied, 1 for the current schema.
+    /// migrations applied, [`Store::SCHEMA_VERSION`] for the current schema.
     ///
     /// # Errors
     /// [`StoreError::Sqlite`] if the query fails; [`StoreError::Migration`] if the
@@ -1148,6 +1303,22 @@ mod tests {
     #[test]
     fn embedded_migrations_are_valid() {
         migrations().validate().unwrap();
+    }
+
+    #[test]
+    fn schema_version_counts_the_migrations() {
+        let mut conn = Connection::open_in_memory().unwrap();
+        crate::sqlfn::register(&conn).unwrap();
+        assert_eq!(
+            migrations().pending_migrations(&conn).unwrap(),
+            Store::SCHEMA_VERSION as i32
+        );
+        migrations().to_latest(&mut conn).unwrap();
+        let v: i64 = conn
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(v, Store::SCHEMA_VERSION as i64);
+        check_schema_version(&conn, ":memory:").unwrap();
     }
 
     #[test]

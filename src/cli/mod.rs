@@ -116,6 +116,9 @@ pub fn report(e: anyhow::Error) -> ExitCode {
                     dealdex::StoreError::SetExists { .. }
                         | dealdex::StoreError::BoardOutOfRange { .. }
                         | dealdex::StoreError::BadBusyTimeout { .. }
+                        | dealdex::StoreError::NoDatabase { .. }
+                        | dealdex::StoreError::SchemaTooOld { .. }
+                        | dealdex::StoreError::SchemaTooNew { .. }
                 )
             )
             // A database file changed outside dealdex is bad input too.

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use anyhow::Context;
 use clap::Args;
-use dealdex::{Deal, DealIndex, Format, HexDeal, Labels, Scheme, Store, StoredPlay};
+use dealdex::{Deal, DealIndex, Format, HexDeal, Labels, Scheme, StoredPlay};
 
 use super::{DbArgs, bad, open_output, parse_scheme};
 
@@ -175,7 +175,7 @@ pub fn lookup(a: LookupArgs) -> anyhow::Result<()> {
     if !a.db.db.exists() {
         writeln!(out, "stored  no (no database at {})", a.db.db.display())?;
     } else {
-        let store = Store::open(&a.db.db)?;
+        let store = dealdex::Store::open_read_only(&a.db.db)?;
         if store.contains(&key)? {
             plays = store.plays_of(&key)?;
             let boards = store.boards_of(&key)?;

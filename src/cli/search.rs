@@ -6,8 +6,7 @@ use std::path::PathBuf;
 use clap::Args;
 use dealdex::formats::{Board, WriteOptions};
 use dealdex::query::Query;
-use dealdex::{DealIndex, Store};
-use rusqlite::types::Value;
+use dealdex::Store;
 
 use super::outputs;
 use super::{DbArgs, bad, open_output};
@@ -51,70 +50,30 @@ pub struct QueryArgs {
 pub fn run(a: QueryArgs) -> anyhow::Result<()> {
     let q = Query::parse(&a.expr).map_err(|e| bad(format!("query: {e}")))?;
     let filter = q.to_sql();
-    let mut params: Vec<Value> = filter.params.iter().map(|&v| Value::Integer(v)).collect();
-    let (from, order) = match &a.set {
-        Some(name) => {
-            params.push(Value::Text(name.clone()));
-            (
-                format!(
-                    "deal_features JOIN set_boards ON set_boards.deal = deal_features.key \
-                     JOIN sets ON sets.id = set_boards.set_id \
-                     WHERE sets.name = ?{} AND ({})",
-                    params.len(),
-                    filter.clause
-                ),
-                " ORDER BY set_boards.board",
-            )
-        }
-        None => (
-            format!("deal_features WHERE {}", filter.clause),
-            " ORDER BY deal_features.key",
-        ),
-    };
-    let limit = a.limit.map(|n| format!(" LIMIT {n}")).unwrap_or_default();
-    let sql = if a.count {
-        format!("SELECT count(*) FROM {from}")
-    } else if a.set.is_some() {
-        format!("SELECT deal_features.key, set_boards.board FROM {from}{order}{limit}")
-    } else {
-        format!("SELECT deal_features.key, NULL FROM {from}{order}{limit}")
-    };
+    let set = a.set.as_deref();
     let mut out = open_output(a.out.as_deref())?;
     if a.explain {
-        writeln!(out, "{sql}")?;
-        for (i, p) in params.iter().enumerate() {
-            writeln!(out, "-- ?{} = {p:?}", i + 1)?;
-        }
+        let text = match a.count {
+            true => Store::explain_count_deals(&filter, set),
+            false => Store::explain_find_deals(&filter, set, a.limit),
+        };
+        out.write_all(text.as_bytes())?;
         return Ok(out.flush()?);
     }
-    if !a.db.db.exists() {
-        return Err(bad(format!("no database at {}", a.db.db.display())));
-    }
-    let store = Store::open(&a.db.db)?;
-    let conn = store.connection();
-    let mut stmt = conn.prepare(&sql)?;
+    let store = Store::open_read_only(&a.db.db)?;
     if a.count {
-        let n: i64 = stmt.query_row(rusqlite::params_from_iter(params.iter()), |r| r.get(0))?;
-        writeln!(out, "{n}")?;
+        writeln!(out, "{}", store.count_deals(&filter, set)?)?;
         return Ok(out.flush()?);
     }
     let format = outputs::format_by_name(a.format.as_deref().unwrap_or("hex"))?;
-    let mut rows = stmt.query(rusqlite::params_from_iter(params.iter()))?;
     let mut boards = Vec::new();
-    while let Some(row) = rows.next()? {
-        let key: Vec<u8> = row.get(0)?;
-        let key = DealIndex(
-            key.as_slice()
-                .try_into()
-                .map_err(|_| bad("stored key is not 13 bytes"))?,
-        );
-        let number: Option<i64> = row.get(1)?;
-        let deal = key.to_deal()?;
+    store.for_each_match(&filter, set, a.limit, |key, number| {
         boards.push(Board {
-            number: number.map(|n| n as u64).or(Some(boards.len() as u64 + 1)),
-            ..Board::new(0, deal)
+            number: number.or(Some(boards.len() as u64 + 1)),
+            ..Board::new(0, key.to_deal()?)
         });
-    }
+        Ok::<_, anyhow::Error>(())
+    })?;
     if boards.is_empty() {
         return Ok(out.flush()?);
     }

@@ -29,9 +29,6 @@ pub struct SqlArgs {
 }
 
 pub fn run(a: SqlArgs) -> anyhow::Result<()> {
-    if !a.db.db.exists() {
-        return Err(bad(format!("no database at {}", a.db.db.display())));
-    }
     let store = ReadOnlyStore::open(&a.db.db)?;
     // The statement is the input: an error in it (or a refusal) is bad input.
     let sql_error = |e: dealdex::StoreError| bad(format!("sql: {e}"));

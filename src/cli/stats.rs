@@ -5,8 +5,8 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use clap::Args;
+use dealdex::DealIndex;
 use dealdex::stats::SetStats;
-use dealdex::{DealIndex, Store};
 use rayon::prelude::*;
 
 use super::{DbArgs, bad, open_output, outputs};
@@ -49,10 +49,7 @@ pub fn run(a: StatsArgs) -> anyhow::Result<()> {
             s
         }
         None => {
-            if !a.db.db.exists() {
-                return Err(bad(format!("no database at {}", a.db.db.display())));
-            }
-            let store = Store::open(&a.db.db)?;
+            let store = dealdex::Store::open_read_only(&a.db.db)?;
             if let Some(name) = &a.set
                 && store.set(name)?.is_none()
             {
@@ -61,19 +58,6 @@ pub fn run(a: StatsArgs) -> anyhow::Result<()> {
                     a.db.db.display()
                 )));
             }
-            let conn = store.connection();
-            let mut stmt = match &a.set {
-                Some(_) => conn.prepare(
-                    "SELECT deal FROM set_boards JOIN sets ON sets.id = set_id WHERE sets.name = ?1",
-                )?,
-                None => conn.prepare("SELECT key FROM deals")?,
-            };
-            let mut rows = match &a.set {
-                Some(name) => stmt.query([name])?,
-                None => stmt.query([])?,
-            };
-            let mut total = SetStats::new();
-            let mut keys: Vec<DealIndex> = Vec::with_capacity(KEYS_PER_STEP);
             let count = |keys: &[DealIndex]| -> anyhow::Result<SetStats> {
                 keys.par_chunks(1 << 14)
                     .map(|chunk| {
@@ -88,17 +72,16 @@ pub fn run(a: StatsArgs) -> anyhow::Result<()> {
                         Ok(x)
                     })
             };
-            while let Some(row) = rows.next()? {
-                let key = row.get_ref(0)?.as_blob()?;
-                keys.push(DealIndex(
-                    key.try_into()
-                        .map_err(|_| bad("a stored key is not 13 bytes"))?,
-                ));
+            let mut total = SetStats::new();
+            let mut keys: Vec<DealIndex> = Vec::with_capacity(KEYS_PER_STEP);
+            store.for_each_key(a.set.as_deref(), |key| -> anyhow::Result<()> {
+                keys.push(key);
                 if keys.len() == KEYS_PER_STEP {
                     total.merge(count(&keys)?);
                     keys.clear();
                 }
-            }
+                Ok(())
+            })?;
             total.merge(count(&keys)?);
             total
         }

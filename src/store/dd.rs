@@ -85,7 +85,7 @@ impl super::Store {
     /// The stored tables of `keys` (in order; `None` where a deal is not solved).
     ///
     /// # Errors
-    /// As [`Store::dd_table`].
+    /// As [`Store::dd_table`](Self::dd_table).
     pub fn dd_tables(&self, keys: &[DealIndex]) -> Result<Vec<Option<TrickTable>>, StoreError> {
         keys.iter().map(|k| self.dd_table(k)).collect()
     }

@@ -17,12 +17,12 @@
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
+use rusqlite::Connection;
 use rusqlite::hooks::{AuthAction, AuthContext, Authorization};
 use rusqlite::limits::Limit;
 use rusqlite::types::ValueRef;
-use rusqlite::{Connection, OpenFlags};
 
-use super::{At, Store, StoreError, migrations};
+use super::{At, StoreError};
 
 /// Pragmas that only report, whatever their argument (a table or index name, a row limit).
 pub const REPORTING_PRAGMAS: &[&str] = &[
@@ -109,29 +109,23 @@ pub struct ReadOnlyStore {
 }
 
 impl ReadOnlyStore {
-    /// Opens the existing database at `path` for reading only.
-    ///
-    /// A file of an older schema is first upgraded by [`Store::open`] (the one write this
-    /// makes, as every dealdex command does), so that the current tables and views exist.
+    /// Opens the existing database at `path` for reading only, as
+    /// [`Store::open_read_only`](crate::Store::open_read_only) does: never creating the
+    /// file, never migrating it (neither opening nor any statement prepared here changes
+    /// it), with dealdex's SQL functions registered. The file must be at
+    /// [`Store::SCHEMA_VERSION`](crate::Store::SCHEMA_VERSION), so that the tables, view and
+    /// functions `dealdex sql` documents are the ones there; a command that writes (through
+    /// [`Store::open`](crate::Store::open)) upgrades an older file.
     ///
     /// # Errors
-    /// [`StoreError::Sqlite`] if the file does not exist, cannot be opened or is not an
-    /// SQLite database; [`StoreError::Migration`] if its schema is newer than this build
-    /// knows or the upgrade fails.
+    /// [`StoreError::NoDatabase`] if there is no file at `path` (none is created);
+    /// [`StoreError::SchemaTooOld`] or [`StoreError::SchemaTooNew`] if its `user_version` is
+    /// not the current version (the file is left as it is); [`StoreError::Migration`] if
+    /// that is negative; [`StoreError::BadBusyTimeout`] as for `Store::open`;
+    /// [`StoreError::Sqlite`] if the file cannot be opened or is not an SQLite database.
     pub fn open(path: &Path) -> Result<ReadOnlyStore, StoreError> {
-        let label = path.display().to_string();
-        let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
-        let pending = {
-            let probe = Connection::open_with_flags(path, flags).at(&label)?;
-            migrations().pending_migrations(&probe)
-        };
-        if matches!(pending, Ok(n) if n > 0) {
-            drop(Store::open(path)?);
-        }
-        let conn = Connection::open_with_flags(path, flags).at(&label)?;
-        conn.pragma_update(None, "query_only", true).at(&label)?;
+        let (conn, label) = super::open_read_only_connection(path)?;
         conn.set_limit(Limit::SQLITE_LIMIT_ATTACHED, 0).at(&label)?;
-        crate::sqlfn::register(&conn).at(&label)?;
         let refused = Arc::new(Mutex::new(None));
         let note = Arc::clone(&refused);
         conn.authorizer(Some(move |ctx: AuthContext<'_>| {

@@ -1,0 +1,317 @@
+//! Reading the stored deals by query and scope (`dealdex query`, `dealdex stats`).
+//!
+//! A query arrives compiled ([`SqlFilter`], from [`crate::query::Query::to_sql`]): its
+//! clause is SQL written by the query compiler and is placed in the statement as it is; its
+//! values, and the set name, are bound as parameters, never spliced.
+//!
+//! Every call here takes a scope, `set: Option<&str>`, as [`Store::unsolved_keys`] does:
+//! - `None`: every stored deal, once each, in key order (the order of [`DealIndex`]'s bytes,
+//!   which is the order of its hex form);
+//! - `Some(name)`: the boards of the set named `name`, in board order, with their board
+//!   numbers; a deal at two boards of the set counts twice. No set of that name: no deals
+//!   (tell that case apart with [`Store::set`]).
+
+use std::fmt::Write as _;
+
+use rusqlite::params_from_iter;
+use rusqlite::types::Value;
+
+use super::{At, Store, StoreError, board_from_sql, key_from_sql};
+use crate::index::DealIndex;
+#[cfg(doc)]
+use crate::query::Query;
+use crate::query::SqlFilter;
+
+/// What a search statement returns.
+#[derive(Clone, Copy)]
+enum Want {
+    /// One row: the number of matches.
+    Count,
+    /// A row a match, `(key, board or NULL)`, at most `limit` of them.
+    Deals { limit: Option<u64> },
+}
+
+/// A search statement: its SQL and the values of its placeholders (`params[k - 1]` for
+/// `?k`).
+struct Search {
+    sql: String,
+    params: Vec<Value>,
+}
+
+impl Search {
+    /// The statement for `filter` over the scope `set`.
+    fn new(filter: &SqlFilter, set: Option<&str>, want: Want) -> Search {
+        let mut params: Vec<Value> = filter.params.iter().map(|&v| Value::Integer(v)).collect();
+        let (from, order) = match set {
+            Some(name) => {
+                params.push(Value::Text(name.to_owned()));
+                (
+                    format!(
+                        "deal_features JOIN set_boards ON set_boards.deal = deal_features.key \
+                         JOIN sets ON sets.id = set_boards.set_id \
+                         WHERE sets.name = ?{} AND ({})",
+                        params.len(),
+                        filter.clause
+                    ),
+                    " ORDER BY set_boards.board",
+                )
+            }
+            None => (
+                format!("deal_features WHERE {}", filter.clause),
+                " ORDER BY deal_features.key",
+            ),
+        };
+        let sql = match want {
+            Want::Count => format!("SELECT count(*) FROM {from}"),
+            Want::Deals { limit } => {
+                // SQLite's LIMIT is a signed 64-bit integer: a larger limit is no limit.
+                let limit = limit
+                    .map(|n| format!(" LIMIT {}", n.min(i64::MAX as u64)))
+                    .unwrap_or_default();
+                let board = match set {
+                    Some(_) => "set_boards.board",
+                    None => "NULL",
+                };
+                format!("SELECT deal_features.key, {board} FROM {from}{order}{limit}")
+            }
+        };
+        Search { sql, params }
+    }
+
+    /// The SQL on one line, then `-- ?k = VALUE` for each parameter.
+    fn explain(&self) -> String {
+        let mut text = format!("{}\n", self.sql);
+        for (i, p) in self.params.iter().enumerate() {
+            let _ = writeln!(text, "-- ?{} = {p:?}", i + 1);
+        }
+        text
+    }
+}
+
+impl Store {
+    /// How many deals match `filter` (a query compiled by [`Query::to_sql`]) in the scope
+    /// `set`: stored deals, each once, for `None`; boards of the set named `name` for
+    /// `Some(name)`, so a deal at two boards counts twice (0 when there is no such set: tell
+    /// that case apart with [`Store::set`]).
+    ///
+    /// ```
+    /// # use dealdex::{Deal, DealIndex, NewSet, Store};
+    /// use dealdex::query::Query;
+    /// # let spades: Deal =
+    /// #     "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432".parse()?;
+    /// # let clubs: Deal =
+    /// #     "N:...AKQJT98765432 AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432.".parse()?;
+    /// # let (a, b) = (DealIndex::from_deal(&spades), DealIndex::from_deal(&clubs));
+    /// # let mut store = Store::open_in_memory()?;
+    /// # let set = NewSet {
+    /// #     name: "club".into(), first_board: 1, last_board: 3, scheme: "example".into(),
+    /// #     generator: "doc test".into(), seed_sha256: None,
+    /// # };
+    /// // `store` holds deals `a` (North: 13 spades) and `b`, and the set "club" with
+    /// // `a` at boards 1 and 3, `b` at board 2.
+    /// store.store_set(&set, &[(1, a), (2, b), (3, a)])?;
+    /// let filter = Query::parse("len(N, spades) = 13")?.to_sql();
+    /// assert_eq!(store.count_deals(&filter, None)?, 1);
+    /// assert_eq!(store.count_deals(&filter, Some("club"))?, 2);
+    /// assert_eq!(store.count_deals(&filter, Some("no such set"))?, 0);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`StoreError::Sqlite`] if the statement cannot be prepared (a `filter` not made by
+    /// the query compiler) or fails while running (e.g. a corrupt stored key given to a
+    /// feature function).
+    pub fn count_deals(&self, filter: &SqlFilter, set: Option<&str>) -> Result<u64, StoreError> {
+        let search = Search::new(filter, set, Want::Count);
+        let n: i64 = self
+            .conn
+            .prepare(&search.sql)
+            .and_then(|mut stmt| stmt.query_row(params_from_iter(&search.params), |r| r.get(0)))
+            .at(&self.path)?;
+        Ok(n.unsigned_abs())
+    }
+
+    /// The deals that match `filter` (a query compiled by [`Query::to_sql`]), at most
+    /// `limit` of them (`None`: all), as `(key, board)` pairs:
+    /// - `set` `None`: every stored deal once, in key order (the order of the 13 bytes, which
+    ///   is that of the hex form), `board` `None`;
+    /// - `set` `Some(name)`: the boards of the set named `name`, in board order, `board`
+    ///   the board number; a deal at two boards comes twice; no such set, no deals.
+    ///
+    /// Collects them all; [`Store::for_each_match`] streams them.
+    ///
+    /// ```
+    /// # use dealdex::{Deal, DealIndex, NewSet, Store};
+    /// use dealdex::query::Query;
+    /// # let spades: Deal =
+    /// #     "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432".parse()?;
+    /// # let clubs: Deal =
+    /// #     "N:...AKQJT98765432 AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432.".parse()?;
+    /// # let (a, b) = (DealIndex::from_deal(&spades), DealIndex::from_deal(&clubs));
+    /// # let mut store = Store::open_in_memory()?;
+    /// # let set = NewSet {
+    /// #     name: "club".into(), first_board: 1, last_board: 3, scheme: "example".into(),
+    /// #     generator: "doc test".into(), seed_sha256: None,
+    /// # };
+    /// // `store` holds deals `a` (North: 13 spades) and `b`, and the set "club" with
+    /// // `a` at boards 1 and 3, `b` at board 2.
+    /// store.store_set(&set, &[(1, a), (2, b), (3, a)])?;
+    /// let filter = Query::parse("len(N, spades) = 13")?.to_sql();
+    /// assert_eq!(store.find_deals(&filter, None, None)?, [(a, None)]);
+    /// assert_eq!(
+    ///     store.find_deals(&filter, Some("club"), None)?,
+    ///     [(a, Some(1)), (a, Some(3))]
+    /// );
+    /// assert_eq!(store.find_deals(&filter, Some("club"), Some(1))?, [(a, Some(1))]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`Store::for_each_match`].
+    pub fn find_deals(
+        &self,
+        filter: &SqlFilter,
+        set: Option<&str>,
+        limit: Option<u64>,
+    ) -> Result<Vec<(DealIndex, Option<u64>)>, StoreError> {
+        let mut found = Vec::new();
+        self.for_each_match(filter, set, limit, |key, board| {
+            found.push((key, board));
+            Ok::<_, StoreError>(())
+        })?;
+        Ok(found)
+    }
+
+    /// [`Store::find_deals`] streamed: calls `found(key, board)` for each match, in order,
+    /// holding one row at a time; stops at the first error `found` returns.
+    ///
+    /// ```
+    /// # use dealdex::{Deal, DealIndex, Store};
+    /// use dealdex::query::Query;
+    /// # let spades: Deal =
+    /// #     "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432".parse()?;
+    /// let mut store = Store::open_in_memory()?;
+    /// store.insert_deals(&[DealIndex::from_deal(&spades)])?;
+    /// let filter = Query::parse("hcp(N) = 10 and balanced(N)")?.to_sql();
+    /// let mut deals = Vec::new();
+    /// store.for_each_match(&filter, None, Some(10), |key, _board| {
+    ///     deals.push(key.to_deal()?);
+    ///     Ok::<_, Box<dyn std::error::Error>>(())
+    /// })?;
+    /// assert!(deals.is_empty()); // 13-0-0-0 is not balanced
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`StoreError::CorruptKey`] for a stored key that is not a 13-byte BLOB;
+    /// [`StoreError::CorruptBoard`] for a negative stored board number;
+    /// [`StoreError::Sqlite`] as for [`Store::count_deals`]; any error of `found`, as it is.
+    pub fn for_each_match<E: From<StoreError>>(
+        &self,
+        filter: &SqlFilter,
+        set: Option<&str>,
+        limit: Option<u64>,
+        mut found: impl FnMut(DealIndex, Option<u64>) -> Result<(), E>,
+    ) -> Result<(), E> {
+        let path = &self.path;
+        let search = Search::new(filter, set, Want::Deals { limit });
+        let mut stmt = self.conn.prepare(&search.sql).at(path)?;
+        let mut rows = stmt.query(params_from_iter(&search.params)).at(path)?;
+        while let Some(row) = rows.next().at(path)? {
+            let key = key_from_sql(row.get_ref(0).at(path)?)?;
+            let board = match row.get::<_, Option<i64>>(1).at(path)? {
+                Some(b) => Some(board_from_sql(b)?),
+                None => None,
+            };
+            found(key, board)?;
+        }
+        Ok(())
+    }
+
+    /// The statement [`Store::count_deals`] runs, for showing (`dealdex query --count
+    /// --explain`): the SQL on the first line, then one line `-- ?k = VALUE` per
+    /// placeholder, VALUE in rusqlite's `Debug` form (`Integer(15)`, `Text("club")`); every
+    /// line ends in `\n`. Needs no database.
+    ///
+    /// ```
+    /// use dealdex::query::Query;
+    /// let filter = Query::parse("hcp(N) >= 15")?.to_sql();
+    /// let text = dealdex::Store::explain_count_deals(&filter, Some("club"));
+    /// assert!(text.starts_with("SELECT count(*) FROM deal_features JOIN set_boards "));
+    /// assert!(text.ends_with("\n-- ?1 = Integer(15)\n-- ?2 = Text(\"club\")\n"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn explain_count_deals(filter: &SqlFilter, set: Option<&str>) -> String {
+        Search::new(filter, set, Want::Count).explain()
+    }
+
+    /// The statement [`Store::find_deals`] and [`Store::for_each_match`] run, shown as by
+    /// [`Store::explain_count_deals`] (`dealdex query --explain`). Needs no database.
+    ///
+    /// ```
+    /// use dealdex::query::Query;
+    /// let filter = Query::parse("hcp(N) >= 15")?.to_sql();
+    /// let text = dealdex::Store::explain_find_deals(&filter, None, Some(10));
+    /// let (sql, params) = text.split_once('\n').unwrap();
+    /// assert!(sql.starts_with("SELECT deal_features.key, NULL FROM deal_features WHERE "));
+    /// assert!(sql.ends_with(" ORDER BY deal_features.key LIMIT 10"));
+    /// assert_eq!(params, "-- ?1 = Integer(15)\n");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn explain_find_deals(filter: &SqlFilter, set: Option<&str>, limit: Option<u64>) -> String {
+        Search::new(filter, set, Want::Deals { limit }).explain()
+    }
+
+    /// Calls `key` with every stored deal's key, once each and in key order, for `set`
+    /// `None`; with the deal of each board of the set named `name`, in board order, for
+    /// `Some(name)` (nothing when there is no such set). One row is held at a time, so a
+    /// database of any size is walked in bounded memory; stops at the first error `key`
+    /// returns.
+    ///
+    /// ```
+    /// # use dealdex::{DealIndex, NewSet, Store};
+    /// let mut store = Store::open_in_memory()?;
+    /// let (a, b) = (DealIndex([0x4E; 13]), DealIndex::parse_hex("0EDCCBA0976F2DA4945D8E9DC0")?);
+    /// let set = NewSet {
+    ///     name: "club".into(), first_board: 1, last_board: 2, scheme: "example".into(),
+    ///     generator: "doc test".into(), seed_sha256: None,
+    /// };
+    /// store.store_set(&set, &[(1, a), (2, a)])?;
+    /// store.insert_deals(&[b])?;
+    /// let mut keys = Vec::new();
+    /// store.for_each_key(None, |k| Ok::<_, dealdex::StoreError>(keys.push(k)))?;
+    /// assert_eq!(keys, [b, a]); // key order: 0E… before 4E…
+    /// keys.clear();
+    /// store.for_each_key(Some("club"), |k| Ok::<_, dealdex::StoreError>(keys.push(k)))?;
+    /// assert_eq!(keys, [a, a]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`StoreError::CorruptKey`] for a stored key that is not a 13-byte BLOB;
+    /// [`StoreError::Sqlite`] if the query fails; any error of `key`, as it is.
+    pub fn for_each_key<E: From<StoreError>>(
+        &self,
+        set: Option<&str>,
+        mut key: impl FnMut(DealIndex) -> Result<(), E>,
+    ) -> Result<(), E> {
+        let path = &self.path;
+        let sql = match set {
+            None => "SELECT key FROM deals ORDER BY key",
+            Some(_) => {
+                "SELECT b.deal FROM set_boards b JOIN sets s ON s.id = b.set_id \
+                 WHERE s.name = ?1 ORDER BY b.board"
+            }
+        };
+        let mut stmt = self.conn.prepare(sql).at(path)?;
+        let mut rows = match set {
+            None => stmt.query([]),
+            Some(name) => stmt.query([name]),
+        }
+        .at(path)?;
+        while let Some(row) = rows.next().at(path)? {
+            key(key_from_sql(row.get_ref(0).at(path)?)?)?;
+        }
+        Ok(())
+    }
+}
