@@ -1426,34 +1426,6 @@ proptest! {
 // ---------------------------------------------------------------------------------------
 // Timing (release): cargo test --release --test query -- --ignored --nocapture
 
-#[test]
-#[ignore = "timing; run in release with --ignored --nocapture"]
-fn matches_rate() {
-    const N: usize = 1_000_000;
-    let deals = random_deals(N);
-    for text in [
-        "hcp(N) in 20..21 and balanced(N)",
-        "hcp(N) >= 20 and len(S, spades) >= 5 and shape(E) = 4432",
-        "balanced(N) and hcp(N) in 15..17",
-        "len(NS, hearts) >= 8 and hcp(NS) >= 25 and ltc(N) <= 7",
-        "shape(E) = 4432 or pattern(W) = 5-4-3-1 or controls(S) >= 6",
-    ] {
-        let q = Query::parse(text).unwrap();
-        let mut hits = 0usize;
-        let t = Instant::now();
-        for d in &deals {
-            hits += usize::from(q.matches(std::hint::black_box(d)));
-        }
-        let s = t.elapsed().as_secs_f64();
-        println!(
-            "{text:60} {:>7} hits ({:.2} %), {:6.1} M evaluations/s",
-            hits,
-            100.0 * hits as f64 / N as f64,
-            N as f64 / s / 1e6
-        );
-    }
-}
-
 /// `dd(declarer, strain)`: parsed, printed back, compiled to a subquery on the stored
 /// table (migration 05) with fixed letters only, and evaluated in Rust by solving.
 #[test]
