@@ -69,12 +69,12 @@ pub struct RenderedFile {
 
 /// A set that a format cannot hold (e.g. board 100 in DUP): the output and why.
 #[derive(Debug, thiserror::Error)]
-#[error("{output}: {source}{}", if *.over_limit { "; give --split to cut the set into files of 96 boards" } else { "" })]
+#[error("{output}: {error}{}", if *.over_limit { "; give --split to cut the set into files of 96 boards" } else { "" })]
 pub struct RenderError {
     /// The output's label (path or `stdout`).
     pub output: String,
     /// The format's error, naming the board.
-    pub source: FormatError,
+    pub error: FormatError,
     /// True when the set exceeds the format's board limit (splitting would help).
     pub over_limit: bool,
 }
@@ -96,9 +96,9 @@ pub fn render_set<P: AsRef<Path>>(
     for o in outputs {
         let info = o.format.info();
         let over = info.max_board.is_some_and(|m| last > m);
-        let fail = |source| RenderError {
+        let fail = |error| RenderError {
             output: o.label(),
-            source,
+            error,
             over_limit: over,
         };
         if let Some(path) = o.path.as_ref().filter(|_| split && over) {
@@ -194,12 +194,12 @@ pub fn write_rendered(files: &[RenderedFile], stdout: &mut dyn Write) -> Result<
         let Some(p) = f.path.as_deref().filter(|p| p.as_os_str() != "-") else {
             stdout
                 .write_all(&f.bytes)
-                .map_err(|source| WriteError { path: None, source })?;
+                .map_err(|error| WriteError { path: None, error })?;
             continue;
         };
-        let fail = |source| WriteError {
+        let fail = |error| WriteError {
             path: Some(p.to_owned()),
-            source,
+            error,
         };
         if std::fs::metadata(p).map_or(true, |m| m.is_file()) {
             write_whole(p, &f.bytes).map_err(fail)?;
@@ -213,17 +213,17 @@ pub fn write_rendered(files: &[RenderedFile], stdout: &mut dyn Write) -> Result<
     }
     stdout
         .flush()
-        .map_err(|source| WriteError { path: None, source })
+        .map_err(|error| WriteError { path: None, error })
 }
 
 /// A file that could not be written.
 #[derive(Debug, thiserror::Error)]
-#[error("{}: {source}", path.as_ref().map_or("stdout".to_owned(), |p| p.display().to_string()))]
+#[error("{}: {error}", path.as_ref().map_or("stdout".to_owned(), |p| p.display().to_string()))]
 pub struct WriteError {
     /// The file; `None` for standard output.
     pub path: Option<PathBuf>,
-    /// The I/O error.
-    pub source: std::io::Error,
+    /// The I/O error (`BrokenPipe` when a reader of standard output went away).
+    pub error: std::io::Error,
 }
 
 /// An export job: a stored set to files.
@@ -292,7 +292,7 @@ pub enum ExportError {
         set: String,
     },
     /// A stored key that is not a deal (the file was changed outside dealdex).
-    #[error("set {set:?} board {board}: stored key {key}: {source}")]
+    #[error("set {set:?} board {board}: stored key {key}: {error}")]
     CorruptKey {
         /// The set.
         set: String,
@@ -301,7 +301,7 @@ pub enum ExportError {
         /// The stored key.
         key: DealIndex,
         /// Why it is no deal.
-        source: IndexError,
+        error: IndexError,
     },
     /// The store failed.
     #[error(transparent)]
@@ -335,11 +335,11 @@ pub fn export(
         .map(|&(n, key)| {
             key.to_deal()
                 .map(|deal| Board::new(n, deal))
-                .map_err(|source| ExportError::CorruptKey {
+                .map_err(|error| ExportError::CorruptKey {
                     set: job.set.clone(),
                     board: n,
                     key,
-                    source,
+                    error,
                 })
         })
         .collect::<Result<Vec<Board>, ExportError>>()?;

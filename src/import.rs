@@ -40,20 +40,20 @@ pub const DEFAULT_IMPORT_BATCH: u64 = 1 << 20;
 #[derive(Debug, thiserror::Error)]
 pub enum ReadFileError {
     /// The file could not be read.
-    #[error("{}: {source}", path.display())]
+    #[error("{}: {error}", path.display())]
     Io {
         /// The file.
         path: PathBuf,
         /// The I/O error.
-        source: std::io::Error,
+        error: std::io::Error,
     },
     /// The format's reader refused it (line, column, byte or record in the error).
-    #[error("{}: {source}", path.display())]
+    #[error("{}: {error}", path.display())]
     Format {
         /// The file.
         path: PathBuf,
         /// Where and why.
-        source: FormatError,
+        error: FormatError,
     },
     /// The file holds no board.
     #[error("{}: no boards found (read as {format})", path.display())]
@@ -75,13 +75,13 @@ pub fn read_deal_file(
     format: &'static dyn DealFormat,
     first_board: u64,
 ) -> Result<Vec<Board>, ReadFileError> {
-    let data = std::fs::read(path).map_err(|source| ReadFileError::Io {
+    let data = std::fs::read(path).map_err(|error| ReadFileError::Io {
         path: path.to_owned(),
-        source,
+        error,
     })?;
-    let mut boards = format.read(&data).map_err(|source| ReadFileError::Format {
+    let mut boards = format.read(&data).map_err(|error| ReadFileError::Format {
         path: path.to_owned(),
-        source,
+        error,
     })?;
     if boards.is_empty() {
         return Err(ReadFileError::Empty {
@@ -182,12 +182,12 @@ pub struct ImportReport {
 /// The store failed while importing (busy past the timeout, disk full, …): the
 /// transaction in flight was rolled back; files reported before were stored.
 #[derive(Debug, thiserror::Error)]
-#[error("{}{source}", file.as_ref().map(|p| format!("{}: ", p.display())).unwrap_or_default())]
+#[error("{}{error}", file.as_ref().map(|p| format!("{}: ", p.display())).unwrap_or_default())]
 pub struct ImportFailed {
     /// The file being stored, when one transaction was one file.
     pub file: Option<PathBuf>,
     /// The store's error.
-    pub source: Box<StoreError>,
+    pub error: Box<StoreError>,
 }
 
 /// A file read and checked, ready to store.
@@ -293,7 +293,7 @@ pub fn import(
                         Err(source) => {
                             return Err(ImportFailed {
                                 file: Some(path.clone()),
-                                source: Box::new(source),
+                                error: Box::new(source),
                             });
                         }
                     };
@@ -380,7 +380,7 @@ fn store_batch(
         .insert_deal_groups_with_extras(&groups, &extras)
         .map_err(|source| ImportFailed {
             file: None,
-            source: Box::new(source),
+            error: Box::new(source),
         })?;
     let out = batch
         .drain(..)

@@ -20,7 +20,7 @@ mod pbn;
 pub use number::{
     DEALS, NumberError, Scheme, number, parse_number, reference, unrank_range, warm_up,
 };
-pub use pbn::{PBN_HEADER, PbnError, format_deal, parse_deal, push_deal, push_game};
+pub use pbn::{PbnError, format_deal, parse_deal, push_deal};
 mod generate;
 
 pub use generate::{
@@ -29,7 +29,7 @@ pub use generate::{
 };
 mod output;
 
-pub use output::{Format, Labels, format_chunk};
+pub use output::{Format, Labels, PBN_HEADER, format_chunk, push_game};
 mod store;
 
 pub use store::{BoardExtras, ExtrasStored, NewPlay, StoredPlay};

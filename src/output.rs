@@ -1,16 +1,36 @@
 //! Deal-set output formats of the core: PBN files, hex index lines and JSON lines.
 //!
 //! Formatting works on a chunk of consecutive deals into a byte buffer, so the callers can
-//! format chunks in parallel and write them in order.
+//! format chunks in parallel and write them in order. Boards are written by the format
+//! registry's writers ([`crate::formats::Pbn`], [`crate::formats::Hex`],
+//! [`crate::formats::Json`]); only the lines of deals without board semantics (hex lines
+//! without `-X`, deals listed by number) are written here.
 
 use std::path::Path;
 
-use crate::board::{board_dealer, board_vulnerability};
 use crate::card::Seat;
 use crate::deal::Deal;
+use crate::formats::{self, Board, DealFormat, WriteOptions};
 use crate::index::DealIndex;
 use crate::number::Scheme;
-use crate::pbn::{PBN_HEADER, push_deal, push_game};
+use crate::pbn::push_deal_bytes;
+
+/// The first lines of a PBN 2.1 export file.
+pub const PBN_HEADER: &str = formats::pbn::HEADER;
+
+/// Appends one PBN export game for `board` (1-based): an empty separator line, then the
+/// mandatory tags in export order with dealer and vulnerability from FORMATS.md §3, the deal
+/// from the dealer, and `?` for every unknown value. `event` is written as given (`?` when
+/// empty; a `"` becomes `'`). This is the game [`crate::formats::Pbn`] writes for the board.
+pub fn push_game(b: &mut String, event: &str, board: u64, deal: &Deal) {
+    let mut game = Vec::with_capacity(360);
+    let event = formats::pbn::event_value(event, false);
+    formats::pbn::write_game(&mut game, &Board::new(board, *deal), &event);
+    // `event` is UTF-8 and the rest ASCII.
+    if let Ok(s) = std::str::from_utf8(&game) {
+        b.push_str(s);
+    }
+}
 
 /// An output format for deal sets.
 ///
@@ -33,13 +53,10 @@ impl Format {
     /// The format a file name's extension implies: `.pbn`; `.hex`/`.txt`; `.json`/`.jsonl`/
     /// `.ndjson`. `None` for other extensions.
     pub fn from_path(path: &Path) -> Option<Format> {
-        let ext = path.extension()?.to_str()?.to_ascii_lowercase();
-        match ext.as_str() {
-            "pbn" => Some(Format::Pbn),
-            "hex" | "txt" => Some(Format::Hex),
-            "json" | "jsonl" | "ndjson" => Some(Format::Json),
-            _ => None,
-        }
+        let format = formats::by_path(path)?;
+        [Format::Pbn, Format::Hex, Format::Json]
+            .into_iter()
+            .find(|f| f.name() == format.info().name)
     }
 
     /// The format's name: `pbn`, `hex` or `json`.
@@ -97,68 +114,58 @@ pub fn format_chunk(
     header: bool,
     event: &str,
 ) {
-    match format {
-        Format::Hex => {
-            let suffix = labels == Labels::Boards;
-            out.reserve(deals.len() * if suffix { 29 } else { 27 });
-            let mut buf = [0u8; 26];
+    use std::io::Write as _;
+    // Deal `j`'s board (boards and plain deals are numbered within u64).
+    let board = |j: usize, d: &Deal| Board::new((first + j as u128) as u64, *d);
+    let opts = WriteOptions::default();
+    match (format, labels) {
+        (Format::Hex, Labels::Boards) => {
             for (j, d) in deals.iter().enumerate() {
-                DealIndex::from_deal(d).write_hex(&mut buf);
-                out.extend_from_slice(&buf);
-                if suffix {
-                    let c = ((first + j as u128) % 16) as usize;
-                    out.extend_from_slice(&[b'-', b"0123456789ABCDEF"[c]]);
-                }
+                formats::Hex.write_board(&board(j, d), &opts, out);
+            }
+        }
+        (Format::Hex, _) => {
+            out.reserve(deals.len() * 27);
+            for d in deals {
+                formats::hex::push_index_line(out, d, None);
+            }
+        }
+        (Format::Pbn, Labels::Numbers(_)) => {
+            if header {
+                out.extend_from_slice(PBN_HEADER.as_bytes());
+            }
+            // Numbered deals are listed as PBN deal strings, one a line.
+            for d in deals {
+                push_deal_bytes(out, d, Seat::North);
                 out.push(b'\n');
             }
         }
-        Format::Pbn => {
-            let mut s = String::with_capacity(deals.len() * 330 + 32);
+        (Format::Pbn, _) => {
             if header {
-                s.push_str(PBN_HEADER);
+                out.extend_from_slice(PBN_HEADER.as_bytes());
             }
+            let event = formats::pbn::event_value(event, false);
             for (j, d) in deals.iter().enumerate() {
-                match labels {
-                    Labels::Numbers(_) => {
-                        // Numbered deals are listed as PBN deal strings, one a line.
-                        push_deal(&mut s, d, Seat::North);
-                        s.push('\n');
-                    }
-                    _ => push_game(&mut s, event, (first + j as u128) as u64, d),
-                }
+                formats::pbn::write_game(out, &board(j, d), &event);
             }
-            out.extend_from_slice(s.as_bytes());
         }
-        Format::Json => {
-            use std::fmt::Write as _;
-            let mut s = String::with_capacity(deals.len() * 200);
+        (Format::Json, Labels::Numbers(scheme)) => {
             for (j, d) in deals.iter().enumerate() {
-                let label = first + j as u128;
-                let index = DealIndex::from_deal(d);
-                // Every string written is from a fixed ASCII alphabet: no escaping needed.
-                match labels {
-                    Labels::Numbers(scheme) => {
-                        let _ = write!(
-                            s,
-                            "{{\"number\":\"{label}\",\"scheme\":\"{scheme}\",\"deal\":\""
-                        );
-                        push_deal(&mut s, d, Seat::North);
-                    }
-                    _ => {
-                        let board = label as u64;
-                        let dealer = board_dealer(board);
-                        let _ = write!(
-                            s,
-                            "{{\"board\":{board},\"dealer\":\"{dealer}\",\"vulnerable\":\"{}\",\"deal\":\"",
-                            board_vulnerability(board)
-                        );
-                        push_deal(&mut s, d, dealer);
-                        let _ = write!(s, "\",\"number\":\"{}", d.number(Scheme::Pavlicek));
-                    }
-                }
-                let _ = writeln!(s, "\",\"index\":\"{index}\"}}");
+                // Writing to a Vec cannot fail; every string written is from a fixed ASCII
+                // alphabet: no escaping needed.
+                let _ = write!(
+                    out,
+                    "{{\"number\":\"{}\",\"scheme\":\"{scheme}\",\"deal\":\"",
+                    first + j as u128
+                );
+                push_deal_bytes(out, d, Seat::North);
+                let _ = writeln!(out, "\",\"index\":\"{}\"}}", DealIndex::from_deal(d));
             }
-            out.extend_from_slice(s.as_bytes());
+        }
+        (Format::Json, _) => {
+            for (j, d) in deals.iter().enumerate() {
+                formats::Json.write_board(&board(j, d), &opts, out);
+            }
         }
     }
 }

@@ -3,11 +3,12 @@
 //! Import is tolerant (any first seat, any rank order, `10` for ten, one unknown hand `-`
 //! completed from the other three, tags in any order, `{…}` comments and `;` lines skipped);
 //! export is canonical (`<dealer>:` first, ranks descending, the mandatory tags in order).
-//! Whole PBN files are read and written by [`crate::formats::Pbn`].
+//! Whole PBN files are read and written by [`crate::formats::Pbn`], which reads and writes its
+//! `[Deal]` tags with the codec here.
 
-use crate::board::{board_dealer, board_vulnerability};
-use crate::card::{Card, Rank, Seat, Suit};
-use crate::deal::{Deal, DealError, Hand, push_holding};
+use crate::card::{Card, RANK_LETTERS, Seat, Suit};
+use crate::deal::{Deal, DealError, Hand};
+use crate::formats::text::{char_at, column, rank_index};
 
 /// What is wrong with a PBN deal string.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -31,13 +32,6 @@ pub enum PbnError {
     },
 }
 
-fn syntax(column: usize, message: impl Into<String>) -> PbnError {
-    PbnError::Syntax {
-        column,
-        message: message.into(),
-    }
-}
-
 /// Parses a PBN deal string such as `N:AKQ.T9.5432.AK2 …` into a deal.
 ///
 /// Accepted (FORMATS.md §4 import): the first seat `N:`/`E:`/`S:`/`W:` (either case; `N`
@@ -57,118 +51,233 @@ fn syntax(column: usize, message: impl Into<String>) -> PbnError {
 ///     "N:AK6.AK2.432.KJT8 J92.3.KQT865.965 Q73.9876.AJ9.742 T854.QJT54.7.AQ3");
 /// ```
 pub fn parse_deal(s: &str) -> Result<Deal, PbnError> {
-    let chars: Vec<char> = s.chars().collect();
-    let mut pos = 0;
-    while pos < chars.len() && chars[pos].is_whitespace() {
-        pos += 1;
-    }
-    let mut first = Seat::North;
-    if pos + 1 < chars.len() && chars[pos + 1] == ':' {
-        first = Seat::from_char(chars[pos]).ok_or_else(|| {
-            syntax(
-                pos + 1,
-                format!("{:?} is not a seat (expected N, E, S or W)", chars[pos]),
-            )
-        })?;
-        pos += 2;
-    }
-    let mut hands: [Option<Hand>; 4] = [None; 4];
-    // Per seat: the 1-based column where its hand starts, and where each of its cards is.
-    let mut starts = [0usize; 4];
-    let mut columns = [[0usize; 52]; 4];
-    let mut unknown = None;
-    let mut count = 0;
-    loop {
-        while pos < chars.len() && chars[pos].is_whitespace() {
-            pos += 1;
+    parse_deal_text(s.as_bytes(), Text::String).map_err(|(offset, problem)| {
+        let column = column(s.as_bytes(), offset);
+        match problem {
+            Problem::Syntax(message) => PbnError::Syntax { column, message },
+            Problem::Deal(error) => PbnError::Deal { column, error },
         }
-        if pos >= chars.len() {
-            break;
-        }
-        if count == 4 {
-            return Err(syntax(pos + 1, "more than four hands"));
-        }
-        let start = pos;
-        while pos < chars.len() && !chars[pos].is_whitespace() {
-            pos += 1;
-        }
-        let seat = first.rotate(count).index();
-        starts[seat] = start + 1;
-        hands[seat] = parse_hand(&chars[start..pos], start + 1, &mut columns[seat])?;
-        if hands[seat].is_none() {
-            if unknown.is_some() {
-                return Err(syntax(start + 1, "more than one unknown hand (-)"));
-            }
-            unknown = Some(seat);
-        }
-        count += 1;
-    }
-    if count < 4 {
-        return Err(syntax(
-            chars.len() + 1,
-            format!("found {count} hands, expected 4"),
-        ));
-    }
-    let known_mask = hands.iter().flatten().fold(0u64, |m, h| m | h.mask());
-    let full = hands.map(|h| h.unwrap_or(Hand::from_mask(!known_mask)));
-    Deal::new(full).map_err(|error| {
-        let column = match error {
-            DealError::WrongCount { seat, .. } => starts[seat.index()],
-            DealError::DuplicateCard { card, second, .. } => columns[second.index()][card.index()],
-        };
-        PbnError::Deal { column, error }
     })
 }
 
-/// Parses one hand `S.H.D.C` (or `-`); `column` is the 1-based column of its first char, and
-/// `columns[card]` gets the column of each card read.
-fn parse_hand(
-    chars: &[char],
-    column: usize,
-    columns: &mut [usize; 52],
-) -> Result<Option<Hand>, PbnError> {
-    if chars == ['-'] {
-        return Ok(None);
+/// Parses a PBN file's `[Deal]` value (the deals [`parse_deal`] accepts, on bytes that may
+/// be Latin-1) with the byte offset of the first problem from the left: the bad character,
+/// the card held twice (at its second copy), else the hand with a wrong count. The message
+/// is [`PbnError`]'s without the column.
+pub(crate) fn parse_deal_bytes(v: &[u8]) -> Result<Deal, (usize, String)> {
+    parse_deal_text(v, Text::Value).map_err(|(offset, problem)| (offset, problem.to_string()))
+}
+
+/// What a deal string is read from: the two differ only where noted.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Text {
+    /// A `&str` given to [`parse_deal`]: any Unicode white space separates hands, and the
+    /// problems of the hands as a set (a card in two hands, a wrong count) come after every
+    /// syntax problem, as [`Deal::new`] finds them.
+    String,
+    /// A PBN file's tag value ([`parse_deal_bytes`]): ASCII white space separates hands, and
+    /// the first problem from the left is the error.
+    Value,
+}
+
+/// What is wrong with a deal string (at a byte offset given with it).
+enum Problem {
+    Syntax(String),
+    Deal(DealError),
+}
+
+impl std::fmt::Display for Problem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Problem::Syntax(m) => f.write_str(m),
+            Problem::Deal(e) => e.fmt(f),
+        }
     }
-    let mut hand = Hand::EMPTY;
+}
+
+fn syntax_at(offset: usize, message: impl Into<String>) -> (usize, Problem) {
+    (offset, Problem::Syntax(message.into()))
+}
+
+/// The length of the white space at `v[p]`, 0 for none.
+fn space_at(v: &[u8], p: usize, text: Text) -> usize {
+    match v.get(p) {
+        Some(b' ' | b'\t' | b'\n' | b'\r' | b'\x0b' | b'\x0c') => 1,
+        Some(&c) if c >= 0x80 && text == Text::String => {
+            let c = char_at(v, p);
+            if c.is_whitespace() { c.len_utf8() } else { 0 }
+        }
+        _ => 0,
+    }
+}
+
+/// Reads the hand `S.H.D.C` in `v[start..end]` (not `-`), calling `card(index, offset)` for
+/// each card (its suited-order index and its byte offset).
+fn scan_hand(
+    v: &[u8],
+    start: usize,
+    end: usize,
+    mut card: impl FnMut(usize, usize) -> Result<(), (usize, Problem)>,
+) -> Result<(), (usize, Problem)> {
     let mut suit = 0usize;
-    let mut i = 0;
-    while i < chars.len() {
-        let c = chars[i];
-        let col = column + i;
-        if c == '.' {
+    let mut i = start;
+    while let Some(&c) = v.get(i).filter(|_| i < end) {
+        let at = i;
+        if c == b'.' {
             suit += 1;
             if suit > 3 {
-                return Err(syntax(col, "a fifth suit in one hand (expected S.H.D.C)"));
+                return Err(syntax_at(at, "a fifth suit in one hand (expected S.H.D.C)"));
             }
             i += 1;
             continue;
         }
-        let rank = if c == '1' && chars.get(i + 1) == Some(&'0') {
+        let rank = if c == b'1' && i + 1 < end && v.get(i + 1) == Some(&b'0') {
             i += 1;
-            Rank::TEN
+            Some(4)
         } else {
-            Rank::from_char(c).ok_or_else(|| {
-                syntax(
-                    col,
-                    format!("{c:?} is not a rank (expected AKQJT98765432 or 10)"),
-                )
-            })?
+            rank_index(c)
         };
-        let card = Card::new(Suit::from_index(suit), rank);
-        if !hand.insert(card) {
-            return Err(syntax(col, format!("{card} appears twice in one hand")));
-        }
-        columns[card.index()] = col;
+        let Some(rank) = rank else {
+            return Err(syntax_at(
+                at,
+                format!(
+                    "{:?} is not a rank (expected AKQJT98765432 or 10)",
+                    char_at(v, at)
+                ),
+            ));
+        };
+        card(suit * 13 + rank, at)?;
         i += 1;
     }
     if suit != 3 {
-        return Err(syntax(
-            column + chars.len(),
+        return Err(syntax_at(
+            end,
             format!("hand has {} suits, expected 4 (S.H.D.C)", suit + 1),
         ));
     }
-    Ok(Some(hand))
+    Ok(())
+}
+
+/// The deal string parser behind [`parse_deal`] and [`parse_deal_bytes`].
+fn parse_deal_text(v: &[u8], text: Text) -> Result<Deal, (usize, Problem)> {
+    let skip = |mut p: usize| loop {
+        match space_at(v, p, text) {
+            0 => return p,
+            n => p += n,
+        }
+    };
+    let mut pos = skip(0);
+    let mut first = Seat::North;
+    let seat_len = match text {
+        Text::String if pos < v.len() => char_at(v, pos).len_utf8(),
+        _ => 1,
+    };
+    if v.get(pos + seat_len) == Some(&b':') {
+        first = match v.get(pos) {
+            Some(&c) if c.is_ascii() => Seat::from_char(c as char),
+            _ => None,
+        }
+        .ok_or_else(|| {
+            syntax_at(
+                pos,
+                format!(
+                    "{:?} is not a seat (expected N, E, S or W)",
+                    char_at(v, pos)
+                ),
+            )
+        })?;
+        pos += 2;
+    }
+    let mut masks = [0u64; 4];
+    let mut known = [false; 4];
+    // Where each seat's hand starts and ends.
+    let mut spans = [(0usize, 0usize); 4];
+    let mut all = 0u64;
+    let mut count = 0;
+    let mut unknown_hand = None;
+    loop {
+        pos = skip(pos);
+        if pos >= v.len() {
+            break;
+        }
+        if count == 4 {
+            return Err(syntax_at(pos, "more than four hands"));
+        }
+        let start = pos;
+        while pos < v.len() && space_at(v, pos, text) == 0 {
+            pos += 1;
+        }
+        let seat = first.rotate(count);
+        let s = seat.index();
+        spans[s] = (start, pos);
+        count += 1;
+        if v.get(start..pos) == Some(b"-") {
+            if unknown_hand.is_some() {
+                return Err(syntax_at(start, "more than one unknown hand (-)"));
+            }
+            unknown_hand = Some(s);
+            continue;
+        }
+        known[s] = true;
+        scan_hand(v, start, pos, |index, at| {
+            let bit = 1u64 << index;
+            let Some(card) = Card::from_index(index) else {
+                return Ok(());
+            };
+            if masks[s] & bit != 0 {
+                return Err(syntax_at(at, format!("{card} appears twice in one hand")));
+            }
+            if all & bit != 0 && text == Text::Value {
+                let other = (0..4).find(|&o| masks[o] & bit != 0).unwrap_or(0);
+                let error = DealError::DuplicateCard {
+                    card,
+                    first: Seat::from_index(other),
+                    second: seat,
+                };
+                return Err((at, Problem::Deal(error)));
+            }
+            masks[s] |= bit;
+            all |= bit;
+            Ok(())
+        })?;
+    }
+    if count < 4 {
+        return Err(syntax_at(
+            v.len(),
+            format!("found {count} hands, expected 4"),
+        ));
+    }
+    if text == Text::Value {
+        for k in 0..4 {
+            let seat = first.rotate(k);
+            let n = masks[seat.index()].count_ones() as usize;
+            if known[seat.index()] && n != 13 {
+                let error = DealError::WrongCount { seat, count: n };
+                return Err((spans[seat.index()].0, Problem::Deal(error)));
+            }
+        }
+    }
+    if let Some(s) = unknown_hand {
+        masks[s] = !all & ((1u64 << 52) - 1);
+    }
+    Deal::new(masks.map(Hand::from_mask)).map_err(|error| {
+        let offset = match error {
+            DealError::WrongCount { seat, .. } => spans[seat.index()].0,
+            // The place of the card in the second hand holding it.
+            DealError::DuplicateCard { card, second, .. } => {
+                let (start, end) = spans[second.index()];
+                let mut at = start;
+                let _ = scan_hand(v, start, end, |index, offset| {
+                    if index == card.index() {
+                        at = offset;
+                    }
+                    Ok(())
+                });
+                at
+            }
+        };
+        (offset, Problem::Deal(error))
+    })
 }
 
 /// Formats a deal as a canonical PBN deal string: `<first>:` then the four hands clockwise
@@ -187,20 +296,51 @@ pub fn format_deal(deal: &Deal, first: Seat) -> String {
 
 /// Appends the canonical PBN deal string of [`format_deal`] to `out`.
 pub fn push_deal(out: &mut String, deal: &Deal, first: Seat) {
-    out.push(first.letter());
-    out.push(':');
+    // The deal string is ASCII.
+    if let Ok(s) = std::str::from_utf8(&deal_string(deal, first)) {
+        out.push_str(s);
+    }
+}
+
+/// Appends the canonical PBN deal string of [`format_deal`] to `out` as bytes.
+pub(crate) fn push_deal_bytes(out: &mut Vec<u8>, deal: &Deal, first: Seat) {
+    out.extend_from_slice(&deal_string(deal, first));
+}
+
+/// The length of a canonical deal string: `N:`, then four hands of 13 ranks and 3 dots with a
+/// space between hands.
+const DEAL_LEN: usize = 69;
+
+/// The canonical deal string of [`format_deal`].
+fn deal_string(deal: &Deal, first: Seat) -> [u8; DEAL_LEN] {
+    let mut s = [0u8; DEAL_LEN];
+    let mut at = 0;
+    // A deal fills exactly the 69 bytes; `get_mut` keeps this free of panics even so.
+    let mut put = |b: u8| {
+        if let Some(slot) = s.get_mut(at) {
+            *slot = b;
+        }
+        at += 1;
+    };
+    put(first.letter() as u8);
+    put(b':');
     for k in 0..4 {
         if k > 0 {
-            out.push(' ');
+            put(b' ');
         }
         let hand = deal.hand(first.rotate(k));
         for suit in Suit::ALL {
             if suit != Suit::Spades {
-                out.push('.');
+                put(b'.');
             }
-            push_holding(out, hand.suit_mask(suit));
+            let mut m = hand.suit_mask(suit);
+            while m != 0 {
+                put(RANK_LETTERS[m.trailing_zeros() as usize]);
+                m &= m - 1;
+            }
         }
     }
+    s
 }
 
 impl std::str::FromStr for Deal {
@@ -219,36 +359,16 @@ impl std::fmt::Display for Deal {
     }
 }
 
-/// The first lines of a PBN 2.1 export file.
-pub const PBN_HEADER: &str = "% PBN 2.1\n% EXPORT\n";
-
-/// Appends one PBN export game for `board` (1-based): an empty separator line, then the
-/// mandatory tags in export order with dealer and vulnerability from FORMATS.md §3, the deal
-/// from the dealer, and `?` for every unknown value. `event` is written as given (`?` when
-/// empty; a `"` becomes `'`).
-pub fn push_game(b: &mut String, event: &str, board: u64, deal: &Deal) {
-    use std::fmt::Write as _;
-    let dealer = board_dealer(board);
-    let event = if event.is_empty() {
-        "?".into()
-    } else {
-        event.replace('"', "'")
-    };
-    b.push('\n');
-    let _ = write!(
-        b,
-        "[Event \"{event}\"]\n[Site \"?\"]\n[Date \"?\"]\n[Board \"{board}\"]\n\
-         [West \"?\"]\n[North \"?\"]\n[East \"?\"]\n[South \"?\"]\n\
-         [Dealer \"{dealer}\"]\n[Vulnerable \"{}\"]\n[Deal \"",
-        board_vulnerability(board),
-    );
-    push_deal(b, deal, dealer);
-    b.push_str("\"]\n[Scoring \"?\"]\n[Declarer \"?\"]\n[Contract \"?\"]\n[Result \"?\"]\n");
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn syntax(column: usize, message: impl Into<String>) -> PbnError {
+        PbnError::Syntax {
+            column,
+            message: message.into(),
+        }
+    }
 
     #[test]
     fn syntax_errors_name_the_column() {
@@ -305,5 +425,49 @@ mod tests {
             assert_eq!(parse_deal(v).unwrap(), d, "{v}");
         }
         assert_eq!(format_deal(&d, Seat::North), canonical);
+    }
+
+    #[test]
+    fn file_values_and_strings_differ_in_order_and_spaces() {
+        // ♠A in North's and East's hands, then a bad rank in West's: a file's value reports
+        // the first problem from the left, a string its syntax problem first.
+        let s = "N:AKQJT98765432... A.KQJT98765432.. ..AKQJT98765432. ...AKQJT987654X";
+        assert_eq!(
+            parse_deal_bytes(s.as_bytes()).unwrap_err(),
+            (19, "SA is held by both N and E".to_string())
+        );
+        assert_eq!(
+            parse_deal(s).unwrap_err().to_string(),
+            "column 68: 'X' is not a rank (expected AKQJT98765432 or 10)"
+        );
+        // Unicode white space separates hands in a string only.
+        let t = "N:AKQJT98765432...\u{a0}.AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432";
+        assert!(parse_deal(t).is_ok());
+        assert_eq!(
+            parse_deal_bytes(t.as_bytes()).unwrap_err(),
+            (
+                18,
+                "'\\u{a0}' is not a rank (expected AKQJT98765432 or 10)".to_string()
+            )
+        );
+        // A character that is not ASCII is never a rank.
+        let e = parse_deal("N:ŁKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432");
+        assert!(
+            matches!(e, Err(PbnError::Syntax { column: 3, .. })),
+            "{e:?}"
+        );
+    }
+
+    #[test]
+    fn deal_strings_as_text_and_bytes() {
+        let d = parse_deal("N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432")
+            .unwrap();
+        let mut bytes = Vec::new();
+        push_deal_bytes(&mut bytes, &d, Seat::East);
+        assert_eq!(bytes, format_deal(&d, Seat::East).as_bytes());
+        assert_eq!(
+            format_deal(&d, Seat::East),
+            "E:.AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432 AKQJT98765432..."
+        );
     }
 }

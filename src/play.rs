@@ -20,7 +20,7 @@ use std::str::FromStr;
 
 use crate::card::{Card, Seat, Suit};
 use crate::deal::{Deal, Hand};
-use crate::formats::{GameRecord, Play};
+use crate::formats::{Auction, GameRecord, Play};
 
 /// The strain of a contract: a trump suit or notrump.
 ///
@@ -72,20 +72,50 @@ impl Strain {
     /// The strain of a bid or PBN contract such as `1C`, `3NT`, `2N`, `4S`, `5HX`, `6NTXX`
     /// (level 1..7, either case, doubles ignored); `None` for anything else (`Pass`, `?`, …).
     pub fn from_bid(token: &str) -> Option<Strain> {
-        let t = token.trim().to_ascii_uppercase();
-        let b = t.trim_end_matches('X').as_bytes();
-        if !matches!(b.first(), Some(b'1'..=b'7')) {
-            return None;
-        }
-        match &b[1..] {
-            b"C" => Some(Strain::Trumps(Suit::Clubs)),
-            b"D" => Some(Strain::Trumps(Suit::Diamonds)),
-            b"H" => Some(Strain::Trumps(Suit::Hearts)),
-            b"S" => Some(Strain::Trumps(Suit::Spades)),
-            b"NT" | b"N" => Some(Strain::NoTrump),
-            _ => None,
-        }
+        bid_strain(token.trim().to_ascii_uppercase().trim_end_matches('X'))
     }
+}
+
+/// The strain of a bid as an auction writes it: `1C`, `3NT`, `2N`, `4S` (level 1..7, upper
+/// case, nothing after the strain); `None` for anything else (`Pass`, `X`, `1S!`, …).
+pub(crate) fn bid_strain(token: &str) -> Option<Strain> {
+    let b = token.as_bytes();
+    if !matches!(b.first(), Some(b'1'..=b'7')) {
+        return None;
+    }
+    match b.get(1..)? {
+        b"C" => Some(Strain::Trumps(Suit::Clubs)),
+        b"D" => Some(Strain::Trumps(Suit::Diamonds)),
+        b"H" => Some(Strain::Trumps(Suit::Hearts)),
+        b"S" => Some(Strain::Trumps(Suit::Spades)),
+        b"NT" | b"N" => Some(Strain::NoTrump),
+        _ => None,
+    }
+}
+
+/// The contract of an auction (PBN call tokens, either case): its strain and declarer, the
+/// first player of the declaring side to bid that strain. Calls are `Pass`/`P`, `X`, `XX`,
+/// `-` and bids ([`bid_strain`]); `AP` ends the auction; other tokens (note references,
+/// annotated calls) take no turn. `None` when nobody bid.
+pub(crate) fn auction_contract(a: &Auction) -> Option<(Strain, Seat)> {
+    let mut bids: Vec<(Seat, Strain)> = Vec::new();
+    let mut k = 0usize;
+    for t in &a.calls {
+        let u = t.to_ascii_uppercase();
+        if u == "AP" {
+            break;
+        }
+        if let Some(strain) = bid_strain(&u) {
+            bids.push((a.first.rotate(k), strain));
+        } else if !matches!(u.as_str(), "PASS" | "P" | "X" | "XX" | "-") {
+            continue; // note references and other annotations take no turn
+        }
+        k += 1;
+    }
+    let &(last, strain) = bids.last()?;
+    bids.iter()
+        .find(|(s, st)| s.index() % 2 == last.index() % 2 && *st == strain)
+        .map(|&(s, _)| (strain, s))
 }
 
 impl fmt::Display for Strain {
@@ -671,12 +701,8 @@ pub fn contract_of(game: &GameRecord) -> (Option<Strain>, Option<Seat>) {
     if let Some(strain) = tag("Contract").and_then(Strain::from_bid) {
         return (Some(strain), declarer);
     }
-    match game
-        .auction
-        .as_ref()
-        .and_then(crate::formats::auction_contract)
-    {
-        Some((trump, d)) => (Some(trump.map_or(Strain::NoTrump, Strain::Trumps)), Some(d)),
+    match game.auction.as_ref().and_then(auction_contract) {
+        Some((strain, d)) => (Some(strain), Some(d)),
         None => (None, declarer),
     }
 }
@@ -783,5 +809,33 @@ mod tests {
         assert_eq!(Strain::from_bid("8S"), None);
         assert_eq!(Strain::from_bid("?"), None);
         assert!("Z".parse::<Strain>().is_err());
+    }
+
+    #[test]
+    fn winner_follows_trumps_then_suit_led() {
+        let c = |s: &str| s.parse::<Card>().unwrap();
+        let t = [c("C5"), c("C2"), c("CK"), c("CA")];
+        assert_eq!(trick_winner(&t, Strain::Trumps(Suit::Spades)), 3);
+        let t = [c("H2"), c("H4"), c("S2"), c("HA")];
+        assert_eq!(trick_winner(&t, Strain::Trumps(Suit::Spades)), 2);
+        assert_eq!(trick_winner(&t, Strain::NoTrump), 3);
+        let t = [c("D5"), c("C2"), c("D4"), c("H3")];
+        assert_eq!(trick_winner(&t, Strain::Trumps(Suit::Spades)), 0);
+    }
+
+    #[test]
+    fn declarer_is_first_of_side_to_bid_strain() {
+        let a = Auction {
+            first: Seat::North,
+            calls: "1C 1S Pass 2S Pass 3D Pass 4S Pass Pass Pass"
+                .split(' ')
+                .map(String::from)
+                .collect(),
+            notes: vec![],
+        };
+        assert_eq!(
+            auction_contract(&a),
+            Some((Strain::Trumps(Suit::Spades), Seat::East))
+        );
     }
 }

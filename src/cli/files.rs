@@ -201,8 +201,8 @@ pub fn import(a: ImportArgs) -> anyhow::Result<()> {
         }
     })
     .map_err(|e| match e.file {
-        Some(path) => store_failed(*e.source, db).context(path.display().to_string()),
-        None => store_failed(*e.source, db),
+        Some(path) => store_failed(*e.error, db).context(path.display().to_string()),
+        None => store_failed(*e.error, db),
     })?;
     let n = job.files.len();
     if json {

@@ -103,6 +103,12 @@ pub fn report(e: anyhow::Error) -> ExitCode {
         {
             return ExitCode::SUCCESS;
         }
+        if let Some(w) = cause.downcast_ref::<dealdex::export::WriteError>()
+            && w.path.is_none()
+            && w.error.kind() == io::ErrorKind::BrokenPipe
+        {
+            return ExitCode::SUCCESS;
+        }
         input |= cause.is::<BadInput>()
             || cause.is::<dealdex::import::ReadFileError>()
             || cause.is::<dealdex::PbnError>()

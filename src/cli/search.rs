@@ -4,9 +4,9 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use clap::Args;
+use dealdex::Store;
 use dealdex::formats::{Board, WriteOptions};
 use dealdex::query::Query;
-use dealdex::Store;
 
 use super::outputs;
 use super::{DbArgs, bad, open_output};

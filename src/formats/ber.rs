@@ -1,9 +1,9 @@
 //! Bernasconi BER (FORMATS.md §9; Big Deal output.c): 52 bytes a board, `'1'..'4'` (N, E, S,
 //! W) for the seat of each card in suited order (♠A first), no separators.
 
+use super::text::show_byte;
 use super::{Board, DealFormat, FormatError, FormatInfo, Location, WriteOptions};
 use crate::deal::Deal;
-use crate::formats::lin::{check_numbers, show_byte};
 
 /// Bernasconi BER (FORMATS.md §9): 52 seat digits a board, N = `1`, E = `2`, S = `3`,
 /// W = `4`, in suited order. No board numbers, dealers or vulnerability. The writer adds
@@ -73,24 +73,11 @@ impl DealFormat for Ber {
     }
 
     /// Writes 52 seat digits a board, no separators.
-    ///
-    /// # Errors
-    /// A board without a number or numbered 0; nothing is appended then.
-    fn write_boards(
-        &self,
-        boards: &[Board],
-        _opts: &WriteOptions,
-        out: &mut Vec<u8>,
-    ) -> Result<(), FormatError> {
-        check_numbers(&INFO, boards)?;
-        out.reserve(boards.len() * RECORD);
-        for b in boards {
-            let mut rec = b.deal.seat_codes();
-            for c in rec.iter_mut() {
-                *c += b'1';
-            }
-            out.extend_from_slice(&rec);
+    fn write_board(&self, b: &Board, _opts: &WriteOptions, out: &mut Vec<u8>) {
+        let mut rec = b.deal.seat_codes();
+        for c in rec.iter_mut() {
+            *c += b'1';
         }
-        Ok(())
+        out.extend_from_slice(&rec);
     }
 }

@@ -1,9 +1,9 @@
 //! Borel `.bhg` (FORMATS.md §9; Big Deal output.c).
 
+use super::text::{show_byte, trim};
 use super::{Board, DealFormat, FormatError, FormatInfo, Location, WriteOptions};
 use crate::card::Seat;
 use crate::deal::{Deal, Hand};
-use crate::formats::lin::{check_numbers, show_byte};
 
 /// Borel `.bhg` (FORMATS.md §9; Big Deal output.c).
 ///
@@ -52,14 +52,7 @@ impl DealFormat for Borel {
         let mut boards = Vec::with_capacity(data.len() / 53);
         for (l, raw) in data.split(|&c| c == b'\n').enumerate() {
             let line = l + 1;
-            let lead = raw.iter().take_while(|c| c.is_ascii_whitespace()).count();
-            let body = &raw[lead..];
-            let tail = body
-                .iter()
-                .rev()
-                .take_while(|c| c.is_ascii_whitespace())
-                .count();
-            let body = &body[..body.len() - tail];
+            let (body, lead) = trim(raw);
             if body.is_empty() {
                 continue;
             }
@@ -121,7 +114,7 @@ impl DealFormat for Borel {
         opts: &WriteOptions,
         out: &mut Vec<u8>,
     ) -> Result<(), FormatError> {
-        check_numbers(&INFO, boards)?;
+        self.check_boards(boards, opts)?;
         out.reserve(boards.len() * 53);
         // The set's first board is at position 0; this call's boards follow one another from
         // the position of the first one (u64 wrapping keeps residues mod 4: 4 divides 2^64).
@@ -131,22 +124,34 @@ impl DealFormat for Borel {
             .unwrap_or(0)
             .wrapping_sub(opts.first_board);
         for (i, b) in boards.iter().enumerate() {
-            let first = start.wrapping_add(i as u64) % 4;
-            let mut line = [b'\n'; 53];
-            let mut k = 0;
-            for h in 0..4 {
-                let hand = b.deal.hand(Seat::from_index(first as usize + h));
-                let mut m = hand.mask();
-                while m != 0 {
-                    if let Some(slot) = line.get_mut(k) {
-                        *slot = LETTERS[m.trailing_zeros() as usize];
-                    }
-                    k += 1;
-                    m &= m - 1;
-                }
-            }
-            out.extend_from_slice(&line);
+            push_line(out, &b.deal, start.wrapping_add(i as u64));
         }
         Ok(())
     }
+
+    /// Writes one line turned by the board's position in the set, `number − opts.first_board`.
+    fn write_board(&self, b: &Board, opts: &WriteOptions, out: &mut Vec<u8>) {
+        let position = b.number.unwrap_or(0).wrapping_sub(opts.first_board);
+        push_line(out, &b.deal, position);
+    }
+}
+
+/// Appends the line of a deal at `position` in the set (0 = the set's first board), starting
+/// with that board's dealer.
+fn push_line(out: &mut Vec<u8>, deal: &Deal, position: u64) {
+    let first = position % 4;
+    let mut line = [b'\n'; 53];
+    let mut k = 0;
+    for h in 0..4 {
+        let hand = deal.hand(Seat::from_index(first as usize + h));
+        let mut m = hand.mask();
+        while m != 0 {
+            if let Some(slot) = line.get_mut(k) {
+                *slot = LETTERS[m.trailing_zeros() as usize];
+            }
+            k += 1;
+            m &= m - 1;
+        }
+    }
+    out.extend_from_slice(&line);
 }

@@ -9,6 +9,9 @@
 //! A BRI record is the BRI part, 32 spaces and 18 NUL bytes. On input the 50 padding bytes
 //! may hold anything, but the file must be a whole number of 128-byte records. BRI files
 //! carry no board numbers, dealers or vulnerabilities.
+//!
+//! The 128-byte record frame (a part, padding, no board numbers) is shared with DGE files
+//! ([`super::Dge`]): see [`PartRecords`].
 
 use super::{Board, DealFormat, FormatError, FormatInfo, Location, WriteOptions};
 use crate::card::{Card, Seat};
@@ -27,19 +30,8 @@ pub struct Bri;
 /// The length of a BRI part: 39 card numbers of two ASCII digits (FORMATS.md §5).
 pub(crate) const BRI_PART_LEN: usize = 78;
 
-/// The length of a BRI file record (FORMATS.md §6).
+/// The length of a BRI or DGE file record (FORMATS.md §6).
 const RECORD_LEN: usize = 128;
-
-/// The padding after the BRI part in a record as Big Deal writes it: 32 spaces, 18 NULs.
-const PADDING: [u8; RECORD_LEN - BRI_PART_LEN] = {
-    let mut p = [0u8; RECORD_LEN - BRI_PART_LEN];
-    let mut i = 0;
-    while i < 32 {
-        p[i] = b' ';
-        i += 1;
-    }
-    p
-};
 
 /// The two ASCII digits of card number `i + 1` for each suited-order card `i` (0..52).
 const CARD_DIGITS: [[u8; 2]; 52] = {
@@ -53,7 +45,7 @@ const CARD_DIGITS: [[u8; 2]; 52] = {
     t
 };
 
-static INFO: FormatInfo = FormatInfo {
+const INFO: &FormatInfo = &FormatInfo {
     name: "bri",
     extensions: &["bri"],
     description: "BRI, 128 bytes a board (FORMATS.md §6)",
@@ -181,30 +173,58 @@ pub(crate) fn read_fixed_records(
         .collect()
 }
 
-impl DealFormat for Bri {
+/// A file of 128-byte records, each a deal part (FORMATS.md §5) and padding (FORMATS.md §6):
+/// what BRI and DGE files share. Every implementor is a streaming [`DealFormat`] without board
+/// numbers: boards are read unnumbered and written whatever their numbers.
+pub(crate) trait PartRecords: Send + Sync {
+    /// The format's fixed facts.
+    const INFO: &'static FormatInfo;
+    /// How many spaces follow the part in a record written; NUL bytes fill the rest.
+    const SPACES: usize;
+    /// Appends the part of `deal`.
+    fn push_part(deal: &Deal, out: &mut Vec<u8>);
+    /// Decodes the part at the start of a record (1-based `record` at file offset `start`).
+    ///
+    /// # Errors
+    /// [`FormatError`] at [`Location::Record`] naming the bad field.
+    fn decode_part(part: &[u8], record: usize, start: u64) -> Result<Deal, FormatError>;
+}
+
+impl<T: PartRecords> DealFormat for T {
     fn info(&self) -> &'static FormatInfo {
-        &INFO
+        T::INFO
     }
 
-    /// Reads 128-byte records (FORMATS.md §6); the padding after the BRI part is not checked.
+    /// Reads 128-byte records (FORMATS.md §6); the padding after the part is not checked.
     /// Boards come back without numbers.
     fn read(&self, data: &[u8]) -> Result<Vec<Board>, FormatError> {
-        read_fixed_records(data, RECORD_LEN, decode_bri_part)
+        read_fixed_records(data, RECORD_LEN, T::decode_part)
     }
 
-    /// Writes one 128-byte record a board: the BRI part, 32 spaces, 18 NULs (Big Deal
-    /// output.c). Any number of boards; numbers are not written.
-    fn write_boards(
-        &self,
-        boards: &[Board],
-        _opts: &WriteOptions,
-        out: &mut Vec<u8>,
-    ) -> Result<(), FormatError> {
-        out.reserve(boards.len() * RECORD_LEN);
-        for b in boards {
-            out.extend_from_slice(&bri_part(&b.deal));
-            out.extend_from_slice(&PADDING);
-        }
+    /// Takes any board: the records carry no numbers.
+    fn check_boards(&self, _boards: &[Board], _opts: &WriteOptions) -> Result<(), FormatError> {
         Ok(())
+    }
+
+    /// Writes one 128-byte record: the part, then the padding (Big Deal output.c).
+    fn write_board(&self, b: &Board, _opts: &WriteOptions, out: &mut Vec<u8>) {
+        let start = out.len();
+        T::push_part(&b.deal, out);
+        out.resize(out.len() + T::SPACES, b' ');
+        out.resize(start + RECORD_LEN, 0);
+    }
+}
+
+/// BRI records: the BRI part, 32 spaces, 18 NULs.
+impl PartRecords for Bri {
+    const INFO: &'static FormatInfo = INFO;
+    const SPACES: usize = 32;
+
+    fn push_part(deal: &Deal, out: &mut Vec<u8>) {
+        out.extend_from_slice(&bri_part(deal));
+    }
+
+    fn decode_part(part: &[u8], record: usize, start: u64) -> Result<Deal, FormatError> {
+        decode_bri_part(part, record, start)
     }
 }

@@ -4,7 +4,6 @@
 use super::{Board, DealFormat, FormatError, FormatInfo, Location, WriteOptions};
 use crate::card::Seat;
 use crate::formats::kops::{deal_from_rank_bytes, push_rank_bytes};
-use crate::formats::lin::check_numbers;
 
 /// CDS (FORMATS.md §9): per board a board-number byte (1..255) and 13 rank bytes coded as
 /// KOPS's but with W = 0, N = 1, E = 2, S = 3. No header, no separators; boards above 255 do
@@ -55,34 +54,14 @@ impl DealFormat for Cds {
             }
             let deal = deal_from_rank_bytes(&rec[1..], CDS_SEATS)
                 .map_err(|e| FormatError::new(at, format!("not a deal: {e}")))?;
-            boards.push(Board {
-                number: Some(rec[0] as u64),
-                dealer: None,
-                vulnerability: None,
-                deal,
-                game: None,
-                dd: None,
-            });
+            boards.push(Board::new(u64::from(rec[0]), deal));
         }
         Ok(boards)
     }
 
     /// Writes 14 bytes a board.
-    ///
-    /// # Errors
-    /// A board numbered 0 or above 255 (or without a number); nothing is appended then.
-    fn write_boards(
-        &self,
-        boards: &[Board],
-        _opts: &WriteOptions,
-        out: &mut Vec<u8>,
-    ) -> Result<(), FormatError> {
-        check_numbers(&INFO, boards)?;
-        out.reserve(boards.len() * RECORD);
-        for b in boards {
-            out.push(b.number.unwrap_or(0) as u8);
-            push_rank_bytes(out, &b.deal, CDS_CODES);
-        }
-        Ok(())
+    fn write_board(&self, b: &Board, _opts: &WriteOptions, out: &mut Vec<u8>) {
+        out.push(b.number.unwrap_or(0) as u8);
+        push_rank_bytes(out, &b.deal, CDS_CODES);
     }
 }

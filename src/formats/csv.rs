@@ -4,11 +4,11 @@
 //! Holdings are rank letters `AKQJT98765432` (empty for a void), the dealer a seat letter and
 //! the vulnerability `-`, `NS`, `EW` or `All`.
 
+use super::text::{push_holding, push_u64, rank_index, show_byte};
 use super::{Board, DealFormat, FormatError, FormatInfo, Location, WriteOptions};
 use crate::board::Vulnerability;
 use crate::card::{Seat, Suit};
 use crate::deal::{Deal, Hand};
-use crate::formats::lin::{check_numbers, push_holding, push_u64, rank_index, show_byte};
 
 /// CSV (FORMATS.md §9): 16 quoted holdings (N♠ N♥ N♦ N♣, then E, S, W), the board number and
 /// `dealer/vul`, one board a line.
@@ -193,9 +193,7 @@ fn read_line(fields: &[Field], line: usize) -> Result<Board, FormatError> {
         number,
         dealer,
         vulnerability,
-        deal,
-        game: None,
-        dd: None,
+        ..Board::unnumbered(deal)
     })
 }
 
@@ -231,39 +229,26 @@ impl DealFormat for Csv {
     }
 
     /// Writes Big Deal's line for each board.
-    ///
-    /// # Errors
-    /// A board without a number or numbered 0; nothing is appended then.
-    fn write_boards(
-        &self,
-        boards: &[Board],
-        _opts: &WriteOptions,
-        out: &mut Vec<u8>,
-    ) -> Result<(), FormatError> {
-        check_numbers(&INFO, boards)?;
-        out.reserve(boards.len() * 110);
-        for b in boards {
-            for seat in Seat::ALL {
-                let hand = b.deal.hand(seat);
-                for suit in Suit::ALL {
-                    out.push(b'"');
-                    push_holding(out, hand.suit_mask(suit));
-                    out.extend_from_slice(b"\",");
-                }
+    fn write_board(&self, b: &Board, _opts: &WriteOptions, out: &mut Vec<u8>) {
+        for seat in Seat::ALL {
+            let hand = b.deal.hand(seat);
+            for suit in Suit::ALL {
+                out.push(b'"');
+                push_holding(out, hand.suit_mask(suit));
+                out.extend_from_slice(b"\",");
             }
-            out.push(b'"');
-            push_u64(out, b.number.unwrap_or(0));
-            out.extend_from_slice(b"\",\"");
-            out.push(b.dealer_or_default().letter() as u8);
-            out.push(b'/');
-            out.extend_from_slice(match b.vulnerability_or_default() {
-                Vulnerability::None => b"-",
-                Vulnerability::NorthSouth => b"NS",
-                Vulnerability::EastWest => b"EW",
-                Vulnerability::All => b"All",
-            });
-            out.extend_from_slice(b"\"\n");
         }
-        Ok(())
+        out.push(b'"');
+        push_u64(out, b.number.unwrap_or(0));
+        out.extend_from_slice(b"\",\"");
+        out.push(b.dealer_or_default().letter() as u8);
+        out.push(b'/');
+        out.extend_from_slice(match b.vulnerability_or_default() {
+            Vulnerability::None => b"-",
+            Vulnerability::NorthSouth => b"NS",
+            Vulnerability::EastWest => b"EW",
+            Vulnerability::All => b"All",
+        });
+        out.extend_from_slice(b"\"\n");
     }
 }

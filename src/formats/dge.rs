@@ -10,8 +10,8 @@
 //! anything, but the file must be a whole number of 128-byte records. DGE files carry no
 //! board numbers, dealers or vulnerabilities.
 
-use super::bri::read_fixed_records;
-use super::{Board, DealFormat, FormatError, FormatInfo, Location, WriteOptions};
+use super::bri::PartRecords;
+use super::{FormatError, FormatInfo, Location};
 use crate::card::{Card, RANK_LETTERS, Seat, Suit};
 use crate::deal::{Deal, Hand};
 
@@ -27,12 +27,6 @@ pub struct Dge;
 
 /// The length of a DGE part: four hands of 4 suit symbols and 13 rank letters (FORMATS.md §5).
 pub(crate) const DGE_PART_LEN: usize = 68;
-
-/// The length of a DGE file record (FORMATS.md §6).
-const RECORD_LEN: usize = 128;
-
-/// The padding after the DGE part in a record: 60 NULs (Big Deal output.c).
-const PADDING: [u8; RECORD_LEN - DGE_PART_LEN] = [0; RECORD_LEN - DGE_PART_LEN];
 
 /// The CP437 suit symbols in suited order: ♠ 0x06, ♥ 0x03, ♦ 0x04, ♣ 0x05.
 const SYMBOLS: [u8; 4] = [0x06, 0x03, 0x04, 0x05];
@@ -55,7 +49,7 @@ const RANK_OF_BYTE: [u8; 256] = {
 /// Marks a byte that is not a rank letter in [`RANK_OF_BYTE`].
 const NOT_A_RANK: u8 = 0xFF;
 
-static INFO: FormatInfo = FormatInfo {
+const INFO: &FormatInfo = &FormatInfo {
     name: "dge",
     extensions: &["dge"],
     description: "DGE, 128 bytes a board (FORMATS.md §6)",
@@ -193,30 +187,16 @@ pub(crate) fn decode_dge_part(part: &[u8], record: usize, start: u64) -> Result<
         .map_err(|e| FormatError::new(at(0), format!("{e} (expected a deal)")))
 }
 
-impl DealFormat for Dge {
-    fn info(&self) -> &'static FormatInfo {
-        &INFO
+/// DGE records: the DGE part and 60 NULs (the frame is BRI's, see [`PartRecords`]).
+impl PartRecords for Dge {
+    const INFO: &'static FormatInfo = INFO;
+    const SPACES: usize = 0;
+
+    fn push_part(deal: &Deal, out: &mut Vec<u8>) {
+        out.extend_from_slice(&dge_part(deal));
     }
 
-    /// Reads 128-byte records (FORMATS.md §6); the padding after the DGE part is not checked.
-    /// Boards come back without numbers.
-    fn read(&self, data: &[u8]) -> Result<Vec<Board>, FormatError> {
-        read_fixed_records(data, RECORD_LEN, decode_dge_part)
-    }
-
-    /// Writes one 128-byte record a board: the DGE part and 60 NULs (Big Deal output.c). Any
-    /// number of boards; numbers are not written.
-    fn write_boards(
-        &self,
-        boards: &[Board],
-        _opts: &WriteOptions,
-        out: &mut Vec<u8>,
-    ) -> Result<(), FormatError> {
-        out.reserve(boards.len() * RECORD_LEN);
-        for b in boards {
-            out.extend_from_slice(&dge_part(&b.deal));
-            out.extend_from_slice(&PADDING);
-        }
-        Ok(())
+    fn decode_part(part: &[u8], record: usize, start: u64) -> Result<Deal, FormatError> {
+        decode_dge_part(part, record, start)
     }
 }

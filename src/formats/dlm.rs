@@ -360,14 +360,7 @@ impl DealFormat for Dlm {
                     format!("board {n:02}: {e} (expected 13 cards each)"),
                 )
             })?;
-            boards.push(Board {
-                number: Some(n as u64),
-                dealer: None,
-                vulnerability: None,
-                deal,
-                game: None,
-                dd: None,
-            });
+            boards.push(Board::new(n as u64, deal));
         }
         Ok(boards)
     }
@@ -389,7 +382,7 @@ impl DealFormat for Dlm {
                 format!("first board {from} is above last board {to} (expected From ≤ To)"),
             ));
         }
-        let mut slots: [Option<&Deal>; MAX_BOARD + 1] = [None; MAX_BOARD + 1];
+        let mut slots: [Option<&Board>; MAX_BOARD + 1] = [None; MAX_BOARD + 1];
         for b in boards {
             let Some(n) = b.number else {
                 return Err(FormatError::new(
@@ -414,7 +407,7 @@ impl DealFormat for Dlm {
                     format!("board {n} is given twice (dlm holds each board once)"),
                 ));
             }
-            *slot = Some(&b.deal);
+            *slot = Some(b);
         }
         if let Some(n) = (from..=to).find(|&n| slots.get(n as usize).is_none_or(Option::is_none)) {
             return Err(FormatError::new(
@@ -446,10 +439,17 @@ impl DealFormat for Dlm {
         );
         for (n, slot) in slots.iter().enumerate().skip(1) {
             match slot {
-                Some(deal) => push_board(out, n, &letters(deal)),
+                Some(b) => self.write_board(b, opts, out),
                 None => push_board(out, n, FILLER),
             }
         }
         Ok(())
+    }
+
+    /// Writes a board's two lines (`Duplicates NN=0`, `Board NN=…`); the board is numbered
+    /// 1..99 ([`DealFormat::write_boards`] checks it).
+    fn write_board(&self, b: &Board, _opts: &WriteOptions, out: &mut Vec<u8>) {
+        let n = b.number.unwrap_or(0) as usize;
+        push_board(out, n, &letters(&b.deal));
     }
 }

@@ -129,39 +129,31 @@ impl DealFormat for Dup {
             }
             boards.push(Board {
                 number: lowest.map(|l| l + r as u64),
-                dealer: None,
-                vulnerability: None,
-                deal,
-                game: None,
-                dd: None,
+                ..Board::unnumbered(deal)
             });
         }
         Ok(boards)
     }
 
-    /// Writes one 156-byte record a board (FORMATS.md §5, Big Deal output.c).
-    fn write_boards(
-        &self,
-        boards: &[Board],
-        opts: &WriteOptions,
-        out: &mut Vec<u8>,
-    ) -> Result<(), FormatError> {
+    /// Checks the set's bounds (`opts.first_board`, `opts.last_board`) and the numbers the
+    /// boards have against 1..99.
+    fn check_boards(&self, boards: &[Board], opts: &WriteOptions) -> Result<(), FormatError> {
         check_board_limit(&INFO, opts.first_board)?;
         check_board_limit(&INFO, opts.last_board)?;
         for n in boards.iter().filter_map(|b| b.number) {
             check_board_limit(&INFO, n)?;
         }
-        let trailer = trailer(opts.first_board, opts.last_board);
-        out.reserve(boards.len() * RECORD_LEN);
-        for b in boards {
-            out.extend_from_slice(&bri_part(&b.deal));
-            if opts.blind && b.number == Some(1) {
-                out.extend_from_slice(&BLIND_DGE);
-            } else {
-                out.extend_from_slice(&dge_part(&b.deal));
-            }
-            out.extend_from_slice(&trailer);
-        }
         Ok(())
+    }
+
+    /// Writes one 156-byte record (FORMATS.md §5, Big Deal output.c).
+    fn write_board(&self, b: &Board, opts: &WriteOptions, out: &mut Vec<u8>) {
+        out.extend_from_slice(&bri_part(&b.deal));
+        if opts.blind && b.number == Some(1) {
+            out.extend_from_slice(&BLIND_DGE);
+        } else {
+            out.extend_from_slice(&dge_part(&b.deal));
+        }
+        out.extend_from_slice(&trailer(opts.first_board, opts.last_board));
     }
 }

@@ -3,7 +3,7 @@
 
 use super::{Board, DealFormat, FormatError, FormatInfo, Location, WriteOptions};
 use crate::board::{board_dealer, board_vulnerability};
-use crate::formats::lin::check_numbers;
+use crate::deal::Deal;
 use crate::index::{DealIndex, HexDeal, IndexError};
 
 /// Hex index lines (FORMATS.md §2): `XXXXXXXXXXXXXXXXXXXXXXXXXX-X`, one board a line.
@@ -65,44 +65,37 @@ impl DealFormat for Hex {
             let hd: HexDeal = text.parse().map_err(index_err)?;
             let deal = hd.index.to_deal().map_err(index_err)?;
             boards.push(Board {
-                number: None,
                 dealer: hd.dealer(),
                 vulnerability: hd.vulnerability(),
-                deal,
-                game: None,
-                dd: None,
+                ..Board::unnumbered(deal)
             });
         }
         Ok(boards)
     }
 
     /// Writes `HEX26-X` a line.
-    ///
-    /// # Errors
-    /// A board without a number or numbered 0; nothing is appended then.
-    fn write_boards(
-        &self,
-        boards: &[Board],
-        _opts: &WriteOptions,
-        out: &mut Vec<u8>,
-    ) -> Result<(), FormatError> {
-        check_numbers(&INFO, boards)?;
-        out.reserve(boards.len() * 29);
-        let mut buf = [0u8; 26];
-        for b in boards {
-            let n = b.number.unwrap_or(0);
-            let cycle = if b.dealer.is_none() && b.vulnerability.is_none() {
-                n % 16
-            } else {
-                let (d, v) = (b.dealer_or_default(), b.vulnerability_or_default());
-                (0..16)
-                    .find(|&c| board_dealer(c) == d && board_vulnerability(c) == v)
-                    .unwrap_or(n % 16)
-            };
-            DealIndex::from_deal(&b.deal).write_hex(&mut buf);
-            out.extend_from_slice(&buf);
-            out.extend_from_slice(&[b'-', DIGITS[cycle as usize], b'\n']);
-        }
-        Ok(())
+    fn write_board(&self, b: &Board, _opts: &WriteOptions, out: &mut Vec<u8>) {
+        let n = b.number.unwrap_or(0);
+        let cycle = if b.dealer.is_none() && b.vulnerability.is_none() {
+            n % 16
+        } else {
+            let (d, v) = (b.dealer_or_default(), b.vulnerability_or_default());
+            (0..16)
+                .find(|&c| board_dealer(c) == d && board_vulnerability(c) == v)
+                .unwrap_or(n % 16)
+        };
+        push_index_line(out, &b.deal, Some(cycle));
     }
+}
+
+/// Appends a deal's index line: the 26 hex digits, then `-X` for the place `cycle` (0..16) in
+/// the 16-board cycle when given, then `\n`.
+pub(crate) fn push_index_line(out: &mut Vec<u8>, deal: &Deal, cycle: Option<u64>) {
+    let mut buf = [0u8; 26];
+    DealIndex::from_deal(deal).write_hex(&mut buf);
+    out.extend_from_slice(&buf);
+    if let Some(c) = cycle {
+        out.extend_from_slice(&[b'-', DIGITS[(c % 16) as usize]]);
+    }
+    out.push(b'\n');
 }

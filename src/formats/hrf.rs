@@ -6,12 +6,10 @@
 //! What the rest of the record holds is unpublished: dealdex assumes nothing that matters
 //! and writes spaces up to byte 128; the reader ignores whatever follows the four hands.
 
+use super::text::{parse_letter_hand, push_letter_hand, push_u64, show_byte};
 use super::{Board, DealFormat, FormatError, FormatInfo, Location, WriteOptions};
 use crate::card::Seat;
 use crate::deal::{Deal, Hand};
-use crate::formats::lin::{
-    check_numbers, parse_letter_hand, push_letter_hand, push_u64, show_byte,
-};
 
 /// HRF (FORMATS.md §10): 128-byte records, the board number and the four hands N, E, S, W as
 /// `S…H…D…C…`, padded with spaces (the rest of the record is unpublished; see the module
@@ -72,14 +70,7 @@ fn read_record(rec: &[u8], r: usize, base: usize) -> Result<Board, FormatError> 
     let deal = Deal::new(hands).map_err(|e| {
         FormatError::new(Location::Record(r, base as u64), format!("not a deal: {e}"))
     })?;
-    Ok(Board {
-        number: Some(number),
-        dealer: None,
-        vulnerability: None,
-        deal,
-        game: None,
-        dd: None,
-    })
+    Ok(Board::new(number, deal))
 }
 
 impl DealFormat for Hrf {
@@ -107,25 +98,12 @@ impl DealFormat for Hrf {
     }
 
     /// Writes 128 bytes a board: number, hands N, E, S, W, spaces.
-    ///
-    /// # Errors
-    /// A board without a number or numbered 0; nothing is appended then.
-    fn write_boards(
-        &self,
-        boards: &[Board],
-        _opts: &WriteOptions,
-        out: &mut Vec<u8>,
-    ) -> Result<(), FormatError> {
-        check_numbers(&INFO, boards)?;
-        out.reserve(boards.len() * RECORD);
-        for b in boards {
-            let start = out.len();
-            push_u64(out, b.number.unwrap_or(0));
-            for seat in Seat::ALL {
-                push_letter_hand(out, b.deal.hand(seat));
-            }
-            out.resize(start + RECORD, b' ');
+    fn write_board(&self, b: &Board, _opts: &WriteOptions, out: &mut Vec<u8>) {
+        let start = out.len();
+        push_u64(out, b.number.unwrap_or(0));
+        for seat in Seat::ALL {
+            push_letter_hand(out, b.deal.hand(seat));
         }
-        Ok(())
+        out.resize(start + RECORD, b' ');
     }
 }

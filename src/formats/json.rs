@@ -9,14 +9,11 @@ use std::borrow::Cow;
 use serde::Deserialize;
 
 use super::{Board, DealFormat, FormatError, FormatInfo, Location, WriteOptions};
-use crate::board::{Vulnerability, board_dealer, board_vulnerability};
+use crate::board::Vulnerability;
 use crate::card::Seat;
-use crate::deal::Deal;
-use crate::formats::lin::check_numbers;
 use crate::index::DealIndex;
 use crate::number::Scheme;
-use crate::output::{Format, Labels, format_chunk};
-use crate::pbn::{parse_deal, push_deal};
+use crate::pbn::{parse_deal, push_deal, push_deal_bytes};
 
 /// JSON lines, numbers as strings (see the module documentation for the object).
 ///
@@ -124,33 +121,29 @@ fn read_line(raw: &[u8], line: usize, buf: &mut String) -> Result<Board, FormatE
         number: l.board,
         dealer,
         vulnerability,
-        deal,
-        game: None,
-        dd: None,
+        ..Board::unnumbered(deal)
     })
 }
 
-/// True when the board's dealer and vulnerability are those of its number.
-fn follows_number(b: &Board, n: u64) -> bool {
-    b.dealer.is_none_or(|d| d == board_dealer(n))
-        && b.vulnerability.is_none_or(|v| v == board_vulnerability(n))
-}
-
-/// The line of a board whose dealer or vulnerability differ from its number's: the same
-/// members as [`format_chunk`]'s.
-fn push_own_line(out: &mut Vec<u8>, b: &Board, n: u64) {
+/// A board's line (the members of [`crate::format_chunk`]'s lines): board `n`, its dealer and
+/// vulnerability (explicit, else `n`'s), the deal from the dealer, its Pavlicek number and
+/// its index.
+fn push_line(out: &mut Vec<u8>, b: &Board, n: u64) {
+    use std::io::Write as _;
     let dealer = b.dealer_or_default();
-    let mut s = format!(
+    // Writing to a Vec cannot fail; every string written is from a fixed ASCII alphabet.
+    let _ = write!(
+        out,
         "{{\"board\":{n},\"dealer\":\"{dealer}\",\"vulnerable\":\"{}\",\"deal\":\"",
         b.vulnerability_or_default()
     );
-    push_deal(&mut s, &b.deal, dealer);
-    s.push_str(&format!(
-        "\",\"number\":\"{}\",\"index\":\"{}\"}}\n",
+    push_deal_bytes(out, &b.deal, dealer);
+    let _ = writeln!(
+        out,
+        "\",\"number\":\"{}\",\"index\":\"{}\"}}",
         b.deal.number(Scheme::Pavlicek),
         DealIndex::from_deal(&b.deal)
-    ));
-    out.extend_from_slice(s.as_bytes());
+    );
 }
 
 impl DealFormat for Json {
@@ -175,54 +168,9 @@ impl DealFormat for Json {
         Ok(boards)
     }
 
-    /// Writes [`format_chunk`]'s lines (for runs of consecutively numbered boards).
-    ///
-    /// # Errors
-    /// A board without a number or numbered 0; nothing is appended then.
-    fn write_boards(
-        &self,
-        boards: &[Board],
-        _opts: &WriteOptions,
-        out: &mut Vec<u8>,
-    ) -> Result<(), FormatError> {
-        check_numbers(&INFO, boards)?;
-        let mut run: Vec<Deal> = Vec::new();
-        let mut run_first = 0u64;
-        for b in boards {
-            let n = b.number.unwrap_or(0);
-            let plain = follows_number(b, n);
-            if !run.is_empty() && (!plain || Some(n) != run_first.checked_add(run.len() as u64)) {
-                format_chunk(
-                    out,
-                    Format::Json,
-                    Labels::Boards,
-                    run_first as u128,
-                    &run,
-                    false,
-                    "",
-                );
-                run.clear();
-            }
-            if plain {
-                if run.is_empty() {
-                    run_first = n;
-                }
-                run.push(b.deal);
-            } else {
-                push_own_line(out, b, n);
-            }
-        }
-        if !run.is_empty() {
-            format_chunk(
-                out,
-                Format::Json,
-                Labels::Boards,
-                run_first as u128,
-                &run,
-                false,
-                "",
-            );
-        }
-        Ok(())
+    /// Writes a board's line: [`crate::format_chunk`]'s line for a board whose dealer and
+    /// vulnerability are its number's, else the same members with its own.
+    fn write_board(&self, b: &Board, _opts: &WriteOptions, out: &mut Vec<u8>) {
+        push_line(out, b, b.number.unwrap_or(0));
     }
 }

@@ -8,10 +8,11 @@
 //! This module also holds the rank-byte coding that CDS shares ([`push_rank_bytes`],
 //! [`deal_from_rank_bytes`]).
 
-use super::{Board, DealFormat, FormatError, FormatInfo, Location, WriteOptions};
+use super::{
+    Board, DealFormat, FormatError, FormatInfo, Location, WriteOptions, check_numbers, write_each,
+};
 use crate::card::Seat;
 use crate::deal::{Deal, DealError, Hand};
-use crate::formats::lin::check_numbers;
 
 /// KOPS `.rzd` (FORMATS.md §9): 13-byte header with the board count, 13 bytes a board.
 /// Not streaming: the header needs the count, so [`DealFormat::write_boards`] writes the whole
@@ -118,33 +119,53 @@ impl DealFormat for Kops {
             .collect()
     }
 
-    /// Writes the whole file: header with `boards.len()` as the count, then the records.
+    /// Checks that the boards are numbered (1 and up) and that their count fits the header.
     ///
     /// # Errors
     /// More than 65,535 boards (the count has 16 bits), or a board without a number or
-    /// numbered 0; nothing is appended then.
+    /// numbered 0.
+    fn check_boards(&self, boards: &[Board], _opts: &WriteOptions) -> Result<(), FormatError> {
+        check_numbers(&INFO, boards)?;
+        board_count(boards).map(|_| ())
+    }
+
+    /// Writes the whole file: header with `boards.len()` as the count, then the records.
+    ///
+    /// # Errors
+    /// As [`DealFormat::check_boards`]; nothing is appended then.
     fn write_boards(
         &self,
         boards: &[Board],
-        _opts: &WriteOptions,
+        opts: &WriteOptions,
         out: &mut Vec<u8>,
     ) -> Result<(), FormatError> {
-        check_numbers(&INFO, boards)?;
-        let count = u16::try_from(boards.len()).map_err(|_| {
-            FormatError::new(
-                Location::File,
-                format!(
-                    "{} boards do not fit: kops holds at most 65535 (the count has 2 bytes)",
-                    boards.len()
-                ),
-            )
-        })?;
+        self.check_boards(boards, opts)?;
+        let count = board_count(boards)?;
         out.reserve(RECORD * (boards.len() + 1));
         out.extend_from_slice(&count.to_le_bytes());
         out.extend_from_slice(&[b' '; 11]);
-        for b in boards {
-            push_rank_bytes(out, &b.deal, KOPS_CODES);
-        }
+        write_each(self, boards, opts, out);
         Ok(())
     }
+
+    /// Writes one 13-byte record (the header comes with [`DealFormat::write_boards`]).
+    fn write_board(&self, b: &Board, _opts: &WriteOptions, out: &mut Vec<u8>) {
+        push_rank_bytes(out, &b.deal, KOPS_CODES);
+    }
+}
+
+/// The header's board count.
+///
+/// # Errors
+/// More than 65,535 boards.
+fn board_count(boards: &[Board]) -> Result<u16, FormatError> {
+    u16::try_from(boards.len()).map_err(|_| {
+        FormatError::new(
+            Location::File,
+            format!(
+                "{} boards do not fit: kops holds at most 65535 (the count has 2 bytes)",
+                boards.len()
+            ),
+        )
+    })
 }

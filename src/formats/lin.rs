@@ -1,22 +1,18 @@
 //! BBO LIN, one line a board (FORMATS.md §8; the writer follows Big Deal's output.c).
 //!
-//! Besides [`Lin`], this module holds the text helpers the other letter formats share
-//! (`S…H…D…C…` hands, holdings, decimal numbers): see [`push_letter_hand`],
-//! [`parse_letter_hand`], [`push_holding`], [`push_u64`].
+//! The auction and contract rules it applies (declarer, trick winners) are in `crate::play`;
+//! the text helpers it shares with the other letter formats are in `super::text`.
 
+use super::text::{
+    parse_letter_hand, push_letter_hand, push_u64, rank_index, show_byte, suit_index, trim,
+};
 use super::{
     Auction, Board, DealFormat, FormatError, FormatInfo, GameRecord, Location, Play, WriteOptions,
-    check_board_limit,
 };
 use crate::board::Vulnerability;
-use crate::card::{Card, RANK_LETTERS, Rank, Seat, Suit};
+use crate::card::{Card, Rank, Seat, Suit};
 use crate::deal::{Deal, Hand};
-use crate::play::{Strain, trick_winner};
-
-/// The strain of an auction's trump suit (`None` = notrump).
-fn strain_of(trump: Option<Suit>) -> Strain {
-    trump.map_or(Strain::NoTrump, Strain::Trumps)
-}
+use crate::play::{Strain, auction_contract, bid_strain, trick_winner};
 
 /// BBO LIN, one line a board (FORMATS.md §8; the writer follows Big Deal's output.c).
 ///
@@ -130,248 +126,17 @@ impl DealFormat for Lin {
     }
 
     /// Writes one line per board (see the module documentation).
-    ///
-    /// # Errors
-    /// A board without a number or with number 0; nothing is appended then.
-    fn write_boards(
-        &self,
-        boards: &[Board],
-        _opts: &WriteOptions,
-        out: &mut Vec<u8>,
-    ) -> Result<(), FormatError> {
-        check_numbers(&INFO, boards)?;
-        out.reserve(boards.len() * 80);
-        for b in boards {
-            write_board(b, out);
-        }
-        Ok(())
+    fn write_board(&self, b: &Board, _opts: &WriteOptions, out: &mut Vec<u8>) {
+        write_line(b, out);
     }
 }
 
 // ---------------------------------------------------------------------------------------------
-// Helpers shared with the other formats of this family (CSV, HRF, …).
-
-/// Checks that every board has a number within the format's limits
-/// ([`check_board_limit`]); writers call it first so nothing is appended on error.
-///
-/// # Errors
-/// A board without a number, numbered 0, or above `info.max_board`.
-pub(crate) fn check_numbers(info: &FormatInfo, boards: &[Board]) -> Result<(), FormatError> {
-    for b in boards {
-        match b.number {
-            Some(n) => check_board_limit(info, n)?,
-            None => {
-                return Err(FormatError::new(
-                    Location::File,
-                    format!(
-                        "a board without a number: the {} writer needs numbered boards",
-                        info.name
-                    ),
-                ));
-            }
-        }
-    }
-    Ok(())
-}
-
-/// Appends the decimal digits of `n`.
-pub(crate) fn push_u64(out: &mut Vec<u8>, mut n: u64) {
-    let mut buf = [0u8; 20];
-    let mut i = buf.len();
-    loop {
-        i -= 1;
-        buf[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    out.extend_from_slice(&buf[i..]);
-}
-
-/// Appends the rank letters (`AKQJT98765432`) of a 13-bit holding, bit 0 = ace, highest first.
-pub(crate) fn push_holding(out: &mut Vec<u8>, mut mask: u16) {
-    while mask != 0 {
-        out.push(RANK_LETTERS[mask.trailing_zeros() as usize]);
-        mask &= mask - 1;
-    }
-}
-
-/// Appends a hand as `S…H…D…C…` (every suit letter, ranks descending; FORMATS.md §8, §10).
-pub(crate) fn push_letter_hand(out: &mut Vec<u8>, hand: Hand) {
-    for (suit, letter) in Suit::ALL.into_iter().zip(*b"SHDC") {
-        out.push(letter);
-        push_holding(out, hand.suit_mask(suit));
-    }
-}
-
-/// Byte classes for the letter parsers: 0..13 a rank letter's index (0 = ace … 12 = deuce,
-/// either case), `SUIT + s` a suit letter (0 = S … 3 = C, either case), [`ONE`] the `1` of
-/// `10`, [`OTHER`] anything else.
-static CLASS: [u8; 256] = {
-    let mut t = [OTHER; 256];
-    let ranks = b"AKQJT98765432";
-    let mut r = 0;
-    while r < 13 {
-        t[ranks[r] as usize] = r as u8;
-        t[ranks[r].to_ascii_lowercase() as usize] = r as u8;
-        r += 1;
-    }
-    let suits = b"SHDC";
-    let mut s = 0;
-    while s < 4 {
-        t[suits[s] as usize] = SUIT + s as u8;
-        t[suits[s].to_ascii_lowercase() as usize] = SUIT + s as u8;
-        s += 1;
-    }
-    t[b'1' as usize] = ONE;
-    t
-};
-/// [`CLASS`] of suit letters: `SUIT + suit index`.
-const SUIT: u8 = 16;
-/// [`CLASS`] of `1` (the start of `10`).
-const ONE: u8 = 32;
-/// [`CLASS`] of bytes that are neither ranks nor suits.
-const OTHER: u8 = 255;
-
-/// The rank index of a rank letter (0 = ace … 12 = deuce; `AKQJT98765432`, either case).
-pub(crate) fn rank_index(c: u8) -> Option<usize> {
-    let k = CLASS[c as usize];
-    (k < 13).then_some(k as usize)
-}
-
-/// The suit index of a suit letter (`S`, `H`, `D`, `C`, either case).
-pub(crate) fn suit_index(c: u8) -> Option<usize> {
-    let k = CLASS[c as usize].wrapping_sub(SUIT);
-    (k < 4).then_some(k as usize)
-}
-
-/// A problem in a text field: the 0-based byte offset and what was wrong.
-#[derive(Debug)]
-pub(crate) struct TextError {
-    /// 0-based offset into the data given to the parser.
-    pub offset: usize,
-    /// What was found and what was expected.
-    pub message: String,
-}
-
-/// A byte for an error message: the character for printable ASCII, else its hex value.
-pub(crate) fn show_byte(c: u8) -> String {
-    if c.is_ascii_graphic() || c == b' ' {
-        format!("{:?}", c as char)
-    } else {
-        format!("byte 0x{c:02X}")
-    }
-}
-
-/// Parses one hand written as suit letters each followed by its ranks (`S…H…D…C…`,
-/// FORMATS.md §8 and §10) from `data[start..]`: ranks either case, `10` for the ten.
-///
-/// With `in_order`, suits must come S, H, D, C and a suit letter at or before the current suit
-/// ends the hand (HRF, where hands follow one another without separator); otherwise suits
-/// may come in any order. The hand also ends at the end of `data` or at the first byte that
-/// is neither a suit letter nor a rank; the returned offset is where it ended (the caller
-/// decides whether what follows is acceptable).
-///
-/// # Errors
-/// A rank before any suit letter, or a card twice in the hand (offset of the offending byte).
-pub(crate) fn parse_letter_hand(
-    data: &[u8],
-    start: usize,
-    in_order: bool,
-) -> Result<(Hand, usize), TextError> {
-    let mut mask = 0u64;
-    let mut suit = 4usize; // none yet
-    let mut i = start;
-    while let Some(&c) = data.get(i) {
-        let k = CLASS[c as usize];
-        let (r, len) = if k < 13 {
-            (k as usize, 1)
-        } else if (SUIT..SUIT + 4).contains(&k) {
-            let s = (k - SUIT) as usize;
-            if in_order && suit < 4 && s <= suit {
-                break;
-            }
-            suit = s;
-            i += 1;
-            continue;
-        } else if k == ONE && data.get(i + 1) == Some(&b'0') {
-            (4, 2)
-        } else {
-            break;
-        };
-        if suit >= 4 {
-            return Err(TextError {
-                offset: i,
-                message: format!(
-                    "rank {} before any suit letter (expected S, H, D or C first)",
-                    show_byte(c)
-                ),
-            });
-        }
-        let bit = 1u64 << (suit * 13 + r);
-        if mask & bit != 0 {
-            return Err(TextError {
-                offset: i,
-                message: format!(
-                    "{}{} appears twice in one hand",
-                    Suit::from_index(suit).letter(),
-                    RANK_LETTERS[r] as char
-                ),
-            });
-        }
-        mask |= bit;
-        i += len;
-    }
-    Ok((Hand::from_mask(mask), i))
-}
-
-// ---------------------------------------------------------------------------------------------
-// Contracts and tricks, shared by the reader and the writer.
-
-/// The strain of a bid token such as `1C`, `3NT`, `4S`, `2N` (upper case): `Some(Some(suit))`,
-/// `Some(None)` for notrump, `None` when it is not a bid.
-fn bid_strain(token: &str) -> Option<Option<Suit>> {
-    let b = token.as_bytes();
-    if !matches!(b.first(), Some(b'1'..=b'7')) {
-        return None;
-    }
-    match b.get(1..)? {
-        b"C" => Some(Some(Suit::Clubs)),
-        b"D" => Some(Some(Suit::Diamonds)),
-        b"H" => Some(Some(Suit::Hearts)),
-        b"S" => Some(Some(Suit::Spades)),
-        b"NT" | b"N" => Some(None),
-        _ => None,
-    }
-}
+// Contracts and tricks, shared by the reader and the writer (the rules are in `crate::play`).
 
 /// True for a PBN note reference token `=n=`.
 fn is_note(token: &str) -> bool {
     token.len() >= 3 && token.starts_with('=') && token.ends_with('=')
-}
-
-/// The contract of an auction: trumps (`None` = notrump) and declarer, the first player of
-/// the declaring side to bid the final strain. `None` when nobody bid.
-pub(crate) fn auction_contract(a: &Auction) -> Option<(Option<Suit>, Seat)> {
-    let mut bids: Vec<(Seat, Option<Suit>)> = Vec::new();
-    let mut k = 0usize;
-    for t in &a.calls {
-        let u = t.to_ascii_uppercase();
-        if u == "AP" {
-            break;
-        }
-        if let Some(strain) = bid_strain(&u) {
-            bids.push((a.first.rotate(k), strain));
-        } else if !matches!(u.as_str(), "PASS" | "P" | "X" | "XX" | "-") {
-            continue; // note references and other annotations take no turn
-        }
-        k += 1;
-    }
-    let &(last, strain) = bids.last()?;
-    bids.iter()
-        .find(|(s, st)| s.index() % 2 == last.index() % 2 && *st == strain)
-        .map(|&(s, _)| (strain, s))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -495,17 +260,6 @@ fn lin_digit(seat: Seat) -> u8 {
     [b'3', b'4', b'1', b'2'][seat.index()]
 }
 
-fn trim(v: &[u8]) -> (&[u8], usize) {
-    let lead = v.iter().take_while(|c| c.is_ascii_whitespace()).count();
-    let rest = &v[lead..];
-    let tail = rest
-        .iter()
-        .rev()
-        .take_while(|c| c.is_ascii_whitespace())
-        .count();
-    (&rest[..rest.len() - tail], lead)
-}
-
 /// Parses `md|<d><S>,<W>,<N>[,<E>]`.
 fn parse_md(p: &Pair) -> Result<(Seat, Deal), FormatError> {
     let (v, lead) = trim(p.value);
@@ -585,8 +339,8 @@ fn lin_call(v: &[u8]) -> Option<String> {
         _ => {}
     }
     match bid_strain(&u)? {
-        Some(suit) => Some(format!("{}{}", &u[..1], suit.letter())),
-        None => Some(format!("{}NT", &u[..1])),
+        Strain::Trumps(suit) => Some(format!("{}{}", &u[..1], suit.letter())),
+        Strain::NoTrump => Some(format!("{}NT", &u[..1])),
     }
 }
 
@@ -635,7 +389,7 @@ struct Played {
 /// Converts the play-order cards into PBN's layout (see the module documentation).
 fn build_play(
     deal: &Deal,
-    contract: Option<(Option<Suit>, Seat)>,
+    contract: Option<(Strain, Seat)>,
     played: &[Played],
 ) -> Result<Option<Play>, FormatError> {
     let Some(first) = played.first() else {
@@ -687,9 +441,9 @@ fn build_play(
         }
         tricks.push(row);
         if chunk.len() == 4
-            && let Some((trump, _)) = contract
+            && let Some((strain, _)) = contract
         {
-            leader = leader.rotate(trick_winner(&in_order, strain_of(trump)));
+            leader = leader.rotate(trick_winner(&in_order, strain));
         }
     }
     Ok(Some(Play {
@@ -847,8 +601,8 @@ fn lin_call_token(t: &str) -> Option<String> {
         "X" => Some("d".into()),
         "XX" => Some("r".into()),
         _ => match bid_strain(&u)? {
-            Some(s) => Some(format!("{}{}", &u[..1], s.letter())),
-            None => Some(format!("{}N", &u[..1])),
+            Strain::Trumps(s) => Some(format!("{}{}", &u[..1], s.letter())),
+            Strain::NoTrump => Some(format!("{}N", &u[..1])),
         },
     }
 }
@@ -919,7 +673,7 @@ fn write_play(game: &GameRecord, play: &Play, out: &mut Vec<u8>) {
     }
 }
 
-fn write_board(b: &Board, out: &mut Vec<u8>) {
+fn write_line(b: &Board, out: &mut Vec<u8>) {
     let n = b.number.unwrap_or(0);
     out.extend_from_slice(b"qx|o");
     push_u64(out, n);
@@ -984,24 +738,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn winner_follows_trumps_then_suit_led() {
-        let c = |s: &str| {
-            let b = s.as_bytes();
-            Card::new(
-                Suit::from_index(suit_index(b[0]).unwrap()),
-                Rank::from_char(b[1] as char).unwrap(),
-            )
-        };
-        let t = [c("C5"), c("C2"), c("CK"), c("CA")];
-        assert_eq!(trick_winner(&t, strain_of(Some(Suit::Spades))), 3);
-        let t = [c("H2"), c("H4"), c("S2"), c("HA")];
-        assert_eq!(trick_winner(&t, strain_of(Some(Suit::Spades))), 2);
-        assert_eq!(trick_winner(&t, strain_of(None)), 3);
-        let t = [c("D5"), c("C2"), c("D4"), c("H3")];
-        assert_eq!(trick_winner(&t, strain_of(Some(Suit::Spades))), 0);
-    }
-
-    #[test]
     fn calls_map_to_pbn_tokens() {
         for (lin, pbn) in [
             ("p", "Pass"),
@@ -1016,18 +752,5 @@ mod tests {
         }
         assert_eq!(lin_call(b"8C"), None);
         assert_eq!(lin_call(b"1Z"), None);
-    }
-
-    #[test]
-    fn declarer_is_first_of_side_to_bid_strain() {
-        let a = Auction {
-            first: Seat::North,
-            calls: "1C 1S Pass 2S Pass 3D Pass 4S Pass Pass Pass"
-                .split(' ')
-                .map(String::from)
-                .collect(),
-            notes: vec![],
-        };
-        assert_eq!(auction_contract(&a), Some((Some(Suit::Spades), Seat::East)));
     }
 }

@@ -21,13 +21,14 @@ mod csv;
 mod dge;
 mod dlm;
 mod dup;
-mod hex;
+pub(crate) mod hex;
 mod hrf;
 mod json;
 mod kops;
 mod lin;
-mod pbn;
+pub(crate) mod pbn;
 mod pbn_dd;
+pub(crate) mod text;
 
 pub use ber::Ber;
 pub use borel::Borel;
@@ -43,8 +44,6 @@ pub use json::Json;
 pub use kops::Kops;
 pub use lin::Lin;
 pub use pbn::Pbn;
-
-pub(crate) use lin::auction_contract;
 
 /// One board as a file carries it: the deal plus whatever the format records about it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -257,8 +256,24 @@ pub trait DealFormat: Send + Sync {
         Ok(())
     }
 
+    /// Checks the boards of one [`DealFormat::write_boards`] call before anything is written.
+    /// Default: every board has a number within the format's limits ([`check_numbers`]).
+    ///
+    /// # Errors
+    /// [`FormatError`] naming the first board (or option) that breaks the format's limits.
+    fn check_boards(&self, boards: &[Board], _opts: &WriteOptions) -> Result<(), FormatError> {
+        check_numbers(self.info(), boards)
+    }
+
+    /// Appends one board's record. It does not check the board: [`DealFormat::write_boards`]
+    /// calls it for each board once [`DealFormat::check_boards`] has passed. For a
+    /// non-streaming format this is one record of the set; its `write_boards` adds what the
+    /// set needs around the records.
+    fn write_board(&self, board: &Board, opts: &WriteOptions, out: &mut Vec<u8>);
+
     /// Writes boards, which all have numbers (see [`number_boards`]). For a non-streaming
-    /// format this is the whole set.
+    /// format this is the whole set. Default: [`DealFormat::check_boards`], then
+    /// [`DealFormat::write_board`] for each board.
     ///
     /// # Errors
     /// [`FormatError`] naming the board when one breaks the format's limits (see
@@ -268,7 +283,11 @@ pub trait DealFormat: Send + Sync {
         boards: &[Board],
         opts: &WriteOptions,
         out: &mut Vec<u8>,
-    ) -> Result<(), FormatError>;
+    ) -> Result<(), FormatError> {
+        self.check_boards(boards, opts)?;
+        write_each(self, boards, opts, out);
+        Ok(())
+    }
 
     /// Writes what comes after the boards. Default: nothing.
     ///
@@ -354,6 +373,49 @@ pub fn by_path(path: &Path) -> Option<&'static dyn DealFormat> {
         .iter()
         .copied()
         .find(|f| f.info().extensions.contains(&ext.as_str()))
+}
+
+/// Appends every board with [`DealFormat::write_board`], reserving room for the rest after the
+/// first (so the caller's buffer grows once a call).
+pub(crate) fn write_each<F: DealFormat + ?Sized>(
+    format: &F,
+    boards: &[Board],
+    opts: &WriteOptions,
+    out: &mut Vec<u8>,
+) {
+    let mut rest = boards.iter();
+    let Some(first) = rest.next() else {
+        return;
+    };
+    let start = out.len();
+    format.write_board(first, opts, out);
+    out.reserve((out.len() - start).saturating_mul(rest.len()));
+    for b in rest {
+        format.write_board(b, opts, out);
+    }
+}
+
+/// Checks that every board has a number within the format's limits
+/// ([`check_board_limit`]); writers call it first so nothing is appended on error.
+///
+/// # Errors
+/// A board without a number, numbered 0, or above `info.max_board`.
+pub fn check_numbers(info: &FormatInfo, boards: &[Board]) -> Result<(), FormatError> {
+    for b in boards {
+        match b.number {
+            Some(n) => check_board_limit(info, n)?,
+            None => {
+                return Err(FormatError::new(
+                    Location::File,
+                    format!(
+                        "a board without a number: the {} writer needs numbered boards",
+                        info.name
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Checks a board number against a format's limit before writing.

@@ -10,9 +10,9 @@
 //!   `#` takes the previous game's value of that tag (PBN tag value inheritance). Every tag
 //!   is kept in [`GameRecord::tags`] in file order.
 //! - `[Deal]` (any first seat, ranks in any order, `10` for the ten, one unknown hand `-`: the
-//!   deals [`crate::parse_deal`] accepts, parsed here on bytes with exact error columns; `?`
-//!   or empty: no deal) is required: a game without a deal is
-//!   skipped. `[Board]` gives [`Board::number`] (`0` and numbers above `u64` are errors, `?`
+//!   deals [`crate::parse_deal`] accepts, read by the same codec on bytes, the first problem
+//!   from the left being the error; `?` or empty: no deal) is required: a game without a
+//!   deal is skipped. `[Board]` gives [`Board::number`] (`0` and numbers above `u64` are errors, `?`
 //!   or text gives `None`),
 //!   `[Dealer]` and `[Vulnerable]` (`None`/`Love`/`-`, `NS`, `EW`, `All`/`Both`) the explicit
 //!   dealer and vulnerability (`?` or empty: `None`).
@@ -65,17 +65,20 @@
 //! `[ParContract]` (par for its dealer and vulnerability) and the `[OptimumResultTable]`
 //! section after its tags. Line breaks inside values become spaces.
 
+use std::borrow::Cow;
 use std::io::BufRead as _;
 
 use super::pbn_dd::{self, TableCells};
+use super::text::{column, push_u64, rank_index, suit_index};
 use super::{
     Auction, Board, DealFormat, FormatError, FormatInfo, GameRecord, Location, Play, WriteOptions,
     check_board_limit,
 };
 use crate::board::Vulnerability;
-use crate::card::{Card, RANK_LETTERS, Seat};
+use crate::card::{Card, Seat};
 use crate::dd::TrickTable;
-use crate::deal::{Deal, Hand};
+use crate::deal::Deal;
+use crate::pbn::{parse_deal_bytes, push_deal_bytes};
 
 /// PBN 2.1 files (FORMATS.md §4): tolerant import of any PBN file, canonical export with the
 /// mandatory tags in export order, keeping tags, commentary, auction and play (see the module
@@ -90,6 +93,9 @@ static INFO: FormatInfo = FormatInfo {
     max_board: None,
     streaming: true,
 };
+
+/// The first lines of a PBN export file.
+pub(crate) const HEADER: &str = "% PBN 2.1\n% EXPORT\n";
 
 /// The mandatory tags in export order (FORMATS.md §4).
 const MANDATORY: [&str; 15] = [
@@ -152,25 +158,20 @@ impl DealFormat for Pbn {
     }
 
     fn write_header(&self, _opts: &WriteOptions, out: &mut Vec<u8>) -> Result<(), FormatError> {
-        out.extend_from_slice(b"% PBN 2.1\n% EXPORT\n");
+        out.extend_from_slice(HEADER.as_bytes());
         Ok(())
     }
 
-    fn write_boards(
-        &self,
-        boards: &[Board],
-        opts: &WriteOptions,
-        out: &mut Vec<u8>,
-    ) -> Result<(), FormatError> {
+    /// Checks every board's number (a board without one counts as 0).
+    fn check_boards(&self, boards: &[Board], _opts: &WriteOptions) -> Result<(), FormatError> {
         for b in boards {
             check_board_limit(&INFO, b.number.unwrap_or(0))?;
         }
-        let event = sanitize_event(&opts.event);
-        out.reserve(boards.len() * 360);
-        for b in boards {
-            write_game(out, b, &event);
-        }
         Ok(())
+    }
+
+    fn write_board(&self, b: &Board, opts: &WriteOptions, out: &mut Vec<u8>) {
+        write_game(out, b, &event_value(&opts.event, true));
     }
 }
 
@@ -340,29 +341,6 @@ fn text(b: &[u8]) -> String {
         Ok(s) => s.to_owned(),
         Err(_) => b.iter().map(|&c| c as char).collect(),
     }
-}
-
-/// The 1-based column (in characters) of byte `off` of `line`.
-fn column(line: &[u8], off: usize) -> usize {
-    let prefix = &line[..off.min(line.len())];
-    match std::str::from_utf8(prefix) {
-        Ok(s) => s.chars().count() + 1,
-        Err(_) => prefix.len() + 1,
-    }
-}
-
-/// The character at byte `off` of `b`, for messages (Latin-1 when not UTF-8).
-fn char_at(b: &[u8], off: usize) -> char {
-    let rest = &b[off.min(b.len())..];
-    let end = rest.len().min(4);
-    for n in 1..=end {
-        if let Ok(s) = std::str::from_utf8(&rest[..n])
-            && let Some(c) = s.chars().next()
-        {
-            return c;
-        }
-    }
-    rest.first().map_or(' ', |&c| c as char)
 }
 
 fn is_ws(b: u8) -> bool {
@@ -1068,199 +1046,37 @@ fn parse_card(t: &[u8]) -> Option<Option<Card>> {
     }
     let suit = suit_index(*t.first()?)?;
     let rank = match &t[1..] {
-        [r] => rank_value(*r),
-        b"10" => 10,
-        _ => 0,
+        [r] => rank_index(*r)?,
+        b"10" => 4,
+        _ => return None,
     };
-    (rank != 0).then(|| card(suit, rank))
-}
-
-fn suit_index(b: u8) -> Option<usize> {
-    match b.to_ascii_uppercase() {
-        b'S' => Some(0),
-        b'H' => Some(1),
-        b'D' => Some(2),
-        b'C' => Some(3),
-        _ => None,
-    }
-}
-
-/// The rank value 2..=14 of a rank letter (either case), 0 for anything else.
-fn rank_value(b: u8) -> u8 {
-    match b.to_ascii_uppercase() {
-        b'A' => 14,
-        b'K' => 13,
-        b'Q' => 12,
-        b'J' => 11,
-        b'T' => 10,
-        d @ b'2'..=b'9' => d - b'0',
-        _ => 0,
-    }
-}
-
-/// For each byte, its rank's place from the ace (`A`/`a` 0 … `2` 12), 255 for others.
-static RANK_SLOT: [u8; 256] = {
-    let mut t = [255u8; 256];
-    let letters = RANK_LETTERS;
-    let mut i = 0;
-    while i < 13 {
-        t[letters[i] as usize] = i as u8;
-        t[letters[i].to_ascii_lowercase() as usize] = i as u8;
-        i += 1;
-    }
-    t
-};
-
-/// The card of suit index 0..4 and rank 2..=14.
-fn card(suit: usize, rank: u8) -> Option<Card> {
-    Card::from_index(suit * 13 + usize::from(14u8.saturating_sub(rank)))
-}
-
-/// Parses a deal value as [`crate::parse_deal`] does (same deals accepted), on bytes and with
-/// the byte offset of each problem: the bad character, the hand with a wrong count, the card
-/// held twice.
-fn parse_deal_bytes(v: &[u8]) -> Result<Deal, (usize, String)> {
-    let mut pos = skip_ws(v, 0);
-    let mut first = Seat::North;
-    if v.get(pos + 1) == Some(&b':') {
-        first = match v.get(pos) {
-            Some(&c) if c.is_ascii() => Seat::from_char(c as char),
-            _ => None,
-        }
-        .ok_or_else(|| {
-            (
-                pos,
-                format!(
-                    "{:?} is not a seat (expected N, E, S or W)",
-                    char_at(v, pos)
-                ),
-            )
-        })?;
-        pos += 2;
-    }
-    let mut masks = [0u64; 4];
-    let mut known = [false; 4];
-    let mut starts = [0usize; 4];
-    let mut all = 0u64;
-    let mut count = 0;
-    let mut unknown_hand = None;
-    loop {
-        pos = skip_ws(v, pos);
-        if pos >= v.len() {
-            break;
-        }
-        if count == 4 {
-            return Err((pos, "more than four hands".into()));
-        }
-        let start = pos;
-        while pos < v.len() && !is_ws(v[pos]) {
-            pos += 1;
-        }
-        let seat = first.rotate(count).index();
-        starts[seat] = start;
-        count += 1;
-        let hand = &v[start..pos];
-        if hand == b"-" {
-            if unknown_hand.is_some() {
-                return Err((start, "more than one unknown hand (-)".into()));
-            }
-            unknown_hand = Some(seat);
-            continue;
-        }
-        known[seat] = true;
-        let mut suit = 0usize;
-        let mut i = 0;
-        while i < hand.len() {
-            let at = start + i;
-            let c = hand[i];
-            if c == b'.' {
-                suit += 1;
-                if suit > 3 {
-                    return Err((at, "a fifth suit in one hand (expected S.H.D.C)".into()));
-                }
-                i += 1;
-                continue;
-            }
-            let mut slot = RANK_SLOT[usize::from(c)];
-            if c == b'1' && hand.get(i + 1) == Some(&b'0') {
-                i += 1;
-                slot = 4;
-            }
-            if slot > 12 {
-                return Err((
-                    at,
-                    format!(
-                        "{:?} is not a rank (expected AKQJT98765432 or 10)",
-                        char_at(v, at)
-                    ),
-                ));
-            }
-            let bit = 1u64 << (suit * 13 + usize::from(slot));
-            if all & bit != 0 {
-                let card = Card::from_index(bit.trailing_zeros() as usize);
-                let card = card.map_or_else(String::new, |c| c.to_string());
-                if masks[seat] & bit != 0 {
-                    return Err((at, format!("{card} appears twice in one hand")));
-                }
-                let other = (0..4).find(|&s| masks[s] & bit != 0).unwrap_or(0);
-                return Err((
-                    at,
-                    format!(
-                        "{card} is held by both {} and {}",
-                        Seat::from_index(other),
-                        Seat::from_index(seat)
-                    ),
-                ));
-            }
-            masks[seat] |= bit;
-            all |= bit;
-            i += 1;
-        }
-        if suit != 3 {
-            return Err((
-                pos,
-                format!("hand has {} suits, expected 4 (S.H.D.C)", suit + 1),
-            ));
-        }
-    }
-    if count < 4 {
-        return Err((v.len(), format!("found {count} hands, expected 4")));
-    }
-    for k in 0..4 {
-        let seat = first.rotate(k).index();
-        let n = masks[seat].count_ones();
-        if known[seat] && n != 13 {
-            return Err((
-                starts[seat],
-                format!("{} holds {n} cards, expected 13", Seat::from_index(seat)),
-            ));
-        }
-    }
-    if let Some(seat) = unknown_hand {
-        masks[seat] = !all & ((1u64 << 52) - 1);
-    }
-    Deal::new(masks.map(Hand::from_mask)).map_err(|e| (0, e.to_string()))
+    Some(Card::from_index(suit * 13 + rank))
 }
 
 // ---------------------------------------------------------------------------------------------
 // Writer
 // ---------------------------------------------------------------------------------------------
 
-/// `WriteOptions::event` as written: `"` becomes `'` (as `crate::push_game`), `?` when empty.
-fn sanitize_event(event: &str) -> Vec<u8> {
+/// An event name as the `[Event]` value of a game without one: `"` becomes `'`, `?` when
+/// empty; with `spaces` (the [`Pbn`] writer, for [`WriteOptions::event`]) line breaks become
+/// spaces, without (`crate::push_game`) they are kept.
+pub(crate) fn event_value(event: &str, spaces: bool) -> Cow<'_, [u8]> {
     if event.is_empty() {
-        return b"?".to_vec();
+        return Cow::Borrowed(b"?");
+    }
+    let breaks = |b: u8| spaces && matches!(b, b'\n' | b'\r');
+    if !event.bytes().any(|b| b == b'"' || breaks(b)) {
+        return Cow::Borrowed(event.as_bytes());
     }
     event
         .bytes()
         .map(|b| match b {
             b'"' => b'\'',
-            b'\n' | b'\r' => b' ',
+            b if breaks(b) => b' ',
             b => b,
         })
         .collect()
 }
-
 /// Appends a value with line breaks made spaces.
 fn push_value(out: &mut Vec<u8>, v: &[u8]) {
     if v.iter().any(|&b| b == b'\n' || b == b'\r') {
@@ -1279,42 +1095,6 @@ fn push_tag(out: &mut Vec<u8>, name: &[u8], value: &[u8]) {
     out.extend_from_slice(b" \"");
     push_value(out, value);
     out.extend_from_slice(b"\"]\n");
-}
-
-fn push_u64(out: &mut Vec<u8>, mut n: u64) {
-    let mut buf = [0u8; 20];
-    let mut i = buf.len();
-    loop {
-        i -= 1;
-        buf[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    out.extend_from_slice(&buf[i..]);
-}
-
-/// The canonical deal string (`crate::push_deal`) on bytes.
-fn push_deal_bytes(out: &mut Vec<u8>, deal: &Deal, first: Seat) {
-    out.push(first.letter() as u8);
-    out.push(b':');
-    for k in 0..4 {
-        if k > 0 {
-            out.push(b' ');
-        }
-        let mask = deal.hand(first.rotate(k)).mask();
-        for suit in 0..4 {
-            if suit > 0 {
-                out.push(b'.');
-            }
-            let mut m = (mask >> (13 * suit)) & 0x1FFF;
-            while m != 0 {
-                out.push(RANK_LETTERS[m.trailing_zeros() as usize]);
-                m &= m - 1;
-            }
-        }
-    }
 }
 
 /// Appends the double-dummy tags of a board with a table ([`Board::dd`]): the table as
@@ -1336,8 +1116,9 @@ fn push_dd_tags(out: &mut Vec<u8>, b: &Board) {
     pbn_dd::push_table_lines(out, table);
 }
 
-/// Appends one game (see the module docs); `event` is the sanitized [`WriteOptions::event`].
-fn write_game(out: &mut Vec<u8>, b: &Board, event: &[u8]) {
+/// Appends one game (see the module docs); `event` is the `[Event]` value when the board's
+/// record has none, written as given ([`event_value`]).
+pub(crate) fn write_game(out: &mut Vec<u8>, b: &Board, event: &[u8]) {
     let mut vals: [Option<&[u8]>; 15] = [None; 15];
     if let Some(rec) = &b.game {
         for (name, value) in &rec.tags {
@@ -1350,7 +1131,10 @@ fn write_game(out: &mut Vec<u8>, b: &Board, event: &[u8]) {
     }
     let dealer = b.dealer_or_default();
     out.extend_from_slice(b"\n[Event \"");
-    push_value(out, vals[EVENT].unwrap_or(event));
+    match vals[EVENT] {
+        Some(v) => push_value(out, v),
+        None => out.extend_from_slice(event),
+    }
     out.extend_from_slice(b"\"]\n");
     for i in 1..15 {
         let name = MANDATORY[i];
@@ -1508,22 +1292,5 @@ mod tests {
         assert_eq!(parse_card(b"S1"), None);
         assert_eq!(parse_card(b"SKK"), None);
         assert_eq!(parse_card(b"K"), None);
-    }
-
-    #[test]
-    fn deal_bytes_agree_with_parse_deal() {
-        for s in [
-            "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432",
-            "w:458T.45TJQ.7.3QA 6KA.2KA.234.8TJK J92.3.KQT865.965 37Q.6789.9JA.247",
-            "AKQJT98765432... - ..AKQJT98765432. ...AKQJT98765432",
-            "N:AKQJ1098765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432",
-        ] {
-            assert_eq!(
-                parse_deal_bytes(s.as_bytes()).ok(),
-                crate::parse_deal(s).ok(),
-                "{s}"
-            );
-            assert!(parse_deal_bytes(s.as_bytes()).is_ok(), "{s}");
-        }
     }
 }

@@ -1,0 +1,193 @@
+//! Text helpers the letter formats share (LIN, CSV, HRF, PBN, Borel, BER, …) and the PBN deal
+//! string codec (`crate::pbn`) uses: `S…H…D…C…` hands, holdings, decimal numbers, rank and
+//! suit letters, trimming, bytes and characters shown in messages, columns of byte offsets.
+
+use crate::card::{RANK_LETTERS, Suit};
+use crate::deal::Hand;
+
+/// Appends the decimal digits of `n`.
+pub(crate) fn push_u64(out: &mut Vec<u8>, mut n: u64) {
+    let mut buf = [0u8; 20];
+    let mut i = buf.len();
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend_from_slice(&buf[i..]);
+}
+
+/// Appends the rank letters (`AKQJT98765432`) of a 13-bit holding, bit 0 = ace, highest first.
+pub(crate) fn push_holding(out: &mut Vec<u8>, mut mask: u16) {
+    while mask != 0 {
+        out.push(RANK_LETTERS[mask.trailing_zeros() as usize]);
+        mask &= mask - 1;
+    }
+}
+
+/// Appends a hand as `S…H…D…C…` (every suit letter, ranks descending; FORMATS.md §8, §10).
+pub(crate) fn push_letter_hand(out: &mut Vec<u8>, hand: Hand) {
+    for (suit, letter) in Suit::ALL.into_iter().zip(*b"SHDC") {
+        out.push(letter);
+        push_holding(out, hand.suit_mask(suit));
+    }
+}
+
+/// Byte classes for the letter parsers: 0..13 a rank letter's index (0 = ace … 12 = deuce,
+/// either case), `SUIT + s` a suit letter (0 = S … 3 = C, either case), [`ONE`] the `1` of
+/// `10`, [`OTHER`] anything else.
+static CLASS: [u8; 256] = {
+    let mut t = [OTHER; 256];
+    let ranks = b"AKQJT98765432";
+    let mut r = 0;
+    while r < 13 {
+        t[ranks[r] as usize] = r as u8;
+        t[ranks[r].to_ascii_lowercase() as usize] = r as u8;
+        r += 1;
+    }
+    let suits = b"SHDC";
+    let mut s = 0;
+    while s < 4 {
+        t[suits[s] as usize] = SUIT + s as u8;
+        t[suits[s].to_ascii_lowercase() as usize] = SUIT + s as u8;
+        s += 1;
+    }
+    t[b'1' as usize] = ONE;
+    t
+};
+/// [`CLASS`] of suit letters: `SUIT + suit index`.
+const SUIT: u8 = 16;
+/// [`CLASS`] of `1` (the start of `10`).
+const ONE: u8 = 32;
+/// [`CLASS`] of bytes that are neither ranks nor suits.
+const OTHER: u8 = 255;
+
+/// The rank index of a rank letter (0 = ace … 12 = deuce; `AKQJT98765432`, either case).
+pub(crate) fn rank_index(c: u8) -> Option<usize> {
+    let k = CLASS[c as usize];
+    (k < 13).then_some(k as usize)
+}
+
+/// The suit index of a suit letter (`S`, `H`, `D`, `C`, either case).
+pub(crate) fn suit_index(c: u8) -> Option<usize> {
+    let k = CLASS[c as usize].wrapping_sub(SUIT);
+    (k < 4).then_some(k as usize)
+}
+
+/// A problem in a text field: the 0-based byte offset and what was wrong.
+#[derive(Debug)]
+pub(crate) struct TextError {
+    /// 0-based offset into the data given to the parser.
+    pub offset: usize,
+    /// What was found and what was expected.
+    pub message: String,
+}
+
+/// A byte for an error message: the character for printable ASCII, else its hex value.
+pub(crate) fn show_byte(c: u8) -> String {
+    if c.is_ascii_graphic() || c == b' ' {
+        format!("{:?}", c as char)
+    } else {
+        format!("byte 0x{c:02X}")
+    }
+}
+
+/// Parses one hand written as suit letters each followed by its ranks (`S…H…D…C…`,
+/// FORMATS.md §8 and §10) from `data[start..]`: ranks either case, `10` for the ten.
+///
+/// With `in_order`, suits must come S, H, D, C and a suit letter at or before the current suit
+/// ends the hand (HRF, where hands follow one another without separator); otherwise suits
+/// may come in any order. The hand also ends at the end of `data` or at the first byte that
+/// is neither a suit letter nor a rank; the returned offset is where it ended (the caller
+/// decides whether what follows is acceptable).
+///
+/// # Errors
+/// A rank before any suit letter, or a card twice in the hand (offset of the offending byte).
+pub(crate) fn parse_letter_hand(
+    data: &[u8],
+    start: usize,
+    in_order: bool,
+) -> Result<(Hand, usize), TextError> {
+    let mut mask = 0u64;
+    let mut suit = 4usize; // none yet
+    let mut i = start;
+    while let Some(&c) = data.get(i) {
+        let k = CLASS[c as usize];
+        let (r, len) = if k < 13 {
+            (k as usize, 1)
+        } else if (SUIT..SUIT + 4).contains(&k) {
+            let s = (k - SUIT) as usize;
+            if in_order && suit < 4 && s <= suit {
+                break;
+            }
+            suit = s;
+            i += 1;
+            continue;
+        } else if k == ONE && data.get(i + 1) == Some(&b'0') {
+            (4, 2)
+        } else {
+            break;
+        };
+        if suit >= 4 {
+            return Err(TextError {
+                offset: i,
+                message: format!(
+                    "rank {} before any suit letter (expected S, H, D or C first)",
+                    show_byte(c)
+                ),
+            });
+        }
+        let bit = 1u64 << (suit * 13 + r);
+        if mask & bit != 0 {
+            return Err(TextError {
+                offset: i,
+                message: format!(
+                    "{}{} appears twice in one hand",
+                    Suit::from_index(suit).letter(),
+                    RANK_LETTERS[r] as char
+                ),
+            });
+        }
+        mask |= bit;
+        i += len;
+    }
+    Ok((Hand::from_mask(mask), i))
+}
+
+/// Splits the ASCII white space off both ends of `v`: the rest and how many bytes led.
+pub(crate) fn trim(v: &[u8]) -> (&[u8], usize) {
+    let lead = v.iter().take_while(|c| c.is_ascii_whitespace()).count();
+    let rest = &v[lead..];
+    let tail = rest
+        .iter()
+        .rev()
+        .take_while(|c| c.is_ascii_whitespace())
+        .count();
+    (&rest[..rest.len() - tail], lead)
+}
+
+/// The 1-based column (in characters) of byte `off` of `line`.
+pub(crate) fn column(line: &[u8], off: usize) -> usize {
+    let prefix = &line[..off.min(line.len())];
+    match std::str::from_utf8(prefix) {
+        Ok(s) => s.chars().count() + 1,
+        Err(_) => prefix.len() + 1,
+    }
+}
+
+/// The character at byte `off` of `b`, for messages (Latin-1 when not UTF-8).
+pub(crate) fn char_at(b: &[u8], off: usize) -> char {
+    let rest = &b[off.min(b.len())..];
+    let end = rest.len().min(4);
+    for n in 1..=end {
+        if let Ok(s) = std::str::from_utf8(&rest[..n])
+            && let Some(c) = s.chars().next()
+        {
+            return c;
+        }
+    }
+    rest.first().map_or(' ', |&c| c as char)
+}
