@@ -11,6 +11,15 @@ use tempfile::TempDir;
 mod common;
 use common::dealdex;
 
+/// Set `club`: boards 1-16 of a fixed seed, stored in `d/dealdex.db` (not solved).
+fn generate_club(d: &Path) {
+    dealdex(d)
+        .args(["generate", "--boards", "1-16", "--seed", &"3c".repeat(32)])
+        .args(["--name", "club", "--out", "club.pbn", "-q"])
+        .assert()
+        .success();
+}
+
 fn reference() -> Vec<serde_json::Value> {
     include_str!("fixtures/dd/dd-reference.jsonl")
         .lines()
@@ -279,11 +288,7 @@ fn solve_all_solves_only_what_is_missing_and_bad_input_exits_2() {
 fn query_dd_on_a_solved_database() {
     let dir = TempDir::new().unwrap();
     let d = dir.path();
-    dealdex(d)
-        .args(["generate", "--boards", "1-16", "--seed", &"3c".repeat(32)])
-        .args(["--name", "club", "--out", "club.pbn", "-q"])
-        .assert()
-        .success();
+    generate_club(d);
     let expr = "dd(NS, notrump) >= 7 and hcp(NS) <= 26";
     let count = |d: &Path| {
         let out = dealdex(d)
@@ -477,11 +482,7 @@ fn a_generated_set_goes_to_pbn_with_its_tables() {
 fn dd_with_sums_and_par_query_a_solved_set() {
     let dir = TempDir::new().unwrap();
     let d = dir.path();
-    dealdex(d)
-        .args(["generate", "--boards", "1-16", "--seed", &"3c".repeat(32)])
-        .args(["--name", "club", "--out", "club.pbn", "-q"])
-        .assert()
-        .success();
+    generate_club(d);
     dealdex(d)
         .args(["solve", "--set", "club", "-q"])
         .assert()
