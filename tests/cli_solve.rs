@@ -20,6 +20,20 @@ fn generate_club(d: &Path) {
         .success();
 }
 
+/// `dealdex query --count --set club EXPR` in `d`, checked to succeed: the count printed.
+fn club_count(d: &Path, expr: &str) -> String {
+    let out = dealdex(d)
+        .args(["query", "--count", "--set", "club", expr])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap().trim().to_owned()
+}
+
 fn reference() -> Vec<serde_json::Value> {
     include_str!("fixtures/dd/dd-reference.jsonl")
         .lines()
@@ -290,18 +304,7 @@ fn query_dd_on_a_solved_database() {
     let d = dir.path();
     generate_club(d);
     let expr = "dd(NS, notrump) >= 7 and hcp(NS) <= 26";
-    let count = |d: &Path| {
-        let out = dealdex(d)
-            .args(["query", "--count", "--set", "club", expr])
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8(out.stdout).unwrap().trim().to_owned()
-    };
+    let count = |d: &Path| club_count(d, expr);
     assert_eq!(count(d), "0", "unsolved deals match no dd() condition");
     dealdex(d)
         .args(["solve", "--set", "club", "-q"])
@@ -503,20 +506,7 @@ fn dd_with_sums_and_par_query_a_solved_set() {
                 q.matches_with_dd(&k.to_deal().unwrap(), &table)
             })
             .count();
-        let out = dealdex(d)
-            .args(["query", "--count", "--set", "club", expr])
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        assert_eq!(
-            String::from_utf8(out.stdout).unwrap().trim(),
-            want.to_string(),
-            "{expr}"
-        );
+        assert_eq!(club_count(d, expr), want.to_string(), "{expr}");
     }
 }
 
