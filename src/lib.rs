@@ -5,6 +5,9 @@
 //! documents under `shared/seeds/`.
 #![deny(missing_docs)]
 
+mod error;
+pub use error::ErrorClass;
+
 mod board;
 mod card;
 mod deal;
@@ -67,12 +70,9 @@ pub mod secret;
 
 // Double-dummy tables and par (pons-dds).
 pub mod dd;
-// The solve workflow: tables for deals or a database, batched and resumable.
-pub mod solve;
-// The import workflow: deal files with their plays and tables into the store.
-pub mod import;
-// Deal files out: rendering, split sets, whole-file writes, and the export workflow.
-pub mod export;
+// What each command does, as library functions: job in, report out.
+pub mod workflow;
+pub use workflow::{export, import, solve};
 
 /// README.md's Rust examples, compiled and run with the doctests.
 #[doc = include_str!("../README.md")]

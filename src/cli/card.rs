@@ -33,9 +33,6 @@ pub struct CardArgs {
     /// Read VALUE in this encoding instead of as card text.
     #[arg(long, value_enum, value_name = "ENCODING")]
     from: Option<From>,
-    /// Print one JSON object (field names are the encoding names) instead of lines.
-    #[arg(long)]
-    json: bool,
 }
 
 /// The encodings `--from` accepts.
@@ -77,12 +74,12 @@ struct CardJson {
     unicode_glyph: String,
 }
 
-pub fn run(a: CardArgs) -> anyhow::Result<()> {
+pub fn run(a: CardArgs, json: bool) -> anyhow::Result<()> {
     let (card, face_up) = read(&a).map_err(|e| bad(e.to_string()))?;
     let mut out = open_output(None)?;
     let byte = encoding::seed004_byte(card, face_up);
     let code = encoding::unicode(card);
-    if a.json {
+    if json {
         let j = CardJson {
             card: card.to_string(),
             name: encoding::card_name(card),

@@ -167,7 +167,7 @@ fn parse_protocol(s: &str) -> Result<Protocol, String> {
 }
 
 /// Runs `dealdex event …`.
-pub fn run(a: EventArgs) -> anyhow::Result<()> {
+pub fn run(a: EventArgs, _json: bool) -> anyhow::Result<()> {
     match a.command {
         EventCommand::New(a) => new(a),
         EventCommand::Publish(a) => publish(a),

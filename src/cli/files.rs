@@ -76,10 +76,6 @@ pub struct ImportArgs {
         value_parser = clap::value_parser!(u64).range(MIN_IMPORT_BATCH..=MAX_IMPORT_BATCH)
     )]
     batch: u64,
-    /// Print the report as one JSON object on stdout (files, counts, seconds) instead of
-    /// lines on stderr.
-    #[arg(long)]
-    json: bool,
     #[command(flatten)]
     db: DbArgs,
 }
@@ -100,10 +96,6 @@ pub struct ExportArgs {
     format: Option<String>,
     #[command(flatten)]
     write: outputs::WriteArgs,
-    /// After the files, print a JSON report on stdout (set, boards, boards solved, files
-    /// with their format, boards and bytes).
-    #[arg(long)]
-    json: bool,
     #[command(flatten)]
     db: DbArgs,
 }
@@ -118,7 +110,7 @@ pub(super) fn read_file(
     Ok(dealdex::import::read_deal_file(path, format, first_board)?)
 }
 
-pub fn convert(a: ConvertArgs) -> anyhow::Result<()> {
+pub fn convert(a: ConvertArgs, _json: bool) -> anyhow::Result<()> {
     let from = outputs::format_for(&a.input, a.from.as_deref())?;
     let out = outputs::plan(std::slice::from_ref(&a.output), a.to.as_deref(), "pbn")?;
     outputs::check_paths(std::slice::from_ref(&a.output))?;
@@ -179,7 +171,7 @@ fn file_line(o: &FileOutcome) -> String {
     }
 }
 
-pub fn import(a: ImportArgs) -> anyhow::Result<()> {
+pub fn import(a: ImportArgs, json: bool) -> anyhow::Result<()> {
     // Resolve every file's format before touching the database.
     let files = a
         .files
@@ -194,7 +186,6 @@ pub fn import(a: ImportArgs) -> anyhow::Result<()> {
     };
     let db = &a.db.db;
     let mut store = Store::open(db).map_err(|e| store_failed(e, db))?;
-    let json = a.json;
     let report = dealdex::import::import(&job, &mut store, &mut |o| {
         if !json {
             eprintln!("{}", file_line(o));
@@ -224,7 +215,7 @@ pub fn import(a: ImportArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-pub fn export(a: ExportArgs) -> anyhow::Result<()> {
+pub fn export(a: ExportArgs, json: bool) -> anyhow::Result<()> {
     let outs: Vec<Output> = outputs::plan(&a.out, a.format.as_deref(), "pbn")?;
     outputs::check_paths(&a.out)?;
     if !a.db.db.exists() {
@@ -244,7 +235,7 @@ pub fn export(a: ExportArgs) -> anyhow::Result<()> {
         ExportError::Render(e) => bad(e.to_string()),
         e => e.into(),
     })?;
-    if a.json {
+    if json {
         writeln!(stdout, "{}", serde_json::to_string(&report)?)?;
         stdout.flush()?;
     }

@@ -329,7 +329,7 @@ fn default_key_path(a: &GenerateArgs, db: Option<&Path>, seed: &Seed) -> PathBuf
     PathBuf::from(format!("dealdex-{tag}.seed"))
 }
 
-pub fn run(a: GenerateArgs) -> anyhow::Result<()> {
+pub fn run(a: GenerateArgs, _json: bool) -> anyhow::Result<()> {
     outputs::check_paths(&a.out)?;
     match &a.boards {
         Some(r) => {

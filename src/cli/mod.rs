@@ -17,11 +17,16 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
+use dealdex::ErrorClass;
 
 /// dealdex: generate, number, index, store and export contract-bridge deals.
 #[derive(Parser, Debug)]
 #[command(name = "dealdex", version, about, long_about = None)]
 pub struct Cli {
+    /// Print the command's report as one JSON object on stdout instead of text (every
+    /// command; deal output that goes to stdout comes first, the report last).
+    #[arg(long, global = true)]
+    json: bool,
     #[command(subcommand)]
     command: Command,
 }
@@ -66,20 +71,21 @@ struct DbArgs {
 
 /// Runs the parsed command.
 pub fn run(cli: Cli) -> anyhow::Result<()> {
+    let json = cli.json;
     match cli.command {
-        Command::Generate(a) => generate::run(a),
-        Command::Number(a) => query::number(a),
-        Command::Deal(a) => query::deal(a),
-        Command::Lookup(a) => query::lookup(a),
-        Command::Solve(a) => solve::run(a),
-        Command::Convert(a) => files::convert(a),
-        Command::Import(a) => files::import(a),
-        Command::Export(a) => files::export(a),
-        Command::Query(a) => search::run(a),
-        Command::Sql(a) => sql::run(a),
-        Command::Stats(a) => stats::run(a),
-        Command::Card(a) => card::run(a),
-        Command::Event(a) => event::run(a),
+        Command::Generate(a) => generate::run(a, json),
+        Command::Number(a) => query::number(a, json),
+        Command::Deal(a) => query::deal(a, json),
+        Command::Lookup(a) => query::lookup(a, json),
+        Command::Solve(a) => solve::run(a, json),
+        Command::Convert(a) => files::convert(a, json),
+        Command::Import(a) => files::import(a, json),
+        Command::Export(a) => files::export(a, json),
+        Command::Query(a) => search::run(a, json),
+        Command::Sql(a) => sql::run(a, json),
+        Command::Stats(a) => stats::run(a, json),
+        Command::Card(a) => card::run(a, json),
+        Command::Event(a) => event::run(a, json),
     }
 }
 
@@ -109,40 +115,34 @@ pub fn report(e: anyhow::Error) -> ExitCode {
         {
             return ExitCode::SUCCESS;
         }
-        input |= cause.is::<BadInput>()
-            || cause.is::<dealdex::import::ReadFileError>()
-            || cause.is::<dealdex::PbnError>()
-            || cause.is::<dealdex::IndexError>()
-            || cause.is::<dealdex::NumberError>()
-            || cause.is::<dealdex::SeedError>()
-            || cause.is::<dealdex::DealError>()
-            || matches!(
-                cause.downcast_ref::<dealdex::StoreError>(),
-                Some(
-                    dealdex::StoreError::SetExists { .. }
-                        | dealdex::StoreError::BoardOutOfRange { .. }
-                        | dealdex::StoreError::BadBusyTimeout { .. }
-                        | dealdex::StoreError::NoDatabase { .. }
-                        | dealdex::StoreError::SchemaTooOld { .. }
-                        | dealdex::StoreError::SchemaTooNew { .. }
-                )
-            )
-            // A database file changed outside dealdex is bad input too.
-            || matches!(
-                cause.downcast_ref::<dealdex::StoreError>(),
-                Some(
-                    dealdex::StoreError::CorruptPlay { .. }
-                        | dealdex::StoreError::CorruptKey { .. }
-                        | dealdex::StoreError::CorruptDd { .. }
-                        | dealdex::StoreError::CorruptDeal { .. }
-                        | dealdex::StoreError::CorruptBoard { .. }
-                        | dealdex::StoreError::CorruptSeedHash { .. }
-                )
-            );
+        input |= cause.is::<BadInput>() || class_of(cause).is_some_and(ErrorClass::is_input);
     }
     let msg = format!("{e:#}").replace('\n', " ");
     let _ = writeln!(io::stderr(), "dealdex: error: {msg}");
     ExitCode::from(if input { 2 } else { 1 })
+}
+
+/// The [`ErrorClass`] of a library error in an error's cause chain; `None` for errors that
+/// are not dealdex's (I/O, SQLite, the binary's own).
+fn class_of(cause: &(dyn std::error::Error + 'static)) -> Option<ErrorClass> {
+    macro_rules! classes {
+        ($($t:ty),* $(,)?) => {
+            $(if let Some(e) = cause.downcast_ref::<$t>() {
+                return Some(e.class());
+            })*
+        };
+    }
+    classes!(
+        dealdex::StoreError,
+        dealdex::import::ReadFileError,
+        dealdex::FormatError,
+        dealdex::PbnError,
+        dealdex::IndexError,
+        dealdex::NumberError,
+        dealdex::SeedError,
+        dealdex::DealError,
+    );
+    None
 }
 
 /// A buffered output: a file, or stdout for `None` and `-`.

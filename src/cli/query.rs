@@ -89,7 +89,7 @@ pub(super) fn parse_inline_board(s: &str) -> Option<anyhow::Result<(Deal, Option
     None
 }
 
-pub fn number(a: NumberArgs) -> anyhow::Result<()> {
+pub fn number(a: NumberArgs, _json: bool) -> anyhow::Result<()> {
     let mut out = open_output(None)?;
     if let Some(deal) = parse_inline_deal(&a.deal) {
         let deal = deal.context("deal")?;
@@ -116,7 +116,7 @@ pub fn number(a: NumberArgs) -> anyhow::Result<()> {
     Ok(out.flush()?)
 }
 
-pub fn deal(a: DealArgs) -> anyhow::Result<()> {
+pub fn deal(a: DealArgs, _json: bool) -> anyhow::Result<()> {
     let (first, last) = match a.number.split_once("..") {
         Some((x, y)) => (
             dealdex::parse_number(x).context("range start")?,
@@ -160,7 +160,7 @@ pub fn deal(a: DealArgs) -> anyhow::Result<()> {
     Ok(out.flush()?)
 }
 
-pub fn lookup(a: LookupArgs) -> anyhow::Result<()> {
+pub fn lookup(a: LookupArgs, _json: bool) -> anyhow::Result<()> {
     let deal = match parse_inline_deal(&a.deal) {
         Some(d) => d.context("deal")?,
         None => Deal::from_number(dealdex::parse_number(&a.deal)?, a.scheme)?,

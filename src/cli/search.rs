@@ -47,7 +47,7 @@ pub struct QueryArgs {
     db: DbArgs,
 }
 
-pub fn run(a: QueryArgs) -> anyhow::Result<()> {
+pub fn run(a: QueryArgs, _json: bool) -> anyhow::Result<()> {
     let q = Query::parse(&a.expr).map_err(|e| bad(format!("query: {e}")))?;
     let filter = q.to_sql();
     let set = a.set.as_deref();

@@ -92,7 +92,7 @@ struct Item {
     read: Option<Board>,
 }
 
-pub fn run(a: SolveArgs) -> anyhow::Result<()> {
+pub fn run(a: SolveArgs, _json: bool) -> anyhow::Result<()> {
     let vul: Option<Vulnerability> = match &a.vul {
         Some(v) => Some(v.parse().map_err(|e| bad(format!("--vul: {e}")))?),
         None => None,

@@ -28,7 +28,7 @@ pub struct SqlArgs {
     db: DbArgs,
 }
 
-pub fn run(a: SqlArgs) -> anyhow::Result<()> {
+pub fn run(a: SqlArgs, _json: bool) -> anyhow::Result<()> {
     let store = ReadOnlyStore::open(&a.db.db)?;
     // The statement is the input: an error in it (or a refusal) is bad input.
     let sql_error = |e: dealdex::StoreError| bad(format!("sql: {e}"));

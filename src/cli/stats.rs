@@ -24,9 +24,6 @@ pub struct StatsArgs {
     /// Only the deals of this set.
     #[arg(long, value_name = "NAME", conflicts_with = "file")]
     set: Option<String>,
-    /// JSON instead of text tables.
-    #[arg(long)]
-    json: bool,
     /// Also draw observed vs expected (patterns and HCP) as an SVG file.
     #[arg(long, value_name = "FILE.svg")]
     plot: Option<PathBuf>,
@@ -37,7 +34,7 @@ pub struct StatsArgs {
 /// Keys read from the database per parallel counting step.
 const KEYS_PER_STEP: usize = 1 << 20;
 
-pub fn run(a: StatsArgs) -> anyhow::Result<()> {
+pub fn run(a: StatsArgs, json: bool) -> anyhow::Result<()> {
     let stats = match &a.file {
         Some(path) => {
             let format = outputs::format_for(path, None)?;
@@ -91,7 +88,7 @@ pub fn run(a: StatsArgs) -> anyhow::Result<()> {
     }
     let report = stats.report();
     let mut out = open_output(None)?;
-    if a.json {
+    if json {
         writeln!(out, "{}", report.to_json())?;
     } else {
         write!(out, "{}", report.to_text())?;

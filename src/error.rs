@@ -1,0 +1,82 @@
+//! One error story: every library error has a [`ErrorClass`], so a caller maps failures to
+//! outcomes in one place (the binary: bad input → exit 2, everything else → exit 1).
+
+/// What kind of failure an error is, independent of where it happened.
+///
+/// Every library error type has a `class()` method returning one of these. The `dealdex`
+/// binary maps [`ErrorClass::BadInput`] and [`ErrorClass::CorruptStore`] to exit code 2 and
+/// the others to exit code 1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ErrorClass {
+    /// The user's input is wrong: an argument, a file's content, a name that does not exist.
+    /// Nothing was stored or written because of it.
+    BadInput,
+    /// A database file holds something dealdex never writes (changed outside dealdex), or its
+    /// schema is one this dealdex does not read. Treated like bad input: the file is the input.
+    CorruptStore,
+    /// Another process held the database's write lock past the busy timeout; the same call
+    /// may succeed later.
+    Busy,
+    /// Reading or writing a file or stream failed (disk full, permissions, a closed pipe).
+    Io,
+    /// Anything else: SQLite failures, a bug.
+    Internal,
+}
+
+impl ErrorClass {
+    /// True for the classes the binary reports with exit code 2 (bad input, corrupt store).
+    pub fn is_input(self) -> bool {
+        matches!(self, ErrorClass::BadInput | ErrorClass::CorruptStore)
+    }
+}
+
+impl crate::StoreError {
+    /// This error's [`ErrorClass`]: a set that exists with other content, a board number
+    /// SQLite cannot hold, a bad `DEALDEX_BUSY_TIMEOUT` or a missing file are bad input; rows
+    /// or schemas dealdex does not write are a corrupt store; a lock held past the busy
+    /// timeout is busy; other SQLite and migration failures are internal.
+    pub fn class(&self) -> ErrorClass {
+        use crate::StoreError as E;
+        match self {
+            E::SetExists { .. }
+            | E::DuplicateBoard { .. }
+            | E::BoardOutOfRange { .. }
+            | E::BadBusyTimeout { .. }
+            | E::NoDatabase { .. } => ErrorClass::BadInput,
+            E::CorruptPlay { .. }
+            | E::CorruptKey { .. }
+            | E::CorruptDd { .. }
+            | E::CorruptDeal { .. }
+            | E::CorruptBoard { .. }
+            | E::CorruptSeedHash { .. }
+            | E::SchemaTooOld { .. }
+            | E::SchemaTooNew { .. } => ErrorClass::CorruptStore,
+            e if e.is_busy() => ErrorClass::Busy,
+            _ => ErrorClass::Internal,
+        }
+    }
+}
+
+/// Errors that are always bad input: parsing what the user typed or a file they gave.
+macro_rules! bad_input_class {
+    ($($t:ty),* $(,)?) => {$(
+        impl $t {
+            /// This error's [`ErrorClass`]: always [`ErrorClass::BadInput`] (it describes
+            /// text or a file the caller gave).
+            pub fn class(&self) -> ErrorClass {
+                ErrorClass::BadInput
+            }
+        }
+    )*};
+}
+
+bad_input_class!(
+    crate::PbnError,
+    crate::IndexError,
+    crate::NumberError,
+    crate::SeedError,
+    crate::DealError,
+    crate::FormatError,
+    crate::import::ReadFileError,
+);

@@ -1,0 +1,13 @@
+//! Workflows: what each `dealdex` command does, as library functions.
+//!
+//! Each workflow takes a job struct (paths and options, already validated), runs it against a
+//! [`Store`](crate::Store) and writers, reports progress through a callback, and returns a
+//! report that derives `serde::Serialize`. The binary only parses arguments into jobs and
+//! renders the reports as text or JSON; it never holds workflow logic.
+
+// Deal files out: rendering, split sets, whole-file writes, and the export workflow.
+pub mod export;
+// The import workflow: deal files with their plays and tables into the store.
+pub mod import;
+// The solve workflow: tables for deals or a database, batched and resumable.
+pub mod solve;
