@@ -9,11 +9,11 @@
 
 use std::fmt;
 
-use crate::board::Vulnerability;
-use crate::card::{Seat, Suit};
-use crate::deal::Deal;
-use crate::features::Side;
-use crate::play::Strain;
+use crate::model::board::Vulnerability;
+use crate::model::card::{Seat, Suit};
+use crate::model::deal::Deal;
+use crate::model::features::Side;
+use crate::play::record::Strain;
 
 /// The five strains in DD-table order: notrump, then ♠ ♥ ♦ ♣ (the columns of a printed
 /// table; [`Strain::ALL`]).

@@ -8,68 +8,64 @@
 mod error;
 pub use error::ErrorClass;
 
-mod board;
-mod card;
-mod deal;
-mod index;
-
-pub use board::{UnknownVulnerability, Vulnerability, board_dealer, board_vulnerability};
-pub use card::{Card, Rank, Seat, Suit};
-pub use deal::{Deal, DealError, Hand};
-pub use index::{DealIndex, HexDeal, IndexError};
-mod number;
-mod pbn;
-
-pub use number::{
+// The deal model and its codecs: cards, deals, boards, index, numbers, deal strings, features.
+mod model;
+pub use model::board::{UnknownVulnerability, Vulnerability, board_dealer, board_vulnerability};
+pub use model::card::{Card, Rank, Seat, Suit};
+pub use model::deal::{Deal, DealError, Hand};
+pub use model::deal_string::{PbnError, format_deal, parse_deal, push_deal};
+pub use model::features;
+pub use model::index::{DealIndex, HexDeal, IndexError};
+pub use model::number::{
     DEALS, NumberError, Scheme, number, parse_number, reference, unrank_range, warm_up,
 };
-pub use pbn::{PbnError, format_deal, parse_deal, push_deal};
-mod generate;
 
-pub use generate::{
+// Where deals come from: the seeded stream, predealt cards, Big Deal's stream.
+mod generation;
+pub use generation::bigdeal;
+pub use generation::predeal::{Predeal, PredealError};
+pub use generation::stream::{
     CHUNK, MatchingDeals, Seed, SeedError, first_matching, generate_chunks, generate_chunks_with,
     par_chunks_ordered,
 };
-mod output;
 
-pub use output::{Format, Labels, PBN_HEADER, format_chunk, push_game};
+// The SQLite store: deals keyed by index, sets, plays, double-dummy tables, SQL functions.
 mod store;
-
+pub use store::sqlfn;
 pub use store::{BoardExtras, ExtrasStored, NewPlay, StoredPlay};
 pub use store::{
     NewSet, ReadOnlyQuery, ReadOnlyStore, SetBoard, SetInfo, SetOutcome, Store, StoreError,
 };
-pub mod formats;
 
+// Deal files: the registry of formats, each with its reader and writer.
+pub mod formats;
+pub use formats::output::{Format, Labels, PBN_HEADER, format_chunk, push_game};
 pub use formats::{Board, DealFormat, FormatError, FormatInfo, WriteOptions};
-pub mod features;
-mod predeal;
+
+// The query language and set statistics.
 pub mod query;
-pub mod sqlfn;
 pub mod stats;
 
-pub use predeal::{Predeal, PredealError};
-pub mod encoding;
-pub mod protocol;
-
-pub use encoding::{Encoding, EncodingError, Seed004Card, parse_card};
+// The play of the cards: play records, tricks, game states, card encodings.
 mod play;
-
-pub use play::{
+pub use play::encoding;
+pub use play::encoding::{Encoding, EncodingError, Seed004Card, parse_card};
+pub use play::gamestate::{GameStateError, Group, PlayState, decode_groups, encode_groups};
+pub use play::record::{
     BoardPlay, PlayError, PlayRecord, Position, Strain, Trick, TrickRecord, board_play,
     contract_of, trick_winner,
 };
-mod gamestate;
 
-pub use gamestate::{GameStateError, Group, PlayState, decode_groups, encode_groups};
-pub mod bigdeal;
+// Double-dummy tables and par (pons-dds).
+pub mod dd;
+
+// Championship events: SquareDeal's files and dealdex's protocol.
 pub mod event;
+pub use event::protocol;
 
 // Secret files: seeds and event keys, written once, to new files only.
 pub mod secret;
 
-// Double-dummy tables and par (pons-dds).
-pub mod dd;
 // What each command does, as library functions: job in, report out.
 pub mod workflow;
 pub use workflow::{export, import, solve};

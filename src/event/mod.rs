@@ -5,7 +5,7 @@
 //! the delayed information (DI) and, once known, its value (DV), the phases (SN lines) and,
 //! from publication on, the SHA-256 of the key file (KH). [`Keys`] holds the secret key of
 //! every session. [`Event::session_deals`] turns an event, its keys and a session into the
-//! session's deals through Big Deal's stream ([`crate::bigdeal`]); the per-session derivation
+//! session's deals through Big Deal's stream ([`crate::generation::bigdeal`]); the per-session derivation
 //! sits behind [`Event::derivation`], which dispatches on the event's [`Protocol`] so that a
 //! stricter protocol can be added beside SquareDeal's.
 //!
@@ -25,6 +25,7 @@
 //! ```
 
 mod keys;
+pub mod protocol;
 mod verify;
 
 use std::fmt;
@@ -32,10 +33,10 @@ use std::fmt;
 pub use keys::{KEY_ALPHABET, KEY_LENGTH, Keys, random_key};
 pub use verify::{Comparison, FileMatch, Mismatch, NameMatch, compare};
 
-use crate::bigdeal::BigDealStream;
-use crate::deal::Deal;
-use crate::generate::Seed;
-use crate::protocol::{Manifest, PROTOCOL_VERSION, ValueFormat, key_commitment, session_seed};
+use crate::generation::bigdeal::BigDealStream;
+use crate::model::deal::Deal;
+use crate::generation::stream::Seed;
+use crate::event::protocol::{Manifest, PROTOCOL_VERSION, ValueFormat, key_commitment, session_seed};
 
 /// What is wrong with an event, its files or a request about it.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -94,7 +95,7 @@ pub enum EventError {
     },
     /// dealdex protocol: the delayed value does not match the declared value format (VF).
     #[error("{0}")]
-    Value(#[from] crate::protocol::ProtocolError),
+    Value(#[from] crate::event::protocol::ProtocolError),
     /// The event has no KH line: it has not been published.
     #[error("the event has no KH line: it is not published yet (run `dealdex event publish`)")]
     NotPublished,

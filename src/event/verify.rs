@@ -3,7 +3,7 @@
 
 use std::ops::RangeInclusive;
 
-use crate::deal::Deal;
+use crate::model::deal::Deal;
 use crate::formats::Board;
 
 /// What a file name says about the sessions it holds, within one phase.

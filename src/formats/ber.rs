@@ -3,7 +3,7 @@
 
 use super::text::show_byte;
 use super::{Board, DealFormat, FormatError, FormatInfo, Location, WriteOptions};
-use crate::deal::Deal;
+use crate::model::deal::Deal;
 
 /// Bernasconi BER (FORMATS.md §9): 52 seat digits a board, N = `1`, E = `2`, S = `3`,
 /// W = `4`, in suited order. No board numbers, dealers or vulnerability. The writer adds
@@ -59,7 +59,7 @@ impl DealFormat for Ber {
                 }
                 masks[seat as usize] |= 1u64 << i;
             }
-            let deal = Deal::new(masks.map(crate::deal::Hand::from_mask))
+            let deal = Deal::new(masks.map(crate::model::deal::Hand::from_mask))
                 .map_err(|e| FormatError::new(at, format!("not a deal: {e}")))?;
             boards.push(Board::unnumbered(deal));
             pos += RECORD;

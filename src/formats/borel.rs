@@ -2,8 +2,8 @@
 
 use super::text::{show_byte, trim};
 use super::{Board, DealFormat, FormatError, FormatInfo, Location, WriteOptions};
-use crate::card::Seat;
-use crate::deal::{Deal, Hand};
+use crate::model::card::Seat;
+use crate::model::deal::{Deal, Hand};
 
 /// Borel `.bhg` (FORMATS.md §9; Big Deal output.c).
 ///

@@ -14,8 +14,8 @@
 //! ([`super::Dge`]): see [`PartRecords`].
 
 use super::{Board, DealFormat, FormatError, FormatInfo, Location, WriteOptions};
-use crate::card::{Card, Seat};
-use crate::deal::{Deal, Hand};
+use crate::model::card::{Card, Seat};
+use crate::model::deal::{Deal, Hand};
 
 /// BRI, 128 bytes a board (FORMATS.md §6): the 78-byte BRI part (N, E, S as two-digit card
 /// numbers 01..52, West implied), 32 spaces, 18 NUL bytes. No board numbers (the caller

@@ -2,7 +2,7 @@
 //! (1..255) and the 13 KOPS rank bytes with seat codes W = 0, N = 1, E = 2, S = 3.
 
 use super::{Board, DealFormat, FormatError, FormatInfo, Location, WriteOptions};
-use crate::card::Seat;
+use crate::model::card::Seat;
 use crate::formats::kops::{deal_from_rank_bytes, push_rank_bytes};
 
 /// CDS (FORMATS.md §9): per board a board-number byte (1..255) and 13 rank bytes coded as

@@ -6,9 +6,9 @@
 
 use super::text::{push_holding, push_u64, rank_index, show_byte};
 use super::{Board, DealFormat, FormatError, FormatInfo, Location, WriteOptions};
-use crate::board::Vulnerability;
-use crate::card::{Seat, Suit};
-use crate::deal::{Deal, Hand};
+use crate::model::board::Vulnerability;
+use crate::model::card::{Seat, Suit};
+use crate::model::deal::{Deal, Hand};
 
 /// CSV (FORMATS.md §9): 16 quoted holdings (N♠ N♥ N♦ N♣, then E, S, W), the board number and
 /// `dealer/vul`, one board a line.

@@ -12,8 +12,8 @@
 
 use super::bri::PartRecords;
 use super::{FormatError, FormatInfo, Location};
-use crate::card::{Card, RANK_LETTERS, Seat, Suit};
-use crate::deal::{Deal, Hand};
+use crate::model::card::{Card, RANK_LETTERS, Seat, Suit};
+use crate::model::deal::{Deal, Hand};
 
 /// DGE, 128 bytes a board (FORMATS.md §6): the 68-byte DGE part (N, E, S, W, each the suit
 /// symbols 0x06 0x03 0x04 0x05 followed by rank letters `AKQJT98765432`), then 60 NUL bytes.

@@ -25,7 +25,7 @@
 use super::{
     Board, DealFormat, FormatError, FormatInfo, Location, WriteOptions, check_board_limit,
 };
-use crate::deal::{Deal, Hand};
+use crate::model::deal::{Deal, Hand};
 
 /// DLM, the Duplimate/Dealer4 text file with checksums (FORMATS.md §7). Boards 1..99; the file
 /// always lists all 99, the set being From..To. Not streaming: the writer takes the whole set.

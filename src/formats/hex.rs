@@ -2,9 +2,9 @@
 //! (board number mod 16, `0` for board 16) that fixes dealer and vulnerability by §3.
 
 use super::{Board, DealFormat, FormatError, FormatInfo, Location, WriteOptions};
-use crate::board::{board_dealer, board_vulnerability};
-use crate::deal::Deal;
-use crate::index::{DealIndex, HexDeal, IndexError};
+use crate::model::board::{board_dealer, board_vulnerability};
+use crate::model::deal::Deal;
+use crate::model::index::{DealIndex, HexDeal, IndexError};
 
 /// Hex index lines (FORMATS.md §2): `XXXXXXXXXXXXXXXXXXXXXXXXXX-X`, one board a line.
 ///

@@ -8,8 +8,8 @@
 
 use super::text::{parse_letter_hand, push_letter_hand, push_u64, show_byte};
 use super::{Board, DealFormat, FormatError, FormatInfo, Location, WriteOptions};
-use crate::card::Seat;
-use crate::deal::{Deal, Hand};
+use crate::model::card::Seat;
+use crate::model::deal::{Deal, Hand};
 
 /// HRF (FORMATS.md §10): 128-byte records, the board number and the four hands N, E, S, W as
 /// `S…H…D…C…`, padded with spaces (the rest of the record is unpublished; see the module

@@ -9,11 +9,11 @@ use std::borrow::Cow;
 use serde::Deserialize;
 
 use super::{Board, DealFormat, FormatError, FormatInfo, Location, WriteOptions};
-use crate::board::Vulnerability;
-use crate::card::Seat;
-use crate::index::DealIndex;
-use crate::number::Scheme;
-use crate::pbn::{parse_deal, push_deal, push_deal_bytes};
+use crate::model::board::Vulnerability;
+use crate::model::card::Seat;
+use crate::model::index::DealIndex;
+use crate::model::number::Scheme;
+use crate::model::deal_string::{parse_deal, push_deal, push_deal_bytes};
 
 /// JSON lines, numbers as strings (see the module documentation for the object).
 ///

@@ -11,8 +11,8 @@
 use super::{
     Board, DealFormat, FormatError, FormatInfo, Location, WriteOptions, check_numbers, write_each,
 };
-use crate::card::Seat;
-use crate::deal::{Deal, DealError, Hand};
+use crate::model::card::Seat;
+use crate::model::deal::{Deal, DealError, Hand};
 
 /// KOPS `.rzd` (FORMATS.md §9): 13-byte header with the board count, 13 bytes a board.
 /// Not streaming: the header needs the count, so [`DealFormat::write_boards`] writes the whole

@@ -1,6 +1,6 @@
 //! BBO LIN, one line a board (FORMATS.md §8; the writer follows Big Deal's output.c).
 //!
-//! The auction and contract rules it applies (declarer, trick winners) are in `crate::play`;
+//! The auction and contract rules it applies (declarer, trick winners) are in `crate::play::record`;
 //! the text helpers it shares with the other letter formats are in `super::text`.
 
 use super::text::{
@@ -9,10 +9,10 @@ use super::text::{
 use super::{
     Auction, Board, DealFormat, FormatError, FormatInfo, GameRecord, Location, Play, WriteOptions,
 };
-use crate::board::Vulnerability;
-use crate::card::{Card, Rank, Seat, Suit};
-use crate::deal::{Deal, Hand};
-use crate::play::{Strain, auction_contract, bid_strain, trick_winner};
+use crate::model::board::Vulnerability;
+use crate::model::card::{Card, Rank, Seat, Suit};
+use crate::model::deal::{Deal, Hand};
+use crate::play::record::{Strain, auction_contract, bid_strain, trick_winner};
 
 /// BBO LIN, one line a board (FORMATS.md §8; the writer follows Big Deal's output.c).
 ///
@@ -132,7 +132,7 @@ impl DealFormat for Lin {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Contracts and tricks, shared by the reader and the writer (the rules are in `crate::play`).
+// Contracts and tricks, shared by the reader and the writer (the rules are in `crate::play::record`).
 
 /// True for a PBN note reference token `=n=`.
 fn is_note(token: &str) -> bool {
@@ -647,7 +647,7 @@ fn write_auction(a: &Auction, out: &mut Vec<u8>) {
 }
 
 fn write_play(game: &GameRecord, play: &Play, out: &mut Vec<u8>) {
-    let strain = crate::play::contract_of(game).0.unwrap_or(Strain::NoTrump);
+    let strain = crate::play::record::contract_of(game).0.unwrap_or(Strain::NoTrump);
     let opening = play.leader;
     let mut leader = opening;
     for row in &play.tricks {

@@ -8,10 +8,10 @@
 use std::fmt;
 use std::path::Path;
 
-use crate::board::{Vulnerability, board_dealer, board_vulnerability};
-use crate::card::Seat;
+use crate::model::board::{Vulnerability, board_dealer, board_vulnerability};
+use crate::model::card::Seat;
 use crate::dd::TrickTable;
-use crate::deal::Deal;
+use crate::model::deal::Deal;
 
 mod ber;
 mod borel;
@@ -26,6 +26,7 @@ mod hrf;
 mod json;
 mod kops;
 mod lin;
+pub(crate) mod output;
 pub(crate) mod pbn;
 mod pbn_dd;
 pub(crate) mod text;
@@ -142,7 +143,7 @@ pub struct Play {
     /// The seat that leads to the first trick (the `[Play]` tag's value).
     pub leader: Seat,
     /// Tricks in order; `tricks[t][j]` is the card of seat `leader.rotate(j)` in trick `t`.
-    pub tricks: Vec<[Option<crate::card::Card>; 4]>,
+    pub tricks: Vec<[Option<crate::model::card::Card>; 4]>,
 }
 
 /// Where in a file an error is.

@@ -74,11 +74,11 @@ use super::{
     Auction, Board, DealFormat, FormatError, FormatInfo, GameRecord, Location, Play, WriteOptions,
     check_board_limit,
 };
-use crate::board::Vulnerability;
-use crate::card::{Card, Seat};
+use crate::model::board::Vulnerability;
+use crate::model::card::{Card, Seat};
 use crate::dd::TrickTable;
-use crate::deal::Deal;
-use crate::pbn::{parse_deal_bytes, push_deal_bytes};
+use crate::model::deal::Deal;
+use crate::model::deal_string::{parse_deal_bytes, push_deal_bytes};
 
 /// PBN 2.1 files (FORMATS.md §4): tolerant import of any PBN file, canonical export with the
 /// mandatory tags in export order, keeping tags, commentary, auction and play (see the module
@@ -487,10 +487,10 @@ impl<'a> Reader<'a> {
             && (g.dealer.is_some() || g.number.is_some())
             && (g.vulnerability.is_some() || g.number.is_some())
         {
-            let dealer = g.dealer.or(g.number.map(crate::board::board_dealer));
+            let dealer = g.dealer.or(g.number.map(crate::model::board::board_dealer));
             let vul = g
                 .vulnerability
-                .or(g.number.map(crate::board::board_vulnerability));
+                .or(g.number.map(crate::model::board::board_vulnerability));
             if let (Some(dealer), Some(vul)) = (dealer, vul) {
                 let par = table.par(dealer, vul);
                 if par.score != score {
@@ -813,7 +813,7 @@ impl<'a> Reader<'a> {
                     None
                 } else {
                     Some(parse_vulnerability(v).ok_or_else(|| {
-                        self.err_at(at, crate::board::UnknownVulnerability(text(v)).to_string())
+                        self.err_at(at, crate::model::board::UnknownVulnerability(text(v)).to_string())
                     })?)
                 };
             }

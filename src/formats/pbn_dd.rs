@@ -22,7 +22,7 @@
 //!   joined by `, `, or `Pass`. It is written, not read: par follows from the table, dealer and
 //!   vulnerability (the reader checks `OptimumScore` against it instead).
 
-use crate::card::Seat;
+use crate::model::card::Seat;
 use crate::dd::{DD_STRAINS, Par, TrickTable};
 
 /// The header of dealdex's `OptimumResultTable`, as PBN 2.1 §5.7 spells it.
@@ -256,7 +256,7 @@ pub(super) fn par_contract(par: &Par) -> String {
 mod tests {
     use super::*;
     use crate::dd::ParContract;
-    use crate::play::Strain;
+    use crate::play::record::Strain;
 
     fn table() -> TrickTable {
         // Rows N E S W, columns NT S H D C.
@@ -327,7 +327,7 @@ mod tests {
             declarer,
             overtricks,
         };
-        let spades = Strain::Trumps(crate::card::Suit::Spades);
+        let spades = Strain::Trumps(crate::model::card::Suit::Spades);
         let par = Par {
             score: 420,
             contracts: vec![

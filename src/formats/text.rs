@@ -1,9 +1,9 @@
 //! Text helpers the letter formats share (LIN, CSV, HRF, PBN, Borel, BER, …) and the PBN deal
-//! string codec (`crate::pbn`) uses: `S…H…D…C…` hands, holdings, decimal numbers, rank and
+//! string codec (`crate::model::deal_string`) uses: `S…H…D…C…` hands, holdings, decimal numbers, rank and
 //! suit letters, trimming, bytes and characters shown in messages, columns of byte offsets.
 
-use crate::card::{RANK_LETTERS, Suit};
-use crate::deal::Hand;
+use crate::model::card::{RANK_LETTERS, Suit};
+use crate::model::deal::Hand;
 
 /// Appends the decimal digits of `n`.
 pub(crate) fn push_u64(out: &mut Vec<u8>, mut n: u64) {

@@ -1,4 +1,4 @@
-//! Evaluation of a parsed query against one deal, in Rust, via [`crate::features`].
+//! Evaluation of a parsed query against one deal, in Rust, via [`crate::model::features`].
 //!
 //! No allocation: each term is computed from the deal's hand masks when it is reached,
 //! and `and` / `or` stop at the first operand that decides them. A `dd(…)` or `par(…)`
@@ -12,8 +12,8 @@ use std::cell::OnceCell;
 
 use crate::dd::TrickTable;
 
-use crate::deal::Deal;
-use crate::features::{self, Shape};
+use crate::model::deal::Deal;
+use crate::model::features::{self, Shape};
 
 use super::{AddOp, CmpOp, Cond, Expr, Term, Who};
 

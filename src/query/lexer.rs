@@ -1,6 +1,6 @@
 //! Tokens of the query language, each with its byte span in the query text.
 
-use crate::card::Suit;
+use crate::model::card::Suit;
 
 use super::{CmpOp, QueryError};
 

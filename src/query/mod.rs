@@ -29,7 +29,7 @@
 //! | `hcp(X)` | high-card points A=4 K=3 Q=2 J=1, 0..=37 (a side: the sum, 0..=40) | seat or side |
 //! | `len(X, suit)` | cards held in `suit`, 0..=13 (a side: the fit, the sum of both hands) | seat or side, suit |
 //! | `controls(X)` | controls A=2 K=1, 0..=12 (a side: the sum) | seat or side |
-//! | `ltc(X)` | losing-trick count, 0..=12 ([`crate::features::losing_trick_count`]) | seat |
+//! | `ltc(X)` | losing-trick count, 0..=12 ([`crate::model::features::losing_trick_count`]) | seat |
 //! | `longest(X)` | length of the longest suit, 4..=13 | seat |
 //! | `dd(X, strain)` | double-dummy tricks of X in `strain` (`notrump`, `nt` or a suit), 0..=13; a side: its better declarer ([`crate::dd`]) | seat or side, strain |
 //! | `par(side, vul)`, `par(side, vul, dealer)` | the par score ([`crate::dd::TrickTable::par`]) from `side`'s view (`NS`: as North-South score it; `EW`: negated) at vulnerability `vul`, `dealer` dealing (North when left out; it matters only when both sides can make the same level); within ±7600 | side, vulnerability, seat |
@@ -113,7 +113,7 @@
 //! caller. A `dd(X, strain)` term is the subquery `(SELECT dd_tricks(tricks, 'X', 'S') FROM
 //! dd WHERE dd.deal = key)` over migration 05's table: NULL, so no comparison holds, for a
 //! deal not solved. A `par(side, vul, dealer)` term is the same subquery of
-//! `dd_par(tricks, 'W', 'All')` ([`crate::sqlfn`]: North-South's score), negated
+//! `dd_par(tricks, 'W', 'All')` ([`crate::store::sqlfn`]: North-South's score), negated
 //! (`-dd_par(…)`) for `EW`. A sum is `(a + b - c)`. [`Query::matches`] solves the deal
 //! instead (once per call, after the cheaper operands of each `and`/`or`), and
 //! [`Query::matches_with_dd`] reads a given table. Each literal becomes a placeholder
@@ -144,12 +144,12 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::board::Vulnerability;
-use crate::card::{Seat, Suit};
+use crate::model::board::Vulnerability;
+use crate::model::card::{Seat, Suit};
 use crate::dd::TrickTable;
-use crate::deal::Deal;
-use crate::features::Side;
-use crate::play::Strain;
+use crate::model::deal::Deal;
+use crate::model::features::Side;
+use crate::play::record::Strain;
 
 mod eval;
 mod lexer;
@@ -335,7 +335,7 @@ impl Query {
         parser::parse(text).map(|cond| Query { cond })
     }
 
-    /// Whether `deal` satisfies the query, computed in Rust with [`crate::features`].
+    /// Whether `deal` satisfies the query, computed in Rust with [`crate::model::features`].
     /// Allocates nothing; `and` / `or` stop at the first deciding operand. `dd(…)` and
     /// `par(…)` solve the deal ([`crate::dd::solve`]) when first reached, once per call,
     /// after the operands without them; see [`Query::matches_with_dd`] to pass a table.

@@ -6,10 +6,10 @@
 //! are parsed, and each partial sum's range (from [`Term::bounds`]) is checked against
 //! `i64` there, so evaluation (Rust or SQLite) can never overflow.
 
-use crate::board::Vulnerability;
-use crate::card::{Seat, Suit};
-use crate::features::Side;
-use crate::play::Strain;
+use crate::model::board::Vulnerability;
+use crate::model::card::{Seat, Suit};
+use crate::model::features::Side;
+use crate::play::record::Strain;
 
 use super::lexer::{Kind, Token, error_at, tokenize};
 use super::{AddOp, CmpOp, Cond, Expr, MAX_DEPTH, QueryError, Term, Who};

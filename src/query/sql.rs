@@ -9,8 +9,8 @@
 
 use std::fmt::Write;
 
-use crate::card::{Seat, Suit};
-use crate::features::Side;
+use crate::model::card::{Seat, Suit};
+use crate::model::features::Side;
 
 use super::{AddOp, CmpOp, Cond, Expr, SqlFilter, Term, Who};
 

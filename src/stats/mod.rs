@@ -48,9 +48,9 @@ pub use theory::{
     pattern_probabilities, patterns,
 };
 
-use crate::card::{Card, Seat};
-use crate::deal::Deal;
-use crate::features::{Shape, hcp};
+use crate::model::card::{Card, Seat};
+use crate::model::deal::Deal;
+use crate::model::features::{Shape, hcp};
 
 /// The number of sorted suit patterns of a 13-card hand (4-4-3-2, 5-3-3-2, … 13-0-0-0).
 pub const PATTERN_COUNT: usize = 39;

@@ -8,8 +8,8 @@ use super::theory::{
     pattern_hand_counts, pattern_pair_counts, pattern_probabilities,
 };
 use super::{PATTERN_COUNT, PATTERNS, SetStats};
-use crate::card::{Card, Seat};
-use crate::features::Shape;
+use crate::model::card::{Card, Seat};
+use crate::model::features::Shape;
 
 /// The statistics of a set of deals against theory: the HCP, suit-pattern and card-seat
 /// tables, each with its chi-square test ([`FitTest`]) and outliers.

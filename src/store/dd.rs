@@ -5,7 +5,7 @@ use rusqlite::{OptionalExtension, TransactionBehavior, params};
 
 use super::{At, StoreError, insert_deal, key_from_sql};
 use crate::dd::TrickTable;
-use crate::index::DealIndex;
+use crate::model::index::DealIndex;
 
 /// Inserts `dd` rows inside the caller's transaction, for deals already stored; a deal that
 /// has a table keeps it. Returns how many rows were new.

@@ -4,9 +4,9 @@ use rusqlite::types::ValueRef;
 use rusqlite::{TransactionBehavior, params};
 
 use super::{At, StoreError, board_to_sql, insert_deal, key_from_sql};
-use crate::card::{Card, Seat};
-use crate::index::DealIndex;
-use crate::play::{BoardPlay, PlayRecord, Strain};
+use crate::model::card::{Card, Seat};
+use crate::model::index::DealIndex;
+use crate::play::record::{BoardPlay, PlayRecord, Strain};
 
 /// A play to store with [`crate::Store::store_plays`]: the deal, the board it was played at
 /// and the validated play ([`crate::board_play`]).

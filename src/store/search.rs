@@ -17,7 +17,7 @@ use rusqlite::params_from_iter;
 use rusqlite::types::Value;
 
 use super::{At, Store, StoreError, board_from_sql, key_from_sql};
-use crate::index::DealIndex;
+use crate::model::index::DealIndex;
 #[cfg(doc)]
 use crate::query::Query;
 use crate::query::SqlFilter;

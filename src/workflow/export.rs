@@ -29,7 +29,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use crate::formats::{self, Board, DealFormat, FormatError, WriteOptions};
-use crate::index::{DealIndex, IndexError};
+use crate::model::index::{DealIndex, IndexError};
 use crate::store::{Store, StoreError};
 
 /// Boards per file when `split` cuts a set for a machine's board limit: a multiple of 16,

@@ -25,7 +25,7 @@ use serde::Serialize;
 
 use crate::dd::TrickTable;
 use crate::formats::{self, Board, DealFormat, FormatError};
-use crate::index::DealIndex;
+use crate::model::index::DealIndex;
 use crate::store::{BoardExtras, ExtrasStored, NewPlay, NewSet, Store, StoreError};
 
 /// Bytes of files read (in parallel) before their boards are stored.

@@ -9,8 +9,8 @@ use std::time::Instant;
 use serde::Serialize;
 
 use crate::dd::{TrickTable, solve_all};
-use crate::deal::Deal;
-use crate::index::DealIndex;
+use crate::model::deal::Deal;
+use crate::model::index::DealIndex;
 use crate::store::{Store, StoreError};
 
 /// Deals per committed batch by default: at ~7 deals/s a core, 64 deals are a few seconds

@@ -5,8 +5,8 @@
 //! e.g. `N:AKQ.A.. S:.KQJT9.2.` (North holds ♠AKQ ♥A, South ♥KQJT9 ♦2). Each seat at most
 //! once and at most 13 cards; no card twice.
 
-use crate::card::{Card, Rank, Seat, Suit};
-use crate::deal::{Deal, Hand};
+use crate::model::card::{Card, Rank, Seat, Suit};
+use crate::model::deal::{Deal, Hand};
 
 /// What is wrong with a predeal.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::card::Seat;
+use crate::model::card::Seat;
 
 /// Which sides are vulnerable.
 ///

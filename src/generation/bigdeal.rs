@@ -33,8 +33,8 @@
 use rayon::prelude::*;
 use ripemd::{Digest, Ripemd160};
 
-use crate::deal::Deal;
-use crate::number::{DEALS, Scheme, unrank_indices};
+use crate::model::deal::Deal;
+use crate::model::number::{DEALS, Scheme, unrank_indices};
 
 /// One counter of the stream: the candidate it hashed to and whether it was accepted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -28,9 +28,9 @@ use rand_chacha::rand_core::{Rng, SeedableRng};
 use rayon::prelude::*;
 use sha2::{Digest, Sha256};
 
-use crate::deal::Deal;
-use crate::number::{DEALS, Scheme, unrank_indices};
-use crate::predeal::Predeal;
+use crate::model::deal::Deal;
+use crate::model::number::{DEALS, Scheme, unrank_indices};
+use crate::generation::predeal::Predeal;
 
 /// A 256-bit generation seed, written as 64 hex characters.
 ///
@@ -314,7 +314,7 @@ where
     M: Fn(u64, &[Deal]) -> T + Sync,
     C: FnMut(T) -> Result<(), E>,
 {
-    crate::number::warm_up();
+    crate::model::number::warm_up();
     par_chunks_sized(
         count,
         chunk,

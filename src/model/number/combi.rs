@@ -6,7 +6,7 @@
 //! lexicographically, which is the colex rank of the mirrored positions `m−1−a` counted from
 //! the top: `lex = C(m,13) − 1 − colex(m−1−a)`.
 
-use crate::deal::Deal;
+use crate::model::deal::Deal;
 
 /// Binomials C(n, k) for n ≤ 52, k ≤ 13.
 const BINOM: [[u64; 14]; 53] = {

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::card::{Card, RANK_LETTERS, Seat, Suit};
+use crate::model::card::{Card, RANK_LETTERS, Seat, Suit};
 
 /// A set of cards: bit `i` of the 52-bit mask is the card with suited-order number `i`
 /// (♠A = bit 0 … ♣2 = bit 51).

@@ -30,9 +30,10 @@ use rusqlite::types::ValueRef;
 use rusqlite::{Connection, OpenFlags, OptionalExtension, TransactionBehavior, params};
 use rusqlite_migration::{HookError, HookResult, M, Migrations};
 
-use crate::index::DealIndex;
+use crate::model::index::DealIndex;
 
 mod dd;
+pub mod sqlfn;
 mod plays;
 mod readonly;
 mod search;
@@ -109,14 +110,14 @@ fn set_wal_mode(conn: &Connection, timeout: Duration) -> rusqlite::Result<()> {
 /// binary and applied in `NN` order; [`Store::SCHEMA_VERSION`] counts them.
 fn migrations() -> Migrations<'static> {
     Migrations::new(vec![
-        M::up(include_str!("../migrations/01-initial/up.sql")),
+        M::up(include_str!("../../migrations/01-initial/up.sql")),
         M::up_with_hook(
-            include_str!("../migrations/02-features/up.sql"),
+            include_str!("../../migrations/02-features/up.sql"),
             backfill_features,
         ),
-        M::up(include_str!("../migrations/03-indexed-hcp/up.sql")),
-        M::up(include_str!("../migrations/04-play/up.sql")),
-        M::up(include_str!("../migrations/05-dd/up.sql")),
+        M::up(include_str!("../../migrations/03-indexed-hcp/up.sql")),
+        M::up(include_str!("../../migrations/04-play/up.sql")),
+        M::up(include_str!("../../migrations/05-dd/up.sql")),
     ])
 }
 
@@ -126,8 +127,8 @@ pub(crate) fn stored_features(deal: &crate::Deal) -> ([i64; 4], i64) {
     let mut hcp = [0i64; 4];
     let mut lens = 0u64;
     for (t, hand) in deal.hands().iter().enumerate() {
-        hcp[t] = crate::features::hcp(*hand) as i64;
-        for (u, l) in crate::features::suit_lengths(*hand).iter().enumerate() {
+        hcp[t] = crate::model::features::hcp(*hand) as i64;
+        for (u, l) in crate::model::features::suit_lengths(*hand).iter().enumerate() {
             lens |= (*l as u64) << (4 * (4 * t + u));
         }
     }
@@ -184,7 +185,7 @@ fn open_read_only_connection(path: &Path) -> Result<(Connection, String), StoreE
     )
     .at(&label)?;
     check_schema_version(&conn, &label)?;
-    crate::sqlfn::register(&conn).at(&label)?;
+    crate::store::sqlfn::register(&conn).at(&label)?;
     Ok((conn, label))
 }
 
@@ -325,7 +326,7 @@ pub enum StoreError {
         /// The key as stored.
         key: DealIndex,
         /// Why it is not a deal.
-        error: crate::index::IndexError,
+        error: crate::model::index::IndexError,
     },
     /// A double-dummy table read from the file (migration 05's `dd.tricks`) does not decode.
     #[error("stored DD table of deal {key}: {error}")]
@@ -577,7 +578,7 @@ impl Store {
     /// read half-way, and only a writing command upgrades it (by [`Store::open`]). The
     /// connection has the pragmas of [`Store::open`] that change no file (page cache,
     /// temporary tables in memory, busy timeout) and dealdex's SQL functions
-    /// ([`crate::sqlfn::register`]: `hcp`, `dd_tricks`, `dd_par`, …), so the queries of
+    /// ([`crate::store::sqlfn::register`]: `hcp`, `dd_tricks`, `dd_par`, …), so the queries of
     /// [`Store::find_deals`] work.
     ///
     /// The database file itself is never written. In WAL mode SQLite creates the `-wal` and
@@ -666,7 +667,7 @@ impl Store {
         )
         .at(&path)?;
         // Before the migrations: the feature view (version 2) is defined over these functions.
-        crate::sqlfn::register(&conn).at(&path)?;
+        crate::store::sqlfn::register(&conn).at(&path)?;
         // Processes opening a new file together: the migrations run in IMMEDIATE
         // transactions, so the second waits (busy timeout) for the first's to commit instead
         // of failing to upgrade its read lock; it then finds the tables made (its own
@@ -1308,7 +1309,7 @@ mod tests {
     #[test]
     fn schema_version_counts_the_migrations() {
         let mut conn = Connection::open_in_memory().unwrap();
-        crate::sqlfn::register(&conn).unwrap();
+        crate::store::sqlfn::register(&conn).unwrap();
         assert_eq!(
             migrations().pending_migrations(&conn).unwrap(),
             Store::SCHEMA_VERSION as i32

@@ -7,9 +7,9 @@
 //! for a bridge position during the play. The seed's invariants, checked on decode, are the
 //! order and number of groups, the number of cards and so the number of bytes per state.
 
-use crate::card::{Card, Seat};
-use crate::deal::{Deal, DealError, Hand};
-use crate::play::{PlayError, PlayRecord, Position, seat_of_seed000, seed000_seat};
+use crate::model::card::{Card, Seat};
+use crate::model::deal::{Deal, DealError, Hand};
+use crate::play::record::{PlayError, PlayRecord, Position, seat_of_seed000, seed000_seat};
 
 /// Why bytes are not a game state, with the 0-based byte offset of the problem.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -248,15 +248,15 @@ pub fn decode_groups(bytes: &[u8]) -> Result<Vec<Group<'_>>, GameStateError> {
     Ok(out)
 }
 
-/// The seed 004 card byte of a bridge card ([`crate::encoding::seed004_byte`]).
+/// The seed 004 card byte of a bridge card ([`crate::play::encoding::seed004_byte`]).
 fn card_byte(card: Card, face_up: bool) -> u8 {
-    crate::encoding::seed004_byte(card, face_up)
+    crate::play::encoding::seed004_byte(card, face_up)
 }
 
 /// The bridge card of a seed 004 card byte (face-up bit ignored); `None` for the knight and
-/// the reserved ranks ([`crate::encoding::card_from_seed004_byte`]).
+/// the reserved ranks ([`crate::play::encoding::card_from_seed004_byte`]).
 fn byte_card(byte: u8) -> Option<Card> {
-    crate::encoding::card_from_seed004_byte(byte)
+    crate::play::encoding::card_from_seed004_byte(byte)
         .ok()
         .map(|c| c.card)
 }

@@ -11,7 +11,7 @@ pub mod reference;
 
 use std::fmt;
 
-use crate::deal::Deal;
+use crate::model::deal::Deal;
 
 /// D, the number of deals: 52!/(13!)⁴ = 53,644,737,765,488,792,839,237,440,000 (FORMATS.md §1).
 pub const DEALS: u128 = 53_644_737_765_488_792_839_237_440_000;

@@ -31,7 +31,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::card::{Card, Rank, Suit};
+use crate::model::card::{Card, Rank, Suit};
 
 /// The card encodings `dealdex card` converts, by the names the CLI and its JSON use.
 ///

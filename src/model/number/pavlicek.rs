@@ -10,7 +10,7 @@
 
 use std::sync::LazyLock;
 
-use crate::deal::Deal;
+use crate::model::deal::Deal;
 
 /// Table dimension per seat: counts −1..=13 stored at 0..=14.
 const DIM: usize = 15;

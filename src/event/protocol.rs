@@ -10,7 +10,7 @@ use std::str::FromStr;
 
 use sha2::{Digest, Sha256};
 
-use crate::generate::Seed;
+use crate::generation::stream::Seed;
 
 /// The protocol's version string, the value of the `PV` line (docs/event-protocol.md §1).
 pub const PROTOCOL_VERSION: &str = "dealdex-event/1";

@@ -37,10 +37,10 @@ use rusqlite::Connection;
 use rusqlite::functions::{Context, FunctionFlags};
 use rusqlite::types::ValueRef;
 
-use crate::card::{Seat, Suit};
-use crate::deal::{Deal, Hand};
-use crate::features::{self, Shape};
-use crate::index::DealIndex;
+use crate::model::card::{Seat, Suit};
+use crate::model::deal::{Deal, Hand};
+use crate::model::features::{self, Shape};
+use crate::model::index::DealIndex;
 
 fn err(name: &str, msg: impl std::fmt::Display) -> rusqlite::Error {
     rusqlite::Error::UserFunctionError(format!("{name}(): {msg}").into())
@@ -214,8 +214,8 @@ fn dd_tricks(conn: &Connection) -> rusqlite::Result<()> {
         let who: String = ctx.get(1)?;
         let strain: String = ctx.get(2)?;
         let strain = match strain.trim().to_ascii_uppercase().as_str() {
-            "NT" | "N" => crate::play::Strain::NoTrump,
-            t => crate::play::Strain::from_bid(&format!("1{t}"))
+            "NT" | "N" => crate::play::record::Strain::NoTrump,
+            t => crate::play::record::Strain::from_bid(&format!("1{t}"))
                 .ok_or_else(|| err(NAME, format!("strain {strain:?} is not NT, S, H, D or C")))?,
         };
         let tricks = match who.trim().to_ascii_uppercase().as_str() {

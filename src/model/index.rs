@@ -9,9 +9,9 @@
 
 use std::fmt;
 
-use crate::board::{Vulnerability, board_dealer, board_vulnerability};
-use crate::card::{Card, Seat};
-use crate::deal::{Deal, Hand};
+use crate::model::board::{Vulnerability, board_dealer, board_vulnerability};
+use crate::model::card::{Card, Seat};
+use crate::model::deal::{Deal, Hand};
 
 /// The 13-byte index of a deal: a full-information key, unique per deal, ordered as the
 /// hex strings are (FORMATS.md §2).
