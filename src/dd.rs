@@ -214,6 +214,29 @@ impl fmt::Display for TrickTable {
     }
 }
 
+/// JSON form: declarer → strain → tricks, `{"N": {"NT": 9, "S": 10, "H": 8, "D": 7, "C": 6},
+/// "E": …}` (the `tricks` object of `dealdex solve --format json`).
+impl serde::Serialize for TrickTable {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        struct Row([u8; 5]);
+        impl serde::Serialize for Row {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                let mut m = s.serialize_map(Some(5))?;
+                for (strain, t) in DD_STRAINS.iter().zip(self.0) {
+                    m.serialize_entry(strain.as_str(), &t)?;
+                }
+                m.end()
+            }
+        }
+        let mut m = s.serialize_map(Some(4))?;
+        for (seat, row) in Seat::ALL.iter().zip(self.tricks) {
+            m.serialize_entry(&seat.letter(), &Row(row))?;
+        }
+        m.end()
+    }
+}
+
 /// A par contract: level, strain, doubled or not, declarer and its result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ParContract {
@@ -253,6 +276,19 @@ pub struct Par {
     pub score: i32,
     /// The par contracts in DDS's order, each declarer separately.
     pub contracts: Vec<ParContract>,
+}
+
+/// JSON form: `{"score": 420, "contracts": ["4SN", "4SS"]}` (score from North-South's view,
+/// contracts as [`ParContract`] displays them).
+impl serde::Serialize for Par {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let contracts: Vec<String> = self.contracts.iter().map(|c| c.to_string()).collect();
+        let mut st = s.serialize_struct("Par", 2)?;
+        st.serialize_field("score", &self.score)?;
+        st.serialize_field("contracts", &contracts)?;
+        st.end()
+    }
 }
 
 impl Par {

@@ -134,6 +134,8 @@ fn class_of(cause: &(dyn std::error::Error + 'static)) -> Option<ErrorClass> {
     }
     classes!(
         dealdex::StoreError,
+        dealdex::workflow::lookup::LookupError,
+        dealdex::workflow::query::QueryWorkflowError,
         dealdex::import::ReadFileError,
         dealdex::FormatError,
         dealdex::PbnError,

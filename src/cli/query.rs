@@ -5,7 +5,8 @@ use std::path::Path;
 
 use anyhow::Context;
 use clap::Args;
-use dealdex::{Deal, DealIndex, Format, HexDeal, Labels, Scheme, StoredPlay};
+use dealdex::workflow::lookup::{LookupJob, PlayView};
+use dealdex::{Deal, Format, HexDeal, Labels, Scheme};
 
 use super::{DbArgs, bad, open_output, parse_scheme};
 
@@ -160,117 +161,91 @@ pub fn deal(a: DealArgs, _json: bool) -> anyhow::Result<()> {
     Ok(out.flush()?)
 }
 
-pub fn lookup(a: LookupArgs, _json: bool) -> anyhow::Result<()> {
+pub fn lookup(a: LookupArgs, json: bool) -> anyhow::Result<()> {
     let deal = match parse_inline_deal(&a.deal) {
         Some(d) => d.context("deal")?,
         None => Deal::from_number(dealdex::parse_number(&a.deal)?, a.scheme)?,
     };
-    let key = DealIndex::from_deal(&deal);
+    let db = &a.db.db;
+    let store = match db.exists() {
+        true => Some(dealdex::Store::open_read_only(db)?),
+        false => None,
+    };
+    let job = LookupJob {
+        deal,
+        scheme: a.scheme,
+    };
+    let r = dealdex::workflow::lookup::run(&job, store.as_ref())?;
     let mut out = open_output(None)?;
-    writeln!(out, "deal    {deal}")?;
-    writeln!(out, "index   {key}")?;
-    writeln!(out, "number  {} ({})", deal.number(a.scheme), a.scheme)?;
-    let mut plays = Vec::new();
-    let mut dd = None;
-    if !a.db.db.exists() {
-        writeln!(out, "stored  no (no database at {})", a.db.db.display())?;
-    } else {
-        let store = dealdex::Store::open_read_only(&a.db.db)?;
-        if store.contains(&key)? {
-            plays = store.plays_of(&key)?;
-            let boards = store.boards_of(&key)?;
-            // Par for the first board the deal is stored at, else dealer N, no one vulnerable.
-            let board = boards.first().map(|b| b.board);
-            dd = store.dd_table(&key)?.map(|t| (t, board));
-            if boards.is_empty() {
-                writeln!(out, "stored  yes, in {} (in no set)", a.db.db.display())?;
-            } else {
-                let list: Vec<String> = boards
-                    .iter()
-                    .map(|b| format!("set {:?} board {}", b.set_name, b.board))
-                    .collect();
-                writeln!(
-                    out,
-                    "stored  yes, in {}: {}",
-                    a.db.db.display(),
-                    list.join(", ")
-                )?;
-            }
-        } else {
-            writeln!(out, "stored  no (not in {})", a.db.db.display())?;
+    if json {
+        writeln!(out, "{}", serde_json::to_string(&r)?)?;
+        return Ok(out.flush()?);
+    }
+    writeln!(out, "deal    {}", r.deal)?;
+    writeln!(out, "index   {}", r.index)?;
+    writeln!(out, "number  {} ({})", r.number, r.scheme)?;
+    match (&store, r.stored) {
+        (None, _) => writeln!(out, "stored  no (no database at {})", db.display())?,
+        (Some(_), false) => writeln!(out, "stored  no (not in {})", db.display())?,
+        (Some(_), true) if r.boards.is_empty() => {
+            writeln!(out, "stored  yes, in {} (in no set)", db.display())?
+        }
+        (Some(_), true) => {
+            let list: Vec<String> = r
+                .boards
+                .iter()
+                .map(|b| format!("set {:?} board {}", b.set, b.board))
+                .collect();
+            writeln!(out, "stored  yes, in {}: {}", db.display(), list.join(", "))?;
         }
     }
     writeln!(out)?;
-    write!(out, "{}", deal.diagram())?;
-    if let Some((table, board)) = dd {
-        let (dealer, vul) = match board {
-            Some(b) => (dealdex::board_dealer(b), dealdex::board_vulnerability(b)),
-            None => (dealdex::Seat::North, dealdex::Vulnerability::None),
-        };
+    write!(out, "{}", r.deal.diagram())?;
+    if let Some(dd) = &r.dd {
         writeln!(out)?;
         writeln!(out, "double dummy (tricks by declarer and strain)")?;
-        writeln!(out, "{table}")?;
-        let at = board.map_or(String::new(), |b| format!("board {b}, "));
+        writeln!(out, "{}", dd.tricks)?;
+        let at = dd.board.map_or(String::new(), |b| format!("board {b}, "));
         writeln!(
             out,
-            "par     {} ({at}dealer {dealer}, vul {vul})",
-            table.par(dealer, vul)
+            "par     {} ({at}dealer {}, vul {})",
+            dd.par, dd.dealer, dd.vul
         )?;
     }
-    for p in &plays {
+    for p in &r.plays {
         writeln!(out)?;
         write_play(&mut out, p)?;
     }
     Ok(out.flush()?)
 }
 
-/// A card as the lookup shows it: suit symbol and rank letter, e.g. `♠K`.
-fn show_card(c: dealdex::Card) -> String {
-    format!("{}{}", c.suit().symbol(), c.rank().letter())
-}
-
-/// A stored play, trick by trick with winners: under the stored strain, or (strain unknown)
-/// the next trick's leader as the record's order says, `?` for the last trick.
-fn write_play(out: &mut dyn Write, p: &StoredPlay) -> anyhow::Result<()> {
+/// A stored play, trick by trick with winners.
+fn write_play(out: &mut dyn Write, p: &PlayView) -> anyhow::Result<()> {
     let mut head = String::from("play    ");
-    match (&p.set_name, p.board) {
+    match (&p.set, p.board) {
         (Some(set), Some(b)) => head.push_str(&format!("set {set:?} board {b}: ")),
         (Some(set), None) => head.push_str(&format!("set {set:?}: ")),
         (None, Some(b)) => head.push_str(&format!("board {b}: ")),
         (None, None) => {}
     }
-    let strain = p.play.strain.map_or("unknown".into(), |s| s.to_string());
-    let declarer = p.play.declarer.map_or("unknown".into(), |d| d.to_string());
+    let strain = p.strain.map_or("unknown".into(), |s| s.to_string());
+    let declarer = p.declarer.map_or("unknown".into(), |d| d.to_string());
     head.push_str(&format!("strain {strain}, declarer {declarer}"));
     writeln!(out, "{head}")?;
-    let tricks = p.play.record.tricks();
-    let mut won = [0usize; 2]; // N-S, E-W
-    for (t, tr) in tricks.iter().enumerate() {
-        let cards: Vec<String> = tr.cards.iter().map(|&c| show_card(c)).collect();
-        let winner = match (&tr.cards[..], p.play.strain) {
-            (&[a, b, c, d], Some(strain)) => Some(
-                tr.leader
-                    .rotate(dealdex::trick_winner(&[a, b, c, d], strain)),
-            ),
-            (&[_, _, _, _], None) => tricks.get(t + 1).map(|next| next.leader),
-            _ => None,
-        };
-        let result = match (tr.cards.len(), winner) {
-            (4, Some(w)) => {
-                won[w.index() % 2] += 1;
-                format!("won by {w}")
-            }
-            (4, None) => "won by ?".to_string(),
-            _ => "(play stopped)".to_string(),
+    for (t, tr) in p.tricks.iter().enumerate() {
+        let result = match (tr.complete, tr.winner) {
+            (true, Some(w)) => format!("won by {w}"),
+            (true, None) => "won by ?".to_string(),
+            (false, _) => "(play stopped)".to_string(),
         };
         writeln!(
             out,
             "trick {}: lead {}  {}  {result}",
             t + 1,
             tr.leader,
-            cards.join(" ")
+            tr.cards.join(" ")
         )?;
     }
-    writeln!(out, "tricks  N-S {}, E-W {}", won[0], won[1])?;
+    writeln!(out, "tricks  N-S {}, E-W {}", p.won[0], p.won[1])?;
     Ok(())
 }

@@ -5,11 +5,10 @@ use std::path::PathBuf;
 
 use clap::Args;
 use dealdex::Store;
-use dealdex::formats::{Board, WriteOptions};
-use dealdex::query::Query;
+use dealdex::workflow::query::{QueryJob, QueryMode};
 
 use super::outputs;
-use super::{DbArgs, bad, open_output};
+use super::{DbArgs, open_output};
 
 #[derive(Args, Debug)]
 #[command(
@@ -47,43 +46,36 @@ pub struct QueryArgs {
     db: DbArgs,
 }
 
-pub fn run(a: QueryArgs, _json: bool) -> anyhow::Result<()> {
-    let q = Query::parse(&a.expr).map_err(|e| bad(format!("query: {e}")))?;
-    let filter = q.to_sql();
-    let set = a.set.as_deref();
-    let mut out = open_output(a.out.as_deref())?;
-    if a.explain {
-        let text = match a.count {
-            true => Store::explain_count_deals(&filter, set),
-            false => Store::explain_find_deals(&filter, set, a.limit),
-        };
-        out.write_all(text.as_bytes())?;
-        return Ok(out.flush()?);
-    }
-    let store = Store::open_read_only(&a.db.db)?;
-    if a.count {
-        writeln!(out, "{}", store.count_deals(&filter, set)?)?;
-        return Ok(out.flush()?);
-    }
-    let format = outputs::format_by_name(a.format.as_deref().unwrap_or("hex"))?;
-    let mut boards = Vec::new();
-    store.for_each_match(&filter, set, a.limit, |key, number| {
-        boards.push(Board {
-            number: number.or(Some(boards.len() as u64 + 1)),
-            ..Board::new(0, key.to_deal()?)
-        });
-        Ok::<_, anyhow::Error>(())
-    })?;
-    if boards.is_empty() {
-        return Ok(out.flush()?);
-    }
-    let opts = WriteOptions {
-        first_board: 1,
-        last_board: boards.len() as u64,
-        ..WriteOptions::default()
+pub fn run(a: QueryArgs, json: bool) -> anyhow::Result<()> {
+    let mode = match (a.explain, a.count) {
+        (true, count) => QueryMode::Explain {
+            count,
+            limit: a.limit,
+        },
+        (false, true) => QueryMode::Count,
+        (false, false) => QueryMode::Find {
+            format: outputs::format_by_name(a.format.as_deref().unwrap_or("hex"))?,
+            limit: a.limit,
+        },
     };
-    let bytes = dealdex::formats::write_set(format, &boards, &opts)
-        .map_err(|e| bad(format!("{}: {e}", format.info().name)))?;
-    out.write_all(&bytes)?;
+    let mut job = QueryJob::new(&a.expr, mode)?;
+    job.set = a.set.clone();
+    let store = match a.explain {
+        true => None,
+        false => Some(Store::open_read_only(&a.db.db)?),
+    };
+    let mut out = open_output(a.out.as_deref())?;
+    let report = dealdex::workflow::query::run(&job, store.as_ref(), &mut out)?;
+    if json {
+        // With --out the deals went to the file; without it they precede the report.
+        let mut stdout = open_output(None)?;
+        if a.out.is_none() {
+            out.flush()?;
+        }
+        writeln!(stdout, "{}", serde_json::to_string(&report)?)?;
+        stdout.flush()?;
+    } else if a.count && !a.explain {
+        writeln!(out, "{}", report.count)?;
+    }
     Ok(out.flush()?)
 }

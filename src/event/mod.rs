@@ -33,10 +33,12 @@ use std::fmt;
 pub use keys::{KEY_ALPHABET, KEY_LENGTH, Keys, random_key};
 pub use verify::{Comparison, FileMatch, Mismatch, NameMatch, compare};
 
+use crate::event::protocol::{
+    Manifest, PROTOCOL_VERSION, ValueFormat, key_commitment, session_seed,
+};
 use crate::generation::bigdeal::BigDealStream;
-use crate::model::deal::Deal;
 use crate::generation::stream::Seed;
-use crate::event::protocol::{Manifest, PROTOCOL_VERSION, ValueFormat, key_commitment, session_seed};
+use crate::model::deal::Deal;
 
 /// What is wrong with an event, its files or a request about it.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

@@ -3,8 +3,8 @@
 
 use std::ops::RangeInclusive;
 
-use crate::model::deal::Deal;
 use crate::formats::Board;
+use crate::model::deal::Deal;
 
 /// What a file name says about the sessions it holds, within one phase.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

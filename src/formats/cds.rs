@@ -2,8 +2,8 @@
 //! (1..255) and the 13 KOPS rank bytes with seat codes W = 0, N = 1, E = 2, S = 3.
 
 use super::{Board, DealFormat, FormatError, FormatInfo, Location, WriteOptions};
-use crate::model::card::Seat;
 use crate::formats::kops::{deal_from_rank_bytes, push_rank_bytes};
+use crate::model::card::Seat;
 
 /// CDS (FORMATS.md §9): per board a board-number byte (1..255) and 13 rank bytes coded as
 /// KOPS's but with W = 0, N = 1, E = 2, S = 3. No header, no separators; boards above 255 do

@@ -11,9 +11,9 @@ use serde::Deserialize;
 use super::{Board, DealFormat, FormatError, FormatInfo, Location, WriteOptions};
 use crate::model::board::Vulnerability;
 use crate::model::card::Seat;
+use crate::model::deal_string::{parse_deal, push_deal, push_deal_bytes};
 use crate::model::index::DealIndex;
 use crate::model::number::Scheme;
-use crate::model::deal_string::{parse_deal, push_deal, push_deal_bytes};
 
 /// JSON lines, numbers as strings (see the module documentation for the object).
 ///

@@ -647,7 +647,9 @@ fn write_auction(a: &Auction, out: &mut Vec<u8>) {
 }
 
 fn write_play(game: &GameRecord, play: &Play, out: &mut Vec<u8>) {
-    let strain = crate::play::record::contract_of(game).0.unwrap_or(Strain::NoTrump);
+    let strain = crate::play::record::contract_of(game)
+        .0
+        .unwrap_or(Strain::NoTrump);
     let opening = play.leader;
     let mut leader = opening;
     for row in &play.tricks {

@@ -8,9 +8,9 @@
 use std::fmt;
 use std::path::Path;
 
+use crate::dd::TrickTable;
 use crate::model::board::{Vulnerability, board_dealer, board_vulnerability};
 use crate::model::card::Seat;
-use crate::dd::TrickTable;
 use crate::model::deal::Deal;
 
 mod ber;

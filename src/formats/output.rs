@@ -8,12 +8,12 @@
 
 use std::path::Path;
 
+use crate::formats::{self, Board, DealFormat, WriteOptions};
 use crate::model::card::Seat;
 use crate::model::deal::Deal;
-use crate::formats::{self, Board, DealFormat, WriteOptions};
+use crate::model::deal_string::push_deal_bytes;
 use crate::model::index::DealIndex;
 use crate::model::number::Scheme;
-use crate::model::deal_string::push_deal_bytes;
 
 /// The first lines of a PBN 2.1 export file.
 pub const PBN_HEADER: &str = formats::pbn::HEADER;

@@ -74,9 +74,9 @@ use super::{
     Auction, Board, DealFormat, FormatError, FormatInfo, GameRecord, Location, Play, WriteOptions,
     check_board_limit,
 };
+use crate::dd::TrickTable;
 use crate::model::board::Vulnerability;
 use crate::model::card::{Card, Seat};
-use crate::dd::TrickTable;
 use crate::model::deal::Deal;
 use crate::model::deal_string::{parse_deal_bytes, push_deal_bytes};
 
@@ -813,7 +813,10 @@ impl<'a> Reader<'a> {
                     None
                 } else {
                     Some(parse_vulnerability(v).ok_or_else(|| {
-                        self.err_at(at, crate::model::board::UnknownVulnerability(text(v)).to_string())
+                        self.err_at(
+                            at,
+                            crate::model::board::UnknownVulnerability(text(v)).to_string(),
+                        )
                     })?)
                 };
             }

@@ -22,8 +22,8 @@
 //!   joined by `, `, or `Pass`. It is written, not read: par follows from the table, dealer and
 //!   vulnerability (the reader checks `OptimumScore` against it instead).
 
-use crate::model::card::Seat;
 use crate::dd::{DD_STRAINS, Par, TrickTable};
+use crate::model::card::Seat;
 
 /// The header of dealdex's `OptimumResultTable`, as PBN 2.1 §5.7 spells it.
 pub(super) const TABLE_HEADER: &str = "Declarer;Denomination\\2R;Result\\2R";

@@ -28,9 +28,9 @@ use rand_chacha::rand_core::{Rng, SeedableRng};
 use rayon::prelude::*;
 use sha2::{Digest, Sha256};
 
+use crate::generation::predeal::Predeal;
 use crate::model::deal::Deal;
 use crate::model::number::{DEALS, Scheme, unrank_indices};
-use crate::generation::predeal::Predeal;
 
 /// A 256-bit generation seed, written as 64 hex characters.
 ///

@@ -18,9 +18,9 @@
 use std::fmt;
 use std::str::FromStr;
 
+use crate::formats::{Auction, GameRecord, Play};
 use crate::model::card::{Card, Seat, Suit};
 use crate::model::deal::{Deal, Hand};
-use crate::formats::{Auction, GameRecord, Play};
 
 /// The strain of a contract: a trump suit or notrump.
 ///

@@ -144,9 +144,9 @@
 use std::fmt;
 use std::str::FromStr;
 
+use crate::dd::TrickTable;
 use crate::model::board::Vulnerability;
 use crate::model::card::{Seat, Suit};
-use crate::dd::TrickTable;
 use crate::model::deal::Deal;
 use crate::model::features::Side;
 use crate::play::record::Strain;

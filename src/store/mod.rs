@@ -33,10 +33,10 @@ use rusqlite_migration::{HookError, HookResult, M, Migrations};
 use crate::model::index::DealIndex;
 
 mod dd;
-pub mod sqlfn;
 mod plays;
 mod readonly;
 mod search;
+pub mod sqlfn;
 
 pub use plays::{NewPlay, StoredPlay};
 
@@ -128,7 +128,10 @@ pub(crate) fn stored_features(deal: &crate::Deal) -> ([i64; 4], i64) {
     let mut lens = 0u64;
     for (t, hand) in deal.hands().iter().enumerate() {
         hcp[t] = crate::model::features::hcp(*hand) as i64;
-        for (u, l) in crate::model::features::suit_lengths(*hand).iter().enumerate() {
+        for (u, l) in crate::model::features::suit_lengths(*hand)
+            .iter()
+            .enumerate()
+        {
             lens |= (*l as u64) << (4 * (4 * t + u));
         }
     }

@@ -11,3 +11,7 @@ pub mod export;
 pub mod import;
 // The solve workflow: tables for deals or a database, batched and resumable.
 pub mod solve;
+// Count, list or explain the stored deals matching a query.
+pub mod query;
+// Everything stored about one deal: sets, table and par, plays.
+pub mod lookup;

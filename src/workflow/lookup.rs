@@ -1,0 +1,248 @@
+//! The lookup workflow (`dealdex lookup`): everything known about one deal — its index and
+//! number, where it is stored (sets and boards), its double-dummy table and par when solved,
+//! and its stored plays trick by trick with each trick's winner.
+//!
+//! ```
+//! use dealdex::workflow::lookup::{LookupJob, run};
+//! use dealdex::{Deal, DealIndex, Scheme, Store};
+//!
+//! let deal: Deal = "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432".parse()?;
+//! let mut store = Store::open_in_memory()?;
+//! store.insert_deals(&[DealIndex::from_deal(&deal)])?;
+//! let report = run(&LookupJob { deal, scheme: Scheme::Pavlicek }, Some(&store))?;
+//! assert!(report.stored);
+//! assert_eq!(report.number, "1");
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use serde::{Serialize, Serializer};
+
+use crate::dd::{Par, TrickTable};
+use crate::{
+    Card, Deal, DealIndex, ErrorClass, Scheme, Seat, Store, StoreError, Strain, Vulnerability,
+};
+
+/// The deal to look up and the numbering scheme to show its number in.
+#[derive(Clone, Copy, Debug)]
+pub struct LookupJob {
+    /// The deal.
+    pub deal: Deal,
+    /// The scheme of the number shown.
+    pub scheme: Scheme,
+}
+
+/// Everything stored about one deal.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct LookupReport {
+    /// The deal (PBN deal string, North first).
+    #[serde(serialize_with = "as_string")]
+    pub deal: Deal,
+    /// The 13-byte index as 26 hex digits.
+    pub index: String,
+    /// The hand-record number in `scheme` (decimal, as a string: numbers reach 2^96).
+    pub number: String,
+    /// The scheme of `number`.
+    #[serde(serialize_with = "as_string")]
+    pub scheme: Scheme,
+    /// True when the database holds the deal (false also when there is no database).
+    pub stored: bool,
+    /// Every set board the deal is dealt at.
+    pub boards: Vec<StoredAt>,
+    /// The double-dummy table and par, when the deal is solved.
+    pub dd: Option<DdView>,
+    /// The stored plays of the deal.
+    pub plays: Vec<PlayView>,
+}
+
+/// A set board that holds the deal.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct StoredAt {
+    /// The set's name.
+    pub set: String,
+    /// The board number (1-based).
+    pub board: u64,
+}
+
+/// A solved deal's table, with par for the first board it is stored at (else dealer North,
+/// nobody vulnerable).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct DdView {
+    /// Tricks by declarer and strain (JSON: `{"N": {"NT": 9, "S": …}, …}`).
+    pub tricks: TrickTable,
+    /// The board par is computed for, if the deal is in a set.
+    pub board: Option<u64>,
+    /// Dealer for par.
+    #[serde(serialize_with = "as_letter")]
+    pub dealer: Seat,
+    /// Vulnerability for par.
+    #[serde(serialize_with = "as_string")]
+    pub vul: Vulnerability,
+    /// Par (score from North-South's view, contracts).
+    pub par: Par,
+}
+
+/// A stored play, trick by trick.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PlayView {
+    /// The set it was imported into, if any.
+    pub set: Option<String>,
+    /// The board number, if known.
+    pub board: Option<u64>,
+    /// The contract's strain, `None` when unknown.
+    #[serde(serialize_with = "opt_string")]
+    pub strain: Option<Strain>,
+    /// Declarer, `None` when unknown.
+    #[serde(serialize_with = "opt_letter")]
+    pub declarer: Option<Seat>,
+    /// The tricks in play order (the last may be incomplete).
+    pub tricks: Vec<TrickView>,
+    /// Tricks won by North-South and by East-West among the complete tricks with a known
+    /// winner.
+    pub won: [usize; 2],
+}
+
+/// One trick of a [`PlayView`].
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TrickView {
+    /// The seat that led.
+    #[serde(serialize_with = "as_letter")]
+    pub leader: Seat,
+    /// The cards in play order (1 to 4), as suit symbol and rank letter, e.g. `♠K`.
+    pub cards: Vec<String>,
+    /// The winner: under the stored strain, or (strain unknown) the next trick's leader;
+    /// `None` for an incomplete trick or the last trick when the strain is unknown.
+    #[serde(serialize_with = "opt_letter")]
+    pub winner: Option<Seat>,
+    /// False when the play stopped within this trick.
+    pub complete: bool,
+}
+
+/// Why a lookup failed.
+#[derive(Debug, thiserror::Error)]
+pub enum LookupError {
+    /// Reading the database failed, or it holds rows dealdex does not write.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+impl LookupError {
+    /// This error's [`ErrorClass`]: the store error's.
+    pub fn class(&self) -> ErrorClass {
+        match self {
+            LookupError::Store(e) => e.class(),
+        }
+    }
+}
+
+/// Looks the deal up in `store` (`None`: no database, so nothing is stored).
+///
+/// # Errors
+/// [`LookupError::Store`]: a failed read, or a corrupt row (key, table or play).
+pub fn run(job: &LookupJob, store: Option<&Store>) -> Result<LookupReport, LookupError> {
+    let key = DealIndex::from_deal(&job.deal);
+    let mut report = LookupReport {
+        deal: job.deal,
+        index: key.to_string(),
+        number: job.deal.number(job.scheme).to_string(),
+        scheme: job.scheme,
+        stored: false,
+        boards: Vec::new(),
+        dd: None,
+        plays: Vec::new(),
+    };
+    let Some(store) = store else {
+        return Ok(report);
+    };
+    if !store.contains(&key)? {
+        return Ok(report);
+    }
+    report.stored = true;
+    report.boards = store
+        .boards_of(&key)?
+        .into_iter()
+        .map(|b| StoredAt {
+            set: b.set_name,
+            board: b.board,
+        })
+        .collect();
+    if let Some(tricks) = store.dd_table(&key)? {
+        let board = report.boards.first().map(|b| b.board);
+        let (dealer, vul) = match board {
+            Some(b) => (crate::board_dealer(b), crate::board_vulnerability(b)),
+            None => (Seat::North, Vulnerability::None),
+        };
+        report.dd = Some(DdView {
+            tricks,
+            board,
+            dealer,
+            vul,
+            par: tricks.par(dealer, vul),
+        });
+    }
+    report.plays = store.plays_of(&key)?.iter().map(play_view).collect();
+    Ok(report)
+}
+
+/// A card as lookup shows it: suit symbol and rank letter, e.g. `♠K`.
+fn show_card(c: Card) -> String {
+    format!("{}{}", c.suit().symbol(), c.rank().letter())
+}
+
+/// The tricks of a stored play with their winners.
+fn play_view(p: &crate::StoredPlay) -> PlayView {
+    let tricks = p.play.record.tricks();
+    let mut won = [0usize; 2];
+    let views = tricks
+        .iter()
+        .enumerate()
+        .map(|(t, tr)| {
+            let winner = match (&tr.cards[..], p.play.strain) {
+                (&[a, b, c, d], Some(strain)) => {
+                    Some(tr.leader.rotate(crate::trick_winner(&[a, b, c, d], strain)))
+                }
+                (&[_, _, _, _], None) => tricks.get(t + 1).map(|next| next.leader),
+                _ => None,
+            };
+            let complete = tr.cards.len() == 4;
+            if let (true, Some(w)) = (complete, winner) {
+                won[w.index() % 2] += 1;
+            }
+            TrickView {
+                leader: tr.leader,
+                cards: tr.cards.iter().map(|&c| show_card(c)).collect(),
+                winner,
+                complete,
+            }
+        })
+        .collect();
+    PlayView {
+        set: p.set_name.clone(),
+        board: p.board,
+        strain: p.play.strain,
+        declarer: p.play.declarer,
+        tricks: views,
+        won,
+    }
+}
+
+fn as_string<T: std::fmt::Display, S: Serializer>(v: &T, s: S) -> Result<S::Ok, S::Error> {
+    s.collect_str(v)
+}
+
+fn as_letter<S: Serializer>(seat: &Seat, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_char(seat.letter())
+}
+
+fn opt_letter<S: Serializer>(seat: &Option<Seat>, s: S) -> Result<S::Ok, S::Error> {
+    match seat {
+        Some(seat) => s.serialize_char(seat.letter()),
+        None => s.serialize_none(),
+    }
+}
+
+fn opt_string<S: Serializer>(strain: &Option<Strain>, s: S) -> Result<S::Ok, S::Error> {
+    match strain {
+        Some(v) => s.collect_str(v),
+        None => s.serialize_none(),
+    }
+}

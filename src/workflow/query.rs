@@ -1,0 +1,208 @@
+//! The query workflow (`dealdex query`): count, list or explain the stored deals that match an
+//! expression of the query language (docs/query.md).
+//!
+//! ```
+//! use dealdex::workflow::query::{QueryJob, QueryMode};
+//! use dealdex::{DealIndex, Seed, Store};
+//!
+//! let seed: Seed = "42".repeat(32).parse()?;
+//! let keys: Vec<DealIndex> = (1..=100).map(|k| DealIndex::from_deal(&seed.board_deal(k))).collect();
+//! let mut store = Store::open_in_memory()?;
+//! store.insert_deals(&keys)?;
+//! let job = QueryJob::new("hcp(NS) >= 0", QueryMode::Count)?;
+//! let report = dealdex::workflow::query::run(&job, Some(&store), &mut Vec::new())?;
+//! assert_eq!(report.count, 100);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use std::io::Write;
+use std::time::Instant;
+
+use serde::Serialize;
+
+use crate::formats::{Board, DealFormat, FormatError, WriteOptions};
+use crate::query::{Query, QueryError as ParseError};
+use crate::{ErrorClass, Store, StoreError};
+
+/// What a query job does with the matching deals.
+#[derive(Clone, Copy)]
+pub enum QueryMode {
+    /// Count them (the count goes into the report, nothing is written).
+    Count,
+    /// Write them to the output in a deal format: the set's board numbers with a set scope,
+    /// else numbered 1.. in key order; at most `limit` deals.
+    Find {
+        /// The output format (any of the registry's).
+        format: &'static dyn DealFormat,
+        /// At most this many deals.
+        limit: Option<u64>,
+    },
+    /// Write the SQL the query compiles to, with its parameters, instead of running it (no
+    /// database needed). `count` selects the counting statement.
+    Explain {
+        /// Explain the `Count` statement rather than the `Find` one.
+        count: bool,
+        /// The limit of the `Find` statement.
+        limit: Option<u64>,
+    },
+}
+
+/// A query to run: the parsed expression, the scope and the mode.
+#[derive(Clone)]
+pub struct QueryJob {
+    /// The expression as the user wrote it (for the report).
+    pub expr: String,
+    /// The parsed expression.
+    pub query: Query,
+    /// Only the deals of this stored set; `None` for every stored deal.
+    pub set: Option<String>,
+    /// Count, find or explain.
+    pub mode: QueryMode,
+}
+
+impl QueryJob {
+    /// A job over every stored deal.
+    ///
+    /// # Errors
+    /// [`QueryWorkflowError::Parse`] when `expr` is not a valid expression (the error gives
+    /// the column).
+    pub fn new(expr: &str, mode: QueryMode) -> Result<QueryJob, QueryWorkflowError> {
+        Ok(QueryJob {
+            expr: expr.to_owned(),
+            query: Query::parse(expr).map_err(QueryWorkflowError::Parse)?,
+            set: None,
+            mode,
+        })
+    }
+}
+
+/// What a query job did.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct QueryReport {
+    /// The expression.
+    pub expr: String,
+    /// The set scope, if any.
+    pub set: Option<String>,
+    /// `count`, `find` or `explain`.
+    pub mode: &'static str,
+    /// Matching deals (count), or deals written (find); 0 for explain.
+    pub count: u64,
+    /// The format the deals were written in (find only).
+    pub format: Option<&'static str>,
+    /// Bytes written to the output (find and explain).
+    pub bytes: u64,
+    /// Wall time in seconds.
+    pub seconds: f64,
+}
+
+/// Why a query job failed.
+#[derive(Debug, thiserror::Error)]
+pub enum QueryWorkflowError {
+    /// The expression does not parse (bad input; the error names the column).
+    #[error("query: {0}")]
+    Parse(ParseError),
+    /// The job needs the database (count, find) and none was given.
+    #[error("the query needs a database")]
+    NoStore,
+    /// Reading the database failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// The format cannot hold the matching deals (e.g. more boards than DUP holds).
+    #[error("{format}: {error}")]
+    Write {
+        /// The output format's name.
+        format: &'static str,
+        /// Why it refused them.
+        error: FormatError,
+    },
+    /// Writing the output failed.
+    #[error(transparent)]
+    Io(#[from] std::io::Error),
+}
+
+impl QueryWorkflowError {
+    /// This error's [`ErrorClass`]: a bad expression or a format that cannot hold the result
+    /// is bad input; store errors have their own class; output failures are I/O.
+    pub fn class(&self) -> ErrorClass {
+        match self {
+            QueryWorkflowError::Parse(_) | QueryWorkflowError::Write { .. } => ErrorClass::BadInput,
+            QueryWorkflowError::NoStore => ErrorClass::Internal,
+            QueryWorkflowError::Store(e) => e.class(),
+            QueryWorkflowError::Io(_) => ErrorClass::Io,
+        }
+    }
+}
+
+/// Runs a query job: counts into the report, or writes the matching deals (or the explained
+/// SQL) to `out`. `store` may be `None` for [`QueryMode::Explain`] only.
+///
+/// # Errors
+/// [`QueryWorkflowError`]: no store for a mode that needs one, a failed read, a format that
+/// cannot hold the matches, a failed write.
+pub fn run(
+    job: &QueryJob,
+    store: Option<&Store>,
+    out: &mut dyn Write,
+) -> Result<QueryReport, QueryWorkflowError> {
+    let start = Instant::now();
+    let filter = job.query.to_sql();
+    let set = job.set.as_deref();
+    let mut report = QueryReport {
+        expr: job.expr.clone(),
+        set: job.set.clone(),
+        mode: "explain",
+        count: 0,
+        format: None,
+        bytes: 0,
+        seconds: 0.0,
+    };
+    match job.mode {
+        QueryMode::Explain { count, limit } => {
+            let text = match count {
+                true => Store::explain_count_deals(&filter, set),
+                false => Store::explain_find_deals(&filter, set, limit),
+            };
+            out.write_all(text.as_bytes())?;
+            report.bytes = text.len() as u64;
+        }
+        QueryMode::Count => {
+            let store = store.ok_or(QueryWorkflowError::NoStore)?;
+            report.mode = "count";
+            report.count = store.count_deals(&filter, set)?;
+        }
+        QueryMode::Find { format, limit } => {
+            let store = store.ok_or(QueryWorkflowError::NoStore)?;
+            report.mode = "find";
+            report.format = Some(format.info().name);
+            let mut boards = Vec::new();
+            store.for_each_match(&filter, set, limit, |key, number| {
+                let deal = key
+                    .to_deal()
+                    .map_err(|error| StoreError::CorruptDeal { key, error })?;
+                boards.push(Board {
+                    number: number.or(Some(boards.len() as u64 + 1)),
+                    ..Board::new(0, deal)
+                });
+                Ok::<_, QueryWorkflowError>(())
+            })?;
+            report.count = boards.len() as u64;
+            if !boards.is_empty() {
+                let opts = WriteOptions {
+                    first_board: 1,
+                    last_board: boards.len() as u64,
+                    ..WriteOptions::default()
+                };
+                let bytes = crate::formats::write_set(format, &boards, &opts).map_err(|error| {
+                    QueryWorkflowError::Write {
+                        format: format.info().name,
+                        error,
+                    }
+                })?;
+                out.write_all(&bytes)?;
+                report.bytes = bytes.len() as u64;
+            }
+        }
+    }
+    report.seconds = start.elapsed().as_secs_f64();
+    Ok(report)
+}
