@@ -134,6 +134,8 @@ fn class_of(cause: &(dyn std::error::Error + 'static)) -> Option<ErrorClass> {
     }
     classes!(
         dealdex::StoreError,
+        dealdex::workflow::sql::SqlError,
+        dealdex::workflow::stats::StatsError,
         dealdex::workflow::lookup::LookupError,
         dealdex::workflow::query::QueryWorkflowError,
         dealdex::import::ReadFileError,

@@ -1,12 +1,13 @@
 //! `dealdex sql`: raw read-only SQL over the database, with dealdex's SQL functions.
 
+use std::cell::RefCell;
 use std::io::Write;
 
 use clap::Args;
 use dealdex::ReadOnlyStore;
-use rusqlite::types::ValueRef;
+use dealdex::workflow::sql::SqlValue;
 
-use super::{DbArgs, bad, open_output};
+use super::{DbArgs, open_output};
 
 #[derive(Args, Debug)]
 #[command(
@@ -28,42 +29,37 @@ pub struct SqlArgs {
     db: DbArgs,
 }
 
-pub fn run(a: SqlArgs, _json: bool) -> anyhow::Result<()> {
+pub fn run(a: SqlArgs, json: bool) -> anyhow::Result<()> {
     let store = ReadOnlyStore::open(&a.db.db)?;
-    // The statement is the input: an error in it (or a refusal) is bad input.
-    let sql_error = |e: dealdex::StoreError| bad(format!("sql: {e}"));
-    let mut query = store.prepare(&a.sql).map_err(sql_error)?;
-    let names = query.column_names();
-    let mut out = open_output(None)?;
-    if !names.is_empty() {
-        writeln!(out, "{}", names.join("\t"))?;
-    }
+    let out = RefCell::new(open_output(None)?);
+    let mut rows: Vec<Vec<SqlValue>> = Vec::new();
     let mut line = String::new();
-    query
-        .for_each_row(|values| -> anyhow::Result<()> {
+    let report = dealdex::workflow::sql::run(
+        &a.sql,
+        &store,
+        &mut |names| match json || names.is_empty() {
+            true => Ok(()),
+            false => writeln!(out.borrow_mut(), "{}", names.join("\t")),
+        },
+        &mut |values| {
+            if json {
+                rows.push(values.to_vec());
+                return Ok(());
+            }
             line.clear();
             for (i, v) in values.iter().enumerate() {
                 if i > 0 {
                     line.push('\t');
                 }
-                match v {
-                    ValueRef::Null => line.push_str("NULL"),
-                    ValueRef::Integer(v) => line.push_str(&v.to_string()),
-                    ValueRef::Real(v) => line.push_str(&v.to_string()),
-                    ValueRef::Text(t) => line.push_str(&String::from_utf8_lossy(t)),
-                    ValueRef::Blob(b) => {
-                        for byte in *b {
-                            line.push_str(&format!("{byte:02X}"));
-                        }
-                    }
-                }
+                line.push_str(&v.to_string());
             }
-            writeln!(out, "{line}")?;
-            Ok(())
-        })
-        .map_err(|e| match e.downcast::<dealdex::StoreError>() {
-            Ok(e) => sql_error(e),
-            Err(e) => e,
-        })?;
+            writeln!(out.borrow_mut(), "{line}")
+        },
+    )?;
+    let mut out = out.into_inner();
+    if json {
+        let j = serde_json::json!({"columns": report.columns, "rows": rows});
+        writeln!(out, "{j}")?;
+    }
     Ok(out.flush()?)
 }

@@ -686,6 +686,11 @@ impl Store {
         Ok(Store { conn, path })
     }
 
+    /// The database path as given to [`Store::open`] (or `:memory:`), as errors name it.
+    pub fn path(&self) -> &str {
+        &self.path
+    }
+
     /// The underlying connection, for queries this module does not offer. Writing
     /// through it bypasses the store's checks.
     pub fn connection(&self) -> &Connection {

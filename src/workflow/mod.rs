@@ -15,3 +15,7 @@ pub mod solve;
 pub mod query;
 // Everything stored about one deal: sets, table and par, plays.
 pub mod lookup;
+// Randomness statistics of a file, a set or the database.
+pub mod stats;
+// One read-only SQL statement with dealdex's functions.
+pub mod sql;
