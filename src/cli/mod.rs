@@ -134,6 +134,7 @@ fn class_of(cause: &(dyn std::error::Error + 'static)) -> Option<ErrorClass> {
     }
     classes!(
         dealdex::StoreError,
+        dealdex::solve::SolveInputError,
         dealdex::workflow::sql::SqlError,
         dealdex::workflow::stats::StatsError,
         dealdex::workflow::lookup::LookupError,

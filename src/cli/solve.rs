@@ -7,10 +7,10 @@ use std::path::PathBuf;
 
 use anyhow::Context;
 use clap::Args;
-use dealdex::dd::{DD_STRAINS, Par, TrickTable};
+use dealdex::dd::TrickTable;
 use dealdex::formats::{Board, DealFormat as _, WriteOptions};
-use dealdex::solve::{DEFAULT_SOLVE_BATCH, SolveJob, SolveProgress, SolveSource};
-use dealdex::{Deal, DealIndex, Seat, Store, Vulnerability, formats};
+use dealdex::solve::{self, DEFAULT_SOLVE_BATCH, SolveItem, SolveJob, SolveProgress, SolveSource};
+use dealdex::{Deal, Seat, Store, Vulnerability, formats};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use super::{bad, open_output, show_progress};
@@ -81,18 +81,7 @@ fn parse_seat(s: &str) -> Result<Seat, String> {
     }
 }
 
-/// One deal to solve, with what par needs and, for `--format pbn`, the board as read.
-#[derive(Clone)]
-struct Item {
-    board: Option<u64>,
-    deal: Deal,
-    dealer: Seat,
-    vul: Vulnerability,
-    /// The file's board (tags, auction, play), when the deal came from a file.
-    read: Option<Board>,
-}
-
-pub fn run(a: SolveArgs, _json: bool) -> anyhow::Result<()> {
+pub fn run(a: SolveArgs, json: bool) -> anyhow::Result<()> {
     let vul: Option<Vulnerability> = match &a.vul {
         Some(v) => Some(v.parse().map_err(|e| bad(format!("--vul: {e}")))?),
         None => None,
@@ -114,18 +103,7 @@ pub fn run(a: SolveArgs, _json: bool) -> anyhow::Result<()> {
         false => Some(Store::open(&a.db)?),
     };
     if let (Some(name), Some(s)) = (&a.set, &store) {
-        if s.set(name)?.is_none() {
-            return Err(bad(format!("no set {name:?} in {}", a.db.display())));
-        }
-        for (board, key) in s.set_boards(name)? {
-            items.push(Item {
-                board: Some(board),
-                deal: key.to_deal()?,
-                dealer: a.dealer.unwrap_or_else(|| dealdex::board_dealer(board)),
-                vul: vul.unwrap_or_else(|| dealdex::board_vulnerability(board)),
-                read: None,
-            });
-        }
+        items.extend(solve::set_items(s, name, a.dealer, vul)?);
     }
     let source = match a.all {
         true => SolveSource::Unsolved,
@@ -136,7 +114,7 @@ pub fn run(a: SolveArgs, _json: bool) -> anyhow::Result<()> {
         batch: a.batch as usize,
     };
     let print = !a.all || a.format.is_some();
-    let json = a.format.as_deref() == Some("json");
+    let lines = a.format.as_deref() == Some("json");
     let pbn = a.format.as_deref() == Some("pbn");
     let out = RefCell::new(open_output(None)?);
     if pbn {
@@ -158,7 +136,7 @@ pub fn run(a: SolveArgs, _json: bool) -> anyhow::Result<()> {
         false => ProgressBar::hidden(),
     };
     let mut next = 0usize;
-    let report = dealdex::solve::run(
+    let report = solve::run(
         &job,
         store.as_mut(),
         &mut |p: SolveProgress| {
@@ -168,32 +146,29 @@ pub fn run(a: SolveArgs, _json: bool) -> anyhow::Result<()> {
         &mut |deal: &Deal, table: &TrickTable| -> anyhow::Result<()> {
             let item = match items.get(next) {
                 Some(i) if !a.all => i.clone(),
-                _ => Item {
-                    board: None,
-                    deal: *deal,
-                    dealer: a.dealer.unwrap_or(Seat::North),
-                    vul: vul.unwrap_or(Vulnerability::None),
-                    read: None,
-                },
+                _ => SolveItem::single(*deal, None, a.dealer, vul),
             };
             next += 1;
             if print {
-                let par = table.par(item.dealer, item.vul);
                 let mut out = out.borrow_mut();
                 if pbn {
                     write_pbn(&mut **out, item, next as u64, table)?;
-                } else if json {
-                    writeln!(out, "{}", json_line(&item, table, &par))?;
+                } else if lines {
+                    writeln!(out, "{}", serde_json::to_string(&item.solved(table))?)?;
                 } else {
-                    write_text(&mut **out, &item, table, &par)?;
+                    write_text(&mut **out, &item, table)?;
                 }
             }
             Ok(())
         },
     )?;
     bar.finish_and_clear();
-    out.into_inner().flush()?;
-    if !a.quiet {
+    let mut out = out.into_inner();
+    if json {
+        writeln!(out, "{}", serde_json::to_string(&report)?)?;
+    }
+    out.flush()?;
+    if !a.quiet && !json {
         let db = match &store {
             Some(_) => format!(
                 ", {} new tables stored in {}",
@@ -217,19 +192,12 @@ fn read_input(
     format: Option<&str>,
     dealer: Option<Seat>,
     vul: Option<Vulnerability>,
-) -> anyhow::Result<Vec<Item>> {
+) -> anyhow::Result<Vec<SolveItem>> {
     if !std::path::Path::new(input).exists()
         && let Some(parsed) = super::query::parse_inline_board(input)
     {
         let (deal, board) = parsed.context("deal")?;
-        return Ok(vec![Item {
-            board: None,
-            deal,
-            dealer: dealer.unwrap_or_else(|| board.map_or(Seat::North, dealdex::board_dealer)),
-            vul: vul
-                .unwrap_or_else(|| board.map_or(Vulnerability::None, dealdex::board_vulnerability)),
-            read: None,
-        }]);
+        return Ok(vec![SolveItem::single(deal, board, dealer, vul)]);
     }
     let path = PathBuf::from(input);
     let fmt = match format {
@@ -240,22 +208,17 @@ fn read_input(
             ))
         })?,
     };
-    let boards = super::files::read_file(&path, fmt, 1).with_context(|| input.to_owned())?;
-    Ok(boards
-        .into_iter()
-        .map(|b| Item {
-            board: b.number,
-            dealer: dealer.unwrap_or_else(|| b.dealer_or_default()),
-            vul: vul.unwrap_or_else(|| b.vulnerability_or_default()),
-            deal: b.deal,
-            read: Some(b),
-        })
-        .collect())
+    Ok(solve::file_items(&path, fmt, dealer, vul).with_context(|| input.to_owned())?)
 }
 
 /// One PBN game: the board as read (else a new one numbered `k`, 1-based in output order),
 /// with the dealer and vulnerability par was computed for, and the table as double-dummy tags.
-fn write_pbn(out: &mut dyn Write, item: Item, k: u64, table: &TrickTable) -> anyhow::Result<()> {
+fn write_pbn(
+    out: &mut dyn Write,
+    item: SolveItem,
+    k: u64,
+    table: &TrickTable,
+) -> anyhow::Result<()> {
     let mut board = item.read.unwrap_or_else(|| Board::unnumbered(item.deal));
     board.number = Some(board.number.or(item.board).unwrap_or(k));
     board.dealer = Some(item.dealer);
@@ -267,12 +230,7 @@ fn write_pbn(out: &mut dyn Write, item: Item, k: u64, table: &TrickTable) -> any
     Ok(())
 }
 
-fn write_text(
-    out: &mut dyn Write,
-    item: &Item,
-    table: &TrickTable,
-    par: &Par,
-) -> anyhow::Result<()> {
+fn write_text(out: &mut dyn Write, item: &SolveItem, table: &TrickTable) -> anyhow::Result<()> {
     let board = item.board.map_or(String::new(), |b| format!("board {b}  "));
     writeln!(
         out,
@@ -280,30 +238,7 @@ fn write_text(
         item.dealer, item.vul, item.deal
     )?;
     writeln!(out, "{table}")?;
-    writeln!(out, "par {par}")?;
+    writeln!(out, "par {}", table.par(item.dealer, item.vul))?;
     writeln!(out)?;
     Ok(())
-}
-
-/// One JSON line; the table as `{"N": {"NT": 9, "S": …}, …}`, par from North-South's view.
-fn json_line(item: &Item, table: &TrickTable, par: &Par) -> String {
-    let mut tricks = serde_json::Map::new();
-    for seat in Seat::ALL {
-        let mut row = serde_json::Map::new();
-        for strain in DD_STRAINS {
-            row.insert(strain.as_str().into(), table.tricks(seat, strain).into());
-        }
-        tricks.insert(seat.letter().to_string(), row.into());
-    }
-    let contracts: Vec<String> = par.contracts.iter().map(|c| c.to_string()).collect();
-    serde_json::json!({
-        "board": item.board,
-        "index": DealIndex::from_deal(&item.deal).to_string(),
-        "deal": item.deal.to_string(),
-        "dealer": item.dealer.letter().to_string(),
-        "vul": item.vul.to_string(),
-        "tricks": tricks,
-        "par": {"score": par.score, "contracts": contracts},
-    })
-    .to_string()
 }

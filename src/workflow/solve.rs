@@ -8,7 +8,12 @@ use std::time::Instant;
 
 use serde::Serialize;
 
-use crate::dd::{TrickTable, solve_all};
+use std::path::Path;
+
+use crate::dd::{Par, TrickTable, solve_all};
+use crate::formats::{Board, DealFormat};
+use crate::model::board::Vulnerability;
+use crate::model::card::Seat;
 use crate::model::deal::Deal;
 use crate::model::index::DealIndex;
 use crate::store::{Store, StoreError};
@@ -52,6 +57,164 @@ pub struct SolveReport {
     pub batches: u64,
     /// Wall-clock seconds.
     pub seconds: f64,
+}
+
+/// One deal to solve with what par needs (dealer, vulnerability) and where it came from.
+#[derive(Clone, Debug)]
+pub struct SolveItem {
+    /// Its board number, when it came from a set or a numbered file board.
+    pub board: Option<u64>,
+    /// The deal.
+    pub deal: Deal,
+    /// Dealer for par.
+    pub dealer: Seat,
+    /// Vulnerability for par.
+    pub vul: Vulnerability,
+    /// The board as read from a file (tags, auction, play), for output that keeps them.
+    pub read: Option<Board>,
+}
+
+impl SolveItem {
+    /// A deal given alone: dealer and vulnerability from `dealer`/`vul`, else from `board`
+    /// (a hex index's `-X`), else North and nobody vulnerable.
+    pub fn single(
+        deal: Deal,
+        board: Option<u64>,
+        dealer: Option<Seat>,
+        vul: Option<Vulnerability>,
+    ) -> SolveItem {
+        SolveItem {
+            board: None,
+            deal,
+            dealer: dealer.unwrap_or_else(|| board.map_or(Seat::North, crate::board_dealer)),
+            vul: vul
+                .unwrap_or_else(|| board.map_or(Vulnerability::None, crate::board_vulnerability)),
+            read: None,
+        }
+    }
+
+    /// The solved deal as `solve --format json` prints it.
+    pub fn solved(&self, table: &TrickTable) -> SolvedDeal {
+        SolvedDeal {
+            board: self.board,
+            deal: self.deal.to_string(),
+            dealer: self.dealer.letter(),
+            index: DealIndex::from_deal(&self.deal).to_string(),
+            par: table.par(self.dealer, self.vul),
+            tricks: *table,
+            vul: self.vul.to_string(),
+        }
+    }
+}
+
+/// One solved deal: the JSON line of `dealdex solve --format json`
+/// (`{"board":1,"deal":"N:…","dealer":"N","index":"…","par":{"score":420,"contracts":["4SN"]},
+/// "tricks":{"N":{"NT":8,"S":10,…},…},"vul":"None"}`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SolvedDeal {
+    /// Board number, when known.
+    pub board: Option<u64>,
+    /// The deal as a PBN deal string.
+    pub deal: String,
+    /// Dealer par was computed for.
+    pub dealer: char,
+    /// The 13-byte index, 26 hex digits.
+    pub index: String,
+    /// Par for that dealer and vulnerability (score from North-South's view).
+    pub par: Par,
+    /// Tricks by declarer and strain.
+    pub tricks: TrickTable,
+    /// Vulnerability par was computed for (`None`, `NS`, `EW`, `All`).
+    pub vul: String,
+}
+
+/// The boards of a stored set, in board order, with the board's dealer and vulnerability
+/// unless `dealer`/`vul` override them.
+///
+/// # Errors
+/// [`SolveInputError::NoSet`] when the set does not exist; [`SolveInputError::Store`] for a
+/// failed read or a stored key that is no deal.
+pub fn set_items(
+    store: &Store,
+    name: &str,
+    dealer: Option<Seat>,
+    vul: Option<Vulnerability>,
+) -> Result<Vec<SolveItem>, SolveInputError> {
+    if store.set(name)?.is_none() {
+        return Err(SolveInputError::NoSet {
+            set: name.to_owned(),
+            database: store.path().to_owned(),
+        });
+    }
+    store
+        .set_boards(name)?
+        .into_iter()
+        .map(|(board, key)| {
+            let deal = key
+                .to_deal()
+                .map_err(|error| StoreError::CorruptDeal { key, error })?;
+            Ok(SolveItem {
+                board: Some(board),
+                deal,
+                dealer: dealer.unwrap_or_else(|| crate::board_dealer(board)),
+                vul: vul.unwrap_or_else(|| crate::board_vulnerability(board)),
+                read: None,
+            })
+        })
+        .collect()
+}
+
+/// The boards of a deal file, read whole through `format`, with each board's dealer and
+/// vulnerability (from its tags, else its number) unless `dealer`/`vul` override them.
+///
+/// # Errors
+/// [`SolveInputError::Read`] naming the file and the position of what is wrong.
+pub fn file_items(
+    path: &Path,
+    format: &'static dyn DealFormat,
+    dealer: Option<Seat>,
+    vul: Option<Vulnerability>,
+) -> Result<Vec<SolveItem>, SolveInputError> {
+    Ok(crate::import::read_deal_file(path, format, 1)?
+        .into_iter()
+        .map(|b| SolveItem {
+            board: b.number,
+            dealer: dealer.unwrap_or_else(|| b.dealer_or_default()),
+            vul: vul.unwrap_or_else(|| b.vulnerability_or_default()),
+            deal: b.deal,
+            read: Some(b),
+        })
+        .collect())
+}
+
+/// Why the deals of a solve job could not be gathered.
+#[derive(Debug, thiserror::Error)]
+pub enum SolveInputError {
+    /// No set of that name.
+    #[error("no set {set:?} in {database}")]
+    NoSet {
+        /// The name asked for.
+        set: String,
+        /// The database path.
+        database: String,
+    },
+    /// A deal file could not be read.
+    #[error(transparent)]
+    Read(#[from] crate::import::ReadFileError),
+    /// Reading the database failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+impl SolveInputError {
+    /// This error's [`ErrorClass`](crate::ErrorClass): a missing set or a bad file is bad
+    /// input; store errors have their own class.
+    pub fn class(&self) -> crate::ErrorClass {
+        match self {
+            SolveInputError::NoSet { .. } | SolveInputError::Read(_) => crate::ErrorClass::BadInput,
+            SolveInputError::Store(e) => e.class(),
+        }
+    }
 }
 
 /// Progress of a running job: deals done so far and the total when known.
