@@ -149,13 +149,16 @@ pub fn parse_boards(s: &str) -> Result<Boards, EventJobError> {
     }
 }
 
+/// Sessions to make, each with its first and last board.
+type Plan = Vec<(SessionId, (u64, u64))>;
+
 /// The sessions the job asks for, with each one's boards; phases it cannot make without
 /// more options are skipped with a note when no phase was given.
 fn plan_sessions(
     job: &MakeJob,
     ev: &Event,
     notes: &mut Vec<String>,
-) -> Result<Vec<(SessionId, (u64, u64))>, EventJobError> {
+) -> Result<Plan, EventJobError> {
     if job.boards == Some(Boards::Unknown) {
         return Err(EventJobError::BoardsUnknown);
     }
