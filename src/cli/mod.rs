@@ -146,6 +146,7 @@ fn class_of(cause: &(dyn std::error::Error + 'static)) -> Option<ErrorClass> {
         dealdex::NumberError,
         dealdex::SeedError,
         dealdex::DealError,
+        dealdex::workflow::event::EventJobError,
     );
     None
 }

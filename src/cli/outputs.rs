@@ -147,10 +147,3 @@ pub fn write_files(files: &[RenderedFile]) -> anyhow::Result<()> {
     dealdex::export::write_rendered(files, &mut stdout)?;
     Ok(())
 }
-
-/// Writes `bytes` to the regular file `path` so that a failed write loses nothing
-/// ([`dealdex::export::write_whole`]); the error names the file.
-pub fn write_whole(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
-    dealdex::export::write_whole(path, bytes)
-        .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
-}

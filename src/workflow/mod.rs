@@ -5,6 +5,8 @@
 //! report that derives `serde::Serialize`. The binary only parses arguments into jobs and
 //! renders the reports as text or JSON; it never holds workflow logic.
 
+// The event workflows: new, publish, set-value, make, verify.
+pub mod event;
 // Deal files out: rendering, split sets, whole-file writes, and the export workflow.
 pub mod export;
 // The import workflow: deal files with their plays and tables into the store.

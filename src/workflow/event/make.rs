@@ -1,0 +1,502 @@
+//! Making an event's deals: sessions into hand-record files and stored sets
+//! (SQUAREDEAL.md §3, docs/event-protocol.md §5).
+
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use super::{EventJobError, blamed, default_keys, read_event, read_keys, replace_file};
+use crate::event::{Boards, Event, EventError, Protocol, SessionId};
+use crate::formats::{self, Board, DealFormat, WriteOptions};
+use crate::{DealIndex, NewSet, Scheme, Store};
+
+/// The most boards one `make` run makes: they are all made and rendered in memory before
+/// anything is written or stored.
+pub const MAX_RUN_BOARDS: u64 = 1_000_000;
+
+/// Which sessions to make, into which files and which database.
+#[derive(Clone)]
+pub struct MakeJob {
+    /// The description file (`.sqd`), published (KH) and with its value (DV).
+    pub file: PathBuf,
+    /// The key file; `None`: the description file with extension `.sqk`.
+    pub keys: Option<PathBuf>,
+    /// Only this phase (1-based, in SN order); `None`: every phase (those that need
+    /// [`MakeJob::boards`] or [`MakeJob::sessions`] are skipped with a note).
+    pub phase: Option<u32>,
+    /// Only sessions `A..=B` of [`MakeJob::phase`] (required for a variable phase); see
+    /// [`parse_sessions`].
+    pub sessions: Option<(u32, u32)>,
+    /// Make the sessions' reserve sets (files `<name>reserve.*`) instead.
+    pub reserve: bool,
+    /// The boards of a phase whose SN line says `?`; see [`parse_boards`].
+    pub boards: Option<Boards>,
+    /// Directory for the files (created if missing): `<session name>.<extension>` for each
+    /// format.
+    pub out: PathBuf,
+    /// The formats to write, in order (at least one).
+    pub formats: Vec<&'static dyn DealFormat>,
+    /// The database to store each session in as a set `<description file stem>/<session
+    /// name>`; `None`: store nothing. It is opened (and created) only once every session is
+    /// made and every file rendered.
+    pub db: Option<PathBuf>,
+}
+
+/// One session made.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct MadeSession {
+    /// Phase, 1-based.
+    pub phase: u32,
+    /// Session, 1-based.
+    pub session: u32,
+    /// Its file name without extension (`OPRR01`, `R162reserve`).
+    pub name: String,
+    /// Its first board number.
+    pub first_board: u64,
+    /// Its last board number.
+    pub last_board: u64,
+    /// SHA-256 of the seed its deals come from, 64 lowercase hex digits (stored with the
+    /// set).
+    pub seed_sha256: String,
+    /// The set it was stored as, when a database was given.
+    pub set: Option<StoredSet>,
+}
+
+/// A session's set in the database.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct StoredSet {
+    /// The set's name, `<description file stem>/<session name>`.
+    pub name: String,
+    /// True when the same set (same deals) was already stored: nothing changed.
+    pub already_stored: bool,
+    /// Deals new to the database.
+    pub new_deals: u64,
+}
+
+/// One file written.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct MadeFile {
+    /// The file.
+    pub path: PathBuf,
+    /// The format's registry name (`pbn`, `dup`, …).
+    pub format: &'static str,
+    /// Boards in it.
+    pub boards: u64,
+    /// Its size in bytes.
+    pub bytes: u64,
+}
+
+/// What `make` did.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct MakeReport {
+    /// The description file.
+    pub file: PathBuf,
+    /// DV the deals were made with.
+    pub delayed_value: String,
+    /// Phases skipped (no `--phase` given) and why.
+    pub notes: Vec<String>,
+    /// The sessions made, in order.
+    pub sessions: Vec<MadeSession>,
+    /// Boards made, all sessions together.
+    pub boards: u64,
+    /// The output directory.
+    pub out: PathBuf,
+    /// The files written, session by session, format by format.
+    pub files: Vec<MadeFile>,
+    /// The database, when one was given.
+    pub db: Option<PathBuf>,
+    /// Sets stored new.
+    pub sets_stored: u64,
+    /// Sets that were already stored with the same deals.
+    pub sets_already_stored: u64,
+    /// Deals new to the database.
+    pub new_deals: u64,
+}
+
+/// Parses `--session`: `S` or `A-B` with 1 ≤ A ≤ B.
+///
+/// # Errors
+/// [`EventJobError::Sessions`] naming the part that is wrong.
+pub fn parse_sessions(s: &str) -> Result<(u32, u32), EventJobError> {
+    let fail = |problem: String| EventJobError::Sessions {
+        spec: s.to_owned(),
+        problem,
+    };
+    let num = |t: &str| {
+        t.parse::<u32>()
+            .map_err(|_| fail(format!("{t:?} is not a session number")))
+    };
+    let (a, b) = match s.split_once('-') {
+        Some((a, b)) => (num(a)?, num(b)?),
+        None => (num(s)?, num(s)?),
+    };
+    if a == 0 || b < a {
+        return Err(fail("expected S or A-B with 1 <= A <= B".into()));
+    }
+    Ok((a, b))
+}
+
+/// Parses `--boards` for a `?` phase: `N`, `a-b` or a list cycled over the sessions
+/// (SQUAREDEAL.md §2); `?` itself is refused.
+///
+/// # Errors
+/// [`EventJobError::BoardsUnknown`] for `?`, [`EventJobError::Boards`] for anything else
+/// that is no board list.
+pub fn parse_boards(s: &str) -> Result<Boards, EventJobError> {
+    match s {
+        "?" => Err(EventJobError::BoardsUnknown),
+        t => Boards::parse(t).map_err(EventJobError::Boards),
+    }
+}
+
+/// Sessions to make, each with its first and last board.
+type Plan = Vec<(SessionId, (u64, u64))>;
+
+/// The sessions the job asks for, with each one's boards; phases it cannot make without
+/// more options are skipped with a note when no phase was given.
+fn plan_sessions(
+    job: &MakeJob,
+    ev: &Event,
+    notes: &mut Vec<String>,
+) -> Result<Plan, EventJobError> {
+    if job.boards == Some(Boards::Unknown) {
+        return Err(EventJobError::BoardsUnknown);
+    }
+    let phases: Vec<u32> = match job.phase {
+        Some(p) => {
+            ev.phase(p).map_err(EventJobError::Request)?;
+            vec![p]
+        }
+        None => (1..=ev.phases.len() as u32).collect(),
+    };
+    let mut out = Vec::new();
+    let mut total = 0u64;
+    for p in phases {
+        let phase = &ev.phases[p as usize - 1];
+        let prefix = || phase.prefix.clone();
+        let explicit = job.phase.is_some();
+        let boards = match (&phase.boards, &job.boards) {
+            (Boards::Unknown, Some(b)) => b.clone(),
+            (Boards::Unknown, None) if explicit => {
+                return Err(EventJobError::PhaseNeedsBoards {
+                    phase: p,
+                    prefix: prefix(),
+                });
+            }
+            (Boards::Unknown, None) => {
+                notes.push(format!(
+                    "phase {p} ({}) skipped: its boards are ?, make it with --phase {p} --boards N",
+                    phase.prefix
+                ));
+                continue;
+            }
+            (b, Some(_)) if explicit => {
+                return Err(EventJobError::PhaseBoardsFixed {
+                    phase: p,
+                    prefix: prefix(),
+                    boards: b.to_string(),
+                });
+            }
+            (b, _) => b.clone(),
+        };
+        let (s0, s1) = match job.sessions {
+            Some(s) => s,
+            None if phase.is_variable() && explicit => {
+                return Err(EventJobError::PhaseNeedsSessions {
+                    phase: p,
+                    prefix: prefix(),
+                });
+            }
+            None if phase.is_variable() => {
+                notes.push(format!(
+                    "phase {p} ({}) skipped: it has a variable number of sessions, make them with --phase {p} --session S",
+                    phase.prefix
+                ));
+                continue;
+            }
+            None => (1, phase.sessions),
+        };
+        if !phase.has_session(s1) {
+            return Err(EventJobError::NoSuchSession {
+                phase: p,
+                prefix: prefix(),
+                sessions: phase.sessions,
+                session: s1,
+            });
+        }
+        for s in s0..=s1 {
+            let range = boards.range(s).expect("ranges");
+            total += range.1 - range.0 + 1;
+            if total > MAX_RUN_BOARDS {
+                return Err(EventJobError::TooManyBoards {
+                    phase: p,
+                    prefix: prefix(),
+                    first: s0,
+                    last: s1,
+                });
+            }
+            out.push((
+                SessionId {
+                    phase: p,
+                    session: s,
+                },
+                range,
+            ));
+        }
+    }
+    if out.is_empty() {
+        return Err(EventJobError::NothingToMake {
+            notes: notes.clone(),
+        });
+    }
+    Ok(out)
+}
+
+/// One session made in memory: its id, file name, boards and seed.
+struct Made {
+    id: SessionId,
+    name: String,
+    first: u64,
+    last: u64,
+    boards: Vec<Board>,
+    seed_sha256: [u8; 32],
+}
+
+/// Makes the deals of the job's sessions (SQUAREDEAL.md §3; docs/event-protocol.md §5)
+/// after checking the keys against KH (and, dealdex protocol, each key against its SH
+/// line), writes each session in every format to `<out>/<session name>.<extension>` (each
+/// file replaced whole) and stores it as a set `<stem>/<session name>` (scheme `bigdeal`
+/// for SquareDeal, `pavlicek` for the dealdex protocol, with the seed's SHA-256). Every
+/// session is made and rendered, and every stored set of the same name compared, before
+/// anything is written or stored; making the same sessions again stores nothing new.
+///
+/// # Errors
+/// Before anything is written: [`EventJobError::Read`]/[`EventJobError::Malformed`] (the
+/// description or key file), [`EventJobError::Event`] (no KH, no DV, a session it cannot
+/// make), [`EventJobError::Keys`] (keys that do not match, naming the file at fault and
+/// the session), the planning variants ([`EventJobError::Request`],
+/// [`EventJobError::PhaseNeedsBoards`], [`EventJobError::PhaseBoardsFixed`],
+/// [`EventJobError::PhaseNeedsSessions`], [`EventJobError::NoSuchSession`],
+/// [`EventJobError::TooManyBoards`], [`EventJobError::NothingToMake`]),
+/// [`EventJobError::Render`], [`EventJobError::SetConflict`],
+/// [`EventJobError::OutNotDirectory`], [`EventJobError::NotAFile`]. After:
+/// [`EventJobError::Write`] (files before it are written) and [`EventJobError::Store`].
+pub fn make(job: &MakeJob) -> Result<MakeReport, EventJobError> {
+    let (_, ev) = read_event(&job.file)?;
+    let keys_path = job.keys.clone().unwrap_or_else(|| default_keys(&job.file));
+    let keys = read_keys(&keys_path)?;
+    let event_error = |error| EventJobError::Event {
+        path: job.file.clone(),
+        error,
+    };
+    if ev.key_hash.is_none() {
+        return Err(event_error(EventError::NotPublished));
+    }
+    if ev.delayed_value.is_none() {
+        return Err(event_error(EventError::NoValue));
+    }
+    ev.check_keys(&keys).map_err(|error| EventJobError::Keys {
+        path: blamed(&error, &job.file, &keys_path).to_owned(),
+        error,
+    })?;
+    let mut notes = Vec::new();
+    let plan = plan_sessions(job, &ev, &mut notes)?;
+    let stem = job
+        .file
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+
+    // Make and render everything before anything is written or stored.
+    let mut made = Vec::new();
+    for (id, (first, last)) in plan {
+        let name = ev
+            .session_name(id, job.reserve)
+            .map_err(EventJobError::Request)?;
+        let deals = ev
+            .session_deals(&keys, id, job.reserve, last - first + 1)
+            .map_err(event_error)?;
+        let phase = ev.phase(id.phase).map_err(EventJobError::Request)?;
+        let key = keys
+            .get(SessionId {
+                phase: id.phase,
+                session: phase.key_session(id.session),
+            })
+            .expect("checked by session_deals");
+        let seed_sha256 = ev
+            .derivation(id, key, job.reserve)
+            .map_err(EventJobError::Request)?
+            .seed_sha256();
+        made.push(Made {
+            id,
+            name,
+            first,
+            last,
+            boards: deals
+                .iter()
+                .enumerate()
+                .map(|(j, d)| Board::new(first + j as u64, *d))
+                .collect(),
+            seed_sha256,
+        });
+    }
+    let mut files = Vec::new();
+    for m in &made {
+        let phase = &ev.phases[m.id.phase as usize - 1];
+        let opts = WriteOptions {
+            event: format!(
+                "{}: {}",
+                ev.name.as_deref().unwrap_or(""),
+                phase.session_description(m.id.session)
+            ),
+            blind: false,
+            first_board: m.first,
+            last_board: m.last,
+        };
+        for f in &job.formats {
+            let path = job
+                .out
+                .join(format!("{}.{}", m.name, f.info().extensions[0]));
+            let bytes = formats::write_set(*f, &m.boards, &opts).map_err(|error| {
+                EventJobError::Render {
+                    path: path.clone(),
+                    error,
+                }
+            })?;
+            files.push((path, f.info().name, m.boards.len() as u64, bytes));
+        }
+    }
+    let sets: Vec<(NewSet, Vec<(u64, DealIndex)>)> = made
+        .iter()
+        .map(|m| {
+            (
+                NewSet {
+                    name: format!("{stem}/{}", m.name),
+                    first_board: m.first,
+                    last_board: m.last,
+                    scheme: match ev.protocol {
+                        Protocol::SquareDeal => Scheme::BigDeal.name().into(),
+                        _ => Scheme::Pavlicek.name().into(),
+                    },
+                    generator: format!(
+                        "dealdex {} ({} event)",
+                        env!("CARGO_PKG_VERSION"),
+                        ev.protocol
+                    ),
+                    seed_sha256: Some(m.seed_sha256),
+                },
+                m.boards
+                    .iter()
+                    .map(|b| (b.number.expect("numbered"), DealIndex::from_deal(&b.deal)))
+                    .collect(),
+            )
+        })
+        .collect();
+
+    let mut store = match &job.db {
+        Some(p) => Some(Store::open(p)?),
+        None => None,
+    };
+    if let (Some(p), Some(store)) = (&job.db, &store) {
+        // A set of the same name with other deals (another DV, other keys) stops everything
+        // before anything is stored.
+        for (set, boards) in &sets {
+            if let Some(info) = store.set(&set.name)? {
+                let mut ours = boards.clone();
+                ours.sort_unstable();
+                if info.seed_sha256 != set.seed_sha256 || store.set_boards(&set.name)? != ours {
+                    return Err(EventJobError::SetConflict {
+                        db: p.clone(),
+                        set: set.name.clone(),
+                    });
+                }
+            }
+        }
+    }
+    // Something other than a file in the way stops everything before anything is written
+    // or stored; each file is then replaced whole (a failure leaves the old one).
+    if job.out.exists() && !job.out.is_dir() {
+        return Err(EventJobError::OutNotDirectory {
+            path: job.out.clone(),
+        });
+    }
+    if let Some((path, ..)) = files.iter().find(|(p, ..)| p.exists() && !p.is_file()) {
+        return Err(EventJobError::NotAFile { path: path.clone() });
+    }
+    std::fs::create_dir_all(&job.out).map_err(|error| EventJobError::Write {
+        path: job.out.clone(),
+        error,
+    })?;
+    for (path, _, _, bytes) in &files {
+        replace_file(path, bytes)?;
+    }
+    let mut report = MakeReport {
+        file: job.file.clone(),
+        delayed_value: ev.delayed_value.clone().unwrap_or_default(),
+        notes,
+        sessions: Vec::new(),
+        boards: made.iter().map(|m| m.boards.len() as u64).sum(),
+        out: job.out.clone(),
+        files: files
+            .iter()
+            .map(|(path, format, boards, bytes)| MadeFile {
+                path: path.clone(),
+                format,
+                boards: *boards,
+                bytes: bytes.len() as u64,
+            })
+            .collect(),
+        db: job.db.clone(),
+        sets_stored: 0,
+        sets_already_stored: 0,
+        new_deals: 0,
+    };
+    for (m, (set, boards)) in made.iter().zip(&sets) {
+        let stored = match &mut store {
+            Some(store) => {
+                let o = store.store_set(set, boards)?;
+                let new_deals = if o.already_stored { 0 } else { o.new_deals };
+                if o.already_stored {
+                    report.sets_already_stored += 1;
+                } else {
+                    report.sets_stored += 1;
+                    report.new_deals += new_deals;
+                }
+                Some(StoredSet {
+                    name: set.name.clone(),
+                    already_stored: o.already_stored,
+                    new_deals,
+                })
+            }
+            None => None,
+        };
+        report.sessions.push(MadeSession {
+            phase: m.id.phase,
+            session: m.id.session,
+            name: m.name.clone(),
+            first_board: m.first,
+            last_board: m.last,
+            seed_sha256: hex::encode(m.seed_sha256),
+            set: stored,
+        });
+    }
+    Ok(report)
+}
+
+impl MakeJob {
+    /// A job making every session of `file` (keys beside it) into `out` as PBN, storing
+    /// nothing.
+    pub fn new(file: &Path, out: &Path) -> MakeJob {
+        MakeJob {
+            file: file.to_owned(),
+            keys: None,
+            phase: None,
+            sessions: None,
+            reserve: false,
+            boards: None,
+            out: out.to_owned(),
+            formats: vec![formats::by_name("pbn").expect("pbn is registered")],
+            db: None,
+        }
+    }
+}

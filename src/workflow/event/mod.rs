@@ -1,0 +1,547 @@
+//! The event workflows: `dealdex event new | publish | set-value | make | verify` as library
+//! functions (SQUAREDEAL.md §2–§4, docs/event-protocol.md).
+//!
+//! The domain code — parsing `.sqd`/`.sqk` files, deriving a session's deals, comparing a
+//! hand record — lives in [`crate::event`] and [`crate::protocol`]; these workflows
+//! orchestrate it: each takes a job struct (paths and options, already typed), reads and
+//! writes the files, stores sets where asked, and returns a report that derives
+//! `serde::Serialize`. They never print. Every failure is an [`EventJobError`] naming what
+//! was wrong and where (file, line, phase, session, board), with an [`ErrorClass`].
+//!
+//! - [`new_event`]: writes a new description file ([`NewJob`] → [`NewReport`]).
+//! - [`publish`]: draws the keys into a new secret key file and commits to them with KH
+//!   ([`PublishJob`] → [`PublishReport`]).
+//! - [`set_value`]: records the delayed value DV ([`SetValueJob`] → [`SetValueReport`]).
+//! - [`make`]: makes sessions' deals into files and stored sets ([`MakeJob`] →
+//!   [`MakeReport`]).
+//! - [`verify`]: checks KH, the keys, a published copy and hand records ([`VerifyJob`] →
+//!   [`VerifyReport`]); a failed check is in the report, not an error.
+//!
+//! ```
+//! use dealdex::event::Protocol;
+//! use dealdex::workflow::event::{NewJob, PublishJob, SetValueJob, new_event, publish, set_value};
+//! let dir = tempfile::tempdir()?;
+//! let sqd = dir.path().join("CUP.sqd");
+//! let mut job = NewJob::new(&sqd, "Cup", "DJIA close, two decimals", vec!["2:8:RR#:Round robin".into()]);
+//! job.value_format = Some("decimal:2".into());
+//! assert_eq!(new_event(&job)?.sessions, 2);
+//! let published = publish(&PublishJob { file: sqd.clone(), keys: None })?;
+//! assert_eq!((published.sessions, published.key_hash.len()), (2, 64));
+//! let value = set_value(&SetValueJob { file: sqd, value: "44882.13".into(), replace: false })?;
+//! assert_eq!(value.protocol, Protocol::Dealdex.name());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod describe;
+mod make;
+mod verify;
+
+use std::path::{Path, PathBuf};
+
+pub use describe::{
+    NewJob, NewReport, PublishJob, PublishReport, SetValueJob, SetValueReport, new_event, publish,
+    set_value,
+};
+pub use make::{
+    MAX_RUN_BOARDS, MadeFile, MadeSession, MakeJob, MakeReport, StoredSet, make, parse_boards,
+    parse_sessions,
+};
+pub use verify::{
+    BoardMismatch, FileCheck, FileOutcome, FileSession, KeyHashCheck, KeysCheck, PublishedCheck,
+    VerifyJob, VerifyReport, verify,
+};
+
+use crate::ErrorClass;
+use crate::event::{self, Event, EventError, Keys};
+use crate::formats::FormatError;
+use crate::import::ReadFileError;
+use crate::protocol::ProtocolError;
+use crate::secret::SecretFileError;
+use crate::store::StoreError;
+
+/// Why an event workflow stopped. Unless a variant says otherwise nothing was written or
+/// stored. Messages name the file (and, through the inner error, the line), the phase, the
+/// session or the board; options are named as `dealdex event` spells them (`--phase`,
+/// `--boards`, …), the job fields of the same names.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum EventJobError {
+    /// An input file (`.sqd`, `.sqk`, a directory of hand records) could not be read.
+    #[error("{}: {error}", path.display())]
+    Read {
+        /// The file or directory.
+        path: PathBuf,
+        /// The operating system's error.
+        error: std::io::Error,
+    },
+    /// A `.sqd` or `.sqk` file is malformed or not UTF-8 (SQUAREDEAL.md §2,
+    /// docs/event-protocol.md §1–§2); the inner error gives the line.
+    #[error("{}: {error}", path.display())]
+    Malformed {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong, with its line.
+        error: EventError,
+    },
+    /// The keys do not match the event's commitments: SHA-256 of the key file is not KH
+    /// (SQUAREDEAL.md §4), the manifest does not hash to KH or a key not to its SH line
+    /// (docs/event-protocol.md §2, §4), or a session has no key. `path` is the file at
+    /// fault: the description file when its own lines changed, else the key file.
+    #[error("{}: {error}", path.display())]
+    Keys {
+        /// The description or key file.
+        path: PathBuf,
+        /// What does not match, naming the session where there is one.
+        error: EventError,
+    },
+    /// The event in the description file cannot do what was asked: no KH or DV yet, a value
+    /// outside the declared format VF, keys that cannot be committed, a session it cannot
+    /// make.
+    #[error("{}: {error}", path.display())]
+    Event {
+        /// The description file.
+        path: PathBuf,
+        /// Why.
+        error: EventError,
+    },
+    /// A request about the event that it cannot satisfy (no such phase or session).
+    #[error("{0}")]
+    Request(EventError),
+    /// A text field (TN, DI, DV, a phase's description) the description file could not
+    /// keep as given.
+    #[error("{0}")]
+    Field(FieldError),
+    /// `--phase SPEC` of [`NewJob::phases`] is not a phase SquareDeal's dialogue would
+    /// accept (SQUAREDEAL.md §2).
+    #[error("--phase {spec:?}: {problem}")]
+    Phase {
+        /// The spec as given.
+        spec: String,
+        /// What is wrong with it.
+        problem: PhaseSpecError,
+    },
+    /// Two phases would write files of the same name.
+    #[error("phases {first} and {second} both name a session {name:?}")]
+    SameSessionName {
+        /// The earlier phase, 1-based.
+        first: usize,
+        /// The later phase, 1-based.
+        second: usize,
+        /// The session (file) name both make.
+        name: String,
+    },
+    /// `--value-format` given for SquareDeal's protocol, whose DV is free text.
+    #[error("--value-format belongs to the dealdex protocol: SquareDeal's DV is free text")]
+    ValueFormatNotUsed,
+    /// The dealdex protocol without `--value-format` (docs/event-protocol.md §3).
+    #[error(
+        "the dealdex protocol needs --value-format (decimal:D, integer or hex:N): the one spelling the delayed value will have, committed before the event"
+    )]
+    ValueFormatMissing,
+    /// `--value-format` is none of the formats (docs/event-protocol.md §3).
+    #[error("--value-format: {0}")]
+    ValueFormat(ProtocolError),
+    /// Something exists where a new file was to be created; nothing was written.
+    #[error("{}: the file exists; refusing to overwrite it", path.display())]
+    Exists {
+        /// The path.
+        path: PathBuf,
+    },
+    /// The secret key file could not be created or written ([`crate::secret::write_new`]).
+    #[error(transparent)]
+    Secret(SecretFileError),
+    /// `publish` of an event that already has KH: its keys are never drawn again.
+    #[error("{}: already published (KH {key_hash}); its keys are not drawn again", path.display())]
+    AlreadyPublished {
+        /// The description file.
+        path: PathBuf,
+        /// Its KH, 64 lowercase hex digits.
+        key_hash: String,
+    },
+    /// `publish` of an event that already has DV (SQUAREDEAL.md §5: the value must become
+    /// known after the commitment).
+    #[error(
+        "{}: DV is already set: the delayed value must become known only after the keys are committed (remove the DV line)",
+        path.display()
+    )]
+    ValueBeforeKeys {
+        /// The description file.
+        path: PathBuf,
+    },
+    /// `publish` of a description file without a field it needs.
+    #[error("{}: {missing}", path.display())]
+    Incomplete {
+        /// The description file.
+        path: PathBuf,
+        /// What is missing: `no tournament name (TN)`, `no delayed-information description
+        /// (DI)` or `no phases (SN lines)`.
+        missing: &'static str,
+    },
+    /// The operating system's random source failed while drawing keys.
+    #[error("{0}")]
+    Random(EventError),
+    /// `set-value` before `publish`.
+    #[error(
+        "{}: not published yet (no KH): publish first, so that the keys are committed before the value is known",
+        path.display()
+    )]
+    NotPublishedYet {
+        /// The description file.
+        path: PathBuf,
+    },
+    /// `set-value` of an event with another DV, without [`SetValueJob::replace`].
+    #[error("{}: DV is already {value:?}; give --replace to change it", path.display())]
+    ValueAlreadySet {
+        /// The description file.
+        path: PathBuf,
+        /// The DV it holds.
+        value: String,
+    },
+    /// The value would not be read back from the description file exactly as given.
+    #[error("the value {value:?} would not be read back exactly from {}", path.display())]
+    ValueNotKept {
+        /// The description file.
+        path: PathBuf,
+        /// The value.
+        value: String,
+    },
+    /// `--boards ?` for a `?` phase: the count must be given.
+    #[error("--boards ?: give the number of boards")]
+    BoardsUnknown,
+    /// `--boards` is not a board list (SQUAREDEAL.md §2).
+    #[error("--boards: {0}")]
+    Boards(String),
+    /// `--session` is not `S` or `A-B`.
+    #[error("--session {spec:?}: {problem}")]
+    Sessions {
+        /// The text given.
+        spec: String,
+        /// What is wrong: a part that is no session number, or A > B.
+        problem: String,
+    },
+    /// A `?` phase asked for without a board count.
+    #[error("phase {phase} ({prefix}) has ? boards: give --boards N")]
+    PhaseNeedsBoards {
+        /// The phase, 1-based.
+        phase: u32,
+        /// Its file prefix.
+        prefix: String,
+    },
+    /// A board count for a phase whose SN line fixes its boards.
+    #[error(
+        "phase {phase} ({prefix}) has its boards fixed in the .sqd ({boards}); --boards is for ? phases"
+    )]
+    PhaseBoardsFixed {
+        /// The phase, 1-based.
+        phase: u32,
+        /// Its file prefix.
+        prefix: String,
+        /// Its boards as the SN line gives them.
+        boards: String,
+    },
+    /// A variable phase asked for without its sessions.
+    #[error("phase {phase} ({prefix}) has a variable number of sessions: give --session S")]
+    PhaseNeedsSessions {
+        /// The phase, 1-based.
+        phase: u32,
+        /// Its file prefix.
+        prefix: String,
+    },
+    /// A session beyond the phase's last.
+    #[error("phase {phase} ({prefix}) has sessions 1..{sessions}, not {session}")]
+    NoSuchSession {
+        /// The phase, 1-based.
+        phase: u32,
+        /// Its file prefix.
+        prefix: String,
+        /// Its number of sessions.
+        sessions: u32,
+        /// The session asked for.
+        session: u32,
+    },
+    /// The run would make more than [`MAX_RUN_BOARDS`] boards (all made in memory first).
+    #[error(
+        "phase {phase} ({prefix}) sessions {first}-{last}: this run would make more than {MAX_RUN_BOARDS} boards, which are made in memory before anything is written; make fewer sessions at a time (--phase, --session)"
+    )]
+    TooManyBoards {
+        /// The phase, 1-based.
+        phase: u32,
+        /// Its file prefix.
+        prefix: String,
+        /// The first session asked for.
+        first: u32,
+        /// The last session asked for.
+        last: u32,
+    },
+    /// No session to make; the notes say which phases were skipped and why.
+    #[error("no session to make{}", notes.iter().map(|n| format!("; {n}")).collect::<String>())]
+    NothingToMake {
+        /// Why each phase was skipped.
+        notes: Vec<String>,
+    },
+    /// A format cannot hold a session's boards.
+    #[error("{}: {error}", path.display())]
+    Render {
+        /// The file it was for.
+        path: PathBuf,
+        /// Why.
+        error: FormatError,
+    },
+    /// A stored set of the same name holds other deals (another DV, other keys); nothing
+    /// was made.
+    #[error(
+        "{}: set {set:?} already exists with other deals (made with another value or other keys?); nothing was made",
+        db.display()
+    )]
+    SetConflict {
+        /// The database file.
+        db: PathBuf,
+        /// The set.
+        set: String,
+    },
+    /// `--out` exists and is no directory; nothing was made.
+    #[error("--out {}: exists and is not a directory; nothing was made", path.display())]
+    OutNotDirectory {
+        /// The path.
+        path: PathBuf,
+    },
+    /// Something other than a regular file where a session's file goes; nothing was made.
+    #[error("{}: exists and is not a file; nothing was made", path.display())]
+    NotAFile {
+        /// The path.
+        path: PathBuf,
+    },
+    /// A hand record's format cannot be told from its name.
+    #[error(
+        "{}: cannot tell the format from the extension; give --format ({})",
+        path.display(),
+        crate::formats::registry().iter().map(|f| f.info().name).collect::<Vec<_>>().join(", ")
+    )]
+    UnknownFormat {
+        /// The file.
+        path: PathBuf,
+    },
+    /// A hand record could not be read.
+    #[error(transparent)]
+    DealFile(ReadFileError),
+    /// `--partial` for a SquareDeal event, whose KH covers the whole key file.
+    #[error(
+        "{}: --partial needs the dealdex protocol: SquareDeal's KH covers the whole key file",
+        path.display()
+    )]
+    PartialNeedsDealdex {
+        /// The description file.
+        path: PathBuf,
+    },
+    /// Writing a file or creating a directory failed; files written before it stay written.
+    #[error("{}: {error}", path.display())]
+    Write {
+        /// The file or directory.
+        path: PathBuf,
+        /// The operating system's error.
+        error: std::io::Error,
+    },
+    /// The store failed (or a database file holds what dealdex never writes).
+    #[error(transparent)]
+    Store(StoreError),
+}
+
+impl From<StoreError> for EventJobError {
+    fn from(e: StoreError) -> EventJobError {
+        EventJobError::Store(e)
+    }
+}
+
+impl EventJobError {
+    /// This error's [`ErrorClass`]: the store's own class for [`EventJobError::Store`];
+    /// [`ErrorClass::Io`] for a file that could not be written (or a key file that could
+    /// not be created for another reason than its existence); [`ErrorClass::Internal`] for
+    /// a failed random source; [`ErrorClass::BadInput`] for everything else.
+    pub fn class(&self) -> ErrorClass {
+        match self {
+            EventJobError::Store(e) => e.class(),
+            EventJobError::Write { .. } | EventJobError::Secret(_) => ErrorClass::Io,
+            EventJobError::Random(_) => ErrorClass::Internal,
+            _ => ErrorClass::BadInput,
+        }
+    }
+}
+
+/// What is wrong with a one-line text the description file must keep exactly: TN, DI, DV
+/// or a phase's description (SQUAREDEAL.md §2). `field` is the option's name (`--name`,
+/// `--delayed-info`) or `the value`, `the description`.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum FieldError {
+    /// Nothing given.
+    #[error("{field} is empty")]
+    Empty {
+        /// The field.
+        field: &'static str,
+    },
+    /// A control character (a line end, a tab): the field must be one line.
+    #[error("{field} {value:?} contains the control character {character:?}: it must be one line")]
+    Control {
+        /// The field.
+        field: &'static str,
+        /// The text given.
+        value: String,
+        /// The first control character.
+        character: char,
+    },
+    /// White space at either end, which the file loses.
+    #[error("{field} {value:?} starts or ends with white space, which the .sqd file cannot keep")]
+    Whitespace {
+        /// The field.
+        field: &'static str,
+        /// The text given.
+        value: String,
+    },
+}
+
+/// What is wrong with a `--phase` spec `nsessions:boards:fileprefix:description`.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PhaseSpecError {
+    /// Fewer than four `:`-separated fields.
+    #[error("expected nsessions:boards:fileprefix:description")]
+    Shape,
+    /// A `:` in the description (SquareDeal cuts the line there).
+    #[error("the description may not contain ':' (SquareDeal cuts it there)")]
+    Colon,
+    /// The description cannot be kept as given.
+    #[error("{0}")]
+    Description(FieldError),
+    /// `NxM` boards beyond the bounds: N sessions of M boards.
+    #[error(
+        "boards {boards:?}: {sessions} sessions of {per_session} boards; at most {} sessions, and board numbers stop at {}",
+        event::MAX_SESSIONS,
+        i64::MAX
+    )]
+    TooLarge {
+        /// The boards field as given.
+        boards: String,
+        /// N.
+        sessions: u64,
+        /// M.
+        per_session: u64,
+    },
+    /// The SN line it makes is not valid ([`event::Phase::parse`]'s message).
+    #[error("{0}")]
+    Invalid(String),
+    /// A variable number of sessions under the dealdex protocol (docs/event-protocol.md §1).
+    #[error(
+        "the dealdex protocol needs a number of sessions: declare the most the phase may need (unused keys are revealed and ignored)"
+    )]
+    Variable,
+    /// The file prefix of an earlier phase.
+    #[error("file prefix {prefix:?} is already used by phase {phase}")]
+    PrefixUsed {
+        /// The prefix.
+        prefix: String,
+        /// The earlier phase, 1-based.
+        phase: usize,
+    },
+}
+
+/// Checks a TN/DI/DV text: one line, not empty, no white space at either end (the file
+/// could not keep it), no control characters.
+fn check_field(field: &'static str, v: &str) -> Result<(), FieldError> {
+    if v.is_empty() {
+        return Err(FieldError::Empty { field });
+    }
+    if let Some(character) = v.chars().find(|c| c.is_control()) {
+        return Err(FieldError::Control {
+            field,
+            value: v.to_owned(),
+            character,
+        });
+    }
+    if v.trim() != v {
+        return Err(FieldError::Whitespace {
+            field,
+            value: v.to_owned(),
+        });
+    }
+    Ok(())
+}
+
+/// Reads and parses a `.sqd` file, returning its text and the event.
+fn read_event(path: &Path) -> Result<(String, Event), EventJobError> {
+    let bytes = std::fs::read(path).map_err(|error| EventJobError::Read {
+        path: path.to_owned(),
+        error,
+    })?;
+    let ev = Event::parse_bytes(&bytes).map_err(|error| EventJobError::Malformed {
+        path: path.to_owned(),
+        error,
+    })?;
+    let text = String::from_utf8(bytes).expect("parse_bytes checked UTF-8");
+    Ok((text, ev))
+}
+
+/// Reads and parses a `.sqk` file.
+fn read_keys(path: &Path) -> Result<Keys, EventJobError> {
+    let bytes = std::fs::read(path).map_err(|error| EventJobError::Read {
+        path: path.to_owned(),
+        error,
+    })?;
+    Keys::parse(&bytes).map_err(|error| EventJobError::Malformed {
+        path: path.to_owned(),
+        error,
+    })
+}
+
+/// The file a failed key check is about: the description file when its own lines are wrong
+/// (KH does not match the manifest, no VF, no KH), else the key file.
+fn blamed<'p>(e: &EventError, sqd: &'p Path, keys: &'p Path) -> &'p Path {
+    match e {
+        EventError::ManifestHash { .. } | EventError::Invalid(_) | EventError::NotPublished => sqd,
+        _ => keys,
+    }
+}
+
+/// The key file beside a description file: same name, extension `.sqk`.
+pub fn default_keys(sqd: &Path) -> PathBuf {
+    sqd.with_extension("sqk")
+}
+
+/// Writes `bytes` to `path` whole ([`crate::export::write_whole`]: a failure leaves the old
+/// file as it was, and the temporary name is dealdex's own).
+fn replace_file(path: &Path, bytes: &[u8]) -> Result<(), EventJobError> {
+    crate::export::write_whole(path, bytes).map_err(|error| EventJobError::Write {
+        path: path.to_owned(),
+        error,
+    })
+}
+
+/// Creates a new file (never overwriting, never following a symbolic link) with `bytes`;
+/// `private` makes it a secret file ([`crate::secret::write_new`]: mode 0600 from the start).
+fn create_new(path: &Path, bytes: &[u8], private: bool) -> Result<(), EventJobError> {
+    let exists = || EventJobError::Exists {
+        path: path.to_owned(),
+    };
+    if private {
+        return crate::secret::write_new(path, bytes).map_err(|e| match e {
+            SecretFileError::Exists { .. } => exists(),
+            e => EventJobError::Secret(e),
+        });
+    }
+    use std::io::Write;
+    match std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(path)
+    {
+        Ok(mut f) => f.write_all(bytes).map_err(|error| {
+            let _ = std::fs::remove_file(path);
+            EventJobError::Write {
+                path: path.to_owned(),
+                error,
+            }
+        }),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Err(exists()),
+        Err(error) => Err(EventJobError::Write {
+            path: path.to_owned(),
+            error,
+        }),
+    }
+}

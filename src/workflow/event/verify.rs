@@ -1,0 +1,624 @@
+//! Verifying an event as a third party: KH, the keys, the published copy and hand records
+//! (SQUAREDEAL.md §4, docs/event-protocol.md §6).
+
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use super::{EventJobError, MAX_RUN_BOARDS, blamed, default_keys, read_event, read_keys};
+use crate::event::{self, Event, FileMatch, NameMatch, Protocol, SessionId};
+use crate::formats::{self, Board};
+
+/// What to verify.
+#[derive(Clone, Debug)]
+pub struct VerifyJob {
+    /// The event's final description file (`.sqd`, with DV).
+    pub file: PathBuf,
+    /// The key file, revealed after the event; `None`: the description file with extension
+    /// `.sqk`.
+    pub keys: Option<PathBuf>,
+    /// The description file as published before the event: TN, DI, SN and KH (and, dealdex
+    /// protocol, PV, VF and SH) must be the same.
+    pub published: Option<PathBuf>,
+    /// Hand records (deal files of any format dealdex reads) and directories of them.
+    pub files: Vec<PathBuf>,
+    /// Dealdex protocol only: the key file holds only the sessions revealed so far; each key
+    /// given must match its SH line, and sessions without a key are not checked
+    /// (docs/event-protocol.md §6).
+    pub partial: bool,
+}
+
+/// The check of KH against the keys (SQUAREDEAL.md §4 step 3, docs/event-protocol.md §6).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "status", rename_all = "snake_case")]
+pub enum KeyHashCheck {
+    /// The description file has no KH: nothing commits to the keys (a problem).
+    Missing,
+    /// Dealdex protocol: KH is the manifest's SHA-256 and every key given matches its SH line.
+    Committed {
+        /// KH, 64 lowercase hex digits.
+        key_hash: String,
+    },
+    /// SquareDeal: KH is SHA-256 of the key file.
+    KeyFile {
+        /// KH, 64 lowercase hex digits.
+        key_hash: String,
+        /// The file's line ends are not CRLF: the hash is over its CRLF form, as SquareDeal
+        /// allows.
+        crlf_form: bool,
+    },
+    /// KH does not match (the problem says what, naming the file at fault or the session).
+    Failed {
+        /// The problem, as in [`VerifyReport::problems`].
+        problem: String,
+    },
+}
+
+/// Which sessions have keys.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct KeysCheck {
+    /// [`VerifyJob::partial`].
+    pub partial: bool,
+    /// Keys in the key file.
+    pub given: usize,
+    /// Keys for sessions of the event.
+    pub revealed: usize,
+    /// Sessions (and variable phases) the event has keys for.
+    pub sessions: usize,
+    /// Sessions without a key (`P,S`); a problem unless partial.
+    pub missing: Vec<String>,
+    /// Keys for sessions the event does not have (`P,S`).
+    pub extra: Vec<String>,
+}
+
+/// The comparison with the published copy (SQUAREDEAL.md §4 steps 1–2).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PublishedCheck {
+    /// The published copy.
+    pub path: PathBuf,
+    /// One line per difference (each also a problem); empty: unchanged.
+    pub differences: Vec<String>,
+}
+
+/// The session or sessions a hand-record file holds, by its name.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct FileSession {
+    /// Phase, 1-based.
+    pub phase: u32,
+    /// First session held.
+    pub first: u32,
+    /// Last session held (greater than `first` for a joined file such as `SWISS01-03`).
+    pub last: u32,
+    /// A reserve set.
+    pub reserve: bool,
+    /// The session's (or joined) file name.
+    pub name: String,
+}
+
+impl FileSession {
+    /// `P,S`, or `P,A-B` for a joined file.
+    pub fn label(&self) -> String {
+        if self.first == self.last {
+            format!("{},{}", self.phase, self.first)
+        } else {
+            format!("{},{}-{}", self.phase, self.first, self.last)
+        }
+    }
+}
+
+/// The first board where a file and the event differ.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct BoardMismatch {
+    /// 1-based position in the file (and in the event's sequence).
+    pub position: usize,
+    /// The file's board number there, when it has one.
+    pub board: Option<u64>,
+    /// The file's deal there (PBN `N:…`); `None`: the file has fewer boards.
+    pub found: Option<String>,
+    /// The event's deal there; `None`: the file has more boards.
+    pub expected: Option<String>,
+}
+
+impl BoardMismatch {
+    /// Where: `board N`, or `position N` when the file numbers no board there.
+    pub fn at(&self) -> String {
+        self.board
+            .map_or(format!("position {}", self.position), |b| {
+                format!("board {b}")
+            })
+    }
+}
+
+/// What became of one file.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "status", rename_all = "snake_case")]
+pub enum FileOutcome {
+    /// Its name is no session of the event: not checked, not a failure.
+    NotASession,
+    /// A session's file that could not be checked (no DV, boards of a `?` session unknown,
+    /// too many boards): a failure.
+    NotChecked {
+        /// Why.
+        reason: String,
+    },
+    /// Every board matches, and the count.
+    Verified,
+    /// The file differs from the event.
+    Differs {
+        /// Boards the event makes for the file's sessions.
+        expected_boards: usize,
+        /// The first difference.
+        mismatch: BoardMismatch,
+    },
+}
+
+/// One hand-record file checked.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct FileCheck {
+    /// The file.
+    pub path: PathBuf,
+    /// The sessions it holds; `None`: its name is no session of the event.
+    pub session: Option<FileSession>,
+    /// Boards in the file, when compared.
+    pub boards: Option<usize>,
+    /// Boards that match the event's, position by position, when compared.
+    pub matches: Option<usize>,
+    /// The outcome.
+    #[serde(flatten)]
+    pub outcome: FileOutcome,
+}
+
+impl FileCheck {
+    /// False for a file that is a session's and was not verified.
+    pub fn ok(&self) -> bool {
+        matches!(
+            self.outcome,
+            FileOutcome::NotASession | FileOutcome::Verified
+        )
+    }
+}
+
+/// What `verify` found. The event verifies when [`VerifyReport::problems`] is empty.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct VerifyReport {
+    /// The description file.
+    pub file: PathBuf,
+    /// TN.
+    pub name: Option<String>,
+    /// The protocol's name.
+    pub protocol: &'static str,
+    /// The key file.
+    pub keys_file: PathBuf,
+    /// KH against the keys.
+    pub key_hash: KeyHashCheck,
+    /// Which sessions have keys.
+    pub keys: KeysCheck,
+    /// The comparison with the published copy, when one was given (else TN, DI, SN and KH
+    /// are taken on trust).
+    pub published: Option<PublishedCheck>,
+    /// DV (a problem when missing: no deal can be checked).
+    pub delayed_value: Option<String>,
+    /// VF (dealdex protocol).
+    pub value_format: Option<String>,
+    /// base64(DV), which SquareDeal feeds its entropy (SquareDeal protocol, with DV).
+    pub value_base64: Option<String>,
+    /// DI, which DV must render faithfully (a check for a person).
+    pub delayed_info: Option<String>,
+    /// Every file given (directories replaced by their deal files, by name), in order.
+    pub files: Vec<FileCheck>,
+    /// Files that are sessions' (joined ones included).
+    pub session_files: usize,
+    /// Joined files (`SWISS01-03`).
+    pub joined_files: usize,
+    /// Boards compared.
+    pub boards_compared: usize,
+    /// Boards were compared and not one matches (another DV or other keys?).
+    pub no_board_matches: bool,
+    /// Sessions of the event's fixed phases.
+    pub sessions: u64,
+    /// Of those, sessions whose own or joined file verified.
+    pub sessions_verified: u64,
+    /// Of those, sessions without a file that verified.
+    pub sessions_without_file: u64,
+    /// Everything that failed, one line each, in order (the first ones are about KH, the
+    /// keys, the published copy and DV; then the files).
+    pub problems: Vec<String>,
+}
+
+impl VerifyReport {
+    /// True when nothing failed.
+    pub fn verified(&self) -> bool {
+        self.problems.is_empty()
+    }
+}
+
+/// The hand-record files named: files as given, directories replaced by the deal files in
+/// them (by extension), sorted by name.
+fn collect_files(args: &[PathBuf]) -> Result<Vec<PathBuf>, EventJobError> {
+    let mut out = Vec::new();
+    for p in args {
+        if p.is_dir() {
+            let mut here: Vec<PathBuf> = std::fs::read_dir(p)
+                .map_err(|error| EventJobError::Read {
+                    path: p.clone(),
+                    error,
+                })?
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|f| f.is_file() && formats::by_path(f).is_some())
+                .collect();
+            here.sort();
+            out.extend(here);
+        } else {
+            out.push(p.clone());
+        }
+    }
+    Ok(out)
+}
+
+/// Compares the published copy's TN, DI, SN and KH (and PV, VF, SH) with the final file's
+/// (SQUAREDEAL.md §4, steps 1–2); returns one line per difference.
+fn compare_published(ev: &Event, orig: &Event) -> Vec<String> {
+    let mut out = Vec::new();
+    let field = |what: &str, a: &Option<String>, b: &Option<String>, out: &mut Vec<String>| {
+        if a != b {
+            out.push(format!(
+                "{what} differs from the published copy: published {b:?}, now {a:?}"
+            ));
+        }
+    };
+    if ev.protocol != orig.protocol {
+        out.push(format!(
+            "the protocol differs from the published copy: published {}, now {}",
+            orig.protocol, ev.protocol
+        ));
+    }
+    if ev.value_format != orig.value_format {
+        out.push(format!(
+            "VF differs from the published copy: published {:?}, now {:?}",
+            orig.value_format.map(|f| f.to_string()),
+            ev.value_format.map(|f| f.to_string())
+        ));
+    }
+    if ev.key_commitments != orig.key_commitments {
+        out.push("SH lines differ from the published copy".into());
+    }
+    field("TN", &ev.name, &orig.name, &mut out);
+    field("DI", &ev.delayed_info, &orig.delayed_info, &mut out);
+    let sn = |e: &Event| e.phases.iter().map(|p| p.text.clone()).collect::<Vec<_>>();
+    let (now, then) = (sn(ev), sn(orig));
+    if now != then {
+        let first = (0..now.len().max(then.len()))
+            .find(|&i| now.get(i) != then.get(i))
+            .unwrap_or(0);
+        out.push(format!(
+            "SN lines differ from the published copy: phase {}: published {:?}, now {:?}",
+            first + 1,
+            then.get(first).map(|s| format!("SN {s}")),
+            now.get(first).map(|s| format!("SN {s}"))
+        ));
+    }
+    match (orig.key_hash, ev.key_hash) {
+        (None, _) => out.push("the published copy has no KH: it commits to nothing".into()),
+        (Some(a), Some(b)) if a == b => {}
+        (Some(a), b) => out.push(format!(
+            "KH differs from the published copy: published {}, now {}",
+            hex::encode(a),
+            b.map_or("none".to_string(), hex::encode)
+        )),
+    }
+    out
+}
+
+/// A hand record read, with the sessions its name says it holds.
+type Input<'p> = (&'p Path, Option<FileMatch>, Option<Vec<Board>>);
+
+/// Verifies an event as a third party (SQUAREDEAL.md §4; docs/event-protocol.md §6): KH
+/// against the key file (SquareDeal) or the manifest and each key against its SH line
+/// (dealdex protocol), that every session has a key (unless partial), the published copy's
+/// committed lines, DV against VF, and each hand record — matched to its session or
+/// joined sessions by name (`<prefix>.<ext>`, `<prefix>reserve.<ext>`, `SWISS01-03.pbn`) —
+/// board by board in file order against the deals the event makes. A `?` phase takes each
+/// session's board count from its own file.
+///
+/// Failed checks are the report's [`VerifyReport::problems`], not errors.
+///
+/// # Errors
+/// Unreadable input only: [`EventJobError::Read`]/[`EventJobError::Malformed`] (the
+/// description file, the key file, the published copy or a directory),
+/// [`EventJobError::UnknownFormat`] and [`EventJobError::DealFile`] (a hand record whose
+/// name matches a session), [`EventJobError::PartialNeedsDealdex`]. Every matched file is
+/// read before anything is compared.
+pub fn verify(job: &VerifyJob) -> Result<VerifyReport, EventJobError> {
+    let (_, ev) = read_event(&job.file)?;
+    let sqd = job.file.display().to_string();
+    let keys_path = job.keys.clone().unwrap_or_else(|| default_keys(&job.file));
+    let keys = read_keys(&keys_path)?;
+    let published = match &job.published {
+        Some(p) => Some(read_event(p)?.1),
+        None => None,
+    };
+    let paths = collect_files(&job.files)?;
+    // Read every matched file first: an unreadable hand record is bad input.
+    let mut inputs: Vec<Input> = Vec::new();
+    for p in &paths {
+        let stem = p
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let m = ev.match_file(&stem);
+        let boards = match m {
+            Some(_) => {
+                let f = formats::by_path(p)
+                    .ok_or_else(|| EventJobError::UnknownFormat { path: p.clone() })?;
+                Some(crate::import::read_deal_file(p, f, 1).map_err(EventJobError::DealFile)?)
+            }
+            None => None,
+        };
+        inputs.push((p, m, boards));
+    }
+    if job.partial && ev.protocol != Protocol::Dealdex {
+        return Err(EventJobError::PartialNeedsDealdex {
+            path: job.file.clone(),
+        });
+    }
+
+    let mut problems: Vec<String> = Vec::new();
+    let key_hash = match ev.key_hash {
+        None => {
+            problems.push(format!("{sqd} has no KH line: nothing commits to the keys"));
+            KeyHashCheck::Missing
+        }
+        Some(kh) if ev.protocol == Protocol::Dealdex => match ev.check_commitments(&keys) {
+            Ok(()) => KeyHashCheck::Committed {
+                key_hash: hex::encode(kh),
+            },
+            Err(e) => {
+                let problem = format!("{}: {e}", blamed(&e, &job.file, &keys_path).display());
+                problems.push(problem.clone());
+                KeyHashCheck::Failed { problem }
+            }
+        },
+        Some(kh) if kh == keys.hash() => KeyHashCheck::KeyFile {
+            key_hash: hex::encode(kh),
+            crlf_form: !keys.is_canonical(),
+        },
+        Some(kh) => {
+            let lf = if keys.is_canonical() {
+                ""
+            } else {
+                " (over its CRLF form: the file's line ends differ, as SquareDeal allows)"
+            };
+            let problem = format!(
+                "KH: SHA-256 of {} is {}{lf}, but KH is {}: these are not the published keys",
+                keys_path.display(),
+                hex::encode(keys.hash()),
+                hex::encode(kh)
+            );
+            problems.push(problem.clone());
+            KeyHashCheck::Failed { problem }
+        }
+    };
+    let missing = ev.missing_keys(&keys);
+    let extra = ev.extra_keys(&keys);
+    if !job.partial && !missing.is_empty() {
+        let list: Vec<String> = missing.iter().take(10).map(|s| s.to_string()).collect();
+        problems.push(format!(
+            "keys: {} sessions have no key: {}{}",
+            missing.len(),
+            list.join(" "),
+            if missing.len() > 10 { " …" } else { "" }
+        ));
+    }
+    let keys_check = KeysCheck {
+        partial: job.partial,
+        given: keys.len(),
+        revealed: keys.len() - extra.len(),
+        sessions: ev.key_sessions().len(),
+        missing: missing.iter().map(|s| s.to_string()).collect(),
+        extra: extra.iter().map(|s| s.to_string()).collect(),
+    };
+    let published = match (&published, &job.published) {
+        (Some(orig), Some(path)) => {
+            let differences = compare_published(&ev, orig);
+            problems.extend(differences.iter().cloned());
+            Some(PublishedCheck {
+                path: path.clone(),
+                differences,
+            })
+        }
+        _ => None,
+    };
+    if let (Some(_), Err(e)) = (&ev.delayed_value, ev.checked_value()) {
+        problems.push(format!("{sqd}: {e}"));
+    }
+    if ev.delayed_value.is_none() {
+        problems.push(format!("{sqd} has no DV line: the deals cannot be made"));
+    }
+
+    // Board counts of `?` sessions, from their own files.
+    let mut counts: HashMap<(u32, u32, bool), u64> = HashMap::new();
+    for (_, m, boards) in &inputs {
+        if let (Some(m), Some(b)) = (m, boards)
+            && let NameMatch::Session(s) = m.name
+        {
+            counts
+                .entry((m.phase, s, m.reserve))
+                .or_insert(b.len() as u64);
+        }
+    }
+    let mut files = Vec::new();
+    let mut covered = HashSet::new();
+    let mut checked_boards = 0usize;
+    for (path, m, boards) in &inputs {
+        let (Some(m), Some(boards)) = (m, boards) else {
+            files.push(FileCheck {
+                path: path.to_path_buf(),
+                session: None,
+                boards: None,
+                matches: None,
+                outcome: FileOutcome::NotASession,
+            });
+            continue;
+        };
+        let phase = &ev.phases[m.phase as usize - 1];
+        let name = match m.name {
+            NameMatch::Session(s) => ev
+                .session_name(
+                    SessionId {
+                        phase: m.phase,
+                        session: s,
+                    },
+                    m.reserve,
+                )
+                .unwrap_or_default(),
+            NameMatch::Joined(x, y) => phase.joined_name(x, y),
+        };
+        let sessions: Vec<u32> = m.sessions().collect();
+        let mut check = FileCheck {
+            path: path.to_path_buf(),
+            session: Some(FileSession {
+                phase: m.phase,
+                first: sessions[0],
+                last: *sessions.last().expect("one session at least"),
+                reserve: m.reserve,
+                name,
+            }),
+            boards: None,
+            matches: None,
+            outcome: FileOutcome::Verified,
+        };
+        let not_checked = |reason: String| FileOutcome::NotChecked { reason };
+        if ev.delayed_value.is_none() {
+            check.outcome = not_checked("not checked: no DV".into());
+            files.push(check);
+            continue;
+        }
+        let mut expected = Vec::new();
+        let mut failed = None;
+        let mut total = 0u64;
+        for &s in &sessions {
+            let n = match phase.boards.range(s) {
+                Some((x, y)) => y - x + 1,
+                None => match counts.get(&(m.phase, s, m.reserve)) {
+                    Some(&n) => n,
+                    None if boards.len() % sessions.len() == 0 => {
+                        (boards.len() / sessions.len()) as u64
+                    }
+                    None => {
+                        failed = Some(format!(
+                            "boards of session {},{s} unknown (? phase, no file of its own)",
+                            m.phase
+                        ));
+                        break;
+                    }
+                },
+            };
+            total += n;
+            if total > MAX_RUN_BOARDS {
+                failed = Some(format!(
+                    "the event has more than {MAX_RUN_BOARDS} boards for these sessions, more than one file is compared with"
+                ));
+                break;
+            }
+            match ev.session_deals(
+                &keys,
+                SessionId {
+                    phase: m.phase,
+                    session: s,
+                },
+                m.reserve,
+                n,
+            ) {
+                Ok(d) => expected.extend(d),
+                Err(e) => {
+                    failed = Some(e.to_string());
+                    break;
+                }
+            }
+        }
+        if let Some(f) = failed {
+            check.outcome = not_checked(f);
+            files.push(check);
+            continue;
+        }
+        let c = event::compare(&expected, boards);
+        checked_boards += c.found;
+        check.boards = Some(c.found);
+        check.matches = Some(c.matches);
+        match c.first_mismatch {
+            Some(x) => {
+                check.outcome = FileOutcome::Differs {
+                    expected_boards: c.expected,
+                    mismatch: BoardMismatch {
+                        position: x.position + 1,
+                        board: x.board,
+                        found: x.found.map(|d| d.to_string()),
+                        expected: x.expected.map(|d| d.to_string()),
+                    },
+                }
+            }
+            None => {
+                for s in sessions {
+                    covered.insert((m.phase, s, m.reserve));
+                }
+            }
+        }
+        files.push(check);
+    }
+
+    let bad_files = files.iter().filter(|f| !f.ok()).count();
+    let session_files = files.iter().filter(|f| f.session.is_some()).count();
+    let joined_files = files
+        .iter()
+        .filter(|f| f.session.as_ref().is_some_and(|s| s.first != s.last))
+        .count();
+    let no_board_matches =
+        checked_boards > 0 && files.iter().all(|f| f.matches.is_none_or(|m| m == 0));
+    let without: u64 = ev
+        .phases
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            (1..=p.sessions)
+                .filter(|&s| !covered.contains(&(i as u32 + 1, s, false)))
+                .count() as u64
+        })
+        .sum();
+    let sessions: u64 = ev.phases.iter().map(|p| u64::from(p.sessions)).sum();
+    if bad_files > 0 {
+        problems.push(format!(
+            "{bad_files} of {session_files} files do not match the event"
+        ));
+    }
+    if session_files == 0 {
+        problems.push("no hand record given matches a session of the event".into());
+    }
+    let squaredeal = ev.protocol != Protocol::Dealdex;
+    Ok(VerifyReport {
+        file: job.file.clone(),
+        name: ev.name.clone(),
+        protocol: ev.protocol.name(),
+        keys_file: keys_path,
+        key_hash,
+        keys: keys_check,
+        published,
+        value_base64: ev
+            .delayed_value
+            .as_deref()
+            .filter(|_| squaredeal)
+            .map(|dv| event::base64(dv.as_bytes())),
+        delayed_value: ev.delayed_value,
+        value_format: ev.value_format.map(|f| f.to_string()),
+        delayed_info: ev.delayed_info,
+        files,
+        session_files,
+        joined_files,
+        boards_compared: checked_boards,
+        no_board_matches,
+        sessions,
+        sessions_verified: sessions - without,
+        sessions_without_file: without,
+        problems,
+    })
+}
