@@ -208,7 +208,7 @@ fn read_input(
             ))
         })?,
     };
-    Ok(solve::file_items(&path, fmt, dealer, vul).with_context(|| input.to_owned())?)
+    solve::file_items(&path, fmt, dealer, vul).with_context(|| input.to_owned())
 }
 
 /// One PBN game: the board as read (else a new one numbered `k`, 1-based in output order),
