@@ -189,6 +189,7 @@ impl GenerateJob {
         )
     }
 
+    /// A job with the defaults of [`GenerateJob::set`].
     fn new(boards: Boards, source: Source, outputs: Vec<Output>) -> GenerateJob {
         GenerateJob {
             boards,
@@ -650,6 +651,7 @@ struct Resolved {
     scheme: Scheme,
 }
 
+/// Draws a fresh seed, or takes the one given.
 fn resolve(source: &Source) -> Result<Resolved, GenerateError> {
     Ok(match source {
         Source::Seed(seed) => Resolved {
@@ -907,6 +909,7 @@ struct BulkDone {
 }
 
 impl BulkDone {
+    /// Moves the run's counts and files into the report.
     fn fill(self, report: &mut GenerateReport) {
         report.duplicates = self.new_deals.map(|n| report.deals - n);
         report.new_deals = self.new_deals;
@@ -925,6 +928,7 @@ enum Sink {
 }
 
 impl Sink {
+    /// Creates the file (truncating it), or standard output for `None` and `-`.
     fn open(path: Option<&Path>) -> Result<Sink, WriteError> {
         let Some(p) = path.filter(|p| p.as_os_str() != "-") else {
             return Ok(Sink::Stdout);
@@ -939,6 +943,7 @@ impl Sink {
         ))
     }
 
+    /// Writes `bytes`; the error names the file.
     fn write(&mut self, stdout: &mut dyn Write, bytes: &[u8]) -> Result<(), WriteError> {
         match self {
             Sink::File(p, w) => w.write_all(bytes).map_err(|error| WriteError {
@@ -951,6 +956,7 @@ impl Sink {
         }
     }
 
+    /// Flushes the buffer; the error names the file.
     fn flush(&mut self, stdout: &mut dyn Write) -> Result<(), WriteError> {
         match self {
             Sink::File(p, w) => w.flush().map_err(|error| WriteError {
@@ -1154,6 +1160,7 @@ fn bulk_options(job: &GenerateJob, first: u64, last: u64) -> WriteOptions {
     }
 }
 
+/// A streaming format's error, naming the output.
 fn format_error(o: &Output, error: FormatError) -> GenerateError {
     GenerateError::Format {
         output: o.label(),
