@@ -8,10 +8,10 @@ use dealdex::Store;
 use dealdex::export::{ExportError, ExportJob};
 use dealdex::formats::{Board, DealFormat};
 use dealdex::import::{FileOutcome, FileResult, ImportJob};
+use dealdex::workflow::convert::{ConvertError, ConvertJob};
 
-use super::generate::store_failed;
 use super::outputs::{self, Output};
-use super::{DbArgs, bad};
+use super::{DbArgs, bad, store_failed};
 
 #[derive(Args, Debug)]
 #[command(
@@ -110,18 +110,30 @@ pub(super) fn read_file(
     Ok(dealdex::import::read_deal_file(path, format, first_board)?)
 }
 
-pub fn convert(a: ConvertArgs, _json: bool) -> anyhow::Result<()> {
+pub fn convert(a: ConvertArgs, json: bool) -> anyhow::Result<()> {
     let from = outputs::format_for(&a.input, a.from.as_deref())?;
     let out = outputs::plan(std::slice::from_ref(&a.output), a.to.as_deref(), "pbn")?;
     outputs::check_paths(std::slice::from_ref(&a.output))?;
-    let boards = read_file(&a.input, from, a.first_board)?;
-    let opts = a.write.options(
-        "",
-        boards.first().and_then(|b| b.number).unwrap_or(1),
-        boards.last().and_then(|b| b.number).unwrap_or(1),
-    );
-    let files = outputs::render(&out, &boards, &opts, a.write.split)?;
-    outputs::write_files(&files)
+    let job = ConvertJob {
+        input: a.input.clone(),
+        from,
+        outputs: out,
+        first_board: a.first_board,
+        event: a.write.event.clone(),
+        blind: a.write.blind,
+        split: a.write.split,
+    };
+    let mut stdout = super::open_output(None)?;
+    let report = dealdex::workflow::convert::run(&job, &mut stdout).map_err(|e| match e {
+        // The writer's error as such: a closed pipe ends quietly.
+        ConvertError::Write(w) => anyhow::Error::from(w),
+        e => e.into(),
+    })?;
+    if json {
+        writeln!(stdout, "{}", serde_json::to_string(&report)?)?;
+        stdout.flush()?;
+    }
+    Ok(())
 }
 
 /// Boards gathered into one transaction when importing deals only (the default `--batch`).

@@ -1,12 +1,11 @@
-//! Output files through the format registry: choosing formats, rendering whole sets (with
-//! `--split` for machines' board limits) and streaming bulk runs chunk by chunk.
+//! Output files through the format registry: the writing options and choosing each output's
+//! format (rendering and writing are the library's: [`dealdex::export`]).
 
 use std::path::{Path, PathBuf};
 
-use dealdex::export::RenderedFile;
-use dealdex::formats::{self, Board, DealFormat, WriteOptions};
+use dealdex::formats::{self, DealFormat};
 
-use super::{bad, open_output};
+use super::bad;
 
 /// The writing options shared by `generate`, `convert` and `export`.
 #[derive(clap::Args, Debug, Clone)]
@@ -23,21 +22,6 @@ pub struct WriteArgs {
     /// set's name where there is one).
     #[arg(long)]
     pub event: Option<String>,
-}
-
-impl WriteArgs {
-    /// The options for a set of boards `first..=last`, with `default_event` when no --event.
-    pub fn options(&self, default_event: &str, first: u64, last: u64) -> WriteOptions {
-        WriteOptions {
-            event: self
-                .event
-                .clone()
-                .unwrap_or_else(|| default_event.to_string()),
-            blind: self.blind,
-            first_board: first,
-            last_board: last,
-        }
-    }
 }
 
 /// One output: a file (or stdout) and its format.
@@ -106,17 +90,6 @@ pub fn plan(outs: &[PathBuf], format: Option<&str>, default: &str) -> anyhow::Re
         .collect()
 }
 
-/// Renders a whole set for every output, in memory, before anything is written
-/// ([`dealdex::export::render_set`]); a format that cannot hold the set is bad input.
-pub fn render(
-    outputs: &[Output],
-    boards: &[Board],
-    opts: &WriteOptions,
-    split: bool,
-) -> anyhow::Result<Vec<RenderedFile>> {
-    dealdex::export::render_set(outputs, boards, opts, split).map_err(|e| bad(e.to_string()))
-}
-
 /// Checks output paths before anything is made or stored: a directory where a file goes,
 /// or a file in a directory that does not exist, is bad input naming the path.
 pub fn check_paths(paths: &[PathBuf]) -> anyhow::Result<()> {
@@ -137,13 +110,5 @@ pub fn check_paths(paths: &[PathBuf]) -> anyhow::Result<()> {
             )));
         }
     }
-    Ok(())
-}
-
-/// Writes rendered files ([`dealdex::export::write_rendered`]): files whole, so a failed
-/// write leaves an old file as it was; standard-output files to stdout.
-pub fn write_files(files: &[RenderedFile]) -> anyhow::Result<()> {
-    let mut stdout = open_output(None)?;
-    dealdex::export::write_rendered(files, &mut stdout)?;
     Ok(())
 }

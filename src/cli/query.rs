@@ -6,7 +6,7 @@ use std::path::Path;
 use anyhow::Context;
 use clap::Args;
 use dealdex::workflow::lookup::{LookupJob, PlayView};
-use dealdex::{Deal, Format, HexDeal, Labels, Scheme};
+use dealdex::{Deal, DealIndex, Format, HexDeal, Labels, Scheme};
 
 use super::{DbArgs, bad, open_output, parse_scheme};
 
@@ -90,34 +90,87 @@ pub(super) fn parse_inline_board(s: &str) -> Option<anyhow::Result<(Deal, Option
     None
 }
 
-pub fn number(a: NumberArgs, _json: bool) -> anyhow::Result<()> {
+/// One deal of `number --json`: hand-record numbers are strings (they exceed 2^53).
+#[derive(serde::Serialize)]
+struct NumberedDeal {
+    /// The board number, for a deal file's boards.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    board: Option<u64>,
+    /// The deal's 26-hex-digit index.
+    index: String,
+    /// Its hand-record number in the scheme, in decimal.
+    number: String,
+}
+
+/// The report of `number --json`.
+#[derive(serde::Serialize)]
+struct NumberReport {
+    scheme: &'static str,
+    deals: Vec<NumberedDeal>,
+}
+
+impl NumberedDeal {
+    fn new(board: Option<u64>, deal: &Deal, scheme: Scheme) -> NumberedDeal {
+        NumberedDeal {
+            board,
+            index: DealIndex::from_deal(deal).to_string(),
+            number: deal.number(scheme).to_string(),
+        }
+    }
+}
+
+pub fn number(a: NumberArgs, json: bool) -> anyhow::Result<()> {
     let mut out = open_output(None)?;
-    if let Some(deal) = parse_inline_deal(&a.deal) {
-        let deal = deal.context("deal")?;
-        writeln!(out, "{}", deal.number(a.scheme))?;
+    let deals: Vec<(Option<u64>, Deal)> = match parse_inline_deal(&a.deal) {
+        Some(deal) => vec![(None, deal.context("deal")?)],
+        None => {
+            let path = Path::new(&a.deal);
+            if !path.is_file() {
+                return Err(bad(format!(
+                    "{:?} is not a PBN deal string (N:…), a 26-hex-digit index or a deal file",
+                    a.deal
+                )));
+            }
+            let format = super::outputs::format_for(path, a.format.as_deref())?;
+            super::files::read_file(path, format, 1)?
+                .iter()
+                .map(|b| (Some(b.number.expect("numbered")), b.deal))
+                .collect()
+        }
+    };
+    if json {
+        let report = NumberReport {
+            scheme: a.scheme.name(),
+            deals: deals
+                .iter()
+                .map(|(board, deal)| NumberedDeal::new(*board, deal, a.scheme))
+                .collect(),
+        };
+        writeln!(out, "{}", serde_json::to_string(&report)?)?;
         return Ok(out.flush()?);
     }
-    let path = Path::new(&a.deal);
-    if !path.is_file() {
-        return Err(bad(format!(
-            "{:?} is not a PBN deal string (N:…), a 26-hex-digit index or a deal file",
-            a.deal
-        )));
-    }
-    let format = super::outputs::format_for(path, a.format.as_deref())?;
-    let boards = super::files::read_file(path, format, 1)?;
-    for b in &boards {
-        writeln!(
-            out,
-            "{} {}",
-            b.number.expect("numbered"),
-            b.deal.number(a.scheme)
-        )?;
+    for (board, deal) in &deals {
+        match board {
+            Some(b) => writeln!(out, "{b} {}", deal.number(a.scheme))?,
+            None => writeln!(out, "{}", deal.number(a.scheme))?,
+        }
     }
     Ok(out.flush()?)
 }
 
-pub fn deal(a: DealArgs, _json: bool) -> anyhow::Result<()> {
+/// The report of `deal --json`: numbers are strings (they exceed 2^53).
+#[derive(serde::Serialize)]
+struct DealReport {
+    scheme: &'static str,
+    first: String,
+    last: String,
+    deals: u64,
+    format: &'static str,
+    /// The output file; null for stdout.
+    out: Option<std::path::PathBuf>,
+}
+
+pub fn deal(a: DealArgs, json: bool) -> anyhow::Result<()> {
     let (first, last) = match a.number.split_once("..") {
         Some((x, y)) => (
             dealdex::parse_number(x).context("range start")?,
@@ -158,7 +211,26 @@ pub fn deal(a: DealArgs, _json: bool) -> anyhow::Result<()> {
         },
         |buf: Vec<u8>| out.write_all(&buf),
     )?;
-    Ok(out.flush()?)
+    out.flush()?;
+    if json {
+        let report = DealReport {
+            scheme: a.scheme.name(),
+            first: first.to_string(),
+            last: last.to_string(),
+            deals: count,
+            format: match a.format {
+                Format::Pbn => "pbn",
+                Format::Hex => "hex",
+                Format::Json => "json",
+            },
+            out: a.out.clone().filter(|p| p.as_os_str() != "-"),
+        };
+        // After the deals when they go to stdout too.
+        let mut stdout = open_output(None)?;
+        writeln!(stdout, "{}", serde_json::to_string(&report)?)?;
+        stdout.flush()?;
+    }
+    Ok(())
 }
 
 pub fn lookup(a: LookupArgs, json: bool) -> anyhow::Result<()> {

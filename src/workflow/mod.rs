@@ -5,10 +5,14 @@
 //! report that derives `serde::Serialize`. The binary only parses arguments into jobs and
 //! renders the reports as text or JSON; it never holds workflow logic.
 
+// The convert workflow: a deal file read through one format, written through others.
+pub mod convert;
 // The event workflows: new, publish, set-value, make, verify.
 pub mod event;
 // Deal files out: rendering, split sets, whole-file writes, and the export workflow.
 pub mod export;
+// The generate workflow: tournament sets and bulk runs from a seed or Big Deal.
+pub mod generate;
 // The import workflow: deal files with their plays and tables into the store.
 pub mod import;
 // The solve workflow: tables for deals or a database, batched and resumable.

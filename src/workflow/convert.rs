@@ -1,0 +1,154 @@
+//! The `convert` workflow: a deal file read whole through one format (FORMATS.md) and
+//! written through another, rendered in memory before anything is written.
+//!
+//! A job goes in ([`ConvertJob`]), a report comes out ([`ConvertReport`], serde);
+//! standard-output files go to the writer the caller passes, so the library never prints.
+//!
+//! ```
+//! use dealdex::export::Output;
+//! use dealdex::formats;
+//! use dealdex::workflow::convert::{ConvertJob, run};
+//! let dir = tempfile::tempdir()?;
+//! let input = dir.path().join("one.pbn");
+//! std::fs::write(&input, "[Board \"1\"]\n[Deal \"N:AKQJ.AKQJ.AKQ.AK T987.T987.T98.T9 6543.6543.765.87 2.2.J432.QJ65432\"]\n")?;
+//! let out = Output { path: None, format: formats::by_name("hex").unwrap() };
+//! let job = ConvertJob::new(input, formats::by_name("pbn").unwrap(), vec![out]);
+//! let mut stdout = Vec::new();
+//! let report = run(&job, &mut stdout)?;
+//! assert_eq!((report.boards, report.files.len()), (1, 1));
+//! assert_eq!(report.files[0].bytes, stdout.len() as u64);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Instant;
+
+use serde::Serialize;
+
+use crate::formats::{DealFormat, WriteOptions};
+use crate::workflow::export::{
+    ExportedFile, Output, RenderError, WriteError, render_set, write_rendered,
+};
+use crate::workflow::import::{ReadFileError, read_deal_file};
+
+/// A convert job: one file in, its boards out to every output.
+#[derive(Clone)]
+pub struct ConvertJob {
+    /// The file to read.
+    pub input: PathBuf,
+    /// The format to read it as.
+    pub from: &'static dyn DealFormat,
+    /// The outputs, each a file or standard output with its format.
+    pub outputs: Vec<Output>,
+    /// Number of the first board when the input carries no board numbers (1-based).
+    pub first_board: u64,
+    /// The event name for the formats that carry one (default: none).
+    pub event: Option<String>,
+    /// Hide the cards from dealing machines' displays where the format can.
+    pub blind: bool,
+    /// Cut outputs for formats with a board limit into files of 96 boards
+    /// ([`render_set`]).
+    pub split: bool,
+}
+
+impl ConvertJob {
+    /// A job converting `input` (read as `from`) to `outputs`, with boards numbered from 1
+    /// where the file has no numbers, no event, cards shown, not split.
+    pub fn new(input: PathBuf, from: &'static dyn DealFormat, outputs: Vec<Output>) -> ConvertJob {
+        ConvertJob {
+            input,
+            from,
+            outputs,
+            first_board: 1,
+            event: None,
+            blind: false,
+            split: false,
+        }
+    }
+}
+
+/// What a convert job did.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ConvertReport {
+    /// The file read.
+    pub input: PathBuf,
+    /// The format it was read as (registry name).
+    pub from: &'static str,
+    /// Boards read.
+    pub boards: u64,
+    /// The first board's number (boards without one are numbered from the job's
+    /// `first_board`).
+    pub first_board: u64,
+    /// The last board's number.
+    pub last_board: u64,
+    /// The files written, in order (standard output with `path` null).
+    pub files: Vec<ExportedFile>,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+}
+
+/// Why a conversion failed. Nothing is written unless every output rendered.
+#[derive(Debug, thiserror::Error)]
+pub enum ConvertError {
+    /// The input could not be read, its format refused it, or it holds no board.
+    #[error(transparent)]
+    Read(#[from] ReadFileError),
+    /// An output format cannot hold the boards (nothing was written).
+    #[error(transparent)]
+    Render(#[from] RenderError),
+    /// An output could not be written (files before it are written).
+    #[error(transparent)]
+    Write(#[from] WriteError),
+}
+
+impl ConvertError {
+    /// This error's [`ErrorClass`](crate::ErrorClass): an unreadable or refused input and
+    /// an output format that cannot hold the boards are bad input; a failed write is I/O.
+    pub fn class(&self) -> crate::ErrorClass {
+        match self {
+            ConvertError::Read(e) => e.class(),
+            ConvertError::Render(_) => crate::ErrorClass::BadInput,
+            ConvertError::Write(_) => crate::ErrorClass::Io,
+        }
+    }
+}
+
+/// Runs `job`: reads the input whole ([`read_deal_file`]), renders every output
+/// ([`render_set`], the boards' numbers as the set's range), then writes them
+/// ([`write_rendered`]; standard-output files to `stdout`).
+///
+/// # Errors
+/// [`ConvertError`]: the input cannot be read, an output format cannot hold the boards
+/// (nothing written), or an output cannot be written.
+pub fn run(job: &ConvertJob, stdout: &mut dyn Write) -> Result<ConvertReport, ConvertError> {
+    let started = Instant::now();
+    let boards = read_deal_file(&job.input, job.from, job.first_board)?;
+    let first = boards.first().and_then(|b| b.number).unwrap_or(1);
+    let last = boards.last().and_then(|b| b.number).unwrap_or(1);
+    let opts = WriteOptions {
+        event: job.event.clone().unwrap_or_default(),
+        blind: job.blind,
+        first_board: first,
+        last_board: last,
+    };
+    let files = render_set(&job.outputs, &boards, &opts, job.split)?;
+    write_rendered(&files, stdout)?;
+    Ok(ConvertReport {
+        input: job.input.clone(),
+        from: job.from.info().name,
+        boards: boards.len() as u64,
+        first_board: first,
+        last_board: last,
+        files: files
+            .iter()
+            .map(|f| ExportedFile {
+                path: f.path.clone(),
+                format: f.format,
+                boards: f.boards,
+                bytes: f.bytes.len() as u64,
+            })
+            .collect(),
+        seconds: started.elapsed().as_secs_f64(),
+    })
+}

@@ -1,0 +1,1214 @@
+//! The `generate` workflow: a tournament set (boards `A..=B` with dealer and vulnerability by
+//! board, stored as a named set) or a bulk run (millions of deals streamed in bounded memory,
+//! stored in committed batches), from a seed (FORMATS.md §3), a fresh seed saved to a key
+//! file, or Big Deal's stream (SQUAREDEAL.md §1); optionally completing a predeal and keeping
+//! only deals that match a query.
+//!
+//! A job goes in ([`GenerateJob`]), a report comes out ([`GenerateReport`], serde), progress
+//! goes through a callback ([`Progress`]); standard-output files go to the writer the caller
+//! passes, so the library never prints.
+//!
+//! ```
+//! use dealdex::workflow::generate::{GenerateJob, Source, run};
+//! use dealdex::{Seed, Store};
+//! let seed: Seed = "42".repeat(32).parse()?;
+//! let job = GenerateJob::set(1, 16, Source::Seed(seed), Vec::new());
+//! let mut store = Store::open_in_memory()?;
+//! let first = run(&job, Some(&mut store), &mut std::io::sink(), &mut |_| {})?;
+//! assert_eq!((first.deals, first.new_deals, first.duplicates), (16, Some(16), Some(0)));
+//! // The same set again: already stored, nothing new.
+//! let again = GenerateJob { name: Some(first.set.unwrap().name), ..job };
+//! let second = run(&again, Some(&mut store), &mut std::io::sink(), &mut |_| {})?;
+//! assert_eq!(second.new_deals, Some(0));
+//! assert!(second.set.unwrap().already_stored);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use serde::Serialize;
+
+use crate::formats::{Board, FormatError, WriteOptions};
+use crate::generation::bigdeal::BigDealStream;
+use crate::generation::predeal::Predeal;
+use crate::model::deal::Deal;
+use crate::model::index::DealIndex;
+use crate::model::number::Scheme;
+use crate::query::{Query, QueryError};
+use crate::secret::{self, SecretFileError};
+use crate::store::{NewSet, Store, StoreError};
+use crate::workflow::export::{
+    ExportedFile, Output, RenderError, RenderedFile, WriteError, render_set, write_rendered,
+};
+use crate::{CHUNK, Seed, SeedError};
+
+/// Deals inserted per store transaction in a bulk run by default. Random keys dirty most of
+/// the B-tree's leaf pages in every transaction, so fewer, larger batches write far less WAL:
+/// 4 Mi keys (2 × 54 MB of keys in memory) ran 10 M deals 25 % faster than 1 Mi keys.
+pub const DEFAULT_BATCH: u64 = 1 << 22;
+
+/// The smallest bulk batch: below it the per-transaction cost dominates (each commit
+/// rewrites every B-tree page its random keys touch).
+pub const MIN_BATCH: u64 = 1000;
+
+/// The largest bulk batch: a batch is held in memory twice (keys and their sorted copy).
+pub const MAX_BATCH: u64 = 1 << 24;
+
+/// The most boards a tournament set may have: the set is made, rendered and stored in
+/// memory whole.
+pub const MAX_SET_BOARDS: u64 = 1 << 20;
+
+/// Boards an output that is not streamed (a format written in one piece, or one cut with
+/// `split`) may collect in memory in a bulk run.
+pub const MAX_COLLECTED: u64 = 1 << 20;
+
+/// Bytes buffered per output file.
+const BUFFER: usize = 1 << 20;
+
+/// Where the deals come from.
+#[derive(Clone)]
+pub enum Source {
+    /// A seed the caller has (given, or read from a key file with [`read_seed_file`]): the
+    /// Pavlicek-numbered stream of FORMATS.md §3; nothing is saved.
+    Seed(Seed),
+    /// A fresh 256-bit seed from the operating system, saved to a new key file (mode 0600)
+    /// before any deal leaves the process: `key_file` (which must not exist), or by default
+    /// `<first output>.seed`, else `<db stem>-<sha>.seed` beside the database, else
+    /// `dealdex-<sha>.seed` in the working directory (the next free name when taken).
+    Fresh {
+        /// The key file to write; `None` for the default name.
+        key_file: Option<PathBuf>,
+    },
+    /// Big Deal's stream (bigdealx's deals, SQUAREDEAL.md §1), numbered in the Big Deal
+    /// scheme. Cannot be combined with a predeal or a filter.
+    BigDeal(BigDealStream),
+}
+
+/// What to generate.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Boards {
+    /// A tournament set: boards `first..=last` (1-based, at most [`MAX_SET_BOARDS`]),
+    /// rendered whole and stored as one named set.
+    Set {
+        /// The first board (≥ 1).
+        first: u64,
+        /// The last board (≥ `first`).
+        last: u64,
+    },
+    /// A bulk run: deals `start..=start + count − 1` of the stream, streamed in bounded
+    /// memory; with a store, committed every `batch` deals in stream order (a kill loses at
+    /// most the batch in flight).
+    Bulk {
+        /// The first deal (1-based); shards of one seed concatenate to the whole.
+        start: u64,
+        /// How many deals (≥ 1).
+        count: u64,
+        /// Deals per store transaction, [`MIN_BATCH`]`..=`[`MAX_BATCH`].
+        batch: u64,
+    },
+}
+
+/// A query-language filter (`generate --where`): the parsed query and its text (which the
+/// key file of a fresh seed records).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Filter {
+    /// The query.
+    pub query: Query,
+    /// Its text as given.
+    pub text: String,
+}
+
+impl Filter {
+    /// Parses a query-language expression (see [`crate::query`]).
+    ///
+    /// # Errors
+    /// The query's [`QueryError`], with its column.
+    pub fn parse(text: &str) -> Result<Filter, QueryError> {
+        Ok(Filter {
+            query: Query::parse(text)?,
+            text: text.to_owned(),
+        })
+    }
+}
+
+/// A generate job: what to make, from what, written where.
+#[derive(Clone)]
+pub struct GenerateJob {
+    /// A tournament set or a bulk run.
+    pub boards: Boards,
+    /// The deals' source.
+    pub source: Source,
+    /// Fixed cards: the rest is dealt uniformly among the consistent deals.
+    pub predeal: Option<Predeal>,
+    /// Keep only matching deals, drawing until enough match (the stream has 2^64 deals: a
+    /// query no deal satisfies runs for ever).
+    pub filter: Option<Filter>,
+    /// The outputs, each a file or standard output with its format. A set is rendered for
+    /// all of them before anything is written; a bulk run streams the formats that stream
+    /// and collects the boards for the others (at most [`MAX_COLLECTED`]).
+    pub outputs: Vec<Output>,
+    /// Set name (tournament sets only): stored as given (a different set of that name is an
+    /// error); `None`: the first output file's stem, else `boards-A-B`, made unique in the
+    /// store (`name-2`, …).
+    pub name: Option<String>,
+    /// The event name for the formats that carry one (default: the set's name; none in bulk
+    /// runs).
+    pub event: Option<String>,
+    /// Hide the cards from dealing machines' displays where the format can.
+    pub blind: bool,
+    /// Cut outputs for formats with a board limit into files of 96 boards
+    /// ([`render_set`]).
+    pub split: bool,
+    /// The database file the store was opened from, for the default key file of a fresh
+    /// seed (beside it) and the report; `None` for no store or one in memory.
+    pub db: Option<PathBuf>,
+}
+
+impl GenerateJob {
+    /// A tournament set `first..=last` from `source` to `outputs`, with the defaults: no
+    /// predeal, no filter, the default name, cards shown, not split, no database path.
+    pub fn set(first: u64, last: u64, source: Source, outputs: Vec<Output>) -> GenerateJob {
+        GenerateJob::new(Boards::Set { first, last }, source, outputs)
+    }
+
+    /// A bulk run of `count` deals from deal `start` on, committed in batches of
+    /// [`DEFAULT_BATCH`], with the other defaults of [`GenerateJob::set`].
+    pub fn bulk(start: u64, count: u64, source: Source, outputs: Vec<Output>) -> GenerateJob {
+        let batch = DEFAULT_BATCH;
+        GenerateJob::new(
+            Boards::Bulk {
+                start,
+                count,
+                batch,
+            },
+            source,
+            outputs,
+        )
+    }
+
+    /// A job with the defaults of [`GenerateJob::set`].
+    fn new(boards: Boards, source: Source, outputs: Vec<Output>) -> GenerateJob {
+        GenerateJob {
+            boards,
+            source,
+            predeal: None,
+            filter: None,
+            outputs,
+            name: None,
+            event: None,
+            blind: false,
+            split: false,
+            db: None,
+        }
+    }
+}
+
+/// A tournament set's name and whether it was stored.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SetReport {
+    /// The set's name.
+    pub name: String,
+    /// Stored in the database (false without a store).
+    pub stored: bool,
+    /// The identical set was already stored: nothing was written to the database.
+    pub already_stored: bool,
+}
+
+/// Whether a job made a tournament set or ran in bulk.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Mode {
+    /// A tournament set (`--boards`).
+    Set,
+    /// A bulk run (`--count`).
+    Bulk,
+}
+
+/// What a generate job did.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct GenerateReport {
+    /// A set or a bulk run.
+    pub mode: Mode,
+    /// The numbering scheme of the deals' source: `pavlicek` (seeds) or `bigdeal`.
+    pub scheme: &'static str,
+    /// The first board (bulk: the first deal's ordinal).
+    pub first_board: u64,
+    /// The last board.
+    pub last_board: u64,
+    /// Deals generated (kept, with a filter).
+    pub deals: u64,
+    /// The tournament set; `None` in bulk runs.
+    pub set: Option<SetReport>,
+    /// The database path of the job ([`GenerateJob::db`]), when a store was given.
+    pub database: Option<PathBuf>,
+    /// Deals new to the database; `None` without a store.
+    pub new_deals: Option<u64>,
+    /// Deals that were already stored (or came earlier in the run); `None` without a store.
+    pub duplicates: Option<u64>,
+    /// With a filter: deals drawn from the stream to find them.
+    pub drawn: Option<u64>,
+    /// With a filter that has `dd`/`par` terms: deals solved double dummy (those its
+    /// cheaper conditions left undecided).
+    pub solved: Option<u64>,
+    /// The key file a fresh seed was saved to (secret: it regenerates the deals).
+    pub seed_file: Option<PathBuf>,
+    /// The default key file name that was taken (kept as it was), when the seed went to
+    /// the next free name instead.
+    pub seed_file_taken: Option<PathBuf>,
+    /// The files written, in order (standard output with `path` null).
+    pub files: Vec<ExportedFile>,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+}
+
+/// Progress of a running job, reported on the calling thread.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Progress<'a> {
+    /// A fresh seed was saved (before any deal was written or stored).
+    SeedSaved {
+        /// The key file written.
+        path: &'a Path,
+        /// The default name, when it was taken and the seed went to `path` instead.
+        default_taken: Option<&'a Path>,
+    },
+    /// A bulk run started: `total` deals to make (`matching`: deals that match the filter).
+    Started {
+        /// Deals to make.
+        total: u64,
+        /// True when counting deals that match a filter.
+        matching: bool,
+    },
+    /// Deals made (or matching deals found) so far, once a chunk.
+    Done(u64),
+    /// The bulk run's deals are all made and written.
+    Finished,
+}
+
+/// Why a generate job failed. Bad input is found before anything is written or stored.
+#[derive(Debug, thiserror::Error)]
+pub enum GenerateError {
+    /// A board range with something that is not a number.
+    #[error("--boards {range:?}: {token:?} is not a board number")]
+    NotABoardNumber {
+        /// The range as given.
+        range: String,
+        /// The part that is no number.
+        token: String,
+    },
+    /// A board range that is empty or starts at 0.
+    #[error("--boards {range:?}: expected A-B with 1 <= A <= B (boards are numbered from 1)")]
+    BadBoardRange {
+        /// The range as given (`A-B`).
+        range: String,
+    },
+    /// A set of more than [`MAX_SET_BOARDS`] boards.
+    #[error(
+        "--boards {range:?}: {boards} boards; a set has at most {MAX_SET_BOARDS} (use --count for bulk runs)"
+    )]
+    TooManyBoards {
+        /// The range as given.
+        range: String,
+        /// Boards in it.
+        boards: u128,
+    },
+    /// A bulk run of 0 deals.
+    #[error("--count must be at least 1")]
+    ZeroCount,
+    /// A bulk run starting at deal 0.
+    #[error("--start is 1-based: the first deal is 1")]
+    ZeroStart,
+    /// A bulk run past the 64-bit deal counter.
+    #[error("--start + --count overflows the 64-bit deal counter")]
+    CounterOverflow,
+    /// A batch outside [`MIN_BATCH`]`..=`[`MAX_BATCH`].
+    #[error("--batch {batch}: expected {MIN_BATCH}..={MAX_BATCH} deals")]
+    BadBatch {
+        /// The batch asked for.
+        batch: u64,
+    },
+    /// A bulk run with no output and no store.
+    #[error("nothing to do: give --out FILE, or drop --no-db to store the deals")]
+    NothingToDo,
+    /// A bulk run past a format's board limit, without `split`.
+    #[error("{output}: {format} holds boards 1..{max}, this run ends at {last} (give --split)")]
+    BoardLimit {
+        /// The output's label (path or `stdout`).
+        output: String,
+        /// The format's name.
+        format: &'static str,
+        /// Its last board.
+        max: u64,
+        /// The run's last deal.
+        last: u64,
+    },
+    /// A bulk run too long for an output that is written in one piece.
+    #[error("{output}: {format} is written in one piece; at most {MAX_COLLECTED} boards")]
+    TooManyToCollect {
+        /// The output's label.
+        output: String,
+        /// The format's name.
+        format: &'static str,
+    },
+    /// A streaming format refused the run (its header, boards or footer).
+    #[error("{output}: {error}")]
+    Format {
+        /// The output's label.
+        output: String,
+        /// The format's error.
+        error: FormatError,
+    },
+    /// A format cannot hold the set (nothing was written or stored).
+    #[error(transparent)]
+    Render(#[from] RenderError),
+    /// An output could not be opened or written.
+    #[error(transparent)]
+    Write(#[from] WriteError),
+    /// A key file (`--seed-file`) could not be read.
+    #[error("{}: {error}", path.display())]
+    SeedFile {
+        /// The file.
+        path: PathBuf,
+        /// The I/O error.
+        error: std::io::Error,
+    },
+    /// A key file without a seed line (only blank lines and `#` comments).
+    #[error("{}: no seed line", path.display())]
+    NoSeedLine {
+        /// The file.
+        path: PathBuf,
+    },
+    /// A key file whose seed line is no seed.
+    #[error("{}: line {line}: {error}", path.display())]
+    BadSeedLine {
+        /// The file.
+        path: PathBuf,
+        /// The line (1-based).
+        line: usize,
+        /// What is wrong with it.
+        error: SeedError,
+    },
+    /// The operating system's random source failed.
+    #[error(transparent)]
+    Seed(#[from] SeedError),
+    /// The key file asked for exists: a secret is never overwritten.
+    #[error(
+        "--key-file {error} (it may hold the seed of an earlier set: name another --key-file, or reuse that seed with --seed-file)"
+    )]
+    KeyFileExists {
+        /// The secret file's error, naming the path.
+        error: SecretFileError,
+    },
+    /// The key file could not be written.
+    #[error(transparent)]
+    KeyFile(SecretFileError),
+    /// Big Deal's 32-bit counter runs out before the set's last board.
+    #[error("--boards {first}-{last}: the Big Deal stream's 32-bit counter runs out first")]
+    BigDealSetExhausted {
+        /// The set's first board.
+        first: u64,
+        /// Its last board.
+        last: u64,
+    },
+    /// Big Deal's 32-bit counter ran out before the bulk run's last deal.
+    #[error("the Big Deal stream's 32-bit counter ran out before the last board")]
+    BigDealExhausted,
+    /// The store failed (or refused a set of that name with other deals).
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+impl GenerateError {
+    /// This error's [`ErrorClass`](crate::ErrorClass): a store error has the store's class,
+    /// an unwritable output or key file is I/O, a failing random source is I/O; everything
+    /// else (ranges, counts, formats, key files given) is bad input.
+    pub fn class(&self) -> crate::ErrorClass {
+        use crate::ErrorClass as C;
+        match self {
+            GenerateError::Store(e) => e.class(),
+            GenerateError::Write(_) | GenerateError::KeyFile(_) | GenerateError::Seed(_) => C::Io,
+            _ => C::BadInput,
+        }
+    }
+}
+
+/// Parses a board range `A-B`, or `N` for `1-N`, into `(A, B)` with 1 ≤ A ≤ B and at most
+/// [`MAX_SET_BOARDS`] boards.
+///
+/// ```
+/// use dealdex::workflow::generate::parse_board_range;
+/// assert_eq!(parse_board_range("1-32")?, (1, 32));
+/// assert_eq!(parse_board_range("16")?, (1, 16));
+/// assert!(parse_board_range("0-5").is_err());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+/// [`GenerateError::NotABoardNumber`], [`GenerateError::BadBoardRange`] or
+/// [`GenerateError::TooManyBoards`].
+pub fn parse_board_range(text: &str) -> Result<(u64, u64), GenerateError> {
+    let num = |t: &str| -> Result<u64, GenerateError> {
+        t.trim()
+            .parse::<u64>()
+            .map_err(|_| GenerateError::NotABoardNumber {
+                range: text.to_owned(),
+                token: t.to_owned(),
+            })
+    };
+    let (a, b) = match text.split_once('-') {
+        Some((a, b)) => (num(a)?, num(b)?),
+        None => (1, num(text)?),
+    };
+    check_set(text, a, b)?;
+    Ok((a, b))
+}
+
+/// Checks a set's range `a..=b`; `text` names it in errors.
+fn check_set(text: &str, a: u64, b: u64) -> Result<(), GenerateError> {
+    if a == 0 || b < a {
+        return Err(GenerateError::BadBoardRange {
+            range: text.to_owned(),
+        });
+    }
+    if b - a >= MAX_SET_BOARDS {
+        return Err(GenerateError::TooManyBoards {
+            range: text.to_owned(),
+            boards: u128::from(b - a) + 1,
+        });
+    }
+    Ok(())
+}
+
+/// Reads the seed of a key file written by an earlier run: the first line that is neither
+/// blank nor a `#` comment, 64 hex digits.
+///
+/// # Errors
+/// [`GenerateError::SeedFile`] (unreadable), [`GenerateError::NoSeedLine`] or
+/// [`GenerateError::BadSeedLine`] (naming the line).
+pub fn read_seed_file(path: &Path) -> Result<Seed, GenerateError> {
+    let text = std::fs::read_to_string(path).map_err(|error| GenerateError::SeedFile {
+        path: path.to_owned(),
+        error,
+    })?;
+    let (n, line) = text
+        .lines()
+        .enumerate()
+        .find(|(_, l)| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
+        .ok_or_else(|| GenerateError::NoSeedLine {
+            path: path.to_owned(),
+        })?;
+    line.parse().map_err(|error| GenerateError::BadSeedLine {
+        path: path.to_owned(),
+        line: n + 1,
+        error,
+    })
+}
+
+/// Checks a job without touching anything: the set's range, a bulk run's count, start and
+/// batch, that it has something to do (`storing`: a store will be given), and that every
+/// output's format can hold the run. [`run`] checks the same; call this first to refuse bad
+/// input before opening (and creating) a database.
+///
+/// # Errors
+/// The bad-input variants of [`GenerateError`].
+pub fn check(job: &GenerateJob, storing: bool) -> Result<(), GenerateError> {
+    let (start, count, batch) = match job.boards {
+        Boards::Set { first, last } => return check_set(&format!("{first}-{last}"), first, last),
+        Boards::Bulk {
+            start,
+            count,
+            batch,
+        } => (start, count, batch),
+    };
+    if count == 0 {
+        return Err(GenerateError::ZeroCount);
+    }
+    if start == 0 {
+        return Err(GenerateError::ZeroStart);
+    }
+    let last = start
+        .checked_add(count - 1)
+        .ok_or(GenerateError::CounterOverflow)?;
+    if !(MIN_BATCH..=MAX_BATCH).contains(&batch) {
+        return Err(GenerateError::BadBatch { batch });
+    }
+    if !storing && job.outputs.is_empty() {
+        return Err(GenerateError::NothingToDo);
+    }
+    for o in &job.outputs {
+        let info = o.format.info();
+        if let Some(max) = info.max_board
+            && last > max
+            && !job.split
+        {
+            return Err(GenerateError::BoardLimit {
+                output: o.label(),
+                format: info.name,
+                max,
+                last,
+            });
+        }
+        if !streams(o, job.split) && count > MAX_COLLECTED {
+            return Err(GenerateError::TooManyToCollect {
+                output: o.label(),
+                format: info.name,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// True when a bulk run streams `o` chunk by chunk (else it collects the boards and renders
+/// them whole): formats that stream, unless cut with `split`.
+fn streams(o: &Output, split: bool) -> bool {
+    let info = o.format.info();
+    info.streaming && !(split && info.max_board.is_some())
+}
+
+/// Runs `job`: checks it ([`check`]), makes the deals, writes every output (standard-output
+/// files to `stdout`) and stores them in `store` when given: a set as one named set
+/// ([`Store::store_set`]), a bulk run's deals in batches ([`Store::insert_deals`]). A fresh
+/// seed is saved first ([`Source::Fresh`]). A set is rendered for every output before
+/// anything is written or stored, so a format's limit leaves no trace.
+///
+/// # Errors
+/// [`GenerateError`]: bad input (found before anything is written), a key file or output
+/// that cannot be written, or the store failing (a bulk run keeps the batches committed
+/// before it).
+pub fn run(
+    job: &GenerateJob,
+    mut store: Option<&mut Store>,
+    stdout: &mut dyn Write,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<GenerateReport, GenerateError> {
+    check(job, store.is_some())?;
+    let mut started = Instant::now();
+    let source = resolve(&job.source)?;
+    let mut report = match job.boards {
+        Boards::Set { first, last } => {
+            run_set(job, &source, (first, last), store, stdout, progress)?
+        }
+        Boards::Bulk {
+            start,
+            count,
+            batch,
+        } => {
+            let last = start + (count - 1);
+            let mut report = GenerateReport {
+                mode: Mode::Bulk,
+                scheme: source.scheme.name(),
+                first_board: start,
+                last_board: last,
+                deals: count,
+                set: None,
+                database: store.as_ref().and(job.db.clone()),
+                new_deals: None,
+                duplicates: None,
+                drawn: None,
+                solved: None,
+                seed_file: None,
+                seed_file_taken: None,
+                files: Vec::new(),
+                seconds: 0.0,
+            };
+            if source.fresh {
+                let what = match &job.filter {
+                    Some(f) => format!("{count} deals matching {:?}", f.text),
+                    None => format!("deals {start}..{last}"),
+                };
+                let (path, taken) = save_seed(job, &source.seed, &what, progress)?;
+                report.seed_file = Some(path);
+                report.seed_file_taken = taken;
+            }
+            // A bulk run's time is the deals' (its rate is deals a second), not the key file's.
+            started = Instant::now();
+            let bulk = Bulk {
+                start,
+                count,
+                batch: batch as usize,
+            };
+            match &job.filter {
+                Some(f) => run_filtered(job, &source, &bulk, f, &mut store, stdout, progress)?
+                    .fill(&mut report),
+                None => {
+                    run_bulk(job, &source, &bulk, &mut store, stdout, progress)?.fill(&mut report)
+                }
+            }
+            report
+        }
+    };
+    report.seconds = started.elapsed().as_secs_f64();
+    Ok(report)
+}
+
+/// The source resolved: the seed (a fresh one drawn), and the Big Deal stream if that is it.
+struct Resolved {
+    seed: Seed,
+    fresh: bool,
+    bigdeal: Option<BigDealStream>,
+    scheme: Scheme,
+}
+
+/// Draws a fresh seed, or takes the one given.
+fn resolve(source: &Source) -> Result<Resolved, GenerateError> {
+    Ok(match source {
+        Source::Seed(seed) => Resolved {
+            seed: *seed,
+            fresh: false,
+            bigdeal: None,
+            scheme: Scheme::Pavlicek,
+        },
+        Source::Fresh { .. } => Resolved {
+            seed: Seed::from_os()?,
+            fresh: true,
+            bigdeal: None,
+            scheme: Scheme::Pavlicek,
+        },
+        Source::BigDeal(stream) => Resolved {
+            // Not used: the stream is the source.
+            seed: Seed([0; 32]),
+            fresh: false,
+            bigdeal: Some(stream.clone()),
+            scheme: Scheme::BigDeal,
+        },
+    })
+}
+
+/// What a set records about its source in the store: generator and the SHA-256 of the
+/// seed (of bigdealx's two seeds for a Big Deal run).
+fn set_source(source: &Resolved) -> (String, [u8; 32]) {
+    let version = concat!("dealdex ", env!("CARGO_PKG_VERSION"));
+    match &source.bigdeal {
+        Some(b) => (format!("{version} (bigdealx stream)"), b.sha256()),
+        None => (version.into(), source.seed.sha256()),
+    }
+}
+
+/// Saves a fresh seed to a new file only ([`secret`]): [`Source::Fresh`]'s `key_file` must
+/// not exist; the default name, when taken, gives way to the next free one. Returns the
+/// file written and the default name when it was taken.
+fn save_seed(
+    job: &GenerateJob,
+    seed: &Seed,
+    what: &str,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<(PathBuf, Option<PathBuf>), GenerateError> {
+    let text = |path: &Path| {
+        format!(
+            "# dealdex generation seed: secret; it regenerates {what}\n# use: dealdex generate --seed-file {} …\n{seed}\n",
+            path.display()
+        )
+        .into_bytes()
+    };
+    let key_file = match &job.source {
+        Source::Fresh { key_file } => key_file.as_ref(),
+        _ => None,
+    };
+    let (written, taken) = match key_file {
+        Some(p) => match secret::write_new(p, &text(p)) {
+            Ok(()) => (p.clone(), None),
+            Err(error @ SecretFileError::Exists { .. }) => {
+                return Err(GenerateError::KeyFileExists { error });
+            }
+            Err(e) => return Err(GenerateError::KeyFile(e)),
+        },
+        None => {
+            let default = default_key_path(job, seed);
+            let written =
+                secret::write_next_free(&default, text).map_err(GenerateError::KeyFile)?;
+            let taken = (written != default).then_some(default);
+            (written, taken)
+        }
+    };
+    progress(Progress::SeedSaved {
+        path: &written,
+        default_taken: taken.as_deref(),
+    });
+    Ok((written, taken))
+}
+
+/// The default key file for a fresh seed: `<out>.seed` when the first output is a regular
+/// file (or a new one), else `<db stem>-<sha>.seed` beside the database, else
+/// `dealdex-<sha>.seed` here.
+fn default_key_path(job: &GenerateJob, seed: &Seed) -> PathBuf {
+    let tag: String = seed.sha256()[..4]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    if let Some(out) = job.outputs.first().and_then(|o| o.path.as_ref())
+        && std::fs::metadata(out).map(|m| m.is_file()).unwrap_or(true)
+    {
+        let mut s = out.clone().into_os_string();
+        s.push(".seed");
+        return s.into();
+    }
+    if let Some(db) = &job.db {
+        let stem = db
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        return db.with_file_name(format!("{stem}-{tag}.seed"));
+    }
+    PathBuf::from(format!("dealdex-{tag}.seed"))
+}
+
+/// Boards numbered from `first`.
+fn numbered(first: u64, deals: &[Deal]) -> Vec<Board> {
+    deals
+        .iter()
+        .enumerate()
+        .map(|(j, d)| Board::new(first + j as u64, *d))
+        .collect()
+}
+
+/// The report's entry for a rendered file.
+fn exported(f: &RenderedFile) -> ExportedFile {
+    ExportedFile {
+        path: f.path.clone(),
+        format: f.format,
+        boards: f.boards,
+        bytes: f.bytes.len() as u64,
+    }
+}
+
+/// A tournament set: made, rendered for every output, its seed saved, stored, written.
+fn run_set(
+    job: &GenerateJob,
+    source: &Resolved,
+    (first, last): (u64, u64),
+    store: Option<&mut Store>,
+    stdout: &mut dyn Write,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<GenerateReport, GenerateError> {
+    let base = job.name.clone().unwrap_or_else(|| {
+        job.outputs
+            .first()
+            .and_then(|o| o.path.as_ref())
+            .and_then(|p| p.file_stem())
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| format!("boards-{first}-{last}"))
+    });
+    let name = match (&job.name, &store) {
+        (None, Some(s)) => s.unused_set_name(&base)?,
+        _ => base,
+    };
+    let count = last - first + 1;
+    let mut drawn = None;
+    let mut solved = None;
+    let deals: Vec<Deal> = match (&source.bigdeal, &job.filter) {
+        (Some(stream), _) => {
+            let mut stream = stream.clone();
+            let deals = stream.take_deals(usize::try_from(count).unwrap_or(usize::MAX));
+            if deals.len() as u64 != count {
+                return Err(GenerateError::BigDealSetExhausted { first, last });
+            }
+            deals
+        }
+        (None, Some(f)) => {
+            let found = crate::first_matching(
+                &source.seed,
+                job.predeal.as_ref(),
+                first,
+                count,
+                &f.query,
+                &mut |_| {},
+            );
+            drawn = Some(found.drawn);
+            solved = f.query.uses_dd().then_some(found.solved);
+            found.deals
+        }
+        (None, None) => {
+            let mut deals = Vec::with_capacity(count as usize);
+            crate::generate_chunks_with(
+                &source.seed,
+                job.predeal.as_ref(),
+                first,
+                count,
+                |_, d| d.to_vec(),
+                |d| {
+                    deals.extend(d);
+                    Ok::<(), GenerateError>(())
+                },
+            )?;
+            deals
+        }
+    };
+    let boards = numbered(first, &deals);
+    // Render every output first: a format's limit error must leave no trace.
+    let opts = WriteOptions {
+        event: job.event.clone().unwrap_or_else(|| name.clone()),
+        blind: job.blind,
+        first_board: first,
+        last_board: last,
+    };
+    let files = render_set(&job.outputs, &boards, &opts, job.split)?;
+    let (seed_file, seed_file_taken) = match source.fresh {
+        true => {
+            let what = format!("set {name:?}, boards {first}-{last}");
+            let (path, taken) = save_seed(job, &source.seed, &what, progress)?;
+            (Some(path), taken)
+        }
+        false => (None, None),
+    };
+    let mut outcome = None;
+    if let Some(store) = store {
+        let keyed: Vec<(u64, DealIndex)> = boards
+            .iter()
+            .map(|b| (b.number.expect("numbered"), DealIndex::from_deal(&b.deal)))
+            .collect();
+        let (generator, sha) = set_source(source);
+        let set = NewSet {
+            name: name.clone(),
+            first_board: first,
+            last_board: last,
+            scheme: source.scheme.name().into(),
+            generator,
+            seed_sha256: Some(sha),
+        };
+        outcome = Some(store.store_set(&set, &keyed)?);
+    }
+    write_rendered(&files, stdout)?;
+    Ok(GenerateReport {
+        mode: Mode::Set,
+        scheme: source.scheme.name(),
+        first_board: first,
+        last_board: last,
+        deals: count,
+        set: Some(SetReport {
+            name,
+            stored: outcome.is_some(),
+            already_stored: outcome.as_ref().is_some_and(|o| o.already_stored),
+        }),
+        database: outcome.as_ref().and(job.db.clone()),
+        new_deals: outcome.as_ref().map(|o| o.new_deals),
+        duplicates: outcome.as_ref().map(|o| count - o.new_deals),
+        drawn,
+        solved,
+        seed_file,
+        seed_file_taken,
+        files: files.iter().map(exported).collect(),
+        seconds: 0.0,
+    })
+}
+
+/// A bulk run's range and batch.
+struct Bulk {
+    start: u64,
+    count: u64,
+    batch: usize,
+}
+
+/// What a bulk run adds to the report.
+struct BulkDone {
+    new_deals: Option<u64>,
+    drawn: Option<u64>,
+    solved: Option<u64>,
+    files: Vec<ExportedFile>,
+}
+
+impl BulkDone {
+    /// Moves the run's counts and files into the report.
+    fn fill(self, report: &mut GenerateReport) {
+        report.duplicates = self.new_deals.map(|n| report.deals - n);
+        report.new_deals = self.new_deals;
+        report.drawn = self.drawn;
+        report.solved = self.solved;
+        report.files = self.files;
+    }
+}
+
+/// A streamed output's destination.
+enum Sink {
+    /// A file, buffered.
+    File(PathBuf, BufWriter<File>),
+    /// The caller's standard output.
+    Stdout,
+}
+
+impl Sink {
+    /// Creates the file (truncating it), or standard output for `None` and `-`.
+    fn open(path: Option<&Path>) -> Result<Sink, WriteError> {
+        let Some(p) = path.filter(|p| p.as_os_str() != "-") else {
+            return Ok(Sink::Stdout);
+        };
+        let f = File::create(p).map_err(|error| WriteError {
+            path: Some(p.to_owned()),
+            error,
+        })?;
+        Ok(Sink::File(
+            p.to_owned(),
+            BufWriter::with_capacity(BUFFER, f),
+        ))
+    }
+
+    /// Writes `bytes`; the error names the file.
+    fn write(&mut self, stdout: &mut dyn Write, bytes: &[u8]) -> Result<(), WriteError> {
+        match self {
+            Sink::File(p, w) => w.write_all(bytes).map_err(|error| WriteError {
+                path: Some(p.clone()),
+                error,
+            }),
+            Sink::Stdout => stdout
+                .write_all(bytes)
+                .map_err(|error| WriteError { path: None, error }),
+        }
+    }
+
+    /// Flushes the buffer; the error names the file.
+    fn flush(&mut self, stdout: &mut dyn Write) -> Result<(), WriteError> {
+        match self {
+            Sink::File(p, w) => w.flush().map_err(|error| WriteError {
+                path: Some(p.clone()),
+                error,
+            }),
+            Sink::Stdout => stdout
+                .flush()
+                .map_err(|error| WriteError { path: None, error }),
+        }
+    }
+}
+
+/// What one chunk of a bulk run carries from the workers to the writer.
+struct Chunk {
+    len: usize,
+    /// Formatted bytes per streaming output.
+    bytes: Vec<Vec<u8>>,
+    keys: Vec<DealIndex>,
+    /// The boards themselves, when a non-streaming output needs the whole run.
+    boards: Vec<Board>,
+}
+
+/// Runs `make` and `consume` over deals `first ..= first + count − 1`: the seeded parallel
+/// pipeline, or the Big Deal stream chunk by chunk (hashing and unranking in parallel inside
+/// each chunk).
+fn run_chunks<T, M, C>(
+    source: &Resolved,
+    predeal: Option<&Predeal>,
+    (first, count): (u64, u64),
+    make: M,
+    mut consume: C,
+) -> Result<(), GenerateError>
+where
+    T: Send,
+    M: Fn(u64, &[Deal]) -> T + Sync,
+    C: FnMut(T) -> Result<(), GenerateError>,
+{
+    let Some(stream) = &source.bigdeal else {
+        return crate::generate_chunks_with(&source.seed, predeal, first, count, make, consume);
+    };
+    let mut stream = stream.clone();
+    stream.skip_boards(first - 1);
+    let mut done = 0u64;
+    while done < count {
+        let len = (count - done).min(CHUNK as u64) as usize;
+        let deals = stream.take_deals(len);
+        if deals.len() < len {
+            return Err(GenerateError::BigDealExhausted);
+        }
+        consume(make(first + done, &deals))?;
+        done += len as u64;
+    }
+    Ok(())
+}
+
+/// Renders the collected outputs whole and writes them.
+fn write_collected(
+    outputs: &[Output],
+    boards: &[Board],
+    opts: &WriteOptions,
+    split: bool,
+    stdout: &mut dyn Write,
+) -> Result<Vec<ExportedFile>, GenerateError> {
+    if outputs.is_empty() {
+        return Ok(Vec::new());
+    }
+    let files = render_set(outputs, boards, opts, split)?;
+    write_rendered(&files, stdout)?;
+    Ok(files.iter().map(exported).collect())
+}
+
+/// A bulk run without a filter: streamed outputs chunk by chunk, the store in batches of
+/// exactly `batch` deals committed in stream order (after a kill the database holds deals
+/// `start .. start + k·batch − 1` for some k).
+fn run_bulk(
+    job: &GenerateJob,
+    source: &Resolved,
+    run: &Bulk,
+    store: &mut Option<&mut Store>,
+    stdout: &mut dyn Write,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<BulkDone, GenerateError> {
+    let last = run.start + (run.count - 1);
+    let opts = bulk_options(job, run.start, last);
+    let (streamed, collected): (Vec<Output>, Vec<Output>) = job
+        .outputs
+        .iter()
+        .cloned()
+        .partition(|o| streams(o, job.split));
+    let mut sinks = Vec::with_capacity(streamed.len());
+    let mut sizes = vec![0u64; streamed.len()];
+    for (o, size) in streamed.iter().zip(&mut sizes) {
+        let mut sink = Sink::open(o.path.as_deref())?;
+        let mut head = Vec::new();
+        o.format
+            .write_header(&opts, &mut head)
+            .map_err(|error| format_error(o, error))?;
+        sink.write(stdout, &head)?;
+        *size += head.len() as u64;
+        sinks.push(sink);
+    }
+    progress(Progress::Started {
+        total: run.count,
+        matching: false,
+    });
+    let want_keys = store.is_some();
+    let keep_boards = !collected.is_empty();
+    let mut new_deals = 0u64;
+    let mut pending: Vec<DealIndex> = Vec::new();
+    let mut all_boards: Vec<Board> = Vec::new();
+    let mut generated = 0u64;
+    run_chunks(
+        source,
+        job.predeal.as_ref(),
+        (run.start, run.count),
+        |first, deals| -> Result<Chunk, GenerateError> {
+            let boards = numbered(first, deals);
+            let mut bytes = Vec::with_capacity(streamed.len());
+            for o in &streamed {
+                let mut buf = Vec::new();
+                o.format
+                    .write_boards(&boards, &opts, &mut buf)
+                    .map_err(|error| format_error(o, error))?;
+                bytes.push(buf);
+            }
+            let keys = match want_keys {
+                true => deals.iter().map(DealIndex::from_deal).collect(),
+                false => Vec::new(),
+            };
+            Ok(Chunk {
+                len: deals.len(),
+                bytes,
+                keys,
+                boards: if keep_boards { boards } else { Vec::new() },
+            })
+        },
+        |chunk: Result<Chunk, GenerateError>| {
+            let chunk = chunk?;
+            for ((sink, size), b) in sinks.iter_mut().zip(&mut sizes).zip(&chunk.bytes) {
+                sink.write(stdout, b)?;
+                *size += b.len() as u64;
+            }
+            if let Some(s) = store.as_deref_mut() {
+                pending.extend_from_slice(&chunk.keys);
+                while pending.len() >= run.batch {
+                    new_deals += s.insert_deals(&pending[..run.batch])?;
+                    pending.drain(..run.batch);
+                }
+            }
+            all_boards.extend(chunk.boards);
+            generated += chunk.len as u64;
+            progress(Progress::Done(generated));
+            Ok(())
+        },
+    )?;
+    if let Some(s) = store.as_deref_mut()
+        && !pending.is_empty()
+    {
+        new_deals += s.insert_deals(&pending)?;
+    }
+    let mut files = Vec::new();
+    for ((o, sink), size) in streamed.iter().zip(&mut sinks).zip(&mut sizes) {
+        let mut tail = Vec::new();
+        o.format
+            .write_footer(&opts, &mut tail)
+            .map_err(|error| format_error(o, error))?;
+        sink.write(stdout, &tail)?;
+        sink.flush(stdout)?;
+        *size += tail.len() as u64;
+        files.push(ExportedFile {
+            path: o.path.clone(),
+            format: o.format.info().name,
+            boards: generated,
+            bytes: *size,
+        });
+    }
+    files.extend(write_collected(
+        &collected,
+        &all_boards,
+        &opts,
+        job.split,
+        stdout,
+    )?);
+    progress(Progress::Finished);
+    Ok(BulkDone {
+        new_deals: store.is_some().then_some(new_deals),
+        drawn: None,
+        solved: None,
+        files,
+    })
+}
+
+/// The write options of a bulk run: no event unless asked for.
+fn bulk_options(job: &GenerateJob, first: u64, last: u64) -> WriteOptions {
+    WriteOptions {
+        event: job.event.clone().unwrap_or_default(),
+        blind: job.blind,
+        first_board: first,
+        last_board: last,
+    }
+}
+
+/// A streaming format's error, naming the output.
+fn format_error(o: &Output, error: FormatError) -> GenerateError {
+    GenerateError::Format {
+        output: o.label(),
+        error,
+    }
+}
+
+/// A bulk run with a filter: the first `count` matching deals of the stream, numbered from
+/// `start`, kept in memory (32 bytes a deal), then written and stored in batches.
+fn run_filtered(
+    job: &GenerateJob,
+    source: &Resolved,
+    run: &Bulk,
+    filter: &Filter,
+    store: &mut Option<&mut Store>,
+    stdout: &mut dyn Write,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<BulkDone, GenerateError> {
+    progress(Progress::Started {
+        total: run.count,
+        matching: true,
+    });
+    let found = crate::first_matching(
+        &source.seed,
+        job.predeal.as_ref(),
+        run.start,
+        run.count,
+        &filter.query,
+        &mut |n| progress(Progress::Done(n)),
+    );
+    progress(Progress::Finished);
+    let boards = numbered(run.start, &found.deals);
+    let opts = bulk_options(job, run.start, run.start + (run.count - 1));
+    let files = render_set(&job.outputs, &boards, &opts, job.split)?;
+    let mut new_deals = None;
+    if let Some(s) = store.as_deref_mut() {
+        let keys: Vec<DealIndex> = found.deals.iter().map(DealIndex::from_deal).collect();
+        let mut n = 0;
+        for batch in keys.chunks(run.batch) {
+            n += s.insert_deals(batch)?;
+        }
+        new_deals = Some(n);
+    }
+    write_rendered(&files, stdout)?;
+    Ok(BulkDone {
+        new_deals,
+        drawn: Some(found.drawn),
+        solved: filter.query.uses_dd().then_some(found.solved),
+        files: files.iter().map(exported).collect(),
+    })
+}
