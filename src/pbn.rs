@@ -273,9 +273,7 @@ fn parse_deal_text(v: &[u8], text: Text) -> Result<Option<Deal>, (usize, Problem
     }
     if partial {
         // A hand is missing when it is unknown (`-`) or written empty (`...`).
-        let missing: Vec<usize> = (0..4)
-            .filter(|&i| unknown[i] || masks[i] == 0)
-            .collect();
+        let missing: Vec<usize> = (0..4).filter(|&i| unknown[i] || masks[i] == 0).collect();
         for k in 0..4 {
             let seat = first.rotate(k);
             let s = seat.index();
@@ -294,24 +292,26 @@ fn parse_deal_text(v: &[u8], text: Text) -> Result<Option<Deal>, (usize, Problem
     if let Some(s) = unknown_hand {
         masks[s] = !all & ((1u64 << 52) - 1);
     }
-    Deal::new(masks.map(Hand::from_mask)).map(Some).map_err(|error| {
-        let offset = match error {
-            DealError::WrongCount { seat, .. } => spans[seat.index()].0,
-            // The place of the card in the second hand holding it.
-            DealError::DuplicateCard { card, second, .. } => {
-                let (start, end) = spans[second.index()];
-                let mut at = start;
-                let _ = scan_hand(v, start, end, |index, offset| {
-                    if index == card.index() {
-                        at = offset;
-                    }
-                    Ok(())
-                });
-                at
-            }
-        };
-        (offset, Problem::Deal(error))
-    })
+    Deal::new(masks.map(Hand::from_mask))
+        .map(Some)
+        .map_err(|error| {
+            let offset = match error {
+                DealError::WrongCount { seat, .. } => spans[seat.index()].0,
+                // The place of the card in the second hand holding it.
+                DealError::DuplicateCard { card, second, .. } => {
+                    let (start, end) = spans[second.index()];
+                    let mut at = start;
+                    let _ = scan_hand(v, start, end, |index, offset| {
+                        if index == card.index() {
+                            at = offset;
+                        }
+                        Ok(())
+                    });
+                    at
+                }
+            };
+            (offset, Problem::Deal(error))
+        })
 }
 
 /// Formats a deal as a canonical PBN deal string: `<first>:` then the four hands clockwise

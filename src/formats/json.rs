@@ -104,6 +104,11 @@ fn read_line(
                         Err(e) => match parse_deal_bytes(s.as_bytes()) {
                             Ok(Some(d)) => d,
                             Ok(None) if index.is_none() => return Ok(Err(l.board)),
+                            // Several `-` hands: what is wrong with the known ones.
+                            Err((off, msg)) if e.to_string().contains("unknown hand (-)") => {
+                                let column = super::text::column(s.as_bytes(), off);
+                                return Err(at(format!("deal {s:?}: column {column}: {msg}")));
+                            }
                             _ => return Err(at(format!("deal {s:?}: {e}"))),
                         },
                     };

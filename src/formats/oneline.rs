@@ -234,11 +234,11 @@ mod tests {
         let e = OneLine
             .read(b"n 653.A94.T8.AKJ74 e KT9.KQT83.Q7.Q85 s AQ872.76.AKJ64.3 w J4.J52.9532.T96X")
             .unwrap_err();
-        assert_eq!(e.location, Location::LineColumn(1, 74), "{e}");
+        assert_eq!(e.location, Location::LineColumn(1, 75), "{e}");
         let e = OneLine
             .read(b"n 653.A94.T8.AKJ74 e KT9.KQT83.Q7.Q85 s AQ872.76.AKJ64.3 w J4.J52.9532.T96")
             .unwrap_err();
-        assert_eq!(e.location, Location::LineColumn(1, 58), "{e}");
+        assert_eq!(e.location, Location::LineColumn(1, 60), "{e}");
         assert!(e.message.contains("W holds 12"), "{e}");
         let e = OneLine.read(b"x 653.A94.T8.AKJ74").unwrap_err();
         assert_eq!(e.location, Location::LineColumn(1, 1), "{e}");

@@ -496,9 +496,8 @@ impl<'a> Reader<'a> {
             // warning: the deal still counts.
             Some((cells, line)) if cells.incomplete() => {
                 let why = cells.finish().err().unwrap_or_default();
-                self.warnings.push(format!(
-                    "line {line}: {why}: the table is ignored"
-                ));
+                self.warnings
+                    .push(format!("line {line}: {why}: the table is ignored"));
                 g.tags.retain(|(n, _)| *n != b"OptimumResultTable");
                 g.template = usize::MAX;
                 None

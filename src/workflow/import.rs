@@ -118,10 +118,12 @@ pub fn read_deal_file_all(
         path: path.to_owned(),
         error,
     })?;
-    let mut read = format.read_all(&data).map_err(|error| ReadFileError::Format {
-        path: path.to_owned(),
-        error,
-    })?;
+    let mut read = format
+        .read_all(&data)
+        .map_err(|error| ReadFileError::Format {
+            path: path.to_owned(),
+            error,
+        })?;
     formats::number_records(&mut read, first_board);
     if read.boards.is_empty() {
         return Err(ReadFileError::Empty {
