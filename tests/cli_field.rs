@@ -99,7 +99,11 @@ fn teaching_file_report_names_the_skipped_boards_and_lines() {
             .position(|l| l == format!("[Board \"{board}\"]"))
             .unwrap() as u64
             + 1;
-        assert_eq!(board_line, line + 3, "board {board}: [Event] three lines up");
+        assert_eq!(
+            board_line,
+            line + 3,
+            "board {board}: [Event] three lines up"
+        );
     }
     // The set holds boards 1, 5 and 6 with their own numbers (skipped boards keep their
     // places), board 5's West completed from the other three hands.

@@ -660,7 +660,11 @@ fn lin_and_json_skip_records_without_a_complete_deal() {
     let read = Lin.read_all(lin.as_bytes()).unwrap();
     assert_eq!(read.boards.len(), 1);
     assert_eq!(read.boards[0].number, Some(2));
-    let skipped: Vec<_> = read.skipped.iter().map(|s| (s.board, s.record, s.line)).collect();
+    let skipped: Vec<_> = read
+        .skipped
+        .iter()
+        .map(|s| (s.board, s.record, s.line))
+        .collect();
     assert_eq!(skipped, [(Some(1), 1, Some(1)), (Some(3), 3, Some(3))]);
     // A hand of 14 cards, or three hands that are not 13 each: errors, as before.
     for md in [
@@ -681,7 +685,11 @@ fn lin_and_json_skip_records_without_a_complete_deal() {
     assert_eq!(read.boards[1].deal, read.boards[0].deal);
     number_records(&mut read, 1);
     let numbers: Vec<_> = read.boards.iter().map(|b| b.number).collect();
-    assert_eq!(numbers, [Some(1), Some(10)], "skipped lines keep their places");
+    assert_eq!(
+        numbers,
+        [Some(1), Some(10)],
+        "skipped lines keep their places"
+    );
     let skipped: Vec<_> = read.skipped.iter().map(|s| (s.board, s.line)).collect();
     assert_eq!(skipped, [(Some(2), Some(2)), (Some(9), Some(3))]);
     let e = Json

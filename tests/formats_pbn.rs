@@ -807,12 +807,18 @@ fn boards_without_a_complete_deal_are_skipped_and_reported() {
     ];
     for deal in skipped {
         let text = format!("{}{}{}", game(1, full), game(2, deal), game(3, full));
-        let read = Pbn.read_all(text.as_bytes()).unwrap_or_else(|e| panic!("{deal:?}: {e}"));
+        let read = Pbn
+            .read_all(text.as_bytes())
+            .unwrap_or_else(|e| panic!("{deal:?}: {e}"));
         let numbers: Vec<_> = read.boards.iter().map(|b| b.number).collect();
         assert_eq!(numbers, [Some(1), Some(3)], "{deal:?}");
         assert_eq!(read.skipped.len(), 1, "{deal:?}");
         let s = &read.skipped[0];
-        assert_eq!((s.board, s.record, s.line), (Some(2), 2, Some(4)), "{deal:?}");
+        assert_eq!(
+            (s.board, s.record, s.line),
+            (Some(2), 2, Some(4)),
+            "{deal:?}"
+        );
         assert_eq!(s.to_string(), "board 2: no complete deal");
         assert_eq!(Pbn.read(text.as_bytes()).unwrap().len(), 2);
     }

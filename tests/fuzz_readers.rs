@@ -1,4 +1,4 @@
-//! Bad input, proven (issue 10, item 4): every reader dealdex has — the 14 deal-file formats,
+//! Bad input, proven (issue 10, item 4): every reader dealdex has — the 15 deal-file formats,
 //! SquareDeal's `.sqd` and `.sqk`, the query language, deal strings, hand-record numbers, hex
 //! indices and card encodings — is run on thousands of mutated real files.
 //!
