@@ -4,7 +4,7 @@
 
 use dealdex::formats::{
     Auction, Ber, Board, Borel, Cds, Csv, DealFormat, GameRecord, Hex, Hrf, Json, Kops, Lin,
-    Location, Play, WriteOptions, write_set,
+    Location, OneLine, Play, WriteOptions, write_set,
 };
 use dealdex::{Card, DEALS, Deal, Scheme, Seat, Suit, Vulnerability};
 use proptest::prelude::*;
@@ -481,8 +481,10 @@ fn json_lines_are_format_chunks() {
 // ---------------------------------------------------------------------------------------------
 // Write → read identity and readers that never panic
 
-fn formats() -> [&'static dyn DealFormat; 9] {
-    [&Lin, &Csv, &Ber, &Borel, &Kops, &Cds, &Hrf, &Hex, &Json]
+fn formats() -> [&'static dyn DealFormat; 10] {
+    [
+        &Lin, &Csv, &Ber, &Borel, &Kops, &Cds, &Hrf, &Hex, &Json, &OneLine,
+    ]
 }
 
 /// Random boards: Pavlicek deals and increasing board numbers (with gaps), within `max`.
@@ -645,4 +647,53 @@ fn lin_game_record_round_trip_from_parts() {
         g.play.as_ref().unwrap().tricks[1],
         [Some(card("SJ")), None, None, Some(card("S2"))]
     );
+}
+
+/// The skip rule (issue 15) in LIN and JSON lines: records with two or more hands missing
+/// are skipped and reported; numbering keeps their places.
+#[test]
+fn lin_and_json_skip_records_without_a_complete_deal() {
+    use dealdex::formats::{FileBoards, number_records};
+    let lin = "qx|o1|md|3SAKQHAKQDAKQCAKQJ,,,|ah|Board 1|mb|2c|mb|p|pg||\n\
+               qx|o2|md|4SAQ6HJ73D83CAT872,SJT53HDKQJT72CK53,S842HQ654D964CJ94|ah|Board 2|pg||\n\
+               qx|o3|md|1|pg||\n";
+    let read = Lin.read_all(lin.as_bytes()).unwrap();
+    assert_eq!(read.boards.len(), 1);
+    assert_eq!(read.boards[0].number, Some(2));
+    let skipped: Vec<_> = read
+        .skipped
+        .iter()
+        .map(|s| (s.board, s.record, s.line))
+        .collect();
+    assert_eq!(skipped, [(Some(1), 1, Some(1)), (Some(3), 3, Some(3))]);
+    // A hand of 14 cards, or three hands that are not 13 each: errors, as before.
+    for md in [
+        "md|3SAKQHAKQDAKQCAKQJT,,,|",
+        "md|4SAQ6HJ73D83CAT872,SJT53HDKQJT72CK53,S842HQ654D964CJ9|",
+    ] {
+        let e = Lin.read(md.as_bytes()).unwrap_err();
+        assert!(e.message.starts_with("md| is not a deal"), "{md}: {e}");
+    }
+
+    let full = "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432";
+    let json = format!(
+        "{{\"deal\":\"{full}\"}}\n{{\"deal\":\"\"}}\n{{\"board\":9,\"deal\":\"N:AKQ.AKQ.AKQ.AKQJ - - -\"}}\n\
+         {{\"deal\":\"N:AKQJT98765432... - ..AKQJT98765432. ...AKQJT98765432\"}}\n"
+    );
+    let mut read: FileBoards = Json.read_all(json.as_bytes()).unwrap();
+    assert_eq!(read.boards.len(), 2, "one hand missing: completed");
+    assert_eq!(read.boards[1].deal, read.boards[0].deal);
+    number_records(&mut read, 1);
+    let numbers: Vec<_> = read.boards.iter().map(|b| b.number).collect();
+    assert_eq!(
+        numbers,
+        [Some(1), Some(10)],
+        "skipped lines keep their places"
+    );
+    let skipped: Vec<_> = read.skipped.iter().map(|s| (s.board, s.line)).collect();
+    assert_eq!(skipped, [(Some(2), Some(2)), (Some(9), Some(3))]);
+    let e = Json
+        .read(b"{\"deal\":\"N:AKQ.AKQ.AKQ.AKQJT - - -\"}\n")
+        .unwrap_err();
+    assert!(e.message.contains("N holds 14 cards"), "{e}");
 }

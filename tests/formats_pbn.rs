@@ -786,3 +786,74 @@ proptest! {
         }
     }
 }
+
+/// The skip rule (issue 15, README "Deal files"): a game whose deal is empty, a placeholder
+/// or partial (two or more hands unknown or empty) is skipped and reported; one missing hand
+/// is completed; a malformed deal is an error.
+#[test]
+fn boards_without_a_complete_deal_are_skipped_and_reported() {
+    let full = "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432";
+    let game = |board: u64, deal: &str| format!("[Board \"{board}\"]\n[Deal \"{deal}\"]\n\n");
+    let skipped = [
+        "",
+        "?",
+        "N:",
+        "N:... ... ... ...",
+        "N:AKQ.AKQ.AKQ.AKQJ - - -",
+        "E:- AKQ.AKQ.AKQ.AKQJ - ...",
+        "N:AKQJT98765432... .AKQJT98765432.. - -",
+        // Two missing beside a short hand: partial, not a miscount.
+        "S:AK... - QJ... -",
+    ];
+    for deal in skipped {
+        let text = format!("{}{}{}", game(1, full), game(2, deal), game(3, full));
+        let read = Pbn
+            .read_all(text.as_bytes())
+            .unwrap_or_else(|e| panic!("{deal:?}: {e}"));
+        let numbers: Vec<_> = read.boards.iter().map(|b| b.number).collect();
+        assert_eq!(numbers, [Some(1), Some(3)], "{deal:?}");
+        assert_eq!(read.skipped.len(), 1, "{deal:?}");
+        let s = &read.skipped[0];
+        assert_eq!(
+            (s.board, s.record, s.line),
+            (Some(2), 2, Some(4)),
+            "{deal:?}"
+        );
+        assert_eq!(s.to_string(), "board 2: no complete deal");
+        assert_eq!(Pbn.read(text.as_bytes()).unwrap().len(), 2);
+    }
+    // One hand missing (`-` or empty) with the other three full: completed.
+    let d: Deal = full.parse().unwrap();
+    for deal in [
+        "N:AKQJT98765432... - ..AKQJT98765432. ...AKQJT98765432",
+        "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...",
+        "N:... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432",
+    ] {
+        let read = Pbn.read_all(game(1, deal).as_bytes()).unwrap();
+        assert_eq!(read.boards[0].deal, d, "{deal}");
+        assert!(read.skipped.is_empty());
+    }
+    // Malformed: errors naming line and column, as before.
+    for (deal, message) in [
+        ("N:AKQ.AKQ.AKQ.AKQJT - - -", "N holds 14 cards"),
+        ("N:AKQ.AKQ.AKQ.AKQJ A... - -", "SA is held by both N and E"),
+        ("N:AKQ.AKQ.AKQ.AKQX - - -", "not a rank"),
+        (
+            "N:AKQJT98765432... - ..AKQJT98765432. ...AKQJT9876543",
+            "W holds 12 cards",
+        ),
+        ("N:AKQJT98765432...", "found 1 hands"),
+    ] {
+        let e = Pbn.read(game(1, deal).as_bytes()).unwrap_err();
+        assert!(
+            matches!(e.location, Location::LineColumn(2, _)),
+            "{deal}: {e}"
+        );
+        assert!(e.message.contains(message), "{deal}: {e}");
+    }
+    // A game with neither [Deal] nor [Board] is no board: nothing reported.
+    let read = Pbn
+        .read_all(format!("[Event \"header\"]\n\n{}", game(1, full)).as_bytes())
+        .unwrap();
+    assert_eq!((read.boards.len(), read.skipped.len()), (1, 0));
+}

@@ -1,4 +1,4 @@
-//! Bad input, proven (issue 10, item 4): every reader dealdex has — the 14 deal-file formats,
+//! Bad input, proven (issue 10, item 4): every reader dealdex has — the 15 deal-file formats,
 //! SquareDeal's `.sqd` and `.sqk`, the query language, deal strings, hand-record numbers, hex
 //! indices and card encodings — is run on thousands of mutated real files.
 //!
@@ -494,9 +494,20 @@ fn format_corpus(name: &'static str) -> Vec<Vec<u8>> {
     let f = formats::by_name(name).unwrap();
     let mut files: Vec<Vec<u8>> = Vec::new();
     match name {
-        "pbn" => files.extend(pbn_fixtures().iter().cloned()),
+        "pbn" => {
+            files.extend(pbn_fixtures().iter().cloned());
+            // Files from the field (issue 15): auction-only boards, notes, a one-row table.
+            files.push(read_fixture("field/teaching.pbn"));
+            files.push(read_fixture("field/bidding-analyser.pbn"));
+            files.push(read_fixture("field/dealer-seed15.pbn"));
+        }
+        "oneline" => {
+            files.push(read_fixture("field/dealer-seed15.oneline"));
+            files.push(read_fixture("field/dealer-seed3-hcp.oneline"));
+        }
         "lin" => {
             files.push(read_fixture("lin-with-play.lin"));
+            files.push(read_fixture("field/teaching.lin"));
             let record = vectors()["lin_example"]["record"].as_str().unwrap();
             files.push(format!("{record}\n").into_bytes());
         }
@@ -929,7 +940,7 @@ const FILE_CASES: u64 = 5000;
 /// Cases CI runs for each string reader (query, deal string, number, index, card).
 const STRING_CASES: u64 = 4000;
 
-/// Every reader, with the cases CI runs: 16 file readers and 5 string readers, 100,000 cases
+/// Every reader, with the cases CI runs: 17 file readers and 5 string readers, 105,000 cases
 /// in all (the figure README gives).
 fn readers() -> Vec<Reader> {
     type Read = fn(&'static str, &[u8]) -> Verdict;
@@ -1165,6 +1176,7 @@ fuzz_tests! {
     hrf_reader_survives_mutated_files => "hrf",
     hex_reader_survives_mutated_files => "hex",
     json_reader_survives_mutated_files => "json",
+    oneline_reader_survives_mutated_files => "oneline",
     sqd_reader_survives_mutated_files => "sqd",
     sqk_reader_survives_mutated_files => "sqk",
     query_parser_survives_mutated_queries => "query",
@@ -1176,13 +1188,13 @@ fuzz_tests! {
 
 #[test]
 fn every_reader_is_fuzzed() {
-    // The 14 formats of the registry, the two SquareDeal files and the five string readers:
+    // The 15 formats of the registry, the two SquareDeal files and the five string readers:
     // a format added to the registry is fuzzed without touching this file, but must get a
     // test function above (this count says so).
-    assert_eq!(formats::registry().len(), 14);
-    assert_eq!(readers().len(), 21);
+    assert_eq!(formats::registry().len(), 15);
+    assert_eq!(readers().len(), 22);
     // README's "Reliability" section quotes this total.
-    assert_eq!(readers().iter().map(|r| r.cases).sum::<u64>(), 100_000);
+    assert_eq!(readers().iter().map(|r| r.cases).sum::<u64>(), 105_000);
 }
 
 #[test]

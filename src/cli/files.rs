@@ -16,7 +16,7 @@ use super::{DbArgs, bad, store_failed};
 #[derive(Args, Debug)]
 #[command(
     after_help = "Formats (by extension or --from/--to): pbn, dup, dlm, bri, dge, lin, csv,
-ber, borel (.bhg), kops (.rzd), cds, hrf, hex, json.
+ber, borel (.bhg), kops (.rzd), cds, hrf, hex, json, oneline (dealer's printoneline).
 
 Examples:
   dealdex convert boards.pbn boards.dup
@@ -44,7 +44,9 @@ pub struct ConvertArgs {
 #[derive(Args, Debug)]
 #[command(
     after_help = "Each file is read whole and stored in one transaction: a file with any bad
-record is rejected whole and changes nothing. Plays (PBN [Play], LIN pc|) are replayed on
+record is rejected whole and changes nothing. Boards without a complete deal (an empty,
+placeholder or partial deal, as auction-only boards of teaching files) are skipped and
+named in the report; the other boards are stored. Plays (PBN [Play], LIN pc|) are replayed on
 their deal and stored with it: a play that revokes or plays a card its seat does not hold
 rejects the file (exit 2, naming the board and trick). `dealdex lookup` shows them.
 
@@ -100,14 +102,26 @@ pub struct ExportArgs {
     db: DbArgs,
 }
 
-/// Reads a deal file whole through its format ([`dealdex::import::read_deal_file`]); errors
-/// name the file.
+/// Reads a deal file whole through its format ([`dealdex::import::read_deal_file_all`]);
+/// errors name the file. Boards without a complete deal are skipped (as `import` skips them)
+/// and, with the reader's warnings, noted on stderr.
 pub(super) fn read_file(
     path: &Path,
     format: &'static dyn DealFormat,
     first_board: u64,
 ) -> anyhow::Result<Vec<Board>> {
-    Ok(dealdex::import::read_deal_file(path, format, first_board)?)
+    let read = dealdex::import::read_deal_file_all(path, format, first_board)?;
+    if !read.skipped.is_empty() {
+        eprintln!(
+            "dealdex: {}: {}",
+            path.display(),
+            dealdex::import::skipped_summary(&read.skipped)
+        );
+    }
+    for w in &read.warnings {
+        eprintln!("dealdex: {}: warning: {w}", path.display());
+    }
+    Ok(read.boards)
 }
 
 pub fn convert(a: ConvertArgs, json: bool) -> anyhow::Result<()> {
@@ -152,6 +166,8 @@ fn file_line(o: &FileOutcome) -> String {
         FileResult::Rejected { reason } => format!("{name}: rejected: {reason}"),
         FileResult::Imported {
             boards,
+            skipped,
+            warnings,
             new_deals,
             plays,
             new_plays,
@@ -174,9 +190,20 @@ fn file_line(o: &FileOutcome) -> String {
                     k - new_dd_tables
                 ),
             };
+            // Boards without a complete deal: "3 boards read, 2 stored, 1 skipped (board 5:
+            // no complete deal)".
+            let read = match skipped.len() {
+                0 => format!("{boards} boards read ({})", o.format),
+                k => format!(
+                    "{} boards read ({}), {boards} stored, {k} skipped ({})",
+                    *boards + k as u64,
+                    o.format,
+                    dealdex::import::skipped_names(skipped)
+                ),
+            };
+            let warnings: String = warnings.iter().map(|w| format!("; warning: {w}")).collect();
             format!(
-                "{name}: {boards} boards read ({}), {new_deals} new, {} duplicates{plays}{dd}",
-                o.format,
+                "{name}: {read}, {new_deals} new, {} duplicates{plays}{dd}{warnings}",
                 boards - new_deals
             )
         }
@@ -211,11 +238,18 @@ pub fn import(a: ImportArgs, json: bool) -> anyhow::Result<()> {
     if json {
         println!("{}", serde_json::to_string(&report)?);
     } else {
+        let read = match report.boards_skipped {
+            0 => format!("{} boards read", report.boards_read),
+            k => format!(
+                "{} boards read, {} stored, {k} skipped (no complete deal)",
+                report.boards_read + k,
+                report.boards_read
+            ),
+        };
         eprintln!(
-            "imported {} of {n} files into {}: {} boards read, {} new, {} duplicates, {} files rejected",
+            "imported {} of {n} files into {}: {read}, {} new, {} duplicates, {} files rejected",
             n - report.rejected,
             db.display(),
-            report.boards_read,
             report.new_deals,
             report.duplicates,
             report.rejected

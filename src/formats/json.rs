@@ -8,10 +8,13 @@ use std::borrow::Cow;
 
 use serde::Deserialize;
 
-use super::{Board, DealFormat, FormatError, FormatInfo, Location, WriteOptions};
+use super::{
+    Board, DealFormat, FileBoards, FormatError, FormatInfo, Location, NO_COMPLETE_DEAL,
+    SkippedBoard, WriteOptions,
+};
 use crate::model::board::Vulnerability;
 use crate::model::card::Seat;
-use crate::model::deal_string::{parse_deal, push_deal, push_deal_bytes};
+use crate::model::deal_string::{parse_deal, parse_deal_bytes, push_deal, push_deal_bytes};
 use crate::model::index::DealIndex;
 use crate::model::number::Scheme;
 
@@ -20,7 +23,10 @@ use crate::model::number::Scheme;
 /// The reader (serde_json) takes `deal` (a PBN deal string, any first seat), or `index` when
 /// `deal` is absent (and checks that the two agree when both are given), and `board`,
 /// `dealer` (`N`, `E`, `S`, `W`) and `vulnerable` (PBN spellings, §4) when present: they are
-/// explicit. Other members (`number`, `scheme`, …) are ignored; empty lines are skipped.
+/// explicit. Other members (`number`, `scheme`, …) are ignored; empty lines are skipped. A
+/// `deal` that is empty, `?` or partial (two or more hands `-` or empty, as in a PBN
+/// `[Deal]`, without an `index`) has no complete deal: the line is skipped and reported
+/// ([`super::FileBoards::skipped`], README "Deal files").
 ///
 /// The writer writes [`crate::format_chunk`]'s lines; a board whose explicit dealer or
 /// vulnerability differ from its number's gets the same line with its own dealer and
@@ -50,7 +56,13 @@ struct Line<'a> {
     index: Option<Cow<'a, str>>,
 }
 
-fn read_line(raw: &[u8], line: usize, buf: &mut String) -> Result<Board, FormatError> {
+/// Reads one line: its board, or (inner `Err`) the board number of a line without a
+/// complete deal.
+fn read_line(
+    raw: &[u8],
+    line: usize,
+    buf: &mut String,
+) -> Result<Result<Board, Option<u64>>, FormatError> {
     let at = |m: String| FormatError::new(Location::Line(line), m);
     let l: Line = serde_json::from_slice(raw).map_err(|e| {
         FormatError::new(
@@ -64,7 +76,11 @@ fn read_line(raw: &[u8], line: usize, buf: &mut String) -> Result<Board, FormatE
         }
         None => None,
     };
+    if l.board == Some(0) {
+        return Err(at("board 0 (boards are numbered from 1)".into()));
+    }
     let deal = match (&l.deal, index) {
+        (Some(s), None) if matches!(s.trim(), "" | "?") => return Ok(Err(l.board)),
         (Some(s), index) => {
             // Fast path: a canonical deal string (as written) equals the index's deal
             // formatted from the same first seat, so it need not be parsed.
@@ -81,7 +97,21 @@ fn read_line(raw: &[u8], line: usize, buf: &mut String) -> Result<Board, FormatE
             match canonical {
                 Some(d) => d,
                 None => {
-                    let d = parse_deal(s).map_err(|e| at(format!("deal {s:?}: {e}")))?;
+                    let d = match parse_deal(s) {
+                        Ok(d) => d,
+                        // A deal string with hands missing: partial (skipped) or completed
+                        // as in a PBN file; else the string's own error.
+                        Err(e) => match parse_deal_bytes(s.as_bytes()) {
+                            Ok(Some(d)) => d,
+                            Ok(None) if index.is_none() => return Ok(Err(l.board)),
+                            // Several `-` hands: what is wrong with the known ones.
+                            Err((off, msg)) if e.to_string().contains("unknown hand (-)") => {
+                                let column = super::text::column(s.as_bytes(), off);
+                                return Err(at(format!("deal {s:?}: column {column}: {msg}")));
+                            }
+                            _ => return Err(at(format!("deal {s:?}: {e}"))),
+                        },
+                    };
                     if let Some(i) = index
                         && DealIndex::from_deal(&d) != i
                     {
@@ -97,9 +127,6 @@ fn read_line(raw: &[u8], line: usize, buf: &mut String) -> Result<Board, FormatE
         (None, Some(i)) => i.to_deal().map_err(|e| at(format!("index: {e}")))?,
         (None, None) => return Err(at("no \"deal\" or \"index\" member".into())),
     };
-    if l.board == Some(0) {
-        return Err(at("board 0 (boards are numbered from 1)".into()));
-    }
     let dealer = match &l.dealer {
         None => None,
         Some(s) => {
@@ -117,12 +144,12 @@ fn read_line(raw: &[u8], line: usize, buf: &mut String) -> Result<Board, FormatE
                 .map_err(|e| at(format!("vulnerable: {e}")))?,
         ),
     };
-    Ok(Board {
+    Ok(Ok(Board {
         number: l.board,
         dealer,
         vulnerability,
         ..Board::unnumbered(deal)
-    })
+    }))
 }
 
 /// A board's line (the members of [`crate::format_chunk`]'s lines): board `n`, its dealer and
@@ -157,15 +184,36 @@ impl DealFormat for Json {
     /// `LineColumn` for a line that is not a JSON object of the right shape; `Line` for a bad
     /// deal, index, board, dealer or vulnerability, or a deal and index that disagree.
     fn read(&self, data: &[u8]) -> Result<Vec<Board>, FormatError> {
-        let mut boards = Vec::with_capacity(data.len() / 190);
+        Ok(self.read_all(data)?.boards)
+    }
+
+    /// Reads one object a non-empty line; a line whose deal is empty, `?` or partial is
+    /// skipped.
+    ///
+    /// # Errors
+    /// As [`Json::read`].
+    fn read_all(&self, data: &[u8]) -> Result<FileBoards, FormatError> {
+        let mut read = FileBoards {
+            boards: Vec::with_capacity(data.len() / 190),
+            ..FileBoards::default()
+        };
         let mut buf = String::with_capacity(72);
         for (l, raw) in data.split(|&c| c == b'\n').enumerate() {
             if raw.iter().all(|c| c.is_ascii_whitespace()) {
                 continue;
             }
-            boards.push(read_line(raw, l + 1, &mut buf)?);
+            let record = read.boards.len() + read.skipped.len() + 1;
+            match read_line(raw, l + 1, &mut buf)? {
+                Ok(b) => read.boards.push(b),
+                Err(board) => read.skipped.push(SkippedBoard {
+                    board,
+                    record,
+                    line: Some(l + 1),
+                    reason: NO_COMPLETE_DEAL.to_string(),
+                }),
+            }
         }
-        Ok(boards)
+        Ok(read)
     }
 
     /// Writes a board's line: [`crate::format_chunk`]'s line for a board whose dealer and

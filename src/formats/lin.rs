@@ -7,7 +7,8 @@ use super::text::{
     parse_letter_hand, push_letter_hand, push_u64, rank_index, show_byte, suit_index, trim,
 };
 use super::{
-    Auction, Board, DealFormat, FormatError, FormatInfo, GameRecord, Location, Play, WriteOptions,
+    Auction, Board, DealFormat, FileBoards, FormatError, FormatInfo, GameRecord, Location,
+    NO_COMPLETE_DEAL, Play, SkippedBoard, WriteOptions,
 };
 use crate::model::board::Vulnerability;
 use crate::model::card::{Card, Rank, Seat, Suit};
@@ -25,7 +26,11 @@ use crate::play::record::{Strain, auction_contract, bid_strain, trick_winner};
 ///   lines without one continue the previous record (records spread over several lines).
 /// - `md|<d><S>,<W>,<N>[,<E>]|`: dealer digit 1 = S, 2 = W, 3 = N, 4 = E, then the hands of
 ///   South, West, North and East as `S…H…D…C…` (ranks in any order, either case, `10` for the
-///   ten). One hand may be empty or missing (East usually is): it gets the remaining cards.
+///   ten). One hand may be empty or missing (East usually is): it gets the remaining cards
+///   from the other three. A record with two or more hands empty or missing (an
+///   auction-only board) has no complete deal and is skipped ([`super::FileBoards::skipped`],
+///   README "Deal files"); three or four hands that do not make a deal (a hand not of 13
+///   cards, a card twice) are an error.
 /// - Board number: `ah|Board N|`, else `qx|oN|` / `qx|cN|` (open or closed room).
 /// - `sv|`: `0`/`o` None, `n` NS, `e` EW, `b` Both (either case) — explicit vulnerability; the
 ///   dealer digit gives an explicit dealer.
@@ -83,6 +88,12 @@ impl DealFormat for Lin {
     /// card, a card played out of turn; `Line` for a record without `md|`
     /// ("line N: no md| (deal) field").
     fn read(&self, data: &[u8]) -> Result<Vec<Board>, FormatError> {
+        Ok(self.read_all(data)?.boards)
+    }
+
+    /// Reads every record; a record whose `md|` has no complete deal is skipped (see the
+    /// module documentation).
+    fn read_all(&self, data: &[u8]) -> Result<FileBoards, FormatError> {
         // Records start at `qx|` when the file has any, else at `md|` (the "record key").
         let mut has_qx = false;
         for p in Pairs::new(data) {
@@ -92,7 +103,10 @@ impl DealFormat for Lin {
             }
         }
         let k: &[u8] = if has_qx { b"qx" } else { b"md" };
-        let mut boards = Vec::with_capacity(data.len() / 80);
+        let mut read = FileBoards {
+            boards: Vec::with_capacity(data.len() / 80),
+            ..FileBoards::default()
+        };
         let mut cur: Vec<Pair> = Vec::with_capacity(64); // the record being gathered
         let mut has_k = false; // `cur` holds a record key
         let mut line_first = 0; // where the current line's pairs start in `cur`
@@ -110,7 +124,7 @@ impl DealFormat for Lin {
                     // A new record: at this key when the line already had one (records
                     // joined on a line), else with the first pair of its line.
                     let split = if k_on_line { cur.len() } else { line_first };
-                    boards.push(read_record(&cur[..split])?);
+                    push_record(&mut read, &cur[..split])?;
                     cur.drain(..split);
                     line_first = 0;
                 }
@@ -120,9 +134,9 @@ impl DealFormat for Lin {
             cur.push(p);
         }
         if !cur.is_empty() {
-            boards.push(read_record(&cur)?);
+            push_record(&mut read, &cur)?;
         }
-        Ok(boards)
+        Ok(read)
     }
 
     /// Writes one line per board (see the module documentation).
@@ -260,8 +274,24 @@ fn lin_digit(seat: Seat) -> u8 {
     [b'3', b'4', b'1', b'2'][seat.index()]
 }
 
-/// Parses `md|<d><S>,<W>,<N>[,<E>]`.
-fn parse_md(p: &Pair) -> Result<(Seat, Deal), FormatError> {
+/// Reads one record into `read`: a board, or a skipped board without a complete deal.
+fn push_record(read: &mut FileBoards, pairs: &[Pair]) -> Result<(), FormatError> {
+    let record = read.boards.len() + read.skipped.len() + 1;
+    match read_record(pairs)? {
+        Ok(board) => read.boards.push(board),
+        Err(board) => read.skipped.push(SkippedBoard {
+            board,
+            record,
+            line: pairs.first().map(|p| p.line),
+            reason: NO_COMPLETE_DEAL.to_string(),
+        }),
+    }
+    Ok(())
+}
+
+/// Parses `md|<d><S>,<W>,<N>[,<E>]`; no deal when the hands make no complete deal
+/// ([`super::complete_hands`]).
+fn parse_md(p: &Pair) -> Result<(Seat, Option<Deal>), FormatError> {
     let (v, lead) = trim(p.value);
     let Some(&d) = v.first() else {
         return Err(p.err(
@@ -315,12 +345,8 @@ fn parse_md(p: &Pair) -> Result<(Seat, Deal), FormatError> {
         }
         field = end + 1;
     }
-    let empty: Vec<usize> = (0..4).filter(|&i| hands[i].is_empty()).collect();
-    if let [e] = empty[..] {
-        let known = hands.iter().fold(0u64, |m, h| m | h.mask());
-        hands[e] = Hand::from_mask(!known);
-    }
-    let deal = Deal::new(hands).map_err(|e| p.err(lead, format!("md| is not a deal: {e}")))?;
+    let deal = super::complete_hands(hands.map(Some))
+        .map_err(|e| p.err(lead, format!("md| is not a deal: {e}")))?;
     Ok((dealer, deal))
 }
 
@@ -452,8 +478,9 @@ fn build_play(
     }))
 }
 
-/// Reads one record.
-fn read_record(pairs: &[Pair]) -> Result<Board, FormatError> {
+/// Reads one record: its board, or (inner `Err`) the board number of a record without a
+/// complete deal.
+fn read_record(pairs: &[Pair]) -> Result<Result<Board, Option<u64>>, FormatError> {
     let line = pairs.first().map_or(1, |p| p.line);
     let mut md: Option<&Pair> = None;
     let (mut ah, mut qx) = (None, None);
@@ -554,6 +581,9 @@ fn read_record(pairs: &[Pair]) -> Result<Board, FormatError> {
         ));
     };
     let (dealer, deal) = parse_md(md)?;
+    let Some(deal) = deal else {
+        return Ok(Err(ah.or(qx)));
+    };
     let auction = (!calls.is_empty()).then_some(Auction {
         first: dealer,
         calls,
@@ -568,14 +598,14 @@ fn read_record(pairs: &[Pair]) -> Result<Board, FormatError> {
             comments: Vec::new(),
         })
     });
-    Ok(Board {
+    Ok(Ok(Board {
         number: ah.or(qx),
         dealer: Some(dealer),
         vulnerability,
         deal,
         game,
         dd: None,
-    })
+    }))
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -26,6 +26,7 @@ mod hrf;
 mod json;
 mod kops;
 mod lin;
+mod oneline;
 pub(crate) mod output;
 pub(crate) mod pbn;
 mod pbn_dd;
@@ -44,6 +45,7 @@ pub use hrf::Hrf;
 pub use json::Json;
 pub use kops::Kops;
 pub use lin::Lin;
+pub use oneline::OneLine;
 pub use pbn::Pbn;
 
 /// One board as a file carries it: the deal plus whatever the format records about it.
@@ -195,6 +197,125 @@ impl FormatError {
     }
 }
 
+/// A board a reader skipped because the file gives no complete deal for it (README "Deal
+/// files": an empty or placeholder deal such as `[Deal ""]` or `N:... ... ... ...`, or a
+/// partial one such as `N:AKQ.AKQ.AKQ.AKQJ - - -`, as teaching and bidding files carry for
+/// auction-only boards). A deal that is malformed (a hand of 14 cards, a card twice, a bad
+/// rank) is an error instead, and rejects the file.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct SkippedBoard {
+    /// Its board number when the file gives one (or after [`number_records`]).
+    pub board: Option<u64>,
+    /// Its 1-based place among the file's records (boards read and skipped).
+    pub record: usize,
+    /// The 1-based line where the record starts, for the formats with lines.
+    pub line: Option<usize>,
+    /// Why it was skipped, e.g. `no complete deal`.
+    pub reason: String,
+}
+
+/// The reason given for every [`SkippedBoard`] of the skip rule.
+pub const NO_COMPLETE_DEAL: &str = "no complete deal";
+
+impl fmt::Display for SkippedBoard {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.board {
+            Some(n) => write!(f, "board {n}: {}", self.reason),
+            None => write!(f, "record {}: {}", self.record, self.reason),
+        }
+    }
+}
+
+/// Everything a reader gets from a file ([`DealFormat::read_all`]): the boards, the boards it
+/// skipped, and warnings about what it ignored.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FileBoards {
+    /// The boards with a complete deal, in file order.
+    pub boards: Vec<Board>,
+    /// The boards without one (see [`SkippedBoard`]), in file order.
+    pub skipped: Vec<SkippedBoard>,
+    /// What the reader ignored and the user should know, each naming its line, e.g. an
+    /// incomplete PBN `[OptimumResultTable]` (the board is kept without the table).
+    pub warnings: Vec<String>,
+}
+
+/// What the four hands of a file's record make, for the readers that allow partial hands
+/// ([`SkippedBoard`]): `hands[i]` is seat `i`'s hand (N, E, S, W), `None` when unknown; a
+/// hand with no card counts as missing. Two or more hands missing: `Ok(None)` (no complete
+/// deal); else the deal, one missing hand completed from the other three.
+///
+/// # Errors
+/// A card in two hands, a hand of more than 13 cards, or (at most one hand missing) a hand
+/// that does not hold 13.
+pub(crate) fn complete_hands(
+    hands: [Option<crate::model::deal::Hand>; 4],
+) -> Result<Option<Deal>, crate::model::deal::DealError> {
+    use crate::model::deal::{DealError, Hand};
+    let masks = hands.map(|h| h.map_or(0, |h| h.mask()));
+    // Cards twice first (Deal::new's error), as with four complete hands.
+    for a in 0..4 {
+        for b in a + 1..4 {
+            let both = masks[a] & masks[b];
+            if both != 0 {
+                let card = crate::model::card::Card::from_index(both.trailing_zeros() as usize);
+                if let Some(card) = card {
+                    return Err(DealError::DuplicateCard {
+                        card,
+                        first: Seat::from_index(a),
+                        second: Seat::from_index(b),
+                    });
+                }
+            }
+        }
+    }
+    let missing: Vec<usize> = (0..4).filter(|&i| masks[i] == 0).collect();
+    for (i, m) in masks.iter().enumerate() {
+        let count = m.count_ones() as usize;
+        if count > 13 || (missing.len() < 2 && count != 13 && !missing.contains(&i)) {
+            return Err(DealError::WrongCount {
+                seat: Seat::from_index(i),
+                count,
+            });
+        }
+    }
+    let mut masks = masks;
+    match missing[..] {
+        [] => {}
+        [m] => {
+            let all = masks.iter().fold(0u64, |a, m| a | m);
+            masks[m] = !all & ((1u64 << 52) - 1);
+        }
+        _ => return Ok(None),
+    }
+    Deal::new(masks.map(Hand::from_mask)).map(Some)
+}
+
+/// Numbers a file's boards and skipped boards together, in file order, as
+/// [`number_boards`] numbers boards: a record without a number gets the one after the
+/// previous record's (the first one `first`), so a skipped board keeps its place and the
+/// boards after it keep theirs.
+pub fn number_records(read: &mut FileBoards, first: u64) {
+    let mut next = first;
+    let mut boards = read.boards.iter_mut();
+    let mut skipped = read.skipped.iter_mut().peekable();
+    let mut record = 1usize;
+    loop {
+        let n = if skipped.peek().is_some_and(|s| s.record <= record) {
+            skipped.next().map(|s| *s.board.get_or_insert(next))
+        } else {
+            match boards.next() {
+                Some(b) => Some(*b.number.get_or_insert(next)),
+                None => skipped.next().map(|s| *s.board.get_or_insert(next)),
+            }
+        };
+        let Some(n) = n else {
+            break;
+        };
+        next = n.saturating_add(1);
+        record += 1;
+    }
+}
+
 /// A format's fixed facts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FormatInfo {
@@ -248,6 +369,20 @@ pub trait DealFormat: Send + Sync {
     /// # Errors
     /// [`FormatError`] naming the line, column, byte offset or record of the first problem.
     fn read(&self, data: &[u8]) -> Result<Vec<Board>, FormatError>;
+
+    /// Reads every board of a file, with the boards skipped for want of a complete deal and
+    /// the reader's warnings ([`FileBoards`]); [`DealFormat::read`] gives its boards. The
+    /// formats whose records can hold partial hands (PBN, LIN, JSON) skip such boards;
+    /// default: [`DealFormat::read`], nothing skipped. Never panics on any input.
+    ///
+    /// # Errors
+    /// As [`DealFormat::read`].
+    fn read_all(&self, data: &[u8]) -> Result<FileBoards, FormatError> {
+        Ok(FileBoards {
+            boards: self.read(data)?,
+            ..FileBoards::default()
+        })
+    }
 
     /// Writes what comes before the boards (file headers). Default: nothing.
     ///
@@ -357,6 +492,7 @@ static REGISTRY: &[&dyn DealFormat] = &[
     &hrf::Hrf,
     &hex::Hex,
     &json::Json,
+    &oneline::OneLine,
 ];
 
 /// The format named `name` (case-insensitive), or `None`.

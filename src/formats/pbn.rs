@@ -11,9 +11,14 @@
 //!   is kept in [`GameRecord::tags`] in file order.
 //! - `[Deal]` (any first seat, ranks in any order, `10` for the ten, one unknown hand `-`: the
 //!   deals [`crate::parse_deal`] accepts, read by the same codec on bytes, the first problem
-//!   from the left being the error; `?` or empty: no deal) is required: a game without a
-//!   deal is skipped. `[Board]` gives [`Board::number`] (`0` and numbers above `u64` are errors, `?`
-//!   or text gives `None`),
+//!   from the left being the error) is required. A game with a `[Deal]` or `[Board]` tag but
+//!   no complete deal is skipped and reported in [`super::FileBoards::skipped`] (README "Deal
+//!   files"): a deal `?` or empty, `N:` alone, or partial — hands unknown (`-`) or empty
+//!   (`...`) as teaching and bidding files write auction-only boards
+//!   (`N:AKQ.AKQ.AKQ.AKQJ - - -`, `N:... ... ... ...`): two or more hands missing. One
+//!   missing hand is completed from the other three. Three or four hands that are not 13
+//!   cards each, a hand of 14 or more, a card twice and a bad rank or seat are errors. `[Board]` gives [`Board::number`] (`0`
+//!   and numbers above `u64` are errors, `?` or text gives `None`),
 //!   `[Dealer]` and `[Vulnerable]` (`None`/`Love`/`-`, `NS`, `EW`, `All`/`Both`) the explicit
 //!   dealer and vulnerability (`?` or empty: `None`).
 //! - `{…}` commentary (also over several lines) and `;` comments (to the end of the line) are
@@ -32,8 +37,9 @@
 //!   [`Board::dd`] (both present: they must agree); `[OptimumScore]` must then be the table's
 //!   par for the board's dealer and vulnerability. These tags and `[ParContract]` are not
 //!   kept in the record when a table is read (the writer makes them from the table); a bad
-//!   hex digit, trick count, declarer or strain, a table with fewer than 20 results, or a
-//!   wrong par score is an error naming the line (and column).
+//!   hex digit, trick count, declarer or strain, or a wrong par score is an error naming the
+//!   line (and column). A table with fewer than 20 results (some programs write one row) is
+//!   ignored with a warning in [`super::FileBoards::warnings`]: the deal is read without it.
 //! - A second `[Deal]`, `[Board]`, … (any of the mandatory tags, `[Auction]`, `[Play]`) in one
 //!   game starts a new game, for files without empty lines between games.
 //! - A game that is exactly dealdex's own export template (the 15 mandatory tags in export
@@ -71,8 +77,8 @@ use std::io::BufRead as _;
 use super::pbn_dd::{self, TableCells};
 use super::text::{column, push_u64, rank_index, suit_index};
 use super::{
-    Auction, Board, DealFormat, FormatError, FormatInfo, GameRecord, Location, Play, WriteOptions,
-    check_board_limit,
+    Auction, Board, DealFormat, FileBoards, FormatError, FormatInfo, GameRecord, Location,
+    NO_COMPLETE_DEAL, Play, SkippedBoard, WriteOptions, check_board_limit,
 };
 use crate::dd::TrickTable;
 use crate::model::board::Vulnerability;
@@ -154,6 +160,13 @@ impl DealFormat for Pbn {
     }
 
     fn read(&self, data: &[u8]) -> Result<Vec<Board>, FormatError> {
+        Ok(read_pbn(data)?.boards)
+    }
+
+    /// Reads every game; a game with a `[Deal]` or `[Board]` tag but no complete deal is
+    /// skipped, and an incomplete `[OptimumResultTable]` is ignored with a warning (see the
+    /// module documentation).
+    fn read_all(&self, data: &[u8]) -> Result<FileBoards, FormatError> {
         read_pbn(data)
     }
 
@@ -229,6 +242,8 @@ struct Game<'a> {
     optimum_score: Option<(i32, usize, usize)>,
     /// The game's double-dummy table, settled when the game ends.
     dd: Option<TrickTable>,
+    /// The line of the game's first tag (0: none yet).
+    first_line: usize,
 }
 
 impl<'a> Game<'a> {
@@ -255,6 +270,7 @@ impl<'a> Game<'a> {
             dd_cells: None,
             optimum_score: None,
             dd: None,
+            first_line: 0,
         }
     }
 
@@ -280,6 +296,7 @@ impl<'a> Game<'a> {
         self.dd_cells = None;
         self.optimum_score = None;
         self.dd = None;
+        self.first_line = 0;
     }
 
     /// Closes an incomplete trick of the play section.
@@ -366,6 +383,9 @@ fn trim(v: &[u8]) -> &[u8] {
 /// The reader's state over the whole file.
 struct Reader<'a> {
     boards: Vec<Board>,
+    /// Games with a `[Deal]` or `[Board]` tag but no complete deal.
+    skipped: Vec<SkippedBoard>,
+    warnings: Vec<String>,
     game: Game<'a>,
     prev_tags: Vec<(&'a [u8], &'a [u8])>,
     section: Section,
@@ -375,9 +395,11 @@ struct Reader<'a> {
     line: &'a [u8],
 }
 
-fn read_pbn(data: &[u8]) -> Result<Vec<Board>, FormatError> {
+fn read_pbn(data: &[u8]) -> Result<FileBoards, FormatError> {
     let mut r = Reader {
         boards: Vec::new(),
+        skipped: Vec::new(),
+        warnings: Vec::new(),
         game: Game::new(),
         prev_tags: Vec::with_capacity(20),
         section: Section::Other,
@@ -416,7 +438,11 @@ fn read_pbn(data: &[u8]) -> Result<Vec<Board>, FormatError> {
         ));
     }
     r.flush()?;
-    Ok(r.boards)
+    Ok(FileBoards {
+        boards: r.boards,
+        skipped: r.skipped,
+        warnings: r.warnings,
+    })
 }
 
 impl<'a> Reader<'a> {
@@ -427,7 +453,8 @@ impl<'a> Reader<'a> {
         )
     }
 
-    /// Ends the current game: a board when it has a deal.
+    /// Ends the current game: a board when it has a deal, else a skipped board when it has a
+    /// `[Deal]` or `[Board]` tag (a game with neither is no board).
     ///
     /// # Errors
     /// An incomplete `[OptimumResultTable]`, one that disagrees with `[DoubleDummyTricks]`,
@@ -444,6 +471,13 @@ impl<'a> Reader<'a> {
                 game: self.game.record(),
                 dd: self.game.dd,
             });
+        } else if self.game.seen & (1 << DEAL | 1 << BOARD) != 0 {
+            self.skipped.push(SkippedBoard {
+                board: self.game.number,
+                record: self.boards.len() + self.skipped.len() + 1,
+                line: Some(self.game.first_line).filter(|&l| l > 0),
+                reason: NO_COMPLETE_DEAL.to_string(),
+            });
         }
         if !self.game.tags.is_empty() {
             std::mem::swap(&mut self.prev_tags, &mut self.game.tags);
@@ -458,6 +492,16 @@ impl<'a> Reader<'a> {
     fn settle_dd(&mut self) -> Result<(), FormatError> {
         let g = &mut self.game;
         let from_cells = match &g.dd_cells {
+            // An incomplete table (as some programs write one row of it) is ignored, with a
+            // warning: the deal still counts.
+            Some((cells, line)) if cells.incomplete() => {
+                let why = cells.finish().err().unwrap_or_default();
+                self.warnings
+                    .push(format!("line {line}: {why}: the table is ignored"));
+                g.tags.retain(|(n, _)| *n != b"OptimumResultTable");
+                g.template = usize::MAX;
+                None
+            }
             Some((cells, line)) => Some((
                 cells
                     .finish()
@@ -582,7 +626,7 @@ impl<'a> Reader<'a> {
         if number == 0 {
             return None;
         }
-        let deal = parse_deal_bytes(deal_text).ok()?;
+        let deal = parse_deal_bytes(deal_text).ok()??;
         let q: &'a [u8] = b"?";
         let g = &mut self.game;
         g.tags.extend_from_slice(&[
@@ -607,6 +651,7 @@ impl<'a> Reader<'a> {
         g.dealer = Some(dealer);
         g.vulnerability = Some(vulnerability);
         g.deal = Some(deal);
+        g.first_line = self.line_no + 1;
         self.line_no += MANDATORY.len();
         // A template game has no double-dummy tags, so settling them cannot fail.
         self.flush().ok()?;
@@ -743,6 +788,9 @@ impl<'a> Reader<'a> {
             }
             self.game.seen |= 1 << i;
         }
+        if self.game.first_line == 0 {
+            self.game.first_line = self.line_no;
+        }
         let mut value = &line[value_start..value_end];
         if value == b"#"
             && let Some(&(_, v)) = self.prev_tags.iter().find(|(n, _)| *n == name)
@@ -775,9 +823,9 @@ impl<'a> Reader<'a> {
         match idx {
             Some(DEAL) => {
                 if !unknown {
-                    let deal = parse_deal_bytes(value)
+                    // A partial deal gives none: the game is skipped (module docs).
+                    self.game.deal = parse_deal_bytes(value)
                         .map_err(|(off, msg)| self.err_at(at + off, format!("deal: {msg}")))?;
-                    self.game.deal = Some(deal);
                 }
             }
             Some(BOARD) => {

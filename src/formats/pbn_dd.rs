@@ -151,6 +151,12 @@ impl TableCells {
         Ok(())
     }
 
+    /// True when results are missing (fewer than 20, or a row cut short): the reader then
+    /// ignores the table with a warning.
+    pub(super) fn incomplete(&self) -> bool {
+        self.seat.is_some() || self.cells.iter().flatten().any(Option::is_none)
+    }
+
     /// The whole table; the error names what is missing.
     pub(super) fn finish(&self) -> Result<TrickTable, String> {
         if let Some(seat) = self.seat {

@@ -51,20 +51,32 @@ pub enum PbnError {
 ///     "N:AK6.AK2.432.KJT8 J92.3.KQT865.965 Q73.9876.AJ9.742 T854.QJT54.7.AQ3");
 /// ```
 pub fn parse_deal(s: &str) -> Result<Deal, PbnError> {
-    parse_deal_text(s.as_bytes(), Text::String).map_err(|(offset, problem)| {
+    let to_error = |(offset, problem)| {
         let column = column(s.as_bytes(), offset);
         match problem {
             Problem::Syntax(message) => PbnError::Syntax { column, message },
             Problem::Deal(error) => PbnError::Deal { column, error },
         }
-    })
+    };
+    match parse_deal_text(s.as_bytes(), Text::String) {
+        Ok(Some(deal)) => Ok(deal),
+        // A string is never read as a partial deal, so this does not happen.
+        Ok(None) => Err(to_error(syntax_at(0, "no complete deal"))),
+        Err(e) => Err(to_error(e)),
+    }
 }
 
-/// Parses a PBN file's `[Deal]` value (the deals [`parse_deal`] accepts, on bytes that may
-/// be Latin-1) with the byte offset of the first problem from the left: the bad character,
-/// the card held twice (at its second copy), else the hand with a wrong count. The message
-/// is [`PbnError`]'s without the column.
-pub(crate) fn parse_deal_bytes(v: &[u8]) -> Result<Deal, (usize, String)> {
+/// Parses a PBN file's `[Deal]` value (on bytes that may be Latin-1) with the byte offset of
+/// the first problem from the left: the bad character, the card held twice (at its second
+/// copy), else the hand with a wrong count. The message is [`PbnError`]'s without the column.
+///
+/// Besides the deals [`parse_deal`] accepts, a value may be *partial* (the skip rule of
+/// README "Deal files"): two or more hands unknown (`-`) or empty (`...`), or no hands at all
+/// after the seat, give `Ok(None)` (no complete deal: the board is skipped). One such hand
+/// is completed from the other three, as [`parse_deal`] completes `-`. A hand of more than
+/// 13 cards, three or four hands that do not hold 13 each, a card held twice and every
+/// syntax problem stay errors.
+pub(crate) fn parse_deal_bytes(v: &[u8]) -> Result<Option<Deal>, (usize, String)> {
     parse_deal_text(v, Text::Value).map_err(|(offset, problem)| (offset, problem.to_string()))
 }
 
@@ -75,8 +87,8 @@ enum Text {
     /// problems of the hands as a set (a card in two hands, a wrong count) come after every
     /// syntax problem, as [`Deal::new`] finds them.
     String,
-    /// A PBN file's tag value ([`parse_deal_bytes`]): ASCII white space separates hands, and
-    /// the first problem from the left is the error.
+    /// A PBN file's tag value ([`parse_deal_bytes`]): ASCII white space separates hands, the
+    /// first problem from the left is the error, and a partial deal is no deal (`None`).
     Value,
 }
 
@@ -158,8 +170,10 @@ fn scan_hand(
     Ok(())
 }
 
-/// The deal string parser behind [`parse_deal`] and [`parse_deal_bytes`].
-fn parse_deal_text(v: &[u8], text: Text) -> Result<Deal, (usize, Problem)> {
+/// The deal string parser behind [`parse_deal`] and [`parse_deal_bytes`]; `None` is a
+/// partial deal (only for [`Text::Value`]).
+fn parse_deal_text(v: &[u8], text: Text) -> Result<Option<Deal>, (usize, Problem)> {
+    let partial = text == Text::Value;
     let skip = |mut p: usize| loop {
         match space_at(v, p, text) {
             0 => return p,
@@ -195,6 +209,8 @@ fn parse_deal_text(v: &[u8], text: Text) -> Result<Deal, (usize, Problem)> {
     let mut all = 0u64;
     let mut count = 0;
     let mut unknown_hand = None;
+    // Partial deals: the hands written `-`.
+    let mut unknown = [false; 4];
     loop {
         pos = skip(pos);
         if pos >= v.len() {
@@ -212,6 +228,10 @@ fn parse_deal_text(v: &[u8], text: Text) -> Result<Deal, (usize, Problem)> {
         spans[s] = (start, pos);
         count += 1;
         if v.get(start..pos) == Some(b"-") {
+            if partial {
+                unknown[s] = true;
+                continue;
+            }
             if unknown_hand.is_some() {
                 return Err(syntax_at(start, "more than one unknown hand (-)"));
             }
@@ -241,43 +261,57 @@ fn parse_deal_text(v: &[u8], text: Text) -> Result<Deal, (usize, Problem)> {
             Ok(())
         })?;
     }
+    if partial && count == 0 {
+        // `[Deal "N:"]`: a seat and no hands.
+        return Ok(None);
+    }
     if count < 4 {
         return Err(syntax_at(
             v.len(),
             format!("found {count} hands, expected 4"),
         ));
     }
-    if text == Text::Value {
+    if partial {
+        // A hand is missing when it is unknown (`-`) or written empty (`...`).
+        let missing: Vec<usize> = (0..4).filter(|&i| unknown[i] || masks[i] == 0).collect();
         for k in 0..4 {
             let seat = first.rotate(k);
-            let n = masks[seat.index()].count_ones() as usize;
-            if known[seat.index()] && n != 13 {
+            let s = seat.index();
+            let n = masks[s].count_ones() as usize;
+            if known[s] && (n > 13 || (missing.len() < 2 && n != 13 && !missing.contains(&s))) {
                 let error = DealError::WrongCount { seat, count: n };
-                return Err((spans[seat.index()].0, Problem::Deal(error)));
+                return Err((spans[s].0, Problem::Deal(error)));
             }
+        }
+        match missing[..] {
+            [] => {}
+            [m] => masks[m] = !all & ((1u64 << 52) - 1),
+            _ => return Ok(None),
         }
     }
     if let Some(s) = unknown_hand {
         masks[s] = !all & ((1u64 << 52) - 1);
     }
-    Deal::new(masks.map(Hand::from_mask)).map_err(|error| {
-        let offset = match error {
-            DealError::WrongCount { seat, .. } => spans[seat.index()].0,
-            // The place of the card in the second hand holding it.
-            DealError::DuplicateCard { card, second, .. } => {
-                let (start, end) = spans[second.index()];
-                let mut at = start;
-                let _ = scan_hand(v, start, end, |index, offset| {
-                    if index == card.index() {
-                        at = offset;
-                    }
-                    Ok(())
-                });
-                at
-            }
-        };
-        (offset, Problem::Deal(error))
-    })
+    Deal::new(masks.map(Hand::from_mask))
+        .map(Some)
+        .map_err(|error| {
+            let offset = match error {
+                DealError::WrongCount { seat, .. } => spans[seat.index()].0,
+                // The place of the card in the second hand holding it.
+                DealError::DuplicateCard { card, second, .. } => {
+                    let (start, end) = spans[second.index()];
+                    let mut at = start;
+                    let _ = scan_hand(v, start, end, |index, offset| {
+                        if index == card.index() {
+                            at = offset;
+                        }
+                        Ok(())
+                    });
+                    at
+                }
+            };
+            (offset, Problem::Deal(error))
+        })
 }
 
 /// Formats a deal as a canonical PBN deal string: `<first>:` then the four hands clockwise

@@ -4,6 +4,11 @@
 //! A job goes in ([`ImportJob`]), a report comes out ([`ImportReport`], serde), each file's
 //! outcome goes to a callback as soon as it is known; the library never prints.
 //!
+//! Boards without a complete deal (auction-only boards of teaching and bidding files: an
+//! empty, placeholder or partial deal, see [`formats::SkippedBoard`]) are skipped, not
+//! stored, and named in the file's outcome; the file's other boards are stored. A malformed
+//! deal still rejects the file whole.
+//!
 //! ```
 //! use dealdex::import::{ImportJob, import};
 //! use dealdex::{Store, formats};
@@ -24,7 +29,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::dd::TrickTable;
-use crate::formats::{self, Board, DealFormat, FormatError};
+use crate::formats::{self, Board, DealFormat, FileBoards, FormatError, SkippedBoard};
 use crate::model::index::DealIndex;
 use crate::store::{BoardExtras, ExtrasStored, NewPlay, NewSet, Store, StoreError};
 
@@ -55,42 +60,91 @@ pub enum ReadFileError {
         /// Where and why.
         error: FormatError,
     },
-    /// The file holds no board.
-    #[error("{}: no boards found (read as {format})", path.display())]
+    /// The file holds no board with a complete deal.
+    #[error("{}: no boards found (read as {format}){}", path.display(), skipped_note(skipped))]
     Empty {
         /// The file.
         path: PathBuf,
         /// The format it was read as.
         format: &'static str,
+        /// The boards skipped for want of a complete deal.
+        skipped: Vec<SkippedBoard>,
     },
 }
 
-/// Reads a deal file whole through `format` and numbers boards without a number from
-/// `first_board` on ([`formats::number_boards`]).
+/// `; N boards skipped (board 5: no complete deal, …)`, or nothing.
+fn skipped_note(skipped: &[SkippedBoard]) -> String {
+    if skipped.is_empty() {
+        return String::new();
+    }
+    format!("; {}", skipped_summary(skipped))
+}
+
+/// `1 board skipped (board 5: no complete deal)`: the skipped boards of a file, the first
+/// few named ([`skipped_names`]).
+pub fn skipped_summary(skipped: &[SkippedBoard]) -> String {
+    format!(
+        "{} board{} skipped ({})",
+        skipped.len(),
+        if skipped.len() == 1 { "" } else { "s" },
+        skipped_names(skipped)
+    )
+}
+
+/// `board 5: no complete deal, board 7: no complete deal`: the first five skipped boards,
+/// then how many more.
+pub fn skipped_names(skipped: &[SkippedBoard]) -> String {
+    const SHOWN: usize = 5;
+    let mut names: Vec<String> = skipped.iter().take(SHOWN).map(|s| s.to_string()).collect();
+    if skipped.len() > SHOWN {
+        names.push(format!("{} more", skipped.len() - SHOWN));
+    }
+    names.join(", ")
+}
+
+/// Reads a deal file whole through `format` ([`DealFormat::read_all`]), boards without a
+/// complete deal skipped, and numbers the records without a number from `first_board` on
+/// ([`formats::number_records`]: a skipped board keeps its place).
 ///
 /// # Errors
-/// [`ReadFileError`]: the file cannot be read, the format refuses it, or it holds no board.
+/// [`ReadFileError`]: the file cannot be read, the format refuses it, or it holds no board
+/// with a complete deal.
+pub fn read_deal_file_all(
+    path: &Path,
+    format: &'static dyn DealFormat,
+    first_board: u64,
+) -> Result<FileBoards, ReadFileError> {
+    let data = std::fs::read(path).map_err(|error| ReadFileError::Io {
+        path: path.to_owned(),
+        error,
+    })?;
+    let mut read = format
+        .read_all(&data)
+        .map_err(|error| ReadFileError::Format {
+            path: path.to_owned(),
+            error,
+        })?;
+    formats::number_records(&mut read, first_board);
+    if read.boards.is_empty() {
+        return Err(ReadFileError::Empty {
+            path: path.to_owned(),
+            format: format.info().name,
+            skipped: read.skipped,
+        });
+    }
+    Ok(read)
+}
+
+/// The boards of [`read_deal_file_all`], without the skipped boards and warnings.
+///
+/// # Errors
+/// As [`read_deal_file_all`].
 pub fn read_deal_file(
     path: &Path,
     format: &'static dyn DealFormat,
     first_board: u64,
 ) -> Result<Vec<Board>, ReadFileError> {
-    let data = std::fs::read(path).map_err(|error| ReadFileError::Io {
-        path: path.to_owned(),
-        error,
-    })?;
-    let mut boards = format.read(&data).map_err(|error| ReadFileError::Format {
-        path: path.to_owned(),
-        error,
-    })?;
-    if boards.is_empty() {
-        return Err(ReadFileError::Empty {
-            path: path.to_owned(),
-            format: format.info().name,
-        });
-    }
-    formats::number_boards(&mut boards, first_board);
-    Ok(boards)
+    Ok(read_deal_file_all(path, format, first_board)?.boards)
 }
 
 /// An import job: which files, read how, stored how.
@@ -142,8 +196,13 @@ pub enum FileResult {
     Imported {
         /// The set it was stored as, if any.
         set: Option<String>,
-        /// Boards read.
+        /// Boards read with a complete deal, all stored (new or duplicate).
         boards: u64,
+        /// Boards skipped for want of a complete deal ([`SkippedBoard`]), in file order.
+        skipped: Vec<SkippedBoard>,
+        /// What the reader ignored (each naming its line), e.g. an incomplete PBN
+        /// `[OptimumResultTable]`: the board was stored without it.
+        warnings: Vec<String>,
         /// Deals new to the database.
         new_deals: u64,
         /// Play records read (replayed and valid).
@@ -167,8 +226,10 @@ pub enum FileResult {
 pub struct ImportReport {
     /// Each file's outcome, in job order.
     pub files: Vec<FileOutcome>,
-    /// Boards read from the files stored.
+    /// Boards read from the files stored (with a complete deal).
     pub boards_read: u64,
+    /// Boards of the files stored skipped for want of a complete deal.
+    pub boards_skipped: u64,
     /// Deals new to the database.
     pub new_deals: u64,
     /// Boards whose deal was already stored (or came earlier in the job).
@@ -193,6 +254,8 @@ pub struct ImportFailed {
 /// A file read and checked, ready to store.
 struct Parsed {
     boards: Vec<Board>,
+    skipped: Vec<SkippedBoard>,
+    warnings: Vec<String>,
     extras: BoardExtras,
 }
 
@@ -224,9 +287,13 @@ pub fn import(
         order.push(k);
         match &o.result {
             FileResult::Imported {
-                boards, new_deals, ..
+                boards,
+                new_deals,
+                skipped,
+                ..
             } => {
                 report.boards_read += boards;
+                report.boards_skipped += skipped.len() as u64;
                 report.new_deals += new_deals;
                 report.duplicates += boards - new_deals;
             }
@@ -350,6 +417,8 @@ fn imported(set: Option<String>, p: &Parsed, new_deals: u64, stored: ExtrasStore
     FileResult::Imported {
         set,
         boards: p.boards.len() as u64,
+        skipped: p.skipped.clone(),
+        warnings: p.warnings.clone(),
         new_deals,
         plays: p.extras.plays.len() as u64,
         new_plays: stored.plays,
@@ -422,7 +491,11 @@ fn parse_file(
         let name = format!("{}: ", path.display());
         msg.strip_prefix(&name).map(str::to_owned).unwrap_or(msg)
     };
-    let boards = read_deal_file(path, format, first_board).map_err(|e| strip(e.to_string()))?;
+    let FileBoards {
+        boards,
+        skipped,
+        warnings,
+    } = read_deal_file_all(path, format, first_board).map_err(|e| strip(e.to_string()))?;
     // SQLite cannot hold a board number above i64::MAX: refuse the file here, not after
     // its deals were stored.
     if let Some(board) = boards
@@ -436,6 +509,8 @@ fn parse_file(
     let dd = board_dd(&boards)?;
     Ok(Parsed {
         boards,
+        skipped,
+        warnings,
         extras: BoardExtras { plays, dd },
     })
 }

@@ -10,8 +10,8 @@ use super::{
     EventJobError, FieldError, PhaseSpecError, check_field, create_new, default_keys, read_event,
     replace_file,
 };
+use crate::event::protocol::ValueFormat;
 use crate::event::{self, Event, Keys, Phase, Protocol};
-use crate::protocol::ValueFormat;
 
 /// A new event's description: what `dealdex event new` writes to a new `.sqd` file.
 #[derive(Clone, Debug)]

@@ -2,7 +2,7 @@
 //! functions (SQUAREDEAL.md §2–§4, docs/event-protocol.md).
 //!
 //! The domain code — parsing `.sqd`/`.sqk` files, deriving a session's deals, comparing a
-//! hand record — lives in [`crate::event`] and [`crate::protocol`]; these workflows
+//! hand record — lives in [`crate::event`] and [`crate::event::protocol`]; these workflows
 //! orchestrate it: each takes a job struct (paths and options, already typed), reads and
 //! writes the files, stores sets where asked, and returns a report that derives
 //! `serde::Serialize`. They never print. Every failure is an [`EventJobError`] naming what
@@ -52,10 +52,10 @@ pub use verify::{
 };
 
 use crate::ErrorClass;
+use crate::event::protocol::ProtocolError;
 use crate::event::{self, Event, EventError, Keys};
 use crate::formats::FormatError;
 use crate::import::ReadFileError;
-use crate::protocol::ProtocolError;
 use crate::secret::SecretFileError;
 use crate::store::StoreError;
 

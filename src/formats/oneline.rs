@@ -1,0 +1,246 @@
+//! The dealer family's one-line output: `printoneline` of Hans van Staveren's `dealer` (and
+//! of DealerV2 and Dealer3, which read it back), one deal a line, as simulation scripts pipe
+//! deals around. Checked against the Debian `dealer` package's output
+//! (`tests/fixtures/field/README.md` gives the commands):
+//!
+//! ```text
+//! n 653.A94.T8.AKJ74 e KT9.KQT83.Q7.Q85 s AQ872.76.AKJ64.3 w J4.J52.9532.T962
+//! ```
+//!
+//! (the line ends in a space after the last hand; lower-case seat letters; a void is an empty
+//! suit between dots).
+
+use super::text::{column, rank_index, show_byte};
+use super::{Board, DealFormat, FormatError, FormatInfo, Location, WriteOptions};
+use crate::model::card::{RANK_LETTERS, Seat, Suit};
+use crate::model::deal::{Deal, Hand};
+
+/// dealer's `printoneline` (Hans van Staveren's `dealer`, DealerV2, Dealer3): one deal a
+/// line, `n <hand> e <hand> s <hand> w <hand> `.
+///
+/// # Reading
+/// - Each non-empty line is a deal: four pairs of a seat letter (`n`, `e`, `s`, `w`, either
+///   case, each once, in any order) and its hand `S.H.D.C` (ranks in any order, either case,
+///   `10` for the ten, a void empty, as in `KT2..AK86542.AK6`), separated by spaces or tabs.
+///   Whatever follows the fourth hand is ignored: the values of the expression that
+///   `printoneline (expr)` appends (`… w J4.J52.9532.T962 12`).
+/// - The statistics dealer prints after the deals (`Generated 20 hands`, `Produced 20 hands`,
+///   `Initial random seed 15`, `Time needed    0.000 sec`) and empty lines are skipped.
+/// - No board numbers, dealer or vulnerability: boards are numbered in order.
+///
+/// # Writing
+/// dealer's own line: `n`, `e`, `s`, `w` with each hand's suits `S.H.D.C` ranks descending,
+/// a space after every hand (the line ends in one), `\n`.
+///
+/// # Errors
+/// `LineColumn` for a missing or unknown seat letter, a seat given twice, a bad rank, a
+/// hand without four suits, a card twice in a hand, a line of fewer than four hands, or
+/// hands that are not a deal (the column of the hand with a wrong count or of the card's
+/// second holder).
+pub struct OneLine;
+
+static INFO: FormatInfo = FormatInfo {
+    name: "oneline",
+    extensions: &["oneline"],
+    description: "dealer's printoneline, one deal a line (dealer, DealerV2, Dealer3)",
+    board_numbers: false,
+    max_board: None,
+    streaming: true,
+};
+
+/// The first words of the statistics lines dealer prints after the deals.
+const TRAILER: [&[u8]; 4] = [
+    b"Generated ",
+    b"Produced ",
+    b"Initial random seed",
+    b"Time needed",
+];
+
+impl DealFormat for OneLine {
+    fn info(&self) -> &'static FormatInfo {
+        &INFO
+    }
+
+    /// Reads one deal a line (see [`OneLine`]).
+    ///
+    /// # Errors
+    /// See [`OneLine`].
+    fn read(&self, data: &[u8]) -> Result<Vec<Board>, FormatError> {
+        let mut boards = Vec::with_capacity(data.len() / 72);
+        for (i, raw) in data.split(|&c| c == b'\n').enumerate() {
+            let line = raw.strip_suffix(b"\r").unwrap_or(raw);
+            if line.iter().all(|c| c.is_ascii_whitespace())
+                || TRAILER.iter().any(|t| line.starts_with(t))
+            {
+                continue;
+            }
+            let deal = read_line(line).map_err(|(off, message)| {
+                FormatError::new(Location::LineColumn(i + 1, column(line, off)), message)
+            })?;
+            boards.push(Board::unnumbered(deal));
+        }
+        Ok(boards)
+    }
+
+    /// Writes dealer's line (see [`OneLine`]).
+    fn write_board(&self, b: &Board, _opts: &WriteOptions, out: &mut Vec<u8>) {
+        for seat in Seat::ALL {
+            out.push(seat.letter().to_ascii_lowercase() as u8);
+            out.push(b' ');
+            let hand = b.deal.hand(seat);
+            for suit in Suit::ALL {
+                if suit != Suit::Spades {
+                    out.push(b'.');
+                }
+                let mut m = hand.suit_mask(suit);
+                while m != 0 {
+                    out.push(RANK_LETTERS[m.trailing_zeros() as usize]);
+                    m &= m - 1;
+                }
+            }
+            out.push(b' ');
+        }
+        out.push(b'\n');
+    }
+}
+
+/// The next word of `line` from `p`: its start and end, `None` at the end of the line.
+fn word(line: &[u8], mut p: usize) -> Option<(usize, usize)> {
+    while line.get(p).is_some_and(|&c| c == b' ' || c == b'\t') {
+        p += 1;
+    }
+    if p >= line.len() {
+        return None;
+    }
+    let start = p;
+    while line.get(p).is_some_and(|&c| c != b' ' && c != b'\t') {
+        p += 1;
+    }
+    Some((start, p))
+}
+
+/// One line's deal; the error is the byte offset of the problem and what it is.
+fn read_line(line: &[u8]) -> Result<Deal, (usize, String)> {
+    let mut hands = [Hand::EMPTY; 4];
+    let mut given: [Option<usize>; 4] = [None; 4];
+    let mut p = 0;
+    for k in 0..4 {
+        let Some((s, e)) = word(line, p) else {
+            return Err((
+                line.len(),
+                format!("found {k} hands, expected 4 (n, e, s and w, each with its hand)"),
+            ));
+        };
+        let seat = match &line[s..e] {
+            [c] => Seat::from_char(c.to_ascii_uppercase() as char),
+            _ => None,
+        }
+        .ok_or_else(|| {
+            (
+                s,
+                format!(
+                    "{:?} is not a seat letter (expected n, e, s or w before each hand)",
+                    String::from_utf8_lossy(&line[s..e])
+                ),
+            )
+        })?;
+        if given[seat.index()].is_some() {
+            return Err((s, format!("{seat} is given twice")));
+        }
+        let Some((hs, he)) = word(line, e) else {
+            return Err((line.len(), format!("{seat} has no hand (expected S.H.D.C)")));
+        };
+        hands[seat.index()] = read_hand(line, hs, he)?;
+        given[seat.index()] = Some(hs);
+        p = he;
+    }
+    Deal::new(hands).map_err(|error| {
+        let at = match error {
+            crate::model::deal::DealError::WrongCount { seat, .. } => given[seat.index()],
+            crate::model::deal::DealError::DuplicateCard { second, .. } => given[second.index()],
+        };
+        (at.unwrap_or(0), error.to_string())
+    })
+}
+
+/// The hand `S.H.D.C` in `line[start..end]`.
+fn read_hand(line: &[u8], start: usize, end: usize) -> Result<Hand, (usize, String)> {
+    let mut mask = 0u64;
+    let mut suit = 0usize;
+    let mut i = start;
+    while i < end {
+        let c = line[i];
+        if c == b'.' {
+            suit += 1;
+            if suit > 3 {
+                return Err((i, "a fifth suit in one hand (expected S.H.D.C)".into()));
+            }
+            i += 1;
+            continue;
+        }
+        let rank = if c == b'1' && line.get(i + 1) == Some(&b'0') && i + 1 < end {
+            i += 1;
+            Some(4)
+        } else {
+            rank_index(c)
+        };
+        let Some(rank) = rank else {
+            return Err((
+                i,
+                format!(
+                    "{} is not a rank (expected AKQJT98765432 or 10)",
+                    show_byte(c)
+                ),
+            ));
+        };
+        let bit = 1u64 << (suit * 13 + rank);
+        if mask & bit != 0 {
+            return Err((i, "a card twice in one hand".into()));
+        }
+        mask |= bit;
+        i += 1;
+    }
+    if suit != 3 {
+        return Err((
+            end,
+            format!("hand has {} suits, expected 4 (S.H.D.C)", suit + 1),
+        ));
+    }
+    Ok(Hand::from_mask(mask))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const LINE: &str =
+        "n 653.A94.T8.AKJ74 e KT9.KQT83.Q7.Q85 s AQ872.76.AKJ64.3 w J4.J52.9532.T962 \n";
+
+    #[test]
+    fn reads_and_writes_dealers_line() {
+        let boards = OneLine.read(LINE.as_bytes()).unwrap();
+        assert_eq!(boards.len(), 1);
+        assert_eq!(
+            boards[0].deal.to_string(),
+            "N:653.A94.T8.AKJ74 KT9.KQT83.Q7.Q85 AQ872.76.AKJ64.3 J4.J52.9532.T962"
+        );
+        let mut out = Vec::new();
+        OneLine.write_board(&boards[0], &WriteOptions::default(), &mut out);
+        assert_eq!(out, LINE.as_bytes());
+    }
+
+    #[test]
+    fn errors_name_the_column() {
+        let e = OneLine
+            .read(b"n 653.A94.T8.AKJ74 e KT9.KQT83.Q7.Q85 s AQ872.76.AKJ64.3 w J4.J52.9532.T96X")
+            .unwrap_err();
+        assert_eq!(e.location, Location::LineColumn(1, 75), "{e}");
+        let e = OneLine
+            .read(b"n 653.A94.T8.AKJ74 e KT9.KQT83.Q7.Q85 s AQ872.76.AKJ64.3 w J4.J52.9532.T96")
+            .unwrap_err();
+        assert_eq!(e.location, Location::LineColumn(1, 60), "{e}");
+        assert!(e.message.contains("W holds 12"), "{e}");
+        let e = OneLine.read(b"x 653.A94.T8.AKJ74").unwrap_err();
+        assert_eq!(e.location, Location::LineColumn(1, 1), "{e}");
+    }
+}
