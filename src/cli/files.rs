@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 use dealdex::Store;
 use dealdex::export::{ExportError, ExportJob};
-use dealdex::formats::{Board, DealFormat};
+use dealdex::formats::{Board, DealFormat, SkippedBoard};
 use dealdex::import::{FileOutcome, FileResult, ImportJob};
 use dealdex::workflow::convert::{ConvertError, ConvertJob};
 
@@ -111,16 +111,7 @@ pub(super) fn read_file(
     first_board: u64,
 ) -> anyhow::Result<Vec<Board>> {
     let read = dealdex::import::read_deal_file_all(path, format, first_board)?;
-    if !read.skipped.is_empty() {
-        eprintln!(
-            "dealdex: {}: {}",
-            path.display(),
-            dealdex::import::skipped_summary(&read.skipped)
-        );
-    }
-    for w in &read.warnings {
-        eprintln!("dealdex: {}: warning: {w}", path.display());
-    }
+    file_notes(path, &read.skipped, &read.warnings);
     Ok(read.boards)
 }
 
@@ -146,8 +137,24 @@ pub fn convert(a: ConvertArgs, json: bool) -> anyhow::Result<()> {
     if json {
         writeln!(stdout, "{}", serde_json::to_string(&report)?)?;
         stdout.flush()?;
+    } else {
+        file_notes(&a.input, &report.skipped, &report.warnings);
     }
     Ok(())
+}
+
+/// The skipped boards and reader warnings of a deal file, on stderr.
+pub(super) fn file_notes(path: &Path, skipped: &[SkippedBoard], warnings: &[String]) {
+    if !skipped.is_empty() {
+        eprintln!(
+            "dealdex: {}: {}",
+            path.display(),
+            dealdex::import::skipped_summary(skipped)
+        );
+    }
+    for w in warnings {
+        eprintln!("dealdex: {}: warning: {w}", path.display());
+    }
 }
 
 /// Boards gathered into one transaction when importing deals only (the default `--batch`).

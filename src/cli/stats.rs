@@ -41,7 +41,11 @@ pub fn run(a: StatsArgs, json: bool) -> anyhow::Result<()> {
         StatsSource::File { .. } => None,
         StatsSource::Store { .. } => Some(dealdex::Store::open_read_only(&a.db.db)?),
     };
-    let report = dealdex::workflow::stats::run(&StatsJob { source }, store.as_ref())?;
+    let run = dealdex::workflow::stats::run(&StatsJob { source }, store.as_ref())?;
+    if let Some(path) = &a.file {
+        super::files::file_notes(path, &run.skipped, &run.warnings);
+    }
+    let report = run.report;
     let mut out = open_output(None)?;
     if json {
         writeln!(out, "{}", report.to_json())?;

@@ -26,11 +26,12 @@ use std::time::Instant;
 
 use serde::Serialize;
 
+use crate::formats::SkippedBoard;
 use crate::formats::{DealFormat, WriteOptions};
 use crate::workflow::export::{
     ExportedFile, Output, RenderError, WriteError, render_set, write_rendered,
 };
-use crate::workflow::import::{ReadFileError, read_deal_file};
+use crate::workflow::import::{ReadFileError, read_deal_file_all};
 
 /// A convert job: one file in, its boards out to every output.
 #[derive(Clone)]
@@ -82,6 +83,10 @@ pub struct ConvertReport {
     pub first_board: u64,
     /// The last board's number.
     pub last_board: u64,
+    /// Boards of the input without a complete deal, not converted (see [`SkippedBoard`]).
+    pub skipped: Vec<SkippedBoard>,
+    /// What the reader ignored, each naming its line (e.g. an incomplete PBN table).
+    pub warnings: Vec<String>,
     /// The files written, in order (standard output with `path` null).
     pub files: Vec<ExportedFile>,
     /// Wall-clock seconds.
@@ -123,7 +128,8 @@ impl ConvertError {
 /// (nothing written), or an output cannot be written.
 pub fn run(job: &ConvertJob, stdout: &mut dyn Write) -> Result<ConvertReport, ConvertError> {
     let started = Instant::now();
-    let boards = read_deal_file(&job.input, job.from, job.first_board)?;
+    let read = read_deal_file_all(&job.input, job.from, job.first_board)?;
+    let boards = read.boards;
     let first = boards.first().and_then(|b| b.number).unwrap_or(1);
     let last = boards.last().and_then(|b| b.number).unwrap_or(1);
     let opts = WriteOptions {
@@ -140,6 +146,8 @@ pub fn run(job: &ConvertJob, stdout: &mut dyn Write) -> Result<ConvertReport, Co
         boards: boards.len() as u64,
         first_board: first,
         last_board: last,
+        skipped: read.skipped,
+        warnings: read.warnings,
         files: files
             .iter()
             .map(|f| ExportedFile {

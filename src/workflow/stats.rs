@@ -10,8 +10,8 @@
 //! let keys: Vec<DealIndex> = (1..=1000).map(|k| DealIndex::from_deal(&seed.board_deal(k))).collect();
 //! let mut store = Store::open_in_memory()?;
 //! store.insert_deals(&keys)?;
-//! let report = run(&StatsJob { source: StatsSource::Store { set: None } }, Some(&store))?;
-//! assert_eq!(report.deals, 1000);
+//! let run = run(&StatsJob { source: StatsSource::Store { set: None } }, Some(&store))?;
+//! assert_eq!(run.report.deals, 1000);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
@@ -20,7 +20,8 @@ use std::path::PathBuf;
 use rayon::prelude::*;
 
 use crate::formats::DealFormat;
-use crate::import::{ReadFileError, read_deal_file};
+use crate::formats::SkippedBoard;
+use crate::import::{ReadFileError, read_deal_file_all};
 use crate::stats::{Report, SetStats};
 use crate::{DealIndex, ErrorClass, Store, StoreError};
 
@@ -91,18 +92,33 @@ impl StatsError {
     }
 }
 
+/// The statistics of a job, with what reading a deal file left out.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StatsRun {
+    /// The statistics ([`Report::to_text`], [`Report::to_svg`], serde for JSON).
+    pub report: Report,
+    /// Boards of the deal file without a complete deal, not counted (none for the store).
+    pub skipped: Vec<SkippedBoard>,
+    /// What the file's reader ignored, each naming its line.
+    pub warnings: Vec<String>,
+}
+
 /// Counts the deals of the job's source (in parallel, on rayon's pool) and returns the
-/// statistics report ([`Report::to_text`], [`Report::to_svg`], serde for JSON).
+/// statistics report with the file's skipped boards and warnings.
 ///
 /// # Errors
 /// [`StatsError`]: an unreadable file, a missing set, no deals, a failed or corrupt read.
-pub fn run(job: &StatsJob, store: Option<&Store>) -> Result<Report, StatsError> {
+pub fn run(job: &StatsJob, store: Option<&Store>) -> Result<StatsRun, StatsError> {
+    let mut skipped = Vec::new();
+    let mut warnings = Vec::new();
     let stats = match &job.source {
         StatsSource::File { path, format } => {
             let mut s = SetStats::new();
-            for b in read_deal_file(path, *format, 1)? {
+            let read = read_deal_file_all(path, *format, 1)?;
+            for b in &read.boards {
                 s.add(&b.deal);
             }
+            (skipped, warnings) = (read.skipped, read.warnings);
             s
         }
         StatsSource::Store { set } => {
@@ -132,7 +148,11 @@ pub fn run(job: &StatsJob, store: Option<&Store>) -> Result<Report, StatsError> 
     if stats.deals() == 0 {
         return Err(StatsError::NoDeals);
     }
-    Ok(stats.report())
+    Ok(StatsRun {
+        report: stats.report(),
+        skipped,
+        warnings,
+    })
 }
 
 /// The statistics of some keys, counted in parallel.
