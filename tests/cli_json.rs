@@ -167,7 +167,7 @@ fn solve_json_reports_the_run_after_the_lines() {
     assert_eq!(line["tricks"]["N"]["S"], 13);
     assert_eq!(line["tricks"]["N"]["NT"], 0);
     assert_eq!(line["tricks"]["W"]["C"], 13);
-    assert_eq!(line["par"]["contracts"].as_array().unwrap().len() > 0, true);
+    assert!(!line["par"]["contracts"].as_array().unwrap().is_empty());
 }
 
 #[test]
