@@ -15,7 +15,7 @@ pub use model::card::{Card, Rank, Seat, Suit};
 pub use model::deal::{Deal, DealError, Hand};
 pub use model::deal_string::{PbnError, format_deal, parse_deal, push_deal};
 pub use model::features;
-pub use model::index::{DealIndex, HexDeal, IndexError};
+pub use model::index::{DealArgumentError, DealIndex, HexDeal, IndexError, parse_deal_argument};
 pub use model::number::{
     DEALS, NumberError, Scheme, number, parse_number, reference, unrank_range, warm_up,
 };

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 use dealdex::Store;
 use dealdex::export::{ExportError, ExportJob};
-use dealdex::formats::{Board, DealFormat, SkippedBoard};
+use dealdex::formats::SkippedBoard;
 use dealdex::import::{FileOutcome, FileResult, ImportJob};
 use dealdex::workflow::convert::{ConvertError, ConvertJob};
 
@@ -100,19 +100,6 @@ pub struct ExportArgs {
     write: outputs::WriteArgs,
     #[command(flatten)]
     db: DbArgs,
-}
-
-/// Reads a deal file whole through its format ([`dealdex::import::read_deal_file_all`]);
-/// errors name the file. Boards without a complete deal are skipped (as `import` skips them)
-/// and, with the reader's warnings, noted on stderr.
-pub(super) fn read_file(
-    path: &Path,
-    format: &'static dyn DealFormat,
-    first_board: u64,
-) -> anyhow::Result<Vec<Board>> {
-    let read = dealdex::import::read_deal_file_all(path, format, first_board)?;
-    file_notes(path, &read.skipped, &read.warnings);
-    Ok(read.boards)
 }
 
 pub fn convert(a: ConvertArgs, json: bool) -> anyhow::Result<()> {

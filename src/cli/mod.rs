@@ -149,6 +149,12 @@ fn class_of(cause: &(dyn std::error::Error + 'static)) -> Option<ErrorClass> {
         dealdex::workflow::event::EventJobError,
         dealdex::workflow::generate::GenerateError,
         dealdex::workflow::convert::ConvertError,
+        dealdex::workflow::card::CardError,
+        dealdex::workflow::number::NumberJobError,
+        dealdex::workflow::number::DealJobError,
+        dealdex::DealArgumentError,
+        dealdex::formats::ChooseFormatError,
+        dealdex::export::OutputPlanError,
     );
     None
 }

@@ -1,14 +1,15 @@
 //! `dealdex number`, `dealdex deal` and `dealdex lookup`.
 
 use std::io::Write;
-use std::path::Path;
 
 use anyhow::Context;
 use clap::Args;
+use dealdex::export::WriteError;
 use dealdex::workflow::lookup::{LookupJob, PlayView};
-use dealdex::{Deal, DealIndex, Format, HexDeal, Labels, Scheme};
+use dealdex::workflow::number::{DealJob, DealJobError, NumberJob};
+use dealdex::{Deal, Format, Scheme, workflow};
 
-use super::{DbArgs, bad, open_output, parse_scheme};
+use super::{DbArgs, open_output, parse_scheme};
 
 #[derive(Args, Debug)]
 #[command(after_help = "Examples:
@@ -61,172 +62,51 @@ pub struct LookupArgs {
     db: DbArgs,
 }
 
-/// A deal given on the command line as a hex index or a PBN deal string; `None` if it is
-/// neither (it may be a file or a number).
-fn parse_inline_deal(s: &str) -> Option<anyhow::Result<Deal>> {
-    parse_inline_board(s).map(|r| r.map(|(deal, _)| deal))
-}
-
-/// A deal given on the command line, with the board number a hex index's `-X` suffix
-/// implies (1..=16: the same dealer and vulnerability as the real board): `None` when the
-/// text is neither a hex index nor a PBN deal string.
-pub(super) fn parse_inline_board(s: &str) -> Option<anyhow::Result<(Deal, Option<u64>)>> {
-    let t = s.trim();
-    let hexish = t.chars().all(|c| c.is_ascii_hexdigit() || c == '-');
-    if hexish && (t.len() == 26 || t.len() == 28) {
-        return Some((|| {
-            let h = t.parse::<HexDeal>()?;
-            let board = h.cycle.map(|c| if c == 0 { 16 } else { u64::from(c) });
-            Ok((h.index.to_deal()?, board))
-        })());
-    }
-    if t.contains(':') {
-        return Some(
-            dealdex::parse_deal(t)
-                .map(|d| (d, None))
-                .map_err(anyhow::Error::from),
-        );
-    }
-    None
-}
-
-/// One deal of `number --json`: hand-record numbers are strings (they exceed 2^53).
-#[derive(serde::Serialize)]
-struct NumberedDeal {
-    /// The board number, for a deal file's boards.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    board: Option<u64>,
-    /// The deal's 26-hex-digit index.
-    index: String,
-    /// Its hand-record number in the scheme, in decimal.
-    number: String,
-}
-
-/// The report of `number --json`.
-#[derive(serde::Serialize)]
-struct NumberReport {
-    scheme: &'static str,
-    deals: Vec<NumberedDeal>,
-}
-
-impl NumberedDeal {
-    fn new(board: Option<u64>, deal: &Deal, scheme: Scheme) -> NumberedDeal {
-        NumberedDeal {
-            board,
-            index: DealIndex::from_deal(deal).to_string(),
-            number: deal.number(scheme).to_string(),
-        }
-    }
-}
-
 pub fn number(a: NumberArgs, json: bool) -> anyhow::Result<()> {
-    let mut out = open_output(None)?;
-    let deals: Vec<(Option<u64>, Deal)> = match parse_inline_deal(&a.deal) {
-        Some(deal) => vec![(None, deal.context("deal")?)],
-        None => {
-            let path = Path::new(&a.deal);
-            if !path.is_file() {
-                return Err(bad(format!(
-                    "{:?} is not a PBN deal string (N:…), a 26-hex-digit index or a deal file",
-                    a.deal
-                )));
-            }
-            let format = super::outputs::format_for(path, a.format.as_deref())?;
-            super::files::read_file(path, format, 1)?
-                .iter()
-                .map(|b| (Some(b.number.expect("numbered")), b.deal))
-                .collect()
-        }
+    let job = NumberJob {
+        argument: a.deal,
+        format: a.format,
+        scheme: a.scheme,
     };
-    if json {
-        let report = NumberReport {
-            scheme: a.scheme.name(),
-            deals: deals
-                .iter()
-                .map(|(board, deal)| NumberedDeal::new(*board, deal, a.scheme))
-                .collect(),
-        };
-        writeln!(out, "{}", serde_json::to_string(&report)?)?;
-        return Ok(out.flush()?);
+    let r = workflow::number::number(&job)?;
+    if !r.skipped.is_empty() {
+        let summary = dealdex::import::skipped_summary(&r.skipped);
+        eprintln!("dealdex: {}: {summary}", job.argument);
     }
-    for (board, deal) in &deals {
-        match board {
-            Some(b) => writeln!(out, "{b} {}", deal.number(a.scheme))?,
-            None => writeln!(out, "{}", deal.number(a.scheme))?,
+    for w in &r.warnings {
+        eprintln!("dealdex: {}: warning: {w}", job.argument);
+    }
+    let mut out = open_output(None)?;
+    if json {
+        writeln!(out, "{}", serde_json::to_string(&r)?)?;
+    } else {
+        for d in &r.deals {
+            match d.board {
+                Some(b) => writeln!(out, "{b} {}", d.number)?,
+                None => writeln!(out, "{}", d.number)?,
+            }
         }
     }
     Ok(out.flush()?)
 }
 
-/// The report of `deal --json`: numbers are strings (they exceed 2^53).
-#[derive(serde::Serialize)]
-struct DealReport {
-    scheme: &'static str,
-    first: String,
-    last: String,
-    deals: u64,
-    format: &'static str,
-    /// The output file; null for stdout.
-    out: Option<std::path::PathBuf>,
-}
-
 pub fn deal(a: DealArgs, json: bool) -> anyhow::Result<()> {
-    let (first, last) = match a.number.split_once("..") {
-        Some((x, y)) => (
-            dealdex::parse_number(x).context("range start")?,
-            dealdex::parse_number(y.trim_start_matches('=')).context("range end")?,
-        ),
-        None => {
-            let n = dealdex::parse_number(&a.number)?;
-            (n, n)
-        }
+    let (first, last) = workflow::number::parse_range(&a.number)?;
+    let job = DealJob {
+        first,
+        last,
+        scheme: a.scheme,
+        format: a.format,
+        out: a.out.filter(|p| p.as_os_str() != "-"),
     };
-    if last < first {
-        return Err(bad(format!(
-            "range {}: the end is below the start",
-            a.number
-        )));
-    }
-    let count = u64::try_from(last - first + 1)
-        .map_err(|_| bad("range too long: at most 2^64 - 1 deals"))?;
-    let mut out = open_output(a.out.as_deref())?;
-    dealdex::warm_up();
-    dealdex::par_chunks_ordered(
-        count,
-        |offset, len| {
-            let start = first + offset as u128;
-            let mut deals = vec![Deal::from_number(1, a.scheme).expect("1 is valid"); len];
-            dealdex::unrank_range(start, a.scheme, &mut deals).expect("range checked");
-            let mut buf = Vec::with_capacity(len * 80);
-            dealdex::format_chunk(
-                &mut buf,
-                a.format,
-                Labels::Numbers(a.scheme),
-                start,
-                &deals,
-                false,
-                "",
-            );
-            buf
-        },
-        |buf: Vec<u8>| out.write_all(&buf),
-    )?;
-    out.flush()?;
+    let mut stdout = open_output(None)?;
+    let report = workflow::number::deal(&job, &mut stdout).map_err(|e| match e {
+        // Standard output's error as such: a closed pipe ends quietly.
+        DealJobError::Write(WriteError { path: None, error }) => anyhow::Error::from(error),
+        e => e.into(),
+    })?;
     if json {
-        let report = DealReport {
-            scheme: a.scheme.name(),
-            first: first.to_string(),
-            last: last.to_string(),
-            deals: count,
-            format: match a.format {
-                Format::Pbn => "pbn",
-                Format::Hex => "hex",
-                Format::Json => "json",
-            },
-            out: a.out.clone().filter(|p| p.as_os_str() != "-"),
-        };
         // After the deals when they go to stdout too.
-        let mut stdout = open_output(None)?;
         writeln!(stdout, "{}", serde_json::to_string(&report)?)?;
         stdout.flush()?;
     }
@@ -234,8 +114,8 @@ pub fn deal(a: DealArgs, json: bool) -> anyhow::Result<()> {
 }
 
 pub fn lookup(a: LookupArgs, json: bool) -> anyhow::Result<()> {
-    let deal = match parse_inline_deal(&a.deal) {
-        Some(d) => d.context("deal")?,
+    let deal = match dealdex::parse_deal_argument(&a.deal) {
+        Some(d) => d.context("deal")?.0,
         None => Deal::from_number(dealdex::parse_number(&a.deal)?, a.scheme)?,
     };
     let db = &a.db.db;

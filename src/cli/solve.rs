@@ -194,7 +194,7 @@ fn read_input(
     vul: Option<Vulnerability>,
 ) -> anyhow::Result<Vec<SolveItem>> {
     if !std::path::Path::new(input).exists()
-        && let Some(parsed) = super::query::parse_inline_board(input)
+        && let Some(parsed) = dealdex::parse_deal_argument(input)
     {
         let (deal, board) = parsed.context("deal")?;
         return Ok(vec![SolveItem::single(deal, board, dealer, vul)]);

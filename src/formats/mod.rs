@@ -512,6 +512,86 @@ pub fn by_path(path: &Path) -> Option<&'static dyn DealFormat> {
         .find(|f| f.info().extensions.contains(&ext.as_str()))
 }
 
+/// The names of every registered format, comma-separated, for messages.
+pub fn names() -> String {
+    registry()
+        .iter()
+        .map(|f| f.info().name)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Why no format was chosen ([`named`], [`choose`]).
+#[derive(Debug, thiserror::Error)]
+pub enum ChooseFormatError {
+    /// A name no registered format has.
+    #[error("unknown format {name:?} (known: {})", names())]
+    UnknownName {
+        /// The name as given.
+        name: String,
+    },
+    /// A file whose extension selects no format, and no name given.
+    #[error(
+        "{}: cannot tell the format from the extension; give --format ({})",
+        path.display(),
+        names()
+    )]
+    UnknownExtension {
+        /// The file.
+        path: std::path::PathBuf,
+    },
+}
+
+impl ChooseFormatError {
+    /// This error's [`ErrorClass`](crate::ErrorClass): always
+    /// [`BadInput`](crate::ErrorClass::BadInput).
+    pub fn class(&self) -> crate::ErrorClass {
+        crate::ErrorClass::BadInput
+    }
+}
+
+/// The format named `name` (case-insensitive, as [`by_name`]).
+///
+/// ```
+/// assert_eq!(dealdex::formats::named("DUP")?.info().name, "dup");
+/// assert!(dealdex::formats::named("doc").is_err());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+/// [`ChooseFormatError::UnknownName`], listing the known names.
+pub fn named(name: &str) -> Result<&'static dyn DealFormat, ChooseFormatError> {
+    by_name(name).ok_or_else(|| ChooseFormatError::UnknownName {
+        name: name.to_owned(),
+    })
+}
+
+/// The format of the file `path`: the one `name`d when given ([`named`]), else the one its
+/// extension selects ([`by_path`]).
+///
+/// ```
+/// use std::path::Path;
+/// use dealdex::formats::choose;
+/// assert_eq!(choose(Path::new("a.lin"), None)?.info().name, "lin");
+/// assert_eq!(choose(Path::new("a.txt"), Some("pbn"))?.info().name, "pbn");
+/// assert!(choose(Path::new("a.doc"), None).is_err());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+/// [`ChooseFormatError::UnknownName`] or [`ChooseFormatError::UnknownExtension`].
+pub fn choose(
+    path: &Path,
+    name: Option<&str>,
+) -> Result<&'static dyn DealFormat, ChooseFormatError> {
+    match name {
+        Some(n) => named(n),
+        None => by_path(path).ok_or_else(|| ChooseFormatError::UnknownExtension {
+            path: path.to_owned(),
+        }),
+    }
+}
+
 /// Appends every board with [`DealFormat::write_board`], reserving room for the rest after the
 /// first (so the caller's buffer grows once a call).
 pub(crate) fn write_each<F: DealFormat + ?Sized>(

@@ -296,6 +296,67 @@ impl fmt::Display for HexDeal {
     }
 }
 
+/// Why a deal argument ([`parse_deal_argument`]) that looks like a hex index or a PBN deal
+/// string is not a deal.
+#[derive(Debug, thiserror::Error)]
+pub enum DealArgumentError {
+    /// A bad hex index (characters, length, or a seat without 13 cards).
+    #[error(transparent)]
+    Index(#[from] IndexError),
+    /// A bad PBN deal string.
+    #[error(transparent)]
+    Pbn(#[from] crate::model::deal_string::PbnError),
+}
+
+impl DealArgumentError {
+    /// This error's [`ErrorClass`](crate::ErrorClass): always
+    /// [`BadInput`](crate::ErrorClass::BadInput).
+    pub fn class(&self) -> crate::ErrorClass {
+        crate::ErrorClass::BadInput
+    }
+}
+
+/// Reads a deal given as one argument: a hex index (26 hex digits, with an optional `-X` or
+/// `X-` board suffix) or a PBN deal string (any text with a `:`). The board number is the
+/// one a hex index's suffix implies (1..=16: the same dealer and vulnerability as the real
+/// board; suffix `0` is board 16), `None` for a deal string or an index without suffix.
+///
+/// `None` when the text is neither (it may be a file name or a hand-record number).
+///
+/// ```
+/// use dealdex::parse_deal_argument;
+/// let (deal, board) = parse_deal_argument("0EDCCBA0976F2DA4945D8E9DC0-0").unwrap()?;
+/// assert_eq!(board, Some(16));
+/// let (same, none) = parse_deal_argument(&deal.to_string()).unwrap()?;
+/// assert_eq!((same, none), (deal, None));
+/// assert!(parse_deal_argument("boards.pbn").is_none());
+/// assert!(parse_deal_argument("N:AKQ").unwrap().is_err());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+/// [`DealArgumentError::Index`] for a bad index, [`DealArgumentError::Pbn`] for a bad deal
+/// string.
+pub fn parse_deal_argument(text: &str) -> Option<Result<(Deal, Option<u64>), DealArgumentError>> {
+    let t = text.trim();
+    let hexish = t.chars().all(|c| c.is_ascii_hexdigit() || c == '-');
+    if hexish && (t.len() == 26 || t.len() == 28) {
+        return Some((|| {
+            let h = t.parse::<HexDeal>()?;
+            let board = h.cycle.map(|c| if c == 0 { 16 } else { u64::from(c) });
+            Ok((h.index.to_deal()?, board))
+        })());
+    }
+    if t.contains(':') {
+        return Some(
+            crate::model::deal_string::parse_deal(t)
+                .map(|d| (d, None))
+                .map_err(DealArgumentError::from),
+        );
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -54,6 +54,112 @@ impl<P: AsRef<Path>> Output<P> {
     }
 }
 
+/// Why outputs could not be planned ([`plan_outputs`], [`check_output_paths`]). Nothing is
+/// written or stored when planning fails.
+#[derive(Debug, thiserror::Error)]
+pub enum OutputPlanError {
+    /// An unknown format name, or a file whose extension names none.
+    #[error(transparent)]
+    Format(#[from] formats::ChooseFormatError),
+    /// A format name given with several output files.
+    #[error(
+        "--format applies to a single --out; with several, each file's extension names its format"
+    )]
+    FormatWithSeveral,
+    /// An output path that is a directory.
+    #[error("{}: is a directory, not a file; nothing was written or stored", path.display())]
+    IsADirectory {
+        /// The path.
+        path: PathBuf,
+    },
+    /// An output path in a directory that does not exist.
+    #[error("{}: {} is not a directory; nothing was written or stored", path.display(), parent.display())]
+    NoDirectory {
+        /// The path.
+        path: PathBuf,
+        /// Its parent, which is not a directory.
+        parent: PathBuf,
+    },
+}
+
+impl OutputPlanError {
+    /// This error's [`ErrorClass`](crate::ErrorClass): always
+    /// [`BadInput`](crate::ErrorClass::BadInput).
+    pub fn class(&self) -> crate::ErrorClass {
+        crate::ErrorClass::BadInput
+    }
+}
+
+/// Turns output paths and a format name into outputs. No path means standard output in
+/// `format` or `default`; `-` is standard output, and it and `/dev/null` take `format` or
+/// `default`; one other file takes `format` or its extension's; several files take their
+/// extensions' formats (and no `format`).
+///
+/// ```
+/// use std::path::PathBuf;
+/// use dealdex::export::plan_outputs;
+/// let outs = plan_outputs(&[PathBuf::from("a.dup"), PathBuf::from("-")], None, "pbn")?;
+/// assert_eq!(outs[0].format.info().name, "dup");
+/// assert!(outs[1].path.is_none());
+/// assert_eq!(plan_outputs(&[], Some("hex"), "pbn")?[0].format.info().name, "hex");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+/// [`OutputPlanError::Format`] or [`OutputPlanError::FormatWithSeveral`].
+pub fn plan_outputs(
+    paths: &[PathBuf],
+    format: Option<&str>,
+    default: &str,
+) -> Result<Vec<Output>, OutputPlanError> {
+    if paths.is_empty() {
+        return Ok(vec![Output {
+            path: None,
+            format: formats::named(format.unwrap_or(default))?,
+        }]);
+    }
+    if format.is_some() && paths.len() > 1 {
+        return Err(OutputPlanError::FormatWithSeveral);
+    }
+    paths
+        .iter()
+        .map(|p| {
+            let stdout = p.as_os_str() == "-";
+            let fmt = if stdout || p == Path::new("/dev/null") {
+                formats::named(format.unwrap_or(default))?
+            } else {
+                formats::choose(p, format)?
+            };
+            Ok(Output {
+                path: (!stdout).then(|| p.clone()),
+                format: fmt,
+            })
+        })
+        .collect()
+}
+
+/// Checks output paths (`-` is standard output) before anything is made or stored.
+///
+/// # Errors
+/// [`OutputPlanError::IsADirectory`] for a directory where a file goes,
+/// [`OutputPlanError::NoDirectory`] for a file in a directory that does not exist.
+pub fn check_output_paths(paths: &[PathBuf]) -> Result<(), OutputPlanError> {
+    for p in paths.iter().filter(|p| p.as_os_str() != "-") {
+        if p.is_dir() {
+            return Err(OutputPlanError::IsADirectory { path: p.clone() });
+        }
+        if let Some(parent) = p.parent().filter(|d| !d.as_os_str().is_empty())
+            && !parent.is_dir()
+        {
+            return Err(OutputPlanError::NoDirectory {
+                path: p.clone(),
+                parent: parent.to_owned(),
+            });
+        }
+    }
+    Ok(())
+}
+
 /// One rendered file, in memory.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RenderedFile {

@@ -5,6 +5,8 @@
 //! report that derives `serde::Serialize`. The binary only parses arguments into jobs and
 //! renders the reports as text or JSON; it never holds workflow logic.
 
+// One card in every encoding of the seed documents.
+pub mod card;
 // The convert workflow: a deal file read through one format, written through others.
 pub mod convert;
 // The event workflows: new, publish, set-value, make, verify.
@@ -17,6 +19,8 @@ pub mod generate;
 pub mod import;
 // The solve workflow: tables for deals or a database, batched and resumable.
 pub mod solve;
+// Deal strings, indices and files to hand-record numbers, and numbers to deals.
+pub mod number;
 // Count, list or explain the stored deals matching a query.
 pub mod query;
 // Everything stored about one deal: sets, table and par, plays.

@@ -1,0 +1,205 @@
+//! The card workflow (`dealdex card`): one card read from text or from a value in one of the
+//! seed documents' encodings ([`crate::encoding`]), and its value in every encoding.
+//!
+//! ```
+//! use dealdex::workflow::card::{CardJob, CardSource, run};
+//! let report = run(&CardJob { value: "QC".into(), from: CardSource::Text })?;
+//! assert_eq!(report.name, "queen of clubs");
+//! assert_eq!(report.standard_card, 0x0400_8A1F);
+//! assert_eq!(report.unicode, "U+1F0DD");
+//! let back = run(&CardJob { value: "0x04008A1F".into(), from: CardSource::StandardCard })?;
+//! assert_eq!(back, report);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use serde::Serialize;
+
+use crate::encoding::{self, Encoding, EncodingError};
+use crate::{Card, ErrorClass};
+
+/// How [`CardJob::value`] names the card.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CardSource {
+    /// Card text: `QC`, `CQ`, `♣Q`, `Q♣`, `10H`, `TH`, `h10` (any case; [`encoding::parse_card`]).
+    Text,
+    /// A seed 000 slot 0..=51.
+    Seed000Slot,
+    /// A seed 001 32-bit card.
+    StandardCard,
+    /// A seed 003 card number 0..=51.
+    Seed003Number,
+    /// A seed 003 display string, e.g. `Q♣`.
+    Seed003Display,
+    /// A seed 004 card byte (its face bit is kept).
+    Seed004Byte,
+    /// A Unicode code point (`U+1F0A1`, `0x1F0A1`, bare hex `1F0A1`) or the glyph itself.
+    Unicode,
+}
+
+/// The card to show: a value and how it names the card.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CardJob {
+    /// The value as given (surrounding blanks are ignored). Numbers are decimal, `0x` hex or
+    /// `0b` binary, with optional `_` separators.
+    pub value: String,
+    /// How to read it.
+    pub from: CardSource,
+}
+
+/// The card in every encoding; the JSON field names are the encodings' names.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct CardReport {
+    /// The card, suit letter first (`CQ`).
+    #[serde(serialize_with = "as_string")]
+    pub card: Card,
+    /// Its name, e.g. `queen of clubs`.
+    pub name: String,
+    /// Seed 000's slot.
+    #[serde(rename = "seed000-slot")]
+    pub seed000_slot: u8,
+    /// Seed 001's 32-bit card.
+    #[serde(rename = "standard-card")]
+    pub standard_card: u32,
+    /// Seed 003's card number.
+    #[serde(rename = "seed003-number")]
+    pub seed003_number: u8,
+    /// Seed 003's display string.
+    #[serde(rename = "seed003-display")]
+    pub seed003_display: String,
+    /// Seed 004's card byte (face up unless a face-down byte was given).
+    #[serde(rename = "seed004-byte")]
+    pub seed004_byte: u8,
+    /// Whether the card is face up (false only for a face-down seed 004 byte given).
+    #[serde(rename = "seed004-face-up")]
+    pub seed004_face_up: bool,
+    /// The Unicode code point, `U+1F0DD`.
+    pub unicode: String,
+    /// The Unicode glyph.
+    #[serde(rename = "unicode-glyph")]
+    pub unicode_glyph: String,
+}
+
+/// Why the value names no card.
+#[derive(Debug, thiserror::Error)]
+pub enum CardError {
+    /// A numeric encoding's value that is not a number.
+    #[error("{encoding}: '{value}' is not a number (decimal, 0x hex or 0b binary)")]
+    NotANumber {
+        /// The encoding it was read in.
+        encoding: Encoding,
+        /// The value as given (trimmed).
+        value: String,
+    },
+    /// A unicode value that is not a code point.
+    #[error("unicode: '{value}' is not a code point (write U+1F0A1, 0x1F0A1 or the glyph)")]
+    NotACodePoint {
+        /// The value as given (trimmed).
+        value: String,
+    },
+    /// A value that is no card in its encoding (out of range, inconsistent, bad text).
+    #[error(transparent)]
+    Encoding(#[from] EncodingError),
+}
+
+impl CardError {
+    /// This error's [`ErrorClass`]: always [`ErrorClass::BadInput`].
+    pub fn class(&self) -> ErrorClass {
+        ErrorClass::BadInput
+    }
+}
+
+/// Reads the job's card and computes its value in every encoding.
+///
+/// # Errors
+/// [`CardError::NotANumber`], [`CardError::NotACodePoint`], or [`CardError::Encoding`] for a
+/// value that is no card.
+pub fn run(job: &CardJob) -> Result<CardReport, CardError> {
+    let (card, face_up) = read(job)?;
+    Ok(CardReport {
+        card,
+        name: encoding::card_name(card),
+        seed000_slot: encoding::seed000_slot(card),
+        standard_card: encoding::standard_card(card),
+        seed003_number: encoding::seed003_number(card),
+        seed003_display: encoding::seed003_display(card),
+        seed004_byte: encoding::seed004_byte(card, face_up),
+        seed004_face_up: face_up,
+        unicode: format!("U+{:04X}", encoding::unicode(card)),
+        unicode_glyph: encoding::unicode_char(card).to_string(),
+    })
+}
+
+/// Serializes with `Display`.
+fn as_string<T: std::fmt::Display, S: serde::Serializer>(v: &T, s: S) -> Result<S::Ok, S::Error> {
+    s.collect_str(v)
+}
+
+/// The card the job names, and its face (up unless a face-down seed 004 byte was given).
+fn read(job: &CardJob) -> Result<(Card, bool), CardError> {
+    let v = job.value.trim();
+    let number = |encoding: Encoding| -> Result<u64, CardError> {
+        parse_int(v).ok_or_else(|| CardError::NotANumber {
+            encoding,
+            value: v.to_owned(),
+        })
+    };
+    let numeric = |enc: Encoding| -> Result<Card, CardError> { Ok(enc.decode(number(enc)?)?) };
+    let card = match job.from {
+        CardSource::Text => encoding::parse_card(v)?,
+        CardSource::Seed000Slot => numeric(Encoding::Seed000Slot)?,
+        CardSource::StandardCard => numeric(Encoding::StandardCard)?,
+        CardSource::Seed003Number => numeric(Encoding::Seed003Number)?,
+        CardSource::Seed003Display => encoding::card_from_seed003_display(v)?,
+        CardSource::Seed004Byte => {
+            let n = number(Encoding::Seed004Byte)?;
+            let byte = u8::try_from(n).map_err(|_| EncodingError::OutOfRange {
+                encoding: Encoding::Seed004Byte,
+                value: n,
+                valid: "a card byte is 0..=255 (0x00..=0xFF)",
+            })?;
+            let c = encoding::card_from_seed004_byte(byte)?;
+            return Ok((c.card, c.face_up));
+        }
+        CardSource::Unicode => read_unicode(v)?,
+    };
+    Ok((card, true))
+}
+
+/// A unicode value: `U+1F0A1`, `0x1F0A1`, bare hex `1F0A1` or the glyph itself.
+fn read_unicode(v: &str) -> Result<Card, CardError> {
+    let mut chars = v.chars();
+    if let (Some(c), None) = (chars.next(), chars.next())
+        && !c.is_ascii()
+    {
+        return Ok(encoding::card_from_unicode_char(c)?);
+    }
+    let digits = v
+        .strip_prefix("U+")
+        .or_else(|| v.strip_prefix("u+"))
+        .or_else(|| v.strip_prefix("0x"))
+        .or_else(|| v.strip_prefix("0X"))
+        .unwrap_or(v);
+    let code = u32::from_str_radix(digits, 16)
+        .ok()
+        .filter(|_| !digits.starts_with('+'))
+        .ok_or_else(|| CardError::NotACodePoint {
+            value: v.to_owned(),
+        })?;
+    Ok(encoding::card_from_unicode(code)?)
+}
+
+/// A non-negative integer in decimal, `0x` hex or `0b` binary, with optional `_` separators.
+fn parse_int(s: &str) -> Option<u64> {
+    let t: String = s.trim().chars().filter(|&c| c != '_').collect();
+    let (digits, radix) = if let Some(h) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+        (h, 16)
+    } else if let Some(b) = t.strip_prefix("0b").or_else(|| t.strip_prefix("0B")) {
+        (b, 2)
+    } else {
+        (t.as_str(), 10)
+    };
+    if digits.is_empty() || digits.starts_with('+') {
+        return None;
+    }
+    u64::from_str_radix(digits, radix).ok()
+}

@@ -1,0 +1,319 @@
+//! The number workflows: `dealdex number` (a deal string, a hex index or a deal file → the
+//! deals' hand-record numbers) and `dealdex deal` (a number or a range `A..B` → the deals,
+//! written in a [`Format`] in parallel chunks).
+//!
+//! ```
+//! use dealdex::workflow::number::{DealJob, NumberJob, deal, number, parse_range};
+//! use dealdex::{Format, Scheme};
+//!
+//! let job = NumberJob::new("N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432");
+//! let report = number(&job)?;
+//! assert_eq!(report.deals[0].number, "1");
+//!
+//! let (first, last) = parse_range("1..3")?;
+//! let job = DealJob { first, last, scheme: Scheme::Pavlicek, format: Format::Hex, out: None };
+//! let mut out = Vec::new();
+//! let report = deal(&job, &mut out)?;
+//! assert_eq!(report.deals, 3);
+//! assert_eq!(String::from_utf8(out)?.lines().count(), 3);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use crate::formats::{self, ChooseFormatError, SkippedBoard};
+use crate::workflow::export::WriteError;
+use crate::workflow::import::{ReadFileError, read_deal_file_all};
+use crate::{
+    Deal, DealArgumentError, DealIndex, ErrorClass, Format, Labels, NumberError, Scheme,
+    parse_deal_argument,
+};
+
+/// A `number` job: what to number, and in which scheme.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NumberJob {
+    /// A PBN deal string (`N:…`), a 26-hex-digit index (optionally `-X`), or a deal file's
+    /// path ([`parse_deal_argument`] decides).
+    pub argument: String,
+    /// The deal file's format by name (default: from its extension).
+    pub format: Option<String>,
+    /// The numbering scheme.
+    pub scheme: Scheme,
+}
+
+impl NumberJob {
+    /// A job numbering `argument` in the Pavlicek scheme, a file's format from its extension.
+    pub fn new(argument: impl Into<String>) -> NumberJob {
+        NumberJob {
+            argument: argument.into(),
+            format: None,
+            scheme: Scheme::Pavlicek,
+        }
+    }
+}
+
+/// One numbered deal. Hand-record numbers are strings (they exceed 2^53).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct NumberedDeal {
+    /// The board number, for a deal file's boards.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub board: Option<u64>,
+    /// The deal's 26-hex-digit index.
+    pub index: String,
+    /// Its hand-record number in the scheme, in decimal.
+    pub number: String,
+}
+
+/// What a `number` job found.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct NumberReport {
+    /// The scheme's name.
+    pub scheme: &'static str,
+    /// The deals, in file order.
+    pub deals: Vec<NumberedDeal>,
+    /// A deal file's boards without a complete deal, skipped (not in the JSON report).
+    #[serde(skip)]
+    pub skipped: Vec<SkippedBoard>,
+    /// What the file's reader ignored (not in the JSON report).
+    #[serde(skip)]
+    pub warnings: Vec<String>,
+}
+
+/// Why a `number` job failed: always the argument or the file it names.
+#[derive(Debug, thiserror::Error)]
+pub enum NumberJobError {
+    /// A hex index or deal string that is no deal.
+    #[error("deal")]
+    Deal(#[source] DealArgumentError),
+    /// Neither a deal nor an existing file.
+    #[error("{argument:?} is not a PBN deal string (N:…), a 26-hex-digit index or a deal file")]
+    NotADeal {
+        /// The argument as given.
+        argument: String,
+    },
+    /// The file's format is unknown.
+    #[error(transparent)]
+    Format(#[from] ChooseFormatError),
+    /// The file could not be read, its format refused it, or it holds no complete deal.
+    #[error(transparent)]
+    Read(#[from] ReadFileError),
+}
+
+impl NumberJobError {
+    /// This error's [`ErrorClass`]: always [`ErrorClass::BadInput`].
+    pub fn class(&self) -> ErrorClass {
+        ErrorClass::BadInput
+    }
+}
+
+/// Numbers the job's deal, or every board of its deal file (read whole, boards numbered
+/// from 1 where the file has no numbers, boards without a complete deal skipped).
+///
+/// # Errors
+/// [`NumberJobError`]: a bad deal string or index, an argument that is neither a deal nor a
+/// file, an unknown format, or a file that cannot be read.
+pub fn number(job: &NumberJob) -> Result<NumberReport, NumberJobError> {
+    let mut report = NumberReport {
+        scheme: job.scheme.name(),
+        deals: Vec::new(),
+        skipped: Vec::new(),
+        warnings: Vec::new(),
+    };
+    let numbered = |board, deal: &Deal| NumberedDeal {
+        board,
+        index: DealIndex::from_deal(deal).to_string(),
+        number: deal.number(job.scheme).to_string(),
+    };
+    if let Some(deal) = parse_deal_argument(&job.argument) {
+        let (deal, _) = deal.map_err(NumberJobError::Deal)?;
+        report.deals.push(numbered(None, &deal));
+        return Ok(report);
+    }
+    let path = Path::new(&job.argument);
+    if !path.is_file() {
+        return Err(NumberJobError::NotADeal {
+            argument: job.argument.clone(),
+        });
+    }
+    let format = formats::choose(path, job.format.as_deref())?;
+    let read = read_deal_file_all(path, format, 1)?;
+    report.deals = read
+        .boards
+        .iter()
+        .map(|b| numbered(b.number, &b.deal))
+        .collect();
+    report.skipped = read.skipped;
+    report.warnings = read.warnings;
+    Ok(report)
+}
+
+/// A `deal` job: the deals numbered `first..=last` in `scheme`, written in `format`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DealJob {
+    /// The first number (1-based).
+    pub first: u128,
+    /// The last number (inclusive).
+    pub last: u128,
+    /// The numbering scheme.
+    pub scheme: Scheme,
+    /// The output format.
+    pub format: Format,
+    /// The output file (created or truncated); `None` for the writer given to [`deal`].
+    pub out: Option<PathBuf>,
+}
+
+/// What a `deal` job wrote. Numbers are strings (they exceed 2^53).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct DealReport {
+    /// The scheme's name.
+    pub scheme: &'static str,
+    /// The first number.
+    pub first: String,
+    /// The last number.
+    pub last: String,
+    /// Deals written.
+    pub deals: u64,
+    /// The format's name.
+    pub format: &'static str,
+    /// The output file; null for standard output.
+    pub out: Option<PathBuf>,
+}
+
+/// Why a `deal` job failed.
+#[derive(Debug, thiserror::Error)]
+pub enum DealJobError {
+    /// A range whose start is no hand-record number.
+    #[error("range start")]
+    RangeStart(#[source] NumberError),
+    /// A range whose end is no hand-record number.
+    #[error("range end")]
+    RangeEnd(#[source] NumberError),
+    /// A single number that is no hand-record number.
+    #[error(transparent)]
+    Number(#[from] NumberError),
+    /// A range `A..B` with B < A.
+    #[error("range {range}: the end is below the start")]
+    EndBelowStart {
+        /// The range as given.
+        range: String,
+    },
+    /// A range of 2^64 deals or more.
+    #[error("range too long: at most 2^64 - 1 deals")]
+    TooLong,
+    /// The output could not be created or written.
+    #[error(transparent)]
+    Write(#[from] WriteError),
+}
+
+impl DealJobError {
+    /// This error's [`ErrorClass`]: a failed write is [`ErrorClass::Io`], the rest
+    /// [`ErrorClass::BadInput`].
+    pub fn class(&self) -> ErrorClass {
+        match self {
+            DealJobError::Write(_) => ErrorClass::Io,
+            _ => ErrorClass::BadInput,
+        }
+    }
+}
+
+/// Parses a hand-record number (decimal or `0x` hex, [`crate::parse_number`]) or an
+/// inclusive range `A..B` (also `A..=B`) into `(first, last)`.
+///
+/// ```
+/// use dealdex::workflow::number::parse_range;
+/// assert_eq!(parse_range("7")?, (7, 7));
+/// assert_eq!(parse_range("1..=0x10")?, (1, 16));
+/// assert!(parse_range("5..3").is_err());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+/// [`DealJobError::RangeStart`], [`DealJobError::RangeEnd`], [`DealJobError::Number`] or
+/// [`DealJobError::EndBelowStart`].
+pub fn parse_range(text: &str) -> Result<(u128, u128), DealJobError> {
+    let (first, last) = match text.split_once("..") {
+        Some((x, y)) => (
+            crate::parse_number(x).map_err(DealJobError::RangeStart)?,
+            crate::parse_number(y.trim_start_matches('=')).map_err(DealJobError::RangeEnd)?,
+        ),
+        None => {
+            let n = crate::parse_number(text)?;
+            (n, n)
+        }
+    };
+    if last < first {
+        return Err(DealJobError::EndBelowStart {
+            range: text.to_owned(),
+        });
+    }
+    Ok((first, last))
+}
+
+/// Writes the job's deals, made in parallel chunks and written in order, to its file or
+/// (no file) to `stdout`, which is flushed.
+///
+/// # Errors
+/// [`DealJobError::EndBelowStart`], [`DealJobError::TooLong`] (checked before anything is
+/// written), [`DealJobError::Number`] for a number outside the scheme's range, or
+/// [`DealJobError::Write`].
+pub fn deal(job: &DealJob, stdout: &mut dyn Write) -> Result<DealReport, DealJobError> {
+    if job.last < job.first {
+        return Err(DealJobError::EndBelowStart {
+            range: format!("{}..{}", job.first, job.last),
+        });
+    }
+    let count = u64::try_from(job.last - job.first + 1).map_err(|_| DealJobError::TooLong)?;
+    // The range's ends must be deals (the chunks assume it).
+    Deal::from_number(job.first, job.scheme)?;
+    Deal::from_number(job.last, job.scheme)?;
+    let failed = |error| WriteError {
+        path: job.out.clone(),
+        error,
+    };
+    let mut file = match &job.out {
+        Some(p) => Some(BufWriter::with_capacity(
+            1 << 20,
+            File::create(p).map_err(failed)?,
+        )),
+        None => None,
+    };
+    let out: &mut dyn Write = match &mut file {
+        Some(f) => f,
+        None => stdout,
+    };
+    crate::warm_up();
+    crate::par_chunks_ordered(
+        count,
+        |offset, len| {
+            let start = job.first + offset as u128;
+            let mut deals = vec![Deal::from_number(1, job.scheme).expect("1 is valid"); len];
+            crate::unrank_range(start, job.scheme, &mut deals).expect("range checked");
+            let mut buf = Vec::with_capacity(len * 80);
+            crate::format_chunk(
+                &mut buf,
+                job.format,
+                Labels::Numbers(job.scheme),
+                start,
+                &deals,
+                false,
+                "",
+            );
+            buf
+        },
+        |buf: Vec<u8>| out.write_all(&buf),
+    )
+    .map_err(failed)?;
+    out.flush().map_err(failed)?;
+    Ok(DealReport {
+        scheme: job.scheme.name(),
+        first: job.first.to_string(),
+        last: job.last.to_string(),
+        deals: count,
+        format: job.format.name(),
+        out: job.out.clone(),
+    })
+}
