@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use anyhow::Context;
 use clap::Args;
 use dealdex::dd::TrickTable;
-use dealdex::formats::{Board, DealFormat as _, WriteOptions};
+use dealdex::formats::{DealFormat as _, WriteOptions};
 use dealdex::solve::{self, DEFAULT_SOLVE_BATCH, SolveItem, SolveJob, SolveProgress, SolveSource};
 use dealdex::{Deal, Seat, Store, Vulnerability, formats};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -152,7 +152,10 @@ pub fn run(a: SolveArgs, json: bool) -> anyhow::Result<()> {
             if print {
                 let mut out = out.borrow_mut();
                 if pbn {
-                    write_pbn(&mut **out, item, next as u64, table)?;
+                    let board = item.solved_board(next as u64, table);
+                    let mut bytes = Vec::new();
+                    formats::Pbn.write_boards(&[board], &WriteOptions::default(), &mut bytes)?;
+                    out.write_all(&bytes)?;
                 } else if lines {
                     writeln!(out, "{}", serde_json::to_string(&item.solved(table))?)?;
                 } else {
@@ -209,25 +212,6 @@ fn read_input(
         })?,
     };
     solve::file_items(&path, fmt, dealer, vul).with_context(|| input.to_owned())
-}
-
-/// One PBN game: the board as read (else a new one numbered `k`, 1-based in output order),
-/// with the dealer and vulnerability par was computed for, and the table as double-dummy tags.
-fn write_pbn(
-    out: &mut dyn Write,
-    item: SolveItem,
-    k: u64,
-    table: &TrickTable,
-) -> anyhow::Result<()> {
-    let mut board = item.read.unwrap_or_else(|| Board::unnumbered(item.deal));
-    board.number = Some(board.number.or(item.board).unwrap_or(k));
-    board.dealer = Some(item.dealer);
-    board.vulnerability = Some(item.vul);
-    board.dd = Some(*table);
-    let mut bytes = Vec::new();
-    formats::Pbn.write_boards(&[board], &WriteOptions::default(), &mut bytes)?;
-    out.write_all(&bytes)?;
-    Ok(())
 }
 
 fn write_text(out: &mut dyn Write, item: &SolveItem, table: &TrickTable) -> anyhow::Result<()> {

@@ -107,6 +107,23 @@ impl SolveItem {
     }
 }
 
+impl SolveItem {
+    /// The item as a PBN game with its double-dummy tags (`solve --format pbn`): the board as
+    /// read (its other tags kept), else a new board numbered `k` (1-based in output order),
+    /// with the dealer and vulnerability par was computed for.
+    pub fn solved_board(&self, k: u64, table: &TrickTable) -> Board {
+        let mut board = self
+            .read
+            .clone()
+            .unwrap_or_else(|| Board::unnumbered(self.deal));
+        board.number = Some(board.number.or(self.board).unwrap_or(k));
+        board.dealer = Some(self.dealer);
+        board.vulnerability = Some(self.vul);
+        board.dd = Some(*table);
+        board
+    }
+}
+
 /// One solved deal: the JSON line of `dealdex solve --format json`
 /// (`{"board":1,"deal":"N:…","dealer":"N","index":"…","par":{"score":420,"contracts":["4SN"]},
 /// "tricks":{"N":{"NT":8,"S":10,…},…},"vul":"None"}`).
