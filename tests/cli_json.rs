@@ -164,6 +164,9 @@ fn solve_json_reports_the_run_after_the_lines() {
     assert_eq!(r["stored"], 0);
     assert_eq!(lines.len(), 1, "one solved deal line before the report");
     let line: Value = serde_json::from_str(&lines[0]).unwrap();
+    // Without --format, --json makes the tables JSON lines too.
+    let (_, plain) = json_report(dir.path(), &["solve", SOLID, "--no-db", "--json"]);
+    assert_eq!(plain, lines);
     assert_eq!(line["tricks"]["N"]["S"], 13);
     assert_eq!(line["tricks"]["N"]["NT"], 0);
     assert_eq!(line["tricks"]["W"]["C"], 13);

@@ -114,7 +114,8 @@ pub fn run(a: SolveArgs, json: bool) -> anyhow::Result<()> {
         batch: a.batch as usize,
     };
     let print = !a.all || a.format.is_some();
-    let lines = a.format.as_deref() == Some("json");
+    // With --json the tables are JSON lines too (unless --format says otherwise).
+    let lines = a.format.as_deref() == Some("json") || (json && a.format.is_none());
     let pbn = a.format.as_deref() == Some("pbn");
     let out = RefCell::new(open_output(None)?);
     if pbn {
