@@ -79,4 +79,6 @@ bad_input_class!(
     crate::DealError,
     crate::FormatError,
     crate::import::ReadFileError,
+    crate::event::BoardsError,
+    crate::event::PhaseError,
 );

@@ -147,6 +147,8 @@ fn class_of(cause: &(dyn std::error::Error + 'static)) -> Option<ErrorClass> {
         dealdex::SeedError,
         dealdex::DealError,
         dealdex::workflow::event::EventJobError,
+        dealdex::event::BoardsError,
+        dealdex::event::PhaseError,
         dealdex::workflow::generate::GenerateError,
         dealdex::workflow::convert::ConvertError,
     );
