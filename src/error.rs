@@ -50,6 +50,7 @@ impl crate::StoreError {
             | E::CorruptDeal { .. }
             | E::CorruptBoard { .. }
             | E::CorruptSeedHash { .. }
+            | E::CorruptScheme { .. }
             | E::SchemaTooOld { .. }
             | E::SchemaTooNew { .. } => ErrorClass::CorruptStore,
             e if e.is_busy() => ErrorClass::Busy,
