@@ -34,7 +34,8 @@ mod store;
 pub use store::sqlfn;
 pub use store::{BoardExtras, ExtrasStored, NewPlay, StoredPlay};
 pub use store::{
-    NewSet, ReadOnlyQuery, ReadOnlyStore, SetBoard, SetInfo, SetOutcome, Store, StoreError,
+    DEFAULT_DATABASE, NewSet, ReadOnlyQuery, ReadOnlyStore, SetBoard, SetInfo, SetOutcome, Store,
+    StoreError,
 };
 
 // Deal files: the registry of formats, each with its reader and writer.

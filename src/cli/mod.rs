@@ -65,7 +65,7 @@ enum Command {
 #[derive(Args, Debug, Clone)]
 struct DbArgs {
     /// SQLite database file.
-    #[arg(long, value_name = "FILE", default_value = "dealdex.db")]
+    #[arg(long, value_name = "FILE", default_value = dealdex::DEFAULT_DATABASE)]
     db: PathBuf,
 }
 

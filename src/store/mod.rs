@@ -519,6 +519,10 @@ pub struct SetInfo {
     pub seed_sha256: Option<[u8; 32]>,
 }
 
+/// The database file the `dealdex` binary uses when `--db` is not given: `dealdex.db` in the
+/// current directory. The library itself never opens a file it was not given.
+pub const DEFAULT_DATABASE: &str = "dealdex.db";
+
 /// A dealdex database: one SQLite connection with the schema applied.
 ///
 /// ```
