@@ -53,8 +53,8 @@ pub use play::encoding;
 pub use play::encoding::{Encoding, EncodingError, Seed004Card, parse_card};
 pub use play::gamestate::{GameStateError, Group, PlayState, decode_groups, encode_groups};
 pub use play::record::{
-    BoardPlay, PlayError, PlayRecord, Position, Strain, Trick, TrickRecord, board_play,
-    contract_of, trick_winner,
+    BoardPlay, PlayError, PlayRecord, Position, Strain, StrainError, Trick, TrickRecord,
+    board_play, contract_of, trick_winner,
 };
 
 // Double-dummy tables and par (pons-dds).
