@@ -50,6 +50,7 @@ impl crate::StoreError {
             | E::CorruptDeal { .. }
             | E::CorruptBoard { .. }
             | E::CorruptSeedHash { .. }
+            | E::CorruptScheme { .. }
             | E::SchemaTooOld { .. }
             | E::SchemaTooNew { .. } => ErrorClass::CorruptStore,
             e if e.is_busy() => ErrorClass::Busy,
@@ -79,4 +80,63 @@ bad_input_class!(
     crate::DealError,
     crate::FormatError,
     crate::import::ReadFileError,
+    crate::event::BoardsError,
+    crate::event::PhaseError,
+    crate::event::protocol::ProtocolError,
+    crate::workflow::event::PhaseSpecError,
+    crate::PredealError,
+    crate::query::QueryError,
+    crate::EncodingError,
+    crate::PlayError,
+    crate::StrainError,
+    crate::GameStateError,
+    crate::dd::DdError,
+    crate::export::RenderError,
 );
+
+impl crate::event::EventError {
+    /// This error's [`ErrorClass`]: [`ErrorClass::Internal`] when the operating system's
+    /// random source failed; [`ErrorClass::BadInput`] for everything else (malformed files,
+    /// keys that do not match, requests the event cannot satisfy).
+    pub fn class(&self) -> ErrorClass {
+        match self {
+            crate::event::EventError::Os(_) => ErrorClass::Internal,
+            _ => ErrorClass::BadInput,
+        }
+    }
+}
+
+impl crate::secret::SecretFileError {
+    /// This error's [`ErrorClass`]: [`ErrorClass::BadInput`] when something exists at the
+    /// path (a secret is never overwritten), [`ErrorClass::Io`] when creating or writing the
+    /// file failed.
+    pub fn class(&self) -> ErrorClass {
+        match self {
+            crate::secret::SecretFileError::Exists { .. } => ErrorClass::BadInput,
+            _ => ErrorClass::Io,
+        }
+    }
+}
+
+impl crate::export::WriteError {
+    /// This error's [`ErrorClass`]: always [`ErrorClass::Io`].
+    pub fn class(&self) -> ErrorClass {
+        ErrorClass::Io
+    }
+}
+
+impl crate::export::ExportError {
+    /// This error's [`ErrorClass`]: no such set and a format that cannot hold the set are
+    /// bad input; a stored key that is no deal is a corrupt store; a store error has the
+    /// store's class; a file that cannot be written is I/O.
+    pub fn class(&self) -> ErrorClass {
+        use crate::export::ExportError as E;
+        match self {
+            E::NoSet { .. } => ErrorClass::BadInput,
+            E::CorruptKey { .. } => ErrorClass::CorruptStore,
+            E::Store(e) => e.class(),
+            E::Render(e) => e.class(),
+            E::Write(e) => e.class(),
+        }
+    }
+}

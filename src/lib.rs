@@ -34,7 +34,8 @@ mod store;
 pub use store::sqlfn;
 pub use store::{BoardExtras, ExtrasStored, NewPlay, StoredPlay};
 pub use store::{
-    NewSet, ReadOnlyQuery, ReadOnlyStore, SetBoard, SetInfo, SetOutcome, Store, StoreError,
+    DEFAULT_DATABASE, NewSet, ReadOnlyQuery, ReadOnlyStore, SetBoard, SetInfo, SetOutcome, Store,
+    StoreError,
 };
 
 // Deal files: the registry of formats, each with its reader and writer.
@@ -52,8 +53,8 @@ pub use play::encoding;
 pub use play::encoding::{Encoding, EncodingError, Seed004Card, parse_card};
 pub use play::gamestate::{GameStateError, Group, PlayState, decode_groups, encode_groups};
 pub use play::record::{
-    BoardPlay, PlayError, PlayRecord, Position, Strain, Trick, TrickRecord, board_play,
-    contract_of, trick_winner,
+    BoardPlay, PlayError, PlayRecord, Position, Strain, StrainError, Trick, TrickRecord,
+    board_play, contract_of, trick_winner,
 };
 
 // Double-dummy tables and par (pons-dds).

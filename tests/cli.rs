@@ -146,7 +146,7 @@ fn tournament_set_pbn_is_canonical_and_stored() {
     let info = store.set("set").unwrap().unwrap();
     assert_eq!((info.first_board, info.last_board), (1, 32));
     assert_eq!(info.seed_sha256, Some(seed.sha256()));
-    assert_eq!(info.scheme, "pavlicek");
+    assert_eq!(info.scheme, Scheme::Pavlicek);
     let stored = store.set_boards("set").unwrap();
     assert_eq!(stored[4], (5, DealIndex::from_deal(&seed.board_deal(5))));
     // No seed, and no hex of it, anywhere in the deal file.

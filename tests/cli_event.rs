@@ -57,7 +57,7 @@ fn generate_bigdeal_reproduces_the_worked_example_in_every_format() {
     // The set is stored with the Big Deal scheme and no secret.
     let store = Store::open(&dir.path().join("dealdex.db")).unwrap();
     let info = store.set("oprr01").unwrap().unwrap();
-    assert_eq!(info.scheme, "bigdeal");
+    assert_eq!(info.scheme, Scheme::BigDeal);
     assert_eq!((info.first_board, info.last_board), (1, 16));
     let boards = store.set_boards("oprr01").unwrap();
     assert_eq!(boards[0], (1, DealIndex::from_deal(&published[0].deal)));
@@ -543,7 +543,7 @@ fn make_wbg2024_gives_the_published_deals_files_and_sets() {
     let store = Store::open(&d.join("dealdex.db")).unwrap();
     let info = store.set("WBG2024/OPRR02").unwrap().unwrap();
     assert_eq!((info.first_board, info.last_board), (17, 32));
-    assert_eq!(info.scheme, "bigdeal");
+    assert_eq!(info.scheme, Scheme::BigDeal);
     assert_eq!(store.deal_count().unwrap(), 1186);
     // Making again stores nothing new.
     let (code, _, err) = run(

@@ -12,7 +12,7 @@ use dealdex::workflow::event::{
     self as flow, EventJobError, FileOutcome, KeyHashCheck, MakeJob, NewJob, PublishJob,
     SetValueJob, VerifyJob,
 };
-use dealdex::{DealFormat, ErrorClass, Store};
+use dealdex::{DealFormat, ErrorClass, Scheme, Store};
 use serde_json::Value;
 use tempfile::TempDir;
 
@@ -334,7 +334,7 @@ fn library_make_reports_the_files_and_sets_it_wrote() {
             (s.first_board, s.last_board)
         );
         assert_eq!(hex::encode(info.seed_sha256.unwrap()), s.seed_sha256);
-        assert_eq!(info.scheme, "pavlicek");
+        assert_eq!(info.scheme, Scheme::Pavlicek);
     }
 
     // The `?` phase with its boards.

@@ -3,7 +3,7 @@
 use std::path::Path;
 use std::time::Duration;
 
-use dealdex::{DealIndex, NewSet, SetBoard, Store, StoreError};
+use dealdex::{DealIndex, NewSet, Scheme, SetBoard, Store, StoreError};
 use rusqlite::Connection;
 
 /// A tiny xorshift64 generator: deterministic keys without the rest of the library.
@@ -50,7 +50,7 @@ fn new_set(name: &str, seed: Option<[u8; 32]>) -> NewSet {
         name: name.to_owned(),
         first_board: 1,
         last_board: 32,
-        scheme: "test-scheme".to_owned(),
+        scheme: Scheme::Andrews,
         generator: "tests/store.rs".to_owned(),
         seed_sha256: seed,
     }
@@ -212,7 +212,7 @@ fn store_set_then_query_boards_sets_and_contains() {
     assert_eq!(info.id, outcome.set_id);
     assert_eq!(info.name, "club-night");
     assert_eq!((info.first_board, info.last_board), (1, 32));
-    assert_eq!(info.scheme, "test-scheme");
+    assert_eq!(info.scheme, Scheme::Andrews);
     assert_eq!(info.generator, "tests/store.rs");
     assert_eq!(info.seed_sha256, Some(seed));
     let c = info.created_at.as_bytes();
@@ -611,6 +611,17 @@ fn bad_keys_are_refused_on_write_and_reported_on_read() {
         matches!(err, StoreError::CorruptSeedHash { len: 1 }),
         "{err:?}"
     );
+    // A scheme name dealdex never writes.
+    store
+        .connection()
+        .execute("UPDATE sets SET seed_sha256 = NULL WHERE name = 'bad'", [])
+        .unwrap();
+    let err = store.set("bad").unwrap_err();
+    assert!(
+        matches!(&err, StoreError::CorruptScheme { value } if value == "s"),
+        "{err:?}"
+    );
+    assert_eq!(err.class(), dealdex::ErrorClass::CorruptStore);
     // The good set is still readable.
     assert_eq!(store.set_boards("ok").unwrap(), vec![(1, key)]);
     // SQLite's integrity_check re-checks CHECK constraints.

@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use dealdex::query::Query;
-use dealdex::{Deal, DealIndex, NewSet, ReadOnlyStore, Seed, Store, StoreError};
+use dealdex::{Deal, DealIndex, NewSet, ReadOnlyStore, Scheme, Seed, Store, StoreError};
 use predicates::prelude::*;
 use rusqlite::Connection;
 use tempfile::TempDir;
@@ -26,7 +26,7 @@ fn new_set(name: &str, last_board: u64) -> NewSet {
         name: name.to_owned(),
         first_board: 1,
         last_board,
-        scheme: "test".to_owned(),
+        scheme: Scheme::Pavlicek,
         generator: "tests/store_search.rs".to_owned(),
         seed_sha256: None,
     }

@@ -295,7 +295,7 @@ fn make(a: MakeArgs, json: bool) -> anyhow::Result<()> {
         boards: a.boards.as_deref().map(flow::parse_boards).transpose()?,
         out: a.out,
         formats,
-        db: (!a.no_db).then(|| a.db.unwrap_or_else(|| "dealdex.db".into())),
+        db: (!a.no_db).then(|| a.db.unwrap_or_else(|| dealdex::DEFAULT_DATABASE.into())),
         file: a.file,
     };
     let r = flow::make(&job)?;

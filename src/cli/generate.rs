@@ -139,7 +139,10 @@ fn job(a: &GenerateArgs) -> anyhow::Result<(GenerateJob, Option<PathBuf>)> {
     };
     // A set is stored unless --no-db; a bulk run with --db, or when it writes no file.
     let use_db = !a.no_db && (!bulk || a.db.is_some() || a.out.is_empty());
-    let db = use_db.then(|| a.db.clone().unwrap_or_else(|| "dealdex.db".into()));
+    let db = use_db.then(|| {
+        a.db.clone()
+            .unwrap_or_else(|| dealdex::DEFAULT_DATABASE.into())
+    });
     let outputs = match (bulk, a.out.is_empty()) {
         (true, true) => Vec::new(),
         (true, false) => outputs::plan(&a.out, a.format.as_deref(), "hex")?,

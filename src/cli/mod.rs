@@ -65,7 +65,7 @@ enum Command {
 #[derive(Args, Debug, Clone)]
 struct DbArgs {
     /// SQLite database file.
-    #[arg(long, value_name = "FILE", default_value = "dealdex.db")]
+    #[arg(long, value_name = "FILE", default_value = dealdex::DEFAULT_DATABASE)]
     db: PathBuf,
 }
 
@@ -147,6 +147,22 @@ fn class_of(cause: &(dyn std::error::Error + 'static)) -> Option<ErrorClass> {
         dealdex::SeedError,
         dealdex::DealError,
         dealdex::workflow::event::EventJobError,
+        dealdex::event::BoardsError,
+        dealdex::event::PhaseError,
+        dealdex::event::EventError,
+        dealdex::event::protocol::ProtocolError,
+        dealdex::workflow::event::PhaseSpecError,
+        dealdex::PredealError,
+        dealdex::query::QueryError,
+        dealdex::EncodingError,
+        dealdex::PlayError,
+        dealdex::StrainError,
+        dealdex::GameStateError,
+        dealdex::dd::DdError,
+        dealdex::secret::SecretFileError,
+        dealdex::export::RenderError,
+        dealdex::export::WriteError,
+        dealdex::export::ExportError,
         dealdex::workflow::generate::GenerateError,
         dealdex::workflow::convert::ConvertError,
         dealdex::workflow::card::CardError,

@@ -39,7 +39,7 @@ pub struct SolveArgs {
     #[arg(long, conflicts_with = "inputs")]
     all: bool,
     /// SQLite database file.
-    #[arg(long, value_name = "FILE", default_value = "dealdex.db")]
+    #[arg(long, value_name = "FILE", default_value = dealdex::DEFAULT_DATABASE)]
     db: PathBuf,
     /// Neither read nor store tables in a database.
     #[arg(long, conflicts_with_all = ["db", "set", "all"])]

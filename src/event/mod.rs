@@ -178,6 +178,99 @@ impl fmt::Display for SessionId {
     }
 }
 
+/// What is wrong with a `boards` field (an SN line's or `--boards`, SQUAREDEAL.md §2); see
+/// [`Boards::parse`]. The messages quote the offending entry or number.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum BoardsError {
+    /// A board number that is not a run of ASCII digits (empty included).
+    #[error("{text:?} is not a board number")]
+    NotANumber {
+        /// The text where a board number was expected.
+        text: String,
+    },
+    /// A board number too large for 64 bits.
+    #[error("{text:?} is too large a board number")]
+    NumberTooLarge {
+        /// The number as written.
+        text: String,
+    },
+    /// An entry `a-b` with a = 0 or b < a (or a count N of 0).
+    #[error("{entry:?} is not a board range a-b with 1 <= a <= b (or a count N)")]
+    NotARange {
+        /// The entry of the comma list.
+        entry: String,
+    },
+    /// An entry whose last board is beyond `i64::MAX` (what SQLite holds).
+    #[error("{entry:?}: board numbers stop at {}", i64::MAX)]
+    BeyondLast {
+        /// The entry of the comma list.
+        entry: String,
+    },
+    /// An entry of more than [`MAX_SESSION_BOARDS`] boards.
+    #[error("{entry:?}: {boards} boards in a session; at most {MAX_SESSION_BOARDS}")]
+    TooManyBoards {
+        /// The entry of the comma list.
+        entry: String,
+        /// How many boards it has.
+        boards: u64,
+    },
+}
+
+/// What is wrong with the text of an SN line (SQUAREDEAL.md §2); see [`Phase::parse`]. The
+/// messages start with `SN` and quote the offending field.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum PhaseError {
+    /// Fewer than three `:`-separated fields.
+    #[error("SN {text:?}: expected nsessions:boards:fileprefix:description")]
+    Shape {
+        /// The SN line's text after `SN `.
+        text: String,
+    },
+    /// `nsessions` is not a run of ASCII digits.
+    #[error("SN: nsessions {value:?} is not a number")]
+    SessionsNotANumber {
+        /// The field as written.
+        value: String,
+    },
+    /// `nsessions` is above [`MAX_SESSIONS`].
+    #[error("SN: nsessions {value:?} is too large (at most {MAX_SESSIONS})")]
+    TooManySessions {
+        /// The field as written.
+        value: String,
+    },
+    /// The `boards` field is wrong.
+    #[error("SN: boards: {0}")]
+    Boards(BoardsError),
+    /// The file prefix is not `^[A-Za-z][A-Za-z0-9#_-]*$`.
+    #[error("SN: file prefix {prefix:?} must match ^[A-Za-z][A-Za-z0-9#_-]*$")]
+    PrefixChars {
+        /// The file prefix.
+        prefix: String,
+    },
+    /// The file prefix has two runs of `#`.
+    #[error(
+        "SN: file prefix {prefix:?} has two runs of '#' (one is replaced by the session number)"
+    )]
+    PrefixTwoRuns {
+        /// The file prefix.
+        prefix: String,
+    },
+    /// The file prefix has no `#`, but the phase has several (or a variable number of)
+    /// sessions.
+    #[error(
+        "SN: file prefix {prefix:?} has no '#' for the session number, but the phase has {} sessions",
+        if *sessions == 0 { "a variable number of".to_string() } else { sessions.to_string() }
+    )]
+    PrefixNoRun {
+        /// The file prefix.
+        prefix: String,
+        /// The number of sessions (0: variable).
+        sessions: u32,
+    },
+}
+
 /// The boards of a phase's sessions (the `boards` field of an SN line, SQUAREDEAL.md §2).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Boards {
@@ -199,17 +292,19 @@ impl Boards {
     /// Parses `?`, `N` (1..N), `a-b`, or a comma list of those (`1-16,17-32`).
     ///
     /// # Errors
-    /// A message naming the entry when one is not a number or range with 1 ≤ a ≤ b.
-    pub fn parse(text: &str) -> Result<Boards, String> {
+    /// A [`BoardsError`] naming the entry (or the number in it) that is wrong: not a number,
+    /// a number too large, not a range with 1 ≤ a ≤ b, beyond `i64::MAX`, or more than
+    /// [`MAX_SESSION_BOARDS`] boards.
+    pub fn parse(text: &str) -> Result<Boards, BoardsError> {
         if text == "?" {
             return Ok(Boards::Unknown);
         }
-        let num = |t: &str| -> Result<u64, String> {
+        let num = |t: &str| -> Result<u64, BoardsError> {
             if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
-                return Err(format!("{t:?} is not a board number"));
+                return Err(BoardsError::NotANumber { text: t.to_owned() });
             }
             t.parse::<u64>()
-                .map_err(|_| format!("{t:?} is too large a board number"))
+                .map_err(|_| BoardsError::NumberTooLarge { text: t.to_owned() })
         };
         let mut ranges = Vec::new();
         for entry in text.split(',') {
@@ -218,18 +313,20 @@ impl Boards {
                 None => (1, num(entry)?),
             };
             if a == 0 || b < a {
-                return Err(format!(
-                    "{entry:?} is not a board range a-b with 1 <= a <= b (or a count N)"
-                ));
+                return Err(BoardsError::NotARange {
+                    entry: entry.to_owned(),
+                });
             }
             if b > i64::MAX as u64 {
-                return Err(format!("{entry:?}: board numbers stop at {}", i64::MAX));
+                return Err(BoardsError::BeyondLast {
+                    entry: entry.to_owned(),
+                });
             }
             if b - a >= MAX_SESSION_BOARDS {
-                return Err(format!(
-                    "{entry:?}: {} boards in a session; at most {MAX_SESSION_BOARDS}",
-                    b - a + 1
-                ));
+                return Err(BoardsError::TooManyBoards {
+                    entry: entry.to_owned(),
+                    boards: b - a + 1,
+                });
             }
             ranges.push((a, b));
         }
@@ -287,27 +384,31 @@ impl Phase {
     /// Parses the text of an SN line after `SN `.
     ///
     /// # Errors
-    /// A message naming the field that is wrong: fewer than three `:`-separated fields,
-    /// `nsessions` not a number, bad `boards` (see [`Boards::parse`]), a file prefix outside
-    /// `^[A-Za-z][A-Za-z0-9#_-]*$` or with two runs of `#`, or one without `#` for a phase of
-    /// several (or a variable number of) sessions.
-    pub fn parse(text: &str) -> Result<Phase, String> {
+    /// A [`PhaseError`] naming the field that is wrong: fewer than three `:`-separated
+    /// fields, `nsessions` not a number or above [`MAX_SESSIONS`], bad `boards` (see
+    /// [`Boards::parse`]), a file prefix outside `^[A-Za-z][A-Za-z0-9#_-]*$` or with two runs
+    /// of `#`, or one without `#` for a phase of several (or a variable number of) sessions.
+    pub fn parse(text: &str) -> Result<Phase, PhaseError> {
         let mut f = text.splitn(4, ':');
         let (Some(n), Some(boards), Some(prefix)) = (f.next(), f.next(), f.next()) else {
-            return Err(format!(
-                "SN {text:?}: expected nsessions:boards:fileprefix:description"
-            ));
+            return Err(PhaseError::Shape {
+                text: text.to_owned(),
+            });
         };
         let description = f.next().unwrap_or("").to_string();
         if n.is_empty() || !n.bytes().all(|b| b.is_ascii_digit()) {
-            return Err(format!("SN: nsessions {n:?} is not a number"));
+            return Err(PhaseError::SessionsNotANumber {
+                value: n.to_owned(),
+            });
         }
         let sessions: u32 = n
             .parse()
             .ok()
             .filter(|&s| s <= MAX_SESSIONS)
-            .ok_or_else(|| format!("SN: nsessions {n:?} is too large (at most {MAX_SESSIONS})"))?;
-        let boards = Boards::parse(boards).map_err(|e| format!("SN: boards: {e}"))?;
+            .ok_or_else(|| PhaseError::TooManySessions {
+                value: n.to_owned(),
+            })?;
+        let boards = Boards::parse(boards).map_err(PhaseError::Boards)?;
         check_prefix(prefix, sessions)?;
         Ok(Phase {
             sessions,
@@ -410,7 +511,7 @@ impl Phase {
 
 /// Checks a file prefix: `^[A-Za-z][A-Za-z0-9#_-]*$`, at most one run of `#`, and a run of `#`
 /// when the phase has several (or a variable number of) sessions.
-fn check_prefix(prefix: &str, sessions: u32) -> Result<(), String> {
+fn check_prefix(prefix: &str, sessions: u32) -> Result<(), PhaseError> {
     let ok = prefix
         .bytes()
         .next()
@@ -419,9 +520,9 @@ fn check_prefix(prefix: &str, sessions: u32) -> Result<(), String> {
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || b"#_-".contains(&b));
     if !ok {
-        return Err(format!(
-            "SN: file prefix {prefix:?} must match ^[A-Za-z][A-Za-z0-9#_-]*$"
-        ));
+        return Err(PhaseError::PrefixChars {
+            prefix: prefix.to_owned(),
+        });
     }
     let runs = prefix
         .as_bytes()
@@ -429,19 +530,15 @@ fn check_prefix(prefix: &str, sessions: u32) -> Result<(), String> {
         .filter(|w| w[0] != b'#' && w[1] == b'#')
         .count();
     if runs > 1 {
-        return Err(format!(
-            "SN: file prefix {prefix:?} has two runs of '#' (one is replaced by the session number)"
-        ));
+        return Err(PhaseError::PrefixTwoRuns {
+            prefix: prefix.to_owned(),
+        });
     }
     if sessions != 1 && !prefix.contains('#') {
-        return Err(format!(
-            "SN: file prefix {prefix:?} has no '#' for the session number, but the phase has {} sessions",
-            if sessions == 0 {
-                "a variable number of".to_string()
-            } else {
-                sessions.to_string()
-            }
-        ));
+        return Err(PhaseError::PrefixNoRun {
+            prefix: prefix.to_owned(),
+            sessions,
+        });
     }
     Ok(())
 }
@@ -591,7 +688,8 @@ impl Event {
                     ev.key_hash = Some(parse_key_hash(value, col0).map_err(err)?);
                 }
                 "SN" => {
-                    ev.phases.push(Phase::parse(value).map_err(err)?);
+                    ev.phases
+                        .push(Phase::parse(value).map_err(|e| err(e.to_string()))?);
                     sn_lines.push(line_no);
                 }
                 "PV" => {
@@ -1216,7 +1314,7 @@ mod tests {
             ("2:16:AB:a", "no '#'"),
             ("0:16:AB:a", "variable number of"),
         ] {
-            let e = Phase::parse(text).unwrap_err();
+            let e = Phase::parse(text).unwrap_err().to_string();
             assert!(e.contains(want), "{text}: {e}");
         }
     }

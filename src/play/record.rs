@@ -124,14 +124,22 @@ impl fmt::Display for Strain {
     }
 }
 
+/// A text that is not a strain (see [`Strain`]'s `FromStr`).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{text:?} is not a strain (expected S, H, D, C or NT)")]
+pub struct StrainError {
+    /// The text as given.
+    pub text: String,
+}
+
 impl FromStr for Strain {
-    type Err = String;
+    type Err = StrainError;
 
     /// Parses `S`, `H`, `D`, `C` (or a suit symbol) and `NT` or `N`, either case.
     ///
     /// # Errors
-    /// A message naming the text when it is none of these.
-    fn from_str(s: &str) -> Result<Strain, String> {
+    /// [`StrainError`], naming the text, when it is none of these.
+    fn from_str(s: &str) -> Result<Strain, StrainError> {
         let t = s.trim();
         if t.eq_ignore_ascii_case("NT") || t.eq_ignore_ascii_case("N") {
             return Ok(Strain::NoTrump);
@@ -139,7 +147,7 @@ impl FromStr for Strain {
         let mut chars = t.chars();
         match (chars.next().and_then(Suit::from_char), chars.next()) {
             (Some(suit), None) => Ok(Strain::Trumps(suit)),
-            _ => Err(format!("{s:?} is not a strain (expected S, H, D, C or NT)")),
+            _ => Err(StrainError { text: s.to_owned() }),
         }
     }
 }

@@ -31,6 +31,7 @@ use rusqlite::{Connection, OpenFlags, OptionalExtension, TransactionBehavior, pa
 use rusqlite_migration::{HookError, HookResult, M, Migrations};
 
 use crate::model::index::DealIndex;
+use crate::model::number::Scheme;
 
 mod dd;
 mod plays;
@@ -339,6 +340,15 @@ pub enum StoreError {
         /// What is wrong with it.
         error: crate::dd::DdError,
     },
+    /// A set's `scheme` read from the file is not the name of a [`Scheme`] (dealdex writes
+    /// only [`Scheme::name`]s).
+    #[error(
+        "stored numbering scheme {value:?} is not one dealdex knows (pavlicek, andrews, bigdeal)"
+    )]
+    CorruptScheme {
+        /// The stored value.
+        value: String,
+    },
     /// A board number read from the file is negative.
     #[error("stored board number {value} is negative")]
     CorruptBoard {
@@ -460,8 +470,8 @@ pub struct NewSet {
     pub first_board: u64,
     /// Last board number of the range (inclusive), at most `i64::MAX`.
     pub last_board: u64,
-    /// Name of the numbering scheme that mapped boards to deals.
-    pub scheme: String,
+    /// The numbering scheme that mapped boards to deals (stored as its [`Scheme::name`]).
+    pub scheme: Scheme,
     /// Name and version of the program that made the deals.
     pub generator: String,
     /// SHA-256 of the seed, never the seed itself; `None` when there is no seed (imports).
@@ -499,8 +509,8 @@ pub struct SetInfo {
     pub first_board: u64,
     /// Last board number of the range (inclusive).
     pub last_board: u64,
-    /// Numbering scheme name.
-    pub scheme: String,
+    /// The numbering scheme that mapped boards to deals.
+    pub scheme: Scheme,
     /// Generator name and version.
     pub generator: String,
     /// When the set was stored: UTC, `YYYY-MM-DDTHH:MM:SSZ`.
@@ -508,6 +518,10 @@ pub struct SetInfo {
     /// SHA-256 of the seed, if one was recorded.
     pub seed_sha256: Option<[u8; 32]>,
 }
+
+/// The database file the `dealdex` binary uses when `--db` is not given: `dealdex.db` in the
+/// current directory. The library itself never opens a file it was not given.
+pub const DEFAULT_DATABASE: &str = "dealdex.db";
 
 /// A dealdex database: one SQLite connection with the schema applied.
 ///
@@ -872,7 +886,7 @@ impl Store {
     ///     name: "club-night".into(),
     ///     first_board: 1,
     ///     last_board: 1,
-    ///     scheme: "example".into(),
+    ///     scheme: dealdex::Scheme::Pavlicek,
     ///     generator: "doc test".into(),
     ///     seed_sha256: None,
     /// };
@@ -1022,7 +1036,7 @@ impl Store {
                 set.name,
                 first,
                 last,
-                set.scheme,
+                set.scheme.name(),
                 set.generator,
                 set.seed_sha256
             ],
@@ -1125,8 +1139,9 @@ impl Store {
     /// The set named `name`, or `None`.
     ///
     /// # Errors
-    /// [`StoreError::CorruptSeedHash`] or [`StoreError::CorruptBoard`] for bad stored
-    /// values; [`StoreError::Sqlite`] if the query fails or a column has the wrong type.
+    /// [`StoreError::CorruptSeedHash`], [`StoreError::CorruptBoard`] or
+    /// [`StoreError::CorruptScheme`] for bad stored values; [`StoreError::Sqlite`] if the
+    /// query fails or a column has the wrong type.
     pub fn set(&self, name: &str) -> Result<Option<SetInfo>, StoreError> {
         let path = &self.path;
         let mut stmt = self
@@ -1141,15 +1156,23 @@ impl Store {
         let Some(row) = rows.next().at(path)? else {
             return Ok(None);
         };
+        let id = row.get(0).at(path)?;
+        let name = row.get(1).at(path)?;
+        let first_board = board_from_sql(row.get(2).at(path)?)?;
+        let last_board = board_from_sql(row.get(3).at(path)?)?;
+        let scheme: String = row.get(4).at(path)?;
+        let generator = row.get(5).at(path)?;
+        let created_at = row.get(6).at(path)?;
+        let seed_sha256 = seed_from_sql(row.get_ref(7).at(path)?)?;
         Ok(Some(SetInfo {
-            id: row.get(0).at(path)?,
-            name: row.get(1).at(path)?,
-            first_board: board_from_sql(row.get(2).at(path)?)?,
-            last_board: board_from_sql(row.get(3).at(path)?)?,
-            scheme: row.get(4).at(path)?,
-            generator: row.get(5).at(path)?,
-            created_at: row.get(6).at(path)?,
-            seed_sha256: seed_from_sql(row.get_ref(7).at(path)?)?,
+            id,
+            name,
+            first_board,
+            last_board,
+            scheme: scheme_from_sql(scheme)?,
+            generator,
+            created_at,
+            seed_sha256,
         }))
     }
 
@@ -1267,6 +1290,14 @@ fn read_set_boards(
 
 fn board_to_sql(board: u64) -> Result<i64, StoreError> {
     i64::try_from(board).map_err(|_| StoreError::BoardOutOfRange { board })
+}
+
+/// A stored scheme name: exactly one of the [`Scheme::name`]s dealdex writes.
+fn scheme_from_sql(value: String) -> Result<Scheme, StoreError> {
+    Scheme::ALL
+        .into_iter()
+        .find(|s| s.name() == value)
+        .ok_or(StoreError::CorruptScheme { value })
 }
 
 fn board_from_sql(value: i64) -> Result<u64, StoreError> {

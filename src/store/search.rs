@@ -104,7 +104,7 @@ impl Store {
     /// # let (a, b) = (DealIndex::from_deal(&spades), DealIndex::from_deal(&clubs));
     /// # let mut store = Store::open_in_memory()?;
     /// # let set = NewSet {
-    /// #     name: "club".into(), first_board: 1, last_board: 3, scheme: "example".into(),
+    /// #     name: "club".into(), first_board: 1, last_board: 3, scheme: dealdex::Scheme::Pavlicek,
     /// #     generator: "doc test".into(), seed_sha256: None,
     /// # };
     /// // `store` holds deals `a` (North: 13 spades) and `b`, and the set "club" with
@@ -150,7 +150,7 @@ impl Store {
     /// # let (a, b) = (DealIndex::from_deal(&spades), DealIndex::from_deal(&clubs));
     /// # let mut store = Store::open_in_memory()?;
     /// # let set = NewSet {
-    /// #     name: "club".into(), first_board: 1, last_board: 3, scheme: "example".into(),
+    /// #     name: "club".into(), first_board: 1, last_board: 3, scheme: dealdex::Scheme::Pavlicek,
     /// #     generator: "doc test".into(), seed_sha256: None,
     /// # };
     /// // `store` holds deals `a` (North: 13 spades) and `b`, and the set "club" with
@@ -273,7 +273,7 @@ impl Store {
     /// let mut store = Store::open_in_memory()?;
     /// let (a, b) = (DealIndex([0x4E; 13]), DealIndex::parse_hex("0EDCCBA0976F2DA4945D8E9DC0")?);
     /// let set = NewSet {
-    ///     name: "club".into(), first_board: 1, last_board: 2, scheme: "example".into(),
+    ///     name: "club".into(), first_board: 1, last_board: 2, scheme: dealdex::Scheme::Pavlicek,
     ///     generator: "doc test".into(), seed_sha256: None,
     /// };
     /// store.store_set(&set, &[(1, a), (2, a)])?;

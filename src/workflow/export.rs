@@ -13,7 +13,7 @@
 //!     (1..=4).map(|n| (n, DealIndex::from_deal(&seed.board_deal(n)))).collect();
 //! let mut store = Store::open_in_memory()?;
 //! let set = NewSet { name: "club".into(), first_board: 1, last_board: 4,
-//!                    scheme: "pavlicek".into(), generator: "doc".into(), seed_sha256: None };
+//!                    scheme: dealdex::Scheme::Pavlicek, generator: "doc".into(), seed_sha256: None };
 //! store.store_set(&set, &keys)?;
 //! let job = ExportJob::new("club", vec![Output { path: None, format: formats::by_name("pbn").unwrap() }]);
 //! let mut stdout = Vec::new();

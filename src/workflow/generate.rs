@@ -863,7 +863,7 @@ fn run_set(
             name: name.clone(),
             first_board: first,
             last_board: last,
-            scheme: source.scheme.name().into(),
+            scheme: source.scheme,
             generator,
             seed_sha256: Some(sha),
         };

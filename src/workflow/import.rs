@@ -31,6 +31,7 @@ use serde::Serialize;
 use crate::dd::TrickTable;
 use crate::formats::{self, Board, DealFormat, FileBoards, FormatError, SkippedBoard};
 use crate::model::index::DealIndex;
+use crate::model::number::Scheme;
 use crate::store::{BoardExtras, ExtrasStored, NewPlay, NewSet, Store, StoreError};
 
 /// Bytes of files read (in parallel) before their boards are stored.
@@ -346,7 +347,7 @@ pub fn import(
                         name: set_name.clone(),
                         first_board: keyed.iter().map(|b| b.0).min().unwrap_or(1),
                         last_board: keyed.iter().map(|b| b.0).max().unwrap_or(1),
-                        scheme: "pavlicek".into(),
+                        scheme: Scheme::Pavlicek,
                         generator: format!("import {}", path.display()),
                         seed_sha256: None,
                     };

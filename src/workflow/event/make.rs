@@ -375,8 +375,8 @@ pub fn make(job: &MakeJob) -> Result<MakeReport, EventJobError> {
                     first_board: m.first,
                     last_board: m.last,
                     scheme: match ev.protocol {
-                        Protocol::SquareDeal => Scheme::BigDeal.name().into(),
-                        _ => Scheme::Pavlicek.name().into(),
+                        Protocol::SquareDeal => Scheme::BigDeal,
+                        _ => Scheme::Pavlicek,
                     },
                     generator: format!(
                         "dealdex {} ({} event)",

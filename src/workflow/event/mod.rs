@@ -210,7 +210,7 @@ pub enum EventJobError {
     BoardsUnknown,
     /// `--boards` is not a board list (SQUAREDEAL.md §2).
     #[error("--boards: {0}")]
-    Boards(String),
+    Boards(event::BoardsError),
     /// `--session` is not `S` or `A-B`.
     #[error("--session {spec:?}: {problem}")]
     Sessions {
@@ -424,9 +424,9 @@ pub enum PhaseSpecError {
         /// M.
         per_session: u64,
     },
-    /// The SN line it makes is not valid ([`event::Phase::parse`]'s message).
+    /// The SN line it makes is not valid ([`event::Phase::parse`]).
     #[error("{0}")]
-    Invalid(String),
+    Invalid(event::PhaseError),
     /// A variable number of sessions under the dealdex protocol (docs/event-protocol.md §1).
     #[error(
         "the dealdex protocol needs a number of sessions: declare the most the phase may need (unused keys are revealed and ignored)"
