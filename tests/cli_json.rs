@@ -5,7 +5,7 @@ mod common;
 
 use std::path::Path;
 
-use common::dealdex;
+use common::{dealdex, json_report};
 use dealdex::workflow::lookup::{self, LookupJob};
 use dealdex::workflow::query::{self, QueryJob, QueryMode, QueryWorkflowError};
 use dealdex::workflow::stats::{self, StatsError, StatsJob, StatsSource};
@@ -17,19 +17,6 @@ const SEED: &str = "2b7e151628aed2a6abf7158809cf4f3c762e7160f38b4da56a784d904519
 
 /// Four 13-card suits: every table entry is 0 or 13, par is a grand slam.
 const SOLID: &str = "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432";
-
-/// Runs dealdex in `dir` with `args`, expects success, and parses the last line of stdout
-/// as the JSON report; returns it with stdout's other lines.
-fn json_report(dir: &Path, args: &[&str]) -> (Value, Vec<String>) {
-    let out = dealdex(dir).args(args).output().unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{args:?}: {stderr}");
-    let stdout = String::from_utf8(out.stdout).unwrap();
-    let mut lines: Vec<String> = stdout.lines().map(str::to_owned).collect();
-    let last = lines.pop().expect("a report line");
-    let report = serde_json::from_str(&last).unwrap_or_else(|e| panic!("{last:?}: {e}"));
-    (report, lines)
-}
 
 /// A database in `dir` holding set "club" (boards 1-16 of SEED).
 fn club(dir: &Path) {

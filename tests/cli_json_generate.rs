@@ -3,9 +3,7 @@
 
 mod common;
 
-use std::path::Path;
-
-use common::dealdex;
+use common::{dealdex, json_report};
 use dealdex::export::Output;
 use dealdex::workflow::generate::{self, GenerateError, GenerateJob, Mode, Source};
 use dealdex::{Seed, Store, formats};
@@ -13,19 +11,6 @@ use serde_json::Value;
 use tempfile::TempDir;
 
 const SEED: &str = "2b7e151628aed2a6abf7158809cf4f3c762e7160f38b4da56a784d9045190cfe";
-
-/// Runs dealdex in `dir` with `args`, expects success, and parses the last line of stdout
-/// as the JSON report; returns it with stdout's other lines.
-fn json_report(dir: &Path, args: &[&str]) -> (Value, Vec<String>) {
-    let out = dealdex(dir).args(args).output().unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{args:?}: {stderr}");
-    let stdout = String::from_utf8(out.stdout).unwrap();
-    let mut lines: Vec<String> = stdout.lines().map(str::to_owned).collect();
-    let last = lines.pop().expect("a report line");
-    let report = serde_json::from_str(&last).unwrap_or_else(|e| panic!("{last:?}: {e}"));
-    (report, lines)
-}
 
 #[test]
 fn generate_boards_json_reports_the_set() {

@@ -118,7 +118,7 @@ struct MakeArgs {
     #[arg(long, short, value_name = "DIR")]
     out: PathBuf,
     /// Output format, repeatable (default pbn): pbn, dup, dlm, bri, dge, lin, csv, ber, borel,
-    /// kops, cds, hrf, hex, json.
+    /// kops, cds, hrf, hex, json, oneline.
     #[arg(long, short, value_name = "FORMAT")]
     format: Vec<String>,
     /// SQLite database to store each session as a set `<event file stem>/<session>`.

@@ -148,15 +148,7 @@ pub fn run(job: &ConvertJob, stdout: &mut dyn Write) -> Result<ConvertReport, Co
         last_board: last,
         skipped: read.skipped,
         warnings: read.warnings,
-        files: files
-            .iter()
-            .map(|f| ExportedFile {
-                path: f.path.clone(),
-                format: f.format,
-                boards: f.boards,
-                bytes: f.bytes.len() as u64,
-            })
-            .collect(),
+        files: files.iter().map(ExportedFile::from).collect(),
         seconds: started.elapsed().as_secs_f64(),
     })
 }

@@ -374,6 +374,18 @@ pub struct ExportedFile {
     pub bytes: u64,
 }
 
+/// The report's entry for a rendered file: its path, format, boards and size.
+impl From<&RenderedFile> for ExportedFile {
+    fn from(f: &RenderedFile) -> ExportedFile {
+        ExportedFile {
+            path: f.path.clone(),
+            format: f.format,
+            boards: f.boards,
+            bytes: f.bytes.len() as u64,
+        }
+    }
+}
+
 /// What an export job did.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct ExportReport {
@@ -467,14 +479,6 @@ pub fn export(
         set: info.name,
         boards: boards.len() as u64,
         solved,
-        files: files
-            .iter()
-            .map(|f| ExportedFile {
-                path: f.path.clone(),
-                format: f.format,
-                boards: f.boards,
-                bytes: f.bytes.len() as u64,
-            })
-            .collect(),
+        files: files.iter().map(ExportedFile::from).collect(),
     })
 }

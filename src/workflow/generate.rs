@@ -41,7 +41,7 @@ use crate::query::{Query, QueryError};
 use crate::secret::{self, SecretFileError};
 use crate::store::{NewSet, Store, StoreError};
 use crate::workflow::export::{
-    ExportedFile, Output, RenderError, RenderedFile, WriteError, render_set, write_rendered,
+    ExportedFile, Output, RenderError, WriteError, render_set, write_rendered,
 };
 use crate::{CHUNK, Seed, SeedError};
 
@@ -763,16 +763,6 @@ fn numbered(first: u64, deals: &[Deal]) -> Vec<Board> {
         .collect()
 }
 
-/// The report's entry for a rendered file.
-fn exported(f: &RenderedFile) -> ExportedFile {
-    ExportedFile {
-        path: f.path.clone(),
-        format: f.format,
-        boards: f.boards,
-        bytes: f.bytes.len() as u64,
-    }
-}
-
 /// A tournament set: made, rendered for every output, its seed saved, stored, written.
 fn run_set(
     job: &GenerateJob,
@@ -888,7 +878,7 @@ fn run_set(
         solved,
         seed_file,
         seed_file_taken,
-        files: files.iter().map(exported).collect(),
+        files: files.iter().map(ExportedFile::from).collect(),
         seconds: 0.0,
     })
 }
@@ -1026,7 +1016,7 @@ fn write_collected(
     }
     let files = render_set(outputs, boards, opts, split)?;
     write_rendered(&files, stdout)?;
-    Ok(files.iter().map(exported).collect())
+    Ok(files.iter().map(ExportedFile::from).collect())
 }
 
 /// A bulk run without a filter: streamed outputs chunk by chunk, the store in batches of
@@ -1209,6 +1199,6 @@ fn run_filtered(
         new_deals,
         drawn: Some(found.drawn),
         solved: filter.query.uses_dd().then_some(found.solved),
-        files: files.iter().map(exported).collect(),
+        files: files.iter().map(ExportedFile::from).collect(),
     })
 }

@@ -19,3 +19,16 @@ pub fn fixture(rel: &str) -> PathBuf {
         .join("tests/fixtures")
         .join(rel)
 }
+
+/// Runs dealdex in `dir` with `args`, expects success, and parses the last line of stdout
+/// as the command's `--json` report; returns it with stdout's other lines.
+pub fn json_report(dir: &Path, args: &[&str]) -> (serde_json::Value, Vec<String>) {
+    let out = dealdex(dir).args(args).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{args:?}: {stderr}");
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let mut lines: Vec<String> = stdout.lines().map(str::to_owned).collect();
+    let last = lines.pop().expect("a report line");
+    let report = serde_json::from_str(&last).unwrap_or_else(|e| panic!("{last:?}: {e}"));
+    (report, lines)
+}
