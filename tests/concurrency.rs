@@ -207,7 +207,7 @@ fn locked_db(dir: &Path, n: u64) -> (std::path::PathBuf, Store) {
         .execute_batch(
             "BEGIN IMMEDIATE;
              INSERT INTO sets(name, first_board, last_board, scheme, generator)
-             VALUES ('held', 1, 1, 'x', 'tests/concurrency.rs');",
+             VALUES ('held', 1, 1, 'pavlicek', 'tests/concurrency.rs');",
         )
         .unwrap();
     (db, store)
