@@ -125,17 +125,23 @@ fn teaching_file_report_names_the_skipped_boards_and_lines() {
     );
 }
 
-#[test]
-fn text_report_says_read_stored_and_skipped() {
-    let dir = TempDir::new().unwrap();
-    let out = dealdex(dir.path())
+/// Imports a fixture into `field.db` in `dir` with the text report, expects success and
+/// returns stderr.
+fn import_text(dir: &Path, file: &str) -> String {
+    let out = dealdex(dir)
         .arg("import")
-        .arg(fixture("field/teaching.pbn"))
+        .arg(fixture(file))
         .args(["--db", "field.db"])
         .output()
         .unwrap();
     assert!(out.status.success(), "{out:?}");
-    let err = String::from_utf8_lossy(&out.stderr);
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+#[test]
+fn text_report_says_read_stored_and_skipped() {
+    let dir = TempDir::new().unwrap();
+    let err = import_text(dir.path(), "field/teaching.pbn");
     assert!(
         err.contains(
             "6 boards read (pbn), 3 stored, 3 skipped (board 2: no complete deal, \
@@ -148,14 +154,7 @@ fn text_report_says_read_stored_and_skipped() {
         "{err}"
     );
     // The analyser's one-row double-dummy tables: a warning each, the deals stored.
-    let out = dealdex(dir.path())
-        .arg("import")
-        .arg(fixture("field/bidding-analyser.pbn"))
-        .args(["--db", "field.db"])
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{out:?}");
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = import_text(dir.path(), "field/bidding-analyser.pbn");
     assert!(
         err.contains("2 boards read (pbn), 2 new")
             && err.contains("warning: line 28: [OptimumResultTable] has 1 of the 20 results"),
