@@ -60,6 +60,9 @@ pub use play::record::{
 // Double-dummy tables and par (pons-dds).
 pub mod dd;
 
+// Printable hand records: the sheet of diagrams, HCP, tables and par, as HTML or PDF.
+pub mod records;
+
 // Championship events: SquareDeal's files and dealdex's protocol.
 pub mod event;
 pub use event::protocol;

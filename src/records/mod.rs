@@ -1,0 +1,382 @@
+//! Printable hand records: the sheet a director hands out after a session.
+//!
+//! A [`RecordSheet`] holds what goes on the sheet — a header (event, date, set) and per board
+//! its number, dealer, vulnerability, deal, HCP and, when solved, the double-dummy table and
+//! par — and the layout options ([`RecordOptions`]: paper, boards per page, how a ten is
+//! written, analysis shown or not). Both renderers read the same sheet and place the boards
+//! on the same grid: [`html`] writes one self-contained HTML file for printing, [`pdf`]
+//! writes the PDF directly (with an embedded font that has the suit symbols).
+//!
+//! Pages hold `per_page` boards each, in board order; a board is never split across pages.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::Serialize;
+
+use crate::dd::{Par, ParContract, TrickTable};
+use crate::model::board::{Vulnerability, board_dealer, board_vulnerability};
+use crate::model::card::{Seat, Suit};
+use crate::model::deal::Deal;
+use crate::model::features::hcp;
+use crate::play::record::Strain;
+
+pub mod html;
+pub mod pdf;
+
+/// How a ten is written in a holding: `10` (club hand records) or `T` (PBN style).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TenStyle {
+    /// `AK105`.
+    #[default]
+    Ten,
+    /// `AKT5`.
+    T,
+}
+
+/// Boards per printed page: 1, 2, 4 or 6, on a grid of columns × rows ([`PerPage::grid`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(into = "u8")]
+pub struct PerPage(u8);
+
+impl PerPage {
+    /// Four boards a page (2 × 2): the default on A4 portrait.
+    pub const FOUR: PerPage = PerPage(4);
+
+    /// `n` boards a page; `None` unless `n` is 1, 2, 4 or 6.
+    pub const fn new(n: u8) -> Option<PerPage> {
+        match n {
+            1 | 2 | 4 | 6 => Some(PerPage(n)),
+            _ => None,
+        }
+    }
+
+    /// Boards a page: 1, 2, 4 or 6.
+    pub const fn get(self) -> usize {
+        self.0 as usize
+    }
+
+    /// The grid the boards of a page fill, row by row: (columns, rows) — 1 → 1 × 1,
+    /// 2 → 1 × 2, 4 → 2 × 2, 6 → 2 × 3.
+    pub const fn grid(self) -> (usize, usize) {
+        match self.0 {
+            1 => (1, 1),
+            2 => (1, 2),
+            4 => (2, 2),
+            _ => (2, 3),
+        }
+    }
+}
+
+impl Default for PerPage {
+    fn default() -> PerPage {
+        PerPage::FOUR
+    }
+}
+
+impl From<PerPage> for u8 {
+    fn from(p: PerPage) -> u8 {
+        p.0
+    }
+}
+
+/// A boards-per-page value other than 1, 2, 4 or 6.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("boards per page {0:?}: expected 1, 2, 4 or 6")]
+pub struct PerPageError(pub String);
+
+impl FromStr for PerPage {
+    type Err = PerPageError;
+    fn from_str(s: &str) -> Result<PerPage, PerPageError> {
+        s.trim()
+            .parse::<u8>()
+            .ok()
+            .and_then(PerPage::new)
+            .ok_or_else(|| PerPageError(s.to_owned()))
+    }
+}
+
+/// Paper size, portrait.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Paper {
+    /// ISO A4, 210 × 297 mm.
+    #[default]
+    A4,
+    /// US Letter, 8.5 × 11 in (215.9 × 279.4 mm).
+    Letter,
+}
+
+impl Paper {
+    /// (width, height) in millimetres, portrait.
+    pub const fn size_mm(self) -> (f32, f32) {
+        match self {
+            Paper::A4 => (210.0, 297.0),
+            Paper::Letter => (215.9, 279.4),
+        }
+    }
+
+    /// The CSS `@page` size keyword: `A4` or `letter`.
+    pub const fn css(self) -> &'static str {
+        match self {
+            Paper::A4 => "A4",
+            Paper::Letter => "letter",
+        }
+    }
+}
+
+/// A paper name other than `a4` or `letter`.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("paper {0:?}: expected a4 or letter")]
+pub struct PaperError(pub String);
+
+impl FromStr for Paper {
+    type Err = PaperError;
+    fn from_str(s: &str) -> Result<Paper, PaperError> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "a4" => Ok(Paper::A4),
+            "letter" | "us-letter" => Ok(Paper::Letter),
+            _ => Err(PaperError(s.to_owned())),
+        }
+    }
+}
+
+/// Page margin on every side, in millimetres (both renderers).
+pub const MARGIN_MM: f32 = 12.0;
+
+/// How the sheet is laid out.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct RecordOptions {
+    /// Paper size (default A4).
+    pub paper: Paper,
+    /// Boards per page (default 4).
+    pub per_page: PerPage,
+    /// How a ten is written (default `10`).
+    pub ten: TenStyle,
+    /// Leave out the double-dummy table and par even for solved boards: a plain sheet.
+    pub hide_analysis: bool,
+}
+
+/// The sheet's header: event name, date and set, each printed when given.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct SheetHeader {
+    /// The event's name (e.g. the set's name, or a PBN `[Event]`).
+    pub event: String,
+    /// The date as printed, e.g. `2026-11-24` (PBN `[Date]` or today).
+    pub date: Option<String>,
+    /// The set's name in the store, when the sheet comes from one.
+    pub set: Option<String>,
+}
+
+/// One board of the sheet.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecordBoard {
+    /// Board number, 1-based.
+    pub number: u64,
+    /// The dealer.
+    pub dealer: Seat,
+    /// The vulnerability.
+    pub vulnerability: Vulnerability,
+    /// The deal.
+    pub deal: Deal,
+    /// The double-dummy table, when the deal is solved.
+    pub dd: Option<TrickTable>,
+}
+
+impl RecordBoard {
+    /// Board `number` with the dealer and vulnerability that follow from it (FORMATS.md,
+    /// board numbering: the cycle of 16), unsolved.
+    pub fn new(number: u64, deal: Deal) -> RecordBoard {
+        RecordBoard {
+            number,
+            dealer: board_dealer(number),
+            vulnerability: board_vulnerability(number),
+            deal,
+            dd: None,
+        }
+    }
+
+    /// High-card points of `seat`'s hand (A 4, K 3, Q 2, J 1), 0..=37.
+    pub fn hcp(&self, seat: Seat) -> u8 {
+        hcp(self.deal.hand(seat))
+    }
+
+    /// True when `seat`'s side is vulnerable.
+    pub fn is_vulnerable(&self, seat: Seat) -> bool {
+        let ns = matches!(seat, Seat::North | Seat::South);
+        match self.vulnerability {
+            Vulnerability::None => false,
+            Vulnerability::All => true,
+            Vulnerability::NorthSouth => ns,
+            Vulnerability::EastWest => !ns,
+        }
+    }
+
+    /// `seat`'s holding in `suit` as printed: ranks from the ace down, the ten as `ten` says,
+    /// `—` (U+2014) for a void.
+    pub fn holding(&self, seat: Seat, suit: Suit, ten: TenStyle) -> String {
+        let s = self.deal.hand(seat).holding_string(suit);
+        if s.is_empty() {
+            return "\u{2014}".to_owned();
+        }
+        match ten {
+            TenStyle::T => s,
+            TenStyle::Ten => s.replace('T', "10"),
+        }
+    }
+
+    /// Par for the board's dealer and vulnerability, when the deal is solved.
+    pub fn par(&self) -> Option<Par> {
+        self.dd.map(|t| t.par(self.dealer, self.vulnerability))
+    }
+}
+
+/// The declarer rows of a printed double-dummy table, in hand-record order: N, S, E, W.
+pub const TABLE_DECLARERS: [Seat; 4] = [Seat::North, Seat::South, Seat::East, Seat::West];
+
+/// The strain columns of a printed double-dummy table: NT, ♠, ♥, ♦, ♣.
+pub const TABLE_STRAINS: [Strain; 5] = Strain::ALL;
+
+/// A strain as printed: `NT` or the suit symbol (♠ ♥ ♦ ♣).
+pub fn strain_label(strain: Strain) -> String {
+    match strain {
+        Strain::NoTrump => "NT".to_owned(),
+        Strain::Trumps(s) => s.symbol().to_string(),
+    }
+}
+
+/// A par contract as printed: `4♠ N`, `3NT S +1`, `5♣x E −2` (U+2212 minus).
+pub fn contract_label(c: &ParContract) -> String {
+    let mut s = format!("{}{}", c.level, strain_label(c.strain));
+    if c.doubled {
+        s.push('x');
+    }
+    s.push(' ');
+    s.push(c.declarer.letter());
+    match c.overtricks {
+        0 => {}
+        k if k > 0 => s.push_str(&format!(" +{k}")),
+        k => s.push_str(&format!(" \u{2212}{}", -k)),
+    }
+    s
+}
+
+/// Par as printed: `NS +620: 4♠ N, 4♠ S`, `EW +100: 5♣x N −1`, or `Passed out`.
+pub fn par_label(par: &Par) -> String {
+    if par.contracts.is_empty() {
+        return "Passed out".to_owned();
+    }
+    let (side, score) = if par.score >= 0 {
+        ("NS", par.score)
+    } else {
+        ("EW", -par.score)
+    };
+    let contracts: Vec<String> = par.contracts.iter().map(contract_label).collect();
+    format!("{side} +{score}: {}", contracts.join(", "))
+}
+
+/// A full sheet: header, boards in print order, layout.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecordSheet {
+    /// The header printed on every page.
+    pub header: SheetHeader,
+    /// The boards, in print order.
+    pub boards: Vec<RecordBoard>,
+    /// The layout.
+    pub options: RecordOptions,
+}
+
+impl RecordSheet {
+    /// The boards page by page: `per_page` at a time, the last page holding the rest.
+    pub fn pages(&self) -> impl Iterator<Item = &[RecordBoard]> {
+        self.boards.chunks(self.options.per_page.get())
+    }
+
+    /// The number of pages: boards ÷ boards per page, rounded up (at least 1, an empty sheet
+    /// still prints its header).
+    pub fn page_count(&self) -> usize {
+        self.boards.len().div_ceil(self.options.per_page.get()).max(1)
+    }
+
+    /// True when `board`'s analysis (table and par) is printed: it is solved and the sheet
+    /// does not hide analysis.
+    pub fn shows_analysis(&self, board: &RecordBoard) -> bool {
+        board.dd.is_some() && !self.options.hide_analysis
+    }
+
+    /// The page footer: `Page k of n` (k 1-based).
+    pub fn footer(&self, page: usize) -> String {
+        format!("Page {} of {}", page + 1, self.page_count())
+    }
+
+    /// The header line under the event name: date and set, as given, joined by ` · `.
+    pub fn subtitle(&self) -> String {
+        let mut parts = Vec::new();
+        if let Some(d) = &self.header.date {
+            parts.push(d.clone());
+        }
+        if let Some(s) = &self.header.set {
+            parts.push(format!("set {s}"));
+        }
+        parts.join(" \u{b7} ")
+    }
+}
+
+impl fmt::Display for TenStyle {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            TenStyle::Ten => "10",
+            TenStyle::T => "T",
+        })
+    }
+}
+
+/// A ten style other than `10` or `T`.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("ten style {0:?}: expected 10 or T")]
+pub struct TenStyleError(pub String);
+
+impl FromStr for TenStyle {
+    type Err = TenStyleError;
+    fn from_str(s: &str) -> Result<TenStyle, TenStyleError> {
+        match s.trim() {
+            "10" => Ok(TenStyle::Ten),
+            "T" | "t" => Ok(TenStyle::T),
+            _ => Err(TenStyleError(s.to_owned())),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn per_page_grids_hold_their_boards() {
+        for n in [1u8, 2, 4, 6] {
+            let p = PerPage::new(n).unwrap();
+            let (c, r) = p.grid();
+            assert_eq!(c * r, p.get());
+        }
+        assert_eq!(PerPage::new(3), None);
+        assert!("5".parse::<PerPage>().is_err());
+    }
+
+    #[test]
+    fn par_labels_read_like_a_hand_record() {
+        let c = ParContract {
+            level: 5,
+            strain: Strain::Trumps(Suit::Clubs),
+            doubled: true,
+            declarer: Seat::East,
+            overtricks: -2,
+        };
+        assert_eq!(contract_label(&c), "5\u{2663}x E \u{2212}2");
+        let par = Par {
+            score: -300,
+            contracts: vec![c],
+        };
+        assert_eq!(par_label(&par), "EW +300: 5\u{2663}x E \u{2212}2");
+    }
+}
