@@ -296,7 +296,10 @@ impl RecordSheet {
     /// The number of pages: boards ÷ boards per page, rounded up (at least 1, an empty sheet
     /// still prints its header).
     pub fn page_count(&self) -> usize {
-        self.boards.len().div_ceil(self.options.per_page.get()).max(1)
+        self.boards
+            .len()
+            .div_ceil(self.options.per_page.get())
+            .max(1)
     }
 
     /// True when `board`'s analysis (table and par) is printed: it is solved and the sheet
