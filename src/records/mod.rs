@@ -232,10 +232,10 @@ impl RecordBoard {
     }
 }
 
-/// The declarer rows of a printed double-dummy table, in hand-record order: N, S, E, W.
+/// The declarers of a printed double-dummy table, in hand-record order: N, S, E, W.
 pub const TABLE_DECLARERS: [Seat; 4] = [Seat::North, Seat::South, Seat::East, Seat::West];
 
-/// The strain columns of a printed double-dummy table: NT, ♠, ♥, ♦, ♣.
+/// The strains of a printed double-dummy table: NT, ♠, ♥, ♦, ♣.
 pub const TABLE_STRAINS: [Strain; 5] = Strain::ALL;
 
 /// A strain as printed: `NT` or the suit symbol (♠ ♥ ♦ ♣).
@@ -296,7 +296,10 @@ impl RecordSheet {
     /// The number of pages: boards ÷ boards per page, rounded up (at least 1, an empty sheet
     /// still prints its header).
     pub fn page_count(&self) -> usize {
-        self.boards.len().div_ceil(self.options.per_page.get()).max(1)
+        self.boards
+            .len()
+            .div_ceil(self.options.per_page.get())
+            .max(1)
     }
 
     /// True when `board`'s analysis (table and par) is printed: it is solved and the sheet
