@@ -26,7 +26,7 @@ Examples:
 pub struct RecordsArgs {
     /// A deal file (any format dealdex reads) instead of a stored set.
     #[arg(
-        value_name = "FILE",
+        value_name = "DEAL_FILE",
         conflicts_with = "set",
         required_unless_present = "set"
     )]
