@@ -21,6 +21,62 @@ const FOOTER_MM: f32 = 7.0;
 /// Space between boards, in millimetres.
 const GAP_MM: f32 = 4.0;
 
+/// The boxes' layout: the cell size and base font size from the paper and boards per page.
+struct Geometry {
+    /// A board box's width, in millimetres.
+    cell_w: f32,
+    /// A board box's height, in millimetres.
+    cell_h: f32,
+    /// The base font size, in points.
+    font_pt: f32,
+}
+
+impl Geometry {
+    fn of(sheet: &RecordSheet) -> Geometry {
+        let (w, h) = sheet.options.paper.size_mm();
+        let (cols, rows) = sheet.options.per_page.grid();
+        let inner_w = w - 2.0 * MARGIN_MM;
+        let inner_h = h - 2.0 * MARGIN_MM - 0.5;
+        let cell_h = (inner_h - HEADER_MM - FOOTER_MM - GAP_MM * (rows as f32 - 1.0)) / rows as f32;
+        let cell_w = (inner_w - GAP_MM * (cols as f32 - 1.0)) / cols as f32;
+        // About 21 lines of text (hands, table, a two-line par, padding) must fit a box's
+        // height, and three columns of about 13 characters its width.
+        let font_pt = (cell_h / 21.0 / 1.25 * PT_PER_MM)
+            .min(cell_w / 40.0 * PT_PER_MM / 0.6)
+            .clamp(7.0, 15.0);
+        Geometry {
+            cell_w,
+            cell_h,
+            font_pt,
+        }
+    }
+
+    /// The font size for board `b`: the base size, or smaller when its longest holdings
+    /// would not fit the box's three columns (a 13-card suit is 14 characters wide).
+    fn board_font_pt(&self, sheet: &RecordSheet, b: &RecordBoard) -> f32 {
+        // Widths in em: a rank about 0.66 em in DejaVu Sans, a suit symbol and its space 1.1.
+        let width = |seat: Seat| {
+            Suit::ALL
+                .iter()
+                .map(|&s| b.holding(seat, s, sheet.options.ten).chars().count())
+                .max()
+                .unwrap_or(0) as f32
+                * 0.66
+                + 1.1
+        };
+        let left = width(Seat::West).max(8.0);
+        let centre = width(Seat::North).max(width(Seat::South)).max(6.0);
+        let right = width(Seat::East).max(8.0);
+        // Padding 6 mm, border 0.6 mm, two column gaps of 2 mm.
+        let room_mm = self.cell_w - 10.6;
+        let fit_pt = room_mm / (left + centre + right) * PT_PER_MM;
+        self.font_pt.min(fit_pt)
+    }
+}
+
+/// Points per millimetre.
+const PT_PER_MM: f32 = 72.0 / 25.4;
+
 /// Renders `sheet` as HTML (UTF-8), page by page.
 ///
 /// ```
@@ -49,6 +105,7 @@ pub fn render(sheet: &RecordSheet) -> String {
         },
         style(sheet)
     );
+    let geometry = Geometry::of(sheet);
     let pages: Vec<&[RecordBoard]> = sheet.pages().collect();
     let pages = if pages.is_empty() {
         vec![&[][..]]
@@ -64,7 +121,7 @@ pub fn render(sheet: &RecordSheet) -> String {
         }
         out.push_str("</header>\n<main class=\"grid\">\n");
         for b in *boards {
-            board(&mut out, sheet, b);
+            board(&mut out, sheet, &geometry, b);
         }
         let _ = writeln!(out, "</main>\n<footer>{}</footer>\n</div>", sheet.footer(k));
     }
@@ -80,13 +137,9 @@ fn style(sheet: &RecordSheet) -> String {
     let inner_w = w - 2.0 * MARGIN_MM;
     // A hair under the printable height, so rounding never spills a page onto the next.
     let inner_h = h - 2.0 * MARGIN_MM - 0.5;
-    let cell_h = (inner_h - HEADER_MM - FOOTER_MM - GAP_MM * (rows as f32 - 1.0)) / rows as f32;
-    let cell_w = (inner_w - GAP_MM * (cols as f32 - 1.0)) / cols as f32;
-    // About 21 lines of text (hands, table, a two-line par, padding) must fit a cell's
-    // height, and three columns of about 13 characters its width.
-    let font_pt = (cell_h / 21.0 / 1.25 * 72.0 / 25.4)
-        .min(cell_w / 40.0 * 72.0 / 25.4 / 0.6)
-        .clamp(7.0, 15.0);
+    let Geometry {
+        cell_h, font_pt, ..
+    } = Geometry::of(sheet);
     format!(
         "@page {{ size: {paper} portrait; margin: {m}mm; }}\n\
          * {{ box-sizing: border-box; }}\n\
@@ -139,13 +192,19 @@ fn style(sheet: &RecordSheet) -> String {
 }
 
 /// Appends one board's box.
-fn board(out: &mut String, sheet: &RecordSheet, b: &RecordBoard) {
+fn board(out: &mut String, sheet: &RecordSheet, geometry: &Geometry, b: &RecordBoard) {
+    let font = geometry.board_font_pt(sheet, b);
     let _ = writeln!(
         out,
-        "<section class=\"board\" data-board=\"{}\" data-dealer=\"{}\" data-vul=\"{}\">",
+        "<section class=\"board\" data-board=\"{}\" data-dealer=\"{}\" data-vul=\"{}\"{}>",
         b.number,
         b.dealer.letter(),
-        b.vulnerability.pbn()
+        b.vulnerability.pbn(),
+        if font < geometry.font_pt {
+            format!(" style=\"font-size: {font:.1}pt\"")
+        } else {
+            String::new()
+        }
     );
     let _ = writeln!(
         out,
