@@ -204,7 +204,7 @@ impl RecordsError {
 /// being written.
 pub fn run(
     job: &RecordsJob,
-    mut store: Option<&mut Store>,
+    store: Option<&mut Store>,
     progress: &mut dyn FnMut(SolveProgress),
 ) -> Result<RecordsReport, RecordsError> {
     let started = Instant::now();
@@ -226,15 +226,11 @@ pub fn run(
             batch: DEFAULT_SOLVE_BATCH,
         };
         let mut tables: Vec<TrickTable> = Vec::with_capacity(missing.len());
-        let report = crate::workflow::solve::run(
-            &solve_job,
-            store.as_deref_mut(),
-            progress,
-            &mut |_, t| -> Result<(), StoreError> {
-                tables.push(*t);
-                Ok(())
-            },
-        )?;
+        let mut keep = |_: &crate::Deal, t: &TrickTable| -> Result<(), StoreError> {
+            tables.push(*t);
+            Ok(())
+        };
+        let report = crate::workflow::solve::run(&solve_job, store, progress, &mut keep)?;
         solved_now = report.solved;
         for (i, t) in missing.into_iter().zip(tables) {
             boards[i].dd = Some(t);
