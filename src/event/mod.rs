@@ -30,6 +30,7 @@ mod verify;
 
 use std::fmt;
 
+pub use crate::error::EventErrorKind;
 pub use keys::{KEY_ALPHABET, KEY_LENGTH, Keys, random_key};
 pub use verify::{Comparison, FileMatch, Mismatch, NameMatch, compare};
 
