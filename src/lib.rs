@@ -50,7 +50,7 @@ pub mod stats;
 // The play of the cards: play records, tricks, game states, card encodings.
 mod play;
 pub use play::encoding;
-pub use play::encoding::{Encoding, EncodingError, Seed004Card, parse_card};
+pub use play::encoding::{Encoding, EncodingError, FacedCard, parse_card};
 pub use play::gamestate::{GameStateError, Group, PlayState, decode_groups, encode_groups};
 pub use play::record::{
     BoardPlay, PlayError, PlayRecord, Position, Strain, StrainError, Trick, TrickRecord,
