@@ -322,8 +322,15 @@ pub enum EventErrorKind {
     NotPublished,
     /// The event has no DV line.
     NoValue,
-    /// A request the event cannot satisfy (no such phase or session, too many boards, …).
+    /// A request the event cannot satisfy: no such phase or session, no key for a
+    /// session to commit to, more boards than can be made.
     Request,
+    /// A protocol name that is not known.
+    UnknownProtocol,
+    /// A dealdex-protocol event without a VF line.
+    NoValueFormat,
+    /// Per-key commitments asked of a SquareDeal event.
+    NeedsDealdexProtocol,
     /// The operating system's random source failed.
     Random,
 }
@@ -348,7 +355,16 @@ impl crate::event::EventError {
             E::Value(_) => EventErrorKind::Value,
             E::NotPublished => EventErrorKind::NotPublished,
             E::NoValue => EventErrorKind::NoValue,
-            E::Invalid(_) => EventErrorKind::Request,
+            E::UnknownProtocol { .. } => EventErrorKind::UnknownProtocol,
+            E::NoValueFormat => EventErrorKind::NoValueFormat,
+            E::CommitNeedsDealdex | E::CommitmentsNeedDealdex => {
+                EventErrorKind::NeedsDealdexProtocol
+            }
+            E::TooManyBoards { .. }
+            | E::CounterExhausted { .. }
+            | E::NoKeyFor { .. }
+            | E::NoSuchPhase { .. }
+            | E::NoSuchSession { .. } => EventErrorKind::Request,
             E::Os(_) => EventErrorKind::Random,
         }
     }

@@ -85,3 +85,69 @@ fn a_missing_file_names_only_the_file() {
         (None, None, None, None)
     );
 }
+
+#[test]
+fn a_malformed_description_file_names_file_and_line() {
+    use dealdex::event::EventErrorKind;
+    use dealdex::workflow::event::{PublishJob, publish};
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("cup.sqd");
+    std::fs::write(&file, "TN Cup\r\nDI x\r\nSN 2:1?:A#:a\r\n").unwrap();
+    let e = publish(&PublishJob {
+        file: file.clone(),
+        keys: None,
+    })
+    .unwrap_err();
+    let p = e.position().expect("a position");
+    assert_eq!(p.file.as_deref(), Some(file.as_path()));
+    assert_eq!(p.line, Some(3), "{e}");
+    match e {
+        dealdex::workflow::event::EventJobError::Malformed { error, .. } => {
+            assert_eq!(error.kind(), EventErrorKind::MalformedDescription)
+        }
+        other => panic!("{other}"),
+    }
+}
+
+#[test]
+fn event_requests_say_what_was_asked() {
+    use dealdex::event::{Event, EventError, EventErrorKind, SessionId};
+    let ev = Event::parse("TN x\nSN 2:16:A#:a\n").unwrap();
+    let e = ev.phase(3).unwrap_err();
+    assert_eq!(
+        e,
+        EventError::NoSuchPhase {
+            phase: 3,
+            phases: 1
+        }
+    );
+    assert_eq!(
+        e.to_string(),
+        "there is no phase 3: the event has phases 1..1"
+    );
+    assert_eq!((e.kind(), e.position()), (EventErrorKind::Request, None));
+    let id = SessionId {
+        phase: 1,
+        session: 5,
+    };
+    let mut ev = ev;
+    ev.delayed_value = Some("1".into());
+    let e = ev.derivation(id, "k", false).unwrap_err();
+    assert_eq!(
+        e,
+        EventError::NoSuchSession {
+            session: id,
+            sessions: 2
+        }
+    );
+    assert_eq!(
+        e.to_string(),
+        "phase 1 has no session 5 (it has sessions 1..2)"
+    );
+    let e = "bridge".parse::<dealdex::event::Protocol>().unwrap_err();
+    assert_eq!(e.kind(), EventErrorKind::UnknownProtocol);
+    assert_eq!(
+        e.to_string(),
+        "unknown protocol \"bridge\" (known: dealdex, squaredeal)"
+    );
+}
