@@ -7,9 +7,9 @@ use std::hint::black_box;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use dealdex::PlayState;
 use dealdex::encoding::{
-    card_from_seed000_slot, card_from_seed003_number, card_from_seed004_byte,
-    card_from_standard_card, card_from_unicode, seed000_slot, seed003_number, seed004_byte,
-    standard_card, unicode,
+    card_byte, card_from_card_byte, card_from_hsdc_number, card_from_seat_array_slot,
+    card_from_standard_card, card_from_unicode, hsdc_number, seat_array_slot, standard_card,
+    unicode,
 };
 use dealdex::{Card, DEALS, Deal, Scheme, Seat};
 use dealdex::{PlayRecord, Strain, trick_winner};
@@ -51,10 +51,10 @@ fn bench(c: &mut Criterion) {
         b.iter(|| {
             for &card in black_box(&cards) {
                 black_box((
-                    seed000_slot(card),
+                    seat_array_slot(card),
                     standard_card(card),
-                    seed003_number(card),
-                    seed004_byte(card, true),
+                    hsdc_number(card),
+                    card_byte(card, true),
                     unicode(card),
                 ));
             }
@@ -64,10 +64,10 @@ fn bench(c: &mut Criterion) {
         .iter()
         .map(|&c| {
             (
-                seed000_slot(c),
+                seat_array_slot(c),
                 standard_card(c),
-                seed003_number(c),
-                seed004_byte(c, true),
+                hsdc_number(c),
+                card_byte(c, true),
                 unicode(c),
             )
         })
@@ -76,10 +76,10 @@ fn bench(c: &mut Criterion) {
         b.iter(|| {
             for &(slot, std, n, byte, u) in black_box(&encoded) {
                 black_box((
-                    card_from_seed000_slot(slot.into()).unwrap(),
+                    card_from_seat_array_slot(slot.into()).unwrap(),
                     card_from_standard_card(std).unwrap(),
-                    card_from_seed003_number(n.into()).unwrap(),
-                    card_from_seed004_byte(byte).unwrap(),
+                    card_from_hsdc_number(n.into()).unwrap(),
+                    card_from_card_byte(byte).unwrap(),
                     card_from_unicode(u).unwrap(),
                 ));
             }

@@ -6,14 +6,14 @@
 #![deny(missing_docs)]
 
 mod error;
-pub use error::ErrorClass;
+pub use error::{ErrorClass, InputPosition};
 
 // The deal model and its codecs: cards, deals, boards, index, numbers, deal strings, features.
 mod model;
 pub use model::board::{UnknownVulnerability, Vulnerability, board_dealer, board_vulnerability};
 pub use model::card::{Card, Rank, Seat, Suit};
 pub use model::deal::{Deal, DealError, Hand};
-pub use model::deal_string::{PbnError, format_deal, parse_deal, push_deal};
+pub use model::deal_string::{PbnError, PbnErrorKind, format_deal, parse_deal, push_deal};
 pub use model::features;
 pub use model::index::{DealArgumentError, DealIndex, HexDeal, IndexError, parse_deal_argument};
 pub use model::number::{
@@ -41,7 +41,7 @@ pub use store::{
 // Deal files: the registry of formats, each with its reader and writer.
 pub mod formats;
 pub use formats::output::{Format, Labels, PBN_HEADER, format_chunk, push_game};
-pub use formats::{Board, DealFormat, FormatError, FormatInfo, WriteOptions};
+pub use formats::{Board, DealFormat, FormatError, FormatErrorKind, FormatInfo, WriteOptions};
 
 // The query language and set statistics.
 pub mod query;
@@ -50,7 +50,7 @@ pub mod stats;
 // The play of the cards: play records, tricks, game states, card encodings.
 mod play;
 pub use play::encoding;
-pub use play::encoding::{Encoding, EncodingError, Seed004Card, parse_card};
+pub use play::encoding::{Encoding, EncodingError, FacedCard, parse_card};
 pub use play::gamestate::{GameStateError, Group, PlayState, decode_groups, encode_groups};
 pub use play::record::{
     BoardPlay, PlayError, PlayRecord, Position, Strain, StrainError, Trick, TrickRecord,

@@ -2,7 +2,7 @@
 
 use assert_cmd::Command;
 use dealdex::Card;
-use dealdex::encoding::{seed003_display, seed004_byte, standard_card, unicode_char};
+use dealdex::encoding::{card_byte, standard_card, symbol_text, unicode_char};
 use predicates::prelude::*;
 
 fn dealdex() -> Command {
@@ -78,15 +78,15 @@ fn from_each_encoding_gives_the_same_block_for_all_52_cards() {
                 j["seed003-display"].as_str().unwrap().to_string(),
             ),
             ("seed004-byte", num("seed004-byte")),
-            ("seed004-byte", format!("0x{:02x}", seed004_byte(c, true))),
-            ("seed004-byte", format!("0b{:08b}", seed004_byte(c, true))),
+            ("seed004-byte", format!("0x{:02x}", card_byte(c, true))),
+            ("seed004-byte", format!("0b{:08b}", card_byte(c, true))),
             ("unicode", j["unicode"].as_str().unwrap().to_string()),
             ("unicode", unicode_char(c).to_string()),
         ];
         for (enc, value) in inputs {
             assert_eq!(card_out(&["--from", enc, &value]), block, "{enc} {value}");
         }
-        assert_eq!(j["seed003-display"], seed003_display(c));
+        assert_eq!(j["seed003-display"], symbol_text(c));
     }
 }
 

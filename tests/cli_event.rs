@@ -10,7 +10,8 @@ use predicates::prelude::*;
 use tempfile::TempDir;
 
 mod common;
-use common::{dealdex, fixture};
+use common::{dealdex, fixture, json_report};
+use serde_json::Value;
 
 fn read_boards(path: &Path) -> Vec<Board> {
     let f = formats::by_path(path).unwrap();
@@ -36,13 +37,14 @@ fn generate_bigdeal_reproduces_the_worked_example_in_every_format() {
     let mut args = bigdeal_args();
     args.extend([
         "--boards", "1-16", "--out", "s.pbn", "--out", "s.dup", "--out", "s.lin", "--out", "s.hex",
-        "--name", "oprr01",
+        "--name", "oprr01", "--json",
     ]);
-    dealdex(dir.path())
-        .args(&args)
-        .assert()
-        .success()
-        .stderr(predicate::str::contains("16 new deals"));
+    let (r, _) = json_report(dir.path(), &args);
+    assert_eq!(
+        (r["deals"].as_u64(), r["new_deals"].as_u64()),
+        (Some(16), Some(16))
+    );
+    assert_eq!(r["set"]["name"], "oprr01");
     let published = read_boards(&fixture("squaredeal-wbg2024/OPRR01.pbn"));
     assert_eq!(published.len(), 16);
     assert_eq!(published[0].deal.to_string(), BOARD_1);
@@ -229,6 +231,16 @@ fn run(dir: &Path, args: &[&str]) -> (i32, String, String) {
     )
 }
 
+/// Runs dealdex in `dir` with `args` and `--json`; returns the exit code, the JSON report on
+/// stdout and stderr (the error line of a failed check).
+fn json_run(dir: &Path, args: &[&str]) -> (i32, Value, String) {
+    let mut args = args.to_vec();
+    args.push("--json");
+    let (code, out, err) = run(dir, &args);
+    let report = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{out:?}: {e}; {err}"));
+    (code, report, err)
+}
+
 /// Every file in `dir` with its bytes.
 fn snapshot(dir: &Path) -> Vec<(String, Vec<u8>)> {
     let mut v: Vec<_> = std::fs::read_dir(dir)
@@ -311,8 +323,8 @@ fn new_publish_set_value_write_squaredeal_files() {
     assert_eq!(code, 2);
     assert!(err.contains("not published yet"), "{err}");
 
-    let (code, _, err) = run(d, &["event", "publish", "T.sqd"]);
-    assert_eq!(code, 0, "{err}");
+    let (r, _) = json_report(d, &["event", "publish", "T.sqd", "--json"]);
+    assert_eq!(r["sessions"], 5);
     let sqk = std::fs::read(d.join("T.sqk")).unwrap();
     let text = String::from_utf8(sqk.clone()).unwrap();
     let lines: Vec<&str> = text.split_inclusive("\r\n").collect();
@@ -336,7 +348,7 @@ fn new_publish_set_value_write_squaredeal_files() {
     let kh = sqd.lines().last().unwrap().strip_prefix("KH ").unwrap();
     use sha2::Digest;
     assert_eq!(kh, hex::encode(sha2::Sha256::digest(&sqk)));
-    assert!(err.contains(kh));
+    assert_eq!(r["key_hash"], kh);
 
     // Publishing twice, or over an existing key file, is refused and changes nothing.
     let before = snapshot(d);
@@ -495,7 +507,7 @@ fn make_wbg2024_gives_the_published_deals_files_and_sets() {
     let dir = TempDir::new().unwrap();
     let d = dir.path();
     copy_event(d, "squaredeal-wbg2024", "WBG2024");
-    let (code, _, err) = run(
+    let (r, _) = json_report(
         d,
         &[
             "event",
@@ -505,13 +517,13 @@ fn make_wbg2024_gives_the_published_deals_files_and_sets() {
             "WBG2024.sqk",
             "--out",
             "boards",
+            "--json",
         ],
     );
-    assert_eq!(code, 0, "{err}");
-    assert!(
-        err.contains("made 90 sessions, 1186 boards, 90 files"),
-        "{err}"
-    );
+    assert_eq!(r["sessions"].as_array().unwrap().len(), 90);
+    assert_eq!(r["boards"], 1186);
+    assert_eq!(r["files"].as_array().unwrap().len(), 90);
+    assert_eq!(r["sets_stored"], 90);
     for name in ["OPRR01", "OPRR02", "MXRR03", "R161", "FIN6"] {
         let ours = read_boards(&d.join(format!("boards/{name}.pbn")));
         let published = read_boards(&fixture(&format!("squaredeal-wbg2024/{name}.pbn")));
@@ -546,7 +558,7 @@ fn make_wbg2024_gives_the_published_deals_files_and_sets() {
     assert_eq!(info.scheme, Scheme::BigDeal);
     assert_eq!(store.deal_count().unwrap(), 1186);
     // Making again stores nothing new.
-    let (code, _, err) = run(
+    let (r, _) = json_report(
         d,
         &[
             "event",
@@ -558,13 +570,19 @@ fn make_wbg2024_gives_the_published_deals_files_and_sets() {
             "2",
             "--out",
             "boards",
+            "--json",
         ],
     );
-    assert_eq!(code, 0, "{err}");
-    assert!(
-        err.contains("0 sets stored in dealdex.db (0 new deals), 1 already there"),
-        "{err}"
+    assert_eq!(r["db"], "dealdex.db");
+    assert_eq!(
+        (
+            r["sets_stored"].as_u64(),
+            r["new_deals"].as_u64(),
+            r["sets_already_stored"].as_u64()
+        ),
+        (Some(0), Some(0), Some(1))
     );
+    assert_eq!(r["sessions"][0]["set"]["already_stored"], true);
 }
 
 #[test]
@@ -709,7 +727,7 @@ fn verify_wbg2024_published_sessions_pass() {
     let dir = TempDir::new().unwrap();
     let d = dir.path();
     let src = fixture("squaredeal-wbg2024");
-    let (code, out, err) = run(
+    let (r, _) = json_report(
         d,
         &[
             "event",
@@ -720,25 +738,51 @@ fn verify_wbg2024_published_sessions_pass() {
             "--published",
             src.join("WBG2024.sqd").to_str().unwrap(),
             src.to_str().unwrap(),
+            "--json",
         ],
     );
-    assert_eq!(code, 0, "{out}{err}");
-    assert!(out.contains("KH: ok, SHA-256 of"));
-    assert!(out.contains("bd4a46bea10ad8d20abd580f6be8869ef7772191ee9f6851cb1ab25df52a573e"));
-    assert!(out.contains("published copy: TN, DI, SN and KH unchanged"));
-    for (session, n) in [
-        ("1,1 OPRR01", 16),
-        ("1,2 OPRR02", 16),
-        ("3,3 MXRR03", 10),
-        ("4,1 R161", 20),
-        ("7,6 FIN6", 16),
+    assert_eq!(r["key_hash"]["status"], "key_file");
+    assert_eq!(
+        r["key_hash"]["key_hash"],
+        "bd4a46bea10ad8d20abd580f6be8869ef7772191ee9f6851cb1ab25df52a573e"
+    );
+    assert_eq!(r["published"]["differences"], Value::Array(vec![]));
+    for (session, name, n) in [
+        ("1,1", "OPRR01", 16),
+        ("1,2", "OPRR02", 16),
+        ("3,3", "MXRR03", 10),
+        ("4,1", "R161", 20),
+        ("7,6", "FIN6", 16),
     ] {
-        let row = out.lines().find(|l| l.starts_with(session)).unwrap();
-        let cols: Vec<&str> = row.split_whitespace().collect();
-        assert_eq!(cols[3..], [&n.to_string(), &n.to_string(), "-"], "{row}");
+        let f = file_check(&r, name);
+        let s = &f["session"];
+        assert_eq!(format!("{},{}", s["phase"], s["first"]), session, "{f}");
+        assert_eq!(
+            (f["boards"].as_u64(), f["matches"].as_u64()),
+            (Some(n), Some(n)),
+            "{f}"
+        );
+        assert_eq!(f["status"], "verified", "{f}");
     }
-    assert!(out.contains("5 of 90 sessions verified, 85 without a matching file here"));
-    assert!(out.contains("verified: every file given matches the event"));
+    assert_eq!(
+        (
+            r["sessions_verified"].as_u64(),
+            r["sessions"].as_u64(),
+            r["sessions_without_file"].as_u64()
+        ),
+        (Some(5), Some(90), Some(85))
+    );
+    assert_eq!(r["problems"], Value::Array(vec![]));
+}
+
+/// The check of the file named `name` (without extension) in a verify report.
+fn file_check<'r>(r: &'r Value, name: &str) -> &'r Value {
+    r["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["session"]["name"] == name)
+        .unwrap_or_else(|| panic!("no file {name} in {r}"))
 }
 
 #[test]
@@ -783,26 +827,51 @@ fn verify_wbg2024_with_the_wrong_value_reports_mismatches() {
 fn verify_wc2025_every_session_file_passes() {
     let dir = TempDir::new().unwrap();
     let src = fixture("squaredeal-wc2025");
-    let (code, out, err) = run(
+    let (r, _) = json_report(
         dir.path(),
         &[
             "event",
             "verify",
             src.join("WC2025.sqd").to_str().unwrap(),
             src.to_str().unwrap(),
+            "--json",
         ],
     );
-    assert_eq!(code, 0, "{out}{err}");
-    assert!(out.contains("DV \"44,882.13\" (base64 NDQsODgyLjEz)"));
-    assert!(out.contains("63 files (45 of sessions, 18 joined), 1147 boards compared; 45 of 45 sessions verified, 0 without"));
+    assert_eq!(r["delayed_value"], "44,882.13");
+    assert_eq!(r["value_base64"], "NDQsODgyLjEz");
+    // 63 files, all of sessions: 45 of one session, 18 joined.
+    assert_eq!(r["files"].as_array().unwrap().len(), 63);
+    assert_eq!(
+        (
+            r["session_files"].as_u64(),
+            r["joined_files"].as_u64(),
+            r["boards_compared"].as_u64()
+        ),
+        (Some(63), Some(18), Some(1147))
+    );
+    assert_eq!(
+        (
+            r["sessions_verified"].as_u64(),
+            r["sessions"].as_u64(),
+            r["sessions_without_file"].as_u64()
+        ),
+        (Some(45), Some(45), Some(0))
+    );
     // The ? phase: BAMFIN sessions take their 15 boards from the files.
-    let row = out.lines().find(|l| l.starts_with("9,2 BAMFIN2")).unwrap();
-    assert!(row.ends_with("15       15  -"), "{row}");
-    let row = out
-        .lines()
-        .find(|l| l.starts_with("1,1-3 SWISS01-03"))
-        .unwrap();
-    assert!(row.ends_with("30       30  -"), "{row}");
+    for (name, n) in [("BAMFIN2", 15), ("SWISS01-03", 30)] {
+        let f = file_check(&r, name);
+        assert_eq!(
+            (f["boards"].as_u64(), f["matches"].as_u64()),
+            (Some(n), Some(n)),
+            "{f}"
+        );
+        assert_eq!(f["status"], "verified", "{f}");
+    }
+    let joined = &file_check(&r, "SWISS01-03")["session"];
+    assert_eq!(
+        (joined["first"].as_u64(), joined["last"].as_u64()),
+        (Some(1), Some(3))
+    );
 }
 
 #[test]
@@ -812,7 +881,7 @@ fn verify_accepts_a_key_file_with_lf_line_ends() {
     let crlf = std::fs::read_to_string(fixture("squaredeal-wbg2024/WBG2024.sqk")).unwrap();
     std::fs::write(d.join("lf.sqk"), crlf.replace("\r\n", "\n")).unwrap();
     let src = fixture("squaredeal-wbg2024");
-    let (code, out, err) = run(
+    let (r, _) = json_report(
         d,
         &[
             "event",
@@ -821,11 +890,12 @@ fn verify_accepts_a_key_file_with_lf_line_ends() {
             "--keys",
             "lf.sqk",
             src.join("OPRR01.pbn").to_str().unwrap(),
+            "--json",
         ],
     );
-    assert_eq!(code, 0, "{out}{err}");
-    assert!(out.contains("KH: ok"), "{out}");
-    assert!(out.contains("over its CRLF form"), "{out}");
+    assert_eq!(r["key_hash"]["status"], "key_file", "{r}");
+    assert_eq!(r["key_hash"]["crlf_form"], true, "{r}");
+    assert_eq!(r["problems"], Value::Array(vec![]));
 }
 
 #[test]
@@ -902,7 +972,7 @@ fn round_trip_new_publish_set_value_make_verify() {
         read_boards(&d.join("boards/RR2reserve.lin"))[0].deal
     );
     let verify = |sqd: &str, keys: &str, dir: &str| {
-        run(
+        json_run(
             d,
             &[
                 "event",
@@ -916,11 +986,25 @@ fn round_trip_new_publish_set_value_make_verify() {
             ],
         )
     };
-    let (code, out, err) = verify("T.sqd", "T.sqk", "boards");
-    assert_eq!(code, 0, "{out}{err}");
-    assert!(
-        out.contains("8 files (8 of sessions, 0 joined), 68 boards compared"),
-        "{out}"
+    // The files that differ from the event.
+    let differing = |r: &Value| {
+        r["files"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|f| f["status"] == "differs")
+            .count()
+    };
+    let (code, r, err) = verify("T.sqd", "T.sqk", "boards");
+    assert_eq!(code, 0, "{r}{err}");
+    assert_eq!(r["files"].as_array().unwrap().len(), 8);
+    assert_eq!(
+        (
+            r["session_files"].as_u64(),
+            r["joined_files"].as_u64(),
+            r["boards_compared"].as_u64()
+        ),
+        (Some(8), Some(0), Some(68))
     );
 
     // A changed key: KH fails, and its session's deals.
@@ -930,31 +1014,26 @@ fn round_trip_new_publish_set_value_make_verify() {
     let mut changed = keys.clone().into_bytes();
     changed[at] = if c == b'a' { b'b' } else { b'a' };
     std::fs::write(d.join("changed.sqk"), &changed).unwrap();
-    let (code, out, _) = verify("T.sqd", "changed.sqk", "boards");
+    let (code, r, _) = verify("T.sqd", "changed.sqk", "boards");
     assert_eq!(code, 1);
+    assert_eq!(r["key_hash"]["status"], "failed");
+    let problem = r["key_hash"]["problem"].as_str().unwrap();
+    assert!(problem.contains("SHA-256 of changed.sqk is"), "{problem}");
     assert!(
-        out.contains("FAILED: KH: SHA-256 of changed.sqk is"),
-        "{out}"
+        problem.contains("these are not the published keys"),
+        "{problem}"
     );
-    assert!(out.contains("these are not the published keys"), "{out}");
-    assert!(
-        out.contains("boards/RR1.pbn: board 1: the file has"),
-        "{out}"
-    );
-    assert!(
-        out.contains("FAILED: 1 of 8 files do not match the event"),
-        "{out}"
-    );
+    let rr1 = file_check(&r, "RR1");
+    assert_eq!(rr1["status"], "differs", "{rr1}");
+    assert_eq!(rr1["mismatch"]["board"], 1, "{rr1}");
+    assert_eq!(differing(&r), 1);
 
     // A changed value: every board differs.
     let sqd = std::fs::read_to_string(d.join("T.sqd")).unwrap();
     std::fs::write(d.join("V.sqd"), sqd.replace("DV 44,882.13", "DV 44882.13")).unwrap();
-    let (code, out, _) = verify("V.sqd", "T.sqk", "boards");
+    let (code, r, _) = verify("V.sqd", "T.sqk", "boards");
     assert_eq!(code, 1);
-    assert!(
-        out.contains("FAILED: 8 of 8 files do not match the event"),
-        "{out}"
-    );
+    assert_eq!(differing(&r), 8);
 
     // A changed TN: the published copy says so.
     std::fs::write(
@@ -962,11 +1041,12 @@ fn round_trip_new_publish_set_value_make_verify() {
         sqd.replace("TN Test Cup 2026", "TN Test Cup 2027"),
     )
     .unwrap();
-    let (code, out, _) = verify("N.sqd", "T.sqk", "boards");
+    let (code, r, _) = verify("N.sqd", "T.sqk", "boards");
     assert_eq!(code, 1);
-    assert!(out.contains(
-        "FAILED: TN differs from the published copy: published Some(\"Test Cup 2026\"), now Some(\"Test Cup 2027\")"
-    ), "{out}");
+    assert_eq!(
+        r["published"]["differences"][0],
+        "TN differs from the published copy: published Some(\"Test Cup 2026\"), now Some(\"Test Cup 2027\")"
+    );
 
     // A changed deal: North and East hands swapped on board 5 of RR3.
     let path = d.join("boards/RR3.pbn");
@@ -980,16 +1060,17 @@ fn round_trip_new_publish_set_value_make_verify() {
     assert_ne!(boards[4].deal, deal);
     let bytes = formats::write_set(&formats::Pbn, &boards, &Default::default()).unwrap();
     std::fs::write(&path, bytes).unwrap();
-    let (code, out, _) = verify("T.sqd", "T.sqk", "boards");
+    let (code, r, _) = verify("T.sqd", "T.sqk", "boards");
     assert_eq!(code, 1);
-    let row = out.lines().find(|l| l.starts_with("1,3 RR3")).unwrap();
-    assert!(row.ends_with("8        7  board 5"), "{row}");
-    assert!(
-        out.contains(&format!(
-            "boards/RR3.pbn: board 5: the file has {swapped}, the event makes {text}"
-        )),
-        "{out}"
+    let rr3 = file_check(&r, "RR3");
+    assert_eq!(
+        (rr3["boards"].as_u64(), rr3["matches"].as_u64()),
+        (Some(8), Some(7)),
+        "{rr3}"
     );
+    assert_eq!(rr3["mismatch"]["board"], 5, "{rr3}");
+    assert_eq!(rr3["mismatch"]["found"], swapped.as_str());
+    assert_eq!(rr3["mismatch"]["expected"], text.as_str());
 }
 
 /// A run that would make more boards than fit in memory is refused before anything is made

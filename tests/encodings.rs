@@ -5,10 +5,10 @@
 use std::collections::HashMap;
 
 use dealdex::encoding::{
-    self, Encoding, EncodingError, card_from_seed000_slot, card_from_seed003_display,
-    card_from_seed003_number, card_from_seed004_byte, card_from_standard_card, card_from_unicode,
-    card_from_unicode_char, seed000_slot, seed003_display, seed003_number, seed004_byte,
-    standard_card, unicode, unicode_char,
+    self, Encoding, EncodingError, card_byte, card_from_card_byte, card_from_hsdc_number,
+    card_from_seat_array_slot, card_from_standard_card, card_from_symbol_text, card_from_unicode,
+    card_from_unicode_char, hsdc_number, seat_array_slot, standard_card, symbol_text, unicode,
+    unicode_char,
 };
 use dealdex::{Card, Rank, Suit, parse_card};
 use proptest::prelude::*;
@@ -175,15 +175,15 @@ fn seed000_slots_both_ways() {
     assert_eq!(slots.len(), 52);
     for (slot, text) in slots.iter().enumerate() {
         let c = card(text);
-        assert_eq!(seed000_slot(c) as usize, slot, "{text}");
-        assert_eq!(card_from_seed000_slot(slot as u32), Ok(c));
-        assert_eq!(Encoding::Seed000Slot.decode(slot as u64), Ok(c));
-        assert_eq!(Encoding::Seed000Slot.encode(c) as usize, slot);
+        assert_eq!(seat_array_slot(c) as usize, slot, "{text}");
+        assert_eq!(card_from_seat_array_slot(slot as u32), Ok(c));
+        assert_eq!(Encoding::SeatArraySlot.decode(slot as u64), Ok(c));
+        assert_eq!(Encoding::SeatArraySlot.encode(c) as usize, slot);
     }
     // The seed's worked examples.
-    assert_eq!(card_from_seed000_slot(0), Ok(card("SA")));
-    assert_eq!(card_from_seed000_slot(20), Ok(card("H7")));
-    assert_eq!(card_from_seed000_slot(51), Ok(card("C2")));
+    assert_eq!(card_from_seat_array_slot(0), Ok(card("SA")));
+    assert_eq!(card_from_seat_array_slot(20), Ok(card("H7")));
+    assert_eq!(card_from_seat_array_slot(51), Ok(card("C2")));
 }
 
 #[test]
@@ -335,17 +335,17 @@ fn seed003_numbers_and_display_both_ways() {
     for (n, text) in shown.iter().enumerate() {
         // The display text is also card text the tolerant parser reads (rank then symbol).
         let c = parse_card(text).unwrap();
-        assert_eq!(seed003_number(c) as usize, n, "{text}");
-        assert_eq!(seed003_display(c), *text);
-        assert_eq!(card_from_seed003_number(n as u32), Ok(c));
-        assert_eq!(card_from_seed003_display(text), Ok(c));
-        assert_eq!(Encoding::Seed003Number.decode(n as u64), Ok(c));
+        assert_eq!(hsdc_number(c) as usize, n, "{text}");
+        assert_eq!(symbol_text(c), *text);
+        assert_eq!(card_from_hsdc_number(n as u32), Ok(c));
+        assert_eq!(card_from_symbol_text(text), Ok(c));
+        assert_eq!(Encoding::HsdcNumber.decode(n as u64), Ok(c));
     }
     // The seed's examples: 14 is the 3 of spades, 49 the queen of clubs.
-    assert_eq!(card_from_seed003_number(14), Ok(card("S3")));
-    assert_eq!(card_from_seed003_number(49), Ok(card("CQ")));
-    assert_eq!(card_from_seed003_number(0), Ok(card("H2")));
-    assert_eq!(card_from_seed003_number(51), Ok(card("CA")));
+    assert_eq!(card_from_hsdc_number(14), Ok(card("S3")));
+    assert_eq!(card_from_hsdc_number(49), Ok(card("CQ")));
+    assert_eq!(card_from_hsdc_number(0), Ok(card("H2")));
+    assert_eq!(card_from_hsdc_number(51), Ok(card("CA")));
 }
 
 #[test]
@@ -353,20 +353,20 @@ fn seed003_display_is_strict() {
     for bad in ["TH", "T♥", "Q", "♥", "11♥", "♥10", "q♣", "Q♣♣", ""] {
         assert!(
             matches!(
-                card_from_seed003_display(bad),
-                Err(EncodingError::Seed003Display { .. })
+                card_from_symbol_text(bad),
+                Err(EncodingError::SymbolText { .. })
             ),
             "{bad:?}"
         );
     }
     // An emoji presentation selector after the suit is not part of the value.
-    assert_eq!(card_from_seed003_display("Q♣\u{FE0F}"), Ok(card("CQ")));
+    assert_eq!(card_from_symbol_text("Q♣\u{FE0F}"), Ok(card("CQ")));
 }
 
 #[test]
 fn slots_and_numbers_out_of_range() {
     for v in [52u64, 53, 255, 1 << 40, u64::MAX] {
-        for enc in [Encoding::Seed000Slot, Encoding::Seed003Number] {
+        for enc in [Encoding::SeatArraySlot, Encoding::HsdcNumber] {
             assert!(
                 matches!(enc.decode(v), Err(EncodingError::OutOfRange { encoding, value, .. }) if encoding == enc && value == v),
                 "{enc} {v}"
@@ -374,11 +374,11 @@ fn slots_and_numbers_out_of_range() {
         }
     }
     assert_eq!(
-        card_from_seed000_slot(53).unwrap_err().to_string(),
+        card_from_seat_array_slot(53).unwrap_err().to_string(),
         "seed000-slot 53 is out of range: seed 000 slots are 0..=51"
     );
     assert_eq!(
-        card_from_seed003_number(52).unwrap_err().to_string(),
+        card_from_hsdc_number(52).unwrap_err().to_string(),
         "seed003-number 52 is out of range: seed 003 card numbers are 0..=51"
     );
 }
@@ -399,14 +399,14 @@ fn seed004_bytes_both_ways() {
     assert_eq!(oracle.len(), 52);
     for (c, up) in oracle {
         let down = up & !0x40;
-        assert_eq!(seed004_byte(c, true), up, "{c}");
-        assert_eq!(seed004_byte(c, false), down, "{c}");
-        let d = card_from_seed004_byte(up).unwrap();
+        assert_eq!(card_byte(c, true), up, "{c}");
+        assert_eq!(card_byte(c, false), down, "{c}");
+        let d = card_from_card_byte(up).unwrap();
         assert_eq!((d.card, d.face_up), (c, true));
-        let d = card_from_seed004_byte(down).unwrap();
+        let d = card_from_card_byte(down).unwrap();
         assert_eq!((d.card, d.face_up), (c, false), "face-down 0x{down:02X}");
-        assert_eq!(Encoding::Seed004Byte.decode(down.into()), Ok(c));
-        assert_eq!(Encoding::Seed004Byte.encode(c), u32::from(up));
+        assert_eq!(Encoding::CardByte.decode(down.into()), Ok(c));
+        assert_eq!(Encoding::CardByte.encode(c), u32::from(up));
     }
 }
 
@@ -418,9 +418,9 @@ fn seed004_every_other_byte_is_rejected() {
         .collect();
     assert_eq!(oracle.len(), 104);
     for b in 0..=255u8 {
-        match card_from_seed004_byte(b) {
+        match card_from_card_byte(b) {
             Ok(d) => assert_eq!(oracle.get(&b), Some(&d.card), "0x{b:02X}"),
-            Err(EncodingError::Seed004Byte { byte, reason }) => {
+            Err(EncodingError::CardByte { byte, reason }) => {
                 assert_eq!(byte, b);
                 assert!(!oracle.contains_key(&b), "0x{b:02X}");
                 let want = if b >= 0x80 {
@@ -439,12 +439,12 @@ fn seed004_every_other_byte_is_rejected() {
         }
     }
     assert_eq!(
-        card_from_seed004_byte(0x4B).unwrap_err().to_string(),
+        card_from_card_byte(0x4B).unwrap_err().to_string(),
         "seed004 card byte 0x4B (0b01001011) is not a bridge card: rank 0xB is the \
          Knight/Cavalier, and a bridge deck has no knight"
     );
     assert!(matches!(
-        Encoding::Seed004Byte.decode(256),
+        Encoding::CardByte.decode(256),
         Err(EncodingError::OutOfRange { value: 256, .. })
     ));
 }
@@ -540,12 +540,12 @@ fn unicode_knights_jokers_and_the_rest_are_rejected() {
 #[test]
 fn every_encoding_round_trips_every_card() {
     for c in Card::all() {
-        assert_eq!(card_from_seed000_slot(seed000_slot(c).into()), Ok(c));
+        assert_eq!(card_from_seat_array_slot(seat_array_slot(c).into()), Ok(c));
         assert_eq!(card_from_standard_card(standard_card(c)), Ok(c));
-        assert_eq!(card_from_seed003_number(seed003_number(c).into()), Ok(c));
-        assert_eq!(card_from_seed003_display(&seed003_display(c)), Ok(c));
+        assert_eq!(card_from_hsdc_number(hsdc_number(c).into()), Ok(c));
+        assert_eq!(card_from_symbol_text(&symbol_text(c)), Ok(c));
         for up in [true, false] {
-            let d = card_from_seed004_byte(seed004_byte(c, up)).unwrap();
+            let d = card_from_card_byte(card_byte(c, up)).unwrap();
             assert_eq!((d.card, d.face_up), (c, up));
         }
         assert_eq!(card_from_unicode(unicode(c)), Ok(c));

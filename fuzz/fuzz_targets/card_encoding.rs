@@ -16,14 +16,14 @@ fuzz_target!(|data: &[u8]| {
             assert_eq!(e.decode(e.encode(c).into()), Ok(c));
         }
     }
-    let _ = encoding::card_from_seed004_byte(data.first().copied().unwrap_or(0));
+    let _ = encoding::card_from_card_byte(data.first().copied().unwrap_or(0));
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
     let _ = text.parse::<Encoding>();
-    if let Ok(c) = encoding::card_from_seed003_display(text) {
+    if let Ok(c) = encoding::card_from_symbol_text(text) {
         assert_eq!(
-            encoding::card_from_seed003_display(&encoding::seed003_display(c)),
+            encoding::card_from_symbol_text(&encoding::symbol_text(c)),
             Ok(c)
         );
     }

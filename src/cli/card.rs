@@ -37,15 +37,15 @@ pub struct CardArgs {
 #[derive(Clone, Copy, Debug, ValueEnum)]
 enum From {
     #[value(name = "seed000-slot")]
-    Seed000Slot,
+    SeatArraySlot,
     #[value(name = "standard-card")]
     StandardCard,
     #[value(name = "seed003-number")]
-    Seed003Number,
+    HsdcNumber,
     #[value(name = "seed003-display")]
-    Seed003Display,
+    SymbolText,
     #[value(name = "seed004-byte")]
-    Seed004Byte,
+    CardByte,
     #[value(name = "unicode")]
     Unicode,
 }
@@ -53,11 +53,11 @@ enum From {
 pub fn run(a: CardArgs, json: bool) -> anyhow::Result<()> {
     let from = match a.from {
         None => CardSource::Text,
-        Some(From::Seed000Slot) => CardSource::Seed000Slot,
+        Some(From::SeatArraySlot) => CardSource::SeatArraySlot,
         Some(From::StandardCard) => CardSource::StandardCard,
-        Some(From::Seed003Number) => CardSource::Seed003Number,
-        Some(From::Seed003Display) => CardSource::Seed003Display,
-        Some(From::Seed004Byte) => CardSource::Seed004Byte,
+        Some(From::HsdcNumber) => CardSource::HsdcNumber,
+        Some(From::SymbolText) => CardSource::SymbolText,
+        Some(From::CardByte) => CardSource::CardByte,
         Some(From::Unicode) => CardSource::Unicode,
     };
     let r = card::run(&CardJob {
@@ -68,17 +68,13 @@ pub fn run(a: CardArgs, json: bool) -> anyhow::Result<()> {
     if json {
         writeln!(out, "{}", serde_json::to_string(&r)?)?;
     } else {
-        let (std, byte) = (r.standard_card, r.seed004_byte);
+        let (std, byte) = (r.standard_card, r.card_byte);
         writeln!(out, "card: {} ({})", r.card, r.name)?;
-        writeln!(out, "seed000-slot: {}", r.seed000_slot)?;
+        writeln!(out, "seed000-slot: {}", r.seat_array_slot)?;
         writeln!(out, "standard-card: {std} (0x{std:08X})")?;
-        writeln!(out, "seed003-number: {}", r.seed003_number)?;
-        writeln!(out, "seed003-display: {}", r.seed003_display)?;
-        let face = if r.seed004_face_up {
-            "face up"
-        } else {
-            "face down"
-        };
+        writeln!(out, "seed003-number: {}", r.hsdc_number)?;
+        writeln!(out, "seed003-display: {}", r.symbol_text)?;
+        let face = if r.face_up { "face up" } else { "face down" };
         writeln!(out, "seed004-byte: 0x{byte:02X} (0b{byte:08b}, {face})")?;
         writeln!(out, "unicode: {} {}", r.unicode, r.unicode_glyph)?;
     }

@@ -6,6 +6,7 @@ mod files;
 mod generate;
 mod outputs;
 mod query;
+mod records;
 mod search;
 mod solve;
 mod sql;
@@ -57,6 +58,9 @@ enum Command {
     Card(card::CardArgs),
     /// Double-dummy tables and par: for deals, deal files, a stored set or the whole database.
     Solve(solve::SolveArgs),
+    /// Printable hand records of a set or a deal file: diagrams, HCP, tables and par, as HTML
+    /// or PDF.
+    Records(records::RecordsArgs),
     /// Championship events in SquareDeal's files: new, publish, set-value, make, verify.
     Event(event::EventArgs),
 }
@@ -86,6 +90,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Stats(a) => stats::run(a, json),
         Command::Card(a) => card::run(a, json),
         Command::Event(a) => event::run(a, json),
+        Command::Records(a) => records::run(a, json),
     }
 }
 
@@ -171,6 +176,7 @@ fn class_of(cause: &(dyn std::error::Error + 'static)) -> Option<ErrorClass> {
         dealdex::DealArgumentError,
         dealdex::formats::ChooseFormatError,
         dealdex::export::OutputPlanError,
+        dealdex::workflow::records::RecordsError,
     );
     None
 }

@@ -5,11 +5,12 @@ use std::cell::RefCell;
 use std::io::Write;
 use std::path::PathBuf;
 
-use anyhow::Context;
 use clap::Args;
 use dealdex::dd::TrickTable;
 use dealdex::formats::{DealFormat as _, WriteOptions};
-use dealdex::solve::{self, DEFAULT_SOLVE_BATCH, SolveItem, SolveJob, SolveProgress, SolveSource};
+use dealdex::solve::{
+    self, DEFAULT_SOLVE_BATCH, SolveInputError, SolveItem, SolveJob, SolveProgress, SolveSource,
+};
 use dealdex::{Deal, Seat, Store, Vulnerability, formats};
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -190,29 +191,18 @@ pub fn run(a: SolveArgs, json: bool) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The deals of one argument: a deal string, a hex index, or a deal file.
+/// The deals of one argument ([`solve::input_items`]); a file that cannot be read is named
+/// first, as the argument was given.
 fn read_input(
     input: &str,
     format: Option<&str>,
     dealer: Option<Seat>,
     vul: Option<Vulnerability>,
 ) -> anyhow::Result<Vec<SolveItem>> {
-    if !std::path::Path::new(input).exists()
-        && let Some(parsed) = dealdex::parse_deal_argument(input)
-    {
-        let (deal, board) = parsed.context("deal")?;
-        return Ok(vec![SolveItem::single(deal, board, dealer, vul)]);
-    }
-    let path = PathBuf::from(input);
-    let fmt = match format {
-        Some(name) => formats::by_name(name).ok_or_else(|| bad(format!("no format {name:?}")))?,
-        None => formats::by_path(&path).ok_or_else(|| {
-            bad(format!(
-                "{input}: not a deal, an index, or a file of a known extension (use --input-format)"
-            ))
-        })?,
-    };
-    solve::file_items(&path, fmt, dealer, vul).with_context(|| input.to_owned())
+    solve::input_items(input, format, dealer, vul).map_err(|e| match e {
+        SolveInputError::Read(_) => anyhow::Error::from(e).context(input.to_owned()),
+        e => e.into(),
+    })
 }
 
 fn write_text(out: &mut dyn Write, item: &SolveItem, table: &TrickTable) -> anyhow::Result<()> {

@@ -30,6 +30,7 @@ mod verify;
 
 use std::fmt;
 
+pub use crate::error::EventErrorKind;
 pub use keys::{KEY_ALPHABET, KEY_LENGTH, Keys, random_key};
 pub use verify::{Comparison, FileMatch, Mismatch, NameMatch, compare};
 
@@ -106,10 +107,68 @@ pub enum EventError {
         "the event has no DV line: record the delayed-information value first (`dealdex event set-value`)"
     )]
     NoValue,
-    /// A request the event cannot satisfy (no such phase or session, `?` boards without a
-    /// count, a value that cannot be stored, …); the message says which.
-    #[error("{0}")]
-    Invalid(String),
+    /// A protocol name that is neither `squaredeal` nor `dealdex` ([`Protocol`]'s `from_str`).
+    #[error("unknown protocol {name:?} (known: dealdex, squaredeal)")]
+    UnknownProtocol {
+        /// The name as given.
+        name: String,
+    },
+    /// More boards asked of a session's deals than memory can hold.
+    #[error("{count} boards is too many")]
+    TooManyBoards {
+        /// The boards asked for.
+        count: u64,
+    },
+    /// More boards asked of a Big Deal stream than its 32-bit counter gives.
+    #[error("{count} boards exhaust Big Deal's 32-bit counter")]
+    CounterExhausted {
+        /// The boards asked for.
+        count: u64,
+    },
+    /// A dealdex-protocol event without a VF line (the delayed value's format), which its
+    /// manifest needs.
+    #[error("the event has no VF line (the delayed value's format)")]
+    NoValueFormat,
+    /// Committing to each key ([`Event::commit_keys`]) asked of a SquareDeal event.
+    #[error(
+        "only a dealdex-protocol event commits to each key (SquareDeal's KH is the hash of the key file)"
+    )]
+    CommitNeedsDealdex,
+    /// Checking per-key commitments ([`Event::check_commitments`]) asked of a SquareDeal
+    /// event.
+    #[error("a SquareDeal event commits to the whole key file, not to each key")]
+    CommitmentsNeedDealdex,
+    /// The keys given to [`Event::commit_keys`] have no key for a session of the event.
+    #[error("the keys have no session {session}")]
+    NoKeyFor {
+        /// The session without a key.
+        session: SessionId,
+    },
+    /// A phase number the event does not have.
+    #[error("there is no phase {phase}: the event has phases 1..{phases}")]
+    NoSuchPhase {
+        /// The phase asked for (1-based).
+        phase: u32,
+        /// How many phases the event has.
+        phases: usize,
+    },
+    /// A session number its phase does not have.
+    #[error(
+        "phase {} has no session {} (it has {})",
+        session.phase,
+        session.session,
+        if *sessions == 0 {
+            "sessions 1, 2, 3, …".to_string()
+        } else {
+            format!("sessions 1..{sessions}")
+        }
+    )]
+    NoSuchSession {
+        /// The session asked for.
+        session: SessionId,
+        /// How many sessions its phase has (0: a variable number).
+        sessions: u32,
+    },
     /// The operating system's random source failed.
     #[error("cannot read the operating system's random source: {0}")]
     Os(String),
@@ -155,9 +214,7 @@ impl std::str::FromStr for Protocol {
         match s.to_ascii_lowercase().as_str() {
             "squaredeal" => Ok(Protocol::SquareDeal),
             "dealdex" | "dealdex-event/1" => Ok(Protocol::Dealdex),
-            _ => Err(EventError::Invalid(format!(
-                "unknown protocol {s:?} (known: dealdex, squaredeal)"
-            ))),
+            _ => Err(EventError::UnknownProtocol { name: s.to_owned() }),
         }
     }
 }
@@ -582,18 +639,15 @@ impl Derivation {
     /// The first `count` deals (boards 1..=count).
     ///
     /// # Errors
-    /// [`EventError::Invalid`] when `count` does not fit memory or exhausts Big Deal's
-    /// 32-bit counter.
+    /// [`EventError::TooManyBoards`] when `count` does not fit memory,
+    /// [`EventError::CounterExhausted`] when it exhausts Big Deal's 32-bit counter.
     pub fn deals(&self, count: u64) -> Result<Vec<Deal>, EventError> {
-        let n = usize::try_from(count)
-            .map_err(|_| EventError::Invalid(format!("{count} boards is too many")))?;
+        let n = usize::try_from(count).map_err(|_| EventError::TooManyBoards { count })?;
         match self {
             Derivation::BigDeal { .. } => {
                 let deals = self.stream().expect("Big Deal").take_deals(n);
                 if deals.len() != n {
-                    return Err(EventError::Invalid(format!(
-                        "{count} boards exhaust Big Deal's 32-bit counter"
-                    )));
+                    return Err(EventError::CounterExhausted { count });
                 }
                 Ok(deals)
             }
@@ -820,14 +874,12 @@ impl Event {
     /// DI, VF, the SN lines and the SH lines; its [`Manifest::hash`] is KH.
     ///
     /// # Errors
-    /// [`EventError::Invalid`] when VF is missing.
+    /// [`EventError::NoValueFormat`] when VF is missing.
     pub fn manifest(&self) -> Result<Manifest<'_>, EventError> {
         Ok(Manifest {
             name: self.name.as_deref().unwrap_or(""),
             delayed_info: self.delayed_info.as_deref().unwrap_or(""),
-            value_format: self.value_format.ok_or_else(|| {
-                EventError::Invalid("the event has no VF line (the delayed value's format)".into())
-            })?,
+            value_format: self.value_format.ok_or(EventError::NoValueFormat)?,
             phases: self.phases.iter().map(|p| p.text.as_str()).collect(),
             key_commitments: self
                 .key_commitments
@@ -841,19 +893,16 @@ impl Event {
     /// SHA-256 of the manifest (docs/event-protocol.md §2, §4).
     ///
     /// # Errors
-    /// [`EventError::Invalid`] for a SquareDeal event, without VF, or when `keys` lacks a
+    /// [`EventError::CommitNeedsDealdex`] for a SquareDeal event,
+    /// [`EventError::NoValueFormat`] without VF, [`EventError::NoKeyFor`] when `keys` lacks a
     /// session.
     pub fn commit_keys(&mut self, keys: &Keys) -> Result<(), EventError> {
         if self.protocol != Protocol::Dealdex {
-            return Err(EventError::Invalid(
-                "only a dealdex-protocol event commits to each key (SquareDeal's KH is the hash of the key file)".into(),
-            ));
+            return Err(EventError::CommitNeedsDealdex);
         }
         let mut sh = Vec::new();
         for id in self.key_sessions() {
-            let key = keys
-                .get(id)
-                .ok_or_else(|| EventError::Invalid(format!("the keys have no session {id}")))?;
+            let key = keys.get(id).ok_or(EventError::NoKeyFor { session: id })?;
             sh.push((id, key_commitment(id.phase, id.session, key)));
         }
         self.key_commitments = sh;
@@ -866,7 +915,7 @@ impl Event {
     ///
     /// # Errors
     /// [`EventError::NoValue`] without DV; [`EventError::Value`] when DV does not match VF;
-    /// [`EventError::Invalid`] for a dealdex event without VF.
+    /// [`EventError::NoValueFormat`] for a dealdex event without VF.
     pub fn checked_value(&self) -> Result<&str, EventError> {
         let dv = self.delayed_value.as_deref().ok_or(EventError::NoValue)?;
         if self.protocol == Protocol::Dealdex {
@@ -878,16 +927,14 @@ impl Event {
     /// Phase `p` (1-based).
     ///
     /// # Errors
-    /// [`EventError::Invalid`] when there is no such phase.
+    /// [`EventError::NoSuchPhase`] when there is no such phase.
     pub fn phase(&self, p: u32) -> Result<&Phase, EventError> {
         (p as usize)
             .checked_sub(1)
             .and_then(|i| self.phases.get(i))
-            .ok_or_else(|| {
-                EventError::Invalid(format!(
-                    "there is no phase {p}: the event has phases 1..{}",
-                    self.phases.len()
-                ))
+            .ok_or(EventError::NoSuchPhase {
+                phase: p,
+                phases: self.phases.len(),
             })
     }
 
@@ -895,7 +942,7 @@ impl Event {
     /// set (SQUAREDEAL.md §2).
     ///
     /// # Errors
-    /// [`EventError::Invalid`] when there is no such phase.
+    /// [`EventError::NoSuchPhase`] when there is no such phase.
     pub fn session_name(&self, id: SessionId, reserve: bool) -> Result<String, EventError> {
         let mut n = self.phase(id.phase)?.session_name(id.session);
         if reserve {
@@ -939,14 +986,13 @@ impl Event {
     /// this is what checks keys revealed session by session.
     ///
     /// # Errors
-    /// [`EventError::NotPublished`], [`EventError::ManifestHash`], [`EventError::Invalid`]
-    /// (not a dealdex event, no VF), or [`EventError::KeyCommitment`] for the first session
+    /// [`EventError::CommitmentsNeedDealdex`] (not a dealdex event),
+    /// [`EventError::NotPublished`], [`EventError::ManifestHash`],
+    /// [`EventError::NoValueFormat`], or [`EventError::KeyCommitment`] for the first session
     /// without an SH line or whose key does not match it.
     pub fn check_commitments(&self, keys: &Keys) -> Result<(), EventError> {
         if self.protocol != Protocol::Dealdex {
-            return Err(EventError::Invalid(
-                "a SquareDeal event commits to the whole key file, not to each key".into(),
-            ));
+            return Err(EventError::CommitmentsNeedDealdex);
         }
         let kh = self.key_hash.ok_or(EventError::NotPublished)?;
         let found = self.manifest()?.hash();
@@ -1012,8 +1058,8 @@ impl Event {
     /// ("ses<S>" only in a variable phase)`.
     ///
     /// # Errors
-    /// [`EventError::NoValue`] without DV; [`EventError::Invalid`] for no such phase or
-    /// session.
+    /// [`EventError::NoValue`] without DV; [`EventError::NoSuchPhase`] or
+    /// [`EventError::NoSuchSession`].
     pub fn derivation(
         &self,
         id: SessionId,
@@ -1022,16 +1068,10 @@ impl Event {
     ) -> Result<Derivation, EventError> {
         let phase = self.phase(id.phase)?;
         if !phase.has_session(id.session) {
-            return Err(EventError::Invalid(format!(
-                "phase {} has no session {} (it has {})",
-                id.phase,
-                id.session,
-                if phase.is_variable() {
-                    "sessions 1, 2, 3, …".to_string()
-                } else {
-                    format!("sessions 1..{}", phase.sessions)
-                }
-            )));
+            return Err(EventError::NoSuchSession {
+                session: id,
+                sessions: phase.sessions,
+            });
         }
         let dv = self.checked_value()?;
         match self.protocol {

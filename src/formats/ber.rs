@@ -40,7 +40,7 @@ impl DealFormat for Ber {
             let r = boards.len() + 1;
             let at = Location::Record(r, pos as u64);
             let Some(rec) = data.get(pos..pos + RECORD) else {
-                return Err(FormatError::new(
+                return Err(FormatError::truncated(
                     at,
                     format!("truncated record: {} of 52 bytes", data.len() - pos),
                 ));
@@ -60,7 +60,7 @@ impl DealFormat for Ber {
                 masks[seat as usize] |= 1u64 << i;
             }
             let deal = Deal::new(masks.map(crate::model::deal::Hand::from_mask))
-                .map_err(|e| FormatError::new(at, format!("not a deal: {e}")))?;
+                .map_err(|e| FormatError::not_a_deal(at, format!("not a deal: {e}")))?;
             boards.push(Board::unnumbered(deal));
             pos += RECORD;
             if data.get(pos) == Some(&b'\r') && data.get(pos + 1) == Some(&b'\n') {

@@ -89,8 +89,9 @@ impl DealFormat for Borel {
                 seen |= bit;
                 masks[(position + i / 13) % 4] |= bit;
             }
-            let deal = Deal::new(masks.map(Hand::from_mask))
-                .map_err(|e| FormatError::new(Location::Line(line), format!("not a deal: {e}")))?;
+            let deal = Deal::new(masks.map(Hand::from_mask)).map_err(|e| {
+                FormatError::not_a_deal(Location::Line(line), format!("not a deal: {e}"))
+            })?;
             boards.push(Board::unnumbered(deal));
         }
         Ok(boards)

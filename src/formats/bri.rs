@@ -139,7 +139,7 @@ pub(crate) fn decode_bri_part(part: &[u8], record: usize, start: u64) -> Result<
     }
     hands[3] = ((1u64 << 52) - 1) & !used;
     Deal::new(hands.map(Hand::from_mask))
-        .map_err(|e| FormatError::new(Location::Record(record, start), e.to_string()))
+        .map_err(|e| FormatError::not_a_deal(Location::Record(record, start), e.to_string()))
 }
 
 /// Checks that `data` is a whole number of `len`-byte records.
@@ -151,7 +151,7 @@ pub(crate) fn check_records(data: &[u8], len: usize) -> Result<(), FormatError> 
     let rest = data.len() % len;
     if rest != 0 {
         let whole = data.len() / len;
-        return Err(FormatError::new(
+        return Err(FormatError::truncated(
             Location::Record(whole + 1, (whole * len) as u64),
             format!("truncated record: {rest} of {len} bytes"),
         ));

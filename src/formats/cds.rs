@@ -41,7 +41,7 @@ impl DealFormat for Cds {
         for (i, rec) in data.chunks(RECORD).enumerate() {
             let at = Location::Record(i + 1, (i * RECORD) as u64);
             if rec.len() < RECORD {
-                return Err(FormatError::new(
+                return Err(FormatError::truncated(
                     at,
                     format!("truncated record: {} of 14 bytes", rec.len()),
                 ));
@@ -53,7 +53,7 @@ impl DealFormat for Cds {
                 ));
             }
             let deal = deal_from_rank_bytes(&rec[1..], CDS_SEATS)
-                .map_err(|e| FormatError::new(at, format!("not a deal: {e}")))?;
+                .map_err(|e| FormatError::not_a_deal(at, format!("not a deal: {e}")))?;
             boards.push(Board::new(u64::from(rec[0]), deal));
         }
         Ok(boards)

@@ -145,7 +145,7 @@ fn read_line(fields: &[Field], line: usize) -> Result<Board, FormatError> {
         *h = Hand::from_mask(h.mask() | m);
     }
     let deal = Deal::new(hands)
-        .map_err(|e| FormatError::new(Location::Line(line), format!("not a deal: {e}")))?;
+        .map_err(|e| FormatError::not_a_deal(Location::Line(line), format!("not a deal: {e}")))?;
     let mut number = None;
     if let Some(f) = fields.get(16)
         && !f.text.is_empty()

@@ -377,43 +377,38 @@ impl DealFormat for Dlm {
         check_board_limit(&INFO, from)?;
         check_board_limit(&INFO, to)?;
         if from > to {
-            return Err(FormatError::new(
-                Location::File,
-                format!("first board {from} is above last board {to} (expected From ≤ To)"),
-            ));
+            return Err(FormatError::unwritable(format!(
+                "first board {from} is above last board {to} (expected From ≤ To)"
+            )));
         }
         let mut slots: [Option<&Board>; MAX_BOARD + 1] = [None; MAX_BOARD + 1];
         for b in boards {
             let Some(n) = b.number else {
-                return Err(FormatError::new(
-                    Location::File,
+                return Err(FormatError::unwritable(
                     "a board without a number (dlm needs board numbers 1..99)",
                 ));
             };
             check_board_limit(&INFO, n)?;
             if n < from || n > to {
-                return Err(FormatError::new(
-                    Location::File,
-                    format!("board {n} is outside the set {from}..{to} (From board..To board)"),
-                ));
+                return Err(FormatError::unwritable(format!(
+                    "board {n} is outside the set {from}..{to} (From board..To board)"
+                )));
             }
             // 1 ≤ n ≤ 99 after check_board_limit.
             let Some(slot) = slots.get_mut(n as usize) else {
                 continue;
             };
             if slot.is_some() {
-                return Err(FormatError::new(
-                    Location::File,
-                    format!("board {n} is given twice (dlm holds each board once)"),
-                ));
+                return Err(FormatError::unwritable(format!(
+                    "board {n} is given twice (dlm holds each board once)"
+                )));
             }
             *slot = Some(b);
         }
         if let Some(n) = (from..=to).find(|&n| slots.get(n as usize).is_none_or(Option::is_none)) {
-            return Err(FormatError::new(
-                Location::File,
-                format!("board {n} is missing (dlm holds every board {from}..{to})"),
-            ));
+            return Err(FormatError::unwritable(format!(
+                "board {n} is missing (dlm holds every board {from}..{to})"
+            )));
         }
         let show = !opts.blind;
         let headline = if opts.event.is_empty() {

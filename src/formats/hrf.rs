@@ -68,7 +68,7 @@ fn read_record(rec: &[u8], r: usize, base: usize) -> Result<Board, FormatError> 
         pos = end;
     }
     let deal = Deal::new(hands).map_err(|e| {
-        FormatError::new(Location::Record(r, base as u64), format!("not a deal: {e}"))
+        FormatError::not_a_deal(Location::Record(r, base as u64), format!("not a deal: {e}"))
     })?;
     Ok(Board::new(number, deal))
 }
@@ -87,7 +87,7 @@ impl DealFormat for Hrf {
         let mut boards = Vec::with_capacity(data.len() / RECORD);
         for (i, rec) in data.chunks(RECORD).enumerate() {
             if rec.len() < RECORD {
-                return Err(FormatError::new(
+                return Err(FormatError::truncated(
                     Location::Record(i + 1, (i * RECORD) as u64),
                     format!("truncated record: {} of 128 bytes", rec.len()),
                 ));

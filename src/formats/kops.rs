@@ -81,7 +81,7 @@ impl DealFormat for Kops {
     /// records; `Record(r, offset)` for a truncated last record or one that is not a deal.
     fn read(&self, data: &[u8]) -> Result<Vec<Board>, FormatError> {
         let Some((header, body)) = data.split_at_checked(RECORD) else {
-            return Err(FormatError::new(
+            return Err(FormatError::truncated(
                 Location::Byte(0),
                 format!(
                     "truncated header: {} of 13 bytes (expected a 2-byte board count and 11 spaces)",
@@ -94,7 +94,7 @@ impl DealFormat for Kops {
         let rest = body.len() % RECORD;
         if rest != 0 {
             let r = records + 1;
-            return Err(FormatError::new(
+            return Err(FormatError::truncated(
                 Location::Record(r, (RECORD + records * RECORD) as u64),
                 format!("truncated record: {rest} of 13 bytes"),
             ));
@@ -109,7 +109,7 @@ impl DealFormat for Kops {
             .enumerate()
             .map(|(i, rec)| {
                 let deal = deal_from_rank_bytes(rec, KOPS_SEATS).map_err(|e| {
-                    FormatError::new(
+                    FormatError::not_a_deal(
                         Location::Record(i + 1, (RECORD + i * RECORD) as u64),
                         format!("not a deal: {e}"),
                     )
@@ -160,12 +160,9 @@ impl DealFormat for Kops {
 /// More than 65,535 boards.
 fn board_count(boards: &[Board]) -> Result<u16, FormatError> {
     u16::try_from(boards.len()).map_err(|_| {
-        FormatError::new(
-            Location::File,
-            format!(
-                "{} boards do not fit: kops holds at most 65535 (the count has 2 bytes)",
-                boards.len()
-            ),
-        )
+        FormatError::unwritable(format!(
+            "{} boards do not fit: kops holds at most 65535 (the count has 2 bytes)",
+            boards.len()
+        ))
     })
 }

@@ -346,7 +346,7 @@ fn parse_md(p: &Pair) -> Result<(Seat, Option<Deal>), FormatError> {
         field = end + 1;
     }
     let deal = super::complete_hands(hands.map(Some))
-        .map_err(|e| p.err(lead, format!("md| is not a deal: {e}")))?;
+        .map_err(|e| FormatError::not_a_deal(p.at(lead), format!("md| is not a deal: {e}")))?;
     Ok((dealer, deal))
 }
 

@@ -176,6 +176,39 @@ impl fmt::Display for Location {
     }
 }
 
+impl Location {
+    /// The same place as an [`InputPosition`](crate::InputPosition) (`None` for
+    /// [`Location::File`], which names no place).
+    pub fn position(self) -> Option<crate::InputPosition> {
+        use crate::InputPosition as P;
+        Some(match self {
+            Location::File => return None,
+            Location::Line(l) => P::new().with_line(l as u64),
+            Location::LineColumn(l, c) => P::new().with_line(l as u64).with_column(c as u64),
+            Location::Byte(b) => P::new().with_byte(b),
+            Location::Record(r, b) => P::new().with_record(r as u64).with_byte(b),
+        })
+    }
+}
+
+/// What kind of problem a [`FormatError`] is ([`FormatError::kind`]); the message says more.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
+pub enum FormatErrorKind {
+    /// Reading: the bytes do not follow the format (a bad character, field, tag or key, a
+    /// checksum or a header that does not match, parts of a record that disagree).
+    Malformed,
+    /// Reading: the file ends inside a record or its header.
+    Truncated,
+    /// Reading: the hands are well formed but are not a deal (a card twice, a hand of the
+    /// wrong size).
+    NotADeal,
+    /// Writing: a board the format cannot hold (no number, number 0 or above the format's
+    /// limit, too many boards, boards the layout cannot place).
+    Unwritable,
+}
+
 /// A reader or writer error: where, and what was found and expected. The caller adds the file
 /// name.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -185,15 +218,69 @@ pub struct FormatError {
     pub location: Location,
     /// What was wrong, naming what was expected.
     pub message: String,
+    /// What kind of problem it is ([`FormatError::kind`]).
+    pub kind: FormatErrorKind,
 }
 
 impl FormatError {
-    /// An error at `location`.
+    /// A [`FormatErrorKind::Malformed`] error at `location`.
     pub fn new(location: Location, message: impl Into<String>) -> FormatError {
+        FormatError::of_kind(FormatErrorKind::Malformed, location, message)
+    }
+
+    /// An error of `kind` at `location`.
+    pub fn of_kind(
+        kind: FormatErrorKind,
+        location: Location,
+        message: impl Into<String>,
+    ) -> FormatError {
         FormatError {
             location,
             message: message.into(),
+            kind,
         }
+    }
+
+    /// A [`FormatErrorKind::Truncated`] error at `location`.
+    pub(crate) fn truncated(location: Location, message: impl Into<String>) -> FormatError {
+        FormatError::of_kind(FormatErrorKind::Truncated, location, message)
+    }
+
+    /// A [`FormatErrorKind::NotADeal`] error at `location`.
+    pub(crate) fn not_a_deal(location: Location, message: impl Into<String>) -> FormatError {
+        FormatError::of_kind(FormatErrorKind::NotADeal, location, message)
+    }
+
+    /// A [`FormatErrorKind::Unwritable`] error (writers: about the boards, not a place).
+    pub(crate) fn unwritable(message: impl Into<String>) -> FormatError {
+        FormatError::of_kind(FormatErrorKind::Unwritable, Location::File, message)
+    }
+
+    /// What kind of problem this is.
+    ///
+    /// ```
+    /// use dealdex::formats::{self, FormatErrorKind};
+    /// let pbn = formats::by_name("pbn").unwrap();
+    /// let e = pbn.read_all(b"[Board \"1\"]\n[Deal \"N:AKQ\"]\n").unwrap_err();
+    /// assert_eq!(e.kind(), FormatErrorKind::Malformed);
+    /// ```
+    pub fn kind(&self) -> FormatErrorKind {
+        self.kind
+    }
+
+    /// Where the problem is, as an [`InputPosition`](crate::InputPosition) without the file
+    /// (the caller knows it): line and column for text formats, record and byte offset for
+    /// binary ones; `None` when the error is about the whole file.
+    ///
+    /// ```
+    /// use dealdex::formats;
+    /// let lin = formats::by_name("lin").unwrap();
+    /// let e = lin.read_all(b"qx|o1|\nmd|x|\n").unwrap_err();
+    /// let p = e.position().unwrap();
+    /// assert_eq!((p.line, p.column), (Some(2), Some(4)));
+    /// ```
+    pub fn position(&self) -> Option<crate::InputPosition> {
+        self.location.position()
     }
 }
 
@@ -622,13 +709,10 @@ pub fn check_numbers(info: &FormatInfo, boards: &[Board]) -> Result<(), FormatEr
         match b.number {
             Some(n) => check_board_limit(info, n)?,
             None => {
-                return Err(FormatError::new(
-                    Location::File,
-                    format!(
-                        "a board without a number: the {} writer needs numbered boards",
-                        info.name
-                    ),
-                ));
+                return Err(FormatError::unwritable(format!(
+                    "a board without a number: the {} writer needs numbered boards",
+                    info.name
+                )));
             }
         }
     }
@@ -641,21 +725,18 @@ pub fn check_numbers(info: &FormatInfo, boards: &[Board]) -> Result<(), FormatEr
 /// [`FormatError`] naming the board when `number` is 0 or above the format's limit.
 pub fn check_board_limit(info: &FormatInfo, number: u64) -> Result<(), FormatError> {
     if number == 0 {
-        return Err(FormatError::new(
-            Location::File,
-            format!("board number 0: {} boards are numbered from 1", info.name),
-        ));
+        return Err(FormatError::unwritable(format!(
+            "board number 0: {} boards are numbered from 1",
+            info.name
+        )));
     }
     if let Some(max) = info.max_board
         && number > max
     {
-        return Err(FormatError::new(
-            Location::File,
-            format!(
-                "board {number} does not fit: {} holds boards 1..{max}",
-                info.name
-            ),
-        ));
+        return Err(FormatError::unwritable(format!(
+            "board {number} does not fit: {} holds boards 1..{max}",
+            info.name
+        )));
     }
     Ok(())
 }

@@ -77,14 +77,14 @@ use std::io::BufRead as _;
 use super::pbn_dd::{self, TableCells};
 use super::text::{column, push_u64, rank_index, suit_index};
 use super::{
-    Auction, Board, DealFormat, FileBoards, FormatError, FormatInfo, GameRecord, Location,
-    NO_COMPLETE_DEAL, Play, SkippedBoard, WriteOptions, check_board_limit,
+    Auction, Board, DealFormat, FileBoards, FormatError, FormatErrorKind, FormatInfo, GameRecord,
+    Location, NO_COMPLETE_DEAL, Play, SkippedBoard, WriteOptions, check_board_limit,
 };
 use crate::dd::TrickTable;
 use crate::model::board::Vulnerability;
 use crate::model::card::{Card, Seat};
 use crate::model::deal::Deal;
-use crate::model::deal_string::{parse_deal_bytes, push_deal_bytes};
+use crate::model::deal_string::{PbnErrorKind, parse_deal_bytes, push_deal_bytes};
 
 /// PBN 2.1 files (FORMATS.md §4): tolerant import of any PBN file, canonical export with the
 /// mandatory tags in export order, keeping tags, commentary, auction and play (see the module
@@ -824,8 +824,16 @@ impl<'a> Reader<'a> {
             Some(DEAL) => {
                 if !unknown {
                     // A partial deal gives none: the game is skipped (module docs).
-                    self.game.deal = parse_deal_bytes(value)
-                        .map_err(|(off, msg)| self.err_at(at + off, format!("deal: {msg}")))?;
+                    self.game.deal = parse_deal_bytes(value).map_err(|(off, msg, kind)| {
+                        let e = self.err_at(at + off, format!("deal: {msg}"));
+                        match kind {
+                            PbnErrorKind::NotADeal => FormatError {
+                                kind: FormatErrorKind::NotADeal,
+                                ..e
+                            },
+                            PbnErrorKind::Syntax => e,
+                        }
+                    })?;
                 }
             }
             Some(BOARD) => {

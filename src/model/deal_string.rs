@@ -32,6 +32,42 @@ pub enum PbnError {
     },
 }
 
+/// What kind of problem a [`PbnError`] is ([`PbnError::kind`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum PbnErrorKind {
+    /// A character that has no place at that point ([`PbnError::Syntax`]).
+    Syntax,
+    /// The hands parse but are not a deal ([`PbnError::Deal`]).
+    NotADeal,
+}
+
+impl PbnError {
+    /// What kind of problem this is.
+    ///
+    /// ```
+    /// use dealdex::{PbnErrorKind, parse_deal};
+    /// assert_eq!(parse_deal("N:AKQ.x").unwrap_err().kind(), PbnErrorKind::Syntax);
+    /// ```
+    pub fn kind(&self) -> PbnErrorKind {
+        match self {
+            PbnError::Syntax { .. } => PbnErrorKind::Syntax,
+            PbnError::Deal { .. } => PbnErrorKind::NotADeal,
+        }
+    }
+
+    /// Where the problem is: the 1-based column in the deal string.
+    ///
+    /// ```
+    /// let e = dealdex::parse_deal("N:AKQ.x").unwrap_err();
+    /// assert_eq!(e.position().unwrap().column, Some(7));
+    /// ```
+    pub fn position(&self) -> Option<crate::InputPosition> {
+        let (PbnError::Syntax { column, .. } | PbnError::Deal { column, .. }) = self;
+        Some(crate::InputPosition::new().with_column(*column as u64))
+    }
+}
+
 /// Parses a PBN deal string such as `N:AKQ.T9.5432.AK2 …` into a deal.
 ///
 /// Accepted (FORMATS.md §4 import): the first seat `N:`/`E:`/`S:`/`W:` (either case; `N`
@@ -76,8 +112,14 @@ pub fn parse_deal(s: &str) -> Result<Deal, PbnError> {
 /// is completed from the other three, as [`parse_deal`] completes `-`. A hand of more than
 /// 13 cards, three or four hands that do not hold 13 each, a card held twice and every
 /// syntax problem stay errors.
-pub(crate) fn parse_deal_bytes(v: &[u8]) -> Result<Option<Deal>, (usize, String)> {
-    parse_deal_text(v, Text::Value).map_err(|(offset, problem)| (offset, problem.to_string()))
+pub(crate) fn parse_deal_bytes(v: &[u8]) -> Result<Option<Deal>, (usize, String, PbnErrorKind)> {
+    parse_deal_text(v, Text::Value).map_err(|(offset, problem)| {
+        let kind = match problem {
+            Problem::Syntax(_) => PbnErrorKind::Syntax,
+            Problem::Deal(_) => PbnErrorKind::NotADeal,
+        };
+        (offset, problem.to_string(), kind)
+    })
 }
 
 /// What a deal string is read from: the two differ only where noted.
@@ -468,7 +510,11 @@ mod tests {
         let s = "N:AKQJT98765432... A.KQJT98765432.. ..AKQJT98765432. ...AKQJT987654X";
         assert_eq!(
             parse_deal_bytes(s.as_bytes()).unwrap_err(),
-            (19, "SA is held by both N and E".to_string())
+            (
+                19,
+                "SA is held by both N and E".to_string(),
+                PbnErrorKind::NotADeal
+            )
         );
         assert_eq!(
             parse_deal(s).unwrap_err().to_string(),
@@ -481,7 +527,8 @@ mod tests {
             parse_deal_bytes(t.as_bytes()).unwrap_err(),
             (
                 18,
-                "'\\u{a0}' is not a rank (expected AKQJT98765432 or 10)".to_string()
+                "'\\u{a0}' is not a rank (expected AKQJT98765432 or 10)".to_string(),
+                PbnErrorKind::Syntax
             )
         );
         // A character that is not ASCII is never a rank.

@@ -1,18 +1,20 @@
-//! Card encodings of the seed documents, each a conversion to and from [`Card`].
+//! Card encodings of the seed documents, each a conversion to and from [`Card`]. The Rust
+//! names say what each value is; the CLI and JSON names (`seed000-slot`, …) and the table
+//! below say which seed document defines it.
 //!
 //! Every encoding is exhaustive over the 52 cards of a bridge deck: encoding never fails, and
 //! decoding accepts exactly the 52 values (or texts) that encoding produces, with the face-up
 //! bit of seed 004 as the only free field. Anything else is an [`EncodingError`] that names the
 //! bad value and says what is wrong with it.
 //!
-//! | encoding (CLI name) | value | source |
-//! |---|---|---|
-//! | `seed000-slot` | 0..=51, `suit*13 + (14 - rank)`, suits ♠ ♥ ♦ ♣ (= [`Card::index`]) | seed 000 §1, FORMATS.md §11 |
-//! | `standard-card` | 32 bits `xxxbbbbb bbbbbbbb cdhsrrrr sspppppp` | seed 001, FORMATS.md §11 |
-//! | `seed003-number` | 0..=51, `suit*13 + rank`, suits ♥ ♠ ♦ ♣, ranks 2 = 0 … A = 12 | seed 003, FORMATS.md §11 |
-//! | `seed003-display` | text: rank (`2`…`10`, `J`, `Q`, `K`, `A`) then suit symbol, e.g. `10♥` | seed 003 `getCardDisplayValue` |
-//! | `seed004-byte` | one byte `0 F SS RRRR`: face-up bit, suit ♠=00 ♦=01 ♣=10 ♥=11, rank A=0 … K=0xD | seed 004, FORMATS.md §11 |
-//! | `unicode` | code point U+1F0A1…U+1F0DE, `0x1F001 + ({A,C,D,B}[suit] << 4) + rank` | seed 004 "Relation to Unicode" |
+//! | encoding (CLI name) | library | value | source |
+//! |---|---|---|---|
+//! | `seed000-slot` | [`seat_array_slot`]: the card's slot in the 52-slot seat array | 0..=51, `suit*13 + (14 - rank)`, suits ♠ ♥ ♦ ♣ (= [`Card::index`]) | seed 000 §1, FORMATS.md §11 |
+//! | `standard-card` | [`standard_card`]: the 32-bit card of poker evaluators | 32 bits `xxxbbbbb bbbbbbbb cdhsrrrr sspppppp` | seed 001, FORMATS.md §11 |
+//! | `seed003-number` | [`hsdc_number`]: a card number in ♥ ♠ ♦ ♣ order, ranks ascending | 0..=51, `suit*13 + rank`, suits ♥ ♠ ♦ ♣, ranks 2 = 0 … A = 12 | seed 003, FORMATS.md §11 |
+//! | `seed003-display` | [`symbol_text`]: rank then suit symbol | text: rank (`2`…`10`, `J`, `Q`, `K`, `A`) then suit symbol, e.g. `10♥` | seed 003 `getCardDisplayValue` |
+//! | `seed004-byte` | [`card_byte`]: a game-state card byte with a face-up flag ([`FacedCard`]) | one byte `0 F SS RRRR`: face-up bit, suit ♠=00 ♦=01 ♣=10 ♥=11, rank A=0 … K=0xD | seed 004, FORMATS.md §11 |
+//! | `unicode` | [`unicode`]: the Unicode playing-card code point | code point U+1F0A1…U+1F0DE, `0x1F001 + ({A,C,D,B}[suit] << 4) + rank` | seed 004 "Relation to Unicode" |
 //!
 //! The user's card text (`QC`, `CQ`, `♣Q`, `Q♣`, `10H`, `TH`, `h10`) is read by
 //! [`parse_card`], which is also `Card::from_str`.
@@ -20,10 +22,10 @@
 //! ```
 //! use dealdex::{Card, encoding};
 //! let c: Card = "Q♣".parse().unwrap();
-//! assert_eq!(encoding::seed000_slot(c), 41);
+//! assert_eq!(encoding::seat_array_slot(c), 41);
 //! assert_eq!(encoding::standard_card(c), 67144223);
-//! assert_eq!(encoding::seed003_number(c), 49); // seed 003: "49 represents Queen of Clubs"
-//! assert_eq!(encoding::seed004_byte(c, true), 0x6C);
+//! assert_eq!(encoding::hsdc_number(c), 49); // seed 003: "49 represents Queen of Clubs"
+//! assert_eq!(encoding::card_byte(c, true), 0x6C);
 //! assert_eq!(encoding::unicode(c), 0x1F0DD);
 //! assert_eq!(encoding::card_from_standard_card(67144223), Ok(c));
 //! ```
@@ -37,17 +39,20 @@ use crate::model::card::{Card, Rank, Suit};
 ///
 /// Every one of them has a numeric value ([`Encoding::encode`], [`Encoding::decode`]); the
 /// seed 003 display text, which is not a number, has its own functions
-/// ([`seed003_display`], [`card_from_seed003_display`]).
+/// ([`symbol_text`], [`card_from_symbol_text`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Encoding {
-    /// `seed000-slot`: the slot 0..=51 of seed 000's 52-slot array (see [`seed000_slot`]).
-    Seed000Slot,
+    /// `seed000-slot`: the slot 0..=51 of seed 000's 52-slot seat array (see
+    /// [`seat_array_slot`]).
+    SeatArraySlot,
     /// `standard-card`: seed 001's 32-bit card (see [`standard_card`]).
     StandardCard,
-    /// `seed003-number`: seed 003's card number 0..=51 (see [`seed003_number`]).
-    Seed003Number,
-    /// `seed004-byte`: seed 004's card byte (see [`seed004_byte`]); encodes face up.
-    Seed004Byte,
+    /// `seed003-number`: seed 003's card number 0..=51, suits ♥ ♠ ♦ ♣ and ranks ascending
+    /// (see [`hsdc_number`]).
+    HsdcNumber,
+    /// `seed004-byte`: seed 004's game-state card byte with its face-up flag (see
+    /// [`card_byte`]); encodes face up.
+    CardByte,
     /// `unicode`: the Unicode playing-card code point (see [`unicode`]).
     Unicode,
 }
@@ -55,10 +60,10 @@ pub enum Encoding {
 impl Encoding {
     /// The five numeric encodings, in the order `dealdex card` prints them.
     pub const ALL: [Encoding; 5] = [
-        Encoding::Seed000Slot,
+        Encoding::SeatArraySlot,
         Encoding::StandardCard,
-        Encoding::Seed003Number,
-        Encoding::Seed004Byte,
+        Encoding::HsdcNumber,
+        Encoding::CardByte,
         Encoding::Unicode,
     ];
 
@@ -66,10 +71,10 @@ impl Encoding {
     /// `seed004-byte` or `unicode`.
     pub const fn name(self) -> &'static str {
         match self {
-            Encoding::Seed000Slot => "seed000-slot",
+            Encoding::SeatArraySlot => "seed000-slot",
             Encoding::StandardCard => "standard-card",
-            Encoding::Seed003Number => "seed003-number",
-            Encoding::Seed004Byte => "seed004-byte",
+            Encoding::HsdcNumber => "seed003-number",
+            Encoding::CardByte => "seed004-byte",
             Encoding::Unicode => "unicode",
         }
     }
@@ -77,16 +82,16 @@ impl Encoding {
     /// The card's value in this encoding (seed004-byte: face up; unicode: the code point).
     pub fn encode(self, card: Card) -> u32 {
         match self {
-            Encoding::Seed000Slot => seed000_slot(card).into(),
+            Encoding::SeatArraySlot => seat_array_slot(card).into(),
             Encoding::StandardCard => standard_card(card),
-            Encoding::Seed003Number => seed003_number(card).into(),
-            Encoding::Seed004Byte => seed004_byte(card, true).into(),
+            Encoding::HsdcNumber => hsdc_number(card).into(),
+            Encoding::CardByte => card_byte(card, true).into(),
             Encoding::Unicode => unicode(card),
         }
     }
 
     /// The card with `value` in this encoding (seed004-byte: either face; the face is
-    /// dropped, see [`card_from_seed004_byte`] to keep it).
+    /// dropped, see [`card_from_card_byte`] to keep it).
     ///
     /// Errors: [`EncodingError::OutOfRange`] for a value wider than the encoding (a slot or
     /// number ≥ 52, a byte > 0xFF, a 32-bit value ≥ 2³²), else the error of the encoding's
@@ -98,23 +103,23 @@ impl Encoding {
             valid,
         };
         match self {
-            Encoding::Seed000Slot => {
+            Encoding::SeatArraySlot => {
                 let v = u32::try_from(value).map_err(|_| out_of_range(SLOTS))?;
-                card_from_seed000_slot(v)
+                card_from_seat_array_slot(v)
             }
-            Encoding::Seed003Number => {
+            Encoding::HsdcNumber => {
                 let v = u32::try_from(value).map_err(|_| out_of_range(NUMBERS))?;
-                card_from_seed003_number(v)
+                card_from_hsdc_number(v)
             }
             Encoding::StandardCard => {
                 let v = u32::try_from(value)
                     .map_err(|_| out_of_range("a standard card has 32 bits (0..=0xFFFFFFFF)"))?;
                 card_from_standard_card(v)
             }
-            Encoding::Seed004Byte => {
+            Encoding::CardByte => {
                 let v = u8::try_from(value)
                     .map_err(|_| out_of_range("a card byte is 0..=255 (0x00..=0xFF)"))?;
-                card_from_seed004_byte(v).map(|c| c.card)
+                card_from_card_byte(v).map(|c| c.card)
             }
             Encoding::Unicode => {
                 let v = u32::try_from(value)
@@ -175,7 +180,7 @@ pub enum EncodingError {
     },
     /// A seed 004 card byte that is no bridge card (a group byte, a knight, a reserved rank).
     #[error("seed004 card byte 0x{byte:02X} (0b{byte:08b}) is not a bridge card: {reason}")]
-    Seed004Byte {
+    CardByte {
         /// The byte.
         byte: u8,
         /// What is wrong with it.
@@ -205,7 +210,7 @@ pub enum EncodingError {
         "'{text}' is not a seed 003 display value: expected a rank 2..10, J, Q, K or A, then \
          one of ♥ ♠ ♦ ♣, e.g. 10♥ or Q♣"
     )]
-    Seed003Display {
+    SymbolText {
         /// The text as given.
         text: String,
     },
@@ -251,9 +256,10 @@ pub fn card_name(card: Card) -> String {
 // ---------------------------------------------------------------------------------------------
 // Seed 000: the 52-slot array.
 
-/// The card's seed 000 slot, 0..=51: `suit*13 + (14 - rank)` with suits ♠ ♥ ♦ ♣ and ranks
+/// The card's slot in the 52-slot seat array of seed 000 (the array that holds each card's
+/// seat), 0..=51: `suit*13 + (14 - rank)` with suits ♠ ♥ ♦ ♣ and ranks
 /// 2..=14, i.e. ♠A = 0, ♥7 = 20, ♣2 = 51 (seed 000 §1; the same number as [`Card::index`]).
-pub fn seed000_slot(card: Card) -> u8 {
+pub fn seat_array_slot(card: Card) -> u8 {
     card.suit().index() as u8 * 13 + (14 - card.rank().value())
 }
 
@@ -261,10 +267,10 @@ pub fn seed000_slot(card: Card) -> u8 {
 /// `slot div 13` in the order ♠ ♥ ♦ ♣ (seed 000 §1).
 ///
 /// Errors: [`EncodingError::OutOfRange`] for a slot ≥ 52.
-pub fn card_from_seed000_slot(slot: u32) -> Result<Card, EncodingError> {
+pub fn card_from_seat_array_slot(slot: u32) -> Result<Card, EncodingError> {
     if slot >= 52 {
         return Err(EncodingError::OutOfRange {
-            encoding: Encoding::Seed000Slot,
+            encoding: Encoding::SeatArraySlot,
             value: slot.into(),
             valid: SLOTS,
         });
@@ -441,10 +447,11 @@ fn seed003_suit(s: Suit) -> u8 {
     }
 }
 
-/// The card's seed 003 number, 0..=51: `suit*13 + rank` with suits hearts 0, spades 1,
+/// The card's number 0..=51 in hearts-spades-diamonds-clubs order, ranks ascending (seed
+/// 003's card number): `suit*13 + rank` with suits hearts 0, spades 1,
 /// diamonds 2, clubs 3 and ranks 2 = 0 … A = 12, i.e. ♥2 = 0, ♠3 = 14, ♣Q = 49, ♣A = 51
 /// (seed 003 "PlayingCard"; its examples are 14 = 3 of spades and 49 = queen of clubs).
-pub fn seed003_number(card: Card) -> u8 {
+pub fn hsdc_number(card: Card) -> u8 {
     seed003_suit(card.suit()) * 13 + (card.rank().value() - 2)
 }
 
@@ -452,10 +459,10 @@ pub fn seed003_number(card: Card) -> u8 {
 /// (2 … A), seed 003 `getSuiteOfCard` / `getRankOfCard`.
 ///
 /// Errors: [`EncodingError::OutOfRange`] for `n` ≥ 52.
-pub fn card_from_seed003_number(n: u32) -> Result<Card, EncodingError> {
+pub fn card_from_hsdc_number(n: u32) -> Result<Card, EncodingError> {
     if n >= 52 {
         return Err(EncodingError::OutOfRange {
-            encoding: Encoding::Seed003Number,
+            encoding: Encoding::HsdcNumber,
             value: n.into(),
             valid: NUMBERS,
         });
@@ -466,34 +473,34 @@ pub fn card_from_seed003_number(n: u32) -> Result<Card, EncodingError> {
     ))
 }
 
-/// The card's seed 003 display value: `RANKS[rank]` then `SUITES[suit]`, e.g. `10♥`, `Q♣`,
+/// The card as text, rank then suit symbol (seed 003's display value): `RANKS[rank]` then `SUITES[suit]`, e.g. `10♥`, `Q♣`,
 /// `A♠` (seed 003 `getCardDisplayValue`).
 ///
 /// The seed's `RANKS` are `2`…`10`, `J`, `Q`, `K`, `A`. Its `SUITES` array reached us with
 /// its four strings empty (the glyphs were lost); we use ♥ ♠ ♦ ♣, the symbols of its suits
 /// hearts, spades, diamonds, clubs in its order (FORMATS.md §11 writes them so).
-pub fn seed003_display(card: Card) -> String {
-    let n = usize::from(seed003_number(card));
+pub fn symbol_text(card: Card) -> String {
+    let n = usize::from(hsdc_number(card));
     format!("{}{}", SEED003_RANKS[n % 13], SEED003_SYMBOLS[n / 13])
 }
 
-/// The card with seed 003 display value `text`, exactly as [`seed003_display`] writes it
+/// The card with seed 003 display value `text`, exactly as [`symbol_text`] writes it
 /// (surrounding white space and an emoji variation selector after the suit are ignored).
 ///
-/// Errors: [`EncodingError::Seed003Display`] for any other text (use [`parse_card`] for the
+/// Errors: [`EncodingError::SymbolText`] for any other text (use [`parse_card`] for the
 /// tolerant forms).
-pub fn card_from_seed003_display(text: &str) -> Result<Card, EncodingError> {
+pub fn card_from_symbol_text(text: &str) -> Result<Card, EncodingError> {
     let t = text.trim().trim_end_matches(['\u{FE0F}', '\u{FE0E}']);
     for (si, sym) in SEED003_SYMBOLS.iter().enumerate() {
         if let Some(rank) = t.strip_suffix(sym)
             && let Some(ri) = SEED003_RANKS.iter().position(|r| *r == rank)
         {
             return Ok(
-                card_from_seed003_number((si * 13 + ri) as u32).expect("seed 003 number below 52")
+                card_from_hsdc_number((si * 13 + ri) as u32).expect("seed 003 number below 52")
             );
         }
     }
-    Err(EncodingError::Seed003Display {
+    Err(EncodingError::SymbolText {
         text: text.to_string(),
     })
 }
@@ -501,9 +508,9 @@ pub fn card_from_seed003_display(text: &str) -> Result<Card, EncodingError> {
 // ---------------------------------------------------------------------------------------------
 // Seed 004: the card byte and Unicode.
 
-/// A seed 004 card byte, decoded: the card and its face-up bit.
+/// A card with its face: what a seed 004 card byte ([`card_byte`]) holds, decoded.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Seed004Card {
+pub struct FacedCard {
     /// The card.
     pub card: Card,
     /// Bit 6 of the byte: true = face up and visible, false = face down.
@@ -555,20 +562,21 @@ fn rank_of_seed004(code: u8) -> Result<u8, &'static str> {
     }
 }
 
-/// The card's seed 004 card byte `0 F SS RRRR`: bit 7 = 0 (a card byte, not a group byte),
+/// The card's byte in a compact game state with its face-up flag (seed 004's card byte),
+/// `0 F SS RRRR`: bit 7 = 0 (a card byte, not a group byte),
 /// bit 6 = `face_up`, bits 5..=4 = suit (♠ 00, ♦ 01, ♣ 10, ♥ 11), bits 3..=0 = rank (A = 0,
 /// 2 … 10 = 1 … 9, J = 0xA, Q = 0xC, K = 0xD), e.g. face-up ♣Q = 0x6C, face-down ♠A = 0x00
 /// (seed 004 "Encoding of the Card Byte").
-pub fn seed004_byte(card: Card, face_up: bool) -> u8 {
+pub fn card_byte(card: Card, face_up: bool) -> u8 {
     (u8::from(face_up) << 6) | (seed004_suit(card.suit()) << 4) | seed004_rank(card.rank())
 }
 
-/// The card and face-up bit of seed 004 card byte `byte` (layout at [`seed004_byte`]).
+/// The card and face-up bit of seed 004 card byte `byte` (layout at [`card_byte`]).
 ///
-/// Errors: [`EncodingError::Seed004Byte`] for a byte with bit 7 set (a group byte), rank
+/// Errors: [`EncodingError::CardByte`] for a byte with bit 7 set (a group byte), rank
 /// 0xB (the Knight/Cavalier) or a reserved rank 0xE, 0xF.
-pub fn card_from_seed004_byte(byte: u8) -> Result<Seed004Card, EncodingError> {
-    let fail = |reason: String| Err(EncodingError::Seed004Byte { byte, reason });
+pub fn card_from_card_byte(byte: u8) -> Result<FacedCard, EncodingError> {
+    let fail = |reason: String| Err(EncodingError::CardByte { byte, reason });
     if byte & 0x80 != 0 {
         return fail(format!(
             "bit 7 is set, so it is a group byte (a group of {} cards), not a card byte",
@@ -577,7 +585,7 @@ pub fn card_from_seed004_byte(byte: u8) -> Result<Seed004Card, EncodingError> {
     }
     let suit = suit_of_seed004(byte >> 4);
     match rank_of_seed004(byte & 0xF) {
-        Ok(v) => Ok(Seed004Card {
+        Ok(v) => Ok(FacedCard {
             card: card_of(suit, v),
             face_up: byte & 0x40 != 0,
         }),
@@ -713,8 +721,8 @@ mod tests {
         let h5 = card_of(Suit::Hearts, 5);
         assert_eq!(standard_card(h5), 533383);
         assert!(card_from_standard_card(0x0008_2347).is_err());
-        assert_eq!(seed000_slot(card_of(Suit::Hearts, 7)), 20);
-        assert_eq!(seed003_number(card_of(Suit::Spades, 3)), 14);
+        assert_eq!(seat_array_slot(card_of(Suit::Hearts, 7)), 20);
+        assert_eq!(hsdc_number(card_of(Suit::Spades, 3)), 14);
         assert_eq!(unicode(card_of(Suit::Spades, 14)), 0x1F0A1);
     }
 }

@@ -248,15 +248,15 @@ pub fn decode_groups(bytes: &[u8]) -> Result<Vec<Group<'_>>, GameStateError> {
     Ok(out)
 }
 
-/// The seed 004 card byte of a bridge card ([`crate::play::encoding::seed004_byte`]).
+/// The seed 004 card byte of a bridge card ([`crate::play::encoding::card_byte`]).
 fn card_byte(card: Card, face_up: bool) -> u8 {
-    crate::play::encoding::seed004_byte(card, face_up)
+    crate::play::encoding::card_byte(card, face_up)
 }
 
 /// The bridge card of a seed 004 card byte (face-up bit ignored); `None` for the knight and
-/// the reserved ranks ([`crate::play::encoding::card_from_seed004_byte`]).
+/// the reserved ranks ([`crate::play::encoding::card_from_card_byte`]).
 fn byte_card(byte: u8) -> Option<Card> {
-    crate::play::encoding::card_from_seed004_byte(byte)
+    crate::play::encoding::card_from_card_byte(byte)
         .ok()
         .map(|c| c.card)
 }

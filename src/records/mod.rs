@@ -232,10 +232,10 @@ impl RecordBoard {
     }
 }
 
-/// The declarer rows of a printed double-dummy table, in hand-record order: N, S, E, W.
+/// The declarers of a printed double-dummy table, in hand-record order: N, S, E, W.
 pub const TABLE_DECLARERS: [Seat; 4] = [Seat::North, Seat::South, Seat::East, Seat::West];
 
-/// The strain columns of a printed double-dummy table: NT, ♠, ♥, ♦, ♣.
+/// The strains of a printed double-dummy table: NT, ♠, ♥, ♦, ♣.
 pub const TABLE_STRAINS: [Strain; 5] = Strain::ALL;
 
 /// A strain as printed: `NT` or the suit symbol (♠ ♥ ♦ ♣).

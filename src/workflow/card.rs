@@ -22,16 +22,16 @@ use crate::{Card, ErrorClass};
 pub enum CardSource {
     /// Card text: `QC`, `CQ`, `♣Q`, `Q♣`, `10H`, `TH`, `h10` (any case; [`encoding::parse_card`]).
     Text,
-    /// A seed 000 slot 0..=51.
-    Seed000Slot,
+    /// A slot 0..=51 of the 52-slot seat array (seed 000).
+    SeatArraySlot,
     /// A seed 001 32-bit card.
     StandardCard,
-    /// A seed 003 card number 0..=51.
-    Seed003Number,
-    /// A seed 003 display string, e.g. `Q♣`.
-    Seed003Display,
-    /// A seed 004 card byte (its face bit is kept).
-    Seed004Byte,
+    /// A card number 0..=51 in ♥ ♠ ♦ ♣ order, ranks ascending (seed 003).
+    HsdcNumber,
+    /// Rank then suit symbol, e.g. `Q♣` (seed 003's display value).
+    SymbolText,
+    /// A game-state card byte with a face-up flag (seed 004; its face bit is kept).
+    CardByte,
     /// A Unicode code point (`U+1F0A1`, `0x1F0A1`, bare hex `1F0A1`) or the glyph itself.
     Unicode,
 }
@@ -54,24 +54,24 @@ pub struct CardReport {
     pub card: Card,
     /// Its name, e.g. `queen of clubs`.
     pub name: String,
-    /// Seed 000's slot.
+    /// The slot in the 52-slot seat array (seed 000).
     #[serde(rename = "seed000-slot")]
-    pub seed000_slot: u8,
+    pub seat_array_slot: u8,
     /// Seed 001's 32-bit card.
     #[serde(rename = "standard-card")]
     pub standard_card: u32,
-    /// Seed 003's card number.
+    /// The card number in ♥ ♠ ♦ ♣ order (seed 003).
     #[serde(rename = "seed003-number")]
-    pub seed003_number: u8,
-    /// Seed 003's display string.
+    pub hsdc_number: u8,
+    /// Rank then suit symbol (seed 003's display value).
     #[serde(rename = "seed003-display")]
-    pub seed003_display: String,
-    /// Seed 004's card byte (face up unless a face-down byte was given).
+    pub symbol_text: String,
+    /// The game-state card byte (seed 004; face up unless a face-down byte was given).
     #[serde(rename = "seed004-byte")]
-    pub seed004_byte: u8,
+    pub card_byte: u8,
     /// Whether the card is face up (false only for a face-down seed 004 byte given).
     #[serde(rename = "seed004-face-up")]
-    pub seed004_face_up: bool,
+    pub face_up: bool,
     /// The Unicode code point, `U+1F0DD`.
     pub unicode: String,
     /// The Unicode glyph.
@@ -118,12 +118,12 @@ pub fn run(job: &CardJob) -> Result<CardReport, CardError> {
     Ok(CardReport {
         card,
         name: encoding::card_name(card),
-        seed000_slot: encoding::seed000_slot(card),
+        seat_array_slot: encoding::seat_array_slot(card),
         standard_card: encoding::standard_card(card),
-        seed003_number: encoding::seed003_number(card),
-        seed003_display: encoding::seed003_display(card),
-        seed004_byte: encoding::seed004_byte(card, face_up),
-        seed004_face_up: face_up,
+        hsdc_number: encoding::hsdc_number(card),
+        symbol_text: encoding::symbol_text(card),
+        card_byte: encoding::card_byte(card, face_up),
+        face_up,
         unicode: format!("U+{:04X}", encoding::unicode(card)),
         unicode_glyph: encoding::unicode_char(card).to_string(),
     })
@@ -146,18 +146,18 @@ fn read(job: &CardJob) -> Result<(Card, bool), CardError> {
     let numeric = |enc: Encoding| -> Result<Card, CardError> { Ok(enc.decode(number(enc)?)?) };
     let card = match job.from {
         CardSource::Text => encoding::parse_card(v)?,
-        CardSource::Seed000Slot => numeric(Encoding::Seed000Slot)?,
+        CardSource::SeatArraySlot => numeric(Encoding::SeatArraySlot)?,
         CardSource::StandardCard => numeric(Encoding::StandardCard)?,
-        CardSource::Seed003Number => numeric(Encoding::Seed003Number)?,
-        CardSource::Seed003Display => encoding::card_from_seed003_display(v)?,
-        CardSource::Seed004Byte => {
-            let n = number(Encoding::Seed004Byte)?;
+        CardSource::HsdcNumber => numeric(Encoding::HsdcNumber)?,
+        CardSource::SymbolText => encoding::card_from_symbol_text(v)?,
+        CardSource::CardByte => {
+            let n = number(Encoding::CardByte)?;
             let byte = u8::try_from(n).map_err(|_| EncodingError::OutOfRange {
-                encoding: Encoding::Seed004Byte,
+                encoding: Encoding::CardByte,
                 value: n,
                 valid: "a card byte is 0..=255 (0x00..=0xFF)",
             })?;
-            let c = encoding::card_from_seed004_byte(byte)?;
+            let c = encoding::card_from_card_byte(byte)?;
             return Ok((c.card, c.face_up));
         }
         CardSource::Unicode => read_unicode(v)?,

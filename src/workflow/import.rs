@@ -73,6 +73,62 @@ pub enum ReadFileError {
     },
 }
 
+/// What kind of problem a [`ReadFileError`] is ([`ReadFileError::kind`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case", tag = "kind", content = "format")]
+pub enum ReadFileErrorKind {
+    /// The file could not be read ([`ReadFileError::Io`]).
+    Io,
+    /// The format's reader refused it ([`ReadFileError::Format`]), for this reason.
+    Format(formats::FormatErrorKind),
+    /// It holds no board with a complete deal ([`ReadFileError::Empty`]).
+    Empty,
+}
+
+impl ReadFileError {
+    /// What kind of problem this is.
+    pub fn kind(&self) -> ReadFileErrorKind {
+        match self {
+            ReadFileError::Io { .. } => ReadFileErrorKind::Io,
+            ReadFileError::Format { error, .. } => ReadFileErrorKind::Format(error.kind()),
+            ReadFileError::Empty { .. } => ReadFileErrorKind::Empty,
+        }
+    }
+
+    /// The file this error is about.
+    pub fn path(&self) -> &Path {
+        match self {
+            ReadFileError::Io { path, .. }
+            | ReadFileError::Format { path, .. }
+            | ReadFileError::Empty { path, .. } => path,
+        }
+    }
+
+    /// Where the problem is: always the file, and for a format's refusal the line and
+    /// column, or the record and byte offset, that the reader gives
+    /// ([`FormatError::position`]).
+    ///
+    /// ```
+    /// use dealdex::formats::FormatErrorKind;
+    /// use dealdex::import::{ReadFileErrorKind, read_deal_file};
+    /// let dir = tempfile::tempdir()?;
+    /// let path = dir.path().join("bad.pbn");
+    /// std::fs::write(&path, "[Board \"1\"]\n[Deal \"N:AKQ.x\"]\n")?;
+    /// let e = read_deal_file(&path, dealdex::formats::by_name("pbn").unwrap(), 1).unwrap_err();
+    /// assert_eq!(e.kind(), ReadFileErrorKind::Format(FormatErrorKind::Malformed));
+    /// let p = e.position().unwrap();
+    /// assert_eq!((p.file.as_deref(), p.line), (Some(path.as_path()), Some(2)));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn position(&self) -> Option<crate::InputPosition> {
+        let inner = match self {
+            ReadFileError::Format { error, .. } => error.position(),
+            _ => None,
+        };
+        Some(crate::InputPosition::in_file(inner, self.path()))
+    }
+}
+
 /// `; N boards skipped (board 5: no complete deal, …)`, or nothing.
 fn skipped_note(skipped: &[SkippedBoard]) -> String {
     if skipped.is_empty() {

@@ -23,6 +23,8 @@ pub mod solve;
 pub mod number;
 // Count, list or explain the stored deals matching a query.
 pub mod query;
+// Printable hand records of a set or a deal file, HTML or PDF.
+pub mod records;
 // Everything stored about one deal: sets, table and par, plays.
 pub mod lookup;
 // Randomness statistics of a file, a set or the database.

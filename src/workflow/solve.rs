@@ -11,7 +11,7 @@ use serde::Serialize;
 use std::path::Path;
 
 use crate::dd::{Par, TrickTable, solve_all};
-use crate::formats::{Board, DealFormat};
+use crate::formats::{self, Board, DealFormat};
 use crate::model::board::Vulnerability;
 use crate::model::card::Seat;
 use crate::model::deal::Deal;
@@ -204,9 +204,71 @@ pub fn file_items(
         .collect())
 }
 
+/// The deals of one solve argument (solve's `inputs` argument): a deal
+/// string or a hex index ([`crate::parse_deal_argument`]) unless a file of that name exists,
+/// else a deal file read through the format named `format`, or the one its extension
+/// selects ([`formats::choose`], as the other workflows choose formats).
+///
+/// ```
+/// use dealdex::solve::{SolveInputError, input_items};
+/// let items = input_items("0EDCCBA0976F2DA4945D8E9DC0-0", None, None, None)?;
+/// // Board 16 (the `-0` suffix): West deals, East-West vulnerable.
+/// assert_eq!(items[0].dealer, dealdex::Seat::West);
+/// let e = input_items("deals.doc", None, None, None).unwrap_err();
+/// assert!(matches!(e, SolveInputError::Format { .. }));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+/// [`SolveInputError::Deal`] for a deal string or index that is no deal,
+/// [`SolveInputError::Format`] when no format is named or told by the extension,
+/// [`SolveInputError::Read`] for a file that cannot be read.
+pub fn input_items(
+    input: &str,
+    format: Option<&str>,
+    dealer: Option<Seat>,
+    vul: Option<Vulnerability>,
+) -> Result<Vec<SolveItem>, SolveInputError> {
+    let path = Path::new(input);
+    if !path.exists()
+        && let Some(parsed) = crate::parse_deal_argument(input)
+    {
+        let (deal, board) = parsed.map_err(SolveInputError::Deal)?;
+        return Ok(vec![SolveItem::single(deal, board, dealer, vul)]);
+    }
+    let format = formats::choose(path, format).map_err(|error| SolveInputError::Format {
+        input: input.to_owned(),
+        error,
+    })?;
+    file_items(path, format, dealer, vul)
+}
+
+/// The message of [`SolveInputError::Format`]: solve's input is a deal, an index or a file,
+/// and its option is `--input-format`.
+fn format_message(input: &str, error: &formats::ChooseFormatError) -> String {
+    match error {
+        formats::ChooseFormatError::UnknownName { name } => format!("no format {name:?}"),
+        formats::ChooseFormatError::UnknownExtension { .. } => format!(
+            "{input}: not a deal, an index, or a file of a known extension (use --input-format)"
+        ),
+    }
+}
+
 /// Why the deals of a solve job could not be gathered.
 #[derive(Debug, thiserror::Error)]
 pub enum SolveInputError {
+    /// A deal string or hex index that is no deal.
+    #[error("deal: {0}")]
+    Deal(crate::DealArgumentError),
+    /// An input that is no deal, of a format neither named nor told by its extension (or a
+    /// format name no format has).
+    #[error("{}", format_message(input, error))]
+    Format {
+        /// The input as given.
+        input: String,
+        /// Why no format was chosen.
+        error: formats::ChooseFormatError,
+    },
     /// No set of that name.
     #[error("no set {set:?} in {database}")]
     NoSet {
@@ -228,7 +290,10 @@ impl SolveInputError {
     /// input; store errors have their own class.
     pub fn class(&self) -> crate::ErrorClass {
         match self {
-            SolveInputError::NoSet { .. } | SolveInputError::Read(_) => crate::ErrorClass::BadInput,
+            SolveInputError::NoSet { .. }
+            | SolveInputError::Read(_)
+            | SolveInputError::Deal(_)
+            | SolveInputError::Format { .. } => crate::ErrorClass::BadInput,
             SolveInputError::Store(e) => e.class(),
         }
     }

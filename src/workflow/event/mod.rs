@@ -494,7 +494,17 @@ fn read_keys(path: &Path) -> Result<Keys, EventJobError> {
 /// (KH does not match the manifest, no VF, no KH), else the key file.
 fn blamed<'p>(e: &EventError, sqd: &'p Path, keys: &'p Path) -> &'p Path {
     match e {
-        EventError::ManifestHash { .. } | EventError::Invalid(_) | EventError::NotPublished => sqd,
+        EventError::ManifestHash { .. }
+        | EventError::NotPublished
+        | EventError::NoValueFormat
+        | EventError::CommitNeedsDealdex
+        | EventError::CommitmentsNeedDealdex
+        | EventError::NoKeyFor { .. }
+        | EventError::NoSuchPhase { .. }
+        | EventError::NoSuchSession { .. }
+        | EventError::TooManyBoards { .. }
+        | EventError::CounterExhausted { .. }
+        | EventError::UnknownProtocol { .. } => sqd,
         _ => keys,
     }
 }

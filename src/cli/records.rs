@@ -1,0 +1,145 @@
+//! `dealdex records`: printable hand records of a stored set or a deal file, through the
+//! library's [`dealdex::workflow::records`] workflow.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use clap::Args;
+use dealdex::records::{Paper, PerPage, RecordOptions, TenStyle};
+use dealdex::workflow::records::{RecordsJob, RecordsSource, SheetFormat, run as records};
+use dealdex::{Store, formats};
+use indicatif::{ProgressBar, ProgressStyle};
+
+use super::{bad, show_progress};
+
+#[derive(Args, Debug)]
+#[command(
+    after_help = "The sheet: a header with event, date and set; per board a diagram
+(N top, W left, E right, S bottom; vulnerable seats marked red), board number, dealer,
+vulnerability and HCP, and for solved boards the double-dummy table and par.
+
+Examples:
+  dealdex records --set club --out club.pdf
+  dealdex records --set club --out club.html --per-page 6 --paper letter
+  dealdex records boards.pbn --solve --out boards.pdf"
+)]
+pub struct RecordsArgs {
+    /// A deal file (any format dealdex reads) instead of a stored set.
+    #[arg(
+        value_name = "DEAL_FILE",
+        conflicts_with = "set",
+        required_unless_present = "set"
+    )]
+    input: Option<PathBuf>,
+    /// The stored set to print.
+    #[arg(long, value_name = "NAME")]
+    set: Option<String>,
+    /// The sheet: FILE.html (self-contained, prints from any browser) or FILE.pdf.
+    #[arg(long, value_name = "FILE")]
+    out: PathBuf,
+    /// Boards per page: 1, 2, 4 or 6.
+    #[arg(long, value_name = "N", default_value = "4")]
+    per_page: PerPage,
+    /// Paper: a4 or letter (portrait).
+    #[arg(long, value_name = "PAPER", default_value = "a4")]
+    paper: Paper,
+    /// A ten as `10` or `T`.
+    #[arg(long, value_name = "10|T", default_value = "10")]
+    ten: TenStyle,
+    /// A plain sheet: no double-dummy table or par even for solved boards.
+    #[arg(long)]
+    hide_analysis: bool,
+    /// Solve the boards that have no table yet (and store the tables), so every board
+    /// shows its table and par.
+    #[arg(long, conflicts_with = "hide_analysis")]
+    solve: bool,
+    /// Event name in the header (default: the set's name, else the file's [Event]).
+    #[arg(long, value_name = "NAME")]
+    event: Option<String>,
+    /// Date in the header (default: the day the set was stored, else the file's [Date]).
+    #[arg(long, value_name = "DATE")]
+    date: Option<String>,
+    /// Format of the deal file (default: from its extension).
+    #[arg(long, value_name = "FORMAT")]
+    input_format: Option<String>,
+    /// SQLite database file (for --set; for a deal file, used when it exists: stored tables
+    /// are shown and --solve stores new ones).
+    #[arg(long, value_name = "FILE", default_value = dealdex::DEFAULT_DATABASE)]
+    db: PathBuf,
+    /// No progress bar and no summary.
+    #[arg(short, long)]
+    quiet: bool,
+}
+
+pub fn run(a: RecordsArgs, json: bool) -> anyhow::Result<()> {
+    let format = SheetFormat::from_path(&a.out).ok_or_else(|| {
+        bad(format!(
+            "--out {}: the sheet is written as .html or .pdf",
+            a.out.display()
+        ))
+    })?;
+    let source = match (&a.set, &a.input) {
+        (Some(name), _) => RecordsSource::Set(name.clone()),
+        (None, Some(path)) => RecordsSource::File {
+            path: path.clone(),
+            format: formats::choose(path, a.input_format.as_deref())?,
+        },
+        (None, None) => return Err(bad("give a deal file or --set NAME")),
+    };
+    let mut store = match (&source, a.db.exists()) {
+        (_, true) => Some(Store::open(&a.db)?),
+        (RecordsSource::Set(_), false) => {
+            return Err(bad(format!("no database at {}", a.db.display())));
+        }
+        (RecordsSource::File { .. }, false) => None,
+    };
+    let job = RecordsJob {
+        source,
+        out: a.out.clone(),
+        format,
+        options: RecordOptions {
+            paper: a.paper,
+            per_page: a.per_page,
+            ten: a.ten,
+            hide_analysis: a.hide_analysis,
+        },
+        solve: a.solve,
+        event: a.event.clone(),
+        date: a.date.clone(),
+    };
+    let bar = match show_progress(a.quiet) && a.solve {
+        true => ProgressBar::new(0).with_style(
+            ProgressStyle::with_template("{bar:40} {human_pos}/{human_len} deals solved {eta}")
+                .expect("static template"),
+        ),
+        false => ProgressBar::hidden(),
+    };
+    let report = records(&job, store.as_mut(), &mut |p| {
+        bar.set_length(p.total);
+        bar.set_position(p.done);
+    })?;
+    bar.finish_and_clear();
+    let mut stdout = std::io::stdout().lock();
+    if json {
+        writeln!(stdout, "{}", serde_json::to_string(&report)?)?;
+    } else if !a.quiet {
+        writeln!(
+            stdout,
+            "wrote {}: {} boards on {} {} pages ({} a page), {} with table and par{}",
+            report.path.display(),
+            report.boards,
+            report.pages,
+            match report.options.paper {
+                Paper::A4 => "A4",
+                Paper::Letter => "Letter",
+            },
+            report.options.per_page.get(),
+            report.analysed,
+            match report.solved_now {
+                0 => String::new(),
+                n => format!(" ({n} solved now)"),
+            }
+        )?;
+    }
+    Ok(())
+}

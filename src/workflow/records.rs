@@ -1,0 +1,349 @@
+//! The records workflow: a stored set or a deal file to a printable hand-record sheet,
+//! HTML or PDF ([`crate::records`]), solving the unsolved boards first when asked.
+//!
+//! ```
+//! use dealdex::records::RecordOptions;
+//! use dealdex::workflow::records::{RecordsJob, RecordsSource, SheetFormat, run};
+//! use dealdex::{DealIndex, NewSet, Seed, Store};
+//! let seed: Seed = "42".repeat(32).parse()?;
+//! let keys: Vec<(u64, DealIndex)> =
+//!     (1..=6).map(|n| (n, DealIndex::from_deal(&seed.board_deal(n)))).collect();
+//! let mut store = Store::open_in_memory()?;
+//! let set = NewSet { name: "club".into(), first_board: 1, last_board: 6,
+//!                    scheme: dealdex::Scheme::Pavlicek, generator: "doc".into(), seed_sha256: None };
+//! store.store_set(&set, &keys)?;
+//! let dir = std::env::temp_dir().join(format!("dealdex-doc-records-{}", std::process::id()));
+//! std::fs::create_dir_all(&dir)?;
+//! let out = dir.join("club.html");
+//! let job = RecordsJob::new(RecordsSource::Set("club".into()), out.clone(), SheetFormat::Html);
+//! let report = run(&job, Some(&mut store), &mut |_| {})?;
+//! assert_eq!((report.boards, report.pages, report.analysed), (6, 2, 0));
+//! assert!(std::fs::read_to_string(&out)?.contains("Board 6"));
+//! # std::fs::remove_dir_all(&dir)?;
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use serde::Serialize;
+
+use crate::dd::TrickTable;
+use crate::formats::DealFormat;
+use crate::model::index::{DealIndex, IndexError};
+use crate::records::pdf::PdfError;
+use crate::records::{RecordBoard, RecordOptions, RecordSheet, SheetHeader, html, pdf};
+use crate::store::{Store, StoreError};
+use crate::workflow::export::{WriteError, write_whole};
+use crate::workflow::import::{ReadFileError, read_deal_file};
+use crate::workflow::solve::{DEFAULT_SOLVE_BATCH, SolveJob, SolveProgress, SolveSource};
+
+/// Where the boards come from.
+#[derive(Clone)]
+pub enum RecordsSource {
+    /// A stored set, by name: its boards, with the tables stored for its deals.
+    Set(String),
+    /// A deal file read through `format`: its boards with their dealer and vulnerability
+    /// (from the file, else from the board number), and the tables the file carries (PBN
+    /// `[OptimumResultTable]`/`[DoubleDummyTricks]`) or, with a store, the stored ones.
+    File {
+        /// The file.
+        path: PathBuf,
+        /// Its format.
+        format: &'static dyn DealFormat,
+    },
+}
+
+/// The sheet's file format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SheetFormat {
+    /// One self-contained HTML file (inline CSS, no scripts, no fetches), for a browser's print.
+    Html,
+    /// PDF, with the suit symbols' font embedded.
+    Pdf,
+}
+
+impl SheetFormat {
+    /// The format a file name's extension selects: `.html`/`.htm` or `.pdf` (any case).
+    pub fn from_path(path: &Path) -> Option<SheetFormat> {
+        let ext = path.extension()?.to_str()?.to_ascii_lowercase();
+        match ext.as_str() {
+            "html" | "htm" => Some(SheetFormat::Html),
+            "pdf" => Some(SheetFormat::Pdf),
+            _ => None,
+        }
+    }
+}
+
+/// A records job: boards in, one sheet file out.
+#[derive(Clone)]
+pub struct RecordsJob {
+    /// The boards.
+    pub source: RecordsSource,
+    /// The file written (replaced whole: a failed write leaves an old file as it was).
+    pub out: PathBuf,
+    /// HTML or PDF.
+    pub format: SheetFormat,
+    /// Paper, boards per page, ten style, analysis hidden or not.
+    pub options: RecordOptions,
+    /// Solve the boards that have no table first (and store the tables when there is a
+    /// store), so every board shows its table and par.
+    pub solve: bool,
+    /// The header's event name (default: the set's name, else the file's first `[Event]`,
+    /// else the file's name).
+    pub event: Option<String>,
+    /// The header's date (default: the day the set was stored, else the file's first
+    /// `[Date]`).
+    pub date: Option<String>,
+}
+
+impl RecordsJob {
+    /// A job with the default layout (A4, 4 boards a page, `10`, analysis shown), nothing
+    /// solved, header from the source.
+    pub fn new(source: RecordsSource, out: PathBuf, format: SheetFormat) -> RecordsJob {
+        RecordsJob {
+            source,
+            out,
+            format,
+            options: RecordOptions::default(),
+            solve: false,
+            event: None,
+            date: None,
+        }
+    }
+}
+
+/// What a records job did.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RecordsReport {
+    /// The file written.
+    pub path: PathBuf,
+    /// HTML or PDF.
+    pub format: SheetFormat,
+    /// The layout used.
+    pub options: RecordOptions,
+    /// The header printed.
+    pub header: SheetHeader,
+    /// Boards on the sheet.
+    pub boards: u64,
+    /// Pages: boards ÷ boards per page, rounded up.
+    pub pages: u64,
+    /// Boards printed with their table and par.
+    pub analysed: u64,
+    /// Boards solved by this run (`solve`).
+    pub solved_now: u64,
+    /// The file's size in bytes.
+    pub bytes: u64,
+    /// Wall-clock seconds, solving included.
+    pub seconds: f64,
+}
+
+/// Why a records job failed. Nothing is written unless the sheet rendered.
+#[derive(Debug, thiserror::Error)]
+pub enum RecordsError {
+    /// A stored set was asked for without a database.
+    #[error("--set needs a database")]
+    NoStore,
+    /// No set of that name.
+    #[error("no set named {set:?}")]
+    NoSet {
+        /// The name asked for.
+        set: String,
+    },
+    /// A stored key that is not a deal (the file was changed outside dealdex).
+    #[error("set {set:?} board {board}: stored key {key}: {error}")]
+    CorruptKey {
+        /// The set.
+        set: String,
+        /// The board.
+        board: u64,
+        /// The stored key.
+        key: DealIndex,
+        /// Why it is no deal.
+        error: IndexError,
+    },
+    /// The deal file could not be read.
+    #[error(transparent)]
+    Read(#[from] ReadFileError),
+    /// The store failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// The PDF could not be made.
+    #[error(transparent)]
+    Pdf(#[from] PdfError),
+    /// The sheet could not be written.
+    #[error(transparent)]
+    Write(#[from] WriteError),
+}
+
+impl RecordsError {
+    /// This error's [`ErrorClass`](crate::ErrorClass): a missing database or set and an
+    /// unreadable deal file are bad input; a corrupt key is a corrupt store; the rest keep
+    /// their own class.
+    pub fn class(&self) -> crate::ErrorClass {
+        use crate::ErrorClass;
+        match self {
+            RecordsError::NoStore | RecordsError::NoSet { .. } => ErrorClass::BadInput,
+            RecordsError::Read(e) => e.class(),
+            RecordsError::CorruptKey { .. } => ErrorClass::CorruptStore,
+            RecordsError::Store(e) => e.class(),
+            RecordsError::Pdf(_) => ErrorClass::Internal,
+            RecordsError::Write(_) => ErrorClass::Io,
+        }
+    }
+}
+
+/// Runs `job`: gathers the boards and their tables, solves the unsolved ones when
+/// `job.solve` (storing the tables when `store` is given; progress through `progress`),
+/// renders the sheet, and writes it whole.
+///
+/// # Errors
+/// [`RecordsError`]: no database for a set, no such set, a corrupt stored key, an unreadable
+/// deal file (with its position), the store failing, the PDF failing, or the file not
+/// being written.
+pub fn run(
+    job: &RecordsJob,
+    store: Option<&mut Store>,
+    progress: &mut dyn FnMut(SolveProgress),
+) -> Result<RecordsReport, RecordsError> {
+    let started = Instant::now();
+    let (mut header, mut boards) = gather(job, store.as_deref())?;
+    if let Some(event) = &job.event {
+        header.event = event.clone();
+    }
+    if job.date.is_some() {
+        header.date = job.date.clone();
+    }
+    let mut solved_now = 0;
+    if job.solve {
+        let missing: Vec<usize> = (0..boards.len())
+            .filter(|&i| boards[i].dd.is_none())
+            .collect();
+        let deals = missing.iter().map(|&i| boards[i].deal).collect();
+        let solve_job = SolveJob {
+            source: SolveSource::Deals(deals),
+            batch: DEFAULT_SOLVE_BATCH,
+        };
+        let mut tables: Vec<TrickTable> = Vec::with_capacity(missing.len());
+        let mut keep = |_: &crate::Deal, t: &TrickTable| -> Result<(), StoreError> {
+            tables.push(*t);
+            Ok(())
+        };
+        let report = crate::workflow::solve::run(&solve_job, store, progress, &mut keep)?;
+        solved_now = report.solved;
+        for (i, t) in missing.into_iter().zip(tables) {
+            boards[i].dd = Some(t);
+        }
+    }
+    let sheet = RecordSheet {
+        header,
+        boards,
+        options: job.options,
+    };
+    let bytes = match job.format {
+        SheetFormat::Html => html::render(&sheet).into_bytes(),
+        SheetFormat::Pdf => pdf::render(&sheet)?,
+    };
+    write_whole(&job.out, &bytes).map_err(|error| WriteError {
+        path: Some(job.out.clone()),
+        error,
+    })?;
+    let analysed = sheet
+        .boards
+        .iter()
+        .filter(|b| sheet.shows_analysis(b))
+        .count() as u64;
+    Ok(RecordsReport {
+        path: job.out.clone(),
+        format: job.format,
+        options: job.options,
+        boards: sheet.boards.len() as u64,
+        pages: sheet.page_count() as u64,
+        analysed,
+        solved_now,
+        bytes: bytes.len() as u64,
+        seconds: started.elapsed().as_secs_f64(),
+        header: sheet.header,
+    })
+}
+
+/// The header and boards of the job's source, with the tables known without solving.
+fn gather(
+    job: &RecordsJob,
+    store: Option<&Store>,
+) -> Result<(SheetHeader, Vec<RecordBoard>), RecordsError> {
+    match &job.source {
+        RecordsSource::Set(name) => {
+            let store = store.ok_or(RecordsError::NoStore)?;
+            let info = store
+                .set(name)?
+                .ok_or_else(|| RecordsError::NoSet { set: name.clone() })?;
+            let rows = store.set_boards(name)?;
+            let keys: Vec<DealIndex> = rows.iter().map(|(_, k)| *k).collect();
+            let tables = store.dd_tables(&keys)?;
+            let boards = rows
+                .iter()
+                .zip(tables)
+                .map(|(&(n, key), dd)| {
+                    let deal = key.to_deal().map_err(|error| RecordsError::CorruptKey {
+                        set: name.clone(),
+                        board: n,
+                        key,
+                        error,
+                    })?;
+                    Ok(RecordBoard {
+                        dd,
+                        ..RecordBoard::new(n, deal)
+                    })
+                })
+                .collect::<Result<Vec<_>, RecordsError>>()?;
+            let header = SheetHeader {
+                event: info.name.clone(),
+                date: info.created_at.get(..10).map(str::to_owned),
+                set: Some(info.name),
+            };
+            Ok((header, boards))
+        }
+        RecordsSource::File { path, format } => {
+            let read = read_deal_file(path, *format, 1)?;
+            let tag = |name: &str| {
+                read.iter()
+                    .filter_map(|b| b.game.as_ref())
+                    .flat_map(|g| g.tags.iter())
+                    .find(|(k, v)| k == name && !v.is_empty() && v != "?" && !v.starts_with('#'))
+                    .map(|(_, v)| v.clone())
+            };
+            let header = SheetHeader {
+                event: tag("Event").unwrap_or_else(|| {
+                    path.file_stem()
+                        .map(|s| s.to_string_lossy().into_owned())
+                        .unwrap_or_default()
+                }),
+                date: tag("Date").map(|d| d.replace('.', "-")),
+                set: None,
+            };
+            let stored = match store {
+                Some(s) => {
+                    let keys: Vec<DealIndex> =
+                        read.iter().map(|b| DealIndex::from_deal(&b.deal)).collect();
+                    s.dd_tables(&keys)?
+                }
+                None => vec![None; read.len()],
+            };
+            let boards = read
+                .iter()
+                .zip(stored)
+                .enumerate()
+                .map(|(i, (b, stored))| RecordBoard {
+                    number: b.number.unwrap_or(i as u64 + 1),
+                    dealer: b.dealer_or_default(),
+                    vulnerability: b.vulnerability_or_default(),
+                    deal: b.deal,
+                    dd: b.dd.or(stored),
+                })
+                .collect();
+            Ok((header, boards))
+        }
+    }
+}

@@ -1,0 +1,153 @@
+//! Library errors say where the problem is (`kind()`, `position()`, as in rust-csv): a bad
+//! deal file read from disk names the file, the line and the column.
+
+use dealdex::formats::{self, FormatErrorKind};
+use dealdex::import::{ReadFileErrorKind, read_deal_file};
+
+fn read_error(name: &str, content: &[u8]) -> (std::path::PathBuf, dealdex::import::ReadFileError) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(name);
+    std::fs::write(&path, content).unwrap();
+    let format = formats::choose(&path, None).unwrap();
+    let e = read_deal_file(&path, format, 1).unwrap_err();
+    (path, e)
+}
+
+#[test]
+fn a_bad_pbn_file_names_file_line_and_column() {
+    // Line 3's deal gives the ace of spades to North and to East.
+    let text = "% a comment\n[Board \"1\"]\n[Deal \"N:AKQJ.AKQJ.AKQ.AK A987.T987.T98.T9 6543.6543.765.87 2.2.J432.QJ65432\"]\n";
+    let (path, e) = read_error("bad.pbn", text.as_bytes());
+    assert_eq!(
+        e.kind(),
+        ReadFileErrorKind::Format(FormatErrorKind::NotADeal),
+        "{e}"
+    );
+    let p = e.position().expect("a position");
+    assert_eq!(p.file.as_deref(), Some(path.as_path()));
+    assert_eq!(p.line, Some(3), "{e}");
+    // The second ace of spades: `[Deal "` is 7 bytes, `N:AKQJ.AKQJ.AKQ.AK ` 19 more.
+    assert_eq!(p.column, Some(27), "{e}");
+    assert!(e.to_string().contains("line 3, column 27"), "{e}");
+
+    let (_, e) = read_error("syntax.pbn", b"[Board \"1\"]\n[Deal \"N:AKQ.x\"]\n");
+    assert_eq!(
+        e.kind(),
+        ReadFileErrorKind::Format(FormatErrorKind::Malformed)
+    );
+    let p = e.position().unwrap();
+    assert_eq!((p.line, p.column), (Some(2), Some(14)), "{e}");
+}
+
+#[test]
+fn a_bad_lin_file_names_file_line_and_column() {
+    let text = "qx|o1|\nmd|3SAKQJHAKQJDAKQCAK,SAT98HT987DT98CT9,S6543H6543D765C87|\n";
+    let (path, e) = read_error("bad.lin", text.as_bytes());
+    assert_eq!(
+        e.kind(),
+        ReadFileErrorKind::Format(FormatErrorKind::NotADeal),
+        "{e}"
+    );
+    let p = e.position().expect("a position");
+    assert_eq!(p.file.as_deref(), Some(path.as_path()));
+    assert_eq!(p.line, Some(2), "{e}");
+    // The md| value, from its first byte.
+    assert_eq!(p.column, Some(4), "{e}");
+    assert_eq!(p.byte, None);
+}
+
+#[test]
+fn a_truncated_binary_file_names_record_and_byte() {
+    // One whole BER record (52 bytes) and 10 bytes of a second.
+    let mut data: Vec<u8> = (0..52).map(|i| b'1' + (i % 4) as u8).collect();
+    data.extend_from_slice(&[b'1'; 10]);
+    let (path, e) = read_error("short.ber", &data);
+    assert_eq!(
+        e.kind(),
+        ReadFileErrorKind::Format(FormatErrorKind::Truncated),
+        "{e}"
+    );
+    let p = e.position().unwrap();
+    assert_eq!(p.file.as_deref(), Some(path.as_path()));
+    assert_eq!((p.record, p.byte, p.line), (Some(2), Some(52), None), "{e}");
+}
+
+#[test]
+fn a_missing_file_names_only_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("none.pbn");
+    let e = read_deal_file(&path, formats::by_name("pbn").unwrap(), 1).unwrap_err();
+    assert_eq!(e.kind(), ReadFileErrorKind::Io);
+    let p = e.position().unwrap();
+    assert_eq!(p.file.as_deref(), Some(path.as_path()));
+    assert_eq!(
+        (p.line, p.column, p.byte, p.record),
+        (None, None, None, None)
+    );
+}
+
+#[test]
+fn a_malformed_description_file_names_file_and_line() {
+    use dealdex::event::EventErrorKind;
+    use dealdex::workflow::event::{PublishJob, publish};
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("cup.sqd");
+    std::fs::write(&file, "TN Cup\r\nDI x\r\nSN 2:1?:A#:a\r\n").unwrap();
+    let e = publish(&PublishJob {
+        file: file.clone(),
+        keys: None,
+    })
+    .unwrap_err();
+    let p = e.position().expect("a position");
+    assert_eq!(p.file.as_deref(), Some(file.as_path()));
+    assert_eq!(p.line, Some(3), "{e}");
+    match e {
+        dealdex::workflow::event::EventJobError::Malformed { error, .. } => {
+            assert_eq!(error.kind(), EventErrorKind::MalformedDescription)
+        }
+        other => panic!("{other}"),
+    }
+}
+
+#[test]
+fn event_requests_say_what_was_asked() {
+    use dealdex::event::{Event, EventError, EventErrorKind, SessionId};
+    let ev = Event::parse("TN x\nSN 2:16:A#:a\n").unwrap();
+    let e = ev.phase(3).unwrap_err();
+    assert_eq!(
+        e,
+        EventError::NoSuchPhase {
+            phase: 3,
+            phases: 1
+        }
+    );
+    assert_eq!(
+        e.to_string(),
+        "there is no phase 3: the event has phases 1..1"
+    );
+    assert_eq!((e.kind(), e.position()), (EventErrorKind::Request, None));
+    let id = SessionId {
+        phase: 1,
+        session: 5,
+    };
+    let mut ev = ev;
+    ev.delayed_value = Some("1".into());
+    let e = ev.derivation(id, "k", false).unwrap_err();
+    assert_eq!(
+        e,
+        EventError::NoSuchSession {
+            session: id,
+            sessions: 2
+        }
+    );
+    assert_eq!(
+        e.to_string(),
+        "phase 1 has no session 5 (it has sessions 1..2)"
+    );
+    let e = "bridge".parse::<dealdex::event::Protocol>().unwrap_err();
+    assert_eq!(e.kind(), EventErrorKind::UnknownProtocol);
+    assert_eq!(
+        e.to_string(),
+        "unknown protocol \"bridge\" (known: dealdex, squaredeal)"
+    );
+}
