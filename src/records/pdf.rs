@@ -72,6 +72,9 @@ pub fn render(sheet: &RecordSheet) -> Result<Vec<u8>, PdfError> {
         for item in &page.items {
             if let Item::Text(t) = item {
                 used[t.weight as usize].extend(t.text.chars());
+                if let Some((_, then)) = &t.then {
+                    used[t.weight as usize].extend(then.chars());
+                }
             }
         }
     }
@@ -276,6 +279,10 @@ struct Text {
     weight: Weight,
     colour: Colour,
     text: String,
+    /// Black text that continues the run in the same text object, after a move right by the
+    /// given thousandths of an em (a holding after its red suit symbol: one run, so text
+    /// extraction keeps `♦ J` together).
+    then: Option<(f32, String)>,
 }
 
 #[derive(Clone, Debug)]
@@ -392,6 +399,15 @@ impl Page {
                     ops.push(Op::ShowText {
                         items: vec![TextItem::Text(t.text.clone())],
                     });
+                    if let Some((move_right, then)) = &t.then {
+                        ops.push(Op::SetFillColor { col: rgb(BLACK) });
+                        ops.push(Op::ShowText {
+                            items: vec![
+                                TextItem::Offset(-move_right),
+                                TextItem::Text(then.clone()),
+                            ],
+                        });
+                    }
                     ops.push(Op::EndTextSection);
                 }
                 Item::Line {
@@ -599,6 +615,7 @@ fn header(page: &mut Page, sheet: &RecordSheet, fonts: &Fonts) {
             weight: Weight::Bold,
             colour: BLACK,
             text: event,
+            then: None,
         }));
     }
     let subtitle = sanitize(&fonts.regular, &sheet.subtitle());
@@ -611,6 +628,7 @@ fn header(page: &mut Page, sheet: &RecordSheet, fonts: &Fonts) {
             weight: Weight::Regular,
             colour: GREY,
             text: subtitle,
+            then: None,
         }));
     }
     let rule_y = top + mm(HEADER_MM) - mm(3.0);
@@ -635,6 +653,7 @@ fn footer(page: &mut Page, sheet: &RecordSheet, fonts: &Fonts, k: usize) {
         weight: Weight::Regular,
         colour: GREY,
         text,
+        then: None,
     }));
 }
 
@@ -682,6 +701,7 @@ impl Block {
             weight,
             colour,
             text,
+            then: None,
         }));
     }
 }
@@ -752,22 +772,19 @@ fn draw_hand(
     let symbols = symbol_column(fonts);
     let mut top = y + SEAT_PITCH * SEAT_SIZE / 0.85;
     for suit in Suit::ALL {
-        block.text(
+        // The symbol and a space in the suit's colour, then the holding in black at the
+        // symbol column (the space keeps them apart in extracted text).
+        let symbol = format!("{} ", suit.symbol());
+        let move_right = (symbols - fonts.width(Weight::Regular, &symbol, 1.0)) * 1000.0;
+        block.items.push(Item::Text(Text {
             x,
-            top,
-            1.0,
-            Weight::Regular,
-            suit_colour(suit),
-            suit.symbol().to_string(),
-        );
-        block.text(
-            x + symbols,
-            top,
-            1.0,
-            Weight::Regular,
-            BLACK,
-            board.holding(seat, suit, sheet.options.ten),
-        );
+            y: top + ASCENT,
+            size: 1.0,
+            weight: Weight::Regular,
+            colour: suit_colour(suit),
+            text: symbol,
+            then: Some((move_right, board.holding(seat, suit, sheet.options.ten))),
+        }));
         top += HOLDING_PITCH;
     }
 }
@@ -1346,12 +1363,13 @@ mod tests {
 
     fn extent(fonts: &Fonts, item: &Item) -> (f32, f32, f32, f32) {
         match item {
-            Item::Text(t) => (
-                t.x,
-                t.y - t.size,
-                t.x + fonts.width(t.weight, &t.text, t.size),
-                t.y + 0.25 * t.size,
-            ),
+            Item::Text(t) => {
+                let mut w = fonts.width(t.weight, &t.text, t.size);
+                if let Some((move_right, then)) = &t.then {
+                    w += move_right / 1000.0 * t.size + fonts.width(t.weight, then, t.size);
+                }
+                (t.x, t.y - t.size, t.x + w, t.y + 0.25 * t.size)
+            }
             Item::Line { x1, y1, x2, y2, .. } => {
                 (x1.min(*x2), y1.min(*y2), x1.max(*x2), y1.max(*y2))
             }
@@ -1383,7 +1401,14 @@ mod tests {
                 assert!(page1.contains(&h), "{h} missing from {page1}");
             }
         }
-        assert!(page1.contains('\u{2660}') && page1.contains('\u{2665}'));
+        for suit in Suit::ALL {
+            let line = format!(
+                "{} {}",
+                suit.symbol(),
+                b1.holding(Seat::North, suit, TenStyle::Ten)
+            );
+            assert!(page1.contains(&line), "{line} missing from {page1}");
+        }
         let par = format!("Par: {}", par_label(&b1.par().unwrap()));
         assert!(page1.contains(&par), "{par} missing from {page1}");
         let page3 = pdftotext(&path, 3);
