@@ -5,7 +5,7 @@ use std::io::Write;
 use clap::{Args, ValueEnum};
 use dealdex::workflow::card::{self, CardJob, CardSource};
 
-use super::open_output;
+use super::{open_output, print_json};
 
 #[derive(Args, Debug)]
 #[command(
@@ -65,19 +65,11 @@ pub fn run(a: CardArgs, json: bool) -> anyhow::Result<()> {
         from,
     })?;
     let mut out = open_output(None)?;
-    if json {
-        writeln!(out, "{}", serde_json::to_string(&r)?)?;
-    } else {
-        let (std, byte) = (r.standard_card, r.card_byte);
-        writeln!(out, "card: {} ({})", r.card, r.name)?;
-        writeln!(out, "seed000-slot: {}", r.seat_array_slot)?;
-        writeln!(out, "standard-card: {std} (0x{std:08X})")?;
-        writeln!(out, "seed003-number: {}", r.hsdc_number)?;
-        writeln!(out, "seed003-display: {}", r.symbol_text)?;
-        let face = if r.face_up { "face up" } else { "face down" };
-        writeln!(out, "seed004-byte: 0x{byte:02X} (0b{byte:08b}, {face})")?;
-        writeln!(out, "unicode: {} {}", r.unicode, r.unicode_glyph)?;
+    match json {
+        true => print_json(&mut out, &r),
+        false => {
+            writeln!(out, "{r}")?;
+            Ok(out.flush()?)
+        }
     }
-    out.flush()?;
-    Ok(())
 }

@@ -2,17 +2,14 @@
 //! §2–§4): describe, publish (commit to the keys), record the delayed value, make the deals,
 //! verify them.
 
-use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
-use dealdex::event::{self, Protocol, SessionId};
-use dealdex::workflow::event::{
-    self as flow, FileOutcome, KeyHashCheck, MakeJob, NewJob, PublishJob, SetValueJob, VerifyJob,
-};
+use dealdex::event::{self, Protocol};
+use dealdex::workflow::event::{self as flow, MakeJob, NewJob, PublishJob, SetValueJob, VerifyJob};
 
-use super::outputs;
+use super::{print_json, render};
 
 #[derive(Args, Debug)]
 #[command(after_help = "The life of an event (SQUAREDEAL.md):
@@ -179,14 +176,6 @@ pub fn run(a: EventArgs, json: bool) -> anyhow::Result<()> {
     }
 }
 
-/// Prints a report as one JSON object on stdout.
-fn print_json(report: &impl serde::Serialize) -> anyhow::Result<()> {
-    let mut stdout = std::io::stdout().lock();
-    writeln!(stdout, "{}", serde_json::to_string(report)?)?;
-    stdout.flush()?;
-    Ok(())
-}
-
 fn new(a: NewArgs, json: bool) -> anyhow::Result<()> {
     let job = NewJob {
         file: a.file,
@@ -196,46 +185,15 @@ fn new(a: NewArgs, json: bool) -> anyhow::Result<()> {
         protocol: a.protocol,
         value_format: a.value_format,
     };
-    let r = flow::new_event(&job)?;
-    if json {
-        return print_json(&r);
-    }
-    for n in &r.notes {
-        eprintln!("note: {n}");
-    }
-    let variable = if r.variable_phases > 0 {
-        format!(
-            " (and {} phases of a variable number of sessions)",
-            r.variable_phases
-        )
-    } else {
-        String::new()
-    };
-    let file = r.file.display();
-    eprintln!(
-        "{file}: event {:?}, protocol {}, {} phases, {} sessions{variable}; next: dealdex event publish {file}",
-        r.name, r.protocol, r.phases, r.sessions
-    );
-    Ok(())
+    render(&flow::new_event(&job)?, json, false)
 }
 
 fn publish(a: PublishArgs, json: bool) -> anyhow::Result<()> {
-    let r = flow::publish(&PublishJob {
+    let job = PublishJob {
         file: a.file,
         keys: a.keys,
-    })?;
-    if json {
-        return print_json(&r);
-    }
-    let sqd = r.file.display();
-    eprintln!(
-        "{sqd}: published: KH {}\n{}: keys of {} sessions (mode 0600): keep it secret until after the event\n\
-         now publish {sqd} as it is; after the delayed information is known: dealdex event set-value {sqd} VALUE",
-        r.key_hash,
-        r.keys_file.display(),
-        r.sessions
-    );
-    Ok(())
+    };
+    render(&flow::publish(&job)?, json, false)
 }
 
 fn set_value(a: SetValueArgs, json: bool) -> anyhow::Result<()> {
@@ -245,47 +203,19 @@ fn set_value(a: SetValueArgs, json: bool) -> anyhow::Result<()> {
         replace: a.replace,
     })?;
     if json {
-        return print_json(&r);
+        return print_json(&mut std::io::stdout(), &r);
     }
-    let sqd = r.file.display();
-    if !r.recorded {
-        eprintln!("{sqd}: DV is already {:?}", r.value);
-        return Ok(());
-    }
-    let bytes: Vec<String> = r.value.bytes().map(|b| format!("{b:02x}")).collect();
-    println!("DV {:?} recorded in {sqd}", r.value);
-    println!(
-        "the deals are fed these {} bytes: {}",
-        r.value.len(),
-        bytes.join(" ")
-    );
-    match &r.value_base64 {
-        None => println!(
-            "each session's seed: SHA-256 of dealdex-event/1, KH, these bytes, phase, session, kind and key (docs/event-protocol.md §5)"
-        ),
-        Some(b64) => println!(
-            "base64(DV) = {b64} (each session's entropy: second half of its key, then {b64}, then original)"
-        ),
-    }
-    if r.spelling_matters {
-        println!(
-            "note: only this exact spelling makes these deals (SQUAREDEAL.md §5): another rendering of the same value gives other deals"
-        );
-    }
-    if let Some(di) = &r.delayed_info {
-        println!("check that it is a faithful rendering of DI: {di}");
+    match r.recorded {
+        true => println!("{r}"),
+        false => eprintln!("{r}"),
     }
     Ok(())
 }
 
 fn make(a: MakeArgs, json: bool) -> anyhow::Result<()> {
-    let formats = if a.format.is_empty() {
-        vec![outputs::format_by_name("pbn")?]
-    } else {
-        a.format
-            .iter()
-            .map(|f| outputs::format_by_name(f))
-            .collect::<anyhow::Result<_>>()?
+    let formats = match a.format.is_empty() {
+        true => vec!["pbn".to_owned()],
+        false => a.format,
     };
     let job = MakeJob {
         keys: a.keys,
@@ -294,53 +224,14 @@ fn make(a: MakeArgs, json: bool) -> anyhow::Result<()> {
         reserve: a.reserve,
         boards: a.boards.as_deref().map(flow::parse_boards).transpose()?,
         out: a.out,
-        formats,
+        formats: formats
+            .iter()
+            .map(|f| dealdex::formats::named(f))
+            .collect::<Result<_, _>>()?,
         db: (!a.no_db).then(|| a.db.unwrap_or_else(|| dealdex::DEFAULT_DATABASE.into())),
         file: a.file,
     };
-    let r = flow::make(&job)?;
-    if json {
-        return print_json(&r);
-    }
-    if a.quiet {
-        return Ok(());
-    }
-    for n in &r.notes {
-        eprintln!("note: {n}");
-    }
-    for m in &r.sessions {
-        let id = SessionId {
-            phase: m.phase,
-            session: m.session,
-        };
-        eprintln!(
-            "{:<6} {:<16} boards {}-{}",
-            id.to_string(),
-            m.name,
-            m.first_board,
-            m.last_board
-        );
-    }
-    let mut msg = format!(
-        "{}: keys verified (KH), DV {:?}; made {} sessions, {} boards, {} files in {}",
-        r.file.display(),
-        r.delayed_value,
-        r.sessions.len(),
-        r.boards,
-        r.files.len(),
-        r.out.display()
-    );
-    if let Some(p) = &r.db {
-        msg += &format!(
-            "; {} sets stored in {} ({} new deals), {} already there",
-            r.sets_stored,
-            p.display(),
-            r.new_deals,
-            r.sets_already_stored
-        );
-    }
-    eprintln!("{msg}");
-    Ok(())
+    render(&flow::make(&job)?, json, a.quiet)
 }
 
 fn verify(a: VerifyArgs, json: bool) -> anyhow::Result<()> {
@@ -351,188 +242,19 @@ fn verify(a: VerifyArgs, json: bool) -> anyhow::Result<()> {
         files: a.files,
         partial: a.partial,
     })?;
-    if json {
-        print_json(&r)?;
-    } else {
-        let mut stdout = std::io::stdout().lock();
-        stdout.write_all(verify_text(&r).as_bytes())?;
-        stdout.flush()?;
+    let mut stdout = std::io::stdout().lock();
+    match json {
+        true => print_json(&mut stdout, &r)?,
+        false => {
+            write!(stdout, "{r}")?;
+            stdout.flush()?;
+        }
     }
-    if r.verified() {
-        Ok(())
-    } else {
-        Err(anyhow::anyhow!(
+    match r.verified() {
+        true => Ok(()),
+        false => Err(anyhow::anyhow!(
             "verification failed: {}",
             r.problems.join("; ")
-        ))
+        )),
     }
-}
-
-/// The verification report as text: the checks, the table of files, the first difference
-/// of each file that differs, the counts, and FAILED lines (or `verified`).
-fn verify_text(r: &flow::VerifyReport) -> String {
-    let mut out = String::new();
-    let sqd = r.file.display();
-    let _ = writeln!(
-        out,
-        "event {:?} ({sqd}), protocol {}",
-        r.name.as_deref().unwrap_or(""),
-        r.protocol
-    );
-    match &r.key_hash {
-        KeyHashCheck::Committed { key_hash } => {
-            let _ = writeln!(
-                out,
-                "KH: ok, SHA-256 of the manifest (PV TN DI VF SN SH) is {key_hash}; every key given matches its SH line"
-            );
-        }
-        KeyHashCheck::KeyFile {
-            key_hash,
-            crlf_form,
-        } => {
-            let lf = if *crlf_form {
-                " (over its CRLF form: the file's line ends differ, as SquareDeal allows)"
-            } else {
-                ""
-            };
-            let _ = writeln!(
-                out,
-                "KH: ok, SHA-256 of {} is {key_hash}{lf}",
-                r.keys_file.display()
-            );
-        }
-        _ => {}
-    }
-    let k = &r.keys;
-    if k.partial {
-        let _ = writeln!(
-            out,
-            "keys: {} of {} sessions revealed (--partial: only those are checked)",
-            k.revealed, k.sessions
-        );
-    } else if k.missing.is_empty() {
-        let _ = writeln!(out, "keys: {} sessions, every one has a key", k.given);
-    }
-    if let Some(first) = k.extra.first() {
-        let _ = writeln!(
-            out,
-            "note: {} keys are for sessions the event does not have (first: {first})",
-            k.extra.len()
-        );
-    }
-    match &r.published {
-        Some(p) if p.differences.is_empty() => {
-            let _ = writeln!(
-                out,
-                "published copy: TN, DI, SN and KH unchanged ({})",
-                p.path.display()
-            );
-        }
-        Some(_) => {}
-        None => {
-            let _ = writeln!(
-                out,
-                "note: no --published copy: TN, DI, SN and KH are taken on trust (SQUAREDEAL.md §4)"
-            );
-        }
-    }
-    let di = r.delayed_info.as_deref().unwrap_or("");
-    match (&r.delayed_value, &r.value_base64) {
-        (Some(dv), None) => {
-            let _ = writeln!(
-                out,
-                "DV {dv:?} (format {}): check that it is the value DI names: {di:?}",
-                r.value_format.as_deref().unwrap_or("?")
-            );
-        }
-        (Some(dv), Some(b64)) => {
-            let _ = writeln!(
-                out,
-                "DV {dv:?} (base64 {b64}): check by eye that it renders DI {di:?} faithfully"
-            );
-        }
-        (None, _) => {}
-    }
-
-    // The table: one row per file, then each differing file's first difference.
-    let rows: Vec<(String, String)> = r
-        .files
-        .iter()
-        .map(|f| {
-            let session = f
-                .session
-                .as_ref()
-                .map_or(String::new(), |s| format!("{} {}", s.label(), s.name));
-            (session, f.path.display().to_string())
-        })
-        .collect();
-    let w0 = rows.iter().map(|r| r.0.len()).max().unwrap_or(0).max(7);
-    let w1 = rows.iter().map(|r| r.1.len()).max().unwrap_or(0).max(4);
-    let _ = writeln!(
-        out,
-        "\n{:<w0$}  {:<w1$}  {:>6}  {:>7}  first mismatch",
-        "session", "file", "boards", "matches"
-    );
-    let mut details = Vec::new();
-    for (f, (session, file)) in r.files.iter().zip(&rows) {
-        let (n, m) = match (f.boards, f.matches) {
-            (Some(n), Some(m)) => (n.to_string(), m.to_string()),
-            _ => ("-".to_string(), "-".to_string()),
-        };
-        let mismatch = match &f.outcome {
-            FileOutcome::NotASession => "not a session of this event".to_string(),
-            FileOutcome::NotChecked { reason } => reason.clone(),
-            FileOutcome::Verified => "-".to_string(),
-            FileOutcome::Differs {
-                expected_boards,
-                mismatch: x,
-            } => {
-                let show = |d: &Option<String>| d.clone().unwrap_or_else(|| "no board".into());
-                details.push(format!(
-                    "{file}: {}: the file has {}, the event makes {}",
-                    x.at(),
-                    show(&x.found),
-                    show(&x.expected)
-                ));
-                match f.boards {
-                    Some(found) if found != *expected_boards => {
-                        format!("{found} boards, the event has {expected_boards}")
-                    }
-                    _ => x.at(),
-                }
-            }
-        };
-        let session = if session.is_empty() { "-" } else { session };
-        let _ = writeln!(
-            out,
-            "{session:<w0$}  {file:<w1$}  {n:>6}  {m:>7}  {mismatch}"
-        );
-    }
-    for d in &details {
-        let _ = writeln!(out, "{d}");
-    }
-    if r.no_board_matches {
-        let _ = writeln!(
-            out,
-            "note: not one board matches: were the deals made with another DV or other keys?"
-        );
-    }
-    let _ = writeln!(
-        out,
-        "\n{} files ({} of sessions, {} joined), {} boards compared; {} of {} sessions verified, {} without a matching file here",
-        r.session_files,
-        r.session_files - r.joined_files,
-        r.joined_files,
-        r.boards_compared,
-        r.sessions_verified,
-        r.sessions,
-        r.sessions_without_file
-    );
-    for p in &r.problems {
-        let _ = writeln!(out, "FAILED: {p}");
-    }
-    if r.verified() {
-        let _ = writeln!(out, "verified: every file given matches the event");
-    }
-    out
 }

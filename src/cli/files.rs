@@ -1,17 +1,14 @@
 //! `dealdex convert`, `dealdex import` and `dealdex export`: deal files through the registry.
 
-use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use clap::Args;
-use dealdex::Store;
-use dealdex::export::{ExportError, ExportJob};
-use dealdex::formats::SkippedBoard;
-use dealdex::import::{FileOutcome, FileResult, ImportJob};
+use dealdex::export::ExportJob;
+use dealdex::import::{self, ImportJob};
 use dealdex::workflow::convert::{ConvertError, ConvertJob};
+use dealdex::{Store, formats};
 
-use super::outputs::{self, Output};
-use super::{DbArgs, bad, store_failed};
+use super::{DbArgs, open_output, outputs, print_json, print_notes, store_failed};
 
 #[derive(Args, Debug)]
 #[command(
@@ -73,9 +70,9 @@ pub struct ImportArgs {
     #[arg(
         long,
         value_name = "N",
-        default_value_t = IMPORT_BATCH_BOARDS,
+        default_value_t = import::DEFAULT_IMPORT_BATCH,
         conflicts_with = "set",
-        value_parser = clap::value_parser!(u64).range(MIN_IMPORT_BATCH..=MAX_IMPORT_BATCH)
+        value_parser = clap::value_parser!(u64).range(1..=import::MAX_IMPORT_BATCH)
     )]
     batch: u64,
     #[command(flatten)]
@@ -103,9 +100,10 @@ pub struct ExportArgs {
 }
 
 pub fn convert(a: ConvertArgs, json: bool) -> anyhow::Result<()> {
-    let from = outputs::format_for(&a.input, a.from.as_deref())?;
-    let out = outputs::plan(std::slice::from_ref(&a.output), a.to.as_deref(), "pbn")?;
-    outputs::check_paths(std::slice::from_ref(&a.output))?;
+    let from = formats::choose(&a.input, a.from.as_deref())?;
+    let out =
+        dealdex::export::plan_outputs(std::slice::from_ref(&a.output), a.to.as_deref(), "pbn")?;
+    dealdex::export::check_output_paths(std::slice::from_ref(&a.output))?;
     let job = ConvertJob {
         input: a.input.clone(),
         from,
@@ -115,93 +113,17 @@ pub fn convert(a: ConvertArgs, json: bool) -> anyhow::Result<()> {
         blind: a.write.blind,
         split: a.write.split,
     };
-    let mut stdout = super::open_output(None)?;
+    let mut stdout = open_output(None)?;
     let report = dealdex::workflow::convert::run(&job, &mut stdout).map_err(|e| match e {
         // The writer's error as such: a closed pipe ends quietly.
         ConvertError::Write(w) => anyhow::Error::from(w),
         e => e.into(),
     })?;
     if json {
-        writeln!(stdout, "{}", serde_json::to_string(&report)?)?;
-        stdout.flush()?;
-    } else {
-        file_notes(&a.input, &report.skipped, &report.warnings);
+        return print_json(&mut stdout, &report);
     }
+    print_notes(&a.input.display(), &report.skipped, &report.warnings);
     Ok(())
-}
-
-/// The skipped boards and reader warnings of a deal file, on stderr.
-pub(super) fn file_notes(path: &Path, skipped: &[SkippedBoard], warnings: &[String]) {
-    if !skipped.is_empty() {
-        eprintln!(
-            "dealdex: {}: {}",
-            path.display(),
-            dealdex::import::skipped_summary(skipped)
-        );
-    }
-    for w in warnings {
-        eprintln!("dealdex: {}: warning: {w}", path.display());
-    }
-}
-
-/// Boards gathered into one transaction when importing deals only (the default `--batch`).
-const IMPORT_BATCH_BOARDS: u64 = dealdex::import::DEFAULT_IMPORT_BATCH;
-
-/// The smallest import `--batch` (a file is never split, so a batch may hold more).
-const MIN_IMPORT_BATCH: u64 = 1;
-
-/// The largest import `--batch`: a batch's keys are held in memory and sorted together.
-const MAX_IMPORT_BATCH: u64 = 1 << 24;
-
-/// One file's line of the import report on stderr.
-fn file_line(o: &FileOutcome) -> String {
-    let name = o.path.display();
-    match &o.result {
-        FileResult::Rejected { reason } => format!("{name}: rejected: {reason}"),
-        FileResult::Imported {
-            boards,
-            skipped,
-            warnings,
-            new_deals,
-            plays,
-            new_plays,
-            dd_tables,
-            new_dd_tables,
-            ..
-        } => {
-            let plays = match plays {
-                0 => String::new(),
-                1 => format!("; 1 play ({new_plays} new)"),
-                k => format!("; {k} plays ({new_plays} new)"),
-            };
-            // The file's tables are stored as given (trusted like its deals), except for
-            // deals solved here before, which were checked to agree.
-            let dd = match dd_tables {
-                0 => String::new(),
-                k => format!(
-                    "; {k} double-dummy table{} ({new_dd_tables} new, stored as the file gives them; {} matched tables already stored)",
-                    if *k == 1 { "" } else { "s" },
-                    k - new_dd_tables
-                ),
-            };
-            // Boards without a complete deal: "3 boards read, 2 stored, 1 skipped (board 5:
-            // no complete deal)".
-            let read = match skipped.len() {
-                0 => format!("{boards} boards read ({})", o.format),
-                k => format!(
-                    "{} boards read ({}), {boards} stored, {k} skipped ({})",
-                    *boards + k as u64,
-                    o.format,
-                    dealdex::import::skipped_names(skipped)
-                ),
-            };
-            let warnings: String = warnings.iter().map(|w| format!("; warning: {w}")).collect();
-            format!(
-                "{name}: {read}, {new_deals} new, {} duplicates{plays}{dd}{warnings}",
-                boards - new_deals
-            )
-        }
-    }
 }
 
 pub fn import(a: ImportArgs, json: bool) -> anyhow::Result<()> {
@@ -209,7 +131,7 @@ pub fn import(a: ImportArgs, json: bool) -> anyhow::Result<()> {
     let files = a
         .files
         .iter()
-        .map(|p| Ok((p.clone(), outputs::format_for(p, a.format.as_deref())?)))
+        .map(|p| Ok((p.clone(), formats::choose(p, a.format.as_deref())?)))
         .collect::<anyhow::Result<_>>()?;
     let job = ImportJob {
         files,
@@ -219,49 +141,26 @@ pub fn import(a: ImportArgs, json: bool) -> anyhow::Result<()> {
     };
     let db = &a.db.db;
     let mut store = Store::open(db).map_err(|e| store_failed(e, db))?;
-    let report = dealdex::import::import(&job, &mut store, &mut |o| {
+    let report = import::import(&job, &mut store, &mut |o| {
         if !json {
-            eprintln!("{}", file_line(o));
+            eprintln!("{o}");
         }
     })
     .map_err(|e| match e.file {
         Some(path) => store_failed(*e.error, db).context(path.display().to_string()),
         None => store_failed(*e.error, db),
     })?;
-    let n = job.files.len();
-    if json {
-        println!("{}", serde_json::to_string(&report)?);
-    } else {
-        let read = match report.boards_skipped {
-            0 => format!("{} boards read", report.boards_read),
-            k => format!(
-                "{} boards read, {} stored, {k} skipped (no complete deal)",
-                report.boards_read + k,
-                report.boards_read
-            ),
-        };
-        eprintln!(
-            "imported {} of {n} files into {}: {read}, {} new, {} duplicates, {} files rejected",
-            n - report.rejected,
-            db.display(),
-            report.new_deals,
-            report.duplicates,
-            report.rejected
-        );
+    match json {
+        true => print_json(&mut std::io::stdout(), &report)?,
+        false => eprintln!("{}", report.summary(db)),
     }
-    if report.rejected > 0 {
-        return Err(bad(format!("{} of {n} files rejected", report.rejected)));
-    }
-    Ok(())
+    Ok(report.check()?)
 }
 
 pub fn export(a: ExportArgs, json: bool) -> anyhow::Result<()> {
-    let outs: Vec<Output> = outputs::plan(&a.out, a.format.as_deref(), "pbn")?;
-    outputs::check_paths(&a.out)?;
-    if !a.db.db.exists() {
-        return Err(bad(format!("no database at {}", a.db.db.display())));
-    }
-    let store = Store::open(&a.db.db)?;
+    let outs = dealdex::export::plan_outputs(&a.out, a.format.as_deref(), "pbn")?;
+    dealdex::export::check_output_paths(&a.out)?;
+    let store = Store::open_existing(&a.db.db)?;
     let job = ExportJob {
         set: a.set.clone(),
         outputs: outs,
@@ -269,15 +168,10 @@ pub fn export(a: ExportArgs, json: bool) -> anyhow::Result<()> {
         blind: a.write.blind,
         split: a.write.split,
     };
-    let mut stdout = super::open_output(None)?;
-    let report = dealdex::export::export(&job, &store, &mut stdout).map_err(|e| match e {
-        ExportError::NoSet { set } => bad(format!("no set named {set:?} in {}", a.db.db.display())),
-        ExportError::Render(e) => bad(e.to_string()),
-        e => e.into(),
-    })?;
-    if json {
-        writeln!(stdout, "{}", serde_json::to_string(&report)?)?;
-        stdout.flush()?;
+    let mut stdout = open_output(None)?;
+    let report = dealdex::export::export(&job, &store, &mut stdout)?;
+    match json {
+        true => print_json(&mut stdout, &report),
+        false => Ok(()),
     }
-    Ok(())
 }

@@ -1,19 +1,17 @@
 //! `dealdex generate`: arguments into a [`GenerateJob`], the library's workflow
 //! ([`dealdex::workflow::generate`]), and its report as text on stderr or JSON on stdout.
 
-use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use anyhow::Context;
 use clap::{ArgGroup, Args};
 use dealdex::Store;
 use dealdex::bigdeal::BigDealStream;
 use dealdex::workflow::generate::{
-    self as wf, Boards, Filter, GenerateError, GenerateJob, GenerateReport, Mode, Progress, Source,
+    self as wf, Boards, Filter, GenerateError, GenerateJob, Progress, Source,
 };
-use indicatif::{ProgressBar, ProgressStyle};
 
-use super::{bad, open_output, outputs, show_progress, store_failed};
+use super::{open_output, outputs, print_json, progress_bar, show_progress, store_failed};
 
 #[derive(Args, Debug)]
 #[command(group(ArgGroup::new("what").required(true).args(["boards", "count"])))]
@@ -145,18 +143,19 @@ fn job(a: &GenerateArgs) -> anyhow::Result<(GenerateJob, Option<PathBuf>)> {
     });
     let outputs = match (bulk, a.out.is_empty()) {
         (true, true) => Vec::new(),
-        (true, false) => outputs::plan(&a.out, a.format.as_deref(), "hex")?,
-        (false, _) => outputs::plan(&a.out, a.format.as_deref(), "pbn")?,
+        (true, false) => dealdex::export::plan_outputs(&a.out, a.format.as_deref(), "hex")?,
+        (false, _) => dealdex::export::plan_outputs(&a.out, a.format.as_deref(), "pbn")?,
     };
     let filter = a
         .filter
         .as_deref()
-        .map(|t| Filter::parse(t).map_err(|e| bad(format!("--where: {e}"))))
-        .transpose()?;
+        .map(Filter::parse)
+        .transpose()
+        .context("--where")?;
     let predeal = a
         .predeal
         .as_deref()
-        .map(|t| dealdex::Predeal::parse(t).map_err(|e| bad(e.to_string())))
+        .map(dealdex::Predeal::parse)
         .transpose()?;
     let job = GenerateJob {
         boards,
@@ -175,7 +174,7 @@ fn job(a: &GenerateArgs) -> anyhow::Result<(GenerateJob, Option<PathBuf>)> {
 }
 
 pub fn run(a: GenerateArgs, json: bool) -> anyhow::Result<()> {
-    outputs::check_paths(&a.out)?;
+    dealdex::export::check_output_paths(&a.out)?;
     let (job, db) = job(&a)?;
     let bulk = a.boards.is_none();
     let failed = |e: GenerateError| -> anyhow::Error {
@@ -194,111 +193,31 @@ pub fn run(a: GenerateArgs, json: bool) -> anyhow::Result<()> {
         None => None,
     };
     let talk = !a.quiet && !json;
-    let show = show_progress(a.quiet);
-    let mut bar = ProgressBar::hidden();
+    let mut bar = progress_bar(false, "");
     let mut on_progress = |p: Progress<'_>| match p {
         Progress::SeedSaved {
             path,
             default_taken,
-        } if bulk && talk => eprintln!(
-            "seed saved to {}{} (keep it secret)",
-            path.display(),
-            taken_note(default_taken)
-        ),
+        } if bulk && talk => eprintln!("{}", wf::seed_saved_text(path, default_taken)),
         Progress::SeedSaved { .. } => {}
-        Progress::Started { total, matching } if show => bar = new_bar(total, matching),
-        Progress::Started { .. } => {}
+        Progress::Started { total, matching } => {
+            let what = if matching { "matching deals" } else { "deals" };
+            bar = progress_bar(
+                show_progress(a.quiet),
+                &format!("{{bar:40}} {{human_pos}}/{{human_len}} {what} {{per_sec}} eta {{eta}}"),
+            );
+            bar.set_length(total);
+        }
         Progress::Done(n) => bar.set_position(n),
         Progress::Finished => bar.finish_and_clear(),
     };
     let mut stdout = open_output(None)?;
     let report = wf::run(&job, store.as_mut(), &mut stdout, &mut on_progress).map_err(failed)?;
     if json {
-        writeln!(stdout, "{}", serde_json::to_string(&report)?)?;
-        stdout.flush()?;
-    } else if !a.quiet {
-        eprintln!("{}", summary(&report));
+        return print_json(&mut stdout, &report);
+    }
+    if !a.quiet {
+        eprintln!("{report}");
     }
     Ok(())
-}
-
-/// The progress bar of a bulk run.
-fn new_bar(total: u64, matching: bool) -> ProgressBar {
-    let what = if matching { "matching deals" } else { "deals" };
-    let b = ProgressBar::new(total);
-    b.set_style(
-        ProgressStyle::with_template(&format!(
-            "{{bar:40}} {{human_pos}}/{{human_len}} {what} {{per_sec}} eta {{eta}}"
-        ))
-        .expect("static template"),
-    );
-    b
-}
-
-/// ` (<default> exists and is kept)` when a fresh seed went to the next free name.
-fn taken_note(default_taken: Option<&Path>) -> String {
-    default_taken.map_or(String::new(), |d| {
-        format!(" ({} exists and is kept)", d.display())
-    })
-}
-
-/// `, solved K double dummy` for a filter with `dd`/`par` terms, else nothing.
-fn solved_note(solved: Option<u64>) -> String {
-    solved.map_or(String::new(), |k| format!(", solved {k} double dummy"))
-}
-
-/// The one-line summary on stderr.
-fn summary(r: &GenerateReport) -> String {
-    let db = r.database.as_deref().unwrap_or(Path::new("")).display();
-    let (new, dups) = (r.new_deals.unwrap_or(0), r.duplicates.unwrap_or(0));
-    let mut msg = match (r.mode, r.drawn) {
-        (Mode::Set, _) => {
-            let mut msg = format!(
-                "boards {}-{}: {} deals",
-                r.first_board, r.last_board, r.deals
-            );
-            if let Some(n) = r.drawn {
-                msg += &format!(" (drew {n} to find them{})", solved_note(r.solved));
-            }
-            if let Some(set) = r.set.as_ref().filter(|s| s.stored) {
-                if set.already_stored {
-                    msg += &format!("; set {:?} already in {db} (unchanged)", set.name);
-                } else {
-                    msg += &format!(
-                        "; set {:?} stored in {db} ({new} new deals, {dups} already there)",
-                        set.name
-                    );
-                }
-            }
-            for p in r.files.iter().filter_map(|f| f.path.as_ref()) {
-                msg += &format!("; written to {}", p.display());
-            }
-            if let Some(k) = &r.seed_file {
-                msg += &format!(
-                    "; seed saved to {}{} (keep it secret)",
-                    k.display(),
-                    taken_note(r.seed_file_taken.as_deref())
-                );
-            }
-            return msg;
-        }
-        (Mode::Bulk, Some(drawn)) => format!(
-            "{} matching deals in {:.2} s ({:.0} matching deals/s); drew {drawn} deals ({:.3} % matched{})",
-            r.deals,
-            r.seconds,
-            r.deals as f64 / r.seconds.max(1e-9),
-            100.0 * r.deals as f64 / drawn.max(1) as f64,
-            solved_note(r.solved)
-        ),
-        (Mode::Bulk, None) => format!(
-            "generated {} deals in {:.2} s ({:.0} deals/s)",
-            r.deals,
-            r.seconds,
-            r.deals as f64 / r.seconds.max(1e-9)
-        ),
-    };
-    if r.new_deals.is_some() {
-        msg += &format!("; {new} new in {db}, {dups} duplicates");
-    }
-    msg
 }

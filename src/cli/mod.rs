@@ -17,8 +17,12 @@ use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use std::fmt::Display;
+
 use clap::{Args, Parser, Subcommand};
 use dealdex::ErrorClass;
+use indicatif::{ProgressBar, ProgressStyle};
+use serde::Serialize;
 
 /// dealdex: generate, number, index, store and export contract-bridge deals.
 #[derive(Parser, Debug)]
@@ -94,18 +98,8 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
     }
 }
 
-/// Bad input from the user: reported in one line with exit code 2.
-#[derive(Debug, thiserror::Error)]
-#[error("{0}")]
-pub struct BadInput(pub String);
-
-/// Shorthand for a [`BadInput`] error.
-fn bad(msg: impl Into<String>) -> anyhow::Error {
-    BadInput(msg.into()).into()
-}
-
-/// Prints the error in one line and picks the exit code: 0 for a closed pipe, 2 for bad input,
-/// 1 otherwise.
+/// Prints the error in one line and picks the exit code: 0 for a closed pipe, 2 for bad input
+/// (an error whose [`ErrorClass`] is bad input), 1 otherwise.
 pub fn report(e: anyhow::Error) -> ExitCode {
     let mut input = false;
     for cause in e.chain() {
@@ -120,7 +114,7 @@ pub fn report(e: anyhow::Error) -> ExitCode {
         {
             return ExitCode::SUCCESS;
         }
-        input |= cause.is::<BadInput>() || class_of(cause).is_some_and(ErrorClass::is_input);
+        input |= class_of(cause).is_some_and(ErrorClass::is_input);
     }
     let msg = format!("{e:#}").replace('\n', " ");
     let _ = writeln!(io::stderr(), "dealdex: error: {msg}");
@@ -177,6 +171,7 @@ fn class_of(cause: &(dyn std::error::Error + 'static)) -> Option<ErrorClass> {
         dealdex::formats::ChooseFormatError,
         dealdex::export::OutputPlanError,
         dealdex::workflow::records::RecordsError,
+        dealdex::import::FilesRejected,
     );
     None
 }
@@ -214,6 +209,44 @@ fn open_output(path: Option<&Path>) -> anyhow::Result<Box<dyn Write + Send>> {
 /// True when progress bars may be drawn: stderr is a terminal and not `--quiet`.
 fn show_progress(quiet: bool) -> bool {
     !quiet && io::stderr().is_terminal()
+}
+
+/// A progress bar drawn with `template` when `show`, else a hidden one.
+fn progress_bar(show: bool, template: &str) -> ProgressBar {
+    match show {
+        true => ProgressBar::new(0)
+            .with_style(ProgressStyle::with_template(template).expect("static template")),
+        false => ProgressBar::hidden(),
+    }
+}
+
+/// Prints a report as one JSON line on `out` and flushes it.
+fn print_json<W: Write + ?Sized>(out: &mut W, report: &impl Serialize) -> anyhow::Result<()> {
+    writeln!(out, "{}", serde_json::to_string(report)?)?;
+    Ok(out.flush()?)
+}
+
+/// Prints the notes of a deal file read ([`dealdex::import::file_notes`]) on stderr.
+fn print_notes(
+    name: &dyn Display,
+    skipped: &[dealdex::formats::SkippedBoard],
+    warnings: &[String],
+) {
+    for n in dealdex::import::file_notes(name, skipped, warnings) {
+        eprintln!("dealdex: {n}");
+    }
+}
+
+/// Renders a report: one JSON line on stdout with `--json`, else its text on stderr (unless
+/// `quiet`).
+fn render<R: Serialize + Display>(report: &R, json: bool, quiet: bool) -> anyhow::Result<()> {
+    if json {
+        return print_json(&mut io::stdout().lock(), report);
+    }
+    if !quiet {
+        eprintln!("{report}");
+    }
+    Ok(())
 }
 
 /// Parses `--scheme`.

@@ -1,10 +1,6 @@
-//! Output files through the format registry: the writing options, and the library's format
-//! choice and output planning ([`dealdex::formats::choose`], [`dealdex::export::plan_outputs`])
-//! as `anyhow` results.
-
-use std::path::{Path, PathBuf};
-
-use dealdex::formats::{self, DealFormat};
+//! The writing options of the commands that write deal files; the files themselves are
+//! planned by [`dealdex::export::plan_outputs`] and checked by
+//! [`dealdex::export::check_output_paths`].
 
 /// The writing options shared by `generate`, `convert` and `export`.
 #[derive(clap::Args, Debug, Clone)]
@@ -21,28 +17,4 @@ pub struct WriteArgs {
     /// set's name where there is one).
     #[arg(long)]
     pub event: Option<String>,
-}
-
-/// One output: a file (or stdout) and its format.
-pub use dealdex::export::Output;
-
-/// Looks up `--format NAME`.
-pub fn format_by_name(name: &str) -> anyhow::Result<&'static dyn DealFormat> {
-    Ok(formats::named(name)?)
-}
-
-/// The format of `path`: `--format` when given, else the extension's.
-pub fn format_for(path: &Path, format: Option<&str>) -> anyhow::Result<&'static dyn DealFormat> {
-    Ok(formats::choose(path, format)?)
-}
-
-/// Turns `--out` files and `--format` into outputs ([`dealdex::export::plan_outputs`]).
-pub fn plan(outs: &[PathBuf], format: Option<&str>, default: &str) -> anyhow::Result<Vec<Output>> {
-    Ok(dealdex::export::plan_outputs(outs, format, default)?)
-}
-
-/// Checks output paths before anything is made or stored
-/// ([`dealdex::export::check_output_paths`]).
-pub fn check_paths(paths: &[PathBuf]) -> anyhow::Result<()> {
-    Ok(dealdex::export::check_output_paths(paths)?)
 }

@@ -5,11 +5,11 @@ use std::io::Write;
 use anyhow::Context;
 use clap::Args;
 use dealdex::export::WriteError;
-use dealdex::workflow::lookup::{LookupJob, PlayView};
+use dealdex::workflow::lookup::LookupJob;
 use dealdex::workflow::number::{DealJob, DealJobError, NumberJob};
 use dealdex::{Deal, Format, Scheme, workflow};
 
-use super::{DbArgs, open_output, parse_scheme};
+use super::{DbArgs, open_output, parse_scheme, print_json};
 
 #[derive(Args, Debug)]
 #[command(after_help = "Examples:
@@ -69,13 +69,7 @@ pub fn number(a: NumberArgs, json: bool) -> anyhow::Result<()> {
         scheme: a.scheme,
     };
     let r = workflow::number::number(&job)?;
-    if !r.skipped.is_empty() {
-        let summary = dealdex::import::skipped_summary(&r.skipped);
-        eprintln!("dealdex: {}: {summary}", job.argument);
-    }
-    for w in &r.warnings {
-        eprintln!("dealdex: {}: warning: {w}", job.argument);
-    }
+    super::print_notes(&job.argument, &r.skipped, &r.warnings);
     let mut out = open_output(None)?;
     if json {
         writeln!(out, "{}", serde_json::to_string(&r)?)?;
@@ -130,74 +124,8 @@ pub fn lookup(a: LookupArgs, json: bool) -> anyhow::Result<()> {
     let r = dealdex::workflow::lookup::run(&job, store.as_ref())?;
     let mut out = open_output(None)?;
     if json {
-        writeln!(out, "{}", serde_json::to_string(&r)?)?;
-        return Ok(out.flush()?);
+        return print_json(&mut out, &r);
     }
-    writeln!(out, "deal    {}", r.deal)?;
-    writeln!(out, "index   {}", r.index)?;
-    writeln!(out, "number  {} ({})", r.number, r.scheme)?;
-    match (&store, r.stored) {
-        (None, _) => writeln!(out, "stored  no (no database at {})", db.display())?,
-        (Some(_), false) => writeln!(out, "stored  no (not in {})", db.display())?,
-        (Some(_), true) if r.boards.is_empty() => {
-            writeln!(out, "stored  yes, in {} (in no set)", db.display())?
-        }
-        (Some(_), true) => {
-            let list: Vec<String> = r
-                .boards
-                .iter()
-                .map(|b| format!("set {:?} board {}", b.set, b.board))
-                .collect();
-            writeln!(out, "stored  yes, in {}: {}", db.display(), list.join(", "))?;
-        }
-    }
-    writeln!(out)?;
-    write!(out, "{}", r.deal.diagram())?;
-    if let Some(dd) = &r.dd {
-        writeln!(out)?;
-        writeln!(out, "double dummy (tricks by declarer and strain)")?;
-        writeln!(out, "{}", dd.tricks)?;
-        let at = dd.board.map_or(String::new(), |b| format!("board {b}, "));
-        writeln!(
-            out,
-            "par     {} ({at}dealer {}, vul {})",
-            dd.par, dd.dealer, dd.vul
-        )?;
-    }
-    for p in &r.plays {
-        writeln!(out)?;
-        write_play(&mut out, p)?;
-    }
+    write!(out, "{}", r.text(db, store.is_some()))?;
     Ok(out.flush()?)
-}
-
-/// A stored play, trick by trick with winners.
-fn write_play(out: &mut dyn Write, p: &PlayView) -> anyhow::Result<()> {
-    let mut head = String::from("play    ");
-    match (&p.set, p.board) {
-        (Some(set), Some(b)) => head.push_str(&format!("set {set:?} board {b}: ")),
-        (Some(set), None) => head.push_str(&format!("set {set:?}: ")),
-        (None, Some(b)) => head.push_str(&format!("board {b}: ")),
-        (None, None) => {}
-    }
-    let strain = p.strain.map_or("unknown".into(), |s| s.to_string());
-    let declarer = p.declarer.map_or("unknown".into(), |d| d.to_string());
-    head.push_str(&format!("strain {strain}, declarer {declarer}"));
-    writeln!(out, "{head}")?;
-    for (t, tr) in p.tricks.iter().enumerate() {
-        let result = match (tr.complete, tr.winner) {
-            (true, Some(w)) => format!("won by {w}"),
-            (true, None) => "won by ?".to_string(),
-            (false, _) => "(play stopped)".to_string(),
-        };
-        writeln!(
-            out,
-            "trick {}: lead {}  {}  {result}",
-            t + 1,
-            tr.leader,
-            tr.cards.join(" ")
-        )?;
-    }
-    writeln!(out, "tricks  N-S {}, E-W {}", p.won[0], p.won[1])?;
-    Ok(())
 }

@@ -8,9 +8,8 @@ use clap::Args;
 use dealdex::records::{Paper, PerPage, RecordOptions, TenStyle};
 use dealdex::workflow::records::{RecordsJob, RecordsSource, SheetFormat, run as records};
 use dealdex::{Store, formats};
-use indicatif::{ProgressBar, ProgressStyle};
 
-use super::{bad, show_progress};
+use super::{print_json, progress_bar, show_progress};
 
 #[derive(Args, Debug)]
 #[command(
@@ -72,26 +71,19 @@ pub struct RecordsArgs {
 }
 
 pub fn run(a: RecordsArgs, json: bool) -> anyhow::Result<()> {
-    let format = SheetFormat::from_path(&a.out).ok_or_else(|| {
-        bad(format!(
-            "--out {}: the sheet is written as .html or .pdf",
-            a.out.display()
-        ))
-    })?;
+    let format = SheetFormat::for_sheet(&a.out)?;
     let source = match (&a.set, &a.input) {
         (Some(name), _) => RecordsSource::Set(name.clone()),
         (None, Some(path)) => RecordsSource::File {
             path: path.clone(),
             format: formats::choose(path, a.input_format.as_deref())?,
         },
-        (None, None) => return Err(bad("give a deal file or --set NAME")),
+        (None, None) => unreachable!("clap requires a deal file or --set"),
     };
-    let mut store = match (&source, a.db.exists()) {
-        (_, true) => Some(Store::open(&a.db)?),
-        (RecordsSource::Set(_), false) => {
-            return Err(bad(format!("no database at {}", a.db.display())));
-        }
-        (RecordsSource::File { .. }, false) => None,
+    let mut store = match &source {
+        RecordsSource::Set(_) => Some(Store::open_existing(&a.db)?),
+        RecordsSource::File { .. } if a.db.exists() => Some(Store::open(&a.db)?),
+        RecordsSource::File { .. } => None,
     };
     let job = RecordsJob {
         source,
@@ -107,13 +99,10 @@ pub fn run(a: RecordsArgs, json: bool) -> anyhow::Result<()> {
         event: a.event.clone(),
         date: a.date.clone(),
     };
-    let bar = match show_progress(a.quiet) && a.solve {
-        true => ProgressBar::new(0).with_style(
-            ProgressStyle::with_template("{bar:40} {human_pos}/{human_len} deals solved {eta}")
-                .expect("static template"),
-        ),
-        false => ProgressBar::hidden(),
-    };
+    let bar = progress_bar(
+        show_progress(a.quiet) && a.solve,
+        "{bar:40} {human_pos}/{human_len} deals solved {eta}",
+    );
     let report = records(&job, store.as_mut(), &mut |p| {
         bar.set_length(p.total);
         bar.set_position(p.done);
@@ -121,25 +110,9 @@ pub fn run(a: RecordsArgs, json: bool) -> anyhow::Result<()> {
     bar.finish_and_clear();
     let mut stdout = std::io::stdout().lock();
     if json {
-        writeln!(stdout, "{}", serde_json::to_string(&report)?)?;
+        print_json(&mut stdout, &report)?;
     } else if !a.quiet {
-        writeln!(
-            stdout,
-            "wrote {}: {} boards on {} {} pages ({} a page), {} with table and par{}",
-            report.path.display(),
-            report.boards,
-            report.pages,
-            match report.options.paper {
-                Paper::A4 => "A4",
-                Paper::Letter => "Letter",
-            },
-            report.options.per_page.get(),
-            report.analysed,
-            match report.solved_now {
-                0 => String::new(),
-                n => format!(" ({n} solved now)"),
-            }
-        )?;
+        writeln!(stdout, "{report}")?;
     }
     Ok(())
 }

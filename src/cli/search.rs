@@ -7,7 +7,6 @@ use clap::Args;
 use dealdex::Store;
 use dealdex::workflow::query::{QueryJob, QueryMode};
 
-use super::outputs;
 use super::{DbArgs, open_output};
 
 #[derive(Args, Debug)]
@@ -54,7 +53,7 @@ pub fn run(a: QueryArgs, json: bool) -> anyhow::Result<()> {
         },
         (false, true) => QueryMode::Count,
         (false, false) => QueryMode::Find {
-            format: outputs::format_by_name(a.format.as_deref().unwrap_or("hex"))?,
+            format: dealdex::formats::named(a.format.as_deref().unwrap_or("hex"))?,
             limit: a.limit,
         },
     };

@@ -12,9 +12,8 @@ use dealdex::solve::{
     self, DEFAULT_SOLVE_BATCH, SolveInputError, SolveItem, SolveJob, SolveProgress, SolveSource,
 };
 use dealdex::{Deal, Seat, Store, Vulnerability, formats};
-use indicatif::{ProgressBar, ProgressStyle};
 
-use super::{bad, open_output, show_progress};
+use super::{open_output, progress_bar, show_progress};
 
 #[derive(Args, Debug)]
 #[command(
@@ -83,18 +82,7 @@ fn parse_seat(s: &str) -> Result<Seat, String> {
 }
 
 pub fn run(a: SolveArgs, json: bool) -> anyhow::Result<()> {
-    let vul: Option<Vulnerability> = match &a.vul {
-        Some(v) => Some(v.parse().map_err(|e| bad(format!("--vul: {e}")))?),
-        None => None,
-    };
-    if a.inputs.is_empty() && a.set.is_none() && !a.all {
-        return Err(bad(
-            "nothing to solve: give deals or deal files, --set NAME or --all",
-        ));
-    }
-    if (a.set.is_some() || a.all) && !a.db.exists() {
-        return Err(bad(format!("no database at {}", a.db.display())));
-    }
+    let vul = solve::check_request(&a.inputs, a.set.as_deref(), a.all, &a.db, a.vul.as_deref())?;
     let mut items = Vec::new();
     for input in &a.inputs {
         items.extend(read_input(input, a.input_format.as_deref(), a.dealer, vul)?);
@@ -124,19 +112,10 @@ pub fn run(a: SolveArgs, json: bool) -> anyhow::Result<()> {
         formats::Pbn.write_header(&WriteOptions::default(), &mut header)?;
         out.borrow_mut().write_all(&header)?;
     }
-    let bar = match show_progress(a.quiet) {
-        true => {
-            let b = ProgressBar::new(0);
-            b.set_style(
-                ProgressStyle::with_template(
-                    "{bar:40} {human_pos}/{human_len} deals solved {per_sec} eta {eta}",
-                )
-                .expect("static template"),
-            );
-            b
-        }
-        false => ProgressBar::hidden(),
-    };
+    let bar = progress_bar(
+        show_progress(a.quiet),
+        "{bar:40} {human_pos}/{human_len} deals solved {per_sec} eta {eta}",
+    );
     let mut next = 0usize;
     let report = solve::run(
         &job,
@@ -161,7 +140,7 @@ pub fn run(a: SolveArgs, json: bool) -> anyhow::Result<()> {
                 } else if lines {
                     writeln!(out, "{}", serde_json::to_string(&item.solved(table))?)?;
                 } else {
-                    write_text(&mut **out, &item, table)?;
+                    out.write_all(item.text(table).as_bytes())?;
                 }
             }
             Ok(())
@@ -174,19 +153,7 @@ pub fn run(a: SolveArgs, json: bool) -> anyhow::Result<()> {
     }
     out.flush()?;
     if !a.quiet && !json {
-        let db = match &store {
-            Some(_) => format!(
-                ", {} new tables stored in {}",
-                report.stored,
-                a.db.display()
-            ),
-            None => String::new(),
-        };
-        let rate = report.solved as f64 / report.seconds.max(1e-9);
-        eprintln!(
-            "{} deals: {} solved, {} already solved{db}; {:.1} s ({rate:.1} deals/s)",
-            report.deals, report.solved, report.already_solved, report.seconds
-        );
+        eprintln!("{}", report.summary(store.as_ref().map(|_| a.db.as_path())));
     }
     Ok(())
 }
@@ -203,17 +170,4 @@ fn read_input(
         SolveInputError::Read(_) => anyhow::Error::from(e).context(input.to_owned()),
         e => e.into(),
     })
-}
-
-fn write_text(out: &mut dyn Write, item: &SolveItem, table: &TrickTable) -> anyhow::Result<()> {
-    let board = item.board.map_or(String::new(), |b| format!("board {b}  "));
-    writeln!(
-        out,
-        "{board}dealer {}  vul {}  {}",
-        item.dealer, item.vul, item.deal
-    )?;
-    writeln!(out, "{table}")?;
-    writeln!(out, "par {}", table.par(item.dealer, item.vul))?;
-    writeln!(out)?;
-    Ok(())
 }

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use clap::Args;
 use dealdex::workflow::stats::{StatsJob, StatsSource};
 
-use super::{DbArgs, open_output, outputs};
+use super::{DbArgs, open_output};
 
 #[derive(Args, Debug)]
 #[command(after_help = "Without --set or FILE, every deal in the database.
@@ -33,7 +33,7 @@ pub fn run(a: StatsArgs, json: bool) -> anyhow::Result<()> {
     let source = match &a.file {
         Some(path) => StatsSource::File {
             path: path.clone(),
-            format: outputs::format_for(path, None)?,
+            format: dealdex::formats::choose(path, None)?,
         },
         None => StatsSource::Store { set: a.set.clone() },
     };
@@ -43,7 +43,7 @@ pub fn run(a: StatsArgs, json: bool) -> anyhow::Result<()> {
     };
     let run = dealdex::workflow::stats::run(&StatsJob { source }, store.as_ref())?;
     if let Some(path) = &a.file {
-        super::files::file_notes(path, &run.skipped, &run.warnings);
+        super::print_notes(&path.display(), &run.skipped, &run.warnings);
     }
     let report = run.report;
     let mut out = open_output(None)?;

@@ -584,6 +584,32 @@ impl Store {
         Store::init(conn, label, timeout)
     }
 
+    /// Opens the database file at `path` as [`Store::open`] does, but only when it exists:
+    /// for the commands that work on what is stored (`export`, `solve --set`, `records
+    /// --set`), where a new empty file would only hide a wrong path.
+    ///
+    /// ```
+    /// use dealdex::{Store, StoreError};
+    /// let dir = tempfile::tempdir()?;
+    /// let missing = dir.path().join("none.db");
+    /// let err = Store::open_existing(&missing).unwrap_err();
+    /// assert!(matches!(err, StoreError::NoDatabase { .. }));
+    /// assert_eq!(err.to_string(), format!("no database at {}", missing.display()));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`StoreError::NoDatabase`] (bad input) when there is no file at `path`; otherwise as
+    /// [`Store::open`].
+    pub fn open_existing(path: &Path) -> Result<Store, StoreError> {
+        if !path.exists() {
+            return Err(StoreError::NoDatabase {
+                path: path.display().to_string(),
+            });
+        }
+        Store::open(path)
+    }
+
     /// Opens the existing database file at `path` for reading only, as it is: never
     /// creating the file, never migrating its schema, never writing a byte of it.
     ///

@@ -79,6 +79,29 @@ pub struct CardReport {
     pub unicode_glyph: String,
 }
 
+/// One `name: value` line per encoding, as `dealdex card` prints them (no final newline).
+///
+/// ```
+/// use dealdex::workflow::card::{CardJob, CardSource, run};
+/// let r = run(&CardJob { value: "QC".into(), from: CardSource::Text })?;
+/// assert!(r.to_string().starts_with("card: "));
+/// assert_eq!(r.to_string().lines().count(), 7);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+impl std::fmt::Display for CardReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (std, byte) = (self.standard_card, self.card_byte);
+        writeln!(f, "card: {} ({})", self.card, self.name)?;
+        writeln!(f, "seed000-slot: {}", self.seat_array_slot)?;
+        writeln!(f, "standard-card: {std} (0x{std:08X})")?;
+        writeln!(f, "seed003-number: {}", self.hsdc_number)?;
+        writeln!(f, "seed003-display: {}", self.symbol_text)?;
+        let face = if self.face_up { "face up" } else { "face down" };
+        writeln!(f, "seed004-byte: 0x{byte:02X} (0b{byte:08b}, {face})")?;
+        write!(f, "unicode: {} {}", self.unicode, self.unicode_glyph)
+    }
+}
+
 /// Why the value names no card.
 #[derive(Debug, thiserror::Error)]
 pub enum CardError {

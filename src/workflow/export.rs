@@ -404,10 +404,12 @@ pub struct ExportReport {
 #[derive(Debug, thiserror::Error)]
 pub enum ExportError {
     /// No set of that name.
-    #[error("no set named {set:?}")]
+    #[error("no set named {set:?} in {database}")]
     NoSet {
         /// The name asked for.
         set: String,
+        /// The database, as the store names it ([`Store::path`]).
+        database: String,
     },
     /// A stored key that is not a deal (the file was changed outside dealdex).
     #[error("set {set:?} board {board}: stored key {key}: {error}")]
@@ -446,6 +448,7 @@ pub fn export(
 ) -> Result<ExportReport, ExportError> {
     let info = store.set(&job.set)?.ok_or_else(|| ExportError::NoSet {
         set: job.set.clone(),
+        database: store.path().to_owned(),
     })?;
     let rows = store.set_boards(&job.set)?;
     let mut boards = rows

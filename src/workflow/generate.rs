@@ -264,6 +264,90 @@ pub struct GenerateReport {
     pub seconds: f64,
 }
 
+/// `seed saved to PATH (keep it secret)`, with ` (DEFAULT exists and is kept)` after the
+/// path when a fresh seed went to the next free name ([`Progress::SeedSaved`]).
+///
+/// ```
+/// use std::path::Path;
+/// use dealdex::workflow::generate::seed_saved_text;
+/// assert_eq!(
+///     seed_saved_text(Path::new("b-1.seed"), Some(Path::new("b.seed"))),
+///     "seed saved to b-1.seed (b.seed exists and is kept) (keep it secret)"
+/// );
+/// ```
+pub fn seed_saved_text(path: &Path, default_taken: Option<&Path>) -> String {
+    let taken = default_taken.map_or(String::new(), |d| {
+        format!(" ({} exists and is kept)", d.display())
+    });
+    format!("seed saved to {}{taken} (keep it secret)", path.display())
+}
+
+/// `, solved K double dummy` for a filter with `dd`/`par` terms, else nothing.
+fn solved_note(solved: Option<u64>) -> String {
+    solved.map_or(String::new(), |k| format!(", solved {k} double dummy"))
+}
+
+/// The one-line summary `dealdex generate` prints on stderr: a set's boards, what was
+/// drawn, stored and written, and the seed file; or a bulk run's deals, rate and what was
+/// new in the database.
+impl std::fmt::Display for GenerateReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let r = self;
+        let db = r.database.as_deref().unwrap_or(Path::new("")).display();
+        let (new, dups) = (r.new_deals.unwrap_or(0), r.duplicates.unwrap_or(0));
+        match (r.mode, r.drawn) {
+            (Mode::Set, _) => {
+                write!(
+                    f,
+                    "boards {}-{}: {} deals",
+                    r.first_board, r.last_board, r.deals
+                )?;
+                if let Some(n) = r.drawn {
+                    write!(f, " (drew {n} to find them{})", solved_note(r.solved))?;
+                }
+                if let Some(set) = r.set.as_ref().filter(|s| s.stored) {
+                    if set.already_stored {
+                        write!(f, "; set {:?} already in {db} (unchanged)", set.name)?;
+                    } else {
+                        write!(
+                            f,
+                            "; set {:?} stored in {db} ({new} new deals, {dups} already there)",
+                            set.name
+                        )?;
+                    }
+                }
+                for p in r.files.iter().filter_map(|x| x.path.as_ref()) {
+                    write!(f, "; written to {}", p.display())?;
+                }
+                if let Some(k) = &r.seed_file {
+                    write!(f, "; {}", seed_saved_text(k, r.seed_file_taken.as_deref()))?;
+                }
+                return Ok(());
+            }
+            (Mode::Bulk, Some(drawn)) => write!(
+                f,
+                "{} matching deals in {:.2} s ({:.0} matching deals/s); drew {drawn} deals ({:.3} % matched{})",
+                r.deals,
+                r.seconds,
+                r.deals as f64 / r.seconds.max(1e-9),
+                100.0 * r.deals as f64 / drawn.max(1) as f64,
+                solved_note(r.solved)
+            )?,
+            (Mode::Bulk, None) => write!(
+                f,
+                "generated {} deals in {:.2} s ({:.0} deals/s)",
+                r.deals,
+                r.seconds,
+                r.deals as f64 / r.seconds.max(1e-9)
+            )?,
+        }
+        if r.new_deals.is_some() {
+            write!(f, "; {new} new in {db}, {dups} duplicates")?;
+        }
+        Ok(())
+    }
+}
+
 /// Progress of a running job, reported on the calling thread.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Progress<'a> {

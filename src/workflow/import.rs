@@ -41,6 +41,10 @@ const WINDOW_BYTES: u64 = 256 << 20;
 /// [`ImportJob::batch`]).
 pub const DEFAULT_IMPORT_BATCH: u64 = 1 << 20;
 
+/// The largest [`ImportJob::batch`] the command line accepts: a batch's keys are held in
+/// memory and sorted together (a file is never split, so a batch may hold more).
+pub const MAX_IMPORT_BATCH: u64 = 1 << 24;
+
 /// Why a deal file could not be read. Bad input: the file is named, and the position
 /// within it where the format knows one.
 #[derive(Debug, thiserror::Error)]
@@ -295,6 +299,149 @@ pub struct ImportReport {
     pub rejected: usize,
     /// Wall-clock seconds.
     pub seconds: f64,
+}
+
+/// One line: the file, then `rejected: WHY`, or its boards read and stored (skipped boards
+/// named), new deals, duplicates, plays, double-dummy tables and warnings — the line
+/// `dealdex import` prints per file.
+impl std::fmt::Display for FileOutcome {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let name = self.path.display();
+        let (boards, skipped, warnings, new_deals, plays, new_plays, dd_tables, new_dd_tables) =
+            match &self.result {
+                FileResult::Rejected { reason } => return write!(f, "{name}: rejected: {reason}"),
+                FileResult::Imported {
+                    boards,
+                    skipped,
+                    warnings,
+                    new_deals,
+                    plays,
+                    new_plays,
+                    dd_tables,
+                    new_dd_tables,
+                    ..
+                } => (
+                    boards,
+                    skipped,
+                    warnings,
+                    new_deals,
+                    plays,
+                    new_plays,
+                    dd_tables,
+                    new_dd_tables,
+                ),
+            };
+        // Boards without a complete deal: "3 boards read, 2 stored, 1 skipped (board 5:
+        // no complete deal)".
+        match skipped.len() {
+            0 => write!(f, "{name}: {boards} boards read ({})", self.format)?,
+            k => write!(
+                f,
+                "{name}: {} boards read ({}), {boards} stored, {k} skipped ({})",
+                *boards + k as u64,
+                self.format,
+                skipped_names(skipped)
+            )?,
+        }
+        write!(f, ", {new_deals} new, {} duplicates", boards - new_deals)?;
+        match plays {
+            0 => {}
+            1 => write!(f, "; 1 play ({new_plays} new)")?,
+            k => write!(f, "; {k} plays ({new_plays} new)")?,
+        }
+        // The file's tables are stored as given (trusted like its deals), except for deals
+        // solved here before, which were checked to agree.
+        if *dd_tables > 0 {
+            write!(
+                f,
+                "; {dd_tables} double-dummy table{} ({new_dd_tables} new, stored as the file gives them; {} matched tables already stored)",
+                if *dd_tables == 1 { "" } else { "s" },
+                dd_tables - new_dd_tables
+            )?;
+        }
+        warnings
+            .iter()
+            .try_for_each(|w| write!(f, "; warning: {w}"))
+    }
+}
+
+impl ImportReport {
+    /// The summary line `dealdex import` prints, naming the database `db`: files imported
+    /// of those given, boards read (and skipped), new deals, duplicates, files rejected.
+    ///
+    /// ```
+    /// use dealdex::import::ImportReport;
+    /// let r = ImportReport::default();
+    /// assert_eq!(
+    ///     r.summary(std::path::Path::new("d.db")),
+    ///     "imported 0 of 0 files into d.db: 0 boards read, 0 new, 0 duplicates, 0 files rejected"
+    /// );
+    /// ```
+    pub fn summary(&self, db: &Path) -> String {
+        let read = match self.boards_skipped {
+            0 => format!("{} boards read", self.boards_read),
+            k => format!(
+                "{} boards read, {} stored, {k} skipped (no complete deal)",
+                self.boards_read + k,
+                self.boards_read
+            ),
+        };
+        format!(
+            "imported {} of {} files into {}: {read}, {} new, {} duplicates, {} files rejected",
+            self.files.len() - self.rejected,
+            self.files.len(),
+            db.display(),
+            self.new_deals,
+            self.duplicates,
+            self.rejected
+        )
+    }
+
+    /// Ok when every file was stored.
+    ///
+    /// # Errors
+    /// [`FilesRejected`] (bad input) when some file was rejected.
+    pub fn check(&self) -> Result<(), FilesRejected> {
+        match self.rejected {
+            0 => Ok(()),
+            rejected => Err(FilesRejected {
+                rejected,
+                files: self.files.len(),
+            }),
+        }
+    }
+}
+
+/// Files of an import job were rejected ([`ImportReport::check`]); the others were stored.
+#[derive(Debug, thiserror::Error)]
+#[error("{rejected} of {files} files rejected")]
+pub struct FilesRejected {
+    /// Files rejected.
+    pub rejected: usize,
+    /// Files in the job.
+    pub files: usize,
+}
+
+impl FilesRejected {
+    /// This error's [`ErrorClass`](crate::ErrorClass): always bad input (the files).
+    pub fn class(&self) -> crate::ErrorClass {
+        crate::ErrorClass::BadInput
+    }
+}
+
+/// The notes of a deal file read for another purpose (`convert`, `number`, `stats`): one
+/// line `NAME: N boards skipped (…)` when boards were skipped ([`skipped_summary`]), then
+/// `NAME: warning: …` per reader warning.
+pub fn file_notes(
+    name: &dyn std::fmt::Display,
+    skipped: &[SkippedBoard],
+    warnings: &[String],
+) -> Vec<String> {
+    let skipped = (!skipped.is_empty()).then(|| format!("{name}: {}", skipped_summary(skipped)));
+    skipped
+        .into_iter()
+        .chain(warnings.iter().map(|w| format!("{name}: warning: {w}")))
+        .collect()
 }
 
 /// The store failed while importing (busy past the timeout, disk full, …): the

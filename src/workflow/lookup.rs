@@ -117,6 +117,82 @@ pub struct TrickView {
     pub complete: bool,
 }
 
+impl LookupReport {
+    /// The report as `dealdex lookup` prints it: deal, index, number, where it is stored in
+    /// the database `db` (`searched`: whether there was a database to search), the diagram,
+    /// the double-dummy table and par when solved, and each stored play ([`PlayView`]'s
+    /// text). Every line ends with a newline.
+    pub fn text(&self, db: &std::path::Path, searched: bool) -> String {
+        use std::fmt::Write as _;
+        let mut out = String::new();
+        let db = db.display();
+        let _ = writeln!(out, "deal    {}", self.deal);
+        let _ = writeln!(out, "index   {}", self.index);
+        let _ = writeln!(out, "number  {} ({})", self.number, self.scheme);
+        let _ = match (searched, self.stored) {
+            (false, _) => writeln!(out, "stored  no (no database at {db})"),
+            (true, false) => writeln!(out, "stored  no (not in {db})"),
+            (true, true) if self.boards.is_empty() => {
+                writeln!(out, "stored  yes, in {db} (in no set)")
+            }
+            (true, true) => {
+                let list: Vec<String> = self
+                    .boards
+                    .iter()
+                    .map(|b| format!("set {:?} board {}", b.set, b.board))
+                    .collect();
+                writeln!(out, "stored  yes, in {db}: {}", list.join(", "))
+            }
+        };
+        let _ = write!(out, "\n{}", self.deal.diagram());
+        if let Some(dd) = &self.dd {
+            let at = dd.board.map_or(String::new(), |b| format!("board {b}, "));
+            let _ = writeln!(
+                out,
+                "\ndouble dummy (tricks by declarer and strain)\n{}\npar     {} ({at}dealer {}, vul {})",
+                dd.tricks, dd.par, dd.dealer, dd.vul
+            );
+        }
+        for p in &self.plays {
+            let _ = writeln!(out, "\n{p}");
+        }
+        out
+    }
+}
+
+/// A stored play as `dealdex lookup` shows it: a heading (set, board, strain, declarer),
+/// one line per trick with its leader, cards and winner, and the tricks won by each side.
+/// No final newline.
+impl std::fmt::Display for PlayView {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("play    ")?;
+        match (&self.set, self.board) {
+            (Some(set), Some(b)) => write!(f, "set {set:?} board {b}: ")?,
+            (Some(set), None) => write!(f, "set {set:?}: ")?,
+            (None, Some(b)) => write!(f, "board {b}: ")?,
+            (None, None) => {}
+        }
+        let strain = self.strain.map_or("unknown".into(), |s| s.to_string());
+        let declarer = self.declarer.map_or("unknown".into(), |d| d.to_string());
+        writeln!(f, "strain {strain}, declarer {declarer}")?;
+        for (t, tr) in self.tricks.iter().enumerate() {
+            let result = match (tr.complete, tr.winner) {
+                (true, Some(w)) => format!("won by {w}"),
+                (true, None) => "won by ?".to_string(),
+                (false, _) => "(play stopped)".to_string(),
+            };
+            writeln!(
+                f,
+                "trick {}: lead {}  {}  {result}",
+                t + 1,
+                tr.leader,
+                tr.cards.join(" ")
+            )?;
+        }
+        write!(f, "tricks  N-S {}, E-W {}", self.won[0], self.won[1])
+    }
+}
+
 /// Why a lookup failed.
 #[derive(Debug, thiserror::Error)]
 pub enum LookupError {

@@ -74,6 +74,17 @@ impl SheetFormat {
             _ => None,
         }
     }
+
+    /// The format of the sheet file `path` ([`SheetFormat::from_path`]).
+    ///
+    /// # Errors
+    /// [`RecordsError::SheetExtension`] when the extension is neither `.html`/`.htm` nor
+    /// `.pdf`.
+    pub fn for_sheet(path: &Path) -> Result<SheetFormat, RecordsError> {
+        SheetFormat::from_path(path).ok_or_else(|| RecordsError::SheetExtension {
+            path: path.to_owned(),
+        })
+    }
 }
 
 /// A records job: boards in, one sheet file out.
@@ -139,12 +150,42 @@ pub struct RecordsReport {
     pub seconds: f64,
 }
 
+/// `wrote FILE: N boards on P A4 pages (4 a page), K with table and par (S solved now)`:
+/// the line `dealdex records` prints.
+impl std::fmt::Display for RecordsReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "wrote {}: {} boards on {} {} pages ({} a page), {} with table and par",
+            self.path.display(),
+            self.boards,
+            self.pages,
+            match self.options.paper {
+                crate::records::Paper::A4 => "A4",
+                crate::records::Paper::Letter => "Letter",
+            },
+            self.options.per_page.get(),
+            self.analysed,
+        )?;
+        match self.solved_now {
+            0 => Ok(()),
+            n => write!(f, " ({n} solved now)"),
+        }
+    }
+}
+
 /// Why a records job failed. Nothing is written unless the sheet rendered.
 #[derive(Debug, thiserror::Error)]
 pub enum RecordsError {
     /// A stored set was asked for without a database.
     #[error("--set needs a database")]
     NoStore,
+    /// The sheet's file name has an extension that names no [`SheetFormat`].
+    #[error("--out {}: the sheet is written as .html or .pdf", .path.display())]
+    SheetExtension {
+        /// The sheet's path as given.
+        path: PathBuf,
+    },
     /// No set of that name.
     #[error("no set named {set:?}")]
     NoSet {
@@ -184,7 +225,9 @@ impl RecordsError {
     pub fn class(&self) -> crate::ErrorClass {
         use crate::ErrorClass;
         match self {
-            RecordsError::NoStore | RecordsError::NoSet { .. } => ErrorClass::BadInput,
+            RecordsError::NoStore
+            | RecordsError::SheetExtension { .. }
+            | RecordsError::NoSet { .. } => ErrorClass::BadInput,
             RecordsError::Read(e) => e.class(),
             RecordsError::CorruptKey { .. } => ErrorClass::CorruptStore,
             RecordsError::Store(e) => e.class(),

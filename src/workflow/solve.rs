@@ -280,9 +280,83 @@ pub enum SolveInputError {
     /// A deal file could not be read.
     #[error(transparent)]
     Read(#[from] crate::import::ReadFileError),
-    /// Reading the database failed.
+    /// Reading the database failed (or, [`check_request`], there is none).
     #[error(transparent)]
     Store(#[from] StoreError),
+    /// [`check_request`]: no deals, no set and not all stored deals.
+    #[error("nothing to solve: give deals or deal files, --set NAME or --all")]
+    Nothing,
+    /// [`check_request`]: a vulnerability that is none of None, NS, EW, All.
+    #[error("--vul: {0}")]
+    Vul(crate::UnknownVulnerability),
+}
+
+/// Checks a solve request before anything is read: something to solve (deal arguments, a
+/// set or all stored deals), a database file at `db` when the deals come from it, and the
+/// default vulnerability `vul` (None, NS, EW or All), which it returns parsed.
+///
+/// ```
+/// use dealdex::solve::{SolveInputError, check_request};
+/// let db = std::path::Path::new("dealdex.db");
+/// assert!(matches!(check_request(&[], None, false, db, None), Err(SolveInputError::Nothing)));
+/// assert!(check_request(&["x.pbn".into()], None, false, db, Some("NS"))?.is_some());
+/// # Ok::<(), SolveInputError>(())
+/// ```
+///
+/// # Errors
+/// [`SolveInputError::Vul`], [`SolveInputError::Nothing`], and [`SolveInputError::Store`]
+/// with [`StoreError::NoDatabase`]; all bad input.
+pub fn check_request(
+    inputs: &[String],
+    set: Option<&str>,
+    all: bool,
+    db: &Path,
+    vul: Option<&str>,
+) -> Result<Option<Vulnerability>, SolveInputError> {
+    let vul = vul
+        .map(|v| v.parse().map_err(SolveInputError::Vul))
+        .transpose()?;
+    if inputs.is_empty() && set.is_none() && !all {
+        return Err(SolveInputError::Nothing);
+    }
+    if (set.is_some() || all) && !db.exists() {
+        return Err(StoreError::NoDatabase {
+            path: db.display().to_string(),
+        }
+        .into());
+    }
+    Ok(vul)
+}
+
+impl SolveReport {
+    /// The summary line `dealdex solve` prints: deals, solved now, already solved, tables
+    /// stored in `db` (when there was a database), time and rate.
+    pub fn summary(&self, db: Option<&Path>) -> String {
+        let db = db.map_or(String::new(), |p| {
+            format!(", {} new tables stored in {}", self.stored, p.display())
+        });
+        let rate = self.solved as f64 / self.seconds.max(1e-9);
+        format!(
+            "{} deals: {} solved, {} already solved{db}; {:.1} s ({rate:.1} deals/s)",
+            self.deals, self.solved, self.already_solved, self.seconds
+        )
+    }
+}
+
+impl SolveItem {
+    /// The deal and its table as `dealdex solve` prints them: a heading (board, dealer,
+    /// vulnerability, deal), the table, par, and an empty line. Every line ends with a
+    /// newline.
+    pub fn text(&self, table: &TrickTable) -> String {
+        let board = self.board.map_or(String::new(), |b| format!("board {b}  "));
+        format!(
+            "{board}dealer {}  vul {}  {}\n{table}\npar {}\n\n",
+            self.dealer,
+            self.vul,
+            self.deal,
+            table.par(self.dealer, self.vul)
+        )
+    }
 }
 
 impl SolveInputError {
@@ -291,6 +365,8 @@ impl SolveInputError {
     pub fn class(&self) -> crate::ErrorClass {
         match self {
             SolveInputError::NoSet { .. }
+            | SolveInputError::Nothing
+            | SolveInputError::Vul(_)
             | SolveInputError::Read(_)
             | SolveInputError::Deal(_)
             | SolveInputError::Format { .. } => crate::ErrorClass::BadInput,

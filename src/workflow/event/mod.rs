@@ -34,6 +34,7 @@
 
 mod describe;
 mod make;
+mod text;
 mod verify;
 
 use std::path::{Path, PathBuf};
