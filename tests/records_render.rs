@@ -153,12 +153,13 @@ fn ink(dir: &Path, pdf: &Path, cols: usize, rows: usize) -> Vec<Vec<f64>> {
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| {
+            let name = p.file_name().unwrap().to_str().unwrap();
+            let stem = stem.file_name().unwrap().to_str().unwrap();
             p.extension().is_some_and(|e| e == "pgm")
-                && p.file_name()
-                    .unwrap()
-                    .to_str()
-                    .unwrap()
-                    .starts_with(stem.file_name().unwrap().to_str().unwrap())
+                && name
+                    .strip_prefix(stem)
+                    .and_then(|rest| rest.strip_prefix('-'))
+                    .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit()))
         })
         .collect();
     pages.sort();
@@ -240,7 +241,9 @@ fn check_pdf(dir: &Path, pdf: &Path, boards: &[u64], per_page: usize, size: &str
         4 => (2, 2),
         _ => (2, 3),
     };
-    for (k, cells) in ink(dir, pdf, grid.0, grid.1).iter().enumerate() {
+    let inked = ink(dir, pdf, grid.0, grid.1);
+    assert_eq!(inked.len(), pages, "pages rendered");
+    for (k, cells) in inked.iter().enumerate() {
         if (k + 1) * per_page <= boards.len() {
             for (c, share) in cells.iter().enumerate() {
                 assert!(*share > 0.005, "page {} cell {c}: blank ({share})", k + 1);
@@ -279,7 +282,31 @@ fn a_solved_club_set_prints_on_nine_a4_pages() {
     let html = d.join("club.html");
     assert_eq!(overflowing_boards(d, &html), Vec::<String>::new());
     let boards: Vec<u64> = (1..=36).collect();
-    check_pdf(d, &print_pdf(d, &html), &boards, 4, "A4", true);
+    let chromium_pdf = print_pdf(d, &html);
+    check_pdf(d, &chromium_pdf, &boards, 4, "A4", true);
+
+    // dealdex's own PDF: the same nine pages with the same boards on each.
+    let (r, _) = json_report(
+        d,
+        &["records", "--set", "club", "--out", "club.pdf", "--json"],
+    );
+    assert_eq!(
+        (r["pages"].as_u64(), r["format"].as_str()),
+        (Some(9), Some("pdf"))
+    );
+    let ours = d.join("club.pdf");
+    check_pdf(d, &ours, &boards, 4, "A4", true);
+    for k in 1..=9 {
+        let on = |pdf: &Path| -> Vec<u64> {
+            let t = page_text(pdf, k);
+            boards
+                .iter()
+                .copied()
+                .filter(|b| t.contains(&format!("Board {b}")))
+                .collect()
+        };
+        assert_eq!(on(&ours), on(&chromium_pdf), "page {k}");
+    }
 
     // Six to a Letter page: the smallest boxes.
     json_report(
@@ -300,6 +327,22 @@ fn a_solved_club_set_prints_on_nine_a4_pages() {
     let six = d.join("six.html");
     assert_eq!(overflowing_boards(d, &six), Vec::<String>::new());
     check_pdf(d, &print_pdf(d, &six), &boards, 6, "letter", true);
+    json_report(
+        d,
+        &[
+            "records",
+            "--set",
+            "club",
+            "--out",
+            "six.pdf",
+            "--per-page",
+            "6",
+            "--paper",
+            "letter",
+            "--json",
+        ],
+    );
+    check_pdf(d, &d.join("six.pdf"), &boards, 6, "letter", true);
 }
 
 /// The widest holdings (13-card suits with the ten as `10`) and voids fit every layout.
@@ -338,5 +381,22 @@ fn the_widest_hands_fit_every_layout() {
         assert_eq!(overflowing_boards(d, &html), Vec::<String>::new(), "{out}");
         let size = if paper == "a4" { "A4" } else { "letter" };
         check_pdf(d, &print_pdf(d, &html), &[1, 2], per_page, size, true);
+        let pdf = d.join(format!("w{per_page}{paper}.pdf"));
+        json_report(
+            d,
+            &[
+                "records",
+                worst.to_str().unwrap(),
+                "--solve",
+                "--out",
+                pdf.to_str().unwrap(),
+                "--per-page",
+                &per_page.to_string(),
+                "--paper",
+                paper,
+                "--json",
+            ],
+        );
+        check_pdf(d, &pdf, &[1, 2], per_page, size, true);
     }
 }
