@@ -296,6 +296,18 @@ fn a_solved_club_set_prints_on_nine_a4_pages() {
     );
     let ours = d.join("club.pdf");
     check_pdf(d, &ours, &boards, 4, "A4", true);
+    // Each page's par lines and HCP are the database's.
+    let store = dealdex::Store::open(&d.join("dealdex.db")).unwrap();
+    for (i, (n, key)) in store.set_boards("club").unwrap().iter().enumerate() {
+        let deal = key.to_deal().unwrap();
+        let table = store.dd_table(key).unwrap().expect("solved");
+        let par = table.par(dealdex::board_dealer(*n), dealdex::board_vulnerability(*n));
+        let text = page_text(&ours, i / 4 + 1);
+        let label = format!("Par: {}", dealdex::records::par_label(&par));
+        assert!(text.contains(&label), "board {n}: {label:?} in {text}");
+        let north = dealdex::features::hcp(deal.hand(dealdex::Seat::North)).to_string();
+        assert!(text.contains(&north), "board {n}: North's HCP");
+    }
     for k in 1..=9 {
         let on = |pdf: &Path| -> Vec<u64> {
             let t = page_text(pdf, k);
