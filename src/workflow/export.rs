@@ -30,7 +30,7 @@ use serde::Serialize;
 
 use crate::formats::{self, Board, DealFormat, FormatError, WriteOptions};
 use crate::model::index::{DealIndex, IndexError};
-use crate::store::{Store, StoreError};
+use crate::store::{SetInfo, Store, StoreError};
 
 /// Boards per file when `split` cuts a set for a machine's board limit: a multiple of 16,
 /// so that renumbered boards keep their dealer and vulnerability.
@@ -434,6 +434,37 @@ pub enum ExportError {
     Write(#[from] WriteError),
 }
 
+/// A stored set's row and its boards in board order, each solved deal with its double-dummy
+/// table (what [`export`] writes and the records workflow prints).
+///
+/// # Errors
+/// [`ExportError::NoSet`], [`ExportError::CorruptKey`] for a stored key that is no deal, or
+/// [`ExportError::Store`] when reading fails.
+pub fn stored_set(store: &Store, set: &str) -> Result<(SetInfo, Vec<Board>), ExportError> {
+    let info = store.set(set)?.ok_or_else(|| ExportError::NoSet {
+        set: set.to_owned(),
+        database: store.path().to_owned(),
+    })?;
+    let rows = store.set_boards(set)?;
+    let keys: Vec<DealIndex> = rows.iter().map(|(_, k)| *k).collect();
+    rows.iter()
+        .zip(store.dd_tables(&keys)?)
+        .map(|(&(n, key), dd)| {
+            let deal = key.to_deal().map_err(|error| ExportError::CorruptKey {
+                set: set.to_owned(),
+                board: n,
+                key,
+                error,
+            })?;
+            Ok(Board {
+                dd,
+                ..Board::new(n, deal)
+            })
+        })
+        .collect::<Result<Vec<Board>, ExportError>>()
+        .map(|boards| (info, boards))
+}
+
 /// Exports a stored set: its boards in board order, each solved deal with its double-dummy
 /// table, rendered for every output before any is written, standard-output files to
 /// `stdout`.
@@ -446,30 +477,8 @@ pub fn export(
     store: &Store,
     stdout: &mut dyn Write,
 ) -> Result<ExportReport, ExportError> {
-    let info = store.set(&job.set)?.ok_or_else(|| ExportError::NoSet {
-        set: job.set.clone(),
-        database: store.path().to_owned(),
-    })?;
-    let rows = store.set_boards(&job.set)?;
-    let mut boards = rows
-        .iter()
-        .map(|&(n, key)| {
-            key.to_deal()
-                .map(|deal| Board::new(n, deal))
-                .map_err(|error| ExportError::CorruptKey {
-                    set: job.set.clone(),
-                    board: n,
-                    key,
-                    error,
-                })
-        })
-        .collect::<Result<Vec<Board>, ExportError>>()?;
-    let keys: Vec<DealIndex> = rows.iter().map(|(_, k)| *k).collect();
-    let mut solved = 0;
-    for (b, table) in boards.iter_mut().zip(store.dd_tables(&keys)?) {
-        solved += u64::from(table.is_some());
-        b.dd = table;
-    }
+    let (info, boards) = stored_set(store, &job.set)?;
+    let solved = boards.iter().filter(|b| b.dd.is_some()).count() as u64;
     let opts = WriteOptions {
         event: job.event.clone().unwrap_or_else(|| info.name.clone()),
         blind: job.blind,

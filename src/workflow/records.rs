@@ -30,11 +30,11 @@ use serde::Serialize;
 
 use crate::dd::TrickTable;
 use crate::formats::DealFormat;
-use crate::model::index::{DealIndex, IndexError};
+use crate::model::index::DealIndex;
 use crate::records::pdf::PdfError;
 use crate::records::{RecordBoard, RecordOptions, RecordSheet, SheetHeader, html, pdf};
 use crate::store::{Store, StoreError};
-use crate::workflow::export::{WriteError, write_whole};
+use crate::workflow::export::{ExportError, WriteError, stored_set, write_whole};
 use crate::workflow::import::{ReadFileError, read_deal_file};
 use crate::workflow::solve::{DEFAULT_SOLVE_BATCH, SolveJob, SolveProgress, SolveSource};
 
@@ -186,24 +186,10 @@ pub enum RecordsError {
         /// The sheet's path as given.
         path: PathBuf,
     },
-    /// No set of that name.
-    #[error("no set named {set:?}")]
-    NoSet {
-        /// The name asked for.
-        set: String,
-    },
-    /// A stored key that is not a deal (the file was changed outside dealdex).
-    #[error("set {set:?} board {board}: stored key {key}: {error}")]
-    CorruptKey {
-        /// The set.
-        set: String,
-        /// The board.
-        board: u64,
-        /// The stored key.
-        key: DealIndex,
-        /// Why it is no deal.
-        error: IndexError,
-    },
+    /// The set could not be read: no set of that name, a corrupt stored key, or the store
+    /// failing.
+    #[error(transparent)]
+    Set(#[from] ExportError),
     /// The deal file could not be read.
     #[error(transparent)]
     Read(#[from] ReadFileError),
@@ -219,17 +205,15 @@ pub enum RecordsError {
 }
 
 impl RecordsError {
-    /// This error's [`ErrorClass`](crate::ErrorClass): a missing database or set and an
-    /// unreadable deal file are bad input; a corrupt key is a corrupt store; the rest keep
-    /// their own class.
+    /// This error's [`ErrorClass`](crate::ErrorClass): a missing database, a sheet name
+    /// that is not `.html`/`.pdf` and an unreadable deal file are bad input; a set that
+    /// cannot be read keeps its class (no such set: bad input; a corrupt key: corrupt store).
     pub fn class(&self) -> crate::ErrorClass {
         use crate::ErrorClass;
         match self {
-            RecordsError::NoStore
-            | RecordsError::SheetExtension { .. }
-            | RecordsError::NoSet { .. } => ErrorClass::BadInput,
+            RecordsError::NoStore | RecordsError::SheetExtension { .. } => ErrorClass::BadInput,
             RecordsError::Read(e) => e.class(),
-            RecordsError::CorruptKey { .. } => ErrorClass::CorruptStore,
+            RecordsError::Set(e) => e.class(),
             RecordsError::Store(e) => e.class(),
             RecordsError::Pdf(_) => ErrorClass::Internal,
             RecordsError::Write(_) => ErrorClass::Io,
@@ -319,28 +303,14 @@ fn gather(
     match &job.source {
         RecordsSource::Set(name) => {
             let store = store.ok_or(RecordsError::NoStore)?;
-            let info = store
-                .set(name)?
-                .ok_or_else(|| RecordsError::NoSet { set: name.clone() })?;
-            let rows = store.set_boards(name)?;
-            let keys: Vec<DealIndex> = rows.iter().map(|(_, k)| *k).collect();
-            let tables = store.dd_tables(&keys)?;
-            let boards = rows
-                .iter()
-                .zip(tables)
-                .map(|(&(n, key), dd)| {
-                    let deal = key.to_deal().map_err(|error| RecordsError::CorruptKey {
-                        set: name.clone(),
-                        board: n,
-                        key,
-                        error,
-                    })?;
-                    Ok(RecordBoard {
-                        dd,
-                        ..RecordBoard::new(n, deal)
-                    })
+            let (info, read) = stored_set(store, name)?;
+            let boards = read
+                .into_iter()
+                .map(|b| RecordBoard {
+                    dd: b.dd,
+                    ..RecordBoard::new(b.number.unwrap_or_default(), b.deal)
                 })
-                .collect::<Result<Vec<_>, RecordsError>>()?;
+                .collect();
             let header = SheetHeader {
                 event: info.name.clone(),
                 date: info.created_at.get(..10).map(str::to_owned),
