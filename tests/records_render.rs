@@ -43,6 +43,8 @@ fn chromium(dir: &Path) -> Command {
         "--no-sandbox",
         "--disable-gpu",
         "--no-first-run",
+        // Containers often have a small /dev/shm; Chromium then uses /tmp.
+        "--disable-dev-shm-usage",
     ])
     .arg(format!(
         "--user-data-dir={}",
