@@ -438,16 +438,7 @@ impl Page {
                 }
                 Item::Fill { x, y, w, h, colour } => {
                     ops.push(Op::SetFillColor { col: rgb(*colour) });
-                    ops.push(Op::DrawRectangle {
-                        rectangle: Rect {
-                            x: Pt(*x),
-                            y: Pt(page_h - y - h),
-                            width: Pt(*w),
-                            height: Pt(*h),
-                            mode: Some(PaintMode::Fill),
-                            winding_order: None,
-                        },
-                    });
+                    ops.push(rectangle(*x, page_h - y - h, *w, *h, PaintMode::Fill));
                 }
                 Item::Rect {
                     x,
@@ -461,16 +452,7 @@ impl Page {
                     ops.push(Op::SetOutlineColor { col: rgb(*colour) });
                     ops.push(Op::SetOutlineThickness { pt: Pt(*width) });
                     if *radius <= 0.0 {
-                        ops.push(Op::DrawRectangle {
-                            rectangle: Rect {
-                                x: Pt(*x),
-                                y: Pt(page_h - y - h),
-                                width: Pt(*w),
-                                height: Pt(*h),
-                                mode: Some(PaintMode::Stroke),
-                                winding_order: None,
-                            },
-                        });
+                        ops.push(rectangle(*x, page_h - y - h, *w, *h, PaintMode::Stroke));
                     } else {
                         ops.push(Op::DrawLine {
                             line: Line {
@@ -1204,6 +1186,20 @@ fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
 
 fn rfind(hay: &[u8], needle: &[u8]) -> Option<usize> {
     hay.windows(needle.len()).rposition(|w| w == needle)
+}
+
+/// A rectangle drawn with `mode`, from its lower-left corner (PDF coordinates, points).
+fn rectangle(x: f32, y: f32, w: f32, h: f32, mode: PaintMode) -> Op {
+    Op::DrawRectangle {
+        rectangle: Rect {
+            x: Pt(x),
+            y: Pt(y),
+            width: Pt(w),
+            height: Pt(h),
+            mode: Some(mode),
+            winding_order: None,
+        },
+    }
 }
 
 #[cfg(test)]
