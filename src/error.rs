@@ -189,6 +189,7 @@ bad_input_class!(
     crate::workflow::event::PhaseSpecError,
     crate::PredealError,
     crate::query::QueryError,
+    crate::query::DialectError,
     crate::EncodingError,
     crate::PlayError,
     crate::StrainError,

@@ -262,3 +262,109 @@ fn predeal_fixes_cards_reproducibly() {
         .code(2)
         .stderr(predicate::str::contains("column 4"));
 }
+
+#[test]
+fn query_explains_a_spark_predicate_without_a_database() {
+    let dir = TempDir::new().unwrap();
+    let expr = "hcp(NS) >= 25 and not balanced(N) or dd(EW, nt) in 9..13";
+    let want = Query::parse(expr).unwrap().to_spark_sql().unwrap();
+    assert_eq!(
+        want,
+        "(((hcp_n + hcp_s) >= 25 AND NOT ((len_n_s BETWEEN 2 AND 5 AND len_n_h BETWEEN 2 AND 5 \
+         AND len_n_d BETWEEN 2 AND 5 AND len_n_c BETWEEN 2 AND 5 AND (CASE WHEN len_n_s = 2 \
+         THEN 1 ELSE 0 END + CASE WHEN len_n_h = 2 THEN 1 ELSE 0 END + CASE WHEN len_n_d = 2 \
+         THEN 1 ELSE 0 END + CASE WHEN len_n_c = 2 THEN 1 ELSE 0 END) <= 1))) OR \
+         greatest(dd_e_nt, dd_w_nt) BETWEEN 9 AND 13)"
+    );
+    // Text: the predicate alone on one line, --count or not.
+    for count in [false, true] {
+        let mut cmd = dealdex(dir.path());
+        cmd.args(["query", expr, "--explain", "--dialect", "spark"]);
+        if count {
+            cmd.arg("--count");
+        }
+        cmd.assert().success().stdout(format!("{want}\n"));
+    }
+    // JSON: the predicate line, then the report carrying it.
+    let (report, lines) = common::json_report(
+        dir.path(),
+        &["query", expr, "--explain", "--dialect", "spark", "--json"],
+    );
+    assert_eq!(lines, std::slice::from_ref(&want));
+    assert_eq!(report["mode"], "explain");
+    assert_eq!(report["dialect"], "spark");
+    assert_eq!(report["predicate"], want.as_str());
+    assert_eq!(report["bytes"], want.len() as u64 + 1);
+    // The SQLite explanation is unchanged and its report has neither field.
+    let (report, _) = common::json_report(dir.path(), &["query", expr, "--explain", "--json"]);
+    assert!(report.get("dialect").is_none() && report.get("predicate").is_none());
+    dealdex(dir.path())
+        .args(["query", "hcp(N) >= 15", "--explain", "--dialect", "sqlite"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("hcp_n >= ?1"));
+    assert!(
+        !dir.path().join(dealdex::DEFAULT_DATABASE).exists(),
+        "no database was opened or created"
+    );
+}
+
+#[test]
+fn spark_dialect_refusals_exit_2() {
+    let dir = TempDir::new().unwrap();
+    let refused: [(&[&str], &str); 5] = [
+        (
+            &[
+                "query",
+                "hcp(N) > 3 or par(EW, all, W) >= 100",
+                "--explain",
+                "--dialect",
+                "spark",
+            ],
+            "par(EW, all, W) is not available in the Spark dialect",
+        ),
+        (&["query", "hcp(N) > 3", "--dialect", "spark"], "--explain"),
+        (
+            &[
+                "query",
+                "hcp(N) > 3",
+                "--explain",
+                "--dialect",
+                "spark",
+                "--set",
+                "club",
+            ],
+            "cannot hold a set scope",
+        ),
+        (
+            &[
+                "query",
+                "hcp(N) > 3",
+                "--explain",
+                "--dialect",
+                "spark",
+                "--limit",
+                "5",
+            ],
+            "cannot hold a limit",
+        ),
+        (
+            &["query", "hcp(N) > 3", "--explain", "--dialect", "duckdb"],
+            "unknown dialect 'duckdb' (dialects: sqlite, spark)",
+        ),
+    ];
+    for (args, needle) in refused {
+        dealdex(dir.path())
+            .args(args)
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(predicate::str::contains(needle));
+    }
+    // Par is still fine in SQLite.
+    dealdex(dir.path())
+        .args(["query", "par(EW, all, W) >= 100", "--explain"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("dd_par(tricks, 'W', 'All')"));
+}

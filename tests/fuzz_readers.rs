@@ -1,4 +1,4 @@
-//! Bad input, proven (issue 10, item 4): every reader dealdex has — the 15 deal-file formats,
+//! Bad input, proven (issue 10, item 4): every reader dealdex has — the 16 deal-file formats,
 //! SquareDeal's `.sqd` and `.sqk`, the query language, deal strings, hand-record numbers, hex
 //! indices and card encodings — is run on thousands of mutated real files.
 //!
@@ -936,7 +936,7 @@ const FILE_CASES: u64 = 5000;
 /// Cases CI runs for each string reader (query, deal string, number, index, card).
 const STRING_CASES: u64 = 4000;
 
-/// Every reader, with the cases CI runs: 17 file readers and 5 string readers, 105,000 cases
+/// Every reader, with the cases CI runs: 18 file readers and 5 string readers, 110,000 cases
 /// in all (the figure README gives).
 fn readers() -> Vec<Reader> {
     type Read = fn(&'static str, &[u8]) -> Verdict;
@@ -1173,6 +1173,7 @@ fuzz_tests! {
     hex_reader_survives_mutated_files => "hex",
     json_reader_survives_mutated_files => "json",
     oneline_reader_survives_mutated_files => "oneline",
+    parquet_reader_survives_mutated_files => "parquet",
     sqd_reader_survives_mutated_files => "sqd",
     sqk_reader_survives_mutated_files => "sqk",
     query_parser_survives_mutated_queries => "query",
@@ -1184,13 +1185,13 @@ fuzz_tests! {
 
 #[test]
 fn every_reader_is_fuzzed() {
-    // The 15 formats of the registry, the two SquareDeal files and the five string readers:
+    // The 16 formats of the registry, the two SquareDeal files and the five string readers:
     // a format added to the registry is fuzzed without touching this file, but must get a
     // test function above (this count says so).
-    assert_eq!(formats::registry().len(), 15);
-    assert_eq!(readers().len(), 22);
+    assert_eq!(formats::registry().len(), 16);
+    assert_eq!(readers().len(), 23);
     // README's "Reliability" section quotes this total.
-    assert_eq!(readers().iter().map(|r| r.cases).sum::<u64>(), 105_000);
+    assert_eq!(readers().iter().map(|r| r.cases).sum::<u64>(), 110_000);
 }
 
 #[test]

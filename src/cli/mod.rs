@@ -153,6 +153,7 @@ fn class_of(cause: &(dyn std::error::Error + 'static)) -> Option<ErrorClass> {
         dealdex::workflow::event::PhaseSpecError,
         dealdex::PredealError,
         dealdex::query::QueryError,
+        dealdex::query::DialectError,
         dealdex::EncodingError,
         dealdex::PlayError,
         dealdex::StrainError,

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 use dealdex::Store;
+use dealdex::query::Dialect;
 use dealdex::workflow::query::{QueryJob, QueryMode};
 
 use super::{DbArgs, open_output};
@@ -18,7 +19,12 @@ or a side NS EW where it makes sense; comparisons = != < <= > >=, t in a..b, and
 Examples:
   dealdex query 'hcp(N) >= 20 and len(S, spades) >= 5' --count
   dealdex query 'shape(E) = 4432 and hcp(NS) in 20..24' --limit 10 --format pbn
-  dealdex query 'balanced(N)' --set club --explain"
+  dealdex query 'balanced(N)' --set club --explain
+  dealdex query 'hcp(NS) >= 25 and dd(NS, nt) >= 9' --explain --dialect spark
+
+--explain --dialect spark prints one line, a Spark SQL predicate over the columns of a dealdex
+Parquet archive for df.filter(…) (docs/query.md); it needs no database, and par(…), --set and
+--limit are refused."
 )]
 pub struct QueryArgs {
     /// The expression.
@@ -35,6 +41,11 @@ pub struct QueryArgs {
     /// Show the SQL and its parameters instead of running it.
     #[arg(long)]
     explain: bool,
+    /// The SQL --explain shows: sqlite (the statement run on the database) or spark (a
+    /// predicate over a Parquet archive's columns; needs --explain).
+    #[arg(long, value_name = "DIALECT", default_value = "sqlite", value_parser = parse_dialect,
+          requires_if("spark", "explain"))]
+    dialect: Dialect,
     /// Output format (any registered format; default hex).
     #[arg(long, short, value_name = "FORMAT")]
     format: Option<String>,
@@ -50,6 +61,7 @@ pub fn run(a: QueryArgs, json: bool) -> anyhow::Result<()> {
         (true, count) => QueryMode::Explain {
             count,
             limit: a.limit,
+            dialect: a.dialect,
         },
         (false, true) => QueryMode::Count,
         (false, false) => QueryMode::Find {
@@ -77,4 +89,8 @@ pub fn run(a: QueryArgs, json: bool) -> anyhow::Result<()> {
         writeln!(out, "{}", report.count)?;
     }
     Ok(out.flush()?)
+}
+
+fn parse_dialect(s: &str) -> Result<Dialect, String> {
+    Dialect::from_name(s).ok_or_else(|| format!("unknown dialect '{s}' (dialects: sqlite, spark)"))
 }

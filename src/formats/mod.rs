@@ -28,6 +28,7 @@ mod kops;
 mod lin;
 mod oneline;
 pub(crate) mod output;
+pub(crate) mod parquet;
 pub(crate) mod pbn;
 mod pbn_dd;
 pub(crate) mod text;
@@ -46,6 +47,7 @@ pub use json::Json;
 pub use kops::Kops;
 pub use lin::Lin;
 pub use oneline::OneLine;
+pub use parquet::{Parquet, ParquetWriter};
 pub use pbn::Pbn;
 
 /// One board as a file carries it: the deal plus whatever the format records about it.
@@ -512,6 +514,21 @@ pub trait DealFormat: Send + Sync {
         Ok(())
     }
 
+    /// A writer that takes a set chunk by chunk and writes it to `out` as it goes, for the
+    /// formats whose file cannot be cut into independent chunks of bytes
+    /// ([`FormatInfo::streaming`] false) yet can be written in bounded memory: Parquet (row
+    /// groups, then a footer listing them). Bulk generation uses it instead of collecting the
+    /// whole run. Default: `None` (the byte writers above serve).
+    ///
+    /// The `Option` is `Some(Err(..))` when the writer cannot start on `out`.
+    fn open_writer(
+        &self,
+        _out: Box<dyn std::io::Write + Send>,
+        _opts: &WriteOptions,
+    ) -> Option<Result<Box<dyn BoardWriter>, BoardWriteError>> {
+        None
+    }
+
     /// Writes what comes after the boards. Default: nothing.
     ///
     /// # Errors
@@ -519,6 +536,35 @@ pub trait DealFormat: Send + Sync {
     fn write_footer(&self, _opts: &WriteOptions, _out: &mut Vec<u8>) -> Result<(), FormatError> {
         Ok(())
     }
+}
+
+/// A stateful writer of one file ([`DealFormat::open_writer`]): boards in chunks, then
+/// [`BoardWriter::finish`].
+pub trait BoardWriter: Send {
+    /// Adds boards, which all have numbers (see [`number_boards`]).
+    ///
+    /// # Errors
+    /// [`BoardWriteError::Format`] naming a board the format cannot hold (nothing of this call
+    /// is added then), [`BoardWriteError::Io`] when the destination fails.
+    fn write_boards(&mut self, boards: &[Board]) -> Result<(), BoardWriteError>;
+
+    /// Writes what the file still needs (the last rows, a footer), flushes, and gives the
+    /// file's size in bytes.
+    ///
+    /// # Errors
+    /// [`BoardWriteError::Io`] when the destination fails.
+    fn finish(self: Box<Self>) -> Result<u64, BoardWriteError>;
+}
+
+/// Why a [`BoardWriter`] failed.
+#[derive(Debug, thiserror::Error)]
+pub enum BoardWriteError {
+    /// The destination refused the bytes.
+    #[error(transparent)]
+    Io(#[from] std::io::Error),
+    /// A board the format cannot hold, or the writer's own error.
+    #[error(transparent)]
+    Format(#[from] FormatError),
 }
 
 /// Gives every board without a number the number after the previous board's (the first one
@@ -580,6 +626,7 @@ static REGISTRY: &[&dyn DealFormat] = &[
     &hex::Hex,
     &json::Json,
     &oneline::OneLine,
+    &parquet::Parquet,
 ];
 
 /// The format named `name` (case-insensitive), or `None`.

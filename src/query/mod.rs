@@ -1,9 +1,10 @@
 //! The deal query language: `hcp(N) >= 20 and len(S, spades) >= 5 and shape(E) = 4432`,
 //! `hcp(N) + hcp(S) in 20..24`, `par(NS, none) > 0`.
 //!
-//! One parsed [`Query`] serves two ends: [`Query::matches`] evaluates it on a [`Deal`] in
-//! Rust (for `generate --where`), and [`Query::to_sql`] compiles it to a parameterised
-//! SQLite `WHERE` clause over the `deals` table (for `query`). Both give the same answer
+//! One parsed [`Query`] serves several ends: [`Query::matches`] evaluates it on a [`Deal`] in
+//! Rust (for `generate --where`), [`Query::to_sql`] compiles it to a parameterised
+//! SQLite `WHERE` clause over the `deals` table (for `query`), and [`Query::to_spark_sql`]
+//! to a Spark SQL predicate over a Parquet archive's columns (for `query --dialect spark`). Both give the same answer
 //! for every deal. The full reference, with more examples, is `docs/query.md`.
 //!
 //! # Language
@@ -140,6 +141,15 @@
 //! let err = Query::parse("hcp(X) > 3").unwrap_err();
 //! assert_eq!(err.to_string(), "column 5: unknown seat 'X' (seats: N, E, S, W, north, east, south, west; sides: NS, EW)");
 //! ```
+//!
+//! # Spark SQL
+//!
+//! [`Query::to_spark_sql`] compiles the same query to one Spark SQL boolean expression, with
+//! literals inline, over the columns of a dealdex Parquet deal archive (`hcp_<seat>`,
+//! `len_<seat>_<suit>`, `controls_<seat>`, `ltc_<seat>`, `dd_<seat>_<strain>`, the last
+//! NULL for an unsolved deal), so that `df.filter(expr)` keeps the deals the SQLite clause
+//! counts. `par(…)` has no column there and is refused with a [`DialectError`].
+//! [`Dialect`] names the two targets.
 
 use std::fmt;
 use std::str::FromStr;
@@ -154,6 +164,7 @@ use crate::play::record::Strain;
 mod eval;
 mod lexer;
 mod parser;
+mod spark;
 mod sql;
 
 /// How deeply parentheses and `not` may nest in a query (a deeper query is refused with a
@@ -199,6 +210,69 @@ pub struct QueryError {
     pub column: usize,
     /// What is wrong, in words, often with the expected forms.
     pub message: String,
+}
+
+/// The SQL dialect a query is compiled to.
+///
+/// ```
+/// use dealdex::query::Dialect;
+/// assert_eq!(Dialect::from_name("spark"), Some(Dialect::Spark));
+/// assert_eq!(Dialect::Spark.name(), "spark");
+/// assert_eq!(Dialect::default(), Dialect::Sqlite);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Dialect {
+    /// SQLite over the store's `deals` table and SQL functions, with placeholders:
+    /// [`Query::to_sql`] (what `dealdex query` runs).
+    #[default]
+    Sqlite,
+    /// Spark SQL over the columns of a dealdex Parquet deal archive, literals inline:
+    /// [`Query::to_spark_sql`] (for `df.filter(expr)`).
+    Spark,
+}
+
+impl Dialect {
+    /// Every dialect, [`Dialect::Sqlite`] first.
+    pub const ALL: [Dialect; 2] = [Dialect::Sqlite, Dialect::Spark];
+
+    /// The lower-case name: `sqlite` or `spark`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Dialect::Sqlite => "sqlite",
+            Dialect::Spark => "spark",
+        }
+    }
+
+    /// The dialect named `name` (as [`Dialect::name`] gives it, any case), if any.
+    pub fn from_name(name: &str) -> Option<Dialect> {
+        Dialect::ALL
+            .into_iter()
+            .find(|d| d.name().eq_ignore_ascii_case(name))
+    }
+}
+
+impl fmt::Display for Dialect {
+    /// `SQLite` or `Spark`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Dialect::Sqlite => "SQLite",
+            Dialect::Spark => "Spark",
+        })
+    }
+}
+
+/// Why a parsed query cannot be compiled to a dialect: one of its terms has no counterpart
+/// in the dialect's columns (`par(…)` in [`Dialect::Spark`]). Displays as
+/// `par(NS, none) is not available in the Spark dialect: …`.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{term} is not available in the {dialect} dialect: {reason}")]
+pub struct DialectError {
+    /// The dialect asked for.
+    pub dialect: Dialect,
+    /// The first term it cannot express, in the query's canonical text (`par(NS, none)`).
+    pub term: String,
+    /// Why, and what is available instead.
+    pub reason: &'static str,
 }
 
 /// A comparison operator.
@@ -449,6 +523,58 @@ impl Query {
     /// ```
     pub fn to_sql(&self) -> SqlFilter {
         sql::compile(&self.cond)
+    }
+
+    /// Compiles the query to one self-contained Spark SQL boolean expression over the
+    /// columns of a dealdex Parquet deal archive, for `df.filter(expr)`: it keeps exactly
+    /// the rows whose deals [`Query::to_sql`] keeps in the store (and, for a solved deal,
+    /// [`Query::matches`] accepts).
+    ///
+    /// Columns assumed (integers; `<seat>` is `n e s w`, `<suit>` `s h d c`, `<strain>`
+    /// `nt s h d c`): `hcp_<seat>`, `len_<seat>_<suit>`, `controls_<seat>` (A=2 K=1),
+    /// `ltc_<seat>` ([`crate::model::features::losing_trick_count`]) and
+    /// `dd_<seat>_<strain>` (double-dummy tricks of that declarer), the last NULL, all 20
+    /// together, for an unsolved deal. Literals are inlined as decimal integers; no text of
+    /// the query is copied. Every construct:
+    ///
+    /// | query | Spark SQL |
+    /// | --- | --- |
+    /// | `hcp(N)`, `len(N, hearts)`, `controls(N)`, `ltc(N)` | `hcp_n`, `len_n_h`, `controls_n`, `ltc_n` |
+    /// | `hcp(NS)` (also `len`, `controls`) | `(hcp_n + hcp_s)` |
+    /// | `longest(N)` | `greatest(len_n_s, len_n_h, len_n_d, len_n_c)` |
+    /// | `dd(N, nt)` | `dd_n_nt` |
+    /// | `dd(EW, hearts)` | `greatest(dd_e_h, dd_w_h)` (the better declarer) |
+    /// | `a + b - c` | `(CAST(a AS BIGINT) + b - c)` (64-bit, as in Rust and SQLite) |
+    /// | literal `20` | `20` |
+    /// | `a >= b` (`=` `!=` `<` `<=` `>` `>=`) | `a >= b` (`=` `<>` `<` `<=` `>` `>=`) |
+    /// | `a in 20..21` | `a BETWEEN 20 AND 21` |
+    /// | `balanced(N)` | `(len_n_s BETWEEN 2 AND 5 AND … AND (CASE WHEN len_n_s = 2 THEN 1 ELSE 0 END + …) <= 1)`: no suit outside 2..=5, at most one doubleton |
+    /// | `semibalanced(N)` | `(len_n_s BETWEEN 2 AND 6 AND … AND len_n_c BETWEEN 2 AND 6)` |
+    /// | `pattern(N) = 5431` | `(len_n_s = 5 AND len_n_h = 4 AND len_n_d = 3 AND len_n_c = 1)` |
+    /// | `shape(N) = 4333` | `((len_n_s = 4 AND …) OR …)`, one group per distinct suit order, in decreasing lexicographic order |
+    /// | `shape(X) != …`, `pattern(X) != …` | `NOT` the same |
+    /// | `not c`, `c and d`, `c or d` | `NOT (c)`, `(c AND d)`, `(c OR d)` |
+    ///
+    /// An unsolved deal's NULL `dd` makes its comparisons NULL, which `NOT`, `AND` and `OR`
+    /// treat as in SQLite (three-valued logic), so the two dialects keep the same rows.
+    /// The expression is also valid SQLite given a `greatest` function.
+    ///
+    /// # Errors
+    /// [`DialectError`] naming the first `par(…)` term: the archive has no par scores.
+    ///
+    /// ```
+    /// use dealdex::query::Query;
+    /// let q = Query::parse("hcp(NS) in 20..25 and not pattern(W) = 5431 or dd(N, nt) >= 9").unwrap();
+    /// assert_eq!(
+    ///     q.to_spark_sql().unwrap(),
+    ///     "(((hcp_n + hcp_s) BETWEEN 20 AND 25 AND \
+    ///      NOT ((len_w_s = 5 AND len_w_h = 4 AND len_w_d = 3 AND len_w_c = 1))) OR dd_n_nt >= 9)"
+    /// );
+    /// let e = Query::parse("par(NS, none) > 0").unwrap().to_spark_sql().unwrap_err();
+    /// assert!(e.to_string().starts_with("par(NS, none) is not available in the Spark dialect"));
+    /// ```
+    pub fn to_spark_sql(&self) -> Result<String, DialectError> {
+        spark::compile(&self.cond)
     }
 }
 

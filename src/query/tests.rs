@@ -302,3 +302,240 @@ fn dd_and_par_sums_count_as_expensive() {
     assert!(parse("not (hcp(N) > 1 or 1 - par(NS, none) > 0)").uses_dd());
     assert!(!parse("hcp(N) + hcp(S) > 10 and shape(E) = 4432").uses_dd());
 }
+
+// ---------------------------------------------------------------------------------------
+// The Spark dialect.
+
+fn spark(text: &str) -> String {
+    parse(text)
+        .to_spark_sql()
+        .unwrap_or_else(|e| panic!("{text}: {e}"))
+}
+
+#[test]
+fn spark_terms_are_columns() {
+    for (q, want) in [
+        ("hcp(N) >= 20", "hcp_n >= 20"),
+        ("hcp(NS) >= 20", "(hcp_n + hcp_s) >= 20"),
+        ("len(W, diamonds) < 3", "len_w_d < 3"),
+        ("len(EW, hearts) >= 8", "(len_e_h + len_w_h) >= 8"),
+        ("controls(E) > 4", "controls_e > 4"),
+        ("controls(NS) > 6", "(controls_n + controls_s) > 6"),
+        ("ltc(W) <= 7", "ltc_w <= 7"),
+        (
+            "longest(S) >= 6",
+            "greatest(len_s_s, len_s_h, len_s_d, len_s_c) >= 6",
+        ),
+        ("dd(N, nt) >= 9", "dd_n_nt >= 9"),
+        ("dd(E, spades) = 10", "dd_e_s = 10"),
+        ("dd(W, clubs) = 10", "dd_w_c = 10"),
+        ("dd(EW, hearts) > 7", "greatest(dd_e_h, dd_w_h) > 7"),
+        ("dd(NS, diamonds) > 7", "greatest(dd_n_d, dd_s_d) > 7"),
+        (
+            "hcp(N) = 9223372036854775807",
+            "hcp_n = 9223372036854775807",
+        ),
+        ("3 < hcp(N)", "3 < hcp_n"),
+    ] {
+        assert_eq!(spark(q), want, "{q}");
+    }
+}
+
+#[test]
+fn spark_operators_ranges_and_sums() {
+    for (q, want) in [
+        ("hcp(N) = 1", "hcp_n = 1"),
+        ("hcp(N) == 1", "hcp_n = 1"),
+        ("hcp(N) != 1", "hcp_n <> 1"),
+        ("hcp(N) <> 1", "hcp_n <> 1"),
+        ("hcp(N) < 1", "hcp_n < 1"),
+        ("hcp(N) <= 1", "hcp_n <= 1"),
+        ("hcp(N) > 1", "hcp_n > 1"),
+        ("hcp(N) >= 1", "hcp_n >= 1"),
+        ("hcp(S) in 15..17", "hcp_s BETWEEN 15 AND 17"),
+        (
+            "hcp(N) + hcp(S) in 20..24",
+            "(CAST(hcp_n AS BIGINT) + hcp_s) BETWEEN 20 AND 24",
+        ),
+        (
+            "hcp(N) - (hcp(S) - 1) > 0",
+            "(CAST(hcp_n AS BIGINT) - hcp_s + 1) > 0",
+        ),
+        (
+            "hcp(NS) + 2147483647 > len(N, S) - len(N, H)",
+            "(CAST((hcp_n + hcp_s) AS BIGINT) + 2147483647) > (CAST(len_n_s AS BIGINT) - len_n_h)",
+        ),
+        (
+            "0 - 1 < dd(N, nt) + 1 - dd(NS, spades)",
+            "(CAST(0 AS BIGINT) - 1) < (CAST(dd_n_nt AS BIGINT) + 1 - greatest(dd_n_s, dd_s_s))",
+        ),
+    ] {
+        assert_eq!(spark(q), want, "{q}");
+    }
+}
+
+#[test]
+fn spark_conditions() {
+    assert_eq!(
+        spark("balanced(E)"),
+        "(len_e_s BETWEEN 2 AND 5 AND len_e_h BETWEEN 2 AND 5 AND len_e_d BETWEEN 2 AND 5 AND \
+         len_e_c BETWEEN 2 AND 5 AND (CASE WHEN len_e_s = 2 THEN 1 ELSE 0 END + CASE WHEN \
+         len_e_h = 2 THEN 1 ELSE 0 END + CASE WHEN len_e_d = 2 THEN 1 ELSE 0 END + CASE WHEN \
+         len_e_c = 2 THEN 1 ELSE 0 END) <= 1)"
+    );
+    assert_eq!(
+        spark("semibalanced(W)"),
+        "(len_w_s BETWEEN 2 AND 6 AND len_w_h BETWEEN 2 AND 6 AND len_w_d BETWEEN 2 AND 6 AND \
+         len_w_c BETWEEN 2 AND 6)"
+    );
+    assert_eq!(
+        spark("pattern(N) = 5431"),
+        "(len_n_s = 5 AND len_n_h = 4 AND len_n_d = 3 AND len_n_c = 1)"
+    );
+    assert_eq!(
+        spark("pattern(N) != 10-1-1-1"),
+        "NOT (len_n_s = 10 AND len_n_h = 1 AND len_n_d = 1 AND len_n_c = 1)"
+    );
+    let quads = "(len_s_s = 4 AND len_s_h = 3 AND len_s_d = 3 AND len_s_c = 3) OR \
+                 (len_s_s = 3 AND len_s_h = 4 AND len_s_d = 3 AND len_s_c = 3) OR \
+                 (len_s_s = 3 AND len_s_h = 3 AND len_s_d = 4 AND len_s_c = 3) OR \
+                 (len_s_s = 3 AND len_s_h = 3 AND len_s_d = 3 AND len_s_c = 4)";
+    assert_eq!(spark("shape(S) = 3334"), format!("({quads})"));
+    assert_eq!(spark("4-3-3-3 != shape(S)"), format!("NOT ({quads})"));
+    // One group per distinct suit order: 12 for 4-4-3-2, 24 for 5-4-3-1.
+    assert_eq!(spark("shape(N) = 4432").matches(" OR ").count(), 11);
+    assert_eq!(spark("shape(N) = 5431").matches(" OR ").count(), 23);
+    assert_eq!(spark("not hcp(N) > 3"), "NOT (hcp_n > 3)");
+    assert_eq!(
+        spark("not (hcp(N) > 3 or balanced(S) and ltc(S) < 7) && !!(dd(N, s) = 1 || 1 = 1)"),
+        format!(
+            "(NOT ((hcp_n > 3 OR ({} AND ltc_s < 7))) AND NOT (NOT ((dd_n_s = 1 OR 1 = 1))))",
+            spark("balanced(S)")
+        )
+    );
+}
+
+#[test]
+fn spark_refuses_par_naming_it() {
+    for (q, term) in [
+        ("par(NS, none) > 0", "par(NS, none)"),
+        ("par(EW, all, W) >= 100", "par(EW, all, W)"),
+        (
+            "hcp(N) > 3 or not (dd(N, nt) - par(NS, ns, E) in 0..5)",
+            "par(NS, ns, E)",
+        ),
+        ("1 < par(EW, ew) and par(NS, none) > 0", "par(EW, ew)"),
+    ] {
+        let e = parse(q).to_spark_sql().unwrap_err();
+        assert_eq!(e.dialect, Dialect::Spark);
+        assert_eq!(e.term, term, "{q}");
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "{term} is not available in the Spark dialect: the Parquet archive has \
+                 double-dummy tricks (dd(X, strain)) but no par scores"
+            )
+        );
+        assert_eq!(e.class(), crate::ErrorClass::BadInput);
+    }
+}
+
+#[test]
+fn dialects_by_name() {
+    assert_eq!(Dialect::from_name("SPARK"), Some(Dialect::Spark));
+    assert_eq!(Dialect::from_name("sqlite"), Some(Dialect::Sqlite));
+    assert_eq!(Dialect::from_name("postgres"), None);
+    assert_eq!(Dialect::Sqlite.to_string(), "SQLite");
+    assert_eq!(Dialect::Spark.name(), "spark");
+}
+
+/// Every suit-length vector of a 13-card hand, ♠ ♥ ♦ ♣ (560 of them).
+fn all_length_vectors() -> Vec<[u8; 4]> {
+    let mut out = Vec::new();
+    for s in 0..=13u8 {
+        for h in 0..=13 - s {
+            for d in 0..=13 - s - h {
+                out.push([s, h, d, 13 - s - h - d]);
+            }
+        }
+    }
+    out
+}
+
+/// The shape conditions' Spark text, run by SQLite over every length vector of North (with
+/// `greatest` as Spark has it), against [`Shape`]: the balanced and semi-balanced rules,
+/// every shape and every pattern with `=` and `!=`, and `longest`.
+#[test]
+fn spark_shape_conditions_hold_exactly_on_every_shape() {
+    use crate::model::features::Shape;
+    let vectors = all_length_vectors();
+    assert_eq!(vectors.len(), 560);
+    let conn = rusqlite::Connection::open_in_memory().unwrap();
+    conn.execute_batch(
+        "CREATE TABLE t (len_n_s INTEGER, len_n_h INTEGER, len_n_d INTEGER, len_n_c INTEGER)",
+    )
+    .unwrap();
+    register_greatest(&conn);
+    for v in &vectors {
+        conn.execute("INSERT INTO t VALUES (?1, ?2, ?3, ?4)", v.map(i64::from))
+            .unwrap();
+    }
+    // Whether the query's predicate holds (is true, not false or NULL) for each vector.
+    let run = |q: &str| -> Vec<bool> {
+        let sql = format!(
+            "SELECT CASE WHEN {} THEN 1 ELSE 0 END FROM t ORDER BY rowid",
+            spark(q)
+        );
+        let mut stmt = conn.prepare(&sql).unwrap();
+        stmt.query_map([], |r| r.get::<_, i64>(0))
+            .unwrap()
+            .map(|r| r.unwrap() == 1)
+            .collect()
+    };
+    let check = |q: &str, want: &dyn Fn(Shape) -> bool| {
+        let got = run(q);
+        for (v, g) in vectors.iter().zip(got) {
+            assert_eq!(g, want(Shape(*v)), "{q} on {v:?}");
+        }
+    };
+    check("balanced(N)", &|s| s.is_balanced());
+    check("semibalanced(N)", &|s| s.is_semi_balanced());
+    check("not balanced(N)", &|s| !s.is_balanced());
+    let mut sorted: Vec<[u8; 4]> = vectors.iter().map(|v| Shape(*v).sorted()).collect();
+    sorted.sort_unstable();
+    sorted.dedup();
+    assert_eq!(sorted.len(), 39);
+    for p in &sorted {
+        let lit = format!("{}-{}-{}-{}", p[0], p[1], p[2], p[3]);
+        check(&format!("shape(N) = {lit}"), &|s| s.sorted() == *p);
+        check(&format!("shape(N) != {lit}"), &|s| s.sorted() != *p);
+    }
+    for p in &vectors {
+        let lit = format!("{}-{}-{}-{}", p[0], p[1], p[2], p[3]);
+        check(&format!("pattern(N) = {lit}"), &|s| s.0 == *p);
+        check(&format!("pattern(N) != {lit}"), &|s| s.0 != *p);
+    }
+    for k in 4..=13u8 {
+        check(&format!("longest(N) = {k}"), &|s| s.sorted()[0] == k);
+    }
+}
+
+/// Spark's `greatest` for SQLite: the largest non-NULL argument, NULL when all are NULL.
+fn register_greatest(conn: &rusqlite::Connection) {
+    use rusqlite::functions::FunctionFlags;
+    conn.create_scalar_function(
+        "greatest",
+        -1,
+        FunctionFlags::SQLITE_UTF8 | FunctionFlags::SQLITE_DETERMINISTIC,
+        |ctx| {
+            let mut best: Option<i64> = None;
+            for i in 0..ctx.len() {
+                if let Some(v) = ctx.get::<Option<i64>>(i)? {
+                    best = Some(best.map_or(v, |b| b.max(v)));
+                }
+            }
+            Ok(best)
+        },
+    )
+    .unwrap();
+}

@@ -31,7 +31,7 @@ use std::time::Instant;
 
 use serde::Serialize;
 
-use crate::formats::{Board, FormatError, WriteOptions};
+use crate::formats::{Board, BoardWriteError, BoardWriter, FormatError, WriteOptions};
 use crate::generation::bigdeal::BigDealStream;
 use crate::generation::predeal::Predeal;
 use crate::model::deal::Deal;
@@ -634,7 +634,7 @@ pub fn check(job: &GenerateJob, storing: bool) -> Result<(), GenerateError> {
                 last,
             });
         }
-        if !streams(o, job.split) && count > MAX_COLLECTED {
+        if !streams(o, job.split) && !writes_in_chunks(o) && count > MAX_COLLECTED {
             return Err(GenerateError::TooManyToCollect {
                 output: o.label(),
                 format: info.name,
@@ -642,6 +642,15 @@ pub fn check(job: &GenerateJob, storing: bool) -> Result<(), GenerateError> {
         }
     }
     Ok(())
+}
+
+/// True when a bulk run writes `o` through its format's stateful writer (Parquet to a file):
+/// chunk by chunk, in bounded memory.
+fn writes_in_chunks(o: &Output) -> bool {
+    o.path.as_deref().is_some_and(|p| p.as_os_str() != "-")
+        && o.format
+            .open_writer(Box::new(std::io::sink()), &WriteOptions::default())
+            .is_some()
 }
 
 /// True when a bulk run streams `o` chunk by chunk (else it collects the boards and renders
@@ -1116,11 +1125,20 @@ fn run_bulk(
 ) -> Result<BulkDone, GenerateError> {
     let last = run.start + (run.count - 1);
     let opts = bulk_options(job, run.start, last);
-    let (streamed, collected): (Vec<Output>, Vec<Output>) = job
+    let (streamed, rest): (Vec<Output>, Vec<Output>) = job
         .outputs
         .iter()
         .cloned()
         .partition(|o| streams(o, job.split));
+    // Formats written by a stateful writer (Parquet) stream too when they go to a file.
+    let mut writers: Vec<(Output, Box<dyn BoardWriter>)> = Vec::new();
+    let mut collected: Vec<Output> = Vec::new();
+    for o in rest {
+        match open_board_writer(&o, &opts)? {
+            Some(w) => writers.push((o, w)),
+            None => collected.push(o),
+        }
+    }
     let mut sinks = Vec::with_capacity(streamed.len());
     let mut sizes = vec![0u64; streamed.len()];
     for (o, size) in streamed.iter().zip(&mut sizes) {
@@ -1138,7 +1156,7 @@ fn run_bulk(
         matching: false,
     });
     let want_keys = store.is_some();
-    let keep_boards = !collected.is_empty();
+    let keep_boards = !collected.is_empty() || !writers.is_empty();
     let mut new_deals = 0u64;
     let mut pending: Vec<DealIndex> = Vec::new();
     let mut all_boards: Vec<Board> = Vec::new();
@@ -1181,7 +1199,13 @@ fn run_bulk(
                     pending.drain(..run.batch);
                 }
             }
-            all_boards.extend(chunk.boards);
+            for (o, w) in &mut writers {
+                w.write_boards(&chunk.boards)
+                    .map_err(|e| board_write_error(o, e))?;
+            }
+            if !collected.is_empty() {
+                all_boards.extend(chunk.boards);
+            }
             generated += chunk.len as u64;
             progress(Progress::Done(generated));
             Ok(())
@@ -1208,6 +1232,15 @@ fn run_bulk(
             bytes: *size,
         });
     }
+    for (o, w) in writers {
+        let bytes = w.finish().map_err(|e| board_write_error(&o, e))?;
+        files.push(ExportedFile {
+            path: o.path.clone(),
+            format: o.format.info().name,
+            boards: generated,
+            bytes,
+        });
+    }
     files.extend(write_collected(
         &collected,
         &all_boards,
@@ -1231,6 +1264,38 @@ fn bulk_options(job: &GenerateJob, first: u64, last: u64) -> WriteOptions {
         blind: job.blind,
         first_board: first,
         last_board: last,
+    }
+}
+
+/// The stateful writer of `o` ([`crate::formats::DealFormat::open_writer`]) on its file, when
+/// its format has one and the output is a file (not standard output).
+fn open_board_writer(
+    o: &Output,
+    opts: &WriteOptions,
+) -> Result<Option<Box<dyn BoardWriter>>, GenerateError> {
+    let Some(path) = o.path.as_deref().filter(|p| p.as_os_str() != "-") else {
+        return Ok(None);
+    };
+    let file = File::create(path).map_err(|error| WriteError {
+        path: Some(path.to_owned()),
+        error,
+    })?;
+    let out = Box::new(BufWriter::with_capacity(BUFFER, file));
+    match o.format.open_writer(out, opts) {
+        None => Ok(None),
+        Some(w) => w.map(Some).map_err(|e| board_write_error(o, e)),
+    }
+}
+
+/// A stateful writer's error, naming the output.
+fn board_write_error(o: &Output, e: BoardWriteError) -> GenerateError {
+    match e {
+        BoardWriteError::Io(error) => WriteError {
+            path: o.path.clone(),
+            error,
+        }
+        .into(),
+        BoardWriteError::Format(error) => format_error(o, error),
     }
 }
 

@@ -21,7 +21,7 @@ use std::time::Instant;
 use serde::Serialize;
 
 use crate::formats::{Board, DealFormat, FormatError, WriteOptions};
-use crate::query::{Query, QueryError as ParseError};
+use crate::query::{Dialect, DialectError, Query, QueryError as ParseError};
 use crate::{ErrorClass, Store, StoreError};
 
 /// What a query job does with the matching deals.
@@ -37,13 +37,18 @@ pub enum QueryMode {
         /// At most this many deals.
         limit: Option<u64>,
     },
-    /// Write the SQL the query compiles to, with its parameters, instead of running it (no
-    /// database needed). `count` selects the counting statement.
+    /// Write what the query compiles to instead of running it (no database needed). In
+    /// [`Dialect::Sqlite`], the statement `query` would run and its parameters; `count`
+    /// selects the counting statement. In [`Dialect::Spark`], the predicate alone
+    /// ([`Query::to_spark_sql`]) on one line, the same for `count` or not; a `limit` or a set
+    /// scope is refused (a predicate has neither).
     Explain {
         /// Explain the `Count` statement rather than the `Find` one.
         count: bool,
         /// The limit of the `Find` statement.
         limit: Option<u64>,
+        /// The target: the store's SQLite, or Spark over a Parquet archive.
+        dialect: Dialect,
     },
 }
 
@@ -91,6 +96,12 @@ pub struct QueryReport {
     pub format: Option<&'static str>,
     /// Bytes written to the output (find and explain).
     pub bytes: u64,
+    /// `spark` when the explanation is a Spark predicate; absent otherwise (SQLite).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dialect: Option<&'static str>,
+    /// The Spark predicate (explain in [`Dialect::Spark`] only; absent otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub predicate: Option<String>,
     /// Wall time in seconds.
     pub seconds: f64,
 }
@@ -101,6 +112,15 @@ pub enum QueryWorkflowError {
     /// The expression does not parse (bad input; the error names the column).
     #[error("query: {0}")]
     Parse(ParseError),
+    /// The query has a term the dialect cannot express (`par` in Spark).
+    #[error("query: {0}")]
+    Dialect(DialectError),
+    /// A Spark predicate was asked for with a set scope or a limit, which a predicate
+    /// cannot carry (the text says which).
+    #[error(
+        "query: the Spark dialect gives only a predicate for df.filter(…), which cannot hold {0}"
+    )]
+    NotInPredicate(&'static str),
     /// The job needs the database (count, find) and none was given.
     #[error("the query needs a database")]
     NoStore,
@@ -121,11 +141,15 @@ pub enum QueryWorkflowError {
 }
 
 impl QueryWorkflowError {
-    /// This error's [`ErrorClass`]: a bad expression or a format that cannot hold the result
-    /// is bad input; store errors have their own class; output failures are I/O.
+    /// This error's [`ErrorClass`]: a bad expression, a term or scope the dialect cannot
+    /// express, or a format that cannot hold the result is bad input; store errors have
+    /// their own class; output failures are I/O.
     pub fn class(&self) -> ErrorClass {
         match self {
-            QueryWorkflowError::Parse(_) | QueryWorkflowError::Write { .. } => ErrorClass::BadInput,
+            QueryWorkflowError::Parse(_)
+            | QueryWorkflowError::Dialect(_)
+            | QueryWorkflowError::NotInPredicate(_)
+            | QueryWorkflowError::Write { .. } => ErrorClass::BadInput,
             QueryWorkflowError::NoStore => ErrorClass::Internal,
             QueryWorkflowError::Store(e) => e.class(),
             QueryWorkflowError::Io(_) => ErrorClass::Io,
@@ -138,7 +162,8 @@ impl QueryWorkflowError {
 ///
 /// # Errors
 /// [`QueryWorkflowError`]: no store for a mode that needs one, a failed read, a format that
-/// cannot hold the matches, a failed write.
+/// cannot hold the matches, a failed write; for a Spark explanation, a `par` term, a set
+/// scope or a limit.
 pub fn run(
     job: &QueryJob,
     store: Option<&Store>,
@@ -154,10 +179,40 @@ pub fn run(
         count: 0,
         format: None,
         bytes: 0,
+        dialect: None,
+        predicate: None,
         seconds: 0.0,
     };
     match job.mode {
-        QueryMode::Explain { count, limit } => {
+        QueryMode::Explain {
+            dialect: Dialect::Spark,
+            limit,
+            ..
+        } => {
+            if set.is_some() {
+                return Err(QueryWorkflowError::NotInPredicate(
+                    "a set scope (the archive's rows belong to no stored set)",
+                ));
+            }
+            if limit.is_some() {
+                return Err(QueryWorkflowError::NotInPredicate(
+                    "a limit (apply it in Spark)",
+                ));
+            }
+            let predicate = job
+                .query
+                .to_spark_sql()
+                .map_err(QueryWorkflowError::Dialect)?;
+            writeln!(out, "{predicate}")?;
+            report.bytes = predicate.len() as u64 + 1;
+            report.dialect = Some(Dialect::Spark.name());
+            report.predicate = Some(predicate);
+        }
+        QueryMode::Explain {
+            count,
+            limit,
+            dialect: Dialect::Sqlite,
+        } => {
             let text = match count {
                 true => Store::explain_count_deals(&filter, set),
                 false => Store::explain_find_deals(&filter, set, limit),
