@@ -115,8 +115,16 @@ fn query_count(dir: &Path, db: &str, expr: &str) -> u64 {
         .args(["query", expr, "--count", "--db", db])
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8(out.stdout).unwrap().trim().parse().unwrap()
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap()
 }
 
 #[test]
@@ -129,9 +137,14 @@ fn generate_shards_are_the_single_machine_files_of_their_ranges() {
         &python,
         d,
         "generate",
-        &["--seed", SEED, "--start", "101", "--count", "3001", "--shards", "4", "--out", "shards"],
+        &[
+            "--seed", SEED, "--start", "101", "--count", "3001", "--shards", "4", "--out", "shards",
+        ],
     );
-    assert_eq!((summary["deals"].as_u64(), summary["shards"].as_u64()), (Some(3001), Some(4)));
+    assert_eq!(
+        (summary["deals"].as_u64(), summary["shards"].as_u64()),
+        (Some(3001), Some(4))
+    );
     let files = parquet_files(d, "shards");
     assert_eq!(files.len(), 4, "{files:?}");
     let mut start = 101;
@@ -175,12 +188,21 @@ fn dedup_counts_as_import_does_and_query_counts_as_dealdex_query() {
     assert_eq!(sources[0]["duplicates"].as_u64(), Some(dup_a));
     assert_eq!(sources[1]["duplicates"].as_u64(), Some(dup_b));
     assert_eq!(report["duplicates"].as_u64(), Some(dup_a + dup_b));
-    assert_eq!((sources[1]["seen_earlier"].as_u64(), sources[1]["repeated_within"].as_u64()), (Some(1000), Some(100)));
+    assert_eq!(
+        (
+            sources[1]["seen_earlier"].as_u64(),
+            sources[1]["repeated_within"].as_u64()
+        ),
+        (Some(1000), Some(100))
+    );
     assert_eq!(sources[1]["rows"], 3100);
     // The united archive is the 5000 deals, each once.
     let united = parquet_files(d, "all");
     let again = import(d, "united.db", &united);
-    assert_eq!((again["new_deals"].as_u64(), again["duplicates"].as_u64()), (Some(5000), Some(0)));
+    assert_eq!(
+        (again["new_deals"].as_u64(), again["duplicates"].as_u64()),
+        (Some(5000), Some(0))
+    );
     assert_eq!(import(d, "both.db", &united)["new_deals"], 0);
 
     // Spark's counts over the united archive equal dealdex's over a database of both.
@@ -203,12 +225,20 @@ fn dedup_counts_as_import_does_and_query_counts_as_dealdex_query() {
     assert_eq!(queries.len(), exprs.len());
     for (q, e) in queries.iter().zip(exprs) {
         let want = query_count(d, "both.db", e);
-        assert!(want > 0, "{e}: no deal matches; pick an expression that tests something");
+        assert!(
+            want > 0,
+            "{e}: no deal matches; pick an expression that tests something"
+        );
         assert_eq!(q["matched"].as_u64(), Some(want), "{e}: {q}");
     }
     // The matching deals written: exactly those dealdex finds.
     let e = exprs[1];
-    let summary = submit(&python, d, "query", &["--expr", e, "--out", "strong", "all"]);
+    let summary = submit(
+        &python,
+        d,
+        "query",
+        &["--expr", e, "--out", "strong", "all"],
+    );
     let strong = parquet_files(d, "strong");
     let report = import(d, "strong.db", &strong);
     let want = query_count(d, "both.db", e);
@@ -229,7 +259,11 @@ fn solved_rows(python: &Path, dir: &Path) -> Vec<Value> {
         .arg(dir)
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     String::from_utf8(out.stdout)
         .unwrap()
         .lines()
@@ -246,7 +280,11 @@ fn solve_json(dir: &Path, keys: &[String], extra: &[&str]) -> Vec<Value> {
         .args(extra)
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let mut lines: Vec<Value> = String::from_utf8(out.stdout)
         .unwrap()
         .lines()
@@ -263,7 +301,10 @@ fn assert_same(spark: &Value, dealdex: &Value) {
     for (seat, s) in [("N", "n"), ("E", "e"), ("S", "s"), ("W", "w")] {
         for (strain, t) in [("NT", "nt"), ("S", "s"), ("H", "h"), ("D", "d"), ("C", "c")] {
             let column = format!("dd_{s}_{t}");
-            assert_eq!(spark[&column], dealdex["tricks"][seat][strain], "{index} {column}");
+            assert_eq!(
+                spark[&column], dealdex["tricks"][seat][strain],
+                "{index} {column}"
+            );
         }
     }
     assert_eq!(spark["par_score"], dealdex["par"]["score"], "{index} par");
@@ -284,11 +325,23 @@ fn solve_resumes_matches_dealdex_solve_and_loads_back() {
     generate(d, 1, 20, "first.parquet");
     generate(d, 11, 20, "more.parquet");
     let s = submit(&python, d, "solve", &["--out", "solved", "first.parquet"]);
-    assert_eq!((s["solved"].as_u64(), s["already_solved"].as_u64()), (Some(20), Some(0)));
-    // Resumed: deals 1-20 are in solved/ already, only 21-30 are solved.
-    let s = submit(&python, d, "solve", &["--out", "solved", "first.parquet", "more.parquet"]);
     assert_eq!(
-        (s["deals"].as_u64(), s["solved"].as_u64(), s["already_solved"].as_u64()),
+        (s["solved"].as_u64(), s["already_solved"].as_u64()),
+        (Some(20), Some(0))
+    );
+    // Resumed: deals 1-20 are in solved/ already, only 21-30 are solved.
+    let s = submit(
+        &python,
+        d,
+        "solve",
+        &["--out", "solved", "first.parquet", "more.parquet"],
+    );
+    assert_eq!(
+        (
+            s["deals"].as_u64(),
+            s["solved"].as_u64(),
+            s["already_solved"].as_u64()
+        ),
         (Some(30), Some(10), Some(20))
     );
 
