@@ -17,6 +17,7 @@ import sys
 import time
 
 from pyspark import SparkFiles, TaskContext
+from pyspark.errors import AnalysisException
 from pyspark.sql import SparkSession
 
 # How the driver tells the tasks to look the binary up in SparkFiles on their own node.
@@ -40,13 +41,12 @@ def parser(description):
 
 
 def session(name, master=None):
-    """The Spark session; the master comes from spark-submit unless `master` is given."""
+    """The Spark session; the master comes from spark-submit unless `master` is given, and
+    so does everything else (`--conf spark.log.level=WARN` for a quieter log)."""
     builder = SparkSession.builder.appName(f"dealdex {name}")
     if master:
         builder = builder.master(master)
-    spark = builder.getOrCreate()
-    spark.sparkContext.setLogLevel("WARN")
-    return spark
+    return builder.getOrCreate()
 
 
 def dealdex_spec(path):
@@ -110,9 +110,16 @@ def parquet_paths(archives):
     return paths
 
 
-def has_parquet(path):
-    """True when `path` is a local directory holding Parquet files."""
-    return os.path.isdir(path) and bool(glob.glob(os.path.join(path, "*.parquet")))
+def read_existing(spark, path):
+    """The rows of the Parquet files under `path`, or None when there are none (yet)."""
+    if "://" not in path:
+        if not glob.glob(os.path.join(path, "*.parquet")):
+            return None
+        return read(spark, [path])
+    try:
+        return spark.read.parquet(path)
+    except AnalysisException:  # no such path, or nothing to read there
+        return None
 
 
 def read(spark, archives):

@@ -106,8 +106,9 @@ def main():
     board = F.col("board") if "board" in deals.columns else F.lit(None).cast("long")
     keys = deals.select("key", board.alias("board")).dropDuplicates(["key"])
     distinct = keys.count()
-    if dx.has_parquet(a.out):
-        keys = keys.join(dx.read(spark, [a.out]).select("key"), "key", "left_anti")
+    done = dx.read_existing(spark, a.out)
+    if done is not None:
+        keys = keys.join(done.select("key"), "key", "left_anti")
     # Cut from DIR's files as they are now, before this run appends to DIR.
     keys = keys.localCheckpoint(eager=True)
     todo = keys.count()

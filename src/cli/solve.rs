@@ -147,7 +147,7 @@ pub fn run(a: SolveArgs, json: bool) -> anyhow::Result<()> {
                 }
                 // A batch's deals are handed over together: flush at its end so that a
                 // pipe reading the output sees each batch as soon as it is solved.
-                if next % batch == 0 {
+                if next.is_multiple_of(batch) {
                     out.flush()?;
                 }
             }
