@@ -577,3 +577,72 @@ fn generate_where_dd_reports_the_deals_it_solved() {
         );
     }
 }
+
+/// JSON lines of `dealdex solve ARGS --no-db --format json -q`, fed `stdin`.
+fn solve_json(d: &Path, args: &[&str], stdin: &str) -> Vec<serde_json::Value> {
+    let out = dealdex(d)
+        .arg("solve")
+        .args(args)
+        .args(["--no-db", "--format", "json", "-q"])
+        .write_stdin(stdin)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+#[test]
+fn keys_piped_to_standard_input_are_solved_as_when_given_as_arguments() {
+    let dir = TempDir::new().unwrap();
+    // Four reference deals as hex indices with the `-X` suffix of their board number.
+    let keys: Vec<String> = reference()[3..7]
+        .iter()
+        .map(|r| {
+            let deal: Deal = r["deal"].as_str().unwrap().parse().unwrap();
+            let board = r["board"].as_u64().unwrap();
+            format!("{}-{:X}", DealIndex::from_deal(&deal), board % 16)
+        })
+        .collect();
+    let piped = solve_json(
+        dir.path(),
+        &["-", "--input-format", "hex", "--batch", "2"],
+        &(keys.join("\n") + "\n"),
+    );
+    let args: Vec<&str> = keys.iter().map(String::as_str).collect();
+    let given = solve_json(dir.path(), &args, "");
+    assert_eq!(piped.len(), keys.len());
+    for ((p, g), r) in piped.iter().zip(&given).zip(&reference()[3..7]) {
+        for field in ["index", "tricks", "par", "dealer", "vul"] {
+            assert_eq!(p[field], g[field], "{field} of {}", g["index"]);
+        }
+        assert_eq!(p["tricks"], r["tricks"]);
+        assert_eq!(p["dealer"], r["dealer"]);
+    }
+
+    // `-` has no extension to tell its format: bad input, said plainly.
+    let out = dealdex(dir.path())
+        .args(["solve", "-", "--no-db"])
+        .write_stdin(keys[0].as_str())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("standard input needs --input-format"), "{err}");
+    // A bad line is named by its place on standard input.
+    let out = dealdex(dir.path())
+        .args(["solve", "-", "--input-format", "hex", "--no-db"])
+        .write_stdin(format!("{}\nnot a key\n", keys[0]))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("<stdin>: line 2"), "{err}");
+}

@@ -24,12 +24,14 @@ Examples:
   dealdex solve 'N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432'
   dealdex solve 4E68D9D7355102BCD2AC7E23E2-1
   dealdex solve boards.pbn --format json
+  dealdex solve - --input-format hex --no-db --format json < keys.hex
   dealdex solve --set club
   dealdex solve --all --db big.db"
 )]
 pub struct SolveArgs {
     /// Deals to solve: PBN deal strings (`N:…`), hex indices (`-X` gives dealer and
-    /// vulnerability), or deal files in any format dealdex reads.
+    /// vulnerability), deal files in any format dealdex reads, or `-` for a deal file on
+    /// standard input (needs --input-format).
     inputs: Vec<String>,
     /// Solve the boards of this stored set.
     #[arg(long, value_name = "NAME", conflicts_with_all = ["inputs", "all"])]
@@ -117,6 +119,7 @@ pub fn run(a: SolveArgs, json: bool) -> anyhow::Result<()> {
         "{bar:40} {human_pos}/{human_len} deals solved {per_sec} eta {eta}",
     );
     let mut next = 0usize;
+    let batch = job.batch;
     let report = solve::run(
         &job,
         store.as_mut(),
@@ -142,6 +145,11 @@ pub fn run(a: SolveArgs, json: bool) -> anyhow::Result<()> {
                 } else {
                     out.write_all(item.text(table).as_bytes())?;
                 }
+                // A batch's deals are handed over together: flush at its end so that a
+                // pipe reading the output sees each batch as soon as it is solved.
+                if next.is_multiple_of(batch) {
+                    out.flush()?;
+                }
             }
             Ok(())
         },
@@ -158,14 +166,23 @@ pub fn run(a: SolveArgs, json: bool) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The deals of one argument ([`solve::input_items`]); a file that cannot be read is named
-/// first, as the argument was given.
+/// The deals of one argument ([`solve::input_items`], or [`solve::reader_items`] of
+/// standard input for `-`); a file that cannot be read is named first, as the argument was
+/// given.
 fn read_input(
     input: &str,
     format: Option<&str>,
     dealer: Option<Seat>,
     vul: Option<Vulnerability>,
 ) -> anyhow::Result<Vec<SolveItem>> {
+    if input == solve::STDIN_INPUT {
+        return Ok(solve::reader_items(
+            std::io::stdin().lock(),
+            format,
+            dealer,
+            vul,
+        )?);
+    }
     solve::input_items(input, format, dealer, vul).map_err(|e| match e {
         SolveInputError::Read(_) => anyhow::Error::from(e).context(input.to_owned()),
         e => e.into(),

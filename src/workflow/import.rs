@@ -179,8 +179,22 @@ pub fn read_deal_file_all(
         path: path.to_owned(),
         error,
     })?;
+    read_deal_bytes(&data, path, format, first_board)
+}
+
+/// [`read_deal_file_all`] for a file's bytes already read (standard input, say); `path`
+/// names it in errors.
+///
+/// # Errors
+/// [`ReadFileError::Format`] or [`ReadFileError::Empty`], as [`read_deal_file_all`].
+pub fn read_deal_bytes(
+    data: &[u8],
+    path: &Path,
+    format: &'static dyn DealFormat,
+    first_board: u64,
+) -> Result<FileBoards, ReadFileError> {
     let mut read = format
-        .read_all(&data)
+        .read_all(data)
         .map_err(|error| ReadFileError::Format {
             path: path.to_owned(),
             error,

@@ -192,7 +192,70 @@ pub fn file_items(
     dealer: Option<Seat>,
     vul: Option<Vulnerability>,
 ) -> Result<Vec<SolveItem>, SolveInputError> {
-    Ok(crate::import::read_deal_file(path, format, 1)?
+    Ok(boards_items(
+        crate::import::read_deal_file(path, format, 1)?,
+        dealer,
+        vul,
+    ))
+}
+
+/// The solve input that means standard input: a deal file read whole, in the format
+/// `--input-format` names (no extension tells it).
+pub const STDIN_INPUT: &str = "-";
+
+/// How standard input is named in errors.
+const STDIN_NAME: &str = "<stdin>";
+
+/// The boards of a deal file read from `reader` (standard input: [`STDIN_INPUT`]) through
+/// the format named `format`, which is required; dealer and vulnerability as in
+/// [`file_items`]. The format is checked before anything is read.
+///
+/// ```
+/// use dealdex::solve::{SolveInputError, reader_items};
+/// let keys = "0EDCCBA0976F2DA4945D8E9DC0-0\n4E68D9D7355102BCD2AC7E23E2\n";
+/// let items = reader_items(keys.as_bytes(), Some("hex"), None, None)?;
+/// assert_eq!(items.len(), 2);
+/// assert_eq!(items[0].dealer, dealdex::Seat::West);
+/// let e = reader_items(keys.as_bytes(), None, None, None).unwrap_err();
+/// assert!(matches!(e, SolveInputError::StdinFormat));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+/// [`SolveInputError::StdinFormat`] without a format, [`SolveInputError::Format`] for a
+/// name no format has, [`SolveInputError::Read`] when reading fails or the format refuses
+/// the bytes (named `<stdin>`).
+pub fn reader_items(
+    mut reader: impl std::io::Read,
+    format: Option<&str>,
+    dealer: Option<Seat>,
+    vul: Option<Vulnerability>,
+) -> Result<Vec<SolveItem>, SolveInputError> {
+    let name = format.ok_or(SolveInputError::StdinFormat)?;
+    let format = formats::named(name).map_err(|error| SolveInputError::Format {
+        input: STDIN_INPUT.to_owned(),
+        error,
+    })?;
+    let path = Path::new(STDIN_NAME);
+    let mut data = Vec::new();
+    reader
+        .read_to_end(&mut data)
+        .map_err(|error| crate::import::ReadFileError::Io {
+            path: path.to_owned(),
+            error,
+        })?;
+    let read = crate::import::read_deal_bytes(&data, path, format, 1)?;
+    Ok(boards_items(read.boards, dealer, vul))
+}
+
+/// Solve items of boards read from a file: each board's dealer and vulnerability (from
+/// its tags, else its number) unless `dealer`/`vul` override them.
+fn boards_items(
+    boards: Vec<Board>,
+    dealer: Option<Seat>,
+    vul: Option<Vulnerability>,
+) -> Vec<SolveItem> {
+    boards
         .into_iter()
         .map(|b| SolveItem {
             board: b.number,
@@ -201,7 +264,7 @@ pub fn file_items(
             deal: b.deal,
             read: Some(b),
         })
-        .collect())
+        .collect()
 }
 
 /// The deals of one solve argument (solve's `inputs` argument): a deal
@@ -277,6 +340,10 @@ pub enum SolveInputError {
         /// The database path.
         database: String,
     },
+    /// Standard input (`-`) given without `--input-format`: it has no extension to tell
+    /// its format.
+    #[error("-: standard input needs --input-format (e.g. --input-format hex)")]
+    StdinFormat,
     /// A deal file could not be read.
     #[error(transparent)]
     Read(#[from] crate::import::ReadFileError),
@@ -369,7 +436,8 @@ impl SolveInputError {
             | SolveInputError::Vul(_)
             | SolveInputError::Read(_)
             | SolveInputError::Deal(_)
-            | SolveInputError::Format { .. } => crate::ErrorClass::BadInput,
+            | SolveInputError::Format { .. }
+            | SolveInputError::StdinFormat => crate::ErrorClass::BadInput,
             SolveInputError::Store(e) => e.class(),
         }
     }
