@@ -7,6 +7,12 @@
 //! so each card costs three table loads, two additions and three comparisons: no
 //! multiplication or division at all. Unranking interleaves several deals in one loop so that
 //! their dependency chains (each card's choice needs the previous one's counts) overlap.
+//!
+//! On x86-64 with AVX2 (detected at run time), the last [`F64_CARDS_LEFT`] cards of 8 deals
+//! are placed in four-lane `f64` vectors instead, with no table at all: the multinomial after
+//! giving a card to each seat is `M × count / r` (M the current multinomial, r the cards left),
+//! which below 2⁴⁹ comes out exact from two multiplications and a rounding. That this holds for
+//! every state is checked exhaustively by a unit test, so the result is the same deal.
 
 use std::sync::LazyLock;
 
@@ -83,16 +89,45 @@ pub(crate) fn rank(deal: &Deal) -> u128 {
 
 /// The deal with 0-based Pavlicek index `i`; `i` must be below D.
 pub(crate) fn unrank(i: u128) -> Deal {
-    Deal::from_masks_unchecked(unrank_lanes::<1>(&[i])[0])
+    let (lo, hi) = unrank_lanes::<1>(&[i], 52);
+    Deal::from_masks_unchecked(planes_to_masks(lo[0], hi[0]))
 }
 
-/// Unranks `LANES` indices at once, interleaved card by card.
+/// The four hand masks (N, E, S, W) from the two bit planes of the seat codes: bit `card` of
+/// `lo` and `hi` are the low and high bit of that card's seat (0 = N … 3 = W).
 #[inline(always)]
-fn unrank_lanes<const LANES: usize>(idx: &[u128; LANES]) -> [[u64; 4]; LANES] {
+fn planes_to_masks(lo: u64, hi: u64) -> [u64; 4] {
+    const FULL: u64 = (1 << 52) - 1;
+    [!hi & !lo & FULL, !hi & lo, hi & !lo, hi & lo]
+}
+
+/// The seat-code bit planes (low, high) of several deals, one `u64` each per deal; bit `card`
+/// (suited order) holds that card's seat code.
+type Lanes<const LANES: usize> = ([u64; LANES], [u64; LANES]);
+
+/// Unranks `LANES` indices at once, interleaved card by card, for the first `cards` cards
+/// (17..=52). Returns the seat-code bit planes (low, high) of those cards; see
+/// [`unrank_lanes_state`] for the state after them.
+#[inline(always)]
+fn unrank_lanes<const LANES: usize>(idx: &[u128; LANES], cards: usize) -> Lanes<LANES> {
+    let (lo, hi, _, _) = unrank_lanes_state(idx, cards);
+    (lo, hi)
+}
+
+/// [`unrank_lanes`], also returning each lane's remaining index (below 2⁶⁴ after
+/// [`WIDE_CARDS`] cards) and table position after `cards` cards.
+#[inline(always)]
+#[allow(clippy::type_complexity)]
+fn unrank_lanes_state<const LANES: usize>(
+    idx: &[u128; LANES],
+    cards: usize,
+) -> ([u64; LANES], [u64; LANES], [u64; LANES], [usize; LANES]) {
+    use std::hint::select_unpredictable as select;
     let t = &**TABLE;
     let mut wide = *idx;
     let mut p = [START; LANES];
-    let mut masks = [[0u64; 4]; LANES];
+    let mut lo = [0u64; LANES];
+    let mut hi = [0u64; LANES];
     for card in 0..WIDE_CARDS {
         for l in 0..LANES {
             let q = p[l];
@@ -100,43 +135,216 @@ fn unrank_lanes<const LANES: usize>(idx: &[u128; LANES]) -> [[u64; 4]; LANES] {
             let b = a + t[q - STRIDE[1]];
             let c = b + t[q - STRIDE[2]];
             let x = wide[l];
-            let s = (x >= a) as usize + (x >= b) as usize + (x >= c) as usize;
-            wide[l] = x - [0, a, b, c][s];
-            p[l] = q - STRIDE[s];
-            masks[l][s] |= 1 << card;
+            let (ga, gb, gc) = (x >= a, x >= b, x >= c);
+            wide[l] = x - select(gc, c, select(gb, b, select(ga, a, 0)));
+            p[l] = q - STRIDE[ga as usize + gb as usize + gc as usize];
+            // Seat code s = ga + gb + gc: its high bit is gb, its low bit ga ^ gb ^ gc.
+            lo[l] |= ((ga ^ gb ^ gc) as u64) << card;
+            hi[l] |= (gb as u64) << card;
         }
     }
     let t = &**TABLE64;
     let mut i = wide.map(|x| x as u64);
-    for card in WIDE_CARDS..52 {
+    for card in WIDE_CARDS..cards {
         for l in 0..LANES {
             let q = p[l];
             let a = t[q - STRIDE[0]];
             let b = a + t[q - STRIDE[1]];
             let c = b + t[q - STRIDE[2]];
             let x = i[l];
-            let s = (x >= a) as usize + (x >= b) as usize + (x >= c) as usize;
-            i[l] = x - [0, a, b, c][s];
-            p[l] = q - STRIDE[s];
-            masks[l][s] |= 1 << card;
+            let (ga, gb, gc) = (x >= a, x >= b, x >= c);
+            i[l] = x - select(gc, c, select(gb, b, select(ga, a, 0)));
+            p[l] = q - STRIDE[ga as usize + gb as usize + gc as usize];
+            lo[l] |= ((ga ^ gb ^ gc) as u64) << card;
+            hi[l] |= (gb as u64) << card;
         }
     }
-    masks
+    (lo, hi, i, p)
+}
+
+/// Cards left when the AVX2 path switches to `f64` vectors: from 28 cards left every
+/// multinomial is below 2^48.75, so `M × count / r` computed in `f64` is within 0.25 of the
+/// exact integer (checked for every state by `f64_widths_are_exact`).
+const F64_CARDS_LEFT: usize = 28;
+
+/// The cumulative thresholds `[M·k1/r, M·k2/r, M·k3/r]` in `f64`, computed exactly as the
+/// vector path computes each lane: `q = m × (1/r)`, then `round(q × k)`. `k1 = n`,
+/// `k2 = n + e`, `k3 = n + e + s` are the cumulative seat counts, `r` the cards left.
+#[cfg(test)]
+fn f64_thresholds(m: f64, k: [f64; 3], r: usize) -> [f64; 3] {
+    let q = m * (1.0 / r as f64);
+    k.map(|k| (q * k).round_ties_even())
 }
 
 /// Unranks every index in `idx` into `out` (same length), several deals at a time.
 pub(crate) fn unrank_many(idx: &[u128], out: &mut [Deal]) {
-    const L: usize = 4;
     assert_eq!(idx.len(), out.len());
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        let mut chunks = idx.chunks_exact(8);
+        let mut outs = out.chunks_exact_mut(8);
+        for (c, o) in (&mut chunks).zip(&mut outs) {
+            // SAFETY: AVX2 is present, checked just above.
+            let masks = unsafe { avx2::unrank8(c.try_into().expect("chunk of 8")) };
+            for (d, m) in o.iter_mut().zip(masks) {
+                *d = Deal::from_masks_unchecked(m);
+            }
+        }
+        return unrank_many_scalar(chunks.remainder(), outs.into_remainder());
+    }
+    unrank_many_scalar(idx, out)
+}
+
+/// [`unrank_many`] on the tables alone, 4 deals interleaved: any CPU.
+fn unrank_many_scalar(idx: &[u128], out: &mut [Deal]) {
+    const L: usize = 4;
     let mut chunks = idx.chunks_exact(L);
     let mut outs = out.chunks_exact_mut(L);
     for (c, o) in (&mut chunks).zip(&mut outs) {
-        let masks = unrank_lanes::<L>(c.try_into().expect("chunk of L"));
-        for (d, m) in o.iter_mut().zip(masks) {
-            *d = Deal::from_masks_unchecked(m);
+        let (lo, hi) = unrank_lanes::<L>(c.try_into().expect("chunk of L"), 52);
+        for (l, d) in o.iter_mut().enumerate() {
+            *d = Deal::from_masks_unchecked(planes_to_masks(lo[l], hi[l]));
         }
     }
     for (&i, o) in chunks.remainder().iter().zip(outs.into_remainder()) {
         *o = unrank(i);
+    }
+}
+
+/// The AVX2 path: tables for the first 24 cards, `f64` vectors (two of four lanes) for the
+/// last [`F64_CARDS_LEFT`].
+#[cfg(target_arch = "x86_64")]
+mod avx2 {
+    use std::arch::x86_64::*;
+
+    use super::{DIM, F64_CARDS_LEFT, STRIDE, TABLE64, planes_to_masks, unrank_lanes_state};
+
+    /// The hand masks of 8 deals from their 0-based indices (each below D).
+    #[target_feature(enable = "avx2")]
+    pub(super) fn unrank8(idx: &[u128; 8]) -> [[u64; 4]; 8] {
+        const FIRST: usize = 52 - F64_CARDS_LEFT;
+        let (lo, hi, x, p) = unrank_lanes_state::<8>(idx, FIRST);
+        let t = &**TABLE64;
+        // Per lane: remaining index, multinomial M of the state, cumulative counts n, n+e, n+e+s.
+        let lane = |l: usize| {
+            let q = p[l];
+            let n = (q / STRIDE[0]) as f64 - 1.0;
+            let e = (q / STRIDE[1] % DIM) as f64 - 1.0;
+            let s = (q / STRIDE[2] % DIM) as f64 - 1.0;
+            [x[l] as f64, t[q] as f64, n, n + e, n + e + s]
+        };
+        let lanes: [[f64; 5]; 8] = std::array::from_fn(lane);
+        let vec = |h: usize, f: usize| {
+            let v = |l: usize| lanes[4 * h + l][f];
+            _mm256_set_pd(v(3), v(2), v(1), v(0))
+        };
+        let mut xv = [vec(0, 0), vec(1, 0)];
+        let mut m = [vec(0, 1), vec(1, 1)];
+        let mut k1 = [vec(0, 2), vec(1, 2)];
+        let mut k2 = [vec(0, 3), vec(1, 3)];
+        let mut k3 = [vec(0, 4), vec(1, 4)];
+        let one = _mm256_set1_pd(1.0);
+        let mut vlo = [_mm256_setzero_si256(); 2];
+        let mut vhi = [_mm256_setzero_si256(); 2];
+        const NEAREST: i32 = _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC;
+        for card in FIRST..52 {
+            let inv = _mm256_set1_pd(1.0 / (52 - card) as f64);
+            let bit = _mm256_set1_epi64x(1 << card);
+            for h in 0..2 {
+                let q = _mm256_mul_pd(m[h], inv);
+                let a = _mm256_round_pd::<NEAREST>(_mm256_mul_pd(q, k1[h]));
+                let b = _mm256_round_pd::<NEAREST>(_mm256_mul_pd(q, k2[h]));
+                let c = _mm256_round_pd::<NEAREST>(_mm256_mul_pd(q, k3[h]));
+                let ga = _mm256_cmp_pd::<_CMP_GE_OQ>(xv[h], a);
+                let gb = _mm256_cmp_pd::<_CMP_GE_OQ>(xv[h], b);
+                let gc = _mm256_cmp_pd::<_CMP_GE_OQ>(xv[h], c);
+                // The chosen seat's interval is [below, above) of the thresholds 0, a, b, c, M.
+                let below = _mm256_blendv_pd(_mm256_blendv_pd(_mm256_and_pd(a, ga), b, gb), c, gc);
+                let above = _mm256_blendv_pd(_mm256_blendv_pd(_mm256_blendv_pd(a, b, ga), c, gb), m[h], gc);
+                xv[h] = _mm256_sub_pd(xv[h], below);
+                m[h] = _mm256_sub_pd(above, below);
+                // One card fewer in the chosen seat: every cumulative count from it on drops.
+                k1[h] = _mm256_sub_pd(k1[h], _mm256_andnot_pd(ga, one));
+                k2[h] = _mm256_sub_pd(k2[h], _mm256_andnot_pd(gb, one));
+                k3[h] = _mm256_sub_pd(k3[h], _mm256_andnot_pd(gc, one));
+                let low = _mm256_castpd_si256(_mm256_xor_pd(_mm256_xor_pd(ga, gb), gc));
+                vlo[h] = _mm256_or_si256(vlo[h], _mm256_and_si256(low, bit));
+                let high = _mm256_castpd_si256(gb);
+                vhi[h] = _mm256_or_si256(vhi[h], _mm256_and_si256(high, bit));
+            }
+        }
+        let lane_bits = |v: &[__m256i; 2], l: usize| -> u64 {
+            let w = v[l / 4];
+            (match l % 4 {
+                0 => _mm256_extract_epi64::<0>(w),
+                1 => _mm256_extract_epi64::<1>(w),
+                2 => _mm256_extract_epi64::<2>(w),
+                _ => _mm256_extract_epi64::<3>(w),
+            }) as u64
+        };
+        std::array::from_fn(|l| planes_to_masks(lo[l] | lane_bits(&vlo, l), hi[l] | lane_bits(&vhi, l)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The `f64` arithmetic of the AVX2 path gives the exact thresholds in every state with at
+    /// most [`F64_CARDS_LEFT`] cards left, so it cannot pick another seat than the tables do.
+    #[test]
+    fn f64_widths_are_exact() {
+        let t = &**TABLE64;
+        let mut states = 0;
+        for n in 0..=13usize {
+            for e in 0..=13usize {
+                for s in 0..=13usize {
+                    for w in 0..=13usize {
+                        let r = n + e + s + w;
+                        if r == 0 || r > F64_CARDS_LEFT {
+                            continue;
+                        }
+                        let q = (n + 1) * STRIDE[0] + (e + 1) * STRIDE[1] + (s + 1) * STRIDE[2] + w + 1;
+                        let a = t[q - STRIDE[0]];
+                        let b = a + t[q - STRIDE[1]];
+                        let c = b + t[q - STRIDE[2]];
+                        assert!(t[q] < 1 << 49);
+                        let k = [n, n + e, n + e + s].map(|k| k as f64);
+                        let got = f64_thresholds(t[q] as f64, k, r);
+                        assert_eq!(got, [a as f64, b as f64, c as f64], "state {n} {e} {s} {w}");
+                        states += 1;
+                    }
+                }
+            }
+        }
+        assert!(states > 10_000, "{states}");
+    }
+
+    /// The AVX2 path and the table path give the same deals, across random indices and the
+    /// ends of the range, and both agree with the num-bigint reference.
+    #[test]
+    fn every_path_gives_the_same_deals() {
+        use crate::model::number::{DEALS, reference};
+        let mut s = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            s
+        };
+        let mut idx: Vec<u128> = (0..20_000)
+            .map(|_| (((next() as u128) << 64) | next() as u128) % DEALS)
+            .collect();
+        idx.extend([0, 1, 2, DEALS - 1, DEALS - 2, DEALS / 2, 1 << 64, (1 << 64) - 1]);
+        let blank = Deal::from_masks_unchecked(planes_to_masks(0, 0xF_FFFF_FFFF_FFFF));
+        let mut fast = vec![blank; idx.len()];
+        let mut scalar = vec![blank; idx.len()];
+        unrank_many(&idx, &mut fast);
+        unrank_many_scalar(&idx, &mut scalar);
+        assert_eq!(fast, scalar);
+        for (k, (&i, d)) in idx.iter().zip(&fast).enumerate().step_by(97) {
+            assert_eq!(d.seat_codes(), reference::pavlicek_unrank(i), "index {k}");
+            assert_eq!(rank(d), i);
+        }
     }
 }
