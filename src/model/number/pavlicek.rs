@@ -53,9 +53,93 @@ const WIDE_CARDS: usize = 17;
 /// only ones looked up after [`WIDE_CARDS`] cards.
 static TABLE64: LazyLock<Box<[u64]>> = LazyLock::new(|| TABLE.iter().map(|&v| v as u64).collect());
 
-/// Forces the table so that the first timed call does not pay for it.
+/// One dealing state on the wide (`u128`) part of the unrank, 64 bytes so that each card
+/// reads one cache line: the cumulative thresholds `[a, b, c]` (the deal goes to N below `a`,
+/// E below `b`, S below `c`, W from `c`) and the states after giving the card to N, E, S, W.
+#[repr(C, align(64))]
+#[derive(Clone, Copy)]
+struct WideState {
+    thresholds: [u128; 3],
+    next: [u16; 4],
+}
+
+/// [`WideState`] for states with at most 35 cards left, where every threshold fits 64 bits:
+/// 32 bytes.
+#[repr(C, align(32))]
+#[derive(Clone, Copy)]
+struct NarrowState {
+    thresholds: [u64; 3],
+    next: [u16; 4],
+}
+
+/// Every dealing state (cards left per seat, 14⁴ of them), numbered by cards dealt so that
+/// the states one card visits lie together: the first [`WIDE_CARDS`] levels in `wide`, all of
+/// them in `narrow` (thresholds exact only from [`WIDE_CARDS`] cards dealt), and each state's
+/// position in [`TABLE`].
+struct States {
+    wide: Box<[WideState]>,
+    narrow: Box<[NarrowState]>,
+    position: Box<[u32]>,
+}
+
+/// The state id of the full deal (13 cards to each seat).
+const START_ID: u16 = 0;
+
+static STATES: LazyLock<States> = LazyLock::new(|| {
+    let t = &**TABLE;
+    let mut position = Vec::with_capacity(14 * 14 * 14 * 14);
+    for left in (0..=52usize).rev() {
+        for n in (0..=13usize).rev() {
+            for e in (0..=13usize).rev() {
+                for s in (0..=13usize).rev() {
+                    let Some(w) = left.checked_sub(n + e + s).filter(|&w| w <= 13) else {
+                        continue;
+                    };
+                    let q = (n + 1) * STRIDE[0] + (e + 1) * STRIDE[1] + (s + 1) * STRIDE[2] + w + 1;
+                    position.push(q as u32);
+                }
+            }
+        }
+    }
+    let mut id_of = vec![u16::MAX; t.len()];
+    for (id, &q) in position.iter().enumerate() {
+        id_of[q as usize] = id as u16;
+    }
+    let thresholds = |q: usize| {
+        let a = t[q - STRIDE[0]];
+        let b = a + t[q - STRIDE[1]];
+        [a, b, b + t[q - STRIDE[2]]]
+    };
+    // A seat with no card left is never chosen (its interval is empty): any id will do.
+    let next = |q: usize| STRIDE.map(|d| match id_of[q - d] {
+        u16::MAX => START_ID,
+        id => id,
+    });
+    let wide_states = position.iter().take_while(|&&q| 52 - cards_left(q as usize) < WIDE_CARDS);
+    States {
+        wide: wide_states
+            .map(|&q| WideState { thresholds: thresholds(q as usize), next: next(q as usize) })
+            .collect(),
+        narrow: position
+            .iter()
+            .map(|&q| NarrowState {
+                thresholds: thresholds(q as usize).map(|v| v as u64),
+                next: next(q as usize),
+            })
+            .collect(),
+        position: position.into_boxed_slice(),
+    }
+});
+
+/// The cards left in the state at table position `q`.
+fn cards_left(q: usize) -> usize {
+    (q / STRIDE[0]) + (q / STRIDE[1] % DIM) + (q / STRIDE[2] % DIM) + (q % DIM) - 4
+}
+
+/// Forces the tables so that the first timed call does not pay for them.
 pub(crate) fn warm_up() {
     LazyLock::force(&TABLE64);
+    LazyLock::force(&STATES);
 }
 
 /// Rank of seat codes (0 = N … 3 = W, suited order): the 0-based Pavlicek index.
@@ -123,43 +207,38 @@ fn unrank_lanes_state<const LANES: usize>(
     cards: usize,
 ) -> ([u64; LANES], [u64; LANES], [u64; LANES], [usize; LANES]) {
     use std::hint::select_unpredictable as select;
-    let t = &**TABLE;
+    let states = &*STATES;
     let mut wide = *idx;
-    let mut p = [START; LANES];
+    let mut id = [START_ID; LANES];
     let mut lo = [0u64; LANES];
     let mut hi = [0u64; LANES];
     for card in 0..WIDE_CARDS {
         for l in 0..LANES {
-            let q = p[l];
-            let a = t[q - STRIDE[0]];
-            let b = a + t[q - STRIDE[1]];
-            let c = b + t[q - STRIDE[2]];
+            let state = &states.wide[id[l] as usize];
+            let [a, b, c] = state.thresholds;
             let x = wide[l];
             let (ga, gb, gc) = (x >= a, x >= b, x >= c);
             wide[l] = x - select(gc, c, select(gb, b, select(ga, a, 0)));
-            p[l] = q - STRIDE[ga as usize + gb as usize + gc as usize];
+            id[l] = state.next[ga as usize + gb as usize + gc as usize];
             // Seat code s = ga + gb + gc: its high bit is gb, its low bit ga ^ gb ^ gc.
             lo[l] |= ((ga ^ gb ^ gc) as u64) << card;
             hi[l] |= (gb as u64) << card;
         }
     }
-    let t = &**TABLE64;
     let mut i = wide.map(|x| x as u64);
     for card in WIDE_CARDS..cards {
         for l in 0..LANES {
-            let q = p[l];
-            let a = t[q - STRIDE[0]];
-            let b = a + t[q - STRIDE[1]];
-            let c = b + t[q - STRIDE[2]];
+            let state = &states.narrow[id[l] as usize];
+            let [a, b, c] = state.thresholds;
             let x = i[l];
             let (ga, gb, gc) = (x >= a, x >= b, x >= c);
             i[l] = x - select(gc, c, select(gb, b, select(ga, a, 0)));
-            p[l] = q - STRIDE[ga as usize + gb as usize + gc as usize];
+            id[l] = state.next[ga as usize + gb as usize + gc as usize];
             lo[l] |= ((ga ^ gb ^ gc) as u64) << card;
             hi[l] |= (gb as u64) << card;
         }
     }
-    (lo, hi, i, p)
+    (lo, hi, i, id.map(|id| states.position[id as usize] as usize))
 }
 
 /// Cards left when the AVX2 path switches to `f64` vectors: from 28 cards left every
