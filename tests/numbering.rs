@@ -252,3 +252,22 @@ fn bulk_unrank_rejects_ranges_past_d() {
     dealdex::unrank_range(DEALS - 2, Scheme::Pavlicek, &mut out).unwrap();
     assert_eq!(out[2].number(Scheme::Pavlicek), DEALS);
 }
+
+/// The bulk unrank behind `generate` (AVX2 or tables, 8 or 4 deals at a time) over 2,000,000
+/// seeded random numbers: each deal ranks back to its number through the separate rank code,
+/// and every 20th equals the num-bigint reference unrank.
+#[test]
+fn bulk_unrank_of_two_million_random_numbers() {
+    let seed: dealdex::Seed = "9c".repeat(32).parse().unwrap();
+    let n = 2_000_000;
+    let mut idx = vec![0u128; n];
+    seed.fill_indices(0, &mut idx);
+    let mut deals = vec![Deal::from_number(1, Scheme::Pavlicek).unwrap(); n];
+    seed.fill_deals(0, &mut deals);
+    for (k, (&i, d)) in idx.iter().zip(&deals).enumerate() {
+        assert_eq!(d.number(Scheme::Pavlicek), i + 1, "board {k}");
+        if k % 20 == 0 {
+            assert_eq!(d.seat_codes(), reference::pavlicek_unrank(i), "board {k}");
+        }
+    }
+}
