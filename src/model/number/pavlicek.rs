@@ -111,14 +111,21 @@ static STATES: LazyLock<States> = LazyLock::new(|| {
         [a, b, b + t[q - STRIDE[2]]]
     };
     // A seat with no card left is never chosen (its interval is empty): any id will do.
-    let next = |q: usize| STRIDE.map(|d| match id_of[q - d] {
-        u16::MAX => START_ID,
-        id => id,
-    });
-    let wide_states = position.iter().take_while(|&&q| 52 - cards_left(q as usize) < WIDE_CARDS);
+    let next = |q: usize| {
+        STRIDE.map(|d| match id_of[q - d] {
+            u16::MAX => START_ID,
+            id => id,
+        })
+    };
+    let wide_states = position
+        .iter()
+        .take_while(|&&q| 52 - cards_left(q as usize) < WIDE_CARDS);
     States {
         wide: wide_states
-            .map(|&q| WideState { thresholds: thresholds(q as usize), next: next(q as usize) })
+            .map(|&q| WideState {
+                thresholds: thresholds(q as usize),
+                next: next(q as usize),
+            })
             .collect(),
         narrow: position
             .iter()
@@ -238,7 +245,12 @@ fn unrank_lanes_state<const LANES: usize>(
             hi[l] |= (gb as u64) << card;
         }
     }
-    (lo, hi, i, id.map(|id| states.position[id as usize] as usize))
+    (
+        lo,
+        hi,
+        i,
+        id.map(|id| states.position[id as usize] as usize),
+    )
 }
 
 /// Cards left when the AVX2 path switches to `f64` vectors: from 28 cards left every
@@ -339,7 +351,11 @@ mod avx2 {
                 let gc = _mm256_cmp_pd::<_CMP_GE_OQ>(xv[h], c);
                 // The chosen seat's interval is [below, above) of the thresholds 0, a, b, c, M.
                 let below = _mm256_blendv_pd(_mm256_blendv_pd(_mm256_and_pd(a, ga), b, gb), c, gc);
-                let above = _mm256_blendv_pd(_mm256_blendv_pd(_mm256_blendv_pd(a, b, ga), c, gb), m[h], gc);
+                let above = _mm256_blendv_pd(
+                    _mm256_blendv_pd(_mm256_blendv_pd(a, b, ga), c, gb),
+                    m[h],
+                    gc,
+                );
                 xv[h] = _mm256_sub_pd(xv[h], below);
                 m[h] = _mm256_sub_pd(above, below);
                 // One card fewer in the chosen seat: every cumulative count from it on drops.
@@ -361,7 +377,9 @@ mod avx2 {
                 _ => _mm256_extract_epi64::<3>(w),
             }) as u64
         };
-        std::array::from_fn(|l| planes_to_masks(lo[l] | lane_bits(&vlo, l), hi[l] | lane_bits(&vhi, l)))
+        std::array::from_fn(|l| {
+            planes_to_masks(lo[l] | lane_bits(&vlo, l), hi[l] | lane_bits(&vhi, l))
+        })
     }
 }
 
@@ -383,7 +401,8 @@ mod tests {
                         if r == 0 || r > F64_CARDS_LEFT {
                             continue;
                         }
-                        let q = (n + 1) * STRIDE[0] + (e + 1) * STRIDE[1] + (s + 1) * STRIDE[2] + w + 1;
+                        let q =
+                            (n + 1) * STRIDE[0] + (e + 1) * STRIDE[1] + (s + 1) * STRIDE[2] + w + 1;
                         let a = t[q - STRIDE[0]];
                         let b = a + t[q - STRIDE[1]];
                         let c = b + t[q - STRIDE[2]];
@@ -414,7 +433,16 @@ mod tests {
         let mut idx: Vec<u128> = (0..20_000)
             .map(|_| (((next() as u128) << 64) | next() as u128) % DEALS)
             .collect();
-        idx.extend([0, 1, 2, DEALS - 1, DEALS - 2, DEALS / 2, 1 << 64, (1 << 64) - 1]);
+        idx.extend([
+            0,
+            1,
+            2,
+            DEALS - 1,
+            DEALS - 2,
+            DEALS / 2,
+            1 << 64,
+            (1 << 64) - 1,
+        ]);
         let blank = Deal::from_masks_unchecked(planes_to_masks(0, 0xF_FFFF_FFFF_FFFF));
         let mut fast = vec![blank; idx.len()];
         let mut scalar = vec![blank; idx.len()];
