@@ -95,8 +95,7 @@ static STATES: LazyLock<States> = LazyLock::new(|| {
                     let Some(w) = left.checked_sub(n + e + s).filter(|&w| w <= 13) else {
                         continue;
                     };
-                    let q = (n + 1) * STRIDE[0] + (e + 1) * STRIDE[1] + (s + 1) * STRIDE[2] + w + 1;
-                    position.push(q as u32);
+                    position.push(table_position([n, e, s, w]) as u32);
                 }
             }
         }
@@ -137,6 +136,11 @@ static STATES: LazyLock<States> = LazyLock::new(|| {
         position: position.into_boxed_slice(),
     }
 });
+
+/// The position in [`TABLE`] of the state with these cards left for N, E, S, W (each 0..=13).
+fn table_position(left: [usize; 4]) -> usize {
+    left.iter().zip(STRIDE).map(|(&c, d)| (c + 1) * d).sum()
+}
 
 /// The cards left in the state at table position `q`.
 fn cards_left(q: usize) -> usize {
@@ -401,8 +405,7 @@ mod tests {
                         if r == 0 || r > F64_CARDS_LEFT {
                             continue;
                         }
-                        let q =
-                            (n + 1) * STRIDE[0] + (e + 1) * STRIDE[1] + (s + 1) * STRIDE[2] + w + 1;
+                        let q = table_position([n, e, s, w]);
                         let a = t[q - STRIDE[0]];
                         let b = a + t[q - STRIDE[1]];
                         let c = b + t[q - STRIDE[2]];
