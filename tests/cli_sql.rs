@@ -160,7 +160,7 @@ fn sql_is_truly_read_only() {
     assert_eq!(mode, "wal");
     assert_eq!(store.deal_count().unwrap(), 20);
     assert_eq!(store.set_boards("s").unwrap().len(), 20);
-    assert_eq!(store.schema_version().unwrap(), 5);
+    assert_eq!(store.schema_version().unwrap(), 6);
     drop(store);
 
     // Reading still works: SELECT, table-valued and reporting pragmas, setting queries.

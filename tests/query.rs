@@ -31,6 +31,7 @@ fn database(deals: &[Deal]) -> Connection {
         for suit in ['s', 'h', 'd', 'c'] {
             cols.push_str(&format!(", len_{s}_{suit} INTEGER NOT NULL"));
         }
+        cols.push_str(&format!(", lens_{s} INTEGER NOT NULL"));
     }
     conn.execute_batch(&format!(
         "CREATE TABLE deals ({cols}) WITHOUT ROWID;
@@ -41,7 +42,7 @@ fn database(deals: &[Deal]) -> Connection {
     register_functions(&conn);
     let tx = conn.unchecked_transaction().unwrap();
     {
-        let placeholders = vec!["?"; 21].join(", ");
+        let placeholders = vec!["?"; 25].join(", ");
         let mut stmt = tx
             .prepare(&format!(
                 "INSERT OR IGNORE INTO deals VALUES ({placeholders})"
@@ -53,9 +54,15 @@ fn database(deals: &[Deal]) -> Connection {
             for seat in Seat::ALL {
                 let hand = d.hand(seat);
                 row.push(i64::from(features::hcp(hand)).into());
-                for l in features::suit_lengths(hand) {
+                let lengths = features::suit_lengths(hand);
+                for l in lengths {
                     row.push(i64::from(l).into());
                 }
+                // Migration 06's packed lengths: ♠ + 16·♥ + 256·♦ + 4096·♣.
+                let packed = (0..4)
+                    .map(|u| i64::from(lengths[u]) << (4 * u))
+                    .sum::<i64>();
+                row.push(packed.into());
             }
             stmt.execute(rusqlite::params_from_iter(row)).unwrap();
         }
@@ -209,8 +216,11 @@ fn sql_of_representative_queries() {
     assert_eq!(
         sql("not balanced(N) or ltc(S) <= 7"),
         (
-            "(NOT (balanced(key, 'N')) OR ltc(key, 'S') <= ?1)".into(),
-            vec![7]
+            format!(
+                "(NOT ({}) OR ltc(key, 'S') <= ?29)",
+                packed_list('n', 1, 28)
+            ),
+            [BALANCED_CODES.as_slice(), &[7]].concat()
         )
     );
     assert_eq!(
@@ -221,15 +231,27 @@ fn sql_of_representative_queries() {
         )
     );
     assert_eq!(
-        sql("12 <= hcp(E) && semibalanced(E)"),
-        ("(?1 <= hcp_e AND semibalanced(key, 'E'))".into(), vec![12])
+        sql("12 <= hcp(E) && semibalanced(E)").0,
+        format!("(?1 <= hcp_e AND {})", packed_list('e', 2, 52))
+    );
+    // Cheapest operands first: stored columns, shape tests, then function calls (the
+    // query's order kept among equals).
+    assert_eq!(
+        sql("semibalanced(E) and (hcp(E) = 12 or hcp(E) == 13) and not (hcp(W) < 3 || ltc(W) > 9)")
+            .0,
+        format!(
+            "((hcp_e = ?1 OR hcp_e = ?2) AND {} AND NOT ((hcp_w < ?55 OR ltc(key, 'W') > ?56)))",
+            packed_list('e', 3, 52)
+        )
     );
     assert_eq!(
-        sql("semibalanced(E) and (hcp(E) = 12 or hcp(E) == 13) and not (hcp(W) < 3 || ltc(W) > 9)"),
+        sql("ltc(N) < 7 and balanced(S) and hcp(N) > 12"),
         (
-            "(semibalanced(key, 'E') AND (hcp_e = ?1 OR hcp_e = ?2) AND NOT ((hcp_w < ?3 OR ltc(key, 'W') > ?4)))"
-                .into(),
-            vec![12, 13, 3, 9]
+            format!(
+                "(hcp_n > ?1 AND {} AND ltc(key, 'N') < ?30)",
+                packed_list('s', 2, 28)
+            ),
+            [&[12], BALANCED_CODES.as_slice(), &[7]].concat()
         )
     );
     // `and` binds tighter than `or`; nested groups of the same operator are flattened.
@@ -242,37 +264,34 @@ fn sql_of_representative_queries() {
     );
     assert_eq!(
         sql("pattern(W) != 5-4-3-1"),
-        (
-            "NOT (len_w_s = ?1 AND len_w_h = ?2 AND len_w_d = ?3 AND len_w_c = ?4)".into(),
-            vec![5, 4, 3, 1]
-        )
+        ("lens_w <> ?1".into(), vec![5 + 16 * 4 + 256 * 3 + 4096])
     );
     assert_eq!(
         sql("pattern(n) = 0-13-0-0"),
-        (
-            "(len_n_s = ?1 AND len_n_h = ?2 AND len_n_d = ?3 AND len_n_c = ?4)".into(),
-            vec![0, 13, 0, 0]
-        )
+        ("lens_n = ?1".into(), vec![16 * 13])
     );
     assert_eq!(
         sql("shape(E) = 3343"),
         (
-            "(len_e_s, len_e_h, len_e_d, len_e_c) IN (VALUES (?1, ?2, ?3, ?4), (?5, ?6, ?7, ?8), (?9, ?10, ?11, ?12), (?13, ?14, ?15, ?16))"
-                .into(),
-            vec![4, 3, 3, 3, 3, 4, 3, 3, 3, 3, 4, 3, 3, 3, 3, 4]
+            "lens_e IN (?1, ?2, ?3, ?4)".into(),
+            vec![
+                packed([4, 3, 3, 3]),
+                packed([3, 4, 3, 3]),
+                packed([3, 3, 4, 3]),
+                packed([3, 3, 3, 4])
+            ]
         )
     );
     assert_eq!(
         sql("4-3-3-3 != shape(S)"),
         (
-            "(len_s_s, len_s_h, len_s_d, len_s_c) NOT IN (VALUES (?1, ?2, ?3, ?4), (?5, ?6, ?7, ?8), (?9, ?10, ?11, ?12), (?13, ?14, ?15, ?16))"
-                .into(),
-            vec![4, 3, 3, 3, 3, 4, 3, 3, 3, 3, 4, 3, 3, 3, 3, 4]
+            "lens_s NOT IN (?1, ?2, ?3, ?4)".into(),
+            vec![13108, 13123, 13363, 17203]
         )
     );
     assert_eq!(
         sql("shape(N) = 13-0-0-0").1,
-        [13, 0, 0, 0, 0, 13, 0, 0, 0, 0, 13, 0, 0, 0, 0, 13]
+        [13, 13 * 16, 13 * 256, 13 * 4096]
     );
 }
 
@@ -294,30 +313,65 @@ fn sql_of_the_issue_example() {
         [2, 4, 3, 4],
         [2, 3, 4, 4],
     ];
-    let values: Vec<String> = (0..12)
-        .map(|r| {
-            let k = 3 + 4 * r;
-            format!("(?{}, ?{}, ?{}, ?{})", k, k + 1, k + 2, k + 3)
-        })
-        .collect();
     assert_eq!(
         clause,
         format!(
-            "(hcp_n >= ?1 AND len_s_s >= ?2 AND (len_e_s, len_e_h, len_e_d, len_e_c) IN (VALUES {})) AND hcp_n >= 20",
-            values.join(", ")
+            "(hcp_n >= ?1 AND len_s_s >= ?2 AND {}) AND hcp_n >= 20",
+            packed_list('e', 3, 12)
         )
     );
     let mut expected = vec![20, 5];
-    expected.extend(rows.iter().flatten());
+    expected.extend(rows.map(packed));
     assert_eq!(params, expected);
     // The issue's generate example.
     assert_eq!(
         sql("hcp(N) in 20..21 and balanced(N)"),
         (
-            "(hcp_n BETWEEN ?1 AND ?2 AND balanced(key, 'N')) AND hcp_n >= 20".into(),
-            vec![20, 21]
+            format!(
+                "(hcp_n BETWEEN ?1 AND ?2 AND {}) AND hcp_n >= 20",
+                packed_list('n', 3, 28)
+            ),
+            [&[20, 21], BALANCED_CODES.as_slice()].concat()
         )
     );
+}
+
+/// Four suit lengths (♠ ♥ ♦ ♣) packed as migration 06's `lens_<seat>`: ♠ + 16·♥ + 256·♦ +
+/// 4096·♣.
+fn packed(lengths: [i64; 4]) -> i64 {
+    lengths[0] + 16 * lengths[1] + 256 * lengths[2] + 4096 * lengths[3]
+}
+
+/// The 28 suit orders of 4-3-3-3, 4-4-3-2 and 5-3-3-2 packed, in increasing order (e.g.
+/// 4-3-3-3 with four spades is 4 + 48 + 768 + 12,288 = 13,108); checked against
+/// `Shape::is_balanced` by `balanced_codes_are_the_balanced_shapes`.
+const BALANCED_CODES: [i64; 28] = [
+    9013, 9028, 9043, 9268, 9283, 9523, 12853, 12868, 12883, 13093, 13108, 13123, 13138, 13348,
+    13363, 13378, 13603, 13618, 16948, 16963, 17188, 17203, 17218, 17443, 17458, 21043, 21283,
+    21298,
+];
+
+#[test]
+fn balanced_codes_are_the_balanced_shapes() {
+    let mut codes = Vec::new();
+    for s in 0..=13 {
+        for h in 0..=13 - s {
+            for d in 0..=13 - s - h {
+                let c = 13 - s - h - d;
+                if Shape([s, h, d, c]).is_balanced() {
+                    codes.push(packed([s, h, d, c].map(i64::from)));
+                }
+            }
+        }
+    }
+    codes.sort_unstable();
+    assert_eq!(codes, BALANCED_CODES);
+}
+
+/// `lens_<seat> IN (?first, …)` with `n` placeholders.
+fn packed_list(seat: char, first: usize, n: usize) -> String {
+    let list: Vec<String> = (first..first + n).map(|k| format!("?{k}")).collect();
+    format!("lens_{seat} IN ({})", list.join(", "))
 }
 
 /// SQLite can use the index on a bare feature column.
@@ -460,7 +514,12 @@ fn spellings_and_case() {
     let q = Query::parse("not balanced(N) and balanced(S) or balanced(E)").unwrap();
     assert_eq!(
         q.to_sql().clause,
-        "((NOT (balanced(key, 'N')) AND balanced(key, 'S')) OR balanced(key, 'E'))"
+        format!(
+            "((NOT ({}) AND {}) OR {})",
+            packed_list('n', 1, 28),
+            packed_list('s', 29, 28),
+            packed_list('e', 57, 28)
+        )
     );
     // Long flat chains are fine (no recursion per operand).
     let long = vec!["hcp(N) >= 0"; 5000].join(" and ");

@@ -453,7 +453,7 @@ fn data_persists_across_reopen_and_migrations_run_once() {
     let keys = random_keys(15, 100);
     {
         let mut store = Store::open(&path).unwrap();
-        assert_eq!(store.schema_version().unwrap(), 5);
+        assert_eq!(store.schema_version().unwrap(), 6);
         store.insert_deals(&keys[..50]).unwrap();
         store
             .store_set(&new_set("kept", Some([9; 32])), &boards(&keys[40..60]))
@@ -462,7 +462,7 @@ fn data_persists_across_reopen_and_migrations_run_once() {
     for _ in 0..2 {
         // A second run of 01-initial would fail on CREATE TABLE.
         let mut store = Store::open(&path).unwrap();
-        assert_eq!(store.schema_version().unwrap(), 5);
+        assert_eq!(store.schema_version().unwrap(), 6);
         assert_eq!(store.deal_count().unwrap(), 60);
         assert_eq!(store.set_boards("kept").unwrap(), boards(&keys[40..60]));
         assert_eq!(
@@ -771,7 +771,7 @@ fn a_version_1_database_gets_its_features_backfilled() {
         }
     }
     let store = Store::open(&path).unwrap();
-    assert_eq!(store.schema_version().unwrap(), 5);
+    assert_eq!(store.schema_version().unwrap(), 6);
     for k in &keys {
         let deal = k.to_deal().unwrap();
         let (hcp_n, hcp_w, len_e_h): (i64, i64, i64) = store
@@ -839,8 +839,8 @@ fn an_older_database_gets_the_plays_table() {
         assert!(err.to_string().contains("no such table: plays"), "{err}");
     }
     let mut store = Store::open(&path).unwrap();
-    // Every later migration ran: 04-play and 05-dd.
-    assert_eq!(store.schema_version().unwrap(), before.len() + 2);
+    // Every later migration ran: 04-play, 05-dd and 06-packed-lengths.
+    assert_eq!(store.schema_version().unwrap(), before.len() + 3);
     assert_eq!(store.deal_count().unwrap(), 10);
     // The upgraded file stores and returns plays.
     let data = std::fs::read(
@@ -875,7 +875,7 @@ fn an_older_database_gets_the_plays_table() {
     // Opening it again runs no migration twice.
     assert_eq!(
         Store::open(&path).unwrap().schema_version().unwrap(),
-        before.len() + 2
+        before.len() + 3
     );
 }
 

@@ -191,34 +191,34 @@ impl From<StoreError> for Stop {
 /// The text `dealdex query --explain` prints, byte for byte as before the store owned it.
 #[test]
 fn explain_shows_the_statement_and_its_parameters() {
-    let filter = Query::parse("hcp(N) >= 15 and balanced(S)")
+    let filter = Query::parse("hcp(N) >= 15 and ltc(S) < 8")
         .unwrap()
         .to_sql();
-    assert_eq!(filter.clause, "(hcp_n >= ?1 AND balanced(key, 'S'))");
+    assert_eq!(filter.clause, "(hcp_n >= ?1 AND ltc(key, 'S') < ?2)");
     let set_from = "deal_features JOIN set_boards ON set_boards.deal = deal_features.key \
-                    JOIN sets ON sets.id = set_boards.set_id WHERE sets.name = ?2 AND \
-                    ((hcp_n >= ?1 AND balanced(key, 'S')))";
+                    JOIN sets ON sets.id = set_boards.set_id WHERE sets.name = ?3 AND \
+                    ((hcp_n >= ?1 AND ltc(key, 'S') < ?2))";
     assert_eq!(
         Store::explain_find_deals(&filter, None, None),
         "SELECT deal_features.key, NULL FROM deal_features WHERE \
-         (hcp_n >= ?1 AND balanced(key, 'S')) ORDER BY deal_features.key\n\
-         -- ?1 = Integer(15)\n"
+         (hcp_n >= ?1 AND ltc(key, 'S') < ?2) ORDER BY deal_features.key\n\
+         -- ?1 = Integer(15)\n-- ?2 = Integer(8)\n"
     );
     assert_eq!(
         Store::explain_find_deals(&filter, Some("club"), Some(10)),
         format!(
             "SELECT deal_features.key, set_boards.board FROM {set_from} \
-             ORDER BY set_boards.board LIMIT 10\n-- ?1 = Integer(15)\n-- ?2 = Text(\"club\")\n"
+             ORDER BY set_boards.board LIMIT 10\n-- ?1 = Integer(15)\n-- ?2 = Integer(8)\n-- ?3 = Text(\"club\")\n"
         )
     );
     assert_eq!(
         Store::explain_count_deals(&filter, None),
-        "SELECT count(*) FROM deal_features WHERE (hcp_n >= ?1 AND balanced(key, 'S'))\n\
-         -- ?1 = Integer(15)\n"
+        "SELECT count(*) FROM deal_features WHERE (hcp_n >= ?1 AND ltc(key, 'S') < ?2)\n\
+         -- ?1 = Integer(15)\n-- ?2 = Integer(8)\n"
     );
     assert_eq!(
         Store::explain_count_deals(&filter, Some("it's")),
-        format!("SELECT count(*) FROM {set_from}\n-- ?1 = Integer(15)\n-- ?2 = Text(\"it's\")\n")
+        format!("SELECT count(*) FROM {set_from}\n-- ?1 = Integer(15)\n-- ?2 = Integer(8)\n-- ?3 = Text(\"it's\")\n")
     );
 }
 
@@ -612,4 +612,40 @@ fn cli_readers_read_a_current_database_without_writing_it() {
         .code(2)
         .stderr(predicate::str::contains("no set named \"nope\""));
     assert_eq!(std::fs::read(&path).unwrap(), before);
+}
+
+/// A count over every deal of a file runs one key range a thread (when SQLite would scan the
+/// whole table) and sums them: the sum is the number of deals the query matches in Rust, for
+/// 1 to 5 threads (ranges of unequal width included), and for queries an index answers.
+#[test]
+fn counts_over_key_ranges_add_up_to_the_matching_deals() {
+    let all = deals(20_000);
+    let keys: Vec<DealIndex> = all.iter().map(DealIndex::from_deal).collect();
+    let dir = TempDir::new().unwrap();
+    let path = dir.path().join("ranges.db");
+    let mut store = Some(Store::open(&path).unwrap());
+    store.as_mut().unwrap().insert_deals(&keys).unwrap();
+    for text in [
+        "balanced(N) and hcp(N) in 15..17",
+        "hcp(E) >= 20",
+        "shape(W) = 5431 or ltc(S) <= 5",
+        "not semibalanced(S) and len(NS, spades) >= 8",
+        "hcp(N) >= 0",
+    ] {
+        let query = Query::parse(text).unwrap();
+        let want = all.iter().filter(|d| query.matches(d)).count() as u64;
+        assert!(want > 0, "{text}");
+        for threads in 1..=5 {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            // The store moves into the pool and back: a connection is Send, not Sync.
+            let s = store.take().unwrap();
+            let filter = query.to_sql();
+            let (got, s) = pool.install(move || (s.count_deals(&filter, None).unwrap(), s));
+            store = Some(s);
+            assert_eq!(got, want, "{text} on {threads} threads");
+        }
+    }
 }

@@ -107,11 +107,11 @@
 //! # SQL
 //!
 //! [`Query::to_sql`] targets the table `deals` with the INTEGER columns
-//! `hcp_n hcp_e hcp_s hcp_w` and `len_<seat>_<suit>` (seat `n e s w`, suit `s h d c`;
-//! `len_n_s` is North's spades), the 13-byte BLOB column `key`, and the SQL functions
-//! `controls(key, 'N')`, `ltc(key, 'N')`, `longest(key, 'N')`, `balanced(key, 'N')` and
-//! `semibalanced(key, 'N')` (the last two 0 or 1) registered on the connection by the
-//! caller. A `dd(X, strain)` term is the subquery `(SELECT dd_tricks(tricks, 'X', 'S') FROM
+//! `hcp_n hcp_e hcp_s hcp_w`, `len_<seat>_<suit>` (seat `n e s w`, suit `s h d c`;
+//! `len_n_s` is North's spades) and `lens_<seat>` (the four lengths packed as ♠ + 16·♥ +
+//! 256·♦ + 4096·♣, migration 06's view), the 13-byte BLOB column `key`, and the SQL
+//! functions `controls(key, 'N')`, `ltc(key, 'N')` and `longest(key, 'N')` registered on the
+//! connection by the caller. A `dd(X, strain)` term is the subquery `(SELECT dd_tricks(tricks, 'X', 'S') FROM
 //! dd WHERE dd.deal = key)` over migration 05's table: NULL, so no comparison holds, for a
 //! deal not solved. A `par(side, vul, dealer)` term is the same subquery of
 //! `dd_par(tricks, 'W', 'All')` ([`crate::store::sqlfn`]: North-South's score), negated
@@ -496,14 +496,14 @@ impl Query {
     /// | literal `20` | `?k`, 20 appended to `params` |
     /// | `a >= b` (`=` `!=` `<` `<=` `>` `>=`) | `a >= b` (`=` `<>` `<` `<=` `>` `>=`) |
     /// | `a in 20..21` | `a BETWEEN ?k AND ?k+1` |
-    /// | `balanced(N)`, `semibalanced(N)` | `balanced(key, 'N')`, `semibalanced(key, 'N')` |
-    /// | `shape(E) = 4432` | `(len_e_s, len_e_h, len_e_d, len_e_c) IN (VALUES (?1, ?2, ?3, ?4), …)`, one row per distinct suit order, in decreasing lexicographic order |
+    /// | `balanced(N)`, `semibalanced(N)` | `lens_n IN (?1, …)`: the packed suit orders of the balanced (28) or semi-balanced (52) shapes |
+    /// | `shape(E) = 4432` | `lens_e IN (?1, ?2, …)`, one packed value per distinct suit order, in decreasing lexicographic order of the lengths |
     /// | `shape(E) != 4432` | the same with `NOT IN` |
-    /// | `pattern(N) = 5431` | `(len_n_s = ?1 AND len_n_h = ?2 AND len_n_d = ?3 AND len_n_c = ?4)` |
-    /// | `pattern(N) != 5431` | `NOT (…)` of the same |
+    /// | `pattern(N) = 5431` | `lens_n = ?1` (5 + 16·4 + 256·3 + 4096·1) |
+    /// | `pattern(N) != 5431` | `lens_n <> ?1` |
     /// | `not c` | `NOT (c)` |
-    /// | `c and d and e` | `(c AND d AND e)` |
-    /// | `c or d` | `(c OR d)` |
+    /// | `c and d and e` | `(c AND d AND e)`, cheapest first: stored columns, shape tests, then functions and subqueries |
+    /// | `c or d` | `(c OR d)`, ordered the same way |
     ///
     /// Indexed columns stay bare on their side of a comparison (`hcp_n >= ?1`), so SQLite
     /// can use an index on them. When a top-level condition bounds a seat's HCP at 20 or

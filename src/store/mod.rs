@@ -119,6 +119,7 @@ fn migrations() -> Migrations<'static> {
         M::up(include_str!("../../migrations/03-indexed-hcp/up.sql")),
         M::up(include_str!("../../migrations/04-play/up.sql")),
         M::up(include_str!("../../migrations/05-dd/up.sql")),
+        M::up(include_str!("../../migrations/06-packed-lengths/up.sql")),
     ])
 }
 
@@ -171,7 +172,7 @@ fn backfill_features(tx: &rusqlite::Transaction) -> HookResult {
 /// Opens an existing file for reading only (see [`Store::open_read_only`]): read-only
 /// flags, `query_only`, the pragmas that touch no file, the schema version checked (never
 /// migrated) and dealdex's SQL functions. Returns the connection and the path label.
-fn open_read_only_connection(path: &Path) -> Result<(Connection, String), StoreError> {
+pub(super) fn open_read_only_connection(path: &Path) -> Result<(Connection, String), StoreError> {
     let label = path.display().to_string();
     let timeout = busy_timeout_setting()?;
     // Without SQLITE_OPEN_CREATE a missing file is not created but only reported as
@@ -555,7 +556,7 @@ impl Store {
     /// assert_eq!(store.schema_version()?, dealdex::Store::SCHEMA_VERSION);
     /// # Ok::<(), dealdex::StoreError>(())
     /// ```
-    pub const SCHEMA_VERSION: usize = 5;
+    pub const SCHEMA_VERSION: usize = 6;
 
     /// Opens the database file at `path`, creating it if missing (with 32 KiB pages), sets
     /// the connection's pragmas (WAL journal, `synchronous=NORMAL`, `foreign_keys=ON`, a
@@ -1281,19 +1282,40 @@ fn insert_sorted_keys(conn: &Connection, keys: &[DealIndex]) -> rusqlite::Result
 }
 
 /// Inserts the boards of set `set_id`.
+///
+/// A large set into a table holding fewer boards than it brings (a new database, say) is
+/// inserted with the `set_boards(deal)` index dropped and rebuilt after, in the same
+/// transaction: the rows arrive in board order, so each would otherwise insert into that index
+/// at a random place, while `CREATE INDEX` sorts the keys once and writes the index in order.
 fn insert_boards(
     conn: &Connection,
     set_id: i64,
     rows: &[(i64, DealIndex)],
 ) -> rusqlite::Result<()> {
+    let rebuild = rows.len() >= DEFERRED_INDEX_BOARDS && {
+        let stored: i64 = conn.query_row("SELECT count(*) FROM set_boards", [], |r| r.get(0))?;
+        stored <= rows.len() as i64
+    };
+    if rebuild {
+        conn.execute_batch("DROP INDEX set_boards_deal")?;
+    }
     // One row a statement: with the index on `deal`, 64-row statements ran 3x slower here
     // (4.6 s against 1.5 s for 1,000,000 boards), unlike the index-free `deals` inserts.
     let mut stmt = conn.prepare_cached(INSERT_BOARD_ONE)?;
     for (board, key) in rows {
         stmt.execute(params![set_id, board, &key.0])?;
     }
+    if rebuild {
+        // The definition of migration 01, word for word.
+        conn.execute_batch("CREATE INDEX set_boards_deal ON set_boards(deal)")?;
+    }
     Ok(())
 }
+
+/// The smallest set whose boards are inserted with the `set_boards(deal)` index rebuilt
+/// after ([`insert_boards`]); below it the rebuild of the boards already stored costs more
+/// than the random inserts it saves.
+const DEFERRED_INDEX_BOARDS: usize = 50_000;
 
 /// The boards of set `set_id`, ordered by board.
 fn read_set_boards(
