@@ -932,3 +932,45 @@ fn plays_belong_to_their_set_and_bad_rows_are_reported() {
         .unwrap();
     assert!(store.plays_of(&key).unwrap().is_empty());
 }
+
+/// A set of 50,000 boards or more, stored into a table holding no more boards than it brings,
+/// is written with the `set_boards(deal)` index dropped and built again: afterwards the index
+/// is there with migration 01's definition, SQLite uses it, and every lookup answers right.
+#[test]
+fn large_sets_rebuild_the_deal_index_and_it_answers_lookups() {
+    let (_dir, path) = temp_db();
+    let mut store = Store::open(&path).unwrap();
+    let first = random_keys(71, 60_000);
+    let second = random_keys(72, 60_000);
+    // Into an empty table, then into one holding as many boards as the set brings.
+    store.store_set(&new_set("first", None), &boards(&first)).unwrap();
+    store.store_set(&new_set("second", None), &boards(&second)).unwrap();
+    let index_sql: String = store
+        .connection()
+        .query_row(
+            "SELECT sql FROM sqlite_schema WHERE type = 'index' AND name = 'set_boards_deal'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(index_sql, "CREATE INDEX set_boards_deal ON set_boards(deal)");
+    let plan: String = store
+        .connection()
+        .query_row(
+            "EXPLAIN QUERY PLAN SELECT board FROM set_boards WHERE deal = ?1",
+            [&first[0].0],
+            |r| r.get(3),
+        )
+        .unwrap();
+    assert!(plan.contains("set_boards_deal"), "{plan}");
+    for (keys, name) in [(&first, "first"), (&second, "second")] {
+        for i in [0, 1, 29_999, 59_999] {
+            let found = store.boards_of(&keys[i]).unwrap();
+            assert_eq!(found.len(), 1, "{name} board {}", i + 1);
+            assert_eq!(found[0].set_name, name);
+            assert_eq!(found[0].board, i as u64 + 1);
+        }
+    }
+    assert_eq!(count(&store, "set_boards"), 120_000);
+    assert_eq!(store.integrity_check().unwrap(), "ok");
+}
