@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Issue 16's ingest curve: grows one database by STEP new deals at a time up to TOTAL (default
 # 10 M steps to 100 M) with `generate --start K --count STEP --db`, and prints for each step
-# its rate, the peak memory of the process, the file size and the bytes a stored deal.
+# its rate, the peak memory of the process, the file size, the bytes a stored deal, and the
+# time of the function query `balanced(N) and hcp(N) in 15..17 --count` over the database.
 #
 #   cargo build --release && benches/ingest_curve.sh [DIR]       # STEP=10000000 TOTAL=100000000
 # Extra arguments for every generate (e.g. BATCH=8388608 for --batch) come from the environment.
@@ -19,8 +20,8 @@ extra=()
 
 echo "Measured $(date -u +%Y-%m-%d) on $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB; steps of $STEP new deals."
 echo
-echo "| deals before → after | seconds | new deals/s | peak MiB | file MiB | bytes a deal |"
-echo "|---|---|---|---|---|---|"
+echo "| deals before → after | seconds | new deals/s | peak MiB | file MiB | bytes a deal | query s |"
+echo "|---|---|---|---|---|---|---|"
 have=0
 while [ "$have" -lt "$TOTAL" ]; do
     /usr/bin/time -f "%e %M" -o t.txt "$BIN" generate --start $((have + 1)) --count "$STEP" \
@@ -28,7 +29,10 @@ while [ "$have" -lt "$TOTAL" ]; do
     read -r w k <t.txt
     next=$((have + STEP))
     bytes=$(stat -c %s curve.db)
-    awk -v a="$have" -v b="$next" -v w="$w" -v k="$k" -v s="$bytes" -v n="$STEP" 'BEGIN {
-        printf "| %d M → %d M | %.1f | %.2f M | %d | %d | %.1f |\n", a / 1e6, b / 1e6, w, n / w / 1e6, k / 1024, s / 1048576, s / b }'
+    /usr/bin/time -f "%e" -o q.txt "$BIN" query 'balanced(N) and hcp(N) in 15..17' --count \
+        --db curve.db >/dev/null
+    read -r q <q.txt
+    awk -v a="$have" -v b="$next" -v w="$w" -v k="$k" -v s="$bytes" -v n="$STEP" -v q="$q" 'BEGIN {
+        printf "| %d M → %d M | %.1f | %.2f M | %d | %d | %.1f | %.2f |\n", a / 1e6, b / 1e6, w, n / w / 1e6, k / 1024, s / 1048576, s / b, q }'
     have=$next
 done

@@ -31,7 +31,7 @@ pub struct GenerateArgs {
     start: u64,
     /// Bulk runs: commit to the database every N deals, in stream order; a kill or crash
     /// loses at most the batch in flight, and rerunning the command stores the rest
-    /// [default: 4194304].
+    /// [default: 8388608].
     #[arg(
         long,
         value_name = "N",

@@ -544,7 +544,7 @@ pub struct Store {
 impl Store {
     /// How long [`Store::open`] lets a connection wait for another connection's write
     /// transaction to end, unless the `DEALDEX_BUSY_TIMEOUT` environment variable says
-    /// otherwise. A bulk batch of 4 Mi keys into a large file can hold the write lock for
+    /// otherwise. A bulk batch of 8 Mi keys into a large file can hold the write lock for
     /// several seconds, so rusqlite's default of 5 s made a second bulk writer fail.
     pub const DEFAULT_BUSY_TIMEOUT: Duration = Duration::from_secs(60);
 
@@ -782,10 +782,26 @@ impl Store {
     /// the busy timeout, disk full, read-only file, …); the batch is then rolled back
     /// whole.
     pub fn insert_deals(&mut self, keys: &[DealIndex]) -> Result<u64, StoreError> {
-        if keys.is_empty() {
+        self.insert_deal_vec(keys.to_vec())
+    }
+
+    /// [`Store::insert_deals`] taking the keys by value: they are sorted in place, so a bulk
+    /// load holds each batch once (13 bytes a key) rather than twice.
+    ///
+    /// ```
+    /// use dealdex::{DealIndex, Store};
+    /// let mut store = Store::open_in_memory()?;
+    /// let a = DealIndex::parse_hex("0EDCCBA0976F2DA4945D8E9DC0")?;
+    /// assert_eq!(store.insert_deal_vec(vec![a, a])?, 1);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`Store::insert_deals`]; the batch is then rolled back whole.
+    pub fn insert_deal_vec(&mut self, mut sorted: Vec<DealIndex>) -> Result<u64, StoreError> {
+        if sorted.is_empty() {
             return Ok(0);
         }
-        let mut sorted = keys.to_vec();
         sorted.sort_unstable();
         sorted.dedup();
         let path = &self.path;
