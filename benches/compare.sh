@@ -70,3 +70,18 @@ read -r w k <t.txt
 echo "| ingest 3,000,000 new deals with features (new db) | — | | ${w} s = $(rate 3000000 "$w"), $((k / 1024)) MiB peak | | ≥ 2 M/s, < 200 MB |"
 read -r q _ < <(best "$BIN" query 'balanced(N) and hcp(N) in 15..17' --count --db ingest.db)
 echo "| \`query 'balanced(N) and hcp(N) in 15..17' --count\` over those 3 M | — | | ${q} s | | < 3 s over 60 M |"
+
+# A 1,000,000-board set as PBN, imported as a set into a new database.
+"$BIN" generate --boards 1-1000000 --seed "$SEED" --format pbn --out set.pbn --no-db -q
+best_import() {
+    local b=""
+    for _ in $(seq "$RUNS"); do
+        rm -f import.db import.db-*
+        /usr/bin/time -f "%e" -o t.txt "$BIN" import set.pbn --set big --db import.db >/dev/null
+        read -r w <t.txt
+        if [ -z "$b" ] || awk "BEGIN{exit !($w < $b)}"; then b=$w; fi
+    done
+    echo "$b"
+}
+i=$(best_import)
+echo "| \`import --set\` of that set as a 1,000,000-board PBN file (new db) | — | | ${i} s | | < 2 s |"

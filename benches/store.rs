@@ -1,11 +1,14 @@
 //! Store benchmark: one `insert_deals` batch of 100,000 random deal keys into a fresh
-//! database file (throughput in keys). Run with `cargo bench --bench store`.
+//! database file (throughput in keys), and the stages of that batch apart (issue 16, item 4):
+//! the stored features of each key (decode, HCP and suit lengths of four hands) and the sort.
+//! The insert's own share is the whole batch minus those two. Run with
+//! `cargo bench --bench store`.
 
 use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
-use dealdex::{DealIndex, Store};
+use dealdex::{DealIndex, Seat, Store, features};
 
 const KEYS: usize = 100_000;
 
@@ -53,6 +56,30 @@ fn insert(c: &mut Criterion) {
                 (dir, store)
             },
             BatchSize::PerIteration,
+        );
+    });
+    group.bench_function("stage_features_100k", |b| {
+        b.iter(|| {
+            let mut sum = 0u64;
+            for key in black_box(&keys) {
+                let deal = key.to_deal().expect("valid key");
+                for seat in Seat::ALL {
+                    let hand = deal.hand(seat);
+                    sum += u64::from(features::hcp(hand));
+                    sum += features::suit_lengths(hand)[0] as u64;
+                }
+            }
+            sum
+        });
+    });
+    group.bench_function("stage_sort_100k", |b| {
+        b.iter_batched(
+            || keys.clone(),
+            |mut batch| {
+                batch.sort_unstable();
+                batch
+            },
+            BatchSize::LargeInput,
         );
     });
     group.finish();
