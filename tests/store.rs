@@ -943,8 +943,12 @@ fn large_sets_rebuild_the_deal_index_and_it_answers_lookups() {
     let first = random_keys(71, 60_000);
     let second = random_keys(72, 60_000);
     // Into an empty table, then into one holding as many boards as the set brings.
-    store.store_set(&new_set("first", None), &boards(&first)).unwrap();
-    store.store_set(&new_set("second", None), &boards(&second)).unwrap();
+    store
+        .store_set(&new_set("first", None), &boards(&first))
+        .unwrap();
+    store
+        .store_set(&new_set("second", None), &boards(&second))
+        .unwrap();
     let index_sql: String = store
         .connection()
         .query_row(
@@ -953,7 +957,10 @@ fn large_sets_rebuild_the_deal_index_and_it_answers_lookups() {
             |r| r.get(0),
         )
         .unwrap();
-    assert_eq!(index_sql, "CREATE INDEX set_boards_deal ON set_boards(deal)");
+    assert_eq!(
+        index_sql,
+        "CREATE INDEX set_boards_deal ON set_boards(deal)"
+    );
     let plan: String = store
         .connection()
         .query_row(

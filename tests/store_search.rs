@@ -218,7 +218,9 @@ fn explain_shows_the_statement_and_its_parameters() {
     );
     assert_eq!(
         Store::explain_count_deals(&filter, Some("it's")),
-        format!("SELECT count(*) FROM {set_from}\n-- ?1 = Integer(15)\n-- ?2 = Integer(8)\n-- ?3 = Text(\"it's\")\n")
+        format!(
+            "SELECT count(*) FROM {set_from}\n-- ?1 = Integer(15)\n-- ?2 = Integer(8)\n-- ?3 = Text(\"it's\")\n"
+        )
     );
 }
 

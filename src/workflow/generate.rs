@@ -1161,7 +1161,11 @@ fn run_bulk(
     let keep_boards = !collected.is_empty() || !writers.is_empty();
     let mut new_deals = 0u64;
     let mut pending: Vec<DealIndex> = match store {
-        Some(_) => Vec::with_capacity(run.batch.min(usize::try_from(run.count).unwrap_or(usize::MAX)) + CHUNK),
+        Some(_) => Vec::with_capacity(
+            run.batch
+                .min(usize::try_from(run.count).unwrap_or(usize::MAX))
+                + CHUNK,
+        ),
         None => Vec::new(),
     };
     let mut all_boards: Vec<Board> = Vec::new();
