@@ -14,7 +14,7 @@ use super::{DbArgs, open_output};
     after_help = "The connection is read-only: the file is opened read-only, and writes, ATTACH/DETACH,
 VACUUM and pragmas that change a setting are refused (reporting pragmas such as table_info,
 integrity_check or journal_mode without a value work). Tables: deals(key), sets,
-set_boards; view deal_features(key, hcp_n … hcp_w, len_n_s … len_w_c). Functions: hcp(key, seat),
+set_boards; view deal_features(key, hcp_n … hcp_w, len_n_s … len_w_c, lens_n … lens_w). Functions: hcp(key, seat),
 len(key, seat, suit), shape, pattern, controls, ltc, balanced, semibalanced, longest (key, seat),
 pbn(key), number(key [, scheme]), board_dealer(n), board_vul(n).
 

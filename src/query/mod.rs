@@ -517,9 +517,10 @@ impl Query {
     /// let sql = q.to_sql();
     /// assert_eq!(
     ///     sql.clause,
-    ///     "((hcp_n + hcp_s) BETWEEN ?1 AND ?2 OR NOT ((len_w_s = ?3 AND len_w_h = ?4 AND len_w_d = ?5 AND len_w_c = ?6)))"
+    ///     "((hcp_n + hcp_s) BETWEEN ?1 AND ?2 OR NOT (lens_w = ?3))"
     /// );
-    /// assert_eq!(sql.params, [20, 25, 5, 4, 3, 1]);
+    /// // West's 5-4-3-1 (♠ ♥ ♦ ♣) packed as ♠ + 16·♥ + 256·♦ + 4096·♣.
+    /// assert_eq!(sql.params, [20, 25, 5 + 16 * 4 + 256 * 3 + 4096]);
     /// ```
     pub fn to_sql(&self) -> SqlFilter {
         sql::compile(&self.cond)

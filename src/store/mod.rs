@@ -684,7 +684,7 @@ impl Store {
     /// ```
     /// let store = dealdex::Store::open_in_memory()?;
     /// assert_eq!(store.deal_count()?, 0);
-    /// assert_eq!(store.schema_version()?, 5);
+    /// assert_eq!(store.schema_version()?, 6);
     /// # Ok::<(), dealdex::StoreError>(())
     /// ```
     ///
