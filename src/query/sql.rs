@@ -10,7 +10,7 @@
 use std::fmt::Write;
 
 use crate::model::card::{Seat, Suit};
-use crate::model::features::Side;
+use crate::model::features::{Shape, Side};
 
 use super::{AddOp, CmpOp, Cond, Expr, SqlFilter, Term, Who};
 
@@ -87,17 +87,25 @@ fn suit_col(s: Suit) -> char {
 }
 
 impl Builder {
-    /// Appends a test that seat `s` has one of the `sorted` shapes, in any suit order: the
-    /// view's packed lengths `lens_<seat>` (migration 06: ♠ + 16·♥ + 256·♦ + 4096·♣) must be
-    /// one of the packed permutations, each a placeholder like every other number. Over 100 M
-    /// stored deals this costs a few ns a row where the key-decoding SQL function
-    /// `balanced(key, 'N')` it replaced cost about 220 ns.
-    fn shape_class(&mut self, s: Seat, sorted: &[[u8; 4]]) {
-        let mut codes: Vec<u32> = sorted
-            .iter()
-            .flat_map(|&shape| permutations(shape))
-            .map(packed)
-            .collect();
+    /// Appends a test that seat `s` has a shape in `class` ([`Shape::is_balanced`] or
+    /// [`Shape::is_semi_balanced`], so the SQL and [`crate::query::Query::matches`] share one
+    /// definition): the view's packed lengths `lens_<seat>` (migration 06: ♠ + 16·♥ + 256·♦ +
+    /// 4096·♣) must be one of the class's packed suit-length vectors, in increasing order,
+    /// each a placeholder like every other number. Over 100 M stored deals this costs a few
+    /// ns a row where the key-decoding SQL function `balanced(key, 'N')` it replaced cost
+    /// about 220 ns.
+    fn shape_class(&mut self, s: Seat, class: fn(&Shape) -> bool) {
+        let mut codes = Vec::new();
+        for spades in 0..=13u8 {
+            for hearts in 0..=13 - spades {
+                for diamonds in 0..=13 - spades - hearts {
+                    let lengths = [spades, hearts, diamonds, 13 - spades - hearts - diamonds];
+                    if class(&Shape(lengths)) {
+                        codes.push(packed(lengths));
+                    }
+                }
+            }
+        }
         codes.sort_unstable();
         let _ = write!(self.clause, "lens_{} IN (", seat_col(s));
         for (i, code) in codes.into_iter().enumerate() {
@@ -207,8 +215,8 @@ impl Builder {
                 self.clause.push_str(" AND ");
                 self.param(*hi);
             }
-            Cond::Balanced(s) => self.shape_class(*s, &BALANCED),
-            Cond::SemiBalanced(s) => self.shape_class(*s, &SEMI_BALANCED),
+            Cond::Balanced(s) => self.shape_class(*s, Shape::is_balanced),
+            Cond::SemiBalanced(s) => self.shape_class(*s, Shape::is_semi_balanced),
             // One comparison of the packed lengths (migration 06's lens_<seat>) where four of
             // the length columns, or a row-value list, cost four extractions a row.
             Cond::Shape {
@@ -274,20 +282,6 @@ impl Builder {
         }
     }
 }
-
-/// The sorted shapes of a balanced hand (4-3-3-3, 4-4-3-2, 5-3-3-2), as
-/// [`crate::model::features::Shape::is_balanced`] defines it.
-const BALANCED: [[u8; 4]; 3] = [[4, 3, 3, 3], [4, 4, 3, 2], [5, 3, 3, 2]];
-
-/// The sorted shapes of a semi-balanced hand: balanced, 5-4-2-2 or 6-3-2-2
-/// ([`crate::model::features::Shape::is_semi_balanced`]).
-const SEMI_BALANCED: [[u8; 4]; 5] = [
-    [4, 3, 3, 3],
-    [4, 4, 3, 2],
-    [5, 3, 3, 2],
-    [5, 4, 2, 2],
-    [6, 3, 2, 2],
-];
 
 /// Four suit lengths (♠ ♥ ♦ ♣) packed as in the view's `lens_<seat>` columns.
 fn packed(lengths: [u8; 4]) -> u32 {
