@@ -979,5 +979,8 @@ fn large_sets_rebuild_the_deal_index_and_it_answers_lookups() {
         }
     }
     assert_eq!(count(&store, "set_boards"), 120_000);
+    // Every board, 64 rows a statement and the remainder one a statement.
+    assert_eq!(store.set_boards("first").unwrap(), boards(&first));
+    assert_eq!(store.set_boards("second").unwrap(), boards(&second));
     assert_eq!(store.integrity_check().unwrap(), "ok");
 }
