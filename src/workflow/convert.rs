@@ -119,7 +119,7 @@ impl ConvertError {
     }
 }
 
-/// Runs `job`: reads the input whole ([`read_deal_file`]), renders every output
+/// Runs `job`: reads the input whole ([`read_deal_file`](crate::workflow::import::read_deal_file)), renders every output
 /// ([`render_set`], the boards' numbers as the set's range), then writes them
 /// ([`write_rendered`]; standard-output files to `stdout`).
 ///
