@@ -11,7 +11,7 @@ use std::fmt;
 
 use crate::model::board::{Vulnerability, board_dealer, board_vulnerability};
 use crate::model::card::{Card, Seat};
-use crate::model::deal::{Deal, Hand};
+use crate::model::deal::Deal;
 
 /// The 13-byte index of a deal: a full-information key, unique per deal, ordered as the
 /// hex strings are (FORMATS.md §2).
@@ -109,13 +109,25 @@ impl DealIndex {
     /// # Errors
     /// [`IndexError::WrongCount`] when the bytes do not give each seat 13 cards.
     pub fn to_deal(&self) -> Result<Deal, IndexError> {
-        let mut hands = [0u64; 4];
-        for (r, &byte) in self.0.iter().enumerate() {
-            let codes = [byte >> 4 & 3, byte >> 6 & 3, byte & 3, byte >> 2 & 3];
-            for (suit, &code) in codes.iter().enumerate() {
-                hands[CODE_SEAT[code as usize] as usize] |= 1 << (suit * 13 + r);
-            }
+        // Bit `shift` of every byte, bytes 0..13, as 13 contiguous bits: bit r from byte r.
+        // The multiplication gathers bit 0 of each of 8 bytes into the top byte (the partial
+        // products land on distinct bits, so nothing carries).
+        let gather8 =
+            |x: u64| (x & 0x0101_0101_0101_0101).wrapping_mul(0x0102_0408_1020_4080) >> 56;
+        let mut bytes = [0u8; 16];
+        bytes[..13].copy_from_slice(&self.0);
+        let v = u128::from_le_bytes(bytes);
+        let (low, high) = (v as u64, (v >> 64) as u64);
+        let gather13 = |shift: u32| gather8(low >> shift) | gather8(high >> shift) << 8;
+        let (mut lo, mut hi) = (0u64, 0u64);
+        // Suited order ♠ ♥ ♦ ♣; each suit's two code bits sit at this shift in the byte.
+        for (suit, shift) in [4u32, 6, 0, 2].into_iter().enumerate() {
+            lo |= gather13(shift) << (13 * suit);
+            hi |= gather13(shift + 1) << (13 * suit);
         }
+        // Codes: 0 = S, 1 = W, 2 = N, 3 = E (CODE_SEAT).
+        const FULL: u64 = (1 << 52) - 1;
+        let hands = [hi & !lo, hi & lo, !hi & !lo & FULL, lo & !hi];
         for (i, m) in hands.iter().enumerate() {
             let count = m.count_ones() as usize;
             if count != 13 {
@@ -125,7 +137,8 @@ impl DealIndex {
                 });
             }
         }
-        Ok(Deal::new(hands.map(Hand::from_mask)).expect("disjoint hands of 13 cards"))
+        // The four masks split the 52 cards (one seat code a card) and hold 13 each.
+        Ok(Deal::from_masks_unchecked(hands))
     }
 
     /// The 13 bytes.
@@ -360,6 +373,50 @@ pub fn parse_deal_argument(text: &str) -> Option<Result<(Deal, Option<u64>), Dea
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::deal::Hand;
+    use proptest::prelude::*;
+
+    /// The decoding as FORMATS.md §2 states it, a card at a time: the reference for
+    /// [`DealIndex::to_deal`].
+    fn to_deal_card_by_card(index: &DealIndex) -> Result<Deal, IndexError> {
+        let mut hands = [0u64; 4];
+        for (r, &byte) in index.0.iter().enumerate() {
+            let codes = [byte >> 4 & 3, byte >> 6 & 3, byte & 3, byte >> 2 & 3];
+            for (suit, &code) in codes.iter().enumerate() {
+                hands[CODE_SEAT[code as usize] as usize] |= 1 << (suit * 13 + r);
+            }
+        }
+        for (i, m) in hands.iter().enumerate() {
+            let count = m.count_ones() as usize;
+            if count != 13 {
+                return Err(IndexError::WrongCount {
+                    seat: Seat::from_index(i),
+                    count,
+                });
+            }
+        }
+        Ok(Deal::new(hands.map(Hand::from_mask)).expect("disjoint hands of 13 cards"))
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(20_000))]
+
+        /// Any 13 bytes: the same deal or the same error as the card-by-card decoding.
+        #[test]
+        fn to_deal_matches_the_card_by_card_decoding(bytes in any::<[u8; 13]>()) {
+            let index = DealIndex(bytes);
+            prop_assert_eq!(index.to_deal(), to_deal_card_by_card(&index));
+        }
+
+        /// Every deal (from its hand-record number) comes back from its index.
+        #[test]
+        fn indices_of_deals_decode_to_them(n in 1u128..=crate::model::number::DEALS) {
+            let deal = Deal::from_number(n, crate::Scheme::Pavlicek).unwrap();
+            let index = DealIndex::from_deal(&deal);
+            prop_assert_eq!(index.to_deal(), Ok(deal));
+            prop_assert_eq!(to_deal_card_by_card(&index), Ok(deal));
+        }
+    }
 
     #[test]
     fn errors_name_the_column() {
