@@ -360,6 +360,38 @@ fn unused_set_name_counts_up_from_2() {
     assert_eq!(store.unused_set_name("club-2").unwrap(), "club-2-2");
 }
 
+/// The connection enforces CHECK constraints: the pragma reads 0 and a 2-byte key is refused.
+fn assert_checks_are_on(store: &Store) {
+    let conn = store.connection();
+    let ignored: i64 = conn
+        .query_row("PRAGMA ignore_check_constraints", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(ignored, 0);
+    let err = conn
+        .execute("INSERT INTO deals(key) VALUES (X'0011')", [])
+        .unwrap_err();
+    assert!(err.to_string().contains("CHECK constraint failed"), "{err}");
+}
+
+#[test]
+fn bulk_inserts_leave_the_check_constraints_on() {
+    let (_dir, path) = temp_db();
+    let mut store = Store::open(&path).unwrap();
+    let keys = random_keys(29, 300);
+    assert_eq!(store.insert_deals(&keys[..100]).unwrap(), 100);
+    assert_checks_are_on(&store);
+    let groups = [keys[100..150].to_vec(), keys[150..200].to_vec()];
+    assert_eq!(store.insert_deal_groups(&groups).unwrap(), vec![50, 50]);
+    assert_checks_are_on(&store);
+    let outcome = store
+        .store_set(&new_set("s", None), &boards(&keys[200..]))
+        .unwrap();
+    assert_eq!(outcome.new_deals, 100);
+    assert_checks_are_on(&store);
+    assert_eq!(store.deal_count().unwrap(), 300);
+    assert_eq!(store.integrity_check().unwrap(), "ok");
+}
+
 #[test]
 fn an_error_mid_batch_rolls_back_that_batch_only() {
     let (_dir, path) = temp_db();
@@ -399,6 +431,8 @@ fn an_error_mid_batch_rolls_back_that_batch_only() {
         .unwrap_err();
     assert!(matches!(err, StoreError::Sqlite { .. }), "{err:?}");
     assert_eq!(dump(&store), before);
+    // The CHECK constraints the failed inserts switched off are on again.
+    assert_checks_are_on(&store);
 
     // The store is still usable, and after a reopen everything committed is there.
     store

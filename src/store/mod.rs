@@ -1284,7 +1284,23 @@ impl Store {
 }
 
 /// Inserts keys that are sorted and distinct; returns how many were new.
+///
+/// The CHECK of `deals.key` (a 13-byte blob) is off for these statements and on again after,
+/// whatever happens: each key is a [`DealIndex`], so it cannot fail. Because the CHECK calls
+/// functions, which may fail halfway through a statement, SQLite otherwise keeps a statement
+/// journal: a copy of every page that a 64-row statement touches. That was 21 % of a bulk
+/// ingest's instructions (callgrind, 300,000 deals: 2,851 M with the CHECK, 2,254 M without).
 fn insert_sorted_keys(conn: &Connection, keys: &[DealIndex]) -> rusqlite::Result<u64> {
+    conn.pragma_update(None, "ignore_check_constraints", true)?;
+    let inserted = insert_sorted_keys_unchecked(conn, keys);
+    let restored = conn.pragma_update(None, "ignore_check_constraints", false);
+    let new = inserted?;
+    restored?;
+    Ok(new)
+}
+
+/// [`insert_sorted_keys`] with the CHECK constraints already off.
+fn insert_sorted_keys_unchecked(conn: &Connection, keys: &[DealIndex]) -> rusqlite::Result<u64> {
     let mut new = 0u64;
     let mut chunks = keys.chunks_exact(CHUNK);
     if chunks.len() > 0 {
