@@ -76,7 +76,8 @@ fn insert(c: &mut Criterion) {
         b.iter_batched(
             || keys.clone(),
             |mut batch| {
-                batch.sort_unstable();
+                // As the store sorts a batch, on one thread here.
+                batch.sort_unstable_by_key(DealIndex::order_key);
                 batch
             },
             BatchSize::LargeInput,

@@ -809,7 +809,7 @@ impl Store {
         if sorted.is_empty() {
             return Ok(0);
         }
-        sorted.sort_unstable();
+        sort_keys(&mut sorted);
         sorted.dedup();
         let path = &self.path;
         let tx = self
@@ -873,7 +873,7 @@ impl Store {
             .at(path)?;
         let counts = if let [only] = groups {
             let mut sorted = only.clone();
-            sorted.sort_unstable();
+            sort_keys(&mut sorted);
             sorted.dedup();
             vec![insert_sorted_keys(&tx, &sorted).at(path)?]
         } else {
@@ -1076,7 +1076,7 @@ impl Store {
         }
 
         let mut keys: Vec<DealIndex> = rows.iter().map(|&(_, k)| k).collect();
-        keys.sort_unstable();
+        sort_keys(&mut keys);
         keys.dedup();
         let new_deals = insert_sorted_keys(&tx, &keys).at(path)?;
         tx.execute(
@@ -1281,6 +1281,13 @@ impl Store {
             lines.join("\n")
         })
     }
+}
+
+/// Sorts keys into B-tree order on rayon's threads, comparing each as one `u128`
+/// ([`DealIndex::order_key`]).
+fn sort_keys(keys: &mut [DealIndex]) {
+    use rayon::slice::ParallelSliceMut as _;
+    keys.par_sort_unstable_by_key(DealIndex::order_key);
 }
 
 /// Inserts keys that are sorted and distinct; returns how many were new.
