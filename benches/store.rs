@@ -77,7 +77,7 @@ fn insert(c: &mut Criterion) {
             || keys.clone(),
             |mut batch| {
                 // As the store sorts a batch, on one thread here.
-                batch.sort_unstable_by_key(DealIndex::order_key);
+                batch.sort_unstable();
                 batch
             },
             BatchSize::LargeInput,

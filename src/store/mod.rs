@@ -1283,11 +1283,11 @@ impl Store {
     }
 }
 
-/// Sorts keys into B-tree order on rayon's threads, comparing each as one `u128`
-/// ([`DealIndex::order_key`]).
+/// Sorts keys into B-tree order (SQLite's BLOB order: bytes compared from the first) on
+/// rayon's threads, in place.
 fn sort_keys(keys: &mut [DealIndex]) {
     use rayon::slice::ParallelSliceMut as _;
-    keys.par_sort_unstable_by_key(DealIndex::order_key);
+    keys.par_sort_unstable();
 }
 
 /// Inserts keys that are sorted and distinct; returns how many were new.
