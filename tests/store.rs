@@ -380,8 +380,12 @@ fn bulk_inserts_leave_the_check_constraints_on() {
     let keys = random_keys(29, 300);
     assert_eq!(store.insert_deals(&keys[..100]).unwrap(), 100);
     assert_checks_are_on(&store);
-    let groups = [keys[100..150].to_vec(), keys[150..200].to_vec()];
-    assert_eq!(store.insert_deal_groups(&groups).unwrap(), vec![50, 50]);
+    // One group goes through the multi-row statements, several through one-row ones.
+    let one = [keys[100..120].to_vec()];
+    assert_eq!(store.insert_deal_groups(&one).unwrap(), vec![20]);
+    assert_checks_are_on(&store);
+    let groups = [keys[120..160].to_vec(), keys[160..200].to_vec()];
+    assert_eq!(store.insert_deal_groups(&groups).unwrap(), vec![40, 40]);
     assert_checks_are_on(&store);
     let outcome = store
         .store_set(&new_set("s", None), &boards(&keys[200..]))

@@ -81,6 +81,23 @@ pub enum IndexError {
     },
 }
 
+/// Ok when each of the four hand masks (N, E, S, W) holds 13 cards.
+///
+/// # Errors
+/// [`IndexError::WrongCount`] naming the first seat (in N, E, S, W order) that does not.
+fn thirteen_each(hands: &[u64; 4]) -> Result<(), IndexError> {
+    for (i, m) in hands.iter().enumerate() {
+        let count = m.count_ones() as usize;
+        if count != 13 {
+            return Err(IndexError::WrongCount {
+                seat: Seat::from_index(i),
+                count,
+            });
+        }
+    }
+    Ok(())
+}
+
 impl DealIndex {
     /// Encodes a deal. Total: every deal has exactly one index.
     pub fn from_deal(deal: &Deal) -> DealIndex {
@@ -128,15 +145,7 @@ impl DealIndex {
         // Codes: 0 = S, 1 = W, 2 = N, 3 = E (CODE_SEAT).
         const FULL: u64 = (1 << 52) - 1;
         let hands = [hi & !lo, hi & lo, !hi & !lo & FULL, lo & !hi];
-        for (i, m) in hands.iter().enumerate() {
-            let count = m.count_ones() as usize;
-            if count != 13 {
-                return Err(IndexError::WrongCount {
-                    seat: Seat::from_index(i),
-                    count,
-                });
-            }
-        }
+        thirteen_each(&hands)?;
         // The four masks split the 52 cards (one seat code a card) and hold 13 each.
         Ok(Deal::from_masks_unchecked(hands))
     }
@@ -386,15 +395,7 @@ mod tests {
                 hands[CODE_SEAT[code as usize] as usize] |= 1 << (suit * 13 + r);
             }
         }
-        for (i, m) in hands.iter().enumerate() {
-            let count = m.count_ones() as usize;
-            if count != 13 {
-                return Err(IndexError::WrongCount {
-                    seat: Seat::from_index(i),
-                    count,
-                });
-            }
-        }
+        thirteen_each(&hands)?;
         Ok(Deal::new(hands.map(Hand::from_mask)).expect("disjoint hands of 13 cards"))
     }
 
