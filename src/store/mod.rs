@@ -809,8 +809,7 @@ impl Store {
         if sorted.is_empty() {
             return Ok(0);
         }
-        sort_keys(&mut sorted);
-        sorted.dedup();
+        sort_dedup_keys(&mut sorted);
         let path = &self.path;
         let tx = self
             .conn
@@ -873,8 +872,7 @@ impl Store {
             .at(path)?;
         let counts = if let [only] = groups {
             let mut sorted = only.clone();
-            sort_keys(&mut sorted);
-            sorted.dedup();
+            sort_dedup_keys(&mut sorted);
             vec![insert_sorted_keys(&tx, &sorted).at(path)?]
         } else {
             group_counts(&tx, path, groups)?
@@ -1076,8 +1074,7 @@ impl Store {
         }
 
         let mut keys: Vec<DealIndex> = rows.iter().map(|&(_, k)| k).collect();
-        sort_keys(&mut keys);
-        keys.dedup();
+        sort_dedup_keys(&mut keys);
         let new_deals = insert_sorted_keys(&tx, &keys).at(path)?;
         tx.execute(
             "INSERT INTO sets(name, first_board, last_board, scheme, generator, seed_sha256)
@@ -1284,10 +1281,11 @@ impl Store {
 }
 
 /// Sorts keys into B-tree order (SQLite's BLOB order: bytes compared from the first) on
-/// rayon's threads, in place.
-fn sort_keys(keys: &mut [DealIndex]) {
+/// rayon's threads, in place, and drops repeats: what [`insert_sorted_keys`] takes.
+fn sort_dedup_keys(keys: &mut Vec<DealIndex>) {
     use rayon::slice::ParallelSliceMut as _;
     keys.par_sort_unstable();
+    keys.dedup();
 }
 
 /// Inserts keys that are sorted and distinct; returns how many were new.
