@@ -17,7 +17,8 @@ pub use model::deal_string::{PbnError, PbnErrorKind, format_deal, parse_deal, pu
 pub use model::features;
 pub use model::index::{DealArgumentError, DealIndex, HexDeal, IndexError, parse_deal_argument};
 pub use model::number::{
-    DEALS, NumberError, Scheme, number, parse_number, reference, unrank_range, warm_up,
+    DEALS, NumberError, Scheme, number, parse_number, parse_scheme_number, reference, unrank_range,
+    warm_up,
 };
 
 // Where deals come from: the seeded stream, predealt cards, Big Deal's stream.

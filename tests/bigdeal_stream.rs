@@ -38,7 +38,7 @@ fn wbg2024_session_1_1_board_1() {
     }
     assert_eq!(rejected, [10, 11, 14, 17]);
     assert_eq!(accepted.len(), 16);
-    let board1 = Deal::from_number(accepted[0] + 1, Scheme::BigDeal).unwrap();
+    let board1 = Deal::from_number(accepted[0], Scheme::BigDeal).unwrap();
     assert_eq!(
         board1.to_string(),
         "N:AJ65.K82.AK8.J75 8.AQT75.QJT4.Q64 KT2..96532.KT983 Q9743.J9643.7.A2"

@@ -250,7 +250,7 @@ fn number_deal_and_lookup_agree() {
         ])
         .assert()
         .success()
-        .stdout("53644737765488792839237440000\n");
+        .stdout("53644737765488792839237439999\n");
     dealdex(dir.path())
         .args(["deal", "10"])
         .assert()

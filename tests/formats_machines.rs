@@ -160,12 +160,30 @@ fn dup_writer_is_byte_exact_for_a_32_board_set() {
 #[test]
 fn dup_trailer_fields_are_left_aligned() {
     let d = bri_example().1;
+    // Big Deal's trailer (output.c print_dup_common): start 1, copies 0, the number of boards
+    // as two digits, whatever boards the set holds.
     let out = write_set(&Dup, &[Board::new(7, d), Board::new(8, d)], &opts(7, 8)).unwrap();
-    assert_eq!(&out[146..156], b"YN7  0 8  ");
+    assert_eq!(&out[146..156], b"YN1  0 02 ");
     let mut buf = Vec::new();
     Dup.write_boards(&[Board::new(10, d)], &opts(10, 99), &mut buf)
         .unwrap();
-    assert_eq!(&buf[146..156], b"YN10 0 99 ");
+    assert_eq!(&buf[146..156], b"YN1  0 90 ");
+    // Both trailers are read: Big Deal's from board 1 unless told, dealdex's earlier
+    // `YN7  0 8  ` from its start.
+    let told = dealdex::formats::ReadOptions {
+        first_board: Some(7),
+    };
+    let numbers = |r: Vec<Board>| r.iter().map(|b| b.number).collect::<Vec<_>>();
+    assert_eq!(numbers(Dup.read(&out).unwrap()), [Some(1), Some(2)]);
+    assert_eq!(
+        numbers(Dup.read_numbered(&out, &told).unwrap().boards),
+        [Some(7), Some(8)]
+    );
+    let mut old = out.clone();
+    for r in 0..2 {
+        old[r * 156 + 146..r * 156 + 156].copy_from_slice(b"YN7  0 8  ");
+    }
+    assert_eq!(numbers(Dup.read(&old).unwrap()), [Some(7), Some(8)]);
 }
 
 #[test]
@@ -201,7 +219,7 @@ fn dup_blind_blanks_the_dge_part_of_board_1_only() {
     let out = write_set(&Dup, &boards(1, &deals), &o).unwrap();
     assert_eq!(&out[78..146], &[b' '; 68][..]);
     assert_eq!(&out[156 + 78..156 + 146], dge_of(&deals[1]).as_slice());
-    assert_eq!(&out[146..156], b"YN1  0 3  ");
+    assert_eq!(&out[146..156], b"YN1  0 03 ");
     let back = Dup.read(&out).unwrap();
     assert_eq!(deals_of(&back), deals);
     assert_eq!(numbers_of(&back), [Some(1), Some(2), Some(3)]);
@@ -266,6 +284,7 @@ fn dlm_header_options_and_range() {
         blind: true,
         first_board: 5,
         last_board: 6,
+        ..WriteOptions::default()
     };
     let out = write_set(&Dlm, &[Board::new(5, d), Board::new(6, d)], &o).unwrap();
     let l5 = format!("{}{:03}", &letters[..26], 5 ^ 23 ^ 1);
@@ -569,12 +588,11 @@ proptest! {
         for format in machine_formats() {
             let name = format.info().name;
             let out = write_set(format, &set, &o).unwrap();
-            let back = format.read(&out).unwrap();
+            // DUP's trailer holds the count, not the first board: the reader is told it.
+            let told = dealdex::formats::ReadOptions { first_board: Some(first) };
+            let back = format.read_numbered(&out, &told).unwrap().boards;
             prop_assert_eq!(deals_of(&back), deals.clone(), "{}", name);
-            let expected: Vec<Option<u64>> = match name {
-                "bri" | "dge" => vec![None; deals.len()],
-                _ => (first..=last).map(Some).collect(),
-            };
+            let expected: Vec<Option<u64>> = (first..=last).map(Some).collect();
             prop_assert_eq!(numbers_of(&back), expected, "{}", name);
             match name {
                 "bri" | "dge" => prop_assert_eq!(out.len(), 128 * deals.len()),

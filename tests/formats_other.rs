@@ -1,10 +1,10 @@
-//! The LIN, CSV, BER, Borel, KOPS, CDS, HRF, hex and JSON formats (FORMATS.md §2, §8–§10):
+//! The LIN, CSV, BER, Borel, KOPS, CDS, Gödel, HRF, hex and JSON formats (FORMATS.md §2, §8–§10):
 //! published examples byte for byte, the LIN fixture with auction and play, write→read
 //! identity over random deals and board numbers, errors, and readers that never panic.
 
 use dealdex::formats::{
-    Auction, Ber, Board, Borel, Cds, Csv, DealFormat, GameRecord, Hex, Hrf, Json, Kops, Lin,
-    Location, OneLine, Play, WriteOptions, write_set,
+    Auction, Ber, Board, Borel, Cds, Csv, DealFormat, GameRecord, Goedel, Hex, Hrf, Json, Kops,
+    Lin, Location, OneLine, Play, ReadOptions, WriteOptions, write_set,
 };
 use dealdex::{Card, DEALS, Deal, Scheme, Seat, Suit, Vulnerability};
 use proptest::prelude::*;
@@ -371,17 +371,24 @@ fn cds_board_byte_and_limit() {
     let b = Cds.read(&out).unwrap();
     assert_eq!((b[0].number, b[1].number), (Some(7), Some(255)));
     assert_eq!(b[1].deal, d);
-    let mut o = vec![1, 2, 3];
-    let e = Cds
-        .write_boards(
-            &[Board::new(1, d), Board::new(256, d)],
-            &WriteOptions::default(),
-            &mut o,
-        )
-        .unwrap_err();
-    assert!(e.message.contains("board 256 does not fit"), "{e}");
-    assert_eq!(o, [1, 2, 3]);
-    assert_eq!(Cds.info().max_board, Some(255));
+    // Past board 255 the byte is the number mod 256, as Big Deal writes it, and the reader
+    // counts on across 256 (boards ascend in a file).
+    let out = write(
+        &Cds,
+        &[Board::new(255, d), Board::new(256, d), Board::new(258, d)],
+    );
+    assert_eq!((out[0], out[14], out[28]), (255, 0, 2));
+    let numbers: Vec<_> = Cds.read(&out).unwrap().iter().map(|b| b.number).collect();
+    assert_eq!(numbers, [Some(255), Some(256), Some(258)]);
+    assert_eq!(Cds.info().max_board, None);
+    // The first board from --first-board: it must agree with the first byte.
+    let told = |n| ReadOptions {
+        first_board: Some(n),
+    };
+    let back = Cds.read_numbered(&out, &told(511)).unwrap().boards;
+    assert_eq!(back[2].number, Some(514));
+    let e = Cds.read_numbered(&out, &told(254)).unwrap_err();
+    assert!(e.to_string().contains("first board byte is 255"), "{e}");
 }
 
 #[test]
@@ -481,9 +488,9 @@ fn json_lines_are_format_chunks() {
 // ---------------------------------------------------------------------------------------------
 // Write → read identity and readers that never panic
 
-fn formats() -> [&'static dyn DealFormat; 10] {
+fn formats() -> [&'static dyn DealFormat; 11] {
     [
-        &Lin, &Csv, &Ber, &Borel, &Kops, &Cds, &Hrf, &Hex, &Json, &OneLine,
+        &Lin, &Csv, &Ber, &Borel, &Kops, &Cds, &Goedel, &Hrf, &Hex, &Json, &OneLine,
     ]
 }
 
@@ -512,23 +519,40 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(200))]
 
     #[test]
-    fn write_read_identity(boards in boards_strategy(1_000_000), cds in boards_strategy(255)) {
+    fn write_read_identity(boards in boards_strategy(1_000_000)) {
+        let first = boards[0].number;
+        // Borel turns each line by its board's dealer: its boards are consecutive.
+        let consecutive: Vec<Board> = boards
+            .iter()
+            .zip(first.unwrap()..)
+            .map(|(b, n)| Board::new(n, b.deal))
+            .collect();
         for f in formats() {
-            let boards = if f.info().name == "cds" { &cds } else { &boards };
+            let name = f.info().name;
+            let boards = if name == "borel" { &consecutive } else { &boards };
             let out = write(f, boards);
-            let back = f.read(&out).unwrap();
-            prop_assert_eq!(back.len(), boards.len(), "{}", f.info().name);
+            // Read as `--first-board` would say it: CDS holds the number mod 256, Borel's
+            // rotation follows the board.
+            let back = f.read_numbered(&out, &ReadOptions { first_board: first }).unwrap();
+            prop_assert!(back.skipped.is_empty());
+            let back = back.boards;
+            prop_assert_eq!(back.len(), boards.len(), "{}", name);
             for (b, r) in boards.iter().zip(&back) {
-                prop_assert_eq!(r.deal, b.deal, "{}", f.info().name);
-                if f.info().board_numbers {
-                    prop_assert_eq!(r.number, b.number, "{}", f.info().name);
-                } else {
-                    prop_assert_eq!(r.number, None, "{}", f.info().name);
+                prop_assert_eq!(r.deal, b.deal, "{}", name);
+                if f.info().board_numbers || name == "borel" {
+                    prop_assert_eq!(r.number, b.number, "{}", name);
                 }
                 if r.dealer.is_some() || r.vulnerability.is_some() {
                     prop_assert_eq!(r.dealer_or_default(), b.dealer_or_default());
                     prop_assert_eq!(r.vulnerability_or_default(), b.vulnerability_or_default());
                 }
+            }
+            // Read alone, the formats without board numbers number nothing.
+            if !f.info().board_numbers && name != "borel" {
+                let alone = f.read(&out).unwrap();
+                prop_assert!(alone.iter().all(|r| r.number.is_none()), "{}", name);
+                prop_assert_eq!(alone.iter().map(|r| r.deal).collect::<Vec<_>>(),
+                    back.iter().map(|r| r.deal).collect::<Vec<_>>(), "{}", name);
             }
         }
     }

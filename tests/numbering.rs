@@ -29,14 +29,16 @@ fn published_number_vectors_both_directions() {
             case["deal"].as_str().unwrap()
         );
     }
-    // Big Deal shares n=1 and n=D with the others (lex and colex agree at the ends).
+    // Big Deal shares the first and last deals with the others (lex and colex agree at the
+    // ends), numbered 0-based as Big Deal prints them: 0 and D − 1.
     for case in list
         .iter()
         .filter(|c| c["number"] == "1" || c["number"] == v["D"])
     {
         let n: u128 = case["number"].as_str().unwrap().parse().unwrap();
         let deal: Deal = case["deal"].as_str().unwrap().parse().unwrap();
-        assert_eq!(deal.number(Scheme::BigDeal), n);
+        assert_eq!(deal.number(Scheme::BigDeal), n - 1);
+        assert_eq!(Deal::from_number(n - 1, Scheme::BigDeal).unwrap(), deal);
     }
 }
 
@@ -200,8 +202,10 @@ proptest! {
     #[test]
     fn rank_unrank_identity_every_scheme(i in index_strategy()) {
         for s in Scheme::ALL {
-            let d = Deal::from_number(i + 1, s).unwrap();
-            prop_assert_eq!(d.number(s), i + 1);
+            let n = s.first_number() + i;
+            let d = Deal::from_number(n, s).unwrap();
+            prop_assert_eq!(d.number(s), n);
+            prop_assert_eq!(d.rank(s), i);
         }
     }
 
@@ -213,12 +217,12 @@ proptest! {
         let a = Deal::from_number(i + 1, Scheme::Andrews).unwrap();
         prop_assert_eq!(a.seat_codes(), reference::andrews_unrank(i));
         prop_assert_eq!(reference::andrews_rank(&a.seat_codes()), i);
-        let b = Deal::from_number(i + 1, Scheme::BigDeal).unwrap();
+        let b = Deal::from_number(i, Scheme::BigDeal).unwrap();
         prop_assert_eq!(b.seat_codes(), reference::bigdeal_unrank(i));
         prop_assert_eq!(reference::bigdeal_rank(&b.seat_codes()), i);
         // The same deal, numbered in the other schemes, agrees with the reference too.
         prop_assert_eq!(p.number(Scheme::Andrews) - 1, reference::andrews_rank(&p.seat_codes()));
-        prop_assert_eq!(p.number(Scheme::BigDeal) - 1, reference::bigdeal_rank(&p.seat_codes()));
+        prop_assert_eq!(p.number(Scheme::BigDeal), reference::bigdeal_rank(&p.seat_codes()));
     }
 
     #[test]

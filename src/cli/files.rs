@@ -31,9 +31,11 @@ pub struct ConvertArgs {
     /// Output format (default: from the output's extension).
     #[arg(long, value_name = "FORMAT")]
     to: Option<String>,
-    /// Number of the first board when the input carries no board numbers.
-    #[arg(long, value_name = "N", default_value_t = 1)]
-    first_board: u64,
+    /// Number of the first board when the input carries no board numbers (default 1, or
+    /// DUP's trailer); Borel lines are turned by these boards' dealers, CDS board bytes
+    /// counted from it.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    first_board: Option<u64>,
     #[command(flatten)]
     write: outputs::WriteArgs,
 }
@@ -61,9 +63,11 @@ pub struct ImportArgs {
     /// Input format (default: from each file's extension).
     #[arg(long, value_name = "FORMAT")]
     format: Option<String>,
-    /// Number of the first board when a file carries no board numbers.
-    #[arg(long, value_name = "N", default_value_t = 1)]
-    first_board: u64,
+    /// Number of the first board when a file carries no board numbers (default 1, or
+    /// DUP's trailer); Borel lines are turned by these boards' dealers, CDS board bytes
+    /// counted from it.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    first_board: Option<u64>,
     /// Without --set: commit whole files, in the order given, once they hold N boards
     /// together; a kill or crash loses at most the files of the batch in flight, and
     /// rerunning the command stores the rest. (With --set each file is its own transaction.)

@@ -32,7 +32,7 @@ pub struct NumberArgs {
 #[command(after_help = "Examples:
   dealdex deal 1
   dealdex deal 1..1000000 --format hex | head
-  dealdex deal 0xAD55E315634DDA658BF49200 --scheme bigdeal --format json")]
+  dealdex deal 0xAD55E315634DDA658BF491FF --scheme bigdeal --format json")]
 pub struct DealArgs {
     /// A hand-record number (decimal or 0x hex), or an inclusive range A..B.
     number: String,
@@ -85,7 +85,7 @@ pub fn number(a: NumberArgs, json: bool) -> anyhow::Result<()> {
 }
 
 pub fn deal(a: DealArgs, json: bool) -> anyhow::Result<()> {
-    let (first, last) = workflow::number::parse_range(&a.number)?;
+    let (first, last) = workflow::number::parse_range(&a.number, a.scheme)?;
     let job = DealJob {
         first,
         last,
@@ -110,7 +110,7 @@ pub fn deal(a: DealArgs, json: bool) -> anyhow::Result<()> {
 pub fn lookup(a: LookupArgs, json: bool) -> anyhow::Result<()> {
     let deal = match dealdex::parse_deal_argument(&a.deal) {
         Some(d) => d.context("deal")?.0,
-        None => Deal::from_number(dealdex::parse_number(&a.deal)?, a.scheme)?,
+        None => Deal::from_number(dealdex::parse_scheme_number(&a.deal, a.scheme)?, a.scheme)?,
     };
     let db = &a.db.db;
     let store = match db.exists() {

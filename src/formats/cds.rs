@@ -1,13 +1,23 @@
-//! CDS (FORMATS.md §9; Big Deal output.c): 14 bytes a board, the board number as one byte
-//! (1..255) and the 13 KOPS rank bytes with seat codes W = 0, N = 1, E = 2, S = 3.
+//! CDS (FORMATS.md §9; Big Deal output.c `print_cds`): 14 bytes a board, the board number
+//! mod 256 as one byte and the 13 KOPS rank bytes with seat codes W = 0, N = 1, E = 2, S = 3.
 
-use super::{Board, DealFormat, FormatError, FormatInfo, Location, WriteOptions};
+use super::{
+    Board, DealFormat, FileBoards, FormatError, FormatInfo, Location, ReadOptions, WriteOptions,
+};
 use crate::formats::kops::{deal_from_rank_bytes, push_rank_bytes};
 use crate::model::card::Seat;
 
-/// CDS (FORMATS.md §9): per board a board-number byte (1..255) and 13 rank bytes coded as
-/// KOPS's but with W = 0, N = 1, E = 2, S = 3. No header, no separators; boards above 255 do
-/// not fit.
+/// CDS (FORMATS.md §9): per board a board-number byte and 13 rank bytes coded as KOPS's but
+/// with W = 0, N = 1, E = 2, S = 3. No header, no separators.
+///
+/// The board byte is the board number mod 256, as Big Deal writes it (`putc(boardno)`):
+/// boards 250–264 are the bytes 250…255, 0, 1…8.
+/// - Reading: the first record is board `opts.first_board` when given (its number mod 256
+///   must be the record's byte), else the byte itself (0 read as 256); each later record is
+///   the first number above the previous board's whose value mod 256 is its byte, so a file's
+///   boards ascend and a byte not above the one before counts on past the next multiple of
+///   256. A file of boards 257–270 read without `--first-board 257` is boards 1–14.
+/// - Writing: any board number ≥ 1, its byte the number mod 256.
 pub struct Cds;
 
 static INFO: FormatInfo = FormatInfo {
@@ -15,7 +25,7 @@ static INFO: FormatInfo = FormatInfo {
     extensions: &["cds"],
     description: "CDS, board byte + 13 KOPS bytes (FORMATS.md §9)",
     board_numbers: true,
-    max_board: Some(255),
+    max_board: None,
     streaming: true,
 };
 
@@ -31,37 +41,71 @@ impl DealFormat for Cds {
         &INFO
     }
 
-    /// Reads 14-byte records; each board gets its number from the first byte.
+    /// Reads 14-byte records, numbered from the first record's byte (see [`Cds`]).
     ///
     /// # Errors
-    /// `Record(r, offset)` for a truncated record, a board byte 0, or bytes that are not a
-    /// deal.
+    /// As [`Cds::read_numbered`].
     fn read(&self, data: &[u8]) -> Result<Vec<Board>, FormatError> {
-        let mut boards = Vec::with_capacity(data.len() / RECORD);
-        for (i, rec) in data.chunks(RECORD).enumerate() {
-            let at = Location::Record(i + 1, (i * RECORD) as u64);
-            if rec.len() < RECORD {
-                return Err(FormatError::truncated(
-                    at,
-                    format!("truncated record: {} of 14 bytes", rec.len()),
-                ));
-            }
-            if rec[0] == 0 {
-                return Err(FormatError::new(
-                    at,
-                    "board number 0 (expected a board byte 1..255)",
-                ));
-            }
-            let deal = deal_from_rank_bytes(&rec[1..], CDS_SEATS)
-                .map_err(|e| FormatError::not_a_deal(at, format!("not a deal: {e}")))?;
-            boards.push(Board::new(u64::from(rec[0]), deal));
-        }
-        Ok(boards)
+        read_records(data, None)
     }
 
-    /// Writes 14 bytes a board.
+    /// Reads 14-byte records, the first one numbered `opts.first_board` when given (see
+    /// [`Cds`]).
+    ///
+    /// # Errors
+    /// `Record(r, offset)` for a truncated record or bytes that are not a deal;
+    /// `Record(1, 0)` when `opts.first_board` mod 256 is not the first record's byte.
+    fn read_numbered(&self, data: &[u8], opts: &ReadOptions) -> Result<FileBoards, FormatError> {
+        Ok(FileBoards {
+            boards: read_records(data, opts.first_board)?,
+            ..FileBoards::default()
+        })
+    }
+
+    /// Writes 14 bytes a board: the board number mod 256, then the rank bytes.
     fn write_board(&self, b: &Board, _opts: &WriteOptions, out: &mut Vec<u8>) {
         out.push(b.number.unwrap_or(0) as u8);
         push_rank_bytes(out, &b.deal, CDS_CODES);
     }
+}
+
+/// The records of a CDS file, numbered from `first` (or the first byte) on as [`Cds`] says.
+fn read_records(data: &[u8], first: Option<u64>) -> Result<Vec<Board>, FormatError> {
+    let mut boards = Vec::with_capacity(data.len() / RECORD);
+    let mut previous: Option<u64> = None;
+    for (i, rec) in data.chunks(RECORD).enumerate() {
+        let at = Location::Record(i + 1, (i * RECORD) as u64);
+        if rec.len() < RECORD {
+            return Err(FormatError::truncated(
+                at,
+                format!("truncated record: {} of 14 bytes", rec.len()),
+            ));
+        }
+        let byte = u64::from(rec[0]);
+        let number = match (previous, first) {
+            (Some(p), _) => {
+                // The first number above `p` that is `byte` mod 256.
+                let above = p.saturating_add(1);
+                above.saturating_add(byte.wrapping_sub(above) % 256)
+            }
+            (None, Some(f)) if f % 256 == byte && f > 0 => f,
+            (None, Some(f)) => {
+                return Err(FormatError::new(
+                    at,
+                    format!(
+                        "the first board byte is {byte}, but --first-board {f} is {} mod 256 \
+                         (CDS holds each board number mod 256)",
+                        f % 256
+                    ),
+                ));
+            }
+            (None, None) if byte == 0 => 256,
+            (None, None) => byte,
+        };
+        let deal = deal_from_rank_bytes(&rec[1..], CDS_SEATS)
+            .map_err(|e| FormatError::not_a_deal(at, format!("not a deal: {e}")))?;
+        boards.push(Board::new(number, deal));
+        previous = Some(number);
+    }
+    Ok(boards)
 }

@@ -7,36 +7,41 @@
 //! | 78 | 68 | DGE part: N, E, S, W with CP437 suit symbols (see [`super::Dge`]) |
 //! | 146 | 1 | `Y`: random hands |
 //! | 147 | 1 | `N`: not counting backwards |
-//! | 148 | 3 | lowest board of the set, left-aligned, space-padded |
+//! | 148 | 3 | the board the machine starts at, left-aligned, space-padded (Big Deal: `1`) |
 //! | 151 | 2 | copies of each board, likewise (dealdex writes `0`, like Big Deal) |
-//! | 153 | 3 | highest board of the set, likewise |
+//! | 153 | 3 | Big Deal: the number of boards, two digits (`05`, `10`, `28`) and a space |
 //!
 //! The deal is read from the BRI part. The DGE part must show the same deal unless it is all
 //! spaces (the "blind" variant that keeps the cards off the machine's screen, which Big Deal
-//! writes on board 1). DUP records carry no board numbers: the boards run upward from the
-//! trailer's lowest board.
+//! writes on board 1). DUP records carry no board numbers: Big Deal's trailer always says
+//! "start at board 1" and gives the count of boards, whatever boards the file holds (its
+//! boards 11–20 end `YN1  0 10 `), so a file of boards 11–20 is told apart from one of
+//! boards 1–10 only by `--first-board`.
 
 use super::bri::{BRI_PART_LEN, bri_part, check_records, decode_bri_part};
 use super::dge::{DGE_PART_LEN, decode_dge_part, dge_part};
 use super::{
-    Board, DealFormat, FormatError, FormatInfo, Location, WriteOptions, check_board_limit,
+    Board, DealFormat, FileBoards, FormatError, FormatInfo, Location, ReadOptions, WriteOptions,
+    check_board_limit, number_records,
 };
 
 /// Duplimate DUP, 156 bytes a board (FORMATS.md §5): the BRI part, the DGE part and a 10-byte
-/// trailer `YN<lowest:3><copies:2><highest:3>` (fields left-aligned, space-padded). Boards
-/// 1..99 only.
+/// trailer `YN<start:3><copies:2><count:3>` (fields left-aligned, space-padded). Boards 1..99
+/// only.
 ///
 /// Reading: the deal comes from the BRI part; a DGE part that is not all spaces must hold
-/// the same deal. `Board.number` is the first record's trailer's lowest board plus the
-/// record's index when that field is a number 1..999, else `None`. Errors are at
+/// the same deal. Boards are numbered from [`ReadOptions::first_board`] when given (it
+/// overrides the trailer), else from the first record's trailer start field when it is a
+/// number 1..999 (Big Deal's `1`; dealdex before issue 26 wrote the set's first board
+/// there), else from 1; [`DealFormat::read`] numbers from the trailer alone. Errors are at
 /// [`Location::Record`] (record number, byte offset of the bad field or of the record): a
 /// partial last record (`truncated record: N of 156 bytes`), a bad BRI or DGE part, or a DGE
 /// part that disagrees with the BRI part.
 ///
-/// Writing: lowest = `opts.first_board`, copies `0`, highest = `opts.last_board` (Big Deal
-/// writes lowest 1 and highest = the number of boards, the same for a set starting at 1); with
-/// `opts.blind` the DGE part of board 1 is 68 spaces. A board number or set bound outside 1..99
-/// is an error and nothing is written.
+/// Writing: Big Deal's trailer (output.c `print_dup_common`): start `1`, copies `0`, and the
+/// number of boards in the whole set (`opts.last_board − opts.first_board + 1`) as two digits
+/// and a space, e.g. `YN1  0 10 ` for boards 11–20; with `opts.blind` the DGE part of board 1
+/// is 68 spaces. A board number or set bound outside 1..99 is an error and nothing is written.
 pub struct Dup;
 
 /// The length of a DUP record (FORMATS.md §5).
@@ -81,23 +86,12 @@ fn parse_field(field: &[u8]) -> Option<u64> {
     (n > 0).then_some(n)
 }
 
-/// Writes `n` (at most 999) left-aligned into a space-padded field.
-fn put_field(field: &mut [u8], n: u64) {
-    field.fill(b' ');
-    let text = n.to_string();
-    for (slot, d) in field.iter_mut().zip(text.bytes()) {
-        *slot = d;
-    }
-}
-
-/// The trailer dealdex writes: `Y`, `N`, lowest (3), copies `0` (2), highest (3).
-fn trailer(lowest: u64, highest: u64) -> [u8; 10] {
-    let mut t = [b' '; 10];
-    t[0] = b'Y';
-    t[1] = b'N';
-    put_field(&mut t[2..5], lowest);
-    put_field(&mut t[5..7], 0);
-    put_field(&mut t[7..10], highest);
+/// The trailer Big Deal writes for a set of `count` boards (at most 99): `Y`, `N`, start
+/// `1`, copies `0`, the count as two digits, a space.
+fn trailer(count: u64) -> [u8; 10] {
+    let mut t = *b"YN1  0 00 ";
+    t[7] = b'0' + (count / 10 % 10) as u8;
+    t[8] = b'0' + (count % 10) as u8;
     t
 }
 
@@ -135,6 +129,24 @@ impl DealFormat for Dup {
         Ok(boards)
     }
 
+    /// Reads as [`Dup::read`], the boards numbered from `opts.first_board` when given.
+    ///
+    /// # Errors
+    /// As [`Dup::read`].
+    fn read_numbered(&self, data: &[u8], opts: &ReadOptions) -> Result<FileBoards, FormatError> {
+        let mut boards = self.read(data)?;
+        if let Some(first) = opts.first_board {
+            boards.iter_mut().for_each(|b| b.number = None);
+            super::number_boards(&mut boards, first);
+        }
+        let mut read = FileBoards {
+            boards,
+            ..FileBoards::default()
+        };
+        number_records(&mut read, 1);
+        Ok(read)
+    }
+
     /// Checks the set's bounds (`opts.first_board`, `opts.last_board`) and the numbers the
     /// boards have against 1..99.
     fn check_boards(&self, boards: &[Board], opts: &WriteOptions) -> Result<(), FormatError> {
@@ -154,6 +166,7 @@ impl DealFormat for Dup {
         } else {
             out.extend_from_slice(&dge_part(&b.deal));
         }
-        out.extend_from_slice(&trailer(opts.first_board, opts.last_board));
+        let count = opts.last_board.saturating_sub(opts.first_board) + 1;
+        out.extend_from_slice(&trailer(count));
     }
 }

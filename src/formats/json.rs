@@ -1,8 +1,8 @@
 //! JSON lines (one object a line), hand-record numbers as strings: the lines
 //! [`crate::format_chunk`] writes for [`crate::Labels::Boards`],
-//! `{"board":1,"dealer":"N","vulnerable":"None","deal":"N:…","number":"…","index":"…"}`
-//! (deal from the dealer, FORMATS.md §4 deal string; number in the Pavlicek scheme, §1a, as a
-//! string since it exceeds 2⁵³; index as 26 hex digits, §2).
+//! `{"board":1,"dealer":"N","vulnerable":"None","deal":"N:…","number":"…","scheme":"pavlicek","index":"…"}`
+//! (deal from the dealer, FORMATS.md §4 deal string; number in the set's scheme, §1, as a
+//! string since it exceeds 2⁵³, and the scheme's name; index as 26 hex digits, §2).
 
 use std::borrow::Cow;
 
@@ -153,9 +153,9 @@ fn read_line(
 }
 
 /// A board's line (the members of [`crate::format_chunk`]'s lines): board `n`, its dealer and
-/// vulnerability (explicit, else `n`'s), the deal from the dealer, its Pavlicek number and
-/// its index.
-fn push_line(out: &mut Vec<u8>, b: &Board, n: u64) {
+/// vulnerability (explicit, else `n`'s), the deal from the dealer, its number in `scheme`
+/// with the scheme's name, and its index.
+fn push_line(out: &mut Vec<u8>, b: &Board, n: u64, scheme: Scheme) {
     use std::io::Write as _;
     let dealer = b.dealer_or_default();
     // Writing to a Vec cannot fail; every string written is from a fixed ASCII alphabet.
@@ -167,8 +167,8 @@ fn push_line(out: &mut Vec<u8>, b: &Board, n: u64) {
     push_deal_bytes(out, &b.deal, dealer);
     let _ = writeln!(
         out,
-        "\",\"number\":\"{}\",\"index\":\"{}\"}}",
-        b.deal.number(Scheme::Pavlicek),
+        "\",\"number\":\"{}\",\"scheme\":\"{scheme}\",\"index\":\"{}\"}}",
+        b.deal.number(scheme),
         DealIndex::from_deal(&b.deal)
     );
 }
@@ -217,8 +217,9 @@ impl DealFormat for Json {
     }
 
     /// Writes a board's line: [`crate::format_chunk`]'s line for a board whose dealer and
-    /// vulnerability are its number's, else the same members with its own.
-    fn write_board(&self, b: &Board, _opts: &WriteOptions, out: &mut Vec<u8>) {
-        push_line(out, b, b.number.unwrap_or(0));
+    /// vulnerability are its number's, else the same members with its own; the hand-record
+    /// number in `opts.scheme`.
+    fn write_board(&self, b: &Board, opts: &WriteOptions, out: &mut Vec<u8>) {
+        push_line(out, b, b.number.unwrap_or(0), opts.scheme);
     }
 }

@@ -21,6 +21,7 @@ mod csv;
 mod dge;
 mod dlm;
 mod dup;
+mod goedel;
 pub(crate) mod hex;
 mod hrf;
 mod json;
@@ -41,6 +42,7 @@ pub use csv::Csv;
 pub use dge::Dge;
 pub use dlm::Dlm;
 pub use dup::Dup;
+pub use goedel::Goedel;
 pub use hex::Hex;
 pub use hrf::Hrf;
 pub use json::Json;
@@ -423,6 +425,17 @@ pub struct FormatInfo {
     pub streaming: bool,
 }
 
+/// Options for reading a file ([`DealFormat::read_numbered`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ReadOptions {
+    /// The number of the file's first board (1-based) as the user gave it (`--first-board`),
+    /// or `None` when not given. For the formats without board numbers it numbers the boards
+    /// (from 1 when `None`) and, for Borel, fixes each line's rotation; it overrides DUP's
+    /// trailer, and picks the block of 256 boards a CDS file's board bytes lie in. Board
+    /// numbers a record carries (PBN, LIN, CSV, DLM, JSON, …) are kept.
+    pub first_board: Option<u64>,
+}
+
 /// Options for writing a set.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct WriteOptions {
@@ -435,6 +448,9 @@ pub struct WriteOptions {
     pub first_board: u64,
     /// The last board number of the whole set (DUP trailer, DLM `To board`).
     pub last_board: u64,
+    /// The numbering scheme of the set (FORMATS.md §1): the hand-record numbers a format
+    /// writes (JSON lines' `number`, with its `scheme`) are in it.
+    pub scheme: crate::model::number::Scheme,
 }
 
 impl Default for WriteOptions {
@@ -444,6 +460,7 @@ impl Default for WriteOptions {
             blind: false,
             first_board: 1,
             last_board: 1,
+            scheme: crate::model::number::Scheme::Pavlicek,
         }
     }
 }
@@ -471,6 +488,36 @@ pub trait DealFormat: Send + Sync {
             boards: self.read(data)?,
             ..FileBoards::default()
         })
+    }
+
+    /// Reads every board of a file as [`DealFormat::read_all`] does and numbers every record:
+    /// the numbers the file carries, else from [`ReadOptions::first_board`] on (1 when not
+    /// given) in file order ([`number_records`]: a skipped board keeps its place). The formats
+    /// whose records depend on a number they do not carry (Borel turns each line to its
+    /// board's dealer) or carry one only in part (DUP's trailer, CDS's board byte mod 256)
+    /// read it from the options here; README's format table says what `--first-board` does
+    /// for each. Never panics on any input.
+    ///
+    /// ```
+    /// use dealdex::formats::{self, ReadOptions};
+    /// let lin = formats::by_name("lin").unwrap();
+    /// let line = b"qx|o7|md|3SAKQJT98765432H,HAKQJT98765432,DAKQJT98765432|\n";
+    /// let told = ReadOptions { first_board: Some(30) };
+    /// // LIN carries its board numbers: `--first-board` does not change them.
+    /// assert_eq!(lin.read_numbered(line, &told)?.boards[0].number, Some(7));
+    /// let bri = formats::by_name("bri").unwrap();
+    /// let file = formats::write_set(bri, &lin.read_all(line)?.boards, &Default::default())?;
+    /// assert_eq!(bri.read_numbered(&file, &told)?.boards[0].number, Some(30));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`DealFormat::read`], and where the options contradict the file (CDS: a first board
+    /// whose number mod 256 is not the first record's board byte).
+    fn read_numbered(&self, data: &[u8], opts: &ReadOptions) -> Result<FileBoards, FormatError> {
+        let mut read = self.read_all(data)?;
+        number_records(&mut read, opts.first_board.unwrap_or(1));
+        Ok(read)
     }
 
     /// Writes what comes before the boards (file headers). Default: nothing.
@@ -622,6 +669,7 @@ static REGISTRY: &[&dyn DealFormat] = &[
     &borel::Borel,
     &kops::Kops,
     &cds::Cds,
+    &goedel::Goedel,
     &hrf::Hrf,
     &hex::Hex,
     &json::Json,

@@ -13,7 +13,7 @@
 //! ```
 //!
 //! The k-th accepted g is the deal of the k-th board of the run: its Big Deal Gödel number
-//! (FORMATS.md §1c, 0-based), so the deal is `Deal::from_number(g + 1, Scheme::BigDeal)`.
+//! (FORMATS.md §1c, 0-based), so the deal is `Deal::from_number(g, Scheme::BigDeal)`.
 //! Board numbers only label the output: the deals depend on how many boards are drawn, not on
 //! their numbers.
 //!

@@ -42,8 +42,10 @@ pub struct ConvertJob {
     pub from: &'static dyn DealFormat,
     /// The outputs, each a file or standard output with its format.
     pub outputs: Vec<Output>,
-    /// Number of the first board when the input carries no board numbers (1-based).
-    pub first_board: u64,
+    /// Number of the first board when the input carries no board numbers (1-based; `None`:
+    /// 1, or what the file says, as DUP's trailer does); see
+    /// [`crate::formats::ReadOptions::first_board`].
+    pub first_board: Option<u64>,
     /// The event name for the formats that carry one (default: none).
     pub event: Option<String>,
     /// Hide the cards from dealing machines' displays where the format can.
@@ -61,7 +63,7 @@ impl ConvertJob {
             input,
             from,
             outputs,
-            first_board: 1,
+            first_board: None,
             event: None,
             blind: false,
             split: false,
@@ -137,6 +139,7 @@ pub fn run(job: &ConvertJob, stdout: &mut dyn Write) -> Result<ConvertReport, Co
         blind: job.blind,
         first_board: first,
         last_board: last,
+        ..WriteOptions::default()
     };
     let files = render_set(&job.outputs, &boards, &opts, job.split)?;
     write_rendered(&files, stdout)?;

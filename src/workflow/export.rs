@@ -484,6 +484,7 @@ pub fn export(
         blind: job.blind,
         first_board: info.first_board,
         last_board: info.last_board,
+        scheme: info.scheme,
     };
     let files = render_set(&job.outputs, &boards, &opts, job.split)?;
     write_rendered(&files, stdout)?;

@@ -927,6 +927,7 @@ fn run_set(
         blind: job.blind,
         first_board: first,
         last_board: last,
+        scheme: source.scheme,
     };
     let files = render_set(&job.outputs, &boards, &opts, job.split)?;
     let (seed_file, seed_file_taken) = match source.fresh {
@@ -1126,7 +1127,7 @@ fn run_bulk(
     progress: &mut dyn FnMut(Progress),
 ) -> Result<BulkDone, GenerateError> {
     let last = run.start + (run.count - 1);
-    let opts = bulk_options(job, run.start, last);
+    let opts = bulk_options(job, source.scheme, run.start, last);
     let (streamed, rest): (Vec<Output>, Vec<Output>) = job
         .outputs
         .iter()
@@ -1272,12 +1273,13 @@ fn run_bulk(
 }
 
 /// The write options of a bulk run: no event unless asked for.
-fn bulk_options(job: &GenerateJob, first: u64, last: u64) -> WriteOptions {
+fn bulk_options(job: &GenerateJob, scheme: Scheme, first: u64, last: u64) -> WriteOptions {
     WriteOptions {
         event: job.event.clone().unwrap_or_default(),
         blind: job.blind,
         first_board: first,
         last_board: last,
+        scheme,
     }
 }
 
@@ -1346,7 +1348,7 @@ fn run_filtered(
     );
     progress(Progress::Finished);
     let boards = numbered(run.start, &found.deals);
-    let opts = bulk_options(job, run.start, run.start + (run.count - 1));
+    let opts = bulk_options(job, source.scheme, run.start, run.start + (run.count - 1));
     let files = render_set(&job.outputs, &boards, &opts, job.split)?;
     let mut new_deals = None;
     if let Some(s) = store.as_deref_mut() {

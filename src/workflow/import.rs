@@ -118,7 +118,7 @@ impl ReadFileError {
     /// let dir = tempfile::tempdir()?;
     /// let path = dir.path().join("bad.pbn");
     /// std::fs::write(&path, "[Board \"1\"]\n[Deal \"N:AKQ.x\"]\n")?;
-    /// let e = read_deal_file(&path, dealdex::formats::by_name("pbn").unwrap(), 1).unwrap_err();
+    /// let e = read_deal_file(&path, dealdex::formats::by_name("pbn").unwrap(), None).unwrap_err();
     /// assert_eq!(e.kind(), ReadFileErrorKind::Format(FormatErrorKind::Malformed));
     /// let p = e.position().unwrap();
     /// assert_eq!((p.file.as_deref(), p.line), (Some(path.as_path()), Some(2)));
@@ -163,9 +163,11 @@ pub fn skipped_names(skipped: &[SkippedBoard]) -> String {
     names.join(", ")
 }
 
-/// Reads a deal file whole through `format` ([`DealFormat::read_all`]), boards without a
-/// complete deal skipped, and numbers the records without a number from `first_board` on
-/// ([`formats::number_records`]: a skipped board keeps its place).
+/// Reads a deal file whole through `format` ([`DealFormat::read_numbered`]), boards without
+/// a complete deal skipped, and numbers the records without a number from `first_board` on
+/// (1 when `None`; [`formats::number_records`]: a skipped board keeps its place). The
+/// formats that depend on the first board (Borel's rotation, DUP's trailer, CDS's board
+/// byte) read it as [`formats::ReadOptions::first_board`] says.
 ///
 /// # Errors
 /// [`ReadFileError`]: the file cannot be read, the format refuses it, or it holds no board
@@ -173,7 +175,7 @@ pub fn skipped_names(skipped: &[SkippedBoard]) -> String {
 pub fn read_deal_file_all(
     path: &Path,
     format: &'static dyn DealFormat,
-    first_board: u64,
+    first_board: Option<u64>,
 ) -> Result<FileBoards, ReadFileError> {
     let data = std::fs::read(path).map_err(|error| ReadFileError::Io {
         path: path.to_owned(),
@@ -191,15 +193,14 @@ pub fn read_deal_bytes(
     data: &[u8],
     path: &Path,
     format: &'static dyn DealFormat,
-    first_board: u64,
+    first_board: Option<u64>,
 ) -> Result<FileBoards, ReadFileError> {
-    let mut read = format
-        .read_all(data)
+    let read = format
+        .read_numbered(data, &formats::ReadOptions { first_board })
         .map_err(|error| ReadFileError::Format {
             path: path.to_owned(),
             error,
         })?;
-    formats::number_records(&mut read, first_board);
     if read.boards.is_empty() {
         return Err(ReadFileError::Empty {
             path: path.to_owned(),
@@ -217,7 +218,7 @@ pub fn read_deal_bytes(
 pub fn read_deal_file(
     path: &Path,
     format: &'static dyn DealFormat,
-    first_board: u64,
+    first_board: Option<u64>,
 ) -> Result<Vec<Board>, ReadFileError> {
     Ok(read_deal_file_all(path, format, first_board)?.boards)
 }
@@ -230,8 +231,10 @@ pub struct ImportJob {
     /// Store each file's boards as a set of this name (several files: `NAME-1`, `NAME-2`, …,
     /// numbered by their place in `files`); `None`: deals only.
     pub set: Option<String>,
-    /// Number of the first board of a file that carries no board numbers (1-based).
-    pub first_board: u64,
+    /// Number of the first board of a file that carries no board numbers (1-based; `None`:
+    /// 1, or what the file says where it says something, as DUP's trailer does); see
+    /// [`formats::ReadOptions::first_board`].
+    pub first_board: Option<u64>,
     /// Without a set: whole files are committed together once they hold this many boards
     /// (a kill loses at most the files of the batch in flight). With a set each file is its
     /// own transaction.
@@ -245,7 +248,7 @@ impl ImportJob {
         ImportJob {
             files,
             set: None,
-            first_board: 1,
+            first_board: None,
             batch: DEFAULT_IMPORT_BATCH,
         }
     }
@@ -703,7 +706,7 @@ fn windows(sizes: &[u64]) -> Vec<std::ops::Range<usize>> {
 fn parse_file(
     path: &Path,
     format: &'static dyn DealFormat,
-    first_board: u64,
+    first_board: Option<u64>,
 ) -> Result<Parsed, String> {
     let strip = |msg: String| {
         let name = format!("{}: ", path.display());

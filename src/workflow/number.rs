@@ -10,7 +10,7 @@
 //! let report = number(&job)?;
 //! assert_eq!(report.deals[0].number, "1");
 //!
-//! let (first, last) = parse_range("1..3")?;
+//! let (first, last) = parse_range("1..3", Scheme::Pavlicek)?;
 //! let job = DealJob { first, last, scheme: Scheme::Pavlicek, format: Format::Hex, out: None };
 //! let mut out = Vec::new();
 //! let report = deal(&job, &mut out)?;
@@ -140,7 +140,7 @@ pub fn number(job: &NumberJob) -> Result<NumberReport, NumberJobError> {
         });
     }
     let format = formats::choose(path, job.format.as_deref())?;
-    let read = read_deal_file_all(path, format, 1)?;
+    let read = read_deal_file_all(path, format, None)?;
     report.deals = read
         .boards
         .iter()
@@ -220,28 +220,33 @@ impl DealJobError {
     }
 }
 
-/// Parses a hand-record number (decimal or `0x` hex, [`crate::parse_number`]) or an
-/// inclusive range `A..B` (also `A..=B`) into `(first, last)`.
+/// Parses a hand-record number of `scheme` (decimal with `,` or `_` groups, or `0x` hex,
+/// [`crate::parse_scheme_number`]) or an inclusive range `A..B` (also `A..=B`) into
+/// `(first, last)`.
 ///
 /// ```
+/// use dealdex::Scheme;
 /// use dealdex::workflow::number::parse_range;
-/// assert_eq!(parse_range("7")?, (7, 7));
-/// assert_eq!(parse_range("1..=0x10")?, (1, 16));
-/// assert!(parse_range("5..3").is_err());
+/// assert_eq!(parse_range("7", Scheme::Pavlicek)?, (7, 7));
+/// assert_eq!(parse_range("1..=0x10", Scheme::Pavlicek)?, (1, 16));
+/// assert_eq!(parse_range("0..2", Scheme::BigDeal)?, (0, 2));
+/// assert!(parse_range("0..2", Scheme::Andrews).is_err());
+/// assert!(parse_range("5..3", Scheme::Pavlicek).is_err());
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 ///
 /// # Errors
 /// [`DealJobError::RangeStart`], [`DealJobError::RangeEnd`], [`DealJobError::Number`] or
 /// [`DealJobError::EndBelowStart`].
-pub fn parse_range(text: &str) -> Result<(u128, u128), DealJobError> {
+pub fn parse_range(text: &str, scheme: Scheme) -> Result<(u128, u128), DealJobError> {
+    let number = |t: &str| crate::parse_scheme_number(t, scheme);
     let (first, last) = match text.split_once("..") {
         Some((x, y)) => (
-            crate::parse_number(x).map_err(DealJobError::RangeStart)?,
-            crate::parse_number(y.trim_start_matches('=')).map_err(DealJobError::RangeEnd)?,
+            number(x).map_err(DealJobError::RangeStart)?,
+            number(y.trim_start_matches('=')).map_err(DealJobError::RangeEnd)?,
         ),
         None => {
-            let n = crate::parse_number(text)?;
+            let n = number(text)?;
             (n, n)
         }
     };

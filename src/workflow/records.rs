@@ -319,7 +319,7 @@ fn gather(
             Ok((header, boards))
         }
         RecordsSource::File { path, format } => {
-            let read = read_deal_file(path, *format, 1)?;
+            let read = read_deal_file(path, *format, None)?;
             let tag = |name: &str| {
                 read.iter()
                     .filter_map(|b| b.game.as_ref())

@@ -193,7 +193,7 @@ pub fn file_items(
     vul: Option<Vulnerability>,
 ) -> Result<Vec<SolveItem>, SolveInputError> {
     Ok(boards_items(
-        crate::import::read_deal_file(path, format, 1)?,
+        crate::import::read_deal_file(path, format, None)?,
         dealer,
         vul,
     ))
@@ -244,7 +244,7 @@ pub fn reader_items(
             path: path.to_owned(),
             error,
         })?;
-    let read = crate::import::read_deal_bytes(&data, path, format, 1)?;
+    let read = crate::import::read_deal_bytes(&data, path, format, None)?;
     Ok(boards_items(read.boards, dealer, vul))
 }
 

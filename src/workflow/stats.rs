@@ -114,7 +114,7 @@ pub fn run(job: &StatsJob, store: Option<&Store>) -> Result<StatsRun, StatsError
     let stats = match &job.source {
         StatsSource::File { path, format } => {
             let mut s = SetStats::new();
-            let read = read_deal_file_all(path, *format, 1)?;
+            let read = read_deal_file_all(path, *format, None)?;
             for b in &read.boards {
                 s.add(&b.deal);
             }

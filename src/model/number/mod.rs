@@ -1,7 +1,8 @@
 //! Hand-record numbers: the bijections between deals and 1..=D (FORMATS.md §1).
 //!
-//! D = 52!/(13!)⁴ = 53,644,737,765,488,792,839,237,440,000 (< 2⁹⁶). Three published schemes:
-//! Pavlicek (the default, §1a), Andrews (§1b) and Big Deal's Gödel number (§1c). The fast
+//! D = 52!/(13!)⁴ = 53,644,737,765,488,792,839,237,440,000 (< 2⁹⁶). Three published schemes,
+//! each numbered as its author publishes it: Pavlicek (the default, §1a) and Andrews (§1b)
+//! 1..=D, Big Deal's Gödel number (§1c) 0..=D−1 as Big Deal's `.goe` files print it. The fast
 //! paths here use native integers and tables; [`reference`] holds the step-by-step num-bigint
 //! versions they are tested against.
 
@@ -30,13 +31,48 @@ pub enum Scheme {
     Pavlicek,
     /// T. Andrews' "Encoding Bridge Deals" (§1b): colex ranks of N, E, S in mixed radix.
     Andrews,
-    /// Big Deal's Gödel number (§1c): lex ranks of N, E, S in mixed radix.
+    /// Big Deal's Gödel number (§1c): lex ranks of N, E, S in mixed radix, **0-based**
+    /// (0..=D−1) as Big Deal prints it.
     BigDeal,
 }
 
 impl Scheme {
     /// All schemes.
     pub const ALL: [Scheme; 3] = [Scheme::Pavlicek, Scheme::Andrews, Scheme::BigDeal];
+
+    /// The scheme's first number: 1 for Pavlicek and Andrews (numbers 1..=D, as their
+    /// authors publish them), 0 for Big Deal (0..=D−1, as its `.goe` files print them).
+    ///
+    /// ```
+    /// use dealdex::{Scheme, DEALS};
+    /// assert_eq!(Scheme::Pavlicek.first_number(), 1);
+    /// assert_eq!(Scheme::BigDeal.last_number(), DEALS - 1);
+    /// ```
+    pub const fn first_number(self) -> u128 {
+        match self {
+            Scheme::Pavlicek | Scheme::Andrews => 1,
+            Scheme::BigDeal => 0,
+        }
+    }
+
+    /// The scheme's last number: D for Pavlicek and Andrews, D − 1 for Big Deal.
+    pub const fn last_number(self) -> u128 {
+        self.first_number() + DEALS - 1
+    }
+
+    /// The 0-based rank (0..D) of the scheme's number `n`.
+    ///
+    /// # Errors
+    /// [`NumberError::OutOfRange`] when `n` is not one of the scheme's numbers.
+    pub fn rank_of(self, n: u128) -> Result<u128, NumberError> {
+        if n < self.first_number() || n > self.last_number() {
+            return Err(NumberError::OutOfRange {
+                number: n.to_string(),
+                scheme: self,
+            });
+        }
+        Ok(n - self.first_number())
+    }
 
     /// The scheme's name on the command line and in the store: `pavlicek`, `andrews`, `bigdeal`.
     pub const fn name(self) -> &'static str {
@@ -71,11 +107,19 @@ impl std::str::FromStr for Scheme {
 /// What is wrong with a hand-record number.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum NumberError {
-    /// The number is 0 or above D.
+    /// The number is not one of the scheme's: outside 1..=D (Pavlicek, Andrews) or 0..=D−1
+    /// (Big Deal).
     #[error(
-        "hand-record number {0} is out of range: valid numbers are 1..=53644737765488792839237440000"
+        "hand-record number {number} is out of range: valid {scheme} numbers are {}..={}",
+        scheme.first_number(),
+        scheme.last_number()
     )]
-    OutOfRange(String),
+    OutOfRange {
+        /// The number as given.
+        number: String,
+        /// The scheme it was read in.
+        scheme: Scheme,
+    },
     /// The text is not a decimal or `0x` hex number.
     #[error("{input:?} is not a number: column {column} ({message})")]
     Syntax {
@@ -91,8 +135,8 @@ pub enum NumberError {
     UnknownScheme(String),
 }
 
-/// Parses a hand-record number in decimal (`_` and `,` group separators allowed) or `0x` hex,
-/// and checks it is in 1..=D.
+/// Parses a Pavlicek or Andrews hand-record number (1..=D): [`parse_scheme_number`] in
+/// [`Scheme::Pavlicek`].
 ///
 /// # Errors
 /// [`NumberError::Syntax`] with the column of the first bad character (also for values that
@@ -104,6 +148,24 @@ pub enum NumberError {
 /// assert!(dealdex::parse_number("0").is_err());
 /// ```
 pub fn parse_number(text: &str) -> Result<u128, NumberError> {
+    parse_scheme_number(text, Scheme::Pavlicek)
+}
+
+/// Parses a hand-record number of `scheme` in decimal (`_` and `,` group separators allowed,
+/// as Big Deal's `.goe` files print them) or `0x` hex, and checks it is one of the scheme's
+/// numbers ([`Scheme::first_number`]..=[`Scheme::last_number`]).
+///
+/// # Errors
+/// [`NumberError::Syntax`] with the column of the first bad character (also for values that
+/// do not fit 128 bits); [`NumberError::OutOfRange`] outside the scheme's numbers.
+///
+/// ```
+/// use dealdex::{Scheme, parse_scheme_number};
+/// assert_eq!(parse_scheme_number("   839,133,640", Scheme::BigDeal).unwrap(), 839_133_640);
+/// assert_eq!(parse_scheme_number("0", Scheme::BigDeal).unwrap(), 0);
+/// assert!(parse_scheme_number("0", Scheme::Andrews).is_err());
+/// ```
+pub fn parse_scheme_number(text: &str, scheme: Scheme) -> Result<u128, NumberError> {
     let t = text.trim();
     let lead = text.len() - text.trim_start().len();
     let (digits, radix, offset) = match t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
@@ -142,15 +204,8 @@ pub fn parse_number(text: &str) -> Result<u128, NumberError> {
     if !any {
         return Err(err(lead + offset + 1, "expected digits"));
     }
-    check_range(v)
-}
-
-fn check_range(n: u128) -> Result<u128, NumberError> {
-    if n == 0 || n > DEALS {
-        Err(NumberError::OutOfRange(n.to_string()))
-    } else {
-        Ok(n)
-    }
+    scheme.rank_of(v)?;
+    Ok(v)
 }
 
 /// The Pavlicek hand-record number of `deal`, in 1..=D (FORMATS.md §1a).
@@ -165,25 +220,32 @@ pub fn number(deal: &Deal) -> u128 {
 }
 
 impl Deal {
-    /// The hand-record number of this deal in `scheme`, in 1..=D (FORMATS.md §1).
+    /// The hand-record number of this deal in `scheme` (FORMATS.md §1): 1..=D for Pavlicek and
+    /// Andrews, 0..=D−1 for Big Deal ([`Scheme::first_number`]).
     ///
     /// ```
     /// use dealdex::{Deal, Scheme, DEALS};
     /// let d: Deal = "N:...AKQJT98765432 ..AKQJT98765432. .AKQJT98765432.. AKQJT98765432...".parse().unwrap();
-    /// for s in Scheme::ALL { assert_eq!(d.number(s), DEALS); }
+    /// for s in Scheme::ALL { assert_eq!(d.number(s), s.last_number()); }
+    /// assert_eq!(d.number(Scheme::BigDeal), DEALS - 1);
     /// ```
     pub fn number(&self, scheme: Scheme) -> u128 {
-        1 + match scheme {
+        scheme.first_number() + self.rank(scheme)
+    }
+
+    /// The 0-based rank of this deal in `scheme` (0..D): its number less the scheme's first.
+    pub fn rank(&self, scheme: Scheme) -> u128 {
+        match scheme {
             Scheme::Pavlicek => pavlicek::rank(self),
             Scheme::Andrews => combi::rank(self, combi::Order::Colex),
             Scheme::BigDeal => combi::rank(self, combi::Order::Lex),
         }
     }
 
-    /// The deal with hand-record number `n` (1..=D) in `scheme`.
+    /// The deal with hand-record number `n` in `scheme` (1..=D, or 0..=D−1 for Big Deal).
     ///
     /// # Errors
-    /// [`NumberError::OutOfRange`] for 0 and numbers above D.
+    /// [`NumberError::OutOfRange`] outside the scheme's numbers.
     ///
     /// ```
     /// use dealdex::{Deal, Scheme};
@@ -192,29 +254,37 @@ impl Deal {
     /// assert!(Deal::from_number(0, Scheme::Pavlicek).is_err());
     /// ```
     pub fn from_number(n: u128, scheme: Scheme) -> Result<Deal, NumberError> {
-        let i = check_range(n)? - 1;
+        Deal::from_index_number(scheme.rank_of(n)?, scheme)
+    }
+
+    /// The deal with 0-based rank `i` (below D) in `scheme`.
+    ///
+    /// # Errors
+    /// [`NumberError::OutOfRange`] when `i ≥ D`.
+    pub fn from_index_number(i: u128, scheme: Scheme) -> Result<Deal, NumberError> {
+        if i >= DEALS {
+            // Ranks run 0..D, as Big Deal's numbers do.
+            return Err(NumberError::OutOfRange {
+                number: i.to_string(),
+                scheme: Scheme::BigDeal,
+            });
+        }
         Ok(match scheme {
             Scheme::Pavlicek => pavlicek::unrank(i),
             Scheme::Andrews => combi::unrank(i, combi::Order::Colex),
             Scheme::BigDeal => combi::unrank(i, combi::Order::Lex),
         })
     }
-
-    /// The deal with 0-based index `i` (hand-record number − 1, below D) in `scheme`.
-    ///
-    /// # Errors
-    /// [`NumberError::OutOfRange`] when `i ≥ D`.
-    pub fn from_index_number(i: u128, scheme: Scheme) -> Result<Deal, NumberError> {
-        Deal::from_number(i.saturating_add(1), scheme)
-    }
 }
 
-/// Unranks hand-record numbers in bulk: `out[j]` becomes the deal numbered `first + j`.
+/// Unranks hand-record numbers in bulk: `out[j]` becomes the deal numbered `first + j` in
+/// `scheme` (1-based, or 0-based for Big Deal).
 /// For Pavlicek several deals are unranked at once, interleaved, which is several times faster
 /// than calling [`Deal::from_number`] in a loop.
 ///
 /// # Errors
-/// [`NumberError::OutOfRange`] when the range leaves 1..=D; `out` is then untouched.
+/// [`NumberError::OutOfRange`] when the range leaves the scheme's numbers; `out` is then
+/// untouched.
 ///
 /// ```
 /// use dealdex::{Deal, Scheme};
@@ -223,9 +293,9 @@ impl Deal {
 /// assert_eq!(out[2], Deal::from_number(10, Scheme::Pavlicek).unwrap());
 /// ```
 pub fn unrank_range(first: u128, scheme: Scheme, out: &mut [Deal]) -> Result<(), NumberError> {
-    check_range(first)?;
-    check_range(first.saturating_add(out.len().max(1) as u128 - 1))?;
-    let idx: Vec<u128> = (0..out.len() as u128).map(|j| first - 1 + j).collect();
+    let rank = scheme.rank_of(first)?;
+    scheme.rank_of(first.saturating_add(out.len().max(1) as u128 - 1))?;
+    let idx: Vec<u128> = (0..out.len() as u128).map(|j| rank + j).collect();
     unrank_indices(&idx, scheme, out);
     Ok(())
 }
@@ -269,11 +339,24 @@ mod tests {
             parse_number("12a"),
             Err(NumberError::Syntax { column: 3, .. })
         ));
-        assert!(matches!(parse_number("0"), Err(NumberError::OutOfRange(_))));
+        assert!(matches!(
+            parse_number("0"),
+            Err(NumberError::OutOfRange { .. })
+        ));
         assert!(matches!(
             parse_number("53644737765488792839237440001"),
-            Err(NumberError::OutOfRange(_))
+            Err(NumberError::OutOfRange { .. })
         ));
+        assert_eq!(
+            parse_scheme_number("53,644,737,765,488,792,839,237,439,999", Scheme::BigDeal),
+            Ok(DEALS - 1)
+        );
+        let e = parse_scheme_number("53644737765488792839237440000", Scheme::BigDeal);
+        assert!(
+            e.unwrap_err()
+                .to_string()
+                .contains("bigdeal numbers are 0..=53644737765488792839237439999")
+        );
         assert_eq!(
             parse_number("53644737765488792839237440000").unwrap(),
             DEALS

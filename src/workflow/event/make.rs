@@ -352,6 +352,7 @@ pub fn make(job: &MakeJob) -> Result<MakeReport, EventJobError> {
             blind: false,
             first_board: m.first,
             last_board: m.last,
+            scheme: scheme_of(ev.protocol),
         };
         for f in &job.formats {
             let path = job
@@ -374,10 +375,7 @@ pub fn make(job: &MakeJob) -> Result<MakeReport, EventJobError> {
                     name: format!("{stem}/{}", m.name),
                     first_board: m.first,
                     last_board: m.last,
-                    scheme: match ev.protocol {
-                        Protocol::SquareDeal => Scheme::BigDeal,
-                        _ => Scheme::Pavlicek,
-                    },
+                    scheme: scheme_of(ev.protocol),
                     generator: format!(
                         "dealdex {} ({} event)",
                         env!("CARGO_PKG_VERSION"),
@@ -498,5 +496,14 @@ impl MakeJob {
             formats: vec![formats::by_name("pbn").expect("pbn is registered")],
             db: None,
         }
+    }
+}
+
+/// The numbering scheme of an event's sets: Big Deal's for SquareDeal events (their deals are
+/// bigdealx's), Pavlicek's otherwise.
+fn scheme_of(protocol: Protocol) -> Scheme {
+    match protocol {
+        Protocol::SquareDeal => Scheme::BigDeal,
+        _ => Scheme::Pavlicek,
     }
 }
