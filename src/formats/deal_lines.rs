@@ -76,7 +76,10 @@ impl DealFormat for DealLines {
                 FormatError::of_kind(kind, Location::LineColumn(l, column(line, off)), m)
             };
             let lead = line.iter().take_while(|c| c.is_ascii_whitespace()).count();
-            let digits = line[lead..].iter().take_while(|c| c.is_ascii_digit()).count();
+            let digits = line[lead..]
+                .iter()
+                .take_while(|c| c.is_ascii_digit())
+                .count();
             let (number, start) = if digits > 0 {
                 let n = std::str::from_utf8(&line[lead..lead + digits])
                     .ok()

@@ -63,10 +63,13 @@ pub(crate) fn is_trailer(line: &[u8]) -> bool {
 
 /// A file's lines without `\r`, numbered from 1, with the empty and statistics lines left out.
 pub(crate) fn content_lines(data: &[u8]) -> impl Iterator<Item = (usize, &[u8])> {
-    data.split(|&c| c == b'\n').enumerate().filter_map(|(i, raw)| {
-        let line = raw.strip_suffix(b"\r").unwrap_or(raw);
-        (!(line.iter().all(|c| c.is_ascii_whitespace()) || is_trailer(line))).then_some((i + 1, line))
-    })
+    data.split(|&c| c == b'\n')
+        .enumerate()
+        .filter_map(|(i, raw)| {
+            let line = raw.strip_suffix(b"\r").unwrap_or(raw);
+            (!(line.iter().all(|c| c.is_ascii_whitespace()) || is_trailer(line)))
+                .then_some((i + 1, line))
+        })
 }
 
 /// Every way the suit line `line` splits into `ncols` columns of dealer's layout: each split
@@ -161,9 +164,8 @@ pub(crate) fn read_columns(
 ) -> Result<[Option<Hand>; 4], FormatError> {
     let mut options = Vec::with_capacity(4);
     for &(l, line) in lines {
-        let s = splits(line, seats.len()).map_err(|(off, m)| {
-            FormatError::new(Location::LineColumn(l, column(line, off)), m)
-        })?;
+        let s = splits(line, seats.len())
+            .map_err(|(off, m)| FormatError::new(Location::LineColumn(l, column(line, off)), m))?;
         options.push(s);
     }
     let first = lines[0].0;
@@ -212,10 +214,17 @@ fn check_hands(hands: &[Option<Hand>; 4]) -> Result<(), String> {
     for (i, h) in hands.iter().enumerate() {
         let Some(h) = h else { continue };
         if h.len() != 13 {
-            return Err(format!("{} holds {} cards, expected 13", Seat::from_index(i), h.len()));
+            return Err(format!(
+                "{} holds {} cards, expected 13",
+                Seat::from_index(i),
+                h.len()
+            ));
         }
         if all & h.mask() != 0 {
-            return Err(format!("{} holds a card another hand holds", Seat::from_index(i)));
+            return Err(format!(
+                "{} holds a card another hand holds",
+                Seat::from_index(i)
+            ));
         }
         all |= h.mask();
     }

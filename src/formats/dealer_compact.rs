@@ -97,7 +97,12 @@ impl DealFormat for DealerCompact {
                         ),
                     ));
                 }
-                let end = line.len() - line.iter().rev().take_while(|c| c.is_ascii_whitespace()).count();
+                let end = line.len()
+                    - line
+                        .iter()
+                        .rev()
+                        .take_while(|c| c.is_ascii_whitespace())
+                        .count();
                 let at = |(off, m): (usize, String)| {
                     FormatError::new(Location::LineColumn(l, column(line, off)), m)
                 };

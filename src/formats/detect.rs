@@ -147,7 +147,9 @@ fn candidates(data: &[u8]) -> Result<Vec<&'static str>, DetectError> {
         reason: reason.to_string(),
     };
     if line.contains(&0) {
-        return Err(unknown("binary data: DUP, BRI, DGE, KOPS and CDS are not told"));
+        return Err(unknown(
+            "binary data: DUP, BRI, DGE, KOPS and CDS are not told",
+        ));
     }
     if super::dealer_all::is_trailer(line) {
         return Ok(vec![
@@ -168,14 +170,18 @@ fn candidates(data: &[u8]) -> Result<Vec<&'static str>, DetectError> {
         .collect();
     let is_hand = |w: &[u8]| {
         w.iter().filter(|&&c| c == b'.').count() == 3
-            && w.iter().all(|&c| c == b'.' || rank_index(c).is_some() || c == b'1' || c == b'0')
+            && w.iter()
+                .all(|&c| c == b'.' || rank_index(c).is_some() || c == b'1' || c == b'0')
     };
     let digits = |w: &[u8]| !w.is_empty() && w.iter().all(u8::is_ascii_digit);
-    let seat_letter = |w: &[u8]| matches!(w, [b'n' | b'e' | b's' | b'w' | b'N' | b'E' | b'S' | b'W']);
+    let seat_letter =
+        |w: &[u8]| matches!(w, [b'n' | b'e' | b's' | b'w' | b'N' | b'E' | b'S' | b'W']);
 
     let found: &'static str = if t.starts_with(b"[Document]") {
         "dlm"
-    } else if t.starts_with(b"%") || t.starts_with(b"[") && t.get(1).is_some_and(u8::is_ascii_alphabetic) {
+    } else if t.starts_with(b"%")
+        || t.starts_with(b"[") && t.get(1).is_some_and(u8::is_ascii_alphabetic)
+    {
         "pbn"
     } else if t.starts_with(b"[") {
         let after = data
@@ -185,7 +191,11 @@ fn candidates(data: &[u8]) -> Result<Vec<&'static str>, DetectError> {
             .find(|c| !c.is_ascii_whitespace());
         match after {
             Some(b'{' | b']') => "endplay-json",
-            _ => return Err(unknown("a `[` that starts neither a PBN tag nor a JSON array of boards")),
+            _ => {
+                return Err(unknown(
+                    "a `[` that starts neither a PBN tag nor a JSON array of boards",
+                ));
+            }
         }
     } else if t.starts_with(b"{") {
         "json"
@@ -206,12 +216,20 @@ fn candidates(data: &[u8]) -> Result<Vec<&'static str>, DetectError> {
     } else if words.len() >= 8 && seat_letter(words[0]) && is_hand(words[1]) {
         "oneline"
     } else if {
-        let rest = if words.first().is_some_and(|w| digits(w)) { &words[1..] } else { &words[..] };
+        let rest = if words.first().is_some_and(|w| digits(w)) {
+            &words[1..]
+        } else {
+            &words[..]
+        };
         rest.len() >= 4 && rest[..4].iter().all(|w| is_hand(w))
     } {
         "oneline"
     } else if {
-        let rest = if words.first().is_some_and(|w| digits(w)) { &words[1..] } else { &words[..] };
+        let rest = if words.first().is_some_and(|w| digits(w)) {
+            &words[1..]
+        } else {
+            &words[..]
+        };
         rest.first().is_some_and(|w| {
             w.len() > 2 && seat_letter(&w[..1]) && w[1] == b':' && is_hand_start(&w[2..])
         })
@@ -219,9 +237,14 @@ fn candidates(data: &[u8]) -> Result<Vec<&'static str>, DetectError> {
         "deal-lines"
     } else if is_hrf(t) {
         "hrf"
-    } else if line.windows(3).any(|w| w == "♠".as_bytes()) || (line.starts_with(b" S") && redeal_short_ascii(line)) {
+    } else if line.windows(3).any(|w| w == "♠".as_bytes())
+        || (line.starts_with(b" S") && redeal_short_ascii(line))
+    {
         "redeal"
-    } else if line.iter().all(|&c| c == b' ' || c == b'-' || rank_index(c).is_some()) {
+    } else if line
+        .iter()
+        .all(|&c| c == b' ' || c == b'-' || rank_index(c).is_some())
+    {
         if line.first() != Some(&b' ') && words.iter().all(|w| w.len() == 1) {
             "dealer-ew"
         } else {
@@ -268,9 +291,10 @@ fn is_hrf(t: &[u8]) -> bool {
     let d = t.iter().take_while(|c| c.is_ascii_digit()).count();
     d > 0
         && t.get(d) == Some(&b'S')
-        && t[d..].iter().take_while(|c| !c.is_ascii_whitespace()).all(|&c| {
-            matches!(c, b'S' | b'H' | b'D' | b'C') || rank_index(c).is_some()
-        })
+        && t[d..]
+            .iter()
+            .take_while(|c| !c.is_ascii_whitespace())
+            .all(|&c| matches!(c, b'S' | b'H' | b'D' | b'C') || rank_index(c).is_some())
 }
 
 /// True when `line` is one of redeal's `-f long` suit lines (after the spaces, a suit symbol).
@@ -296,7 +320,10 @@ mod tests {
 
     #[test]
     fn empty_and_garbage_are_unknown() {
-        assert!(matches!(detect(b""), Err(DetectError::Unknown { line: None, .. })));
+        assert!(matches!(
+            detect(b""),
+            Err(DetectError::Unknown { line: None, .. })
+        ));
         assert!(matches!(
             detect(b"\n\nhello world\n"),
             Err(DetectError::Unknown { line: Some(3), .. })

@@ -188,7 +188,10 @@ fn element_starts(data: &[u8]) -> Vec<usize> {
 fn line_column(data: &[u8], off: usize) -> Location {
     let before = &data[..off.min(data.len())];
     let line = before.iter().filter(|&&c| c == b'\n').count() + 1;
-    let start = before.iter().rposition(|&c| c == b'\n').map_or(0, |p| p + 1);
+    let start = before
+        .iter()
+        .rposition(|&c| c == b'\n')
+        .map_or(0, |p| p + 1);
     Location::LineColumn(line, super::text::column(&data[start..], off - start))
 }
 
@@ -233,7 +236,10 @@ impl DealFormat for EndplayJson {
                 _ => None,
             };
             if b.board_num == Some(0) {
-                return Err(FormatError::new(at, "board_num 0 (boards are numbered from 1)"));
+                return Err(FormatError::new(
+                    at,
+                    "board_num 0 (boards are numbered from 1)",
+                ));
             }
             let mut masks = [0u64; 4];
             for (seat, cards) in [b.deal.north, b.deal.east, b.deal.south, b.deal.west]

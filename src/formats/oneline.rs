@@ -141,7 +141,12 @@ fn read_line(line: &[u8]) -> Result<(Option<u64>, Deal), (usize, String)> {
             .ok()
             .and_then(|t| t.parse::<u64>().ok())
             .filter(|&n| n > 0)
-            .ok_or_else(|| (s, "a board number from 1 up to 2^64 - 1 was expected".to_string()))?;
+            .ok_or_else(|| {
+                (
+                    s,
+                    "a board number from 1 up to 2^64 - 1 was expected".to_string(),
+                )
+            })?;
         number = Some(n);
         p = e;
     }
@@ -161,7 +166,10 @@ fn read_line(line: &[u8]) -> Result<(Option<u64>, Deal), (usize, String)> {
         return deal_of(hands, &given).map(|d| (number, d));
     }
     if number.is_some() {
-        return Err((p, "expected four hands S.H.D.C after the board number".into()));
+        return Err((
+            p,
+            "expected four hands S.H.D.C after the board number".into(),
+        ));
     }
     for k in 0..4 {
         let Some((s, e)) = word(line, p) else {

@@ -196,7 +196,10 @@ impl DealFormat for Redeal {
             };
             let segs = segments(line).map_err(at)?;
             if segs.len() > 16 {
-                return Err(at((segs[16].byte, "more than four hands on the line".into())));
+                return Err(at((
+                    segs[16].byte,
+                    "more than four hands on the line".into(),
+                )));
             }
             let mut hands = Vec::with_capacity(4);
             for chunk in segs.chunks(4) {
