@@ -59,14 +59,14 @@ fn assert_same(name: &str, got: &[Board], truth: &[Board]) {
 fn without_trailer(data: &[u8]) -> Vec<u8> {
     let text = std::str::from_utf8(data).unwrap();
     let end = text.find("Generated ").unwrap_or(text.len());
-    text[..end].as_bytes().to_vec()
+    text.as_bytes()[..end].to_vec()
 }
 
 /// The file without redeal's closing empty line and `Tries: N`.
 fn without_tries(data: &[u8]) -> Vec<u8> {
     let text = std::str::from_utf8(data).unwrap();
     let end = text.rfind("\nTries: ").expect("redeal's Tries line");
-    text[..end].as_bytes().to_vec()
+    text.as_bytes()[..end].to_vec()
 }
 
 fn detected(name: &str) -> &'static str {

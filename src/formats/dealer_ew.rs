@@ -46,6 +46,11 @@ static INFO: FormatInfo = FormatInfo {
     streaming: true,
 };
 
+/// The hands one deal of a file shows ([`DealerEw::read_hands`],
+/// [`super::RedealLong::read_hands`]): the 1-based line where the deal starts and the hands
+/// by seat (N, E, S, W), `None` for a hand the file does not show.
+pub type ShownHands = (usize, [Option<Hand>; 4]);
+
 /// The seats of `printew`'s columns.
 const SEATS: [Seat; 2] = [Seat::West, Seat::East];
 
@@ -55,7 +60,7 @@ impl DealerEw {
     ///
     /// # Errors
     /// As [`DealerEw`] reading.
-    pub fn read_hands(&self, data: &[u8]) -> Result<Vec<(usize, [Option<Hand>; 4])>, FormatError> {
+    pub fn read_hands(&self, data: &[u8]) -> Result<Vec<ShownHands>, FormatError> {
         let mut out = Vec::new();
         let mut lines = content_lines(data).peekable();
         while let Some(&(l, _)) = lines.peek() {

@@ -177,6 +177,12 @@ fn candidates(data: &[u8]) -> Result<Vec<&'static str>, DetectError> {
     let seat_letter =
         |w: &[u8]| matches!(w, [b'n' | b'e' | b's' | b'w' | b'N' | b'E' | b'S' | b'W']);
 
+    // The words after a leading board number (endplay-dealer's `-b`).
+    let after_number = if words.first().is_some_and(|w| digits(w)) {
+        &words[1..]
+    } else {
+        &words[..]
+    };
     let found: &'static str = if t.starts_with(b"[Document]") {
         "dlm"
     } else if t.starts_with(b"%")
@@ -213,27 +219,13 @@ fn candidates(data: &[u8]) -> Result<Vec<&'static str>, DetectError> {
         "dealer-all"
     } else if words.len() == 2 && seat_letter(words[0]) && is_hand(words[1]) {
         "dealer-compact"
-    } else if words.len() >= 8 && seat_letter(words[0]) && is_hand(words[1]) {
+    } else if words.len() >= 8 && seat_letter(words[0]) && is_hand(words[1])
+        || after_number.len() >= 4 && after_number[..4].iter().all(|w| is_hand(w))
+    {
         "oneline"
-    } else if {
-        let rest = if words.first().is_some_and(|w| digits(w)) {
-            &words[1..]
-        } else {
-            &words[..]
-        };
-        rest.len() >= 4 && rest[..4].iter().all(|w| is_hand(w))
-    } {
-        "oneline"
-    } else if {
-        let rest = if words.first().is_some_and(|w| digits(w)) {
-            &words[1..]
-        } else {
-            &words[..]
-        };
-        rest.first().is_some_and(|w| {
-            w.len() > 2 && seat_letter(&w[..1]) && w[1] == b':' && is_hand_start(&w[2..])
-        })
-    } {
+    } else if after_number.first().is_some_and(|w| {
+        w.len() > 2 && seat_letter(&w[..1]) && w[1] == b':' && is_hand_start(&w[2..])
+    }) {
         "deal-lines"
     } else if is_hrf(t) {
         "hrf"

@@ -49,7 +49,7 @@ pub use csv::Csv;
 pub use deal_lines::DealLines;
 pub use dealer_all::DealerAll;
 pub use dealer_compact::DealerCompact;
-pub use dealer_ew::DealerEw;
+pub use dealer_ew::{DealerEw, ShownHands};
 pub use detect::{DetectError, detect};
 pub use dge::Dge;
 pub use dlm::Dlm;

@@ -77,7 +77,10 @@ impl RedealLong {
     ///
     /// # Errors
     /// As [`RedealLong`] reading.
-    pub fn read_hands(&self, data: &[u8]) -> Result<Vec<(usize, [Option<Hand>; 4])>, FormatError> {
+    pub fn read_hands(
+        &self,
+        data: &[u8],
+    ) -> Result<Vec<super::dealer_ew::ShownHands>, FormatError> {
         let lines: Vec<&[u8]> = data
             .split(|&c| c == b'\n')
             .map(|raw| raw.strip_suffix(b"\r").unwrap_or(raw))
