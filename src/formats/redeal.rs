@@ -1,4 +1,4 @@
-//! redeal's default (`-f short`) output (github.com/anntzer/redeal, commit 5709783, run as
+//! redeal's default (`-f short`) output (anntzer/redeal on GitHub, commit 5709783, run as
 //! `python -m redeal`): one deal a line, the hands N, E, S, W separated by a space, each
 //! suit its symbol and its ranks, then redeal's `Tries: N` after an empty line:
 //!

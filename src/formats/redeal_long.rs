@@ -1,4 +1,4 @@
-//! redeal's `-f long` output (github.com/anntzer/redeal, commit 5709783): each deal as a
+//! redeal's `-f long` output (anntzer/redeal on GitHub, commit 5709783): each deal as a
 //! diagram, North above, West and East beside each other, South below, an empty line after:
 //!
 //! ```text
