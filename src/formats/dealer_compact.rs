@@ -97,12 +97,15 @@ impl DealFormat for DealerCompact {
                         ),
                     ));
                 }
-                let end = line.len()
-                    - line
-                        .iter()
-                        .rev()
-                        .take_while(|c| c.is_ascii_whitespace())
-                        .count();
+                // At least the seat letter and its space (checked above).
+                let end = 2.max(
+                    line.len()
+                        - line
+                            .iter()
+                            .rev()
+                            .take_while(|c| c.is_ascii_whitespace())
+                            .count(),
+                );
                 let at = |(off, m): (usize, String)| {
                     FormatError::new(Location::LineColumn(l, column(line, off)), m)
                 };
