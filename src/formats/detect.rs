@@ -74,7 +74,7 @@ impl DetectError {
 /// use dealdex::formats::{detect, DetectError};
 /// let f = detect(b"   1.\nA Q T 6 5 4 2       K 7                 9 8 3               J \n")?;
 /// assert_eq!(f.info().name, "dealer-all");
-/// let e = detect(b"Generated 0 hands\nProduced 0 hands\n").unwrap_err();
+/// let Err(e) = detect(b"Generated 0 hands\nProduced 0 hands\n") else { panic!() };
 /// assert!(matches!(e, DetectError::Ambiguous { .. }), "{e}");
 /// # Ok::<(), DetectError>(())
 /// ```
