@@ -504,7 +504,23 @@ fn format_corpus(name: &'static str) -> Vec<Vec<u8>> {
         "oneline" => {
             files.push(read_fixture("field/dealer-seed15.oneline"));
             files.push(read_fixture("field/dealer-seed3-hcp.oneline"));
+            files.push(read_fixture("peers/endplay-dealer-s7-b.oneline"));
+            files.push(read_fixture("peers/endplay-dealer-s11-voids.oneline"));
         }
+        // The peers' own output (issue 26 item 6).
+        "dealer-all" => files.push(read_fixture("peers/dealer-long-s5.all")),
+        "dealer-ew" => files.push(read_fixture("peers/dealer-long-s5.ew")),
+        "dealer-compact" => files.push(read_fixture("peers/dealer-voids-s7.compact-hcp")),
+        "deal-lines" => files.push(read_fixture("peers/endplay-dealer-s7-b.deals")),
+        "redeal" => {
+            files.push(read_fixture("peers/redeal-s3-west-spades.short"));
+            files.push(read_fixture("peers/redeal-s7-ascii.short"));
+        }
+        "redeal-long" => {
+            files.push(read_fixture("peers/redeal-s3-west-spades-nes.long"));
+            files.push(read_fixture("peers/redeal-s7-ascii.long"));
+        }
+        "endplay-json" => files.push(read_fixture("peers/endplay-boards-indent.json")),
         "lin" => {
             files.push(read_fixture("lin-with-play.lin"));
             files.push(read_fixture("field/teaching.lin"));
@@ -957,7 +973,7 @@ const FILE_CASES: u64 = 5000;
 /// Cases CI runs for each string reader (query, deal string, number, index, card).
 const STRING_CASES: u64 = 4000;
 
-/// Every reader, with the cases CI runs: 19 file readers and 5 string readers, 115,000 cases
+/// Every reader, with the cases CI runs: 26 file readers and 5 string readers, 150,000 cases
 /// in all (the figure README gives).
 fn readers() -> Vec<Reader> {
     type Read = fn(&'static str, &[u8]) -> Verdict;
@@ -1196,6 +1212,13 @@ fuzz_tests! {
     json_reader_survives_mutated_files => "json",
     oneline_reader_survives_mutated_files => "oneline",
     parquet_reader_survives_mutated_files => "parquet",
+    dealer_all_reader_survives_mutated_files => "dealer-all",
+    dealer_ew_reader_survives_mutated_files => "dealer-ew",
+    dealer_compact_reader_survives_mutated_files => "dealer-compact",
+    deal_lines_reader_survives_mutated_files => "deal-lines",
+    redeal_reader_survives_mutated_files => "redeal",
+    redeal_long_reader_survives_mutated_files => "redeal-long",
+    endplay_json_reader_survives_mutated_files => "endplay-json",
     sqd_reader_survives_mutated_files => "sqd",
     sqk_reader_survives_mutated_files => "sqk",
     query_parser_survives_mutated_queries => "query",
@@ -1207,13 +1230,13 @@ fuzz_tests! {
 
 #[test]
 fn every_reader_is_fuzzed() {
-    // The 17 formats of the registry, the two SquareDeal files and the five string readers:
+    // The 24 formats of the registry, the two SquareDeal files and the five string readers:
     // a format added to the registry is fuzzed without touching this file, but must get a
     // test function above (this count says so).
-    assert_eq!(formats::registry().len(), 17);
-    assert_eq!(readers().len(), 24);
+    assert_eq!(formats::registry().len(), 24);
+    assert_eq!(readers().len(), 31);
     // README's "Reliability" section quotes this total.
-    assert_eq!(readers().iter().map(|r| r.cases).sum::<u64>(), 115_000);
+    assert_eq!(readers().iter().map(|r| r.cases).sum::<u64>(), 150_000);
 }
 
 #[test]

@@ -28,6 +28,10 @@ use crate::model::number::Scheme;
 /// `[Deal]`, without an `index`) has no complete deal: the line is skipped and reported
 /// ([`super::FileBoards::skipped`], README "Deal files").
 ///
+/// A file whose first character (after white space) is `[` is endplay's JSON instead
+/// (`endplay.parsers.json.dump`, read as [`super::EndplayJson`] reads it), so that
+/// endplay's `.json` files are read by their extension.
+///
 /// The writer writes [`crate::format_chunk`]'s lines; a board whose explicit dealer or
 /// vulnerability differ from its number's gets the same line with its own dealer and
 /// vulnerability.
@@ -193,6 +197,10 @@ impl DealFormat for Json {
     /// # Errors
     /// As [`Json::read`].
     fn read_all(&self, data: &[u8]) -> Result<FileBoards, FormatError> {
+        // A JSON array is never JSON lines: it is endplay's json.dump (or nothing).
+        if data.iter().find(|c| !c.is_ascii_whitespace()) == Some(&b'[') {
+            return super::EndplayJson.read_all(data);
+        }
         let mut read = FileBoards {
             boards: Vec::with_capacity(data.len() / 190),
             ..FileBoards::default()

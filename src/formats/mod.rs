@@ -18,9 +18,15 @@ mod borel;
 mod bri;
 mod cds;
 mod csv;
+mod deal_lines;
+mod dealer_all;
+mod dealer_compact;
+mod dealer_ew;
+pub mod detect;
 mod dge;
 mod dlm;
 mod dup;
+mod endplay_json;
 mod goedel;
 pub(crate) mod hex;
 mod hrf;
@@ -32,6 +38,8 @@ pub(crate) mod output;
 pub(crate) mod parquet;
 pub(crate) mod pbn;
 mod pbn_dd;
+mod redeal;
+mod redeal_long;
 pub(crate) mod text;
 
 pub use ber::Ber;
@@ -39,9 +47,15 @@ pub use borel::Borel;
 pub use bri::Bri;
 pub use cds::Cds;
 pub use csv::Csv;
+pub use deal_lines::DealLines;
+pub use dealer_all::DealerAll;
+pub use dealer_compact::DealerCompact;
+pub use dealer_ew::{DealerEw, ShownHands};
+pub use detect::{DetectError, detect};
 pub use dge::Dge;
 pub use dlm::Dlm;
 pub use dup::Dup;
+pub use endplay_json::EndplayJson;
 pub use goedel::Goedel;
 pub use hex::Hex;
 pub use hrf::Hrf;
@@ -51,6 +65,8 @@ pub use lin::Lin;
 pub use oneline::OneLine;
 pub use parquet::{Parquet, ParquetWriter};
 pub use pbn::Pbn;
+pub use redeal::Redeal;
+pub use redeal_long::RedealLong;
 
 /// One board as a file carries it: the deal plus whatever the format records about it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -675,6 +691,13 @@ static REGISTRY: &[&dyn DealFormat] = &[
     &json::Json,
     &oneline::OneLine,
     &parquet::Parquet,
+    &dealer_all::DealerAll,
+    &dealer_ew::DealerEw,
+    &dealer_compact::DealerCompact,
+    &deal_lines::DealLines,
+    &redeal::Redeal,
+    &redeal_long::RedealLong,
+    &endplay_json::EndplayJson,
 ];
 
 /// The format named `name` (case-insensitive), or `None`.

@@ -27,6 +27,11 @@ use crate::model::deal::{Deal, Hand};
 /// - The statistics dealer prints after the deals (`Generated 20 hands`, `Produced 20 hands`,
 ///   `Initial random seed 15`, `Time needed    0.000 sec`) and empty lines are skipped.
 /// - No board numbers, dealer or vulnerability: boards are numbered in order.
+/// - endplay's dealer (`endplay-dealer`, endplay 0.5.12) writes the same line without seat
+///   letters, the hands in the order N, E, S, W (`AJ.9.Q32.AQJ7543 KT876.T76.AJ8.96 … `),
+///   and with `-b` a board number first (`  1 AJ.9.Q32.AQJ7543 …`): a line whose first word
+///   holds a dot is read so, a first word of digits is its board number (carried by the
+///   board). Seat letters and hands without them never mix on one line.
 ///
 /// # Writing
 /// dealer's own line: `n`, `e`, `s`, `w` with each hand's suits `S.H.D.C` ranks descending,
@@ -49,7 +54,7 @@ static INFO: FormatInfo = FormatInfo {
 };
 
 /// The first words of the statistics lines dealer prints after the deals.
-const TRAILER: [&[u8]; 4] = [
+pub(crate) const TRAILER: [&[u8]; 4] = [
     b"Generated ",
     b"Produced ",
     b"Initial random seed",
@@ -74,10 +79,13 @@ impl DealFormat for OneLine {
             {
                 continue;
             }
-            let deal = read_line(line).map_err(|(off, message)| {
+            let (number, deal) = read_line(line).map_err(|(off, message)| {
                 FormatError::new(Location::LineColumn(i + 1, column(line, off)), message)
             })?;
-            boards.push(Board::unnumbered(deal));
+            boards.push(Board {
+                number,
+                ..Board::unnumbered(deal)
+            });
         }
         Ok(boards)
     }
@@ -119,11 +127,50 @@ fn word(line: &[u8], mut p: usize) -> Option<(usize, usize)> {
     Some((start, p))
 }
 
-/// One line's deal; the error is the byte offset of the problem and what it is.
-fn read_line(line: &[u8]) -> Result<Deal, (usize, String)> {
+/// One line's board number (endplay's `-b`) and deal; the error is the byte offset of the
+/// problem and what it is.
+fn read_line(line: &[u8]) -> Result<(Option<u64>, Deal), (usize, String)> {
     let mut hands = [Hand::EMPTY; 4];
     let mut given: [Option<usize>; 4] = [None; 4];
     let mut p = 0;
+    let mut number = None;
+    if let Some((s, e)) = word(line, 0)
+        && line[s..e].iter().all(u8::is_ascii_digit)
+    {
+        let n = std::str::from_utf8(&line[s..e])
+            .ok()
+            .and_then(|t| t.parse::<u64>().ok())
+            .filter(|&n| n > 0)
+            .ok_or_else(|| {
+                (
+                    s,
+                    "a board number from 1 up to 2^64 - 1 was expected".to_string(),
+                )
+            })?;
+        number = Some(n);
+        p = e;
+    }
+    if word(line, p).is_some_and(|(s, e)| line[s..e].contains(&b'.')) {
+        // endplay's line: four hands N, E, S, W without seat letters.
+        for seat in Seat::ALL {
+            let Some((hs, he)) = word(line, p) else {
+                return Err((
+                    line.len(),
+                    format!("{seat} has no hand (expected four hands S.H.D.C, N E S W)"),
+                ));
+            };
+            hands[seat.index()] = read_hand(line, hs, he)?;
+            given[seat.index()] = Some(hs);
+            p = he;
+        }
+        return deal_of(hands, &given).map(|d| (number, d));
+    }
+    if number.is_some() {
+        return Err((
+            p,
+            "expected four hands S.H.D.C after the board number".into(),
+        ));
+    }
     for k in 0..4 {
         let Some((s, e)) = word(line, p) else {
             return Err((
@@ -154,6 +201,12 @@ fn read_line(line: &[u8]) -> Result<Deal, (usize, String)> {
         given[seat.index()] = Some(hs);
         p = he;
     }
+    deal_of(hands, &given).map(|d| (None, d))
+}
+
+/// The deal of four hands read from the offsets `given`; the error is at the hand with a
+/// wrong count or the second holder of a card.
+fn deal_of(hands: [Hand; 4], given: &[Option<usize>; 4]) -> Result<Deal, (usize, String)> {
     Deal::new(hands).map_err(|error| {
         let at = match error {
             crate::model::deal::DealError::WrongCount { seat, .. } => given[seat.index()],
@@ -164,7 +217,7 @@ fn read_line(line: &[u8]) -> Result<Deal, (usize, String)> {
 }
 
 /// The hand `S.H.D.C` in `line[start..end]`.
-fn read_hand(line: &[u8], start: usize, end: usize) -> Result<Hand, (usize, String)> {
+pub(crate) fn read_hand(line: &[u8], start: usize, end: usize) -> Result<Hand, (usize, String)> {
     let mut mask = 0u64;
     let mut suit = 0usize;
     let mut i = start;

@@ -1,0 +1,125 @@
+//! Debian `dealer`'s `printew` (Hans van Staveren's dealer, Debian package 20211121+ds-1):
+//! West's and East's hands side by side, one line per suit, an empty line after each deal,
+//! as bidding practice for the East-West pair:
+//!
+//! ```text
+//! A K Q T 4           5
+//! A Q T               8 3 2
+//! -                   J T 8 7 6
+//! K 8 7 6 3           A Q 9 4
+//!
+//! ```
+
+use super::dealer_all::{content_lines, push_suit_line, read_columns};
+use super::{
+    Board, DealFormat, FileBoards, FormatError, FormatInfo, Location, NO_COMPLETE_DEAL,
+    SkippedBoard, WriteOptions, complete_hands,
+};
+use crate::model::card::{Seat, Suit};
+use crate::model::deal::Hand;
+
+/// Debian `dealer`'s `printew` (dealer 20211121): four suit lines per deal (♠ first), West's
+/// column padded to 20 characters then East's, each card its rank and a space, `-` for a void,
+/// then an empty line. No board numbers, dealer or vulnerability.
+///
+/// # Reading
+/// Two hands are not a deal: every deal of the file is skipped and reported
+/// ([`FileBoards::skipped`], [`NO_COMPLETE_DEAL`]), as the skip rule wants for two hands
+/// missing. [`DealerEw::read_hands`] gives the two hands themselves. The columns are read as
+/// [`super::DealerAll`] reads them (a West suit of 10 cards or more runs into East's column:
+/// the split where each hand holds 13 cards is kept); dealer's statistics lines are skipped.
+///
+/// # Writing
+/// dealer's own bytes for West's and East's hands of each board.
+///
+/// # Errors
+/// `LineColumn` for a bad byte or a suit line that does not split into two columns; `Line`
+/// for hands that are not 13 distinct cards each; `Truncated` when the file ends inside a deal.
+pub struct DealerEw;
+
+static INFO: FormatInfo = FormatInfo {
+    name: "dealer-ew",
+    extensions: &["ew"],
+    description: "Debian dealer's printew, West and East only (dealer 20211121)",
+    board_numbers: false,
+    max_board: None,
+    streaming: true,
+};
+
+/// The hands one deal of a file shows ([`DealerEw::read_hands`],
+/// [`super::RedealLong::read_hands`]): the 1-based line where the deal starts and the hands
+/// by seat (N, E, S, W), `None` for a hand the file does not show.
+pub type ShownHands = (usize, [Option<Hand>; 4]);
+
+/// The seats of `printew`'s columns.
+const SEATS: [Seat; 2] = [Seat::West, Seat::East];
+
+impl DealerEw {
+    /// The hands of every deal in file order, by seat (N, E, S, W): West's and East's, `None`
+    /// for North and South; with the 1-based line where each deal starts.
+    ///
+    /// # Errors
+    /// As [`DealerEw`] reading.
+    pub fn read_hands(&self, data: &[u8]) -> Result<Vec<ShownHands>, FormatError> {
+        let mut out = Vec::new();
+        let mut lines = content_lines(data).peekable();
+        while let Some(&(l, _)) = lines.peek() {
+            let mut suits = [(0usize, &b""[..]); 4];
+            for (k, s) in suits.iter_mut().enumerate() {
+                *s = lines.next().ok_or_else(|| {
+                    FormatError::truncated(
+                        Location::Line(l),
+                        format!("the deal ends after {k} of its 4 suit lines"),
+                    )
+                })?;
+            }
+            out.push((l, read_columns(&suits, &SEATS)?));
+        }
+        Ok(out)
+    }
+}
+
+impl DealFormat for DealerEw {
+    fn info(&self) -> &'static FormatInfo {
+        &INFO
+    }
+
+    /// No boards: see [`DealerEw::read_all`].
+    ///
+    /// # Errors
+    /// As [`DealerEw`] reading.
+    fn read(&self, data: &[u8]) -> Result<Vec<Board>, FormatError> {
+        Ok(self.read_all(data)?.boards)
+    }
+
+    /// Every deal skipped for want of North's and South's hands.
+    ///
+    /// # Errors
+    /// As [`DealerEw`] reading.
+    fn read_all(&self, data: &[u8]) -> Result<FileBoards, FormatError> {
+        let mut read = FileBoards::default();
+        for (k, (line, hands)) in self.read_hands(data)?.into_iter().enumerate() {
+            // Two hands missing: never a deal, but the hands must still be sound.
+            match complete_hands(hands) {
+                Ok(Some(deal)) => read.boards.push(Board::unnumbered(deal)),
+                Ok(None) => read.skipped.push(SkippedBoard {
+                    board: None,
+                    record: k + 1,
+                    line: Some(line),
+                    reason: NO_COMPLETE_DEAL.to_string(),
+                }),
+                Err(e) => return Err(FormatError::not_a_deal(Location::Line(line), e.to_string())),
+            }
+        }
+        Ok(read)
+    }
+
+    /// Writes West's and East's hands in dealer's `printew` layout.
+    fn write_board(&self, b: &Board, _opts: &WriteOptions, out: &mut Vec<u8>) {
+        let hands = SEATS.map(|s| b.deal.hand(s));
+        for suit in Suit::ALL {
+            push_suit_line(out, &hands, suit);
+        }
+        out.push(b'\n');
+    }
+}
