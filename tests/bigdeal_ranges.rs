@@ -409,3 +409,81 @@ fn json_lines_of_a_big_deal_set_carry_big_deal_numbers() {
     let exported = std::fs::read_to_string(dir.path().join("bd.json")).unwrap();
     assert_eq!(exported.lines().collect::<Vec<_>>(), lines);
 }
+
+/// A Borel or DUP file read without `--first-board` cannot tell which boards it holds: it is
+/// read from board 1 and says so, rather than silently (Borel's seats depend on it).
+#[test]
+fn files_that_cannot_tell_their_first_board_say_so() {
+    for (ext, name) in [("bhg", "borel"), ("dup", "dup")] {
+        let data = std::fs::read(path("bd11-20", ext)).unwrap();
+        let format = formats::by_name(name).unwrap();
+        let untold = format
+            .read_numbered(&data, &ReadOptions::default())
+            .unwrap();
+        assert_eq!(untold.boards[0].number, Some(1), "{name}");
+        assert_eq!(untold.warnings.len(), 1, "{name}");
+        assert!(untold.warnings[0].contains("--first-board"), "{name}");
+        let told = format
+            .read_numbered(
+                &data,
+                &ReadOptions {
+                    first_board: Some(11),
+                },
+            )
+            .unwrap();
+        assert!(told.warnings.is_empty(), "{name}");
+    }
+    // Turned 180°: the untold Borel reading has North's and South's hands swapped.
+    let data = std::fs::read(path("bd11-20", "bhg")).unwrap();
+    let untold = formats::by_name("borel")
+        .unwrap()
+        .read_numbered(&data, &ReadOptions::default())
+        .unwrap();
+    let want = truth("bd11-20");
+    assert_eq!(
+        untold.boards[0].deal.hand(dealdex::Seat::North),
+        want[0].deal.hand(dealdex::Seat::South)
+    );
+}
+
+/// The database numbers a stored deal in Big Deal's scheme as its `.goe` file does.
+#[test]
+fn sql_number_in_big_deals_scheme_is_the_goe_value() {
+    let dir = tempfile::tempdir().unwrap();
+    let goe = path("bd29-56", "goe");
+    common::dealdex(dir.path())
+        .args([
+            "import",
+            goe.to_str().unwrap(),
+            "--set",
+            "g",
+            "--first-board",
+            "29",
+        ])
+        .assert()
+        .success();
+    let out = common::dealdex(dir.path())
+        .args([
+            "sql",
+            "SELECT number(deal, 'bigdeal') FROM set_boards ORDER BY board",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let got: Vec<String> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| l.trim().to_owned())
+        .filter(|l| l.chars().all(|c| c.is_ascii_digit()) && !l.is_empty())
+        .collect();
+    let want: Vec<String> = std::fs::read_to_string(&goe)
+        .unwrap()
+        .lines()
+        .map(|l| l.trim().replace(',', ""))
+        .collect();
+    assert_eq!(got, want);
+}

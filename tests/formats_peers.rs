@@ -496,3 +496,71 @@ fn every_peer_fixture_is_detected_or_refused_with_a_reason() {
         }
     }
 }
+
+/// The CLI tells a peer's output from its content when the extension does not say (`.txt`,
+/// none): `import` stores the run's deals, and a file that fits no format, or several, is
+/// refused with exit 2 naming it.
+#[test]
+fn import_tells_peer_outputs_from_their_content() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = [
+        ("dealer-voids-s7.all", "a.txt"),
+        ("dealer-long-s5.compact", "b"),
+        ("redeal-s7.short", "c.txt"),
+        ("endplay-dealer-s7.deals", "d.out"),
+    ];
+    for (fixture_name, copy) in cases {
+        std::fs::copy(
+            fixture(&format!("peers/{fixture_name}")),
+            dir.path().join(copy),
+        )
+        .unwrap();
+    }
+    for (fixture_name, copy) in cases {
+        let want = truth_for(fixture_name);
+        let out = common::dealdex(dir.path())
+            .args(["import", copy, "--json", "--db", "p.db"])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{copy}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let report: serde_json::Value =
+            serde_json::from_slice(out.stdout.trim_ascii_end()).unwrap();
+        let file = &report["files"][0];
+        assert_eq!(
+            file["boards"].as_u64(),
+            Some(want as u64),
+            "{copy}: {report}"
+        );
+        assert_eq!(file["format"], detected(fixture_name), "{copy}");
+    }
+    std::fs::write(
+        dir.path().join("e.txt"),
+        "Generated 0 hands\nProduced 0 hands\n",
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("f"), "hello, world\n").unwrap();
+    for bad in ["e.txt", "f"] {
+        let out = common::dealdex(dir.path())
+            .args(["import", bad, "--db", "p.db"])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{bad}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains(bad) && err.contains("--format"),
+            "{bad}: {err}"
+        );
+    }
+}
+
+/// The number of boards with a complete deal in a peer fixture (its reader is checked against
+/// the run's PBN above).
+fn truth_for(name: &str) -> usize {
+    read_all(formats::detect(&peer(name)).unwrap(), name)
+        .boards
+        .len()
+}

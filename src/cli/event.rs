@@ -114,8 +114,8 @@ struct MakeArgs {
     /// Directory for the files (created if missing).
     #[arg(long, short, value_name = "DIR")]
     out: PathBuf,
-    /// Output format, repeatable (default pbn): pbn, dup, dlm, bri, dge, lin, csv, ber, borel,
-    /// kops, cds, hrf, hex, json, oneline.
+    /// Output format, repeatable (default pbn): any of `dealdex convert --help`'s list (pbn,
+    /// dup, dlm, bri, dge, lin, csv, ber, borel, kops, cds, goedel, hrf, hex, json, …).
     #[arg(long, short, value_name = "FORMAT")]
     format: Vec<String>,
     /// SQLite database to store each session as a set `<event file stem>/<session>`.

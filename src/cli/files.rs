@@ -13,7 +13,11 @@ use super::{DbArgs, open_output, outputs, print_json, print_notes, store_failed}
 #[derive(Args, Debug)]
 #[command(
     after_help = "Formats (by extension or --from/--to): pbn, dup, dlm, bri, dge, lin, csv,
-ber, borel (.bhg), kops (.rzd), cds, hrf, hex, json, oneline (dealer's printoneline).
+ber, borel (.bhg), kops (.rzd), cds, goedel (.goe, Big Deal's numbers), hrf, hex, json,
+parquet, oneline (dealer's printoneline), dealer-all, dealer-ew, dealer-compact (dealer's
+printall, printew, printcompact), deal-lines (endplay-dealer), redeal, redeal-long,
+endplay-json. An input whose extension says nothing (none, .txt) is told by its content.
+Files without board numbers are numbered from --first-board (README's format table).
 
 Examples:
   dealdex convert boards.pbn boards.dup
@@ -104,7 +108,7 @@ pub struct ExportArgs {
 }
 
 pub fn convert(a: ConvertArgs, json: bool) -> anyhow::Result<()> {
-    let from = formats::choose(&a.input, a.from.as_deref())?;
+    let from = formats::choose_input(&a.input, a.from.as_deref())?;
     let out =
         dealdex::export::plan_outputs(std::slice::from_ref(&a.output), a.to.as_deref(), "pbn")?;
     dealdex::export::check_output_paths(std::slice::from_ref(&a.output))?;
@@ -135,7 +139,7 @@ pub fn import(a: ImportArgs, json: bool) -> anyhow::Result<()> {
     let files = a
         .files
         .iter()
-        .map(|p| Ok((p.clone(), formats::choose(p, a.format.as_deref())?)))
+        .map(|p| Ok((p.clone(), formats::choose_input(p, a.format.as_deref())?)))
         .collect::<anyhow::Result<_>>()?;
     let job = ImportJob {
         files,

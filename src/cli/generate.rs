@@ -52,7 +52,8 @@ pub struct GenerateArgs {
     #[arg(long, value_name = "FILE")]
     key_file: Option<PathBuf>,
     /// Output file (`-` for stdout), repeatable: each file's extension picks its format
-    /// (pbn, dup, dlm, bri, dge, lin, csv, ber, bhg, rzd, cds, hrf, hex, json, oneline).
+    /// (pbn, dup, dlm, bri, dge, lin, csv, ber, bhg, rzd, cds, goe, hrf, hex, json, parquet,
+    /// oneline, …: see `dealdex convert --help`).
     #[arg(long, short, value_name = "FILE")]
     out: Vec<PathBuf>,
     /// Output format for a single --out or stdout (see `dealdex convert --help` for the list).

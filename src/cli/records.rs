@@ -76,7 +76,7 @@ pub fn run(a: RecordsArgs, json: bool) -> anyhow::Result<()> {
         (Some(name), _) => RecordsSource::Set(name.clone()),
         (None, Some(path)) => RecordsSource::File {
             path: path.clone(),
-            format: formats::choose(path, a.input_format.as_deref())?,
+            format: formats::choose_input(path, a.input_format.as_deref())?,
         },
         (None, None) => unreachable!("clap requires a deal file or --set"),
     };

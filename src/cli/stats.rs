@@ -33,7 +33,7 @@ pub fn run(a: StatsArgs, json: bool) -> anyhow::Result<()> {
     let source = match &a.file {
         Some(path) => StatsSource::File {
             path: path.clone(),
-            format: dealdex::formats::choose(path, None)?,
+            format: dealdex::formats::choose_input(path, None)?,
         },
         None => StatsSource::Store { set: a.set.clone() },
     };

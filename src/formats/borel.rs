@@ -33,6 +33,11 @@ static INFO: FormatInfo = FormatInfo {
     streaming: true,
 };
 
+/// The warning of a Borel file read without `--first-board`.
+const UNTOLD_FIRST_BOARD: &str = "read as boards 1, 2, …: a Borel file carries no board \
+    numbers, and each line starts with its board's dealer, so a set that starts at another \
+    board has its hands on the wrong seats unless --first-board says where it starts";
+
 /// The Borel letter of the card with suited-order index `i` (0..52).
 const LETTERS: &[u8; 52] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 
@@ -51,8 +56,9 @@ impl DealFormat for Borel {
         read_lines(data, 1)
     }
 
-    /// Reads the lines as boards `first_board`, `first_board + 1`, … (1 when not given), each
-    /// turned by its board's dealer, and numbers them so.
+    /// Reads the lines as boards `first_board`, `first_board + 1`, … (1 when not given, with
+    /// a warning: the seats depend on it), each turned by its board's dealer, and numbers them
+    /// so.
     ///
     /// # Errors
     /// As [`Borel::read`].
@@ -62,6 +68,9 @@ impl DealFormat for Borel {
             boards: read_lines(data, first)?,
             ..FileBoards::default()
         };
+        if opts.first_board.is_none() && !read.boards.is_empty() {
+            read.warnings.push(UNTOLD_FIRST_BOARD.to_owned());
+        }
         number_records(&mut read, first);
         Ok(read)
     }

@@ -129,18 +129,29 @@ impl DealFormat for Dup {
         Ok(boards)
     }
 
-    /// Reads as [`Dup::read`], the boards numbered from `opts.first_board` when given.
+    /// Reads as [`Dup::read`], the boards numbered from `opts.first_board` when given; else,
+    /// when the trailer gives start 1 (as Big Deal's does for every set), with a warning that
+    /// the file cannot tell boards 1–10 from 11–20.
     ///
     /// # Errors
     /// As [`Dup::read`].
     fn read_numbered(&self, data: &[u8], opts: &ReadOptions) -> Result<FileBoards, FormatError> {
         let mut boards = self.read(data)?;
+        let mut warnings = Vec::new();
         if let Some(first) = opts.first_board {
             boards.iter_mut().for_each(|b| b.number = None);
             super::number_boards(&mut boards, first);
+        } else if boards.first().is_some_and(|b| b.number == Some(1)) {
+            warnings.push(
+                "read as boards 1, 2, …: a DUP trailer says \"start at board 1\" whatever \
+                 boards the file holds (Big Deal writes it so for every set); give \
+                 --first-board if this set starts at another board"
+                    .to_owned(),
+            );
         }
         let mut read = FileBoards {
             boards,
+            warnings,
             ..FileBoards::default()
         };
         number_records(&mut read, 1);

@@ -745,6 +745,15 @@ pub enum ChooseFormatError {
         /// The file.
         path: std::path::PathBuf,
     },
+    /// An input file whose extension selects no format (or is the shared `.txt`) and whose
+    /// first lines show none, or several ([`choose_input`]).
+    #[error("{}: {error}", path.display())]
+    Undetected {
+        /// The file.
+        path: std::path::PathBuf,
+        /// What its first lines showed.
+        error: DetectError,
+    },
 }
 
 impl ChooseFormatError {
@@ -795,6 +804,54 @@ pub fn choose(
             path: path.to_owned(),
         }),
     }
+}
+
+/// The format of the input file `path`: the one `name`d when given ([`named`]), else the one
+/// its extension selects ([`by_path`]), else — for an unknown or missing extension, and for
+/// `.txt`, which hex lines and the peers' text outputs (dealer, redeal, endplay) share — the
+/// one its first 64 KiB show ([`detect`]). A file that cannot be opened gets the extension's
+/// format, if any, so that reading it names the I/O error.
+///
+/// ```
+/// use std::io::Write;
+/// let mut f = tempfile::NamedTempFile::with_suffix(".txt")?;
+/// f.write_all(b"n AKQ.AKQ.AKQ.AKQJ e T98.T98.T98.T987 s 765.765.765.6543 w 432.J432.J432.2 \n")?;
+/// assert_eq!(dealdex::formats::choose_input(f.path(), None)?.info().name, "oneline");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+/// [`ChooseFormatError::UnknownName`]; [`ChooseFormatError::Undetected`] when the content
+/// shows no format or several; [`ChooseFormatError::UnknownExtension`] when the file cannot be
+/// read and its extension selects nothing.
+pub fn choose_input(
+    path: &Path,
+    name: Option<&str>,
+) -> Result<&'static dyn DealFormat, ChooseFormatError> {
+    use std::io::Read as _;
+    if let Some(n) = name {
+        return named(n);
+    }
+    let by_extension = by_path(path);
+    let shared = path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("txt"));
+    if let Some(f) = by_extension
+        && !shared
+    {
+        return Ok(f);
+    }
+    let mut head = Vec::new();
+    let read = std::fs::File::open(path).and_then(|f| f.take(64 << 10).read_to_end(&mut head));
+    if read.is_err() || path.as_os_str() == "-" {
+        return by_extension.ok_or_else(|| ChooseFormatError::UnknownExtension {
+            path: path.to_owned(),
+        });
+    }
+    detect(&head).map_err(|error| ChooseFormatError::Undetected {
+        path: path.to_owned(),
+        error,
+    })
 }
 
 /// Appends every board with [`DealFormat::write_board`], reserving room for the rest after the

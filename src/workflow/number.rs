@@ -139,7 +139,7 @@ pub fn number(job: &NumberJob) -> Result<NumberReport, NumberJobError> {
             argument: job.argument.clone(),
         });
     }
-    let format = formats::choose(path, job.format.as_deref())?;
+    let format = formats::choose_input(path, job.format.as_deref())?;
     let read = read_deal_file_all(path, format, None)?;
     report.deals = read
         .boards

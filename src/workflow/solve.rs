@@ -270,7 +270,7 @@ fn boards_items(
 /// The deals of one solve argument (solve's `inputs` argument): a deal
 /// string or a hex index ([`crate::parse_deal_argument`]) unless a file of that name exists,
 /// else a deal file read through the format named `format`, or the one its extension
-/// selects ([`formats::choose`], as the other workflows choose formats).
+/// selects or, failing that, its content shows ([`formats::choose_input`], as the other workflows choose formats).
 ///
 /// ```
 /// use dealdex::solve::{SolveInputError, input_items};
@@ -299,7 +299,7 @@ pub fn input_items(
         let (deal, board) = parsed.map_err(SolveInputError::Deal)?;
         return Ok(vec![SolveItem::single(deal, board, dealer, vul)]);
     }
-    let format = formats::choose(path, format).map_err(|error| SolveInputError::Format {
+    let format = formats::choose_input(path, format).map_err(|error| SolveInputError::Format {
         input: input.to_owned(),
         error,
     })?;
@@ -314,6 +314,9 @@ fn format_message(input: &str, error: &formats::ChooseFormatError) -> String {
         formats::ChooseFormatError::UnknownExtension { .. } => format!(
             "{input}: not a deal, an index, or a file of a known extension (use --input-format)"
         ),
+        formats::ChooseFormatError::Undetected { error, .. } => {
+            format!("{input}: {error} (use --input-format)")
+        }
     }
 }
 
