@@ -11,9 +11,9 @@
 
 use super::dealer_all::content_lines;
 use super::oneline::read_hand;
-use super::text::column;
+use super::text::{column, push_dotted_hand};
 use super::{Board, DealFormat, FormatError, FormatInfo, Location, WriteOptions};
-use crate::model::card::{RANK_LETTERS, Seat, Suit};
+use crate::model::card::Seat;
 use crate::model::deal::{Deal, Hand};
 
 /// Debian `dealer`'s `printcompact` (dealer 20211121): per deal the lines `n <hand>`,
@@ -129,17 +129,7 @@ impl DealFormat for DealerCompact {
         for seat in Seat::ALL {
             out.push(seat.letter().to_ascii_lowercase() as u8);
             out.push(b' ');
-            let hand = b.deal.hand(seat);
-            for suit in Suit::ALL {
-                if suit != Suit::Spades {
-                    out.push(b'.');
-                }
-                let mut m = hand.suit_mask(suit);
-                while m != 0 {
-                    out.push(RANK_LETTERS[m.trailing_zeros() as usize]);
-                    m &= m - 1;
-                }
-            }
+            push_dotted_hand(out, b.deal.hand(seat));
             out.push(b'\n');
         }
     }

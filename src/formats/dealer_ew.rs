@@ -11,10 +11,7 @@
 //! ```
 
 use super::dealer_all::{content_lines, push_suit_line, read_columns};
-use super::{
-    Board, DealFormat, FileBoards, FormatError, FormatInfo, Location, NO_COMPLETE_DEAL,
-    SkippedBoard, WriteOptions, complete_hands,
-};
+use super::{Board, DealFormat, FileBoards, FormatError, FormatInfo, Location, WriteOptions};
 use crate::model::card::{Seat, Suit};
 use crate::model::deal::Hand;
 
@@ -97,21 +94,8 @@ impl DealFormat for DealerEw {
     /// # Errors
     /// As [`DealerEw`] reading.
     fn read_all(&self, data: &[u8]) -> Result<FileBoards, FormatError> {
-        let mut read = FileBoards::default();
-        for (k, (line, hands)) in self.read_hands(data)?.into_iter().enumerate() {
-            // Two hands missing: never a deal, but the hands must still be sound.
-            match complete_hands(hands) {
-                Ok(Some(deal)) => read.boards.push(Board::unnumbered(deal)),
-                Ok(None) => read.skipped.push(SkippedBoard {
-                    board: None,
-                    record: k + 1,
-                    line: Some(line),
-                    reason: NO_COMPLETE_DEAL.to_string(),
-                }),
-                Err(e) => return Err(FormatError::not_a_deal(Location::Line(line), e.to_string())),
-            }
-        }
-        Ok(read)
+        // Two hands missing: never a deal, but the hands must still be sound.
+        super::boards_of_shown_hands(self.read_hands(data)?)
     }
 
     /// Writes West's and East's hands in dealer's `printew` layout.

@@ -397,6 +397,32 @@ pub(crate) fn complete_hands(
     Deal::new(masks.map(Hand::from_mask)).map(Some)
 }
 
+/// The boards of the deals a file shows hand by hand ([`ShownHands`], in file order): each
+/// completed by [`complete_hands`], or skipped ([`NO_COMPLETE_DEAL`]) when two or more hands
+/// are not shown.
+///
+/// # Errors
+/// [`FormatErrorKind::NotADeal`] at the deal's line for hands that are no part of a deal (a
+/// card twice, a hand of the wrong size).
+pub(crate) fn boards_of_shown_hands(shown: Vec<ShownHands>) -> Result<FileBoards, FormatError> {
+    let mut read = FileBoards::default();
+    for (k, (line, hands)) in shown.into_iter().enumerate() {
+        match complete_hands(hands) {
+            Ok(Some(deal)) => read.boards.push(Board::unnumbered(deal)),
+            Ok(None) => read.skipped.push(SkippedBoard {
+                board: None,
+                record: k + 1,
+                line: Some(line),
+                reason: NO_COMPLETE_DEAL.to_string(),
+            }),
+            Err(e) => {
+                return Err(FormatError::not_a_deal(Location::Line(line), e.to_string()));
+            }
+        }
+    }
+    Ok(read)
+}
+
 /// Numbers a file's boards and skipped boards together, in file order, as
 /// [`number_boards`] numbers boards: a record without a number gets the one after the
 /// previous record's (the first one `first`), so a skipped board keeps its place and the

@@ -10,9 +10,9 @@
 //! (the line ends in a space after the last hand; lower-case seat letters; a void is an empty
 //! suit between dots).
 
-use super::text::{column, rank_index, show_byte};
+use super::text::{column, push_dotted_hand, rank_index, show_byte};
 use super::{Board, DealFormat, FormatError, FormatInfo, Location, WriteOptions};
-use crate::model::card::{RANK_LETTERS, Seat, Suit};
+use crate::model::card::Seat;
 use crate::model::deal::{Deal, Hand};
 
 /// dealer's `printoneline` (Hans van Staveren's `dealer`, DealerV2, Dealer3): one deal a
@@ -95,17 +95,7 @@ impl DealFormat for OneLine {
         for seat in Seat::ALL {
             out.push(seat.letter().to_ascii_lowercase() as u8);
             out.push(b' ');
-            let hand = b.deal.hand(seat);
-            for suit in Suit::ALL {
-                if suit != Suit::Spades {
-                    out.push(b'.');
-                }
-                let mut m = hand.suit_mask(suit);
-                while m != 0 {
-                    out.push(RANK_LETTERS[m.trailing_zeros() as usize]);
-                    m &= m - 1;
-                }
-            }
+            push_dotted_hand(out, b.deal.hand(seat));
             out.push(b' ');
         }
         out.push(b'\n');

@@ -24,10 +24,7 @@
 
 use super::redeal::{hand_of, is_tries, push_suit, segments};
 use super::text::column;
-use super::{
-    Board, DealFormat, FileBoards, FormatError, FormatInfo, Location, NO_COMPLETE_DEAL,
-    SkippedBoard, WriteOptions, complete_hands,
-};
+use super::{Board, DealFormat, FileBoards, FormatError, FormatInfo, Location, WriteOptions};
 use crate::model::card::{Seat, Suit};
 use crate::model::deal::Hand;
 
@@ -238,20 +235,7 @@ impl DealFormat for RedealLong {
     /// # Errors
     /// See [`RedealLong`].
     fn read_all(&self, data: &[u8]) -> Result<FileBoards, FormatError> {
-        let mut read = FileBoards::default();
-        for (k, (line, hands)) in self.read_hands(data)?.into_iter().enumerate() {
-            match complete_hands(hands) {
-                Ok(Some(deal)) => read.boards.push(Board::unnumbered(deal)),
-                Ok(None) => read.skipped.push(SkippedBoard {
-                    board: None,
-                    record: k + 1,
-                    line: Some(line),
-                    reason: NO_COMPLETE_DEAL.to_string(),
-                }),
-                Err(e) => return Err(FormatError::not_a_deal(Location::Line(line), e.to_string())),
-            }
-        }
-        Ok(read)
+        super::boards_of_shown_hands(self.read_hands(data)?)
     }
 
     /// Writes redeal's UTF-8 diagram (see [`RedealLong`]).

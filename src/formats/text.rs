@@ -20,6 +20,17 @@ pub(crate) fn push_u64(out: &mut Vec<u8>, mut n: u64) {
     out.extend_from_slice(&buf[i..]);
 }
 
+/// Appends a hand as `S.H.D.C`, ranks descending, a void empty (`KT2..AK86542.AK6`): PBN's
+/// hand and dealer's `printoneline`/`printcompact` hand.
+pub(crate) fn push_dotted_hand(out: &mut Vec<u8>, hand: Hand) {
+    for suit in Suit::ALL {
+        if suit != Suit::Spades {
+            out.push(b'.');
+        }
+        push_holding(out, hand.suit_mask(suit));
+    }
+}
+
 /// Appends the rank letters (`AKQJT98765432`) of a 13-bit holding, bit 0 = ace, highest first.
 pub(crate) fn push_holding(out: &mut Vec<u8>, mut mask: u16) {
     while mask != 0 {
