@@ -1256,3 +1256,39 @@ fn verify_bad_input_exits_2() {
         "dealdex: error: bad.sqk: line 2: \"1,x\" is not a session P,S (phase and session numbers, no padding)"
     );
 }
+
+/// Every file named on the command line must match the event: a good session file beside an
+/// unrelated one fails naming it (exit 1), and a file that does not exist is exit 2.
+#[test]
+fn verify_fails_on_a_named_file_that_is_no_session_and_on_a_missing_one() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    let src = fixture("squaredeal-wbg2024");
+    std::fs::write(d.join("notes.pbn"), "[Board \"1\"]\n[Deal \"N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432\"]\n").unwrap();
+    let sqd = src.join("WBG2024.sqd");
+    let sqk = src.join("WBG2024.sqk");
+    let good = src.join("OPRR01.pbn");
+    let args = |extra: &str| {
+        vec![
+            "event".to_owned(),
+            "verify".to_owned(),
+            sqd.display().to_string(),
+            "--keys".to_owned(),
+            sqk.display().to_string(),
+            good.display().to_string(),
+            extra.to_owned(),
+        ]
+    };
+    let a = args("notes.pbn");
+    let (code, out, err) = run(d, &a.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(
+        out.contains("notes.pbn: not a file of any session"),
+        "{out}"
+    );
+    assert!(!out.contains("verified: every file"), "{out}");
+    let a = args("nosuch.pbn");
+    let (code, out, err) = run(d, &a.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(err.contains("nosuch.pbn"), "{err}");
+}

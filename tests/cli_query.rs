@@ -63,6 +63,30 @@ fn query_counts_and_lists_what_a_rust_filter_finds() {
 }
 
 #[test]
+fn a_query_over_an_unknown_set_is_refused() {
+    let dir = TempDir::new().unwrap();
+    dealdex(dir.path())
+        .args([
+            "generate", "--boards", "1-2", "--seed", SEED, "--name", "club",
+        ])
+        .assert()
+        .success();
+    for args in [vec!["--count"], vec![]] {
+        dealdex(dir.path())
+            .args(["query", "hcp(N) >= 0", "--set", "nosuch"])
+            .args(args)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains("no set named \"nosuch\""));
+    }
+    dealdex(dir.path())
+        .args(["query", "hcp(N) >= 0", "--set", "club", "--count"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("2"));
+}
+
+#[test]
 fn bad_queries_exit_2_with_the_column() {
     let dir = TempDir::new().unwrap();
     for (expr, needle) in [

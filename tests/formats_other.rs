@@ -721,3 +721,33 @@ fn lin_and_json_skip_records_without_a_complete_deal() {
         .unwrap_err();
     assert!(e.message.contains("N holds 14 cards"), "{e}");
 }
+
+/// A JSON line's `number` must be its deal's, in its `scheme` (Pavlicek when absent), as the
+/// `index` must: a wrong or non-numeric number is an error naming the line.
+#[test]
+fn json_numbers_are_checked_against_the_deal() {
+    let d = deal(DUP_DEAL);
+    let line = |number: &str, scheme: &str| {
+        format!(
+            "\n{{\"board\":1,\"deal\":\"{}\",\"number\":\"{number}\"{scheme}}}\n",
+            dealdex::format_deal(&d, Seat::North)
+        )
+    };
+    let pavlicek = d.number(Scheme::Pavlicek).to_string();
+    let big_deal = d.number(Scheme::BigDeal).to_string();
+    assert!(Json.read(line(&pavlicek, "").as_bytes()).is_ok());
+    assert!(
+        Json.read(line(&big_deal, ",\"scheme\":\"bigdeal\"").as_bytes())
+            .is_ok()
+    );
+    for (number, scheme) in [
+        (big_deal.as_str(), ""),
+        ("1", ""),
+        ("banana", ""),
+        (pavlicek.as_str(), ",\"scheme\":\"bigdeal\""),
+        (pavlicek.as_str(), ",\"scheme\":\"nosuch\""),
+    ] {
+        let e = Json.read(line(number, scheme).as_bytes()).unwrap_err();
+        assert_eq!(e.location, Location::Line(2), "{number} {scheme}: {e}");
+    }
+}

@@ -857,3 +857,23 @@ fn boards_without_a_complete_deal_are_skipped_and_reported() {
         .unwrap();
     assert_eq!((read.boards.len(), read.skipped.len()), (1, 0));
 }
+
+/// A board number is ASCII digits (or PBN's unknown `?`): anything else is an error naming
+/// the line, not a board numbered by its place.
+#[test]
+fn board_numbers_that_are_not_ascii_digits_are_refused() {
+    let deal = "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432";
+    for bad in ["-1", "1e5", "0x10", "", "+3", "3.0", "٣"] {
+        let text =
+            format!("[Board \"1\"]\n[Deal \"{deal}\"]\n\n[Board \"{bad}\"]\n[Deal \"{deal}\"]\n");
+        let e = Pbn.read_all(text.as_bytes()).unwrap_err();
+        assert!(
+            matches!(e.location, Location::LineColumn(4, _)),
+            "{bad:?}: {e}"
+        );
+        assert!(e.message.contains("not a number"), "{bad:?}: {e}");
+    }
+    let text = format!("[Board \"7\"]\n[Deal \"{deal}\"]\n\n[Board \"?\"]\n[Deal \"{deal}\"]\n");
+    let boards = Pbn.read_all(text.as_bytes()).unwrap().boards;
+    assert_eq!((boards[0].number, boards[1].number), (Some(7), None));
+}

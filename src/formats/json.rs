@@ -23,7 +23,8 @@ use crate::model::number::Scheme;
 /// The reader (serde_json) takes `deal` (a PBN deal string, any first seat), or `index` when
 /// `deal` is absent (and checks that the two agree when both are given), and `board`,
 /// `dealer` (`N`, `E`, `S`, `W`) and `vulnerable` (PBN spellings, §4) when present: they are
-/// explicit. Other members (`number`, `scheme`, …) are ignored; empty lines are skipped. A
+/// explicit. A `number` (a string) must be the deal's in `scheme` (Pavlicek when absent).
+/// Other members are ignored; empty lines are skipped. A
 /// `deal` that is empty, `?` or partial (two or more hands `-` or empty, as in a PBN
 /// `[Deal]`, without an `index`) has no complete deal: the line is skipped and reported
 /// ([`super::FileBoards::skipped`], README "Deal files").
@@ -58,6 +59,10 @@ struct Line<'a> {
     deal: Option<Cow<'a, str>>,
     #[serde(borrow)]
     index: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    number: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    scheme: Option<Cow<'a, str>>,
 }
 
 /// Reads one line: its board, or (inner `Err`) the board number of a line without a
@@ -131,6 +136,7 @@ fn read_line(
         (None, Some(i)) => i.to_deal().map_err(|e| at(format!("index: {e}")))?,
         (None, None) => return Err(at("no \"deal\" or \"index\" member".into())),
     };
+    check_number(&l, &deal).map_err(at)?;
     let dealer = match &l.dealer {
         None => None,
         Some(s) => {
@@ -154,6 +160,27 @@ fn read_line(
         vulnerability,
         ..Board::unnumbered(deal)
     }))
+}
+
+/// Checks a line's `number` (a string, in its `scheme`, Pavlicek when absent) against its deal,
+/// as `index` is: a number that is not the deal's is an error, not ignored.
+fn check_number(l: &Line, deal: &crate::model::deal::Deal) -> Result<(), String> {
+    let scheme = match &l.scheme {
+        Some(s) => s.parse::<Scheme>().map_err(|e| format!("scheme: {e}"))?,
+        None => Scheme::Pavlicek,
+    };
+    let Some(text) = &l.number else {
+        return Ok(());
+    };
+    let n = crate::model::number::parse_scheme_number(text, scheme)
+        .map_err(|e| format!("number {text:?}: {e}"))?;
+    let own = deal.number(scheme);
+    if n != own {
+        return Err(format!(
+            "number {text} is not the deal's (its {scheme} number is {own})"
+        ));
+    }
+    Ok(())
 }
 
 /// A board's line (the members of [`crate::format_chunk`]'s lines): board `n`, its dealer and

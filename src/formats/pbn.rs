@@ -916,7 +916,20 @@ impl<'a> Reader<'a> {
             }
             Some(BOARD) => {
                 self.game.number = None;
-                if !v.is_empty() && v.iter().all(u8::is_ascii_digit) {
+                // `?` is PBN's unknown value: the board is numbered by its place. Anything but
+                // ASCII digits (`-1`, `1e5`, `0x10`, `+3`, `3.0`, `٣`, an empty value) is no
+                // board number, and guessing one would store the deal under a wrong board.
+                if v != b"?" && !(!v.is_empty() && v.iter().all(u8::is_ascii_digit)) {
+                    return Err(self.err_at(
+                        at,
+                        format!(
+                            "board number {:?} is not a number (expected ASCII digits 1, 2, …, \
+                             or \"?\")",
+                            text(value)
+                        ),
+                    ));
+                }
+                if v != b"?" {
                     let n = v.iter().try_fold(0u64, |n, &d| {
                         n.checked_mul(10)?.checked_add(u64::from(d - b'0'))
                     });

@@ -124,6 +124,14 @@ pub enum QueryWorkflowError {
     /// The job needs the database (count, find) and none was given.
     #[error("the query needs a database")]
     NoStore,
+    /// The set scope names no stored set.
+    #[error("no set named {set:?} in {database}")]
+    NoSet {
+        /// The name asked for.
+        set: String,
+        /// The database, as the store names it.
+        database: String,
+    },
     /// Reading the database failed.
     #[error(transparent)]
     Store(#[from] StoreError),
@@ -149,11 +157,27 @@ impl QueryWorkflowError {
             QueryWorkflowError::Parse(_)
             | QueryWorkflowError::Dialect(_)
             | QueryWorkflowError::NotInPredicate(_)
+            | QueryWorkflowError::NoSet { .. }
             | QueryWorkflowError::Write { .. } => ErrorClass::BadInput,
             QueryWorkflowError::NoStore => ErrorClass::Internal,
             QueryWorkflowError::Store(e) => e.class(),
             QueryWorkflowError::Io(_) => ErrorClass::Io,
         }
+    }
+}
+
+/// Checks that the set scope, if any, names a stored set: an unknown set is an error, not an
+/// empty result.
+///
+/// # Errors
+/// [`QueryWorkflowError::NoSet`], or the store's error.
+fn check_set(store: &Store, set: Option<&str>) -> Result<(), QueryWorkflowError> {
+    match set {
+        Some(name) if store.set(name)?.is_none() => Err(QueryWorkflowError::NoSet {
+            set: name.to_owned(),
+            database: store.path().to_owned(),
+        }),
+        _ => Ok(()),
     }
 }
 
@@ -222,11 +246,13 @@ pub fn run(
         }
         QueryMode::Count => {
             let store = store.ok_or(QueryWorkflowError::NoStore)?;
+            check_set(store, set)?;
             report.mode = "count";
             report.count = store.count_deals(&filter, set)?;
         }
         QueryMode::Find { format, limit } => {
             let store = store.ok_or(QueryWorkflowError::NoStore)?;
+            check_set(store, set)?;
             report.mode = "find";
             report.format = Some(format.info().name);
             let mut boards = Vec::new();

@@ -235,9 +235,21 @@ impl VerifyReport {
 
 /// The hand-record files named: files as given, directories replaced by the deal files in
 /// them (by extension), sorted by name.
-fn collect_files(args: &[PathBuf]) -> Result<Vec<PathBuf>, EventJobError> {
+/// The files to verify: each argument that is a file (`true`: named, so it must match a
+/// session), and the deal files of each directory argument, sorted (`false`).
+///
+/// # Errors
+/// [`EventJobError::Read`] for an argument that does not exist or cannot be read, or a
+/// directory that cannot be listed.
+fn collect_files(args: &[PathBuf]) -> Result<Vec<(PathBuf, bool)>, EventJobError> {
     let mut out = Vec::new();
     for p in args {
+        if let Err(error) = std::fs::metadata(p) {
+            return Err(EventJobError::Read {
+                path: p.clone(),
+                error,
+            });
+        }
         if p.is_dir() {
             let mut here: Vec<PathBuf> = std::fs::read_dir(p)
                 .map_err(|error| EventJobError::Read {
@@ -248,9 +260,9 @@ fn collect_files(args: &[PathBuf]) -> Result<Vec<PathBuf>, EventJobError> {
                 .filter(|f| f.is_file() && formats::by_path(f).is_some())
                 .collect();
             here.sort();
-            out.extend(here);
+            out.extend(here.into_iter().map(|f| (f, false)));
         } else {
-            out.push(p.clone());
+            out.push((p.clone(), true));
         }
     }
     Ok(out)
@@ -339,14 +351,21 @@ pub fn verify(job: &VerifyJob) -> Result<VerifyReport, EventJobError> {
         None => None,
     };
     let paths = collect_files(&job.files)?;
+    let mut problems: Vec<String> = Vec::new();
     // Read every matched file first: an unreadable hand record is bad input.
     let mut inputs: Vec<Input> = Vec::new();
-    for p in &paths {
+    for (p, named) in &paths {
         let stem = p
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_default();
         let m = ev.match_file(&stem);
+        if *named && m.is_none() {
+            problems.push(format!(
+                "{}: not a file of any session of the event (its name matches no session)",
+                p.display()
+            ));
+        }
         let boards = match m {
             Some(_) => {
                 let f = formats::by_path(p)
@@ -363,7 +382,6 @@ pub fn verify(job: &VerifyJob) -> Result<VerifyReport, EventJobError> {
         });
     }
 
-    let mut problems: Vec<String> = Vec::new();
     let key_hash = match ev.key_hash {
         None => {
             problems.push(format!("{sqd} has no KH line: nothing commits to the keys"));
