@@ -919,7 +919,7 @@ impl<'a> Reader<'a> {
                 // `?` is PBN's unknown value: the board is numbered by its place. Anything but
                 // ASCII digits (`-1`, `1e5`, `0x10`, `+3`, `3.0`, `٣`, an empty value) is no
                 // board number, and guessing one would store the deal under a wrong board.
-                if v != b"?" && !(!v.is_empty() && v.iter().all(u8::is_ascii_digit)) {
+                if v != b"?" && (v.is_empty() || !v.iter().all(u8::is_ascii_digit)) {
                     return Err(self.err_at(
                         at,
                         format!(
