@@ -146,7 +146,8 @@ impl crate::StoreError {
             | E::DuplicateBoard { .. }
             | E::BoardOutOfRange { .. }
             | E::BadBusyTimeout { .. }
-            | E::NoDatabase { .. } => ErrorClass::BadInput,
+            | E::NoDatabase { .. }
+            | E::NotDealdex { .. } => ErrorClass::BadInput,
             E::CorruptPlay { .. }
             | E::CorruptKey { .. }
             | E::CorruptDd { .. }

@@ -379,3 +379,86 @@ fn export_json_reports_the_files_written() {
     }
     assert_eq!(deals_of(&d.join("big2.pbn")), seed_deals(1..=120));
 }
+
+/// Requests on what is stored (export, records, solve of a set) never create or migrate a
+/// database: on an SQLite file of someone else's tables, or an empty file, they fail with
+/// exit 2 and leave it byte for byte as it was. A storing command refuses a foreign file too
+/// unless `--migrate-foreign` is given.
+#[test]
+fn failed_requests_leave_foreign_and_empty_files_as_they_were() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    let foreign = d.join("foreign.db");
+    {
+        let conn = rusqlite::Connection::open(&foreign).unwrap();
+        conn.execute_batch("CREATE TABLE notes(x TEXT); INSERT INTO notes VALUES ('mine');")
+            .unwrap();
+    }
+    std::fs::write(d.join("empty.db"), b"").unwrap();
+    let pbn = d.join("b.pbn");
+    dealdex(d)
+        .args([
+            "generate",
+            "--boards",
+            "1-2",
+            "--seed",
+            &"5".repeat(64),
+            "--no-db",
+        ])
+        .args(["--out", pbn.to_str().unwrap()])
+        .assert()
+        .success();
+    for db in ["foreign.db", "empty.db"] {
+        let before = std::fs::read(d.join(db)).unwrap();
+        for args in [
+            vec!["export", "--set", "x", "--out", "o.pbn"],
+            vec!["records", "--set", "x", "--out", "r.html"],
+            vec!["records", "--set", "x", "--out", "r.html", "--solve"],
+            vec!["solve", "--set", "x"],
+        ] {
+            let out = dealdex(d).args(&args).args(["--db", db]).output().unwrap();
+            assert_eq!(out.status.code(), Some(2), "{db} {args:?}");
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert!(
+                err.contains("not a dealdex database"),
+                "{db} {args:?}: {err}"
+            );
+            assert_eq!(std::fs::read(d.join(db)).unwrap(), before, "{db} {args:?}");
+        }
+    }
+    // Storing into the foreign file: refused unless asked for, then beside its own table.
+    let before = std::fs::read(&foreign).unwrap();
+    dealdex(d)
+        .args(["import", pbn.to_str().unwrap(), "--db", "foreign.db"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--migrate-foreign"));
+    assert_eq!(std::fs::read(&foreign).unwrap(), before);
+    dealdex(d)
+        .args([
+            "import",
+            pbn.to_str().unwrap(),
+            "--db",
+            "foreign.db",
+            "--migrate-foreign",
+        ])
+        .assert()
+        .success();
+    let conn = rusqlite::Connection::open(&foreign).unwrap();
+    let mine: String = conn
+        .query_row("SELECT x FROM notes", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(mine, "mine");
+    assert_eq!(
+        Store::open_read_only(&foreign)
+            .unwrap()
+            .deal_count()
+            .unwrap(),
+        2
+    );
+    // An empty file is a new database to a storing command.
+    dealdex(d)
+        .args(["import", pbn.to_str().unwrap(), "--db", "empty.db"])
+        .assert()
+        .success();
+}

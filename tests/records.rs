@@ -358,3 +358,63 @@ fn bad_requests_exit_2_and_write_nothing() {
         assert!(!d.join("x.html").exists() && !d.join("x.txt").exists());
     }
 }
+
+/// Hostile or huge event names: PBN's `\"` is shown as `"`, bidirectional controls are
+/// removed, and each page's header shows at most `HEADER_CHARS` characters with `…` while the
+/// whole name is given once (the HTML title, the PDF's title), so a huge name no longer
+/// repeats on every page.
+#[test]
+fn hostile_and_huge_event_names_are_shown_safely_and_once() {
+    let dir = tempfile::TempDir::new().unwrap();
+    let d = dir.path();
+    let deal = "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432";
+    let pbn = |event: &str, boards: u64| {
+        (1..=boards)
+            .map(|n| format!("[Event \"{event}\"]\n[Board \"{n}\"]\n[Deal \"{deal}\"]\n\n"))
+            .collect::<String>()
+    };
+    std::fs::write(
+        d.join("q.pbn"),
+        pbn("Club \\\"Tuesday\\\" \u{202E}pairs", 2),
+    )
+    .unwrap();
+    dealdex(d)
+        .args(["records", "q.pbn", "--out", "q.html", "--db", "none.db"])
+        .assert()
+        .success();
+    let page = std::fs::read_to_string(d.join("q.html")).unwrap();
+    let html = Html::parse_document(&page);
+    let h1 = html.select(&sel("h1")).next().map(text).unwrap();
+    assert_eq!(h1, "Club \"Tuesday\" pairs");
+    assert!(
+        !page.contains('\u{202E}') && !page.contains("\\\""),
+        "{page}"
+    );
+
+    let name = "Long name ".repeat(20_000); // 200,000 characters
+    std::fs::write(d.join("long.pbn"), pbn(&name, 24)).unwrap();
+    for out in ["long.html", "long.pdf"] {
+        dealdex(d)
+            .args(["records", "long.pbn", "--out", out, "--db", "none.db"])
+            .assert()
+            .success();
+    }
+    let page = std::fs::read_to_string(d.join("long.html")).unwrap();
+    let html = Html::parse_document(&page);
+    let headers: Vec<String> = html.select(&sel("h1")).map(text).collect();
+    assert_eq!(headers.len(), 6, "24 boards, 4 a page");
+    for h in &headers {
+        assert_eq!(h.chars().count(), dealdex::records::HEADER_CHARS + 1);
+        assert!(h.ends_with('…'));
+    }
+    assert_eq!(
+        page.matches(name.trim_end()).count(),
+        1,
+        "the whole name once"
+    );
+    // The title (UTF-16, in the info dictionary and the XMP metadata) holds the name twice;
+    // before, each of the 6 pages showed it too (over 3 MB).
+    let pdf = std::fs::metadata(d.join("long.pdf")).unwrap().len();
+    assert!(pdf < 5 * name.len() as u64, "{pdf} bytes");
+    assert!(!d.join("none.db").exists());
+}

@@ -148,7 +148,7 @@ pub fn import(a: ImportArgs, json: bool) -> anyhow::Result<()> {
         batch: a.batch,
     };
     let db = &a.db.db;
-    let mut store = Store::open(db).map_err(|e| store_failed(e, db))?;
+    let mut store = a.db.open_for_storing().map_err(|e| store_failed(e, db))?;
     let report = import::import(&job, &mut store, &mut |o| {
         if !json {
             eprintln!("{o}");
@@ -168,7 +168,8 @@ pub fn import(a: ImportArgs, json: bool) -> anyhow::Result<()> {
 pub fn export(a: ExportArgs, json: bool) -> anyhow::Result<()> {
     let outs = dealdex::export::plan_outputs(&a.out, a.format.as_deref(), "pbn")?;
     dealdex::export::check_output_paths(&a.out)?;
-    let store = Store::open_existing(&a.db.db)?;
+    // Export only reads: it never creates, migrates or writes the database.
+    let store = Store::open_read_only(&a.db.db)?;
     let job = ExportJob {
         set: a.set.clone(),
         outputs: outs,

@@ -75,6 +75,21 @@ struct DbArgs {
     /// SQLite database file.
     #[arg(long, value_name = "FILE", default_value = dealdex::DEFAULT_DATABASE)]
     db: PathBuf,
+    /// Storing commands: add dealdex's tables to an SQLite file that holds other tables
+    /// (refused without it, and the file left as it is).
+    #[arg(long)]
+    migrate_foreign: bool,
+}
+
+impl DbArgs {
+    /// Opens the database to store into: created when missing; a foreign SQLite file only
+    /// with `--migrate-foreign`.
+    fn open_for_storing(&self) -> Result<dealdex::Store, dealdex::StoreError> {
+        match self.migrate_foreign {
+            true => dealdex::Store::open_foreign(&self.db),
+            false => dealdex::Store::open(&self.db),
+        }
+    }
 }
 
 /// Runs the parsed command.

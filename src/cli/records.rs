@@ -81,7 +81,10 @@ pub fn run(a: RecordsArgs, json: bool) -> anyhow::Result<()> {
         (None, None) => unreachable!("clap requires a deal file or --set"),
     };
     let mut store = match &source {
-        RecordsSource::Set(_) => Some(Store::open_existing(&a.db)?),
+        // A stored set is read as it is; with --solve the tables found are stored in it
+        // (the database must exist and be dealdex's: never created or migrated here).
+        RecordsSource::Set(_) if a.solve => Some(Store::open_existing(&a.db)?),
+        RecordsSource::Set(_) => Some(Store::open_read_only(&a.db)?),
         RecordsSource::File { .. } if a.db.exists() => Some(Store::open(&a.db)?),
         RecordsSource::File { .. } => None,
     };

@@ -89,9 +89,12 @@ pub fn run(a: SolveArgs, json: bool) -> anyhow::Result<()> {
     for input in &a.inputs {
         items.extend(read_input(input, a.input_format.as_deref(), a.dealer, vul)?);
     }
-    let mut store = match a.no_db {
-        true => None,
-        false => Some(Store::open(&a.db)?),
+    // Solving a stored set or every unsolved deal works on what is stored: the database must
+    // exist and be dealdex's (it is never created or migrated for a request that may fail).
+    let mut store = match (a.no_db, a.set.is_some() || a.all) {
+        (true, _) => None,
+        (false, true) => Some(Store::open_existing(&a.db)?),
+        (false, false) => Some(Store::open(&a.db)?),
     };
     if let (Some(name), Some(s)) = (&a.set, &store) {
         items.extend(solve::set_items(s, name, a.dealer, vul)?);

@@ -1207,6 +1207,27 @@ fn parse_card(t: &[u8]) -> Option<Option<Card>> {
 // Writer
 // ---------------------------------------------------------------------------------------------
 
+/// A PBN tag value with its escapes undone: `\"` is `"`, `\\` is `\` (PBN 2.1 §2.4: a
+/// string's quote and backslash are escaped with a backslash); any other backslash is kept.
+///
+/// ```text
+/// Club \"Tuesday\" pairs  →  Club "Tuesday" pairs
+/// ```
+pub(crate) fn unescape(value: &str) -> String {
+    let mut out = String::with_capacity(value.len());
+    let mut chars = value.chars().peekable();
+    while let Some(c) = chars.next() {
+        match (c, chars.peek()) {
+            ('\\', Some(&next)) if next == '"' || next == '\\' => {
+                out.push(next);
+                chars.next();
+            }
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
 /// An event name as the `[Event]` value of a game without one: `"` becomes `'`, `?` when
 /// empty; with `spaces` (the [`Pbn`] writer, for [`WriteOptions::event`]) line breaks become
 /// spaces, without (`crate::push_game`) they are kept.

@@ -91,7 +91,9 @@ const PT_PER_MM: f32 = 72.0 / 25.4;
 /// ```
 pub fn render(sheet: &RecordSheet) -> String {
     let mut out = String::with_capacity(4096 + 4096 * sheet.boards.len());
-    let title = escape(&sheet.header.event);
+    // The whole name once (the document's title), each page's header cut short.
+    let title = escape(&super::clean_text(&sheet.header.event));
+    let header = escape(&super::header_text(&sheet.header.event));
     let _ = write!(
         out,
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
@@ -114,7 +116,7 @@ pub fn render(sheet: &RecordSheet) -> String {
     };
     for (k, boards) in pages.iter().enumerate() {
         out.push_str("<div class=\"page\">\n<header>\n");
-        let _ = writeln!(out, "<h1>{title}</h1>");
+        let _ = writeln!(out, "<h1>{header}</h1>");
         let sub = sheet.subtitle();
         if !sub.is_empty() {
             let _ = writeln!(out, "<p class=\"sub\">{}</p>", escape(&sub));

@@ -351,6 +351,50 @@ impl FromStr for TenStyle {
     }
 }
 
+/// The most characters of an event name a page's header shows; a longer name is cut there
+/// with `…` (the whole name is given once per document: the HTML `<title>`, the PDF's title).
+pub const HEADER_CHARS: usize = 120;
+
+/// True for the Unicode bidirectional controls (embeddings, overrides, isolates and marks):
+/// in an event name they would turn the rest of the page's text around (U+202E shows
+/// "gnirts" for "string").
+fn is_bidi_control(c: char) -> bool {
+    matches!(
+        c,
+        '\u{061C}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}'
+    )
+}
+
+/// An event name as a document shows it whole (once): bidirectional controls removed, other
+/// control characters (line breaks, tabs) made spaces.
+///
+/// ```
+/// assert_eq!(dealdex::records::clean_text("Club\u{202E}pairs\tnight"), "Clubpairs night");
+/// ```
+pub fn clean_text(s: &str) -> String {
+    s.chars()
+        .filter(|&c| !is_bidi_control(c))
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect()
+}
+
+/// An event name as each page's header shows it: [`clean_text`], cut at [`HEADER_CHARS`]
+/// characters with `…`.
+///
+/// ```
+/// let long = "x".repeat(500);
+/// let shown = dealdex::records::header_text(&long);
+/// assert_eq!(shown.chars().count(), dealdex::records::HEADER_CHARS + 1);
+/// assert!(shown.ends_with('…'));
+/// ```
+pub fn header_text(s: &str) -> String {
+    let clean = clean_text(s);
+    match clean.char_indices().nth(HEADER_CHARS) {
+        Some((cut, _)) => format!("{}…", &clean[..cut]),
+        None => clean,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -78,7 +78,8 @@ pub fn render(sheet: &RecordSheet) -> Result<Vec<u8>, PdfError> {
             }
         }
     }
-    let title = sanitize(&fonts.regular, &sheet.header.event);
+    // The whole name once, as the document's title; each page's header shows it cut short.
+    let title = sanitize(&fonts.regular, &super::clean_text(&sheet.header.event));
     let mut doc = PdfDocument::new(&title);
     doc.metadata.info.creator = "dealdex".to_owned();
     doc.metadata.info.producer = "dealdex (printpdf)".to_owned();
@@ -587,7 +588,7 @@ fn header(page: &mut Page, sheet: &RecordSheet, fonts: &Fonts) {
     let x = mm(MARGIN_MM);
     let width = mm(pw - 2.0 * MARGIN_MM);
     let top = mm(MARGIN_MM);
-    let event = sanitize(&fonts.bold, &sheet.header.event);
+    let event = sanitize(&fonts.bold, &super::header_text(&sheet.header.event));
     let event_pt = fit_size(fonts, Weight::Bold, &event, EVENT_PT, width);
     if !event.is_empty() {
         page.items.push(Item::Text(Text {

@@ -169,6 +169,17 @@ fn backfill_features(tx: &rusqlite::Transaction) -> HookResult {
     Ok(())
 }
 
+/// What [`Store::open_checked`] accepts at the path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Existing {
+    /// Only a dealdex database (any schema version from 1).
+    Dealdex,
+    /// No file, an empty database, or a dealdex database.
+    NewOrDealdex,
+    /// Anything SQLite opens (foreign tables are kept beside dealdex's).
+    Any,
+}
+
 /// Opens an existing file for reading only (see [`Store::open_read_only`]): read-only
 /// flags, `query_only`, the pragmas that touch no file, the schema version checked (never
 /// migrated) and dealdex's SQL functions. Returns the connection and the path label.
@@ -194,6 +205,20 @@ pub(super) fn open_read_only_connection(path: &Path) -> Result<(Connection, Stri
     Ok((conn, label))
 }
 
+/// True when the database holds any table, view, index or trigger (reading only).
+fn has_tables(conn: &Connection, path: &str) -> Result<bool, StoreError> {
+    let n: i64 = conn
+        .query_row("SELECT count(*) FROM sqlite_master", [], |r| r.get(0))
+        .at(path)?;
+    Ok(n > 0)
+}
+
+/// The file's schema version (`PRAGMA user_version`), reading only.
+fn user_version(conn: &Connection, path: &str) -> Result<i64, StoreError> {
+    conn.query_row("PRAGMA user_version", [], |r| r.get(0))
+        .at(path)
+}
+
 /// Refuses a file whose `user_version` is not [`Store::SCHEMA_VERSION`], reading only.
 fn check_schema_version(conn: &Connection, path: &str) -> Result<(), StoreError> {
     let found: i64 = conn
@@ -202,6 +227,10 @@ fn check_schema_version(conn: &Connection, path: &str) -> Result<(), StoreError>
     let expected = Store::SCHEMA_VERSION;
     match usize::try_from(found) {
         Ok(found) if found == expected => Ok(()),
+        Ok(0) => Err(StoreError::NotDealdex {
+            path: path.to_owned(),
+            foreign: has_tables(conn, path)?,
+        }),
         Ok(found) if found < expected => Err(StoreError::SchemaTooOld {
             path: path.to_owned(),
             found,
@@ -377,6 +406,26 @@ pub enum StoreError {
     NoDatabase {
         /// The database path as given.
         path: String,
+    },
+    /// The file exists but is no dealdex database: its schema version (`PRAGMA
+    /// user_version`) is 0, and it is empty or holds other tables. The commands that work on
+    /// what is stored ([`Store::open_existing`], [`Store::open_read_only`]) refuse it, and
+    /// [`Store::open`] refuses one with other tables (a foreign SQLite file) rather than add
+    /// dealdex's tables to it ([`Store::open_foreign`] does, on request). Nothing is written.
+    #[error(
+        "{path} is not a dealdex database ({}); it was left as it is",
+        if *foreign {
+            "an SQLite file with other tables: give --migrate-foreign to add dealdex's tables \
+             to it, or name another --db"
+        } else {
+            "an empty file, or an SQLite file without dealdex's tables"
+        }
+    )]
+    NotDealdex {
+        /// The database path as given.
+        path: String,
+        /// True when the file holds tables of its own.
+        foreign: bool,
     },
     /// [`Store::open_read_only`], [`ReadOnlyStore::open`]: the file's schema (`PRAGMA
     /// user_version`) is older than [`Store::SCHEMA_VERSION`]. A reader never upgrades a
@@ -584,11 +633,42 @@ impl Store {
     /// [`StoreError::Migration`] if the file's schema version is newer than this build
     /// knows or a migration fails (the file is then left at its old version). Either is
     /// [`StoreError::is_busy`] when another process held the write lock past the timeout.
+    ///
+    /// An SQLite file that holds other tables and no dealdex schema (a foreign database) is
+    /// refused with [`StoreError::NotDealdex`] before anything is written: see
+    /// [`Store::open_foreign`].
     pub fn open(path: &Path) -> Result<Store, StoreError> {
+        Store::open_checked(path, Existing::NewOrDealdex)
+    }
+
+    /// [`Store::open`], but an SQLite file with other tables of its own is taken too: dealdex's
+    /// tables are added beside them (`--migrate-foreign`).
+    ///
+    /// # Errors
+    /// As [`Store::open`], but for [`StoreError::NotDealdex`].
+    pub fn open_foreign(path: &Path) -> Result<Store, StoreError> {
+        Store::open_checked(path, Existing::Any)
+    }
+
+    /// Opens `path` as [`Store::open`] does once `existing` allows what is there; the check
+    /// reads only, before any pragma or migration writes.
+    fn open_checked(path: &Path, existing: Existing) -> Result<Store, StoreError> {
         let label = path.display().to_string();
         let timeout = busy_timeout_setting()?;
+        if existing == Existing::Dealdex && !path.exists() {
+            return Err(StoreError::NoDatabase { path: label });
+        }
         let conn = Connection::open(path).at(&label)?;
         conn.busy_timeout(timeout).at(&label)?;
+        if existing != Existing::Any && user_version(&conn, &label)? == 0 {
+            let foreign = has_tables(&conn, &label)?;
+            if foreign || existing == Existing::Dealdex {
+                return Err(StoreError::NotDealdex {
+                    path: label,
+                    foreign,
+                });
+            }
+        }
         Store::init(conn, label, timeout)
     }
 
@@ -607,15 +687,11 @@ impl Store {
     /// ```
     ///
     /// # Errors
-    /// [`StoreError::NoDatabase`] (bad input) when there is no file at `path`; otherwise as
-    /// [`Store::open`].
+    /// [`StoreError::NoDatabase`] (bad input) when there is no file at `path`;
+    /// [`StoreError::NotDealdex`] when the file has no dealdex schema (an empty file, or an
+    /// SQLite file of other tables), which is left as it is; otherwise as [`Store::open`].
     pub fn open_existing(path: &Path) -> Result<Store, StoreError> {
-        if !path.exists() {
-            return Err(StoreError::NoDatabase {
-                path: path.display().to_string(),
-            });
-        }
-        Store::open(path)
+        Store::open_checked(path, Existing::Dealdex)
     }
 
     /// Opens the existing database file at `path` for reading only, as it is: never

@@ -325,7 +325,8 @@ fn gather(
                     .filter_map(|b| b.game.as_ref())
                     .flat_map(|g| g.tags.iter())
                     .find(|(k, v)| k == name && !v.is_empty() && v != "?" && !v.starts_with('#'))
-                    .map(|(_, v)| v.clone())
+                    // PBN escapes `"` and `\` in a tag value (PBN 2.1 §2.4): show them plain.
+                    .map(|(_, v)| crate::formats::pbn::unescape(v))
             };
             let header = SheetHeader {
                 event: tag("Event").unwrap_or_else(|| {
