@@ -107,8 +107,8 @@ impl std::fmt::Display for InputPosition {
 /// What kind of failure an error is, independent of where it happened.
 ///
 /// Every library error type has a `class()` method returning one of these. The `dealdex`
-/// binary maps [`ErrorClass::BadInput`] and [`ErrorClass::CorruptStore`] to exit code 2 and
-/// the others to exit code 1.
+/// binary maps [`ErrorClass::BadInput`] and [`ErrorClass::CorruptStore`] to exit code 2,
+/// [`ErrorClass::Interrupted`] to 130 and the others to exit code 1.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum ErrorClass {
@@ -125,6 +125,9 @@ pub enum ErrorClass {
     Io,
     /// Anything else: SQLite failures, a bug.
     Internal,
+    /// The user stopped the work (Ctrl-C in `dealdex sql`); the binary exits 130, as a shell
+    /// does for a process ended by SIGINT.
+    Interrupted,
 }
 
 impl ErrorClass {

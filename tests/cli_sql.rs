@@ -223,3 +223,118 @@ fn read_only_store_refuses_and_names_what() {
             .is_err()
     );
 }
+
+/// A recursive CTE without an end: it runs for ever unless something stops it.
+const ENDLESS: &str =
+    "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c";
+
+/// The same, concatenating 2,000 characters a row: its memory grows without bound.
+const GROWING: &str = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) \
+                       SELECT length(group_concat(hex(randomblob(1000)))) FROM c";
+
+/// A small database for the bounds tests.
+fn small_db() -> TempDir {
+    let dir = TempDir::new().unwrap();
+    dealdex(dir.path())
+        .args(["generate", "--boards", "1-8", "--seed", &"42".repeat(32)])
+        .args(["--name", "s", "--out", "s.pbn", "-q"])
+        .assert()
+        .success();
+    dir
+}
+
+/// Issue 27, defect 3: an endless statement stops at `--timeout` with exit 2 naming the
+/// limit and the flag (before: it ran for ever), and an ordinary one still runs under the
+/// bounds.
+#[test]
+fn sql_timeout_stops_an_endless_statement() {
+    let dir = small_db();
+    let started = std::time::Instant::now();
+    dealdex(dir.path())
+        .args(["sql", "--timeout", "1", ENDLESS])
+        .timeout(std::time::Duration::from_secs(60))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "the statement ran longer than the time limit of 1 s and was stopped (dealdex sql --timeout SECS",
+        ));
+    assert!(started.elapsed().as_secs() < 30, "{:?}", started.elapsed());
+    dealdex(dir.path())
+        .args(["sql", "--timeout", "5", "--memory-limit", "64"])
+        .arg("SELECT count(*) FROM set_boards")
+        .assert()
+        .success()
+        .stdout("count(*)\n8\n");
+    // --timeout 0 lifts the limit: a statement that ends by itself is untouched.
+    dealdex(dir.path())
+        .args(["sql", "--timeout", "0", "--memory-limit", "0"])
+        .arg("WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c LIMIT 100000) SELECT count(*) FROM c")
+        .assert()
+        .success()
+        .stdout("count(*)\n100000\n");
+}
+
+/// Issue 27, defect 3: a statement whose memory grows without bound stops at
+/// `--memory-limit` with exit 2 naming the limit and the flag (before: it grew until the
+/// machine ran out), well before its time limit.
+#[test]
+fn sql_memory_limit_stops_a_growing_statement() {
+    let dir = small_db();
+    dealdex(dir.path())
+        .args(["sql", "--memory-limit", "64", "--timeout", "120", GROWING])
+        .timeout(std::time::Duration::from_secs(60))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "the statement needed more than the memory limit of 64 MiB and was stopped (dealdex sql --memory-limit MIB",
+        ));
+    // Under the limit the same concatenation, with an end, gives its answer.
+    dealdex(dir.path())
+        .args(["sql", "--memory-limit", "64"])
+        .arg("WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c LIMIT 1000) SELECT length(group_concat(hex(randomblob(1000)))) FROM c")
+        .assert()
+        .success()
+        .stdout(predicate::str::ends_with("\n2000999\n"));
+}
+
+/// Whether process `pid` catches SIGINT (Linux: bit 2 of `SigCgt` in its status).
+fn catches_sigint(pid: u32) -> bool {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("SigCgt:"))
+        .and_then(|mask| u64::from_str_radix(mask.trim(), 16).ok())
+        .is_some_and(|mask| mask & (1 << (libc::SIGINT - 1)) != 0)
+}
+
+/// Issue 27, defect 3: Ctrl-C (SIGINT) stops a running statement: exit 130 and one line
+/// saying so (before: the default action killed the process mid-statement).
+#[test]
+fn sql_ctrl_c_interrupts_a_running_statement() {
+    let dir = small_db();
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_dealdex"))
+        .current_dir(dir.path())
+        .args(["sql", ENDLESS])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pid = child.id();
+    // Wait until the handler is installed (the statement starts right after), then a bit.
+    let waited = std::time::Instant::now();
+    while !catches_sigint(pid) && waited.elapsed().as_secs() < 20 {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let pid = libc::pid_t::try_from(pid).unwrap();
+    // SAFETY: kill only sends a signal to our own child.
+    assert_eq!(unsafe { libc::kill(pid, libc::SIGINT) }, 0);
+    let sent = std::time::Instant::now();
+    let out = child.wait_with_output().unwrap();
+    assert!(sent.elapsed().as_secs() < 10, "{:?}", sent.elapsed());
+    assert_eq!(out.status.code(), Some(130), "{out:?}");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "dealdex: error: sql: interrupted\n"
+    );
+}

@@ -1925,3 +1925,153 @@ fn sums_at_the_edges_of_i64_agree() {
         assert_eq!(sql_keys(&conn, &q.to_sql()), want, "{text}");
     }
 }
+
+// ---------------------------------------------------------------------------------------
+// Issue 27, defect 7: long chains and deep queries.
+
+/// A chain of `n` conditions joined by `op`, cycling through `kinds`.
+fn chain(kinds: &[&str], n: usize, op: &str) -> String {
+    let parts: Vec<&str> = (0..n).map(|i| kinds[i % kinds.len()]).collect();
+    parts.join(&format!(" {op} "))
+}
+
+/// 2,000 `and`ed (or `or`ed) conditions compile to SQL SQLite accepts (before: "Expression
+/// tree is too large"), and the SQL and Rust answers agree on 300 deals, for chains that
+/// hold, fail at the last operand, or hold by the last operand only.
+#[test]
+fn long_chains_compile_balanced_and_agree_with_rust() {
+    let seed: dealdex::Seed = "27".repeat(32).parse().unwrap();
+    let deals: Vec<Deal> = (1..=300).map(|k| seed.board_deal(k)).collect();
+    let conn = database(&deals);
+    let kinds = [
+        "hcp(N) >= 0",
+        "len(S, spades) <= 13",
+        "(balanced(E) or not balanced(E))",
+        "controls(W) >= 0 and ltc(S) <= 12",
+        "hcp(NS) + hcp(EW) = 40",
+        "shape(N) != 13-0-0-0",
+    ];
+    let all = chain(&kinds, 2000, "and");
+    let no = chain(&["hcp(N) > 37", "len(W, hearts) = 14 - 1 + 1"], 2000, "or");
+    for (text, want) in [
+        (all.clone(), deals.len()),
+        (format!("{all} and hcp(S) > 37"), 0),
+        (format!("{no} or hcp(E) >= 0"), deals.len()),
+        (format!("({all}) and hcp(N) >= 12 or {no}"), usize::MAX),
+    ] {
+        let q = Query::parse(&text).unwrap_or_else(|e| panic!("{e}"));
+        let rust: BTreeSet<[u8; 13]> = deals
+            .iter()
+            .filter(|d| q.matches(d))
+            .map(|d| DealIndex::from_deal(d).0)
+            .collect();
+        if want != usize::MAX {
+            assert_eq!(rust.len(), want);
+        }
+        assert_eq!(sql_keys(&conn, &q.to_sql()), rust);
+    }
+    // The chain is balanced: its first operands are nested some log2(2000) levels deep.
+    let clause = Query::parse(&all).unwrap().to_sql().clause;
+    let opening = clause.chars().take_while(|&c| c == '(').count();
+    assert!((8..=12).contains(&opening), "{opening}: {}", &clause[..80]);
+}
+
+/// Past the documented limits a query is refused with its column: a sum of more than
+/// MAX_SUM_TERMS terms at the operator, a group whose SQL would be too deep or need too
+/// many parameters at the group; below them, SQLite accepts the SQL.
+#[test]
+fn deep_and_large_queries_are_refused_at_a_column_or_accepted_by_sqlite() {
+    use dealdex::query::{MAX_SQL_PARAMS, MAX_SUM_TERMS};
+    let conn = dd_database(&[sample()], &[dealdex::dd::solve(&sample())]);
+    let sum = |n: usize| vec!["controls(NS)"; n].join(" + ") + " >= 0";
+    assert!(Query::parse(&sum(MAX_SUM_TERMS)).is_ok());
+    let e = err(&sum(MAX_SUM_TERMS + 1));
+    assert!(e.message.starts_with("sum too long"), "{e}");
+    assert_eq!(e.column, "controls(NS) + ".len() * MAX_SUM_TERMS - 1);
+    let params = MAX_SQL_PARAMS / 28 + 1;
+    let e = err(&format!(
+        "hcp(N) >= 0 or ({})",
+        chain(&["balanced(N)"], params, "and")
+    ));
+    assert!(e.message.starts_with("query too large"), "{e}");
+    assert_eq!(e.column, "hcp(N) >= 0 or (".len() + 1);
+    // Nest wide chains in parentheses around a long sum, alternating and / or: every query
+    // either parses and prepares in SQLite, or is refused as too deep at its first column
+    // (the group that crossed the limit: the inner groups were accepted a level before).
+    let (mut accepted, mut refused) = (0, 0);
+    let prepare = |clause: &str| {
+        conn.prepare(&format!("SELECT key FROM deals WHERE {clause}"))
+            .map(drop)
+    };
+    for width in [2usize, 40, 150] {
+        for sum_terms in [1usize, 200] {
+            let mut text = format!("{} >= 0", vec!["dd(NS, nt)"; sum_terms].join(" + "));
+            // The deepest accepted so far: SQLite takes its time over thousands of terms,
+            // so it prepares that one, and every tenth level.
+            let mut deepest = String::new();
+            for level in 0..MAX_DEPTH - 1 {
+                let op = if level % 2 == 0 { "and" } else { "or" };
+                let inner = format!("({text})");
+                let mut parts = vec!["hcp(N) >= 0"; width - 1];
+                parts.push(&inner);
+                text = parts.join(&format!(" {op} "));
+                match Query::parse(&text) {
+                    Ok(q) => {
+                        deepest = q.to_sql().clause;
+                        if level % 10 == 0 {
+                            prepare(&deepest)
+                                .unwrap_or_else(|e| panic!("{width} {sum_terms} {level}: {e}"));
+                        }
+                        accepted += 1;
+                    }
+                    Err(e) => {
+                        assert!(e.message.starts_with("query too deep"), "{e}");
+                        assert_eq!(e.column, 1, "{e}");
+                        refused += 1;
+                        break;
+                    }
+                }
+            }
+            prepare(&deepest).unwrap_or_else(|e| panic!("{width} {sum_terms}: {e}"));
+        }
+    }
+    assert!(accepted > 300 && refused > 0, "{accepted} {refused}");
+}
+
+/// `generate --where` with a huge query tests few deals past the last match: its chunks of
+/// work shrink with the query's size (before: a window of 8 × 16,384 deals on 2 cores, 3.5 s
+/// for 2 deals with 1,000 conditions). Counted in deals tested, not in time.
+#[test]
+fn first_matching_with_a_huge_query_tests_few_deals() {
+    let seed: dealdex::Seed = "27".repeat(32).parse().unwrap();
+    let q = Query::parse(&chain(
+        &["hcp(N) >= 0", "len(S, spades) <= 13"],
+        2000,
+        "and",
+    ))
+    .unwrap();
+    let found = dealdex::first_matching(&seed, None, 1, 5, &q, &mut |_| {});
+    assert_eq!(found.deals.len(), 5);
+    assert_eq!(found.drawn, 5);
+    let threads = std::env::var("RAYON_NUM_THREADS")
+        .ok()
+        .and_then(|n| n.parse::<u64>().ok())
+        .filter(|&n| n > 0)
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get() as u64));
+    // At most a few windows of 4 chunks a thread, of at most 64 deals each for this size.
+    assert!(
+        found.tested <= 3 * 4 * threads * 64,
+        "{} on {threads} threads",
+        found.tested
+    );
+    // A small query keeps the big chunks (its throughput is unchanged).
+    let small = dealdex::first_matching(
+        &seed,
+        None,
+        1,
+        5,
+        &Query::parse("hcp(N) >= 0").unwrap(),
+        &mut |_| {},
+    );
+    assert!(small.tested >= 16_384, "{}", small.tested);
+}

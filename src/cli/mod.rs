@@ -113,10 +113,12 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
     }
 }
 
-/// Prints the error in one line and picks the exit code: 0 for a closed pipe, 2 for bad input
-/// (an error whose [`ErrorClass`] is bad input), 1 otherwise.
+/// Prints the error in one line and picks the exit code: 0 for a closed pipe, 130 for an
+/// interrupted command (Ctrl-C, [`ErrorClass::Interrupted`]), 2 for bad input (an error whose
+/// [`ErrorClass`] is bad input), 1 otherwise.
 pub fn report(e: anyhow::Error) -> ExitCode {
     let mut input = false;
+    let mut interrupted = false;
     for cause in e.chain() {
         if let Some(io) = cause.downcast_ref::<io::Error>()
             && io.kind() == io::ErrorKind::BrokenPipe
@@ -129,11 +131,17 @@ pub fn report(e: anyhow::Error) -> ExitCode {
         {
             return ExitCode::SUCCESS;
         }
-        input |= class_of(cause).is_some_and(ErrorClass::is_input);
+        let class = class_of(cause);
+        input |= class.is_some_and(ErrorClass::is_input);
+        interrupted |= class == Some(ErrorClass::Interrupted);
     }
     let msg = format!("{e:#}").replace('\n', " ");
     let _ = writeln!(io::stderr(), "dealdex: error: {msg}");
-    ExitCode::from(if input { 2 } else { 1 })
+    ExitCode::from(match (interrupted, input) {
+        (true, _) => 130,
+        (false, true) => 2,
+        (false, false) => 1,
+    })
 }
 
 /// The [`ErrorClass`] of a library error in an error's cause chain; `None` for errors that

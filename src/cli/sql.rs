@@ -2,10 +2,13 @@
 
 use std::cell::RefCell;
 use std::io::Write;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
 
 use clap::Args;
 use dealdex::ReadOnlyStore;
-use dealdex::workflow::sql::SqlValue;
+use dealdex::workflow::sql::{SqlJob, SqlValue};
 
 use super::{DbArgs, open_output};
 
@@ -18,6 +21,10 @@ set_boards; view deal_features(key, hcp_n … hcp_w, len_n_s … len_w_c, lens_n
 len(key, seat, suit), shape, pattern, controls, ltc, balanced, semibalanced, longest (key, seat),
 pbn(key), number(key [, scheme]), board_dealer(n), board_vul(n).
 
+Bounds: a statement runs at most --timeout seconds (default 60) and SQLite may hold at most
+--memory-limit MiB (default 1024) while it runs; past either it stops with exit 2 naming the
+limit (0 lifts a limit). Ctrl-C stops a running statement: exit 130.
+
 Examples:
   dealdex sql \"SELECT count(*) FROM deal_features WHERE hcp_n >= 20\"
   dealdex sql \"SELECT board, pbn(deal) FROM set_boards JOIN sets ON sets.id = set_id WHERE name = 'club'\""
@@ -25,17 +32,57 @@ Examples:
 pub struct SqlArgs {
     /// The SQL statement (one statement; results as tab-separated lines with a header).
     sql: String,
+    /// Stop the statement after SECS seconds, with exit 2 (0: no limit).
+    #[arg(long, value_name = "SECS", default_value_t = 60)]
+    timeout: u64,
+    /// Stop the statement when SQLite would hold more than MIB mebibytes, with exit 2 (0:
+    /// no limit).
+    #[arg(long, value_name = "MIB", default_value_t = 1024)]
+    memory_limit: u64,
     #[command(flatten)]
     db: DbArgs,
 }
 
+/// Set by the SIGINT handler; read by the running statement's progress handler.
+static INTERRUPTED: std::sync::OnceLock<Arc<AtomicBool>> = std::sync::OnceLock::new();
+
+/// The SIGINT handler: only an atomic store (async-signal-safe). The handler is installed
+/// with `SA_RESETHAND`, so a second Ctrl-C ends the process the default way.
+extern "C" fn on_sigint(_: libc::c_int) {
+    if let Some(flag) = INTERRUPTED.get() {
+        flag.store(true, Ordering::Relaxed);
+    }
+}
+
+/// A flag that Ctrl-C (SIGINT) sets, for [`SqlJob::interrupt`]; `None` when the handler
+/// cannot be installed (then Ctrl-C ends the process as before).
+fn interrupt_flag() -> Option<Arc<AtomicBool>> {
+    let flag = Arc::clone(INTERRUPTED.get_or_init(|| Arc::new(AtomicBool::new(false))));
+    // SAFETY: `sigaction` gets a zeroed (valid) struct with a handler that only does an
+    // atomic store on a value initialised above, before the handler is installed.
+    let installed = unsafe {
+        let mut action: libc::sigaction = std::mem::zeroed();
+        action.sa_sigaction = on_sigint as extern "C" fn(libc::c_int) as libc::sighandler_t;
+        action.sa_flags = libc::SA_RESETHAND;
+        libc::sigemptyset(&mut action.sa_mask);
+        libc::sigaction(libc::SIGINT, &action, std::ptr::null_mut()) == 0
+    };
+    installed.then_some(flag)
+}
+
 pub fn run(a: SqlArgs, json: bool) -> anyhow::Result<()> {
     let store = ReadOnlyStore::open(&a.db.db)?;
+    let job = SqlJob {
+        sql: a.sql,
+        timeout: (a.timeout > 0).then(|| Duration::from_secs(a.timeout)),
+        memory_limit: (a.memory_limit > 0).then(|| a.memory_limit.saturating_mul(1 << 20)),
+        interrupt: interrupt_flag(),
+    };
     let out = RefCell::new(open_output(None)?);
     let mut rows: Vec<Vec<SqlValue>> = Vec::new();
     let mut line = String::new();
-    let report = dealdex::workflow::sql::run(
-        &a.sql,
+    let report = dealdex::workflow::sql::run_job(
+        &job,
         &store,
         &mut |names| match json || names.is_empty() {
             true => Ok(()),

@@ -94,16 +94,41 @@ pub(super) fn cond(c: &Cond, deal: &Deal, dd: &Table) -> bool {
             (got == *lengths) == *equal
         }
         Cond::Not(inner) => !cond(inner, deal, dd),
-        // Operands without dd(…) / par(…) first: they decide most deals without the solver.
-        Cond::And(parts) => cheap_first(parts).all(|p| cond(p, deal, dd)),
-        Cond::Or(parts) => cheap_first(parts).any(|p| cond(p, deal, dd)),
+        // In a plan (`plan`), operands without dd(…) / par(…) come first: they decide most
+        // deals without the solver.
+        Cond::And(parts) => parts.iter().all(|p| cond(p, deal, dd)),
+        Cond::Or(parts) => parts.iter().any(|p| cond(p, deal, dd)),
     }
 }
 
-/// The operands without `dd(…)` or `par(…)`, then those with one.
-fn cheap_first(parts: &[Cond]) -> impl Iterator<Item = &Cond> {
-    let cheap = parts.iter().filter(|p| !uses_dd(p));
-    cheap.chain(parts.iter().filter(|p| uses_dd(p)))
+/// `c` with the operands of every `and` / `or` reordered for [`cond`]: those without
+/// `dd(…)` or `par(…)` first, then those with one, each in their order. Done once per
+/// query: sorting per deal cost two walks of every operand (a query of 1,000 `and`ed
+/// conditions spent 30% of its time there).
+pub(super) fn plan(c: &Cond) -> Cond {
+    match c {
+        Cond::Not(inner) => Cond::Not(Box::new(plan(inner))),
+        Cond::And(parts) | Cond::Or(parts) => {
+            let (cheap, dear): (Vec<&Cond>, Vec<&Cond>) = parts.iter().partition(|p| !uses_dd(p));
+            let parts = cheap.into_iter().chain(dear).map(plan).collect();
+            match c {
+                Cond::And(_) => Cond::And(parts),
+                _ => Cond::Or(parts),
+            }
+        }
+        leaf => leaf.clone(),
+    }
+}
+
+/// How many conditions and terms `c` has.
+pub(super) fn size(c: &Cond) -> usize {
+    match c {
+        Cond::Cmp(l, _, r) => 1 + l.terms().count() + r.terms().count(),
+        Cond::Range(e, ..) => 1 + e.terms().count(),
+        Cond::Not(inner) => 1 + size(inner),
+        Cond::And(parts) | Cond::Or(parts) => 1 + parts.iter().map(size).sum::<usize>(),
+        Cond::Balanced(_) | Cond::SemiBalanced(_) | Cond::Shape { .. } => 1,
+    }
 }
 
 /// Whether `c` has a `dd(…)` or `par(…)` term anywhere (in a sum too).

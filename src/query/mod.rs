@@ -86,7 +86,12 @@
 //! ```
 //!
 //! Parentheses and `not` nest at most [`MAX_DEPTH`] deep (so no input can exhaust the
-//! stack).
+//! stack), a sum has at most [`MAX_SUM_TERMS`] terms, and the SQL a query compiles to is at
+//! most [`MAX_SQL_DEPTH`] levels deep (SQLite's limit is 1000) with at most
+//! [`MAX_SQL_PARAMS`] numbers. A chain of `and` (or of
+//! `or`) may have any number of operands: the Rust evaluator runs through them in a loop,
+//! and the SQL writes them as a balanced tree, so 10,000 `and`ed conditions compile to an
+//! expression some 20 levels deep.
 //!
 //! # Errors
 //!
@@ -102,7 +107,10 @@
 //! four lengths, or not summing to 13); unbalanced parentheses (an unclosed `(` is
 //! reported at its own column, an unmatched `)` at its column); trailing input after a
 //! complete condition; chained comparisons; an empty range `in 5..3`; a number above
-//! `i64::MAX`; nesting deeper than [`MAX_DEPTH`].
+//! `i64::MAX`; nesting deeper than [`MAX_DEPTH`]; a sum of more than [`MAX_SUM_TERMS`]
+//! terms (at the operator past the limit); a group whose SQL would be more than
+//! [`MAX_SQL_DEPTH`] levels deep or need more than [`MAX_SQL_PARAMS`] placeholders (at the
+//! group's first column).
 //!
 //! # SQL
 //!
@@ -171,6 +179,25 @@ mod sql;
 /// [`QueryError`] rather than risk the stack).
 pub const MAX_DEPTH: usize = 100;
 
+/// How many terms one sum may have (`a + b - c` has 3; a parenthesised sum counts its own
+/// terms): a longer sum is refused with a [`QueryError`] at the operator past the limit.
+/// SQLite nests a sum one level per operator, and refuses expressions more than 1000 deep.
+pub const MAX_SUM_TERMS: usize = 256;
+
+/// How deep the expression tree of a query's SQL may be, as [`Query::to_sql`] writes it
+/// (SQLite refuses more than 1000 levels; the rest is left for the statement around the
+/// clause). Chains of `and` / `or` are written balanced, about log₂ n levels for n
+/// operands, so only a query nesting many long chains, or long sums, inside one another
+/// comes near it; such a query is refused with a [`QueryError`] at the group that
+/// crosses the limit.
+pub const MAX_SQL_DEPTH: usize = 900;
+
+/// How many numbers a query may hold, as [`Query::to_sql`] counts its placeholders:
+/// SQLite's limit of 32,766 a statement. Each literal is one, `balanced(X)` 28,
+/// `semibalanced(X)` 52, `shape(X) = …` up to 24 and `pattern(X) = …` 1; a query past the
+/// limit is refused with a [`QueryError`] at the group that crosses it.
+pub const MAX_SQL_PARAMS: usize = 32_766;
+
 /// A parsed, type-checked deal query.
 ///
 /// Build it with [`Query::parse`] (or `str::parse`); test deals with [`Query::matches`];
@@ -185,7 +212,13 @@ pub const MAX_DEPTH: usize = 100;
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Query {
+    /// The condition as written (for `Display` and the SQL compilers, which order
+    /// operands themselves).
     cond: Cond,
+    /// The same condition with the operands of each `and` / `or` that have a `dd(…)` or
+    /// `par(…)` term moved last (stably): what [`Query::matches`] evaluates, so it need not
+    /// sort them for every deal.
+    plan: Cond,
 }
 
 /// A query compiled to SQL: a boolean expression usable as `WHERE <clause>` over the
@@ -406,7 +439,10 @@ impl Query {
     /// assert_eq!(e.column, 5);
     /// ```
     pub fn parse(text: &str) -> Result<Query, QueryError> {
-        parser::parse(text).map(|cond| Query { cond })
+        parser::parse(text).map(|cond| Query {
+            plan: eval::plan(&cond),
+            cond,
+        })
     }
 
     /// Whether `deal` satisfies the query, computed in Rust with [`crate::model::features`].
@@ -423,7 +459,7 @@ impl Query {
     /// assert!(!Query::parse("balanced(S)").unwrap().matches(&d));
     /// ```
     pub fn matches(&self, deal: &Deal) -> bool {
-        eval::cond(&self.cond, deal, &eval::Table::new())
+        eval::cond(&self.plan, deal, &eval::Table::new())
     }
 
     /// Like [`Query::matches`], but `dd(…)` and `par(…)` read `table`, the deal's
@@ -442,7 +478,7 @@ impl Query {
     /// assert!(q.matches_with_dd(&d, &table));
     /// ```
     pub fn matches_with_dd(&self, deal: &Deal, table: &TrickTable) -> bool {
-        eval::cond(&self.cond, deal, &eval::Table::from(*table))
+        eval::cond(&self.plan, deal, &eval::Table::from(*table))
     }
 
     /// [`Query::matches`], and whether it solved the deal to decide it (`true` only for a
@@ -461,7 +497,7 @@ impl Query {
     /// ```
     pub fn matches_counting_solves(&self, deal: &Deal) -> (bool, bool) {
         let table = eval::Table::new();
-        let matched = eval::cond(&self.cond, deal, &table);
+        let matched = eval::cond(&self.plan, deal, &table);
         (matched, table.get().is_some())
     }
 
@@ -476,6 +512,19 @@ impl Query {
     /// ```
     pub fn uses_dd(&self) -> bool {
         eval::uses_dd(&self.cond)
+    }
+
+    /// How many conditions and terms the query has (`hcp(N) + hcp(S) >= 20 and
+    /// balanced(N)` has 6: the `and`, the comparison, `balanced` and three terms): at most what [`Query::matches`]
+    /// evaluates on one deal, besides any double-dummy solve. Generation sizes its chunks of
+    /// work by it, so a huge query decides few deals past the last one it needs.
+    ///
+    /// ```
+    /// use dealdex::query::Query;
+    /// assert_eq!(Query::parse("hcp(N) + hcp(S) >= 20 and balanced(N)").unwrap().size(), 6);
+    /// ```
+    pub fn size(&self) -> usize {
+        eval::size(&self.cond)
     }
 
     /// Compiles the query to a `WHERE` clause over the table `deals` (see the module docs
@@ -502,14 +551,15 @@ impl Query {
     /// | `pattern(N) = 5431` | `lens_n = ?1` (5 + 16·4 + 256·3 + 4096·1) |
     /// | `pattern(N) != 5431` | `lens_n <> ?1` |
     /// | `not c` | `NOT (c)` |
-    /// | `c and d and e` | `(c AND d AND e)`, cheapest first: stored columns, shape tests, then functions and subqueries |
+    /// | `c and d and e` | `(c AND d AND e)`, cheapest first: stored columns, shape tests, then functions and subqueries; past 8 operands split in halves, `((c AND … ) AND (…))`, keeping that order, so the tree is about log₂ n deep |
     /// | `c or d` | `(c OR d)`, ordered the same way |
     ///
     /// Indexed columns stay bare on their side of a comparison (`hcp_n >= ?1`), so SQLite
     /// can use an index on them. When a top-level condition bounds a seat's HCP at 20 or
     /// more, the clause ends with the implied literal term `AND hcp_<seat> >= 20`, the
-    /// condition of the store's partial index for that seat (docs/query.md). SQLite's own limits (999 … 32766 parameters, expression
-    /// depth 1000) apply when the clause is prepared; only huge queries reach them.
+    /// condition of the store's partial index for that seat (docs/query.md). The parser keeps
+    /// the clause within SQLite's expression depth of 1000 ([`MAX_SQL_DEPTH`]) and its 32,766
+    /// parameters ([`MAX_SQL_PARAMS`]).
     ///
     /// ```
     /// use dealdex::query::Query;

@@ -12,7 +12,10 @@ use crate::model::features::Side;
 use crate::play::record::Strain;
 
 use super::lexer::{Kind, Token, error_at, tokenize};
-use super::{AddOp, CmpOp, Cond, Expr, MAX_DEPTH, QueryError, Term, Who};
+use super::{
+    AddOp, CmpOp, Cond, Expr, MAX_DEPTH, MAX_SQL_DEPTH, MAX_SQL_PARAMS, MAX_SUM_TERMS, QueryError,
+    Term, Who,
+};
 
 /// The functions of the language, as listed in error messages.
 const FUNCTIONS: &str =
@@ -157,11 +160,38 @@ impl<'a> Parser<'a> {
             end = next.end;
             push_flat(&mut parts, self.cond(next)?, true);
         }
-        Ok(Item {
+        self.shallow(Item {
             val: Val::Cond(Cond::Or(parts)),
             start,
             end,
         })
+    }
+
+    /// `item` if its SQL is at most [`MAX_SQL_DEPTH`] levels deep with at most
+    /// [`MAX_SQL_PARAMS`] placeholders, else the error at its first column.
+    fn shallow(&self, item: Item) -> Result<Item, QueryError> {
+        let Val::Cond(c) = &item.val else {
+            return Ok(item);
+        };
+        let depth = super::sql::depth(c);
+        if depth > MAX_SQL_DEPTH {
+            return Err(self.err_item(
+                &item,
+                format!(
+                    "query too deep: the SQL of the group starting here would nest {depth} levels (the limit is {MAX_SQL_DEPTH}, SQLite's 1000 less room for the statement); nest fewer long and/or groups or long sums inside one another"
+                ),
+            ));
+        }
+        let params = super::sql::params(c);
+        if params > MAX_SQL_PARAMS {
+            return Err(self.err_item(
+                &item,
+                format!(
+                    "query too large: the group starting here holds {params} numbers in SQL (the limit is SQLite's {MAX_SQL_PARAMS}; balanced takes 28, semibalanced 52, a shape up to 24, a literal 1)"
+                ),
+            ));
+        }
+        Ok(item)
     }
 
     fn at_or(&self) -> bool {
@@ -189,7 +219,7 @@ impl<'a> Parser<'a> {
             end = next.end;
             push_flat(&mut parts, self.cond(next)?, false);
         }
-        Ok(Item {
+        self.shallow(Item {
             val: Val::Cond(Cond::And(parts)),
             start,
             end,
@@ -205,7 +235,7 @@ impl<'a> Parser<'a> {
             let inner = self.not(depth)?;
             let end = inner.end;
             let c = self.cond(inner)?;
-            return Ok(Item {
+            return self.shallow(Item {
                 val: Val::Cond(Cond::Not(Box::new(c))),
                 start: t.start,
                 end,
@@ -311,6 +341,14 @@ impl<'a> Parser<'a> {
                         op_tok,
                         format!(
                             "number out of range: {text} could be as {which} as {v} on some deal (the limit is {limit}; each term's range is in docs/query.md)"
+                        ),
+                    ));
+                }
+                if expr.rest.len() + 1 >= MAX_SUM_TERMS {
+                    return Err(self.err(
+                        op_tok,
+                        format!(
+                            "sum too long: more than {MAX_SUM_TERMS} terms (SQLite nests a sum one level per operator)"
                         ),
                     ));
                 }

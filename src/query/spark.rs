@@ -241,14 +241,27 @@ fn cond(out: &mut String, c: &Cond) {
             } else {
                 " OR "
             };
-            out.push('(');
-            for (i, p) in parts.iter().enumerate() {
-                if i > 0 {
-                    out.push_str(sep);
-                }
-                cond(out, p);
-            }
-            out.push(')');
+            chain(out, parts, sep);
         }
     }
+}
+
+/// `(a SEP b SEP …)`, balanced past [`super::sql::FLAT`] operands as in the SQLite dialect:
+/// `((a AND …) AND (…))`, so that a long chain parses into a tree about log₂ n deep.
+fn chain(out: &mut String, parts: &[Cond], sep: &str) {
+    out.push('(');
+    if parts.len() <= super::sql::FLAT {
+        for (i, p) in parts.iter().enumerate() {
+            if i > 0 {
+                out.push_str(sep);
+            }
+            cond(out, p);
+        }
+    } else {
+        let (left, right) = parts.split_at(parts.len() / 2);
+        chain(out, left, sep);
+        out.push_str(sep);
+        chain(out, right, sep);
+    }
+    out.push(')');
 }

@@ -270,16 +270,96 @@ impl Builder {
                 // function only for the rows the stored columns leave undecided.
                 let mut ordered: Vec<&Cond> = parts.iter().collect();
                 ordered.sort_by_key(|p| cost(p));
-                self.clause.push('(');
-                for (i, p) in ordered.into_iter().enumerate() {
-                    if i > 0 {
-                        self.clause.push_str(sep);
-                    }
-                    self.cond(p);
-                }
-                self.clause.push(')');
+                self.chain(&ordered, sep);
             }
         }
+    }
+
+    /// Appends `(a SEP b SEP …)` for at most [`FLAT`] operands; a longer chain is split in
+    /// halves, each written the same way: `((a AND … AND h) AND (i AND …))`. The operands
+    /// keep their order (SQLite still tries them left to right and stops at the first that
+    /// decides), and the tree SQLite builds is about log₂ n deep instead of n (it refuses
+    /// an expression more than 1000 deep).
+    fn chain(&mut self, operands: &[&Cond], sep: &str) {
+        self.clause.push('(');
+        if operands.len() <= FLAT {
+            for (i, p) in operands.iter().enumerate() {
+                if i > 0 {
+                    self.clause.push_str(sep);
+                }
+                self.cond(p);
+            }
+        } else {
+            let (left, right) = operands.split_at(operands.len() / 2);
+            self.chain(left, sep);
+            self.clause.push_str(sep);
+            self.chain(right, sep);
+        }
+        self.clause.push(')');
+    }
+}
+
+/// Operands of `and` / `or` written as one flat chain in SQL; longer chains are balanced
+/// ([`Builder::chain`]).
+pub(super) const FLAT: usize = 8;
+
+/// An upper bound of the depth of the expression tree SQLite builds for `c`'s SQL (as
+/// [`compile`] writes it, view columns expanded to their definitions: a stored feature
+/// counts 4, a function call 5, a `dd` subquery 6), for refusing a query SQLite would
+/// refuse ([`super::MAX_SQL_DEPTH`]).
+pub(super) fn depth(c: &Cond) -> usize {
+    let term = |t: &Term| match t {
+        Term::Lit(_) => 1,
+        Term::Hcp(Who::Seat(_)) | Term::Len(Who::Seat(_), _) => 4,
+        Term::Hcp(_) | Term::Len(..) => 5,
+        Term::Ltc(_) | Term::Longest(_) | Term::Controls(Who::Seat(_)) => 5,
+        Term::Controls(_) => 6,
+        Term::Dd(..) | Term::Par(..) => 6,
+    };
+    // A sum is left-deep: one level per operator.
+    let expr = |e: &Expr| e.terms().map(term).max().unwrap_or(1) + e.rest.len();
+    match c {
+        Cond::Cmp(l, _, r) => 1 + expr(l).max(expr(r)),
+        Cond::Range(e, ..) => 1 + expr(e),
+        Cond::Balanced(_) | Cond::SemiBalanced(_) | Cond::Shape { .. } => 5,
+        Cond::Not(inner) => 1 + depth(inner),
+        Cond::And(parts) | Cond::Or(parts) => {
+            let deepest = parts.iter().map(depth).max().unwrap_or(1);
+            chain_depth(parts.len()) + deepest
+        }
+    }
+}
+
+/// How many placeholders [`compile`] writes for `c` (SQLite allows at most
+/// [`super::MAX_SQL_PARAMS`] in a statement).
+pub(super) fn params(c: &Cond) -> usize {
+    let expr = |e: &Expr| e.terms().filter(|t| matches!(t, Term::Lit(_))).count();
+    match c {
+        Cond::Cmp(l, _, r) => expr(l) + expr(r),
+        Cond::Range(e, ..) => expr(e) + 2,
+        Cond::Balanced(_) => BALANCED_CODES,
+        Cond::SemiBalanced(_) => SEMI_BALANCED_CODES,
+        Cond::Shape { exact: true, .. } => 1,
+        Cond::Shape { lengths, .. } => permutations(*lengths).len(),
+        Cond::Not(inner) => params(inner),
+        Cond::And(parts) | Cond::Or(parts) => parts.iter().map(params).sum(),
+    }
+}
+
+/// The suit-length vectors of the balanced shapes (4-3-3-3, 4-4-3-2, 5-3-3-2), each a
+/// placeholder of [`Builder::shape_class`].
+const BALANCED_CODES: usize = 4 + 12 + 12;
+
+/// The same for the semi-balanced shapes (also 5-4-2-2 and 6-3-2-2).
+const SEMI_BALANCED_CODES: usize = BALANCED_CODES + 12 + 12;
+
+/// The levels [`Builder::chain`] adds above its deepest operand for `n` operands (an upper
+/// bound: each half is charged as if it held the deepest operand).
+pub(super) fn chain_depth(n: usize) -> usize {
+    if n <= FLAT {
+        n.saturating_sub(1)
+    } else {
+        1 + chain_depth(n.div_ceil(2))
     }
 }
 

@@ -156,6 +156,11 @@ impl ReadOnlyStore {
         &self.conn
     }
 
+    /// The database's path as given to [`ReadOnlyStore::open`], as errors name it.
+    pub fn path(&self) -> &str {
+        &self.path
+    }
+
     /// Prepares one statement for reading: the authorizer checks it here, before anything
     /// runs.
     ///
