@@ -52,9 +52,8 @@ fn assert_kept(d: &Path, out: &Output, file: &str, old: &[u8], before: &[String]
     let err = stderr(out);
     assert_eq!(out.status.code(), Some(1), "{file}: {err}");
     assert!(err.contains(&format!("error: {file}: ")), "{err}");
-    assert_eq!(
-        std::fs::read(d.join(file)).unwrap(),
-        old,
+    assert!(
+        std::fs::read(d.join(file)).unwrap() == old,
         "{file} was changed"
     );
     assert_eq!(entries(d), before, "a temporary file was left behind");
@@ -215,9 +214,9 @@ fn export_split_writes_all_parts_or_none() {
     let err = stderr(&out);
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(err.contains("x-3.dup"), "{err}");
-    assert_eq!(
-        std::fs::read_to_string(d.join("x-1.dup")).unwrap(),
-        "old part 1\n"
+    assert!(
+        std::fs::read(d.join("x-1.dup")).unwrap() == b"old part 1\n",
+        "x-1.dup was replaced"
     );
     assert_eq!(entries(d), before, "a part or a temporary file was left");
     // Once part 3 can be written, all four parts are.
