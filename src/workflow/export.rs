@@ -305,7 +305,7 @@ enum Place {
     /// The target itself, created new (no file was there): removed again unless committed.
     New,
     /// A special file (`/dev/null`, a pipe, a device), written in place: nothing to undo.
-    InPlace,
+    Special,
 }
 
 /// A file being written so that a failed write loses nothing: the bytes go to
@@ -341,7 +341,7 @@ impl Staged {
                 ));
             }
             let f = std::fs::OpenOptions::new().write(true).open(path)?;
-            return Ok((Staged::with(path, Place::InPlace), f));
+            return Ok((Staged::with(path, Place::Special), f));
         }
         if old.is_none() && new_in_place {
             match std::fs::File::create_new(path) {
@@ -407,7 +407,7 @@ impl Drop for Staged {
             Place::New => {
                 let _ = std::fs::remove_file(&self.target);
             }
-            Place::InPlace => {}
+            Place::Special => {}
         }
     }
 }

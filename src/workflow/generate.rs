@@ -1424,13 +1424,16 @@ fn bulk_options(job: &GenerateJob, scheme: Scheme, first: u64, last: u64) -> Wri
     }
 }
 
+/// A stateful writer on a staged file, and the file's guard.
+type StagedWriter = (Box<dyn BoardWriter>, Staged);
+
 /// The stateful writer of `o` ([`crate::formats::DealFormat::open_writer`]) on its file, when
 /// its format has one and the output is a file (not standard output), with the file's
 /// [`Staged`] guard (commit it once the writer has finished).
 fn open_board_writer(
     o: &Output,
     opts: &WriteOptions,
-) -> Result<Option<(Box<dyn BoardWriter>, Staged)>, GenerateError> {
+) -> Result<Option<StagedWriter>, GenerateError> {
     let Some(path) = o.path.as_deref().filter(|p| p.as_os_str() != "-") else {
         return Ok(None);
     };
