@@ -102,6 +102,17 @@ fn an_output_that_is_the_key_file_or_the_database_is_refused_before_anything_is_
         // Nothing was created: no database, no key file, no output, no temporary file.
         assert_eq!(entries(d), ["sub"], "{args:?}");
     }
+    // A key file read is not overwritten either.
+    std::fs::write(d.join("k.seed"), format!("{}\n", "42".repeat(32))).unwrap();
+    let out = dealdex(d)
+        .args(["generate", "--boards", "1-4", "--seed-file", "k.seed"])
+        .args(["--out", "k.seed", "--format", "pbn"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("--out and --seed-file name the same file, k.seed"));
+    std::fs::remove_file(d.join("k.seed")).unwrap();
+    assert_eq!(entries(d), ["sub"]);
     // The bulk path too.
     let out = dealdex(d)
         .args(["generate", "--count", "100", "--out", "h.hex"])

@@ -358,7 +358,9 @@ impl std::fmt::Display for GenerateReport {
 /// Progress of a running job, reported on the calling thread.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Progress<'a> {
-    /// A fresh seed was saved (before any deal was written or stored).
+    /// A fresh seed was saved to its key file: before any output is written (a bulk run:
+    /// before any deal is made; a set: once the store has named it, the seed having waited
+    /// in a private temporary file).
     SeedSaved {
         /// The key file written.
         path: &'a Path,
