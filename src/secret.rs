@@ -111,11 +111,38 @@ pub fn write_next_free(
     path: &Path,
     bytes: impl Fn(&Path) -> Vec<u8>,
 ) -> Result<PathBuf, SecretFileError> {
+    write_next_free_from(path, 1, |_| false, bytes)
+}
+
+/// [`write_next_free`] starting at the `first` name (1: `path` itself, 2: `<stem>-2<.ext>`,
+/// …) and passing over the names `skip` rejects (e.g. files the caller is about to write).
+///
+/// ```
+/// let dir = tempfile::tempdir()?;
+/// let path = dir.path().join("s.pbn.seed");
+/// let out = dir.path().join("s.pbn-3.seed");
+/// let written = dealdex::secret::write_next_free_from(&path, 3, |p| p == out, |_| b"k\n".to_vec())?;
+/// assert_eq!(written, dir.path().join("s.pbn-4.seed"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+/// As [`write_next_free`] (1,000 names are tried).
+pub fn write_next_free_from(
+    path: &Path,
+    first: u32,
+    skip: impl Fn(&Path) -> bool,
+    bytes: impl Fn(&Path) -> Vec<u8>,
+) -> Result<PathBuf, SecretFileError> {
     let mut last = Err(SecretFileError::Exists {
         path: path.to_owned(),
     });
-    for n in 1..=1000u32 {
+    let first = first.max(1);
+    for n in first..first.saturating_add(1000) {
         let candidate = numbered(path, n);
+        if skip(&candidate) {
+            continue;
+        }
         match write_new(&candidate, &bytes(&candidate)) {
             Ok(()) => return Ok(candidate),
             Err(e @ SecretFileError::Exists { .. }) => last = Err(e),
@@ -137,4 +164,64 @@ fn numbered(path: &Path, n: u32) -> PathBuf {
         name.push(ext);
     }
     path.with_file_name(name)
+}
+
+/// A secret kept in a private temporary file until its final name is known (a set's seed
+/// file is named for the set the store's transaction names): written with [`write_new`]
+/// beside where it will go, as `.<name>.dealdex-<pid>-<k>.tmp`. Dropping it removes the
+/// temporary file, unless a [`PendingSecret::settle`] failed: then the secret stays there,
+/// not lost.
+#[derive(Debug)]
+pub struct PendingSecret {
+    tmp: PathBuf,
+    keep: bool,
+}
+
+/// Pending secrets made by this process so far (their names must differ).
+static PENDING: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+impl PendingSecret {
+    /// Writes `bytes` to a new private temporary file beside `path`.
+    ///
+    /// # Errors
+    /// [`SecretFileError::Io`] as [`write_new`] (nothing is left behind).
+    pub fn write(path: &Path, bytes: &[u8]) -> Result<PendingSecret, SecretFileError> {
+        let name = path.file_name().unwrap_or_default().to_string_lossy();
+        let k = PENDING.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let tmp = path.with_file_name(format!(".{name}.dealdex-{}-{k}.tmp", std::process::id()));
+        write_new(&tmp, bytes)?;
+        Ok(PendingSecret { tmp, keep: false })
+    }
+
+    /// The temporary file holding the secret.
+    pub fn path(&self) -> &Path {
+        &self.tmp
+    }
+
+    /// Writes the secret to its final file with `write` (e.g. [`write_new`] or
+    /// [`write_next_free_from`], which make it a new file) and removes the temporary file.
+    ///
+    /// # Errors
+    /// `write`'s error; the temporary file is then kept (it still holds the secret).
+    pub fn settle<T>(
+        mut self,
+        write: impl FnOnce() -> Result<T, SecretFileError>,
+    ) -> Result<T, SecretFileError> {
+        match write() {
+            Ok(t) => Ok(t),
+            Err(e) => {
+                self.keep = true;
+                Err(e)
+            }
+        }
+    }
+}
+
+/// Removes the temporary file unless it is the only copy of the secret.
+impl Drop for PendingSecret {
+    fn drop(&mut self) {
+        if !self.keep {
+            let _ = std::fs::remove_file(&self.tmp);
+        }
+    }
 }

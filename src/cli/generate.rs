@@ -176,6 +176,17 @@ fn job(a: &GenerateArgs) -> anyhow::Result<(GenerateJob, Option<PathBuf>)> {
 
 pub fn run(a: GenerateArgs, json: bool) -> anyhow::Result<()> {
     dealdex::export::check_output_paths(&a.out)?;
+    // An output over the key file read would destroy the seed it regenerates.
+    if let Some(k) = &a.seed_file
+        && let Some(o) = a.out.iter().find(|o| dealdex::export::same_file(o, k))
+    {
+        return Err(dealdex::export::OutputPlanError::SameFile {
+            first: "--out",
+            second: "--seed-file",
+            path: o.clone(),
+        }
+        .into());
+    }
     let (job, db) = job(&a)?;
     let bulk = a.boards.is_none();
     let failed = |e: GenerateError| -> anyhow::Error {

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 use dealdex::Store;
+use dealdex::export::{OutputPlanError, StagedFile, same_file};
 use dealdex::query::Dialect;
 use dealdex::workflow::query::{QueryJob, QueryMode};
 
@@ -71,24 +72,44 @@ pub fn run(a: QueryArgs, json: bool) -> anyhow::Result<()> {
     };
     let mut job = QueryJob::new(&a.expr, mode)?;
     job.set = a.set.clone();
+    if let Some(out) = &a.out
+        && !a.explain
+        && same_file(out, &a.db.db)
+    {
+        return Err(OutputPlanError::SameFile {
+            first: "--out",
+            second: "--db",
+            path: out.clone(),
+        }
+        .into());
+    }
     let store = match a.explain {
         true => None,
         false => Some(Store::open_read_only(&a.db.db)?),
     };
-    let mut out = open_output(a.out.as_deref())?;
-    let report = dealdex::workflow::query::run(&job, store.as_ref(), &mut out)?;
-    if json {
-        // With --out the deals went to the file; without it they precede the report.
-        let mut stdout = open_output(None)?;
-        if a.out.is_none() {
-            out.flush()?;
-        }
-        writeln!(stdout, "{}", serde_json::to_string(&report)?)?;
-        stdout.flush()?;
-    } else if a.count && !a.explain {
+    // The file appears whole when everything is written, or not at all (the old one kept).
+    let mut file = match a.out.as_deref().filter(|p| p.as_os_str() != "-") {
+        Some(p) => Some(StagedFile::create(p)?),
+        None => None,
+    };
+    let mut stdout = open_output(None)?;
+    let out: &mut dyn Write = match &mut file {
+        Some(f) => f,
+        None => &mut stdout,
+    };
+    let report = dealdex::workflow::query::run(&job, store.as_ref(), out)?;
+    if a.count && !a.explain && !json {
         writeln!(out, "{}", report.count)?;
     }
-    Ok(out.flush()?)
+    out.flush()?;
+    if let Some(f) = file {
+        f.commit()?;
+    }
+    if json {
+        // With --out the deals went to the file; without it they precede the report.
+        writeln!(stdout, "{}", serde_json::to_string(&report)?)?;
+    }
+    Ok(stdout.flush()?)
 }
 
 fn parse_dialect(s: &str) -> Result<Dialect, String> {

@@ -1056,6 +1056,57 @@ impl Store {
         boards: &[(u64, DealIndex)],
         extras: &BoardExtras,
     ) -> Result<(SetOutcome, ExtrasStored), StoreError> {
+        let (_, outcome, stored) = self.store_set_as(set, boards, extras, false)?;
+        Ok((outcome, stored))
+    }
+
+    /// [`Store::store_set`] under the first of `set.name`, `<name>-2`, `<name>-3`, … that is
+    /// free or already holds the identical set (same seed hash, same `(board, deal)` pairs),
+    /// chosen inside the set's write transaction: two processes storing sets of one base
+    /// name at once get different names, and storing the same set again finds it (the
+    /// outcome has `already_stored`) instead of storing a copy. Returns the name chosen.
+    ///
+    /// ```
+    /// use dealdex::{DealIndex, NewSet, Store};
+    /// let mut store = Store::open_in_memory()?;
+    /// let key = DealIndex::parse_hex("0EDCCBA0976F2DA4945D8E9DC0")?;
+    /// let set = NewSet {
+    ///     name: "club".into(),
+    ///     first_board: 1,
+    ///     last_board: 1,
+    ///     scheme: dealdex::Scheme::Pavlicek,
+    ///     generator: "doc test".into(),
+    ///     seed_sha256: Some([7; 32]),
+    /// };
+    /// assert_eq!(store.store_set_unique(&set, &[(1, key)])?.0, "club");
+    /// let (name, again) = store.store_set_unique(&set, &[(1, key)])?;
+    /// assert_eq!((name.as_str(), again.already_stored), ("club", true));
+    /// let other = NewSet { seed_sha256: Some([8; 32]), ..set };
+    /// assert_eq!(store.store_set_unique(&other, &[(1, key)])?.0, "club-2");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`Store::store_set`], except that a name taken by another set is no error;
+    /// [`StoreError::SetExists`] only when 1,000,000 names are taken.
+    pub fn store_set_unique(
+        &mut self,
+        set: &NewSet,
+        boards: &[(u64, DealIndex)],
+    ) -> Result<(String, SetOutcome), StoreError> {
+        let (name, outcome, _) = self.store_set_as(set, boards, &BoardExtras::default(), true)?;
+        Ok((name, outcome))
+    }
+
+    /// [`Store::store_set_with_extras`]; with `unique`, under the first free or identical
+    /// name ([`Store::store_set_unique`]). Returns the name stored under.
+    fn store_set_as(
+        &mut self,
+        set: &NewSet,
+        boards: &[(u64, DealIndex)],
+        extras: &BoardExtras,
+        unique: bool,
+    ) -> Result<(String, SetOutcome, ExtrasStored), StoreError> {
         let play_boards = plays::play_boards(&extras.plays)?;
         let first = board_to_sql(set.first_board)?;
         let last = board_to_sql(set.last_board)?;
@@ -1078,7 +1129,8 @@ impl Store {
         self.conn
             .pragma_update(None, "foreign_keys", false)
             .at(&self.path)?;
-        let result = self.store_set_unchecked(set, first, last, &rows, (extras, &play_boards));
+        let result =
+            self.store_set_unchecked(set, unique, (first, last), &rows, (extras, &play_boards));
         let restored = self
             .conn
             .pragma_update(None, "foreign_keys", true)
@@ -1088,41 +1140,46 @@ impl Store {
         Ok(outcome)
     }
 
-    /// The transaction of [`Store::store_set`], run with foreign keys off.
+    /// The transaction of [`Store::store_set`] (with `unique`, of
+    /// [`Store::store_set_unique`]), run with foreign keys off.
     fn store_set_unchecked(
         &mut self,
         set: &NewSet,
-        first: i64,
-        last: i64,
+        unique: bool,
+        (first, last): (i64, i64),
         rows: &[(i64, DealIndex)],
         (extras, play_boards): (&BoardExtras, &[Option<i64>]),
-    ) -> Result<(SetOutcome, ExtrasStored), StoreError> {
+    ) -> Result<(String, SetOutcome, ExtrasStored), StoreError> {
         let path = &self.path;
-        // IMMEDIATE: take the write lock before reading, so the existence check and the
-        // inserts see the same database.
+        // IMMEDIATE: take the write lock before reading, so the existence check (and the
+        // choice of a name) and the inserts see the same database.
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .at(path)?;
-        let existing = tx
-            .query_row(
-                "SELECT id, seed_sha256 FROM sets WHERE name = ?1",
-                [&set.name],
-                |r| Ok((r.get::<_, i64>(0)?, seed_from_sql(r.get_ref(1)?))),
-            )
-            .optional()
-            .at(path)?;
-        if let Some((set_id, seed)) = existing {
-            let seed = seed?;
-            let stored = read_set_boards(&tx, set_id, path)?;
-            // Dropping `tx` rolls back a transaction that wrote nothing.
-            let same = seed == set.seed_sha256
-                && stored.len() == rows.len()
-                && stored
-                    .iter()
-                    .zip(rows)
-                    .all(|(&(b, k), &(rb, rk))| b as i64 == rb && k == rk);
-            return if same {
+        let mut name = set.name.clone();
+        for n in 2u32.. {
+            let existing = tx
+                .query_row(
+                    "SELECT id, seed_sha256 FROM sets WHERE name = ?1",
+                    [&name],
+                    |r| Ok((r.get::<_, i64>(0)?, seed_from_sql(r.get_ref(1)?))),
+                )
+                .optional()
+                .at(path)?;
+            let Some((set_id, seed)) = existing else {
+                break;
+            };
+            // The boards are read only when the seed hash matches.
+            let same = seed? == set.seed_sha256 && {
+                let stored = read_set_boards(&tx, set_id, path)?;
+                stored.len() == rows.len()
+                    && stored
+                        .iter()
+                        .zip(rows)
+                        .all(|(&(b, k), &(rb, rk))| b as i64 == rb && k == rk)
+            };
+            if same {
                 let new_plays = ExtrasStored {
                     plays: plays::insert_plays(
                         &tx,
@@ -1134,19 +1191,18 @@ impl Store {
                     dd: dd::insert_dd_rows(&tx, path, &extras.dd)?,
                 };
                 tx.commit().at(path)?;
-                Ok((
-                    SetOutcome {
-                        set_id,
-                        new_deals: 0,
-                        already_stored: true,
-                    },
-                    new_plays,
-                ))
-            } else {
-                Err(StoreError::SetExists {
-                    name: set.name.clone(),
-                })
-            };
+                let outcome = SetOutcome {
+                    set_id,
+                    new_deals: 0,
+                    already_stored: true,
+                };
+                return Ok((name, outcome, new_plays));
+            }
+            if !unique || n > 1_000_000 {
+                // Dropping `tx` rolls back a transaction that wrote nothing.
+                return Err(StoreError::SetExists { name });
+            }
+            name = format!("{}-{n}", set.name);
         }
 
         let mut keys: Vec<DealIndex> = rows.iter().map(|&(_, k)| k).collect();
@@ -1156,7 +1212,7 @@ impl Store {
             "INSERT INTO sets(name, first_board, last_board, scheme, generator, seed_sha256)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
             params![
-                set.name,
+                name,
                 first,
                 last,
                 set.scheme.name(),
@@ -1172,14 +1228,12 @@ impl Store {
             dd: dd::insert_dd_rows(&tx, path, &extras.dd)?,
         };
         tx.commit().at(path)?;
-        Ok((
-            SetOutcome {
-                set_id,
-                new_deals,
-                already_stored: false,
-            },
-            new_plays,
-        ))
+        let outcome = SetOutcome {
+            set_id,
+            new_deals,
+            already_stored: false,
+        };
+        Ok((name, outcome, new_plays))
     }
 
     /// A set name not yet used: `base` if free, else the first free of `base-2`,

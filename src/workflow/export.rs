@@ -80,6 +80,17 @@ pub enum OutputPlanError {
         /// Its parent, which is not a directory.
         parent: PathBuf,
     },
+    /// Two flags that name the same file (`--out` and `--key-file`, `--out` and `--db`, …):
+    /// the second would destroy what the first holds.
+    #[error("{first} and {second} name the same file, {}; give them different files (nothing was created, written or stored)", path.display())]
+    SameFile {
+        /// The first flag (`--out`, …).
+        first: &'static str,
+        /// The second flag.
+        second: &'static str,
+        /// The path, as the first flag gave it.
+        path: PathBuf,
+    },
 }
 
 impl OutputPlanError {
@@ -158,6 +169,37 @@ pub fn check_output_paths(paths: &[PathBuf]) -> Result<(), OutputPlanError> {
         }
     }
     Ok(())
+}
+
+/// `path` as the file system resolves it, for telling whether two paths name one file: the
+/// whole path canonicalised when it exists, else its parent directory canonicalised and its
+/// file name (an output need not exist yet); as given when neither resolves.
+///
+/// ```
+/// use std::path::Path;
+/// use dealdex::export::resolved_path;
+/// let here = std::env::current_dir()?.canonicalize()?;
+/// assert_eq!(resolved_path(Path::new("./no-such-file.pbn")), here.join("no-such-file.pbn"));
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub fn resolved_path(path: &Path) -> PathBuf {
+    if let Ok(p) = path.canonicalize() {
+        return p;
+    }
+    let parent = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    match (parent.canonicalize(), path.file_name()) {
+        (Ok(d), Some(name)) => d.join(name),
+        _ => path.to_owned(),
+    }
+}
+
+/// True when `a` and `b` name the same file ([`resolved_path`]): `same.pbn`,
+/// `./same.pbn` and `dir/../same.pbn` do.
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    resolved_path(a) == resolved_path(b)
 }
 
 /// One rendered file, in memory.
@@ -251,70 +293,263 @@ pub fn split_path(path: &Path, k: usize) -> PathBuf {
     path.with_file_name(name)
 }
 
-/// Writes `bytes` to the regular file `path` so that a failed write loses nothing: a new
-/// file is created and removed again on failure; an existing one is replaced through
-/// `.<name>.dealdex-<pid>.tmp` beside it and a rename (keeping its permissions), so it stays
-/// as it was until the new content is complete.
+/// Where a [`Staged`] file's bytes go until it is committed.
+#[derive(Debug)]
+enum Place {
+    /// A temporary file beside the target, renamed onto it by [`Staged::commit`] (with the
+    /// old target's permissions, if there was one).
+    Temp {
+        tmp: PathBuf,
+        permissions: Option<std::fs::Permissions>,
+    },
+    /// The target itself, created new (no file was there): removed again unless committed.
+    New,
+    /// A special file (`/dev/null`, a pipe, a device), written in place: nothing to undo.
+    Special,
+}
+
+/// A file being written so that a failed write loses nothing: the bytes go to
+/// `.<name>.dealdex-<pid>-<k>.tmp` beside the target (created exclusively), which
+/// [`Staged::commit`] renames onto it; until then the target stays as it was, and dropping
+/// an uncommitted `Staged` removes what it wrote. A special file (e.g. `/dev/null`) is written
+/// in place. One helper serves whole files ([`write_whole`], [`write_rendered`]) and
+/// streamed ones ([`StagedFile`]).
+#[derive(Debug)]
+pub struct Staged {
+    target: PathBuf,
+    place: Place,
+    committed: bool,
+}
+
+/// Temporary files made by this process so far (their names must differ).
+static STAGED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+impl Staged {
+    /// Starts writing `path` through a temporary file beside it (`new_in_place`: a path where
+    /// no file exists is created directly instead, one inode less, and removed on failure),
+    /// or in place for a special file. Returns the guard and the file to write.
+    ///
+    /// # Errors
+    /// The I/O error of creating the file (the path is the caller's to name).
+    fn begin(path: &Path, new_in_place: bool) -> std::io::Result<(Staged, std::fs::File)> {
+        let old = std::fs::metadata(path).ok();
+        if let Some(m) = old.as_ref().filter(|m| !m.is_file()) {
+            if m.is_dir() {
+                return Err(std::io::Error::new(
+                    std::io::ErrorKind::IsADirectory,
+                    "is a directory",
+                ));
+            }
+            let f = std::fs::OpenOptions::new().write(true).open(path)?;
+            return Ok((Staged::with(path, Place::Special), f));
+        }
+        if old.is_none() && new_in_place {
+            match std::fs::File::create_new(path) {
+                Ok(f) => return Ok((Staged::with(path, Place::New), f)),
+                // Another process made it meanwhile: replace it like an existing file.
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+                Err(e) => return Err(e),
+            }
+        }
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let k = STAGED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let tmp = path.with_file_name(format!(".{name}.dealdex-{}-{k}.tmp", std::process::id()));
+        let f = std::fs::File::create_new(&tmp)?;
+        let permissions = old.map(|m| m.permissions());
+        Ok((Staged::with(path, Place::Temp { tmp, permissions }), f))
+    }
+
+    fn with(target: &Path, place: Place) -> Staged {
+        Staged {
+            target: target.to_owned(),
+            place,
+            committed: false,
+        }
+    }
+
+    /// The file being written (the target, not the temporary file).
+    pub fn path(&self) -> &Path {
+        &self.target
+    }
+
+    /// Puts the written file in place: renames the temporary file onto the target (a
+    /// target created new or written in place is already there). Write and flush everything
+    /// first.
+    ///
+    /// # Errors
+    /// The I/O error of setting the permissions or renaming (the temporary file is removed).
+    pub fn commit(mut self) -> std::io::Result<()> {
+        if let Place::Temp { tmp, permissions } = &self.place {
+            if let Some(p) = permissions {
+                std::fs::set_permissions(tmp, p.clone())?;
+            }
+            // No fsync: the rename is what keeps a failed write from clobbering the old file.
+            std::fs::rename(tmp, &self.target)?;
+        }
+        self.committed = true;
+        Ok(())
+    }
+}
+
+/// Removes what an uncommitted file wrote: its temporary file, or the target it created.
+impl Drop for Staged {
+    fn drop(&mut self) {
+        if self.committed {
+            return;
+        }
+        match &self.place {
+            Place::Temp { tmp, .. } => {
+                let _ = std::fs::remove_file(tmp);
+            }
+            Place::New => {
+                let _ = std::fs::remove_file(&self.target);
+            }
+            Place::Special => {}
+        }
+    }
+}
+
+/// A file streamed through [`Staged`] (`generate --count --out`, `deal A..B --out`,
+/// `query --out`), buffered: it appears at its path, whole, only when
+/// [`StagedFile::commit`] succeeds; a failed or abandoned write leaves the old file (or no
+/// file) and no temporary file. Its write errors name the file.
+#[derive(Debug)]
+pub struct StagedFile {
+    staged: Staged,
+    out: std::io::BufWriter<std::fs::File>,
+}
+
+impl StagedFile {
+    /// Bytes buffered before a write reaches the file.
+    const BUFFER: usize = 1 << 20;
+
+    /// Starts writing `path` (a new or regular file through a temporary file beside it, a
+    /// special file in place).
+    ///
+    /// # Errors
+    /// [`WriteError`] naming `path` when the file cannot be created.
+    pub fn create(path: &Path) -> Result<StagedFile, WriteError> {
+        let (staged, f) = Staged::begin(path, false).map_err(|error| WriteError {
+            path: Some(path.to_owned()),
+            error,
+        })?;
+        Ok(StagedFile {
+            staged,
+            out: std::io::BufWriter::with_capacity(Self::BUFFER, f),
+        })
+    }
+
+    /// The file being written.
+    pub fn path(&self) -> &Path {
+        self.staged.path()
+    }
+
+    /// Flushes and puts the file in place ([`Staged::commit`]).
+    ///
+    /// # Errors
+    /// [`WriteError`] naming the file; the old file (if any) is kept and the temporary file
+    /// removed.
+    pub fn commit(mut self) -> Result<(), WriteError> {
+        let path = self.path().to_owned();
+        let fail = |error| WriteError {
+            path: Some(path.clone()),
+            error,
+        };
+        self.out.flush().map_err(fail)?;
+        self.staged.commit().map_err(fail)
+    }
+
+    /// The I/O error `error` of this file, with its path in the message (kind kept).
+    fn named(&self, error: std::io::Error) -> std::io::Error {
+        std::io::Error::new(
+            error.kind(),
+            WriteError {
+                path: Some(self.path().to_owned()),
+                error,
+            },
+        )
+    }
+}
+
+/// Writes to the temporary file; errors carry a [`WriteError`] naming the target.
+impl Write for StagedFile {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.out.write(buf).map_err(|e| self.named(e))
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> std::io::Result<()> {
+        self.out.write_all(buf).map_err(|e| self.named(e))
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.out.flush().map_err(|e| self.named(e))
+    }
+}
+
+/// Starts the stateful writer's file `path` through [`Staged`]: the guard (commit it once
+/// the writer has finished) and the file.
+///
+/// # Errors
+/// [`WriteError`] naming `path`.
+pub fn stage_file(path: &Path) -> Result<(Staged, std::fs::File), WriteError> {
+    Staged::begin(path, false).map_err(|error| WriteError {
+        path: Some(path.to_owned()),
+        error,
+    })
+}
+
+/// Writes `bytes` to `path` so that a failed write loses nothing ([`Staged`]): a new file
+/// is created and removed again on failure; an existing one is replaced through a temporary
+/// file beside it and a rename (keeping its permissions), so it stays as it was until the
+/// new content is complete; a special file is written in place.
 ///
 /// # Errors
 /// The I/O error of creating, writing or renaming (the path is the caller's to name).
 pub fn write_whole(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let Ok(old) = std::fs::metadata(path) else {
-        // A new file: nothing to protect, and creating one inode (not two) per file keeps
-        // `export --split` of 10,417 DUP files at the speed of plain writes.
-        let written = std::fs::File::create_new(path).and_then(|mut f| f.write_all(bytes));
-        if let Err(e) = written {
-            if e.kind() != std::io::ErrorKind::AlreadyExists {
-                let _ = std::fs::remove_file(path);
-            }
-            return Err(e);
-        }
-        return Ok(());
-    };
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let tmp = path.with_file_name(format!(".{name}.dealdex-{}.tmp", std::process::id()));
-    let result = (|| -> std::io::Result<()> {
-        let mut f = std::fs::File::create(&tmp)?;
-        // No fsync: the rename is what keeps a failed write from clobbering the old file.
-        f.write_all(bytes)?;
-        std::fs::set_permissions(&tmp, old.permissions())?;
-        std::fs::rename(&tmp, path)
-    })();
-    if let Err(e) = result {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(e);
-    }
-    Ok(())
+    let (staged, mut f) = Staged::begin(path, true)?;
+    f.write_all(bytes)?;
+    drop(f);
+    staged.commit()
 }
 
-/// Writes rendered files: a regular (or new) file whole with [`write_whole`], a special
-/// file (e.g. `/dev/null`) directly, and standard-output files to `stdout`.
+/// Writes rendered files, all or none: every file is written first (a new file in place,
+/// an existing one to a temporary file beside it, a special file such as `/dev/null`
+/// directly, see [`Staged`]), and only when all are written are the temporary files renamed
+/// onto their targets; a failure removes what was written, so the old files stay and no new
+/// one appears (`export --split` writes all its parts or none). Standard-output files then
+/// go to `stdout`, in order.
 ///
 /// # Errors
-/// [`WriteError`] naming the file that could not be written; files before it are written.
+/// [`WriteError`] naming the file that could not be written (or renamed).
 pub fn write_rendered(files: &[RenderedFile], stdout: &mut dyn Write) -> Result<(), WriteError> {
+    let mut staged = Vec::new();
     for f in files {
         let Some(p) = f.path.as_deref().filter(|p| p.as_os_str() != "-") else {
-            stdout
-                .write_all(&f.bytes)
-                .map_err(|error| WriteError { path: None, error })?;
             continue;
         };
         let fail = |error| WriteError {
             path: Some(p.to_owned()),
             error,
         };
-        if std::fs::metadata(p).map_or(true, |m| m.is_file()) {
-            write_whole(p, &f.bytes).map_err(fail)?;
-        } else {
-            std::fs::OpenOptions::new()
-                .write(true)
-                .open(p)
-                .and_then(|mut w| w.write_all(&f.bytes))
-                .map_err(fail)?;
+        let (s, mut w) = Staged::begin(p, true).map_err(fail)?;
+        staged.push(s);
+        w.write_all(&f.bytes).map_err(fail)?;
+    }
+    for s in staged {
+        let path = s.path().to_owned();
+        s.commit().map_err(|error| WriteError {
+            path: Some(path),
+            error,
+        })?;
+    }
+    for f in files {
+        if f.path.as_deref().is_none_or(|p| p.as_os_str() == "-") {
+            stdout
+                .write_all(&f.bytes)
+                .map_err(|error| WriteError { path: None, error })?;
         }
     }
     stdout
@@ -330,6 +565,28 @@ pub struct WriteError {
     pub path: Option<PathBuf>,
     /// The I/O error (`BrokenPipe` when a reader of standard output went away).
     pub error: std::io::Error,
+}
+
+impl WriteError {
+    /// The error of writing `path` (`None`: standard output): `error` itself when it
+    /// already carries a [`WriteError`] (a [`StagedFile`]'s errors name their file), else
+    /// `error` with `path`.
+    pub fn of(path: Option<&Path>, error: std::io::Error) -> WriteError {
+        if error.get_ref().is_some_and(|e| e.is::<WriteError>()) {
+            let kind = error.kind();
+            return match error.into_inner().map(|e| e.downcast::<WriteError>()) {
+                Some(Ok(w)) => *w,
+                _ => WriteError {
+                    path: path.map(Path::to_owned),
+                    error: kind.into(),
+                },
+            };
+        }
+        WriteError {
+            path: path.map(Path::to_owned),
+            error,
+        }
+    }
 }
 
 /// An export job: a stored set to files.

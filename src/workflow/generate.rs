@@ -24,7 +24,6 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -38,10 +37,11 @@ use crate::model::deal::Deal;
 use crate::model::index::DealIndex;
 use crate::model::number::Scheme;
 use crate::query::{Query, QueryError};
-use crate::secret::{self, SecretFileError};
+use crate::secret::{self, PendingSecret, SecretFileError};
 use crate::store::{NewSet, Store, StoreError};
 use crate::workflow::export::{
-    ExportedFile, Output, RenderError, WriteError, render_set, write_rendered,
+    ExportedFile, Output, OutputPlanError, RenderError, Staged, StagedFile, WriteError, render_set,
+    same_file, stage_file, write_rendered,
 };
 use crate::{CHUNK, Seed, SeedError};
 
@@ -77,9 +77,12 @@ pub enum Source {
     /// Pavlicek-numbered stream of FORMATS.md §3; nothing is saved.
     Seed(Seed),
     /// A fresh 256-bit seed from the operating system, saved to a new key file (mode 0600)
-    /// before any deal leaves the process: `key_file` (which must not exist), or by default
+    /// before any output is written: `key_file` (which must not exist), or by default
     /// `<first output>.seed`, else `<db stem>-<sha>.seed` beside the database, else
-    /// `dealdex-<sha>.seed` in the working directory (the next free name when taken).
+    /// `dealdex-<sha>.seed` in the working directory (the next free name when taken). A
+    /// set's key file is named for the set the store names (`s.pbn-2.seed` for set `s-2`):
+    /// until the set is stored the seed waits in a private temporary file beside it
+    /// ([`PendingSecret`]), removed when storing fails.
     Fresh {
         /// The key file to write; `None` for the default name.
         key_file: Option<PathBuf>,
@@ -154,7 +157,9 @@ pub struct GenerateJob {
     pub outputs: Vec<Output>,
     /// Set name (tournament sets only): stored as given (a different set of that name is an
     /// error); `None`: the first output file's stem, else `boards-A-B`, made unique in the
-    /// store (`name-2`, …).
+    /// store's transaction ([`Store::store_set_unique`]: the first of `name`, `name-2`, …
+    /// that is free or already holds this very set, so a rerun with the same seed and
+    /// range reuses its set).
     pub name: Option<String>,
     /// The event name for the formats that carry one (default: the set's name; none in bulk
     /// runs).
@@ -353,7 +358,9 @@ impl std::fmt::Display for GenerateReport {
 /// Progress of a running job, reported on the calling thread.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Progress<'a> {
-    /// A fresh seed was saved (before any deal was written or stored).
+    /// A fresh seed was saved to its key file: before any output is written (a bulk run:
+    /// before any deal is made; a set: once the store has named it, the seed having waited
+    /// in a private temporary file).
     SeedSaved {
         /// The key file written.
         path: &'a Path,
@@ -490,6 +497,19 @@ pub enum GenerateError {
     /// The key file could not be written.
     #[error(transparent)]
     KeyFile(SecretFileError),
+    /// A fresh seed's key file could not be written after the set was stored under the
+    /// name it is named for: the seed is kept in the private temporary file `kept`.
+    #[error("{error}; the seed is kept in {} (mode 0600): rename it, never delete it", kept.display())]
+    SeedKept {
+        /// Why the key file was not written.
+        error: SecretFileError,
+        /// The temporary file that holds the seed.
+        kept: PathBuf,
+    },
+    /// Two flags name the same file (an output and the key file or the database): refused
+    /// before anything is created.
+    #[error(transparent)]
+    Paths(#[from] OutputPlanError),
     /// Big Deal's 32-bit counter runs out before the set's last board.
     #[error("--boards {first}-{last}: the Big Deal stream's 32-bit counter runs out first")]
     BigDealSetExhausted {
@@ -514,7 +534,10 @@ impl GenerateError {
         use crate::ErrorClass as C;
         match self {
             GenerateError::Store(e) => e.class(),
-            GenerateError::Write(_) | GenerateError::KeyFile(_) | GenerateError::Seed(_) => C::Io,
+            GenerateError::Write(_)
+            | GenerateError::KeyFile(_)
+            | GenerateError::SeedKept { .. }
+            | GenerateError::Seed(_) => C::Io,
             _ => C::BadInput,
         }
     }
@@ -600,6 +623,7 @@ pub fn read_seed_file(path: &Path) -> Result<Seed, GenerateError> {
 /// # Errors
 /// The bad-input variants of [`GenerateError`].
 pub fn check(job: &GenerateJob, storing: bool) -> Result<(), GenerateError> {
+    check_paths(job)?;
     let (start, count, batch) = match job.boards {
         Boards::Set { first, last } => return check_set(&format!("{first}-{last}"), first, last),
         Boards::Bulk {
@@ -642,6 +666,50 @@ pub fn check(job: &GenerateJob, storing: bool) -> Result<(), GenerateError> {
                 format: info.name,
             });
         }
+    }
+    Ok(())
+}
+
+/// Refuses a job whose files collide: an output file that is the key file or the database
+/// (writing it would destroy the seed or the store), or the key file that is the database;
+/// and an explicit key file that exists (a secret is never overwritten). Nothing is created
+/// before this check.
+///
+/// # Errors
+/// [`GenerateError::Paths`] ([`OutputPlanError::SameFile`], naming both flags and the path)
+/// or [`GenerateError::KeyFileExists`].
+fn check_paths(job: &GenerateJob) -> Result<(), GenerateError> {
+    let key_file = match &job.source {
+        Source::Fresh { key_file } => key_file.as_deref(),
+        _ => None,
+    };
+    let mut files: Vec<(&'static str, &Path)> = job
+        .outputs
+        .iter()
+        .filter_map(|o| o.path.as_deref())
+        .filter(|p| p.as_os_str() != "-")
+        .map(|p| ("--out", p))
+        .collect();
+    files.extend(key_file.map(|k| ("--key-file", k)));
+    files.extend(job.db.as_deref().map(|d| ("--db", d)));
+    for (i, &(first, a)) in files.iter().enumerate() {
+        for &(second, b) in &files[i + 1..] {
+            if first != second && same_file(a, b) {
+                return Err(OutputPlanError::SameFile {
+                    first,
+                    second,
+                    path: a.to_owned(),
+                }
+                .into());
+            }
+        }
+    }
+    if let Some(k) = key_file
+        && std::fs::symlink_metadata(k).is_ok()
+    {
+        return Err(GenerateError::KeyFileExists {
+            error: SecretFileError::Exists { path: k.to_owned() },
+        });
     }
     Ok(())
 }
@@ -781,42 +849,90 @@ fn set_source(source: &Resolved) -> (String, [u8; 32]) {
     }
 }
 
-/// Saves a fresh seed to a new file only ([`secret`]): [`Source::Fresh`]'s `key_file` must
-/// not exist; the default name, when taken, gives way to the next free one. Returns the
-/// file written and the default name when it was taken.
+/// The text of a key file at `path` holding `seed`, which regenerates `what`.
+fn seed_text(what: &str, seed: &Seed, path: &Path) -> Vec<u8> {
+    format!(
+        "# dealdex generation seed: secret; it regenerates {what}\n# use: dealdex generate --seed-file {} …\n{seed}\n",
+        path.display()
+    )
+    .into_bytes()
+}
+
+/// The key file given ([`Source::Fresh`]'s `key_file`), if any.
+fn given_key_file(job: &GenerateJob) -> Option<&Path> {
+    match &job.source {
+        Source::Fresh { key_file } => key_file.as_deref(),
+        _ => None,
+    }
+}
+
+/// The key file a fresh seed goes to: the one given, else the default name.
+fn seed_key_path(job: &GenerateJob, seed: &Seed) -> PathBuf {
+    given_key_file(job).map_or_else(|| default_key_path(job, seed), Path::to_owned)
+}
+
+/// Writes a fresh seed to a new file only ([`secret`]): [`Source::Fresh`]'s `key_file`,
+/// which must not exist; else the `k`-th name of the default (1: the default itself), or
+/// the next free one when that is taken (never a name one of the job's outputs will be
+/// written to). Returns the file written and the default name when another one was used
+/// and the default exists.
+fn write_seed(
+    job: &GenerateJob,
+    seed: &Seed,
+    what: &str,
+    k: u32,
+) -> Result<(PathBuf, Option<PathBuf>), SecretFileError> {
+    let text = |path: &Path| seed_text(what, seed, path);
+    if let Some(p) = given_key_file(job) {
+        secret::write_new(p, &text(p))?;
+        return Ok((p.to_owned(), None));
+    }
+    let default = default_key_path(job, seed);
+    let is_output = |p: &Path| {
+        job.outputs
+            .iter()
+            .filter_map(|o| o.path.as_deref())
+            .any(|o| same_file(o, p))
+    };
+    let written = secret::write_next_free_from(&default, k, is_output, text)?;
+    let taken =
+        (written != default && std::fs::symlink_metadata(&default).is_ok()).then_some(default);
+    Ok((written, taken))
+}
+
+/// The error of writing a key file: an explicit one that exists is refused as such.
+fn key_file_error(e: SecretFileError) -> GenerateError {
+    match e {
+        error @ SecretFileError::Exists { .. } => GenerateError::KeyFileExists { error },
+        e => GenerateError::KeyFile(e),
+    }
+}
+
+/// Writes a fresh seed held in `pending` to its key file ([`write_seed`]) and removes the
+/// temporary file; when the key file cannot be written, the temporary file is kept and the
+/// error names it.
+fn settle_seed(
+    job: &GenerateJob,
+    seed: &Seed,
+    what: &str,
+    k: u32,
+    pending: PendingSecret,
+) -> Result<(PathBuf, Option<PathBuf>), GenerateError> {
+    let kept = pending.path().to_owned();
+    pending
+        .settle(|| write_seed(job, seed, what, k))
+        .map_err(|error| GenerateError::SeedKept { error, kept })
+}
+
+/// Saves a fresh seed of a bulk run to a new file only, before any deal is made
+/// ([`write_seed`]); reports it.
 fn save_seed(
     job: &GenerateJob,
     seed: &Seed,
     what: &str,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<(PathBuf, Option<PathBuf>), GenerateError> {
-    let text = |path: &Path| {
-        format!(
-            "# dealdex generation seed: secret; it regenerates {what}\n# use: dealdex generate --seed-file {} …\n{seed}\n",
-            path.display()
-        )
-        .into_bytes()
-    };
-    let key_file = match &job.source {
-        Source::Fresh { key_file } => key_file.as_ref(),
-        _ => None,
-    };
-    let (written, taken) = match key_file {
-        Some(p) => match secret::write_new(p, &text(p)) {
-            Ok(()) => (p.clone(), None),
-            Err(error @ SecretFileError::Exists { .. }) => {
-                return Err(GenerateError::KeyFileExists { error });
-            }
-            Err(e) => return Err(GenerateError::KeyFile(e)),
-        },
-        None => {
-            let default = default_key_path(job, seed);
-            let written =
-                secret::write_next_free(&default, text).map_err(GenerateError::KeyFile)?;
-            let taken = (written != default).then_some(default);
-            (written, taken)
-        }
-    };
+    let (written, taken) = write_seed(job, seed, what, 1).map_err(key_file_error)?;
     progress(Progress::SeedSaved {
         path: &written,
         default_taken: taken.as_deref(),
@@ -875,10 +991,6 @@ fn run_set(
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_else(|| format!("boards-{first}-{last}"))
     });
-    let name = match (&job.name, &store) {
-        (None, Some(s)) => s.unused_set_name(&base)?,
-        _ => base,
-    };
     let count = last - first + 1;
     let mut drawn = None;
     let mut solved = None;
@@ -921,23 +1033,29 @@ fn run_set(
         }
     };
     let boards = numbered(first, &deals);
-    // Render every output first: a format's limit error must leave no trace.
-    let opts = WriteOptions {
-        event: job.event.clone().unwrap_or_else(|| name.clone()),
+    // Render every output first: a format's limit error must leave no trace. The event is
+    // the set's name, which the store may yet make unique: rendered again if it does.
+    let opts = |name: &str| WriteOptions {
+        event: job.event.clone().unwrap_or_else(|| name.to_owned()),
         blind: job.blind,
         first_board: first,
         last_board: last,
         scheme: source.scheme,
     };
-    let files = render_set(&job.outputs, &boards, &opts, job.split)?;
-    let (seed_file, seed_file_taken) = match source.fresh {
+    let mut files = render_set(&job.outputs, &boards, &opts(&base), job.split)?;
+    // A fresh seed waits in a private temporary file until the set has its name: then it
+    // goes to the key file named for the set, and the temporary file is removed (it is
+    // removed too when storing fails; it is kept when the key file cannot be written).
+    let what = |name: &str| format!("set {name:?}, boards {first}-{last}");
+    let pending = match source.fresh {
         true => {
-            let what = format!("set {name:?}, boards {first}-{last}");
-            let (path, taken) = save_seed(job, &source.seed, &what, progress)?;
-            (Some(path), taken)
+            let at = seed_key_path(job, &source.seed);
+            let text = seed_text(&what(&base), &source.seed, &at);
+            Some(PendingSecret::write(&at, &text).map_err(GenerateError::KeyFile)?)
         }
-        false => (None, None),
+        false => None,
     };
+    let mut name = base.clone();
     let mut outcome = None;
     if let Some(store) = store {
         let keyed: Vec<(u64, DealIndex)> = boards
@@ -946,14 +1064,44 @@ fn run_set(
             .collect();
         let (generator, sha) = set_source(source);
         let set = NewSet {
-            name: name.clone(),
+            name: base.clone(),
             first_board: first,
             last_board: last,
             scheme: source.scheme,
             generator,
             seed_sha256: Some(sha),
         };
-        outcome = Some(store.store_set(&set, &keyed)?);
+        // A name given is stored as such (another set of that name is an error); the
+        // default is the first of `base`, `base-2`, … that is free or holds this very set,
+        // chosen in the set's transaction (two runs at once get two names).
+        let (stored_as, o) = match &job.name {
+            Some(_) => (base.clone(), store.store_set(&set, &keyed)?),
+            None => store.store_set_unique(&set, &keyed)?,
+        };
+        name = stored_as;
+        outcome = Some(o);
+    }
+    let (seed_file, seed_file_taken) = match pending {
+        Some(pending) => {
+            // `name` is `base-k` when the store made it unique: the key file is the k-th
+            // name of the default (`s.pbn-2.seed` for set `s-2`).
+            let k = name
+                .strip_prefix(&base)
+                .and_then(|t| t.strip_prefix('-'))
+                .and_then(|t| t.parse::<u32>().ok())
+                .filter(|_| job.name.is_none())
+                .unwrap_or(1);
+            let (path, taken) = settle_seed(job, &source.seed, &what(&name), k, pending)?;
+            progress(Progress::SeedSaved {
+                path: &path,
+                default_taken: taken.as_deref(),
+            });
+            (Some(path), taken)
+        }
+        None => (None, None),
+    };
+    if name != base && job.event.is_none() {
+        files = render_set(&job.outputs, &boards, &opts(&name), job.split)?;
     }
     write_rendered(&files, stdout)?;
     Ok(GenerateReport {
@@ -1007,48 +1155,38 @@ impl BulkDone {
 
 /// A streamed output's destination.
 enum Sink {
-    /// A file, buffered.
-    File(PathBuf, BufWriter<File>),
+    /// A file, written beside its target and put in place when the run completes
+    /// ([`StagedFile`]): a failed run keeps the old file and leaves no partial one.
+    File(StagedFile),
     /// The caller's standard output.
     Stdout,
 }
 
 impl Sink {
-    /// Creates the file (truncating it), or standard output for `None` and `-`.
+    /// Starts the file, or standard output for `None` and `-`.
     fn open(path: Option<&Path>) -> Result<Sink, WriteError> {
-        let Some(p) = path.filter(|p| p.as_os_str() != "-") else {
-            return Ok(Sink::Stdout);
-        };
-        let f = File::create(p).map_err(|error| WriteError {
-            path: Some(p.to_owned()),
-            error,
-        })?;
-        Ok(Sink::File(
-            p.to_owned(),
-            BufWriter::with_capacity(BUFFER, f),
-        ))
+        match path.filter(|p| p.as_os_str() != "-") {
+            Some(p) => Ok(Sink::File(StagedFile::create(p)?)),
+            None => Ok(Sink::Stdout),
+        }
     }
 
     /// Writes `bytes`; the error names the file.
     fn write(&mut self, stdout: &mut dyn Write, bytes: &[u8]) -> Result<(), WriteError> {
         match self {
-            Sink::File(p, w) => w.write_all(bytes).map_err(|error| WriteError {
-                path: Some(p.clone()),
-                error,
-            }),
+            Sink::File(f) => f
+                .write_all(bytes)
+                .map_err(|e| WriteError::of(Some(f.path()), e)),
             Sink::Stdout => stdout
                 .write_all(bytes)
                 .map_err(|error| WriteError { path: None, error }),
         }
     }
 
-    /// Flushes the buffer; the error names the file.
-    fn flush(&mut self, stdout: &mut dyn Write) -> Result<(), WriteError> {
+    /// Puts the file in place (flushes standard output); the error names the file.
+    fn finish(self, stdout: &mut dyn Write) -> Result<(), WriteError> {
         match self {
-            Sink::File(p, w) => w.flush().map_err(|error| WriteError {
-                path: Some(p.clone()),
-                error,
-            }),
+            Sink::File(f) => f.commit(),
             Sink::Stdout => stdout
                 .flush()
                 .map_err(|error| WriteError { path: None, error }),
@@ -1134,11 +1272,11 @@ fn run_bulk(
         .cloned()
         .partition(|o| streams(o, job.split));
     // Formats written by a stateful writer (Parquet) stream too when they go to a file.
-    let mut writers: Vec<(Output, Box<dyn BoardWriter>)> = Vec::new();
+    let mut writers: Vec<(Output, Box<dyn BoardWriter>, Staged)> = Vec::new();
     let mut collected: Vec<Output> = Vec::new();
     for o in rest {
         match open_board_writer(&o, &opts)? {
-            Some(w) => writers.push((o, w)),
+            Some((w, staged)) => writers.push((o, w, staged)),
             None => collected.push(o),
         }
     }
@@ -1214,7 +1352,7 @@ fn run_bulk(
                     new_deals += s.insert_deal_vec(std::mem::replace(&mut pending, next))?;
                 }
             }
-            for (o, w) in &mut writers {
+            for (o, w, _) in &mut writers {
                 w.write_boards(&chunk.boards)
                     .map_err(|e| board_write_error(o, e))?;
             }
@@ -1232,13 +1370,13 @@ fn run_bulk(
         new_deals += s.insert_deal_vec(std::mem::take(&mut pending))?;
     }
     let mut files = Vec::new();
-    for ((o, sink), size) in streamed.iter().zip(&mut sinks).zip(&mut sizes) {
+    for ((o, mut sink), size) in streamed.iter().zip(sinks).zip(&mut sizes) {
         let mut tail = Vec::new();
         o.format
             .write_footer(&opts, &mut tail)
             .map_err(|error| format_error(o, error))?;
         sink.write(stdout, &tail)?;
-        sink.flush(stdout)?;
+        sink.finish(stdout)?;
         *size += tail.len() as u64;
         files.push(ExportedFile {
             path: o.path.clone(),
@@ -1247,8 +1385,13 @@ fn run_bulk(
             bytes: *size,
         });
     }
-    for (o, w) in writers {
+    for (o, w, staged) in writers {
         let bytes = w.finish().map_err(|e| board_write_error(&o, e))?;
+        let path = staged.path().to_owned();
+        staged.commit().map_err(|error| WriteError {
+            path: Some(path),
+            error,
+        })?;
         files.push(ExportedFile {
             path: o.path.clone(),
             format: o.format.info().name,
@@ -1283,23 +1426,29 @@ fn bulk_options(job: &GenerateJob, scheme: Scheme, first: u64, last: u64) -> Wri
     }
 }
 
+/// A stateful writer on a staged file, and the file's guard.
+type StagedWriter = (Box<dyn BoardWriter>, Staged);
+
 /// The stateful writer of `o` ([`crate::formats::DealFormat::open_writer`]) on its file, when
-/// its format has one and the output is a file (not standard output).
+/// its format has one and the output is a file (not standard output), with the file's
+/// [`Staged`] guard (commit it once the writer has finished).
 fn open_board_writer(
     o: &Output,
     opts: &WriteOptions,
-) -> Result<Option<Box<dyn BoardWriter>>, GenerateError> {
+) -> Result<Option<StagedWriter>, GenerateError> {
     let Some(path) = o.path.as_deref().filter(|p| p.as_os_str() != "-") else {
         return Ok(None);
     };
-    let file = File::create(path).map_err(|error| WriteError {
-        path: Some(path.to_owned()),
-        error,
-    })?;
+    if !writes_in_chunks(o) {
+        return Ok(None);
+    }
+    let (staged, file) = stage_file(path)?;
     let out = Box::new(BufWriter::with_capacity(BUFFER, file));
     match o.format.open_writer(out, opts) {
         None => Ok(None),
-        Some(w) => w.map(Some).map_err(|e| board_write_error(o, e)),
+        Some(w) => w
+            .map(|w| Some((w, staged)))
+            .map_err(|e| board_write_error(o, e)),
     }
 }
 

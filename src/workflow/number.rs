@@ -19,14 +19,13 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use std::fs::File;
-use std::io::{BufWriter, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
 use crate::formats::{self, ChooseFormatError, SkippedBoard};
-use crate::workflow::export::WriteError;
+use crate::workflow::export::{StagedFile, WriteError};
 use crate::workflow::import::{ReadFileError, read_deal_file_all};
 use crate::{
     Deal, DealArgumentError, DealIndex, ErrorClass, Format, Labels, NumberError, Scheme,
@@ -162,7 +161,9 @@ pub struct DealJob {
     pub scheme: Scheme,
     /// The output format.
     pub format: Format,
-    /// The output file (created or truncated); `None` for the writer given to [`deal`].
+    /// The output file, written through a temporary file beside it and renamed when whole
+    /// ([`StagedFile`]: a failed write keeps the old file); `None` for the writer given to
+    /// [`deal`].
     pub out: Option<PathBuf>,
 }
 
@@ -275,15 +276,10 @@ pub fn deal(job: &DealJob, stdout: &mut dyn Write) -> Result<DealReport, DealJob
     // The range's ends must be deals (the chunks assume it).
     Deal::from_number(job.first, job.scheme)?;
     Deal::from_number(job.last, job.scheme)?;
-    let failed = |error| WriteError {
-        path: job.out.clone(),
-        error,
-    };
+    let failed = |error| WriteError::of(job.out.as_deref(), error);
+    // A file appears whole or not at all: a failed write keeps the old one.
     let mut file = match &job.out {
-        Some(p) => Some(BufWriter::with_capacity(
-            1 << 20,
-            File::create(p).map_err(failed)?,
-        )),
+        Some(p) => Some(StagedFile::create(p)?),
         None => None,
     };
     let out: &mut dyn Write = match &mut file {
@@ -313,6 +309,9 @@ pub fn deal(job: &DealJob, stdout: &mut dyn Write) -> Result<DealReport, DealJob
     )
     .map_err(failed)?;
     out.flush().map_err(failed)?;
+    if let Some(f) = file {
+        f.commit()?;
+    }
     Ok(DealReport {
         scheme: job.scheme.name(),
         first: job.first.to_string(),
