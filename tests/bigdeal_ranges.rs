@@ -410,10 +410,28 @@ fn json_lines_of_a_big_deal_set_carry_big_deal_numbers() {
     assert_eq!(exported.lines().collect::<Vec<_>>(), lines);
 }
 
-/// A Borel or DUP file read without `--first-board` cannot tell which boards it holds: it is
-/// read from board 1 and says so, rather than silently (Borel's seats depend on it).
+/// A file of a tournament set that carries no board numbers (DUP, BRI, DGE, BER, Borel, KOPS,
+/// Gödel) read without `--first-board` cannot tell which boards it holds: it is read from
+/// board 1 and says so, rather than silently (dealers and vulnerabilities, and Borel's seats,
+/// depend on it). The formats that carry board numbers do not warn.
 #[test]
 fn files_that_cannot_tell_their_first_board_say_so() {
+    let mut warned = Vec::new();
+    for &(ext, name) in FORMATS {
+        let data = std::fs::read(path("bd11-20", ext)).unwrap();
+        let format = formats::by_name(name).unwrap();
+        let untold = format
+            .read_numbered(&data, &ReadOptions::default())
+            .unwrap();
+        if !untold.warnings.is_empty() {
+            warned.push(name);
+        }
+    }
+    assert_eq!(
+        warned,
+        ["dup", "bri", "dge", "ber", "borel", "kops", "goedel"],
+        "the formats without board numbers, and only they"
+    );
     for (ext, name) in [("bhg", "borel"), ("dup", "dup")] {
         let data = std::fs::read(path("bd11-20", ext)).unwrap();
         let format = formats::by_name(name).unwrap();

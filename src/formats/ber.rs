@@ -17,6 +17,7 @@ static INFO: FormatInfo = FormatInfo {
     board_numbers: false,
     max_board: None,
     streaming: true,
+    board_set: true,
 };
 
 /// Bytes a record.

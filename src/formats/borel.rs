@@ -31,6 +31,7 @@ static INFO: FormatInfo = FormatInfo {
     board_numbers: false,
     max_board: None,
     streaming: true,
+    board_set: true,
 };
 
 /// The warning of a Borel file read without `--first-board`.

@@ -52,6 +52,7 @@ const INFO: &FormatInfo = &FormatInfo {
     board_numbers: false,
     max_board: None,
     streaming: true,
+    board_set: true,
 };
 
 /// The BRI part of `deal` (FORMATS.md §5): North's, East's and South's cards as two-digit

@@ -27,6 +27,7 @@ static INFO: FormatInfo = FormatInfo {
     board_numbers: true,
     max_board: None,
     streaming: true,
+    board_set: false,
 };
 
 /// CDS seat codes by dealdex seat (N, E, S, W): N = 1, E = 2, S = 3, W = 0.

@@ -27,6 +27,7 @@ static INFO: FormatInfo = FormatInfo {
     board_numbers: true,
     max_board: None,
     streaming: true,
+    board_set: false,
 };
 
 /// One field of a line: its text (without quotes) and the 1-based column where the text starts.

@@ -45,6 +45,7 @@ static INFO: FormatInfo = FormatInfo {
     board_numbers: false,
     max_board: None,
     streaming: true,
+    board_set: false,
 };
 
 impl DealFormat for DealLines {

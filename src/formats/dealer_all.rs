@@ -51,6 +51,7 @@ static INFO: FormatInfo = FormatInfo {
     board_numbers: true,
     max_board: None,
     streaming: true,
+    board_set: false,
 };
 
 /// The width of a column of dealer's `printall` and `printew` (all but the last are padded).

@@ -41,6 +41,7 @@ static INFO: FormatInfo = FormatInfo {
     board_numbers: false,
     max_board: None,
     streaming: true,
+    board_set: false,
 };
 
 /// True when `line` is one whole number, as dealer prints an expression's value.

@@ -41,6 +41,7 @@ static INFO: FormatInfo = FormatInfo {
     board_numbers: false,
     max_board: None,
     streaming: true,
+    board_set: false,
 };
 
 /// The hands one deal of a file shows ([`DealerEw::read_hands`],

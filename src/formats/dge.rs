@@ -56,6 +56,7 @@ const INFO: &FormatInfo = &FormatInfo {
     board_numbers: false,
     max_board: None,
     streaming: true,
+    board_set: true,
 };
 
 /// The DGE part of `deal` (FORMATS.md §5): for N, E, S, W the suit symbols 0x06 0x03 0x04

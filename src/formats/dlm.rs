@@ -51,6 +51,7 @@ static INFO: FormatInfo = FormatInfo {
     board_numbers: true,
     max_board: Some(99),
     streaming: false,
+    board_set: false,
 };
 
 /// The highest board a DLM file holds.

@@ -66,6 +66,7 @@ static INFO: FormatInfo = FormatInfo {
     board_numbers: false,
     max_board: Some(99),
     streaming: true,
+    board_set: true,
 };
 
 /// Parses a trailer number field: digits, surrounded by spaces or NULs (left-aligned as

@@ -49,6 +49,7 @@ static INFO: FormatInfo = FormatInfo {
     board_numbers: true,
     max_board: None,
     streaming: false,
+    board_set: false,
 };
 
 #[derive(Deserialize)]

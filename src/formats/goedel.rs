@@ -33,6 +33,7 @@ static INFO: FormatInfo = FormatInfo {
     board_numbers: false,
     max_board: None,
     streaming: true,
+    board_set: true,
 };
 
 /// The width of Big Deal's number: 29 digits and 9 commas.

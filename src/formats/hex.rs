@@ -25,6 +25,7 @@ static INFO: FormatInfo = FormatInfo {
     board_numbers: false,
     max_board: None,
     streaming: true,
+    board_set: false,
 };
 
 const DIGITS: &[u8; 16] = b"0123456789ABCDEF";

@@ -23,6 +23,7 @@ static INFO: FormatInfo = FormatInfo {
     board_numbers: true,
     max_board: None,
     streaming: true,
+    board_set: false,
 };
 
 /// Bytes a record.

@@ -45,6 +45,7 @@ static INFO: FormatInfo = FormatInfo {
     board_numbers: true,
     max_board: None,
     streaming: true,
+    board_set: false,
 };
 
 /// The members the reader uses.

@@ -26,6 +26,7 @@ static INFO: FormatInfo = FormatInfo {
     board_numbers: false,
     max_board: None,
     streaming: false,
+    board_set: true,
 };
 
 /// KOPS seat codes by dealdex seat (N, E, S, W): N = 0, E = 1, S = 2, W = 3.

@@ -465,6 +465,11 @@ pub struct FormatInfo {
     /// True when boards can be written in chunks between [`DealFormat::write_header`] and
     /// [`DealFormat::write_footer`]; false when the writer needs the whole set in one call.
     pub streaming: bool,
+    /// True for the formats of tournament sets for dealing machines (DUP, BRI, DGE, BER,
+    /// Borel, KOPS, Gödel numbers) that carry no board numbers: their boards' dealers and
+    /// vulnerabilities depend on where the set starts, which only `--first-board` says, so
+    /// [`DealFormat::read_numbered`] warns when it is not given.
+    pub board_set: bool,
 }
 
 /// Options for reading a file ([`DealFormat::read_numbered`]).
@@ -476,6 +481,15 @@ pub struct ReadOptions {
     /// trailer, and picks the block of 256 boards a CDS file's board bytes lie in. Board
     /// numbers a record carries (PBN, LIN, CSV, DLM, JSON, …) are kept.
     pub first_board: Option<u64>,
+}
+
+/// The warning of a [`FormatInfo::board_set`] file read without `--first-board`.
+pub(crate) fn untold_first_board(format: &str) -> String {
+    format!(
+        "read as boards 1, 2, …: a {format} file carries no board numbers, so the dealers and \
+         vulnerabilities are boards 1, 2, …'s; give --first-board if the set starts at another \
+         board"
+    )
 }
 
 /// Options for writing a set.
@@ -559,6 +573,9 @@ pub trait DealFormat: Send + Sync {
     fn read_numbered(&self, data: &[u8], opts: &ReadOptions) -> Result<FileBoards, FormatError> {
         let mut read = self.read_all(data)?;
         number_records(&mut read, opts.first_board.unwrap_or(1));
+        if self.info().board_set && opts.first_board.is_none() && !read.boards.is_empty() {
+            read.warnings.push(untold_first_board(self.info().name));
+        }
         Ok(read)
     }
 

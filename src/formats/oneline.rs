@@ -51,6 +51,7 @@ static INFO: FormatInfo = FormatInfo {
     board_numbers: false,
     max_board: None,
     streaming: true,
+    board_set: false,
 };
 
 /// The first words of the statistics lines dealer prints after the deals.

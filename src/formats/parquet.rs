@@ -73,6 +73,7 @@ static INFO: FormatInfo = FormatInfo {
     board_numbers: true,
     max_board: Some(i64::MAX as u64),
     streaming: false,
+    board_set: false,
 };
 
 /// The strains of the `dd_*` columns, in [`TrickTable::rows`] order.

@@ -49,6 +49,7 @@ static INFO: FormatInfo = FormatInfo {
     board_numbers: false,
     max_board: None,
     streaming: true,
+    board_set: false,
 };
 
 /// One suit of a redeal hand as printed: where its symbol is and the ranks after it.

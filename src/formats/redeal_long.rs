@@ -60,6 +60,7 @@ static INFO: FormatInfo = FormatInfo {
     board_numbers: false,
     max_board: None,
     streaming: true,
+    board_set: false,
 };
 
 /// The column where East's suits start in a West-East line.
