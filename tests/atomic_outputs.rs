@@ -38,9 +38,12 @@ fn stderr(out: &Output) -> String {
 
 /// The directory's entries, sorted.
 fn entries(d: &Path) -> Vec<String> {
+    // SQLite's WAL side files come and go with the database's readers (a read-only reader
+    // leaves them): they are the database's, not an output's.
     let mut v: Vec<String> = std::fs::read_dir(d)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| !n.ends_with(".db-wal") && !n.ends_with(".db-shm"))
         .collect();
     v.sort();
     v
