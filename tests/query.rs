@@ -2208,7 +2208,8 @@ fn never_matches_is_exact_for_a_term_against_a_literal() {
         ("dd(S, nt)", 0, 13),
         ("dd(EW, spades)", 0, 13),
     ];
-    let ops: [(&str, fn(i64, i64) -> bool); 6] = [
+    type Op = fn(i64, i64) -> bool;
+    let ops: [(&str, Op); 6] = [
         ("=", |a, b| a == b),
         ("!=", |a, b| a != b),
         ("<", |a, b| a < b),
