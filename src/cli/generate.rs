@@ -236,13 +236,13 @@ pub fn run(a: GenerateArgs, json: bool) -> anyhow::Result<()> {
             drawing = std::time::Instant::now();
         }
         Progress::Done(n) => bar.set_position(n),
-        Progress::Drawn { drawn, matched } => {
+        // The matches so far are the bar's position (Done).
+        Progress::Drawn { drawn, .. } => {
             let rate = drawn as f64 / drawing.elapsed().as_secs_f64().max(1e-3);
             bar.set_message(format!(
-                "drew {} ({}/s), {} matched",
+                "drew {} ({} deals/s)",
                 indicatif::HumanCount(drawn),
                 indicatif::HumanCount(rate as u64),
-                indicatif::HumanCount(matched)
             ));
         }
         Progress::Finished => bar.finish_and_clear(),
