@@ -26,8 +26,8 @@ mod generation;
 pub use generation::bigdeal;
 pub use generation::predeal::{Predeal, PredealError};
 pub use generation::stream::{
-    CHUNK, MatchingDeals, Seed, SeedError, first_matching, generate_chunks, generate_chunks_with,
-    par_chunks_ordered,
+    CHUNK, DrawProgress, MatchingDeals, Seed, SeedError, first_matching, first_matching_within,
+    generate_chunks, generate_chunks_with, par_chunks_ordered,
 };
 
 // The SQLite store: deals keyed by index, sets, plays, double-dummy tables, SQL functions.

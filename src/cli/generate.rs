@@ -75,9 +75,16 @@ pub struct GenerateArgs {
     #[arg(long, value_name = "HANDS")]
     predeal: Option<String>,
     /// Keep only deals matching this query-language expression (see `dealdex query --help`),
-    /// drawing until enough match: e.g. 'hcp(N) in 20..21 and balanced(N)'.
+    /// drawing until enough match: e.g. 'hcp(N) in 20..21 and balanced(N)'. A query no deal
+    /// can match by its terms' ranges ('hcp(N) > 37') is refused at once (exit 2, naming the
+    /// column); a terminal shows deals drawn a second and matches so far.
     #[arg(long = "where", value_name = "EXPR")]
     filter: Option<String>,
+    /// With --where: give up after drawing N deals without finding enough matches (exit 2,
+    /// saying how many matched; nothing stored or written); 0 for no bound
+    /// [default: 1000000000].
+    #[arg(long, value_name = "N", requires = "filter")]
+    max_draws: Option<u64>,
     /// No progress bar and no summary.
     #[arg(long, short)]
     quiet: bool,
@@ -163,6 +170,11 @@ fn job(a: &GenerateArgs) -> anyhow::Result<(GenerateJob, Option<PathBuf>)> {
         source: source(a)?,
         predeal,
         filter,
+        max_draws: match a.max_draws {
+            None => Some(wf::DEFAULT_MAX_DRAWS),
+            Some(0) => None,
+            Some(n) => Some(n),
+        },
         outputs,
         name: a.name.clone(),
         event: a.write.event.clone(),
@@ -206,6 +218,7 @@ pub fn run(a: GenerateArgs, json: bool) -> anyhow::Result<()> {
     };
     let talk = !a.quiet && !json;
     let mut bar = progress_bar(false, "");
+    let mut drawing = std::time::Instant::now();
     let mut on_progress = |p: Progress<'_>| match p {
         Progress::SeedSaved {
             path,
@@ -213,14 +226,25 @@ pub fn run(a: GenerateArgs, json: bool) -> anyhow::Result<()> {
         } if bulk && talk => eprintln!("{}", wf::seed_saved_text(path, default_taken)),
         Progress::SeedSaved { .. } => {}
         Progress::Started { total, matching } => {
-            let what = if matching { "matching deals" } else { "deals" };
-            bar = progress_bar(
-                show_progress(a.quiet),
-                &format!("{{bar:40}} {{human_pos}}/{{human_len}} {what} {{per_sec}} eta {{eta}}"),
-            );
+            // With a filter the rate that matters is the draws': the message carries it.
+            let template = match matching {
+                true => "{bar:40} {human_pos}/{human_len} matching deals; {msg}",
+                false => "{bar:40} {human_pos}/{human_len} deals {per_sec} eta {eta}",
+            };
+            bar = progress_bar(show_progress(a.quiet), template);
             bar.set_length(total);
+            drawing = std::time::Instant::now();
         }
         Progress::Done(n) => bar.set_position(n),
+        // The matches so far are the bar's position (Done).
+        Progress::Drawn { drawn, .. } => {
+            let rate = drawn as f64 / drawing.elapsed().as_secs_f64().max(1e-3);
+            bar.set_message(format!(
+                "drew {} ({} deals/s)",
+                indicatif::HumanCount(drawn),
+                indicatif::HumanCount(rate as u64),
+            ));
+        }
         Progress::Finished => bar.finish_and_clear(),
     };
     let mut stdout = open_output(None)?;

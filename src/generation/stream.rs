@@ -360,7 +360,8 @@ pub struct MatchingDeals {
     #[serde(skip)]
     pub deals: Vec<Deal>,
     /// Deals drawn from the stream to find them: the last match's place in the stream,
-    /// counted from the first deal drawn (1-based).
+    /// counted from the first deal drawn (1-based); when [`first_matching_within`] found
+    /// fewer than asked, every deal it drew (its bound).
     pub drawn: u64,
     /// Deals whose double-dummy table was solved (a query with `dd` or `par` terms solves
     /// only the deals its cheaper conditions leave undecided; 0 without them), those decided
@@ -371,14 +372,24 @@ pub struct MatchingDeals {
     pub tested: u64,
 }
 
+/// How a search of [`first_matching_within`] is going: reported once a chunk.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DrawProgress {
+    /// Deals drawn from the stream so far (all of them tested).
+    pub drawn: u64,
+    /// Of those, deals that matched.
+    pub matched: u64,
+}
+
 /// Draws deals `first, first + 1, …` of the seed's stream (completing `predeal` when given)
 /// and keeps those matching `query` until `want` matched: generation that stops early, on
 /// all cores. Reproducible: the result is the first `want` matching deals of the stream,
 /// whatever the thread count. `progress` is called with the number found so far, on the
 /// calling thread, once a chunk ([`CHUNK`] deals).
 ///
-/// The stream has 2^64 deals, so a query that no deal can satisfy runs for ever: check
-/// rare queries on a small `want` first.
+/// The stream has 2^64 deals, so a query that no deal can satisfy runs for ever: refuse
+/// those first ([`crate::query::Query::never_matches`]), and bound the draws of rare ones
+/// with [`first_matching_within`].
 ///
 /// ```
 /// use dealdex::{Seed, query::Query};
@@ -399,6 +410,36 @@ pub fn first_matching(
     query: &crate::query::Query,
     progress: &mut dyn FnMut(u64),
 ) -> MatchingDeals {
+    first_matching_within(seed, predeal, first, want, u64::MAX, query, &mut |p| {
+        progress(p.matched)
+    })
+}
+
+/// [`first_matching`] that draws at most `max_draws` deals (deals `first ..= first +
+/// max_draws − 1` of the stream, and never past the stream's end): when fewer than `want`
+/// of those match, it returns the ones that did, with `drawn` = the deals drawn (all of
+/// them). So `deals.len() < want` says the bound was reached; the result is still
+/// reproducible (the matches among exactly those deals). `progress` gets the deals drawn
+/// and matched so far, on the calling thread, once a chunk.
+///
+/// ```
+/// use dealdex::{Seed, query::Query};
+/// let seed: Seed = "11".repeat(32).parse()?;
+/// // Possible, but about 1 deal in 10^10 or so: not within 20,000 draws.
+/// let rare = Query::parse("hcp(N) >= 36")?;
+/// let found = dealdex::first_matching_within(&seed, None, 1, 2, 20_000, &rare, &mut |_| {});
+/// assert_eq!((found.deals.len(), found.drawn), (0, 20_000));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn first_matching_within(
+    seed: &Seed,
+    predeal: Option<&Predeal>,
+    first: u64,
+    want: u64,
+    max_draws: u64,
+    query: &crate::query::Query,
+    progress: &mut dyn FnMut(DrawProgress),
+) -> MatchingDeals {
     /// Stops the stream once enough deals matched.
     struct Enough;
     let mut out = MatchingDeals {
@@ -414,10 +455,12 @@ pub fn first_matching(
     let solved = std::sync::atomic::AtomicU64::new(0);
     let tested = std::sync::atomic::AtomicU64::new(0);
     let chunk = query_chunk(query);
+    // Board u64::MAX is not drawn: the stream ends at u64::MAX − 1, as it always has here.
+    let draws = max_draws.min(u64::MAX - first);
     let _stopped = generate_chunks_sized(
         seed,
         predeal,
-        (first, u64::MAX - first),
+        (first, draws),
         chunk,
         |start, deals| {
             tested.fetch_add(deals.len() as u64, std::sync::atomic::Ordering::Relaxed);
@@ -444,7 +487,10 @@ pub fn first_matching(
                 }
             }
             out.drawn += len;
-            progress(out.deals.len() as u64);
+            progress(DrawProgress {
+                drawn: out.drawn,
+                matched: out.deals.len() as u64,
+            });
             Ok(())
         },
     );

@@ -169,6 +169,7 @@ use crate::model::deal::Deal;
 use crate::model::features::Side;
 use crate::play::record::Strain;
 
+mod bounds;
 mod eval;
 mod lexer;
 mod parser;
@@ -210,7 +211,10 @@ pub const MAX_SQL_PARAMS: usize = 32_766;
 /// let q: Query = "HCP(north) IN 20..21 && Balanced(N)".parse().unwrap();
 /// assert_eq!(q.to_string(), "hcp(N) in 20..21 and balanced(N)");
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
+///
+/// Two queries are equal when their conditions are (the columns of the text they were
+/// parsed from do not count).
+#[derive(Clone, Debug)]
 pub struct Query {
     /// The condition as written (for `Display` and the SQL compilers, which order
     /// operands themselves).
@@ -219,7 +223,19 @@ pub struct Query {
     /// `par(…)` term moved last (stably): what [`Query::matches`] evaluates, so it need not
     /// sort them for every deal.
     plan: Cond,
+    /// The 1-based column of each number comparison of `cond`, in written order (for the
+    /// errors of [`Query::never_matches`]).
+    columns: Vec<usize>,
 }
+
+impl PartialEq for Query {
+    /// Equal conditions (`plan` follows from `cond`; columns do not count).
+    fn eq(&self, other: &Query) -> bool {
+        self.cond == other.cond
+    }
+}
+
+impl Eq for Query {}
 
 /// A query compiled to SQL: a boolean expression usable as `WHERE <clause>` over the
 /// `deals` table, with numbered placeholders `?1`, `?2`, … whose values are `params`
@@ -439,10 +455,41 @@ impl Query {
     /// assert_eq!(e.column, 5);
     /// ```
     pub fn parse(text: &str) -> Result<Query, QueryError> {
-        parser::parse(text).map(|cond| Query {
+        parser::parse(text).map(|(cond, columns)| Query {
             plan: eval::plan(&cond),
             cond,
+            columns,
         })
+    }
+
+    /// Why no deal can match the query, when each term's range alone shows it (the ranges
+    /// in the [module docs](self)' table): a comparison that can never hold
+    /// (`hcp(N) > 37`, `len(S, hearts) < 0`, `longest(E) in 0..3`) or always holds
+    /// (`hcp(N) <= 37`), folded through `not`, `and` and `or`. `None` when the ranges do
+    /// not decide it: the query may still be very rare (`hcp(N) >= 36`) or impossible for a
+    /// reason the ranges do not see (`hcp(N) > 20 and hcp(N) < 10`), but it is never
+    /// `Some` for a query some deal matches. A sum's range is the sum of its terms' ranges.
+    /// Cost: one walk of the query. `generate --where` refuses such a query before drawing
+    /// a deal.
+    ///
+    /// The [`QueryError`] has the column of the first comparison that decides it, and says
+    /// why: `column 1: hcp(N) > 37 can never hold: a hand has 0 to 37 HCP; so no deal can
+    /// match the query` (an `or` of impossible comparisons lists up to four, each with its
+    /// column).
+    ///
+    /// ```
+    /// use dealdex::query::Query;
+    /// let e = Query::parse("balanced(N) and hcp(N) > 37").unwrap().never_matches().unwrap();
+    /// assert_eq!(e.column, 17);
+    /// assert!(e.message.starts_with("hcp(N) > 37 can never hold: a hand has 0 to 37 HCP"));
+    /// assert!(Query::parse("len(N, spades) > 13 or len(S, hearts) < 0").unwrap().never_matches().is_some());
+    /// assert!(Query::parse("not hcp(NS) <= 40").unwrap().never_matches().is_some());
+    /// // Rare, not impossible; and what the ranges cannot see.
+    /// assert!(Query::parse("hcp(N) >= 36").unwrap().never_matches().is_none());
+    /// assert!(Query::parse("hcp(N) > 20 and hcp(N) < 10").unwrap().never_matches().is_none());
+    /// ```
+    pub fn never_matches(&self) -> Option<QueryError> {
+        bounds::never(&self.cond, &self.columns)
     }
 
     /// Whether `deal` satisfies the query, computed in Rust with [`crate::model::features`].

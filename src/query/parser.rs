@@ -47,8 +47,12 @@ struct Item {
     end: usize,
 }
 
-/// Parses and type-checks a whole query.
-pub(super) fn parse(src: &str) -> Result<Cond, QueryError> {
+/// Parses and type-checks a whole query: the condition, and the 1-based column (in
+/// characters) of each comparison (`a OP b`, `a in lo..hi`, not those of shapes) in the
+/// order they are written, which is the order [`super::bounds`] meets them walking the
+/// condition (a comparison never holds another one, and `and` / `or` keep their operands'
+/// order).
+pub(super) fn parse(src: &str) -> Result<(Cond, Vec<usize>), QueryError> {
     let tokens = tokenize(src)?;
     if tokens.len() == 1 {
         return Err(error_at(
@@ -61,11 +65,20 @@ pub(super) fn parse(src: &str) -> Result<Cond, QueryError> {
         src,
         tokens,
         pos: 0,
+        comparisons: Vec::new(),
     };
     let item = p.or(0)?;
     let t = p.peek();
     match t.kind {
-        Kind::End => p.cond(item),
+        Kind::End => {
+            let cond = p.cond(item)?;
+            let columns = p
+                .comparisons
+                .iter()
+                .map(|&b| super::lexer::column(src, b))
+                .collect();
+            Ok((cond, columns))
+        }
         Kind::RParen => Err(p.err(t, "unmatched ')'")),
         _ if matches!(item.val, Val::Cond(_)) => Err(p.err(
             t,
@@ -89,6 +102,9 @@ struct Parser<'a> {
     src: &'a str,
     tokens: Vec<Token>,
     pos: usize,
+    /// The byte offset where each number comparison (`Cond::Cmp`, `Cond::Range`) parsed so
+    /// far starts, in order.
+    comparisons: Vec<usize>,
 }
 
 impl<'a> Parser<'a> {
@@ -252,8 +268,12 @@ impl<'a> Parser<'a> {
             self.bump();
             let right = self.sum(depth)?;
             let (start, end) = (left.start, right.end);
+            let cond = self.compare(left, op, t, right)?;
+            if let Cond::Cmp(..) = cond {
+                self.comparisons.push(start);
+            }
             Item {
-                val: Val::Cond(self.compare(left, op, t, right)?),
+                val: Val::Cond(cond),
                 start,
                 end,
             }
@@ -279,6 +299,7 @@ impl<'a> Parser<'a> {
                     ),
                 ));
             }
+            self.comparisons.push(start);
             Item {
                 val: Val::Cond(Cond::Range(term, lo.0, hi.0)),
                 start,
@@ -903,7 +924,7 @@ fn num(t: Term) -> Val {
 }
 
 /// The range of `e`'s value over all deals, from [`Term::bounds`] (exact in `i128`).
-fn range(e: &Expr) -> (i128, i128) {
+pub(super) fn range(e: &Expr) -> (i128, i128) {
     let (a, b) = e.first.bounds();
     let (mut lo, mut hi) = (i128::from(a), i128::from(b));
     for (op, t) in &e.rest {

@@ -67,6 +67,11 @@ pub const MAX_SET_BOARDS: u64 = 1 << 20;
 /// `split`) may collect in memory in a bulk run.
 pub const MAX_COLLECTED: u64 = 1 << 20;
 
+/// How many deals a `--where` run draws by default before it gives up
+/// ([`GenerateJob::max_draws`]): 10⁹, some minutes of work (a simple query tests about
+/// 3.5 million deals a second on 2 busy cores: about 5 minutes).
+pub const DEFAULT_MAX_DRAWS: u64 = 1_000_000_000;
+
 /// Bytes buffered per output file.
 const BUFFER: usize = 1 << 20;
 
@@ -148,9 +153,15 @@ pub struct GenerateJob {
     pub source: Source,
     /// Fixed cards: the rest is dealt uniformly among the consistent deals.
     pub predeal: Option<Predeal>,
-    /// Keep only matching deals, drawing until enough match (the stream has 2^64 deals: a
-    /// query no deal satisfies runs for ever).
+    /// Keep only matching deals, drawing until enough match. A query whose terms' ranges
+    /// show that no deal can match ([`Query::never_matches`]) is refused before any deal is
+    /// drawn ([`GenerateError::NeverMatches`]); a rare one is bounded by `max_draws`.
     pub filter: Option<Filter>,
+    /// With a filter: the most deals drawn from the stream to find the matching ones
+    /// ([`DEFAULT_MAX_DRAWS`] by default; `None`: no bound, the stream's 2⁶⁴ deals). Past
+    /// it the job fails with [`GenerateError::DrawLimit`], having stored and written
+    /// nothing (a fresh seed's key file of a bulk run, saved before drawing, stays).
+    pub max_draws: Option<u64>,
     /// The outputs, each a file or standard output with its format. A set is rendered for
     /// all of them before anything is written; a bulk run streams the formats that stream
     /// and collects the boards for the others (at most [`MAX_COLLECTED`]).
@@ -203,6 +214,7 @@ impl GenerateJob {
             source,
             predeal: None,
             filter: None,
+            max_draws: Some(DEFAULT_MAX_DRAWS),
             outputs,
             name: None,
             event: None,
@@ -367,7 +379,8 @@ pub enum Progress<'a> {
         /// The default name, when it was taken and the seed went to `path` instead.
         default_taken: Option<&'a Path>,
     },
-    /// A bulk run started: `total` deals to make (`matching`: deals that match the filter).
+    /// A bulk run, or the search of a set's deals with a filter, started: `total` deals to
+    /// make (`matching`: deals that match the filter).
     Started {
         /// Deals to make.
         total: u64,
@@ -376,6 +389,14 @@ pub enum Progress<'a> {
     },
     /// Deals made (or matching deals found) so far, once a chunk.
     Done(u64),
+    /// With a filter: deals drawn from the stream and how many of them matched so far, once
+    /// a chunk (after [`Progress::Done`]); the caller's clock gives the rate.
+    Drawn {
+        /// Deals drawn (and tested) so far.
+        drawn: u64,
+        /// Of those, deals that matched.
+        matched: u64,
+    },
     /// The bulk run's deals are all made and written.
     Finished,
 }
@@ -518,6 +539,30 @@ pub enum GenerateError {
         /// Its last board.
         last: u64,
     },
+    /// The filter can match no deal, as its terms' ranges show ([`Query::never_matches`]):
+    /// refused before any deal is drawn.
+    #[error("--where: {error}")]
+    NeverMatches {
+        /// Why, with the column of the comparison that decides it.
+        error: QueryError,
+    },
+    /// Fewer deals than asked matched the filter within [`GenerateJob::max_draws`] draws:
+    /// nothing was stored or written.
+    #[error("{}", draw_limit_text(*.drawn, *.matched, *.max_draws, *.mode, *.first_missing, *.last))]
+    DrawLimit {
+        /// Deals drawn: the bound.
+        drawn: u64,
+        /// Of those, deals that matched (fewer than asked).
+        matched: u64,
+        /// The bound ([`GenerateJob::max_draws`]).
+        max_draws: u64,
+        /// A set's boards or a bulk run's deals.
+        mode: Mode,
+        /// The first board (deal of a bulk run) not made.
+        first_missing: u64,
+        /// The last board (deal) asked for.
+        last: u64,
+    },
     /// Big Deal's 32-bit counter ran out before the bulk run's last deal.
     #[error("the Big Deal stream's 32-bit counter ran out before the last board")]
     BigDealExhausted,
@@ -529,7 +574,9 @@ pub enum GenerateError {
 impl GenerateError {
     /// This error's [`ErrorClass`](crate::ErrorClass): a store error has the store's class,
     /// an unwritable output or key file is I/O, a failing random source is I/O; everything
-    /// else (ranges, counts, formats, key files given) is bad input.
+    /// else (ranges, counts, formats, key files given, a filter that can never match or
+    /// matched too few deals within [`GenerateJob::max_draws`], like a `dealdex sql`
+    /// statement past its time limit) is bad input.
     pub fn class(&self) -> crate::ErrorClass {
         use crate::ErrorClass as C;
         match self {
@@ -541,6 +588,69 @@ impl GenerateError {
             _ => C::BadInput,
         }
     }
+}
+
+/// `n` with a comma between each group of three digits: `1,000,000`.
+fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// The message of [`GenerateError::DrawLimit`]: `--where matched 3 of the 1,000,000,000
+/// deals drawn (1 in 333 million); stopped at --max-draws 1000000000 with boards 4-4 not
+/// made; nothing was stored or written …`.
+///
+/// ```
+/// use dealdex::workflow::generate::{GenerateError, Mode};
+/// let e = GenerateError::DrawLimit {
+///     drawn: 1_000_000_000, matched: 3, max_draws: 1_000_000_000,
+///     mode: Mode::Set, first_missing: 4, last: 4,
+/// };
+/// assert!(e.to_string().starts_with(
+///     "--where matched 3 of the 1,000,000,000 deals drawn (1 in 333 million); \
+///      stopped at --max-draws 1000000000 with boards 4-4 not made; nothing was stored or written"
+/// ));
+/// ```
+fn draw_limit_text(
+    drawn: u64,
+    matched: u64,
+    max_draws: u64,
+    mode: Mode,
+    first_missing: u64,
+    last: u64,
+) -> String {
+    let rate = match matched {
+        0 => format!("--where matched none of the {} deals drawn", grouped(drawn)),
+        _ => {
+            let one_in = drawn as f64 / matched as f64;
+            let one_in = if one_in >= 1e9 {
+                format!("{:.0} billion", one_in / 1e9)
+            } else if one_in >= 1e6 {
+                format!("{:.0} million", one_in / 1e6)
+            } else {
+                grouped(one_in.round() as u64)
+            };
+            format!(
+                "--where matched {} of the {} deals drawn (1 in {one_in})",
+                grouped(matched),
+                grouped(drawn)
+            )
+        }
+    };
+    let what = match mode {
+        Mode::Set => "boards",
+        Mode::Bulk => "matching deals",
+    };
+    format!(
+        "{rate}; stopped at --max-draws {max_draws} with {what} {first_missing}-{last} not made; nothing was stored or written (raise --max-draws, 0 for no bound, or loosen the query)"
+    )
 }
 
 /// Parses a board range `A-B`, or `N` for `1-N`, into `(A, B)` with 1 ≤ A ≤ B and at most
@@ -616,14 +726,18 @@ pub fn read_seed_file(path: &Path) -> Result<Seed, GenerateError> {
 }
 
 /// Checks a job without touching anything: the set's range, a bulk run's count, start and
-/// batch, that it has something to do (`storing`: a store will be given), and that every
-/// output's format can hold the run. [`run`] checks the same; call this first to refuse bad
-/// input before opening (and creating) a database.
+/// batch, that it has something to do (`storing`: a store will be given), that every
+/// output's format can hold the run, and that the filter can match some deal as far as its
+/// terms' ranges tell ([`Query::never_matches`]). [`run`] checks the same; call this first
+/// to refuse bad input before opening (and creating) a database.
 ///
 /// # Errors
 /// The bad-input variants of [`GenerateError`].
 pub fn check(job: &GenerateJob, storing: bool) -> Result<(), GenerateError> {
     check_paths(job)?;
+    if let Some(error) = job.filter.as_ref().and_then(|f| f.query.never_matches()) {
+        return Err(GenerateError::NeverMatches { error });
+    }
     let (start, count, batch) = match job.boards {
         Boards::Set { first, last } => return check_set(&format!("{first}-{last}"), first, last),
         Boards::Bulk {
@@ -1004,14 +1118,7 @@ fn run_set(
             deals
         }
         (None, Some(f)) => {
-            let found = crate::first_matching(
-                &source.seed,
-                job.predeal.as_ref(),
-                first,
-                count,
-                &f.query,
-                &mut |_| {},
-            );
+            let found = find_matching(job, &source.seed, (first, count), f, Mode::Set, progress)?;
             drawn = Some(found.drawn);
             solved = f.query.uses_dd().then_some(found.solved);
             found.deals
@@ -1483,19 +1590,14 @@ fn run_filtered(
     stdout: &mut dyn Write,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<BulkDone, GenerateError> {
-    progress(Progress::Started {
-        total: run.count,
-        matching: true,
-    });
-    let found = crate::first_matching(
+    let found = find_matching(
+        job,
         &source.seed,
-        job.predeal.as_ref(),
-        run.start,
-        run.count,
-        &filter.query,
-        &mut |n| progress(Progress::Done(n)),
-    );
-    progress(Progress::Finished);
+        (run.start, run.count),
+        filter,
+        Mode::Bulk,
+        progress,
+    )?;
     let boards = numbered(run.start, &found.deals);
     let opts = bulk_options(job, source.scheme, run.start, run.start + (run.count - 1));
     let files = render_set(&job.outputs, &boards, &opts, job.split)?;
@@ -1515,4 +1617,54 @@ fn run_filtered(
         solved: filter.query.uses_dd().then_some(found.solved),
         files: files.iter().map(ExportedFile::from).collect(),
     })
+}
+
+/// The first `count` deals of the stream from `first` on that match `filter`, drawing at most
+/// [`GenerateJob::max_draws`] deals; reports [`Progress::Started`], then [`Progress::Done`]
+/// and [`Progress::Drawn`] once a chunk, then [`Progress::Finished`] (also when the bound
+/// is reached).
+///
+/// # Errors
+/// [`GenerateError::DrawLimit`] when fewer than `count` matched within the bound.
+fn find_matching(
+    job: &GenerateJob,
+    seed: &Seed,
+    (first, count): (u64, u64),
+    filter: &Filter,
+    mode: Mode,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<crate::MatchingDeals, GenerateError> {
+    progress(Progress::Started {
+        total: count,
+        matching: true,
+    });
+    let max_draws = job.max_draws.unwrap_or(u64::MAX);
+    let found = crate::first_matching_within(
+        seed,
+        job.predeal.as_ref(),
+        first,
+        count,
+        max_draws,
+        &filter.query,
+        &mut |p| {
+            progress(Progress::Done(p.matched));
+            progress(Progress::Drawn {
+                drawn: p.drawn,
+                matched: p.matched,
+            });
+        },
+    );
+    progress(Progress::Finished);
+    let matched = found.deals.len() as u64;
+    if matched < count {
+        return Err(GenerateError::DrawLimit {
+            drawn: found.drawn,
+            matched,
+            max_draws,
+            mode,
+            first_missing: first + matched,
+            last: first + (count - 1),
+        });
+    }
+    Ok(found)
 }

@@ -1,0 +1,217 @@
+//! Queries no deal can match, found from each term's range alone: an interval analysis.
+//!
+//! Every number term has a range that holds on every deal ([`Term::bounds`], from the
+//! feature definitions: a hand has 0 to 37 HCP, a suit 0 to 13 cards, …), so a sum has a
+//! range too (the sum of its terms' ranges, which may be wider than the truth: it never
+//! leaves out a value the sum can take). A comparison whose two sides' ranges make it false
+//! whatever the values (`hcp(N) > 37`, `len(S, hearts) < 0`) *can never hold*; one they make
+//! true whatever the values (`hcp(N) <= 37`) *always holds*. The verdicts fold through
+//! `not` (swapped), `and` (never if an operand never holds, always if all always hold) and
+//! `or` (always if an operand always holds, never if none can hold). Anything else (shapes,
+//! `balanced`, a comparison the ranges leave open) is unknown, so the analysis is
+//! conservative: it calls a query impossible only when no deal can match it, and says
+//! nothing of a query that is merely rare (`hcp(N) >= 36`) or impossible for a reason the
+//! ranges do not see (`hcp(N) > 20 and hcp(N) < 10`, `hcp(N) + hcp(S) > 40`).
+
+use std::fmt;
+
+use super::parser::range;
+use super::{CmpOp, Cond, QueryError, Term, Who};
+
+/// How many of the comparisons that make a query impossible its error lists.
+const LISTED: usize = 4;
+
+/// A comparison whose outcome is the same on every deal.
+#[derive(Clone, Copy)]
+struct Fixed<'a> {
+    /// Its 1-based column in the query.
+    column: usize,
+    /// The comparison.
+    cond: &'a Cond,
+    /// True when it always holds, false when it never does.
+    holds: bool,
+}
+
+/// What the analysis knows of a condition: that it always holds, or never does (with the
+/// comparisons that decide it), or nothing.
+enum Known<'a> {
+    Always(Vec<Fixed<'a>>),
+    Never(Vec<Fixed<'a>>),
+    Unknown,
+}
+
+/// Why no deal can match `cond`, when its terms' ranges show it: the error names the column
+/// of the first comparison that decides it. `columns` are the comparisons' columns in the
+/// order they are written ([`super::parser::parse`]).
+pub(super) fn never(cond: &Cond, columns: &[usize]) -> Option<QueryError> {
+    let mut next = 0;
+    match known(cond, columns, &mut next) {
+        Known::Never(fixed) => Some(error(&fixed)),
+        Known::Always(_) | Known::Unknown => None,
+    }
+}
+
+/// The verdict on `c`; `next` counts the comparisons met so far (every one is visited, in
+/// written order, so each finds its column).
+fn known<'a>(c: &'a Cond, columns: &[usize], next: &mut usize) -> Known<'a> {
+    match c {
+        Cond::Cmp(..) | Cond::Range(..) => {
+            let column = columns.get(*next).copied().unwrap_or(1);
+            *next += 1;
+            match outcome(c) {
+                Some(holds) => {
+                    let fixed = vec![Fixed {
+                        column,
+                        cond: c,
+                        holds,
+                    }];
+                    if holds {
+                        Known::Always(fixed)
+                    } else {
+                        Known::Never(fixed)
+                    }
+                }
+                None => Known::Unknown,
+            }
+        }
+        Cond::Balanced(_) | Cond::SemiBalanced(_) | Cond::Shape { .. } => Known::Unknown,
+        Cond::Not(inner) => match known(inner, columns, next) {
+            Known::Always(f) => Known::Never(f),
+            Known::Never(f) => Known::Always(f),
+            Known::Unknown => Known::Unknown,
+        },
+        Cond::And(parts) | Cond::Or(parts) => {
+            let and = matches!(c, Cond::And(_));
+            // Every operand is visited (each comparison must meet its column).
+            let verdicts: Vec<Known<'a>> = parts.iter().map(|p| known(p, columns, next)).collect();
+            // `and`: one operand that never holds decides it; all must always hold for it
+            // to. `or`: the other way round.
+            let mut all = Vec::new();
+            let mut every = true;
+            for v in verdicts {
+                match (v, and) {
+                    (Known::Never(f), true) => return Known::Never(f),
+                    (Known::Always(f), false) => return Known::Always(f),
+                    (Known::Always(f), true) | (Known::Never(f), false) => all.extend(f),
+                    (Known::Unknown, _) => every = false,
+                }
+            }
+            match (every, and) {
+                (false, _) => Known::Unknown,
+                (true, true) => Known::Always(all),
+                (true, false) => Known::Never(all),
+            }
+        }
+    }
+}
+
+/// Whether the comparison `c` holds on every deal (`Some(true)`), on none (`Some(false)`),
+/// or depends on the deal as far as its terms' ranges tell (`None`).
+fn outcome(c: &Cond) -> Option<bool> {
+    match c {
+        Cond::Cmp(l, op, r) => {
+            // The range of l − r, exact in i128 (each side's range is within i64).
+            let ((l_lo, l_hi), (r_lo, r_hi)) = (range(l), range(r));
+            let (lo, hi) = (l_lo - r_hi, l_hi - r_lo);
+            let (always, never) = match op {
+                CmpOp::Eq => (lo == 0 && hi == 0, lo > 0 || hi < 0),
+                CmpOp::Ne => (lo > 0 || hi < 0, lo == 0 && hi == 0),
+                CmpOp::Lt => (hi < 0, lo >= 0),
+                CmpOp::Le => (hi <= 0, lo > 0),
+                CmpOp::Gt => (lo > 0, hi <= 0),
+                CmpOp::Ge => (lo >= 0, hi < 0),
+            };
+            decided(always, never)
+        }
+        Cond::Range(e, from, to) => {
+            let (a, b) = range(e);
+            let (from, to) = (i128::from(*from), i128::from(*to));
+            decided(a >= from && b <= to, b < from || a > to)
+        }
+        _ => None,
+    }
+}
+
+/// `Some(true)` when `always`, `Some(false)` when `never`, else `None`.
+fn decided(always: bool, never: bool) -> Option<bool> {
+    match (always, never) {
+        (true, _) => Some(true),
+        (_, true) => Some(false),
+        _ => None,
+    }
+}
+
+/// The range of a term in words, as the feature defines it (`None` for a literal).
+fn fact(t: &Term) -> Option<&'static str> {
+    Some(match t {
+        Term::Lit(_) => return None,
+        Term::Hcp(Who::Seat(_)) => "a hand has 0 to 37 HCP",
+        Term::Hcp(Who::Side(_)) => "a side has 0 to 40 HCP",
+        Term::Len(Who::Seat(_), _) => "a hand holds 0 to 13 cards of a suit",
+        Term::Len(Who::Side(_), _) => "a side holds 0 to 13 cards of a suit",
+        Term::Controls(Who::Seat(_)) => "a hand has 0 to 12 controls",
+        Term::Controls(Who::Side(_)) => "a side has 0 to 12 controls",
+        Term::Ltc(_) => "a hand has 0 to 12 losers",
+        Term::Longest(_) => "a hand's longest suit has 4 to 13 cards",
+        Term::Dd(..) => "a declarer takes 0 to 13 tricks",
+        Term::Par(..) => "a par score is within -7600 to 7600",
+    })
+}
+
+/// Why the comparison `c` is decided: the ranges of its terms, in words.
+fn reason(c: &Cond) -> String {
+    let terms: Vec<&Term> = match c {
+        Cond::Cmp(l, _, r) => l.terms().chain(r.terms()).collect(),
+        Cond::Range(e, ..) => e.terms().collect(),
+        _ => Vec::new(),
+    };
+    let mut facts: Vec<&str> = Vec::new();
+    for f in terms.into_iter().filter_map(fact) {
+        if !facts.contains(&f) {
+            facts.push(f);
+        }
+    }
+    if facts.is_empty() {
+        "it compares fixed numbers".to_owned()
+    } else {
+        facts.join(", and ")
+    }
+}
+
+/// A condition in the query's canonical text.
+struct Show<'a>(&'a Cond);
+
+impl fmt::Display for Show<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        super::write_cond(f, self.0)
+    }
+}
+
+/// The error for a query its comparisons `fixed` make impossible (at least one), at the
+/// first one's column: `hcp(N) > 37 can never hold: a hand has 0 to 37 HCP; no deal can
+/// match the query`, more of them listed with their columns.
+fn error(fixed: &[Fixed<'_>]) -> QueryError {
+    let item = |x: &Fixed<'_>| {
+        let verdict = if x.holds {
+            "always holds"
+        } else {
+            "can never hold"
+        };
+        format!("{} {verdict}: {}", Show(x.cond), reason(x.cond))
+    };
+    let mut message = fixed.first().map(item).unwrap_or_default();
+    for x in fixed.iter().skip(1).take(LISTED - 1) {
+        message.push_str(&format!("; at column {}, {}", x.column, item(x)));
+    }
+    if fixed.len() > LISTED {
+        message.push_str(&format!(
+            "; and {} more such comparisons",
+            fixed.len() - LISTED
+        ));
+    }
+    message.push_str("; so no deal can match the query");
+    QueryError {
+        column: fixed.first().map_or(1, |x| x.column),
+        message,
+    }
+}
