@@ -877,8 +877,8 @@ fn an_older_database_gets_the_plays_table() {
         assert!(err.to_string().contains("no such table: plays"), "{err}");
     }
     let mut store = Store::open(&path).unwrap();
-    // Every later migration ran: 04-play, 05-dd and 06-packed-lengths.
-    assert_eq!(store.schema_version().unwrap(), before.len() + 3);
+    // Every later migration ran: 04-play, 05-dd, 06-packed-lengths and 07-dd-source.
+    assert_eq!(store.schema_version().unwrap(), before.len() + 4);
     assert_eq!(store.deal_count().unwrap(), 10);
     // The upgraded file stores and returns plays.
     let data = std::fs::read(
