@@ -19,6 +19,10 @@ use crate::play::record::Strain;
 /// table; [`Strain::ALL`]).
 pub const DD_STRAINS: [Strain; 5] = Strain::ALL;
 
+/// The solver behind [`solve`] and [`solve_all`], with its version: recorded as the source
+/// of every table dealdex solves and stores (migration 07, [`crate::DdSource::Solved`]).
+pub const SOLVER: &str = "pons-dds 0.2.0";
+
 /// Bytes of a packed [`TrickTable`]: 20 trick counts of 4 bits.
 pub const PACKED_LEN: usize = 10;
 

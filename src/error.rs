@@ -154,6 +154,7 @@ impl crate::StoreError {
             E::CorruptPlay { .. }
             | E::CorruptKey { .. }
             | E::CorruptDd { .. }
+            | E::CorruptDdSource { .. }
             | E::CorruptDeal { .. }
             | E::CorruptBoard { .. }
             | E::CorruptSeedHash { .. }

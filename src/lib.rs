@@ -33,7 +33,7 @@ pub use generation::stream::{
 // The SQLite store: deals keyed by index, sets, plays, double-dummy tables, SQL functions.
 mod store;
 pub use store::sqlfn;
-pub use store::{BoardExtras, ExtrasStored, NewPlay, StoredPlay};
+pub use store::{BoardExtras, DdSource, ExtrasStored, NewPlay, StoredDd, StoredPlay};
 pub use store::{
     DEFAULT_DATABASE, NewSet, ReadOnlyQuery, ReadOnlyStore, SetBoard, SetInfo, SetOutcome, Store,
     StoreError,

@@ -160,7 +160,10 @@ fn sql_is_truly_read_only() {
     assert_eq!(mode, "wal");
     assert_eq!(store.deal_count().unwrap(), 20);
     assert_eq!(store.set_boards("s").unwrap().len(), 20);
-    assert_eq!(store.schema_version().unwrap(), 6);
+    assert_eq!(
+        store.schema_version().unwrap(),
+        dealdex::Store::SCHEMA_VERSION
+    );
     drop(store);
 
     // Reading still works: SELECT, table-valued and reporting pragmas, setting queries.

@@ -115,3 +115,14 @@ fn packed_tables_round_trip_and_reject_bad_bytes() {
     assert!(TrickTable::from_bytes(&[0; 9]).is_err());
     assert!(TrickTable::new([[14, 0, 0, 0, 0]; 4]).is_err());
 }
+
+/// The solver recorded as the source of solved tables (migration 07) names the pons-dds
+/// version this build links (Cargo.lock), so a stored `solved by pons-dds X` is true.
+#[test]
+fn the_recorded_solver_is_the_locked_pons_dds() {
+    let lock = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.lock")).unwrap();
+    let at = lock.find("name = \"pons-dds\"\nversion = \"").unwrap();
+    let rest = &lock[at + "name = \"pons-dds\"\nversion = \"".len()..];
+    let version = &rest[..rest.find('"').unwrap()];
+    assert_eq!(dealdex::dd::SOLVER, format!("pons-dds {version}"));
+}

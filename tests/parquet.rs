@@ -271,3 +271,178 @@ fn bulk_generation_streams_parquet_past_the_collected_limit() {
     assert_eq!(boards.len() as u64, n);
     assert_eq!(boards.last().unwrap().number, Some(n));
 }
+
+/// Issue 27, defect 12: a Parquet archive carries no checksum, so one whose double-dummy
+/// table was changed in transit (here: rewritten by dealdex's own writer with one trick count
+/// altered, a valid file) is imported as it is. The store records where each table came from,
+/// and `solve --verify` re-solves those read from files: it reports exactly the altered board
+/// and exits 1, while the unaltered archive verifies clean (exit 0). `--replace` puts the
+/// fresh solve in place, after which the database verifies clean.
+#[test]
+fn tables_changed_in_transit_are_found_by_solve_verify() {
+    use dealdex::{DdSource, DealIndex, Store};
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    dealdex(d)
+        .args([
+            "generate", "--boards", "1-3", "--seed", SEED, "--out", "club.pbn",
+        ])
+        .args(["--db", "a.db", "-q"])
+        .assert()
+        .success();
+    dealdex(d)
+        .args(["solve", "--set", "club", "--db", "a.db", "-q"])
+        .assert()
+        .success();
+    dealdex(d)
+        .args([
+            "export",
+            "--set",
+            "club",
+            "--db",
+            "a.db",
+            "--out",
+            "good.parquet",
+        ])
+        .assert()
+        .success();
+
+    // The same archive with board 2's North-in-notrump count changed by one.
+    let mut boards = formats::Parquet
+        .read(&std::fs::read(d.join("good.parquet")).unwrap())
+        .unwrap();
+    let board2 = boards.iter_mut().find(|b| b.number == Some(2)).unwrap();
+    let mut rows = board2.dd.unwrap().rows();
+    rows[0][0] = if rows[0][0] == 13 { 12 } else { rows[0][0] + 1 };
+    board2.dd = Some(dealdex::dd::TrickTable::new(rows).unwrap());
+    let altered = DealIndex::from_deal(&board2.deal);
+    let mut w = ParquetWriter::new(Vec::new()).unwrap();
+    w.write(&boards).unwrap();
+    std::fs::write(d.join("changed.parquet"), w.finish().unwrap()).unwrap();
+
+    for (file, db) in [("good.parquet", "good.db"), ("changed.parquet", "bad.db")] {
+        dealdex(d)
+            .args(["import", file, "--db", db, "--set", "club"])
+            .assert()
+            .success();
+    }
+
+    // Provenance: solved here in a.db, the file (name as given, its SHA-256) in bad.db.
+    let a = Store::open(&d.join("a.db")).unwrap();
+    let bad = Store::open(&d.join("bad.db")).unwrap();
+    assert_eq!(
+        a.dd_source(&altered).unwrap(),
+        Some(DdSource::Solved {
+            solver: dealdex::dd::SOLVER.to_owned()
+        })
+    );
+    let hash: [u8; 32] = Sha256::digest(std::fs::read(d.join("changed.parquet")).unwrap()).into();
+    assert_eq!(
+        bad.dd_source(&altered).unwrap(),
+        Some(DdSource::File {
+            file: "changed.parquet".into(),
+            format: "parquet".into(),
+            sha256: Some(hash),
+        })
+    );
+    drop((a, bad));
+
+    // Verified clean: the unaltered archive, and a.db (its tables were solved here).
+    for db in ["good.db", "a.db"] {
+        let (report, _) = json_report(d, &["solve", "--verify", "--all", "--db", db, "--json"]);
+        assert_eq!(
+            report["mismatches"],
+            serde_json::json!([]),
+            "{db}: {report}"
+        );
+    }
+    let (report, _) = json_report(d, &["solve", "--verify", "--db", "good.db", "--json"]);
+    assert_eq!(
+        (report["candidates"].as_u64(), report["checked"].as_u64()),
+        (Some(3), Some(3))
+    );
+
+    // The altered one: exactly board 2, exit 1, named with the file and the count.
+    let out = dealdex(d)
+        .args(["solve", "--verify", "--all", "--db", "bad.db"])
+        .output()
+        .unwrap();
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert_eq!(out.status.code(), Some(1), "{stdout}{stderr}");
+    assert!(stderr.contains("verification failed: 1 of 3"), "{stderr}");
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 2, "{stdout}");
+    assert!(lines[0].contains(&altered.to_string()), "{stdout}");
+    assert!(lines[0].contains("set club board 2"), "{stdout}");
+    assert!(
+        lines[0].contains("from file changed.parquet (parquet, sha256"),
+        "{stdout}"
+    );
+    assert!(lines[0].contains(": N NT stored "), "{stdout}");
+    let out = dealdex(d)
+        .args([
+            "solve", "--verify", "--set", "club", "--db", "bad.db", "--json",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let m = &report["mismatches"];
+    assert_eq!(m.as_array().unwrap().len(), 1, "{report}");
+    assert_eq!(
+        m[0]["boards"],
+        serde_json::json!([{"set": "club", "board": 2}])
+    );
+    assert_eq!(m[0]["source"]["kind"], "file");
+    assert_eq!(m[0]["cells"].as_array().unwrap().len(), 1, "{report}");
+    assert_eq!(m[0]["cells"][0]["declarer"], "N");
+    assert_eq!(m[0]["cells"][0]["strain"], "NT");
+    assert_eq!(
+        m[0]["cells"][0]["stored"].as_u64(),
+        Some(u64::from(rows[0][0]))
+    );
+    // Nothing stored changed.
+    let bad = Store::open(&d.join("bad.db")).unwrap();
+    assert_eq!(bad.dd_table(&altered).unwrap().unwrap().rows(), rows);
+    drop(bad);
+
+    // A sample checks that many tables; the same seed the same ones.
+    let (sampled, _) = json_report(
+        d,
+        &[
+            "solve", "--verify", "--db", "good.db", "--sample", "2", "--json",
+        ],
+    );
+    assert_eq!(
+        (sampled["candidates"].as_u64(), sampled["checked"].as_u64()),
+        (Some(3), Some(2))
+    );
+
+    // --replace stores the fresh solve (as solved here); the database then verifies clean
+    // (only the two tables still from the file are left to check).
+    let out = dealdex(d)
+        .args(["solve", "--verify", "--replace", "--db", "bad.db", "--json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["replaced"].as_u64(), Some(1), "{report}");
+    let (report, _) = json_report(d, &["solve", "--verify", "--db", "bad.db", "--json"]);
+    assert_eq!(
+        (report["candidates"].as_u64(), report["checked"].as_u64()),
+        (Some(2), Some(2))
+    );
+    let bad = Store::open(&d.join("bad.db")).unwrap();
+    let good = Store::open(&d.join("good.db")).unwrap();
+    assert_eq!(
+        bad.dd_table(&altered).unwrap(),
+        good.dd_table(&altered).unwrap()
+    );
+    assert_eq!(
+        bad.dd_source(&altered).unwrap(),
+        Some(DdSource::solved_here())
+    );
+}

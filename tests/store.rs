@@ -491,7 +491,7 @@ fn data_persists_across_reopen_and_migrations_run_once() {
     let keys = random_keys(15, 100);
     {
         let mut store = Store::open(&path).unwrap();
-        assert_eq!(store.schema_version().unwrap(), 6);
+        assert_eq!(store.schema_version().unwrap(), Store::SCHEMA_VERSION);
         store.insert_deals(&keys[..50]).unwrap();
         store
             .store_set(&new_set("kept", Some([9; 32])), &boards(&keys[40..60]))
@@ -500,7 +500,7 @@ fn data_persists_across_reopen_and_migrations_run_once() {
     for _ in 0..2 {
         // A second run of 01-initial would fail on CREATE TABLE.
         let mut store = Store::open(&path).unwrap();
-        assert_eq!(store.schema_version().unwrap(), 6);
+        assert_eq!(store.schema_version().unwrap(), Store::SCHEMA_VERSION);
         assert_eq!(store.deal_count().unwrap(), 60);
         assert_eq!(store.set_boards("kept").unwrap(), boards(&keys[40..60]));
         assert_eq!(
@@ -525,6 +525,7 @@ fn data_persists_across_reopen_and_migrations_run_once() {
             objects,
             [
                 "table dd",
+                "table dd_sources",
                 "view deal_features",
                 "table deals",
                 "index deals_strong_e",
@@ -809,7 +810,7 @@ fn a_version_1_database_gets_its_features_backfilled() {
         }
     }
     let store = Store::open(&path).unwrap();
-    assert_eq!(store.schema_version().unwrap(), 6);
+    assert_eq!(store.schema_version().unwrap(), Store::SCHEMA_VERSION);
     for k in &keys {
         let deal = k.to_deal().unwrap();
         let (hcp_n, hcp_w, len_e_h): (i64, i64, i64) = store
@@ -840,11 +841,57 @@ fn a_version_1_database_gets_its_features_backfilled() {
 /// The migrations before 04-play, in order, read from `migrations/` (so a database of any
 /// earlier version can be built the way an older dealdex left it).
 fn migrations_before_plays() -> Vec<String> {
+    migrations_before("04")
+}
+
+/// Issue 27, defect 12: tables stored before migration 07 recorded no source. They read as
+/// of unknown source, and `solve --verify` checks them as it checks files' (they may have
+/// been imported); a table solved after the upgrade is recorded as solved here.
+#[test]
+fn tables_stored_before_sources_were_recorded_are_of_unknown_source() {
+    use dealdex::DdSource;
+    let (_dir, path) = temp_db();
+    let deals: Vec<dealdex::Deal> = random_keys(7, 2)
+        .iter()
+        .map(|k| k.to_deal().unwrap())
+        .collect();
+    let keys: Vec<DealIndex> = deals.iter().map(DealIndex::from_deal).collect();
+    let tables = dealdex::dd::solve_all(&deals);
+    {
+        let conn = Connection::open(&path).unwrap();
+        for sql in migrations_before("07") {
+            conn.execute_batch(&sql).unwrap();
+        }
+        conn.execute_batch("PRAGMA user_version = 6").unwrap();
+        conn.execute("INSERT INTO deals(key) VALUES (?1)", [&keys[0].0])
+            .unwrap();
+        conn.execute(
+            "INSERT INTO dd(deal, tricks) VALUES (?1, ?2)",
+            rusqlite::params![&keys[0].0, &tables[0].to_bytes()],
+        )
+        .unwrap();
+    }
+    let mut store = Store::open(&path).unwrap();
+    assert_eq!(store.schema_version().unwrap(), 7);
+    assert_eq!(store.dd_source(&keys[0]).unwrap(), Some(DdSource::Unknown));
+    store.store_dd(&[(keys[1], tables[1])]).unwrap();
+    assert_eq!(
+        store.dd_source(&keys[1]).unwrap(),
+        Some(DdSource::solved_here())
+    );
+    let to_verify = store.dd_tables_to_verify(None, None, 10).unwrap();
+    assert_eq!(to_verify.len(), 1);
+    assert_eq!((to_verify[0].key, to_verify[0].table), (keys[0], tables[0]));
+    assert_eq!(store.integrity_check().unwrap(), "ok");
+}
+
+/// The migrations whose folder name sorts before `before`, in order, read from `migrations/`.
+fn migrations_before(before: &str) -> Vec<String> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("migrations");
     let mut names: Vec<String> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().file_name().into_string().unwrap())
-        .filter(|n| n.as_str() < "04")
+        .filter(|n| n.as_str() < before)
         .collect();
     names.sort();
     names
@@ -877,8 +924,8 @@ fn an_older_database_gets_the_plays_table() {
         assert!(err.to_string().contains("no such table: plays"), "{err}");
     }
     let mut store = Store::open(&path).unwrap();
-    // Every later migration ran: 04-play, 05-dd and 06-packed-lengths.
-    assert_eq!(store.schema_version().unwrap(), before.len() + 3);
+    // Every later migration ran: 04-play, 05-dd, 06-packed-lengths and 07-dd-source.
+    assert_eq!(store.schema_version().unwrap(), before.len() + 4);
     assert_eq!(store.deal_count().unwrap(), 10);
     // The upgraded file stores and returns plays.
     let data = std::fs::read(
@@ -913,7 +960,7 @@ fn an_older_database_gets_the_plays_table() {
     // Opening it again runs no migration twice.
     assert_eq!(
         Store::open(&path).unwrap().schema_version().unwrap(),
-        before.len() + 3
+        before.len() + 4
     );
 }
 

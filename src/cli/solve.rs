@@ -26,7 +26,14 @@ Examples:
   dealdex solve boards.pbn --format json
   dealdex solve - --input-format hex --no-db --format json < keys.hex
   dealdex solve --set club
-  dealdex solve --all --db big.db"
+  dealdex solve --all --db big.db
+  dealdex solve --verify --all --db big.db          # re-solve the tables read from files
+  dealdex solve --verify --set club --sample 50 --json
+
+--verify re-solves the stored tables dealdex did not solve (imported from files, which
+carry no checksum of their tables, or stored before sources were recorded), prints every
+one that differs from a fresh solve, and exits 1 if any does (0 when all agree). It changes
+nothing stored unless --replace is given."
 )]
 pub struct SolveArgs {
     /// Deals to solve: PBN deal strings (`N:…`), hex indices (`-X` gives dealer and
@@ -62,6 +69,22 @@ pub struct SolveArgs {
     /// (default: from the board number, else None).
     #[arg(long, value_name = "VUL")]
     vul: Option<String>,
+    /// Re-solve the stored tables that dealdex did not solve (read from files, or of unknown
+    /// source) and report every one that differs (exit 1 if any): of the set given with
+    /// --set, else of the whole database.
+    #[arg(long, conflicts_with_all = ["inputs", "no_db", "format", "input_format", "dealer", "vul"])]
+    verify: bool,
+    /// With --verify: check a seeded random sample of this many tables, not all.
+    #[arg(long, value_name = "N", requires = "verify",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    sample: Option<u64>,
+    /// With --verify --sample: the sample's seed (the same seed, the same tables).
+    #[arg(long, value_name = "SEED", requires = "sample",
+          default_value_t = solve::DEFAULT_VERIFY_SEED)]
+    seed: u64,
+    /// With --verify: replace each table that differs by the fresh solve.
+    #[arg(long, requires = "verify")]
+    replace: bool,
     /// Deals per batch: solved on all cores, then committed in one transaction.
     #[arg(long, value_name = "N", default_value_t = DEFAULT_SOLVE_BATCH as u64,
           value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
@@ -84,6 +107,9 @@ fn parse_seat(s: &str) -> Result<Seat, String> {
 }
 
 pub fn run(a: SolveArgs, json: bool) -> anyhow::Result<()> {
+    if a.verify {
+        return verify(a, json);
+    }
     let vul = solve::check_request(&a.inputs, a.set.as_deref(), a.all, &a.db, a.vul.as_deref())?;
     let mut items = Vec::new();
     for input in &a.inputs {
@@ -190,4 +216,54 @@ fn read_input(
         SolveInputError::Read(_) => anyhow::Error::from(e).context(input.to_owned()),
         e => e.into(),
     })
+}
+
+/// `solve --verify`: the job from the arguments, each mismatch a line (or the report as one
+/// JSON line), the summary, and a failure (exit 1) when a table differs.
+fn verify(a: SolveArgs, json: bool) -> anyhow::Result<()> {
+    let mut store = Store::open_existing(&a.db)?;
+    if let Some(name) = &a.set
+        && store.set(name)?.is_none()
+    {
+        return Err(SolveInputError::NoSet {
+            set: name.clone(),
+            database: store.path().to_owned(),
+        }
+        .into());
+    }
+    let job = solve::VerifyJob {
+        set: a.set.clone(),
+        sample: a.sample,
+        seed: a.seed,
+        batch: a.batch as usize,
+        replace: a.replace,
+    };
+    let bar = progress_bar(
+        show_progress(a.quiet),
+        "{bar:40} {human_pos}/{human_len} tables verified {per_sec} eta {eta}",
+    );
+    let report = solve::verify(&job, &mut store, &mut |p: SolveProgress| {
+        bar.set_length(p.total);
+        bar.set_position(p.done);
+    })?;
+    bar.finish_and_clear();
+    let mut out = std::io::stdout().lock();
+    match json {
+        true => writeln!(out, "{}", serde_json::to_string(&report)?)?,
+        false => {
+            for m in &report.mismatches {
+                writeln!(out, "{m}")?;
+            }
+            writeln!(out, "{}", report.summary(&a.db))?;
+        }
+    }
+    out.flush()?;
+    match report.verified() {
+        true => Ok(()),
+        false => Err(anyhow::anyhow!(
+            "verification failed: {} of {} double-dummy tables checked differ from a fresh solve",
+            report.mismatches.len(),
+            report.checked
+        )),
+    }
 }

@@ -39,6 +39,7 @@ mod readonly;
 mod search;
 pub mod sqlfn;
 
+pub use dd::{DdSource, StoredDd};
 pub use plays::{NewPlay, StoredPlay};
 
 /// What a deal file carries besides its deals, stored in the same transaction as them by
@@ -50,6 +51,9 @@ pub struct BoardExtras {
     /// Double-dummy tables the file gives (migration 05), each with its deal, which must be
     /// among the deals stored with it.
     pub dd: Vec<(DealIndex, crate::dd::TrickTable)>,
+    /// Where those tables came from (migration 07), recorded with each new one;
+    /// [`DdSource::Unknown`] by default.
+    pub dd_source: DdSource,
 }
 
 /// How many of a [`BoardExtras`] were new to the database.
@@ -120,6 +124,7 @@ fn migrations() -> Migrations<'static> {
         M::up(include_str!("../../migrations/04-play/up.sql")),
         M::up(include_str!("../../migrations/05-dd/up.sql")),
         M::up(include_str!("../../migrations/06-packed-lengths/up.sql")),
+        M::up(include_str!("../../migrations/07-dd-source/up.sql")),
     ])
 }
 
@@ -377,6 +382,15 @@ pub enum StoreError {
         /// What is wrong with it.
         error: crate::dd::DdError,
     },
+    /// A `dd_sources` row (migration 07) that dealdex does not write: an unknown `kind`, or
+    /// a `sha256` that is not 32 bytes.
+    #[error("stored source {id} of double-dummy tables: {what}")]
+    CorruptDdSource {
+        /// The row's id.
+        id: i64,
+        /// What is wrong with it.
+        what: String,
+    },
     /// A set's `scheme` read from the file is not the name of a [`Scheme`] (dealdex writes
     /// only [`Scheme::name`]s).
     #[error(
@@ -612,7 +626,7 @@ impl Store {
     /// assert_eq!(store.schema_version()?, dealdex::Store::SCHEMA_VERSION);
     /// # Ok::<(), dealdex::StoreError>(())
     /// ```
-    pub const SCHEMA_VERSION: usize = 6;
+    pub const SCHEMA_VERSION: usize = 7;
 
     /// Opens the database file at `path`, creating it if missing (with 32 KiB pages), sets
     /// the connection's pragmas (WAL journal, `synchronous=NORMAL`, `foreign_keys=ON`, a
@@ -767,7 +781,7 @@ impl Store {
     /// ```
     /// let store = dealdex::Store::open_in_memory()?;
     /// assert_eq!(store.deal_count()?, 0);
-    /// assert_eq!(store.schema_version()?, 6);
+    /// assert_eq!(store.schema_version()?, 7);
     /// # Ok::<(), dealdex::StoreError>(())
     /// ```
     ///
@@ -960,7 +974,7 @@ impl Store {
                 if !e.plays.is_empty() {
                     stored.plays = plays::insert_plays(&tx, path, None, &e.plays, b)?;
                 }
-                stored.dd = dd::insert_dd_rows(&tx, path, &e.dd)?;
+                stored.dd = dd::insert_dd_rows(&tx, path, &e.dd, &e.dd_source)?;
             }
             out.push((deals, stored));
         }
@@ -1188,7 +1202,7 @@ impl Store {
                         &extras.plays,
                         play_boards,
                     )?,
-                    dd: dd::insert_dd_rows(&tx, path, &extras.dd)?,
+                    dd: dd::insert_dd_rows(&tx, path, &extras.dd, &extras.dd_source)?,
                 };
                 tx.commit().at(path)?;
                 let outcome = SetOutcome {
@@ -1225,7 +1239,7 @@ impl Store {
         insert_boards(&tx, set_id, rows).at(path)?;
         let new_plays = ExtrasStored {
             plays: plays::insert_plays(&tx, path, Some(set_id), &extras.plays, play_boards)?,
-            dd: dd::insert_dd_rows(&tx, path, &extras.dd)?,
+            dd: dd::insert_dd_rows(&tx, path, &extras.dd, &extras.dd_source)?,
         };
         tx.commit().at(path)?;
         let outcome = SetOutcome {

@@ -32,7 +32,8 @@ use crate::dd::TrickTable;
 use crate::formats::{self, Board, DealFormat, FileBoards, FormatError, SkippedBoard};
 use crate::model::index::DealIndex;
 use crate::model::number::Scheme;
-use crate::store::{BoardExtras, ExtrasStored, NewPlay, NewSet, Store, StoreError};
+use crate::store::{BoardExtras, DdSource, ExtrasStored, NewPlay, NewSet, Store, StoreError};
+use sha2::{Digest, Sha256};
 
 /// Bytes of files read (in parallel) before their boards are stored.
 const WINDOW_BYTES: u64 = 256 << 20;
@@ -712,11 +713,20 @@ fn parse_file(
         let name = format!("{}: ", path.display());
         msg.strip_prefix(&name).map(str::to_owned).unwrap_or(msg)
     };
+    let data = std::fs::read(path).map_err(|error| {
+        strip(
+            ReadFileError::Io {
+                path: path.to_owned(),
+                error,
+            }
+            .to_string(),
+        )
+    })?;
     let FileBoards {
         boards,
         skipped,
         warnings,
-    } = read_deal_file_all(path, format, first_board).map_err(|e| strip(e.to_string()))?;
+    } = read_deal_bytes(&data, path, format, first_board).map_err(|e| strip(e.to_string()))?;
     // SQLite cannot hold a board number above i64::MAX: refuse the file here, not after
     // its deals were stored.
     if let Some(board) = boards
@@ -728,11 +738,25 @@ fn parse_file(
     }
     let plays = board_plays(&boards)?;
     let dd = board_dd(&boards)?;
+    // The tables are stored as the file gives them: record which file (and its bytes' hash,
+    // computed only for files that carry tables) so that `solve --verify` can find them.
+    let dd_source = match dd.is_empty() {
+        true => DdSource::Unknown,
+        false => DdSource::File {
+            file: path.display().to_string(),
+            format: format.info().name.to_owned(),
+            sha256: Some(Sha256::digest(&data).into()),
+        },
+    };
     Ok(Parsed {
         boards,
         skipped,
         warnings,
-        extras: BoardExtras { plays, dd },
+        extras: BoardExtras {
+            plays,
+            dd,
+            dd_source,
+        },
     })
 }
 

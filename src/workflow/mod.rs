@@ -19,6 +19,7 @@ pub mod generate;
 pub mod import;
 // The solve workflow: tables for deals or a database, batched and resumable.
 pub mod solve;
+pub mod verify_dd;
 // Deal strings, indices and files to hand-record numbers, and numbers to deals.
 pub mod number;
 // Count, list or explain the stored deals matching a query.

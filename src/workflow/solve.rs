@@ -18,6 +18,10 @@ use crate::model::deal::Deal;
 use crate::model::index::DealIndex;
 use crate::store::{Store, StoreError};
 
+pub use super::verify_dd::{
+    BoardRef, CellMismatch, DEFAULT_VERIFY_SEED, TableMismatch, VerifyJob, VerifyReport, verify,
+};
+
 /// Deals per committed batch by default: at ~7 deals/s a core, 64 deals are a few seconds
 /// of work on 2 cores, so a kill loses little, while each transaction stays cheap.
 pub const DEFAULT_SOLVE_BATCH: usize = 64;
