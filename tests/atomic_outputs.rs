@@ -9,6 +9,9 @@ use std::process::Output;
 
 use tempfile::TempDir;
 
+mod common;
+use common::{entries, stderr};
+
 const BIN: &str = env!("CARGO_BIN_EXE_dealdex");
 
 fn dealdex(dir: &Path, args: &[&str]) -> Output {
@@ -30,23 +33,6 @@ fn limited(dir: &Path, blocks: u32, args: &[&str]) -> Output {
         .args(args)
         .output()
         .unwrap()
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
-
-/// The directory's entries, sorted.
-fn entries(d: &Path) -> Vec<String> {
-    // SQLite's WAL side files come and go with the database's readers (a read-only reader
-    // leaves them): they are the database's, not an output's.
-    let mut v: Vec<String> = std::fs::read_dir(d)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|n| !n.ends_with(".db-wal") && !n.ends_with(".db-shm"))
-        .collect();
-    v.sort();
-    v
 }
 
 /// Asserts a failed write: exit 1, the error names `file`, the old target is unchanged and

@@ -5,29 +5,19 @@
 //! orphan key file.
 
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 
 use dealdex::{Seed, Store};
 use tempfile::TempDir;
 
+mod common;
+use common::{entries, stderr};
+
+/// dealdex run in `dir` as a std command (the concurrency test spawns several at once).
 fn dealdex(dir: &Path) -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_dealdex"));
     c.current_dir(dir);
     c
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
-
-/// The directory's entries, sorted.
-fn entries(d: &Path) -> Vec<String> {
-    let mut v: Vec<String> = std::fs::read_dir(d)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    v.sort();
-    v
 }
 
 /// The seed a key file holds (its one line that is not a comment).

@@ -32,3 +32,21 @@ pub fn json_report(dir: &Path, args: &[&str]) -> (serde_json::Value, Vec<String>
     let report = serde_json::from_str(&last).unwrap_or_else(|e| panic!("{last:?}: {e}"));
     (report, lines)
 }
+
+/// A finished command's standard error, as text.
+pub fn stderr(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// The directory's entries, sorted. SQLite's WAL side files (`*.db-wal`, `*.db-shm`) are left
+/// out: they come and go with the database's readers (a read-only reader leaves them) and are
+/// the database's, not an output's.
+pub fn entries(d: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(d)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| !n.ends_with(".db-wal") && !n.ends_with(".db-shm"))
+        .collect();
+    v.sort();
+    v
+}
