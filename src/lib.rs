@@ -35,8 +35,8 @@ mod store;
 pub use store::sqlfn;
 pub use store::{BoardExtras, DdSource, ExtrasStored, NewPlay, StoredDd, StoredPlay};
 pub use store::{
-    DEFAULT_DATABASE, NewSet, ReadOnlyQuery, ReadOnlyStore, SetBoard, SetInfo, SetOutcome, Store,
-    StoreError,
+    DEFAULT_DATABASE, DealWriter, NewSet, ReadOnlyQuery, ReadOnlyStore, SetBoard, SetInfo,
+    SetOutcome, Store, StoreError,
 };
 
 // Deal files: the registry of formats, each with its reader and writer.

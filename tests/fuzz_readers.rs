@@ -582,6 +582,7 @@ fn opts() -> WriteOptions {
 /// again, the same deals (and board numbers, where the format carries them).
 fn read_format(name: &'static str, data: &[u8]) -> Verdict {
     let f = formats::by_name(name).unwrap();
+    pieces_read_as_whole(f, data);
     let boards = f.read(data).map_err(|e| {
         // Every rejection says where: a line, column, byte offset or record.
         assert_ne!(e.location, Location::File, "{name}: no position in: {e}");
@@ -605,6 +606,45 @@ fn read_format(name: &'static str, data: &[u8]) -> Verdict {
         }
     }
     Ok(())
+}
+
+/// Read in pieces of about a fifth of the file ([`read_stream_in_pieces`], as `import` reads
+/// a file too large to hold), a file gives exactly what it gives read whole: the same
+/// boards, numbers, skipped boards and warnings, or the same error at the same place.
+fn pieces_read_as_whole(f: &'static dyn DealFormat, data: &[u8]) {
+    use dealdex::formats::stream::{StreamError, read_stream_in_pieces};
+    let opts = formats::ReadOptions::default();
+    let whole = f.read_numbered(data, &opts);
+    let mut read = formats::FileBoards::default();
+    let piece = 1 + data.len() / 5;
+    let streamed = read_stream_in_pieces::<()>(f, &mut &data[..], &opts, piece, &mut |p| {
+        read.boards.extend(p.boards);
+        read.skipped.extend(p.skipped);
+        read.warnings.extend(p.warnings);
+        Ok(())
+    });
+    let name = f.info().name;
+    match (whole, streamed) {
+        (Ok(whole), Ok(n)) => {
+            assert_eq!(
+                n,
+                whole.boards.len() as u64,
+                "{name}: boards read in pieces"
+            );
+            assert_eq!(read, whole, "{name}: read in pieces of {piece} bytes");
+        }
+        (Err(whole), Err(StreamError::Format(e))) => {
+            assert_eq!(
+                e, whole,
+                "{name}: the error read in pieces of {piece} bytes"
+            )
+        }
+        (whole, streamed) => panic!(
+            "{name}: read whole {:?}, in pieces of {piece} bytes {:?}",
+            whole.map(|w| w.boards.len()),
+            streamed.map_err(|e| format!("{e:?}"))
+        ),
+    }
 }
 
 /// The dealdex-protocol event of the protocol's golden test, published.

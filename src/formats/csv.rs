@@ -203,6 +203,11 @@ impl DealFormat for Csv {
         &INFO
     }
 
+    /// One record a line: cut after any line.
+    fn chunking(&self, _head: &[u8]) -> super::stream::Chunking {
+        super::stream::Chunking::Lines
+    }
+
     /// Reads one board a non-empty line.
     ///
     /// # Errors

@@ -53,6 +53,11 @@ impl DealFormat for DealLines {
         &INFO
     }
 
+    /// One record a line: cut after any line.
+    fn chunking(&self, _head: &[u8]) -> super::stream::Chunking {
+        super::stream::Chunking::Lines
+    }
+
     /// Reads the complete deals (see [`DealLines`]).
     ///
     /// # Errors

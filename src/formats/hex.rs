@@ -35,6 +35,11 @@ impl DealFormat for Hex {
         &INFO
     }
 
+    /// One record a line: cut after any line.
+    fn chunking(&self, _head: &[u8]) -> super::stream::Chunking {
+        super::stream::Chunking::Lines
+    }
+
     /// Reads one index a line.
     ///
     /// # Errors

@@ -210,6 +210,14 @@ impl DealFormat for Json {
         &INFO
     }
 
+    /// JSON lines are cut after any line; a JSON array (endplay's) is read whole.
+    fn chunking(&self, head: &[u8]) -> super::stream::Chunking {
+        match head.iter().find(|c| !c.is_ascii_whitespace()) {
+            Some(b'[') => super::stream::Chunking::Whole,
+            _ => super::stream::Chunking::Lines,
+        }
+    }
+
     /// Reads one object a non-empty line.
     ///
     /// # Errors

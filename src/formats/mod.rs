@@ -40,6 +40,7 @@ pub(crate) mod pbn;
 mod pbn_dd;
 mod redeal;
 mod redeal_long;
+pub mod stream;
 pub(crate) mod text;
 
 pub use ber::Ber;
@@ -428,10 +429,16 @@ pub(crate) fn boards_of_shown_hands(shown: Vec<ShownHands>) -> Result<FileBoards
 /// previous record's (the first one `first`), so a skipped board keeps its place and the
 /// boards after it keep theirs.
 pub fn number_records(read: &mut FileBoards, first: u64) {
+    number_records_from(read, first, 0);
+}
+
+/// [`number_records`] for a piece of a file whose records (as [`SkippedBoard::record`]
+/// counts them) start after `record_base`; returns the number after the last record's.
+pub(crate) fn number_records_from(read: &mut FileBoards, first: u64, record_base: usize) -> u64 {
     let mut next = first;
     let mut boards = read.boards.iter_mut();
     let mut skipped = read.skipped.iter_mut().peekable();
-    let mut record = 1usize;
+    let mut record = record_base + 1;
     loop {
         let n = if skipped.peek().is_some_and(|s| s.record <= record) {
             skipped.next().map(|s| *s.board.get_or_insert(next))
@@ -447,6 +454,7 @@ pub fn number_records(read: &mut FileBoards, first: u64) {
         next = n.saturating_add(1);
         record += 1;
     }
+    next
 }
 
 /// A format's fixed facts.
@@ -577,6 +585,35 @@ pub trait DealFormat: Send + Sync {
             read.warnings.push(untold_first_board(self.info().name));
         }
         Ok(read)
+    }
+
+    /// How [`stream::read_stream`] may cut a file of this format that starts with `head` (up
+    /// to [`stream::WINDOW_BYTES`] of it). Default: [`stream::Chunking::Whole`].
+    fn chunking(&self, _head: &[u8]) -> stream::Chunking {
+        stream::Chunking::Whole
+    }
+
+    /// Reads one piece of a file cut as [`DealFormat::chunking`] says, `state` saying where
+    /// it starts: the boards as [`DealFormat::read_all`] gives them, every position (errors,
+    /// skipped boards, warnings) counted from the file's start. `state` changes only on
+    /// success, and only in what it carries to the next piece. Default: [`DealFormat::read_all`]
+    /// with the positions moved ([`stream::ChunkState::in_file`]), right for the formats whose
+    /// lines are read one by one and give no warnings.
+    ///
+    /// # Errors
+    /// As [`DealFormat::read_all`].
+    fn read_chunk(
+        &self,
+        data: &[u8],
+        state: &mut stream::ChunkState,
+    ) -> Result<FileBoards, FormatError> {
+        match self.read_all(data) {
+            Ok(read) => Ok(state.in_file(read)),
+            Err(e) => Err(FormatError {
+                location: state.file_location(e.location),
+                ..e
+            }),
+        }
     }
 
     /// Writes what comes before the boards (file headers). Default: nothing.

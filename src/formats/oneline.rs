@@ -67,6 +67,11 @@ impl DealFormat for OneLine {
         &INFO
     }
 
+    /// One record a line: cut after any line.
+    fn chunking(&self, _head: &[u8]) -> super::stream::Chunking {
+        super::stream::Chunking::Lines
+    }
+
     /// Reads one deal a line (see [`OneLine`]).
     ///
     /// # Errors

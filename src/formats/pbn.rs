@@ -79,6 +79,7 @@ use std::borrow::Cow;
 use std::io::BufRead as _;
 
 use super::pbn_dd::{self, TableCells};
+use super::stream::{ChunkState, Chunking};
 use super::text::{column, push_u64, rank_index, suit_index};
 use super::{
     Auction, Board, DealFormat, FileBoards, FormatError, FormatErrorKind, FormatInfo, GameRecord,
@@ -173,6 +174,17 @@ impl DealFormat for Pbn {
     /// module documentation).
     fn read_all(&self, data: &[u8]) -> Result<FileBoards, FormatError> {
         read_pbn(data)
+    }
+
+    /// Games: cut where a tag starts a line after an empty line.
+    fn chunking(&self, _head: &[u8]) -> Chunking {
+        Chunking::PbnGames
+    }
+
+    /// Reads a piece with its line numbers and records counted from the file's start, a `#`
+    /// value of its first game copying the carried tags.
+    fn read_chunk(&self, data: &[u8], state: &mut ChunkState) -> Result<FileBoards, FormatError> {
+        read_pbn_piece(data, state)
     }
 
     fn write_header(&self, _opts: &WriteOptions, out: &mut Vec<u8>) -> Result<(), FormatError> {
@@ -398,6 +410,9 @@ struct Reader<'a> {
     comment: Option<(usize, Vec<u8>)>,
     line_no: usize,
     line: &'a [u8],
+    /// Records (boards and skipped boards) before the piece being read (see
+    /// [`Pbn::read_chunk`]).
+    record_base: usize,
 }
 
 /// Files at least this long are first tried in parallel chunks ([`read_template_chunks`]).
@@ -415,7 +430,53 @@ fn read_pbn(data: &[u8]) -> Result<FileBoards, FormatError> {
             warnings: Vec::new(),
         });
     }
-    read_pbn_serial(body)
+    read_pbn_serial(body, &mut Reader::new())
+}
+
+/// A piece of a file for [`Pbn::read_chunk`]: [`read_pbn`] with the positions and the
+/// tags carried in `state`, which gets the piece's last game's tags.
+fn read_pbn_piece(data: &[u8], state: &mut ChunkState) -> Result<FileBoards, FormatError> {
+    let body = match state.is_first() {
+        true => data.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(data),
+        false => data,
+    };
+    if body.len() >= PARALLEL_BYTES
+        && rayon::current_num_threads() > 1
+        && let Some(boards) = read_template_chunks(body, 4 * rayon::current_num_threads())
+    {
+        // The next piece's `#` values copy the tags of this piece's last game.
+        let last = body
+            .windows(3)
+            .rposition(|w| w == b"\n\n[")
+            .map_or(0, |p| p + 2);
+        let mut r = Reader::new();
+        if read_pbn_serial(&body[last..], &mut r).is_ok() {
+            state.carried_tags = owned_tags(&r.prev_tags);
+        }
+        return Ok(FileBoards {
+            boards,
+            skipped: Vec::new(),
+            warnings: Vec::new(),
+        });
+    }
+    let carried = std::mem::take(&mut state.carried_tags);
+    let mut r = Reader::new();
+    r.line_no = state.line_base;
+    r.record_base = state.record_base;
+    r.prev_tags = carried.iter().map(|(n, v)| (&n[..], &v[..])).collect();
+    let read = read_pbn_serial(body, &mut r);
+    let next = owned_tags(&r.prev_tags);
+    drop(r);
+    state.carried_tags = match read {
+        Ok(_) => next,
+        Err(_) => carried,
+    };
+    read
+}
+
+/// Tags borrowed from a file, owned.
+fn owned_tags(tags: &[(&[u8], &[u8])]) -> Vec<(Vec<u8>, Vec<u8>)> {
+    tags.iter().map(|(n, v)| (n.to_vec(), v.to_vec())).collect()
 }
 
 /// Reads a file made only of games in dealdex's export template (the fast path of
@@ -469,9 +530,10 @@ fn read_template_only(chunk: &[u8]) -> Option<Vec<Board>> {
     Some(r.boards)
 }
 
-/// Reads the file line by line (`data` without its byte-order mark).
-fn read_pbn_serial(data: &[u8]) -> Result<FileBoards, FormatError> {
-    let mut r = Reader::new();
+/// Reads the file line by line (`data` without its byte-order mark) with `r`, which is new
+/// or set up to continue a file ([`read_pbn_piece`]); the boards are taken out of `r`, its
+/// last game's tags stay.
+fn read_pbn_serial<'a>(data: &'a [u8], r: &mut Reader<'a>) -> Result<FileBoards, FormatError> {
     let mut rest = data;
     r.boards.reserve(rest.len() / 400);
     while !rest.is_empty() {
@@ -504,9 +566,9 @@ fn read_pbn_serial(data: &[u8]) -> Result<FileBoards, FormatError> {
     }
     r.flush()?;
     Ok(FileBoards {
-        boards: r.boards,
-        skipped: r.skipped,
-        warnings: r.warnings,
+        boards: std::mem::take(&mut r.boards),
+        skipped: std::mem::take(&mut r.skipped),
+        warnings: std::mem::take(&mut r.warnings),
     })
 }
 
@@ -522,6 +584,7 @@ impl<'a> Reader<'a> {
             comment: None,
             line_no: 0,
             line: &[],
+            record_base: 0,
         }
     }
 
@@ -553,7 +616,7 @@ impl<'a> Reader<'a> {
         } else if self.game.seen & (1 << DEAL | 1 << BOARD) != 0 {
             self.skipped.push(SkippedBoard {
                 board: self.game.number,
-                record: self.boards.len() + self.skipped.len() + 1,
+                record: self.record_base + self.boards.len() + self.skipped.len() + 1,
                 line: Some(self.game.first_line).filter(|&l| l > 0),
                 reason: NO_COMPLETE_DEAL.to_string(),
             });
@@ -1472,7 +1535,7 @@ mod tests {
     fn template_files_read_in_chunks_give_the_serial_boards() {
         let data = template_file(5_000);
         assert!(data.len() >= PARALLEL_BYTES);
-        let serial = read_pbn_serial(&data).unwrap();
+        let serial = read_pbn_serial(&data, &mut Reader::new()).unwrap();
         assert_eq!(serial.boards.len(), 5_000);
         for pieces in [1, 2, 7, 64] {
             let chunked = read_template_chunks(&data, pieces).expect("every game in the template");
@@ -1522,7 +1585,11 @@ mod tests {
         ] {
             assert_eq!(read_template_chunks(&file, 8), None, "{what}");
             let boards = read_pbn(&file).unwrap().boards;
-            assert_eq!(boards, read_pbn_serial(&file).unwrap().boards, "{what}");
+            assert_eq!(
+                boards,
+                read_pbn_serial(&file, &mut Reader::new()).unwrap().boards,
+                "{what}"
+            );
             assert!(boards.len() >= 2_000, "{what}: {}", boards.len());
         }
     }

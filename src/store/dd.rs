@@ -143,6 +143,25 @@ fn source_id(
 
 /// Inserts `dd` rows from `source` inside the caller's transaction, for deals already
 /// stored; a deal that has a table keeps it (and its source). Returns how many rows were new.
+/// [`super::Store::dd_table`] on `conn` (the store's connection or a transaction on it).
+pub(super) fn dd_table_on(
+    conn: &rusqlite::Connection,
+    path: &str,
+    key: &DealIndex,
+) -> Result<Option<TrickTable>, StoreError> {
+    let mut stmt = conn
+        .prepare_cached("SELECT tricks FROM dd WHERE deal = ?1")
+        .at(path)?;
+    let raw: Option<Vec<u8>> = stmt
+        .query_row([&key.0], |r| match r.get_ref(0)? {
+            ValueRef::Blob(b) => Ok(b.to_vec()),
+            _ => Ok(Vec::new()),
+        })
+        .optional()
+        .at(path)?;
+    raw.map(|b| decode(key, &b)).transpose()
+}
+
 pub(super) fn insert_dd_rows(
     tx: &rusqlite::Transaction<'_>,
     path: &str,
@@ -384,18 +403,7 @@ impl super::Store {
     /// [`StoreError::CorruptDd`] when the stored row does not decode (changed outside
     /// dealdex); [`StoreError::Sqlite`] if the query fails.
     pub fn dd_table(&self, key: &DealIndex) -> Result<Option<TrickTable>, StoreError> {
-        let mut stmt = self
-            .conn
-            .prepare_cached("SELECT tricks FROM dd WHERE deal = ?1")
-            .at(&self.path)?;
-        let raw: Option<Vec<u8>> = stmt
-            .query_row([&key.0], |r| match r.get_ref(0)? {
-                ValueRef::Blob(b) => Ok(b.to_vec()),
-                _ => Ok(Vec::new()),
-            })
-            .optional()
-            .at(&self.path)?;
-        raw.map(|b| decode(key, &b)).transpose()
+        dd_table_on(&self.conn, &self.path, key)
     }
 
     /// The stored tables of `keys` (in order; `None` where a deal is not solved).

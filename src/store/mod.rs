@@ -983,6 +983,98 @@ impl Store {
     }
 }
 
+/// One write transaction that stores deals with their plays and double-dummy tables piece by
+/// piece ([`Store::begin_deals`]): how `import` stores a file too large to hold, whole or not
+/// at all, in memory bounded by a piece. Dropped without [`DealWriter::commit`], it rolls
+/// back: nothing it added is stored.
+pub struct DealWriter<'s> {
+    tx: rusqlite::Transaction<'s>,
+    path: &'s str,
+}
+
+impl Store {
+    /// Starts a [`DealWriter`] (an immediate transaction: it holds the write lock until it is
+    /// committed or dropped).
+    ///
+    /// ```
+    /// use dealdex::{BoardExtras, DealIndex, Store};
+    /// let mut store = Store::open_in_memory()?;
+    /// let a = DealIndex::parse_hex("0EDCCBA0976F2DA4945D8E9DC0")?;
+    /// let mut w = store.begin_deals()?;
+    /// assert_eq!(w.add(vec![a], &BoardExtras::default())?.0, 1);
+    /// assert_eq!(w.add(vec![a], &BoardExtras::default())?.0, 0); // stored by the piece before
+    /// w.commit()?;
+    /// assert_eq!(store.deal_count()?, 1);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`StoreError::Sqlite`] when the transaction cannot start (locked beyond the busy
+    /// timeout, read-only file).
+    pub fn begin_deals(&mut self) -> Result<DealWriter<'_>, StoreError> {
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .at(&self.path)?;
+        Ok(DealWriter {
+            tx,
+            path: &self.path,
+        })
+    }
+}
+
+impl DealWriter<'_> {
+    /// Adds one piece: its deals (`keys`, any order, repeats allowed) and their extras, as
+    /// [`Store::insert_deal_groups_with_extras`] does for one group. Returns (new deals: not
+    /// stored before, in the database or by an earlier piece; what of the extras was new).
+    ///
+    /// # Errors
+    /// [`StoreError::BoardOutOfRange`] for a play's board above `i64::MAX`;
+    /// [`StoreError::Sqlite`] when SQLite fails. Either way the caller drops the writer and
+    /// nothing is stored.
+    pub fn add(
+        &mut self,
+        mut keys: Vec<DealIndex>,
+        extras: &BoardExtras,
+    ) -> Result<(u64, ExtrasStored), StoreError> {
+        let play_boards = plays::play_boards(&extras.plays)?;
+        sort_dedup_keys(&mut keys);
+        let new = insert_sorted_keys(&self.tx, &keys).at(self.path)?;
+        let stored = ExtrasStored {
+            plays: match extras.plays.is_empty() {
+                true => 0,
+                false => {
+                    plays::insert_plays(&self.tx, self.path, None, &extras.plays, &play_boards)?
+                }
+            },
+            dd: dd::insert_dd_rows(&self.tx, self.path, &extras.dd, &extras.dd_source)?,
+        };
+        Ok((new, stored))
+    }
+
+    /// The stored tables of `keys` (in order; `None` where a deal is not solved), as
+    /// [`Store::dd_tables`] sees them inside this transaction.
+    ///
+    /// # Errors
+    /// As [`Store::dd_table`].
+    pub fn dd_tables(
+        &self,
+        keys: &[DealIndex],
+    ) -> Result<Vec<Option<crate::dd::TrickTable>>, StoreError> {
+        keys.iter()
+            .map(|k| dd::dd_table_on(&self.tx, self.path, k))
+            .collect()
+    }
+
+    /// Stores everything added.
+    ///
+    /// # Errors
+    /// [`StoreError::Sqlite`] when the commit fails (nothing is stored then).
+    pub fn commit(self) -> Result<(), StoreError> {
+        self.tx.commit().at(self.path)
+    }
+}
+
 /// Inserts the keys of several groups in one sorted pass (B-tree order), each counted for
 /// the first group that holds it; returns the counts per group.
 fn group_counts(

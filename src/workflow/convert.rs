@@ -1,5 +1,7 @@
-//! The `convert` workflow: a deal file read whole through one format (FORMATS.md) and
-//! written through another, rendered in memory before anything is written.
+//! The `convert` workflow: a deal file read through one format (FORMATS.md) and written
+//! through another. Outputs that are all files of streaming formats get each piece of the
+//! input as it is read, into temporary files put in place at the end (memory flat in the
+//! file's size); other outputs are rendered in memory before anything is written.
 //!
 //! A job goes in ([`ConvertJob`]), a report comes out ([`ConvertReport`], serde);
 //! standard-output files go to the writer the caller passes, so the library never prints.
@@ -27,9 +29,10 @@ use std::time::Instant;
 use serde::Serialize;
 
 use crate::formats::SkippedBoard;
+use crate::formats::stream::{StreamError, read_stream};
 use crate::formats::{DealFormat, WriteOptions};
 use crate::workflow::export::{
-    ExportedFile, Output, RenderError, WriteError, render_set, write_rendered,
+    ExportedFile, Output, RenderError, StagedFile, WriteError, render_set, write_rendered,
 };
 use crate::workflow::import::{ReadFileError, read_deal_file_all};
 
@@ -121,7 +124,9 @@ impl ConvertError {
     }
 }
 
-/// Runs `job`: reads the input whole ([`read_deal_file`](crate::workflow::import::read_deal_file)), renders every output
+/// Runs `job`. Outputs that are all files of streaming formats, not split: the input read
+/// piece by piece, each piece written to every output as it comes. Otherwise: reads
+/// the input's boards ([`read_deal_file`](crate::workflow::import::read_deal_file)), renders every output
 /// ([`render_set`], the boards' numbers as the set's range), then writes them
 /// ([`write_rendered`]; standard-output files to `stdout`).
 ///
@@ -130,6 +135,14 @@ impl ConvertError {
 /// (nothing written), or an output cannot be written.
 pub fn run(job: &ConvertJob, stdout: &mut dyn Write) -> Result<ConvertReport, ConvertError> {
     let started = Instant::now();
+    let streamed = !job.split
+        && job
+            .outputs
+            .iter()
+            .all(|o| o.path.is_some() && o.format.info().streaming);
+    if streamed {
+        return run_streamed(job, started);
+    }
     let read = read_deal_file_all(&job.input, job.from, job.first_board)?;
     let boards = read.boards;
     let first = boards.first().and_then(|b| b.number).unwrap_or(1);
@@ -152,6 +165,130 @@ pub fn run(job: &ConvertJob, stdout: &mut dyn Write) -> Result<ConvertReport, Co
         skipped: read.skipped,
         warnings: read.warnings,
         files: files.iter().map(ExportedFile::from).collect(),
+        seconds: started.elapsed().as_secs_f64(),
+    })
+}
+
+/// [`run`] for outputs that are all files of streaming formats ([`crate::formats::FormatInfo::streaming`],
+/// not split): the input is read piece by piece ([`read_stream`]) and each piece written to
+/// every output as it comes, so memory stays that of a piece whatever the file's size. Each
+/// output is written through a temporary file put in place only once the whole input has
+/// been read and written ([`StagedFile`]): on any error no output is touched.
+fn run_streamed(job: &ConvertJob, started: Instant) -> Result<ConvertReport, ConvertError> {
+    let read_error = |error| ReadFileError::Io {
+        path: job.input.clone(),
+        error,
+    };
+    let mut input = std::fs::File::open(&job.input).map_err(read_error)?;
+    let opts = WriteOptions {
+        event: job.event.clone().unwrap_or_default(),
+        blind: job.blind,
+        first_board: job.first_board.unwrap_or(1),
+        last_board: job.first_board.unwrap_or(1),
+        ..WriteOptions::default()
+    };
+    struct Out<'a> {
+        output: &'a Output,
+        file: StagedFile,
+        bytes: u64,
+    }
+    let mut outs: Vec<Out> = Vec::with_capacity(job.outputs.len());
+    let mut buf = Vec::new();
+    let render = |o: &Output, error| RenderError {
+        output: o.label(),
+        error,
+        over_limit: false,
+    };
+    for output in &job.outputs {
+        let path = output.path.as_deref().expect("streamed outputs are files");
+        let mut file = StagedFile::create(path)?;
+        buf.clear();
+        output
+            .format
+            .write_header(&opts, &mut buf)
+            .map_err(|e| render(output, e))?;
+        file.write_all(&buf)
+            .map_err(|e| WriteError::of(Some(path), e))?;
+        outs.push(Out {
+            output,
+            file,
+            bytes: buf.len() as u64,
+        });
+    }
+    let (mut boards, mut first, mut last) = (0u64, None, 1u64);
+    let (mut skipped, mut warnings) = (Vec::new(), Vec::new());
+    let read_opts = crate::formats::ReadOptions {
+        first_board: job.first_board,
+    };
+    let streamed = read_stream(job.from, &mut input, &read_opts, &mut |piece| {
+        for o in &mut outs {
+            buf.clear();
+            o.output
+                .format
+                .write_boards(&piece.boards, &opts, &mut buf)
+                .map_err(|e| ConvertError::Render(render(o.output, e)))?;
+            o.file
+                .write_all(&buf)
+                .map_err(|e| WriteError::of(Some(o.file.path()), e))?;
+            o.bytes += buf.len() as u64;
+        }
+        boards += piece.boards.len() as u64;
+        first = first.or(piece.boards.first().and_then(|b| b.number));
+        last = piece.boards.last().and_then(|b| b.number).unwrap_or(last);
+        skipped.extend(piece.skipped);
+        warnings.extend(piece.warnings);
+        Ok::<(), ConvertError>(())
+    });
+    match streamed {
+        Ok(_) => {}
+        Err(StreamError::Consumer(e)) => return Err(e),
+        Err(StreamError::Io(error)) => return Err(read_error(error).into()),
+        Err(StreamError::Format(error)) => {
+            return Err(ReadFileError::Format {
+                path: job.input.clone(),
+                error,
+            }
+            .into());
+        }
+    }
+    if boards == 0 {
+        return Err(ReadFileError::Empty {
+            path: job.input.clone(),
+            format: job.from.info().name,
+            skipped,
+        }
+        .into());
+    }
+    let mut files = Vec::with_capacity(outs.len());
+    for o in &mut outs {
+        buf.clear();
+        o.output
+            .format
+            .write_footer(&opts, &mut buf)
+            .map_err(|e| render(o.output, e))?;
+        o.file
+            .write_all(&buf)
+            .map_err(|e| WriteError::of(Some(o.file.path()), e))?;
+        files.push(ExportedFile {
+            path: Some(o.file.path().to_owned()),
+            format: o.output.format.info().name,
+            boards,
+            bytes: o.bytes + buf.len() as u64,
+        });
+    }
+    // Every output complete: put them in place.
+    for o in outs {
+        o.file.commit()?;
+    }
+    Ok(ConvertReport {
+        input: job.input.clone(),
+        from: job.from.info().name,
+        boards,
+        first_board: first.unwrap_or(1),
+        last_board: last,
+        skipped,
+        warnings,
+        files,
         seconds: started.elapsed().as_secs_f64(),
     })
 }

@@ -29,7 +29,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::dd::TrickTable;
-use crate::formats::{self, Board, DealFormat, FileBoards, FormatError, SkippedBoard};
+use crate::formats::{self, Board, DealFormat, FileBoards, FormatError, SkippedBoard, stream};
 use crate::model::index::DealIndex;
 use crate::model::number::Scheme;
 use crate::store::{BoardExtras, DdSource, ExtrasStored, NewPlay, NewSet, Store, StoreError};
@@ -37,6 +37,10 @@ use sha2::{Digest, Sha256};
 
 /// Bytes of files read (in parallel) before their boards are stored.
 const WINDOW_BYTES: u64 = 256 << 20;
+
+/// Files larger than this (64 MiB) are read and, without a set, stored piece by piece
+/// in one transaction rather than held whole ([`import`]).
+pub const STREAM_FILE_BYTES: u64 = 64 << 20;
 
 /// Boards gathered into one transaction when importing deals only (the default
 /// [`ImportJob::batch`]).
@@ -178,15 +182,14 @@ pub fn read_deal_file_all(
     format: &'static dyn DealFormat,
     first_board: Option<u64>,
 ) -> Result<FileBoards, ReadFileError> {
-    let data = std::fs::read(path).map_err(|error| ReadFileError::Io {
+    let mut file = std::fs::File::open(path).map_err(|error| ReadFileError::Io {
         path: path.to_owned(),
         error,
     })?;
-    read_deal_bytes(&data, path, format, first_board)
+    read_deal_input(&mut file, path, format, first_board)
 }
 
-/// [`read_deal_file_all`] for a file's bytes already read (standard input, say); `path`
-/// names it in errors.
+/// [`read_deal_file_all`] for a file's bytes already read; `path` names it in errors.
 ///
 /// # Errors
 /// [`ReadFileError::Format`] or [`ReadFileError::Empty`], as [`read_deal_file_all`].
@@ -196,12 +199,30 @@ pub fn read_deal_bytes(
     format: &'static dyn DealFormat,
     first_board: Option<u64>,
 ) -> Result<FileBoards, ReadFileError> {
-    let read = format
-        .read_numbered(data, &formats::ReadOptions { first_board })
-        .map_err(|error| ReadFileError::Format {
-            path: path.to_owned(),
-            error,
-        })?;
+    read_deal_input(&mut &data[..], path, format, first_board)
+}
+
+/// [`read_deal_file_all`] for any input (standard input, say), read piece by piece
+/// ([`formats::stream::read_stream`]: the bytes are never held whole, only the boards);
+/// `path` names it in errors.
+///
+/// # Errors
+/// As [`read_deal_file_all`].
+pub fn read_deal_input(
+    input: &mut dyn std::io::Read,
+    path: &Path,
+    format: &'static dyn DealFormat,
+    first_board: Option<u64>,
+) -> Result<FileBoards, ReadFileError> {
+    let mut read = FileBoards::default();
+    let opts = formats::ReadOptions { first_board };
+    stream::read_stream::<std::convert::Infallible>(format, input, &opts, &mut |piece| {
+        read.boards.extend(piece.boards);
+        read.skipped.extend(piece.skipped);
+        read.warnings.extend(piece.warnings);
+        Ok(())
+    })
+    .map_err(|e| stream_error(e, path))?;
     if read.boards.is_empty() {
         return Err(ReadFileError::Empty {
             path: path.to_owned(),
@@ -210,6 +231,21 @@ pub fn read_deal_bytes(
         });
     }
     Ok(read)
+}
+
+/// A [`stream::StreamError`] without a consumer's error as a [`ReadFileError`] of `path`.
+fn stream_error(e: stream::StreamError<std::convert::Infallible>, path: &Path) -> ReadFileError {
+    match e {
+        stream::StreamError::Io(error) => ReadFileError::Io {
+            path: path.to_owned(),
+            error,
+        },
+        stream::StreamError::Format(error) => ReadFileError::Format {
+            path: path.to_owned(),
+            error,
+        },
+        stream::StreamError::Consumer(never) => match never {},
+    }
 }
 
 /// The boards of [`read_deal_file_all`], without the skipped boards and warnings.
@@ -475,7 +511,11 @@ pub struct ImportFailed {
 
 /// A file read and checked, ready to store.
 struct Parsed {
-    boards: Vec<Board>,
+    /// Each board's number (if known) and key, in file order: the deals themselves are not
+    /// kept (13 bytes a board rather than a [`Board`]).
+    keys: Vec<(Option<u64>, DealIndex)>,
+    /// Boards of the file before these (a piece of a streamed file).
+    before: usize,
     skipped: Vec<SkippedBoard>,
     warnings: Vec<String>,
     extras: BoardExtras,
@@ -484,7 +524,9 @@ struct Parsed {
 /// Runs an import job against `store`, calling `on_file` with each file's outcome as soon as
 /// it is known (a rejection can come before the outcome of an earlier file of its batch;
 /// [`ImportReport::files`] is in job order). Files are read in parallel, a window of some 256 MiB at a
-/// time, and stored in order; a file that does not read, whose plays do not replay, whose
+/// time, and stored in order; a file over [`STREAM_FILE_BYTES`] (or a pipe, a device) is read
+/// piece by piece and, without a set, stored piece by piece in one transaction, so memory
+/// stays flat in its size; a file that does not read, whose plays do not replay, whose
 /// double-dummy tables disagree with each other or with stored ones, or (with a set) whose
 /// set name is taken, is rejected whole and the job goes on.
 ///
@@ -497,10 +539,17 @@ pub fn import(
 ) -> Result<ImportReport, ImportFailed> {
     let started = Instant::now();
     let mut report = ImportReport::default();
-    let sizes: Vec<u64> = job
+    // A file too large to hold (or of unknown size: a pipe, a device) is read piece by
+    // piece; without a set its pieces are stored as they come, in one transaction.
+    let sizes: Vec<Option<u64>> = job
         .files
         .iter()
-        .map(|(p, _)| std::fs::metadata(p).map_or(0, |m| m.len()))
+        .map(|(p, _)| {
+            std::fs::metadata(p)
+                .ok()
+                .filter(|m| m.is_file() && m.len() <= STREAM_FILE_BYTES)
+                .map(|m| m.len())
+        })
         .collect();
     // Each outcome with its file's place in the job: rejections are known before the
     // batch they would have joined is stored, so the report is put back in job order.
@@ -526,7 +575,13 @@ pub fn import(
     };
     for range in windows(&sizes) {
         let offset = range.start;
-        let window = &job.files[range];
+        let window = &job.files[range.clone()];
+        if let ([(path, format)], None, None) = (window, sizes[range.start], &job.set) {
+            let format_name = format.info().name;
+            let result = import_streamed(store, path, *format, job.first_board)?;
+            outcome(&mut report, offset, file_outcome(path, format_name, result));
+            continue;
+        }
         let parsed: Vec<Result<Parsed, String>> = window
             .par_iter()
             .map(|(path, format)| parse_file(path, *format, job.first_board))
@@ -559,11 +614,8 @@ pub fn import(
                         1 => name.clone(),
                         _ => format!("{name}-{}", offset + j + 1),
                     };
-                    let keyed: Vec<(u64, DealIndex)> = p
-                        .boards
-                        .iter()
-                        .map(|b| (b.number.unwrap_or(1), DealIndex::from_deal(&b.deal)))
-                        .collect();
+                    let keyed: Vec<(u64, DealIndex)> =
+                        p.keys.iter().map(|&(n, k)| (n.unwrap_or(1), k)).collect();
                     let set = NewSet {
                         name: set_name.clone(),
                         first_board: keyed.iter().map(|b| b.0).min().unwrap_or(1),
@@ -601,7 +653,7 @@ pub fn import(
                     let format = format.info().name;
                     match parsed {
                         Ok(p) => {
-                            size += p.boards.len() as u64;
+                            size += p.keys.len() as u64;
                             batch.push((path, format, p));
                             places.push(offset + j);
                         }
@@ -638,7 +690,7 @@ fn file_outcome(path: &Path, format: &'static str, result: FileResult) -> FileOu
 fn imported(set: Option<String>, p: &Parsed, new_deals: u64, stored: ExtrasStored) -> FileResult {
     FileResult::Imported {
         set,
-        boards: p.boards.len() as u64,
+        boards: p.keys.len() as u64,
         skipped: p.skipped.clone(),
         warnings: p.warnings.clone(),
         new_deals,
@@ -656,12 +708,7 @@ fn store_batch(
 ) -> Result<Vec<FileOutcome>, ImportFailed> {
     let groups: Vec<Vec<DealIndex>> = batch
         .iter()
-        .map(|(_, _, p)| {
-            p.boards
-                .iter()
-                .map(|b| DealIndex::from_deal(&b.deal))
-                .collect()
-        })
+        .map(|(_, _, p)| p.keys.iter().map(|&(_, k)| k).collect())
         .collect();
     let extras: Vec<BoardExtras> = batch
         .iter_mut()
@@ -685,17 +732,19 @@ fn store_batch(
     Ok(out)
 }
 
-/// Cuts the files into windows of about [`WINDOW_BYTES`] (at least one file each).
-fn windows(sizes: &[u64]) -> Vec<std::ops::Range<usize>> {
+/// Cuts the files into windows of about [`WINDOW_BYTES`] (at least one file each); a file
+/// to be streamed (size `None`) is a window of its own.
+fn windows(sizes: &[Option<u64>]) -> Vec<std::ops::Range<usize>> {
     let mut out = Vec::new();
     let (mut start, mut bytes) = (0, 0u64);
     for (i, size) in sizes.iter().enumerate() {
-        if i > start && bytes + size > WINDOW_BYTES {
+        let size = size.unwrap_or(u64::MAX);
+        if i > start && bytes.saturating_add(size) > WINDOW_BYTES {
             out.push(start..i);
             start = i;
             bytes = 0;
         }
-        bytes += size;
+        bytes = bytes.saturating_add(size);
     }
     if start < sizes.len() {
         out.push(start..sizes.len());
@@ -703,18 +752,184 @@ fn windows(sizes: &[u64]) -> Vec<std::ops::Range<usize>> {
     out
 }
 
-/// Reads and checks one file; the error is the reason it is rejected (file name removed).
+/// Stores a file too large to hold, without a set: piece by piece in one transaction
+/// ([`Store::begin_deals`]), so memory stays that of a piece whatever the file's size, and
+/// a file rejected at its last board leaves nothing stored.
+///
+/// # Errors
+/// [`ImportFailed`] when the store fails (a file that does not read is a rejection).
+fn import_streamed(
+    store: &mut Store,
+    path: &Path,
+    format: &'static dyn DealFormat,
+    first_board: Option<u64>,
+) -> Result<FileResult, ImportFailed> {
+    let failed = |error: StoreError| ImportFailed {
+        file: Some(path.to_owned()),
+        error: Box::new(error),
+    };
+    let mut writer = store.begin_deals().map_err(failed)?;
+    let (mut boards, mut plays, mut dd_tables) = (0u64, 0u64, 0u64);
+    let mut skipped: Vec<SkippedBoard> = Vec::new();
+    let mut warnings: Vec<String> = Vec::new();
+    let mut new_deals = 0u64;
+    let mut stored = ExtrasStored::default();
+    // The file is parsed on a thread of its own while the pieces before are stored.
+    let (send, receive) = std::sync::mpsc::sync_channel::<Parsed>(0);
+    let mut failure: Option<Result<String, StoreError>> = None;
+    let read = std::thread::scope(|scope| {
+        let reader = scope.spawn(move || {
+            parse_pieces(path, format, first_board, &mut |p| {
+                send.send(p).map_err(|_| String::from("stopped"))
+            })
+        });
+        for p in receive {
+            let keys: Vec<DealIndex> = p.extras.dd.iter().map(|(k, _)| *k).collect();
+            let checked = writer
+                .dd_tables(&keys)
+                .map_err(Check::Store)
+                .and_then(|tables| differing_dd(&p, tables));
+            let added = checked.and_then(|()| {
+                let keys = p.keys.iter().map(|&(_, k)| k).collect();
+                writer.add(keys, &p.extras).map_err(Check::Store)
+            });
+            match added {
+                Ok((new, s)) => {
+                    new_deals += new;
+                    stored.plays += s.plays;
+                    stored.dd += s.dd;
+                }
+                Err(Check::Differs(reason)) => {
+                    failure = Some(Ok(reason));
+                    break; // dropping the receiver stops the reader
+                }
+                Err(Check::Store(e)) => {
+                    failure = Some(Err(e));
+                    break;
+                }
+            }
+            // Only counts and what the report names are kept.
+            boards += p.keys.len() as u64;
+            plays += p.extras.plays.len() as u64;
+            dd_tables += p.extras.dd.len() as u64;
+            skipped.extend(p.skipped);
+            warnings.extend(p.warnings);
+        }
+        reader
+            .join()
+            .unwrap_or_else(|_| Err(String::from("the reader stopped unexpectedly")))
+    });
+    // Returning before the commit drops the writer, which rolls back every piece stored.
+    match failure {
+        Some(Err(e)) => return Err(failed(e)),
+        Some(Ok(reason)) => return Ok(FileResult::Rejected { reason }),
+        None => {}
+    }
+    if let Err(reason) = read {
+        return Ok(FileResult::Rejected { reason });
+    }
+    if boards == 0 {
+        let reason = strip_path(
+            path,
+            ReadFileError::Empty {
+                path: path.to_owned(),
+                format: format.info().name,
+                skipped,
+            }
+            .to_string(),
+        );
+        return Ok(FileResult::Rejected { reason });
+    }
+    writer.commit().map_err(failed)?;
+    Ok(FileResult::Imported {
+        set: None,
+        boards,
+        skipped,
+        warnings,
+        new_deals,
+        plays,
+        new_plays: stored.plays,
+        dd_tables,
+        new_dd_tables: stored.dd,
+    })
+}
+
+/// Reads and checks one file whole; the error is the reason it is rejected (file name
+/// removed).
 fn parse_file(
     path: &Path,
     format: &'static dyn DealFormat,
     first_board: Option<u64>,
 ) -> Result<Parsed, String> {
-    let strip = |msg: String| {
-        let name = format!("{}: ", path.display());
-        msg.strip_prefix(&name).map(str::to_owned).unwrap_or(msg)
-    };
-    let data = std::fs::read(path).map_err(|error| {
-        strip(
+    let mut all: Option<Parsed> = None;
+    parse_pieces(path, format, first_board, &mut |piece| {
+        match &mut all {
+            None => all = Some(piece),
+            Some(all) => all.append(piece),
+        }
+        Ok(())
+    })?;
+    let all = all.unwrap_or_else(|| Parsed::empty(DdSource::Unknown));
+    if all.keys.is_empty() {
+        return Err(strip_path(
+            path,
+            ReadFileError::Empty {
+                path: path.to_owned(),
+                format: format.info().name,
+                skipped: all.skipped,
+            }
+            .to_string(),
+        ));
+    }
+    Ok(all)
+}
+
+/// `msg` without the leading `PATH: ` (the report names the file).
+fn strip_path(path: &Path, msg: String) -> String {
+    let name = format!("{}: ", path.display());
+    msg.strip_prefix(&name).map(str::to_owned).unwrap_or(msg)
+}
+
+impl Parsed {
+    fn empty(dd_source: DdSource) -> Parsed {
+        Parsed {
+            keys: Vec::new(),
+            before: 0,
+            skipped: Vec::new(),
+            warnings: Vec::new(),
+            extras: BoardExtras {
+                dd_source,
+                ..BoardExtras::default()
+            },
+        }
+    }
+
+    /// Adds the next piece of the same file.
+    fn append(&mut self, piece: Parsed) {
+        self.keys.extend(piece.keys);
+        self.skipped.extend(piece.skipped);
+        self.warnings.extend(piece.warnings);
+        self.extras.plays.extend(piece.extras.plays);
+        self.extras.dd.extend(piece.extras.dd);
+        if self.extras.dd_source == DdSource::Unknown {
+            self.extras.dd_source = piece.extras.dd_source;
+        }
+    }
+}
+
+/// Reads one file piece by piece ([`stream::read_stream`]) and hands each piece, checked, to
+/// `sink`: its keys (each deal's key made once), plays replayed, double-dummy tables (a deal
+/// given two different tables anywhere in the file rejects it). The error is the reason the
+/// file is rejected (file name removed); pieces already handed over are then to be undone.
+fn parse_pieces(
+    path: &Path,
+    format: &'static dyn DealFormat,
+    first_board: Option<u64>,
+    sink: &mut dyn FnMut(Parsed) -> Result<(), String>,
+) -> Result<(), String> {
+    let mut file = std::fs::File::open(path).map_err(|error| {
+        strip_path(
+            path,
             ReadFileError::Io {
                 path: path.to_owned(),
                 error,
@@ -722,63 +937,128 @@ fn parse_file(
             .to_string(),
         )
     })?;
-    let FileBoards {
-        boards,
-        skipped,
-        warnings,
-    } = read_deal_bytes(&data, path, format, first_board).map_err(|e| strip(e.to_string()))?;
-    // SQLite cannot hold a board number above i64::MAX: refuse the file here, not after
-    // its deals were stored.
-    if let Some(board) = boards
-        .iter()
-        .filter_map(|b| b.number)
-        .find(|&n| i64::try_from(n).is_err())
-    {
-        return Err(StoreError::BoardOutOfRange { board }.to_string());
+    let opts = formats::ReadOptions { first_board };
+    let mut tables: std::collections::HashMap<DealIndex, (TrickTable, String)> =
+        std::collections::HashMap::new();
+    let mut dd_source: Option<DdSource> = None;
+    let mut records = 0usize;
+    let result = stream::read_stream(format, &mut file, &opts, &mut |piece: FileBoards| {
+        let FileBoards {
+            boards,
+            skipped,
+            warnings,
+        } = piece;
+        // SQLite cannot hold a board number above i64::MAX: refuse the file here, not after
+        // its deals were stored.
+        if let Some(board) = boards
+            .iter()
+            .filter_map(|b| b.number)
+            .find(|&n| i64::try_from(n).is_err())
+        {
+            return Err(StoreError::BoardOutOfRange { board }.to_string());
+        }
+        let keys: Vec<(Option<u64>, DealIndex)> = boards
+            .iter()
+            .map(|b| (b.number, DealIndex::from_deal(&b.deal)))
+            .collect();
+        let plays = board_plays(&boards, &keys, records)?;
+        let dd = board_dd(&boards, &keys, records, &mut tables)?;
+        records += boards.len();
+        let keys_len = boards.len();
+        drop(boards);
+        // The tables are stored as the file gives them: record which file (and its bytes'
+        // hash, computed only for files that carry tables) so that `solve --verify` can
+        // find them.
+        let source = match (&dd_source, dd.is_empty()) {
+            (_, true) => DdSource::Unknown,
+            (Some(s), false) => s.clone(),
+            (None, false) => {
+                let s = DdSource::File {
+                    file: path.display().to_string(),
+                    format: format.info().name.to_owned(),
+                    sha256: file_sha256(path),
+                };
+                dd_source = Some(s.clone());
+                s
+            }
+        };
+        sink(Parsed {
+            keys,
+            before: records - keys_len,
+            skipped,
+            warnings,
+            extras: BoardExtras {
+                plays,
+                dd,
+                dd_source: source,
+            },
+        })
+    });
+    match result {
+        Ok(_) => Ok(()),
+        Err(stream::StreamError::Consumer(reason)) => Err(reason),
+        Err(stream::StreamError::Io(error)) => Err(strip_path(
+            path,
+            ReadFileError::Io {
+                path: path.to_owned(),
+                error,
+            }
+            .to_string(),
+        )),
+        Err(stream::StreamError::Format(error)) => Err(strip_path(
+            path,
+            ReadFileError::Format {
+                path: path.to_owned(),
+                error,
+            }
+            .to_string(),
+        )),
     }
-    let plays = board_plays(&boards)?;
-    let dd = board_dd(&boards)?;
-    // The tables are stored as the file gives them: record which file (and its bytes' hash,
-    // computed only for files that carry tables) so that `solve --verify` can find them.
-    let dd_source = match dd.is_empty() {
-        true => DdSource::Unknown,
-        false => DdSource::File {
-            file: path.display().to_string(),
-            format: format.info().name.to_owned(),
-            sha256: Some(Sha256::digest(&data).into()),
-        },
-    };
-    Ok(Parsed {
-        boards,
-        skipped,
-        warnings,
-        extras: BoardExtras {
-            plays,
-            dd,
-            dd_source,
-        },
-    })
+}
+
+/// SHA-256 of a file's bytes, read once more (`None` when it cannot be read again, as a
+/// pipe cannot).
+fn file_sha256(path: &Path) -> Option<[u8; 32]> {
+    let meta = std::fs::metadata(path).ok()?;
+    if !meta.is_file() {
+        return None;
+    }
+    use std::io::Read as _;
+    let mut hasher = Sha256::new();
+    let mut file = std::fs::File::open(path).ok()?;
+    let mut buf = vec![0u8; 1 << 20];
+    loop {
+        match file.read(&mut buf).ok()? {
+            0 => break,
+            n => hasher.update(&buf[..n]),
+        }
+    }
+    Some(hasher.finalize().into())
 }
 
 /// `board N`, or `record K` (1-based) for a board without a number.
-fn board_name(b: &Board, i: usize) -> String {
-    b.number
-        .map_or_else(|| format!("record {}", i + 1), |n| format!("board {n}"))
+fn board_name(number: Option<u64>, i: usize) -> String {
+    number.map_or_else(|| format!("record {}", i + 1), |n| format!("board {n}"))
 }
 
-/// The plays of a file's boards, replayed and validated ([`crate::board_play`]).
-fn board_plays(boards: &[Board]) -> Result<Vec<NewPlay>, String> {
+/// The plays of a piece's boards (`keys` theirs, `before` boards earlier in the file),
+/// replayed and validated ([`crate::board_play`]).
+fn board_plays(
+    boards: &[Board],
+    keys: &[(Option<u64>, DealIndex)],
+    before: usize,
+) -> Result<Vec<NewPlay>, String> {
     let mut out = Vec::new();
-    for (i, b) in boards.iter().enumerate() {
+    for (i, (b, &(number, key))) in boards.iter().zip(keys).enumerate() {
         let Some(game) = b.game.as_deref() else {
             continue;
         };
         let play = crate::board_play(&b.deal, game)
-            .map_err(|e| format!("{}: play: {e}", board_name(b, i)))?;
+            .map_err(|e| format!("{}: play: {e}", board_name(number, before + i)))?;
         if let Some(play) = play {
             out.push(NewPlay {
-                deal: DealIndex::from_deal(&b.deal),
-                board: b.number,
+                deal: key,
+                board: number,
                 play,
             });
         }
@@ -786,27 +1066,35 @@ fn board_plays(boards: &[Board]) -> Result<Vec<NewPlay>, String> {
     Ok(out)
 }
 
-/// The double-dummy tables of a file's boards ([`Board::dd`]), one per deal; a deal given two
-/// different tables rejects the file.
-fn board_dd(boards: &[Board]) -> Result<Vec<(DealIndex, TrickTable)>, String> {
-    let mut out: Vec<(DealIndex, TrickTable, String)> = Vec::new();
-    for (i, b) in boards.iter().enumerate() {
+/// The double-dummy tables of a piece's boards ([`Board::dd`]) not given before in the file
+/// (`seen`: each deal's table and the board that gave it); a deal given two different tables
+/// rejects the file.
+fn board_dd(
+    boards: &[Board],
+    keys: &[(Option<u64>, DealIndex)],
+    before: usize,
+    seen: &mut std::collections::HashMap<DealIndex, (TrickTable, String)>,
+) -> Result<Vec<(DealIndex, TrickTable)>, String> {
+    let mut out = Vec::new();
+    for (i, (b, &(number, key))) in boards.iter().zip(keys).enumerate() {
         let Some(table) = b.dd else {
             continue;
         };
-        let key = DealIndex::from_deal(&b.deal);
-        let board = board_name(b, i);
-        match out.iter().find(|(k, _, _)| *k == key) {
-            Some((_, t, first)) if *t != table => {
+        let board = board_name(number, before + i);
+        match seen.get(&key) {
+            Some((t, first)) if *t != table => {
                 return Err(format!(
                     "{board}: its double-dummy table differs from the one given at {first} for the same deal"
                 ));
             }
             Some(_) => {}
-            None => out.push((key, table, board)),
+            None => {
+                seen.insert(key, (table, board));
+                out.push((key, table));
+            }
         }
     }
-    Ok(out.into_iter().map(|(k, t, _)| (k, t)).collect())
+    Ok(out)
 }
 
 /// Why a file's tables were refused.
@@ -824,16 +1112,22 @@ fn check_stored_dd(store: &Store, _path: &Path, p: &Parsed) -> Result<(), Check>
     }
     let keys: Vec<DealIndex> = dd.iter().map(|(k, _)| *k).collect();
     let stored = store.dd_tables(&keys).map_err(Check::Store)?;
+    differing_dd(p, stored)
+}
+
+/// [`check_stored_dd`] given the stored tables of the piece's tables' deals (in order).
+fn differing_dd(p: &Parsed, stored: Vec<Option<TrickTable>>) -> Result<(), Check> {
+    let dd = &p.extras.dd;
     for ((key, given), stored) in dd.iter().zip(stored) {
         if let Some(stored) = stored
             && stored != *given
         {
-            let (i, b) = p
-                .boards
+            let (i, number) = p
+                .keys
                 .iter()
                 .enumerate()
-                .find(|(_, b)| DealIndex::from_deal(&b.deal) == *key)
-                .expect("the table came from one of the boards");
+                .find(|(_, (_, k))| k == key)
+                .map_or((0, None), |(i, &(n, _))| (i, n));
             let hex = |t: &TrickTable| {
                 t.to_bytes()
                     .iter()
@@ -842,7 +1136,7 @@ fn check_stored_dd(store: &Store, _path: &Path, p: &Parsed) -> Result<(), Check>
             };
             return Err(Check::Differs(format!(
                 "{}: its double-dummy table differs from the one stored for deal {key} (file: {}; stored: {})",
-                board_name(b, i),
+                board_name(number, p.before + i),
                 hex(given),
                 hex(&stored),
             )));

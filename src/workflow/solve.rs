@@ -241,14 +241,7 @@ pub fn reader_items(
         error,
     })?;
     let path = Path::new(STDIN_NAME);
-    let mut data = Vec::new();
-    reader
-        .read_to_end(&mut data)
-        .map_err(|error| crate::import::ReadFileError::Io {
-            path: path.to_owned(),
-            error,
-        })?;
-    let read = crate::import::read_deal_bytes(&data, path, format, None)?;
+    let read = crate::import::read_deal_input(&mut reader, path, format, None)?;
     Ok(boards_items(read.boards, dealer, vul))
 }
 
