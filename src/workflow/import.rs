@@ -23,11 +23,13 @@
 //! ```
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Instant;
 
 use rayon::prelude::*;
 use serde::Serialize;
 
+use crate::Classify;
 use crate::dd::TrickTable;
 use crate::formats::{self, Board, DealFormat, FileBoards, FormatError, SkippedBoard};
 use crate::model::index::DealIndex;
@@ -108,12 +110,20 @@ impl ReadFileError {
             | ReadFileError::Empty { path, .. } => path,
         }
     }
+}
+
+impl Classify for ReadFileError {
+    /// Always [`BadInput`](crate::ErrorClass::BadInput): the file is the caller's.
+    fn class(&self) -> crate::ErrorClass {
+        crate::ErrorClass::BadInput
+    }
 
     /// Where the problem is: always the file, and for a format's refusal the line and
     /// column, or the record and byte offset, that the reader gives
-    /// ([`FormatError::position`]).
+    /// ([`FormatError`]'s position).
     ///
     /// ```
+    /// use dealdex::Classify;
     /// use dealdex::formats::FormatErrorKind;
     /// use dealdex::import::{ReadFileErrorKind, read_deal_file};
     /// let dir = tempfile::tempdir()?;
@@ -125,7 +135,7 @@ impl ReadFileError {
     /// assert_eq!((p.file.as_deref(), p.line), (Some(path.as_path()), Some(2)));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn position(&self) -> Option<crate::InputPosition> {
+    fn position(&self) -> Option<crate::InputPosition> {
         let inner = match self {
             ReadFileError::Format { error, .. } => error.position(),
             _ => None,
@@ -296,8 +306,84 @@ pub enum FileResult {
     /// Nothing of the file was stored.
     Rejected {
         /// Why, with the position in the file (board, line, column) where known.
-        reason: String,
+        reason: Rejection,
     },
+}
+
+/// Why a file was rejected whole ([`FileResult::Rejected`]): the message `dealdex import`
+/// prints after the file's name, and, when the file did not read, the reader's error with
+/// its kind and position ([`Rejection::read_error`], [`Classify::position`]). Serialized
+/// as the message.
+#[derive(Clone, Debug, thiserror::Error)]
+#[error("{reason}")]
+pub struct Rejection {
+    reason: String,
+    read: Option<Arc<ReadFileError>>,
+}
+
+impl Rejection {
+    /// A file that did not read: `error`, its message without the file's name.
+    fn read(error: ReadFileError) -> Rejection {
+        let message = error.to_string();
+        let name = format!("{}: ", error.path().display());
+        Rejection {
+            reason: message.strip_prefix(&name).unwrap_or(&message).to_owned(),
+            read: Some(Arc::new(error)),
+        }
+    }
+
+    /// Why, as the file's outcome says it (without the file's name).
+    pub fn reason(&self) -> &str {
+        &self.reason
+    }
+
+    /// The reader's error when the file could not be read, its format refused it or it held
+    /// no complete deal; `None` when it read but its content was refused (a play that does
+    /// not replay, double-dummy tables that disagree, a board number too large, a set name
+    /// taken).
+    pub fn read_error(&self) -> Option<&ReadFileError> {
+        self.read.as_deref()
+    }
+
+    /// What kind of read problem this is ([`ReadFileError::kind`]); `None` as for
+    /// [`Rejection::read_error`].
+    pub fn kind(&self) -> Option<ReadFileErrorKind> {
+        self.read_error().map(ReadFileError::kind)
+    }
+}
+
+/// A rejection for what the file holds, not for reading it.
+impl From<String> for Rejection {
+    fn from(reason: String) -> Rejection {
+        Rejection { reason, read: None }
+    }
+}
+
+/// The same message and the same kind of read problem.
+impl PartialEq for Rejection {
+    fn eq(&self, other: &Rejection) -> bool {
+        self.reason == other.reason && self.kind() == other.kind()
+    }
+}
+
+/// The message, as a string.
+impl Serialize for Rejection {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&self.reason)
+    }
+}
+
+impl Classify for Rejection {
+    /// Always [`BadInput`](crate::ErrorClass::BadInput): the file is the caller's.
+    fn class(&self) -> crate::ErrorClass {
+        crate::ErrorClass::BadInput
+    }
+
+    /// The reader's position (the file, and the line and column or record and byte where
+    /// the format gives them) when the file did not read; `None` otherwise.
+    fn position(&self) -> Option<crate::InputPosition> {
+        self.read_error().and_then(ReadFileError::position)
+    }
 }
 
 /// What an import job did.
@@ -440,9 +526,9 @@ pub struct FilesRejected {
     pub files: usize,
 }
 
-impl FilesRejected {
-    /// This error's [`ErrorClass`](crate::ErrorClass): always bad input (the files).
-    pub fn class(&self) -> crate::ErrorClass {
+impl Classify for FilesRejected {
+    /// Always [`BadInput`](crate::ErrorClass::BadInput) (the files).
+    fn class(&self) -> crate::ErrorClass {
         crate::ErrorClass::BadInput
     }
 }
@@ -471,6 +557,13 @@ pub struct ImportFailed {
     pub file: Option<PathBuf>,
     /// The store's error.
     pub error: Box<StoreError>,
+}
+
+impl Classify for ImportFailed {
+    /// The store error's class.
+    fn class(&self) -> crate::ErrorClass {
+        self.error.class()
+    }
 }
 
 /// A file read and checked, ready to store.
@@ -527,18 +620,18 @@ pub fn import(
     for range in windows(&sizes) {
         let offset = range.start;
         let window = &job.files[range];
-        let parsed: Vec<Result<Parsed, String>> = window
+        let parsed: Vec<Result<Parsed, Rejection>> = window
             .par_iter()
             .map(|(path, format)| parse_file(path, *format, job.first_board))
             .collect();
-        let parsed: Vec<Result<Parsed, String>> = parsed
+        let parsed: Vec<Result<Parsed, Rejection>> = parsed
             .into_iter()
             .zip(window)
             .map(|(p, (path, _))| {
                 let p = p?;
                 check_stored_dd(store, path, &p).map_err(|e| match e {
-                    Check::Differs(msg) => msg,
-                    Check::Store(e) => e.to_string(),
+                    Check::Differs(msg) => Rejection::from(msg),
+                    Check::Store(e) => Rejection::from(e.to_string()),
                 })?;
                 Ok(p)
             })
@@ -577,7 +670,7 @@ pub fn import(
                         Err(
                             e @ (StoreError::SetExists { .. } | StoreError::DuplicateBoard { .. }),
                         ) => FileResult::Rejected {
-                            reason: e.to_string(),
+                            reason: e.to_string().into(),
                         },
                         Err(source) => {
                             return Err(ImportFailed {
@@ -703,30 +796,23 @@ fn windows(sizes: &[u64]) -> Vec<std::ops::Range<usize>> {
     out
 }
 
-/// Reads and checks one file; the error is the reason it is rejected (file name removed).
+/// Reads and checks one file; the error is why it is rejected.
 fn parse_file(
     path: &Path,
     format: &'static dyn DealFormat,
     first_board: Option<u64>,
-) -> Result<Parsed, String> {
-    let strip = |msg: String| {
-        let name = format!("{}: ", path.display());
-        msg.strip_prefix(&name).map(str::to_owned).unwrap_or(msg)
-    };
+) -> Result<Parsed, Rejection> {
     let data = std::fs::read(path).map_err(|error| {
-        strip(
-            ReadFileError::Io {
-                path: path.to_owned(),
-                error,
-            }
-            .to_string(),
-        )
+        Rejection::read(ReadFileError::Io {
+            path: path.to_owned(),
+            error,
+        })
     })?;
     let FileBoards {
         boards,
         skipped,
         warnings,
-    } = read_deal_bytes(&data, path, format, first_board).map_err(|e| strip(e.to_string()))?;
+    } = read_deal_bytes(&data, path, format, first_board).map_err(Rejection::read)?;
     // SQLite cannot hold a board number above i64::MAX: refuse the file here, not after
     // its deals were stored.
     if let Some(board) = boards
@@ -734,7 +820,7 @@ fn parse_file(
         .filter_map(|b| b.number)
         .find(|&n| i64::try_from(n).is_err())
     {
-        return Err(StoreError::BoardOutOfRange { board }.to_string());
+        return Err(StoreError::BoardOutOfRange { board }.to_string().into());
     }
     let plays = board_plays(&boards)?;
     let dd = board_dd(&boards)?;
