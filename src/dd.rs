@@ -66,6 +66,13 @@ pub enum DdError {
     },
 }
 
+impl crate::Classify for DdError {
+    /// Always [`BadInput`](crate::ErrorClass::BadInput): the deal or table given is the caller's.
+    fn class(&self) -> crate::ErrorClass {
+        crate::ErrorClass::BadInput
+    }
+}
+
 /// Index of a strain in [`DD_STRAINS`].
 fn strain_index(strain: Strain) -> usize {
     match strain {

@@ -6,7 +6,9 @@
 #![deny(missing_docs)]
 
 mod error;
-pub use error::{ErrorClass, InputPosition};
+pub use error::{Classify, ErrorClass, InputPosition};
+mod classify;
+pub use classify::{as_classify, classify};
 
 // The deal model and its codecs: cards, deals, boards, index, numbers, deal strings, features.
 mod model;

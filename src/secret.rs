@@ -31,6 +31,18 @@ pub enum SecretFileError {
     },
 }
 
+impl crate::Classify for SecretFileError {
+    /// [`BadInput`](crate::ErrorClass::BadInput) when something exists at the path (a secret
+    /// is never overwritten), [`Io`](crate::ErrorClass::Io) when creating or writing the file
+    /// failed.
+    fn class(&self) -> crate::ErrorClass {
+        match self {
+            SecretFileError::Exists { .. } => crate::ErrorClass::BadInput,
+            _ => crate::ErrorClass::Io,
+        }
+    }
+}
+
 /// "the file", or "a symbolic link" (never followed: it could point anywhere).
 fn what_exists(path: &Path) -> &'static str {
     match std::fs::symlink_metadata(path) {

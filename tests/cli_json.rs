@@ -9,7 +9,7 @@ use common::{dealdex, json_report};
 use dealdex::workflow::lookup::{self, LookupJob};
 use dealdex::workflow::query::{self, QueryJob, QueryMode, QueryWorkflowError};
 use dealdex::workflow::stats::{self, StatsError, StatsJob, StatsSource};
-use dealdex::{Deal, DealIndex, ErrorClass, Scheme, Seed, Store};
+use dealdex::{Classify, Deal, DealIndex, ErrorClass, Scheme, Seed, Store};
 use serde_json::Value;
 use tempfile::TempDir;
 

@@ -12,7 +12,7 @@ use dealdex::workflow::event::{
     self as flow, EventJobError, FileOutcome, KeyHashCheck, MakeJob, NewJob, PublishJob,
     SetValueJob, VerifyJob,
 };
-use dealdex::{DealFormat, ErrorClass, Scheme, Store};
+use dealdex::{Classify, DealFormat, ErrorClass, Scheme, Store};
 use serde_json::Value;
 use tempfile::TempDir;
 

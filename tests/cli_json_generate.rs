@@ -6,7 +6,7 @@ mod common;
 use common::{dealdex, json_report};
 use dealdex::export::Output;
 use dealdex::workflow::generate::{self, GenerateError, GenerateJob, Mode, Source};
-use dealdex::{Seed, Store, formats};
+use dealdex::{Classify, Seed, Store, formats};
 use serde_json::Value;
 use tempfile::TempDir;
 

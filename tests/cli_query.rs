@@ -2,7 +2,7 @@
 
 use dealdex::features::{Shape, hcp};
 use dealdex::query::Query;
-use dealdex::{Seat, Seed};
+use dealdex::{Classify, Seat, Seed};
 use predicates::prelude::*;
 use tempfile::TempDir;
 

@@ -1,6 +1,7 @@
 //! Library errors say where the problem is (`kind()`, `position()`, as in rust-csv): a bad
 //! deal file read from disk names the file, the line and the column.
 
+use dealdex::Classify;
 use dealdex::formats::{self, FormatErrorKind};
 use dealdex::import::{ReadFileErrorKind, read_deal_file};
 
@@ -150,4 +151,51 @@ fn event_requests_say_what_was_asked() {
         e.to_string(),
         "unknown protocol \"bridge\" (known: dealdex, squaredeal)"
     );
+}
+
+#[test]
+fn an_import_keeps_the_readers_kind_and_position_of_a_rejected_file() {
+    use dealdex::import::{FileResult, ImportJob, import};
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.pbn");
+    std::fs::write(&bad, "[Board \"1\"]\n[Deal \"N:AKQ.x\"]\n").unwrap();
+    let missing = dir.path().join("none.pbn");
+    let pbn = formats::by_name("pbn").unwrap();
+    let job = ImportJob::new(vec![(bad.clone(), pbn), (missing.clone(), pbn)]);
+    let mut store = dealdex::Store::open_in_memory().unwrap();
+    let report = import(&job, &mut store, &mut |_| {}).unwrap();
+    let reasons: Vec<_> = report
+        .files
+        .iter()
+        .map(|o| match &o.result {
+            FileResult::Rejected { reason } => reason,
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    // The message as before (the file named by the outcome, not the reason)...
+    assert_eq!(reasons[0].to_string(), reasons[0].reason());
+    assert!(
+        reasons[0].reason().starts_with("line 2, column 14: "),
+        "{}",
+        reasons[0]
+    );
+    // ...and the reader's kind and position, with the file.
+    assert_eq!(
+        reasons[0].kind(),
+        Some(ReadFileErrorKind::Format(FormatErrorKind::Malformed))
+    );
+    let p = reasons[0].position().unwrap();
+    assert_eq!(
+        (p.file.as_deref(), p.line, p.column),
+        (Some(bad.as_path()), Some(2), Some(14))
+    );
+    assert_eq!(reasons[1].kind(), Some(ReadFileErrorKind::Io));
+    assert_eq!(
+        reasons[1].position().unwrap().file.as_deref(),
+        Some(missing.as_path())
+    );
+    assert_eq!(reasons[0].class(), dealdex::ErrorClass::BadInput);
+    // The JSON report keeps the reason a string.
+    let json = serde_json::to_value(&report).unwrap();
+    assert_eq!(json["files"][0]["reason"], reasons[0].reason());
 }

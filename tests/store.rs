@@ -3,7 +3,7 @@
 use std::path::Path;
 use std::time::Duration;
 
-use dealdex::{DealIndex, NewSet, Scheme, SetBoard, Store, StoreError};
+use dealdex::{Classify, DealIndex, NewSet, Scheme, SetBoard, Store, StoreError};
 use rusqlite::Connection;
 
 /// A tiny xorshift64 generator: deterministic keys without the rest of the library.

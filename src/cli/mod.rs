@@ -114,11 +114,10 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
 }
 
 /// Prints the error in one line and picks the exit code: 0 for a closed pipe, 130 for an
-/// interrupted command (Ctrl-C, [`ErrorClass::Interrupted`]), 2 for bad input (an error whose
-/// [`ErrorClass`] is bad input), 1 otherwise.
+/// interrupted command (Ctrl-C, [`ErrorClass::Interrupted`]), 2 for bad input (an error in
+/// the cause chain whose [`ErrorClass`] is an input class, [`dealdex::classify`]), 1
+/// otherwise.
 pub fn report(e: anyhow::Error) -> ExitCode {
-    let mut input = false;
-    let mut interrupted = false;
     for cause in e.chain() {
         if let Some(io) = cause.downcast_ref::<io::Error>()
             && io.kind() == io::ErrorKind::BrokenPipe
@@ -131,73 +130,14 @@ pub fn report(e: anyhow::Error) -> ExitCode {
         {
             return ExitCode::SUCCESS;
         }
-        let class = class_of(cause);
-        input |= class.is_some_and(ErrorClass::is_input);
-        interrupted |= class == Some(ErrorClass::Interrupted);
     }
     let msg = format!("{e:#}").replace('\n', " ");
     let _ = writeln!(io::stderr(), "dealdex: error: {msg}");
-    ExitCode::from(match (interrupted, input) {
-        (true, _) => 130,
-        (false, true) => 2,
-        (false, false) => 1,
+    ExitCode::from(match dealdex::classify(&*e) {
+        Some(ErrorClass::Interrupted) => 130,
+        Some(class) if class.is_input() => 2,
+        _ => 1,
     })
-}
-
-/// The [`ErrorClass`] of a library error in an error's cause chain; `None` for errors that
-/// are not dealdex's (I/O, SQLite, the binary's own).
-fn class_of(cause: &(dyn std::error::Error + 'static)) -> Option<ErrorClass> {
-    macro_rules! classes {
-        ($($t:ty),* $(,)?) => {
-            $(if let Some(e) = cause.downcast_ref::<$t>() {
-                return Some(e.class());
-            })*
-        };
-    }
-    classes!(
-        dealdex::StoreError,
-        dealdex::solve::SolveInputError,
-        dealdex::workflow::sql::SqlError,
-        dealdex::workflow::stats::StatsError,
-        dealdex::workflow::lookup::LookupError,
-        dealdex::workflow::query::QueryWorkflowError,
-        dealdex::import::ReadFileError,
-        dealdex::FormatError,
-        dealdex::PbnError,
-        dealdex::IndexError,
-        dealdex::NumberError,
-        dealdex::SeedError,
-        dealdex::DealError,
-        dealdex::workflow::event::EventJobError,
-        dealdex::event::BoardsError,
-        dealdex::event::PhaseError,
-        dealdex::event::EventError,
-        dealdex::event::protocol::ProtocolError,
-        dealdex::workflow::event::PhaseSpecError,
-        dealdex::PredealError,
-        dealdex::query::QueryError,
-        dealdex::query::DialectError,
-        dealdex::EncodingError,
-        dealdex::PlayError,
-        dealdex::StrainError,
-        dealdex::GameStateError,
-        dealdex::dd::DdError,
-        dealdex::secret::SecretFileError,
-        dealdex::export::RenderError,
-        dealdex::export::WriteError,
-        dealdex::export::ExportError,
-        dealdex::workflow::generate::GenerateError,
-        dealdex::workflow::convert::ConvertError,
-        dealdex::workflow::card::CardError,
-        dealdex::workflow::number::NumberJobError,
-        dealdex::workflow::number::DealJobError,
-        dealdex::DealArgumentError,
-        dealdex::formats::ChooseFormatError,
-        dealdex::export::OutputPlanError,
-        dealdex::workflow::records::RecordsError,
-        dealdex::import::FilesRejected,
-    );
-    None
 }
 
 /// The error of a store call writing to `db`, with a busy database said plainly: another

@@ -30,7 +30,6 @@ mod verify;
 
 use std::fmt;
 
-pub use crate::error::EventErrorKind;
 pub use keys::{KEY_ALPHABET, KEY_LENGTH, Keys, random_key};
 pub use verify::{Comparison, FileMatch, Mismatch, NameMatch, compare};
 
@@ -174,6 +173,109 @@ pub enum EventError {
     Os(String),
 }
 
+/// What kind of problem an [`EventError`] is ([`EventError::kind`]); the message says more.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
+pub enum EventErrorKind {
+    /// A line of the description (`.sqd`) file is malformed, or the file is not UTF-8.
+    MalformedDescription,
+    /// A line of the key (`.sqk`) file is malformed.
+    MalformedKeys,
+    /// The key file has no key for a session.
+    MissingKey,
+    /// The key file does not hash to KH.
+    KeyHash,
+    /// The manifest does not hash to KH (dealdex protocol).
+    ManifestHash,
+    /// A key does not match its SH commitment, or has none (dealdex protocol).
+    KeyCommitment,
+    /// The delayed value does not match the declared value format (dealdex protocol).
+    Value,
+    /// The event has no KH line.
+    NotPublished,
+    /// The event has no DV line.
+    NoValue,
+    /// A request the event cannot satisfy: no such phase or session, no key for a
+    /// session to commit to, more boards than can be made.
+    Request,
+    /// A protocol name that is not known.
+    UnknownProtocol,
+    /// A dealdex-protocol event without a VF line.
+    NoValueFormat,
+    /// Per-key commitments asked of a SquareDeal event.
+    NeedsDealdexProtocol,
+    /// The operating system's random source failed.
+    Random,
+}
+
+impl EventError {
+    /// What kind of problem this is.
+    ///
+    /// ```
+    /// use dealdex::event::{Event, EventErrorKind};
+    /// let e = Event::parse("TN x\nSN 2:1?:A#:a\n").unwrap_err();
+    /// assert_eq!(e.kind(), EventErrorKind::MalformedDescription);
+    /// ```
+    pub fn kind(&self) -> EventErrorKind {
+        use EventError as E;
+        match self {
+            E::Sqd { .. } => EventErrorKind::MalformedDescription,
+            E::Sqk { .. } => EventErrorKind::MalformedKeys,
+            E::MissingKey { .. } => EventErrorKind::MissingKey,
+            E::KeyHash { .. } => EventErrorKind::KeyHash,
+            E::ManifestHash { .. } => EventErrorKind::ManifestHash,
+            E::KeyCommitment { .. } => EventErrorKind::KeyCommitment,
+            E::Value(_) => EventErrorKind::Value,
+            E::NotPublished => EventErrorKind::NotPublished,
+            E::NoValue => EventErrorKind::NoValue,
+            E::UnknownProtocol { .. } => EventErrorKind::UnknownProtocol,
+            E::NoValueFormat => EventErrorKind::NoValueFormat,
+            E::CommitNeedsDealdex | E::CommitmentsNeedDealdex => {
+                EventErrorKind::NeedsDealdexProtocol
+            }
+            E::TooManyBoards { .. }
+            | E::CounterExhausted { .. }
+            | E::NoKeyFor { .. }
+            | E::NoSuchPhase { .. }
+            | E::NoSuchSession { .. } => EventErrorKind::Request,
+            E::Os(_) => EventErrorKind::Random,
+        }
+    }
+}
+
+impl crate::Classify for EventError {
+    /// [`Internal`](crate::ErrorClass::Internal) when the operating system's random source
+    /// failed; [`BadInput`](crate::ErrorClass::BadInput) for everything else (malformed
+    /// files, keys that do not match, requests the event cannot satisfy).
+    fn class(&self) -> crate::ErrorClass {
+        match self {
+            EventError::Os(_) => crate::ErrorClass::Internal,
+            _ => crate::ErrorClass::BadInput,
+        }
+    }
+
+    /// Where the problem is: the 1-based line of a malformed `.sqd` or `.sqk` file (the
+    /// file itself is named by the workflow error that read it, whose position adds it:
+    /// [`EventJobError`](crate::workflow::event::EventJobError));
+    /// `None` for the other errors, which are about the event as a whole.
+    ///
+    /// ```
+    /// use dealdex::Classify;
+    /// let e = dealdex::event::Event::parse("TN x\nSN 2:1?:A#:a\n").unwrap_err();
+    /// assert_eq!(e.position().unwrap().line, Some(2));
+    /// ```
+    fn position(&self) -> Option<crate::InputPosition> {
+        use EventError as E;
+        match self {
+            E::Sqd { line, .. } | E::Sqk { line, .. } => {
+                Some(crate::InputPosition::new().with_line(*line as u64))
+            }
+            _ => None,
+        }
+    }
+}
+
 /// How an event's sessions are turned into deals.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -274,6 +376,13 @@ pub enum BoardsError {
     },
 }
 
+impl crate::Classify for BoardsError {
+    /// Always [`BadInput`](crate::ErrorClass::BadInput): the request is the caller's.
+    fn class(&self) -> crate::ErrorClass {
+        crate::ErrorClass::BadInput
+    }
+}
+
 /// What is wrong with the text of an SN line (SQUAREDEAL.md §2); see [`Phase::parse`]. The
 /// messages start with `SN` and quote the offending field.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -326,6 +435,13 @@ pub enum PhaseError {
         /// The number of sessions (0: variable).
         sessions: u32,
     },
+}
+
+impl crate::Classify for PhaseError {
+    /// Always [`BadInput`](crate::ErrorClass::BadInput): the SN line is the caller's.
+    fn class(&self) -> crate::ErrorClass {
+        crate::ErrorClass::BadInput
+    }
 }
 
 /// The boards of a phase's sessions (the `boards` field of an SN line, SQUAREDEAL.md §2).

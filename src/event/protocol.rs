@@ -58,6 +58,13 @@ pub enum ProtocolError {
     },
 }
 
+impl crate::Classify for ProtocolError {
+    /// Always [`BadInput`](crate::ErrorClass::BadInput): the value or name is the caller's.
+    fn class(&self) -> crate::ErrorClass {
+        crate::ErrorClass::BadInput
+    }
+}
+
 impl FromStr for ValueFormat {
     type Err = ProtocolError;
 

@@ -35,11 +35,16 @@ pub enum DetectError {
     },
 }
 
-impl DetectError {
-    /// This error's [`ErrorClass`](crate::ErrorClass): always
-    /// [`BadInput`](crate::ErrorClass::BadInput).
-    pub fn class(&self) -> crate::ErrorClass {
+impl crate::Classify for DetectError {
+    /// Always [`BadInput`](crate::ErrorClass::BadInput): the file is the caller's.
+    fn class(&self) -> crate::ErrorClass {
         crate::ErrorClass::BadInput
+    }
+
+    /// The line that was looked at, if any (the caller knows the file).
+    fn position(&self) -> Option<crate::InputPosition> {
+        let (DetectError::Ambiguous { line, .. } | DetectError::Unknown { line, .. }) = self;
+        line.map(|l| crate::InputPosition::new().with_line(l as u64))
     }
 }
 

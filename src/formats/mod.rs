@@ -288,19 +288,27 @@ impl FormatError {
     pub fn kind(&self) -> FormatErrorKind {
         self.kind
     }
+}
+
+impl crate::Classify for FormatError {
+    /// Always [`BadInput`](crate::ErrorClass::BadInput): a file the format refuses, or boards
+    /// the format cannot hold.
+    fn class(&self) -> crate::ErrorClass {
+        crate::ErrorClass::BadInput
+    }
 
     /// Where the problem is, as an [`InputPosition`](crate::InputPosition) without the file
     /// (the caller knows it): line and column for text formats, record and byte offset for
     /// binary ones; `None` when the error is about the whole file.
     ///
     /// ```
-    /// use dealdex::formats;
+    /// use dealdex::{Classify, formats};
     /// let lin = formats::by_name("lin").unwrap();
     /// let e = lin.read_all(b"qx|o1|\nmd|x|\n").unwrap_err();
     /// let p = e.position().unwrap();
     /// assert_eq!((p.line, p.column), (Some(2), Some(4)));
     /// ```
-    pub fn position(&self) -> Option<crate::InputPosition> {
+    fn position(&self) -> Option<crate::InputPosition> {
         self.location.position()
     }
 }
@@ -710,6 +718,17 @@ pub enum BoardWriteError {
     Format(#[from] FormatError),
 }
 
+impl crate::Classify for BoardWriteError {
+    /// [`Io`](crate::ErrorClass::Io) when the destination failed; the format's class
+    /// (bad input) for boards it cannot hold.
+    fn class(&self) -> crate::ErrorClass {
+        match self {
+            BoardWriteError::Io(_) => crate::ErrorClass::Io,
+            BoardWriteError::Format(e) => e.class(),
+        }
+    }
+}
+
 /// Gives every board without a number the number after the previous board's (the first one
 /// `first`), so that writers can rely on numbers. After a board numbered `u64::MAX` the next
 /// number stays `u64::MAX` (a reader may take such a number from a file; it never wraps to 0).
@@ -836,11 +855,25 @@ pub enum ChooseFormatError {
     },
 }
 
-impl ChooseFormatError {
-    /// This error's [`ErrorClass`](crate::ErrorClass): always
-    /// [`BadInput`](crate::ErrorClass::BadInput).
-    pub fn class(&self) -> crate::ErrorClass {
+impl crate::Classify for ChooseFormatError {
+    /// Always [`BadInput`](crate::ErrorClass::BadInput): the name or the file is the
+    /// caller's.
+    fn class(&self) -> crate::ErrorClass {
         crate::ErrorClass::BadInput
+    }
+
+    /// The file, when the error is about one, and the line its first lines were looked at
+    /// for an undetected format.
+    fn position(&self) -> Option<crate::InputPosition> {
+        match self {
+            ChooseFormatError::UnknownName { .. } => None,
+            ChooseFormatError::UnknownExtension { path } => {
+                Some(crate::InputPosition::new().with_file(path))
+            }
+            ChooseFormatError::Undetected { path, error } => {
+                Some(crate::InputPosition::in_file(error.position(), path))
+            }
+        }
     }
 }
 

@@ -18,6 +18,18 @@ pub struct PredealError {
     pub message: String,
 }
 
+impl crate::Classify for PredealError {
+    /// Always [`BadInput`](crate::ErrorClass::BadInput): the predeal text is the caller's.
+    fn class(&self) -> crate::ErrorClass {
+        crate::ErrorClass::BadInput
+    }
+
+    /// Where the problem is: the 1-based column in the predeal text.
+    fn position(&self) -> Option<crate::InputPosition> {
+        Some(crate::InputPosition::new().with_column(self.column as u64))
+    }
+}
+
 /// Fixed cards per seat and the number of deals consistent with them.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Predeal {

@@ -65,6 +65,29 @@ pub enum SeedError {
     Os(String),
 }
 
+impl crate::Classify for SeedError {
+    /// [`Io`](crate::ErrorClass::Io) when the operating system's random source failed
+    /// (as [`GenerateError`](crate::workflow::generate::GenerateError) reports it); else
+    /// [`BadInput`](crate::ErrorClass::BadInput): the seed text is the caller's.
+    fn class(&self) -> crate::ErrorClass {
+        match self {
+            SeedError::Os(_) => crate::ErrorClass::Io,
+            _ => crate::ErrorClass::BadInput,
+        }
+    }
+
+    /// Where the problem is: the 1-based column of a character that is not a hex digit;
+    /// `None` for the other errors.
+    fn position(&self) -> Option<crate::InputPosition> {
+        match self {
+            SeedError::NotHex { column, .. } => {
+                Some(crate::InputPosition::new().with_column(*column as u64))
+            }
+            _ => None,
+        }
+    }
+}
+
 impl Seed {
     /// A fresh seed from the operating system's CSPRNG.
     ///

@@ -46,6 +46,13 @@ impl fmt::Display for Vulnerability {
 #[error("unknown vulnerability {0:?} (expected None, NS, EW, All, Love, Both or -)")]
 pub struct UnknownVulnerability(pub String);
 
+impl crate::Classify for UnknownVulnerability {
+    /// Always [`BadInput`](crate::ErrorClass::BadInput): the spelling is the caller's.
+    fn class(&self) -> crate::ErrorClass {
+        crate::ErrorClass::BadInput
+    }
+}
+
 impl std::str::FromStr for Vulnerability {
     type Err = UnknownVulnerability;
 

@@ -140,6 +140,13 @@ pub enum DealError {
     },
 }
 
+impl crate::Classify for DealError {
+    /// Always [`BadInput`](crate::ErrorClass::BadInput): the hands are the caller's.
+    fn class(&self) -> crate::ErrorClass {
+        crate::ErrorClass::BadInput
+    }
+}
+
 /// A complete deal: 52 cards split 13/13/13/13 among North, East, South and West.
 ///
 /// The constructors guarantee the invariant, so every `Deal` has a hand-record number

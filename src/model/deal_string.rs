@@ -55,14 +55,22 @@ impl PbnError {
             PbnError::Deal { .. } => PbnErrorKind::NotADeal,
         }
     }
+}
+
+impl crate::Classify for PbnError {
+    /// Always [`BadInput`](crate::ErrorClass::BadInput): the deal string is the caller's.
+    fn class(&self) -> crate::ErrorClass {
+        crate::ErrorClass::BadInput
+    }
 
     /// Where the problem is: the 1-based column in the deal string.
     ///
     /// ```
+    /// use dealdex::Classify;
     /// let e = dealdex::parse_deal("N:AKQ.x").unwrap_err();
     /// assert_eq!(e.position().unwrap().column, Some(7));
     /// ```
-    pub fn position(&self) -> Option<crate::InputPosition> {
+    fn position(&self) -> Option<crate::InputPosition> {
         let (PbnError::Syntax { column, .. } | PbnError::Deal { column, .. }) = self;
         Some(crate::InputPosition::new().with_column(*column as u64))
     }

@@ -81,6 +81,25 @@ pub enum IndexError {
     },
 }
 
+impl crate::Classify for IndexError {
+    /// Always [`BadInput`](crate::ErrorClass::BadInput): the index text is the caller's.
+    fn class(&self) -> crate::ErrorClass {
+        crate::ErrorClass::BadInput
+    }
+
+    /// Where the problem is: the 1-based column in the index text for a wrong length or a
+    /// character that is not a hex digit; `None` for a seat that gets the wrong number of
+    /// cards.
+    fn position(&self) -> Option<crate::InputPosition> {
+        match self {
+            IndexError::WrongLength { column, .. } | IndexError::NotHex { column, .. } => {
+                Some(crate::InputPosition::new().with_column(*column as u64))
+            }
+            _ => None,
+        }
+    }
+}
+
 /// Ok when each of the four hand masks (N, E, S, W) holds 13 cards.
 ///
 /// # Errors
@@ -330,11 +349,18 @@ pub enum DealArgumentError {
     Pbn(#[from] crate::model::deal_string::PbnError),
 }
 
-impl DealArgumentError {
-    /// This error's [`ErrorClass`](crate::ErrorClass): always
-    /// [`BadInput`](crate::ErrorClass::BadInput).
-    pub fn class(&self) -> crate::ErrorClass {
+impl crate::Classify for DealArgumentError {
+    /// Always [`BadInput`](crate::ErrorClass::BadInput): the argument is the caller's.
+    fn class(&self) -> crate::ErrorClass {
         crate::ErrorClass::BadInput
+    }
+
+    /// The index's or the deal string's position (a column in the argument).
+    fn position(&self) -> Option<crate::InputPosition> {
+        match self {
+            DealArgumentError::Index(e) => e.position(),
+            DealArgumentError::Pbn(e) => e.position(),
+        }
     }
 }
 

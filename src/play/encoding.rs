@@ -225,6 +225,13 @@ pub enum EncodingError {
     },
 }
 
+impl crate::Classify for EncodingError {
+    /// Always [`BadInput`](crate::ErrorClass::BadInput): the value is the caller's.
+    fn class(&self) -> crate::ErrorClass {
+        crate::ErrorClass::BadInput
+    }
+}
+
 /// The card of `suit` with rank value `v` (2..=14; callers pass only valid values).
 fn card_of(suit: Suit, v: u8) -> Card {
     Card::new(suit, Rank::new(v).expect("rank value in 2..=14"))

@@ -143,6 +143,13 @@ pub enum GameStateError {
     },
 }
 
+impl crate::Classify for GameStateError {
+    /// Always [`BadInput`](crate::ErrorClass::BadInput): the game state is the caller's.
+    fn class(&self) -> crate::ErrorClass {
+        crate::ErrorClass::BadInput
+    }
+}
+
 /// Encodes groups of card bytes: for each group its group byte `0x80 | count`, then its bytes.
 ///
 /// ```

@@ -132,6 +132,13 @@ pub struct StrainError {
     pub text: String,
 }
 
+impl crate::Classify for StrainError {
+    /// Always [`BadInput`](crate::ErrorClass::BadInput): the text is the caller's.
+    fn class(&self) -> crate::ErrorClass {
+        crate::ErrorClass::BadInput
+    }
+}
+
 impl FromStr for Strain {
     type Err = StrainError;
 
@@ -289,6 +296,13 @@ pub enum PlayError {
         /// The value found.
         value: u8,
     },
+}
+
+impl crate::Classify for PlayError {
+    /// Always [`BadInput`](crate::ErrorClass::BadInput): the play record is the caller's.
+    fn class(&self) -> crate::ErrorClass {
+        crate::ErrorClass::BadInput
+    }
 }
 
 /// The seed 000 seat value of a seat: W = 1, N = 2, E = 3, S = 4.

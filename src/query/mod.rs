@@ -261,6 +261,18 @@ pub struct QueryError {
     pub message: String,
 }
 
+impl crate::Classify for QueryError {
+    /// Always [`BadInput`](crate::ErrorClass::BadInput): the query text is the caller's.
+    fn class(&self) -> crate::ErrorClass {
+        crate::ErrorClass::BadInput
+    }
+
+    /// Where the problem is: the 1-based column, in characters, of the offending token.
+    fn position(&self) -> Option<crate::InputPosition> {
+        Some(crate::InputPosition::new().with_column(self.column as u64))
+    }
+}
+
 /// The SQL dialect a query is compiled to.
 ///
 /// ```
@@ -322,6 +334,13 @@ pub struct DialectError {
     pub term: String,
     /// Why, and what is available instead.
     pub reason: &'static str,
+}
+
+impl crate::Classify for DialectError {
+    /// Always [`BadInput`](crate::ErrorClass::BadInput): the query asks for what the dialect lacks.
+    fn class(&self) -> crate::ErrorClass {
+        crate::ErrorClass::BadInput
+    }
 }
 
 /// A comparison operator.

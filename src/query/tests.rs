@@ -436,7 +436,7 @@ fn spark_refuses_par_naming_it() {
                  double-dummy tricks (dd(X, strain)) but no par scores"
             )
         );
-        assert_eq!(e.class(), crate::ErrorClass::BadInput);
+        assert_eq!(crate::Classify::class(&e), crate::ErrorClass::BadInput);
     }
 }
 

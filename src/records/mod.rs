@@ -86,6 +86,13 @@ impl From<PerPage> for u8 {
 #[error("boards per page {0:?}: expected 1, 2, 4 or 6")]
 pub struct PerPageError(pub String);
 
+impl crate::Classify for PerPageError {
+    /// Always [`BadInput`](crate::ErrorClass::BadInput): the value is the caller's.
+    fn class(&self) -> crate::ErrorClass {
+        crate::ErrorClass::BadInput
+    }
+}
+
 impl FromStr for PerPage {
     type Err = PerPageError;
     fn from_str(s: &str) -> Result<PerPage, PerPageError> {
@@ -130,6 +137,13 @@ impl Paper {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("paper {0:?}: expected a4 or letter")]
 pub struct PaperError(pub String);
+
+impl crate::Classify for PaperError {
+    /// Always [`BadInput`](crate::ErrorClass::BadInput): the value is the caller's.
+    fn class(&self) -> crate::ErrorClass {
+        crate::ErrorClass::BadInput
+    }
+}
 
 impl FromStr for Paper {
     type Err = PaperError;
@@ -339,6 +353,13 @@ impl fmt::Display for TenStyle {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("ten style {0:?}: expected 10 or T")]
 pub struct TenStyleError(pub String);
+
+impl crate::Classify for TenStyleError {
+    /// Always [`BadInput`](crate::ErrorClass::BadInput): the value is the caller's.
+    fn class(&self) -> crate::ErrorClass {
+        crate::ErrorClass::BadInput
+    }
+}
 
 impl FromStr for TenStyle {
     type Err = TenStyleError;

@@ -55,6 +55,14 @@ pub enum PdfError {
     Write(String),
 }
 
+impl crate::Classify for PdfError {
+    /// Always [`Internal`](crate::ErrorClass::Internal): the fonts and the sheet are
+    /// dealdex's own.
+    fn class(&self) -> crate::ErrorClass {
+        crate::ErrorClass::Internal
+    }
+}
+
 /// Renders `sheet` as a PDF document: one page per [`RecordSheet::pages`] (at least one).
 ///
 /// # Errors

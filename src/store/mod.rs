@@ -502,6 +502,37 @@ impl StoreError {
     }
 }
 
+impl crate::Classify for StoreError {
+    /// A set that exists with other content, a board number SQLite cannot hold, a bad
+    /// `DEALDEX_BUSY_TIMEOUT` or a missing file are bad input; rows or schemas dealdex does
+    /// not write are a corrupt store; a lock held past the busy timeout is busy; other SQLite
+    /// and migration failures are internal.
+    fn class(&self) -> crate::ErrorClass {
+        use crate::ErrorClass;
+        use StoreError as E;
+        match self {
+            E::SetExists { .. }
+            | E::DuplicateBoard { .. }
+            | E::BoardOutOfRange { .. }
+            | E::BadBusyTimeout { .. }
+            | E::NoDatabase { .. }
+            | E::NotDealdex { .. } => ErrorClass::BadInput,
+            E::CorruptPlay { .. }
+            | E::CorruptKey { .. }
+            | E::CorruptDd { .. }
+            | E::CorruptDdSource { .. }
+            | E::CorruptDeal { .. }
+            | E::CorruptBoard { .. }
+            | E::CorruptSeedHash { .. }
+            | E::CorruptScheme { .. }
+            | E::SchemaTooOld { .. }
+            | E::SchemaTooNew { .. } => ErrorClass::CorruptStore,
+            e if e.is_busy() => ErrorClass::Busy,
+            _ => ErrorClass::Internal,
+        }
+    }
+}
+
 /// The migration error without the migration's whole SQL text, which rusqlite_migration
 /// puts in its message.
 fn migration_message(error: &rusqlite_migration::Error) -> String {

@@ -124,9 +124,9 @@ pub enum CardError {
     Encoding(#[from] EncodingError),
 }
 
-impl CardError {
-    /// This error's [`ErrorClass`]: always [`ErrorClass::BadInput`].
-    pub fn class(&self) -> ErrorClass {
+impl crate::Classify for CardError {
+    /// Always [`ErrorClass::BadInput`].
+    fn class(&self) -> ErrorClass {
         ErrorClass::BadInput
     }
 }

@@ -28,6 +28,7 @@ use std::time::Instant;
 
 use serde::Serialize;
 
+use crate::Classify;
 use crate::formats::SkippedBoard;
 use crate::formats::stream::{StreamError, read_stream};
 use crate::formats::{DealFormat, WriteOptions};
@@ -112,14 +113,22 @@ pub enum ConvertError {
     Write(#[from] WriteError),
 }
 
-impl ConvertError {
-    /// This error's [`ErrorClass`](crate::ErrorClass): an unreadable or refused input and
-    /// an output format that cannot hold the boards are bad input; a failed write is I/O.
-    pub fn class(&self) -> crate::ErrorClass {
+impl Classify for ConvertError {
+    /// An unreadable or refused input and an output format that cannot hold the boards are
+    /// bad input; a failed write is I/O.
+    fn class(&self) -> crate::ErrorClass {
         match self {
             ConvertError::Read(e) => e.class(),
             ConvertError::Render(_) => crate::ErrorClass::BadInput,
             ConvertError::Write(_) => crate::ErrorClass::Io,
+        }
+    }
+
+    /// The input's position ([`ReadFileError`]'s) when it could not be read.
+    fn position(&self) -> Option<crate::InputPosition> {
+        match self {
+            ConvertError::Read(e) => e.position(),
+            _ => None,
         }
     }
 }

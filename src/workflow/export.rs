@@ -93,10 +93,10 @@ pub enum OutputPlanError {
     },
 }
 
-impl OutputPlanError {
-    /// This error's [`ErrorClass`](crate::ErrorClass): always
-    /// [`BadInput`](crate::ErrorClass::BadInput).
-    pub fn class(&self) -> crate::ErrorClass {
+impl crate::Classify for OutputPlanError {
+    /// Always [`BadInput`](crate::ErrorClass::BadInput): the paths and format names are
+    /// the caller's.
+    fn class(&self) -> crate::ErrorClass {
         crate::ErrorClass::BadInput
     }
 }
@@ -225,6 +225,13 @@ pub struct RenderError {
     pub error: FormatError,
     /// True when the set exceeds the format's board limit (splitting would help).
     pub over_limit: bool,
+}
+
+impl crate::Classify for RenderError {
+    /// Always [`BadInput`](crate::ErrorClass::BadInput): the set does not fit the format asked for.
+    fn class(&self) -> crate::ErrorClass {
+        crate::ErrorClass::BadInput
+    }
 }
 
 /// Renders `boards` for every output, in memory, before anything is written (so a limit error
@@ -567,6 +574,13 @@ pub struct WriteError {
     pub error: std::io::Error,
 }
 
+impl crate::Classify for WriteError {
+    /// Always [`Io`](crate::ErrorClass::Io).
+    fn class(&self) -> crate::ErrorClass {
+        crate::ErrorClass::Io
+    }
+}
+
 impl WriteError {
     /// The error of writing `path` (`None`: standard output): `error` itself when it
     /// already carries a [`WriteError`] (a [`StagedFile`]'s errors name their file), else
@@ -689,6 +703,22 @@ pub enum ExportError {
     /// A file could not be written.
     #[error(transparent)]
     Write(#[from] WriteError),
+}
+
+impl crate::Classify for ExportError {
+    /// No such set and a format that cannot hold the set are bad input; a stored key that
+    /// is no deal is a corrupt store; a store error has the store's class; a file that
+    /// cannot be written is I/O.
+    fn class(&self) -> crate::ErrorClass {
+        use crate::ErrorClass;
+        match self {
+            ExportError::NoSet { .. } => ErrorClass::BadInput,
+            ExportError::CorruptKey { .. } => ErrorClass::CorruptStore,
+            ExportError::Store(e) => e.class(),
+            ExportError::Render(e) => e.class(),
+            ExportError::Write(e) => e.class(),
+        }
+    }
 }
 
 /// A stored set's row and its boards in board order, each solved deal with its double-dummy

@@ -30,6 +30,7 @@ use std::time::Instant;
 
 use serde::Serialize;
 
+use crate::Classify;
 use crate::formats::{Board, BoardWriteError, BoardWriter, FormatError, WriteOptions};
 use crate::generation::bigdeal::BigDealStream;
 use crate::generation::predeal::Predeal;
@@ -571,13 +572,13 @@ pub enum GenerateError {
     Store(#[from] StoreError),
 }
 
-impl GenerateError {
-    /// This error's [`ErrorClass`](crate::ErrorClass): a store error has the store's class,
-    /// an unwritable output or key file is I/O, a failing random source is I/O; everything
-    /// else (ranges, counts, formats, key files given, a filter that can never match or
-    /// matched too few deals within [`GenerateJob::max_draws`], like a `dealdex sql`
-    /// statement past its time limit) is bad input.
-    pub fn class(&self) -> crate::ErrorClass {
+impl Classify for GenerateError {
+    /// A store error has the store's class, an unwritable output or key file is I/O, a
+    /// failing random source is I/O; everything else (ranges, counts, formats, key files
+    /// given, a filter that can never match or matched too few deals within
+    /// [`GenerateJob::max_draws`], like a `dealdex sql` statement past its time limit) is
+    /// bad input.
+    fn class(&self) -> crate::ErrorClass {
         use crate::ErrorClass as C;
         match self {
             GenerateError::Store(e) => e.class(),
@@ -586,6 +587,23 @@ impl GenerateError {
             | GenerateError::SeedKept { .. }
             | GenerateError::Seed(_) => C::Io,
             _ => C::BadInput,
+        }
+    }
+
+    /// The key file (and the line of a bad seed line) for a key file given that does not
+    /// hold a seed, and the column in `--where` of a filter that can never match; `None`
+    /// for the other errors.
+    fn position(&self) -> Option<crate::InputPosition> {
+        use crate::InputPosition;
+        match self {
+            GenerateError::SeedFile { path, .. } | GenerateError::NoSeedLine { path } => {
+                Some(InputPosition::new().with_file(path))
+            }
+            GenerateError::BadSeedLine { path, line, .. } => {
+                Some(InputPosition::new().with_file(path).with_line(*line as u64))
+            }
+            GenerateError::NeverMatches { error } => error.position(),
+            _ => None,
         }
     }
 }

@@ -23,11 +23,13 @@
 //! ```
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Instant;
 
 use rayon::prelude::*;
 use serde::Serialize;
 
+use crate::Classify;
 use crate::dd::TrickTable;
 use crate::formats::{self, Board, DealFormat, FileBoards, FormatError, SkippedBoard, stream};
 use crate::model::index::DealIndex;
@@ -112,12 +114,20 @@ impl ReadFileError {
             | ReadFileError::Empty { path, .. } => path,
         }
     }
+}
+
+impl Classify for ReadFileError {
+    /// Always [`BadInput`](crate::ErrorClass::BadInput): the file is the caller's.
+    fn class(&self) -> crate::ErrorClass {
+        crate::ErrorClass::BadInput
+    }
 
     /// Where the problem is: always the file, and for a format's refusal the line and
     /// column, or the record and byte offset, that the reader gives
-    /// ([`FormatError::position`]).
+    /// ([`FormatError`]'s position).
     ///
     /// ```
+    /// use dealdex::Classify;
     /// use dealdex::formats::FormatErrorKind;
     /// use dealdex::import::{ReadFileErrorKind, read_deal_file};
     /// let dir = tempfile::tempdir()?;
@@ -129,7 +139,7 @@ impl ReadFileError {
     /// assert_eq!((p.file.as_deref(), p.line), (Some(path.as_path()), Some(2)));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn position(&self) -> Option<crate::InputPosition> {
+    fn position(&self) -> Option<crate::InputPosition> {
         let inner = match self {
             ReadFileError::Format { error, .. } => error.position(),
             _ => None,
@@ -332,8 +342,84 @@ pub enum FileResult {
     /// Nothing of the file was stored.
     Rejected {
         /// Why, with the position in the file (board, line, column) where known.
-        reason: String,
+        reason: Rejection,
     },
+}
+
+/// Why a file was rejected whole ([`FileResult::Rejected`]): the message `dealdex import`
+/// prints after the file's name, and, when the file did not read, the reader's error with
+/// its kind and position ([`Rejection::read_error`], [`Classify::position`]). Serialized
+/// as the message.
+#[derive(Clone, Debug, thiserror::Error)]
+#[error("{reason}")]
+pub struct Rejection {
+    reason: String,
+    read: Option<Arc<ReadFileError>>,
+}
+
+impl Rejection {
+    /// A file that did not read: `error`, its message without the file's name.
+    fn read(error: ReadFileError) -> Rejection {
+        let message = error.to_string();
+        let name = format!("{}: ", error.path().display());
+        Rejection {
+            reason: message.strip_prefix(&name).unwrap_or(&message).to_owned(),
+            read: Some(Arc::new(error)),
+        }
+    }
+
+    /// Why, as the file's outcome says it (without the file's name).
+    pub fn reason(&self) -> &str {
+        &self.reason
+    }
+
+    /// The reader's error when the file could not be read, its format refused it or it held
+    /// no complete deal; `None` when it read but its content was refused (a play that does
+    /// not replay, double-dummy tables that disagree, a board number too large, a set name
+    /// taken).
+    pub fn read_error(&self) -> Option<&ReadFileError> {
+        self.read.as_deref()
+    }
+
+    /// What kind of read problem this is ([`ReadFileError::kind`]); `None` as for
+    /// [`Rejection::read_error`].
+    pub fn kind(&self) -> Option<ReadFileErrorKind> {
+        self.read_error().map(ReadFileError::kind)
+    }
+}
+
+/// A rejection for what the file holds, not for reading it.
+impl From<String> for Rejection {
+    fn from(reason: String) -> Rejection {
+        Rejection { reason, read: None }
+    }
+}
+
+/// The same message and the same kind of read problem.
+impl PartialEq for Rejection {
+    fn eq(&self, other: &Rejection) -> bool {
+        self.reason == other.reason && self.kind() == other.kind()
+    }
+}
+
+/// The message, as a string.
+impl Serialize for Rejection {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&self.reason)
+    }
+}
+
+impl Classify for Rejection {
+    /// Always [`BadInput`](crate::ErrorClass::BadInput): the file is the caller's.
+    fn class(&self) -> crate::ErrorClass {
+        crate::ErrorClass::BadInput
+    }
+
+    /// The reader's position (the file, and the line and column or record and byte where
+    /// the format gives them) when the file did not read; `None` otherwise.
+    fn position(&self) -> Option<crate::InputPosition> {
+        self.read_error().and_then(ReadFileError::position)
+    }
 }
 
 /// What an import job did.
@@ -476,9 +562,9 @@ pub struct FilesRejected {
     pub files: usize,
 }
 
-impl FilesRejected {
-    /// This error's [`ErrorClass`](crate::ErrorClass): always bad input (the files).
-    pub fn class(&self) -> crate::ErrorClass {
+impl Classify for FilesRejected {
+    /// Always [`BadInput`](crate::ErrorClass::BadInput) (the files).
+    fn class(&self) -> crate::ErrorClass {
         crate::ErrorClass::BadInput
     }
 }
@@ -507,6 +593,13 @@ pub struct ImportFailed {
     pub file: Option<PathBuf>,
     /// The store's error.
     pub error: Box<StoreError>,
+}
+
+impl Classify for ImportFailed {
+    /// The store error's class.
+    fn class(&self) -> crate::ErrorClass {
+        self.error.class()
+    }
 }
 
 /// A file read and checked, ready to store.
@@ -582,18 +675,18 @@ pub fn import(
             outcome(&mut report, offset, file_outcome(path, format_name, result));
             continue;
         }
-        let parsed: Vec<Result<Parsed, String>> = window
+        let parsed: Vec<Result<Parsed, Rejection>> = window
             .par_iter()
             .map(|(path, format)| parse_file(path, *format, job.first_board))
             .collect();
-        let parsed: Vec<Result<Parsed, String>> = parsed
+        let parsed: Vec<Result<Parsed, Rejection>> = parsed
             .into_iter()
             .zip(window)
             .map(|(p, (path, _))| {
                 let p = p?;
                 check_stored_dd(store, path, &p).map_err(|e| match e {
-                    Check::Differs(msg) => msg,
-                    Check::Store(e) => e.to_string(),
+                    Check::Differs(msg) => Rejection::from(msg),
+                    Check::Store(e) => Rejection::from(e.to_string()),
                 })?;
                 Ok(p)
             })
@@ -629,7 +722,7 @@ pub fn import(
                         Err(
                             e @ (StoreError::SetExists { .. } | StoreError::DuplicateBoard { .. }),
                         ) => FileResult::Rejected {
-                            reason: e.to_string(),
+                            reason: e.to_string().into(),
                         },
                         Err(source) => {
                             return Err(ImportFailed {
@@ -780,7 +873,8 @@ fn import_streamed(
     let read = std::thread::scope(|scope| {
         let reader = scope.spawn(move || {
             parse_pieces(path, format, first_board, &mut |p| {
-                send.send(p).map_err(|_| String::from("stopped"))
+                send.send(p)
+                    .map_err(|_| Rejection::from(String::from("stopped")))
             })
         });
         for p in receive {
@@ -815,29 +909,30 @@ fn import_streamed(
             skipped.extend(p.skipped);
             warnings.extend(p.warnings);
         }
-        reader
-            .join()
-            .unwrap_or_else(|_| Err(String::from("the reader stopped unexpectedly")))
+        reader.join().unwrap_or_else(|_| {
+            Err(Rejection::from(String::from(
+                "the reader stopped unexpectedly",
+            )))
+        })
     });
     // Returning before the commit drops the writer, which rolls back every piece stored.
     match failure {
         Some(Err(e)) => return Err(failed(e)),
-        Some(Ok(reason)) => return Ok(FileResult::Rejected { reason }),
+        Some(Ok(reason)) => {
+            let reason = Rejection::from(reason);
+            return Ok(FileResult::Rejected { reason });
+        }
         None => {}
     }
     if let Err(reason) = read {
         return Ok(FileResult::Rejected { reason });
     }
     if boards == 0 {
-        let reason = strip_path(
-            path,
-            ReadFileError::Empty {
-                path: path.to_owned(),
-                format: format.info().name,
-                skipped,
-            }
-            .to_string(),
-        );
+        let reason = Rejection::read(ReadFileError::Empty {
+            path: path.to_owned(),
+            format: format.info().name,
+            skipped,
+        });
         return Ok(FileResult::Rejected { reason });
     }
     writer.commit().map_err(failed)?;
@@ -860,7 +955,7 @@ fn parse_file(
     path: &Path,
     format: &'static dyn DealFormat,
     first_board: Option<u64>,
-) -> Result<Parsed, String> {
+) -> Result<Parsed, Rejection> {
     let mut all: Option<Parsed> = None;
     parse_pieces(path, format, first_board, &mut |piece| {
         match &mut all {
@@ -871,23 +966,13 @@ fn parse_file(
     })?;
     let all = all.unwrap_or_else(|| Parsed::empty(DdSource::Unknown));
     if all.keys.is_empty() {
-        return Err(strip_path(
-            path,
-            ReadFileError::Empty {
-                path: path.to_owned(),
-                format: format.info().name,
-                skipped: all.skipped,
-            }
-            .to_string(),
-        ));
+        return Err(Rejection::read(ReadFileError::Empty {
+            path: path.to_owned(),
+            format: format.info().name,
+            skipped: all.skipped,
+        }));
     }
     Ok(all)
-}
-
-/// `msg` without the leading `PATH: ` (the report names the file).
-fn strip_path(path: &Path, msg: String) -> String {
-    let name = format!("{}: ", path.display());
-    msg.strip_prefix(&name).map(str::to_owned).unwrap_or(msg)
 }
 
 impl Parsed {
@@ -925,17 +1010,13 @@ fn parse_pieces(
     path: &Path,
     format: &'static dyn DealFormat,
     first_board: Option<u64>,
-    sink: &mut dyn FnMut(Parsed) -> Result<(), String>,
-) -> Result<(), String> {
+    sink: &mut dyn FnMut(Parsed) -> Result<(), Rejection>,
+) -> Result<(), Rejection> {
     let mut file = std::fs::File::open(path).map_err(|error| {
-        strip_path(
-            path,
-            ReadFileError::Io {
-                path: path.to_owned(),
-                error,
-            }
-            .to_string(),
-        )
+        Rejection::read(ReadFileError::Io {
+            path: path.to_owned(),
+            error,
+        })
     })?;
     let opts = formats::ReadOptions { first_board };
     let mut tables: std::collections::HashMap<DealIndex, (TrickTable, String)> =
@@ -955,14 +1036,16 @@ fn parse_pieces(
             .filter_map(|b| b.number)
             .find(|&n| i64::try_from(n).is_err())
         {
-            return Err(StoreError::BoardOutOfRange { board }.to_string());
+            return Err(Rejection::from(
+                StoreError::BoardOutOfRange { board }.to_string(),
+            ));
         }
         let keys: Vec<(Option<u64>, DealIndex)> = boards
             .iter()
             .map(|b| (b.number, DealIndex::from_deal(&b.deal)))
             .collect();
-        let plays = board_plays(&boards, &keys, records)?;
-        let dd = board_dd(&boards, &keys, records, &mut tables)?;
+        let plays = board_plays(&boards, &keys, records).map_err(Rejection::from)?;
+        let dd = board_dd(&boards, &keys, records, &mut tables).map_err(Rejection::from)?;
         records += boards.len();
         let keys_len = boards.len();
         drop(boards);
@@ -997,22 +1080,14 @@ fn parse_pieces(
     match result {
         Ok(_) => Ok(()),
         Err(stream::StreamError::Consumer(reason)) => Err(reason),
-        Err(stream::StreamError::Io(error)) => Err(strip_path(
-            path,
-            ReadFileError::Io {
-                path: path.to_owned(),
-                error,
-            }
-            .to_string(),
-        )),
-        Err(stream::StreamError::Format(error)) => Err(strip_path(
-            path,
-            ReadFileError::Format {
-                path: path.to_owned(),
-                error,
-            }
-            .to_string(),
-        )),
+        Err(stream::StreamError::Io(error)) => Err(Rejection::read(ReadFileError::Io {
+            path: path.to_owned(),
+            error,
+        })),
+        Err(stream::StreamError::Format(error)) => Err(Rejection::read(ReadFileError::Format {
+            path: path.to_owned(),
+            error,
+        })),
     }
 }
 

@@ -19,7 +19,8 @@ use serde::{Serialize, Serializer};
 
 use crate::dd::{Par, TrickTable};
 use crate::{
-    Card, Deal, DealIndex, ErrorClass, Scheme, Seat, Store, StoreError, Strain, Vulnerability,
+    Card, Classify, Deal, DealIndex, ErrorClass, Scheme, Seat, Store, StoreError, Strain,
+    Vulnerability,
 };
 
 /// The deal to look up and the numbering scheme to show its number in.
@@ -201,9 +202,9 @@ pub enum LookupError {
     Store(#[from] StoreError),
 }
 
-impl LookupError {
-    /// This error's [`ErrorClass`]: the store error's.
-    pub fn class(&self) -> ErrorClass {
+impl Classify for LookupError {
+    /// The store error's class.
+    fn class(&self) -> ErrorClass {
         match self {
             LookupError::Store(e) => e.class(),
         }

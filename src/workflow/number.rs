@@ -24,6 +24,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
+use crate::Classify;
 use crate::formats::{self, ChooseFormatError, SkippedBoard};
 use crate::workflow::export::{StagedFile, WriteError};
 use crate::workflow::import::{ReadFileError, read_deal_file_all};
@@ -102,10 +103,21 @@ pub enum NumberJobError {
     Read(#[from] ReadFileError),
 }
 
-impl NumberJobError {
-    /// This error's [`ErrorClass`]: always [`ErrorClass::BadInput`].
-    pub fn class(&self) -> ErrorClass {
+impl Classify for NumberJobError {
+    /// Always [`ErrorClass::BadInput`].
+    fn class(&self) -> ErrorClass {
         ErrorClass::BadInput
+    }
+
+    /// The deal argument's column, or the file's position where it could not be read or
+    /// its format not told.
+    fn position(&self) -> Option<crate::InputPosition> {
+        match self {
+            NumberJobError::Deal(e) => e.position(),
+            NumberJobError::Format(e) => e.position(),
+            NumberJobError::Read(e) => e.position(),
+            NumberJobError::NotADeal { .. } => None,
+        }
     }
 }
 
@@ -210,13 +222,20 @@ pub enum DealJobError {
     Write(#[from] WriteError),
 }
 
-impl DealJobError {
-    /// This error's [`ErrorClass`]: a failed write is [`ErrorClass::Io`], the rest
-    /// [`ErrorClass::BadInput`].
-    pub fn class(&self) -> ErrorClass {
+impl Classify for DealJobError {
+    /// A failed write is [`ErrorClass::Io`], the rest [`ErrorClass::BadInput`].
+    fn class(&self) -> ErrorClass {
         match self {
             DealJobError::Write(_) => ErrorClass::Io,
             _ => ErrorClass::BadInput,
+        }
+    }
+
+    /// The column in a single number that does not parse; `None` for the other errors.
+    fn position(&self) -> Option<crate::InputPosition> {
+        match self {
+            DealJobError::Number(e) => e.position(),
+            _ => None,
         }
     }
 }

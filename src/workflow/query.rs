@@ -20,6 +20,7 @@ use std::time::Instant;
 
 use serde::Serialize;
 
+use crate::Classify;
 use crate::formats::{Board, DealFormat, FormatError, WriteOptions};
 use crate::query::{Dialect, DialectError, Query, QueryError as ParseError};
 use crate::{ErrorClass, Store, StoreError};
@@ -148,11 +149,11 @@ pub enum QueryWorkflowError {
     Io(#[from] std::io::Error),
 }
 
-impl QueryWorkflowError {
-    /// This error's [`ErrorClass`]: a bad expression, a term or scope the dialect cannot
-    /// express, or a format that cannot hold the result is bad input; store errors have
-    /// their own class; output failures are I/O.
-    pub fn class(&self) -> ErrorClass {
+impl Classify for QueryWorkflowError {
+    /// A bad expression, a term or scope the dialect cannot express, or a format that
+    /// cannot hold the result is bad input; store errors have their own class; output
+    /// failures are I/O.
+    fn class(&self) -> ErrorClass {
         match self {
             QueryWorkflowError::Parse(_)
             | QueryWorkflowError::Dialect(_)
@@ -162,6 +163,14 @@ impl QueryWorkflowError {
             QueryWorkflowError::NoStore => ErrorClass::Internal,
             QueryWorkflowError::Store(e) => e.class(),
             QueryWorkflowError::Io(_) => ErrorClass::Io,
+        }
+    }
+
+    /// The column of the offending token of an expression that does not parse.
+    fn position(&self) -> Option<crate::InputPosition> {
+        match self {
+            QueryWorkflowError::Parse(e) => e.position(),
+            _ => None,
         }
     }
 }

@@ -28,6 +28,7 @@ use std::time::Instant;
 
 use serde::Serialize;
 
+use crate::Classify;
 use crate::dd::TrickTable;
 use crate::formats::DealFormat;
 use crate::model::index::DealIndex;
@@ -204,11 +205,11 @@ pub enum RecordsError {
     Write(#[from] WriteError),
 }
 
-impl RecordsError {
-    /// This error's [`ErrorClass`](crate::ErrorClass): a missing database, a sheet name
-    /// that is not `.html`/`.pdf` and an unreadable deal file are bad input; a set that
-    /// cannot be read keeps its class (no such set: bad input; a corrupt key: corrupt store).
-    pub fn class(&self) -> crate::ErrorClass {
+impl Classify for RecordsError {
+    /// A missing database, a sheet name that is not `.html`/`.pdf` and an unreadable deal
+    /// file are bad input; a set that cannot be read keeps its class (no such set: bad
+    /// input; a corrupt key: corrupt store).
+    fn class(&self) -> crate::ErrorClass {
         use crate::ErrorClass;
         match self {
             RecordsError::NoStore | RecordsError::SheetExtension { .. } => ErrorClass::BadInput,
@@ -217,6 +218,14 @@ impl RecordsError {
             RecordsError::Store(e) => e.class(),
             RecordsError::Pdf(_) => ErrorClass::Internal,
             RecordsError::Write(_) => ErrorClass::Io,
+        }
+    }
+
+    /// The deal file's position ([`ReadFileError`]'s) for a file that could not be read.
+    fn position(&self) -> Option<crate::InputPosition> {
+        match self {
+            RecordsError::Read(e) => e.position(),
+            _ => None,
         }
     }
 }

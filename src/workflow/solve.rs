@@ -10,6 +10,7 @@ use serde::Serialize;
 
 use std::path::Path;
 
+use crate::Classify;
 use crate::dd::{Par, TrickTable, solve_all};
 use crate::formats::{self, Board, DealFormat};
 use crate::model::board::Vulnerability;
@@ -426,10 +427,9 @@ impl SolveItem {
     }
 }
 
-impl SolveInputError {
-    /// This error's [`ErrorClass`](crate::ErrorClass): a missing set or a bad file is bad
-    /// input; store errors have their own class.
-    pub fn class(&self) -> crate::ErrorClass {
+impl Classify for SolveInputError {
+    /// A missing set or a bad file is bad input; store errors have their own class.
+    fn class(&self) -> crate::ErrorClass {
         match self {
             SolveInputError::NoSet { .. }
             | SolveInputError::Nothing
@@ -439,6 +439,17 @@ impl SolveInputError {
             | SolveInputError::Format { .. }
             | SolveInputError::StdinFormat => crate::ErrorClass::BadInput,
             SolveInputError::Store(e) => e.class(),
+        }
+    }
+
+    /// The deal argument's column, or the file's position where it could not be read or
+    /// its format not told.
+    fn position(&self) -> Option<crate::InputPosition> {
+        match self {
+            SolveInputError::Deal(e) => e.position(),
+            SolveInputError::Format { error, .. } => error.position(),
+            SolveInputError::Read(e) => e.position(),
+            _ => None,
         }
     }
 }

@@ -183,11 +183,11 @@ pub enum SqlError {
     Interrupted,
 }
 
-impl SqlError {
-    /// This error's [`ErrorClass`]: bad input for the statement (it is the input, and a
-    /// statement past its time or memory limit was refused), I/O for the output,
-    /// [`ErrorClass::Interrupted`] when stopped by the interrupt flag.
-    pub fn class(&self) -> ErrorClass {
+impl crate::Classify for SqlError {
+    /// Bad input for the statement (it is the input, and a statement past its time or
+    /// memory limit was refused), I/O for the output, [`ErrorClass::Interrupted`] when
+    /// stopped by the interrupt flag.
+    fn class(&self) -> ErrorClass {
         match self {
             SqlError::Statement(_) | SqlError::Timeout { .. } | SqlError::MemoryLimit { .. } => {
                 ErrorClass::BadInput

@@ -19,6 +19,7 @@ use std::path::PathBuf;
 
 use rayon::prelude::*;
 
+use crate::Classify;
 use crate::formats::DealFormat;
 use crate::formats::SkippedBoard;
 use crate::import::{ReadFileError, read_deal_file_all};
@@ -78,16 +79,24 @@ pub enum StatsError {
     Store(#[from] StoreError),
 }
 
-impl StatsError {
-    /// This error's [`ErrorClass`]: an unreadable file, a missing set or nothing to analyse
-    /// are bad input; store errors have their own class.
-    pub fn class(&self) -> ErrorClass {
+impl Classify for StatsError {
+    /// An unreadable file, a missing set or nothing to analyse are bad input; store errors
+    /// have their own class.
+    fn class(&self) -> ErrorClass {
         match self {
             StatsError::Read(_) | StatsError::NoSet { .. } | StatsError::NoDeals => {
                 ErrorClass::BadInput
             }
             StatsError::NoStore => ErrorClass::Internal,
             StatsError::Store(e) => e.class(),
+        }
+    }
+
+    /// The deal file's position ([`ReadFileError`]'s) for a file that could not be read.
+    fn position(&self) -> Option<crate::InputPosition> {
+        match self {
+            StatsError::Read(e) => e.position(),
+            _ => None,
         }
     }
 }

@@ -135,6 +135,24 @@ pub enum NumberError {
     UnknownScheme(String),
 }
 
+impl crate::Classify for NumberError {
+    /// Always [`BadInput`](crate::ErrorClass::BadInput): the number is the caller's.
+    fn class(&self) -> crate::ErrorClass {
+        crate::ErrorClass::BadInput
+    }
+
+    /// Where the problem is: the 1-based column of the first bad character of a number
+    /// that does not parse; `None` for the other errors.
+    fn position(&self) -> Option<crate::InputPosition> {
+        match self {
+            NumberError::Syntax { column, .. } => {
+                Some(crate::InputPosition::new().with_column(*column as u64))
+            }
+            _ => None,
+        }
+    }
+}
+
 /// Parses a Pavlicek or Andrews hand-record number (1..=D): [`parse_scheme_number`] in
 /// [`Scheme::Pavlicek`].
 ///

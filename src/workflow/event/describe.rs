@@ -7,8 +7,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use super::{
-    EventJobError, FieldError, PhaseSpecError, check_field, create_new, default_keys, read_event,
-    replace_file,
+    EventJobError, PhaseSpecError, check_field, create_new, default_keys, read_event, replace_file,
 };
 use crate::event::protocol::ValueFormat;
 use crate::event::{self, Event, Keys, Phase, Protocol};
@@ -380,12 +379,4 @@ pub fn set_value(job: &SetValueJob) -> Result<SetValueReport, EventJobError> {
     replace_file(&job.file, new_text.as_bytes())?;
     report.recorded = true;
     Ok(report)
-}
-
-/// A [`FieldError`] is always about text the caller gave.
-impl FieldError {
-    /// This error's [`crate::ErrorClass`]: always bad input.
-    pub fn class(&self) -> crate::ErrorClass {
-        crate::ErrorClass::BadInput
-    }
 }

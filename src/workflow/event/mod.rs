@@ -52,13 +52,13 @@ pub use verify::{
     VerifyJob, VerifyReport, verify,
 };
 
-use crate::ErrorClass;
 use crate::event::protocol::ProtocolError;
 use crate::event::{self, Event, EventError, Keys};
 use crate::formats::FormatError;
 use crate::import::ReadFileError;
 use crate::secret::SecretFileError;
 use crate::store::StoreError;
+use crate::{Classify, ErrorClass, InputPosition};
 
 /// Why an event workflow stopped. Unless a variant says otherwise nothing was written or
 /// stored. Messages name the file (and, through the inner error, the line), the phase, the
@@ -353,17 +353,34 @@ impl From<StoreError> for EventJobError {
     }
 }
 
-impl EventJobError {
-    /// This error's [`ErrorClass`]: the store's own class for [`EventJobError::Store`];
-    /// [`ErrorClass::Io`] for a file that could not be written (or a key file that could
-    /// not be created for another reason than its existence); [`ErrorClass::Internal`] for
-    /// a failed random source; [`ErrorClass::BadInput`] for everything else.
-    pub fn class(&self) -> ErrorClass {
+impl Classify for EventJobError {
+    /// The store's own class for [`EventJobError::Store`]; [`ErrorClass::Io`] for a file
+    /// that could not be written (or a key file that could not be created for another
+    /// reason than its existence); [`ErrorClass::Internal`] for a failed random source;
+    /// [`ErrorClass::BadInput`] for everything else.
+    fn class(&self) -> ErrorClass {
         match self {
             EventJobError::Store(e) => e.class(),
             EventJobError::Write { .. } | EventJobError::Secret(_) => ErrorClass::Io,
             EventJobError::Random(_) => ErrorClass::Internal,
             _ => ErrorClass::BadInput,
+        }
+    }
+
+    /// Where the problem is, when it is in a file: the file, and the line for a malformed
+    /// `.sqd` or `.sqk` file or the reader's position for a hand record that could not be
+    /// read. `None` for errors about options or the event as a whole.
+    fn position(&self) -> Option<InputPosition> {
+        use EventJobError as E;
+        match self {
+            E::Malformed { path, error } | E::Keys { path, error } | E::Event { path, error } => {
+                Some(InputPosition::in_file(error.position(), path))
+            }
+            E::Read { path, .. } | E::UnknownFormat { path } => {
+                Some(InputPosition::new().with_file(path))
+            }
+            E::DealFile(e) => e.position(),
+            _ => None,
         }
     }
 }
@@ -397,6 +414,13 @@ pub enum FieldError {
         /// The text given.
         value: String,
     },
+}
+
+impl Classify for FieldError {
+    /// Always [`ErrorClass::BadInput`]: the text is the caller's.
+    fn class(&self) -> ErrorClass {
+        ErrorClass::BadInput
+    }
 }
 
 /// What is wrong with a `--phase` spec `nsessions:boards:fileprefix:description`.
@@ -441,6 +465,13 @@ pub enum PhaseSpecError {
         /// The earlier phase, 1-based.
         phase: usize,
     },
+}
+
+impl Classify for PhaseSpecError {
+    /// Always [`BadInput`](crate::ErrorClass::BadInput): the `--phase` spec is the caller's.
+    fn class(&self) -> crate::ErrorClass {
+        crate::ErrorClass::BadInput
+    }
 }
 
 /// Checks a TN/DI/DV text: one line, not empty, no white space at either end (the file

@@ -1,0 +1,343 @@
+//! From any error to dealdex's view of it: [`as_classify`] finds the [`Classify`] of a
+//! dealdex error behind a `&dyn Error` (a cause of an `anyhow::Error`, a `Box<dyn Error>`),
+//! and [`classify`] the class of a whole chain of causes, which is what the binary turns
+//! into its exit code.
+//!
+//! The list below is the one place that names the error types; each type's class and
+//! position are written beside its definition. A unit test fails for an error type of the
+//! library (a type deriving or implementing `std::error::Error`) that does not implement
+//! [`Classify`] in its own file or is missing from the list.
+
+use std::error::Error;
+
+use crate::{Classify, ErrorClass};
+
+/// `as_classify`: the first of `$t` that `error` is; and, for the tests, the types' names.
+macro_rules! classified {
+    ($($t:ty),* $(,)?) => {
+        /// The [`Classify`] of `error` when it is one of dealdex's error types (any public
+        /// error type of the library); `None` for other errors (I/O, SQLite, a caller's
+        /// own). Only `error` itself is looked at, not its sources ([`classify`] walks them).
+        ///
+        /// ```
+        /// use dealdex::{ErrorClass, as_classify};
+        /// let e: Box<dyn std::error::Error> = dealdex::parse_deal("N:AKQ.x").unwrap_err().into();
+        /// let c = as_classify(&*e).unwrap();
+        /// assert_eq!((c.class(), c.position().unwrap().column), (ErrorClass::BadInput, Some(7)));
+        /// ```
+        pub fn as_classify<'a>(
+            error: &'a (dyn Error + 'static),
+        ) -> Option<&'a (dyn Classify + 'static)> {
+            $(if let Some(e) = error.downcast_ref::<$t>() {
+                return Some(e);
+            })*
+            None
+        }
+
+        /// The full names ([`std::any::type_name`]) of the types [`as_classify`] knows.
+        #[cfg(test)]
+        fn classified_names() -> Vec<&'static str> {
+            vec![$(std::any::type_name::<$t>()),*]
+        }
+    };
+}
+
+classified!(
+    crate::DealError,
+    crate::DealArgumentError,
+    crate::IndexError,
+    crate::NumberError,
+    crate::PbnError,
+    crate::UnknownVulnerability,
+    crate::PredealError,
+    crate::SeedError,
+    crate::StoreError,
+    crate::formats::BoardWriteError,
+    crate::formats::ChooseFormatError,
+    crate::formats::DetectError,
+    crate::formats::FormatError,
+    crate::query::DialectError,
+    crate::query::QueryError,
+    crate::EncodingError,
+    crate::GameStateError,
+    crate::PlayError,
+    crate::StrainError,
+    crate::dd::DdError,
+    crate::records::PaperError,
+    crate::records::PerPageError,
+    crate::records::TenStyleError,
+    crate::records::pdf::PdfError,
+    crate::event::BoardsError,
+    crate::event::EventError,
+    crate::event::PhaseError,
+    crate::event::protocol::ProtocolError,
+    crate::secret::SecretFileError,
+    crate::workflow::card::CardError,
+    crate::workflow::convert::ConvertError,
+    crate::workflow::event::EventJobError,
+    crate::workflow::event::FieldError,
+    crate::workflow::event::PhaseSpecError,
+    crate::workflow::export::ExportError,
+    crate::workflow::export::OutputPlanError,
+    crate::workflow::export::RenderError,
+    crate::workflow::export::WriteError,
+    crate::workflow::generate::GenerateError,
+    crate::workflow::import::FilesRejected,
+    crate::workflow::import::ImportFailed,
+    crate::workflow::import::ReadFileError,
+    crate::workflow::import::Rejection,
+    crate::workflow::lookup::LookupError,
+    crate::workflow::number::DealJobError,
+    crate::workflow::number::NumberJobError,
+    crate::workflow::query::QueryWorkflowError,
+    crate::workflow::records::RecordsError,
+    crate::workflow::solve::SolveInputError,
+    crate::workflow::sql::SqlError,
+    crate::workflow::stats::StatsError,
+);
+
+/// The class of `error` and its sources ([`Error::source`], e.g. the chain of an
+/// `anyhow::Error`): [`ErrorClass::Interrupted`] when any of them is interrupted; else the
+/// first input class ([`ErrorClass::is_input`]: bad input, a corrupt store) among them, as
+/// a failure caused by bad input is the input's fault whatever wraps it; else the class of
+/// the first of dealdex's errors; `None` when there is none ([`as_classify`]).
+///
+/// ```
+/// use dealdex::{ErrorClass, classify};
+/// let e: Box<dyn std::error::Error> = dealdex::parse_deal("N:AKQ.x").unwrap_err().into();
+/// assert_eq!(classify(&*e), Some(ErrorClass::BadInput));
+/// let e: Box<dyn std::error::Error> = std::io::Error::other("disk full").into();
+/// assert_eq!(classify(&*e), None);
+/// ```
+pub fn classify(error: &(dyn Error + 'static)) -> Option<ErrorClass> {
+    let mut first = None;
+    let mut input = None;
+    let mut next = Some(error);
+    while let Some(e) = next {
+        if let Some(class) = as_classify(e).map(Classify::class) {
+            if class == ErrorClass::Interrupted {
+                return Some(class);
+            }
+            if class.is_input() {
+                input.get_or_insert(class);
+            }
+            first.get_or_insert(class);
+        }
+        next = e.source();
+    }
+    input.or(first)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::{Path, PathBuf};
+
+    use super::*;
+
+    /// An error type defined in the library's sources: its file and its full name as
+    /// [`std::any::type_name`] gives it.
+    #[derive(Debug)]
+    struct Defined {
+        file: PathBuf,
+        name: String,
+        full: String,
+    }
+
+    /// The library's `.rs` files (not the binary's: `main.rs`, `cli/`).
+    fn library_files(dir: &Path, out: &mut Vec<PathBuf>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                if path.file_name().is_some_and(|n| n != "cli") {
+                    library_files(&path, out);
+                }
+            } else if path.extension().is_some_and(|e| e == "rs")
+                && path.file_name().is_some_and(|n| n != "main.rs")
+            {
+                out.push(path);
+            }
+        }
+    }
+
+    /// `dealdex::workflow::import` for `src/workflow/import.rs`, `dealdex::event` for
+    /// `src/event/mod.rs`, `dealdex` for `src/lib.rs`.
+    fn module_of(src: &Path, file: &Path) -> String {
+        let rel = file.strip_prefix(src).unwrap().with_extension("");
+        let mut parts: Vec<String> = rel
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect();
+        if matches!(parts.last().map(String::as_str), Some("mod" | "lib")) {
+            parts.pop();
+        }
+        std::iter::once("dealdex".to_owned())
+            .chain(parts)
+            .collect::<Vec<_>>()
+            .join("::")
+    }
+
+    /// The name of the public type an item line defines (`pub enum X {`, `pub struct
+    /// X(…);`); `None` for other items, `pub(crate)` and private ones included.
+    fn item_name(line: &str) -> Option<String> {
+        let rest = line.trim_start().strip_prefix("pub ")?;
+        let rest = rest
+            .strip_prefix("enum ")
+            .or_else(|| rest.strip_prefix("struct "))?;
+        let name: String = rest
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        (!name.is_empty()).then_some(name)
+    }
+
+    /// Every public type of the library that derives `thiserror::Error` or implements
+    /// `std::error::Error` by hand, outside `#[cfg(test)]` modules.
+    fn error_types() -> Vec<Defined> {
+        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let mut files = Vec::new();
+        library_files(&src, &mut files);
+        let mut out = Vec::new();
+        for file in files {
+            let text = std::fs::read_to_string(&file).unwrap();
+            let lines: Vec<&str> = text.lines().collect();
+            let mut names = Vec::new();
+            for (i, line) in lines.iter().enumerate() {
+                // A test module ends the file's items (`#[cfg(test)]` then `mod …`).
+                if *line == "#[cfg(test)]"
+                    && lines.get(i + 1).is_some_and(|l| l.starts_with("mod "))
+                {
+                    break;
+                }
+                let line = line.trim_start();
+                if line.starts_with("#[derive(") {
+                    // The attribute up to its `)]`, then the item after the other attributes
+                    // and doc comments.
+                    let mut j = i;
+                    let mut derive = String::new();
+                    while j < lines.len() {
+                        derive.push_str(lines[j]);
+                        j += 1;
+                        if derive.contains(")]") {
+                            break;
+                        }
+                    }
+                    let derives_error = derive
+                        .split(|c: char| !(c.is_alphanumeric() || c == ':' || c == '_'))
+                        .any(|t| t == "Error" || t.ends_with("::Error"));
+                    if !derives_error {
+                        continue;
+                    }
+                    let item = lines[j..]
+                        .iter()
+                        .find(|l| {
+                            let l = l.trim_start();
+                            !(l.starts_with("#[") || l.starts_with("///") || l.starts_with("//"))
+                        })
+                        .unwrap();
+                    names.extend(item_name(item));
+                }
+                for prefix in ["impl std::error::Error for ", "impl Error for "] {
+                    if let Some(rest) = line.strip_prefix(prefix) {
+                        let name = rest.split([' ', '<', '{']).next().unwrap();
+                        let public = format!("pub struct {name}");
+                        if text.contains(&public) || text.contains(&format!("pub enum {name}")) {
+                            names.push(name.to_owned());
+                        }
+                    }
+                }
+            }
+            let module = module_of(&src, &file);
+            for name in names {
+                out.push(Defined {
+                    full: format!("{module}::{name}"),
+                    file: file.clone(),
+                    name,
+                });
+            }
+        }
+        out
+    }
+
+    /// The guard of the one error story: every error type of the library implements
+    /// [`Classify`] in the file that defines it, and [`as_classify`] knows it (so the binary
+    /// gives its class an exit code). A new error type fails here until both are done.
+    #[test]
+    fn every_error_type_is_classified_beside_its_definition() {
+        let defined = error_types();
+        assert!(defined.len() >= 50, "the scan found only {defined:?}");
+        let known = classified_names();
+        let mut missing = Vec::new();
+        for d in &defined {
+            let text = std::fs::read_to_string(&d.file).unwrap();
+            if !text.contains(&format!("Classify for {} {{", d.name)) {
+                missing.push(format!(
+                    "{}: {} has no `impl Classify for {}` beside its definition",
+                    d.file.display(),
+                    d.name,
+                    d.name
+                ));
+            }
+            if !known.contains(&d.full.as_str()) {
+                missing.push(format!(
+                    "{} is not in the list of src/classify.rs (add `{}`)",
+                    d.full,
+                    d.full.replacen("dealdex::", "crate::", 1)
+                ));
+            }
+        }
+        for k in &known {
+            if !defined.iter().any(|d| d.full == *k) {
+                missing.push(format!(
+                    "src/classify.rs lists {k}, which the scan did not find"
+                ));
+            }
+        }
+        assert!(missing.is_empty(), "{}", missing.join("\n"));
+    }
+
+    /// `error.rs` names no type of the crate (its doc comments may link to them): the class,
+    /// position and kind of each error type live beside the type.
+    #[test]
+    fn the_error_module_uses_nothing_of_the_crate() {
+        let code: Vec<&str> = include_str!("error.rs")
+            .lines()
+            .filter(|l| !l.trim_start().starts_with("//"))
+            .filter(|l| l.contains("crate::") || l.contains("super::"))
+            .collect();
+        assert!(code.is_empty(), "{code:?}");
+    }
+
+    /// A caller's error that wraps another as its source.
+    #[derive(Debug, thiserror::Error)]
+    #[error("wrapped: {0}")]
+    struct Wrapped(#[source] Box<dyn Error + Send + Sync>);
+
+    #[test]
+    fn a_chain_takes_interrupted_then_an_input_class_then_the_first() {
+        let store = || crate::StoreError::NoDatabase {
+            path: "x.db".into(),
+        };
+        let input = Wrapped(Box::new(crate::workflow::lookup::LookupError::Store(
+            store(),
+        )));
+        assert_eq!(classify(&input), Some(ErrorClass::BadInput));
+        let interrupted = Wrapped(Box::new(crate::workflow::sql::SqlError::Interrupted));
+        assert_eq!(classify(&interrupted), Some(ErrorClass::Interrupted));
+        // A deal argument's error as the `number` job's source: the argument's column.
+        let deal = crate::workflow::number::NumberJobError::Deal(
+            crate::parse_deal_argument("N:AKQ.x").unwrap().unwrap_err(),
+        );
+        assert_eq!(classify(&deal), Some(ErrorClass::BadInput));
+        let c = as_classify(&deal).unwrap();
+        assert_eq!(c.position().and_then(|p| p.column), Some(7));
+        let write = crate::workflow::export::WriteError {
+            path: None,
+            error: std::io::Error::other("disk full"),
+        };
+        assert_eq!(classify(&Wrapped(Box::new(write))), Some(ErrorClass::Io));
+        assert_eq!(
+            classify(&Wrapped(Box::new(std::io::Error::other("x")))),
+            None
+        );
+    }
+}
