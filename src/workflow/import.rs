@@ -283,8 +283,9 @@ pub struct ImportJob {
     /// [`formats::ReadOptions::first_board`].
     pub first_board: Option<u64>,
     /// Without a set: whole files are committed together once they hold this many boards
-    /// (a kill loses at most the files of the batch in flight). With a set each file is its
-    /// own transaction.
+    /// (a kill loses at most the files of the batch in flight); a file stored piece by piece
+    /// ([`STREAM_FILE_BYTES`]) is one transaction whose keys are inserted in sorted passes of
+    /// this many. With a set each file is its own transaction.
     pub batch: u64,
 }
 
@@ -671,7 +672,7 @@ pub fn import(
         let window = &job.files[range.clone()];
         if let ([(path, format)], None, None) = (window, sizes[range.start], &job.set) {
             let format_name = format.info().name;
-            let result = import_streamed(store, path, *format, job.first_board)?;
+            let result = import_streamed(store, path, *format, job.first_board, job.batch)?;
             outcome(&mut report, offset, file_outcome(path, format_name, result));
             continue;
         }
@@ -856,6 +857,7 @@ fn import_streamed(
     path: &Path,
     format: &'static dyn DealFormat,
     first_board: Option<u64>,
+    batch: u64,
 ) -> Result<FileResult, ImportFailed> {
     let failed = |error: StoreError| ImportFailed {
         file: Some(path.to_owned()),
@@ -867,6 +869,24 @@ fn import_streamed(
     let mut warnings: Vec<String> = Vec::new();
     let mut new_deals = 0u64;
     let mut stored = ExtrasStored::default();
+    // Pieces' keys gathered up to `batch` and inserted in one sorted pass: each pass touches
+    // the B-tree's pages once (a pass a 4 MiB piece cost 60 % more CPU on 1,000,000 boards).
+    let mut pending: Vec<DealIndex> = Vec::new();
+    let mut pending_extras = BoardExtras::default();
+    let mut flush = |writer: &mut crate::store::DealWriter<'_>,
+                     keys: &mut Vec<DealIndex>,
+                     extras: &mut BoardExtras|
+     -> Result<(), StoreError> {
+        let (new, s) = writer.add(std::mem::take(keys), extras)?;
+        *extras = BoardExtras {
+            dd_source: extras.dd_source.clone(),
+            ..BoardExtras::default()
+        };
+        new_deals += new;
+        stored.plays += s.plays;
+        stored.dd += s.dd;
+        Ok(())
+    };
     // The file is parsed on a thread of its own while the pieces before are stored.
     let (send, receive) = std::sync::mpsc::sync_channel::<Parsed>(0);
     let mut failure: Option<Result<String, StoreError>> = None;
@@ -884,15 +904,21 @@ fn import_streamed(
                 .map_err(Check::Store)
                 .and_then(|tables| differing_dd(&p, tables));
             let added = checked.and_then(|()| {
-                let keys = p.keys.iter().map(|&(_, k)| k).collect();
-                writer.add(keys, &p.extras).map_err(Check::Store)
+                pending.extend(p.keys.iter().map(|&(_, k)| k));
+                pending_extras.plays.extend(p.extras.plays.iter().cloned());
+                pending_extras.dd.extend(p.extras.dd.iter().copied());
+                if p.extras.dd_source != DdSource::Unknown {
+                    pending_extras.dd_source = p.extras.dd_source.clone();
+                }
+                match pending.len() as u64 >= batch {
+                    true => {
+                        flush(&mut writer, &mut pending, &mut pending_extras).map_err(Check::Store)
+                    }
+                    false => Ok(()),
+                }
             });
             match added {
-                Ok((new, s)) => {
-                    new_deals += new;
-                    stored.plays += s.plays;
-                    stored.dd += s.dd;
-                }
+                Ok(()) => {}
                 Err(Check::Differs(reason)) => {
                     failure = Some(Ok(reason));
                     break; // dropping the receiver stops the reader
@@ -926,6 +952,9 @@ fn import_streamed(
     }
     if let Err(reason) = read {
         return Ok(FileResult::Rejected { reason });
+    }
+    if !pending.is_empty() {
+        flush(&mut writer, &mut pending, &mut pending_extras).map_err(failed)?;
     }
     if boards == 0 {
         let reason = Rejection::read(ReadFileError::Empty {
