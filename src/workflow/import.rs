@@ -224,16 +224,49 @@ pub fn read_deal_input(
     format: &'static dyn DealFormat,
     first_board: Option<u64>,
 ) -> Result<FileBoards, ReadFileError> {
+    let mut boards = Vec::new();
+    let mut read = read_deal_pieces(input, path, format, first_board, &mut |piece| {
+        boards.extend(piece)
+    })?;
+    read.boards = boards;
+    Ok(read)
+}
+
+/// Reads a deal file piece by piece as [`read_deal_input`] does, handing each piece's boards
+/// to `on_boards` instead of keeping them (memory flat in the file's size); returns the
+/// skipped boards and warnings, with no boards.
+///
+/// ```
+/// use dealdex::import::read_deal_pieces;
+/// let data = b"0EDCCBA0976F2DA4945D8E9DC0\n0EDCCBA0976F2DA4945D8E9DC0\n";
+/// let hex = dealdex::formats::by_name("hex").unwrap();
+/// let mut n = 0;
+/// read_deal_pieces(&mut &data[..], "in.hex".as_ref(), hex, None, &mut |b| n += b.len())?;
+/// assert_eq!(n, 2);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+/// As [`read_deal_file_all`].
+pub fn read_deal_pieces(
+    input: &mut dyn std::io::Read,
+    path: &Path,
+    format: &'static dyn DealFormat,
+    first_board: Option<u64>,
+    on_boards: &mut dyn FnMut(Vec<Board>),
+) -> Result<FileBoards, ReadFileError> {
     let mut read = FileBoards::default();
+    let mut boards = 0usize;
     let opts = formats::ReadOptions { first_board };
     stream::read_stream::<std::convert::Infallible>(format, input, &opts, &mut |piece| {
-        read.boards.extend(piece.boards);
+        boards += piece.boards.len();
+        on_boards(piece.boards);
         read.skipped.extend(piece.skipped);
         read.warnings.extend(piece.warnings);
         Ok(())
     })
     .map_err(|e| stream_error(e, path))?;
-    if read.boards.is_empty() {
+    if boards == 0 {
         return Err(ReadFileError::Empty {
             path: path.to_owned(),
             format: format.info().name,

@@ -22,7 +22,7 @@ use rayon::prelude::*;
 use crate::Classify;
 use crate::formats::DealFormat;
 use crate::formats::SkippedBoard;
-use crate::import::{ReadFileError, read_deal_file_all};
+use crate::import::{ReadFileError, read_deal_pieces};
 use crate::stats::{Report, SetStats};
 use crate::{DealIndex, ErrorClass, Store, StoreError};
 
@@ -122,11 +122,17 @@ pub fn run(job: &StatsJob, store: Option<&Store>) -> Result<StatsRun, StatsError
     let mut warnings = Vec::new();
     let stats = match &job.source {
         StatsSource::File { path, format } => {
+            // Piece by piece: memory flat in the file's size.
             let mut s = SetStats::new();
-            let read = read_deal_file_all(path, *format, None)?;
-            for b in &read.boards {
-                s.add(&b.deal);
-            }
+            let mut file = std::fs::File::open(path).map_err(|error| ReadFileError::Io {
+                path: path.clone(),
+                error,
+            })?;
+            let read = read_deal_pieces(&mut file, path, *format, None, &mut |boards| {
+                for b in &boards {
+                    s.add(&b.deal);
+                }
+            })?;
             (skipped, warnings) = (read.skipped, read.warnings);
             s
         }
