@@ -462,3 +462,81 @@ fn failed_requests_leave_foreign_and_empty_files_as_they_were() {
         .assert()
         .success();
 }
+
+/// One flag vocabulary (issue 28): the input format is `--from` and the output format `--to`
+/// (alias `--format`) on every command; the old spellings still work, hidden.
+#[test]
+fn input_is_from_and_output_is_to_on_every_command_old_spellings_kept() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    let gen_ok = |args: &[&str]| {
+        let out = dealdex(d).args(args).output().unwrap();
+        assert!(out.status.success(), "{args:?}: {}", common::stderr(&out));
+        out.stdout
+    };
+    gen_ok(&[
+        "generate",
+        "--boards",
+        "1-4",
+        "--seed",
+        &"1".repeat(64),
+        "--to",
+        "hex",
+    ]);
+    gen_ok(&[
+        "generate",
+        "--boards",
+        "1-4",
+        "--seed",
+        &"1".repeat(64),
+        "--out",
+        "b.txt",
+        "--to",
+        "hex",
+    ]);
+    // Input: --from, and the old --format / --input-format.
+    for flag in ["--from", "--format"] {
+        gen_ok(&["import", flag, "hex", "b.txt", "--db", "i.db"]);
+        gen_ok(&["number", flag, "hex", "b.txt"]);
+        gen_ok(&["records", flag, "hex", "b.txt", "--out", "r.html"]);
+    }
+    for flag in ["--from", "--input-format"] {
+        gen_ok(&["solve", flag, "hex", "b.txt", "--no-db", "--to", "json"]);
+    }
+    // Output: --to, --format and -f give the same bytes.
+    let outs: Vec<Vec<u8>> = ["--to", "--format", "-f"]
+        .iter()
+        .map(|flag| gen_ok(&["deal", "1..3", flag, "hex"]))
+        .collect();
+    assert!(outs.iter().all(|o| *o == outs[0] && !o.is_empty()));
+    gen_ok(&["convert", "b.txt", "c.out", "--from", "hex", "--to", "json"]);
+    gen_ok(&[
+        "convert", "b.txt", "d.out", "--from", "hex", "--format", "json",
+    ]);
+    assert_eq!(
+        std::fs::read(d.join("c.out")).unwrap(),
+        std::fs::read(d.join("d.out")).unwrap()
+    );
+    // Every command's help lists every registered format, Parquet included.
+    let help = |args: &[&str]| String::from_utf8(gen_ok(args)).unwrap();
+    for args in [
+        &["convert", "--help"][..],
+        &["import", "--help"],
+        &["export", "--help"],
+        &["generate", "--help"],
+        &["query", "--help"],
+        &["records", "--help"],
+        &["event", "make", "--help"],
+        &["solve", "--help"],
+        &["number", "--help"],
+    ] {
+        let text = help(args);
+        for f in formats::registry() {
+            assert!(
+                text.contains(f.info().name),
+                "{args:?} does not list {}",
+                f.info().name
+            );
+        }
+    }
+}

@@ -635,7 +635,7 @@ fn keys_piped_to_standard_input_are_solved_as_when_given_as_arguments() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("standard input needs --input-format"), "{err}");
+    assert!(err.contains("standard input needs --from"), "{err}");
     // A bad line is named by its place on standard input.
     let out = dealdex(dir.path())
         .args(["solve", "-", "--input-format", "hex", "--no-db"])

@@ -90,7 +90,7 @@ struct SetValueArgs {
 #[derive(Args, Debug)]
 #[command(after_help = "Examples:
   dealdex event make WBG.sqd --keys WBG.sqk --out boards/
-  dealdex event make WBG.sqd --keys WBG.sqk --phase 1 --session 3-5 --out boards/ --format pbn --format dup
+  dealdex event make WBG.sqd --keys WBG.sqk --phase 1 --session 3-5 --out boards/ --to pbn --to dup
   dealdex event make WC.sqd --phase 9 --boards 15 --out boards/      # a phase with ? boards
   dealdex event make WBG.sqd --phase 4 --session 2 --reserve --out boards/   # R162reserve")]
 struct MakeArgs {
@@ -114,9 +114,8 @@ struct MakeArgs {
     /// Directory for the files (created if missing).
     #[arg(long, short, value_name = "DIR")]
     out: PathBuf,
-    /// Output format, repeatable (default pbn): any of `dealdex convert --help`'s list (pbn,
-    /// dup, dlm, bri, dge, lin, csv, ber, borel, kops, cds, goedel, hrf, hex, json, …).
-    #[arg(long, short, value_name = "FORMAT")]
+    #[arg(long = "to", short = 'f', visible_alias = "format", value_name = "FORMAT",
+          help = super::output_format_help_default("pbn; repeatable"))]
     format: Vec<String>,
     /// SQLite database to store each session as a set `<event file stem>/<session>`.
     #[arg(long, value_name = "FILE")]

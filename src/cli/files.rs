@@ -12,28 +12,22 @@ use super::{DbArgs, open_output, outputs, print_json, print_notes, store_failed}
 
 #[derive(Args, Debug)]
 #[command(
-    after_help = "Formats (by extension or --from/--to): pbn, dup, dlm, bri, dge, lin, csv,
-ber, borel (.bhg), kops (.rzd), cds, goedel (.goe, Big Deal's numbers), hrf, hex, json,
-parquet, oneline (dealer's printoneline), dealer-all, dealer-ew, dealer-compact (dealer's
-printall, printew, printcompact), deal-lines (endplay-dealer), redeal, redeal-long,
-endplay-json. An input whose extension says nothing (none, .txt) is told by its content.
+    after_help = super::formats_after_help("An input whose extension says nothing (none, .txt) is told by its content.
 Files without board numbers are numbered from --first-board (README's format table).
 
 Examples:
   dealdex convert boards.pbn boards.dup
   dealdex convert hands.lin hands.pbn
-  dealdex convert big.pbn big.dup --split"
+  dealdex convert big.pbn big.dup --split")
 )]
 pub struct ConvertArgs {
     /// Input file.
     input: PathBuf,
     /// Output file (`-` for stdout).
     output: PathBuf,
-    /// Input format (default: from the input's extension).
-    #[arg(long, value_name = "FORMAT")]
+    #[arg(long, value_name = "FORMAT", help = super::input_format_help())]
     from: Option<String>,
-    /// Output format (default: from the output's extension).
-    #[arg(long, value_name = "FORMAT")]
+    #[arg(long, visible_alias = "format", value_name = "FORMAT", help = super::output_format_help())]
     to: Option<String>,
     /// Number of the first board when the input carries no board numbers (default 1, or
     /// DUP's trailer); Borel lines are turned by these boards' dealers, CDS board bytes
@@ -46,7 +40,7 @@ pub struct ConvertArgs {
 
 #[derive(Args, Debug)]
 #[command(
-    after_help = "Each file is read whole and stored in one transaction: a file with any bad
+    after_help = "Each file is stored in one transaction: a file with any bad
 record is rejected whole and changes nothing. Boards without a complete deal (an empty,
 placeholder or partial deal, as auction-only boards of teaching files) are skipped and
 named in the report; the other boards are stored. Plays (PBN [Play], LIN pc|) are replayed on
@@ -64,8 +58,7 @@ pub struct ImportArgs {
     /// Store each file's boards as this set (with several files: NAME-1, NAME-2, …).
     #[arg(long, value_name = "NAME")]
     set: Option<String>,
-    /// Input format (default: from each file's extension).
-    #[arg(long, value_name = "FORMAT")]
+    #[arg(long = "from", alias = "format", value_name = "FORMAT", help = super::input_format_help())]
     format: Option<String>,
     /// Number of the first board when a file carries no board numbers (default 1, or
     /// DUP's trailer); Borel lines are turned by these boards' dealers, CDS board bytes
@@ -98,8 +91,8 @@ pub struct ExportArgs {
     /// Output file(s), repeatable (`-` for stdout); the extension picks the format.
     #[arg(long, short, value_name = "FILE", required = true)]
     out: Vec<PathBuf>,
-    /// Output format for a single --out.
-    #[arg(long, short, value_name = "FORMAT")]
+    #[arg(long = "to", short = 'f', visible_alias = "format", value_name = "FORMAT",
+          help = super::output_format_help())]
     format: Option<String>,
     #[command(flatten)]
     write: outputs::WriteArgs,

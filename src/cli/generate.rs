@@ -17,7 +17,7 @@ use super::{open_output, outputs, print_json, progress_bar, show_progress, store
 #[command(group(ArgGroup::new("what").required(true).args(["boards", "count"])))]
 #[command(after_help = "Examples:
   dealdex generate --boards 1-32 --out boards.pbn
-  dealdex generate --count 10000000 --format hex --out deals.hex
+  dealdex generate --count 10000000 --to hex --out deals.hex
   dealdex generate --count 1000000 --start 1000001 --seed <64 hex> --db big.db")]
 pub struct GenerateArgs {
     /// Tournament set: board range A-B (or N for 1-N), with dealer and vulnerability by board.
@@ -51,13 +51,12 @@ pub struct GenerateArgs {
     /// Where to write a new seed (default: next to the output, `<out>.seed`).
     #[arg(long, value_name = "FILE")]
     key_file: Option<PathBuf>,
-    /// Output file (`-` for stdout), repeatable: each file's extension picks its format
-    /// (pbn, dup, dlm, bri, dge, lin, csv, ber, bhg, rzd, cds, goe, hrf, hex, json, parquet,
-    /// oneline, …: see `dealdex convert --help`).
+    /// Output file (`-` for stdout), repeatable: each file's extension picks its format (see
+    /// `dealdex convert --help` for the formats and their extensions).
     #[arg(long, short, value_name = "FILE")]
     out: Vec<PathBuf>,
-    /// Output format for a single --out or stdout (see `dealdex convert --help` for the list).
-    #[arg(long, short, value_name = "FORMAT")]
+    #[arg(long = "to", short = 'f', visible_alias = "format", value_name = "FORMAT",
+          help = super::output_format_help())]
     format: Option<String>,
     #[command(flatten)]
     write: outputs::WriteArgs,

@@ -20,7 +20,7 @@ use std::process::ExitCode;
 use std::fmt::Display;
 
 use clap::{Args, Parser, Subcommand};
-use dealdex::ErrorClass;
+use dealdex::{ErrorClass, formats};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 
@@ -214,6 +214,35 @@ fn render<R: Serialize + Display>(report: &R, json: bool, quiet: bool) -> anyhow
 }
 
 /// Parses `--scheme`.
+/// The help of every `--from` (input format): the registry's formats.
+fn input_format_help() -> String {
+    format!(
+        "Input format (default: from the file's extension, else its content): {}",
+        formats::names()
+    )
+}
+
+/// The help of an output `--to` (alias `--format`) whose default is the output's extension.
+fn output_format_help() -> String {
+    format!(
+        "Output format (default: from the output's extension): {}",
+        formats::names()
+    )
+}
+
+/// The help of an output `--to` with a fixed default.
+fn output_format_help_default(default: &str) -> String {
+    format!("Output format (default {default}): {}", formats::names())
+}
+
+/// `rest` after the list of formats and their extensions (`convert --help`).
+fn formats_after_help(rest: &str) -> String {
+    format!(
+        "Formats (by extension or --from/--to): {}.\n{rest}",
+        formats::names_with_extensions()
+    )
+}
+
 fn parse_scheme(s: &str) -> Result<dealdex::Scheme, String> {
     s.parse().map_err(|e: dealdex::NumberError| e.to_string())
 }

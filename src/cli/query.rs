@@ -23,16 +23,15 @@ pub struct NumberArgs {
     /// Numbering scheme: pavlicek, andrews or bigdeal.
     #[arg(long, default_value = "pavlicek", value_parser = parse_scheme)]
     scheme: Scheme,
-    /// Format of a deal file (default: from its extension).
-    #[arg(long, value_name = "FORMAT")]
+    #[arg(long = "from", alias = "format", value_name = "FORMAT", help = super::input_format_help())]
     format: Option<String>,
 }
 
 #[derive(Args, Debug)]
 #[command(after_help = "Examples:
   dealdex deal 1
-  dealdex deal 1..1000000 --format hex | head
-  dealdex deal 0xAD55E315634DDA658BF491FF --scheme bigdeal --format json")]
+  dealdex deal 1..1000000 --to hex | head
+  dealdex deal 0xAD55E315634DDA658BF491FF --scheme bigdeal --to json")]
 pub struct DealArgs {
     /// A hand-record number (decimal or 0x hex), or an inclusive range A..B.
     number: String,
@@ -40,7 +39,12 @@ pub struct DealArgs {
     #[arg(long, default_value = "pavlicek", value_parser = parse_scheme)]
     scheme: Scheme,
     /// Output: pbn (deal strings), hex (indices) or json (JSON lines).
-    #[arg(long, short, default_value = "pbn")]
+    #[arg(
+        long = "to",
+        short = 'f',
+        visible_alias = "format",
+        default_value = "pbn"
+    )]
     format: Format,
     /// Output file (default stdout).
     #[arg(long, short, value_name = "FILE")]

@@ -19,7 +19,7 @@ or a side NS EW where it makes sense; comparisons = != < <= > >=, t in a..b, and
 
 Examples:
   dealdex query 'hcp(N) >= 20 and len(S, spades) >= 5' --count
-  dealdex query 'shape(E) = 4432 and hcp(NS) in 20..24' --limit 10 --format pbn
+  dealdex query 'shape(E) = 4432 and hcp(NS) in 20..24' --limit 10 --to pbn
   dealdex query 'balanced(N)' --set club --explain
   dealdex query 'hcp(NS) >= 25 and dd(NS, nt) >= 9' --explain --dialect spark
 
@@ -47,8 +47,8 @@ pub struct QueryArgs {
     #[arg(long, value_name = "DIALECT", default_value = "sqlite", value_parser = parse_dialect,
           requires_if("spark", "explain"))]
     dialect: Dialect,
-    /// Output format (any registered format; default hex).
-    #[arg(long, short, value_name = "FORMAT")]
+    #[arg(long = "to", short = 'f', visible_alias = "format", value_name = "FORMAT",
+          help = super::output_format_help_default("hex"))]
     format: Option<String>,
     /// Output file (default stdout).
     #[arg(long, short, value_name = "FILE")]

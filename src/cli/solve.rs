@@ -23,8 +23,8 @@ again: a killed run loses at most one batch, and running it again finishes the r
 Examples:
   dealdex solve 'N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432'
   dealdex solve 4E68D9D7355102BCD2AC7E23E2-1
-  dealdex solve boards.pbn --format json
-  dealdex solve - --input-format hex --no-db --format json < keys.hex
+  dealdex solve boards.pbn --to json
+  dealdex solve - --from hex --no-db --to json < keys.hex
   dealdex solve --set club
   dealdex solve --all --db big.db
   dealdex solve --verify --all --db big.db          # re-solve the tables read from files
@@ -38,7 +38,7 @@ nothing stored unless --replace is given."
 pub struct SolveArgs {
     /// Deals to solve: PBN deal strings (`N:…`), hex indices (`-X` gives dealer and
     /// vulnerability), deal files in any format dealdex reads, or `-` for a deal file on
-    /// standard input (needs --input-format).
+    /// standard input (needs --from).
     inputs: Vec<String>,
     /// Solve the boards of this stored set.
     #[arg(long, value_name = "NAME", conflicts_with_all = ["inputs", "all"])]
@@ -56,10 +56,11 @@ pub struct SolveArgs {
     /// Output: text (table and par per deal), json (JSON lines) or pbn (each board with the
     /// double-dummy tags [DoubleDummyTricks], [OptimumScore], [ParContract] and
     /// [OptimumResultTable]; a PBN input keeps its other tags).
-    #[arg(long, value_name = "FORMAT", value_parser = ["text", "json", "pbn"])]
+    #[arg(long = "to", visible_alias = "format", value_name = "FORMAT",
+          value_parser = ["text", "json", "pbn"])]
     format: Option<String>,
-    /// Format of the deal files (default: from each file's extension).
-    #[arg(long, value_name = "FORMAT")]
+    #[arg(long = "from", alias = "input-format", value_name = "FORMAT",
+          help = super::input_format_help())]
     input_format: Option<String>,
     /// Dealer for par where the input does not give one (default: from the board number,
     /// else N).
@@ -134,7 +135,7 @@ pub fn run(a: SolveArgs, json: bool) -> anyhow::Result<()> {
         batch: a.batch as usize,
     };
     let print = !a.all || a.format.is_some();
-    // With --json the tables are JSON lines too (unless --format says otherwise).
+    // With --json the tables are JSON lines too (unless --to says otherwise).
     let lines = a.format.as_deref() == Some("json") || (json && a.format.is_none());
     let pbn = a.format.as_deref() == Some("pbn");
     let out = RefCell::new(open_output(None)?);

@@ -825,6 +825,28 @@ pub fn names() -> String {
         .join(", ")
 }
 
+/// Every format's name with its default extension where that differs from the name, in
+/// registry order, e.g. `pbn, dup, …, borel (.bhg), …`: the list help texts show.
+///
+/// ```
+/// let list = dealdex::formats::names_with_extensions();
+/// assert!(list.starts_with("pbn, dup, ") && list.contains("borel (.bhg)"));
+/// assert!(list.contains("parquet"));
+/// ```
+pub fn names_with_extensions() -> String {
+    registry()
+        .iter()
+        .map(|f| {
+            let info = f.info();
+            match info.extensions.first() {
+                Some(ext) if *ext != info.name => format!("{} (.{ext})", info.name),
+                _ => info.name.to_owned(),
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// Why no format was chosen ([`named`], [`choose`]).
 #[derive(Debug, thiserror::Error)]
 pub enum ChooseFormatError {
@@ -836,7 +858,7 @@ pub enum ChooseFormatError {
     },
     /// A file whose extension selects no format, and no name given.
     #[error(
-        "{}: cannot tell the format from the extension; give --format ({})",
+        "{}: cannot tell the format from the extension; give it with --from (an input) or --to (an output): {}",
         path.display(),
         names()
     )]

@@ -62,9 +62,7 @@ pub enum OutputPlanError {
     #[error(transparent)]
     Format(#[from] formats::ChooseFormatError),
     /// A format name given with several output files.
-    #[error(
-        "--format applies to a single --out; with several, each file's extension names its format"
-    )]
+    #[error("--to applies to a single --out; with several, each file's extension names its format")]
     FormatWithSeveral,
     /// An output path that is a directory.
     #[error("{}: is a directory, not a file; nothing was written or stored", path.display())]

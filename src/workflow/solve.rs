@@ -205,7 +205,7 @@ pub fn file_items(
 }
 
 /// The solve input that means standard input: a deal file read whole, in the format
-/// `--input-format` names (no extension tells it).
+/// `--from` names (no extension tells it).
 pub const STDIN_INPUT: &str = "-";
 
 /// How standard input is named in errors.
@@ -305,15 +305,15 @@ pub fn input_items(
 }
 
 /// The message of [`SolveInputError::Format`]: solve's input is a deal, an index or a file,
-/// and its option is `--input-format`.
+/// and its option is `--from`.
 fn format_message(input: &str, error: &formats::ChooseFormatError) -> String {
     match error {
         formats::ChooseFormatError::UnknownName { name } => format!("no format {name:?}"),
-        formats::ChooseFormatError::UnknownExtension { .. } => format!(
-            "{input}: not a deal, an index, or a file of a known extension (use --input-format)"
-        ),
+        formats::ChooseFormatError::UnknownExtension { .. } => {
+            format!("{input}: not a deal, an index, or a file of a known extension (use --from)")
+        }
         formats::ChooseFormatError::Undetected { error, .. } => {
-            format!("{input}: {error} (use --input-format)")
+            format!("{input}: {error} (use --from)")
         }
     }
 }
@@ -341,9 +341,9 @@ pub enum SolveInputError {
         /// The database path.
         database: String,
     },
-    /// Standard input (`-`) given without `--input-format`: it has no extension to tell
+    /// Standard input (`-`) given without `--from`: it has no extension to tell
     /// its format.
-    #[error("-: standard input needs --input-format (e.g. --input-format hex)")]
+    #[error("-: standard input needs --from (e.g. --from hex)")]
     StdinFormat,
     /// A deal file could not be read.
     #[error(transparent)]

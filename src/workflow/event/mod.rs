@@ -314,7 +314,7 @@ pub enum EventJobError {
     },
     /// A hand record's format cannot be told from its name.
     #[error(
-        "{}: cannot tell the format from the extension; give --format ({})",
+        "{}: cannot tell the format from the extension; give --to ({})",
         path.display(),
         crate::formats::registry().iter().map(|f| f.info().name).collect::<Vec<_>>().join(", ")
     )]
