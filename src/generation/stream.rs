@@ -379,13 +379,15 @@ pub struct DrawProgress {
 }
 
 /// Draws deals `first, first + 1, …` of the seed's stream (completing `predeal` when given)
-/// and keeps those that pass `matches` until `want` passed: generation that stops early, on all
-/// cores. Reproducible: the result is the first `want` matching deals of the stream,
-/// whatever the thread count. The deals are tested in chunks of `chunk` deals (at least 1)
-/// on rayon's threads, a few windows of chunks in flight: [`CHUNK`] suits a fast test, a
-/// slow one wants fewer, so that the chunks decided past the last match stay a few
-/// milliseconds' work (a query's: [`crate::query::Query::search_chunk`]).
-/// `progress` is called with the number found so far, on the calling thread, once a chunk.
+/// and keeps those `matches` accepts until `want` of them matched: generation that stops
+/// early, on all cores. Reproducible: the result is the first `want` matching deals of the
+/// stream, whatever the thread count. `progress` is called with the number found so far, on
+/// the calling thread, once a chunk.
+///
+/// The deals are tested on rayon's threads in chunks of `chunk` deals (at least 1), a few
+/// windows of chunks in flight, so some deals past the last match are tested for nothing: a
+/// fast test suits [`CHUNK`], a slow one wants fewer, to keep that waste to a few
+/// milliseconds ([`crate::query::Query::search_chunk`] sizes the chunks for a query).
 ///
 /// The stream has 2^64 deals, so a test that no deal passes runs for ever: refuse those
 /// first (a query's [`crate::query::Query::never_matches`]), and bound the draws of rare
@@ -434,7 +436,8 @@ pub fn first_matching(
 /// // Possible, but about 1 deal in 10^10 or so: not within 20,000 draws.
 /// let rare = Query::parse("hcp(N) >= 36")?;
 /// let (chunk, test) = (rare.search_chunk(), |d: &dealdex::Deal| rare.matches(d));
-/// let found = dealdex::first_matching_within(&seed, None, (1, 2), 20_000, chunk, test, &mut |_| {});
+/// let found =
+///     dealdex::first_matching_within(&seed, None, (1, 2), 20_000, chunk, test, &mut |_| {});
 /// assert_eq!((found.deals.len(), found.drawn), (0, 20_000));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
