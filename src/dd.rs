@@ -11,9 +11,9 @@ use std::fmt;
 
 use crate::model::board::Vulnerability;
 use crate::model::card::{Seat, Suit};
+use crate::model::contract::{Contract, Penalty, Strain};
 use crate::model::deal::Deal;
 use crate::model::features::Side;
-use crate::play::record::Strain;
 
 /// The five strains in DD-table order: notrump, then ♠ ♥ ♦ ♣ (the columns of a printed
 /// table; [`Strain::ALL`]).
@@ -174,10 +174,12 @@ impl TrickTable {
             .contracts
             .iter()
             .map(|c| ParContract {
-                level: c.contract.bid.level.get(),
-                strain: from_pons_strain(c.contract.bid.strain),
-                doubled: !matches!(c.contract.penalty, contract_bridge::Penalty::Undoubled),
-                declarer: from_pons_seat(c.declarer),
+                contract: Contract {
+                    level: c.contract.bid.level.get(),
+                    strain: from_pons_strain(c.contract.bid.strain),
+                    penalty: from_pons_penalty(c.contract.penalty),
+                    declarer: from_pons_seat(c.declarer),
+                },
                 overtricks: c.overtricks,
             })
             .collect();
@@ -248,30 +250,21 @@ impl serde::Serialize for TrickTable {
     }
 }
 
-/// A par contract: level, strain, doubled or not, declarer and its result.
+/// A par contract and its result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ParContract {
-    /// Level 1..=7.
-    pub level: u8,
-    /// The strain.
-    pub strain: Strain,
-    /// Doubled (DDS doubles exactly the sacrifices, the contracts that go down).
-    pub doubled: bool,
-    /// The declarer.
-    pub declarer: Seat,
+    /// The contract: DDS doubles exactly the sacrifices, the contracts that go down, and
+    /// never redoubles.
+    pub contract: Contract,
     /// Tricks over the contract (negative: down).
     pub overtricks: i8,
 }
 
 /// `<level><strain><x?><declarer><result?>`, e.g. `4SN`, `3NTS+1`, `5CxE-2`
-/// (tests/fixtures/dd/README.md).
+/// (tests/fixtures/dd/README.md; the [`Contract`] and the result).
 impl fmt::Display for ParContract {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", self.level, self.strain.as_str())?;
-        if self.doubled {
-            f.write_str("x")?;
-        }
-        write!(f, "{}", self.declarer.letter())?;
+        write!(f, "{}", self.contract)?;
         match self.overtricks {
             0 => Ok(()),
             k => write!(f, "{k:+}"),
@@ -341,6 +334,14 @@ fn from_pons_seat(s: contract_bridge::Seat) -> Seat {
         contract_bridge::Seat::East => Seat::East,
         contract_bridge::Seat::South => Seat::South,
         contract_bridge::Seat::West => Seat::West,
+    }
+}
+
+fn from_pons_penalty(p: contract_bridge::Penalty) -> Penalty {
+    match p {
+        contract_bridge::Penalty::Undoubled => Penalty::Undoubled,
+        contract_bridge::Penalty::Doubled => Penalty::Doubled,
+        contract_bridge::Penalty::Redoubled => Penalty::Redoubled,
     }
 }
 

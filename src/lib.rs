@@ -10,10 +10,14 @@ pub use error::{Classify, ErrorClass, InputPosition};
 mod classify;
 pub use classify::{as_classify, classify};
 
-// The deal model and its codecs: cards, deals, boards, index, numbers, deal strings, features.
+// The deal model and its codecs: cards, deals, boards, index, numbers, deal strings, features;
+// the bridge vocabulary above them: strains, contracts, tricks, the game a file records.
 mod model;
 pub use model::board::{UnknownVulnerability, Vulnerability, board_dealer, board_vulnerability};
 pub use model::card::{Card, Rank, Seat, Suit};
+pub use model::contract::{
+    Contract, Penalty, Strain, StrainError, Trick, contract_of, trick_winner,
+};
 pub use model::deal::{Deal, DealError, Hand};
 pub use model::deal_string::{PbnError, PbnErrorKind, format_deal, parse_deal, push_deal};
 pub use model::features;
@@ -50,15 +54,12 @@ pub use formats::{Board, DealFormat, FormatError, FormatErrorKind, FormatInfo, W
 pub mod query;
 pub mod stats;
 
-// The play of the cards: play records, tricks, game states, card encodings.
+// The play of the cards: play records, game states, card encodings.
 mod play;
 pub use play::encoding;
 pub use play::encoding::{Encoding, EncodingError, FacedCard, parse_card};
 pub use play::gamestate::{GameStateError, Group, PlayState, decode_groups, encode_groups};
-pub use play::record::{
-    BoardPlay, PlayError, PlayRecord, Position, Strain, StrainError, Trick, TrickRecord,
-    board_play, contract_of, trick_winner,
-};
+pub use play::record::{BoardPlay, PlayError, PlayRecord, Position, TrickRecord, board_play};
 
 // Double-dummy tables and par (pons-dds).
 pub mod dd;

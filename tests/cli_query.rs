@@ -575,7 +575,9 @@ fn generate_where_stops_at_max_draws_and_stores_nothing() {
     // Exactly the draws a request needs: `hcp(N) >= 20`, boards 1-4, from the library.
     let seed: Seed = SEED.parse().unwrap();
     let q = Query::parse("hcp(N) >= 20").unwrap();
-    let need = dealdex::first_matching(&seed, None, 1, 4, &q, &mut |_| {}).drawn;
+    let chunk = q.search_chunk();
+    let need = dealdex::first_matching(&seed, None, (1, 4), chunk, |d| q.matches(d), &mut |_| {});
+    let need = need.drawn;
     let before = (1..need)
         .filter(|&k| q.matches(&seed.board_deal(k)))
         .count();

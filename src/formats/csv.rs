@@ -4,11 +4,12 @@
 //! Holdings are rank letters `AKQJT98765432` (empty for a void), the dealer a seat letter and
 //! the vulnerability `-`, `NS`, `EW` or `All`.
 
-use super::text::{push_holding, push_u64, rank_index, show_byte};
+use super::text::{push_holding, push_u64, show_byte};
 use super::{Board, DealFormat, FormatError, FormatInfo, Location, WriteOptions};
 use crate::model::board::Vulnerability;
 use crate::model::card::{Seat, Suit};
 use crate::model::deal::{Deal, Hand};
+use crate::model::text::rank_index;
 
 /// CSV (FORMATS.md §9): 16 quoted holdings (N♠ N♥ N♦ N♣, then E, S, W), the board number and
 /// `dealer/vul`, one board a line.

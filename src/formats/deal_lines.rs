@@ -7,13 +7,13 @@
 //! ```
 
 use super::dealer_all::is_trailer;
-use super::text::column;
 use super::{
     Board, DealFormat, FileBoards, FormatError, FormatErrorKind, FormatInfo, Location,
     NO_COMPLETE_DEAL, SkippedBoard, WriteOptions,
 };
 use crate::model::card::Seat;
 use crate::model::deal_string::{PbnErrorKind, parse_deal_bytes, push_deal_bytes};
+use crate::model::text::column;
 
 /// PBN deal strings one a line (endplay 0.5.12's `endplay-dealer -a printpbn`): an optional
 /// board number (endplay's `-b`, right-aligned in 3 characters, then a space), then the first

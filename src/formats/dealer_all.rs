@@ -14,10 +14,11 @@
 //! to 20 characters (a column of 10 cards or more is not: the next one follows right after
 //! it). The columns of this module are shared with [`super::dealer_ew`].
 
-use super::text::{column, rank_index, show_byte};
+use super::text::show_byte;
 use super::{Board, DealFormat, FormatError, FormatInfo, Location, WriteOptions};
 use crate::model::card::{RANK_LETTERS, Seat, Suit};
 use crate::model::deal::{Deal, Hand};
+use crate::model::text::{column, rank_index};
 
 /// Debian `dealer`'s `printall` (dealer 20211121, the default action): a header `%4d.` with
 /// the deal's number (1, 2, … in the run), then one line per suit (♠ first) holding the four

@@ -11,10 +11,11 @@
 
 use super::dealer_all::content_lines;
 use super::oneline::read_hand;
-use super::text::{column, push_dotted_hand};
+use super::text::push_dotted_hand;
 use super::{Board, DealFormat, FormatError, FormatInfo, Location, WriteOptions};
 use crate::model::card::Seat;
 use crate::model::deal::{Deal, Hand};
+use crate::model::text::column;
 
 /// Debian `dealer`'s `printcompact` (dealer 20211121): per deal the lines `n <hand>`,
 /// `e <hand>`, `s <hand>`, `w <hand>`, each hand `S.H.D.C` (ranks descending, a void empty),

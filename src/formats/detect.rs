@@ -2,8 +2,8 @@
 //! format (or `.txt`): the peers' everyday outputs (Debian dealer, redeal, endplay) and
 //! dealdex's own text formats.
 
-use super::text::rank_index;
 use super::{DealFormat, by_name};
+use crate::model::text::rank_index;
 
 /// Why [`detect`] chose no format.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

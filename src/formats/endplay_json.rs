@@ -193,7 +193,10 @@ fn line_column(data: &[u8], off: usize) -> Location {
         .iter()
         .rposition(|&c| c == b'\n')
         .map_or(0, |p| p + 1);
-    Location::LineColumn(line, super::text::column(&data[start..], off - start))
+    Location::LineColumn(
+        line,
+        crate::model::text::column(&data[start..], off - start),
+    )
 }
 
 impl DealFormat for EndplayJson {

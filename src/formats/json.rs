@@ -116,7 +116,7 @@ fn read_line(
                             Ok(None) if index.is_none() => return Ok(Err(l.board)),
                             // Several `-` hands: what is wrong with the known ones.
                             Err((off, msg, _)) if e.to_string().contains("unknown hand (-)") => {
-                                let column = super::text::column(s.as_bytes(), off);
+                                let column = crate::model::text::column(s.as_bytes(), off);
                                 return Err(at(format!("deal {s:?}: column {column}: {msg}")));
                             }
                             _ => return Err(at(format!("deal {s:?}: {e}"))),

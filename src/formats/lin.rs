@@ -1,19 +1,21 @@
 //! BBO LIN, one line a board (FORMATS.md §8; the writer follows Big Deal's output.c).
 //!
-//! The auction and contract rules it applies (declarer, trick winners) are in `crate::play::record`;
-//! the text helpers it shares with the other letter formats are in `super::text`.
+//! The auction and contract rules it applies (declarer, trick winners) are in
+//! `crate::model::contract`; the text helpers it shares with the other letter formats are in
+//! `super::text` and `crate::model::text`.
 
-use super::text::{
-    parse_letter_hand, push_letter_hand, push_u64, rank_index, show_byte, suit_index, trim,
-};
+use super::text::{parse_letter_hand, push_letter_hand, push_u64, show_byte, suit_index, trim};
 use super::{
     Auction, Board, DealFormat, FileBoards, FormatError, FormatInfo, GameRecord, Location,
     NO_COMPLETE_DEAL, Play, SkippedBoard, WriteOptions,
 };
 use crate::model::board::Vulnerability;
 use crate::model::card::{Card, Rank, Seat, Suit};
+use crate::model::contract::{
+    Contract, Strain, auction_contract, bid_strain, strain_of, trick_winner,
+};
 use crate::model::deal::{Deal, Hand};
-use crate::play::record::{Strain, auction_contract, bid_strain, trick_winner};
+use crate::model::text::rank_index;
 
 /// BBO LIN, one line a board (FORMATS.md §8; the writer follows Big Deal's output.c).
 ///
@@ -57,8 +59,9 @@ use crate::play::record::{Strain, auction_contract, bid_strain, trick_winner};
 ///
 /// Of a [`GameRecord`] the writer keeps the players, the auction (PBN `AP` becomes three
 /// passes, a note `=k=` becomes `!` on the call before it and `an|<note k>|`; other tokens are
-/// left out) and the play (trick leaders from the strain of [`crate::contract_of`]: the
-/// `Contract` tag, else the auction, else notrump; a trick with a missing card ends the play);
+/// left out) and the play (trick leaders from the strain of the contract, as
+/// [`crate::contract_of`] reads it, else of the `Contract` tag alone, else notrump; a trick
+/// with a missing card ends the play);
 /// other tags and comments have no place in LIN and are dropped.
 ///
 /// # Errors
@@ -147,7 +150,8 @@ impl DealFormat for Lin {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Contracts and tricks, shared by the reader and the writer (the rules are in `crate::play::record`).
+// Contracts and tricks, shared by the reader and the writer (the rules are in
+// `crate::model::contract`).
 
 /// True for a PBN note reference token `=n=`.
 fn is_note(token: &str) -> bool {
@@ -416,14 +420,14 @@ struct Played {
 /// Converts the play-order cards into PBN's layout (see the module documentation).
 fn build_play(
     deal: &Deal,
-    contract: Option<(Strain, Seat)>,
+    contract: Option<Contract>,
     played: &[Played],
 ) -> Result<Option<Play>, FormatError> {
     let Some(first) = played.first() else {
         return Ok(None);
     };
     let opening = match contract {
-        Some((_, declarer)) => declarer.next(),
+        Some(c) => c.declarer.next(),
         None => deal.seat_of(first.card),
     };
     let mut leader = opening;
@@ -468,9 +472,9 @@ fn build_play(
         }
         tricks.push(row);
         if chunk.len() == 4
-            && let Some((strain, _)) = contract
+            && let Some(c) = contract
         {
-            leader = leader.rotate(trick_winner(&in_order, strain));
+            leader = leader.rotate(trick_winner(&in_order, c.strain));
         }
     }
     Ok(Some(Play {
@@ -678,9 +682,7 @@ fn write_auction(a: &Auction, out: &mut Vec<u8>) {
 }
 
 fn write_play(game: &GameRecord, play: &Play, out: &mut Vec<u8>) {
-    let strain = crate::play::record::contract_of(game)
-        .0
-        .unwrap_or(Strain::NoTrump);
+    let strain = strain_of(game).unwrap_or(Strain::NoTrump);
     let opening = play.leader;
     let mut leader = opening;
     for row in &play.tricks {

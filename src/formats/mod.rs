@@ -69,6 +69,10 @@ pub use pbn::Pbn;
 pub use redeal::Redeal;
 pub use redeal_long::RedealLong;
 
+// The game a file records beside the deal: the bridge vocabulary of `crate::model::game`,
+// public here, where the formats that carry it are.
+pub use crate::model::game::{Auction, GameRecord, Play};
+
 /// One board as a file carries it: the deal plus whatever the format records about it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Board {
@@ -126,47 +130,6 @@ impl Board {
             .or(self.number.map(board_vulnerability))
             .unwrap_or(Vulnerability::None)
     }
-}
-
-/// What a PBN game or LIN record holds beyond the deal, kept so that conversions between the
-/// formats that carry it lose nothing.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct GameRecord {
-    /// Every tag in file order, as `(name, value)`, unknown ones included (PBN tags; LIN
-    /// fields are mapped to the PBN tag names they correspond to, e.g. players). A PBN game in
-    /// dealdex's own export layout keeps only a known Event here: its other tags are `?` or
-    /// held by the board's fields.
-    pub tags: Vec<(String, String)>,
-    /// The auction, if recorded.
-    pub auction: Option<Auction>,
-    /// The play, if recorded.
-    pub play: Option<Play>,
-    /// Commentary blocks (`{…}`) and `;` comment lines, in order, without their delimiters.
-    pub comments: Vec<String>,
-}
-
-/// An auction: the first caller and the calls in order (PBN tokens such as `1NT`, `Pass`,
-/// `X`, `XX`, `AP`, with note references like `=1=` kept as their own tokens).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Auction {
-    /// The seat that makes the first call (the dealer).
-    pub first: Seat,
-    /// The call tokens in order.
-    pub calls: Vec<String>,
-    /// Notes `(number, text)` referred to by `=n=` tokens.
-    pub notes: Vec<(u32, String)>,
-}
-
-/// The play (PBN `[Play]` section, FORMATS.md §4): the opening leader and, for each trick, the
-/// four cards in PBN's own column layout: `tricks[t][j]` is the card that seat
-/// `leader.rotate(j)` played to trick `t`, whoever led that trick (so the columns are fixed
-/// seats, not play order). A card not recorded is `None` (PBN `-`).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Play {
-    /// The seat that leads to the first trick (the `[Play]` tag's value).
-    pub leader: Seat,
-    /// Tricks in order; `tricks[t][j]` is the card of seat `leader.rotate(j)` in trick `t`.
-    pub tricks: Vec<[Option<crate::model::card::Card>; 4]>,
 }
 
 /// Where in a file an error is.

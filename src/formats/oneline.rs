@@ -10,10 +10,11 @@
 //! (the line ends in a space after the last hand; lower-case seat letters; a void is an empty
 //! suit between dots).
 
-use super::text::{column, push_dotted_hand, rank_index, show_byte};
+use super::text::{push_dotted_hand, show_byte};
 use super::{Board, DealFormat, FormatError, FormatInfo, Location, WriteOptions};
 use crate::model::card::Seat;
 use crate::model::deal::{Deal, Hand};
+use crate::model::text::{column, rank_index};
 
 /// dealer's `printoneline` (Hans van Staveren's `dealer`, DealerV2, Dealer3): one deal a
 /// line, `n <hand> e <hand> s <hand> w <hand> `.

@@ -80,7 +80,7 @@ use std::io::BufRead as _;
 
 use super::pbn_dd::{self, TableCells};
 use super::stream::{ChunkState, Chunking};
-use super::text::{column, push_u64, rank_index, suit_index};
+use super::text::{push_u64, suit_index};
 use super::{
     Auction, Board, DealFormat, FileBoards, FormatError, FormatErrorKind, FormatInfo, GameRecord,
     Location, NO_COMPLETE_DEAL, Play, SkippedBoard, WriteOptions, check_board_limit,
@@ -90,6 +90,7 @@ use crate::model::board::Vulnerability;
 use crate::model::card::{Card, Seat};
 use crate::model::deal::Deal;
 use crate::model::deal_string::{PbnErrorKind, parse_deal_bytes, push_deal_bytes};
+use crate::model::text::{column, rank_index};
 
 /// PBN 2.1 files (FORMATS.md §4): tolerant import of any PBN file, canonical export with the
 /// mandatory tags in export order, keeping tags, commentary, auction and play (see the module

@@ -24,6 +24,7 @@
 
 use crate::dd::{DD_STRAINS, Par, TrickTable};
 use crate::model::card::Seat;
+use crate::model::contract::Contract;
 
 /// The header of dealdex's `OptimumResultTable`, as PBN 2.1 §5.7 spells it.
 pub(super) const TABLE_HEADER: &str = "Declarer;Denomination\\2R;Result\\2R";
@@ -229,24 +230,30 @@ pub(super) fn par_contract(par: &Par) -> String {
             continue;
         }
         let partner = par.contracts.iter().enumerate().skip(i + 1).find(|(_, o)| {
-            o.declarer == c.declarer.rotate(2)
-                && (o.level, o.strain, o.doubled, o.overtricks)
-                    == (c.level, c.strain, c.doubled, c.overtricks)
+            o.overtricks == c.overtricks
+                && o.contract
+                    == Contract {
+                        declarer: c.contract.declarer.rotate(2),
+                        ..c.contract
+                    }
         });
         let who = match partner {
             Some((j, _)) => {
                 done[j] = true;
-                match c.declarer {
+                match c.contract.declarer {
                     Seat::North | Seat::South => "NS".to_owned(),
                     Seat::East | Seat::West => "EW".to_owned(),
                 }
             }
-            None => c.declarer.letter().to_string(),
+            None => c.contract.declarer.letter().to_string(),
         };
-        let mut text = format!("{who} {}{}", c.level, c.strain.as_str());
-        if c.doubled {
-            text.push('x');
-        }
+        let Contract {
+            level,
+            strain,
+            penalty,
+            ..
+        } = c.contract;
+        let mut text = format!("{who} {level}{}{}", strain.as_str(), penalty.suffix());
         if c.overtricks != 0 {
             text.push_str(&format!("{:+}", c.overtricks));
         }
@@ -262,7 +269,7 @@ pub(super) fn par_contract(par: &Par) -> String {
 mod tests {
     use super::*;
     use crate::dd::ParContract;
-    use crate::play::record::Strain;
+    use crate::model::contract::{Penalty, Strain};
 
     fn table() -> TrickTable {
         // Rows N E S W, columns NT S H D C.
@@ -327,10 +334,16 @@ mod tests {
     #[test]
     fn par_contracts_group_partners() {
         let c = |level, strain, doubled, declarer, overtricks| ParContract {
-            level,
-            strain,
-            doubled,
-            declarer,
+            contract: Contract {
+                level,
+                strain,
+                penalty: if doubled {
+                    Penalty::Doubled
+                } else {
+                    Penalty::Undoubled
+                },
+                declarer,
+            },
             overtricks,
         };
         let spades = Strain::Trumps(crate::model::card::Suit::Spades);

@@ -12,13 +12,14 @@
 //! the letter) instead of the symbols. The suit segments here are shared with
 //! [`super::redeal_long`].
 
-use super::text::{column, show_byte};
+use super::text::show_byte;
 use super::{
     Board, DealFormat, FileBoards, FormatError, FormatInfo, Location, NO_COMPLETE_DEAL,
     SkippedBoard, WriteOptions,
 };
 use crate::model::card::{RANK_LETTERS, Seat, Suit};
 use crate::model::deal::{Deal, Hand};
+use crate::model::text::column;
 
 /// redeal's short output (redeal commit 5709783, `python -m redeal`, its default `-f short`).
 ///

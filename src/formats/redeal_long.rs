@@ -23,10 +23,10 @@
 //! (`␣` a space: the three parts each start with a line of 7, 14 and 7 spaces.)
 
 use super::redeal::{hand_of, is_tries, push_suit, segments};
-use super::text::column;
 use super::{Board, DealFormat, FileBoards, FormatError, FormatInfo, Location, WriteOptions};
 use crate::model::card::{Seat, Suit};
 use crate::model::deal::Hand;
+use crate::model::text::column;
 
 /// redeal's long output (redeal commit 5709783, `python -m redeal -f long`).
 ///

@@ -1,9 +1,11 @@
-//! Text helpers the letter formats share (LIN, CSV, HRF, PBN, Borel, BER, …) and the PBN deal
-//! string codec (`crate::model::deal_string`) uses: `S…H…D…C…` hands, holdings, decimal numbers, rank and
-//! suit letters, trimming, bytes and characters shown in messages, columns of byte offsets.
+//! Text helpers the letter formats share (LIN, CSV, HRF, PBN, Borel, BER, …): `S…H…D…C…`
+//! hands, holdings, decimal numbers, trimming, bytes shown in messages. The rank and suit
+//! letters' classes, columns and characters of messages are the model's
+//! (`crate::model::text`), which the PBN deal string codec uses too.
 
 use crate::model::card::{RANK_LETTERS, Suit};
 use crate::model::deal::Hand;
+use crate::model::text::{CLASS, ONE, SUIT};
 
 /// Appends the decimal digits of `n`.
 pub(crate) fn push_u64(out: &mut Vec<u8>, mut n: u64) {
@@ -45,41 +47,6 @@ pub(crate) fn push_letter_hand(out: &mut Vec<u8>, hand: Hand) {
         out.push(letter);
         push_holding(out, hand.suit_mask(suit));
     }
-}
-
-/// Byte classes for the letter parsers: 0..13 a rank letter's index (0 = ace … 12 = deuce,
-/// either case), `SUIT + s` a suit letter (0 = S … 3 = C, either case), [`ONE`] the `1` of
-/// `10`, [`OTHER`] anything else.
-static CLASS: [u8; 256] = {
-    let mut t = [OTHER; 256];
-    let ranks = b"AKQJT98765432";
-    let mut r = 0;
-    while r < 13 {
-        t[ranks[r] as usize] = r as u8;
-        t[ranks[r].to_ascii_lowercase() as usize] = r as u8;
-        r += 1;
-    }
-    let suits = b"SHDC";
-    let mut s = 0;
-    while s < 4 {
-        t[suits[s] as usize] = SUIT + s as u8;
-        t[suits[s].to_ascii_lowercase() as usize] = SUIT + s as u8;
-        s += 1;
-    }
-    t[b'1' as usize] = ONE;
-    t
-};
-/// [`CLASS`] of suit letters: `SUIT + suit index`.
-const SUIT: u8 = 16;
-/// [`CLASS`] of `1` (the start of `10`).
-const ONE: u8 = 32;
-/// [`CLASS`] of bytes that are neither ranks nor suits.
-const OTHER: u8 = 255;
-
-/// The rank index of a rank letter (0 = ace … 12 = deuce; `AKQJT98765432`, either case).
-pub(crate) fn rank_index(c: u8) -> Option<usize> {
-    let k = CLASS[c as usize];
-    (k < 13).then_some(k as usize)
 }
 
 /// The suit index of a suit letter (`S`, `H`, `D`, `C`, either case).
@@ -178,27 +145,4 @@ pub(crate) fn trim(v: &[u8]) -> (&[u8], usize) {
         .take_while(|c| c.is_ascii_whitespace())
         .count();
     (&rest[..rest.len() - tail], lead)
-}
-
-/// The 1-based column (in characters) of byte `off` of `line`.
-pub(crate) fn column(line: &[u8], off: usize) -> usize {
-    let prefix = &line[..off.min(line.len())];
-    match std::str::from_utf8(prefix) {
-        Ok(s) => s.chars().count() + 1,
-        Err(_) => prefix.len() + 1,
-    }
-}
-
-/// The character at byte `off` of `b`, for messages (Latin-1 when not UTF-8).
-pub(crate) fn char_at(b: &[u8], off: usize) -> char {
-    let rest = &b[off.min(b.len())..];
-    let end = rest.len().min(4);
-    for n in 1..=end {
-        if let Ok(s) = std::str::from_utf8(&rest[..n])
-            && let Some(c) = s.chars().next()
-        {
-            return c;
-        }
-    }
-    rest.first().map_or(' ', |&c| c as char)
 }

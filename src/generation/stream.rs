@@ -354,28 +354,6 @@ where
     )
 }
 
-/// Deals a chunk of [`first_matching`] covers when the query may solve double dummy.
-const DD_CHUNK: usize = 4;
-
-/// The query size ([`crate::query::Query::size`]) up to which [`first_matching`] works in
-/// chunks of [`CHUNK`] deals; a larger query gets proportionally fewer deals a chunk (at
-/// least [`MIN_QUERY_CHUNK`]), so the chunks in flight past the last match, decided for
-/// nothing, stay a few milliseconds' work. Before, a query of 1,000 conditions tested
-/// some 130,000 deals (8 chunks of 16,384) to find 2, 3.5 s.
-const QUERY_CHUNK_SIZE: usize = 16;
-
-/// The fewest deals a chunk of [`first_matching`] covers for a query without `dd` / `par`.
-const MIN_QUERY_CHUNK: usize = 16;
-
-/// Deals a chunk of [`first_matching`] covers for `query`.
-fn query_chunk(query: &crate::query::Query) -> usize {
-    if query.uses_dd() {
-        return DD_CHUNK;
-    }
-    let scale = query.size().div_ceil(QUERY_CHUNK_SIZE).max(1);
-    (CHUNK / scale).max(MIN_QUERY_CHUNK)
-}
-
 /// What [`first_matching`] found.
 #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct MatchingDeals {
@@ -386,12 +364,8 @@ pub struct MatchingDeals {
     /// counted from the first deal drawn (1-based); when [`first_matching_within`] found
     /// fewer than asked, every deal it drew (its bound).
     pub drawn: u64,
-    /// Deals whose double-dummy table was solved (a query with `dd` or `par` terms solves
-    /// only the deals its cheaper conditions leave undecided; 0 without them), those decided
-    /// in parallel past the last match included.
-    pub solved: u64,
-    /// Deals the query was tested on: those drawn, and those tested in parallel past the
-    /// last match (work done for nothing, kept small by sizing the chunks by the query).
+    /// Deals the predicate was tested on: those drawn, and those tested in parallel past the
+    /// last match (work done for nothing, kept small by the caller's chunk size).
     pub tested: u64,
 }
 
@@ -405,37 +379,48 @@ pub struct DrawProgress {
 }
 
 /// Draws deals `first, first + 1, …` of the seed's stream (completing `predeal` when given)
-/// and keeps those matching `query` until `want` matched: generation that stops early, on
-/// all cores. Reproducible: the result is the first `want` matching deals of the stream,
-/// whatever the thread count. `progress` is called with the number found so far, on the
-/// calling thread, once a chunk ([`CHUNK`] deals).
+/// and keeps those `matches` accepts until `want` of them matched: generation that stops
+/// early, on all cores. Reproducible: the result is the first `want` matching deals of the
+/// stream, whatever the thread count. `progress` is called with the number found so far, on
+/// the calling thread, once a chunk.
 ///
-/// The stream has 2^64 deals, so a query that no deal can satisfy runs for ever: refuse
-/// those first ([`crate::query::Query::never_matches`]), and bound the draws of rare ones
-/// with [`first_matching_within`].
+/// The deals are tested on rayon's threads in chunks of `chunk` deals (at least 1), a few
+/// windows of chunks in flight, so some deals past the last match are tested for nothing: a
+/// fast test suits [`CHUNK`], a slow one wants fewer, to keep that waste to a few
+/// milliseconds ([`crate::query::Query::search_chunk`] sizes the chunks for a query).
+///
+/// The stream has 2^64 deals, so a test that no deal passes runs for ever: refuse those
+/// first (a query's [`crate::query::Query::never_matches`]), and bound the draws of rare
+/// ones with [`first_matching_within`].
 ///
 /// ```
 /// use dealdex::{Seed, query::Query};
 /// let seed: Seed = "11".repeat(32).parse()?;
 /// let strong = Query::parse("hcp(N) >= 20")?;
-/// let found = dealdex::first_matching(&seed, None, 1, 5, &strong, &mut |_| {});
+/// let (chunk, test) = (strong.search_chunk(), |d: &dealdex::Deal| strong.matches(d));
+/// let found = dealdex::first_matching(&seed, None, (1, 5), chunk, test, &mut |_| {});
 /// assert_eq!(found.deals.len(), 5);
 /// assert!(found.deals.iter().all(|d| strong.matches(d)));
 /// assert!(found.drawn >= 5);
-/// assert_eq!(found.solved, 0);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn first_matching(
     seed: &Seed,
     predeal: Option<&Predeal>,
-    first: u64,
-    want: u64,
-    query: &crate::query::Query,
+    (first, want): (u64, u64),
+    chunk: usize,
+    matches: impl Fn(&Deal) -> bool + Sync,
     progress: &mut dyn FnMut(u64),
 ) -> MatchingDeals {
-    first_matching_within(seed, predeal, first, want, u64::MAX, query, &mut |p| {
-        progress(p.matched)
-    })
+    first_matching_within(
+        seed,
+        predeal,
+        (first, want),
+        u64::MAX,
+        chunk,
+        matches,
+        &mut |p| progress(p.matched),
+    )
 }
 
 /// [`first_matching`] that draws at most `max_draws` deals (deals `first ..= first +
@@ -450,17 +435,19 @@ pub fn first_matching(
 /// let seed: Seed = "11".repeat(32).parse()?;
 /// // Possible, but about 1 deal in 10^10 or so: not within 20,000 draws.
 /// let rare = Query::parse("hcp(N) >= 36")?;
-/// let found = dealdex::first_matching_within(&seed, None, 1, 2, 20_000, &rare, &mut |_| {});
+/// let (chunk, test) = (rare.search_chunk(), |d: &dealdex::Deal| rare.matches(d));
+/// let found =
+///     dealdex::first_matching_within(&seed, None, (1, 2), 20_000, chunk, test, &mut |_| {});
 /// assert_eq!((found.deals.len(), found.drawn), (0, 20_000));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn first_matching_within(
     seed: &Seed,
     predeal: Option<&Predeal>,
-    first: u64,
-    want: u64,
+    (first, want): (u64, u64),
     max_draws: u64,
-    query: &crate::query::Query,
+    chunk: usize,
+    matches: impl Fn(&Deal) -> bool + Sync,
     progress: &mut dyn FnMut(DrawProgress),
 ) -> MatchingDeals {
     /// Stops the stream once enough deals matched.
@@ -472,12 +459,7 @@ pub fn first_matching_within(
     if want == 0 {
         return out;
     }
-    // A double-dummy solve takes some 0.3 s: small chunks keep the deals decided past the
-    // last match (a window of chunks is in flight) to a few seconds' work. Every solve
-    // counts, those past the last match included: they were made.
-    let solved = std::sync::atomic::AtomicU64::new(0);
     let tested = std::sync::atomic::AtomicU64::new(0);
-    let chunk = query_chunk(query);
     // Board u64::MAX is not drawn: the stream ends at u64::MAX − 1, as it always has here.
     let draws = max_draws.min(u64::MAX - first);
     let _stopped = generate_chunks_sized(
@@ -490,13 +472,7 @@ pub fn first_matching_within(
             let hits: Vec<(u64, Deal)> = deals
                 .iter()
                 .enumerate()
-                .filter(|(_, d)| {
-                    let (matched, dd) = query.matches_counting_solves(d);
-                    if dd {
-                        solved.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                    }
-                    matched
-                })
+                .filter(|(_, d)| matches(d))
                 .map(|(j, d)| (start + j as u64, *d))
                 .collect();
             (deals.len() as u64, hits)
@@ -517,7 +493,6 @@ pub fn first_matching_within(
             Ok(())
         },
     );
-    out.solved = solved.into_inner();
     out.tested = tested.into_inner();
     out
 }

@@ -6,9 +6,9 @@
 //! Whole PBN files are read and written by [`crate::formats::Pbn`], which reads and writes its
 //! `[Deal]` tags with the codec here.
 
-use crate::formats::text::{char_at, column, rank_index};
 use crate::model::card::{Card, RANK_LETTERS, Seat, Suit};
 use crate::model::deal::{Deal, DealError, Hand};
+use crate::model::text::{char_at, column, rank_index};
 
 /// What is wrong with a PBN deal string.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

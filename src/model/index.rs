@@ -438,7 +438,7 @@ mod tests {
         /// Every deal (from its hand-record number) comes back from its index.
         #[test]
         fn indices_of_deals_decode_to_them(n in 1u128..=crate::model::number::DEALS) {
-            let deal = Deal::from_number(n, crate::Scheme::Pavlicek).unwrap();
+            let deal = Deal::from_number(n, crate::model::number::Scheme::Pavlicek).unwrap();
             let index = DealIndex::from_deal(&deal);
             prop_assert_eq!(index.to_deal(), Ok(deal));
             prop_assert_eq!(to_deal_card_by_card(&index), Ok(deal));

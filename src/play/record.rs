@@ -1,4 +1,4 @@
-//! The play of the cards: the seed 000 seat array, play records, tricks and their winners.
+//! The play of the cards: the seed 000 seat array, play records, and a game's play replayed.
 //!
 //! - [`Position`] is seed 000 §1's internal format: 52 slots in suited order (slot =
 //!   `suit * 13 + (14 - rank)`, suits ♠ ♥ ♦ ♣, which is dealdex's [`Card`] number), each holding
@@ -6,208 +6,19 @@
 //!   position during the play.
 //! - [`PlayRecord`] is seed 000's play record: up to 13 tricks of `[leader, four cards in play
 //!   order]` (FORMATS.md §11); only the last trick may be short (a claim).
-//! - [`Trick`] is a completed trick as seed 003 has it: the four cards in play order, the
-//!   leader and the winner.
-//! - [`Strain`] says which suit, if any, is trumps; [`trick_winner`] applies it.
+//!
+//! The tricks themselves, strains and who wins a trick ([`Trick`], [`Strain`],
+//! [`trick_winner`]) are the model's bridge vocabulary (`crate::model::contract`).
 //!
 //! Replaying a record ([`PlayRecord::check`], [`PlayRecord::replay`], [`board_play`]) checks
 //! each card against the position: it must be held by the seat whose turn it is, and a seat
 //! that holds a card of the suit led must follow suit. Errors name the trick (1-based) and the
 //! card.
 
-use std::fmt;
-use std::str::FromStr;
-
-use crate::formats::{Auction, GameRecord, Play};
 use crate::model::card::{Card, Seat, Suit};
+use crate::model::contract::{Strain, Trick, declarer_of, strain_of, trick_winner};
 use crate::model::deal::{Deal, Hand};
-
-/// The strain of a contract: a trump suit or notrump.
-///
-/// ```
-/// use dealdex::{Strain, Suit};
-/// assert_eq!("NT".parse::<Strain>(), Ok(Strain::NoTrump));
-/// assert_eq!(Strain::from_bid("4S"), Some(Strain::Trumps(Suit::Spades)));
-/// assert_eq!(Strain::from_bid("5HX"), Some(Strain::Trumps(Suit::Hearts)));
-/// assert_eq!(Strain::Trumps(Suit::Hearts).to_string(), "H");
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Strain {
-    /// A suit contract: this suit is trumps.
-    Trumps(Suit),
-    /// Notrump: the highest card of the suit led wins.
-    NoTrump,
-}
-
-impl Strain {
-    /// The five strains, notrump first, then ♠ ♥ ♦ ♣ (the order [`board_play`] tries them in
-    /// when the contract is unknown).
-    pub const ALL: [Strain; 5] = [
-        Strain::NoTrump,
-        Strain::Trumps(Suit::Spades),
-        Strain::Trumps(Suit::Hearts),
-        Strain::Trumps(Suit::Diamonds),
-        Strain::Trumps(Suit::Clubs),
-    ];
-
-    /// The trump suit; `None` for notrump.
-    pub const fn trump(self) -> Option<Suit> {
-        match self {
-            Strain::Trumps(s) => Some(s),
-            Strain::NoTrump => None,
-        }
-    }
-
-    /// The strain's PBN name: `S`, `H`, `D`, `C` or `NT`.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Strain::Trumps(Suit::Spades) => "S",
-            Strain::Trumps(Suit::Hearts) => "H",
-            Strain::Trumps(Suit::Diamonds) => "D",
-            Strain::Trumps(Suit::Clubs) => "C",
-            Strain::NoTrump => "NT",
-        }
-    }
-
-    /// The strain of a bid or PBN contract such as `1C`, `3NT`, `2N`, `4S`, `5HX`, `6NTXX`
-    /// (level 1..7, either case, doubles ignored); `None` for anything else (`Pass`, `?`, …).
-    pub fn from_bid(token: &str) -> Option<Strain> {
-        bid_strain(token.trim().to_ascii_uppercase().trim_end_matches('X'))
-    }
-}
-
-/// The strain of a bid as an auction writes it: `1C`, `3NT`, `2N`, `4S` (level 1..7, upper
-/// case, nothing after the strain); `None` for anything else (`Pass`, `X`, `1S!`, …).
-pub(crate) fn bid_strain(token: &str) -> Option<Strain> {
-    let b = token.as_bytes();
-    if !matches!(b.first(), Some(b'1'..=b'7')) {
-        return None;
-    }
-    match b.get(1..)? {
-        b"C" => Some(Strain::Trumps(Suit::Clubs)),
-        b"D" => Some(Strain::Trumps(Suit::Diamonds)),
-        b"H" => Some(Strain::Trumps(Suit::Hearts)),
-        b"S" => Some(Strain::Trumps(Suit::Spades)),
-        b"NT" | b"N" => Some(Strain::NoTrump),
-        _ => None,
-    }
-}
-
-/// The contract of an auction (PBN call tokens, either case): its strain and declarer, the
-/// first player of the declaring side to bid that strain. Calls are `Pass`/`P`, `X`, `XX`,
-/// `-` and bids ([`bid_strain`]); `AP` ends the auction; other tokens (note references,
-/// annotated calls) take no turn. `None` when nobody bid.
-pub(crate) fn auction_contract(a: &Auction) -> Option<(Strain, Seat)> {
-    let mut bids: Vec<(Seat, Strain)> = Vec::new();
-    let mut k = 0usize;
-    for t in &a.calls {
-        let u = t.to_ascii_uppercase();
-        if u == "AP" {
-            break;
-        }
-        if let Some(strain) = bid_strain(&u) {
-            bids.push((a.first.rotate(k), strain));
-        } else if !matches!(u.as_str(), "PASS" | "P" | "X" | "XX" | "-") {
-            continue; // note references and other annotations take no turn
-        }
-        k += 1;
-    }
-    let &(last, strain) = bids.last()?;
-    bids.iter()
-        .find(|(s, st)| s.index() % 2 == last.index() % 2 && *st == strain)
-        .map(|&(s, _)| (strain, s))
-}
-
-impl fmt::Display for Strain {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// A text that is not a strain (see [`Strain`]'s `FromStr`).
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{text:?} is not a strain (expected S, H, D, C or NT)")]
-pub struct StrainError {
-    /// The text as given.
-    pub text: String,
-}
-
-impl crate::Classify for StrainError {
-    /// Always [`BadInput`](crate::ErrorClass::BadInput): the text is the caller's.
-    fn class(&self) -> crate::ErrorClass {
-        crate::ErrorClass::BadInput
-    }
-}
-
-impl FromStr for Strain {
-    type Err = StrainError;
-
-    /// Parses `S`, `H`, `D`, `C` (or a suit symbol) and `NT` or `N`, either case.
-    ///
-    /// # Errors
-    /// [`StrainError`], naming the text, when it is none of these.
-    fn from_str(s: &str) -> Result<Strain, StrainError> {
-        let t = s.trim();
-        if t.eq_ignore_ascii_case("NT") || t.eq_ignore_ascii_case("N") {
-            return Ok(Strain::NoTrump);
-        }
-        let mut chars = t.chars();
-        match (chars.next().and_then(Suit::from_char), chars.next()) {
-            (Some(suit), None) => Ok(Strain::Trumps(suit)),
-            _ => Err(StrainError { text: s.to_owned() }),
-        }
-    }
-}
-
-/// The index (0..4, in play order) of the card that wins a trick: the highest trump if any
-/// was played, else the highest card of the suit led (`cards[0]`'s suit).
-///
-/// ```
-/// use dealdex::{Card, Rank, Strain, Suit, trick_winner};
-/// let c = |s, r| Card::new(s, Rank::new(r).unwrap());
-/// let t = [c(Suit::Hearts, 2), c(Suit::Hearts, 4), c(Suit::Spades, 2), c(Suit::Hearts, 14)];
-/// assert_eq!(trick_winner(&t, Strain::NoTrump), 3);
-/// assert_eq!(trick_winner(&t, Strain::Trumps(Suit::Spades)), 2);
-/// ```
-pub fn trick_winner(cards: &[Card; 4], strain: Strain) -> usize {
-    let trump = strain.trump();
-    let mut best = 0;
-    for i in 1..4 {
-        let (c, b) = (cards[i], cards[best]);
-        let beats = if c.suit() == b.suit() {
-            c.rank() > b.rank()
-        } else {
-            Some(c.suit()) == trump
-        };
-        if beats {
-            best = i;
-        }
-    }
-    best
-}
-
-/// A completed trick, as seed 003 has it: the four cards in play order, the seat that led
-/// and the seat that won.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Trick {
-    /// The cards in play order: `cards[i]` is played by `leader.rotate(i)`.
-    pub cards: [Card; 4],
-    /// The seat that led to the trick.
-    pub leader: Seat,
-    /// The seat that won it ([`trick_winner`] under the strain).
-    pub winner: Seat,
-}
-
-impl Trick {
-    /// The trick `cards` (play order) led by `leader`, with its winner under `strain`.
-    pub fn new(leader: Seat, cards: [Card; 4], strain: Strain) -> Trick {
-        Trick {
-            cards,
-            leader,
-            winner: leader.rotate(trick_winner(&cards, strain)),
-        }
-    }
-}
+use crate::model::game::{GameRecord, Play};
 
 /// Why a play does not replay: each error names the trick (1-based) and, where there is one,
 /// the card and its place in the trick (1-based, in play order).
@@ -692,43 +503,6 @@ impl PlayRecord {
     }
 }
 
-/// The strain and declarer of a game's final contract, as far as they are known: from the
-/// PBN `Contract` tag (e.g. `5HX`, `3NT`; `Pass`, `?` or empty: unknown) with the `Declarer`
-/// tag, else from the auction (LIN `mb|` records, or a PBN `[Auction]` when the tags are
-/// unknown): the last bid's strain, declarer the first player of that side to bid it.
-///
-/// ```
-/// use dealdex::formats::GameRecord;
-/// use dealdex::{Seat, Strain, Suit, contract_of};
-/// let g = GameRecord {
-///     tags: vec![("Declarer".into(), "S".into()), ("Contract".into(), "5HX".into())],
-///     ..GameRecord::default()
-/// };
-/// assert_eq!(contract_of(&g), (Some(Strain::Trumps(Suit::Hearts)), Some(Seat::South)));
-/// ```
-pub fn contract_of(game: &GameRecord) -> (Option<Strain>, Option<Seat>) {
-    let tag = |name: &str| {
-        game.tags
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| v.trim())
-    };
-    let declarer = tag("Declarer").and_then(|d| {
-        let mut c = d.chars();
-        match (c.next().and_then(Seat::from_char), c.next()) {
-            (Some(s), None) => Some(s),
-            _ => None,
-        }
-    });
-    if let Some(strain) = tag("Contract").and_then(Strain::from_bid) {
-        return (Some(strain), declarer);
-    }
-    match game.auction.as_ref().and_then(auction_contract) {
-        Some((strain, d)) => (Some(strain), Some(d)),
-        None => (None, declarer),
-    }
-}
-
 /// A board's play made into a validated record by [`board_play`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BoardPlay {
@@ -742,7 +516,9 @@ pub struct BoardPlay {
 
 /// Replays a game's play (PBN `[Play]` or LIN `pc|`, as [`GameRecord::play`]) on its deal.
 ///
-/// The strain and declarer come from [`contract_of`]. With declarer known, the opening lead
+/// The strain and declarer are what the game says of its contract:
+/// [`contract_of`](crate::contract_of)'s, else its `Contract` tag's strain or its `Declarer`
+/// tag's seat. With declarer known, the opening lead
 /// must be declarer's left-hand opponent's. With the strain known, the PBN layout is put in
 /// play order under it and replayed ([`PlayRecord::replay`]: cards held, suit followed, each
 /// winner leading the next trick). With the strain unknown, the strains are tried in the
@@ -760,7 +536,7 @@ pub fn board_play(deal: &Deal, game: &GameRecord) -> Result<Option<BoardPlay>, P
     if !play.tricks.iter().flatten().any(Option::is_some) {
         return Ok(None);
     }
-    let (strain, declarer) = contract_of(game);
+    let (strain, declarer) = (strain_of(game), declarer_of(game));
     if let Some(d) = declarer
         && play.leader != d.next()
     {
@@ -817,47 +593,5 @@ mod tests {
         }
         assert_eq!(seat_of_seed000(0), None);
         assert_eq!(seat_of_seed000(5), None);
-    }
-
-    #[test]
-    fn strains_parse() {
-        for s in Strain::ALL {
-            assert_eq!(s.as_str().parse::<Strain>(), Ok(s));
-        }
-        assert_eq!(Strain::from_bid("3nt"), Some(Strain::NoTrump));
-        assert_eq!(Strain::from_bid("2N"), Some(Strain::NoTrump));
-        assert_eq!(Strain::from_bid("6NTXX"), Some(Strain::NoTrump));
-        assert_eq!(Strain::from_bid("Pass"), None);
-        assert_eq!(Strain::from_bid("8S"), None);
-        assert_eq!(Strain::from_bid("?"), None);
-        assert!("Z".parse::<Strain>().is_err());
-    }
-
-    #[test]
-    fn winner_follows_trumps_then_suit_led() {
-        let c = |s: &str| s.parse::<Card>().unwrap();
-        let t = [c("C5"), c("C2"), c("CK"), c("CA")];
-        assert_eq!(trick_winner(&t, Strain::Trumps(Suit::Spades)), 3);
-        let t = [c("H2"), c("H4"), c("S2"), c("HA")];
-        assert_eq!(trick_winner(&t, Strain::Trumps(Suit::Spades)), 2);
-        assert_eq!(trick_winner(&t, Strain::NoTrump), 3);
-        let t = [c("D5"), c("C2"), c("D4"), c("H3")];
-        assert_eq!(trick_winner(&t, Strain::Trumps(Suit::Spades)), 0);
-    }
-
-    #[test]
-    fn declarer_is_first_of_side_to_bid_strain() {
-        let a = Auction {
-            first: Seat::North,
-            calls: "1C 1S Pass 2S Pass 3D Pass 4S Pass Pass Pass"
-                .split(' ')
-                .map(String::from)
-                .collect(),
-            notes: vec![],
-        };
-        assert_eq!(
-            auction_contract(&a),
-            Some((Strain::Trumps(Suit::Spades), Seat::East))
-        );
     }
 }

@@ -8,8 +8,8 @@
 
 use crate::model::board::Vulnerability;
 use crate::model::card::{Seat, Suit};
+use crate::model::contract::Strain;
 use crate::model::features::Side;
-use crate::play::record::Strain;
 
 use super::lexer::{Kind, Token, error_at, tokenize};
 use super::{

@@ -11,7 +11,7 @@
 use std::fmt::Write;
 
 use crate::model::card::{Seat, Suit};
-use crate::play::record::Strain;
+use crate::model::contract::Strain;
 
 use super::sql::permutations;
 use super::{AddOp, CmpOp, Cond, Dialect, DialectError, Expr, Term, Who};

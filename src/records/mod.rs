@@ -17,9 +17,9 @@ use serde::Serialize;
 use crate::dd::{Par, ParContract, TrickTable};
 use crate::model::board::{Vulnerability, board_dealer, board_vulnerability};
 use crate::model::card::{Seat, Suit};
+use crate::model::contract::Strain;
 use crate::model::deal::Deal;
 use crate::model::features::hcp;
-use crate::play::record::Strain;
 
 pub mod html;
 pub mod pdf;
@@ -262,12 +262,15 @@ pub fn strain_label(strain: Strain) -> String {
 
 /// A par contract as printed: `4♠ N`, `3NT S +1`, `5♣x E −2` (U+2212 minus).
 pub fn contract_label(c: &ParContract) -> String {
-    let mut s = format!("{}{}", c.level, strain_label(c.strain));
-    if c.doubled {
-        s.push('x');
-    }
+    let contract = c.contract;
+    let mut s = format!(
+        "{}{}{}",
+        contract.level,
+        strain_label(contract.strain),
+        contract.penalty.suffix()
+    );
     s.push(' ');
-    s.push(c.declarer.letter());
+    s.push(contract.declarer.letter());
     match c.overtricks {
         0 => {}
         k if k > 0 => s.push_str(&format!(" +{k}")),
@@ -419,6 +422,7 @@ pub fn header_text(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::contract::{Contract, Penalty};
 
     #[test]
     fn per_page_grids_hold_their_boards() {
@@ -434,10 +438,12 @@ mod tests {
     #[test]
     fn par_labels_read_like_a_hand_record() {
         let c = ParContract {
-            level: 5,
-            strain: Strain::Trumps(Suit::Clubs),
-            doubled: true,
-            declarer: Seat::East,
+            contract: Contract {
+                level: 5,
+                strain: Strain::Trumps(Suit::Clubs),
+                penalty: Penalty::Doubled,
+                declarer: Seat::East,
+            },
             overtricks: -2,
         };
         assert_eq!(contract_label(&c), "5\u{2663}x E \u{2212}2");

@@ -28,7 +28,7 @@ use sha2::{Digest, Sha256};
 
 use crate::model::board::Vulnerability;
 use crate::model::card::{Seat, Suit};
-use crate::play::record::Strain;
+use crate::model::contract::Strain;
 use crate::records::{
     MARGIN_MM, RecordBoard, RecordSheet, TABLE_DECLARERS, TABLE_STRAINS, par_label, strain_label,
 };

@@ -5,8 +5,9 @@ use rusqlite::{TransactionBehavior, params};
 
 use super::{At, StoreError, board_to_sql, insert_deal, key_from_sql};
 use crate::model::card::{Card, Seat};
+use crate::model::contract::Strain;
 use crate::model::index::DealIndex;
-use crate::play::record::{BoardPlay, PlayRecord, Strain};
+use crate::play::record::{BoardPlay, PlayRecord};
 
 /// A play to store with [`crate::Store::store_plays`]: the deal, the board it was played at
 /// and the validated play ([`crate::board_play`]).

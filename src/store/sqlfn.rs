@@ -214,8 +214,8 @@ fn dd_tricks(conn: &Connection) -> rusqlite::Result<()> {
         let who: String = ctx.get(1)?;
         let strain: String = ctx.get(2)?;
         let strain = match strain.trim().to_ascii_uppercase().as_str() {
-            "NT" | "N" => crate::play::record::Strain::NoTrump,
-            t => crate::play::record::Strain::from_bid(&format!("1{t}"))
+            "NT" | "N" => crate::model::contract::Strain::NoTrump,
+            t => crate::model::contract::Strain::from_bid(&format!("1{t}"))
                 .ok_or_else(|| err(NAME, format!("strain {strain:?} is not NT, S, H, D or C")))?,
         };
         let tricks = match who.trim().to_ascii_uppercase().as_str() {

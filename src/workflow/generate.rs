@@ -26,6 +26,7 @@
 
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 use serde::Serialize;
@@ -1138,7 +1139,7 @@ fn run_set(
         (None, Some(f)) => {
             let found = find_matching(job, &source.seed, (first, count), f, Mode::Set, progress)?;
             drawn = Some(found.drawn);
-            solved = f.query.uses_dd().then_some(found.solved);
+            solved = found.solved;
             found.deals
         }
         (None, None) => {
@@ -1632,9 +1633,21 @@ fn run_filtered(
     Ok(BulkDone {
         new_deals,
         drawn: Some(found.drawn),
-        solved: filter.query.uses_dd().then_some(found.solved),
+        solved: found.solved,
         files: files.iter().map(ExportedFile::from).collect(),
     })
+}
+
+/// What [`find_matching`] found.
+struct Found {
+    /// The matching deals, in stream order.
+    deals: Vec<Deal>,
+    /// Deals drawn from the stream to find them ([`crate::MatchingDeals::drawn`]).
+    drawn: u64,
+    /// For a query with `dd(…)` or `par(…)` terms, the deals whose double-dummy table was
+    /// solved: only those its cheaper conditions left undecided, those decided in parallel
+    /// past the last match included (they were made); `None` for other queries.
+    solved: Option<u64>,
 }
 
 /// The first `count` deals of the stream from `first` on that match `filter`, drawing at most
@@ -1651,19 +1664,26 @@ fn find_matching(
     filter: &Filter,
     mode: Mode,
     progress: &mut dyn FnMut(Progress),
-) -> Result<crate::MatchingDeals, GenerateError> {
+) -> Result<Found, GenerateError> {
     progress(Progress::Started {
         total: count,
         matching: true,
     });
     let max_draws = job.max_draws.unwrap_or(u64::MAX);
+    let solved = AtomicU64::new(0);
     let found = crate::first_matching_within(
         seed,
         job.predeal.as_ref(),
-        first,
-        count,
+        (first, count),
         max_draws,
-        &filter.query,
+        filter.query.search_chunk(),
+        |d| {
+            let (matched, dd) = filter.query.matches_counting_solves(d);
+            if dd {
+                solved.fetch_add(1, Ordering::Relaxed);
+            }
+            matched
+        },
         &mut |p| {
             progress(Progress::Done(p.matched));
             progress(Progress::Drawn {
@@ -1684,5 +1704,9 @@ fn find_matching(
             last: first + (count - 1),
         });
     }
-    Ok(found)
+    Ok(Found {
+        deals: found.deals,
+        drawn: found.drawn,
+        solved: filter.query.uses_dd().then_some(solved.into_inner()),
+    })
 }

@@ -1,0 +1,498 @@
+//! The bridge vocabulary of contracts and tricks: strains, bids, contracts (level, strain,
+//! penalty, declarer) and the winner of a trick.
+//!
+//! - [`Strain`] says which suit, if any, is trumps; [`trick_winner`] applies it, and
+//!   [`Trick`] is a completed trick as seed 003 has it: the four cards in play order, the
+//!   leader and the winner.
+//! - [`Contract`] is a final contract, as an auction ([`auction_contract`]), a game's PBN tags
+//!   ([`contract_of`]) and par ([`crate::dd::Par`]) name it.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::model::card::{Card, Seat, Suit};
+use crate::model::game::{Auction, GameRecord};
+
+/// The strain of a contract: a trump suit or notrump.
+///
+/// ```
+/// use dealdex::{Strain, Suit};
+/// assert_eq!("NT".parse::<Strain>(), Ok(Strain::NoTrump));
+/// assert_eq!(Strain::from_bid("4S"), Some(Strain::Trumps(Suit::Spades)));
+/// assert_eq!(Strain::from_bid("5HX"), Some(Strain::Trumps(Suit::Hearts)));
+/// assert_eq!(Strain::Trumps(Suit::Hearts).to_string(), "H");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Strain {
+    /// A suit contract: this suit is trumps.
+    Trumps(Suit),
+    /// Notrump: the highest card of the suit led wins.
+    NoTrump,
+}
+
+impl Strain {
+    /// The five strains, notrump first, then ♠ ♥ ♦ ♣ (the order
+    /// [`board_play`](crate::board_play) tries them in when the contract is unknown).
+    pub const ALL: [Strain; 5] = [
+        Strain::NoTrump,
+        Strain::Trumps(Suit::Spades),
+        Strain::Trumps(Suit::Hearts),
+        Strain::Trumps(Suit::Diamonds),
+        Strain::Trumps(Suit::Clubs),
+    ];
+
+    /// The trump suit; `None` for notrump.
+    pub const fn trump(self) -> Option<Suit> {
+        match self {
+            Strain::Trumps(s) => Some(s),
+            Strain::NoTrump => None,
+        }
+    }
+
+    /// The strain's PBN name: `S`, `H`, `D`, `C` or `NT`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Strain::Trumps(Suit::Spades) => "S",
+            Strain::Trumps(Suit::Hearts) => "H",
+            Strain::Trumps(Suit::Diamonds) => "D",
+            Strain::Trumps(Suit::Clubs) => "C",
+            Strain::NoTrump => "NT",
+        }
+    }
+
+    /// The strain of a bid or PBN contract such as `1C`, `3NT`, `2N`, `4S`, `5HX`, `6NTXX`
+    /// (level 1..7, either case, doubles ignored); `None` for anything else (`Pass`, `?`, …).
+    pub fn from_bid(token: &str) -> Option<Strain> {
+        bid_strain(token.trim().to_ascii_uppercase().trim_end_matches('X'))
+    }
+}
+
+/// The level and strain of a bid as an auction writes it: `1C`, `3NT`, `2N`, `4S` (level 1..7,
+/// upper case, nothing after the strain); `None` for anything else (`Pass`, `X`, `1S!`, …).
+pub(crate) fn parse_bid(token: &str) -> Option<(u8, Strain)> {
+    let b = token.as_bytes();
+    let level = match b.first() {
+        Some(&c @ b'1'..=b'7') => c - b'0',
+        _ => return None,
+    };
+    let strain = match b.get(1..)? {
+        b"C" => Strain::Trumps(Suit::Clubs),
+        b"D" => Strain::Trumps(Suit::Diamonds),
+        b"H" => Strain::Trumps(Suit::Hearts),
+        b"S" => Strain::Trumps(Suit::Spades),
+        b"NT" | b"N" => Strain::NoTrump,
+        _ => return None,
+    };
+    Some((level, strain))
+}
+
+/// The strain of a bid as an auction writes it ([`parse_bid`]'s strain).
+pub(crate) fn bid_strain(token: &str) -> Option<Strain> {
+    parse_bid(token).map(|(_, strain)| strain)
+}
+
+impl fmt::Display for Strain {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A text that is not a strain (see [`Strain`]'s `FromStr`).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{text:?} is not a strain (expected S, H, D, C or NT)")]
+pub struct StrainError {
+    /// The text as given.
+    pub text: String,
+}
+
+impl crate::Classify for StrainError {
+    /// Always [`BadInput`](crate::ErrorClass::BadInput): the text is the caller's.
+    fn class(&self) -> crate::ErrorClass {
+        crate::ErrorClass::BadInput
+    }
+}
+
+impl FromStr for Strain {
+    type Err = StrainError;
+
+    /// Parses `S`, `H`, `D`, `C` (or a suit symbol) and `NT` or `N`, either case.
+    ///
+    /// # Errors
+    /// [`StrainError`], naming the text, when it is none of these.
+    fn from_str(s: &str) -> Result<Strain, StrainError> {
+        let t = s.trim();
+        if t.eq_ignore_ascii_case("NT") || t.eq_ignore_ascii_case("N") {
+            return Ok(Strain::NoTrump);
+        }
+        let mut chars = t.chars();
+        match (chars.next().and_then(Suit::from_char), chars.next()) {
+            (Some(suit), None) => Ok(Strain::Trumps(suit)),
+            _ => Err(StrainError { text: s.to_owned() }),
+        }
+    }
+}
+
+/// Whether a contract is doubled or redoubled.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Penalty {
+    /// Neither doubled nor redoubled.
+    #[default]
+    Undoubled,
+    /// Doubled.
+    Doubled,
+    /// Redoubled.
+    Redoubled,
+}
+
+impl Penalty {
+    /// The penalty as par and hand records write it after the strain: nothing, `x` or `xx`
+    /// (a PBN `Contract` tag writes `X`, `XX`).
+    pub const fn suffix(self) -> &'static str {
+        match self {
+            Penalty::Undoubled => "",
+            Penalty::Doubled => "x",
+            Penalty::Redoubled => "xx",
+        }
+    }
+}
+
+/// A final contract: its level, strain, penalty and declarer, as an auction and a game's PBN
+/// tags name it ([`contract_of`]), and par ([`crate::dd::Par`]).
+///
+/// ```
+/// use dealdex::{Contract, Penalty, Seat, Strain, Suit};
+/// let c = Contract {
+///     level: 5,
+///     strain: Strain::Trumps(Suit::Clubs),
+///     penalty: Penalty::Doubled,
+///     declarer: Seat::East,
+/// };
+/// assert_eq!(c.to_string(), "5CxE");
+/// assert_eq!(Contract::from_pbn("5cx", Seat::East), Some(c));
+/// assert_eq!(Contract::from_pbn("Pass", Seat::East), None);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Contract {
+    /// Level 1..=7.
+    pub level: u8,
+    /// The strain.
+    pub strain: Strain,
+    /// Undoubled, doubled or redoubled.
+    pub penalty: Penalty,
+    /// The declarer.
+    pub declarer: Seat,
+}
+
+impl Contract {
+    /// The contract a PBN `Contract` tag names (`1C`, `3NT`, `2N`, `4S`, `5HX`, `6NTXX`: level
+    /// 1..7, either case, `X` doubled, `XX` redoubled), played by `declarer`; `None` for
+    /// anything else (`Pass`, `?`, …).
+    pub fn from_pbn(tag: &str, declarer: Seat) -> Option<Contract> {
+        let t = tag.trim().to_ascii_uppercase();
+        let bid = t.trim_end_matches('X');
+        let penalty = match t.len() - bid.len() {
+            0 => Penalty::Undoubled,
+            1 => Penalty::Doubled,
+            2 => Penalty::Redoubled,
+            _ => return None,
+        };
+        let (level, strain) = parse_bid(bid)?;
+        Some(Contract {
+            level,
+            strain,
+            penalty,
+            declarer,
+        })
+    }
+}
+
+/// `<level><strain><x?><declarer>`, e.g. `4SN`, `3NTS`, `5CxE` (the contracts of par,
+/// tests/fixtures/dd/README.md).
+impl fmt::Display for Contract {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}{}{}{}",
+            self.level,
+            self.strain.as_str(),
+            self.penalty.suffix(),
+            self.declarer.letter()
+        )
+    }
+}
+
+/// The contract of an auction (PBN call tokens, either case): the last bid, doubled or
+/// redoubled by the calls after it, and its declarer, the first player of the declaring side
+/// to bid that strain. Calls are `Pass`/`P`, `X`, `XX`, `-` and bids ([`parse_bid`]); `AP`
+/// ends the auction; other tokens (note references, annotated calls) take no turn. `None`
+/// when nobody bid.
+pub(crate) fn auction_contract(a: &Auction) -> Option<Contract> {
+    let mut bids: Vec<(Seat, Strain)> = Vec::new();
+    let mut level = 0;
+    let mut penalty = Penalty::Undoubled;
+    let mut k = 0usize;
+    for t in &a.calls {
+        let u = t.to_ascii_uppercase();
+        if u == "AP" {
+            break;
+        }
+        if let Some((l, strain)) = parse_bid(&u) {
+            bids.push((a.first.rotate(k), strain));
+            (level, penalty) = (l, Penalty::Undoubled);
+        } else if u == "X" {
+            penalty = Penalty::Doubled;
+        } else if u == "XX" {
+            penalty = Penalty::Redoubled;
+        } else if !matches!(u.as_str(), "PASS" | "P" | "-") {
+            continue; // note references and other annotations take no turn
+        }
+        k += 1;
+    }
+    let &(last, strain) = bids.last()?;
+    bids.iter()
+        .find(|(s, st)| s.index() % 2 == last.index() % 2 && *st == strain)
+        .map(|&(declarer, _)| Contract {
+            level,
+            strain,
+            penalty,
+            declarer,
+        })
+}
+
+/// A game's final contract, when its record names it: the PBN `Contract` tag (e.g. `5HX`,
+/// `3NT`; [`Contract::from_pbn`]) played by the `Declarer` tag's seat, else, when the
+/// `Contract` tag names no bid (`Pass`, `?`, empty or missing), the contract of the auction
+/// (LIN `mb|` records, or a PBN `[Auction]`): the last bid, declarer the first player of that
+/// side to bid its strain. `None` when neither names a whole contract (a `Contract` tag
+/// without a `Declarer` tag is not completed from the auction).
+///
+/// ```
+/// use dealdex::formats::GameRecord;
+/// use dealdex::{Contract, Penalty, Seat, Strain, Suit, contract_of};
+/// let g = GameRecord {
+///     tags: vec![("Declarer".into(), "S".into()), ("Contract".into(), "5HX".into())],
+///     ..GameRecord::default()
+/// };
+/// let five_hearts_doubled = Contract {
+///     level: 5,
+///     strain: Strain::Trumps(Suit::Hearts),
+///     penalty: Penalty::Doubled,
+///     declarer: Seat::South,
+/// };
+/// assert_eq!(contract_of(&g), Some(five_hearts_doubled));
+/// ```
+pub fn contract_of(game: &GameRecord) -> Option<Contract> {
+    match game.tag("Contract") {
+        Some(bid) if Strain::from_bid(bid).is_some() => {
+            Contract::from_pbn(bid, tag_declarer(game)?)
+        }
+        _ => game.auction.as_ref().and_then(auction_contract),
+    }
+}
+
+/// The seat of a game's `Declarer` tag (`N`, `E`, `S` or `W`); `None` for anything else.
+fn tag_declarer(game: &GameRecord) -> Option<Seat> {
+    let mut c = game.tag("Declarer")?.chars();
+    match (c.next().and_then(Seat::from_char), c.next()) {
+        (Some(s), None) => Some(s),
+        _ => None,
+    }
+}
+
+/// The strain of a game's contract as far as its record says it: [`contract_of`]'s, else the
+/// `Contract` tag's (named without a declarer).
+pub(crate) fn strain_of(game: &GameRecord) -> Option<Strain> {
+    match contract_of(game) {
+        Some(c) => Some(c.strain),
+        None => game.tag("Contract").and_then(Strain::from_bid),
+    }
+}
+
+/// The declarer of a game's contract as far as its record says it: [`contract_of`]'s, else
+/// the `Declarer` tag's (with no `Contract` tag, or one that names no whole contract).
+pub(crate) fn declarer_of(game: &GameRecord) -> Option<Seat> {
+    match contract_of(game) {
+        Some(c) => Some(c.declarer),
+        None => tag_declarer(game),
+    }
+}
+
+/// The index (0..4, in play order) of the card that wins a trick: the highest trump if any
+/// was played, else the highest card of the suit led (`cards[0]`'s suit).
+///
+/// ```
+/// use dealdex::{Card, Rank, Strain, Suit, trick_winner};
+/// let c = |s, r| Card::new(s, Rank::new(r).unwrap());
+/// let t = [c(Suit::Hearts, 2), c(Suit::Hearts, 4), c(Suit::Spades, 2), c(Suit::Hearts, 14)];
+/// assert_eq!(trick_winner(&t, Strain::NoTrump), 3);
+/// assert_eq!(trick_winner(&t, Strain::Trumps(Suit::Spades)), 2);
+/// ```
+pub fn trick_winner(cards: &[Card; 4], strain: Strain) -> usize {
+    let trump = strain.trump();
+    let mut best = 0;
+    for i in 1..4 {
+        let (c, b) = (cards[i], cards[best]);
+        let beats = if c.suit() == b.suit() {
+            c.rank() > b.rank()
+        } else {
+            Some(c.suit()) == trump
+        };
+        if beats {
+            best = i;
+        }
+    }
+    best
+}
+
+/// A completed trick, as seed 003 has it: the four cards in play order, the seat that led
+/// and the seat that won.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Trick {
+    /// The cards in play order: `cards[i]` is played by `leader.rotate(i)`.
+    pub cards: [Card; 4],
+    /// The seat that led to the trick.
+    pub leader: Seat,
+    /// The seat that won it ([`trick_winner`] under the strain).
+    pub winner: Seat,
+}
+
+impl Trick {
+    /// The trick `cards` (play order) led by `leader`, with its winner under `strain`.
+    pub fn new(leader: Seat, cards: [Card; 4], strain: Strain) -> Trick {
+        Trick {
+            cards,
+            leader,
+            winner: leader.rotate(trick_winner(&cards, strain)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strains_parse() {
+        for s in Strain::ALL {
+            assert_eq!(s.as_str().parse::<Strain>(), Ok(s));
+        }
+        assert_eq!(Strain::from_bid("3nt"), Some(Strain::NoTrump));
+        assert_eq!(Strain::from_bid("2N"), Some(Strain::NoTrump));
+        assert_eq!(Strain::from_bid("6NTXX"), Some(Strain::NoTrump));
+        assert_eq!(Strain::from_bid("Pass"), None);
+        assert_eq!(Strain::from_bid("8S"), None);
+        assert_eq!(Strain::from_bid("?"), None);
+        assert!("Z".parse::<Strain>().is_err());
+    }
+
+    #[test]
+    fn winner_follows_trumps_then_suit_led() {
+        let c = |s: &str| s.parse::<Card>().unwrap();
+        let t = [c("C5"), c("C2"), c("CK"), c("CA")];
+        assert_eq!(trick_winner(&t, Strain::Trumps(Suit::Spades)), 3);
+        let t = [c("H2"), c("H4"), c("S2"), c("HA")];
+        assert_eq!(trick_winner(&t, Strain::Trumps(Suit::Spades)), 2);
+        assert_eq!(trick_winner(&t, Strain::NoTrump), 3);
+        let t = [c("D5"), c("C2"), c("D4"), c("H3")];
+        assert_eq!(trick_winner(&t, Strain::Trumps(Suit::Spades)), 0);
+    }
+
+    #[test]
+    fn declarer_is_first_of_side_to_bid_strain() {
+        let a = Auction {
+            first: Seat::North,
+            calls: "1C 1S Pass 2S Pass 3D Pass 4S Pass Pass Pass"
+                .split(' ')
+                .map(String::from)
+                .collect(),
+            notes: vec![],
+        };
+        assert_eq!(
+            auction_contract(&a),
+            Some(Contract {
+                level: 4,
+                strain: Strain::Trumps(Suit::Spades),
+                penalty: Penalty::Undoubled,
+                declarer: Seat::East,
+            })
+        );
+    }
+
+    #[test]
+    fn auction_contract_is_doubled_by_the_calls_after_the_last_bid() {
+        let auction = |calls: &str| Auction {
+            first: Seat::West,
+            calls: calls.split(' ').map(String::from).collect(),
+            notes: vec![],
+        };
+        let c = auction_contract(&auction("1NT =1= X XX Pass Pass Pass")).unwrap();
+        assert_eq!(
+            (c.level, c.penalty, c.declarer),
+            (1, Penalty::Redoubled, Seat::West)
+        );
+        let c = auction_contract(&auction("Pass 1H X 2H X AP")).unwrap();
+        assert_eq!(
+            (c.level, c.penalty, c.declarer),
+            (2, Penalty::Doubled, Seat::North)
+        );
+        let c = auction_contract(&auction("1S X 2S AP")).unwrap();
+        assert_eq!(
+            (c.level, c.penalty, c.declarer),
+            (2, Penalty::Undoubled, Seat::West)
+        );
+        assert_eq!(auction_contract(&auction("Pass Pass Pass Pass")), None);
+    }
+
+    #[test]
+    fn pbn_contracts_parse_with_their_penalty() {
+        let c = |tag| Contract::from_pbn(tag, Seat::North).map(|c| (c.level, c.strain, c.penalty));
+        assert_eq!(c("3NT"), Some((3, Strain::NoTrump, Penalty::Undoubled)));
+        assert_eq!(c(" 6nxx "), Some((6, Strain::NoTrump, Penalty::Redoubled)));
+        assert_eq!(
+            c("4Sx"),
+            Some((4, Strain::Trumps(Suit::Spades), Penalty::Doubled))
+        );
+        for bad in ["Pass", "?", "", "8S", "4SXXX", "X"] {
+            assert_eq!(c(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_game_names_its_contract_by_tags_else_by_auction() {
+        let game = |tags: &[(&str, &str)], calls: Option<&str>| GameRecord {
+            tags: tags
+                .iter()
+                .map(|&(n, v)| (n.to_owned(), v.to_owned()))
+                .collect(),
+            auction: calls.map(|calls| Auction {
+                first: Seat::North,
+                calls: calls.split(' ').map(String::from).collect(),
+                notes: vec![],
+            }),
+            ..GameRecord::default()
+        };
+        let hearts = Strain::Trumps(Suit::Hearts);
+        let spades = Strain::Trumps(Suit::Spades);
+        let auction = Some("1S Pass 4S AP");
+        // Both tags: the tags, whatever the auction says.
+        let g = game(&[("Contract", "4H"), ("Declarer", "E")], auction);
+        assert_eq!(
+            contract_of(&g).map(|c| (c.strain, c.declarer)),
+            Some((hearts, Seat::East))
+        );
+        // A bid without declarer: no contract, the tag's strain, no declarer.
+        let g = game(&[("Contract", "4H"), ("Declarer", "?")], auction);
+        assert_eq!(contract_of(&g), None);
+        assert_eq!((strain_of(&g), declarer_of(&g)), (Some(hearts), None));
+        // No bid in the tags: the auction's contract.
+        let g = game(&[("Contract", "?"), ("Declarer", "W")], auction);
+        assert_eq!(
+            (strain_of(&g), declarer_of(&g)),
+            (Some(spades), Some(Seat::North))
+        );
+        // Neither: the Declarer tag alone.
+        let g = game(&[("Declarer", "W")], None);
+        assert_eq!(contract_of(&g), None);
+        assert_eq!((strain_of(&g), declarer_of(&g)), (None, Some(Seat::West)));
+    }
+}
