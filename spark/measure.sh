@@ -41,6 +41,6 @@ echo "spark solve.py over 100 deals; dealdex solve of the same 100"
 "$bin" generate --count 100 --seed "$seed" --no-db -q --out "$work/h.parquet"
 "$bin" generate --count 100 --seed "$seed" --no-db -q --out "$work/h.hex"
 timed "${submit[@]}" spark/solve.py --out "$work/solved" "$work/h.parquet"
-timed bash -c '"$0" solve - --input-format hex --no-db --format json -q < "$1" > /dev/null' \
+timed bash -c '"$0" solve - --from hex --no-db --to json -q < "$1" > /dev/null' \
     "$bin" "$work/h.hex"
 echo "load: $(cut -d' ' -f1-3 /proc/loadavg)"

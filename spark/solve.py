@@ -1,8 +1,8 @@
 """Solves the deals of archives double-dummy, resumably, into Parquet part files.
 
 Keys already in DIR's Parquet files are skipped; the rest are spread over partitions, and
-each partition pipes its keys into ONE `dealdex solve - --input-format hex --no-db
---format json -q` process and reads its JSON lines back as they come. Each key goes with
+each partition pipes its keys into ONE `dealdex solve - --from hex --no-db
+--to json -q` process and reads its JSON lines back as they come. Each key goes with
 the `-X` suffix of its `board` column when the archive has one, so par is for that
 board's dealer and vulnerability (as the board carries them); without one, dealer North
 and nobody vulnerable. Each run appends a new set of part files to DIR: `key`, the 20
@@ -50,7 +50,7 @@ def feed(stdin, lines):
 
 
 def row(solved):
-    """One output row from a `solve --format json` line."""
+    """One output row from a `solve --to json` line."""
     tricks = solved["tricks"]
     dd = [tricks[seat.upper()][strain.upper()] for seat in dx.SEATS for strain in dx.STRAINS]
     par = solved["par"]
@@ -64,8 +64,8 @@ def solve_partition(spec, batch):
         keys = [(bytes(r[0]), r[1]) for r in rows]
         if not keys:
             return
-        args = [dx.dealdex_binary(spec), "solve", "-", "--input-format", "hex", "--no-db",
-                "--format", "json", "-q", "--batch", str(batch)]
+        args = [dx.dealdex_binary(spec), "solve", "-", "--from", "hex", "--no-db",
+                "--to", "json", "-q", "--batch", str(batch)]
         with tempfile.TemporaryFile() as err, subprocess.Popen(
                 args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err, text=True,
                 env=dx.task_env()) as proc:

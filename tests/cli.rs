@@ -374,7 +374,7 @@ fn bad_input_exits_2_with_one_line_and_leaves_the_db_alone() {
             vec![
                 "generate", "--boards", "1-4", "--seed", SEED, "--out", "x.doc",
             ],
-            "--format",
+            "--to",
         ),
         (
             vec!["generate", "--count", "0", "--seed", SEED],

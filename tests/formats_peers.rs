@@ -551,7 +551,7 @@ fn import_tells_peer_outputs_from_their_content() {
         assert_eq!(out.status.code(), Some(2), "{bad}");
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(
-            err.contains(bad) && err.contains("--format"),
+            err.contains(bad) && err.contains("--from"),
             "{bad}: {err}"
         );
     }
