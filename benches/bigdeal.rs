@@ -7,7 +7,7 @@ use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use dealdex::bigdeal::BigDealStream;
-use dealdex::protocol::session_seed;
+use dealdex::event::protocol::session_seed;
 
 const N: usize = 4096;
 

@@ -78,13 +78,13 @@ classified!(
     crate::workflow::event::FieldError,
     crate::workflow::event::PhaseSpecError,
     crate::workflow::export::ExportError,
-    crate::workflow::export::OutputPlanError,
-    crate::workflow::export::RenderError,
-    crate::workflow::export::WriteError,
+    crate::workflow::output::OutputPlanError,
+    crate::workflow::output::RenderError,
+    crate::workflow::output::WriteError,
     crate::workflow::generate::GenerateError,
     crate::workflow::import::FilesRejected,
     crate::workflow::import::ImportFailed,
-    crate::workflow::import::ReadFileError,
+    crate::workflow::input::ReadFileError,
     crate::workflow::import::Rejection,
     crate::workflow::lookup::LookupError,
     crate::workflow::number::DealJobError,
@@ -330,7 +330,7 @@ mod tests {
         assert_eq!(classify(&deal), Some(ErrorClass::BadInput));
         let c = as_classify(&deal).unwrap();
         assert_eq!(c.position().and_then(|p| p.column), Some(7));
-        let write = crate::workflow::export::WriteError {
+        let write = crate::workflow::output::WriteError {
             path: None,
             error: std::io::Error::other("disk full"),
         };

@@ -69,14 +69,13 @@ pub mod records;
 
 // Championship events: SquareDeal's files and dealdex's protocol.
 pub mod event;
-pub use event::protocol;
 
 // Secret files: seeds and event keys, written once, to new files only.
 pub mod secret;
 
 // What each command does, as library functions: job in, report out.
 pub mod workflow;
-pub use workflow::{export, import, solve};
+pub use workflow::{import, solve};
 
 /// README.md's Rust examples, compiled and run with the doctests.
 #[doc = include_str!("../README.md")]

@@ -4,8 +4,8 @@
 mod common;
 
 use common::{dealdex, json_report};
-use dealdex::export::Output;
 use dealdex::workflow::generate::{self, GenerateError, GenerateJob, Mode, Source};
+use dealdex::workflow::output::Output;
 use dealdex::{Classify, Seed, Store, formats};
 use serde_json::Value;
 use tempfile::TempDir;

@@ -3,9 +3,12 @@
 
 use dealdex::Classify;
 use dealdex::formats::{self, FormatErrorKind};
-use dealdex::import::{ReadFileErrorKind, read_deal_file};
+use dealdex::workflow::input::{ReadFileErrorKind, read_deal_file};
 
-fn read_error(name: &str, content: &[u8]) -> (std::path::PathBuf, dealdex::import::ReadFileError) {
+fn read_error(
+    name: &str,
+    content: &[u8],
+) -> (std::path::PathBuf, dealdex::workflow::input::ReadFileError) {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join(name);
     std::fs::write(&path, content).unwrap();

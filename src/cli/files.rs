@@ -3,9 +3,9 @@
 use std::path::PathBuf;
 
 use clap::Args;
-use dealdex::export::ExportJob;
 use dealdex::import::{self, ImportJob};
 use dealdex::workflow::convert::{ConvertError, ConvertJob};
+use dealdex::workflow::export::ExportJob;
 use dealdex::{Store, formats};
 
 use super::{DbArgs, open_output, outputs, print_json, print_notes, store_failed};
@@ -102,9 +102,12 @@ pub struct ExportArgs {
 
 pub fn convert(a: ConvertArgs, json: bool) -> anyhow::Result<()> {
     let from = formats::choose_input(&a.input, a.from.as_deref())?;
-    let out =
-        dealdex::export::plan_outputs(std::slice::from_ref(&a.output), a.to.as_deref(), "pbn")?;
-    dealdex::export::check_output_paths(std::slice::from_ref(&a.output))?;
+    let out = dealdex::workflow::output::plan_outputs(
+        std::slice::from_ref(&a.output),
+        a.to.as_deref(),
+        "pbn",
+    )?;
+    dealdex::workflow::output::check_output_paths(std::slice::from_ref(&a.output))?;
     let job = ConvertJob {
         input: a.input.clone(),
         from,
@@ -159,8 +162,8 @@ pub fn import(a: ImportArgs, json: bool) -> anyhow::Result<()> {
 }
 
 pub fn export(a: ExportArgs, json: bool) -> anyhow::Result<()> {
-    let outs = dealdex::export::plan_outputs(&a.out, a.format.as_deref(), "pbn")?;
-    dealdex::export::check_output_paths(&a.out)?;
+    let outs = dealdex::workflow::output::plan_outputs(&a.out, a.format.as_deref(), "pbn")?;
+    dealdex::workflow::output::check_output_paths(&a.out)?;
     // Export only reads: it never creates, migrates or writes the database.
     let store = Store::open_read_only(&a.db.db)?;
     let job = ExportJob {
@@ -171,7 +174,7 @@ pub fn export(a: ExportArgs, json: bool) -> anyhow::Result<()> {
         split: a.write.split,
     };
     let mut stdout = open_output(None)?;
-    let report = dealdex::export::export(&job, &store, &mut stdout)?;
+    let report = dealdex::workflow::export::export(&job, &store, &mut stdout)?;
     match json {
         true => print_json(&mut stdout, &report),
         false => Ok(()),

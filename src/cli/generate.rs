@@ -150,8 +150,10 @@ fn job(a: &GenerateArgs) -> anyhow::Result<(GenerateJob, Option<PathBuf>)> {
     });
     let outputs = match (bulk, a.out.is_empty()) {
         (true, true) => Vec::new(),
-        (true, false) => dealdex::export::plan_outputs(&a.out, a.format.as_deref(), "hex")?,
-        (false, _) => dealdex::export::plan_outputs(&a.out, a.format.as_deref(), "pbn")?,
+        (true, false) => {
+            dealdex::workflow::output::plan_outputs(&a.out, a.format.as_deref(), "hex")?
+        }
+        (false, _) => dealdex::workflow::output::plan_outputs(&a.out, a.format.as_deref(), "pbn")?,
     };
     let filter = a
         .filter
@@ -186,12 +188,15 @@ fn job(a: &GenerateArgs) -> anyhow::Result<(GenerateJob, Option<PathBuf>)> {
 }
 
 pub fn run(a: GenerateArgs, json: bool) -> anyhow::Result<()> {
-    dealdex::export::check_output_paths(&a.out)?;
+    dealdex::workflow::output::check_output_paths(&a.out)?;
     // An output over the key file read would destroy the seed it regenerates.
     if let Some(k) = &a.seed_file
-        && let Some(o) = a.out.iter().find(|o| dealdex::export::same_file(o, k))
+        && let Some(o) = a
+            .out
+            .iter()
+            .find(|o| dealdex::workflow::output::same_file(o, k))
     {
-        return Err(dealdex::export::OutputPlanError::SameFile {
+        return Err(dealdex::workflow::output::OutputPlanError::SameFile {
             first: "--out",
             second: "--seed-file",
             path: o.clone(),

@@ -124,7 +124,7 @@ pub fn report(e: anyhow::Error) -> ExitCode {
         {
             return ExitCode::SUCCESS;
         }
-        if let Some(w) = cause.downcast_ref::<dealdex::export::WriteError>()
+        if let Some(w) = cause.downcast_ref::<dealdex::workflow::output::WriteError>()
             && w.path.is_none()
             && w.error.kind() == io::ErrorKind::BrokenPipe
         {
@@ -190,13 +190,13 @@ fn print_json<W: Write + ?Sized>(out: &mut W, report: &impl Serialize) -> anyhow
     Ok(out.flush()?)
 }
 
-/// Prints the notes of a deal file read ([`dealdex::import::file_notes`]) on stderr.
+/// Prints the notes of a deal file read ([`dealdex::workflow::input::file_notes`]) on stderr.
 fn print_notes(
     name: &dyn Display,
     skipped: &[dealdex::formats::SkippedBoard],
     warnings: &[String],
 ) {
-    for n in dealdex::import::file_notes(name, skipped, warnings) {
+    for n in dealdex::workflow::input::file_notes(name, skipped, warnings) {
         eprintln!("dealdex: {n}");
     }
 }

@@ -4,9 +4,9 @@ use std::io::Write;
 
 use anyhow::Context;
 use clap::Args;
-use dealdex::export::WriteError;
 use dealdex::workflow::lookup::LookupJob;
 use dealdex::workflow::number::{DealJob, DealJobError, NumberJob};
+use dealdex::workflow::output::WriteError;
 use dealdex::{Deal, Format, Scheme, workflow};
 
 use super::{DbArgs, open_output, parse_scheme, print_json};

@@ -5,8 +5,8 @@ use std::path::PathBuf;
 
 use clap::Args;
 use dealdex::Store;
-use dealdex::export::{OutputPlanError, StagedFile, same_file};
 use dealdex::query::Dialect;
+use dealdex::workflow::output::{OutputPlanError, StagedFile, same_file};
 use dealdex::workflow::query::{QueryJob, QueryMode};
 
 use super::{DbArgs, open_output};

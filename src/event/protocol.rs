@@ -19,12 +19,12 @@ pub const PROTOCOL_VERSION: &str = "dealdex-event/1";
 /// (docs/event-protocol.md §3).
 ///
 /// ```
-/// use dealdex::protocol::ValueFormat;
+/// use dealdex::event::protocol::ValueFormat;
 /// let vf: ValueFormat = "decimal:2".parse()?;
 /// assert!(vf.check("44882.13").is_ok());
 /// assert!(vf.check("44,882.13").is_err());
 /// assert_eq!(vf.to_string(), "decimal:2");
-/// # Ok::<(), dealdex::protocol::ProtocolError>(())
+/// # Ok::<(), dealdex::event::protocol::ProtocolError>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ValueFormat {
@@ -172,7 +172,7 @@ impl ValueFormat {
 /// line end (docs/event-protocol.md §2). 32 bytes.
 ///
 /// ```
-/// use dealdex::protocol::key_commitment;
+/// use dealdex::event::protocol::key_commitment;
 /// let c = key_commitment(1, 2, "k".repeat(60).as_str());
 /// assert_eq!(c.len(), 32);
 /// assert_ne!(c, key_commitment(1, 3, "k".repeat(60).as_str()));

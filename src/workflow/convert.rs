@@ -7,7 +7,7 @@
 //! standard-output files go to the writer the caller passes, so the library never prints.
 //!
 //! ```
-//! use dealdex::export::Output;
+//! use dealdex::workflow::output::Output;
 //! use dealdex::formats;
 //! use dealdex::workflow::convert::{ConvertJob, run};
 //! let dir = tempfile::tempdir()?;
@@ -32,10 +32,10 @@ use crate::Classify;
 use crate::formats::SkippedBoard;
 use crate::formats::stream::{StreamError, read_stream};
 use crate::formats::{DealFormat, WriteOptions};
-use crate::workflow::export::{
+use crate::workflow::input::{ReadFileError, read_deal_file_all};
+use crate::workflow::output::{
     ExportedFile, Output, RenderError, StagedFile, WriteError, render_set, write_rendered,
 };
-use crate::workflow::import::{ReadFileError, read_deal_file_all};
 
 /// A convert job: one file in, its boards out to every output.
 #[derive(Clone)]
@@ -135,7 +135,7 @@ impl Classify for ConvertError {
 
 /// Runs `job`. Outputs that are all files of streaming formats, not split: the input read
 /// piece by piece, each piece written to every output as it comes. Otherwise: reads
-/// the input's boards ([`read_deal_file`](crate::workflow::import::read_deal_file)), renders every output
+/// the input's boards ([`read_deal_file`](crate::workflow::input::read_deal_file)), renders every output
 /// ([`render_set`], the boards' numbers as the set's range), then writes them
 /// ([`write_rendered`]; standard-output files to `stdout`).
 ///

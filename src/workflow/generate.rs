@@ -41,7 +41,7 @@ use crate::model::number::Scheme;
 use crate::query::{Query, QueryError};
 use crate::secret::{self, PendingSecret, SecretFileError};
 use crate::store::{NewSet, Store, StoreError};
-use crate::workflow::export::{
+use crate::workflow::output::{
     ExportedFile, Output, OutputPlanError, RenderError, Staged, StagedFile, WriteError, render_set,
     same_file, stage_file, write_rendered,
 };

@@ -11,12 +11,16 @@ pub mod card;
 pub mod convert;
 // The event workflows: new, publish, set-value, make, verify.
 pub mod event;
-// Deal files out: rendering, split sets, whole-file writes, and the export workflow.
+// The export workflow: a stored set to files.
 pub mod export;
+// Deal files out: output planning, rendering, split sets, atomic writes.
+pub mod output;
 // The generate workflow: tournament sets and bulk runs from a seed or Big Deal.
 pub mod generate;
 // The import workflow: deal files with their plays and tables into the store.
 pub mod import;
+// Deal files in: reading any format piece by piece, the read errors, the notes.
+pub mod input;
 // The solve workflow: tables for deals or a database, batched and resumable.
 pub mod solve;
 pub mod verify_dd;

@@ -26,8 +26,8 @@ use serde::Serialize;
 
 use crate::Classify;
 use crate::formats::{self, ChooseFormatError, SkippedBoard};
-use crate::workflow::export::{StagedFile, WriteError};
-use crate::workflow::import::{ReadFileError, read_deal_file_all};
+use crate::workflow::input::{ReadFileError, read_deal_file_all};
+use crate::workflow::output::{StagedFile, WriteError};
 use crate::{
     Deal, DealArgumentError, DealIndex, ErrorClass, Format, Labels, NumberError, Scheme,
     parse_deal_argument,

@@ -35,8 +35,9 @@ use crate::model::index::DealIndex;
 use crate::records::pdf::PdfError;
 use crate::records::{RecordBoard, RecordOptions, RecordSheet, SheetHeader, html, pdf};
 use crate::store::{Store, StoreError};
-use crate::workflow::export::{ExportError, WriteError, stored_set, write_whole};
-use crate::workflow::import::{ReadFileError, read_deal_file};
+use crate::workflow::export::{ExportError, stored_set};
+use crate::workflow::input::{ReadFileError, read_deal_file};
+use crate::workflow::output::{WriteError, write_whole};
 use crate::workflow::solve::{DEFAULT_SOLVE_BATCH, SolveJob, SolveProgress, SolveSource};
 
 /// Where the boards come from.

@@ -198,7 +198,7 @@ pub fn file_items(
     vul: Option<Vulnerability>,
 ) -> Result<Vec<SolveItem>, SolveInputError> {
     Ok(boards_items(
-        crate::import::read_deal_file(path, format, None)?,
+        crate::workflow::input::read_deal_file(path, format, None)?,
         dealer,
         vul,
     ))
@@ -242,7 +242,7 @@ pub fn reader_items(
         error,
     })?;
     let path = Path::new(STDIN_NAME);
-    let read = crate::import::read_deal_input(&mut reader, path, format, None)?;
+    let read = crate::workflow::input::read_deal_input(&mut reader, path, format, None)?;
     Ok(boards_items(read.boards, dealer, vul))
 }
 
@@ -347,7 +347,7 @@ pub enum SolveInputError {
     StdinFormat,
     /// A deal file could not be read.
     #[error(transparent)]
-    Read(#[from] crate::import::ReadFileError),
+    Read(#[from] crate::workflow::input::ReadFileError),
     /// Reading the database failed (or, [`check_request`], there is none).
     #[error(transparent)]
     Store(#[from] StoreError),

@@ -22,8 +22,8 @@ use rayon::prelude::*;
 use crate::Classify;
 use crate::formats::DealFormat;
 use crate::formats::SkippedBoard;
-use crate::import::{ReadFileError, read_deal_pieces};
 use crate::stats::{Report, SetStats};
+use crate::workflow::input::{ReadFileError, read_deal_pieces};
 use crate::{DealIndex, ErrorClass, Store, StoreError};
 
 /// Keys read from the database before they are counted in parallel (bounded memory:

@@ -55,9 +55,9 @@ pub use verify::{
 use crate::event::protocol::ProtocolError;
 use crate::event::{self, Event, EventError, Keys};
 use crate::formats::FormatError;
-use crate::import::ReadFileError;
 use crate::secret::SecretFileError;
 use crate::store::StoreError;
+use crate::workflow::input::ReadFileError;
 use crate::{Classify, ErrorClass, InputPosition};
 
 /// Why an event workflow stopped. Unless a variant says otherwise nothing was written or
@@ -546,10 +546,10 @@ pub fn default_keys(sqd: &Path) -> PathBuf {
     sqd.with_extension("sqk")
 }
 
-/// Writes `bytes` to `path` whole ([`crate::export::write_whole`]: a failure leaves the old
+/// Writes `bytes` to `path` whole ([`crate::workflow::output::write_whole`]: a failure leaves the old
 /// file as it was, and the temporary name is dealdex's own).
 fn replace_file(path: &Path, bytes: &[u8]) -> Result<(), EventJobError> {
-    crate::export::write_whole(path, bytes).map_err(|error| EventJobError::Write {
+    crate::workflow::output::write_whole(path, bytes).map_err(|error| EventJobError::Write {
         path: path.to_owned(),
         error,
     })

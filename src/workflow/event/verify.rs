@@ -370,7 +370,10 @@ pub fn verify(job: &VerifyJob) -> Result<VerifyReport, EventJobError> {
             Some(_) => {
                 let f = formats::by_path(p)
                     .ok_or_else(|| EventJobError::UnknownFormat { path: p.clone() })?;
-                Some(crate::import::read_deal_file(p, f, None).map_err(EventJobError::DealFile)?)
+                Some(
+                    crate::workflow::input::read_deal_file(p, f, None)
+                        .map_err(EventJobError::DealFile)?,
+                )
             }
             None => None,
         };

@@ -1,0 +1,278 @@
+//! Deal files in: reading a file of any format (piece by piece, [`formats::stream`]) into
+//! its boards, skipped boards and warnings, the error that names the file and the place in
+//! it ([`ReadFileError`]), and the notes a command prints about what was skipped. Every
+//! command that reads deal files (`import`, `convert`, `number`, `stats`, `records`,
+//! `solve`, `event verify`) reads them here.
+
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use crate::Classify;
+use crate::formats::{self, Board, DealFormat, FileBoards, FormatError, SkippedBoard, stream};
+
+/// Why a deal file could not be read. Bad input: the file is named, and the position
+/// within it where the format knows one.
+#[derive(Debug, thiserror::Error)]
+pub enum ReadFileError {
+    /// The file could not be read.
+    #[error("{}: {error}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The I/O error.
+        error: std::io::Error,
+    },
+    /// The format's reader refused it (line, column, byte or record in the error).
+    #[error("{}: {error}", path.display())]
+    Format {
+        /// The file.
+        path: PathBuf,
+        /// Where and why.
+        error: FormatError,
+    },
+    /// The file holds no board with a complete deal.
+    #[error("{}: no boards found (read as {format}){}", path.display(), skipped_note(skipped))]
+    Empty {
+        /// The file.
+        path: PathBuf,
+        /// The format it was read as.
+        format: &'static str,
+        /// The boards skipped for want of a complete deal.
+        skipped: Vec<SkippedBoard>,
+    },
+}
+
+/// What kind of problem a [`ReadFileError`] is ([`ReadFileError::kind`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case", tag = "kind", content = "format")]
+pub enum ReadFileErrorKind {
+    /// The file could not be read ([`ReadFileError::Io`]).
+    Io,
+    /// The format's reader refused it ([`ReadFileError::Format`]), for this reason.
+    Format(formats::FormatErrorKind),
+    /// It holds no board with a complete deal ([`ReadFileError::Empty`]).
+    Empty,
+}
+
+impl ReadFileError {
+    /// What kind of problem this is.
+    pub fn kind(&self) -> ReadFileErrorKind {
+        match self {
+            ReadFileError::Io { .. } => ReadFileErrorKind::Io,
+            ReadFileError::Format { error, .. } => ReadFileErrorKind::Format(error.kind()),
+            ReadFileError::Empty { .. } => ReadFileErrorKind::Empty,
+        }
+    }
+
+    /// The file this error is about.
+    pub fn path(&self) -> &Path {
+        match self {
+            ReadFileError::Io { path, .. }
+            | ReadFileError::Format { path, .. }
+            | ReadFileError::Empty { path, .. } => path,
+        }
+    }
+}
+
+impl Classify for ReadFileError {
+    /// Always [`BadInput`](crate::ErrorClass::BadInput): the file is the caller's.
+    fn class(&self) -> crate::ErrorClass {
+        crate::ErrorClass::BadInput
+    }
+
+    /// Where the problem is: always the file, and for a format's refusal the line and
+    /// column, or the record and byte offset, that the reader gives
+    /// ([`FormatError`]'s position).
+    ///
+    /// ```
+    /// use dealdex::Classify;
+    /// use dealdex::formats::FormatErrorKind;
+    /// use dealdex::workflow::input::{ReadFileErrorKind, read_deal_file};
+    /// let dir = tempfile::tempdir()?;
+    /// let path = dir.path().join("bad.pbn");
+    /// std::fs::write(&path, "[Board \"1\"]\n[Deal \"N:AKQ.x\"]\n")?;
+    /// let e = read_deal_file(&path, dealdex::formats::by_name("pbn").unwrap(), None).unwrap_err();
+    /// assert_eq!(e.kind(), ReadFileErrorKind::Format(FormatErrorKind::Malformed));
+    /// let p = e.position().unwrap();
+    /// assert_eq!((p.file.as_deref(), p.line), (Some(path.as_path()), Some(2)));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    fn position(&self) -> Option<crate::InputPosition> {
+        let inner = match self {
+            ReadFileError::Format { error, .. } => error.position(),
+            _ => None,
+        };
+        Some(crate::InputPosition::in_file(inner, self.path()))
+    }
+}
+
+/// `; N boards skipped (board 5: no complete deal, …)`, or nothing.
+fn skipped_note(skipped: &[SkippedBoard]) -> String {
+    if skipped.is_empty() {
+        return String::new();
+    }
+    format!("; {}", skipped_summary(skipped))
+}
+
+/// `1 board skipped (board 5: no complete deal)`: the skipped boards of a file, the first
+/// few named ([`skipped_names`]).
+pub fn skipped_summary(skipped: &[SkippedBoard]) -> String {
+    format!(
+        "{} board{} skipped ({})",
+        skipped.len(),
+        if skipped.len() == 1 { "" } else { "s" },
+        skipped_names(skipped)
+    )
+}
+
+/// `board 5: no complete deal, board 7: no complete deal`: the first five skipped boards,
+/// then how many more.
+pub fn skipped_names(skipped: &[SkippedBoard]) -> String {
+    const SHOWN: usize = 5;
+    let mut names: Vec<String> = skipped.iter().take(SHOWN).map(|s| s.to_string()).collect();
+    if skipped.len() > SHOWN {
+        names.push(format!("{} more", skipped.len() - SHOWN));
+    }
+    names.join(", ")
+}
+
+/// Reads a deal file whole through `format` ([`DealFormat::read_numbered`]), boards without
+/// a complete deal skipped, and numbers the records without a number from `first_board` on
+/// (1 when `None`; [`formats::number_records`]: a skipped board keeps its place). The
+/// formats that depend on the first board (Borel's rotation, DUP's trailer, CDS's board
+/// byte) read it as [`formats::ReadOptions::first_board`] says.
+///
+/// # Errors
+/// [`ReadFileError`]: the file cannot be read, the format refuses it, or it holds no board
+/// with a complete deal.
+pub fn read_deal_file_all(
+    path: &Path,
+    format: &'static dyn DealFormat,
+    first_board: Option<u64>,
+) -> Result<FileBoards, ReadFileError> {
+    let mut file = std::fs::File::open(path).map_err(|error| ReadFileError::Io {
+        path: path.to_owned(),
+        error,
+    })?;
+    read_deal_input(&mut file, path, format, first_board)
+}
+
+/// [`read_deal_file_all`] for a file's bytes already read; `path` names it in errors.
+///
+/// # Errors
+/// [`ReadFileError::Format`] or [`ReadFileError::Empty`], as [`read_deal_file_all`].
+pub fn read_deal_bytes(
+    data: &[u8],
+    path: &Path,
+    format: &'static dyn DealFormat,
+    first_board: Option<u64>,
+) -> Result<FileBoards, ReadFileError> {
+    read_deal_input(&mut &data[..], path, format, first_board)
+}
+
+/// [`read_deal_file_all`] for any input (standard input, say), read piece by piece
+/// ([`formats::stream::read_stream`]: the bytes are never held whole, only the boards);
+/// `path` names it in errors.
+///
+/// # Errors
+/// As [`read_deal_file_all`].
+pub fn read_deal_input(
+    input: &mut dyn std::io::Read,
+    path: &Path,
+    format: &'static dyn DealFormat,
+    first_board: Option<u64>,
+) -> Result<FileBoards, ReadFileError> {
+    let mut boards = Vec::new();
+    let mut read = read_deal_pieces(input, path, format, first_board, &mut |piece| {
+        boards.extend(piece)
+    })?;
+    read.boards = boards;
+    Ok(read)
+}
+
+/// Reads a deal file piece by piece as [`read_deal_input`] does, handing each piece's boards
+/// to `on_boards` instead of keeping them (memory flat in the file's size); returns the
+/// skipped boards and warnings, with no boards.
+///
+/// ```
+/// use dealdex::workflow::input::read_deal_pieces;
+/// let data = b"0EDCCBA0976F2DA4945D8E9DC0\n0EDCCBA0976F2DA4945D8E9DC0\n";
+/// let hex = dealdex::formats::by_name("hex").unwrap();
+/// let mut n = 0;
+/// read_deal_pieces(&mut &data[..], "in.hex".as_ref(), hex, None, &mut |b| n += b.len())?;
+/// assert_eq!(n, 2);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+/// As [`read_deal_file_all`].
+pub fn read_deal_pieces(
+    input: &mut dyn std::io::Read,
+    path: &Path,
+    format: &'static dyn DealFormat,
+    first_board: Option<u64>,
+    on_boards: &mut dyn FnMut(Vec<Board>),
+) -> Result<FileBoards, ReadFileError> {
+    let mut read = FileBoards::default();
+    let mut boards = 0usize;
+    let opts = formats::ReadOptions { first_board };
+    stream::read_stream::<std::convert::Infallible>(format, input, &opts, &mut |piece| {
+        boards += piece.boards.len();
+        on_boards(piece.boards);
+        read.skipped.extend(piece.skipped);
+        read.warnings.extend(piece.warnings);
+        Ok(())
+    })
+    .map_err(|e| stream_error(e, path))?;
+    if boards == 0 {
+        return Err(ReadFileError::Empty {
+            path: path.to_owned(),
+            format: format.info().name,
+            skipped: read.skipped,
+        });
+    }
+    Ok(read)
+}
+
+/// A [`stream::StreamError`] without a consumer's error as a [`ReadFileError`] of `path`.
+fn stream_error(e: stream::StreamError<std::convert::Infallible>, path: &Path) -> ReadFileError {
+    match e {
+        stream::StreamError::Io(error) => ReadFileError::Io {
+            path: path.to_owned(),
+            error,
+        },
+        stream::StreamError::Format(error) => ReadFileError::Format {
+            path: path.to_owned(),
+            error,
+        },
+        stream::StreamError::Consumer(never) => match never {},
+    }
+}
+
+/// The boards of [`read_deal_file_all`], without the skipped boards and warnings.
+///
+/// # Errors
+/// As [`read_deal_file_all`].
+pub fn read_deal_file(
+    path: &Path,
+    format: &'static dyn DealFormat,
+    first_board: Option<u64>,
+) -> Result<Vec<Board>, ReadFileError> {
+    Ok(read_deal_file_all(path, format, first_board)?.boards)
+}
+
+/// The notes of a deal file read for another purpose (`convert`, `number`, `stats`): one
+/// line `NAME: N boards skipped (…)` when boards were skipped ([`skipped_summary`]), then
+/// `NAME: warning: …` per reader warning.
+pub fn file_notes(
+    name: &dyn std::fmt::Display,
+    skipped: &[SkippedBoard],
+    warnings: &[String],
+) -> Vec<String> {
+    let skipped = (!skipped.is_empty()).then(|| format!("{name}: {}", skipped_summary(skipped)));
+    skipped
+        .into_iter()
+        .chain(warnings.iter().map(|w| format!("{name}: warning: {w}")))
+        .collect()
+}

@@ -1,0 +1,606 @@
+//! Deal files out: which files a command writes and in which formats (planning, checked
+//! before anything happens), rendering a set for each output (cut for a dealing machine's
+//! board limit with `split`), and writing files so that a failed write loses nothing (a
+//! temporary file renamed onto the target, [`Staged`]). `export`, `convert`, `generate`,
+//! `deal`, `query`, `records` and `event make` write through here.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use crate::formats::{self, Board, DealFormat, FormatError, WriteOptions};
+
+/// Boards per file when `split` cuts a set for a machine's board limit: a multiple of 16,
+/// so that renumbered boards keep their dealer and vulnerability.
+pub const SPLIT_BOARDS: u64 = 96;
+
+/// One output: a file (or standard output) and its format.
+#[derive(Clone, Copy)]
+pub struct Output<P = PathBuf> {
+    /// The file; `None` for standard output.
+    pub path: Option<P>,
+    /// The format written.
+    pub format: &'static dyn DealFormat,
+}
+
+impl<P: AsRef<Path>> Output<P> {
+    /// The name used in messages: the path, or `stdout`.
+    pub fn label(&self) -> String {
+        self.path
+            .as_ref()
+            .map_or("stdout".to_string(), |p| p.as_ref().display().to_string())
+    }
+}
+
+/// Why outputs could not be planned ([`plan_outputs`], [`check_output_paths`]). Nothing is
+/// written or stored when planning fails.
+#[derive(Debug, thiserror::Error)]
+pub enum OutputPlanError {
+    /// An unknown format name, or a file whose extension names none.
+    #[error(transparent)]
+    Format(#[from] formats::ChooseFormatError),
+    /// A format name given with several output files.
+    #[error("--to applies to a single --out; with several, each file's extension names its format")]
+    FormatWithSeveral,
+    /// An output path that is a directory.
+    #[error("{}: is a directory, not a file; nothing was written or stored", path.display())]
+    IsADirectory {
+        /// The path.
+        path: PathBuf,
+    },
+    /// An output path in a directory that does not exist.
+    #[error("{}: {} is not a directory; nothing was written or stored", path.display(), parent.display())]
+    NoDirectory {
+        /// The path.
+        path: PathBuf,
+        /// Its parent, which is not a directory.
+        parent: PathBuf,
+    },
+    /// Two flags that name the same file (`--out` and `--key-file`, `--out` and `--db`, …):
+    /// the second would destroy what the first holds.
+    #[error("{first} and {second} name the same file, {}; give them different files (nothing was created, written or stored)", path.display())]
+    SameFile {
+        /// The first flag (`--out`, …).
+        first: &'static str,
+        /// The second flag.
+        second: &'static str,
+        /// The path, as the first flag gave it.
+        path: PathBuf,
+    },
+}
+
+impl crate::Classify for OutputPlanError {
+    /// Always [`BadInput`](crate::ErrorClass::BadInput): the paths and format names are
+    /// the caller's.
+    fn class(&self) -> crate::ErrorClass {
+        crate::ErrorClass::BadInput
+    }
+}
+
+/// Turns output paths and a format name into outputs. No path means standard output in
+/// `format` or `default`; `-` is standard output, and it and `/dev/null` take `format` or
+/// `default`; one other file takes `format` or its extension's; several files take their
+/// extensions' formats (and no `format`).
+///
+/// ```
+/// use std::path::PathBuf;
+/// use dealdex::workflow::output::plan_outputs;
+/// let outs = plan_outputs(&[PathBuf::from("a.dup"), PathBuf::from("-")], None, "pbn")?;
+/// assert_eq!(outs[0].format.info().name, "dup");
+/// assert!(outs[1].path.is_none());
+/// assert_eq!(plan_outputs(&[], Some("hex"), "pbn")?[0].format.info().name, "hex");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+/// [`OutputPlanError::Format`] or [`OutputPlanError::FormatWithSeveral`].
+pub fn plan_outputs(
+    paths: &[PathBuf],
+    format: Option<&str>,
+    default: &str,
+) -> Result<Vec<Output>, OutputPlanError> {
+    if paths.is_empty() {
+        return Ok(vec![Output {
+            path: None,
+            format: formats::named(format.unwrap_or(default))?,
+        }]);
+    }
+    if format.is_some() && paths.len() > 1 {
+        return Err(OutputPlanError::FormatWithSeveral);
+    }
+    paths
+        .iter()
+        .map(|p| {
+            let stdout = p.as_os_str() == "-";
+            let fmt = if stdout || p == Path::new("/dev/null") {
+                formats::named(format.unwrap_or(default))?
+            } else {
+                formats::choose(p, format)?
+            };
+            Ok(Output {
+                path: (!stdout).then(|| p.clone()),
+                format: fmt,
+            })
+        })
+        .collect()
+}
+
+/// Checks output paths (`-` is standard output) before anything is made or stored.
+///
+/// # Errors
+/// [`OutputPlanError::IsADirectory`] for a directory where a file goes,
+/// [`OutputPlanError::NoDirectory`] for a file in a directory that does not exist.
+pub fn check_output_paths(paths: &[PathBuf]) -> Result<(), OutputPlanError> {
+    for p in paths.iter().filter(|p| p.as_os_str() != "-") {
+        if p.is_dir() {
+            return Err(OutputPlanError::IsADirectory { path: p.clone() });
+        }
+        if let Some(parent) = p.parent().filter(|d| !d.as_os_str().is_empty())
+            && !parent.is_dir()
+        {
+            return Err(OutputPlanError::NoDirectory {
+                path: p.clone(),
+                parent: parent.to_owned(),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// `path` as the file system resolves it, for telling whether two paths name one file: the
+/// whole path canonicalised when it exists, else its parent directory canonicalised and its
+/// file name (an output need not exist yet); as given when neither resolves.
+///
+/// ```
+/// use std::path::Path;
+/// use dealdex::workflow::output::resolved_path;
+/// let here = std::env::current_dir()?.canonicalize()?;
+/// assert_eq!(resolved_path(Path::new("./no-such-file.pbn")), here.join("no-such-file.pbn"));
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub fn resolved_path(path: &Path) -> PathBuf {
+    if let Ok(p) = path.canonicalize() {
+        return p;
+    }
+    let parent = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    match (parent.canonicalize(), path.file_name()) {
+        (Ok(d), Some(name)) => d.join(name),
+        _ => path.to_owned(),
+    }
+}
+
+/// True when `a` and `b` name the same file ([`resolved_path`]): `same.pbn`,
+/// `./same.pbn` and `dir/../same.pbn` do.
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    resolved_path(a) == resolved_path(b)
+}
+
+/// One rendered file, in memory.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RenderedFile {
+    /// Where it goes; `None` for standard output.
+    pub path: Option<PathBuf>,
+    /// The format's registry name.
+    pub format: &'static str,
+    /// Boards in it.
+    pub boards: u64,
+    /// The file's bytes.
+    pub bytes: Vec<u8>,
+}
+
+/// A set that a format cannot hold (e.g. board 100 in DUP): the output and why.
+#[derive(Debug, thiserror::Error)]
+#[error("{output}: {error}{}", if *.over_limit { "; give --split to cut the set into files of 96 boards" } else { "" })]
+pub struct RenderError {
+    /// The output's label (path or `stdout`).
+    pub output: String,
+    /// The format's error, naming the board.
+    pub error: FormatError,
+    /// True when the set exceeds the format's board limit (splitting would help).
+    pub over_limit: bool,
+}
+
+impl crate::Classify for RenderError {
+    /// Always [`BadInput`](crate::ErrorClass::BadInput): the set does not fit the format asked for.
+    fn class(&self) -> crate::ErrorClass {
+        crate::ErrorClass::BadInput
+    }
+}
+
+/// Renders `boards` for every output, in memory, before anything is written (so a limit error
+/// leaves no file behind). With `split`, a file output whose format has a board limit the
+/// set exceeds gets files `<stem>-<k>.<ext>` of [`SPLIT_BOARDS`] boards renumbered from 1.
+///
+/// # Errors
+/// [`RenderError`] when a format cannot hold the set (board number, count or options).
+pub fn render_set<P: AsRef<Path>>(
+    outputs: &[Output<P>],
+    boards: &[Board],
+    opts: &WriteOptions,
+    split: bool,
+) -> Result<Vec<RenderedFile>, RenderError> {
+    let mut files = Vec::new();
+    let last = boards.iter().filter_map(|b| b.number).max().unwrap_or(0);
+    for o in outputs {
+        let info = o.format.info();
+        let over = info.max_board.is_some_and(|m| last > m);
+        let fail = |error| RenderError {
+            output: o.label(),
+            error,
+            over_limit: over,
+        };
+        if let Some(path) = o.path.as_ref().filter(|_| split && over) {
+            for (k, part) in boards.chunks(SPLIT_BOARDS as usize).enumerate() {
+                let renumbered: Vec<Board> = part
+                    .iter()
+                    .enumerate()
+                    .map(|(j, b)| Board {
+                        number: Some(j as u64 + 1),
+                        ..b.clone()
+                    })
+                    .collect();
+                let bytes = formats::write_set(o.format, &renumbered, opts).map_err(fail)?;
+                files.push(RenderedFile {
+                    path: Some(split_path(path.as_ref(), k + 1)),
+                    format: info.name,
+                    boards: part.len() as u64,
+                    bytes,
+                });
+            }
+            continue;
+        }
+        let bytes = formats::write_set(o.format, boards, opts).map_err(fail)?;
+        files.push(RenderedFile {
+            path: o.path.as_ref().map(|p| p.as_ref().to_owned()),
+            format: info.name,
+            boards: boards.len() as u64,
+            bytes,
+        });
+    }
+    Ok(files)
+}
+
+/// `dir/stem-k.ext` for part `k` (1-based) of a split set.
+pub fn split_path(path: &Path, k: usize) -> PathBuf {
+    let stem = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let name = match path.extension() {
+        Some(ext) => format!("{stem}-{k}.{}", ext.to_string_lossy()),
+        None => format!("{stem}-{k}"),
+    };
+    path.with_file_name(name)
+}
+
+/// Where a [`Staged`] file's bytes go until it is committed.
+#[derive(Debug)]
+enum Place {
+    /// A temporary file beside the target, renamed onto it by [`Staged::commit`] (with the
+    /// old target's permissions, if there was one).
+    Temp {
+        tmp: PathBuf,
+        permissions: Option<std::fs::Permissions>,
+    },
+    /// The target itself, created new (no file was there): removed again unless committed.
+    New,
+    /// A special file (`/dev/null`, a pipe, a device), written in place: nothing to undo.
+    Special,
+}
+
+/// A file being written so that a failed write loses nothing: the bytes go to
+/// `.<name>.dealdex-<pid>-<k>.tmp` beside the target (created exclusively), which
+/// [`Staged::commit`] renames onto it; until then the target stays as it was, and dropping
+/// an uncommitted `Staged` removes what it wrote. A special file (e.g. `/dev/null`) is written
+/// in place. One helper serves whole files ([`write_whole`], [`write_rendered`]) and
+/// streamed ones ([`StagedFile`]).
+#[derive(Debug)]
+pub struct Staged {
+    target: PathBuf,
+    place: Place,
+    committed: bool,
+}
+
+/// Temporary files made by this process so far (their names must differ).
+static STAGED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+impl Staged {
+    /// Starts writing `path` through a temporary file beside it (`new_in_place`: a path where
+    /// no file exists is created directly instead, one inode less, and removed on failure),
+    /// or in place for a special file. Returns the guard and the file to write.
+    ///
+    /// # Errors
+    /// The I/O error of creating the file (the path is the caller's to name).
+    fn begin(path: &Path, new_in_place: bool) -> std::io::Result<(Staged, std::fs::File)> {
+        let old = std::fs::metadata(path).ok();
+        if let Some(m) = old.as_ref().filter(|m| !m.is_file()) {
+            if m.is_dir() {
+                return Err(std::io::Error::new(
+                    std::io::ErrorKind::IsADirectory,
+                    "is a directory",
+                ));
+            }
+            let f = std::fs::OpenOptions::new().write(true).open(path)?;
+            return Ok((Staged::with(path, Place::Special), f));
+        }
+        if old.is_none() && new_in_place {
+            match std::fs::File::create_new(path) {
+                Ok(f) => return Ok((Staged::with(path, Place::New), f)),
+                // Another process made it meanwhile: replace it like an existing file.
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+                Err(e) => return Err(e),
+            }
+        }
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let k = STAGED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let tmp = path.with_file_name(format!(".{name}.dealdex-{}-{k}.tmp", std::process::id()));
+        let f = std::fs::File::create_new(&tmp)?;
+        let permissions = old.map(|m| m.permissions());
+        Ok((Staged::with(path, Place::Temp { tmp, permissions }), f))
+    }
+
+    fn with(target: &Path, place: Place) -> Staged {
+        Staged {
+            target: target.to_owned(),
+            place,
+            committed: false,
+        }
+    }
+
+    /// The file being written (the target, not the temporary file).
+    pub fn path(&self) -> &Path {
+        &self.target
+    }
+
+    /// Puts the written file in place: renames the temporary file onto the target (a
+    /// target created new or written in place is already there). Write and flush everything
+    /// first.
+    ///
+    /// # Errors
+    /// The I/O error of setting the permissions or renaming (the temporary file is removed).
+    pub fn commit(mut self) -> std::io::Result<()> {
+        if let Place::Temp { tmp, permissions } = &self.place {
+            if let Some(p) = permissions {
+                std::fs::set_permissions(tmp, p.clone())?;
+            }
+            // No fsync: the rename is what keeps a failed write from clobbering the old file.
+            std::fs::rename(tmp, &self.target)?;
+        }
+        self.committed = true;
+        Ok(())
+    }
+}
+
+/// Removes what an uncommitted file wrote: its temporary file, or the target it created.
+impl Drop for Staged {
+    fn drop(&mut self) {
+        if self.committed {
+            return;
+        }
+        match &self.place {
+            Place::Temp { tmp, .. } => {
+                let _ = std::fs::remove_file(tmp);
+            }
+            Place::New => {
+                let _ = std::fs::remove_file(&self.target);
+            }
+            Place::Special => {}
+        }
+    }
+}
+
+/// A file streamed through [`Staged`] (`generate --count --out`, `deal A..B --out`,
+/// `query --out`), buffered: it appears at its path, whole, only when
+/// [`StagedFile::commit`] succeeds; a failed or abandoned write leaves the old file (or no
+/// file) and no temporary file. Its write errors name the file.
+#[derive(Debug)]
+pub struct StagedFile {
+    staged: Staged,
+    out: std::io::BufWriter<std::fs::File>,
+}
+
+impl StagedFile {
+    /// Bytes buffered before a write reaches the file.
+    const BUFFER: usize = 1 << 20;
+
+    /// Starts writing `path` (a new or regular file through a temporary file beside it, a
+    /// special file in place).
+    ///
+    /// # Errors
+    /// [`WriteError`] naming `path` when the file cannot be created.
+    pub fn create(path: &Path) -> Result<StagedFile, WriteError> {
+        let (staged, f) = Staged::begin(path, false).map_err(|error| WriteError {
+            path: Some(path.to_owned()),
+            error,
+        })?;
+        Ok(StagedFile {
+            staged,
+            out: std::io::BufWriter::with_capacity(Self::BUFFER, f),
+        })
+    }
+
+    /// The file being written.
+    pub fn path(&self) -> &Path {
+        self.staged.path()
+    }
+
+    /// Flushes and puts the file in place ([`Staged::commit`]).
+    ///
+    /// # Errors
+    /// [`WriteError`] naming the file; the old file (if any) is kept and the temporary file
+    /// removed.
+    pub fn commit(mut self) -> Result<(), WriteError> {
+        let path = self.path().to_owned();
+        let fail = |error| WriteError {
+            path: Some(path.clone()),
+            error,
+        };
+        self.out.flush().map_err(fail)?;
+        self.staged.commit().map_err(fail)
+    }
+
+    /// The I/O error `error` of this file, with its path in the message (kind kept).
+    fn named(&self, error: std::io::Error) -> std::io::Error {
+        std::io::Error::new(
+            error.kind(),
+            WriteError {
+                path: Some(self.path().to_owned()),
+                error,
+            },
+        )
+    }
+}
+
+/// Writes to the temporary file; errors carry a [`WriteError`] naming the target.
+impl Write for StagedFile {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.out.write(buf).map_err(|e| self.named(e))
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> std::io::Result<()> {
+        self.out.write_all(buf).map_err(|e| self.named(e))
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.out.flush().map_err(|e| self.named(e))
+    }
+}
+
+/// Starts the stateful writer's file `path` through [`Staged`]: the guard (commit it once
+/// the writer has finished) and the file.
+///
+/// # Errors
+/// [`WriteError`] naming `path`.
+pub fn stage_file(path: &Path) -> Result<(Staged, std::fs::File), WriteError> {
+    Staged::begin(path, false).map_err(|error| WriteError {
+        path: Some(path.to_owned()),
+        error,
+    })
+}
+
+/// Writes `bytes` to `path` so that a failed write loses nothing ([`Staged`]): a new file
+/// is created and removed again on failure; an existing one is replaced through a temporary
+/// file beside it and a rename (keeping its permissions), so it stays as it was until the
+/// new content is complete; a special file is written in place.
+///
+/// # Errors
+/// The I/O error of creating, writing or renaming (the path is the caller's to name).
+pub fn write_whole(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let (staged, mut f) = Staged::begin(path, true)?;
+    f.write_all(bytes)?;
+    drop(f);
+    staged.commit()
+}
+
+/// Writes rendered files, all or none: every file is written first (a new file in place,
+/// an existing one to a temporary file beside it, a special file such as `/dev/null`
+/// directly, see [`Staged`]), and only when all are written are the temporary files renamed
+/// onto their targets; a failure removes what was written, so the old files stay and no new
+/// one appears (`export --split` writes all its parts or none). Standard-output files then
+/// go to `stdout`, in order.
+///
+/// # Errors
+/// [`WriteError`] naming the file that could not be written (or renamed).
+pub fn write_rendered(files: &[RenderedFile], stdout: &mut dyn Write) -> Result<(), WriteError> {
+    let mut staged = Vec::new();
+    for f in files {
+        let Some(p) = f.path.as_deref().filter(|p| p.as_os_str() != "-") else {
+            continue;
+        };
+        let fail = |error| WriteError {
+            path: Some(p.to_owned()),
+            error,
+        };
+        let (s, mut w) = Staged::begin(p, true).map_err(fail)?;
+        staged.push(s);
+        w.write_all(&f.bytes).map_err(fail)?;
+    }
+    for s in staged {
+        let path = s.path().to_owned();
+        s.commit().map_err(|error| WriteError {
+            path: Some(path),
+            error,
+        })?;
+    }
+    for f in files {
+        if f.path.as_deref().is_none_or(|p| p.as_os_str() == "-") {
+            stdout
+                .write_all(&f.bytes)
+                .map_err(|error| WriteError { path: None, error })?;
+        }
+    }
+    stdout
+        .flush()
+        .map_err(|error| WriteError { path: None, error })
+}
+
+/// A file that could not be written.
+#[derive(Debug, thiserror::Error)]
+#[error("{}: {error}", path.as_ref().map_or("stdout".to_owned(), |p| p.display().to_string()))]
+pub struct WriteError {
+    /// The file; `None` for standard output.
+    pub path: Option<PathBuf>,
+    /// The I/O error (`BrokenPipe` when a reader of standard output went away).
+    pub error: std::io::Error,
+}
+
+impl crate::Classify for WriteError {
+    /// Always [`Io`](crate::ErrorClass::Io).
+    fn class(&self) -> crate::ErrorClass {
+        crate::ErrorClass::Io
+    }
+}
+
+impl WriteError {
+    /// The error of writing `path` (`None`: standard output): `error` itself when it
+    /// already carries a [`WriteError`] (a [`StagedFile`]'s errors name their file), else
+    /// `error` with `path`.
+    pub fn of(path: Option<&Path>, error: std::io::Error) -> WriteError {
+        if error.get_ref().is_some_and(|e| e.is::<WriteError>()) {
+            let kind = error.kind();
+            return match error.into_inner().map(|e| e.downcast::<WriteError>()) {
+                Some(Ok(w)) => *w,
+                _ => WriteError {
+                    path: path.map(Path::to_owned),
+                    error: kind.into(),
+                },
+            };
+        }
+        WriteError {
+            path: path.map(Path::to_owned),
+            error,
+        }
+    }
+}
+
+/// One file an export wrote.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ExportedFile {
+    /// The file; `None` for standard output.
+    pub path: Option<PathBuf>,
+    /// The format's registry name.
+    pub format: &'static str,
+    /// Boards in it.
+    pub boards: u64,
+    /// Its size in bytes.
+    pub bytes: u64,
+}
+
+/// The report's entry for a rendered file: its path, format, boards and size.
+impl From<&RenderedFile> for ExportedFile {
+    fn from(f: &RenderedFile) -> ExportedFile {
+        ExportedFile {
+            path: f.path.clone(),
+            format: f.format,
+            boards: f.boards,
+            bytes: f.bytes.len() as u64,
+        }
+    }
+}
