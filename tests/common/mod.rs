@@ -1,5 +1,5 @@
-//! Helpers shared by the integration tests (each test file is its own crate and uses a part
-//! of them, hence `dead_code`).
+//! Helpers shared by the integration tests (each test binary uses a part of them, hence
+//! `dead_code`).
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};

@@ -1,0 +1,513 @@
+//! End-to-end tests of the `dealdex` binary: reproducibility across thread counts and shards,
+//! dedup in the store, every bad-input case (exit 2, one message, db untouched), pipes.
+
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::Stdio;
+
+use dealdex::{Deal, DealIndex, Scheme, Seat, Store};
+use predicates::prelude::*;
+use tempfile::TempDir;
+
+use crate::common::dealdex;
+
+const SEED: &str = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f";
+const SEED2: &str = "1f1e1d1c1b1a191817161514131211100f0e0d0c0b0a09080706050403020100";
+
+fn stdout_of(dir: &Path, args: &[&str], threads: &str) -> Vec<u8> {
+    let out = dealdex(dir)
+        .env("RAYON_NUM_THREADS", threads)
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out.stdout
+}
+
+#[test]
+fn same_seed_same_bytes_for_any_thread_count() {
+    let dir = TempDir::new().unwrap();
+    for format in ["hex", "pbn", "json"] {
+        let args = [
+            "generate", "--count", "40000", "--seed", SEED, "--format", format, "--out", "-", "-q",
+        ];
+        let one = stdout_of(dir.path(), &args, "1");
+        let two = stdout_of(dir.path(), &args, "2");
+        assert_eq!(one, two, "{format}");
+        assert!(one.len() > 40000 * 26);
+    }
+    let args = [
+        "generate", "--boards", "1-32", "--seed", SEED, "--no-db", "-q",
+    ];
+    assert_eq!(
+        stdout_of(dir.path(), &args, "1"),
+        stdout_of(dir.path(), &args, "2")
+    );
+}
+
+#[test]
+fn shards_concatenate_to_the_whole() {
+    let dir = TempDir::new().unwrap();
+    let run = |start: &str, count: &str| {
+        stdout_of(
+            dir.path(),
+            &[
+                "generate", "--count", count, "--start", start, "--seed", SEED, "--format", "hex",
+                "--out", "-", "-q",
+            ],
+            "2",
+        )
+    };
+    let whole = run("1", "50000");
+    let mut parts = run("1", "17000");
+    parts.extend(run("17001", "20000"));
+    parts.extend(run("37001", "13000"));
+    assert_eq!(parts, whole);
+    // A tournament set is the same stream: boards 1-32 are the first 32 deals.
+    let set = stdout_of(
+        dir.path(),
+        &[
+            "generate", "--boards", "1-32", "--seed", SEED, "--format", "hex", "--no-db", "-q",
+        ],
+        "2",
+    );
+    let set = String::from_utf8(set).unwrap();
+    let whole = String::from_utf8(whole).unwrap();
+    for (s, w) in set.lines().zip(whole.lines()) {
+        assert_eq!(
+            s, w,
+            "boards and bulk deals share the stream and the -X digit"
+        );
+    }
+    assert_eq!(set.lines().count(), 32);
+}
+
+#[test]
+fn golden_values_are_stable() {
+    // The derivation is a published contract (src/generate.rs): these must never change.
+    let dir = TempDir::new().unwrap();
+    let out = stdout_of(
+        dir.path(),
+        &[
+            "generate", "--boards", "1-3", "--seed", SEED, "--format", "hex", "--no-db", "-q",
+        ],
+        "2",
+    );
+    let seed: dealdex::Seed = SEED.parse().unwrap();
+    let expected: String = (1..=3)
+        .map(|b| {
+            format!(
+                "{}-{:X}\n",
+                DealIndex::from_deal(&seed.board_deal(b)),
+                b % 16
+            )
+        })
+        .collect();
+    assert_eq!(String::from_utf8(out).unwrap(), expected);
+    assert_eq!(expected, GOLDEN);
+}
+
+/// Boards 1-3 of [`SEED`], pinned when the derivation was published.
+const GOLDEN: &str =
+    "4E68D9D7355102BCD2AC7E23E2-1\nE14106AE72C830E6F666C5B5FC-2\nB516728B85F1D6EC894CBA4F30-3\n";
+
+#[test]
+fn tournament_set_pbn_is_canonical_and_stored() {
+    let dir = TempDir::new().unwrap();
+    dealdex(dir.path())
+        .args([
+            "generate", "--boards", "1-32", "--seed", SEED, "--out", "set.pbn",
+        ])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("32 new deals"));
+    let text = std::fs::read_to_string(dir.path().join("set.pbn")).unwrap();
+    assert!(text.starts_with("% PBN 2.1\n% EXPORT\n\n[Event \"set\"]\n[Site \"?\"]"));
+    let boards =
+        dealdex::formats::DealFormat::read(&dealdex::formats::Pbn, text.as_bytes()).unwrap();
+    assert_eq!(boards.len(), 32);
+    let seed: dealdex::Seed = SEED.parse().unwrap();
+    for (j, b) in boards.iter().enumerate() {
+        let n = j as u64 + 1;
+        assert_eq!(b.number, Some(n));
+        assert_eq!(b.dealer, Some(dealdex::board_dealer(n)));
+        assert_eq!(b.vulnerability, Some(dealdex::board_vulnerability(n)));
+        assert_eq!(b.deal, seed.board_deal(n));
+    }
+    // Deal tags start with the dealer.
+    assert!(text.contains("[Dealer \"E\"]\n[Vulnerable \"NS\"]\n[Deal \"E:"));
+    let store = Store::open(&dir.path().join("dealdex.db")).unwrap();
+    assert_eq!(store.deal_count().unwrap(), 32);
+    let info = store.set("set").unwrap().unwrap();
+    assert_eq!((info.first_board, info.last_board), (1, 32));
+    assert_eq!(info.seed_sha256, Some(seed.sha256()));
+    assert_eq!(info.scheme, Scheme::Pavlicek);
+    let stored = store.set_boards("set").unwrap();
+    assert_eq!(stored[4], (5, DealIndex::from_deal(&seed.board_deal(5))));
+    // No seed, and no hex of it, anywhere in the deal file.
+    assert!(!text.contains(SEED));
+}
+
+#[test]
+fn second_identical_generate_adds_nothing() {
+    let dir = TempDir::new().unwrap();
+    let args = [
+        "generate", "--boards", "1-16", "--seed", SEED, "--name", "club", "--no-db",
+    ];
+    let args_db: Vec<&str> = args.iter().copied().filter(|a| *a != "--no-db").collect();
+    dealdex(dir.path()).args(&args_db).assert().success();
+    dealdex(dir.path())
+        .args(&args_db)
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("already in"));
+    let bulk = [
+        "generate",
+        "--count",
+        "20000",
+        "--seed",
+        SEED,
+        "--db",
+        "dealdex.db",
+    ];
+    dealdex(dir.path())
+        .args(bulk)
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("19984 new"));
+    dealdex(dir.path())
+        .args(bulk)
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(
+            "; 0 new in dealdex.db, 20000 duplicates",
+        ));
+    let store = Store::open(&dir.path().join("dealdex.db")).unwrap();
+    assert_eq!(store.deal_count().unwrap(), 20000);
+    assert_eq!(store.integrity_check().unwrap(), "ok");
+}
+
+#[test]
+fn fresh_seed_goes_to_a_private_key_file_and_regenerates() {
+    let dir = TempDir::new().unwrap();
+    dealdex(dir.path())
+        .args(["generate", "--boards", "1-8", "--out", "a.pbn", "--no-db"])
+        .assert()
+        .success();
+    let key = dir.path().join("a.pbn.seed");
+    let meta = std::fs::metadata(&key).unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        assert_eq!(meta.permissions().mode() & 0o777, 0o600);
+    }
+    let key_text = std::fs::read_to_string(&key).unwrap();
+    let seed_line = key_text.lines().find(|l| !l.starts_with('#')).unwrap();
+    assert_eq!(seed_line.len(), 64);
+    let a = std::fs::read_to_string(dir.path().join("a.pbn")).unwrap();
+    assert!(!a.contains(seed_line));
+    dealdex(dir.path())
+        .args([
+            "generate",
+            "--boards",
+            "1-8",
+            "--out",
+            "b.pbn",
+            "--no-db",
+            "--seed-file",
+            "a.pbn.seed",
+            "--name",
+            "a",
+            "--event",
+            "a",
+        ])
+        .assert()
+        .success();
+    let b = std::fs::read_to_string(dir.path().join("b.pbn")).unwrap();
+    assert_eq!(a, b);
+}
+
+#[test]
+fn number_deal_and_lookup_agree() {
+    let dir = TempDir::new().unwrap();
+    let d1 = "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432";
+    dealdex(dir.path())
+        .args(["number", d1])
+        .assert()
+        .success()
+        .stdout("1\n");
+    dealdex(dir.path())
+        .args([
+            "number",
+            "1B1B1B1B1B1B1B1B1B1B1B1B1B-5",
+            "--scheme",
+            "bigdeal",
+        ])
+        .assert()
+        .success()
+        .stdout("53644737765488792839237439999\n");
+    dealdex(dir.path())
+        .args(["deal", "10"])
+        .assert()
+        .success()
+        .stdout("N:AKQJT98765432... .AKQJT98765432.. ..AKQJT9876543.6 ..2.AKQJT9875432\n");
+    dealdex(dir.path())
+        .args(["deal", "10", "--scheme", "andrews"])
+        .assert()
+        .success()
+        .stdout("N:AKQJT98765432... .AKQJT98765432.. ..AKQJ98765432.A ..T.KQJT98765432\n");
+    dealdex(dir.path())
+        .args(["deal", "1", "--format", "json"])
+        .assert()
+        .success()
+        .stdout(format!(
+            "{{\"number\":\"1\",\"scheme\":\"pavlicek\",\"deal\":\"{d1}\",\"index\":\"E4E4E4E4E4E4E4E4E4E4E4E4E4\"}}\n"
+        ));
+    // A range, in order, equal to the library's unranking.
+    let out = stdout_of(dir.path(), &["deal", "1000..21000", "--format", "hex"], "2");
+    let text = String::from_utf8(out).unwrap();
+    assert_eq!(text.lines().count(), 20001);
+    let last = Deal::from_number(21000, Scheme::Pavlicek).unwrap();
+    assert_eq!(
+        text.lines().last().unwrap(),
+        DealIndex::from_deal(&last).to_string()
+    );
+    // A PBN file's boards.
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/pbn-import-quirks.pbn"),
+        dir.path().join("q.pbn"),
+    )
+    .unwrap();
+    let quirk: Deal = "W:458T.45TJQ.7.3QA 6KA.2KA.234.8TJK J92.3.KQT865.965 37Q.6789.9JA.247"
+        .parse()
+        .unwrap();
+    dealdex(dir.path())
+        .args(["number", "q.pbn"])
+        .assert()
+        .success()
+        .stdout(format!("1 {}\n", quirk.number(Scheme::Pavlicek)));
+    // Lookup after storing a set names the set and board.
+    dealdex(dir.path())
+        .args([
+            "generate", "--boards", "1-4", "--seed", SEED, "--name", "s4", "-q",
+        ])
+        .assert()
+        .success();
+    let seed: dealdex::Seed = SEED.parse().unwrap();
+    let d3 = seed.board_deal(3);
+    dealdex(dir.path())
+        .args(["lookup", &DealIndex::from_deal(&d3).to_string()])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("set \"s4\" board 3"))
+        .stdout(predicate::str::contains(format!(
+            "number  {} (pavlicek)",
+            d3.number(Scheme::Pavlicek)
+        )))
+        .stdout(predicate::str::contains(dealdex::format_deal(
+            &d3,
+            Seat::North,
+        )));
+    dealdex(dir.path())
+        .args(["lookup", "1"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("stored  no"))
+        .stdout(predicate::str::contains("♠ AKQJT98765432"));
+}
+
+/// Deal count, sets and integrity of a db, to compare before and after a failed command.
+fn db_state(path: &Path) -> (u64, Vec<(u64, DealIndex)>, String) {
+    let s = Store::open(path).unwrap();
+    (
+        s.deal_count().unwrap(),
+        s.set_boards("base").unwrap(),
+        s.integrity_check().unwrap(),
+    )
+}
+
+#[test]
+fn bad_input_exits_2_with_one_line_and_leaves_the_db_alone() {
+    let dir = TempDir::new().unwrap();
+    dealdex(dir.path())
+        .args([
+            "generate", "--boards", "1-8", "--seed", SEED, "--name", "base", "-q",
+        ])
+        .assert()
+        .success();
+    let db = dir.path().join("dealdex.db");
+    let before = db_state(&db);
+    let bad_seed = format!("{}g", &SEED[..63]);
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (
+            vec!["generate", "--boards", "0-5", "--seed", SEED],
+            "boards are numbered from 1",
+        ),
+        (
+            vec!["generate", "--boards", "9-2", "--seed", SEED],
+            "1 <= A <= B",
+        ),
+        (
+            vec!["generate", "--boards", "1-x", "--seed", SEED],
+            "not a board number",
+        ),
+        (
+            vec!["generate", "--boards", "1-4", "--seed", "abc"],
+            "expected 64 hex digits",
+        ),
+        (
+            vec!["generate", "--boards", "1-4", "--seed", &bad_seed],
+            "column 64",
+        ),
+        (
+            vec![
+                "generate", "--boards", "1-4", "--seed", SEED2, "--name", "base",
+            ],
+            "already exists",
+        ),
+        (
+            vec![
+                "generate", "--boards", "1-4", "--seed", SEED, "--out", "x.doc",
+            ],
+            "--to",
+        ),
+        (
+            vec!["generate", "--count", "0", "--seed", SEED],
+            "at least 1",
+        ),
+        (
+            vec!["generate", "--count", "5", "--start", "0", "--seed", SEED],
+            "1-based",
+        ),
+        (
+            vec![
+                "number",
+                "N:AKQJT9876543... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432",
+            ],
+            "N holds 12 cards",
+        ),
+        (
+            vec![
+                "number",
+                "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT9876543X",
+            ],
+            "column 69",
+        ),
+        (
+            vec![
+                "number",
+                "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432..",
+            ],
+            "fifth suit",
+        ),
+        (
+            vec![
+                "number",
+                "N:AA.KQJT98765432.. .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432",
+            ],
+            "twice",
+        ),
+        (
+            vec![
+                "number",
+                "N:AKQJT98765432... AKQJT98765432... ..AKQJT98765432. ...AKQJT98765432",
+            ],
+            "held by both",
+        ),
+        (
+            vec!["number", "0EDCCBA0976F2DA4945D8E9DCZ"],
+            "not a PBN deal string",
+        ),
+        (
+            vec!["number", "0EDCCBA0976F2DA4945D8E9DC"],
+            "not a PBN deal string",
+        ),
+        (vec!["number", "00000000000000000000000000"], "13"),
+        (vec!["number", "no-such-file.pbn"], "not a PBN deal string"),
+        (vec!["deal", "0"], "out of range"),
+        (
+            vec!["deal", "53644737765488792839237440001"],
+            "1..=53644737765488792839237440000",
+        ),
+        (vec!["deal", "5..3"], "below the start"),
+        (vec!["deal", "12x"], "column 3"),
+        (vec!["lookup", "0"], "out of range"),
+        (vec!["lookup", "N:AKQ"], "expected 4"),
+        (vec!["deal", "1", "--scheme", "nope"], "nope"),
+    ];
+    for (args, needle) in cases {
+        let out = dealdex(dir.path()).args(&args).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(needle), "{args:?}: {err:?} lacks {needle:?}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        if !args[0].starts_with("deal") || !err.contains("Usage") {
+            assert!(err.trim_end().lines().count() <= 3, "{args:?}: {err}");
+        }
+        assert_eq!(db_state(&db), before, "{args:?} changed the db");
+    }
+    // A bad PBN file names the line.
+    std::fs::write(
+        dir.path().join("bad.pbn"),
+        "[Board \"1\"]\n[Deal \"N:AKQ\"]\n",
+    )
+    .unwrap();
+    dealdex(dir.path())
+        .args(["number", "bad.pbn"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("bad.pbn: line 2"));
+}
+
+#[test]
+fn closed_pipe_ends_quietly() {
+    let dir = TempDir::new().unwrap();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_dealdex"))
+        .current_dir(dir.path())
+        .args(["deal", "1..1000000", "--format", "hex"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    assert_eq!(first, "E4E4E4E4E4E4E4E4E4E4E4E4E4\n");
+    // The writer must notice the closed pipe and stop by itself, soon.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while child.try_wait().unwrap().is_none() {
+        if std::time::Instant::now() > deadline {
+            child.kill().unwrap();
+            panic!("dealdex kept running after its reader closed the pipe");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+}
+
+#[test]
+fn help_on_every_subcommand() {
+    let dir = TempDir::new().unwrap();
+    dealdex(dir.path())
+        .arg("--help")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("generate"));
+    for sub in ["generate", "number", "deal", "lookup"] {
+        dealdex(dir.path())
+            .args([sub, "--help"])
+            .assert()
+            .success()
+            .stdout(
+                predicate::str::contains("Usage: dealdex ")
+                    .and(predicate::str::contains("Examples").or(predicate::str::contains("--db"))),
+            );
+    }
+}

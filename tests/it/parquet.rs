@@ -1,0 +1,447 @@
+//! Parquet deal archives (issue 14, item 1): generate, convert, export and import through the
+//! format registry; deterministic bytes (shards written twice are the same file, pinned by a
+//! golden hash); files as Spark and pyarrow write them (binary keys, nullable columns, snappy);
+//! and clear errors for what dealdex cannot read.
+
+use std::path::Path;
+
+use dealdex::formats::{self, Board, DealFormat, ParquetWriter};
+use sha2::{Digest, Sha256};
+
+use crate::common::{dealdex, fixture, json_report};
+
+const SEED: &str = "5d5d5d5d5d5d5d5d5d5d5d5d5d5d5d5d5d5d5d5d5d5d5d5d5d5d5d5d5d5d5d5d";
+
+fn sha256(path: &Path) -> String {
+    hex::encode(Sha256::digest(std::fs::read(path).unwrap()))
+}
+
+/// `generate --count N --start K` of [`SEED`] to `out`.
+fn generate(dir: &Path, out: &str, start: u64, count: u64) {
+    dealdex(dir)
+        .args(["generate", "--no-db", "-q", "--seed", SEED, "--out", out])
+        .args(["--start", &start.to_string(), "--count", &count.to_string()])
+        .assert()
+        .success();
+}
+
+#[test]
+fn shards_are_deterministic_and_hold_the_stream() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    generate(d, "all.parquet", 1, 3000);
+    generate(d, "a.parquet", 1, 1200);
+    generate(d, "b.parquet", 1201, 1800);
+    generate(d, "b-again.parquet", 1201, 1800);
+    // The same shard written twice is the same file.
+    assert_eq!(
+        sha256(&d.join("b.parquet")),
+        sha256(&d.join("b-again.parquet"))
+    );
+    // Golden: the bytes of a shard are a published, value-stable function of the seed and
+    // range (Spark's generate job relies on it); a change here is a breaking change.
+    assert_eq!(
+        sha256(&d.join("a.parquet")),
+        "a7fc784e341e7f69429c7fe60e730d60093a64e98bd1affdf157aef8ec17c4d2",
+        "a.parquet's SHA-256 changed"
+    );
+    // The shards' boards are the single run's boards, numbered by their place in the stream.
+    let read = |name: &str| {
+        formats::Parquet
+            .read(&std::fs::read(d.join(name)).unwrap())
+            .unwrap()
+    };
+    let all = read("all.parquet");
+    let mut shards = read("a.parquet");
+    shards.extend(read("b.parquet"));
+    assert_eq!(all, shards);
+    assert_eq!(all[1200].number, Some(1201));
+    // And the same deals as the hex stream of the seed.
+    generate(d, "all.hex", 1, 3000);
+    let hex = formats::Hex
+        .read(&std::fs::read(d.join("all.hex")).unwrap())
+        .unwrap();
+    let deals: Vec<_> = hex.iter().map(|b| b.deal).collect();
+    assert_eq!(all.iter().map(|b| b.deal).collect::<Vec<_>>(), deals);
+}
+
+#[test]
+fn convert_round_trips_through_parquet_byte_for_byte() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    generate(d, "x.parquet", 1, 500);
+    for (from, to) in [("x.parquet", "x.pbn"), ("x.pbn", "y.parquet")] {
+        dealdex(d).args(["convert", from, to]).assert().success();
+    }
+    assert_eq!(
+        std::fs::read(d.join("x.parquet")).unwrap(),
+        std::fs::read(d.join("y.parquet")).unwrap()
+    );
+}
+
+#[test]
+fn feature_columns_hold_dealdex_features() {
+    // Read back with the Parquet crate's own row reader, column by column: the feature
+    // columns must equal dealdex's feature functions (the Spark dialect counts with them).
+    use dealdex::features;
+    use parquet::file::reader::{FileReader, SerializedFileReader};
+    let seed = dealdex::Seed([0x5d; 32]);
+    let deals: Vec<dealdex::Deal> = (1..=200).map(|k| seed.board_deal(k)).collect();
+    let boards: Vec<Board> = deals
+        .iter()
+        .enumerate()
+        .map(|(i, d)| Board::new(i as u64 + 1, *d))
+        .collect();
+    let mut w = ParquetWriter::new(Vec::new()).unwrap();
+    w.write(&boards).unwrap();
+    let bytes = w.finish().unwrap();
+    let reader = SerializedFileReader::new(bytes::Bytes::from(bytes)).unwrap();
+    let mut rows = 0;
+    for (row, deal) in reader.get_row_iter(None).unwrap().zip(&deals) {
+        let row = row.unwrap();
+        let mut get = std::collections::HashMap::new();
+        for (name, field) in row.get_column_iter() {
+            get.insert(name.clone(), field.to_string());
+        }
+        let board = rows + 1;
+        assert_eq!(get["board"], board.to_string());
+        assert_eq!(get["dealer"], ((board - 1) % 4).to_string());
+        assert_eq!(get["dd_n_nt"], "null");
+        for s in dealdex::Seat::ALL {
+            let x = s.letter().to_ascii_lowercase();
+            let hand = deal.hand(s);
+            assert_eq!(get[&format!("hcp_{x}")], features::hcp(hand).to_string());
+            assert_eq!(
+                get[&format!("controls_{x}")],
+                features::controls(hand).to_string()
+            );
+            assert_eq!(
+                get[&format!("ltc_{x}")],
+                features::losing_trick_count(hand).to_string()
+            );
+            for (u, len) in features::suit_lengths(hand).iter().enumerate() {
+                let y = dealdex::Suit::ALL[u].letter().to_ascii_lowercase();
+                assert_eq!(get[&format!("len_{x}_{y}")], len.to_string());
+            }
+        }
+        rows += 1;
+    }
+    assert_eq!(rows, 200);
+}
+
+#[test]
+fn export_and_import_keep_boards_and_double_dummy_tables() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    dealdex(d)
+        .args([
+            "generate", "--boards", "1-3", "--seed", SEED, "--out", "club.pbn", "--db", "a.db",
+        ])
+        .assert()
+        .success();
+    dealdex(d)
+        .args(["solve", "--set", "club", "--db", "a.db", "-q"])
+        .assert()
+        .success();
+    dealdex(d)
+        .args([
+            "export",
+            "--set",
+            "club",
+            "--db",
+            "a.db",
+            "--out",
+            "club.parquet",
+        ])
+        .assert()
+        .success();
+    let boards = formats::Parquet
+        .read(&std::fs::read(d.join("club.parquet")).unwrap())
+        .unwrap();
+    assert_eq!(boards.len(), 3);
+    assert!(
+        boards.iter().all(|b| b.dd.is_some()),
+        "solved boards carry their tables"
+    );
+    let (report, _) = json_report(
+        d,
+        &[
+            "import",
+            "club.parquet",
+            "--db",
+            "b.db",
+            "--set",
+            "club",
+            "--json",
+        ],
+    );
+    assert_eq!(report["new_deals"], 3, "{report}");
+    assert_eq!(report["files"][0]["new_dd_tables"], 3, "{report}");
+    // Back out of the second database: the same file.
+    dealdex(d)
+        .args([
+            "export",
+            "--set",
+            "club",
+            "--db",
+            "b.db",
+            "--out",
+            "again.parquet",
+        ])
+        .assert()
+        .success();
+    assert_eq!(
+        sha256(&d.join("club.parquet")),
+        sha256(&d.join("again.parquet"))
+    );
+}
+
+#[test]
+fn reads_files_as_spark_and_pyarrow_write_them() {
+    // Written by pyarrow as Spark writes a DataFrame: `key` variable-length binary, nullable
+    // columns, a null board, two rows without a table, an extra column; zstd and snappy.
+    for name in ["spark-style.parquet", "snappy.parquet"] {
+        let data = std::fs::read(fixture(&format!("parquet/{name}"))).unwrap();
+        let boards = formats::Parquet.read(&data).unwrap();
+        assert_eq!(boards.len(), 6, "{name}");
+        let numbers: Vec<Option<u64>> = boards.iter().map(|b| b.number).collect();
+        assert_eq!(
+            numbers,
+            [Some(11), Some(12), None, Some(14), Some(15), Some(16)]
+        );
+        let solved: Vec<bool> = boards.iter().map(|b| b.dd.is_some()).collect();
+        assert_eq!(solved, [true, false, true, true, false, true], "{name}");
+        assert_eq!(boards[0].dealer, None, "no dealer column");
+        assert_eq!(
+            dealdex::DealIndex::from_deal(&boards[0].deal).to_string(),
+            "DCBC60C7DDA9A924D8AC785C70"
+        );
+        let t = boards[0].dd.unwrap();
+        assert_eq!(t.tricks(dealdex::Seat::North, dealdex::Strain::NoTrump), 3);
+        assert_eq!(t.tricks(dealdex::Seat::East, dealdex::Strain::NoTrump), 10);
+    }
+}
+
+#[test]
+fn unreadable_files_exit_2_naming_file_and_byte() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let gzip = fixture("parquet/gzip.parquet");
+    let out = dealdex(d)
+        .args(["convert", gzip.to_str().unwrap(), "-", "--to", "hex"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("gzip.parquet: byte "), "{stderr}");
+    assert!(stderr.contains("compressed with GZIP"), "{stderr}");
+    // Not Parquet at all, and a file cut short.
+    std::fs::write(d.join("text.parquet"), "[Board \"1\"]\n").unwrap();
+    generate(d, "cut.parquet", 1, 100);
+    let whole = std::fs::read(d.join("cut.parquet")).unwrap();
+    std::fs::write(d.join("cut.parquet"), &whole[..whole.len() - 100]).unwrap();
+    for (name, says) in [
+        ("text.parquet", "byte 0: not a Parquet file"),
+        ("cut.parquet", "byte "),
+    ] {
+        let out = dealdex(d)
+            .args(["import", name, "--db", "x.db"])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{name}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains(&format!("{name}: rejected: {says}")),
+            "{stderr}"
+        );
+    }
+}
+
+#[test]
+fn bulk_generation_streams_parquet_past_the_collected_limit() {
+    // Formats written in one piece are limited to MAX_COLLECTED boards in bulk runs; Parquet
+    // is written row group by row group and is not.
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let n = dealdex::workflow::generate::MAX_COLLECTED + 10;
+    generate(d, "big.parquet", 1, n);
+    let data = std::fs::read(d.join("big.parquet")).unwrap();
+    let boards = formats::Parquet.read(&data).unwrap();
+    assert_eq!(boards.len() as u64, n);
+    assert_eq!(boards.last().unwrap().number, Some(n));
+}
+
+/// Issue 27, defect 12: a Parquet archive carries no checksum, so one whose double-dummy
+/// table was changed in transit (here: rewritten by dealdex's own writer with one trick count
+/// altered, a valid file) is imported as it is. The store records where each table came from,
+/// and `solve --verify` re-solves those read from files: it reports exactly the altered board
+/// and exits 1, while the unaltered archive verifies clean (exit 0). `--replace` puts the
+/// fresh solve in place, after which the database verifies clean.
+#[test]
+fn tables_changed_in_transit_are_found_by_solve_verify() {
+    use dealdex::{DdSource, DealIndex, Store};
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    dealdex(d)
+        .args([
+            "generate", "--boards", "1-3", "--seed", SEED, "--out", "club.pbn",
+        ])
+        .args(["--db", "a.db", "-q"])
+        .assert()
+        .success();
+    dealdex(d)
+        .args(["solve", "--set", "club", "--db", "a.db", "-q"])
+        .assert()
+        .success();
+    dealdex(d)
+        .args([
+            "export",
+            "--set",
+            "club",
+            "--db",
+            "a.db",
+            "--out",
+            "good.parquet",
+        ])
+        .assert()
+        .success();
+
+    // The same archive with board 2's North-in-notrump count changed by one.
+    let mut boards = formats::Parquet
+        .read(&std::fs::read(d.join("good.parquet")).unwrap())
+        .unwrap();
+    let board2 = boards.iter_mut().find(|b| b.number == Some(2)).unwrap();
+    let mut rows = board2.dd.unwrap().rows();
+    rows[0][0] = if rows[0][0] == 13 { 12 } else { rows[0][0] + 1 };
+    board2.dd = Some(dealdex::dd::TrickTable::new(rows).unwrap());
+    let altered = DealIndex::from_deal(&board2.deal);
+    let mut w = ParquetWriter::new(Vec::new()).unwrap();
+    w.write(&boards).unwrap();
+    std::fs::write(d.join("changed.parquet"), w.finish().unwrap()).unwrap();
+
+    for (file, db) in [("good.parquet", "good.db"), ("changed.parquet", "bad.db")] {
+        dealdex(d)
+            .args(["import", file, "--db", db, "--set", "club"])
+            .assert()
+            .success();
+    }
+
+    // Provenance: solved here in a.db, the file (name as given, its SHA-256) in bad.db.
+    let a = Store::open(&d.join("a.db")).unwrap();
+    let bad = Store::open(&d.join("bad.db")).unwrap();
+    assert_eq!(
+        a.dd_source(&altered).unwrap(),
+        Some(DdSource::Solved {
+            solver: dealdex::dd::SOLVER.to_owned()
+        })
+    );
+    let hash: [u8; 32] = Sha256::digest(std::fs::read(d.join("changed.parquet")).unwrap()).into();
+    assert_eq!(
+        bad.dd_source(&altered).unwrap(),
+        Some(DdSource::File {
+            file: "changed.parquet".into(),
+            format: "parquet".into(),
+            sha256: Some(hash),
+        })
+    );
+    drop((a, bad));
+
+    // Verified clean: the unaltered archive, and a.db (its tables were solved here).
+    for db in ["good.db", "a.db"] {
+        let (report, _) = json_report(d, &["solve", "--verify", "--all", "--db", db, "--json"]);
+        assert_eq!(
+            report["mismatches"],
+            serde_json::json!([]),
+            "{db}: {report}"
+        );
+    }
+    let (report, _) = json_report(d, &["solve", "--verify", "--db", "good.db", "--json"]);
+    assert_eq!(
+        (report["candidates"].as_u64(), report["checked"].as_u64()),
+        (Some(3), Some(3))
+    );
+
+    // The altered one: exactly board 2, exit 1, named with the file and the count.
+    let out = dealdex(d)
+        .args(["solve", "--verify", "--all", "--db", "bad.db"])
+        .output()
+        .unwrap();
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert_eq!(out.status.code(), Some(1), "{stdout}{stderr}");
+    assert!(stderr.contains("verification failed: 1 of 3"), "{stderr}");
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 2, "{stdout}");
+    assert!(lines[0].contains(&altered.to_string()), "{stdout}");
+    assert!(lines[0].contains("set club board 2"), "{stdout}");
+    assert!(
+        lines[0].contains("from file changed.parquet (parquet, sha256"),
+        "{stdout}"
+    );
+    assert!(lines[0].contains(": N NT stored "), "{stdout}");
+    let out = dealdex(d)
+        .args([
+            "solve", "--verify", "--set", "club", "--db", "bad.db", "--json",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let m = &report["mismatches"];
+    assert_eq!(m.as_array().unwrap().len(), 1, "{report}");
+    assert_eq!(
+        m[0]["boards"],
+        serde_json::json!([{"set": "club", "board": 2}])
+    );
+    assert_eq!(m[0]["source"]["kind"], "file");
+    assert_eq!(m[0]["cells"].as_array().unwrap().len(), 1, "{report}");
+    assert_eq!(m[0]["cells"][0]["declarer"], "N");
+    assert_eq!(m[0]["cells"][0]["strain"], "NT");
+    assert_eq!(
+        m[0]["cells"][0]["stored"].as_u64(),
+        Some(u64::from(rows[0][0]))
+    );
+    // Nothing stored changed.
+    let bad = Store::open(&d.join("bad.db")).unwrap();
+    assert_eq!(bad.dd_table(&altered).unwrap().unwrap().rows(), rows);
+    drop(bad);
+
+    // A sample checks that many tables; the same seed the same ones.
+    let (sampled, _) = json_report(
+        d,
+        &[
+            "solve", "--verify", "--db", "good.db", "--sample", "2", "--json",
+        ],
+    );
+    assert_eq!(
+        (sampled["candidates"].as_u64(), sampled["checked"].as_u64()),
+        (Some(3), Some(2))
+    );
+
+    // --replace stores the fresh solve (as solved here); the database then verifies clean
+    // (only the two tables still from the file are left to check).
+    let out = dealdex(d)
+        .args(["solve", "--verify", "--replace", "--db", "bad.db", "--json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["replaced"].as_u64(), Some(1), "{report}");
+    let (report, _) = json_report(d, &["solve", "--verify", "--db", "bad.db", "--json"]);
+    assert_eq!(
+        (report["candidates"].as_u64(), report["checked"].as_u64()),
+        (Some(2), Some(2))
+    );
+    let bad = Store::open(&d.join("bad.db")).unwrap();
+    let good = Store::open(&d.join("good.db")).unwrap();
+    assert_eq!(
+        bad.dd_table(&altered).unwrap(),
+        good.dd_table(&altered).unwrap()
+    );
+    assert_eq!(
+        bad.dd_source(&altered).unwrap(),
+        Some(DdSource::solved_here())
+    );
+}

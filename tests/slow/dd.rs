@@ -1,0 +1,128 @@
+//! Double-dummy tables and par against DDS itself: the 200 boards of
+//! `tests/fixtures/dd/dd-reference.jsonl` (DDS 2.9 through PyPI's endplay; random deals,
+//! 13-card suits, void-rich hands, an all-equal table, deals whose par depends on the
+//! dealer), every one of the 20 numbers and par for the board's dealer and vulnerability.
+
+use dealdex::dd::{PACKED_LEN, TrickTable};
+use dealdex::{Deal, Seat, Strain, Suit, Vulnerability};
+
+struct Reference {
+    board: u64,
+    deal: Deal,
+    dealer: Seat,
+    vul: Vulnerability,
+    tricks: [[u8; 5]; 4],
+    score: i32,
+    contracts: Vec<String>,
+}
+
+fn reference() -> Vec<Reference> {
+    let text = include_str!("../fixtures/dd/dd-reference.jsonl");
+    text.lines()
+        .map(|line| {
+            let v: serde_json::Value = serde_json::from_str(line).unwrap();
+            let seat = |s: &str| Seat::from_char(s.chars().next().unwrap()).unwrap();
+            let mut tricks = [[0u8; 5]; 4];
+            for (d, who) in ["N", "E", "S", "W"].iter().enumerate() {
+                for (s, strain) in ["NT", "S", "H", "D", "C"].iter().enumerate() {
+                    tricks[d][s] = v["tricks"][who][strain].as_u64().unwrap() as u8;
+                }
+            }
+            Reference {
+                board: v["board"].as_u64().unwrap(),
+                deal: v["deal"].as_str().unwrap().parse().unwrap(),
+                dealer: seat(v["dealer"].as_str().unwrap()),
+                vul: v["vul"].as_str().unwrap().parse().unwrap(),
+                tricks,
+                score: v["par"]["score"].as_i64().unwrap() as i32,
+                contracts: v["par"]["contracts"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|c| c.as_str().unwrap().to_owned())
+                    .collect(),
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn every_table_and_par_matches_dds() {
+    let boards = reference();
+    assert_eq!(boards.len(), 200);
+    let deals: Vec<Deal> = boards.iter().map(|b| b.deal).collect();
+    let tables = dealdex::dd::solve_all(&deals);
+    let mut wrong = Vec::new();
+    for (b, t) in boards.iter().zip(&tables) {
+        if t.rows() != b.tricks {
+            wrong.push(format!(
+                "board {}: tricks {:?}, DDS {:?}",
+                b.board,
+                t.rows(),
+                b.tricks
+            ));
+        }
+        // Par from DDS's own table, so a trick mismatch is not counted twice.
+        let par = TrickTable::new(b.tricks).unwrap().par(b.dealer, b.vul);
+        let got: Vec<String> = par.contracts.iter().map(|c| c.to_string()).collect();
+        if par.score != b.score || got != b.contracts {
+            wrong.push(format!(
+                "board {}: par {} {:?}, DDS {} {:?}",
+                b.board, par.score, got, b.score, b.contracts
+            ));
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "{} mismatches:\n{}",
+        wrong.len(),
+        wrong.join("\n")
+    );
+}
+
+/// Par depends on the dealer when both sides can make the same level: board 8 (dealer W)
+/// and board 17 (dealer N) are the same deal with opposite par.
+#[test]
+fn par_depends_on_the_dealer() {
+    let boards = reference();
+    let (b8, b17) = (&boards[7], &boards[16]);
+    assert_eq!(b8.deal, b17.deal);
+    let t = TrickTable::new(b8.tricks).unwrap();
+    let west = t.par(Seat::West, Vulnerability::None);
+    let north = t.par(Seat::North, Vulnerability::None);
+    assert_eq!((west.score, north.score), (-90, 90));
+    assert_eq!(west.to_string(), "-90 1NTE 1NTW");
+    assert_eq!(north.to_string(), "+90 1NTN 1NTS");
+}
+
+#[test]
+fn packed_tables_round_trip_and_reject_bad_bytes() {
+    for b in reference() {
+        let t = TrickTable::new(b.tricks).unwrap();
+        let bytes = t.to_bytes();
+        assert_eq!(bytes.len(), PACKED_LEN);
+        assert_eq!(TrickTable::from_bytes(&bytes).unwrap(), t);
+    }
+    // Declarer-major, NT first, high nibble first.
+    let mut rows = [[0u8; 5]; 4];
+    rows[0][0] = 13;
+    rows[3][4] = 1;
+    let t = TrickTable::new(rows).unwrap();
+    assert_eq!(t.to_bytes(), [0xD0, 0, 0, 0, 0, 0, 0, 0, 0, 0x01]);
+    assert_eq!(t.tricks(Seat::North, Strain::NoTrump), 13);
+    assert_eq!(t.tricks(Seat::West, Strain::Trumps(Suit::Clubs)), 1);
+    assert!(TrickTable::from_bytes(&[0xE0; 10]).is_err());
+    assert!(TrickTable::from_bytes(&[0; 9]).is_err());
+    assert!(TrickTable::new([[14, 0, 0, 0, 0]; 4]).is_err());
+}
+
+/// The solver recorded as the source of solved tables (migration 07) names the pons-dds
+/// version this build links (Cargo.lock), so a stored `solved by pons-dds X` is true.
+#[test]
+fn the_recorded_solver_is_the_locked_pons_dds() {
+    let lock = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.lock")).unwrap();
+    let at = lock.find("name = \"pons-dds\"\nversion = \"").unwrap();
+    let rest = &lock[at + "name = \"pons-dds\"\nversion = \"".len()..];
+    let version = &rest[..rest.find('"').unwrap()];
+    assert_eq!(dealdex::dd::SOLVER, format!("pons-dds {version}"));
+}

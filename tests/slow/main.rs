@@ -1,0 +1,12 @@
+//! The slow integration tests, apart from the fast ones of `tests/it/`: double-dummy solving
+//! (the DDS comparison of `dd`, `dealdex solve` in `cli_solve`), the Spark jobs (`spark`) and
+//! the rendering check of printable hand records (`records_render`). `cargo test --test slow`
+//! runs them.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod cli_solve;
+mod dd;
+mod records_render;
+mod spark;
