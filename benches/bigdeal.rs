@@ -1,7 +1,7 @@
 //! Criterion benchmarks of championship-set generation on one core: Big Deal's RIPEMD-160
 //! stream (SQUAREDEAL.md §1) to Gödel numbers and to deals, and a dealdex-event/1 session
 //! (docs/event-protocol.md §5: SHA-256 seed, then ChaCha20 generation). Run with
-//! `cargo bench --bench bigdeal`.
+//! `cargo bench -p dealdex-benches --bench bigdeal`.
 
 use std::hint::black_box;
 

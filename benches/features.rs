@@ -3,7 +3,7 @@
 //! both sides (what `generate --where` and the database ingest pay per deal).
 //!
 //! Throughput: per-seat features are counted in hands (4 × 4096), the side features and the
-//! combined pass in deals (4096). Run with `cargo bench --bench features`.
+//! combined pass in deals (4096). Run with `cargo bench -p dealdex-benches --bench features`.
 
 use std::hint::black_box;
 

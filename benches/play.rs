@@ -1,6 +1,7 @@
 //! Criterion benchmarks of issue 5's card systems: every card encoding both ways over the
 //! 52 cards, and replaying a whole 13-trick play (seed 000 position, suit-following checks,
-//! trick winners) plus its seed 004 game-state encoding. Run with `cargo bench --bench play`.
+//! trick winners) plus its seed 004 game-state encoding. Run with
+//! `cargo bench -p dealdex-benches --bench play`.
 
 use std::hint::black_box;
 

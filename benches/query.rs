@@ -1,6 +1,6 @@
 //! Criterion benchmarks of the query language's Rust evaluator (`Query::matches`, what
 //! `generate --where` pays per deal) on typical queries over the same 4096 deals. Throughput
-//! in deals. Run with `cargo bench --bench query`.
+//! in deals. Run with `cargo bench -p dealdex-benches --bench query`.
 
 use std::hint::black_box;
 

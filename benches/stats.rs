@@ -1,5 +1,5 @@
 //! Set-statistics benchmark: `SetStats::add` over 100,000 generated deals (throughput in
-//! deals), `merge`, and `report`. Run with `cargo bench --bench stats`.
+//! deals), `merge`, and `report`. Run with `cargo bench -p dealdex-benches --bench stats`.
 //!
 //! `dealdex stats` over a 10,000,000-deal database must take under 10 s, so `add` must run
 //! well above 1 M deals/s on one core.

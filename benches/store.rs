@@ -2,7 +2,7 @@
 //! database file (throughput in keys), and the stages of that batch apart (issue 16, item 4):
 //! the stored features of each key (decode, HCP and suit lengths of four hands) and the sort.
 //! The insert's own share is the whole batch minus those two. Run with
-//! `cargo bench --bench store`.
+//! `cargo bench -p dealdex-benches --bench store`.
 
 use std::hint::black_box;
 use std::time::Duration;
