@@ -50,3 +50,9 @@ pub fn entries(d: &Path) -> Vec<String> {
     v.sort();
     v
 }
+
+/// True when `DEALDEX_FULL_TESTS=1` (`.ci/run` sets it): tests with a quick default subset
+/// run in full.
+pub fn full_tests() -> bool {
+    std::env::var_os("DEALDEX_FULL_TESTS").is_some_and(|v| v == "1")
+}
