@@ -1,9 +1,11 @@
 //! The integration tests that run in seconds, one module a former test file, in one binary
 //! (issue 28, item 8: one link instead of one a file). `cargo test --test it` runs them,
 //! `cargo test --test it cli_query::` one module. The slow ones (double-dummy solving, Spark,
-//! rendering) are in `tests/slow/`, the kill and lock-timing ones in `tests/crash/`, and
-//! `tests/fuzz_readers.rs`, whose counting global allocator must not count the other tests,
-//! is a binary of its own.
+//! rendering) are in `tests/slow/`, the kill and lock-timing ones in `tests/crash/`. Two test
+//! files that measure their own process stay binaries of their own: `tests/fuzz_readers.rs`,
+//! whose counting global allocator must not count the other tests, and
+//! `tests/input_bounds.rs`, whose children's peak memory (`wait4`'s `ru_maxrss`) counts the
+//! test process's resident set too (a spawned child starts in the parent's memory).
 
 #[path = "../common/mod.rs"]
 mod common;
@@ -32,7 +34,6 @@ mod formats_other;
 mod formats_pbn;
 mod formats_peers;
 mod generate_names;
-mod input_bounds;
 mod numbering;
 mod parquet;
 mod pbn_dd;

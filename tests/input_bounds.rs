@@ -2,12 +2,14 @@
 //! size; an endless or foreign input is refused within its first window; a file stored piece
 //! by piece is stored whole or not at all.
 
+mod common;
+
 use std::io::Write as _;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::common::{self, fixture};
+use common::fixture;
 
 /// A finished run: exit code, standard error and peak resident memory (KiB).
 struct Run {
