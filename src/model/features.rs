@@ -34,7 +34,7 @@
 //! "Conventions") without looping over cards: HCP and controls weight the honour bits of all
 //! four suits at once and add the four 13-bit fields with one multiplication, the suit lengths
 //! are four bit counts done in parallel in 16-bit lanes. All features of all four seats of a
-//! deal cost a few tens of nanoseconds (`cargo bench --bench features`).
+//! deal cost a few tens of nanoseconds (`cargo bench -p dealdex-benches --bench features`).
 //!
 //! ```
 //! use dealdex::features::{Shape, hcp, losing_trick_count};

@@ -5,7 +5,7 @@
 //! parameters); they are the parsed `i64` values, printed in decimal. Everything else is
 //! fixed text chosen from the parsed query's enums (column names, operators, `greatest`,
 //! `CAST`, `CASE`), never copied from the query text. The output only uses constructs that
-//! SQLite also accepts (with a `greatest` function registered), so tests/query_spark.rs
+//! SQLite also accepts (with a `greatest` function registered), so tests/it/query_spark.rs
 //! checks it against the library's evaluator in an in-memory SQLite table.
 
 use std::fmt::Write;

@@ -1,5 +1,5 @@
 //! Unit tests of sums (`+`, `-`) and `par(…)`: parsing, canonical text, errors with their
-//! columns, the overflow rule, SQL and evaluation. tests/query.rs checks the rest and
+//! columns, the overflow rule, SQL and evaluation. tests/it/query.rs checks the rest and
 //! compares Rust with SQL on random queries.
 
 use super::*;
