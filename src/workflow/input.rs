@@ -158,19 +158,6 @@ pub fn read_deal_file_all(
     read_deal_input(&mut file, path, format, first_board)
 }
 
-/// [`read_deal_file_all`] for a file's bytes already read; `path` names it in errors.
-///
-/// # Errors
-/// [`ReadFileError::Format`] or [`ReadFileError::Empty`], as [`read_deal_file_all`].
-pub fn read_deal_bytes(
-    data: &[u8],
-    path: &Path,
-    format: &'static dyn DealFormat,
-    first_board: Option<u64>,
-) -> Result<FileBoards, ReadFileError> {
-    read_deal_input(&mut &data[..], path, format, first_board)
-}
-
 /// [`read_deal_file_all`] for any input (standard input, say), read piece by piece
 /// ([`formats::stream::read_stream`]: the bytes are never held whole, only the boards);
 /// `path` names it in errors.
