@@ -2,6 +2,7 @@
 //! 13-byte index and the seeded deal stream. Throughput is in deals.
 
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
+use dealdex::formats::DealFormat as _;
 use dealdex::{DEALS, Deal, DealIndex, Scheme};
 use std::hint::black_box;
 
@@ -83,19 +84,18 @@ fn numbering(c: &mut Criterion) {
         let mut out = deals.clone();
         b.iter(|| seed.fill_deals(black_box(1_000_001), &mut out))
     });
+    let boards: Vec<dealdex::formats::Board> = (1..)
+        .zip(&deals)
+        .map(|(n, d)| dealdex::formats::Board::new(n, *d))
+        .collect();
+    let opts = dealdex::formats::WriteOptions::default();
     g.bench_function("hex_lines", |b| {
         let mut buf = Vec::with_capacity(N * 27);
         b.iter(|| {
             buf.clear();
-            dealdex::format_chunk(
-                &mut buf,
-                dealdex::Format::Hex,
-                dealdex::Labels::Plain,
-                1,
-                black_box(&deals),
-                false,
-                "",
-            );
+            dealdex::formats::Hex
+                .write_boards(black_box(&boards), &opts, &mut buf)
+                .unwrap();
         })
     });
     g.finish();

@@ -47,7 +47,6 @@ pub use store::{
 
 // Deal files: the registry of formats, each with its reader and writer.
 pub mod formats;
-pub use formats::output::{Format, Labels, PBN_HEADER, format_chunk, push_game};
 pub use formats::{Board, DealFormat, FormatError, FormatErrorKind, FormatInfo, WriteOptions};
 
 // The query language and set statistics.

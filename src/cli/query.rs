@@ -7,7 +7,7 @@ use clap::Args;
 use dealdex::workflow::lookup::LookupJob;
 use dealdex::workflow::number::{DealJob, DealJobError, NumberJob};
 use dealdex::workflow::output::WriteError;
-use dealdex::{Deal, Format, Scheme, workflow};
+use dealdex::{Deal, Scheme, formats, workflow};
 
 use super::{DbArgs, open_output, parse_scheme, print_json};
 
@@ -43,9 +43,10 @@ pub struct DealArgs {
         long = "to",
         short = 'f',
         visible_alias = "format",
-        default_value = "pbn"
+        default_value = "pbn",
+        value_parser = parse_list_format
     )]
-    format: Format,
+    format: &'static dyn formats::DealFormat,
     /// Output file (default stdout).
     #[arg(long, short, value_name = "FILE")]
     out: Option<std::path::PathBuf>,
@@ -86,6 +87,18 @@ pub fn number(a: NumberArgs, json: bool) -> anyhow::Result<()> {
         }
     }
     Ok(out.flush()?)
+}
+
+/// A format `deal` lists deals in, by name, either case (`jsonl` is `json`).
+fn parse_list_format(s: &str) -> Result<&'static dyn formats::DealFormat, String> {
+    let name = match s.to_ascii_lowercase().as_str() {
+        "jsonl" => "json".to_owned(),
+        name => name.to_owned(),
+    };
+    match formats::by_name(&name) {
+        Some(f) if workflow::number::DEAL_LIST_FORMATS.contains(&f.info().name) => Ok(f),
+        _ => Err(format!("unknown format {s:?} (expected pbn, hex or json)")),
+    }
 }
 
 pub fn deal(a: DealArgs, json: bool) -> anyhow::Result<()> {

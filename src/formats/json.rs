@@ -1,5 +1,5 @@
 //! JSON lines (one object a line), hand-record numbers as strings: the lines
-//! [`crate::format_chunk`] writes for [`crate::Labels::Boards`],
+//! dealdex writes for numbered boards,
 //! `{"board":1,"dealer":"N","vulnerable":"None","deal":"N:…","number":"…","scheme":"pavlicek","index":"…"}`
 //! (deal from the dealer, FORMATS.md §4 deal string; number in the set's scheme, §1, as a
 //! string since it exceeds 2⁵³, and the scheme's name; index as 26 hex digits, §2).
@@ -33,7 +33,7 @@ use crate::model::number::Scheme;
 /// (`endplay.parsers.json.dump`, read as [`super::EndplayJson`] reads it), so that
 /// endplay's `.json` files are read by their extension.
 ///
-/// The writer writes [`crate::format_chunk`]'s lines; a board whose explicit dealer or
+/// The writer writes one such line a board; a board whose explicit dealer or
 /// vulnerability differ from its number's gets the same line with its own dealer and
 /// vulnerability.
 pub struct Json;
@@ -184,7 +184,7 @@ fn check_number(l: &Line, deal: &crate::model::deal::Deal) -> Result<(), String>
     Ok(())
 }
 
-/// A board's line (the members of [`crate::format_chunk`]'s lines): board `n`, its dealer and
+/// A board's line : board `n`, its dealer and
 /// vulnerability (explicit, else `n`'s), the deal from the dealer, its number in `scheme`
 /// with the scheme's name, and its index.
 fn push_line(out: &mut Vec<u8>, b: &Board, n: u64, scheme: Scheme) {
@@ -260,7 +260,7 @@ impl DealFormat for Json {
         Ok(read)
     }
 
-    /// Writes a board's line: [`crate::format_chunk`]'s line for a board whose dealer and
+    /// Writes a board's line: the line for a board whose dealer and
     /// vulnerability are its number's, else the same members with its own; the hand-record
     /// number in `opts.scheme`.
     fn write_board(&self, b: &Board, opts: &WriteOptions, out: &mut Vec<u8>) {

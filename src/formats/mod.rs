@@ -34,7 +34,6 @@ mod json;
 mod kops;
 mod lin;
 mod oneline;
-pub(crate) mod output;
 pub(crate) mod parquet;
 pub(crate) mod pbn;
 mod pbn_dd;
@@ -497,6 +496,14 @@ impl Default for WriteOptions {
             last_board: 1,
             scheme: crate::model::number::Scheme::Pavlicek,
         }
+    }
+}
+
+/// A format shows as its registry name (`pbn`, `hex`, …), so that jobs holding one derive
+/// `Debug`.
+impl fmt::Debug for dyn DealFormat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.info().name)
     }
 }
 

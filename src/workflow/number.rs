@@ -1,17 +1,17 @@
 //! The number workflows: `dealdex number` (a deal string, a hex index or a deal file → the
 //! deals' hand-record numbers) and `dealdex deal` (a number or a range `A..B` → the deals,
-//! written in a [`Format`] in parallel chunks).
+//! listed as PBN deal strings, hex indices or JSON lines, made in parallel chunks).
 //!
 //! ```
 //! use dealdex::workflow::number::{DealJob, NumberJob, deal, number, parse_range};
-//! use dealdex::{Format, Scheme};
+//! use dealdex::{Scheme, formats};
 //!
 //! let job = NumberJob::new("N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432");
 //! let report = number(&job)?;
 //! assert_eq!(report.deals[0].number, "1");
 //!
 //! let (first, last) = parse_range("1..3", Scheme::Pavlicek)?;
-//! let job = DealJob { first, last, scheme: Scheme::Pavlicek, format: Format::Hex, out: None };
+//! let job = DealJob { first, last, scheme: Scheme::Pavlicek, format: formats::by_name("hex").unwrap(), out: None };
 //! let mut out = Vec::new();
 //! let report = deal(&job, &mut out)?;
 //! assert_eq!(report.deals, 3);
@@ -29,9 +29,11 @@ use crate::formats::{self, ChooseFormatError, SkippedBoard};
 use crate::workflow::input::{ReadFileError, read_deal_file_all};
 use crate::workflow::output::{StagedFile, WriteError};
 use crate::{
-    Deal, DealArgumentError, DealIndex, ErrorClass, Format, Labels, NumberError, Scheme,
-    parse_deal_argument,
+    Deal, DealArgumentError, DealIndex, ErrorClass, NumberError, Scheme, parse_deal_argument,
 };
+use crate::formats::DealFormat;
+use crate::model::card::Seat;
+use crate::model::deal_string::push_deal_bytes;
 
 /// A `number` job: what to number, and in which scheme.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -162,8 +164,8 @@ pub fn number(job: &NumberJob) -> Result<NumberReport, NumberJobError> {
     Ok(report)
 }
 
-/// A `deal` job: the deals numbered `first..=last` in `scheme`, written in `format`.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A `deal` job: the deals numbered `first..=last` in `scheme`, listed in `format`.
+#[derive(Clone, Debug)]
 pub struct DealJob {
     /// The first number (1-based).
     pub first: u128,
@@ -171,8 +173,10 @@ pub struct DealJob {
     pub last: u128,
     /// The numbering scheme.
     pub scheme: Scheme,
-    /// The output format.
-    pub format: Format,
+    /// The listing's format, one of the registry's `pbn` (a PBN deal string a line, no file
+    /// header), `hex` (a 26-hex-digit index a line) or `json` (a JSON line a deal:
+    /// `{"number":"…","scheme":"…","deal":"N:…","index":"…"}`); [`DEAL_LIST_FORMATS`].
+    pub format: &'static dyn DealFormat,
     /// The output file, written through a temporary file beside it and renamed when whole
     /// ([`StagedFile`]: a failed write keeps the old file); `None` for the writer given to
     /// [`deal`].
@@ -220,7 +224,16 @@ pub enum DealJobError {
     /// The output could not be created or written.
     #[error(transparent)]
     Write(#[from] WriteError),
+    /// A format deals cannot be listed in (not one of [`DEAL_LIST_FORMATS`]).
+    #[error("deals listed by number are written as pbn, hex or json, not {format}")]
+    Format {
+        /// The format's name.
+        format: &'static str,
+    },
 }
+
+/// The formats a `deal` listing is written in ([`DealJob::format`]).
+pub const DEAL_LIST_FORMATS: [&str; 3] = ["pbn", "hex", "json"];
 
 impl Classify for DealJobError {
     /// A failed write is [`ErrorClass::Io`], the rest [`ErrorClass::BadInput`].
@@ -292,6 +305,10 @@ pub fn deal(job: &DealJob, stdout: &mut dyn Write) -> Result<DealReport, DealJob
         });
     }
     let count = u64::try_from(job.last - job.first + 1).map_err(|_| DealJobError::TooLong)?;
+    let format = job.format.info().name;
+    if !DEAL_LIST_FORMATS.contains(&format) {
+        return Err(DealJobError::Format { format });
+    }
     // The range's ends must be deals (the chunks assume it).
     Deal::from_number(job.first, job.scheme)?;
     Deal::from_number(job.last, job.scheme)?;
@@ -313,15 +330,7 @@ pub fn deal(job: &DealJob, stdout: &mut dyn Write) -> Result<DealReport, DealJob
             let mut deals = vec![Deal::from_number(1, job.scheme).expect("1 is valid"); len];
             crate::unrank_range(start, job.scheme, &mut deals).expect("range checked");
             let mut buf = Vec::with_capacity(len * 80);
-            crate::format_chunk(
-                &mut buf,
-                job.format,
-                Labels::Numbers(job.scheme),
-                start,
-                &deals,
-                false,
-                "",
-            );
+            push_listing(&mut buf, format, job.scheme, start, &deals);
             buf
         },
         |buf: Vec<u8>| out.write_all(&buf),
@@ -336,7 +345,33 @@ pub fn deal(job: &DealJob, stdout: &mut dyn Write) -> Result<DealReport, DealJob
         first: job.first.to_string(),
         last: job.last.to_string(),
         deals: count,
-        format: job.format.name(),
+        format,
         out: job.out.clone(),
     })
+}
+
+/// Appends deals `first`, `first + 1`, … of `scheme` as the listing `format` (a name of
+/// [`DEAL_LIST_FORMATS`]) writes them: PBN deal strings from North, hex indices, or JSON
+/// lines with the number as a string (numbers exceed 2^53).
+fn push_listing(out: &mut Vec<u8>, format: &str, scheme: Scheme, first: u128, deals: &[Deal]) {
+    for (j, d) in deals.iter().enumerate() {
+        match format {
+            "hex" => {
+                let mut digits = [0u8; 26];
+                DealIndex::from_deal(d).write_hex(&mut digits);
+                out.extend_from_slice(&digits);
+            }
+            "json" => {
+                let number = first + j as u128;
+                // Every string written is from a fixed ASCII alphabet: no escaping needed.
+                out.extend_from_slice(
+                    format!("{{\"number\":\"{number}\",\"scheme\":\"{scheme}\",\"deal\":\"").as_bytes(),
+                );
+                push_deal_bytes(out, d, Seat::North);
+                out.extend_from_slice(format!("\",\"index\":\"{}\"}}", DealIndex::from_deal(d)).as_bytes());
+            }
+            _ => push_deal_bytes(out, d, Seat::North),
+        }
+        out.push(b'\n');
+    }
 }
