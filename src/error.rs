@@ -78,6 +78,34 @@ impl InputPosition {
         self
     }
 
+    /// The 1-based line `line` (readers' positions are `usize`, counted in memory).
+    pub fn at_line(line: usize) -> InputPosition {
+        InputPosition::new().with_line(line as u64)
+    }
+
+    /// The 1-based line `line` and 1-based column `column`.
+    pub fn at_line_column(line: usize, column: usize) -> InputPosition {
+        InputPosition::at_line(line).with_column(column as u64)
+    }
+
+    /// The 0-based byte offset `byte` (binary formats).
+    pub fn at_byte(byte: u64) -> InputPosition {
+        InputPosition::new().with_byte(byte)
+    }
+
+    /// The 1-based record (board) `record` of a binary file and the 0-based offset `byte` of
+    /// the problem (the record's start for whole-record errors such as truncation).
+    pub fn at_record(record: usize, byte: u64) -> InputPosition {
+        InputPosition::new()
+            .with_record(record as u64)
+            .with_byte(byte)
+    }
+
+    /// True when the position knows nothing: no file, line, column, byte or record.
+    pub fn is_nowhere(&self) -> bool {
+        *self == InputPosition::default()
+    }
+
     /// `position` (or a position knowing nothing) in the file `file`: what a workflow error
     /// that names its file reports for an inner error's position.
     pub(crate) fn in_file(position: Option<InputPosition>, file: &Path) -> InputPosition {

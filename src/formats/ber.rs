@@ -2,7 +2,7 @@
 //! W) for the seat of each card in suited order (♠A first), no separators.
 
 use super::text::show_byte;
-use super::{Board, DealFormat, FormatError, FormatInfo, Location, WriteOptions};
+use super::{Board, DealFormat, FormatError, FormatInfo, InputPosition, WriteOptions};
 use crate::model::deal::Deal;
 
 /// Bernasconi BER (FORMATS.md §9): 52 seat digits a board, N = `1`, E = `2`, S = `3`,
@@ -39,7 +39,7 @@ impl DealFormat for Ber {
         let mut pos = 0usize;
         while pos < data.len() {
             let r = boards.len() + 1;
-            let at = Location::Record(r, pos as u64);
+            let at = InputPosition::at_record(r, pos as u64);
             let Some(rec) = data.get(pos..pos + RECORD) else {
                 return Err(FormatError::truncated(
                     at,
@@ -51,7 +51,7 @@ impl DealFormat for Ber {
                 let seat = c.wrapping_sub(b'1');
                 if seat > 3 {
                     return Err(FormatError::new(
-                        Location::Record(r, (pos + i) as u64),
+                        InputPosition::at_record(r, (pos + i) as u64),
                         format!(
                             "{} is not a seat (expected '1'..'4' for N, E, S, W)",
                             show_byte(c)

@@ -2,8 +2,8 @@
 
 use super::text::{show_byte, trim};
 use super::{
-    Board, DealFormat, FileBoards, FormatError, FormatInfo, Location, ReadOptions, WriteOptions,
-    number_records,
+    Board, DealFormat, FileBoards, FormatError, FormatInfo, InputPosition, ReadOptions,
+    WriteOptions, number_records,
 };
 use crate::model::card::Seat;
 use crate::model::deal::{Deal, Hand};
@@ -103,7 +103,7 @@ fn read_lines(data: &[u8], first: u64) -> Result<Vec<Board>, FormatError> {
         }
         if body.len() != 52 {
             return Err(FormatError::new(
-                Location::LineColumn(line, lead + 1),
+                InputPosition::at_line_column(line, lead + 1),
                 format!("found {} characters, expected 52 letters", body.len()),
             ));
         }
@@ -116,7 +116,7 @@ fn read_lines(data: &[u8], first: u64) -> Result<Vec<Board>, FormatError> {
                 b'a'..=b'z' => c - b'a' + 26,
                 _ => {
                     return Err(FormatError::new(
-                        Location::LineColumn(line, lead + i + 1),
+                        InputPosition::at_line_column(line, lead + i + 1),
                         format!(
                             "{} is not a card letter (expected A-Z or a-z)",
                             show_byte(c)
@@ -127,7 +127,7 @@ fn read_lines(data: &[u8], first: u64) -> Result<Vec<Board>, FormatError> {
             let bit = 1u64 << card;
             if seen & bit != 0 {
                 return Err(FormatError::new(
-                    Location::LineColumn(line, lead + i + 1),
+                    InputPosition::at_line_column(line, lead + i + 1),
                     format!("card letter {:?} appears twice", c as char),
                 ));
             }
@@ -135,7 +135,7 @@ fn read_lines(data: &[u8], first: u64) -> Result<Vec<Board>, FormatError> {
             masks[(dealer + i / 13) % 4] |= bit;
         }
         let deal = Deal::new(masks.map(Hand::from_mask)).map_err(|e| {
-            FormatError::not_a_deal(Location::Line(line), format!("not a deal: {e}"))
+            FormatError::not_a_deal(InputPosition::at_line(line), format!("not a deal: {e}"))
         })?;
         boards.push(Board::unnumbered(deal));
     }

@@ -13,7 +13,7 @@
 //! The 128-byte record frame (a part, padding, no board numbers) is shared with DGE files
 //! ([`super::Dge`]): see [`PartRecords`].
 
-use super::{Board, DealFormat, FormatError, FormatInfo, Location, WriteOptions};
+use super::{Board, DealFormat, FormatError, FormatInfo, InputPosition, WriteOptions};
 use crate::model::card::{Card, Seat};
 use crate::model::deal::{Deal, Hand};
 
@@ -21,7 +21,7 @@ use crate::model::deal::{Deal, Hand};
 /// numbers 01..52, West implied), 32 spaces, 18 NUL bytes. No board numbers (the caller
 /// numbers the boards). Streaming: every record stands alone.
 ///
-/// Reading fails with [`Location::Record`] (record number, byte offset of the bad field or of
+/// Reading fails with [`InputPosition::Record`] (record number, byte offset of the bad field or of
 /// the record) for a file whose length is not a multiple of 128 (`truncated record: N of 128
 /// bytes`), a card number that is not two ASCII digits, a number outside 01..52, or a card
 /// given twice.
@@ -79,7 +79,7 @@ pub(crate) fn bri_part(deal: &Deal) -> [u8; BRI_PART_LEN] {
 /// for North, East and South in any order within a hand, West getting the other 13.
 ///
 /// `record` is the 1-based record number and `start` the file offset of the part's first
-/// byte; errors are at `Location::Record(record, offset of the bad field)`.
+/// byte; errors are at `InputPosition::at_record(record, offset of the bad field)`.
 ///
 /// # Errors
 /// A field that is not two ASCII digits, a number outside 01..52, a card given twice, or a
@@ -87,7 +87,7 @@ pub(crate) fn bri_part(deal: &Deal) -> [u8; BRI_PART_LEN] {
 pub(crate) fn decode_bri_part(part: &[u8], record: usize, start: u64) -> Result<Deal, FormatError> {
     let Some(part) = part.first_chunk::<BRI_PART_LEN>() else {
         return Err(FormatError::new(
-            Location::Record(record, start),
+            InputPosition::at_record(record, start),
             format!(
                 "BRI part has {} bytes (expected {BRI_PART_LEN})",
                 part.len()
@@ -99,7 +99,7 @@ pub(crate) fn decode_bri_part(part: &[u8], record: usize, start: u64) -> Result<
     let (fields, _) = part.as_chunks::<2>();
     for (i, field) in fields.iter().enumerate() {
         let seat = Seat::from_index(i / 13);
-        let at = Location::Record(record, start + 2 * i as u64);
+        let at = InputPosition::at_record(record, start + 2 * i as u64);
         let what = || format!("{}'s card {} of 13", seat.name(), i % 13 + 1);
         let [hi, lo] = *field;
         if !hi.is_ascii_digit() || !lo.is_ascii_digit() {
@@ -139,21 +139,22 @@ pub(crate) fn decode_bri_part(part: &[u8], record: usize, start: u64) -> Result<
         hands[seat.index()] |= bit;
     }
     hands[3] = ((1u64 << 52) - 1) & !used;
-    Deal::new(hands.map(Hand::from_mask))
-        .map_err(|e| FormatError::not_a_deal(Location::Record(record, start), e.to_string()))
+    Deal::new(hands.map(Hand::from_mask)).map_err(|e| {
+        FormatError::not_a_deal(InputPosition::at_record(record, start), e.to_string())
+    })
 }
 
 /// Checks that `data` is a whole number of `len`-byte records.
 ///
 /// # Errors
-/// `truncated record: N of LEN bytes` at `Location::Record(r, start)` of the partial last
+/// `truncated record: N of LEN bytes` at `InputPosition::at_record(r, start)` of the partial last
 /// record.
 pub(crate) fn check_records(data: &[u8], len: usize) -> Result<(), FormatError> {
     let rest = data.len() % len;
     if rest != 0 {
         let whole = data.len() / len;
         return Err(FormatError::truncated(
-            Location::Record(whole + 1, (whole * len) as u64),
+            InputPosition::at_record(whole + 1, (whole * len) as u64),
             format!("truncated record: {rest} of {len} bytes"),
         ));
     }
@@ -187,7 +188,7 @@ pub(crate) trait PartRecords: Send + Sync {
     /// Decodes the part at the start of a record (1-based `record` at file offset `start`).
     ///
     /// # Errors
-    /// [`FormatError`] at [`Location::Record`] naming the bad field.
+    /// [`FormatError`] at [`InputPosition::Record`] naming the bad field.
     fn decode_part(part: &[u8], record: usize, start: u64) -> Result<Deal, FormatError>;
 }
 

@@ -2,7 +2,8 @@
 //! mod 256 as one byte and the 13 KOPS rank bytes with seat codes W = 0, N = 1, E = 2, S = 3.
 
 use super::{
-    Board, DealFormat, FileBoards, FormatError, FormatInfo, Location, ReadOptions, WriteOptions,
+    Board, DealFormat, FileBoards, FormatError, FormatInfo, InputPosition, ReadOptions,
+    WriteOptions,
 };
 use crate::formats::kops::{deal_from_rank_bytes, push_rank_bytes};
 use crate::model::card::Seat;
@@ -75,7 +76,7 @@ fn read_records(data: &[u8], first: Option<u64>) -> Result<Vec<Board>, FormatErr
     let mut boards = Vec::with_capacity(data.len() / RECORD);
     let mut previous: Option<u64> = None;
     for (i, rec) in data.chunks(RECORD).enumerate() {
-        let at = Location::Record(i + 1, (i * RECORD) as u64);
+        let at = InputPosition::at_record(i + 1, (i * RECORD) as u64);
         if rec.len() < RECORD {
             return Err(FormatError::truncated(
                 at,

@@ -5,7 +5,7 @@
 //! the vulnerability `-`, `NS`, `EW` or `All`.
 
 use super::text::{push_holding, push_u64, show_byte};
-use super::{Board, DealFormat, FormatError, FormatInfo, Location, WriteOptions};
+use super::{Board, DealFormat, FormatError, FormatInfo, InputPosition, WriteOptions};
 use crate::model::board::Vulnerability;
 use crate::model::card::{Seat, Suit};
 use crate::model::deal::{Deal, Hand};
@@ -60,7 +60,7 @@ fn split_fields<'a>(
                 .and_then(|r| r.iter().position(|&c| c == b'"'))
             else {
                 return Err(FormatError::new(
-                    Location::LineColumn(line_no, col),
+                    InputPosition::at_line_column(line_no, col),
                     "a quoted field without its closing quote",
                 ));
             };
@@ -73,7 +73,7 @@ fn split_fields<'a>(
                 && c != b','
             {
                 return Err(FormatError::new(
-                    Location::LineColumn(line_no, i + 1),
+                    InputPosition::at_line_column(line_no, i + 1),
                     format!("found {} after a quoted field, expected ','", show_byte(c)),
                 ));
             }
@@ -110,13 +110,13 @@ fn parse_holding(f: &Field, suit: usize, line: usize) -> Result<u64, FormatError
     }
     let mut i = 0;
     while let Some(&c) = t.get(i) {
-        let at = Location::LineColumn(line, f.col + i);
+        let at = InputPosition::at_line_column(line, f.col + i);
         let (r, len) = match (c, t.get(i + 1)) {
             (b'1', Some(b'0')) => (4, 2),
             _ => (
                 rank_index(c).ok_or_else(|| {
                     FormatError::new(
-                        at,
+                        at.clone(),
                         format!(
                             "{} is not a rank (expected AKQJT98765432 or 10)",
                             show_byte(c)
@@ -129,7 +129,7 @@ fn parse_holding(f: &Field, suit: usize, line: usize) -> Result<u64, FormatError
         let bit = 1u64 << (suit * 13 + r);
         if mask & bit != 0 {
             return Err(FormatError::new(
-                at,
+                at.clone(),
                 format!("{} appears twice in one holding", show_byte(c)),
             ));
         }
@@ -146,8 +146,9 @@ fn read_line(fields: &[Field], line: usize) -> Result<Board, FormatError> {
         let h = &mut hands[k / 4];
         *h = Hand::from_mask(h.mask() | m);
     }
-    let deal = Deal::new(hands)
-        .map_err(|e| FormatError::not_a_deal(Location::Line(line), format!("not a deal: {e}")))?;
+    let deal = Deal::new(hands).map_err(|e| {
+        FormatError::not_a_deal(InputPosition::at_line(line), format!("not a deal: {e}"))
+    })?;
     let mut number = None;
     if let Some(f) = fields.get(16)
         && !f.text.is_empty()
@@ -158,7 +159,7 @@ fn read_line(fields: &[Field], line: usize) -> Result<Board, FormatError> {
             .filter(|&n| n > 0)
             .ok_or_else(|| {
                 FormatError::new(
-                    Location::LineColumn(line, f.col),
+                    InputPosition::at_line_column(line, f.col),
                     format!(
                         "board {:?} is not a board number (expected 1, 2, …)",
                         String::from_utf8_lossy(f.text)
@@ -173,7 +174,7 @@ fn read_line(fields: &[Field], line: usize) -> Result<Board, FormatError> {
     {
         let bad = || {
             FormatError::new(
-                Location::LineColumn(line, f.col),
+                InputPosition::at_line_column(line, f.col),
                 format!(
                     "{:?} is not dealer/vulnerability (expected e.g. N/-, E/NS, S/EW, W/All)",
                     String::from_utf8_lossy(f.text)
@@ -226,7 +227,7 @@ impl DealFormat for Csv {
             let count = split_fields(raw, line, &mut fields)?;
             if !(16..=18).contains(&count) {
                 return Err(FormatError::new(
-                    Location::LineColumn(line, raw.len() + 1),
+                    InputPosition::at_line_column(line, raw.len() + 1),
                     format!("found {count} fields, expected 18 (16 holdings, board, dealer/vul)"),
                 ));
             }

@@ -8,7 +8,7 @@
 
 use super::dealer_all::is_trailer;
 use super::{
-    Board, DealFormat, FileBoards, FormatError, FormatErrorKind, FormatInfo, Location,
+    Board, DealFormat, FileBoards, FormatError, FormatErrorKind, FormatInfo, InputPosition,
     NO_COMPLETE_DEAL, SkippedBoard, WriteOptions,
 };
 use crate::model::card::Seat;
@@ -79,7 +79,7 @@ impl DealFormat for DealLines {
                 continue;
             }
             let at = |off: usize, kind: FormatErrorKind, m: String| {
-                FormatError::of_kind(kind, Location::LineColumn(l, column(line, off)), m)
+                FormatError::of_kind(kind, InputPosition::at_line_column(l, column(line, off)), m)
             };
             let lead = line.iter().take_while(|c| c.is_ascii_whitespace()).count();
             let digits = line[lead..]

@@ -15,7 +15,7 @@
 //! it). The columns of this module are shared with [`super::dealer_ew`].
 
 use super::text::show_byte;
-use super::{Board, DealFormat, FormatError, FormatInfo, Location, WriteOptions};
+use super::{Board, DealFormat, FormatError, FormatInfo, InputPosition, WriteOptions};
 use crate::model::card::{RANK_LETTERS, Seat, Suit};
 use crate::model::deal::{Deal, Hand};
 use crate::model::text::{column, rank_index};
@@ -166,8 +166,9 @@ pub(crate) fn read_columns(
 ) -> Result<[Option<Hand>; 4], FormatError> {
     let mut options = Vec::with_capacity(4);
     for &(l, line) in lines {
-        let s = splits(line, seats.len())
-            .map_err(|(off, m)| FormatError::new(Location::LineColumn(l, column(line, off)), m))?;
+        let s = splits(line, seats.len()).map_err(|(off, m)| {
+            FormatError::new(InputPosition::at_line_column(l, column(line, off)), m)
+        })?;
         options.push(s);
     }
     let first = lines[0].0;
@@ -188,7 +189,7 @@ pub(crate) fn read_columns(
                     match check_hands(&hands) {
                         Ok(()) if found.is_some() => {
                             return Err(FormatError::new(
-                                Location::Line(first),
+                                InputPosition::at_line(first),
                                 "the columns of this deal split more than one way into hands \
                                  of 13 cards (a column of 10 cards or more runs into the next)",
                             ));
@@ -204,7 +205,7 @@ pub(crate) fn read_columns(
     }
     found.ok_or_else(|| {
         FormatError::not_a_deal(
-            Location::Line(first),
+            InputPosition::at_line(first),
             problem.unwrap_or_else(|| "no deal".into()),
         )
     })
@@ -279,7 +280,7 @@ impl DealFormat for DealerAll {
         while let Some((l, line)) = lines.next() {
             let number = header(line).filter(|&n| n > 0).ok_or_else(|| {
                 FormatError::new(
-                    Location::LineColumn(l, 1),
+                    InputPosition::at_line_column(l, 1),
                     "expected dealer's board header (as \"   1.\") before each deal",
                 )
             })?;
@@ -287,14 +288,14 @@ impl DealFormat for DealerAll {
             for (k, s) in suits.iter_mut().enumerate() {
                 *s = lines.next().ok_or_else(|| {
                     FormatError::truncated(
-                        Location::Line(l),
+                        InputPosition::at_line(l),
                         format!("deal {number} ends after {k} of its 4 suit lines"),
                     )
                 })?;
             }
             let hands = read_columns(&suits, &Seat::ALL)?;
             let deal = Deal::new(hands.map(|h| h.unwrap_or(Hand::EMPTY)))
-                .map_err(|e| FormatError::not_a_deal(Location::Line(l), e.to_string()))?;
+                .map_err(|e| FormatError::not_a_deal(InputPosition::at_line(l), e.to_string()))?;
             boards.push(Board::new(number, deal));
         }
         Ok(boards)

@@ -12,7 +12,7 @@
 use super::dealer_all::content_lines;
 use super::oneline::read_hand;
 use super::text::push_dotted_hand;
-use super::{Board, DealFormat, FormatError, FormatInfo, Location, WriteOptions};
+use super::{Board, DealFormat, FormatError, FormatInfo, InputPosition, WriteOptions};
 use crate::model::card::Seat;
 use crate::model::deal::{Deal, Hand};
 use crate::model::text::column;
@@ -71,7 +71,7 @@ impl DealFormat for DealerCompact {
                     && is_number(next)
                 {
                     return Err(FormatError::new(
-                        Location::LineColumn(l, 1),
+                        InputPosition::at_line_column(l, 1),
                         "a second expression value after a deal (expected the next deal's \
                          \"n <hand>\")",
                     ));
@@ -82,7 +82,7 @@ impl DealFormat for DealerCompact {
             for seat in Seat::ALL {
                 let (l, line) = lines.next().ok_or_else(|| {
                     FormatError::truncated(
-                        Location::Line(start),
+                        InputPosition::at_line(start),
                         format!("the deal ends before {seat}'s line"),
                     )
                 })?;
@@ -91,7 +91,7 @@ impl DealFormat for DealerCompact {
                     || line.get(1) != Some(&b' ')
                 {
                     return Err(FormatError::new(
-                        Location::LineColumn(l, 1),
+                        InputPosition::at_line_column(l, 1),
                         format!(
                             "expected {seat}'s line \"{} <hand>\" (dealer's printcompact gives \
                              n, e, s, w in turn)",
@@ -109,7 +109,7 @@ impl DealFormat for DealerCompact {
                             .count(),
                 );
                 let at = |(off, m): (usize, String)| {
-                    FormatError::new(Location::LineColumn(l, column(line, off)), m)
+                    FormatError::new(InputPosition::at_line_column(l, column(line, off)), m)
                 };
                 if let Some(p) = line[2..end].iter().position(|c| c.is_ascii_whitespace()) {
                     return Err(at((
@@ -119,8 +119,9 @@ impl DealFormat for DealerCompact {
                 }
                 hands[seat.index()] = read_hand(line, 2, end.max(2)).map_err(at)?;
             }
-            let deal = Deal::new(hands)
-                .map_err(|e| FormatError::not_a_deal(Location::Line(start), e.to_string()))?;
+            let deal = Deal::new(hands).map_err(|e| {
+                FormatError::not_a_deal(InputPosition::at_line(start), e.to_string())
+            })?;
             boards.push(Board::unnumbered(deal));
         }
         Ok(boards)

@@ -11,7 +11,7 @@
 //! ```
 
 use super::dealer_all::{content_lines, push_suit_line, read_columns};
-use super::{Board, DealFormat, FileBoards, FormatError, FormatInfo, Location, WriteOptions};
+use super::{Board, DealFormat, FileBoards, FormatError, FormatInfo, InputPosition, WriteOptions};
 use crate::model::card::{Seat, Suit};
 use crate::model::deal::Hand;
 
@@ -66,7 +66,7 @@ impl DealerEw {
             for (k, s) in suits.iter_mut().enumerate() {
                 *s = lines.next().ok_or_else(|| {
                     FormatError::truncated(
-                        Location::Line(l),
+                        InputPosition::at_line(l),
                         format!("the deal ends after {k} of its 4 suit lines"),
                     )
                 })?;

@@ -11,7 +11,7 @@
 //! board numbers, dealers or vulnerabilities.
 
 use super::bri::PartRecords;
-use super::{FormatError, FormatInfo, Location};
+use super::{FormatError, FormatInfo, InputPosition};
 use crate::model::card::{Card, RANK_LETTERS, Seat, Suit};
 use crate::model::deal::{Deal, Hand};
 
@@ -19,7 +19,7 @@ use crate::model::deal::{Deal, Hand};
 /// symbols 0x06 0x03 0x04 0x05 followed by rank letters `AKQJT98765432`), then 60 NUL bytes.
 /// No board numbers (the caller numbers the boards). Streaming: every record stands alone.
 ///
-/// Reading fails with [`Location::Record`] (record number, byte offset of the bad byte or of
+/// Reading fails with [`InputPosition::Record`] (record number, byte offset of the bad byte or of
 /// the record) for a file whose length is not a multiple of 128 (`truncated record: N of 128
 /// bytes`), a byte that is neither the expected suit symbol nor a rank letter, a card given
 /// twice, or a hand without exactly 13 cards.
@@ -96,7 +96,7 @@ fn show(b: u8) -> String {
 /// Decodes a DGE part (its first 68 bytes; FORMATS.md §5) into a deal.
 ///
 /// `record` is the 1-based record number and `start` the file offset of the part's first
-/// byte; errors are at `Location::Record(record, offset of the bad byte)`, or of the hand's
+/// byte; errors are at `InputPosition::at_record(record, offset of the bad byte)`, or of the hand's
 /// first byte for a hand without 13 cards.
 ///
 /// # Errors
@@ -105,14 +105,14 @@ fn show(b: u8) -> String {
 pub(crate) fn decode_dge_part(part: &[u8], record: usize, start: u64) -> Result<Deal, FormatError> {
     let Some(part) = part.first_chunk::<DGE_PART_LEN>() else {
         return Err(FormatError::new(
-            Location::Record(record, start),
+            InputPosition::at_record(record, start),
             format!(
                 "DGE part has {} bytes (expected {DGE_PART_LEN})",
                 part.len()
             ),
         ));
     };
-    let at = |pos: usize| Location::Record(record, start + pos as u64);
+    let at = |pos: usize| InputPosition::at_record(record, start + pos as u64);
     let mut hands = [0u64; 4];
     let mut used = 0u64;
     let mut pos = 0usize;

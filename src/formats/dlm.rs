@@ -23,7 +23,7 @@
 //! checksum works out as `board ^ 14`).
 
 use super::{
-    Board, DealFormat, FormatError, FormatInfo, Location, WriteOptions, check_board_limit,
+    Board, DealFormat, FormatError, FormatInfo, InputPosition, WriteOptions, check_board_limit,
 };
 use crate::model::deal::{Deal, Hand};
 
@@ -40,7 +40,7 @@ use crate::model::deal::{Deal, Hand};
 /// verified; board lines must be 26 letters `a`..`p` and three digits. The boards From..To
 /// are returned in order with `Board.number` set; each must be a 13/13/13/13 deal (boards
 /// outside the range are checked for letters and checksum only). Errors are at
-/// [`Location::Line`] or [`Location::LineColumn`] (1-based), e.g. `line 12: checksum 023 does
+/// [`InputPosition::Line`] or [`InputPosition::LineColumn`] (1-based), e.g. `line 12: checksum 023 does
 /// not match (expected 024)`.
 pub struct Dlm;
 
@@ -129,7 +129,7 @@ fn decode_board(
     for (i, (&b, l)) in value.iter().zip(letters.iter_mut()).enumerate() {
         if !(b'a'..=b'p').contains(&b) {
             return Err(FormatError::new(
-                Location::LineColumn(line, col + i),
+                InputPosition::at_line_column(line, col + i),
                 format!(
                     "board {board:02}: found '{}' (expected a letter a..p, one per two cards)",
                     [b].escape_ascii()
@@ -157,7 +157,7 @@ fn decode_board(
                     "a 3-digit checksum after the 26 letters".to_string()
                 };
                 return Err(FormatError::new(
-                    Location::LineColumn(line, col + at.min(value.len())),
+                    InputPosition::at_line_column(line, col + at.min(value.len())),
                     format!("board {board:02}: found {found} (expected {expected})"),
                 ));
             }
@@ -165,7 +165,7 @@ fn decode_board(
     }
     if let Some(&b) = value.get(LETTERS + 3) {
         return Err(FormatError::new(
-            Location::LineColumn(line, col + LETTERS + 3),
+            InputPosition::at_line_column(line, col + LETTERS + 3),
             format!(
                 "board {board:02}: found '{}' after the checksum (expected the end of the line)",
                 [b].escape_ascii()
@@ -178,7 +178,7 @@ fn decode_board(
     let expected = checksum(board, &letters);
     if given != expected {
         return Err(FormatError::new(
-            Location::Line(line),
+            InputPosition::at_line(line),
             format!(
                 "checksum {} does not match (expected {expected:03})",
                 digits.escape_ascii()
@@ -231,7 +231,7 @@ impl DealFormat for Dlm {
             }
             let Some(eq) = raw.iter().position(|&b| b == b'=') else {
                 return Err(FormatError::new(
-                    Location::Line(line),
+                    InputPosition::at_line(line),
                     format!(
                         "found \"{}\" (expected key=value in [Document])",
                         text.escape_ascii()
@@ -244,7 +244,7 @@ impl DealFormat for Dlm {
             let key = key.to_ascii_lowercase();
             let bad_number = || {
                 FormatError::new(
-                    Location::LineColumn(line, value_col),
+                    InputPosition::at_line_column(line, value_col),
                     format!("found \"{}\" (expected a number)", value.escape_ascii()),
                 )
             };
@@ -256,7 +256,7 @@ impl DealFormat for Dlm {
                         0
                     } else {
                         return Err(FormatError::new(
-                            Location::LineColumn(line, value_col),
+                            InputPosition::at_line_column(line, value_col),
                             format!(
                                 "found Status \"{}\" (expected Show or Sealed)",
                                 value.escape_ascii()
@@ -280,7 +280,7 @@ impl DealFormat for Dlm {
                         .filter(|n| (1..=MAX_BOARD).contains(n))
                         .ok_or_else(|| {
                             FormatError::new(
-                                Location::Line(line),
+                                InputPosition::at_line(line),
                                 format!(
                                     "found key \"Board {}\" (expected Board 01..99)",
                                     board.escape_ascii()
@@ -293,7 +293,7 @@ impl DealFormat for Dlm {
                     };
                     if let Some((first, _)) = slot {
                         return Err(FormatError::new(
-                            Location::Line(line),
+                            InputPosition::at_line(line),
                             format!("board {n:02} is given twice (first on line {first})"),
                         ));
                     }
@@ -303,13 +303,13 @@ impl DealFormat for Dlm {
         }
         let Some(document_line) = document_line else {
             return Err(FormatError::new(
-                Location::Line(last_line),
+                InputPosition::at_line(last_line),
                 "the file ends without a [Document] section (expected a DLM file)",
             ));
         };
         let missing = |key: &str| {
             FormatError::new(
-                Location::Line(document_line),
+                InputPosition::at_line(document_line),
                 format!("[Document] has no {key}= line (expected a DLM header)"),
             )
         };
@@ -321,7 +321,7 @@ impl DealFormat for Dlm {
         let expected = dups ^ from ^ to ^ show;
         if sum != expected {
             return Err(FormatError::new(
-                Location::Line(sum_line),
+                InputPosition::at_line(sum_line),
                 format!(
                     "header checksum {sum} does not match Duplicates, From board, To board and \
                      Status (expected {expected})"
@@ -330,13 +330,13 @@ impl DealFormat for Dlm {
         }
         if !(1..=MAX_BOARD as u64).contains(&from) {
             return Err(FormatError::new(
-                Location::Line(from_line),
+                InputPosition::at_line(from_line),
                 format!("From board={from} (expected 1..99)"),
             ));
         }
         if !(from..=MAX_BOARD as u64).contains(&to) {
             return Err(FormatError::new(
-                Location::Line(to_line),
+                InputPosition::at_line(to_line),
                 format!("To board={to} (expected From board {from}..99)"),
             ));
         }
@@ -344,7 +344,7 @@ impl DealFormat for Dlm {
         for n in from as usize..=to as usize {
             let Some(Some((line, seats))) = lines.get(n) else {
                 return Err(FormatError::new(
-                    Location::Line(to_line),
+                    InputPosition::at_line(to_line),
                     format!(
                         "To board={to}, but there is no line Board {n:02}= (expected every \
                          board {from}..{to})"
@@ -357,7 +357,7 @@ impl DealFormat for Dlm {
             }
             let deal = Deal::new(hands.map(Hand::from_mask)).map_err(|e| {
                 FormatError::new(
-                    Location::Line(*line),
+                    InputPosition::at_line(*line),
                     format!("board {n:02}: {e} (expected 13 cards each)"),
                 )
             })?;

@@ -21,8 +21,8 @@
 use super::bri::{BRI_PART_LEN, bri_part, check_records, decode_bri_part};
 use super::dge::{DGE_PART_LEN, decode_dge_part, dge_part};
 use super::{
-    Board, DealFormat, FileBoards, FormatError, FormatInfo, Location, ReadOptions, WriteOptions,
-    check_board_limit, number_records,
+    Board, DealFormat, FileBoards, FormatError, FormatInfo, InputPosition, ReadOptions,
+    WriteOptions, check_board_limit, number_records,
 };
 
 /// Duplimate DUP, 156 bytes a board (FORMATS.md §5): the BRI part, the DGE part and a 10-byte
@@ -34,7 +34,7 @@ use super::{
 /// overrides the trailer), else from the first record's trailer start field when it is a
 /// number 1..999 (Big Deal's `1`; dealdex before issue 26 wrote the set's first board
 /// there), else from 1; [`DealFormat::read`] numbers from the trailer alone. Errors are at
-/// [`Location::Record`] (record number, byte offset of the bad field or of the record): a
+/// [`InputPosition::Record`] (record number, byte offset of the bad field or of the record): a
 /// partial last record (`truncated record: N of 156 bytes`), a bad BRI or DGE part, or a DGE
 /// part that disagrees with the BRI part.
 ///
@@ -114,7 +114,7 @@ impl DealFormat for Dup {
                 let shown = decode_dge_part(dge, r + 1, start + DGE_AT as u64)?;
                 if shown != deal {
                     return Err(FormatError::new(
-                        Location::Record(r + 1, start + DGE_AT as u64),
+                        InputPosition::at_record(r + 1, start + DGE_AT as u64),
                         format!(
                             "the DGE part shows {shown}, the BRI part {deal} (expected the \
                              same deal, or 68 spaces)"

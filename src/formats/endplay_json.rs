@@ -11,7 +11,7 @@
 use serde::Deserialize;
 
 use super::{
-    Board, DealFormat, FileBoards, FormatError, FormatInfo, Location, NO_COMPLETE_DEAL,
+    Board, DealFormat, FileBoards, FormatError, FormatInfo, InputPosition, NO_COMPLETE_DEAL,
     SkippedBoard, WriteOptions, complete_hands,
 };
 use crate::model::board::Vulnerability;
@@ -186,14 +186,14 @@ fn element_starts(data: &[u8]) -> Vec<usize> {
 }
 
 /// The 1-based line and column (in characters) of byte `off` of `data`.
-fn line_column(data: &[u8], off: usize) -> Location {
+fn line_column(data: &[u8], off: usize) -> InputPosition {
     let before = &data[..off.min(data.len())];
     let line = before.iter().filter(|&&c| c == b'\n').count() + 1;
     let start = before
         .iter()
         .rposition(|&c| c == b'\n')
         .map_or(0, |p| p + 1);
-    Location::LineColumn(
+    InputPosition::at_line_column(
         line,
         crate::model::text::column(&data[start..], off - start),
     )
@@ -219,7 +219,7 @@ impl DealFormat for EndplayJson {
     fn read_all(&self, data: &[u8]) -> Result<FileBoards, FormatError> {
         let serde_error = |e: serde_json::Error| {
             FormatError::new(
-                Location::LineColumn(e.line().max(1), e.column().max(1)),
+                InputPosition::at_line_column(e.line().max(1), e.column().max(1)),
                 format!("not endplay's JSON boards: {e}"),
             )
         };
@@ -235,10 +235,7 @@ impl DealFormat for EndplayJson {
         let mut read = FileBoards::default();
         for (k, b) in boards.into_iter().enumerate() {
             let at = line_column(data, starts.get(k).copied().unwrap_or(0));
-            let line = match at {
-                Location::LineColumn(l, _) => Some(l),
-                _ => None,
-            };
+            let line = at.line.map(|l| l as usize);
             if b.board_num == Some(0) {
                 return Err(FormatError::new(
                     at,

@@ -8,7 +8,7 @@
 //! ```
 
 use super::text::trim;
-use super::{Board, DealFormat, FormatError, FormatInfo, Location, WriteOptions};
+use super::{Board, DealFormat, FormatError, FormatInfo, InputPosition, WriteOptions};
 use crate::model::deal::Deal;
 use crate::model::number::{Scheme, parse_scheme_number};
 
@@ -55,7 +55,7 @@ impl DealFormat for Goedel {
             }
             let text = std::str::from_utf8(body).map_err(|e| {
                 FormatError::new(
-                    Location::LineColumn(line, lead + e.valid_up_to() + 1),
+                    InputPosition::at_line_column(line, lead + e.valid_up_to() + 1),
                     "not a Gödel number: a byte that is not ASCII (expected digits and commas)",
                 )
             })?;
@@ -65,12 +65,12 @@ impl DealFormat for Goedel {
                     _ => lead + 1,
                 };
                 FormatError::new(
-                    Location::LineColumn(line, column),
+                    InputPosition::at_line_column(line, column),
                     format!("not a Gödel number: {e}"),
                 )
             })?;
             let deal = Deal::from_number(n, Scheme::BigDeal)
-                .map_err(|e| FormatError::new(Location::Line(line), e.to_string()))?;
+                .map_err(|e| FormatError::new(InputPosition::at_line(line), e.to_string()))?;
             boards.push(Board::unnumbered(deal));
         }
         Ok(boards)
@@ -118,7 +118,7 @@ mod tests {
     #[test]
     fn bad_lines_name_the_column() {
         let e = Goedel.read(b"\n  12,3x4\n").unwrap_err();
-        assert_eq!(e.location, Location::LineColumn(2, 7));
+        assert_eq!(e.position, InputPosition::at_line_column(2, 7));
         let e = Goedel
             .read(b"53,644,737,765,488,792,839,237,440,000\n")
             .unwrap_err();

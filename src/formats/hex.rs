@@ -1,7 +1,7 @@
 //! Hex index lines (FORMATS.md §2): one 26-hex-digit deal index a line, with the `-X` suffix
 //! (board number mod 16, `0` for board 16) that fixes dealer and vulnerability by §3.
 
-use super::{Board, DealFormat, FormatError, FormatInfo, Location, WriteOptions};
+use super::{Board, DealFormat, FormatError, FormatInfo, InputPosition, WriteOptions};
 use crate::model::board::{board_dealer, board_vulnerability};
 use crate::model::deal::Deal;
 use crate::model::index::{DealIndex, HexDeal, IndexError};
@@ -58,15 +58,15 @@ impl DealFormat for Hex {
             }
             let text = std::str::from_utf8(raw).map_err(|e| {
                 FormatError::new(
-                    Location::LineColumn(line, e.valid_up_to() + 1),
+                    InputPosition::at_line_column(line, e.valid_up_to() + 1),
                     "not UTF-8 text (expected 26 hex digits)",
                 )
             })?;
             let index_err = |e: IndexError| match e {
                 IndexError::NotHex { column, .. } | IndexError::WrongLength { column, .. } => {
-                    FormatError::new(Location::LineColumn(line, column), e.to_string())
+                    FormatError::new(InputPosition::at_line_column(line, column), e.to_string())
                 }
-                _ => FormatError::new(Location::Line(line), e.to_string()),
+                _ => FormatError::new(InputPosition::at_line(line), e.to_string()),
             };
             let hd: HexDeal = text.parse().map_err(index_err)?;
             let deal = hd.index.to_deal().map_err(index_err)?;

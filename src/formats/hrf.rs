@@ -7,7 +7,7 @@
 //! and writes spaces up to byte 128; the reader ignores whatever follows the four hands.
 
 use super::text::{parse_letter_hand, push_letter_hand, push_u64, show_byte};
-use super::{Board, DealFormat, FormatError, FormatInfo, Location, WriteOptions};
+use super::{Board, DealFormat, FormatError, FormatInfo, InputPosition, WriteOptions};
 use crate::model::card::Seat;
 use crate::model::deal::{Deal, Hand};
 
@@ -30,8 +30,9 @@ static INFO: FormatInfo = FormatInfo {
 const RECORD: usize = 128;
 
 fn read_record(rec: &[u8], r: usize, base: usize) -> Result<Board, FormatError> {
-    let byte_err =
-        |off: usize, msg: String| FormatError::new(Location::Record(r, (base + off) as u64), msg);
+    let byte_err = |off: usize, msg: String| {
+        FormatError::new(InputPosition::at_record(r, (base + off) as u64), msg)
+    };
     let digits = rec.iter().take_while(|c| c.is_ascii_digit()).count();
     let number = std::str::from_utf8(&rec[..digits])
         .ok()
@@ -69,7 +70,10 @@ fn read_record(rec: &[u8], r: usize, base: usize) -> Result<Board, FormatError> 
         pos = end;
     }
     let deal = Deal::new(hands).map_err(|e| {
-        FormatError::not_a_deal(Location::Record(r, base as u64), format!("not a deal: {e}"))
+        FormatError::not_a_deal(
+            InputPosition::at_record(r, base as u64),
+            format!("not a deal: {e}"),
+        )
     })?;
     Ok(Board::new(number, deal))
 }
@@ -89,7 +93,7 @@ impl DealFormat for Hrf {
         for (i, rec) in data.chunks(RECORD).enumerate() {
             if rec.len() < RECORD {
                 return Err(FormatError::truncated(
-                    Location::Record(i + 1, (i * RECORD) as u64),
+                    InputPosition::at_record(i + 1, (i * RECORD) as u64),
                     format!("truncated record: {} of 128 bytes", rec.len()),
                 ));
             }

@@ -9,7 +9,7 @@ use std::borrow::Cow;
 use serde::Deserialize;
 
 use super::{
-    Board, DealFormat, FileBoards, FormatError, FormatInfo, Location, NO_COMPLETE_DEAL,
+    Board, DealFormat, FileBoards, FormatError, FormatInfo, InputPosition, NO_COMPLETE_DEAL,
     SkippedBoard, WriteOptions,
 };
 use crate::model::board::Vulnerability;
@@ -73,10 +73,10 @@ fn read_line(
     line: usize,
     buf: &mut String,
 ) -> Result<Result<Board, Option<u64>>, FormatError> {
-    let at = |m: String| FormatError::new(Location::Line(line), m);
+    let at = |m: String| FormatError::new(InputPosition::at_line(line), m);
     let l: Line = serde_json::from_slice(raw).map_err(|e| {
         FormatError::new(
-            Location::LineColumn(line, e.column().max(1)),
+            InputPosition::at_line_column(line, e.column().max(1)),
             format!("not a JSON board object: {e}"),
         )
     })?;

@@ -9,7 +9,8 @@
 //! [`deal_from_rank_bytes`]).
 
 use super::{
-    Board, DealFormat, FormatError, FormatInfo, Location, WriteOptions, check_numbers, write_each,
+    Board, DealFormat, FormatError, FormatInfo, InputPosition, WriteOptions, check_numbers,
+    write_each,
 };
 use crate::model::card::Seat;
 use crate::model::deal::{Deal, DealError, Hand};
@@ -83,7 +84,7 @@ impl DealFormat for Kops {
     fn read(&self, data: &[u8]) -> Result<Vec<Board>, FormatError> {
         let Some((header, body)) = data.split_at_checked(RECORD) else {
             return Err(FormatError::truncated(
-                Location::Byte(0),
+                InputPosition::at_byte(0),
                 format!(
                     "truncated header: {} of 13 bytes (expected a 2-byte board count and 11 spaces)",
                     data.len()
@@ -96,13 +97,13 @@ impl DealFormat for Kops {
         if rest != 0 {
             let r = records + 1;
             return Err(FormatError::truncated(
-                Location::Record(r, (RECORD + records * RECORD) as u64),
+                InputPosition::at_record(r, (RECORD + records * RECORD) as u64),
                 format!("truncated record: {rest} of 13 bytes"),
             ));
         }
         if count != records {
             return Err(FormatError::new(
-                Location::Byte(0),
+                InputPosition::at_byte(0),
                 format!("the header gives {count} boards but the file holds {records} records"),
             ));
         }
@@ -111,7 +112,7 @@ impl DealFormat for Kops {
             .map(|(i, rec)| {
                 let deal = deal_from_rank_bytes(rec, KOPS_SEATS).map_err(|e| {
                     FormatError::not_a_deal(
-                        Location::Record(i + 1, (RECORD + i * RECORD) as u64),
+                        InputPosition::at_record(i + 1, (RECORD + i * RECORD) as u64),
                         format!("not a deal: {e}"),
                     )
                 })?;

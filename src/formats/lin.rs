@@ -6,7 +6,7 @@
 
 use super::text::{parse_letter_hand, push_letter_hand, push_u64, show_byte, suit_index, trim};
 use super::{
-    Auction, Board, DealFormat, FileBoards, FormatError, FormatInfo, GameRecord, Location,
+    Auction, Board, DealFormat, FileBoards, FormatError, FormatInfo, GameRecord, InputPosition,
     NO_COMPLETE_DEAL, Play, SkippedBoard, WriteOptions,
 };
 use crate::model::board::Vulnerability;
@@ -178,8 +178,8 @@ impl Pair<'_> {
     }
 
     /// The location of byte `off` of the value.
-    fn at(&self, off: usize) -> Location {
-        Location::LineColumn(self.vline, self.vcol.saturating_add(off))
+    fn at(&self, off: usize) -> InputPosition {
+        InputPosition::at_line_column(self.vline, self.vcol.saturating_add(off))
     }
 
     fn err(&self, off: usize, message: impl Into<String>) -> FormatError {
@@ -241,7 +241,7 @@ impl<'a> Iterator for Pairs<'a> {
                 .get(i)
                 .map_or("the end of the file".into(), |&c| show_byte(c));
             return Some(Err(FormatError::new(
-                Location::LineColumn(self.line, i - self.line_start + 1),
+                InputPosition::at_line_column(self.line, i - self.line_start + 1),
                 format!("found {found}, expected a LIN key such as md, mb or pc followed by |"),
             )));
         }
@@ -442,7 +442,7 @@ fn build_play(
         let mut row = [None; 4];
         let mut in_order = [first.card; 4];
         for (i, p) in chunk.iter().enumerate() {
-            let at = Location::LineColumn(p.line, p.col);
+            let at = InputPosition::at_line_column(p.line, p.col);
             let bit = 1u64 << p.card.index();
             if seen & bit != 0 {
                 return Err(FormatError::new(
@@ -503,7 +503,7 @@ fn read_record(pairs: &[Pair]) -> Result<Result<Board, Option<u64>>, FormatError
             b"md" => {
                 if md.is_some() {
                     return Err(FormatError::new(
-                        Location::Line(p.line),
+                        InputPosition::at_line(p.line),
                         "a second md| field in one record (expected one deal a record)",
                     ));
                 }
@@ -581,7 +581,7 @@ fn read_record(pairs: &[Pair]) -> Result<Result<Board, Option<u64>>, FormatError
     }
     let Some(md) = md else {
         return Err(FormatError::new(
-            Location::Line(line),
+            InputPosition::at_line(line),
             "no md| (deal) field",
         ));
     };

@@ -8,6 +8,7 @@
 use std::fmt;
 use std::path::Path;
 
+use crate::InputPosition;
 use crate::dd::TrickTable;
 use crate::model::board::{Vulnerability, board_dealer, board_vulnerability};
 use crate::model::card::Seat;
@@ -131,46 +132,21 @@ impl Board {
     }
 }
 
-/// Where in a file an error is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Location {
-    /// Nowhere in particular (e.g. an empty file).
-    File,
-    /// A 1-based line.
-    Line(usize),
-    /// A 1-based line and 1-based column.
-    LineColumn(usize, usize),
-    /// A 0-based byte offset (binary formats).
-    Byte(u64),
-    /// A 1-based record (board) number and the 0-based file offset of the problem (the
-    /// record's start for whole-record errors such as truncation).
-    Record(usize, u64),
-}
+/// How a [`FormatError`] starts: its place as readers have always written it (`line 3: `,
+/// `line 3, column 7: `, `byte 40: `, `record 2 (byte 88): `), nothing for no place.
+struct PlacePrefix<'a>(&'a InputPosition);
 
-impl fmt::Display for Location {
+impl fmt::Display for PlacePrefix<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {
-            Location::File => Ok(()),
-            Location::Line(l) => write!(f, "line {l}: "),
-            Location::LineColumn(l, c) => write!(f, "line {l}, column {c}: "),
-            Location::Byte(b) => write!(f, "byte {b}: "),
-            Location::Record(r, b) => write!(f, "record {r} (byte {b}): "),
+        let p = self.0;
+        match (p.record, p.line, p.column, p.byte) {
+            (Some(r), _, _, Some(b)) => write!(f, "record {r} (byte {b}): "),
+            (None, Some(l), Some(c), _) => write!(f, "line {l}, column {c}: "),
+            (None, Some(l), None, _) => write!(f, "line {l}: "),
+            (None, None, _, Some(b)) => write!(f, "byte {b}: "),
+            _ if p.is_nowhere() => Ok(()),
+            _ => write!(f, "{p}: "),
         }
-    }
-}
-
-impl Location {
-    /// The same place as an [`InputPosition`](crate::InputPosition) (`None` for
-    /// [`Location::File`], which names no place).
-    pub fn position(self) -> Option<crate::InputPosition> {
-        use crate::InputPosition as P;
-        Some(match self {
-            Location::File => return None,
-            Location::Line(l) => P::new().with_line(l as u64),
-            Location::LineColumn(l, c) => P::new().with_line(l as u64).with_column(c as u64),
-            Location::Byte(b) => P::new().with_byte(b),
-            Location::Record(r, b) => P::new().with_record(r as u64).with_byte(b),
-        })
     }
 }
 
@@ -195,10 +171,12 @@ pub enum FormatErrorKind {
 /// A reader or writer error: where, and what was found and expected. The caller adds the file
 /// name.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{location}{message}")]
+#[error("{}{message}", PlacePrefix(position))]
 pub struct FormatError {
-    /// Where the problem is.
-    pub location: Location,
+    /// Where the problem is, in the bytes the reader was given: a line (and column), a
+    /// byte offset, or a record and its offset; no file (the caller names it) and nothing
+    /// at all for a problem of the whole file, such as an empty one.
+    pub position: InputPosition,
     /// What was wrong, naming what was expected.
     pub message: String,
     /// What kind of problem it is ([`FormatError::kind`]).
@@ -206,37 +184,37 @@ pub struct FormatError {
 }
 
 impl FormatError {
-    /// A [`FormatErrorKind::Malformed`] error at `location`.
-    pub fn new(location: Location, message: impl Into<String>) -> FormatError {
-        FormatError::of_kind(FormatErrorKind::Malformed, location, message)
+    /// A [`FormatErrorKind::Malformed`] error at `position`.
+    pub fn new(position: InputPosition, message: impl Into<String>) -> FormatError {
+        FormatError::of_kind(FormatErrorKind::Malformed, position, message)
     }
 
     /// An error of `kind` at `location`.
     pub fn of_kind(
         kind: FormatErrorKind,
-        location: Location,
+        position: InputPosition,
         message: impl Into<String>,
     ) -> FormatError {
         FormatError {
-            location,
+            position,
             message: message.into(),
             kind,
         }
     }
 
-    /// A [`FormatErrorKind::Truncated`] error at `location`.
-    pub(crate) fn truncated(location: Location, message: impl Into<String>) -> FormatError {
-        FormatError::of_kind(FormatErrorKind::Truncated, location, message)
+    /// A [`FormatErrorKind::Truncated`] error at `position`.
+    pub(crate) fn truncated(position: InputPosition, message: impl Into<String>) -> FormatError {
+        FormatError::of_kind(FormatErrorKind::Truncated, position, message)
     }
 
-    /// A [`FormatErrorKind::NotADeal`] error at `location`.
-    pub(crate) fn not_a_deal(location: Location, message: impl Into<String>) -> FormatError {
-        FormatError::of_kind(FormatErrorKind::NotADeal, location, message)
+    /// A [`FormatErrorKind::NotADeal`] error at `position`.
+    pub(crate) fn not_a_deal(position: InputPosition, message: impl Into<String>) -> FormatError {
+        FormatError::of_kind(FormatErrorKind::NotADeal, position, message)
     }
 
     /// A [`FormatErrorKind::Unwritable`] error (writers: about the boards, not a place).
     pub(crate) fn unwritable(message: impl Into<String>) -> FormatError {
-        FormatError::of_kind(FormatErrorKind::Unwritable, Location::File, message)
+        FormatError::of_kind(FormatErrorKind::Unwritable, InputPosition::new(), message)
     }
 
     /// What kind of problem this is.
@@ -271,7 +249,7 @@ impl crate::Classify for FormatError {
     /// assert_eq!((p.line, p.column), (Some(2), Some(4)));
     /// ```
     fn position(&self) -> Option<crate::InputPosition> {
-        self.location.position()
+        (!self.position.is_nowhere()).then(|| self.position.clone())
     }
 }
 
@@ -387,7 +365,10 @@ pub(crate) fn boards_of_shown_hands(shown: Vec<ShownHands>) -> Result<FileBoards
                 reason: NO_COMPLETE_DEAL.to_string(),
             }),
             Err(e) => {
-                return Err(FormatError::not_a_deal(Location::Line(line), e.to_string()));
+                return Err(FormatError::not_a_deal(
+                    InputPosition::at_line(line),
+                    e.to_string(),
+                ));
             }
         }
     }
@@ -588,7 +569,7 @@ pub trait DealFormat: Send + Sync {
         match self.read_all(data) {
             Ok(read) => Ok(state.in_file(read)),
             Err(e) => Err(FormatError {
-                location: state.file_location(e.location),
+                position: state.file_position(&e.position),
                 ..e
             }),
         }

@@ -11,7 +11,7 @@
 //! suit between dots).
 
 use super::text::{push_dotted_hand, show_byte};
-use super::{Board, DealFormat, FormatError, FormatInfo, Location, WriteOptions};
+use super::{Board, DealFormat, FormatError, FormatInfo, InputPosition, WriteOptions};
 use crate::model::card::Seat;
 use crate::model::deal::{Deal, Hand};
 use crate::model::text::{column, rank_index};
@@ -87,7 +87,10 @@ impl DealFormat for OneLine {
                 continue;
             }
             let (number, deal) = read_line(line).map_err(|(off, message)| {
-                FormatError::new(Location::LineColumn(i + 1, column(line, off)), message)
+                FormatError::new(
+                    InputPosition::at_line_column(i + 1, column(line, off)),
+                    message,
+                )
             })?;
             boards.push(Board {
                 number,
@@ -284,13 +287,13 @@ mod tests {
         let e = OneLine
             .read(b"n 653.A94.T8.AKJ74 e KT9.KQT83.Q7.Q85 s AQ872.76.AKJ64.3 w J4.J52.9532.T96X")
             .unwrap_err();
-        assert_eq!(e.location, Location::LineColumn(1, 75), "{e}");
+        assert_eq!(e.position, InputPosition::at_line_column(1, 75), "{e}");
         let e = OneLine
             .read(b"n 653.A94.T8.AKJ74 e KT9.KQT83.Q7.Q85 s AQ872.76.AKJ64.3 w J4.J52.9532.T96")
             .unwrap_err();
-        assert_eq!(e.location, Location::LineColumn(1, 60), "{e}");
+        assert_eq!(e.position, InputPosition::at_line_column(1, 60), "{e}");
         assert!(e.message.contains("W holds 12"), "{e}");
         let e = OneLine.read(b"x 653.A94.T8.AKJ74").unwrap_err();
-        assert_eq!(e.location, Location::LineColumn(1, 1), "{e}");
+        assert_eq!(e.position, InputPosition::at_line_column(1, 1), "{e}");
     }
 }

@@ -43,7 +43,7 @@ use parquet::schema::types::ColumnPath;
 
 use super::{
     Board, BoardWriteError, BoardWriter, DealFormat, FormatError, FormatErrorKind, FormatInfo,
-    Location, WriteOptions, check_numbers,
+    InputPosition, WriteOptions, check_numbers,
 };
 use crate::dd::TrickTable;
 use crate::model::board::Vulnerability;
@@ -471,17 +471,17 @@ fn archive(boards: &[Board]) -> Result<Vec<u8>, BoardWriteError> {
 
 /// Where a file's footer (its metadata) starts: the place of errors about the file as a
 /// whole.
-fn footer(data: &[u8]) -> Location {
+fn footer(data: &[u8]) -> InputPosition {
     let n = data.len();
     let len = match data.get(n.saturating_sub(8)..n.saturating_sub(4)) {
         Some(b) if n >= 8 => u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize,
         _ => 0,
     };
-    Location::Byte(n.saturating_sub(8).saturating_sub(len) as u64)
+    InputPosition::at_byte(n.saturating_sub(8).saturating_sub(len) as u64)
 }
 
 /// The reader's error for a Parquet crate error at `at`.
-fn read_error(e: parquet::errors::ParquetError, at: Location) -> FormatError {
+fn read_error(e: parquet::errors::ParquetError, at: InputPosition) -> FormatError {
     let text = e.to_string();
     let text = text.strip_prefix("Parquet error: ").unwrap_or(&text);
     FormatError::new(at, format!("Parquet: {text}"))
@@ -499,7 +499,7 @@ struct Columns {
 impl Columns {
     fn find(
         schema: &parquet::schema::types::SchemaDescriptor,
-        at: Location,
+        at: InputPosition,
     ) -> Result<Columns, FormatError> {
         let by_name = |name: &str| -> Option<usize> {
             (0..schema.num_columns()).find(|&i| {
@@ -509,7 +509,7 @@ impl Columns {
         };
         let key = by_name("key").ok_or_else(|| {
             FormatError::new(
-                at,
+                at.clone(),
                 "Parquet: no `key` column (a deal archive has the 13-byte deal index in `key`)",
             )
         })?;
@@ -526,7 +526,7 @@ impl Columns {
             }
             n => {
                 return Err(FormatError::new(
-                    at,
+                    at.clone(),
                     format!(
                         "Parquet: {n} of the 20 dd_<declarer>_<strain> columns; a table needs all 20"
                     ),
@@ -547,15 +547,15 @@ impl Columns {
 fn read_archive(data: &[u8]) -> Result<Vec<Board>, FormatError> {
     if data.len() < 12 || &data[..4] != b"PAR1" {
         return Err(FormatError::new(
-            Location::Byte(0),
+            InputPosition::at_byte(0),
             "not a Parquet file (it does not start with PAR1)",
         ));
     }
     let at = footer(data);
     let reader = SerializedFileReader::new(bytes::Bytes::copy_from_slice(data))
-        .map_err(|e| read_error(e, at))?;
+        .map_err(|e| read_error(e, at.clone()))?;
     let meta = reader.metadata();
-    let columns = Columns::find(meta.file_metadata().schema_descr(), at)?;
+    let columns = Columns::find(meta.file_metadata().schema_descr(), at.clone())?;
     for g in meta.row_groups() {
         for c in g.columns() {
             if !matches!(
@@ -563,7 +563,7 @@ fn read_archive(data: &[u8]) -> Result<Vec<Board>, FormatError> {
                 Compression::UNCOMPRESSED | Compression::ZSTD(_) | Compression::SNAPPY
             ) {
                 return Err(FormatError::new(
-                    at,
+                    at.clone(),
                     format!(
                         "Parquet: column `{}` is compressed with {}; dealdex reads zstd, snappy or \
                          uncompressed files (write them with compression=\"zstd\")",
@@ -579,7 +579,7 @@ fn read_archive(data: &[u8]) -> Result<Vec<Board>, FormatError> {
     let claimed: i64 = meta.row_groups().iter().map(|g| g.num_rows().max(0)).sum();
     if claimed as u128 > data.len() as u128 * 8 {
         return Err(FormatError::new(
-            at,
+            at.clone(),
             format!(
                 "Parquet: the footer claims {claimed} rows in {} bytes",
                 data.len()
@@ -588,7 +588,9 @@ fn read_archive(data: &[u8]) -> Result<Vec<Board>, FormatError> {
     }
     let mut boards = Vec::with_capacity(claimed as usize);
     for g in 0..reader.num_row_groups() {
-        let group = reader.get_row_group(g).map_err(|e| read_error(e, at))?;
+        let group = reader
+            .get_row_group(g)
+            .map_err(|e| read_error(e, at.clone()))?;
         read_row_group(group.as_ref(), &columns, boards.len(), &mut boards)?;
     }
     Ok(boards)
@@ -603,7 +605,7 @@ fn read_row_group(
 ) -> Result<(), FormatError> {
     let rows = usize::try_from(group.metadata().num_rows().max(0)).unwrap_or(0);
     let start = |c: usize| chunk_start(group, c);
-    let at = |row: usize, c: usize| Location::Record(before + row + 1, start(c));
+    let at = |row: usize, c: usize| InputPosition::at_record(before + row + 1, start(c));
     let keys = read_keys(group, columns.key, rows)?;
     let ints = |c: Option<usize>| -> Result<Option<Vec<Option<i64>>>, FormatError> {
         c.map(|c| read_ints(group, c, rows)).transpose()
@@ -685,8 +687,8 @@ fn read_row_group(
 }
 
 /// Where column `c` of a row group starts in the file: the place of errors in its values.
-fn chunk(group: &dyn RowGroupReader, c: usize) -> Location {
-    Location::Byte(chunk_start(group, c))
+fn chunk(group: &dyn RowGroupReader, c: usize) -> InputPosition {
+    InputPosition::at_byte(chunk_start(group, c))
 }
 
 /// The file offset of column `c`'s first page (0 when the metadata gives a negative one:
@@ -729,7 +731,7 @@ fn spread<T: Clone>(values: Vec<T>, defs: Option<Vec<i16>>, rows: usize) -> Vec<
 }
 
 /// Checks that a column gave `rows` rows.
-fn check_rows(name: &str, got: usize, rows: usize, at: Location) -> Result<(), FormatError> {
+fn check_rows(name: &str, got: usize, rows: usize, at: InputPosition) -> Result<(), FormatError> {
     if got == rows {
         Ok(())
     } else {

@@ -83,7 +83,7 @@ use super::stream::{ChunkState, Chunking};
 use super::text::{push_u64, suit_index};
 use super::{
     Auction, Board, DealFormat, FileBoards, FormatError, FormatErrorKind, FormatInfo, GameRecord,
-    Location, NO_COMPLETE_DEAL, Play, SkippedBoard, WriteOptions, check_board_limit,
+    InputPosition, NO_COMPLETE_DEAL, Play, SkippedBoard, WriteOptions, check_board_limit,
 };
 use crate::dd::TrickTable;
 use crate::model::board::Vulnerability;
@@ -561,7 +561,7 @@ fn read_pbn_serial<'a>(data: &'a [u8], r: &mut Reader<'a>) -> Result<FileBoards,
     }
     if let Some((at, _)) = r.comment {
         return Err(FormatError::new(
-            Location::Line(at),
+            InputPosition::at_line(at),
             "commentary `{` is never closed (expected `}`)",
         ));
     }
@@ -591,7 +591,7 @@ impl<'a> Reader<'a> {
 
     fn err_at(&self, off: usize, message: impl Into<String>) -> FormatError {
         FormatError::new(
-            Location::LineColumn(self.line_no, column(self.line, off)),
+            InputPosition::at_line_column(self.line_no, column(self.line, off)),
             message,
         )
     }
@@ -648,7 +648,7 @@ impl<'a> Reader<'a> {
             Some((cells, line)) => Some((
                 cells
                     .finish()
-                    .map_err(|e| FormatError::new(Location::Line(*line), e))?,
+                    .map_err(|e| FormatError::new(InputPosition::at_line(*line), e))?,
                 *line,
             )),
             None => None,
@@ -656,7 +656,7 @@ impl<'a> Reader<'a> {
         let table = match (from_cells, g.dd_hex) {
             (Some((a, line)), Some((b, hex_line))) if a != b => {
                 return Err(FormatError::new(
-                    Location::Line(line),
+                    InputPosition::at_line(line),
                     format!(
                         "[OptimumResultTable] disagrees with [DoubleDummyTricks] of line {hex_line}"
                     ),
@@ -682,7 +682,7 @@ impl<'a> Reader<'a> {
                 let par = table.par(dealer, vul);
                 if par.score != score {
                     return Err(FormatError::new(
-                        Location::LineColumn(line, column),
+                        InputPosition::at_line_column(line, column),
                         format!(
                             "[OptimumScore] says NS {score}, but the double-dummy table's par \
                              with dealer {dealer} and vulnerability {vul} is NS {} ({par})",

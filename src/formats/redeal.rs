@@ -14,7 +14,7 @@
 
 use super::text::show_byte;
 use super::{
-    Board, DealFormat, FileBoards, FormatError, FormatInfo, Location, NO_COMPLETE_DEAL,
+    Board, DealFormat, FileBoards, FormatError, FormatInfo, InputPosition, NO_COMPLETE_DEAL,
     SkippedBoard, WriteOptions,
 };
 use crate::model::card::{RANK_LETTERS, Seat, Suit};
@@ -194,7 +194,7 @@ impl DealFormat for Redeal {
                 continue;
             }
             let at = |(off, m): (usize, String)| {
-                FormatError::new(Location::LineColumn(l, column(line, off)), m)
+                FormatError::new(InputPosition::at_line_column(l, column(line, off)), m)
             };
             let segs = segments(line).map_err(at)?;
             if segs.len() > 16 {
@@ -219,8 +219,9 @@ impl DealFormat for Redeal {
             let record = read.boards.len() + read.skipped.len() + 1;
             match <[Hand; 4]>::try_from(hands) {
                 Ok(hands) => {
-                    let deal = Deal::new(hands)
-                        .map_err(|e| FormatError::not_a_deal(Location::Line(l), e.to_string()))?;
+                    let deal = Deal::new(hands).map_err(|e| {
+                        FormatError::not_a_deal(InputPosition::at_line(l), e.to_string())
+                    })?;
                     read.boards.push(Board::unnumbered(deal));
                 }
                 Err(hands) => {

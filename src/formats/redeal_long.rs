@@ -23,7 +23,7 @@
 //! (`␣` a space: the three parts each start with a line of 7, 14 and 7 spaces.)
 
 use super::redeal::{hand_of, is_tries, push_suit, segments};
-use super::{Board, DealFormat, FileBoards, FormatError, FormatInfo, Location, WriteOptions};
+use super::{Board, DealFormat, FileBoards, FormatError, FormatInfo, InputPosition, WriteOptions};
 use crate::model::card::{Seat, Suit};
 use crate::model::deal::Hand;
 use crate::model::text::column;
@@ -112,14 +112,14 @@ fn read_block(lines: &[&[u8]], start: usize, end: usize) -> Result<[Option<Hand>
         let l = p + 1;
         if !head.iter().all(|&c| c == b' ') || (head.len() != SIDE && head.len() != EAST) {
             return Err(FormatError::new(
-                Location::LineColumn(l, 1),
+                InputPosition::at_line_column(l, 1),
                 "expected a line of 7 spaces (North's or South's part) or 14 (West's and \
                  East's) before the four suits",
             ));
         }
         if p + 5 > end {
             return Err(FormatError::truncated(
-                Location::Line(l),
+                InputPosition::at_line(l),
                 format!("the part has {} suit lines, expected 4", end - p - 1),
             ));
         }
@@ -128,14 +128,17 @@ fn read_block(lines: &[&[u8]], start: usize, end: usize) -> Result<[Option<Hand>
             let seat = if seen_we { Seat::South } else { Seat::North };
             if hands[seat.index()].is_some() || (seat == Seat::South && p + 5 < end) {
                 return Err(FormatError::new(
-                    Location::LineColumn(l, 1),
+                    InputPosition::at_line_column(l, 1),
                     "parts out of order (expected North's, West's and East's, South's)",
                 ));
             }
             let mut segs = Vec::with_capacity(4);
             for (k, line) in suits.iter().enumerate() {
                 let at = |(off, m): (usize, String)| {
-                    FormatError::new(Location::LineColumn(p + k + 2, column(line, off)), m)
+                    FormatError::new(
+                        InputPosition::at_line_column(p + k + 2, column(line, off)),
+                        m,
+                    )
                 };
                 let s = segments(line).map_err(at)?;
                 match s[..] {
@@ -150,12 +153,15 @@ fn read_block(lines: &[&[u8]], start: usize, end: usize) -> Result<[Option<Hand>
                 }
             }
             hands[seat.index()] = Some(hand_of(&segs).map_err(|(off, m)| {
-                FormatError::new(Location::LineColumn(p + 2, column(suits[0], off)), m)
+                FormatError::new(
+                    InputPosition::at_line_column(p + 2, column(suits[0], off)),
+                    m,
+                )
             })?);
         } else {
             if seen_we {
                 return Err(FormatError::new(
-                    Location::LineColumn(l, 1),
+                    InputPosition::at_line_column(l, 1),
                     "a second West-East part in one deal",
                 ));
             }
@@ -164,7 +170,10 @@ fn read_block(lines: &[&[u8]], start: usize, end: usize) -> Result<[Option<Hand>
             let mut cols: [[Option<super::redeal::Segment>; 4]; 2] = [[None; 4]; 2];
             for (k, line) in suits.iter().enumerate() {
                 let at = |(off, m): (usize, String)| {
-                    FormatError::new(Location::LineColumn(p + k + 2, column(line, off)), m)
+                    FormatError::new(
+                        InputPosition::at_line_column(p + k + 2, column(line, off)),
+                        m,
+                    )
                 };
                 for s in segments(line).map_err(at)? {
                     if s.suit != k {
@@ -190,12 +199,15 @@ fn read_block(lines: &[&[u8]], start: usize, end: usize) -> Result<[Option<Hand>
                 // A hand is shown in all four lines (a void as its bare symbol) or in none.
                 if let Some(k) = cols[side].iter().position(Option::is_none) {
                     return Err(FormatError::new(
-                        Location::LineColumn(p + k + 2, 1),
+                        InputPosition::at_line_column(p + k + 2, 1),
                         format!("{seat}'s suit is missing from this line (shown in the others)"),
                     ));
                 }
                 hands[seat.index()] = Some(hand_of(&shown).map_err(|(off, m)| {
-                    FormatError::new(Location::LineColumn(p + 2, column(suits[0], off)), m)
+                    FormatError::new(
+                        InputPosition::at_line_column(p + 2, column(suits[0], off)),
+                        m,
+                    )
                 })?);
             }
         }
@@ -203,7 +215,7 @@ fn read_block(lines: &[&[u8]], start: usize, end: usize) -> Result<[Option<Hand>
     }
     if !seen_we {
         return Err(FormatError::new(
-            Location::LineColumn(start + 1, 1),
+            InputPosition::at_line_column(start + 1, 1),
             "a deal without West's and East's part (14 spaces, then four lines)",
         ));
     }

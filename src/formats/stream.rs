@@ -11,7 +11,7 @@
 
 use std::io::Read;
 
-use super::{DealFormat, FileBoards, FormatError, FormatErrorKind, Location, ReadOptions};
+use super::{DealFormat, FileBoards, FormatError, FormatErrorKind, InputPosition, ReadOptions};
 
 /// Bytes read before a file is cut into a piece (4 MiB): the memory a streamed file needs,
 /// besides the boards of a piece or two.
@@ -59,15 +59,14 @@ impl ChunkState {
         self.byte_base == 0
     }
 
-    /// `location` in a piece as a place in the file.
-    pub fn file_location(&self, location: Location) -> Location {
-        match location {
-            Location::File => Location::File,
-            Location::Line(l) => Location::Line(l + self.line_base),
-            Location::LineColumn(l, c) => Location::LineColumn(l + self.line_base, c),
-            Location::Byte(b) => Location::Byte(b + self.byte_base),
-            Location::Record(r, b) => Location::Record(r + self.record_base, b + self.byte_base),
-        }
+    /// `position` in a piece as a place in the file: its line, byte and record counted from
+    /// the file's start (a column stays as it is).
+    pub fn file_position(&self, position: &InputPosition) -> InputPosition {
+        let mut p = position.clone();
+        p.line = p.line.map(|l| l + self.line_base as u64);
+        p.byte = p.byte.map(|b| b + self.byte_base);
+        p.record = p.record.map(|r| r + self.record_base as u64);
+        p
     }
 
     /// A piece's boards with the positions of its skipped boards counted from the file's
@@ -153,7 +152,7 @@ pub fn read_stream_in_pieces<E>(
         }
         if !eof || buf.len() > limit {
             return Err(StreamError::Format(FormatError::new(
-                Location::Byte(MAX_WHOLE_BYTES),
+                InputPosition::at_byte(MAX_WHOLE_BYTES),
                 format!(
                     "the file is larger than {} MiB, the most dealdex reads of a {} file (read \
                      whole)",
@@ -249,7 +248,7 @@ fn no_boundary(format: &dyn DealFormat, chunking: Chunking, state: &ChunkState) 
     };
     FormatError::of_kind(
         FormatErrorKind::Malformed,
-        Location::Line(state.line_base + 1),
+        InputPosition::at_line(state.line_base + 1),
         format!(
             "{what} within {} MiB: not a {} file",
             WINDOW_BYTES >> 20,
@@ -326,7 +325,7 @@ mod tests {
         let good = "0EDCCBA0976F2DA4945D8E9DC0\n";
         let data = format!("{}0EDCCBA0976F2DA4945D8E9DCZ\n{good}", good.repeat(6));
         let whole = formats::Hex.read_all(data.as_bytes()).unwrap_err();
-        assert_eq!(whole.location, Location::LineColumn(7, 26));
+        assert_eq!(whole.position, InputPosition::at_line_column(7, 26));
         for piece in 1..=data.len() {
             match in_pieces("hex", data.as_bytes(), piece) {
                 Err(StreamError::Format(e)) => assert_eq!(e, whole, "{piece}"),
@@ -343,7 +342,7 @@ mod tests {
             let e = read_stream::<()>(f, &mut zeros, &ReadOptions::default(), &mut |_| Ok(()));
             match e {
                 Err(StreamError::Format(e)) => {
-                    assert_eq!(e.location, Location::Line(1), "{name}");
+                    assert_eq!(e.position, InputPosition::at_line(1), "{name}");
                     assert!(e.message.contains("within 4 MiB"), "{name}: {e}");
                 }
                 other => panic!("{name}: {other:?}"),

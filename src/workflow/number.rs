@@ -25,15 +25,15 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use crate::Classify;
+use crate::formats::DealFormat;
 use crate::formats::{self, ChooseFormatError, SkippedBoard};
+use crate::model::card::Seat;
+use crate::model::deal_string::push_deal_bytes;
 use crate::workflow::input::{ReadFileError, read_deal_file_all};
 use crate::workflow::output::{StagedFile, WriteError};
 use crate::{
     Deal, DealArgumentError, DealIndex, ErrorClass, NumberError, Scheme, parse_deal_argument,
 };
-use crate::formats::DealFormat;
-use crate::model::card::Seat;
-use crate::model::deal_string::push_deal_bytes;
 
 /// A `number` job: what to number, and in which scheme.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -365,10 +365,13 @@ fn push_listing(out: &mut Vec<u8>, format: &str, scheme: Scheme, first: u128, de
                 let number = first + j as u128;
                 // Every string written is from a fixed ASCII alphabet: no escaping needed.
                 out.extend_from_slice(
-                    format!("{{\"number\":\"{number}\",\"scheme\":\"{scheme}\",\"deal\":\"").as_bytes(),
+                    format!("{{\"number\":\"{number}\",\"scheme\":\"{scheme}\",\"deal\":\"")
+                        .as_bytes(),
                 );
                 push_deal_bytes(out, d, Seat::North);
-                out.extend_from_slice(format!("\",\"index\":\"{}\"}}", DealIndex::from_deal(d)).as_bytes());
+                out.extend_from_slice(
+                    format!("\",\"index\":\"{}\"}}", DealIndex::from_deal(d)).as_bytes(),
+                );
             }
             _ => push_deal_bytes(out, d, Seat::North),
         }

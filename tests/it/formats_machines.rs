@@ -2,8 +2,9 @@
 //! Published examples byte-exact (vectors.json), write→read identity, agreement between the
 //! four formats, readers that never panic, and the documented errors.
 
+use dealdex::InputPosition;
 use dealdex::formats::{
-    Board, Bri, DealFormat, Dge, Dlm, Dup, FormatError, Location, WriteOptions, write_set,
+    Board, Bri, DealFormat, Dge, Dlm, Dup, FormatError, WriteOptions, write_set,
 };
 use dealdex::{DEALS, Deal, Scheme};
 use proptest::prelude::*;
@@ -327,14 +328,14 @@ fn truncated_dup_record() {
     let mut out = write_set(&Dup, &[Board::new(1, d), Board::new(2, d)], &opts(1, 2)).unwrap();
     out.truncate(256);
     let e = err(Dup.read(&out));
-    assert_eq!(e.location, Location::Record(2, 156));
+    assert_eq!(e.position, InputPosition::at_record(2, 156));
     assert_eq!(e.message, "truncated record: 100 of 156 bytes");
     assert_eq!(
         e.to_string(),
         "record 2 (byte 156): truncated record: 100 of 156 bytes"
     );
     let e = err(Bri.read(&[b' '; 130]));
-    assert_eq!(e.location, Location::Record(2, 128));
+    assert_eq!(e.position, InputPosition::at_record(2, 128));
     assert_eq!(e.message, "truncated record: 2 of 128 bytes");
     assert!(err(Dge.read(&[0; 5])).message.contains("5 of 128"));
 }
@@ -351,7 +352,7 @@ fn bri_card_errors_name_record_offset_and_expectation() {
     let mut bad = file.clone();
     bad[128 + 30..128 + 32].copy_from_slice(b"53");
     let e = err(Bri.read(&bad));
-    assert_eq!(e.location, Location::Record(2, 158));
+    assert_eq!(e.position, InputPosition::at_record(2, 158));
     assert_eq!(
         e.message,
         "East's card 3 of 13: card 53 is not a card number (expected 01..52)"
@@ -363,13 +364,13 @@ fn bri_card_errors_name_record_offset_and_expectation() {
     let mut bad = file.clone();
     bad[5] = b'x';
     let e = err(Bri.read(&bad));
-    assert_eq!(e.location, Location::Record(1, 4));
+    assert_eq!(e.position, InputPosition::at_record(1, 4));
     assert!(e.message.contains("\"3x\" is not a card number"), "{e}");
     // A card given twice: South's first card repeats North's first (18 = ♥T).
     let mut bad = file.clone();
     bad[52..54].copy_from_slice(b"18");
     let e = err(Bri.read(&bad));
-    assert_eq!(e.location, Location::Record(1, 52));
+    assert_eq!(e.position, InputPosition::at_record(1, 52));
     assert_eq!(
         e.message,
         "South's card 1 of 13: card 18 (HT) is given twice (expected 39 different cards)"
@@ -379,7 +380,7 @@ fn bri_card_errors_name_record_offset_and_expectation() {
     dup.extend_from_slice(&[b' '; 68]);
     dup.extend_from_slice(b"YN1  0 1  ");
     let e = err(Dup.read(&dup));
-    assert_eq!(e.location, Location::Record(1, 52));
+    assert_eq!(e.position, InputPosition::at_record(1, 52));
 }
 
 #[test]
@@ -390,7 +391,7 @@ fn dge_errors() {
     let mut bad = good.clone();
     bad[1] = b'j';
     let e = err(Dge.read(&bad));
-    assert_eq!(e.location, Location::Record(1, 1));
+    assert_eq!(e.position, InputPosition::at_record(1, 1));
     assert!(e.message.contains("found 'j' (0x6A)"), "{e}");
     // `10` for the ten.
     let mut bad = good.clone();
@@ -400,13 +401,13 @@ fn dge_errors() {
     let mut bad = good.clone();
     bad[2] = b'J';
     let e = err(Dge.read(&bad));
-    assert_eq!(e.location, Location::Record(1, 2));
+    assert_eq!(e.position, InputPosition::at_record(1, 2));
     assert!(e.message.contains("SJ is given twice"), "{e}");
     // A symbol missing.
     let mut bad = good.clone();
     bad[0] = b'A';
     let e = err(Dge.read(&bad));
-    assert_eq!(e.location, Location::Record(1, 0));
+    assert_eq!(e.position, InputPosition::at_record(1, 0));
     assert!(e.message.contains("expected 0x06"), "{e}");
 }
 
@@ -419,7 +420,7 @@ fn dup_dge_part_must_match_the_bri_part() {
     let other = dge_of(&deals[0]);
     out[156 + 78..156 + 146].copy_from_slice(&other);
     let e = err(Dup.read(&out));
-    assert_eq!(e.location, Location::Record(2, 156 + 78));
+    assert_eq!(e.position, InputPosition::at_record(2, 156 + 78));
     assert!(e.message.starts_with("the DGE part shows N:"), "{e}");
     assert!(
         e.message
@@ -429,7 +430,10 @@ fn dup_dge_part_must_match_the_bri_part() {
     // A broken DGE part is an error too, at its byte.
     out[156 + 78..156 + 146].copy_from_slice(&dge_of(&deals[1]));
     out[156 + 80] = b'X';
-    assert_eq!(err(Dup.read(&out)).location, Location::Record(2, 236));
+    assert_eq!(
+        err(Dup.read(&out)).position,
+        InputPosition::at_record(2, 236)
+    );
 }
 
 #[test]
@@ -441,7 +445,7 @@ fn dlm_wrong_checksum() {
     let text = String::from_utf8(out).unwrap();
     let bad = text.replace(line, "Board 01=jlifaelnecgmoldfjmcflinlap024");
     let e = err(Dlm.read(bad.as_bytes()));
-    assert_eq!(e.location, Location::Line(12));
+    assert_eq!(e.position, InputPosition::at_line(12));
     assert_eq!(e.message, "checksum 024 does not match (expected 023)");
     assert_eq!(
         e.to_string(),
@@ -453,11 +457,14 @@ fn dlm_wrong_checksum() {
         "Board 50=aaaaaabffffffkkkkkklpppppp061",
     );
     assert_ne!(bad, text);
-    assert_eq!(err(Dlm.read(bad.as_bytes())).location, Location::Line(110));
+    assert_eq!(
+        err(Dlm.read(bad.as_bytes())).position,
+        InputPosition::at_line(110)
+    );
     // The header checksum.
     let bad = text.replace("Checksum=1\n", "Checksum=0\n");
     let e = err(Dlm.read(bad.as_bytes()));
-    assert_eq!(e.location, Location::Line(10));
+    assert_eq!(e.position, InputPosition::at_line(10));
     assert!(
         e.message.contains("header checksum 0 does not match"),
         "{e}"
@@ -475,13 +482,17 @@ fn dlm_bad_letters_and_deals() {
     // 'q' at letter 3 (column 12 of the line).
     let bad = text.replace(line, "Board 01=jlqfaelnecgmoldfjmcflinlap023");
     let e = err(Dlm.read(bad.as_bytes()));
-    assert_eq!(e.location, Location::LineColumn(12, 12));
+    assert_eq!(e.position, InputPosition::at_line_column(12, 12));
     assert!(e.message.contains("found 'q'"), "{e}");
     // Too short.
     let bad = text.replace(line, "Board 01=jlifaelnecgmoldfjmcflinl023");
     assert!(matches!(
-        err(Dlm.read(bad.as_bytes())).location,
-        Location::LineColumn(12, _)
+        err(Dlm.read(bad.as_bytes())).position,
+        InputPosition {
+            line: Some(12),
+            column: Some(_),
+            ..
+        }
     ));
     // Not 13/13/13/13: first letter 'a' (N, N) instead of 'j' (S, W), checksum fixed up.
     let sum = 23 ^ u32::from(b'j') ^ u32::from(b'a');
@@ -490,10 +501,13 @@ fn dlm_bad_letters_and_deals() {
         &format!("Board 01=alifaelnecgmoldfjmcflinlap{sum:03}"),
     );
     let e = err(Dlm.read(bad.as_bytes()));
-    assert_eq!(e.location, Location::Line(12));
+    assert_eq!(e.position, InputPosition::at_line(12));
     assert!(e.message.contains("cards"), "{e}");
     // No [Document].
-    assert_eq!(err(Dlm.read(b"Board 01=x")).location, Location::Line(1));
+    assert_eq!(
+        err(Dlm.read(b"Board 01=x")).position,
+        InputPosition::at_line(1)
+    );
     // Missing board line within From..To.
     let bad = text.replace(&format!("{line}\n"), "");
     assert!(err(Dlm.read(bad.as_bytes())).message.contains("Board 01"));

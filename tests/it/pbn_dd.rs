@@ -3,8 +3,9 @@
 //! and refused with the line (and column) when they are wrong. Expected tables and par come
 //! from DDS (tests/fixtures/dd/dd-reference.jsonl), not from dealdex.
 
+use dealdex::InputPosition;
 use dealdex::dd::TrickTable;
-use dealdex::formats::{Board, DealFormat, FormatError, Location, Pbn, WriteOptions};
+use dealdex::formats::{Board, DealFormat, FormatError, Pbn, WriteOptions};
 use dealdex::{Deal, Seat, Vulnerability};
 
 fn reference() -> Vec<serde_json::Value> {
@@ -153,12 +154,20 @@ fn wrong_tags_are_errors_naming_line_and_column() {
         "[DoubleDummyTricks \"",
         "[DoubleDummyTricks \"e",
     ));
-    assert_eq!(e.location, Location::LineColumn(hex_line, 21), "{e}");
+    assert_eq!(
+        e.position,
+        InputPosition::at_line_column(hex_line, 21),
+        "{e}"
+    );
     assert!(e.to_string().contains("20 hex digits"), "{e}");
     let hex = text.lines().nth(hex_line - 1).unwrap()[20..40].to_owned();
     let bad_hex = format!("{}e", &hex[..19]);
     let e = read_err(&tampered(&text, &hex, &bad_hex));
-    assert_eq!(e.location, Location::LineColumn(hex_line, 40), "{e}");
+    assert_eq!(
+        e.position,
+        InputPosition::at_line_column(hex_line, 40),
+        "{e}"
+    );
 
     // The table and the hex disagree: the table's line.
     let table_line = line_of("[OptimumResultTable");
@@ -166,7 +175,7 @@ fn wrong_tags_are_errors_naming_line_and_column() {
     let n: u8 = first_row[5..].trim().parse().unwrap();
     let other = format!("N NT {:>2}", (n + 1) % 14);
     let e = read_err(&tampered(&text, &first_row, &other));
-    assert_eq!(e.location, Location::Line(table_line), "{e}");
+    assert_eq!(e.position, InputPosition::at_line(table_line), "{e}");
     assert!(e.to_string().contains("disagrees"), "{e}");
 
     // A row missing: the table is ignored with a warning naming the line and the result
@@ -189,7 +198,11 @@ fn wrong_tags_are_errors_naming_line_and_column() {
 
     // A strain that is none: its column.
     let e = read_err(&tampered(&text, &first_row, "N XT  8"));
-    assert_eq!(e.location, Location::LineColumn(table_line + 1, 3), "{e}");
+    assert_eq!(
+        e.position,
+        InputPosition::at_line_column(table_line + 1, 3),
+        "{e}"
+    );
 
     // A par score that is not the table's.
     let score_line = line_of("[OptimumScore");
@@ -199,14 +212,22 @@ fn wrong_tags_are_errors_naming_line_and_column() {
         &format!("[OptimumScore \"NS {score}\"]"),
         &format!("[OptimumScore \"NS {}\"]", score + 10),
     ));
-    assert_eq!(e.location, Location::LineColumn(score_line, 16), "{e}");
+    assert_eq!(
+        e.position,
+        InputPosition::at_line_column(score_line, 16),
+        "{e}"
+    );
     assert!(e.to_string().contains(&format!("is NS {score}")), "{e}");
     let e = read_err(&tampered(
         &text,
         &format!("[OptimumScore \"NS {score}\"]"),
         "[OptimumScore \"lots\"]",
     ));
-    assert_eq!(e.location, Location::LineColumn(score_line, 16), "{e}");
+    assert_eq!(
+        e.position,
+        InputPosition::at_line_column(score_line, 16),
+        "{e}"
+    );
 }
 
 #[test]
