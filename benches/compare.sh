@@ -2,7 +2,7 @@
 # Issue 16's side-by-side comparison: Debian's `dealer` and dealdex on the same workloads, in
 # one run on this machine, best wall time of RUNS (default 3), with ratios. Installs Debian's
 # `dealer` package and GNU time when missing. Prints a Markdown table (date and machine first)
-# for README's performance section.
+# for benches/RESULTS.md.
 #
 #   cargo build --release && benches/compare.sh [DIR]        # RUNS=3 N=10000000
 set -euo pipefail

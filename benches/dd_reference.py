@@ -1,7 +1,7 @@
 """Yardstick for `dealdex solve`: the same deals' DD tables and par through DDS itself.
 
 Runs DDS (PyPI's endplay, which bundles libdds) on every [Deal] of a PBN file, one table
-and par per board, on one or all cores as DDS chooses. Used by README's performance table:
+and par per board, on one or all cores as DDS chooses. Used by benches/RESULTS.md:
     farm-bench -- dealdex solve club32.pbn --no-db -q --vs 'python benches/dd_reference.py club32.pbn'
 """
 import re

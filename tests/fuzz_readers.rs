@@ -1019,7 +1019,7 @@ const FILE_CASES: u64 = 5000;
 const STRING_CASES: u64 = 4000;
 
 /// Every reader, with the cases CI runs: 26 file readers and 5 string readers, 150,000 cases
-/// in all (the figure README gives).
+/// in all (the figure docs/database.md "Reliability" gives).
 fn readers() -> Vec<Reader> {
     type Read = fn(&'static str, &[u8]) -> Verdict;
     type Corpus = fn(&'static str) -> Vec<Vec<u8>>;
@@ -1280,7 +1280,7 @@ fn every_reader_is_fuzzed() {
     // test function above (this count says so).
     assert_eq!(formats::registry().len(), 24);
     assert_eq!(readers().len(), 31);
-    // README's "Reliability" section quotes this total.
+    // docs/database.md "Reliability" quotes this total.
     assert_eq!(readers().iter().map(|r| r.cases).sum::<u64>(), 150_000);
 }
 
@@ -1412,7 +1412,7 @@ fn rejected_sample(name: &str) -> Vec<(u64, Vec<u8>, String)> {
 /// with a position, and the library's own message.
 fn assert_cli_rejects(path: &Path, case: u64, library: &str, code: Option<i32>, stderr: &str) {
     let shown = path.display().to_string();
-    // Exit 2 is "bad input" (README "Usage"): never 0, never 1 ("anything else"), no crash.
+    // Exit 2 is "bad input" (docs/GUIDE.md "Usage"): never 0, never 1 ("anything else"), no crash.
     assert_eq!(code, Some(2), "{shown} (case {case}): {stderr}");
     // One line, so scripts can show it as it is.
     assert_eq!(stderr.lines().count(), 1, "{shown}: {stderr}");

@@ -13,7 +13,7 @@ use super::{DbArgs, open_output, outputs, print_json, print_notes, store_failed}
 #[derive(Args, Debug)]
 #[command(
     after_help = super::formats_after_help("An input whose extension says nothing (none, .txt) is told by its content.
-Files without board numbers are numbered from --first-board (README's format table).
+Files without board numbers are numbered from --first-board (docs/formats.md).
 
 Examples:
   dealdex convert boards.pbn boards.dup

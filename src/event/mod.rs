@@ -726,7 +726,7 @@ pub enum Derivation {
         /// The entropy strings (bigdealx `-e`), hashed as one concatenation.
         entropy: Vec<Vec<u8>>,
     },
-    /// dealdex protocol: dealdex's seeded generation (README "Generation"); board `b`
+    /// dealdex protocol: dealdex's seeded generation (docs/GUIDE.md "Generation"); board `b`
     /// (1-based) is `seed.board_deal(b − 1)` (docs/event-protocol.md §5).
     Seeded(Seed),
 }

@@ -27,7 +27,7 @@ use crate::model::number::Scheme;
 /// Other members are ignored; empty lines are skipped. A
 /// `deal` that is empty, `?` or partial (two or more hands `-` or empty, as in a PBN
 /// `[Deal]`, without an `index`) has no complete deal: the line is skipped and reported
-/// ([`super::FileBoards::skipped`], README "Deal files").
+/// ([`super::FileBoards::skipped`], docs/GUIDE.md "Deal files").
 ///
 /// A file whose first character (after white space) is `[` is endplay's JSON instead
 /// (`endplay.parsers.json.dump`, read as [`super::EndplayJson`] reads it), so that

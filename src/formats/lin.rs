@@ -31,7 +31,7 @@ use crate::model::text::rank_index;
 ///   ten). One hand may be empty or missing (East usually is): it gets the remaining cards
 ///   from the other three. A record with two or more hands empty or missing (an
 ///   auction-only board) has no complete deal and is skipped ([`super::FileBoards::skipped`],
-///   README "Deal files"); three or four hands that do not make a deal (a hand not of 13
+///   docs/GUIDE.md "Deal files"); three or four hands that do not make a deal (a hand not of 13
 ///   cards, a card twice) are an error.
 /// - Board number: `ah|Board N|`, else `qx|oN|` / `qx|cN|` (open or closed room).
 /// - `sv|`: `0`/`o` None, `n` NS, `e` EW, `b` Both (either case) — explicit vulnerability; the

@@ -253,7 +253,7 @@ impl crate::Classify for FormatError {
     }
 }
 
-/// A board a reader skipped because the file gives no complete deal for it (README "Deal
+/// A board a reader skipped because the file gives no complete deal for it (docs/GUIDE.md "Deal
 /// files": an empty or placeholder deal such as `[Deal ""]` or `N:... ... ... ...`, or a
 /// partial one such as `N:AKQ.AKQ.AKQ.AKQJ - - -`, as teaching and bidding files carry for
 /// auction-only boards). A deal that is malformed (a hand of 14 cards, a card twice, a bad
@@ -518,7 +518,7 @@ pub trait DealFormat: Send + Sync {
     /// given) in file order ([`number_records`]: a skipped board keeps its place). The formats
     /// whose records depend on a number they do not carry (Borel turns each line to its
     /// board's dealer) or carry one only in part (DUP's trailer, CDS's board byte mod 256)
-    /// read it from the options here; README's format table says what `--first-board` does
+    /// read it from the options here; docs/formats.md says what `--first-board` does
     /// for each. Never panics on any input.
     ///
     /// ```

@@ -68,7 +68,7 @@ static INFO: FormatInfo = FormatInfo {
     name: "parquet",
     extensions: &["parquet"],
     description: "Apache Parquet deal archive: one row a deal (13-byte key, board, dealer, \
-                  vulnerability, hand features, double-dummy tricks), zstd (README \"Parquet \
+                  vulnerability, hand features, double-dummy tricks), zstd (docs/formats.md \"Parquet \
                   archives and Spark\")",
     board_numbers: true,
     max_board: Some(i64::MAX as u64),

@@ -12,7 +12,7 @@
 //! - `[Deal]` (any first seat, ranks in any order, `10` for the ten, one unknown hand `-`: the
 //!   deals [`crate::parse_deal`] accepts, read by the same codec on bytes, the first problem
 //!   from the left being the error) is required. A game with a `[Deal]` or `[Board]` tag but
-//!   no complete deal is skipped and reported in [`super::FileBoards::skipped`] (README "Deal
+//!   no complete deal is skipped and reported in [`super::FileBoards::skipped`] (docs/GUIDE.md "Deal
 //!   files"): a deal `?` or empty, `N:` alone, or partial — hands unknown (`-`) or empty
 //!   (`...`) as teaching and bidding files write auction-only boards
 //!   (`N:AKQ.AKQ.AKQ.AKQJ - - -`, `N:... ... ... ...`): two or more hands missing. One

@@ -115,7 +115,7 @@ pub fn parse_deal(s: &str) -> Result<Deal, PbnError> {
 /// copy), else the hand with a wrong count. The message is [`PbnError`]'s without the column.
 ///
 /// Besides the deals [`parse_deal`] accepts, a value may be *partial* (the skip rule of
-/// README "Deal files"): two or more hands unknown (`-`) or empty (`...`), or no hands at all
+/// docs/GUIDE.md "Deal files"): two or more hands unknown (`-`) or empty (`...`), or no hands at all
 /// after the seat, give `Ok(None)` (no complete deal: the board is skipped). One such hand
 /// is completed from the other three, as [`parse_deal`] completes `-`. A hand of more than
 /// 13 cards, three or four hands that do not hold 13 each, a card held twice and every

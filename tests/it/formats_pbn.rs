@@ -788,7 +788,7 @@ proptest! {
     }
 }
 
-/// The skip rule (issue 15, README "Deal files"): a game whose deal is empty, a placeholder
+/// The skip rule (issue 15, docs/GUIDE.md "Deal files"): a game whose deal is empty, a placeholder
 /// or partial (two or more hands unknown or empty) is skipped and reported; one missing hand
 /// is completed; a malformed deal is an error.
 #[test]
