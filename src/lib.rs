@@ -42,7 +42,7 @@ pub use store::sqlfn;
 pub use store::{BoardExtras, DdSource, ExtrasStored, NewPlay, StoredDd, StoredPlay};
 pub use store::{
     DEFAULT_DATABASE, DealWriter, NewSet, ReadOnlyQuery, ReadOnlyStore, SetBoard, SetInfo,
-    SetOutcome, Store, StoreError,
+    SetOutcome, Store, StoreError, StoreReader,
 };
 
 // Deal files: the registry of formats, each with its reader and writer.

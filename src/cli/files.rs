@@ -3,10 +3,10 @@
 use std::path::PathBuf;
 
 use clap::Args;
+use dealdex::formats;
 use dealdex::import::{self, ImportJob};
 use dealdex::workflow::convert::{ConvertError, ConvertJob};
 use dealdex::workflow::export::ExportJob;
-use dealdex::{Store, formats};
 
 use super::{DbArgs, open_output, outputs, print_json, print_notes, store_failed};
 
@@ -165,7 +165,7 @@ pub fn export(a: ExportArgs, json: bool) -> anyhow::Result<()> {
     let outs = dealdex::workflow::output::plan_outputs(&a.out, a.format.as_deref(), "pbn")?;
     dealdex::workflow::output::check_output_paths(&a.out)?;
     // Export only reads: it never creates, migrates or writes the database.
-    let store = Store::open_read_only(&a.db.db)?;
+    let store = dealdex::ReadOnlyStore::open(&a.db.db)?;
     let job = ExportJob {
         set: a.set.clone(),
         outputs: outs,

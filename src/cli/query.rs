@@ -131,14 +131,14 @@ pub fn lookup(a: LookupArgs, json: bool) -> anyhow::Result<()> {
     };
     let db = &a.db.db;
     let store = match db.exists() {
-        true => Some(dealdex::Store::open_read_only(db)?),
+        true => Some(dealdex::ReadOnlyStore::open(db)?),
         false => None,
     };
     let job = LookupJob {
         deal,
         scheme: a.scheme,
     };
-    let r = dealdex::workflow::lookup::run(&job, store.as_ref())?;
+    let r = dealdex::workflow::lookup::run(&job, store.as_deref())?;
     let mut out = open_output(None)?;
     if json {
         return print_json(&mut out, &r);

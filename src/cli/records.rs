@@ -6,7 +6,9 @@ use std::path::PathBuf;
 
 use clap::Args;
 use dealdex::records::{Paper, PerPage, RecordOptions, TenStyle};
-use dealdex::workflow::records::{RecordsJob, RecordsSource, SheetFormat, run as records};
+use dealdex::workflow::records::{
+    RecordsJob, RecordsSource, RecordsStore, SheetFormat, run as records,
+};
 use dealdex::{Store, formats};
 
 use super::{print_json, progress_bar, show_progress};
@@ -80,13 +82,19 @@ pub fn run(a: RecordsArgs, json: bool) -> anyhow::Result<()> {
         },
         (None, None) => unreachable!("clap requires a deal file or --set"),
     };
-    let mut store = match &source {
-        // A stored set is read as it is; with --solve the tables found are stored in it
-        // (the database must exist and be dealdex's: never created or migrated here).
-        RecordsSource::Set(_) if a.solve => Some(Store::open_existing(&a.db)?),
-        RecordsSource::Set(_) => Some(Store::open_read_only(&a.db)?),
-        RecordsSource::File { .. } if a.db.exists() => Some(Store::open(&a.db)?),
-        RecordsSource::File { .. } => None,
+    // A stored set is read as it is; with --solve the tables found are stored in it (the
+    // database must exist and be dealdex's: never created or migrated here).
+    let (mut writer, mut reader) = (None, None);
+    match &source {
+        RecordsSource::Set(_) if a.solve => writer = Some(Store::open_existing(&a.db)?),
+        RecordsSource::Set(_) => reader = Some(dealdex::ReadOnlyStore::open(&a.db)?),
+        RecordsSource::File { .. } if a.db.exists() => writer = Some(Store::open(&a.db)?),
+        RecordsSource::File { .. } => {}
+    }
+    let store = match (writer.as_mut(), reader.as_deref()) {
+        (Some(w), _) => Some(RecordsStore::Writing(w)),
+        (None, Some(r)) => Some(RecordsStore::Reading(r)),
+        (None, None) => None,
     };
     let job = RecordsJob {
         source,
@@ -106,7 +114,7 @@ pub fn run(a: RecordsArgs, json: bool) -> anyhow::Result<()> {
         show_progress(a.quiet) && a.solve,
         "{bar:40} {human_pos}/{human_len} deals solved {eta}",
     );
-    let report = records(&job, store.as_mut(), &mut |p| {
+    let report = records(&job, store, &mut |p| {
         bar.set_length(p.total);
         bar.set_position(p.done);
     })?;

@@ -4,7 +4,6 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use clap::Args;
-use dealdex::Store;
 use dealdex::query::Dialect;
 use dealdex::workflow::output::{OutputPlanError, StagedFile, same_file};
 use dealdex::workflow::query::{QueryJob, QueryMode};
@@ -85,7 +84,7 @@ pub fn run(a: QueryArgs, json: bool) -> anyhow::Result<()> {
     }
     let store = match a.explain {
         true => None,
-        false => Some(Store::open_read_only(&a.db.db)?),
+        false => Some(dealdex::ReadOnlyStore::open(&a.db.db)?),
     };
     // The file appears whole when everything is written, or not at all (the old one kept).
     let mut file = match a.out.as_deref().filter(|p| p.as_os_str() != "-") {
@@ -97,7 +96,7 @@ pub fn run(a: QueryArgs, json: bool) -> anyhow::Result<()> {
         Some(f) => f,
         None => &mut stdout,
     };
-    let report = dealdex::workflow::query::run(&job, store.as_ref(), out)?;
+    let report = dealdex::workflow::query::run(&job, store.as_deref(), out)?;
     if a.count && !a.explain && !json {
         writeln!(out, "{}", report.count)?;
     }

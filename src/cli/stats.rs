@@ -39,9 +39,9 @@ pub fn run(a: StatsArgs, json: bool) -> anyhow::Result<()> {
     };
     let store = match &source {
         StatsSource::File { .. } => None,
-        StatsSource::Store { .. } => Some(dealdex::Store::open_read_only(&a.db.db)?),
+        StatsSource::Store { .. } => Some(dealdex::ReadOnlyStore::open(&a.db.db)?),
     };
-    let run = dealdex::workflow::stats::run(&StatsJob { source }, store.as_ref())?;
+    let run = dealdex::workflow::stats::run(&StatsJob { source }, store.as_deref())?;
     if let Some(path) = &a.file {
         super::print_notes(&path.display(), &run.skipped, &run.warnings);
     }

@@ -222,8 +222,9 @@ impl super::Store {
         tables: &[(DealIndex, TrickTable)],
         source: &DdSource,
     ) -> Result<u64, StoreError> {
-        let path = &self.path;
+        let path = &self.reader.path;
         let tx = self
+            .reader
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .at(path)?;
@@ -245,8 +246,9 @@ impl super::Store {
     /// # Errors
     /// [`StoreError::Sqlite`] when SQLite fails; nothing is replaced then.
     pub fn replace_dd(&mut self, tables: &[(DealIndex, TrickTable)]) -> Result<u64, StoreError> {
-        let path = &self.path;
+        let path = &self.reader.path;
         let tx = self
+            .reader
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .at(path)?;
@@ -265,7 +267,13 @@ impl super::Store {
         tx.commit().at(path)?;
         Ok(replaced)
     }
+}
 
+fn decode(key: &DealIndex, bytes: &[u8]) -> Result<TrickTable, StoreError> {
+    TrickTable::from_bytes(bytes).map_err(|error| StoreError::CorruptDd { key: *key, error })
+}
+
+impl super::StoreReader {
     /// Where the stored table of a deal came from (migration 07), `None` when it is not
     /// solved here.
     ///
@@ -467,8 +475,4 @@ impl super::Store {
             .at(&self.path)?;
         Ok(n as u64)
     }
-}
-
-fn decode(key: &DealIndex, bytes: &[u8]) -> Result<TrickTable, StoreError> {
-    TrickTable::from_bytes(bytes).map_err(|error| StoreError::CorruptDd { key: *key, error })
 }

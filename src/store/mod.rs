@@ -637,9 +637,49 @@ pub const DEFAULT_DATABASE: &str = "dealdex.db";
 /// ```
 #[derive(Debug)]
 pub struct Store {
+    reader: StoreReader,
+}
+
+/// What every open database can do: read. [`Store`] (which also writes) and
+/// [`ReadOnlyStore`] (which cannot) both dereference to it, so a workflow that only reads
+/// takes a `&StoreReader` and works on either.
+///
+/// ```
+/// use dealdex::{DealIndex, ReadOnlyStore, Store, StoreReader};
+/// fn stored(db: &StoreReader, key: &DealIndex) -> Result<bool, dealdex::StoreError> {
+///     db.contains(key)
+/// }
+/// let dir = tempfile::tempdir()?;
+/// let path = dir.path().join("d.db");
+/// let key = DealIndex::parse_hex("0EDCCBA0976F2DA4945D8E9DC0")?;
+/// let mut store = Store::open(&path)?;
+/// store.insert_deals(&[key])?;
+/// assert!(stored(&store, &key)?);
+/// let reader = ReadOnlyStore::open(&path)?;
+/// assert!(stored(&reader, &key)?);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug)]
+pub struct StoreReader {
     conn: Connection,
     /// The path as given, for error messages; `:memory:` in memory.
     path: String,
+}
+
+impl std::ops::Deref for Store {
+    type Target = StoreReader;
+
+    fn deref(&self) -> &StoreReader {
+        &self.reader
+    }
+}
+
+/// Writing methods reach the connection through this; a [`StoreReader`] has no method that
+/// takes `&mut self`, so nothing outside the store can write through it.
+impl std::ops::DerefMut for Store {
+    fn deref_mut(&mut self) -> &mut StoreReader {
+        &mut self.reader
+    }
 }
 
 impl Store {
@@ -739,55 +779,6 @@ impl Store {
         Store::open_checked(path, Existing::Dealdex)
     }
 
-    /// Opens the existing database file at `path` for reading only, as it is: never
-    /// creating the file, never migrating its schema, never writing a byte of it.
-    ///
-    /// The file is opened with SQLite's `SQLITE_OPEN_READONLY` flag and `PRAGMA query_only`
-    /// is on, so every writing call on the returned store ([`Store::insert_deals`],
-    /// [`Store::store_set`], …) fails with [`StoreError::Sqlite`] (`attempt to write a
-    /// readonly database`). The file must be at [`Store::SCHEMA_VERSION`]: a reader's
-    /// queries name the current tables and views, so an older file is refused rather than
-    /// read half-way, and only a writing command upgrades it (by [`Store::open`]). The
-    /// connection has the pragmas of [`Store::open`] that change no file (page cache,
-    /// temporary tables in memory, busy timeout) and dealdex's SQL functions
-    /// ([`crate::store::sqlfn::register`]: `hcp`, `dd_tricks`, `dd_par`, …), so the queries of
-    /// [`Store::find_deals`] work.
-    ///
-    /// The database file itself is never written. In WAL mode SQLite creates the `-wal` and
-    /// `-shm` side files next to it when they are missing (a reader needs the shared-memory
-    /// index) and, being read-only, leaves them there (an empty `-wal`); the next writer to
-    /// close the file removes them.
-    ///
-    /// ```
-    /// use dealdex::{DealIndex, Store, StoreError};
-    /// let dir = tempfile::tempdir()?;
-    /// let path = dir.path().join("d.db");
-    /// let key = DealIndex::parse_hex("0EDCCBA0976F2DA4945D8E9DC0")?;
-    /// Store::open(&path)?.insert_deals(&[key])?;
-    ///
-    /// let mut reader = Store::open_read_only(&path)?;
-    /// assert!(reader.contains(&key)?);
-    /// assert!(reader.insert_deals(&[DealIndex([0x4E; 13])]).is_err());
-    ///
-    /// let missing = dir.path().join("none.db");
-    /// let err = Store::open_read_only(&missing).unwrap_err();
-    /// assert!(matches!(err, StoreError::NoDatabase { .. }));
-    /// assert!(!missing.exists());
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    ///
-    /// # Errors
-    /// [`StoreError::NoDatabase`] if there is no file at `path` (none is created);
-    /// [`StoreError::SchemaTooOld`] or [`StoreError::SchemaTooNew`] if the file's
-    /// `user_version` is not [`Store::SCHEMA_VERSION`] (the file is left as it is);
-    /// [`StoreError::Migration`] if its `user_version` is negative;
-    /// [`StoreError::BadBusyTimeout`] as for [`Store::open`];
-    /// [`StoreError::Sqlite`] if the file cannot be opened or is not an SQLite database.
-    pub fn open_read_only(path: &Path) -> Result<Store, StoreError> {
-        let (conn, path) = open_read_only_connection(path)?;
-        Ok(Store { conn, path })
-    }
-
     /// How long a connection made by [`Store::open`] waits for another connection's write
     /// lock: the seconds in `DEALDEX_BUSY_TIMEOUT` when set, else
     /// [`Store::DEFAULT_BUSY_TIMEOUT`].
@@ -852,34 +843,8 @@ impl Store {
         {
             return Err(StoreError::Migration { path, error });
         }
-        Ok(Store { conn, path })
-    }
-
-    /// The database path as given to [`Store::open`] (or `:memory:`), as errors name it.
-    pub fn path(&self) -> &str {
-        &self.path
-    }
-
-    /// The underlying connection, for queries this module does not offer. Writing
-    /// through it bypasses the store's checks.
-    pub fn connection(&self) -> &Connection {
-        &self.conn
-    }
-
-    /// The schema version recorded in the file (`PRAGMA user_version`): the number of
-    /// migrations applied, [`Store::SCHEMA_VERSION`] for the current schema.
-    ///
-    /// # Errors
-    /// [`StoreError::Sqlite`] if the query fails; [`StoreError::Migration`] if the
-    /// recorded version is negative.
-    pub fn schema_version(&self) -> Result<usize, StoreError> {
-        let v: i64 = self
-            .conn
-            .query_row("PRAGMA user_version", [], |r| r.get(0))
-            .at(&self.path)?;
-        usize::try_from(v).map_err(|_| StoreError::Migration {
-            path: self.path.clone(),
-            error: rusqlite_migration::Error::InvalidUserVersion,
+        Ok(Store {
+            reader: StoreReader { conn, path },
         })
     }
 
@@ -931,8 +896,9 @@ impl Store {
             return Ok(0);
         }
         sort_dedup_keys(&mut sorted);
-        let path = &self.path;
+        let path = &self.reader.path;
         let tx = self
+            .reader
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .at(path)?;
@@ -986,8 +952,9 @@ impl Store {
             .iter()
             .map(|e| plays::play_boards(&e.plays))
             .collect::<Result<Vec<_>, _>>()?;
-        let path = &self.path;
+        let path = &self.reader.path;
         let tx = self
+            .reader
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .at(path)?;
@@ -1044,12 +1011,13 @@ impl Store {
     /// timeout, read-only file).
     pub fn begin_deals(&mut self) -> Result<DealWriter<'_>, StoreError> {
         let tx = self
+            .reader
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
-            .at(&self.path)?;
+            .at(&self.reader.path)?;
         Ok(DealWriter {
             tx,
-            path: &self.path,
+            path: &self.reader.path,
         })
     }
 }
@@ -1263,15 +1231,16 @@ impl Store {
         // the per-row foreign-key lookup into `deals` proves nothing and cost 3.7 s of 5.2 s
         // for a 1,000,000-board set. It is switched off for this transaction only (the pragma
         // cannot change inside one) and back on whatever happens.
-        self.conn
+        self.reader
+            .conn
             .pragma_update(None, "foreign_keys", false)
-            .at(&self.path)?;
+            .at(&self.reader.path)?;
         let result =
             self.store_set_unchecked(set, unique, (first, last), &rows, (extras, &play_boards));
         let restored = self
             .conn
             .pragma_update(None, "foreign_keys", true)
-            .at(&self.path);
+            .at(&self.reader.path);
         let outcome = result?;
         restored?;
         Ok(outcome)
@@ -1287,10 +1256,11 @@ impl Store {
         rows: &[(i64, DealIndex)],
         (extras, play_boards): (&BoardExtras, &[Option<i64>]),
     ) -> Result<(String, SetOutcome, ExtrasStored), StoreError> {
-        let path = &self.path;
+        let path = &self.reader.path;
         // IMMEDIATE: take the write lock before reading, so the existence check (and the
         // choice of a name) and the inserts see the same database.
         let tx = self
+            .reader
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .at(path)?;
@@ -1371,6 +1341,198 @@ impl Store {
             already_stored: false,
         };
         Ok((name, outcome, new_plays))
+    }
+}
+
+/// Sorts keys into B-tree order (SQLite's BLOB order: bytes compared from the first) on
+/// rayon's threads, in place, and drops repeats: what [`insert_sorted_keys`] takes.
+fn sort_dedup_keys(keys: &mut Vec<DealIndex>) {
+    use rayon::slice::ParallelSliceMut as _;
+    keys.par_sort_unstable();
+    keys.dedup();
+}
+
+/// Inserts keys that are sorted and distinct; returns how many were new.
+///
+/// The CHECK of `deals.key` (a 13-byte blob) is off for these statements and on again after,
+/// whatever happens: each key is a [`DealIndex`], so it cannot fail. Because the CHECK calls
+/// functions, which may fail halfway through a statement, SQLite otherwise keeps a statement
+/// journal: a copy of every page that a 64-row statement touches. That was 21 % of a bulk
+/// ingest's instructions (callgrind, 300,000 deals: 2,851 M with the CHECK, 2,254 M without).
+fn insert_sorted_keys(conn: &Connection, keys: &[DealIndex]) -> rusqlite::Result<u64> {
+    conn.pragma_update(None, "ignore_check_constraints", true)?;
+    let inserted = insert_sorted_keys_unchecked(conn, keys);
+    let restored = conn.pragma_update(None, "ignore_check_constraints", false);
+    let new = inserted?;
+    restored?;
+    Ok(new)
+}
+
+/// [`insert_sorted_keys`] with the CHECK constraints already off.
+fn insert_sorted_keys_unchecked(conn: &Connection, keys: &[DealIndex]) -> rusqlite::Result<u64> {
+    let mut new = 0u64;
+    let mut chunks = keys.chunks_exact(CHUNK);
+    if chunks.len() > 0 {
+        let mut stmt = conn.prepare_cached(INSERT_DEALS_CHUNK.as_str())?;
+        for chunk in &mut chunks {
+            for (i, key) in chunk.iter().enumerate() {
+                bind_deal_row(&mut stmt, i, key)?;
+            }
+            // INSERT OR IGNORE counts only the rows it inserted (sqlite3_changes).
+            new += stmt.raw_execute()? as u64;
+        }
+    }
+    let mut stmt = conn.prepare_cached(INSERT_DEAL)?;
+    for key in chunks.remainder() {
+        new += insert_deal(&mut stmt, key)?;
+    }
+    Ok(new)
+}
+
+/// Inserts the boards of set `set_id`.
+///
+/// A large set into a table holding fewer boards than it brings (a new database, say) is
+/// inserted with the `set_boards(deal)` index dropped and rebuilt after, in the same
+/// transaction: the rows arrive in board order, so each would otherwise insert into that index
+/// at a random place, while `CREATE INDEX` sorts the keys once and writes the index in order.
+fn insert_boards(
+    conn: &Connection,
+    set_id: i64,
+    rows: &[(i64, DealIndex)],
+) -> rusqlite::Result<()> {
+    let rebuild = rows.len() >= DEFERRED_INDEX_BOARDS && {
+        let stored: i64 = conn.query_row("SELECT count(*) FROM set_boards", [], |r| r.get(0))?;
+        stored <= rows.len() as i64
+    };
+    if rebuild {
+        conn.execute_batch("DROP INDEX set_boards_deal")?;
+    }
+    // With the index on `deal`, one row a statement: 64-row statements ran 3x slower
+    // (4.6 s against 1.5 s for 1,000,000 boards). Without it, 64 rows a statement.
+    let mut rest = rows;
+    if rebuild {
+        let mut chunks = rows.chunks_exact(CHUNK);
+        let mut stmt = conn.prepare_cached(INSERT_BOARDS_CHUNK.as_str())?;
+        for chunk in &mut chunks {
+            for (i, (board, key)) in chunk.iter().enumerate() {
+                stmt.raw_bind_parameter(3 * i + 1, set_id)?;
+                stmt.raw_bind_parameter(3 * i + 2, board)?;
+                stmt.raw_bind_parameter(3 * i + 3, key.0)?;
+            }
+            stmt.raw_execute()?;
+        }
+        rest = chunks.remainder();
+    }
+    let mut stmt = conn.prepare_cached(INSERT_BOARD_ONE)?;
+    for (board, key) in rest {
+        stmt.execute(params![set_id, board, &key.0])?;
+    }
+    if rebuild {
+        // The definition of migration 01, word for word.
+        conn.execute_batch("CREATE INDEX set_boards_deal ON set_boards(deal)")?;
+    }
+    Ok(())
+}
+
+/// The smallest set whose boards are inserted with the `set_boards(deal)` index rebuilt
+/// after ([`insert_boards`]); below it the rebuild of the boards already stored costs more
+/// than the random inserts it saves.
+const DEFERRED_INDEX_BOARDS: usize = 50_000;
+
+/// The boards of set `set_id`, ordered by board.
+fn read_set_boards(
+    conn: &Connection,
+    set_id: i64,
+    path: &str,
+) -> Result<Vec<(u64, DealIndex)>, StoreError> {
+    let mut stmt = conn
+        .prepare_cached("SELECT board, deal FROM set_boards WHERE set_id = ?1 ORDER BY board")
+        .at(path)?;
+    let mut rows = stmt.query([set_id]).at(path)?;
+    let mut out = Vec::new();
+    while let Some(row) = rows.next().at(path)? {
+        let board = board_from_sql(row.get(0).at(path)?)?;
+        let key = key_from_sql(row.get_ref(1).at(path)?)?;
+        out.push((board, key));
+    }
+    Ok(out)
+}
+
+fn board_to_sql(board: u64) -> Result<i64, StoreError> {
+    i64::try_from(board).map_err(|_| StoreError::BoardOutOfRange { board })
+}
+
+/// A stored scheme name: exactly one of the [`Scheme::name`]s dealdex writes.
+fn scheme_from_sql(value: String) -> Result<Scheme, StoreError> {
+    Scheme::ALL
+        .into_iter()
+        .find(|s| s.name() == value)
+        .ok_or(StoreError::CorruptScheme { value })
+}
+
+fn board_from_sql(value: i64) -> Result<u64, StoreError> {
+    u64::try_from(value).map_err(|_| StoreError::CorruptBoard { value })
+}
+
+/// Size in bytes of a stored value that is not what we expect.
+fn value_len(value: ValueRef<'_>) -> usize {
+    match value {
+        ValueRef::Null => 0,
+        ValueRef::Integer(_) | ValueRef::Real(_) => 8,
+        ValueRef::Text(t) | ValueRef::Blob(t) => t.len(),
+    }
+}
+
+fn key_from_sql(value: ValueRef<'_>) -> Result<DealIndex, StoreError> {
+    match value {
+        ValueRef::Blob(b) => <[u8; 13]>::try_from(b)
+            .map(DealIndex)
+            .map_err(|_| StoreError::CorruptKey { len: b.len() }),
+        other => Err(StoreError::CorruptKey {
+            len: value_len(other),
+        }),
+    }
+}
+
+fn seed_from_sql(value: ValueRef<'_>) -> Result<Option<[u8; 32]>, StoreError> {
+    match value {
+        ValueRef::Null => Ok(None),
+        ValueRef::Blob(b) => <[u8; 32]>::try_from(b)
+            .map(Some)
+            .map_err(|_| StoreError::CorruptSeedHash { len: b.len() }),
+        other => Err(StoreError::CorruptSeedHash {
+            len: value_len(other),
+        }),
+    }
+}
+
+impl StoreReader {
+    /// The database path as given to [`Store::open`] (or `:memory:`), as errors name it.
+    pub fn path(&self) -> &str {
+        &self.path
+    }
+
+    /// The underlying connection, for queries this module does not offer. Writing
+    /// through it bypasses the store's checks.
+    pub fn connection(&self) -> &Connection {
+        &self.conn
+    }
+
+    /// The schema version recorded in the file (`PRAGMA user_version`): the number of
+    /// migrations applied, [`Store::SCHEMA_VERSION`] for the current schema.
+    ///
+    /// # Errors
+    /// [`StoreError::Sqlite`] if the query fails; [`StoreError::Migration`] if the
+    /// recorded version is negative.
+    pub fn schema_version(&self) -> Result<usize, StoreError> {
+        let v: i64 = self
+            .conn
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .at(&self.path)?;
+        usize::try_from(v).map_err(|_| StoreError::Migration {
+            path: self.path.clone(),
+            error: rusqlite_migration::Error::InvalidUserVersion,
+        })
     }
 
     /// A set name not yet used: `base` if free, else the first free of `base-2`,
@@ -1544,168 +1706,6 @@ impl Store {
         } else {
             lines.join("\n")
         })
-    }
-}
-
-/// Sorts keys into B-tree order (SQLite's BLOB order: bytes compared from the first) on
-/// rayon's threads, in place, and drops repeats: what [`insert_sorted_keys`] takes.
-fn sort_dedup_keys(keys: &mut Vec<DealIndex>) {
-    use rayon::slice::ParallelSliceMut as _;
-    keys.par_sort_unstable();
-    keys.dedup();
-}
-
-/// Inserts keys that are sorted and distinct; returns how many were new.
-///
-/// The CHECK of `deals.key` (a 13-byte blob) is off for these statements and on again after,
-/// whatever happens: each key is a [`DealIndex`], so it cannot fail. Because the CHECK calls
-/// functions, which may fail halfway through a statement, SQLite otherwise keeps a statement
-/// journal: a copy of every page that a 64-row statement touches. That was 21 % of a bulk
-/// ingest's instructions (callgrind, 300,000 deals: 2,851 M with the CHECK, 2,254 M without).
-fn insert_sorted_keys(conn: &Connection, keys: &[DealIndex]) -> rusqlite::Result<u64> {
-    conn.pragma_update(None, "ignore_check_constraints", true)?;
-    let inserted = insert_sorted_keys_unchecked(conn, keys);
-    let restored = conn.pragma_update(None, "ignore_check_constraints", false);
-    let new = inserted?;
-    restored?;
-    Ok(new)
-}
-
-/// [`insert_sorted_keys`] with the CHECK constraints already off.
-fn insert_sorted_keys_unchecked(conn: &Connection, keys: &[DealIndex]) -> rusqlite::Result<u64> {
-    let mut new = 0u64;
-    let mut chunks = keys.chunks_exact(CHUNK);
-    if chunks.len() > 0 {
-        let mut stmt = conn.prepare_cached(INSERT_DEALS_CHUNK.as_str())?;
-        for chunk in &mut chunks {
-            for (i, key) in chunk.iter().enumerate() {
-                bind_deal_row(&mut stmt, i, key)?;
-            }
-            // INSERT OR IGNORE counts only the rows it inserted (sqlite3_changes).
-            new += stmt.raw_execute()? as u64;
-        }
-    }
-    let mut stmt = conn.prepare_cached(INSERT_DEAL)?;
-    for key in chunks.remainder() {
-        new += insert_deal(&mut stmt, key)?;
-    }
-    Ok(new)
-}
-
-/// Inserts the boards of set `set_id`.
-///
-/// A large set into a table holding fewer boards than it brings (a new database, say) is
-/// inserted with the `set_boards(deal)` index dropped and rebuilt after, in the same
-/// transaction: the rows arrive in board order, so each would otherwise insert into that index
-/// at a random place, while `CREATE INDEX` sorts the keys once and writes the index in order.
-fn insert_boards(
-    conn: &Connection,
-    set_id: i64,
-    rows: &[(i64, DealIndex)],
-) -> rusqlite::Result<()> {
-    let rebuild = rows.len() >= DEFERRED_INDEX_BOARDS && {
-        let stored: i64 = conn.query_row("SELECT count(*) FROM set_boards", [], |r| r.get(0))?;
-        stored <= rows.len() as i64
-    };
-    if rebuild {
-        conn.execute_batch("DROP INDEX set_boards_deal")?;
-    }
-    // With the index on `deal`, one row a statement: 64-row statements ran 3x slower
-    // (4.6 s against 1.5 s for 1,000,000 boards). Without it, 64 rows a statement.
-    let mut rest = rows;
-    if rebuild {
-        let mut chunks = rows.chunks_exact(CHUNK);
-        let mut stmt = conn.prepare_cached(INSERT_BOARDS_CHUNK.as_str())?;
-        for chunk in &mut chunks {
-            for (i, (board, key)) in chunk.iter().enumerate() {
-                stmt.raw_bind_parameter(3 * i + 1, set_id)?;
-                stmt.raw_bind_parameter(3 * i + 2, board)?;
-                stmt.raw_bind_parameter(3 * i + 3, key.0)?;
-            }
-            stmt.raw_execute()?;
-        }
-        rest = chunks.remainder();
-    }
-    let mut stmt = conn.prepare_cached(INSERT_BOARD_ONE)?;
-    for (board, key) in rest {
-        stmt.execute(params![set_id, board, &key.0])?;
-    }
-    if rebuild {
-        // The definition of migration 01, word for word.
-        conn.execute_batch("CREATE INDEX set_boards_deal ON set_boards(deal)")?;
-    }
-    Ok(())
-}
-
-/// The smallest set whose boards are inserted with the `set_boards(deal)` index rebuilt
-/// after ([`insert_boards`]); below it the rebuild of the boards already stored costs more
-/// than the random inserts it saves.
-const DEFERRED_INDEX_BOARDS: usize = 50_000;
-
-/// The boards of set `set_id`, ordered by board.
-fn read_set_boards(
-    conn: &Connection,
-    set_id: i64,
-    path: &str,
-) -> Result<Vec<(u64, DealIndex)>, StoreError> {
-    let mut stmt = conn
-        .prepare_cached("SELECT board, deal FROM set_boards WHERE set_id = ?1 ORDER BY board")
-        .at(path)?;
-    let mut rows = stmt.query([set_id]).at(path)?;
-    let mut out = Vec::new();
-    while let Some(row) = rows.next().at(path)? {
-        let board = board_from_sql(row.get(0).at(path)?)?;
-        let key = key_from_sql(row.get_ref(1).at(path)?)?;
-        out.push((board, key));
-    }
-    Ok(out)
-}
-
-fn board_to_sql(board: u64) -> Result<i64, StoreError> {
-    i64::try_from(board).map_err(|_| StoreError::BoardOutOfRange { board })
-}
-
-/// A stored scheme name: exactly one of the [`Scheme::name`]s dealdex writes.
-fn scheme_from_sql(value: String) -> Result<Scheme, StoreError> {
-    Scheme::ALL
-        .into_iter()
-        .find(|s| s.name() == value)
-        .ok_or(StoreError::CorruptScheme { value })
-}
-
-fn board_from_sql(value: i64) -> Result<u64, StoreError> {
-    u64::try_from(value).map_err(|_| StoreError::CorruptBoard { value })
-}
-
-/// Size in bytes of a stored value that is not what we expect.
-fn value_len(value: ValueRef<'_>) -> usize {
-    match value {
-        ValueRef::Null => 0,
-        ValueRef::Integer(_) | ValueRef::Real(_) => 8,
-        ValueRef::Text(t) | ValueRef::Blob(t) => t.len(),
-    }
-}
-
-fn key_from_sql(value: ValueRef<'_>) -> Result<DealIndex, StoreError> {
-    match value {
-        ValueRef::Blob(b) => <[u8; 13]>::try_from(b)
-            .map(DealIndex)
-            .map_err(|_| StoreError::CorruptKey { len: b.len() }),
-        other => Err(StoreError::CorruptKey {
-            len: value_len(other),
-        }),
-    }
-}
-
-fn seed_from_sql(value: ValueRef<'_>) -> Result<Option<[u8; 32]>, StoreError> {
-    match value {
-        ValueRef::Null => Ok(None),
-        ValueRef::Blob(b) => <[u8; 32]>::try_from(b)
-            .map(Some)
-            .map_err(|_| StoreError::CorruptSeedHash { len: b.len() }),
-        other => Err(StoreError::CorruptSeedHash {
-            len: value_len(other),
-        }),
     }
 }
 

@@ -132,8 +132,9 @@ impl super::Store {
         plays: &[NewPlay],
     ) -> Result<u64, StoreError> {
         let boards = play_boards(plays)?;
-        let path = &self.path;
+        let path = &self.reader.path;
         let tx = self
+            .reader
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .at(path)?;
@@ -141,7 +142,9 @@ impl super::Store {
         tx.commit().at(path)?;
         Ok(new)
     }
+}
 
+impl super::StoreReader {
     /// The plays stored for a deal, ordered by set name (plays in no set first), board and
     /// storing order.
     ///

@@ -1,4 +1,6 @@
-//! A read-only connection for SQL written by the user (`dealdex sql`).
+//! A database opened for reading only: [`ReadOnlyStore`], a type with no writing method, for
+//! the commands that only read (`query`, `export`, `stats`, `lookup`, `records`) and for SQL
+//! written by the user (`dealdex sql`).
 //!
 //! `PRAGMA query_only` alone is not read-only: it lets `PRAGMA journal_mode=DELETE` take the
 //! file out of WAL, and `ATTACH`/`VACUUM INTO` create files anywhere. [`ReadOnlyStore`]
@@ -17,12 +19,11 @@
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
-use rusqlite::Connection;
 use rusqlite::hooks::{AuthAction, AuthContext, Authorization};
 use rusqlite::limits::Limit;
 use rusqlite::types::ValueRef;
 
-use super::{At, StoreError};
+use super::{At, StoreError, StoreReader};
 
 /// Pragmas that only report, whatever their argument (a table or index name, a row limit).
 pub const REPORTING_PRAGMAS: &[&str] = &[
@@ -74,19 +75,23 @@ pub const SETTING_PRAGMAS: &[&str] = &[
     "wal_autocheckpoint",
 ];
 
-/// A database opened for reading only, for SQL the user writes (`dealdex sql`).
+/// A database opened for reading only: every reading method of [`StoreReader`] (it
+/// dereferences to one) and [`ReadOnlyStore::prepare`] for SQL the user writes, and no
+/// method that writes. Opening never creates, migrates or writes the file.
 ///
-/// Every statement that would write (INSERT, UPDATE, DELETE, CREATE, DROP, ALTER, REINDEX,
-/// ANALYZE), attach or detach a database, vacuum (in place or `INTO` a file), or change a
-/// setting through a pragma is refused when it is prepared, before it runs; reading
-/// statements and reporting pragmas (`table_info`, `integrity_check`, `journal_mode` as a
-/// query, …) work. dealdex's SQL functions (`hcp`, `pbn`, …) are registered.
+/// Every statement prepared on it that would write (INSERT, UPDATE, DELETE, CREATE, DROP,
+/// ALTER, REINDEX, ANALYZE), attach or detach a database, vacuum (in place or `INTO` a file),
+/// or change a setting through a pragma is refused when it is prepared, before it runs;
+/// reading statements and reporting pragmas (`table_info`, `integrity_check`,
+/// `journal_mode` as a query, …) work. dealdex's SQL functions (`hcp`, `pbn`, …) are
+/// registered.
 ///
 /// ```
 /// # let dir = tempfile::tempdir()?;
 /// # let path = dir.path().join("d.db");
 /// # dealdex::Store::open(&path)?;
 /// let db = dealdex::ReadOnlyStore::open(&path)?;
+/// assert_eq!(db.deal_count()?, 0);
 /// let mut query = db.prepare("SELECT count(*) AS n FROM deals")?;
 /// assert_eq!(query.column_names(), ["n"]);
 /// let mut count = None;
@@ -99,29 +104,74 @@ pub const SETTING_PRAGMAS: &[&str] = &[
 /// assert!(err.to_string().contains("PRAGMA journal_mode = DELETE is refused"));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
+///
+/// Writing does not compile: the writing methods are [`Store`](crate::Store)'s alone.
+///
+/// ```compile_fail
+/// # let dir = tempfile::tempdir()?;
+/// # let path = dir.path().join("d.db");
+/// # dealdex::Store::open(&path)?;
+/// let mut db = dealdex::ReadOnlyStore::open(&path)?;
+/// db.insert_deals(&[dealdex::DealIndex([0x4E; 13])])?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug)]
 pub struct ReadOnlyStore {
-    conn: Connection,
-    /// The path as given, for error messages.
-    path: String,
+    reader: StoreReader,
     /// What the authorizer refused last, for the error message.
     refused: Arc<Mutex<Option<String>>>,
 }
 
+impl std::ops::Deref for ReadOnlyStore {
+    type Target = StoreReader;
+
+    fn deref(&self) -> &StoreReader {
+        &self.reader
+    }
+}
+
 impl ReadOnlyStore {
-    /// Opens the existing database at `path` for reading only, as
-    /// [`Store::open_read_only`](crate::Store::open_read_only) does: never creating the
-    /// file, never migrating it (neither opening nor any statement prepared here changes
-    /// it), with dealdex's SQL functions registered. The file must be at
-    /// [`Store::SCHEMA_VERSION`](crate::Store::SCHEMA_VERSION), so that the tables, view and
-    /// functions `dealdex sql` documents are the ones there; a command that writes (through
-    /// [`Store::open`](crate::Store::open)) upgrades an older file.
+    /// Opens the existing database file at `path` for reading only, as it is: never
+    /// creating the file, never migrating its schema, never writing a byte of it.
+    ///
+    /// The type has no writing method; beneath it the file is opened with SQLite's
+    /// `SQLITE_OPEN_READONLY` flag, `PRAGMA query_only` is on, no database can be attached,
+    /// and an authorizer refuses every statement that is not reading. The file must be at [`Store::SCHEMA_VERSION`]: a reader's
+    /// queries name the current tables and views, so an older file is refused rather than
+    /// read half-way, and only a writing command upgrades it (by [`Store::open`]). The
+    /// connection has the pragmas of [`Store::open`] that change no file (page cache,
+    /// temporary tables in memory, busy timeout) and dealdex's SQL functions
+    /// ([`crate::store::sqlfn::register`]: `hcp`, `dd_tricks`, `dd_par`, …), so the queries of
+    /// [`StoreReader::find_deals`] work.
+    ///
+    /// The database file itself is never written. In WAL mode SQLite creates the `-wal` and
+    /// `-shm` side files next to it when they are missing (a reader needs the shared-memory
+    /// index) and, being read-only, leaves them there (an empty `-wal`); the next writer to
+    /// close the file removes them.
+    ///
+    /// ```
+    /// use dealdex::{DealIndex, ReadOnlyStore, Store, StoreError};
+    /// let dir = tempfile::tempdir()?;
+    /// let path = dir.path().join("d.db");
+    /// let key = DealIndex::parse_hex("0EDCCBA0976F2DA4945D8E9DC0")?;
+    /// Store::open(&path)?.insert_deals(&[key])?;
+    ///
+    /// let reader = ReadOnlyStore::open(&path)?;
+    /// assert!(reader.contains(&key)?);
+    ///
+    /// let missing = dir.path().join("none.db");
+    /// let err = ReadOnlyStore::open(&missing).unwrap_err();
+    /// assert!(matches!(err, StoreError::NoDatabase { .. }));
+    /// assert!(!missing.exists());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     ///
     /// # Errors
     /// [`StoreError::NoDatabase`] if there is no file at `path` (none is created);
-    /// [`StoreError::SchemaTooOld`] or [`StoreError::SchemaTooNew`] if its `user_version` is
-    /// not the current version (the file is left as it is); [`StoreError::Migration`] if
-    /// that is negative; [`StoreError::BadBusyTimeout`] as for `Store::open`;
+    /// [`StoreError::SchemaTooOld`] or [`StoreError::SchemaTooNew`] if the file's
+    /// `user_version` is not [`Store::SCHEMA_VERSION`] (the file is left as it is);
+    /// [`StoreError::Migration`] if its `user_version` is negative;
+    /// [`StoreError::BadBusyTimeout`] as for [`Store::open`];
     /// [`StoreError::Sqlite`] if the file cannot be opened or is not an SQLite database.
     pub fn open(path: &Path) -> Result<ReadOnlyStore, StoreError> {
         let (conn, label) = super::open_read_only_connection(path)?;
@@ -144,21 +194,9 @@ impl ReadOnlyStore {
         }))
         .at(&label)?;
         Ok(ReadOnlyStore {
-            conn,
-            path: label,
+            reader: StoreReader { conn, path: label },
             refused,
         })
-    }
-
-    /// The underlying read-only connection (the authorizer applies to every statement
-    /// prepared on it).
-    pub fn connection(&self) -> &Connection {
-        &self.conn
-    }
-
-    /// The database's path as given to [`ReadOnlyStore::open`], as errors name it.
-    pub fn path(&self) -> &str {
-        &self.path
     }
 
     /// Prepares one statement for reading: the authorizer checks it here, before anything
@@ -171,7 +209,11 @@ impl ReadOnlyStore {
     /// (dealdex sql only reads)`.
     pub fn prepare(&self, sql: &str) -> Result<ReadOnlyQuery<'_>, StoreError> {
         self.take_refused();
-        let stmt = self.conn.prepare(sql).map_err(|e| self.error(e, sql))?;
+        let stmt = self
+            .reader
+            .conn
+            .prepare(sql)
+            .map_err(|e| self.error(e, sql))?;
         Ok(ReadOnlyQuery { stmt, store: self })
     }
 
@@ -203,7 +245,7 @@ impl ReadOnlyStore {
             _ => error,
         };
         StoreError::Sqlite {
-            path: self.path.clone(),
+            path: self.reader.path.clone(),
             error,
         }
     }

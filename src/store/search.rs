@@ -16,7 +16,7 @@ use std::fmt::Write as _;
 use rusqlite::params_from_iter;
 use rusqlite::types::Value;
 
-use super::{At, Store, StoreError, board_from_sql, key_from_sql};
+use super::{At, StoreError, board_from_sql, key_from_sql};
 use crate::model::index::DealIndex;
 #[cfg(doc)]
 use crate::query::Query;
@@ -88,7 +88,7 @@ impl Search {
     }
 }
 
-impl Store {
+impl super::StoreReader {
     /// How many deals match `filter` (a query compiled by [`Query::to_sql`]) in the scope
     /// `set`: stored deals, each once, for `None`; boards of the set named `name` for
     /// `Some(name)`, so a deal at two boards counts twice (0 when there is no such set: tell
@@ -294,40 +294,6 @@ impl Store {
         Ok(())
     }
 
-    /// The statement [`Store::count_deals`] runs, for showing (`dealdex query --count
-    /// --explain`): the SQL on the first line, then one line `-- ?k = VALUE` per
-    /// placeholder, VALUE in rusqlite's `Debug` form (`Integer(15)`, `Text("club")`); every
-    /// line ends in `\n`. Needs no database.
-    ///
-    /// ```
-    /// use dealdex::query::Query;
-    /// let filter = Query::parse("hcp(N) >= 15")?.to_sql();
-    /// let text = dealdex::Store::explain_count_deals(&filter, Some("club"));
-    /// assert!(text.starts_with("SELECT count(*) FROM deal_features JOIN set_boards "));
-    /// assert!(text.ends_with("\n-- ?1 = Integer(15)\n-- ?2 = Text(\"club\")\n"));
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn explain_count_deals(filter: &SqlFilter, set: Option<&str>) -> String {
-        Search::new(filter, set, Want::Count).explain()
-    }
-
-    /// The statement [`Store::find_deals`] and [`Store::for_each_match`] run, shown as by
-    /// [`Store::explain_count_deals`] (`dealdex query --explain`). Needs no database.
-    ///
-    /// ```
-    /// use dealdex::query::Query;
-    /// let filter = Query::parse("hcp(N) >= 15")?.to_sql();
-    /// let text = dealdex::Store::explain_find_deals(&filter, None, Some(10));
-    /// let (sql, params) = text.split_once('\n').unwrap();
-    /// assert!(sql.starts_with("SELECT deal_features.key, NULL FROM deal_features WHERE "));
-    /// assert!(sql.ends_with(" ORDER BY deal_features.key LIMIT 10"));
-    /// assert_eq!(params, "-- ?1 = Integer(15)\n");
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn explain_find_deals(filter: &SqlFilter, set: Option<&str>, limit: Option<u64>) -> String {
-        Search::new(filter, set, Want::Deals { limit }).explain()
-    }
-
     /// Calls `key` with every stored deal's key, once each and in key order, for `set`
     /// `None`; with the deal of each board of the set named `name`, in board order, for
     /// `Some(name)` (nothing when there is no such set). One row is held at a time, so a
@@ -379,5 +345,41 @@ impl Store {
             key(key_from_sql(row.get_ref(0).at(path)?)?)?;
         }
         Ok(())
+    }
+}
+
+impl super::StoreReader {
+    /// The statement [`Store::count_deals`] runs, for showing (`dealdex query --count
+    /// --explain`): the SQL on the first line, then one line `-- ?k = VALUE` per
+    /// placeholder, VALUE in rusqlite's `Debug` form (`Integer(15)`, `Text("club")`); every
+    /// line ends in `\n`. Needs no database.
+    ///
+    /// ```
+    /// use dealdex::query::Query;
+    /// let filter = Query::parse("hcp(N) >= 15")?.to_sql();
+    /// let text = dealdex::StoreReader::explain_count_deals(&filter, Some("club"));
+    /// assert!(text.starts_with("SELECT count(*) FROM deal_features JOIN set_boards "));
+    /// assert!(text.ends_with("\n-- ?1 = Integer(15)\n-- ?2 = Text(\"club\")\n"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn explain_count_deals(filter: &SqlFilter, set: Option<&str>) -> String {
+        Search::new(filter, set, Want::Count).explain()
+    }
+
+    /// The statement [`Store::find_deals`] and [`Store::for_each_match`] run, shown as by
+    /// [`StoreReader::explain_count_deals`] (`dealdex query --explain`). Needs no database.
+    ///
+    /// ```
+    /// use dealdex::query::Query;
+    /// let filter = Query::parse("hcp(N) >= 15")?.to_sql();
+    /// let text = dealdex::StoreReader::explain_find_deals(&filter, None, Some(10));
+    /// let (sql, params) = text.split_once('\n').unwrap();
+    /// assert!(sql.starts_with("SELECT deal_features.key, NULL FROM deal_features WHERE "));
+    /// assert!(sql.ends_with(" ORDER BY deal_features.key LIMIT 10"));
+    /// assert_eq!(params, "-- ?1 = Integer(15)\n");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn explain_find_deals(filter: &SqlFilter, set: Option<&str>, limit: Option<u64>) -> String {
+        Search::new(filter, set, Want::Deals { limit }).explain()
     }
 }

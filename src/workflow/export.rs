@@ -30,7 +30,7 @@ use serde::Serialize;
 
 use crate::formats::{Board, WriteOptions};
 use crate::model::index::{DealIndex, IndexError};
-use crate::store::{SetInfo, Store, StoreError};
+use crate::store::{SetInfo, StoreError, StoreReader};
 use crate::workflow::output::{
     ExportedFile, Output, RenderError, WriteError, render_set, write_rendered,
 };
@@ -86,7 +86,7 @@ pub enum ExportError {
     NoSet {
         /// The name asked for.
         set: String,
-        /// The database, as the store names it ([`Store::path`]).
+        /// The database, as the store names it ([`StoreReader::path`]).
         database: String,
     },
     /// A stored key that is not a deal (the file was changed outside dealdex).
@@ -134,7 +134,7 @@ impl crate::Classify for ExportError {
 /// # Errors
 /// [`ExportError::NoSet`], [`ExportError::CorruptKey`] for a stored key that is no deal, or
 /// [`ExportError::Store`] when reading fails.
-pub fn stored_set(store: &Store, set: &str) -> Result<(SetInfo, Vec<Board>), ExportError> {
+pub fn stored_set(store: &StoreReader, set: &str) -> Result<(SetInfo, Vec<Board>), ExportError> {
     let info = store.set(set)?.ok_or_else(|| ExportError::NoSet {
         set: set.to_owned(),
         database: store.path().to_owned(),
@@ -168,7 +168,7 @@ pub fn stored_set(store: &Store, set: &str) -> Result<(SetInfo, Vec<Board>), Exp
 /// hold the set (nothing written), or a file that cannot be written.
 pub fn export(
     job: &ExportJob,
-    store: &Store,
+    store: &StoreReader,
     stdout: &mut dyn Write,
 ) -> Result<ExportReport, ExportError> {
     let (info, boards) = stored_set(store, &job.set)?;

@@ -19,7 +19,7 @@ use serde::{Serialize, Serializer};
 
 use crate::dd::{Par, TrickTable};
 use crate::{
-    Card, Classify, Deal, DealIndex, ErrorClass, Scheme, Seat, Store, StoreError, Strain,
+    Card, Classify, Deal, DealIndex, ErrorClass, Scheme, Seat, StoreError, StoreReader, Strain,
     Vulnerability,
 };
 
@@ -215,7 +215,7 @@ impl Classify for LookupError {
 ///
 /// # Errors
 /// [`LookupError::Store`]: a failed read, or a corrupt row (key, table or play).
-pub fn run(job: &LookupJob, store: Option<&Store>) -> Result<LookupReport, LookupError> {
+pub fn run(job: &LookupJob, store: Option<&StoreReader>) -> Result<LookupReport, LookupError> {
     let key = DealIndex::from_deal(&job.deal);
     let mut report = LookupReport {
         deal: job.deal,

@@ -23,7 +23,7 @@ use serde::Serialize;
 use crate::Classify;
 use crate::formats::{Board, DealFormat, FormatError, WriteOptions};
 use crate::query::{Dialect, DialectError, Query, QueryError as ParseError};
-use crate::{ErrorClass, Store, StoreError};
+use crate::{ErrorClass, StoreError, StoreReader};
 
 /// What a query job does with the matching deals.
 #[derive(Clone, Copy)]
@@ -180,7 +180,7 @@ impl Classify for QueryWorkflowError {
 ///
 /// # Errors
 /// [`QueryWorkflowError::NoSet`], or the store's error.
-fn check_set(store: &Store, set: Option<&str>) -> Result<(), QueryWorkflowError> {
+fn check_set(store: &StoreReader, set: Option<&str>) -> Result<(), QueryWorkflowError> {
     match set {
         Some(name) if store.set(name)?.is_none() => Err(QueryWorkflowError::NoSet {
             set: name.to_owned(),
@@ -199,7 +199,7 @@ fn check_set(store: &Store, set: Option<&str>) -> Result<(), QueryWorkflowError>
 /// scope or a limit.
 pub fn run(
     job: &QueryJob,
-    store: Option<&Store>,
+    store: Option<&StoreReader>,
     out: &mut dyn Write,
 ) -> Result<QueryReport, QueryWorkflowError> {
     let start = Instant::now();
@@ -247,8 +247,8 @@ pub fn run(
             dialect: Dialect::Sqlite,
         } => {
             let text = match count {
-                true => Store::explain_count_deals(&filter, set),
-                false => Store::explain_find_deals(&filter, set, limit),
+                true => StoreReader::explain_count_deals(&filter, set),
+                false => StoreReader::explain_find_deals(&filter, set, limit),
             };
             out.write_all(text.as_bytes())?;
             report.bytes = text.len() as u64;

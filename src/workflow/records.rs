@@ -3,7 +3,7 @@
 //!
 //! ```
 //! use dealdex::records::RecordOptions;
-//! use dealdex::workflow::records::{RecordsJob, RecordsSource, SheetFormat, run};
+//! use dealdex::workflow::records::{RecordsJob, RecordsSource, RecordsStore, SheetFormat, run};
 //! use dealdex::{DealIndex, NewSet, Seed, Store};
 //! let seed: Seed = "42".repeat(32).parse()?;
 //! let keys: Vec<(u64, DealIndex)> =
@@ -16,7 +16,7 @@
 //! std::fs::create_dir_all(&dir)?;
 //! let out = dir.join("club.html");
 //! let job = RecordsJob::new(RecordsSource::Set("club".into()), out.clone(), SheetFormat::Html);
-//! let report = run(&job, Some(&mut store), &mut |_| {})?;
+//! let report = run(&job, Some(RecordsStore::Reading(&store)), &mut |_| {})?;
 //! assert_eq!((report.boards, report.pages, report.analysed), (6, 2, 0));
 //! assert!(std::fs::read_to_string(&out)?.contains("Board 6"));
 //! # std::fs::remove_dir_all(&dir)?;
@@ -34,7 +34,7 @@ use crate::formats::DealFormat;
 use crate::model::index::DealIndex;
 use crate::records::pdf::PdfError;
 use crate::records::{RecordBoard, RecordOptions, RecordSheet, SheetHeader, html, pdf};
-use crate::store::{Store, StoreError};
+use crate::store::{Store, StoreError, StoreReader};
 use crate::workflow::export::{ExportError, stored_set};
 use crate::workflow::input::{ReadFileError, read_deal_file};
 use crate::workflow::output::{WriteError, write_whole};
@@ -241,11 +241,19 @@ impl Classify for RecordsError {
 /// being written.
 pub fn run(
     job: &RecordsJob,
-    store: Option<&mut Store>,
+    store: Option<RecordsStore<'_>>,
     progress: &mut dyn FnMut(SolveProgress),
 ) -> Result<RecordsReport, RecordsError> {
     let started = Instant::now();
-    let (mut header, mut boards) = gather(job, store.as_deref())?;
+    let reader = store.as_ref().map(|s| match s {
+        RecordsStore::Reading(r) => *r,
+        RecordsStore::Writing(w) => &***w,
+    });
+    let (mut header, mut boards) = gather(job, reader)?;
+    let store = match store {
+        Some(RecordsStore::Writing(w)) => Some(w),
+        _ => None,
+    };
     if let Some(event) = &job.event {
         header.event = event.clone();
     }
@@ -305,10 +313,19 @@ pub fn run(
     })
 }
 
+/// The database a records job reads a set (and stored tables) from: read only, or, for a
+/// job that solves, a store that keeps the tables it solves.
+pub enum RecordsStore<'a> {
+    /// Reading only: tables solved by the job are not stored.
+    Reading(&'a StoreReader),
+    /// Reading, and storing the tables the job solves.
+    Writing(&'a mut Store),
+}
+
 /// The header and boards of the job's source, with the tables known without solving.
 fn gather(
     job: &RecordsJob,
-    store: Option<&Store>,
+    store: Option<&StoreReader>,
 ) -> Result<(SheetHeader, Vec<RecordBoard>), RecordsError> {
     match &job.source {
         RecordsSource::Set(name) => {

@@ -24,7 +24,7 @@ use crate::formats::DealFormat;
 use crate::formats::SkippedBoard;
 use crate::stats::{Report, SetStats};
 use crate::workflow::input::{ReadFileError, read_deal_pieces};
-use crate::{DealIndex, ErrorClass, Store, StoreError};
+use crate::{DealIndex, ErrorClass, StoreError, StoreReader};
 
 /// Keys read from the database before they are counted in parallel (bounded memory:
 /// 13 bytes each).
@@ -117,7 +117,7 @@ pub struct StatsRun {
 ///
 /// # Errors
 /// [`StatsError`]: an unreadable file, a missing set, no deals, a failed or corrupt read.
-pub fn run(job: &StatsJob, store: Option<&Store>) -> Result<StatsRun, StatsError> {
+pub fn run(job: &StatsJob, store: Option<&StoreReader>) -> Result<StatsRun, StatsError> {
     let mut skipped = Vec::new();
     let mut warnings = Vec::new();
     let stats = match &job.source {

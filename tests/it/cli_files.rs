@@ -449,7 +449,7 @@ fn failed_requests_leave_foreign_and_empty_files_as_they_were() {
         .unwrap();
     assert_eq!(mine, "mine");
     assert_eq!(
-        Store::open_read_only(&foreign)
+        dealdex::ReadOnlyStore::open(&foreign)
             .unwrap()
             .deal_count()
             .unwrap(),

@@ -7,7 +7,7 @@
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-use dealdex::{Seed, Store};
+use dealdex::Seed;
 use tempfile::TempDir;
 
 use crate::common::{entries, stderr};
@@ -31,7 +31,7 @@ fn seed_in(path: &Path) -> Seed {
 
 /// The sets of a database: (name, seed_sha256).
 fn sets(db: &Path) -> Vec<(String, Option<[u8; 32]>)> {
-    let store = Store::open_read_only(db).unwrap();
+    let store = dealdex::ReadOnlyStore::open(db).unwrap();
     let names: Vec<String> = store
         .connection()
         .prepare("SELECT name FROM sets ORDER BY name")
