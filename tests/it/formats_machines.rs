@@ -68,6 +68,38 @@ fn bri_of(d: &Deal) -> Vec<u8> {
     out
 }
 
+/// The hand-built parts are what others write: the published BRI part (FORMATS.md §5, each
+/// hand's numbers in any order) and Big Deal's DUP records of its own PBN's deals.
+#[test]
+fn hand_built_parts_are_the_published_and_big_deals() {
+    fn hands(part: &[u8]) -> Vec<Vec<&[u8]>> {
+        part.chunks(26)
+            .map(|h| {
+                let mut cards: Vec<&[u8]> = h.chunks(2).collect();
+                cards.sort_unstable();
+                cards
+            })
+            .collect()
+    }
+    let (bri, d) = bri_example();
+    assert_eq!(hands(&bri_of(&d)), hands(bri.as_bytes()));
+    for prefix in ["bd1-10", "bd11-20", "bd29-56"] {
+        let fixture = |ext: &str| {
+            std::fs::read(crate::common::fixture(&format!(
+                "bigdeal-ranges/{prefix}.{ext}"
+            )))
+            .unwrap()
+        };
+        let pbn = dealdex::formats::Pbn.read(&fixture("pbn")).unwrap();
+        let dup = fixture("dup");
+        assert_eq!(dup.len(), 156 * pbn.len());
+        for (rec, b) in dup.chunks(156).zip(&pbn) {
+            assert_eq!(&rec[..78], bri_of(&b.deal).as_slice(), "{prefix}");
+            assert_eq!(&rec[78..146], dge_of(&b.deal).as_slice(), "{prefix}");
+        }
+    }
+}
+
 fn boards(first: u64, deals: &[Deal]) -> Vec<Board> {
     deals
         .iter()
