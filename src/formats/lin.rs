@@ -177,9 +177,17 @@ impl Pair<'_> {
         self.key.eq_ignore_ascii_case(key)
     }
 
-    /// The location of byte `off` of the value.
+    /// The position of byte `off` of the value: on the value's own line, or, for a value
+    /// that a damaged file breaks over lines, on the line that byte is on.
     fn at(&self, off: usize) -> InputPosition {
-        InputPosition::at_line_column(self.vline, self.vcol.saturating_add(off))
+        let before = &self.value[..off.min(self.value.len())];
+        match before.iter().rposition(|&c| c == b'\n') {
+            None => InputPosition::at_line_column(self.vline, self.vcol.saturating_add(off)),
+            Some(last) => {
+                let breaks = before.iter().filter(|&&c| c == b'\n').count();
+                InputPosition::at_line_column(self.vline + breaks, off - last)
+            }
+        }
     }
 
     fn err(&self, off: usize, message: impl Into<String>) -> FormatError {

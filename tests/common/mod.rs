@@ -56,3 +56,129 @@ pub fn entries(d: &Path) -> Vec<String> {
 pub fn full_tests() -> bool {
     std::env::var_os("DEALDEX_FULL_TESTS").is_some_and(|v| v == "1")
 }
+
+/// One board of `tests/fixtures/seed-stream/expected.txt`: the deal stream as `derive.py`
+/// derives it from the specification alone (see that folder's README).
+#[derive(Clone, Debug)]
+pub struct DerivedBoard {
+    /// The board number.
+    pub board: u64,
+    /// 2 when the board's own block gave the index, 3 when the nonce-`board` stream did.
+    pub step: u8,
+    /// The 13-byte index as 26 hex digits and the board's `-X` digit (`--format hex`).
+    pub hex_line: String,
+    /// The Pavlicek hand-record number (index + 1), decimal.
+    pub number: String,
+    /// The deal string from the board's dealer.
+    pub deal: String,
+}
+
+/// What `tests/fixtures/seed-stream/expected.txt` holds: the boards of seed `000102…1e1f`
+/// (1..=32, then the boards of 33..=2000 derived by step 3) and the SHA-256 of the rows of
+/// the Parquet shard of seed `5d…5d`, boards 1..=1200, as text.
+pub fn derived_stream() -> (Vec<DerivedBoard>, String) {
+    let text = std::fs::read_to_string(fixture("seed-stream/expected.txt")).unwrap();
+    let mut boards = Vec::new();
+    let mut rows_sha256 = None;
+    for line in text.lines() {
+        let f: Vec<&str> = line.splitn(6, ' ').collect();
+        match f[0] {
+            "board" => boards.push(DerivedBoard {
+                board: f[1].parse().unwrap(),
+                step: f[2].parse().unwrap(),
+                hex_line: f[3].to_owned(),
+                number: f[4].to_owned(),
+                deal: f[5].to_owned(),
+            }),
+            "parquet-rows-sha256" => rows_sha256 = Some(f[1].to_owned()),
+            _ => {}
+        }
+    }
+    (boards, rows_sha256.expect("a parquet-rows-sha256 line"))
+}
+
+/// What a reader's answer to arbitrary or damaged bytes must be, whichever it is (the fuzzing
+/// proptests' check, so that they assert more than "no panic"):
+/// - `Ok(boards)`: the boards survive a round trip: written in the same format (numbered as
+///   read) and read again, they are the same deals in the same order. A writer may refuse
+///   boards the format cannot hold, but only as [`FormatErrorKind::Unwritable`].
+/// - `Err(e)`: a reading kind (not `Unwritable`), a message, and a location inside `data`
+///   (a line that exists, a column within it or just past its end, a byte offset not past
+///   the end, records counted from 1).
+///
+/// Returns the reason when the answer breaks one of these.
+///
+/// [`FormatErrorKind::Unwritable`]: dealdex::formats::FormatErrorKind::Unwritable
+pub fn check_read_outcome(
+    format: &dyn dealdex::formats::DealFormat,
+    data: &[u8],
+) -> Result<(), String> {
+    use dealdex::formats::{FormatErrorKind, ReadOptions, WriteOptions};
+    let name = format.info().name;
+    match format.read_numbered(data, &ReadOptions::default()) {
+        Ok(read) => {
+            let boards = read.boards;
+            if boards.is_empty() {
+                return Ok(());
+            }
+            let numbers = boards.iter().filter_map(|b| b.number);
+            let first = numbers.clone().min().unwrap_or(1);
+            let opts = WriteOptions {
+                first_board: first,
+                last_board: numbers.max().unwrap_or(1),
+                ..WriteOptions::default()
+            };
+            let out = match dealdex::formats::write_set(format, &boards, &opts) {
+                Ok(out) => out,
+                Err(e) if e.kind() == FormatErrorKind::Unwritable => return Ok(()),
+                Err(e) => return Err(format!("{name}: writing what was read: {e} ({e:?})")),
+            };
+            let again = format
+                .read_numbered(
+                    &out,
+                    &ReadOptions {
+                        first_board: Some(first),
+                    },
+                )
+                .map_err(|e| format!("{name}: reading what was written: {e}"))?;
+            let deals =
+                |b: &[dealdex::formats::Board]| b.iter().map(|b| b.deal).collect::<Vec<_>>();
+            if deals(&again.boards) != deals(&boards) {
+                return Err(format!(
+                    "{name}: the deals read differ after a round trip: {:?} then {:?}",
+                    deals(&boards),
+                    deals(&again.boards)
+                ));
+            }
+            Ok(())
+        }
+        Err(e) => {
+            if e.kind() == FormatErrorKind::Unwritable {
+                return Err(format!("{name}: a reader gave a writer's error: {e}"));
+            }
+            if e.message.is_empty() {
+                return Err(format!("{name}: an error without a message: {e:?}"));
+            }
+            let lines: Vec<&[u8]> = data.split(|&c| c == b'\n').collect();
+            let line_ok = |l: usize| l >= 1 && l <= lines.len();
+            let p = &e.position;
+            let at = |x: Option<u64>| x.map(|x| x as usize);
+            let ok = match (at(p.record), at(p.line), at(p.column), p.byte) {
+                (Some(r), _, _, b) => r >= 1 && b.is_none_or(|b| b <= data.len() as u64),
+                (None, Some(l), Some(c), _) => line_ok(l) && c >= 1 && c <= lines[l - 1].len() + 1,
+                (None, Some(l), None, _) => line_ok(l),
+                (None, None, _, Some(b)) => b <= data.len() as u64,
+                _ => p.is_nowhere(),
+            };
+            if ok {
+                Ok(())
+            } else {
+                Err(format!(
+                    "{name}: error outside the {} bytes ({} lines): {e} ({e:?})",
+                    data.len(),
+                    lines.len()
+                ))
+            }
+        }
+    }
+}

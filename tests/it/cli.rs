@@ -4,12 +4,13 @@
 use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::Stdio;
+use std::time::{Duration, Instant};
 
 use dealdex::{Deal, DealIndex, Scheme, Seat, Store};
 use predicates::prelude::*;
 use tempfile::TempDir;
 
-use crate::common::dealdex;
+use crate::common::{self, dealdex};
 
 const SEED: &str = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f";
 const SEED2: &str = "1f1e1d1c1b1a191817161514131211100f0e0d0c0b0a09080706050403020100";
@@ -88,32 +89,116 @@ fn shards_concatenate_to_the_whole() {
 
 #[test]
 fn golden_values_are_stable() {
-    // The derivation is a published contract (src/generate.rs): these must never change.
+    // The derivation is a published contract (README "Generation: how a set is derived from
+    // its seed", src/generation/stream.rs): these must never change. The expected values are
+    // derived without dealdex, by tests/fixtures/seed-stream/derive.py (Python's standard
+    // library: ChaCha20 from RFC 8439, the Pavlicek unrank and the index from FORMATS.md).
+    let (derived, _) = common::derived_stream();
+    let first: Vec<&common::DerivedBoard> = derived.iter().filter(|b| b.board <= 32).collect();
+    assert_eq!(
+        first.iter().map(|b| b.board).collect::<Vec<_>>(),
+        (1..=32).collect::<Vec<_>>()
+    );
     let dir = TempDir::new().unwrap();
-    let out = stdout_of(
+    let hex = stdout_of(
         dir.path(),
         &[
-            "generate", "--boards", "1-3", "--seed", SEED, "--format", "hex", "--no-db", "-q",
+            "generate", "--boards", "1-32", "--seed", SEED, "--format", "hex", "--no-db", "-q",
         ],
         "2",
     );
+    let hex = String::from_utf8(hex).unwrap();
+    let want: Vec<&str> = first.iter().map(|b| b.hex_line.as_str()).collect();
+    assert_eq!(hex.lines().collect::<Vec<_>>(), want);
+    assert!(hex.starts_with(GOLDEN), "{hex}");
+    // JSON lines: the hand-record number and the deal from the dealer.
+    let json = stdout_of(
+        dir.path(),
+        &[
+            "generate", "--boards", "1-32", "--seed", SEED, "--format", "json", "--no-db", "-q",
+        ],
+        "2",
+    );
+    let json = String::from_utf8(json).unwrap();
+    assert_eq!(json.lines().count(), 32);
+    for (line, b) in json.lines().zip(&first) {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert_eq!(v["board"], b.board, "{line}");
+        assert_eq!(v["number"], b.number.as_str(), "{line}");
+        assert_eq!(v["deal"], b.deal.as_str(), "{line}");
+        assert_eq!(
+            format!("{}-{:X}", v["index"].as_str().unwrap(), b.board % 16),
+            b.hex_line
+        );
+    }
+    // The library gives the same deals.
     let seed: dealdex::Seed = SEED.parse().unwrap();
-    let expected: String = (1..=3)
-        .map(|b| {
-            format!(
-                "{}-{:X}\n",
-                DealIndex::from_deal(&seed.board_deal(b)),
-                b % 16
-            )
-        })
-        .collect();
-    assert_eq!(String::from_utf8(out).unwrap(), expected);
-    assert_eq!(expected, GOLDEN);
+    for b in &first {
+        let deal = seed.board_deal(b.board);
+        assert_eq!(deal.number(Scheme::Pavlicek).to_string(), b.number);
+        assert_eq!(
+            format!("{}-{:X}", DealIndex::from_deal(&deal), b.board % 16),
+            b.hex_line
+        );
+    }
 }
 
-/// Boards 1-3 of [`SEED`], pinned when the derivation was published.
+/// Boards 1-3 of [`SEED`], pinned when the derivation was published (and the first three
+/// lines of tests/fixtures/seed-stream/expected.txt).
 const GOLDEN: &str =
     "4E68D9D7355102BCD2AC7E23E2-1\nE14106AE72C830E6F666C5B5FC-2\nB516728B85F1D6EC894CBA4F30-3\n";
+
+/// The boards whose five candidates of their own block are all at least D take their index
+/// from the nonce-k keystream (step 3 of the derivation): derived without dealdex too.
+#[test]
+fn the_rejection_path_matches_the_derivation() {
+    let (derived, _) = common::derived_stream();
+    let rejected: Vec<&common::DerivedBoard> = derived.iter().filter(|b| b.step == 3).collect();
+    assert!(rejected.len() >= 5, "{rejected:?}");
+    let dir = TempDir::new().unwrap();
+    let hex = stdout_of(
+        dir.path(),
+        &[
+            "generate", "--count", "2000", "--seed", SEED, "--format", "hex", "--out", "-", "-q",
+        ],
+        "2",
+    );
+    let hex = String::from_utf8(hex).unwrap();
+    let lines: Vec<&str> = hex.lines().collect();
+    assert_eq!(lines.len(), 2000);
+    for b in &derived {
+        assert_eq!(lines[b.board as usize - 1], b.hex_line, "board {}", b.board);
+    }
+    // Alone (a shard of one board), through the library too.
+    let seed: dealdex::Seed = SEED.parse().unwrap();
+    for b in &rejected {
+        let one = stdout_of(
+            dir.path(),
+            &[
+                "generate",
+                "--count",
+                "1",
+                "--start",
+                &b.board.to_string(),
+                "--seed",
+                SEED,
+                "--format",
+                "hex",
+                "--out",
+                "-",
+                "-q",
+            ],
+            "1",
+        );
+        assert_eq!(String::from_utf8(one).unwrap(), format!("{}\n", b.hex_line));
+        assert_eq!(
+            seed.board_deal(b.board)
+                .number(Scheme::Pavlicek)
+                .to_string(),
+            b.number
+        );
+    }
+}
 
 #[test]
 fn tournament_set_pbn_is_canonical_and_stored() {
@@ -463,33 +548,77 @@ fn bad_input_exits_2_with_one_line_and_leaves_the_db_alone() {
         .stderr(predicate::str::contains("bad.pbn: line 2"));
 }
 
-#[test]
-fn closed_pipe_ends_quietly() {
-    let dir = TempDir::new().unwrap();
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_dealdex"))
-        .current_dir(dir.path())
-        .args(["deal", "1..1000000", "--format", "hex"])
+/// Runs `cmd` with stdout a pipe, reads its first line, closes the pipe and waits: the
+/// process must notice the closed pipe (EPIPE) and end by itself within `limit`, with exit
+/// status 0 and nothing on stderr. Gives the first line.
+fn first_line_then_closed_pipe(mut cmd: std::process::Command, limit: Duration) -> String {
+    let mut child = cmd
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
     let mut first = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut first)
-        .unwrap();
-    assert_eq!(first, "E4E4E4E4E4E4E4E4E4E4E4E4E4\n");
-    // The writer must notice the closed pipe and stop by itself, soon.
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    {
+        let mut stdout = BufReader::new(child.stdout.take().unwrap());
+        stdout.read_line(&mut first).unwrap();
+        // Dropped here: the read end of the pipe closes.
+    }
+    let deadline = Instant::now() + limit;
     while child.try_wait().unwrap().is_none() {
-        if std::time::Instant::now() > deadline {
+        if Instant::now() > deadline {
             child.kill().unwrap();
-            panic!("dealdex kept running after its reader closed the pipe");
+            let out = child.wait_with_output().unwrap();
+            panic!(
+                "still running {limit:?} after its reader closed the pipe (EPIPE ignored?); \
+                 stderr: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
         }
-        std::thread::sleep(std::time::Duration::from_millis(20));
+        std::thread::sleep(Duration::from_millis(20));
     }
     let out = child.wait_with_output().unwrap();
-    assert_eq!(out.status.code(), Some(0));
+    // Killed by SIGPIPE would be no exit code at all; an error exit names the pipe.
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{:?}: {}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+    first
+}
+
+#[test]
+fn closed_pipe_ends_quietly() {
+    let dir = TempDir::new().unwrap();
+    // A trillion deals: at a million deals a second, 11 days if the closed pipe went
+    // unnoticed, so ending within 30 s means the writer stopped on EPIPE.
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_dealdex"));
+    cmd.current_dir(dir.path()).args([
+        "generate",
+        "--count",
+        "1000000000000",
+        "--seed",
+        SEED,
+        "--format",
+        "hex",
+        "--out",
+        "-",
+        "--no-db",
+        "-q",
+    ]);
+    let (derived, _) = common::derived_stream();
+    let first = first_line_then_closed_pipe(cmd, Duration::from_secs(30));
+    assert_eq!(first, format!("{}\n", derived[0].hex_line));
+    // Nothing else was made: no database, no file.
+    assert_eq!(common::entries(dir.path()), Vec::<String>::new());
+    // `deal` over a range as long: the same.
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_dealdex"));
+    cmd.current_dir(dir.path())
+        .args(["deal", "1..1000000000000", "--format", "hex"]);
+    let first = first_line_then_closed_pipe(cmd, Duration::from_secs(30));
+    assert_eq!(first, "E4E4E4E4E4E4E4E4E4E4E4E4E4\n");
 }
 
 #[test]

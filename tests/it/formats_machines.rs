@@ -4,10 +4,12 @@
 
 use dealdex::InputPosition;
 use dealdex::formats::{
-    Board, Bri, DealFormat, Dge, Dlm, Dup, FormatError, WriteOptions, write_set,
+    Board, Bri, DealFormat, Dge, Dlm, Dup, FormatError, FormatErrorKind, WriteOptions, write_set,
 };
 use dealdex::{DEALS, Deal, Scheme};
 use proptest::prelude::*;
+
+use crate::common::check_read_outcome;
 
 fn vectors() -> serde_json::Value {
     serde_json::from_str(include_str!("../fixtures/vectors.json")).unwrap()
@@ -39,6 +41,63 @@ fn dge_of(d: &Deal) -> Vec<u8> {
     }
     assert_eq!(out.len(), 68);
     out
+}
+
+/// The BRI part of a deal written by hand (FORMATS.md §5): N's, E's and S's 13 cards as
+/// two-digit numbers ♠A = 01 … ♠2 = 13, ♥A = 14 … ♣2 = 52, ascending within each hand.
+fn bri_of(d: &Deal) -> Vec<u8> {
+    let text = d.to_string(); // "N:S.H.D.C S.H.D.C …"
+    let mut out = Vec::new();
+    for hand in text[2..].split(' ').take(3) {
+        let mut numbers: Vec<usize> = hand
+            .split('.')
+            .enumerate()
+            .flat_map(|(suit, holding)| {
+                holding
+                    .chars()
+                    .map(move |r| suit * 13 + "AKQJT98765432".find(r).unwrap() + 1)
+            })
+            .collect();
+        numbers.sort_unstable();
+        assert_eq!(numbers.len(), 13);
+        for n in numbers {
+            out.extend_from_slice(format!("{n:02}").as_bytes());
+        }
+    }
+    assert_eq!(out.len(), 78);
+    out
+}
+
+/// The hand-built parts are what others write: the published BRI part (FORMATS.md §5, each
+/// hand's numbers in any order) and Big Deal's DUP records of its own PBN's deals.
+#[test]
+fn hand_built_parts_are_the_published_and_big_deals() {
+    fn hands(part: &[u8]) -> Vec<Vec<&[u8]>> {
+        part.chunks(26)
+            .map(|h| {
+                let mut cards: Vec<&[u8]> = h.chunks(2).collect();
+                cards.sort_unstable();
+                cards
+            })
+            .collect()
+    }
+    let (bri, d) = bri_example();
+    assert_eq!(hands(&bri_of(&d)), hands(bri.as_bytes()));
+    for prefix in ["bd1-10", "bd11-20", "bd29-56"] {
+        let fixture = |ext: &str| {
+            std::fs::read(crate::common::fixture(&format!(
+                "bigdeal-ranges/{prefix}.{ext}"
+            )))
+            .unwrap()
+        };
+        let pbn = dealdex::formats::Pbn.read(&fixture("pbn")).unwrap();
+        let dup = fixture("dup");
+        assert_eq!(dup.len(), 156 * pbn.len());
+        for (rec, b) in dup.chunks(156).zip(&pbn) {
+            assert_eq!(&rec[..78], bri_of(&b.deal).as_slice(), "{prefix}");
+            assert_eq!(&rec[78..146], dge_of(&b.deal).as_slice(), "{prefix}");
+        }
+    }
 }
 
 fn boards(first: u64, deals: &[Deal]) -> Vec<Board> {
@@ -591,6 +650,15 @@ fn machine_formats() -> [&'static dyn DealFormat; 4] {
     [&Dup, &Bri, &Dge, &Dlm]
 }
 
+/// The record size of the fixed-size formats (DUP 156, BRI and DGE 128 bytes), else `None`.
+fn record_len(format: &dyn DealFormat) -> Option<usize> {
+    match format.info().name {
+        "dup" => Some(156),
+        "bri" | "dge" => Some(128),
+        _ => None,
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(48))]
 
@@ -626,13 +694,31 @@ proptest! {
         for r in &read[1..] {
             prop_assert_eq!(r, &read[0]);
         }
-        // And across: DUP's BRI part is a BRI record's, its DGE part a DGE record's.
+        // And byte for byte as FORMATS.md §5 and §6 lay them out, each record built here from
+        // the deal string (bri_of, dge_of), not from another dealdex writer.
         let dup = write_set(&Dup, &set, &WriteOptions::default()).unwrap();
         let bri = write_set(&Bri, &set, &WriteOptions::default()).unwrap();
         let dge = write_set(&Dge, &set, &WriteOptions::default()).unwrap();
-        for i in 0..deals.len() {
-            prop_assert_eq!(&dup[i * 156..i * 156 + 78], &bri[i * 128..i * 128 + 78]);
-            prop_assert_eq!(&dup[i * 156 + 78..i * 156 + 146], &dge[i * 128..i * 128 + 68]);
+        prop_assert_eq!(dup.len(), 156 * deals.len());
+        prop_assert_eq!(bri.len(), 128 * deals.len());
+        prop_assert_eq!(dge.len(), 128 * deals.len());
+        // Big Deal's trailer (its .dup files, e.g. bd2-9.dup `YN1  0 08 `): random hands,
+        // not backwards, "lowest" 1, copies 0, the count of boards as two digits.
+        let trailer = format!("YN1  0 {:02} ", deals.len());
+        for (i, d) in deals.iter().enumerate() {
+            let bri_part = bri_of(d);
+            let dge_part = dge_of(d);
+            let rec = &dup[i * 156..(i + 1) * 156];
+            prop_assert_eq!(&rec[..78], bri_part.as_slice(), "board {}", i);
+            prop_assert_eq!(&rec[78..146], dge_part.as_slice(), "board {}", i);
+            prop_assert_eq!(&rec[146..], trailer.as_bytes());
+            let rec = &bri[i * 128..(i + 1) * 128];
+            prop_assert_eq!(&rec[..78], bri_part.as_slice());
+            prop_assert_eq!(&rec[78..110], &[b' '; 32][..]);
+            prop_assert_eq!(&rec[110..], &[0u8; 18][..]);
+            let rec = &dge[i * 128..(i + 1) * 128];
+            prop_assert_eq!(&rec[..68], dge_part.as_slice());
+            prop_assert_eq!(&rec[68..], &[0u8; 60][..]);
         }
     }
 }
@@ -643,7 +729,24 @@ proptest! {
     #[test]
     fn readers_never_panic_on_arbitrary_bytes(data in prop::collection::vec(any::<u8>(), 0..700)) {
         for format in machine_formats() {
-            let _ = format.read(&data);
+            let checked = check_read_outcome(format, &data);
+            prop_assert!(checked.is_ok(), "{}", checked.unwrap_err());
+            // The fixed-size formats: a file that is not whole records is truncated, at the
+            // first byte of the incomplete record (§5, §6).
+            if let Some(len) = record_len(format) {
+                let whole = data.len() / len;
+                match format.read(&data) {
+                    Ok(b) => {
+                        prop_assert_eq!(data.len() % len, 0);
+                        prop_assert_eq!(b.len(), whole);
+                    }
+                    Err(e) if data.len() % len != 0 => {
+                        prop_assert_eq!(e.kind(), FormatErrorKind::Truncated);
+                        prop_assert_eq!(e.position, InputPosition::at_record(whole + 1, (whole * len) as u64));
+                    }
+                    Err(e) => prop_assert_ne!(e.kind(), FormatErrorKind::Truncated),
+                }
+            }
         }
     }
 
@@ -656,7 +759,13 @@ proptest! {
             text.push_str(&l);
             text.push('\n');
         }
-        let _ = Dlm.read(text.as_bytes());
+        let checked = check_read_outcome(&Dlm, text.as_bytes());
+        prop_assert!(checked.is_ok(), "{}", checked.unwrap_err());
+        // Nothing but `[Document]` and such lines is never a whole DLM file: the checksum
+        // line and the 99 board lines cannot all be there.
+        if let Err(e) = Dlm.read(text.as_bytes()) {
+            prop_assert!(e.position.record.is_none() && e.position.byte.is_none(), "{:?}", e);
+        }
     }
 
     #[test]
@@ -672,16 +781,38 @@ proptest! {
         let set = boards(1, &deals);
         for format in machine_formats() {
             let good = write_set(format, &set, &WriteOptions::default()).unwrap();
-            let truncated = &good[..cut.index(good.len() + 1)];
-            let _ = format.read(truncated);
+            let at = cut.index(good.len() + 1);
+            let truncated = &good[..at];
+            let checked = check_read_outcome(format, truncated);
+            prop_assert!(checked.is_ok(), "{}", checked.unwrap_err());
+            match (record_len(format), format.read(truncated)) {
+                // Whole records: the boards before the cut, exactly.
+                (Some(len), Ok(b)) => {
+                    prop_assert_eq!(at % len, 0);
+                    prop_assert_eq!(deals_of(&b), deals[..at / len].to_vec());
+                }
+                // Else the record the cut falls in is named, as truncated.
+                (Some(len), Err(e)) => {
+                    prop_assert_ne!(at % len, 0);
+                    prop_assert_eq!(e.kind(), FormatErrorKind::Truncated);
+                    prop_assert_eq!(e.position, InputPosition::at_record(at / len + 1, (at / len * len) as u64));
+                }
+                // DLM: the boards From..To must all be there, so a file cut short either
+                // still holds every one of them whole (the cut falls after them) or is refused.
+                (None, Ok(b)) => prop_assert_eq!(deals_of(&b), deals.clone(), "cut at {}", at),
+                (None, Err(e)) => prop_assert!(at < good.len(), "{}", e),
+            }
             let mut flipped = good.clone();
             for (at, x) in &flips {
                 let i = at.index(flipped.len());
                 flipped[i] ^= x;
             }
+            let checked = check_read_outcome(format, &flipped);
+            prop_assert!(checked.is_ok(), "{}", checked.unwrap_err());
             match format.read(&flipped) {
                 Ok(b) => prop_assert!(b.len() <= count.max(99)),
-                Err(e) => prop_assert!(!e.message.is_empty()),
+                // A flipped byte never makes the file truncated, nor points past its end.
+                Err(e) => prop_assert_ne!(e.kind(), FormatErrorKind::Truncated, "{}", e),
             }
         }
     }

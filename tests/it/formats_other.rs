@@ -10,6 +10,8 @@ use dealdex::formats::{
 use dealdex::{Card, DEALS, Deal, Scheme, Seat, Suit, Vulnerability};
 use proptest::prelude::*;
 
+use crate::common::check_read_outcome;
+
 /// The deal of FORMATS.md §2, §5 and §10.
 const DUP_DEAL: &str = "N:J987.JT7643.A4.Q .KQ2.QT9.AK98543 AQ42.A8.KJ762.J2 KT653.95.853.T76";
 
@@ -66,6 +68,10 @@ fn lin_published_example_both_ways() {
 }
 
 const FIXTURE_LIN: &[u8] = include_bytes!("../fixtures/lin-with-play.lin");
+
+/// The deal of [`FIXTURE_LIN`].
+const FIXTURE_LIN_DEAL: &str =
+    "N:Q854.KQJ7.Q3.K93 AT962.2.KJ875.AT J.T864.T62.QJ754 K73.A953.A94.862";
 
 fn card(s: &str) -> Card {
     let b = s.as_bytes();
@@ -443,26 +449,93 @@ fn hex_lines_with_suffix() {
     assert_eq!(e.position, InputPosition::at_line(1));
 }
 
+/// Four deals with published Pavlicek numbers (FORMATS.md §1a, tests/fixtures/vectors.json):
+/// (number, the deal from North).
+const PUBLISHED: [(&str, &str); 4] = [
+    (
+        "10",
+        "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT9876543.6 ..2.AKQJT9875432",
+    ),
+    (
+        "84478098072866400",
+        "N:AKQJT98765432... ...AKQJT98765432 ..AKQJT98765432. .AKQJT98765432..",
+    ),
+    (
+        "1",
+        "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432",
+    ),
+    (
+        "53644737765488792839237440000",
+        "N:...AKQJT98765432 ..AKQJT98765432. .AKQJT98765432.. AKQJT98765432...",
+    ),
+];
+
+/// The hex indices of [`PUBLISHED`], by hand from FORMATS.md §2 (byte r = (S | H<<2) << 4 |
+/// (D | C<<2), seat codes S=0 W=1 N=2 E=3, r = 0 for the aces … 12 for the deuces):
+/// - 10: ♠ all N (2), ♥ all E (3): high nibble 2 | 3<<2 = E. ♦A..3 S (0), ♦2 W (1); ♣ W but
+///   ♣6 (r = 8) S: low nibble 0 | 1<<2 = 4, at r = 8 0 | 0 = 0, at r = 12 1 | 1<<2 = 5.
+/// - 84478098072866400: ♠ N, ♥ W: 2 | 1<<2 = 6; ♦ S, ♣ E: 0 | 3<<2 = C; every rank.
+/// - 1 and D: FORMATS.md §2's own vectors (E4…, 1B…).
+const PUBLISHED_HEX: [&str; 4] = [
+    "E4E4E4E4E4E4E4E4E0E4E4E4E5",
+    "6C6C6C6C6C6C6C6C6C6C6C6C6C",
+    "E4E4E4E4E4E4E4E4E4E4E4E4E4",
+    "1B1B1B1B1B1B1B1B1B1B1B1B1B",
+];
+
 #[test]
-fn json_lines_are_format_chunks() {
-    let deals: Vec<Deal> = (1..=5u128)
-        .map(|n| Deal::from_number(n * 1_000_003, Scheme::Pavlicek).unwrap())
-        .collect();
-    let boards: Vec<Board> = deals
+fn json_lines_are_byte_exact() {
+    // README's JSON line, `{"board","dealer","vulnerable","deal","number","scheme","index"}`,
+    // written out by hand: boards 3, 4, 5 and 16 (dealer and vulnerability by FORMATS.md §3:
+    // S EW, W All, N NS, W EW), the deal from the dealer (§4), the number a string (§1a), the
+    // index as 26 hex digits (§2).
+    let deals: Vec<Deal> = PUBLISHED.iter().map(|(_, d)| deal(d)).collect();
+    for ((number, _), d) in PUBLISHED.iter().zip(&deals) {
+        assert_eq!(d.number(Scheme::Pavlicek).to_string(), *number);
+    }
+    let boards: Vec<Board> = [3, 4, 5, 16]
         .iter()
-        .enumerate()
-        .map(|(j, &d)| Board::new(3 + j as u64, d))
+        .zip(&deals)
+        .map(|(&n, &d)| Board::new(n, d))
         .collect();
     let out = write(&Json, &boards);
-    let back = Json.read(&out).unwrap();
+    let expected = "\
+{\"board\":3,\"dealer\":\"S\",\"vulnerable\":\"EW\",\
+\"deal\":\"S:..AKQJT9876543.6 ..2.AKQJT9875432 AKQJT98765432... .AKQJT98765432..\",\
+\"number\":\"10\",\"scheme\":\"pavlicek\",\"index\":\"E4E4E4E4E4E4E4E4E0E4E4E4E5\"}
+{\"board\":4,\"dealer\":\"W\",\"vulnerable\":\"All\",\
+\"deal\":\"W:.AKQJT98765432.. AKQJT98765432... ...AKQJT98765432 ..AKQJT98765432.\",\
+\"number\":\"84478098072866400\",\"scheme\":\"pavlicek\",\"index\":\"6C6C6C6C6C6C6C6C6C6C6C6C6C\"}
+{\"board\":5,\"dealer\":\"N\",\"vulnerable\":\"NS\",\
+\"deal\":\"N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432\",\
+\"number\":\"1\",\"scheme\":\"pavlicek\",\"index\":\"E4E4E4E4E4E4E4E4E4E4E4E4E4\"}
+{\"board\":16,\"dealer\":\"W\",\"vulnerable\":\"EW\",\
+\"deal\":\"W:AKQJT98765432... ...AKQJT98765432 ..AKQJT98765432. .AKQJT98765432..\",\
+\"number\":\"53644737765488792839237440000\",\"scheme\":\"pavlicek\",\"index\":\"1B1B1B1B1B1B1B1B1B1B1B1B1B\"}
+";
+    assert_eq!(String::from_utf8(out).unwrap(), expected);
+    // Read back from the literal, not from the writer's output.
+    let back = Json.read(expected.as_bytes()).unwrap();
     for (b, r) in boards.iter().zip(&back) {
         assert_eq!(r.number, b.number);
         assert_eq!(r.deal, b.deal);
         assert_eq!(r.dealer, Some(b.dealer_or_default()));
         assert_eq!(r.vulnerability, Some(b.vulnerability_or_default()));
     }
+    // The other schemes' numbers, in Andrews' scheme: its published vector n = 10 (§1b).
+    let andrews = deal("N:AKQJT98765432... .AKQJT98765432.. ..AKQJ98765432.A ..T.KQJT98765432");
+    let opts = WriteOptions {
+        scheme: Scheme::Andrews,
+        ..WriteOptions::default()
+    };
+    let out = write_set(&Json, &[Board::new(1, andrews)], &opts).unwrap();
+    let line = String::from_utf8(out).unwrap();
+    assert!(
+        line.contains(",\"number\":\"10\",\"scheme\":\"andrews\","),
+        "{line}"
+    );
     // index alone; deal and index that disagree.
-    let idx = dealdex::DealIndex::from_deal(&deals[0]).to_string();
+    let idx = PUBLISHED_HEX[0];
     let b = Json
         .read(format!("{{\"index\":\"{idx}\"}}\n").as_bytes())
         .unwrap();
@@ -479,9 +552,55 @@ fn json_lines_are_format_chunks() {
     // A board whose explicit dealer differs from its number's keeps it.
     let mut odd = Board::new(1, deals[0]);
     odd.dealer = Some(Seat::South);
-    let back = Json.read(&write(&Json, &[odd.clone()])).unwrap();
+    let line = "{\"board\":1,\"dealer\":\"S\",\"vulnerable\":\"None\",\
+        \"deal\":\"S:..AKQJT9876543.6 ..2.AKQJT9875432 AKQJT98765432... .AKQJT98765432..\",\
+        \"number\":\"10\",\"scheme\":\"pavlicek\",\"index\":\"E4E4E4E4E4E4E4E4E0E4E4E4E5\"}\n";
+    assert_eq!(
+        String::from_utf8(write(&Json, std::slice::from_ref(&odd))).unwrap(),
+        line
+    );
+    let back = Json.read(line.as_bytes()).unwrap();
     assert_eq!(back[0].dealer, Some(Seat::South));
     assert_eq!(back[0].deal, odd.deal);
+}
+
+#[test]
+fn hex_lines_derived_by_hand_from_the_bit_layout() {
+    // PUBLISHED_HEX was written out by hand from FORMATS.md §2 (see there), boards 1, 2, 3, 16
+    // with §2's `-X` digit: the board mod 16, 0 for board 16.
+    let deals: Vec<Deal> = PUBLISHED.iter().map(|(_, d)| deal(d)).collect();
+    let boards: Vec<Board> = [1, 2, 3, 16]
+        .iter()
+        .zip(&deals)
+        .map(|(&n, &d)| Board::new(n, d))
+        .collect();
+    let expected = "E4E4E4E4E4E4E4E4E0E4E4E4E5-1\n6C6C6C6C6C6C6C6C6C6C6C6C6C-2\n\
+                    E4E4E4E4E4E4E4E4E4E4E4E4E4-3\n1B1B1B1B1B1B1B1B1B1B1B1B1B-0\n";
+    assert_eq!(String::from_utf8(write(&Hex, &boards)).unwrap(), expected);
+    let back = Hex.read(expected.as_bytes()).unwrap();
+    assert_eq!(back.iter().map(|b| b.deal).collect::<Vec<_>>(), deals);
+    let dealers: Vec<Option<Seat>> = back.iter().map(|b| b.dealer).collect();
+    assert_eq!(
+        dealers,
+        [Seat::North, Seat::East, Seat::South, Seat::West].map(Some)
+    );
+    let vuls: Vec<Option<Vulnerability>> = back.iter().map(|b| b.vulnerability).collect();
+    assert_eq!(
+        vuls,
+        [
+            Vulnerability::None,
+            Vulnerability::NorthSouth,
+            Vulnerability::EastWest,
+            Vulnerability::EastWest
+        ]
+        .map(Some)
+    );
+    // Lowercase is read too (§2: write uppercase, accept lowercase), and the leading `X-`.
+    let lower = Hex.read(b"1-e4e4e4e4e4e4e4e4e0e4e4e4e5\n").unwrap();
+    assert_eq!(
+        (lower[0].deal, lower[0].dealer),
+        (deals[0], Some(Seat::North))
+    );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -581,7 +700,8 @@ proptest! {
     #[test]
     fn readers_take_arbitrary_bytes(data in prop::collection::vec(any::<u8>(), 0..400)) {
         for f in formats() {
-            let _ = f.read(&data);
+            let checked = check_read_outcome(f, &data);
+            prop_assert!(checked.is_ok(), "{}", checked.unwrap_err());
         }
     }
 
@@ -592,14 +712,29 @@ proptest! {
         flips in prop::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 1..4),
     ) {
         for f in formats() {
+            let name = f.info().name;
             let out = write(f, &boards);
-            let _ = f.read(&out[..cut.index(out.len() + 1)]);
+            let truncated = &out[..cut.index(out.len() + 1)];
+            let checked = check_read_outcome(f, truncated);
+            prop_assert!(checked.is_ok(), "{}", checked.unwrap_err());
+            // A file cut short reads, if at all, as the boards before the cut: every one but
+            // the last (which the cut may have changed, e.g. a Gödel number cut to a shorter
+            // one) is the board written. Borel's lines turn by the board, which boards_strategy
+            // does not number consecutively: its deals are compared in write_read_identity.
+            if let (Ok(back), true) = (f.read(truncated), name != "borel") {
+                prop_assert!(back.len() <= boards.len(), "{}", name);
+                let keep = back.len().saturating_sub(1);
+                for (b, r) in boards.iter().zip(&back).take(keep) {
+                    prop_assert_eq!(r.deal, b.deal, "{}", name);
+                }
+            }
             let mut bad = out.clone();
             for (i, v) in &flips {
                 let k = i.index(bad.len());
                 bad[k] = *v;
             }
-            let _ = f.read(&bad);
+            let checked = check_read_outcome(f, &bad);
+            prop_assert!(checked.is_ok(), "{}", checked.unwrap_err());
         }
     }
 
@@ -609,13 +744,24 @@ proptest! {
         flips in prop::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 1..4),
         picks in prop::collection::vec(any::<prop::sample::Index>(), 1..4),
     ) {
-        let _ = Lin.read(&FIXTURE_LIN[..cut.index(FIXTURE_LIN.len() + 1)]);
+        let truncated = &FIXTURE_LIN[..cut.index(FIXTURE_LIN.len() + 1)];
+        let checked = check_read_outcome(&Lin, truncated);
+        prop_assert!(checked.is_ok(), "{}", checked.unwrap_err());
+        // Cut short, the record gives its own deal (East, and anything after North's hand,
+        // may be missing) or, with two hands or more cut away, none (skipped).
+        if let Ok(back) = Lin.read(truncated) {
+            prop_assert!(back.len() <= 1);
+            if let Some(b) = back.first() {
+                prop_assert_eq!(b.deal, deal(FIXTURE_LIN_DEAL));
+            }
+        }
         let mut bad = FIXTURE_LIN.to_vec();
         for (i, v) in &flips {
             let k = i.index(bad.len());
             bad[k] = *v;
         }
-        let _ = Lin.read(&bad);
+        let checked = check_read_outcome(&Lin, &bad);
+        prop_assert!(checked.is_ok(), "{}", checked.unwrap_err());
         // Flips into LIN's own alphabet (suits, ranks, digits, separators) reach deeper.
         let alphabet = b"SHDCAKQJT98765432|,pnmbc!";
         let mut bad = FIXTURE_LIN.to_vec();
@@ -623,7 +769,8 @@ proptest! {
             let k = i.index(bad.len());
             bad[k] = alphabet[p.0.index(alphabet.len())];
         }
-        let _ = Lin.read(&bad);
+        let checked = check_read_outcome(&Lin, &bad);
+        prop_assert!(checked.is_ok(), "{}", checked.unwrap_err());
     }
 }
 
@@ -753,4 +900,14 @@ fn json_numbers_are_checked_against_the_deal() {
             "{number} {scheme}: {e}"
         );
     }
+}
+
+/// A LIN value broken over two lines (a damaged file) is an error at the byte that is wrong,
+/// named by its own line and column (the reader once counted the column from the value's
+/// start across the line break: `line 1, column 11`, a column line 1 does not have).
+#[test]
+fn lin_errors_inside_a_value_spread_over_lines_name_the_right_line() {
+    let text = b"qx|o1|md|\nSHDAKQJT98765432C,SHDCAKQJT98765432,SAKQJT98765432HDC|rh||\n";
+    let e = Lin.read(text).unwrap_err();
+    assert_eq!(e.position, InputPosition::at_line_column(2, 1), "{e}");
 }

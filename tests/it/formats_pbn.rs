@@ -6,6 +6,8 @@ use dealdex::formats::{Auction, Board, DealFormat, GameRecord, Pbn, Play, WriteO
 use dealdex::{Card, DEALS, Deal, Rank, Scheme, Seat, Suit, Vulnerability};
 use proptest::prelude::*;
 
+use crate::common::check_read_outcome;
+
 const SPEC: &str = include_str!("../fixtures/pbn-spec-example.pbn");
 const QUIRKS: &str = include_str!("../fixtures/pbn-import-quirks.pbn");
 
@@ -300,6 +302,60 @@ fn writer_byte_exact_without_record() {
          [Dealer \"E\"]\n[Vulnerable \"NS\"]\n\
          [Deal \"E:.AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432 AKQJT98765432...\"]\n\
          [Scoring \"?\"]\n[Declarer \"?\"]\n[Contract \"?\"]\n[Result \"?\"]\n"
+    );
+    // Several games, written out by hand from PBN 2.1 (FORMATS.md §4): one empty line between
+    // games and none after the last, `?` for the unknown event, the deal from the dealer, the
+    // dealer and vulnerability of the 16-board cycle (§3: board 7 S All, 16 W EW, 17 N None).
+    // The deals: FORMATS.md §2's, and Pavlicek's published numbers 10 and D (§1a).
+    let deals = [
+        "N:J987.JT7643.A4.Q .KQ2.QT9.AK98543 AQ42.A8.KJ762.J2 KT653.95.853.T76",
+        "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT9876543.6 ..2.AKQJT9875432",
+        "N:...AKQJT98765432 ..AKQJT98765432. .AKQJT98765432.. AKQJT98765432...",
+    ];
+    let boards: Vec<Board> = [7, 16, 17]
+        .iter()
+        .zip(deals)
+        .map(|(&n, d)| Board::new(n, d.parse().unwrap()))
+        .collect();
+    let game = |board: u64, dealer: &str, vul: &str, deal: &str| {
+        format!(
+            "[Event \"?\"]\n[Site \"?\"]\n[Date \"?\"]\n[Board \"{board}\"]\n\
+             [West \"?\"]\n[North \"?\"]\n[East \"?\"]\n[South \"?\"]\n\
+             [Dealer \"{dealer}\"]\n[Vulnerable \"{vul}\"]\n[Deal \"{deal}\"]\n\
+             [Scoring \"?\"]\n[Declarer \"?\"]\n[Contract \"?\"]\n[Result \"?\"]\n"
+        )
+    };
+    let expected = [
+        "% PBN 2.1\n% EXPORT\n".to_string(),
+        game(
+            7,
+            "S",
+            "All",
+            "S:AQ42.A8.KJ762.J2 KT653.95.853.T76 J987.JT7643.A4.Q .KQ2.QT9.AK98543",
+        ),
+        game(
+            16,
+            "W",
+            "EW",
+            "W:..2.AKQJT9875432 AKQJT98765432... .AKQJT98765432.. ..AKQJT9876543.6",
+        ),
+        game(
+            17,
+            "N",
+            "None",
+            "N:...AKQJT98765432 ..AKQJT98765432. .AKQJT98765432.. AKQJT98765432...",
+        ),
+    ]
+    .join("\n");
+    assert_eq!(write(&boards, ""), expected);
+    // And read back from the literal.
+    let back = read(&expected);
+    assert_eq!(
+        back.iter().map(|b| (b.number, b.deal)).collect::<Vec<_>>(),
+        boards
+            .iter()
+            .map(|b| (b.number, b.deal))
+            .collect::<Vec<_>>()
     );
 }
 
@@ -732,7 +788,8 @@ proptest! {
 
     #[test]
     fn arbitrary_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..3000)) {
-        let _ = Pbn.read(&bytes);
+        let checked = check_read_outcome(&Pbn, &bytes);
+        prop_assert!(checked.is_ok(), "{}", checked.unwrap_err());
     }
 
     #[test]
@@ -748,13 +805,25 @@ proptest! {
             _ => generated.as_bytes(),
         };
         let mut data = base[..cut.index(base.len() + 1)].to_vec();
+        // Only cut short, the file reads, if at all, as the games before the cut: a game's
+        // deal is whole or the game is refused or skipped.
+        if let Ok(back) = Pbn.read(&data) {
+            let whole = Pbn.read(base).unwrap();
+            prop_assert!(back.len() <= whole.len());
+            for r in &back {
+                prop_assert!(whole.iter().any(|b| b.deal == r.deal && r.number.is_none_or(|n| b.number == Some(n))), "{:?}", r);
+            }
+        }
+        let checked = check_read_outcome(&Pbn, &data);
+        prop_assert!(checked.is_ok(), "{}", checked.unwrap_err());
         if !data.is_empty() {
             for (at, b) in flips {
                 let i = at.index(data.len());
                 data[i] = b;
             }
         }
-        let _ = Pbn.read(&data);
+        let checked = check_read_outcome(&Pbn, &data);
+        prop_assert!(checked.is_ok(), "{}", checked.unwrap_err());
     }
 
     #[test]
@@ -788,7 +857,7 @@ proptest! {
     }
 }
 
-/// The skip rule (issue 15, docs/GUIDE.md "Deal files"): a game whose deal is empty, a placeholder
+/// The skip rule (issue 15, README "Deal files"): a game whose deal is empty, a placeholder
 /// or partial (two or more hands unknown or empty) is skipped and reported; one missing hand
 /// is completed; a malformed deal is an error.
 #[test]

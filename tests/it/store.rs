@@ -3,7 +3,7 @@
 use std::path::Path;
 use std::time::Duration;
 
-use dealdex::{Classify, DealIndex, NewSet, Scheme, SetBoard, Store, StoreError};
+use dealdex::{Card, Classify, Deal, DealIndex, NewSet, Scheme, Seat, SetBoard, Store, StoreError};
 use rusqlite::Connection;
 
 /// A tiny xorshift64 generator: deterministic keys without the rest of the library.
@@ -20,10 +20,10 @@ impl XorShift {
     }
 }
 
-/// A random valid deal index: 52 two-bit seat codes, 13 of each, shuffled, packed as
-/// FORMATS.md §2 (byte r = (S | H<<2)<<4 | (D | C<<2) for the rank-r cards, suit order
-/// S, H, D, C; card `suit * 13 + r`).
-fn random_key(rng: &mut XorShift) -> DealIndex {
+/// 52 two-bit seat codes (FORMATS.md §2: 0 = South, 1 = West, 2 = North, 3 = East), 13 of
+/// each, shuffled: the seat of each card in suited order (card `suit * 13 + r`, r = 0 for
+/// the ace).
+fn random_codes(rng: &mut XorShift) -> [u8; 52] {
     let mut codes = [0u8; 52];
     for (i, c) in codes.iter_mut().enumerate() {
         *c = (i / 13) as u8;
@@ -32,12 +32,23 @@ fn random_key(rng: &mut XorShift) -> DealIndex {
         let j = (rng.next() % (i as u64 + 1)) as usize;
         codes.swap(i, j);
     }
+    codes
+}
+
+/// Seat codes packed as FORMATS.md §2 (byte r = (S | H<<2)<<4 | (D | C<<2) for the rank-r
+/// cards, suit order S, H, D, C).
+fn pack(codes: &[u8; 52]) -> DealIndex {
     let mut out = [0u8; 13];
     for (r, byte) in out.iter_mut().enumerate() {
         let [s, h, d, c] = [0, 1, 2, 3].map(|suit| codes[suit * 13 + r]);
         *byte = (s | h << 2) << 4 | (d | c << 2);
     }
     DealIndex(out)
+}
+
+/// A random valid deal index.
+fn random_key(rng: &mut XorShift) -> DealIndex {
+    pack(&random_codes(rng))
 }
 
 fn random_keys(seed: u64, n: usize) -> Vec<DealIndex> {
@@ -97,8 +108,54 @@ fn temp_db() -> (tempfile::TempDir, std::path::PathBuf) {
 
 #[test]
 fn generated_keys_are_valid_deals() {
-    for key in random_keys(1, 100) {
-        key.to_deal().unwrap();
+    // Each key decodes to the deal its seat codes say: every card with the seat the test
+    // drew for it, 13 cards a hand, 52 different cards; and encodes back to the same key.
+    let seat_of_code = [Seat::South, Seat::West, Seat::North, Seat::East];
+    let mut rng = XorShift(1);
+    for _ in 0..100 {
+        let codes = random_codes(&mut rng);
+        let key = pack(&codes);
+        let deal = key.to_deal().unwrap();
+        for (i, &code) in codes.iter().enumerate() {
+            let card = Card::from_index(i).unwrap();
+            assert_eq!(
+                deal.seat_of(card),
+                seat_of_code[code as usize],
+                "{key} {card}"
+            );
+        }
+        let mut all = 0u64;
+        for seat in Seat::ALL {
+            let mask = deal.hand(seat).mask();
+            assert_eq!(mask.count_ones(), 13, "{key} {seat:?}");
+            assert_eq!(all & mask, 0, "{key}: a card in two hands");
+            all |= mask;
+        }
+        assert_eq!(all, (1u64 << 52) - 1, "{key}");
+        assert_eq!(DealIndex::from_deal(&deal), key);
+        assert_eq!(DealIndex::parse_hex(&key.to_string()).unwrap(), key);
+    }
+    // The published keys (FORMATS.md §2, tests/fixtures/vectors.json) are their deals.
+    for (hex, deal) in [
+        (
+            "E4E4E4E4E4E4E4E4E4E4E4E4E4",
+            "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432",
+        ),
+        (
+            "1B1B1B1B1B1B1B1B1B1B1B1B1B",
+            "N:...AKQJT98765432 ..AKQJT98765432. .AKQJT98765432.. AKQJT98765432...",
+        ),
+        (
+            "0EDCCBA0976F2DA4945D8E9DC0",
+            "N:J987.JT7643.A4.Q .KQ2.QT9.AK98543 AQ42.A8.KJ762.J2 KT653.95.853.T76",
+        ),
+    ] {
+        let key = DealIndex::parse_hex(hex).unwrap();
+        assert_eq!(
+            key.to_deal().unwrap(),
+            deal.parse::<Deal>().unwrap(),
+            "{hex}"
+        );
     }
 }
 
