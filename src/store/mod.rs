@@ -43,7 +43,7 @@ pub use dd::{DdSource, StoredDd};
 pub use plays::{NewPlay, StoredPlay};
 
 /// What a deal file carries besides its deals, stored in the same transaction as them by
-/// [`Store::store_set_with_extras`] and [`Store::insert_deal_groups_with_extras`].
+/// [`Store::store_set_with_extras`] and [`Store::insert_deal_groups`].
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct BoardExtras {
     /// Validated play records (migration 04).
@@ -854,7 +854,7 @@ impl Store {
     /// This is also the bulk-loading call: feed millions of deals as successive batches
     /// (say 1,000,000 keys each). Each call commits on its own, so an error or a crash
     /// loses at most the batch in flight; every batch committed before stays, and the
-    /// file stays consistent. The keys are copied and sorted first, so SQLite walks its
+    /// file stays consistent. The keys are sorted first (a borrowed slice is copied, a `Vec` sorted in place), so SQLite walks its
     /// B-tree once, in key order. Keys are stored as given, not checked to be deals.
     /// Measured in release: 10 batches of 1M random keys into a new file average about
     /// 1.5M new keys/s (the first batch is fastest; later ones touch every page).
@@ -866,6 +866,7 @@ impl Store {
     /// let b = DealIndex([0x4E; 13]); // S: all spades, W: hearts, N: diamonds, E: clubs
     /// assert_eq!(store.insert_deals(&[a, b, a])?, 2);
     /// assert_eq!(store.insert_deals(&[b])?, 0);
+    /// assert_eq!(store.insert_deals(vec![a, b])?, 0); // a Vec is taken as it is, not copied
     /// assert_eq!(store.deal_count()?, 2);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
@@ -874,24 +875,12 @@ impl Store {
     /// [`StoreError::Sqlite`] when SQLite fails (database locked by another writer beyond
     /// the busy timeout, disk full, read-only file, …); the batch is then rolled back
     /// whole.
-    pub fn insert_deals(&mut self, keys: &[DealIndex]) -> Result<u64, StoreError> {
-        self.insert_deal_vec(keys.to_vec())
-    }
-
-    /// [`Store::insert_deals`] taking the keys by value: they are sorted in place, so a bulk
-    /// load holds each batch once (13 bytes a key) rather than twice.
-    ///
-    /// ```
-    /// use dealdex::{DealIndex, Store};
-    /// let mut store = Store::open_in_memory()?;
-    /// let a = DealIndex::parse_hex("0EDCCBA0976F2DA4945D8E9DC0")?;
-    /// assert_eq!(store.insert_deal_vec(vec![a, a])?, 1);
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    ///
-    /// # Errors
-    /// As [`Store::insert_deals`]; the batch is then rolled back whole.
-    pub fn insert_deal_vec(&mut self, mut sorted: Vec<DealIndex>) -> Result<u64, StoreError> {
+    pub fn insert_deals<'k>(
+        &mut self,
+        keys: impl Into<std::borrow::Cow<'k, [DealIndex]>>,
+    ) -> Result<u64, StoreError> {
+        // Keys given by value are sorted in place: a bulk load holds each batch once.
+        let mut sorted = keys.into().into_owned();
         if sorted.is_empty() {
             return Ok(0);
         }
@@ -907,43 +896,31 @@ impl Store {
         Ok(new)
     }
 
-    /// Inserts several groups of keys (e.g. the boards of several files) in ONE transaction and
-    /// returns, per group and in order, how many of its keys were new (not in the database
-    /// nor in an earlier group). Small groups are where this pays: each transaction rewrites
-    /// every page it touches, so 10,000 files of 96 boards took 32 s one transaction each.
+    /// Inserts several groups of keys (e.g. the boards of several files) in ONE transaction,
+    /// each with its plays and double-dummy tables (`extras[g]` for group `g`; missing
+    /// entries, or an empty `extras`, mean none) stored in the same transaction, so a crash
+    /// never leaves a group stored without them. Returns per group, in order, how many of
+    /// its keys were new (not in the database nor in an earlier group) and what of its
+    /// extras was new. Small groups are where this pays: each transaction rewrites every
+    /// page it touches, so 10,000 files of 96 boards took 32 s one transaction each. A table
+    /// is stored only for a deal that has none (a deal is solved at most once per database:
+    /// compare first with [`StoreReader::dd_tables`] to refuse a file that disagrees).
     ///
     /// ```
     /// use dealdex::{DealIndex, Store};
     /// let mut store = Store::open_in_memory()?;
     /// let a = DealIndex::parse_hex("0EDCCBA0976F2DA4945D8E9DC0")?;
     /// let b = DealIndex([0x4E; 13]);
-    /// assert_eq!(store.insert_deal_groups(&[vec![a], vec![a, b]])?, vec![1, 1]);
+    /// let counts = store.insert_deal_groups(&[vec![a], vec![a, b]], &[])?;
+    /// assert_eq!(counts.iter().map(|(new, _)| *new).collect::<Vec<_>>(), [1, 1]);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    ///
-    /// # Errors
-    /// [`StoreError::Sqlite`] when SQLite fails; the whole transaction is rolled back, so no
-    /// group is stored.
-    pub fn insert_deal_groups(
-        &mut self,
-        groups: &[Vec<DealIndex>],
-    ) -> Result<Vec<u64>, StoreError> {
-        let counts = self.insert_deal_groups_with_extras(groups, &[])?;
-        Ok(counts.into_iter().map(|(deals, _)| deals).collect())
-    }
-
-    /// [`Store::insert_deal_groups`] with each group's plays and double-dummy tables
-    /// (`extras[g]` for group `g`; missing entries mean none) stored in the same
-    /// transaction, so a crash never leaves a group stored without them. A table is stored
-    /// only for a deal that has none (a deal is solved at most once per database: compare
-    /// first with [`Store::dd_tables`] to refuse a file that disagrees). Returns per group
-    /// (new deals, what of its extras was new).
     ///
     /// # Errors
     /// [`StoreError::BoardOutOfRange`] for a play's board above `i64::MAX` (before anything
     /// is written); [`StoreError::Sqlite`] when SQLite fails; the whole transaction is then
     /// rolled back, so no group is stored.
-    pub fn insert_deal_groups_with_extras(
+    pub fn insert_deal_groups(
         &mut self,
         groups: &[Vec<DealIndex>],
         extras: &[BoardExtras],
@@ -1024,7 +1001,7 @@ impl Store {
 
 impl DealWriter<'_> {
     /// Adds one piece: its deals (`keys`, any order, repeats allowed) and their extras, as
-    /// [`Store::insert_deal_groups_with_extras`] does for one group. Returns (new deals: not
+    /// [`Store::insert_deal_groups`] does for one group. Returns (new deals: not
     /// stored before, in the database or by an earlier piece; what of the extras was new).
     ///
     /// # Errors

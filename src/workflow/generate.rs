@@ -1475,7 +1475,7 @@ fn run_bulk(
                     let mut next = Vec::with_capacity(run.batch + CHUNK);
                     next.extend_from_slice(&pending[run.batch..]);
                     pending.truncate(run.batch);
-                    new_deals += s.insert_deal_vec(std::mem::replace(&mut pending, next))?;
+                    new_deals += s.insert_deals(std::mem::replace(&mut pending, next))?;
                 }
             }
             for (o, w, _) in &mut writers {
@@ -1493,7 +1493,7 @@ fn run_bulk(
     if let Some(s) = store.as_deref_mut()
         && !pending.is_empty()
     {
-        new_deals += s.insert_deal_vec(std::mem::take(&mut pending))?;
+        new_deals += s.insert_deals(std::mem::take(&mut pending))?;
     }
     let mut files = Vec::new();
     for ((o, mut sink), size) in streamed.iter().zip(sinks).zip(&mut sizes) {

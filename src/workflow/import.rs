@@ -577,7 +577,7 @@ fn store_batch(
         .map(|(_, _, p)| std::mem::take(&mut p.extras))
         .collect();
     let counts = store
-        .insert_deal_groups_with_extras(&groups, &extras)
+        .insert_deal_groups(&groups, &extras)
         .map_err(|source| ImportFailed {
             file: None,
             error: Box::new(source),

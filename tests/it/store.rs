@@ -439,10 +439,16 @@ fn bulk_inserts_leave_the_check_constraints_on() {
     assert_checks_are_on(&store);
     // One group goes through the multi-row statements, several through one-row ones.
     let one = [keys[100..120].to_vec()];
-    assert_eq!(store.insert_deal_groups(&one).unwrap(), vec![20]);
+    assert_eq!(
+        new_counts(store.insert_deal_groups(&one, &[]).unwrap()),
+        vec![20]
+    );
     assert_checks_are_on(&store);
     let groups = [keys[120..160].to_vec(), keys[160..200].to_vec()];
-    assert_eq!(store.insert_deal_groups(&groups).unwrap(), vec![40, 40]);
+    assert_eq!(
+        new_counts(store.insert_deal_groups(&groups, &[]).unwrap()),
+        vec![40, 40]
+    );
     assert_checks_are_on(&store);
     let outcome = store
         .store_set(&new_set("s", None), &boards(&keys[200..]))
@@ -798,11 +804,14 @@ fn deal_groups_count_each_key_for_the_first_group_that_holds_it() {
         keys[200..300].to_vec(),                     // 100 new
     ];
     assert_eq!(
-        store.insert_deal_groups(&groups).unwrap(),
+        new_counts(store.insert_deal_groups(&groups, &[]).unwrap()),
         vec![50, 100, 0, 100]
     );
     assert_eq!(store.deal_count().unwrap(), 300);
-    assert_eq!(store.insert_deal_groups(&groups).unwrap(), vec![0, 0, 0, 0]);
+    assert_eq!(
+        new_counts(store.insert_deal_groups(&groups, &[]).unwrap()),
+        vec![0, 0, 0, 0]
+    );
     assert_eq!(store.integrity_check().unwrap(), "ok");
 }
 
@@ -1125,4 +1134,9 @@ fn large_sets_rebuild_the_deal_index_and_it_answers_lookups() {
     assert_eq!(store.set_boards("first").unwrap(), boards(&first));
     assert_eq!(store.set_boards("second").unwrap(), boards(&second));
     assert_eq!(store.integrity_check().unwrap(), "ok");
+}
+
+/// The new-deal count of each group of [`Store::insert_deal_groups`].
+fn new_counts(counts: Vec<(u64, dealdex::ExtrasStored)>) -> Vec<u64> {
+    counts.into_iter().map(|(new, _)| new).collect()
 }
