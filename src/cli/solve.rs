@@ -1,17 +1,15 @@
 //! `dealdex solve`: double-dummy tables and par for deals, files, stored sets or the whole
 //! database, through the library's [`dealdex::solve`] workflow.
 
-use std::cell::RefCell;
 use std::io::Write;
 use std::path::PathBuf;
 
 use clap::Args;
-use dealdex::dd::TrickTable;
-use dealdex::formats::{DealFormat as _, WriteOptions};
 use dealdex::solve::{
-    self, DEFAULT_SOLVE_BATCH, SolveInputError, SolveItem, SolveJob, SolveProgress, SolveSource,
+    self, DEFAULT_SOLVE_BATCH, SolveError, SolveInputError, SolveItem, SolveJob, SolveOutput,
+    SolveProgress, SolveSource,
 };
-use dealdex::{Deal, Seat, Store, Vulnerability, formats};
+use dealdex::{Seat, Store, Vulnerability};
 
 use super::{open_output, progress_bar, show_progress};
 
@@ -127,65 +125,45 @@ pub fn run(a: SolveArgs, json: bool) -> anyhow::Result<()> {
         items.extend(solve::set_items(s, name, a.dealer, vul)?);
     }
     let source = match a.all {
-        true => SolveSource::Unsolved,
-        false => SolveSource::Deals(items.iter().map(|i| i.deal).collect()),
+        true => SolveSource::Unsolved {
+            dealer: a.dealer,
+            vul,
+        },
+        false => SolveSource::Items(items),
     };
     let job = SolveJob {
         source,
         batch: a.batch as usize,
     };
-    let print = !a.all || a.format.is_some();
-    // With --json the tables are JSON lines too (unless --to says otherwise).
-    let lines = a.format.as_deref() == Some("json") || (json && a.format.is_none());
-    let pbn = a.format.as_deref() == Some("pbn");
-    let out = RefCell::new(open_output(None)?);
-    if pbn {
-        let mut header = Vec::new();
-        formats::Pbn.write_header(&WriteOptions::default(), &mut header)?;
-        out.borrow_mut().write_all(&header)?;
-    }
+    // `--all` prints a summary only, unless --to is given; with --json the tables are JSON
+    // lines too (unless --to says otherwise).
+    let output = match (a.format.as_deref(), json) {
+        (Some(name), _) => SolveOutput::named(name),
+        (None, _) if a.all => None,
+        (None, true) => Some(SolveOutput::JsonLines),
+        (None, false) => Some(SolveOutput::Text),
+    };
     let bar = progress_bar(
         show_progress(a.quiet),
         "{bar:40} {human_pos}/{human_len} deals solved {per_sec} eta {eta}",
     );
-    let mut next = 0usize;
-    let batch = job.batch;
-    let report = solve::run(
+    let mut out = open_output(None)?;
+    let report = solve::write(
         &job,
         store.as_mut(),
+        output,
+        &mut out,
         &mut |p: SolveProgress| {
             bar.set_length(p.total);
             bar.set_position(p.done);
         },
-        &mut |deal: &Deal, table: &TrickTable| -> anyhow::Result<()> {
-            let item = match items.get(next) {
-                Some(i) if !a.all => i.clone(),
-                _ => SolveItem::single(*deal, None, a.dealer, vul),
-            };
-            next += 1;
-            if print {
-                let mut out = out.borrow_mut();
-                if pbn {
-                    let board = item.solved_board(next as u64, table);
-                    let mut bytes = Vec::new();
-                    formats::Pbn.write_boards(&[board], &WriteOptions::default(), &mut bytes)?;
-                    out.write_all(&bytes)?;
-                } else if lines {
-                    writeln!(out, "{}", serde_json::to_string(&item.solved(table))?)?;
-                } else {
-                    out.write_all(item.text(table).as_bytes())?;
-                }
-                // A batch's deals are handed over together: flush at its end so that a
-                // pipe reading the output sees each batch as soon as it is solved.
-                if next.is_multiple_of(batch) {
-                    out.flush()?;
-                }
-            }
-            Ok(())
-        },
-    )?;
+    )
+    .map_err(|e| match e {
+        // Standard output's error as such: a closed pipe ends quietly.
+        SolveError::Write(w) if w.path.is_none() => anyhow::Error::from(w.error),
+        e => e.into(),
+    })?;
     bar.finish_and_clear();
-    let mut out = out.into_inner();
     if json {
         writeln!(out, "{}", serde_json::to_string(&report)?)?;
     }

@@ -38,7 +38,9 @@ use crate::store::{Store, StoreError, StoreReader};
 use crate::workflow::export::{ExportError, stored_set};
 use crate::workflow::input::{ReadFileError, read_deal_file};
 use crate::workflow::output::{WriteError, write_whole};
-use crate::workflow::solve::{DEFAULT_SOLVE_BATCH, SolveJob, SolveProgress, SolveSource};
+use crate::workflow::solve::{
+    DEFAULT_SOLVE_BATCH, SolveItem, SolveJob, SolveProgress, SolveSource,
+};
 
 /// Where the boards come from.
 #[derive(Clone)]
@@ -265,13 +267,16 @@ pub fn run(
         let missing: Vec<usize> = (0..boards.len())
             .filter(|&i| boards[i].dd.is_none())
             .collect();
-        let deals = missing.iter().map(|&i| boards[i].deal).collect();
+        let items = missing
+            .iter()
+            .map(|&i| SolveItem::single(boards[i].deal, None, None, None))
+            .collect();
         let solve_job = SolveJob {
-            source: SolveSource::Deals(deals),
+            source: SolveSource::Items(items),
             batch: DEFAULT_SOLVE_BATCH,
         };
         let mut tables: Vec<TrickTable> = Vec::with_capacity(missing.len());
-        let mut keep = |_: &crate::Deal, t: &TrickTable| -> Result<(), StoreError> {
+        let mut keep = |_: &SolveItem, t: &TrickTable| -> Result<(), StoreError> {
             tables.push(*t);
             Ok(())
         };

@@ -18,6 +18,7 @@ use crate::model::card::Seat;
 use crate::model::deal::Deal;
 use crate::model::index::DealIndex;
 use crate::store::{Store, StoreError};
+use crate::workflow::output::WriteError;
 
 pub use super::verify_dd::{
     BoardRef, CellMismatch, DEFAULT_VERIFY_SEED, TableMismatch, VerifyJob, VerifyReport, verify,
@@ -30,11 +31,17 @@ pub const DEFAULT_SOLVE_BATCH: usize = 64;
 /// What to solve.
 #[derive(Clone, Debug)]
 pub enum SolveSource {
-    /// These deals, in order (a file's boards, a set's boards, one deal). Deals already
-    /// solved in the store are read from it, not solved again.
-    Deals(Vec<Deal>),
-    /// Every stored deal without a table, in key order (`solve --all`); needs a store.
-    Unsolved,
+    /// These boards, in order (a file's boards, a set's boards, one deal), each with its key,
+    /// made once. Deals already solved in the store are read from it, not solved again.
+    Items(Vec<SolveItem>),
+    /// Every stored deal without a table, in key order (`solve --all`); needs a store. Par
+    /// is for `dealer` and `vul` (default North, nobody vulnerable).
+    Unsolved {
+        /// Dealer for par.
+        dealer: Option<Seat>,
+        /// Vulnerability for par.
+        vul: Option<Vulnerability>,
+    },
 }
 
 /// A solve job.
@@ -69,6 +76,8 @@ pub struct SolveReport {
 pub struct SolveItem {
     /// Its board number, when it came from a set or a numbered file board.
     pub board: Option<u64>,
+    /// The deal's 13-byte key (the store's key), made once with the deal.
+    pub key: DealIndex,
     /// The deal.
     pub deal: Deal,
     /// Dealer for par.
@@ -90,6 +99,7 @@ impl SolveItem {
     ) -> SolveItem {
         SolveItem {
             board: None,
+            key: DealIndex::from_deal(&deal),
             deal,
             dealer: dealer.unwrap_or_else(|| board.map_or(Seat::North, crate::board_dealer)),
             vul: vul
@@ -104,7 +114,7 @@ impl SolveItem {
             board: self.board,
             deal: self.deal.to_string(),
             dealer: self.dealer.letter(),
-            index: DealIndex::from_deal(&self.deal).to_string(),
+            index: self.key.to_string(),
             par: table.par(self.dealer, self.vul),
             tricks: *table,
             vul: self.vul.to_string(),
@@ -177,6 +187,7 @@ pub fn set_items(
                 .map_err(|error| StoreError::CorruptDeal { key, error })?;
             Ok(SolveItem {
                 board: Some(board),
+                key,
                 deal,
                 dealer: dealer.unwrap_or_else(|| crate::board_dealer(board)),
                 vul: vul.unwrap_or_else(|| crate::board_vulnerability(board)),
@@ -257,6 +268,7 @@ fn boards_items(
         .into_iter()
         .map(|b| SolveItem {
             board: b.number,
+            key: DealIndex::from_deal(&b.deal),
             dealer: dealer.unwrap_or_else(|| b.dealer_or_default()),
             vul: vul.unwrap_or_else(|| b.vulnerability_or_default()),
             deal: b.deal,
@@ -464,16 +476,17 @@ pub struct SolveProgress {
 }
 
 /// Runs `job`: per batch, reads the stored tables (when `store` is given), solves the rest
-/// on all cores, commits the new tables in one transaction, then hands each deal and its
+/// on all cores, commits the new tables in one transaction, then hands each board and its
 /// table to `each` (in the job's order) and reports progress. A killed run loses at most
 /// the batch in flight; running the job again solves only what is missing.
 ///
 /// ```
-/// use dealdex::solve::{SolveJob, SolveSource, run};
+/// use dealdex::solve::{SolveItem, SolveJob, SolveSource, run};
 /// let deal: dealdex::Deal =
 ///     "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432".parse()?;
 /// let mut store = dealdex::Store::open_in_memory()?;
-/// let job = SolveJob { source: SolveSource::Deals(vec![deal]), batch: 64 };
+/// let items = vec![SolveItem::single(deal, None, None, None)];
+/// let job = SolveJob { source: SolveSource::Items(items), batch: 64 };
 /// let mut tables = Vec::new();
 /// let report = run(&job, Some(&mut store), &mut |_| {}, &mut |_, t| {
 ///     tables.push(*t);
@@ -494,22 +507,22 @@ pub fn run<E: From<StoreError>>(
     job: &SolveJob,
     mut store: Option<&mut Store>,
     progress: &mut dyn FnMut(SolveProgress),
-    each: &mut dyn FnMut(&Deal, &TrickTable) -> Result<(), E>,
+    each: &mut dyn FnMut(&SolveItem, &TrickTable) -> Result<(), E>,
 ) -> Result<SolveReport, E> {
     let started = Instant::now();
     let batch = job.batch.max(1);
     let mut report = SolveReport::default();
     match &job.source {
-        SolveSource::Deals(deals) => {
-            let total = deals.len() as u64;
+        SolveSource::Items(items) => {
+            let total = items.len() as u64;
             progress(SolveProgress { done: 0, total });
-            for chunk in deals.chunks(batch) {
-                let keys: Vec<DealIndex> = chunk.iter().map(DealIndex::from_deal).collect();
+            for chunk in items.chunks(batch) {
+                let keys: Vec<DealIndex> = chunk.iter().map(|i| i.key).collect();
                 let stored = match store.as_deref() {
                     Some(s) => s.dd_tables(&keys)?,
                     None => vec![None; chunk.len()],
                 };
-                let mut tables = solve_missing(chunk, &stored);
+                let tables = solve_missing(chunk, &stored);
                 report.already_solved += stored.iter().filter(|t| t.is_some()).count() as u64;
                 let new: Vec<(DealIndex, TrickTable)> = keys
                     .iter()
@@ -525,8 +538,8 @@ pub fn run<E: From<StoreError>>(
                     report.stored += s.store_dd(&new)?;
                     report.batches += 1;
                 }
-                for (deal, table) in chunk.iter().zip(tables.drain(..)) {
-                    each(deal, &table)?;
+                for (item, table) in chunk.iter().zip(&tables) {
+                    each(item, table)?;
                 }
                 report.deals += chunk.len() as u64;
                 progress(SolveProgress {
@@ -535,7 +548,7 @@ pub fn run<E: From<StoreError>>(
                 });
             }
         }
-        SolveSource::Unsolved => {
+        SolveSource::Unsolved { dealer, vul } => {
             let Some(s) = store else {
                 return Ok(report);
             };
@@ -546,13 +559,19 @@ pub fn run<E: From<StoreError>>(
                 let keys = s.unsolved_keys(None, after.as_ref(), batch)?;
                 let Some(last) = keys.last() else { break };
                 after = Some(*last);
-                let deals = keys
+                let items = keys
                     .iter()
-                    .map(|k| {
-                        k.to_deal()
-                            .map_err(|error| StoreError::CorruptDeal { key: *k, error })
+                    .map(|&key| {
+                        let deal = key
+                            .to_deal()
+                            .map_err(|error| StoreError::CorruptDeal { key, error })?;
+                        Ok(SolveItem {
+                            key,
+                            ..SolveItem::single(deal, None, *dealer, *vul)
+                        })
                     })
-                    .collect::<Result<Vec<Deal>, StoreError>>()?;
+                    .collect::<Result<Vec<SolveItem>, StoreError>>()?;
+                let deals: Vec<Deal> = items.iter().map(|i| i.deal).collect();
                 let tables = solve_all(&deals);
                 let new: Vec<(DealIndex, TrickTable)> =
                     keys.iter().copied().zip(tables.iter().copied()).collect();
@@ -560,8 +579,8 @@ pub fn run<E: From<StoreError>>(
                 report.batches += 1;
                 report.solved += new.len() as u64;
                 report.deals += new.len() as u64;
-                for (deal, table) in deals.iter().zip(&tables) {
-                    each(deal, table)?;
+                for (item, table) in items.iter().zip(&tables) {
+                    each(item, table)?;
                 }
                 progress(SolveProgress {
                     done: report.deals,
@@ -574,22 +593,144 @@ pub fn run<E: From<StoreError>>(
     Ok(report)
 }
 
-/// The tables of `deals`: the stored ones as they are, the others solved together (a deal
+/// How [`write`] prints each solved board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SolveOutput {
+    /// A heading (board, dealer, vulnerability, deal), the table and par, then an empty line
+    /// ([`SolveItem::text`]).
+    Text,
+    /// One JSON object a line ([`SolvedDeal`]).
+    JsonLines,
+    /// A PBN file: its header, then each board as a game with the double-dummy tags
+    /// ([`SolveItem::solved_board`]; a board read from a PBN file keeps its other tags).
+    Pbn,
+}
+
+impl SolveOutput {
+    /// The output of `dealdex solve --to NAME`: `text`, `json` or `pbn`; `None` for any other.
+    pub fn named(name: &str) -> Option<SolveOutput> {
+        match name {
+            "text" => Some(SolveOutput::Text),
+            "json" => Some(SolveOutput::JsonLines),
+            "pbn" => Some(SolveOutput::Pbn),
+            _ => None,
+        }
+    }
+}
+
+/// Why [`write`] stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum SolveError {
+    /// Reading or storing tables failed (batches committed before stay stored).
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// Writing the output failed (`BrokenPipe` when its reader went away).
+    #[error(transparent)]
+    Write(#[from] WriteError),
+}
+
+impl Classify for SolveError {
+    /// The store's class, or [`crate::ErrorClass::Io`] for a failed write.
+    fn class(&self) -> crate::ErrorClass {
+        match self {
+            SolveError::Store(e) => e.class(),
+            SolveError::Write(e) => e.class(),
+        }
+    }
+}
+
+/// Runs `job` ([`run`]) and writes each board as it is solved to `out` (standard output:
+/// its errors are named `stdout`), as `output` says (`None`: nothing but the report), in
+/// the job's order, flushed at the end of each batch so that a reader of a pipe sees each
+/// batch as soon as it is solved. Boards from [`SolveSource::Unsolved`], which have no
+/// number, are numbered 1, 2, … in PBN.
+///
+/// ```
+/// use dealdex::solve::{SolveItem, SolveJob, SolveOutput, SolveSource, write};
+/// let deal: dealdex::Deal =
+///     "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432".parse()?;
+/// let items = vec![SolveItem::single(deal, Some(16), None, None)];
+/// let job = SolveJob { source: SolveSource::Items(items), batch: 64 };
+/// let mut out = Vec::new();
+/// let report = write(&job, None, Some(SolveOutput::JsonLines), &mut out, &mut |_| {})?;
+/// assert_eq!(report.solved, 1);
+/// let line = String::from_utf8(out)?;
+/// assert!(line.starts_with(r#"{"board":null,"deal":"N:AKQJT98765432"#), "{line}");
+/// assert!(line.contains(r#""dealer":"W""#)); // board 16 is dealt by West
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+/// [`SolveError::Store`] as [`run`]; [`SolveError::Write`] when writing fails (the tables
+/// of the batches solved so far are stored).
+pub fn write(
+    job: &SolveJob,
+    store: Option<&mut Store>,
+    output: Option<SolveOutput>,
+    out: &mut dyn std::io::Write,
+    progress: &mut dyn FnMut(SolveProgress),
+) -> Result<SolveReport, SolveError> {
+    let failed = |error| SolveError::Write(WriteError::of(None, error));
+    let options = formats::WriteOptions::default();
+    if output == Some(SolveOutput::Pbn) {
+        let mut header = Vec::new();
+        formats::Pbn
+            .write_header(&options, &mut header)
+            .map_err(|e| failed(std::io::Error::other(e)))?;
+        out.write_all(&header).map_err(failed)?;
+    }
+    let batch = job.batch.max(1);
+    let mut written = 0u64;
+    let mut bytes = Vec::new();
+    let report = run(job, store, progress, &mut |item, table| {
+        written += 1;
+        bytes.clear();
+        match output {
+            None => return Ok(()),
+            Some(SolveOutput::Text) => bytes.extend_from_slice(item.text(table).as_bytes()),
+            Some(SolveOutput::JsonLines) => {
+                let line = serde_json::to_string(&item.solved(table))
+                    .map_err(|e| failed(std::io::Error::other(e)))?;
+                bytes.extend_from_slice(line.as_bytes());
+                bytes.push(b'\n');
+            }
+            Some(SolveOutput::Pbn) => {
+                let board = item.solved_board(written, table);
+                formats::Pbn
+                    .write_boards(&[board], &options, &mut bytes)
+                    .map_err(|e| failed(std::io::Error::other(e)))?;
+            }
+        }
+        out.write_all(&bytes).map_err(failed)?;
+        if written.is_multiple_of(batch as u64) {
+            out.flush().map_err(failed)?;
+        }
+        Ok::<(), SolveError>(())
+    })?;
+    out.flush().map_err(failed)?;
+    Ok(report)
+}
+
+/// The tables of `items`: the stored ones as they are, the others solved together (a deal
 /// given twice is solved once).
-fn solve_missing(deals: &[Deal], stored: &[Option<TrickTable>]) -> Vec<TrickTable> {
-    let mut missing: Vec<Deal> = deals
+fn solve_missing(items: &[SolveItem], stored: &[Option<TrickTable>]) -> Vec<TrickTable> {
+    let mut missing: Vec<&SolveItem> = items
         .iter()
         .zip(stored)
         .filter(|(_, s)| s.is_none())
-        .map(|(d, _)| *d)
+        .map(|(i, _)| i)
         .collect();
-    missing.sort_unstable_by_key(DealIndex::from_deal);
-    missing.dedup();
-    let solved: std::collections::HashMap<Deal, TrickTable> =
-        missing.iter().copied().zip(solve_all(&missing)).collect();
-    deals
+    missing.sort_unstable_by_key(|i| i.key);
+    missing.dedup_by_key(|i| i.key);
+    let deals: Vec<Deal> = missing.iter().map(|i| i.deal).collect();
+    let solved: std::collections::HashMap<DealIndex, TrickTable> = missing
+        .iter()
+        .map(|i| i.key)
+        .zip(solve_all(&deals))
+        .collect();
+    items
         .iter()
         .zip(stored)
-        .map(|(d, s)| s.unwrap_or_else(|| solved[d]))
+        .map(|(i, s)| s.unwrap_or_else(|| solved[&i.key]))
         .collect()
 }
