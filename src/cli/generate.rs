@@ -8,7 +8,7 @@ use clap::{ArgGroup, Args};
 use dealdex::Store;
 use dealdex::bigdeal::BigDealStream;
 use dealdex::workflow::generate::{
-    self as wf, Boards, Filter, GenerateError, GenerateJob, Progress, Source,
+    self as wf, Boards, Filter, GenerateError, GenerateJob, Progress, Source, StoreChoice,
 };
 
 use super::{open_output, outputs, print_json, progress_bar, show_progress, store_failed};
@@ -130,7 +130,6 @@ fn source(a: &GenerateArgs) -> anyhow::Result<Source> {
 
 /// The arguments as a job, checked; the database to open, if any.
 fn job(a: &GenerateArgs) -> anyhow::Result<(GenerateJob, Option<PathBuf>)> {
-    let bulk = a.boards.is_none();
     let boards = match &a.boards {
         Some(r) => {
             let (first, last) = wf::parse_board_range(r)?;
@@ -142,19 +141,13 @@ fn job(a: &GenerateArgs) -> anyhow::Result<(GenerateJob, Option<PathBuf>)> {
             batch: a.batch.unwrap_or(wf::DEFAULT_BATCH),
         },
     };
-    // A set is stored unless --no-db; a bulk run with --db, or when it writes no file.
-    let use_db = !a.no_db && (!bulk || a.db.is_some() || a.out.is_empty());
-    let db = use_db.then(|| {
-        a.db.clone()
-            .unwrap_or_else(|| dealdex::DEFAULT_DATABASE.into())
-    });
-    let outputs = match (bulk, a.out.is_empty()) {
-        (true, true) => Vec::new(),
-        (true, false) => {
-            dealdex::workflow::output::plan_outputs(&a.out, a.format.as_deref(), "hex")?
-        }
-        (false, _) => dealdex::workflow::output::plan_outputs(&a.out, a.format.as_deref(), "pbn")?,
+    let choice = match (a.no_db, &a.db) {
+        (true, _) => StoreChoice::Never,
+        (false, Some(p)) => StoreChoice::File(p.clone()),
+        (false, None) => StoreChoice::Default,
     };
+    let db = boards.database(&choice, !a.out.is_empty());
+    let outputs = boards.outputs(&a.out, a.format.as_deref())?;
     let filter = a
         .filter
         .as_deref()

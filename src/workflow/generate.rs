@@ -42,8 +42,8 @@ use crate::query::{Query, QueryError};
 use crate::secret::{self, PendingSecret, SecretFileError};
 use crate::store::{NewSet, Store, StoreError};
 use crate::workflow::output::{
-    ExportedFile, Output, OutputPlanError, RenderError, Staged, StagedFile, WriteError, render_set,
-    same_file, stage_file, write_rendered,
+    ExportedFile, Output, OutputPlanError, RenderError, Staged, StagedFile, WriteError,
+    plan_outputs, render_set, same_file, stage_file, write_rendered,
 };
 use crate::{CHUNK, Seed, SeedError};
 
@@ -121,6 +121,80 @@ pub enum Boards {
         /// Deals per store transaction, [`MIN_BATCH`]`..=`[`MAX_BATCH`].
         batch: u64,
     },
+}
+
+impl Boards {
+    /// The format of an output that names none (standard output, `-`, `/dev/null`): PBN for
+    /// a tournament set, hex index lines for a bulk run.
+    pub fn default_format(&self) -> &'static str {
+        match self {
+            Boards::Set { .. } => "pbn",
+            Boards::Bulk { .. } => "hex",
+        }
+    }
+
+    /// The outputs of `paths` and the format named `format` ([`plan_outputs`]), with
+    /// [`Boards::default_format`]: no path is standard output for a set, and no output at
+    /// all for a bulk run (which then only stores).
+    ///
+    /// ```
+    /// use dealdex::workflow::generate::Boards;
+    /// let set = Boards::Set { first: 1, last: 32 };
+    /// assert_eq!(set.outputs(&[], None)?[0].format.info().name, "pbn");
+    /// let bulk = Boards::Bulk { start: 1, count: 1000, batch: 1000 };
+    /// assert!(bulk.outputs(&[], None)?.is_empty());
+    /// assert_eq!(bulk.outputs(&["-".into()], None)?[0].format.info().name, "hex");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`OutputPlanError`] for an unknown format, an extension that names none, or a format
+    /// given with several files.
+    pub fn outputs(
+        &self,
+        paths: &[PathBuf],
+        format: Option<&str>,
+    ) -> Result<Vec<Output>, OutputPlanError> {
+        match (self, paths.is_empty()) {
+            (Boards::Bulk { .. }, true) => Ok(Vec::new()),
+            _ => plan_outputs(paths, format, self.default_format()),
+        }
+    }
+
+    /// The database a run stores in, as asked (`generate --db`/`--no-db`): none when
+    /// `database` is [`StoreChoice::Never`]; a set is stored (in [`crate::DEFAULT_DATABASE`]
+    /// unless a file is given); a bulk run only when a file is given or when it writes no
+    /// output file (`writes_files` false), so that `--count N --out deals.hex` leaves no
+    /// database behind.
+    ///
+    /// ```
+    /// use std::path::PathBuf;
+    /// use dealdex::workflow::generate::{Boards, StoreChoice};
+    /// let bulk = Boards::Bulk { start: 1, count: 1000, batch: 1000 };
+    /// assert_eq!(bulk.database(&StoreChoice::Default, true), None);
+    /// assert_eq!(bulk.database(&StoreChoice::Default, false), Some(PathBuf::from("dealdex.db")));
+    /// let set = Boards::Set { first: 1, last: 32 };
+    /// assert_eq!(set.database(&StoreChoice::Never, false), None);
+    /// ```
+    pub fn database(&self, database: &StoreChoice, writes_files: bool) -> Option<PathBuf> {
+        match (database, self) {
+            (StoreChoice::Never, _) => None,
+            (StoreChoice::File(path), _) => Some(path.clone()),
+            (StoreChoice::Default, Boards::Bulk { .. }) if writes_files => None,
+            (StoreChoice::Default, _) => Some(crate::DEFAULT_DATABASE.into()),
+        }
+    }
+}
+
+/// Whether and where a generate run stores its deals, as asked ([`Boards::database`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StoreChoice {
+    /// Nothing asked: the default policy of [`Boards::database`].
+    Default,
+    /// Store in this database file (`--db FILE`).
+    File(PathBuf),
+    /// Store nothing (`--no-db`).
+    Never,
 }
 
 /// A query-language filter (`generate --where`): the parsed query and its text (which the
