@@ -51,7 +51,11 @@ fn stats(c: &mut Criterion) {
         let r = full.report();
         b.iter(|| {
             let r = black_box(&r);
-            (r.to_text().len(), r.to_json().len(), r.to_svg().len())
+            (
+                r.to_text().len(),
+                serde_json::to_string(r).unwrap().len(),
+                r.to_svg().len(),
+            )
         })
     });
     group.finish();

@@ -1,11 +1,9 @@
 //! `dealdex card`: one card in every encoding of the seed documents (dealdex::encoding).
 
-use std::io::Write;
-
 use clap::{Args, ValueEnum};
 use dealdex::workflow::card::{self, CardJob, CardSource};
 
-use super::{open_output, print_json};
+use super::{Text, open_output, render};
 
 #[derive(Args, Debug)]
 #[command(
@@ -64,12 +62,5 @@ pub fn run(a: CardArgs, json: bool) -> anyhow::Result<()> {
         value: a.value,
         from,
     })?;
-    let mut out = open_output(None)?;
-    match json {
-        true => print_json(&mut out, &r),
-        false => {
-            writeln!(out, "{r}")?;
-            Ok(out.flush()?)
-        }
-    }
+    render(&mut open_output(None)?, &r, json, false, Text::Answer)
 }

@@ -2,14 +2,13 @@
 //! §2–§4): describe, publish (commit to the keys), record the delayed value, make the deals,
 //! verify them.
 
-use std::io::Write as _;
 use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
 use dealdex::event::{self, Protocol};
 use dealdex::workflow::event::{self as flow, MakeJob, NewJob, PublishJob, SetValueJob, VerifyJob};
 
-use super::{print_json, render};
+use super::{Text, render};
 
 #[derive(Args, Debug)]
 #[command(after_help = "The life of an event (SQUAREDEAL.md):
@@ -184,7 +183,14 @@ fn new(a: NewArgs, json: bool) -> anyhow::Result<()> {
         protocol: a.protocol,
         value_format: a.value_format,
     };
-    render(&flow::new_event(&job)?, json, false)
+    let r = flow::new_event(&job)?;
+    render(
+        &mut std::io::stdout().lock(),
+        &r,
+        json,
+        false,
+        Text::Summary,
+    )
 }
 
 fn publish(a: PublishArgs, json: bool) -> anyhow::Result<()> {
@@ -192,7 +198,14 @@ fn publish(a: PublishArgs, json: bool) -> anyhow::Result<()> {
         file: a.file,
         keys: a.keys,
     };
-    render(&flow::publish(&job)?, json, false)
+    let r = flow::publish(&job)?;
+    render(
+        &mut std::io::stdout().lock(),
+        &r,
+        json,
+        false,
+        Text::Summary,
+    )
 }
 
 fn set_value(a: SetValueArgs, json: bool) -> anyhow::Result<()> {
@@ -201,14 +214,12 @@ fn set_value(a: SetValueArgs, json: bool) -> anyhow::Result<()> {
         value: a.value,
         replace: a.replace,
     })?;
-    if json {
-        return print_json(&mut std::io::stdout(), &r);
-    }
-    match r.recorded {
-        true => println!("{r}"),
-        false => eprintln!("{r}"),
-    }
-    Ok(())
+    // A value recorded is the answer; one that was already there is a note.
+    let text = match r.recorded {
+        true => Text::Answer,
+        false => Text::Summary,
+    };
+    render(&mut std::io::stdout().lock(), &r, json, false, text)
 }
 
 fn make(a: MakeArgs, json: bool) -> anyhow::Result<()> {
@@ -230,7 +241,14 @@ fn make(a: MakeArgs, json: bool) -> anyhow::Result<()> {
         db: (!a.no_db).then(|| a.db.unwrap_or_else(|| dealdex::DEFAULT_DATABASE.into())),
         file: a.file,
     };
-    render(&flow::make(&job)?, json, a.quiet)
+    let r = flow::make(&job)?;
+    render(
+        &mut std::io::stdout().lock(),
+        &r,
+        json,
+        a.quiet,
+        Text::Summary,
+    )
 }
 
 fn verify(a: VerifyArgs, json: bool) -> anyhow::Result<()> {
@@ -241,14 +259,7 @@ fn verify(a: VerifyArgs, json: bool) -> anyhow::Result<()> {
         files: a.files,
         partial: a.partial,
     })?;
-    let mut stdout = std::io::stdout().lock();
-    match json {
-        true => print_json(&mut stdout, &r)?,
-        false => {
-            write!(stdout, "{r}")?;
-            stdout.flush()?;
-        }
-    }
+    render(&mut std::io::stdout().lock(), &r, json, false, Text::Answer)?;
     match r.verified() {
         true => Ok(()),
         false => Err(anyhow::anyhow!(

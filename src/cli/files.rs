@@ -8,7 +8,7 @@ use dealdex::import::{self, ImportJob};
 use dealdex::workflow::convert::{ConvertError, ConvertJob};
 use dealdex::workflow::export::ExportJob;
 
-use super::{DbArgs, open_output, outputs, print_json, print_notes, store_failed};
+use super::{DbArgs, Text, open_output, outputs, print_notes, render, store_failed};
 
 #[derive(Args, Debug)]
 #[command(
@@ -123,11 +123,11 @@ pub fn convert(a: ConvertArgs, json: bool) -> anyhow::Result<()> {
         ConvertError::Write(w) => anyhow::Error::from(w),
         e => e.into(),
     })?;
-    if json {
-        return print_json(&mut stdout, &report);
+    if !json {
+        print_notes(&a.input.display(), &report.skipped, &report.warnings);
     }
-    print_notes(&a.input.display(), &report.skipped, &report.warnings);
-    Ok(())
+    // No summary in text mode: the notes say what matters.
+    render(&mut stdout, &report, json, true, Text::Summary)
 }
 
 pub fn import(a: ImportArgs, json: bool) -> anyhow::Result<()> {
@@ -154,10 +154,13 @@ pub fn import(a: ImportArgs, json: bool) -> anyhow::Result<()> {
         Some(path) => store_failed(*e.error, db).context(path.display().to_string()),
         None => store_failed(*e.error, db),
     })?;
-    match json {
-        true => print_json(&mut std::io::stdout(), &report)?,
-        false => eprintln!("{}", report.summary(db)),
-    }
+    render(
+        &mut std::io::stdout().lock(),
+        &report,
+        json,
+        false,
+        Text::Summary,
+    )?;
     Ok(report.check()?)
 }
 
@@ -175,8 +178,6 @@ pub fn export(a: ExportArgs, json: bool) -> anyhow::Result<()> {
     };
     let mut stdout = open_output(None)?;
     let report = dealdex::workflow::export::export(&job, &store, &mut stdout)?;
-    match json {
-        true => print_json(&mut stdout, &report),
-        false => Ok(()),
-    }
+    // No summary in text mode: the files are the answer.
+    render(&mut stdout, &report, json, true, Text::Summary)
 }

@@ -11,7 +11,7 @@ use dealdex::workflow::generate::{
     self as wf, Boards, Filter, GenerateError, GenerateJob, Progress, Source, StoreChoice,
 };
 
-use super::{open_output, outputs, print_json, progress_bar, show_progress, store_failed};
+use super::{Text, open_output, outputs, progress_bar, render, show_progress, store_failed};
 
 #[derive(Args, Debug)]
 #[command(group(ArgGroup::new("what").required(true).args(["boards", "count"])))]
@@ -246,11 +246,5 @@ pub fn run(a: GenerateArgs, json: bool) -> anyhow::Result<()> {
     };
     let mut stdout = open_output(None)?;
     let report = wf::run(&job, store.as_mut(), &mut stdout, &mut on_progress).map_err(failed)?;
-    if json {
-        return print_json(&mut stdout, &report);
-    }
-    if !a.quiet {
-        eprintln!("{report}");
-    }
-    Ok(())
+    render(&mut stdout, &report, json, a.quiet, Text::Summary)
 }

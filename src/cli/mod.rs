@@ -184,12 +184,6 @@ fn progress_bar(show: bool, template: &str) -> ProgressBar {
     }
 }
 
-/// Prints a report as one JSON line on `out` and flushes it.
-fn print_json<W: Write + ?Sized>(out: &mut W, report: &impl Serialize) -> anyhow::Result<()> {
-    writeln!(out, "{}", serde_json::to_string(report)?)?;
-    Ok(out.flush()?)
-}
-
 /// Prints the notes of a deal file read ([`dealdex::workflow::input::file_notes`]) on stderr.
 fn print_notes(
     name: &dyn Display,
@@ -201,16 +195,40 @@ fn print_notes(
     }
 }
 
-/// Renders a report: one JSON line on stdout with `--json`, else its text on stderr (unless
-/// `quiet`).
-fn render<R: Serialize + Display>(report: &R, json: bool, quiet: bool) -> anyhow::Result<()> {
-    if json {
-        return print_json(&mut io::stdout().lock(), report);
+/// Where a report's text goes ([`render`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Text {
+    /// With the command's output: the report is its answer (`lookup`, `records`, `card`,
+    /// `solve --verify`).
+    Answer,
+    /// Standard error: a summary beside the data the command writes to standard output
+    /// (`import`, `generate`, `solve`, `event`).
+    Summary,
+}
+
+/// Renders a report, the one way every command does: one JSON line on `out` with `--json`,
+/// else its text (`Display`, ending in one newline) on `out` ([`Text::Answer`]) or standard
+/// error ([`Text::Summary`]), nothing when `quiet`. `out` is flushed.
+fn render<R: Serialize + Display + ?Sized>(
+    out: &mut dyn Write,
+    report: &R,
+    json: bool,
+    quiet: bool,
+    text: Text,
+) -> anyhow::Result<()> {
+    match (json, quiet, text) {
+        (true, _, _) => writeln!(out, "{}", serde_json::to_string(report)?)?,
+        (false, true, _) => {}
+        (false, false, Text::Answer) => {
+            let text = report.to_string();
+            out.write_all(text.as_bytes())?;
+            if !text.ends_with('\n') {
+                out.write_all(b"\n")?;
+            }
+        }
+        (false, false, Text::Summary) => eprintln!("{report}"),
     }
-    if !quiet {
-        eprintln!("{report}");
-    }
-    Ok(())
+    Ok(out.flush()?)
 }
 
 /// Parses `--scheme`.

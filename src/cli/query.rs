@@ -1,7 +1,5 @@
 //! `dealdex number`, `dealdex deal` and `dealdex lookup`.
 
-use std::io::Write;
-
 use anyhow::Context;
 use clap::Args;
 use dealdex::workflow::lookup::LookupJob;
@@ -9,7 +7,7 @@ use dealdex::workflow::number::{DealJob, DealJobError, NumberJob};
 use dealdex::workflow::output::WriteError;
 use dealdex::{Deal, Scheme, formats, workflow};
 
-use super::{DbArgs, open_output, parse_scheme, print_json};
+use super::{DbArgs, Text, open_output, parse_scheme, render};
 
 #[derive(Args, Debug)]
 #[command(after_help = "Examples:
@@ -75,18 +73,7 @@ pub fn number(a: NumberArgs, json: bool) -> anyhow::Result<()> {
     };
     let r = workflow::number::number(&job)?;
     super::print_notes(&job.argument, &r.skipped, &r.warnings);
-    let mut out = open_output(None)?;
-    if json {
-        writeln!(out, "{}", serde_json::to_string(&r)?)?;
-    } else {
-        for d in &r.deals {
-            match d.board {
-                Some(b) => writeln!(out, "{b} {}", d.number)?,
-                None => writeln!(out, "{}", d.number)?,
-            }
-        }
-    }
-    Ok(out.flush()?)
+    render(&mut open_output(None)?, &r, json, false, Text::Answer)
 }
 
 /// A format `deal` lists deals in, by name, either case (`jsonl` is `json`).
@@ -116,12 +103,8 @@ pub fn deal(a: DealArgs, json: bool) -> anyhow::Result<()> {
         DealJobError::Write(WriteError { path: None, error }) => anyhow::Error::from(error),
         e => e.into(),
     })?;
-    if json {
-        // After the deals when they go to stdout too.
-        writeln!(stdout, "{}", serde_json::to_string(&report)?)?;
-        stdout.flush()?;
-    }
-    Ok(())
+    // After the deals when they go to stdout too; no summary in text mode.
+    render(&mut stdout, &report, json, true, Text::Summary)
 }
 
 pub fn lookup(a: LookupArgs, json: bool) -> anyhow::Result<()> {
@@ -137,12 +120,8 @@ pub fn lookup(a: LookupArgs, json: bool) -> anyhow::Result<()> {
     let job = LookupJob {
         deal,
         scheme: a.scheme,
+        database: db.clone(),
     };
     let r = dealdex::workflow::lookup::run(&job, store.as_deref())?;
-    let mut out = open_output(None)?;
-    if json {
-        return print_json(&mut out, &r);
-    }
-    write!(out, "{}", r.text(db, store.is_some()))?;
-    Ok(out.flush()?)
+    render(&mut open_output(None)?, &r, json, false, Text::Answer)
 }

@@ -1,7 +1,6 @@
 //! `dealdex records`: printable hand records of a stored set or a deal file, through the
 //! library's [`dealdex::workflow::records`] workflow.
 
-use std::io::Write;
 use std::path::PathBuf;
 
 use clap::Args;
@@ -11,7 +10,7 @@ use dealdex::workflow::records::{
 };
 use dealdex::{Store, formats};
 
-use super::{print_json, progress_bar, show_progress};
+use super::{Text, progress_bar, render, show_progress};
 
 #[derive(Args, Debug)]
 #[command(
@@ -119,11 +118,11 @@ pub fn run(a: RecordsArgs, json: bool) -> anyhow::Result<()> {
         bar.set_position(p.done);
     })?;
     bar.finish_and_clear();
-    let mut stdout = std::io::stdout().lock();
-    if json {
-        print_json(&mut stdout, &report)?;
-    } else if !a.quiet {
-        writeln!(stdout, "{report}")?;
-    }
-    Ok(())
+    render(
+        &mut std::io::stdout().lock(),
+        &report,
+        json,
+        a.quiet,
+        Text::Answer,
+    )
 }

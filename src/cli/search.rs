@@ -8,7 +8,7 @@ use dealdex::query::Dialect;
 use dealdex::workflow::output::{OutputPlanError, StagedFile, same_file};
 use dealdex::workflow::query::{QueryJob, QueryMode};
 
-use super::{DbArgs, open_output};
+use super::{DbArgs, Text, open_output, render};
 
 #[derive(Args, Debug)]
 #[command(
@@ -104,11 +104,9 @@ pub fn run(a: QueryArgs, json: bool) -> anyhow::Result<()> {
     if let Some(f) = file {
         f.commit()?;
     }
-    if json {
-        // With --out the deals went to the file; without it they precede the report.
-        writeln!(stdout, "{}", serde_json::to_string(&report)?)?;
-    }
-    Ok(stdout.flush()?)
+    // With --out the deals went to the file; without it they precede the report. No summary
+    // in text mode: the deals (or the count) are the answer.
+    render(&mut stdout, &report, json, true, Text::Summary)
 }
 
 fn parse_dialect(s: &str) -> Result<Dialect, String> {

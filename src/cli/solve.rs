@@ -1,7 +1,6 @@
 //! `dealdex solve`: double-dummy tables and par for deals, files, stored sets or the whole
 //! database, through the library's [`dealdex::solve`] workflow.
 
-use std::io::Write;
 use std::path::PathBuf;
 
 use clap::Args;
@@ -11,7 +10,7 @@ use dealdex::solve::{
 };
 use dealdex::{Seat, Store, Vulnerability};
 
-use super::{open_output, progress_bar, show_progress};
+use super::{Text, open_output, progress_bar, render, show_progress};
 
 #[derive(Args, Debug)]
 #[command(
@@ -164,14 +163,7 @@ pub fn run(a: SolveArgs, json: bool) -> anyhow::Result<()> {
         e => e.into(),
     })?;
     bar.finish_and_clear();
-    if json {
-        writeln!(out, "{}", serde_json::to_string(&report)?)?;
-    }
-    out.flush()?;
-    if !a.quiet && !json {
-        eprintln!("{}", report.summary(store.as_ref().map(|_| a.db.as_path())));
-    }
-    Ok(())
+    render(&mut out, &report, json, a.quiet, Text::Summary)
 }
 
 /// The deals of one argument ([`solve::input_items`], or [`solve::reader_items`] of
@@ -226,17 +218,13 @@ fn verify(a: SolveArgs, json: bool) -> anyhow::Result<()> {
         bar.set_position(p.done);
     })?;
     bar.finish_and_clear();
-    let mut out = std::io::stdout().lock();
-    match json {
-        true => writeln!(out, "{}", serde_json::to_string(&report)?)?,
-        false => {
-            for m in &report.mismatches {
-                writeln!(out, "{m}")?;
-            }
-            writeln!(out, "{}", report.summary(&a.db))?;
-        }
-    }
-    out.flush()?;
+    render(
+        &mut std::io::stdout().lock(),
+        &report,
+        json,
+        false,
+        Text::Answer,
+    )?;
     match report.verified() {
         true => Ok(()),
         false => Err(anyhow::anyhow!(

@@ -1,13 +1,12 @@
 //! `dealdex stats`: is a set honestly random? Card seats, suit patterns and HCP against the
 //! exact theoretical probabilities, with chi-square tests.
 
-use std::io::Write;
 use std::path::PathBuf;
 
 use clap::Args;
 use dealdex::workflow::stats::{StatsJob, StatsSource};
 
-use super::{DbArgs, open_output};
+use super::{DbArgs, Text, open_output, render};
 
 #[derive(Args, Debug)]
 #[command(after_help = "Without --set or FILE, every deal in the database.
@@ -46,13 +45,7 @@ pub fn run(a: StatsArgs, json: bool) -> anyhow::Result<()> {
         super::print_notes(&path.display(), &run.skipped, &run.warnings);
     }
     let report = run.report;
-    let mut out = open_output(None)?;
-    if json {
-        writeln!(out, "{}", report.to_json())?;
-    } else {
-        write!(out, "{}", report.to_text())?;
-    }
-    out.flush()?;
+    render(&mut open_output(None)?, &report, json, false, Text::Answer)?;
     if let Some(p) = &a.plot {
         std::fs::write(p, report.to_svg()).map_err(|e| anyhow::anyhow!("{}: {e}", p.display()))?;
     }

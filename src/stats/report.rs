@@ -478,18 +478,19 @@ impl Report {
         Some(self.hcp.test.passes? && self.patterns.test.passes? && self.card_seats.test.passes?)
     }
 
-    /// The report as pretty-printed JSON (the serde serialization of [`Report`]): counts as
-    /// integers, probabilities, expectations, residuals and statistics as numbers, a missing
-    /// p-value as `null`.
-    pub fn to_json(&self) -> String {
-        // Serializing plain structs of numbers and strings cannot fail.
-        serde_json::to_string_pretty(self).unwrap_or_default()
-    }
-
     /// An SVG plot of observed vs expected hands for the pattern table (the 20 most likely
     /// patterns and "other") and the HCP table: hand-written SVG 1.1, a standalone XML
     /// document starting with `<svg`.
     pub fn to_svg(&self) -> String {
         super::svg::render(self)
+    }
+}
+
+/// The report as text ([`Report::to_text`]), as `dealdex stats` prints it; its JSON is the
+/// serde serialization of [`Report`] (counts as integers, probabilities, expectations,
+/// residuals and statistics as numbers, a missing p-value as `null`).
+impl std::fmt::Display for Report {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.to_text())
     }
 }

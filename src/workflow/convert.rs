@@ -301,3 +301,20 @@ fn run_streamed(job: &ConvertJob, started: Instant) -> Result<ConvertReport, Con
         seconds: started.elapsed().as_secs_f64(),
     })
 }
+
+/// One line: the file converted, boards, and the files written (`dealdex convert` prints no
+/// summary in text mode, only the reader's notes; this is the report's text for programs).
+impl std::fmt::Display for ConvertReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let files: Vec<String> = self.files.iter().map(|x| x.label()).collect();
+        write!(
+            f,
+            "converted {} ({}): {} boards to {}; {:.2} s",
+            self.input.display(),
+            self.from,
+            self.boards,
+            files.join(", "),
+            self.seconds
+        )
+    }
+}

@@ -189,3 +189,17 @@ pub fn export(
         files: files.iter().map(ExportedFile::from).collect(),
     })
 }
+
+/// One line: the set, boards, and the files written.
+impl std::fmt::Display for ExportReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let files: Vec<String> = self.files.iter().map(|x| x.label()).collect();
+        write!(
+            f,
+            "exported set {} ({} boards) to {}",
+            self.set,
+            self.boards,
+            files.join(", ")
+        )
+    }
+}

@@ -209,6 +209,10 @@ impl Classify for Rejection {
 /// What an import job did.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct ImportReport {
+    /// The database, as the store names it ([`crate::StoreReader::path`]; not in the JSON
+    /// report).
+    #[serde(skip)]
+    pub database: String,
     /// Each file's outcome, in job order.
     pub files: Vec<FileOutcome>,
     /// Boards read from the files stored (with a complete deal).
@@ -289,19 +293,19 @@ impl std::fmt::Display for FileOutcome {
     }
 }
 
-impl ImportReport {
-    /// The summary line `dealdex import` prints, naming the database `db`: files imported
-    /// of those given, boards read (and skipped), new deals, duplicates, files rejected.
-    ///
-    /// ```
-    /// use dealdex::import::ImportReport;
-    /// let r = ImportReport::default();
-    /// assert_eq!(
-    ///     r.summary(std::path::Path::new("d.db")),
-    ///     "imported 0 of 0 files into d.db: 0 boards read, 0 new, 0 duplicates, 0 files rejected"
-    /// );
-    /// ```
-    pub fn summary(&self, db: &Path) -> String {
+/// The summary line `dealdex import` prints, naming the database: files imported of those
+/// given, boards read (and skipped), new deals, duplicates, files rejected.
+///
+/// ```
+/// use dealdex::import::ImportReport;
+/// let r = ImportReport { database: "d.db".into(), ..Default::default() };
+/// assert_eq!(
+///     r.to_string(),
+///     "imported 0 of 0 files into d.db: 0 boards read, 0 new, 0 duplicates, 0 files rejected"
+/// );
+/// ```
+impl std::fmt::Display for ImportReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let read = match self.boards_skipped {
             0 => format!("{} boards read", self.boards_read),
             k => format!(
@@ -310,17 +314,20 @@ impl ImportReport {
                 self.boards_read
             ),
         };
-        format!(
+        write!(
+            f,
             "imported {} of {} files into {}: {read}, {} new, {} duplicates, {} files rejected",
             self.files.len() - self.rejected,
             self.files.len(),
-            db.display(),
+            self.database,
             self.new_deals,
             self.duplicates,
             self.rejected
         )
     }
+}
 
+impl ImportReport {
     /// Ok when every file was stored.
     ///
     /// # Errors
@@ -400,7 +407,10 @@ pub fn import(
     on_file: &mut dyn FnMut(&FileOutcome),
 ) -> Result<ImportReport, ImportFailed> {
     let started = Instant::now();
-    let mut report = ImportReport::default();
+    let mut report = ImportReport {
+        database: store.path().to_owned(),
+        ..ImportReport::default()
+    };
     // A file too large to hold (or of unknown size: a pipe, a device) is read piece by
     // piece; without a set its pieces are stored as they come, in one transaction.
     let sizes: Vec<Option<u64>> = job

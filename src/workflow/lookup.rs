@@ -9,7 +9,8 @@
 //! let deal: Deal = "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432".parse()?;
 //! let mut store = Store::open_in_memory()?;
 //! store.insert_deals(&[DealIndex::from_deal(&deal)])?;
-//! let report = run(&LookupJob { deal, scheme: Scheme::Pavlicek }, Some(&store))?;
+//! let job = LookupJob { deal, scheme: Scheme::Pavlicek, database: "d.db".into() };
+//! let report = run(&job, Some(&store))?;
 //! assert!(report.stored);
 //! assert_eq!(report.number, "1");
 //! # Ok::<(), Box<dyn std::error::Error>>(())
@@ -24,17 +25,26 @@ use crate::{
 };
 
 /// The deal to look up and the numbering scheme to show its number in.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct LookupJob {
     /// The deal.
     pub deal: Deal,
     /// The scheme of the number shown.
     pub scheme: Scheme,
+    /// The database file looked in, as the text names it (the store given to [`run`], or
+    /// `None` there when the file does not exist).
+    pub database: std::path::PathBuf,
 }
 
 /// Everything stored about one deal.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct LookupReport {
+    /// The database file looked in ([`LookupJob::database`]; not in the JSON report).
+    #[serde(skip)]
+    pub database: std::path::PathBuf,
+    /// Whether there was a database to search (not in the JSON report).
+    #[serde(skip)]
+    pub searched: bool,
     /// The deal (PBN deal string, North first).
     #[serde(serialize_with = "as_string")]
     pub deal: Deal,
@@ -118,15 +128,23 @@ pub struct TrickView {
     pub complete: bool,
 }
 
+/// [`LookupReport`]'s text.
+impl std::fmt::Display for LookupReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.text())
+    }
+}
+
 impl LookupReport {
-    /// The report as `dealdex lookup` prints it: deal, index, number, where it is stored in
-    /// the database `db` (`searched`: whether there was a database to search), the diagram,
-    /// the double-dummy table and par when solved, and each stored play ([`PlayView`]'s
-    /// text). Every line ends with a newline.
-    pub fn text(&self, db: &std::path::Path, searched: bool) -> String {
+    /// The report as `dealdex lookup` prints it (its `Display`): deal, index, number, where
+    /// it is stored in the database (or that there was none to search), the diagram, the
+    /// double-dummy table and par when solved, and each stored play ([`PlayView`]'s text).
+    /// Every line ends with a newline.
+    fn text(&self) -> String {
         use std::fmt::Write as _;
         let mut out = String::new();
-        let db = db.display();
+        let db = self.database.display();
+        let searched = self.searched;
         let _ = writeln!(out, "deal    {}", self.deal);
         let _ = writeln!(out, "index   {}", self.index);
         let _ = writeln!(out, "number  {} ({})", self.number, self.scheme);
@@ -218,6 +236,8 @@ impl Classify for LookupError {
 pub fn run(job: &LookupJob, store: Option<&StoreReader>) -> Result<LookupReport, LookupError> {
     let key = DealIndex::from_deal(&job.deal);
     let mut report = LookupReport {
+        database: job.database.clone(),
+        searched: store.is_some(),
         deal: job.deal,
         index: key.to_string(),
         number: job.deal.number(job.scheme).to_string(),

@@ -378,3 +378,35 @@ fn push_listing(out: &mut Vec<u8>, format: &str, scheme: Scheme, first: u128, de
         out.push(b'\n');
     }
 }
+
+/// One line: the numbers listed, how many, in which format, where.
+impl std::fmt::Display for DealReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let out = self
+            .out
+            .as_ref()
+            .map_or("stdout".to_owned(), |p| p.display().to_string());
+        write!(
+            f,
+            "{} deals {}..{} ({}) as {} to {out}",
+            self.deals, self.first, self.last, self.scheme, self.format
+        )
+    }
+}
+
+/// What `dealdex number` prints: each deal's number, a line each, after its board number when
+/// the deal came from a numbered board (no final newline).
+impl std::fmt::Display for NumberReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for (k, d) in self.deals.iter().enumerate() {
+            if k > 0 {
+                writeln!(f)?;
+            }
+            match d.board {
+                Some(b) => write!(f, "{b} {}", d.number)?,
+                None => write!(f, "{}", d.number)?,
+            }
+        }
+        Ok(())
+    }
+}

@@ -593,6 +593,17 @@ pub struct ExportedFile {
     pub bytes: u64,
 }
 
+impl ExportedFile {
+    /// The file as reports name it: its path (`stdout` for standard output) and format.
+    pub fn label(&self) -> String {
+        let path = self
+            .path
+            .as_ref()
+            .map_or("stdout".to_owned(), |p| p.display().to_string());
+        format!("{path} ({})", self.format)
+    }
+}
+
 /// The report's entry for a rendered file: its path, format, boards and size.
 impl From<&RenderedFile> for ExportedFile {
     fn from(f: &RenderedFile) -> ExportedFile {

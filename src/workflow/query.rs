@@ -296,3 +296,10 @@ pub fn run(
     report.seconds = start.elapsed().as_secs_f64();
     Ok(report)
 }
+
+/// One line: the query, its mode and count.
+impl std::fmt::Display for QueryReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} ({}): {} deals", self.expr, self.mode, self.count)
+    }
+}

@@ -57,6 +57,10 @@ pub struct SolveJob {
 /// What a solve job did.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct SolveReport {
+    /// The database the tables were read from and stored in, as the store names it; `None`
+    /// without a store (not in the JSON report).
+    #[serde(skip)]
+    pub database: Option<String>,
     /// Deals looked at.
     pub deals: u64,
     /// Deals solved by this run.
@@ -408,15 +412,16 @@ pub fn check_request(
     Ok(vul)
 }
 
-impl SolveReport {
-    /// The summary line `dealdex solve` prints: deals, solved now, already solved, tables
-    /// stored in `db` (when there was a database), time and rate.
-    pub fn summary(&self, db: Option<&Path>) -> String {
-        let db = db.map_or(String::new(), |p| {
-            format!(", {} new tables stored in {}", self.stored, p.display())
+/// The summary line `dealdex solve` prints: deals, solved now, already solved, tables
+/// stored in the database (when there was one), time and rate.
+impl std::fmt::Display for SolveReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let db = self.database.as_ref().map_or(String::new(), |p| {
+            format!(", {} new tables stored in {p}", self.stored)
         });
         let rate = self.solved as f64 / self.seconds.max(1e-9);
-        format!(
+        write!(
+            f,
             "{} deals: {} solved, {} already solved{db}; {:.1} s ({rate:.1} deals/s)",
             self.deals, self.solved, self.already_solved, self.seconds
         )
@@ -511,7 +516,10 @@ pub fn run<E: From<StoreError>>(
 ) -> Result<SolveReport, E> {
     let started = Instant::now();
     let batch = job.batch.max(1);
-    let mut report = SolveReport::default();
+    let mut report = SolveReport {
+        database: store.as_deref().map(|s| s.path().to_owned()),
+        ..SolveReport::default()
+    };
     match &job.source {
         SolveSource::Items(items) => {
             let total = items.len() as u64;

@@ -86,6 +86,9 @@ pub struct TableMismatch {
 /// What a verify job found.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct VerifyReport {
+    /// The database verified, as the store names it (not in the JSON report).
+    #[serde(skip)]
+    pub database: String,
     /// The set verified, `None` for every stored table.
     pub set: Option<String>,
     /// Stored tables in scope that dealdex did not solve (from files, or of unknown source).
@@ -111,18 +114,26 @@ impl VerifyReport {
     pub fn verified(&self) -> bool {
         self.mismatches.is_empty()
     }
+}
 
-    /// The summary line `dealdex solve --verify` prints: tables checked of those in scope,
-    /// how many differ (and were replaced), time.
-    ///
-    /// ```
-    /// let r = dealdex::solve::VerifyReport { candidates: 4, checked: 4, agreed: 4, ..Default::default() };
-    /// assert_eq!(
-    ///     r.summary(std::path::Path::new("d.db")),
-    ///     "d.db: verified 4 of 4 double-dummy tables not solved here: all equal a fresh solve (0.0 s)"
-    /// );
-    /// ```
-    pub fn summary(&self, db: &std::path::Path) -> String {
+/// What `dealdex solve --verify` prints: each mismatch on a line ([`TableMismatch`]'s text),
+/// then the summary: tables checked of those in scope, how many differ (and were replaced),
+/// time.
+///
+/// ```
+/// let r = dealdex::solve::VerifyReport {
+///     database: "d.db".into(), candidates: 4, checked: 4, agreed: 4, ..Default::default()
+/// };
+/// assert_eq!(
+///     r.to_string(),
+///     "d.db: verified 4 of 4 double-dummy tables not solved here: all equal a fresh solve (0.0 s)"
+/// );
+/// ```
+impl std::fmt::Display for VerifyReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for m in &self.mismatches {
+            writeln!(f, "{m}")?;
+        }
         let scope = self
             .set
             .as_ref()
@@ -138,12 +149,10 @@ impl VerifyReport {
                 }
             ),
         };
-        format!(
+        write!(
+            f,
             "{}: verified {} of {} double-dummy tables{scope} not solved here: {outcome} ({:.1} s)",
-            db.display(),
-            self.checked,
-            self.candidates,
-            self.seconds
+            self.database, self.checked, self.candidates, self.seconds
         )
     }
 }
@@ -269,6 +278,7 @@ pub fn verify(
     let started = Instant::now();
     let (rows, candidates) = pick(store, job)?;
     let mut report = VerifyReport {
+        database: store.path().to_owned(),
         set: job.set.clone(),
         candidates,
         sample: job.sample,

@@ -213,6 +213,7 @@ fn workflows_called_as_a_library_report_what_they_did() {
         &LookupJob {
             deal: deals[7],
             scheme: Scheme::Andrews,
+            database: "d.db".into(),
         },
         Some(&store),
     )
