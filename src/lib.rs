@@ -39,11 +39,11 @@ pub use generation::stream::{
 // The SQLite store: deals keyed by index, sets, plays, double-dummy tables, SQL functions.
 mod store;
 pub use store::sqlfn;
-pub use store::{BoardExtras, DdSource, ExtrasStored, NewPlay, StoredDd, StoredPlay};
 pub use store::{
     DEFAULT_DATABASE, DealWriter, NewSet, ReadOnlyQuery, ReadOnlyStore, SetBoard, SetInfo,
     SetOutcome, Store, StoreError, StoreReader,
 };
+pub use store::{DdSource, NewPlay, PlaysAndTables, PlaysAndTablesStored, StoredDd, StoredPlay};
 
 // Deal files: the registry of formats, each with its reader and writer.
 pub mod formats;
