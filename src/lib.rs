@@ -58,7 +58,7 @@ mod play;
 pub use play::encoding;
 pub use play::encoding::{Encoding, EncodingError, FacedCard, parse_card};
 pub use play::gamestate::{GameStateError, Group, PlayState, decode_groups, encode_groups};
-pub use play::record::{BoardPlay, PlayError, PlayRecord, Position, TrickRecord, board_play};
+pub use play::record::{BoardPlay, CardLayout, PlayError, PlayRecord, TrickRecord, board_play};
 
 // Double-dummy tables and par (pons-dds).
 pub mod dd;
