@@ -8,8 +8,8 @@ use std::hint::black_box;
 
 const N: usize = 4096;
 
-fn indices() -> Vec<u128> {
-    // A fixed spread of 0-based indices below D (golden-ratio stepping).
+fn ranks() -> Vec<u128> {
+    // A fixed spread of 0-based ranks below D (golden-ratio stepping).
     let step = DEALS / 1_618_033_988_749 * 1_000_000_007;
     (0..N as u128)
         .map(|j| (j * step + j * j * 7919) % DEALS)
@@ -18,8 +18,8 @@ fn indices() -> Vec<u128> {
 
 fn numbering(c: &mut Criterion) {
     dealdex::warm_up();
-    let idx = indices();
-    let deals: Vec<Deal> = idx
+    let ranks = ranks();
+    let deals: Vec<Deal> = ranks
         .iter()
         .map(|&i| Deal::from_number(i + 1, Scheme::Pavlicek).unwrap())
         .collect();
@@ -28,7 +28,7 @@ fn numbering(c: &mut Criterion) {
     for scheme in Scheme::ALL {
         g.bench_function(format!("unrank_one_{scheme}"), |b| {
             b.iter(|| {
-                for &i in &idx {
+                for &i in &ranks {
                     black_box(Deal::from_number(black_box(i) + 1, scheme).unwrap());
                 }
             })
@@ -76,9 +76,9 @@ fn numbering(c: &mut Criterion) {
         )
     });
     let seed: dealdex::Seed = "5a".repeat(32).parse().unwrap();
-    g.bench_function("stream_indices", |b| {
+    g.bench_function("stream_ranks", |b| {
         let mut out = vec![0u128; N];
-        b.iter(|| seed.fill_indices(black_box(1_000_001), &mut out))
+        b.iter(|| seed.fill_ranks(black_box(1_000_001), &mut out))
     });
     g.bench_function("stream_deals", |b| {
         let mut out = deals.clone();

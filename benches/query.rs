@@ -16,7 +16,7 @@ fn deals() -> Vec<Deal> {
     (0..N as u128)
         .map(|j| {
             let i = (j * step + j * j * 7919) % DEALS;
-            Deal::from_number(i + 1, Scheme::Pavlicek).expect("index below D")
+            Deal::from_number(i + 1, Scheme::Pavlicek).expect("rank below D")
         })
         .collect()
 }

@@ -91,6 +91,7 @@ classified!(
     crate::workflow::number::NumberJobError,
     crate::workflow::query::QueryWorkflowError,
     crate::workflow::records::RecordsError,
+    crate::workflow::solve::SolveError,
     crate::workflow::solve::SolveInputError,
     crate::workflow::sql::SqlError,
     crate::workflow::stats::StatsError,

@@ -180,7 +180,7 @@ impl TrickTable {
                     penalty: from_pons_penalty(c.contract.penalty),
                     declarer: from_pons_seat(c.declarer),
                 },
-                overtricks: c.overtricks,
+                result: c.overtricks,
             })
             .collect();
         Par {
@@ -256,8 +256,9 @@ pub struct ParContract {
     /// The contract: DDS doubles exactly the sacrifices, the contracts that go down, and
     /// never redoubles.
     pub contract: Contract,
-    /// Tricks over the contract (negative: down).
-    pub overtricks: i8,
+    /// The result: tricks over the contract (positive) or under it (negative: down, as a
+    /// sacrifice goes); 0 when it makes exactly.
+    pub result: i8,
 }
 
 /// `<level><strain><x?><declarer><result?>`, e.g. `4SN`, `3NTS+1`, `5CxE-2`
@@ -265,7 +266,7 @@ pub struct ParContract {
 impl fmt::Display for ParContract {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.contract)?;
-        match self.overtricks {
+        match self.result {
             0 => Ok(()),
             k => write!(f, "{k:+}"),
         }

@@ -39,11 +39,11 @@ pub use generation::stream::{
 // The SQLite store: deals keyed by index, sets, plays, double-dummy tables, SQL functions.
 mod store;
 pub use store::sqlfn;
-pub use store::{BoardExtras, DdSource, ExtrasStored, NewPlay, StoredDd, StoredPlay};
 pub use store::{
     DEFAULT_DATABASE, DealWriter, NewSet, ReadOnlyQuery, ReadOnlyStore, SetBoard, SetInfo,
     SetOutcome, Store, StoreError, StoreReader,
 };
+pub use store::{DdSource, NewPlay, PlaysAndTables, PlaysAndTablesStored, StoredDd, StoredPlay};
 
 // Deal files: the registry of formats, each with its reader and writer.
 pub mod formats;
@@ -58,7 +58,7 @@ mod play;
 pub use play::encoding;
 pub use play::encoding::{Encoding, EncodingError, FacedCard, parse_card};
 pub use play::gamestate::{GameStateError, Group, PlayState, decode_groups, encode_groups};
-pub use play::record::{BoardPlay, PlayError, PlayRecord, Position, TrickRecord, board_play};
+pub use play::record::{BoardPlay, CardLayout, PlayError, PlayRecord, TrickRecord, board_play};
 
 // Double-dummy tables and par (pons-dds).
 pub mod dd;

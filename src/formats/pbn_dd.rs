@@ -230,7 +230,7 @@ pub(super) fn par_contract(par: &Par) -> String {
             continue;
         }
         let partner = par.contracts.iter().enumerate().skip(i + 1).find(|(_, o)| {
-            o.overtricks == c.overtricks
+            o.result == c.result
                 && o.contract
                     == Contract {
                         declarer: c.contract.declarer.rotate(2),
@@ -254,8 +254,8 @@ pub(super) fn par_contract(par: &Par) -> String {
             ..
         } = c.contract;
         let mut text = format!("{who} {level}{}{}", strain.as_str(), penalty.suffix());
-        if c.overtricks != 0 {
-            text.push_str(&format!("{:+}", c.overtricks));
+        if c.result != 0 {
+            text.push_str(&format!("{:+}", c.result));
         }
         parts.push(text);
     }
@@ -333,7 +333,7 @@ mod tests {
 
     #[test]
     fn par_contracts_group_partners() {
-        let c = |level, strain, doubled, declarer, overtricks| ParContract {
+        let c = |level, strain, doubled, declarer, result| ParContract {
             contract: Contract {
                 level,
                 strain,
@@ -344,7 +344,7 @@ mod tests {
                 },
                 declarer,
             },
-            overtricks,
+            result,
         };
         let spades = Strain::Trumps(crate::model::card::Suit::Spades);
         let par = Par {

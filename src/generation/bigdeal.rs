@@ -34,7 +34,7 @@ use rayon::prelude::*;
 use ripemd::{Digest, Ripemd160};
 
 use crate::model::deal::Deal;
-use crate::model::number::{DEALS, Scheme, unrank_indices};
+use crate::model::number::{DEALS, Scheme, unrank_many};
 
 /// One counter of the stream: the candidate it hashed to and whether it was accepted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -152,7 +152,7 @@ impl BigDealStream {
     /// The next board's deal. `None` once the 32-bit counter is exhausted.
     pub fn next_deal(&mut self) -> Option<Deal> {
         let g = self.next()?;
-        Some(Deal::from_index_number(g, Scheme::BigDeal).expect("g < D"))
+        Some(Deal::from_rank(g, Scheme::BigDeal).expect("g < D"))
     }
 
     /// Fills `out` with the Gödel numbers of the next `out.len()` boards, hashing large runs
@@ -210,7 +210,7 @@ impl BigDealStream {
         out[..n]
             .par_chunks_mut(PART)
             .zip(g[..n].par_chunks(PART))
-            .for_each(|(o, i)| unrank_indices(i, Scheme::BigDeal, o));
+            .for_each(|(o, g)| unrank_many(g, Scheme::BigDeal, o));
         n
     }
 
@@ -219,7 +219,7 @@ impl BigDealStream {
     /// Memory grows with the deals actually drawn, batch by batch (nothing is reserved for
     /// `n` up front): a huge `n`, even `usize::MAX`, ends when the counter does.
     pub fn take_deals(&mut self, n: usize) -> Vec<Deal> {
-        let blank = Deal::from_index_number(0, Scheme::BigDeal).expect("0 < D");
+        let blank = Deal::from_rank(0, Scheme::BigDeal).expect("0 < D");
         let mut out = Vec::new();
         while out.len() < n {
             let k = (n - out.len()).min(BATCH);

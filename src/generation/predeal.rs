@@ -120,7 +120,7 @@ impl Predeal {
         self.count
     }
 
-    /// The deal numbered `i` (0-based, below [`Predeal::completions`]) among the completions:
+    /// The deal of rank `i` (0-based, below [`Predeal::completions`]) among the completions:
     /// the undealt cards in suited order go to seats by the Pavlicek rule (FORMATS.md §1a)
     /// with the seats' remaining counts. With nothing fixed it is exactly the Pavlicek unrank.
     pub fn complete(&self, mut i: u128) -> Deal {

@@ -8,15 +8,15 @@
 //!    64-bit nonce) with key = the 32 seed bytes and nonce = 0. Block `k` (64 bytes, counter
 //!    = k) is read as 16 little-endian 32-bit words `w0..w15`.
 //! 2. Candidates `x_j = w(3j) + w(3j+1)·2³² + w(3j+2)·2⁶⁴` for j = 0..5 (words 0..15; w15 is
-//!    unused). The first `x_j < D` is the board's index.
+//!    unused). The first `x_j < D` is the board's rank (0-based).
 //! 3. If none is below D (probability 0.323⁵ ≈ 0.35 %), continue with the keystream of the same
 //!    key and nonce = k, from its block 0: successive 3-word candidates as above, until one is
 //!    below D. (Nonce k ≥ 1 never meets the nonce-0 stream of step 1.)
-//! 4. The deal is the Pavlicek unrank (FORMATS.md §1a) of that index: its hand-record number
-//!    is index + 1.
+//! 4. The deal is the Pavlicek unrank (FORMATS.md §1a) of that rank: its hand-record number
+//!    is rank + 1.
 //!
 //! This is rand_chacha's `ChaCha20Rng::from_seed(seed)` with `set_word_pos(16·k)` for step 1
-//! and `set_stream(k)` for step 3. Rejection keeps the index exactly uniform below D, so every
+//! and `set_stream(k)` for step 3. Rejection keeps the rank exactly uniform below D, so every
 //! deal is equally likely. Because each board has its own block, any range of boards can be
 //! generated alone, in any order, on any number of threads, with identical results.
 
@@ -30,7 +30,7 @@ use sha2::{Digest, Sha256};
 
 use crate::generation::predeal::Predeal;
 use crate::model::deal::Deal;
-use crate::model::number::{DEALS, Scheme, unrank_indices};
+use crate::model::number::{DEALS, Scheme, unrank_many};
 
 /// A 256-bit generation seed, written as 64 hex characters.
 ///
@@ -107,25 +107,25 @@ impl Seed {
         Sha256::digest(self.0).into()
     }
 
-    /// The 0-based deal index of board `k` (see the module docs), below D.
-    pub fn board_index(&self, k: u64) -> u128 {
+    /// The 0-based Pavlicek rank of board `k`'s deal (see the module docs), below D.
+    pub fn board_rank(&self, k: u64) -> u128 {
         let mut rng = ChaCha20Rng::from_seed(self.0);
         rng.set_word_pos(16 * k as u128);
         let mut words = [0u32; 16];
         for w in words.iter_mut() {
             *w = rng.next_u32();
         }
-        self.index_from_block(k, &words)
+        self.rank_from_block(k, &words)
     }
 
     /// Steps 2 and 3 of the derivation for board `k` given its 16-word block.
-    fn index_from_block(&self, k: u64, w: &[u32; 16]) -> u128 {
-        self.index_below(k, w, DEALS)
+    fn rank_from_block(&self, k: u64, w: &[u32; 16]) -> u128 {
+        self.rank_below(k, w, DEALS)
     }
 
     /// Steps 2 and 3 with candidates masked to the bit length of `bound` and accepted below
     /// it (for `bound` = D the mask keeps all 96 bits: the plain derivation).
-    fn index_below(&self, k: u64, w: &[u32; 16], bound: u128) -> u128 {
+    fn rank_below(&self, k: u64, w: &[u32; 16], bound: u128) -> u128 {
         let mask = if bound <= 1 {
             0
         } else {
@@ -161,8 +161,8 @@ impl Seed {
             let words: [u32; 16] = std::array::from_fn(|w| {
                 u32::from_le_bytes(block[4 * w..4 * w + 4].try_into().expect("4 bytes"))
             });
-            let i = self.index_below(first + j as u64, &words, predeal.completions());
-            *o = predeal.complete(i);
+            let rank = self.rank_below(first + j as u64, &words, predeal.completions());
+            *o = predeal.complete(rank);
         }
     }
 
@@ -171,30 +171,31 @@ impl Seed {
     /// ```
     /// let seed: dealdex::Seed = "11".repeat(32).parse().unwrap();
     /// let d = seed.board_deal(7);
-    /// assert_eq!(d.number(dealdex::Scheme::Pavlicek), seed.board_index(7) + 1);
+    /// assert_eq!(d.number(dealdex::Scheme::Pavlicek), seed.board_rank(7) + 1);
     /// ```
     pub fn board_deal(&self, k: u64) -> Deal {
-        Deal::from_number(self.board_index(k) + 1, Scheme::Pavlicek).expect("index below D")
+        Deal::from_number(self.board_rank(k) + 1, Scheme::Pavlicek).expect("rank below D")
     }
 
     /// Fills `out` with the deals of boards `first, first+1, …` in order, reading the keystream
     /// sequentially (much faster than [`Seed::board_deal`] per board).
     pub fn fill_deals(&self, first: u64, out: &mut [Deal]) {
-        // Small batches keep the indices in L1 between drawing and unranking.
+        // Small batches keep the ranks in L1 between drawing and unranking.
         const BATCH: usize = 64;
         let mut rng = self.stream_at(first);
-        let mut idx = [0u128; BATCH];
+        let mut ranks = [0u128; BATCH];
         for (c, deals) in out.chunks_mut(BATCH).enumerate() {
-            let idx = &mut idx[..deals.len()];
-            self.draw_indices(&mut rng, first + (c * BATCH) as u64, idx);
-            unrank_indices(idx, Scheme::Pavlicek, deals);
+            let ranks = &mut ranks[..deals.len()];
+            self.draw_ranks(&mut rng, first + (c * BATCH) as u64, ranks);
+            unrank_many(ranks, Scheme::Pavlicek, deals);
         }
     }
 
-    /// Fills `out` with the 0-based indices of boards `first, first+1, …`.
-    pub fn fill_indices(&self, first: u64, out: &mut [u128]) {
+    /// Fills `out` with the 0-based Pavlicek ranks ([`Seed::board_rank`]) of boards
+    /// `first, first+1, …`.
+    pub fn fill_ranks(&self, first: u64, out: &mut [u128]) {
         let mut rng = self.stream_at(first);
-        self.draw_indices(&mut rng, first, out);
+        self.draw_ranks(&mut rng, first, out);
     }
 
     /// The nonce-0 keystream positioned at board `first`'s block.
@@ -204,8 +205,8 @@ impl Seed {
         rng
     }
 
-    /// Draws the indices of boards `first, first+1, …` from `rng`, positioned at `first`.
-    fn draw_indices(&self, rng: &mut ChaCha20Rng, first: u64, out: &mut [u128]) {
+    /// Draws the ranks of boards `first, first+1, …` from `rng`, positioned at `first`.
+    fn draw_ranks(&self, rng: &mut ChaCha20Rng, first: u64, out: &mut [u128]) {
         let mut block = [0u8; 64];
         for (j, o) in out.iter_mut().enumerate() {
             // One whole keystream block per board: the 16 words, little-endian.
@@ -213,7 +214,7 @@ impl Seed {
             let words: [u32; 16] = std::array::from_fn(|w| {
                 u32::from_le_bytes(block[4 * w..4 * w + 4].try_into().expect("4 bytes"))
             });
-            *o = self.index_from_block(first + j as u64, &words);
+            *o = self.rank_from_block(first + j as u64, &words);
         }
     }
 }
@@ -574,10 +575,10 @@ mod tests {
     #[test]
     fn sequential_and_single_board_agree() {
         let seed: Seed = "0123456789abcdef".repeat(4).parse().unwrap();
-        let mut idx = vec![0u128; 300];
-        seed.fill_indices(5, &mut idx);
-        for (j, &i) in idx.iter().enumerate() {
-            assert_eq!(seed.board_index(5 + j as u64), i);
+        let mut ranks = vec![0u128; 300];
+        seed.fill_ranks(5, &mut ranks);
+        for (j, &i) in ranks.iter().enumerate() {
+            assert_eq!(seed.board_rank(5 + j as u64), i);
             assert!(i < DEALS);
         }
     }
@@ -598,7 +599,7 @@ mod tests {
             if !any {
                 fallbacks += 1;
             }
-            assert!(seed.board_index(k) < DEALS);
+            assert!(seed.board_rank(k) < DEALS);
         }
         assert!(fallbacks > 0 && fallbacks < 40, "{fallbacks}");
     }

@@ -9,7 +9,7 @@
 
 use crate::model::card::{Card, Seat};
 use crate::model::deal::{Deal, DealError, Hand};
-use crate::play::record::{PlayError, PlayRecord, Position, seat_of_seed000, seed000_seat};
+use crate::play::record::{CardLayout, PlayError, PlayRecord, seat_of_seed000, seed000_seat};
 
 /// Why bytes are not a game state, with the 0-based byte offset of the problem.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -272,7 +272,7 @@ fn byte_card(byte: u8) -> Option<Card> {
 /// groups.
 const SEED000_SEATS: [Seat; 4] = [Seat::West, Seat::North, Seat::East, Seat::South];
 
-/// A bridge position during the play as a seed 004 game state: the seed 000 [`Position`]
+/// A bridge position during the play as a seed 004 game state: the seed 000 [`CardLayout`]
 /// (the cards still held) and, for each seat, the cards it has played in trick order.
 ///
 /// Its bytes are 8 groups, 60 bytes in all (52 cards and 8 group bytes): the hands of West,
@@ -294,7 +294,7 @@ const SEED000_SEATS: [Seat; 4] = [Seat::West, Seat::North, Seat::East, Seat::Sou
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct PlayState {
     /// The cards still held (seed 000 array).
-    pub position: Position,
+    pub layout: CardLayout,
     /// The cards each seat has played, in trick order, indexed by [`Seat::index`] (N, E, S, W).
     pub played: [Vec<Card>; 4],
 }
@@ -308,7 +308,7 @@ impl PlayState {
     /// The state before the opening lead.
     pub fn new(deal: &Deal) -> PlayState {
         PlayState {
-            position: Position::from_deal(deal),
+            layout: CardLayout::from_deal(deal),
             played: Default::default(),
         }
     }
@@ -325,9 +325,7 @@ impl PlayState {
                 break;
             }
             let n = tr.cards.len().min(left);
-            state
-                .position
-                .play_trick(t + 1, tr.leader, &tr.cards[..n])?;
+            state.layout.play_trick(t + 1, tr.leader, &tr.cards[..n])?;
             for (i, &c) in tr.cards[..n].iter().enumerate() {
                 state.played[tr.leader.rotate(i).index()].push(c);
             }
@@ -342,7 +340,7 @@ impl PlayState {
     /// [`DealError`] when they are not a deal (a state built by hand).
     pub fn deal(&self) -> Result<Deal, DealError> {
         let hands = Seat::ALL.map(|s| {
-            let mut h = self.position.hand(s);
+            let mut h = self.layout.hand(s);
             for &c in &self.played[s.index()] {
                 h.insert(c);
             }
@@ -355,7 +353,7 @@ impl PlayState {
     pub fn encode(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(PlayState::BYTES);
         for seat in SEED000_SEATS {
-            let hand = self.position.hand(seat);
+            let hand = self.layout.hand(seat);
             out.push(0x80 | hand.len() as u8);
             out.extend(hand.cards().map(|c| card_byte(c, false)));
         }
@@ -434,7 +432,7 @@ impl PlayState {
                 }
             }
         }
-        let position = Position::from_slots(slots).expect("slots are seed 000 seat values");
+        let layout = CardLayout::from_slots(slots).expect("slots are seed 000 seat values");
         let counts = played.iter().map(Vec::len);
         let (lo, hi) = (counts.clone().min().unwrap_or(0), counts.max().unwrap_or(0));
         for (g, group) in groups.iter().take(4).enumerate() {
@@ -461,11 +459,11 @@ impl PlayState {
                 .iter()
                 .all(|&v| seat_of_seed000(v).is_some() || v == 0)
         );
-        Ok(PlayState { position, played })
+        Ok(PlayState { layout, played })
     }
 
     /// The cards `seat` still holds.
     pub fn hand(&self, seat: Seat) -> Hand {
-        self.position.hand(seat)
+        self.layout.hand(seat)
     }
 }

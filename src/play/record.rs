@@ -1,9 +1,9 @@
 //! The play of the cards: the seed 000 seat array, play records, and a game's play replayed.
 //!
-//! - [`Position`] is seed 000 §1's internal format: 52 slots in suited order (slot =
+//! - [`CardLayout`] is seed 000 §1's internal format: 52 slots in suited order (slot =
 //!   `suit * 13 + (14 - rank)`, suits ♠ ♥ ♦ ♣, which is dealdex's [`Card`] number), each holding
-//!   the seat of its card, `0` = not in play (played), `1..=4` = W, N, E, S. It describes any
-//!   position during the play.
+//!   the seat of its card, `0` = not in play (played), `1..=4` = W, N, E, S. It describes the
+//!   layout of the cards at any point of the play.
 //! - [`PlayRecord`] is seed 000's play record: up to 13 tricks of `[leader, four cards in play
 //!   order]` (FORMATS.md §11); only the last trick may be short (a claim).
 //!
@@ -11,7 +11,7 @@
 //! [`trick_winner`]) are the model's bridge vocabulary (`crate::model::contract`).
 //!
 //! Replaying a record ([`PlayRecord::check`], [`PlayRecord::replay`], [`board_play`]) checks
-//! each card against the position: it must be held by the seat whose turn it is, and a seat
+//! each card against the layout: it must be held by the seat whose turn it is, and a seat
 //! that holds a card of the suit led must follow suit. Errors name the trick (1-based) and the
 //! card.
 
@@ -129,16 +129,16 @@ pub(crate) const fn seat_of_seed000(value: u8) -> Option<Seat> {
     }
 }
 
-/// A position during the play: seed 000 §1's 52-slot array. Slot `i` is card `i` in suited
+/// The layout of the cards at a point of the play: seed 000 §1's 52-slot array. Slot `i` is card `i` in suited
 /// order (♠A = 0 … ♣2 = 51, `suit * 13 + (14 - rank)`); its value is the seat holding the
 /// card, 1 = West, 2 = North, 3 = East, 4 = South, or 0 when the card is no longer in play.
 ///
 /// ```
-/// use dealdex::{Card, Position, Seat};
+/// use dealdex::{Card, CardLayout, Seat};
 /// let deal: dealdex::Deal = "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432"
 ///     .parse()
 ///     .unwrap();
-/// let mut p = Position::from_deal(&deal);
+/// let mut p = CardLayout::from_deal(&deal);
 /// assert_eq!(p.slots()[0], 2); // ♠A: North
 /// assert_eq!(p.slots()[51], 1); // ♣2: West
 /// let lead = Card::from_index(12).unwrap(); // ♠2
@@ -147,33 +147,33 @@ pub(crate) const fn seat_of_seed000(value: u8) -> Option<Seat> {
 /// assert_eq!(p.holder(lead), None);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Position {
+pub struct CardLayout {
     slots: [u8; 52],
 }
 
-impl Position {
-    /// The position before the opening lead: every card with its seat.
-    pub fn from_deal(deal: &Deal) -> Position {
+impl CardLayout {
+    /// The layout before the opening lead: every card with its seat.
+    pub fn from_deal(deal: &Deal) -> CardLayout {
         let mut slots = [0u8; 52];
         for seat in Seat::ALL {
             for c in deal.hand(seat).cards() {
                 slots[c.index()] = seed000_seat(seat);
             }
         }
-        Position { slots }
+        CardLayout { slots }
     }
 
-    /// A position from its seed 000 slots (any number of cards in play, any number a seat).
+    /// A layout from its seed 000 slots (any number of cards in play, any number a seat).
     ///
     /// # Errors
     /// [`PlayError::BadSlot`] naming the first slot whose value is above 4.
-    pub fn from_slots(slots: [u8; 52]) -> Result<Position, PlayError> {
+    pub fn from_slots(slots: [u8; 52]) -> Result<CardLayout, PlayError> {
         match slots.iter().position(|&v| v > 4) {
             Some(slot) => Err(PlayError::BadSlot {
                 slot,
                 value: slots[slot],
             }),
-            None => Ok(Position { slots }),
+            None => Ok(CardLayout { slots }),
         }
     }
 
@@ -217,7 +217,7 @@ impl Position {
     ///
     /// # Errors
     /// [`PlayError::TrickSize`] for no card or more than four, [`PlayError::NotHeld`],
-    /// [`PlayError::Revoke`]; the position is unchanged then.
+    /// [`PlayError::Revoke`]; the layout is unchanged then.
     pub fn play_trick(
         &mut self,
         number: usize,
@@ -265,11 +265,11 @@ impl Position {
         Ok(())
     }
 
-    /// Plays a complete trick (see [`Position::play_trick`]) and returns it with its winner
+    /// Plays a complete trick (see [`CardLayout::play_trick`]) and returns it with its winner
     /// under `strain`.
     ///
     /// # Errors
-    /// As [`Position::play_trick`]; the position is unchanged then.
+    /// As [`CardLayout::play_trick`]; the layout is unchanged then.
     pub fn apply_trick(
         &mut self,
         number: usize,
@@ -462,12 +462,12 @@ impl PlayRecord {
 
     /// Replays the record on `deal` without a strain: every card held by the seat whose turn
     /// it is and suit followed when possible. Each trick's leader is taken from the record.
-    /// Returns the position after the last card.
+    /// Returns the layout after the last card.
     ///
     /// # Errors
     /// [`PlayError::NotHeld`] or [`PlayError::Revoke`] naming the trick and card.
-    pub fn check(&self, deal: &Deal) -> Result<Position, PlayError> {
-        let mut p = Position::from_deal(deal);
+    pub fn check(&self, deal: &Deal) -> Result<CardLayout, PlayError> {
+        let mut p = CardLayout::from_deal(deal);
         for (t, tr) in self.tricks.iter().enumerate() {
             p.play_trick(t + 1, tr.leader, &tr.cards)?;
         }
@@ -482,7 +482,7 @@ impl PlayRecord {
     /// [`PlayError::NotHeld`], [`PlayError::Revoke`] or [`PlayError::WrongLeader`] naming the
     /// trick (and card).
     pub fn replay(&self, deal: &Deal, strain: Strain) -> Result<Vec<Trick>, PlayError> {
-        let mut p = Position::from_deal(deal);
+        let mut p = CardLayout::from_deal(deal);
         let mut out: Vec<Trick> = Vec::with_capacity(self.tricks.len());
         for (t, tr) in self.tricks.iter().enumerate() {
             if let Some(prev) = out.last()

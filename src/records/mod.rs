@@ -271,7 +271,7 @@ pub fn contract_label(c: &ParContract) -> String {
     );
     s.push(' ');
     s.push(contract.declarer.letter());
-    match c.overtricks {
+    match c.result {
         0 => {}
         k if k > 0 => s.push_str(&format!(" +{k}")),
         k => s.push_str(&format!(" \u{2212}{}", -k)),
@@ -444,7 +444,7 @@ mod tests {
                 penalty: Penalty::Doubled,
                 declarer: Seat::East,
             },
-            overtricks: -2,
+            result: -2,
         };
         assert_eq!(contract_label(&c), "5\u{2663}x E \u{2212}2");
         let par = Par {

@@ -42,10 +42,11 @@ pub mod sqlfn;
 pub use dd::{DdSource, StoredDd};
 pub use plays::{NewPlay, StoredPlay};
 
-/// What a deal file carries besides its deals, stored in the same transaction as them by
-/// [`Store::store_set_with_extras`] and [`Store::insert_deal_groups`].
+/// The plays and double-dummy tables a deal file carries besides its deals, stored in the
+/// same transaction as them by [`Store::store_set_with_plays_and_tables`] and
+/// [`Store::insert_deal_groups`].
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct BoardExtras {
+pub struct PlaysAndTables {
     /// Validated play records (migration 04).
     pub plays: Vec<NewPlay>,
     /// Double-dummy tables the file gives (migration 05), each with its deal, which must be
@@ -56,9 +57,9 @@ pub struct BoardExtras {
     pub dd_source: DdSource,
 }
 
-/// How many of a [`BoardExtras`] were new to the database.
+/// How many of the plays and tables of a [`PlaysAndTables`] were new to the database.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
-pub struct ExtrasStored {
+pub struct PlaysAndTablesStored {
     /// New play records.
     pub plays: u64,
     /// New double-dummy tables (a deal already solved keeps its table).
@@ -897,11 +898,11 @@ impl Store {
     }
 
     /// Inserts several groups of keys (e.g. the boards of several files) in ONE transaction,
-    /// each with its plays and double-dummy tables (`extras[g]` for group `g`; missing
-    /// entries, or an empty `extras`, mean none) stored in the same transaction, so a crash
+    /// each with its plays and double-dummy tables (`plays_and_tables[g]` for group `g`; missing
+    /// entries, or an empty `plays_and_tables`, mean none) stored in the same transaction, so a crash
     /// never leaves a group stored without them. Returns per group, in order, how many of
     /// its keys were new (not in the database nor in an earlier group) and what of its
-    /// extras was new. Small groups are where this pays: each transaction rewrites every
+    /// plays and tables was new. Small groups are where this pays: each transaction rewrites every
     /// page it touches, so 10,000 files of 96 boards took 32 s one transaction each. A table
     /// is stored only for a deal that has none (a deal is solved at most once per database:
     /// compare first with [`StoreReader::dd_tables`] to refuse a file that disagrees).
@@ -923,9 +924,9 @@ impl Store {
     pub fn insert_deal_groups(
         &mut self,
         groups: &[Vec<DealIndex>],
-        extras: &[BoardExtras],
-    ) -> Result<Vec<(u64, ExtrasStored)>, StoreError> {
-        let play_boards = extras
+        plays_and_tables: &[PlaysAndTables],
+    ) -> Result<Vec<(u64, PlaysAndTablesStored)>, StoreError> {
+        let play_boards = plays_and_tables
             .iter()
             .map(|e| plays::play_boards(&e.plays))
             .collect::<Result<Vec<_>, _>>()?;
@@ -944,8 +945,8 @@ impl Store {
         };
         let mut out = Vec::with_capacity(groups.len());
         for (g, deals) in counts.into_iter().enumerate() {
-            let mut stored = ExtrasStored::default();
-            if let (Some(e), Some(b)) = (extras.get(g), play_boards.get(g)) {
+            let mut stored = PlaysAndTablesStored::default();
+            if let (Some(e), Some(b)) = (plays_and_tables.get(g), play_boards.get(g)) {
                 if !e.plays.is_empty() {
                     stored.plays = plays::insert_plays(&tx, path, None, &e.plays, b)?;
                 }
@@ -972,12 +973,12 @@ impl Store {
     /// committed or dropped).
     ///
     /// ```
-    /// use dealdex::{BoardExtras, DealIndex, Store};
+    /// use dealdex::{PlaysAndTables, DealIndex, Store};
     /// let mut store = Store::open_in_memory()?;
     /// let a = DealIndex::parse_hex("0EDCCBA0976F2DA4945D8E9DC0")?;
     /// let mut w = store.begin_deals()?;
-    /// assert_eq!(w.add(vec![a], &BoardExtras::default())?.0, 1);
-    /// assert_eq!(w.add(vec![a], &BoardExtras::default())?.0, 0); // stored by the piece before
+    /// assert_eq!(w.add(vec![a], &PlaysAndTables::default())?.0, 1);
+    /// assert_eq!(w.add(vec![a], &PlaysAndTables::default())?.0, 0); // stored by the piece before
     /// w.commit()?;
     /// assert_eq!(store.deal_count()?, 1);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -1000,9 +1001,10 @@ impl Store {
 }
 
 impl DealWriter<'_> {
-    /// Adds one piece: its deals (`keys`, any order, repeats allowed) and their extras, as
-    /// [`Store::insert_deal_groups`] does for one group. Returns (new deals: not
-    /// stored before, in the database or by an earlier piece; what of the extras was new).
+    /// Adds one piece: its deals (`keys`, any order, repeats allowed) and their plays and
+    /// tables, as [`Store::insert_deal_groups`] does for one group.
+    /// Returns (new deals: not stored before, in the database or by an earlier piece; what of
+    /// the plays and tables was new).
     ///
     /// # Errors
     /// [`StoreError::BoardOutOfRange`] for a play's board above `i64::MAX`;
@@ -1011,19 +1013,28 @@ impl DealWriter<'_> {
     pub fn add(
         &mut self,
         mut keys: Vec<DealIndex>,
-        extras: &BoardExtras,
-    ) -> Result<(u64, ExtrasStored), StoreError> {
-        let play_boards = plays::play_boards(&extras.plays)?;
+        plays_and_tables: &PlaysAndTables,
+    ) -> Result<(u64, PlaysAndTablesStored), StoreError> {
+        let play_boards = plays::play_boards(&plays_and_tables.plays)?;
         sort_dedup_keys(&mut keys);
         let new = insert_sorted_keys(&self.tx, &keys).at(self.path)?;
-        let stored = ExtrasStored {
-            plays: match extras.plays.is_empty() {
+        let stored = PlaysAndTablesStored {
+            plays: match plays_and_tables.plays.is_empty() {
                 true => 0,
-                false => {
-                    plays::insert_plays(&self.tx, self.path, None, &extras.plays, &play_boards)?
-                }
+                false => plays::insert_plays(
+                    &self.tx,
+                    self.path,
+                    None,
+                    &plays_and_tables.plays,
+                    &play_boards,
+                )?,
             },
-            dd: dd::insert_dd_rows(&self.tx, self.path, &extras.dd, &extras.dd_source)?,
+            dd: dd::insert_dd_rows(
+                &self.tx,
+                self.path,
+                &plays_and_tables.dd,
+                &plays_and_tables.dd_source,
+            )?,
         };
         Ok((new, stored))
     }
@@ -1120,25 +1131,26 @@ impl Store {
         boards: &[(u64, DealIndex)],
     ) -> Result<SetOutcome, StoreError> {
         Ok(self
-            .store_set_with_extras(set, boards, &BoardExtras::default())?
+            .store_set_with_plays_and_tables(set, boards, &PlaysAndTables::default())?
             .0)
     }
 
     /// [`Store::store_set`] with the set's plays and double-dummy tables stored in the same
     /// transaction (so a crash never leaves the set without them); returns the outcome and
-    /// what of the extras was new. When the identical set is already stored, its plays and
-    /// tables not yet stored are added. A table is stored only for a deal that has none.
+    /// what of the plays and tables was new. When the identical set is already stored, its
+    /// plays and tables not yet stored are added. A table is stored only for a deal that has
+    /// none.
     ///
     /// # Errors
     /// As [`Store::store_set`]; also [`StoreError::BoardOutOfRange`] for a play's board
     /// above `i64::MAX`. Nothing is stored on error.
-    pub fn store_set_with_extras(
+    pub fn store_set_with_plays_and_tables(
         &mut self,
         set: &NewSet,
         boards: &[(u64, DealIndex)],
-        extras: &BoardExtras,
-    ) -> Result<(SetOutcome, ExtrasStored), StoreError> {
-        let (_, outcome, stored) = self.store_set_as(set, boards, extras, false)?;
+        plays_and_tables: &PlaysAndTables,
+    ) -> Result<(SetOutcome, PlaysAndTablesStored), StoreError> {
+        let (_, outcome, stored) = self.store_set_as(set, boards, plays_and_tables, false)?;
         Ok((outcome, stored))
     }
 
@@ -1176,20 +1188,21 @@ impl Store {
         set: &NewSet,
         boards: &[(u64, DealIndex)],
     ) -> Result<(String, SetOutcome), StoreError> {
-        let (name, outcome, _) = self.store_set_as(set, boards, &BoardExtras::default(), true)?;
+        let (name, outcome, _) =
+            self.store_set_as(set, boards, &PlaysAndTables::default(), true)?;
         Ok((name, outcome))
     }
 
-    /// [`Store::store_set_with_extras`]; with `unique`, under the first free or identical
-    /// name ([`Store::store_set_unique`]). Returns the name stored under.
+    /// [`Store::store_set_with_plays_and_tables`]; with `unique`, under the first free or
+    /// identical name ([`Store::store_set_unique`]). Returns the name stored under.
     fn store_set_as(
         &mut self,
         set: &NewSet,
         boards: &[(u64, DealIndex)],
-        extras: &BoardExtras,
+        plays_and_tables: &PlaysAndTables,
         unique: bool,
-    ) -> Result<(String, SetOutcome, ExtrasStored), StoreError> {
-        let play_boards = plays::play_boards(&extras.plays)?;
+    ) -> Result<(String, SetOutcome, PlaysAndTablesStored), StoreError> {
+        let play_boards = plays::play_boards(&plays_and_tables.plays)?;
         let first = board_to_sql(set.first_board)?;
         let last = board_to_sql(set.last_board)?;
         let mut rows = boards
@@ -1212,8 +1225,13 @@ impl Store {
             .conn
             .pragma_update(None, "foreign_keys", false)
             .at(&self.reader.path)?;
-        let result =
-            self.store_set_unchecked(set, unique, (first, last), &rows, (extras, &play_boards));
+        let result = self.store_set_unchecked(
+            set,
+            unique,
+            (first, last),
+            &rows,
+            (plays_and_tables, &play_boards),
+        );
         let restored = self
             .conn
             .pragma_update(None, "foreign_keys", true)
@@ -1231,8 +1249,8 @@ impl Store {
         unique: bool,
         (first, last): (i64, i64),
         rows: &[(i64, DealIndex)],
-        (extras, play_boards): (&BoardExtras, &[Option<i64>]),
-    ) -> Result<(String, SetOutcome, ExtrasStored), StoreError> {
+        (plays_and_tables, play_boards): (&PlaysAndTables, &[Option<i64>]),
+    ) -> Result<(String, SetOutcome, PlaysAndTablesStored), StoreError> {
         let path = &self.reader.path;
         // IMMEDIATE: take the write lock before reading, so the existence check (and the
         // choice of a name) and the inserts see the same database.
@@ -1264,15 +1282,20 @@ impl Store {
                         .all(|(&(b, k), &(rb, rk))| b as i64 == rb && k == rk)
             };
             if same {
-                let new_plays = ExtrasStored {
+                let new_plays = PlaysAndTablesStored {
                     plays: plays::insert_plays(
                         &tx,
                         path,
                         Some(set_id),
-                        &extras.plays,
+                        &plays_and_tables.plays,
                         play_boards,
                     )?,
-                    dd: dd::insert_dd_rows(&tx, path, &extras.dd, &extras.dd_source)?,
+                    dd: dd::insert_dd_rows(
+                        &tx,
+                        path,
+                        &plays_and_tables.dd,
+                        &plays_and_tables.dd_source,
+                    )?,
                 };
                 tx.commit().at(path)?;
                 let outcome = SetOutcome {
@@ -1307,9 +1330,15 @@ impl Store {
         .at(path)?;
         let set_id = tx.last_insert_rowid();
         insert_boards(&tx, set_id, rows).at(path)?;
-        let new_plays = ExtrasStored {
-            plays: plays::insert_plays(&tx, path, Some(set_id), &extras.plays, play_boards)?,
-            dd: dd::insert_dd_rows(&tx, path, &extras.dd, &extras.dd_source)?,
+        let new_plays = PlaysAndTablesStored {
+            plays: plays::insert_plays(
+                &tx,
+                path,
+                Some(set_id),
+                &plays_and_tables.plays,
+                play_boards,
+            )?,
+            dd: dd::insert_dd_rows(&tx, path, &plays_and_tables.dd, &plays_and_tables.dd_source)?,
         };
         tx.commit().at(path)?;
         let outcome = SetOutcome {

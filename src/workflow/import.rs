@@ -34,7 +34,9 @@ use crate::dd::TrickTable;
 use crate::formats::{self, Board, DealFormat, FileBoards, SkippedBoard, stream};
 use crate::model::index::DealIndex;
 use crate::model::number::Scheme;
-use crate::store::{BoardExtras, DdSource, ExtrasStored, NewPlay, NewSet, Store, StoreError};
+use crate::store::{
+    DdSource, NewPlay, NewSet, PlaysAndTables, PlaysAndTablesStored, Store, StoreError,
+};
 use crate::workflow::input::{ReadFileError, ReadFileErrorKind, skipped_names};
 use sha2::{Digest, Sha256};
 
@@ -387,7 +389,7 @@ struct Parsed {
     before: usize,
     skipped: Vec<SkippedBoard>,
     warnings: Vec<String>,
-    extras: BoardExtras,
+    plays_and_tables: PlaysAndTables,
 }
 
 /// Runs an import job against `store`, calling `on_file` with each file's outcome as soon as
@@ -496,7 +498,11 @@ pub fn import(
                         generator: format!("import {}", path.display()),
                         seed_sha256: None,
                     };
-                    let result = match store.store_set_with_extras(&set, &keyed, &p.extras) {
+                    let result = match store.store_set_with_plays_and_tables(
+                        &set,
+                        &keyed,
+                        &p.plays_and_tables,
+                    ) {
                         Ok((o, stored)) => imported(Some(set_name), &p, o.new_deals, stored),
                         Err(
                             e @ (StoreError::SetExists { .. } | StoreError::DuplicateBoard { .. }),
@@ -559,16 +565,21 @@ fn file_outcome(path: &Path, format: &'static str, result: FileResult) -> FileOu
     }
 }
 
-fn imported(set: Option<String>, p: &Parsed, new_deals: u64, stored: ExtrasStored) -> FileResult {
+fn imported(
+    set: Option<String>,
+    p: &Parsed,
+    new_deals: u64,
+    stored: PlaysAndTablesStored,
+) -> FileResult {
     FileResult::Imported {
         set,
         boards: p.keys.len() as u64,
         skipped: p.skipped.clone(),
         warnings: p.warnings.clone(),
         new_deals,
-        plays: p.extras.plays.len() as u64,
+        plays: p.plays_and_tables.plays.len() as u64,
         new_plays: stored.plays,
-        dd_tables: p.extras.dd.len() as u64,
+        dd_tables: p.plays_and_tables.dd.len() as u64,
         new_dd_tables: stored.dd,
     }
 }
@@ -582,24 +593,26 @@ fn store_batch(
         .iter()
         .map(|(_, _, p)| p.keys.iter().map(|&(_, k)| k).collect())
         .collect();
-    let extras: Vec<BoardExtras> = batch
+    let plays_and_tables: Vec<PlaysAndTables> = batch
         .iter_mut()
-        .map(|(_, _, p)| std::mem::take(&mut p.extras))
+        .map(|(_, _, p)| std::mem::take(&mut p.plays_and_tables))
         .collect();
     let counts = store
-        .insert_deal_groups(&groups, &extras)
+        .insert_deal_groups(&groups, &plays_and_tables)
         .map_err(|source| ImportFailed {
             file: None,
             error: Box::new(source),
         })?;
     let out = batch
         .drain(..)
-        .zip(extras)
+        .zip(plays_and_tables)
         .zip(counts)
-        .map(|(((path, format, mut p), extras), (new, stored))| {
-            p.extras = extras;
-            file_outcome(path, format, imported(None, &p, new, stored))
-        })
+        .map(
+            |(((path, format, mut p), plays_and_tables), (new, stored))| {
+                p.plays_and_tables = plays_and_tables;
+                file_outcome(path, format, imported(None, &p, new, stored))
+            },
+        )
         .collect();
     Ok(out)
 }
@@ -646,19 +659,19 @@ fn import_streamed(
     let mut skipped: Vec<SkippedBoard> = Vec::new();
     let mut warnings: Vec<String> = Vec::new();
     let mut new_deals = 0u64;
-    let mut stored = ExtrasStored::default();
+    let mut stored = PlaysAndTablesStored::default();
     // Pieces' keys gathered up to `batch` and inserted in one sorted pass: each pass touches
     // the B-tree's pages once (a pass a 4 MiB piece cost 60 % more CPU on 1,000,000 boards).
     let mut pending: Vec<DealIndex> = Vec::new();
-    let mut pending_extras = BoardExtras::default();
+    let mut pending_plays_and_tables = PlaysAndTables::default();
     let mut flush = |writer: &mut crate::store::DealWriter<'_>,
                      keys: &mut Vec<DealIndex>,
-                     extras: &mut BoardExtras|
+                     plays_and_tables: &mut PlaysAndTables|
      -> Result<(), StoreError> {
-        let (new, s) = writer.add(std::mem::take(keys), extras)?;
-        *extras = BoardExtras {
-            dd_source: extras.dd_source.clone(),
-            ..BoardExtras::default()
+        let (new, s) = writer.add(std::mem::take(keys), plays_and_tables)?;
+        *plays_and_tables = PlaysAndTables {
+            dd_source: plays_and_tables.dd_source.clone(),
+            ..PlaysAndTables::default()
         };
         new_deals += new;
         stored.plays += s.plays;
@@ -676,22 +689,25 @@ fn import_streamed(
             })
         });
         for p in receive {
-            let keys: Vec<DealIndex> = p.extras.dd.iter().map(|(k, _)| *k).collect();
+            let keys: Vec<DealIndex> = p.plays_and_tables.dd.iter().map(|(k, _)| *k).collect();
             let checked = writer
                 .dd_tables(&keys)
                 .map_err(Check::Store)
                 .and_then(|tables| differing_dd(&p, tables));
             let added = checked.and_then(|()| {
                 pending.extend(p.keys.iter().map(|&(_, k)| k));
-                pending_extras.plays.extend(p.extras.plays.iter().cloned());
-                pending_extras.dd.extend(p.extras.dd.iter().copied());
-                if p.extras.dd_source != DdSource::Unknown {
-                    pending_extras.dd_source = p.extras.dd_source.clone();
+                pending_plays_and_tables
+                    .plays
+                    .extend(p.plays_and_tables.plays.iter().cloned());
+                pending_plays_and_tables
+                    .dd
+                    .extend(p.plays_and_tables.dd.iter().copied());
+                if p.plays_and_tables.dd_source != DdSource::Unknown {
+                    pending_plays_and_tables.dd_source = p.plays_and_tables.dd_source.clone();
                 }
                 match pending.len() as u64 >= batch {
-                    true => {
-                        flush(&mut writer, &mut pending, &mut pending_extras).map_err(Check::Store)
-                    }
+                    true => flush(&mut writer, &mut pending, &mut pending_plays_and_tables)
+                        .map_err(Check::Store),
                     false => Ok(()),
                 }
             });
@@ -708,8 +724,8 @@ fn import_streamed(
             }
             // Only counts and what the report names are kept.
             boards += p.keys.len() as u64;
-            plays += p.extras.plays.len() as u64;
-            dd_tables += p.extras.dd.len() as u64;
+            plays += p.plays_and_tables.plays.len() as u64;
+            dd_tables += p.plays_and_tables.dd.len() as u64;
             skipped.extend(p.skipped);
             warnings.extend(p.warnings);
         }
@@ -732,7 +748,7 @@ fn import_streamed(
         return Ok(FileResult::Rejected { reason });
     }
     if !pending.is_empty() {
-        flush(&mut writer, &mut pending, &mut pending_extras).map_err(failed)?;
+        flush(&mut writer, &mut pending, &mut pending_plays_and_tables).map_err(failed)?;
     }
     if boards == 0 {
         let reason = Rejection::read(ReadFileError::Empty {
@@ -789,9 +805,9 @@ impl Parsed {
             before: 0,
             skipped: Vec::new(),
             warnings: Vec::new(),
-            extras: BoardExtras {
+            plays_and_tables: PlaysAndTables {
                 dd_source,
-                ..BoardExtras::default()
+                ..PlaysAndTables::default()
             },
         }
     }
@@ -801,10 +817,12 @@ impl Parsed {
         self.keys.extend(piece.keys);
         self.skipped.extend(piece.skipped);
         self.warnings.extend(piece.warnings);
-        self.extras.plays.extend(piece.extras.plays);
-        self.extras.dd.extend(piece.extras.dd);
-        if self.extras.dd_source == DdSource::Unknown {
-            self.extras.dd_source = piece.extras.dd_source;
+        self.plays_and_tables
+            .plays
+            .extend(piece.plays_and_tables.plays);
+        self.plays_and_tables.dd.extend(piece.plays_and_tables.dd);
+        if self.plays_and_tables.dd_source == DdSource::Unknown {
+            self.plays_and_tables.dd_source = piece.plays_and_tables.dd_source;
         }
     }
 }
@@ -877,7 +895,7 @@ fn parse_pieces(
             before: records - keys_len,
             skipped,
             warnings,
-            extras: BoardExtras {
+            plays_and_tables: PlaysAndTables {
                 plays,
                 dd,
                 dd_source: source,
@@ -988,7 +1006,7 @@ enum Check {
 /// Refuses a file whose double-dummy tables differ from those stored for the same deals (a
 /// deal is solved at most once per database, and a stored table is never replaced).
 fn check_stored_dd(store: &Store, _path: &Path, p: &Parsed) -> Result<(), Check> {
-    let dd = &p.extras.dd;
+    let dd = &p.plays_and_tables.dd;
     if dd.is_empty() {
         return Ok(());
     }
@@ -999,7 +1017,7 @@ fn check_stored_dd(store: &Store, _path: &Path, p: &Parsed) -> Result<(), Check>
 
 /// [`check_stored_dd`] given the stored tables of the piece's tables' deals (in order).
 fn differing_dd(p: &Parsed, stored: Vec<Option<TrickTable>>) -> Result<(), Check> {
-    let dd = &p.extras.dd;
+    let dd = &p.plays_and_tables.dd;
     for ((key, given), stored) in dd.iter().zip(stored) {
         if let Some(stored) = stored
             && stored != *given

@@ -63,11 +63,11 @@ pub fn full_tests() -> bool {
 pub struct DerivedBoard {
     /// The board number.
     pub board: u64,
-    /// 2 when the board's own block gave the index, 3 when the nonce-`board` stream did.
+    /// 2 when the board's own block gave the rank, 3 when the nonce-`board` stream did.
     pub step: u8,
     /// The 13-byte index as 26 hex digits and the board's `-X` digit (`--format hex`).
     pub hex_line: String,
-    /// The Pavlicek hand-record number (index + 1), decimal.
+    /// The Pavlicek hand-record number (rank + 1), decimal.
     pub number: String,
     /// The deal string from the board's dealer.
     pub deal: String,

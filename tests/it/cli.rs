@@ -148,7 +148,7 @@ fn golden_values_are_stable() {
 const GOLDEN: &str =
     "4E68D9D7355102BCD2AC7E23E2-1\nE14106AE72C830E6F666C5B5FC-2\nB516728B85F1D6EC894CBA4F30-3\n";
 
-/// The boards whose five candidates of their own block are all at least D take their index
+/// The boards whose five candidates of their own block are all at least D take their rank
 /// from the nonce-k keystream (step 3 of the derivation): derived without dealdex too.
 #[test]
 fn the_rejection_path_matches_the_derivation() {

@@ -192,7 +192,7 @@ fn every_wbg2024_deal_round_trips() {
     assert_eq!(count, 1186);
 }
 
-fn index_strategy() -> impl Strategy<Value = u128> {
+fn rank_strategy() -> impl Strategy<Value = u128> {
     prop_oneof![0..DEALS, 0..1000u128, (DEALS - 1000)..DEALS,]
 }
 
@@ -200,7 +200,7 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(300))]
 
     #[test]
-    fn rank_unrank_identity_every_scheme(i in index_strategy()) {
+    fn rank_unrank_identity_every_scheme(i in rank_strategy()) {
         for s in Scheme::ALL {
             let n = s.first_number() + i;
             let d = Deal::from_number(n, s).unwrap();
@@ -210,7 +210,7 @@ proptest! {
     }
 
     #[test]
-    fn fast_paths_equal_the_bigint_reference(i in index_strategy()) {
+    fn fast_paths_equal_the_bigint_reference(i in rank_strategy()) {
         let p = Deal::from_number(i + 1, Scheme::Pavlicek).unwrap();
         prop_assert_eq!(p.seat_codes(), reference::pavlicek_unrank(i));
         prop_assert_eq!(reference::pavlicek_rank(&p.seat_codes()), i);
@@ -226,7 +226,7 @@ proptest! {
     }
 
     #[test]
-    fn hex_and_pbn_round_trip(i in index_strategy(), board in 1u64..200, first in 0usize..4) {
+    fn hex_and_pbn_round_trip(i in rank_strategy(), board in 1u64..200, first in 0usize..4) {
         let d = Deal::from_number(i + 1, Scheme::Pavlicek).unwrap();
         let h = HexDeal::new(&d, Some(board));
         let back: HexDeal = h.to_string().parse().unwrap();
@@ -264,11 +264,11 @@ fn bulk_unrank_rejects_ranges_past_d() {
 fn bulk_unrank_of_two_million_random_numbers() {
     let seed: dealdex::Seed = "9c".repeat(32).parse().unwrap();
     let n = 2_000_000;
-    let mut idx = vec![0u128; n];
-    seed.fill_indices(0, &mut idx);
+    let mut ranks = vec![0u128; n];
+    seed.fill_ranks(0, &mut ranks);
     let mut deals = vec![Deal::from_number(1, Scheme::Pavlicek).unwrap(); n];
     seed.fill_deals(0, &mut deals);
-    for (k, (&i, d)) in idx.iter().zip(&deals).enumerate() {
+    for (k, (&i, d)) in ranks.iter().zip(&deals).enumerate() {
         assert_eq!(d.number(Scheme::Pavlicek), i + 1, "board {k}");
         if k % 20 == 0 {
             assert_eq!(d.seat_codes(), reference::pavlicek_unrank(i), "board {k}");

@@ -4,7 +4,7 @@
 
 use dealdex::formats::{self, Board, Play};
 use dealdex::{
-    Card, Deal, GameStateError, PlayError, PlayRecord, PlayState, Position, Scheme, Seat, Strain,
+    Card, CardLayout, Deal, GameStateError, PlayError, PlayRecord, PlayState, Scheme, Seat, Strain,
     Suit, TrickRecord, board_play, contract_of, decode_groups, encode_groups, trick_winner,
 };
 use proptest::prelude::*;
@@ -218,7 +218,7 @@ fn record_shapes_are_checked() {
         Err(PlayError::TooManyTricks { count: 14 })
     );
     assert_eq!(
-        Position::from_slots([5; 52]),
+        CardLayout::from_slots([5; 52]),
         Err(PlayError::BadSlot { slot: 0, value: 5 })
     );
 }
@@ -439,7 +439,7 @@ proptest! {
         let back = PlayState::decode(&bytes).unwrap();
         prop_assert_eq!(&back, &state);
         prop_assert_eq!(back.deal().unwrap(), deal);
-        prop_assert_eq!(back.position.played().len(), k);
+        prop_assert_eq!(back.layout.played().len(), k);
         let cards = record.cards();
         for seat in Seat::ALL {
             let mine: Vec<Card> = record

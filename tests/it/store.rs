@@ -1137,6 +1137,6 @@ fn large_sets_rebuild_the_deal_index_and_it_answers_lookups() {
 }
 
 /// The new-deal count of each group of [`Store::insert_deal_groups`].
-fn new_counts(counts: Vec<(u64, dealdex::ExtrasStored)>) -> Vec<u64> {
+fn new_counts(counts: Vec<(u64, dealdex::PlaysAndTablesStored)>) -> Vec<u64> {
     counts.into_iter().map(|(new, _)| new).collect()
 }

@@ -1,6 +1,6 @@
 //! Fast Andrews (FORMATS.md §1b) and Big Deal (§1c) numbering on native integers.
 //!
-//! Both split the 0-based index as `i = s + C(26,13)·(e + C(39,13)·n)`, where n, e and s rank
+//! Both split the 0-based rank as `i = s + C(26,13)·(e + C(39,13)·n)`, where n, e and s rank
 //! North's cards among all 52, East's among the 39 left and South's among the 26 left (positions
 //! in suited order). Andrews ranks each 13-subset colexicographically; Big Deal
 //! lexicographically, which is the colex rank of the mirrored positions `m−1−a` counted from
@@ -56,10 +56,10 @@ fn rank_subset(pos: &[usize; 13], m: usize, order: Order) -> u64 {
 }
 
 /// Unranks a 13-subset of `m` positions, ascending.
-fn unrank_subset(idx: u64, m: usize, order: Order) -> [usize; 13] {
+fn unrank_subset(rank: u64, m: usize, order: Order) -> [usize; 13] {
     let (mut r, mirror) = match order {
-        Order::Colex => (idx, false),
-        Order::Lex => (BINOM[m][13] - 1 - idx, true),
+        Order::Colex => (rank, false),
+        Order::Lex => (BINOM[m][13] - 1 - rank, true),
     };
     let mut out = [0usize; 13];
     let mut a = m;
@@ -80,7 +80,7 @@ fn unrank_subset(idx: u64, m: usize, order: Order) -> [usize; 13] {
     out
 }
 
-/// The 0-based index of `deal` in the Andrews (colex) or Big Deal (lex) scheme.
+/// The 0-based rank of `deal` in the Andrews (colex) or Big Deal (lex) scheme.
 pub(crate) fn rank(deal: &Deal, order: Order) -> u128 {
     let mut remaining: u64 = (1 << 52) - 1;
     let mut parts = [0u64; 3];
@@ -100,7 +100,7 @@ pub(crate) fn rank(deal: &Deal, order: Order) -> u128 {
     parts[2] as u128 + C26 * (parts[1] as u128 + C39 * parts[0] as u128)
 }
 
-/// The deal with 0-based index `i` (below D) in the Andrews or Big Deal scheme.
+/// The deal with 0-based rank `i` (below D) in the Andrews or Big Deal scheme.
 pub(crate) fn unrank(i: u128, order: Order) -> Deal {
     let parts = [
         (i / (C26 * C39)) as u64,
@@ -134,10 +134,10 @@ mod tests {
     fn subset_ranks_are_bijective_on_a_small_case() {
         // All 13-subsets of 14 positions: ranks 0..14 in both orders, inverse of unrank.
         for order in [Order::Colex, Order::Lex] {
-            for idx in 0..14u64 {
-                let pos = unrank_subset(idx, 14, order);
+            for rank in 0..14u64 {
+                let pos = unrank_subset(rank, 14, order);
                 assert!(pos.windows(2).all(|w| w[0] < w[1]));
-                assert_eq!(rank_subset(&pos, 14, order), idx);
+                assert_eq!(rank_subset(&pos, 14, order), rank);
             }
         }
         // Lex order: {0..12} first, {1..13} last.

@@ -272,25 +272,25 @@ impl Deal {
     /// assert!(Deal::from_number(0, Scheme::Pavlicek).is_err());
     /// ```
     pub fn from_number(n: u128, scheme: Scheme) -> Result<Deal, NumberError> {
-        Deal::from_index_number(scheme.rank_of(n)?, scheme)
+        Deal::from_rank(scheme.rank_of(n)?, scheme)
     }
 
-    /// The deal with 0-based rank `i` (below D) in `scheme`.
+    /// The deal with 0-based rank `rank` (below D) in `scheme`: the inverse of [`Deal::rank`].
     ///
     /// # Errors
-    /// [`NumberError::OutOfRange`] when `i ≥ D`.
-    pub fn from_index_number(i: u128, scheme: Scheme) -> Result<Deal, NumberError> {
-        if i >= DEALS {
+    /// [`NumberError::OutOfRange`] when `rank ≥ D`.
+    pub fn from_rank(rank: u128, scheme: Scheme) -> Result<Deal, NumberError> {
+        if rank >= DEALS {
             // Ranks run 0..D, as Big Deal's numbers do.
             return Err(NumberError::OutOfRange {
-                number: i.to_string(),
+                number: rank.to_string(),
                 scheme: Scheme::BigDeal,
             });
         }
         Ok(match scheme {
-            Scheme::Pavlicek => pavlicek::unrank(i),
-            Scheme::Andrews => combi::unrank(i, combi::Order::Colex),
-            Scheme::BigDeal => combi::unrank(i, combi::Order::Lex),
+            Scheme::Pavlicek => pavlicek::unrank(rank),
+            Scheme::Andrews => combi::unrank(rank, combi::Order::Colex),
+            Scheme::BigDeal => combi::unrank(rank, combi::Order::Lex),
         })
     }
 }
@@ -311,24 +311,24 @@ impl Deal {
 /// assert_eq!(out[2], Deal::from_number(10, Scheme::Pavlicek).unwrap());
 /// ```
 pub fn unrank_range(first: u128, scheme: Scheme, out: &mut [Deal]) -> Result<(), NumberError> {
-    let rank = scheme.rank_of(first)?;
+    let first_rank = scheme.rank_of(first)?;
     scheme.rank_of(first.saturating_add(out.len().max(1) as u128 - 1))?;
-    let idx: Vec<u128> = (0..out.len() as u128).map(|j| rank + j).collect();
-    unrank_indices(&idx, scheme, out);
+    let ranks: Vec<u128> = (0..out.len() as u128).map(|j| first_rank + j).collect();
+    unrank_many(&ranks, scheme, out);
     Ok(())
 }
 
-/// Unranks 0-based indices (each below D, checked by the caller) into `out`.
-pub(crate) fn unrank_indices(idx: &[u128], scheme: Scheme, out: &mut [Deal]) {
+/// Unranks 0-based ranks (each below D, checked by the caller) into `out` (same length).
+pub(crate) fn unrank_many(ranks: &[u128], scheme: Scheme, out: &mut [Deal]) {
     match scheme {
-        Scheme::Pavlicek => pavlicek::unrank_many(idx, out),
+        Scheme::Pavlicek => pavlicek::unrank_many(ranks, out),
         _ => {
             let order = match scheme {
                 Scheme::Andrews => combi::Order::Colex,
                 _ => combi::Order::Lex,
             };
-            for (o, &i) in out.iter_mut().zip(idx) {
-                *o = combi::unrank(i, order);
+            for (o, &rank) in out.iter_mut().zip(ranks) {
+                *o = combi::unrank(rank, order);
             }
         }
     }

@@ -153,7 +153,7 @@ pub(crate) fn warm_up() {
     LazyLock::force(&STATES);
 }
 
-/// Rank of seat codes (0 = N … 3 = W, suited order): the 0-based Pavlicek index.
+/// Rank of seat codes (0 = N … 3 = W, suited order): the 0-based Pavlicek rank.
 pub(crate) fn rank_codes(codes: &[u8; 52]) -> u128 {
     let t = &**TABLE;
     let mut p = START;
@@ -177,14 +177,14 @@ pub(crate) fn rank_codes(codes: &[u8; 52]) -> u128 {
     r + r64 as u128
 }
 
-/// The 0-based Pavlicek index of `deal`.
+/// The 0-based Pavlicek rank of `deal`.
 pub(crate) fn rank(deal: &Deal) -> u128 {
     rank_codes(&deal.seat_codes())
 }
 
-/// The deal with 0-based Pavlicek index `i`; `i` must be below D.
-pub(crate) fn unrank(i: u128) -> Deal {
-    let (lo, hi) = unrank_lanes::<1>(&[i], 52);
+/// The deal with 0-based Pavlicek rank `rank`, which must be below D.
+pub(crate) fn unrank(rank: u128) -> Deal {
+    let (lo, hi) = unrank_lanes::<1>(&[rank], 52);
     Deal::from_masks_unchecked(planes_to_masks(lo[0], hi[0]))
 }
 
@@ -200,26 +200,26 @@ fn planes_to_masks(lo: u64, hi: u64) -> [u64; 4] {
 /// (suited order) holds that card's seat code.
 type Lanes<const LANES: usize> = ([u64; LANES], [u64; LANES]);
 
-/// Unranks `LANES` indices at once, interleaved card by card, for the first `cards` cards
+/// Unranks `LANES` ranks at once, interleaved card by card, for the first `cards` cards
 /// (17..=52). Returns the seat-code bit planes (low, high) of those cards; see
 /// [`unrank_lanes_state`] for the state after them.
 #[inline(always)]
-fn unrank_lanes<const LANES: usize>(idx: &[u128; LANES], cards: usize) -> Lanes<LANES> {
-    let (lo, hi, _, _) = unrank_lanes_state(idx, cards);
+fn unrank_lanes<const LANES: usize>(ranks: &[u128; LANES], cards: usize) -> Lanes<LANES> {
+    let (lo, hi, _, _) = unrank_lanes_state(ranks, cards);
     (lo, hi)
 }
 
-/// [`unrank_lanes`], also returning each lane's remaining index (below 2⁶⁴ after
+/// [`unrank_lanes`], also returning each lane's remaining rank (below 2⁶⁴ after
 /// [`WIDE_CARDS`] cards) and table position after `cards` cards.
 #[inline(always)]
 #[allow(clippy::type_complexity)]
 fn unrank_lanes_state<const LANES: usize>(
-    idx: &[u128; LANES],
+    ranks: &[u128; LANES],
     cards: usize,
 ) -> ([u64; LANES], [u64; LANES], [u64; LANES], [usize; LANES]) {
     use std::hint::select_unpredictable as select;
     let states = &*STATES;
-    let mut wide = *idx;
+    let mut wide = *ranks;
     let mut id = [START_ID; LANES];
     let mut lo = [0u64; LANES];
     let mut hi = [0u64; LANES];
@@ -271,12 +271,12 @@ fn f64_thresholds(m: f64, k: [f64; 3], r: usize) -> [f64; 3] {
     k.map(|k| (q * k).round_ties_even())
 }
 
-/// Unranks every index in `idx` into `out` (same length), several deals at a time.
-pub(crate) fn unrank_many(idx: &[u128], out: &mut [Deal]) {
-    assert_eq!(idx.len(), out.len());
+/// Unranks every rank in `ranks` into `out` (same length), several deals at a time.
+pub(crate) fn unrank_many(ranks: &[u128], out: &mut [Deal]) {
+    assert_eq!(ranks.len(), out.len());
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("avx2") {
-        let mut chunks = idx.chunks_exact(8);
+        let mut chunks = ranks.chunks_exact(8);
         let mut outs = out.chunks_exact_mut(8);
         for (c, o) in (&mut chunks).zip(&mut outs) {
             // SAFETY: AVX2 is present, checked just above.
@@ -287,13 +287,13 @@ pub(crate) fn unrank_many(idx: &[u128], out: &mut [Deal]) {
         }
         return unrank_many_scalar(chunks.remainder(), outs.into_remainder());
     }
-    unrank_many_scalar(idx, out)
+    unrank_many_scalar(ranks, out)
 }
 
 /// [`unrank_many`] on the tables alone, 4 deals interleaved: any CPU.
-fn unrank_many_scalar(idx: &[u128], out: &mut [Deal]) {
+fn unrank_many_scalar(ranks: &[u128], out: &mut [Deal]) {
     const L: usize = 4;
-    let mut chunks = idx.chunks_exact(L);
+    let mut chunks = ranks.chunks_exact(L);
     let mut outs = out.chunks_exact_mut(L);
     for (c, o) in (&mut chunks).zip(&mut outs) {
         let (lo, hi) = unrank_lanes::<L>(c.try_into().expect("chunk of L"), 52);
@@ -301,8 +301,8 @@ fn unrank_many_scalar(idx: &[u128], out: &mut [Deal]) {
             *d = Deal::from_masks_unchecked(planes_to_masks(lo[l], hi[l]));
         }
     }
-    for (&i, o) in chunks.remainder().iter().zip(outs.into_remainder()) {
-        *o = unrank(i);
+    for (&rank, o) in chunks.remainder().iter().zip(outs.into_remainder()) {
+        *o = unrank(rank);
     }
 }
 
@@ -314,13 +314,13 @@ mod avx2 {
 
     use super::{DIM, F64_CARDS_LEFT, STRIDE, TABLE64, planes_to_masks, unrank_lanes_state};
 
-    /// The hand masks of 8 deals from their 0-based indices (each below D).
+    /// The hand masks of 8 deals from their 0-based ranks (each below D).
     #[target_feature(enable = "avx2")]
-    pub(super) fn unrank8(idx: &[u128; 8]) -> [[u64; 4]; 8] {
+    pub(super) fn unrank8(ranks: &[u128; 8]) -> [[u64; 4]; 8] {
         const FIRST: usize = 52 - F64_CARDS_LEFT;
-        let (lo, hi, x, p) = unrank_lanes_state::<8>(idx, FIRST);
+        let (lo, hi, x, p) = unrank_lanes_state::<8>(ranks, FIRST);
         let t = &**TABLE64;
-        // Per lane: remaining index, multinomial M of the state, cumulative counts n, n+e, n+e+s.
+        // Per lane: remaining rank, multinomial M of the state, cumulative counts n, n+e, n+e+s.
         let lane = |l: usize| {
             let q = p[l];
             let n = (q / STRIDE[0]) as f64 - 1.0;
@@ -421,7 +421,7 @@ mod tests {
         assert!(states > 10_000, "{states}");
     }
 
-    /// The AVX2 path and the table path give the same deals, across random indices and the
+    /// The AVX2 path and the table path give the same deals, across random ranks and the
     /// ends of the range, and both agree with the num-bigint reference.
     #[test]
     fn every_path_gives_the_same_deals() {
@@ -433,10 +433,10 @@ mod tests {
             s ^= s << 17;
             s
         };
-        let mut idx: Vec<u128> = (0..20_000)
+        let mut ranks: Vec<u128> = (0..20_000)
             .map(|_| (((next() as u128) << 64) | next() as u128) % DEALS)
             .collect();
-        idx.extend([
+        ranks.extend([
             0,
             1,
             2,
@@ -447,12 +447,12 @@ mod tests {
             (1 << 64) - 1,
         ]);
         let blank = Deal::from_masks_unchecked(planes_to_masks(0, 0xF_FFFF_FFFF_FFFF));
-        let mut fast = vec![blank; idx.len()];
-        let mut scalar = vec![blank; idx.len()];
-        unrank_many(&idx, &mut fast);
-        unrank_many_scalar(&idx, &mut scalar);
+        let mut fast = vec![blank; ranks.len()];
+        let mut scalar = vec![blank; ranks.len()];
+        unrank_many(&ranks, &mut fast);
+        unrank_many_scalar(&ranks, &mut scalar);
         assert_eq!(fast, scalar);
-        for (k, (&i, d)) in idx.iter().zip(&fast).enumerate().step_by(97) {
+        for (k, (&i, d)) in ranks.iter().zip(&fast).enumerate().step_by(97) {
             assert_eq!(d.seat_codes(), reference::pavlicek_unrank(i), "index {k}");
             assert_eq!(rank(d), i);
         }

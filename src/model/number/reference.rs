@@ -2,7 +2,7 @@
 //! written to follow the published algorithms step by step (FORMATS.md §1). They are slow
 //! and exist to check the fast paths: the tests prove both agree.
 //!
-//! All functions take and return 0-based indices (hand-record number − 1) and seat codes in
+//! All functions take and return 0-based ranks (hand-record number − 1) and seat codes in
 //! suited order (0 = N, 1 = E, 2 = S, 3 = W).
 
 use num_bigint::BigUint;
@@ -30,11 +30,11 @@ fn binomial(n: usize, k: usize) -> BigUint {
 /// Pavlicek unrank (FORMATS.md §1a): for each card in suited order, try N, E, S, W; each seat
 /// with cards left owns `x = k * left / c` of the remaining deals.
 ///
-/// Panics if `index` is not below D (reference code: the caller checks).
-pub fn pavlicek_unrank(index: u128) -> [u8; 52] {
-    let mut i = BigUint::from(index);
+/// Panics if `rank` is not below D (reference code: the caller checks).
+pub fn pavlicek_unrank(rank: u128) -> [u8; 52] {
+    let mut i = BigUint::from(rank);
     let mut k = deals();
-    assert!(i < k, "index below D");
+    assert!(i < k, "rank below D");
     let mut left = [13u64; 4];
     let mut c = 52u64;
     let mut out = [0u8; 52];
@@ -131,8 +131,8 @@ pub fn bigdeal_rank(seats: &[u8; 52]) -> u128 {
 
 /// Unranks by the mixed radix and a subset unranker shared by Andrews and Big Deal: assigns
 /// North, East, South in turn the subset `subset(part, m)` of the cards left.
-fn unrank_mixed(index: u128, subset: impl Fn(BigUint, usize) -> Vec<usize>) -> [u8; 52] {
-    let i = BigUint::from(index);
+fn unrank_mixed(rank: u128, subset: impl Fn(BigUint, usize) -> Vec<usize>) -> [u8; 52] {
+    let i = BigUint::from(rank);
     let c26 = binomial(26, 13);
     let c39 = binomial(39, 13);
     let parts = [&i / (&c26 * &c39), &i / &c26 % &c39, &i % &c26];
@@ -155,8 +155,8 @@ fn unrank_mixed(index: u128, subset: impl Fn(BigUint, usize) -> Vec<usize>) -> [
 
 /// Andrews unrank: for j = 13 down to 1, the largest `a` with `C(a, j) ≤ r` is the j-th
 /// position; subtract and go on.
-pub fn andrews_unrank(index: u128) -> [u8; 52] {
-    unrank_mixed(index, |mut r, m| {
+pub fn andrews_unrank(rank: u128) -> [u8; 52] {
+    unrank_mixed(rank, |mut r, m| {
         let mut pos = vec![0; 13];
         let mut a = m;
         for j in (1..=13).rev() {
@@ -173,8 +173,8 @@ pub fn andrews_unrank(index: u128) -> [u8; 52] {
 
 /// Big Deal unrank: choose positions left to right; at each place skip candidates while the
 /// number of subsets starting with them is not more than what is left of the rank.
-pub fn bigdeal_unrank(index: u128) -> [u8; 52] {
-    unrank_mixed(index, |mut r, m| {
+pub fn bigdeal_unrank(rank: u128) -> [u8; 52] {
+    unrank_mixed(rank, |mut r, m| {
         let mut pos = Vec::with_capacity(13);
         let mut x = 0;
         for j in 0..13 {
