@@ -30,9 +30,9 @@ use serde::Serialize;
 
 use crate::Classify;
 use crate::formats::SkippedBoard;
-use crate::formats::stream::{StreamError, read_stream};
+use crate::formats::stream::read_stream;
 use crate::formats::{DealFormat, WriteOptions};
-use crate::workflow::input::{ReadFileError, read_deal_file_all};
+use crate::workflow::input::{ReadFileError, read_deal_file_all, read_failure};
 use crate::workflow::output::{
     ExportedFile, Output, RenderError, StagedFile, WriteError, render_set, write_rendered,
 };
@@ -248,17 +248,11 @@ fn run_streamed(job: &ConvertJob, started: Instant) -> Result<ConvertReport, Con
         warnings.extend(piece.warnings);
         Ok::<(), ConvertError>(())
     });
-    match streamed {
-        Ok(_) => {}
-        Err(StreamError::Consumer(e)) => return Err(e),
-        Err(StreamError::Io(error)) => return Err(read_error(error).into()),
-        Err(StreamError::Format(error)) => {
-            return Err(ReadFileError::Format {
-                path: job.input.clone(),
-                error,
-            }
-            .into());
-        }
+    if let Err(e) = streamed {
+        return Err(match read_failure(e, &job.input) {
+            Ok(read) => read.into(),
+            Err(consumer) => consumer,
+        });
     }
     if boards == 0 {
         return Err(ReadFileError::Empty {

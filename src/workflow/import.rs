@@ -37,7 +37,7 @@ use crate::model::number::Scheme;
 use crate::store::{
     DdSource, NewPlay, NewSet, PlaysAndTables, PlaysAndTablesStored, Store, StoreError,
 };
-use crate::workflow::input::{ReadFileError, ReadFileErrorKind, skipped_names};
+use crate::workflow::input::{ReadFileError, ReadFileErrorKind, read_failure, skipped_names};
 use sha2::{Digest, Sha256};
 
 /// Bytes of files read (in parallel) before their boards are stored.
@@ -902,17 +902,10 @@ fn parse_pieces(
             },
         })
     });
-    match result {
+    match result.map_err(|e| read_failure(e, path)) {
         Ok(_) => Ok(()),
-        Err(stream::StreamError::Consumer(reason)) => Err(reason),
-        Err(stream::StreamError::Io(error)) => Err(Rejection::read(ReadFileError::Io {
-            path: path.to_owned(),
-            error,
-        })),
-        Err(stream::StreamError::Format(error)) => Err(Rejection::read(ReadFileError::Format {
-            path: path.to_owned(),
-            error,
-        })),
+        Err(Ok(read)) => Err(Rejection::read(read)),
+        Err(Err(reason)) => Err(reason),
     }
 }
 

@@ -222,19 +222,26 @@ pub fn read_deal_pieces(
     Ok(read)
 }
 
+/// A [`stream::StreamError`] of the file `path` split in two: the consumer's own error
+/// (`Err`), or reading the file failed (`Ok`: its I/O error or the format's, as a
+/// [`ReadFileError`] naming `path`). The one conversion every streaming reader uses.
+pub(crate) fn read_failure<E>(e: stream::StreamError<E>, path: &Path) -> Result<ReadFileError, E> {
+    match e {
+        stream::StreamError::Io(error) => Ok(ReadFileError::Io {
+            path: path.to_owned(),
+            error,
+        }),
+        stream::StreamError::Format(error) => Ok(ReadFileError::Format {
+            path: path.to_owned(),
+            error,
+        }),
+        stream::StreamError::Consumer(e) => Err(e),
+    }
+}
+
 /// A [`stream::StreamError`] without a consumer's error as a [`ReadFileError`] of `path`.
 fn stream_error(e: stream::StreamError<std::convert::Infallible>, path: &Path) -> ReadFileError {
-    match e {
-        stream::StreamError::Io(error) => ReadFileError::Io {
-            path: path.to_owned(),
-            error,
-        },
-        stream::StreamError::Format(error) => ReadFileError::Format {
-            path: path.to_owned(),
-            error,
-        },
-        stream::StreamError::Consumer(never) => match never {},
-    }
+    read_failure(e, path).unwrap_or_else(|never| match never {})
 }
 
 /// The boards of [`read_deal_file_all`], without the skipped boards and warnings.
