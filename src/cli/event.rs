@@ -4,6 +4,8 @@
 
 use std::path::PathBuf;
 
+use std::io::stdout;
+
 use clap::{Args, Subcommand};
 use dealdex::event::{self, Protocol};
 use dealdex::workflow::event::{self as flow, MakeJob, NewJob, PublishJob, SetValueJob, VerifyJob};
@@ -184,13 +186,7 @@ fn new(a: NewArgs, json: bool) -> anyhow::Result<()> {
         value_format: a.value_format,
     };
     let r = flow::new_event(&job)?;
-    render(
-        &mut std::io::stdout().lock(),
-        &r,
-        json,
-        false,
-        Text::Summary,
-    )
+    render(&mut stdout().lock(), &r, json, false, Text::Summary)
 }
 
 fn publish(a: PublishArgs, json: bool) -> anyhow::Result<()> {
@@ -199,13 +195,7 @@ fn publish(a: PublishArgs, json: bool) -> anyhow::Result<()> {
         keys: a.keys,
     };
     let r = flow::publish(&job)?;
-    render(
-        &mut std::io::stdout().lock(),
-        &r,
-        json,
-        false,
-        Text::Summary,
-    )
+    render(&mut stdout().lock(), &r, json, false, Text::Summary)
 }
 
 fn set_value(a: SetValueArgs, json: bool) -> anyhow::Result<()> {
@@ -219,7 +209,7 @@ fn set_value(a: SetValueArgs, json: bool) -> anyhow::Result<()> {
         true => Text::Answer,
         false => Text::Summary,
     };
-    render(&mut std::io::stdout().lock(), &r, json, false, text)
+    render(&mut stdout().lock(), &r, json, false, text)
 }
 
 fn make(a: MakeArgs, json: bool) -> anyhow::Result<()> {
@@ -242,13 +232,7 @@ fn make(a: MakeArgs, json: bool) -> anyhow::Result<()> {
         file: a.file,
     };
     let r = flow::make(&job)?;
-    render(
-        &mut std::io::stdout().lock(),
-        &r,
-        json,
-        a.quiet,
-        Text::Summary,
-    )
+    render(&mut stdout().lock(), &r, json, a.quiet, Text::Summary)
 }
 
 fn verify(a: VerifyArgs, json: bool) -> anyhow::Result<()> {
@@ -259,7 +243,7 @@ fn verify(a: VerifyArgs, json: bool) -> anyhow::Result<()> {
         files: a.files,
         partial: a.partial,
     })?;
-    render(&mut std::io::stdout().lock(), &r, json, false, Text::Answer)?;
+    render(&mut stdout().lock(), &r, json, false, Text::Answer)?;
     match r.verified() {
         true => Ok(()),
         false => Err(anyhow::anyhow!(

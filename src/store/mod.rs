@@ -945,13 +945,10 @@ impl Store {
         };
         let mut out = Vec::with_capacity(groups.len());
         for (g, deals) in counts.into_iter().enumerate() {
-            let mut stored = PlaysAndTablesStored::default();
-            if let (Some(e), Some(b)) = (plays_and_tables.get(g), play_boards.get(g)) {
-                if !e.plays.is_empty() {
-                    stored.plays = plays::insert_plays(&tx, path, None, &e.plays, b)?;
-                }
-                stored.dd = dd::insert_dd_rows(&tx, path, &e.dd, &e.dd_source)?;
-            }
+            let stored = match (plays_and_tables.get(g), play_boards.get(g)) {
+                (Some(t), Some(b)) => insert_plays_and_tables(&tx, path, None, t, b)?,
+                _ => PlaysAndTablesStored::default(),
+            };
             out.push((deals, stored));
         }
         tx.commit().at(path)?;
@@ -1018,24 +1015,8 @@ impl DealWriter<'_> {
         let play_boards = plays::play_boards(&plays_and_tables.plays)?;
         sort_dedup_keys(&mut keys);
         let new = insert_sorted_keys(&self.tx, &keys).at(self.path)?;
-        let stored = PlaysAndTablesStored {
-            plays: match plays_and_tables.plays.is_empty() {
-                true => 0,
-                false => plays::insert_plays(
-                    &self.tx,
-                    self.path,
-                    None,
-                    &plays_and_tables.plays,
-                    &play_boards,
-                )?,
-            },
-            dd: dd::insert_dd_rows(
-                &self.tx,
-                self.path,
-                &plays_and_tables.dd,
-                &plays_and_tables.dd_source,
-            )?,
-        };
+        let stored =
+            insert_plays_and_tables(&self.tx, self.path, None, plays_and_tables, &play_boards)?;
         Ok((new, stored))
     }
 
@@ -1282,21 +1263,13 @@ impl Store {
                         .all(|(&(b, k), &(rb, rk))| b as i64 == rb && k == rk)
             };
             if same {
-                let new_plays = PlaysAndTablesStored {
-                    plays: plays::insert_plays(
-                        &tx,
-                        path,
-                        Some(set_id),
-                        &plays_and_tables.plays,
-                        play_boards,
-                    )?,
-                    dd: dd::insert_dd_rows(
-                        &tx,
-                        path,
-                        &plays_and_tables.dd,
-                        &plays_and_tables.dd_source,
-                    )?,
-                };
+                let new_plays = insert_plays_and_tables(
+                    &tx,
+                    path,
+                    Some(set_id),
+                    plays_and_tables,
+                    play_boards,
+                )?;
                 tx.commit().at(path)?;
                 let outcome = SetOutcome {
                     set_id,
@@ -1330,16 +1303,8 @@ impl Store {
         .at(path)?;
         let set_id = tx.last_insert_rowid();
         insert_boards(&tx, set_id, rows).at(path)?;
-        let new_plays = PlaysAndTablesStored {
-            plays: plays::insert_plays(
-                &tx,
-                path,
-                Some(set_id),
-                &plays_and_tables.plays,
-                play_boards,
-            )?,
-            dd: dd::insert_dd_rows(&tx, path, &plays_and_tables.dd, &plays_and_tables.dd_source)?,
-        };
+        let new_plays =
+            insert_plays_and_tables(&tx, path, Some(set_id), plays_and_tables, play_boards)?;
         tx.commit().at(path)?;
         let outcome = SetOutcome {
             set_id,
@@ -1401,6 +1366,25 @@ fn insert_sorted_keys_unchecked(conn: &Connection, keys: &[DealIndex]) -> rusqli
 /// inserted with the `set_boards(deal)` index dropped and rebuilt after, in the same
 /// transaction: the rows arrive in board order, so each would otherwise insert into that index
 /// at a random place, while `CREATE INDEX` sorts the keys once and writes the index in order.
+/// Stores a file's plays (of the set `set_id`, when given) and double-dummy tables in `tx`;
+/// what of them was new.
+fn insert_plays_and_tables(
+    tx: &rusqlite::Transaction<'_>,
+    path: &str,
+    set_id: Option<i64>,
+    plays_and_tables: &PlaysAndTables,
+    play_boards: &[Option<i64>],
+) -> Result<PlaysAndTablesStored, StoreError> {
+    let t = plays_and_tables;
+    Ok(PlaysAndTablesStored {
+        plays: match t.plays.is_empty() {
+            true => 0,
+            false => plays::insert_plays(tx, path, set_id, &t.plays, play_boards)?,
+        },
+        dd: dd::insert_dd_rows(tx, path, &t.dd, &t.dd_source)?,
+    })
+}
+
 fn insert_boards(
     conn: &Connection,
     set_id: i64,
