@@ -543,7 +543,7 @@ impl Query {
     }
 
     /// Like [`Query::matches`], but `dd(…)` and `par(…)` read `table`, the deal's
-    /// double-dummy table (for instance the one the store holds, [`crate::Store::dd_table`]),
+    /// double-dummy table (for instance the one the store holds, [`StoreReader::dd_table`](crate::StoreReader::dd_table)),
     /// instead of solving the deal. `table` must be `deal`'s own table; the answer is then
     /// the same as [`Query::matches`] gives, and the same as the compiled SQL gives for a
     /// stored, solved deal.

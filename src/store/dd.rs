@@ -87,14 +87,14 @@ impl std::fmt::Display for DdSource {
 }
 
 /// A stored table with its deal and the `dd_sources` row it came from
-/// ([`Store::dd_tables_to_verify`](super::Store::dd_tables_to_verify)).
+/// ([`StoreReader::dd_tables_to_verify`](crate::StoreReader::dd_tables_to_verify)).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct StoredDd {
     /// The deal.
     pub key: DealIndex,
     /// Its stored table.
     pub table: TrickTable,
-    /// The id of its `dd_sources` row ([`Store::dd_source_by_id`](super::Store::dd_source_by_id)).
+    /// The id of its `dd_sources` row ([`StoreReader::dd_source_by_id`](crate::StoreReader::dd_source_by_id)).
     pub source: i64,
 }
 
@@ -213,10 +213,10 @@ impl super::Store {
         self.store_dd_from(tables, &DdSource::solved_here())
     }
 
-    /// [`Store::store_dd`] with the tables' source recorded as `source` (migration 07).
+    /// [`Store::store_dd`](super::Store::store_dd) with the tables' source recorded as `source` (migration 07).
     ///
     /// # Errors
-    /// As [`Store::store_dd`]; nothing is stored then.
+    /// As [`Store::store_dd`](super::Store::store_dd); nothing is stored then.
     pub fn store_dd_from(
         &mut self,
         tables: &[(DealIndex, TrickTable)],

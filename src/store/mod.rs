@@ -4,7 +4,7 @@
 //! `deals`, every distinct 13-byte [`DealIndex`] once; `sets`, named collections of
 //! boards; and `set_boards`, which deal sits at which board of which set. A deal shared by
 //! several sets is stored once. The `plays` table (migration 04) holds play records with
-//! their deal ([`Store::store_plays`], [`Store::plays_of`]).
+//! their deal ([`Store::store_plays`], [`StoreReader::plays_of`](crate::StoreReader::plays_of)).
 //!
 //! Every writing call is one transaction: it commits whole or changes nothing. The file
 //! runs in WAL mode with `synchronous=NORMAL`: a committed transaction survives a crash
@@ -17,10 +17,10 @@
 //! transaction to end; past that the call fails with a busy error
 //! ([`StoreError::is_busy`]) and changes nothing.
 //!
-//! Readers ([`Store::open_read_only`], [`ReadOnlyStore::open`]) never create, migrate or
+//! Readers ([`ReadOnlyStore::open`]) never create, migrate or
 //! write the file: a file at an older schema version is upgraded only by a writer
 //! ([`Store::open`]), and a reader refuses it until then. Their queries by compiled query
-//! and scope ([`Store::find_deals`], [`Store::count_deals`], [`Store::for_each_key`]) are
+//! and scope ([`StoreReader::find_deals`](crate::StoreReader::find_deals), [`StoreReader::count_deals`](crate::StoreReader::count_deals), [`StoreReader::for_each_key`](crate::StoreReader::for_each_key)) are
 //! in `store/search.rs`.
 
 use std::path::Path;
@@ -186,7 +186,7 @@ enum Existing {
     Any,
 }
 
-/// Opens an existing file for reading only (see [`Store::open_read_only`]): read-only
+/// Opens an existing file for reading only (see [`ReadOnlyStore::open`]): read-only
 /// flags, `query_only`, the pragmas that touch no file, the schema version checked (never
 /// migrated) and dealdex's SQL functions. Returns the connection and the path label.
 pub(super) fn open_read_only_connection(path: &Path) -> Result<(Connection, String), StoreError> {
@@ -415,7 +415,7 @@ pub enum StoreError {
         /// What is wrong with it.
         why: String,
     },
-    /// [`Store::open_read_only`], [`ReadOnlyStore::open`]: there is no file at the path (a
+    /// [`ReadOnlyStore::open`]: there is no file at the path (a
     /// reader never creates one). Displays as `no database at PATH`.
     #[error("no database at {path}")]
     NoDatabase {
@@ -424,7 +424,7 @@ pub enum StoreError {
     },
     /// The file exists but is no dealdex database: its schema version (`PRAGMA
     /// user_version`) is 0, and it is empty or holds other tables. The commands that work on
-    /// what is stored ([`Store::open_existing`], [`Store::open_read_only`]) refuse it, and
+    /// what is stored ([`Store::open_existing`], [`ReadOnlyStore::open`]) refuse it, and
     /// [`Store::open`] refuses one with other tables (a foreign SQLite file) rather than add
     /// dealdex's tables to it ([`Store::open_foreign`] does, on request). Nothing is written.
     #[error(
@@ -442,7 +442,7 @@ pub enum StoreError {
         /// True when the file holds tables of its own.
         foreign: bool,
     },
-    /// [`Store::open_read_only`], [`ReadOnlyStore::open`]: the file's schema (`PRAGMA
+    /// [`ReadOnlyStore::open`]: the file's schema (`PRAGMA
     /// user_version`) is older than [`Store::SCHEMA_VERSION`]. A reader never upgrades a
     /// file; any command that writes to it ([`Store::open`]: `dealdex import`,
     /// `dealdex generate`) does, and the message says so. Version 0 is a file without
@@ -460,7 +460,7 @@ pub enum StoreError {
         /// [`Store::SCHEMA_VERSION`].
         expected: usize,
     },
-    /// [`Store::open_read_only`], [`ReadOnlyStore::open`]: the file's schema (`PRAGMA
+    /// [`ReadOnlyStore::open`]: the file's schema (`PRAGMA
     /// user_version`) is newer than [`Store::SCHEMA_VERSION`]: a newer dealdex wrote it.
     #[error(
         "{path}: schema version {found} is newer than version {expected}, which this dealdex \
@@ -567,7 +567,7 @@ impl<T> At<T> for rusqlite::Result<T> {
 /// those two record the range the set was made for.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NewSet {
-    /// Unique name of the set (see [`Store::unused_set_name`]).
+    /// Unique name of the set (see [`StoreReader::unused_set_name`](crate::StoreReader::unused_set_name)).
     pub name: String,
     /// First board number of the range, at most `i64::MAX`.
     pub first_board: u64,
@@ -592,7 +592,7 @@ pub struct SetOutcome {
     pub already_stored: bool,
 }
 
-/// One board of one set, as returned by [`Store::boards_of`].
+/// One board of one set, as returned by [`StoreReader::boards_of`](crate::StoreReader::boards_of).
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct SetBoard {
     /// The set's name.
@@ -601,7 +601,7 @@ pub struct SetBoard {
     pub board: u64,
 }
 
-/// Every column of a stored set, as returned by [`Store::set`].
+/// Every column of a stored set, as returned by [`StoreReader::set`](crate::StoreReader::set).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SetInfo {
     /// Row id in `sets` (the `set_id` of [`SetOutcome`]).
@@ -1021,10 +1021,10 @@ impl DealWriter<'_> {
     }
 
     /// The stored tables of `keys` (in order; `None` where a deal is not solved), as
-    /// [`Store::dd_tables`] sees them inside this transaction.
+    /// [`StoreReader::dd_tables`](crate::StoreReader::dd_tables) sees them inside this transaction.
     ///
     /// # Errors
-    /// As [`Store::dd_table`].
+    /// As [`StoreReader::dd_table`](crate::StoreReader::dd_table).
     pub fn dd_tables(
         &self,
         keys: &[DealIndex],
@@ -1643,7 +1643,7 @@ impl StoreReader {
     }
 
     /// The `(board, deal)` pairs of the set named `name`, ordered by board; empty if no
-    /// set has that name (tell the cases apart with [`Store::set`]).
+    /// set has that name (tell the cases apart with [`StoreReader::set`](crate::StoreReader::set)).
     ///
     /// # Errors
     /// [`StoreError::CorruptKey`] or [`StoreError::CorruptBoard`] for bad stored values;

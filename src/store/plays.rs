@@ -21,7 +21,7 @@ pub struct NewPlay {
     pub play: BoardPlay,
 }
 
-/// A stored play, as [`crate::Store::plays_of`] returns it.
+/// A stored play, as [`StoreReader::plays_of`](crate::StoreReader::plays_of) returns it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct StoredPlay {
     /// The set it was imported into, if any.

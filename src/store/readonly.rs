@@ -136,10 +136,10 @@ impl ReadOnlyStore {
     ///
     /// The type has no writing method; beneath it the file is opened with SQLite's
     /// `SQLITE_OPEN_READONLY` flag, `PRAGMA query_only` is on, no database can be attached,
-    /// and an authorizer refuses every statement that is not reading. The file must be at [`Store::SCHEMA_VERSION`]: a reader's
+    /// and an authorizer refuses every statement that is not reading. The file must be at [`Store::SCHEMA_VERSION`](crate::Store::SCHEMA_VERSION): a reader's
     /// queries name the current tables and views, so an older file is refused rather than
-    /// read half-way, and only a writing command upgrades it (by [`Store::open`]). The
-    /// connection has the pragmas of [`Store::open`] that change no file (page cache,
+    /// read half-way, and only a writing command upgrades it (by [`Store::open`](crate::Store::open)). The
+    /// connection has the pragmas of [`Store::open`](crate::Store::open) that change no file (page cache,
     /// temporary tables in memory, busy timeout) and dealdex's SQL functions
     /// ([`crate::store::sqlfn::register`]: `hcp`, `dd_tricks`, `dd_par`, …), so the queries of
     /// [`StoreReader::find_deals`] work.
@@ -169,9 +169,9 @@ impl ReadOnlyStore {
     /// # Errors
     /// [`StoreError::NoDatabase`] if there is no file at `path` (none is created);
     /// [`StoreError::SchemaTooOld`] or [`StoreError::SchemaTooNew`] if the file's
-    /// `user_version` is not [`Store::SCHEMA_VERSION`] (the file is left as it is);
+    /// `user_version` is not [`Store::SCHEMA_VERSION`](crate::Store::SCHEMA_VERSION) (the file is left as it is);
     /// [`StoreError::Migration`] if its `user_version` is negative;
-    /// [`StoreError::BadBusyTimeout`] as for [`Store::open`];
+    /// [`StoreError::BadBusyTimeout`] as for [`Store::open`](crate::Store::open);
     /// [`StoreError::Sqlite`] if the file cannot be opened or is not an SQLite database.
     pub fn open(path: &Path) -> Result<ReadOnlyStore, StoreError> {
         let (conn, label) = super::open_read_only_connection(path)?;

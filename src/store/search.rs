@@ -4,12 +4,12 @@
 //! clause is SQL written by the query compiler and is placed in the statement as it is; its
 //! values, and the set name, are bound as parameters, never spliced.
 //!
-//! Every call here takes a scope, `set: Option<&str>`, as [`Store::unsolved_keys`] does:
+//! Every call here takes a scope, `set: Option<&str>`, as [`StoreReader::unsolved_keys`](crate::StoreReader::unsolved_keys) does:
 //! - `None`: every stored deal, once each, in key order (the order of [`DealIndex`]'s bytes,
 //!   which is the order of its hex form);
 //! - `Some(name)`: the boards of the set named `name`, in board order, with their board
 //!   numbers; a deal at two boards of the set counts twice. No set of that name: no deals
-//!   (tell that case apart with [`Store::set`]).
+//!   (tell that case apart with [`StoreReader::set`](crate::StoreReader::set)).
 
 use std::fmt::Write as _;
 
@@ -92,7 +92,7 @@ impl super::StoreReader {
     /// How many deals match `filter` (a query compiled by [`Query::to_sql`]) in the scope
     /// `set`: stored deals, each once, for `None`; boards of the set named `name` for
     /// `Some(name)`, so a deal at two boards counts twice (0 when there is no such set: tell
-    /// that case apart with [`Store::set`]).
+    /// that case apart with [`StoreReader::set`](crate::StoreReader::set)).
     ///
     /// Over every stored deal (`set` `None`) of a database file, a count that SQLite would
     /// answer by scanning the whole table runs on all of rayon's threads, each with its own
@@ -142,7 +142,7 @@ impl super::StoreReader {
         Ok(n.unsigned_abs())
     }
 
-    /// [`Store::count_deals`] over every stored deal, one key range a thread; `None` when
+    /// [`StoreReader::count_deals`](crate::StoreReader::count_deals) over every stored deal, one key range a thread; `None` when
     /// that would not pay: one thread, a database in memory, or a plan that is not a full
     /// scan (an index narrows the rows).
     fn count_in_key_ranges(&self, filter: &SqlFilter) -> Result<Option<u64>, StoreError> {
@@ -204,7 +204,7 @@ impl super::StoreReader {
     /// - `set` `Some(name)`: the boards of the set named `name`, in board order, `board`
     ///   the board number; a deal at two boards comes twice; no such set, no deals.
     ///
-    /// Collects them all; [`Store::for_each_match`] streams them.
+    /// Collects them all; [`StoreReader::for_each_match`](crate::StoreReader::for_each_match) streams them.
     ///
     /// ```
     /// # use dealdex::{Deal, DealIndex, NewSet, Store};
@@ -233,7 +233,7 @@ impl super::StoreReader {
     /// ```
     ///
     /// # Errors
-    /// As [`Store::for_each_match`].
+    /// As [`StoreReader::for_each_match`](crate::StoreReader::for_each_match).
     pub fn find_deals(
         &self,
         filter: &SqlFilter,
@@ -248,7 +248,7 @@ impl super::StoreReader {
         Ok(found)
     }
 
-    /// [`Store::find_deals`] streamed: calls `found(key, board)` for each match, in order,
+    /// [`StoreReader::find_deals`](crate::StoreReader::find_deals) streamed: calls `found(key, board)` for each match, in order,
     /// holding one row at a time; stops at the first error `found` returns.
     ///
     /// ```
@@ -271,7 +271,7 @@ impl super::StoreReader {
     /// # Errors
     /// [`StoreError::CorruptKey`] for a stored key that is not a 13-byte BLOB;
     /// [`StoreError::CorruptBoard`] for a negative stored board number;
-    /// [`StoreError::Sqlite`] as for [`Store::count_deals`]; any error of `found`, as it is.
+    /// [`StoreError::Sqlite`] as for [`StoreReader::count_deals`](crate::StoreReader::count_deals); any error of `found`, as it is.
     pub fn for_each_match<E: From<StoreError>>(
         &self,
         filter: &SqlFilter,
@@ -349,7 +349,7 @@ impl super::StoreReader {
 }
 
 impl super::StoreReader {
-    /// The statement [`Store::count_deals`] runs, for showing (`dealdex query --count
+    /// The statement [`StoreReader::count_deals`](crate::StoreReader::count_deals) runs, for showing (`dealdex query --count
     /// --explain`): the SQL on the first line, then one line `-- ?k = VALUE` per
     /// placeholder, VALUE in rusqlite's `Debug` form (`Integer(15)`, `Text("club")`); every
     /// line ends in `\n`. Needs no database.
@@ -366,8 +366,8 @@ impl super::StoreReader {
         Search::new(filter, set, Want::Count).explain()
     }
 
-    /// The statement [`Store::find_deals`] and [`Store::for_each_match`] run, shown as by
-    /// [`StoreReader::explain_count_deals`] (`dealdex query --explain`). Needs no database.
+    /// The statement [`StoreReader::find_deals`](crate::StoreReader::find_deals) and [`StoreReader::for_each_match`](crate::StoreReader::for_each_match) run, shown as by
+    /// [`StoreReader::explain_count_deals`](crate::StoreReader::explain_count_deals) (`dealdex query --explain`). Needs no database.
     ///
     /// ```
     /// use dealdex::query::Query;
