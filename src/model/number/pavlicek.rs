@@ -446,7 +446,7 @@ mod tests {
             1 << 64,
             (1 << 64) - 1,
         ]);
-        let blank = Deal::from_masks_unchecked(planes_to_masks(0, 0xF_FFFF_FFFF_FFFF));
+        let blank = unrank(0); // any deal: every slot is overwritten
         let mut fast = vec![blank; ranks.len()];
         let mut scalar = vec![blank; ranks.len()];
         unrank_many(&ranks, &mut fast);
