@@ -21,7 +21,7 @@ use crate::model::deal::{Deal, Hand};
 /// numbers 01..52, West implied), 32 spaces, 18 NUL bytes. No board numbers (the caller
 /// numbers the boards). Streaming: every record stands alone.
 ///
-/// Reading fails with [`InputPosition::Record`] (record number, byte offset of the bad field or of
+/// Reading fails with [`InputPosition::at_record`] (record number, byte offset of the bad field or of
 /// the record) for a file whose length is not a multiple of 128 (`truncated record: N of 128
 /// bytes`), a card number that is not two ASCII digits, a number outside 01..52, or a card
 /// given twice.
@@ -188,7 +188,7 @@ pub(crate) trait PartRecords: Send + Sync {
     /// Decodes the part at the start of a record (1-based `record` at file offset `start`).
     ///
     /// # Errors
-    /// [`FormatError`] at [`InputPosition::Record`] naming the bad field.
+    /// [`FormatError`] at [`InputPosition::at_record`] naming the bad field.
     fn decode_part(part: &[u8], record: usize, start: u64) -> Result<Deal, FormatError>;
 }
 

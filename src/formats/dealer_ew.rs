@@ -21,7 +21,7 @@ use crate::model::deal::Hand;
 ///
 /// # Reading
 /// Two hands are not a deal: every deal of the file is skipped and reported
-/// ([`FileBoards::skipped`], [`NO_COMPLETE_DEAL`]), as the skip rule wants for two hands
+/// ([`FileBoards::skipped`], [`NO_COMPLETE_DEAL`](super::NO_COMPLETE_DEAL)), as the skip rule wants for two hands
 /// missing. [`DealerEw::read_hands`] gives the two hands themselves. The columns are read as
 /// [`super::DealerAll`] reads them (a West suit of 10 cards or more runs into East's column:
 /// the split where each hand holds 13 cards is kept); dealer's statistics lines are skipped.

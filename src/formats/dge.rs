@@ -19,7 +19,7 @@ use crate::model::deal::{Deal, Hand};
 /// symbols 0x06 0x03 0x04 0x05 followed by rank letters `AKQJT98765432`), then 60 NUL bytes.
 /// No board numbers (the caller numbers the boards). Streaming: every record stands alone.
 ///
-/// Reading fails with [`InputPosition::Record`] (record number, byte offset of the bad byte or of
+/// Reading fails with [`InputPosition::at_record`] (record number, byte offset of the bad byte or of
 /// the record) for a file whose length is not a multiple of 128 (`truncated record: N of 128
 /// bytes`), a byte that is neither the expected suit symbol nor a rank letter, a card given
 /// twice, or a hand without exactly 13 cards.

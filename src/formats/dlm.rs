@@ -40,7 +40,7 @@ use crate::model::deal::{Deal, Hand};
 /// verified; board lines must be 26 letters `a`..`p` and three digits. The boards From..To
 /// are returned in order with `Board.number` set; each must be a 13/13/13/13 deal (boards
 /// outside the range are checked for letters and checksum only). Errors are at
-/// [`InputPosition::Line`] or [`InputPosition::LineColumn`] (1-based), e.g. `line 12: checksum 023 does
+/// [`InputPosition::at_line`] or [`InputPosition::at_line_column`] (1-based), e.g. `line 12: checksum 023 does
 /// not match (expected 024)`.
 pub struct Dlm;
 

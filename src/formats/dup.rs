@@ -34,7 +34,7 @@ use super::{
 /// overrides the trailer), else from the first record's trailer start field when it is a
 /// number 1..999 (Big Deal's `1`; dealdex before issue 26 wrote the set's first board
 /// there), else from 1; [`DealFormat::read`] numbers from the trailer alone. Errors are at
-/// [`InputPosition::Record`] (record number, byte offset of the bad field or of the record): a
+/// [`InputPosition::at_record`] (record number, byte offset of the bad field or of the record): a
 /// partial last record (`truncated record: N of 156 bytes`), a bad BRI or DGE part, or a DGE
 /// part that disagrees with the BRI part.
 ///

@@ -895,7 +895,7 @@ pub fn choose(
 /// The format of the input file `path`: the one `name`d when given ([`named`]), else the one
 /// its extension selects ([`by_path`]), else — for an unknown or missing extension, and for
 /// `.txt`, which hex lines and the peers' text outputs (dealer, redeal, endplay) share — the
-/// one its first 64 KiB show ([`detect`]). A file that cannot be opened gets the extension's
+/// one its first 64 KiB show ([`detect()`]). A file that cannot be opened gets the extension's
 /// format, if any, so that reading it names the I/O error.
 ///
 /// ```

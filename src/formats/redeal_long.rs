@@ -38,7 +38,7 @@ use crate::model::text::column;
 ///   redeal writes them without UTF-8.
 /// - `-o` leaves hands out: North's or South's part is then missing, West's or East's column
 ///   empty. One hand missing is completed from the other three; two or more: the deal is
-///   skipped and reported ([`FileBoards::skipped`], [`NO_COMPLETE_DEAL`]);
+///   skipped and reported ([`FileBoards::skipped`], [`NO_COMPLETE_DEAL`](super::NO_COMPLETE_DEAL));
 ///   [`RedealLong::read_hands`] gives the hands shown.
 /// - Lines starting `Tries:` and empty lines between deals are skipped. No board numbers,
 ///   dealer or vulnerability.

@@ -6,7 +6,7 @@
 //! (computed combinatorially in [`hcp_probabilities`], [`pattern_probabilities`]; each card is
 //! in each seat with probability 1/4) with a chi-square test of fit per table and a list of
 //! outlying cells. The [`Report`] renders as aligned text ([`Report::to_text`]), JSON
-//! ([`Report::to_json`]) and an SVG plot ([`Report::to_svg`]).
+//! (the serde serialization of [`Report`]) and an SVG plot ([`Report::to_svg`]).
 //!
 //! Accumulate in parallel by giving each worker its own [`SetStats`] and merging:
 //!

@@ -15,7 +15,7 @@ use crate::model::features::Shape;
 /// tables, each with its chi-square test ([`FitTest`]) and outliers.
 ///
 /// Counts are integers, probabilities and expected counts `f64`. Serializes (serde) to the
-/// JSON of [`Report::to_json`], with keys `deals`, `hands`, `significance`, `outlier_z`,
+/// JSON of [`Report`] (its serde serialization), with keys `deals`, `hands`, `significance`, `outlier_z`,
 /// `hcp`, `patterns`, `card_seats`.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Report {

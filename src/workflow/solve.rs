@@ -601,7 +601,7 @@ pub fn run<E: From<StoreError>>(
     Ok(report)
 }
 
-/// How [`write`] prints each solved board.
+/// How [`write()`] prints each solved board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SolveOutput {
     /// A heading (board, dealer, vulnerability, deal), the table and par, then an empty line
@@ -626,7 +626,7 @@ impl SolveOutput {
     }
 }
 
-/// Why [`write`] stopped.
+/// Why [`write()`] stopped.
 #[derive(Debug, thiserror::Error)]
 pub enum SolveError {
     /// Reading or storing tables failed (batches committed before stay stored).
