@@ -396,7 +396,8 @@ impl Parser {
                 loop {
                     let a = self.action()?;
                     self.script.actions.push(a);
-                    if !self.eat(",") {
+                    // dealer accepts a comma after the last action.
+                    if !self.eat(",") || self.action_ends() {
                         break;
                     }
                 }
@@ -476,7 +477,7 @@ impl Parser {
                             ScriptErrorKind::TooManyCards,
                             l,
                             c,
-                            format!("predeal: {} has more than 13 cards", seat.name()),
+                            format!("More than 13 cards for one player: {} (predeal)", seat.name()),
                         ));
                     }
                 }
@@ -487,6 +488,20 @@ impl Parser {
                 }
                 self.next();
             }
+        }
+    }
+
+    /// True when no action follows a comma: the end, or a statement's keyword or definition.
+    fn action_ends(&self) -> bool {
+        match self.peek() {
+            Tok::End => true,
+            Tok::Word(w) => {
+                matches!(
+                    w.as_str(),
+                    "generate" | "produce" | "dealer" | "vulnerable" | "predeal" | "pointcount" | "altcount" | "condition" | "action"
+                ) || self.peek_at(1) == &Tok::Punct("=")
+            }
+            _ => false,
         }
     }
 

@@ -43,7 +43,7 @@ pub struct DealerProgress {
 #[derive(Debug, thiserror::Error)]
 pub enum DealerError {
     /// An expression could not be evaluated on a deal.
-    #[error("deal {deal}: {error}")]
+    #[error("deal {deal}")]
     Eval {
         /// The 1-based number of the generated deal.
         deal: u64,
