@@ -10,13 +10,15 @@ use dealdex::dealer::{DealerJob, Script};
 use super::open_output;
 
 #[derive(Args, Debug)]
-#[command(after_help = "The script is dealer's input language (Debian's dealer 20211121): generate, \
+#[command(
+    after_help = "The script is dealer's input language (Debian's dealer 20211121): generate, \
 produce, predeal, condition, action … Deals come from dealdex's seeded stream (SHA-256 of the -s \
 number), not dealer's random stream: -s makes a run reproducible within dealdex.
 
 Examples:
   dealdex dealer Descr.1c -s 1
-  echo 'produce 3 condition hcp(north) >= 20' | dealdex dealer - -s 7")]
+  echo 'produce 3 condition hcp(north) >= 20' | dealdex dealer - -s 7"
+)]
 pub struct DealerArgs {
     /// The script file; `-` or nothing for standard input.
     script: Option<PathBuf>,
@@ -41,8 +43,10 @@ pub fn run(a: DealerArgs, json: bool) -> anyhow::Result<()> {
     let (text, name) = match &a.script {
         Some(p) if p.as_os_str() != "-" => (
             std::fs::read_to_string(p).with_context(|| p.display().to_string())?,
-            p.file_name()
-                .map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().into_owned()),
+            p.file_name().map_or_else(
+                || p.display().to_string(),
+                |n| n.to_string_lossy().into_owned(),
+            ),
         ),
         _ => {
             let mut s = String::new();

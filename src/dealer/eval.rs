@@ -85,7 +85,12 @@ fn holding(mask: u64, suit: Suit) -> u64 {
 }
 
 fn table_sum(mask: u64, suit: Option<Suit>, table: &[i64; 13]) -> i64 {
-    let one = |h: u64| (0..13).filter(|r| h >> r & 1 == 1).map(|r| table[r]).sum::<i64>();
+    let one = |h: u64| {
+        (0..13)
+            .filter(|r| h >> r & 1 == 1)
+            .map(|r| table[r])
+            .sum::<i64>()
+    };
     match suit {
         Some(s) => one(holding(mask, s)),
         None => Suit::ALL.iter().map(|&s| one(holding(mask, s))).sum(),

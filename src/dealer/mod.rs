@@ -18,6 +18,8 @@
 //!   comparison, `&&`, `||` and `!` give 0 or 1, and any non-zero value is true.
 //! - `hcp` counts with the script's `pointcount` table (default 4-3-2-1), not always
 //!   4-3-2-1 as the query language's `hcp`; `pt0`…`pt9` (`tens` … `c13`) with `altcount`.
+//!   `altcount N` sets the table of `ptN` as dealer's manual says; Debian's dealer 20211121
+//!   instead applies `altcount 0` to `hcp` and no other `altcount` to anything.
 //! - `loser` is dealer's per-suit count (no adjustment), which equals the query language's
 //!   `ltc` only for suits of at most three cards counted the same way.
 //! - `shape(seat, …)` takes dealer's shape lists (`any`, `x`, `+`, `-`), not the query
@@ -33,8 +35,8 @@ mod run;
 
 pub use eval::EvalError;
 pub use run::{
-    Average, DealerError, DealerJob, DealerProgress, DealerReport, Frequency, Frequency2,
-    Summary, run,
+    Average, DealerError, DealerJob, DealerProgress, DealerReport, Frequency, Frequency2, Summary,
+    run,
 };
 
 use crate::model::card::{Card, Seat, Suit};

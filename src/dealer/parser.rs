@@ -4,7 +4,7 @@ use std::collections::HashMap;
 
 use super::lexer::{Tok, Token, lex};
 use super::{
-    Action, BinOp, EsItem, Expr, Script, ScoreContract, ScriptError, ScriptErrorKind, ShapeSet,
+    Action, BinOp, EsItem, Expr, ScoreContract, Script, ScriptError, ScriptErrorKind, ShapeSet,
 };
 use crate::model::card::{Card, Rank, Seat, Suit};
 
@@ -221,7 +221,10 @@ impl Parser {
     fn syntax(&self, expected: &str) -> ScriptError {
         self.err(
             ScriptErrorKind::Syntax,
-            format!("syntax error: expected {expected}, found {}", self.describe()),
+            format!(
+                "syntax error: expected {expected}, found {}",
+                self.describe()
+            ),
         )
     }
 
@@ -351,10 +354,9 @@ impl Parser {
                 let mut i = 0;
                 while self.word().is_some_and(|w| w.parse::<i64>().is_ok()) {
                     if i == 13 {
-                        return Err(self.err(
-                            ScriptErrorKind::BadValue,
-                            "pointcount: more than 13 values",
-                        ));
+                        return Err(
+                            self.err(ScriptErrorKind::BadValue, "pointcount: more than 13 values")
+                        );
                     }
                     t[i] = self.number()?;
                     i += 1;
@@ -448,26 +450,34 @@ impl Parser {
                 let suit = chars.next().and_then(suit_letter).ok_or_else(|| {
                     self.err(
                         ScriptErrorKind::BadValue,
-                        format!("predeal: `{w}` is not a holding (suit letter S, H, D or C, then cards)"),
+                        format!(
+                            "predeal: `{w}` is not a holding (suit letter S, H, D or C, then cards)"
+                        ),
                     )
                 })?;
                 self.next();
                 for ch in chars {
-                    let rank = Rank::from_char(ch).filter(|_| ch.is_ascii_uppercase() || ch.is_ascii_digit()).ok_or_else(|| {
-                        ScriptError::new(
-                            ScriptErrorKind::BadValue,
-                            l,
-                            c,
-                            format!("predeal: `{ch}` in `{w}` is not a card (AKQJT98765432)"),
-                        )
-                    })?;
+                    let rank = Rank::from_char(ch)
+                        .filter(|_| ch.is_ascii_uppercase() || ch.is_ascii_digit())
+                        .ok_or_else(|| {
+                            ScriptError::new(
+                                ScriptErrorKind::BadValue,
+                                l,
+                                c,
+                                format!("predeal: `{ch}` in `{w}` is not a card (AKQJT98765432)"),
+                            )
+                        })?;
                     let bit = 1u64 << Card::new(suit, rank).index();
                     if self.script.predeal.iter().any(|m| m & bit != 0) {
                         return Err(ScriptError::new(
                             ScriptErrorKind::CardPredealtTwice,
                             l,
                             c,
-                            format!("Card predealt twice: {}{} (predeal)", suit.letter(), rank.letter()),
+                            format!(
+                                "Card predealt twice: {}{} (predeal)",
+                                suit.letter(),
+                                rank.letter()
+                            ),
                         ));
                     }
                     let m = &mut self.script.predeal[seat.index()];
@@ -477,7 +487,10 @@ impl Parser {
                             ScriptErrorKind::TooManyCards,
                             l,
                             c,
-                            format!("More than 13 cards for one player: {} (predeal)", seat.name()),
+                            format!(
+                                "More than 13 cards for one player: {} (predeal)",
+                                seat.name()
+                            ),
                         ));
                     }
                 }
@@ -498,7 +511,15 @@ impl Parser {
             Tok::Word(w) => {
                 matches!(
                     w.as_str(),
-                    "generate" | "produce" | "dealer" | "vulnerable" | "predeal" | "pointcount" | "altcount" | "condition" | "action"
+                    "generate"
+                        | "produce"
+                        | "dealer"
+                        | "vulnerable"
+                        | "predeal"
+                        | "pointcount"
+                        | "altcount"
+                        | "condition"
+                        | "action"
                 ) || self.peek_at(1) == &Tok::Punct("=")
             }
             _ => false,
@@ -608,7 +629,11 @@ impl Parser {
             Tok::Word(w) => !KEYWORDS.contains(&w.as_str()) && self.peek_at(1) != &Tok::Punct("="),
             _ => false,
         };
-        if starts { Ok(Some(self.expr()?)) } else { Ok(None) }
+        if starts {
+            Ok(Some(self.expr()?))
+        } else {
+            Ok(None)
+        }
     }
 
     /// expr := or ('?' expr ':' expr)?
@@ -861,5 +886,39 @@ impl Parser {
                 return Ok(set);
             };
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn altcount_sets_the_table_of_its_pt() {
+        let s = parse("altcount 1 0 0 0 5\npointcount 1 1").unwrap();
+        assert_eq!(s.altcount[1], [0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+        assert_eq!(s.altcount[0], ALTCOUNT[0]);
+        assert_eq!(s.pointcount, [1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+        assert_eq!(ALTCOUNT[8], [1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0]);
+        assert_eq!(ALTCOUNT[5], [1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+    }
+
+    #[test]
+    fn shapes_with_any_x_plus_and_minus() {
+        let s = parse("condition shape(north, any 4333 + 54xx - any 0xxx)").unwrap();
+        let Some(Expr::Shape(_, set)) = &s.condition else {
+            panic!("a shape")
+        };
+        assert!(set.contains(3, 4, 3) && set.contains(5, 4, 2) && set.contains(4, 3, 3));
+        assert!(!set.contains(5, 4, 4) && !set.contains(4, 4, 3));
+        let n: u32 = set.0.iter().map(|w| w.count_ones()).sum();
+        // 4 permutations of 4333 and 54xx with no void: 54(1..3)(3..1) = 3.
+        assert_eq!(n, 7);
+    }
+
+    #[test]
+    fn precedence_is_cs() {
+        let s = parse("a = 1 + 2 * 3 == 7 && !0 ? -2 : 5 % 3").unwrap();
+        assert!(matches!(s.definitions[0].1, Expr::Cond(..)));
     }
 }

@@ -340,7 +340,13 @@ pub fn run(
     let predeal = if script.predeal.iter().any(|&m| m != 0) {
         let text = Seat::ALL
             .iter()
-            .map(|&s| format!("{}:{}", s.letter(), dotted(Hand::from_mask(script.predeal[s.index()]))))
+            .map(|&s| {
+                format!(
+                    "{}:{}",
+                    s.letter(),
+                    dotted(Hand::from_mask(script.predeal[s.index()]))
+                )
+            })
             .collect::<Vec<_>>()
             .join(" ");
         Some(Predeal::parse(&text).map_err(|e| DealerError::Predeal(e.to_string()))?)
@@ -464,10 +470,21 @@ pub fn run(
                             out,
                             "[Event \"Hand simulated by dealer with file {name}, seed {seed_n}\"]"
                         )?;
-                        writeln!(out, "[Site \"-\"]\n[Date \"{date}\"]\n[Board \"{produced}\"]")?;
-                        writeln!(out, "[West \"-\"]\n[North \"-\"]\n[East \"-\"]\n[South \"-\"]")?;
-                        writeln!(out, "[Dealer \"{}\"]\n[Vulnerable \"{vul}\"]", dealer.letter())?;
-                        let hands: Vec<String> = Seat::ALL.iter().map(|&s| dotted(deal.hand(s))).collect();
+                        writeln!(
+                            out,
+                            "[Site \"-\"]\n[Date \"{date}\"]\n[Board \"{produced}\"]"
+                        )?;
+                        writeln!(
+                            out,
+                            "[West \"-\"]\n[North \"-\"]\n[East \"-\"]\n[South \"-\"]"
+                        )?;
+                        writeln!(
+                            out,
+                            "[Dealer \"{}\"]\n[Vulnerable \"{vul}\"]",
+                            dealer.letter()
+                        )?;
+                        let hands: Vec<String> =
+                            Seat::ALL.iter().map(|&s| dotted(deal.hand(s))).collect();
                         writeln!(out, "[Deal \"N:{}\"]", hands.join(" "))?;
                         writeln!(out, "[Declarer \"?\"]\n[Contract \"?\"]\n[Result \"?\"]\n")?;
                     }

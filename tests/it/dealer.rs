@@ -54,10 +54,16 @@ fn script_errors_name_their_line() {
     // dealer prints `line 2: Card predealt twice` for this one.
     let e = Script::parse("predeal north SAK, HA\npredeal south SA\n").unwrap_err();
     assert_eq!((e.kind(), e.line), (ScriptErrorKind::CardPredealtTwice, 2));
-    assert!(e.to_string().starts_with("line 2: Card predealt twice"), "{e}");
+    assert!(
+        e.to_string().starts_with("line 2: Card predealt twice"),
+        "{e}"
+    );
     // dealer prints `line 3: unknown variable`.
     let e = Script::parse("x = 3\ncondition\n hcp(north) > y\n").unwrap_err();
-    assert_eq!((e.kind(), e.line, e.column), (ScriptErrorKind::UnknownIdentifier, 3, 15));
+    assert_eq!(
+        (e.kind(), e.line, e.column),
+        (ScriptErrorKind::UnknownIdentifier, 3, 15)
+    );
     assert!(e.to_string().contains("unknown variable `y`"), "{e}");
     // dealer prints `line 2: syntax error`.
     let e = Script::parse("condition hcp(north) >\n").unwrap_err();
@@ -65,7 +71,11 @@ fn script_errors_name_their_line() {
     // dealer prints `line 2: More than 13 cards for one player`.
     let e = Script::parse("\npredeal north SAKQJT98765, HAKQJ\n").unwrap_err();
     assert_eq!((e.kind(), e.line), (ScriptErrorKind::TooManyCards, 2));
-    assert!(e.to_string().starts_with("line 2: More than 13 cards for one player"), "{e}");
+    assert!(
+        e.to_string()
+            .starts_with("line 2: More than 13 cards for one player"),
+        "{e}"
+    );
     for bad in [
         "condition shape(north, 5xx)",
         "condition hascard(north, S)",
@@ -110,7 +120,12 @@ fn operator_order_prints_what_dealer_prints() {
     assert_eq!(out, want);
     assert_eq!((report.generated, report.produced), (1, 1));
     let text = report.to_string();
-    assert!(text.starts_with("Generated 1 hands\nProduced 1 hands\nInitial random seed 13\nTime needed "), "{text}");
+    assert!(
+        text.starts_with(
+            "Generated 1 hands\nProduced 1 hands\nInitial random seed 13\nTime needed "
+        ),
+        "{text}"
+    );
 }
 
 #[test]
@@ -139,7 +154,10 @@ fn the_same_seed_gives_the_same_deals() {
     let s = "produce 5\naction printoneline";
     assert_eq!(run_script(s, &seeded(3)).1, run_script(s, &seeded(3)).1);
     assert_ne!(run_script(s, &seeded(3)).1, run_script(s, &seeded(4)).1);
-    let (_, out) = run_script("produce 2\npredeal south SAQ542, HKJ87, D32, CAK\naction printoneline", &seeded(1));
+    let (_, out) = run_script(
+        "produce 2\npredeal south SAQ542, HKJ87, D32, CAK\naction printoneline",
+        &seeded(1),
+    );
     for line in out.lines() {
         assert!(line.contains(" s AQ542.KJ87.32.AK "), "{line}");
     }
@@ -221,14 +239,21 @@ fn check_table(report: &DealerReport, refer: &str, label: &str) {
     let a: Vec<f64> = got.iter().map(|g| g.1).collect();
     let b: Vec<f64> = want.iter().map(|w| w.1).collect();
     let (chi, df) = chi2_homogeneity(&a, &b);
-    assert!(chi < chi2_critical(df), "{label}: chi-square {chi} on {df} df");
+    assert!(
+        chi < chi2_critical(df),
+        "{label}: chi-square {chi} on {df} df"
+    );
 }
 
 /// Mean and variance of a frequency table.
 fn moments(t: &[(i64, f64)]) -> (f64, f64, f64) {
     let n: f64 = t.iter().map(|x| x.1).sum();
     let mean = t.iter().map(|(v, c)| *v as f64 * c).sum::<f64>() / n;
-    let var = t.iter().map(|(v, c)| (*v as f64 - mean).powi(2) * c).sum::<f64>() / n;
+    let var = t
+        .iter()
+        .map(|(v, c)| (*v as f64 - mean).powi(2) * c)
+        .sum::<f64>()
+        / n;
     (n, mean, var)
 }
 
@@ -239,12 +264,19 @@ fn one_club_statistics_match_dealers_reference() {
     assert_eq!(report.produced, 100_000);
     check_table(&report, &refer, "Number of clubs");
     let (n_ref, mean_ref, var) = moments(&refer_table(&refer, "Number of clubs"));
-    assert!((mean_ref - 4.37588).abs() < 1e-4, "the reference table's mean is its average");
+    assert!(
+        (mean_ref - 4.37588).abs() < 1e-4,
+        "the reference table's mean is its average"
+    );
     let Summary::Average(a) = &report.summaries[0] else {
         panic!("average first")
     };
     let se = (var / a.count as f64 + var / n_ref).sqrt();
-    assert!((a.mean - 4.37588).abs() < 4.0 * se, "mean {} vs 4.37588 (se {se})", a.mean);
+    assert!(
+        (a.mean - 4.37588).abs() < 4.0 * se,
+        "mean {} vs 4.37588 (se {se})",
+        a.mean
+    );
     // The rate of acceptance: dealer generated 718495 for 100000.
     let p: f64 = 100_000.0 / 718_495.0;
     let expected = 100_000.0 / p;
@@ -256,7 +288,13 @@ fn one_club_statistics_match_dealers_reference() {
 fn controls_and_junk_stayman_tables_match_dealers_reference() {
     let (report, _) = run_script(&read("Descr.controls"), &seeded(29));
     check_table(&report, &read("Refer.controls"), "controls");
-    let (report, _) = run_script(&read("Descr.blue_team"), &DealerJob { produce: Some(20_000), ..seeded(29) });
+    let (report, _) = run_script(
+        &read("Descr.blue_team"),
+        &DealerJob {
+            produce: Some(20_000),
+            ..seeded(29)
+        },
+    );
     let refer = read("Refer.blue_team");
     assert!(refer_table(&refer, "").len() == 7);
     check_table(&report, &refer, "");
@@ -271,4 +309,24 @@ fn frequency_average_and_printes_are_dealers_bytes() {
     let mut r = report.clone();
     r.verbose = false;
     assert_eq!(out + &r.to_string(), read("layouts/freq.out"));
+}
+
+#[test]
+fn hand_evaluation_equals_dealers_on_the_same_deals() {
+    // layouts/features*.dei: every hand-evaluation function (hcp, control, loser, pt0..pt9 and
+    // their synonyms, suit lengths, shape lists, hascard) of each seat of three deals, with
+    // the default counts and with pointcount overridden; features*.out is dealer's output.
+    let mut n = 0;
+    for e in std::fs::read_dir(dir().join("layouts")).unwrap() {
+        let path = e.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        if !(name.starts_with("features") && name.ends_with(".dei")) {
+            continue;
+        }
+        let (_, out) = run_script(&std::fs::read_to_string(&path).unwrap(), &seeded(5));
+        let want = std::fs::read_to_string(path.with_extension("out")).unwrap();
+        assert_eq!(out, want, "{name}");
+        n += 1;
+    }
+    assert_eq!(n, 24);
 }
