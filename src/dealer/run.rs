@@ -131,6 +131,21 @@ pub enum Summary {
     Frequency(Frequency),
     /// `frequency` of two expressions.
     Frequency2(Frequency2),
+    /// `print(seats)`: the produced deals, printed at the end a seat at a time.
+    Print(PrintSeats),
+}
+
+/// `print(seats)`'s deals: dealer prints them at the end of the run, one seat's hands of
+/// every deal after another's, four deals a row, a form feed after each seat.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct PrintSeats {
+    /// The seats, in the order given (`N`, `E`, `S`, `W`).
+    pub seats: Vec<char>,
+    /// The produced deals as PBN deal strings (`N:…`).
+    pub deals: Vec<String>,
+    /// The deals themselves, for the text.
+    #[serde(skip)]
+    pub hands: Vec<Deal>,
 }
 
 /// The report of a run: dealer's closing lines and the summaries.
@@ -234,6 +249,22 @@ impl fmt::Display for DealerReport {
                     writeln!(f, "{:7}", sums.iter().sum::<u64>())?;
                     writeln!(f)?;
                 }
+                Summary::Print(p) => {
+                    for &letter in &p.seats {
+                        let seat = Seat::from_char(letter).expect("a seat letter");
+                        write!(f, "\n\n{} hands:\n\n\n\n", seat.name())?;
+                        for (row, chunk) in p.hands.chunks(4).enumerate() {
+                            for i in 0..chunk.len() {
+                                write!(f, "{:<20}", format!("{:4}.", row * 4 + i + 1))?;
+                            }
+                            writeln!(f)?;
+                            let hands: Vec<Hand> = chunk.iter().map(|d| d.hand(seat)).collect();
+                            f.write_str(&columns(&hands))?;
+                            writeln!(f)?;
+                        }
+                        write!(f, "\x0c")?;
+                    }
+                }
             }
         }
         if self.verbose {
@@ -267,20 +298,25 @@ fn spaced(hand: Hand, suit: Suit) -> String {
 }
 
 /// Hands side by side, a line a suit, columns padded to 20 characters but the last.
-fn columns(out: &mut dyn Write, deal: &Deal, seats: &[Seat]) -> std::io::Result<()> {
+fn columns(hands: &[Hand]) -> String {
+    let mut text = String::new();
     for suit in Suit::ALL {
-        let mut line = String::new();
-        for (i, &seat) in seats.iter().enumerate() {
-            let s = spaced(deal.hand(seat), suit);
-            if i + 1 < seats.len() {
-                line.push_str(&format!("{s:<20}"));
+        for (i, &hand) in hands.iter().enumerate() {
+            let s = spaced(hand, suit);
+            if i + 1 < hands.len() {
+                text.push_str(&format!("{s:<20}"));
             } else {
-                line.push_str(&s);
+                text.push_str(&s);
             }
         }
-        writeln!(out, "{line}")?;
+        text.push('\n');
     }
-    Ok(())
+    text
+}
+
+/// The hands of `seats` in `deal`.
+fn hands_of(deal: &Deal, seats: &[Seat]) -> Vec<Hand> {
+    seats.iter().map(|&s| deal.hand(s)).collect()
 }
 
 fn dotted(hand: Hand) -> String {
@@ -385,6 +421,11 @@ pub fn run(
                         ],
                     }))
                 }
+                Action::Print(seats) => Some(Summary::Print(PrintSeats {
+                    seats: seats.iter().map(|s| s.letter()).collect(),
+                    deals: Vec::new(),
+                    hands: Vec::new(),
+                })),
                 _ => None,
             })
             .collect(),
@@ -431,11 +472,13 @@ pub fn run(
                 match a {
                     Action::PrintAll => {
                         writeln!(out, "{:4}.", produced)?;
-                        columns(out, deal, &Seat::ALL)?;
+                        out.write_all(columns(&hands_of(deal, &Seat::ALL)).as_bytes())?;
                         writeln!(out)?;
                     }
                     Action::PrintEw => {
-                        columns(out, deal, &[Seat::West, Seat::East])?;
+                        out.write_all(
+                            columns(&hands_of(deal, &[Seat::West, Seat::East])).as_bytes(),
+                        )?;
                         writeln!(out)?;
                     }
                     Action::PrintOneLine(_) => {
@@ -488,7 +531,15 @@ pub fn run(
                         writeln!(out, "[Deal \"N:{}\"]", hands.join(" "))?;
                         writeln!(out, "[Declarer \"?\"]\n[Contract \"?\"]\n[Result \"?\"]\n")?;
                     }
-                    Action::PrintPbn | Action::Print(_) | Action::EvalContract => {}
+                    Action::Print(_) => {
+                        if let Summary::Print(p) = &mut state.summaries[k] {
+                            p.hands.push(*deal);
+                            p.deals
+                                .push(crate::model::deal_string::format_deal(deal, Seat::North));
+                        }
+                        k += 1;
+                    }
+                    Action::PrintPbn | Action::EvalContract => {}
                     Action::PrintEs(items) => {
                         for it in items {
                             match it {

@@ -150,6 +150,16 @@ fn print_layouts_are_dealers_bytes() {
 }
 
 #[test]
+fn print_seats_is_dealers_bytes() {
+    // print(seats) collects the deals and prints them at the end, in the order of the
+    // actions among averages and frequencies: five deals (two rows), voids, a 10-card suit.
+    let (report, out) = run_script(&read("layouts/print.dei"), &seeded(5));
+    let mut r = report.clone();
+    r.verbose = false;
+    assert_eq!(out + &r.to_string(), read("layouts/print.out"));
+}
+
+#[test]
 fn the_same_seed_gives_the_same_deals() {
     let s = "produce 5\naction printoneline";
     assert_eq!(run_script(s, &seeded(3)).1, run_script(s, &seeded(3)).1);
