@@ -82,6 +82,8 @@ pub struct Average {
     pub count: u64,
     /// The sum of the values.
     pub sum: i64,
+    /// The sum of the squares of the values (for a standard error).
+    pub sum_squares: f64,
     /// The mean (sum / count; 0 without deals).
     pub mean: f64,
 }
@@ -398,6 +400,7 @@ pub fn run(
                     label: l.clone(),
                     count: 0,
                     sum: 0,
+                    sum_squares: 0.0,
                     mean: 0.0,
                 })),
                 Action::Frequency(l, _, lo, hi) => Some(Summary::Frequency(Frequency {
@@ -554,6 +557,7 @@ pub fn run(
                         if let Summary::Average(a) = &mut state.summaries[k] {
                             a.count += 1;
                             a.sum = a.sum.wrapping_add(v);
+                            a.sum_squares += (v as f64) * (v as f64);
                         }
                         k += 1;
                     }

@@ -340,3 +340,135 @@ fn hand_evaluation_equals_dealers_on_the_same_deals() {
     }
     assert_eq!(n, 24);
 }
+
+/// The summaries of a `Refer.*` output, in order: averages (`label: value` or a bare value)
+/// and 1-D frequency tables; and its `Produced` count.
+fn refer_summaries(refer: &str) -> (Vec<Result<(String, f64), (String, Vec<(i64, f64)>)>>, f64) {
+    let mut out = Vec::new();
+    let mut produced = 0.0;
+    let lines: Vec<&str> = refer.lines().collect();
+    let mut i = 0;
+    while i < lines.len() {
+        let l = lines[i];
+        i += 1;
+        if let Some(n) = l.strip_prefix("Produced ") {
+            produced = n.trim_end_matches(" hands").parse().unwrap();
+        } else if let Some(label) = l.strip_prefix("Frequency ") {
+            let label = label.trim_end_matches(':').to_owned();
+            let mut rows = Vec::new();
+            while i < lines.len() {
+                let Some((v, c)) = lines[i].split_once('\t') else {
+                    break;
+                };
+                let c: f64 = c.trim().parse().unwrap();
+                match v.trim() {
+                    "Low" | "High" => assert_eq!(c, 0.0, "no Low/High rows expected"),
+                    v => rows.push((v.parse().unwrap(), c)),
+                }
+                i += 1;
+            }
+            out.push(Err((label, rows)));
+        } else if l.starts_with("Generated") || l.starts_with("Initial") || l.starts_with("Time") {
+        } else if let Some((label, v)) = l.rsplit_once(": ") {
+            out.push(Ok((label.to_owned(), v.parse().unwrap())));
+        } else if let Ok(v) = l.parse::<f64>() {
+            out.push(Ok((String::new(), v)));
+        }
+    }
+    (out, produced)
+}
+
+/// Every average within 4 standard errors of the reference's, every frequency table by
+/// chi-square at 0.1 %, for the statistical examples, run as they are (capped with `-p`
+/// where noted: the test compares two samples of different sizes).
+#[test]
+fn statistical_examples_match_dealers_references() {
+    for (name, produce) in [
+        ("6c", None),
+        ("vvga2", None),
+        ("weaktwo", None),
+        ("stayman", None),
+        ("junkstayman", None),
+        ("hm1dr2d", Some(20_000)),
+        ("controls", None),
+        ("1c", None),
+    ] {
+        let job = DealerJob {
+            produce,
+            ..seeded(2029)
+        };
+        let (report, _) = run_script(&read(&format!("Descr.{name}")), &job);
+        let (want, n_ref) = refer_summaries(&read(&format!("Refer.{name}")));
+        assert_eq!(
+            want.len(),
+            report.summaries.len(),
+            "{name}: the same summaries"
+        );
+        for (w, got) in want.iter().zip(&report.summaries) {
+            match (w, got) {
+                (Ok((label, mean_ref)), Summary::Average(a)) => {
+                    assert_eq!(label, a.label.as_deref().unwrap_or(""), "{name}");
+                    let n = a.count as f64;
+                    let var = (a.sum_squares / n - a.mean * a.mean).max(1e-12);
+                    let se = (var / n + var / n_ref).sqrt();
+                    assert!(
+                        (a.mean - mean_ref).abs() <= 4.0 * se + 1e-6,
+                        "{name} {label}: {} vs {mean_ref} (se {se})",
+                        a.mean
+                    );
+                }
+                (Err((label, rows)), Summary::Frequency(f)) => {
+                    assert_eq!(label, f.label.as_deref().unwrap_or(""), "{name}");
+                    let got: Vec<(i64, f64)> = f
+                        .counts
+                        .iter()
+                        .enumerate()
+                        .map(|(i, &c)| (f.low + i as i64, c as f64))
+                        .collect();
+                    assert_eq!(
+                        rows.iter().map(|r| r.0).collect::<Vec<_>>(),
+                        got.iter().map(|g| g.0).collect::<Vec<_>>(),
+                        "{name} {label}"
+                    );
+                    let a: Vec<f64> = got.iter().map(|g| g.1).collect();
+                    let b: Vec<f64> = rows.iter().map(|r| r.1).collect();
+                    let (chi, df) = chi2_homogeneity(&a, &b);
+                    if df > 0 {
+                        assert!(
+                            chi < chi2_critical(df),
+                            "{name} {label}: chi-square {chi} on {df} df"
+                        );
+                    }
+                }
+                (w, g) => panic!("{name}: {w:?} against {g:?}"),
+            }
+        }
+    }
+}
+
+/// Every example but Descr.evaluation (cccc and quality are not evaluated yet) runs; the
+/// printing ones produce what they ask for.
+#[test]
+fn every_example_runs() {
+    for (name, produced) in [
+        ("2nt", 10),
+        ("blue_team", 10),
+        ("notrump", 100),
+        ("pbn", 10),
+        ("yarb", 10),
+        ("you_hold", 25),
+    ] {
+        let (report, out) = run_script(&read(&format!("Descr.{name}")), &seeded(7));
+        assert_eq!(report.produced, produced, "{name}");
+        assert!(!(out + &report.to_string()).is_empty(), "{name}");
+    }
+    let job = DealerJob {
+        generate: Some(200_000),
+        ..seeded(7)
+    };
+    let (report, _) = run_script(&read("Descr.test_dealer"), &job);
+    assert_eq!(report.produced, 200_000);
+    let script = Script::parse(&read("Descr.evaluation")).unwrap();
+    let err = run(&script, &seeded(7), &mut Vec::new(), &mut |_| {}).unwrap_err();
+    assert!(format!("{err:#}").contains("deal 1"), "{err}");
+}
