@@ -341,9 +341,13 @@ fn hand_evaluation_equals_dealers_on_the_same_deals() {
     assert_eq!(n, 24);
 }
 
+/// One summary of a `Refer.*` output: an average (label, value) or a frequency table (label,
+/// rows).
+type ReferSummary = Result<(String, f64), (String, Vec<(i64, f64)>)>;
+
 /// The summaries of a `Refer.*` output, in order: averages (`label: value` or a bare value)
 /// and 1-D frequency tables; and its `Produced` count.
-fn refer_summaries(refer: &str) -> (Vec<Result<(String, f64), (String, Vec<(i64, f64)>)>>, f64) {
+fn refer_summaries(refer: &str) -> (Vec<ReferSummary>, f64) {
     let mut out = Vec::new();
     let mut produced = 0.0;
     let lines: Vec<&str> = refer.lines().collect();
