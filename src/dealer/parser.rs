@@ -55,10 +55,24 @@ const KEYWORDS: &[&str] = &[
     "evalcontract",
 ];
 
+/// How deep expressions may nest (parentheses, unary operators, `?:`): deeper ones are refused
+/// rather than risk the stack.
+pub const MAX_DEPTH: usize = 200;
+
+/// How deep an expression's tree may be, counting through the identifiers it uses (a long
+/// chain `a + b + …` is as deep as it has terms): the evaluator recurses that deep.
+pub const MAX_TREE_DEPTH: usize = 2_000;
+
+/// How many values a `frequency` table may have on one axis.
+pub const MAX_FREQUENCY_VALUES: i64 = 100_000;
+
 struct Parser {
     toks: Vec<Token>,
     pos: usize,
+    depth: usize,
     names: HashMap<String, usize>,
+    /// The tree depth of each definition (see [`MAX_TREE_DEPTH`]).
+    def_depths: Vec<usize>,
     script: Script,
 }
 
@@ -66,7 +80,9 @@ pub(super) fn parse(src: &str) -> Result<Script, ScriptError> {
     let mut p = Parser {
         toks: lex(src)?,
         pos: 0,
+        depth: 0,
         names: HashMap::new(),
+        def_depths: Vec::new(),
         script: Script {
             generate: None,
             produce: None,
@@ -315,7 +331,7 @@ impl Parser {
     fn statement(&mut self) -> Result<(), ScriptError> {
         let Some(w) = self.word().map(str::to_owned) else {
             // dealer allows the word `condition` to be left out.
-            let e = self.expr()?;
+            let e = self.top_expr()?;
             self.script.condition = Some(e);
             return Ok(());
         };
@@ -390,7 +406,7 @@ impl Parser {
             }
             "condition" => {
                 self.next();
-                let e = self.expr()?;
+                let e = self.top_expr()?;
                 self.script.condition = Some(e);
             }
             "action" => {
@@ -407,13 +423,15 @@ impl Parser {
             _ if self.peek_at(1) == &Tok::Punct("=") && !KEYWORDS.contains(&w.as_str()) => {
                 self.next();
                 self.next();
-                let e = self.expr()?;
+                let e = self.top_expr()?;
+                let depth = self.tree_depth(&e);
+                self.def_depths.push(depth);
                 let idx = self.script.definitions.len();
                 self.script.definitions.push((w.clone(), e));
                 self.names.insert(w, idx);
             }
             _ => {
-                let e = self.expr()?;
+                let e = self.top_expr()?;
                 self.script.condition = Some(e);
             }
         }
@@ -550,7 +568,7 @@ impl Parser {
                             self.next();
                             items.push(EsItem::Newline);
                         }
-                        _ => items.push(EsItem::Expr(self.expr()?)),
+                        _ => items.push(EsItem::Expr(self.top_expr()?)),
                     }
                     if !self.eat(",") {
                         break;
@@ -570,25 +588,27 @@ impl Parser {
             }
             "average" => {
                 let label = self.label();
-                Action::Average(label, self.expr()?)
+                Action::Average(label, self.top_expr()?)
             }
             "frequency" => {
                 let label = self.label();
                 self.expect("(")?;
-                let e = self.expr()?;
+                let e = self.top_expr()?;
                 self.expect(",")?;
                 let lo = self.number()?;
                 self.expect(",")?;
                 let hi = self.number()?;
+                self.check_bounds(lo, hi)?;
                 if self.eat(")") {
                     Action::Frequency(label, e, lo, hi)
                 } else {
                     self.expect(",")?;
-                    let e2 = self.expr()?;
+                    let e2 = self.top_expr()?;
                     self.expect(",")?;
                     let lo2 = self.number()?;
                     self.expect(",")?;
                     let hi2 = self.number()?;
+                    self.check_bounds(lo2, hi2)?;
                     self.expect(")")?;
                     Action::Frequency2(label, e, lo, hi, e2, lo2, hi2)
                 }
@@ -614,6 +634,19 @@ impl Parser {
         })
     }
 
+    /// A frequency axis: `low <= high`, at most [`MAX_FREQUENCY_VALUES`] values.
+    fn check_bounds(&self, lo: i64, hi: i64) -> Result<(), ScriptError> {
+        if hi < lo || hi.saturating_sub(lo) >= MAX_FREQUENCY_VALUES {
+            return Err(self.err(
+                ScriptErrorKind::BadValue,
+                format!(
+                    "frequency: bounds {lo}, {hi} (the low bound first, at most {MAX_FREQUENCY_VALUES} values)"
+                ),
+            ));
+        }
+        Ok(())
+    }
+
     fn label(&mut self) -> Option<String> {
         if let Tok::Str(s) = self.peek().clone() {
             self.next();
@@ -636,8 +669,67 @@ impl Parser {
         }
     }
 
-    /// expr := or ('?' expr ':' expr)?
+    /// The depth of `e`'s tree, through the definitions it uses (an explicit stack: the tree
+    /// may be deeper than the call stack allows).
+    fn tree_depth(&self, e: &Expr) -> usize {
+        let mut max = 0;
+        let mut stack = vec![(e, 1usize)];
+        while let Some((e, d)) = stack.pop() {
+            let mut here = d;
+            match e {
+                Expr::Var(i) => here = d + self.def_depths[*i],
+                Expr::Not(a) | Expr::Neg(a) | Expr::Imps(a) | Expr::Rnd(a) => {
+                    stack.push((a, d + 1))
+                }
+                Expr::Score(_, _, a) => stack.push((a, d + 1)),
+                Expr::Bin(_, a, b) => {
+                    stack.push((a, d + 1));
+                    stack.push((b, d + 1));
+                }
+                Expr::Cond(a, b, c) => {
+                    stack.push((a, d + 1));
+                    stack.push((b, d + 1));
+                    stack.push((c, d + 1));
+                }
+                _ => {}
+            }
+            max = max.max(here);
+        }
+        max
+    }
+
+    /// An expression of a statement or action ([`Parser::expr`]: refused when its tree is
+    /// deeper than [`MAX_TREE_DEPTH`]).
+    fn top_expr(&mut self) -> Result<Expr, ScriptError> {
+        self.expr()
+    }
+
+    /// expr := or ('?' expr ':' expr)?, at most [`MAX_DEPTH`] deep.
     fn expr(&mut self) -> Result<Expr, ScriptError> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return Err(self.err(
+                ScriptErrorKind::BadValue,
+                format!("expression nested more than {MAX_DEPTH} deep"),
+            ));
+        }
+        let (l, c) = self.here();
+        let e = self.expr_inner();
+        self.depth -= 1;
+        let e = e?;
+        let d = self.tree_depth(&e);
+        if d > MAX_TREE_DEPTH {
+            return Err(ScriptError::new(
+                ScriptErrorKind::BadValue,
+                l,
+                c,
+                format!("expression {d} levels deep (at most {MAX_TREE_DEPTH})"),
+            ));
+        }
+        Ok(e)
+    }
+
+    fn expr_inner(&mut self) -> Result<Expr, ScriptError> {
         let c = self.binary(0)?;
         if self.eat("?") {
             let a = self.expr()?;
@@ -676,9 +768,17 @@ impl Parser {
             return self.unary();
         }
         let mut left = self.binary(level + 1)?;
+        let mut terms = 1;
         while let Some((op, l)) = self.binop() {
             if l != level {
                 break;
+            }
+            terms += 1;
+            if terms > MAX_TREE_DEPTH {
+                return Err(self.err(
+                    ScriptErrorKind::BadValue,
+                    format!("more than {MAX_TREE_DEPTH} terms in a row"),
+                ));
             }
             self.next();
             let right = self.binary(level + 1)?;
@@ -688,6 +788,22 @@ impl Parser {
     }
 
     fn unary(&mut self) -> Result<Expr, ScriptError> {
+        if self.depth > MAX_DEPTH {
+            return Err(self.err(
+                ScriptErrorKind::BadValue,
+                format!("expression nested more than {MAX_DEPTH} deep"),
+            ));
+        }
+        if self.is_punct("!") || self.is_punct("-") || self.is_word("not") {
+            self.depth += 1;
+            let e = self.unary_inner();
+            self.depth -= 1;
+            return e;
+        }
+        self.primary()
+    }
+
+    fn unary_inner(&mut self) -> Result<Expr, ScriptError> {
         if self.eat("!") || (self.is_word("not") && self.next() != Tok::End) {
             return Ok(Expr::Not(Box::new(self.unary()?)));
         }
@@ -914,6 +1030,25 @@ mod tests {
         let n: u32 = set.0.iter().map(|w| w.count_ones()).sum();
         // 4 permutations of 4333 and 54xx with no void: 54(1..3)(3..1) = 3.
         assert_eq!(n, 7);
+    }
+
+    #[test]
+    fn deep_scripts_are_refused_not_overflowed() {
+        let deep = format!("condition {}1{}", "(".repeat(10_000), ")".repeat(10_000));
+        assert_eq!(parse(&deep).unwrap_err().kind, ScriptErrorKind::BadValue);
+        let unary = format!("condition {}1", "-".repeat(10_000));
+        assert_eq!(parse(&unary).unwrap_err().kind, ScriptErrorKind::BadValue);
+        let chain = format!("condition 1{}", " + 1".repeat(100_000));
+        assert_eq!(parse(&chain).unwrap_err().kind, ScriptErrorKind::BadValue);
+        let mut defs = String::from("a0 = 1\n");
+        for i in 1..3000 {
+            defs.push_str(&format!("a{i} = a{} + 1\n", i - 1));
+        }
+        assert_eq!(parse(&defs).unwrap_err().kind, ScriptErrorKind::BadValue);
+        let wide = "action frequency (hcp(north), 0, 1000000000)";
+        assert_eq!(parse(wide).unwrap_err().kind, ScriptErrorKind::BadValue);
+        let reversed = "action frequency (hcp(north), 5, 0)";
+        assert_eq!(parse(reversed).unwrap_err().kind, ScriptErrorKind::BadValue);
     }
 
     #[test]
