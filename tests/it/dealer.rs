@@ -476,3 +476,51 @@ fn every_example_runs() {
     let err = run(&script, &seeded(7), &mut Vec::new(), &mut |_| {}).unwrap_err();
     assert!(format!("{err:#}").contains("deal 1"), "{err}");
 }
+
+#[test]
+fn the_cli_reads_standard_input_and_gives_json() {
+    let out = Command::new(env!("CARGO_BIN_EXE_dealdex"))
+        .args(["dealer", "-", "-s", "3", "--json"])
+        .write_stdin("produce 5 condition hcp(north) >= 15\naction average \"s\" hcp(south), frequency (spades(north), 0, 13)")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["produced"], 5);
+    assert_eq!(v["seed"], "3");
+    assert_eq!(v["summaries"][0]["kind"], "average");
+    assert_eq!(v["summaries"][0]["count"], 5);
+    assert_eq!(v["summaries"][1]["kind"], "frequency");
+    assert_eq!(v["summaries"][1]["counts"].as_array().unwrap().len(), 14);
+    // The text: dealer's closing lines; -v leaves them out as Debian's dealer does.
+    let text = Command::new(env!("CARGO_BIN_EXE_dealdex"))
+        .args(["dealer", "-s", "3", "-p", "2"])
+        .write_stdin("action printoneline")
+        .output()
+        .unwrap();
+    let text = String::from_utf8(text.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 6, "{text}");
+    assert_eq!(
+        &lines[2..5],
+        [
+            "Generated 2 hands",
+            "Produced 2 hands",
+            "Initial random seed 3"
+        ]
+    );
+    assert!(lines[5].starts_with("Time needed ") && lines[5].ends_with(" sec"));
+    let quiet = Command::new(env!("CARGO_BIN_EXE_dealdex"))
+        .args(["dealer", "-s", "3", "-p", "2", "-v"])
+        .write_stdin("action printoneline")
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8(quiet.stdout).unwrap(),
+        format!("{}\n{}\n", lines[0], lines[1])
+    );
+}
