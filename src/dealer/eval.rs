@@ -16,9 +16,6 @@ pub enum EvalError {
     /// `rnd(n)` with n ≤ 0.
     #[error("rnd({0}): the bound must be positive")]
     BadRnd(i64),
-    /// A function dealdex does not evaluate yet.
-    #[error("{0} is not supported yet")]
-    Unsupported(&'static str),
 }
 
 impl crate::Classify for EvalError {
@@ -66,6 +63,101 @@ pub fn score(vul: bool, level: u8, strain: Option<Suit>, tricks: i64) -> i64 {
         (7, true) => 1500,
         _ => 0,
     };
+    total
+}
+
+/// Kaplan and Rubens' suit quality (The Bridge World, October 1982) ×100 of a 13-bit holding
+/// (bit 0 = ace): the 4-3-2-1 count plus tens and nines (suits of up to six cards) or the
+/// missing queen and jack (longer suits), times the length, divided by 10.
+pub fn quality(h: u64) -> i64 {
+    let len = h.count_ones() as i64;
+    if len == 0 {
+        return 0;
+    }
+    let has = |rank: u32| h >> rank & 1 == 1; // 0 = A, 1 = K, 2 = Q, 3 = J, 4 = T, 5 = 9, 6 = 8
+    let honours = (0..4).filter(|&r| has(r)).count();
+    // Half points.
+    let mut q: i64 = [8, 6, 4, 2]
+        .iter()
+        .enumerate()
+        .filter(|(r, _)| has(*r as u32))
+        .map(|(_, v)| v)
+        .sum();
+    if len > 6 {
+        let missing = if has(2) { 0 } else { 4 } + if has(3) { 0 } else { 2 };
+        let cap = match len {
+            7 => 2,
+            8 => 4,
+            _ => 6,
+        };
+        q += missing.min(cap);
+    } else {
+        if has(4) {
+            q += if honours >= 2 || has(3) { 2 } else { 1 };
+        }
+        if has(5) && (has(4) || honours == 2 || has(6)) {
+            q += 1;
+        }
+    }
+    q * len * 5
+}
+
+/// Kaplan and Rubens' hand evaluation (`cccc`, "the four C's") ×100 of a 52-bit hand: per
+/// suit its [`quality`] plus protected high cards (A 3, K 2 or ½ alone, Q 1 or ¾ without A
+/// or K, ¾ / ½ doubleton, J ½ / ¼ with two / one higher honour, T ¼ with two higher or with
+/// the 9 and one higher), plus shortness (void 3, singleton 2, doubleton 1, one point less
+/// in all), less ½ for 4-3-3-3.
+pub fn cccc(mask: u64) -> i64 {
+    let mut total = 0;
+    let mut shortness = 0;
+    let mut lens = [0u32; 4];
+    for (i, suit) in Suit::ALL.into_iter().enumerate() {
+        let h = holding(mask, suit);
+        let len = h.count_ones();
+        lens[i] = len;
+        let has = |rank: u32| h >> rank & 1 == 1;
+        let higher = |n: u32| (0..n).filter(|&r| has(r)).count();
+        // Quarter points.
+        let mut v = 0;
+        if has(0) {
+            v += 12;
+        }
+        if has(1) {
+            v += if len >= 2 { 8 } else { 2 };
+        }
+        if has(2) {
+            let ak = has(0) || has(1);
+            v += match (len, ak) {
+                (1, _) => 0,
+                (2, true) => 3,
+                (2, false) => 2,
+                (_, true) => 4,
+                (_, false) => 3,
+            };
+        }
+        if has(3) {
+            v += match higher(3) {
+                2 => 2,
+                1 => 1,
+                _ => 0,
+            };
+        }
+        if has(4) && (higher(4) == 2 || (has(5) && higher(4) == 1)) {
+            v += 1;
+        }
+        shortness += match len {
+            0 => 3,
+            1 => 2,
+            2 => 1,
+            _ => 0,
+        };
+        total += v * 25 + quality(h);
+    }
+    total += (shortness - 1).max(0) * 100;
+    lens.sort_unstable();
+    if lens == [3, 3, 3, 4] {
+        total -= 50;
+    }
     total
 }
 
@@ -205,8 +297,8 @@ impl Ctx<'_> {
                 z ^= z >> 31;
                 ((u128::from(z) * n as u128) >> 64) as i64
             }
-            Expr::Cccc(_) => return Err(EvalError::Unsupported("cccc")),
-            Expr::Quality(..) => return Err(EvalError::Unsupported("quality")),
+            Expr::Cccc(seat) => cccc(self.hand(*seat)),
+            Expr::Quality(seat, suit) => quality(holding(self.hand(*seat), *suit)),
         })
     }
 }

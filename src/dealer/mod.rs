@@ -33,7 +33,7 @@ mod lexer;
 mod parser;
 mod run;
 
-pub use eval::EvalError;
+pub use eval::{EvalError, cccc, imps, quality, score};
 pub use run::{
     Average, DealerError, DealerJob, DealerProgress, DealerReport, Frequency, Frequency2, Summary,
     run,
