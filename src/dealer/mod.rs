@@ -56,6 +56,11 @@ pub struct Script {
     pub vulnerable: Option<&'static str>,
     /// Predealt cards of each seat (N, E, S, W order), as 52-bit masks.
     pub predeal: [u64; 4],
+    /// Predealt suit lengths (`predeal spades(north)==1`): the seat gets exactly that many
+    /// cards of the suit. dealdex draws deals until one fits (uniform over the deals that
+    /// do; the misfits are not counted as generated). Debian's dealer 20211121 parses this
+    /// form but does not enforce it.
+    pub predeal_lengths: Vec<(Seat, Suit, u8)>,
     /// The `pointcount` table, ace first.
     pub pointcount: [i64; 13],
     /// The ten `altcount` tables, ace first.

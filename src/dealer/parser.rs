@@ -89,6 +89,7 @@ pub(super) fn parse(src: &str) -> Result<Script, ScriptError> {
             dealer: None,
             vulnerable: None,
             predeal: [0; 4],
+            predeal_lengths: Vec::new(),
             pointcount: [4, 3, 2, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0],
             altcount: ALTCOUNT,
             condition: None,
@@ -441,14 +442,52 @@ impl Parser {
     fn predeal(&mut self) -> Result<(), ScriptError> {
         let mut any = false;
         loop {
-            if let Some(w) = self.word()
-                && suit_of(w).is_some()
+            if let Some(suit) = self.word().and_then(suit_of)
                 && self.peek_at(1) == &Tok::Punct("(")
             {
-                return Err(self.err(
-                    ScriptErrorKind::Unsupported,
-                    "predeal: the form `spades(north)==1` is not supported yet",
-                ));
+                // `spades(north)==1`: North gets exactly one spade.
+                let (l, c) = self.here();
+                self.next();
+                self.next();
+                let seat = self.seat()?;
+                self.expect(")")?;
+                self.expect("==")?;
+                let n = self.number()?;
+                let fixed = (self.script.predeal[seat.index()] >> (suit as u32 * 13) & 0x1fff)
+                    .count_ones() as i64;
+                let others: i64 = self
+                    .script
+                    .predeal_lengths
+                    .iter()
+                    .filter(|(s, u, _)| *u == suit && *s != seat)
+                    .map(|(_, _, k)| i64::from(*k))
+                    .sum();
+                let seat_total: i64 = self
+                    .script
+                    .predeal_lengths
+                    .iter()
+                    .filter(|(s, u, _)| *s == seat && *u != suit)
+                    .map(|(_, _, k)| i64::from(*k))
+                    .sum();
+                if !(fixed..=13).contains(&n) || n + others > 13 || n + seat_total > 13 {
+                    return Err(ScriptError::new(
+                        ScriptErrorKind::TooManyCards,
+                        l,
+                        c,
+                        format!(
+                            "Suit lengths too long for {}: {n} {} (predeal)",
+                            seat.name(),
+                            suit.letter()
+                        ),
+                    ));
+                }
+                self.script
+                    .predeal_lengths
+                    .retain(|(s, u, _)| !(*s == seat && *u == suit));
+                self.script.predeal_lengths.push((seat, suit, n as u8));
+                any = true;
+                self.eat(",");
+                continue;
             }
             let Some(seat) = self.word().and_then(seat_of) else {
                 if any {

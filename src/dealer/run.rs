@@ -346,6 +346,9 @@ fn today() -> String {
     format!("{y}.{m:02}.{d:02}")
 }
 
+/// How many deals in a row may miss the predealt suit lengths before a run gives up.
+pub const MAX_MISSES: u64 = 20_000_000;
+
 struct State {
     summaries: Vec<Summary>,
 }
@@ -443,13 +446,31 @@ pub fn run(
     let (mut generated, mut produced, mut rnd, mut solved) = (0u64, 0u64, seed_n, 0u64);
     const BLOCK: usize = 4096;
     let mut buf = vec![seed.board_deal(1); BLOCK];
+    // Deals drawn from the stream, and those in a row that missed the predealt lengths.
+    let (mut drawn, mut misses) = (0u64, 0u64);
+    let fits = |deal: &Deal| {
+        script.predeal_lengths.iter().all(|&(seat, suit, n)| {
+            (deal.hand(seat).mask() >> (suit as u32 * 13) & 0x1fff).count_ones() == u32::from(n)
+        })
+    };
     'outer: while generated < generate && produced < produce {
         let n = ((generate - generated) as usize).min(BLOCK);
         match &predeal {
-            Some(p) => seed.fill_predealt(p, generated + 1, &mut buf[..n]),
-            None => seed.fill_deals(generated + 1, &mut buf[..n]),
+            Some(p) => seed.fill_predealt(p, drawn + 1, &mut buf[..n]),
+            None => seed.fill_deals(drawn + 1, &mut buf[..n]),
         }
+        drawn += n as u64;
         for deal in &buf[..n] {
+            if !fits(deal) {
+                misses += 1;
+                if misses >= MAX_MISSES {
+                    return Err(DealerError::Predeal(format!(
+                        "no deal has the predealt suit lengths in {MAX_MISSES} tries"
+                    )));
+                }
+                continue;
+            }
+            misses = 0;
             generated += 1;
             let mut ctx = Ctx {
                 script,

@@ -580,3 +580,29 @@ fn cccc_and_quality_equal_dealers_on_1500_deals() {
     }
     assert!(long > 50, "long suits are covered: {long}");
 }
+
+#[test]
+fn predealt_suit_lengths_hold_on_every_deal() {
+    let script = "produce 300\npredeal north SA\npredeal spades(north)==1 hearts(south)==5\naction printoneline";
+    let (report, out) = run_script(script, &seeded(1));
+    assert_eq!(report.produced, 300);
+    for line in out.lines() {
+        let f: Vec<&str> = line.split_whitespace().collect();
+        assert_eq!(f[1].split('.').next().unwrap(), "A", "{line}");
+        assert_eq!(f[5].split('.').nth(1).unwrap().len(), 5, "{line}");
+    }
+    for (bad, line) in [
+        ("produce 1\npredeal spades(north)==14", 2),
+        ("predeal north SAK\npredeal spades(north)==1", 2),
+        ("predeal spades(north)==8 spades(south)==6", 1),
+        ("\n\npredeal spades(north)==13 hearts(north)==1", 3),
+    ] {
+        let e = Script::parse(bad).unwrap_err();
+        assert_eq!(
+            (e.kind(), e.line),
+            (ScriptErrorKind::TooManyCards, line),
+            "{bad}: {e}"
+        );
+        assert!(e.to_string().contains("Suit lengths too long for"), "{e}");
+    }
+}
