@@ -27,6 +27,22 @@
 //! - `imps` uses dealer's own table (it gives 10 IMPs from 420 and 16 from 1250, one more
 //!   than the WBF scale at those two steps), so results equal dealer's.
 //! - `rnd(n)` draws from the run's own stream (0 ≤ value < n), reproducible with the seed.
+//! - `cccc` and `quality` are Kaplan and Rubens' counts ×100, equal to dealer's.
+//!
+//! # Running, and where it differs from Debian's dealer 20211121
+//! - Deals come from dealdex's seeded stream ([`seed_of`]: `-s N` → a [`Seed`](crate::Seed)),
+//!   not dealer's random generator: a seed reproduces a run within dealdex only.
+//! - Defaults as dealer's: `generate` 10,000,000; `produce` 40 when an action prints deals
+//!   (or there is none: `printall`), else unlimited.
+//! - Print layouts (`printall`, `printew`, `printoneline`, `printcompact`, `printpbn`,
+//!   `print(seats)`), `printes`, `average` (C's `%g`) and `frequency` tables are dealer's bytes;
+//!   like dealer 20211121, `printcompact`/`printoneline` print no value for their optional
+//!   expression, and `print(seats)` prints at the end, in the order of the actions.
+//! - `predeal spades(north)==1` is enforced (dealer 20211121 accepts it and ignores it).
+//! - `evalcontract` is parsed and does nothing (dealer 20211121 aborts on it).
+//! - Errors: a seat given more than 13 cards, a card predealt twice, an unknown identifier,
+//!   syntax, and also impossible predealt lengths, expressions nested deeper than
+//!   the parser's limits and reversed frequency bounds, all before any deal.
 
 mod eval;
 mod lexer;
@@ -238,10 +254,8 @@ pub enum ScriptErrorKind {
     CardPredealtTwice,
     /// A seat given more than 13 predealt cards.
     TooManyCards,
-    /// A bad card, holding, shape, contract or number.
+    /// A bad card, holding, shape, contract or number, or an expression nested too deep.
     BadValue,
-    /// A construct dealdex does not run yet.
-    Unsupported,
 }
 
 /// An error in a dealer script, with its 1-based line and column.
