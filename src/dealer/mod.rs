@@ -51,8 +51,8 @@ mod run;
 
 pub use eval::{EvalError, cccc, imps, quality, score};
 pub use run::{
-    Average, DealerError, DealerJob, DealerProgress, DealerReport, Frequency, Frequency2, Summary,
-    run,
+    Average, DealerError, DealerJob, DealerProgress, DealerReport, Frequency, Frequency2,
+    MAX_MISSES, PrintSeats, Summary, run, seed_of,
 };
 
 use crate::model::card::{Card, Seat, Suit};
