@@ -72,6 +72,9 @@ pub mod event;
 // Secret files: seeds and event keys, written once, to new files only.
 pub mod secret;
 
+// dealer's simulation language: scripts parsed, evaluated over deals and run (issue 29).
+pub mod dealer;
+
 // What each command does, as library functions: job in, report out.
 pub mod workflow;
 pub use workflow::{import, solve};

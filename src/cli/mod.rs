@@ -1,6 +1,7 @@
 //! Argument parsing, dispatch and error reporting for the `dealdex` binary.
 
 mod card;
+mod dealer;
 mod event;
 mod files;
 mod generate;
@@ -67,6 +68,8 @@ enum Command {
     Records(records::RecordsArgs),
     /// Championship events in SquareDeal's files: new, publish, set-value, make, verify.
     Event(event::EventArgs),
+    /// Run a script of dealer's simulation language (generate, produce, condition, action …).
+    Dealer(dealer::DealerArgs),
 }
 
 /// The database options shared by the commands that use it.
@@ -110,6 +113,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Card(a) => card::run(a, json),
         Command::Event(a) => event::run(a, json),
         Command::Records(a) => records::run(a, json),
+        Command::Dealer(a) => dealer::run(a, json),
     }
 }
 

@@ -24,6 +24,7 @@ mod cli_json_generate;
 mod cli_play;
 mod cli_query;
 mod cli_sql;
+mod dealer;
 mod docs;
 mod encodings;
 mod error_positions;

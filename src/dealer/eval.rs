@@ -1,0 +1,338 @@
+//! The evaluator: an [`Expr`] over a [`Deal`] with dealer's semantics (see the module docs of
+//! [`crate::dealer`]).
+
+use super::{BinOp, Expr, Script};
+use crate::dd::TrickTable;
+use crate::model::card::{Seat, Suit};
+use crate::model::contract::Strain;
+use crate::model::deal::Deal;
+
+/// An error while evaluating an expression over a deal.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum EvalError {
+    /// `/` or `%` by zero.
+    #[error("division by zero")]
+    DivisionByZero,
+    /// `rnd(n)` with n ≤ 0.
+    #[error("rnd({0}): the bound must be positive")]
+    BadRnd(i64),
+}
+
+impl crate::Classify for EvalError {
+    /// Always [`BadInput`](crate::ErrorClass::BadInput): the script asked for it.
+    fn class(&self) -> crate::ErrorClass {
+        crate::ErrorClass::BadInput
+    }
+}
+
+/// dealer's IMP table: a difference above `IMP_STEPS[i]` is worth at least `i + 1` IMPs.
+const IMP_STEPS: [i64; 24] = [
+    10, 40, 80, 120, 160, 210, 260, 310, 360, 410, 490, 590, 740, 890, 1090, 1240, 1490, 1740,
+    1990, 2240, 2490, 2990, 3490, 3990,
+];
+
+/// dealer's `imps(x)`: the IMPs of a score difference, with its sign.
+pub fn imps(x: i64) -> i64 {
+    let n = IMP_STEPS.iter().filter(|&&t| x.abs() > t).count() as i64;
+    if x < 0 { -n } else { n }
+}
+
+/// dealer's `score(vul, contract, tricks)`: declarer's score, undoubled.
+pub fn score(vul: bool, level: u8, strain: Option<Suit>, tricks: i64) -> i64 {
+    let level = i64::from(level);
+    let need = level + 6;
+    if tricks < need {
+        return (tricks - need) * if vul { 100 } else { 50 };
+    }
+    let per = match strain {
+        Some(Suit::Clubs | Suit::Diamonds) => 20,
+        _ => 30,
+    };
+    let first = if strain.is_none() { 10 } else { 0 };
+    let contract = per * level + first;
+    let mut total = contract + per * (tricks - need);
+    total += if contract >= 100 {
+        if vul { 500 } else { 300 }
+    } else {
+        50
+    };
+    total += match (level, vul) {
+        (6, false) => 500,
+        (6, true) => 750,
+        (7, false) => 1000,
+        (7, true) => 1500,
+        _ => 0,
+    };
+    total
+}
+
+/// Kaplan and Rubens' suit quality (The Bridge World, October 1982) ×100 of a 13-bit holding
+/// (bit 0 = ace): the 4-3-2-1 count plus tens and nines (suits of up to six cards) or the
+/// missing queen and jack (longer suits), times the length, divided by 10.
+pub fn quality(h: u64) -> i64 {
+    let len = h.count_ones() as i64;
+    if len == 0 {
+        return 0;
+    }
+    let has = |rank: u32| h >> rank & 1 == 1; // 0 = A, 1 = K, 2 = Q, 3 = J, 4 = T, 5 = 9, 6 = 8
+    let honours = (0..4).filter(|&r| has(r)).count();
+    // Half points.
+    let mut q: i64 = [8, 6, 4, 2]
+        .iter()
+        .enumerate()
+        .filter(|(r, _)| has(*r as u32))
+        .map(|(_, v)| v)
+        .sum();
+    if len > 6 {
+        let missing = if has(2) { 0 } else { 4 } + if has(3) { 0 } else { 2 };
+        let cap = match len {
+            7 => 2,
+            8 => 4,
+            _ => 6,
+        };
+        q += missing.min(cap);
+    } else {
+        if has(4) {
+            q += if honours >= 2 || has(3) { 2 } else { 1 };
+        }
+        if has(5) && (has(4) || honours == 2 || has(6)) {
+            q += 1;
+        }
+    }
+    q * len * 5
+}
+
+/// Kaplan and Rubens' hand evaluation (`cccc`, "the four C's") ×100 of a 52-bit hand: per
+/// suit its [`quality`] plus protected high cards (A 3, K 2 or ½ alone, Q 1 or ¾ without A
+/// or K, ¾ / ½ doubleton, J ½ / ¼ with two / one higher honour, T ¼ with two higher or with
+/// the 9 and one higher), plus shortness (void 3, singleton 2, doubleton 1, one point less
+/// in all), less ½ for 4-3-3-3.
+pub fn cccc(mask: u64) -> i64 {
+    let mut total = 0;
+    let mut shortness = 0;
+    let mut lens = [0u32; 4];
+    for (i, suit) in Suit::ALL.into_iter().enumerate() {
+        let h = holding(mask, suit);
+        let len = h.count_ones();
+        lens[i] = len;
+        let has = |rank: u32| h >> rank & 1 == 1;
+        let higher = |n: u32| (0..n).filter(|&r| has(r)).count();
+        // Quarter points.
+        let mut v = 0;
+        if has(0) {
+            v += 12;
+        }
+        if has(1) {
+            v += if len >= 2 { 8 } else { 2 };
+        }
+        if has(2) {
+            let ak = has(0) || has(1);
+            v += match (len, ak) {
+                (1, _) => 0,
+                (2, true) => 3,
+                (2, false) => 2,
+                (_, true) => 4,
+                (_, false) => 3,
+            };
+        }
+        if has(3) {
+            v += match higher(3) {
+                2 => 2,
+                1 => 1,
+                _ => 0,
+            };
+        }
+        if has(4) && (higher(4) == 2 || (has(5) && higher(4) == 1)) {
+            v += 1;
+        }
+        shortness += match len {
+            0 => 3,
+            1 => 2,
+            2 => 1,
+            _ => 0,
+        };
+        total += v * 25 + quality(h);
+    }
+    total += (shortness - 1).max(0) * 100;
+    lens.sort_unstable();
+    if lens == [3, 3, 3, 4] {
+        total -= 50;
+    }
+    total
+}
+
+/// The state of evaluating over one deal: the deal, its double-dummy table once solved, the
+/// `rnd` stream.
+pub(super) struct Ctx<'a> {
+    pub script: &'a Script,
+    pub deal: Deal,
+    pub table: Option<TrickTable>,
+    pub rnd: &'a mut u64,
+    pub solved: &'a mut u64,
+}
+
+/// The 13-bit holding of `suit` in `mask` (bit 0 = ace … bit 12 = deuce).
+fn holding(mask: u64, suit: Suit) -> u64 {
+    mask >> (suit as u32 * 13) & 0x1fff
+}
+
+fn table_sum(mask: u64, suit: Option<Suit>, table: &[i64; 13]) -> i64 {
+    let one = |h: u64| {
+        (0..13)
+            .filter(|r| h >> r & 1 == 1)
+            .map(|r| table[r])
+            .sum::<i64>()
+    };
+    match suit {
+        Some(s) => one(holding(mask, s)),
+        None => Suit::ALL.iter().map(|&s| one(holding(mask, s))).sum(),
+    }
+}
+
+fn per_suit(mask: u64, suit: Option<Suit>, f: impl Fn(u64) -> i64) -> i64 {
+    match suit {
+        Some(s) => f(holding(mask, s)),
+        None => Suit::ALL.iter().map(|&s| f(holding(mask, s))).sum(),
+    }
+}
+
+fn losers(h: u64) -> i64 {
+    let (a, k, q) = (h & 1, h >> 1 & 1, h >> 2 & 1);
+    match h.count_ones() {
+        0 => 0,
+        1 => 1 - a as i64,
+        2 => 2 - (a + k) as i64,
+        _ => 3 - (a + k + q) as i64,
+    }
+}
+
+fn truth(b: bool) -> i64 {
+    i64::from(b)
+}
+
+impl Ctx<'_> {
+    fn hand(&self, seat: Seat) -> u64 {
+        self.deal.hand(seat).mask()
+    }
+
+    /// The value of `e` over the deal.
+    pub fn eval(&mut self, e: &Expr) -> Result<i64, EvalError> {
+        Ok(match e {
+            Expr::Num(v) => *v,
+            Expr::Var(i) => {
+                let script = self.script;
+                self.eval(&script.definitions[*i].1)?
+            }
+            Expr::Not(a) => truth(self.eval(a)? == 0),
+            Expr::Neg(a) => self.eval(a)?.wrapping_neg(),
+            Expr::Cond(c, a, b) => {
+                if self.eval(c)? != 0 {
+                    self.eval(a)?
+                } else {
+                    self.eval(b)?
+                }
+            }
+            Expr::Bin(BinOp::And, a, b) => truth(self.eval(a)? != 0 && self.eval(b)? != 0),
+            Expr::Bin(BinOp::Or, a, b) => truth(self.eval(a)? != 0 || self.eval(b)? != 0),
+            Expr::Bin(op, a, b) => {
+                let (x, y) = (self.eval(a)?, self.eval(b)?);
+                match op {
+                    BinOp::Eq => truth(x == y),
+                    BinOp::Ne => truth(x != y),
+                    BinOp::Lt => truth(x < y),
+                    BinOp::Le => truth(x <= y),
+                    BinOp::Gt => truth(x > y),
+                    BinOp::Ge => truth(x >= y),
+                    BinOp::Add => x.wrapping_add(y),
+                    BinOp::Sub => x.wrapping_sub(y),
+                    BinOp::Mul => x.wrapping_mul(y),
+                    BinOp::Div => x.checked_div(y).ok_or(EvalError::DivisionByZero)?,
+                    BinOp::Rem => x.checked_rem(y).ok_or(EvalError::DivisionByZero)?,
+                    BinOp::And | BinOp::Or => unreachable!("handled above"),
+                }
+            }
+            Expr::Hcp(seat, suit) => table_sum(self.hand(*seat), *suit, &self.script.pointcount),
+            Expr::Pt(n, seat, suit) => {
+                table_sum(self.hand(*seat), *suit, &self.script.altcount[*n as usize])
+            }
+            Expr::Length(seat, suit) => holding(self.hand(*seat), *suit).count_ones() as i64,
+            Expr::Control(seat, suit) => per_suit(self.hand(*seat), *suit, |h| {
+                2 * (h & 1) as i64 + (h >> 1 & 1) as i64
+            }),
+            Expr::Loser(seat, suit) => per_suit(self.hand(*seat), *suit, losers),
+            Expr::Shape(seat, set) => {
+                let m = self.hand(*seat);
+                let l = |s| holding(m, s).count_ones();
+                truth(set.contains(l(Suit::Spades), l(Suit::Hearts), l(Suit::Diamonds)))
+            }
+            Expr::HasCard(seat, card) => truth(self.deal.hand(*seat).contains(*card)),
+            Expr::Tricks(seat, strain) => {
+                let table = match self.table {
+                    Some(t) => t,
+                    None => {
+                        let t = crate::dd::solve(&self.deal);
+                        *self.solved += 1;
+                        self.table = Some(t);
+                        t
+                    }
+                };
+                let strain = strain.map_or(Strain::NoTrump, Strain::Trumps);
+                i64::from(table.tricks(*seat, strain))
+            }
+            Expr::Score(vul, c, t) => {
+                let t = self.eval(t)?;
+                score(*vul, c.level, c.strain, t)
+            }
+            Expr::Imps(x) => imps(self.eval(x)?),
+            Expr::Rnd(x) => {
+                let n = self.eval(x)?;
+                if n <= 0 {
+                    return Err(EvalError::BadRnd(n));
+                }
+                // SplitMix64 over the run's state.
+                *self.rnd = self.rnd.wrapping_add(0x9e37_79b9_7f4a_7c15);
+                let mut z = *self.rnd;
+                z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+                z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+                z ^= z >> 31;
+                ((u128::from(z) * n as u128) >> 64) as i64
+            }
+            Expr::Cccc(seat) => cccc(self.hand(*seat)),
+            Expr::Quality(seat, suit) => quality(holding(self.hand(*seat), *suit)),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn imps_follow_dealers_table() {
+        let cases = [
+            (0, 0),
+            (10, 0),
+            (15, 1),
+            (45, 2),
+            (410, 9),
+            (420, 10),
+            (1290, 16),
+            (1500, 17),
+            (4000, 24),
+            (-420, -10),
+        ];
+        for (x, want) in cases {
+            assert_eq!(imps(x), want, "imps({x})");
+        }
+    }
+
+    #[test]
+    fn scores_match_dealers() {
+        assert_eq!(score(false, 1, Some(Suit::Clubs), 7), 70);
+        assert_eq!(score(true, 3, None, 10), 630);
+        assert_eq!(score(false, 6, Some(Suit::Spades), 13), 1010);
+        assert_eq!(score(true, 7, None, 13), 2220);
+        assert_eq!(score(true, 5, Some(Suit::Diamonds), 9), -200);
+        assert_eq!(score(false, 4, Some(Suit::Hearts), 5), -250);
+    }
+}

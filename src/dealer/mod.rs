@@ -1,0 +1,336 @@
+//! dealer's simulation language (Hans van Staveren's `dealer`, as Debian ships it: package
+//! `dealer` 20211121): parse a script ([`Script::parse`]), evaluate its expressions over a
+//! [`Deal`](crate::Deal) and run it ([`run`]): generate deals, keep those meeting the
+//! condition, run the actions, and report counts, averages and frequency tables
+//! ([`DealerReport`]).
+//!
+//! ```
+//! use dealdex::dealer::{DealerJob, Script, run};
+//! let script = Script::parse("produce 5\ncondition hcp(north) >= 20\naction average hcp(south)").unwrap();
+//! let job = DealerJob { seed: Some(1), ..DealerJob::default() };
+//! let mut out = Vec::new();
+//! let report = run(&script, &job, &mut out, &mut |_| {}).unwrap();
+//! assert_eq!(report.produced, 5);
+//! ```
+//!
+//! # Where dealer's semantics differ from dealdex's query language
+//! - All values are integers; `/` truncates toward zero and `%` is C's remainder; a
+//!   comparison, `&&`, `||` and `!` give 0 or 1, and any non-zero value is true.
+//! - `hcp` counts with the script's `pointcount` table (default 4-3-2-1), not always
+//!   4-3-2-1 as the query language's `hcp`; `pt0`…`pt9` (`tens` … `c13`) with `altcount`.
+//!   `altcount N` sets the table of `ptN` as dealer's manual says; Debian's dealer 20211121
+//!   instead applies `altcount 0` to `hcp` and no other `altcount` to anything.
+//! - `loser` is dealer's per-suit count (no adjustment), which equals the query language's
+//!   `ltc` only for suits of at most three cards counted the same way.
+//! - `shape(seat, …)` takes dealer's shape lists (`any`, `x`, `+`, `-`), not the query
+//!   language's shape literals.
+//! - `imps` uses dealer's own table (it gives 10 IMPs from 420 and 16 from 1250, one more
+//!   than the WBF scale at those two steps), so results equal dealer's.
+//! - `rnd(n)` draws from the run's own stream (0 ≤ value < n), reproducible with the seed.
+//! - `cccc` and `quality` are Kaplan and Rubens' counts ×100, equal to dealer's.
+//!
+//! # Running, and where it differs from Debian's dealer 20211121
+//! - Deals come from dealdex's seeded stream ([`seed_of`]: `-s N` → a [`Seed`](crate::Seed)),
+//!   not dealer's random generator: a seed reproduces a run within dealdex only.
+//! - Defaults as dealer's: `generate` 10,000,000; `produce` 40 when an action prints deals
+//!   (or there is none: `printall`), else unlimited.
+//! - Print layouts (`printall`, `printew`, `printoneline`, `printcompact`, `printpbn`,
+//!   `print(seats)`), `printes`, `average` (C's `%g`) and `frequency` tables are dealer's bytes;
+//!   like dealer 20211121, `printcompact`/`printoneline` print no value for their optional
+//!   expression, and `print(seats)` prints at the end, in the order of the actions.
+//! - `predeal spades(north)==1` is enforced (dealer 20211121 accepts it and ignores it).
+//! - `evalcontract` is parsed and does nothing (dealer 20211121 aborts on it).
+//! - Errors: a seat given more than 13 cards, a card predealt twice, an unknown identifier,
+//!   syntax, and also impossible predealt lengths, expressions nested deeper than
+//!   the parser's limits and reversed frequency bounds, all before any deal.
+
+mod eval;
+mod lexer;
+mod parser;
+mod run;
+
+pub use eval::{EvalError, cccc, imps, quality, score};
+pub use run::{
+    Average, DealerError, DealerJob, DealerProgress, DealerReport, Frequency, Frequency2,
+    MAX_MISSES, PrintSeats, Summary, run, seed_of,
+};
+
+use crate::model::card::{Card, Seat, Suit};
+
+/// A parsed dealer script: its settings, identifier definitions, condition and actions.
+#[derive(Clone, Debug)]
+pub struct Script {
+    /// `generate N`: the most deals to generate (None: dealer's default, 10,000,000).
+    pub generate: Option<u64>,
+    /// `produce N`: the most deals meeting the condition (None: 40 when an action prints
+    /// deals, else no limit but `generate`).
+    pub produce: Option<u64>,
+    /// `dealer`: the dealer printed by `printpbn` (None: by board number).
+    pub dealer: Option<Seat>,
+    /// `vulnerable`: the vulnerability printed by `printpbn` (None: by board number), as
+    /// `None`, `NS`, `EW` or `All`.
+    pub vulnerable: Option<&'static str>,
+    /// Predealt cards of each seat (N, E, S, W order), as 52-bit masks.
+    pub predeal: [u64; 4],
+    /// Predealt suit lengths (`predeal spades(north)==1`): the seat gets exactly that many
+    /// cards of the suit. dealdex draws deals until one fits (uniform over the deals that
+    /// do; the misfits are not counted as generated). Debian's dealer 20211121 parses this
+    /// form but does not enforce it.
+    pub predeal_lengths: Vec<(Seat, Suit, u8)>,
+    /// The `pointcount` table, ace first.
+    pub pointcount: [i64; 13],
+    /// The ten `altcount` tables, ace first.
+    pub altcount: [[i64; 13]; 10],
+    /// The condition (None: always true).
+    pub condition: Option<Expr>,
+    /// The actions (empty: `printall`, dealer's default).
+    pub actions: Vec<Action>,
+    /// The identifiers' expressions, by the index [`Expr::Var`] holds.
+    pub definitions: Vec<(String, Expr)>,
+}
+
+/// A contract of `score(…)`: level 1–7 and strain (None for notrump).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ScoreContract {
+    /// The level, 1..=7.
+    pub level: u8,
+    /// The trump suit; None for notrump.
+    pub strain: Option<Suit>,
+}
+
+/// A binary operator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BinOp {
+    /// `||`, `or`
+    Or,
+    /// `&&`, `and`
+    And,
+    /// `==`
+    Eq,
+    /// `!=`
+    Ne,
+    /// `<`
+    Lt,
+    /// `<=`
+    Le,
+    /// `>`
+    Gt,
+    /// `>=`
+    Ge,
+    /// `+`
+    Add,
+    /// `-`
+    Sub,
+    /// `*`
+    Mul,
+    /// `/`
+    Div,
+    /// `%`
+    Rem,
+}
+
+/// A set of suit lengths (♠ ♥ ♦ ♣) that `shape(seat, …)` accepts: one bit per
+/// `s * 196 + h * 14 + d`.
+#[derive(Clone, PartialEq, Eq)]
+pub struct ShapeSet(pub Box<[u64; 43]>);
+
+impl std::fmt::Debug for ShapeSet {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let n: u32 = self.0.iter().map(|w| w.count_ones()).sum();
+        write!(f, "ShapeSet({n} shapes)")
+    }
+}
+
+impl ShapeSet {
+    /// True when the lengths ♠ ♥ ♦ (♣ is the rest) are in the set.
+    pub fn contains(&self, s: u32, h: u32, d: u32) -> bool {
+        let i = (s * 196 + h * 14 + d) as usize;
+        self.0[i / 64] >> (i % 64) & 1 == 1
+    }
+}
+
+/// An expression of the language.
+#[derive(Clone, Debug)]
+pub enum Expr {
+    /// An integer.
+    Num(i64),
+    /// An identifier: index into [`Script::definitions`].
+    Var(usize),
+    /// `!x` / `not x`.
+    Not(Box<Expr>),
+    /// `-x`.
+    Neg(Box<Expr>),
+    /// `a op b`.
+    Bin(BinOp, Box<Expr>, Box<Expr>),
+    /// `c ? a : b`.
+    Cond(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// `hcp(seat[, suit])` with the `pointcount` table.
+    Hcp(Seat, Option<Suit>),
+    /// `ptN(seat[, suit])` (and its synonyms) with `altcount` table N.
+    Pt(u8, Seat, Option<Suit>),
+    /// `spades(seat)` …: a suit length.
+    Length(Seat, Suit),
+    /// `control(seat[, suit])`: A = 2, K = 1.
+    Control(Seat, Option<Suit>),
+    /// `loser(seat[, suit])`.
+    Loser(Seat, Option<Suit>),
+    /// `shape(seat, list)`.
+    Shape(Seat, ShapeSet),
+    /// `hascard(seat, card)`.
+    HasCard(Seat, Card),
+    /// `tricks(seat, strain)` double dummy (strain None: notrump).
+    Tricks(Seat, Option<Suit>),
+    /// `score(vul, contract, tricks)`.
+    Score(bool, ScoreContract, Box<Expr>),
+    /// `imps(x)`.
+    Imps(Box<Expr>),
+    /// `rnd(x)`.
+    Rnd(Box<Expr>),
+    /// `cccc(seat)` (Kaplan–Rubens, ×100).
+    Cccc(Seat),
+    /// `quality(seat, suit)` (Kaplan–Rubens suit quality, ×100).
+    Quality(Seat, Suit),
+}
+
+/// One item of `printes`.
+#[derive(Clone, Debug)]
+pub enum EsItem {
+    /// A string, printed as it is.
+    Str(String),
+    /// An expression, printed as a decimal integer.
+    Expr(Expr),
+    /// `\n`.
+    Newline,
+}
+
+/// An action.
+#[derive(Clone, Debug)]
+pub enum Action {
+    /// `printall`.
+    PrintAll,
+    /// `printew`.
+    PrintEw,
+    /// `printpbn`.
+    PrintPbn,
+    /// `printcompact [expr]` (dealer 20211121 prints no value for the expression).
+    PrintCompact(Option<Expr>),
+    /// `printoneline [expr]` (dealer 20211121 prints no value for the expression).
+    PrintOneLine(Option<Expr>),
+    /// `printes (items)`.
+    PrintEs(Vec<EsItem>),
+    /// `print(seats)`.
+    Print(Vec<Seat>),
+    /// `average ["label"] expr`.
+    Average(Option<String>, Expr),
+    /// `frequency ["label"] (expr, low, high)`.
+    Frequency(Option<String>, Expr, i64, i64),
+    /// `frequency ["label"] (expr, low, high, expr2, low2, high2)`.
+    Frequency2(Option<String>, Expr, i64, i64, Expr, i64, i64),
+    /// `evalcontract`: parsed, not run (dealer 20211121 aborts on it).
+    EvalContract,
+}
+
+impl Action {
+    /// True for the actions that print deals (they make `produce`'s default 40).
+    pub fn prints(&self) -> bool {
+        !matches!(
+            self,
+            Action::Average(..)
+                | Action::Frequency(..)
+                | Action::Frequency2(..)
+                | Action::EvalContract
+        )
+    }
+}
+
+/// What is wrong with a script.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub enum ScriptErrorKind {
+    /// A token where the grammar has no place for it, or input ending early.
+    Syntax,
+    /// An identifier used before it is defined.
+    UnknownIdentifier,
+    /// A card predealt twice.
+    CardPredealtTwice,
+    /// A seat given more than 13 predealt cards.
+    TooManyCards,
+    /// A bad card, holding, shape, contract or number, or an expression nested too deep.
+    BadValue,
+}
+
+/// An error in a dealer script, with its 1-based line and column.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}: {message}")]
+pub struct ScriptError {
+    /// What went wrong.
+    pub kind: ScriptErrorKind,
+    /// The 1-based line.
+    pub line: u64,
+    /// The 1-based column (characters).
+    pub column: u64,
+    /// The message, naming the construct.
+    pub message: String,
+}
+
+impl ScriptError {
+    pub(crate) fn new(
+        kind: ScriptErrorKind,
+        line: u64,
+        column: u64,
+        message: impl Into<String>,
+    ) -> ScriptError {
+        ScriptError {
+            kind,
+            line,
+            column,
+            message: message.into(),
+        }
+    }
+
+    /// What went wrong, without the message.
+    pub fn kind(&self) -> ScriptErrorKind {
+        self.kind
+    }
+}
+
+impl crate::Classify for ScriptError {
+    /// Always [`BadInput`](crate::ErrorClass::BadInput): the script is the caller's.
+    fn class(&self) -> crate::ErrorClass {
+        crate::ErrorClass::BadInput
+    }
+
+    /// The line and column of the offending token.
+    fn position(&self) -> Option<crate::InputPosition> {
+        Some(
+            crate::InputPosition::new()
+                .with_line(self.line)
+                .with_column(self.column),
+        )
+    }
+}
+
+impl Script {
+    /// Parses a script.
+    ///
+    /// # Errors
+    /// [`ScriptError`] with the line and column of a syntax error, an unknown identifier, a
+    /// card predealt twice, a seat with more than 13 predealt cards or a bad value.
+    pub fn parse(src: &str) -> Result<Script, ScriptError> {
+        parser::parse(src)
+    }
+
+    /// The number of deals to generate: `generate`, else dealer's default 10,000,000.
+    pub fn generate_limit(&self) -> u64 {
+        self.generate.unwrap_or(10_000_000)
+    }
+
+    /// The number of deals to produce: `produce`, else 40 when an action prints deals (or
+    /// there is no action: `printall`), else no limit.
+    pub fn produce_limit(&self) -> u64 {
+        match self.produce {
+            Some(p) => p,
+            None if self.actions.is_empty() || self.actions.iter().any(Action::prints) => 40,
+            None => u64::MAX,
+        }
+    }
+}

@@ -1,0 +1,642 @@
+//! Running a script: generation, the condition, the actions and the report.
+
+use std::fmt;
+use std::io::Write;
+use std::time::Instant;
+
+use sha2::{Digest, Sha256};
+
+use super::eval::{Ctx, EvalError};
+use super::{Action, EsItem, Script};
+use crate::generation::predeal::Predeal;
+use crate::generation::stream::Seed;
+use crate::model::card::{Seat, Suit};
+use crate::model::deal::{Deal, Hand};
+
+/// How to run a script: dealer's command-line settings.
+#[derive(Clone, Debug, Default)]
+pub struct DealerJob {
+    /// `-g`: the most deals to generate (overrides the script's `generate`).
+    pub generate: Option<u64>,
+    /// `-p`: the most deals to produce (overrides the script's `produce`).
+    pub produce: Option<u64>,
+    /// `-s`: the seed; None draws one from the operating system (and the report says it).
+    pub seed: Option<u64>,
+    /// `-q`: suppress `printpbn`'s output.
+    pub quiet: bool,
+    /// The script's file name, for `printpbn`'s `[Event]` tag.
+    pub script_name: Option<String>,
+    /// The date `printpbn` writes (`YYYY.MM.DD`); None: today's (UTC).
+    pub date: Option<String>,
+}
+
+/// How far a run is.
+#[derive(Clone, Copy, Debug)]
+pub struct DealerProgress {
+    /// Deals generated so far.
+    pub generated: u64,
+    /// Deals that met the condition so far.
+    pub produced: u64,
+}
+
+/// What went wrong in a run.
+#[derive(Debug, thiserror::Error)]
+pub enum DealerError {
+    /// An expression could not be evaluated on a deal.
+    #[error("deal {deal}")]
+    Eval {
+        /// The 1-based number of the generated deal.
+        deal: u64,
+        /// What went wrong.
+        #[source]
+        error: EvalError,
+    },
+    /// The operating system's random source failed (no `-s`).
+    #[error("no seed: {0}")]
+    Seed(String),
+    /// Writing the deals failed.
+    #[error("writing: {0}")]
+    Io(#[from] std::io::Error),
+    /// The predeal could not be set up.
+    #[error("predeal: {0}")]
+    Predeal(String),
+}
+
+impl crate::Classify for DealerError {
+    /// [`Io`](crate::ErrorClass::Io) for writing and the seed, else
+    /// [`BadInput`](crate::ErrorClass::BadInput): the script asked for it.
+    fn class(&self) -> crate::ErrorClass {
+        match self {
+            DealerError::Io(_) | DealerError::Seed(_) => crate::ErrorClass::Io,
+            _ => crate::ErrorClass::BadInput,
+        }
+    }
+}
+
+/// `average`'s result.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Average {
+    /// The label, if any.
+    pub label: Option<String>,
+    /// The number of produced deals averaged over.
+    pub count: u64,
+    /// The sum of the values.
+    pub sum: i64,
+    /// The sum of the squares of the values (for a standard error).
+    pub sum_squares: f64,
+    /// The mean (sum / count; 0 without deals).
+    pub mean: f64,
+}
+
+/// A one-dimensional `frequency` table.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Frequency {
+    /// The label, if any.
+    pub label: Option<String>,
+    /// The lowest value counted on its own.
+    pub low: i64,
+    /// The highest value counted on its own.
+    pub high: i64,
+    /// Deals with a value below `low`.
+    pub below: u64,
+    /// Counts of the values `low..=high`, in order.
+    pub counts: Vec<u64>,
+    /// Deals with a value above `high`.
+    pub above: u64,
+}
+
+/// A two-dimensional `frequency` table.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Frequency2 {
+    /// The label, if any.
+    pub label: Option<String>,
+    /// The first expression's bounds.
+    pub low: i64,
+    /// The first expression's upper bound.
+    pub high: i64,
+    /// The second expression's lower bound.
+    pub low2: i64,
+    /// The second expression's upper bound.
+    pub high2: i64,
+    /// Counts: a row per first value (below `low`, `low..=high`, above `high`), a column
+    /// per second value the same way.
+    pub counts: Vec<Vec<u64>>,
+}
+
+/// One summary of the run, in the order of the script's actions.
+#[derive(Clone, Debug, serde::Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Summary {
+    /// `average`.
+    Average(Average),
+    /// `frequency` of one expression.
+    Frequency(Frequency),
+    /// `frequency` of two expressions.
+    Frequency2(Frequency2),
+    /// `print(seats)`: the produced deals, printed at the end a seat at a time.
+    Print(PrintSeats),
+}
+
+/// `print(seats)`'s deals: dealer prints them at the end of the run, one seat's hands of
+/// every deal after another's, four deals a row, a form feed after each seat.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct PrintSeats {
+    /// The seats, in the order given (`N`, `E`, `S`, `W`).
+    pub seats: Vec<char>,
+    /// The produced deals as PBN deal strings (`N:…`).
+    pub deals: Vec<String>,
+    /// The deals themselves, for the text.
+    #[serde(skip)]
+    pub hands: Vec<Deal>,
+}
+
+/// The report of a run: dealer's closing lines and the summaries.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct DealerReport {
+    /// Deals generated.
+    pub generated: u64,
+    /// Deals that met the condition (the actions ran on these).
+    pub produced: u64,
+    /// The seed (`-s`), as a string.
+    pub seed: String,
+    /// Seconds the run took.
+    pub seconds: f64,
+    /// Deals solved double dummy for `tricks`.
+    pub solved: u64,
+    /// The averages and frequency tables, in the order of the actions.
+    pub summaries: Vec<Summary>,
+    /// False with `-v`: the closing lines (`Generated …`) are not printed.
+    #[serde(skip)]
+    pub verbose: bool,
+}
+
+/// C's `%g`: six significant digits, trailing zeros dropped.
+pub(crate) fn format_g(x: f64) -> String {
+    if x == 0.0 {
+        return "0".into();
+    }
+    if !x.is_finite() {
+        return format!("{x}");
+    }
+    let exp = x.abs().log10().floor() as i32;
+    let e = format!("{:.5e}", x);
+    let (mant, ex) = e.split_once('e').expect("e format");
+    let ex: i32 = ex.parse().expect("exponent");
+    let exp = if ex != exp { ex } else { exp };
+    let trim = |s: String| {
+        if s.contains('.') {
+            s.trim_end_matches('0').trim_end_matches('.').to_owned()
+        } else {
+            s
+        }
+    };
+    if !(-4..6).contains(&exp) {
+        let m = trim(mant.to_owned());
+        format!("{m}e{}{:02}", if exp < 0 { '-' } else { '+' }, exp.abs())
+    } else {
+        trim(format!("{:.*}", (5 - exp).max(0) as usize, x))
+    }
+}
+
+impl fmt::Display for DealerReport {
+    /// dealer's text: the summaries as dealer prints them, then (unless `-v`) the closing
+    /// lines `Generated N hands`, `Produced N hands`, `Initial random seed S`,
+    /// `Time needed    X.XXX sec`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for s in &self.summaries {
+            match s {
+                Summary::Average(a) => match &a.label {
+                    Some(l) => writeln!(f, "{l}: {}", format_g(a.mean))?,
+                    None => writeln!(f, "{}", format_g(a.mean))?,
+                },
+                Summary::Frequency(q) => {
+                    writeln!(f, "Frequency {}:", q.label.as_deref().unwrap_or(""))?;
+                    if q.below > 0 {
+                        writeln!(f, "Low\t{:8}", q.below)?;
+                    }
+                    for (i, c) in q.counts.iter().enumerate() {
+                        writeln!(f, "{:5}\t{c:8}", q.low + i as i64)?;
+                    }
+                    if q.above > 0 {
+                        writeln!(f, "High\t{:8}", q.above)?;
+                    }
+                }
+                Summary::Frequency2(q) => {
+                    writeln!(f, "Frequency {}:", q.label.as_deref().unwrap_or(""))?;
+                    write!(f, "    {:>7}", "Low")?;
+                    for v in q.low2..=q.high2 {
+                        write!(f, "{v:7}")?;
+                    }
+                    writeln!(f, "{:>7}{:>7}", "High", "Sum")?;
+                    let cols = q.counts.first().map_or(0, Vec::len);
+                    let mut sums = vec![0u64; cols];
+                    for (r, row) in q.counts.iter().enumerate() {
+                        if r == 0 {
+                            write!(f, "Low ")?;
+                        } else if r == q.counts.len() - 1 {
+                            write!(f, "High")?;
+                        } else {
+                            write!(f, "{:4}", q.low + r as i64 - 1)?;
+                        }
+                        for (c, v) in row.iter().enumerate() {
+                            write!(f, "{v:7}")?;
+                            sums[c] += v;
+                        }
+                        writeln!(f, "{:7}", row.iter().sum::<u64>())?;
+                    }
+                    write!(f, "Sum ")?;
+                    for v in &sums {
+                        write!(f, "{v:7}")?;
+                    }
+                    writeln!(f, "{:7}", sums.iter().sum::<u64>())?;
+                    writeln!(f)?;
+                }
+                Summary::Print(p) => {
+                    for &letter in &p.seats {
+                        let seat = Seat::from_char(letter).expect("a seat letter");
+                        write!(f, "\n\n{} hands:\n\n\n\n", seat.name())?;
+                        for (row, chunk) in p.hands.chunks(4).enumerate() {
+                            for i in 0..chunk.len() {
+                                write!(f, "{:<20}", format!("{:4}.", row * 4 + i + 1))?;
+                            }
+                            writeln!(f)?;
+                            let hands: Vec<Hand> = chunk.iter().map(|d| d.hand(seat)).collect();
+                            f.write_str(&columns(&hands))?;
+                            writeln!(f)?;
+                        }
+                        write!(f, "\x0c")?;
+                    }
+                }
+            }
+        }
+        if self.verbose {
+            writeln!(f, "Generated {} hands", self.generated)?;
+            writeln!(f, "Produced {} hands", self.produced)?;
+            writeln!(f, "Initial random seed {}", self.seed)?;
+            writeln!(f, "Time needed {:8.3} sec", self.seconds)?;
+        }
+        Ok(())
+    }
+}
+
+/// The generation seed of dealer seed `n`: SHA-256 of `dealdex dealer seed ` and `n` in
+/// decimal. Deal `k` of a run is board `k` of dealdex's stream from that seed
+/// ([`Seed::board_deal`], or [`Seed::fill_predealt`] with a predeal): reproducible, but not
+/// dealer's own random stream.
+pub fn seed_of(n: u64) -> Seed {
+    let digest = Sha256::digest(format!("dealdex dealer seed {n}").as_bytes());
+    let mut bytes = [0u8; 32];
+    bytes.copy_from_slice(&digest);
+    Seed(bytes)
+}
+
+/// A hand's suit holding as dealer writes it in `printall`: `A K 5 ` (a void `- `).
+fn spaced(hand: Hand, suit: Suit) -> String {
+    let h = hand.holding_string(suit);
+    if h.is_empty() {
+        return "- ".into();
+    }
+    h.chars().map(|c| format!("{c} ")).collect()
+}
+
+/// Hands side by side, a line a suit, columns padded to 20 characters but the last.
+fn columns(hands: &[Hand]) -> String {
+    let mut text = String::new();
+    for suit in Suit::ALL {
+        for (i, &hand) in hands.iter().enumerate() {
+            let s = spaced(hand, suit);
+            if i + 1 < hands.len() {
+                text.push_str(&format!("{s:<20}"));
+            } else {
+                text.push_str(&s);
+            }
+        }
+        text.push('\n');
+    }
+    text
+}
+
+/// The hands of `seats` in `deal`.
+fn hands_of(deal: &Deal, seats: &[Seat]) -> Vec<Hand> {
+    seats.iter().map(|&s| deal.hand(s)).collect()
+}
+
+fn dotted(hand: Hand) -> String {
+    Suit::ALL
+        .iter()
+        .map(|&s| hand.holding_string(s))
+        .collect::<Vec<_>>()
+        .join(".")
+}
+
+/// Today's date (UTC) as `YYYY.MM.DD`.
+fn today() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let z = (secs / 86_400) as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y}.{m:02}.{d:02}")
+}
+
+/// How many deals in a row may miss the predealt suit lengths before a run gives up.
+pub const MAX_MISSES: u64 = 20_000_000;
+
+struct State {
+    summaries: Vec<Summary>,
+}
+
+/// Runs `script` as dealer would: deals are generated (see [`seed_of`]) until `generate`
+/// deals or `produce` of them meet the condition; the actions run on each produced deal,
+/// printing deals to `out`; the report holds the counts and the summaries. `progress` is
+/// called after every block of deals.
+///
+/// # Errors
+/// [`DealerError::Eval`] when an expression cannot be evaluated (division by zero, a function
+/// not supported yet), [`DealerError::Io`] when writing to `out` fails.
+pub fn run(
+    script: &Script,
+    job: &DealerJob,
+    out: &mut dyn Write,
+    progress: &mut dyn FnMut(DealerProgress),
+) -> Result<DealerReport, DealerError> {
+    let start = Instant::now();
+    let seed_n = match job.seed {
+        Some(s) => s,
+        None => {
+            let s = Seed::from_os().map_err(|e| DealerError::Seed(e.to_string()))?;
+            u64::from_le_bytes(s.0[..8].try_into().expect("8 bytes"))
+        }
+    };
+    let seed = seed_of(seed_n);
+    let generate = job.generate.unwrap_or(script.generate_limit());
+    let produce = job.produce.unwrap_or(script.produce_limit());
+    let predeal = if script.predeal.iter().any(|&m| m != 0) {
+        let text = Seat::ALL
+            .iter()
+            .map(|&s| {
+                format!(
+                    "{}:{}",
+                    s.letter(),
+                    dotted(Hand::from_mask(script.predeal[s.index()]))
+                )
+            })
+            .collect::<Vec<_>>()
+            .join(" ");
+        Some(Predeal::parse(&text).map_err(|e| DealerError::Predeal(e.to_string()))?)
+    } else {
+        None
+    };
+    let mut state = State {
+        summaries: script
+            .actions
+            .iter()
+            .filter_map(|a| match a {
+                Action::Average(l, _) => Some(Summary::Average(Average {
+                    label: l.clone(),
+                    count: 0,
+                    sum: 0,
+                    sum_squares: 0.0,
+                    mean: 0.0,
+                })),
+                Action::Frequency(l, _, lo, hi) => Some(Summary::Frequency(Frequency {
+                    label: l.clone(),
+                    low: *lo,
+                    high: *hi,
+                    below: 0,
+                    counts: vec![0; (hi - lo + 1).max(0) as usize],
+                    above: 0,
+                })),
+                Action::Frequency2(l, _, lo, hi, _, lo2, hi2) => {
+                    Some(Summary::Frequency2(Frequency2 {
+                        label: l.clone(),
+                        low: *lo,
+                        high: *hi,
+                        low2: *lo2,
+                        high2: *hi2,
+                        counts: vec![
+                            vec![0; (hi2 - lo2 + 3).max(2) as usize];
+                            (hi - lo + 3).max(2) as usize
+                        ],
+                    }))
+                }
+                Action::Print(seats) => Some(Summary::Print(PrintSeats {
+                    seats: seats.iter().map(|s| s.letter()).collect(),
+                    deals: Vec::new(),
+                    hands: Vec::new(),
+                })),
+                _ => None,
+            })
+            .collect(),
+    };
+    let actions: Vec<&Action> = if script.actions.is_empty() {
+        vec![&Action::PrintAll]
+    } else {
+        script.actions.iter().collect()
+    };
+    let name = job.script_name.clone().unwrap_or_else(|| "-".into());
+    let date = job.date.clone().unwrap_or_else(today);
+    let (mut generated, mut produced, mut rnd, mut solved) = (0u64, 0u64, seed_n, 0u64);
+    const BLOCK: usize = 4096;
+    let mut buf = vec![seed.board_deal(1); BLOCK];
+    // Deals drawn from the stream, and those in a row that missed the predealt lengths.
+    let (mut drawn, mut misses) = (0u64, 0u64);
+    let fits = |deal: &Deal| {
+        script.predeal_lengths.iter().all(|&(seat, suit, n)| {
+            (deal.hand(seat).mask() >> (suit as u32 * 13) & 0x1fff).count_ones() == u32::from(n)
+        })
+    };
+    'outer: while generated < generate && produced < produce {
+        let n = ((generate - generated) as usize).min(BLOCK);
+        match &predeal {
+            Some(p) => seed.fill_predealt(p, drawn + 1, &mut buf[..n]),
+            None => seed.fill_deals(drawn + 1, &mut buf[..n]),
+        }
+        drawn += n as u64;
+        for deal in &buf[..n] {
+            if !fits(deal) {
+                misses += 1;
+                if misses >= MAX_MISSES {
+                    return Err(DealerError::Predeal(format!(
+                        "no deal has the predealt suit lengths in {MAX_MISSES} tries"
+                    )));
+                }
+                continue;
+            }
+            misses = 0;
+            generated += 1;
+            let mut ctx = Ctx {
+                script,
+                deal: *deal,
+                table: None,
+                rnd: &mut rnd,
+                solved: &mut solved,
+            };
+            let wrap = |error| DealerError::Eval {
+                deal: generated,
+                error,
+            };
+            let ok = match &script.condition {
+                Some(c) => ctx.eval(c).map_err(wrap)? != 0,
+                None => true,
+            };
+            if !ok {
+                continue;
+            }
+            produced += 1;
+            let mut k = 0;
+            for a in &actions {
+                match a {
+                    Action::PrintAll => {
+                        writeln!(out, "{:4}.", produced)?;
+                        out.write_all(columns(&hands_of(deal, &Seat::ALL)).as_bytes())?;
+                        writeln!(out)?;
+                    }
+                    Action::PrintEw => {
+                        out.write_all(
+                            columns(&hands_of(deal, &[Seat::West, Seat::East])).as_bytes(),
+                        )?;
+                        writeln!(out)?;
+                    }
+                    Action::PrintOneLine(_) => {
+                        for s in Seat::ALL {
+                            write!(
+                                out,
+                                "{} {} ",
+                                s.letter().to_ascii_lowercase(),
+                                dotted(deal.hand(s))
+                            )?;
+                        }
+                        writeln!(out)?;
+                    }
+                    Action::PrintCompact(_) => {
+                        for s in Seat::ALL {
+                            writeln!(
+                                out,
+                                "{} {}",
+                                s.letter().to_ascii_lowercase(),
+                                dotted(deal.hand(s))
+                            )?;
+                        }
+                    }
+                    Action::PrintPbn if !job.quiet => {
+                        let dealer = script
+                            .dealer
+                            .unwrap_or(crate::model::board::board_dealer(produced));
+                        let vul = script.vulnerable.unwrap_or_else(|| {
+                            crate::model::board::board_vulnerability(produced).pbn()
+                        });
+                        writeln!(
+                            out,
+                            "[Event \"Hand simulated by dealer with file {name}, seed {seed_n}\"]"
+                        )?;
+                        writeln!(
+                            out,
+                            "[Site \"-\"]\n[Date \"{date}\"]\n[Board \"{produced}\"]"
+                        )?;
+                        writeln!(
+                            out,
+                            "[West \"-\"]\n[North \"-\"]\n[East \"-\"]\n[South \"-\"]"
+                        )?;
+                        writeln!(
+                            out,
+                            "[Dealer \"{}\"]\n[Vulnerable \"{vul}\"]",
+                            dealer.letter()
+                        )?;
+                        let hands: Vec<String> =
+                            Seat::ALL.iter().map(|&s| dotted(deal.hand(s))).collect();
+                        writeln!(out, "[Deal \"N:{}\"]", hands.join(" "))?;
+                        writeln!(out, "[Declarer \"?\"]\n[Contract \"?\"]\n[Result \"?\"]\n")?;
+                    }
+                    Action::Print(_) => {
+                        if let Summary::Print(p) = &mut state.summaries[k] {
+                            p.hands.push(*deal);
+                            p.deals
+                                .push(crate::model::deal_string::format_deal(deal, Seat::North));
+                        }
+                        k += 1;
+                    }
+                    Action::PrintPbn | Action::EvalContract => {}
+                    Action::PrintEs(items) => {
+                        for it in items {
+                            match it {
+                                EsItem::Str(s) => write!(out, "{s}")?,
+                                EsItem::Newline => writeln!(out)?,
+                                EsItem::Expr(e) => write!(out, "{}", ctx.eval(e).map_err(wrap)?)?,
+                            }
+                        }
+                    }
+                    Action::Average(_, e) => {
+                        let v = ctx.eval(e).map_err(wrap)?;
+                        if let Summary::Average(a) = &mut state.summaries[k] {
+                            a.count += 1;
+                            a.sum = a.sum.wrapping_add(v);
+                            a.sum_squares += (v as f64) * (v as f64);
+                        }
+                        k += 1;
+                    }
+                    Action::Frequency(_, e, ..) => {
+                        let v = ctx.eval(e).map_err(wrap)?;
+                        if let Summary::Frequency(q) = &mut state.summaries[k] {
+                            if v < q.low {
+                                q.below += 1;
+                            } else if v > q.high {
+                                q.above += 1;
+                            } else {
+                                q.counts[(v - q.low) as usize] += 1;
+                            }
+                        }
+                        k += 1;
+                    }
+                    Action::Frequency2(_, e, lo, hi, e2, lo2, hi2) => {
+                        let v = ctx.eval(e).map_err(wrap)?;
+                        let w = ctx.eval(e2).map_err(wrap)?;
+                        let cell = |v: i64, lo: i64, hi: i64| {
+                            if v < lo {
+                                0
+                            } else if v > hi {
+                                (hi - lo + 2) as usize
+                            } else {
+                                (v - lo + 1) as usize
+                            }
+                        };
+                        if let Summary::Frequency2(q) = &mut state.summaries[k] {
+                            q.counts[cell(v, *lo, *hi)][cell(w, *lo2, *hi2)] += 1;
+                        }
+                        k += 1;
+                    }
+                }
+            }
+            if produced >= produce {
+                break 'outer;
+            }
+        }
+        progress(DealerProgress {
+            generated,
+            produced,
+        });
+    }
+    for s in &mut state.summaries {
+        if let Summary::Average(a) = s
+            && a.count > 0
+        {
+            a.mean = a.sum as f64 / a.count as f64;
+        }
+    }
+    Ok(DealerReport {
+        generated,
+        produced,
+        seed: seed_n.to_string(),
+        seconds: start.elapsed().as_secs_f64(),
+        solved,
+        summaries: state.summaries,
+        verbose: true,
+    })
+}
