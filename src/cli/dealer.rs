@@ -1,13 +1,13 @@
 //! `dealdex dealer`: run a script of dealer's simulation language (issue 29).
 
-use std::io::{Read, Write};
+use std::io::Read;
 use std::path::PathBuf;
 
 use anyhow::Context;
 use clap::Args;
 use dealdex::dealer::{DealerJob, Script};
 
-use super::open_output;
+use super::{Text, open_output, render};
 
 #[derive(Args, Debug)]
 #[command(
@@ -66,11 +66,5 @@ pub fn run(a: DealerArgs, json: bool) -> anyhow::Result<()> {
     let mut out = open_output(None)?;
     let mut report = dealdex::dealer::run(&script, &job, &mut out, &mut |_| {})?;
     report.verbose = !a.verbose;
-    if json {
-        writeln!(out, "{}", serde_json::to_string(&report)?)?;
-    } else {
-        write!(out, "{report}")?;
-    }
-    out.flush()?;
-    Ok(())
+    render(&mut out, &report, json, false, Text::Answer)
 }

@@ -211,7 +211,7 @@ enum Text {
 }
 
 /// Renders a report, the one way every command does: one JSON line on `out` with `--json`,
-/// else its text (`Display`, ending in one newline) on `out` ([`Text::Answer`]) or standard
+/// else its text (`Display`, ending in a newline unless empty) on `out` ([`Text::Answer`]) or standard
 /// error ([`Text::Summary`]), nothing when `quiet`. `out` is flushed.
 fn render<R: Serialize + Display + ?Sized>(
     out: &mut dyn Write,
@@ -226,7 +226,7 @@ fn render<R: Serialize + Display + ?Sized>(
         (false, false, Text::Answer) => {
             let text = report.to_string();
             out.write_all(text.as_bytes())?;
-            if !text.ends_with('\n') {
+            if !text.is_empty() && !text.ends_with('\n') {
                 out.write_all(b"\n")?;
             }
         }
