@@ -192,6 +192,23 @@ pub enum Expr {
     Quality(Seat, Suit),
 }
 
+impl Expr {
+    /// True when the expression (or a definition it names, in `definitions`) uses `rnd`,
+    /// which draws from one sequence, or `tricks`, whose table a deal's actions reuse: such
+    /// a condition is tested deal after deal, not on all cores.
+    pub fn has_state(&self, definitions: &[(String, Expr)]) -> bool {
+        let any = |e: &Expr| e.has_state(definitions);
+        match self {
+            Expr::Rnd(_) | Expr::Tricks(..) => true,
+            Expr::Var(k) => definitions.get(*k).is_none_or(|(_, e)| any(e)),
+            Expr::Not(a) | Expr::Neg(a) | Expr::Imps(a) | Expr::Score(_, _, a) => any(a),
+            Expr::Bin(_, a, b) => any(a) || any(b),
+            Expr::Cond(c, a, b) => any(c) || any(a) || any(b),
+            _ => false,
+        }
+    }
+}
+
 /// One item of `printes`.
 #[derive(Clone, Debug)]
 pub enum EsItem {

@@ -6,6 +6,8 @@ use std::time::Instant;
 
 use sha2::{Digest, Sha256};
 
+use rayon::prelude::*;
+
 use super::eval::{Ctx, EvalError};
 use super::{Action, EsItem, Script};
 use crate::generation::predeal::Predeal;
@@ -453,14 +455,48 @@ pub fn run(
             (deal.hand(seat).mask() >> (suit as u32 * 13) & 0x1fff).count_ones() == u32::from(n)
         })
     };
+    // Deals a thread draws at once.
+    const PIECE: usize = 512;
+    let parallel = script.predeal_lengths.is_empty()
+        && script
+            .condition
+            .as_ref()
+            .is_some_and(|c| !c.has_state(&script.definitions));
     'outer: while generated < generate && produced < produce {
         let n = ((generate - generated) as usize).min(BLOCK);
-        match &predeal {
-            Some(p) => seed.fill_predealt(p, drawn + 1, &mut buf[..n]),
-            None => seed.fill_deals(drawn + 1, &mut buf[..n]),
-        }
+        // The deals of a block are drawn on all cores, each piece from its own place in the
+        // stream: the same deals whatever the number of threads.
+        buf[..n]
+            .par_chunks_mut(PIECE)
+            .enumerate()
+            .for_each(|(i, piece)| {
+                let first = drawn + 1 + (i * PIECE) as u64;
+                match &predeal {
+                    Some(p) => seed.fill_predealt(p, first, piece),
+                    None => seed.fill_deals(first, piece),
+                }
+            });
         drawn += n as u64;
-        for deal in &buf[..n] {
+        // A condition without state (no rnd, no tricks) is tested on all cores; the deals
+        // are then taken in order, and an error only counts when its deal is reached.
+        let tested: Vec<Result<bool, EvalError>> = match (&script.condition, parallel) {
+            (Some(c), true) => buf[..n]
+                .par_iter()
+                .map(|deal| {
+                    let (mut rnd, mut solved) = (0u64, 0u64);
+                    let mut ctx = Ctx {
+                        script,
+                        deal: *deal,
+                        table: None,
+                        rnd: &mut rnd,
+                        solved: &mut solved,
+                    };
+                    ctx.eval(c).map(|v| v != 0)
+                })
+                .collect(),
+            _ => Vec::new(),
+        };
+        for (j, deal) in buf[..n].iter().enumerate() {
             if !fits(deal) {
                 misses += 1;
                 if misses >= MAX_MISSES {
@@ -483,9 +519,10 @@ pub fn run(
                 deal: generated,
                 error,
             };
-            let ok = match &script.condition {
-                Some(c) => ctx.eval(c).map_err(wrap)? != 0,
-                None => true,
+            let ok = match (&script.condition, tested.get(j)) {
+                (Some(_), Some(t)) => t.clone().map_err(wrap)?,
+                (Some(c), None) => ctx.eval(c).map_err(wrap)? != 0,
+                (None, _) => true,
             };
             if !ok {
                 continue;

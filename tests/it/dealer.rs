@@ -173,6 +173,67 @@ fn the_same_seed_gives_the_same_deals() {
     }
 }
 
+/// The deals and their order do not depend on the number of threads: a block is drawn and its
+/// condition tested on all cores, then taken in order (with and without a predeal, a condition
+/// that crosses blocks, and an `average`).
+#[test]
+fn one_thread_or_two_give_the_same_output() {
+    let tmp = tempfile::tempdir().unwrap();
+    for (k, text) in [
+        "produce 3000\ncondition hcp(north) >= 15 && shape(south, any 4333 + any 4432)\n\
+         action printoneline, average hcp(east)\n",
+        "predeal north SAKQ, HAK\nproduce 500\ncondition hcp(south) >= 10\naction printoneline\n",
+    ]
+    .iter()
+    .enumerate()
+    {
+        let p = tmp.path().join(format!("s{k}.dei"));
+        std::fs::write(&p, text).unwrap();
+        let run = |threads: &str| {
+            let out = Command::new(env!("CARGO_BIN_EXE_dealdex"))
+                .args(["dealer", "-s", "3"])
+                .arg(&p)
+                .env("RAYON_NUM_THREADS", threads)
+                .output()
+                .unwrap();
+            assert!(
+                out.status.success(),
+                "{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            let text = String::from_utf8(out.stdout).unwrap();
+            // Everything but the time taken.
+            text.lines()
+                .filter(|l| !l.starts_with("Time needed"))
+                .collect::<Vec<_>>()
+                .join("\n")
+        };
+        let one = run("1");
+        assert!(one.lines().count() > 500, "{one}");
+        assert_eq!(one, run("2"), "script {k}");
+    }
+}
+
+/// Deal `k` of a run is board `k` of the seed's stream ([`dealdex::dealer::seed_of`]), drawn
+/// one at a time here: the blocks drawn on all cores start where they should.
+#[test]
+fn deal_k_is_board_k_of_the_stream() {
+    let text = "produce 9000\ncondition hcp(north) >= 0\naction printoneline\n";
+    let (_, out) = run_script(text, &seeded(11));
+    let seed = dealdex::dealer::seed_of(11);
+    let lines: Vec<&str> = out.lines().filter(|l| l.starts_with("n ")).collect();
+    assert_eq!(lines.len(), 9000);
+    for (k, line) in (1..).zip(&lines).step_by(7) {
+        let pbn = seed.board_deal(k).to_string();
+        let hands: Vec<&str> = pbn.trim_start_matches("N:").split(' ').collect();
+        let want = format!(
+            "n {} e {} s {} w {} ",
+            hands[0], hands[1], hands[2], hands[3]
+        );
+        assert_eq!(*line, want, "deal {k}");
+    }
+}
+
 /// A reference frequency table of a `Refer.*` file: the rows after `Frequency {label}:`.
 fn refer_table(refer: &str, label: &str) -> Vec<(i64, f64)> {
     let head = format!("Frequency {label}:");
