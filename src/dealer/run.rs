@@ -323,12 +323,18 @@ fn hands_of(deal: &Deal, seats: &[Seat]) -> Vec<Hand> {
     seats.iter().map(|&s| deal.hand(s)).collect()
 }
 
-fn dotted(hand: Hand) -> String {
-    Suit::ALL
-        .iter()
-        .map(|&s| hand.holding_string(s))
-        .collect::<Vec<_>>()
-        .join(".")
+/// The four hands as printoneline and printcompact show them: `n AKQ.T9..AKQJT9876`, each
+/// seat's hand followed by `sep`.
+fn write_hands(out: &mut dyn Write, deal: &Deal, sep: &str) -> std::io::Result<()> {
+    for s in Seat::ALL {
+        write!(
+            out,
+            "{} {}{sep}",
+            s.letter().to_ascii_lowercase(),
+            deal.hand(s)
+        )?;
+    }
+    Ok(())
 }
 
 /// Today's date (UTC) as `YYYY.MM.DD`.
@@ -387,7 +393,7 @@ pub fn run(
                 format!(
                     "{}:{}",
                     s.letter(),
-                    dotted(Hand::from_mask(script.predeal[s.index()]))
+                    Hand::from_mask(script.predeal[s.index()])
                 )
             })
             .collect::<Vec<_>>()
@@ -542,27 +548,12 @@ pub fn run(
                         )?;
                         writeln!(out)?;
                     }
+                    // One line (`n AKQ.… e … `), or a line a hand.
                     Action::PrintOneLine(_) => {
-                        for s in Seat::ALL {
-                            write!(
-                                out,
-                                "{} {} ",
-                                s.letter().to_ascii_lowercase(),
-                                dotted(deal.hand(s))
-                            )?;
-                        }
+                        write_hands(out, deal, " ")?;
                         writeln!(out)?;
                     }
-                    Action::PrintCompact(_) => {
-                        for s in Seat::ALL {
-                            writeln!(
-                                out,
-                                "{} {}",
-                                s.letter().to_ascii_lowercase(),
-                                dotted(deal.hand(s))
-                            )?;
-                        }
-                    }
+                    Action::PrintCompact(_) => write_hands(out, deal, "\n")?,
                     Action::PrintPbn if !job.quiet => {
                         let dealer = script
                             .dealer
@@ -587,8 +578,10 @@ pub fn run(
                             "[Dealer \"{}\"]\n[Vulnerable \"{vul}\"]",
                             dealer.letter()
                         )?;
-                        let hands: Vec<String> =
-                            Seat::ALL.iter().map(|&s| dotted(deal.hand(s))).collect();
+                        let hands: Vec<String> = Seat::ALL
+                            .iter()
+                            .map(|&s| deal.hand(s).to_string())
+                            .collect();
                         writeln!(out, "[Deal \"N:{}\"]", hands.join(" "))?;
                         writeln!(out, "[Declarer \"?\"]\n[Contract \"?\"]\n[Result \"?\"]\n")?;
                     }
