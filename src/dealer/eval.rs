@@ -176,17 +176,22 @@ fn holding(mask: u64, suit: Suit) -> u64 {
     mask >> (suit as u32 * 13) & 0x1fff
 }
 
-fn table_sum(mask: u64, suit: Option<Suit>, table: &[i64; 13]) -> i64 {
-    let one = |h: u64| {
-        (0..13)
-            .filter(|r| h >> r & 1 == 1)
-            .map(|r| table[r])
-            .sum::<i64>()
+/// The sum of `table`'s values (ace first) over the cards of `mask`, or of its `suit`: one
+/// bit count per rank that counts, all suits at once.
+pub(super) fn table_sum(mask: u64, suit: Option<Suit>, table: &[i64; 13]) -> i64 {
+    /// The four aces: bit 0 of each suit's 13-bit field.
+    const ACES: u64 = 1 | 1 << 13 | 1 << 26 | 1 << 39;
+    let m = match suit {
+        Some(s) => mask & 0x1fff << (s as u32 * 13),
+        None => mask,
     };
-    match suit {
-        Some(s) => one(holding(mask, s)),
-        None => Suit::ALL.iter().map(|&s| one(holding(mask, s))).sum(),
+    let mut total = 0;
+    for (rank, &value) in table.iter().enumerate() {
+        if value != 0 {
+            total += value * i64::from((m & ACES << rank).count_ones());
+        }
     }
+    total
 }
 
 fn per_suit(mask: u64, suit: Option<Suit>, f: impl Fn(u64) -> i64) -> i64 {
@@ -210,11 +215,31 @@ fn truth(b: bool) -> i64 {
     i64::from(b)
 }
 
-impl Ctx<'_> {
-    fn hand(&self, seat: Seat) -> u64 {
-        self.deal.hand(seat).mask()
-    }
+/// The value of an expression that depends on the deal's hands alone (`hcp`, `ptN`, suit
+/// lengths, `control`, `loser`, `shape`, `hascard`, `cccc`, `quality`); None for any other.
+pub(super) fn hand_value(e: &Expr, deal: &Deal, script: &Script) -> Option<i64> {
+    let hand = |seat: Seat| deal.hand(seat).mask();
+    Some(match e {
+        Expr::Hcp(seat, suit) => table_sum(hand(*seat), *suit, &script.pointcount),
+        Expr::Pt(n, seat, suit) => table_sum(hand(*seat), *suit, &script.altcount[*n as usize]),
+        Expr::Length(seat, suit) => holding(hand(*seat), *suit).count_ones() as i64,
+        Expr::Control(seat, suit) => per_suit(hand(*seat), *suit, |h| {
+            2 * (h & 1) as i64 + (h >> 1 & 1) as i64
+        }),
+        Expr::Loser(seat, suit) => per_suit(hand(*seat), *suit, losers),
+        Expr::Shape(seat, set) => {
+            let m = hand(*seat);
+            let l = |s| holding(m, s).count_ones();
+            truth(set.contains(l(Suit::Spades), l(Suit::Hearts), l(Suit::Diamonds)))
+        }
+        Expr::HasCard(seat, card) => truth(deal.hand(*seat).contains(*card)),
+        Expr::Cccc(seat) => cccc(hand(*seat)),
+        Expr::Quality(seat, suit) => quality(holding(hand(*seat), *suit)),
+        _ => return None,
+    })
+}
 
+impl Ctx<'_> {
     /// The value of `e` over the deal.
     pub fn eval(&mut self, e: &Expr) -> Result<i64, EvalError> {
         Ok(match e {
@@ -251,21 +276,6 @@ impl Ctx<'_> {
                     BinOp::And | BinOp::Or => unreachable!("handled above"),
                 }
             }
-            Expr::Hcp(seat, suit) => table_sum(self.hand(*seat), *suit, &self.script.pointcount),
-            Expr::Pt(n, seat, suit) => {
-                table_sum(self.hand(*seat), *suit, &self.script.altcount[*n as usize])
-            }
-            Expr::Length(seat, suit) => holding(self.hand(*seat), *suit).count_ones() as i64,
-            Expr::Control(seat, suit) => per_suit(self.hand(*seat), *suit, |h| {
-                2 * (h & 1) as i64 + (h >> 1 & 1) as i64
-            }),
-            Expr::Loser(seat, suit) => per_suit(self.hand(*seat), *suit, losers),
-            Expr::Shape(seat, set) => {
-                let m = self.hand(*seat);
-                let l = |s| holding(m, s).count_ones();
-                truth(set.contains(l(Suit::Spades), l(Suit::Hearts), l(Suit::Diamonds)))
-            }
-            Expr::HasCard(seat, card) => truth(self.deal.hand(*seat).contains(*card)),
             Expr::Tricks(seat, strain) => {
                 let table = match self.table {
                     Some(t) => t,
@@ -297,8 +307,8 @@ impl Ctx<'_> {
                 z ^= z >> 31;
                 ((u128::from(z) * n as u128) >> 64) as i64
             }
-            Expr::Cccc(seat) => cccc(self.hand(*seat)),
-            Expr::Quality(seat, suit) => quality(holding(self.hand(*seat), *suit)),
+            leaf => hand_value(leaf, &self.deal, self.script)
+                .expect("every other expression is a hand's value"),
         })
     }
 }

@@ -11,6 +11,7 @@ use rayon::prelude::*;
 use super::eval::{Ctx, EvalError};
 use super::{Action, EsItem, Script};
 use crate::generation::predeal::Predeal;
+use crate::generation::shuffle::{PIECE, Shuffler};
 use crate::generation::stream::Seed;
 use crate::model::card::{Seat, Suit};
 use crate::model::deal::{Deal, Hand};
@@ -282,8 +283,10 @@ impl fmt::Display for DealerReport {
 }
 
 /// The generation seed of dealer seed `n`: SHA-256 of `dealdex dealer seed ` and `n` in
-/// decimal. Deal `k` of a run is board `k` of dealdex's stream from that seed
-/// ([`Seed::board_deal`], or [`Seed::fill_predealt`] with a predeal): reproducible, but not
+/// decimal. A run's deals are the simulation stream of that seed
+/// ([`Shuffler`](crate::generation::shuffle::Shuffler), dealing around the predealt cards):
+/// deal `k` is deal `(k−1) mod 512` of piece `(k−1) / 512`, as long as no deal is skipped for
+/// predealt suit lengths; reproducible on any machine and any number of threads, but not
 /// dealer's own random stream.
 pub fn seed_of(n: u64) -> Seed {
     let digest = Sha256::digest(format!("dealdex dealer seed {n}").as_bytes());
@@ -454,15 +457,14 @@ pub fn run(
     let (mut generated, mut produced, mut rnd, mut solved) = (0u64, 0u64, seed_n, 0u64);
     const BLOCK: usize = 4096;
     let mut buf = vec![seed.board_deal(1); BLOCK];
-    // Deals drawn from the stream, and those in a row that missed the predealt lengths.
-    let (mut drawn, mut misses) = (0u64, 0u64);
+    let shuffler = Shuffler::new(&seed, predeal.as_ref());
+    // The next piece of the stream, and the deals in a row that missed the predealt lengths.
+    let (mut next_piece, mut misses) = (0u64, 0u64);
     let fits = |deal: &Deal| {
         script.predeal_lengths.iter().all(|&(seat, suit, n)| {
             (deal.hand(seat).mask() >> (suit as u32 * 13) & 0x1fff).count_ones() == u32::from(n)
         })
     };
-    // Deals a thread draws at once.
-    const PIECE: usize = 512;
     let parallel = script.predeal_lengths.is_empty()
         && script
             .condition
@@ -475,14 +477,8 @@ pub fn run(
         buf[..n]
             .par_chunks_mut(PIECE)
             .enumerate()
-            .for_each(|(i, piece)| {
-                let first = drawn + 1 + (i * PIECE) as u64;
-                match &predeal {
-                    Some(p) => seed.fill_predealt(p, first, piece),
-                    None => seed.fill_deals(first, piece),
-                }
-            });
-        drawn += n as u64;
+            .for_each(|(i, piece)| shuffler.fill(next_piece + i as u64, piece));
+        next_piece += n.div_ceil(PIECE) as u64;
         // A condition without state (no rnd, no tricks) is tested on all cores; the deals
         // are then taken in order, and an error only counts when its deal is reached.
         let tested: Vec<Result<bool, EvalError>> = match (&script.condition, parallel) {

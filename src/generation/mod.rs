@@ -3,4 +3,5 @@
 
 pub mod bigdeal;
 pub(crate) mod predeal;
+pub mod shuffle;
 pub(crate) mod stream;

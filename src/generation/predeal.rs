@@ -115,6 +115,11 @@ impl Predeal {
         Ok(Predeal { fixed, need, count })
     }
 
+    /// The fixed cards of each seat, N, E, S, W.
+    pub fn fixed(&self) -> [Hand; 4] {
+        self.fixed
+    }
+
     /// The number of deals consistent with the fixed cards, 1..=D.
     pub fn completions(&self) -> u128 {
         self.count

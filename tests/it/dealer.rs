@@ -214,23 +214,28 @@ fn one_thread_or_two_give_the_same_output() {
     }
 }
 
-/// Deal `k` of a run is board `k` of the seed's stream ([`dealdex::dealer::seed_of`]), drawn
-/// one at a time here: the blocks drawn on all cores start where they should.
+/// Deal `k` of a run is deal `(k−1) mod 512` of piece `(k−1) / 512` of the seed's simulation
+/// stream ([`dealdex::dealer::seed_of`], [`dealdex::shuffle::Shuffler`]), drawn one piece at a
+/// time here: the blocks drawn on all cores start where they should.
 #[test]
-fn deal_k_is_board_k_of_the_stream() {
+fn deal_k_is_deal_k_of_the_simulation_stream() {
+    use dealdex::shuffle::{PIECE, Shuffler};
     let text = "produce 9000\ncondition hcp(north) >= 0\naction printoneline\n";
     let (_, out) = run_script(text, &seeded(11));
     let seed = dealdex::dealer::seed_of(11);
+    let shuffler = Shuffler::new(&seed, None);
     let lines: Vec<&str> = out.lines().filter(|l| l.starts_with("n ")).collect();
     assert_eq!(lines.len(), 9000);
-    for (k, line) in (1..).zip(&lines).step_by(7) {
-        let pbn = seed.board_deal(k).to_string();
+    let mut piece = vec![seed.board_deal(1); PIECE];
+    for (k, line) in lines.iter().enumerate().step_by(7) {
+        shuffler.fill((k / PIECE) as u64, &mut piece);
+        let pbn = piece[k % PIECE].to_string();
         let hands: Vec<&str> = pbn.trim_start_matches("N:").split(' ').collect();
         let want = format!(
             "n {} e {} s {} w {} ",
             hands[0], hands[1], hands[2], hands[3]
         );
-        assert_eq!(*line, want, "deal {k}");
+        assert_eq!(*line, want, "deal {}", k + 1);
     }
 }
 
