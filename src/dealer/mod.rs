@@ -51,8 +51,8 @@ mod run;
 
 pub use eval::{EvalError, cccc, imps, quality, score};
 pub use run::{
-    Average, DealFeed, DealerError, DealerJob, DealerProgress, DealerReport, Frequency,
-    Frequency2, GivenDeal, MAX_MISSES, PrintSeats, Summary, run, seed_of,
+    Average, DealFeed, DealerError, DealerJob, DealerProgress, DealerReport, Frequency, Frequency2,
+    GivenDeal, MAX_MISSES, PrintSeats, Summary, run, seed_of,
 };
 
 use crate::model::card::{Card, Seat, Suit};

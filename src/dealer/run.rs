@@ -612,7 +612,13 @@ pub fn run(
                 (None, _) => true,
             };
             if !ok {
-                settle(&ctx, table, job.keep_solved, &mut solved_tables, &mut already_solved);
+                settle(
+                    &ctx,
+                    table,
+                    job.keep_solved,
+                    &mut solved_tables,
+                    &mut already_solved,
+                );
                 continue;
             }
             produced += 1;
@@ -729,7 +735,13 @@ pub fn run(
                     }
                 }
             }
-            settle(&ctx, table, job.keep_solved, &mut solved_tables, &mut already_solved);
+            settle(
+                &ctx,
+                table,
+                job.keep_solved,
+                &mut solved_tables,
+                &mut already_solved,
+            );
             if produced >= produce {
                 break 'outer;
             }
