@@ -32,6 +32,16 @@
 //! # Running, and where it differs from Debian's dealer 20211121
 //! - Deals come from dealdex's seeded stream ([`seed_of`]: `-s N` → a [`Seed`](crate::Seed)),
 //!   not dealer's random generator: a seed reproduces a run within dealdex only.
+//! - Or from given deals ([`DealFeed::Given`], in [`DealerJob::feed`]): a stored set, every
+//!   stored deal or a deal file, read by the dealer workflow
+//!   ([`crate::workflow::dealer`], `dealdex dealer --set/--db/--deals`). They are taken in
+//!   order; `generated` counts those tested (`generate` limits them, `produce` stops early,
+//!   the run ends with the deals); a deal that does not hold the predealt cards or have the
+//!   predealt suit lengths is skipped ([`DealerReport::skipped`]). A deal's given table
+//!   answers `tricks` without solving ([`DealerReport::already_solved`]); the tables the run
+//!   solves come back in [`DealerReport::solved_tables`] ([`DealerJob::keep_solved`]), the
+//!   produced deals in [`DealerReport::kept`] ([`DealerJob::keep_produced`]), for the
+//!   workflow to store.
 //! - Defaults as dealer's: `generate` 10,000,000; `produce` 40 when an action prints deals
 //!   (or there is none: `printall`), else unlimited.
 //! - Print layouts (`printall`, `printew`, `printoneline`, `printcompact`, `printpbn`,

@@ -459,7 +459,7 @@ impl fmt::Display for DealerRunReport {
         if self.run.skipped > 0 {
             writeln!(
                 f,
-                "Skipped {} deals without the predealt cards",
+                "Skipped {} deals not holding the predealt cards",
                 self.run.skipped
             )?;
         }
