@@ -77,6 +77,7 @@ classified!(
     crate::secret::SecretFileError,
     crate::workflow::card::CardError,
     crate::workflow::convert::ConvertError,
+    crate::workflow::dealer::DealerRunError,
     crate::workflow::event::EventJobError,
     crate::workflow::event::FieldError,
     crate::workflow::event::PhaseSpecError,

@@ -1,11 +1,12 @@
 //! `dealdex dealer`: run a script of dealer's simulation language (issue 29).
 
-use std::io::Read;
+use std::io::{Read, Write};
 use std::path::PathBuf;
 
 use anyhow::Context;
 use clap::Args;
 use dealdex::dealer::{DealerJob, Script};
+use dealdex::workflow::dealer::{DealerRunJob, DealerSource};
 
 use super::{Text, open_output, render};
 
@@ -15,9 +16,23 @@ use super::{Text, open_output, render};
 produce, predeal, condition, action … Deals come from dealdex's seeded stream (SHA-256 of the -s \
 number), not dealer's random stream: -s makes a run reproducible within dealdex.
 
+Given deals instead of generated ones: --set NAME (a stored set, board order), --db FILE
+alone (every deal stored there, key order) or --deals FILE (a deal file of any format dealdex
+reads, file order). The script runs over them in order as over generated deals; -g limits
+the deals tested, -p stops early, and a deal without the script's predealt cards (or suit
+lengths) is skipped, not counted as generated. tricks() answers from the tables the
+database (--db, --set) or the file (PBN's double-dummy tags) holds, and the tables a run
+solves are stored in the database when there is one: a second run solves nothing.
+
+--store NAME keeps the produced deals as a new set NAME (boards 1, 2, … in the order
+produced) in --db FILE, else in dealdex.db.
+
 Examples:
   dealdex dealer Descr.1c -s 1
-  echo 'produce 3 condition hcp(north) >= 20' | dealdex dealer - -s 7"
+  echo 'produce 3 condition hcp(north) >= 20' | dealdex dealer - -s 7
+  dealdex dealer strong.dei -s 1 -p 100 --store strong
+  dealdex dealer tricks.dei --set club --db club.db
+  dealdex dealer tricks.dei --deals boards.pbn"
 )]
 pub struct DealerArgs {
     /// The script file; `-` or nothing for standard input.
@@ -37,6 +52,21 @@ pub struct DealerArgs {
     /// As Debian's dealer: leave out the closing lines (Generated …, Produced …, seed, time).
     #[arg(short = 'v')]
     verbose: bool,
+    /// SQLite database: alone, run over every deal stored there; with --set, --deals or
+    /// --store, where tables are read and stored and the set is stored.
+    #[arg(long, value_name = "FILE")]
+    db: Option<PathBuf>,
+    /// Run over the boards of this stored set (in --db FILE, else dealdex.db).
+    #[arg(long, value_name = "NAME", conflicts_with = "deals")]
+    set: Option<String>,
+    /// Run over the boards of this deal file (any format dealdex reads).
+    #[arg(long, value_name = "FILE")]
+    deals: Option<PathBuf>,
+    #[arg(long = "from", value_name = "FORMAT", requires = "deals", help = super::input_format_help())]
+    from: Option<String>,
+    /// Store the produced deals as a new set NAME (in --db FILE, else dealdex.db).
+    #[arg(long, value_name = "NAME")]
+    store: Option<String>,
 }
 
 pub fn run(a: DealerArgs, json: bool) -> anyhow::Result<()> {
@@ -55,16 +85,42 @@ pub fn run(a: DealerArgs, json: bool) -> anyhow::Result<()> {
         }
     };
     let script = Script::parse(&text)?;
-    let job = DealerJob {
+    let run = DealerJob {
         generate: a.generate,
         produce: a.produce,
         seed: a.seed,
         quiet: a.quiet,
         script_name: Some(name),
-        date: None,
+        ..DealerJob::default()
+    };
+    let source = match (&a.deals, &a.set, &a.db) {
+        (Some(path), _, _) => DealerSource::File {
+            path: path.clone(),
+            format: a.from.clone(),
+        },
+        (None, Some(set), _) => DealerSource::Database {
+            set: Some(set.clone()),
+        },
+        (None, None, Some(_)) => DealerSource::Database { set: None },
+        (None, None, None) => DealerSource::Stream,
+    };
+    // The default database holds a set read or stored when no --db is given.
+    let database = a.db.clone().or_else(|| {
+        (a.set.is_some() || a.store.is_some()).then(|| dealdex::DEFAULT_DATABASE.into())
+    });
+    let job = DealerRunJob {
+        script,
+        run,
+        source,
+        database,
+        store_set: a.store.clone(),
     };
     let mut out = open_output(None)?;
-    let mut report = dealdex::dealer::run(&script, &job, &mut out, &mut |_| {})?;
-    report.verbose = !a.verbose;
+    let mut report = dealdex::workflow::dealer::run(&job, &mut out, &mut |_| {})?;
+    if let Some(path) = &a.deals {
+        out.flush()?;
+        super::print_notes(&path.display(), &report.file_skipped, &report.file_warnings);
+    }
+    report.run.verbose = !a.verbose;
     render(&mut out, &report, json, false, Text::Answer)
 }

@@ -161,14 +161,15 @@ pub fn cccc(mask: u64) -> i64 {
     total
 }
 
-/// The state of evaluating over one deal: the deal, its double-dummy table once solved, the
-/// `rnd` stream.
+/// The state of evaluating over one deal: the deal, its double-dummy table once solved (or
+/// given), the `rnd` stream, the count of deals solved, and whether `tricks` was evaluated.
 pub(super) struct Ctx<'a> {
     pub script: &'a Script,
     pub deal: Deal,
     pub table: Option<TrickTable>,
     pub rnd: &'a mut u64,
     pub solved: &'a mut u64,
+    pub tricks_used: bool,
 }
 
 /// The 13-bit holding of `suit` in `mask` (bit 0 = ace … bit 12 = deuce).
@@ -277,6 +278,7 @@ impl Ctx<'_> {
                 }
             }
             Expr::Tricks(seat, strain) => {
+                self.tricks_used = true;
                 let table = match self.table {
                     Some(t) => t,
                     None => {

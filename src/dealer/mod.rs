@@ -32,6 +32,16 @@
 //! # Running, and where it differs from Debian's dealer 20211121
 //! - Deals come from dealdex's seeded stream ([`seed_of`]: `-s N` → a [`Seed`](crate::Seed)),
 //!   not dealer's random generator: a seed reproduces a run within dealdex only.
+//! - Or from given deals ([`DealFeed::Given`], in [`DealerJob::feed`]): a stored set, every
+//!   stored deal or a deal file, read by the dealer workflow
+//!   ([`crate::workflow::dealer`], `dealdex dealer --set/--db/--deals`). They are taken in
+//!   order; `generated` counts those tested (`generate` limits them, `produce` stops early,
+//!   the run ends with the deals); a deal that does not hold the predealt cards or have the
+//!   predealt suit lengths is skipped ([`DealerReport::skipped`]). A deal's given table
+//!   answers `tricks` without solving ([`DealerReport::already_solved`]); the tables the run
+//!   solves come back in [`DealerReport::solved_tables`] ([`DealerJob::keep_solved`]), the
+//!   produced deals in [`DealerReport::kept`] ([`DealerJob::keep_produced`]), for the
+//!   workflow to store.
 //! - Defaults as dealer's: `generate` 10,000,000; `produce` 40 when an action prints deals
 //!   (or there is none: `printall`), else unlimited.
 //! - Print layouts (`printall`, `printew`, `printoneline`, `printcompact`, `printpbn`,
@@ -51,8 +61,8 @@ mod run;
 
 pub use eval::{EvalError, cccc, imps, quality, score};
 pub use run::{
-    Average, DealerError, DealerJob, DealerProgress, DealerReport, Frequency, Frequency2,
-    MAX_MISSES, PrintSeats, Summary, run, seed_of,
+    Average, DealFeed, DealerError, DealerJob, DealerProgress, DealerReport, Frequency, Frequency2,
+    GivenDeal, MAX_MISSES, PrintSeats, Summary, run, seed_of,
 };
 
 use crate::model::card::{Card, Seat, Suit};
@@ -207,6 +217,22 @@ impl Expr {
             _ => false,
         }
     }
+
+    /// True when the expression (or a definition it names, in `definitions`) uses
+    /// `tricks`, which needs the deal's double-dummy table.
+    pub fn uses_tricks(&self, definitions: &[(String, Expr)]) -> bool {
+        let any = |e: &Expr| e.uses_tricks(definitions);
+        match self {
+            Expr::Tricks(..) => true,
+            Expr::Var(k) => definitions.get(*k).is_some_and(|(_, e)| any(e)),
+            Expr::Not(a) | Expr::Neg(a) | Expr::Imps(a) | Expr::Rnd(a) | Expr::Score(_, _, a) => {
+                any(a)
+            }
+            Expr::Bin(_, a, b) => any(a) || any(b),
+            Expr::Cond(c, a, b) => any(c) || any(a) || any(b),
+            _ => false,
+        }
+    }
 }
 
 /// One item of `printes`.
@@ -334,6 +360,30 @@ impl Script {
     /// card predealt twice, a seat with more than 13 predealt cards or a bad value.
     pub fn parse(src: &str) -> Result<Script, ScriptError> {
         parser::parse(src)
+    }
+
+    /// True when the condition or an action uses `tricks` (so the deals' double-dummy
+    /// tables are wanted).
+    ///
+    /// ```
+    /// use dealdex::dealer::Script;
+    /// assert!(Script::parse("t = tricks(north, spades)\naction average t").unwrap().uses_tricks());
+    /// assert!(!Script::parse("condition hcp(north) > 20").unwrap().uses_tricks());
+    /// ```
+    pub fn uses_tricks(&self) -> bool {
+        let defs = &self.definitions;
+        let uses = |e: &Expr| e.uses_tricks(defs);
+        self.condition.as_ref().is_some_and(uses)
+            || self.actions.iter().any(|a| match a {
+                Action::Average(_, e) => uses(e),
+                Action::Frequency(_, e, ..) => uses(e),
+                Action::Frequency2(_, e, _, _, e2, ..) => uses(e) || uses(e2),
+                Action::PrintEs(items) => items.iter().any(|i| match i {
+                    EsItem::Expr(e) => uses(e),
+                    _ => false,
+                }),
+                _ => false,
+            })
     }
 
     /// The number of deals to generate: `generate`, else dealer's default 10,000,000.

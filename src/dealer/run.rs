@@ -10,6 +10,7 @@ use rayon::prelude::*;
 
 use super::eval::{Ctx, EvalError};
 use super::{Action, EsItem, Script};
+use crate::dd::TrickTable;
 use crate::generation::predeal::Predeal;
 use crate::generation::shuffle::{PIECE, Shuffler};
 use crate::generation::stream::Seed;
@@ -31,6 +32,31 @@ pub struct DealerJob {
     pub script_name: Option<String>,
     /// The date `printpbn` writes (`YYYY.MM.DD`); None: today's (UTC).
     pub date: Option<String>,
+    /// Where the deals come from: dealdex's seeded stream (the default) or given deals.
+    pub feed: DealFeed,
+    /// Keep the produced deals in [`DealerReport::kept`] (to store them as a set, say).
+    pub keep_produced: bool,
+    /// Keep the double-dummy tables the run solves in [`DealerReport::solved_tables`] (to
+    /// store them, say).
+    pub keep_solved: bool,
+}
+
+/// A deal given to a run ([`DealFeed::Given`]) with its double-dummy table when one is
+/// known: `tricks()` then answers from the table instead of solving the deal.
+pub type GivenDeal = (Deal, Option<TrickTable>);
+
+/// Where a run's deals come from.
+#[derive(Clone, Debug, Default)]
+pub enum DealFeed {
+    /// Generated from dealdex's stream for the seed ([`seed_of`]), with the script's
+    /// predealt cards and suit lengths.
+    #[default]
+    Stream,
+    /// These deals, in order, instead of generating. A deal that does not hold the
+    /// script's predealt cards, or does not have its predealt suit lengths, is skipped
+    /// ([`DealerReport::skipped`]) and not counted as generated; `generate` then limits the
+    /// deals tested, and the run ends when the deals do.
+    Given(Vec<GivenDeal>),
 }
 
 /// How far a run is.
@@ -48,7 +74,8 @@ pub enum DealerError {
     /// An expression could not be evaluated on a deal.
     #[error("deal {deal}")]
     Eval {
-        /// The 1-based number of the generated deal.
+        /// The 1-based number of the generated deal; with [`DealFeed::Given`], its 1-based
+        /// place among the given deals (skipped deals counted).
         deal: u64,
         /// What went wrong.
         #[source]
@@ -164,13 +191,26 @@ pub struct DealerReport {
     pub seed: String,
     /// Seconds the run took.
     pub seconds: f64,
-    /// Deals solved double dummy for `tricks`.
+    /// Deals solved double dummy for `tricks` (solver calls).
     pub solved: u64,
+    /// Deals whose `tricks` were answered from a given table ([`DealFeed::Given`]), not
+    /// solved.
+    pub already_solved: u64,
+    /// Given deals skipped for not holding the script's predealt cards or suit lengths
+    /// ([`DealFeed::Given`]; 0 for a stream).
+    pub skipped: u64,
     /// The averages and frequency tables, in the order of the actions.
     pub summaries: Vec<Summary>,
     /// False with `-v`: the closing lines (`Generated …`) are not printed.
     #[serde(skip)]
     pub verbose: bool,
+    /// The produced deals in order, with [`DealerJob::keep_produced`] (else empty).
+    #[serde(skip)]
+    pub kept: Vec<Deal>,
+    /// The tables the run solved, each with its deal, in the order solved, with
+    /// [`DealerJob::keep_solved`] (else empty); tables given with the deals are not in it.
+    #[serde(skip)]
+    pub solved_tables: Vec<(Deal, TrickTable)>,
 }
 
 /// C's `%g`: six significant digits, trailing zeros dropped.
@@ -364,10 +404,11 @@ struct State {
     summaries: Vec<Summary>,
 }
 
-/// Runs `script` as dealer would: deals are generated (see [`seed_of`]) until `generate`
-/// deals or `produce` of them meet the condition; the actions run on each produced deal,
-/// printing deals to `out`; the report holds the counts and the summaries. `progress` is
-/// called after every block of deals.
+/// Runs `script` as dealer would: deals are generated (see [`seed_of`]), or taken in order
+/// from the job's [`DealFeed::Given`] deals, until `generate` deals or `produce` of them meet
+/// the condition (or the given deals end); the actions run on each produced deal, printing
+/// deals to `out`; the report holds the counts and the summaries. `progress` is called after
+/// every block of deals.
 ///
 /// # Errors
 /// [`DealerError::Eval`] when an expression cannot be evaluated (division by zero, a function
@@ -455,11 +496,21 @@ pub fn run(
     let name = job.script_name.clone().unwrap_or_else(|| "-".into());
     let date = job.date.clone().unwrap_or_else(today);
     let (mut generated, mut produced, mut rnd, mut solved) = (0u64, 0u64, seed_n, 0u64);
+    // Given deals: skipped, answered from their table; the deals and tables kept.
+    let (mut skipped, mut already_solved) = (0u64, 0u64);
+    let (mut kept, mut solved_tables) = (Vec::new(), Vec::new());
+    let holds = |deal: &Deal| {
+        Seat::ALL.iter().all(|&s| {
+            let m = script.predeal[s.index()];
+            deal.hand(s).mask() & m == m
+        })
+    };
     const BLOCK: usize = 4096;
     let mut buf = vec![seed.board_deal(1); BLOCK];
     let shuffler = Shuffler::new(&seed, predeal.as_ref());
-    // The next piece of the stream, and the deals in a row that missed the predealt lengths.
-    let (mut next_piece, mut misses) = (0u64, 0u64);
+    // The next piece of the stream, the given deals taken so far, and the deals in a row that
+    // missed the predealt lengths.
+    let (mut next_piece, mut drawn, mut misses) = (0u64, 0u64, 0u64);
     let fits = |deal: &Deal| {
         script.predeal_lengths.iter().all(|&(seat, suit, n)| {
             (deal.hand(seat).mask() >> (suit as u32 * 13) & 0x1fff).count_ones() == u32::from(n)
@@ -472,13 +523,33 @@ pub fn run(
             .is_some_and(|c| !c.has_state(&script.definitions));
     'outer: while generated < generate && produced < produce {
         let n = ((generate - generated) as usize).min(BLOCK);
-        // The deals of a block are drawn on all cores, each piece from its own place in the
-        // stream: the same deals whatever the number of threads.
-        buf[..n]
-            .par_chunks_mut(PIECE)
-            .enumerate()
-            .for_each(|(i, piece)| shuffler.fill(next_piece + i as u64, piece));
-        next_piece += n.div_ceil(PIECE) as u64;
+        // The given deals of this block (empty for the stream).
+        let given: &[GivenDeal] = match &job.feed {
+            DealFeed::Stream => {
+                // The deals of a block are drawn on all cores, each piece from its own place
+                // in the stream: the same deals whatever the number of threads.
+                buf[..n]
+                    .par_chunks_mut(PIECE)
+                    .enumerate()
+                    .for_each(|(i, piece)| shuffler.fill(next_piece + i as u64, piece));
+                next_piece += n.div_ceil(PIECE) as u64;
+                &[]
+            }
+            DealFeed::Given(deals) => {
+                let rest = &deals[(drawn as usize).min(deals.len())..];
+                let block = &rest[..n.min(rest.len())];
+                if block.is_empty() {
+                    break;
+                }
+                for (slot, (deal, _)) in buf.iter_mut().zip(block) {
+                    *slot = *deal;
+                }
+                block
+            }
+        };
+        let first_given = drawn;
+        let n = if given.is_empty() { n } else { given.len() };
+        drawn += n as u64;
         // A condition without state (no rnd, no tricks) is tested on all cores; the deals
         // are then taken in order, and an error only counts when its deal is reached.
         let tested: Vec<Result<bool, EvalError>> = match (&script.condition, parallel) {
@@ -492,6 +563,7 @@ pub fn run(
                         table: None,
                         rnd: &mut rnd,
                         solved: &mut solved,
+                        tricks_used: false,
                     };
                     ctx.eval(c).map(|v| v != 0)
                 })
@@ -499,7 +571,13 @@ pub fn run(
             _ => Vec::new(),
         };
         for (j, deal) in buf[..n].iter().enumerate() {
-            if !fits(deal) {
+            let table = given.get(j).and_then(|g| g.1);
+            if !given.is_empty() {
+                if !(holds(deal) && fits(deal)) {
+                    skipped += 1;
+                    continue;
+                }
+            } else if !fits(deal) {
                 misses += 1;
                 if misses >= MAX_MISSES {
                     return Err(DealerError::Predeal(format!(
@@ -513,12 +591,17 @@ pub fn run(
             let mut ctx = Ctx {
                 script,
                 deal: *deal,
-                table: None,
+                table,
                 rnd: &mut rnd,
                 solved: &mut solved,
+                tricks_used: false,
+            };
+            let number = match given.is_empty() {
+                true => generated,
+                false => first_given + j as u64 + 1,
             };
             let wrap = |error| DealerError::Eval {
-                deal: generated,
+                deal: number,
                 error,
             };
             let ok = match (&script.condition, tested.get(j)) {
@@ -527,9 +610,19 @@ pub fn run(
                 (None, _) => true,
             };
             if !ok {
+                settle(
+                    &ctx,
+                    table,
+                    job.keep_solved,
+                    &mut solved_tables,
+                    &mut already_solved,
+                );
                 continue;
             }
             produced += 1;
+            if job.keep_produced {
+                kept.push(*deal);
+            }
             let mut k = 0;
             for a in &actions {
                 match a {
@@ -640,6 +733,13 @@ pub fn run(
                     }
                 }
             }
+            settle(
+                &ctx,
+                table,
+                job.keep_solved,
+                &mut solved_tables,
+                &mut already_solved,
+            );
             if produced >= produce {
                 break 'outer;
             }
@@ -662,7 +762,27 @@ pub fn run(
         seed: seed_n.to_string(),
         seconds: start.elapsed().as_secs_f64(),
         solved,
+        already_solved,
+        skipped,
         summaries: state.summaries,
         verbose: true,
+        kept,
+        solved_tables,
     })
+}
+
+/// After a deal's condition (and actions): counts a given table that `tricks` used, and
+/// keeps a table the deal's evaluation solved when `keep`.
+fn settle(
+    ctx: &Ctx<'_>,
+    given: Option<TrickTable>,
+    keep: bool,
+    solved_tables: &mut Vec<(Deal, TrickTable)>,
+    already_solved: &mut u64,
+) {
+    match (given, ctx.table) {
+        (Some(_), _) if ctx.tricks_used => *already_solved += 1,
+        (None, Some(t)) if keep => solved_tables.push((ctx.deal, t)),
+        _ => {}
+    }
 }

@@ -9,6 +9,8 @@
 pub mod card;
 // The convert workflow: a deal file read through one format, written through others.
 pub mod convert;
+// The dealer workflow: a dealer script over generated, stored or file deals.
+pub mod dealer;
 // The event workflows: new, publish, set-value, make, verify.
 pub mod event;
 // The export workflow: a stored set to files.
