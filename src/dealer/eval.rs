@@ -215,6 +215,20 @@ impl Ctx<'_> {
         self.deal.hand(seat).mask()
     }
 
+    /// The deal's double-dummy table, solved once per deal: `tricks()` and `evalcontract`
+    /// share it.
+    pub fn table(&mut self) -> TrickTable {
+        match self.table {
+            Some(t) => t,
+            None => {
+                let t = crate::dd::solve(&self.deal);
+                *self.solved += 1;
+                self.table = Some(t);
+                t
+            }
+        }
+    }
+
     /// The value of `e` over the deal.
     pub fn eval(&mut self, e: &Expr) -> Result<i64, EvalError> {
         Ok(match e {
@@ -267,15 +281,7 @@ impl Ctx<'_> {
             }
             Expr::HasCard(seat, card) => truth(self.deal.hand(*seat).contains(*card)),
             Expr::Tricks(seat, strain) => {
-                let table = match self.table {
-                    Some(t) => t,
-                    None => {
-                        let t = crate::dd::solve(&self.deal);
-                        *self.solved += 1;
-                        self.table = Some(t);
-                        t
-                    }
-                };
+                let table = self.table();
                 let strain = strain.map_or(Strain::NoTrump, Strain::Trumps);
                 i64::from(table.tricks(*seat, strain))
             }

@@ -45,15 +45,19 @@
 //!   the parser's limits and reversed frequency bounds, all before any deal.
 
 mod eval;
+mod evalcontract;
 mod lexer;
 mod parser;
 mod run;
+mod swap;
 
 pub use eval::{EvalError, cccc, imps, quality, score};
+pub use evalcontract::{EvalContract, STRAINS};
 pub use run::{
     Average, DealerError, DealerJob, DealerProgress, DealerReport, Frequency, Frequency2,
     MAX_MISSES, PrintSeats, Summary, run, seed_of,
 };
+pub use swap::Swapping;
 
 use crate::model::card::{Card, Seat, Suit};
 
@@ -243,7 +247,9 @@ pub enum Action {
     Frequency(Option<String>, Expr, i64, i64),
     /// `frequency ["label"] (expr, low, high, expr2, low2, high2)`.
     Frequency2(Option<String>, Expr, i64, i64, Expr, i64, i64),
-    /// `evalcontract`: parsed, not run (dealer 20211121 aborts on it).
+    /// `evalcontract`: tallies the double-dummy tricks of North and South declaring in every
+    /// strain; dealer's table of average scores is printed at the end (dealer 20211121 aborts
+    /// on it). Arguments in parentheses are parsed and ignored.
     EvalContract,
 }
 
