@@ -85,6 +85,19 @@ pub fn chi2_homogeneity(a: &[f64], b: &[f64]) -> (f64, usize) {
 /// standard errors (dealdex's sample variance for both samples), every frequency table over
 /// the same rows and homogeneous by chi-square at 0.1 %.
 pub fn assert_summaries_agree(name: &str, want: &[ReferSummary], n_ref: f64, got: &[Summary]) {
+    assert_summaries_agree_within(name, want, n_ref, got, 1.0);
+}
+
+/// [`assert_summaries_agree`] for samples of correlated deals (swapping: a deal and its
+/// permutations): the variances are multiplied by `effect` (the design effect, at most the
+/// number of deals a shuffle gives), the chi-square divided by it.
+pub fn assert_summaries_agree_within(
+    name: &str,
+    want: &[ReferSummary],
+    n_ref: f64,
+    got: &[Summary],
+    effect: f64,
+) {
     assert_eq!(want.len(), got.len(), "{name}: the same summaries");
     for (w, got) in want.iter().zip(got) {
         match (w, got) {
@@ -92,7 +105,7 @@ pub fn assert_summaries_agree(name: &str, want: &[ReferSummary], n_ref: f64, got
                 assert_eq!(label, a.label.as_deref().unwrap_or(""), "{name}");
                 let n = a.count as f64;
                 let var = (a.sum_squares / n - a.mean * a.mean).max(1e-12);
-                let se = (var / n + var / n_ref).sqrt();
+                let se = (effect * (var / n + var / n_ref)).sqrt();
                 assert!(
                     (a.mean - mean_ref).abs() <= 4.0 * se + 1e-6,
                     "{name} {label}: {} vs {mean_ref} (se {se})",
@@ -115,6 +128,7 @@ pub fn assert_summaries_agree(name: &str, want: &[ReferSummary], n_ref: f64, got
                 let a: Vec<f64> = got.iter().map(|g| g.1).collect();
                 let b: Vec<f64> = rows.iter().map(|r| r.1).collect();
                 let (chi, df) = chi2_homogeneity(&a, &b);
+                let chi = chi / effect;
                 if df > 0 {
                     assert!(
                         chi < chi2_critical(df),
