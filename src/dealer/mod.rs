@@ -39,7 +39,21 @@
 //!   like dealer 20211121, `printcompact`/`printoneline` print no value for their optional
 //!   expression, and `print(seats)` prints at the end, in the order of the actions.
 //! - `predeal spades(north)==1` is enforced (dealer 20211121 accepts it and ignores it).
-//! - `evalcontract` is parsed and does nothing (dealer 20211121 aborts on it).
+//! - `evalcontract` runs as dealer's source has it ([`EvalContract`]; Debian's 20211121 binary
+//!   aborts on it): for each produced deal the double-dummy tricks of North and of South
+//!   declaring in every strain (one solve per deal, shared with `tricks()`) are tallied, and
+//!   the table of average undoubled scores (`%4d/%4d`, North/South, C's truncating division)
+//!   is printed at the end, in the order of the actions. Its arguments are ignored, as
+//!   dealer ignores them; without deals it prints zeros where dealer divides by zero.
+//! - Swapping (`-2`, `-3`, [`Swapping`]) gives dealer's deals in dealer's order, each counted
+//!   as generated; a predeal (cards or lengths) on a seat that moves is refused
+//!   ([`DealerError::SwapPredeal`]), where dealer 20211121 swaps the predealt hands anyway.
+//! - `-t SECS` stops a run that has produced nothing after SECS seconds (checked after each
+//!   block of deals) and reports it ([`DealerReport::timed_out`]); the CLI prints the report,
+//!   as dealer does, and exits 1 (dealer too).
+//! - `-u` prints the honours in lower case (`akqjt`) as dealer's manual says; Debian's 20211121
+//!   binary accepts `-u` and prints upper case. `printpbn` keeps PBN's upper case.
+//! - An `average` without deals prints `-nan`, as dealer's C `%g` of 0/0.
 //! - Errors: a seat given more than 13 cards, a card predealt twice, an unknown identifier,
 //!   syntax, and also impossible predealt lengths, expressions nested deeper than
 //!   the parser's limits and reversed frequency bounds, all before any deal.
