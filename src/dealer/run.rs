@@ -165,7 +165,7 @@ pub enum Summary {
     Print(PrintSeats),
     /// `evalcontract`: the double-dummy tricks of North and South declaring, tallied; its
     /// text is dealer's table of average scores.
-    EvalContract(EvalContract),
+    EvalContract(Box<EvalContract>),
 }
 
 /// `print(seats)`'s deals: dealer prints them at the end of the run, one seat's hands of
@@ -497,7 +497,7 @@ pub fn run(
                     hands: Vec::new(),
                     lowercase: job.lowercase,
                 })),
-                Action::EvalContract => Some(Summary::EvalContract(EvalContract::default())),
+                Action::EvalContract => Some(Summary::EvalContract(Box::default())),
                 _ => None,
             })
             .collect(),
