@@ -5,13 +5,14 @@ use std::path::PathBuf;
 
 use anyhow::Context;
 use clap::Args;
-use dealdex::dealer::{DealerJob, Script};
+use dealdex::dealer::{DealerJob, Script, Swapping};
 use dealdex::workflow::dealer::{DealerRunJob, DealerSource};
 
-use super::{Text, open_output, render};
+use super::{Text, open_output, progress_bar, render};
 
 #[derive(Args, Debug)]
 #[command(
+    version,
     after_help = "The script is dealer's input language (Debian's dealer 20211121): generate, \
 produce, predeal, condition, action … Deals come from dealdex's seeded stream (SHA-256 of the -s \
 number), not dealer's random stream: -s makes a run reproducible within dealdex.
@@ -27,8 +28,11 @@ solves are stored in the database when there is one: a second run solves nothing
 --store NAME keeps the produced deals as a new set NAME (boards 1, 2, … in the order
 produced) in --db FILE, else in dealdex.db.
 
+-0/-2/-3 swap hands as dealer does (-2: each shuffled deal is followed by the deal with East and West exchanged; -3: by the five other placings of East, South and West); a predeal on a seat that moves is refused. evalcontract prints dealer's table of average scores (double dummy, North and South declaring). -t stops a run that has produced nothing after SECS seconds (the report is printed, exit 1).
+
 Examples:
   dealdex dealer Descr.1c -s 1
+  dealdex dealer Descr.1c -s 1 -3 -m
   echo 'produce 3 condition hcp(north) >= 20' | dealdex dealer - -s 7
   dealdex dealer strong.dei -s 1 -p 100 --store strong
   dealdex dealer tricks.dei --set club --db club.db
@@ -67,6 +71,28 @@ pub struct DealerArgs {
     /// Store the produced deals as a new set NAME (in --db FILE, else dealdex.db).
     #[arg(long, value_name = "NAME")]
     store: Option<String>,
+    /// Print the honours AKQJT as akqjt in the hands (dealer's manual; Debian's dealer
+    /// 20211121 accepts -u and prints upper case). printpbn keeps PBN's upper case.
+    #[arg(short = 'u')]
+    lowercase: bool,
+    /// A progress meter on standard error (deals produced of -p, or generated of -g).
+    #[arg(short = 'm')]
+    meter: bool,
+    /// Stop when no deal has met the condition after SECS seconds: the report is printed and
+    /// the exit status is 1.
+    #[arg(short = 't', value_name = "SECS", value_parser = seconds)]
+    time_limit: Option<std::time::Duration>,
+    /// No swapping: every deal is shuffled (the default).
+    #[arg(short = '0', overrides_with_all = ["swap2", "swap3"])]
+    swap0: bool,
+    /// 2-way swapping: after each shuffled deal, the deal with East's and West's hands
+    /// exchanged (each counts as generated).
+    #[arg(short = '2', overrides_with_all = ["swap0", "swap3"])]
+    swap2: bool,
+    /// 3-way swapping: after each shuffled deal, the five other placings of its East, South
+    /// and West hands (North stays; each counts as generated).
+    #[arg(short = '3', overrides_with_all = ["swap0", "swap2"])]
+    swap3: bool,
 }
 
 pub fn run(a: DealerArgs, json: bool) -> anyhow::Result<()> {
@@ -91,7 +117,34 @@ pub fn run(a: DealerArgs, json: bool) -> anyhow::Result<()> {
         seed: a.seed,
         quiet: a.quiet,
         script_name: Some(name),
+        date: None,
+        swapping: match (a.swap2, a.swap3) {
+            (true, _) => Swapping::TwoWay,
+            (_, true) => Swapping::ThreeWay,
+            _ => Swapping::None,
+        },
+        time_limit: a.time_limit,
+        lowercase: a.lowercase,
         ..DealerJob::default()
+    };
+    // -m: the bar counts produced deals against -p (or the script's produce), else generated
+    // deals against -g.
+    let produce = run.produce.unwrap_or(script.produce_limit());
+    let generate = run.generate.unwrap_or(script.generate_limit());
+    let by_produced = produce != u64::MAX;
+    let bar = match a.meter {
+        true => progress_bar(true, "{bar:40} {percent:>3}% {human_pos}/{human_len} {msg}"),
+        false => indicatif::ProgressBar::hidden(),
+    };
+    bar.set_length(if by_produced { produce } else { generate });
+    let mut on_progress = |p: dealdex::dealer::DealerProgress| {
+        if by_produced {
+            bar.set_position(p.produced);
+            bar.set_message(format!("produced ({} generated)", p.generated));
+        } else {
+            bar.set_position(p.generated);
+            bar.set_message(format!("generated ({} produced)", p.produced));
+        }
     };
     let source = match (&a.deals, &a.set, &a.db) {
         (Some(path), _, _) => DealerSource::File {
@@ -116,11 +169,30 @@ pub fn run(a: DealerArgs, json: bool) -> anyhow::Result<()> {
         store_set: a.store.clone(),
     };
     let mut out = open_output(None)?;
-    let mut report = dealdex::workflow::dealer::run(&job, &mut out, &mut |_| {})?;
+    let result = dealdex::workflow::dealer::run(&job, &mut out, &mut on_progress);
+    bar.finish_and_clear();
+    let mut report = result?;
     if let Some(path) = &a.deals {
         out.flush()?;
         super::print_notes(&path.display(), &report.file_skipped, &report.file_warnings);
     }
     report.run.verbose = !a.verbose;
-    render(&mut out, &report, json, false, Text::Answer)
+    render(&mut out, &report, json, false, Text::Answer)?;
+    if report.run.timed_out {
+        anyhow::bail!(
+            "-t {}: no deal met the condition in that time ({} generated)",
+            a.time_limit.unwrap_or_default().as_secs_f64(),
+            report.run.generated
+        );
+    }
+    Ok(())
+}
+
+/// `-t`'s value: a number of seconds, ≥ 0 and finite (clap exits 2 otherwise).
+fn seconds(s: &str) -> Result<std::time::Duration, String> {
+    let t: f64 = s
+        .parse()
+        .map_err(|_| format!("{s:?} is not a number of seconds"))?;
+    std::time::Duration::try_from_secs_f64(t)
+        .map_err(|_| format!("{s:?} is not a number of seconds (≥ 0)"))
 }

@@ -241,6 +241,21 @@ pub(super) fn hand_value(e: &Expr, deal: &Deal, script: &Script) -> Option<i64> 
 }
 
 impl Ctx<'_> {
+    /// The deal's double-dummy table, solved once per deal: `tricks()` and `evalcontract`
+    /// share it.
+    pub fn table(&mut self) -> TrickTable {
+        self.tricks_used = true;
+        match self.table {
+            Some(t) => t,
+            None => {
+                let t = crate::dd::solve(&self.deal);
+                *self.solved += 1;
+                self.table = Some(t);
+                t
+            }
+        }
+    }
+
     /// The value of `e` over the deal.
     pub fn eval(&mut self, e: &Expr) -> Result<i64, EvalError> {
         Ok(match e {
@@ -278,16 +293,7 @@ impl Ctx<'_> {
                 }
             }
             Expr::Tricks(seat, strain) => {
-                self.tricks_used = true;
-                let table = match self.table {
-                    Some(t) => t,
-                    None => {
-                        let t = crate::dd::solve(&self.deal);
-                        *self.solved += 1;
-                        self.table = Some(t);
-                        t
-                    }
-                };
+                let table = self.table();
                 let strain = strain.map_or(Strain::NoTrump, Strain::Trumps);
                 i64::from(table.tricks(*seat, strain))
             }

@@ -49,21 +49,39 @@
 //!   like dealer 20211121, `printcompact`/`printoneline` print no value for their optional
 //!   expression, and `print(seats)` prints at the end, in the order of the actions.
 //! - `predeal spades(north)==1` is enforced (dealer 20211121 accepts it and ignores it).
-//! - `evalcontract` is parsed and does nothing (dealer 20211121 aborts on it).
+//! - `evalcontract` runs as dealer's source has it ([`EvalContract`]; Debian's 20211121 binary
+//!   aborts on it): for each produced deal the double-dummy tricks of North and of South
+//!   declaring in every strain (one solve per deal, shared with `tricks()`) are tallied, and
+//!   the table of average undoubled scores (`%4d/%4d`, North/South, C's truncating division)
+//!   is printed at the end, in the order of the actions. Its arguments are ignored, as
+//!   dealer ignores them; without deals it prints zeros where dealer divides by zero.
+//! - Swapping (`-2`, `-3`, [`Swapping`]) gives dealer's deals in dealer's order, each counted
+//!   as generated; a predeal (cards or lengths) on a seat that moves is refused
+//!   ([`DealerError::SwapPredeal`]), where dealer 20211121 swaps the predealt hands anyway.
+//! - `-t SECS` stops a run that has produced nothing after SECS seconds (checked after each
+//!   block of deals) and reports it ([`DealerReport::timed_out`]); the CLI prints the report,
+//!   as dealer does, and exits 1 (dealer too).
+//! - `-u` prints the honours in lower case (`akqjt`) as dealer's manual says; Debian's 20211121
+//!   binary accepts `-u` and prints upper case. `printpbn` keeps PBN's upper case.
+//! - An `average` without deals prints `-nan`, as dealer's C `%g` of 0/0.
 //! - Errors: a seat given more than 13 cards, a card predealt twice, an unknown identifier,
 //!   syntax, and also impossible predealt lengths, expressions nested deeper than
 //!   the parser's limits and reversed frequency bounds, all before any deal.
 
 mod eval;
+mod evalcontract;
 mod lexer;
 mod parser;
 mod run;
+mod swap;
 
 pub use eval::{EvalError, cccc, imps, quality, score};
+pub use evalcontract::{EvalContract, STRAINS};
 pub use run::{
     Average, DealFeed, DealerError, DealerJob, DealerProgress, DealerReport, Frequency, Frequency2,
     GivenDeal, MAX_MISSES, PrintSeats, Summary, run, seed_of,
 };
+pub use swap::Swapping;
 
 use crate::model::card::{Card, Seat, Suit};
 
@@ -269,7 +287,9 @@ pub enum Action {
     Frequency(Option<String>, Expr, i64, i64),
     /// `frequency ["label"] (expr, low, high, expr2, low2, high2)`.
     Frequency2(Option<String>, Expr, i64, i64, Expr, i64, i64),
-    /// `evalcontract`: parsed, not run (dealer 20211121 aborts on it).
+    /// `evalcontract`: tallies the double-dummy tricks of North and South declaring in every
+    /// strain; dealer's table of average scores is printed at the end (dealer 20211121 aborts
+    /// on it). Arguments in parentheses are parsed and ignored.
     EvalContract,
 }
 

@@ -2,13 +2,15 @@
 
 use std::fmt;
 use std::io::Write;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use sha2::{Digest, Sha256};
 
 use rayon::prelude::*;
 
 use super::eval::{Ctx, EvalError};
+use super::evalcontract::EvalContract;
+use super::swap::Swapping;
 use super::{Action, EsItem, Script};
 use crate::dd::TrickTable;
 use crate::generation::predeal::Predeal;
@@ -39,6 +41,17 @@ pub struct DealerJob {
     /// Keep the double-dummy tables the run solves in [`DealerReport::solved_tables`] (to
     /// store them, say).
     pub keep_solved: bool,
+    /// `-0`, `-2`, `-3`: after each shuffled deal, the deals made by permuting its East and
+    /// West (or East, South and West) hands, each counted as generated. A predeal or
+    /// predealt length on a seat that moves is refused ([`DealerError::SwapPredeal`]).
+    pub swapping: Swapping,
+    /// `-t`: stop when no deal has met the condition after this long (checked after each
+    /// block of deals); the report says so ([`DealerReport::timed_out`]).
+    pub time_limit: Option<Duration>,
+    /// `-u`: print the honours `AKQJT` as `akqjt` in the hands of `printall`, `printew`,
+    /// `printoneline`, `printcompact` and `print(seats)` (dealer's manual; Debian's dealer
+    /// 20211121 accepts `-u` and changes nothing). `printpbn` keeps PBN's upper case.
+    pub lowercase: bool,
 }
 
 /// A deal given to a run ([`DealFeed::Given`]) with its double-dummy table when one is
@@ -90,6 +103,19 @@ pub enum DealerError {
     /// The predeal could not be set up.
     #[error("predeal: {0}")]
     Predeal(String),
+    /// Swapping (`-2`, `-3`) would move a predealt hand (dealer 20211121 swaps it anyway and
+    /// breaks the predeal).
+    #[error(
+        "{flag} moves {seat}'s hand, which has predealt cards or lengths: predeal only seats that stay (North{also})"
+    )]
+    SwapPredeal {
+        /// `-2` or `-3`.
+        flag: &'static str,
+        /// The predealt seat that moves.
+        seat: &'static str,
+        /// `" and South"` for `-2`, else empty.
+        also: &'static str,
+    },
 }
 
 impl crate::Classify for DealerError {
@@ -165,6 +191,9 @@ pub enum Summary {
     Frequency2(Frequency2),
     /// `print(seats)`: the produced deals, printed at the end a seat at a time.
     Print(PrintSeats),
+    /// `evalcontract`: the double-dummy tricks of North and South declaring, tallied; its
+    /// text is dealer's table of average scores.
+    EvalContract(Box<EvalContract>),
 }
 
 /// `print(seats)`'s deals: dealer prints them at the end of the run, one seat's hands of
@@ -178,6 +207,9 @@ pub struct PrintSeats {
     /// The deals themselves, for the text.
     #[serde(skip)]
     pub hands: Vec<Deal>,
+    /// `-u`: the honours in lower case in the text.
+    #[serde(skip)]
+    pub lowercase: bool,
 }
 
 /// The report of a run: dealer's closing lines and the summaries.
@@ -201,6 +233,8 @@ pub struct DealerReport {
     pub skipped: u64,
     /// The averages and frequency tables, in the order of the actions.
     pub summaries: Vec<Summary>,
+    /// True when `-t`'s time ran out before any deal met the condition.
+    pub timed_out: bool,
     /// False with `-v`: the closing lines (`Generated …`) are not printed.
     #[serde(skip)]
     pub verbose: bool,
@@ -248,6 +282,11 @@ impl fmt::Display for DealerReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for s in &self.summaries {
             match s {
+                // dealer prints C's `%g` of 0/0 without deals.
+                Summary::Average(a) if a.count == 0 => match &a.label {
+                    Some(l) => writeln!(f, "{l}: -nan")?,
+                    None => writeln!(f, "-nan")?,
+                },
                 Summary::Average(a) => match &a.label {
                     Some(l) => writeln!(f, "{l}: {}", format_g(a.mean))?,
                     None => writeln!(f, "{}", format_g(a.mean))?,
@@ -304,12 +343,13 @@ impl fmt::Display for DealerReport {
                             }
                             writeln!(f)?;
                             let hands: Vec<Hand> = chunk.iter().map(|d| d.hand(seat)).collect();
-                            f.write_str(&columns(&hands))?;
+                            f.write_str(&cased(columns(&hands), p.lowercase))?;
                             writeln!(f)?;
                         }
                         write!(f, "\x0c")?;
                     }
                 }
+                Summary::EvalContract(e) => write!(f, "{e}")?,
             }
         }
         if self.verbose {
@@ -361,21 +401,26 @@ fn columns(hands: &[Hand]) -> String {
     text
 }
 
+/// `text` with the honours `AKQJT` in lower case when `lower` (`-u`): for hands' text only.
+fn cased(text: String, lower: bool) -> String {
+    if lower {
+        text.to_ascii_lowercase()
+    } else {
+        text
+    }
+}
+
 /// The hands of `seats` in `deal`.
 fn hands_of(deal: &Deal, seats: &[Seat]) -> Vec<Hand> {
     seats.iter().map(|&s| deal.hand(s)).collect()
 }
 
 /// The four hands as printoneline and printcompact show them: `n AKQ.T9..AKQJT9876`, each
-/// seat's hand followed by `sep`.
-fn write_hands(out: &mut dyn Write, deal: &Deal, sep: &str) -> std::io::Result<()> {
+/// seat's hand followed by `sep` (`akq.t9..akqjt9876` when `lower`).
+fn write_hands(out: &mut dyn Write, deal: &Deal, sep: &str, lower: bool) -> std::io::Result<()> {
     for s in Seat::ALL {
-        write!(
-            out,
-            "{} {}{sep}",
-            s.letter().to_ascii_lowercase(),
-            deal.hand(s)
-        )?;
+        let hand = cased(deal.hand(s).to_string(), lower);
+        write!(out, "{} {hand}{sep}", s.letter().to_ascii_lowercase())?;
     }
     Ok(())
 }
@@ -446,6 +491,17 @@ pub fn run(
     } else {
         None
     };
+    // Swapping moves whole hands: a predeal on a seat that moves would not hold.
+    for &seat in job.swapping.moved() {
+        if script.predeal[seat.index()] != 0 || script.predeal_lengths.iter().any(|l| l.0 == seat) {
+            let two = job.swapping == Swapping::TwoWay;
+            return Err(DealerError::SwapPredeal {
+                flag: if two { "-2" } else { "-3" },
+                seat: seat.name(),
+                also: if two { " and South" } else { "" },
+            });
+        }
+    }
     let mut state = State {
         summaries: script
             .actions
@@ -483,7 +539,9 @@ pub fn run(
                     seats: seats.iter().map(|s| s.letter()).collect(),
                     deals: Vec::new(),
                     hands: Vec::new(),
+                    lowercase: job.lowercase,
                 })),
+                Action::EvalContract => Some(Summary::EvalContract(Box::default())),
                 _ => None,
             })
             .collect(),
@@ -505,6 +563,7 @@ pub fn run(
             deal.hand(s).mask() & m == m
         })
     };
+    let mut timed_out = false;
     const BLOCK: usize = 4096;
     let mut buf = vec![seed.board_deal(1); BLOCK];
     let shuffler = Shuffler::new(&seed, predeal.as_ref());
@@ -522,17 +581,31 @@ pub fn run(
             .as_ref()
             .is_some_and(|c| !c.has_state(&script.definitions));
     'outer: while generated < generate && produced < produce {
+        if let Some(limit) = job.time_limit
+            && produced == 0
+            && start.elapsed() >= limit
+        {
+            timed_out = true;
+            break;
+        }
         let n = ((generate - generated) as usize).min(BLOCK);
         // The given deals of this block (empty for the stream).
+        let mut stream_n = n;
         let given: &[GivenDeal] = match &job.feed {
             DealFeed::Stream => {
+                // Swapping (-2, -3): a block ends on a whole group of deals (but at
+                // `generate`), and one deal of each group is drawn.
+                let wanted = job.swapping.whole(n, generate - generated <= BLOCK as u64);
+                let shuffles = job.swapping.shuffles(wanted);
                 // The deals of a block are drawn on all cores, each piece from its own place
                 // in the stream: the same deals whatever the number of threads.
-                buf[..n]
+                buf[..shuffles]
                     .par_chunks_mut(PIECE)
                     .enumerate()
                     .for_each(|(i, piece)| shuffler.fill(next_piece + i as u64, piece));
-                next_piece += n.div_ceil(PIECE) as u64;
+                next_piece += shuffles.div_ceil(PIECE) as u64;
+                // Swapping: the shuffled deals, each followed by its permutations.
+                stream_n = job.swapping.expand(&mut buf[..wanted], shuffles);
                 &[]
             }
             DealFeed::Given(deals) => {
@@ -548,7 +621,11 @@ pub fn run(
             }
         };
         let first_given = drawn;
-        let n = if given.is_empty() { n } else { given.len() };
+        let n = if given.is_empty() {
+            stream_n
+        } else {
+            given.len()
+        };
         drawn += n as u64;
         // A condition without state (no rnd, no tricks) is tested on all cores; the deals
         // are then taken in order, and an error only counts when its deal is reached.
@@ -628,21 +705,21 @@ pub fn run(
                 match a {
                     Action::PrintAll => {
                         writeln!(out, "{:4}.", produced)?;
-                        out.write_all(columns(&hands_of(deal, &Seat::ALL)).as_bytes())?;
+                        let text = cased(columns(&hands_of(deal, &Seat::ALL)), job.lowercase);
+                        out.write_all(text.as_bytes())?;
                         writeln!(out)?;
                     }
                     Action::PrintEw => {
-                        out.write_all(
-                            columns(&hands_of(deal, &[Seat::West, Seat::East])).as_bytes(),
-                        )?;
+                        let hands = hands_of(deal, &[Seat::West, Seat::East]);
+                        out.write_all(cased(columns(&hands), job.lowercase).as_bytes())?;
                         writeln!(out)?;
                     }
                     // One line (`n AKQ.… e … `), or a line a hand.
                     Action::PrintOneLine(_) => {
-                        write_hands(out, deal, " ")?;
+                        write_hands(out, deal, " ", job.lowercase)?;
                         writeln!(out)?;
                     }
-                    Action::PrintCompact(_) => write_hands(out, deal, "\n")?,
+                    Action::PrintCompact(_) => write_hands(out, deal, "\n", job.lowercase)?,
                     Action::PrintPbn if !job.quiet => {
                         let dealer = script
                             .dealer
@@ -682,7 +759,14 @@ pub fn run(
                         }
                         k += 1;
                     }
-                    Action::PrintPbn | Action::EvalContract => {}
+                    Action::EvalContract => {
+                        let table = ctx.table();
+                        if let Summary::EvalContract(e) = &mut state.summaries[k] {
+                            e.add(&table);
+                        }
+                        k += 1;
+                    }
+                    Action::PrintPbn => {}
                     Action::PrintEs(items) => {
                         for it in items {
                             match it {
@@ -765,6 +849,7 @@ pub fn run(
         already_solved,
         skipped,
         summaries: state.summaries,
+        timed_out,
         verbose: true,
         kept,
         solved_tables,

@@ -188,9 +188,9 @@ impl Shuffler {
                 *x = rng.next_u64();
             }
             let (first, len) = (usize::from(b.first), usize::from(b.len));
-            for t in first..first + len {
+            for (t, lane_picks) in picks.iter_mut().enumerate().skip(first).take(len) {
                 let n = m - t as u64;
-                for (x, pick) in r.iter_mut().zip(&mut picks[t]) {
+                for (x, pick) in r.iter_mut().zip(lane_picks) {
                     // r·n as a 70-bit number, from two 32×32-bit products (which vectorize).
                     let lo = (*x & 0xffff_ffff) * n;
                     let hi = (*x >> 32) * n + (lo >> 32);

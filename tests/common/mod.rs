@@ -6,6 +6,8 @@ use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
 
+pub mod dealer;
+
 /// The dealdex binary built for these tests, run in `dir`.
 pub fn dealdex(dir: &Path) -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_dealdex"));

@@ -1,6 +1,7 @@
 //! The slow integration tests, apart from the fast ones of `tests/it/`: double-dummy solving
 //! (the DDS comparison of `dd`, `dealdex solve` in `cli_solve`), the Spark jobs (`spark`) and
-//! the rendering check of printable hand records (`records_render`). `cargo test --test slow`
+//! the rendering check of printable hand records (`records_render`), Debian's dealer run live
+//! beside `dealdex dealer` (`dealer_live`). `cargo test --test slow`
 //! runs them. `dd`'s comparison with DDS solves 20 of its 200 boards unless
 //! `DEALDEX_FULL_TESTS=1` (`.ci/run` sets it).
 
@@ -9,5 +10,6 @@ mod common;
 
 mod cli_solve;
 mod dd;
+mod dealer_live;
 mod records_render;
 mod spark;
