@@ -68,6 +68,7 @@
 //!   syntax, and also impossible predealt lengths, expressions nested deeper than
 //!   the parser's limits and reversed frequency bounds, all before any deal.
 
+mod compile;
 mod eval;
 mod evalcontract;
 mod lexer;
@@ -229,6 +230,20 @@ impl Expr {
         match self {
             Expr::Rnd(_) | Expr::Tricks(..) => true,
             Expr::Var(k) => definitions.get(*k).is_none_or(|(_, e)| any(e)),
+            Expr::Not(a) | Expr::Neg(a) | Expr::Imps(a) | Expr::Score(_, _, a) => any(a),
+            Expr::Bin(_, a, b) => any(a) || any(b),
+            Expr::Cond(c, a, b) => any(c) || any(a) || any(b),
+            _ => false,
+        }
+    }
+
+    /// True when the expression (or a definition it names, in `definitions`) uses `rnd`,
+    /// which draws from the run's one sequence.
+    pub fn uses_rnd(&self, definitions: &[(String, Expr)]) -> bool {
+        let any = |e: &Expr| e.uses_rnd(definitions);
+        match self {
+            Expr::Rnd(_) => true,
+            Expr::Var(k) => definitions.get(*k).is_some_and(|(_, e)| any(e)),
             Expr::Not(a) | Expr::Neg(a) | Expr::Imps(a) | Expr::Score(_, _, a) => any(a),
             Expr::Bin(_, a, b) => any(a) || any(b),
             Expr::Cond(c, a, b) => any(c) || any(a) || any(b),

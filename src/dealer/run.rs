@@ -8,6 +8,7 @@ use sha2::{Digest, Sha256};
 
 use rayon::prelude::*;
 
+use super::compile::{cheap_first, compile};
 use super::eval::{Ctx, EvalError};
 use super::evalcontract::EvalContract;
 use super::swap::Swapping;
@@ -575,11 +576,10 @@ pub fn run(
             (deal.hand(seat).mask() >> (suit as u32 * 13) & 0x1fff).count_ones() == u32::from(n)
         })
     };
-    let parallel = script.predeal_lengths.is_empty()
-        && script
-            .condition
-            .as_ref()
-            .is_some_and(|c| !c.has_state(&script.definitions));
+    // The condition with `tricks` tried last, and compiled when it has no state (no rnd, no
+    // tricks): then it is tested on all cores.
+    let condition = script.condition.as_ref().map(|c| cheap_first(c, script));
+    let kernel = condition.as_ref().and_then(|c| compile(c, script));
     'outer: while generated < generate && produced < produce {
         if let Some(limit) = job.time_limit
             && produced == 0
@@ -629,23 +629,9 @@ pub fn run(
         drawn += n as u64;
         // A condition without state (no rnd, no tricks) is tested on all cores; the deals
         // are then taken in order, and an error only counts when its deal is reached.
-        let tested: Vec<Result<bool, EvalError>> = match (&script.condition, parallel) {
-            (Some(c), true) => buf[..n]
-                .par_iter()
-                .map(|deal| {
-                    let (mut rnd, mut solved) = (0u64, 0u64);
-                    let mut ctx = Ctx {
-                        script,
-                        deal: *deal,
-                        table: None,
-                        rnd: &mut rnd,
-                        solved: &mut solved,
-                        tricks_used: false,
-                    };
-                    ctx.eval(c).map(|v| v != 0)
-                })
-                .collect(),
-            _ => Vec::new(),
+        let tested: Vec<Result<bool, EvalError>> = match &kernel {
+            Some(k) => buf[..n].par_iter().map(|d| k(d).map(|v| v != 0)).collect(),
+            None => Vec::new(),
         };
         for (j, deal) in buf[..n].iter().enumerate() {
             let table = given.get(j).and_then(|g| g.1);
@@ -681,7 +667,7 @@ pub fn run(
                 deal: number,
                 error,
             };
-            let ok = match (&script.condition, tested.get(j)) {
+            let ok = match (&condition, tested.get(j)) {
                 (Some(_), Some(t)) => t.clone().map_err(wrap)?,
                 (Some(c), None) => ctx.eval(c).map_err(wrap)? != 0,
                 (None, _) => true,
