@@ -14,8 +14,9 @@ use super::{Text, open_output, progress_bar, render};
 #[command(
     version,
     after_help = "The script is dealer's input language (Debian's dealer 20211121): generate, \
-produce, predeal, condition, action … Deals come from dealdex's seeded stream (SHA-256 of the -s \
-number), not dealer's random stream: -s makes a run reproducible within dealdex.
+produce, predeal, condition, action … Deals come from dealdex's simulation stream (seeded shuffles, \
+drawn on all cores), not dealer's random stream: -s makes a run reproducible within dealdex, on any \
+machine and any number of threads.
 
 Given deals instead of generated ones: --set NAME (a stored set, board order), --db FILE
 alone (every deal stored there, key order) or --deals FILE (a deal file of any format dealdex

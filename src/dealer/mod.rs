@@ -30,8 +30,17 @@
 //! - `cccc` and `quality` are Kaplan and Rubens' counts ×100, equal to dealer's.
 //!
 //! # Running, and where it differs from Debian's dealer 20211121
-//! - Deals come from dealdex's seeded stream ([`seed_of`]: `-s N` → a [`Seed`](crate::Seed)),
-//!   not dealer's random generator: a seed reproduces a run within dealdex only.
+//! - Deals come from dealdex's simulation stream: seeded shuffles
+//!   ([`Shuffler`](crate::shuffle::Shuffler), dealing around the predealt cards; [`seed_of`]:
+//!   `-s N` → a [`Seed`](crate::Seed)), not dealer's random generator, and not the numbered
+//!   stream of `generate` (which tournament sets keep): a seed reproduces a run within
+//!   dealdex, on any machine and any number of threads.
+//! - Speed: deals are drawn on all cores in pieces of 512; a condition without `rnd` or
+//!   `tricks` is compiled once into kernels (the query language's `features::hcp` under the
+//!   default `pointcount`, suit lengths by bit count, constants folded into comparisons) and
+//!   tested on all cores, the deals then taken in order; in `&&` and `||` an operand with
+//!   `tricks` is tried after a state-free one, so the solver runs only for the deals the other
+//!   terms let through ([`DealerReport::solved`] counts its calls).
 //! - Or from given deals ([`DealFeed::Given`], in [`DealerJob::feed`]): a stored set, every
 //!   stored deal or a deal file, read by the dealer workflow
 //!   ([`crate::workflow::dealer`], `dealdex dealer --set/--db/--deals`). They are taken in
