@@ -8,7 +8,7 @@ use sha2::{Digest, Sha256};
 
 use rayon::prelude::*;
 
-use super::compile::{cheap_first, compile};
+use super::compile::{Kernel, cheap_first, compile};
 use super::eval::{Ctx, EvalError};
 use super::evalcontract::EvalContract;
 use super::swap::Swapping;
@@ -450,6 +450,28 @@ struct State {
     summaries: Vec<Summary>,
 }
 
+/// What a compiled condition said of a deal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Verdict {
+    /// False (zero).
+    Fail,
+    /// True (non-zero).
+    Pass,
+    /// An evaluation error, raised when the deal is reached.
+    Error,
+}
+
+/// Tests `deals` with the compiled condition `k`, a verdict for each.
+fn test(k: &Kernel, deals: &[Deal], verdicts: &mut [Verdict]) {
+    for (d, v) in deals.iter().zip(verdicts) {
+        *v = match k(d) {
+            Ok(0) => Verdict::Fail,
+            Ok(_) => Verdict::Pass,
+            Err(_) => Verdict::Error,
+        };
+    }
+}
+
 /// Runs `script` as dealer would: deals are generated (see [`seed_of`]), or taken in order
 /// from the job's [`DealFeed::Given`] deals, until `generate` deals or `produce` of them meet
 /// the condition (or the given deals end); the actions run on each produced deal, printing
@@ -565,8 +587,17 @@ pub fn run(
         })
     };
     let mut timed_out = false;
+    // The condition with `tricks` tried last, and compiled when it has no state (no rnd, no
+    // tricks): then it is tested on all cores.
+    let condition = script.condition.as_ref().map(|c| cheap_first(c, script));
+    let kernel = condition.as_ref().and_then(|c| compile(c, script));
+    // Deals a block holds: more when a compiled condition tests them on all cores (fewer
+    // hand-overs between threads), fewer when each deal is tested in turn.
     const BLOCK: usize = 4096;
-    let mut buf = vec![seed.board_deal(1); BLOCK];
+    let block = if kernel.is_some() { 8 * BLOCK } else { BLOCK };
+    let mut buf = vec![seed.board_deal(1); block];
+    // Each deal's verdict when the compiled condition tested it on all cores.
+    let mut verdicts = vec![Verdict::Fail; block];
     let shuffler = Shuffler::new(&seed, predeal.as_ref());
     // The next piece of the stream, the given deals taken so far, and the deals in a row that
     // missed the predealt lengths.
@@ -576,10 +607,6 @@ pub fn run(
             (deal.hand(seat).mask() >> (suit as u32 * 13) & 0x1fff).count_ones() == u32::from(n)
         })
     };
-    // The condition with `tricks` tried last, and compiled when it has no state (no rnd, no
-    // tricks): then it is tested on all cores.
-    let condition = script.condition.as_ref().map(|c| cheap_first(c, script));
-    let kernel = condition.as_ref().and_then(|c| compile(c, script));
     'outer: while generated < generate && produced < produce {
         if let Some(limit) = job.time_limit
             && produced == 0
@@ -588,21 +615,29 @@ pub fn run(
             timed_out = true;
             break;
         }
-        let n = ((generate - generated) as usize).min(BLOCK);
+        let n = ((generate - generated) as usize).min(block);
         // The given deals of this block (empty for the stream).
         let mut stream_n = n;
         let given: &[GivenDeal] = match &job.feed {
             DealFeed::Stream => {
                 // Swapping (-2, -3): a block ends on a whole group of deals (but at
                 // `generate`), and one deal of each group is drawn.
-                let wanted = job.swapping.whole(n, generate - generated <= BLOCK as u64);
+                let wanted = job.swapping.whole(n, generate - generated <= block as u64);
                 let shuffles = job.swapping.shuffles(wanted);
                 // The deals of a block are drawn on all cores, each piece from its own place
                 // in the stream: the same deals whatever the number of threads.
+                // Without swapping, a compiled condition tests each piece as it is drawn.
+                let test_now = job.swapping == Swapping::None;
                 buf[..shuffles]
                     .par_chunks_mut(PIECE)
+                    .zip(verdicts[..shuffles].par_chunks_mut(PIECE))
                     .enumerate()
-                    .for_each(|(i, piece)| shuffler.fill(next_piece + i as u64, piece));
+                    .for_each(|(i, (piece, verdicts))| {
+                        shuffler.fill(next_piece + i as u64, piece);
+                        if let (Some(k), true) = (&kernel, test_now) {
+                            test(k, piece, verdicts);
+                        }
+                    });
                 next_piece += shuffles.div_ceil(PIECE) as u64;
                 // Swapping: the shuffled deals, each followed by its permutations.
                 stream_n = job.swapping.expand(&mut buf[..wanted], shuffles);
@@ -627,14 +662,36 @@ pub fn run(
             given.len()
         };
         drawn += n as u64;
-        // A condition without state (no rnd, no tricks) is tested on all cores; the deals
-        // are then taken in order, and an error only counts when its deal is reached.
-        let tested: Vec<Result<bool, EvalError>> = match &kernel {
-            Some(k) => buf[..n].par_iter().map(|d| k(d).map(|v| v != 0)).collect(),
-            None => Vec::new(),
-        };
-        for (j, deal) in buf[..n].iter().enumerate() {
-            let table = given.get(j).and_then(|g| g.1);
+        // A condition without state (no rnd, no tricks) is tested on all cores (as the deals
+        // were drawn, or here); the deals are then taken in order, and an error only counts
+        // when its deal is reached.
+        if let Some(k) = &kernel
+            && !(given.is_empty() && job.swapping == Swapping::None)
+        {
+            buf[..n]
+                .par_chunks(PIECE)
+                .zip(verdicts[..n].par_chunks_mut(PIECE))
+                .for_each(|(deals, verdicts)| test(k, deals, verdicts));
+        }
+        // Deals the compiled condition refused are only counted.
+        let count_only = kernel.is_some() && given.is_empty() && script.predeal_lengths.is_empty();
+        let mut j = 0;
+        while j < n {
+            if count_only {
+                let refused = verdicts[j..n]
+                    .iter()
+                    .position(|&v| v != Verdict::Fail)
+                    .unwrap_or(n - j);
+                generated += refused as u64;
+                j += refused;
+                if j == n {
+                    break;
+                }
+            }
+            let deal = &buf[j];
+            let verdict = verdicts[j];
+            j += 1;
+            let table = given.get(j - 1).and_then(|g| g.1);
             if !given.is_empty() {
                 if !(holds(deal) && fits(deal)) {
                     skipped += 1;
@@ -661,14 +718,19 @@ pub fn run(
             };
             let number = match given.is_empty() {
                 true => generated,
-                false => first_given + j as u64 + 1,
+                false => first_given + j as u64,
             };
             let wrap = |error| DealerError::Eval {
                 deal: number,
                 error,
             };
-            let ok = match (&condition, tested.get(j)) {
-                (Some(_), Some(t)) => t.clone().map_err(wrap)?,
+            let ok = match (&condition, &kernel) {
+                (Some(_), Some(k)) => match verdict {
+                    Verdict::Pass => true,
+                    Verdict::Fail => false,
+                    // The kernel again, for its error.
+                    Verdict::Error => k(deal).map_err(wrap)? != 0,
+                },
                 (Some(c), None) => ctx.eval(c).map_err(wrap)? != 0,
                 (None, _) => true,
             };
