@@ -74,6 +74,25 @@ fn kernel<'a>(e: &'a Expr, script: &'a Script) -> Kernel<'a> {
             let (seat, only) = (*seat, suit_mask(Some(*suit)));
             Box::new(move |d| Ok(i64::from((d.hand(seat).mask() & only).count_ones())))
         }
+        Expr::Shape(seat, set) => {
+            let seat = *seat;
+            Box::new(move |d| {
+                let [s, h, di, _] = features::suit_lengths(d.hand(seat));
+                Ok(i64::from(set.contains(
+                    u32::from(s),
+                    u32::from(h),
+                    u32::from(di),
+                )))
+            })
+        }
+        Expr::Control(seat, None) => {
+            let seat = *seat;
+            Box::new(move |d| Ok(i64::from(features::controls(d.hand(seat)))))
+        }
+        Expr::HasCard(seat, card) => {
+            let (seat, card) = (*seat, *card);
+            Box::new(move |d| Ok(i64::from(d.hand(seat).contains(card))))
+        }
         Expr::Score(vul, c, t) => {
             let (vul, c, t) = (*vul, *c, k(t));
             Box::new(move |d| Ok(score(vul, c.level, c.strain, t(d)?)))

@@ -12,7 +12,7 @@ use super::compile::{Kernel, cheap_first, compile};
 use super::eval::{Ctx, EvalError};
 use super::evalcontract::EvalContract;
 use super::swap::Swapping;
-use super::{Action, EsItem, Script};
+use super::{Action, EsItem, Expr, Script};
 use crate::dd::TrickTable;
 use crate::generation::predeal::Predeal;
 use crate::generation::shuffle::{PIECE, Shuffler};
@@ -450,6 +450,14 @@ struct State {
     summaries: Vec<Summary>,
 }
 
+/// The value of `e` over the context's deal: by its kernel `k` when it has one.
+fn value(k: &Option<Kernel>, ctx: &mut Ctx, e: &Expr) -> Result<i64, EvalError> {
+    match k {
+        Some(k) => k(&ctx.deal),
+        None => ctx.eval(e),
+    }
+}
+
 /// What a compiled condition said of a deal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Verdict {
@@ -591,6 +599,15 @@ pub fn run(
     // tricks): then it is tested on all cores.
     let condition = script.condition.as_ref().map(|c| cheap_first(c, script));
     let kernel = condition.as_ref().and_then(|c| compile(c, script));
+    // The expressions of average and frequency, compiled where they have no state.
+    let action_kernels: Vec<[Option<Kernel>; 2]> = actions
+        .iter()
+        .map(|a| match a {
+            Action::Average(_, e) | Action::Frequency(_, e, ..) => [compile(e, script), None],
+            Action::Frequency2(_, e, _, _, e2, ..) => [compile(e, script), compile(e2, script)],
+            _ => [None, None],
+        })
+        .collect();
     // Deals a block holds: more when a compiled condition tests them on all cores (fewer
     // hand-overs between threads), fewer when each deal is tested in turn.
     const BLOCK: usize = 4096;
@@ -749,7 +766,7 @@ pub fn run(
                 kept.push(*deal);
             }
             let mut k = 0;
-            for a in &actions {
+            for (a, ks) in actions.iter().zip(&action_kernels) {
                 match a {
                     Action::PrintAll => {
                         writeln!(out, "{:4}.", produced)?;
@@ -825,7 +842,7 @@ pub fn run(
                         }
                     }
                     Action::Average(_, e) => {
-                        let v = ctx.eval(e).map_err(wrap)?;
+                        let v = value(&ks[0], &mut ctx, e).map_err(wrap)?;
                         if let Summary::Average(a) = &mut state.summaries[k] {
                             a.count += 1;
                             a.sum = a.sum.wrapping_add(v);
@@ -834,7 +851,7 @@ pub fn run(
                         k += 1;
                     }
                     Action::Frequency(_, e, ..) => {
-                        let v = ctx.eval(e).map_err(wrap)?;
+                        let v = value(&ks[0], &mut ctx, e).map_err(wrap)?;
                         if let Summary::Frequency(q) = &mut state.summaries[k] {
                             if v < q.low {
                                 q.below += 1;
@@ -847,8 +864,8 @@ pub fn run(
                         k += 1;
                     }
                     Action::Frequency2(_, e, lo, hi, e2, lo2, hi2) => {
-                        let v = ctx.eval(e).map_err(wrap)?;
-                        let w = ctx.eval(e2).map_err(wrap)?;
+                        let v = value(&ks[0], &mut ctx, e).map_err(wrap)?;
+                        let w = value(&ks[1], &mut ctx, e2).map_err(wrap)?;
                         let cell = |v: i64, lo: i64, hi: i64| {
                             if v < lo {
                                 0
