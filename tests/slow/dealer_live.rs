@@ -2,8 +2,8 @@
 //! run live on the same scripts: statistics (averages within 4 standard errors, frequency
 //! tables by chi-square at 0.1 %, acceptance rates) of Debian's example scripts and of
 //! dealdex's own, with and without swapping; every print action byte for byte on the same deals
-//! (each deal predealt in full in both programs, which fixes it); `-3`'s order of the swapped
-//! deals. `.ci/run` installs the package and sets `DEALDEX_DEALER_TESTS=required`, so there
+//! (each deal predealt in full in both programs, which fixes it, and dealer's own
+//! `printoneline` deals fed to `dealdex dealer --deals`); `-3`'s order of the swapped deals. `.ci/run` installs the package and sets `DEALDEX_DEALER_TESTS=required`, so there
 //! these tests fail rather than skip when the binary is missing; elsewhere they skip with a
 //! note.
 
@@ -273,4 +273,50 @@ fn swapping_order_is_debians_live() {
             }
         }
     }
+}
+
+/// dealer's own deals fed to `dealdex dealer --deals`: Debian's dealer writes 300 deals with
+/// `printoneline` (no condition), then runs a script with a condition and every print action
+/// and summary over the same seed's deals; dealdex runs the script over the oneline file and
+/// prints the same bytes (the same deals produced, in the same order, laid out alike).
+#[test]
+fn dealers_deals_through_dealdex_give_dealers_bytes_live() {
+    if !have_dealer() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    std::fs::write(
+        dir.join("all.dei"),
+        "generate 300\nproduce 300\naction printoneline\n",
+    )
+    .unwrap();
+    let oneline = debian(dir, &["-v", "-s", "11", "all.dei"]);
+    assert_eq!(oneline.lines().count(), 300, "{oneline}");
+    std::fs::write(dir.join("deals.oneline"), &oneline).unwrap();
+    let script = "generate 300\nproduce 300\n\
+                  condition hcp(north) + hcp(south) >= 24 && shape(north, any 4333 + any 4432 + any 5332)\n\
+                  action printall, printew, printoneline, printcompact, printpbn, print(east, south),\n\
+                  printes(hcp(north), \" \", cccc(south), \" \", loser(east), \\n),\n\
+                  average \"ns\" hcp(north) + hcp(south),\n\
+                  frequency \"n\" (hcp(north), 10, 20),\n\
+                  frequency \"2d\" (spades(north), 2, 5, hearts(south), 1, 6)\n";
+    std::fs::write(dir.join("ns.dei"), script).unwrap();
+    let theirs = debian(dir, &["-v", "-s", "11", "ns.dei"]);
+    let out = dealdex(dir)
+        .args([
+            "dealer",
+            "-v",
+            "-s",
+            "11",
+            "ns.dei",
+            "--deals",
+            "deals.oneline",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", crate::common::stderr(&out));
+    let ours = String::from_utf8(out.stdout).unwrap();
+    assert!(theirs.matches("[Deal \"N:").count() > 3, "{theirs}");
+    assert_eq!(ours, theirs);
 }
