@@ -235,45 +235,39 @@ impl Expr {
     /// which draws from one sequence, or `tricks`, whose table a deal's actions reuse: such
     /// a condition is tested deal after deal, not on all cores.
     pub fn has_state(&self, definitions: &[(String, Expr)]) -> bool {
-        let any = |e: &Expr| e.has_state(definitions);
-        match self {
-            Expr::Rnd(_) | Expr::Tricks(..) => true,
-            Expr::Var(k) => definitions.get(*k).is_none_or(|(_, e)| any(e)),
-            Expr::Not(a) | Expr::Neg(a) | Expr::Imps(a) | Expr::Score(_, _, a) => any(a),
-            Expr::Bin(_, a, b) => any(a) || any(b),
-            Expr::Cond(c, a, b) => any(c) || any(a) || any(b),
-            _ => false,
-        }
+        self.mentions(definitions, &|e| {
+            matches!(e, Expr::Rnd(_) | Expr::Tricks(..))
+        })
     }
 
     /// True when the expression (or a definition it names, in `definitions`) uses `rnd`,
     /// which draws from the run's one sequence.
     pub fn uses_rnd(&self, definitions: &[(String, Expr)]) -> bool {
-        let any = |e: &Expr| e.uses_rnd(definitions);
-        match self {
-            Expr::Rnd(_) => true,
-            Expr::Var(k) => definitions.get(*k).is_some_and(|(_, e)| any(e)),
-            Expr::Not(a) | Expr::Neg(a) | Expr::Imps(a) | Expr::Score(_, _, a) => any(a),
-            Expr::Bin(_, a, b) => any(a) || any(b),
-            Expr::Cond(c, a, b) => any(c) || any(a) || any(b),
-            _ => false,
-        }
+        self.mentions(definitions, &|e| matches!(e, Expr::Rnd(_)))
     }
 
     /// True when the expression (or a definition it names, in `definitions`) uses
     /// `tricks`, which needs the deal's double-dummy table.
     pub fn uses_tricks(&self, definitions: &[(String, Expr)]) -> bool {
-        let any = |e: &Expr| e.uses_tricks(definitions);
-        match self {
-            Expr::Tricks(..) => true,
-            Expr::Var(k) => definitions.get(*k).is_some_and(|(_, e)| any(e)),
-            Expr::Not(a) | Expr::Neg(a) | Expr::Imps(a) | Expr::Rnd(a) | Expr::Score(_, _, a) => {
-                any(a)
+        self.mentions(definitions, &|e| matches!(e, Expr::Tricks(..)))
+    }
+
+    /// True when `found` holds for the expression or one inside it (through the definitions
+    /// it names; an identifier without a definition counts as found).
+    fn mentions(&self, definitions: &[(String, Expr)], found: &dyn Fn(&Expr) -> bool) -> bool {
+        let any = |e: &Expr| e.mentions(definitions, found);
+        found(self)
+            || match self {
+                Expr::Var(k) => definitions.get(*k).is_none_or(|(_, e)| any(e)),
+                Expr::Not(a)
+                | Expr::Neg(a)
+                | Expr::Imps(a)
+                | Expr::Rnd(a)
+                | Expr::Score(_, _, a) => any(a),
+                Expr::Bin(_, a, b) => any(a) || any(b),
+                Expr::Cond(c, a, b) => any(c) || any(a) || any(b),
+                _ => false,
             }
-            Expr::Bin(_, a, b) => any(a) || any(b),
-            Expr::Cond(c, a, b) => any(c) || any(a) || any(b),
-            _ => false,
-        }
     }
 }
 
