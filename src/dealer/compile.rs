@@ -1,17 +1,20 @@
-//! Expressions compiled once per run into kernels: closures over a deal that call the same
-//! feature functions as the query language's `--where` (`features::hcp`, suit lengths by bit
-//! count), with constants folded into comparisons, instead of walking the syntax tree for
-//! every deal. A kernel gives the same value as [`Ctx::eval`](super::eval::Ctx::eval), the
-//! reference evaluator (a test compares them on every fixture script).
+//! Expressions compiled once per run into kernels: closures that call the same feature
+//! functions as the query language's `--where` (`features::hcp`, suit lengths by bit count),
+//! with constants folded into comparisons, instead of walking the syntax tree for every deal.
+//! A [`Kernel`] takes one deal (short-circuiting `&&`, `||` and `?:` as dealer does); a
+//! [`Column`] takes a piece of deals at once, one closure call a node a piece, for an
+//! expression that cannot fail. Both give the value of
+//! [`Ctx::eval`](super::eval::Ctx::eval), the reference evaluator (a test compares all three
+//! on every fixture script).
 //!
 //! Only expressions without state compile: `rnd` draws from the run's one sequence and
 //! `tricks` shares a deal's double-dummy table with the actions, so those stay with the
 //! evaluator. [`cheap_first`] reorders `&&` and `||` so that a `tricks` operand is tried
 //! last: the solver runs only for the deals every other term lets through.
 
-use super::eval::{EvalError, hand_value, imps, score, table_sum};
-use super::{BinOp, Expr, Script};
-use crate::model::card::Suit;
+use super::eval::{EvalError, hand_value, imps, score};
+use super::{BinOp, Expr, Script, ShapeSet};
+use crate::model::card::{Card, Seat, Suit};
 use crate::model::deal::{Deal, Hand};
 use crate::model::features;
 
@@ -59,40 +62,6 @@ fn kernel<'a>(e: &'a Expr, script: &'a Script) -> Kernel<'a> {
             Box::new(move |d| Ok(i64::from(a(d)? != 0 || b(d)? != 0)))
         }
         Expr::Bin(op, a, b) => binary(*op, a, b, script),
-        Expr::Hcp(seat, suit) if script.pointcount == MILTON => {
-            let (seat, only) = (*seat, suit_mask(*suit));
-            Box::new(move |d| {
-                let hand = Hand::from_mask(d.hand(seat).mask() & only);
-                Ok(i64::from(features::hcp(hand)))
-            })
-        }
-        Expr::Hcp(seat, suit) => {
-            let (seat, suit) = (*seat, *suit);
-            Box::new(move |d| Ok(table_sum(d.hand(seat).mask(), suit, &script.pointcount)))
-        }
-        Expr::Length(seat, suit) => {
-            let (seat, only) = (*seat, suit_mask(Some(*suit)));
-            Box::new(move |d| Ok(i64::from((d.hand(seat).mask() & only).count_ones())))
-        }
-        Expr::Shape(seat, set) => {
-            let seat = *seat;
-            Box::new(move |d| {
-                let [s, h, di, _] = features::suit_lengths(d.hand(seat));
-                Ok(i64::from(set.contains(
-                    u32::from(s),
-                    u32::from(h),
-                    u32::from(di),
-                )))
-            })
-        }
-        Expr::Control(seat, None) => {
-            let seat = *seat;
-            Box::new(move |d| Ok(i64::from(features::controls(d.hand(seat)))))
-        }
-        Expr::HasCard(seat, card) => {
-            let (seat, card) = (*seat, *card);
-            Box::new(move |d| Ok(i64::from(d.hand(seat).contains(card))))
-        }
         Expr::Score(vul, c, t) => {
             let (vul, c, t) = (*vul, *c, k(t));
             Box::new(move |d| Ok(score(vul, c.level, c.strain, t(d)?)))
@@ -101,10 +70,10 @@ fn kernel<'a>(e: &'a Expr, script: &'a Script) -> Kernel<'a> {
             let x = k(x);
             Box::new(move |d| Ok(imps(x(d)?)))
         }
-        // The other functions of one hand: the evaluator's own code.
-        leaf => Box::new(move |d| {
-            Ok(hand_value(leaf, d, script).expect("a state-free leaf is a hand's value"))
-        }),
+        leaf => {
+            let leaf = Leaf::of(leaf, script);
+            Box::new(move |d| Ok(leaf.value(d, script)))
+        }
     }
 }
 
@@ -160,6 +129,176 @@ fn binary<'a>(op: BinOp, a: &'a Expr, b: &'a Expr, script: &'a Script) -> Kernel
     }
 }
 
+/// A compiled expression over many deals at once: `out[i]` becomes its value over
+/// `deals[i]` (both the same length). Every operand is computed for every deal (no
+/// short-circuit), which gives the same values because such an expression cannot fail.
+pub(super) type Column<'a> = Box<dyn Fn(&[Deal], &mut [i64]) + Send + Sync + 'a>;
+
+/// Compiles `e` for whole pieces of deals; None when it has state (`rnd`, `tricks`) or could
+/// fail (a `/` or `%` by anything but a positive constant).
+pub(super) fn compile_column<'a>(e: &'a Expr, script: &'a Script) -> Option<Column<'a>> {
+    let can_fail = |e: &Expr| matches!(e, Expr::Bin(BinOp::Div | BinOp::Rem, _, b) if !matches!(**b, Expr::Num(v) if v > 0));
+    if e.has_state(&script.definitions) || e.mentions(&script.definitions, &can_fail) {
+        return None;
+    }
+    Some(column(e, script))
+}
+
+/// `out[i] = f(a's value)`.
+fn map<'a>(a: Column<'a>, f: impl Fn(i64) -> i64 + Send + Sync + 'a) -> Column<'a> {
+    Box::new(move |deals, out| {
+        a(deals, out);
+        for x in out.iter_mut() {
+            *x = f(*x);
+        }
+    })
+}
+
+/// `out[i] = f(a's value, b's value)`.
+fn zip<'a>(
+    a: Column<'a>,
+    b: Column<'a>,
+    f: impl Fn(i64, i64) -> i64 + Send + Sync + 'a,
+) -> Column<'a> {
+    Box::new(move |deals, out| {
+        a(deals, out);
+        let mut right = vec![0; deals.len()];
+        b(deals, &mut right);
+        for (x, y) in out.iter_mut().zip(right) {
+            *x = f(*x, y);
+        }
+    })
+}
+
+/// The column kernel of an expression [`compile_column`] accepts.
+fn column<'a>(e: &'a Expr, script: &'a Script) -> Column<'a> {
+    let c = |e: &'a Expr| column(e, script);
+    match e {
+        Expr::Num(v) => {
+            let v = *v;
+            Box::new(move |_, out| out.fill(v))
+        }
+        Expr::Var(i) => c(&script.definitions[*i].1),
+        Expr::Not(a) => map(c(a), |x| i64::from(x == 0)),
+        Expr::Neg(a) => map(c(a), i64::wrapping_neg),
+        Expr::Cond(k, a, b) => {
+            let (k, a, b) = (c(k), c(a), c(b));
+            Box::new(move |deals, out| {
+                k(deals, out);
+                let (mut yes, mut no) = (vec![0; deals.len()], vec![0; deals.len()]);
+                a(deals, &mut yes);
+                b(deals, &mut no);
+                for ((x, y), n) in out.iter_mut().zip(yes).zip(no) {
+                    *x = if *x != 0 { y } else { n };
+                }
+            })
+        }
+        Expr::Bin(op, a, b) => {
+            if let Expr::Num(v) = **b {
+                let a = c(a);
+                return match op {
+                    BinOp::Eq => map(a, move |x| i64::from(x == v)),
+                    BinOp::Ne => map(a, move |x| i64::from(x != v)),
+                    BinOp::Lt => map(a, move |x| i64::from(x < v)),
+                    BinOp::Le => map(a, move |x| i64::from(x <= v)),
+                    BinOp::Gt => map(a, move |x| i64::from(x > v)),
+                    BinOp::Ge => map(a, move |x| i64::from(x >= v)),
+                    BinOp::Add => map(a, move |x| x.wrapping_add(v)),
+                    BinOp::Sub => map(a, move |x| x.wrapping_sub(v)),
+                    BinOp::Mul => map(a, move |x| x.wrapping_mul(v)),
+                    // v > 0 (compile_column): no division by zero, no overflow.
+                    BinOp::Div => map(a, move |x| x / v),
+                    BinOp::Rem => map(a, move |x| x % v),
+                    BinOp::And => map(a, move |x| i64::from(x != 0 && v != 0)),
+                    BinOp::Or => map(a, move |x| i64::from(x != 0 || v != 0)),
+                };
+            }
+            let (a, b) = (c(a), c(b));
+            match op {
+                BinOp::Eq => zip(a, b, |x, y| i64::from(x == y)),
+                BinOp::Ne => zip(a, b, |x, y| i64::from(x != y)),
+                BinOp::Lt => zip(a, b, |x, y| i64::from(x < y)),
+                BinOp::Le => zip(a, b, |x, y| i64::from(x <= y)),
+                BinOp::Gt => zip(a, b, |x, y| i64::from(x > y)),
+                BinOp::Ge => zip(a, b, |x, y| i64::from(x >= y)),
+                BinOp::Add => zip(a, b, i64::wrapping_add),
+                BinOp::Sub => zip(a, b, i64::wrapping_sub),
+                BinOp::Mul => zip(a, b, i64::wrapping_mul),
+                BinOp::And => zip(a, b, |x, y| i64::from(x != 0 && y != 0)),
+                BinOp::Or => zip(a, b, |x, y| i64::from(x != 0 || y != 0)),
+                BinOp::Div | BinOp::Rem => unreachable!("refused by compile_column"),
+            }
+        }
+        Expr::Score(vul, k, t) => {
+            let (vul, k) = (*vul, *k);
+            map(c(t), move |t| score(vul, k.level, k.strain, t))
+        }
+        Expr::Imps(x) => map(c(x), imps),
+        leaf => {
+            let leaf = Leaf::of(leaf, script);
+            Box::new(move |deals, out| {
+                for (x, d) in out.iter_mut().zip(deals) {
+                    *x = leaf.value(d, script);
+                }
+            })
+        }
+    }
+}
+
+/// A function of the deal's hands, with what it needs worked out once: the query language's
+/// feature kernels where dealer's meaning is theirs.
+enum Leaf<'a> {
+    /// `hcp` under the default `pointcount` (4-3-2-1): `features::hcp` of the seat's cards
+    /// in the mask.
+    Milton(Seat, u64),
+    /// A suit length: the seat's cards in the mask.
+    Length(Seat, u64),
+    /// `shape`: the seat's suit lengths in the set.
+    Shape(Seat, &'a ShapeSet),
+    /// `control(seat)`: `features::controls`.
+    Controls(Seat),
+    /// `hascard`.
+    HasCard(Seat, Card),
+    /// Any other function of the hands: the evaluator's own code.
+    Other(&'a Expr),
+}
+
+impl<'a> Leaf<'a> {
+    /// The leaf of `e`, a function of the hands (not an operator, a number or `rnd`/`tricks`).
+    fn of(e: &'a Expr, script: &Script) -> Leaf<'a> {
+        match e {
+            Expr::Hcp(seat, suit) if script.pointcount == MILTON => {
+                Leaf::Milton(*seat, suit_mask(*suit))
+            }
+            Expr::Length(seat, suit) => Leaf::Length(*seat, suit_mask(Some(*suit))),
+            Expr::Shape(seat, set) => Leaf::Shape(*seat, set),
+            Expr::Control(seat, None) => Leaf::Controls(*seat),
+            Expr::HasCard(seat, card) => Leaf::HasCard(*seat, *card),
+            other => Leaf::Other(other),
+        }
+    }
+
+    /// The leaf's value over `d`.
+    #[inline(always)]
+    fn value(&self, d: &Deal, script: &Script) -> i64 {
+        match *self {
+            Leaf::Milton(seat, only) => {
+                i64::from(features::hcp(Hand::from_mask(d.hand(seat).mask() & only)))
+            }
+            Leaf::Length(seat, only) => i64::from((d.hand(seat).mask() & only).count_ones()),
+            Leaf::Shape(seat, set) => {
+                let [s, h, di, _] = features::suit_lengths(d.hand(seat));
+                i64::from(set.contains(u32::from(s), u32::from(h), u32::from(di)))
+            }
+            Leaf::Controls(seat) => i64::from(features::controls(d.hand(seat))),
+            Leaf::HasCard(seat, card) => i64::from(d.hand(seat).contains(card)),
+            Leaf::Other(e) => {
+                hand_value(e, d, script).expect("a state-free leaf is a hand's value")
+            }
+        }
+    }
+}
+
 /// The cards of `suit` (all 52 for None), one bit each in suited order.
 fn suit_mask(suit: Option<Suit>) -> u64 {
     match suit {
@@ -202,7 +341,7 @@ mod tests {
 
     /// Every state-free expression of the fixture scripts (Debian's examples and the
     /// layouts' scripts), plus a few of our own with another `pointcount`, gives the
-    /// evaluator's value on 1,024 deals.
+    /// evaluator's value on 1,024 deals, by its kernel and by its column kernel.
     #[test]
     fn kernels_equal_the_evaluator_on_every_fixture_script() {
         let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/dealer");
@@ -220,11 +359,13 @@ mod tests {
             "own".into(),
             "pointcount 6 4 3 2 1 1\ncondition hcp(north) + hcp(south, hearts) * 2 > 20 \
              && (spades(east) % 3 == 1 || !(hcp(west) - 7 >= 0 ? 1 : 0)) \
-             && imps(score(vul, x4S, 10 + losers(north) / 2)) != -7\naction average hcp(north)"
+             && imps(score(vul, x4S, 10 + losers(north) / 2)) != -7\naction average hcp(north), \
+             frequency (spades(north) * 3 - hcp(south) % 5 + (hearts(west) > 3 ? 2 : -1), -5, 40), \
+             average !(hcp(east) >= 10 || clubs(east) < 2) && hascard(east, AS)"
                 .into(),
         ));
         assert!(texts.len() > 20, "{} scripts", texts.len());
-        let mut checked = 0;
+        let (mut checked, mut columns) = (0, 0);
         let mut deals = vec![Seed([0; 32]).board_deal(1); PIECE];
         for (name, text) in &texts {
             let script = match Script::parse(text) {
@@ -249,8 +390,17 @@ mod tests {
                 let Some(k) = compile(e, &script) else {
                     continue;
                 };
+                let column = compile_column(e, &script);
                 for piece in 0..2 {
                     shuffler.fill(piece, &mut deals);
+                    if let Some(c) = &column {
+                        let mut values = vec![0; deals.len()];
+                        c(&deals, &mut values);
+                        for (d, v) in deals.iter().zip(values) {
+                            assert_eq!(Ok(v), k(d), "{name}: column {e:?} on {d}");
+                        }
+                        columns += 1;
+                    }
                     for d in &deals {
                         let (mut rnd, mut solved) = (0, 0);
                         let mut ctx = Ctx {
@@ -268,6 +418,7 @@ mod tests {
             }
         }
         assert!(checked > 40, "{checked} expressions");
+        assert!(columns > 60, "{columns} column pieces");
     }
 
     #[test]

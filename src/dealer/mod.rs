@@ -254,7 +254,11 @@ impl Expr {
 
     /// True when `found` holds for the expression or one inside it (through the definitions
     /// it names; an identifier without a definition counts as found).
-    fn mentions(&self, definitions: &[(String, Expr)], found: &dyn Fn(&Expr) -> bool) -> bool {
+    pub(crate) fn mentions(
+        &self,
+        definitions: &[(String, Expr)],
+        found: &dyn Fn(&Expr) -> bool,
+    ) -> bool {
         let any = |e: &Expr| e.mentions(definitions, found);
         found(self)
             || match self {

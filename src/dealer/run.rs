@@ -8,7 +8,7 @@ use sha2::{Digest, Sha256};
 
 use rayon::prelude::*;
 
-use super::compile::{Kernel, cheap_first, compile};
+use super::compile::{Column, Kernel, cheap_first, compile, compile_column};
 use super::eval::{Ctx, EvalError};
 use super::evalcontract::EvalContract;
 use super::swap::Swapping;
@@ -469,8 +469,123 @@ enum Verdict {
     Error,
 }
 
-/// Tests `deals` with the compiled condition `k`, a verdict for each.
-fn test(k: &Kernel, deals: &[Deal], verdicts: &mut [Verdict]) {
+impl Summary {
+    /// Counts one deal's value `v` (and `w`, a 2-D frequency's second value) in an average
+    /// or a frequency table; other summaries are left alone.
+    fn tally(&mut self, v: i64, w: i64) {
+        match self {
+            Summary::Average(a) => {
+                a.count += 1;
+                a.sum = a.sum.wrapping_add(v);
+                a.sum_squares += (v as f64) * (v as f64);
+            }
+            Summary::Frequency(q) => {
+                if v < q.low {
+                    q.below += 1;
+                } else if v > q.high {
+                    q.above += 1;
+                } else {
+                    q.counts[(v - q.low) as usize] += 1;
+                }
+            }
+            Summary::Frequency2(q) => {
+                // Row and column: 0 below, 1.. the values, the last above.
+                let cell = |v: i64, lo: i64, hi: i64| {
+                    if v < lo {
+                        0
+                    } else if v > hi {
+                        (hi - lo + 2) as usize
+                    } else {
+                        (v - lo + 1) as usize
+                    }
+                };
+                q.counts[cell(v, q.low, q.high)][cell(w, q.low2, q.high2)] += 1;
+            }
+            Summary::Print(_) | Summary::EvalContract(_) => {}
+        }
+    }
+
+    /// The same summary with nothing counted.
+    fn emptied(&self) -> Summary {
+        let mut s = self.clone();
+        match &mut s {
+            Summary::Average(a) => (a.count, a.sum, a.sum_squares) = (0, 0, 0.0),
+            Summary::Frequency(q) => {
+                (q.below, q.above) = (0, 0);
+                q.counts.fill(0);
+            }
+            Summary::Frequency2(q) => q.counts.iter_mut().for_each(|r| r.fill(0)),
+            Summary::Print(_) | Summary::EvalContract(_) => {}
+        }
+        s
+    }
+
+    /// Adds what `other` (the same summary, over other deals) counted.
+    fn merge(&mut self, other: &Summary) {
+        let add = |a: &mut [u64], b: &[u64]| a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
+        match (self, other) {
+            (Summary::Average(a), Summary::Average(b)) => {
+                a.count += b.count;
+                a.sum = a.sum.wrapping_add(b.sum);
+                a.sum_squares += b.sum_squares;
+            }
+            (Summary::Frequency(a), Summary::Frequency(b)) => {
+                a.below += b.below;
+                a.above += b.above;
+                add(&mut a.counts, &b.counts);
+            }
+            (Summary::Frequency2(a), Summary::Frequency2(b)) => {
+                a.counts
+                    .iter_mut()
+                    .zip(&b.counts)
+                    .for_each(|(x, y)| add(x, y));
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Runs statistics-only actions (every action an average or a frequency, each compiled to
+/// a column kernel in `columns`) over the produced deals `deals`: a piece at a time on all
+/// cores, the pieces' counts added in order into `summaries`.
+fn tally_columns(columns: &[[Option<Column>; 2]], deals: &[Deal], summaries: &mut [Summary]) {
+    let parts: Vec<Vec<Summary>> = deals
+        .par_chunks(PIECE)
+        .map(|piece| {
+            let mut part: Vec<Summary> = summaries.iter().map(Summary::emptied).collect();
+            let (mut v, mut w) = ([0i64; PIECE], [0i64; PIECE]);
+            let (v, w) = (&mut v[..piece.len()], &mut w[..piece.len()]);
+            for (summary, [c, c2]) in part.iter_mut().zip(columns) {
+                c.as_ref().expect("a column kernel")(piece, v);
+                if let Some(c2) = c2 {
+                    c2(piece, w);
+                }
+                for (&x, &y) in v.iter().zip(w.iter()) {
+                    summary.tally(x, y);
+                }
+            }
+            part
+        })
+        .collect();
+    for part in &parts {
+        for (s, p) in summaries.iter_mut().zip(part) {
+            s.merge(p);
+        }
+    }
+}
+
+/// Tests `deals` (at most [`PIECE`]) with the compiled condition: its column kernel when it
+/// has one (a piece at a time), else `k` deal by deal; a verdict for each.
+fn test(k: &Kernel, column: Option<&Column>, deals: &[Deal], verdicts: &mut [Verdict]) {
+    if let Some(c) = column {
+        let mut values = [0i64; PIECE];
+        let values = &mut values[..deals.len()];
+        c(deals, values);
+        for (v, &x) in verdicts.iter_mut().zip(values.iter()) {
+            *v = if x != 0 { Verdict::Pass } else { Verdict::Fail };
+        }
+        return;
+    }
     for (d, v) in deals.iter().zip(verdicts) {
         *v = match k(d) {
             Ok(0) => Verdict::Fail,
@@ -599,6 +714,8 @@ pub fn run(
     // tricks): then it is tested on all cores.
     let condition = script.condition.as_ref().map(|c| cheap_first(c, script));
     let kernel = condition.as_ref().and_then(|c| compile(c, script));
+    // A condition that cannot fail is tested a piece at a time (its column kernel).
+    let column = condition.as_ref().and_then(|c| compile_column(c, script));
     // The expressions of average and frequency, compiled where they have no state.
     let action_kernels: Vec<[Option<Kernel>; 2]> = actions
         .iter()
@@ -608,6 +725,22 @@ pub fn run(
             _ => [None, None],
         })
         .collect();
+    // When every action is an average or a frequency with column kernels, the produced deals
+    // of a block are counted together, a piece at a time on all cores.
+    let stat_columns: Option<Vec<[Option<Column>; 2]>> = actions
+        .iter()
+        .map(|a| match a {
+            Action::Average(_, e) | Action::Frequency(_, e, ..) => {
+                Some([Some(compile_column(e, script)?), None])
+            }
+            Action::Frequency2(_, e, _, _, e2, ..) => Some([
+                Some(compile_column(e, script)?),
+                Some(compile_column(e2, script)?),
+            ]),
+            _ => None,
+        })
+        .collect();
+    let mut produced_deals = Vec::new();
     // Deals a block holds: more when a compiled condition tests them on all cores (fewer
     // hand-overs between threads), fewer when each deal is tested in turn.
     const BLOCK: usize = 4096;
@@ -652,7 +785,7 @@ pub fn run(
                     .for_each(|(i, (piece, verdicts))| {
                         shuffler.fill(next_piece + i as u64, piece);
                         if let (Some(k), true) = (&kernel, test_now) {
-                            test(k, piece, verdicts);
+                            test(k, column.as_ref(), piece, verdicts);
                         }
                     });
                 next_piece += shuffles.div_ceil(PIECE) as u64;
@@ -688,7 +821,7 @@ pub fn run(
             buf[..n]
                 .par_chunks(PIECE)
                 .zip(verdicts[..n].par_chunks_mut(PIECE))
-                .for_each(|(deals, verdicts)| test(k, deals, verdicts));
+                .for_each(|(deals, verdicts)| test(k, column.as_ref(), deals, verdicts));
         }
         // Deals the compiled condition refused are only counted.
         let count_only = kernel.is_some() && given.is_empty() && script.predeal_lengths.is_empty();
@@ -765,8 +898,16 @@ pub fn run(
             if job.keep_produced {
                 kept.push(*deal);
             }
+            if stat_columns.is_some() {
+                produced_deals.push(*deal);
+            }
             let mut k = 0;
-            for (a, ks) in actions.iter().zip(&action_kernels) {
+            let per_deal = if stat_columns.is_some() {
+                &[][..]
+            } else {
+                &actions[..]
+            };
+            for (a, ks) in per_deal.iter().zip(&action_kernels) {
                 match a {
                     Action::PrintAll => {
                         writeln!(out, "{:4}.", produced)?;
@@ -841,43 +982,15 @@ pub fn run(
                             }
                         }
                     }
-                    Action::Average(_, e) => {
+                    Action::Average(_, e) | Action::Frequency(_, e, ..) => {
                         let v = value(&ks[0], &mut ctx, e).map_err(wrap)?;
-                        if let Summary::Average(a) = &mut state.summaries[k] {
-                            a.count += 1;
-                            a.sum = a.sum.wrapping_add(v);
-                            a.sum_squares += (v as f64) * (v as f64);
-                        }
+                        state.summaries[k].tally(v, 0);
                         k += 1;
                     }
-                    Action::Frequency(_, e, ..) => {
-                        let v = value(&ks[0], &mut ctx, e).map_err(wrap)?;
-                        if let Summary::Frequency(q) = &mut state.summaries[k] {
-                            if v < q.low {
-                                q.below += 1;
-                            } else if v > q.high {
-                                q.above += 1;
-                            } else {
-                                q.counts[(v - q.low) as usize] += 1;
-                            }
-                        }
-                        k += 1;
-                    }
-                    Action::Frequency2(_, e, lo, hi, e2, lo2, hi2) => {
+                    Action::Frequency2(_, e, _, _, e2, ..) => {
                         let v = value(&ks[0], &mut ctx, e).map_err(wrap)?;
                         let w = value(&ks[1], &mut ctx, e2).map_err(wrap)?;
-                        let cell = |v: i64, lo: i64, hi: i64| {
-                            if v < lo {
-                                0
-                            } else if v > hi {
-                                (hi - lo + 2) as usize
-                            } else {
-                                (v - lo + 1) as usize
-                            }
-                        };
-                        if let Summary::Frequency2(q) = &mut state.summaries[k] {
-                            q.counts[cell(v, *lo, *hi)][cell(w, *lo2, *hi2)] += 1;
-                        }
+                        state.summaries[k].tally(v, w);
                         k += 1;
                     }
                 }
@@ -893,10 +1006,17 @@ pub fn run(
                 break 'outer;
             }
         }
+        if let Some(columns) = &stat_columns {
+            tally_columns(columns, &produced_deals, &mut state.summaries);
+            produced_deals.clear();
+        }
         progress(DealerProgress {
             generated,
             produced,
         });
+    }
+    if let Some(columns) = &stat_columns {
+        tally_columns(columns, &produced_deals, &mut state.summaries);
     }
     for s in &mut state.summaries {
         if let Summary::Average(a) = s

@@ -558,3 +558,21 @@ fn predealt_suit_lengths_hold_on_every_deal() {
         assert!(e.to_string().contains("Suit lengths too long for"), "{e}");
     }
 }
+
+/// Averages and frequency tables counted a piece at a time on all cores (every action a
+/// statistic) equal those counted deal by deal (the same script with a `printes` that prints
+/// nothing, which makes the run take each deal's actions in turn), over 40,000 deals.
+#[test]
+fn statistics_counted_by_pieces_equal_those_counted_deal_by_deal() {
+    let stats = "produce 40000\ncondition hcp(north) >= 12 && shape(north, any 4333 + any 5332)\n\
+                 action average \"s\" hcp(south) * 2 - spades(south), \
+                 frequency \"sp\" (spades(north), 0, 13), \
+                 frequency \"2d\" (hcp(east), 3, 17, clubs(west), 1, 5)";
+    let (pieces, _) = run_script(stats, &seeded(23));
+    let (deal_by_deal, printed) = run_script(&format!("{stats}, printes(\"\")"), &seeded(23));
+    assert_eq!(printed, "");
+    assert_eq!(pieces.produced, 40000);
+    assert_eq!(pieces.generated, deal_by_deal.generated);
+    let json = |r: &DealerReport| serde_json::to_value(&r.summaries).unwrap();
+    assert_eq!(json(&pieces), json(&deal_by_deal));
+}
