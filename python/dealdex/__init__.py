@@ -1,0 +1,97 @@
+"""dealdex: contract-bridge deals for Python.
+
+Deals from dealdex's seeded stream (the same deals the ``dealdex`` command gives for the same
+seed), hand-record numbers, 13-byte indices, every file format dealdex has, double-dummy
+tables and par, the SQLite store, and dealer's script language. Batches of deals are
+``Deals`` objects with numpy views (``keys``, ``hcp``, ``lengths``).
+
+See python/README.md for a tour.
+"""
+
+from ._dealdex import (  # noqa: F401
+    DEALS_TOTAL,
+    SOLVER,
+    Deal,
+    Deals,
+    __version__,
+    generate,
+    generate_boards,
+    par,
+    read,
+    solve,
+    write,
+)
+from ._dealdex import formats_list as _formats_list
+from .errors import (  # noqa: F401
+    BusyError,
+    CorruptStoreError,
+    DealdexError,
+    DealdexIOError,
+    FormatError,
+    InputError,
+)
+
+STRAINS = ("NT", "S", "H", "D", "C")
+"""The strain axis of ``solve``'s tables: notrump, then spades, hearts, diamonds, clubs."""
+
+SEATS = ("N", "E", "S", "W")
+"""The seat axis of ``hcp``, ``lengths`` and ``solve``'s tables."""
+
+SUITS = ("S", "H", "D", "C")
+"""The suit axis of ``lengths`` and ``Deal.shape``."""
+
+
+def formats() -> "dict[str, list[str]]":
+    """The formats ``read`` and ``write`` know: name -> file extensions."""
+    return {name: exts for name, exts in _formats_list()}
+
+
+def _to_pandas(self):  # type: ignore[no-untyped-def]
+    """The batch as a pandas DataFrame: ``index`` (hex), ``hcp_N`` … ``hcp_W``, and
+    ``board``/``dealer``/``vul`` for a set or a file. Needs pandas (``pip install pandas``)."""
+    try:
+        import pandas as pd
+    except ImportError as e:  # pragma: no cover - depends on the environment
+        raise ImportError("Deals.to_pandas() needs pandas: pip install pandas") from e
+    columns = {"index": self.indices()}
+    hcp = self.hcp
+    for i, seat in enumerate(SEATS):
+        columns[f"hcp_{seat}"] = hcp[:, i]
+    if self.boards is not None:
+        columns["board"] = self.boards
+        columns["dealer"] = self.dealers
+        columns["vul"] = self.vulnerabilities
+    return pd.DataFrame(columns)
+
+
+def _to_arrow(self):  # type: ignore[no-untyped-def]
+    """The batch as a pyarrow Table with the columns of ``to_pandas`` and ``key``
+    (fixed-size binary of 13 bytes). Needs pyarrow (``pip install pyarrow``)."""
+    try:
+        import pyarrow as pa
+    except ImportError as e:  # pragma: no cover - depends on the environment
+        raise ImportError("Deals.to_arrow() needs pyarrow: pip install pyarrow") from e
+    keys = self.keys
+    columns = {"key": pa.array([bytes(k) for k in keys], type=pa.binary(13))}
+    hcp = self.hcp
+    for i, seat in enumerate(SEATS):
+        columns[f"hcp_{seat}"] = pa.array(hcp[:, i])
+    if self.boards is not None:
+        columns["board"] = pa.array(self.boards)
+        columns["dealer"] = pa.array(self.dealers)
+        columns["vul"] = pa.array(self.vulnerabilities)
+    return pa.table(columns)
+
+
+def _install_helpers() -> None:
+    # Deals is a Rust class: these optional-dependency helpers are attached from Python.
+    try:
+        setattr(Deals, "to_pandas", _to_pandas)
+        setattr(Deals, "to_arrow", _to_arrow)
+    except TypeError:  # an immutable type: the module-level functions serve instead
+        pass
+
+
+_install_helpers()
+to_pandas = _to_pandas
+to_arrow = _to_arrow
