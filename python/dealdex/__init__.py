@@ -11,6 +11,7 @@ See python/README.md for a tour.
 from ._dealdex import (  # noqa: F401
     DEALS_TOTAL,
     SOLVER,
+    Database,
     Deal,
     Deals,
     __version__,
@@ -21,6 +22,7 @@ from ._dealdex import (  # noqa: F401
     solve,
     write,
 )
+from ._dealdex import dealer as _dealer
 from ._dealdex import formats_list as _formats_list
 from .errors import (  # noqa: F401
     BusyError,
@@ -44,6 +46,33 @@ SUITS = ("S", "H", "D", "C")
 def formats() -> "dict[str, list[str]]":
     """The formats ``read`` and ``write`` know: name -> file extensions."""
     return {name: exts for name, exts in _formats_list()}
+
+
+def dealer(
+    script: str,
+    *,
+    produce: "int | None" = None,
+    generate: "int | None" = None,
+    seed: "int | None" = None,
+) -> dict:
+    """Runs a script of dealer's language (``generate``, ``produce``, ``condition``,
+    ``action average/frequency/printall`` …) as ``dealdex dealer -s SEED`` does, over the
+    simulation stream of ``seed`` (dealer's ``-s``; the OS's when ``None``).
+
+    Returns a dict: ``generated``, ``produced``, ``seed``, ``seconds``, ``solved``;
+    ``summaries``, one a summary action in order, where a ``frequency``'s ``counts`` is an
+    ``int64[high - low + 1]`` numpy array (values ``low..high``; ``below``/``above`` count the
+    rest), a two-way ``frequency2``'s an ``int64[rows, cols]`` array (a row and a column for
+    below and above each range), an ``average``'s ``mean`` a float; ``output``, the text the
+    actions printed; ``deals``, the produced deals as ``Deals``.
+    """
+    import numpy as np
+
+    report = _dealer(script, produce=produce, generate=generate, seed=seed)
+    for s in report["summaries"]:
+        if s.get("kind") in ("frequency", "frequency2"):
+            s["counts"] = np.asarray(s["counts"], dtype=np.int64)
+    return report
 
 
 def _to_pandas(self):  # type: ignore[no-untyped-def]

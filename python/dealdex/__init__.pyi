@@ -149,3 +149,36 @@ def formats() -> dict[str, list[str]]:
 
 def to_pandas(deals: Deals) -> Any: ...
 def to_arrow(deals: Deals) -> Any: ...
+
+class Database:
+    """A dealdex database (SQLite); reads are read-only, as the CLI's."""
+
+    def __init__(self, path: StrPath) -> None: ...
+    @property
+    def path(self) -> str: ...
+    def query(self, expr: str, *, set: Optional[str] = None, limit: Optional[int] = None) -> Deals:
+        """Stored deals matching a query-language expression."""
+    def count(self, expr: str, *, set: Optional[str] = None) -> int: ...
+    def sql(self, sql: str, *, columns: bool = False) -> Any:
+        """Rows of a read-only SQL statement (tuples), or (column names, rows)."""
+    def sets(self) -> list[dict[str, Any]]: ...
+    def import_files(
+        self,
+        paths: list[StrPath],
+        *,
+        format: Optional[str] = None,
+        set: Optional[str] = None,
+        first_board: Optional[int] = None,
+    ) -> dict[str, Any]: ...
+    def export(self, set: str, path: StrPath, *, format: Optional[str] = None) -> dict[str, Any]: ...
+    def solve(self, *, set: Optional[str] = None) -> tuple[npt.NDArray[np.int8], dict[str, Any]]:
+        """DD tables of a set (or every unsolved deal), stored; int8[n, 4, 5] and the report."""
+
+def dealer(
+    script: str,
+    *,
+    produce: Optional[int] = None,
+    generate: Optional[int] = None,
+    seed: Optional[int] = None,
+) -> dict[str, Any]:
+    """Runs a dealer script; frequency counts as numpy arrays, produced deals as Deals."""

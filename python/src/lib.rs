@@ -129,7 +129,7 @@ fn build_error(py: Python<'_>, e: &(dyn StdError + 'static)) -> PyResult<PyErr> 
 }
 
 /// Raises Python's pending `KeyboardInterrupt` (Ctrl-C) from a thread that released the GIL.
-fn check_signals() -> PyResult<()> {
+pub(crate) fn check_signals() -> PyResult<()> {
     Python::attach(|py| py.check_signals())
 }
 
