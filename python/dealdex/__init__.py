@@ -112,13 +112,49 @@ def _to_arrow(self):  # type: ignore[no-untyped-def]
     return pa.table(columns)
 
 
-def _install_helpers() -> None:
-    # Deals is a Rust class: these optional-dependency helpers are attached from Python.
+def _from_endplay(deal) -> Deal:  # type: ignore[no-untyped-def]
+    """The dealdex ``Deal`` of an endplay ``endplay.types.Deal`` (all 52 cards dealt)."""
+    return Deal(deal.to_pbn())
+
+
+def _to_endplay(self):  # type: ignore[no-untyped-def]
+    """This deal as an ``endplay.types.Deal`` (needs endplay: ``pip install endplay``)."""
     try:
-        setattr(Deals, "to_pandas", _to_pandas)
-        setattr(Deals, "to_arrow", _to_arrow)
-    except TypeError:  # an immutable type: the module-level functions serve instead
-        pass
+        from endplay.types import Deal as EndplayDeal
+    except ImportError as e:
+        raise ImportError("Deal.to_endplay() needs endplay: pip install endplay") from e
+    return EndplayDeal(self.pbn())
+
+
+def _from_redeal(deal) -> Deal:  # type: ignore[no-untyped-def]
+    """The dealdex ``Deal`` of a redeal ``Deal`` (a tuple of hands N, E, S, W)."""
+    hands = [hand.to_str().replace("-", "").replace(" ", ".") for hand in deal]
+    return Deal(hands=hands)
+
+
+def _to_redeal(self):  # type: ignore[no-untyped-def]
+    """This deal as a redeal ``Deal`` (needs redeal importable)."""
+    try:
+        import redeal
+    except ImportError as e:
+        raise ImportError("Deal.to_redeal() needs redeal on the import path") from e
+    spaced = [h.replace(".", " ").split(" ") for h in self.hands]
+    predeal = {
+        seat: " ".join(holding or "-" for holding in suits)
+        for seat, suits in zip(SEATS, spaced)
+    }
+    return redeal.Deal.prepare(predeal)()
+
+
+def _install_helpers() -> None:
+    # Deal and Deals are Rust classes: the helpers that need optional packages are attached
+    # from Python.
+    setattr(Deals, "to_pandas", _to_pandas)
+    setattr(Deals, "to_arrow", _to_arrow)
+    setattr(Deal, "from_endplay", staticmethod(_from_endplay))
+    setattr(Deal, "to_endplay", _to_endplay)
+    setattr(Deal, "from_redeal", staticmethod(_from_redeal))
+    setattr(Deal, "to_redeal", _to_redeal)
 
 
 _install_helpers()

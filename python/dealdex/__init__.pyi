@@ -57,6 +57,16 @@ class Deal:
     def number(self, scheme: str = "pavlicek") -> int:
         """The hand-record number: "pavlicek" or "andrews" 1..D, "bigdeal" 0..D-1."""
     def _repr_html_(self) -> str: ...
+    @staticmethod
+    def from_endplay(deal: Any) -> "Deal":
+        """From an endplay.types.Deal."""
+    def to_endplay(self) -> Any:
+        """As an endplay.types.Deal (needs endplay)."""
+    @staticmethod
+    def from_redeal(deal: Any) -> "Deal":
+        """From a redeal Deal."""
+    def to_redeal(self) -> Any:
+        """As a redeal Deal (needs redeal importable)."""
     def __eq__(self, other: object) -> bool: ...
     def __hash__(self) -> int: ...
 

@@ -47,7 +47,7 @@ pub(crate) fn err<E: StdError + 'static>(e: E) -> PyErr {
     error_of(&e)
 }
 
-/// A [`DealdexError`-family] exception named `name` with `message` and no position.
+/// The exception `name` of python/dealdex/errors.py with `message`, of `kind`, and no position.
 pub(crate) fn plain_error(name: &str, kind: &str, message: String) -> PyErr {
     Python::attach(|py| {
         let make = || -> PyResult<PyErr> {
@@ -701,10 +701,8 @@ impl DealsIter {
         slf
     }
 
-    fn __next__(&mut self, py: Python<'_>) -> PyResult<Option<PyDeal>> {
-        let deals = self.deals.get();
-        let _ = py;
-        match deals.keys.get(self.next) {
+    fn __next__(&mut self) -> PyResult<Option<PyDeal>> {
+        match self.deals.get().keys.get(self.next) {
             Some(k) => {
                 self.next += 1;
                 Ok(Some(PyDeal::from_key(k)?))
@@ -725,7 +723,7 @@ impl DealsIter {
 /// `where`: a query (`"hcp(N) in 15..17 and balanced(N)"`) that the deals must match;
 /// `predeal`: fixed cards (`"N:AKQ.. E:..."`, as `--predeal`); `threads`: cores to use (all by
 /// default); `max_draws`: with `where`, the most deals drawn before `InputError` (10⁹, the
-/// CLI's bound). The GIL is released while deals are drawn; Ctrl-C stops the work.
+/// CLI's bound; 0 for none). The GIL is released while deals are drawn; Ctrl-C stops the work.
 #[pyfunction]
 #[pyo3(signature = (count, *, seed=None, r#where=None, predeal=None, threads=None, max_draws=None))]
 fn generate(
@@ -744,7 +742,11 @@ fn generate(
     }
     let predeal = predeal.map(Predeal::parse).transpose().map_err(err)?;
     let pool = pool(threads)?;
-    let max_draws = max_draws.unwrap_or(dealdex::workflow::generate::DEFAULT_MAX_DRAWS);
+    // As `--max-draws`: 0 is no bound.
+    let max_draws = match max_draws.unwrap_or(dealdex::workflow::generate::DEFAULT_MAX_DRAWS) {
+        0 => u64::MAX,
+        n => n,
+    };
     let keys = py.detach(|| {
         in_pool(&pool, || {
             draw(
