@@ -1642,6 +1642,29 @@ impl StoreReader {
         }))
     }
 
+    /// The names of the stored sets, oldest first (in the order they were stored).
+    ///
+    /// ```
+    /// let store = dealdex::Store::open_in_memory()?;
+    /// assert!(store.set_names()?.is_empty());
+    /// # Ok::<(), dealdex::StoreError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`StoreError::Sqlite`] if the query fails.
+    pub fn set_names(&self) -> Result<Vec<String>, StoreError> {
+        let mut stmt = self
+            .conn
+            .prepare_cached("SELECT name FROM sets ORDER BY id")
+            .at(&self.path)?;
+        let names = stmt
+            .query_map([], |r| r.get(0))
+            .at(&self.path)?
+            .collect::<Result<Vec<String>, _>>()
+            .at(&self.path)?;
+        Ok(names)
+    }
+
     /// The `(board, deal)` pairs of the set named `name`, ordered by board; empty if no
     /// set has that name (tell the cases apart with [`StoreReader::set`](crate::StoreReader::set)).
     ///

@@ -1,0 +1,162 @@
+"""dealdex: contract-bridge deals for Python.
+
+Deals from dealdex's seeded stream (the same deals the ``dealdex`` command gives for the same
+seed), hand-record numbers, 13-byte indices, every file format dealdex has, double-dummy
+tables and par, the SQLite store, and dealer's script language. Batches of deals are
+``Deals`` objects with numpy views (``keys``, ``hcp``, ``lengths``).
+
+See python/README.md for a tour.
+"""
+
+from ._dealdex import (  # noqa: F401
+    DEALS_TOTAL,
+    SOLVER,
+    Database,
+    Deal,
+    Deals,
+    __version__,
+    generate,
+    generate_boards,
+    par,
+    read,
+    solve,
+    write,
+)
+from ._dealdex import dealer as _dealer
+from ._dealdex import formats_list as _formats_list
+from .errors import (  # noqa: F401
+    BusyError,
+    CorruptStoreError,
+    DealdexError,
+    DealdexIOError,
+    FormatError,
+    InputError,
+)
+
+STRAINS = ("NT", "S", "H", "D", "C")
+"""The strain axis of ``solve``'s tables: notrump, then spades, hearts, diamonds, clubs."""
+
+SEATS = ("N", "E", "S", "W")
+"""The seat axis of ``hcp``, ``lengths`` and ``solve``'s tables."""
+
+SUITS = ("S", "H", "D", "C")
+"""The suit axis of ``lengths`` and ``Deal.shape``."""
+
+
+def formats() -> "dict[str, list[str]]":
+    """The formats ``read`` and ``write`` know: name -> file extensions."""
+    return {name: exts for name, exts in _formats_list()}
+
+
+def dealer(
+    script: str,
+    *,
+    produce: "int | None" = None,
+    generate: "int | None" = None,
+    seed: "int | None" = None,
+) -> dict:
+    """Runs a script of dealer's language (``generate``, ``produce``, ``condition``,
+    ``action average/frequency/printall`` …) as ``dealdex dealer -s SEED`` does, over the
+    simulation stream of ``seed`` (dealer's ``-s``; the OS's when ``None``).
+
+    Returns a dict: ``generated``, ``produced``, ``seed``, ``seconds``, ``solved``;
+    ``summaries``, one a summary action in order, where a ``frequency``'s ``counts`` is an
+    ``int64[high - low + 1]`` numpy array (values ``low..high``; ``below``/``above`` count the
+    rest), a two-way ``frequency2``'s an ``int64[rows, cols]`` array (a row and a column for
+    below and above each range), an ``average``'s ``mean`` a float; ``output``, the text the
+    actions printed; ``deals``, the produced deals as ``Deals``.
+    """
+    import numpy as np
+
+    report = _dealer(script, produce=produce, generate=generate, seed=seed)
+    for s in report["summaries"]:
+        if s.get("kind") in ("frequency", "frequency2"):
+            s["counts"] = np.asarray(s["counts"], dtype=np.int64)
+    return report
+
+
+def _to_pandas(self):  # type: ignore[no-untyped-def]
+    """The batch as a pandas DataFrame: ``index`` (hex), ``hcp_N`` … ``hcp_W``, and
+    ``board``/``dealer``/``vul`` for a set or a file. Needs pandas (``pip install pandas``)."""
+    try:
+        import pandas as pd
+    except ImportError as e:  # pragma: no cover - depends on the environment
+        raise ImportError("Deals.to_pandas() needs pandas: pip install pandas") from e
+    columns = {"index": self.indices()}
+    hcp = self.hcp
+    for i, seat in enumerate(SEATS):
+        columns[f"hcp_{seat}"] = hcp[:, i]
+    if self.boards is not None:
+        columns["board"] = self.boards
+        columns["dealer"] = self.dealers
+        columns["vul"] = self.vulnerabilities
+    return pd.DataFrame(columns)
+
+
+def _to_arrow(self):  # type: ignore[no-untyped-def]
+    """The batch as a pyarrow Table with the columns of ``to_pandas`` and ``key``
+    (fixed-size binary of 13 bytes). Needs pyarrow (``pip install pyarrow``)."""
+    try:
+        import pyarrow as pa
+    except ImportError as e:  # pragma: no cover - depends on the environment
+        raise ImportError("Deals.to_arrow() needs pyarrow: pip install pyarrow") from e
+    keys = self.keys
+    columns = {"key": pa.array([bytes(k) for k in keys], type=pa.binary(13))}
+    hcp = self.hcp
+    for i, seat in enumerate(SEATS):
+        columns[f"hcp_{seat}"] = pa.array(hcp[:, i])
+    if self.boards is not None:
+        columns["board"] = pa.array(self.boards)
+        columns["dealer"] = pa.array(self.dealers)
+        columns["vul"] = pa.array(self.vulnerabilities)
+    return pa.table(columns)
+
+
+def _from_endplay(deal) -> Deal:  # type: ignore[no-untyped-def]
+    """The dealdex ``Deal`` of an endplay ``endplay.types.Deal`` (all 52 cards dealt)."""
+    return Deal(deal.to_pbn())
+
+
+def _to_endplay(self):  # type: ignore[no-untyped-def]
+    """This deal as an ``endplay.types.Deal`` (needs endplay: ``pip install endplay``)."""
+    try:
+        from endplay.types import Deal as EndplayDeal
+    except ImportError as e:
+        raise ImportError("Deal.to_endplay() needs endplay: pip install endplay") from e
+    return EndplayDeal(self.pbn())
+
+
+def _from_redeal(deal) -> Deal:  # type: ignore[no-untyped-def]
+    """The dealdex ``Deal`` of a redeal ``Deal`` (a tuple of hands N, E, S, W)."""
+    hands = [hand.to_str().replace("-", "").replace(" ", ".") for hand in deal]
+    return Deal(hands=hands)
+
+
+def _to_redeal(self):  # type: ignore[no-untyped-def]
+    """This deal as a redeal ``Deal`` (needs redeal importable)."""
+    try:
+        import redeal
+    except ImportError as e:
+        raise ImportError("Deal.to_redeal() needs redeal on the import path") from e
+    spaced = [h.replace(".", " ").split(" ") for h in self.hands]
+    predeal = {
+        seat: " ".join(holding or "-" for holding in suits)
+        for seat, suits in zip(SEATS, spaced)
+    }
+    return redeal.Deal.prepare(predeal)()
+
+
+def _install_helpers() -> None:
+    # Deal and Deals are Rust classes: the helpers that need optional packages are attached
+    # from Python.
+    setattr(Deals, "to_pandas", _to_pandas)
+    setattr(Deals, "to_arrow", _to_arrow)
+    setattr(Deal, "from_endplay", staticmethod(_from_endplay))
+    setattr(Deal, "to_endplay", _to_endplay)
+    setattr(Deal, "from_redeal", staticmethod(_from_redeal))
+    setattr(Deal, "to_redeal", _to_redeal)
+
+
+_install_helpers()
+to_pandas = _to_pandas
+to_arrow = _to_arrow

@@ -1,0 +1,194 @@
+"""Type stubs of dealdex (the Rust extension dealdex._dealdex and its Python helpers)."""
+
+from os import PathLike
+from typing import Any, Callable, Iterable, Iterator, Optional, Union, overload
+
+import numpy as np
+import numpy.typing as npt
+
+from .errors import (
+    BusyError as BusyError,
+    CorruptStoreError as CorruptStoreError,
+    DealdexError as DealdexError,
+    DealdexIOError as DealdexIOError,
+    FormatError as FormatError,
+    InputError as InputError,
+)
+
+__version__: str
+SOLVER: str
+DEALS_TOTAL: int
+STRAINS: tuple[str, str, str, str, str]
+SEATS: tuple[str, str, str, str]
+SUITS: tuple[str, str, str, str]
+
+SeatLike = Union[str, int]
+"""A seat: "N", "E", "S", "W", their names in any case, or 0..3."""
+
+DealsLike = Union["Deals", "Deal", Iterable["Deal"]]
+StrPath = Union[str, PathLike[str]]
+
+class Deal:
+    """One deal. ``Deal(text)``: PBN deal string, 26-digit hex index, or hand-record number
+    (int or decimal string, in ``scheme``); ``Deal(hands=[n, e, s, w])``. Equal and hashed by index."""
+
+    def __init__(
+        self,
+        text: Union[str, int, None] = None,
+        *,
+        scheme: Optional[str] = None,
+        hands: Optional[list[str]] = None,
+    ) -> None: ...
+    @property
+    def hands(self) -> tuple[str, str, str, str]:
+        """PBN hands N, E, S, W: "AKQ.T9.8765.432" (spades.hearts.diamonds.clubs)."""
+    @property
+    def index(self) -> str:
+        """26 upper-case hex digits: the 13-byte index (FORMATS.md §2)."""
+    @property
+    def key(self) -> bytes:
+        """The index's 13 bytes."""
+    def hcp(self, seat: SeatLike) -> int:
+        """High-card points of ``seat`` (A 4, K 3, Q 2, J 1), 0..37."""
+    def shape(self, seat: SeatLike) -> tuple[int, int, int, int]:
+        """Suit lengths (spades, hearts, diamonds, clubs) of ``seat``."""
+    def pbn(self, first: str = "N") -> str:
+        """The PBN deal string starting with ``first``."""
+    def number(self, scheme: str = "pavlicek") -> int:
+        """The hand-record number: "pavlicek" or "andrews" 1..D, "bigdeal" 0..D-1."""
+    def _repr_html_(self) -> str: ...
+    @staticmethod
+    def from_endplay(deal: Any) -> "Deal":
+        """From an endplay.types.Deal."""
+    def to_endplay(self) -> Any:
+        """As an endplay.types.Deal (needs endplay)."""
+    @staticmethod
+    def from_redeal(deal: Any) -> "Deal":
+        """From a redeal Deal."""
+    def to_redeal(self) -> Any:
+        """As a redeal Deal (needs redeal importable)."""
+    def __eq__(self, other: object) -> bool: ...
+    def __hash__(self) -> int: ...
+
+class Deals:
+    """A batch of deals (13 bytes a deal), with board numbers for a set or a file."""
+
+    def __init__(self, deals: Optional[Iterable[Deal]] = None) -> None: ...
+    @staticmethod
+    def from_keys(keys: Union[npt.ArrayLike, bytes]) -> "Deals":
+        """A batch from uint8[n, 13] indices."""
+    def __len__(self) -> int: ...
+    @overload
+    def __getitem__(self, i: int) -> Deal: ...
+    @overload
+    def __getitem__(self, i: slice) -> "Deals": ...
+    def __iter__(self) -> Iterator[Deal]: ...
+    @property
+    def keys(self) -> npt.NDArray[np.uint8]:
+        """uint8[n, 13]: the indices."""
+    @property
+    def hcp(self) -> npt.NDArray[np.int8]:
+        """int8[n, 4]: HCP by seat N, E, S, W."""
+    @property
+    def lengths(self) -> npt.NDArray[np.int8]:
+        """int8[n, 4, 4]: suit lengths [deal, seat N E S W, suit S H D C]."""
+    @property
+    def boards(self) -> Optional[npt.NDArray[np.uint64]]:
+        """uint64[n]: board numbers, or None."""
+    @property
+    def dealers(self) -> Optional[list[str]]: ...
+    @property
+    def vulnerabilities(self) -> Optional[list[str]]: ...
+    @property
+    def seed(self) -> Optional[str]:
+        """The seed (64 hex digits) the batch was generated from, else None."""
+    def indices(self) -> list[str]: ...
+    def pbn(self) -> list[str]: ...
+    def numbers(self, scheme: str = "pavlicek") -> list[int]: ...
+    def to_pandas(self) -> Any:
+        """A pandas DataFrame (needs pandas)."""
+    def to_arrow(self) -> Any:
+        """A pyarrow Table (needs pyarrow)."""
+
+def generate(
+    count: int,
+    *,
+    seed: Optional[str] = None,
+    where: Optional[str] = None,
+    predeal: Optional[str] = None,
+    threads: Optional[int] = None,
+    max_draws: Optional[int] = None,
+) -> Deals:
+    """``count`` deals of the seeded stream, as ``dealdex generate --count`` gives them."""
+
+def generate_boards(
+    boards: range,
+    *,
+    seed: Optional[str] = None,
+    predeal: Optional[str] = None,
+    threads: Optional[int] = None,
+) -> Deals:
+    """A tournament set: boards ``range(first, last + 1)`` with dealers and vulnerabilities."""
+
+def solve(
+    deals: DealsLike,
+    *,
+    threads: Optional[int] = None,
+    progress: Union[bool, Callable[[int, int], Any], None] = None,
+) -> npt.NDArray[np.int8]:
+    """int8[n, 4, 5]: DD tricks [deal, declarer N E S W, strain NT S H D C]."""
+
+def par(
+    deals: DealsLike,
+    *,
+    dealer: Optional[SeatLike] = None,
+    vul: Optional[str] = None,
+    tricks: Optional[npt.ArrayLike] = None,
+    threads: Optional[int] = None,
+) -> list[dict[str, Any]]:
+    """Par a deal: {"score": NS score, "contracts": ["4SN", ...]}."""
+
+def read(path: StrPath, format: Optional[str] = None, *, first_board: Optional[int] = None) -> Deals:
+    """The deals of a file in any format dealdex reads."""
+
+def write(deals: DealsLike, path: StrPath, format: Optional[str] = None, *, event: Optional[str] = None) -> None:
+    """Writes deals to a file in any format dealdex writes."""
+
+def formats() -> dict[str, list[str]]:
+    """Format names -> file extensions."""
+
+def to_pandas(deals: Deals) -> Any: ...
+def to_arrow(deals: Deals) -> Any: ...
+
+class Database:
+    """A dealdex database (SQLite); reads are read-only, as the CLI's."""
+
+    def __init__(self, path: StrPath) -> None: ...
+    @property
+    def path(self) -> str: ...
+    def query(self, expr: str, *, set: Optional[str] = None, limit: Optional[int] = None) -> Deals:
+        """Stored deals matching a query-language expression."""
+    def count(self, expr: str, *, set: Optional[str] = None) -> int: ...
+    def sql(self, sql: str, *, columns: bool = False) -> Any:
+        """Rows of a read-only SQL statement (tuples), or (column names, rows)."""
+    def sets(self) -> list[dict[str, Any]]: ...
+    def import_files(
+        self,
+        paths: list[StrPath],
+        *,
+        format: Optional[str] = None,
+        set: Optional[str] = None,
+        first_board: Optional[int] = None,
+    ) -> dict[str, Any]: ...
+    def export(self, set: str, path: StrPath, *, format: Optional[str] = None) -> dict[str, Any]: ...
+    def solve(self, *, set: Optional[str] = None) -> tuple[npt.NDArray[np.int8], dict[str, Any]]:
+        """DD tables of a set (or every unsolved deal), stored; int8[n, 4, 5] and the report."""
+
+def dealer(
+    script: str,
+    *,
+    produce: Optional[int] = None,
+    generate: Optional[int] = None,
+    seed: Optional[int] = None,
+) -> dict[str, Any]:
+    """Runs a dealer script; frequency counts as numpy arrays, produced deals as Deals."""

@@ -1,0 +1,1130 @@
+//! The Python module `dealdex._dealdex` (issue 30), re-exported by the package `dealdex`
+//! (python/dealdex/__init__.py): a thin layer over the root crate. Every operation is one of
+//! the library's functions (the seeded stream, the query language, the formats' registry, the
+//! solver, the store, the dealer workflow); this file only converts between Python's values
+//! and the library's, releases the GIL around long work and turns the library's errors into
+//! the exceptions of python/dealdex/errors.py.
+//!
+//! No Rust panic crosses into Python: PyO3 turns one into `pyo3_runtime.PanicException`, and
+//! nothing here unwraps what the caller gave.
+
+use std::error::Error as StdError;
+use std::path::PathBuf;
+
+use dealdex::dd::{self, TrickTable};
+use dealdex::formats::{self, Board, WriteOptions};
+use dealdex::query::Query;
+use dealdex::{
+    Classify, DealIndex, ErrorClass, FormatError, Predeal, Scheme, Seat, Seed, Suit, Vulnerability,
+    features,
+};
+use numpy::{PyArray1, PyArrayMethods};
+use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList, PySlice, PyString};
+
+mod database;
+
+/// Deals a generation without a condition adds between two checks for Ctrl-C: the stream's
+/// chunks are handed over one by one, so a check per chunk costs nothing.
+const DRAW_WINDOW: u64 = 1 << 22;
+
+// ---------------------------------------------------------------------------------------
+// Errors
+// ---------------------------------------------------------------------------------------
+
+/// The exception of python/dealdex/errors.py for a library error: its class
+/// ([`dealdex::classify`]) picks the exception (`InputError`, `FormatError` when a reader or
+/// writer refused a file, `CorruptStoreError`, `BusyError`, `DealdexIOError`, else
+/// `DealdexError`; Ctrl-C's `Interrupted` is `KeyboardInterrupt`), and the first position
+/// found along the error's sources fills `path`, `line`, `column`, `byte` and `record`.
+pub(crate) fn error_of(e: &(dyn StdError + 'static)) -> PyErr {
+    Python::attach(|py| build_error(py, e).unwrap_or_else(|failed| failed))
+}
+
+/// [`error_of`] for an error value.
+pub(crate) fn err<E: StdError + 'static>(e: E) -> PyErr {
+    error_of(&e)
+}
+
+/// The exception `name` of python/dealdex/errors.py with `message`, of `kind`, and no position.
+pub(crate) fn plain_error(name: &str, kind: &str, message: String) -> PyErr {
+    Python::attach(|py| {
+        let make = || -> PyResult<PyErr> {
+            let cls = py.import("dealdex.errors")?.getattr(name)?;
+            let kwargs = PyDict::new(py);
+            kwargs.set_item("kind", kind)?;
+            Ok(PyErr::from_value(
+                cls.call((message.clone(),), Some(&kwargs))?,
+            ))
+        };
+        make().unwrap_or_else(|failed| failed)
+    })
+}
+
+fn build_error(py: Python<'_>, e: &(dyn StdError + 'static)) -> PyResult<PyErr> {
+    let class = dealdex::classify(e);
+    if class == Some(ErrorClass::Interrupted) {
+        return Ok(pyo3::exceptions::PyKeyboardInterrupt::new_err(
+            e.to_string(),
+        ));
+    }
+    let mut position = None;
+    let mut format_kind = None;
+    let mut io = false;
+    let mut next = Some(e);
+    while let Some(x) = next {
+        if position.is_none() {
+            position = dealdex::as_classify(x).and_then(Classify::position);
+        }
+        if let Some(f) = x.downcast_ref::<FormatError>() {
+            format_kind.get_or_insert(f.kind());
+        }
+        // A file's reader error names its file, and holds the reader's error in a field
+        // that is not its source.
+        if let Some(dealdex::workflow::input::ReadFileError::Format { error, .. }) =
+            x.downcast_ref::<dealdex::workflow::input::ReadFileError>()
+        {
+            format_kind.get_or_insert(error.kind());
+        }
+        io |= x.is::<std::io::Error>();
+        next = x.source();
+    }
+    let class = class.unwrap_or(if io {
+        ErrorClass::Io
+    } else {
+        ErrorClass::Internal
+    });
+    let name = match (class, format_kind) {
+        (ErrorClass::BadInput, Some(_)) => "FormatError",
+        (ErrorClass::BadInput, None) => "InputError",
+        (ErrorClass::CorruptStore, _) => "CorruptStoreError",
+        (ErrorClass::Busy, _) => "BusyError",
+        (ErrorClass::Io, _) => "DealdexIOError",
+        _ => "DealdexError",
+    };
+    let kebab = |v: serde_json::Value| v.as_str().unwrap_or("").to_owned();
+    let cls = py.import("dealdex.errors")?.getattr(name)?;
+    let kwargs = PyDict::new(py);
+    kwargs.set_item(
+        "kind",
+        kebab(serde_json::to_value(class).unwrap_or_default()),
+    )?;
+    if let Some(k) = format_kind {
+        kwargs.set_item(
+            "format_kind",
+            kebab(serde_json::to_value(k).unwrap_or_default()),
+        )?;
+    }
+    if let Some(p) = position {
+        kwargs.set_item("path", p.file.map(|f| f.display().to_string()))?;
+        kwargs.set_item("line", p.line)?;
+        kwargs.set_item("column", p.column)?;
+        kwargs.set_item("byte", p.byte)?;
+        kwargs.set_item("record", p.record)?;
+    }
+    Ok(PyErr::from_value(
+        cls.call((e.to_string(),), Some(&kwargs))?,
+    ))
+}
+
+/// Raises Python's pending `KeyboardInterrupt` (Ctrl-C) from a thread that released the GIL.
+pub(crate) fn check_signals() -> PyResult<()> {
+    Python::attach(|py| py.check_signals())
+}
+
+// ---------------------------------------------------------------------------------------
+// Arguments
+// ---------------------------------------------------------------------------------------
+
+/// A seat from `"N"`, `"north"` (any case) or 0..=3 (N, E, S, W).
+fn seat_arg(seat: &Bound<'_, PyAny>) -> PyResult<Seat> {
+    if let Ok(i) = seat.extract::<usize>() {
+        if i < 4 {
+            return Ok(Seat::from_index(i));
+        }
+    } else if let Ok(s) = seat.extract::<String>() {
+        let t = s.trim();
+        let known = Seat::ALL
+            .into_iter()
+            .find(|x| t.eq_ignore_ascii_case(x.name()) || t.eq_ignore_ascii_case(&x.to_string()));
+        if let Some(x) = known {
+            return Ok(x);
+        }
+    }
+    Err(PyValueError::new_err(format!(
+        "not a seat: {seat} (expected N, E, S, W, their names, or 0..3)"
+    )))
+}
+
+/// A numbering scheme by name (`pavlicek`, `andrews`, `bigdeal`).
+fn scheme_arg(scheme: Option<&str>) -> PyResult<Scheme> {
+    scheme.map_or(Ok(Scheme::Pavlicek), |s| s.parse::<Scheme>().map_err(err))
+}
+
+/// A seed from 64 hex digits, or a fresh one from the operating system.
+fn seed_arg(seed: Option<&str>) -> PyResult<Seed> {
+    match seed {
+        Some(s) => s.parse().map_err(err),
+        None => Seed::from_os().map_err(err),
+    }
+}
+
+/// A rayon pool of `threads` threads, or `None` for rayon's global pool (all cores).
+fn pool(threads: Option<usize>) -> PyResult<Option<rayon::ThreadPool>> {
+    match threads {
+        None => Ok(None),
+        Some(0) => Err(PyValueError::new_err("threads must be at least 1")),
+        Some(n) => rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .build()
+            .map(Some)
+            .map_err(|e| PyValueError::new_err(format!("cannot start {n} threads: {e}"))),
+    }
+}
+
+/// Runs `f` in `pool` when there is one.
+fn in_pool<T: Send>(pool: &Option<rayon::ThreadPool>, f: impl FnOnce() -> T + Send) -> T {
+    match pool {
+        Some(p) => p.install(f),
+        None => f(),
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Deal
+// ---------------------------------------------------------------------------------------
+
+/// One deal: four hands of 13 cards.
+///
+/// `Deal(text)` reads a PBN deal string (`"N:AKQ.… …"`), a hex index (26 hex digits, FORMATS.md
+/// §2) or a hand-record number (an `int`, or a decimal string) in `scheme` (`"pavlicek"`, the
+/// default, `"andrews"` or `"bigdeal"`); `Deal(hands=[n, e, s, w])` takes four PBN hands
+/// (`"AKQ.T9.8765.432"`). Bad input raises `InputError` with the column of the problem.
+/// Deals are equal, and hash alike, when their indices are equal.
+#[pyclass(frozen, module = "dealdex", name = "Deal")]
+#[derive(Clone)]
+pub struct PyDeal {
+    pub(crate) deal: dealdex::Deal,
+}
+
+impl PyDeal {
+    pub(crate) fn from_key(key: &DealIndex) -> PyResult<PyDeal> {
+        Ok(PyDeal {
+            deal: key.to_deal().map_err(err)?,
+        })
+    }
+}
+
+#[pymethods]
+impl PyDeal {
+    #[new]
+    #[pyo3(signature = (text=None, *, scheme=None, hands=None))]
+    fn new(
+        text: Option<&Bound<'_, PyAny>>,
+        scheme: Option<&str>,
+        hands: Option<Vec<String>>,
+    ) -> PyResult<PyDeal> {
+        let deal = match (text, hands) {
+            (Some(_), Some(_)) => {
+                return Err(PyTypeError::new_err("give a text or hands=, not both"));
+            }
+            (None, None) => return Err(PyTypeError::new_err("Deal() needs a text or hands=")),
+            (None, Some(h)) => {
+                let [n, e, s, w] = <[String; 4]>::try_from(h).map_err(|h| {
+                    PyValueError::new_err(format!(
+                        "hands= needs 4 hands (N, E, S, W), got {}",
+                        h.len()
+                    ))
+                })?;
+                dealdex::parse_deal(&format!("N:{n} {e} {s} {w}")).map_err(err)?
+            }
+            (Some(t), None) => {
+                let scheme_given = scheme.is_some();
+                let scheme = scheme_arg(scheme)?;
+                if let Ok(n) = t.extract::<u128>() {
+                    dealdex::Deal::from_number(n, scheme).map_err(err)?
+                } else if t.is_instance_of::<pyo3::types::PyInt>() {
+                    return Err(PyValueError::new_err(format!(
+                        "not a {scheme} number: {t} (numbers run from {} to {})",
+                        scheme.first_number(),
+                        scheme.last_number()
+                    )));
+                } else {
+                    let s: String = t.extract().map_err(|_| {
+                        PyTypeError::new_err(
+                            "Deal() takes a str (PBN deal, hex index, number) or an int",
+                        )
+                    })?;
+                    let digits =
+                        !s.trim().is_empty() && s.trim().bytes().all(|b| b.is_ascii_digit());
+                    if scheme_given || (digits && s.trim().len() != 26) {
+                        let n = dealdex::parse_scheme_number(&s, scheme).map_err(err)?;
+                        dealdex::Deal::from_number(n, scheme).map_err(err)?
+                    } else {
+                        match dealdex::parse_deal_argument(&s) {
+                            Some(r) => r.map_err(err)?.0,
+                            None => {
+                                return Err(plain_error(
+                                    "InputError",
+                                    "bad-input",
+                                    format!(
+                                        "not a deal: {s:?} (expected a PBN deal string such as \
+                                         \"N:AKQ.… …\", a 26-digit hex index or a number)"
+                                    ),
+                                ));
+                            }
+                        }
+                    }
+                }
+            }
+        };
+        Ok(PyDeal { deal })
+    }
+
+    /// The four hands in PBN notation (`"AKQ.T9.8765.432"`: ♠.♥.♦.♣), as a tuple N, E, S, W.
+    #[getter]
+    fn hands(&self) -> (String, String, String, String) {
+        let h = self.deal.hands();
+        (
+            h[0].to_string(),
+            h[1].to_string(),
+            h[2].to_string(),
+            h[3].to_string(),
+        )
+    }
+
+    /// High-card points of `seat` (`"N"`, `"north"` or 0..3): A 4, K 3, Q 2, J 1; 0..=37.
+    fn hcp(&self, seat: &Bound<'_, PyAny>) -> PyResult<u8> {
+        Ok(features::hcp(self.deal.hand(seat_arg(seat)?)))
+    }
+
+    /// Suit lengths of `seat` as a tuple (♠, ♥, ♦, ♣), summing to 13.
+    fn shape(&self, seat: &Bound<'_, PyAny>) -> PyResult<(u8, u8, u8, u8)> {
+        let [s, h, d, c] = features::suit_lengths(self.deal.hand(seat_arg(seat)?));
+        Ok((s, h, d, c))
+    }
+
+    /// The PBN deal string, starting with `first` (default North): `"N:AKQ.… … … …"`.
+    #[pyo3(signature = (first="N"))]
+    fn pbn(&self, first: &str) -> PyResult<String> {
+        let seat = Python::attach(|py| seat_arg(PyString::new(py, first).as_any()))?;
+        Ok(dealdex::format_deal(&self.deal, seat))
+    }
+
+    /// The deal's index: 26 upper-case hex digits (13 bytes, FORMATS.md §2), its key in a
+    /// database.
+    #[getter]
+    fn index(&self) -> String {
+        DealIndex::from_deal(&self.deal).to_string()
+    }
+
+    /// The index's 13 bytes.
+    #[getter]
+    fn key<'py>(&self, py: Python<'py>) -> Bound<'py, pyo3::types::PyBytes> {
+        pyo3::types::PyBytes::new(py, &DealIndex::from_deal(&self.deal).0)
+    }
+
+    /// The hand-record number in `scheme` (`"pavlicek"`, the default, `"andrews"`,
+    /// `"bigdeal"`): 1..=D (0..=D-1 for Big Deal), D = 53,644,737,765,488,792,839,237,440,000.
+    #[pyo3(signature = (scheme="pavlicek"))]
+    fn number(&self, scheme: &str) -> PyResult<u128> {
+        Ok(self.deal.number(scheme_arg(Some(scheme))?))
+    }
+
+    /// The deal as a hand diagram (text).
+    fn __str__(&self) -> String {
+        self.deal.diagram()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Deal('{}')", dealdex::format_deal(&self.deal, Seat::North))
+    }
+
+    /// The deal as an HTML hand diagram (Jupyter shows it), with each hand's HCP.
+    fn _repr_html_(&self) -> String {
+        let hand = |seat: Seat| {
+            let h = self.deal.hand(seat);
+            let mut s = format!("<div><b>{}</b> ({} HCP)", seat.name(), features::hcp(h));
+            for suit in Suit::ALL {
+                let color = if matches!(suit, Suit::Hearts | Suit::Diamonds) {
+                    "#c00"
+                } else {
+                    "inherit"
+                };
+                let holding = h.holding_string(suit);
+                s += &format!(
+                    "<br><span style=\"color:{color}\">{}</span>&nbsp;{}",
+                    suit.symbol(),
+                    if holding.is_empty() {
+                        "—".into()
+                    } else {
+                        holding
+                    }
+                );
+            }
+            s + "</div>"
+        };
+        format!(
+            "<table class=\"dealdex-deal\" style=\"font-family:monospace\">\
+             <tr><td></td><td>{n}</td><td></td></tr>\
+             <tr><td>{w}</td><td></td><td>{e}</td></tr>\
+             <tr><td></td><td>{s}</td><td></td></tr></table>",
+            n = hand(Seat::North),
+            e = hand(Seat::East),
+            s = hand(Seat::South),
+            w = hand(Seat::West)
+        )
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other
+            .extract::<PyRef<'_, PyDeal>>()
+            .is_ok_and(|o| DealIndex::from_deal(&o.deal) == DealIndex::from_deal(&self.deal))
+    }
+
+    fn __hash__(&self) -> u64 {
+        let k = DealIndex::from_deal(&self.deal).0;
+        u64::from_le_bytes([k[0], k[1], k[2], k[3], k[4], k[5], k[6], k[7]])
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Deals
+// ---------------------------------------------------------------------------------------
+
+/// What a board of a set or a file adds to its deal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct BoardInfo {
+    pub number: u64,
+    pub dealer: Seat,
+    pub vulnerability: Vulnerability,
+}
+
+/// A batch of deals, kept as their 13-byte indices, with board numbers, dealers and
+/// vulnerabilities when they came from a tournament set or a file.
+///
+/// `len()`, indexing (an int gives a `Deal`, a slice a `Deals`) and iteration; numpy views
+/// `keys` (`uint8[n, 13]`), `hcp` (`int8[n, 4]`) and `lengths` (`int8[n, 4, 4]`). `Deals(list)`
+/// makes one from `Deal`s.
+#[pyclass(frozen, module = "dealdex", name = "Deals", sequence)]
+pub struct PyDeals {
+    pub(crate) keys: Vec<DealIndex>,
+    pub(crate) boards: Option<Vec<BoardInfo>>,
+    /// The seed the deals were generated from, as 64 hex digits.
+    pub(crate) seed: Option<String>,
+}
+
+impl PyDeals {
+    pub(crate) fn new(keys: Vec<DealIndex>) -> PyDeals {
+        PyDeals {
+            keys,
+            boards: None,
+            seed: None,
+        }
+    }
+
+    /// The deals themselves (the indices were made from deals, so they decode).
+    pub(crate) fn deals(&self) -> PyResult<Vec<dealdex::Deal>> {
+        self.keys.iter().map(|k| k.to_deal().map_err(err)).collect()
+    }
+
+    /// The batch as boards: its own numbers, dealers and vulnerabilities, else boards 1, 2, ….
+    pub(crate) fn to_boards(&self) -> PyResult<Vec<Board>> {
+        let deals = self.deals()?;
+        Ok(deals
+            .into_iter()
+            .enumerate()
+            .map(|(i, deal)| match &self.boards {
+                Some(b) => Board {
+                    dealer: Some(b[i].dealer),
+                    vulnerability: Some(b[i].vulnerability),
+                    ..Board::new(b[i].number, deal)
+                },
+                None => Board::new(i as u64 + 1, deal),
+            })
+            .collect())
+    }
+
+    pub(crate) fn from_boards(boards: &[Board]) -> PyDeals {
+        PyDeals {
+            keys: boards
+                .iter()
+                .map(|b| DealIndex::from_deal(&b.deal))
+                .collect(),
+            boards: Some(
+                boards
+                    .iter()
+                    .enumerate()
+                    .map(|(i, b)| BoardInfo {
+                        number: b.number.unwrap_or(i as u64 + 1),
+                        dealer: b.dealer_or_default(),
+                        vulnerability: b.vulnerability_or_default(),
+                    })
+                    .collect(),
+            ),
+            seed: None,
+        }
+    }
+
+    /// `f` over every deal on all cores, flattened into an array of `width` values a deal.
+    fn per_deal<const W: usize>(
+        &self,
+        f: impl Fn(&dealdex::Deal) -> [i8; W] + Sync,
+    ) -> PyResult<Vec<i8>> {
+        use rayon::prelude::*;
+        let mut out = vec![0i8; self.keys.len() * W];
+        let bad = std::sync::atomic::AtomicBool::new(false);
+        out.par_chunks_mut(W * 4096)
+            .zip(self.keys.par_chunks(4096))
+            .for_each(|(o, keys)| {
+                for (o, k) in o.chunks_exact_mut(W).zip(keys) {
+                    match k.to_deal() {
+                        Ok(d) => o.copy_from_slice(&f(&d)),
+                        Err(_) => bad.store(true, std::sync::atomic::Ordering::Relaxed),
+                    }
+                }
+            });
+        if bad.into_inner() {
+            return Err(PyValueError::new_err("a key of the batch is not a deal"));
+        }
+        Ok(out)
+    }
+}
+
+/// The deals of `obj`: a `Deals`, one `Deal`, or an iterable of `Deal`s.
+pub(crate) fn deals_arg(obj: &Bound<'_, PyAny>) -> PyResult<Vec<DealIndex>> {
+    if let Ok(d) = obj.extract::<PyRef<'_, PyDeals>>() {
+        return Ok(d.keys.clone());
+    }
+    if let Ok(d) = obj.extract::<PyRef<'_, PyDeal>>() {
+        return Ok(vec![DealIndex::from_deal(&d.deal)]);
+    }
+    let mut keys = Vec::new();
+    for item in obj.try_iter().map_err(|_| {
+        PyTypeError::new_err("expected a Deals batch, a Deal or an iterable of Deals")
+    })? {
+        let item = item?;
+        let d = item.extract::<PyRef<'_, PyDeal>>().map_err(|_| {
+            PyTypeError::new_err(format!("expected Deal items, got {}", item.get_type()))
+        })?;
+        keys.push(DealIndex::from_deal(&d.deal));
+    }
+    Ok(keys)
+}
+
+#[pymethods]
+impl PyDeals {
+    #[new]
+    #[pyo3(signature = (deals=None))]
+    fn py_new(deals: Option<&Bound<'_, PyAny>>) -> PyResult<PyDeals> {
+        Ok(PyDeals::new(match deals {
+            Some(d) => deals_arg(d)?,
+            None => Vec::new(),
+        }))
+    }
+
+    /// A batch from an array of indices: anything numpy reads as `uint8[n, 13]` (or bytes of
+    /// 13·n). Raises `InputError` naming the first row that is not a deal.
+    #[staticmethod]
+    fn from_keys(keys: &Bound<'_, PyAny>) -> PyResult<PyDeals> {
+        let bytes: Vec<u8> = if let Ok(b) = keys.extract::<Vec<u8>>() {
+            b
+        } else {
+            let np = keys.py().import("numpy")?;
+            let arr = np.call_method1("ascontiguousarray", (keys, "uint8"))?;
+            arr.call_method0("tobytes")?.extract()?
+        };
+        if !bytes.len().is_multiple_of(13) {
+            return Err(PyValueError::new_err(format!(
+                "keys: {} bytes is not a whole number of 13-byte indices",
+                bytes.len()
+            )));
+        }
+        let mut out = Vec::with_capacity(bytes.len() / 13);
+        for (row, c) in bytes.chunks_exact(13).enumerate() {
+            let mut k = [0u8; 13];
+            k.copy_from_slice(c);
+            let key = DealIndex(k);
+            key.to_deal().map_err(|e| {
+                plain_error("InputError", "bad-input", format!("keys row {row}: {e}"))
+            })?;
+            out.push(key);
+        }
+        Ok(PyDeals::new(out))
+    }
+
+    fn __len__(&self) -> usize {
+        self.keys.len()
+    }
+
+    fn __getitem__(&self, py: Python<'_>, i: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        if let Ok(slice) = i.cast::<PySlice>() {
+            let ind = slice.indices(self.keys.len() as isize)?;
+            let picks: Vec<usize> = (0..ind.slicelength)
+                .map(|j| (ind.start + j as isize * ind.step) as usize)
+                .collect();
+            let out = PyDeals {
+                keys: picks.iter().map(|&j| self.keys[j]).collect(),
+                boards: self
+                    .boards
+                    .as_ref()
+                    .map(|b| picks.iter().map(|&j| b[j]).collect()),
+                seed: self.seed.clone(),
+            };
+            return Ok(Py::new(py, out)?.into_any());
+        }
+        let n = self.keys.len() as isize;
+        let j: isize = i.extract()?;
+        let j = if j < 0 { j + n } else { j };
+        if !(0..n).contains(&j) {
+            return Err(PyIndexError::new_err(format!(
+                "deal {j} of {n}: out of range"
+            )));
+        }
+        Ok(Py::new(py, PyDeal::from_key(&self.keys[j as usize])?)?.into_any())
+    }
+
+    fn __iter__(slf: Bound<'_, PyDeals>) -> DealsIter {
+        DealsIter {
+            deals: slf.unbind(),
+            next: 0,
+        }
+    }
+
+    fn __repr__(&self) -> String {
+        format!("<Deals: {} deals>", self.keys.len())
+    }
+
+    /// The indices as `uint8[n, 13]` (a copy: 13 bytes a deal).
+    #[getter]
+    fn keys<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let flat: Vec<u8> = self.keys.iter().flat_map(|k| k.0).collect();
+        Ok(PyArray1::from_vec(py, flat)
+            .reshape([self.keys.len(), 13])?
+            .into_any())
+    }
+
+    /// High-card points as `int8[n, 4]`, columns N, E, S, W (A 4, K 3, Q 2, J 1), computed on
+    /// all cores.
+    #[getter]
+    fn hcp<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let flat = py
+            .detach(|| self.per_deal::<4>(|d| Seat::ALL.map(|s| features::hcp(d.hand(s)) as i8)))?;
+        Ok(PyArray1::from_vec(py, flat)
+            .reshape([self.keys.len(), 4])?
+            .into_any())
+    }
+
+    /// Suit lengths as `int8[n, 4, 4]`: `[deal, seat N E S W, suit ♠ ♥ ♦ ♣]`.
+    #[getter]
+    fn lengths<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let flat = py.detach(|| {
+            self.per_deal::<16>(|d| {
+                let mut o = [0i8; 16];
+                for s in Seat::ALL {
+                    let l = features::suit_lengths(d.hand(s));
+                    for (j, x) in l.into_iter().enumerate() {
+                        o[s.index() * 4 + j] = x as i8;
+                    }
+                }
+                o
+            })
+        })?;
+        Ok(PyArray1::from_vec(py, flat)
+            .reshape([self.keys.len(), 4, 4])?
+            .into_any())
+    }
+
+    /// Board numbers as `uint64[n]`, or `None` for a batch that is not a set or a file's.
+    #[getter]
+    fn boards<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyAny>> {
+        self.boards.as_ref().map(|b| {
+            PyArray1::from_vec(py, b.iter().map(|x| x.number).collect::<Vec<u64>>()).into_any()
+        })
+    }
+
+    /// Dealers (`"N"` … `"W"`), one a board, or `None` for a batch without boards.
+    #[getter]
+    fn dealers(&self) -> Option<Vec<String>> {
+        self.boards
+            .as_ref()
+            .map(|b| b.iter().map(|x| x.dealer.to_string()).collect())
+    }
+
+    /// Vulnerabilities (`"None"`, `"NS"`, `"EW"`, `"All"`), one a board, or `None`.
+    #[getter]
+    fn vulnerabilities(&self) -> Option<Vec<String>> {
+        self.boards
+            .as_ref()
+            .map(|b| b.iter().map(|x| x.vulnerability.to_string()).collect())
+    }
+
+    /// The seed the batch was generated from (64 hex digits), else `None`.
+    #[getter]
+    fn seed(&self) -> Option<String> {
+        self.seed.clone()
+    }
+
+    /// The indices as hex strings (26 digits each).
+    fn indices(&self) -> Vec<String> {
+        self.keys.iter().map(|k| k.to_string()).collect()
+    }
+
+    /// The PBN deal strings (`"N:…"`).
+    fn pbn(&self) -> PyResult<Vec<String>> {
+        Ok(self
+            .deals()?
+            .iter()
+            .map(|d| dealdex::format_deal(d, Seat::North))
+            .collect())
+    }
+
+    /// Hand-record numbers in `scheme`, as Python ints.
+    #[pyo3(signature = (scheme="pavlicek"))]
+    fn numbers(&self, scheme: &str) -> PyResult<Vec<u128>> {
+        let scheme = scheme_arg(Some(scheme))?;
+        Ok(self.deals()?.iter().map(|d| d.number(scheme)).collect())
+    }
+}
+
+/// An iterator over a `Deals` batch.
+#[pyclass(module = "dealdex")]
+pub struct DealsIter {
+    deals: Py<PyDeals>,
+    next: usize,
+}
+
+#[pymethods]
+impl DealsIter {
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    fn __next__(&mut self) -> PyResult<Option<PyDeal>> {
+        match self.deals.get().keys.get(self.next) {
+            Some(k) => {
+                self.next += 1;
+                Ok(Some(PyDeal::from_key(k)?))
+            }
+            None => Ok(None),
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Generation
+// ---------------------------------------------------------------------------------------
+
+/// `count` deals of dealdex's seeded stream (FORMATS.md §3): the deals `dealdex generate
+/// --count COUNT --seed SEED [--where QUERY] [--predeal PREDEAL]` gives, in its order.
+///
+/// `seed`: 64 hex digits (a fresh one from the OS when `None`, kept in `Deals.seed`);
+/// `where`: a query (`"hcp(N) in 15..17 and balanced(N)"`) that the deals must match;
+/// `predeal`: fixed cards (`"N:AKQ.. E:..."`, as `--predeal`); `threads`: cores to use (all by
+/// default); `max_draws`: with `where`, the most deals drawn before `InputError` (10⁹, the
+/// CLI's bound; 0 for none). The GIL is released while deals are drawn; Ctrl-C stops the work.
+#[pyfunction]
+#[pyo3(signature = (count, *, seed=None, r#where=None, predeal=None, threads=None, max_draws=None))]
+fn generate(
+    py: Python<'_>,
+    count: u64,
+    seed: Option<&str>,
+    r#where: Option<&str>,
+    predeal: Option<&str>,
+    threads: Option<usize>,
+    max_draws: Option<u64>,
+) -> PyResult<PyDeals> {
+    let seed = seed_arg(seed)?;
+    let query = r#where.map(Query::parse).transpose().map_err(err)?;
+    if let Some(never) = query.as_ref().and_then(Query::never_matches) {
+        return Err(err(never));
+    }
+    let predeal = predeal.map(Predeal::parse).transpose().map_err(err)?;
+    let pool = pool(threads)?;
+    // As `--max-draws`: 0 is no bound.
+    let max_draws = match max_draws.unwrap_or(dealdex::workflow::generate::DEFAULT_MAX_DRAWS) {
+        0 => u64::MAX,
+        n => n,
+    };
+    let keys = py.detach(|| {
+        in_pool(&pool, || {
+            draw(
+                &seed,
+                predeal.as_ref(),
+                query.as_ref(),
+                (1, count),
+                max_draws,
+            )
+        })
+    })?;
+    Ok(PyDeals {
+        keys,
+        boards: None,
+        seed: Some(seed.to_string()),
+    })
+}
+
+/// Deals `first ..` of the stream: the first `count` that match `query` (all when `None`),
+/// drawing at most `max_draws` deals, checking for Ctrl-C between windows of deals.
+fn draw(
+    seed: &Seed,
+    predeal: Option<&Predeal>,
+    query: Option<&Query>,
+    (first, count): (u64, u64),
+    max_draws: u64,
+) -> PyResult<Vec<DealIndex>> {
+    let mut keys = Vec::with_capacity(count.min(1 << 24) as usize);
+    let Some(q) = query else {
+        dealdex::generate_chunks_with(
+            seed,
+            predeal,
+            first,
+            count,
+            |_, deals| deals.iter().map(DealIndex::from_deal).collect::<Vec<_>>(),
+            |chunk| {
+                keys.extend(chunk);
+                check_signals()
+            },
+        )?;
+        return Ok(keys);
+    };
+    // The first `count` matches of the stream, found window by window: the same deals as
+    // one search (each window goes on where the last one stopped).
+    let mut next = first;
+    let mut drawn = 0u64;
+    while (keys.len() as u64) < count {
+        let window = DRAW_WINDOW.min(max_draws - drawn);
+        if window == 0 {
+            return Err(plain_error(
+                "InputError",
+                "bad-input",
+                format!(
+                    "only {} of {count} deals matched within {max_draws} draws (max_draws)",
+                    keys.len()
+                ),
+            ));
+        }
+        let want = count - keys.len() as u64;
+        let found = dealdex::first_matching_within(
+            seed,
+            predeal,
+            (next, want),
+            window,
+            q.search_chunk(),
+            |d| q.matches(d),
+            &mut |_| {},
+        );
+        keys.extend(found.deals.iter().map(DealIndex::from_deal));
+        next += found.drawn;
+        drawn += found.drawn;
+        check_signals()?;
+    }
+    Ok(keys)
+}
+
+/// The tournament set of boards `boards` (a `range`, e.g. `range(1, 33)` for boards 1..32):
+/// board k is deal k of the seeded stream, as `dealdex generate --boards A-B --seed SEED`
+/// makes it, with its dealer and vulnerability (`Deals.boards`, `.dealers`,
+/// `.vulnerabilities`). `seed` and `predeal` as in `generate`.
+#[pyfunction]
+#[pyo3(signature = (boards, *, seed=None, predeal=None, threads=None))]
+fn generate_boards(
+    py: Python<'_>,
+    boards: &Bound<'_, PyAny>,
+    seed: Option<&str>,
+    predeal: Option<&str>,
+    threads: Option<usize>,
+) -> PyResult<PyDeals> {
+    let (start, stop, step): (i64, i64, i64) = (
+        boards.getattr("start")?.extract()?,
+        boards.getattr("stop")?.extract()?,
+        boards.getattr("step")?.extract()?,
+    );
+    if step != 1 || start < 1 || stop <= start {
+        return Err(PyValueError::new_err(format!(
+            "boards: expected a range of board numbers such as range(1, 33), got {boards}"
+        )));
+    }
+    let (first, count) = (start as u64, (stop - start) as u64);
+    if count > dealdex::workflow::generate::MAX_SET_BOARDS {
+        return Err(PyValueError::new_err(format!(
+            "boards: at most {} boards a set",
+            dealdex::workflow::generate::MAX_SET_BOARDS
+        )));
+    }
+    let seed = seed_arg(seed)?;
+    let predeal = predeal.map(Predeal::parse).transpose().map_err(err)?;
+    let pool = pool(threads)?;
+    let keys = py.detach(|| {
+        in_pool(&pool, || {
+            draw(&seed, predeal.as_ref(), None, (first, count), 0)
+        })
+    })?;
+    let infos = (first..first + count)
+        .map(|n| BoardInfo {
+            number: n,
+            dealer: dealdex::board_dealer(n),
+            vulnerability: dealdex::board_vulnerability(n),
+        })
+        .collect();
+    Ok(PyDeals {
+        keys,
+        boards: Some(infos),
+        seed: Some(seed.to_string()),
+    })
+}
+
+// ---------------------------------------------------------------------------------------
+// Double dummy
+// ---------------------------------------------------------------------------------------
+
+/// Solves `deals` with the GIL released, a few deals a step (Ctrl-C is checked between
+/// steps), reporting `(done, total)` to `progress` when given.
+pub(crate) fn solve_keys(
+    py: Python<'_>,
+    keys: &[DealIndex],
+    threads: Option<usize>,
+    progress: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Vec<TrickTable>> {
+    let pool = pool(threads)?;
+    let deals: Vec<dealdex::Deal> = keys
+        .iter()
+        .map(|k| k.to_deal().map_err(err))
+        .collect::<PyResult<_>>()?;
+    let step = 8 * threads.unwrap_or_else(rayon::current_num_threads).max(1);
+    let mut tables = Vec::with_capacity(deals.len());
+    let progress = progress.map(|p| p.clone().unbind());
+    py.detach(|| {
+        for chunk in deals.chunks(step) {
+            tables.extend(in_pool(&pool, || dd::solve_all(chunk)));
+            check_signals()?;
+            if let Some(p) = &progress {
+                Python::attach(|py| p.call1(py, (tables.len(), deals.len())).map(drop))?;
+            }
+        }
+        Ok::<(), PyErr>(())
+    })?;
+    Ok(tables)
+}
+
+/// A `progress=` argument: `True` prints `solved k/n` lines to stderr, a callable is called
+/// with `(done, total)`.
+fn progress_arg<'py>(
+    py: Python<'py>,
+    progress: &Bound<'py, PyAny>,
+) -> PyResult<Option<Bound<'py, PyAny>>> {
+    if progress.is_callable() {
+        return Ok(Some(progress.clone()));
+    }
+    if progress.is_truthy()? {
+        let f = py.import("dealdex.errors")?.getattr("_print_progress")?;
+        return Ok(Some(f));
+    }
+    Ok(None)
+}
+
+/// Double-dummy tricks of `deals` (a `Deals`, a `Deal` or an iterable of `Deal`s) as
+/// `int8[n, 4, 5]`: `[deal, declarer N E S W, strain NT ♠ ♥ ♦ ♣]`, tricks 0..13 that the
+/// declarer's side takes. Solved by pons-dds (DDS 2.9's algorithm) on `threads` cores (all by
+/// default), the GIL released; Ctrl-C stops between steps of a few deals. `progress`: `True`
+/// for a line on stderr a step, or a callable taking `(done, total)`.
+#[pyfunction]
+#[pyo3(signature = (deals, *, threads=None, progress=None))]
+fn solve<'py>(
+    py: Python<'py>,
+    deals: &Bound<'py, PyAny>,
+    threads: Option<usize>,
+    progress: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let keys = deals_arg(deals)?;
+    let progress = match progress {
+        Some(p) => progress_arg(py, p)?,
+        None => None,
+    };
+    let tables = solve_keys(py, &keys, threads, progress.as_ref())?;
+    tricks_array(py, &tables)
+}
+
+/// Tables as `int8[n, 4, 5]`.
+pub(crate) fn tricks_array<'py>(
+    py: Python<'py>,
+    tables: &[TrickTable],
+) -> PyResult<Bound<'py, PyAny>> {
+    let flat: Vec<i8> = tables
+        .iter()
+        .flat_map(|t| t.rows().into_iter().flatten().map(|x| x as i8))
+        .collect();
+    Ok(PyArray1::from_vec(py, flat)
+        .reshape([tables.len(), 4, 5])?
+        .into_any())
+}
+
+/// Par of each deal: a list of `{"score": int, "contracts": [str]}` (score from North-South's
+/// view, contracts as `"4SN"`, `"3NTS+1"`, `"5CxE-2"`: the JSON `dealdex solve` prints). The
+/// dealer and vulnerability are `dealer`/`vul` when given (one for all deals), else each
+/// board's (a set or a file), else North and None. `tricks`: the tables of `solve` for the
+/// same deals (`int8[n, 4, 5]`), else they are solved here.
+#[pyfunction]
+#[pyo3(signature = (deals, *, dealer=None, vul=None, tricks=None, threads=None))]
+fn par<'py>(
+    py: Python<'py>,
+    deals: &Bound<'py, PyAny>,
+    dealer: Option<&Bound<'py, PyAny>>,
+    vul: Option<&str>,
+    tricks: Option<&Bound<'py, PyAny>>,
+    threads: Option<usize>,
+) -> PyResult<Bound<'py, PyList>> {
+    let keys = deals_arg(deals)?;
+    let infos = deals
+        .extract::<PyRef<'_, PyDeals>>()
+        .ok()
+        .and_then(|d| d.boards.clone());
+    let dealer = dealer.map(seat_arg).transpose()?;
+    let vul = vul
+        .map(|v| v.parse::<Vulnerability>())
+        .transpose()
+        .map_err(err)?;
+    let tables = match tricks {
+        Some(t) => {
+            let np = py.import("numpy")?;
+            let arr = np.call_method1("ascontiguousarray", (t, "uint8"))?;
+            let bytes: Vec<u8> = arr.call_method0("tobytes")?.extract()?;
+            if bytes.len() != keys.len() * 20 {
+                return Err(PyValueError::new_err(format!(
+                    "tricks: expected {} x 4 x 5 values, got {}",
+                    keys.len(),
+                    bytes.len()
+                )));
+            }
+            bytes
+                .chunks_exact(20)
+                .map(|c| {
+                    let mut rows = [[0u8; 5]; 4];
+                    for (i, r) in rows.iter_mut().enumerate() {
+                        r.copy_from_slice(&c[i * 5..i * 5 + 5]);
+                    }
+                    TrickTable::new(rows).map_err(err)
+                })
+                .collect::<PyResult<Vec<_>>>()?
+        }
+        None => solve_keys(py, &keys, threads, None)?,
+    };
+    let out = PyList::empty(py);
+    for (i, t) in tables.iter().enumerate() {
+        let info = infos.as_ref().map(|b| b[i]);
+        let p = t.par(
+            dealer.or(info.map(|b| b.dealer)).unwrap_or(Seat::North),
+            vul.or(info.map(|b| b.vulnerability))
+                .unwrap_or(Vulnerability::None),
+        );
+        let d = PyDict::new(py);
+        d.set_item("score", p.score)?;
+        d.set_item(
+            "contracts",
+            p.contracts
+                .iter()
+                .map(|c| c.to_string())
+                .collect::<Vec<_>>(),
+        )?;
+        out.append(d)?;
+    }
+    Ok(out)
+}
+
+// ---------------------------------------------------------------------------------------
+// Files
+// ---------------------------------------------------------------------------------------
+
+/// The deals of the file `path` as a `Deals` batch with their board numbers, dealers and
+/// vulnerabilities. `format`: a format's name (`formats()` lists them), else the one the
+/// extension names, else the one the content shows. `first_board`: the first board of the
+/// formats without numbers. Raises `FormatError` with `path`, `line`, `column` (or `byte`,
+/// `record` for binary formats). The GIL is released while the file is read.
+#[pyfunction]
+#[pyo3(signature = (path, format=None, *, first_board=None))]
+fn read(
+    py: Python<'_>,
+    path: PathBuf,
+    format: Option<&str>,
+    first_board: Option<u64>,
+) -> PyResult<PyDeals> {
+    let fmt = formats::choose_input(&path, format).map_err(err)?;
+    let read = py
+        .detach(|| dealdex::workflow::input::read_deal_file_all(&path, fmt, first_board))
+        .map_err(err)?;
+    Ok(PyDeals::from_boards(&read.boards))
+}
+
+/// Writes `deals` (a `Deals`, `Deal`s) to `path` in `format` (default: the extension's), with
+/// their board numbers, dealers and vulnerabilities (boards 1, 2, … for a batch without).
+/// `event`: the event name of the formats that carry one. Raises `FormatError` for boards the
+/// format cannot hold (`format_kind == "unwritable"`), `DealdexIOError` when the file cannot
+/// be written.
+#[pyfunction]
+#[pyo3(signature = (deals, path, format=None, *, event=None))]
+fn write(
+    py: Python<'_>,
+    deals: &Bound<'_, PyAny>,
+    path: PathBuf,
+    format: Option<&str>,
+    event: Option<String>,
+) -> PyResult<()> {
+    let boards = match deals.extract::<PyRef<'_, PyDeals>>() {
+        Ok(d) => d.to_boards()?,
+        Err(_) => PyDeals::new(deals_arg(deals)?).to_boards()?,
+    };
+    let fmt = formats::choose(&path, format).map_err(err)?;
+    let opts = WriteOptions {
+        event: event.unwrap_or_default(),
+        ..WriteOptions::default()
+    };
+    py.detach(|| {
+        let bytes = formats::write_set(fmt, &boards, &opts).map_err(err)?;
+        std::fs::write(&path, bytes).map_err(|e| {
+            error_of(&dealdex::workflow::input::ReadFileError::Io {
+                path: path.clone(),
+                error: e,
+            })
+        })
+    })
+}
+
+/// The formats dealdex reads and writes: a list of `(name, extensions)`.
+#[pyfunction]
+fn formats_list() -> Vec<(String, Vec<String>)> {
+    formats::registry()
+        .iter()
+        .map(|f| {
+            let i = f.info();
+            (
+                i.name.to_owned(),
+                i.extensions.iter().map(|e| (*e).to_owned()).collect(),
+            )
+        })
+        .collect()
+}
+
+// ---------------------------------------------------------------------------------------
+// The module
+// ---------------------------------------------------------------------------------------
+
+/// dealdex's Rust core; use the package `dealdex`, which re-exports it.
+#[pymodule]
+fn _dealdex(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add("SOLVER", dd::SOLVER)?;
+    m.add("DEALS_TOTAL", dealdex::DEALS)?;
+    m.add_class::<PyDeal>()?;
+    m.add_class::<PyDeals>()?;
+    m.add_class::<DealsIter>()?;
+    m.add_function(wrap_pyfunction!(generate, m)?)?;
+    m.add_function(wrap_pyfunction!(generate_boards, m)?)?;
+    m.add_function(wrap_pyfunction!(solve, m)?)?;
+    m.add_function(wrap_pyfunction!(par, m)?)?;
+    m.add_function(wrap_pyfunction!(read, m)?)?;
+    m.add_function(wrap_pyfunction!(write, m)?)?;
+    m.add_function(wrap_pyfunction!(formats_list, m)?)?;
+    database::register(m)?;
+    Ok(())
+}
