@@ -37,10 +37,13 @@
 //!   dealdex, on any machine and any number of threads.
 //! - Speed: deals are drawn on all cores in pieces of 512; a condition without `rnd` or
 //!   `tricks` is compiled once into kernels (the query language's `features::hcp` under the
-//!   default `pointcount`, suit lengths by bit count, constants folded into comparisons) and
-//!   tested on all cores, the deals then taken in order; in `&&` and `||` an operand with
-//!   `tricks` is tried after a state-free one, so the solver runs only for the deals the other
-//!   terms let through ([`DealerReport::solved`] counts its calls).
+//!   default `pointcount`, suit lengths by bit count, constants folded into comparisons; a
+//!   whole piece at a time when it cannot fail) and tested on the core that drew the piece,
+//!   the deals then taken in order; when every action is an average or a frequency, the
+//!   produced deals are counted a piece at a time on all cores and the counts added in order;
+//!   in `&&` and `||` an operand with `tricks` is tried after a state-free one, so the solver
+//!   runs only for the deals the other terms let through ([`DealerReport::solved`] counts its
+//!   calls).
 //! - Or from given deals ([`DealFeed::Given`], in [`DealerJob::feed`]): a stored set, every
 //!   stored deal or a deal file, read by the dealer workflow
 //!   ([`crate::workflow::dealer`], `dealdex dealer --set/--db/--deals`). They are taken in
