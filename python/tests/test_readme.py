@@ -24,3 +24,7 @@ def test_readme_notebook_runs(tmp_path, capsys):
     # What the notebook computed holds: 24 solved deals, North's NT tricks 0..13.
     assert namespace["table"].sum() == 24
     assert namespace["tricks"].shape == (24, 4, 5)
+    # The histogram was drawn (matplotlib is in the test venv, python/requirements-test.txt):
+    # a PNG file.
+    assert namespace["plt"] is not None, "matplotlib missing"
+    assert (tmp_path / "south-hcp.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
