@@ -13,16 +13,13 @@
 //! last: the solver runs only for the deals every other term lets through.
 
 use super::eval::{EvalError, hand_value, imps, score};
-use super::{BinOp, Expr, Script, ShapeSet};
+use super::{BinOp, Expr, MILTON, Script, ShapeSet};
 use crate::model::card::{Card, Seat, Suit};
 use crate::model::deal::{Deal, Hand};
 use crate::model::features;
 
 /// A compiled expression: its value over a deal (dealer's integer semantics).
 pub(super) type Kernel<'a> = Box<dyn Fn(&Deal) -> Result<i64, EvalError> + Send + Sync + 'a>;
-
-/// The Milton Work count, ace first: `pointcount`'s default.
-const MILTON: [i64; 13] = [4, 3, 2, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0];
 
 /// Compiles `e`; None when it (or a definition it names) uses `rnd` or `tricks`.
 pub(super) fn compile<'a>(e: &'a Expr, script: &'a Script) -> Option<Kernel<'a>> {

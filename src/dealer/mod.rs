@@ -98,6 +98,9 @@ pub use swap::Swapping;
 
 use crate::model::card::{Card, Seat, Suit};
 
+/// dealer's default `pointcount`, ace first: the Milton Work count (A 4, K 3, Q 2, J 1).
+pub const MILTON: [i64; 13] = [4, 3, 2, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+
 /// A parsed dealer script: its settings, identifier definitions, condition and actions.
 #[derive(Clone, Debug)]
 pub struct Script {

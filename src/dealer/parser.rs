@@ -4,7 +4,8 @@ use std::collections::HashMap;
 
 use super::lexer::{Tok, Token, lex};
 use super::{
-    Action, BinOp, EsItem, Expr, ScoreContract, Script, ScriptError, ScriptErrorKind, ShapeSet,
+    Action, BinOp, EsItem, Expr, MILTON, ScoreContract, Script, ScriptError, ScriptErrorKind,
+    ShapeSet,
 };
 use crate::model::card::{Card, Rank, Seat, Suit};
 
@@ -90,7 +91,7 @@ pub(super) fn parse(src: &str) -> Result<Script, ScriptError> {
             vulnerable: None,
             predeal: [0; 4],
             predeal_lengths: Vec::new(),
-            pointcount: [4, 3, 2, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+            pointcount: MILTON,
             altcount: ALTCOUNT,
             condition: None,
             actions: Vec::new(),
