@@ -66,6 +66,7 @@ classified!(
     crate::PlayError,
     crate::StrainError,
     crate::dd::DdError,
+    crate::dd::SolveStopped,
     crate::records::PaperError,
     crate::records::PerPageError,
     crate::records::TenStyleError,

@@ -181,7 +181,9 @@ class Database:
         first_board: Optional[int] = None,
     ) -> dict[str, Any]: ...
     def export(self, set: str, path: StrPath, *, format: Optional[str] = None) -> dict[str, Any]: ...
-    def solve(self, *, set: Optional[str] = None) -> tuple[npt.NDArray[np.int8], dict[str, Any]]:
+    def solve(
+        self, *, set: Optional[str] = None, threads: Optional[int] = None
+    ) -> tuple[npt.NDArray[np.int8], dict[str, Any]]:
         """DD tables of a set (or every unsolved deal), stored; int8[n, 4, 5] and the report."""
 
 def dealer(

@@ -230,39 +230,46 @@ impl PyDatabase {
     /// Solves double dummy and stores the tables, as `dealdex solve`: the boards of `set`
     /// (tables already stored are read, not solved again), or with `set=None` every stored
     /// deal without a table. Returns `(tricks, report)`: `int8[n, 4, 5]` (declarer N E S W ×
-    /// strain NT ♠ ♥ ♦ ♣) for the deals in order, and the solve report. The GIL is released;
-    /// Ctrl-C stops after the batch in flight (stored batches stay).
-    #[pyo3(signature = (*, set=None))]
+    /// strain NT ♠ ♥ ♦ ♣) for the deals in order, and the solve report. Solved on `threads`
+    /// cores (all by default), the GIL released; Ctrl-C stops after the batch in flight
+    /// (stored batches stay). For par, give the tables to `dealdex.par(..., tricks=)`.
+    #[pyo3(signature = (*, set=None, threads=None))]
     fn solve<'py>(
         &self,
         py: Python<'py>,
         set: Option<String>,
+        threads: Option<usize>,
     ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
         let path = self.path.clone();
+        let pool = crate::pool(threads)?;
         let (tables, report) = py.detach(|| {
-            let mut store = Store::open(&path).map_err(err)?;
-            let source = match &set {
-                Some(name) => SolveSource::Items(set_items(&store, name, None, None).map_err(err)?),
-                None => SolveSource::Unsolved {
-                    dealer: None,
-                    vul: None,
-                },
-            };
-            let job = SolveJob {
-                source,
-                batch: DEFAULT_SOLVE_BATCH,
-            };
-            let mut tables = Vec::new();
-            let report = dealdex::workflow::solve::run::<SolveStop>(
-                &job,
-                Some(&mut store),
-                &mut |_| {},
-                &mut |_, t| {
-                    tables.push(*t);
-                    crate::check_signals().map_err(SolveStop::Python)
-                },
-            )?;
-            Ok::<_, PyErr>((tables, report))
+            crate::in_pool(&pool, || {
+                let mut store = Store::open(&path).map_err(err)?;
+                let source = match &set {
+                    Some(name) => {
+                        SolveSource::Items(set_items(&store, name, None, None).map_err(err)?)
+                    }
+                    None => SolveSource::Unsolved {
+                        dealer: None,
+                        vul: None,
+                    },
+                };
+                let job = SolveJob {
+                    source,
+                    batch: DEFAULT_SOLVE_BATCH,
+                };
+                let mut tables = Vec::new();
+                let report = dealdex::workflow::solve::run::<SolveStop>(
+                    &job,
+                    Some(&mut store),
+                    &mut |_| {},
+                    &mut |_, t| {
+                        tables.push(*t);
+                        crate::check_signals().map_err(SolveStop::Python)
+                    },
+                )?;
+                Ok::<_, PyErr>((tables, report))
+            })
         })?;
         Ok((tricks_array(py, &tables)?, to_python(py, &report)?))
     }
@@ -293,7 +300,8 @@ impl From<SolveStop> for PyErr {
 /// Runs a script of dealer's language (dealer's manual; `dealdex dealer`): `generate`,
 /// `produce`, `condition`, `predeal`, `action` with `average`, `frequency`, `printall` … over
 /// the simulation stream of `seed` (an int, as dealer's `-s`; the OS's when `None`).
-/// `produce`/`generate` override the script's. The GIL is released while it runs.
+/// `produce`/`generate` override the script's. The GIL is released while it runs; Ctrl-C
+/// stops it (within a block of 32,768 deals) and raises `KeyboardInterrupt`.
 ///
 /// Returns a dict: `generated`, `produced`, `seed`, `seconds`, `solved`, `summaries` (one per
 /// action, in order: `{"kind": "average", "mean": …}`, `{"kind": "frequency", "low", "high",
@@ -310,19 +318,24 @@ pub(crate) fn dealer<'py>(
     seed: Option<u64>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let script = Script::parse(script).map_err(err)?;
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
     let job = DealerJob {
         produce,
         generate,
         seed,
         quiet: false,
         keep_produced: true,
+        stop: Some(stop.clone()),
         ..DealerJob::default()
     };
-    let (report, out) = py.detach(|| {
-        let mut out = Vec::new();
-        let report = dealdex::dealer::run(&script, &job, &mut out, &mut |_| {}).map_err(err)?;
-        Ok::<_, PyErr>((report, out))
-    })?;
+    let mut out = Vec::new();
+    let report = crate::watched(
+        py,
+        || dealdex::dealer::run(&script, &job, &mut out, &mut |_| {}),
+        || stop.store(true, std::sync::atomic::Ordering::Relaxed),
+        || Ok(()),
+    )?
+    .map_err(err)?;
     let dict = to_python(py, &report)?;
     dict.set_item("output", String::from_utf8_lossy(&out).into_owned())?;
     let keys: Vec<DealIndex> = report.kept.iter().map(DealIndex::from_deal).collect();

@@ -171,7 +171,7 @@ fn seed_arg(seed: Option<&str>) -> PyResult<Seed> {
 }
 
 /// A rayon pool of `threads` threads, or `None` for rayon's global pool (all cores).
-fn pool(threads: Option<usize>) -> PyResult<Option<rayon::ThreadPool>> {
+pub(crate) fn pool(threads: Option<usize>) -> PyResult<Option<rayon::ThreadPool>> {
     match threads {
         None => Ok(None),
         Some(0) => Err(PyValueError::new_err("threads must be at least 1")),
@@ -184,7 +184,10 @@ fn pool(threads: Option<usize>) -> PyResult<Option<rayon::ThreadPool>> {
 }
 
 /// Runs `f` in `pool` when there is one.
-fn in_pool<T: Send>(pool: &Option<rayon::ThreadPool>, f: impl FnOnce() -> T + Send) -> T {
+pub(crate) fn in_pool<T: Send>(
+    pool: &Option<rayon::ThreadPool>,
+    f: impl FnOnce() -> T + Send,
+) -> T {
     match pool {
         Some(p) => p.install(f),
         None => f(),
@@ -879,32 +882,89 @@ fn generate_boards(
 // Double dummy
 // ---------------------------------------------------------------------------------------
 
-/// Solves `deals` with the GIL released, a few deals a step (Ctrl-C is checked between
-/// steps), reporting `(done, total)` to `progress` when given.
+/// Runs `work` on a thread of its own with the GIL released, while the calling thread
+/// watches: every 100 ms it checks for Ctrl-C and calls `tick` (which may call back into
+/// Python). On Ctrl-C, or an error from `tick`, it calls `stop` once and, when `work` has
+/// returned, raises that error.
+pub(crate) fn watched<T: Send>(
+    py: Python<'_>,
+    work: impl FnOnce() -> T + Send,
+    stop: impl FnOnce() + Send,
+    mut tick: impl FnMut() -> PyResult<()> + Send,
+) -> PyResult<T> {
+    py.detach(|| {
+        std::thread::scope(|scope| {
+            let watcher = std::thread::current();
+            let job = scope.spawn(move || {
+                let out = work();
+                watcher.unpark();
+                out
+            });
+            let mut failure: Option<PyErr> = None;
+            let mut stop = Some(stop);
+            while !job.is_finished() {
+                std::thread::park_timeout(std::time::Duration::from_millis(100));
+                if failure.is_none()
+                    && let Err(e) = check_signals().and_then(|()| tick())
+                {
+                    if let Some(f) = stop.take() {
+                        f();
+                    }
+                    failure = Some(e);
+                }
+            }
+            let out = job.join().map_err(|_| {
+                plain_error("DealdexError", "panic", "a worker thread panicked".into())
+            })?;
+            failure.map_or(Ok(out), Err)
+        })
+    })
+}
+
+/// Solves `deals` with the GIL released on `threads` solver threads (all cores by default),
+/// work handed out a strain of a deal at a time ([`dd::solve_on`]). Ctrl-C stops the solve
+/// after the strains in hand; `progress`, when given, is called with `(done, total)` at most
+/// twice a second and once at the end.
 pub(crate) fn solve_keys(
     py: Python<'_>,
     keys: &[DealIndex],
     threads: Option<usize>,
     progress: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Vec<TrickTable>> {
-    let pool = pool(threads)?;
+    let threads = match threads {
+        Some(0) => return Err(PyValueError::new_err("threads must be at least 1")),
+        Some(n) => n,
+        None => rayon::current_num_threads(),
+    };
     let deals: Vec<dealdex::Deal> = keys
         .iter()
         .map(|k| k.to_deal().map_err(err))
         .collect::<PyResult<_>>()?;
-    let step = 8 * threads.unwrap_or_else(rayon::current_num_threads).max(1);
-    let mut tables = Vec::with_capacity(deals.len());
     let progress = progress.map(|p| p.clone().unbind());
-    py.detach(|| {
-        for chunk in deals.chunks(step) {
-            tables.extend(in_pool(&pool, || dd::solve_all(chunk)));
-            check_signals()?;
-            if let Some(p) = &progress {
-                Python::attach(|py| p.call1(py, (tables.len(), deals.len())).map(drop))?;
+    let total = deals.len();
+    let watch = dd::SolveWatch::new();
+    let mut reported = (0, std::time::Instant::now());
+    let tables = watched(
+        py,
+        || dd::solve_on(&deals, threads, &watch),
+        || watch.stop(),
+        || {
+            let done = watch.solved();
+            match &progress {
+                Some(p) if done > reported.0 && reported.1.elapsed().as_millis() >= 500 => {
+                    reported = (done, std::time::Instant::now());
+                    Python::attach(|py| p.call1(py, (done, total)).map(drop))
+                }
+                _ => Ok(()),
             }
-        }
-        Ok::<(), PyErr>(())
-    })?;
+        },
+    )?
+    .map_err(err)?;
+    if let Some(p) = &progress
+        && reported.0 < total
+    {
+        p.call1(py, (total, total))?;
+    }
     Ok(tables)
 }
 
@@ -927,8 +987,8 @@ fn progress_arg<'py>(
 /// Double-dummy tricks of `deals` (a `Deals`, a `Deal` or an iterable of `Deal`s) as
 /// `int8[n, 4, 5]`: `[deal, declarer N E S W, strain NT ♠ ♥ ♦ ♣]`, tricks 0..13 that the
 /// declarer's side takes. Solved by pons-dds (DDS 2.9's algorithm) on `threads` cores (all by
-/// default), the GIL released; Ctrl-C stops between steps of a few deals. `progress`: `True`
-/// for a line on stderr a step, or a callable taking `(done, total)`.
+/// default), the GIL released; Ctrl-C stops it within a strain's solve. `progress`: `True`
+/// for a line on stderr, or a callable taking `(done, total)`, at most twice a second.
 #[pyfunction]
 #[pyo3(signature = (deals, *, threads=None, progress=None))]
 fn solve<'py>(

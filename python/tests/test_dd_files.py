@@ -1,6 +1,10 @@
 """Double dummy (against DDS's own tables), the GIL released while solving, and every
 format's writer and reader."""
 
+import json
+import os
+import subprocess
+import sys
 import threading
 import time
 
@@ -104,3 +108,30 @@ def test_file_errors_name_the_record(tmp_path):
         dealdex.read(path)
     assert e.value.path == str(path)
     assert e.value.record is not None or e.value.byte is not None
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="needs Linux's /proc")
+@pytest.mark.parametrize("threads", [1, 3])
+def test_threads_is_the_number_of_solver_threads(dd_reference, threads):
+    """`threads=` sizes the pool the solver runs on (its threads are named dealdex-dd-K; a
+    fresh process has none before), and the tables are DDS's on any count."""
+    boards = dd_reference[20:26]
+    code = (
+        "import json, os, sys, dealdex\n"
+        "deals = [dealdex.Deal(d) for d in json.loads(sys.argv[1])]\n"
+        f"t = dealdex.solve(deals, threads={threads})\n"
+        "names = [open(f'/proc/self/task/{k}/comm').read().strip() for k in os.listdir('/proc/self/task')]\n"
+        "print(json.dumps([sorted(n for n in names if n.startswith('dealdex-dd-')), t.tolist()]))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code, json.dumps([b["deal"] for b in boards])],
+        capture_output=True, text=True, check=True,
+    ).stdout
+    names, tricks = json.loads(out)
+    assert names == [f"dealdex-dd-{k}" for k in range(threads)]
+    assert (np.array(tricks) == reference_array(boards)).all()
+
+
+def test_threads_must_be_positive():
+    with pytest.raises(ValueError, match="threads must be at least 1"):
+        dealdex.solve(dealdex.generate(1, seed=SEED), threads=0)

@@ -1,5 +1,5 @@
-"""Ctrl-C stops long work: a SIGINT to a Python process inside `generate` (a search no deal
-passes) or `solve` raises KeyboardInterrupt there within a second or so."""
+"""Ctrl-C stops long work: a SIGINT to a Python process inside `generate` or `dealer` (a
+search no deal passes) or `solve` raises KeyboardInterrupt there within a second or so."""
 
 import signal
 import subprocess
@@ -13,6 +13,10 @@ SEED = "42" * 32
 CASES = {
     "generate": f"dealdex.generate(5, seed='{SEED}', where='hcp(N) >= 37 and hcp(S) >= 3', max_draws=0)",
     "solve": f"dealdex.solve(dealdex.generate(2000, seed='{SEED}'), threads=1)",
+    "dealer": (
+        "dealdex.dealer('produce 1\\ncondition hcp(north) > 37 && hcp(south) > 2\\n',"
+        " generate=10**15, seed=1)"
+    ),
 }
 
 

@@ -53,6 +53,10 @@ pub struct DealerJob {
     /// `printoneline`, `printcompact` and `print(seats)` (dealer's manual; Debian's dealer
     /// 20211121 accepts `-u` and changes nothing). `printpbn` keeps PBN's upper case.
     pub lowercase: bool,
+    /// A switch another thread may turn on to stop the run (Ctrl-C in a program hosting
+    /// dealdex): checked before each block of deals, it ends the run with
+    /// [`DealerError::Stopped`].
+    pub stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
 
 /// A deal given to a run ([`DealFeed::Given`]) with its double-dummy table when one is
@@ -101,6 +105,14 @@ pub enum DealerError {
     /// Writing the deals failed.
     #[error("writing: {0}")]
     Io(#[from] std::io::Error),
+    /// The job's [`DealerJob::stop`] switch was turned on; what was printed stays printed.
+    #[error("stopped after {generated} deals generated, {produced} produced")]
+    Stopped {
+        /// Deals generated before the stop.
+        generated: u64,
+        /// Deals produced before the stop.
+        produced: u64,
+    },
     /// The predeal could not be set up.
     #[error("predeal: {0}")]
     Predeal(String),
@@ -120,11 +132,13 @@ pub enum DealerError {
 }
 
 impl crate::Classify for DealerError {
-    /// [`Io`](crate::ErrorClass::Io) for writing and the seed, else
+    /// [`Io`](crate::ErrorClass::Io) for writing and the seed,
+    /// [`Interrupted`](crate::ErrorClass::Interrupted) when stopped, else
     /// [`BadInput`](crate::ErrorClass::BadInput): the script asked for it.
     fn class(&self) -> crate::ErrorClass {
         match self {
             DealerError::Io(_) | DealerError::Seed(_) => crate::ErrorClass::Io,
+            DealerError::Stopped { .. } => crate::ErrorClass::Interrupted,
             _ => crate::ErrorClass::BadInput,
         }
     }
@@ -758,6 +772,16 @@ pub fn run(
         })
     };
     'outer: while generated < generate && produced < produce {
+        if job
+            .stop
+            .as_ref()
+            .is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed))
+        {
+            return Err(DealerError::Stopped {
+                generated,
+                produced,
+            });
+        }
         if let Some(limit) = job.time_limit
             && produced == 0
             && start.elapsed() >= limit

@@ -290,3 +290,39 @@ fn version_and_help_as_clap_gives() {
         assert!(help.contains(flag), "{flag}: {help}");
     }
 }
+
+/// `DealerJob::stop`: a run whose switch another thread turns on ends with
+/// `DealerError::Stopped` (an interrupted error), having generated some deals and printed
+/// those it produced.
+#[test]
+fn the_stop_switch_ends_a_run_with_stopped() {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let stop = Arc::new(AtomicBool::new(false));
+    let job = DealerJob {
+        generate: Some(u64::MAX / 4),
+        stop: Some(stop.clone()),
+        ..seeded(7)
+    };
+    // No deal has 38+ HCP in North and 3+ in South: the run would never end by itself.
+    let result = std::thread::scope(|s| {
+        let run = s.spawn(|| run_script("condition hcp(north) > 37 && hcp(south) > 2\n", &job));
+        std::thread::sleep(Duration::from_millis(200));
+        stop.store(true, Ordering::Relaxed);
+        run.join().unwrap()
+    });
+    let Err(
+        e @ DealerError::Stopped {
+            generated,
+            produced,
+        },
+    ) = result
+    else {
+        panic!("not stopped: {result:?}");
+    };
+    assert!(generated > 0 && produced == 0, "{e}");
+    assert_eq!(
+        dealdex::classify(&e),
+        Some(dealdex::ErrorClass::Interrupted)
+    );
+}

@@ -138,3 +138,41 @@ fn the_recorded_solver_is_the_locked_pons_dds() {
     let version = &rest[..rest.find('"').unwrap()];
     assert_eq!(dealdex::dd::SOLVER, format!("pons-dds {version}"));
 }
+
+/// `solve_on` on one thread and on three gives DDS's tables in the order given, and a
+/// stop part-way ends it with `SolveStopped` counting what was done.
+#[test]
+fn solve_on_any_thread_count_matches_dds_and_stops_when_asked() {
+    use dealdex::dd::{SolveStopped, SolveWatch, solve_on};
+    let boards = reference();
+    // Eight random boards, in reverse so that order is not the fixture's by accident.
+    let picked: Vec<&Reference> = boards.iter().skip(20).step_by(23).rev().collect();
+    let deals: Vec<Deal> = picked.iter().map(|b| b.deal).collect();
+    for threads in [1, 3] {
+        let watch = SolveWatch::new();
+        let tables = solve_on(&deals, threads, &watch).unwrap();
+        assert_eq!(watch.solved(), deals.len());
+        for (b, t) in picked.iter().zip(&tables) {
+            assert_eq!(
+                t.rows(),
+                b.tricks,
+                "board {} on {threads} thread(s)",
+                b.board
+            );
+        }
+    }
+    let many: Vec<Deal> = boards.iter().skip(3).take(60).map(|b| b.deal).collect();
+    let watch = SolveWatch::new();
+    let stopped = std::thread::scope(|s| {
+        let job = s.spawn(|| solve_on(&many, 1, &watch));
+        while watch.solved() < 1 && !job.is_finished() {
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        watch.stop();
+        job.join().unwrap()
+    });
+    let SolveStopped { solved, total } = stopped.unwrap_err();
+    assert_eq!(total, 60);
+    assert!((1..60).contains(&solved), "stopped after {solved}");
+    assert!(watch.stopped());
+}
