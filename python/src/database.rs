@@ -80,6 +80,7 @@ impl PyDatabase {
         if job.set.is_none() {
             deals.boards = None;
         }
+        deals.extras = None;
         Ok(deals)
     }
 
@@ -176,7 +177,9 @@ impl PyDatabase {
     /// or content), as `dealdex import`: every deal stored by its index, and with `set` each
     /// file as a set of that name (`NAME-1`, `NAME-2`, … for several files). Returns the
     /// import's report (`dealdex import --json`'s dict). A file that does not read is
-    /// rejected whole and named in the report (`files`); the GIL is released meanwhile.
+    /// rejected whole and named in the report (`files`). The GIL is released meanwhile;
+    /// Ctrl-C stops it before its next transaction (what was stored stays) and raises
+    /// `KeyboardInterrupt`.
     #[pyo3(signature = (paths, *, format=None, set=None, first_board=None))]
     fn import_files<'py>(
         &self,
@@ -193,16 +196,23 @@ impl PyDatabase {
                 Ok((p, f))
             })
             .collect::<PyResult<Vec<_>>>()?;
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
         let job = ImportJob {
             set,
             first_board,
+            stop: Some(stop.clone()),
             ..ImportJob::new(files)
         };
         let path = self.path.clone();
-        let report = py.detach(|| {
-            let mut store = Store::open(&path).map_err(err)?;
-            import(&job, &mut store, &mut |_| {}).map_err(err)
-        })?;
+        let report = crate::watched(
+            py,
+            || {
+                let mut store = Store::open(&path).map_err(err)?;
+                import(&job, &mut store, &mut |_| {}).map_err(err)
+            },
+            || stop.store(true, std::sync::atomic::Ordering::Relaxed),
+            || Ok(()),
+        )??;
         to_python(py, &report)
     }
 

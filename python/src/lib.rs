@@ -396,6 +396,14 @@ impl PyDeal {
 // Deals
 // ---------------------------------------------------------------------------------------
 
+/// The part of a file's board that is neither the deal nor its number, dealer and
+/// vulnerability ([`Board::game`], [`Board::dd`]).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct BoardExtras {
+    game: Option<Box<dealdex::formats::GameRecord>>,
+    dd: Option<TrickTable>,
+}
+
 /// What a board of a set or a file adds to its deal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct BoardInfo {
@@ -414,6 +422,9 @@ pub(crate) struct BoardInfo {
 pub struct PyDeals {
     pub(crate) keys: Vec<DealIndex>,
     pub(crate) boards: Option<Vec<BoardInfo>>,
+    /// What a file gave beside each deal (tags, auction, play, a DD table), kept so that
+    /// `write(read(path))` loses nothing the formats carry; `None` when no board had any.
+    pub(crate) extras: Option<Vec<BoardExtras>>,
     /// The seed the deals were generated from, as 64 hex digits.
     pub(crate) seed: Option<String>,
 }
@@ -423,6 +434,7 @@ impl PyDeals {
         PyDeals {
             keys,
             boards: None,
+            extras: None,
             seed: None,
         }
     }
@@ -438,13 +450,20 @@ impl PyDeals {
         Ok(deals
             .into_iter()
             .enumerate()
-            .map(|(i, deal)| match &self.boards {
-                Some(b) => Board {
-                    dealer: Some(b[i].dealer),
-                    vulnerability: Some(b[i].vulnerability),
-                    ..Board::new(b[i].number, deal)
-                },
-                None => Board::new(i as u64 + 1, deal),
+            .map(|(i, deal)| {
+                let mut board = match &self.boards {
+                    Some(b) => Board {
+                        dealer: Some(b[i].dealer),
+                        vulnerability: Some(b[i].vulnerability),
+                        ..Board::new(b[i].number, deal)
+                    },
+                    None => Board::new(i as u64 + 1, deal),
+                };
+                if let Some(x) = self.extras.as_ref().map(|x| &x[i]) {
+                    board.game = x.game.clone();
+                    board.dd = x.dd;
+                }
+                board
             })
             .collect())
     }
@@ -466,6 +485,18 @@ impl PyDeals {
                     })
                     .collect(),
             ),
+            extras: boards
+                .iter()
+                .any(|b| b.game.is_some() || b.dd.is_some())
+                .then(|| {
+                    boards
+                        .iter()
+                        .map(|b| BoardExtras {
+                            game: b.game.clone(),
+                            dd: b.dd,
+                        })
+                        .collect()
+                }),
             seed: None,
         }
     }
@@ -573,6 +604,10 @@ impl PyDeals {
                     .boards
                     .as_ref()
                     .map(|b| picks.iter().map(|&j| b[j]).collect()),
+                extras: self
+                    .extras
+                    .as_ref()
+                    .map(|x| picks.iter().map(|&j| x[j].clone()).collect()),
                 seed: self.seed.clone(),
             };
             return Ok(Py::new(py, out)?.into_any());
@@ -764,6 +799,7 @@ fn generate(
     Ok(PyDeals {
         keys,
         boards: None,
+        extras: None,
         seed: Some(seed.to_string()),
     })
 }
@@ -874,6 +910,7 @@ fn generate_boards(
     Ok(PyDeals {
         keys,
         boards: Some(infos),
+        extras: None,
         seed: Some(seed.to_string()),
     })
 }

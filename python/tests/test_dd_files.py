@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 import dealdex
+from conftest import REPO
 
 SEED = "42" * 32
 
@@ -135,3 +136,25 @@ def test_threads_is_the_number_of_solver_threads(dd_reference, threads):
 def test_threads_must_be_positive():
     with pytest.raises(ValueError, match="threads must be at least 1"):
         dealdex.solve(dealdex.generate(1, seed=SEED), threads=0)
+
+
+@pytest.mark.parametrize(
+    "source, target",
+    [("field/teaching.pbn", "pbn"), ("lin-with-play.lin", "pbn"), ("field/teaching.lin", "lin")],
+)
+def test_read_then_write_keeps_what_the_cli_keeps(cli, tmp_path, source, target):
+    """Auctions, play, tags and DD tables survive `write(read(path))`, byte for byte as
+    `dealdex convert` writes the same file (and a slice keeps them for its boards)."""
+    path = REPO / "tests" / "fixtures" / source
+    ours = tmp_path / f"ours.{target}"
+    theirs = tmp_path / f"theirs.{target}"
+    deals = dealdex.read(path)
+    dealdex.write(deals, ours)
+    cli("convert", str(path), str(theirs))
+    assert ours.read_bytes() == theirs.read_bytes()
+    text = ours.read_text()
+    assert ("[Auction" in text) if target == "pbn" else ("mb|" in text)
+    if len(deals) > 1:
+        mark = "mb|" if target == "lin" else "[Auction"
+        dealdex.write(deals[1:], tmp_path / f"tail.{target}")
+        assert (tmp_path / f"tail.{target}").read_text().count(mark) == text.count(mark) - 1

@@ -142,6 +142,7 @@ pub fn import(a: ImportArgs, json: bool) -> anyhow::Result<()> {
         set: a.set.clone(),
         first_board: a.first_board,
         batch: a.batch,
+        stop: None,
     };
     let db = &a.db.db;
     let mut store = a.db.open_for_storing().map_err(|e| store_failed(e, db))?;

@@ -72,6 +72,11 @@ pub struct ImportJob {
     /// ([`STREAM_FILE_BYTES`]) is one transaction whose keys are inserted in sorted passes of
     /// this many. With a set each file is its own transaction.
     pub batch: u64,
+    /// A switch another thread may turn on to stop the import (Ctrl-C in a program hosting
+    /// dealdex): checked before each window of files is read and before each transaction;
+    /// what was stored stays stored, and the report says the import stopped
+    /// ([`ImportReport::stopped`]).
+    pub stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
 
 impl ImportJob {
@@ -83,6 +88,7 @@ impl ImportJob {
             set: None,
             first_board: None,
             batch: DEFAULT_IMPORT_BATCH,
+            stop: None,
         }
     }
 }
@@ -227,6 +233,9 @@ pub struct ImportReport {
     pub duplicates: u64,
     /// Files rejected.
     pub rejected: usize,
+    /// The job's stop switch ended the import early: the files not in [`Self::files`] were
+    /// not stored.
+    pub stopped: bool,
     /// Wall-clock seconds.
     pub seconds: f64,
 }
@@ -447,7 +456,16 @@ pub fn import(
         on_file(&o);
         report.files.push(o);
     };
-    for range in windows(&sizes) {
+    let stopped = || {
+        job.stop
+            .as_ref()
+            .is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed))
+    };
+    'windows: for range in windows(&sizes) {
+        if stopped() {
+            report.stopped = true;
+            break;
+        }
         let offset = range.start;
         let window = &job.files[range.clone()];
         if let ([(path, format)], None, None) = (window, sizes[range.start], &job.set) {
@@ -475,6 +493,10 @@ pub fn import(
         match &job.set {
             Some(name) => {
                 for (j, ((path, format), parsed)) in window.iter().zip(parsed).enumerate() {
+                    if stopped() {
+                        report.stopped = true;
+                        break 'windows;
+                    }
                     let format = format.info().name;
                     let p = match parsed {
                         Ok(p) => p,
@@ -541,6 +563,10 @@ pub fn import(
                         }
                     }
                     if !batch.is_empty() && (size >= job.batch || pending.peek().is_none()) {
+                        if stopped() {
+                            report.stopped = true;
+                            break 'windows;
+                        }
                         for (k, o) in places.drain(..).zip(store_batch(store, &mut batch)?) {
                             outcome(&mut report, k, o);
                         }

@@ -1140,3 +1140,42 @@ fn large_sets_rebuild_the_deal_index_and_it_answers_lookups() {
 fn new_counts(counts: Vec<(u64, dealdex::PlaysAndTablesStored)>) -> Vec<u64> {
     counts.into_iter().map(|(new, _)| new).collect()
 }
+
+/// `ImportJob::stop`: turned on while the first of three files is reported, the import
+/// stores no file after it, says it stopped, and keeps the first file's set.
+#[test]
+fn an_import_stops_before_its_next_transaction_when_asked() {
+    use dealdex::import::{ImportJob, import};
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let pbn = dealdex::formats::by_name("pbn").unwrap();
+    let files = [
+        "field/teaching.pbn",
+        "pbn-spec-example.pbn",
+        "peers/endplay-boards.pbn",
+    ]
+    .map(|f| (root.join(f), pbn))
+    .to_vec();
+    let stop = Arc::new(AtomicBool::new(false));
+    let job = ImportJob {
+        set: Some("club".into()),
+        stop: Some(stop.clone()),
+        ..ImportJob::new(files)
+    };
+    let mut store = Store::open_in_memory().unwrap();
+    let report = import(&job, &mut store, &mut |_| {
+        stop.store(true, Ordering::Relaxed)
+    })
+    .unwrap();
+    assert!(report.stopped);
+    assert_eq!(report.files.len(), 1);
+    assert_eq!(store.set_names().unwrap(), ["club-1"]);
+
+    // Without the switch the same job stores all three.
+    let job = ImportJob { stop: None, ..job };
+    let mut store = Store::open_in_memory().unwrap();
+    let report = import(&job, &mut store, &mut |_| {}).unwrap();
+    assert!(!report.stopped);
+    assert_eq!(store.set_names().unwrap().len(), 3);
+}
