@@ -11,7 +11,7 @@ Three measurements, each printed as a Markdown table row (python/README.md keeps
 1. constrained generation, `hcp(N) in 15..17 and balanced(N)`, deals found per second on one
    core, returned to Python (dealdex: a `Deals` batch; redeal, endplay: their `Deal` objects);
 2. double-dummy tables of the same deals, dealdex.solve against endplay.dds.calc_all_tables
-   (DDS), on 1 and 2 threads;
+   (DDS), on 1 and 2 threads (and, with --dd-random N, of N random deals);
 3. 1,000,000 deals into numpy HCP arrays (`Deals.hcp`), on all cores.
 """
 
@@ -77,7 +77,7 @@ def bench_generation(want, peers, redeal_path):
     return deals
 
 
-def bench_dd(deals, peers):
+def bench_dd(deals, peers, what="same"):
     rows = []
     for threads in (1, 2):
         _, t = time_it(lambda: dealdex.solve(deals, threads=threads))
@@ -103,7 +103,7 @@ def bench_dd(deals, peers):
             rows.append((f"endplay.dds.calc_all_tables (DDS), {threads} thread(s)", threads, t))
     n = len(deals)
     base = {th: t for name, th, t in rows if name.startswith("dealdex")}
-    print(f"\n| DD tables of the same {n:,} deals | seconds | tables/s | dealdex is |")
+    print(f"\n| DD tables of the {what} {n:,} deals | seconds | tables/s | dealdex is |")
     print("| --- | ---: | ---: | ---: |")
     for name, th, t in rows:
         print(f"| {name} | {t:.2f} | {rate(n, t):,.1f} | {t / base[th]:.2f}× |")
@@ -128,6 +128,12 @@ def main():
     p.add_argument("--matches", type=int, default=10_000)
     p.add_argument("--dd", type=int, default=1_000)
     p.add_argument("--hcp", type=int, default=1_000_000)
+    p.add_argument(
+        "--dd-random",
+        type=int,
+        default=0,
+        help="also solve this many random deals (the solvers' relative speed depends on the deals)",
+    )
     a = p.parse_args()
     if a.quick:
         a.matches, a.dd, a.hcp = 1_000, 20, 100_000
@@ -141,6 +147,8 @@ def main():
     print(f"dealdex {dealdex.__version__} ({dealdex.SOLVER}), Python {sys.version.split()[0]}")
     deals = bench_generation(a.matches, peers, a.redeal)
     bench_dd(deals[: a.dd], peers)
+    if a.dd_random:
+        bench_dd(dealdex.generate(a.dd_random, seed=SEED), peers, "random")
     bench_hcp(a.hcp)
 
 
