@@ -136,7 +136,7 @@ def solve(
     threads: Optional[int] = None,
     progress: Union[bool, Callable[[int, int], Any], None] = None,
 ) -> npt.NDArray[np.int8]:
-    """int8[n, 4, 5]: DD tricks [deal, declarer N E S W, strain NT S H D C]."""
+    """int8[n, 4, 5]: DD tricks [deal, declarer N E S W, strain NT S H D C], on `threads` solver threads."""
 
 def par(
     deals: DealsLike,
@@ -149,7 +149,7 @@ def par(
     """Par a deal: {"score": NS score, "contracts": ["4SN", ...]}."""
 
 def read(path: StrPath, format: Optional[str] = None, *, first_board: Optional[int] = None) -> Deals:
-    """The deals of a file in any format dealdex reads."""
+    """The deals of a file in any format dealdex reads (auctions, play and DD tables kept for write)."""
 
 def write(deals: DealsLike, path: StrPath, format: Optional[str] = None, *, event: Optional[str] = None) -> None:
     """Writes deals to a file in any format dealdex writes."""

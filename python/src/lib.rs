@@ -1134,7 +1134,8 @@ fn par<'py>(
 // ---------------------------------------------------------------------------------------
 
 /// The deals of the file `path` as a `Deals` batch with their board numbers, dealers and
-/// vulnerabilities. `format`: a format's name (`formats()` lists them), else the one the
+/// vulnerabilities; the batch keeps the rest of each board (tags, auction, play, a DD table)
+/// for `write`, so `write(read(a), b)` writes what `dealdex convert a b` does. `format`: a format's name (`formats()` lists them), else the one the
 /// extension names, else the one the content shows. `first_board`: the first board of the
 /// formats without numbers. Raises `FormatError` with `path`, `line`, `column` (or `byte`,
 /// `record` for binary formats). The GIL is released while the file is read.
