@@ -375,10 +375,12 @@ fn to_pons_deal(deal: &Deal) -> contract_bridge::FullDeal {
         .expect("a checked 13/13/13/13 deal is a full deal in PBN")
 }
 
-/// Solves one deal: its full table (20 results), the five strains spread over the rayon
-/// pool. About 0.1–0.2 s of one core for a typical deal.
+/// Solves one deal: its full table (20 results), the five strains spread over the solver
+/// threads ([`solve_all`] of one deal: as many threads as the current rayon pool has). About
+/// 0.1–0.2 s of one core for a typical deal.
 pub fn solve(deal: &Deal) -> TrickTable {
-    TrickTable::from_pons(&pons_dds::solve_deal(to_pons_deal(deal)))
+    let tables = solve_all(std::slice::from_ref(deal));
+    tables[0]
 }
 
 /// Solves many deals on every thread of the current rayon pool (all cores, or the pool a

@@ -1,0 +1,2 @@
+//! Empty: it exists so that `[build-dependencies]` (see Cargo.toml) are part of the build.
+fn main() {}
