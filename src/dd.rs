@@ -395,8 +395,8 @@ pub fn solve_all(deals: &[Deal]) -> Vec<TrickTable> {
 }
 
 /// What a batch solve ([`solve_on`]) shares with the thread that watches it: the count of
-/// deals solved so far, for progress, and a switch that stops the solve after the deals in
-/// hand (a deal takes 0.1–0.2 s of one core, rarely a few seconds).
+/// deals solved so far, for progress, and a switch that stops the solve after the strains in
+/// hand (a strain of a deal takes a few hundredths of a second of one core, rarely a second).
 ///
 /// ```
 /// let watch = dealdex::dd::SolveWatch::new();
@@ -425,7 +425,8 @@ impl SolveWatch {
         self.strains.load(Ordering::Relaxed) / 5
     }
 
-    /// Asks the solve to stop: each thread finishes the deal it holds and takes no other.
+    /// Asks the solve to stop: each thread finishes the strain it is solving and takes no
+    /// other.
     pub fn stop(&self) {
         self.stop.store(true, Ordering::Relaxed);
     }

@@ -170,17 +170,23 @@ fn seed_arg(seed: Option<&str>) -> PyResult<Seed> {
     }
 }
 
+/// A `threads=` argument: how many threads, all cores for `None`; 0 is refused.
+fn thread_count(threads: Option<usize>) -> PyResult<usize> {
+    match threads {
+        Some(0) => Err(PyValueError::new_err("threads must be at least 1")),
+        Some(n) => Ok(n),
+        None => Ok(rayon::current_num_threads()),
+    }
+}
+
 /// A rayon pool of `threads` threads, or `None` for rayon's global pool (all cores).
 pub(crate) fn pool(threads: Option<usize>) -> PyResult<Option<rayon::ThreadPool>> {
-    match threads {
-        None => Ok(None),
-        Some(0) => Err(PyValueError::new_err("threads must be at least 1")),
-        Some(n) => rayon::ThreadPoolBuilder::new()
-            .num_threads(n)
-            .build()
-            .map(Some)
-            .map_err(|e| PyValueError::new_err(format!("cannot start {n} threads: {e}"))),
-    }
+    let Some(n) = threads else { return Ok(None) };
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(thread_count(Some(n))?)
+        .build()
+        .map(Some)
+        .map_err(|e| PyValueError::new_err(format!("cannot start {n} threads: {e}")))
 }
 
 /// Runs `f` in `pool` when there is one.
@@ -968,11 +974,7 @@ pub(crate) fn solve_keys(
     threads: Option<usize>,
     progress: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Vec<TrickTable>> {
-    let threads = match threads {
-        Some(0) => return Err(PyValueError::new_err("threads must be at least 1")),
-        Some(n) => n,
-        None => rayon::current_num_threads(),
-    };
+    let threads = thread_count(threads)?;
     let deals: Vec<dealdex::Deal> = keys
         .iter()
         .map(|k| k.to_deal().map_err(err))
