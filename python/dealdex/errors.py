@@ -67,7 +67,11 @@ class BusyError(DealdexError):
 
 
 class DealdexIOError(DealdexError, OSError):
-    """Reading or writing a file failed (missing file, permissions, disk full)."""
+    """Reading or writing a file failed (missing file, permissions, disk full).
+
+    An OSError, as Python's own ``open()`` raises; ``kind`` is ``"bad-input"`` for an input
+    file that cannot be read (the CLI exits 2 for it) and ``"io"`` otherwise.
+    """
 
 
 def _print_progress(done: int, total: int) -> None:

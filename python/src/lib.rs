@@ -82,10 +82,12 @@ fn build_error(py: Python<'_>, e: &(dyn StdError + 'static)) -> PyResult<PyErr> 
         }
         // A file's reader error names its file, and holds the reader's error in a field
         // that is not its source.
-        if let Some(dealdex::workflow::input::ReadFileError::Format { error, .. }) =
-            x.downcast_ref::<dealdex::workflow::input::ReadFileError>()
-        {
-            format_kind.get_or_insert(error.kind());
+        match x.downcast_ref::<dealdex::workflow::input::ReadFileError>() {
+            Some(dealdex::workflow::input::ReadFileError::Format { error, .. }) => {
+                format_kind.get_or_insert(error.kind());
+            }
+            Some(dealdex::workflow::input::ReadFileError::Io { .. }) => io = true,
+            _ => {}
         }
         io |= x.is::<std::io::Error>();
         next = x.source();
@@ -97,6 +99,9 @@ fn build_error(py: Python<'_>, e: &(dyn StdError + 'static)) -> PyResult<PyErr> 
     });
     let name = match (class, format_kind) {
         (ErrorClass::BadInput, Some(_)) => "FormatError",
+        // A file that cannot be opened or read is the caller's (the CLI exits 2) but, as for
+        // Python's own open(), an OSError.
+        (ErrorClass::BadInput, None) if io => "DealdexIOError",
         (ErrorClass::BadInput, None) => "InputError",
         (ErrorClass::CorruptStore, _) => "CorruptStoreError",
         (ErrorClass::Busy, _) => "BusyError",

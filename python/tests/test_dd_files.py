@@ -101,6 +101,16 @@ def test_write_refuses_what_the_format_cannot_hold(tmp_path):
     assert e.value.format_kind == "unwritable"
 
 
+def test_a_missing_file_is_an_os_error_of_bad_input(tmp_path):
+    """As Python's open() does, a file that is not there raises an OSError
+    (DealdexIOError), of the library's kind "bad-input" (the CLI exits 2 for it)."""
+    missing = tmp_path / "none.pbn"
+    with pytest.raises(OSError) as e:
+        dealdex.read(missing)
+    assert isinstance(e.value, dealdex.DealdexIOError)
+    assert e.value.kind == "bad-input" and str(missing) in str(e.value)
+
+
 def test_file_errors_name_the_record(tmp_path):
     path = tmp_path / "cut.bri"
     dealdex.write(dealdex.generate_boards(range(1, 3), seed=SEED), path)
