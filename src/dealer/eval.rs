@@ -1,6 +1,7 @@
 //! The evaluator: an [`Expr`] over a [`Deal`] with dealer's semantics (see the module docs of
 //! [`crate::dealer`]).
 
+use super::graph::{Graph, Memo};
 use super::{BinOp, Expr, Script};
 use crate::dd::TrickTable;
 use crate::model::card::{Seat, Suit};
@@ -162,9 +163,13 @@ pub fn cccc(mask: u64) -> i64 {
 }
 
 /// The state of evaluating over one deal: the deal, its double-dummy table once solved (or
-/// given), the `rnd` stream, the count of deals solved, and whether `tricks` was evaluated.
+/// given), the `rnd` stream, the count of deals solved, whether `tricks` was evaluated, and
+/// the definitions' values computed for the deal (each computed once, but those with `rnd`,
+/// which dealer draws anew at every use).
 pub(super) struct Ctx<'a> {
     pub script: &'a Script,
+    pub graph: &'a Graph,
+    pub memo: &'a mut Memo,
     pub deal: Deal,
     pub table: Option<TrickTable>,
     pub rnd: &'a mut u64,
@@ -261,8 +266,16 @@ impl Ctx<'_> {
         Ok(match e {
             Expr::Num(v) => *v,
             Expr::Var(i) => {
+                let i = *i;
+                if let Some(v) = self.memo.get(i) {
+                    return Ok(v);
+                }
                 let script = self.script;
-                self.eval(&script.definitions[*i].1)?
+                let v = self.eval(&script.definitions[i].1)?;
+                if !self.graph.def_uses(i).rnd {
+                    self.memo.set(i, v);
+                }
+                v
             }
             Expr::Not(a) => truth(self.eval(a)? == 0),
             Expr::Neg(a) => self.eval(a)?.wrapping_neg(),

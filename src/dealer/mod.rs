@@ -83,6 +83,7 @@
 mod compile;
 mod eval;
 mod evalcontract;
+mod graph;
 mod lexer;
 mod parser;
 mod run;
@@ -236,51 +237,6 @@ pub enum Expr {
     Quality(Seat, Suit),
 }
 
-impl Expr {
-    /// True when the expression (or a definition it names, in `definitions`) uses `rnd`,
-    /// which draws from one sequence, or `tricks`, whose table a deal's actions reuse: such
-    /// a condition is tested deal after deal, not on all cores.
-    pub fn has_state(&self, definitions: &[(String, Expr)]) -> bool {
-        self.mentions(definitions, &|e| {
-            matches!(e, Expr::Rnd(_) | Expr::Tricks(..))
-        })
-    }
-
-    /// True when the expression (or a definition it names, in `definitions`) uses `rnd`,
-    /// which draws from the run's one sequence.
-    pub fn uses_rnd(&self, definitions: &[(String, Expr)]) -> bool {
-        self.mentions(definitions, &|e| matches!(e, Expr::Rnd(_)))
-    }
-
-    /// True when the expression (or a definition it names, in `definitions`) uses
-    /// `tricks`, which needs the deal's double-dummy table.
-    pub fn uses_tricks(&self, definitions: &[(String, Expr)]) -> bool {
-        self.mentions(definitions, &|e| matches!(e, Expr::Tricks(..)))
-    }
-
-    /// True when `found` holds for the expression or one inside it (through the definitions
-    /// it names; an identifier without a definition counts as found).
-    pub(crate) fn mentions(
-        &self,
-        definitions: &[(String, Expr)],
-        found: &dyn Fn(&Expr) -> bool,
-    ) -> bool {
-        let any = |e: &Expr| e.mentions(definitions, found);
-        found(self)
-            || match self {
-                Expr::Var(k) => definitions.get(*k).is_none_or(|(_, e)| any(e)),
-                Expr::Not(a)
-                | Expr::Neg(a)
-                | Expr::Imps(a)
-                | Expr::Rnd(a)
-                | Expr::Score(_, _, a) => any(a),
-                Expr::Bin(_, a, b) => any(a) || any(b),
-                Expr::Cond(c, a, b) => any(c) || any(a) || any(b),
-                _ => false,
-            }
-    }
-}
-
 /// One item of `printes`.
 #[derive(Clone, Debug)]
 pub enum EsItem {
@@ -419,8 +375,8 @@ impl Script {
     /// assert!(!Script::parse("condition hcp(north) > 20").unwrap().uses_tricks());
     /// ```
     pub fn uses_tricks(&self) -> bool {
-        let defs = &self.definitions;
-        let uses = |e: &Expr| e.uses_tricks(defs);
+        let graph = graph::Graph::of(self);
+        let uses = |e: &Expr| graph.uses(e).tricks;
         self.condition.as_ref().is_some_and(uses)
             || self.actions.iter().any(|a| match a {
                 Action::Average(_, e) => uses(e),

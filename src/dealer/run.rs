@@ -8,8 +8,9 @@ use sha2::{Digest, Sha256};
 
 use rayon::prelude::*;
 
-use super::compile::{Column, Kernel, cheap_first, compile, compile_column};
+use super::compile::{Column, Kernel, Program, cheap_first};
 use super::eval::{Ctx, EvalError};
+use super::graph::Graph;
 use super::evalcontract::EvalContract;
 use super::swap::Swapping;
 use super::{Action, EsItem, Expr, Script};
@@ -464,10 +465,15 @@ struct State {
     summaries: Vec<Summary>,
 }
 
-/// The value of `e` over the context's deal: by its kernel `k` when it has one.
-fn value(k: &Option<Kernel>, ctx: &mut Ctx, e: &Expr) -> Result<i64, EvalError> {
+/// The value of `e` over the context's deal: by its kernel `k` in `program` when it has one.
+fn value<'a>(
+    program: &Program<'a>,
+    k: &Option<Kernel<'a>>,
+    ctx: &mut Ctx,
+    e: &Expr,
+) -> Result<i64, EvalError> {
     match k {
-        Some(k) => k(&ctx.deal),
+        Some(k) => program.run(k, &ctx.deal, ctx.memo),
         None => ctx.eval(e),
     }
 }
@@ -562,7 +568,12 @@ impl Summary {
 /// Runs statistics-only actions (every action an average or a frequency, each compiled to
 /// a column kernel in `columns`) over the produced deals `deals`: a piece at a time on all
 /// cores, the pieces' counts added in order into `summaries`.
-fn tally_columns(columns: &[[Option<Column>; 2]], deals: &[Deal], summaries: &mut [Summary]) {
+fn tally_columns<'a>(
+    program: &Program<'a>,
+    columns: &[[Option<Column<'a>>; 2]],
+    deals: &[Deal],
+    summaries: &mut [Summary],
+) {
     let parts: Vec<Vec<Summary>> = deals
         .par_chunks(PIECE)
         .map(|piece| {
@@ -570,9 +581,9 @@ fn tally_columns(columns: &[[Option<Column>; 2]], deals: &[Deal], summaries: &mu
             let (mut v, mut w) = ([0i64; PIECE], [0i64; PIECE]);
             let (v, w) = (&mut v[..piece.len()], &mut w[..piece.len()]);
             for (summary, [c, c2]) in part.iter_mut().zip(columns) {
-                c.as_ref().expect("a column kernel")(piece, v);
+                program.run_column(c.as_ref().expect("a column kernel"), piece, v);
                 if let Some(c2) = c2 {
-                    c2(piece, w);
+                    program.run_column(c2, piece, w);
                 }
                 for (&x, &y) in v.iter().zip(w.iter()) {
                     summary.tally(x, y);
@@ -590,18 +601,26 @@ fn tally_columns(columns: &[[Option<Column>; 2]], deals: &[Deal], summaries: &mu
 
 /// Tests `deals` (at most [`PIECE`]) with the compiled condition: its column kernel when it
 /// has one (a piece at a time), else `k` deal by deal; a verdict for each.
-fn test(k: &Kernel, column: Option<&Column>, deals: &[Deal], verdicts: &mut [Verdict]) {
+fn test<'a>(
+    program: &Program<'a>,
+    k: &Kernel<'a>,
+    column: Option<&Column<'a>>,
+    deals: &[Deal],
+    verdicts: &mut [Verdict],
+) {
     if let Some(c) = column {
         let mut values = [0i64; PIECE];
         let values = &mut values[..deals.len()];
-        c(deals, values);
+        program.run_column(c, deals, values);
         for (v, &x) in verdicts.iter_mut().zip(values.iter()) {
             *v = if x != 0 { Verdict::Pass } else { Verdict::Fail };
         }
         return;
     }
+    let mut memo = program.memo();
     for (d, v) in deals.iter().zip(verdicts) {
-        *v = match k(d) {
+        memo.next_deal();
+        *v = match program.run(k, d, &mut memo) {
             Ok(0) => Verdict::Fail,
             Ok(_) => Verdict::Pass,
             Err(_) => Verdict::Error,
@@ -726,30 +745,35 @@ pub fn run(
     let mut timed_out = false;
     // The condition with `tricks` tried last, and compiled when it has no state (no rnd, no
     // tricks): then it is tested on all cores.
-    let condition = script.condition.as_ref().map(|c| cheap_first(c, script));
-    let kernel = condition.as_ref().and_then(|c| compile(c, script));
+    // Definitions are compiled once each (`graph`, `program`), shared ones computed once a deal.
+    let graph = Graph::of(script);
+    let condition = script.condition.as_ref().map(|c| cheap_first(c, &graph));
+    let program = Program::new(script, &graph);
+    let kernel = condition.as_ref().and_then(|c| program.compile(c));
     // A condition that cannot fail is tested a piece at a time (its column kernel).
-    let column = condition.as_ref().and_then(|c| compile_column(c, script));
+    let column = condition.as_ref().and_then(|c| program.compile_column(c));
     // The expressions of average and frequency, compiled where they have no state.
     let action_kernels: Vec<[Option<Kernel>; 2]> = actions
         .iter()
         .map(|a| match a {
-            Action::Average(_, e) | Action::Frequency(_, e, ..) => [compile(e, script), None],
-            Action::Frequency2(_, e, _, _, e2, ..) => [compile(e, script), compile(e2, script)],
+            Action::Average(_, e) | Action::Frequency(_, e, ..) => [program.compile(e), None],
+            Action::Frequency2(_, e, _, _, e2, ..) => [program.compile(e), program.compile(e2)],
             _ => [None, None],
         })
         .collect();
+    // The definitions' values for the deal in hand, for the evaluator and the actions' kernels.
+    let mut memo = program.memo();
     // When every action is an average or a frequency with column kernels, the produced deals
     // of a block are counted together, a piece at a time on all cores.
     let stat_columns: Option<Vec<[Option<Column>; 2]>> = actions
         .iter()
         .map(|a| match a {
             Action::Average(_, e) | Action::Frequency(_, e, ..) => {
-                Some([Some(compile_column(e, script)?), None])
+                Some([Some(program.compile_column(e)?), None])
             }
             Action::Frequency2(_, e, _, _, e2, ..) => Some([
-                Some(compile_column(e, script)?),
-                Some(compile_column(e2, script)?),
+                Some(program.compile_column(e)?),
+                Some(program.compile_column(e2)?),
             ]),
             _ => None,
         })
@@ -809,7 +833,7 @@ pub fn run(
                     .for_each(|(i, (piece, verdicts))| {
                         shuffler.fill(next_piece + i as u64, piece);
                         if let (Some(k), true) = (&kernel, test_now) {
-                            test(k, column.as_ref(), piece, verdicts);
+                            test(&program, k, column.as_ref(), piece, verdicts);
                         }
                     });
                 next_piece += shuffles.div_ceil(PIECE) as u64;
@@ -845,7 +869,9 @@ pub fn run(
             buf[..n]
                 .par_chunks(PIECE)
                 .zip(verdicts[..n].par_chunks_mut(PIECE))
-                .for_each(|(deals, verdicts)| test(k, column.as_ref(), deals, verdicts));
+                .for_each(|(deals, verdicts)| {
+                    test(&program, k, column.as_ref(), deals, verdicts)
+                });
         }
         // Deals the compiled condition refused are only counted.
         let count_only = kernel.is_some() && given.is_empty() && script.predeal_lengths.is_empty();
@@ -882,8 +908,11 @@ pub fn run(
             }
             misses = 0;
             generated += 1;
+            memo.next_deal();
             let mut ctx = Ctx {
                 script,
+                graph: &graph,
+                memo: &mut memo,
                 deal: *deal,
                 table,
                 rnd: &mut rnd,
@@ -903,7 +932,7 @@ pub fn run(
                     Verdict::Pass => true,
                     Verdict::Fail => false,
                     // The kernel again, for its error.
-                    Verdict::Error => k(deal).map_err(wrap)? != 0,
+                    Verdict::Error => program.run(k, deal, ctx.memo).map_err(wrap)? != 0,
                 },
                 (Some(c), None) => ctx.eval(c).map_err(wrap)? != 0,
                 (None, _) => true,
@@ -1007,13 +1036,13 @@ pub fn run(
                         }
                     }
                     Action::Average(_, e) | Action::Frequency(_, e, ..) => {
-                        let v = value(&ks[0], &mut ctx, e).map_err(wrap)?;
+                        let v = value(&program, &ks[0], &mut ctx, e).map_err(wrap)?;
                         state.summaries[k].tally(v, 0);
                         k += 1;
                     }
                     Action::Frequency2(_, e, _, _, e2, ..) => {
-                        let v = value(&ks[0], &mut ctx, e).map_err(wrap)?;
-                        let w = value(&ks[1], &mut ctx, e2).map_err(wrap)?;
+                        let v = value(&program, &ks[0], &mut ctx, e).map_err(wrap)?;
+                        let w = value(&program, &ks[1], &mut ctx, e2).map_err(wrap)?;
                         state.summaries[k].tally(v, w);
                         k += 1;
                     }
@@ -1031,7 +1060,7 @@ pub fn run(
             }
         }
         if let Some(columns) = &stat_columns {
-            tally_columns(columns, &produced_deals, &mut state.summaries);
+            tally_columns(&program, columns, &produced_deals, &mut state.summaries);
             produced_deals.clear();
         }
         progress(DealerProgress {
@@ -1040,7 +1069,7 @@ pub fn run(
         });
     }
     if let Some(columns) = &stat_columns {
-        tally_columns(columns, &produced_deals, &mut state.summaries);
+        tally_columns(&program, columns, &produced_deals, &mut state.summaries);
     }
     for s in &mut state.summaries {
         if let Summary::Average(a) = s
