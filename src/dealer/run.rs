@@ -10,8 +10,8 @@ use rayon::prelude::*;
 
 use super::compile::{Column, Kernel, Program, cheap_first};
 use super::eval::{Ctx, EvalError};
-use super::graph::Graph;
 use super::evalcontract::EvalContract;
+use super::graph::Graph;
 use super::swap::Swapping;
 use super::{Action, EsItem, Expr, Script};
 use crate::dd::TrickTable;
@@ -61,8 +61,61 @@ pub struct DealerJob {
 }
 
 /// A deal given to a run ([`DealFeed::Given`]) with its double-dummy table when one is
-/// known: `tricks()` then answers from the table instead of solving the deal.
-pub type GivenDeal = (Deal, Option<TrickTable>);
+/// known (`tricks()` then answers from the table instead of solving the deal) and its board
+/// number when its source has one (for errors).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GivenDeal {
+    /// The deal.
+    pub deal: Deal,
+    /// Its double-dummy table, when known.
+    pub table: Option<TrickTable>,
+    /// Its board number in its source, when known.
+    pub board: Option<u64>,
+}
+
+impl GivenDeal {
+    /// A deal without a table or a board number.
+    pub fn new(deal: Deal) -> GivenDeal {
+        GivenDeal {
+            deal,
+            table: None,
+            board: None,
+        }
+    }
+}
+
+/// Given deals, pulled a piece at a time while the run needs more: the run holds at most a
+/// piece and a block of them, and stops pulling when `produce` is reached, so a source read
+/// lazily (a file, a database) is read no further than the run goes.
+#[derive(Clone)]
+pub struct GivenFeed(
+    std::sync::Arc<std::sync::Mutex<Box<dyn Iterator<Item = Vec<GivenDeal>> + Send>>>,
+);
+
+impl GivenFeed {
+    /// A feed of the pieces `pieces` yields, in order (an empty piece is skipped; the feed
+    /// ends with the iterator).
+    pub fn new(pieces: impl Iterator<Item = Vec<GivenDeal>> + Send + 'static) -> GivenFeed {
+        GivenFeed(std::sync::Arc::new(std::sync::Mutex::new(Box::new(pieces))))
+    }
+
+    /// A feed of deals already in memory.
+    pub fn from_deals(deals: Vec<GivenDeal>) -> GivenFeed {
+        GivenFeed::new(std::iter::once(deals))
+    }
+
+    /// The next piece, or None at the end.
+    fn next_piece(&self) -> Option<Vec<GivenDeal>> {
+        let mut pieces = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        pieces.find(|p| !p.is_empty())
+    }
+}
+
+impl fmt::Debug for GivenFeed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("GivenFeed")
+    }
+}
 
 /// Where a run's deals come from.
 #[derive(Clone, Debug, Default)]
@@ -75,7 +128,7 @@ pub enum DealFeed {
     /// script's predealt cards, or does not have its predealt suit lengths, is skipped
     /// ([`DealerReport::skipped`]) and not counted as generated; `generate` then limits the
     /// deals tested, and the run ends when the deals do.
-    Given(Vec<GivenDeal>),
+    Given(GivenFeed),
 }
 
 /// How far a run is.
@@ -99,7 +152,12 @@ pub enum DealerError {
         /// What went wrong.
         #[source]
         error: EvalError,
+        /// The given deal ([`DealFeed::Given`]; None for a generated one).
+        given: Option<Box<GivenDeal>>,
     },
+    /// What the run's produced deals or solved tables were handed to ([`run_into`]) failed.
+    #[error("{0}")]
+    Sink(#[source] Box<dyn std::error::Error + Send + Sync>),
     /// The operating system's random source failed (no `-s`).
     #[error("no seed: {0}")]
     Seed(String),
@@ -138,7 +196,9 @@ impl crate::Classify for DealerError {
     /// [`BadInput`](crate::ErrorClass::BadInput): the script asked for it.
     fn class(&self) -> crate::ErrorClass {
         match self {
-            DealerError::Io(_) | DealerError::Seed(_) => crate::ErrorClass::Io,
+            DealerError::Io(_) | DealerError::Seed(_) | DealerError::Sink(_) => {
+                crate::ErrorClass::Io
+            }
             DealerError::Stopped { .. } => crate::ErrorClass::Interrupted,
             _ => crate::ErrorClass::BadInput,
         }
@@ -631,17 +691,47 @@ fn test<'a>(
 /// Runs `script` as dealer would: deals are generated (see [`seed_of`]), or taken in order
 /// from the job's [`DealFeed::Given`] deals, until `generate` deals or `produce` of them meet
 /// the condition (or the given deals end); the actions run on each produced deal, printing
-/// deals to `out`; the report holds the counts and the summaries. `progress` is called after
-/// every block of deals.
+/// deals to `out`; the report holds the counts and the summaries, and the produced deals
+/// and solved tables the job keeps ([`DealerReport::kept`], [`DealerReport::solved_tables`]).
+/// `progress` is called after every block of deals.
 ///
 /// # Errors
-/// [`DealerError::Eval`] when an expression cannot be evaluated (division by zero, a function
-/// not supported yet), [`DealerError::Io`] when writing to `out` fails.
+/// [`DealerError::Eval`] when an expression cannot be evaluated (division by zero),
+/// [`DealerError::Io`] when writing to `out` fails.
 pub fn run(
     script: &Script,
     job: &DealerJob,
     out: &mut dyn Write,
     progress: &mut dyn FnMut(DealerProgress),
+) -> Result<DealerReport, DealerError> {
+    let (mut kept, mut solved_tables) = (Vec::new(), Vec::new());
+    let mut report = run_into(script, job, out, progress, &mut |deals, tables| {
+        kept.extend_from_slice(deals);
+        solved_tables.extend_from_slice(tables);
+        Ok(())
+    })?;
+    report.kept = kept;
+    report.solved_tables = solved_tables;
+    Ok(report)
+}
+
+/// What [`run_into`] hands over after each block: the block's produced deals (with
+/// [`DealerJob::keep_produced`]) and the tables it solved, each with its deal (with
+/// [`DealerJob::keep_solved`]). An error it returns ends the run ([`DealerError::Sink`]).
+pub type KeptSink<'a> = dyn FnMut(&[Deal], &[(Deal, TrickTable)]) -> Result<(), DealerError> + 'a;
+
+/// [`run`], handing the produced deals and solved tables the job keeps to `keep` a block at a
+/// time instead of holding them (the report's `kept` and `solved_tables` stay empty): memory
+/// bounded by a block, however many deals are produced.
+///
+/// # Errors
+/// As [`run`], and what `keep` returns.
+pub fn run_into(
+    script: &Script,
+    job: &DealerJob,
+    out: &mut dyn Write,
+    progress: &mut dyn FnMut(DealerProgress),
+    keep: &mut KeptSink<'_>,
 ) -> Result<DealerReport, DealerError> {
     let start = Instant::now();
     let seed_n = match job.seed {
@@ -735,7 +825,10 @@ pub fn run(
     let (mut generated, mut produced, mut rnd, mut solved) = (0u64, 0u64, seed_n, 0u64);
     // Given deals: skipped, answered from their table; the deals and tables kept.
     let (mut skipped, mut already_solved) = (0u64, 0u64);
+    // The block's produced deals and solved tables, handed to `keep` after each block.
     let (mut kept, mut solved_tables) = (Vec::new(), Vec::new());
+    // Given deals pulled from the feed and not yet taken (the first `pending_at` are taken).
+    let (mut pending, mut pending_at): (Vec<GivenDeal>, usize) = (Vec::new(), 0);
     let holds = |deal: &Deal| {
         Seat::ALL.iter().all(|&s| {
             let m = script.predeal[s.index()];
@@ -841,14 +934,21 @@ pub fn run(
                 stream_n = job.swapping.expand(&mut buf[..wanted], shuffles);
                 &[]
             }
-            DealFeed::Given(deals) => {
-                let rest = &deals[(drawn as usize).min(deals.len())..];
-                let block = &rest[..n.min(rest.len())];
+            DealFeed::Given(feed) => {
+                // Pieces pulled until a block's worth is pending or the feed ends.
+                pending.drain(..pending_at);
+                while pending.len() < n
+                    && let Some(piece) = feed.next_piece()
+                {
+                    pending.extend(piece);
+                }
+                let block = &pending[..n.min(pending.len())];
                 if block.is_empty() {
                     break;
                 }
-                for (slot, (deal, _)) in buf.iter_mut().zip(block) {
-                    *slot = *deal;
+                pending_at = block.len();
+                for (slot, g) in buf.iter_mut().zip(block) {
+                    *slot = g.deal;
                 }
                 block
             }
@@ -869,9 +969,7 @@ pub fn run(
             buf[..n]
                 .par_chunks(PIECE)
                 .zip(verdicts[..n].par_chunks_mut(PIECE))
-                .for_each(|(deals, verdicts)| {
-                    test(&program, k, column.as_ref(), deals, verdicts)
-                });
+                .for_each(|(deals, verdicts)| test(&program, k, column.as_ref(), deals, verdicts));
         }
         // Deals the compiled condition refused are only counted.
         let count_only = kernel.is_some() && given.is_empty() && script.predeal_lengths.is_empty();
@@ -891,7 +989,7 @@ pub fn run(
             let deal = &buf[j];
             let verdict = verdicts[j];
             j += 1;
-            let table = given.get(j - 1).and_then(|g| g.1);
+            let table = given.get(j - 1).and_then(|g| g.table);
             if !given.is_empty() {
                 if !(holds(deal) && fits(deal)) {
                     skipped += 1;
@@ -926,6 +1024,7 @@ pub fn run(
             let wrap = |error| DealerError::Eval {
                 deal: number,
                 error,
+                given: given.get(j - 1).map(|g| Box::new(*g)),
             };
             let ok = match (&condition, &kernel) {
                 (Some(_), Some(k)) => match verdict {
@@ -1063,6 +1162,11 @@ pub fn run(
             tally_columns(&program, columns, &produced_deals, &mut state.summaries);
             produced_deals.clear();
         }
+        if !kept.is_empty() || !solved_tables.is_empty() {
+            keep(&kept, &solved_tables)?;
+            kept.clear();
+            solved_tables.clear();
+        }
         progress(DealerProgress {
             generated,
             produced,
@@ -1070,6 +1174,9 @@ pub fn run(
     }
     if let Some(columns) = &stat_columns {
         tally_columns(&program, columns, &produced_deals, &mut state.summaries);
+    }
+    if !kept.is_empty() || !solved_tables.is_empty() {
+        keep(&kept, &solved_tables)?;
     }
     for s in &mut state.summaries {
         if let Summary::Average(a) = s
@@ -1089,8 +1196,8 @@ pub fn run(
         summaries: state.summaries,
         timed_out,
         verbose: true,
-        kept,
-        solved_tables,
+        kept: Vec::new(),
+        solved_tables: Vec::new(),
     })
 }
 

@@ -41,7 +41,8 @@ use serde::Serialize;
 use crate::Classify;
 use crate::dd::TrickTable;
 use crate::dealer::{
-    DealFeed, DealerError, DealerJob, DealerProgress, DealerReport, EvalError, GivenDeal, Script,
+    DealFeed, DealerError, DealerJob, DealerProgress, DealerReport, EvalError, GivenDeal, GivenFeed,
+    Script,
 };
 use crate::formats::{self, ChooseFormatError, SkippedBoard};
 use crate::model::deal::Deal;
@@ -224,8 +225,6 @@ impl Classify for DealerRunError {
 /// The given deals of a source, with their tables and what names them in errors.
 struct Given {
     deals: Vec<GivenDeal>,
-    /// Each deal's board number, when known.
-    boards: Vec<Option<u64>>,
     /// The source's name in errors: the file, or `set NAME`, or the database.
     name: String,
     skipped: Vec<SkippedBoard>,
@@ -238,7 +237,6 @@ fn given_deals(source: &DealerSource, store: Option<&Store>) -> Result<Given, De
     match source {
         DealerSource::Stream => Ok(Given {
             deals: Vec::new(),
-            boards: Vec::new(),
             name: String::new(),
             skipped: Vec::new(),
             warnings: Vec::new(),
@@ -247,8 +245,15 @@ fn given_deals(source: &DealerSource, store: Option<&Store>) -> Result<Given, De
             let format = formats::choose_input(path, format.as_deref())?;
             let read = read_deal_file_all(path, format, None)?;
             Ok(Given {
-                boards: read.boards.iter().map(|b| b.number).collect(),
-                deals: read.boards.iter().map(|b| (b.deal, b.dd)).collect(),
+                deals: read
+                    .boards
+                    .iter()
+                    .map(|b| GivenDeal {
+                        deal: b.deal,
+                        table: b.dd,
+                        board: b.number,
+                    })
+                    .collect(),
                 name: path.display().to_string(),
                 skipped: read.skipped,
                 warnings: read.warnings,
@@ -278,11 +283,15 @@ fn given_deals(source: &DealerSource, store: Option<&Store>) -> Result<Given, De
             };
             let deals = keys
                 .iter()
-                .map(|&key| {
+                .zip(boards)
+                .map(|(&key, board)| {
                     let deal = key
                         .to_deal()
                         .map_err(|error| StoreError::CorruptDeal { key, error })?;
-                    Ok((deal, None))
+                    Ok(GivenDeal {
+                        board,
+                        ..GivenDeal::new(deal)
+                    })
                 })
                 .collect::<Result<Vec<GivenDeal>, StoreError>>()?;
             let name = match set {
@@ -291,7 +300,6 @@ fn given_deals(source: &DealerSource, store: Option<&Store>) -> Result<Given, De
             };
             Ok(Given {
                 deals,
-                boards,
                 name,
                 skipped: Vec::new(),
                 warnings: Vec::new(),
@@ -340,10 +348,10 @@ pub fn run(
     let mut given = given_deals(&job.source, store.as_ref())?;
     if uses_tricks && let Some(s) = &store {
         for chunk in given.deals.chunks_mut(TABLE_BATCH) {
-            let keys: Vec<DealIndex> = chunk.iter().map(|(d, _)| DealIndex::from_deal(d)).collect();
+            let keys: Vec<DealIndex> = chunk.iter().map(|g| DealIndex::from_deal(&g.deal)).collect();
             for (slot, table) in chunk.iter_mut().zip(s.dd_tables(&keys)?) {
-                if slot.1.is_none() {
-                    slot.1 = table;
+                if slot.table.is_none() {
+                    slot.table = table;
                 }
             }
         }
@@ -352,22 +360,21 @@ pub fn run(
     let mut dealer_job = job.run.clone();
     dealer_job.feed = match job.source {
         DealerSource::Stream => DealFeed::Stream,
-        _ => DealFeed::Given(std::mem::take(&mut given.deals)),
+        _ => DealFeed::Given(GivenFeed::from_deals(std::mem::take(&mut given.deals))),
     };
     dealer_job.keep_produced = job.store_set.is_some();
     dealer_job.keep_solved = store.is_some();
     let mut report = match crate::dealer::run(&job.script, &dealer_job, out, progress) {
         Ok(r) => r,
-        Err(DealerError::Eval { deal, error }) if !given.name.is_empty() => {
-            let k = deal.saturating_sub(1) as usize;
+        Err(DealerError::Eval {
+            deal,
+            error,
+            given: Some(g),
+        }) if !given.name.is_empty() => {
             let mut place = format!("{}: deal {deal}", given.name);
-            if let DealFeed::Given(deals) = &dealer_job.feed
-                && let Some((d, _)) = deals.get(k)
-            {
-                match given.boards.get(k).copied().flatten() {
-                    Some(b) => place.push_str(&format!(" (board {b}, {d})")),
-                    None => place.push_str(&format!(" ({d})")),
-                }
+            match g.board {
+                Some(b) => place.push_str(&format!(" (board {b}, {})", g.deal)),
+                None => place.push_str(&format!(" ({})", g.deal)),
             }
             return Err(DealerRunError::Eval { place, error });
         }
