@@ -36,16 +36,78 @@ pub(super) struct Frame<'k, 'a> {
 pub(super) type Kernel<'a> =
     Box<dyn Fn(&Deal, &mut Frame<'_, 'a>) -> Result<i64, EvalError> + Send + Sync + 'a>;
 
-/// What a column kernel reads besides the deals: the program's shared definitions and the
-/// columns already computed for the piece.
+/// What a column kernel reads besides the deals: the program's shared definitions, the
+/// columns already computed for these deals, and, for the operand of a short-circuit
+/// (`&&`, `||`, `?:`) taken on some of the piece's deals only, the frame of the whole and
+/// which of its deals these are (so a definition computed there is gathered, not computed
+/// again).
 pub(super) struct ColumnFrame<'k, 'a> {
     defs: &'k [Option<Column<'a>>],
-    cache: Vec<Option<Vec<i64>>>,
+    /// Shared definitions' columns computed over this frame's deals, by definition.
+    cache: Vec<(usize, Vec<i64>)>,
+    /// The enclosing frame and the rows of its deals this frame's deals are.
+    parent: Option<(&'k ColumnFrame<'k, 'a>, &'k [u32])>,
+}
+
+impl ColumnFrame<'_, '_> {
+    /// Definition `i`'s column over this frame's deals, when this frame or an enclosing one
+    /// has computed it.
+    fn cached(&self, i: usize) -> Option<Vec<i64>> {
+        if let Some((_, v)) = self.cache.iter().find(|(d, _)| *d == i) {
+            return Some(v.clone());
+        }
+        let (parent, rows) = self.parent?;
+        let whole = parent.cached(i)?;
+        Some(rows.iter().map(|&r| whole[r as usize]).collect())
+    }
+}
+
+/// Runs `k` over the deals of `rows` (indices into `deals`, ascending) only, in a frame
+/// under `f`, and writes its values to `out` at those rows; the other rows of `out` are
+/// left alone. When most rows are wanted, `k` runs over all the deals instead (it cannot
+/// fail, so computing it where it is not needed changes nothing).
+fn on_rows<'a>(
+    k: &Column<'a>,
+    deals: &[Deal],
+    rows: &[u32],
+    out: &mut [i64],
+    f: &mut ColumnFrame<'_, 'a>,
+) {
+    if rows.is_empty() {
+        return;
+    }
+    if rows.len() * 4 >= deals.len() * 3 {
+        let mut all = vec![0; deals.len()];
+        k(deals, &mut all, f);
+        for &r in rows {
+            out[r as usize] = all[r as usize];
+        }
+        return;
+    }
+    let picked: Vec<Deal> = rows.iter().map(|&r| deals[r as usize]).collect();
+    let mut values = vec![0; rows.len()];
+    let mut sub = ColumnFrame {
+        defs: f.defs,
+        cache: Vec::new(),
+        parent: Some((&*f, rows)),
+    };
+    k(&picked, &mut values, &mut sub);
+    for (&r, v) in rows.iter().zip(values) {
+        out[r as usize] = v;
+    }
+}
+
+/// The rows of `values` that are non-zero (`true`) or zero (`false`).
+fn rows_where(values: &[i64], nonzero: bool) -> Vec<u32> {
+    (0..values.len() as u32)
+        .filter(|&i| (values[i as usize] != 0) == nonzero)
+        .collect()
 }
 
 /// A compiled expression over many deals at once: `out[i]` becomes its value over
-/// `deals[i]` (both the same length). Every operand is computed for every deal (no
-/// short-circuit), which gives the same values because such an expression cannot fail.
+/// `deals[i]` (both the same length). `&&`, `||` and `?:` take their second operand (or
+/// branch) only over the deals that need it ([`on_rows`]); any other operand is computed for
+/// every deal, which gives the same values because such an expression cannot fail.
 pub(super) type Column<'a> =
     Box<dyn Fn(&[Deal], &mut [i64], &mut ColumnFrame<'_, 'a>) + Send + Sync + 'a>;
 
@@ -118,7 +180,8 @@ impl<'a> Program<'a> {
     pub fn run_column(&self, c: &Column<'a>, deals: &[Deal], out: &mut [i64]) {
         let mut frame = ColumnFrame {
             defs: &self.columns,
-            cache: vec![None; self.columns.len()],
+            cache: Vec::new(),
+            parent: None,
         };
         c(deals, out, &mut frame);
     }
@@ -247,13 +310,13 @@ impl<'a> Program<'a> {
             Expr::Var(i) if self.columns.get(*i).is_some_and(Option::is_some) => {
                 let i = *i;
                 Box::new(move |deals, out, f| {
-                    if let Some(v) = &f.cache[i] {
-                        out.copy_from_slice(v);
+                    if let Some(v) = f.cached(i) {
+                        out.copy_from_slice(&v);
                         return;
                     }
                     let defs = f.defs;
                     defs[i].as_ref().expect("a shared definition's column")(deals, out, f);
-                    f.cache[i] = Some(out.to_vec());
+                    f.cache.push((i, out.to_vec()));
                 })
             }
             Expr::Var(i) => c(&self.script.definitions[*i].1),
@@ -263,11 +326,25 @@ impl<'a> Program<'a> {
                 let (k, a, b) = (c(k), c(a), c(b));
                 Box::new(move |deals, out, f| {
                     k(deals, out, f);
-                    let (mut yes, mut no) = (vec![0; deals.len()], vec![0; deals.len()]);
-                    a(deals, &mut yes, f);
-                    b(deals, &mut no, f);
-                    for ((x, y), n) in out.iter_mut().zip(yes).zip(no) {
-                        *x = if *x != 0 { y } else { n };
+                    let (yes, no) = (rows_where(out, true), rows_where(out, false));
+                    on_rows(&a, deals, &yes, out, f);
+                    on_rows(&b, deals, &no, out, f);
+                })
+            }
+            Expr::Bin(op @ (BinOp::And | BinOp::Or), a, b) if !matches!(**b, Expr::Num(_)) => {
+                let (a, b) = (c(a), c(b));
+                // `a && b`: b over the deals where a holds; `a || b`: where a does not.
+                let and = *op == BinOp::And;
+                Box::new(move |deals, out, f| {
+                    a(deals, out, f);
+                    let rows = rows_where(out, and);
+                    for x in out.iter_mut() {
+                        *x = i64::from(*x != 0);
+                    }
+                    on_rows(&b, deals, &rows, out, f);
+                    for &r in &rows {
+                        let x = &mut out[r as usize];
+                        *x = i64::from(*x != 0);
                     }
                 })
             }
