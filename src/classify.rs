@@ -46,6 +46,7 @@ classified!(
     crate::DealError,
     crate::DealArgumentError,
     crate::IndexError,
+    crate::generation::lengths::LengthsError,
     crate::NumberError,
     crate::PbnError,
     crate::UnknownVulnerability,

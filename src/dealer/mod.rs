@@ -93,7 +93,7 @@ pub use eval::{EvalError, cccc, imps, quality, score};
 pub use evalcontract::{EvalContract, STRAINS};
 pub use run::{
     Average, DealFeed, DealerError, DealerJob, DealerProgress, DealerReport, Frequency, Frequency2,
-    GivenDeal, GivenFeed, KeptSink, MAX_MISSES, PrintSeats, Summary, run, run_into, seed_of,
+    GivenDeal, GivenFeed, KeptSink, PrintSeats, Summary, run, run_into, seed_of,
 };
 pub use swap::Swapping;
 

@@ -15,6 +15,7 @@ use super::graph::Graph;
 use super::swap::Swapping;
 use super::{Action, EsItem, Expr, Script};
 use crate::dd::TrickTable;
+use crate::generation::lengths::LengthDealer;
 use crate::generation::predeal::Predeal;
 use crate::generation::shuffle::{PIECE, Shuffler};
 use crate::generation::stream::Seed;
@@ -440,10 +441,10 @@ impl fmt::Display for DealerReport {
 
 /// The generation seed of dealer seed `n`: SHA-256 of `dealdex dealer seed ` and `n` in
 /// decimal. A run's deals are the simulation stream of that seed
-/// ([`Shuffler`](crate::generation::shuffle::Shuffler), dealing around the predealt cards):
-/// deal `k` is deal `(k−1) mod 512` of piece `(k−1) / 512`, as long as no deal is skipped for
-/// predealt suit lengths; reproducible on any machine and any number of threads, but not
-/// dealer's own random stream.
+/// ([`Shuffler`](crate::generation::shuffle::Shuffler), dealing around the predealt cards;
+/// with predealt suit lengths, [`LengthDealer`], which deals them directly): deal `k` is deal
+/// `(k−1) mod 512` of piece `(k−1) / 512`; reproducible on any machine and any number of
+/// threads, but not dealer's own random stream.
 pub fn seed_of(n: u64) -> Seed {
     let digest = Sha256::digest(format!("dealdex dealer seed {n}").as_bytes());
     let mut bytes = [0u8; 32];
@@ -517,9 +518,6 @@ fn today() -> String {
     let y = yoe + era * 400 + i64::from(m <= 2);
     format!("{y}.{m:02}.{d:02}")
 }
-
-/// How many deals in a row may miss the predealt suit lengths before a run gives up.
-pub const MAX_MISSES: u64 = 20_000_000;
 
 struct State {
     summaries: Vec<Summary>,
@@ -880,9 +878,17 @@ pub fn run_into(
     // Each deal's verdict when the compiled condition tested it on all cores.
     let mut verdicts = vec![Verdict::Fail; block];
     let shuffler = Shuffler::new(&seed, predeal.as_ref());
+    // Predealt suit lengths are dealt directly, uniform over the deals that have them.
+    let length_dealer = match script.predeal_lengths.is_empty() {
+        true => None,
+        false => Some(
+            LengthDealer::new(&seed, script.predeal, &script.predeal_lengths)
+                .map_err(|e| DealerError::Predeal(e.to_string()))?,
+        ),
+    };
     // The next piece of the stream, the given deals taken so far, and the deals in a row that
     // missed the predealt lengths.
-    let (mut next_piece, mut drawn, mut misses) = (0u64, 0u64, 0u64);
+    let (mut next_piece, mut drawn) = (0u64, 0u64);
     let fits = |deal: &Deal| {
         script.predeal_lengths.iter().all(|&(seat, suit, n)| {
             (deal.hand(seat).mask() >> (suit as u32 * 13) & 0x1fff).count_ones() == u32::from(n)
@@ -924,7 +930,10 @@ pub fn run_into(
                     .zip(verdicts[..shuffles].par_chunks_mut(PIECE))
                     .enumerate()
                     .for_each(|(i, (piece, verdicts))| {
-                        shuffler.fill(next_piece + i as u64, piece);
+                        match &length_dealer {
+                            Some(l) => l.fill(next_piece + i as u64, piece),
+                            None => shuffler.fill(next_piece + i as u64, piece),
+                        }
                         if let (Some(k), true) = (&kernel, test_now) {
                             test(&program, k, column.as_ref(), piece, verdicts);
                         }
@@ -972,7 +981,7 @@ pub fn run_into(
                 .for_each(|(deals, verdicts)| test(&program, k, column.as_ref(), deals, verdicts));
         }
         // Deals the compiled condition refused are only counted.
-        let count_only = kernel.is_some() && given.is_empty() && script.predeal_lengths.is_empty();
+        let count_only = kernel.is_some() && given.is_empty();
         let mut j = 0;
         while j < n {
             if count_only {
@@ -990,21 +999,10 @@ pub fn run_into(
             let verdict = verdicts[j];
             j += 1;
             let table = given.get(j - 1).and_then(|g| g.table);
-            if !given.is_empty() {
-                if !(holds(deal) && fits(deal)) {
-                    skipped += 1;
-                    continue;
-                }
-            } else if !fits(deal) {
-                misses += 1;
-                if misses >= MAX_MISSES {
-                    return Err(DealerError::Predeal(format!(
-                        "no deal has the predealt suit lengths in {MAX_MISSES} tries"
-                    )));
-                }
+            if !given.is_empty() && !(holds(deal) && fits(deal)) {
+                skipped += 1;
                 continue;
             }
-            misses = 0;
             generated += 1;
             memo.next_deal();
             let mut ctx = Ctx {

@@ -27,6 +27,7 @@ mod cli_sql;
 mod dealer;
 mod dealer_flags;
 mod dealer_graph;
+mod dealer_lengths;
 mod dealer_stored;
 mod docs;
 mod encodings;
