@@ -31,6 +31,7 @@ pub use model::number::{
 mod generation;
 pub use generation::bigdeal;
 pub use generation::predeal::{Predeal, PredealError};
+pub use generation::lengths;
 pub use generation::shuffle;
 pub use generation::stream::{
     CHUNK, DrawProgress, MatchingDeals, Seed, SeedError, first_matching, first_matching_within,
