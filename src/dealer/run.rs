@@ -874,6 +874,10 @@ pub fn run_into(
     // hand-overs between threads), fewer when each deal is tested in turn.
     const BLOCK: usize = 4096;
     let block = if kernel.is_some() { 8 * BLOCK } else { BLOCK };
+    // The first blocks are smaller, doubling up to `block`: a script that produces what it
+    // wants within a few thousand deals draws no more than it needs (a whole first block cost
+    // short runs more than the deals they use).
+    let mut this_block = 2 * PIECE;
     let mut buf = vec![seed.board_deal(1); block];
     // Each deal's verdict when the compiled condition tested it on all cores.
     let mut verdicts = vec![Verdict::Fail; block];
@@ -912,7 +916,8 @@ pub fn run_into(
             timed_out = true;
             break;
         }
-        let n = ((generate - generated) as usize).min(block);
+        let n = ((generate - generated) as usize).min(this_block);
+        this_block = (2 * this_block).min(block);
         // The given deals of this block (empty for the stream).
         let mut stream_n = n;
         let given: &[GivenDeal] = match &job.feed {
