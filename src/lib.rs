@@ -30,8 +30,8 @@ pub use model::number::{
 // Where deals come from: the seeded stream, predealt cards, Big Deal's stream.
 mod generation;
 pub use generation::bigdeal;
-pub use generation::predeal::{Predeal, PredealError};
 pub use generation::lengths;
+pub use generation::predeal::{Predeal, PredealError};
 pub use generation::shuffle;
 pub use generation::stream::{
     CHUNK, DrawProgress, MatchingDeals, Seed, SeedError, first_matching, first_matching_within,

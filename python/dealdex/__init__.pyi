@@ -119,7 +119,10 @@ def generate(
     threads: Optional[int] = None,
     max_draws: Optional[int] = None,
 ) -> Deals:
-    """``count`` deals of the seeded stream, as ``dealdex generate --count`` gives them."""
+    """``count`` deals of the seeded stream, as ``dealdex generate --count`` gives them.
+
+    With ``where``, with or without ``predeal``: at most ``max_draws`` deals are drawn (10**9
+    by default, as ``--max-draws``; 0 for no bound), then ``InputError`` names the bound."""
 
 def generate_boards(
     boards: range,

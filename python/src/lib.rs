@@ -14,6 +14,7 @@ use std::path::PathBuf;
 use dealdex::dd::{self, TrickTable};
 use dealdex::formats::{self, Board, WriteOptions};
 use dealdex::query::Query;
+use dealdex::workflow::generate::{DrawNames, GenerateError, Mode};
 use dealdex::{
     Classify, DealIndex, ErrorClass, FormatError, Predeal, Scheme, Seat, Seed, Suit, Vulnerability,
     features,
@@ -771,8 +772,11 @@ impl DealsIter {
 /// `seed`: 64 hex digits (a fresh one from the OS when `None`, kept in `Deals.seed`);
 /// `where`: a query (`"hcp(N) in 15..17 and balanced(N)"`) that the deals must match;
 /// `predeal`: fixed cards (`"N:AKQ.. E:..."`, as `--predeal`); `threads`: cores to use (all by
-/// default); `max_draws`: with `where`, the most deals drawn before `InputError` (10⁹, the
-/// CLI's bound; 0 for none). The GIL is released while deals are drawn; Ctrl-C stops the work.
+/// default); `max_draws`: with `where` (with or without `predeal`), the most deals drawn
+/// before `InputError` saying how many matched (10⁹ by default, the CLI's `--max-draws`: some
+/// minutes, about three times longer with a predeal, whose cards the check of impossible
+/// queries does not see; 0 for no bound). The GIL is released while deals are drawn; Ctrl-C
+/// stops the work.
 #[pyfunction]
 #[pyo3(signature = (count, *, seed=None, r#where=None, predeal=None, threads=None, max_draws=None))]
 fn generate(
@@ -846,14 +850,18 @@ fn draw(
     while (keys.len() as u64) < count {
         let window = DRAW_WINDOW.min(max_draws - drawn);
         if window == 0 {
-            return Err(plain_error(
-                "InputError",
-                "bad-input",
-                format!(
-                    "only {} of {count} deals matched within {max_draws} draws (max_draws)",
-                    keys.len()
-                ),
-            ));
+            // The CLI's error (`--max-draws`), in Python's terms.
+            let matched = keys.len() as u64;
+            return Err(err(GenerateError::DrawLimit {
+                drawn,
+                matched,
+                max_draws,
+                mode: Mode::Bulk,
+                first_missing: first + matched,
+                last: first + (count - 1),
+                predeal: predeal.is_some(),
+                names: DrawNames::Python,
+            }));
         }
         let want = count - keys.len() as u64;
         let found = dealdex::first_matching_within(

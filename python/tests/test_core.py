@@ -168,7 +168,7 @@ def test_errors_carry_kind_and_position(tmp_path):
         dealdex.generate(3, seed="12")
     assert "64" in str(e.value)
 
-    with pytest.raises(dealdex.InputError, match="within 1000 draws"):
+    with pytest.raises(dealdex.InputError, match="stopped at max_draws=1000 "):
         dealdex.generate(3, seed=SEED, where="hcp(N) >= 36", max_draws=1000)
 
     with pytest.raises(dealdex.InputError):

@@ -18,16 +18,21 @@ produce, predeal, condition, action … Deals come from dealdex's simulation str
 drawn on all cores), not dealer's random stream: -s makes a run reproducible within dealdex, on any \
 machine and any number of threads.
 
-Given deals instead of generated ones: --set NAME (a stored set, board order), --db FILE
-alone (every deal stored there, key order) or --deals FILE (a deal file of any format dealdex
-reads, file order). The script runs over them in order as over generated deals; -g limits
-the deals tested, -p stops early, and a deal without the script's predealt cards (or suit
-lengths) is skipped, not counted as generated. tricks() answers from the tables the
-database (--db, --set) or the file (PBN's double-dummy tags) holds, and the tables a run
-solves are stored in the database when there is one: a second run solves nothing.
+Given deals instead of generated ones: --set NAME (a stored set, board order), --all (every
+deal stored, key order) or --deals FILE (a deal file of any format dealdex reads, file
+order). The script runs over them in order as over generated deals, reading them as it goes:
+-g limits the deals tested, -p (or produce) stops the run and the reading early, and a deal
+without the script's predealt cards (or suit lengths) is skipped, not counted as generated.
+tricks() answers from the tables the database or the file (PBN's double-dummy tags) holds,
+and the tables a run solves are stored in the database when there is one: a second run
+solves nothing.
+
+--db FILE says which database: where --set and --all read, where tables are read and stored
+and where --store keeps its set (dealdex.db when not given). Alone it changes no source: the
+deals are generated.
 
 --store NAME keeps the produced deals as a new set NAME (boards 1, 2, … in the order
-produced) in --db FILE, else in dealdex.db.
+produced), written as they come in one transaction: a failed run stores no set.
 
 -0/-2/-3 swap hands as dealer does (-2: each shuffled deal is followed by the deal with East and West exchanged; -3: by the five other placings of East, South and West); a predeal on a seat that moves is refused. evalcontract prints dealer's table of average scores (double dummy, North and South declaring). -t stops a run that has produced nothing after SECS seconds (the report is printed, exit 1).
 
@@ -37,6 +42,7 @@ Examples:
   echo 'produce 3 condition hcp(north) >= 20' | dealdex dealer - -s 7
   dealdex dealer strong.dei -s 1 -p 100 --store strong
   dealdex dealer tricks.dei --set club --db club.db
+  dealdex dealer tricks.dei --all --db club.db
   dealdex dealer tricks.dei --deals boards.pbn"
 )]
 pub struct DealerArgs {
@@ -57,13 +63,17 @@ pub struct DealerArgs {
     /// As Debian's dealer: leave out the closing lines (Generated …, Produced …, seed, time).
     #[arg(short = 'v')]
     verbose: bool,
-    /// SQLite database: alone, run over every deal stored there; with --set, --deals or
-    /// --store, where tables are read and stored and the set is stored.
+    /// SQLite database: where --set and --all read, where tables are read and stored, and
+    /// where --store keeps its set (default with those: dealdex.db). Alone, the deals are
+    /// still generated.
     #[arg(long, value_name = "FILE")]
     db: Option<PathBuf>,
     /// Run over the boards of this stored set (in --db FILE, else dealdex.db).
     #[arg(long, value_name = "NAME", conflicts_with = "deals")]
     set: Option<String>,
+    /// Run over every deal stored in the database (--db FILE, else dealdex.db), in key order.
+    #[arg(long, conflicts_with_all = ["set", "deals"])]
+    all: bool,
     /// Run over the boards of this deal file (any format dealdex reads).
     #[arg(long, value_name = "FILE")]
     deals: Option<PathBuf>,
@@ -147,7 +157,8 @@ pub fn run(a: DealerArgs, json: bool) -> anyhow::Result<()> {
             bar.set_message(format!("generated ({} produced)", p.produced));
         }
     };
-    let source = match (&a.deals, &a.set, &a.db) {
+    // --db names the database; only --deals, --set and --all say where the deals come from.
+    let source = match (&a.deals, &a.set, a.all) {
         (Some(path), _, _) => DealerSource::File {
             path: path.clone(),
             format: a.from.clone(),
@@ -155,12 +166,12 @@ pub fn run(a: DealerArgs, json: bool) -> anyhow::Result<()> {
         (None, Some(set), _) => DealerSource::Database {
             set: Some(set.clone()),
         },
-        (None, None, Some(_)) => DealerSource::Database { set: None },
-        (None, None, None) => DealerSource::Stream,
+        (None, None, true) => DealerSource::Database { set: None },
+        (None, None, false) => DealerSource::Stream,
     };
-    // The default database holds a set read or stored when no --db is given.
+    // The default database holds what is read or stored when no --db is given.
     let database = a.db.clone().or_else(|| {
-        (a.set.is_some() || a.store.is_some()).then(|| dealdex::DEFAULT_DATABASE.into())
+        (a.set.is_some() || a.all || a.store.is_some()).then(|| dealdex::DEFAULT_DATABASE.into())
     });
     let job = DealerRunJob {
         script,

@@ -79,9 +79,10 @@ pub struct GenerateArgs {
     /// column); a terminal shows deals drawn a second and matches so far.
     #[arg(long = "where", value_name = "EXPR")]
     filter: Option<String>,
-    /// With --where: give up after drawing N deals without finding enough matches (exit 2,
-    /// saying how many matched; nothing stored or written); 0 for no bound
-    /// [default: 1000000000].
+    /// With --where (and with or without --predeal): give up after drawing N deals without
+    /// finding enough matches (exit 2, saying how many matched; nothing stored or written); 0
+    /// for no bound [default: 1000000000, some minutes; about three times longer with
+    /// --predeal, whose cards the check of impossible queries does not see].
     #[arg(long, value_name = "N", requires = "filter")]
     max_draws: Option<u64>,
     /// No progress bar and no summary.

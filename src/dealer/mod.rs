@@ -58,15 +58,18 @@
 //!   (or there is none: `printall`), else unlimited.
 //! - Print layouts (`printall`, `printew`, `printoneline`, `printcompact`, `printpbn`,
 //!   `print(seats)`), `printes`, `average` (C's `%g`) and `frequency` tables are dealer's bytes;
-//!   like dealer 20211121, `printcompact`/`printoneline` print no value for their optional
-//!   expression, and `print(seats)` prints at the end, in the order of the actions.
+//!   `print(seats)` prints at the end, in the order of the actions. `printcompact (expr)` and
+//!   `printoneline (expr)`: dealer 20211121 prints the value after the hands (`printoneline`:
+//!   at the end of the line, after its last space; `printcompact`: on a line of its own);
+//!   dealdex prints no value yet.
 //! - `predeal spades(north)==1` is enforced (dealer 20211121 accepts it and ignores it).
 //! - `evalcontract` runs as dealer's source has it ([`EvalContract`]; Debian's 20211121 binary
 //!   aborts on it): for each produced deal the double-dummy tricks of North and of South
 //!   declaring in every strain (one solve per deal, shared with `tricks()`) are tallied, and
 //!   the table of average undoubled scores (`%4d/%4d`, North/South, C's truncating division)
-//!   is printed at the end, in the order of the actions. Its arguments are ignored, as
-//!   dealer ignores them; without deals it prints zeros where dealer divides by zero.
+//!   is printed at the end, in the order of the actions. It takes no arguments in dealer (a
+//!   `(` after it starts the next statement); DealerV2's `(NS|EW, contract, nv|vul)` is
+//!   checked and then ignored; without deals it prints zeros where dealer divides by zero.
 //! - Swapping (`-2`, `-3`, [`Swapping`]) gives dealer's deals in dealer's order, each counted
 //!   as generated; a predeal (cards or lengths) on a seat that moves is refused
 //!   ([`DealerError::SwapPredeal`]), where dealer 20211121 swaps the predealt hands anyway.
@@ -76,9 +79,53 @@
 //! - `-u` prints the honours in lower case (`akqjt`) as dealer's manual says; Debian's 20211121
 //!   binary accepts `-u` and prints upper case. `printpbn` keeps PBN's upper case.
 //! - An `average` without deals prints `-nan`, as dealer's C `%g` of 0/0.
-//! - Errors: a seat given more than 13 cards, a card predealt twice, an unknown identifier,
-//!   syntax, and also impossible predealt lengths, expressions nested deeper than
-//!   the parser's limits and reversed frequency bounds, all before any deal.
+//! - Errors: a seat given more than 13 cards, a card predealt twice, a suit length predealt
+//!   twice, an unknown or redefined identifier, a shape whose lengths do not make 13 cards
+//!   (`3333`; with `x`, more than 13: `555x`), syntax, as dealer; and also impossible or
+//!   conflicting predealt lengths (more predealt cards than the length, more than 13 cards
+//!   for a seat or a suit), expressions nested deeper than the parser's limits, reversed
+//!   frequency bounds and frequency tables too big for memory (an axis of more than
+//!   [`MAX_FREQUENCY_VALUES`] values, a two-way table of more than [`MAX_FREQUENCY_CELLS`]
+//!   cells, more than [`MAX_FREQUENCY_TOTAL_CELLS`] in all), all before any deal, each with
+//!   its line and column ([`ScriptError`]; dealer names the line of the token after the
+//!   error).
+//!
+//! # The grammar, as Debian's dealer 20211121 has it
+//! - Newlines are white space: a statement, a definition or a condition may run over lines,
+//!   and one ends where its grammar ends. A word followed by `(` is a call only when it names
+//!   one of dealer's functions; any other word is a variable and the expression ends with it
+//!   (`x = a or b` then `(hcp(north) > 10)` on a later line: a definition, then a condition).
+//! - Keywords are lower case (`Produce` is an identifier); dealer's reserved words, and words
+//!   its lexer reads as holdings (`SAK`), cards (`AS`), contracts (`x3N`) or shapes (`x5xx`),
+//!   cannot name a variable; a variable is defined once.
+//! - The first `generate` and the first `produce` count (the command line's `-g`, `-p` win
+//!   over them); the last `condition`, `dealer` and `vulnerable`; each `action` statement
+//!   replaces the actions before it, and `action` with no action runs none
+//!   ([`Script::actions_given`]). A comma may end an action list.
+//! - `printcompact` and `printoneline` take an optional expression in parentheses only:
+//!   `action printoneline` then `hcp(north) > 15` is an action and a condition.
+//! - Operators and precedences are C's, `?:` lowest and right to left (`a ? b : c ? d : e`),
+//!   comparisons left to right (`3 > 2 > 1` is 0); `not`, `and`, `or` are `!`, `&&`, `||`.
+//! - Shape lists: `any`, `x`, elements joined by `+`, `-`, `,` or nothing, applied in order.
+//! - Where dealdex takes more than dealer: `#` and `//` comments anywhere (dealer: `#` at the
+//!   start of a line); unary minus on any expression (dealer: only before a number, and not
+//!   before a four-digit one: `-1000` is a syntax error there); holdings in any order
+//!   (`SKA`); a comma after a seat in `predeal` and between predealt lengths; `vulnerable` in
+//!   any case, `both` for `all`; no limit of 32 `shape` calls.
+//!
+//! # DealerV2's additions (parser)
+//! DealerV2 (JGM's Dealer Version 2, `dealerv2/DealerV2_4` on GitHub, also taken over by the
+//! Rust Dealer3): `dds(seat, strain)` is `tricks`; `title "…"` ([`Script::title`]); decimal
+//! constants are ×100 (`12.5` is 1250, `.25` is 25: at most two digits on each side of the
+//! point; also in `pointcount`, `altcount` and frequency bounds); `$0`…`$9` script
+//! parameters ([`Script::parse_with_params`]); `z3N` for `x3N` in `score`; `evalcontract
+//! (NS|EW, contract, nv|vul)`; François Dellacherie's `shape{compass, list}` (`5M(xxx)`,
+//! `4+c3+d(2+2+)`, `x[3-5]x[13]`, `(54xx):h>s,d>c` …), expanded into dealer's shapes as
+//! DealerV2's `fdp` does (Debian's `dealer.dpp` is the same pre-processor). Refused by name
+//! ([`ScriptErrorKind::Unsupported`]): the functions `par`, `ltc`, `opc`, `usereval`, the
+//! actions `csvrpt`, `printrpt`, `printside`, `printns`, `bktfreq`, `export`, and doubled
+//! contracts in `score` (`z4Hx`). Not read: the statements `seed`, `opener`, `startboard`
+//! (they stay identifiers, as in Debian's dealer).
 
 mod compile;
 mod eval;
@@ -91,6 +138,7 @@ mod swap;
 
 pub use eval::{EvalError, cccc, imps, quality, score};
 pub use evalcontract::{EvalContract, STRAINS};
+pub use parser::{MAX_FREQUENCY_CELLS, MAX_FREQUENCY_TOTAL_CELLS, MAX_FREQUENCY_VALUES};
 pub use run::{
     Average, DealFeed, DealerError, DealerJob, DealerProgress, DealerReport, Frequency, Frequency2,
     GivenDeal, GivenFeed, KeptSink, PrintSeats, Summary, run, run_into, seed_of,
@@ -115,6 +163,9 @@ pub struct Script {
     /// `vulnerable`: the vulnerability printed by `printpbn` (None: by board number), as
     /// `None`, `NS`, `EW` or `All`.
     pub vulnerable: Option<&'static str>,
+    /// DealerV2's `title "…"` (the last one given), which DealerV2 prints on its reports and
+    /// in the PBN output; dealdex keeps it here and prints it nowhere.
+    pub title: Option<String>,
     /// Predealt cards of each seat (N, E, S, W order), as 52-bit masks.
     pub predeal: [u64; 4],
     /// Predealt suit lengths (`predeal spades(north)==1`): the seat gets exactly that many
@@ -128,8 +179,12 @@ pub struct Script {
     pub altcount: [[i64; 13]; 10],
     /// The condition (None: always true).
     pub condition: Option<Expr>,
-    /// The actions (empty: `printall`, dealer's default).
+    /// The actions of the last `action` statement (each one replaces the actions before it,
+    /// as in dealer). Empty without an `action` statement: `printall`, dealer's default.
     pub actions: Vec<Action>,
+    /// True when the script has an `action` statement. Its list may be empty (`action` alone):
+    /// then dealer runs no action at all (not `printall`) and `produce` has no default of 40.
+    pub actions_given: bool,
     /// The identifiers' expressions, by the index [`Expr::Var`] holds.
     pub definitions: Vec<(String, Expr)>,
 }
@@ -257,9 +312,9 @@ pub enum Action {
     PrintEw,
     /// `printpbn`.
     PrintPbn,
-    /// `printcompact [expr]` (dealer 20211121 prints no value for the expression).
+    /// `printcompact [(expr)]` (dealer 20211121 prints the value on a line after the hands).
     PrintCompact(Option<Expr>),
-    /// `printoneline [expr]` (dealer 20211121 prints no value for the expression).
+    /// `printoneline [(expr)]` (dealer 20211121 prints the value at the end of the line).
     PrintOneLine(Option<Expr>),
     /// `printes (items)`.
     PrintEs(Vec<EsItem>),
@@ -273,7 +328,8 @@ pub enum Action {
     Frequency2(Option<String>, Expr, i64, i64, Expr, i64, i64),
     /// `evalcontract`: tallies the double-dummy tricks of North and South declaring in every
     /// strain; dealer's table of average scores is printed at the end (dealer 20211121 aborts
-    /// on it). Arguments in parentheses are parsed and ignored.
+    /// on it). It takes no arguments in dealer; DealerV2's `(NS|EW, contract, nv|vul)` are
+    /// checked and ignored.
     EvalContract,
 }
 
@@ -303,6 +359,16 @@ pub enum ScriptErrorKind {
     TooManyCards,
     /// A bad card, holding, shape, contract or number, or an expression nested too deep.
     BadValue,
+    /// A variable defined twice (`a = 1` … `a = 0`): dealer refuses it.
+    RedefinedIdentifier,
+    /// A seat's suit length predealt twice (`predeal spades(north)==3 spades(north)==4`).
+    SuitLengthPredealtTwice,
+    /// A script parameter `$0`…`$9` used in the script but not given
+    /// ([`Script::parse_with_params`]).
+    UnsetParameter,
+    /// A construct of DealerV2 that dealdex does not run (`par`, `csvrpt`, a doubled contract
+    /// in `score` …), named in the message.
+    Unsupported,
 }
 
 /// An error in a dealer script, with its 1-based line and column.
@@ -360,10 +426,39 @@ impl Script {
     /// Parses a script.
     ///
     /// # Errors
-    /// [`ScriptError`] with the line and column of a syntax error, an unknown identifier, a
-    /// card predealt twice, a seat with more than 13 predealt cards or a bad value.
+    /// [`ScriptError`] with the line and column of a syntax error, an unknown or redefined
+    /// identifier, a card or a suit length predealt twice, a seat with more than 13 predealt
+    /// cards, a bad value, a `$N` (no parameter is given: [`Script::parse_with_params`]) or a
+    /// construct of DealerV2 dealdex does not run.
     pub fn parse(src: &str) -> Result<Script, ScriptError> {
-        parser::parse(src)
+        parser::parse(src, &Default::default())
+    }
+
+    /// Parses a script with DealerV2's script parameters: `$0`…`$9` in the script (outside
+    /// strings and comments) stand for the text of `params[0]`…`params[9]`, which is read as
+    /// script text where the `$N` stands (one word or several: `"5xxx + x5xx"`, `north`,
+    /// `"\"label\""` for a string). DealerV2 takes them from its options `-0`…`-9`.
+    ///
+    /// ```
+    /// use dealdex::dealer::Script;
+    /// let mut params: [Option<String>; 10] = Default::default();
+    /// params[0] = Some("west".into());
+    /// params[1] = Some("15".into());
+    /// let s = Script::parse_with_params("condition hcp($0) >= $1", &params).unwrap();
+    /// assert!(s.condition.is_some());
+    /// let e = Script::parse_with_params("condition hcp($0) >= $2", &params).unwrap_err();
+    /// assert!(e.message.contains("$2"));
+    /// ```
+    ///
+    /// # Errors
+    /// As [`Script::parse`]; a `$N` whose parameter is None is a
+    /// [`ScriptErrorKind::UnsetParameter`] error naming it, at the `$N`; an error inside a
+    /// parameter's text is reported at its `$N`.
+    pub fn parse_with_params(
+        src: &str,
+        params: &[Option<String>; 10],
+    ) -> Result<Script, ScriptError> {
+        parser::parse(src, params)
     }
 
     /// True when the condition or an action uses `tricks` (so the deals' double-dummy

@@ -2,7 +2,7 @@
 
 use std::collections::HashMap;
 
-use super::lexer::{Tok, Token, lex};
+use super::lexer::{Params, Tok, Token, lex};
 use super::{
     Action, BinOp, EsItem, Expr, MILTON, ScoreContract, Script, ScriptError, ScriptErrorKind,
     ShapeSet,
@@ -33,8 +33,11 @@ const ALTCOUNT: [[i64; 13]; 10] = {
     t
 };
 
-/// Words that start a statement or an action: they end an expression or an optional one.
-const KEYWORDS: &[&str] = &[
+/// dealer's reserved words (Debian's `scan.l`): they cannot name a variable.
+const RESERVED: &[&str] = &[
+    "and",
+    "or",
+    "not",
     "generate",
     "produce",
     "dealer",
@@ -44,6 +47,85 @@ const KEYWORDS: &[&str] = &[
     "altcount",
     "condition",
     "action",
+    "print",
+    "printall",
+    "printpbn",
+    "printew",
+    "printcompact",
+    "printoneline",
+    "printes",
+    "evalcontract",
+    "nv",
+    "vul",
+    "ns",
+    "NS",
+    "ew",
+    "EW",
+    "all",
+    "none",
+    "average",
+    "frequency",
+    "north",
+    "east",
+    "south",
+    "west",
+    "club",
+    "clubs",
+    "diamond",
+    "diamonds",
+    "heart",
+    "hearts",
+    "spade",
+    "spades",
+    "notrump",
+    "notrumps",
+    "hcp",
+    "hcps",
+    "pt0",
+    "pt1",
+    "pt2",
+    "pt3",
+    "pt4",
+    "pt5",
+    "pt6",
+    "pt7",
+    "pt8",
+    "pt9",
+    "ten",
+    "tens",
+    "jack",
+    "jacks",
+    "queen",
+    "queens",
+    "king",
+    "kings",
+    "ace",
+    "aces",
+    "top2",
+    "top3",
+    "top4",
+    "top5",
+    "c13",
+    "loser",
+    "losers",
+    "control",
+    "controls",
+    "quality",
+    "cccc",
+    "trick",
+    "tricks",
+    "score",
+    "imp",
+    "imps",
+    "hascard",
+    "shape",
+    "any",
+    "rnd",
+];
+
+/// The words that start an action (DealerV2's that dealdex does not run included: they are
+/// refused by name).
+const ACTIONS: &[&str] = &[
     "printall",
     "printew",
     "printpbn",
@@ -54,7 +136,16 @@ const KEYWORDS: &[&str] = &[
     "average",
     "frequency",
     "evalcontract",
+    "csvrpt",
+    "printrpt",
+    "printns",
+    "printside",
+    "bktfreq",
+    "export",
 ];
+
+/// DealerV2's functions that dealdex does not evaluate: called, they are refused by name.
+const UNSUPPORTED_FUNCTIONS: &[&str] = &["par", "ltc", "opc", "usereval"];
 
 /// How deep expressions may nest (parentheses, unary operators, `?:`): deeper ones are refused
 /// rather than risk the stack.
@@ -67,6 +158,15 @@ pub const MAX_TREE_DEPTH: usize = 2_000;
 /// How many values a `frequency` table may have on one axis.
 pub const MAX_FREQUENCY_VALUES: i64 = 100_000;
 
+/// How many cells a two-way `frequency` table may have, its low and high rows and columns
+/// counted: (rows + 2) × (columns + 2). A bigger one is refused before any deal (its counts
+/// would take 8 bytes a cell).
+pub const MAX_FREQUENCY_CELLS: i64 = 1_000_000;
+
+/// How many cells the `frequency` tables of a script may have in all (a one-way table has
+/// its values + 2).
+pub const MAX_FREQUENCY_TOTAL_CELLS: i64 = 10_000_000;
+
 struct Parser {
     toks: Vec<Token>,
     pos: usize,
@@ -74,34 +174,106 @@ struct Parser {
     names: HashMap<String, usize>,
     /// The tree depth of each definition (see [`MAX_TREE_DEPTH`]).
     def_depths: Vec<usize>,
+    /// Where each definition's identifier is.
+    def_lines: Vec<u64>,
+    /// The token after the last `evalcontract` when it is `(`: the statement it starts gets a
+    /// note if it fails (Debian's `evalcontract` takes no arguments).
+    after_evalcontract: Option<usize>,
     script: Script,
 }
 
-pub(super) fn parse(src: &str) -> Result<Script, ScriptError> {
+pub(super) fn parse(src: &str, params: &Params) -> Result<Script, ScriptError> {
     let mut p = Parser {
-        toks: lex(src)?,
+        toks: lex(src, params)?,
         pos: 0,
         depth: 0,
         names: HashMap::new(),
         def_depths: Vec::new(),
+        def_lines: Vec::new(),
+        after_evalcontract: None,
         script: Script {
             generate: None,
             produce: None,
             dealer: None,
             vulnerable: None,
+            title: None,
             predeal: [0; 4],
             predeal_lengths: Vec::new(),
             pointcount: MILTON,
             altcount: ALTCOUNT,
             condition: None,
             actions: Vec::new(),
+            actions_given: false,
             definitions: Vec::new(),
         },
     };
     while p.peek() != &Tok::End {
-        p.statement()?;
+        let start = p.pos;
+        if let Err(mut e) = p.statement() {
+            if p.after_evalcontract == Some(start) {
+                e.message.push_str(
+                    " (after evalcontract, which takes no arguments in Debian's dealer; \
+                     DealerV2's are (NS or EW, contract, nv or vul))",
+                );
+            }
+            return Err(e);
+        }
     }
     Ok(p.script)
+}
+
+/// True when `w` is a function of dealer (DealerV2's `dds` too): a call when `(` follows.
+fn is_function(w: &str) -> bool {
+    matches!(
+        w,
+        "hcp"
+            | "hcps"
+            | "control"
+            | "controls"
+            | "loser"
+            | "losers"
+            | "cccc"
+            | "quality"
+            | "shape"
+            | "hascard"
+            | "tricks"
+            | "trick"
+            | "dds"
+            | "score"
+            | "imps"
+            | "imp"
+            | "rnd"
+    ) || suit_of(w).is_some()
+        || pt_of(w).is_some()
+}
+
+/// Why `w` cannot name a variable, if it cannot: dealer reads it as a reserved word, a number,
+/// a holding (`SAK`), a card (`AS`), a contract (`x3N`) or a shape (`x5xx`).
+fn not_a_name(w: &str) -> Option<&'static str> {
+    let c: Vec<char> = w.chars().collect();
+    if RESERVED.contains(&w) {
+        return Some("is one of dealer's reserved words");
+    }
+    if !c[0].is_ascii_alphabetic() {
+        return Some("does not start with a letter");
+    }
+    let holding = suit_letter(c[0]).is_some() && {
+        let mut order = "AKQJT98765432".chars();
+        c[1..].iter().all(|ch| order.any(|o| o == *ch))
+    };
+    if holding {
+        return Some("is a holding to dealer");
+    }
+    if c.len() == 2 && "23456789TJQKA".contains(c[0]) && suit_letter(c[1]).is_some() {
+        return Some("is a card to dealer");
+    }
+    if c.len() == 3 && c[0] == 'x' && ('1'..='7').contains(&c[1]) && "CDHSN".contains(c[2]) {
+        return Some("is a contract to dealer");
+    }
+    if c.len() == 4 && c.iter().all(|ch| *ch == 'x' || ch.is_ascii_digit()) {
+        return Some("is a shape to dealer");
+    }
+    None
 }
 
 fn seat_of(w: &str) -> Option<Seat> {
@@ -156,6 +328,29 @@ fn suit_letter(c: char) -> Option<Suit> {
         'C' => Some(Suit::Clubs),
         _ => None,
     }
+}
+
+/// dealer's name of a suit in its messages: `Spade`, `Heart`, `Diamond`, `Club`.
+fn suit_name(suit: Suit) -> &'static str {
+    ["Spade", "Heart", "Diamond", "Club"][suit.index()]
+}
+
+/// A contract word: `x3N` (dealer), or DealerV2's `z3N`, `x4Sx`, `z4Sxx`, with its doubling
+/// (0, 1 for `x`, 2 for `xx`).
+fn contract_of(w: &str) -> Option<(ScoreContract, u8)> {
+    let ch: Vec<char> = w.chars().collect();
+    if !(3..=5).contains(&ch.len()) || !matches!(ch[0], 'x' | 'z') {
+        return None;
+    }
+    let level = ch[1].to_digit(10).filter(|l| (1..=7).contains(l))? as u8;
+    let strain = match ch[2] {
+        'N' => None,
+        c => Some(suit_letter(c)?),
+    };
+    if !ch[3..].iter().all(|&c| c == 'x') {
+        return None;
+    }
+    Some((ScoreContract { level, strain }, ch.len() as u8 - 3))
 }
 
 /// Parses one shape word (`4333`, `x5xx`) into four lengths (None = `x`).
@@ -229,6 +424,8 @@ impl Parser {
     fn describe(&self) -> String {
         match self.peek() {
             Tok::Word(w) => format!("`{w}`"),
+            Tok::Decimal(_, t) => format!("`{t}`"),
+            Tok::FdShape(t) => format!("`shape{{{t}}}`"),
             Tok::Str(s) => format!("string {s:?}"),
             Tok::Punct(p) => format!("`{p}`"),
             Tok::NewlineEsc => "`\\n`".into(),
@@ -285,8 +482,15 @@ impl Parser {
         self.word() == Some(w)
     }
 
+    /// A whole number (`-` allowed); a decimal constant is refused here.
     fn number(&mut self) -> Result<i64, ScriptError> {
         let neg = self.eat("-");
+        if let Tok::Decimal(_, t) = self.peek() {
+            return Err(self.err(
+                ScriptErrorKind::BadValue,
+                format!("`{t}` is not a whole number"),
+            ));
+        }
         let Some(w) = self.word() else {
             return Err(self.syntax("a number"));
         };
@@ -295,6 +499,26 @@ impl Parser {
             .map_err(|_| self.err(ScriptErrorKind::BadValue, format!("`{w}` is not a number")))?;
         self.next();
         Ok(if neg { -v } else { v })
+    }
+
+    /// A number or DealerV2's decimal constant (×100), `-` allowed.
+    fn value(&mut self) -> Result<i64, ScriptError> {
+        if let Tok::Decimal(v, _) = *self.peek_at(usize::from(self.is_punct("-"))) {
+            let neg = self.eat("-");
+            self.next();
+            return Ok(if neg { -v } else { v });
+        }
+        self.number()
+    }
+
+    /// True when a number or a decimal constant (after an optional `-`) is next.
+    fn value_next(&self) -> bool {
+        let k = usize::from(self.is_punct("-"));
+        match self.peek_at(k) {
+            Tok::Word(w) => w.parse::<i64>().is_ok(),
+            Tok::Decimal(..) => true,
+            _ => false,
+        }
     }
 
     fn count(&mut self, what: &str) -> Result<u64, ScriptError> {
@@ -330,6 +554,24 @@ impl Parser {
         }
     }
 
+    /// A `pointcount` or `altcount` table: up to 13 values, ace first (decimal constants
+    /// allowed, as DealerV2 has them).
+    fn count_table(&mut self, what: &str) -> Result<[i64; 13], ScriptError> {
+        let mut t = [0i64; 13];
+        let mut i = 0;
+        while self.value_next() {
+            if i == 13 {
+                return Err(self.err(
+                    ScriptErrorKind::BadValue,
+                    format!("{what}: more than 13 values"),
+                ));
+            }
+            t[i] = self.value()?;
+            i += 1;
+        }
+        Ok(t)
+    }
+
     fn statement(&mut self) -> Result<(), ScriptError> {
         let Some(w) = self.word().map(str::to_owned) else {
             // dealer allows the word `condition` to be left out.
@@ -338,13 +580,16 @@ impl Parser {
             return Ok(());
         };
         match w.as_str() {
+            // The first `generate` and `produce` count, as in dealer.
             "generate" => {
                 self.next();
-                self.script.generate = Some(self.count("generate")?);
+                let n = self.count("generate")?;
+                self.script.generate.get_or_insert(n);
             }
             "produce" => {
                 self.next();
-                self.script.produce = Some(self.count("produce")?);
+                let n = self.count("produce")?;
+                self.script.produce.get_or_insert(n);
             }
             "dealer" => {
                 self.next();
@@ -368,18 +613,7 @@ impl Parser {
             }
             "pointcount" => {
                 self.next();
-                let mut t = [0i64; 13];
-                let mut i = 0;
-                while self.word().is_some_and(|w| w.parse::<i64>().is_ok()) {
-                    if i == 13 {
-                        return Err(
-                            self.err(ScriptErrorKind::BadValue, "pointcount: more than 13 values")
-                        );
-                    }
-                    t[i] = self.number()?;
-                    i += 1;
-                }
-                self.script.pointcount = t;
+                self.script.pointcount = self.count_table("pointcount")?;
             }
             "altcount" => {
                 self.next();
@@ -393,18 +627,7 @@ impl Parser {
                         format!("altcount: {n} is not 0..9"),
                     ));
                 }
-                let mut t = [0i64; 13];
-                let mut i = 0;
-                while self.word().is_some_and(|w| w.parse::<i64>().is_ok()) {
-                    if i == 13 {
-                        return Err(
-                            self.err(ScriptErrorKind::BadValue, "altcount: more than 13 values")
-                        );
-                    }
-                    t[i] = self.number()?;
-                    i += 1;
-                }
-                self.script.altcount[n as usize] = t;
+                self.script.altcount[n as usize] = self.count_table("altcount")?;
             }
             "condition" => {
                 self.next();
@@ -412,31 +635,87 @@ impl Parser {
                 self.script.condition = Some(e);
             }
             "action" => {
+                // Each `action` statement replaces the actions before it, as in dealer; its
+                // list may be empty.
                 self.next();
-                loop {
+                self.script.actions.clear();
+                self.script.actions_given = true;
+                let mut cells = 0;
+                while self.action_next() {
+                    let (l, c) = self.here();
                     let a = self.action()?;
+                    cells += match &a {
+                        Action::Frequency(_, _, lo, hi) => hi - lo + 3,
+                        Action::Frequency2(_, _, lo, hi, _, lo2, hi2) => {
+                            (hi - lo + 3) * (hi2 - lo2 + 3)
+                        }
+                        _ => 0,
+                    };
+                    if cells > MAX_FREQUENCY_TOTAL_CELLS {
+                        return Err(ScriptError::new(
+                            ScriptErrorKind::BadValue,
+                            l,
+                            c,
+                            format!(
+                                "frequency: the tables have more than {MAX_FREQUENCY_TOTAL_CELLS} cells in all"
+                            ),
+                        ));
+                    }
                     self.script.actions.push(a);
                     // dealer accepts a comma after the last action.
-                    if !self.eat(",") || self.action_ends() {
+                    if !self.eat(",") {
                         break;
                     }
                 }
             }
-            _ if self.peek_at(1) == &Tok::Punct("=") && !KEYWORDS.contains(&w.as_str()) => {
+            // DealerV2's `title "…"` (a word `title` without a string is an identifier).
+            "title" if matches!(self.peek_at(1), Tok::Str(_)) => {
                 self.next();
-                self.next();
-                let e = self.top_expr()?;
-                let depth = self.tree_depth(&e);
-                self.def_depths.push(depth);
-                let idx = self.script.definitions.len();
-                self.script.definitions.push((w.clone(), e));
-                self.names.insert(w, idx);
+                if let Tok::Str(t) = self.next() {
+                    self.script.title = Some(t);
+                }
             }
+            _ if self.peek_at(1) == &Tok::Punct("=") => self.definition(w)?,
             _ => {
                 let e = self.top_expr()?;
                 self.script.condition = Some(e);
             }
         }
+        Ok(())
+    }
+
+    /// `name = expr`: a new identifier (dealer refuses a reserved word and a second
+    /// definition of a name).
+    fn definition(&mut self, w: String) -> Result<(), ScriptError> {
+        let (l, c) = self.here();
+        if let Some(why) = not_a_name(&w) {
+            return Err(ScriptError::new(
+                ScriptErrorKind::Syntax,
+                l,
+                c,
+                format!("syntax error: `{w}` {why}: it cannot name a variable"),
+            ));
+        }
+        if let Some(&i) = self.names.get(&w) {
+            return Err(ScriptError::new(
+                ScriptErrorKind::RedefinedIdentifier,
+                l,
+                c,
+                format!(
+                    "redefined variable `{w}` (defined on line {})",
+                    self.def_lines[i]
+                ),
+            ));
+        }
+        self.next();
+        self.next();
+        let e = self.top_expr()?;
+        let depth = self.tree_depth(&e);
+        self.def_depths.push(depth);
+        self.def_lines.push(l);
+        let idx = self.script.definitions.len();
+        self.script.definitions.push((w.clone(), e));
+        self.names.insert(w, idx);
         Ok(())
     }
 
@@ -454,23 +733,24 @@ impl Parser {
                 self.expect(")")?;
                 self.expect("==")?;
                 let n = self.number()?;
-                let fixed = (self.script.predeal[seat.index()] >> (suit as u32 * 13) & 0x1fff)
-                    .count_ones() as i64;
-                let others: i64 = self
+                if let Some((_, _, k)) = self
                     .script
                     .predeal_lengths
                     .iter()
-                    .filter(|(s, u, _)| *u == suit && *s != seat)
-                    .map(|(_, _, k)| i64::from(*k))
-                    .sum();
-                let seat_total: i64 = self
-                    .script
-                    .predeal_lengths
-                    .iter()
-                    .filter(|(s, u, _)| *s == seat && *u != suit)
-                    .map(|(_, _, k)| i64::from(*k))
-                    .sum();
-                if !(fixed..=13).contains(&n) || n + others > 13 || n + seat_total > 13 {
+                    .find(|(s, u, _)| *s == seat && *u == suit)
+                {
+                    return Err(ScriptError::new(
+                        ScriptErrorKind::SuitLengthPredealtTwice,
+                        l,
+                        c,
+                        format!(
+                            "{}'s {} suit has length already set to {k} (predeal)",
+                            seat.name(),
+                            suit_name(suit)
+                        ),
+                    ));
+                }
+                if !(0..=13).contains(&n) {
                     return Err(ScriptError::new(
                         ScriptErrorKind::TooManyCards,
                         l,
@@ -482,11 +762,10 @@ impl Parser {
                         ),
                     ));
                 }
-                self.script
-                    .predeal_lengths
-                    .retain(|(s, u, _)| !(*s == seat && *u == suit));
                 self.script.predeal_lengths.push((seat, suit, n as u8));
+                self.check_lengths(l, c)?;
                 any = true;
+                // (Debian's dealer wants no comma here; dealdex takes one.)
                 self.eat(",");
                 continue;
             }
@@ -552,8 +831,9 @@ impl Parser {
                         ));
                     }
                 }
+                self.check_lengths(l, c)?;
                 let holding_follows = self.is_punct(",")
-                    && matches!(self.peek_at(1), Tok::Word(w) if w.chars().next().and_then(suit_letter).is_some() && seat_of(w).is_none() && !KEYWORDS.contains(&w.as_str()));
+                    && matches!(self.peek_at(1), Tok::Word(w) if w.chars().next().and_then(suit_letter).is_some() && seat_of(w).is_none() && !RESERVED.contains(&w.as_str()));
                 if !holding_follows {
                     break;
                 }
@@ -562,29 +842,70 @@ impl Parser {
         }
     }
 
-    /// True when no action follows a comma: the end, or a statement's keyword or definition.
-    fn action_ends(&self) -> bool {
-        match self.peek() {
-            Tok::End => true,
-            Tok::Word(w) => {
-                matches!(
-                    w.as_str(),
-                    "generate"
-                        | "produce"
-                        | "dealer"
-                        | "vulnerable"
-                        | "predeal"
-                        | "pointcount"
-                        | "altcount"
-                        | "condition"
-                        | "action"
-                ) || self.peek_at(1) == &Tok::Punct("=")
-            }
-            _ => false,
+    /// The predealt suit lengths agree with each other and with the predealt cards: a seat
+    /// has no more predealt cards in a suit than its length there, and the cards each seat
+    /// and each suit must get (a length, else the predealt cards) add up to at most 13.
+    fn check_lengths(&self, l: u64, c: u64) -> Result<(), ScriptError> {
+        let lengths = &self.script.predeal_lengths;
+        if lengths.is_empty() {
+            return Ok(());
         }
+        let cards = |seat: Seat, suit: Suit| {
+            (self.script.predeal[seat.index()] >> (suit.index() as u32 * 13) & 0x1fff).count_ones()
+                as u64
+        };
+        let length = |seat: Seat, suit: Suit| {
+            lengths
+                .iter()
+                .find(|(s, u, _)| *s == seat && *u == suit)
+                .map(|(_, _, k)| u64::from(*k))
+        };
+        let need = |seat, suit| length(seat, suit).unwrap_or_else(|| cards(seat, suit));
+        let too_long = |seat: Seat, suit: Suit, why: String| {
+            let n = length(seat, suit).unwrap_or(0);
+            ScriptError::new(
+                ScriptErrorKind::TooManyCards,
+                l,
+                c,
+                format!(
+                    "Suit lengths too long for {}: {n} {} (predeal: {why})",
+                    seat.name(),
+                    suit.letter()
+                ),
+            )
+        };
+        for &(seat, suit, k) in lengths {
+            let held = cards(seat, suit);
+            if held > u64::from(k) {
+                return Err(too_long(
+                    seat,
+                    suit,
+                    format!("{held} {} predealt to it", suit_name(suit).to_lowercase()),
+                ));
+            }
+        }
+        for &(seat, suit, _) in lengths {
+            if Suit::ALL.iter().map(|&u| need(seat, u)).sum::<u64>() > 13 {
+                return Err(too_long(seat, suit, "more than 13 cards".into()));
+            }
+            if Seat::ALL.iter().map(|&s| need(s, suit)).sum::<u64>() > 13 {
+                return Err(too_long(
+                    seat,
+                    suit,
+                    format!("too many {}s", suit_name(suit)),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// True when an action is next (a comma after the last action ends the list).
+    fn action_next(&self) -> bool {
+        self.word().is_some_and(|w| ACTIONS.contains(&w))
     }
 
     fn action(&mut self) -> Result<Action, ScriptError> {
+        let (l, c) = self.here();
         let Some(w) = self.word().map(str::to_owned) else {
             return Err(self.syntax("an action"));
         };
@@ -593,8 +914,8 @@ impl Parser {
             "printall" => Action::PrintAll,
             "printew" => Action::PrintEw,
             "printpbn" => Action::PrintPbn,
-            "printcompact" => Action::PrintCompact(self.optional_expr()?),
-            "printoneline" => Action::PrintOneLine(self.optional_expr()?),
+            "printcompact" => Action::PrintCompact(self.action_argument()?),
+            "printoneline" => Action::PrintOneLine(self.action_argument()?),
             "printes" => {
                 self.expect("(")?;
                 let mut items = Vec::new();
@@ -635,9 +956,9 @@ impl Parser {
                 self.expect("(")?;
                 let e = self.top_expr()?;
                 self.expect(",")?;
-                let lo = self.number()?;
+                let lo = self.value()?;
                 self.expect(",")?;
-                let hi = self.number()?;
+                let hi = self.value()?;
                 self.check_bounds(lo, hi)?;
                 if self.eat(")") {
                     Action::Frequency(label, e, lo, hi)
@@ -645,33 +966,78 @@ impl Parser {
                     self.expect(",")?;
                     let e2 = self.top_expr()?;
                     self.expect(",")?;
-                    let lo2 = self.number()?;
+                    let lo2 = self.value()?;
                     self.expect(",")?;
-                    let hi2 = self.number()?;
+                    let hi2 = self.value()?;
                     self.check_bounds(lo2, hi2)?;
                     self.expect(")")?;
+                    let cells = (hi - lo + 3) * (hi2 - lo2 + 3);
+                    if cells > MAX_FREQUENCY_CELLS {
+                        return Err(ScriptError::new(
+                            ScriptErrorKind::BadValue,
+                            l,
+                            c,
+                            format!(
+                                "frequency: a table of {} × {} values ({cells} cells with the low and high rows and columns; at most {MAX_FREQUENCY_CELLS})",
+                                hi - lo + 1,
+                                hi2 - lo2 + 1
+                            ),
+                        ));
+                    }
                     Action::Frequency2(label, e, lo, hi, e2, lo2, hi2)
                 }
             }
             "evalcontract" => {
-                if self.eat("(") {
-                    let mut depth = 1;
-                    while depth > 0 {
-                        match self.next() {
-                            Tok::Punct("(") => depth += 1,
-                            Tok::Punct(")") => depth -= 1,
-                            Tok::End => return Err(self.syntax("`)`")),
-                            _ => {}
-                        }
+                // Debian's dealer: no arguments (a `(` after it starts the next statement).
+                // DealerV2: `evalcontract (NS|EW, contract, nv|vul)`, parsed and checked; dealdex
+                // prints Debian's table either way.
+                if self.is_punct("(")
+                    && matches!(self.peek_at(1), Tok::Word(w) if w == "NS" || w == "EW")
+                {
+                    self.next();
+                    self.next();
+                    self.expect(",").map_err(|_| self.evalcontract_syntax())?;
+                    let cw = self.word().unwrap_or("").to_owned();
+                    if contract_of(&cw).is_none() {
+                        return Err(self.evalcontract_syntax());
                     }
+                    self.next();
+                    self.expect(",").map_err(|_| self.evalcontract_syntax())?;
+                    if !matches!(self.word(), Some("nv" | "vul")) {
+                        return Err(self.evalcontract_syntax());
+                    }
+                    self.next();
+                    self.expect(")").map_err(|_| self.evalcontract_syntax())?;
+                } else if self.is_punct("(") {
+                    self.after_evalcontract = Some(self.pos);
                 }
                 Action::EvalContract
             }
             _ => {
-                self.pos -= 1;
-                return Err(self.syntax("an action (printall, printew, printpbn, printcompact, printoneline, printes, print, average, frequency, evalcontract)"));
+                return Err(ScriptError::new(
+                    ScriptErrorKind::Unsupported,
+                    l,
+                    c,
+                    format!("DealerV2's action `{w}` is not supported by dealdex"),
+                ));
             }
         })
+    }
+
+    fn evalcontract_syntax(&self) -> ScriptError {
+        self.syntax(
+            "DealerV2's evalcontract arguments: a side (NS or EW), a contract (x3N, z4Hx) and nv or vul",
+        )
+    }
+
+    /// `printcompact` and `printoneline`'s optional `(expr)`.
+    fn action_argument(&mut self) -> Result<Option<Expr>, ScriptError> {
+        if !self.eat("(") {
+            return Ok(None);
+        }
+        let e = self.top_expr()?;
+        self.expect(")")?;
+        Ok(Some(e))
     }
 
     /// A frequency axis: `low <= high`, at most [`MAX_FREQUENCY_VALUES`] values.
@@ -693,19 +1059,6 @@ impl Parser {
             Some(s)
         } else {
             None
-        }
-    }
-
-    fn optional_expr(&mut self) -> Result<Option<Expr>, ScriptError> {
-        let starts = match self.peek() {
-            Tok::Punct(p) => matches!(*p, "(" | "-" | "!"),
-            Tok::Word(w) => !KEYWORDS.contains(&w.as_str()) && self.peek_at(1) != &Tok::Punct("="),
-            _ => false,
-        };
-        if starts {
-            Ok(Some(self.expr()?))
-        } else {
-            Ok(None)
         }
     }
 
@@ -859,6 +1212,15 @@ impl Parser {
             self.expect(")")?;
             return Ok(e);
         }
+        if let Tok::Decimal(v, _) = *self.peek() {
+            self.next();
+            return Ok(Expr::Num(v));
+        }
+        if let Tok::FdShape(text) = self.peek().clone() {
+            let e = self.fd_shape(&text)?;
+            self.next();
+            return Ok(e);
+        }
         let Some(w) = self.word().map(str::to_owned) else {
             return Err(self.syntax("an expression"));
         };
@@ -867,8 +1229,19 @@ impl Parser {
             return Ok(Expr::Num(v));
         }
         let (l, c) = self.here();
-        let call = self.peek_at(1) == &Tok::Punct("(");
-        if !call {
+        // A word followed by `(` is a call only when it names one of dealer's functions (a
+        // defined variable stays a variable): otherwise the expression ends with the word and
+        // the `(` starts the next statement.
+        let paren = self.peek_at(1) == &Tok::Punct("(") && !self.names.contains_key(&w);
+        if paren && UNSUPPORTED_FUNCTIONS.contains(&w.as_str()) {
+            return Err(ScriptError::new(
+                ScriptErrorKind::Unsupported,
+                l,
+                c,
+                format!("DealerV2's function `{w}` is not supported by dealdex"),
+            ));
+        }
+        if !(paren && is_function(&w)) {
             return match self.names.get(&w) {
                 Some(&i) => {
                     self.next();
@@ -928,7 +1301,8 @@ impl Parser {
                 self.next();
                 Expr::HasCard(s, card)
             }
-            "tricks" | "trick" => {
+            // DealerV2's `dds` is `tricks`.
+            "tricks" | "trick" | "dds" => {
                 let s = self.seat()?;
                 self.expect(",")?;
                 let strain = match self.word() {
@@ -951,23 +1325,23 @@ impl Parser {
                 self.next();
                 self.expect(",")?;
                 let cw = self.word().unwrap_or("").to_owned();
-                let ch: Vec<char> = cw.chars().collect();
-                let contract = (ch.len() == 3 && ch[0] == 'x')
-                    .then(|| {
-                        let level = ch[1].to_digit(10).filter(|l| (1..=7).contains(l))? as u8;
-                        let strain = match ch[2] {
-                            'N' => None,
-                            c => Some(suit_letter(c)?),
-                        };
-                        Some(ScoreContract { level, strain })
-                    })
-                    .flatten()
-                    .ok_or_else(|| {
-                        self.err(
+                let contract = match contract_of(&cw) {
+                    Some((contract, 0)) => contract,
+                    Some(_) => {
+                        return Err(self.err(
+                            ScriptErrorKind::Unsupported,
+                            format!(
+                                "score: DealerV2's doubled contract `{cw}` is not supported by dealdex"
+                            ),
+                        ));
+                    }
+                    None => {
+                        return Err(self.err(
                             ScriptErrorKind::BadValue,
                             format!("score: `{cw}` is not a contract (x, level, strain: x3N, x4S)"),
-                        )
-                    })?;
+                        ));
+                    }
+                };
                 self.next();
                 self.expect(",")?;
                 Expr::Score(vul, contract, Box::new(self.expr()?))
@@ -1002,14 +1376,65 @@ impl Parser {
         }
     }
 
-    /// `[any] shape (('+' | '-' | ',') [any] shape)*` into the set of lengths it accepts.
+    /// DealerV2's `shape{compass, list}` (François Dellacherie's shapes, [`fd`]): the list
+    /// expanded into dealer's shapes as DealerV2's `fdp` does, then taken as `shape(…)`.
+    fn fd_shape(&self, text: &str) -> Result<Expr, ScriptError> {
+        let bad = |msg: String| self.err(ScriptErrorKind::BadValue, format!("shape{{}}: {msg}"));
+        let (compass, list) = text.split_once(',').ok_or_else(|| {
+            bad("a compass and a comma first, as in shape{north, 5M(xxx)}".into())
+        })?;
+        let seat = seat_of(compass.trim())
+            .ok_or_else(|| bad(format!("`{}` is not a compass", compass.trim())))?;
+        let mut set = ShapeSet(Box::new([0; 43]));
+        for (add, any, w) in fd::expand(list).map_err(bad)? {
+            let pat = shape_word(&w).ok_or_else(|| bad(format!("`{w}` is not a shape")))?;
+            let cards: u32 = pat.iter().flatten().sum();
+            if cards > 13 || (pat.iter().all(Option::is_some) && cards != 13) {
+                return Err(bad(format!("wrong number of cards in shape `{w}`")));
+            }
+            apply_shape(&mut set, &pat, any, add);
+        }
+        Ok(Expr::Shape(seat, set))
+    }
+
+    /// `[prefix] [any] shape ([prefix] [any] shape)*`, a prefix `+`, `,` (add), `-` (take
+    /// away) or none (add), into the set of lengths it accepts. As in dealer, a shape without
+    /// `x` has 13 cards and one with `x` at most 13.
+    /// When the word at hand is shape elements written without spaces ([`glued_shapes`]),
+    /// puts its elements in its place, as dealer's lexer reads them.
+    fn split_glued_shapes(&mut self) {
+        let Some(parts) = self
+            .word()
+            .filter(|w| *w != "any" && shape_word(w).is_none())
+            .and_then(glued_shapes)
+        else {
+            return;
+        };
+        let (line, column) = self.here();
+        let tokens: Vec<Token> = parts
+            .into_iter()
+            .map(|w| Token {
+                tok: Tok::Word(w),
+                line,
+                column,
+            })
+            .collect();
+        self.toks.splice(self.pos..=self.pos, tokens);
+    }
+
     fn shape_list(&mut self) -> Result<ShapeSet, ScriptError> {
         let mut set = ShapeSet(Box::new([0; 43]));
-        let mut add = true;
         loop {
+            let add = if self.eat("+") || self.eat(",") {
+                true
+            } else {
+                !self.eat("-")
+            };
+            self.split_glued_shapes();
             let any = self.is_word("any");
             if any {
                 self.next();
+                self.split_glued_shapes();
             }
             let w = self.word().unwrap_or("").to_owned();
             let pat = shape_word(&w).ok_or_else(|| {
@@ -1018,29 +1443,631 @@ impl Parser {
                     format!("shape: `{w}` is not a shape (four digits or x, e.g. 5xxx, 4333)"),
                 )
             })?;
+            let cards: u32 = pat.iter().flatten().sum();
+            if pat.iter().all(Option::is_some) && cards != 13 {
+                return Err(self.err(
+                    ScriptErrorKind::BadValue,
+                    format!("wrong number of cards in shape `{w}`: {cards}, not 13 (shape)"),
+                ));
+            }
+            if cards > 13 {
+                return Err(self.err(
+                    ScriptErrorKind::BadValue,
+                    format!(
+                        "too many cards in ambiguous shape `{w}`: {cards}, more than 13 (shape)"
+                    ),
+                ));
+            }
             self.next();
-            for s in 0..=13u32 {
-                for h in 0..=13 - s {
-                    for d in 0..=13 - s - h {
-                        let len = [s, h, d, 13 - s - h - d];
-                        if matches_pattern(len, &pat, any) {
-                            let i = (s * 196 + h * 14 + d) as usize;
-                            if add {
-                                set.0[i / 64] |= 1 << (i % 64);
-                            } else {
-                                set.0[i / 64] &= !(1 << (i % 64));
-                            }
-                        }
+            apply_shape(&mut set, &pat, any, add);
+            // Another element follows after `+`, `-` or `,`, or right away (dealer's
+            // `shapelist shapelistel`).
+            let more = self.is_punct("+")
+                || self.is_punct("-")
+                || self.is_punct(",")
+                || self.is_word("any")
+                || self.word().and_then(shape_word).is_some()
+                || self.word().and_then(glued_shapes).is_some();
+            if !more {
+                return Ok(set);
+            }
+        }
+    }
+}
+
+/// The elements of a word that is shape elements written without spaces (`75xxany`,
+/// `56xx55xx`: dealer's lexer reads a shape or `any` at a time, so they are a list), or None
+/// when the word is not such a run.
+fn glued_shapes(w: &str) -> Option<Vec<String>> {
+    let mut parts = Vec::new();
+    let mut rest = w;
+    while !rest.is_empty() {
+        if let Some(r) = rest.strip_prefix("any") {
+            parts.push("any".to_owned());
+            rest = r;
+        } else if rest.len() >= 4 && rest.is_char_boundary(4) && shape_word(&rest[..4]).is_some() {
+            parts.push(rest[..4].to_owned());
+            rest = &rest[4..];
+        } else {
+            return None;
+        }
+    }
+    (parts.len() > 1).then_some(parts)
+}
+
+/// Adds to `set` (or takes away) the lengths that match `pat` (`any`: in any order).
+fn apply_shape(set: &mut ShapeSet, pat: &[Option<u32>; 4], any: bool, add: bool) {
+    for s in 0..=13u32 {
+        for h in 0..=13 - s {
+            for d in 0..=13 - s - h {
+                let len = [s, h, d, 13 - s - h - d];
+                if matches_pattern(len, pat, any) {
+                    let i = (s * 196 + h * 14 + d) as usize;
+                    if add {
+                        set.0[i / 64] |= 1 << (i % 64);
+                    } else {
+                        set.0[i / 64] &= !(1 << (i % 64));
                     }
                 }
             }
-            add = if self.eat("+") || self.eat(",") {
-                true
-            } else if self.eat("-") {
-                false
+        }
+    }
+}
+
+/// François Dellacherie's shapes, as DealerV2 reads `shape{compass, list}`: its `fdp`
+/// (François's `dpp` with `Dist.pm` 1.2A) expands the list into dealer's shapes, and this
+/// does the same.
+///
+/// The list's elements are joined by `+` or `-` with white space around (a `+` or `-` next
+/// to a digit is part of the element). An element is four suits, in order ♠ ♥ ♦ ♣ unless
+/// suit letters (`s`, `h`, `d`, `c`) follow the lengths: a length `5`, `x` (any), `5+` (5 to
+/// 9), `3-` (0 to 3), `[013-5]` (one of); `(…)` around the last suits permutes them (around
+/// all four: dealer's `any`); `M` a major and `m` a minor (one of each at most, not beside a
+/// suit letter of their kind); `:cond` keeps the shapes whose lengths `s`, `h`, `d`, `c`
+/// (`M`, `m` too) meet `cond` (numbers, `+`, `-`, `*`, `<`, `<=`, `>`, `>=`, `==`, `!=`,
+/// parentheses, `,` for and, `or`). Where `fdp` gives something no one would mean (upper-case suit letters, a sign
+/// left dangling, a comparison chain, a length of 10 or more but through `x`) the element
+/// is refused.
+mod fd {
+    /// The suits' letters in dealer's order.
+    const SUITS: [char; 4] = ['s', 'h', 'd', 'c'];
+
+    /// The list expanded: (add, any, four-character shape) in order.
+    pub(super) fn expand(list: &str) -> Result<Vec<(bool, bool, String)>, String> {
+        let mut out = Vec::new();
+        for (add, item) in split(list)? {
+            for shape in staveren(&item)? {
+                let (any, w) = match shape.strip_prefix("any ") {
+                    Some(w) => (true, w.to_owned()),
+                    None => (false, shape),
+                };
+                out.push((add, any, w));
+            }
+        }
+        Ok(out)
+    }
+
+    /// The elements and their signs: split at `+` or `-` with white space on both sides.
+    fn split(list: &str) -> Result<Vec<(bool, String)>, String> {
+        let c: Vec<char> = list.chars().collect();
+        let mut items = Vec::new();
+        let (mut add, mut start, mut i) = (true, 0, 0);
+        while i < c.len() {
+            let ws = c[i..].iter().take_while(|c| c.is_whitespace()).count();
+            if ws > 0
+                && matches!(c.get(i + ws), Some('+' | '-'))
+                && c.get(i + ws + 1).is_some_and(|c| c.is_whitespace())
+            {
+                let item: String = c[start..i].iter().collect();
+                if item.trim().is_empty() {
+                    return Err(format!("a sign without a shape before it in `{list}`"));
+                }
+                items.push((add, item));
+                add = c[i + ws] == '+';
+                i += ws + 1;
+                start = i;
             } else {
-                return Ok(set);
+                i += ws.max(1);
+            }
+        }
+        let item: String = c[start..].iter().collect();
+        if item.trim().is_empty() {
+            return Err(format!("a sign without a shape after it in `{list}`"));
+        }
+        items.push((add, item));
+        Ok(items)
+    }
+
+    /// `_staveren_expand`: `M` and `m` spelt out, each alternative parsed, the shapes reduced.
+    fn staveren(item: &str) -> Result<Vec<String>, String> {
+        for (letter, kind, pair) in [('m', "minor", ['d', 'c']), ('M', "major", ['s', 'h'])] {
+            let n = item.matches(letter).count();
+            let beside = item
+                .split(':')
+                .any(|part| part.contains(letter) && part.contains(pair));
+            if n > 1 || beside {
+                return Err(format!(
+                    "`{}`: one {kind} `{letter}` at most, and no {} letter beside it",
+                    item.trim(),
+                    kind
+                ));
+            }
+        }
+        let mut alternatives = vec![item.to_owned()];
+        for (letter, pair) in [('m', ['d', 'c']), ('M', ['s', 'h'])] {
+            alternatives = alternatives
+                .iter()
+                .flat_map(|a| match a.contains(letter) {
+                    true => pair
+                        .iter()
+                        .map(|p| a.replacen(letter, &p.to_string(), 1))
+                        .collect(),
+                    false => vec![a.clone()],
+                })
+                .collect();
+        }
+        let mut all = Vec::new();
+        for a in &alternatives {
+            all.extend(parse_shape(a)?);
+        }
+        reduce(all, None)
+    }
+
+    /// `_parse_shape`: one element (no `M`, `m`) into dealer's shapes.
+    fn parse_shape(exp: &str) -> Result<Vec<String>, String> {
+        let (shape, logical) = match exp.rfind(':') {
+            Some(k) => (&exp[..k], Some(&exp[k + 1..])),
+            None => (exp, None),
+        };
+        let what = exp.trim();
+        if shape.chars().any(|c| "SHDC".contains(c)) {
+            return Err(format!(
+                "`{what}`: suit letters are lower case (s, h, d, c)"
+            ));
+        }
+        let letters: Vec<char> = shape.chars().filter(|c| SUITS.contains(c)).collect();
+        let mut order = letters.clone();
+        order.extend(SUITS.iter().filter(|s| !letters.contains(s)));
+        if order.len() != 4 {
+            return Err(format!("`{what}`: a suit letter twice"));
+        }
+        // Where the k-th length goes.
+        let perm: Option<Vec<usize>> = (!letters.is_empty()).then(|| {
+            order
+                .iter()
+                .map(|c| SUITS.iter().position(|s| s == c).unwrap_or(0))
+                .collect()
+        });
+        let shape: String = shape
+            .chars()
+            .filter(|c| !SUITS.contains(c) && !c.is_whitespace())
+            .collect();
+        let mut results =
+            if let Some(inner) = shape.strip_prefix('(').and_then(|s| s.strip_suffix(')')) {
+                let shapes = develop(inner, 13, 13, what)?;
+                if logical.is_none() {
+                    let mut any: Vec<String> = shapes
+                        .iter()
+                        .map(|s| {
+                            let mut c: Vec<char> = s.chars().collect();
+                            c.sort_by(|a, b| b.cmp(a));
+                            format!("any {}", c.into_iter().collect::<String>())
+                        })
+                        .collect();
+                    any.sort();
+                    any.dedup();
+                    return Ok(any);
+                }
+                permute_all(&shapes)
+            } else if let Some(open) = shape.rfind('(').filter(|&k| k > 0 && shape.ends_with(')')) {
+                let (fixed, float) = (&shape[..open], &shape[open + 1..shape.len() - 1]);
+                let mut v = Vec::new();
+                for fx in develop(fixed, 0, 13, what)? {
+                    let max = 13 - count(&fx, what)?;
+                    let min = if fx.contains('x') { 0 } else { max };
+                    for fl in permute_all(&develop(float, min, max, what)?) {
+                        v.push(format!("{fx}{fl}"));
+                    }
+                }
+                v
+            } else if !shape.contains(['(', ')']) {
+                develop(&shape, 13, 13, what)?
+            } else {
+                return Err(format!("`{what}` is not a shape"));
             };
+        for r in &results {
+            if r.chars().count() != 4 {
+                return Err(format!("`{what}` does not give four suits"));
+            }
+        }
+        results = reduce(results, perm.as_deref())?;
+        let Some(logical) = logical else {
+            return Ok(results);
+        };
+        let cond = Cond::parse(logical).map_err(|e| format!("`{what}`: {e}"))?;
+        let mut concrete = Vec::new();
+        for r in results {
+            let mut c: Vec<char> = r.chars().collect();
+            let mut open = false;
+            for (i, s) in SUITS.iter().enumerate() {
+                if c[i] == 'x' && logical.contains(*s) {
+                    c[i] = '=';
+                    open = true;
+                }
+            }
+            if open {
+                let spec: String = c
+                    .iter()
+                    .map(|&ch| {
+                        if ch == '=' {
+                            "0+".to_owned()
+                        } else {
+                            ch.to_string()
+                        }
+                    })
+                    .collect();
+                concrete.extend(develop(&spec, 13, 13, what)?);
+            } else {
+                concrete.push(r);
+            }
+        }
+        let mut kept = Vec::new();
+        for r in reduce(concrete, None)? {
+            let len: Vec<i64> = r
+                .chars()
+                .map(|c| c.to_digit(10).map_or(-1, i64::from))
+                .collect();
+            if cond.holds(&len) {
+                kept.push(r);
+            }
+        }
+        Ok(kept)
+    }
+
+    /// The number of known cards of a shape (`x` counts none).
+    fn count(shape: &str, what: &str) -> Result<u32, String> {
+        let n = shape.chars().filter_map(|c| c.to_digit(10)).sum();
+        if n > 13 {
+            return Err(format!("`{what}` gives more than 13 cards"));
+        }
+        Ok(n)
+    }
+
+    /// `_expand_shape`: every shape the lengths allow with at most `max` known cards and, when
+    /// no suit is `x`, at least `min`.
+    fn develop(spec: &str, min: u32, max: u32, what: &str) -> Result<Vec<String>, String> {
+        let c: Vec<char> = spec.chars().collect();
+        let mut ranges: Vec<Vec<char>> = Vec::new();
+        let mut i = 0;
+        while i < c.len() {
+            if c[i] == 'x' {
+                ranges.push(vec!['x']);
+                i += 1;
+            } else if let Some(d) = c[i].to_digit(10) {
+                let signs = c[i + 1..]
+                    .iter()
+                    .take_while(|c| matches!(c, '+' | '-'))
+                    .count();
+                let r: Vec<u32> = match (signs, c.get(i + 1)) {
+                    (0, _) => vec![d],
+                    (1, Some('+')) => (d..=9).collect(),
+                    (1, _) => (0..=d).collect(),
+                    _ => return Err(format!("`{what}`: `{}` has two signs", c[i])),
+                };
+                ranges.push(
+                    r.into_iter()
+                        .filter_map(|d| char::from_digit(d, 10))
+                        .collect(),
+                );
+                i += 1 + signs;
+            } else if c[i] == '[' {
+                let Some(len) = c[i..].iter().position(|&c| c == ']') else {
+                    return Err(format!("`{what}`: `[` not closed by `]`"));
+                };
+                let class = &c[i + 1..i + len];
+                if class.is_empty() || !class.iter().all(|c| c.is_ascii_digit() || *c == '-') {
+                    return Err(format!("`{what}`: `[…]` holds digits and ranges only"));
+                }
+                let mut keep = [false; 10];
+                let mut k = 0;
+                while k < class.len() {
+                    let a = class[k];
+                    if class.get(k + 1) == Some(&'-') && k + 2 < class.len() {
+                        let (lo, hi) = (a, class[k + 2]);
+                        if !a.is_ascii_digit() || !hi.is_ascii_digit() || lo > hi {
+                            return Err(format!("`{what}`: bad range in `[…]`"));
+                        }
+                        for d in lo..=hi {
+                            keep[d as usize - '0' as usize] = true;
+                        }
+                        k += 3;
+                    } else {
+                        if let Some(d) = a.to_digit(10) {
+                            keep[d as usize] = true;
+                        }
+                        k += 1;
+                    }
+                }
+                ranges.push(
+                    (0..10u32)
+                        .filter(|&d| keep[d as usize])
+                        .filter_map(|d| char::from_digit(d, 10))
+                        .collect(),
+                );
+                i += len + 1;
+            } else {
+                return Err(format!("`{what}`: `{}` has no place in a shape", c[i]));
+            }
+        }
+        let joker = ranges.iter().any(|r| r == &['x']);
+        let mut out = Vec::new();
+        let mut stack = vec![(String::new(), 0u32)];
+        while let Some((prefix, n)) = stack.pop() {
+            let depth = prefix.chars().count();
+            if depth == ranges.len() {
+                if joker || n >= min {
+                    out.push(prefix);
+                }
+                continue;
+            }
+            for &ch in ranges[depth].iter().rev() {
+                let m = n + ch.to_digit(10).unwrap_or(0);
+                if m <= max {
+                    stack.push((format!("{prefix}{ch}"), m));
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// Every ordering of each shape's characters.
+    fn permute_all(shapes: &[String]) -> Vec<String> {
+        let mut out = Vec::new();
+        for s in shapes {
+            let c: Vec<char> = s.chars().collect();
+            let mut idx: Vec<usize> = (0..c.len()).collect();
+            permutations(&mut idx, 0, &mut |p| {
+                out.push(p.iter().map(|&k| c[k]).collect())
+            });
+        }
+        out.sort();
+        out.dedup();
+        out
+    }
+
+    fn permutations(idx: &mut Vec<usize>, k: usize, f: &mut dyn FnMut(&[usize])) {
+        if k == idx.len() {
+            f(idx);
+            return;
+        }
+        for j in k..idx.len() {
+            idx.swap(k, j);
+            permutations(idx, k + 1, f);
+            idx.swap(k, j);
+        }
+    }
+
+    /// `_reduce`: a single `x` (or any `x` when the known cards are 13) becomes the rest of
+    /// the cards (below 10); then the suit letters' order is applied; duplicates go.
+    fn reduce(shapes: Vec<String>, perm: Option<&[usize]>) -> Result<Vec<String>, String> {
+        let mut out = Vec::new();
+        for s in shapes {
+            let rest = 13 - count(&s, &s)?;
+            let xs = s.matches('x').count();
+            let mut s = if (xs == 1 || rest == 0) && rest < 10 {
+                s.replace('x', &rest.to_string())
+            } else {
+                s
+            };
+            if let Some(perm) = perm {
+                let c: Vec<char> = s.chars().collect();
+                let mut placed = c.clone();
+                for (k, &to) in perm.iter().enumerate() {
+                    if let (Some(slot), Some(&ch)) = (placed.get_mut(to), c.get(k)) {
+                        *slot = ch;
+                    }
+                }
+                s = placed.into_iter().collect();
+            }
+            out.push(s);
+        }
+        out.sort();
+        out.dedup();
+        Ok(out)
+    }
+
+    /// A condition after `:` (Perl's precedences, as `fdp` evaluates it).
+    enum Cond {
+        Num(i64),
+        Suit(usize),
+        Neg(Box<Cond>),
+        Add(Box<Cond>, Box<Cond>, bool),
+        Mul(Box<Cond>, Box<Cond>),
+        Cmp(Box<Cond>, &'static str, Box<Cond>),
+        And(Box<Cond>, Box<Cond>),
+        Or(Box<Cond>, Box<Cond>),
+    }
+
+    impl Cond {
+        fn parse(text: &str) -> Result<Cond, String> {
+            let mut toks = Vec::new();
+            let c: Vec<char> = text.chars().collect();
+            let mut i = 0;
+            while i < c.len() {
+                let two: String = c[i..c.len().min(i + 2)].iter().collect();
+                if c[i].is_whitespace() {
+                    i += 1;
+                } else if c[i].is_ascii_digit() {
+                    let n = c[i..].iter().take_while(|c| c.is_ascii_digit()).count();
+                    toks.push(c[i..i + n].iter().collect::<String>());
+                    i += n;
+                } else if two == "or" && !c.get(i + 2).is_some_and(|c| c.is_alphanumeric()) {
+                    toks.push("or".into());
+                    i += 2;
+                } else if SUITS.contains(&c[i])
+                    && !c.get(i + 1).is_some_and(|c| c.is_alphanumeric())
+                {
+                    toks.push(c[i].to_string());
+                    i += 1;
+                } else if ["<=", ">=", "==", "!="].contains(&two.as_str()) {
+                    toks.push(two);
+                    i += 2;
+                } else if "<>+-*(),".contains(c[i]) {
+                    toks.push(c[i].to_string());
+                    i += 1;
+                } else {
+                    return Err(format!(
+                        "`{}` has no place in a shape's condition (lengths s h d c, numbers, + - *, < <= > >= == !=, parentheses, `,` for and, `or`)",
+                        c[i]
+                    ));
+                }
+            }
+            let mut p = CondParser {
+                toks,
+                pos: 0,
+                depth: 0,
+            };
+            let e = p.or()?;
+            if p.pos != p.toks.len() {
+                return Err(format!("`{}` out of place in the condition", p.toks[p.pos]));
+            }
+            Ok(e)
+        }
+
+        fn value(&self, len: &[i64]) -> i64 {
+            match self {
+                Cond::Num(n) => *n,
+                Cond::Suit(i) => len[*i],
+                Cond::Neg(a) => a.value(len).wrapping_neg(),
+                Cond::Add(a, b, plus) => match plus {
+                    true => a.value(len).wrapping_add(b.value(len)),
+                    false => a.value(len).wrapping_sub(b.value(len)),
+                },
+                Cond::Mul(a, b) => a.value(len).wrapping_mul(b.value(len)),
+                Cond::Cmp(a, op, b) => {
+                    let (x, y) = (a.value(len), b.value(len));
+                    i64::from(match *op {
+                        "<" => x < y,
+                        "<=" => x <= y,
+                        ">" => x > y,
+                        ">=" => x >= y,
+                        "!=" => x != y,
+                        _ => x == y,
+                    })
+                }
+                Cond::And(a, b) => i64::from(a.value(len) != 0 && b.value(len) != 0),
+                Cond::Or(a, b) => i64::from(a.value(len) != 0 || b.value(len) != 0),
+            }
+        }
+
+        fn holds(&self, len: &[i64]) -> bool {
+            self.value(len) != 0
+        }
+    }
+
+    struct CondParser {
+        toks: Vec<String>,
+        pos: usize,
+        /// How deep `(` and unary `-` nest (at most [`super::MAX_DEPTH`]).
+        depth: usize,
+    }
+
+    impl CondParser {
+        fn peek(&self) -> Option<&str> {
+            self.toks.get(self.pos).map(String::as_str)
+        }
+
+        fn or(&mut self) -> Result<Cond, String> {
+            let mut a = self.and()?;
+            while self.peek() == Some("or") {
+                self.pos += 1;
+                a = Cond::Or(Box::new(a), Box::new(self.and()?));
+            }
+            Ok(a)
+        }
+
+        fn and(&mut self) -> Result<Cond, String> {
+            let mut a = self.cmp()?;
+            while self.peek() == Some(",") {
+                self.pos += 1;
+                a = Cond::And(Box::new(a), Box::new(self.cmp()?));
+            }
+            Ok(a)
+        }
+
+        fn cmp(&mut self) -> Result<Cond, String> {
+            let a = self.sum()?;
+            let op = match self.peek() {
+                Some("<") => "<",
+                Some("<=") => "<=",
+                Some(">") => ">",
+                Some(">=") => ">=",
+                Some("==") => "==",
+                Some("!=") => "!=",
+                _ => return Ok(a),
+            };
+            self.pos += 1;
+            let b = self.sum()?;
+            if matches!(self.peek(), Some("<" | "<=" | ">" | ">=" | "==" | "!=")) {
+                return Err("comparisons in a row (Perl refuses them)".into());
+            }
+            Ok(Cond::Cmp(Box::new(a), op, Box::new(b)))
+        }
+
+        fn sum(&mut self) -> Result<Cond, String> {
+            let mut a = self.product()?;
+            while let Some(op @ ("+" | "-")) = self.peek() {
+                let plus = op == "+";
+                self.pos += 1;
+                a = Cond::Add(Box::new(a), Box::new(self.product()?), plus);
+            }
+            Ok(a)
+        }
+
+        fn product(&mut self) -> Result<Cond, String> {
+            let mut a = self.unary()?;
+            while self.peek() == Some("*") {
+                self.pos += 1;
+                a = Cond::Mul(Box::new(a), Box::new(self.unary()?));
+            }
+            Ok(a)
+        }
+
+        fn unary(&mut self) -> Result<Cond, String> {
+            let Some(t) = self.peek().map(str::to_owned) else {
+                return Err("the condition ends early".into());
+            };
+            self.pos += 1;
+            self.depth += 1;
+            if self.depth > super::MAX_DEPTH {
+                return Err("the condition nests too deep".into());
+            }
+            let e = self.atom(&t);
+            self.depth -= 1;
+            e
+        }
+
+        fn atom(&mut self, t: &str) -> Result<Cond, String> {
+            Ok(match t {
+                "-" => Cond::Neg(Box::new(self.unary()?)),
+                "(" => {
+                    let e = self.or()?;
+                    if self.peek() != Some(")") {
+                        return Err("`(` not closed by `)`".into());
+                    }
+                    self.pos += 1;
+                    e
+                }
+                _ => {
+                    if let Some(i) = SUITS.iter().position(|s| s.to_string() == t) {
+                        Cond::Suit(i)
+                    } else if let Ok(n) = t.parse() {
+                        Cond::Num(n)
+                    } else {
+                        return Err(format!("`{t}` out of place in the condition"));
+                    }
+                }
+            })
         }
     }
 }
@@ -1048,6 +2075,10 @@ impl Parser {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn parse(src: &str) -> Result<Script, ScriptError> {
+        super::parse(src, &Default::default())
+    }
 
     #[test]
     fn altcount_sets_the_table_of_its_pt() {
@@ -1089,6 +2120,37 @@ mod tests {
         assert_eq!(parse(wide).unwrap_err().kind, ScriptErrorKind::BadValue);
         let reversed = "action frequency (hcp(north), 5, 0)";
         assert_eq!(parse(reversed).unwrap_err().kind, ScriptErrorKind::BadValue);
+    }
+
+    #[test]
+    fn francois_shapes_expand_to_as_many_shapes_as_dealer_v2_says() {
+        // DealerV2_4 User Guide V1c, "FDshape": its examples and the number of dealer's
+        // shapes fdp makes of them (with DealerV2's Dist.pm 1.2A: every comma is `and`).
+        for (text, want) in [
+            // The guide says 38; Debian's dealer.dpp (the same Dist.pm for one comma) gives 32.
+            (" (5xxx):h+s>=9 or c>6,d<3", 32),
+            (" (5+xxx):h+s>=9 or c>6,d<3", 175),
+            (" x5+xx:h>s,h>=d,h>=c or h==s", 124),
+            ("5+Mxxx:s>=d,s>=c or h>=d,h>=c", 242),
+            (" [13]c[2-5]d[34]hx ", 16),
+            (" 5h(431) ", 6),
+            (" (5431) + (5422) + (5044) ", 3),
+        ] {
+            let got = fd::expand(text).unwrap();
+            assert_eq!(got.len(), want, "{text}: {got:?}");
+        }
+        let got = fd::expand(" 53(14)").unwrap();
+        assert_eq!(
+            got,
+            [(true, false, "5314".into()), (true, false, "5341".into())]
+        );
+        let deep = format!(" 5xxx:{}h>1{}", "(".repeat(100_000), ")".repeat(100_000));
+        assert!(fd::expand(&deep).is_err());
+        let got = fd::expand(" (54xx) - 5xxx").unwrap();
+        assert_eq!(
+            got,
+            [(true, true, "xx54".into()), (false, false, "5xxx".into())]
+        );
     }
 
     #[test]

@@ -924,7 +924,7 @@ pub fn run_into(
             DealFeed::Stream => {
                 // Swapping (-2, -3): a block ends on a whole group of deals (but at
                 // `generate`), and one deal of each group is drawn.
-                let wanted = job.swapping.whole(n, generate - generated <= block as u64);
+                let wanted = job.swapping.whole(n, generate - generated <= n as u64);
                 let shuffles = job.swapping.shuffles(wanted);
                 // The deals of a block are drawn on all cores, each piece from its own place
                 // in the stream: the same deals whatever the number of threads.
@@ -1004,7 +1004,7 @@ pub fn run_into(
             let verdict = verdicts[j];
             j += 1;
             let table = given.get(j - 1).and_then(|g| g.table);
-            if !given.is_empty() && !(holds(deal) && fits(deal)) {
+            if !given.is_empty() && (!holds(deal) || !fits(deal)) {
                 skipped += 1;
                 continue;
             }

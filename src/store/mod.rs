@@ -37,10 +37,12 @@ mod dd;
 mod plays;
 mod readonly;
 mod search;
+mod set_writer;
 pub mod sqlfn;
 
 pub use dd::{DdSource, StoredDd};
 pub use plays::{NewPlay, StoredPlay};
+pub use set_writer::SetWriter;
 
 /// The plays and double-dummy tables a deal file carries besides its deals, stored in the
 /// same transaction as them by [`Store::store_set_with_plays_and_tables`] and

@@ -346,6 +346,52 @@ impl super::StoreReader {
         }
         Ok(())
     }
+
+    /// Calls `board(number, key)` with each board of the set named `name`, in board order
+    /// (nothing when there is no such set: tell that case apart with
+    /// [`StoreReader::set`](crate::StoreReader::set)): [`StoreReader::set_boards`](crate::StoreReader::set_boards) streamed, one row
+    /// held at a time, so a set of any size is walked in bounded memory; stops at the first
+    /// error `board` returns (a caller that has read enough returns its own error to stop).
+    ///
+    /// ```
+    /// # use dealdex::{DealIndex, NewSet, Store};
+    /// let mut store = Store::open_in_memory()?;
+    /// let (a, b) = (DealIndex([0x4E; 13]), DealIndex::parse_hex("0EDCCBA0976F2DA4945D8E9DC0")?);
+    /// let set = NewSet {
+    ///     name: "club".into(), first_board: 1, last_board: 9, scheme: dealdex::Scheme::Pavlicek,
+    ///     generator: "doc test".into(), seed_sha256: None,
+    /// };
+    /// store.store_set(&set, &[(9, b), (1, a), (5, a)])?;
+    /// let mut boards = Vec::new();
+    /// store.for_each_set_board("club", |n, k| Ok::<_, dealdex::StoreError>(boards.push((n, k))))?;
+    /// assert_eq!(boards, [(1, a), (5, a), (9, b)]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`StoreError::CorruptKey`] for a stored key that is not a 13-byte BLOB;
+    /// [`StoreError::CorruptBoard`] for a negative stored board number;
+    /// [`StoreError::Sqlite`] if the query fails; any error of `board`, as it is.
+    pub fn for_each_set_board<E: From<StoreError>>(
+        &self,
+        name: &str,
+        mut board: impl FnMut(u64, DealIndex) -> Result<(), E>,
+    ) -> Result<(), E> {
+        let path = &self.path;
+        let mut stmt = self
+            .conn
+            .prepare(
+                "SELECT b.board, b.deal FROM set_boards b JOIN sets s ON s.id = b.set_id \
+                 WHERE s.name = ?1 ORDER BY b.board",
+            )
+            .at(path)?;
+        let mut rows = stmt.query([name]).at(path)?;
+        while let Some(row) = rows.next().at(path)? {
+            let number = board_from_sql(row.get(0).at(path)?)?;
+            board(number, key_from_sql(row.get_ref(1).at(path)?)?)?;
+        }
+        Ok(())
+    }
 }
 
 impl super::StoreReader {

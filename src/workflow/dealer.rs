@@ -5,7 +5,9 @@
 //!
 //! A job goes in ([`DealerRunJob`]), a report comes out ([`DealerRunReport`], serde), deals
 //! printed by the script's actions go to the writer the caller passes, progress through a
-//! callback; the library never prints. The run itself is [`crate::dealer::run`].
+//! callback; the library never prints. The run itself is [`crate::dealer::run_into`]: the
+//! given deals are read a piece at a time while it runs, and the produced deals and solved
+//! tables stored a block at a time, so memory is bounded however large the source or the run.
 //!
 //! ```
 //! use dealdex::dealer::{DealerJob, Script};
@@ -31,25 +33,27 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use std::collections::HashMap;
 use std::fmt;
 use std::io::Write;
 use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc::SyncSender;
 
 use serde::Serialize;
 
 use crate::Classify;
 use crate::dd::TrickTable;
 use crate::dealer::{
-    DealFeed, DealerError, DealerJob, DealerProgress, DealerReport, EvalError, GivenDeal, GivenFeed,
-    Script,
+    DealFeed, DealerError, DealerJob, DealerProgress, DealerReport, EvalError, GivenDeal,
+    GivenFeed, Script,
 };
-use crate::formats::{self, ChooseFormatError, SkippedBoard};
+use crate::formats::{self, ChooseFormatError, DealFormat, SkippedBoard};
 use crate::model::deal::Deal;
 use crate::model::index::DealIndex;
 use crate::model::number::Scheme;
-use crate::store::{NewSet, Store, StoreError};
-use crate::workflow::input::{ReadFileError, read_deal_file_all};
+use crate::store::{NewSet, SetWriter, Store, StoreError};
+use crate::workflow::input::{ReadFileError, read_deal_pieces_until};
 
 /// Where a run's deals come from.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -93,7 +97,9 @@ pub struct DealerRunJob {
     pub database: Option<PathBuf>,
     /// Store the produced deals in the database as a new set of this name, boards 1, 2, …
     /// in the order produced (needs a database; a name already taken is refused before
-    /// anything runs). A run that produces nothing stores no set.
+    /// anything runs). They are written a block at a time, in one transaction committed
+    /// after the run (which holds the database's write lock meanwhile): a failed run stores
+    /// no set. A run that produces nothing stores no set.
     pub store_set: Option<String>,
 }
 
@@ -130,7 +136,10 @@ pub struct DealerRunReport {
     pub run: DealerReport,
     /// Where the deals came from: `stream`, `database` or `file`.
     pub source: &'static str,
-    /// Deals read from the set, the database or the file (0 for the stream).
+    /// Given deals the run pulled from the set, the database or the file (0 for the
+    /// stream): the run takes them a piece at a time and stops taking at `produce` (or
+    /// `generate`), so this is the deals tested and skipped, plus at most the rest of the
+    /// last block or piece pulled, not the source's size.
     pub deals_read: u64,
     /// The database, as the store names it, when one was used.
     pub database: Option<String>,
@@ -146,15 +155,18 @@ pub struct DealerRunReport {
     pub file_warnings: Vec<String>,
 }
 
-/// Why a dealer run failed. Tables solved and sets stored before the failure stay stored;
-/// a failed store stores nothing of its own transaction.
+/// Why a dealer run failed. Without a set to store, the tables solved in the blocks before
+/// the failure stay stored; with one, nothing is stored (the set and the tables share one
+/// transaction).
 #[derive(Debug, thiserror::Error)]
 pub enum DealerRunError {
     /// No format was named and the file's extension and content tell none (or the name is
     /// no format's).
     #[error(transparent)]
     Format(#[from] ChooseFormatError),
-    /// The deal file could not be read (its name and the position in it are in the error).
+    /// The deal file could not be read (its name and the position in it are in the error):
+    /// before the run when it cannot be opened, after it when a fault lies past the deals the
+    /// run took.
     #[error(transparent)]
     Read(#[from] ReadFileError),
     /// No set of that name in the database.
@@ -222,106 +234,330 @@ impl Classify for DealerRunError {
     }
 }
 
-/// The given deals of a source, with their tables and what names them in errors.
-struct Given {
-    deals: Vec<GivenDeal>,
-    /// The source's name in errors: the file, or `set NAME`, or the database.
-    name: String,
+/// Given deals a piece holds: what a source's reader hands the run at a time.
+const GIVEN_PIECE: usize = 4096;
+
+/// A source of given deals opened, checked and ready to be read ([`open_source`]): what can
+/// fail before the run (a missing file, a format not told, a missing set) has failed.
+enum Opened {
+    /// A deal file, with the database whose stored tables fill in those the file lacks.
+    File {
+        path: PathBuf,
+        format: &'static dyn DealFormat,
+        file: std::fs::File,
+        tables: Option<Store>,
+    },
+    /// A database (its own connection): the boards of a set, or every stored deal.
+    Database {
+        store: Store,
+        set: Option<String>,
+        tables: bool,
+    },
+}
+
+/// The thread reading a source's given deals, a piece at a time, while the run pulls them
+/// ([`GivenFeed`]): it sends each piece over a channel holding one, so it reads at most a
+/// piece or two ahead of the run, and stops when the run has dropped the feed (its send
+/// fails).
+struct Producer {
+    thread: std::thread::JoinHandle<Result<FileNotes, DealerRunError>>,
+    /// Deals the run pulled from the feed.
+    pulled: Arc<AtomicU64>,
+}
+
+/// What a file's reader noted besides its deals (nothing for a database).
+#[derive(Default)]
+struct FileNotes {
     skipped: Vec<SkippedBoard>,
     warnings: Vec<String>,
 }
 
-/// The deals of `source` (none for the stream), with the tables the file gives; the
-/// database's tables are filled in later.
-fn given_deals(source: &DealerSource, store: Option<&Store>) -> Result<Given, DealerRunError> {
-    match source {
-        DealerSource::Stream => Ok(Given {
-            deals: Vec::new(),
-            name: String::new(),
-            skipped: Vec::new(),
-            warnings: Vec::new(),
-        }),
+/// Why a producer stopped before its source's end.
+enum Halt {
+    /// The run ended: it needs no more deals.
+    Gone,
+    /// Reading failed.
+    Failed(DealerRunError),
+}
+
+impl From<StoreError> for Halt {
+    fn from(e: StoreError) -> Halt {
+        Halt::Failed(e.into())
+    }
+}
+
+/// A producer's piece in the making, and where it goes.
+struct Pieces<'a> {
+    tx: SyncSender<Vec<GivenDeal>>,
+    piece: Vec<GivenDeal>,
+    /// The database whose stored tables fill in those the deals lack (a script with
+    /// `tricks`).
+    tables: Option<&'a Store>,
+}
+
+impl Pieces<'_> {
+    /// Adds a deal; sends the piece when full.
+    fn push(&mut self, deal: GivenDeal) -> Result<(), Halt> {
+        self.piece.push(deal);
+        match self.piece.len() >= GIVEN_PIECE {
+            true => self.send(),
+            false => Ok(()),
+        }
+    }
+
+    /// Sends the piece in the making (if any), its deals' stored tables filled in first.
+    fn send(&mut self) -> Result<(), Halt> {
+        if self.piece.is_empty() {
+            return Ok(());
+        }
+        let mut piece = std::mem::replace(&mut self.piece, Vec::with_capacity(GIVEN_PIECE));
+        if let Some(store) = self.tables {
+            let keys: Vec<DealIndex> = piece
+                .iter()
+                .filter(|g| g.table.is_none())
+                .map(|g| DealIndex::from_deal(&g.deal))
+                .collect();
+            let mut stored = store.dd_tables(&keys)?.into_iter();
+            for g in piece.iter_mut().filter(|g| g.table.is_none()) {
+                g.table = stored.next().flatten();
+            }
+        }
+        self.tx.send(piece).map_err(|_| Halt::Gone)
+    }
+}
+
+/// A stored key as a given deal.
+fn stored_deal(key: DealIndex, board: Option<u64>) -> Result<GivenDeal, StoreError> {
+    let deal = key
+        .to_deal()
+        .map_err(|error| StoreError::CorruptDeal { key, error })?;
+    Ok(GivenDeal {
+        board,
+        ..GivenDeal::new(deal)
+    })
+}
+
+/// Opens the job's source of given deals (`None` for the stream), checking what can be
+/// checked before the run: the file opens and its format is told, the database and the set
+/// exist. `store` is the job's database, opened; `tricks`: the script uses `tricks`, so the
+/// stored tables of the given deals are looked up. Also returns the source's name in errors
+/// (the file, `set NAME of DB`, or the database).
+fn open_source(
+    job: &DealerRunJob,
+    store: Option<&Store>,
+    tricks: bool,
+) -> Result<Option<(Opened, String)>, DealerRunError> {
+    match &job.source {
+        DealerSource::Stream => Ok(None),
         DealerSource::File { path, format } => {
             let format = formats::choose_input(path, format.as_deref())?;
-            let read = read_deal_file_all(path, format, None)?;
-            Ok(Given {
-                deals: read
-                    .boards
-                    .iter()
-                    .map(|b| GivenDeal {
-                        deal: b.deal,
-                        table: b.dd,
-                        board: b.number,
-                    })
-                    .collect(),
-                name: path.display().to_string(),
-                skipped: read.skipped,
-                warnings: read.warnings,
-            })
+            let file = std::fs::File::open(path).map_err(|error| ReadFileError::Io {
+                path: path.clone(),
+                error,
+            })?;
+            let tables = match (&job.database, tricks) {
+                (Some(db), true) => Some(Store::open_existing(db)?),
+                _ => None,
+            };
+            let name = path.display().to_string();
+            let path = path.clone();
+            Ok(Some((
+                Opened::File {
+                    path,
+                    format,
+                    file,
+                    tables,
+                },
+                name,
+            )))
         }
         DealerSource::Database { set } => {
-            let store = store.ok_or(DealerRunError::NoDatabase)?;
-            let (boards, keys): (Vec<Option<u64>>, Vec<DealIndex>) = match set {
-                Some(name) => {
-                    if store.set(name)?.is_none() {
-                        return Err(DealerRunError::NoSet {
-                            set: name.clone(),
-                            database: store.path().to_owned(),
-                        });
-                    }
-                    let rows = store.set_boards(name)?;
-                    rows.into_iter().map(|(b, k)| (Some(b), k)).unzip()
-                }
-                None => {
-                    let mut keys = Vec::new();
-                    store.for_each_key(None, |k| {
-                        keys.push(k);
-                        Ok::<(), StoreError>(())
-                    })?;
-                    (vec![None; keys.len()], keys)
-                }
+            let (Some(main), Some(db)) = (store, &job.database) else {
+                return Err(DealerRunError::NoDatabase);
             };
-            let deals = keys
-                .iter()
-                .zip(boards)
-                .map(|(&key, board)| {
-                    let deal = key
-                        .to_deal()
-                        .map_err(|error| StoreError::CorruptDeal { key, error })?;
-                    Ok(GivenDeal {
-                        board,
-                        ..GivenDeal::new(deal)
-                    })
-                })
-                .collect::<Result<Vec<GivenDeal>, StoreError>>()?;
+            if let Some(name) = set
+                && main.set(name)?.is_none()
+            {
+                return Err(DealerRunError::NoSet {
+                    set: name.clone(),
+                    database: main.path().to_owned(),
+                });
+            }
             let name = match set {
-                Some(s) => format!("set {s:?} of {}", store.path()),
-                None => store.path().to_owned(),
+                Some(s) => format!("set {s:?} of {}", main.path()),
+                None => main.path().to_owned(),
             };
-            Ok(Given {
-                deals,
-                name,
-                skipped: Vec::new(),
-                warnings: Vec::new(),
-            })
+            let opened = Opened::Database {
+                store: Store::open_existing(db)?,
+                set: set.clone(),
+                tables: tricks,
+            };
+            Ok(Some((opened, name)))
         }
     }
 }
 
-/// Deals a store lookup of tables reads at once.
-const TABLE_BATCH: usize = 4096;
+impl Opened {
+    /// Starts the thread that reads the deals, and the feed the run pulls them from.
+    fn spawn(self) -> Result<(Producer, GivenFeed), DealerRunError> {
+        let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<GivenDeal>>(1);
+        let pulled = Arc::new(AtomicU64::new(0));
+        let count = Arc::clone(&pulled);
+        let feed = GivenFeed::new(rx.into_iter().inspect(move |piece| {
+            count.fetch_add(piece.len() as u64, Ordering::Relaxed);
+        }));
+        let thread = std::thread::Builder::new()
+            .name("dealdex-given-deals".into())
+            .spawn(move || self.produce(tx))
+            .map_err(|e| DealerRunError::Run(DealerError::Io(e)))?;
+        Ok((Producer { thread, pulled }, feed))
+    }
 
-/// Runs the job: opens the database when the job needs one, reads the given deals (and,
-/// when the script uses `tricks`, the stored tables of those the file does not solve), runs
-/// the script ([`crate::dealer::run`]; deals printed to `out`, `progress` after each block),
-/// then stores the tables the run solved (one transaction) and the produced deals as the set
-/// `store_set` (another). A table the file gives is used, not stored.
+    /// Reads the source into `tx` a piece at a time, until its end or until the run stops
+    /// taking pieces.
+    fn produce(self, tx: SyncSender<Vec<GivenDeal>>) -> Result<FileNotes, DealerRunError> {
+        let piece = Vec::with_capacity(GIVEN_PIECE);
+        let halted = |h: Halt| match h {
+            Halt::Gone => Ok(FileNotes::default()),
+            Halt::Failed(e) => Err(e),
+        };
+        match self {
+            Opened::File {
+                path,
+                format,
+                mut file,
+                tables,
+            } => {
+                let mut pieces = Pieces {
+                    tx,
+                    piece,
+                    tables: tables.as_ref(),
+                };
+                let mut halt = None;
+                let read = read_deal_pieces_until(&mut file, &path, format, None, &mut |boards| {
+                    for b in boards {
+                        let deal = GivenDeal {
+                            deal: b.deal,
+                            table: b.dd,
+                            board: b.number,
+                        };
+                        if let Err(h) = pieces.push(deal) {
+                            halt = Some(h);
+                            return false;
+                        }
+                    }
+                    true
+                });
+                if let Some(h) = halt {
+                    return halted(h);
+                }
+                let read = read?;
+                if let Err(h) = pieces.send() {
+                    return halted(h);
+                }
+                Ok(FileNotes {
+                    skipped: read.skipped,
+                    warnings: read.warnings,
+                })
+            }
+            Opened::Database { store, set, tables } => {
+                let mut pieces = Pieces {
+                    tx,
+                    piece,
+                    tables: tables.then_some(&store),
+                };
+                let walked = match &set {
+                    Some(name) => store.for_each_set_board(name, |board, key| {
+                        pieces.push(stored_deal(key, Some(board))?)
+                    }),
+                    None => store.for_each_key(None, |key| pieces.push(stored_deal(key, None)?)),
+                };
+                match walked.and_then(|()| pieces.send()) {
+                    Ok(()) => Ok(FileNotes::default()),
+                    Err(h) => halted(h),
+                }
+            }
+        }
+    }
+}
+
+impl Producer {
+    /// Waits for the thread (which stops once the feed is dropped) and returns what it read
+    /// or why it failed.
+    fn finish(self) -> Result<FileNotes, DealerRunError> {
+        match self.thread.join() {
+            Ok(result) => result,
+            Err(panic) => std::panic::resume_unwind(panic),
+        }
+    }
+}
+
+/// Where the produced deals and solved tables go, a block at a time (what
+/// [`crate::dealer::run_into`] hands its `keep`).
+enum Target<'s> {
+    /// Nowhere (no database).
+    Nothing,
+    /// The solved tables into the database, a transaction a block.
+    Tables(&'s mut Store),
+    /// The produced deals as a new set, and the solved tables with it: one transaction.
+    Set(SetWriter<'s>),
+}
+
+/// What the run keeps, and how much of it was stored.
+struct Keeper<'s> {
+    target: Target<'s>,
+    /// Boards added to the set so far.
+    boards: u64,
+    /// Tables newly stored so far.
+    tables_stored: u64,
+}
+
+impl Keeper<'_> {
+    /// A block's produced deals (the next boards of the set) and solved tables.
+    fn keep(&mut self, deals: &[Deal], solved: &[(Deal, TrickTable)]) -> Result<(), StoreError> {
+        if !solved.is_empty() {
+            let mut rows: Vec<(DealIndex, TrickTable)> = solved
+                .iter()
+                .map(|(d, t)| (DealIndex::from_deal(d), *t))
+                .collect();
+            rows.sort_unstable_by_key(|r| r.0);
+            self.tables_stored += match &mut self.target {
+                Target::Nothing => 0,
+                Target::Tables(store) => store.store_dd(&rows)?,
+                Target::Set(writer) => writer.add_tables(&rows)?,
+            };
+        }
+        if let Target::Set(writer) = &mut self.target
+            && !deals.is_empty()
+        {
+            let boards: Vec<(u64, DealIndex)> = (self.boards + 1..)
+                .zip(deals)
+                .map(|(n, d)| (n, DealIndex::from_deal(d)))
+                .collect();
+            writer.add(&boards)?;
+            self.boards += boards.len() as u64;
+        }
+        Ok(())
+    }
+}
+
+/// Runs the job: opens the database when the job needs one, opens the source of given deals
+/// (the file, the set or the database; its errors come before anything runs), then runs the
+/// script ([`crate::dealer::run_into`]; deals printed to `out`, `progress` after each block)
+/// while a thread reads the given deals a piece at a time (with, when the script uses
+/// `tricks`, the stored tables of those the file does not solve): reading stops when the run
+/// does, at `produce` or `generate`. The produced deals and the tables the run solves are
+/// stored a block at a time: without `store_set`, the tables in a transaction a block; with
+/// it, the deals as the set `store_set` and the tables with them, in one transaction
+/// committed after the run. Memory stays bounded by a piece and a block, however many deals
+/// are read or produced. A table the file gives is used, not stored.
 ///
 /// # Errors
-/// [`DealerRunError`]: the file (named, with the position), the set or the database missing,
-/// the set name taken, the store failing, an expression that cannot be evaluated (the given
-/// deal named), writing `out`. Nothing is stored when the run fails; when storing the set
-/// fails, the solved tables are already stored.
+/// [`DealerRunError`]: the file (named, with the position; an error found past the deals
+/// the run took is returned after the run), the set or the database missing, the set name
+/// taken, the store failing, an expression that cannot be evaluated (the given deal named),
+/// writing `out`. When the run fails nothing of the set is stored (nor the tables, with
+/// `store_set`); without `store_set` the tables of the blocks before the failure stay stored.
 pub fn run(
     job: &DealerRunJob,
     out: &mut dyn Write,
@@ -337,6 +573,7 @@ pub fn run(
         Some(path) if uses_tricks || job.store_set.is_some() => Some(Store::open(path)?),
         _ => None,
     };
+    let database = store.as_ref().map(|s| s.path().to_owned());
     if let (Some(name), Some(s)) = (&job.store_set, &store)
         && s.set(name)?.is_some()
     {
@@ -345,62 +582,110 @@ pub fn run(
             database: s.path().to_owned(),
         });
     }
-    let mut given = given_deals(&job.source, store.as_ref())?;
-    if uses_tricks && let Some(s) = &store {
-        for chunk in given.deals.chunks_mut(TABLE_BATCH) {
-            let keys: Vec<DealIndex> = chunk.iter().map(|g| DealIndex::from_deal(&g.deal)).collect();
-            for (slot, table) in chunk.iter_mut().zip(s.dd_tables(&keys)?) {
-                if slot.table.is_none() {
-                    slot.table = table;
-                }
-            }
+    let source = open_source(job, store.as_ref(), uses_tricks)?;
+    let target = match (&mut store, &job.store_set) {
+        (Some(s), Some(name)) => {
+            let script = job.run.script_name.as_deref().unwrap_or("-");
+            let set = NewSet {
+                name: name.clone(),
+                first_board: 1,
+                last_board: 1,
+                scheme: Scheme::Pavlicek,
+                generator: format!("dealdex dealer {script}"),
+                seed_sha256: None,
+            };
+            let path = s.path().to_owned();
+            Target::Set(s.begin_set(&set).map_err(|e| match e {
+                StoreError::SetExists { name } => DealerRunError::SetExists {
+                    set: name,
+                    database: path,
+                },
+                e => e.into(),
+            })?)
         }
-    }
-    let deals_read = given.deals.len() as u64;
+        (Some(s), None) => Target::Tables(s),
+        (None, _) => Target::Nothing,
+    };
+    let mut keeper = Keeper {
+        target,
+        boards: 0,
+        tables_stored: 0,
+    };
     let mut dealer_job = job.run.clone();
-    dealer_job.feed = match job.source {
-        DealerSource::Stream => DealFeed::Stream,
-        _ => DealFeed::Given(GivenFeed::from_deals(std::mem::take(&mut given.deals))),
+    let (producer, name) = match source {
+        None => {
+            dealer_job.feed = DealFeed::Stream;
+            (None, String::new())
+        }
+        Some((opened, name)) => {
+            let (producer, feed) = opened.spawn()?;
+            dealer_job.feed = DealFeed::Given(feed);
+            (Some(producer), name)
+        }
     };
     dealer_job.keep_produced = job.store_set.is_some();
-    dealer_job.keep_solved = store.is_some();
-    let mut report = match crate::dealer::run(&job.script, &dealer_job, out, progress) {
+    dealer_job.keep_solved = database.is_some();
+    let ran = crate::dealer::run_into(
+        &job.script,
+        &dealer_job,
+        out,
+        progress,
+        &mut |deals, tables| {
+            keeper
+                .keep(deals, tables)
+                .map_err(|e| DealerError::Sink(Box::new(e)))
+        },
+    );
+    // The run is over: dropping its feed makes a producer still sending stop reading.
+    drop(dealer_job);
+    let deals_read = producer
+        .as_ref()
+        .map_or(0, |p| p.pulled.load(Ordering::Relaxed));
+    let notes = producer.map(Producer::finish).transpose();
+    let report = match ran {
         Ok(r) => r,
         Err(DealerError::Eval {
             deal,
             error,
             given: Some(g),
-        }) if !given.name.is_empty() => {
-            let mut place = format!("{}: deal {deal}", given.name);
+        }) if !name.is_empty() => {
+            let mut place = format!("{name}: deal {deal}");
             match g.board {
                 Some(b) => place.push_str(&format!(" (board {b}, {})", g.deal)),
                 None => place.push_str(&format!(" ({})", g.deal)),
             }
             return Err(DealerRunError::Eval { place, error });
         }
+        Err(DealerError::Sink(e)) => {
+            return Err(match e.downcast::<StoreError>() {
+                Ok(e) => DealerRunError::Store(*e),
+                Err(e) => DealerRunError::Run(DealerError::Sink(e)),
+            });
+        }
         Err(e) => return Err(e.into()),
     };
-    let mut tables_stored = 0;
-    let mut stored_set = None;
-    if let Some(s) = &mut store {
-        let tables: HashMap<DealIndex, TrickTable> = report
-            .solved_tables
-            .iter()
-            .map(|(d, t)| (DealIndex::from_deal(d), *t))
-            .collect();
-        if !tables.is_empty() {
-            let mut rows: Vec<(DealIndex, TrickTable)> = tables.into_iter().collect();
-            rows.sort_unstable_by_key(|r| r.0);
-            tables_stored = s.store_dd(&rows)?;
+    // A reading error past the deals the run took: the run's error, nothing of the set kept.
+    let notes = notes?.unwrap_or_default();
+    let Keeper {
+        target,
+        boards,
+        tables_stored,
+    } = keeper;
+    let stored_set = match (target, &job.store_set) {
+        (Target::Set(writer), Some(name)) if boards > 0 => {
+            let outcome = writer.finish(boards)?;
+            Some(StoredDealerSet {
+                name: name.clone(),
+                boards,
+                new_deals: outcome.new_deals,
+            })
         }
-        if let Some(name) = &job.store_set
-            && !report.kept.is_empty()
-        {
-            stored_set = Some(store_produced(s, name, &report.kept, job)?);
+        (Target::Set(writer), _) => {
+            writer.finish_without_set()?;
+            None
         }
-    }
-    report.kept.clear();
-    report.solved_tables.clear();
+        _ => None,
+    };
     Ok(DealerRunReport {
         run: report,
         source: match job.source {
@@ -409,45 +694,11 @@ pub fn run(
             DealerSource::File { .. } => "file",
         },
         deals_read,
-        database: store.as_ref().map(|s| s.path().to_owned()),
+        database,
         stored_set,
         tables_stored,
-        file_skipped: given.skipped,
-        file_warnings: given.warnings,
-    })
-}
-
-/// Stores `deals` as the new set `name`, boards 1, 2, … in order.
-fn store_produced(
-    store: &mut Store,
-    name: &str,
-    deals: &[Deal],
-    job: &DealerRunJob,
-) -> Result<StoredDealerSet, DealerRunError> {
-    let boards: Vec<(u64, DealIndex)> = (1..)
-        .zip(deals)
-        .map(|(n, d)| (n, DealIndex::from_deal(d)))
-        .collect();
-    let script = job.run.script_name.as_deref().unwrap_or("-");
-    let set = NewSet {
-        name: name.to_owned(),
-        first_board: 1,
-        last_board: boards.len() as u64,
-        scheme: Scheme::Pavlicek,
-        generator: format!("dealdex dealer {script}"),
-        seed_sha256: None,
-    };
-    let outcome = store.store_set(&set, &boards).map_err(|e| match e {
-        StoreError::SetExists { name } => DealerRunError::SetExists {
-            set: name,
-            database: store.path().to_owned(),
-        },
-        e => e.into(),
-    })?;
-    Ok(StoredDealerSet {
-        name: name.to_owned(),
-        boards: boards.len() as u64,
-        new_deals: outcome.new_deals,
+        file_skipped: notes.skipped,
+        file_warnings: notes.warnings,
     })
 }
 

@@ -70,8 +70,10 @@ pub const MAX_SET_BOARDS: u64 = 1 << 20;
 pub const MAX_COLLECTED: u64 = 1 << 20;
 
 /// How many deals a `--where` run draws by default before it gives up
-/// ([`GenerateJob::max_draws`]): 10⁹, some minutes of work (a simple query tests about
-/// 3.5 million deals a second on 2 busy cores: about 5 minutes).
+/// ([`GenerateJob::max_draws`], Python's `max_draws=`), with or without a predeal: 10⁹, some
+/// minutes of work (a simple query tests about 3.5 million deals a second on 2 busy cores:
+/// about 5 minutes; dealing around predealt cards is about three times slower, so about 15
+/// minutes with a predeal).
 pub const DEFAULT_MAX_DRAWS: u64 = 1_000_000_000;
 
 /// Bytes buffered per output file.
@@ -623,8 +625,10 @@ pub enum GenerateError {
         error: QueryError,
     },
     /// Fewer deals than asked matched the filter within [`GenerateJob::max_draws`] draws:
-    /// nothing was stored or written.
-    #[error("{}", draw_limit_text(*.drawn, *.matched, *.max_draws, *.mode, *.first_missing, *.last))]
+    /// nothing was stored or written. The message names the bound and how to raise it (in
+    /// the caller's terms, `names`), and with a predeal says that its cards may be what
+    /// leaves no deal matching.
+    #[error("{}", draw_limit_text((*.drawn, *.matched, *.max_draws), (*.mode, *.first_missing, *.last), *.predeal, *.names))]
     DrawLimit {
         /// Deals drawn: the bound.
         drawn: u64,
@@ -638,6 +642,11 @@ pub enum GenerateError {
         first_missing: u64,
         /// The last board (deal) asked for.
         last: u64,
+        /// A predeal was given: its cards may be what leaves no deal matching, which the
+        /// check of impossible queries ([`Query::never_matches`]) does not see.
+        predeal: bool,
+        /// How the caller names the filter, the bound and the predeal.
+        names: DrawNames,
     },
     /// Big Deal's 32-bit counter ran out before the bulk run's last deal.
     #[error("the Big Deal stream's 32-bit counter ran out before the last board")]
@@ -696,31 +705,77 @@ fn grouped(n: u64) -> String {
     out
 }
 
+/// How a caller of generate names the filter, the draw bound and the predeal in
+/// [`GenerateError::DrawLimit`]'s message.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DrawNames {
+    /// `dealdex generate`'s flags: `--where`, `--max-draws N`, `--predeal`.
+    Cli,
+    /// Python's keyword arguments: `where`, `max_draws=N`, `predeal`.
+    Python,
+}
+
+impl DrawNames {
+    /// The filter, the bound, what joins the bound to its value, the predeal, and what the
+    /// failure left.
+    fn terms(self) -> [&'static str; 5] {
+        match self {
+            DrawNames::Cli => [
+                "--where",
+                "--max-draws",
+                " ",
+                "--predeal",
+                "nothing was stored or written",
+            ],
+            DrawNames::Python => [
+                "where",
+                "max_draws",
+                "=",
+                "predeal",
+                "no deals were returned",
+            ],
+        }
+    }
+}
+
 /// The message of [`GenerateError::DrawLimit`]: `--where matched 3 of the 1,000,000,000
 /// deals drawn (1 in 333 million); stopped at --max-draws 1000000000 with boards 4-4 not
-/// made; nothing was stored or written …`.
+/// made; nothing was stored or written (raise --max-draws, 0 for no bound, or loosen the
+/// query)`, then with a predeal a word on its cards.
 ///
 /// ```
-/// use dealdex::workflow::generate::{GenerateError, Mode};
+/// use dealdex::workflow::generate::{DrawNames, GenerateError, Mode};
 /// let e = GenerateError::DrawLimit {
 ///     drawn: 1_000_000_000, matched: 3, max_draws: 1_000_000_000,
-///     mode: Mode::Set, first_missing: 4, last: 4,
+///     mode: Mode::Set, first_missing: 4, last: 4, predeal: false, names: DrawNames::Cli,
 /// };
-/// assert!(e.to_string().starts_with(
+/// assert_eq!(e.to_string(),
 ///     "--where matched 3 of the 1,000,000,000 deals drawn (1 in 333 million); \
-///      stopped at --max-draws 1000000000 with boards 4-4 not made; nothing was stored or written"
+///      stopped at --max-draws 1000000000 with boards 4-4 not made; nothing was stored or \
+///      written (raise --max-draws, 0 for no bound, or loosen the query)"
+/// );
+/// let python = GenerateError::DrawLimit {
+///     drawn: 1_000_000_000, matched: 0, max_draws: 1_000_000_000,
+///     mode: Mode::Bulk, first_missing: 1, last: 4, predeal: true, names: DrawNames::Python,
+/// };
+/// assert!(python.to_string().starts_with(
+///     "where matched none of the 1,000,000,000 deals drawn; stopped at max_draws=1000000000 \
+///      with matching deals 1-4 not made; no deals were returned (raise max_draws, 0 for no \
+///      bound, or loosen the query); with predeal, check that the query can hold"
 /// ));
 /// ```
 fn draw_limit_text(
-    drawn: u64,
-    matched: u64,
-    max_draws: u64,
-    mode: Mode,
-    first_missing: u64,
-    last: u64,
+    (drawn, matched, max_draws): (u64, u64, u64),
+    (mode, first_missing, last): (Mode, u64, u64),
+    predeal: bool,
+    names: DrawNames,
 ) -> String {
+    let [filter, bound, equals, predeal_name, nothing] = names.terms();
     let rate = match matched {
-        0 => format!("--where matched none of the {} deals drawn", grouped(drawn)),
+        0 => format!(
+            "{filter} matched none of the {} deals drawn",
+            grouped(drawn)
+        ),
         _ => {
             let one_in = drawn as f64 / matched as f64;
             let one_in = if one_in >= 1e9 {
@@ -731,7 +786,7 @@ fn draw_limit_text(
                 grouped(one_in.round() as u64)
             };
             format!(
-                "--where matched {} of the {} deals drawn (1 in {one_in})",
+                "{filter} matched {} of the {} deals drawn (1 in {one_in})",
                 grouped(matched),
                 grouped(drawn)
             )
@@ -741,9 +796,17 @@ fn draw_limit_text(
         Mode::Set => "boards",
         Mode::Bulk => "matching deals",
     };
-    format!(
-        "{rate}; stopped at --max-draws {max_draws} with {what} {first_missing}-{last} not made; nothing was stored or written (raise --max-draws, 0 for no bound, or loosen the query)"
-    )
+    let mut text = format!(
+        "{rate}; stopped at {bound}{equals}{max_draws} with {what} {first_missing}-{last} not \
+         made; {nothing} (raise {bound}, 0 for no bound, or loosen the query)"
+    );
+    if predeal {
+        text.push_str(&format!(
+            "; with {predeal_name}, check that the query can hold at all with the predealt \
+             cards: the check that refuses an impossible query at once does not see them"
+        ));
+    }
+    text
 }
 
 /// Parses a board range `A-B`, or `N` for `1-N`, into `(A, B)` with 1 ≤ A ≤ B and at most
@@ -1776,6 +1839,8 @@ fn find_matching(
             mode,
             first_missing: first + matched,
             last: first + (count - 1),
+            predeal: job.predeal.is_some(),
+            names: DrawNames::Cli,
         });
     }
     Ok(Found {
@@ -1783,4 +1848,55 @@ fn find_matching(
         drawn: found.drawn,
         solved: filter.query.uses_dd().then_some(solved.into_inner()),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 37, item 4: a `--where` that the predealt cards make impossible (North's 37 HCP
+    /// leave South at most 3) is not refused at once, since the check of impossible queries
+    /// does not see the predeal: the draw bound stops it, and its error says to look at the
+    /// predeal. The default bound is the one without a predeal.
+    #[test]
+    fn where_impossible_with_the_predeal_stops_at_the_bound_naming_the_predeal() {
+        let seed = Seed([7; 32]);
+        let boards = Boards::Bulk {
+            start: 1,
+            count: 3,
+            batch: DEFAULT_BATCH,
+        };
+        let outputs = boards
+            .outputs(&[PathBuf::from("-")], Some("hex"))
+            .expect("stdout as hex");
+        let mut job = GenerateJob::bulk(1, 3, Source::Seed(seed), outputs);
+        assert_eq!(job.max_draws, Some(DEFAULT_MAX_DRAWS));
+        job.predeal = Some(Predeal::parse("N:AKQJ.AKQ.AKQ.AKQ").expect("a predeal"));
+        job.filter = Some(Filter::parse("hcp(S) >= 10").expect("a query"));
+        job.max_draws = Some(50_000);
+        let mut out = Vec::new();
+        let e = run(&job, None, &mut out, &mut |_| {}).expect_err("no deal matches");
+        assert!(out.is_empty());
+        assert!(
+            matches!(
+                e,
+                GenerateError::DrawLimit {
+                    drawn: 50_000,
+                    matched: 0,
+                    predeal: true,
+                    ..
+                }
+            ),
+            "{e}"
+        );
+        assert_eq!(
+            e.to_string(),
+            "--where matched none of the 50,000 deals drawn; stopped at --max-draws 50000 with \
+             matching deals 1-3 not made; nothing was stored or written (raise --max-draws, 0 \
+             for no bound, or loosen the query); with --predeal, check that the query can hold \
+             at all with the predealt cards: the check that refuses an impossible query at \
+             once does not see them"
+        );
+        assert_eq!(e.class(), crate::ErrorClass::BadInput);
+    }
 }

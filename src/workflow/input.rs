@@ -201,17 +201,60 @@ pub fn read_deal_pieces(
     first_board: Option<u64>,
     on_boards: &mut dyn FnMut(Vec<Board>),
 ) -> Result<FileBoards, ReadFileError> {
+    read_deal_pieces_until(input, path, format, first_board, &mut |boards| {
+        on_boards(boards);
+        true
+    })
+}
+
+/// [`read_deal_pieces`] that `on_boards` may stop: when it returns false the read ends there,
+/// the rest of the input unread (not even checked: a fault further on goes unseen), and the
+/// skipped boards and warnings of the pieces read so far are returned. How a consumer that
+/// needs only the first deals of a large file (`dealer` with `produce`) reads no further.
+///
+/// ```
+/// use dealdex::workflow::input::read_deal_pieces_until;
+/// // 200,000 good lines (5.4 MB), then a line no hex reader takes: stopped after the first
+/// // piece (4 MiB), the rest is never read.
+/// let mut data = "0EDCCBA0976F2DA4945D8E9DC0\n".repeat(200_000);
+/// data.push_str("not a deal\n");
+/// let hex = dealdex::formats::by_name("hex").unwrap();
+/// let mut n = 0;
+/// read_deal_pieces_until(&mut data.as_bytes(), "in.hex".as_ref(), hex, None, &mut |b| {
+///     n += b.len();
+///     false
+/// })?;
+/// assert!(n > 0 && n < 200_000);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+/// As [`read_deal_file_all`], for what was read; a file stopped before its end is never
+/// [`ReadFileError::Empty`].
+pub fn read_deal_pieces_until(
+    input: &mut dyn std::io::Read,
+    path: &Path,
+    format: &'static dyn DealFormat,
+    first_board: Option<u64>,
+    on_boards: &mut dyn FnMut(Vec<Board>) -> bool,
+) -> Result<FileBoards, ReadFileError> {
+    /// `on_boards` asked to stop.
+    struct Stop;
     let mut read = FileBoards::default();
     let mut boards = 0usize;
     let opts = formats::ReadOptions { first_board };
-    stream::read_stream::<std::convert::Infallible>(format, input, &opts, &mut |piece| {
+    let outcome = stream::read_stream::<Stop>(format, input, &opts, &mut |piece| {
         boards += piece.boards.len();
-        on_boards(piece.boards);
+        let go_on = on_boards(piece.boards);
         read.skipped.extend(piece.skipped);
         read.warnings.extend(piece.warnings);
-        Ok(())
-    })
-    .map_err(|e| stream_error(e, path))?;
+        if go_on { Ok(()) } else { Err(Stop) }
+    });
+    match outcome.map_err(|e| read_failure(e, path)) {
+        Ok(_) => {}
+        Err(Err(Stop)) => return Ok(read),
+        Err(Ok(e)) => return Err(e),
+    }
     if boards == 0 {
         return Err(ReadFileError::Empty {
             path: path.to_owned(),
@@ -237,11 +280,6 @@ pub(crate) fn read_failure<E>(e: stream::StreamError<E>, path: &Path) -> Result<
         }),
         stream::StreamError::Consumer(e) => Err(e),
     }
-}
-
-/// A [`stream::StreamError`] without a consumer's error as a [`ReadFileError`] of `path`.
-fn stream_error(e: stream::StreamError<std::convert::Infallible>, path: &Path) -> ReadFileError {
-    read_failure(e, path).unwrap_or_else(|never| match never {})
 }
 
 /// The boards of [`read_deal_file_all`], without the skipped boards and warnings.

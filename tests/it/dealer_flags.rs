@@ -70,7 +70,7 @@ fn evalcontract_runs_at_the_end_in_action_order_with_one_solve_a_deal() {
     // deal's one double-dummy solve; the table comes after the average, as its action does.
     let script = format!(
         "{PREDEAL_FIRST}produce 2\ncondition tricks(south, notrump) == 11\n\
-         action average hcp(south), evalcontract (south, 3n, nv), printes(\"x\", \\n)\n"
+         action average hcp(south), evalcontract, printes(\"x\", \\n)\n"
     );
     let (report, out) = run_script(&script, &seeded(1)).unwrap();
     assert_eq!(out, "x\nx\n");

@@ -23,7 +23,11 @@ fn ten_spades_and_three_hearts_are_dealt_with_every_seed() {
                 action average hcp(north)";
     for seed in 1..=5 {
         let report = run_seeded(text, seed);
-        assert_eq!((report.generated, report.produced), (2000, 2000), "seed {seed}");
+        assert_eq!(
+            (report.generated, report.produced),
+            (2000, 2000),
+            "seed {seed}"
+        );
         for d in &report.kept {
             let north = d.hand(Seat::North);
             assert_eq!(north.suit_len(Suit::Spades), 10, "{d}");

@@ -1,11 +1,13 @@
 //! `dealdex dealer` over stored deals and files (issue 29, item 3): a script runs over a
 //! stored set, the whole database or a deal file instead of generated deals; `--store` keeps
 //! the produced deals as a set; `tricks()` answers from stored or file tables and the tables
-//! a run solves are stored.
+//! a run solves are stored. Bounded (issue 37, item 4): a file or a set is read no further
+//! than the run goes, `--store` writes the set a block at a time, and `--db` alone names the
+//! database without making it the source.
 
 use std::path::Path;
 
-use dealdex::dealer::{DealFeed, DealerJob, Script, run};
+use dealdex::dealer::{DealFeed, DealerJob, GivenDeal, GivenFeed, Script, run};
 use dealdex::formats;
 
 use crate::common::{dealdex, fixture, json_report, stderr};
@@ -77,8 +79,9 @@ fn a_stored_set_produces_what_the_query_counts() {
         (Some("database"), Some(300))
     );
     assert_eq!(r["solved"], 0);
-    // The whole database (--db alone) holds the same 300 deals.
-    let (all, _) = json_report(dir, &["dealer", &script, "--db", "t.db", "--json"]);
+    // The whole database (--all) holds the same 300 deals.
+    let (all, _) = json_report(dir, &["dealer", &script, "--all", "--db", "t.db", "--json"]);
+    assert_eq!(all["source"], "database");
     assert_eq!(
         (all["generated"].clone(), all["produced"].clone()),
         (r["generated"].clone(), r["produced"].clone())
@@ -430,7 +433,7 @@ fn bad_inputs_exit_2_naming_the_file_and_position() {
     write(dir, "bad.pbn", "[Board \"1\"]\n[Deal \"N:AKQ.x\"]\n");
     let e = run(&["--deals", "bad.pbn"]);
     assert!(e.contains("bad.pbn: line 2, column"), "{e}");
-    let e = run(&["--db", "none.db"]);
+    let e = run(&["--all", "--db", "none.db"]);
     assert!(e.contains("no database at none.db"), "{e}");
     generate(dir, 4, "t.db", "club", Some("club.pbn"));
     let e = run(&["--set", "nope", "--db", "t.db"]);
@@ -455,7 +458,9 @@ fn a_run_takes_given_deals_in_order() {
     let deals: Vec<dealdex::Deal> = (1..=50).map(|k| seed.board_deal(k)).collect();
     let script = Script::parse("condition hcp(south) >= 12\naction average hcp(south)").unwrap();
     let job = DealerJob {
-        feed: DealFeed::Given(deals.iter().map(|&d| (d, None)).collect()),
+        feed: DealFeed::Given(GivenFeed::from_deals(
+            deals.iter().map(|&d| GivenDeal::new(d)).collect(),
+        )),
         keep_produced: true,
         ..DealerJob::default()
     };
@@ -469,8 +474,12 @@ fn a_run_takes_given_deals_in_order() {
     assert_eq!(report.kept, want);
     assert_eq!(report.produced, want.len() as u64);
     // The feed ends the run before `generate` does; `generate` ends it before the feed.
+    // (A feed is read once: the second run has its own.)
     let short = DealerJob {
         generate: Some(10),
+        feed: DealFeed::Given(GivenFeed::from_deals(
+            deals.iter().map(|&d| GivenDeal::new(d)).collect(),
+        )),
         ..job
     };
     assert_eq!(
@@ -479,4 +488,217 @@ fn a_run_takes_given_deals_in_order() {
             .generated,
         10
     );
+}
+
+/// `n` distinct deals as hex lines (26 digits each): deals 1..=n of the test seed.
+fn hex_lines(n: u64) -> String {
+    let seed: dealdex::Seed = SEED.parse().unwrap();
+    (1..=n)
+        .map(|k| format!("{}\n", dealdex::DealIndex::from_deal(&seed.board_deal(k))))
+        .collect()
+}
+
+#[test]
+fn a_deal_file_is_read_no_further_than_the_run_goes() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    // 200,000 good deals (5.4 MB: more than the reader's window of 4 MiB, and than the
+    // run's first blocks), then lines no hex reader takes.
+    let mut text = hex_lines(200_000);
+    text.push_str("this is not a deal\n");
+    text.push_str(&"garbage\n".repeat(1000));
+    std::fs::write(dir.join("big.hex"), &text).unwrap();
+    let script = write(
+        dir,
+        "s.dei",
+        "produce 5\ncondition hcp(north) >= 10\naction printoneline\n",
+    );
+    // Read whole, the file fails; read as far as `produce 5` goes, it never gets there.
+    let (r, lines) = json_report(dir, &["dealer", &script, "--deals", "big.hex", "--json"]);
+    assert_eq!(r["produced"], 5);
+    assert_eq!(deal_lines(&lines).len(), 5);
+    assert_eq!(r["source"], "file");
+    let read = r["deals_read"].as_u64().unwrap();
+    assert!((5..200_000).contains(&read), "deals_read {read}");
+    assert!(read >= r["generated"].as_u64().unwrap());
+    // A run that goes that far meets the bad line: exit 2, naming the file and the line,
+    // after the deals before it.
+    let o = dealdex(dir)
+        .args(["dealer", &script, "--deals", "big.hex", "-p", "1000000"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let e = stderr(&o);
+    assert!(e.contains("big.hex: line 200001"), "{e}");
+}
+
+#[test]
+fn a_stored_set_is_read_no_further_than_the_run_goes() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    generate(dir, 60_000, "t.db", "club", None);
+    let script = write(
+        dir,
+        "s.dei",
+        "produce 5\ncondition hcp(north) >= 10\naction printoneline\n",
+    );
+    for source in [&["--set", "club"][..], &["--all"][..]] {
+        let mut args = vec!["dealer", &script, "--db", "t.db", "--json"];
+        args.extend(source);
+        let (r, lines) = json_report(dir, &args);
+        assert_eq!(r["produced"], 5, "{source:?}");
+        assert_eq!(deal_lines(&lines).len(), 5);
+        assert_eq!(r["source"], "database");
+        let read = r["deals_read"].as_u64().unwrap();
+        assert!((5..60_000).contains(&read), "{source:?}: deals_read {read}");
+    }
+    // The set's boards, pulled in order: the first five that match are the set's first.
+    let (all, lines) = json_report(
+        dir,
+        &[
+            "dealer", &script, "--set", "club", "--db", "t.db", "-p", "100000", "--json",
+        ],
+    );
+    assert_eq!(all["deals_read"], 60_000);
+    let (_, first) = json_report(
+        dir,
+        &["dealer", &script, "--set", "club", "--db", "t.db", "--json"],
+    );
+    assert_eq!(deal_lines(&first), deal_lines(&lines)[..5]);
+}
+
+/// The deals a generated run of `script` with seed `seed` produces, in order (the library's
+/// run, keeping them).
+fn produced_deals(script: &str, seed: u64) -> Vec<dealdex::Deal> {
+    let job = DealerJob {
+        seed: Some(seed),
+        keep_produced: true,
+        ..DealerJob::default()
+    };
+    let script = Script::parse(script).unwrap();
+    run(&script, &job, &mut Vec::new(), &mut |_| {})
+        .unwrap()
+        .kept
+}
+
+#[test]
+fn store_writes_a_large_set_block_by_block() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    // 70,000 produced deals: several blocks of the run, each written to the set as it ends.
+    let text = "produce 70000\ncondition hcp(north) >= 8\naction average hcp(north)\n";
+    let script = write(dir, "s.dei", text);
+    let (r, _) = json_report(
+        dir,
+        &[
+            "dealer", &script, "-s", "3", "--store", "big", "--db", "t.db", "--json",
+        ],
+    );
+    assert_eq!(r["source"], "stream");
+    assert_eq!(r["produced"], 70_000);
+    assert_eq!(r["stored_set"]["boards"], 70_000);
+    let want: Vec<dealdex::DealIndex> = produced_deals(text, 3)
+        .iter()
+        .map(dealdex::DealIndex::from_deal)
+        .collect();
+    assert_eq!(want.len(), 70_000);
+    let check = |name: &str, want: &[dealdex::DealIndex]| {
+        let store = dealdex::Store::open(&dir.join("t.db")).unwrap();
+        let boards = store.set_boards(name).unwrap();
+        let keys: Vec<dealdex::DealIndex> = boards.iter().map(|&(_, k)| k).collect();
+        assert_eq!(keys, want, "{name}");
+        let numbers: Vec<u64> = boards.iter().map(|&(b, _)| b).collect();
+        assert_eq!(numbers, (1..=want.len() as u64).collect::<Vec<_>>());
+        let info = store.set(name).unwrap().unwrap();
+        assert_eq!((info.first_board, info.last_board), (1, want.len() as u64));
+        assert_eq!(store.integrity_check().unwrap(), "ok");
+    };
+    check("big", &want);
+    // A second set into a database that has boards already (the index kept as it is).
+    let small = "produce 100\ncondition hcp(north) >= 8\naction average hcp(north)\n";
+    let script = write(dir, "small.dei", small);
+    let (r, _) = json_report(
+        dir,
+        &[
+            "dealer", &script, "-s", "4", "--store", "small", "--db", "t.db", "--json",
+        ],
+    );
+    assert_eq!(r["stored_set"]["boards"], 100);
+    let want: Vec<dealdex::DealIndex> = produced_deals(small, 4)
+        .iter()
+        .map(dealdex::DealIndex::from_deal)
+        .collect();
+    check("small", &want);
+    // A run that fails after blocks were written stores no set: deal 9,085 of seed 1 is the
+    // first with 26 HCP in North (a division by zero), after the blocks before it (at most
+    // 4,096 deals each) were added to the set.
+    let failing = write(
+        dir,
+        "fail.dei",
+        "produce 1000000\naction printes(1 / (hcp(north) < 26), \"\")\n",
+    );
+    let deals_before = dealdex::Store::open(&dir.join("t.db"))
+        .unwrap()
+        .deal_count()
+        .unwrap();
+    let o = dealdex(dir)
+        .args([
+            "dealer", &failing, "-s", "1", "--store", "failed", "--db", "t.db",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert_eq!(stderr(&o), "dealdex: error: deal 9085: division by zero\n");
+    let store = dealdex::Store::open(&dir.join("t.db")).unwrap();
+    assert!(store.set("failed").unwrap().is_none());
+    assert_eq!(store.deal_count().unwrap(), deals_before);
+    assert_eq!(store.integrity_check().unwrap(), "ok");
+}
+
+#[test]
+fn db_alone_names_the_database_and_the_deals_are_generated() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    generate(dir, 20, "t.db", "club", None);
+    let script = write(
+        dir,
+        "s.dei",
+        "produce 3\ncondition hcp(north) >= 12\naction printoneline\n",
+    );
+    // --store with --db: generated, stored in t.db.
+    let (r, lines) = json_report(
+        dir,
+        &[
+            "dealer", &script, "-s", "9", "--store", "kept", "--db", "t.db", "--json",
+        ],
+    );
+    assert_eq!(r["source"], "stream");
+    assert_eq!(r["deals_read"], 0);
+    assert_eq!(r["stored_set"]["boards"], 3);
+    let (back, again) = json_report(
+        dir,
+        &["dealer", &script, "--set", "kept", "--db", "t.db", "--json"],
+    );
+    assert_eq!(back["source"], "database");
+    assert_eq!(deal_lines(&again), deal_lines(&lines));
+    // --db alone: generated too (the same deals as without it).
+    let (alone, with_db) = json_report(
+        dir,
+        &["dealer", &script, "-s", "9", "--db", "t.db", "--json"],
+    );
+    assert_eq!(alone["source"], "stream");
+    assert_eq!(deal_lines(&with_db), deal_lines(&lines));
+    // --all reads every stored deal; with --set or --deals it is refused (exit 2).
+    let (every, _) = json_report(
+        dir,
+        &[
+            "dealer", &script, "--all", "--db", "t.db", "-p", "1000", "--json",
+        ],
+    );
+    assert_eq!(every["deals_read"], 23);
+    let o = dealdex(dir)
+        .args(["dealer", &script, "--all", "--set", "club", "--db", "t.db"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
 }

@@ -26,6 +26,7 @@ mod cli_query;
 mod cli_sql;
 mod dealer;
 mod dealer_flags;
+mod dealer_grammar;
 mod dealer_graph;
 mod dealer_lengths;
 mod dealer_stored;
