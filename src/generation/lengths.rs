@@ -43,6 +43,7 @@
 //! the other from the piece's generator. Value-stable: the same seed, predeal and lengths give
 //! the same deals on every machine.
 
+use crate::model::number::combi::BINOM;
 use rand_chacha::ChaCha20Rng;
 use rand_chacha::rand_core::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -57,22 +58,6 @@ const NONCE: u64 = 2;
 
 /// All 52 cards, one bit each in suited order.
 const ALL: u64 = (1 << 52) - 1;
-
-/// `BINOM[n][k]` = C(n, k) for n, k ≤ 13 (0 for k > n).
-const BINOM: [[u32; 14]; 14] = {
-    let mut t = [[0u32; 14]; 14];
-    let mut n = 0;
-    while n < 14 {
-        t[n][0] = 1;
-        let mut k = 1;
-        while k <= n {
-            t[n][k] = t[n - 1][k - 1] + if k < n { t[n - 1][k] } else { 0 };
-            k += 1;
-        }
-        n += 1;
-    }
-    t
-};
 
 /// The suit's name in dealer's language (`spades` …).
 fn suit_name(suit: Suit) -> &'static str {
@@ -671,7 +656,7 @@ impl LengthDealer {
             let mut u = below(rng, u128::from(total)) as u64;
             let next = &next.narrow[..=base];
             for x in 0..top {
-                let w = u64::from(binom[usize::from(x)]) * next[base - usize::from(x)];
+                let w = binom[usize::from(x)] * next[base - usize::from(x)];
                 if u < w {
                     return x;
                 }

@@ -9,7 +9,7 @@
 use crate::model::deal::Deal;
 
 /// Binomials C(n, k) for n ≤ 52, k ≤ 13.
-const BINOM: [[u64; 14]; 53] = {
+pub(crate) const BINOM: [[u64; 14]; 53] = {
     let mut t = [[0u64; 14]; 53];
     let mut n = 0;
     while n < 53 {

@@ -6,7 +6,7 @@
 //! paths here use native integers and tables; [`reference`] holds the step-by-step num-bigint
 //! versions they are tested against.
 
-mod combi;
+pub(crate) mod combi;
 mod pavlicek;
 pub mod reference;
 
