@@ -523,6 +523,30 @@ mod tests {
     use crate::generation::shuffle::{PIECE, Shuffler};
     use crate::generation::stream::Seed;
 
+    /// The evaluator's value of `e` over `deal`, a new deal for `memo` (no table, `rnd`'s
+    /// state 0).
+    fn evaluate(
+        script: &Script,
+        graph: &Graph,
+        memo: &mut Memo,
+        deal: &Deal,
+        e: &Expr,
+    ) -> Result<i64, EvalError> {
+        let (mut rnd, mut solved) = (0, 0);
+        memo.next_deal();
+        Ctx {
+            script,
+            graph,
+            memo,
+            deal: *deal,
+            table: None,
+            rnd: &mut rnd,
+            solved: &mut solved,
+            tricks_used: false,
+        }
+        .eval(e)
+    }
+
     /// Every state-free expression of the fixture scripts (Debian's examples and the
     /// layouts' scripts), plus a few of our own with another `pointcount`, gives the
     /// evaluator's value on 1,024 deals, by its kernel and by its column kernel.
@@ -605,19 +629,8 @@ mod tests {
                         columns += 1;
                     }
                     for d in &deals {
-                        let (mut rnd, mut solved) = (0, 0);
-                        eval_memo.next_deal();
-                        let mut ctx = Ctx {
-                            script: &script,
-                            graph: &graph,
-                            memo: &mut eval_memo,
-                            deal: *d,
-                            table: None,
-                            rnd: &mut rnd,
-                            solved: &mut solved,
-                            tricks_used: false,
-                        };
-                        assert_eq!(kernel(d), ctx.eval(e), "{name}: {e:?} on {d}");
+                        let want = evaluate(&script, &graph, &mut eval_memo, d, e);
+                        assert_eq!(kernel(d), want, "{name}: {e:?} on {d}");
                     }
                 }
                 checked += 1;
@@ -675,19 +688,8 @@ mod tests {
             memo.next_deal();
             assert_eq!(program.run(&k, d, &mut memo), Ok(want));
             assert_eq!(col, want);
-            let (mut rnd, mut solved) = (0, 0);
             let mut eval_memo = program.memo();
-            let mut ctx = Ctx {
-                script: &script,
-                graph: &graph,
-                memo: &mut eval_memo,
-                deal: *d,
-                table: None,
-                rnd: &mut rnd,
-                solved: &mut solved,
-                tricks_used: false,
-            };
-            assert_eq!(ctx.eval(d60), Ok(want));
+            assert_eq!(evaluate(&script, &graph, &mut eval_memo, d, d60), Ok(want));
         }
     }
 
