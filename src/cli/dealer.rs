@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use anyhow::Context;
 use clap::Args;
+use dealdex::Seat;
 use dealdex::dealer::{DealerJob, Script, Swapping};
 use dealdex::workflow::dealer::{DealerRunJob, DealerSource};
 
@@ -34,6 +35,10 @@ deals are generated.
 --store NAME keeps the produced deals as a new set NAME (boards 1, 2, … in the order
 produced), written as they come in one transaction: a failed run stores no set.
 
+DealerV2's command line: -N/-E/-S/-W HOLDINGS predeal (SAQ542,HKJ87,D32,CAK), added to the
+script's predeal. --param N=TEXT gives the script parameter $N, as DealerV2's -0 … -9 do
+(dealdex's -0 is dealer's no-swapping flag).
+
 -0/-2/-3 swap hands as dealer does (-2: each shuffled deal is followed by the deal with East and West exchanged; -3: by the five other placings of East, South and West); a predeal on a seat that moves is refused. evalcontract prints dealer's table of average scores (double dummy, North and South declaring). -t stops a run that has produced nothing after SECS seconds (the report is printed, exit 1).
 
 Examples:
@@ -43,7 +48,8 @@ Examples:
   dealdex dealer strong.dei -s 1 -p 100 --store strong
   dealdex dealer tricks.dei --set club --db club.db
   dealdex dealer tricks.dei --all --db club.db
-  dealdex dealer tricks.dei --deals boards.pbn"
+  dealdex dealer tricks.dei --deals boards.pbn
+  dealdex dealer opener.dei -S SAKQ2,HK2,DAJ5,C432 --param 0=15 --param 1=north"
 )]
 pub struct DealerArgs {
     /// The script file; `-` or nothing for standard input.
@@ -104,6 +110,25 @@ pub struct DealerArgs {
     /// and West hands (North stays; each counts as generated).
     #[arg(short = '3', overrides_with_all = ["swap0", "swap2"])]
     swap3: bool,
+    /// DealerV2's predeal on the command line: North's cards, holdings joined by commas
+    /// (SAQ542,HKJ87,D32,CAK), added to the script's predeal (a card predealt elsewhere is an
+    /// error).
+    #[arg(short = 'N', value_name = "HOLDINGS")]
+    north: Option<String>,
+    /// East's predealt cards, as -N.
+    #[arg(short = 'E', value_name = "HOLDINGS")]
+    east: Option<String>,
+    /// South's predealt cards, as -N.
+    #[arg(short = 'S', value_name = "HOLDINGS")]
+    south: Option<String>,
+    /// West's predealt cards, as -N.
+    #[arg(short = 'W', value_name = "HOLDINGS")]
+    west: Option<String>,
+    /// A script parameter (DealerV2's -0 … -9): $N in the script (N is 0 to 9) stands for
+    /// TEXT, read as script text where it stands. Repeatable; the last one given for an N
+    /// counts.
+    #[arg(long = "param", value_name = "N=TEXT", value_parser = param)]
+    params: Vec<(usize, String)>,
 }
 
 pub fn run(a: DealerArgs, json: bool) -> anyhow::Result<()> {
@@ -121,7 +146,21 @@ pub fn run(a: DealerArgs, json: bool) -> anyhow::Result<()> {
             (s, "-".to_owned())
         }
     };
-    let script = Script::parse(&text)?;
+    let mut params: [Option<String>; 10] = Default::default();
+    for (n, value) in &a.params {
+        params[*n] = Some(value.clone());
+    }
+    let mut script = Script::parse_with_params(&text, &params)?;
+    for (seat, holdings) in [
+        (Seat::North, &a.north),
+        (Seat::East, &a.east),
+        (Seat::South, &a.south),
+        (Seat::West, &a.west),
+    ] {
+        if let Some(h) = holdings {
+            script.add_predeal(seat, h)?;
+        }
+    }
     let run = DealerJob {
         generate: a.generate,
         produce: a.produce,
@@ -198,6 +237,17 @@ pub fn run(a: DealerArgs, json: bool) -> anyhow::Result<()> {
         );
     }
     Ok(())
+}
+
+/// `--param`'s value: `N=TEXT`, N a digit 0 to 9 (clap exits 2 otherwise).
+fn param(s: &str) -> Result<(usize, String), String> {
+    let (n, text) = s
+        .split_once('=')
+        .ok_or_else(|| format!("{s:?} is not N=TEXT"))?;
+    match n.as_bytes() {
+        [d] if d.is_ascii_digit() => Ok((usize::from(d - b'0'), text.to_owned())),
+        _ => Err(format!("{n:?} is not a parameter number (0 to 9)")),
+    }
 }
 
 /// `-t`'s value: a number of seconds, ≥ 0 and finite (clap exits 2 otherwise).

@@ -310,6 +310,11 @@ impl Ctx<'_> {
                 let strain = strain.map_or(Strain::NoTrump, Strain::Trumps);
                 i64::from(table.tricks(*seat, strain))
             }
+            // DealerV2's par: North-South bid first (DDS's par with North dealing).
+            Expr::Par(side, vul) => {
+                let table = self.table();
+                i64::from(table.par(Seat::North, *vul).score_for(*side))
+            }
             Expr::Score(vul, c, t) => {
                 let t = self.eval(t)?;
                 score(*vul, c.level, c.strain, t)

@@ -8,7 +8,7 @@
 //! identifiers: time and memory linear in the script's size, however definitions share each
 //! other (`d1 = d0 + d0`, …, `d60 = d59 + d59` is 60 small entries, not 2^60 nodes).
 
-use super::{Action, BinOp, EsItem, Expr, Script};
+use super::{Action, BinOp, CsvItem, EsItem, Expr, Script};
 
 /// What an expression uses, through the definitions it names.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -68,6 +68,12 @@ impl Graph {
                     EsItem::Expr(e) => Some(e),
                     _ => None,
                 })),
+                Action::CsvRpt(items) | Action::PrintRpt(items) => {
+                    roots.extend(items.iter().filter_map(|i| match i {
+                        CsvItem::Expr(e) => Some(e),
+                        _ => None,
+                    }))
+                }
                 _ => {}
             }
         }
@@ -141,7 +147,7 @@ fn uses_of(defs: &[Uses], e: &Expr, mut named: Option<&mut [u32]>) -> Uses {
                 u.rnd = true;
                 stack.push(a);
             }
-            Expr::Tricks(..) => u.tricks = true,
+            Expr::Tricks(..) | Expr::Par(..) => u.tricks = true,
             Expr::Not(a) | Expr::Neg(a) | Expr::Imps(a) | Expr::Score(_, _, a) => stack.push(a),
             Expr::Bin(op, a, b) => {
                 if matches!(op, BinOp::Div | BinOp::Rem) && !matches!(**b, Expr::Num(v) if v > 0) {

@@ -55,13 +55,15 @@
 //!   produced deals in [`DealerReport::kept`] ([`DealerJob::keep_produced`]), for the
 //!   workflow to store.
 //! - Defaults as dealer's: `generate` 10,000,000; `produce` 40 when an action prints deals
-//!   (or there is none: `printall`), else unlimited.
+//!   (or there is no `action` statement: `printall`), else unlimited. An `action` statement
+//!   with no action runs none (not `printall`), and then `produce` is unlimited too: every
+//!   deal meeting the condition is counted, up to `generate`.
 //! - Print layouts (`printall`, `printew`, `printoneline`, `printcompact`, `printpbn`,
 //!   `print(seats)`), `printes`, `average` (C's `%g`) and `frequency` tables are dealer's bytes;
 //!   `print(seats)` prints at the end, in the order of the actions. `printcompact (expr)` and
-//!   `printoneline (expr)`: dealer 20211121 prints the value after the hands (`printoneline`:
-//!   at the end of the line, after its last space; `printcompact`: on a line of its own);
-//!   dealdex prints no value yet.
+//!   `printoneline (expr)` print the value after the hands as dealer 20211121 does
+//!   (`printoneline`: at the end of the line, after its last space; `printcompact`: on a line
+//!   of its own).
 //! - `predeal spades(north)==1` is enforced (dealer 20211121 accepts it and ignores it).
 //! - `evalcontract` runs as dealer's source has it ([`EvalContract`]; Debian's 20211121 binary
 //!   aborts on it): for each produced deal the double-dummy tricks of North and of South
@@ -113,19 +115,39 @@
 //!   (`SKA`); a comma after a seat in `predeal` and between predealt lengths; `vulnerable` in
 //!   any case, `both` for `all`; no limit of 32 `shape` calls.
 //!
-//! # DealerV2's additions (parser)
+//! # DealerV2's additions
 //! DealerV2 (JGM's Dealer Version 2, `dealerv2/DealerV2_4` on GitHub, also taken over by the
-//! Rust Dealer3): `dds(seat, strain)` is `tricks`; `title "…"` ([`Script::title`]); decimal
-//! constants are ×100 (`12.5` is 1250, `.25` is 25: at most two digits on each side of the
-//! point; also in `pointcount`, `altcount` and frequency bounds); `$0`…`$9` script
-//! parameters ([`Script::parse_with_params`]); `z3N` for `x3N` in `score`; `evalcontract
-//! (NS|EW, contract, nv|vul)`; François Dellacherie's `shape{compass, list}` (`5M(xxx)`,
-//! `4+c3+d(2+2+)`, `x[3-5]x[13]`, `(54xx):h>s,d>c` …), expanded into dealer's shapes as
-//! DealerV2's `fdp` does (Debian's `dealer.dpp` is the same pre-processor). Refused by name
-//! ([`ScriptErrorKind::Unsupported`]): the functions `par`, `ltc`, `opc`, `usereval`, the
-//! actions `csvrpt`, `printrpt`, `printside`, `printns`, `bktfreq`, `export`, and doubled
-//! contracts in `score` (`z4Hx`). Not read: the statements `seed`, `opener`, `startboard`
-//! (they stay identifiers, as in Debian's dealer).
+//! Rust Dealer3), read and run as its user guide (V2.5.7) and its source have them:
+//! - `dds(seat, strain)` is `tricks`; `title "…"` ([`Script::title`]); decimal constants are
+//!   ×100 (`12.5` is 1250, `.25` is 25: at most two digits on each side of the point; also in
+//!   `pointcount`, `altcount` and frequency bounds); `z3N` for `x3N` in `score`;
+//!   `evalcontract (NS|EW, contract, nv|vul)` (checked, then Debian's table); François
+//!   Dellacherie's `shape{compass, list}` (`5M(xxx)`, `4+c3+d(2+2+)`, `x[3-5]x[13]`,
+//!   `(54xx):h>s,d>c` …), expanded into dealer's shapes as DealerV2's `fdp` does (Debian's
+//!   `dealer.dpp` is the same pre-processor).
+//! - `par(NS|EW [, none|ns|ew|both])` ([`Expr::Par`]): the par score of the deal's
+//!   double-dummy table from the side's view, North-South bidding first (DDS's par as
+//!   DealerV2 calls it), at the vulnerability given, else none (DealerV2's default without
+//!   its `-P` option, which dealdex does not have; the script's `vulnerable` does not change
+//!   it, in DealerV2 either). The table is the deal's one solve, shared with `tricks()`, or
+//!   the given deal's table.
+//! - `csvrpt (items)` and `printrpt (items)` ([`Action::CsvRpt`], [`Action::PrintRpt`]): a
+//!   line a produced deal of expressions, `'strings'`, hands (`north`, `NS`, `deal`:
+//!   `n AKQ.… `), `trix(seat)` and `trix(deal)` (the double-dummy tricks in clubs, diamonds,
+//!   hearts, spades, notrump) and `parcontract [(vul)]` (`' 4S* by EW ns'`), the first after
+//!   a space and the others after commas ([`CsvItem`]), DealerV2's bytes. `csvrpt` writes
+//!   with the other output (DealerV2's without its `-C FILE` option, which dealdex does not
+//!   have). `trix` and `parcontract` are items of these lists only, as in DealerV2 (not an
+//!   alias of `tricks`).
+//! - Script parameters `$0`…`$9` ([`Script::parse_with_params`]; the CLI's `--param N=TEXT`,
+//!   DealerV2's `-0`…`-9`), and the command line's predeal `-N`, `-E`, `-S`, `-W HOLDINGS`
+//!   ([`Script::add_predeal`]), added to the script's predeal (DealerV2 drops the script's
+//!   predealt cards then; in dealdex a card predealt to two seats is an error).
+//!
+//! Refused by name ([`ScriptErrorKind::Unsupported`]): the functions `ltc`, `opc`,
+//! `usereval`, the actions `printside`, `printns`, `bktfreq`, `export`, and doubled contracts
+//! in `score` (`z4Hx`). Not read: the statements `seed`, `opener`, `startboard` (they stay
+//! identifiers, as in Debian's dealer).
 
 mod compile;
 mod eval;
@@ -145,7 +167,9 @@ pub use run::{
 };
 pub use swap::Swapping;
 
+use crate::model::board::Vulnerability;
 use crate::model::card::{Card, Seat, Suit};
+use crate::model::features::Side;
 
 /// dealer's default `pointcount`, ace first: the Milton Work count (A 4, K 3, Q 2, J 1).
 pub const MILTON: [i64; 13] = [4, 3, 2, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0];
@@ -290,6 +314,33 @@ pub enum Expr {
     Cccc(Seat),
     /// `quality(seat, suit)` (Kaplan–Rubens suit quality, ×100).
     Quality(Seat, Suit),
+    /// DealerV2's `par(NS|EW [, vul])`: the par score of the deal's double-dummy table, from
+    /// the side's view (positive when it gains), North-South bidding first as in DealerV2,
+    /// at the vulnerability given (none when left out: DealerV2's default without `-P`).
+    Par(Side, Vulnerability),
+}
+
+/// One item of DealerV2's `csvrpt (…)` and `printrpt (…)` lists. The items are printed on one
+/// line, the first after a space and each other after a comma.
+#[derive(Clone, Debug)]
+pub enum CsvItem {
+    /// An expression, printed as a decimal integer.
+    Expr(Expr),
+    /// A string, printed between single quotes (`'S:'`).
+    Str(String),
+    /// Hands (`north`, `NS`, `deal`): the seats in the order North, East, South, West, each
+    /// as `printoneline` shows it and followed by a space (`n AKQ.T9..AKQJT9876 `).
+    Hands(Vec<Seat>),
+    /// `trix(seat)`, `trix(deal)`: for each seat (North, East, South, West order) the
+    /// double-dummy tricks it takes declaring in clubs, diamonds, hearts, spades and
+    /// notrump, comma separated (`10,10,4,4,8`).
+    Tricks(Vec<Seat>),
+    /// `parcontract [(vul)]`: the first par contract of [`Expr::Par`]'s par at that
+    /// vulnerability, as DealerV2 writes it between single quotes: level (2 wide), strain
+    /// (`N S H D C`), `*` for a doubled sacrifice (else a space), `by`, the declarer (`N`, or
+    /// `NS` when both partners make it), the vulnerability (`none`, `ns`, `ew`, `both`):
+    /// `' 4S* by EW ns'`. A deal passed out is `' 0N  by N none'`.
+    ParContract(Vulnerability),
 }
 
 /// One item of `printes`.
@@ -312,9 +363,11 @@ pub enum Action {
     PrintEw,
     /// `printpbn`.
     PrintPbn,
-    /// `printcompact [(expr)]` (dealer 20211121 prints the value on a line after the hands).
+    /// `printcompact [(expr)]`: a line a hand, then the value on a line of its own (as
+    /// dealer 20211121 prints it).
     PrintCompact(Option<Expr>),
-    /// `printoneline [(expr)]` (dealer 20211121 prints the value at the end of the line).
+    /// `printoneline [(expr)]`: the four hands on one line, the value at its end after the
+    /// last space (as dealer 20211121 prints it).
     PrintOneLine(Option<Expr>),
     /// `printes (items)`.
     PrintEs(Vec<EsItem>),
@@ -331,6 +384,12 @@ pub enum Action {
     /// on it). It takes no arguments in dealer; DealerV2's `(NS|EW, contract, nv|vul)` are
     /// checked and ignored.
     EvalContract,
+    /// DealerV2's `csvrpt (items)`: a line of comma-separated items for each produced deal
+    /// ([`CsvItem`]). DealerV2 writes it to the file of its `-C` option, else with the other
+    /// output, as dealdex does.
+    CsvRpt(Vec<CsvItem>),
+    /// DealerV2's `printrpt (items)`: `csvrpt`'s line, always with the other output.
+    PrintRpt(Vec<CsvItem>),
 }
 
 impl Action {
@@ -366,8 +425,8 @@ pub enum ScriptErrorKind {
     /// A script parameter `$0`…`$9` used in the script but not given
     /// ([`Script::parse_with_params`]).
     UnsetParameter,
-    /// A construct of DealerV2 that dealdex does not run (`par`, `csvrpt`, a doubled contract
-    /// in `score` …), named in the message.
+    /// A construct of DealerV2 that dealdex does not run (`ltc`, `bktfreq`, a doubled
+    /// contract in `score` …), named in the message.
     Unsupported,
 }
 
@@ -461,6 +520,81 @@ impl Script {
         parser::parse(src, params)
     }
 
+    /// Adds DealerV2's command-line predeal of `seat` (its options `-N`, `-E`, `-S`, `-W`) to
+    /// the script's: `holdings` is holdings joined by commas, each a suit letter and its cards
+    /// (`SAQ542,HKJ87,D32,CAK`, as DealerV2's `export` writes them; letters in either case,
+    /// spaces allowed, nothing at all for no card). The cards are added to those the script
+    /// predeals to the seat (DealerV2 instead drops the script's predealt cards when the
+    /// command line has any).
+    ///
+    /// ```
+    /// use dealdex::Seat;
+    /// use dealdex::dealer::Script;
+    /// let mut s = Script::parse("predeal north SA").unwrap();
+    /// s.add_predeal(Seat::North, "SK,hq").unwrap();
+    /// assert_eq!(s.predeal[Seat::North.index()].count_ones(), 3);
+    /// let e = s.add_predeal(Seat::South, "SA").unwrap_err();
+    /// assert_eq!(e.to_string(), "predeal: -S SA: SA is predealt to North already");
+    /// ```
+    ///
+    /// # Errors
+    /// [`DealerError::Predeal`] naming the option, when a character is no suit letter or
+    /// rank, a rank comes before any suit letter, a card is given twice, a card is predealt to
+    /// another seat already (by the script or another option), the seat would get more than
+    /// 13 cards, or the cards disagree with the script's predealt suit lengths. The script is
+    /// then unchanged.
+    pub fn add_predeal(&mut self, seat: Seat, holdings: &str) -> Result<(), DealerError> {
+        let bad = |why: String| {
+            DealerError::Predeal(format!("-{} {}: {why}", seat.letter(), holdings.trim()))
+        };
+        let (mut suit, mut mask) = (None, 0u64);
+        for ch in holdings.chars() {
+            if ch == ',' || ch.is_whitespace() {
+                continue;
+            }
+            if let Some(s) = Suit::from_char(ch).filter(|_| ch.is_ascii_alphabetic()) {
+                suit = Some(s);
+                continue;
+            }
+            let Some(rank) = crate::model::card::Rank::from_char(ch) else {
+                return Err(bad(format!(
+                    "`{ch}` is no suit letter (S H D C) or rank (AKQJT98765432)"
+                )));
+            };
+            let Some(suit) = suit else {
+                return Err(bad(format!("`{ch}` comes before any suit letter")));
+            };
+            let name = format!("{}{}", suit.letter(), rank.letter());
+            let bit = 1u64 << Card::new(suit, rank).index();
+            if mask & bit != 0 {
+                return Err(bad(format!("{name} is given twice")));
+            }
+            if let Some(other) = Seat::ALL
+                .into_iter()
+                .find(|&o| o != seat && self.predeal[o.index()] & bit != 0)
+            {
+                return Err(bad(format!(
+                    "{name} is predealt to {} already",
+                    other.name()
+                )));
+            }
+            mask |= bit;
+        }
+        let before = self.predeal[seat.index()];
+        if (before | mask).count_ones() > 13 {
+            return Err(bad(format!(
+                "more than 13 cards for {} with the script's predeal",
+                seat.name()
+            )));
+        }
+        self.predeal[seat.index()] = before | mask;
+        if let Some(why) = parser::lengths_conflict(self) {
+            self.predeal[seat.index()] = before;
+            return Err(bad(why));
+        }
+        Ok(())
+    }
+
     /// True when the condition or an action uses `tricks` (so the deals' double-dummy
     /// tables are wanted).
     ///
@@ -477,10 +611,17 @@ impl Script {
                 Action::Average(_, e) => uses(e),
                 Action::Frequency(_, e, ..) => uses(e),
                 Action::Frequency2(_, e, _, _, e2, ..) => uses(e) || uses(e2),
+                Action::PrintCompact(Some(e)) | Action::PrintOneLine(Some(e)) => uses(e),
                 Action::PrintEs(items) => items.iter().any(|i| match i {
                     EsItem::Expr(e) => uses(e),
                     _ => false,
                 }),
+                Action::CsvRpt(items) | Action::PrintRpt(items) => items.iter().any(|i| match i {
+                    CsvItem::Expr(e) => uses(e),
+                    CsvItem::Tricks(_) | CsvItem::ParContract(_) => true,
+                    CsvItem::Str(_) | CsvItem::Hands(_) => false,
+                }),
+                Action::EvalContract => true,
                 _ => false,
             })
     }
@@ -491,11 +632,19 @@ impl Script {
     }
 
     /// The number of deals to produce: `produce`, else 40 when an action prints deals (or
-    /// there is no action: `printall`), else no limit.
+    /// there is no `action` statement: `printall`), else no limit (an `action` statement
+    /// with no action included: dealer then runs no action and produces every deal it
+    /// generates).
+    ///
+    /// ```
+    /// use dealdex::dealer::Script;
+    /// assert_eq!(Script::parse("generate 100").unwrap().produce_limit(), 40);
+    /// assert_eq!(Script::parse("generate 100\naction").unwrap().produce_limit(), u64::MAX);
+    /// ```
     pub fn produce_limit(&self) -> u64 {
         match self.produce {
             Some(p) => p,
-            None if self.actions.is_empty() || self.actions.iter().any(Action::prints) => 40,
+            None if !self.actions_given || self.actions.iter().any(Action::prints) => 40,
             None => u64::MAX,
         }
     }

@@ -4,10 +4,12 @@ use std::collections::HashMap;
 
 use super::lexer::{Params, Tok, Token, lex};
 use super::{
-    Action, BinOp, EsItem, Expr, MILTON, ScoreContract, Script, ScriptError, ScriptErrorKind,
-    ShapeSet,
+    Action, BinOp, CsvItem, EsItem, Expr, MILTON, ScoreContract, Script, ScriptError,
+    ScriptErrorKind, ShapeSet,
 };
+use crate::model::board::Vulnerability;
 use crate::model::card::{Card, Rank, Seat, Suit};
+use crate::model::features::Side;
 
 /// Default `altcount` tables (ace first): tens, jacks, queens, kings, aces, top2 … top5, c13.
 const ALTCOUNT: [[i64; 13]; 10] = {
@@ -145,7 +147,11 @@ const ACTIONS: &[&str] = &[
 ];
 
 /// DealerV2's functions that dealdex does not evaluate: called, they are refused by name.
-const UNSUPPORTED_FUNCTIONS: &[&str] = &["par", "ltc", "opc", "usereval"];
+const UNSUPPORTED_FUNCTIONS: &[&str] = &["ltc", "opc", "usereval"];
+
+/// DealerV2's items of `csvrpt` and `printrpt` lists that are no expression: called elsewhere,
+/// they are refused with a note saying where they belong.
+const CSV_ONLY: &[&str] = &["trix", "parcontract"];
 
 /// How deep expressions may nest (parentheses, unary operators, `?:`): deeper ones are refused
 /// rather than risk the stack.
@@ -222,7 +228,8 @@ pub(super) fn parse(src: &str, params: &Params) -> Result<Script, ScriptError> {
     Ok(p.script)
 }
 
-/// True when `w` is a function of dealer (DealerV2's `dds` too): a call when `(` follows.
+/// True when `w` is a function of dealer (DealerV2's `dds` and `par` too): a call when `(`
+/// follows.
 fn is_function(w: &str) -> bool {
     matches!(
         w,
@@ -239,6 +246,7 @@ fn is_function(w: &str) -> bool {
             | "tricks"
             | "trick"
             | "dds"
+            | "par"
             | "score"
             | "imps"
             | "imp"
@@ -274,6 +282,27 @@ fn not_a_name(w: &str) -> Option<&'static str> {
         return Some("is a shape to dealer");
     }
     None
+}
+
+/// DealerV2's sides (`NS`, `EW`, upper case only).
+fn side_of(w: &str) -> Option<Side> {
+    match w {
+        "NS" => Some(Side::NorthSouth),
+        "EW" => Some(Side::EastWest),
+        _ => None,
+    }
+}
+
+/// DealerV2's vulnerabilities of `par` and `parcontract`: `none`, `ns`, `ew`, `both` or
+/// `all` (dealdex takes them in any case).
+fn vulnerability_of(w: &str) -> Option<Vulnerability> {
+    match w.to_ascii_lowercase().as_str() {
+        "none" => Some(Vulnerability::None),
+        "ns" => Some(Vulnerability::NorthSouth),
+        "ew" => Some(Vulnerability::EastWest),
+        "both" | "all" => Some(Vulnerability::All),
+        _ => None,
+    }
 }
 
 fn seat_of(w: &str) -> Option<Seat> {
@@ -842,61 +871,18 @@ impl Parser {
         }
     }
 
-    /// The predealt suit lengths agree with each other and with the predealt cards: a seat
-    /// has no more predealt cards in a suit than its length there, and the cards each seat
-    /// and each suit must get (a length, else the predealt cards) add up to at most 13.
+    /// The predealt suit lengths agree with each other and with the predealt cards
+    /// ([`lengths_conflict`]), else an error at line `l`, column `c`.
     fn check_lengths(&self, l: u64, c: u64) -> Result<(), ScriptError> {
-        let lengths = &self.script.predeal_lengths;
-        if lengths.is_empty() {
-            return Ok(());
-        }
-        let cards = |seat: Seat, suit: Suit| {
-            (self.script.predeal[seat.index()] >> (suit.index() as u32 * 13) & 0x1fff).count_ones()
-                as u64
-        };
-        let length = |seat: Seat, suit: Suit| {
-            lengths
-                .iter()
-                .find(|(s, u, _)| *s == seat && *u == suit)
-                .map(|(_, _, k)| u64::from(*k))
-        };
-        let need = |seat, suit| length(seat, suit).unwrap_or_else(|| cards(seat, suit));
-        let too_long = |seat: Seat, suit: Suit, why: String| {
-            let n = length(seat, suit).unwrap_or(0);
-            ScriptError::new(
+        match lengths_conflict(&self.script) {
+            Some(message) => Err(ScriptError::new(
                 ScriptErrorKind::TooManyCards,
                 l,
                 c,
-                format!(
-                    "Suit lengths too long for {}: {n} {} (predeal: {why})",
-                    seat.name(),
-                    suit.letter()
-                ),
-            )
-        };
-        for &(seat, suit, k) in lengths {
-            let held = cards(seat, suit);
-            if held > u64::from(k) {
-                return Err(too_long(
-                    seat,
-                    suit,
-                    format!("{held} {} predealt to it", suit_name(suit).to_lowercase()),
-                ));
-            }
+                message,
+            )),
+            None => Ok(()),
         }
-        for &(seat, suit, _) in lengths {
-            if Suit::ALL.iter().map(|&u| need(seat, u)).sum::<u64>() > 13 {
-                return Err(too_long(seat, suit, "more than 13 cards".into()));
-            }
-            if Seat::ALL.iter().map(|&s| need(s, suit)).sum::<u64>() > 13 {
-                return Err(too_long(
-                    seat,
-                    suit,
-                    format!("too many {}s", suit_name(suit)),
-                ));
-            }
-        }
-        Ok(())
     }
 
     /// True when an action is next (a comma after the last action ends the list).
@@ -987,6 +973,8 @@ impl Parser {
                     Action::Frequency2(label, e, lo, hi, e2, lo2, hi2)
                 }
             }
+            "csvrpt" => Action::CsvRpt(self.csv_list()?),
+            "printrpt" => Action::PrintRpt(self.csv_list()?),
             "evalcontract" => {
                 // Debian's dealer: no arguments (a `(` after it starts the next statement).
                 // DealerV2: `evalcontract (NS|EW, contract, nv|vul)`, parsed and checked; dealdex
@@ -1028,6 +1016,85 @@ impl Parser {
         self.syntax(
             "DealerV2's evalcontract arguments: a side (NS or EW), a contract (x3N, z4Hx) and nv or vul",
         )
+    }
+
+    /// DealerV2's `(item, …)` of `csvrpt` and `printrpt` ([`CsvItem`]).
+    fn csv_list(&mut self) -> Result<Vec<CsvItem>, ScriptError> {
+        self.expect("(")?;
+        let mut items = vec![self.csv_item()?];
+        while self.eat(",") {
+            items.push(self.csv_item()?);
+        }
+        self.expect(")")?;
+        Ok(items)
+    }
+
+    /// True when the word at hand is `w` and no variable of the script is named so (a
+    /// variable named like one of DealerV2's keywords stays the variable).
+    fn keyword(&self, w: &str) -> bool {
+        self.is_word(w) && !self.names.contains_key(w)
+    }
+
+    /// One item of a `csvrpt` or `printrpt` list: a string, a seat, a side, `deal`,
+    /// `trix(seat)`, `trix(deal)`, `parcontract [(vul)]`, or an expression.
+    fn csv_item(&mut self) -> Result<CsvItem, ScriptError> {
+        if let Tok::Str(s) = self.peek().clone() {
+            self.next();
+            return Ok(CsvItem::Str(s));
+        }
+        if let Some(seats) = self.seats_item() {
+            self.next();
+            return Ok(CsvItem::Hands(seats));
+        }
+        if self.keyword("trix") && self.peek_at(1) == &Tok::Punct("(") {
+            self.next();
+            self.next();
+            let seats = match self.word().and_then(seat_of) {
+                Some(seat) => vec![seat],
+                None if self.is_word("deal") => Seat::ALL.to_vec(),
+                None => return Err(self.syntax("a seat or `deal` in trix(…)")),
+            };
+            self.next();
+            self.expect(")")?;
+            return Ok(CsvItem::Tricks(seats));
+        }
+        if self.keyword("parcontract") {
+            self.next();
+            let vul = match self.eat("(") {
+                true => {
+                    let v = self.vulnerability()?;
+                    self.expect(")")?;
+                    v
+                }
+                false => Vulnerability::None,
+            };
+            return Ok(CsvItem::ParContract(vul));
+        }
+        Ok(CsvItem::Expr(self.top_expr()?))
+    }
+
+    /// The seats of a hands item at hand (`north`, `NS`, `deal`), in the order North, East,
+    /// South, West.
+    fn seats_item(&self) -> Option<Vec<Seat>> {
+        let w = self.word()?;
+        if let Some(seat) = seat_of(w) {
+            return Some(vec![seat]);
+        }
+        if let Some(side) = side_of(w) {
+            return Some(side.seats().to_vec());
+        }
+        self.keyword("deal").then(|| Seat::ALL.to_vec())
+    }
+
+    /// A vulnerability of `par` or `parcontract` (`none`, `ns`, `ew`, `both`, `all`).
+    fn vulnerability(&mut self) -> Result<Vulnerability, ScriptError> {
+        match self.word().and_then(vulnerability_of) {
+            Some(v) => {
+                self.next();
+                Ok(v)
+            }
+            None => Err(self.syntax("a vulnerability (none, ns, ew, both)")),
+        }
     }
 
     /// `printcompact` and `printoneline`'s optional `(expr)`.
@@ -1233,6 +1300,16 @@ impl Parser {
         // defined variable stays a variable): otherwise the expression ends with the word and
         // the `(` starts the next statement.
         let paren = self.peek_at(1) == &Tok::Punct("(") && !self.names.contains_key(&w);
+        if paren && CSV_ONLY.contains(&w.as_str()) {
+            return Err(ScriptError::new(
+                ScriptErrorKind::Syntax,
+                l,
+                c,
+                format!(
+                    "syntax error: DealerV2's `{w}(…)` is an item of csvrpt and printrpt lists, not an expression"
+                ),
+            ));
+        }
         if paren && UNSUPPORTED_FUNCTIONS.contains(&w.as_str()) {
             return Err(ScriptError::new(
                 ScriptErrorKind::Unsupported,
@@ -1345,6 +1422,19 @@ impl Parser {
                 self.next();
                 self.expect(",")?;
                 Expr::Score(vul, contract, Box::new(self.expr()?))
+            }
+            // DealerV2's `par(NS|EW [, vul])`.
+            "par" => {
+                let side = match self.word().and_then(side_of) {
+                    Some(side) => side,
+                    None => return Err(self.syntax("a side (NS or EW) in par(…)")),
+                };
+                self.next();
+                let vul = match self.eat(",") {
+                    true => self.vulnerability()?,
+                    false => Vulnerability::None,
+                };
+                Expr::Par(side, vul)
             }
             "imps" | "imp" => Expr::Imps(Box::new(self.expr()?)),
             "rnd" => Expr::Rnd(Box::new(self.expr()?)),
@@ -1473,6 +1563,54 @@ impl Parser {
             }
         }
     }
+}
+
+/// Why the script's predealt suit lengths disagree with each other or with its predealt
+/// cards, if they do: a seat has more predealt cards in a suit than its length there, or the
+/// cards a seat or a suit must get (a length, else the predealt cards) add up to more than 13.
+pub(super) fn lengths_conflict(script: &Script) -> Option<String> {
+    let lengths = &script.predeal_lengths;
+    let cards = |seat: Seat, suit: Suit| {
+        (script.predeal[seat.index()] >> (suit.index() as u32 * 13) & 0x1fff).count_ones() as u64
+    };
+    let length = |seat: Seat, suit: Suit| {
+        lengths
+            .iter()
+            .find(|(s, u, _)| *s == seat && *u == suit)
+            .map(|(_, _, k)| u64::from(*k))
+    };
+    let need = |seat, suit| length(seat, suit).unwrap_or_else(|| cards(seat, suit));
+    let too_long = |seat: Seat, suit: Suit, why: String| {
+        let n = length(seat, suit).unwrap_or(0);
+        format!(
+            "Suit lengths too long for {}: {n} {} (predeal: {why})",
+            seat.name(),
+            suit.letter()
+        )
+    };
+    for &(seat, suit, k) in lengths {
+        let held = cards(seat, suit);
+        if held > u64::from(k) {
+            return Some(too_long(
+                seat,
+                suit,
+                format!("{held} {} predealt to it", suit_name(suit).to_lowercase()),
+            ));
+        }
+    }
+    for &(seat, suit, _) in lengths {
+        if Suit::ALL.iter().map(|&u| need(seat, u)).sum::<u64>() > 13 {
+            return Some(too_long(seat, suit, "more than 13 cards".into()));
+        }
+        if Seat::ALL.iter().map(|&s| need(s, suit)).sum::<u64>() > 13 {
+            return Some(too_long(
+                seat,
+                suit,
+                format!("too many {}s", suit_name(suit)),
+            ));
+        }
+    }
+    None
 }
 
 /// The elements of a word that is shape elements written without spaces (`75xxany`,
@@ -2151,6 +2289,54 @@ mod tests {
             got,
             [(true, true, "xx54".into()), (false, false, "5xxx".into())]
         );
+    }
+
+    #[test]
+    fn dealer_v2_par_and_report_lists() {
+        let s = parse(
+            "condition par(NS) > par (EW, both)\n\
+             action csvrpt(\"x\", north, EW, deal, trix(south), trix(deal), parcontract,\n\
+             parcontract(ew), hcp(west) + 1), printrpt(NS)",
+        )
+        .unwrap();
+        let Some(Expr::Bin(BinOp::Gt, a, b)) = &s.condition else {
+            panic!("a comparison")
+        };
+        assert!(matches!(
+            **a,
+            Expr::Par(Side::NorthSouth, Vulnerability::None)
+        ));
+        assert!(matches!(**b, Expr::Par(Side::EastWest, Vulnerability::All)));
+        let [Action::CsvRpt(items), Action::PrintRpt(ns)] = &s.actions[..] else {
+            panic!("two report actions")
+        };
+        let (n, e, so, w) = (Seat::North, Seat::East, Seat::South, Seat::West);
+        let hands = |i: usize| match &items[i] {
+            CsvItem::Hands(seats) => seats.clone(),
+            other => panic!("{other:?}"),
+        };
+        assert!(matches!(&items[0], CsvItem::Str(x) if x == "x"));
+        assert_eq!(
+            (hands(1), hands(2), hands(3)),
+            (vec![n], vec![e, w], vec![n, e, so, w])
+        );
+        assert!(matches!(&items[4], CsvItem::Tricks(t) if t == &[so]));
+        assert!(matches!(&items[5], CsvItem::Tricks(t) if t.len() == 4));
+        assert!(matches!(
+            items[6],
+            CsvItem::ParContract(Vulnerability::None)
+        ));
+        assert!(matches!(
+            items[7],
+            CsvItem::ParContract(Vulnerability::EastWest)
+        ));
+        assert!(matches!(items[8], CsvItem::Expr(Expr::Bin(BinOp::Add, ..))));
+        assert!(matches!(&ns[..], [CsvItem::Hands(s)] if s == &[n, so]));
+        // Lists are DealerV2's actions: each prints, so produce defaults to 40.
+        assert_eq!(s.produce_limit(), 40);
+        // `par` refused no more; a side in lower case is no side (as DealerV2).
+        let e = parse("condition par(ns) > 0").unwrap_err();
+        assert_eq!((e.kind, e.line, e.column), (ScriptErrorKind::Syntax, 1, 15));
     }
 
     #[test]

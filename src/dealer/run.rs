@@ -13,13 +13,15 @@ use super::eval::{Ctx, EvalError};
 use super::evalcontract::EvalContract;
 use super::graph::Graph;
 use super::swap::Swapping;
-use super::{Action, EsItem, Expr, Script};
-use crate::dd::TrickTable;
+use super::{Action, CsvItem, EsItem, Expr, Script};
+use crate::dd::{Par, TrickTable};
 use crate::generation::lengths::LengthDealer;
 use crate::generation::predeal::Predeal;
 use crate::generation::shuffle::{PIECE, Shuffler};
 use crate::generation::stream::Seed;
+use crate::model::board::Vulnerability;
 use crate::model::card::{Seat, Suit};
+use crate::model::contract::{Penalty, Strain};
 use crate::model::deal::{Deal, Hand};
 
 /// How to run a script: dealer's command-line settings.
@@ -495,11 +497,77 @@ fn hands_of(deal: &Deal, seats: &[Seat]) -> Vec<Hand> {
 /// The four hands as printoneline and printcompact show them: `n AKQ.T9..AKQJT9876`, each
 /// seat's hand followed by `sep` (`akq.t9..akqjt9876` when `lower`).
 fn write_hands(out: &mut dyn Write, deal: &Deal, sep: &str, lower: bool) -> std::io::Result<()> {
-    for s in Seat::ALL {
+    write_seats(out, deal, &Seat::ALL, sep, lower)
+}
+
+/// The hands of `seats` as [`write_hands`] shows them.
+fn write_seats(
+    out: &mut dyn Write,
+    deal: &Deal,
+    seats: &[Seat],
+    sep: &str,
+    lower: bool,
+) -> std::io::Result<()> {
+    for &s in seats {
         let hand = cased(deal.hand(s).to_string(), lower);
         write!(out, "{} {hand}{sep}", s.letter().to_ascii_lowercase())?;
     }
     Ok(())
+}
+
+/// DealerV2's `trix(…)`: the tricks of each seat of `seats` declaring in clubs, diamonds,
+/// hearts, spades and notrump, comma separated.
+fn tricks_text(table: &TrickTable, seats: &[Seat]) -> String {
+    let strains = [
+        Strain::Trumps(Suit::Clubs),
+        Strain::Trumps(Suit::Diamonds),
+        Strain::Trumps(Suit::Hearts),
+        Strain::Trumps(Suit::Spades),
+        Strain::NoTrump,
+    ];
+    let tricks: Vec<String> = seats
+        .iter()
+        .flat_map(|&seat| strains.map(|strain| table.tricks(seat, strain).to_string()))
+        .collect();
+    tricks.join(",")
+}
+
+/// DealerV2's `parcontract` text of `par` at `vul` (without its quotes): the first par
+/// contract's level (2 wide) and strain (`N S H D C`), `*` when it is a doubled sacrifice
+/// (else a space), `by` and its declarer (`NS` or `EW` when the next par contract is the same
+/// by the partner: DDS's side), then the vulnerability (`none`, `ns`, `ew`, `both`):
+/// ` 4S* by EW ns`. Passed out: ` 0N  by N none`, as DDS's empty par reads there.
+fn par_contract_text(par: &Par, vul: Vulnerability) -> String {
+    let vul = match vul {
+        Vulnerability::None => "none",
+        Vulnerability::NorthSouth => "ns",
+        Vulnerability::EastWest => "ew",
+        Vulnerability::All => "both",
+    };
+    let Some(first) = par.contracts.first() else {
+        return format!(" 0N  by N {vul}");
+    };
+    let c = first.contract;
+    let strain = match c.strain {
+        Strain::NoTrump => 'N',
+        Strain::Trumps(suit) => suit.letter(),
+    };
+    let doubled = if c.penalty == Penalty::Undoubled {
+        ' '
+    } else {
+        '*'
+    };
+    let partner = Seat::ALL[(c.declarer.index() + 2) % 4];
+    let pair = par.contracts.get(1).is_some_and(|next| {
+        let d = next.contract;
+        (d.level, d.strain, d.penalty, d.declarer) == (c.level, c.strain, c.penalty, partner)
+    });
+    let by = match (pair, c.declarer) {
+        (true, Seat::North | Seat::South) => "NS".to_owned(),
+        (true, _) => "EW".to_owned(),
+        (false, seat) => seat.letter().to_string(),
+    };
+    format!("{:2}{strain}{doubled} by {by} {vul}", c.level)
 }
 
 /// Today's date (UTC) as `YYYY.MM.DD`.
@@ -813,7 +881,9 @@ pub fn run_into(
             })
             .collect(),
     };
-    let actions: Vec<&Action> = if script.actions.is_empty() {
+    // No `action` statement: dealer's default, printall. An `action` statement with no
+    // action runs none.
+    let actions: Vec<&Action> = if script.actions.is_empty() && !script.actions_given {
         vec![&Action::PrintAll]
     } else {
         script.actions.iter().collect()
@@ -1075,12 +1145,21 @@ pub fn run_into(
                         out.write_all(cased(columns(&hands), job.lowercase).as_bytes())?;
                         writeln!(out)?;
                     }
-                    // One line (`n AKQ.… e … `), or a line a hand.
-                    Action::PrintOneLine(_) => {
+                    // One line (`n AKQ.… e … `), the value after its last space; or a line
+                    // a hand, the value on a line of its own (dealer 20211121).
+                    Action::PrintOneLine(e) => {
                         write_hands(out, deal, " ", job.lowercase)?;
+                        if let Some(e) = e {
+                            write!(out, "{}", ctx.eval(e).map_err(wrap)?)?;
+                        }
                         writeln!(out)?;
                     }
-                    Action::PrintCompact(_) => write_hands(out, deal, "\n", job.lowercase)?,
+                    Action::PrintCompact(e) => {
+                        write_hands(out, deal, "\n", job.lowercase)?;
+                        if let Some(e) = e {
+                            writeln!(out, "{}", ctx.eval(e).map_err(wrap)?)?;
+                        }
+                    }
                     Action::PrintPbn if !job.quiet => {
                         let dealer = script
                             .dealer
@@ -1128,6 +1207,27 @@ pub fn run_into(
                         k += 1;
                     }
                     Action::PrintPbn => {}
+                    Action::CsvRpt(items) | Action::PrintRpt(items) => {
+                        for (i, it) in items.iter().enumerate() {
+                            out.write_all(if i == 0 { b" " } else { b"," })?;
+                            match it {
+                                CsvItem::Expr(e) => write!(out, "{}", ctx.eval(e).map_err(wrap)?)?,
+                                CsvItem::Str(s) => write!(out, "'{s}'")?,
+                                CsvItem::Hands(seats) => {
+                                    write_seats(out, deal, seats, " ", job.lowercase)?
+                                }
+                                CsvItem::Tricks(seats) => {
+                                    let table = ctx.table();
+                                    out.write_all(tricks_text(&table, seats).as_bytes())?;
+                                }
+                                CsvItem::ParContract(vul) => {
+                                    let par = ctx.table().par(Seat::North, *vul);
+                                    write!(out, "'{}'", par_contract_text(&par, *vul))?;
+                                }
+                            }
+                        }
+                        writeln!(out)?;
+                    }
                     Action::PrintEs(items) => {
                         for it in items {
                             match it {
@@ -1217,5 +1317,109 @@ fn settle(
         (Some(_), _) if ctx.tricks_used => *already_solved += 1,
         (None, Some(t)) if keep => solved_tables.push((ctx.deal, t)),
         _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dd::ParContract;
+    use crate::model::contract::Contract;
+
+    fn contract(level: u8, strain: Strain, penalty: Penalty, declarer: Seat) -> ParContract {
+        ParContract {
+            contract: Contract {
+                level,
+                strain,
+                penalty,
+                declarer,
+            },
+            result: 0,
+        }
+    }
+
+    #[test]
+    fn par_contract_text_is_dealer_v2s() {
+        // DealerV2's reference lines (ddsParContract_s317): ` 3N  by NS both`, ` 4H  by N
+        // both`, ` 4S* by EW ns`.
+        let nt = Strain::NoTrump;
+        let both = Par {
+            score: 600,
+            contracts: vec![
+                contract(3, nt, Penalty::Undoubled, Seat::North),
+                contract(3, nt, Penalty::Undoubled, Seat::South),
+            ],
+        };
+        assert_eq!(
+            par_contract_text(&both, Vulnerability::All),
+            " 3N  by NS both"
+        );
+        let hearts = Strain::Trumps(Suit::Hearts);
+        let north = Par {
+            score: 620,
+            contracts: vec![
+                contract(4, hearts, Penalty::Undoubled, Seat::North),
+                contract(
+                    4,
+                    Strain::Trumps(Suit::Spades),
+                    Penalty::Undoubled,
+                    Seat::South,
+                ),
+            ],
+        };
+        assert_eq!(
+            par_contract_text(&north, Vulnerability::None),
+            " 4H  by N none"
+        );
+        let spades = Strain::Trumps(Suit::Spades);
+        let sacrifice = Par {
+            score: 300,
+            contracts: vec![
+                contract(4, spades, Penalty::Doubled, Seat::East),
+                contract(4, spades, Penalty::Doubled, Seat::West),
+            ],
+        };
+        assert_eq!(
+            par_contract_text(&sacrifice, Vulnerability::NorthSouth),
+            " 4S* by EW ns"
+        );
+        let west = Par {
+            score: -1440,
+            contracts: vec![contract(
+                6,
+                Strain::Trumps(Suit::Clubs),
+                Penalty::Undoubled,
+                Seat::West,
+            )],
+        };
+        assert_eq!(
+            par_contract_text(&west, Vulnerability::EastWest),
+            " 6C  by W ew"
+        );
+        let passed = Par {
+            score: 0,
+            contracts: Vec::new(),
+        };
+        assert_eq!(
+            par_contract_text(&passed, Vulnerability::None),
+            " 0N  by N none"
+        );
+    }
+
+    #[test]
+    fn trix_lists_clubs_to_notrump_a_seat_at_a_time() {
+        // Declarers N E S W, strains NT ♠ ♥ ♦ ♣ in the table; trix prints ♣ ♦ ♥ ♠ NT.
+        let table = TrickTable::new([
+            [1, 2, 3, 4, 5],
+            [6, 7, 8, 9, 10],
+            [11, 12, 13, 0, 1],
+            [2, 3, 4, 5, 6],
+        ])
+        .unwrap();
+        assert_eq!(tricks_text(&table, &[Seat::North]), "5,4,3,2,1");
+        assert_eq!(
+            tricks_text(&table, &[Seat::East, Seat::West]),
+            "10,9,8,7,6,6,5,4,3,2"
+        );
     }
 }

@@ -492,11 +492,8 @@ fn dealer_v2_script_parameters_are_substituted() {
 #[test]
 fn dealer_v2_constructs_dealdex_does_not_run_are_refused_by_name() {
     for (text, name) in [
-        ("condition par(NS) > 0", "par"),
         ("condition ltc(north) < 7.0", "ltc"),
         ("condition opc(NS) > 26", "opc"),
-        ("action csvrpt(NS, hcp(north))", "csvrpt"),
-        ("action printrpt(NS, \"S:\", hcp(north))", "printrpt"),
         ("action printside(EW)", "printside"),
         ("action bktfreq (cccc(north), 10.0, 20.0, 0.5)", "bktfreq"),
         ("condition score(vul, z4Hx, 10) > 0", "z4Hx"),

@@ -25,6 +25,7 @@ mod cli_play;
 mod cli_query;
 mod cli_sql;
 mod dealer;
+mod dealer_dialects;
 mod dealer_flags;
 mod dealer_grammar;
 mod dealer_graph;
