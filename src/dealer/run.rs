@@ -948,9 +948,10 @@ pub fn run_into(
     // wants within a few thousand deals draws no more than it needs (a whole first block cost
     // short runs more than the deals they use).
     let mut this_block = 2 * PIECE;
-    let mut buf = vec![seed.board_deal(1); block];
+    // Grown with the blocks: a short run touches only the memory its first blocks use.
+    let mut buf: Vec<Deal> = Vec::new();
     // Each deal's verdict when the compiled condition tested it on all cores.
-    let mut verdicts = vec![Verdict::Fail; block];
+    let mut verdicts: Vec<Verdict> = Vec::new();
     let shuffler = Shuffler::new(&seed, predeal.as_ref());
     // Predealt suit lengths are dealt directly, uniform over the deals that have them.
     let length_dealer = match script.predeal_lengths.is_empty() {
@@ -988,6 +989,10 @@ pub fn run_into(
         }
         let n = ((generate - generated) as usize).min(this_block);
         this_block = (2 * this_block).min(block);
+        if buf.len() < n {
+            buf.resize(n, Deal::BY_SUITS);
+            verdicts.resize(n, Verdict::Fail);
+        }
         // The given deals of this block (empty for the stream).
         let mut stream_n = n;
         let given: &[GivenDeal] = match &job.feed {

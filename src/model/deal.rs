@@ -165,6 +165,22 @@ pub struct Deal {
 }
 
 impl Deal {
+    /// The deal where each seat holds one whole suit: North ♠, East ♥, South ♦, West ♣
+    /// (suited order). A valid deal that costs nothing to make, e.g. to fill a buffer.
+    ///
+    /// ```
+    /// use dealdex::{Deal, Seat, Suit};
+    /// assert_eq!(Deal::BY_SUITS.hand(Seat::East).suit_len(Suit::Hearts), 13);
+    /// ```
+    pub const BY_SUITS: Deal = Deal {
+        hands: [
+            Hand(0x1fff),
+            Hand(0x1fff << 13),
+            Hand(0x1fff << 26),
+            Hand(0x1fff << 39),
+        ],
+    };
+
     /// Builds a deal from four hands in N, E, S, W order.
     ///
     /// # Errors
