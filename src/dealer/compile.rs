@@ -45,21 +45,76 @@ pub(super) struct ColumnFrame<'k, 'a> {
     defs: &'k [Option<Column<'a>>],
     /// Shared definitions' columns computed over this frame's deals, by definition.
     cache: Vec<(usize, Vec<i64>)>,
+    /// The number of this frame's deals.
+    len: usize,
     /// The enclosing frame and the rows of its deals this frame's deals are.
     parent: Option<(&'k ColumnFrame<'k, 'a>, &'k [u32])>,
 }
 
 impl ColumnFrame<'_, '_> {
-    /// Definition `i`'s column over this frame's deals, when this frame or an enclosing one
-    /// has computed it.
-    fn cached(&self, i: usize) -> Option<Vec<i64>> {
-        if let Some((_, v)) = self.cache.iter().find(|(d, _)| *d == i) {
-            return Some(v.clone());
-        }
-        let (parent, rows) = self.parent?;
-        let whole = parent.cached(i)?;
-        Some(rows.iter().map(|&r| whole[r as usize]).collect())
+    /// Definition `i`'s column over this frame's deals, computed by this frame.
+    fn own(&self, i: usize) -> Option<&[i64]> {
+        self.cache
+            .iter()
+            .find(|(d, _)| *d == i)
+            .map(|(_, v)| v.as_slice())
     }
+
+    /// Writes definition `i`'s column over this frame's deals to `out` and returns true,
+    /// when this frame or an enclosing one has computed it.
+    fn cached_into(&self, i: usize, out: &mut [i64]) -> bool {
+        if let Some(v) = self.own(i) {
+            out.copy_from_slice(v);
+            return true;
+        }
+        let Some((parent, rows)) = self.parent else {
+            return false;
+        };
+        let mut whole = scratch(parent.len);
+        let found = parent.cached_into(i, &mut whole);
+        if found {
+            for (o, &r) in out.iter_mut().zip(rows) {
+                *o = whole[r as usize];
+            }
+        }
+        give_back(whole);
+        found
+    }
+}
+
+impl Drop for ColumnFrame<'_, '_> {
+    fn drop(&mut self) {
+        for (_, v) in self.cache.drain(..) {
+            give_back(v);
+        }
+    }
+}
+
+thread_local! {
+    /// Columns no longer used, kept for the next piece: a piece's kernels then allocate
+    /// nothing once the first pieces have run.
+    static SCRATCH: std::cell::RefCell<Vec<Vec<i64>>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// A column of `n` zeros, from [`SCRATCH`] when it has one.
+fn scratch(n: usize) -> Vec<i64> {
+    match SCRATCH.with_borrow_mut(Vec::pop) {
+        Some(mut v) => {
+            v.clear();
+            v.resize(n, 0);
+            v
+        }
+        None => vec![0; n],
+    }
+}
+
+/// Keeps `v` in [`SCRATCH`] for [`scratch`] (up to 256 columns a thread).
+fn give_back(v: Vec<i64>) {
+    SCRATCH.with_borrow_mut(|pool| {
+        if pool.len() < 256 {
+            pool.push(v);
+        }
+    });
 }
 
 /// Runs `k` over the deals of `rows` (indices into `deals`, ascending) only, in a frame
@@ -77,31 +132,41 @@ fn on_rows<'a>(
         return;
     }
     if rows.len() * 4 >= deals.len() * 3 {
-        let mut all = vec![0; deals.len()];
+        let mut all = scratch(deals.len());
         k(deals, &mut all, f);
         for &r in rows {
             out[r as usize] = all[r as usize];
         }
+        give_back(all);
         return;
     }
     let picked: Vec<Deal> = rows.iter().map(|&r| deals[r as usize]).collect();
-    let mut values = vec![0; rows.len()];
+    let mut values = scratch(rows.len());
     let mut sub = ColumnFrame {
         defs: f.defs,
         cache: Vec::new(),
+        len: picked.len(),
         parent: Some((&*f, rows)),
     };
     k(&picked, &mut values, &mut sub);
-    for (&r, v) in rows.iter().zip(values) {
+    drop(sub);
+    for (&r, &v) in rows.iter().zip(&values) {
         out[r as usize] = v;
     }
+    give_back(values);
 }
 
 /// The rows of `values` that are non-zero (`true`) or zero (`false`).
 fn rows_where(values: &[i64], nonzero: bool) -> Vec<u32> {
-    (0..values.len() as u32)
-        .filter(|&i| (values[i as usize] != 0) == nonzero)
-        .collect()
+    // Without branches: every row is written, and the count moves on past the wanted ones.
+    let mut rows = vec![0; values.len()];
+    let mut n = 0;
+    for (i, &v) in values.iter().enumerate() {
+        rows[n] = i as u32;
+        n += usize::from((v != 0) == nonzero);
+    }
+    rows.truncate(n);
+    rows
 }
 
 /// A compiled expression over many deals at once: `out[i]` becomes its value over
@@ -181,6 +246,7 @@ impl<'a> Program<'a> {
         let mut frame = ColumnFrame {
             defs: &self.columns,
             cache: Vec::new(),
+            len: deals.len(),
             parent: None,
         };
         c(deals, out, &mut frame);
@@ -310,13 +376,14 @@ impl<'a> Program<'a> {
             Expr::Var(i) if self.columns.get(*i).is_some_and(Option::is_some) => {
                 let i = *i;
                 Box::new(move |deals, out, f| {
-                    if let Some(v) = f.cached(i) {
-                        out.copy_from_slice(&v);
+                    if f.cached_into(i, out) {
                         return;
                     }
                     let defs = f.defs;
                     defs[i].as_ref().expect("a shared definition's column")(deals, out, f);
-                    f.cache.push((i, out.to_vec()));
+                    let mut kept = scratch(out.len());
+                    kept.copy_from_slice(out);
+                    f.cache.push((i, kept));
                 })
             }
             Expr::Var(i) => c(&self.script.definitions[*i].1),
@@ -420,11 +487,12 @@ fn zip<'a>(
 ) -> Column<'a> {
     Box::new(move |deals, out, fr| {
         a(deals, out, fr);
-        let mut right = vec![0; deals.len()];
+        let mut right = scratch(deals.len());
         b(deals, &mut right, fr);
-        for (x, y) in out.iter_mut().zip(right) {
+        for (x, &y) in out.iter_mut().zip(&right) {
             *x = f(*x, y);
         }
+        give_back(right);
     })
 }
 

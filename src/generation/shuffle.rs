@@ -45,6 +45,30 @@ pub const LANES: usize = 8;
 /// probability below 2^(BATCH_BITS − 64).
 const BATCH_BITS: u32 = 54;
 
+/// The most batches a deal needs (4 for every number of free cards and picks: checked in
+/// [`Shuffler::new`]); the first multiplications of every batch are done side by side.
+const SLOTS: usize = 4;
+
+/// The row of [`Picks`] that takes the picks of a slot without one at that step.
+const PAD_ROW: usize = 52;
+
+/// A deal's picks in every lane: pick `t` of lane `l` at `[t][POSITION[l]]`, and a row
+/// for the padding of [`Step`]s.
+type Picks = [[u32; LANES]; PAD_ROW + 1];
+
+/// Where each lane's pick is kept in a row of [`Picks`]: lanes `i` and `i + 4` side by
+/// side, the order in which two 4-lane vectors of 64-bit products interleave into one of
+/// 32-bit picks without a shuffle.
+const POSITION: [usize; LANES] = [0, 2, 4, 6, 1, 3, 5, 7];
+
+/// The `j`-th multiplication of every batch: by `n[b]` (the range of batch `b`'s `j`-th
+/// pick, or 1 past its last), into row `row[b]` of [`Picks`] ([`PAD_ROW`] past its last).
+#[derive(Clone, Copy, Debug)]
+struct Step {
+    n: [u64; SLOTS],
+    row: [u8; SLOTS],
+}
+
 /// All 52 cards, one bit each in suited order.
 const ALL: u64 = (1 << 52) - 1;
 
@@ -82,6 +106,8 @@ pub struct Shuffler {
     /// Cards not predealt.
     free: u64,
     batches: Vec<Batch>,
+    /// The batches' multiplications, step by step side by side.
+    steps: Vec<Step>,
 }
 
 impl Shuffler {
@@ -108,12 +134,38 @@ impl Shuffler {
             });
             first += len;
         }
+        assert!(
+            batches.len() <= SLOTS,
+            "a deal's picks need at most {SLOTS} words"
+        );
+        let longest = batches
+            .iter()
+            .map(|b| usize::from(b.len))
+            .max()
+            .unwrap_or(0);
+        let steps = (0..longest)
+            .map(|j| {
+                let mut step = Step {
+                    n: [1; SLOTS],
+                    row: [PAD_ROW as u8; SLOTS],
+                };
+                for (b, batch) in batches.iter().enumerate() {
+                    if j < usize::from(batch.len) {
+                        let t = usize::from(batch.first) + j;
+                        step.n[b] = (m - t) as u64;
+                        step.row[b] = t as u8;
+                    }
+                }
+                step
+            })
+            .collect();
         Shuffler {
             seed: *seed,
             fixed,
             need,
             free,
             batches,
+            steps,
         }
     }
 
@@ -124,16 +176,17 @@ impl Shuffler {
     pub fn fill(&self, piece: u64, out: &mut [Deal]) {
         assert!(out.len() <= PIECE, "a piece holds {PIECE} deals");
         let mut rng = self.piece_rng(piece);
+        let mut picks = [[0u32; LANES]; PAD_ROW + 1];
         let mut chunks = out.chunks_exact_mut(LANES);
         for chunk in &mut chunks {
-            let masks = self.lanes(&mut rng);
+            let masks = self.lanes(&mut rng, &mut picks);
             for (d, m) in chunk.iter_mut().zip(masks) {
                 *d = Deal::from_masks_unchecked(m);
             }
         }
         let rest = chunks.into_remainder();
         if !rest.is_empty() {
-            let masks = self.lanes(&mut rng);
+            let masks = self.lanes(&mut rng, &mut picks);
             for (d, m) in rest.iter_mut().zip(masks) {
                 *d = Deal::from_masks_unchecked(m);
             }
@@ -151,23 +204,23 @@ impl Shuffler {
     }
 
     /// The hand masks of the next [`LANES`] deals.
-    fn lanes(&self, rng: &mut Xoshiro256PlusPlus) -> [[u64; 4]; LANES] {
+    fn lanes(&self, rng: &mut Xoshiro256PlusPlus, picks: &mut Picks) -> [[u64; 4]; LANES] {
         #[cfg(target_arch = "x86_64")]
         if std::arch::is_x86_feature_detected!("bmi2")
             && std::arch::is_x86_feature_detected!("avx2")
         {
             // SAFETY: BMI2 and AVX2 are present, checked just above.
-            return unsafe { self.lanes_bmi2(rng) };
+            return unsafe { self.lanes_bmi2(rng, picks) };
         }
-        self.lanes_with(rng, nth_bit)
+        self.lanes_with(rng, picks, nth_bit)
     }
 
     /// [`Shuffler::lanes`] with BMI2's `pdep` to find the pick-th undealt card, and AVX2
     /// for the lanes' arithmetic.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "bmi2,avx2")]
-    fn lanes_bmi2(&self, rng: &mut Xoshiro256PlusPlus) -> [[u64; 4]; LANES] {
-        self.lanes_with(rng, |k, set| {
+    fn lanes_bmi2(&self, rng: &mut Xoshiro256PlusPlus, picks: &mut Picks) -> [[u64; 4]; LANES] {
+        self.lanes_with(rng, picks, |k, set| {
             // The k-th set bit of `set` (k below its count).
             std::arch::x86_64::_pdep_u64(1 << k, set)
         })
@@ -178,10 +231,69 @@ impl Shuffler {
     fn lanes_with(
         &self,
         rng: &mut Xoshiro256PlusPlus,
+        picks: &mut Picks,
         select: impl Fn(u32, u64) -> u64,
     ) -> [[u64; 4]; LANES] {
+        if !self.picks_at_once(rng, picks) {
+            self.picks_in_turn(rng, picks);
+        }
+        // Lane by lane in the order of [`POSITION`]: `rest[p]` is the undealt cards of the
+        // lane at position `p`.
+        let mut out = [[0u64; 4]; LANES];
+        let mut rest = [self.free; LANES];
+        let mut t = 0;
+        for seat in 0..3 {
+            let before = rest;
+            for _ in 0..self.need[seat] {
+                for (left, &pick) in rest.iter_mut().zip(&picks[t]) {
+                    *left ^= select(pick, *left);
+                }
+                t += 1;
+            }
+            // The seat's new cards: those that left the undealt ones.
+            for (lane, &p) in POSITION.iter().enumerate() {
+                out[lane][seat] = self.fixed[seat] | (before[p] ^ rest[p]);
+            }
+        }
+        for (lane, &p) in POSITION.iter().enumerate() {
+            out[lane][3] = self.fixed[3] | rest[p];
+        }
+        out
+    }
+
+    /// The picks of every batch from one word each per lane, all batches' words drawn first
+    /// and their multiplications done side by side ([`Step`]). Returns false, with `rng`
+    /// where it was, when a word must be redrawn: [`Shuffler::picks_in_turn`] then draws
+    /// them as the stream defines (a batch's redraws before the next batch's words).
+    #[inline(always)]
+    fn picks_at_once(&self, rng: &mut Xoshiro256PlusPlus, picks: &mut Picks) -> bool {
+        let saved = rng.clone();
+        let mut words = [[0u64; LANES]; SLOTS];
+        for w in words.iter_mut().take(self.batches.len()) {
+            for x in w {
+                *x = rng.next_u64();
+            }
+        }
+        for step in &self.steps {
+            for ((r, &n), &row) in words.iter_mut().zip(&step.n).zip(&step.row) {
+                multiply(r, n, &mut picks[usize::from(row)]);
+            }
+        }
+        let redraw = self
+            .batches
+            .iter()
+            .zip(&words)
+            .any(|(b, r)| r.iter().any(|&x| x < b.threshold));
+        if redraw {
+            *rng = saved;
+        }
+        !redraw
+    }
+
+    /// The picks batch by batch, each batch's words drawn, and any redrawn, before the next
+    /// batch's (the stream's definition).
+    fn picks_in_turn(&self, rng: &mut Xoshiro256PlusPlus, picks: &mut Picks) {
         let m = u64::from(self.free.count_ones());
-        let mut picks = [[0u8; LANES]; 52];
         for b in &self.batches {
             let mut r = [0u64; LANES];
             for x in &mut r {
@@ -189,66 +301,53 @@ impl Shuffler {
             }
             let (first, len) = (usize::from(b.first), usize::from(b.len));
             for (t, lane_picks) in picks.iter_mut().enumerate().skip(first).take(len) {
-                let n = m - t as u64;
-                for (x, pick) in r.iter_mut().zip(lane_picks) {
-                    // r·n as a 70-bit number, from two 32×32-bit products (which vectorize).
-                    let lo = (*x & 0xffff_ffff) * n;
-                    let hi = (*x >> 32) * n + (lo >> 32);
-                    *pick = (hi >> 32) as u8;
-                    *x = (hi << 32) | (lo & 0xffff_ffff);
-                }
+                multiply(&mut r, m - t as u64, lane_picks);
             }
             for (lane, &x) in r.iter().enumerate() {
                 if x < b.threshold {
-                    self.redraw(rng, b, lane, &mut picks);
+                    self.redraw(rng, b, lane, picks);
                 }
             }
         }
-        let mut out = [[0u64; 4]; LANES];
-        let mut rest = [self.free; LANES];
-        let mut t = 0;
-        for seat in 0..3 {
-            let mut hands = [self.fixed[seat]; LANES];
-            for _ in 0..self.need[seat] {
-                for ((h, left), &pick) in hands.iter_mut().zip(&mut rest).zip(&picks[t]) {
-                    let bit = select(u32::from(pick), *left);
-                    *h |= bit;
-                    *left ^= bit;
-                }
-                t += 1;
-            }
-            for (o, h) in out.iter_mut().zip(hands) {
-                o[seat] = h;
-            }
-        }
-        for (o, left) in out.iter_mut().zip(rest) {
-            o[3] = self.fixed[3] | left;
-        }
-        out
     }
 
     /// Redraws lane `lane`'s picks of batch `b` from the next words until one is accepted.
     #[cold]
-    fn redraw(
-        &self,
-        rng: &mut Xoshiro256PlusPlus,
-        b: &Batch,
-        lane: usize,
-        picks: &mut [[u8; LANES]; 52],
-    ) {
+    fn redraw(&self, rng: &mut Xoshiro256PlusPlus, b: &Batch, lane: usize, picks: &mut Picks) {
         let m = u128::from(self.free.count_ones());
         let (first, len) = (usize::from(b.first), usize::from(b.len));
         loop {
             let mut x = rng.next_u64();
             for (t, p) in picks.iter_mut().enumerate().skip(first).take(len) {
                 let full = u128::from(x) * (m - t as u128);
-                p[lane] = (full >> 64) as u8;
+                p[POSITION[lane]] = (full >> 64) as u32;
                 x = full as u64;
             }
             if x >= b.threshold {
                 return;
             }
         }
+    }
+}
+
+/// One pick in every lane: `⌊r·n / 2⁶⁴⌋` into `picks`, and `r` becomes `r·n mod 2⁶⁴`.
+#[inline(always)]
+fn multiply(r: &mut [u64; LANES], n: u64, picks: &mut [u32; LANES]) {
+    let mut hi = [0u64; LANES];
+    for (x, h) in r.iter_mut().zip(&mut hi) {
+        // r·n as a 70-bit number, from two 32×32-bit products (which vectorize).
+        let lo = (*x & 0xffff_ffff) * n;
+        *h = (*x >> 32) * n + (lo >> 32);
+        *x = (*h << 32) | (lo & 0xffff_ffff);
+    }
+    // Lanes i and i + 4 into one 64-bit word: the pick of i low, of i + 4 high (POSITION).
+    let mut pair = [0u64; LANES / 2];
+    for (i, w) in pair.iter_mut().enumerate() {
+        *w = (hi[i] >> 32) | (hi[i + 4] & !0xffff_ffff);
+    }
+    for (i, w) in pair.iter().enumerate() {
+        picks[2 * i] = *w as u32;
+        picks[2 * i + 1] = (*w >> 32) as u32;
     }
 }
 
@@ -276,8 +375,10 @@ mod tests {
         let s = Shuffler::new(&Seed([3; 32]), None);
         let mut a = s.piece_rng(5);
         let mut b = s.piece_rng(5);
+        let mut picks = [[0; LANES]; PAD_ROW + 1];
         for _ in 0..200 {
-            assert_eq!(s.lanes(&mut a), s.lanes_with(&mut b, nth_bit));
+            let fast = s.lanes(&mut a, &mut picks);
+            assert_eq!(fast, s.lanes_with(&mut b, &mut picks, nth_bit));
         }
     }
 
