@@ -447,7 +447,7 @@ mod tests {
     }
 
     /// Value stability over many deals: a digest of the first 64 pieces of two streams, one
-    /// with predealt cards, pinned (about 4 % of the lanes' draws take a redraw, so both the
+    /// with predealt cards, pinned (a few % of the lanes' draws take a redraw, so both the
     /// side-by-side path and the batch-by-batch one are in it).
     #[test]
     fn many_deals_are_value_stable() {
