@@ -13,17 +13,31 @@ from conftest import cli_path
 
 SEED = "42" * 32
 
-# North holds 37 HCP, so South holds at most 3: no deal matches. The check that refuses an
-# impossible query at once (`hcp(S) > 37`) does not see predealt cards, so only the bound
-# stops the search.
+# North holds 37 HCP, so South holds at most 3: no deal matches, and the range check sees it
+# with the predealt cards (issue 37: this spun for ever, then until the bound).
 WHERE = "hcp(S) >= 10"
 PREDEAL = "N:AKQJ.AKQ.AKQ.AKQ"
+# Impossible too (East and South share 3 HCP), but each term alone could reach 3: the range
+# check adds the terms' ranges (0 to 6), so only the bound stops the search.
+WHERE_SUM = "hcp(S) + hcp(E) >= 4"
+
+
+def test_where_impossible_with_the_predeal_is_refused_at_once():
+    start = time.monotonic()
+    with pytest.raises(dealdex.InputError) as e:
+        dealdex.generate(3, seed=SEED, where=WHERE, predeal=PREDEAL)
+    assert time.monotonic() - start < 5
+    assert e.value.kind == "bad-input"
+    assert e.value.column == 1
+    assert "hcp(S) >= 10 can never hold: with the predealt cards, hcp(S) is 0 to 3" in str(
+        e.value
+    ), str(e.value)
 
 
 def test_where_impossible_with_the_predeal_stops_at_max_draws():
     start = time.monotonic()
     with pytest.raises(dealdex.InputError) as e:
-        dealdex.generate(3, seed=SEED, where=WHERE, predeal=PREDEAL, max_draws=200_000)
+        dealdex.generate(3, seed=SEED, where=WHERE_SUM, predeal=PREDEAL, max_draws=200_000)
     assert time.monotonic() - start < 60
     message = str(e.value)
     assert e.value.kind == "bad-input"
@@ -56,7 +70,7 @@ def test_the_cli_stops_at_max_draws_with_a_predeal(tmp_path):
     start = time.monotonic()
     out = subprocess.run(
         [
-            str(cli_path()), "generate", "--count", "3", "--seed", SEED, "--where", WHERE,
+            str(cli_path()), "generate", "--count", "3", "--seed", SEED, "--where", WHERE_SUM,
             "--predeal", PREDEAL, "--max-draws", "200000", "--no-db", "--to", "hex", "-o", "-",
         ],
         capture_output=True, text=True, cwd=tmp_path, check=False,

@@ -242,21 +242,21 @@ impl Shuffler {
         let mut out = [[0u64; 4]; LANES];
         let mut rest = [self.free; LANES];
         let mut t = 0;
-        for seat in 0..3 {
+        for (seat, (&need, &fixed)) in self.need.iter().zip(&self.fixed).enumerate() {
             let before = rest;
-            for _ in 0..self.need[seat] {
+            for _ in 0..need {
                 for (left, &pick) in rest.iter_mut().zip(&picks[t]) {
                     *left ^= select(pick, *left);
                 }
                 t += 1;
             }
             // The seat's new cards: those that left the undealt ones.
-            for (lane, &p) in POSITION.iter().enumerate() {
-                out[lane][seat] = self.fixed[seat] | (before[p] ^ rest[p]);
+            for (o, &p) in out.iter_mut().zip(&POSITION) {
+                o[seat] = fixed | (before[p] ^ rest[p]);
             }
         }
-        for (lane, &p) in POSITION.iter().enumerate() {
-            out[lane][3] = self.fixed[3] | rest[p];
+        for (o, &p) in out.iter_mut().zip(&POSITION) {
+            o[3] = self.fixed[3] | rest[p];
         }
         out
     }

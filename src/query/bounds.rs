@@ -15,8 +15,9 @@
 
 use std::fmt;
 
-use super::parser::range;
+use super::parser::range_by;
 use super::{CmpOp, Cond, QueryError, Term, Who};
+use crate::model::deal::Hand;
 
 /// How many of the comparisons that make a query impossible its error lists.
 const LISTED: usize = 4;
@@ -43,22 +44,32 @@ enum Known<'a> {
 /// Why no deal can match `cond`, when its terms' ranges show it: the error names the column
 /// of the first comparison that decides it. `columns` are the comparisons' columns in the
 /// order they are written ([`super::parser::parse`]).
-pub(super) fn never(cond: &Cond, columns: &[usize]) -> Option<QueryError> {
+/// With `predealt` (N, E, S, W), over the deals that hold those cards
+/// ([`Term::bounds_given`]).
+pub(super) fn never(
+    cond: &Cond,
+    columns: &[usize],
+    predealt: Option<&[Hand; 4]>,
+) -> Option<QueryError> {
     let mut next = 0;
-    match known(cond, columns, &mut next) {
-        Known::Never(fixed) => Some(error(&fixed)),
+    let bounds = |t: &Term| match predealt {
+        Some(fixed) => t.bounds_given(fixed),
+        None => t.bounds(),
+    };
+    match known(cond, columns, &mut next, &bounds) {
+        Known::Never(fixed) => Some(error(&fixed, &bounds)),
         Known::Always(_) | Known::Unknown => None,
     }
 }
 
 /// The verdict on `c`; `next` counts the comparisons met so far (every one is visited, in
 /// written order, so each finds its column).
-fn known<'a>(c: &'a Cond, columns: &[usize], next: &mut usize) -> Known<'a> {
+fn known<'a>(c: &'a Cond, columns: &[usize], next: &mut usize, bounds: &Bounds<'_>) -> Known<'a> {
     match c {
         Cond::Cmp(..) | Cond::Range(..) => {
             let column = columns.get(*next).copied().unwrap_or(1);
             *next += 1;
-            match outcome(c) {
+            match outcome(c, bounds) {
                 Some(holds) => {
                     let fixed = vec![Fixed {
                         column,
@@ -75,7 +86,7 @@ fn known<'a>(c: &'a Cond, columns: &[usize], next: &mut usize) -> Known<'a> {
             }
         }
         Cond::Balanced(_) | Cond::SemiBalanced(_) | Cond::Shape { .. } => Known::Unknown,
-        Cond::Not(inner) => match known(inner, columns, next) {
+        Cond::Not(inner) => match known(inner, columns, next, bounds) {
             Known::Always(f) => Known::Never(f),
             Known::Never(f) => Known::Always(f),
             Known::Unknown => Known::Unknown,
@@ -83,7 +94,10 @@ fn known<'a>(c: &'a Cond, columns: &[usize], next: &mut usize) -> Known<'a> {
         Cond::And(parts) | Cond::Or(parts) => {
             let and = matches!(c, Cond::And(_));
             // Every operand is visited (each comparison must meet its column).
-            let verdicts: Vec<Known<'a>> = parts.iter().map(|p| known(p, columns, next)).collect();
+            let verdicts: Vec<Known<'a>> = parts
+                .iter()
+                .map(|p| known(p, columns, next, bounds))
+                .collect();
             // `and`: one operand that never holds decides it; all must always hold for it
             // to. `or`: the other way round.
             let mut all = Vec::new();
@@ -107,7 +121,8 @@ fn known<'a>(c: &'a Cond, columns: &[usize], next: &mut usize) -> Known<'a> {
 
 /// Whether the comparison `c` holds on every deal (`Some(true)`), on none (`Some(false)`),
 /// or depends on the deal as far as its terms' ranges tell (`None`).
-fn outcome(c: &Cond) -> Option<bool> {
+fn outcome(c: &Cond, bounds: &Bounds<'_>) -> Option<bool> {
+    let range = |e| range_by(e, bounds);
     match c {
         Cond::Cmp(l, op, r) => {
             // The range of l − r, exact in i128 (each side's range is within i64).
@@ -158,15 +173,23 @@ fn fact(t: &Term) -> Option<&'static str> {
     })
 }
 
-/// Why the comparison `c` is decided: the ranges of its terms, in words.
-fn reason(c: &Cond) -> String {
+/// Why the comparison `c` is decided: the ranges of its terms, in words (a term the
+/// predealt cards narrow, `bounds` giving less than [`Term::bounds`], says so).
+fn reason(c: &Cond, bounds: &Bounds<'_>) -> String {
     let terms: Vec<&Term> = match c {
         Cond::Cmp(l, _, r) => l.terms().chain(r.terms()).collect(),
         Cond::Range(e, ..) => e.terms().collect(),
         _ => Vec::new(),
     };
-    let mut facts: Vec<&str> = Vec::new();
-    for f in terms.into_iter().filter_map(fact) {
+    let mut facts: Vec<String> = Vec::new();
+    let narrowed = terms.iter().filter_map(|t| {
+        let (lo, hi) = bounds(t);
+        (bounds(t) != t.bounds()).then(|| format!("with the predealt cards, {t} is {lo} to {hi}"))
+    });
+    let general = terms
+        .iter()
+        .filter_map(|t| (bounds(t) == t.bounds()).then(|| fact(t)).flatten());
+    for f in narrowed.chain(general.map(str::to_owned)) {
         if !facts.contains(&f) {
             facts.push(f);
         }
@@ -177,6 +200,9 @@ fn reason(c: &Cond) -> String {
         facts.join(", and ")
     }
 }
+
+/// How the analysis bounds a term: [`Term::bounds`], or [`Term::bounds_given`] a predeal.
+type Bounds<'a> = dyn Fn(&Term) -> (i64, i64) + 'a;
 
 /// A condition in the query's canonical text.
 struct Show<'a>(&'a Cond);
@@ -190,14 +216,14 @@ impl fmt::Display for Show<'_> {
 /// The error for a query its comparisons `fixed` make impossible (at least one), at the
 /// first one's column: `hcp(N) > 37 can never hold: a hand has 0 to 37 HCP; no deal can
 /// match the query`, more of them listed with their columns.
-fn error(fixed: &[Fixed<'_>]) -> QueryError {
+fn error(fixed: &[Fixed<'_>], bounds: &Bounds<'_>) -> QueryError {
     let item = |x: &Fixed<'_>| {
         let verdict = if x.holds {
             "always holds"
         } else {
             "can never hold"
         };
-        format!("{} {verdict}: {}", Show(x.cond), reason(x.cond))
+        format!("{} {verdict}: {}", Show(x.cond), reason(x.cond, bounds))
     };
     let mut message = fixed.first().map(item).unwrap_or_default();
     for x in fixed.iter().skip(1).take(LISTED - 1) {

@@ -166,7 +166,8 @@ use crate::dd::TrickTable;
 use crate::model::board::Vulnerability;
 use crate::model::card::{Seat, Suit};
 use crate::model::contract::Strain;
-use crate::model::deal::Deal;
+use crate::model::deal::{Deal, Hand};
+use crate::model::features;
 use crate::model::features::Side;
 
 mod bounds;
@@ -430,6 +431,49 @@ impl Expr {
 }
 
 impl Term {
+    /// [`Term::bounds`] over the deals that hold the predealt cards `fixed` (N, E, S, W):
+    /// HCP, suit lengths and controls narrowed to what the seats' own cards and the best of
+    /// the undealt ones allow; every other term keeps its bounds.
+    fn bounds_given(&self, fixed: &[Hand; 4]) -> (i64, i64) {
+        let seats = |who: Who| match who {
+            Who::Seat(s) => vec![s],
+            Who::Side(side) => side.seats().to_vec(),
+        };
+        // Cards the seats hold and may still get: theirs, and the best `room` undealt ones.
+        let held = |who: Who| {
+            let seats = seats(who);
+            let mine = seats.iter().fold(0u64, |m, s| m | fixed[s.index()].mask());
+            let room = 13 * seats.len() - mine.count_ones() as usize;
+            (Hand::from_mask(mine), room)
+        };
+        let free = Hand::from_mask(((1u64 << 52) - 1) & !fixed.iter().fold(0, |m, h| m | h.mask()));
+        // The most `room` undealt cards can add, each card worth `value`.
+        let best = |room: usize, value: &dyn Fn(Hand) -> u8| -> i64 {
+            let mut values: Vec<u8> = free
+                .cards()
+                .map(|c| value(Hand::from_mask(1 << c.index())))
+                .collect();
+            values.sort_unstable_by(|a, b| b.cmp(a));
+            values.iter().take(room).map(|&v| i64::from(v)).sum()
+        };
+        let narrowed = |who: Who, value: &dyn Fn(Hand) -> u8| {
+            let (mine, room) = held(who);
+            let lo = i64::from(value(mine));
+            (lo, lo + best(room, value))
+        };
+        let (lo, hi) = self.bounds();
+        let (a, b) = match *self {
+            Term::Hcp(who) => narrowed(who, &features::hcp),
+            Term::Controls(who) => narrowed(who, &features::controls),
+            Term::Len(who, suit) => {
+                let in_suit = |h: Hand| h.suit_len(suit) as u8;
+                narrowed(who, &in_suit)
+            }
+            _ => (lo, hi),
+        };
+        (a.max(lo), b.min(hi))
+    }
+
     /// The least and greatest value the term can take on any deal (a superset is fine:
     /// the parser uses it to refuse sums that could overflow `i64`).
     fn bounds(&self) -> (i64, i64) {
@@ -522,7 +566,27 @@ impl Query {
     /// assert!(Query::parse("hcp(N) > 20 and hcp(N) < 10").unwrap().never_matches().is_none());
     /// ```
     pub fn never_matches(&self) -> Option<QueryError> {
-        bounds::never(&self.cond, &self.columns)
+        bounds::never(&self.cond, &self.columns, None)
+    }
+
+    /// [`Query::never_matches`] over the deals that hold the predealt cards `fixed` (N, E,
+    /// S, W; 13 cards or fewer each, none twice): the seats' HCP, suit lengths and controls
+    /// are bounded by their own cards and the best undealt ones, so a query the predeal
+    /// rules out is refused before any deal is drawn. The error says so (`with the predealt
+    /// cards, hcp(S) is 0 to 3`).
+    ///
+    /// ```
+    /// use dealdex::{Hand, Predeal};
+    /// use dealdex::query::Query;
+    /// let p = Predeal::parse("N:AKQJ.AKQ.AKQ.AKQ").unwrap();
+    /// let q = Query::parse("hcp(S) >= 10").unwrap();
+    /// assert!(q.never_matches().is_none());
+    /// let e = q.never_matches_given(&p.fixed()).unwrap();
+    /// assert!(e.message.contains("with the predealt cards, hcp(S) is 0 to 3"), "{}", e.message);
+    /// assert!(Query::parse("hcp(S) >= 3").unwrap().never_matches_given(&p.fixed()).is_none());
+    /// ```
+    pub fn never_matches_given(&self, fixed: &[Hand; 4]) -> Option<QueryError> {
+        bounds::never(&self.cond, &self.columns, Some(fixed))
     }
 
     /// Whether `deal` satisfies the query, computed in Rust with [`crate::model::features`].

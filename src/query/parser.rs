@@ -925,10 +925,15 @@ fn num(t: Term) -> Val {
 
 /// The range of `e`'s value over all deals, from [`Term::bounds`] (exact in `i128`).
 pub(super) fn range(e: &Expr) -> (i128, i128) {
-    let (a, b) = e.first.bounds();
+    range_by(e, &Term::bounds)
+}
+
+/// [`range`] with each term's bounds from `bounds`.
+pub(super) fn range_by(e: &Expr, bounds: &dyn Fn(&Term) -> (i64, i64)) -> (i128, i128) {
+    let (a, b) = bounds(&e.first);
     let (mut lo, mut hi) = (i128::from(a), i128::from(b));
     for (op, t) in &e.rest {
-        let (a, b) = t.bounds();
+        let (a, b) = bounds(t);
         (lo, hi) = match op {
             AddOp::Add => (lo + i128::from(a), hi + i128::from(b)),
             AddOp::Sub => (lo - i128::from(b), hi - i128::from(a)),

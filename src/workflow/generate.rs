@@ -232,7 +232,8 @@ pub struct GenerateJob {
     /// Fixed cards: the rest is dealt uniformly among the consistent deals.
     pub predeal: Option<Predeal>,
     /// Keep only matching deals, drawing until enough match. A query whose terms' ranges
-    /// show that no deal can match ([`Query::never_matches`]) is refused before any deal is
+    /// show that no deal can match, with the predeal when there is one
+    /// ([`Query::never_matches_given`]), is refused before any deal is
     /// drawn ([`GenerateError::NeverMatches`]); a rare one is bounded by `max_draws`.
     pub filter: Option<Filter>,
     /// With a filter: the most deals drawn from the stream to find the matching ones
@@ -884,14 +885,19 @@ pub fn read_seed_file(path: &Path) -> Result<Seed, GenerateError> {
 /// Checks a job without touching anything: the set's range, a bulk run's count, start and
 /// batch, that it has something to do (`storing`: a store will be given), that every
 /// output's format can hold the run, and that the filter can match some deal as far as its
-/// terms' ranges tell ([`Query::never_matches`]). [`run`] checks the same; call this first
+/// terms' ranges tell, over the deals with the predealt cards when there is a predeal
+/// ([`Query::never_matches_given`]). [`run`] checks the same; call this first
 /// to refuse bad input before opening (and creating) a database.
 ///
 /// # Errors
 /// The bad-input variants of [`GenerateError`].
 pub fn check(job: &GenerateJob, storing: bool) -> Result<(), GenerateError> {
     check_paths(job)?;
-    if let Some(error) = job.filter.as_ref().and_then(|f| f.query.never_matches()) {
+    let never = |f: &Filter| match &job.predeal {
+        Some(p) => f.query.never_matches_given(&p.fixed()),
+        None => f.query.never_matches(),
+    };
+    if let Some(error) = job.filter.as_ref().and_then(never) {
         return Err(GenerateError::NeverMatches { error });
     }
     let (start, count, batch) = match job.boards {

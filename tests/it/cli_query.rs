@@ -501,6 +501,21 @@ fn generate_where_that_can_never_match_is_refused_at_once_with_the_column() {
                 "at column 22, longest(E) in 0..3 can never hold: a hand's longest suit has 4 to 13 cards",
             ],
         ),
+        // Issue 37: impossible only with the predealt cards (North holds 37 HCP); on main
+        // this ran until --max-draws' 10^9 draws.
+        (
+            vec![
+                "--count",
+                "3",
+                "--where",
+                "hcp(S) >= 10",
+                "--predeal",
+                "N:AKQJ.AKQ.AKQ.AKQ",
+            ],
+            vec![
+                "--where: column 1: hcp(S) >= 10 can never hold: with the predealt cards, hcp(S) is 0 to 3",
+            ],
+        ),
     ] {
         let dir = TempDir::new().unwrap();
         let out = dealdex(dir.path())
