@@ -398,38 +398,29 @@ fn shape_word(w: &str) -> Option<[Option<u32>; 4]> {
     Some(out)
 }
 
-fn matches_pattern(len: [u32; 4], pat: &[Option<u32>; 4], any: bool) -> bool {
-    let direct = |p: &[Option<u32>; 4]| p.iter().zip(len).all(|(q, l)| q.is_none_or(|q| q == l));
-    if !any {
-        return direct(pat);
-    }
-    // Every permutation of the pattern's positions.
-    const PERMS: [[usize; 4]; 24] = {
-        let mut out = [[0; 4]; 24];
-        let mut n = 0;
-        let mut a = 0;
-        while a < 4 {
-            let mut b = 0;
-            while b < 4 {
-                let mut c = 0;
-                while c < 4 {
-                    if a != b && a != c && b != c && a + b + c >= 3 && a + b + c <= 6 {
-                        let d = 6 - a - b - c;
-                        out[n] = [a, b, c, d];
-                        n += 1;
-                    }
-                    c += 1;
+/// Every order of a shape's four suits (`any`): the positions each order takes them from.
+const PERMS: [[usize; 4]; 24] = {
+    let mut out = [[0; 4]; 24];
+    let mut n = 0;
+    let mut a = 0;
+    while a < 4 {
+        let mut b = 0;
+        while b < 4 {
+            let mut c = 0;
+            while c < 4 {
+                if a != b && a != c && b != c && a + b + c >= 3 && a + b + c <= 6 {
+                    let d = 6 - a - b - c;
+                    out[n] = [a, b, c, d];
+                    n += 1;
                 }
-                b += 1;
+                c += 1;
             }
-            a += 1;
+            b += 1;
         }
-        out
-    };
-    PERMS
-        .iter()
-        .any(|p| direct(&[pat[p[0]], pat[p[1]], pat[p[2]], pat[p[3]]]))
-}
+        a += 1;
+    }
+    out
+};
 
 impl Parser {
     fn peek(&self) -> &Tok {
@@ -1635,11 +1626,29 @@ fn glued_shapes(w: &str) -> Option<Vec<String>> {
 
 /// Adds to `set` (or takes away) the lengths that match `pat` (`any`: in any order).
 fn apply_shape(set: &mut ShapeSet, pat: &[Option<u32>; 4], any: bool, add: bool) {
-    for s in 0..=13u32 {
-        for h in 0..=13 - s {
-            for d in 0..=13 - s - h {
-                let len = [s, h, d, 13 - s - h - d];
-                if matches_pattern(len, pat, any) {
+    // The pattern's distinct orders (one without `any`), each walked over the lengths it
+    // leaves free only: a script's hundreds of shapes cost microseconds, not a scan of
+    // every shape in every order each.
+    let mut orders: Vec<[Option<u32>; 4]> = match any {
+        true => PERMS.iter().map(|p| p.map(|i| pat[i])).collect(),
+        false => vec![*pat],
+    };
+    orders.sort_unstable();
+    orders.dedup();
+    let lengths = |q: Option<u32>| match q {
+        Some(v) => v..=v,
+        None => 0..=13,
+    };
+    for p in orders {
+        for s in lengths(p[0]) {
+            for h in lengths(p[1]) {
+                for d in lengths(p[2]) {
+                    let Some(c) = 13u32.checked_sub(s + h + d) else {
+                        continue;
+                    };
+                    if p[3].is_some_and(|v| v != c) {
+                        continue;
+                    }
                     let i = (s * 196 + h * 14 + d) as usize;
                     if add {
                         set.0[i / 64] |= 1 << (i % 64);

@@ -700,30 +700,36 @@ fn tally_columns<'a>(
     deals: &[Deal],
     summaries: &mut [Summary],
 ) {
-    let parts: Vec<Vec<Summary>> = deals
-        .par_chunks(PIECE)
-        .map(|piece| {
-            let mut part: Vec<Summary> = summaries.iter().map(Summary::emptied).collect();
-            let (mut v, mut w) = ([0i64; PIECE], [0i64; PIECE]);
-            let (v, w) = (&mut v[..piece.len()], &mut w[..piece.len()]);
-            for (summary, [c, c2]) in part.iter_mut().zip(columns) {
-                program.run_column(c.as_ref().expect("a column kernel"), piece, v);
-                if let Some(c2) = c2 {
-                    program.run_column(c2, piece, w);
-                }
-                for (&x, &y) in v.iter().zip(w.iter()) {
-                    summary.tally(x, y);
-                }
+    let tally = |piece: &[Deal]| {
+        let mut part: Vec<Summary> = summaries.iter().map(Summary::emptied).collect();
+        let (mut v, mut w) = ([0i64; PIECE], [0i64; PIECE]);
+        let (v, w) = (&mut v[..piece.len()], &mut w[..piece.len()]);
+        for (summary, [c, c2]) in part.iter_mut().zip(columns) {
+            program.run_column(c.as_ref().expect("a column kernel"), piece, v);
+            if let Some(c2) = c2 {
+                program.run_column(c2, piece, w);
             }
-            part
-        })
-        .collect();
+            for (&x, &y) in v.iter().zip(w.iter()) {
+                summary.tally(x, y);
+            }
+        }
+        part
+    };
+    let parts: Vec<Vec<Summary>> = match deals.len() <= SMALL {
+        true => deals.chunks(PIECE).map(tally).collect(),
+        false => deals.par_chunks(PIECE).map(tally).collect(),
+    };
     for part in &parts {
         for (s, p) in summaries.iter_mut().zip(part) {
             s.merge(p);
         }
     }
 }
+
+/// Deals a block or a tally takes on the calling thread instead of all cores: a run that
+/// ends within its first block never starts the thread pool (its start-up is most of a
+/// short run's time).
+const SMALL: usize = 2 * PIECE;
 
 /// Tests `deals` (at most [`PIECE`]) with the compiled condition: its column kernel when it
 /// has one (a piece at a time), else `k` deal by deal; a verdict for each.
@@ -1005,19 +1011,29 @@ pub fn run_into(
                 // in the stream: the same deals whatever the number of threads.
                 // Without swapping, a compiled condition tests each piece as it is drawn.
                 let test_now = job.swapping == Swapping::None;
-                buf[..shuffles]
-                    .par_chunks_mut(PIECE)
-                    .zip(verdicts[..shuffles].par_chunks_mut(PIECE))
-                    .enumerate()
-                    .for_each(|(i, (piece, verdicts))| {
-                        match &length_dealer {
-                            Some(l) => l.fill(next_piece + i as u64, piece),
-                            None => shuffler.fill(next_piece + i as u64, piece),
-                        }
-                        if let (Some(k), true) = (&kernel, test_now) {
-                            test(&program, k, column.as_ref(), piece, verdicts);
-                        }
-                    });
+                let draw = |(i, (piece, verdicts)): (usize, (&mut [Deal], &mut [Verdict]))| {
+                    match &length_dealer {
+                        Some(l) => l.fill(next_piece + i as u64, piece),
+                        None => shuffler.fill(next_piece + i as u64, piece),
+                    }
+                    if let (Some(k), true) = (&kernel, test_now) {
+                        test(&program, k, column.as_ref(), piece, verdicts);
+                    }
+                };
+                let (deals, verdicts) = (&mut buf[..shuffles], &mut verdicts[..shuffles]);
+                if shuffles <= SMALL {
+                    deals
+                        .chunks_mut(PIECE)
+                        .zip(verdicts.chunks_mut(PIECE))
+                        .enumerate()
+                        .for_each(draw);
+                } else {
+                    deals
+                        .par_chunks_mut(PIECE)
+                        .zip(verdicts.par_chunks_mut(PIECE))
+                        .enumerate()
+                        .for_each(draw);
+                }
                 next_piece += shuffles.div_ceil(PIECE) as u64;
                 // Swapping: the shuffled deals, each followed by its permutations.
                 stream_n = job.swapping.expand(&mut buf[..wanted], shuffles);
@@ -1055,10 +1071,20 @@ pub fn run_into(
         if let Some(k) = &kernel
             && !(given.is_empty() && job.swapping == Swapping::None)
         {
-            buf[..n]
-                .par_chunks(PIECE)
-                .zip(verdicts[..n].par_chunks_mut(PIECE))
-                .for_each(|(deals, verdicts)| test(&program, k, column.as_ref(), deals, verdicts));
+            let check = |(deals, verdicts): (&[Deal], &mut [Verdict])| {
+                test(&program, k, column.as_ref(), deals, verdicts)
+            };
+            if n <= SMALL {
+                buf[..n]
+                    .chunks(PIECE)
+                    .zip(verdicts[..n].chunks_mut(PIECE))
+                    .for_each(check);
+            } else {
+                buf[..n]
+                    .par_chunks(PIECE)
+                    .zip(verdicts[..n].par_chunks_mut(PIECE))
+                    .for_each(check);
+            }
         }
         // Deals the compiled condition refused are only counted.
         let count_only = kernel.is_some() && given.is_empty();

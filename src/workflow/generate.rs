@@ -643,8 +643,9 @@ pub enum GenerateError {
         first_missing: u64,
         /// The last board (deal) asked for.
         last: u64,
-        /// A predeal was given: its cards may be what leaves no deal matching, which the
-        /// check of impossible queries ([`Query::never_matches`]) does not see.
+        /// A predeal was given: its cards may be what leaves no deal matching, in a way the
+        /// check of impossible queries ([`Query::never_matches_given`]) does not see (it
+        /// bounds each term alone: `hcp(S) + hcp(E) >= 4` with North's 37 HCP predealt).
         predeal: bool,
         /// How the caller names the filter, the bound and the predeal.
         names: DrawNames,
@@ -804,7 +805,7 @@ fn draw_limit_text(
     if predeal {
         text.push_str(&format!(
             "; with {predeal_name}, check that the query can hold at all with the predealt \
-             cards: the check that refuses an impossible query at once does not see them"
+             cards: the check that refuses an impossible query at once bounds each term alone"
         ));
     }
     text
@@ -1860,10 +1861,12 @@ fn find_matching(
 mod tests {
     use super::*;
 
-    /// Issue 37, item 4: a `--where` that the predealt cards make impossible (North's 37 HCP
-    /// leave South at most 3) is not refused at once, since the check of impossible queries
-    /// does not see the predeal: the draw bound stops it, and its error says to look at the
-    /// predeal. The default bound is the one without a predeal.
+    /// Issue 37, item 4: a `--where` that the predealt cards make impossible in a way the
+    /// check of impossible queries does not see (North's 37 HCP leave East and South 3
+    /// between them; each alone may hold 3, so the sum's range reaches 6) is stopped by the
+    /// draw bound, and its error says to look at the predeal; one the check does see
+    /// (`hcp(S) >= 10`) is refused before any draw. The default bound is the one without a
+    /// predeal.
     #[test]
     fn where_impossible_with_the_predeal_stops_at_the_bound_naming_the_predeal() {
         let seed = Seed([7; 32]);
@@ -1879,6 +1882,9 @@ mod tests {
         assert_eq!(job.max_draws, Some(DEFAULT_MAX_DRAWS));
         job.predeal = Some(Predeal::parse("N:AKQJ.AKQ.AKQ.AKQ").expect("a predeal"));
         job.filter = Some(Filter::parse("hcp(S) >= 10").expect("a query"));
+        let e = run(&job, None, &mut Vec::new(), &mut |_| {}).expect_err("refused");
+        assert!(matches!(e, GenerateError::NeverMatches { .. }), "{e}");
+        job.filter = Some(Filter::parse("hcp(S) + hcp(E) >= 4").expect("a query"));
         job.max_draws = Some(50_000);
         let mut out = Vec::new();
         let e = run(&job, None, &mut out, &mut |_| {}).expect_err("no deal matches");
@@ -1901,7 +1907,7 @@ mod tests {
              matching deals 1-3 not made; nothing was stored or written (raise --max-draws, 0 \
              for no bound, or loosen the query); with --predeal, check that the query can hold \
              at all with the predealt cards: the check that refuses an impossible query at \
-             once does not see them"
+             once bounds each term alone"
         );
         assert_eq!(e.class(), crate::ErrorClass::BadInput);
     }
