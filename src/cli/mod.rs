@@ -235,7 +235,6 @@ fn render<R: Serialize + Display + ?Sized>(
     Ok(out.flush()?)
 }
 
-/// Parses `--scheme`.
 /// The help of every `--from` (input format): the registry's formats.
 fn input_format_help() -> String {
     format!(
@@ -265,6 +264,7 @@ fn formats_after_help(rest: &str) -> String {
     )
 }
 
+/// Parses `--scheme`.
 fn parse_scheme(s: &str) -> Result<dealdex::Scheme, String> {
     s.parse().map_err(|e: dealdex::NumberError| e.to_string())
 }

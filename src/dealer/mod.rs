@@ -83,14 +83,19 @@
 //! - An `average` without deals prints `-nan`, as dealer's C `%g` of 0/0.
 //! - Errors: a seat given more than 13 cards, a card predealt twice, a suit length predealt
 //!   twice, an unknown or redefined identifier, a shape whose lengths do not make 13 cards
-//!   (`3333`; with `x`, more than 13: `555x`), syntax, as dealer; and also impossible or
-//!   conflicting predealt lengths (more predealt cards than the length, more than 13 cards
-//!   for a seat or a suit), expressions nested deeper than the parser's limits, reversed
-//!   frequency bounds and frequency tables too big for memory (an axis of more than
-//!   [`MAX_FREQUENCY_VALUES`] values, a two-way table of more than [`MAX_FREQUENCY_CELLS`]
-//!   cells, more than [`MAX_FREQUENCY_TOTAL_CELLS`] in all), all before any deal, each with
-//!   its line and column ([`ScriptError`]; dealer names the line of the token after the
-//!   error).
+//!   (`3333`; with `x`, more than 13: `555x`), syntax, as dealer; and also predealt lengths
+//!   the parser can tell are impossible (a length above 13, more predealt cards than the
+//!   length, more than 13 cards for a seat or a suit), expressions nested deeper than the
+//!   parser's limits, reversed frequency bounds and frequency tables too big for memory (an
+//!   axis of more than [`MAX_FREQUENCY_VALUES`] values, a two-way table of more than
+//!   [`MAX_FREQUENCY_CELLS`] cells, more than [`MAX_FREQUENCY_TOTAL_CELLS`] in all), all
+//!   before any deal, each with its line and column ([`ScriptError`]; dealer names the line
+//!   of the token after the error). Predealt lengths that pass those checks but that no deal
+//!   can have (a seat's or a suit's four lengths adding up to fewer than 13, seats needing
+//!   more cards of their other suits than are left) are refused when the run starts, before
+//!   any deal, by the dealer of predealt lengths
+//!   ([`LengthDealer::new`](crate::lengths::LengthDealer::new): [`DealerError::Predeal`]
+//!   naming the seat or suit, without a line).
 //!
 //! # The grammar, as Debian's dealer 20211121 has it
 //! - Newlines are white space: a statement, a definition or a condition may run over lines,
@@ -193,9 +198,10 @@ pub struct Script {
     /// Predealt cards of each seat (N, E, S, W order), as 52-bit masks.
     pub predeal: [u64; 4],
     /// Predealt suit lengths (`predeal spades(north)==1`): the seat gets exactly that many
-    /// cards of the suit. dealdex draws deals until one fits (uniform over the deals that
-    /// do; the misfits are not counted as generated). Debian's dealer 20211121 parses this
-    /// form but does not enforce it.
+    /// cards of the suit. dealdex deals them directly, uniform over the deals that have them
+    /// and the predealt cards, without rejection
+    /// ([`LengthDealer`](crate::lengths::LengthDealer)); a given deal without them is
+    /// skipped. Debian's dealer 20211121 parses this form but does not enforce it.
     pub predeal_lengths: Vec<(Seat, Suit, u8)>,
     /// The `pointcount` table, ace first.
     pub pointcount: [i64; 13],

@@ -15,16 +15,24 @@
 //!   in `0..m - t`, where `m` is the number of cards not predealt, and takes the pick-th
 //!   undealt card in suited order.
 //! - The picks come from 64-bit words by multiplication (a word `r` gives `⌊r·n / 2⁶⁴⌋` and
-//!   keeps `r·n mod 2⁶⁴` for the next pick), several picks a word, whose ranges multiply to
-//!   at most 2⁵⁴; a word whose remainder falls below `2⁶⁴ mod product` is redrawn (fewer
-//!   than one in 1,024), which makes every pick exactly uniform (Lemire's batched ranged
-//!   integers).
-//! - [`LANES`] deals are drawn side by side (lane `l` takes every `LANES`-th word of the
-//!   piece's generator, in order), which lets the processor overlap them.
+//!   keeps `r·n mod 2⁶⁴` for the next pick): a deal's picks are cut, in order, into at most
+//!   four batches whose ranges multiply to at most 2⁵⁴, one word a batch; a word whose
+//!   remainder falls below `2⁶⁴ mod product` is redrawn (fewer than one in 1,024), which
+//!   makes every pick exactly uniform (Lemire's batched ranged integers).
+//! - [`LANES`] deals are drawn side by side, and the stream takes their words batch by batch:
+//!   for each batch in turn, the next `LANES` words of the piece's generator, word `l` for
+//!   lane `l`; then each lane whose word is refused, in lane order, redraws from the next
+//!   words, one at a time, until one is accepted.
+//! - The picks are computed for all of a deal's batches side by side: the `LANES` words of
+//!   every batch drawn first, then the batches' first multiplications together, then their
+//!   second ones, and so on, which lets the processor overlap them. When one of those words
+//!   is refused, the generator goes back to before them and the lanes' picks are drawn again
+//!   batch by batch, as the stream has them: the same deals either way (only the order of
+//!   the work differs while no word is refused).
 //!
 //! The deals are uniform over the deals with the predealt cards, and value-stable: the same
 //! seed gives the same deals on every machine (the AVX2/BMI2 path and the portable path
-//! compute the same picks).
+//! compute the same picks, and so do the side-by-side and batch-by-batch ones).
 
 use rand_chacha::ChaCha20Rng;
 use rand_chacha::rand_core::{Rng, SeedableRng};

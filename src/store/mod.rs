@@ -761,8 +761,11 @@ impl Store {
     }
 
     /// Opens the database file at `path` as [`Store::open`] does, but only when it exists:
-    /// for the commands that work on what is stored (`export`, `solve --set`, `records
-    /// --set`), where a new empty file would only hide a wrong path.
+    /// for the commands that work on what is stored and may write to it (`solve --set`,
+    /// `--all` and `--verify`, `records --set --solve`, `dealer --set` and `--all`, and
+    /// `dealer --deals` looking up stored tables), where a new empty file would only hide a
+    /// wrong path. The commands that only read (`export`, `records --set`, `query`, `sql`, …)
+    /// open a [`ReadOnlyStore`](crate::ReadOnlyStore).
     ///
     /// ```
     /// use dealdex::{Store, StoreError};

@@ -137,11 +137,13 @@ pub fn skipped_names(skipped: &[SkippedBoard]) -> String {
     names.join(", ")
 }
 
-/// Reads a deal file whole through `format` ([`DealFormat::read_numbered`]), boards without
-/// a complete deal skipped, and numbers the records without a number from `first_board` on
-/// (1 when `None`; [`formats::number_records`]: a skipped board keeps its place). The
-/// formats that depend on the first board (Borel's rotation, DUP's trailer, CDS's board
-/// byte) read it as [`formats::ReadOptions::first_board`] says.
+/// Reads a deal file through `format` piece by piece ([`read_deal_input`]; the formats
+/// [`stream::read_stream`] cannot cut are read whole) and keeps all its boards, numbered as
+/// [`DealFormat::read_numbered`] numbers a whole file: boards without a complete deal
+/// skipped, and the records without a number numbered from `first_board` on (1 when `None`;
+/// [`formats::number_records`]: a skipped board keeps its place). The formats that depend
+/// on the first board (Borel's rotation, DUP's trailer, CDS's board byte) read it as
+/// [`formats::ReadOptions::first_board`] says.
 ///
 /// # Errors
 /// [`ReadFileError`]: the file cannot be read, the format refuses it, or it holds no board

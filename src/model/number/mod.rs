@@ -1,4 +1,4 @@
-//! Hand-record numbers: the bijections between deals and 1..=D (FORMATS.md §1).
+//! Hand-record numbers (FORMATS.md §1): bijections between deals and 1..=D (Big Deal: 0..=D−1).
 //!
 //! D = 52!/(13!)⁴ = 53,644,737,765,488,792,839,237,440,000 (< 2⁹⁶). Three published schemes,
 //! each numbered as its author publishes it: Pavlicek (the default, §1a) and Andrews (§1b)
