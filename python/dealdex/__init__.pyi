@@ -1,7 +1,7 @@
 """Type stubs of dealdex (the Rust extension dealdex._dealdex and its Python helpers)."""
 
 from os import PathLike
-from typing import Any, Callable, Iterable, Iterator, Optional, Union, overload
+from typing import Any, Callable, Iterable, Iterator, Optional, Union, final, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -22,23 +22,28 @@ STRAINS: tuple[str, str, str, str, str]
 SEATS: tuple[str, str, str, str]
 SUITS: tuple[str, str, str, str]
 
-SeatLike = Union[str, int]
+# The argument types below are the stubs' own names (private: the module has no such names at
+# runtime, so `from dealdex import ...` of them would fail).
+_SeatLike = Union[str, int]
 """A seat: "N", "E", "S", "W", their names in any case, or 0..3."""
 
-DealsLike = Union["Deals", "Deal", Iterable["Deal"]]
-StrPath = Union[str, PathLike[str]]
+_DealsLike = Union["Deals", "Deal", Iterable["Deal"]]
+_StrPath = Union[str, PathLike[str]]
 
+# Deal, Deals and Database are Rust classes (PyO3): they take their arguments in __new__ and
+# cannot be subclassed.
+@final
 class Deal:
     """One deal. ``Deal(text)``: PBN deal string, 26-digit hex index, or hand-record number
     (int or decimal string, in ``scheme``); ``Deal(hands=[n, e, s, w])``. Equal and hashed by index."""
 
-    def __init__(
-        self,
+    def __new__(
+        cls,
         text: Union[str, int, None] = None,
         *,
         scheme: Optional[str] = None,
         hands: Optional[list[str]] = None,
-    ) -> None: ...
+    ) -> "Deal": ...
     @property
     def hands(self) -> tuple[str, str, str, str]:
         """PBN hands N, E, S, W: "AKQ.T9.8765.432" (spades.hearts.diamonds.clubs)."""
@@ -48,9 +53,9 @@ class Deal:
     @property
     def key(self) -> bytes:
         """The index's 13 bytes."""
-    def hcp(self, seat: SeatLike) -> int:
+    def hcp(self, seat: _SeatLike) -> int:
         """High-card points of ``seat`` (A 4, K 3, Q 2, J 1), 0..37."""
-    def shape(self, seat: SeatLike) -> tuple[int, int, int, int]:
+    def shape(self, seat: _SeatLike) -> tuple[int, int, int, int]:
         """Suit lengths (spades, hearts, diamonds, clubs) of ``seat``."""
     def pbn(self, first: str = "N") -> str:
         """The PBN deal string starting with ``first``."""
@@ -67,21 +72,22 @@ class Deal:
         """From a redeal Deal."""
     def to_redeal(self) -> Any:
         """As a redeal Deal (needs redeal importable)."""
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
 
+@final
 class Deals:
     """A batch of deals (13 bytes a deal), with board numbers for a set or a file."""
 
-    def __init__(self, deals: Optional[Iterable[Deal]] = None) -> None: ...
+    def __new__(cls, deals: Optional[Iterable[Deal]] = None) -> "Deals": ...
     @staticmethod
     def from_keys(keys: Union[npt.ArrayLike, bytes]) -> "Deals":
         """A batch from uint8[n, 13] indices."""
     def __len__(self) -> int: ...
     @overload
-    def __getitem__(self, i: int) -> Deal: ...
+    def __getitem__(self, key: int, /) -> Deal: ...
     @overload
-    def __getitem__(self, i: slice) -> "Deals": ...
+    def __getitem__(self, key: slice, /) -> "Deals": ...
     def __iter__(self) -> Iterator[Deal]: ...
     @property
     def keys(self) -> npt.NDArray[np.uint8]:
@@ -134,7 +140,7 @@ def generate_boards(
     """A tournament set: boards ``range(first, last + 1)`` with dealers and vulnerabilities."""
 
 def solve(
-    deals: DealsLike,
+    deals: _DealsLike,
     *,
     threads: Optional[int] = None,
     progress: Union[bool, Callable[[int, int], Any], None] = None,
@@ -142,31 +148,33 @@ def solve(
     """int8[n, 4, 5]: DD tricks [deal, declarer N E S W, strain NT S H D C], on `threads` solver threads."""
 
 def par(
-    deals: DealsLike,
+    deals: _DealsLike,
     *,
-    dealer: Optional[SeatLike] = None,
+    dealer: Optional[_SeatLike] = None,
     vul: Optional[str] = None,
     tricks: Optional[npt.ArrayLike] = None,
     threads: Optional[int] = None,
 ) -> list[dict[str, Any]]:
     """Par a deal: {"score": NS score, "contracts": ["4SN", ...]}."""
 
-def read(path: StrPath, format: Optional[str] = None, *, first_board: Optional[int] = None) -> Deals:
+def read(path: _StrPath, format: Optional[str] = None, *, first_board: Optional[int] = None) -> Deals:
     """The deals of a file in any format dealdex reads (auctions, play and DD tables kept for write)."""
 
-def write(deals: DealsLike, path: StrPath, format: Optional[str] = None, *, event: Optional[str] = None) -> None:
+def write(deals: _DealsLike, path: _StrPath, format: Optional[str] = None, *, event: Optional[str] = None) -> None:
     """Writes deals to a file in any format dealdex writes."""
 
 def formats() -> dict[str, list[str]]:
     """Format names -> file extensions."""
 
-def to_pandas(deals: Deals) -> Any: ...
-def to_arrow(deals: Deals) -> Any: ...
+# Deals.to_pandas and Deals.to_arrow as functions (the same Python functions, hence `self`).
+def to_pandas(self: Deals) -> Any: ...
+def to_arrow(self: Deals) -> Any: ...
 
+@final
 class Database:
     """A dealdex database (SQLite); reads are read-only, as the CLI's."""
 
-    def __init__(self, path: StrPath) -> None: ...
+    def __new__(cls, path: _StrPath) -> "Database": ...
     @property
     def path(self) -> str: ...
     def query(self, expr: str, *, set: Optional[str] = None, limit: Optional[int] = None) -> Deals:
@@ -177,13 +185,13 @@ class Database:
     def sets(self) -> list[dict[str, Any]]: ...
     def import_files(
         self,
-        paths: list[StrPath],
+        paths: list[_StrPath],
         *,
         format: Optional[str] = None,
         set: Optional[str] = None,
         first_board: Optional[int] = None,
     ) -> dict[str, Any]: ...
-    def export(self, set: str, path: StrPath, *, format: Optional[str] = None) -> dict[str, Any]: ...
+    def export(self, set: str, path: _StrPath, *, format: Optional[str] = None) -> dict[str, Any]: ...
     def solve(
         self, *, set: Optional[str] = None, threads: Optional[int] = None
     ) -> tuple[npt.NDArray[np.int8], dict[str, Any]]:
