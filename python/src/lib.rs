@@ -774,8 +774,9 @@ impl DealsIter {
 /// `predeal`: fixed cards (`"N:AKQ.. E:..."`, as `--predeal`); `threads`: cores to use (all by
 /// default); `max_draws`: with `where` (with or without `predeal`), the most deals drawn
 /// before `InputError` saying how many matched (10⁹ by default, the CLI's `--max-draws`: some
-/// minutes, about three times longer with a predeal, whose cards the check of impossible
-/// queries does not see; 0 for no bound). The GIL is released while deals are drawn; Ctrl-C
+/// minutes, about three times longer with a predeal; 0 for no bound). A query that no deal
+/// can match, as far as its terms' ranges tell (with the predealt cards when there are some),
+/// raises `InputError` before any draw. The GIL is released while deals are drawn; Ctrl-C
 /// stops the work.
 #[pyfunction]
 #[pyo3(signature = (count, *, seed=None, r#where=None, predeal=None, threads=None, max_draws=None))]
@@ -790,10 +791,16 @@ fn generate(
 ) -> PyResult<PyDeals> {
     let seed = seed_arg(seed)?;
     let query = r#where.map(Query::parse).transpose().map_err(err)?;
-    if let Some(never) = query.as_ref().and_then(Query::never_matches) {
+    let predeal = predeal.map(Predeal::parse).transpose().map_err(err)?;
+    // As the CLI's check: a query no deal can match, with the predealt cards when there are
+    // some, is refused before any draw.
+    let never = query.as_ref().and_then(|q| match &predeal {
+        Some(p) => q.never_matches_given(&p.fixed()),
+        None => q.never_matches(),
+    });
+    if let Some(never) = never {
         return Err(err(never));
     }
-    let predeal = predeal.map(Predeal::parse).transpose().map_err(err)?;
     let pool = pool(threads)?;
     // As `--max-draws`: 0 is no bound.
     let max_draws = match max_draws.unwrap_or(dealdex::workflow::generate::DEFAULT_MAX_DRAWS) {
