@@ -7,7 +7,8 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use super::{EventJobError, MAX_RUN_BOARDS, blamed, default_keys, read_event, read_keys};
-use crate::event::{self, Event, FileMatch, NameMatch, Protocol, SessionId};
+use crate::Deal;
+use crate::event::{self, Event, FileMatch, Keys, NameMatch, Protocol, SessionId};
 use crate::formats::{self, Board};
 
 /// What to verify.
@@ -325,6 +326,9 @@ fn compare_published(ev: &Event, orig: &Event) -> Vec<String> {
 /// A hand record read, with the sessions its name says it holds.
 type Input<'p> = (&'p Path, Option<FileMatch>, Option<Vec<Board>>);
 
+/// A session of a phase, main or reserve set: `(phase, session, reserve)`.
+type SessionKey = (u32, u32, bool);
+
 /// Verifies an event as a third party (SQUAREDEAL.md §4; docs/event-protocol.md §6): KH
 /// against the key file (SquareDeal) or the manifest and each key against its SH line
 /// (dealdex protocol), that every session has a key (unless partial), the published copy's
@@ -343,7 +347,6 @@ type Input<'p> = (&'p Path, Option<FileMatch>, Option<Vec<Board>>);
 /// read before anything is compared.
 pub fn verify(job: &VerifyJob) -> Result<VerifyReport, EventJobError> {
     let (_, ev) = read_event(&job.file)?;
-    let sqd = job.file.display().to_string();
     let keys_path = job.keys.clone().unwrap_or_else(|| default_keys(&job.file));
     let keys = read_keys(&keys_path)?;
     let published = match &job.published {
@@ -352,242 +355,23 @@ pub fn verify(job: &VerifyJob) -> Result<VerifyReport, EventJobError> {
     };
     let paths = collect_files(&job.files)?;
     let mut problems: Vec<String> = Vec::new();
-    // Read every matched file first: an unreadable hand record is bad input.
-    let mut inputs: Vec<Input> = Vec::new();
-    for (p, named) in &paths {
-        let stem = p
-            .file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        let m = ev.match_file(&stem);
-        if *named && m.is_none() {
-            problems.push(format!(
-                "{}: not a file of any session of the event (its name matches no session)",
-                p.display()
-            ));
-        }
-        let boards = match m {
-            Some(_) => {
-                let f = formats::by_path(p)
-                    .ok_or_else(|| EventJobError::UnknownFormat { path: p.clone() })?;
-                Some(
-                    crate::workflow::input::read_deal_file(p, f, None)
-                        .map_err(EventJobError::DealFile)?,
-                )
-            }
-            None => None,
-        };
-        inputs.push((p, m, boards));
-    }
+    let inputs = read_inputs(&ev, &paths, &mut problems)?;
     if job.partial && ev.protocol != Protocol::Dealdex {
         return Err(EventJobError::PartialNeedsDealdex {
             path: job.file.clone(),
         });
     }
 
-    let key_hash = match ev.key_hash {
-        None => {
-            problems.push(format!("{sqd} has no KH line: nothing commits to the keys"));
-            KeyHashCheck::Missing
-        }
-        Some(kh) if ev.protocol == Protocol::Dealdex => match ev.check_commitments(&keys) {
-            Ok(()) => KeyHashCheck::Committed {
-                key_hash: hex::encode(kh),
-            },
-            Err(e) => {
-                let problem = format!("{}: {e}", blamed(&e, &job.file, &keys_path).display());
-                problems.push(problem.clone());
-                KeyHashCheck::Failed { problem }
-            }
-        },
-        Some(kh) if kh == keys.hash() => KeyHashCheck::KeyFile {
-            key_hash: hex::encode(kh),
-            crlf_form: !keys.is_canonical(),
-        },
-        Some(kh) => {
-            let lf = if keys.is_canonical() {
-                ""
-            } else {
-                " (over its CRLF form: the file's line ends differ, as SquareDeal allows)"
-            };
-            let problem = format!(
-                "KH: SHA-256 of {} is {}{lf}, but KH is {}: these are not the published keys",
-                keys_path.display(),
-                hex::encode(keys.hash()),
-                hex::encode(kh)
-            );
-            problems.push(problem.clone());
-            KeyHashCheck::Failed { problem }
-        }
-    };
-    let missing = ev.missing_keys(&keys);
-    let extra = ev.extra_keys(&keys);
-    if !job.partial && !missing.is_empty() {
-        let list: Vec<String> = missing.iter().take(10).map(|s| s.to_string()).collect();
-        problems.push(format!(
-            "keys: {} sessions have no key: {}{}",
-            missing.len(),
-            list.join(" "),
-            if missing.len() > 10 { " …" } else { "" }
-        ));
-    }
-    let keys_check = KeysCheck {
-        partial: job.partial,
-        given: keys.len(),
-        revealed: keys.len() - extra.len(),
-        sessions: ev.key_sessions().len(),
-        missing: missing.iter().map(|s| s.to_string()).collect(),
-        extra: extra.iter().map(|s| s.to_string()).collect(),
-    };
+    let key_hash = check_key_hash(&ev, &keys, &job.file, &keys_path, &mut problems);
+    let keys_check = check_keys(&ev, &keys, job.partial, &mut problems);
     let published = match (&published, &job.published) {
-        (Some(orig), Some(path)) => {
-            let differences = compare_published(&ev, orig);
-            problems.extend(differences.iter().cloned());
-            Some(PublishedCheck {
-                path: path.clone(),
-                differences,
-            })
-        }
+        (Some(orig), Some(path)) => Some(check_published(&ev, orig, path, &mut problems)),
         _ => None,
     };
-    if let (Some(_), Err(e)) = (&ev.delayed_value, ev.checked_value()) {
-        problems.push(format!("{sqd}: {e}"));
-    }
-    if ev.delayed_value.is_none() {
-        problems.push(format!("{sqd} has no DV line: the deals cannot be made"));
-    }
+    check_value(&ev, &job.file, &mut problems);
 
-    // Board counts of `?` sessions, from their own files.
-    let mut counts: HashMap<(u32, u32, bool), u64> = HashMap::new();
-    for (_, m, boards) in &inputs {
-        if let (Some(m), Some(b)) = (m, boards)
-            && let NameMatch::Session(s) = m.name
-        {
-            counts
-                .entry((m.phase, s, m.reserve))
-                .or_insert(b.len() as u64);
-        }
-    }
-    let mut files = Vec::new();
-    let mut covered = HashSet::new();
-    let mut checked_boards = 0usize;
-    for (path, m, boards) in &inputs {
-        let (Some(m), Some(boards)) = (m, boards) else {
-            files.push(FileCheck {
-                path: path.to_path_buf(),
-                session: None,
-                boards: None,
-                matches: None,
-                outcome: FileOutcome::NotASession,
-            });
-            continue;
-        };
-        let phase = &ev.phases[m.phase as usize - 1];
-        let name = match m.name {
-            NameMatch::Session(s) => ev
-                .session_name(
-                    SessionId {
-                        phase: m.phase,
-                        session: s,
-                    },
-                    m.reserve,
-                )
-                .unwrap_or_default(),
-            NameMatch::Joined(x, y) => phase.joined_name(x, y),
-        };
-        let sessions: Vec<u32> = m.sessions().collect();
-        let mut check = FileCheck {
-            path: path.to_path_buf(),
-            session: Some(FileSession {
-                phase: m.phase,
-                first: sessions[0],
-                last: *sessions.last().expect("one session at least"),
-                reserve: m.reserve,
-                name,
-            }),
-            boards: None,
-            matches: None,
-            outcome: FileOutcome::Verified,
-        };
-        let not_checked = |reason: String| FileOutcome::NotChecked { reason };
-        if ev.delayed_value.is_none() {
-            check.outcome = not_checked("not checked: no DV".into());
-            files.push(check);
-            continue;
-        }
-        let mut expected = Vec::new();
-        let mut failed = None;
-        let mut total = 0u64;
-        for &s in &sessions {
-            let n = match phase.boards.range(s) {
-                Some((x, y)) => y - x + 1,
-                None => match counts.get(&(m.phase, s, m.reserve)) {
-                    Some(&n) => n,
-                    None if boards.len() % sessions.len() == 0 => {
-                        (boards.len() / sessions.len()) as u64
-                    }
-                    None => {
-                        failed = Some(format!(
-                            "boards of session {},{s} unknown (? phase, no file of its own)",
-                            m.phase
-                        ));
-                        break;
-                    }
-                },
-            };
-            total += n;
-            if total > MAX_RUN_BOARDS {
-                failed = Some(format!(
-                    "the event has more than {MAX_RUN_BOARDS} boards for these sessions, more than one file is compared with"
-                ));
-                break;
-            }
-            match ev.session_deals(
-                &keys,
-                SessionId {
-                    phase: m.phase,
-                    session: s,
-                },
-                m.reserve,
-                n,
-            ) {
-                Ok(d) => expected.extend(d),
-                Err(e) => {
-                    failed = Some(e.to_string());
-                    break;
-                }
-            }
-        }
-        if let Some(f) = failed {
-            check.outcome = not_checked(f);
-            files.push(check);
-            continue;
-        }
-        let c = event::compare(&expected, boards);
-        checked_boards += c.found;
-        check.boards = Some(c.found);
-        check.matches = Some(c.matches);
-        match c.first_mismatch {
-            Some(x) => {
-                check.outcome = FileOutcome::Differs {
-                    expected_boards: c.expected,
-                    mismatch: BoardMismatch {
-                        position: x.position + 1,
-                        board: x.board,
-                        found: x.found.map(|d| d.to_string()),
-                        expected: x.expected.map(|d| d.to_string()),
-                    },
-                }
-            }
-            None => {
-                for s in sessions {
-                    covered.insert((m.phase, s, m.reserve));
-                }
-            }
-        }
-        files.push(check);
-    }
-
+    let checked = check_files(&ev, &keys, &inputs);
+    let files = checked.files;
     let bad_files = files.iter().filter(|f| !f.ok()).count();
     let session_files = files.iter().filter(|f| f.session.is_some()).count();
     let joined_files = files
@@ -595,17 +379,8 @@ pub fn verify(job: &VerifyJob) -> Result<VerifyReport, EventJobError> {
         .filter(|f| f.session.as_ref().is_some_and(|s| s.first != s.last))
         .count();
     let no_board_matches =
-        checked_boards > 0 && files.iter().all(|f| f.matches.is_none_or(|m| m == 0));
-    let without: u64 = ev
-        .phases
-        .iter()
-        .enumerate()
-        .map(|(i, p)| {
-            (1..=p.sessions)
-                .filter(|&s| !covered.contains(&(i as u32 + 1, s, false)))
-                .count() as u64
-        })
-        .sum();
+        checked.boards > 0 && files.iter().all(|f| f.matches.is_none_or(|m| m == 0));
+    let without = sessions_without_file(&ev, &checked.covered);
     let sessions: u64 = ev.phases.iter().map(|p| u64::from(p.sessions)).sum();
     if bad_files > 0 {
         problems.push(format!(
@@ -635,11 +410,335 @@ pub fn verify(job: &VerifyJob) -> Result<VerifyReport, EventJobError> {
         files,
         session_files,
         joined_files,
-        boards_compared: checked_boards,
+        boards_compared: checked.boards,
         no_board_matches,
         sessions,
         sessions_verified: sessions - without,
         sessions_without_file: without,
         problems,
     })
+}
+
+/// Matches each file to its session by name and reads the boards of those that match, all
+/// before anything is compared: an unreadable hand record is bad input, not a failed check.
+/// A file named on the command line that matches no session is a problem.
+///
+/// # Errors
+/// [`EventJobError::UnknownFormat`] and [`EventJobError::DealFile`] for a matched file.
+fn read_inputs<'p>(
+    ev: &Event,
+    paths: &'p [(PathBuf, bool)],
+    problems: &mut Vec<String>,
+) -> Result<Vec<Input<'p>>, EventJobError> {
+    let mut inputs: Vec<Input> = Vec::new();
+    for (p, named) in paths {
+        let stem = p
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let m = ev.match_file(&stem);
+        if *named && m.is_none() {
+            problems.push(format!(
+                "{}: not a file of any session of the event (its name matches no session)",
+                p.display()
+            ));
+        }
+        let boards = match m {
+            Some(_) => {
+                let f = formats::by_path(p)
+                    .ok_or_else(|| EventJobError::UnknownFormat { path: p.clone() })?;
+                Some(
+                    crate::workflow::input::read_deal_file(p, f, None)
+                        .map_err(EventJobError::DealFile)?,
+                )
+            }
+            None => None,
+        };
+        inputs.push((p, m, boards));
+    }
+    Ok(inputs)
+}
+
+/// Checks KH against the keys: the manifest and SH lines (dealdex protocol) or the key file's
+/// hash (SquareDeal); a failure is also pushed to `problems`.
+fn check_key_hash(
+    ev: &Event,
+    keys: &Keys,
+    sqd: &Path,
+    keys_path: &Path,
+    problems: &mut Vec<String>,
+) -> KeyHashCheck {
+    match ev.key_hash {
+        None => {
+            problems.push(format!(
+                "{} has no KH line: nothing commits to the keys",
+                sqd.display()
+            ));
+            KeyHashCheck::Missing
+        }
+        Some(kh) if ev.protocol == Protocol::Dealdex => match ev.check_commitments(keys) {
+            Ok(()) => KeyHashCheck::Committed {
+                key_hash: hex::encode(kh),
+            },
+            Err(e) => {
+                let problem = format!("{}: {e}", blamed(&e, sqd, keys_path).display());
+                problems.push(problem.clone());
+                KeyHashCheck::Failed { problem }
+            }
+        },
+        Some(kh) if kh == keys.hash() => KeyHashCheck::KeyFile {
+            key_hash: hex::encode(kh),
+            crlf_form: !keys.is_canonical(),
+        },
+        Some(kh) => {
+            let lf = if keys.is_canonical() {
+                ""
+            } else {
+                " (over its CRLF form: the file's line ends differ, as SquareDeal allows)"
+            };
+            let problem = format!(
+                "KH: SHA-256 of {} is {}{lf}, but KH is {}: these are not the published keys",
+                keys_path.display(),
+                hex::encode(keys.hash()),
+                hex::encode(kh)
+            );
+            problems.push(problem.clone());
+            KeyHashCheck::Failed { problem }
+        }
+    }
+}
+
+/// Compares the description file with its published copy `orig` (read from `path`); each
+/// difference is also pushed to `problems`.
+fn check_published(
+    ev: &Event,
+    orig: &Event,
+    path: &Path,
+    problems: &mut Vec<String>,
+) -> PublishedCheck {
+    let differences = compare_published(ev, orig);
+    problems.extend(differences.iter().cloned());
+    PublishedCheck {
+        path: path.to_owned(),
+        differences,
+    }
+}
+
+/// Checks that the description file `sqd` has DV, and that DV reads as VF says.
+fn check_value(ev: &Event, sqd: &Path, problems: &mut Vec<String>) {
+    let sqd = sqd.display();
+    if let (Some(_), Err(e)) = (&ev.delayed_value, ev.checked_value()) {
+        problems.push(format!("{sqd}: {e}"));
+    }
+    if ev.delayed_value.is_none() {
+        problems.push(format!("{sqd} has no DV line: the deals cannot be made"));
+    }
+}
+
+/// Which sessions have keys; sessions without one are a problem unless `partial`.
+fn check_keys(ev: &Event, keys: &Keys, partial: bool, problems: &mut Vec<String>) -> KeysCheck {
+    let missing = ev.missing_keys(keys);
+    let extra = ev.extra_keys(keys);
+    if !partial && !missing.is_empty() {
+        let list: Vec<String> = missing.iter().take(10).map(|s| s.to_string()).collect();
+        problems.push(format!(
+            "keys: {} sessions have no key: {}{}",
+            missing.len(),
+            list.join(" "),
+            if missing.len() > 10 { " …" } else { "" }
+        ));
+    }
+    KeysCheck {
+        partial,
+        given: keys.len(),
+        revealed: keys.len() - extra.len(),
+        sessions: ev.key_sessions().len(),
+        missing: missing.iter().map(|s| s.to_string()).collect(),
+        extra: extra.iter().map(|s| s.to_string()).collect(),
+    }
+}
+
+/// The hand records checked, with what they verified.
+struct FileChecks {
+    /// Each file's check, in input order.
+    files: Vec<FileCheck>,
+    /// The sessions (and reserve sets) whose own or joined file verified.
+    covered: HashSet<SessionKey>,
+    /// Boards compared, all files together.
+    boards: usize,
+}
+
+/// Compares every hand record with the deals the event makes for its sessions.
+fn check_files(ev: &Event, keys: &Keys, inputs: &[Input]) -> FileChecks {
+    // Board counts of `?` sessions, from their own files.
+    let mut counts: HashMap<SessionKey, u64> = HashMap::new();
+    for (_, m, boards) in inputs {
+        if let (Some(m), Some(b)) = (m, boards)
+            && let NameMatch::Session(s) = m.name
+        {
+            counts
+                .entry((m.phase, s, m.reserve))
+                .or_insert(b.len() as u64);
+        }
+    }
+    let mut out = FileChecks {
+        files: Vec::new(),
+        covered: HashSet::new(),
+        boards: 0,
+    };
+    for (path, m, boards) in inputs {
+        let (Some(m), Some(boards)) = (m, boards) else {
+            out.files.push(FileCheck {
+                path: path.to_path_buf(),
+                session: None,
+                boards: None,
+                matches: None,
+                outcome: FileOutcome::NotASession,
+            });
+            continue;
+        };
+        let check = check_file(ev, keys, &counts, path, m, boards);
+        out.boards += check.boards.unwrap_or(0);
+        if check.outcome == FileOutcome::Verified {
+            for s in m.sessions() {
+                out.covered.insert((m.phase, s, m.reserve));
+            }
+        }
+        out.files.push(check);
+    }
+    out
+}
+
+/// Compares one hand record, whose name matched `m`, board by board with the deals the
+/// event makes for its sessions.
+fn check_file(
+    ev: &Event,
+    keys: &Keys,
+    counts: &HashMap<SessionKey, u64>,
+    path: &Path,
+    m: &FileMatch,
+    boards: &[Board],
+) -> FileCheck {
+    let sessions: Vec<u32> = m.sessions().collect();
+    let mut check = FileCheck {
+        path: path.to_path_buf(),
+        session: Some(file_session(ev, m, &sessions)),
+        boards: None,
+        matches: None,
+        outcome: FileOutcome::Verified,
+    };
+    if ev.delayed_value.is_none() {
+        check.outcome = FileOutcome::NotChecked {
+            reason: "not checked: no DV".into(),
+        };
+        return check;
+    }
+    let expected = match expected_deals(ev, keys, counts, m, &sessions, boards.len()) {
+        Ok(expected) => expected,
+        Err(reason) => {
+            check.outcome = FileOutcome::NotChecked { reason };
+            return check;
+        }
+    };
+    let c = event::compare(&expected, boards);
+    check.boards = Some(c.found);
+    check.matches = Some(c.matches);
+    if let Some(x) = c.first_mismatch {
+        check.outcome = FileOutcome::Differs {
+            expected_boards: c.expected,
+            mismatch: BoardMismatch {
+                position: x.position + 1,
+                board: x.board,
+                found: x.found.map(|d| d.to_string()),
+                expected: x.expected.map(|d| d.to_string()),
+            },
+        }
+    }
+    check
+}
+
+/// The sessions `m` names (`sessions`, in order), with the file name the event gives them.
+fn file_session(ev: &Event, m: &FileMatch, sessions: &[u32]) -> FileSession {
+    let name = match m.name {
+        NameMatch::Session(s) => ev
+            .session_name(
+                SessionId {
+                    phase: m.phase,
+                    session: s,
+                },
+                m.reserve,
+            )
+            .unwrap_or_default(),
+        NameMatch::Joined(x, y) => ev.phases[m.phase as usize - 1].joined_name(x, y),
+    };
+    FileSession {
+        phase: m.phase,
+        first: sessions[0],
+        last: *sessions.last().expect("one session at least"),
+        reserve: m.reserve,
+        name,
+    }
+}
+
+/// The deals the event makes for the sessions of a file of `found` boards, in order. A `?`
+/// session takes its board count from its own file (`counts`), else an equal share of this
+/// one's.
+///
+/// # Errors
+/// Why the file cannot be checked: a `?` session's boards unknown, too many boards, or the
+/// event's error making a session.
+fn expected_deals(
+    ev: &Event,
+    keys: &Keys,
+    counts: &HashMap<SessionKey, u64>,
+    m: &FileMatch,
+    sessions: &[u32],
+    found: usize,
+) -> Result<Vec<Deal>, String> {
+    let phase = &ev.phases[m.phase as usize - 1];
+    let mut expected = Vec::new();
+    let mut total = 0u64;
+    for &s in sessions {
+        let n = match phase.boards.range(s) {
+            Some((x, y)) => y - x + 1,
+            None => match counts.get(&(m.phase, s, m.reserve)) {
+                Some(&n) => n,
+                None if found.is_multiple_of(sessions.len()) => (found / sessions.len()) as u64,
+                None => {
+                    return Err(format!(
+                        "boards of session {},{s} unknown (? phase, no file of its own)",
+                        m.phase
+                    ));
+                }
+            },
+        };
+        total += n;
+        if total > MAX_RUN_BOARDS {
+            return Err(format!(
+                "the event has more than {MAX_RUN_BOARDS} boards for these sessions, more than one file is compared with"
+            ));
+        }
+        let id = SessionId {
+            phase: m.phase,
+            session: s,
+        };
+        expected.extend(
+            ev.session_deals(keys, id, m.reserve, n)
+                .map_err(|e| e.to_string())?,
+        );
+    }
+    Ok(expected)
+}
+
+/// Sessions of the fixed phases without a file that verified (their reserve sets aside).
+fn sessions_without_file(ev: &Event, covered: &HashSet<SessionKey>) -> u64 {
+    ev.phases
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            (1..=p.sessions)
+                .filter(|&s| !covered.contains(&(i as u32 + 1, s, false)))
+                .count() as u64
+        })
+        .sum()
 }
