@@ -5,7 +5,8 @@
 use std::fmt::{self, Display, Formatter};
 
 use super::{
-    FileOutcome, KeyHashCheck, MakeReport, NewReport, PublishReport, SetValueReport, VerifyReport,
+    FileCheck, FileOutcome, KeyHashCheck, MakeReport, NewReport, PublishReport, SetValueReport,
+    VerifyReport,
 };
 use crate::event::SessionId;
 
@@ -155,13 +156,47 @@ impl Display for MakeReport {
 impl Display for VerifyReport {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
         let r = self;
-        let sqd = r.file.display();
         writeln!(
             f,
-            "event {:?} ({sqd}), protocol {}",
+            "event {:?} ({}), protocol {}",
             r.name.as_deref().unwrap_or(""),
+            r.file.display(),
             r.protocol
         )?;
+        r.fmt_checks(f)?;
+        r.fmt_files(f)?;
+        if r.no_board_matches {
+            writeln!(
+                f,
+                "note: not one board matches: were the deals made with another DV or other keys?"
+            )?;
+        }
+        writeln!(
+            f,
+            "\n{} files ({} of sessions, {} joined), {} boards compared; {} of {} sessions verified, {} without a matching file here",
+            r.session_files,
+            r.session_files - r.joined_files,
+            r.joined_files,
+            r.boards_compared,
+            r.sessions_verified,
+            r.sessions,
+            r.sessions_without_file
+        )?;
+        for p in &r.problems {
+            writeln!(f, "FAILED: {p}")?;
+        }
+        if r.verified() {
+            writeln!(f, "verified: every file given matches the event")?;
+        }
+        Ok(())
+    }
+}
+
+impl VerifyReport {
+    /// The lines of the checks that passed or need a person: KH, the keys, the published
+    /// copy, DV (failures are the `FAILED:` lines).
+    fn fmt_checks(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        let r = self;
         match &r.key_hash {
             KeyHashCheck::Committed { key_hash } => writeln!(
                 f,
@@ -226,9 +261,12 @@ impl Display for VerifyReport {
             )?,
             (None, _) => {}
         }
+        Ok(())
+    }
 
-        // The table: one row per file, then each differing file's first difference.
-        let rows: Vec<(String, String)> = r
+    /// The table of files, one row per file, then each differing file's first difference.
+    fn fmt_files(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        let rows: Vec<(String, String)> = self
             .files
             .iter()
             .map(|c| {
@@ -247,63 +285,46 @@ impl Display for VerifyReport {
             "session", "file", "boards", "matches"
         )?;
         let mut details = Vec::new();
-        for (c, (session, file)) in r.files.iter().zip(&rows) {
+        for (c, (session, file)) in self.files.iter().zip(&rows) {
             let (n, m) = match (c.boards, c.matches) {
                 (Some(n), Some(m)) => (n.to_string(), m.to_string()),
                 _ => ("-".to_string(), "-".to_string()),
             };
-            let mismatch = match &c.outcome {
-                FileOutcome::NotASession => "not a session of this event".to_string(),
-                FileOutcome::NotChecked { reason } => reason.clone(),
-                FileOutcome::Verified => "-".to_string(),
-                FileOutcome::Differs {
-                    expected_boards,
-                    mismatch: x,
-                } => {
-                    let show = |d: &Option<String>| d.clone().unwrap_or_else(|| "no board".into());
-                    details.push(format!(
-                        "{file}: {}: the file has {}, the event makes {}",
-                        x.at(),
-                        show(&x.found),
-                        show(&x.expected)
-                    ));
-                    match c.boards {
-                        Some(found) if found != *expected_boards => {
-                            format!("{found} boards, the event has {expected_boards}")
-                        }
-                        _ => x.at(),
-                    }
-                }
-            };
+            let mismatch = mismatch_column(c, file, &mut details);
             let session = if session.is_empty() { "-" } else { session };
             writeln!(f, "{session:<w0$}  {file:<w1$}  {n:>6}  {m:>7}  {mismatch}")?;
         }
         for d in &details {
             writeln!(f, "{d}")?;
         }
-        if r.no_board_matches {
-            writeln!(
-                f,
-                "note: not one board matches: were the deals made with another DV or other keys?"
-            )?;
-        }
-        writeln!(
-            f,
-            "\n{} files ({} of sessions, {} joined), {} boards compared; {} of {} sessions verified, {} without a matching file here",
-            r.session_files,
-            r.session_files - r.joined_files,
-            r.joined_files,
-            r.boards_compared,
-            r.sessions_verified,
-            r.sessions,
-            r.sessions_without_file
-        )?;
-        for p in &r.problems {
-            writeln!(f, "FAILED: {p}")?;
-        }
-        if r.verified() {
-            writeln!(f, "verified: every file given matches the event")?;
-        }
         Ok(())
+    }
+}
+
+/// The table's last column for file `c` (named `file`): why it was not compared, or where it
+/// first differs, whose boards are then pushed to `details`.
+fn mismatch_column(c: &FileCheck, file: &str, details: &mut Vec<String>) -> String {
+    match &c.outcome {
+        FileOutcome::NotASession => "not a session of this event".to_string(),
+        FileOutcome::NotChecked { reason } => reason.clone(),
+        FileOutcome::Verified => "-".to_string(),
+        FileOutcome::Differs {
+            expected_boards,
+            mismatch: x,
+        } => {
+            let show = |d: &Option<String>| d.clone().unwrap_or_else(|| "no board".into());
+            details.push(format!(
+                "{file}: {}: the file has {}, the event makes {}",
+                x.at(),
+                show(&x.found),
+                show(&x.expected)
+            ));
+            match c.boards {
+                Some(found) if found != *expected_boards => {
+                    format!("{found} boards, the event has {expected_boards}")
+                }
+                _ => x.at(),
+            }
+        }
     }
 }
