@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use super::{EventJobError, blamed, default_keys, read_event, read_keys, replace_file};
-use crate::event::{Boards, Event, EventError, Protocol, SessionId};
+use crate::event::{Boards, Event, EventError, Keys, Protocol, SessionId};
 use crate::formats::{self, Board, DealFormat, WriteOptions};
 use crate::{DealIndex, NewSet, Scheme, Store};
 
@@ -285,15 +285,11 @@ pub fn make(job: &MakeJob) -> Result<MakeReport, EventJobError> {
     let (_, ev) = read_event(&job.file)?;
     let keys_path = job.keys.clone().unwrap_or_else(|| default_keys(&job.file));
     let keys = read_keys(&keys_path)?;
-    let event_error = |error| EventJobError::Event {
-        path: job.file.clone(),
-        error,
-    };
     if ev.key_hash.is_none() {
-        return Err(event_error(EventError::NotPublished));
+        return Err(event_error(job, EventError::NotPublished));
     }
     if ev.delayed_value.is_none() {
-        return Err(event_error(EventError::NoValue));
+        return Err(event_error(job, EventError::NoValue));
     }
     ev.check_keys(&keys).map_err(|error| EventJobError::Keys {
         path: blamed(&error, &job.file, &keys_path).to_owned(),
@@ -308,14 +304,84 @@ pub fn make(job: &MakeJob) -> Result<MakeReport, EventJobError> {
         .unwrap_or_default();
 
     // Make and render everything before anything is written or stored.
+    let made = make_sessions(job, &ev, &keys, plan)?;
+    let files = render_files(job, &ev, &made)?;
+    let sets = new_sets(&ev, &stem, &made);
+
+    let mut store = match &job.db {
+        Some(p) => Some(Store::open(p)?),
+        None => None,
+    };
+    if let (Some(p), Some(store)) = (&job.db, &store) {
+        check_stored_sets(store, p, &sets)?;
+    }
+    write_files(job, &files)?;
+    let mut report = MakeReport {
+        file: job.file.clone(),
+        delayed_value: ev.delayed_value.clone().unwrap_or_default(),
+        notes,
+        sessions: Vec::new(),
+        boards: made.iter().map(|m| m.boards.len() as u64).sum(),
+        out: job.out.clone(),
+        files: files
+            .iter()
+            .map(|(path, format, boards, bytes)| MadeFile {
+                path: path.clone(),
+                format,
+                boards: *boards,
+                bytes: bytes.len() as u64,
+            })
+            .collect(),
+        db: job.db.clone(),
+        sets_stored: 0,
+        sets_already_stored: 0,
+        new_deals: 0,
+    };
+    for (m, (set, boards)) in made.iter().zip(&sets) {
+        let stored = match &mut store {
+            Some(store) => Some(store_set(store, set, boards, &mut report)?),
+            None => None,
+        };
+        report.sessions.push(MadeSession {
+            phase: m.id.phase,
+            session: m.id.session,
+            name: m.name.clone(),
+            first_board: m.first,
+            last_board: m.last,
+            seed_sha256: hex::encode(m.seed_sha256),
+            set: stored,
+        });
+    }
+    Ok(report)
+}
+
+/// The description file's `error`.
+fn event_error(job: &MakeJob, error: EventError) -> EventJobError {
+    EventJobError::Event {
+        path: job.file.clone(),
+        error,
+    }
+}
+
+/// Makes the deals of every session of `plan`, in memory, with each one's seed.
+///
+/// # Errors
+/// [`EventJobError::Request`] and [`EventJobError::Event`] for a session the event cannot
+/// make.
+fn make_sessions(
+    job: &MakeJob,
+    ev: &Event,
+    keys: &Keys,
+    plan: Plan,
+) -> Result<Vec<Made>, EventJobError> {
     let mut made = Vec::new();
     for (id, (first, last)) in plan {
         let name = ev
             .session_name(id, job.reserve)
             .map_err(EventJobError::Request)?;
         let deals = ev
-            .session_deals(&keys, id, job.reserve, last - first + 1)
-            .map_err(event_error)?;
+            .session_deals(keys, id, job.reserve, last - first + 1)
+            .map_err(|error| event_error(job, error))?;
         let phase = ev.phase(id.phase).map_err(EventJobError::Request)?;
         let key = keys
             .get(SessionId {
@@ -340,8 +406,19 @@ pub fn make(job: &MakeJob) -> Result<MakeReport, EventJobError> {
             seed_sha256,
         });
     }
+    Ok(made)
+}
+
+/// A hand-record file rendered in memory: its path, format, boards and bytes.
+type Rendered = (PathBuf, &'static str, u64, Vec<u8>);
+
+/// Renders every session made in every format of the job, session by session.
+///
+/// # Errors
+/// [`EventJobError::Render`] naming the file a format cannot write.
+fn render_files(job: &MakeJob, ev: &Event, made: &[Made]) -> Result<Vec<Rendered>, EventJobError> {
     let mut files = Vec::new();
-    for m in &made {
+    for m in made {
         let phase = &ev.phases[m.id.phase as usize - 1];
         let opts = WriteOptions {
             event: format!(
@@ -367,8 +444,15 @@ pub fn make(job: &MakeJob) -> Result<MakeReport, EventJobError> {
             files.push((path, f.info().name, m.boards.len() as u64, bytes));
         }
     }
-    let sets: Vec<(NewSet, Vec<(u64, DealIndex)>)> = made
-        .iter()
+    Ok(files)
+}
+
+/// A session's set to store, with its boards' numbers and keys.
+type SessionSet = (NewSet, Vec<(u64, DealIndex)>);
+
+/// The sets the sessions made are stored as, `<stem>/<session name>`.
+fn new_sets(ev: &Event, stem: &str, made: &[Made]) -> Vec<SessionSet> {
+    made.iter()
         .map(|m| {
             (
                 NewSet {
@@ -389,28 +473,37 @@ pub fn make(job: &MakeJob) -> Result<MakeReport, EventJobError> {
                     .collect(),
             )
         })
-        .collect();
+        .collect()
+}
 
-    let mut store = match &job.db {
-        Some(p) => Some(Store::open(p)?),
-        None => None,
-    };
-    if let (Some(p), Some(store)) = (&job.db, &store) {
-        // A set of the same name with other deals (another DV, other keys) stops everything
-        // before anything is stored.
-        for (set, boards) in &sets {
-            if let Some(info) = store.set(&set.name)? {
-                let mut ours = boards.clone();
-                ours.sort_unstable();
-                if info.seed_sha256 != set.seed_sha256 || store.set_boards(&set.name)? != ours {
-                    return Err(EventJobError::SetConflict {
-                        db: p.clone(),
-                        set: set.name.clone(),
-                    });
-                }
+/// Checks that no set of the same name is stored with other deals (another DV, other
+/// keys): that stops everything before anything is stored.
+///
+/// # Errors
+/// [`EventJobError::SetConflict`], or the store's error.
+fn check_stored_sets(store: &Store, db: &Path, sets: &[SessionSet]) -> Result<(), EventJobError> {
+    for (set, boards) in sets {
+        if let Some(info) = store.set(&set.name)? {
+            let mut ours = boards.clone();
+            ours.sort_unstable();
+            if info.seed_sha256 != set.seed_sha256 || store.set_boards(&set.name)? != ours {
+                return Err(EventJobError::SetConflict {
+                    db: db.to_owned(),
+                    set: set.name.clone(),
+                });
             }
         }
     }
+    Ok(())
+}
+
+/// Writes the rendered files into the job's directory (created if missing).
+///
+/// # Errors
+/// Before anything is written: [`EventJobError::OutNotDirectory`],
+/// [`EventJobError::NotAFile`]. After: [`EventJobError::Write`] (files before it are
+/// written).
+fn write_files(job: &MakeJob, files: &[Rendered]) -> Result<(), EventJobError> {
     // Something other than a file in the way stops everything before anything is written
     // or stored; each file is then replaced whole (a failure leaves the old one).
     if job.out.exists() && !job.out.is_dir() {
@@ -425,60 +518,36 @@ pub fn make(job: &MakeJob) -> Result<MakeReport, EventJobError> {
         path: job.out.clone(),
         error,
     })?;
-    for (path, _, _, bytes) in &files {
+    for (path, _, _, bytes) in files {
         replace_file(path, bytes)?;
     }
-    let mut report = MakeReport {
-        file: job.file.clone(),
-        delayed_value: ev.delayed_value.clone().unwrap_or_default(),
-        notes,
-        sessions: Vec::new(),
-        boards: made.iter().map(|m| m.boards.len() as u64).sum(),
-        out: job.out.clone(),
-        files: files
-            .iter()
-            .map(|(path, format, boards, bytes)| MadeFile {
-                path: path.clone(),
-                format,
-                boards: *boards,
-                bytes: bytes.len() as u64,
-            })
-            .collect(),
-        db: job.db.clone(),
-        sets_stored: 0,
-        sets_already_stored: 0,
-        new_deals: 0,
-    };
-    for (m, (set, boards)) in made.iter().zip(&sets) {
-        let stored = match &mut store {
-            Some(store) => {
-                let o = store.store_set(set, boards)?;
-                let new_deals = if o.already_stored { 0 } else { o.new_deals };
-                if o.already_stored {
-                    report.sets_already_stored += 1;
-                } else {
-                    report.sets_stored += 1;
-                    report.new_deals += new_deals;
-                }
-                Some(StoredSet {
-                    name: set.name.clone(),
-                    already_stored: o.already_stored,
-                    new_deals,
-                })
-            }
-            None => None,
-        };
-        report.sessions.push(MadeSession {
-            phase: m.id.phase,
-            session: m.id.session,
-            name: m.name.clone(),
-            first_board: m.first,
-            last_board: m.last,
-            seed_sha256: hex::encode(m.seed_sha256),
-            set: stored,
-        });
+    Ok(())
+}
+
+/// Stores one session's set (nothing new when the same set is already stored) and counts it
+/// in `report`.
+///
+/// # Errors
+/// The store's error.
+fn store_set(
+    store: &mut Store,
+    set: &NewSet,
+    boards: &[(u64, DealIndex)],
+    report: &mut MakeReport,
+) -> Result<StoredSet, EventJobError> {
+    let o = store.store_set(set, boards)?;
+    let new_deals = if o.already_stored { 0 } else { o.new_deals };
+    if o.already_stored {
+        report.sets_already_stored += 1;
+    } else {
+        report.sets_stored += 1;
+        report.new_deals += new_deals;
     }
-    Ok(report)
+    Ok(StoredSet {
+        name: set.name.clone(),
+        already_stored: o.already_stored,
+        new_deals,
+    })
 }
 
 impl MakeJob {
