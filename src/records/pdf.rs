@@ -892,131 +892,195 @@ fn board_block(
     board: &RecordBoard,
     arrangement: Arrangement,
 ) -> Block {
-    let analysis = sheet.shows_analysis(board);
     let mut b = Block {
         items: Vec::new(),
         w: 0.0,
         h: 0.0,
     };
-    let hw = |seat| hand_metrics(fonts, sheet, board, seat);
-    let (hw_n, hw_e, hw_s, hw_w) = (
-        hw(Seat::North),
-        hw(Seat::East),
-        hw(Seat::South),
-        hw(Seat::West),
-    );
+    let diagram = Diagram::new(fonts, sheet, board);
+    diagram.draw(&mut b, fonts, sheet, board);
+    if sheet.shows_analysis(board) {
+        draw_analysis(&mut b, fonts, board, arrangement, &diagram);
+    }
+    b
+}
 
-    let title = format!("Board {}", board.number);
-    let dealer = format!("Dealer: {}", board.dealer.name());
-    let vul = format!("Vul: {}", vul_text(board.vulnerability));
-    let info_w = fonts
-        .width(Weight::Bold, &title, TITLE_SIZE)
-        .max(fonts.width(Weight::Regular, &dealer, INFO_SIZE))
-        .max(fonts.width(Weight::Regular, &vul, INFO_SIZE));
+/// Space between the diagram's columns, at unit size.
+const DIAGRAM_GAP: f32 = 0.9;
 
+/// Space between the diagram's rows (North; West and East; South), at unit size.
+const DIAGRAM_VGAP: f32 = 0.35;
+
+/// Where a board's diagram puts its parts, at unit size: the board information top left,
+/// North above the HCP box, West and East either side of it, South below.
+struct Diagram {
+    /// `Board N`, `Dealer: …` and `Vul: …`.
+    info: [String; 3],
+    /// South's hand's width.
+    hw_s: f32,
+    /// Left edge of the middle column (North, the HCP box, South).
+    x_c: f32,
+    /// Left edge of East.
+    x_e: f32,
+    /// Left edge of West.
+    x_w: f32,
+    /// Top of the middle row (West, East).
+    y_m: f32,
+    /// Top of South.
+    y_s: f32,
+    /// The HCP box's side.
+    sq: f32,
+    /// The diagram's width.
+    w: f32,
+    /// The diagram's height.
+    h: f32,
+}
+
+impl Diagram {
+    /// Lays out `board`'s diagram: West and the board information share the left column.
+    fn new(fonts: &Fonts, sheet: &RecordSheet, board: &RecordBoard) -> Diagram {
+        let hw = |seat| hand_metrics(fonts, sheet, board, seat);
+        let (hw_n, hw_e, hw_s, hw_w) = (
+            hw(Seat::North),
+            hw(Seat::East),
+            hw(Seat::South),
+            hw(Seat::West),
+        );
+
+        let title = format!("Board {}", board.number);
+        let dealer = format!("Dealer: {}", board.dealer.name());
+        let vul = format!("Vul: {}", vul_text(board.vulnerability));
+        let info_w = fonts
+            .width(Weight::Bold, &title, TITLE_SIZE)
+            .max(fonts.width(Weight::Regular, &dealer, INFO_SIZE))
+            .max(fonts.width(Weight::Regular, &vul, INFO_SIZE));
+
+        // HCP box: big enough for two-digit numbers on all four sides.
+        let num_w = fonts.width(Weight::Regular, "00", HCP_SIZE);
+        let sq = (2.0 * num_w + 1.4).max(3.4);
+
+        let left = hw_w.max(info_w + 0.6);
+        let x_c = left + DIAGRAM_GAP;
+        let x_e = x_c + sq + DIAGRAM_GAP;
+        let y_m = HAND_H + DIAGRAM_VGAP;
+        let y_s = y_m + HAND_H + DIAGRAM_VGAP;
+        Diagram {
+            info: [title, dealer, vul],
+            hw_s,
+            x_c,
+            x_e,
+            x_w: left - hw_w,
+            y_m,
+            y_s,
+            sq,
+            w: (x_e + hw_e).max(x_c + hw_n.max(hw_s).max(sq)),
+            h: y_s + HAND_H,
+        }
+    }
+
+    /// Draws the board information, the four hands and the HCP box into `b`, and makes `b`
+    /// the diagram's size.
+    fn draw(&self, b: &mut Block, fonts: &Fonts, sheet: &RecordSheet, board: &RecordBoard) {
+        let [title, dealer, vul] = self.info.clone();
+        // Board information, top left.
+        b.text(0.0, 0.0, TITLE_SIZE, Weight::Bold, BLACK, title);
+        b.text(
+            0.0,
+            TITLE_SIZE * 1.3,
+            INFO_SIZE,
+            Weight::Regular,
+            BLACK,
+            dealer,
+        );
+        b.text(
+            0.0,
+            TITLE_SIZE * 1.3 + INFO_SIZE * 1.25,
+            INFO_SIZE,
+            Weight::Regular,
+            BLACK,
+            vul,
+        );
+
+        draw_hand(b, fonts, sheet, board, Seat::North, self.x_c, 0.0);
+        draw_hand(b, fonts, sheet, board, Seat::West, self.x_w, self.y_m);
+        draw_hand(b, fonts, sheet, board, Seat::East, self.x_e, self.y_m);
+        draw_hand(b, fonts, sheet, board, Seat::South, self.x_c, self.y_s);
+        self.draw_hcp_box(b, fonts, board);
+        b.w = self.w;
+        b.h = self.h;
+    }
+
+    /// Draws the HCP box, centred on the holdings of West and East, with each seat's HCP
+    /// on its side.
+    fn draw_hcp_box(&self, b: &mut Block, fonts: &Fonts, board: &RecordBoard) {
+        let (x_c, sq) = (self.x_c, self.sq);
+        let y_box = self.y_m + SEAT_PITCH + 2.0 * HOLDING_PITCH - sq / 2.0 - 0.3;
+        b.items.push(Item::Rect {
+            x: x_c,
+            y: y_box,
+            w: sq,
+            h: sq,
+            radius: 0.25,
+            width: 0.06,
+            colour: GREY,
+        });
+        let hcp = |seat| board.hcp(seat).to_string();
+        let n = hcp(Seat::North);
+        let nw = fonts.width(Weight::Regular, &n, HCP_SIZE);
+        b.text(
+            x_c + (sq - nw) / 2.0,
+            y_box + 0.2,
+            HCP_SIZE,
+            Weight::Regular,
+            BLACK,
+            n,
+        );
+        let s = hcp(Seat::South);
+        let sw = fonts.width(Weight::Regular, &s, HCP_SIZE);
+        b.text(
+            x_c + (sq - sw) / 2.0,
+            y_box + sq - 0.2 - HCP_SIZE * 1.0,
+            HCP_SIZE,
+            Weight::Regular,
+            BLACK,
+            s,
+        );
+        let mid = y_box + sq / 2.0 - HCP_SIZE * 0.5;
+        b.text(
+            x_c + 0.3,
+            mid,
+            HCP_SIZE,
+            Weight::Regular,
+            BLACK,
+            hcp(Seat::West),
+        );
+        let e = hcp(Seat::East);
+        let ew = fonts.width(Weight::Regular, &e, HCP_SIZE);
+        b.text(
+            x_c + sq - 0.3 - ew,
+            mid,
+            HCP_SIZE,
+            Weight::Regular,
+            BLACK,
+            e,
+        );
+    }
+}
+
+/// Adds the double-dummy table and the par line to a board's block, placed around its
+/// diagram `d` in `arrangement`, and makes the block their size.
+fn draw_analysis(
+    b: &mut Block,
+    fonts: &Fonts,
+    board: &RecordBoard,
+    arrangement: Arrangement,
+    d: &Diagram,
+) {
     let (tw, th, _, _) = table_extent(fonts);
     let par = board.par().map(|p| format!("Par: {}", par_label(&p)));
     let par_w = par
         .as_deref()
         .map_or(0.0, |p| fonts.width(Weight::Regular, p, PAR_SIZE));
-
-    // HCP box: big enough for two-digit numbers on all four sides.
-    let num_w = fonts.width(Weight::Regular, "00", HCP_SIZE);
-    let sq = (2.0 * num_w + 1.4).max(3.4);
-
-    let gap = 0.9;
-    let left = hw_w.max(info_w + 0.6);
-    let x_c = left + gap;
-    let x_e = x_c + sq + gap;
-    let x_w = left - hw_w;
-    let vgap = 0.35;
-    let y_m = HAND_H + vgap;
-    let y_s = y_m + HAND_H + vgap;
-
-    // Board information, top left.
-    b.text(0.0, 0.0, TITLE_SIZE, Weight::Bold, BLACK, title);
-    b.text(
-        0.0,
-        TITLE_SIZE * 1.3,
-        INFO_SIZE,
-        Weight::Regular,
-        BLACK,
-        dealer,
-    );
-    b.text(
-        0.0,
-        TITLE_SIZE * 1.3 + INFO_SIZE * 1.25,
-        INFO_SIZE,
-        Weight::Regular,
-        BLACK,
-        vul,
-    );
-
-    draw_hand(&mut b, fonts, sheet, board, Seat::North, x_c, 0.0);
-    draw_hand(&mut b, fonts, sheet, board, Seat::West, x_w, y_m);
-    draw_hand(&mut b, fonts, sheet, board, Seat::East, x_e, y_m);
-    draw_hand(&mut b, fonts, sheet, board, Seat::South, x_c, y_s);
-
-    // HCP box, centred on the holdings of West and East.
-    let y_box = y_m + SEAT_PITCH + 2.0 * HOLDING_PITCH - sq / 2.0 - 0.3;
-    b.items.push(Item::Rect {
-        x: x_c,
-        y: y_box,
-        w: sq,
-        h: sq,
-        radius: 0.25,
-        width: 0.06,
-        colour: GREY,
-    });
-    let hcp = |seat| board.hcp(seat).to_string();
-    let n = hcp(Seat::North);
-    let nw = fonts.width(Weight::Regular, &n, HCP_SIZE);
-    b.text(
-        x_c + (sq - nw) / 2.0,
-        y_box + 0.2,
-        HCP_SIZE,
-        Weight::Regular,
-        BLACK,
-        n,
-    );
-    let s = hcp(Seat::South);
-    let sw = fonts.width(Weight::Regular, &s, HCP_SIZE);
-    b.text(
-        x_c + (sq - sw) / 2.0,
-        y_box + sq - 0.2 - HCP_SIZE * 1.0,
-        HCP_SIZE,
-        Weight::Regular,
-        BLACK,
-        s,
-    );
-    let mid = y_box + sq / 2.0 - HCP_SIZE * 0.5;
-    b.text(
-        x_c + 0.3,
-        mid,
-        HCP_SIZE,
-        Weight::Regular,
-        BLACK,
-        hcp(Seat::West),
-    );
-    let e = hcp(Seat::East);
-    let ew = fonts.width(Weight::Regular, &e, HCP_SIZE);
-    b.text(
-        x_c + sq - 0.3 - ew,
-        mid,
-        HCP_SIZE,
-        Weight::Regular,
-        BLACK,
-        e,
-    );
-
-    let diagram_w = (x_e + hw_e).max(x_c + hw_n.max(hw_s).max(sq));
-    let diagram_h = y_s + HAND_H;
-    b.w = diagram_w;
-    b.h = diagram_h;
-
-    if !analysis {
-        return b;
-    }
     let par = par.unwrap_or_default();
     let par_line = PAR_SIZE * 1.3;
     // The par line never widens the block: a long one is set smaller.
@@ -1033,34 +1097,33 @@ fn board_block(
     match arrangement {
         Arrangement::Corner => {
             // Bottom right, beside South and under East, flush with the block's right edge.
-            let x_t = (x_e).max(x_c + hw_s + gap);
-            let w = diagram_w.max(x_t + tw);
-            let y_t = (y_s + HAND_H - th).max(y_m + HAND_H + vgap);
-            draw_table(&mut b, fonts, board, w - tw, y_t);
-            let y_p = (y_t + th).max(diagram_h) + 0.45;
-            par_text(&mut b, 0.0, y_p, w, false);
+            let x_t = (d.x_e).max(d.x_c + d.hw_s + DIAGRAM_GAP);
+            let w = d.w.max(x_t + tw);
+            let y_t = (d.y_s + HAND_H - th).max(d.y_m + HAND_H + DIAGRAM_VGAP);
+            draw_table(b, fonts, board, w - tw, y_t);
+            let y_p = (y_t + th).max(d.h) + 0.45;
+            par_text(b, 0.0, y_p, w, false);
             b.w = w;
             b.h = y_p + par_line;
         }
         Arrangement::Below => {
-            let w = diagram_w.max(tw);
-            let y_t = diagram_h + 0.7;
-            draw_table(&mut b, fonts, board, (w - tw) / 2.0, y_t);
-            par_text(&mut b, 0.0, y_t + th + 0.45, w, true);
+            let w = d.w.max(tw);
+            let y_t = d.h + 0.7;
+            draw_table(b, fonts, board, (w - tw) / 2.0, y_t);
+            par_text(b, 0.0, y_t + th + 0.45, w, true);
             b.w = w;
             b.h = y_t + th + 0.45 + par_line;
         }
         Arrangement::Beside => {
-            let x_t = diagram_w + 1.8;
-            let y_t = y_m;
-            draw_table(&mut b, fonts, board, x_t, y_t);
-            let w = tw.max(par_w.min(diagram_w));
-            par_text(&mut b, x_t, y_t + th + 0.45, w, false);
+            let x_t = d.w + 1.8;
+            let y_t = d.y_m;
+            draw_table(b, fonts, board, x_t, y_t);
+            let w = tw.max(par_w.min(d.w));
+            par_text(b, x_t, y_t + th + 0.45, w, false);
             b.w = x_t + w;
-            b.h = diagram_h.max(y_t + th + 0.45 + par_line);
+            b.h = d.h.max(y_t + th + 0.45 + par_line);
         }
     }
-    b
 }
 
 /// How the boards of a sheet are set: one arrangement and one scale (body size, points) for
