@@ -22,6 +22,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
@@ -418,9 +419,13 @@ pub fn import(
     on_file: &mut dyn FnMut(&FileOutcome),
 ) -> Result<ImportReport, ImportFailed> {
     let started = Instant::now();
-    let mut report = ImportReport {
-        database: store.path().to_owned(),
-        ..ImportReport::default()
+    let mut outcomes = Outcomes {
+        report: ImportReport {
+            database: store.path().to_owned(),
+            ..ImportReport::default()
+        },
+        order: Vec::with_capacity(job.files.len()),
+        on_file,
     };
     // A file too large to hold (or of unknown size: a pipe, a device) is read piece by
     // piece; without a set its pieces are stored as they come, in one transaction.
@@ -434,11 +439,58 @@ pub fn import(
                 .map(|m| m.len())
         })
         .collect();
-    // Each outcome with its file's place in the job: rejections are known before the
-    // batch they would have joined is stored, so the report is put back in job order.
-    let mut order: Vec<usize> = Vec::with_capacity(job.files.len());
-    let mut outcome = |report: &mut ImportReport, k: usize, o: FileOutcome| {
-        order.push(k);
+    for range in windows(&sizes) {
+        if job.stopped() {
+            outcomes.report.stopped = true;
+            break;
+        }
+        let offset = range.start;
+        let window = &job.files[range.clone()];
+        if let ([(path, format)], None, None) = (window, sizes[range.start], &job.set) {
+            let format_name = format.info().name;
+            let result = import_streamed(store, path, *format, job.first_board, job.batch)?;
+            outcomes.push(offset, file_outcome(path, format_name, result));
+            continue;
+        }
+        let parsed = parse_window(store, window, job.first_board);
+        let flow = match &job.set {
+            Some(name) => store_sets(job, store, name, (offset, window), parsed, &mut outcomes)?,
+            None => store_deals(job, store, (offset, window), parsed, &mut outcomes)?,
+        };
+        if flow.is_break() {
+            outcomes.report.stopped = true;
+            break;
+        }
+    }
+    Ok(outcomes.finish(started))
+}
+
+impl ImportJob {
+    /// True once the job's stop switch is on.
+    fn stopped(&self) -> bool {
+        self.stop
+            .as_ref()
+            .is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed))
+    }
+}
+
+/// The outcomes of an import job as they come: the report they add up to, and the
+/// caller's callback.
+struct Outcomes<'a> {
+    /// The report so far, its files in the order their outcomes came.
+    report: ImportReport,
+    /// Each outcome's place in the job: rejections are known before the batch they would
+    /// have joined is stored, so the report is put back in job order at the end.
+    order: Vec<usize>,
+    /// The caller's callback, told each outcome as soon as it is known.
+    on_file: &'a mut dyn FnMut(&FileOutcome),
+}
+
+impl Outcomes<'_> {
+    /// Adds the outcome of the job's file `k` to the report's counts and tells the caller.
+    fn push(&mut self, k: usize, o: FileOutcome) {
+        let report = &mut self.report;
+        self.order.push(k);
         match &o.result {
             FileResult::Imported {
                 boards,
@@ -453,134 +505,160 @@ pub fn import(
             }
             FileResult::Rejected { .. } => report.rejected += 1,
         }
-        on_file(&o);
+        (self.on_file)(&o);
         report.files.push(o);
-    };
-    let stopped = || {
-        job.stop
-            .as_ref()
-            .is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed))
-    };
-    'windows: for range in windows(&sizes) {
-        if stopped() {
-            report.stopped = true;
-            break;
+    }
+
+    /// The report, its files in job order, timed from `started`.
+    fn finish(self, started: Instant) -> ImportReport {
+        let mut report = self.report;
+        let mut placed: Vec<(usize, FileOutcome)> =
+            self.order.into_iter().zip(report.files).collect();
+        placed.sort_by_key(|(k, _)| *k);
+        report.files = placed.into_iter().map(|(_, o)| o).collect();
+        report.seconds = started.elapsed().as_secs_f64();
+        report
+    }
+}
+
+/// A window of the job's files: the place of its first file in the job, and its files.
+type Window<'j> = (usize, &'j [(PathBuf, &'static dyn DealFormat)]);
+
+/// Reads a window's files in parallel, then rejects those whose double-dummy tables differ
+/// from stored ones.
+fn parse_window(
+    store: &Store,
+    window: &[(PathBuf, &'static dyn DealFormat)],
+    first_board: Option<u64>,
+) -> Vec<Result<Parsed, Rejection>> {
+    let parsed: Vec<Result<Parsed, Rejection>> = window
+        .par_iter()
+        .map(|(path, format)| parse_file(path, *format, first_board))
+        .collect();
+    parsed
+        .into_iter()
+        .zip(window)
+        .map(|(p, (path, _))| {
+            let p = p?;
+            check_stored_dd(store, path, &p).map_err(|e| match e {
+                Check::Differs(msg) => Rejection::from(msg),
+                Check::Store(e) => Rejection::from(e.to_string()),
+            })?;
+            Ok(p)
+        })
+        .collect()
+}
+
+/// With a set: stores each file of a window that read as a set of its own, each in its own
+/// transaction. Breaks when the job's stop switch is on before a file.
+///
+/// # Errors
+/// [`ImportFailed`] when the store fails; the window's files before it are stored.
+fn store_sets(
+    job: &ImportJob,
+    store: &mut Store,
+    name: &str,
+    (offset, window): Window,
+    parsed: Vec<Result<Parsed, Rejection>>,
+    outcomes: &mut Outcomes,
+) -> Result<ControlFlow<()>, ImportFailed> {
+    for (j, ((path, format), parsed)) in window.iter().zip(parsed).enumerate() {
+        if job.stopped() {
+            return Ok(ControlFlow::Break(()));
         }
-        let offset = range.start;
-        let window = &job.files[range.clone()];
-        if let ([(path, format)], None, None) = (window, sizes[range.start], &job.set) {
-            let format_name = format.info().name;
-            let result = import_streamed(store, path, *format, job.first_board, job.batch)?;
-            outcome(&mut report, offset, file_outcome(path, format_name, result));
-            continue;
-        }
-        let parsed: Vec<Result<Parsed, Rejection>> = window
-            .par_iter()
-            .map(|(path, format)| parse_file(path, *format, job.first_board))
-            .collect();
-        let parsed: Vec<Result<Parsed, Rejection>> = parsed
-            .into_iter()
-            .zip(window)
-            .map(|(p, (path, _))| {
-                let p = p?;
-                check_stored_dd(store, path, &p).map_err(|e| match e {
-                    Check::Differs(msg) => Rejection::from(msg),
-                    Check::Store(e) => Rejection::from(e.to_string()),
-                })?;
-                Ok(p)
+        let format = format.info().name;
+        let result = match parsed {
+            Ok(p) => {
+                let set_name = match job.files.len() {
+                    1 => name.to_owned(),
+                    _ => format!("{name}-{}", offset + j + 1),
+                };
+                store_file_set(store, set_name, path, &p)?
+            }
+            Err(reason) => FileResult::Rejected { reason },
+        };
+        outcomes.push(offset + j, file_outcome(path, format, result));
+    }
+    Ok(ControlFlow::Continue(()))
+}
+
+/// Stores a file read as the set `set_name` in one transaction; a set name taken or a board
+/// number given twice rejects the file.
+///
+/// # Errors
+/// [`ImportFailed`] naming the file when the store fails otherwise.
+fn store_file_set(
+    store: &mut Store,
+    set_name: String,
+    path: &Path,
+    p: &Parsed,
+) -> Result<FileResult, ImportFailed> {
+    let keyed: Vec<(u64, DealIndex)> = p.keys.iter().map(|&(n, k)| (n.unwrap_or(1), k)).collect();
+    let set = NewSet {
+        name: set_name.clone(),
+        first_board: keyed.iter().map(|b| b.0).min().unwrap_or(1),
+        last_board: keyed.iter().map(|b| b.0).max().unwrap_or(1),
+        scheme: Scheme::Pavlicek,
+        generator: format!("import {}", path.display()),
+        seed_sha256: None,
+    };
+    match store.store_set_with_plays_and_tables(&set, &keyed, &p.plays_and_tables) {
+        Ok((o, stored)) => Ok(imported(Some(set_name), p, o.new_deals, stored)),
+        Err(e @ (StoreError::SetExists { .. } | StoreError::DuplicateBoard { .. })) => {
+            Ok(FileResult::Rejected {
+                reason: e.to_string().into(),
             })
-            .collect();
-        match &job.set {
-            Some(name) => {
-                for (j, ((path, format), parsed)) in window.iter().zip(parsed).enumerate() {
-                    if stopped() {
-                        report.stopped = true;
-                        break 'windows;
-                    }
-                    let format = format.info().name;
-                    let p = match parsed {
-                        Ok(p) => p,
-                        Err(reason) => {
-                            let result = FileResult::Rejected { reason };
-                            outcome(&mut report, offset + j, file_outcome(path, format, result));
-                            continue;
-                        }
-                    };
-                    let set_name = match job.files.len() {
-                        1 => name.clone(),
-                        _ => format!("{name}-{}", offset + j + 1),
-                    };
-                    let keyed: Vec<(u64, DealIndex)> =
-                        p.keys.iter().map(|&(n, k)| (n.unwrap_or(1), k)).collect();
-                    let set = NewSet {
-                        name: set_name.clone(),
-                        first_board: keyed.iter().map(|b| b.0).min().unwrap_or(1),
-                        last_board: keyed.iter().map(|b| b.0).max().unwrap_or(1),
-                        scheme: Scheme::Pavlicek,
-                        generator: format!("import {}", path.display()),
-                        seed_sha256: None,
-                    };
-                    let result = match store.store_set_with_plays_and_tables(
-                        &set,
-                        &keyed,
-                        &p.plays_and_tables,
-                    ) {
-                        Ok((o, stored)) => imported(Some(set_name), &p, o.new_deals, stored),
-                        Err(
-                            e @ (StoreError::SetExists { .. } | StoreError::DuplicateBoard { .. }),
-                        ) => FileResult::Rejected {
-                            reason: e.to_string().into(),
-                        },
-                        Err(source) => {
-                            return Err(ImportFailed {
-                                file: Some(path.clone()),
-                                error: Box::new(source),
-                            });
-                        }
-                    };
-                    outcome(&mut report, offset + j, file_outcome(path, format, result));
-                }
+        }
+        Err(source) => Err(ImportFailed {
+            file: Some(path.to_owned()),
+            error: Box::new(source),
+        }),
+    }
+}
+
+/// Deals only: whole files of a window gathered into transactions of at least
+/// [`ImportJob::batch`] boards (each file's keys one group, so the report stays per file),
+/// the window's last batch committed whatever its size. Breaks when the job's stop switch is
+/// on before a transaction.
+///
+/// # Errors
+/// [`ImportFailed`] when the store fails; the batches before it are stored.
+fn store_deals(
+    job: &ImportJob,
+    store: &mut Store,
+    (offset, window): Window,
+    parsed: Vec<Result<Parsed, Rejection>>,
+    outcomes: &mut Outcomes,
+) -> Result<ControlFlow<()>, ImportFailed> {
+    let mut batch: Vec<(&PathBuf, &'static str, Parsed)> = Vec::new();
+    let mut places: Vec<usize> = Vec::new();
+    let mut size = 0u64;
+    let files = window.iter().zip(parsed).enumerate();
+    let mut pending = files.peekable();
+    while let Some((j, ((path, format), parsed))) = pending.next() {
+        let format = format.info().name;
+        match parsed {
+            Ok(p) => {
+                size += p.keys.len() as u64;
+                batch.push((path, format, p));
+                places.push(offset + j);
             }
-            None => {
-                // Deals only: whole files gathered into large transactions (each file's keys
-                // one group, so the report stays per file).
-                let mut batch: Vec<(&PathBuf, &'static str, Parsed)> = Vec::new();
-                let mut places: Vec<usize> = Vec::new();
-                let mut size = 0u64;
-                let files = window.iter().zip(parsed).enumerate();
-                let mut pending = files.peekable();
-                while let Some((j, ((path, format), parsed))) = pending.next() {
-                    let format = format.info().name;
-                    match parsed {
-                        Ok(p) => {
-                            size += p.keys.len() as u64;
-                            batch.push((path, format, p));
-                            places.push(offset + j);
-                        }
-                        Err(reason) => {
-                            let result = FileResult::Rejected { reason };
-                            outcome(&mut report, offset + j, file_outcome(path, format, result));
-                        }
-                    }
-                    if !batch.is_empty() && (size >= job.batch || pending.peek().is_none()) {
-                        if stopped() {
-                            report.stopped = true;
-                            break 'windows;
-                        }
-                        for (k, o) in places.drain(..).zip(store_batch(store, &mut batch)?) {
-                            outcome(&mut report, k, o);
-                        }
-                        size = 0;
-                    }
-                }
+            Err(reason) => {
+                let result = FileResult::Rejected { reason };
+                outcomes.push(offset + j, file_outcome(path, format, result));
             }
+        }
+        if !batch.is_empty() && (size >= job.batch || pending.peek().is_none()) {
+            if job.stopped() {
+                return Ok(ControlFlow::Break(()));
+            }
+            for (k, o) in places.drain(..).zip(store_batch(store, &mut batch)?) {
+                outcomes.push(k, o);
+            }
+            size = 0;
         }
     }
-    let mut placed: Vec<(usize, FileOutcome)> = order.into_iter().zip(report.files).collect();
-    placed.sort_by_key(|(k, _)| *k);
-    report.files = placed.into_iter().map(|(_, o)| o).collect();
-    report.seconds = started.elapsed().as_secs_f64();
-    Ok(report)
+    Ok(ControlFlow::Continue(()))
 }
 
 fn file_outcome(path: &Path, format: &'static str, result: FileResult) -> FileOutcome {
