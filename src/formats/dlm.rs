@@ -193,26 +193,49 @@ fn decode_board(
     Ok(seats)
 }
 
-impl DealFormat for Dlm {
-    fn info(&self) -> &'static FormatInfo {
-        &INFO
-    }
+/// The `[Document]` section of a DLM file as read: the header values it needs and the board
+/// lines, each checked on its own.
+struct Document {
+    /// The line of the first `[Document]` header (missing header keys are reported there).
+    line: Option<usize>,
+    /// The file's last line with any text (a missing section is reported there).
+    last_line: usize,
+    /// `Status`: 1 for Show, 0 for Sealed.
+    status: Value,
+    /// `Duplicates`.
+    dups: Value,
+    /// `From board`.
+    from: Value,
+    /// `To board`.
+    to: Value,
+    /// `Checksum`.
+    sum: Value,
+    /// Board line `n` at index `n` (1..=99).
+    lines: Vec<Option<BoardLine>>,
+}
 
-    fn read(&self, data: &[u8]) -> Result<Vec<Board>, FormatError> {
-        let data = data.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(data);
-        // The line of the first `[Document]` header (missing header keys are reported
-        // there) and the file's last line with any text (a missing section is reported at
-        // the end of the file).
-        let mut document_line = None;
-        let mut last_line = 1;
+impl Document {
+    /// Reads the `[Document]` section of `data` (other sections are skipped).
+    ///
+    /// # Errors
+    /// A line of the section that is no `key=value`, a value that does not read, a board
+    /// line given twice.
+    fn parse(data: &[u8]) -> Result<Document, FormatError> {
+        let mut doc = Document {
+            line: None,
+            last_line: 1,
+            status: None,
+            dups: None,
+            from: None,
+            to: None,
+            sum: None,
+            lines: vec![None; MAX_BOARD + 1],
+        };
         let mut in_document = false;
-        let (mut status, mut dups, mut from, mut to, mut sum): (Value, Value, Value, Value, Value) =
-            (None, None, None, None, None);
-        let mut lines: Vec<Option<BoardLine>> = vec![None; MAX_BOARD + 1];
         for (i, raw) in data.split(|&b| b == b'\n').enumerate() {
             let line = i + 1;
             if !raw.is_empty() {
-                last_line = line;
+                doc.last_line = line;
             }
             let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
             let (text, _) = trim(raw);
@@ -222,88 +245,111 @@ impl DealFormat for Dlm {
             if text.first() == Some(&b'[') {
                 in_document = text.eq_ignore_ascii_case(b"[Document]");
                 if in_document {
-                    document_line.get_or_insert(line);
+                    doc.line.get_or_insert(line);
                 }
                 continue;
             }
-            if !in_document {
-                continue;
-            }
-            let Some(eq) = raw.iter().position(|&b| b == b'=') else {
-                return Err(FormatError::new(
-                    InputPosition::at_line(line),
-                    format!(
-                        "found \"{}\" (expected key=value in [Document])",
-                        text.escape_ascii()
-                    ),
-                ));
-            };
-            let (key, _) = trim(raw.get(..eq).unwrap_or_default());
-            let (value, skipped) = trim(raw.get(eq + 1..).unwrap_or_default());
-            let value_col = eq + 2 + skipped;
-            let key = key.to_ascii_lowercase();
-            let bad_number = || {
-                FormatError::new(
-                    InputPosition::at_line_column(line, value_col),
-                    format!("found \"{}\" (expected a number)", value.escape_ascii()),
-                )
-            };
-            match key.as_slice() {
-                b"status" => {
-                    let show = if value.eq_ignore_ascii_case(b"Show") {
-                        1
-                    } else if value.eq_ignore_ascii_case(b"Sealed") {
-                        0
-                    } else {
-                        return Err(FormatError::new(
-                            InputPosition::at_line_column(line, value_col),
-                            format!(
-                                "found Status \"{}\" (expected Show or Sealed)",
-                                value.escape_ascii()
-                            ),
-                        ));
-                    };
-                    status = Some((show, line));
-                }
-                b"duplicates" => dups = Some((number(value).ok_or_else(bad_number)?, line)),
-                b"from board" => from = Some((number(value).ok_or_else(bad_number)?, line)),
-                b"to board" => to = Some((number(value).ok_or_else(bad_number)?, line)),
-                b"checksum" => sum = Some((number(value).ok_or_else(bad_number)?, line)),
-                _ => {
-                    let Some(board) = key.strip_prefix(b"board ") else {
-                        // Headline, Duplicates NN, Next board to duplimate, PrintOuts,
-                        // Crypto key and unknown keys carry nothing dealdex needs.
-                        continue;
-                    };
-                    let n = number(trim(board).0)
-                        .and_then(|n| usize::try_from(n).ok())
-                        .filter(|n| (1..=MAX_BOARD).contains(n))
-                        .ok_or_else(|| {
-                            FormatError::new(
-                                InputPosition::at_line(line),
-                                format!(
-                                    "found key \"Board {}\" (expected Board 01..99)",
-                                    board.escape_ascii()
-                                ),
-                            )
-                        })?;
-                    let seats = decode_board(value, line, value_col, n)?;
-                    let Some(slot) = lines.get_mut(n) else {
-                        continue;
-                    };
-                    if let Some((first, _)) = slot {
-                        return Err(FormatError::new(
-                            InputPosition::at_line(line),
-                            format!("board {n:02} is given twice (first on line {first})"),
-                        ));
-                    }
-                    *slot = Some((line, seats));
-                }
+            if in_document {
+                doc.entry(raw, text, line)?;
             }
         }
-        let Some(document_line) = document_line else {
+        Ok(doc)
+    }
+
+    /// Reads the `key=value` line `raw` (`text` trimmed) at 1-based `line`.
+    fn entry(&mut self, raw: &[u8], text: &[u8], line: usize) -> Result<(), FormatError> {
+        let Some(eq) = raw.iter().position(|&b| b == b'=') else {
             return Err(FormatError::new(
-                InputPosition::at_line(last_line),
+                InputPosition::at_line(line),
+                format!(
+                    "found \"{}\" (expected key=value in [Document])",
+                    text.escape_ascii()
+                ),
+            ));
+        };
+        let (key, _) = trim(raw.get(..eq).unwrap_or_default());
+        let (value, skipped) = trim(raw.get(eq + 1..).unwrap_or_default());
+        let value_col = eq + 2 + skipped;
+        let key = key.to_ascii_lowercase();
+        let bad_number = || {
+            FormatError::new(
+                InputPosition::at_line_column(line, value_col),
+                format!("found \"{}\" (expected a number)", value.escape_ascii()),
+            )
+        };
+        match key.as_slice() {
+            b"status" => {
+                let show = if value.eq_ignore_ascii_case(b"Show") {
+                    1
+                } else if value.eq_ignore_ascii_case(b"Sealed") {
+                    0
+                } else {
+                    return Err(FormatError::new(
+                        InputPosition::at_line_column(line, value_col),
+                        format!(
+                            "found Status \"{}\" (expected Show or Sealed)",
+                            value.escape_ascii()
+                        ),
+                    ));
+                };
+                self.status = Some((show, line));
+            }
+            b"duplicates" => self.dups = Some((number(value).ok_or_else(bad_number)?, line)),
+            b"from board" => self.from = Some((number(value).ok_or_else(bad_number)?, line)),
+            b"to board" => self.to = Some((number(value).ok_or_else(bad_number)?, line)),
+            b"checksum" => self.sum = Some((number(value).ok_or_else(bad_number)?, line)),
+            _ => {
+                if let Some(board) = key.strip_prefix(b"board ") {
+                    self.board(board, value, line, value_col)?;
+                }
+                // Headline, Duplicates NN, Next board to duplimate, PrintOuts, Crypto key
+                // and unknown keys carry nothing dealdex needs.
+            }
+        }
+        Ok(())
+    }
+
+    /// Reads the board line `Board <board>=<value>` at `line`, its value at 1-based column
+    /// `col`.
+    fn board(
+        &mut self,
+        board: &[u8],
+        value: &[u8],
+        line: usize,
+        col: usize,
+    ) -> Result<(), FormatError> {
+        let n = number(trim(board).0)
+            .and_then(|n| usize::try_from(n).ok())
+            .filter(|n| (1..=MAX_BOARD).contains(n))
+            .ok_or_else(|| {
+                FormatError::new(
+                    InputPosition::at_line(line),
+                    format!(
+                        "found key \"Board {}\" (expected Board 01..99)",
+                        board.escape_ascii()
+                    ),
+                )
+            })?;
+        let seats = decode_board(value, line, col, n)?;
+        let Some(slot) = self.lines.get_mut(n) else {
+            return Ok(());
+        };
+        if let Some((first, _)) = slot {
+            return Err(FormatError::new(
+                InputPosition::at_line(line),
+                format!("board {n:02} is given twice (first on line {first})"),
+            ));
+        }
+        *slot = Some((line, seats));
+        Ok(())
+    }
+
+    /// The set's boards, From..To, and the line of `To board`, once the header is checked:
+    /// every key present, its checksum right, the range within 1..99.
+    fn range(&self) -> Result<(u64, u64, usize), FormatError> {
+        let Some(document_line) = self.line else {
+            return Err(FormatError::new(
+                InputPosition::at_line(self.last_line),
                 "the file ends without a [Document] section (expected a DLM file)",
             ));
         };
@@ -313,11 +359,11 @@ impl DealFormat for Dlm {
                 format!("[Document] has no {key}= line (expected a DLM header)"),
             )
         };
-        let (show, _) = status.ok_or_else(|| missing("Status"))?;
-        let (from, from_line) = from.ok_or_else(|| missing("From board"))?;
-        let (to, to_line) = to.ok_or_else(|| missing("To board"))?;
-        let (sum, sum_line) = sum.ok_or_else(|| missing("Checksum"))?;
-        let dups = dups.map_or(0, |(d, _)| d);
+        let (show, _) = self.status.ok_or_else(|| missing("Status"))?;
+        let (from, from_line) = self.from.ok_or_else(|| missing("From board"))?;
+        let (to, to_line) = self.to.ok_or_else(|| missing("To board"))?;
+        let (sum, sum_line) = self.sum.ok_or_else(|| missing("Checksum"))?;
+        let dups = self.dups.map_or(0, |(d, _)| d);
         let expected = dups ^ from ^ to ^ show;
         if sum != expected {
             return Err(FormatError::new(
@@ -340,9 +386,40 @@ impl DealFormat for Dlm {
                 format!("To board={to} (expected From board {from}..99)"),
             ));
         }
+        Ok((from, to, to_line))
+    }
+}
+
+/// Board `n`, read on `line`, from the seat of each of its cards.
+///
+/// # Errors
+/// The hands are not 13 cards each.
+fn board_deal(n: usize, line: usize, seats: &[u8; 52]) -> Result<Board, FormatError> {
+    let mut hands = [0u64; 4];
+    for (card, &seat) in seats.iter().enumerate() {
+        hands[usize::from(seat & 3)] |= 1 << card;
+    }
+    let deal = Deal::new(hands.map(Hand::from_mask)).map_err(|e| {
+        FormatError::new(
+            InputPosition::at_line(line),
+            format!("board {n:02}: {e} (expected 13 cards each)"),
+        )
+    })?;
+    Ok(Board::new(n as u64, deal))
+}
+
+impl DealFormat for Dlm {
+    fn info(&self) -> &'static FormatInfo {
+        &INFO
+    }
+
+    fn read(&self, data: &[u8]) -> Result<Vec<Board>, FormatError> {
+        let data = data.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(data);
+        let doc = Document::parse(data)?;
+        let (from, to, to_line) = doc.range()?;
         let mut boards = Vec::with_capacity((to - from + 1) as usize);
         for n in from as usize..=to as usize {
-            let Some(Some((line, seats))) = lines.get(n) else {
+            let Some(Some((line, seats))) = doc.lines.get(n) else {
                 return Err(FormatError::new(
                     InputPosition::at_line(to_line),
                     format!(
@@ -351,17 +428,7 @@ impl DealFormat for Dlm {
                     ),
                 ));
             };
-            let mut hands = [0u64; 4];
-            for (card, &seat) in seats.iter().enumerate() {
-                hands[usize::from(seat & 3)] |= 1 << card;
-            }
-            let deal = Deal::new(hands.map(Hand::from_mask)).map_err(|e| {
-                FormatError::new(
-                    InputPosition::at_line(*line),
-                    format!("board {n:02}: {e} (expected 13 cards each)"),
-                )
-            })?;
-            boards.push(Board::new(n as u64, deal));
+            boards.push(board_deal(n, *line, seats)?);
         }
         Ok(boards)
     }
