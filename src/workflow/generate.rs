@@ -1541,86 +1541,27 @@ fn run_bulk(
         .iter()
         .cloned()
         .partition(|o| streams(o, job.split));
-    // Formats written by a stateful writer (Parquet) stream too when they go to a file.
-    let mut writers: Vec<(Output, Box<dyn BoardWriter>, Staged)> = Vec::new();
-    let mut collected: Vec<Output> = Vec::new();
-    for o in rest {
-        match open_board_writer(&o, &opts)? {
-            Some((w, staged)) => writers.push((o, w, staged)),
-            None => collected.push(o),
-        }
-    }
-    let mut sinks = Vec::with_capacity(streamed.len());
-    let mut sizes = vec![0u64; streamed.len()];
-    for (o, size) in streamed.iter().zip(&mut sizes) {
-        let mut sink = Sink::open(o.path.as_deref())?;
-        let mut head = Vec::new();
-        o.format
-            .write_header(&opts, &mut head)
-            .map_err(|error| format_error(o, error))?;
-        sink.write(stdout, &head)?;
-        *size += head.len() as u64;
-        sinks.push(sink);
-    }
+    let (mut writers, collected) = open_board_writers(rest, &opts)?;
+    let mut streams = Streams::open(&streamed, &opts, stdout)?;
     progress(Progress::Started {
         total: run.count,
         matching: false,
     });
     let want_keys = store.is_some();
     let keep_boards = !collected.is_empty() || !writers.is_empty();
-    let mut new_deals = 0u64;
-    let mut pending: Vec<DealIndex> = match store {
-        Some(_) => Vec::with_capacity(
-            run.batch
-                .min(usize::try_from(run.count).unwrap_or(usize::MAX))
-                + CHUNK,
-        ),
-        None => Vec::new(),
-    };
+    let mut batches = KeyBatches::new(run, want_keys);
     let mut all_boards: Vec<Board> = Vec::new();
     let mut generated = 0u64;
     run_chunks(
         source,
         job.predeal.as_ref(),
         (run.start, run.count),
-        |first, deals| -> Result<Chunk, GenerateError> {
-            let boards = numbered(first, deals);
-            let mut bytes = Vec::with_capacity(streamed.len());
-            for o in &streamed {
-                let mut buf = Vec::new();
-                o.format
-                    .write_boards(&boards, &opts, &mut buf)
-                    .map_err(|error| format_error(o, error))?;
-                bytes.push(buf);
-            }
-            let keys = match want_keys {
-                true => deals.iter().map(DealIndex::from_deal).collect(),
-                false => Vec::new(),
-            };
-            Ok(Chunk {
-                len: deals.len(),
-                bytes,
-                keys,
-                boards: if keep_boards { boards } else { Vec::new() },
-            })
-        },
+        |first, deals| make_chunk(&streamed, &opts, (first, deals), want_keys, keep_boards),
         |chunk: Result<Chunk, GenerateError>| {
             let chunk = chunk?;
-            for ((sink, size), b) in sinks.iter_mut().zip(&mut sizes).zip(&chunk.bytes) {
-                sink.write(stdout, b)?;
-                *size += b.len() as u64;
-            }
+            streams.write(&chunk.bytes, stdout)?;
             if let Some(s) = store.as_deref_mut() {
-                pending.extend_from_slice(&chunk.keys);
-                while pending.len() >= run.batch {
-                    // The batch leaves `pending` without a copy, and the next one is
-                    // collected in a buffer of its final size (no doubling): memory holds
-                    // about one batch of keys.
-                    let mut next = Vec::with_capacity(run.batch + CHUNK);
-                    next.extend_from_slice(&pending[run.batch..]);
-                    pending.truncate(run.batch);
-                    new_deals += s.insert_deals(std::mem::replace(&mut pending, next))?;
-                }
+                batches.add(s, &chunk.keys)?;
             }
             for (o, w, _) in &mut writers {
                 w.write_boards(&chunk.boards)
@@ -1634,27 +1575,199 @@ fn run_bulk(
             Ok(())
         },
     )?;
-    if let Some(s) = store.as_deref_mut()
-        && !pending.is_empty()
-    {
-        new_deals += s.insert_deals(std::mem::take(&mut pending))?;
+    if let Some(s) = store.as_deref_mut() {
+        batches.finish(s)?;
     }
-    let mut files = Vec::new();
-    for ((o, mut sink), size) in streamed.iter().zip(sinks).zip(&mut sizes) {
-        let mut tail = Vec::new();
+    let mut files = streams.finish(&streamed, &opts, generated, stdout)?;
+    files.extend(finish_board_writers(writers, generated)?);
+    files.extend(write_collected(
+        &collected,
+        &all_boards,
+        &opts,
+        job.split,
+        stdout,
+    )?);
+    progress(Progress::Finished);
+    Ok(BulkDone {
+        new_deals: store.is_some().then_some(batches.new_deals),
+        drawn: None,
+        solved: None,
+        files,
+    })
+}
+
+/// A chunk of a bulk run: deals `first ..` formatted for each streamed output, their keys
+/// when storing, and the boards themselves when a non-streaming output needs them.
+fn make_chunk(
+    streamed: &[Output],
+    opts: &WriteOptions,
+    (first, deals): (u64, &[Deal]),
+    want_keys: bool,
+    keep_boards: bool,
+) -> Result<Chunk, GenerateError> {
+    let boards = numbered(first, deals);
+    let mut bytes = Vec::with_capacity(streamed.len());
+    for o in streamed {
+        let mut buf = Vec::new();
         o.format
-            .write_footer(&opts, &mut tail)
+            .write_boards(&boards, opts, &mut buf)
             .map_err(|error| format_error(o, error))?;
-        sink.write(stdout, &tail)?;
-        sink.finish(stdout)?;
-        *size += tail.len() as u64;
-        files.push(ExportedFile {
-            path: o.path.clone(),
-            format: o.format.info().name,
-            boards: generated,
-            bytes: *size,
-        });
+        bytes.push(buf);
     }
+    let keys = match want_keys {
+        true => deals.iter().map(DealIndex::from_deal).collect(),
+        false => Vec::new(),
+    };
+    Ok(Chunk {
+        len: deals.len(),
+        bytes,
+        keys,
+        boards: if keep_boards { boards } else { Vec::new() },
+    })
+}
+
+/// The streamed outputs of a bulk run, in order: each one's destination and the bytes
+/// written to it so far.
+struct Streams {
+    sinks: Vec<Sink>,
+    sizes: Vec<u64>,
+}
+
+impl Streams {
+    /// Opens each streamed output and writes its header.
+    fn open(
+        streamed: &[Output],
+        opts: &WriteOptions,
+        stdout: &mut dyn Write,
+    ) -> Result<Streams, GenerateError> {
+        let mut sinks = Vec::with_capacity(streamed.len());
+        let mut sizes = vec![0u64; streamed.len()];
+        for (o, size) in streamed.iter().zip(&mut sizes) {
+            let mut sink = Sink::open(o.path.as_deref())?;
+            let mut head = Vec::new();
+            o.format
+                .write_header(opts, &mut head)
+                .map_err(|error| format_error(o, error))?;
+            sink.write(stdout, &head)?;
+            *size += head.len() as u64;
+            sinks.push(sink);
+        }
+        Ok(Streams { sinks, sizes })
+    }
+
+    /// Writes a chunk: `bytes` holds one piece per output.
+    fn write(&mut self, bytes: &[Vec<u8>], stdout: &mut dyn Write) -> Result<(), GenerateError> {
+        for ((sink, size), b) in self.sinks.iter_mut().zip(&mut self.sizes).zip(bytes) {
+            sink.write(stdout, b)?;
+            *size += b.len() as u64;
+        }
+        Ok(())
+    }
+
+    /// Writes each output's footer and puts its file in place; `boards` were written to each.
+    fn finish(
+        self,
+        streamed: &[Output],
+        opts: &WriteOptions,
+        boards: u64,
+        stdout: &mut dyn Write,
+    ) -> Result<Vec<ExportedFile>, GenerateError> {
+        let mut files = Vec::new();
+        for ((o, mut sink), mut size) in streamed.iter().zip(self.sinks).zip(self.sizes) {
+            let mut tail = Vec::new();
+            o.format
+                .write_footer(opts, &mut tail)
+                .map_err(|error| format_error(o, error))?;
+            sink.write(stdout, &tail)?;
+            sink.finish(stdout)?;
+            size += tail.len() as u64;
+            files.push(ExportedFile {
+                path: o.path.clone(),
+                format: o.format.info().name,
+                boards,
+                bytes: size,
+            });
+        }
+        Ok(files)
+    }
+}
+
+/// The keys of a bulk run on their way to the store, committed in batches of exactly
+/// [`Bulk::batch`] deals in stream order.
+struct KeyBatches {
+    pending: Vec<DealIndex>,
+    batch: usize,
+    /// Deals new to the database so far.
+    new_deals: u64,
+}
+
+impl KeyBatches {
+    /// No keys yet; room for a batch and a chunk when `storing`.
+    fn new(run: &Bulk, storing: bool) -> KeyBatches {
+        let pending = match storing {
+            true => Vec::with_capacity(
+                run.batch
+                    .min(usize::try_from(run.count).unwrap_or(usize::MAX))
+                    + CHUNK,
+            ),
+            false => Vec::new(),
+        };
+        KeyBatches {
+            pending,
+            batch: run.batch,
+            new_deals: 0,
+        }
+    }
+
+    /// Adds a chunk's keys and commits each whole batch they make.
+    fn add(&mut self, store: &mut Store, keys: &[DealIndex]) -> Result<(), GenerateError> {
+        self.pending.extend_from_slice(keys);
+        while self.pending.len() >= self.batch {
+            // The batch leaves `pending` without a copy, and the next one is collected in a
+            // buffer of its final size (no doubling): memory holds about one batch of keys.
+            let mut next = Vec::with_capacity(self.batch + CHUNK);
+            next.extend_from_slice(&self.pending[self.batch..]);
+            self.pending.truncate(self.batch);
+            self.new_deals += store.insert_deals(std::mem::replace(&mut self.pending, next))?;
+        }
+        Ok(())
+    }
+
+    /// Commits the last batch, short of a whole one.
+    fn finish(&mut self, store: &mut Store) -> Result<(), GenerateError> {
+        if !self.pending.is_empty() {
+            self.new_deals += store.insert_deals(std::mem::take(&mut self.pending))?;
+        }
+        Ok(())
+    }
+}
+
+/// An output written by a stateful writer, with the writer and its file's guard.
+type OpenWriter = (Output, Box<dyn BoardWriter>, Staged);
+
+/// Opens the stateful writer of each output that has one and goes to a file: formats
+/// written by one (Parquet) stream too. The other outputs are returned to be rendered whole.
+fn open_board_writers(
+    outputs: Vec<Output>,
+    opts: &WriteOptions,
+) -> Result<(Vec<OpenWriter>, Vec<Output>), GenerateError> {
+    let mut writers = Vec::new();
+    let mut collected = Vec::new();
+    for o in outputs {
+        match open_board_writer(&o, opts)? {
+            Some((w, staged)) => writers.push((o, w, staged)),
+            None => collected.push(o),
+        }
+    }
+    Ok((writers, collected))
+}
+
+/// Finishes each stateful writer and puts its file in place; `boards` were written to each.
+fn finish_board_writers(
+    writers: Vec<OpenWriter>,
+    boards: u64,
+) -> Result<Vec<ExportedFile>, GenerateError> {
+    let mut files = Vec::new();
     for (o, w, staged) in writers {
         let bytes = w.finish().map_err(|e| board_write_error(&o, e))?;
         let path = staged.path().to_owned();
@@ -1665,24 +1778,11 @@ fn run_bulk(
         files.push(ExportedFile {
             path: o.path.clone(),
             format: o.format.info().name,
-            boards: generated,
+            boards,
             bytes,
         });
     }
-    files.extend(write_collected(
-        &collected,
-        &all_boards,
-        &opts,
-        job.split,
-        stdout,
-    )?);
-    progress(Progress::Finished);
-    Ok(BulkDone {
-        new_deals: store.is_some().then_some(new_deals),
-        drawn: None,
-        solved: None,
-        files,
-    })
+    Ok(files)
 }
 
 /// The write options of a bulk run: no event unless asked for.
