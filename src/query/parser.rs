@@ -495,25 +495,7 @@ impl<'a> Parser<'a> {
         );
         let open = self.peek();
         if !known {
-            let what = self.text(name_tok);
-            return Err(if matches!(name.as_str(), "and" | "or" | "not" | "in") {
-                self.err(
-                    name_tok,
-                    format!("unexpected keyword '{what}': expected a condition, a number or '('"),
-                )
-            } else if open.kind == Kind::LParen {
-                self.err(
-                    name_tok,
-                    format!("unknown function '{what}' (known functions: {FUNCTIONS})"),
-                )
-            } else {
-                self.err(
-                    name_tok,
-                    format!(
-                        "unknown name '{what}': expected a function call such as hcp(N), a number, not or '(' (known functions: {FUNCTIONS})"
-                    ),
-                )
-            });
+            return Err(self.unknown_name(name_tok, &name, open));
         }
         if open.kind != Kind::LParen {
             return Err(self.err(
@@ -522,7 +504,46 @@ impl<'a> Parser<'a> {
             ));
         }
         self.bump();
-        // The arguments: names or suit symbols separated by commas.
+        let (args, close) = self.arguments(&name, open)?;
+        let (start, end) = (name_tok.start, close.end);
+        let (min, max, usage) = signature(&name);
+        if args.len() < min {
+            return Err(self.err(close, format!("missing argument: {usage}")));
+        }
+        if args.len() > max {
+            return Err(self.err(args[max], format!("too many arguments: {usage}")));
+        }
+        let val = self.function(&name, &args)?;
+        Ok(Item { val, start, end })
+    }
+
+    /// The error for `name` (lower case, at `name_tok`), which is no function: a keyword out
+    /// of place, an unknown function (`open` is '('), or an unknown name.
+    fn unknown_name(&self, name_tok: Token, name: &str, open: Token) -> QueryError {
+        let what = self.text(name_tok);
+        if matches!(name, "and" | "or" | "not" | "in") {
+            self.err(
+                name_tok,
+                format!("unexpected keyword '{what}': expected a condition, a number or '('"),
+            )
+        } else if open.kind == Kind::LParen {
+            self.err(
+                name_tok,
+                format!("unknown function '{what}' (known functions: {FUNCTIONS})"),
+            )
+        } else {
+            self.err(
+                name_tok,
+                format!(
+                    "unknown name '{what}': expected a function call such as hcp(N), a number, not or '(' (known functions: {FUNCTIONS})"
+                ),
+            )
+        }
+    }
+
+    /// The arguments of `name(…)` after its `open`ing '(': names or suit symbols separated by
+    /// commas, and the closing ')'.
+    fn arguments(&mut self, name: &str, open: Token) -> Result<(Vec<Token>, Token), QueryError> {
         let mut args: Vec<Token> = Vec::new();
         let close = loop {
             let a = self.bump();
@@ -565,48 +586,24 @@ impl<'a> Parser<'a> {
                 }
             }
         };
-        let (start, end) = (name_tok.start, close.end);
-        let (min, max) = match name.as_str() {
-            "len" | "dd" => (2, 2),
-            "par" => (2, 3),
-            _ => (1, 1),
-        };
-        let usage = match name.as_str() {
-            "par" => {
-                "par takes a side, a vulnerability and optionally the dealer (North if left out), e.g. par(NS, none) or par(EW, all, W)"
-            }
-            "len" => "len takes a seat or side and a suit, e.g. len(S, spades)",
-            "dd" => {
-                "dd takes a declarer (seat or side) and a strain, e.g. dd(N, notrump) or dd(NS, spades)"
-            }
-            "hcp" => "hcp takes one seat or side, e.g. hcp(N) or hcp(NS)",
-            "controls" => "controls takes one seat or side, e.g. controls(N)",
-            "ltc" => "ltc takes one seat, e.g. ltc(N)",
-            "longest" => "longest takes one seat, e.g. longest(N)",
-            "balanced" => "balanced takes one seat, e.g. balanced(N)",
-            "semibalanced" => "semibalanced takes one seat, e.g. semibalanced(N)",
-            "shape" => "shape takes one seat, e.g. shape(N) = 4432",
-            _ => "pattern takes one seat, e.g. pattern(N) = 5431",
-        };
-        if args.len() < min {
-            return Err(self.err(close, format!("missing argument: {usage}")));
-        }
-        if args.len() > max {
-            return Err(self.err(args[max], format!("too many arguments: {usage}")));
-        }
-        let val = match name.as_str() {
-            "hcp" => num(Term::Hcp(self.who(args[0], &name)?)),
-            "controls" => num(Term::Controls(self.who(args[0], &name)?)),
+        Ok((args, close))
+    }
+
+    /// The value of function `name` of `args`, as many as its signature takes.
+    fn function(&self, name: &str, args: &[Token]) -> Result<Val, QueryError> {
+        Ok(match name {
+            "hcp" => num(Term::Hcp(self.who(args[0], name)?)),
+            "controls" => num(Term::Controls(self.who(args[0], name)?)),
             "len" => {
-                let who = self.who(args[0], &name)?;
+                let who = self.who(args[0], name)?;
                 num(Term::Len(who, self.suit(args[1])?))
             }
             "dd" => {
-                let who = self.who(args[0], &name)?;
+                let who = self.who(args[0], name)?;
                 num(Term::Dd(who, self.strain(args[1])?))
             }
             "par" => {
-                let side = self.side(args[0], &name)?;
+                let side = self.side(args[0], name)?;
                 let vul = self.vulnerability(args[1])?;
                 let dealer = match args.get(2) {
                     None => Seat::North,
@@ -614,20 +611,19 @@ impl<'a> Parser<'a> {
                 };
                 num(Term::Par(side, vul, dealer))
             }
-            "ltc" => num(Term::Ltc(self.seat(args[0], &name)?)),
-            "longest" => num(Term::Longest(self.seat(args[0], &name)?)),
-            "balanced" => Val::Cond(Cond::Balanced(self.seat(args[0], &name)?)),
-            "semibalanced" => Val::Cond(Cond::SemiBalanced(self.seat(args[0], &name)?)),
+            "ltc" => num(Term::Ltc(self.seat(args[0], name)?)),
+            "longest" => num(Term::Longest(self.seat(args[0], name)?)),
+            "balanced" => Val::Cond(Cond::Balanced(self.seat(args[0], name)?)),
+            "semibalanced" => Val::Cond(Cond::SemiBalanced(self.seat(args[0], name)?)),
             "shape" => Val::ShapeOf {
-                seat: self.seat(args[0], &name)?,
+                seat: self.seat(args[0], name)?,
                 exact: false,
             },
             _ => Val::ShapeOf {
-                seat: self.seat(args[0], &name)?,
+                seat: self.seat(args[0], name)?,
                 exact: true,
             },
-        };
-        Ok(Item { val, start, end })
+        })
     }
 
     /// A seat or side argument.
@@ -916,6 +912,34 @@ impl<'a> Parser<'a> {
             parts[3] as u8,
         ])
     }
+}
+
+/// The signature of the function `name` (a known one): the fewest and the most
+/// arguments it takes, and its usage for an error about them.
+fn signature(name: &str) -> (usize, usize, &'static str) {
+    let (min, max) = match name {
+        "len" | "dd" => (2, 2),
+        "par" => (2, 3),
+        _ => (1, 1),
+    };
+    let usage = match name {
+        "par" => {
+            "par takes a side, a vulnerability and optionally the dealer (North if left out), e.g. par(NS, none) or par(EW, all, W)"
+        }
+        "len" => "len takes a seat or side and a suit, e.g. len(S, spades)",
+        "dd" => {
+            "dd takes a declarer (seat or side) and a strain, e.g. dd(N, notrump) or dd(NS, spades)"
+        }
+        "hcp" => "hcp takes one seat or side, e.g. hcp(N) or hcp(NS)",
+        "controls" => "controls takes one seat or side, e.g. controls(N)",
+        "ltc" => "ltc takes one seat, e.g. ltc(N)",
+        "longest" => "longest takes one seat, e.g. longest(N)",
+        "balanced" => "balanced takes one seat, e.g. balanced(N)",
+        "semibalanced" => "semibalanced takes one seat, e.g. semibalanced(N)",
+        "shape" => "shape takes one seat, e.g. shape(N) = 4432",
+        _ => "pattern takes one seat, e.g. pattern(N) = 5431",
+    };
+    (min, max, usage)
 }
 
 /// A number item's value.
