@@ -1629,7 +1629,9 @@ fn make_chunk(
 /// The streamed outputs of a bulk run, in order: each one's destination and the bytes
 /// written to it so far.
 struct Streams {
+    /// Where each output goes.
     sinks: Vec<Sink>,
+    /// Bytes written to each output so far.
     sizes: Vec<u64>,
 }
 
@@ -1695,7 +1697,9 @@ impl Streams {
 /// The keys of a bulk run on their way to the store, committed in batches of exactly
 /// [`Bulk::batch`] deals in stream order.
 struct KeyBatches {
+    /// Keys not yet committed, in stream order.
     pending: Vec<DealIndex>,
+    /// Deals a batch commits.
     batch: usize,
     /// Deals new to the database so far.
     new_deals: u64,
