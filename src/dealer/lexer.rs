@@ -59,240 +59,300 @@ pub(super) fn lex(src: &str, params: &Params) -> Result<Vec<Token>, ScriptError>
 /// The tokens of `src`, ending with [`Tok::End`] when `params` is given; `params` None for a
 /// parameter's text (no end token; a `$` there is refused).
 fn lex_text(src: &str, params: Option<&Params>) -> Result<Vec<Token>, ScriptError> {
-    let chars: Vec<char> = src.chars().collect();
-    let mut out = Vec::new();
-    let (mut i, mut line, mut col) = (0usize, 1u64, 1u64);
-    let advance = |i: &mut usize, line: &mut u64, col: &mut u64, n: usize| {
-        for _ in 0..n {
-            if chars.get(*i) == Some(&'\n') {
-                *line += 1;
-                *col = 1;
-            } else {
-                *col += 1;
-            }
-            *i += 1;
-        }
+    let mut lexer = Lexer {
+        chars: src.chars().collect(),
+        i: 0,
+        line: 1,
+        col: 1,
+        params,
+        out: Vec::new(),
     };
-    let digits_from = |from: usize| {
-        chars[from.min(chars.len())..]
+    while lexer.i < lexer.chars.len() {
+        lexer.token()?;
+    }
+    if params.is_some() {
+        lexer.push(Tok::End, lexer.line, lexer.col);
+    }
+    Ok(lexer.out)
+}
+
+/// A text being split into tokens: where the next character is, and the tokens so far.
+struct Lexer<'p> {
+    chars: Vec<char>,
+    /// The next character's index in `chars`, its line and its column.
+    i: usize,
+    line: u64,
+    col: u64,
+    /// The script parameters (None in a parameter's text).
+    params: Option<&'p Params>,
+    out: Vec<Token>,
+}
+
+impl Lexer<'_> {
+    /// Moves `n` characters on, counting lines and columns.
+    fn advance(&mut self, n: usize) {
+        for _ in 0..n {
+            if self.chars.get(self.i) == Some(&'\n') {
+                self.line += 1;
+                self.col = 1;
+            } else {
+                self.col += 1;
+            }
+            self.i += 1;
+        }
+    }
+
+    /// The number of digits from index `from` on.
+    fn digits_from(&self, from: usize) -> usize {
+        self.chars[from.min(self.chars.len())..]
             .iter()
             .take_while(|c| c.is_ascii_digit())
             .count()
-    };
-    while i < chars.len() {
-        let c = chars[i];
-        let next = chars.get(i + 1).copied();
+    }
+
+    /// Adds a token starting at `line` and `column`.
+    fn push(&mut self, tok: Tok, line: u64, column: u64) {
+        self.out.push(Token { tok, line, column });
+    }
+
+    /// Reads what starts at the next character: white space, a comment or a token.
+    fn token(&mut self) -> Result<(), ScriptError> {
+        let c = self.chars[self.i];
+        let next = self.chars.get(self.i + 1).copied();
         if c.is_whitespace() {
-            advance(&mut i, &mut line, &mut col, 1);
+            self.advance(1);
         } else if c == '#' || (c == '/' && next == Some('/')) {
-            while i < chars.len() && chars[i] != '\n' {
-                advance(&mut i, &mut line, &mut col, 1);
+            while self.i < self.chars.len() && self.chars[self.i] != '\n' {
+                self.advance(1);
             }
         } else if c == '/' && next == Some('*') {
-            let (l0, c0) = (line, col);
-            advance(&mut i, &mut line, &mut col, 2);
-            loop {
-                if i >= chars.len() {
-                    return Err(ScriptError::new(
-                        ScriptErrorKind::Syntax,
-                        l0,
-                        c0,
-                        "comment /* not closed by */",
-                    ));
-                }
-                if chars[i] == '*' && chars.get(i + 1) == Some(&'/') {
-                    advance(&mut i, &mut line, &mut col, 2);
-                    break;
-                }
-                advance(&mut i, &mut line, &mut col, 1);
-            }
+            self.block_comment()?;
         } else if c == '"' {
-            let (l0, c0) = (line, col);
-            advance(&mut i, &mut line, &mut col, 1);
-            let mut s = String::new();
-            loop {
-                match chars.get(i) {
-                    None => {
-                        return Err(ScriptError::new(
-                            ScriptErrorKind::Syntax,
-                            l0,
-                            c0,
-                            "string not closed by \"",
-                        ));
-                    }
-                    Some('"') => {
-                        advance(&mut i, &mut line, &mut col, 1);
-                        break;
-                    }
-                    Some(&ch) => {
-                        s.push(ch);
-                        advance(&mut i, &mut line, &mut col, 1);
-                    }
-                }
-            }
-            out.push(Token {
-                tok: Tok::Str(s),
-                line: l0,
-                column: c0,
-            });
+            self.string()?;
         } else if c == '\\' && next == Some('n') {
-            out.push(Token {
-                tok: Tok::NewlineEsc,
-                line,
-                column: col,
-            });
-            advance(&mut i, &mut line, &mut col, 2);
+            self.push(Tok::NewlineEsc, self.line, self.col);
+            self.advance(2);
         } else if c == '$' && next.is_some_and(|d| d.is_ascii_digit()) {
             let n = next.and_then(|d| d.to_digit(10)).unwrap_or(0) as usize;
-            let at =
-                |message: String| ScriptError::new(ScriptErrorKind::Syntax, line, col, message);
-            let Some(params) = params else {
-                return Err(at(format!(
-                    "a script parameter's text may not hold another one (${n})"
-                )));
-            };
-            let Some(text) = &params[n] else {
-                return Err(ScriptError::new(
-                    ScriptErrorKind::UnsetParameter,
-                    line,
-                    col,
-                    format!("script parameter ${n} is not given"),
-                ));
-            };
-            let toks = lex_text(text, None).map_err(|e| {
-                ScriptError::new(
-                    e.kind,
-                    line,
-                    col,
-                    format!("in ${n} ({text:?}): {}", e.message),
-                )
-            })?;
-            out.extend(toks.into_iter().map(|t| Token {
-                line,
-                column: col,
-                ..t
-            }));
-            advance(&mut i, &mut line, &mut col, 2);
-        } else if (c.is_ascii_digit() && chars.get(i + digits_from(i)) == Some(&'.'))
+            self.parameter(n)?;
+        } else if (c.is_ascii_digit()
+            && self.chars.get(self.i + self.digits_from(self.i)) == Some(&'.'))
             || (c == '.' && next.is_some_and(|d| d.is_ascii_digit()))
         {
-            // DealerV2's decimal constant: value ×100.
-            let (l0, c0) = (line, col);
-            let whole = digits_from(i);
-            let frac = digits_from(i + whole + 1);
-            let text: String = chars[i..i + whole + 1 + frac].iter().collect();
-            if whole > 2 || frac > 2 {
+            self.decimal()?;
+        } else if c.is_ascii_alphanumeric() || c == '_' {
+            self.word()?;
+        } else {
+            self.punct(c)?;
+        }
+        Ok(())
+    }
+
+    /// Skips a `/* … */` comment.
+    fn block_comment(&mut self) -> Result<(), ScriptError> {
+        let (l0, c0) = (self.line, self.col);
+        self.advance(2);
+        loop {
+            if self.i >= self.chars.len() {
                 return Err(ScriptError::new(
-                    ScriptErrorKind::BadValue,
+                    ScriptErrorKind::Syntax,
                     l0,
                     c0,
-                    format!(
-                        "decimal constant `{text}`: at most two digits before and two after the point (DealerV2's form)"
-                    ),
+                    "comment /* not closed by */",
                 ));
             }
-            let digit = |k: usize| i64::from(chars[k] as u8 - b'0');
-            let mut value = 0;
-            for k in i..i + whole {
-                value = value * 10 + digit(k);
+            if self.chars[self.i] == '*' && self.chars.get(self.i + 1) == Some(&'/') {
+                self.advance(2);
+                return Ok(());
             }
-            value *= 100;
-            if frac >= 1 {
-                value += 10 * digit(i + whole + 1);
-            }
-            if frac == 2 {
-                value += digit(i + whole + 2);
-            }
-            advance(&mut i, &mut line, &mut col, whole + 1 + frac);
-            out.push(Token {
-                tok: Tok::Decimal(value, text),
-                line: l0,
-                column: c0,
-            });
-        } else if c.is_ascii_alphanumeric() || c == '_' {
-            let (l0, c0) = (line, col);
-            let mut s = String::new();
-            while i < chars.len() && (chars[i].is_ascii_alphanumeric() || chars[i] == '_') {
-                s.push(chars[i]);
-                advance(&mut i, &mut line, &mut col, 1);
-            }
-            let brace = i + chars[i..].iter().take_while(|c| c.is_whitespace()).count();
-            if s == "shape" && chars.get(brace) == Some(&'{') {
-                // DealerV2's `shape{compass, …}`: its text up to `}`, `$N` replaced.
-                let Some(len) = chars[brace..].iter().position(|&c| c == '}') else {
+            self.advance(1);
+        }
+    }
+
+    /// Reads a string in double quotes.
+    fn string(&mut self) -> Result<(), ScriptError> {
+        let (l0, c0) = (self.line, self.col);
+        self.advance(1);
+        let mut s = String::new();
+        loop {
+            match self.chars.get(self.i) {
+                None => {
                     return Err(ScriptError::new(
                         ScriptErrorKind::Syntax,
                         l0,
                         c0,
-                        "shape{ not closed by }",
+                        "string not closed by \"",
                     ));
-                };
-                let raw: String = chars[brace + 1..brace + len].iter().collect();
-                let mut text = String::new();
-                let mut rest = raw.as_str();
-                while let Some(k) = rest.find('$') {
-                    text.push_str(&rest[..k]);
-                    let n = rest[k + 1..].chars().next().and_then(|d| d.to_digit(10));
-                    let value = match (n, params) {
-                        (Some(n), Some(p)) => p[n as usize].as_deref().ok_or_else(|| {
-                            ScriptError::new(
-                                ScriptErrorKind::UnsetParameter,
-                                l0,
-                                c0,
-                                format!("script parameter ${n} is not given (in shape{{}})"),
-                            )
-                        })?,
-                        _ => {
-                            return Err(ScriptError::new(
-                                ScriptErrorKind::Syntax,
-                                l0,
-                                c0,
-                                "shape{}: `$` not followed by a digit, or in a parameter's text",
-                            ));
-                        }
-                    };
-                    text.push_str(value);
-                    rest = &rest[k + 2..];
                 }
-                text.push_str(rest);
-                let n = brace + len + 1 - i;
-                advance(&mut i, &mut line, &mut col, n);
-                out.push(Token {
-                    tok: Tok::FdShape(text),
-                    line: l0,
-                    column: c0,
-                });
-                continue;
+                Some('"') => {
+                    self.advance(1);
+                    break;
+                }
+                Some(&ch) => {
+                    s.push(ch);
+                    self.advance(1);
+                }
             }
-            out.push(Token {
-                tok: Tok::Word(s),
-                line: l0,
-                column: c0,
-            });
-        } else {
-            let rest: String = chars[i..chars.len().min(i + 2)].iter().collect();
-            let Some(p) = PUNCTS.iter().find(|p| rest.starts_with(**p)) else {
-                return Err(ScriptError::new(
-                    ScriptErrorKind::Syntax,
-                    line,
-                    col,
-                    format!("unexpected character {c:?}"),
-                ));
-            };
-            out.push(Token {
-                tok: Tok::Punct(p),
-                line,
-                column: col,
-            });
-            advance(&mut i, &mut line, &mut col, p.len());
         }
+        self.push(Tok::Str(s), l0, c0);
+        Ok(())
     }
-    if params.is_some() {
-        out.push(Token {
-            tok: Tok::End,
+
+    /// Replaces `$n` by the tokens of the script parameter's text, each placed at the `$`.
+    fn parameter(&mut self, n: usize) -> Result<(), ScriptError> {
+        let (line, col) = (self.line, self.col);
+        let Some(params) = self.params else {
+            return Err(ScriptError::new(
+                ScriptErrorKind::Syntax,
+                line,
+                col,
+                format!("a script parameter's text may not hold another one (${n})"),
+            ));
+        };
+        let Some(text) = &params[n] else {
+            return Err(ScriptError::new(
+                ScriptErrorKind::UnsetParameter,
+                line,
+                col,
+                format!("script parameter ${n} is not given"),
+            ));
+        };
+        let toks = lex_text(text, None).map_err(|e| {
+            ScriptError::new(
+                e.kind,
+                line,
+                col,
+                format!("in ${n} ({text:?}): {}", e.message),
+            )
+        })?;
+        self.out.extend(toks.into_iter().map(|t| Token {
             line,
             column: col,
-        });
+            ..t
+        }));
+        self.advance(2);
+        Ok(())
     }
-    Ok(out)
+
+    /// Reads DealerV2's decimal constant: value ×100.
+    fn decimal(&mut self) -> Result<(), ScriptError> {
+        let (i, l0, c0) = (self.i, self.line, self.col);
+        let whole = self.digits_from(i);
+        let frac = self.digits_from(i + whole + 1);
+        let text: String = self.chars[i..i + whole + 1 + frac].iter().collect();
+        if whole > 2 || frac > 2 {
+            return Err(ScriptError::new(
+                ScriptErrorKind::BadValue,
+                l0,
+                c0,
+                format!(
+                    "decimal constant `{text}`: at most two digits before and two after the point (DealerV2's form)"
+                ),
+            ));
+        }
+        let digit = |k: usize| i64::from(self.chars[k] as u8 - b'0');
+        let mut value = 0;
+        for k in i..i + whole {
+            value = value * 10 + digit(k);
+        }
+        value *= 100;
+        if frac >= 1 {
+            value += 10 * digit(i + whole + 1);
+        }
+        if frac == 2 {
+            value += digit(i + whole + 2);
+        }
+        self.advance(whole + 1 + frac);
+        self.push(Tok::Decimal(value, text), l0, c0);
+        Ok(())
+    }
+
+    /// Reads a word, or DealerV2's `shape{…}` when the word is `shape` and `{` follows.
+    fn word(&mut self) -> Result<(), ScriptError> {
+        let (l0, c0) = (self.line, self.col);
+        let mut s = String::new();
+        while self.i < self.chars.len()
+            && (self.chars[self.i].is_ascii_alphanumeric() || self.chars[self.i] == '_')
+        {
+            s.push(self.chars[self.i]);
+            self.advance(1);
+        }
+        let rest = &self.chars[self.i..];
+        let brace = self.i + rest.iter().take_while(|c| c.is_whitespace()).count();
+        if s == "shape" && self.chars.get(brace) == Some(&'{') {
+            return self.fd_shape(brace, l0, c0);
+        }
+        self.push(Tok::Word(s), l0, c0);
+        Ok(())
+    }
+
+    /// Reads DealerV2's `shape{compass, …}` from its `{` at `brace` (the word `shape` read,
+    /// at line `l0` and column `c0`): its text up to `}`, `$N` replaced.
+    fn fd_shape(&mut self, brace: usize, l0: u64, c0: u64) -> Result<(), ScriptError> {
+        let Some(len) = self.chars[brace..].iter().position(|&c| c == '}') else {
+            return Err(ScriptError::new(
+                ScriptErrorKind::Syntax,
+                l0,
+                c0,
+                "shape{ not closed by }",
+            ));
+        };
+        let raw: String = self.chars[brace + 1..brace + len].iter().collect();
+        let text = self.fd_shape_text(&raw, l0, c0)?;
+        let n = brace + len + 1 - self.i;
+        self.advance(n);
+        self.push(Tok::FdShape(text), l0, c0);
+        Ok(())
+    }
+
+    /// The text `raw` of a `shape{…}` (at line `l0` and column `c0`) with each `$N` replaced
+    /// by the script parameter's text.
+    fn fd_shape_text(&self, raw: &str, l0: u64, c0: u64) -> Result<String, ScriptError> {
+        let mut text = String::new();
+        let mut rest = raw;
+        while let Some(k) = rest.find('$') {
+            text.push_str(&rest[..k]);
+            let n = rest[k + 1..].chars().next().and_then(|d| d.to_digit(10));
+            let value = match (n, self.params) {
+                (Some(n), Some(p)) => p[n as usize].as_deref().ok_or_else(|| {
+                    ScriptError::new(
+                        ScriptErrorKind::UnsetParameter,
+                        l0,
+                        c0,
+                        format!("script parameter ${n} is not given (in shape{{}})"),
+                    )
+                })?,
+                _ => {
+                    return Err(ScriptError::new(
+                        ScriptErrorKind::Syntax,
+                        l0,
+                        c0,
+                        "shape{}: `$` not followed by a digit, or in a parameter's text",
+                    ));
+                }
+            };
+            text.push_str(value);
+            rest = &rest[k + 2..];
+        }
+        text.push_str(rest);
+        Ok(text)
+    }
+
+    /// Reads an operator or a punctuation mark (`c` its first character).
+    fn punct(&mut self, c: char) -> Result<(), ScriptError> {
+        let rest: String = self.chars[self.i..self.chars.len().min(self.i + 2)]
+            .iter()
+            .collect();
+        let Some(p) = PUNCTS.iter().find(|p| rest.starts_with(**p)) else {
+            return Err(ScriptError::new(
+                ScriptErrorKind::Syntax,
+                self.line,
+                self.col,
+                format!("unexpected character {c:?}"),
+            ));
+        };
+        self.push(Tok::Punct(p), self.line, self.col);
+        self.advance(p.len());
+        Ok(())
+    }
 }
