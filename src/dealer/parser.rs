@@ -1286,6 +1286,12 @@ impl Parser {
             self.next();
             return Ok(Expr::Num(v));
         }
+        self.name_or_call(w)
+    }
+
+    /// The expression the word `w` (not read yet) starts: a call of one of dealer's
+    /// functions, or a defined variable.
+    fn name_or_call(&mut self, w: String) -> Result<Expr, ScriptError> {
         let (l, c) = self.here();
         // A word followed by `(` is a call only when it names one of dealer's functions (a
         // defined variable stays a variable): otherwise the expression ends with the word and
@@ -1325,7 +1331,15 @@ impl Parser {
         }
         self.next();
         self.next();
-        let e = match w.as_str() {
+        let e = self.call(&w, l, c)?;
+        self.expect(")")?;
+        Ok(e)
+    }
+
+    /// The call of dealer's function `w` (at line `l`, column `c`) from its arguments on (its
+    /// `(` read, its `)` not).
+    fn call(&mut self, w: &str, l: u64, c: u64) -> Result<Expr, ScriptError> {
+        Ok(match w {
             "hcp" | "hcps" => {
                 let s = self.seat()?;
                 Expr::Hcp(s, self.opt_suit()?)
@@ -1349,90 +1363,17 @@ impl Parser {
                 self.expect(",")?;
                 Expr::Shape(s, self.shape_list()?)
             }
-            "hascard" => {
-                let s = self.seat()?;
-                self.expect(",")?;
-                let cw = self.word().unwrap_or("").to_owned();
-                let ch: Vec<char> = cw.chars().collect();
-                let card = (ch.len() == 2)
-                    .then(|| {
-                        let r = Rank::from_char(ch[0]).filter(|_| !ch[0].is_ascii_lowercase())?;
-                        Some(Card::new(suit_letter(ch[1])?, r))
-                    })
-                    .flatten()
-                    .ok_or_else(|| {
-                        self.err(
-                            ScriptErrorKind::BadValue,
-                            format!("hascard: `{cw}` is not a card (rank then suit, e.g. AS, TC)"),
-                        )
-                    })?;
-                self.next();
-                Expr::HasCard(s, card)
-            }
+            "hascard" => self.hascard_call()?,
             // DealerV2's `dds` is `tricks`.
-            "tricks" | "trick" | "dds" => {
-                let s = self.seat()?;
-                self.expect(",")?;
-                let strain = match self.word() {
-                    Some("notrump" | "notrumps") => None,
-                    _ => Some(self.suit().map_err(|_| {
-                        self.syntax("a strain (spades, hearts, diamonds, clubs, notrump)")
-                    })?),
-                };
-                if strain.is_none() {
-                    self.next();
-                }
-                Expr::Tricks(s, strain)
-            }
-            "score" => {
-                let vul = match self.word() {
-                    Some("vul") => true,
-                    Some("nv") => false,
-                    _ => return Err(self.syntax("vul or nv")),
-                };
-                self.next();
-                self.expect(",")?;
-                let cw = self.word().unwrap_or("").to_owned();
-                let contract = match contract_of(&cw) {
-                    Some((contract, 0)) => contract,
-                    Some(_) => {
-                        return Err(self.err(
-                            ScriptErrorKind::Unsupported,
-                            format!(
-                                "score: DealerV2's doubled contract `{cw}` is not supported by dealdex"
-                            ),
-                        ));
-                    }
-                    None => {
-                        return Err(self.err(
-                            ScriptErrorKind::BadValue,
-                            format!("score: `{cw}` is not a contract (x, level, strain: x3N, x4S)"),
-                        ));
-                    }
-                };
-                self.next();
-                self.expect(",")?;
-                Expr::Score(vul, contract, Box::new(self.expr()?))
-            }
-            // DealerV2's `par(NS|EW [, vul])`.
-            "par" => {
-                let side = match self.word().and_then(side_of) {
-                    Some(side) => side,
-                    None => return Err(self.syntax("a side (NS or EW) in par(…)")),
-                };
-                self.next();
-                let vul = match self.eat(",") {
-                    true => self.vulnerability()?,
-                    false => Vulnerability::None,
-                };
-                Expr::Par(side, vul)
-            }
+            "tricks" | "trick" | "dds" => self.tricks_call()?,
+            "score" => self.score_call()?,
+            "par" => self.par_call()?,
             "imps" | "imp" => Expr::Imps(Box::new(self.expr()?)),
             "rnd" => Expr::Rnd(Box::new(self.expr()?)),
             _ => {
-                if let Some(suit) = suit_of(&w) {
+                if let Some(suit) = suit_of(w) {
                     Expr::Length(self.seat()?, suit)
-                } else if let Some(n) = pt_of(&w) {
+                } else if let Some(n) = pt_of(w) {
                     let s = self.seat()?;
                     Expr::Pt(n, s, self.opt_suit()?)
                 } else {
@@ -1444,9 +1385,92 @@ impl Parser {
                     ));
                 }
             }
+        })
+    }
+
+    /// `hascard(seat, card)`'s arguments.
+    fn hascard_call(&mut self) -> Result<Expr, ScriptError> {
+        let s = self.seat()?;
+        self.expect(",")?;
+        let cw = self.word().unwrap_or("").to_owned();
+        let ch: Vec<char> = cw.chars().collect();
+        let card = (ch.len() == 2)
+            .then(|| {
+                let r = Rank::from_char(ch[0]).filter(|_| !ch[0].is_ascii_lowercase())?;
+                Some(Card::new(suit_letter(ch[1])?, r))
+            })
+            .flatten()
+            .ok_or_else(|| {
+                self.err(
+                    ScriptErrorKind::BadValue,
+                    format!("hascard: `{cw}` is not a card (rank then suit, e.g. AS, TC)"),
+                )
+            })?;
+        self.next();
+        Ok(Expr::HasCard(s, card))
+    }
+
+    /// `tricks(seat, strain)`'s arguments.
+    fn tricks_call(&mut self) -> Result<Expr, ScriptError> {
+        let s = self.seat()?;
+        self.expect(",")?;
+        let strain =
+            match self.word() {
+                Some("notrump" | "notrumps") => None,
+                _ => Some(self.suit().map_err(|_| {
+                    self.syntax("a strain (spades, hearts, diamonds, clubs, notrump)")
+                })?),
+            };
+        if strain.is_none() {
+            self.next();
+        }
+        Ok(Expr::Tricks(s, strain))
+    }
+
+    /// `score(vul|nv, contract, tricks)`'s arguments (an undoubled contract only).
+    fn score_call(&mut self) -> Result<Expr, ScriptError> {
+        let vul = match self.word() {
+            Some("vul") => true,
+            Some("nv") => false,
+            _ => return Err(self.syntax("vul or nv")),
         };
-        self.expect(")")?;
-        Ok(e)
+        self.next();
+        self.expect(",")?;
+        let cw = self.word().unwrap_or("").to_owned();
+        let contract = match contract_of(&cw) {
+            Some((contract, 0)) => contract,
+            Some(_) => {
+                return Err(self.err(
+                    ScriptErrorKind::Unsupported,
+                    format!(
+                        "score: DealerV2's doubled contract `{cw}` is not supported by dealdex"
+                    ),
+                ));
+            }
+            None => {
+                return Err(self.err(
+                    ScriptErrorKind::BadValue,
+                    format!("score: `{cw}` is not a contract (x, level, strain: x3N, x4S)"),
+                ));
+            }
+        };
+        self.next();
+        self.expect(",")?;
+        Ok(Expr::Score(vul, contract, Box::new(self.expr()?)))
+    }
+
+    /// DealerV2's `par(NS|EW [, vul])`'s arguments.
+    fn par_call(&mut self) -> Result<Expr, ScriptError> {
+        let side = match self.word().and_then(side_of) {
+            Some(side) => side,
+            None => return Err(self.syntax("a side (NS or EW) in par(…)")),
+        };
+        self.next();
+        let vul = match self.eat(",") {
+            true => self.vulnerability()?,
+            false => Vulnerability::None,
+        };
+        Ok(Expr::Par(side, vul))
     }
 
     fn opt_suit(&mut self) -> Result<Option<Suit>, ScriptError> {
