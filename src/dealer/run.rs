@@ -11,7 +11,7 @@ use rayon::prelude::*;
 use super::compile::{Column, Kernel, Program, cheap_first};
 use super::eval::{Ctx, EvalError};
 use super::evalcontract::EvalContract;
-use super::graph::Graph;
+use super::graph::{Graph, Memo};
 use super::swap::Swapping;
 use super::{Action, CsvItem, EsItem, Expr, Script};
 use crate::dd::{Par, TrickTable};
@@ -587,10 +587,6 @@ fn today() -> String {
     format!("{y}.{m:02}.{d:02}")
 }
 
-struct State {
-    summaries: Vec<Summary>,
-}
-
 /// The value of `e` over the context's deal: by its kernel `k` in `program` when it has one.
 fn value<'a>(
     program: &Program<'a>,
@@ -768,8 +764,11 @@ fn test<'a>(
 /// `progress` is called after every block of deals.
 ///
 /// # Errors
-/// [`DealerError::Eval`] when an expression cannot be evaluated (division by zero),
-/// [`DealerError::Io`] when writing to `out` fails.
+/// [`DealerError::Eval`] when an expression cannot be evaluated (division by zero, `rnd(n)`
+/// with n ≤ 0), [`DealerError::Io`] when writing to `out` fails, [`DealerError::Seed`]
+/// without `-s` when the operating system gives no seed, [`DealerError::Predeal`] and
+/// [`DealerError::SwapPredeal`] for a predeal that cannot be dealt, and
+/// [`DealerError::Stopped`] when the job's stop switch is turned on.
 pub fn run(
     script: &Script,
     job: &DealerJob,
@@ -806,33 +805,99 @@ pub fn run_into(
     keep: &mut KeptSink<'_>,
 ) -> Result<DealerReport, DealerError> {
     let start = Instant::now();
-    let seed_n = match job.seed {
+    let seed_n = seed_number(job)?;
+    let seed = seed_of(seed_n);
+    let generate = job.generate.unwrap_or(script.generate_limit());
+    let produce = job.produce.unwrap_or(script.produce_limit());
+    let predeal = predeal_of(script)?;
+    check_swapping(script, job)?;
+    let list = actions_of(script);
+    // The condition with `tricks` tried last. Definitions are compiled once each (`graph`,
+    // `program`), shared ones computed once a deal.
+    let graph = Graph::of(script);
+    let condition = script.condition.as_ref().map(|c| cheap_first(c, &graph));
+    let compiled = Compiled::new(script, &graph, condition.as_ref(), &list);
+    let mut draws = Draws::new(script, &seed, predeal.as_ref())?;
+    let mut block = Block::new(compiled.kernel.is_some());
+    let actions = Actions::new(script, job, &compiled, &list, out, seed_n);
+    let mut run = Run::new(script, job, &compiled, produce, actions);
+    let mut timed_out = false;
+    while run.generated < generate && run.produced < produce {
+        run.check_stop()?;
+        if let Some(limit) = job.time_limit
+            && run.produced == 0
+            && start.elapsed() >= limit
+        {
+            timed_out = true;
+            break;
+        }
+        let n = block.next_len(generate - run.generated);
+        let (given, first_given, n) = match &job.feed {
+            DealFeed::Stream => {
+                let last = generate - run.generated <= n as u64;
+                let n = draws.draw_stream(&compiled, job.swapping, &mut block, n, last);
+                (&[][..], 0, n)
+            }
+            DealFeed::Given(feed) => {
+                let (first, given) = draws.pull_given(feed, n, &mut block.deals);
+                if given.is_empty() {
+                    break;
+                }
+                (given, first, given.len())
+            }
+        };
+        // Deals not tested as they were drawn (given, or swapped) are tested here.
+        if !(given.is_empty() && job.swapping == Swapping::None) {
+            compiled.test_block(&block.deals[..n], &mut block.verdicts[..n]);
+        }
+        let (deals, verdicts) = (&block.deals[..n], &block.verdicts[..n]);
+        if run.take_block(deals, verdicts, given, first_given)? {
+            break;
+        }
+        run.end_block(keep)?;
+        progress(DealerProgress {
+            generated: run.generated,
+            produced: run.produced,
+        });
+    }
+    run.finish(keep, start, timed_out)
+}
+
+/// The run's seed number: `-s`'s, else drawn from the operating system.
+fn seed_number(job: &DealerJob) -> Result<u64, DealerError> {
+    Ok(match job.seed {
         Some(s) => s,
         None => {
             let s = Seed::from_os().map_err(|e| DealerError::Seed(e.to_string()))?;
             u64::from_le_bytes(s.0[..8].try_into().expect("8 bytes"))
         }
-    };
-    let seed = seed_of(seed_n);
-    let generate = job.generate.unwrap_or(script.generate_limit());
-    let produce = job.produce.unwrap_or(script.produce_limit());
-    let predeal = if script.predeal.iter().any(|&m| m != 0) {
-        let text = Seat::ALL
-            .iter()
-            .map(|&s| {
-                format!(
-                    "{}:{}",
-                    s.letter(),
-                    Hand::from_mask(script.predeal[s.index()])
-                )
-            })
-            .collect::<Vec<_>>()
-            .join(" ");
-        Some(Predeal::parse(&text).map_err(|e| DealerError::Predeal(e.to_string()))?)
-    } else {
-        None
-    };
-    // Swapping moves whole hands: a predeal on a seat that moves would not hold.
+    })
+}
+
+/// The script's predealt cards as a [`Predeal`] (None when it predeals no card).
+fn predeal_of(script: &Script) -> Result<Option<Predeal>, DealerError> {
+    if script.predeal.iter().all(|&m| m == 0) {
+        return Ok(None);
+    }
+    let text = Seat::ALL
+        .iter()
+        .map(|&s| {
+            format!(
+                "{}:{}",
+                s.letter(),
+                Hand::from_mask(script.predeal[s.index()])
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(" ");
+    Predeal::parse(&text)
+        .map(Some)
+        .map_err(|e| DealerError::Predeal(e.to_string()))
+}
+
+/// Refuses swapping (`-2`, `-3`) that moves a seat with predealt cards or lengths: swapping
+/// moves whole hands, so the predeal would not hold.
+fn check_swapping(script: &Script, job: &DealerJob) -> Result<(), DealerError> {
     for &seat in job.swapping.moved() {
         if script.predeal[seat.index()] != 0 || script.predeal_lengths.iter().any(|l| l.0 == seat) {
             let two = job.swapping == Swapping::TwoWay;
@@ -843,251 +908,413 @@ pub fn run_into(
             });
         }
     }
-    let mut state = State {
-        summaries: script
-            .actions
-            .iter()
-            .filter_map(|a| match a {
-                Action::Average(l, _) => Some(Summary::Average(Average {
-                    label: l.clone(),
-                    count: 0,
-                    sum: 0,
-                    sum_squares: 0.0,
-                    mean: 0.0,
-                })),
-                Action::Frequency(l, _, lo, hi) => Some(Summary::Frequency(Frequency {
+    Ok(())
+}
+
+/// The summaries of the script's actions, nothing counted yet: one for each average,
+/// frequency, `print(seats)` and `evalcontract`, in the order of the actions.
+fn summaries_of(script: &Script, job: &DealerJob) -> Vec<Summary> {
+    script
+        .actions
+        .iter()
+        .filter_map(|a| match a {
+            Action::Average(l, _) => Some(Summary::Average(Average {
+                label: l.clone(),
+                count: 0,
+                sum: 0,
+                sum_squares: 0.0,
+                mean: 0.0,
+            })),
+            Action::Frequency(l, _, lo, hi) => Some(Summary::Frequency(Frequency {
+                label: l.clone(),
+                low: *lo,
+                high: *hi,
+                below: 0,
+                counts: vec![0; (hi - lo + 1).max(0) as usize],
+                above: 0,
+            })),
+            Action::Frequency2(l, _, lo, hi, _, lo2, hi2) => {
+                Some(Summary::Frequency2(Frequency2 {
                     label: l.clone(),
                     low: *lo,
                     high: *hi,
-                    below: 0,
-                    counts: vec![0; (hi - lo + 1).max(0) as usize],
-                    above: 0,
-                })),
-                Action::Frequency2(l, _, lo, hi, _, lo2, hi2) => {
-                    Some(Summary::Frequency2(Frequency2 {
-                        label: l.clone(),
-                        low: *lo,
-                        high: *hi,
-                        low2: *lo2,
-                        high2: *hi2,
-                        counts: vec![
-                            vec![0; (hi2 - lo2 + 3).max(2) as usize];
-                            (hi - lo + 3).max(2) as usize
-                        ],
-                    }))
-                }
-                Action::Print(seats) => Some(Summary::Print(PrintSeats {
-                    seats: seats.iter().map(|s| s.letter()).collect(),
-                    deals: Vec::new(),
-                    hands: Vec::new(),
-                    lowercase: job.lowercase,
-                })),
-                Action::EvalContract => Some(Summary::EvalContract(Box::default())),
-                _ => None,
-            })
-            .collect(),
-    };
-    // No `action` statement: dealer's default, printall. An `action` statement with no
-    // action runs none.
-    let actions: Vec<&Action> = if script.actions.is_empty() && !script.actions_given {
+                    low2: *lo2,
+                    high2: *hi2,
+                    counts: vec![
+                        vec![0; (hi2 - lo2 + 3).max(2) as usize];
+                        (hi - lo + 3).max(2) as usize
+                    ],
+                }))
+            }
+            Action::Print(seats) => Some(Summary::Print(PrintSeats {
+                seats: seats.iter().map(|s| s.letter()).collect(),
+                deals: Vec::new(),
+                hands: Vec::new(),
+                lowercase: job.lowercase,
+            })),
+            Action::EvalContract => Some(Summary::EvalContract(Box::default())),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The actions a produced deal gets: the script's, or dealer's default `printall` when it
+/// has no `action` statement (an `action` statement with no action runs none).
+fn actions_of(script: &Script) -> Vec<&Action> {
+    if script.actions.is_empty() && !script.actions_given {
         vec![&Action::PrintAll]
     } else {
         script.actions.iter().collect()
-    };
-    let name = job.script_name.clone().unwrap_or_else(|| "-".into());
-    let date = job.date.clone().unwrap_or_else(today);
-    let (mut generated, mut produced, mut rnd, mut solved) = (0u64, 0u64, seed_n, 0u64);
-    // Given deals: skipped, answered from their table; the deals and tables kept.
-    let (mut skipped, mut already_solved) = (0u64, 0u64);
-    // The block's produced deals and solved tables, handed to `keep` after each block.
-    let (mut kept, mut solved_tables) = (Vec::new(), Vec::new());
-    // Given deals pulled from the feed and not yet taken (the first `pending_at` are taken).
-    let (mut pending, mut pending_at): (Vec<GivenDeal>, usize) = (Vec::new(), 0);
-    let holds = |deal: &Deal| {
-        Seat::ALL.iter().all(|&s| {
-            let m = script.predeal[s.index()];
-            deal.hand(s).mask() & m == m
-        })
-    };
-    let mut timed_out = false;
-    // The condition with `tricks` tried last, and compiled when it has no state (no rnd, no
-    // tricks): then it is tested on all cores.
-    // Definitions are compiled once each (`graph`, `program`), shared ones computed once a deal.
-    let graph = Graph::of(script);
-    let condition = script.condition.as_ref().map(|c| cheap_first(c, &graph));
-    let program = Program::new(script, &graph);
-    let kernel = condition.as_ref().and_then(|c| program.compile(c));
-    // A condition that cannot fail is tested a piece at a time (its column kernel).
-    let column = condition.as_ref().and_then(|c| program.compile_column(c));
-    // The expressions of average and frequency, compiled where they have no state.
-    let action_kernels: Vec<[Option<Kernel>; 2]> = actions
-        .iter()
-        .map(|a| match a {
-            Action::Average(_, e) | Action::Frequency(_, e, ..) => [program.compile(e), None],
-            Action::Frequency2(_, e, _, _, e2, ..) => [program.compile(e), program.compile(e2)],
-            _ => [None, None],
-        })
-        .collect();
-    // The definitions' values for the deal in hand, for the evaluator and the actions' kernels.
-    let mut memo = program.memo();
-    // When every action is an average or a frequency with column kernels, the produced deals
-    // of a block are counted together, a piece at a time on all cores.
-    let stat_columns: Option<Vec<[Option<Column>; 2]>> = actions
-        .iter()
-        .map(|a| match a {
-            Action::Average(_, e) | Action::Frequency(_, e, ..) => {
-                Some([Some(program.compile_column(e)?), None])
-            }
-            Action::Frequency2(_, e, _, _, e2, ..) => Some([
-                Some(program.compile_column(e)?),
-                Some(program.compile_column(e2)?),
-            ]),
-            _ => None,
-        })
-        .collect();
-    let mut produced_deals = Vec::new();
-    // Deals a block holds: more when a compiled condition tests them on all cores (fewer
-    // hand-overs between threads), fewer when each deal is tested in turn.
-    const BLOCK: usize = 4096;
-    let block = if kernel.is_some() { 8 * BLOCK } else { BLOCK };
-    // The first blocks are smaller, doubling up to `block`: a script that produces what it
-    // wants within a few thousand deals draws no more than it needs (a whole first block cost
-    // short runs more than the deals they use).
-    let mut this_block = 2 * PIECE;
-    // Grown with the blocks: a short run touches only the memory its first blocks use.
-    let mut buf: Vec<Deal> = Vec::new();
-    // Each deal's verdict when the compiled condition tested it on all cores.
-    let mut verdicts: Vec<Verdict> = Vec::new();
-    let shuffler = Shuffler::new(&seed, predeal.as_ref());
-    // Predealt suit lengths are dealt directly, uniform over the deals that have them.
-    let length_dealer = match script.predeal_lengths.is_empty() {
-        true => None,
-        false => Some(
-            LengthDealer::new(&seed, script.predeal, &script.predeal_lengths)
-                .map_err(|e| DealerError::Predeal(e.to_string()))?,
-        ),
-    };
-    // The next piece of the stream, the given deals taken so far, and the deals in a row that
-    // missed the predealt lengths.
-    let (mut next_piece, mut drawn) = (0u64, 0u64);
-    let fits = |deal: &Deal| {
-        script.predeal_lengths.iter().all(|&(seat, suit, n)| {
+    }
+}
+
+/// Whether a given deal holds the script's predealt cards and has its predealt suit lengths
+/// (a given deal that does not is skipped).
+fn fits_predeal(script: &Script, deal: &Deal) -> bool {
+    let holds = Seat::ALL.iter().all(|&s| {
+        let m = script.predeal[s.index()];
+        deal.hand(s).mask() & m == m
+    });
+    holds
+        && script.predeal_lengths.iter().all(|&(seat, suit, n)| {
             (deal.hand(seat).mask() >> (suit as u32 * 13) & 0x1fff).count_ones() == u32::from(n)
         })
-    };
-    'outer: while generated < generate && produced < produce {
-        if job
+}
+
+/// A run's compiled script: the condition and the kernels of the condition and the actions.
+/// Only expressions without state (no `rnd`, no `tricks`) have kernels; the rest is left to
+/// the evaluator.
+struct Compiled<'a> {
+    /// The script's definitions and what they use.
+    graph: &'a Graph,
+    /// The shared definitions' kernels, which the others read.
+    program: Program<'a>,
+    /// The condition, with `tricks` tried last.
+    condition: Option<&'a Expr>,
+    /// The condition's kernel: the deals are then tested on all cores.
+    kernel: Option<Kernel<'a>>,
+    /// The condition's column kernel, when it cannot fail: tested a piece at a time.
+    column: Option<Column<'a>>,
+    /// The kernels of each action's average or frequency expressions.
+    action_kernels: Vec<[Option<Kernel<'a>>; 2]>,
+    /// When every action is an average or a frequency with column kernels, those kernels:
+    /// the produced deals of a block are counted together, a piece at a time on all cores.
+    stat_columns: Option<Vec<[Option<Column<'a>>; 2]>>,
+}
+
+impl<'a> Compiled<'a> {
+    /// Compiles `condition` and the expressions of `actions` (`graph` is the script's graph).
+    fn new(
+        script: &'a Script,
+        graph: &'a Graph,
+        condition: Option<&'a Expr>,
+        actions: &[&'a Action],
+    ) -> Compiled<'a> {
+        let program = Program::new(script, graph);
+        let kernel = condition.and_then(|c| program.compile(c));
+        let column = condition.and_then(|c| program.compile_column(c));
+        let action_kernels = actions
+            .iter()
+            .map(|&a| match a {
+                Action::Average(_, e) | Action::Frequency(_, e, ..) => [program.compile(e), None],
+                Action::Frequency2(_, e, _, _, e2, ..) => [program.compile(e), program.compile(e2)],
+                _ => [None, None],
+            })
+            .collect();
+        let stat_columns = actions
+            .iter()
+            .map(|&a| match a {
+                Action::Average(_, e) | Action::Frequency(_, e, ..) => {
+                    Some([Some(program.compile_column(e)?), None])
+                }
+                Action::Frequency2(_, e, _, _, e2, ..) => Some([
+                    Some(program.compile_column(e)?),
+                    Some(program.compile_column(e2)?),
+                ]),
+                _ => None,
+            })
+            .collect();
+        Compiled {
+            graph,
+            program,
+            condition,
+            kernel,
+            column,
+            action_kernels,
+            stat_columns,
+        }
+    }
+
+    /// Tests `deals` with the condition's kernel (when it has one) a piece at a time, on all
+    /// cores (on the calling thread for a small block), a verdict for each deal.
+    fn test_block(&self, deals: &[Deal], verdicts: &mut [Verdict]) {
+        let Some(k) = &self.kernel else {
+            return;
+        };
+        let check = |(deals, verdicts): (&[Deal], &mut [Verdict])| {
+            test(&self.program, k, self.column.as_ref(), deals, verdicts)
+        };
+        if deals.len() <= SMALL {
+            deals
+                .chunks(PIECE)
+                .zip(verdicts.chunks_mut(PIECE))
+                .for_each(check);
+        } else {
+            deals
+                .par_chunks(PIECE)
+                .zip(verdicts.par_chunks_mut(PIECE))
+                .for_each(check);
+        }
+    }
+}
+
+/// Deals a block holds at most when each deal is tested in turn; a compiled condition,
+/// which tests them on all cores, takes 8 times as many (fewer hand-overs between threads).
+const BLOCK: usize = 4096;
+
+/// The deals of the block in hand and the compiled condition's verdict on each, grown with
+/// the blocks: a short run touches only the memory its first blocks use.
+struct Block {
+    /// The block's deals (the first ones; the rest is left from larger blocks).
+    deals: Vec<Deal>,
+    /// Each deal's verdict when the compiled condition tested it.
+    verdicts: Vec<Verdict>,
+    /// The next block's size: the first blocks are smaller, doubling up to `most`, so a
+    /// script that produces what it wants within a few thousand deals draws no more than it
+    /// needs (a whole first block cost short runs more than the deals they use).
+    next: usize,
+    /// The largest block.
+    most: usize,
+}
+
+impl Block {
+    /// Room for no deal yet; `compiled`: the condition has a kernel.
+    fn new(compiled: bool) -> Block {
+        Block {
+            deals: Vec::new(),
+            verdicts: Vec::new(),
+            next: 2 * PIECE,
+            most: if compiled { 8 * BLOCK } else { BLOCK },
+        }
+    }
+
+    /// The size of the next block, `remaining` deals before `generate`; room is made for it.
+    fn next_len(&mut self, remaining: u64) -> usize {
+        let n = (remaining as usize).min(self.next);
+        self.next = (2 * self.next).min(self.most);
+        if self.deals.len() < n {
+            self.deals.resize(n, Deal::BY_SUITS);
+            self.verdicts.resize(n, Verdict::Fail);
+        }
+        n
+    }
+}
+
+/// Where a run's deals come from, and how far it has taken them.
+struct Draws {
+    /// The stream's deals around the predealt cards.
+    shuffler: Shuffler,
+    /// Predealt suit lengths are dealt directly, uniform over the deals that have them.
+    length_dealer: Option<LengthDealer>,
+    /// The stream's next piece.
+    next_piece: u64,
+    /// Given deals pulled from the feed and not yet taken (the first `pending_at` are taken).
+    pending: Vec<GivenDeal>,
+    /// Given deals taken by the blocks before (see `pending`).
+    pending_at: usize,
+    /// The given deals taken so far.
+    drawn: u64,
+}
+
+impl Draws {
+    /// The stream of `seed` with the script's predealt cards and suit lengths.
+    fn new(script: &Script, seed: &Seed, predeal: Option<&Predeal>) -> Result<Draws, DealerError> {
+        let shuffler = Shuffler::new(seed, predeal);
+        let length_dealer = match script.predeal_lengths.is_empty() {
+            true => None,
+            false => Some(
+                LengthDealer::new(seed, script.predeal, &script.predeal_lengths)
+                    .map_err(|e| DealerError::Predeal(e.to_string()))?,
+            ),
+        };
+        Ok(Draws {
+            shuffler,
+            length_dealer,
+            next_piece: 0,
+            pending: Vec::new(),
+            pending_at: 0,
+            drawn: 0,
+        })
+    }
+
+    /// Draws the stream's next `n` deals into `block` (`last`: the run's last block), on all
+    /// cores, each piece from its own place in the stream: the same deals whatever the number
+    /// of threads. Without swapping, the compiled condition tests each piece as it is drawn.
+    /// Returns the number of deals, swapped ones included.
+    fn draw_stream(
+        &mut self,
+        compiled: &Compiled<'_>,
+        swapping: Swapping,
+        block: &mut Block,
+        n: usize,
+        last: bool,
+    ) -> usize {
+        // Swapping (-2, -3): a block ends on a whole group of deals (but at `generate`), and
+        // one deal of each group is drawn.
+        let wanted = swapping.whole(n, last);
+        let shuffles = swapping.shuffles(wanted);
+        let test_now = swapping == Swapping::None;
+        let draw = |(i, (piece, verdicts)): (usize, (&mut [Deal], &mut [Verdict]))| {
+            match &self.length_dealer {
+                Some(l) => l.fill(self.next_piece + i as u64, piece),
+                None => self.shuffler.fill(self.next_piece + i as u64, piece),
+            }
+            if let (Some(k), true) = (&compiled.kernel, test_now) {
+                test(
+                    &compiled.program,
+                    k,
+                    compiled.column.as_ref(),
+                    piece,
+                    verdicts,
+                );
+            }
+        };
+        let deals = &mut block.deals[..shuffles];
+        let verdicts = &mut block.verdicts[..shuffles];
+        if shuffles <= SMALL {
+            deals
+                .chunks_mut(PIECE)
+                .zip(verdicts.chunks_mut(PIECE))
+                .enumerate()
+                .for_each(draw);
+        } else {
+            deals
+                .par_chunks_mut(PIECE)
+                .zip(verdicts.par_chunks_mut(PIECE))
+                .enumerate()
+                .for_each(draw);
+        }
+        self.next_piece += shuffles.div_ceil(PIECE) as u64;
+        // Swapping: the shuffled deals, each followed by its permutations.
+        swapping.expand(&mut block.deals[..wanted], shuffles)
+    }
+
+    /// The next block of given deals, at most `n`, copied into `deals`: pieces are pulled from
+    /// `feed` until a block's worth is pending or the feed ends. Returns how many given deals
+    /// the blocks before took, and the block (empty at the end of the feed).
+    fn pull_given(
+        &mut self,
+        feed: &GivenFeed,
+        n: usize,
+        deals: &mut [Deal],
+    ) -> (u64, &[GivenDeal]) {
+        self.pending.drain(..self.pending_at);
+        while self.pending.len() < n
+            && let Some(piece) = feed.next_piece()
+        {
+            self.pending.extend(piece);
+        }
+        let block = &self.pending[..n.min(self.pending.len())];
+        let first = self.drawn;
+        if block.is_empty() {
+            return (first, block);
+        }
+        self.pending_at = block.len();
+        for (slot, g) in deals.iter_mut().zip(block) {
+            *slot = g.deal;
+        }
+        self.drawn += block.len() as u64;
+        (first, block)
+    }
+}
+
+/// A run in progress: the deals are taken in order, counted, tested, and the produced ones
+/// given to the actions.
+struct Run<'r, 'a> {
+    script: &'a Script,
+    job: &'r DealerJob,
+    compiled: &'r Compiled<'a>,
+    /// The most deals to produce.
+    produce: u64,
+    /// The definitions' values for the deal in hand, for the evaluator and the actions'
+    /// kernels.
+    memo: Memo,
+    /// `rnd`'s state (the seed number to start).
+    rnd: u64,
+    /// Deals solved double dummy.
+    solved: u64,
+    /// Deals generated (given deals tested).
+    generated: u64,
+    /// Deals that met the condition.
+    produced: u64,
+    /// Given deals skipped for not fitting the predeal.
+    skipped: u64,
+    /// Given deals whose `tricks` were answered from their table.
+    already_solved: u64,
+    /// The block's produced deals, handed to `keep` after the block.
+    kept: Vec<Deal>,
+    /// The tables the block solved, handed to `keep` after the block.
+    solved_tables: Vec<(Deal, TrickTable)>,
+    /// The actions, and what they print and count.
+    actions: Actions<'r, 'a>,
+}
+
+impl<'r, 'a> Run<'r, 'a> {
+    /// A run of `script` with nothing taken yet, producing at most `produce` deals.
+    fn new(
+        script: &'a Script,
+        job: &'r DealerJob,
+        compiled: &'r Compiled<'a>,
+        produce: u64,
+        actions: Actions<'r, 'a>,
+    ) -> Run<'r, 'a> {
+        Run {
+            script,
+            job,
+            compiled,
+            produce,
+            memo: compiled.program.memo(),
+            rnd: actions.seed_n,
+            solved: 0,
+            generated: 0,
+            produced: 0,
+            skipped: 0,
+            already_solved: 0,
+            kept: Vec::new(),
+            solved_tables: Vec::new(),
+            actions,
+        }
+    }
+
+    /// [`DealerError::Stopped`] when the job's stop switch is on.
+    fn check_stop(&self) -> Result<(), DealerError> {
+        if self
+            .job
             .stop
             .as_ref()
             .is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed))
         {
             return Err(DealerError::Stopped {
-                generated,
-                produced,
+                generated: self.generated,
+                produced: self.produced,
             });
         }
-        if let Some(limit) = job.time_limit
-            && produced == 0
-            && start.elapsed() >= limit
-        {
-            timed_out = true;
-            break;
-        }
-        let n = ((generate - generated) as usize).min(this_block);
-        this_block = (2 * this_block).min(block);
-        if buf.len() < n {
-            buf.resize(n, Deal::BY_SUITS);
-            verdicts.resize(n, Verdict::Fail);
-        }
-        // The given deals of this block (empty for the stream).
-        let mut stream_n = n;
-        let given: &[GivenDeal] = match &job.feed {
-            DealFeed::Stream => {
-                // Swapping (-2, -3): a block ends on a whole group of deals (but at
-                // `generate`), and one deal of each group is drawn.
-                let wanted = job.swapping.whole(n, generate - generated <= n as u64);
-                let shuffles = job.swapping.shuffles(wanted);
-                // The deals of a block are drawn on all cores, each piece from its own place
-                // in the stream: the same deals whatever the number of threads.
-                // Without swapping, a compiled condition tests each piece as it is drawn.
-                let test_now = job.swapping == Swapping::None;
-                let draw = |(i, (piece, verdicts)): (usize, (&mut [Deal], &mut [Verdict]))| {
-                    match &length_dealer {
-                        Some(l) => l.fill(next_piece + i as u64, piece),
-                        None => shuffler.fill(next_piece + i as u64, piece),
-                    }
-                    if let (Some(k), true) = (&kernel, test_now) {
-                        test(&program, k, column.as_ref(), piece, verdicts);
-                    }
-                };
-                let (deals, verdicts) = (&mut buf[..shuffles], &mut verdicts[..shuffles]);
-                if shuffles <= SMALL {
-                    deals
-                        .chunks_mut(PIECE)
-                        .zip(verdicts.chunks_mut(PIECE))
-                        .enumerate()
-                        .for_each(draw);
-                } else {
-                    deals
-                        .par_chunks_mut(PIECE)
-                        .zip(verdicts.par_chunks_mut(PIECE))
-                        .enumerate()
-                        .for_each(draw);
-                }
-                next_piece += shuffles.div_ceil(PIECE) as u64;
-                // Swapping: the shuffled deals, each followed by its permutations.
-                stream_n = job.swapping.expand(&mut buf[..wanted], shuffles);
-                &[]
-            }
-            DealFeed::Given(feed) => {
-                // Pieces pulled until a block's worth is pending or the feed ends.
-                pending.drain(..pending_at);
-                while pending.len() < n
-                    && let Some(piece) = feed.next_piece()
-                {
-                    pending.extend(piece);
-                }
-                let block = &pending[..n.min(pending.len())];
-                if block.is_empty() {
-                    break;
-                }
-                pending_at = block.len();
-                for (slot, g) in buf.iter_mut().zip(block) {
-                    *slot = g.deal;
-                }
-                block
-            }
-        };
-        let first_given = drawn;
-        let n = if given.is_empty() {
-            stream_n
-        } else {
-            given.len()
-        };
-        drawn += n as u64;
-        // A condition without state (no rnd, no tricks) is tested on all cores (as the deals
-        // were drawn, or here); the deals are then taken in order, and an error only counts
-        // when its deal is reached.
-        if let Some(k) = &kernel
-            && !(given.is_empty() && job.swapping == Swapping::None)
-        {
-            let check = |(deals, verdicts): (&[Deal], &mut [Verdict])| {
-                test(&program, k, column.as_ref(), deals, verdicts)
-            };
-            if n <= SMALL {
-                buf[..n]
-                    .chunks(PIECE)
-                    .zip(verdicts[..n].chunks_mut(PIECE))
-                    .for_each(check);
-            } else {
-                buf[..n]
-                    .par_chunks(PIECE)
-                    .zip(verdicts[..n].par_chunks_mut(PIECE))
-                    .for_each(check);
-            }
-        }
+        Ok(())
+    }
+
+    /// Takes the block's deals in order (`verdicts`: the compiled condition's); `given` holds
+    /// them as given (empty for the stream), `first_given` given deals being taken before.
+    /// True when the run has produced its `produce` deals (the rest of the block is left).
+    fn take_block(
+        &mut self,
+        deals: &[Deal],
+        verdicts: &[Verdict],
+        given: &[GivenDeal],
+        first_given: u64,
+    ) -> Result<bool, DealerError> {
+        let n = deals.len();
         // Deals the compiled condition refused are only counted.
-        let count_only = kernel.is_some() && given.is_empty();
+        let count_only = self.compiled.kernel.is_some() && given.is_empty();
         let mut j = 0;
         while j < n {
             if count_only {
@@ -1095,244 +1322,364 @@ pub fn run_into(
                     .iter()
                     .position(|&v| v != Verdict::Fail)
                     .unwrap_or(n - j);
-                generated += refused as u64;
+                self.generated += refused as u64;
                 j += refused;
                 if j == n {
                     break;
                 }
             }
-            let deal = &buf[j];
+            let deal = &deals[j];
             let verdict = verdicts[j];
             j += 1;
-            let table = given.get(j - 1).and_then(|g| g.table);
-            if !given.is_empty() && (!holds(deal) || !fits(deal)) {
-                skipped += 1;
+            if !given.is_empty() && !fits_predeal(self.script, deal) {
+                self.skipped += 1;
                 continue;
             }
-            generated += 1;
-            memo.next_deal();
-            let mut ctx = Ctx {
-                script,
-                graph: &graph,
-                memo: &mut memo,
-                deal: *deal,
-                table,
-                rnd: &mut rnd,
-                solved: &mut solved,
-                tricks_used: false,
-            };
+            self.generated += 1;
             let number = match given.is_empty() {
-                true => generated,
+                true => self.generated,
                 false => first_given + j as u64,
             };
-            let wrap = |error| DealerError::Eval {
-                deal: number,
-                error,
-                given: given.get(j - 1).map(|g| Box::new(*g)),
-            };
-            let ok = match (&condition, &kernel) {
-                (Some(_), Some(k)) => match verdict {
-                    Verdict::Pass => true,
-                    Verdict::Fail => false,
-                    // The kernel again, for its error.
-                    Verdict::Error => program.run(k, deal, ctx.memo).map_err(wrap)? != 0,
-                },
-                (Some(c), None) => ctx.eval(c).map_err(wrap)? != 0,
-                (None, _) => true,
-            };
-            if !ok {
-                settle(
-                    &ctx,
-                    table,
-                    job.keep_solved,
-                    &mut solved_tables,
-                    &mut already_solved,
-                );
-                continue;
+            if self.take_deal(deal, verdict, given.get(j - 1), number)? {
+                return Ok(true);
             }
-            produced += 1;
-            if job.keep_produced {
-                kept.push(*deal);
+        }
+        Ok(false)
+    }
+
+    /// Tests `deal`, the `number`th (`given` as given), and, when it meets the condition,
+    /// produces it and runs the actions on it. True when the run has produced its `produce`
+    /// deals.
+    fn take_deal(
+        &mut self,
+        deal: &Deal,
+        verdict: Verdict,
+        given: Option<&GivenDeal>,
+        number: u64,
+    ) -> Result<bool, DealerError> {
+        let table = given.and_then(|g| g.table);
+        self.memo.next_deal();
+        let mut ctx = Ctx {
+            script: self.script,
+            graph: self.compiled.graph,
+            memo: &mut self.memo,
+            deal: *deal,
+            table,
+            rnd: &mut self.rnd,
+            solved: &mut self.solved,
+            tricks_used: false,
+        };
+        let wrap = |error| DealerError::Eval {
+            deal: number,
+            error,
+            given: given.map(|g| Box::new(*g)),
+        };
+        let compiled = self.compiled;
+        let ok = match (&compiled.condition, &compiled.kernel) {
+            (Some(_), Some(k)) => match verdict {
+                Verdict::Pass => true,
+                Verdict::Fail => false,
+                // The kernel again, for its error.
+                Verdict::Error => compiled.program.run(k, deal, ctx.memo).map_err(wrap)? != 0,
+            },
+            (Some(c), None) => ctx.eval(c).map_err(wrap)? != 0,
+            (None, _) => true,
+        };
+        let keep_solved = self.job.keep_solved;
+        if !ok {
+            let (tables, already) = (&mut self.solved_tables, &mut self.already_solved);
+            settle(&ctx, table, keep_solved, tables, already);
+            return Ok(false);
+        }
+        self.produced += 1;
+        if self.job.keep_produced {
+            self.kept.push(*deal);
+        }
+        self.actions.on_deal(&mut ctx, deal, self.produced, &wrap)?;
+        let (tables, already) = (&mut self.solved_tables, &mut self.already_solved);
+        settle(&ctx, table, keep_solved, tables, already);
+        Ok(self.produced >= self.produce)
+    }
+
+    /// After a block: the statistics-only actions count its produced deals, and its kept
+    /// deals and solved tables are handed to `keep`.
+    fn end_block(&mut self, keep: &mut KeptSink<'_>) -> Result<(), DealerError> {
+        self.actions.tally_block();
+        if !self.kept.is_empty() || !self.solved_tables.is_empty() {
+            keep(&self.kept, &self.solved_tables)?;
+            self.kept.clear();
+            self.solved_tables.clear();
+        }
+        Ok(())
+    }
+
+    /// Ends the run (the last block's deals counted and handed over, the averages' means) and
+    /// reports it; `start`: when it started.
+    fn finish(
+        mut self,
+        keep: &mut KeptSink<'_>,
+        start: Instant,
+        timed_out: bool,
+    ) -> Result<DealerReport, DealerError> {
+        self.end_block(keep)?;
+        let mut summaries = self.actions.summaries;
+        for s in &mut summaries {
+            if let Summary::Average(a) = s
+                && a.count > 0
+            {
+                a.mean = a.sum as f64 / a.count as f64;
             }
-            if stat_columns.is_some() {
-                produced_deals.push(*deal);
+        }
+        Ok(DealerReport {
+            generated: self.generated,
+            produced: self.produced,
+            seed: self.actions.seed_n.to_string(),
+            seconds: start.elapsed().as_secs_f64(),
+            solved: self.solved,
+            already_solved: self.already_solved,
+            skipped: self.skipped,
+            summaries,
+            timed_out,
+            verbose: true,
+            kept: Vec::new(),
+            solved_tables: Vec::new(),
+        })
+    }
+}
+
+/// A run's actions: where they print and what they count.
+struct Actions<'r, 'a> {
+    /// The actions, in order ([`actions_of`]).
+    list: &'r [&'a Action],
+    script: &'a Script,
+    job: &'r DealerJob,
+    compiled: &'r Compiled<'a>,
+    /// Where the deals are printed.
+    out: &'r mut dyn Write,
+    /// `printpbn`'s script file name (`-` for none) and date.
+    name: String,
+    date: String,
+    /// The seed number, for `printpbn`'s `[Event]` and the report.
+    seed_n: u64,
+    /// The summaries, in the order of the actions ([`summaries_of`]).
+    summaries: Vec<Summary>,
+    /// The block's produced deals, for the statistics-only actions
+    /// ([`Compiled::stat_columns`]).
+    produced_deals: Vec<Deal>,
+}
+
+impl<'r, 'a> Actions<'r, 'a> {
+    /// The actions `list` of `script`, printing to `out`, nothing counted yet.
+    fn new(
+        script: &'a Script,
+        job: &'r DealerJob,
+        compiled: &'r Compiled<'a>,
+        list: &'r [&'a Action],
+        out: &'r mut dyn Write,
+        seed_n: u64,
+    ) -> Actions<'r, 'a> {
+        Actions {
+            list,
+            script,
+            job,
+            compiled,
+            out,
+            name: job.script_name.clone().unwrap_or_else(|| "-".into()),
+            date: job.date.clone().unwrap_or_else(today),
+            seed_n,
+            summaries: summaries_of(script, job),
+            produced_deals: Vec::new(),
+        }
+    }
+
+    /// Runs the actions on `deal`, the `produced`th produced deal (`ctx` evaluates over it,
+    /// `wrap` makes its evaluation errors); statistics-only actions keep it for after the
+    /// block.
+    fn on_deal(
+        &mut self,
+        ctx: &mut Ctx<'_>,
+        deal: &Deal,
+        produced: u64,
+        wrap: &dyn Fn(EvalError) -> DealerError,
+    ) -> Result<(), DealerError> {
+        let compiled = self.compiled;
+        if compiled.stat_columns.is_some() {
+            self.produced_deals.push(*deal);
+            return Ok(());
+        }
+        // The summary of the next action that has one.
+        let mut k = 0;
+        for (&a, ks) in self.list.iter().zip(&compiled.action_kernels) {
+            match a {
+                Action::Print(_) => {
+                    if let Summary::Print(p) = &mut self.summaries[k] {
+                        p.hands.push(*deal);
+                        p.deals
+                            .push(crate::model::deal_string::format_deal(deal, Seat::North));
+                    }
+                    k += 1;
+                }
+                Action::EvalContract => {
+                    let table = ctx.table();
+                    if let Summary::EvalContract(e) = &mut self.summaries[k] {
+                        e.add(&table);
+                    }
+                    k += 1;
+                }
+                Action::Average(_, e) | Action::Frequency(_, e, ..) => {
+                    let v = value(&compiled.program, &ks[0], ctx, e).map_err(wrap)?;
+                    self.summaries[k].tally(v, 0);
+                    k += 1;
+                }
+                Action::Frequency2(_, e, _, _, e2, ..) => {
+                    let v = value(&compiled.program, &ks[0], ctx, e).map_err(wrap)?;
+                    let w = value(&compiled.program, &ks[1], ctx, e2).map_err(wrap)?;
+                    self.summaries[k].tally(v, w);
+                    k += 1;
+                }
+                _ => self.print(a, ctx, deal, produced, wrap)?,
             }
-            let mut k = 0;
-            let per_deal = if stat_columns.is_some() {
-                &[][..]
-            } else {
-                &actions[..]
-            };
-            for (a, ks) in per_deal.iter().zip(&action_kernels) {
-                match a {
-                    Action::PrintAll => {
-                        writeln!(out, "{:4}.", produced)?;
-                        let text = cased(columns(&hands_of(deal, &Seat::ALL)), job.lowercase);
-                        out.write_all(text.as_bytes())?;
-                        writeln!(out)?;
-                    }
-                    Action::PrintEw => {
-                        let hands = hands_of(deal, &[Seat::West, Seat::East]);
-                        out.write_all(cased(columns(&hands), job.lowercase).as_bytes())?;
-                        writeln!(out)?;
-                    }
-                    // One line (`n AKQ.… e … `), the value after its last space; or a line
-                    // a hand, the value on a line of its own (dealer 20211121).
-                    Action::PrintOneLine(e) => {
-                        write_hands(out, deal, " ", job.lowercase)?;
-                        if let Some(e) = e {
-                            write!(out, "{}", ctx.eval(e).map_err(wrap)?)?;
-                        }
-                        writeln!(out)?;
-                    }
-                    Action::PrintCompact(e) => {
-                        write_hands(out, deal, "\n", job.lowercase)?;
-                        if let Some(e) = e {
-                            writeln!(out, "{}", ctx.eval(e).map_err(wrap)?)?;
-                        }
-                    }
-                    Action::PrintPbn if !job.quiet => {
-                        let dealer = script
-                            .dealer
-                            .unwrap_or(crate::model::board::board_dealer(produced));
-                        let vul = script.vulnerable.unwrap_or_else(|| {
-                            crate::model::board::board_vulnerability(produced).pbn()
-                        });
-                        writeln!(
-                            out,
-                            "[Event \"Hand simulated by dealer with file {name}, seed {seed_n}\"]"
-                        )?;
-                        writeln!(
-                            out,
-                            "[Site \"-\"]\n[Date \"{date}\"]\n[Board \"{produced}\"]"
-                        )?;
-                        writeln!(
-                            out,
-                            "[West \"-\"]\n[North \"-\"]\n[East \"-\"]\n[South \"-\"]"
-                        )?;
-                        writeln!(
-                            out,
-                            "[Dealer \"{}\"]\n[Vulnerable \"{vul}\"]",
-                            dealer.letter()
-                        )?;
-                        let hands: Vec<String> = Seat::ALL
-                            .iter()
-                            .map(|&s| deal.hand(s).to_string())
-                            .collect();
-                        writeln!(out, "[Deal \"N:{}\"]", hands.join(" "))?;
-                        writeln!(out, "[Declarer \"?\"]\n[Contract \"?\"]\n[Result \"?\"]\n")?;
-                    }
-                    Action::Print(_) => {
-                        if let Summary::Print(p) = &mut state.summaries[k] {
-                            p.hands.push(*deal);
-                            p.deals
-                                .push(crate::model::deal_string::format_deal(deal, Seat::North));
-                        }
-                        k += 1;
-                    }
-                    Action::EvalContract => {
-                        let table = ctx.table();
-                        if let Summary::EvalContract(e) = &mut state.summaries[k] {
-                            e.add(&table);
-                        }
-                        k += 1;
-                    }
-                    Action::PrintPbn => {}
-                    Action::CsvRpt(items) | Action::PrintRpt(items) => {
-                        for (i, it) in items.iter().enumerate() {
-                            out.write_all(if i == 0 { b" " } else { b"," })?;
-                            match it {
-                                CsvItem::Expr(e) => write!(out, "{}", ctx.eval(e).map_err(wrap)?)?,
-                                CsvItem::Str(s) => write!(out, "'{s}'")?,
-                                CsvItem::Hands(seats) => {
-                                    write_seats(out, deal, seats, " ", job.lowercase)?
-                                }
-                                CsvItem::Tricks(seats) => {
-                                    let table = ctx.table();
-                                    out.write_all(tricks_text(&table, seats).as_bytes())?;
-                                }
-                                CsvItem::ParContract(vul) => {
-                                    let par = ctx.table().par(Seat::North, *vul);
-                                    write!(out, "'{}'", par_contract_text(&par, *vul))?;
-                                }
-                            }
-                        }
-                        writeln!(out)?;
-                    }
-                    Action::PrintEs(items) => {
-                        for it in items {
-                            match it {
-                                EsItem::Str(s) => write!(out, "{s}")?,
-                                EsItem::Newline => writeln!(out)?,
-                                EsItem::Expr(e) => write!(out, "{}", ctx.eval(e).map_err(wrap)?)?,
-                            }
-                        }
-                    }
-                    Action::Average(_, e) | Action::Frequency(_, e, ..) => {
-                        let v = value(&program, &ks[0], &mut ctx, e).map_err(wrap)?;
-                        state.summaries[k].tally(v, 0);
-                        k += 1;
-                    }
-                    Action::Frequency2(_, e, _, _, e2, ..) => {
-                        let v = value(&program, &ks[0], &mut ctx, e).map_err(wrap)?;
-                        let w = value(&program, &ks[1], &mut ctx, e2).map_err(wrap)?;
-                        state.summaries[k].tally(v, w);
-                        k += 1;
+        }
+        Ok(())
+    }
+
+    /// Runs a printing action on `deal`, the `produced`th produced deal.
+    fn print(
+        &mut self,
+        a: &Action,
+        ctx: &mut Ctx<'_>,
+        deal: &Deal,
+        produced: u64,
+        wrap: &dyn Fn(EvalError) -> DealerError,
+    ) -> Result<(), DealerError> {
+        let (out, lower) = (&mut *self.out, self.job.lowercase);
+        match a {
+            Action::PrintAll => {
+                writeln!(out, "{:4}.", produced)?;
+                let text = cased(columns(&hands_of(deal, &Seat::ALL)), lower);
+                out.write_all(text.as_bytes())?;
+                writeln!(out)?;
+            }
+            Action::PrintEw => {
+                let hands = hands_of(deal, &[Seat::West, Seat::East]);
+                out.write_all(cased(columns(&hands), lower).as_bytes())?;
+                writeln!(out)?;
+            }
+            // One line (`n AKQ.… e … `), the value after its last space; or a line a hand,
+            // the value on a line of its own (dealer 20211121).
+            Action::PrintOneLine(e) => {
+                write_hands(out, deal, " ", lower)?;
+                if let Some(e) = e {
+                    write!(out, "{}", ctx.eval(e).map_err(wrap)?)?;
+                }
+                writeln!(out)?;
+            }
+            Action::PrintCompact(e) => {
+                write_hands(out, deal, "\n", lower)?;
+                if let Some(e) = e {
+                    writeln!(out, "{}", ctx.eval(e).map_err(wrap)?)?;
+                }
+            }
+            Action::PrintPbn if !self.job.quiet => self.write_pbn(deal, produced)?,
+            Action::PrintPbn => {}
+            Action::CsvRpt(items) | Action::PrintRpt(items) => {
+                write_report_line(out, items, ctx, deal, lower, wrap)?
+            }
+            Action::PrintEs(items) => {
+                for it in items {
+                    match it {
+                        EsItem::Str(s) => write!(out, "{s}")?,
+                        EsItem::Newline => writeln!(out)?,
+                        EsItem::Expr(e) => write!(out, "{}", ctx.eval(e).map_err(wrap)?)?,
                     }
                 }
             }
-            settle(
-                &ctx,
-                table,
-                job.keep_solved,
-                &mut solved_tables,
-                &mut already_solved,
-            );
-            if produced >= produce {
-                break 'outer;
+            // Gathered into summaries by `on_deal`.
+            Action::Print(_)
+            | Action::EvalContract
+            | Action::Average(..)
+            | Action::Frequency(..)
+            | Action::Frequency2(..) => {}
+        }
+        Ok(())
+    }
+
+    /// `printpbn`: `deal`, the `produced`th produced deal, as a PBN game with dealer's tags
+    /// (the board's dealer and vulnerability unless the script sets them).
+    fn write_pbn(&mut self, deal: &Deal, produced: u64) -> std::io::Result<()> {
+        let (out, name, seed_n, date) = (&mut *self.out, &self.name, self.seed_n, &self.date);
+        let dealer = self
+            .script
+            .dealer
+            .unwrap_or(crate::model::board::board_dealer(produced));
+        let vul = self
+            .script
+            .vulnerable
+            .unwrap_or_else(|| crate::model::board::board_vulnerability(produced).pbn());
+        writeln!(
+            out,
+            "[Event \"Hand simulated by dealer with file {name}, seed {seed_n}\"]"
+        )?;
+        writeln!(
+            out,
+            "[Site \"-\"]\n[Date \"{date}\"]\n[Board \"{produced}\"]"
+        )?;
+        writeln!(
+            out,
+            "[West \"-\"]\n[North \"-\"]\n[East \"-\"]\n[South \"-\"]"
+        )?;
+        writeln!(
+            out,
+            "[Dealer \"{}\"]\n[Vulnerable \"{vul}\"]",
+            dealer.letter()
+        )?;
+        let hands: Vec<String> = Seat::ALL
+            .iter()
+            .map(|&s| deal.hand(s).to_string())
+            .collect();
+        writeln!(out, "[Deal \"N:{}\"]", hands.join(" "))?;
+        writeln!(out, "[Declarer \"?\"]\n[Contract \"?\"]\n[Result \"?\"]\n")
+    }
+
+    /// Counts the block's produced deals in the statistics-only actions' summaries
+    /// ([`Compiled::stat_columns`]).
+    fn tally_block(&mut self) {
+        if let Some(columns) = &self.compiled.stat_columns {
+            let program = &self.compiled.program;
+            tally_columns(program, columns, &self.produced_deals, &mut self.summaries);
+            self.produced_deals.clear();
+        }
+    }
+}
+
+/// DealerV2's `csvrpt` and `printrpt`: the items of `deal`, comma separated, on a line that
+/// starts with a space.
+fn write_report_line(
+    out: &mut dyn Write,
+    items: &[CsvItem],
+    ctx: &mut Ctx<'_>,
+    deal: &Deal,
+    lower: bool,
+    wrap: &dyn Fn(EvalError) -> DealerError,
+) -> Result<(), DealerError> {
+    for (i, it) in items.iter().enumerate() {
+        out.write_all(if i == 0 { b" " } else { b"," })?;
+        match it {
+            CsvItem::Expr(e) => write!(out, "{}", ctx.eval(e).map_err(wrap)?)?,
+            CsvItem::Str(s) => write!(out, "'{s}'")?,
+            CsvItem::Hands(seats) => write_seats(out, deal, seats, " ", lower)?,
+            CsvItem::Tricks(seats) => {
+                let table = ctx.table();
+                out.write_all(tricks_text(&table, seats).as_bytes())?;
+            }
+            CsvItem::ParContract(vul) => {
+                let par = ctx.table().par(Seat::North, *vul);
+                write!(out, "'{}'", par_contract_text(&par, *vul))?;
             }
         }
-        if let Some(columns) = &stat_columns {
-            tally_columns(&program, columns, &produced_deals, &mut state.summaries);
-            produced_deals.clear();
-        }
-        if !kept.is_empty() || !solved_tables.is_empty() {
-            keep(&kept, &solved_tables)?;
-            kept.clear();
-            solved_tables.clear();
-        }
-        progress(DealerProgress {
-            generated,
-            produced,
-        });
     }
-    if let Some(columns) = &stat_columns {
-        tally_columns(&program, columns, &produced_deals, &mut state.summaries);
-    }
-    if !kept.is_empty() || !solved_tables.is_empty() {
-        keep(&kept, &solved_tables)?;
-    }
-    for s in &mut state.summaries {
-        if let Summary::Average(a) = s
-            && a.count > 0
-        {
-            a.mean = a.sum as f64 / a.count as f64;
-        }
-    }
-    Ok(DealerReport {
-        generated,
-        produced,
-        seed: seed_n.to_string(),
-        seconds: start.elapsed().as_secs_f64(),
-        solved,
-        already_solved,
-        skipped,
-        summaries: state.summaries,
-        timed_out,
-        verbose: true,
-        kept: Vec::new(),
-        solved_tables: Vec::new(),
-    })
+    writeln!(out)?;
+    Ok(())
 }
 
 /// After a deal's condition (and actions): counts a given table that `tricks` used, and
