@@ -140,3 +140,21 @@ pub fn assert_summaries_agree_within(
         }
     }
 }
+
+/// The folder of dealer fixtures `sub` under tests/fixtures/dealer (`""`: that folder).
+pub fn fixtures(sub: &str) -> std::path::PathBuf {
+    std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/dealer")
+        .join(sub)
+}
+
+/// `dealdex dealer SUB/NAME.dei -s 1 ARGS…` (the fixture folder of [`fixtures`]).
+pub fn run_fixture(sub: &str, name: &str, args: &[&str]) -> std::process::Output {
+    assert_cmd::Command::new(env!("CARGO_BIN_EXE_dealdex"))
+        .arg("dealer")
+        .arg(fixtures(sub).join(format!("{name}.dei")))
+        .args(["-s", "1"])
+        .args(args)
+        .output()
+        .unwrap()
+}

@@ -11,8 +11,10 @@ use std::process::Output;
 use assert_cmd::Command;
 use dealdex::dealer::{DealerJob, Script, run};
 
+use crate::common::dealer::{fixtures, run_fixture};
+
 fn dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/dealer/dialects")
+    fixtures("dialects")
 }
 
 fn read(name: &str) -> String {
@@ -21,13 +23,7 @@ fn read(name: &str) -> String {
 
 /// `dealdex dealer NAME.dei -s 1 ARGS…`.
 fn dealdex(name: &str, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_dealdex"))
-        .arg("dealer")
-        .arg(dir().join(format!("{name}.dei")))
-        .args(["-s", "1"])
-        .args(args)
-        .output()
-        .unwrap()
+    run_fixture("dialects", name, args)
 }
 
 /// The standard output of a run that must succeed.

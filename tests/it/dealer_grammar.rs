@@ -6,14 +6,15 @@
 use std::path::PathBuf;
 use std::process::Output;
 
-use assert_cmd::Command;
 use dealdex::dealer::{
     Action, EsItem, Expr, MAX_FREQUENCY_CELLS, Script, ScriptErrorKind, ShapeSet,
 };
 use dealdex::{Seat, Suit};
 
+use crate::common::dealer::{fixtures, run_fixture};
+
 fn dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/dealer/grammar")
+    fixtures("grammar")
 }
 
 fn read(name: &str) -> String {
@@ -22,13 +23,8 @@ fn read(name: &str) -> String {
 
 /// `dealdex dealer NAME.dei -s 1 -v ARGS…`.
 fn dealdex(name: &str, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_dealdex"))
-        .arg("dealer")
-        .arg(dir().join(format!("{name}.dei")))
-        .args(["-s", "1", "-v"])
-        .args(args)
-        .output()
-        .unwrap()
+    let args: Vec<&str> = std::iter::once("-v").chain(args.iter().copied()).collect();
+    run_fixture("grammar", name, &args)
 }
 
 /// The standard output of a run that must succeed.
