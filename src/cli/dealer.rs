@@ -11,6 +11,10 @@ use dealdex::workflow::dealer::{DealerRunJob, DealerSource};
 
 use super::{Text, open_output, progress_bar, render};
 
+/// The command's one-line description (`dealdex --help`, `dealdex dealer --help`).
+pub const ABOUT: &str =
+    "Run a script of dealer's simulation language (generate, produce, condition, action …)";
+
 #[derive(Args, Debug)]
 #[command(
     version,

@@ -37,6 +37,24 @@ pub struct Cli {
     command: Command,
 }
 
+/// `dealdex dealer …` alone, the same arguments and help as the `dealer` subcommand of [`Cli`]
+/// (main.rs parses it when the first argument is `dealer`).
+#[derive(Parser, Debug)]
+#[command(name = "dealdex-dealer", bin_name = "dealdex dealer", version, about = dealer::ABOUT)]
+pub struct DealerCli {
+    /// Print the command's report as one JSON object on stdout instead of text (every
+    /// command; deal output that goes to stdout comes first, the report last).
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    args: dealer::DealerArgs,
+}
+
+/// Runs `dealdex dealer`.
+pub fn run_dealer(cli: DealerCli) -> anyhow::Result<()> {
+    dealer::run(cli.args, cli.json)
+}
+
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Generate a tournament set (--boards) or millions of deals (--count) from a seed.
@@ -68,7 +86,7 @@ enum Command {
     Records(records::RecordsArgs),
     /// Championship events in SquareDeal's files: new, publish, set-value, make, verify.
     Event(event::EventArgs),
-    /// Run a script of dealer's simulation language (generate, produce, condition, action …).
+    #[command(about = dealer::ABOUT)]
     Dealer(dealer::DealerArgs),
 }
 

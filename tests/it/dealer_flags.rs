@@ -289,6 +289,37 @@ fn version_and_help_as_clap_gives() {
     for flag in ["-u", "-m", "-t <SECS>", "-0", "-2", "-3", "evalcontract"] {
         assert!(help.contains(flag), "{flag}: {help}");
     }
+    // `dealdex dealer …` parses only the dealer's arguments (main.rs); the whole command line
+    // (a global flag first) takes the subcommand's path: the two give the same help and errors.
+    for args in [
+        &["--help"][..],
+        &["--bogus"],
+        &["-p", "x"],
+        &["-S"],
+        &["--param", "x"],
+    ] {
+        let alone = Command::new(env!("CARGO_BIN_EXE_dealdex"))
+            .arg("dealer")
+            .args(args)
+            .output()
+            .unwrap();
+        let whole = Command::new(env!("CARGO_BIN_EXE_dealdex"))
+            .args(["--json", "dealer"])
+            .args(args)
+            .output()
+            .unwrap();
+        assert_eq!(alone.status.code(), whole.status.code(), "{args:?}");
+        assert_eq!(
+            String::from_utf8_lossy(&alone.stdout),
+            String::from_utf8_lossy(&whole.stdout),
+            "{args:?}"
+        );
+        assert_eq!(
+            String::from_utf8_lossy(&alone.stderr),
+            String::from_utf8_lossy(&whole.stderr),
+            "{args:?}"
+        );
+    }
 }
 
 /// `DealerJob::stop`: a run whose switch another thread turns on ends with
