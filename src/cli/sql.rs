@@ -21,9 +21,9 @@ set_boards; view deal_features(key, hcp_n … hcp_w, len_n_s … len_w_c, lens_n
 len(key, seat, suit), shape, pattern, controls, ltc, balanced, semibalanced, longest (key, seat),
 pbn(key), number(key [, scheme]), board_dealer(n), board_vul(n).
 
-Bounds: a statement runs at most --timeout seconds (default 60) and SQLite may hold at most
---memory-limit MiB (default 1024) while it runs; past either it stops with exit 2 naming the
-limit (0 lifts a limit). Ctrl-C stops a running statement: exit 130.
+Bounds: a statement runs at most --timeout seconds (default 60) and may hold at most
+--memory-limit MiB (default 1024: what SQLite allocates for it, and the row being printed);
+past either it stops with exit 2 naming the limit (0 lifts a limit). Ctrl-C stops a running statement: exit 130.
 
 Examples:
   dealdex sql \"SELECT count(*) FROM deal_features WHERE hcp_n >= 20\"
@@ -35,8 +35,8 @@ pub struct SqlArgs {
     /// Stop the statement after SECS seconds, with exit 2 (0: no limit).
     #[arg(long, value_name = "SECS", default_value_t = 60)]
     timeout: u64,
-    /// Stop the statement when SQLite would hold more than MIB mebibytes, with exit 2 (0:
-    /// no limit).
+    /// Stop the statement when it would hold more than MIB mebibytes (SQLite's heap for it,
+    /// and the row being printed), with exit 2 (0: no limit).
     #[arg(long, value_name = "MIB", default_value_t = 1024)]
     memory_limit: u64,
     #[command(flatten)]

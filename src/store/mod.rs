@@ -34,6 +34,7 @@ use crate::model::index::DealIndex;
 use crate::model::number::Scheme;
 
 mod dd;
+pub(crate) mod heap;
 mod plays;
 mod readonly;
 mod search;
@@ -200,6 +201,7 @@ pub(super) fn open_read_only_connection(path: &Path) -> Result<(Connection, Stri
         return Err(StoreError::NoDatabase { path: label });
     }
     let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+    heap::install();
     let conn = Connection::open_with_flags(path, flags).at(&label)?;
     conn.busy_timeout(timeout).at(&label)?;
     conn.execute_batch(
@@ -746,6 +748,7 @@ impl Store {
         if existing == Existing::Dealdex && !path.exists() {
             return Err(StoreError::NoDatabase { path: label });
         }
+        heap::install();
         let conn = Connection::open(path).at(&label)?;
         conn.busy_timeout(timeout).at(&label)?;
         if existing != Existing::Any && user_version(&conn, &label)? == 0 {
@@ -818,6 +821,7 @@ impl Store {
     /// [`StoreError::Migration`] if the embedded migrations fail.
     pub fn open_in_memory() -> Result<Store, StoreError> {
         let label = ":memory:".to_owned();
+        heap::install();
         let conn = Connection::open_in_memory().at(&label)?;
         Store::init(conn, label, Duration::ZERO)
     }
@@ -1738,6 +1742,7 @@ mod tests {
 
     #[test]
     fn schema_version_counts_the_migrations() {
+        crate::store::heap::install();
         let mut conn = Connection::open_in_memory().unwrap();
         crate::store::sqlfn::register(&conn).unwrap();
         assert_eq!(

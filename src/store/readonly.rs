@@ -140,7 +140,8 @@ impl ReadOnlyStore {
     /// queries name the current tables and views, so an older file is refused rather than
     /// read half-way, and only a writing command upgrades it (by [`Store::open`](crate::Store::open)). The
     /// connection has the pragmas of [`Store::open`](crate::Store::open) that change no file (page cache,
-    /// temporary tables in memory, busy timeout) and dealdex's SQL functions
+    /// busy timeout; but temporary tables and sorts past the page cache go to files, so that a
+    /// statement's memory stays within the connection's) and dealdex's SQL functions
     /// ([`crate::store::sqlfn::register`]: `hcp`, `dd_tricks`, `dd_par`, …), so the queries of
     /// [`StoreReader::find_deals`] work.
     ///
@@ -176,6 +177,9 @@ impl ReadOnlyStore {
     pub fn open(path: &Path) -> Result<ReadOnlyStore, StoreError> {
         let (conn, label) = super::open_read_only_connection(path)?;
         conn.set_limit(Limit::SQLITE_LIMIT_ATTACHED, 0).at(&label)?;
+        // Sorts and temporary b-trees past the page cache spill to files, not to memory: a
+        // large ORDER BY finishes within `workflow::sql`'s memory bound instead of reaching it.
+        conn.execute_batch("PRAGMA temp_store = FILE;").at(&label)?;
         let refused = Arc::new(Mutex::new(None));
         let note = Arc::clone(&refused);
         conn.authorizer(Some(move |ctx: AuthContext<'_>| {

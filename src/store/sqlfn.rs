@@ -244,6 +244,7 @@ mod tests {
 
     #[test]
     fn functions_compute_features_from_keys() {
+        crate::store::heap::install();
         let conn = Connection::open_in_memory().unwrap();
         register(&conn).unwrap();
         let d: Deal = "N:J987.JT7643.A4.Q .KQ2.QT9.AK98543 AQ42.A8.KJ762.J2 KT653.95.853.T76"
@@ -277,6 +278,7 @@ mod tests {
 
     #[test]
     fn bad_arguments_are_sql_errors() {
+        crate::store::heap::install();
         let conn = Connection::open_in_memory().unwrap();
         register(&conn).unwrap();
         for sql in [
@@ -297,6 +299,7 @@ mod tests {
 
     #[test]
     fn dd_par_scores_a_stored_table() {
+        crate::store::heap::install();
         let conn = Connection::open_in_memory().unwrap();
         register(&conn).unwrap();
         // 13 spades in North, 13 hearts in East, 13 diamonds in South, 13 clubs in West:

@@ -2,9 +2,11 @@
 //! ([`ReadOnlyStore`]), with dealdex's SQL functions, its rows handed to a callback.
 //!
 //! A statement is bounded ([`SqlJob`]): in time (SQLite's progress handler stops it past the
-//! deadline, [`DEFAULT_TIMEOUT`]), in memory (SQLite's hard heap limit,
-//! [`DEFAULT_MEMORY_LIMIT`]) and by a flag another thread (a Ctrl-C handler) may set. A
-//! recursive CTE without an end, or a `group_concat` over one, fails with
+//! deadline, [`DEFAULT_TIMEOUT`]), in memory (what SQLite allocates on the thread running it,
+//! and the copy of each row, [`DEFAULT_MEMORY_LIMIT`]: per statement, so threads running
+//! statements side by side do not share one bound) and by a flag another thread (a Ctrl-C
+//! handler) may set. Rows count while they are handed over and printed. A recursive CTE
+//! without an end, a `group_concat` over one, or a 900 MB `zeroblob`, fails with
 //! [`SqlError::Timeout`] or [`SqlError::MemoryLimit`] instead of running for ever.
 //!
 //! ```
@@ -35,7 +37,7 @@ use rusqlite::types::ValueRef;
 /// How long a statement may run by default (`dealdex sql --timeout 60`): 60 s.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
 
-/// How much memory SQLite may hold while a statement runs by default (`dealdex sql
+/// How much memory a statement's connection may hold by default (`dealdex sql
 /// --memory-limit 1024`): 1 GiB, in bytes.
 pub const DEFAULT_MEMORY_LIMIT: u64 = 1 << 30;
 
@@ -59,13 +61,14 @@ pub struct SqlJob {
     /// callback's time included); `None`: no limit. Past it the statement stops with
     /// [`SqlError::Timeout`].
     pub timeout: Option<Duration>,
-    /// How many bytes SQLite may hold in all while the statement runs, its page cache (up
-    /// to 32 MiB) included; `None`: no limit. The statement stops with
-    /// [`SqlError::MemoryLimit`] once SQLite holds more (checked with the deadline), and no
-    /// allocation may take SQLite past twice the limit: its hard heap limit, set there so
-    /// that a string doubling its buffer fails loudly rather than silently, is process-wide
-    /// (it also bounds other SQLite connections of the process meanwhile) and is restored
-    /// when the call returns.
+    /// How many bytes the statement may hold; `None`: no limit. Per statement, not
+    /// process-wide (statements on other threads neither count nor are stopped): what SQLite
+    /// allocates on the calling thread while it runs (page cache, temporary b-trees — sorts
+    /// and temporary tables past the 32 MiB cache spill to files, see
+    /// [`ReadOnlyStore::open`] — and values being built, checked every few thousand SQLite
+    /// instructions) plus the copy of the row being handed over. Past it the statement stops
+    /// with [`SqlError::MemoryLimit`]. Where SQLite was initialised before dealdex opened a
+    /// connection, SQLite's whole heap counts instead.
     pub memory_limit: Option<u64>,
     /// A flag another thread sets to stop the statement (e.g. a Ctrl-C handler): it is
     /// checked every few thousand SQLite instructions and before each row, and stops the
@@ -252,6 +255,7 @@ pub fn run_job(
     let memory = job
         .memory_limit
         .map(|m| i64::try_from(m).unwrap_or(i64::MAX));
+    let held = Held::since_now();
     let why = Arc::clone(&stopped);
     conn.progress_handler(
         CHECK_EVERY,
@@ -260,7 +264,7 @@ pub fn run_job(
                 INTERRUPTED
             } else if deadline.is_some_and(|d| Instant::now() >= d) {
                 TIMED_OUT
-            } else if memory.is_some_and(|m| sqlite_memory_used() > m) {
+            } else if memory.is_some_and(|m| held.bytes() > m) {
                 OVER_MEMORY
             } else {
                 return false;
@@ -275,11 +279,7 @@ pub fn run_job(
             error,
         })
     })?;
-    let heap = job
-        .memory_limit
-        .map(|m| HeapLimit::set(m.saturating_mul(2)));
-    let result = run_bounded(job, store, columns, row);
-    drop(heap);
+    let result = run_bounded(job, store, &held, columns, row);
     // Handlers hold no state past the call; a failure to remove one leaves a closure
     // that only reads a finished deadline and flag.
     let _ = conn.progress_handler(0, None::<fn() -> bool>);
@@ -292,7 +292,10 @@ pub fn run_job(
             limit: job.memory_limit.unwrap_or_default(),
         },
         (_, SqlError::Statement(StoreError::Sqlite { error, .. }))
-            if error.sqlite_error_code() == Some(rusqlite::ErrorCode::OutOfMemory) =>
+            if matches!(
+                error.sqlite_error_code(),
+                Some(rusqlite::ErrorCode::OutOfMemory | rusqlite::ErrorCode::TooBig)
+            ) =>
         {
             match job.memory_limit {
                 Some(limit) => SqlError::MemoryLimit { limit },
@@ -303,10 +306,13 @@ pub fn run_job(
     })
 }
 
-/// The statement's run, the bounds set.
+/// The statement's run, the bounds set: the progress handler watches SQLite's steps, this
+/// the rows, which count against the bounds while they are handed over and printed (a row is
+/// a copy of its values, held beside SQLite's, and its callback's time is the statement's).
 fn run_bounded(
     job: &SqlJob,
     store: &ReadOnlyStore,
+    held: &Held,
     columns: &mut dyn FnMut(&[String]) -> std::io::Result<()>,
     row: &mut dyn FnMut(&[SqlValue]) -> std::io::Result<()>,
 ) -> Result<SqlReport, SqlError> {
@@ -315,6 +321,7 @@ fn run_bounded(
             .as_ref()
             .is_some_and(|f| f.load(Ordering::Relaxed))
     };
+    let started = Instant::now();
     let mut query = store.prepare(&job.sql).map_err(SqlError::Statement)?;
     let mut report = SqlReport {
         columns: query.column_names(),
@@ -326,47 +333,110 @@ fn run_bounded(
         if interrupted() {
             return Err(SqlError::Interrupted);
         }
+        if let Some(limit) = job.memory_limit {
+            let copy: u64 = refs.iter().map(|v| value_bytes(*v)).sum();
+            let sqlite = u64::try_from(held.bytes()).unwrap_or(0);
+            if sqlite.saturating_add(copy) > limit {
+                return Err(SqlError::MemoryLimit { limit });
+            }
+        }
         values.clear();
         values.extend(refs.iter().map(|&v| SqlValue::from_ref(v)));
         row(&values).map_err(SqlError::Output)?;
         report.rows += 1;
+        if let Some(limit) = job.timeout
+            && started.elapsed() > limit
+        {
+            return Err(SqlError::Timeout { limit });
+        }
         Ok(())
     })?;
     Ok(report)
 }
 
-/// The bytes SQLite holds now, process-wide.
-fn sqlite_memory_used() -> i64 {
-    // SAFETY: sqlite3_memory_used takes no argument and only reads SQLite's counters.
-    unsafe { rusqlite::ffi::sqlite3_memory_used() }
-}
-
-/// SQLite's process-wide hard heap limit, set for a scope and restored when dropped.
-struct HeapLimit {
-    /// The limit before (0: none).
-    before: i64,
-}
-
-impl HeapLimit {
-    /// Sets the hard heap limit to `bytes` (at least 1: 0 would lift the limit).
-    fn set(bytes: u64) -> HeapLimit {
-        let bytes = i64::try_from(bytes).unwrap_or(i64::MAX).max(1);
-        // SAFETY: sqlite3_hard_heap_limit64 only reads and writes SQLite's global memory
-        // settings under its own mutex; any non-negative value is valid.
-        let before = unsafe { rusqlite::ffi::sqlite3_hard_heap_limit64(bytes) };
-        HeapLimit { before }
+/// The bytes a copy of `v` holds (its text or blob; 8 for a number).
+fn value_bytes(v: ValueRef<'_>) -> u64 {
+    match v {
+        ValueRef::Text(b) | ValueRef::Blob(b) => b.len() as u64,
+        _ => 8,
     }
 }
 
-impl Drop for HeapLimit {
-    fn drop(&mut self) {
-        // SAFETY: as in `set`; `before` is a value SQLite returned (non-negative).
-        unsafe { rusqlite::ffi::sqlite3_hard_heap_limit64(self.before.max(0)) };
+/// The heap a statement holds: what SQLite allocated on the thread stepping it since it
+/// began ([`crate::store::heap`], per thread), or SQLite's whole heap where those counters
+/// are unavailable (SQLite initialised before dealdex opened a connection).
+#[derive(Clone, Copy)]
+struct Held {
+    start: Option<i64>,
+}
+
+impl Held {
+    /// From now, on the calling thread.
+    fn since_now() -> Held {
+        Held {
+            start: crate::store::heap::thread_bytes(),
+        }
+    }
+
+    /// The bytes held now.
+    fn bytes(&self) -> i64 {
+        match (self.start, crate::store::heap::thread_bytes()) {
+            (Some(start), Some(now)) => now - start,
+            // SAFETY: a plain read of SQLite's counter.
+            _ => unsafe { rusqlite::ffi::sqlite3_memory_used() },
+        }
     }
 }
 
 impl From<StoreError> for SqlError {
     fn from(e: StoreError) -> SqlError {
         SqlError::Statement(e)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 38, item 5: the memory bound is the statement's connection's. A statement with
+    /// a 16 MiB limit running on one thread neither stops nor is stopped by a statement on
+    /// another thread, without a limit, that builds a 100 MB string meanwhile. With the
+    /// process-wide hard heap limit (twice the 16 MiB while the first ran) the second failed
+    /// for want of memory, and the first could stop for the second's memory.
+    #[test]
+    fn the_memory_limit_bounds_its_own_connection_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("d.db");
+        crate::Store::open(&path).unwrap();
+        let limited = std::thread::spawn({
+            let path = path.clone();
+            move || {
+                let store = ReadOnlyStore::open(&path).unwrap();
+                let mut job = SqlJob::new(
+                    "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) \
+                     SELECT count(*) FROM c",
+                );
+                job.timeout = Some(Duration::from_secs(3));
+                job.memory_limit = Some(16 << 20);
+                run_job(&job, &store, &mut |_| Ok(()), &mut |_| Ok(()))
+            }
+        });
+        // The first statement is running (and held the old process-wide limit) by now.
+        std::thread::sleep(Duration::from_millis(500));
+        let store = ReadOnlyStore::open(&path).unwrap();
+        let mut job = SqlJob::new(
+            "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c LIMIT 50000) \
+             SELECT length(group_concat(hex(randomblob(1000)))) FROM c",
+        );
+        job.memory_limit = None;
+        let mut got = Vec::new();
+        run_job(&job, &store, &mut |_| Ok(()), &mut |r| {
+            got.push(r.to_vec());
+            Ok(())
+        })
+        .expect("no limit on this connection");
+        assert_eq!(got, [[SqlValue::Integer(100_049_999)]]);
+        let first = limited.join().unwrap().unwrap_err();
+        assert!(matches!(first, SqlError::Timeout { .. }), "{first}");
     }
 }

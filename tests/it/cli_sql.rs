@@ -299,6 +299,34 @@ fn sql_memory_limit_stops_a_growing_statement() {
         .stdout(predicate::str::ends_with("\n2000999\n"));
 }
 
+/// Issue 38: a result counts against the bounds while it is handed over and printed. A
+/// 60 MB blob is 60 MB in SQLite and 60 MB more in the row dealdex copies: past a 64 MiB
+/// limit (before: only SQLite's heap counted, and the row printed as 120 MB of hex).
+#[test]
+fn sql_memory_limit_counts_the_rows_printed() {
+    let dir = small_db();
+    dealdex(dir.path())
+        .args(["sql", "--memory-limit", "64", "SELECT zeroblob(60000000)"])
+        .timeout(std::time::Duration::from_secs(60))
+        .assert()
+        .code(2)
+        .stdout("zeroblob(60000000)\n")
+        .stderr(predicate::str::contains(
+            "the statement needed more than the memory limit of 64 MiB",
+        ));
+    // Under it the same blob prints.
+    dealdex(dir.path())
+        .args([
+            "sql",
+            "--memory-limit",
+            "200",
+            "SELECT length(hex(zeroblob(20000000)))",
+        ])
+        .assert()
+        .success()
+        .stdout("length(hex(zeroblob(20000000)))\n40000000\n");
+}
+
 /// Whether process `pid` catches SIGINT (Linux: bit 2 of `SigCgt` in its status).
 fn catches_sigint(pid: u32) -> bool {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
