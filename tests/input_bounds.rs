@@ -114,9 +114,9 @@ fn endless_input_is_refused_within_its_first_window_in_bounded_memory() {
     // Text formats: no record within the first 4 MiB; before, each read /dev/zero until
     // memory ran out (24 GB in 20 s).
     let text: [&[&str]; 5] = [
-        &["import", "--format", "pbn", "/dev/zero", "--db", "z.db"],
-        &["import", "--format", "hex", "/dev/zero", "--db", "z.db"],
-        &["import", "--format", "json", "/dev/zero", "--db", "z.db"],
+        &["import", "--from", "pbn", "/dev/zero", "--db", "z.db"],
+        &["import", "--from", "hex", "/dev/zero", "--db", "z.db"],
+        &["import", "--from", "json", "/dev/zero", "--db", "z.db"],
         &["convert", "--from", "pbn", "/dev/zero", "out.hex"],
         &["convert", "--from", "csv", "/dev/zero", "out.pbn"],
     ];
@@ -130,7 +130,7 @@ fn endless_input_is_refused_within_its_first_window_in_bounded_memory() {
     // A format read whole: refused past 256 MiB.
     let r = run(
         d,
-        &["import", "--format", "dup", "/dev/zero", "--db", "z.db"],
+        &["import", "--from", "dup", "/dev/zero", "--db", "z.db"],
         None,
     );
     assert_eq!(r.code, 2, "{}", r.stderr);
@@ -150,7 +150,7 @@ fn memory_stays_flat_in_the_size_of_the_input() {
         "import",
         "--batch",
         "200000",
-        "--format",
+        "--from",
         "hex",
         "/dev/stdin",
         "--db",
@@ -185,7 +185,7 @@ fn a_file_stored_piece_by_piece_is_stored_whole_or_not_at_all() {
     bad.extend_from_slice(
         b"\n[Board \"40001\"]\n[Deal \"N:AKQJ.AKQJ.AKQ.AA T987.T987.T98.T9 6543.6543.765.87 2.2.J432.QJ65432\"]\n",
     );
-    let import = ["import", "--format", "pbn", "/dev/stdin", "--db", "p.db"];
+    let import = ["import", "--from", "pbn", "/dev/stdin", "--db", "p.db"];
     let r = run(d, &import, Some(bad));
     assert_eq!(r.code, 2, "{}", r.stderr);
     assert!(r.stderr.contains("line 640005"), "{}", r.stderr);
@@ -209,7 +209,7 @@ fn a_pipe_reads_as_the_file_does() {
     let data = std::fs::read(&pbn).unwrap();
     let r = run(
         d,
-        &["import", "--format", "pbn", "/dev/stdin", "--db", "s.db"],
+        &["import", "--from", "pbn", "/dev/stdin", "--db", "s.db"],
         Some(data),
     );
     assert_eq!(r.code, 0, "{}", r.stderr);

@@ -58,7 +58,7 @@ pub struct ImportArgs {
     /// Store each file's boards as this set (with several files: NAME-1, NAME-2, …).
     #[arg(long, value_name = "NAME")]
     set: Option<String>,
-    #[arg(long = "from", alias = "format", value_name = "FORMAT", help = super::input_format_help())]
+    #[arg(long = "from", value_name = "FORMAT", help = super::input_format_help())]
     format: Option<String>,
     /// Number of the first board when a file carries no board numbers (default 1, or
     /// DUP's trailer); Borel lines are turned by these boards' dealers, CDS board bytes

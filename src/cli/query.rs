@@ -21,7 +21,7 @@ pub struct NumberArgs {
     /// Numbering scheme: pavlicek, andrews or bigdeal.
     #[arg(long, default_value = "pavlicek", value_parser = parse_scheme)]
     scheme: Scheme,
-    #[arg(long = "from", alias = "format", value_name = "FORMAT", help = super::input_format_help())]
+    #[arg(long = "from", value_name = "FORMAT", help = super::input_format_help())]
     format: Option<String>,
 }
 

@@ -59,7 +59,7 @@ pub struct RecordsArgs {
     /// Date in the header (default: the day the set was stored, else the file's [Date]).
     #[arg(long, value_name = "DATE")]
     date: Option<String>,
-    #[arg(long = "from", aliases = ["format", "input-format"], value_name = "FORMAT",
+    #[arg(long = "from", alias = "input-format", value_name = "FORMAT",
           help = super::input_format_help())]
     input_format: Option<String>,
     /// SQLite database file (for --set; for a deal file, used when it exists: stored tables
