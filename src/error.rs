@@ -192,4 +192,13 @@ pub trait Classify: std::error::Error {
     fn position(&self) -> Option<InputPosition> {
         None
     }
+
+    /// The error this one reports in its message without giving it as its
+    /// [`source`](std::error::Error::source) (kept out of the chain so that chained messages
+    /// do not repeat it), e.g. a file reader's I/O error. Callers that want its details (an
+    /// operating system's error code, a format error's kind) look here as well as along the
+    /// sources; `None` for errors that hide none (the default).
+    fn wrapped(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        None
+    }
 }

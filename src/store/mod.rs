@@ -495,23 +495,28 @@ impl StoreError {
     /// as `database is locked`): another process kept a write transaction open beyond the
     /// busy timeout ([`Store::busy_timeout`]). Nothing of the failed call was stored.
     pub fn is_busy(&self) -> bool {
-        let error = match self {
-            StoreError::Sqlite { error, .. } => error,
+        self.sqlite_code() == Some(rusqlite::ErrorCode::DatabaseBusy)
+    }
+
+    /// SQLite's primary result code, for SQLite's and the migrations' errors.
+    fn sqlite_code(&self) -> Option<rusqlite::ErrorCode> {
+        match self {
+            StoreError::Sqlite { error, .. } => error.sqlite_error_code(),
             StoreError::Migration {
                 error: rusqlite_migration::Error::RusqliteError { err, .. },
                 ..
-            } => err,
-            _ => return false,
-        };
-        error.sqlite_error_code() == Some(rusqlite::ErrorCode::DatabaseBusy)
+            } => err.sqlite_error_code(),
+            _ => None,
+        }
     }
 }
 
 impl crate::Classify for StoreError {
     /// A set that exists with other content, a board number SQLite cannot hold, a bad
     /// `DEALDEX_BUSY_TIMEOUT` or a missing file are bad input; rows or schemas dealdex does
-    /// not write are a corrupt store; a lock held past the busy timeout is busy; other SQLite
-    /// and migration failures are internal.
+    /// not write, and a file SQLite finds is no database or a damaged one, are a corrupt
+    /// store; a lock held past the busy timeout is busy; other SQLite and migration failures
+    /// are internal.
     fn class(&self) -> crate::ErrorClass {
         use crate::ErrorClass;
         use StoreError as E;
@@ -533,6 +538,13 @@ impl crate::Classify for StoreError {
             | E::SchemaTooOld { .. }
             | E::SchemaTooNew { .. } => ErrorClass::CorruptStore,
             e if e.is_busy() => ErrorClass::Busy,
+            e if matches!(
+                e.sqlite_code(),
+                Some(rusqlite::ErrorCode::NotADatabase | rusqlite::ErrorCode::DatabaseCorrupt)
+            ) =>
+            {
+                ErrorClass::CorruptStore
+            }
             _ => ErrorClass::Internal,
         }
     }

@@ -105,6 +105,15 @@ impl Classify for ReadFileError {
         };
         Some(crate::InputPosition::in_file(inner, self.path()))
     }
+
+    /// The I/O error or the format's error that the message shows.
+    fn wrapped(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            ReadFileError::Io { error, .. } => Some(error),
+            ReadFileError::Format { error, .. } => Some(error),
+            ReadFileError::Empty { .. } => None,
+        }
+    }
 }
 
 /// `; N boards skipped (board 5: no complete deal, …)`, or nothing.

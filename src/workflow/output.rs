@@ -556,6 +556,11 @@ impl crate::Classify for WriteError {
     fn class(&self) -> crate::ErrorClass {
         crate::ErrorClass::Io
     }
+
+    /// The I/O error.
+    fn wrapped(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.error)
+    }
 }
 
 impl WriteError {
