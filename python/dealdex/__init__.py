@@ -15,6 +15,7 @@ from ._dealdex import (  # noqa: F401
     Deal,
     Deals,
     __version__,
+    concat,
     generate,
     generate_boards,
     par,
@@ -28,9 +29,14 @@ from .errors import (  # noqa: F401
     BusyError,
     CorruptStoreError,
     DealdexError,
+    DealdexFileNotFoundError,
     DealdexIOError,
+    DealdexIsADirectoryError,
+    DealdexPermissionError,
     FormatError,
     InputError,
+    InputIndexError,
+    InputTypeError,
 )
 
 STRAINS = ("NT", "S", "H", "D", "C")
@@ -48,27 +54,44 @@ def formats() -> "dict[str, list[str]]":
     return {name: exts for name, exts in _formats_list()}
 
 
+class DealerReport(dict):  # type: ignore[type-arg]
+    """``dealer()``'s report: a dict of its values, with ``text``, the report as ``dealdex
+    dealer`` prints it, which is also ``str(report)``."""
+
+    @property
+    def text(self) -> str:
+        """The summaries and the closing lines (``Generated N hands`` …), as ``dealdex
+        dealer`` prints them after what the actions printed (``report["output"]``)."""
+        text: str = self["text"]
+        return text
+
+    def __str__(self) -> str:
+        return self.text
+
+
 def dealer(
     script: str,
     *,
     produce: "int | None" = None,
     generate: "int | None" = None,
     seed: "int | None" = None,
-) -> dict:
+) -> DealerReport:
     """Runs a script of dealer's language (``generate``, ``produce``, ``condition``,
     ``action average/frequency/printall`` …) as ``dealdex dealer -s SEED`` does, over the
     simulation stream of ``seed`` (dealer's ``-s``; the OS's when ``None``).
 
-    Returns a dict: ``generated``, ``produced``, ``seed``, ``seconds``, ``solved``;
-    ``summaries``, one a summary action in order, where a ``frequency``'s ``counts`` is an
-    ``int64[high - low + 1]`` numpy array (values ``low..high``; ``below``/``above`` count the
-    rest), a two-way ``frequency2``'s an ``int64[rows, cols]`` array (a row and a column for
-    below and above each range), an ``average``'s ``mean`` a float; ``output``, the text the
-    actions printed; ``deals``, the produced deals as ``Deals``.
+    Returns a ``DealerReport``, a dict: ``generated``, ``produced``, ``seed``, ``seconds``,
+    ``solved``; ``summaries``, one a summary action in order, where a ``frequency``'s
+    ``counts`` is an ``int64[high - low + 1]`` numpy array (values ``low..high``;
+    ``below``/``above`` count the rest), a two-way ``frequency2``'s an ``int64[rows, cols]``
+    array (a row and a column for below and above each range), an ``average``'s ``mean`` a
+    float; ``output``, the text the actions printed; ``text`` (also ``report.text`` and
+    ``str(report)``), the report's text as the CLI prints it after ``output``; ``deals``, the
+    produced deals as ``Deals``.
     """
     import numpy as np
 
-    report = _dealer(script, produce=produce, generate=generate, seed=seed)
+    report = DealerReport(_dealer(script, produce=produce, generate=generate, seed=seed))
     for s in report["summaries"]:
         if s.get("kind") in ("frequency", "frequency2"):
             s["counts"] = np.asarray(s["counts"], dtype=np.int64)

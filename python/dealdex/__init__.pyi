@@ -1,7 +1,7 @@
 """Type stubs of dealdex (the Rust extension dealdex._dealdex and its Python helpers)."""
 
 from os import PathLike
-from typing import Any, Callable, Iterable, Iterator, Optional, Union, final, overload
+from typing import Any, Callable, Iterable, Iterator, Optional, Sequence, Union, final, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -10,9 +10,14 @@ from .errors import (
     BusyError as BusyError,
     CorruptStoreError as CorruptStoreError,
     DealdexError as DealdexError,
+    DealdexFileNotFoundError as DealdexFileNotFoundError,
     DealdexIOError as DealdexIOError,
+    DealdexIsADirectoryError as DealdexIsADirectoryError,
+    DealdexPermissionError as DealdexPermissionError,
     FormatError as FormatError,
     InputError as InputError,
+    InputIndexError as InputIndexError,
+    InputTypeError as InputTypeError,
 )
 
 __version__: str
@@ -87,8 +92,13 @@ class Deals:
     @overload
     def __getitem__(self, key: int, /) -> Deal: ...
     @overload
-    def __getitem__(self, key: slice, /) -> "Deals": ...
+    def __getitem__(self, key: Union[slice, Sequence[int], npt.NDArray[Any]], /) -> "Deals":
+        """A slice, a boolean mask (``ds[ds.hcp[:, 0] >= 15]``), or ints as a list or an
+        integer array (``ds[[0, 5, 7]]``): a ``Deals`` with their boards and DD tables."""
     def __iter__(self) -> Iterator[Deal]: ...
+    def __add__(self, other: "Deals", /) -> "Deals":
+        """The two batches one after the other, as ``concat([self, other])``."""
+    def __radd__(self, other: "Deals", /) -> "Deals": ...
     @property
     def keys(self) -> npt.NDArray[np.uint8]:
         """uint8[n, 13]: the indices."""
@@ -108,6 +118,10 @@ class Deals:
     @property
     def seed(self) -> Optional[str]:
         """The seed (64 hex digits) the batch was generated from, else None."""
+    @property
+    def tricks(self) -> Optional[npt.NDArray[np.int8]]:
+        """int8[n, 4, 5]: the DD tables a file gave, as ``solve``'s (-1 for a board
+        without one), or None when no board has one."""
     def indices(self) -> list[str]: ...
     def pbn(self) -> list[str]: ...
     def numbers(self, scheme: str = "pavlicek") -> list[int]: ...
@@ -163,6 +177,9 @@ def read(path: _StrPath, format: Optional[str] = None, *, first_board: Optional[
 def write(deals: _DealsLike, path: _StrPath, format: Optional[str] = None, *, event: Optional[str] = None) -> None:
     """Writes deals to a file in any format dealdex writes."""
 
+def concat(batches: Iterable[Deals]) -> Deals:
+    """The batches one after the other, with their board numbers and DD tables."""
+
 def formats() -> dict[str, list[str]]:
     """Format names -> file extensions."""
 
@@ -197,11 +214,17 @@ class Database:
     ) -> tuple[npt.NDArray[np.int8], dict[str, Any]]:
         """DD tables of a set (or every unsolved deal), stored; int8[n, 4, 5] and the report."""
 
+class DealerReport(dict[str, Any]):
+    """dealer()'s report: a dict, with the text the CLI prints as ``text`` and ``str()``."""
+
+    @property
+    def text(self) -> str: ...
+
 def dealer(
     script: str,
     *,
     produce: Optional[int] = None,
     generate: Optional[int] = None,
     seed: Optional[int] = None,
-) -> dict[str, Any]:
+) -> DealerReport:
     """Runs a dealer script; frequency counts as numpy arrays, produced deals as Deals."""

@@ -16,13 +16,25 @@ use dealdex::{DealIndex, ReadOnlyStore, Store, StoreError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyTuple};
 
-use crate::{PyDeals, err, error_of, tricks_array};
+use crate::{
+    PyDeals, err, error_about, error_of, internal_error, opt_uint_arg, threads_arg, tricks_array,
+};
 
 /// A report (any serde value) as Python values, through JSON.
 fn to_python<'py, T: serde::Serialize>(py: Python<'py>, value: &T) -> PyResult<Bound<'py, PyAny>> {
-    let text = serde_json::to_string(value)
-        .map_err(|e| pyo3::exceptions::PyRuntimeError::new_err(format!("report: {e}")))?;
+    let text = serde_json::to_string(value).map_err(|e| internal_error(format!("report: {e}")))?;
     py.import("json")?.call_method1("loads", (text,))
+}
+
+/// [`ReadOnlyStore::open`], with a missing file raised as Python's `FileNotFoundError`
+/// (dealdex's `DealdexFileNotFoundError`) naming it, as `open()` would.
+fn open_read_only(path: &std::path::Path) -> PyResult<ReadOnlyStore> {
+    ReadOnlyStore::open(path).map_err(|e| match e {
+        StoreError::NoDatabase { .. } => {
+            error_about(&e, Some(path), Some(&std::io::ErrorKind::NotFound.into()))
+        }
+        e => err(e),
+    })
 }
 
 /// A dealdex database (SQLite file): deals keyed by index, named sets, double-dummy tables.
@@ -63,14 +75,15 @@ impl PyDatabase {
         py: Python<'_>,
         expr: &str,
         set: Option<String>,
-        limit: Option<u64>,
+        limit: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyDeals> {
+        let limit = opt_uint_arg(limit, "limit")?;
         let hex = formats::named("hex").map_err(err)?;
         let mut job = QueryJob::new(expr, QueryMode::Find { format: hex, limit }).map_err(err)?;
         job.set = set;
         let path = self.path.clone();
         let bytes = py.detach(|| {
-            let store = ReadOnlyStore::open(&path).map_err(err)?;
+            let store = open_read_only(&path)?;
             let mut out = Vec::new();
             run_query(&job, Some(&store), &mut out).map_err(err)?;
             Ok::<_, PyErr>(out)
@@ -91,7 +104,7 @@ impl PyDatabase {
         job.set = set;
         let path = self.path.clone();
         py.detach(|| {
-            let store = ReadOnlyStore::open(&path).map_err(err)?;
+            let store = open_read_only(&path)?;
             let report = run_query(&job, Some(&store), &mut std::io::sink()).map_err(err)?;
             Ok(report.count)
         })
@@ -105,7 +118,7 @@ impl PyDatabase {
     fn sql<'py>(&self, py: Python<'py>, sql: &str, columns: bool) -> PyResult<Bound<'py, PyAny>> {
         let path = self.path.clone();
         let (names, rows) = py.detach(|| {
-            let store = ReadOnlyStore::open(&path).map_err(err)?;
+            let store = open_read_only(&path)?;
             let mut names = Vec::new();
             let mut rows: Vec<Vec<SqlValue>> = Vec::new();
             run_sql(
@@ -151,14 +164,17 @@ impl PyDatabase {
     fn sets<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         let path = self.path.clone();
         let infos = py.detach(|| {
-            let store = ReadOnlyStore::open(&path)?;
+            let store = open_read_only(&path)?;
             store
-                .set_names()?
-                .iter()
-                .filter_map(|n| store.set(n).transpose())
-                .collect::<Result<Vec<_>, StoreError>>()
-        });
-        let infos = infos.map_err(err)?;
+                .set_names()
+                .and_then(|names| {
+                    names
+                        .iter()
+                        .filter_map(|n| store.set(n).transpose())
+                        .collect::<Result<Vec<_>, StoreError>>()
+                })
+                .map_err(err)
+        })?;
         let out = PyList::empty(py);
         for i in infos {
             let d = PyDict::new(py);
@@ -187,8 +203,9 @@ impl PyDatabase {
         paths: Vec<PathBuf>,
         format: Option<&str>,
         set: Option<String>,
-        first_board: Option<u64>,
+        first_board: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
+        let first_board = opt_uint_arg(first_board, "first_board")?;
         let files = paths
             .into_iter()
             .map(|p| {
@@ -231,7 +248,7 @@ impl PyDatabase {
         let job = ExportJob::new(set, outputs);
         let db = self.path.clone();
         let report = py.detach(|| {
-            let store = ReadOnlyStore::open(&db).map_err(err)?;
+            let store = open_read_only(&db)?;
             export(&job, &store, &mut std::io::sink()).map_err(err)
         })?;
         to_python(py, &report)
@@ -248,10 +265,10 @@ impl PyDatabase {
         &self,
         py: Python<'py>,
         set: Option<String>,
-        threads: Option<usize>,
+        threads: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
         let path = self.path.clone();
-        let pool = crate::pool(threads)?;
+        let pool = crate::pool(threads_arg(threads)?)?;
         let (tables, report) = py.detach(|| {
             crate::in_pool(&pool, || {
                 let mut store = Store::open(&path).map_err(err)?;
@@ -316,17 +333,21 @@ impl From<SolveStop> for PyErr {
 /// Returns a dict: `generated`, `produced`, `seed`, `seconds`, `solved`, `summaries` (one per
 /// action, in order: `{"kind": "average", "mean": …}`, `{"kind": "frequency", "low", "high",
 /// "counts": int64[high - low + 1], "below", "above"}`, `{"kind": "frequency2", "counts":
-/// int64[rows, cols]}` …), `output` (what the actions printed, as dealer prints it) and
-/// `deals` (the produced deals, a `Deals`).
+/// int64[rows, cols]}` …), `output` (what the actions printed while running, as dealer
+/// prints it), `text` (the report as `dealdex dealer` prints it after `output`: the
+/// summaries and the closing lines) and `deals` (the produced deals, a `Deals`).
 #[pyfunction]
 #[pyo3(signature = (script, *, produce=None, generate=None, seed=None))]
 pub(crate) fn dealer<'py>(
     py: Python<'py>,
     script: &str,
-    produce: Option<u64>,
-    generate: Option<u64>,
-    seed: Option<u64>,
+    produce: Option<&Bound<'py, PyAny>>,
+    generate: Option<&Bound<'py, PyAny>>,
+    seed: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
+    let produce = opt_uint_arg(produce, "produce")?;
+    let generate = opt_uint_arg(generate, "generate")?;
+    let seed = opt_uint_arg(seed, "seed")?;
     let script = Script::parse(script).map_err(err)?;
     let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
     let job = DealerJob {
@@ -339,7 +360,7 @@ pub(crate) fn dealer<'py>(
         ..DealerJob::default()
     };
     let mut out = Vec::new();
-    let report = crate::watched(
+    let mut report = crate::watched(
         py,
         || dealdex::dealer::run(&script, &job, &mut out, &mut |_| {}),
         || stop.store(true, std::sync::atomic::Ordering::Relaxed),
@@ -348,6 +369,9 @@ pub(crate) fn dealer<'py>(
     .map_err(err)?;
     let dict = to_python(py, &report)?;
     dict.set_item("output", String::from_utf8_lossy(&out).into_owned())?;
+    // The closing lines too (`Generated …`), as `dealdex dealer` prints them without -v.
+    report.verbose = true;
+    dict.set_item("text", report.to_string())?;
     let keys: Vec<DealIndex> = report.kept.iter().map(DealIndex::from_deal).collect();
     dict.set_item("deals", Py::new(py, PyDeals::new(keys))?)?;
     Ok(dict)

@@ -20,9 +20,8 @@ use dealdex::{
     features,
 };
 use numpy::{PyArray1, PyArrayMethods};
-use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PySlice, PyString};
+use pyo3::types::{PyDict, PyInt, PyList, PyRange, PySlice, PyString};
 
 mod database;
 
@@ -38,9 +37,21 @@ const DRAW_WINDOW: u64 = 1 << 22;
 /// ([`dealdex::classify`]) picks the exception (`InputError`, `FormatError` when a reader or
 /// writer refused a file, `CorruptStoreError`, `BusyError`, `DealdexIOError`, else
 /// `DealdexError`; Ctrl-C's `Interrupted` is `KeyboardInterrupt`), and the first position
-/// found along the error's sources fills `path`, `line`, `column`, `byte` and `record`.
+/// found along the error's causes fills `path`, `line`, `column`, `byte` and `record`. An
+/// I/O error among the causes makes it an `OSError` with its `errno` (`FileNotFoundError`
+/// for a missing file).
 pub(crate) fn error_of(e: &(dyn StdError + 'static)) -> PyErr {
-    Python::attach(|py| build_error(py, e).unwrap_or_else(|failed| failed))
+    error_about(e, None, None)
+}
+
+/// [`error_of`], with the file the error is about and the I/O error behind it when the error
+/// does not hold them (`StoreError::NoDatabase`, a written file's error).
+pub(crate) fn error_about(
+    e: &(dyn StdError + 'static),
+    file: Option<&std::path::Path>,
+    io: Option<&std::io::Error>,
+) -> PyErr {
+    Python::attach(|py| build_error(py, e, file, io).unwrap_or_else(|failed| failed))
 }
 
 /// [`error_of`] for an error value.
@@ -52,18 +63,80 @@ pub(crate) fn err<E: StdError + 'static>(e: E) -> PyErr {
 pub(crate) fn plain_error(name: &str, kind: &str, message: String) -> PyErr {
     Python::attach(|py| {
         let make = || -> PyResult<PyErr> {
-            let cls = py.import("dealdex.errors")?.getattr(name)?;
             let kwargs = PyDict::new(py);
             kwargs.set_item("kind", kind)?;
-            Ok(PyErr::from_value(
-                cls.call((message.clone(),), Some(&kwargs))?,
-            ))
+            make_error(py, name, message.clone(), &kwargs)
         };
         make().unwrap_or_else(|failed| failed)
     })
 }
 
-fn build_error(py: Python<'_>, e: &(dyn StdError + 'static)) -> PyResult<PyErr> {
+/// `InputError`: an argument's value is wrong.
+pub(crate) fn input_error(message: impl Into<String>) -> PyErr {
+    plain_error("InputError", "bad-input", message.into())
+}
+
+/// `InputTypeError` (a `TypeError` too): an argument's type is wrong.
+pub(crate) fn input_type_error(message: impl Into<String>) -> PyErr {
+    plain_error("InputTypeError", "bad-input", message.into())
+}
+
+/// `DealdexError` of kind `internal`: a failure that is not the caller's.
+pub(crate) fn internal_error(message: impl Into<String>) -> PyErr {
+    plain_error("DealdexError", "internal", message.into())
+}
+
+/// Calls python/dealdex/errors.py's `_make`, which picks an I/O error's subclass.
+fn make_error(
+    py: Python<'_>,
+    name: &str,
+    message: String,
+    kwargs: &Bound<'_, PyDict>,
+) -> PyResult<PyErr> {
+    let made = py
+        .import("dealdex.errors")?
+        .getattr("_make")?
+        .call((name, message), Some(kwargs))?;
+    Ok(PyErr::from_value(made))
+}
+
+/// `e` and its causes: its sources and what [`Classify::wrapped`] shows, depth first.
+fn causes<'a>(e: &'a (dyn StdError + 'static)) -> Vec<&'a (dyn StdError + 'static)> {
+    let mut out = Vec::new();
+    let mut todo = vec![e];
+    while let Some(x) = todo.pop() {
+        out.push(x);
+        todo.extend(x.source());
+        todo.extend(dealdex::as_classify(x).and_then(Classify::wrapped));
+    }
+    out
+}
+
+/// The CLI's flags that messages of the library name, in the words of Python's arguments
+/// (the readers and format choice speak the CLI's language; Python's `format=` and
+/// `first_board=` are the same choices).
+const PYTHON_WORDS: [(&str, &str); 3] = [
+    (
+        "give it with --from (an input) or --to (an output)",
+        "give it with format=",
+    ),
+    ("give --from", "give format="),
+    ("--first-board ", "first_board="),
+];
+
+/// `message` with the CLI's flags in [`PYTHON_WORDS`] named as Python's arguments.
+fn python_words(message: String) -> String {
+    PYTHON_WORDS
+        .iter()
+        .fold(message, |m, (cli, python)| m.replace(cli, python))
+}
+
+fn build_error(
+    py: Python<'_>,
+    e: &(dyn StdError + 'static),
+    file: Option<&std::path::Path>,
+    io: Option<&std::io::Error>,
+) -> PyResult<PyErr> {
     let class = dealdex::classify(e);
     if class == Some(ErrorClass::Interrupted) {
         return Ok(pyo3::exceptions::PyKeyboardInterrupt::new_err(
@@ -72,28 +145,18 @@ fn build_error(py: Python<'_>, e: &(dyn StdError + 'static)) -> PyResult<PyErr> 
     }
     let mut position = None;
     let mut format_kind = None;
-    let mut io = false;
-    let mut next = Some(e);
-    while let Some(x) = next {
+    let mut io = io;
+    for x in causes(e) {
         if position.is_none() {
             position = dealdex::as_classify(x).and_then(Classify::position);
         }
+        // Python's FormatError is this error's, with its kind as `format_kind`.
         if let Some(f) = x.downcast_ref::<FormatError>() {
             format_kind.get_or_insert(f.kind());
         }
-        // A file's reader error names its file, and holds the reader's error in a field
-        // that is not its source.
-        match x.downcast_ref::<dealdex::workflow::input::ReadFileError>() {
-            Some(dealdex::workflow::input::ReadFileError::Format { error, .. }) => {
-                format_kind.get_or_insert(error.kind());
-            }
-            Some(dealdex::workflow::input::ReadFileError::Io { .. }) => io = true,
-            _ => {}
-        }
-        io |= x.is::<std::io::Error>();
-        next = x.source();
+        io = io.or_else(|| x.downcast_ref::<std::io::Error>());
     }
-    let class = class.unwrap_or(if io {
+    let class = class.unwrap_or(if io.is_some() {
         ErrorClass::Io
     } else {
         ErrorClass::Internal
@@ -102,7 +165,7 @@ fn build_error(py: Python<'_>, e: &(dyn StdError + 'static)) -> PyResult<PyErr> 
         (ErrorClass::BadInput, Some(_)) => "FormatError",
         // A file that cannot be opened or read is the caller's (the CLI exits 2) but, as for
         // Python's own open(), an OSError.
-        (ErrorClass::BadInput, None) if io => "DealdexIOError",
+        (ErrorClass::BadInput, None) if io.is_some() => "DealdexIOError",
         (ErrorClass::BadInput, None) => "InputError",
         (ErrorClass::CorruptStore, _) => "CorruptStoreError",
         (ErrorClass::Busy, _) => "BusyError",
@@ -110,7 +173,6 @@ fn build_error(py: Python<'_>, e: &(dyn StdError + 'static)) -> PyResult<PyErr> 
         _ => "DealdexError",
     };
     let kebab = |v: serde_json::Value| v.as_str().unwrap_or("").to_owned();
-    let cls = py.import("dealdex.errors")?.getattr(name)?;
     let kwargs = PyDict::new(py);
     kwargs.set_item(
         "kind",
@@ -129,9 +191,25 @@ fn build_error(py: Python<'_>, e: &(dyn StdError + 'static)) -> PyResult<PyErr> 
         kwargs.set_item("byte", p.byte)?;
         kwargs.set_item("record", p.record)?;
     }
-    Ok(PyErr::from_value(
-        cls.call((e.to_string(),), Some(&kwargs))?,
-    ))
+    if let Some(io) = io.filter(|_| name == "DealdexIOError") {
+        kwargs.set_item("errno", io.raw_os_error())?;
+        kwargs.set_item("io_kind", io_kind(io.kind()))?;
+        if let Some(f) = file {
+            kwargs.set_item("filename", f.display().to_string())?;
+        }
+    }
+    make_error(py, name, python_words(e.to_string()), &kwargs)
+}
+
+/// The kinds of I/O error that python/dealdex/errors.py gives an errno when the operating
+/// system gave none.
+fn io_kind(kind: std::io::ErrorKind) -> Option<&'static str> {
+    match kind {
+        std::io::ErrorKind::NotFound => Some("not-found"),
+        std::io::ErrorKind::PermissionDenied => Some("permission-denied"),
+        std::io::ErrorKind::IsADirectory => Some("is-a-directory"),
+        _ => None,
+    }
 }
 
 /// Raises Python's pending `KeyboardInterrupt` (Ctrl-C) from a thread that released the GIL.
@@ -158,7 +236,7 @@ fn seat_arg(seat: &Bound<'_, PyAny>) -> PyResult<Seat> {
             return Ok(x);
         }
     }
-    Err(PyValueError::new_err(format!(
+    Err(input_error(format!(
         "not a seat: {seat} (expected N, E, S, W, their names, or 0..3)"
     )))
 }
@@ -176,23 +254,52 @@ fn seed_arg(seed: Option<&str>) -> PyResult<Seed> {
     }
 }
 
-/// A `threads=` argument: how many threads, all cores for `None`; 0 is refused.
-fn thread_count(threads: Option<usize>) -> PyResult<usize> {
-    match threads {
-        Some(0) => Err(PyValueError::new_err("threads must be at least 1")),
-        Some(n) => Ok(n),
-        None => Ok(rayon::current_num_threads()),
+/// The int argument `name=`, 0 or more: `InputError` for a negative int or one past
+/// 2⁶⁴ - 1, `InputTypeError` for another type (PyO3's own conversion would raise Python's
+/// `OverflowError` or `TypeError`).
+pub(crate) fn uint_arg(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<u64> {
+    if let Ok(n) = obj.extract::<u64>() {
+        return Ok(n);
     }
+    if obj.is_instance_of::<PyInt>() || obj.hasattr("__index__")? {
+        return Err(input_error(format!(
+            "{name}={obj}: expected an int from 0 to {}",
+            u64::MAX
+        )));
+    }
+    Err(input_type_error(format!(
+        "{name}: expected an int, got {}",
+        obj.get_type().name()?
+    )))
+}
+
+/// [`uint_arg`] of an optional argument (`None` stays `None`).
+pub(crate) fn opt_uint_arg(obj: Option<&Bound<'_, PyAny>>, name: &str) -> PyResult<Option<u64>> {
+    obj.map(|o| uint_arg(o, name)).transpose()
+}
+
+/// A `threads=` argument: how many threads, `None` for all cores; 0 is refused.
+pub(crate) fn threads_arg(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<usize>> {
+    match opt_uint_arg(obj, "threads")? {
+        Some(0) => Err(input_error("threads=0: expected at least 1 thread")),
+        Some(n) => Ok(Some(usize::try_from(n).unwrap_or(usize::MAX))),
+        None => Ok(None),
+    }
+}
+
+/// How many threads `threads` ([`threads_arg`]) asks for, all cores for `None`.
+fn thread_count(threads: Option<usize>) -> usize {
+    threads.unwrap_or_else(rayon::current_num_threads)
 }
 
 /// A rayon pool of `threads` threads, or `None` for rayon's global pool (all cores).
 pub(crate) fn pool(threads: Option<usize>) -> PyResult<Option<rayon::ThreadPool>> {
     let Some(n) = threads else { return Ok(None) };
     rayon::ThreadPoolBuilder::new()
-        .num_threads(thread_count(Some(n))?)
+        .num_threads(n)
         .build()
         .map(Some)
-        .map_err(|e| PyValueError::new_err(format!("cannot start {n} threads: {e}")))
+        .map_err(|e| internal_error(format!("cannot start {n} threads: {e}")))
 }
 
 /// Runs `f` in `pool` when there is one.
@@ -242,12 +349,12 @@ impl PyDeal {
     ) -> PyResult<PyDeal> {
         let deal = match (text, hands) {
             (Some(_), Some(_)) => {
-                return Err(PyTypeError::new_err("give a text or hands=, not both"));
+                return Err(input_type_error("Deal() takes a text or hands=, not both"));
             }
-            (None, None) => return Err(PyTypeError::new_err("Deal() needs a text or hands=")),
+            (None, None) => return Err(input_type_error("Deal() needs a text or hands=")),
             (None, Some(h)) => {
                 let [n, e, s, w] = <[String; 4]>::try_from(h).map_err(|h| {
-                    PyValueError::new_err(format!(
+                    input_error(format!(
                         "hands= needs 4 hands (N, E, S, W), got {}",
                         h.len()
                     ))
@@ -260,14 +367,14 @@ impl PyDeal {
                 if let Ok(n) = t.extract::<u128>() {
                     dealdex::Deal::from_number(n, scheme).map_err(err)?
                 } else if t.is_instance_of::<pyo3::types::PyInt>() {
-                    return Err(PyValueError::new_err(format!(
+                    return Err(input_error(format!(
                         "not a {scheme} number: {t} (numbers run from {} to {})",
                         scheme.first_number(),
                         scheme.last_number()
                     )));
                 } else {
                     let s: String = t.extract().map_err(|_| {
-                        PyTypeError::new_err(
+                        input_type_error(
                             "Deal() takes a str (PBN deal, hex index, number) or an int",
                         )
                     })?;
@@ -513,6 +620,60 @@ impl PyDeals {
         }
     }
 
+    /// The deals at `picks` (in range), with their boards, file extras and seed.
+    fn pick(&self, picks: &[usize]) -> PyDeals {
+        PyDeals {
+            keys: picks.iter().map(|&j| self.keys[j]).collect(),
+            boards: self
+                .boards
+                .as_ref()
+                .map(|b| picks.iter().map(|&j| b[j]).collect()),
+            extras: self
+                .extras
+                .as_ref()
+                .map(|x| picks.iter().map(|&j| x[j].clone()).collect()),
+            seed: self.seed.clone(),
+        }
+    }
+
+    /// The batches one after the other. Board numbers are kept when any batch has them (a
+    /// batch without gets boards 1, 2, … with their dealers and vulnerabilities, what `write`
+    /// gives it alone), file extras (DD tables, auctions) when any has them, the seed when
+    /// all share it.
+    fn concat_of(parts: &[&PyDeals]) -> PyDeals {
+        let boards = parts.iter().any(|p| p.boards.is_some()).then(|| {
+            parts
+                .iter()
+                .flat_map(|p| match &p.boards {
+                    Some(b) => b.clone(),
+                    None => (1..=p.keys.len() as u64)
+                        .map(|number| BoardInfo {
+                            number,
+                            dealer: dealdex::board_dealer(number),
+                            vulnerability: dealdex::board_vulnerability(number),
+                        })
+                        .collect(),
+                })
+                .collect()
+        });
+        let extras = parts.iter().any(|p| p.extras.is_some()).then(|| {
+            parts
+                .iter()
+                .flat_map(|p| match &p.extras {
+                    Some(x) => x.clone(),
+                    None => vec![BoardExtras::default(); p.keys.len()],
+                })
+                .collect()
+        });
+        let seed = parts.first().and_then(|p| p.seed.clone());
+        PyDeals {
+            keys: parts.iter().flat_map(|p| p.keys.iter().copied()).collect(),
+            boards,
+            extras,
+            seed: seed.filter(|s| parts.iter().all(|p| p.seed.as_ref() == Some(s))),
+        }
+    }
+
     /// `f` over every deal on all cores, flattened into an array of `width` values a deal.
     fn per_deal<const W: usize>(
         &self,
@@ -532,10 +693,79 @@ impl PyDeals {
                 }
             });
         if bad.into_inner() {
-            return Err(PyValueError::new_err("a key of the batch is not a deal"));
+            return Err(internal_error("a key of the batch is not a deal"));
         }
         Ok(out)
     }
+}
+
+/// The deal at index `j` (negative from the end) of a batch of `n`: `InputIndexError` (an
+/// `IndexError`) outside it.
+fn position_in(j: i64, n: usize) -> PyResult<usize> {
+    let k = if j < 0 { j + n as i64 } else { j };
+    if (0..n as i64).contains(&k) {
+        Ok(k as usize)
+    } else {
+        Err(plain_error(
+            "InputIndexError",
+            "bad-input",
+            format!("deal {j} of {n}: out of range"),
+        ))
+    }
+}
+
+/// The positions a numpy-style index picks in a batch of `n`: a boolean mask of length `n`
+/// (`ds[ds.hcp[:, 0] >= 15]`), or ints (negative from the end) as a list or an integer array.
+fn index_picks(i: &Bound<'_, PyAny>, n: usize) -> PyResult<Vec<usize>> {
+    let not_an_index = || {
+        input_type_error(format!(
+            "Deals indices: expected an int, a slice, a boolean mask or a list or array of \
+             ints, got {}",
+            i.get_type()
+        ))
+    };
+    let np = i.py().import("numpy")?;
+    let Ok(arr) = np.call_method1("asarray", (i,)) else {
+        return Err(not_an_index());
+    };
+    let ndim: usize = arr.getattr("ndim")?.extract()?;
+    let size: usize = arr.getattr("size")?.extract()?;
+    let kind: String = arr.getattr("dtype")?.getattr("kind")?.extract()?;
+    if size == 0 {
+        // `[]` is a float array to numpy: no deal either way.
+        return Ok(Vec::new());
+    }
+    if ndim != 1 || !matches!(kind.as_str(), "b" | "i" | "u") {
+        return Err(not_an_index());
+    }
+    let ints = if kind == "b" {
+        if size != n {
+            return Err(plain_error(
+                "InputIndexError",
+                "bad-input",
+                format!("a boolean mask of {size} values for {n} deals"),
+            ));
+        }
+        np.call_method1("flatnonzero", (arr,))?
+    } else {
+        arr
+    };
+    // Unsigned ints past i64's range would wrap to negative positions: refused as such.
+    let ints = ints.call_method1("astype", ("int64",))?;
+    if kind == "u"
+        && ints
+            .call_method1("__lt__", (0,))?
+            .call_method0("any")?
+            .is_truthy()?
+    {
+        return Err(plain_error(
+            "InputIndexError",
+            "bad-input",
+            "an index past 2**63 - 1: out of range".into(),
+        ));
+    }
+    let ints: Vec<i64> = ints.call_method0("tolist")?.extract()?;
+    ints.into_iter().map(|j| position_in(j, n)).collect()
 }
 
 /// The deals of `obj`: a `Deals`, one `Deal`, or an iterable of `Deal`s.
@@ -547,12 +777,13 @@ pub(crate) fn deals_arg(obj: &Bound<'_, PyAny>) -> PyResult<Vec<DealIndex>> {
         return Ok(vec![DealIndex::from_deal(&d.deal)]);
     }
     let mut keys = Vec::new();
-    for item in obj.try_iter().map_err(|_| {
-        PyTypeError::new_err("expected a Deals batch, a Deal or an iterable of Deals")
-    })? {
+    for item in obj
+        .try_iter()
+        .map_err(|_| input_type_error("expected a Deals batch, a Deal or an iterable of Deals"))?
+    {
         let item = item?;
         let d = item.extract::<PyRef<'_, PyDeal>>().map_err(|_| {
-            PyTypeError::new_err(format!("expected Deal items, got {}", item.get_type()))
+            input_type_error(format!("expected Deal items, got {}", item.get_type()))
         })?;
         keys.push(DealIndex::from_deal(&d.deal));
     }
@@ -582,7 +813,7 @@ impl PyDeals {
             arr.call_method0("tobytes")?.extract()?
         };
         if !bytes.len().is_multiple_of(13) {
-            return Err(PyValueError::new_err(format!(
+            return Err(input_error(format!(
                 "keys: {} bytes is not a whole number of 13-byte indices",
                 bytes.len()
             )));
@@ -605,34 +836,57 @@ impl PyDeals {
     }
 
     fn __getitem__(&self, py: Python<'_>, i: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        let n = self.keys.len();
         if let Ok(slice) = i.cast::<PySlice>() {
-            let ind = slice.indices(self.keys.len() as isize)?;
+            let ind = slice.indices(n as isize)?;
             let picks: Vec<usize> = (0..ind.slicelength)
                 .map(|j| (ind.start + j as isize * ind.step) as usize)
                 .collect();
-            let out = PyDeals {
-                keys: picks.iter().map(|&j| self.keys[j]).collect(),
-                boards: self
-                    .boards
-                    .as_ref()
-                    .map(|b| picks.iter().map(|&j| b[j]).collect()),
-                extras: self
-                    .extras
-                    .as_ref()
-                    .map(|x| picks.iter().map(|&j| x[j].clone()).collect()),
-                seed: self.seed.clone(),
-            };
-            return Ok(Py::new(py, out)?.into_any());
+            return Ok(Py::new(py, self.pick(&picks))?.into_any());
         }
-        let n = self.keys.len() as isize;
-        let j: isize = i.extract()?;
-        let j = if j < 0 { j + n } else { j };
-        if !(0..n).contains(&j) {
-            return Err(PyIndexError::new_err(format!(
-                "deal {j} of {n}: out of range"
-            )));
+        if let Ok(j) = i.extract::<i64>() {
+            let k = position_in(j, n)?;
+            return Ok(Py::new(py, PyDeal::from_key(&self.keys[k])?)?.into_any());
         }
-        Ok(Py::new(py, PyDeal::from_key(&self.keys[j as usize])?)?.into_any())
+        let picks = index_picks(i, n)?;
+        Ok(Py::new(py, self.pick(&picks))?.into_any())
+    }
+
+    /// The batch followed by `other` (a `Deals`), as `concat([self, other])`.
+    fn __add__(&self, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        let py = other.py();
+        match other.cast::<PyDeals>() {
+            Ok(o) => Ok(Py::new(py, PyDeals::concat_of(&[self, o.get()]))?.into_any()),
+            // Python then tries `other.__radd__`, and raises its TypeError.
+            Err(_) => Ok(py.NotImplemented()),
+        }
+    }
+
+    /// The DD tables the file gave (PBN's `DoubleDummyTricks` or `OptimumResultTable`, the
+    /// formats that carry one), as `solve` gives them: `int8[n, 4, 5]`, `[deal, declarer N E
+    /// S W, strain NT ♠ ♥ ♦ ♣]`, with -1 throughout for a board without a table; `None` when
+    /// no board has one (a generated batch). `par(deals, tricks=deals.tricks)` uses them.
+    #[getter]
+    fn tricks<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        let Some(extras) = self
+            .extras
+            .as_ref()
+            .filter(|x| x.iter().any(|b| b.dd.is_some()))
+        else {
+            return Ok(None);
+        };
+        let flat: Vec<i8> = extras
+            .iter()
+            .flat_map(|b| match &b.dd {
+                Some(t) => t.rows().into_iter().flatten().map(|x| x as i8).collect(),
+                None => vec![-1i8; 20],
+            })
+            .collect();
+        Ok(Some(
+            PyArray1::from_vec(py, flat)
+                .reshape([extras.len(), 4, 5])?
+                .into_any(),
+        ))
     }
 
     fn __iter__(slf: Bound<'_, PyDeals>) -> DealsIter {
@@ -782,13 +1036,16 @@ impl DealsIter {
 #[pyo3(signature = (count, *, seed=None, r#where=None, predeal=None, threads=None, max_draws=None))]
 fn generate(
     py: Python<'_>,
-    count: u64,
+    count: &Bound<'_, PyAny>,
     seed: Option<&str>,
     r#where: Option<&str>,
     predeal: Option<&str>,
-    threads: Option<usize>,
-    max_draws: Option<u64>,
+    threads: Option<&Bound<'_, PyAny>>,
+    max_draws: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<PyDeals> {
+    let count = uint_arg(count, "count")?;
+    let threads = threads_arg(threads)?;
+    let max_draws = opt_uint_arg(max_draws, "max_draws")?;
     let seed = seed_arg(seed)?;
     let query = r#where.map(Query::parse).transpose().map_err(err)?;
     let predeal = predeal.map(Predeal::parse).transpose().map_err(err)?;
@@ -899,21 +1156,29 @@ fn generate_boards(
     boards: &Bound<'_, PyAny>,
     seed: Option<&str>,
     predeal: Option<&str>,
-    threads: Option<usize>,
+    threads: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<PyDeals> {
-    let (start, stop, step): (i64, i64, i64) = (
-        boards.getattr("start")?.extract()?,
-        boards.getattr("stop")?.extract()?,
-        boards.getattr("step")?.extract()?,
+    let threads = threads_arg(threads)?;
+    let Ok(range) = boards.cast::<PyRange>() else {
+        return Err(input_type_error(format!(
+            "boards: expected a range of board numbers such as range(1, 33), got {}",
+            boards.repr()?
+        )));
+    };
+    // Board numbers are u64 and a range's bounds any int: i128 holds both.
+    let (start, stop, step): (i128, i128, i128) = (
+        range.getattr("start")?.extract()?,
+        range.getattr("stop")?.extract()?,
+        range.getattr("step")?.extract()?,
     );
-    if step != 1 || start < 1 || stop <= start {
-        return Err(PyValueError::new_err(format!(
+    if step != 1 || start < 1 || stop <= start || stop - 1 > i128::from(u64::MAX) {
+        return Err(input_error(format!(
             "boards: expected a range of board numbers such as range(1, 33), got {boards}"
         )));
     }
     let (first, count) = (start as u64, (stop - start) as u64);
     if count > dealdex::workflow::generate::MAX_SET_BOARDS {
-        return Err(PyValueError::new_err(format!(
+        return Err(input_error(format!(
             "boards: at most {} boards a set",
             dealdex::workflow::generate::MAX_SET_BOARDS
         )));
@@ -994,7 +1259,7 @@ pub(crate) fn solve_keys(
     threads: Option<usize>,
     progress: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Vec<TrickTable>> {
-    let threads = thread_count(threads)?;
+    let threads = thread_count(threads);
     let deals: Vec<dealdex::Deal> = keys
         .iter()
         .map(|k| k.to_deal().map_err(err))
@@ -1053,9 +1318,10 @@ fn progress_arg<'py>(
 fn solve<'py>(
     py: Python<'py>,
     deals: &Bound<'py, PyAny>,
-    threads: Option<usize>,
+    threads: Option<&Bound<'py, PyAny>>,
     progress: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
+    let threads = threads_arg(threads)?;
     let keys = deals_arg(deals)?;
     let progress = match progress {
         Some(p) => progress_arg(py, p)?,
@@ -1092,8 +1358,9 @@ fn par<'py>(
     dealer: Option<&Bound<'py, PyAny>>,
     vul: Option<&str>,
     tricks: Option<&Bound<'py, PyAny>>,
-    threads: Option<usize>,
+    threads: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyList>> {
+    let threads = threads_arg(threads)?;
     let keys = deals_arg(deals)?;
     let infos = deals
         .extract::<PyRef<'_, PyDeals>>()
@@ -1110,7 +1377,7 @@ fn par<'py>(
             let arr = np.call_method1("ascontiguousarray", (t, "uint8"))?;
             let bytes: Vec<u8> = arr.call_method0("tobytes")?.extract()?;
             if bytes.len() != keys.len() * 20 {
-                return Err(PyValueError::new_err(format!(
+                return Err(input_error(format!(
                     "tricks: expected {} x 4 x 5 values, got {}",
                     keys.len(),
                     bytes.len()
@@ -1167,8 +1434,9 @@ fn read(
     py: Python<'_>,
     path: PathBuf,
     format: Option<&str>,
-    first_board: Option<u64>,
+    first_board: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<PyDeals> {
+    let first_board = opt_uint_arg(first_board, "first_board")?;
     let fmt = formats::choose_input(&path, format).map_err(err)?;
     let read = py
         .detach(|| dealdex::workflow::input::read_deal_file_all(&path, fmt, first_board))
@@ -1202,12 +1470,33 @@ fn write(
     py.detach(|| {
         let bytes = formats::write_set(fmt, &boards, &opts).map_err(err)?;
         std::fs::write(&path, bytes).map_err(|e| {
-            error_of(&dealdex::workflow::input::ReadFileError::Io {
-                path: path.clone(),
-                error: e,
-            })
+            let e = dealdex::workflow::output::WriteError::of(Some(&path), e);
+            error_about(&e, Some(&path), None)
         })
     })
+}
+
+/// The batches `batches` (an iterable of `Deals`) one after the other, as `+` does: board
+/// numbers, dealers and vulnerabilities are kept (a batch without gets boards 1, 2, …, as
+/// `write` would number it), and so are DD tables and the rest of a file's boards.
+#[pyfunction]
+fn concat(batches: &Bound<'_, PyAny>) -> PyResult<PyDeals> {
+    let mut parts = Vec::new();
+    let items = batches
+        .try_iter()
+        .map_err(|_| input_type_error("concat: expected an iterable of Deals"))?;
+    for item in items {
+        let item = item?;
+        let d = item.cast::<PyDeals>().map_err(|_| {
+            input_type_error(format!(
+                "concat: expected Deals items, got {}",
+                item.get_type()
+            ))
+        })?;
+        parts.push(d.clone().unbind());
+    }
+    let refs: Vec<&PyDeals> = parts.iter().map(|p| p.get()).collect();
+    Ok(PyDeals::concat_of(&refs))
 }
 
 /// The formats dealdex reads and writes: a list of `(name, extensions)`.
@@ -1245,6 +1534,7 @@ fn _dealdex(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(read, m)?)?;
     m.add_function(wrap_pyfunction!(write, m)?)?;
     m.add_function(wrap_pyfunction!(formats_list, m)?)?;
+    m.add_function(wrap_pyfunction!(concat, m)?)?;
     database::register(m)?;
     Ok(())
 }

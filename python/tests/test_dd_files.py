@@ -144,7 +144,7 @@ def test_threads_is_the_number_of_solver_threads(dd_reference, threads):
 
 
 def test_threads_must_be_positive():
-    with pytest.raises(ValueError, match="threads must be at least 1"):
+    with pytest.raises(dealdex.InputError, match="threads=0: expected at least 1 thread"):
         dealdex.solve(dealdex.generate(1, seed=SEED), threads=0)
 
 
