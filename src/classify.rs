@@ -91,6 +91,8 @@ classified!(
     crate::workflow::import::FilesRejected,
     crate::workflow::import::ImportFailed,
     crate::workflow::input::ReadFileError,
+    crate::workflow::pipeline::SourceError,
+    crate::workflow::pipeline::SinkError,
     crate::workflow::import::Rejection,
     crate::workflow::lookup::LookupError,
     crate::workflow::number::DealJobError,

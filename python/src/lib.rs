@@ -1437,11 +1437,13 @@ fn read(
     first_board: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<PyDeals> {
     let first_board = opt_uint_arg(first_board, "first_board")?;
-    let fmt = formats::choose_input(&path, format).map_err(err)?;
-    let read = py
-        .detach(|| dealdex::workflow::input::read_deal_file_all(&path, fmt, first_board))
+    let source =
+        dealdex::workflow::pipeline::DealSource::from_flags(Some(path), format, None, first_board)
+            .map_err(err)?;
+    let (boards, _) = py
+        .detach(|| source.open(None, &Default::default())?.read_all())
         .map_err(err)?;
-    Ok(PyDeals::from_boards(&read.boards))
+    Ok(PyDeals::from_boards(&boards))
 }
 
 /// Writes `deals` (a `Deals`, `Deal`s) to `path` in `format` (default: the extension's), with

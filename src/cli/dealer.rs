@@ -7,7 +7,8 @@ use anyhow::Context;
 use clap::Args;
 use dealdex::Seat;
 use dealdex::dealer::{DealerJob, Script, Swapping};
-use dealdex::workflow::dealer::{DealerRunJob, DealerSource};
+use dealdex::workflow::dealer::DealerRunJob;
+use dealdex::workflow::pipeline::DealSource;
 
 use super::{Text, open_output, progress_bar, render};
 
@@ -202,15 +203,13 @@ pub fn run(a: DealerArgs, json: bool) -> anyhow::Result<()> {
     };
     // --db names the database; only --deals, --set and --all say where the deals come from.
     let source = match (&a.deals, &a.set, a.all) {
-        (Some(path), _, _) => DealerSource::File {
-            path: path.clone(),
-            format: a.from.clone(),
-        },
-        (None, Some(set), _) => DealerSource::Database {
-            set: Some(set.clone()),
-        },
-        (None, None, true) => DealerSource::Database { set: None },
-        (None, None, false) => DealerSource::Stream,
+        (None, None, false) => None,
+        _ => Some(DealSource::from_flags(
+            a.deals.clone(),
+            a.from.as_deref(),
+            a.set.clone(),
+            None,
+        )?),
     };
     // The default database holds what is read or stored when no --db is given.
     let database = a.db.clone().or_else(|| {

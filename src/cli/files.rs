@@ -7,6 +7,7 @@ use dealdex::formats;
 use dealdex::import::{self, ImportJob};
 use dealdex::workflow::convert::{ConvertError, ConvertJob};
 use dealdex::workflow::export::ExportJob;
+use dealdex::workflow::pipeline::{DealSource, SinkError};
 
 use super::{DbArgs, Text, open_output, outputs, print_notes, render, store_failed};
 
@@ -101,7 +102,12 @@ pub struct ExportArgs {
 }
 
 pub fn convert(a: ConvertArgs, json: bool) -> anyhow::Result<()> {
-    let from = formats::choose_input(&a.input, a.from.as_deref())?;
+    let source = DealSource::from_flags(
+        Some(a.input.clone()),
+        a.from.as_deref(),
+        None,
+        a.first_board,
+    )?;
     let out = dealdex::workflow::output::plan_outputs(
         std::slice::from_ref(&a.output),
         a.to.as_deref(),
@@ -109,18 +115,16 @@ pub fn convert(a: ConvertArgs, json: bool) -> anyhow::Result<()> {
     )?;
     dealdex::workflow::output::check_output_paths(std::slice::from_ref(&a.output))?;
     let job = ConvertJob {
-        input: a.input.clone(),
-        from,
+        source,
         outputs: out,
-        first_board: a.first_board,
         event: a.write.event.clone(),
         blind: a.write.blind,
         split: a.write.split,
     };
     let mut stdout = open_output(None)?;
-    let report = dealdex::workflow::convert::run(&job, &mut stdout).map_err(|e| match e {
+    let report = dealdex::workflow::convert::run(&job, None, &mut stdout).map_err(|e| match e {
         // The writer's error as such: a closed pipe ends quietly.
-        ConvertError::Write(w) => anyhow::Error::from(w),
+        ConvertError::Write(SinkError::Write(w)) => anyhow::Error::from(w),
         e => e.into(),
     })?;
     if !json {

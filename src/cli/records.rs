@@ -4,11 +4,10 @@
 use std::path::PathBuf;
 
 use clap::Args;
+use dealdex::Store;
 use dealdex::records::{Paper, PerPage, RecordOptions, TenStyle};
-use dealdex::workflow::records::{
-    RecordsJob, RecordsSource, RecordsStore, SheetFormat, run as records,
-};
-use dealdex::{Store, formats};
+use dealdex::workflow::pipeline::DealSource;
+use dealdex::workflow::records::{RecordsJob, RecordsStore, SheetFormat, run as records};
 
 use super::{Text, progress_bar, render, show_progress};
 
@@ -73,22 +72,21 @@ pub struct RecordsArgs {
 
 pub fn run(a: RecordsArgs, json: bool) -> anyhow::Result<()> {
     let format = SheetFormat::for_sheet(&a.out)?;
-    let source = match (&a.set, &a.input) {
-        (Some(name), _) => RecordsSource::Set(name.clone()),
-        (None, Some(path)) => RecordsSource::File {
-            path: path.clone(),
-            format: formats::choose_input(path, a.input_format.as_deref())?,
-        },
-        (None, None) => unreachable!("clap requires a deal file or --set"),
-    };
+    // clap requires a deal file or --set.
+    let source = DealSource::from_flags(
+        a.input.clone().filter(|_| a.set.is_none()),
+        a.input_format.as_deref(),
+        a.set.clone(),
+        None,
+    )?;
     // A stored set is read as it is; with --solve the tables found are stored in it (the
     // database must exist and be dealdex's: never created or migrated here).
     let (mut writer, mut reader) = (None, None);
     match &source {
-        RecordsSource::Set(_) if a.solve => writer = Some(Store::open_existing(&a.db)?),
-        RecordsSource::Set(_) => reader = Some(dealdex::ReadOnlyStore::open(&a.db)?),
-        RecordsSource::File { .. } if a.db.exists() => writer = Some(Store::open(&a.db)?),
-        RecordsSource::File { .. } => {}
+        DealSource::File(_) if a.db.exists() => writer = Some(Store::open(&a.db)?),
+        DealSource::File(_) => {}
+        _ if a.solve => writer = Some(Store::open_existing(&a.db)?),
+        _ => reader = Some(dealdex::ReadOnlyStore::open(&a.db)?),
     }
     let store = match (writer.as_mut(), reader.as_deref()) {
         (Some(w), _) => Some(RecordsStore::Writing(w)),

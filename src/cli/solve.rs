@@ -183,10 +183,8 @@ fn read_input(
             vul,
         )?);
     }
-    solve::input_items(input, format, dealer, vul).map_err(|e| match e {
-        SolveInputError::Read(_) => anyhow::Error::from(e).context(input.to_owned()),
-        e => e.into(),
-    })
+    // A file's errors name it (ReadFileError).
+    Ok(solve::input_items(input, format, dealer, vul)?)
 }
 
 /// `solve --verify`: the job from the arguments, each mismatch a line (or the report as one

@@ -4,7 +4,8 @@
 use std::path::PathBuf;
 
 use clap::Args;
-use dealdex::workflow::stats::{StatsJob, StatsSource};
+use dealdex::workflow::pipeline::DealSource;
+use dealdex::workflow::stats::StatsJob;
 
 use super::{DbArgs, Text, open_output, render};
 
@@ -29,16 +30,10 @@ pub struct StatsArgs {
 }
 
 pub fn run(a: StatsArgs, json: bool) -> anyhow::Result<()> {
-    let source = match &a.file {
-        Some(path) => StatsSource::File {
-            path: path.clone(),
-            format: dealdex::formats::choose_input(path, None)?,
-        },
-        None => StatsSource::Store { set: a.set.clone() },
-    };
-    let store = match &source {
-        StatsSource::File { .. } => None,
-        StatsSource::Store { .. } => Some(dealdex::ReadOnlyStore::open(&a.db.db)?),
+    let source = DealSource::from_flags(a.file.clone(), None, a.set.clone(), None)?;
+    let store = match source.is_stored() {
+        false => None,
+        true => Some(dealdex::ReadOnlyStore::open(&a.db.db)?),
     };
     let run = dealdex::workflow::stats::run(&StatsJob { source }, store.as_deref())?;
     if let Some(path) = &a.file {

@@ -915,26 +915,55 @@ pub fn choose_input(
     name: Option<&str>,
 ) -> Result<&'static dyn DealFormat, ChooseFormatError> {
     use std::io::Read as _;
-    if let Some(n) = name {
-        return named(n);
-    }
-    let by_extension = by_path(path);
-    let shared = path
-        .extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("txt"));
-    if let Some(f) = by_extension
-        && !shared
-    {
+    if let Some(f) = choose_by_name(path, name)? {
         return Ok(f);
     }
     let mut head = Vec::new();
     let read = std::fs::File::open(path).and_then(|f| f.take(64 << 10).read_to_end(&mut head));
     if read.is_err() || path.as_os_str() == "-" {
-        return by_extension.ok_or_else(|| ChooseFormatError::UnknownExtension {
+        return by_path(path).ok_or_else(|| ChooseFormatError::UnknownExtension {
             path: path.to_owned(),
         });
     }
-    detect(&head).map_err(|error| ChooseFormatError::Undetected {
+    choose_by_content(path, &head)
+}
+
+/// The part of [`choose_input`] that reads nothing: the format `name`d (when given), else the
+/// one the extension selects, except `.txt`'s; `None` when the content must tell
+/// ([`choose_by_content`]).
+///
+/// ```
+/// use dealdex::formats::choose_by_name;
+/// assert_eq!(choose_by_name("a.pbn".as_ref(), None)?.unwrap().info().name, "pbn");
+/// assert_eq!(choose_by_name("a.txt".as_ref(), Some("hex"))?.unwrap().info().name, "hex");
+/// assert!(choose_by_name("a.txt".as_ref(), None)?.is_none());
+/// # Ok::<(), dealdex::formats::ChooseFormatError>(())
+/// ```
+///
+/// # Errors
+/// [`ChooseFormatError::UnknownName`] for a name no format has.
+pub fn choose_by_name(
+    path: &Path,
+    name: Option<&str>,
+) -> Result<Option<&'static dyn DealFormat>, ChooseFormatError> {
+    if let Some(n) = name {
+        return named(n).map(Some);
+    }
+    let shared = path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("txt"));
+    Ok(by_path(path).filter(|_| !shared))
+}
+
+/// The format the first bytes of `path` show ([`detect()`]; [`choose_input`] reads 64 KiB).
+///
+/// # Errors
+/// [`ChooseFormatError::Undetected`] when they show no format or several.
+pub fn choose_by_content(
+    path: &Path,
+    head: &[u8],
+) -> Result<&'static dyn DealFormat, ChooseFormatError> {
+    detect(head).map_err(|error| ChooseFormatError::Undetected {
         path: path.to_owned(),
         error,
     })

@@ -11,7 +11,8 @@
 //!
 //! ```
 //! use dealdex::dealer::{DealerJob, Script};
-//! use dealdex::workflow::dealer::{DealerRunJob, DealerSource, run};
+//! use dealdex::workflow::dealer::{DealerRunJob, run};
+//! use dealdex::workflow::pipeline::DealSource;
 //! let dir = tempfile::tempdir()?;
 //! let db = dir.path().join("d.db");
 //! let script = Script::parse("produce 3\ncondition hcp(north) >= 12\naction printoneline")?;
@@ -24,7 +25,7 @@
 //! let first = run(&job, &mut Vec::new(), &mut |_| {})?;
 //! assert_eq!(first.stored_set.as_ref().unwrap().boards, 3);
 //! let again = DealerRunJob {
-//!     source: DealerSource::Database { set: Some("strong".into()) },
+//!     source: Some(DealSource::Set("strong".into())),
 //!     database: Some(db),
 //!     ..DealerRunJob::new(script, DealerJob::default())
 //! };
@@ -48,36 +49,12 @@ use crate::dealer::{
     DealFeed, DealerError, DealerJob, DealerProgress, DealerReport, EvalError, GivenDeal,
     GivenFeed, Script,
 };
-use crate::formats::{self, ChooseFormatError, DealFormat, SkippedBoard};
+use crate::formats::SkippedBoard;
 use crate::model::deal::Deal;
 use crate::model::index::DealIndex;
 use crate::model::number::Scheme;
 use crate::store::{NewSet, SetWriter, Store, StoreError};
-use crate::workflow::input::{ReadFileError, read_deal_pieces_until};
-
-/// Where a run's deals come from.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub enum DealerSource {
-    /// Generated from dealdex's seeded stream ([`crate::dealer::seed_of`]).
-    #[default]
-    Stream,
-    /// The deals of the job's database: the boards of the set named, in board order, or
-    /// with `None` every stored deal, in key order (the order of
-    /// [`StoreReader::for_each_key`](crate::StoreReader::for_each_key)).
-    Database {
-        /// The set, or `None` for every stored deal.
-        set: Option<String>,
-    },
-    /// The boards of a deal file, in file order (boards without a complete deal skipped, as
-    /// every reader does), through the format named (`--from`), else the one its extension
-    /// selects or its content shows ([`formats::choose_input`]).
-    File {
-        /// The file.
-        path: PathBuf,
-        /// The format's name, when given.
-        format: Option<String>,
-    },
-}
+use crate::workflow::pipeline::{DealSource, OpenSource, SourceError, SourceOptions, SourceRead};
 
 /// A dealer run: the script, dealer's settings, where the deals come from, the database and
 /// what to store in it.
@@ -88,12 +65,15 @@ pub struct DealerRunJob {
     /// dealer's settings (`-g`, `-p`, `-s`, `-q`, the script's name, the date). Its feed and
     /// what it keeps are set by [`run`] from the source and the database.
     pub run: DealerJob,
-    /// Where the deals come from.
-    pub source: DealerSource,
-    /// The database: the deals of [`DealerSource::Database`] come from it (it must exist);
-    /// `tricks()` answers from its stored tables for given deals; the tables the run solves
-    /// are stored in it, and the produced deals with [`DealerRunJob::store_set`] (it is
-    /// created when missing, except for [`DealerSource::Database`]). `None`: no database.
+    /// Where the deals come from: `None`, generated from dealdex's seeded stream
+    /// ([`crate::dealer::seed_of`]); else given, in the source's order (a stored set in
+    /// board order, every stored deal in key order, a deal file in file order, boards
+    /// without a complete deal skipped).
+    pub source: Option<DealSource>,
+    /// The database: the deals of a stored source come from it (it must exist); `tricks()`
+    /// answers from its stored tables for given deals; the tables the run solves are stored
+    /// in it, and the produced deals with [`DealerRunJob::store_set`] (it is created when
+    /// missing, except for a stored source). `None`: no database.
     pub database: Option<PathBuf>,
     /// Store the produced deals in the database as a new set of this name, boards 1, 2, …
     /// in the order produced (needs a database; a name already taken is refused before
@@ -109,7 +89,7 @@ impl DealerRunJob {
         DealerRunJob {
             script,
             run,
-            source: DealerSource::Stream,
+            source: None,
             database: None,
             store_set: None,
         }
@@ -160,23 +140,11 @@ pub struct DealerRunReport {
 /// transaction).
 #[derive(Debug, thiserror::Error)]
 pub enum DealerRunError {
-    /// No format was named and the file's extension and content tell none (or the name is
-    /// no format's).
+    /// The given deals could not be read: the file (its name and the position in it are in
+    /// the error; before the run when it cannot be opened or its format told, after it when
+    /// a fault lies past the deals the run took), no database, no such set, the store.
     #[error(transparent)]
-    Format(#[from] ChooseFormatError),
-    /// The deal file could not be read (its name and the position in it are in the error):
-    /// before the run when it cannot be opened, after it when a fault lies past the deals the
-    /// run took.
-    #[error(transparent)]
-    Read(#[from] ReadFileError),
-    /// No set of that name in the database.
-    #[error("no set {set:?} in {database}")]
-    NoSet {
-        /// The name asked for.
-        set: String,
-        /// The database, as the store names it.
-        database: String,
-    },
+    Source(#[from] SourceError),
     /// `store_set` names a set the database already has.
     #[error("set {set:?} already exists in {database} (give --store a new name)")]
     SetExists {
@@ -212,12 +180,10 @@ impl Classify for DealerRunError {
     /// be evaluated are bad input; the store's and the run's errors have their own class.
     fn class(&self) -> crate::ErrorClass {
         match self {
-            DealerRunError::Format(e) => e.class(),
-            DealerRunError::Read(e) => e.class(),
+            DealerRunError::Source(e) => e.class(),
             DealerRunError::Store(e) => e.class(),
             DealerRunError::Run(e) => e.class(),
-            DealerRunError::NoSet { .. }
-            | DealerRunError::SetExists { .. }
+            DealerRunError::SetExists { .. }
             | DealerRunError::NoDatabase
             | DealerRunError::Eval { .. } => crate::ErrorClass::BadInput,
         }
@@ -227,8 +193,15 @@ impl Classify for DealerRunError {
     /// format not told.
     fn position(&self) -> Option<crate::InputPosition> {
         match self {
-            DealerRunError::Format(e) => e.position(),
-            DealerRunError::Read(e) => e.position(),
+            DealerRunError::Source(e) => e.position(),
+            _ => None,
+        }
+    }
+
+    /// The source's error.
+    fn wrapped(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            DealerRunError::Source(e) => Some(e),
             _ => None,
         }
     }
@@ -237,169 +210,19 @@ impl Classify for DealerRunError {
 /// Given deals a piece holds: what a source's reader hands the run at a time.
 const GIVEN_PIECE: usize = 4096;
 
-/// A source of given deals opened, checked and ready to be read ([`open_source`]): what can
-/// fail before the run (a missing file, a format not told, a missing set) has failed.
-enum Opened {
-    /// A deal file, with the database whose stored tables fill in those the file lacks.
-    File {
-        path: PathBuf,
-        format: &'static dyn DealFormat,
-        file: std::fs::File,
-        tables: Option<Store>,
-    },
-    /// A database (its own connection): the boards of a set, or every stored deal.
-    Database {
-        store: Store,
-        set: Option<String>,
-        tables: bool,
-    },
-}
-
 /// The thread reading a source's given deals, a piece at a time, while the run pulls them
 /// ([`GivenFeed`]): it sends each piece over a channel holding one, so it reads at most a
 /// piece or two ahead of the run, and stops when the run has dropped the feed (its send
 /// fails).
 struct Producer {
-    thread: std::thread::JoinHandle<Result<FileNotes, DealerRunError>>,
+    thread: std::thread::JoinHandle<Result<SourceRead, DealerRunError>>,
     /// Deals the run pulled from the feed.
     pulled: Arc<AtomicU64>,
 }
 
-/// What a file's reader noted besides its deals (nothing for a database).
-#[derive(Default)]
-struct FileNotes {
-    skipped: Vec<SkippedBoard>,
-    warnings: Vec<String>,
-}
-
-/// Why a producer stopped before its source's end.
-enum Halt {
-    /// The run ended: it needs no more deals.
-    Gone,
-    /// Reading failed.
-    Failed(DealerRunError),
-}
-
-impl From<StoreError> for Halt {
-    fn from(e: StoreError) -> Halt {
-        Halt::Failed(e.into())
-    }
-}
-
-/// A producer's piece in the making, and where it goes.
-struct Pieces<'a> {
-    tx: SyncSender<Vec<GivenDeal>>,
-    piece: Vec<GivenDeal>,
-    /// The database whose stored tables fill in those the deals lack (a script with
-    /// `tricks`).
-    tables: Option<&'a Store>,
-}
-
-impl Pieces<'_> {
-    /// Adds a deal; sends the piece when full.
-    fn push(&mut self, deal: GivenDeal) -> Result<(), Halt> {
-        self.piece.push(deal);
-        match self.piece.len() >= GIVEN_PIECE {
-            true => self.send(),
-            false => Ok(()),
-        }
-    }
-
-    /// Sends the piece in the making (if any), its deals' stored tables filled in first.
-    fn send(&mut self) -> Result<(), Halt> {
-        if self.piece.is_empty() {
-            return Ok(());
-        }
-        let mut piece = std::mem::replace(&mut self.piece, Vec::with_capacity(GIVEN_PIECE));
-        if let Some(store) = self.tables {
-            let keys: Vec<DealIndex> = piece
-                .iter()
-                .filter(|g| g.table.is_none())
-                .map(|g| DealIndex::from_deal(&g.deal))
-                .collect();
-            let mut stored = store.dd_tables(&keys)?.into_iter();
-            for g in piece.iter_mut().filter(|g| g.table.is_none()) {
-                g.table = stored.next().flatten();
-            }
-        }
-        self.tx.send(piece).map_err(|_| Halt::Gone)
-    }
-}
-
-/// A stored key as a given deal.
-fn stored_deal(key: DealIndex, board: Option<u64>) -> Result<GivenDeal, StoreError> {
-    let deal = key
-        .to_deal()
-        .map_err(|error| StoreError::CorruptDeal { key, error })?;
-    Ok(GivenDeal {
-        board,
-        ..GivenDeal::new(deal)
-    })
-}
-
-/// Opens the job's source of given deals (`None` for the stream), checking what can be
-/// checked before the run: the file opens and its format is told, the database and the set
-/// exist. `store` is the job's database, opened; `tricks`: the script uses `tricks`, so the
-/// stored tables of the given deals are looked up. Also returns the source's name in errors
-/// (the file, `set NAME of DB`, or the database).
-fn open_source(
-    job: &DealerRunJob,
-    store: Option<&Store>,
-    tricks: bool,
-) -> Result<Option<(Opened, String)>, DealerRunError> {
-    match &job.source {
-        DealerSource::Stream => Ok(None),
-        DealerSource::File { path, format } => {
-            let format = formats::choose_input(path, format.as_deref())?;
-            let file = std::fs::File::open(path).map_err(|error| ReadFileError::Io {
-                path: path.clone(),
-                error,
-            })?;
-            let tables = match (&job.database, tricks) {
-                (Some(db), true) => Some(Store::open_existing(db)?),
-                _ => None,
-            };
-            let name = path.display().to_string();
-            let path = path.clone();
-            Ok(Some((
-                Opened::File {
-                    path,
-                    format,
-                    file,
-                    tables,
-                },
-                name,
-            )))
-        }
-        DealerSource::Database { set } => {
-            let (Some(main), Some(db)) = (store, &job.database) else {
-                return Err(DealerRunError::NoDatabase);
-            };
-            if let Some(name) = set
-                && main.set(name)?.is_none()
-            {
-                return Err(DealerRunError::NoSet {
-                    set: name.clone(),
-                    database: main.path().to_owned(),
-                });
-            }
-            let name = match set {
-                Some(s) => format!("set {s:?} of {}", main.path()),
-                None => main.path().to_owned(),
-            };
-            let opened = Opened::Database {
-                store: Store::open_existing(db)?,
-                set: set.clone(),
-                tables: tricks,
-            };
-            Ok(Some((opened, name)))
-        }
-    }
-}
-
-impl Opened {
-    /// Starts the thread that reads the deals, and the feed the run pulls them from.
-    fn spawn(self) -> Result<(Producer, GivenFeed), DealerRunError> {
+impl Producer {
+    /// Starts the thread that reads `source`, and the feed the run pulls its deals from.
+    fn spawn(source: OpenSource<Store>) -> Result<(Producer, GivenFeed), DealerRunError> {
         let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<GivenDeal>>(1);
         let pulled = Arc::new(AtomicU64::new(0));
         let count = Arc::clone(&pulled);
@@ -408,88 +231,44 @@ impl Opened {
         }));
         let thread = std::thread::Builder::new()
             .name("dealdex-given-deals".into())
-            .spawn(move || self.produce(tx))
+            .spawn(move || produce(source, tx))
             .map_err(|e| DealerRunError::Run(DealerError::Io(e)))?;
         Ok((Producer { thread, pulled }, feed))
     }
 
-    /// Reads the source into `tx` a piece at a time, until its end or until the run stops
-    /// taking pieces.
-    fn produce(self, tx: SyncSender<Vec<GivenDeal>>) -> Result<FileNotes, DealerRunError> {
-        let piece = Vec::with_capacity(GIVEN_PIECE);
-        let halted = |h: Halt| match h {
-            Halt::Gone => Ok(FileNotes::default()),
-            Halt::Failed(e) => Err(e),
-        };
-        match self {
-            Opened::File {
-                path,
-                format,
-                mut file,
-                tables,
-            } => {
-                let mut pieces = Pieces {
-                    tx,
-                    piece,
-                    tables: tables.as_ref(),
-                };
-                let mut halt = None;
-                let read = read_deal_pieces_until(&mut file, &path, format, None, &mut |boards| {
-                    for b in boards {
-                        let deal = GivenDeal {
-                            deal: b.deal,
-                            table: b.dd,
-                            board: b.number,
-                        };
-                        if let Err(h) = pieces.push(deal) {
-                            halt = Some(h);
-                            return false;
-                        }
-                    }
-                    true
-                });
-                if let Some(h) = halt {
-                    return halted(h);
-                }
-                let read = read?;
-                if let Err(h) = pieces.send() {
-                    return halted(h);
-                }
-                Ok(FileNotes {
-                    skipped: read.skipped,
-                    warnings: read.warnings,
-                })
-            }
-            Opened::Database { store, set, tables } => {
-                let mut pieces = Pieces {
-                    tx,
-                    piece,
-                    tables: tables.then_some(&store),
-                };
-                let walked = match &set {
-                    Some(name) => store.for_each_set_board(name, |board, key| {
-                        pieces.push(stored_deal(key, Some(board))?)
-                    }),
-                    None => store.for_each_key(None, |key| pieces.push(stored_deal(key, None)?)),
-                };
-                match walked.and_then(|()| pieces.send()) {
-                    Ok(()) => Ok(FileNotes::default()),
-                    Err(h) => halted(h),
-                }
-            }
-        }
-    }
-}
-
-impl Producer {
     /// Waits for the thread (which stops once the feed is dropped) and returns what it read
     /// or why it failed.
-    fn finish(self) -> Result<FileNotes, DealerRunError> {
+    fn finish(self) -> Result<SourceRead, DealerRunError> {
         match self.thread.join() {
             Ok(result) => result,
             Err(panic) => std::panic::resume_unwind(panic),
         }
     }
+}
+
+/// Reads `source` into `tx` [`GIVEN_PIECE`] deals at a time, until its end or until the run
+/// stops taking pieces.
+fn produce(
+    source: OpenSource<Store>,
+    tx: SyncSender<Vec<GivenDeal>>,
+) -> Result<SourceRead, DealerRunError> {
+    source.read(&mut |boards| {
+        let mut deals = boards.into_iter().map(|b| GivenDeal {
+            deal: b.deal,
+            table: b.dd,
+            board: b.number,
+        });
+        loop {
+            let piece: Vec<GivenDeal> = deals.by_ref().take(GIVEN_PIECE).collect();
+            if piece.is_empty() {
+                return Ok(true);
+            }
+            if tx.send(piece).is_err() {
+                // The run ended: it needs no more deals.
+                return Ok(false);
+            }
+        }
+    })
 }
 
 /// Where the produced deals and solved tables go, a block at a time (what
@@ -564,7 +343,7 @@ pub fn run(
     progress: &mut dyn FnMut(DealerProgress),
 ) -> Result<DealerRunReport, DealerRunError> {
     let uses_tricks = job.script.uses_tricks();
-    let from_db = matches!(job.source, DealerSource::Database { .. });
+    let from_db = job.source.as_ref().is_some_and(DealSource::is_stored);
     if job.store_set.is_some() && job.database.is_none() {
         return Err(DealerRunError::NoDatabase);
     }
@@ -582,7 +361,14 @@ pub fn run(
             database: s.path().to_owned(),
         });
     }
-    let source = open_source(job, store.as_ref(), uses_tricks)?;
+    // The source's errors (a missing file or set, a format not told) before anything runs.
+    let tables = SourceOptions {
+        tables: uses_tricks,
+    };
+    let source = match &job.source {
+        None => None,
+        Some(s) => Some(s.open_owned(job.database.as_deref(), &tables)?),
+    };
     let target = match (&mut store, &job.store_set) {
         (Some(s), Some(name)) => {
             let script = job.run.script_name.as_deref().unwrap_or("-");
@@ -617,8 +403,9 @@ pub fn run(
             dealer_job.feed = DealFeed::Stream;
             (None, String::new())
         }
-        Some((opened, name)) => {
-            let (producer, feed) = opened.spawn()?;
+        Some(opened) => {
+            let name = opened.facts().name.clone();
+            let (producer, feed) = Producer::spawn(opened)?;
             dealer_job.feed = DealFeed::Given(feed);
             (Some(producer), name)
         }
@@ -688,10 +475,10 @@ pub fn run(
     };
     Ok(DealerRunReport {
         run: report,
-        source: match job.source {
-            DealerSource::Stream => "stream",
-            DealerSource::Database { .. } => "database",
-            DealerSource::File { .. } => "file",
+        source: match &job.source {
+            None => "stream",
+            Some(DealSource::File(_)) => "file",
+            Some(_) => "database",
         },
         deals_read,
         database,

@@ -28,12 +28,10 @@ use std::io::Write;
 
 use serde::Serialize;
 
-use crate::formats::{Board, WriteOptions};
-use crate::model::index::{DealIndex, IndexError};
-use crate::store::{SetInfo, StoreError, StoreReader};
-use crate::workflow::output::{
-    ExportedFile, Output, RenderError, WriteError, render_set, write_rendered,
-};
+use crate::formats::WriteOptions;
+use crate::store::StoreReader;
+use crate::workflow::output::{ExportedFile, Output};
+use crate::workflow::pipeline::{DealSink, DealSource, SinkError, SourceError, SourceOptions};
 
 /// An export job: a stored set to files.
 #[derive(Clone)]
@@ -46,7 +44,8 @@ pub struct ExportJob {
     pub event: Option<String>,
     /// Hide the cards from dealing machines' displays where the format can.
     pub blind: bool,
-    /// Cut the set for formats with a board limit (see [`render_set`]).
+    /// Cut the set for formats with a board limit (see
+    /// [`render_set`](crate::workflow::output::render_set)).
     pub split: bool,
 }
 
@@ -81,87 +80,36 @@ pub struct ExportReport {
 /// Why an export failed. Nothing is written unless every output rendered.
 #[derive(Debug, thiserror::Error)]
 pub enum ExportError {
-    /// No set of that name.
-    #[error("no set named {set:?} in {database}")]
-    NoSet {
-        /// The name asked for.
-        set: String,
-        /// The database, as the store names it ([`StoreReader::path`]).
-        database: String,
-    },
-    /// A stored key that is not a deal (the file was changed outside dealdex).
-    #[error("set {set:?} board {board}: stored key {key}: {error}")]
-    CorruptKey {
-        /// The set.
-        set: String,
-        /// The board.
-        board: u64,
-        /// The stored key.
-        key: DealIndex,
-        /// Why it is no deal.
-        error: IndexError,
-    },
-    /// The store failed.
+    /// No such set, the store failed, or a stored key is no deal.
     #[error(transparent)]
-    Store(#[from] StoreError),
-    /// A format cannot hold the set.
+    Source(#[from] SourceError),
+    /// A format cannot hold the set, or a file could not be written.
     #[error(transparent)]
-    Render(#[from] RenderError),
-    /// A file could not be written.
-    #[error(transparent)]
-    Write(#[from] WriteError),
+    Sink(#[from] SinkError),
 }
 
 impl crate::Classify for ExportError {
-    /// No such set and a format that cannot hold the set are bad input; a stored key that
-    /// is no deal is a corrupt store; a store error has the store's class; a file that
-    /// cannot be written is I/O.
+    /// The source's or the sink's class: no such set and a format that cannot hold the set
+    /// are bad input, a stored key that is no deal a corrupt store, a failed write I/O.
     fn class(&self) -> crate::ErrorClass {
-        use crate::ErrorClass;
         match self {
-            ExportError::NoSet { .. } => ErrorClass::BadInput,
-            ExportError::CorruptKey { .. } => ErrorClass::CorruptStore,
-            ExportError::Store(e) => e.class(),
-            ExportError::Render(e) => e.class(),
-            ExportError::Write(e) => e.class(),
+            ExportError::Source(e) => e.class(),
+            ExportError::Sink(e) => e.class(),
+        }
+    }
+
+    /// The source's or the sink's error.
+    fn wrapped(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            ExportError::Source(e) => Some(e),
+            ExportError::Sink(e) => Some(e),
         }
     }
 }
 
-/// A stored set's row and its boards in board order, each solved deal with its double-dummy
-/// table (what [`export`] writes and the records workflow prints).
-///
-/// # Errors
-/// [`ExportError::NoSet`], [`ExportError::CorruptKey`] for a stored key that is no deal, or
-/// [`ExportError::Store`] when reading fails.
-pub fn stored_set(store: &StoreReader, set: &str) -> Result<(SetInfo, Vec<Board>), ExportError> {
-    let info = store.set(set)?.ok_or_else(|| ExportError::NoSet {
-        set: set.to_owned(),
-        database: store.path().to_owned(),
-    })?;
-    let rows = store.set_boards(set)?;
-    let keys: Vec<DealIndex> = rows.iter().map(|(_, k)| *k).collect();
-    rows.iter()
-        .zip(store.dd_tables(&keys)?)
-        .map(|(&(n, key), dd)| {
-            let deal = key.to_deal().map_err(|error| ExportError::CorruptKey {
-                set: set.to_owned(),
-                board: n,
-                key,
-                error,
-            })?;
-            Ok(Board {
-                dd,
-                ..Board::new(n, deal)
-            })
-        })
-        .collect::<Result<Vec<Board>, ExportError>>()
-        .map(|boards| (info, boards))
-}
-
-/// Exports a stored set: its boards in board order, each solved deal with its double-dummy
-/// table, rendered for every output before any is written, standard-output files to
-/// `stdout`.
+/// Exports a stored set: the set as a source (its boards in board order, each solved deal
+/// with its double-dummy table) into a sink of the job's outputs, written with the set's
+/// range, scheme and name as event; standard-output files to `stdout`.
 ///
 /// # Errors
 /// [`ExportError`]: no such set, a corrupt stored key, the store failing, a format that cannot
@@ -171,22 +119,37 @@ pub fn export(
     store: &StoreReader,
     stdout: &mut dyn Write,
 ) -> Result<ExportReport, ExportError> {
-    let (info, boards) = stored_set(store, &job.set)?;
-    let solved = boards.iter().filter(|b| b.dd.is_some()).count() as u64;
-    let opts = WriteOptions {
+    let source =
+        DealSource::Set(job.set.clone()).open(Some(store), &SourceOptions { tables: true })?;
+    let info = source
+        .facts()
+        .set
+        .clone()
+        .expect("a set source has its row");
+    let options = WriteOptions {
         event: job.event.clone().unwrap_or_else(|| info.name.clone()),
         blind: job.blind,
         first_board: info.first_board,
         last_board: info.last_board,
         scheme: info.scheme,
     };
-    let files = render_set(&job.outputs, &boards, &opts, job.split)?;
-    write_rendered(&files, stdout)?;
+    let mut sink = DealSink {
+        bounds_given: true,
+        split: job.split,
+        ..DealSink::new(job.outputs.clone(), options)
+    }
+    .open()?;
+    let mut solved = 0u64;
+    let read = source.read(&mut |boards| -> Result<bool, ExportError> {
+        solved += boards.iter().filter(|b| b.dd.is_some()).count() as u64;
+        sink.write(boards)?;
+        Ok(true)
+    })?;
     Ok(ExportReport {
         set: info.name,
-        boards: boards.len() as u64,
+        boards: read.boards,
         solved,
-        files: files.iter().map(ExportedFile::from).collect(),
+        files: sink.finish(stdout)?,
     })
 }
 

@@ -23,6 +23,8 @@ pub mod generate;
 pub mod import;
 // Deal files in: reading any format piece by piece, the read errors, the notes.
 pub mod input;
+// The deal pipeline: where deals come from (DealSource) and where they go (DealSink).
+pub mod pipeline;
 // The solve workflow: tables for deals or a database, batched and resumable.
 pub mod solve;
 pub mod verify_dd;

@@ -26,11 +26,11 @@ use serde::Serialize;
 
 use crate::Classify;
 use crate::formats::DealFormat;
-use crate::formats::{self, ChooseFormatError, SkippedBoard};
+use crate::formats::{self, SkippedBoard};
 use crate::model::card::Seat;
 use crate::model::deal_string::push_deal_bytes;
-use crate::workflow::input::{ReadFileError, read_deal_file_all};
 use crate::workflow::output::{StagedFile, WriteError};
+use crate::workflow::pipeline::{DealSource, FileSource, SourceError, SourceOptions};
 use crate::{
     Deal, DealArgumentError, DealIndex, ErrorClass, NumberError, Scheme, parse_deal_argument,
 };
@@ -97,12 +97,10 @@ pub enum NumberJobError {
         /// The argument as given.
         argument: String,
     },
-    /// The file's format is unknown.
+    /// The file's format is unknown or not told, the file could not be read, its format
+    /// refused it, or it holds no complete deal.
     #[error(transparent)]
-    Format(#[from] ChooseFormatError),
-    /// The file could not be read, its format refused it, or it holds no complete deal.
-    #[error(transparent)]
-    Read(#[from] ReadFileError),
+    Source(#[from] SourceError),
 }
 
 impl Classify for NumberJobError {
@@ -116,9 +114,16 @@ impl Classify for NumberJobError {
     fn position(&self) -> Option<crate::InputPosition> {
         match self {
             NumberJobError::Deal(e) => e.position(),
-            NumberJobError::Format(e) => e.position(),
-            NumberJobError::Read(e) => e.position(),
+            NumberJobError::Source(e) => e.position(),
             NumberJobError::NotADeal { .. } => None,
+        }
+    }
+
+    /// The source's error.
+    fn wrapped(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            NumberJobError::Source(e) => Some(e),
+            _ => None,
         }
     }
 }
@@ -152,13 +157,24 @@ pub fn number(job: &NumberJob) -> Result<NumberReport, NumberJobError> {
             argument: job.argument.clone(),
         });
     }
-    let format = formats::choose_input(path, job.format.as_deref())?;
-    let read = read_deal_file_all(path, format, None)?;
-    report.deals = read
-        .boards
-        .iter()
-        .map(|b| numbered(b.number, &b.deal))
-        .collect();
+    let format = job
+        .format
+        .as_deref()
+        .map(formats::named)
+        .transpose()
+        .map_err(SourceError::from)?;
+    let source = DealSource::File(FileSource {
+        path: path.to_owned(),
+        format,
+        first_board: None,
+    })
+    .open(None, &SourceOptions::default())?;
+    let read = source.read(&mut |boards| -> Result<bool, NumberJobError> {
+        report
+            .deals
+            .extend(boards.iter().map(|b| numbered(b.number, &b.deal)));
+        Ok(true)
+    })?;
     report.skipped = read.skipped;
     report.warnings = read.warnings;
     Ok(report)

@@ -3,7 +3,8 @@
 //!
 //! ```
 //! use dealdex::records::RecordOptions;
-//! use dealdex::workflow::records::{RecordsJob, RecordsSource, RecordsStore, SheetFormat, run};
+//! use dealdex::workflow::records::{RecordsJob, RecordsStore, SheetFormat, run};
+//! use dealdex::workflow::pipeline::DealSource;
 //! use dealdex::{DealIndex, NewSet, Seed, Store};
 //! let seed: Seed = "42".repeat(32).parse()?;
 //! let keys: Vec<(u64, DealIndex)> =
@@ -15,7 +16,7 @@
 //! let dir = std::env::temp_dir().join(format!("dealdex-doc-records-{}", std::process::id()));
 //! std::fs::create_dir_all(&dir)?;
 //! let out = dir.join("club.html");
-//! let job = RecordsJob::new(RecordsSource::Set("club".into()), out.clone(), SheetFormat::Html);
+//! let job = RecordsJob::new(DealSource::Set("club".into()), out.clone(), SheetFormat::Html);
 //! let report = run(&job, Some(RecordsStore::Reading(&store)), &mut |_| {})?;
 //! assert_eq!((report.boards, report.pages, report.analysed), (6, 2, 0));
 //! assert!(std::fs::read_to_string(&out)?.contains("Board 6"));
@@ -30,33 +31,14 @@ use serde::Serialize;
 
 use crate::Classify;
 use crate::dd::TrickTable;
-use crate::formats::DealFormat;
-use crate::model::index::DealIndex;
 use crate::records::pdf::PdfError;
 use crate::records::{RecordBoard, RecordOptions, RecordSheet, SheetHeader, html, pdf};
 use crate::store::{Store, StoreError, StoreReader};
-use crate::workflow::export::{ExportError, stored_set};
-use crate::workflow::input::{ReadFileError, read_deal_file};
 use crate::workflow::output::{WriteError, write_whole};
+use crate::workflow::pipeline::{DealSource, SourceError, SourceOptions};
 use crate::workflow::solve::{
     DEFAULT_SOLVE_BATCH, SolveItem, SolveJob, SolveProgress, SolveSource,
 };
-
-/// Where the boards come from.
-#[derive(Clone)]
-pub enum RecordsSource {
-    /// A stored set, by name: its boards, with the tables stored for its deals.
-    Set(String),
-    /// A deal file read through `format`: its boards with their dealer and vulnerability
-    /// (from the file, else from the board number), and the tables the file carries (PBN
-    /// `[OptimumResultTable]`/`[DoubleDummyTricks]`) or, with a store, the stored ones.
-    File {
-        /// The file.
-        path: PathBuf,
-        /// Its format.
-        format: &'static dyn DealFormat,
-    },
-}
 
 /// The sheet's file format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -94,8 +76,11 @@ impl SheetFormat {
 /// A records job: boards in, one sheet file out.
 #[derive(Clone)]
 pub struct RecordsJob {
-    /// The boards.
-    pub source: RecordsSource,
+    /// The boards: a stored set (with the tables stored for its deals) or a deal file
+    /// (with their dealer and vulnerability from the file, else from the board number, and
+    /// the tables the file carries, PBN `[OptimumResultTable]`/`[DoubleDummyTricks]`, or
+    /// with a store the stored ones).
+    pub source: DealSource,
     /// The file written (replaced whole: a failed write leaves an old file as it was).
     pub out: PathBuf,
     /// HTML or PDF.
@@ -116,7 +101,7 @@ pub struct RecordsJob {
 impl RecordsJob {
     /// A job with the default layout (A4, 4 boards a page, `10`, analysis shown), nothing
     /// solved, header from the source.
-    pub fn new(source: RecordsSource, out: PathBuf, format: SheetFormat) -> RecordsJob {
+    pub fn new(source: DealSource, out: PathBuf, format: SheetFormat) -> RecordsJob {
         RecordsJob {
             source,
             out,
@@ -181,22 +166,16 @@ impl std::fmt::Display for RecordsReport {
 /// Why a records job failed. Nothing is written unless the sheet rendered.
 #[derive(Debug, thiserror::Error)]
 pub enum RecordsError {
-    /// A stored set was asked for without a database.
-    #[error("--set needs a database")]
-    NoStore,
     /// The sheet's file name has an extension that names no [`SheetFormat`].
     #[error("--out {}: the sheet is written as .html or .pdf", .path.display())]
     SheetExtension {
         /// The sheet's path as given.
         path: PathBuf,
     },
-    /// The set could not be read: no set of that name, a corrupt stored key, or the store
-    /// failing.
+    /// The boards could not be read: an unreadable deal file, no database for a set, no set
+    /// of that name, a corrupt stored key, or the store failing.
     #[error(transparent)]
-    Set(#[from] ExportError),
-    /// The deal file could not be read.
-    #[error(transparent)]
-    Read(#[from] ReadFileError),
+    Source(#[from] SourceError),
     /// The store failed.
     #[error(transparent)]
     Store(#[from] StoreError),
@@ -215,19 +194,26 @@ impl Classify for RecordsError {
     fn class(&self) -> crate::ErrorClass {
         use crate::ErrorClass;
         match self {
-            RecordsError::NoStore | RecordsError::SheetExtension { .. } => ErrorClass::BadInput,
-            RecordsError::Read(e) => e.class(),
-            RecordsError::Set(e) => e.class(),
+            RecordsError::SheetExtension { .. } => ErrorClass::BadInput,
+            RecordsError::Source(e) => e.class(),
             RecordsError::Store(e) => e.class(),
             RecordsError::Pdf(_) => ErrorClass::Internal,
             RecordsError::Write(_) => ErrorClass::Io,
         }
     }
 
-    /// The deal file's position ([`ReadFileError`]'s) for a file that could not be read.
+    /// The deal file's position for a file that could not be read.
     fn position(&self) -> Option<crate::InputPosition> {
         match self {
-            RecordsError::Read(e) => e.position(),
+            RecordsError::Source(e) => e.position(),
+            _ => None,
+        }
+    }
+
+    /// The source's error.
+    fn wrapped(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            RecordsError::Source(e) => Some(e),
             _ => None,
         }
     }
@@ -327,69 +313,50 @@ pub enum RecordsStore<'a> {
     Writing(&'a mut Store),
 }
 
-/// The header and boards of the job's source, with the tables known without solving.
+/// The header and boards of the job's source, with the tables known without solving (the
+/// file's, else the stored ones).
 fn gather(
     job: &RecordsJob,
     store: Option<&StoreReader>,
 ) -> Result<(SheetHeader, Vec<RecordBoard>), RecordsError> {
-    match &job.source {
-        RecordsSource::Set(name) => {
-            let store = store.ok_or(RecordsError::NoStore)?;
-            let (info, read) = stored_set(store, name)?;
-            let boards = read
-                .into_iter()
-                .map(|b| RecordBoard {
-                    dd: b.dd,
-                    ..RecordBoard::new(b.number.unwrap_or_default(), b.deal)
-                })
-                .collect();
-            let header = SheetHeader {
-                event: info.name.clone(),
-                date: info.created_at.get(..10).map(str::to_owned),
-                set: Some(info.name),
-            };
-            Ok((header, boards))
-        }
-        RecordsSource::File { path, format } => {
-            let read = read_deal_file(path, *format, None)?;
-            let tag = |name: &str| {
-                read.iter()
-                    .filter_map(|b| b.game.as_ref())
-                    .flat_map(|g| g.tags.iter())
-                    .find(|(k, v)| k == name && !v.is_empty() && v != "?" && !v.starts_with('#'))
-                    // PBN escapes `"` and `\` in a tag value (PBN 2.1 §2.4): show them plain.
-                    .map(|(_, v)| crate::formats::pbn::unescape(v))
-            };
-            let header = SheetHeader {
-                event: tag("Event").unwrap_or_else(|| {
-                    path.file_stem()
-                        .map(|s| s.to_string_lossy().into_owned())
-                        .unwrap_or_default()
-                }),
-                date: tag("Date").map(|d| d.replace('.', "-")),
-                set: None,
-            };
-            let stored = match store {
-                Some(s) => {
-                    let keys: Vec<DealIndex> =
-                        read.iter().map(|b| DealIndex::from_deal(&b.deal)).collect();
-                    s.dd_tables(&keys)?
-                }
-                None => vec![None; read.len()],
-            };
-            let boards = read
-                .iter()
-                .zip(stored)
-                .enumerate()
-                .map(|(i, (b, stored))| RecordBoard {
-                    number: b.number.unwrap_or(i as u64 + 1),
-                    dealer: b.dealer_or_default(),
-                    vulnerability: b.vulnerability_or_default(),
-                    deal: b.deal,
-                    dd: b.dd.or(stored),
-                })
-                .collect();
-            Ok((header, boards))
-        }
-    }
+    let source = job.source.open(store, &SourceOptions { tables: true })?;
+    let facts = source.facts().clone();
+    let (read, _) = source.read_all()?;
+    let tag = |name: &str| {
+        read.iter()
+            .filter_map(|b| b.game.as_ref())
+            .flat_map(|g| g.tags.iter())
+            .find(|(k, v)| k == name && !v.is_empty() && v != "?" && !v.starts_with('#'))
+            // PBN escapes `"` and `\` in a tag value (PBN 2.1 §2.4): show them plain.
+            .map(|(_, v)| crate::formats::pbn::unescape(v))
+    };
+    let header = match &facts.set {
+        Some(info) => SheetHeader {
+            event: info.name.clone(),
+            date: info.created_at.get(..10).map(str::to_owned),
+            set: Some(info.name.clone()),
+        },
+        None => SheetHeader {
+            event: tag("Event").unwrap_or_else(|| {
+                Path::new(&facts.name)
+                    .file_stem()
+                    .map(|s| s.to_string_lossy().into_owned())
+                    .unwrap_or_default()
+            }),
+            date: tag("Date").map(|d| d.replace('.', "-")),
+            set: None,
+        },
+    };
+    let boards = read
+        .iter()
+        .enumerate()
+        .map(|(i, b)| RecordBoard {
+            number: b.number.unwrap_or(i as u64 + 1),
+            dealer: b.dealer_or_default(),
+            vulnerability: b.vulnerability_or_default(),
+            deal: b.deal,
+            dd: b.dd,
+        })
+        .collect();
+    Ok((header, boards))
 }

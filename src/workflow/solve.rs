@@ -19,6 +19,7 @@ use crate::model::deal::Deal;
 use crate::model::index::DealIndex;
 use crate::store::{Store, StoreError};
 use crate::workflow::output::WriteError;
+use crate::workflow::pipeline::{DealSource, FileSource, SourceError, SourceOptions};
 
 pub use super::verify_dd::{
     BoardRef, CellMismatch, DEFAULT_VERIFY_SEED, TableMismatch, VerifyJob, VerifyReport, verify,
@@ -212,11 +213,46 @@ pub fn file_items(
     dealer: Option<Seat>,
     vul: Option<Vulnerability>,
 ) -> Result<Vec<SolveItem>, SolveInputError> {
-    Ok(boards_items(
-        crate::workflow::input::read_deal_file(path, format, None)?,
-        dealer,
-        vul,
-    ))
+    read_file_items(path, Some(format), dealer, vul).map_err(|e| match e {
+        Err(error) => SolveInputError::Format {
+            input: path.display().to_string(),
+            error,
+        },
+        Ok(e) => e,
+    })
+}
+
+/// The boards of a deal file as solve items, the file opened once ([`DealSource`]: the
+/// format named, else its extension's, else its content's); `Err(Err(_))` when the format
+/// is not told.
+fn read_file_items(
+    path: &Path,
+    format: Option<&'static dyn DealFormat>,
+    dealer: Option<Seat>,
+    vul: Option<Vulnerability>,
+) -> Result<Vec<SolveItem>, Result<SolveInputError, formats::ChooseFormatError>> {
+    let source = DealSource::File(FileSource {
+        path: path.to_owned(),
+        format,
+        first_board: None,
+    });
+    let read = source
+        .open(None, &SourceOptions::default())
+        .and_then(|s| s.read_all());
+    match read {
+        Ok((boards, _)) => Ok(boards_items(boards, dealer, vul)),
+        Err(SourceError::Format(error)) => Err(Err(error)),
+        Err(SourceError::Read(e)) => Err(Ok(e.into())),
+        Err(SourceError::Store(e)) => Err(Ok(e.into())),
+        // Not from a file source, which reads no store.
+        Err(SourceError::NoSet { set, database }) => {
+            Err(Ok(SolveInputError::NoSet { set, database }))
+        }
+        Err(SourceError::NoStore) => Err(Ok(StoreError::NoDatabase {
+            path: String::new(),
+        }
+        .into())),
+    }
 }
 
 /// The solve input that means standard input: a deal file read whole, in the format
@@ -313,11 +349,15 @@ pub fn input_items(
         let (deal, board) = parsed.map_err(SolveInputError::Deal)?;
         return Ok(vec![SolveItem::single(deal, board, dealer, vul)]);
     }
-    let format = formats::choose_input(path, format).map_err(|error| SolveInputError::Format {
+    let format_error = |error| SolveInputError::Format {
         input: input.to_owned(),
         error,
-    })?;
-    file_items(path, format, dealer, vul)
+    };
+    let format = format
+        .map(formats::named)
+        .transpose()
+        .map_err(format_error)?;
+    read_file_items(path, format, dealer, vul).map_err(|e| e.unwrap_or_else(format_error))
 }
 
 /// The message of [`SolveInputError::Format`]: solve's input is a deal, an index or a file,
@@ -328,9 +368,8 @@ fn format_message(input: &str, error: &formats::ChooseFormatError) -> String {
         formats::ChooseFormatError::UnknownExtension { .. } => {
             format!("{input}: not a deal, an index, or a file of a known extension (use --from)")
         }
-        formats::ChooseFormatError::Undetected { error, .. } => {
-            format!("{input}: {error} (use --from)")
-        }
+        // The detector's message already says to give --from.
+        formats::ChooseFormatError::Undetected { error, .. } => format!("{input}: {error}"),
     }
 }
 

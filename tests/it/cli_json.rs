@@ -4,8 +4,9 @@
 use std::path::Path;
 
 use dealdex::workflow::lookup::{self, LookupJob};
+use dealdex::workflow::pipeline::{DealSource, SourceError};
 use dealdex::workflow::query::{self, QueryJob, QueryMode, QueryWorkflowError};
-use dealdex::workflow::stats::{self, StatsError, StatsJob, StatsSource};
+use dealdex::workflow::stats::{self, StatsError, StatsJob};
 use dealdex::{Classify, Deal, DealIndex, ErrorClass, Scheme, Seed, Store};
 use serde_json::Value;
 use tempfile::TempDir;
@@ -223,15 +224,13 @@ fn workflows_called_as_a_library_report_what_they_did() {
 
     // Stats: the deal count, and a missing set is bad input.
     let all = StatsJob {
-        source: StatsSource::Store { set: None },
+        source: DealSource::Store,
     };
     assert_eq!(stats::run(&all, Some(&store)).unwrap().report.deals, 200);
     let none = StatsJob {
-        source: StatsSource::Store {
-            set: Some("nope".into()),
-        },
+        source: DealSource::Set("nope".into()),
     };
     let e = stats::run(&none, Some(&store)).unwrap_err();
-    assert!(matches!(e, StatsError::NoSet { .. }));
+    assert!(matches!(e, StatsError::Source(SourceError::NoSet { .. })));
     assert_eq!(e.class(), ErrorClass::BadInput);
 }

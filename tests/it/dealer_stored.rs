@@ -437,7 +437,7 @@ fn bad_inputs_exit_2_naming_the_file_and_position() {
     assert!(e.contains("no database at none.db"), "{e}");
     generate(dir, 4, "t.db", "club", Some("club.pbn"));
     let e = run(&["--set", "nope", "--db", "t.db"]);
-    assert!(e.contains("no set \"nope\""), "{e}");
+    assert!(e.contains("no set named \"nope\""), "{e}");
     // An expression that fails on a given deal names the file, the deal and its board.
     let zero = write(dir, "z.dei", "condition hcp(north) / 0 > 1\n");
     let o = dealdex(dir)

@@ -1,0 +1,257 @@
+//! Where a command's deals go: a [`DealSink`] is a list of outputs (each a file or standard
+//! output with its registry format, [`Output`]) written so that a failed write loses
+//! nothing. Opened ([`DealSink::open`]), it takes boards a piece at a time
+//! ([`OpenSink::write`]) and puts every file in place at the end ([`OpenSink::finish`]).
+//!
+//! Outputs that are all files of streaming formats, not split, are written as the pieces
+//! come, into temporary files renamed onto their targets only when everything is written
+//! (memory: a piece). Other outputs (standard output, a format that needs the whole set in
+//! one call, a set cut for a machine's board limit) keep the boards and render them at the
+//! end, when the whole set's first and last boards are known ([`render_set`],
+//! [`write_rendered`]); nothing is written unless every output rendered.
+//!
+//! ```
+//! use dealdex::formats::{self, Board, WriteOptions};
+//! use dealdex::workflow::output::Output;
+//! use dealdex::workflow::pipeline::DealSink;
+//! let deal = dealdex::parse_deal("N:AKQJ.AKQJ.AKQ.AK T987.T987.T98.T9 6543.6543.765.87 2.2.J432.QJ65432")?;
+//! let hex = Output { path: None, format: formats::by_name("hex").unwrap() };
+//! let mut sink = DealSink::new(vec![hex], WriteOptions::default()).open()?;
+//! sink.write(vec![Board::new(1, deal)])?;
+//! let mut stdout = Vec::new();
+//! let files = sink.finish(&mut stdout)?;
+//! assert_eq!((files[0].boards, stdout.len()), (1, 27));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use std::io::Write;
+
+use crate::Classify;
+use crate::formats::{Board, WriteOptions};
+use crate::workflow::output::{
+    ExportedFile, Output, RenderError, StagedFile, WriteError, render_set, write_rendered,
+};
+
+/// Deal files to write: the outputs, the options they are written with, and how.
+#[derive(Clone)]
+pub struct DealSink {
+    /// The outputs, each a file or standard output with its format.
+    pub outputs: Vec<Output>,
+    /// Event, blind, scheme; the first and last boards of the set (see `bounds_given`).
+    pub options: WriteOptions,
+    /// True when `options` gives the set's first and last boards (a stored set's range);
+    /// false: they are those of the boards written, known at the end.
+    pub bounds_given: bool,
+    /// Cut outputs for formats with a board limit into files of 96 boards ([`render_set`]).
+    pub split: bool,
+}
+
+impl DealSink {
+    /// A sink writing `outputs` with `options`, the set's bounds those of the boards
+    /// written, not split.
+    pub fn new(outputs: Vec<Output>, options: WriteOptions) -> DealSink {
+        DealSink {
+            outputs,
+            options,
+            bounds_given: false,
+            split: false,
+        }
+    }
+
+    /// True when the sink writes each piece as it comes (every output a file of a
+    /// streaming format, not split): its memory is a piece's.
+    pub fn streams(&self) -> bool {
+        !self.split
+            && self
+                .outputs
+                .iter()
+                .all(|o| o.path.is_some() && o.format.info().streaming)
+    }
+
+    /// Opens the sink: a streaming sink creates its temporary files and writes each
+    /// format's header; another keeps the boards for the end.
+    ///
+    /// # Errors
+    /// [`SinkError::Write`] for a file that cannot be created, [`SinkError::Render`] for a
+    /// header the format refuses.
+    pub fn open(self) -> Result<OpenSink, SinkError> {
+        if !self.streams() {
+            return Ok(OpenSink {
+                sink: self,
+                state: State::Whole(Vec::new()),
+            });
+        }
+        let mut files = Vec::with_capacity(self.outputs.len());
+        let mut buf = Vec::new();
+        for output in &self.outputs {
+            let path = output
+                .path
+                .as_deref()
+                .expect("a streaming sink writes files");
+            let mut file = StagedFile::create(path)?;
+            buf.clear();
+            output
+                .format
+                .write_header(&self.options, &mut buf)
+                .map_err(|e| render(output, e))?;
+            file.write_all(&buf)
+                .map_err(|e| WriteError::of(Some(path), e))?;
+            files.push(Streamed {
+                file,
+                bytes: buf.len() as u64,
+            });
+        }
+        Ok(OpenSink {
+            sink: self,
+            state: State::Streamed {
+                files,
+                buf,
+                boards: 0,
+            },
+        })
+    }
+}
+
+/// The error of `output`'s format refusing the boards.
+fn render(output: &Output, error: crate::formats::FormatError) -> RenderError {
+    RenderError {
+        output: output.label(),
+        error,
+        over_limit: false,
+    }
+}
+
+/// A streamed output's temporary file and the bytes written to it.
+struct Streamed {
+    file: StagedFile,
+    bytes: u64,
+}
+
+enum State {
+    /// Every output a streaming file: written piece by piece.
+    Streamed {
+        files: Vec<Streamed>,
+        buf: Vec<u8>,
+        boards: u64,
+    },
+    /// The boards kept until the end.
+    Whole(Vec<Board>),
+}
+
+/// An open [`DealSink`]: boards in, files out at [`OpenSink::finish`]. Dropped unfinished,
+/// it removes its temporary files: no output is touched.
+pub struct OpenSink {
+    sink: DealSink,
+    state: State,
+}
+
+impl OpenSink {
+    /// Writes a piece of boards (a streaming sink to every file at once; another keeps them).
+    ///
+    /// # Errors
+    /// [`SinkError::Render`] when a format refuses a board, [`SinkError::Write`] when a file
+    /// cannot be written.
+    pub fn write(&mut self, boards: Vec<Board>) -> Result<(), SinkError> {
+        match &mut self.state {
+            State::Whole(kept) => kept.extend(boards),
+            State::Streamed {
+                files,
+                buf,
+                boards: count,
+            } => {
+                for (o, f) in self.sink.outputs.iter().zip(files.iter_mut()) {
+                    buf.clear();
+                    o.format
+                        .write_boards(&boards, &self.sink.options, buf)
+                        .map_err(|e| render(o, e))?;
+                    f.file
+                        .write_all(buf)
+                        .map_err(|e| WriteError::of(Some(f.file.path()), e))?;
+                    f.bytes += buf.len() as u64;
+                }
+                *count += boards.len() as u64;
+            }
+        }
+        Ok(())
+    }
+
+    /// Finishes every output: a streaming sink writes the footers and puts the files in
+    /// place; another renders every output with the whole set's bounds (the boards' first and
+    /// last numbers unless given), then writes them all or none, standard-output files to
+    /// `stdout`.
+    ///
+    /// # Errors
+    /// [`SinkError::Render`] when a format cannot hold the set (nothing written),
+    /// [`SinkError::Write`] when a file cannot be written.
+    pub fn finish(self, stdout: &mut dyn Write) -> Result<Vec<ExportedFile>, SinkError> {
+        let OpenSink { sink, state } = self;
+        match state {
+            State::Whole(boards) => {
+                let mut options = sink.options.clone();
+                if !sink.bounds_given {
+                    options.first_board = boards.first().and_then(|b| b.number).unwrap_or(1);
+                    options.last_board = boards.last().and_then(|b| b.number).unwrap_or(1);
+                }
+                let files = render_set(&sink.outputs, &boards, &options, sink.split)?;
+                write_rendered(&files, stdout)?;
+                Ok(files.iter().map(ExportedFile::from).collect())
+            }
+            State::Streamed {
+                mut files,
+                mut buf,
+                boards,
+            } => {
+                let mut written = Vec::with_capacity(files.len());
+                for (o, f) in sink.outputs.iter().zip(files.iter_mut()) {
+                    buf.clear();
+                    o.format
+                        .write_footer(&sink.options, &mut buf)
+                        .map_err(|e| render(o, e))?;
+                    f.file
+                        .write_all(&buf)
+                        .map_err(|e| WriteError::of(Some(f.file.path()), e))?;
+                    written.push(ExportedFile {
+                        path: Some(f.file.path().to_owned()),
+                        format: o.format.info().name,
+                        boards,
+                        bytes: f.bytes + buf.len() as u64,
+                    });
+                }
+                // Every output complete: put them in place.
+                for f in files {
+                    f.file.commit()?;
+                }
+                Ok(written)
+            }
+        }
+    }
+}
+
+/// Why a sink could not write. Nothing is put in place unless every output is written.
+#[derive(Debug, thiserror::Error)]
+pub enum SinkError {
+    /// An output format cannot hold the boards.
+    #[error(transparent)]
+    Render(#[from] RenderError),
+    /// An output could not be written.
+    #[error(transparent)]
+    Write(#[from] WriteError),
+}
+
+impl Classify for SinkError {
+    /// A format that cannot hold the boards is bad input; a failed write is I/O.
+    fn class(&self) -> crate::ErrorClass {
+        match self {
+            SinkError::Render(e) => e.class(),
+            SinkError::Write(e) => e.class(),
+        }
+    }
+
+    /// The render or write error the message shows.
+    fn wrapped(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            SinkError::Render(e) => Some(e),
+            SinkError::Write(e) => Some(e),
+        }
+    }
+}

@@ -1,0 +1,581 @@
+//! Where a command's deals come from: a [`DealSource`] (a deal file or standard input with
+//! its format, a stored set, the whole store) is opened once ([`DealSource::open`]: the file
+//! opened, its format told from its first bytes, the set found) and then read a bounded piece
+//! of boards at a time ([`OpenSource::read`]), whatever its size.
+//!
+//! ```
+//! use dealdex::workflow::pipeline::{DealSource, SourceOptions};
+//! use dealdex::{DealIndex, NewSet, Seed, Store};
+//!
+//! let seed: Seed = "42".repeat(32).parse()?;
+//! let keys: Vec<(u64, DealIndex)> =
+//!     (11..=20).map(|n| (n, DealIndex::from_deal(&seed.board_deal(n)))).collect();
+//! let mut store = Store::open_in_memory()?;
+//! let set = NewSet { name: "club".into(), first_board: 11, last_board: 20,
+//!                    scheme: dealdex::Scheme::Pavlicek, generator: "doc".into(), seed_sha256: None };
+//! store.store_set(&set, &keys)?;
+//! let source = DealSource::Set("club".into()).open(Some(&store), &SourceOptions::default())?;
+//! assert!(source.facts().numbered);
+//! let (boards, read) = source.read_all()?;
+//! assert_eq!((boards[0].number, read.boards), (Some(11), 10));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use std::io::Read;
+use std::ops::Deref;
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use crate::formats::{self, Board, ChooseFormatError, DealFormat, SkippedBoard};
+use crate::workflow::input::{ReadFileError, read_deal_pieces_until};
+use crate::{Classify, DealIndex, ErrorClass, Store, StoreError, StoreReader};
+
+/// Boards a stored source hands over at a time (13 bytes a key read, a [`Board`] each
+/// handed over: about 2 MB a piece).
+pub const STORED_PIECE: usize = 1 << 14;
+
+/// Bytes at the start of a file looked at to tell its format ([`formats::detect`]).
+const HEAD_BYTES: u64 = 64 << 10;
+
+/// The path that means standard input.
+pub const STDIN: &str = "-";
+
+/// Where deals come from.
+#[derive(Clone, Debug)]
+pub enum DealSource {
+    /// A deal file, or standard input ([`STDIN`]).
+    File(FileSource),
+    /// The boards of a stored set, in board order, numbered as stored.
+    Set(String),
+    /// Every stored deal, in key order, without board numbers.
+    Store,
+}
+
+/// A deal file and how to read it.
+#[derive(Clone, Debug)]
+pub struct FileSource {
+    /// The file; [`STDIN`] for standard input.
+    pub path: PathBuf,
+    /// The format to read it as; `None`: the one the extension selects, else the one its
+    /// first 64 KiB show ([`formats::choose_by_name`], [`formats::choose_by_content`]).
+    pub format: Option<&'static dyn DealFormat>,
+    /// The number of the first board for the formats without board numbers (1-based;
+    /// [`formats::ReadOptions::first_board`]).
+    pub first_board: Option<u64>,
+}
+
+impl DealSource {
+    /// The source the common flags name: `file` (with `--from`'s format name and
+    /// `--first-board`) when given, else the set `set`, else the whole store.
+    ///
+    /// ```
+    /// use dealdex::workflow::pipeline::DealSource;
+    /// let s = DealSource::from_flags(Some("a.txt".into()), Some("hex"), None, Some(5))?;
+    /// assert!(matches!(s, DealSource::File(f) if f.format.unwrap().info().name == "hex"));
+    /// assert!(matches!(DealSource::from_flags(None, None, None, None)?, DealSource::Store));
+    /// # Ok::<(), dealdex::formats::ChooseFormatError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`ChooseFormatError::UnknownName`] for a format name no format has.
+    pub fn from_flags(
+        file: Option<PathBuf>,
+        format: Option<&str>,
+        set: Option<String>,
+        first_board: Option<u64>,
+    ) -> Result<DealSource, ChooseFormatError> {
+        Ok(match (file, set) {
+            (Some(path), _) => DealSource::File(FileSource {
+                format: format.map(formats::named).transpose()?,
+                path,
+                first_board,
+            }),
+            (None, Some(name)) => DealSource::Set(name),
+            (None, None) => DealSource::Store,
+        })
+    }
+
+    /// A deal file read through the format its extension selects or its content shows.
+    pub fn file(path: impl Into<PathBuf>) -> DealSource {
+        DealSource::File(FileSource {
+            path: path.into(),
+            format: None,
+            first_board: None,
+        })
+    }
+
+    /// True for the sources read from a store (a set, the whole store).
+    pub fn is_stored(&self) -> bool {
+        !matches!(self, DealSource::File(_))
+    }
+
+    /// Opens the source, checking what can be checked before reading: the file opens and
+    /// its format is told (the file is opened once: the bytes looked at to tell the format
+    /// are read again from memory), the store is given and holds the set. `store` is the
+    /// database the stored sources read and the file's boards take their stored tables from
+    /// ([`SourceOptions::tables`]).
+    ///
+    /// # Errors
+    /// [`SourceError`]: the file cannot be opened or read, its format is not told, there is
+    /// no store for a stored source, no such set, the store fails.
+    pub fn open<'a>(
+        &self,
+        store: Option<&'a StoreReader>,
+        opts: &SourceOptions,
+    ) -> Result<OpenSource<&'a StoreReader>, SourceError> {
+        self.open_on(store, opts)
+    }
+
+    /// [`DealSource::open`] on a connection of its own to the database `db` (opened with
+    /// [`Store::open_existing`]), for a source read on another thread.
+    ///
+    /// # Errors
+    /// As [`DealSource::open`]; the database missing or not one.
+    pub fn open_owned(
+        &self,
+        db: Option<&Path>,
+        opts: &SourceOptions,
+    ) -> Result<OpenSource<Store>, SourceError> {
+        let needed = self.is_stored() || opts.tables;
+        let conn = match db {
+            Some(db) if needed => Some(Store::open_existing(db)?),
+            _ => None,
+        };
+        self.open_on(conn, opts)
+    }
+
+    /// [`DealSource::open`] on the connection `conn`, the caller's or the source's own.
+    fn open_on<R: Deref<Target = StoreReader>>(
+        &self,
+        conn: Option<R>,
+        opts: &SourceOptions,
+    ) -> Result<OpenSource<R>, SourceError> {
+        let tables = opts.tables;
+        match self {
+            DealSource::File(file) => open_file(file, conn.filter(|_| tables)),
+            DealSource::Set(name) => {
+                let conn = conn.ok_or(SourceError::NoStore)?;
+                let info = conn.set(name)?.ok_or_else(|| SourceError::NoSet {
+                    set: name.clone(),
+                    database: conn.path().to_owned(),
+                })?;
+                let facts = SourceFacts {
+                    name: format!("set {name:?} of {}", conn.path()),
+                    format: None,
+                    numbered: true,
+                    first_board_assumed: false,
+                    set: Some(info),
+                };
+                Ok(OpenSource {
+                    facts,
+                    inner: Inner::Stored {
+                        conn,
+                        set: Some(name.clone()),
+                        tables,
+                    },
+                })
+            }
+            DealSource::Store => {
+                let conn = conn.ok_or(SourceError::NoStore)?;
+                let facts = SourceFacts {
+                    name: conn.path().to_owned(),
+                    format: None,
+                    numbered: false,
+                    first_board_assumed: false,
+                    set: None,
+                };
+                Ok(OpenSource {
+                    facts,
+                    inner: Inner::Stored {
+                        conn,
+                        set: None,
+                        tables,
+                    },
+                })
+            }
+        }
+    }
+}
+
+/// Opens a deal file (or standard input) once: the format named, else the extension's,
+/// else the one its first [`HEAD_BYTES`] show, those bytes then read again from memory.
+fn open_file<R>(file: &FileSource, tables: Option<R>) -> Result<OpenSource<R>, SourceError> {
+    let path = &file.path;
+    let stdin = path.as_os_str() == STDIN;
+    let io = |error| ReadFileError::Io {
+        path: path.clone(),
+        error,
+    };
+    let named = match file.format {
+        Some(f) => Some(f),
+        None => formats::choose_by_name(path, None)?,
+    };
+    let mut input: Box<dyn Read + Send> = match stdin {
+        true => Box::new(std::io::stdin()),
+        false => match std::fs::File::open(path) {
+            Ok(f) => Box::new(f),
+            // A file that is not there, of an extension no format has: the argument is
+            // taken for no deal file at all.
+            Err(_) if named.is_none() && formats::by_path(path).is_none() => {
+                return Err(ChooseFormatError::UnknownExtension { path: path.clone() }.into());
+            }
+            Err(error) => return Err(io(error).into()),
+        },
+    };
+    let format = match named {
+        Some(f) => f,
+        None => {
+            let mut head = Vec::new();
+            (&mut input)
+                .take(HEAD_BYTES)
+                .read_to_end(&mut head)
+                .map_err(io)?;
+            let format = formats::choose_by_content(path, &head)?;
+            input = Box::new(std::io::Cursor::new(head).chain(input));
+            format
+        }
+    };
+    let info = format.info();
+    let facts = SourceFacts {
+        name: match stdin {
+            true => STDIN_NAME.to_owned(),
+            false => path.display().to_string(),
+        },
+        format: Some(info.name),
+        numbered: info.board_numbers,
+        first_board_assumed: !info.board_numbers && file.first_board.is_none(),
+        set: None,
+    };
+    Ok(OpenSource {
+        facts,
+        inner: Inner::File {
+            input,
+            path: match stdin {
+                true => PathBuf::from(STDIN_NAME),
+                false => path.clone(),
+            },
+            format,
+            first_board: file.first_board,
+            tables,
+        },
+    })
+}
+
+/// How standard input is named in errors and reports.
+const STDIN_NAME: &str = "<stdin>";
+
+/// How to read a source.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SourceOptions {
+    /// Give each board the double-dummy table stored for its deal when it has none (the
+    /// file gives none): a stored source's tables, a file's from the store it was opened
+    /// with (if any).
+    pub tables: bool,
+}
+
+/// What a source says about its boards before they are read; serde for reports.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SourceFacts {
+    /// The file (`<stdin>` for standard input), `set "NAME" of DB`, or the database.
+    pub name: String,
+    /// The format a file is read as (registry name); `None` for a store.
+    pub format: Option<&'static str>,
+    /// True when the boards carry their own numbers (a stored set, a format whose records
+    /// number their boards); false when they are counted from the first board (files of
+    /// the other formats) or have none (the whole store).
+    pub numbered: bool,
+    /// True for a file of a format without board numbers read without a first board: its
+    /// boards are counted from 1, and their dealers and vulnerabilities follow from that
+    /// guess.
+    pub first_board_assumed: bool,
+    /// A stored set's row (its name is the event, its range the set's first and last
+    /// boards, which may hold boards without a deal); `None` for other sources.
+    #[serde(skip)]
+    pub set: Option<crate::SetInfo>,
+}
+
+/// What reading a source found besides its boards.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct SourceRead {
+    /// Boards handed over.
+    pub boards: u64,
+    /// A file's boards without a complete deal, not handed over.
+    pub skipped: Vec<SkippedBoard>,
+    /// What a file's reader ignored, each naming its line.
+    pub warnings: Vec<String>,
+    /// False when the consumer stopped the read before the source's end.
+    pub complete: bool,
+}
+
+/// A source opened: its facts known, its boards still to read. `R` is the store connection
+/// it reads: the caller's (`&StoreReader`, [`DealSource::open`]) or its own ([`Store`],
+/// [`DealSource::open_owned`]: a source that can be read on another thread).
+pub struct OpenSource<R> {
+    facts: SourceFacts,
+    inner: Inner<R>,
+}
+
+/// What an [`OpenSource`] reads.
+enum Inner<R> {
+    File {
+        input: Box<dyn Read + Send>,
+        path: PathBuf,
+        format: &'static dyn DealFormat,
+        first_board: Option<u64>,
+        tables: Option<R>,
+    },
+    Stored {
+        conn: R,
+        set: Option<String>,
+        tables: bool,
+    },
+}
+
+impl<R> std::fmt::Debug for OpenSource<R> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("OpenSource")
+            .field("facts", &self.facts)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<R: Deref<Target = StoreReader>> OpenSource<R> {
+    /// What the source says about its boards.
+    pub fn facts(&self) -> &SourceFacts {
+        &self.facts
+    }
+
+    /// The format a file is read as; `None` for a store.
+    pub fn format(&self) -> Option<&'static dyn DealFormat> {
+        match &self.inner {
+            Inner::File { format, .. } => Some(*format),
+            Inner::Stored { .. } => None,
+        }
+    }
+
+    /// Reads the boards a piece at a time (a file's pieces as [`formats::stream`] cuts them,
+    /// a store's [`STORED_PIECE`] boards), handing each to `on_piece`, which returns whether
+    /// to go on: memory stays that of a piece whatever the source's size. A file's boards
+    /// are numbered as [`read_deal_pieces_until`] numbers them; a set's carry their stored
+    /// numbers; the whole store's none.
+    ///
+    /// # Errors
+    /// [`SourceError`] (through `E`): the file cannot be read or its format refuses it (an
+    /// error past where the consumer stopped goes unseen), it holds no board, the store
+    /// fails or holds a key that is no deal; `on_piece`'s own error, as it is.
+    pub fn read<E: From<SourceError>>(
+        self,
+        on_piece: &mut dyn FnMut(Vec<Board>) -> Result<bool, E>,
+    ) -> Result<SourceRead, E> {
+        match self.inner {
+            Inner::File {
+                mut input,
+                path,
+                format,
+                first_board,
+                tables,
+            } => {
+                let mut failed = None;
+                let mut complete = true;
+                let mut boards = 0u64;
+                let read = read_deal_pieces_until(
+                    &mut input,
+                    &path,
+                    format,
+                    first_board,
+                    &mut |mut piece| {
+                        boards += piece.len() as u64;
+                        let go_on = fill_tables(tables.as_deref(), &mut piece)
+                            .map_err(E::from)
+                            .and_then(|()| on_piece(piece));
+                        match go_on {
+                            Ok(true) => true,
+                            Ok(false) => {
+                                complete = false;
+                                false
+                            }
+                            Err(e) => {
+                                failed = Some(e);
+                                false
+                            }
+                        }
+                    },
+                );
+                if let Some(e) = failed {
+                    return Err(e);
+                }
+                let read = read.map_err(|e| E::from(e.into()))?;
+                Ok(SourceRead {
+                    boards,
+                    skipped: read.skipped,
+                    warnings: read.warnings,
+                    complete,
+                })
+            }
+            Inner::Stored { conn, set, tables } => {
+                read_stored(&conn, set.as_deref(), tables, on_piece)
+            }
+        }
+    }
+
+    /// Reads every board into memory ([`OpenSource::read`] kept whole): for the steps that
+    /// need the whole set at once (a sheet, a format written in one call).
+    ///
+    /// # Errors
+    /// As [`OpenSource::read`].
+    pub fn read_all(self) -> Result<(Vec<Board>, SourceRead), SourceError> {
+        let mut boards = Vec::new();
+        let read = self.read(&mut |piece| {
+            boards.extend(piece);
+            Ok::<bool, SourceError>(true)
+        })?;
+        Ok((boards, read))
+    }
+}
+
+/// A stored set's boards (or every stored deal) in pieces of [`STORED_PIECE`].
+fn read_stored<E: From<SourceError>>(
+    conn: &StoreReader,
+    set: Option<&str>,
+    tables: bool,
+    on_piece: &mut dyn FnMut(Vec<Board>) -> Result<bool, E>,
+) -> Result<SourceRead, E> {
+    /// The consumer stopped the walk (not an error).
+    enum Halt<E> {
+        Stop,
+        Failed(E),
+    }
+    impl<E: From<SourceError>> From<StoreError> for Halt<E> {
+        fn from(e: StoreError) -> Halt<E> {
+            Halt::Failed(E::from(e.into()))
+        }
+    }
+    let mut piece: Vec<Board> = Vec::with_capacity(STORED_PIECE);
+    let mut total = 0u64;
+    let mut send = |piece: &mut Vec<Board>, total: &mut u64| -> Result<(), Halt<E>> {
+        if piece.is_empty() {
+            return Ok(());
+        }
+        let mut full = std::mem::replace(piece, Vec::with_capacity(STORED_PIECE));
+        if tables {
+            fill_tables(Some(conn), &mut full).map_err(|e| Halt::Failed(E::from(e)))?;
+        }
+        *total += full.len() as u64;
+        match on_piece(full) {
+            Ok(true) => Ok(()),
+            Ok(false) => Err(Halt::Stop),
+            Err(e) => Err(Halt::Failed(e)),
+        }
+    };
+    let mut push = |number: Option<u64>, key: DealIndex| -> Result<(), Halt<E>> {
+        let deal = key
+            .to_deal()
+            .map_err(|error| StoreError::CorruptDeal { key, error })?;
+        piece.push(Board {
+            number,
+            ..Board::unnumbered(deal)
+        });
+        match piece.len() >= STORED_PIECE {
+            true => send(&mut piece, &mut total),
+            false => Ok(()),
+        }
+    };
+    let walked = match set {
+        Some(name) => conn.for_each_set_board(name, |n, key| push(Some(n), key)),
+        None => conn.for_each_key(None, |key| push(None, key)),
+    };
+    let outcome = walked.and_then(|()| send(&mut piece, &mut total));
+    match outcome {
+        Ok(()) => Ok(SourceRead {
+            boards: total,
+            complete: true,
+            ..SourceRead::default()
+        }),
+        Err(Halt::Stop) => Ok(SourceRead {
+            boards: total,
+            complete: false,
+            ..SourceRead::default()
+        }),
+        Err(Halt::Failed(e)) => Err(e),
+    }
+}
+
+/// Gives the boards without a table the one `store` holds for their deal (nothing without a
+/// store).
+fn fill_tables(store: Option<&StoreReader>, boards: &mut [Board]) -> Result<(), SourceError> {
+    let Some(store) = store else {
+        return Ok(());
+    };
+    let keys: Vec<DealIndex> = boards
+        .iter()
+        .filter(|b| b.dd.is_none())
+        .map(|b| DealIndex::from_deal(&b.deal))
+        .collect();
+    if keys.is_empty() {
+        return Ok(());
+    }
+    let mut stored = store.dd_tables(&keys)?.into_iter();
+    for b in boards.iter_mut().filter(|b| b.dd.is_none()) {
+        b.dd = stored.next().flatten();
+    }
+    Ok(())
+}
+
+/// Why a source could not be opened or read.
+#[derive(Debug, thiserror::Error)]
+pub enum SourceError {
+    /// The file could not be read, its format refused it, or it holds no board.
+    #[error(transparent)]
+    Read(#[from] ReadFileError),
+    /// The file's format is not told: an unknown name, or neither extension nor content
+    /// shows one.
+    #[error(transparent)]
+    Format(#[from] ChooseFormatError),
+    /// No set of that name in the database.
+    #[error("no set named {set:?} in {database}")]
+    NoSet {
+        /// The name asked for.
+        set: String,
+        /// The database, as the store names it.
+        database: String,
+    },
+    /// A stored source without a database.
+    #[error("stored deals need a database (--db)")]
+    NoStore,
+    /// The store failed, or holds a key that is no deal.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+impl Classify for SourceError {
+    /// A file that cannot be read or told, a missing set or database are bad input; a
+    /// store's error has its own class.
+    fn class(&self) -> ErrorClass {
+        match self {
+            SourceError::Read(e) => e.class(),
+            SourceError::Format(e) => e.class(),
+            SourceError::NoSet { .. } | SourceError::NoStore => ErrorClass::BadInput,
+            SourceError::Store(e) => e.class(),
+        }
+    }
+
+    /// The file's position, for a file that cannot be read or told.
+    fn position(&self) -> Option<crate::InputPosition> {
+        match self {
+            SourceError::Read(e) => e.position(),
+            SourceError::Format(e) => e.position(),
+            _ => None,
+        }
+    }
+
+    /// The file's or the store's error the message shows.
+    fn wrapped(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            SourceError::Read(e) => Some(e),
+            SourceError::Format(e) => Some(e),
+            SourceError::Store(e) => Some(e),
+            _ => None,
+        }
+    }
+}
