@@ -3,107 +3,77 @@
 //! and [`classify`] the class of a whole chain of causes, which is what the binary turns
 //! into its exit code.
 //!
-//! The list below is the one place that names the error types; each type's class and
-//! position are written beside its definition. A unit test fails for an error type of the
-//! library (a type deriving or implementing `std::error::Error`) that does not implement
-//! [`Classify`] in its own file or is missing from the list.
+//! Each error type registers itself beside its `impl Classify`, with
+//! `crate::classified!(Type);`: a downcaster to its [`Classify`] goes into a distributed
+//! slice (the `linkme` crate), which [`as_classify`] walks. Stable Rust cannot cast a
+//! `&dyn Error` to a `&dyn Classify` directly, and this way no file lists the error types.
+//! A unit test fails for an error type of the library (a type deriving or implementing
+//! `std::error::Error`) that does not implement [`Classify`] and register in its own file.
 
 use std::error::Error;
 
 use crate::{Classify, ErrorClass};
 
-/// `as_classify`: the first of `$t` that `error` is; and, for the tests, the types' names.
-macro_rules! classified {
-    ($($t:ty),* $(,)?) => {
-        /// The [`Classify`] of `error` when it is one of dealdex's error types (any public
-        /// error type of the library); `None` for other errors (I/O, SQLite, a caller's
-        /// own). Only `error` itself is looked at, not its sources ([`classify`] walks them).
-        ///
-        /// ```
-        /// use dealdex::{ErrorClass, as_classify};
-        /// let e: Box<dyn std::error::Error> = dealdex::parse_deal("N:AKQ.x").unwrap_err().into();
-        /// let c = as_classify(&*e).unwrap();
-        /// assert_eq!((c.class(), c.position().unwrap().column), (ErrorClass::BadInput, Some(7)));
-        /// ```
-        pub fn as_classify<'a>(
-            error: &'a (dyn Error + 'static),
-        ) -> Option<&'a (dyn Classify + 'static)> {
-            $(if let Some(e) = error.downcast_ref::<$t>() {
-                return Some(e);
-            })*
-            None
-        }
-
-        /// The full names ([`std::any::type_name`]) of the types [`as_classify`] knows.
-        #[cfg(test)]
-        fn classified_names() -> Vec<&'static str> {
-            vec![$(std::any::type_name::<$t>()),*]
-        }
-    };
+/// One error type's registration (written by [`classified!`]): its name and its downcaster.
+pub(crate) struct Classified {
+    /// [`std::any::type_name`] of the type (for the unit test that checks the registrations).
+    #[cfg_attr(not(test), allow(dead_code))]
+    name: fn() -> &'static str,
+    /// `Some` when the error is of this type.
+    cast: for<'a> fn(&'a (dyn Error + 'static)) -> Option<&'a (dyn Classify + 'static)>,
 }
 
-classified!(
-    crate::DealError,
-    crate::DealArgumentError,
-    crate::IndexError,
-    crate::generation::lengths::LengthsError,
-    crate::NumberError,
-    crate::PbnError,
-    crate::UnknownVulnerability,
-    crate::PredealError,
-    crate::SeedError,
-    crate::StoreError,
-    crate::formats::BoardWriteError,
-    crate::formats::ChooseFormatError,
-    crate::formats::DetectError,
-    crate::formats::FormatError,
-    crate::query::DialectError,
-    crate::query::QueryError,
-    crate::dealer::ScriptError,
-    crate::dealer::EvalError,
-    crate::dealer::DealerError,
-    crate::EncodingError,
-    crate::GameStateError,
-    crate::PlayError,
-    crate::StrainError,
-    crate::dd::DdError,
-    crate::dd::SolveStopped,
-    crate::records::PaperError,
-    crate::records::PerPageError,
-    crate::records::TenStyleError,
-    crate::records::pdf::PdfError,
-    crate::event::BoardsError,
-    crate::event::EventError,
-    crate::event::PhaseError,
-    crate::event::protocol::ProtocolError,
-    crate::secret::SecretFileError,
-    crate::workflow::card::CardError,
-    crate::workflow::convert::ConvertError,
-    crate::workflow::dealer::DealerRunError,
-    crate::workflow::event::EventJobError,
-    crate::workflow::event::FieldError,
-    crate::workflow::event::PhaseSpecError,
-    crate::workflow::export::ExportError,
-    crate::workflow::output::OutputPlanError,
-    crate::workflow::output::RenderError,
-    crate::workflow::output::WriteError,
-    crate::workflow::generate::GenerateError,
-    crate::workflow::import::FilesRejected,
-    crate::workflow::import::ImportFailed,
-    crate::workflow::input::ReadFileError,
-    crate::workflow::pipeline::SourceError,
-    crate::workflow::pipeline::SinkError,
-    crate::workflow::import::Rejection,
-    crate::workflow::lookup::LookupError,
-    crate::workflow::number::DealJobError,
-    crate::workflow::number::NumberJobError,
-    crate::workflow::query::QueryWorkflowError,
-    crate::workflow::records::RecordsError,
-    crate::workflow::solve::SolveError,
-    crate::workflow::solve::SolveInputError,
-    crate::workflow::sql::SqlError,
-    crate::workflow::stats::StatsError,
-);
+impl Classified {
+    /// The registration of `T` (for [`classified!`]).
+    pub(crate) const fn of<T: Classify + 'static>() -> Classified {
+        Classified {
+            name: std::any::type_name::<T>,
+            cast: cast::<T>,
+        }
+    }
+}
+
+/// `error` as a `T`, seen as its [`Classify`].
+fn cast<'a, T: Classify + 'static>(
+    error: &'a (dyn Error + 'static),
+) -> Option<&'a (dyn Classify + 'static)> {
+    error
+        .downcast_ref::<T>()
+        .map(|e| e as &(dyn Classify + 'static))
+}
+
+/// The registered error types, in no particular order: each error value is of exactly one
+/// type and the unit test refuses a type registered twice, so at most one of them matches
+/// it and the order does not matter.
+#[linkme::distributed_slice]
+pub(crate) static CLASSIFIED: [Classified];
+
+/// `crate::classified!(Type);`, written beside `impl Classify for Type`: makes
+/// [`as_classify`] (and so [`classify`] and the binary's exit code) know `Type`.
+macro_rules! classified {
+    ($t:ty) => {
+        const _: () = {
+            #[linkme::distributed_slice($crate::classify::CLASSIFIED)]
+            static CLASSIFIED_TYPE: $crate::classify::Classified =
+                $crate::classify::Classified::of::<$t>();
+        };
+    };
+}
+pub(crate) use classified;
+
+/// The [`Classify`] of `error` when it is one of dealdex's error types (any public error
+/// type of the library); `None` for other errors (I/O, SQLite, a caller's own). Only
+/// `error` itself is looked at, not its sources ([`classify`] walks them).
+///
+/// ```
+/// use dealdex::{ErrorClass, as_classify};
+/// let e: Box<dyn std::error::Error> = dealdex::parse_deal("N:AKQ.x").unwrap_err().into();
+/// let c = as_classify(&*e).unwrap();
+/// assert_eq!((c.class(), c.position().unwrap().column), (ErrorClass::BadInput, Some(7)));
+/// ```
+pub fn as_classify<'a>(error: &'a (dyn Error + 'static)) -> Option<&'a (dyn Classify + 'static)> {
+    CLASSIFIED.iter().find_map(|c| (c.cast)(error))
+}
 
 /// The class of `error` and its sources ([`Error::source`], e.g. the chain of an
 /// `anyhow::Error`): [`ErrorClass::Interrupted`] when any of them is interrupted; else the
@@ -268,13 +238,14 @@ mod tests {
     }
 
     /// The guard of the one error story: every error type of the library implements
-    /// [`Classify`] in the file that defines it, and [`as_classify`] knows it (so the binary
-    /// gives its class an exit code). A new error type fails here until both are done.
+    /// [`Classify`] in the file that defines it and registers there (`crate::classified!`), so
+    /// that [`as_classify`] knows it (and the binary gives its class an exit code). A new
+    /// error type fails here until both are done.
     #[test]
     fn every_error_type_is_classified_beside_its_definition() {
         let defined = error_types();
         assert!(defined.len() >= 50, "the scan found only {defined:?}");
-        let known = classified_names();
+        let known: Vec<&str> = CLASSIFIED.iter().map(|c| (c.name)()).collect();
         let mut missing = Vec::new();
         for d in &defined {
             let text = std::fs::read_to_string(&d.file).unwrap();
@@ -286,19 +257,26 @@ mod tests {
                     d.name
                 ));
             }
-            if !known.contains(&d.full.as_str()) {
+            if !text.contains(&format!("crate::classified!({});", d.name))
+                || !known.contains(&d.full.as_str())
+            {
                 missing.push(format!(
-                    "{} is not in the list of src/classify.rs (add `{}`)",
-                    d.full,
-                    d.full.replacen("dealdex::", "crate::", 1)
+                    "{}: {} is not registered beside its definition (write \
+                     `crate::classified!({});` above its `impl Classify`)",
+                    d.file.display(),
+                    d.name,
+                    d.name
                 ));
             }
         }
-        for k in &known {
+        for (i, k) in known.iter().enumerate() {
             if !defined.iter().any(|d| d.full == *k) {
                 missing.push(format!(
-                    "src/classify.rs lists {k}, which the scan did not find"
+                    "{k} is registered (`crate::classified!`), but the scan did not find it"
                 ));
+            }
+            if known[..i].contains(k) {
+                missing.push(format!("{k} is registered twice"));
             }
         }
         assert!(missing.is_empty(), "{}", missing.join("\n"));

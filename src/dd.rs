@@ -68,6 +68,7 @@ pub enum DdError {
     },
 }
 
+crate::classified!(DdError);
 impl crate::Classify for DdError {
     /// Always [`BadInput`](crate::ErrorClass::BadInput): the deal or table given is the caller's.
     fn class(&self) -> crate::ErrorClass {
@@ -482,6 +483,7 @@ pub fn solve_on(
     })
 }
 
+crate::classified!(SolveStopped);
 impl crate::Classify for SolveStopped {
     /// Always [`Interrupted`](crate::ErrorClass::Interrupted): the watcher asked it to stop.
     fn class(&self) -> crate::ErrorClass {

@@ -173,8 +173,9 @@ impl ErrorClass {
 /// What dealdex knows of one of its errors: its [`ErrorClass`] and, for errors about text or
 /// a file the caller gave, where the problem is.
 ///
-/// Every public error type of the library implements it, next to its definition (a unit
-/// test fails for one that does not, or that [`classify`](crate::classify) does not know).
+/// Every public error type of the library implements it, next to its definition, and
+/// registers there for [`classify`](crate::classify) (a unit test fails for one that does
+/// not).
 /// An error that wraps another usually takes the class and position of the one it wraps.
 ///
 /// ```
@@ -199,6 +200,23 @@ pub trait Classify: std::error::Error {
     /// operating system's error code, a format error's kind) look here as well as along the
     /// sources; `None` for errors that hide none (the default).
     fn wrapped(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        None
+    }
+
+    /// When this error is a deal file format's refusal of bytes or boards (a reader's or
+    /// writer's [`FormatError`](crate::formats::FormatError)), the kebab-case name of its
+    /// [kind](crate::formats::FormatErrorKind): `malformed`, `truncated`, `not-a-deal` or
+    /// `unwritable`. `None` for other errors (the default), also for those that wrap a format
+    /// error (they give it as their source or [`wrapped`](Classify::wrapped) error). Lets a
+    /// caller such as the Python module name a format error without knowing its type.
+    ///
+    /// ```
+    /// use dealdex::{Classify, formats};
+    /// let pbn = formats::by_name("pbn").unwrap();
+    /// let e = pbn.read_all(b"[Board \"1\"]\n[Deal \"N:AKQ\"]\n").unwrap_err();
+    /// assert_eq!(e.format_kind(), Some("malformed"));
+    /// ```
+    fn format_kind(&self) -> Option<&'static str> {
         None
     }
 }

@@ -9,6 +9,8 @@ mod error;
 pub use error::{Classify, ErrorClass, InputPosition};
 mod classify;
 pub use classify::{as_classify, classify};
+// `crate::classified!(Type);`, written beside each error type's `impl Classify`.
+pub(crate) use classify::classified;
 
 // The deal model and its codecs: cards, deals, boards, index, numbers, deal strings, features;
 // the bridge vocabulary above them: strains, contracts, tricks, the game a file records.

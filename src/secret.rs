@@ -31,6 +31,7 @@ pub enum SecretFileError {
     },
 }
 
+crate::classified!(SecretFileError);
 impl crate::Classify for SecretFileError {
     /// [`BadInput`](crate::ErrorClass::BadInput) when something exists at the path (a secret
     /// is never overwritten), [`Io`](crate::ErrorClass::Io) when creating or writing the file

@@ -16,8 +16,7 @@ use dealdex::formats::{self, Board, WriteOptions};
 use dealdex::query::Query;
 use dealdex::workflow::generate::{DrawNames, GenerateError, Mode};
 use dealdex::{
-    Classify, DealIndex, ErrorClass, FormatError, Predeal, Scheme, Seat, Seed, Suit, Vulnerability,
-    features,
+    Classify, DealIndex, ErrorClass, Predeal, Scheme, Seat, Seed, Suit, Vulnerability, features,
 };
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::prelude::*;
@@ -35,7 +34,7 @@ const DRAW_WINDOW: u64 = 1 << 22;
 
 /// The exception of python/dealdex/errors.py for a library error: its class
 /// ([`dealdex::classify`]) picks the exception (`InputError`, `FormatError` when a reader or
-/// writer refused a file, `CorruptStoreError`, `BusyError`, `DealdexIOError`, else
+/// writer refused a file: a cause with a [`Classify::format_kind`], `CorruptStoreError`, `BusyError`, `DealdexIOError`, else
 /// `DealdexError`; Ctrl-C's `Interrupted` is `KeyboardInterrupt`), and the first position
 /// found along the error's causes fills `path`, `line`, `column`, `byte` and `record`. An
 /// I/O error among the causes makes it an `OSError` with its `errno` (`FileNotFoundError`
@@ -150,9 +149,9 @@ fn build_error(
         if position.is_none() {
             position = dealdex::as_classify(x).and_then(Classify::position);
         }
-        // Python's FormatError is this error's, with its kind as `format_kind`.
-        if let Some(f) = x.downcast_ref::<FormatError>() {
-            format_kind.get_or_insert(f.kind());
+        // Python's FormatError is a format's refusal, with its kind as `format_kind`.
+        if format_kind.is_none() {
+            format_kind = dealdex::as_classify(x).and_then(Classify::format_kind);
         }
         io = io.or_else(|| x.downcast_ref::<std::io::Error>());
     }
@@ -179,10 +178,7 @@ fn build_error(
         kebab(serde_json::to_value(class).unwrap_or_default()),
     )?;
     if let Some(k) = format_kind {
-        kwargs.set_item(
-            "format_kind",
-            kebab(serde_json::to_value(k).unwrap_or_default()),
-        )?;
+        kwargs.set_item("format_kind", k)?;
     }
     if let Some(p) = position {
         kwargs.set_item("path", p.file.map(|f| f.display().to_string()))?;

@@ -19,6 +19,7 @@ pub enum EvalError {
     BadRnd(i64),
 }
 
+crate::classified!(EvalError);
 impl crate::Classify for EvalError {
     /// Always [`BadInput`](crate::ErrorClass::BadInput): the script asked for it.
     fn class(&self) -> crate::ErrorClass {

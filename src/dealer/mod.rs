@@ -471,6 +471,7 @@ impl ScriptError {
     }
 }
 
+crate::classified!(ScriptError);
 impl crate::Classify for ScriptError {
     /// Always [`BadInput`](crate::ErrorClass::BadInput): the script is the caller's.
     fn class(&self) -> crate::ErrorClass {

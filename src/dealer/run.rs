@@ -193,6 +193,7 @@ pub enum DealerError {
     },
 }
 
+crate::classified!(DealerError);
 impl crate::Classify for DealerError {
     /// [`Io`](crate::ErrorClass::Io) for writing and the seed,
     /// [`Interrupted`](crate::ErrorClass::Interrupted) when stopped, else

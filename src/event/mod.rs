@@ -244,6 +244,7 @@ impl EventError {
     }
 }
 
+crate::classified!(EventError);
 impl crate::Classify for EventError {
     /// [`Internal`](crate::ErrorClass::Internal) when the operating system's random source
     /// failed; [`BadInput`](crate::ErrorClass::BadInput) for everything else (malformed
@@ -376,6 +377,7 @@ pub enum BoardsError {
     },
 }
 
+crate::classified!(BoardsError);
 impl crate::Classify for BoardsError {
     /// Always [`BadInput`](crate::ErrorClass::BadInput): the request is the caller's.
     fn class(&self) -> crate::ErrorClass {
@@ -437,6 +439,7 @@ pub enum PhaseError {
     },
 }
 
+crate::classified!(PhaseError);
 impl crate::Classify for PhaseError {
     /// Always [`BadInput`](crate::ErrorClass::BadInput): the SN line is the caller's.
     fn class(&self) -> crate::ErrorClass {

@@ -58,6 +58,7 @@ pub enum ProtocolError {
     },
 }
 
+crate::classified!(ProtocolError);
 impl crate::Classify for ProtocolError {
     /// Always [`BadInput`](crate::ErrorClass::BadInput): the value or name is the caller's.
     fn class(&self) -> crate::ErrorClass {

@@ -35,6 +35,7 @@ pub enum DetectError {
     },
 }
 
+crate::classified!(DetectError);
 impl crate::Classify for DetectError {
     /// Always [`BadInput`](crate::ErrorClass::BadInput): the file is the caller's.
     fn class(&self) -> crate::ErrorClass {

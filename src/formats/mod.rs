@@ -168,6 +168,19 @@ pub enum FormatErrorKind {
     Unwritable,
 }
 
+impl FormatErrorKind {
+    /// The kind's kebab-case name, as it serializes: `malformed`, `truncated`, `not-a-deal`,
+    /// `unwritable` ([`Classify::format_kind`](crate::Classify::format_kind)).
+    pub fn name(self) -> &'static str {
+        match self {
+            FormatErrorKind::Malformed => "malformed",
+            FormatErrorKind::Truncated => "truncated",
+            FormatErrorKind::NotADeal => "not-a-deal",
+            FormatErrorKind::Unwritable => "unwritable",
+        }
+    }
+}
+
 /// A reader or writer error: where, and what was found and expected. The caller adds the file
 /// name.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -230,6 +243,7 @@ impl FormatError {
     }
 }
 
+crate::classified!(FormatError);
 impl crate::Classify for FormatError {
     /// Always [`BadInput`](crate::ErrorClass::BadInput): a file the format refuses, or boards
     /// the format cannot hold.
@@ -250,6 +264,11 @@ impl crate::Classify for FormatError {
     /// ```
     fn position(&self) -> Option<crate::InputPosition> {
         (!self.position.is_nowhere()).then(|| self.position.clone())
+    }
+
+    /// The name of [`FormatError::kind`] ([`FormatErrorKind::name`]).
+    fn format_kind(&self) -> Option<&'static str> {
+        Some(self.kind.name())
     }
 }
 
@@ -669,6 +688,7 @@ pub enum BoardWriteError {
     Format(#[from] FormatError),
 }
 
+crate::classified!(BoardWriteError);
 impl crate::Classify for BoardWriteError {
     /// [`Io`](crate::ErrorClass::Io) when the destination failed; the format's class
     /// (bad input) for boards it cannot hold.
@@ -828,6 +848,7 @@ pub enum ChooseFormatError {
     },
 }
 
+crate::classified!(ChooseFormatError);
 impl crate::Classify for ChooseFormatError {
     /// Always [`BadInput`](crate::ErrorClass::BadInput): the name or the file is the
     /// caller's.
@@ -1029,4 +1050,18 @@ pub fn check_board_limit(info: &FormatInfo, number: u64) -> Result<(), FormatErr
         )));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::FormatErrorKind;
+
+    /// [`FormatErrorKind::name`] is the kind's serialized name (Python's `format_kind`).
+    #[test]
+    fn a_format_error_kind_is_named_as_it_serializes() {
+        use FormatErrorKind::*;
+        for kind in [Malformed, Truncated, NotADeal, Unwritable] {
+            assert_eq!(serde_json::to_value(kind).unwrap(), kind.name());
+        }
+    }
 }

@@ -205,6 +205,7 @@ pub enum LengthsError {
     },
 }
 
+crate::classified!(LengthsError);
 impl crate::Classify for LengthsError {
     /// Always [`BadInput`](crate::ErrorClass::BadInput): the predeal is the caller's.
     fn class(&self) -> crate::ErrorClass {

@@ -18,6 +18,7 @@ pub struct PredealError {
     pub message: String,
 }
 
+crate::classified!(PredealError);
 impl crate::Classify for PredealError {
     /// Always [`BadInput`](crate::ErrorClass::BadInput): the predeal text is the caller's.
     fn class(&self) -> crate::ErrorClass {

@@ -65,6 +65,7 @@ pub enum SeedError {
     Os(String),
 }
 
+crate::classified!(SeedError);
 impl crate::Classify for SeedError {
     /// [`Io`](crate::ErrorClass::Io) when the operating system's random source failed
     /// (as [`GenerateError`](crate::workflow::generate::GenerateError) reports it); else

@@ -46,6 +46,7 @@ impl fmt::Display for Vulnerability {
 #[error("unknown vulnerability {0:?} (expected None, NS, EW, All, Love, Both or -)")]
 pub struct UnknownVulnerability(pub String);
 
+crate::classified!(UnknownVulnerability);
 impl crate::Classify for UnknownVulnerability {
     /// Always [`BadInput`](crate::ErrorClass::BadInput): the spelling is the caller's.
     fn class(&self) -> crate::ErrorClass {

@@ -105,6 +105,7 @@ pub struct StrainError {
     pub text: String,
 }
 
+crate::classified!(StrainError);
 impl crate::Classify for StrainError {
     /// Always [`BadInput`](crate::ErrorClass::BadInput): the text is the caller's.
     fn class(&self) -> crate::ErrorClass {

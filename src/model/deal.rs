@@ -140,6 +140,7 @@ pub enum DealError {
     },
 }
 
+crate::classified!(DealError);
 impl crate::Classify for DealError {
     /// Always [`BadInput`](crate::ErrorClass::BadInput): the hands are the caller's.
     fn class(&self) -> crate::ErrorClass {

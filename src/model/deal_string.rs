@@ -57,6 +57,7 @@ impl PbnError {
     }
 }
 
+crate::classified!(PbnError);
 impl crate::Classify for PbnError {
     /// Always [`BadInput`](crate::ErrorClass::BadInput): the deal string is the caller's.
     fn class(&self) -> crate::ErrorClass {

@@ -81,6 +81,7 @@ pub enum IndexError {
     },
 }
 
+crate::classified!(IndexError);
 impl crate::Classify for IndexError {
     /// Always [`BadInput`](crate::ErrorClass::BadInput): the index text is the caller's.
     fn class(&self) -> crate::ErrorClass {
@@ -349,6 +350,7 @@ pub enum DealArgumentError {
     Pbn(#[from] crate::model::deal_string::PbnError),
 }
 
+crate::classified!(DealArgumentError);
 impl crate::Classify for DealArgumentError {
     /// Always [`BadInput`](crate::ErrorClass::BadInput): the argument is the caller's.
     fn class(&self) -> crate::ErrorClass {

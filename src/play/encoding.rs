@@ -225,6 +225,7 @@ pub enum EncodingError {
     },
 }
 
+crate::classified!(EncodingError);
 impl crate::Classify for EncodingError {
     /// Always [`BadInput`](crate::ErrorClass::BadInput): the value is the caller's.
     fn class(&self) -> crate::ErrorClass {

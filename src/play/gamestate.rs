@@ -143,6 +143,7 @@ pub enum GameStateError {
     },
 }
 
+crate::classified!(GameStateError);
 impl crate::Classify for GameStateError {
     /// Always [`BadInput`](crate::ErrorClass::BadInput): the game state is the caller's.
     fn class(&self) -> crate::ErrorClass {

@@ -109,6 +109,7 @@ pub enum PlayError {
     },
 }
 
+crate::classified!(PlayError);
 impl crate::Classify for PlayError {
     /// Always [`BadInput`](crate::ErrorClass::BadInput): the play record is the caller's.
     fn class(&self) -> crate::ErrorClass {

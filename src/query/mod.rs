@@ -276,6 +276,7 @@ pub struct QueryError {
     pub message: String,
 }
 
+crate::classified!(QueryError);
 impl crate::Classify for QueryError {
     /// Always [`BadInput`](crate::ErrorClass::BadInput): the query text is the caller's.
     fn class(&self) -> crate::ErrorClass {
@@ -351,6 +352,7 @@ pub struct DialectError {
     pub reason: &'static str,
 }
 
+crate::classified!(DialectError);
 impl crate::Classify for DialectError {
     /// Always [`BadInput`](crate::ErrorClass::BadInput): the query asks for what the dialect lacks.
     fn class(&self) -> crate::ErrorClass {

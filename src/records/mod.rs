@@ -86,6 +86,7 @@ impl From<PerPage> for u8 {
 #[error("boards per page {0:?}: expected 1, 2, 4 or 6")]
 pub struct PerPageError(pub String);
 
+crate::classified!(PerPageError);
 impl crate::Classify for PerPageError {
     /// Always [`BadInput`](crate::ErrorClass::BadInput): the value is the caller's.
     fn class(&self) -> crate::ErrorClass {
@@ -138,6 +139,7 @@ impl Paper {
 #[error("paper {0:?}: expected a4 or letter")]
 pub struct PaperError(pub String);
 
+crate::classified!(PaperError);
 impl crate::Classify for PaperError {
     /// Always [`BadInput`](crate::ErrorClass::BadInput): the value is the caller's.
     fn class(&self) -> crate::ErrorClass {
@@ -357,6 +359,7 @@ impl fmt::Display for TenStyle {
 #[error("ten style {0:?}: expected 10 or T")]
 pub struct TenStyleError(pub String);
 
+crate::classified!(TenStyleError);
 impl crate::Classify for TenStyleError {
     /// Always [`BadInput`](crate::ErrorClass::BadInput): the value is the caller's.
     fn class(&self) -> crate::ErrorClass {

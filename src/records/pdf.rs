@@ -55,6 +55,7 @@ pub enum PdfError {
     Write(String),
 }
 
+crate::classified!(PdfError);
 impl crate::Classify for PdfError {
     /// Always [`Internal`](crate::ErrorClass::Internal): the fonts and the sheet are
     /// dealdex's own.

@@ -511,6 +511,7 @@ impl StoreError {
     }
 }
 
+crate::classified!(StoreError);
 impl crate::Classify for StoreError {
     /// A set that exists with other content, a board number SQLite cannot hold, a bad
     /// `DEALDEX_BUSY_TIMEOUT` or a missing file are bad input; rows or schemas dealdex does

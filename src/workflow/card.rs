@@ -124,6 +124,7 @@ pub enum CardError {
     Encoding(#[from] EncodingError),
 }
 
+crate::classified!(CardError);
 impl crate::Classify for CardError {
     /// Always [`ErrorClass::BadInput`].
     fn class(&self) -> ErrorClass {

@@ -109,6 +109,7 @@ pub enum ConvertError {
     Write(#[from] SinkError),
 }
 
+crate::classified!(ConvertError);
 impl Classify for ConvertError {
     /// The source's or the sink's class: an unreadable or refused input and an output
     /// format that cannot hold the boards are bad input; a failed write is I/O.

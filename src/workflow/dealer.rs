@@ -175,6 +175,7 @@ pub enum DealerRunError {
     Run(#[from] DealerError),
 }
 
+crate::classified!(DealerRunError);
 impl Classify for DealerRunError {
     /// A missing set or database, a taken set name, a bad file and an expression that cannot
     /// be evaluated are bad input; the store's and the run's errors have their own class.

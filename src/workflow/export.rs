@@ -88,6 +88,7 @@ pub enum ExportError {
     Sink(#[from] SinkError),
 }
 
+crate::classified!(ExportError);
 impl crate::Classify for ExportError {
     /// The source's or the sink's class: no such set and a format that cannot hold the set
     /// are bad input, a stored key that is no deal a corrupt store, a failed write I/O.

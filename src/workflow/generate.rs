@@ -658,6 +658,7 @@ pub enum GenerateError {
     Store(#[from] StoreError),
 }
 
+crate::classified!(GenerateError);
 impl Classify for GenerateError {
     /// A store error has the store's class, an unwritable output or key file is I/O, a
     /// failing random source is I/O; everything else (ranges, counts, formats, key files

@@ -202,6 +202,7 @@ impl Serialize for Rejection {
     }
 }
 
+crate::classified!(Rejection);
 impl Classify for Rejection {
     /// Always [`BadInput`](crate::ErrorClass::BadInput): the file is the caller's.
     fn class(&self) -> crate::ErrorClass {
@@ -365,6 +366,7 @@ pub struct FilesRejected {
     pub files: usize,
 }
 
+crate::classified!(FilesRejected);
 impl Classify for FilesRejected {
     /// Always [`BadInput`](crate::ErrorClass::BadInput) (the files).
     fn class(&self) -> crate::ErrorClass {
@@ -383,6 +385,7 @@ pub struct ImportFailed {
     pub error: Box<StoreError>,
 }
 
+crate::classified!(ImportFailed);
 impl Classify for ImportFailed {
     /// The store error's class.
     fn class(&self) -> crate::ErrorClass {

@@ -75,6 +75,7 @@ impl ReadFileError {
     }
 }
 
+crate::classified!(ReadFileError);
 impl Classify for ReadFileError {
     /// Always [`BadInput`](crate::ErrorClass::BadInput): the file is the caller's.
     fn class(&self) -> crate::ErrorClass {

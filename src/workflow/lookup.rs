@@ -220,6 +220,7 @@ pub enum LookupError {
     Store(#[from] StoreError),
 }
 
+crate::classified!(LookupError);
 impl Classify for LookupError {
     /// The store error's class.
     fn class(&self) -> ErrorClass {

@@ -103,6 +103,7 @@ pub enum NumberJobError {
     Source(#[from] SourceError),
 }
 
+crate::classified!(NumberJobError);
 impl Classify for NumberJobError {
     /// Always [`ErrorClass::BadInput`].
     fn class(&self) -> ErrorClass {
@@ -251,6 +252,7 @@ pub enum DealJobError {
 /// The formats a `deal` listing is written in ([`DealJob::format`]).
 pub const DEAL_LIST_FORMATS: [&str; 3] = ["pbn", "hex", "json"];
 
+crate::classified!(DealJobError);
 impl Classify for DealJobError {
     /// A failed write is [`ErrorClass::Io`], the rest [`ErrorClass::BadInput`].
     fn class(&self) -> ErrorClass {

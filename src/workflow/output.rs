@@ -70,6 +70,7 @@ pub enum OutputPlanError {
     },
 }
 
+crate::classified!(OutputPlanError);
 impl crate::Classify for OutputPlanError {
     /// Always [`BadInput`](crate::ErrorClass::BadInput): the paths and format names are
     /// the caller's.
@@ -204,6 +205,7 @@ pub struct RenderError {
     pub over_limit: bool,
 }
 
+crate::classified!(RenderError);
 impl crate::Classify for RenderError {
     /// Always [`BadInput`](crate::ErrorClass::BadInput): the set does not fit the format asked for.
     fn class(&self) -> crate::ErrorClass {
@@ -551,6 +553,7 @@ pub struct WriteError {
     pub error: std::io::Error,
 }
 
+crate::classified!(WriteError);
 impl crate::Classify for WriteError {
     /// Always [`Io`](crate::ErrorClass::Io).
     fn class(&self) -> crate::ErrorClass {

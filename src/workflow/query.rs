@@ -149,6 +149,7 @@ pub enum QueryWorkflowError {
     Io(#[from] std::io::Error),
 }
 
+crate::classified!(QueryWorkflowError);
 impl Classify for QueryWorkflowError {
     /// A bad expression, a term or scope the dialect cannot express, or a format that
     /// cannot hold the result is bad input; store errors have their own class; output

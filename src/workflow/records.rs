@@ -187,6 +187,7 @@ pub enum RecordsError {
     Write(#[from] WriteError),
 }
 
+crate::classified!(RecordsError);
 impl Classify for RecordsError {
     /// A missing database, a sheet name that is not `.html`/`.pdf` and an unreadable deal
     /// file are bad input; a set that cannot be read keeps its class (no such set: bad

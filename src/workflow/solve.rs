@@ -483,6 +483,7 @@ impl SolveItem {
     }
 }
 
+crate::classified!(SolveInputError);
 impl Classify for SolveInputError {
     /// A missing set or a bad file is bad input; store errors have their own class.
     fn class(&self) -> crate::ErrorClass {
@@ -676,6 +677,7 @@ pub enum SolveError {
     Write(#[from] WriteError),
 }
 
+crate::classified!(SolveError);
 impl Classify for SolveError {
     /// The store's class, or [`crate::ErrorClass::Io`] for a failed write.
     fn class(&self) -> crate::ErrorClass {

@@ -186,6 +186,7 @@ pub enum SqlError {
     Interrupted,
 }
 
+crate::classified!(SqlError);
 impl crate::Classify for SqlError {
     /// Bad input for the statement (it is the input, and a statement past its time or
     /// memory limit was refused), I/O for the output, [`ErrorClass::Interrupted`] when

@@ -43,6 +43,7 @@ pub enum StatsError {
     NoDeals,
 }
 
+crate::classified!(StatsError);
 impl Classify for StatsError {
     /// Nothing to analyse is bad input; the source's errors have its class.
     fn class(&self) -> ErrorClass {

@@ -135,6 +135,7 @@ pub enum NumberError {
     UnknownScheme(String),
 }
 
+crate::classified!(NumberError);
 impl crate::Classify for NumberError {
     /// Always [`BadInput`](crate::ErrorClass::BadInput): the number is the caller's.
     fn class(&self) -> crate::ErrorClass {

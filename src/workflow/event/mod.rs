@@ -353,6 +353,7 @@ impl From<StoreError> for EventJobError {
     }
 }
 
+crate::classified!(EventJobError);
 impl Classify for EventJobError {
     /// The store's own class for [`EventJobError::Store`]; [`ErrorClass::Io`] for a file
     /// that could not be written (or a key file that could not be created for another
@@ -416,6 +417,7 @@ pub enum FieldError {
     },
 }
 
+crate::classified!(FieldError);
 impl Classify for FieldError {
     /// Always [`ErrorClass::BadInput`]: the text is the caller's.
     fn class(&self) -> ErrorClass {
@@ -467,6 +469,7 @@ pub enum PhaseSpecError {
     },
 }
 
+crate::classified!(PhaseSpecError);
 impl Classify for PhaseSpecError {
     /// Always [`BadInput`](crate::ErrorClass::BadInput): the `--phase` spec is the caller's.
     fn class(&self) -> crate::ErrorClass {

@@ -238,6 +238,8 @@ pub enum SinkError {
     Write(#[from] WriteError),
 }
 
+crate::classified!(SinkError);
+
 impl Classify for SinkError {
     /// A format that cannot hold the boards is bad input; a failed write is I/O.
     fn class(&self) -> crate::ErrorClass {

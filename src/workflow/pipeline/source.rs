@@ -548,6 +548,8 @@ pub enum SourceError {
     Store(#[from] StoreError),
 }
 
+crate::classified!(SourceError);
+
 impl Classify for SourceError {
     /// A file that cannot be read or told, a missing set or database are bad input; a
     /// store's error has its own class.
