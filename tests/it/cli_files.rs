@@ -547,3 +547,36 @@ fn input_is_from_and_output_is_to_on_every_command_old_spellings_kept() {
         }
     }
 }
+
+/// Defect (issue: convert's DUP trailer): `convert` to DUP writes Big Deal's trailer with the
+/// number of boards in the set (`YN1  0 10 ` for boards 11–20, FORMATS.md §5), byte for byte
+/// Big Deal's own file of the same boards, whether the input is a PBN (boards numbered) or a
+/// Gödel file read with `--first-board`.
+#[test]
+fn convert_to_dup_writes_big_deals_trailer_with_the_board_count() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    for (prefix, input, first) in [
+        ("bd11-20", "bd11-20.pbn", None),
+        ("bd3-10", "bd3-10.pbn", None),
+        ("bd29-56", "bd29-56.goe", Some("29")),
+    ] {
+        let fixture = common::fixture(&format!("bigdeal-ranges/{input}"));
+        let out = format!("{prefix}.dup");
+        let mut args = vec!["convert", fixture.to_str().unwrap(), &out];
+        if let Some(f) = first {
+            args.extend(["--first-board", f]);
+        }
+        let run = dealdex(d).args(&args).output().unwrap();
+        assert!(run.status.success(), "{args:?}: {}", common::stderr(&run));
+        let ours = std::fs::read(d.join(&out)).unwrap();
+        let theirs =
+            std::fs::read(common::fixture(&format!("bigdeal-ranges/{prefix}.dup"))).unwrap();
+        assert_eq!(
+            String::from_utf8_lossy(&ours[ours.len() - 10..]),
+            String::from_utf8_lossy(&theirs[theirs.len() - 10..]),
+            "{input}: the trailer"
+        );
+        assert!(ours == theirs, "{input}: not Big Deal's {prefix}.dup");
+    }
+}

@@ -59,13 +59,16 @@ impl DealSink {
     }
 
     /// True when the sink writes each piece as it comes (every output a file of a
-    /// streaming format, not split): its memory is a piece's.
+    /// streaming format without a board limit, not split): its memory is a piece's. A format
+    /// with a limit (DUP: boards 1..99) writes the whole set's size in its records (DUP's
+    /// trailer, FORMATS.md §5), known only at the end; such a set is small and is rendered
+    /// whole.
     pub fn streams(&self) -> bool {
         !self.split
-            && self
-                .outputs
-                .iter()
-                .all(|o| o.path.is_some() && o.format.info().streaming)
+            && self.outputs.iter().all(|o| {
+                let info = o.format.info();
+                o.path.is_some() && info.streaming && info.max_board.is_none()
+            })
     }
 
     /// Opens the sink: a streaming sink creates its temporary files and writes each
