@@ -129,6 +129,9 @@ pub fn convert(a: ConvertArgs, json: bool) -> anyhow::Result<()> {
     })?;
     if !json {
         print_notes(&a.input.display(), &report.skipped, &report.warnings);
+        for w in &report.output_warnings {
+            eprintln!("dealdex: warning: {w}");
+        }
     }
     // No summary in text mode: the notes say what matters.
     render(&mut stdout, &report, json, true, Text::Summary)
@@ -183,6 +186,11 @@ pub fn export(a: ExportArgs, json: bool) -> anyhow::Result<()> {
     };
     let mut stdout = open_output(None)?;
     let report = dealdex::workflow::export::export(&job, &store, &mut stdout)?;
+    if !json {
+        for w in &report.warnings {
+            eprintln!("dealdex: warning: {w}");
+        }
+    }
     // No summary in text mode: the files are the answer.
     render(&mut stdout, &report, json, true, Text::Summary)
 }

@@ -92,6 +92,9 @@ pub struct ConvertReport {
     pub skipped: Vec<SkippedBoard>,
     /// What the reader ignored, each naming its line (e.g. an incomplete PBN table).
     pub warnings: Vec<String>,
+    /// What an output cannot keep, each naming the output ([`Written::warnings`](crate::workflow::pipeline::Written::warnings): board
+    /// numbers a format without them drops).
+    pub output_warnings: Vec<String>,
     /// The files written, in order (standard output with `path` null).
     pub files: Vec<ExportedFile>,
     /// Wall-clock seconds.
@@ -177,7 +180,7 @@ pub fn run(
         sink.write(boards)?;
         Ok(true)
     })?;
-    let files = sink.finish(stdout)?;
+    let written = sink.finish(stdout)?;
     Ok(ConvertReport {
         input: PathBuf::from(&facts.name),
         from: facts.format.unwrap_or("store"),
@@ -186,7 +189,8 @@ pub fn run(
         last_board: last,
         skipped: read.skipped,
         warnings: read.warnings,
-        files,
+        output_warnings: written.warnings,
+        files: written.files,
         seconds: started.elapsed().as_secs_f64(),
     })
 }

@@ -75,6 +75,9 @@ pub struct ExportReport {
     pub solved: u64,
     /// The files written, in order.
     pub files: Vec<ExportedFile>,
+    /// What an output cannot keep, each naming the output ([`Written::warnings`](crate::workflow::pipeline::Written::warnings): the
+    /// set's board numbers, to a format without them, for a set that does not start at 1).
+    pub warnings: Vec<String>,
 }
 
 /// Why an export failed. Nothing is written unless every output rendered.
@@ -146,11 +149,13 @@ pub fn export(
         sink.write(boards)?;
         Ok(true)
     })?;
+    let written = sink.finish(stdout)?;
     Ok(ExportReport {
         set: info.name,
         boards: read.boards,
         solved,
-        files: sink.finish(stdout)?,
+        files: written.files,
+        warnings: written.warnings,
     })
 }
 

@@ -580,3 +580,76 @@ fn convert_to_dup_writes_big_deals_trailer_with_the_board_count() {
         assert!(ours == theirs, "{input}: not Big Deal's {prefix}.dup");
     }
 }
+
+/// Defect (issue: silent renumbering): boards 11–20 converted to a format without board
+/// numbers (hex, oneline) would read back as 1–10 without a word. `convert` says so on
+/// standard error, naming the first board and `--first-board 11`, and reading the file back
+/// with `--first-board 11` gives boards 11–20 again. Boards 1..n need no warning.
+#[test]
+fn convert_warns_when_the_output_drops_board_numbers_and_first_board_restores_them() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    let pbn = common::fixture("bigdeal-ranges/bd11-20.pbn");
+    let want: Vec<u64> = (11..=20).collect();
+    for ext in ["hex", "oneline"] {
+        let out = format!("x.{ext}");
+        let run = dealdex(d)
+            .args(["convert", pbn.to_str().unwrap(), &out])
+            .output()
+            .unwrap();
+        assert!(run.status.success(), "{}", common::stderr(&run));
+        let err = common::stderr(&run);
+        assert!(
+            err.contains("warning")
+                && err.contains(&out)
+                && err.contains("board 11")
+                && err.contains("--first-board 11"),
+            "{ext}: {err}"
+        );
+        let back = format!("back-{ext}.pbn");
+        dealdex(d)
+            .args(["convert", &out, &back, "--first-board", "11"])
+            .assert()
+            .success();
+        let data = std::fs::read(d.join(&back)).unwrap();
+        let numbers: Vec<u64> = formats::Pbn
+            .read(&data)
+            .unwrap()
+            .iter()
+            .map(|b| b.number.unwrap())
+            .collect();
+        assert_eq!(numbers, want, "{ext}");
+        // The deals, dealers and vulnerabilities are those of the original boards.
+        let original = formats::Pbn.read(&std::fs::read(&pbn).unwrap()).unwrap();
+        let again = formats::Pbn.read(&data).unwrap();
+        for (a, b) in original.iter().zip(&again) {
+            assert_eq!(
+                (a.deal, a.dealer_or_default(), a.vulnerability_or_default()),
+                (b.deal, b.dealer_or_default(), b.vulnerability_or_default()),
+                "{ext}"
+            );
+        }
+    }
+    // Boards 1..n read back as they are: no warning. A format with board numbers: none.
+    dealdex(d)
+        .args(["convert", "back-hex.pbn", "y.pbn"])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("first-board").not());
+    dealdex(d)
+        .args(["convert", "x.hex", "ones.hex"])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("first-board").not());
+    // JSON: the warning is in the report.
+    let (report, _) =
+        common::json_report(d, &["convert", pbn.to_str().unwrap(), "z.hex", "--json"]);
+    let notes = report["output_warnings"]
+        .as_array()
+        .expect("output_warnings");
+    assert_eq!(notes.len(), 1, "{report}");
+    assert!(
+        notes[0].as_str().unwrap().contains("--first-board 11"),
+        "{report}"
+    );
+}

@@ -17,8 +17,8 @@
 //! #[derive(Debug, thiserror::Error)]
 //! enum Failed { #[error(transparent)] Source(#[from] SourceError), #[error(transparent)] Sink(#[from] SinkError) }
 //! source.read(&mut |boards| -> Result<bool, Failed> { sink.write(boards)?; Ok(true) })?;
-//! let files = sink.finish(&mut std::io::sink())?;
-//! assert_eq!(files[0].boards, 1);
+//! let written = sink.finish(&mut std::io::sink())?;
+//! assert_eq!(written.files[0].boards, 1);
 //! assert!(std::fs::read_to_string(dir.path().join("one.pbn"))?.contains("[Deal \"N:"));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
@@ -26,7 +26,7 @@
 mod sink;
 mod source;
 
-pub use sink::{DealSink, OpenSink, SinkError};
+pub use sink::{DealSink, OpenSink, SinkError, Written};
 pub use source::{
     DealSource, FileSource, OpenSource, STDIN, STORED_PIECE, SourceError, SourceFacts,
     SourceOptions, SourceRead,

@@ -19,14 +19,16 @@
 //! let mut sink = DealSink::new(vec![hex], WriteOptions::default()).open()?;
 //! sink.write(vec![Board::new(1, deal)])?;
 //! let mut stdout = Vec::new();
-//! let files = sink.finish(&mut stdout)?;
-//! assert_eq!((files[0].boards, stdout.len()), (1, 27));
+//! let written = sink.finish(&mut stdout)?;
+//! assert_eq!((written.files[0].boards, stdout.len()), (1, 27));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
 use std::io::Write;
 
 use crate::Classify;
+use serde::Serialize;
+
 use crate::formats::{Board, WriteOptions};
 use crate::workflow::output::{
     ExportedFile, Output, RenderError, StagedFile, WriteError, render_set, write_rendered,
@@ -82,6 +84,7 @@ impl DealSink {
             return Ok(OpenSink {
                 sink: self,
                 state: State::Whole(Vec::new()),
+                numbering: Numbering::default(),
             });
         }
         let mut files = Vec::with_capacity(self.outputs.len());
@@ -111,6 +114,7 @@ impl DealSink {
                 buf,
                 boards: 0,
             },
+            numbering: Numbering::default(),
         })
     }
 }
@@ -146,6 +150,7 @@ enum State {
 pub struct OpenSink {
     sink: DealSink,
     state: State,
+    numbering: Numbering,
 }
 
 impl OpenSink {
@@ -155,6 +160,7 @@ impl OpenSink {
     /// [`SinkError::Render`] when a format refuses a board, [`SinkError::Write`] when a file
     /// cannot be written.
     pub fn write(&mut self, boards: Vec<Board>) -> Result<(), SinkError> {
+        self.numbering.add(&boards);
         match &mut self.state {
             State::Whole(kept) => kept.extend(boards),
             State::Streamed {
@@ -186,9 +192,14 @@ impl OpenSink {
     /// # Errors
     /// [`SinkError::Render`] when a format cannot hold the set (nothing written),
     /// [`SinkError::Write`] when a file cannot be written.
-    pub fn finish(self, stdout: &mut dyn Write) -> Result<Vec<ExportedFile>, SinkError> {
-        let OpenSink { sink, state } = self;
-        match state {
+    pub fn finish(self, stdout: &mut dyn Write) -> Result<Written, SinkError> {
+        let OpenSink {
+            sink,
+            state,
+            numbering,
+        } = self;
+        let warnings = numbering_warnings(&sink.outputs, &numbering);
+        let files = match state {
             State::Whole(boards) => {
                 let mut options = sink.options.clone();
                 if !sink.bounds_given {
@@ -197,7 +208,7 @@ impl OpenSink {
                 }
                 let files = render_set(&sink.outputs, &boards, &options, sink.split)?;
                 write_rendered(&files, stdout)?;
-                Ok(files.iter().map(ExportedFile::from).collect())
+                files.iter().map(ExportedFile::from).collect()
             }
             State::Streamed {
                 mut files,
@@ -224,10 +235,97 @@ impl OpenSink {
                 for f in files {
                     f.file.commit()?;
                 }
-                Ok(written)
+                written
             }
+        };
+        Ok(Written { files, warnings })
+    }
+}
+
+/// What a sink wrote.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Written {
+    /// The files written, in order (standard output with `path` null).
+    pub files: Vec<ExportedFile>,
+    /// What an output cannot keep, each naming the output: the board numbers of a set that
+    /// is not boards 1..n, written to a format without board numbers (hex, oneline, DUP, …;
+    /// [`crate::formats::FormatInfo::board_numbers`]), which reads back as boards 1, 2, …
+    /// unless read with `--first-board` ([`numbering_warnings`]).
+    pub warnings: Vec<String>,
+}
+
+/// The board numbers of the boards written, as far as [`numbering_warnings`] needs them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Numbering {
+    /// The first board's number and the last one's; `None` before any board.
+    range: Option<(u64, u64)>,
+    /// Every board numbered one more than the board before it.
+    consecutive: bool,
+}
+
+impl Numbering {
+    /// Adds `boards`, which follow the boards added before (a board without a number counts
+    /// as not consecutive).
+    fn add(&mut self, boards: &[Board]) {
+        for b in boards {
+            let number = b.number;
+            self.range = match (self.range, number) {
+                (None, Some(n)) => {
+                    self.consecutive = true;
+                    Some((n, n))
+                }
+                (None, None) => {
+                    self.consecutive = false;
+                    Some((1, 1))
+                }
+                (Some((first, last)), n) => {
+                    let next = n.unwrap_or(0);
+                    self.consecutive &= n.is_some() && last.checked_add(1) == Some(next);
+                    Some((first, next.max(last)))
+                }
+            };
         }
     }
+}
+
+/// A warning for each output whose format carries no board numbers
+/// ([`crate::formats::FormatInfo::board_numbers`] false: hex, oneline, DUP, BRI, …) when the
+/// boards are not numbered 1, 2, … n: read back without `--first-board`, such a file's boards
+/// are 1, 2, … with those boards' dealers and vulnerabilities. Each names the output, its
+/// format and the first board, and says to give `--first-board` with it when reading the file
+/// (which gives the numbers back when they were consecutive).
+fn numbering_warnings(outputs: &[Output], numbering: &Numbering) -> Vec<String> {
+    let Some((first, last)) = numbering.range else {
+        return Vec::new();
+    };
+    if first == 1 && numbering.consecutive {
+        return Vec::new();
+    }
+    let what = if numbering.consecutive {
+        format!(
+            "read it back with --first-board {first} (its first board is board {first}; \
+             without the flag boards {first}–{last} read as 1–{})",
+            last - first + 1
+        )
+    } else {
+        format!(
+            "its first board is board {first} and the boards are not numbered one after \
+             another, so their numbers are lost: read back with --first-board {first} they \
+             are {first}, {}, …",
+            first.saturating_add(1)
+        )
+    };
+    outputs
+        .iter()
+        .filter(|o| !o.format.info().board_numbers)
+        .map(|o| {
+            format!(
+                "{}: {} files carry no board numbers: {what}",
+                o.label(),
+                o.format.info().name
+            )
+        })
+        .collect()
 }
 
 /// Why a sink could not write. Nothing is put in place unless every output is written.
