@@ -31,9 +31,9 @@ pub struct ConvertArgs {
     #[arg(long, visible_alias = "format", value_name = "FORMAT", help = super::output_format_help())]
     to: Option<String>,
     /// Number of the first board when the input carries no board numbers (default 1, or
-    /// DUP's trailer); Borel lines are turned by these boards' dealers, CDS board bytes
-    /// counted from it.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    /// DUP's trailer; at most 2^63 - 1); Borel lines are turned by these boards' dealers, CDS
+    /// board bytes counted from it.
+    #[arg(long, value_name = "N", value_parser = formats::parse_first_board)]
     first_board: Option<u64>,
     #[command(flatten)]
     write: outputs::WriteArgs,
@@ -62,9 +62,9 @@ pub struct ImportArgs {
     #[arg(long = "from", value_name = "FORMAT", help = super::input_format_help())]
     format: Option<String>,
     /// Number of the first board when a file carries no board numbers (default 1, or
-    /// DUP's trailer); Borel lines are turned by these boards' dealers, CDS board bytes
-    /// counted from it.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    /// DUP's trailer; at most 2^63 - 1); Borel lines are turned by these boards' dealers, CDS
+    /// board bytes counted from it.
+    #[arg(long, value_name = "N", value_parser = formats::parse_first_board)]
     first_board: Option<u64>,
     /// Without --set: commit whole files, in the order given, once they hold N boards
     /// together; a kill or crash loses at most the files of the batch in flight, and

@@ -461,6 +461,51 @@ pub struct ReadOptions {
     pub first_board: Option<u64>,
 }
 
+/// The highest board number dealdex takes: what the store holds (SQLite's signed 64-bit
+/// INTEGER, `i64::MAX` = 9,223,372,036,854,775,807), and so the largest `--first-board` of
+/// `convert` and `import` ([`check_first_board`]) and the most a Parquet file holds.
+pub const MAX_BOARD_NUMBER: u64 = i64::MAX as u64;
+
+/// Checks a first board number given by the user (`--first-board`, [`ReadOptions::first_board`])
+/// against 1..=[`MAX_BOARD_NUMBER`]: the one check of `convert` and `import` (their
+/// `--first-board` flags through [`parse_first_board`], and
+/// [`crate::workflow::convert::run`]). Beyond it, numbering the boards would saturate at
+/// `u64::MAX` or give numbers the store cannot hold.
+///
+/// ```
+/// use dealdex::formats::{MAX_BOARD_NUMBER, check_first_board};
+/// assert_eq!(check_first_board(11), Ok(11));
+/// assert_eq!(check_first_board(MAX_BOARD_NUMBER), Ok(MAX_BOARD_NUMBER));
+/// let e = check_first_board(18446744073709551600).unwrap_err();
+/// assert!(e.contains("9223372036854775807"), "{e}");
+/// assert!(check_first_board(0).is_err());
+/// ```
+///
+/// # Errors
+/// For 0 and above [`MAX_BOARD_NUMBER`]: what is expected (the caller names the flag and the
+/// value).
+pub fn check_first_board(first: u64) -> Result<u64, String> {
+    if (1..=MAX_BOARD_NUMBER).contains(&first) {
+        Ok(first)
+    } else {
+        Err(format!(
+            "expected 1..={MAX_BOARD_NUMBER}, the largest board number a database holds"
+        ))
+    }
+}
+
+/// Parses a `--first-board` value: a decimal number checked by [`check_first_board`] (clap's
+/// value parser for the flag of `convert` and `import`).
+///
+/// # Errors
+/// Not a decimal number, or [`check_first_board`]'s error.
+pub fn parse_first_board(text: &str) -> Result<u64, String> {
+    let n: u64 = text
+        .parse()
+        .map_err(|_| format!("not a board number (expected 1..={MAX_BOARD_NUMBER})"))?;
+    check_first_board(n)
+}
+
 /// The warning of a [`FormatInfo::board_set`] file read without `--first-board`.
 pub(crate) fn untold_first_board(format: &str) -> String {
     format!(

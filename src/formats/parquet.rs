@@ -71,7 +71,7 @@ static INFO: FormatInfo = FormatInfo {
                   vulnerability, hand features, double-dummy tricks), zstd (docs/formats.md \"Parquet \
                   archives and Spark\")",
     board_numbers: true,
-    max_board: Some(i64::MAX as u64),
+    max_board: Some(super::MAX_BOARD_NUMBER),
     streaming: false,
     board_set: false,
 };

@@ -211,3 +211,43 @@ impl std::fmt::Display for ConvertReport {
         )
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::formats::{self, MAX_BOARD_NUMBER};
+
+    /// A library job's first board past [`MAX_BOARD_NUMBER`] is refused before the input is
+    /// read (it used to number the boards up to `u64::MAX` and then stay there).
+    #[test]
+    fn a_first_board_past_the_maximum_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let input = dir.path().join("in.hex");
+        std::fs::write(&input, "E4E4E4E4E4E4E4E4E4E4E4E4E4\n".repeat(3)).unwrap();
+        let out = Output {
+            path: None,
+            format: formats::by_name("pbn").unwrap(),
+        };
+        let mut job = ConvertJob::new(input, formats::by_name("hex").unwrap(), vec![out]);
+        let set_first = |job: &mut ConvertJob, first| match &mut job.source {
+            DealSource::File(f) => f.first_board = Some(first),
+            _ => unreachable!("a file job"),
+        };
+        for first in [0, MAX_BOARD_NUMBER + 1, u64::MAX - 1] {
+            set_first(&mut job, first);
+            let mut stdout = Vec::new();
+            let e = run(&job, None, &mut stdout).unwrap_err();
+            assert!(
+                matches!(e, ConvertError::Read(SourceError::FirstBoard { first: f, .. }) if f == first),
+                "{e}"
+            );
+            assert_eq!(e.class(), crate::ErrorClass::BadInput);
+            assert!(e.to_string().contains("9223372036854775807"), "{e}");
+            assert!(stdout.is_empty());
+        }
+        set_first(&mut job, MAX_BOARD_NUMBER - 2);
+        let mut stdout = Vec::new();
+        let report = run(&job, None, &mut stdout).unwrap();
+        assert_eq!(report.last_board, MAX_BOARD_NUMBER);
+    }
+}

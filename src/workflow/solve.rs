@@ -243,15 +243,7 @@ fn read_file_items(
         Ok((boards, _)) => Ok(boards_items(boards, dealer, vul)),
         Err(SourceError::Format(error)) => Err(Err(error)),
         Err(SourceError::Read(e)) => Err(Ok(e.into())),
-        Err(SourceError::Store(e)) => Err(Ok(e.into())),
-        // Not from a file source, which reads no store.
-        Err(SourceError::NoSet { set, database }) => {
-            Err(Ok(SolveInputError::NoSet { set, database }))
-        }
-        Err(SourceError::NoStore) => Err(Ok(StoreError::NoDatabase {
-            path: String::new(),
-        }
-        .into())),
+        Err(e) => Err(Ok(SolveInputError::Source(e))),
     }
 }
 
@@ -403,6 +395,9 @@ pub enum SolveInputError {
     /// A deal file could not be read.
     #[error(transparent)]
     Read(#[from] crate::workflow::input::ReadFileError),
+    /// A deal file's source failed otherwise (its first board out of range).
+    #[error(transparent)]
+    Source(SourceError),
     /// Reading the database failed (or, [`check_request`], there is none).
     #[error(transparent)]
     Store(#[from] StoreError),
@@ -496,6 +491,7 @@ impl Classify for SolveInputError {
             | SolveInputError::Format { .. }
             | SolveInputError::StdinFormat => crate::ErrorClass::BadInput,
             SolveInputError::Store(e) => e.class(),
+            SolveInputError::Source(e) => e.class(),
         }
     }
 
@@ -506,6 +502,7 @@ impl Classify for SolveInputError {
             SolveInputError::Deal(e) => e.position(),
             SolveInputError::Format { error, .. } => error.position(),
             SolveInputError::Read(e) => e.position(),
+            SolveInputError::Source(e) => e.position(),
             _ => None,
         }
     }

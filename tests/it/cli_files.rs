@@ -653,3 +653,42 @@ fn convert_warns_when_the_output_drops_board_numbers_and_first_board_restores_th
         "{report}"
     );
 }
+
+/// Defect (issue: saturated board numbers): `convert --first-board` past the largest board
+/// number dealdex stores (2^63 − 1, what `import` takes) is refused with exit 2, naming the
+/// flag and the maximum, and writes nothing; it used to number every board u64::MAX.
+#[test]
+fn convert_refuses_a_first_board_past_the_maximum_as_import_does() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    let goe = common::fixture("bigdeal-ranges/bd11-20.goe");
+    for command in ["convert", "import"] {
+        let mut args = vec![command, goe.to_str().unwrap()];
+        if command == "convert" {
+            args.push("out.pbn");
+        } else {
+            args.extend(["--db", "x.db"]);
+        }
+        for big in ["18446744073709551600", "9223372036854775808"] {
+            let first = format!("--first-board={big}");
+            let mut a = args.clone();
+            a.push(&first);
+            dealdex(d).args(&a).assert().code(2).stderr(
+                predicate::str::contains("--first-board")
+                    .and(predicate::str::contains("9223372036854775807")),
+            );
+        }
+        assert!(!d.join("out.pbn").exists(), "{command}");
+    }
+    // The maximum itself is taken.
+    dealdex(d)
+        .args([
+            "convert",
+            goe.to_str().unwrap(),
+            "max.pbn",
+            "--first-board",
+            "9223372036854775807",
+        ])
+        .assert()
+        .success();
+}

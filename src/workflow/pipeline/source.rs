@@ -202,6 +202,10 @@ impl DealSource {
 /// else the one its first [`HEAD_BYTES`] show, those bytes then read again from memory.
 fn open_file<R>(file: &FileSource, tables: Option<R>) -> Result<OpenSource<R>, SourceError> {
     let path = &file.path;
+    if let Some(first) = file.first_board {
+        formats::check_first_board(first)
+            .map_err(|reason| SourceError::FirstBoard { first, reason })?;
+    }
     let stdin = path.as_os_str() == STDIN;
     let io = |error| ReadFileError::Io {
         path: path.clone(),
@@ -540,6 +544,15 @@ pub enum SourceError {
         /// The database, as the store names it.
         database: String,
     },
+    /// A first board outside 1..=[`formats::MAX_BOARD_NUMBER`] (`--first-board`,
+    /// [`formats::check_first_board`]); nothing was read.
+    #[error("--first-board {first}: {reason}")]
+    FirstBoard {
+        /// The first board asked for.
+        first: u64,
+        /// What is expected ([`formats::check_first_board`]'s message).
+        reason: String,
+    },
     /// A stored source without a database.
     #[error("stored deals need a database (--db)")]
     NoStore,
@@ -557,7 +570,9 @@ impl Classify for SourceError {
         match self {
             SourceError::Read(e) => e.class(),
             SourceError::Format(e) => e.class(),
-            SourceError::NoSet { .. } | SourceError::NoStore => ErrorClass::BadInput,
+            SourceError::NoSet { .. } | SourceError::NoStore | SourceError::FirstBoard { .. } => {
+                ErrorClass::BadInput
+            }
             SourceError::Store(e) => e.class(),
         }
     }
