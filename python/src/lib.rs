@@ -1444,9 +1444,10 @@ fn read(
 
 /// Writes `deals` (a `Deals`, `Deal`s) to `path` in `format` (default: the extension's), with
 /// their board numbers, dealers and vulnerabilities (boards 1, 2, … for a batch without).
-/// `event`: the event name of the formats that carry one. Raises `FormatError` for boards the
-/// format cannot hold (`format_kind == "unwritable"`), `DealdexIOError` when the file cannot
-/// be written.
+/// `event`: the event name of the formats that carry one. The file is replaced whole: written
+/// beside it and renamed when complete, so a failed write leaves an old file as it was. Raises
+/// `FormatError` for boards the format cannot hold (`format_kind == "unwritable"`),
+/// `DealdexIOError` when the file cannot be written.
 #[pyfunction]
 #[pyo3(signature = (deals, path, format=None, *, event=None))]
 fn write(
@@ -1465,11 +1466,24 @@ fn write(
         event: event.unwrap_or_default(),
         ..WriteOptions::default()
     };
+    // Through the pipeline's sink: written to a temporary file renamed onto `path` when
+    // whole (a failed write leaves an old file as it was), a set's bounds from its boards.
+    use dealdex::workflow::pipeline::{DealSink, SinkError};
+    let sink = DealSink::new(
+        vec![dealdex::workflow::output::Output {
+            path: Some(path.clone()),
+            format: fmt,
+        }],
+        opts,
+    );
     py.detach(|| {
-        let bytes = formats::write_set(fmt, &boards, &opts).map_err(err)?;
-        std::fs::write(&path, bytes).map_err(|e| {
-            let e = dealdex::workflow::output::WriteError::of(Some(&path), e);
-            error_about(&e, Some(&path), None)
+        let written = sink.open().and_then(|mut open| {
+            open.write(boards)?;
+            open.finish(&mut std::io::sink())
+        });
+        written.map(drop).map_err(|e| match e {
+            SinkError::Render(r) => err(r.error),
+            SinkError::Write(w) => error_about(&w, Some(&path), None),
         })
     })
 }

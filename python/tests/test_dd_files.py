@@ -168,3 +168,13 @@ def test_read_then_write_keeps_what_the_cli_keeps(cli, tmp_path, source, target)
         mark = "mb|" if target == "lin" else "[Auction"
         dealdex.write(deals[1:], tmp_path / f"tail.{target}")
         assert (tmp_path / f"tail.{target}").read_text().count(mark) == text.count(mark) - 1
+
+
+def test_a_set_not_starting_at_board_1_is_written_as_big_deal_writes_it(tmp_path):
+    """write() knows the whole set's bounds: boards 11-20 to DUP carry Big Deal's trailer
+    for ten boards (`YN1  0 10`, FORMATS.md §5), byte for byte Big Deal's own file."""
+    fixtures = REPO / "tests" / "fixtures" / "bigdeal-ranges"
+    deals = dealdex.read(fixtures / "bd11-20.pbn")
+    ours = tmp_path / "ours.dup"
+    dealdex.write(deals, ours)
+    assert ours.read_bytes() == (fixtures / "bd11-20.dup").read_bytes()
