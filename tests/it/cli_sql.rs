@@ -226,6 +226,30 @@ fn read_only_store_refuses_and_names_what() {
     );
 }
 
+/// A file that is not an SQLite database (or a damaged one) is a corrupt store: bad input,
+/// exit 2, the file named, for the commands that read it and those that store into it; the
+/// file is left as it was.
+#[test]
+fn a_file_that_is_no_database_exits_2_naming_it() {
+    let dir = TempDir::new().unwrap();
+    let junk: Vec<u8> = (0..5000u32).map(|i| (i * 7919 % 251) as u8).collect();
+    std::fs::write(dir.path().join("notdb.db"), &junk).unwrap();
+    std::fs::write(dir.path().join("one.hex"), "0EDCCBA0976F2DA4945D8E9DC0\n").unwrap();
+    for args in [
+        &["sql", "--db", "notdb.db", "SELECT 1"][..],
+        &["import", "--db", "notdb.db", "one.hex"],
+        &["stats", "--db", "notdb.db"],
+        &["query", "--db", "notdb.db", "hcp(N) >= 10", "--count"],
+    ] {
+        dealdex(dir.path())
+            .args(args)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains("notdb.db: file is not a database"));
+    }
+    assert_eq!(std::fs::read(dir.path().join("notdb.db")).unwrap(), junk);
+}
+
 /// A recursive CTE without an end: it runs for ever unless something stops it.
 const ENDLESS: &str =
     "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c";
