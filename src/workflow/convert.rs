@@ -29,11 +29,10 @@ use std::time::Instant;
 
 use serde::Serialize;
 
-use crate::Classify;
 use crate::StoreReader;
 use crate::formats::{SkippedBoard, WriteOptions};
 use crate::workflow::output::{ExportedFile, Output};
-use crate::workflow::pipeline::{DealSink, DealSource, SinkError, SourceError, SourceOptions};
+use crate::workflow::pipeline::{DealSink, DealSource, PipelineError, SourceOptions};
 
 /// A convert job: one source's boards out to every output.
 #[derive(Clone)]
@@ -101,44 +100,9 @@ pub struct ConvertReport {
     pub seconds: f64,
 }
 
-/// Why a conversion failed. Nothing is written unless every output rendered.
-#[derive(Debug, thiserror::Error)]
-pub enum ConvertError {
-    /// The input could not be read, its format refused it, or it holds no board.
-    #[error(transparent)]
-    Read(#[from] SourceError),
-    /// An output format cannot hold the boards, or an output could not be written.
-    #[error(transparent)]
-    Write(#[from] SinkError),
-}
-
-crate::classified!(ConvertError);
-impl Classify for ConvertError {
-    /// The source's or the sink's class: an unreadable or refused input and an output
-    /// format that cannot hold the boards are bad input; a failed write is I/O.
-    fn class(&self) -> crate::ErrorClass {
-        match self {
-            ConvertError::Read(e) => e.class(),
-            ConvertError::Write(e) => e.class(),
-        }
-    }
-
-    /// The input's position when it could not be read.
-    fn position(&self) -> Option<crate::InputPosition> {
-        match self {
-            ConvertError::Read(e) => e.position(),
-            ConvertError::Write(_) => None,
-        }
-    }
-
-    /// The source's or the sink's error.
-    fn wrapped(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            ConvertError::Read(e) => Some(e),
-            ConvertError::Write(e) => Some(e),
-        }
-    }
-}
+/// Why a conversion failed ([`PipelineError`]: the source or the sink). Nothing is written
+/// unless every output rendered.
+pub type ConvertError = PipelineError;
 
 /// Runs `job`: source → sink ([`crate::workflow::pipeline`]). The source is read a piece
 /// at a time; outputs that are all files of streaming formats get each piece as it comes
@@ -215,7 +179,9 @@ impl std::fmt::Display for ConvertReport {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Classify;
     use crate::formats::{self, MAX_BOARD_NUMBER};
+    use crate::workflow::pipeline::SourceError;
 
     /// A library job's first board past [`MAX_BOARD_NUMBER`] is refused before the input is
     /// read (it used to number the boards up to `u64::MAX` and then stay there).

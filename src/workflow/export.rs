@@ -31,7 +31,7 @@ use serde::Serialize;
 use crate::formats::WriteOptions;
 use crate::store::StoreReader;
 use crate::workflow::output::{ExportedFile, Output};
-use crate::workflow::pipeline::{DealSink, DealSource, SinkError, SourceError, SourceOptions};
+use crate::workflow::pipeline::{DealSink, DealSource, PipelineError, SourceOptions};
 
 /// An export job: a stored set to files.
 #[derive(Clone)]
@@ -80,36 +80,10 @@ pub struct ExportReport {
     pub warnings: Vec<String>,
 }
 
-/// Why an export failed. Nothing is written unless every output rendered.
-#[derive(Debug, thiserror::Error)]
-pub enum ExportError {
-    /// No such set, the store failed, or a stored key is no deal.
-    #[error(transparent)]
-    Source(#[from] SourceError),
-    /// A format cannot hold the set, or a file could not be written.
-    #[error(transparent)]
-    Sink(#[from] SinkError),
-}
-
-crate::classified!(ExportError);
-impl crate::Classify for ExportError {
-    /// The source's or the sink's class: no such set and a format that cannot hold the set
-    /// are bad input, a stored key that is no deal a corrupt store, a failed write I/O.
-    fn class(&self) -> crate::ErrorClass {
-        match self {
-            ExportError::Source(e) => e.class(),
-            ExportError::Sink(e) => e.class(),
-        }
-    }
-
-    /// The source's or the sink's error.
-    fn wrapped(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            ExportError::Source(e) => Some(e),
-            ExportError::Sink(e) => Some(e),
-        }
-    }
-}
+/// Why an export failed ([`PipelineError`]: no such set, a corrupt stored key, the store
+/// failing; a format that cannot hold the set, a file that cannot be written). Nothing is
+/// written unless every output rendered.
+pub type ExportError = PipelineError;
 
 /// Exports a stored set: the set as a source (its boards in board order, each solved deal
 /// with its double-dummy table) into a sink of the job's outputs, written with the set's

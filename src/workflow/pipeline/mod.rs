@@ -31,3 +31,44 @@ pub use source::{
     DealSource, FileSource, OpenSource, STDIN, STORED_PIECE, SourceError, SourceFacts,
     SourceOptions, SourceRead,
 };
+
+/// Why a run from a source straight into a sink (`convert`, `export`) failed. Nothing is put in
+/// place unless every output is written.
+#[derive(Debug, thiserror::Error)]
+pub enum PipelineError {
+    /// The source could not be read: a file that cannot be read or told, its format refusing
+    /// it, no boards, no such set, the store failing.
+    #[error(transparent)]
+    Read(#[from] SourceError),
+    /// An output format cannot hold the boards, or an output could not be written.
+    #[error(transparent)]
+    Write(#[from] SinkError),
+}
+
+crate::classified!(PipelineError);
+impl crate::Classify for PipelineError {
+    /// The source's or the sink's class: an unreadable or refused input, a missing set and an
+    /// output format that cannot hold the boards are bad input; a failed write is I/O.
+    fn class(&self) -> crate::ErrorClass {
+        match self {
+            PipelineError::Read(e) => e.class(),
+            PipelineError::Write(e) => e.class(),
+        }
+    }
+
+    /// The input's position when it could not be read.
+    fn position(&self) -> Option<crate::InputPosition> {
+        match self {
+            PipelineError::Read(e) => e.position(),
+            PipelineError::Write(_) => None,
+        }
+    }
+
+    /// The source's or the sink's error.
+    fn wrapped(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            PipelineError::Read(e) => Some(e),
+            PipelineError::Write(e) => Some(e),
+        }
+    }
+}
