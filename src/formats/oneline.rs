@@ -23,8 +23,10 @@ use crate::model::text::{column, rank_index};
 /// - Each non-empty line is a deal: four pairs of a seat letter (`n`, `e`, `s`, `w`, either
 ///   case, each once, in any order) and its hand `S.H.D.C` (ranks in any order, either case,
 ///   `10` for the ten, a void empty, as in `KT2..AK86542.AK6`), separated by spaces or tabs.
-///   Whatever follows the fourth hand is ignored: the values of the expression that
-///   `printoneline (expr)` appends (`… w J4.J52.9532.T962 12`).
+///   After the fourth hand only numbers may follow, read past: the values of the expression
+///   that `printoneline (expr)` appends (`… w J4.J52.9532.T962 12`). Anything else there (a
+///   second deal, other text) is an error: one deal a line.
+/// - Lines end in `\n`, `\r\n` or a lone `\r` (old Mac files), all read alike.
 /// - The statistics dealer prints after the deals (`Generated 20 hands`, `Produced 20 hands`,
 ///   `Initial random seed 15`, `Time needed    0.000 sec`) and empty lines are skipped.
 /// - No board numbers, dealer or vulnerability: boards are numbered in order.
@@ -40,8 +42,9 @@ use crate::model::text::{column, rank_index};
 ///
 /// # Errors
 /// `LineColumn` for a missing or unknown seat letter, a seat given twice, a bad rank, a
-/// hand without four suits, a card twice in a hand, a line of fewer than four hands, or
-/// hands that are not a deal (the column of the hand with a wrong count or of the card's
+/// hand without four suits, a card twice in a hand, a line of fewer than four hands, a word
+/// after the fourth hand that is not a number (a second deal on the line), or hands that
+/// are not a deal (the column of the hand with a wrong count or of the card's
 /// second holder).
 pub struct OneLine;
 
@@ -68,9 +71,17 @@ impl DealFormat for OneLine {
         &INFO
     }
 
-    /// One record a line: cut after any line.
-    fn chunking(&self, _head: &[u8]) -> super::stream::Chunking {
-        super::stream::Chunking::Lines
+    /// One record a line: cut after any line; a file with lines ending in a lone CR (no LF
+    /// to cut at) is read whole.
+    fn chunking(&self, head: &[u8]) -> super::stream::Chunking {
+        let lone_cr = head
+            .iter()
+            .enumerate()
+            .any(|(i, &c)| c == b'\r' && head.get(i + 1).is_some_and(|&n| n != b'\n'));
+        match lone_cr {
+            true => super::stream::Chunking::Whole,
+            false => super::stream::Chunking::Lines,
+        }
     }
 
     /// Reads one deal a line (see [`OneLine`]).
@@ -79,8 +90,7 @@ impl DealFormat for OneLine {
     /// See [`OneLine`].
     fn read(&self, data: &[u8]) -> Result<Vec<Board>, FormatError> {
         let mut boards = Vec::with_capacity(data.len() / 72);
-        for (i, raw) in data.split(|&c| c == b'\n').enumerate() {
-            let line = raw.strip_suffix(b"\r").unwrap_or(raw);
+        for (i, line) in lines(data).enumerate() {
             if line.iter().all(|c| c.is_ascii_whitespace())
                 || TRAILER.iter().any(|t| line.starts_with(t))
             {
@@ -110,6 +120,59 @@ impl DealFormat for OneLine {
         }
         out.push(b'\n');
     }
+}
+
+/// The lines of `data` without their ends: a line ends in `\n`, `\r\n` or a lone `\r`.
+fn lines(data: &[u8]) -> impl Iterator<Item = &[u8]> {
+    let mut rest = Some(data);
+    std::iter::from_fn(move || {
+        let text = rest?;
+        match text.iter().position(|&c| c == b'\n' || c == b'\r') {
+            Some(p) => {
+                let end = match (text[p], text.get(p + 1)) {
+                    (b'\r', Some(b'\n')) => p + 2,
+                    _ => p + 1,
+                };
+                rest = Some(&text[end..]);
+                Some(&text[..p])
+            }
+            None => {
+                rest = None;
+                Some(text)
+            }
+        }
+    })
+}
+
+/// True for a value `printoneline (expr)` prints after the hands: an optionally signed
+/// decimal number (`12`, `-3`, `0.75`).
+fn is_value(word: &[u8]) -> bool {
+    let digits = word.strip_prefix(b"-").unwrap_or(word);
+    let mut parts = digits.splitn(2, |&c| c == b'.');
+    let whole = parts.next().unwrap_or_default();
+    let fraction = parts.next();
+    !whole.is_empty()
+        && whole.iter().all(u8::is_ascii_digit)
+        && fraction.is_none_or(|f| !f.is_empty() && f.iter().all(u8::is_ascii_digit))
+}
+
+/// Checks what follows the fourth hand (from `p`): only values ([`is_value`]); the error is at
+/// the first other word (a second deal, or garbage).
+fn check_rest(line: &[u8], mut p: usize) -> Result<(), (usize, String)> {
+    while let Some((s, e)) = word(line, p) {
+        if !is_value(&line[s..e]) {
+            return Err((
+                s,
+                format!(
+                    "{:?} after the fourth hand: one deal a line (only the numbers of \
+                     printoneline (expr) may follow the hands)",
+                    String::from_utf8_lossy(&line[s..e])
+                ),
+            ));
+        }
+        p = e;
+    }
+    Ok(())
 }
 
 /// The next word of `line` from `p`: its start and end, `None` at the end of the line.
@@ -163,6 +226,7 @@ fn read_line(line: &[u8]) -> Result<(Option<u64>, Deal), (usize, String)> {
             given[seat.index()] = Some(hs);
             p = he;
         }
+        check_rest(line, p)?;
         return deal_of(hands, &given).map(|d| (number, d));
     }
     if number.is_some() {
@@ -201,6 +265,7 @@ fn read_line(line: &[u8]) -> Result<(Option<u64>, Deal), (usize, String)> {
         given[seat.index()] = Some(hs);
         p = he;
     }
+    check_rest(line, p)?;
     deal_of(hands, &given).map(|d| (None, d))
 }
 
@@ -280,6 +345,69 @@ mod tests {
         let mut out = Vec::new();
         OneLine.write_board(&boards[0], &WriteOptions::default(), &mut out);
         assert_eq!(out, LINE.as_bytes());
+    }
+
+    /// Three lines of dealer's `printoneline`, the first with an expression's value.
+    const THREE: [&str; 3] = [
+        "n 653.A94.T8.AKJ74 e KT9.KQT83.Q7.Q85 s AQ872.76.AKJ64.3 w J4.J52.9532.T962 12",
+        "n T.AKJ32.AQ42.QJ5 e K6.QT8754.95.AT4 s QJ872.96.KJT3.76 w A9543..876.K9832 ",
+        "AJ.9.Q32.AQJ7543 KT876.T76.AJ8.96 Q9542.AKJ2.K6.K2 3.Q8543.T9754.T8 ",
+    ];
+
+    /// CRLF and CR line ends read as LF ones do: every deal, in order (a CR-only file was
+    /// read as its first line, the other deals dropped).
+    #[test]
+    fn cr_and_crlf_line_ends_read_as_lf() {
+        let lf = OneLine
+            .read(format!("{}\n", THREE.join("\n")).as_bytes())
+            .unwrap();
+        assert_eq!(lf.len(), 3);
+        for end in ["\r\n", "\r"] {
+            let data = format!("{}{end}", THREE.join(end));
+            assert_eq!(OneLine.read(data.as_bytes()).unwrap(), lf, "{end:?}");
+            // Read piece by piece as convert and import do.
+            let mut cursor = data.as_bytes();
+            let mut got = Vec::new();
+            super::super::stream::read_stream::<()>(
+                &OneLine,
+                &mut cursor,
+                &super::super::ReadOptions::default(),
+                &mut |p| {
+                    got.extend(p.boards);
+                    Ok(())
+                },
+            )
+            .unwrap();
+            let deals: Vec<_> = got.iter().map(|b| b.deal).collect();
+            let want: Vec<_> = lf.iter().map(|b| b.deal).collect();
+            assert_eq!(deals, want, "{end:?} streamed");
+        }
+        // An error on the third CR-ended line names line 3.
+        let bad = format!("{}\r{}\rn x\r", THREE[0], THREE[1]);
+        let e = OneLine.read(bad.as_bytes()).unwrap_err();
+        assert_eq!(e.position.line, Some(3), "{e}");
+    }
+
+    /// A line holding two deals, or anything but the expression values dealer and endplay
+    /// print after the hands, is an error at the first word that does not belong (it was
+    /// ignored, and the second deal dropped).
+    #[test]
+    fn two_deals_or_garbage_on_a_line_are_errors() {
+        let two = format!("{}{}", THREE[1], THREE[1]);
+        let e = OneLine.read(two.as_bytes()).unwrap_err();
+        assert_eq!(e.position, InputPosition::at_line_column(1, 77), "{e}");
+        assert!(e.message.contains("one deal a line"), "{e}");
+        let two = format!("{}\n{}{}\n", THREE[0], THREE[2], THREE[2]);
+        let e = OneLine.read(two.as_bytes()).unwrap_err();
+        assert_eq!(e.position, InputPosition::at_line_column(2, 69), "{e}");
+        let garbage = format!("{}garbage\n", THREE[1]);
+        let e = OneLine.read(garbage.as_bytes()).unwrap_err();
+        assert_eq!(e.position, InputPosition::at_line_column(1, 77), "{e}");
+        // Values after the hands are read past: one or more numbers.
+        for tail in ["12", "-3", "12 7", "0.75", "12\t"] {
+            let line = format!("{}{tail}\n", THREE[1]);
+            assert_eq!(OneLine.read(line.as_bytes()).unwrap().len(), 1, "{tail:?}");
+        }
     }
 
     #[test]
