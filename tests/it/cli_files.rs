@@ -692,3 +692,54 @@ fn convert_refuses_a_first_board_past_the_maximum_as_import_does() {
         .assert()
         .success();
 }
+
+/// Defect (issue: PBN → DLM → PBN lost the event): DLM's Headline carries the set's event
+/// (FORMATS.md §7): `convert` writes the PBN's `[Event]` there and reads it back as every
+/// board's `[Event]`; `--event` still names it when given.
+#[test]
+fn pbn_to_dlm_and_back_keeps_the_event() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    dealdex(d)
+        .args([
+            "generate",
+            "--boards",
+            "1-4",
+            "--seed",
+            SEED,
+            "--no-db",
+            "-q",
+            "--out",
+            "a.pbn",
+            "--event",
+            "Club night",
+        ])
+        .assert()
+        .success();
+    let events = |name: &str| -> Vec<String> {
+        let text = std::fs::read_to_string(d.join(name)).unwrap();
+        text.lines()
+            .filter(|l| l.starts_with("[Event "))
+            .map(str::to_owned)
+            .collect()
+    };
+    assert_eq!(events("a.pbn"), vec!["[Event \"Club night\"]"; 4]);
+    dealdex(d)
+        .args(["convert", "a.pbn", "a.dlm"])
+        .assert()
+        .success();
+    let dlm = std::fs::read_to_string(d.join("a.dlm")).unwrap();
+    assert!(dlm.contains("\nHeadline=Club night\n"), "{dlm}");
+    dealdex(d)
+        .args(["convert", "a.dlm", "b.pbn"])
+        .assert()
+        .success();
+    assert_eq!(events("b.pbn"), vec!["[Event \"Club night\"]"; 4]);
+    assert_eq!(deals_of(&d.join("b.pbn")), seed_deals(1..=4));
+    dealdex(d)
+        .args(["convert", "a.pbn", "c.dlm", "--event", "Cup"])
+        .assert()
+        .success();
+    let dlm = std::fs::read_to_string(d.join("c.dlm")).unwrap();
+    assert!(dlm.contains("\nHeadline=Cup\n"), "{dlm}");
+}
