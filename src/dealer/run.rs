@@ -880,20 +880,12 @@ fn predeal_of(script: &Script) -> Result<Option<Predeal>, DealerError> {
     if script.predeal.iter().all(|&m| m == 0) {
         return Ok(None);
     }
-    let text = Seat::ALL
-        .iter()
-        .map(|&s| {
-            format!(
-                "{}:{}",
-                s.letter(),
-                Hand::from_mask(script.predeal[s.index()])
-            )
-        })
-        .collect::<Vec<_>>()
-        .join(" ");
-    Predeal::parse(&text)
+    // The parser refuses a card predealt twice and a hand of more than 13 cards.
+    Predeal::from_hands(script.predeal.map(Hand::from_mask))
         .map(Some)
-        .map_err(|e| DealerError::Predeal(e.to_string()))
+        .ok_or_else(|| {
+            DealerError::Predeal("a card predealt twice or a hand of more than 13".into())
+        })
 }
 
 /// Refuses swapping (`-2`, `-3`) that moves a seat with predealt cards or lengths: swapping

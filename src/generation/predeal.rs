@@ -111,9 +111,38 @@ impl Predeal {
                 i += 1;
             }
         }
+        Ok(Predeal::checked(fixed))
+    }
+
+    /// The predeal of the fixed hands `fixed` (N, E, S, W), as the model holds them (a
+    /// dealer script's `predeal`): `None` when a card is in two hands or a hand holds more
+    /// than 13 cards ([`Predeal::parse`] says where, in its text form).
+    ///
+    /// ```
+    /// use dealdex::{Hand, Predeal};
+    /// let parsed = Predeal::parse("N:AKQ.A..")?;
+    /// let north = parsed.fixed()[0];
+    /// let p = Predeal::from_hands([north, Hand::EMPTY, Hand::EMPTY, Hand::EMPTY]).unwrap();
+    /// assert_eq!(p, parsed);
+    /// assert!(Predeal::from_hands([north, north, Hand::EMPTY, Hand::EMPTY]).is_none());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn from_hands(fixed: [Hand; 4]) -> Option<Predeal> {
+        let mut all = 0u64;
+        for h in fixed {
+            if h.len() > 13 || all & h.mask() != 0 {
+                return None;
+            }
+            all |= h.mask();
+        }
+        Some(Predeal::checked(fixed))
+    }
+
+    /// The predeal of hands known to be disjoint and of at most 13 cards each.
+    fn checked(fixed: [Hand; 4]) -> Predeal {
         let need = fixed.map(|h| 13 - h.len() as u8);
         let count = multinomial(&need);
-        Ok(Predeal { fixed, need, count })
+        Predeal { fixed, need, count }
     }
 
     /// The fixed cards of each seat, N, E, S, W.
