@@ -189,9 +189,8 @@ pub struct Script {
     pub produce: Option<u64>,
     /// `dealer`: the dealer printed by `printpbn` (None: by board number).
     pub dealer: Option<Seat>,
-    /// `vulnerable`: the vulnerability printed by `printpbn` (None: by board number), as
-    /// `None`, `NS`, `EW` or `All`.
-    pub vulnerable: Option<&'static str>,
+    /// `vulnerable`: the vulnerability printed by `printpbn` (None: by board number).
+    pub vulnerable: Option<crate::model::board::Vulnerability>,
     /// DealerV2's `title "…"` (the last one given), which DealerV2 prints on its reports and
     /// in the PBN output; dealdex keeps it here and prints it nowhere.
     pub title: Option<String>,

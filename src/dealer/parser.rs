@@ -618,10 +618,10 @@ impl Parser {
             "vulnerable" => {
                 self.next();
                 let v = match self.word().map(str::to_ascii_lowercase).as_deref() {
-                    Some("none") => "None",
-                    Some("ns") => "NS",
-                    Some("ew") => "EW",
-                    Some("all") | Some("both") => "All",
+                    Some("none") => Vulnerability::None,
+                    Some("ns") => Vulnerability::NorthSouth,
+                    Some("ew") => Vulnerability::EastWest,
+                    Some("all") | Some("both") => Vulnerability::All,
                     _ => return Err(self.syntax("none, NS, EW or all")),
                 };
                 self.next();

@@ -1608,7 +1608,8 @@ impl<'r, 'a> Actions<'r, 'a> {
         let vul = self
             .script
             .vulnerable
-            .unwrap_or_else(|| crate::model::board::board_vulnerability(produced).pbn());
+            .unwrap_or_else(|| crate::model::board::board_vulnerability(produced))
+            .pbn();
         writeln!(
             out,
             "[Event \"Hand simulated by dealer with file {name}, seed {seed_n}\"]"
