@@ -743,3 +743,36 @@ fn pbn_to_dlm_and_back_keeps_the_event() {
     let dlm = std::fs::read_to_string(d.join("c.dlm")).unwrap();
     assert!(dlm.contains("\nHeadline=Cup\n"), "{dlm}");
 }
+
+/// `convert -` reads standard input, its format told from its content (hex lines here) or
+/// named with `--from`; the deals are those of the same file converted by path.
+#[test]
+fn convert_reads_standard_input() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    let deals = seed_deals(1..=3);
+    let text: String = deals
+        .iter()
+        .map(|deal| format!("{}\n", DealIndex::from_deal(deal)))
+        .collect();
+    dealdex(d)
+        .args(["convert", "-", "told.pbn"])
+        .write_stdin(text.clone())
+        .assert()
+        .success();
+    assert_eq!(deals_of(&d.join("told.pbn")), deals);
+    dealdex(d)
+        .args(["convert", "-", "named.pbn", "--from", "hex"])
+        .write_stdin(text)
+        .assert()
+        .success();
+    assert_eq!(deals_of(&d.join("named.pbn")), deals);
+    // What no format reads is refused, standard input named.
+    dealdex(d)
+        .args(["convert", "-", "bad.pbn", "--from", "hex"])
+        .write_stdin("not a deal\n")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("<stdin>: line 1"));
+    assert!(!d.join("bad.pbn").exists());
+}
