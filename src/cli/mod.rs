@@ -5,10 +5,10 @@ mod dealer;
 mod event;
 mod files;
 mod generate;
+mod number;
 mod outputs;
 mod query;
 mod records;
-mod search;
 mod solve;
 mod sql;
 mod stats;
@@ -60,11 +60,11 @@ enum Command {
     /// Generate a tournament set (--boards) or millions of deals (--count) from a seed.
     Generate(generate::GenerateArgs),
     /// Print the hand-record number of a deal (PBN deal string, hex index or PBN file).
-    Number(query::NumberArgs),
+    Number(number::NumberArgs),
     /// Print the deal with a hand-record number, or every deal of a range A..B.
-    Deal(query::DealArgs),
+    Deal(number::DealArgs),
     /// Show a deal (by hex index, number or PBN string): diagram, index, number, sets.
-    Lookup(query::LookupArgs),
+    Lookup(number::LookupArgs),
     /// Convert a deal file to another format (PBN, DUP, DLM, BRI, DGE, LIN, CSV, …).
     Convert(files::ConvertArgs),
     /// Import deal files into the database (one transaction per file).
@@ -72,7 +72,7 @@ enum Command {
     /// Export a stored set to deal files.
     Export(files::ExportArgs),
     /// Find stored deals with the query language, e.g. 'hcp(N) >= 20 and len(S, spades) >= 5'.
-    Query(search::QueryArgs),
+    Query(query::QueryArgs),
     /// Run read-only SQL over the database, with dealdex's feature functions.
     Sql(sql::SqlArgs),
     /// Check a set, a file or the whole database for randomness (chi-square tests).
@@ -118,14 +118,14 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
     let json = cli.json;
     match cli.command {
         Command::Generate(a) => generate::run(a, json),
-        Command::Number(a) => query::number(a, json),
-        Command::Deal(a) => query::deal(a, json),
-        Command::Lookup(a) => query::lookup(a, json),
+        Command::Number(a) => number::number(a, json),
+        Command::Deal(a) => number::deal(a, json),
+        Command::Lookup(a) => number::lookup(a, json),
         Command::Solve(a) => solve::run(a, json),
         Command::Convert(a) => files::convert(a, json),
         Command::Import(a) => files::import(a, json),
         Command::Export(a) => files::export(a, json),
-        Command::Query(a) => search::run(a, json),
+        Command::Query(a) => query::run(a, json),
         Command::Sql(a) => sql::run(a, json),
         Command::Stats(a) => stats::run(a, json),
         Command::Card(a) => card::run(a, json),

@@ -1,127 +1,114 @@
-//! `dealdex number`, `dealdex deal` and `dealdex lookup`.
+//! `dealdex query`: the query language over the database (docs/query.md).
 
-use anyhow::Context;
+use std::io::Write;
+use std::path::PathBuf;
+
 use clap::Args;
-use dealdex::workflow::lookup::LookupJob;
-use dealdex::workflow::number::{DealJob, DealJobError, NumberJob};
-use dealdex::workflow::output::WriteError;
-use dealdex::{Deal, Scheme, formats, workflow};
+use dealdex::query::Dialect;
+use dealdex::workflow::output::{OutputPlanError, StagedFile, same_file};
+use dealdex::workflow::query::{QueryJob, QueryMode};
 
-use super::{DbArgs, Text, open_output, parse_scheme, render};
-
-#[derive(Args, Debug)]
-#[command(after_help = "Examples:
-  dealdex number 'N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432'
-  dealdex number 0EDCCBA0976F2DA4945D8E9DC0 --scheme andrews
-  dealdex number boards.pbn")]
-pub struct NumberArgs {
-    /// A PBN deal string (`N:…`), a 26-hex-digit index (optionally `-X`), or a deal file
-    /// (any format dealdex reads; prints `board number` lines).
-    deal: String,
-    /// Numbering scheme: pavlicek, andrews or bigdeal.
-    #[arg(long, default_value = "pavlicek", value_parser = parse_scheme)]
-    scheme: Scheme,
-    #[arg(long = "from", value_name = "FORMAT", help = super::input_format_help())]
-    format: Option<String>,
-}
-
-#[derive(Args, Debug)]
-#[command(after_help = "Examples:
-  dealdex deal 1
-  dealdex deal 1..1000000 --to hex | head
-  dealdex deal 0xAD55E315634DDA658BF491FF --scheme bigdeal --to json")]
-pub struct DealArgs {
-    /// A hand-record number (decimal or 0x hex), or an inclusive range A..B.
-    number: String,
-    /// Numbering scheme: pavlicek, andrews or bigdeal.
-    #[arg(long, default_value = "pavlicek", value_parser = parse_scheme)]
-    scheme: Scheme,
-    /// Output: pbn (deal strings), hex (indices) or json (JSON lines).
-    #[arg(
-        long = "to",
-        short = 'f',
-        visible_alias = "format",
-        default_value = "pbn",
-        value_parser = parse_list_format
-    )]
-    format: &'static dyn formats::DealFormat,
-    /// Output file (default stdout).
-    #[arg(long, short, value_name = "FILE")]
-    out: Option<std::path::PathBuf>,
-}
+use super::{DbArgs, Text, open_output, render};
 
 #[derive(Args, Debug)]
 #[command(
-    after_help = "A 26-hex-digit argument (optionally with -X) is an index, one with ':' a PBN
-deal string, anything else a hand-record number (decimal or 0x hex)."
+    after_help = "The language (docs/query.md): hcp(X), len(X, suit), controls(X), ltc(X),
+longest(X), balanced(X), semibalanced(X), shape(X) = 4432, pattern(X) = 5431; X is a seat N E S W
+or a side NS EW where it makes sense; comparisons = != < <= > >=, t in a..b, and, or, not, ().
+
+Examples:
+  dealdex query 'hcp(N) >= 20 and len(S, spades) >= 5' --count
+  dealdex query 'shape(E) = 4432 and hcp(NS) in 20..24' --limit 10 --to pbn
+  dealdex query 'balanced(N)' --set club --explain
+  dealdex query 'hcp(NS) >= 25 and dd(NS, nt) >= 9' --explain --dialect spark
+
+--explain --dialect spark prints one line, a Spark SQL predicate over the columns of a dealdex
+Parquet archive for df.filter(…) (docs/query.md); it needs no database, and par(…), --set and
+--limit are refused."
 )]
-pub struct LookupArgs {
-    /// The deal: hex index, hand-record number or PBN deal string.
-    deal: String,
-    /// Scheme of a number argument and of the number shown.
-    #[arg(long, default_value = "pavlicek", value_parser = parse_scheme)]
-    scheme: Scheme,
+pub struct QueryArgs {
+    /// The expression.
+    expr: String,
+    /// Print only the number of matching deals.
+    #[arg(long)]
+    count: bool,
+    /// At most this many deals.
+    #[arg(long, value_name = "N")]
+    limit: Option<u64>,
+    /// Only the deals of this set (listed with their board numbers).
+    #[arg(long, value_name = "NAME")]
+    set: Option<String>,
+    /// Show the SQL and its parameters instead of running it.
+    #[arg(long)]
+    explain: bool,
+    /// The SQL --explain shows: sqlite (the statement run on the database) or spark (a
+    /// predicate over a Parquet archive's columns; needs --explain).
+    #[arg(long, value_name = "DIALECT", default_value = "sqlite", value_parser = parse_dialect,
+          requires_if("spark", "explain"))]
+    dialect: Dialect,
+    #[arg(long = "to", short = 'f', visible_alias = "format", value_name = "FORMAT",
+          help = super::output_format_help_default("hex"))]
+    format: Option<String>,
+    /// Output file (default stdout).
+    #[arg(long, short, value_name = "FILE")]
+    out: Option<PathBuf>,
     #[command(flatten)]
     db: DbArgs,
 }
 
-pub fn number(a: NumberArgs, json: bool) -> anyhow::Result<()> {
-    let job = NumberJob {
-        argument: a.deal,
-        format: a.format,
-        scheme: a.scheme,
+pub fn run(a: QueryArgs, json: bool) -> anyhow::Result<()> {
+    let mode = match (a.explain, a.count) {
+        (true, count) => QueryMode::Explain {
+            count,
+            limit: a.limit,
+            dialect: a.dialect,
+        },
+        (false, true) => QueryMode::Count,
+        (false, false) => QueryMode::Find {
+            format: dealdex::formats::named(a.format.as_deref().unwrap_or("hex"))?,
+            limit: a.limit,
+        },
     };
-    let r = workflow::number::number(&job)?;
-    super::print_notes(&job.argument, &r.skipped, &r.warnings);
-    render(&mut open_output(None)?, &r, json, false, Text::Answer)
-}
-
-/// A format `deal` lists deals in, by name, either case (`jsonl` is `json`).
-fn parse_list_format(s: &str) -> Result<&'static dyn formats::DealFormat, String> {
-    let name = match s.to_ascii_lowercase().as_str() {
-        "jsonl" => "json".to_owned(),
-        name => name.to_owned(),
-    };
-    match formats::by_name(&name) {
-        Some(f) if workflow::number::DEAL_LIST_FORMATS.contains(&f.info().name) => Ok(f),
-        _ => Err(format!("unknown format {s:?} (expected pbn, hex or json)")),
+    let mut job = QueryJob::new(&a.expr, mode)?;
+    job.set = a.set.clone();
+    if let Some(out) = &a.out
+        && !a.explain
+        && same_file(out, &a.db.db)
+    {
+        return Err(OutputPlanError::SameFile {
+            first: "--out",
+            second: "--db",
+            path: out.clone(),
+        }
+        .into());
     }
-}
-
-pub fn deal(a: DealArgs, json: bool) -> anyhow::Result<()> {
-    let (first, last) = workflow::number::parse_range(&a.number, a.scheme)?;
-    let job = DealJob {
-        first,
-        last,
-        scheme: a.scheme,
-        format: a.format,
-        out: a.out.filter(|p| p.as_os_str() != "-"),
+    let store = match a.explain {
+        true => None,
+        false => Some(dealdex::ReadOnlyStore::open(&a.db.db)?),
+    };
+    // The file appears whole when everything is written, or not at all (the old one kept).
+    let mut file = match a.out.as_deref().filter(|p| p.as_os_str() != "-") {
+        Some(p) => Some(StagedFile::create(p)?),
+        None => None,
     };
     let mut stdout = open_output(None)?;
-    let report = workflow::number::deal(&job, &mut stdout).map_err(|e| match e {
-        // Standard output's error as such: a closed pipe ends quietly.
-        DealJobError::Write(WriteError { path: None, error }) => anyhow::Error::from(error),
-        e => e.into(),
-    })?;
-    // After the deals when they go to stdout too; no summary in text mode.
+    let out: &mut dyn Write = match &mut file {
+        Some(f) => f,
+        None => &mut stdout,
+    };
+    let report = dealdex::workflow::query::run(&job, store.as_deref(), out)?;
+    if a.count && !a.explain && !json {
+        writeln!(out, "{}", report.count)?;
+    }
+    out.flush()?;
+    if let Some(f) = file {
+        f.commit()?;
+    }
+    // With --out the deals went to the file; without it they precede the report. No summary
+    // in text mode: the deals (or the count) are the answer.
     render(&mut stdout, &report, json, true, Text::Summary)
 }
 
-pub fn lookup(a: LookupArgs, json: bool) -> anyhow::Result<()> {
-    let deal = match dealdex::parse_deal_argument(&a.deal) {
-        Some(d) => d.context("deal")?.0,
-        None => Deal::from_number(dealdex::parse_scheme_number(&a.deal, a.scheme)?, a.scheme)?,
-    };
-    let db = &a.db.db;
-    let store = match db.exists() {
-        true => Some(dealdex::ReadOnlyStore::open(db)?),
-        false => None,
-    };
-    let job = LookupJob {
-        deal,
-        scheme: a.scheme,
-        database: db.clone(),
-    };
-    let r = dealdex::workflow::lookup::run(&job, store.as_deref())?;
-    render(&mut open_output(None)?, &r, json, false, Text::Answer)
+fn parse_dialect(s: &str) -> Result<Dialect, String> {
+    Dialect::from_name(s).ok_or_else(|| format!("unknown dialect '{s}' (dialects: sqlite, spark)"))
 }

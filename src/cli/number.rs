@@ -1,0 +1,127 @@
+//! `dealdex number`, `dealdex deal` and `dealdex lookup`.
+
+use anyhow::Context;
+use clap::Args;
+use dealdex::workflow::lookup::LookupJob;
+use dealdex::workflow::number::{DealJob, DealJobError, NumberJob};
+use dealdex::workflow::output::WriteError;
+use dealdex::{Deal, Scheme, formats, workflow};
+
+use super::{DbArgs, Text, open_output, parse_scheme, render};
+
+#[derive(Args, Debug)]
+#[command(after_help = "Examples:
+  dealdex number 'N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432'
+  dealdex number 0EDCCBA0976F2DA4945D8E9DC0 --scheme andrews
+  dealdex number boards.pbn")]
+pub struct NumberArgs {
+    /// A PBN deal string (`N:…`), a 26-hex-digit index (optionally `-X`), or a deal file
+    /// (any format dealdex reads; prints `board number` lines).
+    deal: String,
+    /// Numbering scheme: pavlicek, andrews or bigdeal.
+    #[arg(long, default_value = "pavlicek", value_parser = parse_scheme)]
+    scheme: Scheme,
+    #[arg(long = "from", value_name = "FORMAT", help = super::input_format_help())]
+    format: Option<String>,
+}
+
+#[derive(Args, Debug)]
+#[command(after_help = "Examples:
+  dealdex deal 1
+  dealdex deal 1..1000000 --to hex | head
+  dealdex deal 0xAD55E315634DDA658BF491FF --scheme bigdeal --to json")]
+pub struct DealArgs {
+    /// A hand-record number (decimal or 0x hex), or an inclusive range A..B.
+    number: String,
+    /// Numbering scheme: pavlicek, andrews or bigdeal.
+    #[arg(long, default_value = "pavlicek", value_parser = parse_scheme)]
+    scheme: Scheme,
+    /// Output: pbn (deal strings), hex (indices) or json (JSON lines).
+    #[arg(
+        long = "to",
+        short = 'f',
+        visible_alias = "format",
+        default_value = "pbn",
+        value_parser = parse_list_format
+    )]
+    format: &'static dyn formats::DealFormat,
+    /// Output file (default stdout).
+    #[arg(long, short, value_name = "FILE")]
+    out: Option<std::path::PathBuf>,
+}
+
+#[derive(Args, Debug)]
+#[command(
+    after_help = "A 26-hex-digit argument (optionally with -X) is an index, one with ':' a PBN
+deal string, anything else a hand-record number (decimal or 0x hex)."
+)]
+pub struct LookupArgs {
+    /// The deal: hex index, hand-record number or PBN deal string.
+    deal: String,
+    /// Scheme of a number argument and of the number shown.
+    #[arg(long, default_value = "pavlicek", value_parser = parse_scheme)]
+    scheme: Scheme,
+    #[command(flatten)]
+    db: DbArgs,
+}
+
+pub fn number(a: NumberArgs, json: bool) -> anyhow::Result<()> {
+    let job = NumberJob {
+        argument: a.deal,
+        format: a.format,
+        scheme: a.scheme,
+    };
+    let r = workflow::number::number(&job)?;
+    super::print_notes(&job.argument, &r.skipped, &r.warnings);
+    render(&mut open_output(None)?, &r, json, false, Text::Answer)
+}
+
+/// A format `deal` lists deals in, by name, either case (`jsonl` is `json`).
+fn parse_list_format(s: &str) -> Result<&'static dyn formats::DealFormat, String> {
+    let name = match s.to_ascii_lowercase().as_str() {
+        "jsonl" => "json".to_owned(),
+        name => name.to_owned(),
+    };
+    match formats::by_name(&name) {
+        Some(f) if workflow::number::DEAL_LIST_FORMATS.contains(&f.info().name) => Ok(f),
+        _ => Err(format!("unknown format {s:?} (expected pbn, hex or json)")),
+    }
+}
+
+pub fn deal(a: DealArgs, json: bool) -> anyhow::Result<()> {
+    let (first, last) = workflow::number::parse_range(&a.number, a.scheme)?;
+    let job = DealJob {
+        first,
+        last,
+        scheme: a.scheme,
+        format: a.format,
+        out: a.out.filter(|p| p.as_os_str() != "-"),
+    };
+    let mut stdout = open_output(None)?;
+    let report = workflow::number::deal(&job, &mut stdout).map_err(|e| match e {
+        // Standard output's error as such: a closed pipe ends quietly.
+        DealJobError::Write(WriteError { path: None, error }) => anyhow::Error::from(error),
+        e => e.into(),
+    })?;
+    // After the deals when they go to stdout too; no summary in text mode.
+    render(&mut stdout, &report, json, true, Text::Summary)
+}
+
+pub fn lookup(a: LookupArgs, json: bool) -> anyhow::Result<()> {
+    let deal = match dealdex::parse_deal_argument(&a.deal) {
+        Some(d) => d.context("deal")?.0,
+        None => Deal::from_number(dealdex::parse_scheme_number(&a.deal, a.scheme)?, a.scheme)?,
+    };
+    let db = &a.db.db;
+    let store = match db.exists() {
+        true => Some(dealdex::ReadOnlyStore::open(db)?),
+        false => None,
+    };
+    let job = LookupJob {
+        deal,
+        scheme: a.scheme,
+        database: db.clone(),
+    };
+    let r = dealdex::workflow::lookup::run(&job, store.as_deref())?;
+    render(&mut open_output(None)?, &r, json, false, Text::Answer)
+}
