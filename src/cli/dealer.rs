@@ -10,7 +10,7 @@ use dealdex::dealer::{DealerJob, Script, Swapping};
 use dealdex::workflow::dealer::DealerRunJob;
 use dealdex::workflow::pipeline::DealSource;
 
-use super::{Text, open_output, progress_bar, render};
+use super::{DbArgs, Text, open_output, progress_bar, render};
 
 /// The command's one-line description (`dealdex --help`, `dealdex dealer --help`).
 pub const ABOUT: &str =
@@ -74,11 +74,8 @@ pub struct DealerArgs {
     /// As Debian's dealer: leave out the closing lines (Generated …, Produced …, seed, time).
     #[arg(short = 'v')]
     verbose: bool,
-    /// SQLite database: where --set and --all read, where tables are read and stored, and
-    /// where --store keeps its set (default with those: dealdex.db). Alone, the deals are
-    /// still generated.
-    #[arg(long, value_name = "FILE")]
-    db: Option<PathBuf>,
+    #[command(flatten)]
+    db: DbArgs,
     /// Run over the boards of this stored set (in --db FILE, else dealdex.db).
     #[arg(long, value_name = "NAME", conflicts_with = "deals")]
     set: Option<String>,
@@ -212,7 +209,7 @@ pub fn run(a: DealerArgs, json: bool) -> anyhow::Result<()> {
         )?),
     };
     // The default database holds what is read or stored when no --db is given.
-    let database = a.db.clone().or_else(|| {
+    let database = a.db.db.clone().or_else(|| {
         (a.set.is_some() || a.all || a.store.is_some()).then(|| dealdex::DEFAULT_DATABASE.into())
     });
     let job = DealerRunJob {

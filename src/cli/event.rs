@@ -10,7 +10,7 @@ use clap::{Args, Subcommand};
 use dealdex::event::{self, Protocol};
 use dealdex::workflow::event::{self as flow, MakeJob, NewJob, PublishJob, SetValueJob, VerifyJob};
 
-use super::{Text, render};
+use super::{NoDbArgs, Text, render};
 
 #[derive(Args, Debug)]
 #[command(after_help = "The life of an event (SQUAREDEAL.md):
@@ -89,11 +89,15 @@ struct SetValueArgs {
 }
 
 #[derive(Args, Debug)]
-#[command(after_help = "Examples:
+#[command(
+    after_help = "Each session is stored in the database as the set <event file stem>/<session>.
+
+Examples:
   dealdex event make WBG.sqd --keys WBG.sqk --out boards/
   dealdex event make WBG.sqd --keys WBG.sqk --phase 1 --session 3-5 --out boards/ --to pbn --to dup
   dealdex event make WC.sqd --phase 9 --boards 15 --out boards/      # a phase with ? boards
-  dealdex event make WBG.sqd --phase 4 --session 2 --reserve --out boards/   # R162reserve")]
+  dealdex event make WBG.sqd --phase 4 --session 2 --reserve --out boards/   # R162reserve"
+)]
 struct MakeArgs {
     /// The event's description file (`.sqd`), published (KH) and with its value (DV).
     file: PathBuf,
@@ -118,12 +122,8 @@ struct MakeArgs {
     #[arg(long = "to", short = 'f', visible_alias = "format", value_name = "FORMAT",
           help = super::output_format_help_default("pbn; repeatable"))]
     format: Vec<String>,
-    /// SQLite database to store each session as a set `<event file stem>/<session>`.
-    #[arg(long, value_name = "FILE")]
-    db: Option<PathBuf>,
-    /// Do not store anything in a database.
-    #[arg(long, conflicts_with = "db")]
-    no_db: bool,
+    #[command(flatten)]
+    db: NoDbArgs,
     /// No report.
     #[arg(long, short)]
     quiet: bool,
@@ -228,7 +228,7 @@ fn make(a: MakeArgs, json: bool) -> anyhow::Result<()> {
             .iter()
             .map(|f| dealdex::formats::named(f))
             .collect::<Result<_, _>>()?,
-        db: (!a.no_db).then(|| a.db.unwrap_or_else(|| dealdex::DEFAULT_DATABASE.into())),
+        db: a.db.path(),
         file: a.file,
     };
     let r = flow::make(&job)?;

@@ -9,7 +9,7 @@ use dealdex::workflow::convert::{ConvertError, ConvertJob};
 use dealdex::workflow::export::ExportJob;
 use dealdex::workflow::pipeline::{DealSource, SinkError};
 
-use super::{DbArgs, Text, open_output, outputs, print_notes, render, store_failed};
+use super::{StoreArgs, Text, open_output, outputs, print_notes, render, store_failed};
 
 #[derive(Args, Debug)]
 #[command(
@@ -78,7 +78,7 @@ pub struct ImportArgs {
     )]
     batch: u64,
     #[command(flatten)]
-    db: DbArgs,
+    db: StoreArgs,
 }
 
 #[derive(Args, Debug)]
@@ -98,7 +98,7 @@ pub struct ExportArgs {
     #[command(flatten)]
     write: outputs::WriteArgs,
     #[command(flatten)]
-    db: DbArgs,
+    db: StoreArgs,
 }
 
 pub fn convert(a: ConvertArgs, json: bool) -> anyhow::Result<()> {
@@ -151,7 +151,7 @@ pub fn import(a: ImportArgs, json: bool) -> anyhow::Result<()> {
         batch: a.batch,
         stop: None,
     };
-    let db = &a.db.db;
+    let db = &a.db.path();
     let mut store = a.db.open_for_storing().map_err(|e| store_failed(e, db))?;
     let report = import::import(&job, &mut store, &mut |o| {
         if !json {
@@ -176,7 +176,7 @@ pub fn export(a: ExportArgs, json: bool) -> anyhow::Result<()> {
     let outs = dealdex::workflow::output::plan_outputs(&a.out, a.format.as_deref(), "pbn")?;
     dealdex::workflow::output::check_output_paths(&a.out)?;
     // Export only reads: it never creates, migrates or writes the database.
-    let store = dealdex::ReadOnlyStore::open(&a.db.db)?;
+    let store = dealdex::ReadOnlyStore::open(&a.db.path())?;
     let job = ExportJob {
         set: a.set.clone(),
         outputs: outs,

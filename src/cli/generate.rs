@@ -11,7 +11,9 @@ use dealdex::workflow::generate::{
     self as wf, Boards, Filter, GenerateError, GenerateJob, Progress, Source, StoreChoice,
 };
 
-use super::{Text, open_output, outputs, progress_bar, render, show_progress, store_failed};
+use super::{
+    NoDbArgs, Text, open_output, outputs, progress_bar, render, show_progress, store_failed,
+};
 
 #[derive(Args, Debug)]
 #[command(group(ArgGroup::new("what").required(true).args(["boards", "count"])))]
@@ -60,12 +62,8 @@ pub struct GenerateArgs {
     format: Option<String>,
     #[command(flatten)]
     write: outputs::WriteArgs,
-    /// SQLite database to store the deals in.
-    #[arg(long, value_name = "FILE")]
-    db: Option<PathBuf>,
-    /// Do not store anything in a database.
-    #[arg(long, conflicts_with = "db")]
-    no_db: bool,
+    #[command(flatten)]
+    db: NoDbArgs,
     /// Name of the tournament set in the database (default: from the output file's name).
     #[arg(long, requires = "boards")]
     name: Option<String>,
@@ -142,7 +140,7 @@ fn job(a: &GenerateArgs) -> anyhow::Result<(GenerateJob, Option<PathBuf>)> {
             batch: a.batch.unwrap_or(wf::DEFAULT_BATCH),
         },
     };
-    let choice = match (a.no_db, &a.db) {
+    let choice = match (a.db.no_db, &a.db.db.db) {
         (true, _) => StoreChoice::Never,
         (false, Some(p)) => StoreChoice::File(p.clone()),
         (false, None) => StoreChoice::Default,

@@ -90,26 +90,65 @@ enum Command {
     Dealer(dealer::DealerArgs),
 }
 
-/// The database options shared by the commands that use it.
+/// `--db`, declared here only: every command that uses a database flattens it, alone or in
+/// [`StoreArgs`] or [`NoDbArgs`].
 #[derive(Args, Debug, Clone)]
 struct DbArgs {
-    /// SQLite database file.
-    #[arg(long, value_name = "FILE", default_value = dealdex::DEFAULT_DATABASE)]
-    db: PathBuf,
+    /// SQLite database file (default: dealdex.db, where the command uses one).
+    #[arg(long, value_name = "FILE")]
+    db: Option<PathBuf>,
+}
+
+impl DbArgs {
+    /// The database file: `--db`, else [`dealdex::DEFAULT_DATABASE`].
+    fn path(&self) -> PathBuf {
+        self.db
+            .clone()
+            .unwrap_or_else(|| dealdex::DEFAULT_DATABASE.into())
+    }
+}
+
+/// `--db` and `--migrate-foreign`.
+#[derive(Args, Debug, Clone)]
+struct StoreArgs {
+    #[command(flatten)]
+    db: DbArgs,
     /// Storing commands: add dealdex's tables to an SQLite file that holds other tables
     /// (refused without it, and the file left as it is).
     #[arg(long)]
     migrate_foreign: bool,
 }
 
-impl DbArgs {
+impl StoreArgs {
+    /// The database file ([`DbArgs::path`]).
+    fn path(&self) -> PathBuf {
+        self.db.path()
+    }
+
     /// Opens the database to store into: created when missing; a foreign SQLite file only
     /// with `--migrate-foreign`.
     fn open_for_storing(&self) -> Result<dealdex::Store, dealdex::StoreError> {
         match self.migrate_foreign {
-            true => dealdex::Store::open_foreign(&self.db),
-            false => dealdex::Store::open(&self.db),
+            true => dealdex::Store::open_foreign(&self.path()),
+            false => dealdex::Store::open(&self.path()),
         }
+    }
+}
+
+/// `--db` and `--no-db`, for the commands that can do without a database.
+#[derive(Args, Debug, Clone)]
+struct NoDbArgs {
+    #[command(flatten)]
+    db: DbArgs,
+    /// Use no database: nothing is read from or stored in one.
+    #[arg(long, conflicts_with = "db")]
+    no_db: bool,
+}
+
+impl NoDbArgs {
+    /// The database file ([`DbArgs::path`]), `None` with `--no-db`.
+    fn path(&self) -> Option<PathBuf> {
+        (!self.no_db).then(|| self.db.path())
     }
 }
 

@@ -7,7 +7,7 @@ use dealdex::workflow::number::{DealJob, DealJobError, NumberJob};
 use dealdex::workflow::output::WriteError;
 use dealdex::{Deal, Scheme, formats, workflow};
 
-use super::{DbArgs, Text, open_output, parse_scheme, render};
+use super::{StoreArgs, Text, open_output, parse_scheme, render};
 
 #[derive(Args, Debug)]
 #[command(after_help = "Examples:
@@ -62,7 +62,7 @@ pub struct LookupArgs {
     #[arg(long, default_value = "pavlicek", value_parser = parse_scheme)]
     scheme: Scheme,
     #[command(flatten)]
-    db: DbArgs,
+    db: StoreArgs,
 }
 
 pub fn number(a: NumberArgs, json: bool) -> anyhow::Result<()> {
@@ -112,7 +112,7 @@ pub fn lookup(a: LookupArgs, json: bool) -> anyhow::Result<()> {
         Some(d) => d.context("deal")?.0,
         None => Deal::from_number(dealdex::parse_scheme_number(&a.deal, a.scheme)?, a.scheme)?,
     };
-    let db = &a.db.db;
+    let db = &a.db.path();
     let store = match db.exists() {
         true => Some(dealdex::ReadOnlyStore::open(db)?),
         false => None,

@@ -8,7 +8,7 @@ use dealdex::query::Dialect;
 use dealdex::workflow::output::{OutputPlanError, StagedFile, same_file};
 use dealdex::workflow::query::{QueryJob, QueryMode};
 
-use super::{DbArgs, Text, open_output, render};
+use super::{StoreArgs, Text, open_output, render};
 
 #[derive(Args, Debug)]
 #[command(
@@ -53,7 +53,7 @@ pub struct QueryArgs {
     #[arg(long, short, value_name = "FILE")]
     out: Option<PathBuf>,
     #[command(flatten)]
-    db: DbArgs,
+    db: StoreArgs,
 }
 
 pub fn run(a: QueryArgs, json: bool) -> anyhow::Result<()> {
@@ -73,7 +73,7 @@ pub fn run(a: QueryArgs, json: bool) -> anyhow::Result<()> {
     job.set = a.set.clone();
     if let Some(out) = &a.out
         && !a.explain
-        && same_file(out, &a.db.db)
+        && same_file(out, &a.db.path())
     {
         return Err(OutputPlanError::SameFile {
             first: "--out",
@@ -84,7 +84,7 @@ pub fn run(a: QueryArgs, json: bool) -> anyhow::Result<()> {
     }
     let store = match a.explain {
         true => None,
-        false => Some(dealdex::ReadOnlyStore::open(&a.db.db)?),
+        false => Some(dealdex::ReadOnlyStore::open(&a.db.path())?),
     };
     // The file appears whole when everything is written, or not at all (the old one kept).
     let mut file = match a.out.as_deref().filter(|p| p.as_os_str() != "-") {

@@ -9,7 +9,7 @@ use dealdex::records::{Paper, PerPage, RecordOptions, TenStyle};
 use dealdex::workflow::pipeline::DealSource;
 use dealdex::workflow::records::{RecordsJob, RecordsStore, SheetFormat, run as records};
 
-use super::{Text, progress_bar, render, show_progress};
+use super::{DbArgs, Text, progress_bar, render, show_progress};
 
 #[derive(Args, Debug)]
 #[command(
@@ -23,7 +23,8 @@ Examples:
   dealdex records boards.pbn --solve --out boards.pdf"
 )]
 pub struct RecordsArgs {
-    /// A deal file (any format dealdex reads) instead of a stored set.
+    /// A deal file (any format dealdex reads) instead of a stored set; the tables stored in
+    /// the database are shown when it exists, and --solve stores new ones there.
     #[arg(
         value_name = "DEAL_FILE",
         conflicts_with = "set",
@@ -61,10 +62,8 @@ pub struct RecordsArgs {
     #[arg(long = "from", alias = "input-format", value_name = "FORMAT",
           help = super::input_format_help())]
     input_format: Option<String>,
-    /// SQLite database file (for --set; for a deal file, used when it exists: stored tables
-    /// are shown and --solve stores new ones).
-    #[arg(long, value_name = "FILE", default_value = dealdex::DEFAULT_DATABASE)]
-    db: PathBuf,
+    #[command(flatten)]
+    db: DbArgs,
     /// No progress bar and no summary.
     #[arg(short, long)]
     quiet: bool,
@@ -81,12 +80,13 @@ pub fn run(a: RecordsArgs, json: bool) -> anyhow::Result<()> {
     )?;
     // A stored set is read as it is; with --solve the tables found are stored in it (the
     // database must exist and be dealdex's: never created or migrated here).
+    let db = a.db.path();
     let (mut writer, mut reader) = (None, None);
     match &source {
-        DealSource::File(_) if a.db.exists() => writer = Some(Store::open(&a.db)?),
+        DealSource::File(_) if db.exists() => writer = Some(Store::open(&db)?),
         DealSource::File(_) => {}
-        _ if a.solve => writer = Some(Store::open_existing(&a.db)?),
-        _ => reader = Some(dealdex::ReadOnlyStore::open(&a.db)?),
+        _ if a.solve => writer = Some(Store::open_existing(&db)?),
+        _ => reader = Some(dealdex::ReadOnlyStore::open(&db)?),
     }
     let store = match (writer.as_mut(), reader.as_deref()) {
         (Some(w), _) => Some(RecordsStore::Writing(w)),

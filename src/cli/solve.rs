@@ -1,8 +1,6 @@
 //! `dealdex solve`: double-dummy tables and par for deals, files, stored sets or the whole
 //! database, through the library's [`dealdex::solve`] workflow.
 
-use std::path::PathBuf;
-
 use clap::Args;
 use dealdex::solve::{
     self, DEFAULT_SOLVE_BATCH, SolveError, SolveInputError, SolveItem, SolveJob, SolveOutput,
@@ -10,7 +8,7 @@ use dealdex::solve::{
 };
 use dealdex::{Seat, Store, Vulnerability};
 
-use super::{Text, open_output, progress_bar, render, show_progress};
+use super::{NoDbArgs, Text, open_output, progress_bar, render, show_progress};
 
 #[derive(Args, Debug)]
 #[command(
@@ -38,18 +36,14 @@ pub struct SolveArgs {
     /// standard input (needs --from).
     inputs: Vec<String>,
     /// Solve the boards of this stored set.
-    #[arg(long, value_name = "NAME", conflicts_with_all = ["inputs", "all"])]
+    #[arg(long, value_name = "NAME", conflicts_with_all = ["inputs", "all", "no_db"])]
     set: Option<String>,
     /// Solve every stored deal that has no table yet (prints a summary only, unless
     /// --format is given).
-    #[arg(long, conflicts_with = "inputs")]
+    #[arg(long, conflicts_with_all = ["inputs", "no_db"])]
     all: bool,
-    /// SQLite database file.
-    #[arg(long, value_name = "FILE", default_value = dealdex::DEFAULT_DATABASE)]
-    db: PathBuf,
-    /// Neither read nor store tables in a database.
-    #[arg(long, conflicts_with_all = ["db", "set", "all"])]
-    no_db: bool,
+    #[command(flatten)]
+    db: NoDbArgs,
     /// Output: text (table and par per deal), json (JSON lines) or pbn (each board with the
     /// double-dummy tags [DoubleDummyTricks], [OptimumScore], [ParContract] and
     /// [OptimumResultTable]; a PBN input keeps its other tags).
@@ -108,17 +102,18 @@ pub fn run(a: SolveArgs, json: bool) -> anyhow::Result<()> {
     if a.verify {
         return verify(a, json);
     }
-    let vul = solve::check_request(&a.inputs, a.set.as_deref(), a.all, &a.db, a.vul.as_deref())?;
+    let db = a.db.db.path();
+    let vul = solve::check_request(&a.inputs, a.set.as_deref(), a.all, &db, a.vul.as_deref())?;
     let mut items = Vec::new();
     for input in &a.inputs {
         items.extend(read_input(input, a.input_format.as_deref(), a.dealer, vul)?);
     }
     // Solving a stored set or every unsolved deal works on what is stored: the database must
     // exist and be dealdex's (it is never created or migrated for a request that may fail).
-    let mut store = match (a.no_db, a.set.is_some() || a.all) {
+    let mut store = match (a.db.no_db, a.set.is_some() || a.all) {
         (true, _) => None,
-        (false, true) => Some(Store::open_existing(&a.db)?),
-        (false, false) => Some(Store::open(&a.db)?),
+        (false, true) => Some(Store::open_existing(&db)?),
+        (false, false) => Some(Store::open(&db)?),
     };
     if let (Some(name), Some(s)) = (&a.set, &store) {
         items.extend(solve::set_items(s, name, a.dealer, vul)?);
@@ -190,7 +185,7 @@ fn read_input(
 /// `solve --verify`: the job from the arguments, each mismatch a line (or the report as one
 /// JSON line), the summary, and a failure (exit 1) when a table differs.
 fn verify(a: SolveArgs, json: bool) -> anyhow::Result<()> {
-    let mut store = Store::open_existing(&a.db)?;
+    let mut store = Store::open_existing(&a.db.db.path())?;
     if let Some(name) = &a.set
         && store.set(name)?.is_none()
     {

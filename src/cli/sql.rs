@@ -10,7 +10,7 @@ use clap::Args;
 use dealdex::ReadOnlyStore;
 use dealdex::workflow::sql::{SqlJob, SqlValue};
 
-use super::{DbArgs, open_output};
+use super::{StoreArgs, open_output};
 
 #[derive(Args, Debug)]
 #[command(
@@ -40,7 +40,7 @@ pub struct SqlArgs {
     #[arg(long, value_name = "MIB", default_value_t = 1024)]
     memory_limit: u64,
     #[command(flatten)]
-    db: DbArgs,
+    db: StoreArgs,
 }
 
 /// Set by the SIGINT handler; read by the running statement's progress handler.
@@ -71,7 +71,7 @@ fn interrupt_flag() -> Option<Arc<AtomicBool>> {
 }
 
 pub fn run(a: SqlArgs, json: bool) -> anyhow::Result<()> {
-    let store = ReadOnlyStore::open(&a.db.db)?;
+    let store = ReadOnlyStore::open(&a.db.path())?;
     let job = SqlJob {
         sql: a.sql,
         timeout: (a.timeout > 0).then(|| Duration::from_secs(a.timeout)),

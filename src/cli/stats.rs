@@ -7,7 +7,7 @@ use clap::Args;
 use dealdex::workflow::pipeline::DealSource;
 use dealdex::workflow::stats::StatsJob;
 
-use super::{DbArgs, Text, open_output, render};
+use super::{StoreArgs, Text, open_output, render};
 
 #[derive(Args, Debug)]
 #[command(after_help = "Without --set or FILE, every deal in the database.
@@ -26,14 +26,14 @@ pub struct StatsArgs {
     #[arg(long, value_name = "FILE.svg")]
     plot: Option<PathBuf>,
     #[command(flatten)]
-    db: DbArgs,
+    db: StoreArgs,
 }
 
 pub fn run(a: StatsArgs, json: bool) -> anyhow::Result<()> {
     let source = DealSource::from_flags(a.file.clone(), None, a.set.clone(), None)?;
     let store = match source.is_stored() {
         false => None,
-        true => Some(dealdex::ReadOnlyStore::open(&a.db.db)?),
+        true => Some(dealdex::ReadOnlyStore::open(&a.db.path())?),
     };
     let run = dealdex::workflow::stats::run(&StatsJob { source }, store.as_deref())?;
     if let Some(path) = &a.file {
