@@ -9,7 +9,7 @@ use dealdex::workflow::convert::{ConvertError, ConvertJob};
 use dealdex::workflow::export::ExportJob;
 use dealdex::workflow::pipeline::{DealSource, SinkError};
 
-use super::{StoreArgs, Text, open_output, outputs, print_notes, render, store_failed};
+use super::{StoreArgs, Text, open_output, outputs, print_notes, render};
 
 #[derive(Args, Debug)]
 #[command(
@@ -151,17 +151,16 @@ pub fn import(a: ImportArgs, json: bool) -> anyhow::Result<()> {
         batch: a.batch,
         stop: None,
     };
-    let db = &a.db.path();
-    let mut store = a.db.open_for_storing().map_err(|e| store_failed(e, db))?;
+    // A busy database is said plainly.
+    let mut store =
+        a.db.open_for_storing()
+            .map_err(dealdex::StoreError::explain_busy)?;
     let report = import::import(&job, &mut store, &mut |o| {
         if !json {
             eprintln!("{o}");
         }
     })
-    .map_err(|e| match e.file {
-        Some(path) => store_failed(*e.error, db).context(path.display().to_string()),
-        None => store_failed(*e.error, db),
-    })?;
+    .map_err(import::ImportFailed::explain_busy)?;
     render(
         &mut std::io::stdout().lock(),
         &report,

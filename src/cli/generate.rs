@@ -11,9 +11,7 @@ use dealdex::workflow::generate::{
     self as wf, Boards, Filter, GenerateError, GenerateJob, Progress, Source, StoreChoice,
 };
 
-use super::{
-    NoDbArgs, Text, open_output, outputs, progress_bar, render, show_progress, store_failed,
-};
+use super::{NoDbArgs, Text, open_output, outputs, progress_bar, render, show_progress};
 
 #[derive(Args, Debug)]
 #[command(group(ArgGroup::new("what").required(true).args(["boards", "count"])))]
@@ -198,20 +196,18 @@ pub fn run(a: GenerateArgs, json: bool) -> anyhow::Result<()> {
     let (job, db) = job(&a)?;
     let bulk = a.boards.is_none();
     let failed = |e: GenerateError| -> anyhow::Error {
-        match (e, &db) {
+        match e {
             // The writer's error as such: a closed pipe ends quietly.
-            (GenerateError::Write(w), _) => w.into(),
-            // A busy database is said plainly in bulk runs.
-            (GenerateError::Store(s), Some(p)) if bulk => store_failed(s, p),
-            (GenerateError::Store(s), _) => s.into(),
-            (e, _) => e.into(),
+            GenerateError::Write(w) => w.into(),
+            // A busy database is said plainly.
+            e => e.explain_busy().into(),
         }
     };
-    let mut store = match &db {
-        Some(p) if bulk => Some(Store::open(p).map_err(|e| store_failed(e, p))?),
-        Some(p) => Some(Store::open(p)?),
-        None => None,
-    };
+    let mut store = db
+        .as_deref()
+        .map(Store::open)
+        .transpose()
+        .map_err(dealdex::StoreError::explain_busy)?;
     let talk = !a.quiet && !json;
     let mut bar = progress_bar(false, "");
     let mut drawing = std::time::Instant::now();

@@ -201,23 +201,6 @@ pub fn report(e: anyhow::Error) -> ExitCode {
     })
 }
 
-/// The error of a store call writing to `db`, with a busy database said plainly: another
-/// process kept the write lock past the busy timeout (`DEALDEX_BUSY_TIMEOUT`), and nothing of
-/// the failed transaction was stored. Other errors pass through.
-fn store_failed(e: dealdex::StoreError, db: &Path) -> anyhow::Error {
-    if !e.is_busy() {
-        return e.into();
-    }
-    let waited = dealdex::Store::busy_timeout().map_or_else(
-        |_| "the busy timeout".to_owned(),
-        |d| format!("{} s", d.as_secs_f64()),
-    );
-    anyhow::anyhow!(
-        "database is busy: another process is writing {}; waited {waited} for it, this transaction stored nothing (DEALDEX_BUSY_TIMEOUT sets the wait in seconds)",
-        db.display()
-    )
-}
-
 /// A buffered output: a file, or stdout for `None` and `-`.
 fn open_output(path: Option<&Path>) -> anyhow::Result<Box<dyn Write + Send>> {
     const CAP: usize = 1 << 20;

@@ -488,6 +488,21 @@ pub enum StoreError {
         /// The variable's value.
         value: String,
     },
+    /// A busy database said plainly ([`StoreError::explain_busy`]): another process kept
+    /// the write lock past the busy timeout, and nothing of the failed transaction was
+    /// stored.
+    #[error(
+        "database is busy: another process is writing {path}; waited {} for it, this \
+         transaction stored nothing (DEALDEX_BUSY_TIMEOUT sets the wait in seconds)",
+        waited.map_or_else(|| "the busy timeout".to_owned(), |d| format!("{} s", d.as_secs_f64()))
+    )]
+    Busy {
+        /// The database path as given.
+        path: String,
+        /// The busy timeout waited ([`Store::busy_timeout`]); `None` when
+        /// `DEALDEX_BUSY_TIMEOUT` cannot be read.
+        waited: Option<Duration>,
+    },
 }
 
 impl StoreError {
@@ -495,7 +510,33 @@ impl StoreError {
     /// as `database is locked`): another process kept a write transaction open beyond the
     /// busy timeout ([`Store::busy_timeout`]). Nothing of the failed call was stored.
     pub fn is_busy(&self) -> bool {
-        self.sqlite_code() == Some(rusqlite::ErrorCode::DatabaseBusy)
+        matches!(self, StoreError::Busy { .. })
+            || self.sqlite_code() == Some(rusqlite::ErrorCode::DatabaseBusy)
+    }
+
+    /// This error with a busy database ([`StoreError::is_busy`]) said plainly, as
+    /// [`StoreError::Busy`]: which file another process is writing, how long this one waited
+    /// for it, that nothing of the failed transaction was stored, and how to wait longer.
+    /// Other errors are returned as they are.
+    ///
+    /// ```
+    /// use dealdex::StoreError;
+    /// let e = StoreError::NoDatabase { path: "d.db".into() };
+    /// assert_eq!(e.explain_busy().to_string(), "no database at d.db");
+    /// ```
+    pub fn explain_busy(self) -> StoreError {
+        let path = match &self {
+            StoreError::Sqlite { path, .. } | StoreError::Migration { path, .. }
+                if self.is_busy() =>
+            {
+                path.clone()
+            }
+            _ => return self,
+        };
+        StoreError::Busy {
+            path,
+            waited: Store::busy_timeout().ok(),
+        }
     }
 
     /// SQLite's primary result code, for SQLite's and the migrations' errors.

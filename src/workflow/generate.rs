@@ -658,6 +658,16 @@ pub enum GenerateError {
     Store(#[from] StoreError),
 }
 
+impl GenerateError {
+    /// This error with a busy database said plainly ([`StoreError::explain_busy`]).
+    pub fn explain_busy(self) -> GenerateError {
+        match self {
+            GenerateError::Store(e) => GenerateError::Store(e.explain_busy()),
+            e => e,
+        }
+    }
+}
+
 crate::classified!(GenerateError);
 impl Classify for GenerateError {
     /// A store error has the store's class, an unwritable output or key file is I/O, a

@@ -385,6 +385,16 @@ pub struct ImportFailed {
     pub error: Box<StoreError>,
 }
 
+impl ImportFailed {
+    /// This error with a busy database said plainly ([`StoreError::explain_busy`]).
+    pub fn explain_busy(self) -> ImportFailed {
+        ImportFailed {
+            error: Box::new(self.error.explain_busy()),
+            ..self
+        }
+    }
+}
+
 crate::classified!(ImportFailed);
 impl Classify for ImportFailed {
     /// The store error's class.
