@@ -5,9 +5,9 @@ use std::path::PathBuf;
 use clap::Args;
 use dealdex::formats;
 use dealdex::import::{self, ImportJob};
-use dealdex::workflow::convert::{ConvertError, ConvertJob};
+use dealdex::workflow::convert::ConvertJob;
 use dealdex::workflow::export::ExportJob;
-use dealdex::workflow::pipeline::{DealSource, SinkError};
+use dealdex::workflow::pipeline::DealSource;
 
 use super::{StoreArgs, Text, open_output, outputs, print_notes, render};
 
@@ -122,11 +122,7 @@ pub fn convert(a: ConvertArgs, json: bool) -> anyhow::Result<()> {
         split: a.write.split,
     };
     let mut stdout = open_output(None)?;
-    let report = dealdex::workflow::convert::run(&job, None, &mut stdout).map_err(|e| match e {
-        // The writer's error as such: a closed pipe ends quietly.
-        ConvertError::Write(SinkError::Write(w)) => anyhow::Error::from(w),
-        e => e.into(),
-    })?;
+    let report = dealdex::workflow::convert::run(&job, None, &mut stdout)?;
     if !json {
         print_notes(&a.input.display(), &report.skipped, &report.warnings);
         for w in &report.output_warnings {

@@ -195,14 +195,6 @@ pub fn run(a: GenerateArgs, json: bool) -> anyhow::Result<()> {
     }
     let (job, db) = job(&a)?;
     let bulk = a.boards.is_none();
-    let failed = |e: GenerateError| -> anyhow::Error {
-        match e {
-            // The writer's error as such: a closed pipe ends quietly.
-            GenerateError::Write(w) => w.into(),
-            // A busy database is said plainly.
-            e => e.explain_busy().into(),
-        }
-    };
     let mut store = db
         .as_deref()
         .map(Store::open)
@@ -240,6 +232,7 @@ pub fn run(a: GenerateArgs, json: bool) -> anyhow::Result<()> {
         Progress::Finished => bar.finish_and_clear(),
     };
     let mut stdout = open_output(None)?;
-    let report = wf::run(&job, store.as_mut(), &mut stdout, &mut on_progress).map_err(failed)?;
+    let report = wf::run(&job, store.as_mut(), &mut stdout, &mut on_progress)
+        .map_err(GenerateError::explain_busy)?;
     render(&mut stdout, &report, json, a.quiet, Text::Summary)
 }

@@ -21,6 +21,7 @@ use std::process::ExitCode;
 use std::fmt::Display;
 
 use clap::{Args, Parser, Subcommand};
+use dealdex::workflow::output::WriteError;
 use dealdex::{ErrorClass, formats};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
@@ -179,18 +180,8 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
 /// the cause chain whose [`ErrorClass`] is an input class, [`dealdex::classify`]), 1
 /// otherwise.
 pub fn report(e: anyhow::Error) -> ExitCode {
-    for cause in e.chain() {
-        if let Some(io) = cause.downcast_ref::<io::Error>()
-            && io.kind() == io::ErrorKind::BrokenPipe
-        {
-            return ExitCode::SUCCESS;
-        }
-        if let Some(w) = cause.downcast_ref::<dealdex::workflow::output::WriteError>()
-            && w.path.is_none()
-            && w.error.kind() == io::ErrorKind::BrokenPipe
-        {
-            return ExitCode::SUCCESS;
-        }
+    if e.chain().any(closed_stdout) {
+        return ExitCode::SUCCESS;
     }
     let msg = format!("{e:#}").replace('\n', " ");
     let _ = writeln!(io::stderr(), "dealdex: error: {msg}");
@@ -199,6 +190,21 @@ pub fn report(e: anyhow::Error) -> ExitCode {
         Some(class) if class.is_input() => 2,
         _ => 1,
     })
+}
+
+/// True when `e` says that standard output's reader went away: a closed pipe, as an I/O
+/// error or a [`WriteError`] of standard output, also where a dealdex error holds one
+/// ([`dealdex::Classify::wrapped`]). A file's write error is not (it is reported).
+fn closed_stdout(e: &(dyn std::error::Error + 'static)) -> bool {
+    if let Some(w) = e.downcast_ref::<WriteError>() {
+        return w.path.is_none() && w.error.kind() == io::ErrorKind::BrokenPipe;
+    }
+    if let Some(io) = e.downcast_ref::<io::Error>() {
+        return io.kind() == io::ErrorKind::BrokenPipe;
+    }
+    dealdex::as_classify(e)
+        .and_then(|c| c.wrapped())
+        .is_some_and(closed_stdout)
 }
 
 /// A buffered output: a file, or stdout for `None` and `-`.

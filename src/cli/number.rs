@@ -3,8 +3,7 @@
 use anyhow::Context;
 use clap::Args;
 use dealdex::workflow::lookup::LookupJob;
-use dealdex::workflow::number::{DealJob, DealJobError, NumberJob};
-use dealdex::workflow::output::WriteError;
+use dealdex::workflow::number::{DealJob, NumberJob};
 use dealdex::{Deal, Scheme, formats, workflow};
 
 use super::{StoreArgs, Text, open_output, parse_scheme, render};
@@ -98,11 +97,7 @@ pub fn deal(a: DealArgs, json: bool) -> anyhow::Result<()> {
         out: a.out.filter(|p| p.as_os_str() != "-"),
     };
     let mut stdout = open_output(None)?;
-    let report = workflow::number::deal(&job, &mut stdout).map_err(|e| match e {
-        // Standard output's error as such: a closed pipe ends quietly.
-        DealJobError::Write(WriteError { path: None, error }) => anyhow::Error::from(error),
-        e => e.into(),
-    })?;
+    let report = workflow::number::deal(&job, &mut stdout)?;
     // After the deals when they go to stdout too; no summary in text mode.
     render(&mut stdout, &report, json, true, Text::Summary)
 }

@@ -3,8 +3,8 @@
 
 use clap::Args;
 use dealdex::solve::{
-    self, DEFAULT_SOLVE_BATCH, SolveError, SolveInputError, SolveItem, SolveJob, SolveOutput,
-    SolveProgress, SolveSource,
+    self, DEFAULT_SOLVE_BATCH, SolveInputError, SolveItem, SolveJob, SolveOutput, SolveProgress,
+    SolveSource,
 };
 use dealdex::{Seat, Store, Vulnerability};
 
@@ -151,12 +151,7 @@ pub fn run(a: SolveArgs, json: bool) -> anyhow::Result<()> {
             bar.set_length(p.total);
             bar.set_position(p.done);
         },
-    )
-    .map_err(|e| match e {
-        // Standard output's error as such: a closed pipe ends quietly.
-        SolveError::Write(w) if w.path.is_none() => anyhow::Error::from(w.error),
-        e => e.into(),
-    })?;
+    )?;
     bar.finish_and_clear();
     render(&mut out, &report, json, a.quiet, Text::Summary)
 }

@@ -703,6 +703,14 @@ impl Classify for GenerateError {
             _ => None,
         }
     }
+
+    /// The output's error of a failed write (a closed pipe on standard output is seen there).
+    fn wrapped(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            GenerateError::Write(e) => Some(e),
+            _ => None,
+        }
+    }
 }
 
 /// `n` with a comma between each group of three digits: `1,000,000`.

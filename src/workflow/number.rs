@@ -269,6 +269,14 @@ impl Classify for DealJobError {
             _ => None,
         }
     }
+
+    /// The output's error of a failed write (a closed pipe on standard output is seen there).
+    fn wrapped(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            DealJobError::Write(e) => Some(e),
+            _ => None,
+        }
+    }
 }
 
 /// Parses a hand-record number of `scheme` (decimal with `,` or `_` groups, or `0x` hex,

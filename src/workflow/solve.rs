@@ -683,6 +683,14 @@ impl Classify for SolveError {
             SolveError::Write(e) => e.class(),
         }
     }
+
+    /// The output's error of a failed write (a closed pipe is seen there).
+    fn wrapped(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            SolveError::Write(e) => Some(e),
+            SolveError::Store(_) => None,
+        }
+    }
 }
 
 /// Runs `job` ([`run`]) and writes each board as it is solved to `out` (standard output:
