@@ -6,7 +6,6 @@ use std::path::PathBuf;
 use anyhow::Context;
 use clap::{ArgGroup, Args};
 use dealdex::Store;
-use dealdex::bigdeal::BigDealStream;
 use dealdex::workflow::generate::{
     self as wf, Boards, Filter, GenerateError, GenerateJob, Progress, Source, StoreChoice,
 };
@@ -103,47 +102,16 @@ struct BigDealArgs {
     bigdeal_entropy: Vec<String>,
 }
 
-/// The job's source: Big Deal, a seed given or read from a key file, or a fresh one.
-fn source(a: &GenerateArgs) -> anyhow::Result<Source> {
-    if let Some(w) = &a.bigdeal.bigdeal_wizard {
-        let e: Vec<&[u8]> = a
-            .bigdeal
-            .bigdeal_entropy
-            .iter()
-            .map(|e| e.as_bytes())
-            .collect();
-        return Ok(Source::BigDeal(BigDealStream::new(w.as_bytes(), &e)));
-    }
-    if let Some(s) = &a.seed {
-        return Ok(Source::Seed(s.parse().context("--seed")?));
-    }
-    if let Some(p) = &a.seed_file {
-        return Ok(Source::Seed(wf::read_seed_file(p)?));
-    }
-    Ok(Source::Fresh {
-        key_file: a.key_file.clone(),
-    })
-}
-
-/// The arguments as a job, checked; the database to open, if any.
-fn job(a: &GenerateArgs) -> anyhow::Result<(GenerateJob, Option<PathBuf>)> {
-    let boards = match &a.boards {
-        Some(r) => {
-            let (first, last) = wf::parse_board_range(r)?;
-            Boards::Set { first, last }
-        }
-        None => Boards::Bulk {
-            start: a.start,
-            count: a.count.expect("clap group"),
-            batch: a.batch.unwrap_or(wf::DEFAULT_BATCH),
-        },
-    };
+/// The arguments as a job, checked (with the database to open, if any).
+fn job(a: &GenerateArgs) -> anyhow::Result<GenerateJob> {
+    let boards = Boards::from_flags(a.boards.as_deref(), a.start, a.count, a.batch)?;
     let choice = match (a.db.no_db, &a.db.db.db) {
         (true, _) => StoreChoice::Never,
         (false, Some(p)) => StoreChoice::File(p.clone()),
         (false, None) => StoreChoice::Default,
     };
     let db = boards.database(&choice, !a.out.is_empty());
+    let storing = db.is_some();
     let outputs = boards.outputs(&a.out, a.format.as_deref())?;
     let filter = a
         .filter
@@ -158,44 +126,34 @@ fn job(a: &GenerateArgs) -> anyhow::Result<(GenerateJob, Option<PathBuf>)> {
         .transpose()?;
     let job = GenerateJob {
         boards,
-        source: source(a)?,
+        source: Source::from_flags(
+            a.bigdeal
+                .bigdeal_wizard
+                .as_deref()
+                .map(|w| (w, &*a.bigdeal.bigdeal_entropy)),
+            a.seed.as_deref(),
+            a.seed_file.as_deref(),
+            a.key_file.clone(),
+        )?,
         predeal,
         filter,
-        max_draws: match a.max_draws {
-            None => Some(wf::DEFAULT_MAX_DRAWS),
-            Some(0) => None,
-            Some(n) => Some(n),
-        },
+        max_draws: wf::max_draws(a.max_draws),
         outputs,
         name: a.name.clone(),
         event: a.write.event.clone(),
         blind: a.write.blind,
         split: a.write.split,
-        db: db.clone(),
+        db,
     };
-    wf::check(&job, db.is_some())?;
-    Ok((job, db))
+    wf::check(&job, storing)?;
+    Ok(job)
 }
 
 pub fn run(a: GenerateArgs, json: bool) -> anyhow::Result<()> {
-    dealdex::workflow::output::check_output_paths(&a.out)?;
-    // An output over the key file read would destroy the seed it regenerates.
-    if let Some(k) = &a.seed_file
-        && let Some(o) = a
-            .out
-            .iter()
-            .find(|o| dealdex::workflow::output::same_file(o, k))
-    {
-        return Err(dealdex::workflow::output::OutputPlanError::SameFile {
-            first: "--out",
-            second: "--seed-file",
-            path: o.clone(),
-        }
-        .into());
-    }
-    let (job, db) = job(&a)?;
+    let job = job(&a)?;
     let bulk = a.boards.is_none();
-    let mut store = db
+    let mut store = job
+        .db
         .as_deref()
         .map(Store::open)
         .transpose()

@@ -43,7 +43,7 @@ use crate::secret::{self, PendingSecret, SecretFileError};
 use crate::store::{NewSet, Store, StoreError};
 use crate::workflow::output::{
     ExportedFile, Output, OutputPlanError, RenderError, Staged, StagedFile, WriteError,
-    plan_outputs, render_set, same_file, stage_file, write_rendered,
+    check_output_paths, plan_outputs, render_set, same_file, stage_file, write_rendered,
 };
 use crate::{CHUNK, Seed, SeedError};
 
@@ -76,6 +76,21 @@ pub const MAX_COLLECTED: u64 = 1 << 20;
 /// minutes with a predeal).
 pub const DEFAULT_MAX_DRAWS: u64 = 1_000_000_000;
 
+/// The draw bound ([`GenerateJob::max_draws`]) of a bound given as a number
+/// (`--max-draws N`): [`DEFAULT_MAX_DRAWS`] when none is given, no bound for 0.
+///
+/// ```
+/// use dealdex::workflow::generate::{DEFAULT_MAX_DRAWS, max_draws};
+/// assert_eq!(max_draws(None), Some(DEFAULT_MAX_DRAWS));
+/// assert_eq!((max_draws(Some(0)), max_draws(Some(5))), (None, Some(5)));
+/// ```
+pub fn max_draws(bound: Option<u64>) -> Option<u64> {
+    match bound.unwrap_or(DEFAULT_MAX_DRAWS) {
+        0 => None,
+        n => Some(n),
+    }
+}
+
 /// Bytes buffered per output file.
 const BUFFER: usize = 1 << 20;
 
@@ -85,6 +100,15 @@ pub enum Source {
     /// A seed the caller has (given, or read from a key file with [`read_seed_file`]): the
     /// Pavlicek-numbered stream of FORMATS.md §3; nothing is saved.
     Seed(Seed),
+    /// A seed read from the key file `path` ([`read_seed_file`], `--seed-file`): the deals of
+    /// [`Source::Seed`]; no output may be the key file ([`check`]), which would destroy the
+    /// seed it regenerates.
+    KeyFile {
+        /// The seed the file holds.
+        seed: Seed,
+        /// The key file.
+        path: PathBuf,
+    },
     /// A fresh 256-bit seed from the operating system, saved to a new key file (mode 0600)
     /// before any output is written: `key_file` (which must not exist), or by default
     /// `<first output>.seed`, else `<db stem>-<sha>.seed` beside the database, else
@@ -99,6 +123,50 @@ pub enum Source {
     /// Big Deal's stream (bigdealx's deals, SQUAREDEAL.md §1), numbered in the Big Deal
     /// scheme. Cannot be combined with a predeal or a filter.
     BigDeal(BigDealStream),
+}
+
+impl Source {
+    /// The source `dealdex generate`'s flags name: Big Deal's stream for a wizard string
+    /// `bigdeal` with its entropy strings (all hashed in order as one); else the seed `seed`
+    /// (64 hex digits); else the one the key file `seed_file` holds ([`Source::KeyFile`]);
+    /// else a fresh seed, saved to `key_file` (`None`: the default name, [`Source::Fresh`]).
+    ///
+    /// ```
+    /// use dealdex::workflow::generate::Source;
+    /// let seed = "42".repeat(32);
+    /// assert!(matches!(Source::from_flags(None, Some(&seed), None, None)?, Source::Seed(_)));
+    /// let fresh = Source::from_flags(None, None, None, None)?;
+    /// assert!(matches!(fresh, Source::Fresh { key_file: None }));
+    /// let e = Source::from_flags(None, Some("42"), None, None).err().unwrap();
+    /// assert!(e.to_string().starts_with("--seed: "), "{e}");
+    /// # Ok::<(), dealdex::workflow::generate::GenerateError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`GenerateError::BadSeed`] for a seed that is not 64 hex digits; for the key file,
+    /// the errors of [`read_seed_file`].
+    pub fn from_flags(
+        bigdeal: Option<(&str, &[String])>,
+        seed: Option<&str>,
+        seed_file: Option<&Path>,
+        key_file: Option<PathBuf>,
+    ) -> Result<Source, GenerateError> {
+        if let Some((wizard, entropy)) = bigdeal {
+            let entropy: Vec<&[u8]> = entropy.iter().map(|e| e.as_bytes()).collect();
+            return Ok(Source::BigDeal(BigDealStream::new(
+                wizard.as_bytes(),
+                &entropy,
+            )));
+        }
+        Ok(match (seed, seed_file) {
+            (Some(s), _) => Source::Seed(s.parse().map_err(GenerateError::BadSeed)?),
+            (None, Some(path)) => Source::KeyFile {
+                seed: read_seed_file(path)?,
+                path: path.to_owned(),
+            },
+            (None, None) => Source::Fresh { key_file },
+        })
+    }
 }
 
 /// What to generate.
@@ -126,6 +194,40 @@ pub enum Boards {
 }
 
 impl Boards {
+    /// What `dealdex generate`'s flags ask for: the set of the board range `range`
+    /// ([`parse_board_range`]) when given, else a bulk run of `count` deals from deal `start`
+    /// in batches of `batch` ([`DEFAULT_BATCH`] when `None`); without a count, 0 deals, which
+    /// [`check`] refuses.
+    ///
+    /// ```
+    /// use dealdex::workflow::generate::Boards;
+    /// assert_eq!(Boards::from_flags(Some("5"), 1, None, None)?, Boards::Set { first: 1, last: 5 });
+    /// let bulk = Boards::from_flags(None, 11, Some(10), Some(1000))?;
+    /// assert_eq!(bulk, Boards::Bulk { start: 11, count: 10, batch: 1000 });
+    /// # Ok::<(), dealdex::workflow::generate::GenerateError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// The errors of [`parse_board_range`].
+    pub fn from_flags(
+        range: Option<&str>,
+        start: u64,
+        count: Option<u64>,
+        batch: Option<u64>,
+    ) -> Result<Boards, GenerateError> {
+        Ok(match range {
+            Some(r) => {
+                let (first, last) = parse_board_range(r)?;
+                Boards::Set { first, last }
+            }
+            None => Boards::Bulk {
+                start,
+                count: count.unwrap_or(0),
+                batch: batch.unwrap_or(DEFAULT_BATCH),
+            },
+        })
+    }
+
     /// The format of an output that names none (standard output, `-`, `/dev/null`): PBN for
     /// a tournament set, hex index lines for a bulk run.
     pub fn default_format(&self) -> &'static str {
@@ -586,6 +688,9 @@ pub enum GenerateError {
     /// The operating system's random source failed.
     #[error(transparent)]
     Seed(#[from] SeedError),
+    /// A seed given ([`Source::from_flags`]) that is not 64 hex digits.
+    #[error("--seed: {0}")]
+    BadSeed(SeedError),
     /// The key file asked for exists: a secret is never overwritten.
     #[error(
         "--key-file {error} (it may hold the seed of an earlier set: name another --key-file, or reuse that seed with --seed-file)"
@@ -700,6 +805,7 @@ impl Classify for GenerateError {
                 Some(InputPosition::new().with_file(path).with_line(*line as u64))
             }
             GenerateError::NeverMatches { error } => error.position(),
+            GenerateError::BadSeed(error) => error.position(),
             _ => None,
         }
     }
@@ -902,9 +1008,11 @@ pub fn read_seed_file(path: &Path) -> Result<Seed, GenerateError> {
     })
 }
 
-/// Checks a job without touching anything: the set's range, a bulk run's count, start and
-/// batch, that it has something to do (`storing`: a store will be given), that every
-/// output's format can hold the run, and that the filter can match some deal as far as its
+/// Checks a job without touching anything: its files (an output that is a directory or in
+/// a missing one, or that is the key file written or read or the database; a key file given
+/// that exists), the set's range, a bulk run's count, start and batch, that it has
+/// something to do (`storing`: a store will be given), that every output's format can hold
+/// the run, and that the filter can match some deal as far as its
 /// terms' ranges tell, over the deals with the predealt cards when there is a predeal
 /// ([`Query::never_matches_given`]). [`run`] checks the same; call this first
 /// to refuse bad input before opening (and creating) a database.
@@ -966,15 +1074,18 @@ pub fn check(job: &GenerateJob, storing: bool) -> Result<(), GenerateError> {
     Ok(())
 }
 
-/// Refuses a job whose files collide: an output file that is the key file or the database
-/// (writing it would destroy the seed or the store), or the key file that is the database;
-/// and an explicit key file that exists (a secret is never overwritten). Nothing is created
-/// before this check.
+/// Refuses a job whose files cannot be written ([`check_output_paths`]: a directory, or a
+/// file in a missing directory) or collide: an output file that is the key file (written, or
+/// read with [`Source::KeyFile`]) or the database (writing it would destroy the seed or the
+/// store), or a key file that is the database; and an explicit key file that exists (a
+/// secret is never overwritten). Nothing is created before this check.
 ///
 /// # Errors
-/// [`GenerateError::Paths`] ([`OutputPlanError::SameFile`], naming both flags and the path)
-/// or [`GenerateError::KeyFileExists`].
+/// [`GenerateError::Paths`] ([`OutputPlanError::SameFile`], naming both flags and the path;
+/// or the error of [`check_output_paths`]) or [`GenerateError::KeyFileExists`].
 fn check_paths(job: &GenerateJob) -> Result<(), GenerateError> {
+    let outputs: Vec<PathBuf> = job.outputs.iter().filter_map(|o| o.path.clone()).collect();
+    check_output_paths(&outputs)?;
     let key_file = match &job.source {
         Source::Fresh { key_file } => key_file.as_deref(),
         _ => None,
@@ -986,6 +1097,9 @@ fn check_paths(job: &GenerateJob) -> Result<(), GenerateError> {
         .filter(|p| p.as_os_str() != "-")
         .map(|p| ("--out", p))
         .collect();
+    if let Source::KeyFile { path, .. } = &job.source {
+        files.push(("--seed-file", path));
+    }
     files.extend(key_file.map(|k| ("--key-file", k)));
     files.extend(job.db.as_deref().map(|d| ("--db", d)));
     for (i, &(first, a)) in files.iter().enumerate() {
@@ -1113,7 +1227,7 @@ struct Resolved {
 /// Draws a fresh seed, or takes the one given.
 fn resolve(source: &Source) -> Result<Resolved, GenerateError> {
     Ok(match source {
-        Source::Seed(seed) => Resolved {
+        Source::Seed(seed) | Source::KeyFile { seed, .. } => Resolved {
             seed: *seed,
             fresh: false,
             bigdeal: None,
