@@ -2,11 +2,10 @@
 //! database, through the library's [`dealdex::solve`] workflow.
 
 use clap::Args;
+use dealdex::Seat;
 use dealdex::solve::{
-    self, DEFAULT_SOLVE_BATCH, SolveInputError, SolveItem, SolveJob, SolveOutput, SolveProgress,
-    SolveSource,
+    self, DEFAULT_SOLVE_BATCH, SolveJob, SolveOutput, SolveProgress, SolveRequest,
 };
-use dealdex::{Seat, Store, Vulnerability};
 
 use super::{NoDbArgs, Text, open_output, progress_bar, render, show_progress};
 
@@ -102,29 +101,16 @@ pub fn run(a: SolveArgs, json: bool) -> anyhow::Result<()> {
     if a.verify {
         return verify(a, json);
     }
-    let db = a.db.db.path();
-    let vul = solve::check_request(&a.inputs, a.set.as_deref(), a.all, &db, a.vul.as_deref())?;
-    let mut items = Vec::new();
-    for input in &a.inputs {
-        items.extend(read_input(input, a.input_format.as_deref(), a.dealer, vul)?);
-    }
-    // Solving a stored set or every unsolved deal works on what is stored: the database must
-    // exist and be dealdex's (it is never created or migrated for a request that may fail).
-    let mut store = match (a.db.no_db, a.set.is_some() || a.all) {
-        (true, _) => None,
-        (false, true) => Some(Store::open_existing(&db)?),
-        (false, false) => Some(Store::open(&db)?),
+    let request = SolveRequest {
+        inputs: a.inputs.clone(),
+        format: a.input_format.clone(),
+        set: a.set.clone(),
+        all: a.all,
+        dealer: a.dealer,
+        vul: a.vul.clone(),
     };
-    if let (Some(name), Some(s)) = (&a.set, &store) {
-        items.extend(solve::set_items(s, name, a.dealer, vul)?);
-    }
-    let source = match a.all {
-        true => SolveSource::Unsolved {
-            dealer: a.dealer,
-            vul,
-        },
-        false => SolveSource::Items(items),
-    };
+    // A file's errors name it (ReadFileError).
+    let (source, mut store) = request.open(a.db.path().as_deref())?;
     let job = SolveJob {
         source,
         batch: a.batch as usize,
@@ -156,40 +142,10 @@ pub fn run(a: SolveArgs, json: bool) -> anyhow::Result<()> {
     render(&mut out, &report, json, a.quiet, Text::Summary)
 }
 
-/// The deals of one argument ([`solve::input_items`], or [`solve::reader_items`] of
-/// standard input for `-`); a file that cannot be read is named first, as the argument was
-/// given.
-fn read_input(
-    input: &str,
-    format: Option<&str>,
-    dealer: Option<Seat>,
-    vul: Option<Vulnerability>,
-) -> anyhow::Result<Vec<SolveItem>> {
-    if input == solve::STDIN_INPUT {
-        return Ok(solve::reader_items(
-            std::io::stdin().lock(),
-            format,
-            dealer,
-            vul,
-        )?);
-    }
-    // A file's errors name it (ReadFileError).
-    Ok(solve::input_items(input, format, dealer, vul)?)
-}
-
 /// `solve --verify`: the job from the arguments, each mismatch a line (or the report as one
 /// JSON line), the summary, and a failure (exit 1) when a table differs.
 fn verify(a: SolveArgs, json: bool) -> anyhow::Result<()> {
-    let mut store = Store::open_existing(&a.db.db.path())?;
-    if let Some(name) = &a.set
-        && store.set(name)?.is_none()
-    {
-        return Err(SolveInputError::NoSet {
-            set: name.clone(),
-            database: store.path().to_owned(),
-        }
-        .into());
-    }
+    let mut store = solve::open_verify_store(&a.db.db.path(), a.set.as_deref())?;
     let job = solve::VerifyJob {
         set: a.set.clone(),
         sample: a.sample,

@@ -309,10 +309,11 @@ fn boards_items(
         .collect()
 }
 
-/// The deals of one solve argument (solve's `inputs` argument): a deal
-/// string or a hex index ([`crate::parse_deal_argument`]) unless a file of that name exists,
-/// else a deal file read through the format named `format`, or the one its extension
-/// selects or, failing that, its content shows ([`formats::choose_input`], as the other workflows choose formats).
+/// The deals of one solve argument (solve's `inputs` argument): standard input for
+/// [`STDIN_INPUT`] ([`reader_items`], which needs `format`); a deal string or a hex index
+/// ([`crate::parse_deal_argument`]) unless a file of that name exists; else a deal file read
+/// through the format named `format`, or the one its extension selects or, failing that, its
+/// content shows ([`formats::choose_input`], as the other workflows choose formats).
 ///
 /// ```
 /// use dealdex::solve::{SolveInputError, input_items};
@@ -327,13 +328,17 @@ fn boards_items(
 /// # Errors
 /// [`SolveInputError::Deal`] for a deal string or index that is no deal,
 /// [`SolveInputError::Format`] when no format is named or told by the extension,
-/// [`SolveInputError::Read`] for a file that cannot be read.
+/// [`SolveInputError::Read`] for a file that cannot be read (named as given); standard
+/// input's errors as [`reader_items`].
 pub fn input_items(
     input: &str,
     format: Option<&str>,
     dealer: Option<Seat>,
     vul: Option<Vulnerability>,
 ) -> Result<Vec<SolveItem>, SolveInputError> {
+    if input == STDIN_INPUT {
+        return reader_items(std::io::stdin().lock(), format, dealer, vul);
+    }
     let path = Path::new(input);
     if !path.exists()
         && let Some(parsed) = crate::parse_deal_argument(input)
@@ -404,6 +409,10 @@ pub enum SolveInputError {
     /// [`check_request`]: no deals, no set and not all stored deals.
     #[error("nothing to solve: give deals or deal files, --set NAME or --all")]
     Nothing,
+    /// [`SolveRequest::open`]: a stored set or every unsolved deal asked for without a
+    /// database.
+    #[error("--set and --all solve stored deals: they need a database")]
+    NoDatabase,
     /// [`check_request`]: a vulnerability that is none of None, NS, EW, All.
     #[error("--vul: {0}")]
     Vul(crate::UnknownVulnerability),
@@ -446,6 +455,117 @@ pub fn check_request(
     Ok(vul)
 }
 
+/// What `dealdex solve` is asked to solve, as its arguments give it: deals, a stored set, or
+/// every stored deal that has no table yet ([`SolveRequest::open`] makes its source).
+#[derive(Clone, Debug, Default)]
+pub struct SolveRequest {
+    /// Deal strings, hex indices, deal files, or [`STDIN_INPUT`] ([`input_items`]).
+    pub inputs: Vec<String>,
+    /// The name of the deal files' format (default: from the extension, else the content).
+    pub format: Option<String>,
+    /// A stored set, whose boards come after the inputs'.
+    pub set: Option<String>,
+    /// Every stored deal that has no table yet ([`SolveSource::Unsolved`]).
+    pub all: bool,
+    /// Dealer for par where the input gives none (default: from the board number, else N).
+    pub dealer: Option<Seat>,
+    /// Vulnerability for par where the input gives none: None, NS, EW or All (default: from
+    /// the board number, else None).
+    pub vul: Option<String>,
+}
+
+impl SolveRequest {
+    /// The request's source, with its database at `db` (`None`: no database) opened: the
+    /// request is checked first ([`check_request`]), the deals given are read before the
+    /// database is touched ([`input_items`]), then the database is opened ([`open_store`])
+    /// and the stored set's boards are added ([`set_items`]); with `all`, every unsolved
+    /// deal ([`SolveSource::Unsolved`]).
+    ///
+    /// ```
+    /// use dealdex::solve::{SolveRequest, SolveSource};
+    /// let inputs = vec!["0EDCCBA0976F2DA4945D8E9DC0-0".to_owned()];
+    /// let (source, store) = SolveRequest { inputs, ..SolveRequest::default() }.open(None)?;
+    /// assert!(matches!(source, SolveSource::Items(items) if items.len() == 1));
+    /// assert!(store.is_none());
+    /// # Ok::<(), dealdex::solve::SolveInputError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`SolveInputError`]: as [`check_request`], [`input_items`], [`open_store`]
+    /// ([`SolveInputError::Store`]) and [`set_items`]; [`SolveInputError::NoDatabase`] for a
+    /// set or all stored deals without a database.
+    pub fn open(&self, db: Option<&Path>) -> Result<(SolveSource, Option<Store>), SolveInputError> {
+        let stored = self.set.is_some() || self.all;
+        let (set, dealer) = (self.set.as_deref(), self.dealer);
+        let vul = match db {
+            Some(db) => check_request(&self.inputs, set, self.all, db, self.vul.as_deref())?,
+            None if stored => return Err(SolveInputError::NoDatabase),
+            None => check_request(
+                &self.inputs,
+                None,
+                false,
+                Path::new(""),
+                self.vul.as_deref(),
+            )?,
+        };
+        let mut items = Vec::new();
+        for input in &self.inputs {
+            items.extend(input_items(input, self.format.as_deref(), dealer, vul)?);
+        }
+        let store = open_store(db, stored)?;
+        if let (Some(name), Some(s)) = (set, &store) {
+            items.extend(set_items(s, name, dealer, vul)?);
+        }
+        let source = match self.all {
+            true => SolveSource::Unsolved { dealer, vul },
+            false => SolveSource::Items(items),
+        };
+        Ok((source, store))
+    }
+}
+
+/// The database of a solve job at `db`, opened as its source needs: the deals of a stored
+/// set or every unsolved deal (`stored`) are what is stored, so the file must exist and be a
+/// dealdex database ([`Store::open_existing`]: never created or migrated for a request that
+/// may fail); deals given are solved into a database opened for storing, created when
+/// missing ([`Store::open`]). `None` (no database) gives `None`.
+///
+/// ```
+/// let dir = tempfile::tempdir()?;
+/// let db = dir.path().join("d.db");
+/// assert!(dealdex::solve::open_store(Some(&db), true).is_err());
+/// assert!(dealdex::solve::open_store(Some(&db), false)?.is_some());
+/// assert!(dealdex::solve::open_store(None, true)?.is_none());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+/// The [`StoreError`] of [`Store::open_existing`] or [`Store::open`].
+pub fn open_store(db: Option<&Path>, stored: bool) -> Result<Option<Store>, StoreError> {
+    db.map(|p| match stored {
+        true => Store::open_existing(p),
+        false => Store::open(p),
+    })
+    .transpose()
+}
+
+/// The database of a verify job ([`verify`]) at `db`: an existing dealdex database
+/// ([`Store::open_existing`]) that holds the set `set` when one is named.
+///
+/// # Errors
+/// [`SolveInputError::Store`] as [`Store::open_existing`]; [`SolveInputError::NoSet`] when
+/// the set is not stored.
+pub fn open_verify_store(db: &Path, set: Option<&str>) -> Result<Store, SolveInputError> {
+    let store = Store::open_existing(db)?;
+    match set {
+        Some(name) if store.set(name)?.is_none() => Err(SolveInputError::NoSet {
+            set: name.to_owned(),
+            database: store.path().to_owned(),
+        }),
+        _ => Ok(store),
+    }
+}
+
 /// The summary line `dealdex solve` prints: deals, solved now, already solved, tables
 /// stored in the database (when there was one), time and rate.
 impl std::fmt::Display for SolveReport {
@@ -485,6 +605,7 @@ impl Classify for SolveInputError {
         match self {
             SolveInputError::NoSet { .. }
             | SolveInputError::Nothing
+            | SolveInputError::NoDatabase
             | SolveInputError::Vul(_)
             | SolveInputError::Read(_)
             | SolveInputError::Deal(_)
