@@ -1,11 +1,9 @@
 //! `dealdex query`: the query language over the database (docs/query.md).
 
-use std::io::Write;
 use std::path::PathBuf;
 
 use clap::Args;
 use dealdex::query::Dialect;
-use dealdex::workflow::output::{OutputPlanError, StagedFile, same_file};
 use dealdex::workflow::query::{QueryJob, QueryMode};
 
 use super::{StoreArgs, Text, open_output, render};
@@ -71,39 +69,10 @@ pub fn run(a: QueryArgs, json: bool) -> anyhow::Result<()> {
     };
     let mut job = QueryJob::new(&a.expr, mode)?;
     job.set = a.set.clone();
-    if let Some(out) = &a.out
-        && !a.explain
-        && same_file(out, &a.db.path())
-    {
-        return Err(OutputPlanError::SameFile {
-            first: "--out",
-            second: "--db",
-            path: out.clone(),
-        }
-        .into());
-    }
-    let store = match a.explain {
-        true => None,
-        false => Some(dealdex::ReadOnlyStore::open(&a.db.path())?),
-    };
-    // The file appears whole when everything is written, or not at all (the old one kept).
-    let mut file = match a.out.as_deref().filter(|p| p.as_os_str() != "-") {
-        Some(p) => Some(StagedFile::create(p)?),
-        None => None,
-    };
+    // The deals (or the count: the text answer) go to --out, staged, else to stdout.
     let mut stdout = open_output(None)?;
-    let out: &mut dyn Write = match &mut file {
-        Some(f) => f,
-        None => &mut stdout,
-    };
-    let report = dealdex::workflow::query::run(&job, store.as_deref(), out)?;
-    if a.count && !a.explain && !json {
-        writeln!(out, "{}", report.count)?;
-    }
-    out.flush()?;
-    if let Some(f) = file {
-        f.commit()?;
-    }
+    let (db, out) = (a.db.path(), a.out.as_deref());
+    let report = dealdex::workflow::query::run_on(&job, &db, out, !json, &mut stdout)?;
     // With --out the deals went to the file; without it they precede the report. No summary
     // in text mode: the deals (or the count) are the answer.
     render(&mut stdout, &report, json, true, Text::Summary)

@@ -16,6 +16,7 @@
 //! ```
 
 use std::io::Write;
+use std::path::Path;
 use std::time::Instant;
 
 use serde::Serialize;
@@ -23,7 +24,8 @@ use serde::Serialize;
 use crate::Classify;
 use crate::formats::{Board, DealFormat, FormatError, WriteOptions};
 use crate::query::{Dialect, DialectError, Query, QueryError as ParseError};
-use crate::{ErrorClass, StoreError, StoreReader};
+use crate::workflow::output::{OutputPlanError, StagedFile, WriteError, same_file};
+use crate::{ErrorClass, ReadOnlyStore, StoreError, StoreReader};
 
 /// What a query job does with the matching deals.
 #[derive(Clone, Copy)]
@@ -147,6 +149,12 @@ pub enum QueryWorkflowError {
     /// Writing the output failed.
     #[error(transparent)]
     Io(#[from] std::io::Error),
+    /// The output file is the database ([`run_on`]): refused before anything is opened.
+    #[error(transparent)]
+    Paths(#[from] OutputPlanError),
+    /// The output file could not be created or put in place ([`run_on`]).
+    #[error(transparent)]
+    Output(#[from] WriteError),
 }
 
 crate::classified!(QueryWorkflowError);
@@ -160,10 +168,20 @@ impl Classify for QueryWorkflowError {
             | QueryWorkflowError::Dialect(_)
             | QueryWorkflowError::NotInPredicate(_)
             | QueryWorkflowError::NoSet { .. }
+            | QueryWorkflowError::Paths(_)
             | QueryWorkflowError::Write { .. } => ErrorClass::BadInput,
             QueryWorkflowError::NoStore => ErrorClass::Internal,
             QueryWorkflowError::Store(e) => e.class(),
-            QueryWorkflowError::Io(_) => ErrorClass::Io,
+            QueryWorkflowError::Io(_) | QueryWorkflowError::Output(_) => ErrorClass::Io,
+        }
+    }
+
+    /// The output's error of a failed write (a closed pipe is seen there).
+    fn wrapped(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            QueryWorkflowError::Io(e) => Some(e),
+            QueryWorkflowError::Output(e) => Some(e),
+            _ => None,
         }
     }
 
@@ -295,6 +313,71 @@ pub fn run(
         }
     }
     report.seconds = start.elapsed().as_secs_f64();
+    Ok(report)
+}
+
+/// Runs `job` ([`run`]) on the database file `db`, opened read-only unless the job only
+/// explains (which needs none), writing to the file `out`, else (`None` or `-`) to
+/// `stdout`; with `count_line` a count ([`QueryMode::Count`]) is written there too, as one
+/// line. The file is staged ([`StagedFile`]): it appears whole once everything is written,
+/// or not at all (an old file kept). An `out` that is the database is refused before
+/// anything is opened (but for an explanation, which reads no database).
+///
+/// ```
+/// use dealdex::workflow::query::{QueryJob, QueryMode, run_on};
+/// let dir = tempfile::tempdir()?;
+/// let db = dir.path().join("d.db");
+/// dealdex::Store::open(&db)?;
+/// let job = QueryJob::new("hcp(N) >= 0", QueryMode::Count)?;
+/// let mut stdout = Vec::new();
+/// assert_eq!(run_on(&job, &db, None, true, &mut stdout)?.count, 0);
+/// assert_eq!(stdout, b"0\n");
+/// assert!(run_on(&job, &db, Some(&db), true, &mut stdout).is_err());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+/// [`QueryWorkflowError::Paths`] ([`OutputPlanError::SameFile`]) for an `out` that is `db`;
+/// [`QueryWorkflowError::Store`] when the database does not open;
+/// [`QueryWorkflowError::Output`] when the file cannot be created or put in place; then as
+/// [`run`].
+pub fn run_on(
+    job: &QueryJob,
+    db: &Path,
+    out: Option<&Path>,
+    count_line: bool,
+    stdout: &mut dyn Write,
+) -> Result<QueryReport, QueryWorkflowError> {
+    let explain = matches!(job.mode, QueryMode::Explain { .. });
+    let out = out.filter(|p| p.as_os_str() != "-");
+    if let Some(p) = out
+        && !explain
+        && same_file(p, db)
+    {
+        return Err(OutputPlanError::SameFile {
+            first: "--out",
+            second: "--db",
+            path: p.to_owned(),
+        }
+        .into());
+    }
+    let store = match explain {
+        true => None,
+        false => Some(ReadOnlyStore::open(db)?),
+    };
+    let mut file = out.map(StagedFile::create).transpose()?;
+    let writer: &mut dyn Write = match &mut file {
+        Some(f) => f,
+        None => stdout,
+    };
+    let report = run(job, store.as_deref(), writer)?;
+    if count_line && matches!(job.mode, QueryMode::Count) {
+        writeln!(writer, "{}", report.count)?;
+    }
+    writer.flush()?;
+    if let Some(f) = file {
+        f.commit()?;
+    }
     Ok(report)
 }
 
