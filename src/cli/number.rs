@@ -107,16 +107,11 @@ pub fn lookup(a: LookupArgs, json: bool) -> anyhow::Result<()> {
         Some(d) => d.context("deal")?.0,
         None => Deal::from_number(dealdex::parse_scheme_number(&a.deal, a.scheme)?, a.scheme)?,
     };
-    let db = &a.db.path();
-    let store = match db.exists() {
-        true => Some(dealdex::ReadOnlyStore::open(db)?),
-        false => None,
-    };
     let job = LookupJob {
         deal,
         scheme: a.scheme,
-        database: db.clone(),
+        database: a.db.path(),
     };
-    let r = dealdex::workflow::lookup::run(&job, store.as_deref())?;
+    let r = dealdex::workflow::lookup::run_in(&job)?;
     render(&mut open_output(None)?, &r, json, false, Text::Answer)
 }

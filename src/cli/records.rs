@@ -4,10 +4,9 @@
 use std::path::PathBuf;
 
 use clap::Args;
-use dealdex::Store;
 use dealdex::records::{Paper, PerPage, RecordOptions, TenStyle};
 use dealdex::workflow::pipeline::DealSource;
-use dealdex::workflow::records::{RecordsJob, RecordsStore, SheetFormat, run as records};
+use dealdex::workflow::records::{RecordsJob, SheetFormat, run_in};
 
 use super::{DbArgs, Text, progress_bar, render, show_progress};
 
@@ -78,21 +77,6 @@ pub fn run(a: RecordsArgs, json: bool) -> anyhow::Result<()> {
         a.set.clone(),
         None,
     )?;
-    // A stored set is read as it is; with --solve the tables found are stored in it (the
-    // database must exist and be dealdex's: never created or migrated here).
-    let db = a.db.path();
-    let (mut writer, mut reader) = (None, None);
-    match &source {
-        DealSource::File(_) if db.exists() => writer = Some(Store::open(&db)?),
-        DealSource::File(_) => {}
-        _ if a.solve => writer = Some(Store::open_existing(&db)?),
-        _ => reader = Some(dealdex::ReadOnlyStore::open(&db)?),
-    }
-    let store = match (writer.as_mut(), reader.as_deref()) {
-        (Some(w), _) => Some(RecordsStore::Writing(w)),
-        (None, Some(r)) => Some(RecordsStore::Reading(r)),
-        (None, None) => None,
-    };
     let job = RecordsJob {
         source,
         out: a.out.clone(),
@@ -111,7 +95,7 @@ pub fn run(a: RecordsArgs, json: bool) -> anyhow::Result<()> {
         show_progress(a.quiet) && a.solve,
         "{bar:40} {human_pos}/{human_len} deals solved {eta}",
     );
-    let report = records(&job, store, &mut |p| {
+    let report = run_in(&job, &a.db.path(), &mut |p| {
         bar.set_length(p.total);
         bar.set_position(p.done);
     })?;

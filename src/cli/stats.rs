@@ -31,11 +31,7 @@ pub struct StatsArgs {
 
 pub fn run(a: StatsArgs, json: bool) -> anyhow::Result<()> {
     let source = DealSource::from_flags(a.file.clone(), None, a.set.clone(), None)?;
-    let store = match source.is_stored() {
-        false => None,
-        true => Some(dealdex::ReadOnlyStore::open(&a.db.path())?),
-    };
-    let run = dealdex::workflow::stats::run(&StatsJob { source }, store.as_deref())?;
+    let run = dealdex::workflow::stats::run_in(&StatsJob { source }, &a.db.path())?;
     if let Some(path) = &a.file {
         super::print_notes(&path.display(), &run.skipped, &run.warnings);
     }

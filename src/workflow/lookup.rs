@@ -230,6 +230,19 @@ impl Classify for LookupError {
     }
 }
 
+/// Looks the deal up ([`run`]) in the database file [`LookupJob::database`], opened
+/// read-only when it exists (when it does not, nothing is stored).
+///
+/// # Errors
+/// [`LookupError::Store`]: a file that is no dealdex database, then as [`run`].
+pub fn run_in(job: &LookupJob) -> Result<LookupReport, LookupError> {
+    let store = match job.database.exists() {
+        true => Some(crate::ReadOnlyStore::open(&job.database)?),
+        false => None,
+    };
+    run(job, store.as_deref())
+}
+
 /// Looks the deal up in `store` (`None`: no database, so nothing is stored).
 ///
 /// # Errors

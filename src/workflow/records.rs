@@ -33,7 +33,7 @@ use crate::Classify;
 use crate::dd::TrickTable;
 use crate::records::pdf::PdfError;
 use crate::records::{RecordBoard, RecordOptions, RecordSheet, SheetHeader, html, pdf};
-use crate::store::{Store, StoreError, StoreReader};
+use crate::store::{ReadOnlyStore, Store, StoreError, StoreReader};
 use crate::workflow::output::{WriteError, write_whole};
 use crate::workflow::pipeline::{DealSource, SourceError, SourceOptions};
 use crate::workflow::solve::{
@@ -303,6 +303,35 @@ pub fn run(
         seconds: started.elapsed().as_secs_f64(),
         header: sheet.header,
     })
+}
+
+/// Runs `job` ([`run`]) with the database file `db`, opened as its source needs: for a deal
+/// file, the database when the file exists (its stored tables are shown, and the tables
+/// `job.solve` finds are stored there), else none; for a stored set, read only
+/// ([`ReadOnlyStore`]), or when the job solves, an existing dealdex database that keeps the
+/// tables it finds ([`Store::open_existing`]: never created or migrated here).
+///
+/// # Errors
+/// [`RecordsError::Store`] when the database does not open (no file for a set, a file that
+/// is no dealdex database); then as [`run`].
+pub fn run_in(
+    job: &RecordsJob,
+    db: &Path,
+    progress: &mut dyn FnMut(SolveProgress),
+) -> Result<RecordsReport, RecordsError> {
+    let (mut writer, mut reader) = (None, None);
+    match &job.source {
+        DealSource::File(_) if db.exists() => writer = Some(Store::open(db)?),
+        DealSource::File(_) => {}
+        _ if job.solve => writer = Some(Store::open_existing(db)?),
+        _ => reader = Some(ReadOnlyStore::open(db)?),
+    }
+    let store = match (writer.as_mut(), reader.as_deref()) {
+        (Some(w), _) => Some(RecordsStore::Writing(w)),
+        (None, Some(r)) => Some(RecordsStore::Reading(r)),
+        (None, None) => None,
+    };
+    run(job, store, progress)
 }
 
 /// The database a records job reads a set (and stored tables) from: read only, or, for a

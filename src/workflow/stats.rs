@@ -22,7 +22,7 @@ use crate::Classify;
 use crate::formats::{Board, SkippedBoard};
 use crate::stats::{Report, SetStats};
 use crate::workflow::pipeline::{DealSource, SourceError, SourceOptions};
-use crate::{ErrorClass, StoreReader};
+use crate::{ErrorClass, ReadOnlyStore, StoreReader};
 
 /// A statistics job.
 #[derive(Clone, Debug)]
@@ -102,6 +102,20 @@ pub fn run(job: &StatsJob, store: Option<&StoreReader>) -> Result<StatsRun, Stat
         skipped: read.skipped,
         warnings: read.warnings,
     })
+}
+
+/// Runs `job` ([`run`]) with the database file `db`, opened read-only for a stored source
+/// (a deal file needs none).
+///
+/// # Errors
+/// [`StatsError::Source`] ([`SourceError::Store`]) when the database does not open; then as
+/// [`run`].
+pub fn run_in(job: &StatsJob, db: &std::path::Path) -> Result<StatsRun, StatsError> {
+    let store = match job.source.is_stored() {
+        true => Some(ReadOnlyStore::open(db).map_err(SourceError::Store)?),
+        false => None,
+    };
+    run(job, store.as_deref())
 }
 
 /// The statistics of some boards, counted in parallel.
