@@ -8,7 +8,6 @@ use clap::Args;
 use dealdex::Seat;
 use dealdex::dealer::{DealerJob, Script, Swapping};
 use dealdex::workflow::dealer::DealerRunJob;
-use dealdex::workflow::pipeline::DealSource;
 
 use super::{DbArgs, Text, open_output, progress_bar, render};
 
@@ -199,24 +198,13 @@ pub fn run(a: DealerArgs, json: bool) -> anyhow::Result<()> {
         }
     };
     // --db names the database; only --deals, --set and --all say where the deals come from.
-    let source = match (&a.deals, &a.set, a.all) {
-        (None, None, false) => None,
-        _ => Some(DealSource::from_flags(
-            a.deals.clone(),
-            a.from.as_deref(),
-            a.set.clone(),
-            None,
-        )?),
-    };
-    // The default database holds what is read or stored when no --db is given.
-    let database = a.db.db.clone().or_else(|| {
-        (a.set.is_some() || a.all || a.store.is_some()).then(|| dealdex::DEFAULT_DATABASE.into())
-    });
+    let (deals, from) = (a.deals.clone(), a.from.as_deref());
+    let source = DealerRunJob::source_for(deals, from, a.set.clone(), a.all)?;
     let job = DealerRunJob {
+        database: DealerRunJob::database_for(a.db.db.clone(), source.as_ref(), a.store.is_some()),
         script,
         run,
         source,
-        database,
         store_set: a.store.clone(),
     };
     let mut out = open_output(None)?;

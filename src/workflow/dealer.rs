@@ -94,6 +94,49 @@ impl DealerRunJob {
             store_set: None,
         }
     }
+
+    /// The given deals `dealdex dealer`'s flags name ([`DealerRunJob::source`]): the deal
+    /// file `deals` (read as the format named `format`, else as its extension or content
+    /// tell), else the stored set `set`, else every stored deal (`all`); `None` (generated
+    /// deals) when none of them is given.
+    ///
+    /// # Errors
+    /// [`ChooseFormatError::UnknownName`](crate::formats::ChooseFormatError) for a format
+    /// name no format has.
+    pub fn source_for(
+        deals: Option<PathBuf>,
+        format: Option<&str>,
+        set: Option<String>,
+        all: bool,
+    ) -> Result<Option<DealSource>, crate::formats::ChooseFormatError> {
+        match (&deals, &set, all) {
+            (None, None, false) => Ok(None),
+            _ => DealSource::from_flags(deals, format, set, None).map(Some),
+        }
+    }
+
+    /// The database of a run from `source` ([`DealerRunJob::source`]) as `dealdex dealer
+    /// --db` names it: `db` when given; else [`crate::DEFAULT_DATABASE`] when the deals come
+    /// from the store (a set, every stored deal) or the produced deals are stored as a set
+    /// (`store_set`); else none: generated deals, or a deal file, use a database only when
+    /// one is named.
+    ///
+    /// ```
+    /// use dealdex::workflow::dealer::DealerRunJob;
+    /// use dealdex::workflow::pipeline::DealSource;
+    /// let set = DealSource::Set("club".into());
+    /// assert_eq!(DealerRunJob::database_for(None, Some(&set), false), Some("dealdex.db".into()));
+    /// assert_eq!(DealerRunJob::database_for(None, None, false), None);
+    /// assert_eq!(DealerRunJob::database_for(Some("d.db".into()), None, false), Some("d.db".into()));
+    /// ```
+    pub fn database_for(
+        db: Option<PathBuf>,
+        source: Option<&DealSource>,
+        store_set: bool,
+    ) -> Option<PathBuf> {
+        let needed = store_set || source.is_some_and(DealSource::is_stored);
+        db.or_else(|| needed.then(|| crate::DEFAULT_DATABASE.into()))
+    }
 }
 
 /// The set a run stored.
