@@ -1,13 +1,11 @@
 //! `dealdex dealer`: run a script of dealer's simulation language (issue 29).
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::PathBuf;
 
-use anyhow::Context;
 use clap::Args;
-use dealdex::Seat;
-use dealdex::dealer::{DealerJob, Script, Swapping};
-use dealdex::workflow::dealer::DealerRunJob;
+use dealdex::dealer::{DealerJob, Swapping};
+use dealdex::workflow::dealer::{DealerRunJob, load_script};
 
 use super::{DbArgs, Text, open_output, progress_bar, render};
 
@@ -133,35 +131,8 @@ pub struct DealerArgs {
 }
 
 pub fn run(a: DealerArgs, json: bool) -> anyhow::Result<()> {
-    let (text, name) = match &a.script {
-        Some(p) if p.as_os_str() != "-" => (
-            std::fs::read_to_string(p).with_context(|| p.display().to_string())?,
-            p.file_name().map_or_else(
-                || p.display().to_string(),
-                |n| n.to_string_lossy().into_owned(),
-            ),
-        ),
-        _ => {
-            let mut s = String::new();
-            std::io::stdin().read_to_string(&mut s)?;
-            (s, "-".to_owned())
-        }
-    };
-    let mut params: [Option<String>; 10] = Default::default();
-    for (n, value) in &a.params {
-        params[*n] = Some(value.clone());
-    }
-    let mut script = Script::parse_with_params(&text, &params)?;
-    for (seat, holdings) in [
-        (Seat::North, &a.north),
-        (Seat::East, &a.east),
-        (Seat::South, &a.south),
-        (Seat::West, &a.west),
-    ] {
-        if let Some(h) = holdings {
-            script.add_predeal(seat, h)?;
-        }
-    }
+    let predeal = [&a.north, &a.east, &a.south, &a.west].map(Option::as_deref);
+    let (script, name) = load_script(a.script.as_deref(), &a.params, predeal)?;
     let run = DealerJob {
         generate: a.generate,
         produce: a.produce,

@@ -35,8 +35,8 @@
 //! ```
 
 use std::fmt;
-use std::io::Write;
-use std::path::PathBuf;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::SyncSender;
@@ -47,9 +47,10 @@ use crate::Classify;
 use crate::dd::TrickTable;
 use crate::dealer::{
     DealFeed, DealerError, DealerJob, DealerProgress, DealerReport, EvalError, GivenDeal,
-    GivenFeed, Script,
+    GivenFeed, Script, ScriptError,
 };
 use crate::formats::SkippedBoard;
+use crate::model::card::Seat;
 use crate::model::deal::Deal;
 use crate::model::index::DealIndex;
 use crate::model::number::Scheme;
@@ -246,6 +247,103 @@ impl Classify for DealerRunError {
     fn wrapped(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             DealerRunError::Source(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+/// A script as `dealdex dealer` loads it, with its name for the report's closing lines (the
+/// file's name; `-` for standard input): the file `path` (`None` or `-`: standard input) read
+/// whole, parsed with the parameters `params` (`$N` stands for the text of the last pair
+/// given for N, 0 to 9: DealerV2's `-0` … `-9`; [`Script::parse_with_params`]), and the
+/// predealt holdings `predeal` of North, East, South and West added (DealerV2's
+/// `-N`/`-E`/`-S`/`-W`; [`Script::add_predeal`]).
+///
+/// ```
+/// use dealdex::Seat;
+/// let dir = tempfile::tempdir()?;
+/// let path = dir.path().join("strong.dei");
+/// std::fs::write(&path, "condition hcp(north) >= $0")?;
+/// let params = [(0, "20".to_owned())];
+/// let predeal = [None, None, Some("SA"), None];
+/// let (script, name) = dealdex::workflow::dealer::load_script(Some(&path), &params, predeal)?;
+/// assert_eq!(name, "strong.dei");
+/// assert_eq!(script.predeal[Seat::South.index()].count_ones(), 1);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+/// [`LoadScriptError`]: the file not read, the script's error (line and column), a
+/// predealt holding refused.
+pub fn load_script(
+    path: Option<&Path>,
+    params: &[(usize, String)],
+    predeal: [Option<&str>; 4],
+) -> Result<(Script, String), LoadScriptError> {
+    let path = path.filter(|p| p.as_os_str() != "-");
+    let read = |error| LoadScriptError::Read {
+        path: path.unwrap_or(Path::new("-")).to_owned(),
+        error,
+    };
+    let text = match path {
+        Some(p) => std::fs::read_to_string(p).map_err(read)?,
+        None => {
+            let mut text = String::new();
+            std::io::stdin().read_to_string(&mut text).map_err(read)?;
+            text
+        }
+    };
+    let name = path.map_or("-".into(), |p| match p.file_name() {
+        Some(n) => n.to_string_lossy().into_owned(),
+        None => p.display().to_string(),
+    });
+    let mut values: [Option<String>; 10] = Default::default();
+    for (n, value) in params {
+        values[*n] = Some(value.clone());
+    }
+    let mut script = Script::parse_with_params(&text, &values)?;
+    for (seat, holdings) in Seat::ALL.into_iter().zip(predeal) {
+        if let Some(h) = holdings {
+            script.add_predeal(seat, h)?;
+        }
+    }
+    Ok((script, name))
+}
+
+/// Why [`load_script`] failed.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadScriptError {
+    /// The script file (or standard input, `-`) could not be read.
+    #[error("{}: {error}", path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// The I/O error.
+        error: std::io::Error,
+    },
+    /// The script does not parse (its line and column are in the error).
+    #[error(transparent)]
+    Script(#[from] ScriptError),
+    /// A predealt holding is refused.
+    #[error(transparent)]
+    Predeal(#[from] DealerError),
+}
+
+crate::classified!(LoadScriptError);
+impl Classify for LoadScriptError {
+    /// A file not read is I/O; the script's and the predeal's errors have their own class.
+    fn class(&self) -> crate::ErrorClass {
+        match self {
+            LoadScriptError::Read { .. } => crate::ErrorClass::Io,
+            LoadScriptError::Script(e) => e.class(),
+            LoadScriptError::Predeal(e) => e.class(),
+        }
+    }
+
+    /// The script's line and column.
+    fn position(&self) -> Option<crate::InputPosition> {
+        match self {
+            LoadScriptError::Script(e) => e.position(),
             _ => None,
         }
     }
