@@ -1,6 +1,7 @@
 //! `dealdex card`: one card in every encoding of the seed documents (dealdex::encoding).
 
-use clap::{Args, ValueEnum};
+use clap::Args;
+use clap::builder::{PossibleValuesParser, TypedValueParser};
 use dealdex::workflow::card::{self, CardJob, CardSource};
 
 use super::{Text, open_output, render};
@@ -27,40 +28,20 @@ pub struct CardArgs {
     #[arg(allow_hyphen_values = true)]
     value: String,
     /// Read VALUE in this encoding instead of as card text.
-    #[arg(long, value_enum, value_name = "ENCODING")]
-    from: Option<From>,
+    #[arg(long, value_name = "ENCODING", value_parser = encoding())]
+    from: Option<CardSource>,
 }
 
-/// The encodings `--from` accepts.
-#[derive(Clone, Copy, Debug, ValueEnum)]
-enum From {
-    #[value(name = "seed000-slot")]
-    SeatArraySlot,
-    #[value(name = "standard-card")]
-    StandardCard,
-    #[value(name = "seed003-number")]
-    HsdcNumber,
-    #[value(name = "seed003-display")]
-    SymbolText,
-    #[value(name = "seed004-byte")]
-    CardByte,
-    #[value(name = "unicode")]
-    Unicode,
+/// `--from`'s value: one of [`CardSource::ENCODINGS`] (clap lists them and exits 2 otherwise).
+fn encoding() -> impl TypedValueParser<Value = CardSource> {
+    let names = CardSource::ENCODINGS.map(|(name, _)| name);
+    PossibleValuesParser::new(names).map(|n| CardSource::named(&n).expect("a listed name"))
 }
 
 pub fn run(a: CardArgs, json: bool) -> anyhow::Result<()> {
-    let from = match a.from {
-        None => CardSource::Text,
-        Some(From::SeatArraySlot) => CardSource::SeatArraySlot,
-        Some(From::StandardCard) => CardSource::StandardCard,
-        Some(From::HsdcNumber) => CardSource::HsdcNumber,
-        Some(From::SymbolText) => CardSource::SymbolText,
-        Some(From::CardByte) => CardSource::CardByte,
-        Some(From::Unicode) => CardSource::Unicode,
-    };
     let r = card::run(&CardJob {
         value: a.value,
-        from,
+        from: a.from.unwrap_or(CardSource::Text),
     })?;
     render(&mut open_output(None)?, &r, json, false, Text::Answer)
 }

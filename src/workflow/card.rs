@@ -36,6 +36,33 @@ pub enum CardSource {
     Unicode,
 }
 
+impl CardSource {
+    /// The encodings a value can be read in, each with its name (the report's field name,
+    /// and `dealdex card --from`'s value); card text has none.
+    pub const ENCODINGS: [(&'static str, CardSource); 6] = [
+        ("seed000-slot", CardSource::SeatArraySlot),
+        ("standard-card", CardSource::StandardCard),
+        ("seed003-number", CardSource::HsdcNumber),
+        ("seed003-display", CardSource::SymbolText),
+        ("seed004-byte", CardSource::CardByte),
+        ("unicode", CardSource::Unicode),
+    ];
+
+    /// The encoding named `name` ([`CardSource::ENCODINGS`]), exactly.
+    ///
+    /// ```
+    /// use dealdex::workflow::card::CardSource;
+    /// assert_eq!(CardSource::named("standard-card"), Some(CardSource::StandardCard));
+    /// assert_eq!(CardSource::named("text"), None);
+    /// ```
+    pub fn named(name: &str) -> Option<CardSource> {
+        Self::ENCODINGS
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|&(_, source)| source)
+    }
+}
+
 /// The card to show: a value and how it names the card.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CardJob {
