@@ -7,6 +7,7 @@ use dealdex::formats;
 use dealdex::import::{self, ImportJob};
 use dealdex::workflow::convert::ConvertJob;
 use dealdex::workflow::export::ExportJob;
+use dealdex::workflow::output::plan_outputs;
 use dealdex::workflow::pipeline::DealSource;
 
 use super::{StoreArgs, Text, open_output, outputs, print_notes, render};
@@ -108,15 +109,10 @@ pub fn convert(a: ConvertArgs, json: bool) -> anyhow::Result<()> {
         None,
         a.first_board,
     )?;
-    let out = dealdex::workflow::output::plan_outputs(
-        std::slice::from_ref(&a.output),
-        a.to.as_deref(),
-        "pbn",
-    )?;
-    dealdex::workflow::output::check_output_paths(std::slice::from_ref(&a.output))?;
+    let outputs = plan_outputs(std::slice::from_ref(&a.output), a.to.as_deref(), "pbn")?;
     let job = ConvertJob {
         source,
-        outputs: out,
+        outputs,
         event: a.write.event.clone(),
         blind: a.write.blind,
         split: a.write.split,
@@ -134,18 +130,12 @@ pub fn convert(a: ConvertArgs, json: bool) -> anyhow::Result<()> {
 }
 
 pub fn import(a: ImportArgs, json: bool) -> anyhow::Result<()> {
-    // Resolve every file's format before touching the database.
-    let files = a
-        .files
-        .iter()
-        .map(|p| Ok((p.clone(), formats::choose_input(p, a.format.as_deref())?)))
-        .collect::<anyhow::Result<_>>()?;
+    // Every file's format is chosen before the database is touched.
     let job = ImportJob {
-        files,
         set: a.set.clone(),
         first_board: a.first_board,
         batch: a.batch,
-        stop: None,
+        ..ImportJob::for_paths(&a.files, a.format.as_deref())?
     };
     // A busy database is said plainly.
     let mut store =
@@ -168,13 +158,12 @@ pub fn import(a: ImportArgs, json: bool) -> anyhow::Result<()> {
 }
 
 pub fn export(a: ExportArgs, json: bool) -> anyhow::Result<()> {
-    let outs = dealdex::workflow::output::plan_outputs(&a.out, a.format.as_deref(), "pbn")?;
-    dealdex::workflow::output::check_output_paths(&a.out)?;
+    let outputs = plan_outputs(&a.out, a.format.as_deref(), "pbn")?;
     // Export only reads: it never creates, migrates or writes the database.
     let store = dealdex::ReadOnlyStore::open(&a.db.path())?;
     let job = ExportJob {
         set: a.set.clone(),
-        outputs: outs,
+        outputs,
         event: a.write.event.clone(),
         blind: a.write.blind,
         split: a.write.split,

@@ -1,6 +1,5 @@
 //! The writing options of the commands that write deal files; the files themselves are
-//! planned by [`dealdex::workflow::output::plan_outputs`] and checked by
-//! [`dealdex::workflow::output::check_output_paths`].
+//! planned and checked by [`dealdex::workflow::output::plan_outputs`].
 
 /// The writing options shared by `generate`, `convert` and `export`.
 #[derive(clap::Args, Debug, Clone)]

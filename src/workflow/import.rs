@@ -92,6 +92,23 @@ impl ImportJob {
             stop: None,
         }
     }
+
+    /// [`ImportJob::new`] for the files `paths`, each read in the format named `format`, else
+    /// the one its extension selects or its content shows ([`formats::choose_input`]): every
+    /// file's format is chosen before anything is stored.
+    ///
+    /// # Errors
+    /// The [`formats::ChooseFormatError`] of the first file whose format is not told.
+    pub fn for_paths(
+        paths: &[PathBuf],
+        format: Option<&str>,
+    ) -> Result<ImportJob, formats::ChooseFormatError> {
+        let files = paths
+            .iter()
+            .map(|p| Ok((p.clone(), formats::choose_input(p, format)?)))
+            .collect::<Result<_, _>>()?;
+        Ok(ImportJob::new(files))
+    }
 }
 
 /// What became of one file.

@@ -79,10 +79,11 @@ impl crate::Classify for OutputPlanError {
     }
 }
 
-/// Turns output paths and a format name into outputs. No path means standard output in
-/// `format` or `default`; `-` is standard output, and it and `/dev/null` take `format` or
-/// `default`; one other file takes `format` or its extension's; several files take their
-/// extensions' formats (and no `format`).
+/// Turns output paths and a format name into outputs, the paths checked first
+/// ([`check_output_paths`]). No path means standard output in `format` or `default`; `-` is
+/// standard output, and it and `/dev/null` take `format` or `default`; one other file takes
+/// `format` or its extension's; several files take their extensions' formats (and no
+/// `format`).
 ///
 /// ```
 /// use std::path::PathBuf;
@@ -95,12 +96,14 @@ impl crate::Classify for OutputPlanError {
 /// ```
 ///
 /// # Errors
-/// [`OutputPlanError::Format`] or [`OutputPlanError::FormatWithSeveral`].
+/// The errors of [`check_output_paths`]; [`OutputPlanError::Format`] or
+/// [`OutputPlanError::FormatWithSeveral`].
 pub fn plan_outputs(
     paths: &[PathBuf],
     format: Option<&str>,
     default: &str,
 ) -> Result<Vec<Output>, OutputPlanError> {
+    check_output_paths(paths)?;
     if paths.is_empty() {
         return Ok(vec![Output {
             path: None,
