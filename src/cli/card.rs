@@ -4,7 +4,7 @@ use clap::Args;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use dealdex::workflow::card::{self, CardJob, CardSource};
 
-use super::{Text, open_output, render};
+use super::{Text, print};
 
 #[derive(Args, Debug)]
 #[command(
@@ -43,5 +43,5 @@ pub fn run(a: CardArgs, json: bool) -> anyhow::Result<()> {
         value: a.value,
         from: a.from.unwrap_or(CardSource::Text),
     })?;
-    render(&mut open_output(None)?, &r, json, false, Text::Answer)
+    print(&r, json, false, Text::Answer)
 }

@@ -7,7 +7,7 @@ use clap::Args;
 use dealdex::dealer::{DealerJob, Swapping};
 use dealdex::workflow::dealer::{DealerRunJob, load_script};
 
-use super::{DbArgs, Text, open_output, progress_bar, render};
+use super::{DbArgs, Text, drawn_bar, render, stdout};
 
 /// The command's one-line description (`dealdex --help`, `dealdex dealer --help`).
 pub const ABOUT: &str =
@@ -155,7 +155,7 @@ pub fn run(a: DealerArgs, json: bool) -> anyhow::Result<()> {
     let generate = run.generate.unwrap_or(script.generate_limit());
     let by_produced = produce != u64::MAX;
     let bar = match a.meter {
-        true => progress_bar(true, "{bar:40} {percent:>3}% {human_pos}/{human_len} {msg}"),
+        true => drawn_bar("{bar:40} {percent:>3}% {human_pos}/{human_len} {msg}"),
         false => indicatif::ProgressBar::hidden(),
     };
     bar.set_length(if by_produced { produce } else { generate });
@@ -178,7 +178,7 @@ pub fn run(a: DealerArgs, json: bool) -> anyhow::Result<()> {
         source,
         store_set: a.store.clone(),
     };
-    let mut out = open_output(None)?;
+    let mut out = stdout();
     let result = dealdex::workflow::dealer::run(&job, &mut out, &mut on_progress);
     bar.finish_and_clear();
     let mut report = result?;

@@ -4,13 +4,11 @@
 
 use std::path::PathBuf;
 
-use std::io::stdout;
-
 use clap::{Args, Subcommand};
 use dealdex::event::{self, Protocol};
 use dealdex::workflow::event::{self as flow, MakeJob, NewJob, PublishJob, SetValueJob, VerifyJob};
 
-use super::{NoDbArgs, Text, render};
+use super::{NoDbArgs, Text, print};
 
 #[derive(Args, Debug)]
 #[command(after_help = "The life of an event (SQUAREDEAL.md):
@@ -120,7 +118,7 @@ struct MakeArgs {
     #[arg(long, short, value_name = "DIR")]
     out: PathBuf,
     #[arg(long = "to", short = 'f', visible_alias = "format", value_name = "FORMAT",
-          help = super::output_format_help_default("pbn; repeatable"))]
+          help = super::output_format_help(Some("pbn; repeatable")))]
     format: Vec<String>,
     #[command(flatten)]
     db: NoDbArgs,
@@ -186,7 +184,7 @@ fn new(a: NewArgs, json: bool) -> anyhow::Result<()> {
         value_format: a.value_format,
     };
     let r = flow::new_event(&job)?;
-    render(&mut stdout().lock(), &r, json, false, Text::Summary)
+    print(&r, json, false, Text::Summary)
 }
 
 fn publish(a: PublishArgs, json: bool) -> anyhow::Result<()> {
@@ -195,7 +193,7 @@ fn publish(a: PublishArgs, json: bool) -> anyhow::Result<()> {
         keys: a.keys,
     };
     let r = flow::publish(&job)?;
-    render(&mut stdout().lock(), &r, json, false, Text::Summary)
+    print(&r, json, false, Text::Summary)
 }
 
 fn set_value(a: SetValueArgs, json: bool) -> anyhow::Result<()> {
@@ -209,7 +207,7 @@ fn set_value(a: SetValueArgs, json: bool) -> anyhow::Result<()> {
         true => Text::Answer,
         false => Text::Summary,
     };
-    render(&mut stdout().lock(), &r, json, false, text)
+    print(&r, json, false, text)
 }
 
 fn make(a: MakeArgs, json: bool) -> anyhow::Result<()> {
@@ -232,7 +230,7 @@ fn make(a: MakeArgs, json: bool) -> anyhow::Result<()> {
         file: a.file,
     };
     let r = flow::make(&job)?;
-    render(&mut stdout().lock(), &r, json, a.quiet, Text::Summary)
+    print(&r, json, a.quiet, Text::Summary)
 }
 
 fn verify(a: VerifyArgs, json: bool) -> anyhow::Result<()> {
@@ -243,12 +241,11 @@ fn verify(a: VerifyArgs, json: bool) -> anyhow::Result<()> {
         files: a.files,
         partial: a.partial,
     })?;
-    render(&mut stdout().lock(), &r, json, false, Text::Answer)?;
-    match r.verified() {
-        true => Ok(()),
-        false => Err(anyhow::anyhow!(
-            "verification failed: {}",
-            r.problems.join("; ")
-        )),
-    }
+    print(&r, json, false, Text::Answer)?;
+    anyhow::ensure!(
+        r.verified(),
+        "verification failed: {}",
+        r.problems.join("; ")
+    );
+    Ok(())
 }

@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 
 use clap::Args;
+use dealdex::StoreError;
 use dealdex::formats;
 use dealdex::import::{self, ImportJob};
 use dealdex::workflow::convert::ConvertJob;
@@ -10,7 +11,7 @@ use dealdex::workflow::export::ExportJob;
 use dealdex::workflow::output::plan_outputs;
 use dealdex::workflow::pipeline::DealSource;
 
-use super::{StoreArgs, Text, open_output, outputs, print_notes, render};
+use super::{StoreArgs, Text, outputs, print, print_notes, render, stdout};
 
 #[derive(Args, Debug)]
 #[command(
@@ -29,7 +30,7 @@ pub struct ConvertArgs {
     output: PathBuf,
     #[arg(long, value_name = "FORMAT", help = super::input_format_help())]
     from: Option<String>,
-    #[arg(long, visible_alias = "format", value_name = "FORMAT", help = super::output_format_help())]
+    #[arg(long, visible_alias = "format", value_name = "FORMAT", help = super::output_format_help(None))]
     to: Option<String>,
     /// Number of the first board when the input carries no board numbers (default 1, or
     /// DUP's trailer; at most 2^63 - 1); Borel lines are turned by these boards' dealers, CDS
@@ -94,7 +95,7 @@ pub struct ExportArgs {
     #[arg(long, short, value_name = "FILE", required = true)]
     out: Vec<PathBuf>,
     #[arg(long = "to", short = 'f', visible_alias = "format", value_name = "FORMAT",
-          help = super::output_format_help())]
+          help = super::output_format_help(None))]
     format: Option<String>,
     #[command(flatten)]
     write: outputs::WriteArgs,
@@ -117,7 +118,7 @@ pub fn convert(a: ConvertArgs, json: bool) -> anyhow::Result<()> {
         blind: a.write.blind,
         split: a.write.split,
     };
-    let mut stdout = open_output(None)?;
+    let mut stdout = stdout();
     let report = dealdex::workflow::convert::run(&job, None, &mut stdout)?;
     if !json {
         print_notes(&a.input.display(), &report.skipped, &report.warnings);
@@ -138,22 +139,14 @@ pub fn import(a: ImportArgs, json: bool) -> anyhow::Result<()> {
         ..ImportJob::for_paths(&a.files, a.format.as_deref())?
     };
     // A busy database is said plainly.
-    let mut store =
-        a.db.open_for_storing()
-            .map_err(dealdex::StoreError::explain_busy)?;
+    let mut store = a.db.open_for_storing().map_err(StoreError::explain_busy)?;
     let report = import::import(&job, &mut store, &mut |o| {
         if !json {
             eprintln!("{o}");
         }
     })
     .map_err(import::ImportFailed::explain_busy)?;
-    render(
-        &mut std::io::stdout().lock(),
-        &report,
-        json,
-        false,
-        Text::Summary,
-    )?;
+    print(&report, json, false, Text::Summary)?;
     Ok(report.check()?)
 }
 
@@ -168,7 +161,7 @@ pub fn export(a: ExportArgs, json: bool) -> anyhow::Result<()> {
         blind: a.write.blind,
         split: a.write.split,
     };
-    let mut stdout = open_output(None)?;
+    let mut stdout = stdout();
     let report = dealdex::workflow::export::export(&job, &store, &mut stdout)?;
     if !json {
         for w in &report.warnings {

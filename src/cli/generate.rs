@@ -10,7 +10,7 @@ use dealdex::workflow::generate::{
     self as wf, Boards, Filter, GenerateError, GenerateJob, Progress, Source, StoreChoice,
 };
 
-use super::{NoDbArgs, Text, open_output, outputs, progress_bar, render, show_progress};
+use super::{NoDbArgs, Text, outputs, progress_bar, render, stdout};
 
 #[derive(Args, Debug)]
 #[command(group(ArgGroup::new("what").required(true).args(["boards", "count"])))]
@@ -55,7 +55,7 @@ pub struct GenerateArgs {
     #[arg(long, short, value_name = "FILE")]
     out: Vec<PathBuf>,
     #[arg(long = "to", short = 'f', visible_alias = "format", value_name = "FORMAT",
-          help = super::output_format_help())]
+          help = super::output_format_help(None))]
     format: Option<String>,
     #[command(flatten)]
     write: outputs::WriteArgs,
@@ -152,6 +152,7 @@ fn job(a: &GenerateArgs) -> anyhow::Result<GenerateJob> {
 pub fn run(a: GenerateArgs, json: bool) -> anyhow::Result<()> {
     let job = job(&a)?;
     let bulk = a.boards.is_none();
+    // A busy database is said plainly.
     let mut store = job
         .db
         .as_deref()
@@ -159,7 +160,7 @@ pub fn run(a: GenerateArgs, json: bool) -> anyhow::Result<()> {
         .transpose()
         .map_err(dealdex::StoreError::explain_busy)?;
     let talk = !a.quiet && !json;
-    let mut bar = progress_bar(false, "");
+    let mut bar = indicatif::ProgressBar::hidden();
     let mut drawing = std::time::Instant::now();
     let mut on_progress = |p: Progress<'_>| match p {
         Progress::SeedSaved {
@@ -173,7 +174,7 @@ pub fn run(a: GenerateArgs, json: bool) -> anyhow::Result<()> {
                 true => "{bar:40} {human_pos}/{human_len} matching deals; {msg}",
                 false => "{bar:40} {human_pos}/{human_len} deals {per_sec} eta {eta}",
             };
-            bar = progress_bar(show_progress(a.quiet), template);
+            bar = progress_bar(a.quiet, template);
             bar.set_length(total);
             drawing = std::time::Instant::now();
         }
@@ -189,7 +190,7 @@ pub fn run(a: GenerateArgs, json: bool) -> anyhow::Result<()> {
         }
         Progress::Finished => bar.finish_and_clear(),
     };
-    let mut stdout = open_output(None)?;
+    let mut stdout = stdout();
     let report = wf::run(&job, store.as_mut(), &mut stdout, &mut on_progress)
         .map_err(GenerateError::explain_busy)?;
     render(&mut stdout, &report, json, a.quiet, Text::Summary)

@@ -13,9 +13,8 @@ mod solve;
 mod sql;
 mod stats;
 
-use std::fs::File;
 use std::io::{self, BufWriter, IsTerminal, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use std::fmt::Display;
@@ -207,31 +206,23 @@ fn closed_stdout(e: &(dyn std::error::Error + 'static)) -> bool {
         .is_some_and(closed_stdout)
 }
 
-/// A buffered output: a file, or stdout for `None` and `-`.
-fn open_output(path: Option<&Path>) -> anyhow::Result<Box<dyn Write + Send>> {
-    const CAP: usize = 1 << 20;
-    Ok(match path {
-        None => Box::new(BufWriter::with_capacity(CAP, io::stdout())),
-        Some(p) if p.as_os_str() == "-" => Box::new(BufWriter::with_capacity(CAP, io::stdout())),
-        Some(p) => {
-            let f = File::create(p).map_err(|e| anyhow::anyhow!("{}: {e}", p.display()))?;
-            Box::new(BufWriter::with_capacity(CAP, f))
-        }
-    })
+/// Standard output, buffered (1 MiB).
+fn stdout() -> BufWriter<io::Stdout> {
+    BufWriter::with_capacity(1 << 20, io::stdout())
 }
 
-/// True when progress bars may be drawn: stderr is a terminal and not `--quiet`.
-fn show_progress(quiet: bool) -> bool {
-    !quiet && io::stderr().is_terminal()
-}
-
-/// A progress bar drawn with `template` when `show`, else a hidden one.
-fn progress_bar(show: bool, template: &str) -> ProgressBar {
-    match show {
-        true => ProgressBar::new(0)
-            .with_style(ProgressStyle::with_template(template).expect("static template")),
+/// A progress bar drawn with `template` on standard error when it is a terminal and not
+/// `quiet`, else a hidden one.
+fn progress_bar(quiet: bool, template: &str) -> ProgressBar {
+    match !quiet && io::stderr().is_terminal() {
+        true => drawn_bar(template),
         false => ProgressBar::hidden(),
     }
+}
+
+/// A progress bar drawn with `template` on standard error.
+fn drawn_bar(template: &str) -> ProgressBar {
+    ProgressBar::new(0).with_style(ProgressStyle::with_template(template).expect("static template"))
 }
 
 /// Prints the notes of a deal file read ([`dealdex::workflow::input::file_notes`]) on stderr.
@@ -281,6 +272,16 @@ fn render<R: Serialize + Display + ?Sized>(
     Ok(out.flush()?)
 }
 
+/// [`render`] on standard output.
+fn print<R: Serialize + Display + ?Sized>(
+    report: &R,
+    json: bool,
+    quiet: bool,
+    text: Text,
+) -> anyhow::Result<()> {
+    render(&mut stdout(), report, json, quiet, text)
+}
+
 /// The help of every `--from` (input format): the registry's formats.
 fn input_format_help() -> String {
     format!(
@@ -289,17 +290,11 @@ fn input_format_help() -> String {
     )
 }
 
-/// The help of an output `--to` (alias `--format`) whose default is the output's extension.
-fn output_format_help() -> String {
-    format!(
-        "Output format (default: from the output's extension): {}",
-        formats::names()
-    )
-}
-
-/// The help of an output `--to` with a fixed default.
-fn output_format_help_default(default: &str) -> String {
-    format!("Output format (default {default}): {}", formats::names())
+/// The help of an output `--to` (alias `--format`) with its default (`None`: from the
+/// output's extension).
+fn output_format_help(default: Option<&str>) -> String {
+    let default = default.map_or(": from the output's extension".into(), |d| format!(" {d}"));
+    format!("Output format (default{default}): {}", formats::names())
 }
 
 /// `rest` after the list of formats and their extensions (`convert --help`).

@@ -6,7 +6,7 @@ use dealdex::workflow::lookup::LookupJob;
 use dealdex::workflow::number::{DealJob, NumberJob};
 use dealdex::{Deal, Scheme, formats, workflow};
 
-use super::{StoreArgs, Text, open_output, parse_scheme, render};
+use super::{StoreArgs, Text, parse_scheme, print, render, stdout};
 
 #[derive(Args, Debug)]
 #[command(after_help = "Examples:
@@ -72,7 +72,7 @@ pub fn number(a: NumberArgs, json: bool) -> anyhow::Result<()> {
     };
     let r = workflow::number::number(&job)?;
     super::print_notes(&job.argument, &r.skipped, &r.warnings);
-    render(&mut open_output(None)?, &r, json, false, Text::Answer)
+    print(&r, json, false, Text::Answer)
 }
 
 /// A format `deal` lists deals in, by name, either case (`jsonl` is `json`).
@@ -96,7 +96,7 @@ pub fn deal(a: DealArgs, json: bool) -> anyhow::Result<()> {
         format: a.format,
         out: a.out.filter(|p| p.as_os_str() != "-"),
     };
-    let mut stdout = open_output(None)?;
+    let mut stdout = stdout();
     let report = workflow::number::deal(&job, &mut stdout)?;
     // After the deals when they go to stdout too; no summary in text mode.
     render(&mut stdout, &report, json, true, Text::Summary)
@@ -113,5 +113,5 @@ pub fn lookup(a: LookupArgs, json: bool) -> anyhow::Result<()> {
         database: a.db.path(),
     };
     let r = dealdex::workflow::lookup::run_in(&job)?;
-    render(&mut open_output(None)?, &r, json, false, Text::Answer)
+    print(&r, json, false, Text::Answer)
 }

@@ -6,7 +6,7 @@ use clap::Args;
 use dealdex::query::Dialect;
 use dealdex::workflow::query::{QueryJob, QueryMode};
 
-use super::{StoreArgs, Text, open_output, render};
+use super::{StoreArgs, Text, render, stdout};
 
 #[derive(Args, Debug)]
 #[command(
@@ -45,7 +45,7 @@ pub struct QueryArgs {
           requires_if("spark", "explain"))]
     dialect: Dialect,
     #[arg(long = "to", short = 'f', visible_alias = "format", value_name = "FORMAT",
-          help = super::output_format_help_default("hex"))]
+          help = super::output_format_help(Some("hex")))]
     format: Option<String>,
     /// Output file (default stdout).
     #[arg(long, short, value_name = "FILE")]
@@ -70,7 +70,7 @@ pub fn run(a: QueryArgs, json: bool) -> anyhow::Result<()> {
     let mut job = QueryJob::new(&a.expr, mode)?;
     job.set = a.set.clone();
     // The deals (or the count: the text answer) go to --out, staged, else to stdout.
-    let mut stdout = open_output(None)?;
+    let mut stdout = stdout();
     let (db, out) = (a.db.path(), a.out.as_deref());
     let report = dealdex::workflow::query::run_on(&job, &db, out, !json, &mut stdout)?;
     // With --out the deals went to the file; without it they precede the report. No summary

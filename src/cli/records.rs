@@ -8,7 +8,7 @@ use dealdex::records::{Paper, PerPage, RecordOptions, TenStyle};
 use dealdex::workflow::pipeline::DealSource;
 use dealdex::workflow::records::{RecordsJob, SheetFormat, run_in};
 
-use super::{DbArgs, Text, progress_bar, render, show_progress};
+use super::{DbArgs, Text, print, progress_bar};
 
 #[derive(Args, Debug)]
 #[command(
@@ -92,7 +92,7 @@ pub fn run(a: RecordsArgs, json: bool) -> anyhow::Result<()> {
         date: a.date.clone(),
     };
     let bar = progress_bar(
-        show_progress(a.quiet) && a.solve,
+        a.quiet || !a.solve,
         "{bar:40} {human_pos}/{human_len} deals solved {eta}",
     );
     let report = run_in(&job, &a.db.path(), &mut |p| {
@@ -100,11 +100,5 @@ pub fn run(a: RecordsArgs, json: bool) -> anyhow::Result<()> {
         bar.set_position(p.done);
     })?;
     bar.finish_and_clear();
-    render(
-        &mut std::io::stdout().lock(),
-        &report,
-        json,
-        a.quiet,
-        Text::Answer,
-    )
+    print(&report, json, a.quiet, Text::Answer)
 }

@@ -7,7 +7,7 @@ use dealdex::solve::{
     self, DEFAULT_SOLVE_BATCH, SolveJob, SolveOutput, SolveProgress, SolveRequest,
 };
 
-use super::{NoDbArgs, Text, open_output, progress_bar, render, show_progress};
+use super::{NoDbArgs, Text, print, progress_bar, render, stdout};
 
 #[derive(Args, Debug)]
 #[command(
@@ -124,20 +124,14 @@ pub fn run(a: SolveArgs, json: bool) -> anyhow::Result<()> {
         (None, false) => Some(SolveOutput::Text),
     };
     let bar = progress_bar(
-        show_progress(a.quiet),
+        a.quiet,
         "{bar:40} {human_pos}/{human_len} deals solved {per_sec} eta {eta}",
     );
-    let mut out = open_output(None)?;
-    let report = solve::write(
-        &job,
-        store.as_mut(),
-        output,
-        &mut out,
-        &mut |p: SolveProgress| {
-            bar.set_length(p.total);
-            bar.set_position(p.done);
-        },
-    )?;
+    let mut out = stdout();
+    let report = solve::write(&job, store.as_mut(), output, &mut out, &mut |p| {
+        bar.set_length(p.total);
+        bar.set_position(p.done);
+    })?;
     bar.finish_and_clear();
     render(&mut out, &report, json, a.quiet, Text::Summary)
 }
@@ -154,7 +148,7 @@ fn verify(a: SolveArgs, json: bool) -> anyhow::Result<()> {
         replace: a.replace,
     };
     let bar = progress_bar(
-        show_progress(a.quiet),
+        a.quiet,
         "{bar:40} {human_pos}/{human_len} tables verified {per_sec} eta {eta}",
     );
     let report = solve::verify(&job, &mut store, &mut |p: SolveProgress| {
@@ -162,19 +156,12 @@ fn verify(a: SolveArgs, json: bool) -> anyhow::Result<()> {
         bar.set_position(p.done);
     })?;
     bar.finish_and_clear();
-    render(
-        &mut std::io::stdout().lock(),
-        &report,
-        json,
-        false,
-        Text::Answer,
-    )?;
-    match report.verified() {
-        true => Ok(()),
-        false => Err(anyhow::anyhow!(
-            "verification failed: {} of {} double-dummy tables checked differ from a fresh solve",
-            report.mismatches.len(),
-            report.checked
-        )),
-    }
+    print(&report, json, false, Text::Answer)?;
+    anyhow::ensure!(
+        report.verified(),
+        "verification failed: {} of {} double-dummy tables checked differ from a fresh solve",
+        report.mismatches.len(),
+        report.checked
+    );
+    Ok(())
 }

@@ -10,7 +10,7 @@ use clap::Args;
 use dealdex::ReadOnlyStore;
 use dealdex::workflow::sql::{SqlJob, SqlValue};
 
-use super::{StoreArgs, open_output};
+use super::{StoreArgs, stdout};
 
 #[derive(Args, Debug)]
 #[command(
@@ -78,7 +78,7 @@ pub fn run(a: SqlArgs, json: bool) -> anyhow::Result<()> {
         memory_limit: (a.memory_limit > 0).then(|| a.memory_limit.saturating_mul(1 << 20)),
         interrupt: interrupt_flag(),
     };
-    let out = RefCell::new(open_output(None)?);
+    let out = RefCell::new(stdout());
     let mut rows: Vec<Vec<SqlValue>> = Vec::new();
     let mut line = String::new();
     let report = dealdex::workflow::sql::run_job(

@@ -7,7 +7,7 @@ use clap::Args;
 use dealdex::workflow::pipeline::DealSource;
 use dealdex::workflow::stats::StatsJob;
 
-use super::{StoreArgs, Text, open_output, render};
+use super::{StoreArgs, Text, print};
 
 #[derive(Args, Debug)]
 #[command(after_help = "Without --set or FILE, every deal in the database.
@@ -36,7 +36,7 @@ pub fn run(a: StatsArgs, json: bool) -> anyhow::Result<()> {
         super::print_notes(&path.display(), &run.skipped, &run.warnings);
     }
     let report = run.report;
-    render(&mut open_output(None)?, &report, json, false, Text::Answer)?;
+    print(&report, json, false, Text::Answer)?;
     if let Some(p) = &a.plot {
         std::fs::write(p, report.to_svg()).map_err(|e| anyhow::anyhow!("{}: {e}", p.display()))?;
     }
