@@ -433,6 +433,42 @@ struct Keeper<'s> {
     tables_stored: u64,
 }
 
+impl<'s> Keeper<'s> {
+    /// What `job` keeps in `store`: the produced deals as the new set `store_set` (its
+    /// writer begun: a taken name is refused here) with the solved tables, else the tables
+    /// alone; nothing without a store.
+    fn for_job(job: &DealerRunJob, store: Option<&'s mut Store>) -> Result<Self, DealerRunError> {
+        let target = match (store, &job.store_set) {
+            (Some(s), Some(name)) => {
+                let script = job.run.script_name.as_deref().unwrap_or("-");
+                let set = NewSet {
+                    name: name.clone(),
+                    first_board: 1,
+                    last_board: 1,
+                    scheme: Scheme::Pavlicek,
+                    generator: format!("dealdex dealer {script}"),
+                    seed_sha256: None,
+                };
+                let path = s.path().to_owned();
+                Target::Set(s.begin_set(&set).map_err(|e| match e {
+                    StoreError::SetExists { name } => DealerRunError::SetExists {
+                        set: name,
+                        database: path,
+                    },
+                    e => e.into(),
+                })?)
+            }
+            (Some(s), None) => Target::Tables(s),
+            (None, _) => Target::Nothing,
+        };
+        Ok(Keeper {
+            target,
+            boards: 0,
+            tables_stored: 0,
+        })
+    }
+}
+
 impl Keeper<'_> {
     /// A block's produced deals (the next boards of the set) and solved tables.
     fn keep(&mut self, deals: &[Deal], solved: &[(Deal, TrickTable)]) -> Result<(), StoreError> {
@@ -511,34 +547,7 @@ pub fn run(
         None => None,
         Some(s) => Some(s.open_owned(job.database.as_deref(), &tables)?),
     };
-    let target = match (&mut store, &job.store_set) {
-        (Some(s), Some(name)) => {
-            let script = job.run.script_name.as_deref().unwrap_or("-");
-            let set = NewSet {
-                name: name.clone(),
-                first_board: 1,
-                last_board: 1,
-                scheme: Scheme::Pavlicek,
-                generator: format!("dealdex dealer {script}"),
-                seed_sha256: None,
-            };
-            let path = s.path().to_owned();
-            Target::Set(s.begin_set(&set).map_err(|e| match e {
-                StoreError::SetExists { name } => DealerRunError::SetExists {
-                    set: name,
-                    database: path,
-                },
-                e => e.into(),
-            })?)
-        }
-        (Some(s), None) => Target::Tables(s),
-        (None, _) => Target::Nothing,
-    };
-    let mut keeper = Keeper {
-        target,
-        boards: 0,
-        tables_stored: 0,
-    };
+    let mut keeper = Keeper::for_job(job, store.as_mut())?;
     let mut dealer_job = job.run.clone();
     let (producer, name) = match source {
         None => {
