@@ -78,17 +78,14 @@ impl PyDatabase {
         limit: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyDeals> {
         let limit = opt_uint_arg(limit, "limit")?;
-        let hex = formats::named("hex").map_err(err)?;
-        let mut job = QueryJob::new(expr, QueryMode::Find { format: hex, limit }).map_err(err)?;
+        let mut job = QueryJob::new(expr, QueryMode::Count).map_err(err)?;
         job.set = set;
         let path = self.path.clone();
-        let bytes = py.detach(|| {
+        // The boards themselves, not a deal format's text read back.
+        let boards = py.detach(|| {
             let store = open_read_only(&path)?;
-            let mut out = Vec::new();
-            run_query(&job, Some(&store), &mut out).map_err(err)?;
-            Ok::<_, PyErr>(out)
+            dealdex::workflow::query::find_boards(&job, &store, limit).map_err(err)
         })?;
-        let boards = hex.read(&bytes).map_err(err)?;
         let mut deals = PyDeals::from_boards(&boards);
         if job.set.is_none() {
             deals.boards = None;

@@ -209,6 +209,34 @@ fn check_set(store: &StoreReader, set: Option<&str>) -> Result<(), QueryWorkflow
     }
 }
 
+/// The stored deals matching `job`'s expression, as boards: with a set scope
+/// (`job.set`) the set's boards in board order with their stored numbers, else every stored
+/// deal in key order numbered 1, 2, …; at most `limit`. What [`QueryMode::Find`] writes, for
+/// callers that want the boards themselves (Python's `Database.query`).
+///
+/// # Errors
+/// [`QueryWorkflowError`]: no such set, the store failing or holding a key that is no deal.
+pub fn find_boards(
+    job: &QueryJob,
+    store: &StoreReader,
+    limit: Option<u64>,
+) -> Result<Vec<Board>, QueryWorkflowError> {
+    let set = job.set.as_deref();
+    check_set(store, set)?;
+    let mut boards = Vec::new();
+    store.for_each_match(&job.query.to_sql(), set, limit, |key, number| {
+        let deal = key
+            .to_deal()
+            .map_err(|error| StoreError::CorruptDeal { key, error })?;
+        boards.push(Board {
+            number: number.or(Some(boards.len() as u64 + 1)),
+            ..Board::new(0, deal)
+        });
+        Ok::<_, QueryWorkflowError>(())
+    })?;
+    Ok(boards)
+}
+
 /// Runs a query job: counts into the report, or writes the matching deals (or the explained
 /// SQL) to `out`. `store` may be `None` for [`QueryMode::Explain`] only.
 ///
@@ -280,20 +308,9 @@ pub fn run(
         }
         QueryMode::Find { format, limit } => {
             let store = store.ok_or(QueryWorkflowError::NoStore)?;
-            check_set(store, set)?;
             report.mode = "find";
             report.format = Some(format.info().name);
-            let mut boards = Vec::new();
-            store.for_each_match(&filter, set, limit, |key, number| {
-                let deal = key
-                    .to_deal()
-                    .map_err(|error| StoreError::CorruptDeal { key, error })?;
-                boards.push(Board {
-                    number: number.or(Some(boards.len() as u64 + 1)),
-                    ..Board::new(0, deal)
-                });
-                Ok::<_, QueryWorkflowError>(())
-            })?;
+            let boards = find_boards(job, store, limit)?;
             report.count = boards.len() as u64;
             if !boards.is_empty() {
                 let opts = WriteOptions {
