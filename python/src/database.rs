@@ -5,7 +5,6 @@
 use std::path::PathBuf;
 
 use dealdex::dealer::{DealerJob, Script};
-use dealdex::formats;
 use dealdex::workflow::export::{ExportJob, export};
 use dealdex::workflow::import::{ImportJob, import};
 use dealdex::workflow::output::plan_outputs;
@@ -203,19 +202,14 @@ impl PyDatabase {
         first_board: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let first_board = opt_uint_arg(first_board, "first_board")?;
-        let files = paths
-            .into_iter()
-            .map(|p| {
-                let f = formats::choose_input(&p, format).map_err(err)?;
-                Ok((p, f))
-            })
-            .collect::<PyResult<Vec<_>>>()?;
+        // Every file's format chosen before anything is stored, as `dealdex import` does.
+        let files = ImportJob::for_paths(&paths, format).map_err(err)?;
         let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
         let job = ImportJob {
             set,
             first_board,
             stop: Some(stop.clone()),
-            ..ImportJob::new(files)
+            ..files
         };
         let path = self.path.clone();
         let report = crate::watched(
