@@ -1477,9 +1477,10 @@ fn write(
         opts,
     );
     py.detach(|| {
-        let written = sink.open().and_then(|mut open| {
+        let mut stdout = std::io::sink();
+        let written = sink.open(&mut stdout).and_then(|mut open| {
             open.write(boards)?;
-            open.finish(&mut std::io::sink())
+            open.finish()
         });
         written.map(drop).map_err(|e| match e {
             SinkError::Render(r) => err(r.error),

@@ -136,7 +136,7 @@ pub fn run(
         split: job.split,
         ..DealSink::new(job.outputs.clone(), options)
     }
-    .open()?;
+    .open(stdout)?;
     let (mut first, mut last) = (None, 1u64);
     let read = source.read(&mut |boards| -> Result<bool, ConvertError> {
         first = first.or(boards.first().and_then(|b| b.number));
@@ -144,7 +144,7 @@ pub fn run(
         sink.write(boards)?;
         Ok(true)
     })?;
-    let written = sink.finish(stdout)?;
+    let written = sink.finish()?;
     Ok(ConvertReport {
         input: PathBuf::from(&facts.name),
         from: facts.format.unwrap_or("store"),

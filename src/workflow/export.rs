@@ -116,14 +116,14 @@ pub fn export(
         split: job.split,
         ..DealSink::new(job.outputs.clone(), options)
     }
-    .open()?;
+    .open(stdout)?;
     let mut solved = 0u64;
     let read = source.read(&mut |boards| -> Result<bool, ExportError> {
         solved += boards.iter().filter(|b| b.dd.is_some()).count() as u64;
         sink.write(boards)?;
         Ok(true)
     })?;
-    let written = sink.finish(stdout)?;
+    let written = sink.finish()?;
     Ok(ExportReport {
         set: info.name,
         boards: read.boards,

@@ -24,7 +24,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use std::io::{BufWriter, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
@@ -32,7 +32,7 @@ use std::time::Instant;
 use serde::Serialize;
 
 use crate::Classify;
-use crate::formats::{Board, BoardWriteError, BoardWriter, FormatError, WriteOptions};
+use crate::formats::{Board, WriteOptions};
 use crate::generation::bigdeal::BigDealStream;
 use crate::generation::predeal::Predeal;
 use crate::model::deal::Deal;
@@ -42,8 +42,12 @@ use crate::query::{Query, QueryError};
 use crate::secret::{self, PendingSecret, SecretFileError};
 use crate::store::{NewSet, Store, StoreError};
 use crate::workflow::output::{
-    ExportedFile, Output, OutputPlanError, RenderError, Staged, StagedFile, WriteError,
-    check_output_paths, plan_outputs, render_set, same_file, stage_file, write_rendered,
+    ExportedFile, Output, OutputPlanError, RenderError, WriteError, check_output_paths,
+    plan_outputs, render_set, same_file, write_rendered,
+};
+use crate::workflow::pipeline::{
+    DealSink, DealSource, DealStream, OpenSource, RenderedPiece, SinkError, SourceError,
+    SourceOptions, StreamSource,
 };
 use crate::{CHUNK, Seed, SeedError};
 
@@ -90,9 +94,6 @@ pub fn max_draws(bound: Option<u64>) -> Option<u64> {
         n => Some(n),
     }
 }
-
-/// Bytes buffered per output file.
-const BUFFER: usize = 1 << 20;
 
 /// Where the deals come from.
 #[derive(Clone)]
@@ -647,20 +648,16 @@ pub enum GenerateError {
         /// The format's name.
         format: &'static str,
     },
-    /// A streaming format refused the run (its header, boards or footer).
-    #[error("{output}: {error}")]
-    Format {
-        /// The output's label.
-        output: String,
-        /// The format's error.
-        error: FormatError,
-    },
     /// A format cannot hold the set (nothing was written or stored).
     #[error(transparent)]
     Render(#[from] RenderError),
     /// An output could not be opened or written.
     #[error(transparent)]
     Write(#[from] WriteError),
+    /// The deal stream failed (Big Deal's stream ending before the run's last deal is
+    /// [`GenerateError::BigDealExhausted`]).
+    #[error(transparent)]
+    Source(SourceError),
     /// A key file (`--seed-file`) could not be read.
     #[error("{}: {error}", path.display())]
     SeedFile {
@@ -1064,10 +1061,20 @@ pub fn check(job: &GenerateJob, storing: bool) -> Result<(), GenerateError> {
                 last,
             });
         }
-        if !streams(o, job.split) && !writes_in_chunks(o) && count > MAX_COLLECTED {
+    }
+    if let Boards::Bulk { .. } = job.boards {
+        let sink = DealSink {
+            split: job.split,
+            ..DealSink::new(job.outputs.clone(), WriteOptions::default())
+        };
+        if let Some(o) = sink
+            .whole_outputs()
+            .next()
+            .filter(|_| count > MAX_COLLECTED)
+        {
             return Err(GenerateError::TooManyToCollect {
                 output: o.label(),
-                format: info.name,
+                format: o.format.info().name,
             });
         }
     }
@@ -1122,22 +1129,6 @@ fn check_paths(job: &GenerateJob) -> Result<(), GenerateError> {
         });
     }
     Ok(())
-}
-
-/// True when a bulk run writes `o` through its format's stateful writer (Parquet to a file):
-/// chunk by chunk, in bounded memory.
-fn writes_in_chunks(o: &Output) -> bool {
-    o.path.as_deref().is_some_and(|p| p.as_os_str() != "-")
-        && o.format
-            .open_writer(Box::new(std::io::sink()), &WriteOptions::default())
-            .is_some()
-}
-
-/// True when a bulk run streams `o` chunk by chunk (else it collects the boards and renders
-/// them whole): formats that stream, unless cut with `split`.
-fn streams(o: &Output, split: bool) -> bool {
-    let info = o.format.info();
-    info.streaming && !(split && info.max_board.is_some())
 }
 
 /// Runs `job`: checks it ([`check`]), makes the deals, writes every output (standard-output
@@ -1222,6 +1213,23 @@ struct Resolved {
     fresh: bool,
     bigdeal: Option<BigDealStream>,
     scheme: Scheme,
+}
+
+impl Resolved {
+    /// Deals `first ..= first + count − 1` of the source's stream, completing the job's
+    /// predeal, as a [`DealSource`].
+    fn source(&self, predeal: Option<&Predeal>, first: u64, count: u64) -> DealSource {
+        let stream = match &self.bigdeal {
+            Some(b) => DealStream::BigDeal(b.clone()),
+            None => DealStream::Seeded(self.seed),
+        };
+        DealSource::Stream(StreamSource {
+            stream,
+            first,
+            count,
+            predeal: predeal.cloned(),
+        })
+    }
 }
 
 /// Draws a fresh seed, or takes the one given.
@@ -1404,38 +1412,25 @@ fn run_set(
     let count = last - first + 1;
     let mut drawn = None;
     let mut solved = None;
-    let deals: Vec<Deal> = match (&source.bigdeal, &job.filter) {
-        (Some(stream), _) => {
-            let mut stream = stream.clone();
-            let deals = stream.take_deals(usize::try_from(count).unwrap_or(usize::MAX));
-            if deals.len() as u64 != count {
-                return Err(GenerateError::BigDealSetExhausted { first, last });
-            }
-            deals
-        }
+    let boards = match (&source.bigdeal, &job.filter) {
         (None, Some(f)) => {
             let found = find_matching(job, &source.seed, (first, count), f, Mode::Set, progress)?;
             drawn = Some(found.drawn);
             solved = found.solved;
-            found.deals
+            numbered(first, &found.deals)
         }
-        (None, None) => {
-            let mut deals = Vec::with_capacity(count as usize);
-            crate::generate_chunks_with(
-                &source.seed,
-                job.predeal.as_ref(),
-                first,
-                count,
-                |_, d| d.to_vec(),
-                |d| {
-                    deals.extend(d);
-                    Ok::<(), GenerateError>(())
-                },
-            )?;
-            deals
-        }
+        // Big Deal's set is its stream's first boards, whatever its range's numbers.
+        (Some(_), _) => read_set(source.source(None, 1, count), first, last)?
+            .into_iter()
+            .zip(first..)
+            .map(|(b, n)| Board::new(n, b.deal))
+            .collect(),
+        (None, None) => read_set(
+            source.source(job.predeal.as_ref(), first, count),
+            first,
+            last,
+        )?,
     };
-    let boards = numbered(first, &deals);
     // Render every output first: a format's limit error must leave no trace. The event is
     // the set's name, which the store may yet make unique: rendered again if it does.
     let opts = |name: &str| WriteOptions {
@@ -1530,11 +1525,41 @@ fn run_set(
     })
 }
 
+/// Every board of `source`, a set's `first..=last`.
+fn read_set(source: DealSource, first: u64, last: u64) -> Result<Vec<Board>, GenerateError> {
+    let read = source.open(None, &SourceOptions::default());
+    match read.and_then(OpenSource::read_all) {
+        Ok((boards, _)) => Ok(boards),
+        Err(SourceError::Exhausted { .. }) => {
+            Err(GenerateError::BigDealSetExhausted { first, last })
+        }
+        Err(e) => Err(GenerateError::Source(e)),
+    }
+}
+
 /// A bulk run's range and batch.
 struct Bulk {
     start: u64,
     count: u64,
     batch: usize,
+}
+
+impl From<SinkError> for GenerateError {
+    fn from(e: SinkError) -> GenerateError {
+        match e {
+            SinkError::Render(e) => GenerateError::Render(e),
+            SinkError::Write(e) => GenerateError::Write(e),
+        }
+    }
+}
+
+impl From<SourceError> for GenerateError {
+    fn from(e: SourceError) -> GenerateError {
+        match e {
+            SourceError::Exhausted { .. } => GenerateError::BigDealExhausted,
+            e => GenerateError::Source(e),
+        }
+    }
 }
 
 /// What a bulk run adds to the report.
@@ -1556,108 +1581,9 @@ impl BulkDone {
     }
 }
 
-/// A streamed output's destination.
-enum Sink {
-    /// A file, written beside its target and put in place when the run completes
-    /// ([`StagedFile`]): a failed run keeps the old file and leaves no partial one.
-    File(StagedFile),
-    /// The caller's standard output.
-    Stdout,
-}
-
-impl Sink {
-    /// Starts the file, or standard output for `None` and `-`.
-    fn open(path: Option<&Path>) -> Result<Sink, WriteError> {
-        match path.filter(|p| p.as_os_str() != "-") {
-            Some(p) => Ok(Sink::File(StagedFile::create(p)?)),
-            None => Ok(Sink::Stdout),
-        }
-    }
-
-    /// Writes `bytes`; the error names the file.
-    fn write(&mut self, stdout: &mut dyn Write, bytes: &[u8]) -> Result<(), WriteError> {
-        match self {
-            Sink::File(f) => f
-                .write_all(bytes)
-                .map_err(|e| WriteError::of(Some(f.path()), e)),
-            Sink::Stdout => stdout
-                .write_all(bytes)
-                .map_err(|error| WriteError { path: None, error }),
-        }
-    }
-
-    /// Puts the file in place (flushes standard output); the error names the file.
-    fn finish(self, stdout: &mut dyn Write) -> Result<(), WriteError> {
-        match self {
-            Sink::File(f) => f.commit(),
-            Sink::Stdout => stdout
-                .flush()
-                .map_err(|error| WriteError { path: None, error }),
-        }
-    }
-}
-
-/// What one chunk of a bulk run carries from the workers to the writer.
-struct Chunk {
-    len: usize,
-    /// Formatted bytes per streaming output.
-    bytes: Vec<Vec<u8>>,
-    keys: Vec<DealIndex>,
-    /// The boards themselves, when a non-streaming output needs the whole run.
-    boards: Vec<Board>,
-}
-
-/// Runs `make` and `consume` over deals `first ..= first + count − 1`: the seeded parallel
-/// pipeline, or the Big Deal stream chunk by chunk (hashing and unranking in parallel inside
-/// each chunk).
-fn run_chunks<T, M, C>(
-    source: &Resolved,
-    predeal: Option<&Predeal>,
-    (first, count): (u64, u64),
-    make: M,
-    mut consume: C,
-) -> Result<(), GenerateError>
-where
-    T: Send,
-    M: Fn(u64, &[Deal]) -> T + Sync,
-    C: FnMut(T) -> Result<(), GenerateError>,
-{
-    let Some(stream) = &source.bigdeal else {
-        return crate::generate_chunks_with(&source.seed, predeal, first, count, make, consume);
-    };
-    let mut stream = stream.clone();
-    stream.skip_boards(first - 1);
-    let mut done = 0u64;
-    while done < count {
-        let len = (count - done).min(CHUNK as u64) as usize;
-        let deals = stream.take_deals(len);
-        if deals.len() < len {
-            return Err(GenerateError::BigDealExhausted);
-        }
-        consume(make(first + done, &deals))?;
-        done += len as u64;
-    }
-    Ok(())
-}
-
-/// Renders the collected outputs whole and writes them.
-fn write_collected(
-    outputs: &[Output],
-    boards: &[Board],
-    opts: &WriteOptions,
-    split: bool,
-    stdout: &mut dyn Write,
-) -> Result<Vec<ExportedFile>, GenerateError> {
-    if outputs.is_empty() {
-        return Ok(Vec::new());
-    }
-    let files = render_set(outputs, boards, opts, split)?;
-    write_rendered(&files, stdout)?;
-    Ok(files.iter().map(ExportedFile::from).collect())
-}
-
-/// A bulk run without a filter: streamed outputs chunk by chunk, the store in batches of
-/// exactly `batch` deals committed in stream order (after a kill the database holds deals
+/// A bulk run without a filter: the stream ([`DealSource::Stream`]) into the outputs
+/// ([`DealSink`], each piece formatted where it was made) and the store in batches of exactly
+/// `batch` deals committed in stream order (after a kill the database holds deals
 /// `start .. start + k·batch − 1` for some k).
 fn run_bulk(
     job: &GenerateJob,
@@ -1668,58 +1594,42 @@ fn run_bulk(
     progress: &mut dyn FnMut(Progress),
 ) -> Result<BulkDone, GenerateError> {
     let last = run.start + (run.count - 1);
-    let opts = bulk_options(job, source.scheme, run.start, last);
-    let (streamed, rest): (Vec<Output>, Vec<Output>) = job
-        .outputs
-        .iter()
-        .cloned()
-        .partition(|o| streams(o, job.split));
-    let (mut writers, collected) = open_board_writers(rest, &opts)?;
-    let mut streams = Streams::open(&streamed, &opts, stdout)?;
+    let mut sink = bulk_sink(job, source.scheme, run.start, last).open(stdout)?;
+    let renderer = sink.renderer();
     progress(Progress::Started {
         total: run.count,
         matching: false,
     });
     let want_keys = store.is_some();
-    let keep_boards = !collected.is_empty() || !writers.is_empty();
     let mut batches = KeyBatches::new(run, want_keys);
-    let mut all_boards: Vec<Board> = Vec::new();
     let mut generated = 0u64;
-    run_chunks(
-        source,
-        job.predeal.as_ref(),
-        (run.start, run.count),
-        |first, deals| make_chunk(&streamed, &opts, (first, deals), want_keys, keep_boards),
-        |chunk: Result<Chunk, GenerateError>| {
-            let chunk = chunk?;
-            streams.write(&chunk.bytes, stdout)?;
+    let deals = source.source(job.predeal.as_ref(), run.start, run.count);
+    let make = |boards: Vec<Board>| -> Result<(RenderedPiece, Vec<DealIndex>), SinkError> {
+        let keys = match want_keys {
+            true => boards
+                .iter()
+                .map(|b| DealIndex::from_deal(&b.deal))
+                .collect(),
+            false => Vec::new(),
+        };
+        Ok((renderer.render(boards)?, keys))
+    };
+    deals
+        .open(None, &SourceOptions::default())?
+        .read_with(&make, &mut |piece| -> Result<bool, GenerateError> {
+            let (piece, keys) = piece?;
+            generated += piece.len as u64;
+            sink.write_rendered(piece)?;
             if let Some(s) = store.as_deref_mut() {
-                batches.add(s, &chunk.keys)?;
+                batches.add(s, &keys)?;
             }
-            for (o, w, _) in &mut writers {
-                w.write_boards(&chunk.boards)
-                    .map_err(|e| board_write_error(o, e))?;
-            }
-            if !collected.is_empty() {
-                all_boards.extend(chunk.boards);
-            }
-            generated += chunk.len as u64;
             progress(Progress::Done(generated));
-            Ok(())
-        },
-    )?;
+            Ok(true)
+        })?;
     if let Some(s) = store.as_deref_mut() {
         batches.finish(s)?;
     }
-    let mut files = streams.finish(&streamed, &opts, generated, stdout)?;
-    files.extend(finish_board_writers(writers, generated)?);
-    files.extend(write_collected(
-        &collected,
-        &all_boards,
-        &opts,
-        job.split,
-        stdout,
-    )?);
+    let files = sink.finish()?.files;
     progress(Progress::Finished);
     Ok(BulkDone {
         new_deals: store.is_some().then_some(batches.new_deals),
@@ -1727,104 +1637,6 @@ fn run_bulk(
         solved: None,
         files,
     })
-}
-
-/// A chunk of a bulk run: deals `first ..` formatted for each streamed output, their keys
-/// when storing, and the boards themselves when a non-streaming output needs them.
-fn make_chunk(
-    streamed: &[Output],
-    opts: &WriteOptions,
-    (first, deals): (u64, &[Deal]),
-    want_keys: bool,
-    keep_boards: bool,
-) -> Result<Chunk, GenerateError> {
-    let boards = numbered(first, deals);
-    let mut bytes = Vec::with_capacity(streamed.len());
-    for o in streamed {
-        let mut buf = Vec::new();
-        o.format
-            .write_boards(&boards, opts, &mut buf)
-            .map_err(|error| format_error(o, error))?;
-        bytes.push(buf);
-    }
-    let keys = match want_keys {
-        true => deals.iter().map(DealIndex::from_deal).collect(),
-        false => Vec::new(),
-    };
-    Ok(Chunk {
-        len: deals.len(),
-        bytes,
-        keys,
-        boards: if keep_boards { boards } else { Vec::new() },
-    })
-}
-
-/// The streamed outputs of a bulk run, in order: each one's destination and the bytes
-/// written to it so far.
-struct Streams {
-    /// Where each output goes.
-    sinks: Vec<Sink>,
-    /// Bytes written to each output so far.
-    sizes: Vec<u64>,
-}
-
-impl Streams {
-    /// Opens each streamed output and writes its header.
-    fn open(
-        streamed: &[Output],
-        opts: &WriteOptions,
-        stdout: &mut dyn Write,
-    ) -> Result<Streams, GenerateError> {
-        let mut sinks = Vec::with_capacity(streamed.len());
-        let mut sizes = vec![0u64; streamed.len()];
-        for (o, size) in streamed.iter().zip(&mut sizes) {
-            let mut sink = Sink::open(o.path.as_deref())?;
-            let mut head = Vec::new();
-            o.format
-                .write_header(opts, &mut head)
-                .map_err(|error| format_error(o, error))?;
-            sink.write(stdout, &head)?;
-            *size += head.len() as u64;
-            sinks.push(sink);
-        }
-        Ok(Streams { sinks, sizes })
-    }
-
-    /// Writes a chunk: `bytes` holds one piece per output.
-    fn write(&mut self, bytes: &[Vec<u8>], stdout: &mut dyn Write) -> Result<(), GenerateError> {
-        for ((sink, size), b) in self.sinks.iter_mut().zip(&mut self.sizes).zip(bytes) {
-            sink.write(stdout, b)?;
-            *size += b.len() as u64;
-        }
-        Ok(())
-    }
-
-    /// Writes each output's footer and puts its file in place; `boards` were written to each.
-    fn finish(
-        self,
-        streamed: &[Output],
-        opts: &WriteOptions,
-        boards: u64,
-        stdout: &mut dyn Write,
-    ) -> Result<Vec<ExportedFile>, GenerateError> {
-        let mut files = Vec::new();
-        for ((o, mut sink), mut size) in streamed.iter().zip(self.sinks).zip(self.sizes) {
-            let mut tail = Vec::new();
-            o.format
-                .write_footer(opts, &mut tail)
-                .map_err(|error| format_error(o, error))?;
-            sink.write(stdout, &tail)?;
-            sink.finish(stdout)?;
-            size += tail.len() as u64;
-            files.push(ExportedFile {
-                path: o.path.clone(),
-                format: o.format.info().name,
-                boards,
-                bytes: size,
-            });
-        }
-        Ok(files)
-    }
 }
 
 /// The keys of a bulk run on their way to the store, committed in batches of exactly
@@ -1879,103 +1691,21 @@ impl KeyBatches {
     }
 }
 
-/// An output written by a stateful writer, with the writer and its file's guard.
-type OpenWriter = (Output, Box<dyn BoardWriter>, Staged);
-
-/// Opens the stateful writer of each output that has one and goes to a file: formats
-/// written by one (Parquet) stream too. The other outputs are returned to be rendered whole.
-fn open_board_writers(
-    outputs: Vec<Output>,
-    opts: &WriteOptions,
-) -> Result<(Vec<OpenWriter>, Vec<Output>), GenerateError> {
-    let mut writers = Vec::new();
-    let mut collected = Vec::new();
-    for o in outputs {
-        match open_board_writer(&o, opts)? {
-            Some((w, staged)) => writers.push((o, w, staged)),
-            None => collected.push(o),
-        }
-    }
-    Ok((writers, collected))
-}
-
-/// Finishes each stateful writer and puts its file in place; `boards` were written to each.
-fn finish_board_writers(
-    writers: Vec<OpenWriter>,
-    boards: u64,
-) -> Result<Vec<ExportedFile>, GenerateError> {
-    let mut files = Vec::new();
-    for (o, w, staged) in writers {
-        let bytes = w.finish().map_err(|e| board_write_error(&o, e))?;
-        let path = staged.path().to_owned();
-        staged.commit().map_err(|error| WriteError {
-            path: Some(path),
-            error,
-        })?;
-        files.push(ExportedFile {
-            path: o.path.clone(),
-            format: o.format.info().name,
-            boards,
-            bytes,
-        });
-    }
-    Ok(files)
-}
-
-/// The write options of a bulk run: no event unless asked for.
-fn bulk_options(job: &GenerateJob, scheme: Scheme, first: u64, last: u64) -> WriteOptions {
-    WriteOptions {
-        event: job.event.clone().unwrap_or_default(),
-        blind: job.blind,
-        first_board: first,
-        last_board: last,
-        scheme,
-    }
-}
-
-/// A stateful writer on a staged file, and the file's guard.
-type StagedWriter = (Box<dyn BoardWriter>, Staged);
-
-/// The stateful writer of `o` ([`crate::formats::DealFormat::open_writer`]) on its file, when
-/// its format has one and the output is a file (not standard output), with the file's
-/// [`Staged`] guard (commit it once the writer has finished).
-fn open_board_writer(
-    o: &Output,
-    opts: &WriteOptions,
-) -> Result<Option<StagedWriter>, GenerateError> {
-    let Some(path) = o.path.as_deref().filter(|p| p.as_os_str() != "-") else {
-        return Ok(None);
-    };
-    if !writes_in_chunks(o) {
-        return Ok(None);
-    }
-    let (staged, file) = stage_file(path)?;
-    let out = Box::new(BufWriter::with_capacity(BUFFER, file));
-    match o.format.open_writer(out, opts) {
-        None => Ok(None),
-        Some(w) => w
-            .map(|w| Some((w, staged)))
-            .map_err(|e| board_write_error(o, e)),
-    }
-}
-
-/// A stateful writer's error, naming the output.
-fn board_write_error(o: &Output, e: BoardWriteError) -> GenerateError {
-    match e {
-        BoardWriteError::Io(error) => WriteError {
-            path: o.path.clone(),
-            error,
-        }
-        .into(),
-        BoardWriteError::Format(error) => format_error(o, error),
-    }
-}
-
-/// A streaming format's error, naming the output.
-fn format_error(o: &Output, error: FormatError) -> GenerateError {
-    GenerateError::Format {
-        output: o.label(),
-        error,
+/// The outputs of a bulk run of deals `first..=last`: no event unless asked for.
+fn bulk_sink(job: &GenerateJob, scheme: Scheme, first: u64, last: u64) -> DealSink {
+    DealSink {
+        bounds_given: true,
+        split: job.split,
+        ..DealSink::new(
+            job.outputs.clone(),
+            WriteOptions {
+                event: job.event.clone().unwrap_or_default(),
+                blind: job.blind,
+                first_board: first,
+                last_board: last,
+                scheme,
+            },
+        )
     }
 }
 
@@ -1999,8 +1729,10 @@ fn run_filtered(
         progress,
     )?;
     let boards = numbered(run.start, &found.deals);
-    let opts = bulk_options(job, source.scheme, run.start, run.start + (run.count - 1));
-    let files = render_set(&job.outputs, &boards, &opts, job.split)?;
+    let last = run.start + (run.count - 1);
+    // Rendered before anything is stored: a format's limit leaves no trace.
+    let mut sink = bulk_sink(job, source.scheme, run.start, last).open(stdout)?;
+    sink.write(boards)?;
     let mut new_deals = None;
     if let Some(s) = store.as_deref_mut() {
         let keys: Vec<DealIndex> = found.deals.iter().map(DealIndex::from_deal).collect();
@@ -2010,12 +1742,12 @@ fn run_filtered(
         }
         new_deals = Some(n);
     }
-    write_rendered(&files, stdout)?;
+    let files = sink.finish()?.files;
     Ok(BulkDone {
         new_deals,
         drawn: Some(found.drawn),
         solved: found.solved,
-        files: files.iter().map(ExportedFile::from).collect(),
+        files,
     })
 }
 

@@ -45,6 +45,7 @@ mod generate_names;
 mod numbering;
 mod parquet;
 mod pbn_dd;
+mod pipeline;
 mod play;
 mod query;
 mod query_spark;

@@ -13,11 +13,12 @@
 //! std::fs::write(&input, "0EDCCBA0976F2DA4945D8E9DC0\n")?; // told from its content: hex
 //! let source = DealSource::file(&input).open(None, &SourceOptions::default())?;
 //! let pbn = Output { path: Some(dir.path().join("one.pbn")), format: formats::by_name("pbn").unwrap() };
-//! let mut sink = DealSink::new(vec![pbn], WriteOptions::default()).open()?;
+//! let mut stdout = std::io::sink();
+//! let mut sink = DealSink::new(vec![pbn], WriteOptions::default()).open(&mut stdout)?;
 //! #[derive(Debug, thiserror::Error)]
 //! enum Failed { #[error(transparent)] Source(#[from] SourceError), #[error(transparent)] Sink(#[from] SinkError) }
 //! source.read(&mut |boards| -> Result<bool, Failed> { sink.write(boards)?; Ok(true) })?;
-//! let written = sink.finish(&mut std::io::sink())?;
+//! let written = sink.finish()?;
 //! assert_eq!(written.files[0].boards, 1);
 //! assert!(std::fs::read_to_string(dir.path().join("one.pbn"))?.contains("[Deal \"N:"));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
@@ -26,10 +27,10 @@
 mod sink;
 mod source;
 
-pub use sink::{DealSink, OpenSink, SinkError, Written};
+pub use sink::{DealSink, OpenSink, PieceRenderer, RenderedPiece, SinkError, Written};
 pub use source::{
-    DealSource, FileSource, OpenSource, STDIN, STORED_PIECE, SourceError, SourceFacts,
-    SourceOptions, SourceRead,
+    DealSource, DealStream, FileSource, OpenSource, STDIN, STORED_PIECE, SourceError, SourceFacts,
+    SourceOptions, SourceRead, StreamSource,
 };
 
 /// Why a run from a source straight into a sink (`convert`, `export`) failed. Nothing is put in

@@ -3,12 +3,20 @@
 //! nothing. Opened ([`DealSink::open`]), it takes boards a piece at a time
 //! ([`OpenSink::write`]) and puts every file in place at the end ([`OpenSink::finish`]).
 //!
-//! Outputs that are all files of streaming formats, not split, are written as the pieces
-//! come, into temporary files renamed onto their targets only when everything is written
-//! (memory: a piece). Other outputs (standard output, a format that needs the whole set in
-//! one call, a set cut for a machine's board limit) keep the boards and render them at the
-//! end, when the whole set's first and last boards are known ([`render_set`],
-//! [`write_rendered`]); nothing is written unless every output rendered.
+//! Each output is written the cheapest way its format allows:
+//! - a streaming format without a board limit gets each piece as it comes: a file through
+//!   a temporary file beside it, renamed onto the target only when everything is written;
+//!   standard output directly;
+//! - a file of a format with a stateful writer (Parquet's row groups,
+//!   [`DealFormat::open_writer`](crate::formats::DealFormat::open_writer)) likewise;
+//! - the rest (a format written in one call, a format with a board limit whose records
+//!   carry the set's size, a set cut with `split`) keeps the boards and renders them at the
+//!   end, when the whole set's first and last boards are known ([`render_set`]).
+//!
+//! Memory is a piece's unless an output of the last kind needs the whole set. Nothing is
+//! put in place unless every output is written (standard output, written as it comes, is
+//! the exception). Pieces can be rendered on other threads first ([`OpenSink::renderer`],
+//! [`OpenSink::write_rendered`]): a parallel source formats its pieces where it makes them.
 //!
 //! ```
 //! use dealdex::formats::{self, Board, WriteOptions};
@@ -16,24 +24,28 @@
 //! use dealdex::workflow::pipeline::DealSink;
 //! let deal = dealdex::parse_deal("N:AKQJ.AKQJ.AKQ.AK T987.T987.T98.T9 6543.6543.765.87 2.2.J432.QJ65432")?;
 //! let hex = Output { path: None, format: formats::by_name("hex").unwrap() };
-//! let mut sink = DealSink::new(vec![hex], WriteOptions::default()).open()?;
-//! sink.write(vec![Board::new(1, deal)])?;
 //! let mut stdout = Vec::new();
-//! let written = sink.finish(&mut stdout)?;
+//! let mut sink = DealSink::new(vec![hex], WriteOptions::default()).open(&mut stdout)?;
+//! sink.write(vec![Board::new(1, deal)])?;
+//! let written = sink.finish()?;
 //! assert_eq!(written.files[0].boards, 1);
 //! assert_eq!(String::from_utf8(stdout)?, "AAAAA6A5FFFFF3F00404050555-1\n"); // the index, board 1
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use std::io::Write;
+use std::io::{BufWriter, Write};
 
 use crate::Classify;
 use serde::Serialize;
 
-use crate::formats::{Board, WriteOptions};
+use crate::formats::{Board, BoardWriteError, BoardWriter, DealFormat, WriteOptions};
 use crate::workflow::output::{
-    ExportedFile, Output, RenderError, StagedFile, WriteError, render_set, write_rendered,
+    ExportedFile, Output, RenderError, Staged, StagedFile, WriteError, render_set, stage_file,
+    write_rendered,
 };
+
+/// Bytes buffered before a stateful writer's output reaches its file.
+const WRITER_BUFFER: usize = 1 << 20;
 
 /// Deal files to write: the outputs, the options they are written with, and how.
 #[derive(Clone)]
@@ -42,11 +54,23 @@ pub struct DealSink {
     pub outputs: Vec<Output>,
     /// Event, blind, scheme; the first and last boards of the set (see `bounds_given`).
     pub options: WriteOptions,
-    /// True when `options` gives the set's first and last boards (a stored set's range);
-    /// false: they are those of the boards written, known at the end.
+    /// True when `options` gives the set's first and last boards (a stored set's range, a
+    /// generated run's); false: the outputs rendered at the end take those of the boards
+    /// written.
     pub bounds_given: bool,
     /// Cut outputs for formats with a board limit into files of 96 boards ([`render_set`]).
     pub split: bool,
+}
+
+/// How one output is written ([`DealSink`]'s module docs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Way {
+    /// Each piece's bytes as they come.
+    Bytes,
+    /// Through the format's stateful writer on a file.
+    Writer,
+    /// Rendered at the end from the boards kept.
+    Whole,
 }
 
 impl DealSink {
@@ -61,63 +85,104 @@ impl DealSink {
         }
     }
 
-    /// True when the sink writes each piece as it comes (every output a file of a
-    /// streaming format without a board limit, not split): its memory is a piece's. A format
-    /// with a limit (DUP: boards 1..99) writes the whole set's size in its records (DUP's
-    /// trailer, FORMATS.md §5), known only at the end; such a set is small and is rendered
-    /// whole.
-    pub fn streams(&self) -> bool {
-        !self.split
-            && self.outputs.iter().all(|o| {
-                let info = o.format.info();
-                o.path.is_some() && info.streaming && info.max_board.is_none()
-            })
+    /// How `o` is written. A format with a limit (DUP: boards 1..99) writes the whole set's
+    /// size in its records (DUP's trailer, FORMATS.md §5), known only at the end; such a set
+    /// is small and is rendered whole.
+    fn way(&self, o: &Output) -> Way {
+        let info = o.format.info();
+        let file = o.path.as_deref().is_some_and(|p| p.as_os_str() != "-");
+        if self.split && info.max_board.is_some() {
+            Way::Whole
+        } else if info.streaming && info.max_board.is_none() {
+            Way::Bytes
+        } else if file && has_writer(o.format) {
+            Way::Writer
+        } else {
+            Way::Whole
+        }
     }
 
-    /// Opens the sink: a streaming sink creates its temporary files and writes each
-    /// format's header; another keeps the boards for the end.
+    /// True when the sink writes each piece as it comes (no output needs the whole set): its
+    /// memory is a piece's.
+    pub fn streams(&self) -> bool {
+        self.whole_outputs().next().is_none()
+    }
+
+    /// The outputs that keep the boards and are rendered at the end (a format written in one
+    /// call, a format with a board limit, an output cut with `split`).
+    pub fn whole_outputs(&self) -> impl Iterator<Item = &Output> {
+        self.outputs.iter().filter(|o| self.way(o) == Way::Whole)
+    }
+
+    /// Opens the sink: creates the temporary files of the outputs written as they come and
+    /// writes their formats' headers (standard-output files to `stdout`, which the sink
+    /// keeps until [`OpenSink::finish`]).
     ///
     /// # Errors
     /// [`SinkError::Write`] for a file that cannot be created, [`SinkError::Render`] for a
     /// header the format refuses.
-    pub fn open(self) -> Result<OpenSink, SinkError> {
-        if !self.streams() {
-            return Ok(OpenSink {
-                sink: self,
-                state: State::Whole(Vec::new()),
-                numbering: Numbering::default(),
-            });
-        }
-        let mut files = Vec::with_capacity(self.outputs.len());
+    pub fn open(self, stdout: &mut dyn Write) -> Result<OpenSink<'_>, SinkError> {
+        let mut outs = Vec::with_capacity(self.outputs.len());
         let mut buf = Vec::new();
-        for output in &self.outputs {
-            let path = output
-                .path
-                .as_deref()
-                .expect("a streaming sink writes files");
-            let mut file = StagedFile::create(path)?;
-            buf.clear();
-            output
-                .format
-                .write_header(&self.options, &mut buf)
-                .map_err(|e| render(output, e))?;
-            file.write_all(&buf)
-                .map_err(|e| WriteError::of(Some(path), e))?;
-            files.push(Streamed {
-                file,
-                bytes: buf.len() as u64,
+        for o in &self.outputs {
+            let file = o.path.as_deref().filter(|p| p.as_os_str() != "-");
+            outs.push(match self.way(o) {
+                Way::Whole => Out::Whole,
+                Way::Bytes => {
+                    let mut dest = match file {
+                        Some(p) => Dest::File(StagedFile::create(p)?),
+                        None => Dest::Stdout,
+                    };
+                    buf.clear();
+                    o.format
+                        .write_header(&self.options, &mut buf)
+                        .map_err(|e| render(o, e))?;
+                    dest.write(&buf, stdout)?;
+                    Out::Bytes {
+                        dest,
+                        bytes: buf.len() as u64,
+                    }
+                }
+                Way::Writer => {
+                    let path = file.expect("a stateful writer writes a file");
+                    let (staged, f) = stage_file(path)?;
+                    let out = Box::new(BufWriter::with_capacity(WRITER_BUFFER, f));
+                    let writer = o
+                        .format
+                        .open_writer(out, &self.options)
+                        .expect("the format has a stateful writer")
+                        .map_err(|e| board_write_error(o, e))?;
+                    Out::Writer { writer, staged }
+                }
             });
         }
+        let next = self.options.first_board;
         Ok(OpenSink {
-            sink: self,
-            state: State::Streamed {
-                files,
-                buf,
-                boards: 0,
+            renderer: PieceRenderer {
+                outputs: self.outputs.iter().map(|o| (o.format, o.label())).collect(),
+                options: self.options.clone(),
+                bytes: outs
+                    .iter()
+                    .map(|o| matches!(o, Out::Bytes { .. }))
+                    .collect(),
+                keep_boards: outs.iter().any(|o| !matches!(o, Out::Bytes { .. })),
             },
+            sink: self,
+            outs,
+            kept: Vec::new(),
+            boards: 0,
+            next,
             numbering: Numbering::default(),
+            stdout,
         })
     }
+}
+
+/// True when `format` writes through a stateful writer ([`DealFormat::open_writer`]).
+fn has_writer(format: &dyn DealFormat) -> bool {
+    format
+        .open_writer(Box::new(std::io::sink()), &WriteOptions::default())
+        .is_some()
 }
 
 /// The error of `output`'s format refusing the boards.
@@ -129,116 +194,266 @@ fn render(output: &Output, error: crate::formats::FormatError) -> RenderError {
     }
 }
 
-/// A streamed output's temporary file and the bytes written to it.
-struct Streamed {
-    file: StagedFile,
-    bytes: u64,
+/// A stateful writer's error, naming the output.
+fn board_write_error(o: &Output, e: BoardWriteError) -> SinkError {
+    match e {
+        BoardWriteError::Io(error) => WriteError::of(o.path.as_deref(), error).into(),
+        BoardWriteError::Format(error) => render(o, error).into(),
+    }
 }
 
-enum State {
-    /// Every output a streaming file: written piece by piece.
-    Streamed {
-        files: Vec<Streamed>,
-        buf: Vec<u8>,
-        boards: u64,
+/// Where an output's bytes go as they come.
+enum Dest {
+    /// A file, through a temporary file beside it.
+    File(StagedFile),
+    /// The caller's standard output.
+    Stdout,
+}
+
+impl Dest {
+    /// Writes `bytes`; the error names the file.
+    fn write(&mut self, bytes: &[u8], stdout: &mut dyn Write) -> Result<(), WriteError> {
+        match self {
+            Dest::File(f) => f
+                .write_all(bytes)
+                .map_err(|e| WriteError::of(Some(f.path()), e)),
+            Dest::Stdout => stdout.write_all(bytes).map_err(|e| WriteError::of(None, e)),
+        }
+    }
+}
+
+/// An open output.
+enum Out {
+    /// Written a piece at a time: its destination and the bytes written so far.
+    Bytes { dest: Dest, bytes: u64 },
+    /// A stateful writer and its file's guard.
+    Writer {
+        writer: Box<dyn BoardWriter>,
+        staged: Staged,
     },
-    /// The boards kept until the end.
-    Whole(Vec<Board>),
+    /// Rendered at the end.
+    Whole,
 }
 
-/// An open [`DealSink`]: boards in, files out at [`OpenSink::finish`]. Dropped unfinished,
-/// it removes its temporary files: no output is touched.
-pub struct OpenSink {
-    sink: DealSink,
-    state: State,
+/// Renders pieces of boards for a sink's outputs written as they come, on any thread
+/// ([`OpenSink::renderer`]); [`OpenSink::write_rendered`] then writes them in order.
+#[derive(Clone)]
+pub struct PieceRenderer {
+    /// Every output's format and label, in the sink's order.
+    outputs: Vec<(&'static dyn DealFormat, String)>,
+    options: WriteOptions,
+    /// Which outputs take bytes.
+    bytes: Vec<bool>,
+    /// True when some output needs the boards themselves.
+    keep_boards: bool,
+}
+
+/// A piece rendered by a [`PieceRenderer`]: its bytes for each output written as it comes,
+/// and the boards when another output needs them.
+#[derive(Debug, Default)]
+pub struct RenderedPiece {
+    /// Boards in the piece.
+    pub len: usize,
+    /// Bytes per output (empty for the outputs that take boards).
+    bytes: Vec<Vec<u8>>,
+    /// The boards, when an output takes boards.
+    boards: Vec<Board>,
+    /// The piece's board numbers.
     numbering: Numbering,
 }
 
-impl OpenSink {
-    /// Writes a piece of boards (a streaming sink to every file at once; another keeps them).
+impl PieceRenderer {
+    /// Renders `boards`, which are numbered (a piece of a [`DealSource`](super::DealSource)
+    /// read with numbers, e.g. a generated run's).
+    ///
+    /// # Errors
+    /// [`SinkError::Render`] when a format refuses a board.
+    pub fn render(&self, boards: Vec<Board>) -> Result<RenderedPiece, SinkError> {
+        let mut bytes = Vec::with_capacity(self.outputs.len());
+        for ((format, label), &b) in self.outputs.iter().zip(&self.bytes) {
+            let mut buf = Vec::new();
+            if b {
+                format
+                    .write_boards(&boards, &self.options, &mut buf)
+                    .map_err(|error| RenderError {
+                        output: label.clone(),
+                        error,
+                        over_limit: false,
+                    })?;
+            }
+            bytes.push(buf);
+        }
+        let mut numbering = Numbering::default();
+        numbering.add(&boards);
+        Ok(RenderedPiece {
+            len: boards.len(),
+            numbering,
+            bytes,
+            boards: if self.keep_boards { boards } else { Vec::new() },
+        })
+    }
+}
+
+/// An open [`DealSink`]: boards in, files out at [`OpenSink::finish`]. Dropped unfinished,
+/// it removes its temporary files: no output file is touched.
+pub struct OpenSink<'o> {
+    sink: DealSink,
+    outs: Vec<Out>,
+    renderer: PieceRenderer,
+    /// The boards kept for the outputs rendered at the end.
+    kept: Vec<Board>,
+    /// Boards written.
+    boards: u64,
+    /// The number an unnumbered board gets: one more than the board before it.
+    next: u64,
+    numbering: Numbering,
+    stdout: &'o mut dyn Write,
+}
+
+impl OpenSink<'_> {
+    /// Writes a piece of boards (numbering those without a number on from the board before
+    /// them, the first from the options' first board).
     ///
     /// # Errors
     /// [`SinkError::Render`] when a format refuses a board, [`SinkError::Write`] when a file
     /// cannot be written.
-    pub fn write(&mut self, boards: Vec<Board>) -> Result<(), SinkError> {
-        self.numbering.add(&boards);
-        match &mut self.state {
-            State::Whole(kept) => kept.extend(boards),
-            State::Streamed {
-                files,
-                buf,
-                boards: count,
-            } => {
-                for (o, f) in self.sink.outputs.iter().zip(files.iter_mut()) {
-                    buf.clear();
-                    o.format
-                        .write_boards(&boards, &self.sink.options, buf)
-                        .map_err(|e| render(o, e))?;
-                    f.file
-                        .write_all(buf)
-                        .map_err(|e| WriteError::of(Some(f.file.path()), e))?;
-                    f.bytes += buf.len() as u64;
+    pub fn write(&mut self, mut boards: Vec<Board>) -> Result<(), SinkError> {
+        crate::formats::number_boards(&mut boards, self.next);
+        let piece = self.renderer.render(boards)?;
+        self.write_rendered(piece)
+    }
+
+    /// A renderer of this sink's pieces, to render them on other threads
+    /// ([`PieceRenderer::render`]) before [`OpenSink::write_rendered`].
+    pub fn renderer(&self) -> PieceRenderer {
+        self.renderer.clone()
+    }
+
+    /// Writes a piece rendered by [`OpenSink::renderer`], in the order of the boards.
+    ///
+    /// # Errors
+    /// [`SinkError::Render`] when a stateful writer refuses a board, [`SinkError::Write`]
+    /// when a file cannot be written.
+    pub fn write_rendered(&mut self, piece: RenderedPiece) -> Result<(), SinkError> {
+        self.numbering.append(&piece.numbering);
+        if let Some((_, last)) = piece.numbering.range {
+            self.next = last.saturating_add(1);
+        }
+        let mut whole = false;
+        for ((o, out), bytes) in self
+            .sink
+            .outputs
+            .iter()
+            .zip(&mut self.outs)
+            .zip(&piece.bytes)
+        {
+            match out {
+                Out::Bytes { dest, bytes: n } => {
+                    dest.write(bytes, &mut *self.stdout)?;
+                    *n += bytes.len() as u64;
                 }
-                *count += boards.len() as u64;
+                Out::Writer { writer, .. } => writer
+                    .write_boards(&piece.boards)
+                    .map_err(|e| board_write_error(o, e))?,
+                Out::Whole => whole = true,
             }
+        }
+        self.boards += piece.len as u64;
+        if whole {
+            self.kept.extend(piece.boards);
         }
         Ok(())
     }
 
-    /// Finishes every output: a streaming sink writes the footers and puts the files in
-    /// place; another renders every output with the whole set's bounds (the boards' first and
-    /// last numbers unless given), then writes them all or none, standard-output files to
-    /// `stdout`.
+    /// Finishes every output: renders those that need the whole set, with its bounds (the
+    /// boards' first and last numbers unless given), writes the footers and puts every file
+    /// in place, all or none (standard-output files go to the sink's `stdout`).
     ///
     /// # Errors
-    /// [`SinkError::Render`] when a format cannot hold the set (nothing written),
+    /// [`SinkError::Render`] when a format cannot hold the set (no file written),
     /// [`SinkError::Write`] when a file cannot be written.
-    pub fn finish(self, stdout: &mut dyn Write) -> Result<Written, SinkError> {
+    pub fn finish(self) -> Result<Written, SinkError> {
         let OpenSink {
             sink,
-            state,
+            outs,
+            kept,
+            boards,
             numbering,
+            stdout,
+            ..
         } = self;
         let warnings = numbering_warnings(&sink.outputs, &numbering);
-        let files = match state {
-            State::Whole(boards) => {
-                let mut options = sink.options.clone();
-                if !sink.bounds_given {
-                    options.first_board = boards.first().and_then(|b| b.number).unwrap_or(1);
-                    options.last_board = boards.last().and_then(|b| b.number).unwrap_or(1);
-                }
-                let files = render_set(&sink.outputs, &boards, &options, sink.split)?;
-                write_rendered(&files, stdout)?;
-                files.iter().map(ExportedFile::from).collect()
+        let mut options = sink.options.clone();
+        if let Some((first, last)) = numbering.range.filter(|_| !sink.bounds_given) {
+            (options.first_board, options.last_board) = (first, last);
+        }
+        // Everything rendered before anything is put in place.
+        let mut whole = Vec::new();
+        for (o, out) in sink.outputs.iter().zip(&outs) {
+            if matches!(out, Out::Whole) {
+                whole.push(render_set(
+                    std::slice::from_ref(o),
+                    &kept,
+                    &options,
+                    sink.split,
+                )?);
             }
-            State::Streamed {
-                mut files,
-                mut buf,
-                boards,
-            } => {
-                let mut written = Vec::with_capacity(files.len());
-                for (o, f) in sink.outputs.iter().zip(files.iter_mut()) {
+        }
+        let mut whole = whole.into_iter();
+        let mut files = Vec::with_capacity(sink.outputs.len());
+        let (mut streamed, mut staged_writers) = (Vec::new(), Vec::new());
+        let mut rendered = Vec::new();
+        let mut buf = Vec::new();
+        for (o, out) in sink.outputs.iter().zip(outs) {
+            let (path, format) = (o.path.clone(), o.format.info().name);
+            match out {
+                Out::Bytes { mut dest, bytes } => {
                     buf.clear();
                     o.format
                         .write_footer(&sink.options, &mut buf)
                         .map_err(|e| render(o, e))?;
-                    f.file
-                        .write_all(&buf)
-                        .map_err(|e| WriteError::of(Some(f.file.path()), e))?;
-                    written.push(ExportedFile {
-                        path: Some(f.file.path().to_owned()),
-                        format: o.format.info().name,
+                    dest.write(&buf, &mut *stdout)?;
+                    let bytes = bytes + buf.len() as u64;
+                    files.push(ExportedFile {
+                        path,
+                        format,
                         boards,
-                        bytes: f.bytes + buf.len() as u64,
+                        bytes,
                     });
+                    if let Dest::File(f) = dest {
+                        streamed.push(f);
+                    }
                 }
-                // Every output complete: put them in place.
-                for f in files {
-                    f.file.commit()?;
+                Out::Writer { writer, staged } => {
+                    let bytes = writer.finish().map_err(|e| board_write_error(o, e))?;
+                    files.push(ExportedFile {
+                        path,
+                        format,
+                        boards,
+                        bytes,
+                    });
+                    staged_writers.push(staged);
                 }
-                written
+                Out::Whole => {
+                    let parts = whole.next().expect("rendered above");
+                    files.extend(parts.iter().map(ExportedFile::from));
+                    rendered.extend(parts);
+                }
             }
-        };
+        }
+        // The whole-set files are written (each staged, all renamed once all are written),
+        // then the streamed ones put in place.
+        write_rendered(&rendered, &mut *stdout)?;
+        for f in streamed {
+            f.commit()?;
+        }
+        for staged in staged_writers {
+            let path = staged.path().to_owned();
+            staged
+                .commit()
+                .map_err(|e| WriteError::of(Some(&path), e))?;
+        }
+        stdout.flush().map_err(|e| WriteError::of(None, e))?;
         Ok(Written { files, warnings })
     }
 }
@@ -286,6 +501,25 @@ impl Numbering {
                 }
             };
         }
+    }
+}
+
+impl Numbering {
+    /// Adds the numbers of a later piece.
+    fn append(&mut self, later: &Numbering) {
+        let Some((first, last)) = later.range else {
+            return;
+        };
+        self.range = match self.range {
+            None => {
+                self.consecutive = later.consecutive;
+                Some((first, last))
+            }
+            Some((f, l)) => {
+                self.consecutive &= later.consecutive && l.checked_add(1) == Some(first);
+                Some((f, l.max(last)))
+            }
+        };
     }
 }
 

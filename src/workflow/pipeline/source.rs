@@ -1,7 +1,9 @@
 //! Where a command's deals come from: a [`DealSource`] (a deal file or standard input with
-//! its format, a stored set, the whole store) is opened once ([`DealSource::open`]: the file
-//! opened, its format told from its first bytes, the set found) and then read a bounded piece
-//! of boards at a time ([`OpenSource::read`]), whatever its size.
+//! its format, a stored set, the whole store, a generated stream) is opened once
+//! ([`DealSource::open`]: the file opened, its format told from its first bytes, the set
+//! found) and then read a bounded piece of boards at a time ([`OpenSource::read`]), whatever
+//! its size. A generated stream makes its pieces on every core; [`OpenSource::read_with`]
+//! lets the step's own work on a piece run there too.
 //!
 //! ```
 //! use dealdex::workflow::pipeline::{DealSource, SourceOptions};
@@ -28,8 +30,12 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use crate::formats::{self, Board, ChooseFormatError, DealFormat, SkippedBoard};
+use crate::generation::bigdeal::BigDealStream;
 use crate::workflow::input::{ReadFileError, read_deal_pieces_until};
-use crate::{Classify, DealIndex, ErrorClass, Store, StoreError, StoreReader};
+use crate::{
+    CHUNK, Classify, Deal, DealIndex, ErrorClass, Predeal, Scheme, Seed, Store, StoreError,
+    StoreReader,
+};
 
 /// Boards a stored source hands over at a time (13 bytes a key read, a [`Board`] each
 /// handed over: about 2 MB a piece).
@@ -50,6 +56,55 @@ pub enum DealSource {
     Set(String),
     /// Every stored deal, in key order, without board numbers.
     Store,
+    /// A generated stream: deals `first..` of a seed's numbered stream or of Big Deal's.
+    Stream(StreamSource),
+}
+
+/// Deals `first ..= first + count − 1` of a generated stream, numbered as their place in it
+/// (board `n`'s dealer and vulnerability by its number), made in parallel pieces of
+/// [`CHUNK`] deals.
+#[derive(Clone)]
+pub struct StreamSource {
+    /// The stream.
+    pub stream: DealStream,
+    /// The first deal (1-based).
+    pub first: u64,
+    /// How many deals (≥ 1).
+    pub count: u64,
+    /// Fixed cards the seeded stream deals around ([`Seed::fill_predealt`]); Big Deal's
+    /// stream has none.
+    pub predeal: Option<Predeal>,
+}
+
+/// A generated stream of deals.
+#[derive(Clone)]
+pub enum DealStream {
+    /// A seed's numbered stream (FORMATS.md §3): deal `n` is the seed's board `n`, in the
+    /// Pavlicek scheme.
+    Seeded(Seed),
+    /// Big Deal's stream (bigdealx's deals, SQUAREDEAL.md §1), in the Big Deal scheme.
+    BigDeal(BigDealStream),
+}
+
+impl DealStream {
+    /// The numbering scheme of the stream's deals.
+    pub fn scheme(&self) -> Scheme {
+        match self {
+            DealStream::Seeded(_) => Scheme::Pavlicek,
+            DealStream::BigDeal(_) => Scheme::BigDeal,
+        }
+    }
+}
+
+impl std::fmt::Debug for StreamSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // The seed is secret: not shown.
+        f.debug_struct("StreamSource")
+            .field("scheme", &self.stream.scheme())
+            .field("first", &self.first)
+            .field("count", &self.count)
+            .finish_non_exhaustive()
+    }
 }
 
 /// A deal file and how to read it.
@@ -107,7 +162,7 @@ impl DealSource {
 
     /// True for the sources read from a store (a set, the whole store).
     pub fn is_stored(&self) -> bool {
-        !matches!(self, DealSource::File(_))
+        matches!(self, DealSource::Set(_) | DealSource::Store)
     }
 
     /// Opens the source, checking what can be checked before reading: the file opens and
@@ -194,6 +249,19 @@ impl DealSource {
                     },
                 })
             }
+            DealSource::Stream(stream) => Ok(OpenSource {
+                facts: SourceFacts {
+                    name: match stream.stream {
+                        DealStream::Seeded(_) => "the seeded stream".into(),
+                        DealStream::BigDeal(_) => "Big Deal's stream".into(),
+                    },
+                    format: None,
+                    numbered: true,
+                    first_board_assumed: false,
+                    set: None,
+                },
+                inner: Inner::Stream(stream.clone()),
+            }),
         }
     }
 }
@@ -334,6 +402,7 @@ enum Inner<R> {
         set: Option<String>,
         tables: bool,
     },
+    Stream(StreamSource),
 }
 
 impl<R> std::fmt::Debug for OpenSource<R> {
@@ -354,7 +423,7 @@ impl<R: Deref<Target = StoreReader>> OpenSource<R> {
     pub fn format(&self) -> Option<&'static dyn DealFormat> {
         match &self.inner {
             Inner::File { format, .. } => Some(*format),
-            Inner::Stored { .. } => None,
+            Inner::Stored { .. } | Inner::Stream(_) => None,
         }
     }
 
@@ -420,6 +489,24 @@ impl<R: Deref<Target = StoreReader>> OpenSource<R> {
             Inner::Stored { conn, set, tables } => {
                 read_stored(&conn, set.as_deref(), tables, on_piece)
             }
+            Inner::Stream(stream) => read_stream(&stream, &|boards| boards, on_piece),
+        }
+    }
+
+    /// [`OpenSource::read`] with `make` applied to each piece before `consume` gets it: a
+    /// generated stream runs `make` on the thread that made the piece (formatting, keys,
+    /// evaluation in parallel), in order for `consume`; other sources run it inline.
+    ///
+    /// # Errors
+    /// As [`OpenSource::read`].
+    pub fn read_with<T: Send, E: From<SourceError>>(
+        self,
+        make: &(dyn Fn(Vec<Board>) -> T + Sync),
+        consume: &mut dyn FnMut(T) -> Result<bool, E>,
+    ) -> Result<SourceRead, E> {
+        match self.inner {
+            Inner::Stream(stream) => read_stream(&stream, make, consume),
+            _ => self.read(&mut |boards| consume(make(boards))),
         }
     }
 
@@ -505,6 +592,78 @@ fn read_stored<E: From<SourceError>>(
     }
 }
 
+/// A generated stream's deals in numbered pieces, `make` run on each where it was made.
+fn read_stream<T: Send, E: From<SourceError>>(
+    source: &StreamSource,
+    make: &(dyn Fn(Vec<Board>) -> T + Sync),
+    consume: &mut dyn FnMut(T) -> Result<bool, E>,
+) -> Result<SourceRead, E> {
+    /// The consumer stopped the stream (not an error).
+    enum Halt<E> {
+        Stop,
+        Failed(E),
+    }
+    let numbered = |first: u64, deals: &[Deal]| -> Vec<Board> {
+        (first..)
+            .zip(deals)
+            .map(|(n, d)| Board::new(n, *d))
+            .collect()
+    };
+    let mut total = 0u64;
+    let mut take = |piece: T, len: usize| -> Result<(), Halt<E>> {
+        total += len as u64;
+        match consume(piece) {
+            Ok(true) => Ok(()),
+            Ok(false) => Err(Halt::Stop),
+            Err(e) => Err(Halt::Failed(e)),
+        }
+    };
+    let (first, count) = (source.first, source.count);
+    let outcome = match &source.stream {
+        DealStream::Seeded(seed) => crate::generate_chunks_with(
+            seed,
+            source.predeal.as_ref(),
+            first,
+            count,
+            |n, deals| (make(numbered(n, deals)), deals.len()),
+            |(piece, len)| take(piece, len),
+        ),
+        DealStream::BigDeal(stream) => {
+            let mut stream = stream.clone();
+            stream.skip_boards(first - 1);
+            let mut done = 0u64;
+            let mut outcome = Ok(());
+            while done < count && outcome.is_ok() {
+                let len = (count - done).min(CHUNK as u64) as usize;
+                let deals = stream.take_deals(len);
+                if deals.len() < len {
+                    let first_missing = first + done + deals.len() as u64;
+                    outcome = Err(Halt::Failed(E::from(SourceError::Exhausted {
+                        first_missing,
+                    })));
+                    break;
+                }
+                outcome = take(make(numbered(first + done, &deals)), len);
+                done += len as u64;
+            }
+            outcome
+        }
+    };
+    match outcome {
+        Ok(()) => Ok(SourceRead {
+            boards: total,
+            complete: true,
+            ..SourceRead::default()
+        }),
+        Err(Halt::Stop) => Ok(SourceRead {
+            boards: total,
+            complete: false,
+            ..SourceRead::default()
+        }),
+        Err(Halt::Failed(e)) => Err(e),
+    }
+}
+
 /// Gives the boards without a table the one `store` holds for their deal (nothing without a
 /// store).
 fn fill_tables(store: Option<&StoreReader>, boards: &mut [Board]) -> Result<(), SourceError> {
@@ -559,6 +718,13 @@ pub enum SourceError {
     /// The store failed, or holds a key that is no deal.
     #[error(transparent)]
     Store(#[from] StoreError),
+    /// Big Deal's stream ended before the deals asked for (its counter space is finite,
+    /// SQUAREDEAL.md §1).
+    #[error("Big Deal's stream ends before deal {first_missing}")]
+    Exhausted {
+        /// The first deal it could not make.
+        first_missing: u64,
+    },
 }
 
 crate::classified!(SourceError);
@@ -570,9 +736,10 @@ impl Classify for SourceError {
         match self {
             SourceError::Read(e) => e.class(),
             SourceError::Format(e) => e.class(),
-            SourceError::NoSet { .. } | SourceError::NoStore | SourceError::FirstBoard { .. } => {
-                ErrorClass::BadInput
-            }
+            SourceError::NoSet { .. }
+            | SourceError::NoStore
+            | SourceError::FirstBoard { .. }
+            | SourceError::Exhausted { .. } => ErrorClass::BadInput,
             SourceError::Store(e) => e.class(),
         }
     }

@@ -1,0 +1,194 @@
+//! The deal pipeline's generated streams and its sink's ways of writing
+//! (`dealdex::workflow::pipeline`): a stream source is the seed's boards (or Big Deal's) in
+//! order, whatever its pieces; the sink writes standard output and Parquet piece by piece
+//! and the rest whole.
+
+use std::cell::RefCell;
+use std::io::Write;
+use std::rc::Rc;
+
+use dealdex::bigdeal::BigDealStream;
+use dealdex::formats::{self, Board, ReadOptions, WriteOptions};
+use dealdex::workflow::output::Output;
+use dealdex::workflow::pipeline::{
+    DealSink, DealSource, DealStream, SourceError, SourceOptions, StreamSource,
+};
+use dealdex::{CHUNK, Seed};
+
+fn seed() -> Seed {
+    "42".repeat(32).parse().unwrap()
+}
+
+fn stream(stream: DealStream, first: u64, count: u64) -> DealSource {
+    DealSource::Stream(StreamSource {
+        stream,
+        first,
+        count,
+        predeal: None,
+    })
+}
+
+/// Deals 5 .. 5 + 2·CHUNK + 99 of a seed, read in parallel pieces, are its boards 5.. in
+/// order with their numbers; `read_with` runs its step on every piece, and the pieces'
+/// sizes add up.
+#[test]
+fn a_seeded_stream_is_the_seeds_boards_in_order() {
+    let count = 2 * CHUNK as u64 + 99;
+    let source = stream(DealStream::Seeded(seed()), 5, count);
+    let open = source.open(None, &SourceOptions::default()).unwrap();
+    assert!(open.facts().numbered);
+    let mut boards: Vec<Board> = Vec::new();
+    let mut pieces = Vec::new();
+    let read = open
+        .read_with(
+            &|piece: Vec<Board>| (piece.len(), piece),
+            &mut |(len, piece)| -> Result<bool, SourceError> {
+                pieces.push(len);
+                boards.extend(piece);
+                Ok(true)
+            },
+        )
+        .unwrap();
+    assert!(read.complete);
+    assert_eq!(read.boards, count);
+    assert_eq!(pieces.iter().sum::<usize>() as u64, count);
+    assert!(pieces.len() >= 3, "{pieces:?}");
+    for (b, n) in boards.iter().zip(5u64..) {
+        assert_eq!(b.number, Some(n));
+    }
+    for k in [0, CHUNK - 1, CHUNK, boards.len() - 1] {
+        let n = boards[k].number.unwrap();
+        assert_eq!(boards[k].deal, seed().board_deal(n), "board {n}");
+    }
+}
+
+/// A consumer that stops after the first piece gets no more, and the read says so.
+#[test]
+fn a_consumer_stops_a_stream() {
+    let source = stream(DealStream::Seeded(seed()), 1, 3 * CHUNK as u64);
+    let mut seen = 0;
+    let read = source
+        .open(None, &SourceOptions::default())
+        .unwrap()
+        .read(&mut |piece| -> Result<bool, SourceError> {
+            seen += piece.len();
+            Ok(false)
+        })
+        .unwrap();
+    assert!(!read.complete);
+    assert_eq!(read.boards as usize, seen);
+    assert!(seen <= CHUNK);
+}
+
+/// Big Deal's stream from board 7 is the stream itself past its first six boards.
+#[test]
+fn a_big_deal_stream_from_a_later_board_skips_the_ones_before() {
+    let reference = BigDealStream::new(b"wizard-devA", &[b"entropy-1".as_slice()]);
+    let mut whole = reference.clone();
+    let expected = whole.take_deals(20);
+    let (boards, _) = stream(DealStream::BigDeal(reference), 7, 14)
+        .open(None, &SourceOptions::default())
+        .unwrap()
+        .read_all()
+        .unwrap();
+    let deals: Vec<_> = boards.iter().map(|b| b.deal).collect();
+    assert_eq!(deals, expected[6..]);
+    assert_eq!(boards[0].number, Some(7));
+}
+
+/// A writer whose bytes a test can look at while the sink still holds it.
+#[derive(Clone, Default)]
+struct Shared(Rc<RefCell<Vec<u8>>>);
+
+impl Write for Shared {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.borrow_mut().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Standard output in a streaming format gets each piece as it is written (memory: a
+/// piece), not the whole set at the end; a DUP output beside it (whose records carry the
+/// set's size) is rendered at the end and then holds every board.
+#[test]
+fn standard_output_is_written_a_piece_at_a_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let dup = dir.path().join("set.dup");
+    let outputs = vec![
+        Output {
+            path: None,
+            format: formats::by_name("hex").unwrap(),
+        },
+        Output {
+            path: Some(dup.clone()),
+            format: formats::by_name("dup").unwrap(),
+        },
+    ];
+    let sink = DealSink::new(outputs, WriteOptions::default());
+    assert!(!sink.streams());
+    assert_eq!(sink.whole_outputs().count(), 1);
+    let shared = Shared::default();
+    let mut stdout = shared.clone();
+    let mut open = sink.open(&mut stdout).unwrap();
+    let boards: Vec<Board> = (1..=20)
+        .map(|n| Board::new(n, seed().board_deal(n)))
+        .collect();
+    open.write(boards[..10].to_vec()).unwrap();
+    assert_eq!(
+        shared.0.borrow().iter().filter(|&&b| b == b'\n').count(),
+        10
+    );
+    assert!(!dup.exists(), "the DUP file waits for the whole set");
+    open.write(boards[10..].to_vec()).unwrap();
+    let written = open.finish().unwrap();
+    assert_eq!(
+        shared.0.borrow().iter().filter(|&&b| b == b'\n').count(),
+        20
+    );
+    let back = formats::by_name("dup")
+        .unwrap()
+        .read_numbered(&std::fs::read(&dup).unwrap(), &ReadOptions::default())
+        .unwrap();
+    assert_eq!(back.boards.len(), 20);
+    assert_eq!(
+        written.files.iter().map(|f| f.boards).collect::<Vec<_>>(),
+        [20, 20]
+    );
+}
+
+/// A Parquet file is written by its stateful writer as the pieces come (the sink streams),
+/// appears only at the end, and reads back as the boards written.
+#[test]
+fn parquet_is_written_piece_by_piece_and_put_in_place_at_the_end() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("deals.parquet");
+    let parquet = formats::by_name("parquet").unwrap();
+    let sink = DealSink::new(
+        vec![Output {
+            path: Some(path.clone()),
+            format: parquet,
+        }],
+        WriteOptions::default(),
+    );
+    assert!(sink.streams());
+    let mut stdout = std::io::sink();
+    let mut open = sink.open(&mut stdout).unwrap();
+    let boards: Vec<Board> = (1..=3000)
+        .map(|n| Board::new(n, seed().board_deal(n)))
+        .collect();
+    for piece in boards.chunks(1000) {
+        open.write(piece.to_vec()).unwrap();
+    }
+    assert!(!path.exists());
+    open.finish().unwrap();
+    let back = parquet.read(&std::fs::read(&path).unwrap()).unwrap();
+    assert_eq!(back.len(), 3000);
+    assert!(
+        back.iter()
+            .zip(&boards)
+            .all(|(a, b)| a.deal == b.deal && a.number == b.number)
+    );
+}
