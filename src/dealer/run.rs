@@ -15,6 +15,10 @@ use super::graph::{Graph, Memo};
 use super::swap::Swapping;
 use super::{Action, CsvItem, EsItem, Expr, Script};
 use crate::dd::{Par, TrickTable};
+use crate::formats::pbn::{GameLayout, write_game};
+use crate::formats::{
+    Board, DealFormat, DealerAll, DealerCompact, DealerEw, GameRecord, OneLine, WriteOptions,
+};
 use crate::generation::lengths::LengthDealer;
 use crate::generation::predeal::Predeal;
 use crate::generation::shuffle::{PIECE, Shuffler};
@@ -422,8 +426,14 @@ impl fmt::Display for DealerReport {
                                 write!(f, "{:<20}", format!("{:4}.", row * 4 + i + 1))?;
                             }
                             writeln!(f)?;
+                            // printall's columns, a deal a column.
                             let hands: Vec<Hand> = chunk.iter().map(|d| d.hand(seat)).collect();
-                            f.write_str(&cased(columns(&hands), p.lowercase))?;
+                            let mut text = Vec::with_capacity(4 * 80);
+                            DealerAll::push_columns(&mut text, &hands);
+                            if p.lowercase {
+                                text.make_ascii_lowercase();
+                            }
+                            f.write_str(&String::from_utf8_lossy(&text))?;
                             writeln!(f)?;
                         }
                         write!(f, "\x0c")?;
@@ -455,65 +465,13 @@ pub fn seed_of(n: u64) -> Seed {
     Seed(bytes)
 }
 
-/// A hand's suit holding as dealer writes it in `printall`: `A K 5 ` (a void `- `).
-fn spaced(hand: Hand, suit: Suit) -> String {
-    let h = hand.holding_string(suit);
-    if h.is_empty() {
-        return "- ".into();
-    }
-    h.chars().map(|c| format!("{c} ")).collect()
-}
-
-/// Hands side by side, a line a suit, columns padded to 20 characters but the last.
-fn columns(hands: &[Hand]) -> String {
-    let mut text = String::new();
-    for suit in Suit::ALL {
-        for (i, &hand) in hands.iter().enumerate() {
-            let s = spaced(hand, suit);
-            if i + 1 < hands.len() {
-                text.push_str(&format!("{s:<20}"));
-            } else {
-                text.push_str(&s);
-            }
-        }
-        text.push('\n');
-    }
-    text
-}
-
-/// `text` with the honours `AKQJT` in lower case when `lower` (`-u`): for hands' text only.
-fn cased(text: String, lower: bool) -> String {
+/// Writes `text` (hands and numbers: [`crate::formats`]' writers' bytes) to `out`, the
+/// honours `AKQJT` in lower case when `lower` (`-u`).
+fn write_cased(out: &mut dyn Write, text: &mut [u8], lower: bool) -> std::io::Result<()> {
     if lower {
-        text.to_ascii_lowercase()
-    } else {
-        text
+        text.make_ascii_lowercase();
     }
-}
-
-/// The hands of `seats` in `deal`.
-fn hands_of(deal: &Deal, seats: &[Seat]) -> Vec<Hand> {
-    seats.iter().map(|&s| deal.hand(s)).collect()
-}
-
-/// The four hands as printoneline and printcompact show them: `n AKQ.T9..AKQJT9876`, each
-/// seat's hand followed by `sep` (`akq.t9..akqjt9876` when `lower`).
-fn write_hands(out: &mut dyn Write, deal: &Deal, sep: &str, lower: bool) -> std::io::Result<()> {
-    write_seats(out, deal, &Seat::ALL, sep, lower)
-}
-
-/// The hands of `seats` as [`write_hands`] shows them.
-fn write_seats(
-    out: &mut dyn Write,
-    deal: &Deal,
-    seats: &[Seat],
-    sep: &str,
-    lower: bool,
-) -> std::io::Result<()> {
-    for &s in seats {
-        let hand = cased(deal.hand(s).to_string(), lower);
-        write!(out, "{} {hand}{sep}", s.letter().to_ascii_lowercase())?;
-    }
-    Ok(())
+    out.write_all(text)
 }
 
 /// DealerV2's `trix(…)`: the tricks of each seat of `seats` declaring in clubs, diamonds,
@@ -1449,11 +1407,19 @@ struct Actions<'r, 'a> {
     compiled: &'r Compiled<'a>,
     /// Where the deals are printed.
     out: &'r mut dyn Write,
-    /// `printpbn`'s script file name (`-` for none) and date.
-    name: String,
+    /// `printpbn`'s `[Event]` (`Hand simulated by dealer with file NAME, seed N`, NAME `-`
+    /// for no script file) and `[Date]`.
+    event: String,
     date: String,
-    /// The seed number, for `printpbn`'s `[Event]` and the report.
+    /// The seed number, for `rnd` and the report (`printpbn`'s `[Event]` holds it too).
     seed_n: u64,
+    /// `printpbn`'s board: the script's dealer and vulnerability and dealer's tags (made for
+    /// the first deal printed, then given each deal and its number).
+    pbn: Option<Board>,
+    /// The bytes of the deal being printed, as the format writers make them.
+    buf: Vec<u8>,
+    /// The options of the format writers (their defaults: dealer's layouts use none).
+    write_opts: WriteOptions,
     /// The summaries, in the order of the actions ([`summaries_of`]).
     summaries: Vec<Summary>,
     /// The block's produced deals, for the statistics-only actions
@@ -1477,9 +1443,15 @@ impl<'r, 'a> Actions<'r, 'a> {
             job,
             compiled,
             out,
-            name: job.script_name.clone().unwrap_or_else(|| "-".into()),
+            event: format!(
+                "Hand simulated by dealer with file {}, seed {seed_n}",
+                job.script_name.as_deref().unwrap_or("-")
+            ),
             date: job.date.clone().unwrap_or_else(today),
             seed_n,
+            pbn: None,
+            buf: Vec::with_capacity(512),
+            write_opts: WriteOptions::default(),
             summaries: summaries_of(script, job),
             produced_deals: Vec::new(),
         }
@@ -1546,29 +1518,31 @@ impl<'r, 'a> Actions<'r, 'a> {
         wrap: &dyn Fn(EvalError) -> DealerError,
     ) -> Result<(), DealerError> {
         let (out, lower) = (&mut *self.out, self.job.lowercase);
+        let (buf, opts) = (&mut self.buf, &self.write_opts);
+        buf.clear();
+        // Each layout is its format's writer's (crate::formats), `-u` lower-casing its bytes.
         match a {
             Action::PrintAll => {
-                writeln!(out, "{:4}.", produced)?;
-                let text = cased(columns(&hands_of(deal, &Seat::ALL)), lower);
-                out.write_all(text.as_bytes())?;
-                writeln!(out)?;
+                DealerAll.write_board(&Board::new(produced, *deal), opts, buf);
+                write_cased(out, buf, lower)?;
             }
             Action::PrintEw => {
-                let hands = hands_of(deal, &[Seat::West, Seat::East]);
-                out.write_all(cased(columns(&hands), lower).as_bytes())?;
-                writeln!(out)?;
+                DealerEw.write_board(&Board::unnumbered(*deal), opts, buf);
+                write_cased(out, buf, lower)?;
             }
             // One line (`n AKQ.… e … `), the value after its last space; or a line a hand,
             // the value on a line of its own (dealer 20211121).
             Action::PrintOneLine(e) => {
-                write_hands(out, deal, " ", lower)?;
+                OneLine::push_hands(buf, deal, &Seat::ALL, b' ');
+                write_cased(out, buf, lower)?;
                 if let Some(e) = e {
                     write!(out, "{}", ctx.eval(e).map_err(wrap)?)?;
                 }
                 writeln!(out)?;
             }
             Action::PrintCompact(e) => {
-                write_hands(out, deal, "\n", lower)?;
+                DealerCompact.write_board(&Board::unnumbered(*deal), opts, buf);
+                write_cased(out, buf, lower)?;
                 if let Some(e) = e {
                     writeln!(out, "{}", ctx.eval(e).map_err(wrap)?)?;
                 }
@@ -1576,7 +1550,7 @@ impl<'r, 'a> Actions<'r, 'a> {
             Action::PrintPbn if !self.job.quiet => self.write_pbn(deal, produced)?,
             Action::PrintPbn => {}
             Action::CsvRpt(items) | Action::PrintRpt(items) => {
-                write_report_line(out, items, ctx, deal, lower, wrap)?
+                write_report_line(out, buf, items, ctx, deal, lower, wrap)?
             }
             Action::PrintEs(items) => {
                 for it in items {
@@ -1597,42 +1571,45 @@ impl<'r, 'a> Actions<'r, 'a> {
         Ok(())
     }
 
-    /// `printpbn`: `deal`, the `produced`th produced deal, as a PBN game with dealer's tags
-    /// (the board's dealer and vulnerability unless the script sets them).
+    /// `printpbn`: `deal`, the `produced`th produced deal, as a PBN game in dealer's layout
+    /// ([`GameLayout::Dealer`]) with dealer's tags: `[Event "Hand simulated by dealer with
+    /// file NAME, seed N"]`, Site and the players `-`, the date, Board the produced count,
+    /// the script's dealer and vulnerability (else the board's), Declarer, Contract and
+    /// Result `?`.
     fn write_pbn(&mut self, deal: &Deal, produced: u64) -> std::io::Result<()> {
-        let (out, name, seed_n, date) = (&mut *self.out, &self.name, self.seed_n, &self.date);
-        let dealer = self
-            .script
-            .dealer
-            .unwrap_or(crate::model::board::board_dealer(produced));
-        let vul = self
-            .script
-            .vulnerable
-            .unwrap_or_else(|| crate::model::board::board_vulnerability(produced))
-            .pbn();
-        writeln!(
-            out,
-            "[Event \"Hand simulated by dealer with file {name}, seed {seed_n}\"]"
-        )?;
-        writeln!(
-            out,
-            "[Site \"-\"]\n[Date \"{date}\"]\n[Board \"{produced}\"]"
-        )?;
-        writeln!(
-            out,
-            "[West \"-\"]\n[North \"-\"]\n[East \"-\"]\n[South \"-\"]"
-        )?;
-        writeln!(
-            out,
-            "[Dealer \"{}\"]\n[Vulnerable \"{vul}\"]",
-            dealer.letter()
-        )?;
-        let hands: Vec<String> = Seat::ALL
-            .iter()
-            .map(|&s| deal.hand(s).to_string())
-            .collect();
-        writeln!(out, "[Deal \"N:{}\"]", hands.join(" "))?;
-        writeln!(out, "[Declarer \"?\"]\n[Contract \"?\"]\n[Result \"?\"]\n")
+        let (script, date) = (self.script, &self.date);
+        let board = self.pbn.get_or_insert_with(|| {
+            let tags = [
+                ("Site", "-"),
+                ("Date", date),
+                ("West", "-"),
+                ("North", "-"),
+                ("East", "-"),
+                ("South", "-"),
+                ("Declarer", "?"),
+                ("Contract", "?"),
+                ("Result", "?"),
+            ];
+            Board {
+                dealer: script.dealer,
+                vulnerability: script.vulnerable,
+                game: Some(Box::new(GameRecord {
+                    tags: tags.map(|(n, v)| (n.to_owned(), v.to_owned())).to_vec(),
+                    ..GameRecord::default()
+                })),
+                ..Board::unnumbered(*deal)
+            }
+        });
+        board.number = Some(produced);
+        board.deal = *deal;
+        self.buf.clear();
+        write_game(
+            &mut self.buf,
+            board,
+            self.event.as_bytes(),
+            GameLayout::Dealer,
+        );
+        self.out.write_all(&self.buf)
     }
 
     /// Counts the block's produced deals in the statistics-only actions' summaries
@@ -1647,9 +1624,10 @@ impl<'r, 'a> Actions<'r, 'a> {
 }
 
 /// DealerV2's `csvrpt` and `printrpt`: the items of `deal`, comma separated, on a line that
-/// starts with a space.
+/// starts with a space (hands as dealer's `printoneline` writes them, made in `buf`).
 fn write_report_line(
     out: &mut dyn Write,
+    buf: &mut Vec<u8>,
     items: &[CsvItem],
     ctx: &mut Ctx<'_>,
     deal: &Deal,
@@ -1661,7 +1639,11 @@ fn write_report_line(
         match it {
             CsvItem::Expr(e) => write!(out, "{}", ctx.eval(e).map_err(wrap)?)?,
             CsvItem::Str(s) => write!(out, "'{s}'")?,
-            CsvItem::Hands(seats) => write_seats(out, deal, seats, " ", lower)?,
+            CsvItem::Hands(seats) => {
+                buf.clear();
+                OneLine::push_hands(buf, deal, seats, b' ');
+                write_cased(out, buf, lower)?;
+            }
             CsvItem::Tricks(seats) => {
                 let table = ctx.table();
                 out.write_all(tricks_text(&table, seats).as_bytes())?;

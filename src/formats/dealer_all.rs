@@ -234,8 +234,21 @@ fn check_hands(hands: &[Option<Hand>; 4]) -> Result<(), String> {
     Ok(())
 }
 
+impl DealerAll {
+    /// Appends `hands` side by side in dealer's columns: four lines, one per suit (♠ first),
+    /// each card its rank and a space, a void `- `, every column but the last padded to 20
+    /// characters. The one writer of dealer's columns: [`DealerAll`] writes N, E, S, W,
+    /// [`super::DealerEw`] West and East, and `dealdex dealer` writes `printall` and `printew`
+    /// through those and `print(seats)` (a seat's hands of up to four deals) through this.
+    pub(crate) fn push_columns(out: &mut Vec<u8>, hands: &[Hand]) {
+        for suit in Suit::ALL {
+            push_suit_line(out, hands, suit);
+        }
+    }
+}
+
 /// Appends one suit line of `hands`' holdings in dealer's columns.
-pub(crate) fn push_suit_line(out: &mut Vec<u8>, hands: &[Hand], suit: Suit) {
+fn push_suit_line(out: &mut Vec<u8>, hands: &[Hand], suit: Suit) {
     for (k, hand) in hands.iter().enumerate() {
         let start = out.len();
         let mut m = hand.suit_mask(suit);
@@ -253,6 +266,14 @@ pub(crate) fn push_suit_line(out: &mut Vec<u8>, hands: &[Hand], suit: Suit) {
         }
     }
     out.push(b'\n');
+}
+
+/// Appends dealer's header of deal `number`: C's `%4d.` and a line end (`   7.`, `12345.`).
+fn push_header(out: &mut Vec<u8>, number: u64) {
+    let digits = number.checked_ilog10().map_or(1, |l| l as usize + 1);
+    out.resize(out.len() + 4usize.saturating_sub(digits), b' ');
+    super::text::push_u64(out, number);
+    out.extend_from_slice(b".\n");
 }
 
 /// The header's board number: `line` is white space, digits, `.`, white space.
@@ -301,13 +322,11 @@ impl DealFormat for DealerAll {
         Ok(boards)
     }
 
-    /// Writes dealer's `printall` bytes for one board (see [`DealerAll`]).
+    /// Writes dealer's `printall` bytes for one board (see [`DealerAll`]); `dealdex dealer`'s
+    /// `printall` writes its deals through this, numbered by the produced count.
     fn write_board(&self, b: &Board, _opts: &WriteOptions, out: &mut Vec<u8>) {
-        out.extend_from_slice(format!("{:4}.\n", b.number.unwrap_or(0)).as_bytes());
-        let hands = Seat::ALL.map(|s| b.deal.hand(s));
-        for suit in Suit::ALL {
-            push_suit_line(out, &hands, suit);
-        }
+        push_header(out, b.number.unwrap_or(0));
+        DealerAll::push_columns(out, &Seat::ALL.map(|s| b.deal.hand(s)));
         out.push(b'\n');
     }
 }

@@ -11,8 +11,7 @@
 
 use super::dealer_all::content_lines;
 use super::oneline::read_hand;
-use super::text::push_dotted_hand;
-use super::{Board, DealFormat, FormatError, FormatInfo, InputPosition, WriteOptions};
+use super::{Board, DealFormat, FormatError, FormatInfo, InputPosition, OneLine, WriteOptions};
 use crate::model::card::Seat;
 use crate::model::deal::{Deal, Hand};
 use crate::model::text::column;
@@ -127,13 +126,10 @@ impl DealFormat for DealerCompact {
         Ok(boards)
     }
 
-    /// Writes dealer's four lines for one board.
+    /// Writes dealer's four lines for one board: dealer's hands a line each
+    /// ([`OneLine::push_hands`]). `dealdex dealer`'s `printcompact` writes its deals through
+    /// this (its expression's value follows on a line of its own).
     fn write_board(&self, b: &Board, _opts: &WriteOptions, out: &mut Vec<u8>) {
-        for seat in Seat::ALL {
-            out.push(seat.letter().to_ascii_lowercase() as u8);
-            out.push(b' ');
-            push_dotted_hand(out, b.deal.hand(seat));
-            out.push(b'\n');
-        }
+        OneLine::push_hands(out, &b.deal, &Seat::ALL, b'\n');
     }
 }

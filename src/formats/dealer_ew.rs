@@ -10,9 +10,11 @@
 //!
 //! ```
 
-use super::dealer_all::{content_lines, push_suit_line, read_columns};
-use super::{Board, DealFormat, FileBoards, FormatError, FormatInfo, InputPosition, WriteOptions};
-use crate::model::card::{Seat, Suit};
+use super::dealer_all::{content_lines, read_columns};
+use super::{
+    Board, DealFormat, DealerAll, FileBoards, FormatError, FormatInfo, InputPosition, WriteOptions,
+};
+use crate::model::card::Seat;
 use crate::model::deal::Hand;
 
 /// Debian `dealer`'s `printew` (dealer 20211121): four suit lines per deal (♠ first), West's
@@ -99,12 +101,10 @@ impl DealFormat for DealerEw {
         super::boards_of_shown_hands(self.read_hands(data)?)
     }
 
-    /// Writes West's and East's hands in dealer's `printew` layout.
+    /// Writes West's and East's hands in dealer's `printew` layout (dealer's columns,
+    /// [`DealerAll::push_columns`]); `dealdex dealer`'s `printew` writes its deals through this.
     fn write_board(&self, b: &Board, _opts: &WriteOptions, out: &mut Vec<u8>) {
-        let hands = SEATS.map(|s| b.deal.hand(s));
-        for suit in Suit::ALL {
-            push_suit_line(out, &hands, suit);
-        }
+        DealerAll::push_columns(out, &SEATS.map(|s| b.deal.hand(s)));
         out.push(b'\n');
     }
 }

@@ -110,15 +110,29 @@ impl DealFormat for OneLine {
         Ok(boards)
     }
 
-    /// Writes dealer's line (see [`OneLine`]).
+    /// Writes dealer's line (see [`OneLine`], [`OneLine::push_hands`]); `dealdex dealer`'s
+    /// `printoneline` writes its deals through [`OneLine::push_hands`] too.
     fn write_board(&self, b: &Board, _opts: &WriteOptions, out: &mut Vec<u8>) {
-        for seat in Seat::ALL {
+        OneLine::push_hands(out, &b.deal, &Seat::ALL, b' ');
+        out.push(b'\n');
+    }
+}
+
+impl OneLine {
+    /// Appends the hands of `seats` (in that order) of `deal` as dealer writes them, each as
+    /// its lower-case seat letter, a space and the hand `S.H.D.C` (ranks descending, a void
+    /// empty), followed by `sep`: `n AKQ.T9..AKQJT9876 ` with `sep` a space. The one writer
+    /// of dealer's hands: the [`OneLine`] line is all four seats with spaces then `\n`,
+    /// [`super::DealerCompact`]'s lines all four with `\n`; `dealdex dealer`'s `printoneline`
+    /// (its expression's value then follows the last space) and its report items' hands
+    /// (DealerV2's `csvrpt`, `printrpt`) write through this too.
+    pub(crate) fn push_hands(out: &mut Vec<u8>, deal: &Deal, seats: &[Seat], sep: u8) {
+        for &seat in seats {
             out.push(seat.letter().to_ascii_lowercase() as u8);
             out.push(b' ');
-            push_dotted_hand(out, b.deal.hand(seat));
-            out.push(b' ');
+            push_dotted_hand(out, deal.hand(seat));
+            out.push(sep);
         }
-        out.push(b'\n');
     }
 }
 

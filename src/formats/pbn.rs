@@ -73,7 +73,10 @@
 //! after fewer than 13 tricks, then the notes that followed the `[Play]` tag). A board with a
 //! double-dummy table ([`Board::dd`]) gets `[DoubleDummyTricks]`, `[OptimumScore]` and
 //! `[ParContract]` (par for its dealer and vulnerability) and the `[OptimumResultTable]`
-//! section after its tags. Line breaks inside values become spaces.
+//! section after its tags. Line breaks inside values become spaces. `dealdex dealer`'s
+//! `printpbn` writes its games through the same writer in Debian dealer's layout
+//! (`GameLayout::Dealer`: the tags it gives, no `[Scoring]`, the deal from North, the empty
+//! line after the game).
 
 use std::borrow::Cow;
 use std::io::BufRead as _;
@@ -202,7 +205,7 @@ impl DealFormat for Pbn {
     }
 
     fn write_board(&self, b: &Board, opts: &WriteOptions, out: &mut Vec<u8>) {
-        write_game(out, b, &event_value(&opts.event, true));
+        write_game(out, b, &event_value(&opts.event, true), GameLayout::Export);
     }
 }
 
@@ -1352,9 +1355,33 @@ fn push_dd_tags(out: &mut Vec<u8>, b: &Board) {
     pbn_dd::push_table_lines(out, table);
 }
 
-/// Appends one game (see the module docs); `event` is the `[Event]` value when the board's
-/// record has none, written as given ([`event_value`]).
-pub(crate) fn write_game(out: &mut Vec<u8>, b: &Board, event: &[u8]) {
+/// How [`write_game`] lays out a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum GameLayout {
+    /// PBN export (FORMATS.md §4, the [`Pbn`] writer): an empty line, then the 15 mandatory
+    /// tags (`?` for those the record and the board do not give), the deal with the dealer
+    /// first.
+    Export,
+    /// Debian dealer's `printpbn` (dealer 20211121, `dealdex dealer`): the mandatory tags the
+    /// record gives (and Event, Board, Dealer, Vulnerable and Deal, which the board gives), in
+    /// export order, the deal with North first, then an empty line.
+    Dealer,
+}
+
+/// Appends one game laid out as `layout` says (see the module docs); `event` is the `[Event]`
+/// value when the board's record has none, written as given ([`event_value`]).
+pub(crate) fn write_game(out: &mut Vec<u8>, b: &Board, event: &[u8], layout: GameLayout) {
+    if layout == GameLayout::Export {
+        out.push(b'\n');
+    }
+    write_game_text(out, b, event, layout);
+    if layout == GameLayout::Dealer {
+        out.push(b'\n');
+    }
+}
+
+/// [`write_game`]'s game without the empty line around it.
+fn write_game_text(out: &mut Vec<u8>, b: &Board, event: &[u8], layout: GameLayout) {
     let mut vals: [Option<&[u8]>; 15] = [None; 15];
     if let Some(rec) = &b.game {
         for (name, value) in &rec.tags {
@@ -1366,7 +1393,7 @@ pub(crate) fn write_game(out: &mut Vec<u8>, b: &Board, event: &[u8]) {
         }
     }
     let dealer = b.dealer_or_default();
-    out.extend_from_slice(b"\n[Event \"");
+    out.extend_from_slice(b"[Event \"");
     match vals[EVENT] {
         Some(v) => push_value(out, v),
         None => out.extend_from_slice(event),
@@ -1392,9 +1419,14 @@ pub(crate) fn write_game(out: &mut Vec<u8>, b: &Board, event: &[u8]) {
             }
             DEAL => {
                 out.extend_from_slice(b"[Deal \"");
-                push_deal_bytes(out, &b.deal, dealer);
+                let first = match layout {
+                    GameLayout::Export => dealer,
+                    GameLayout::Dealer => Seat::North,
+                };
+                push_deal_bytes(out, &b.deal, first);
                 out.extend_from_slice(b"\"]\n");
             }
+            _ if layout == GameLayout::Dealer && vals[i].is_none() => {}
             _ => push_tag(out, name.as_bytes(), vals[i].unwrap_or(b"?")),
         }
     }
@@ -1527,7 +1559,7 @@ mod tests {
             let deal = Deal::from_number(u128::from(k) * 1_000_003_001, crate::Scheme::Pavlicek)
                 .expect("a number below D");
             out.push(b'\n');
-            write_game(&mut out, &Board::new(k, deal), b"club");
+            write_game(&mut out, &Board::new(k, deal), b"club", GameLayout::Export);
         }
         out
     }

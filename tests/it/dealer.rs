@@ -154,6 +154,50 @@ fn print_layouts_are_dealers_bytes() {
 }
 
 #[test]
+fn print_actions_write_what_convert_writes() {
+    // One layout, one writer: each print action's bytes are what `convert --to` writes for
+    // the same deals (read back from printoneline), and printpbn's games read back as its
+    // deals with the boards' numbers, the script's dealer and the boards' vulnerabilities.
+    let run_action = |action: &str| {
+        let text =
+            format!("dealer west\nproduce 12\ncondition hcp(north) >= 10\naction {action}\n");
+        run_script(&text, &seeded(9)).1
+    };
+    let oneline = dealdex::formats::by_name("oneline").unwrap();
+    let boards = oneline
+        .read_all(run_action("printoneline").as_bytes())
+        .unwrap()
+        .boards;
+    assert_eq!(boards.len(), 12);
+    for (action, format) in [
+        ("printoneline", "oneline"),
+        ("printall", "dealer-all"),
+        ("printew", "dealer-ew"),
+        ("printcompact", "dealer-compact"),
+    ] {
+        let f = dealdex::formats::by_name(format).unwrap();
+        let written = dealdex::formats::write_set(f, &boards, &Default::default()).unwrap();
+        assert_eq!(
+            run_action(action),
+            String::from_utf8(written).unwrap(),
+            "{action}"
+        );
+    }
+    let pbn = dealdex::formats::by_name("pbn").unwrap();
+    let games = pbn
+        .read_all(run_action("printpbn").as_bytes())
+        .unwrap()
+        .boards;
+    assert_eq!(games.len(), 12);
+    for (k, (game, board)) in games.iter().zip(&boards).enumerate() {
+        let n = k as u64 + 1;
+        assert_eq!((game.number, game.deal), (Some(n), board.deal));
+        assert_eq!(game.dealer, Some(dealdex::Seat::West));
+        assert_eq!(game.vulnerability, Some(dealdex::board_vulnerability(n)));
+    }
+}
+
+#[test]
 fn print_seats_is_dealers_bytes() {
     // print(seats) collects the deals and prints them at the end, in the order of the
     // actions among averages and frequencies: five deals (two rows), voids, a 10-card suit.
