@@ -24,7 +24,10 @@ use serde::Serialize;
 use crate::Classify;
 use crate::formats::{Board, DealFormat, FormatError, WriteOptions};
 use crate::query::{Dialect, DialectError, Query, QueryError as ParseError};
-use crate::workflow::output::{OutputPlanError, StagedFile, WriteError, same_file};
+use crate::workflow::output::{Output, OutputPlanError, StagedFile, WriteError, same_file};
+use crate::workflow::pipeline::{
+    DealSink, DealSource, OpenSink, SinkError, SourceError, SourceOptions,
+};
 use crate::{ErrorClass, ReadOnlyStore, StoreError, StoreReader};
 
 /// What a query job does with the matching deals.
@@ -157,6 +160,19 @@ pub enum QueryWorkflowError {
     Output(#[from] WriteError),
 }
 
+/// A stored source's failures are the query's: no such set, no database, the store.
+impl From<SourceError> for QueryWorkflowError {
+    fn from(e: SourceError) -> QueryWorkflowError {
+        match e {
+            SourceError::NoSet { set, database } => QueryWorkflowError::NoSet { set, database },
+            SourceError::NoStore => QueryWorkflowError::NoStore,
+            SourceError::Store(e) => QueryWorkflowError::Store(e),
+            // A stored source reads no file and no stream.
+            e => QueryWorkflowError::Io(std::io::Error::other(e)),
+        }
+    }
+}
+
 crate::classified!(QueryWorkflowError);
 impl Classify for QueryWorkflowError {
     /// A bad expression, a term or scope the dialect cannot express, or a format that
@@ -221,20 +237,23 @@ pub fn find_boards(
     store: &StoreReader,
     limit: Option<u64>,
 ) -> Result<Vec<Board>, QueryWorkflowError> {
-    let set = job.set.as_deref();
-    check_set(store, set)?;
-    let mut boards = Vec::new();
-    store.for_each_match(&job.query.to_sql(), set, limit, |key, number| {
-        let deal = key
-            .to_deal()
-            .map_err(|error| StoreError::CorruptDeal { key, error })?;
-        boards.push(Board {
-            number: number.or(Some(boards.len() as u64 + 1)),
-            ..Board::new(0, deal)
-        });
-        Ok::<_, QueryWorkflowError>(())
-    })?;
+    let (mut boards, _) = job
+        .source(limit)
+        .open(Some(store), &SourceOptions::default())?
+        .read_all()?;
+    crate::formats::number_boards(&mut boards, 1);
     Ok(boards)
+}
+
+impl QueryJob {
+    /// The deals the job finds, as a source ([`DealSource::Matching`]).
+    pub fn source(&self, limit: Option<u64>) -> DealSource {
+        DealSource::Matching {
+            query: self.query.clone(),
+            set: self.set.clone(),
+            limit,
+        }
+    }
 }
 
 /// Runs a query job: counts into the report, or writes the matching deals (or the explained
@@ -310,22 +329,37 @@ pub fn run(
             let store = store.ok_or(QueryWorkflowError::NoStore)?;
             report.mode = "find";
             report.format = Some(format.info().name);
-            let boards = find_boards(job, store, limit)?;
-            report.count = boards.len() as u64;
-            if !boards.is_empty() {
-                let opts = WriteOptions {
-                    first_board: 1,
-                    last_board: boards.len() as u64,
-                    ..WriteOptions::default()
-                };
-                let bytes = crate::formats::write_set(format, &boards, &opts).map_err(|error| {
-                    QueryWorkflowError::Write {
-                        format: format.info().name,
-                        error,
+            // The matches, a piece at a time, into `out` in the format asked for (nothing
+            // written when none matches).
+            let source = job
+                .source(limit)
+                .open(Some(store), &SourceOptions::default())?;
+            let output = Output { path: None, format };
+            // The output, moved into the sink when the first piece comes.
+            let mut unopened: Option<&mut dyn Write> = Some(out);
+            let mut sink: Option<OpenSink<'_>> = None;
+            let sink_error = |e: SinkError| match e {
+                SinkError::Render(r) => QueryWorkflowError::Write {
+                    format: format.info().name,
+                    error: r.error,
+                },
+                SinkError::Write(w) => QueryWorkflowError::Io(w.error),
+            };
+            let read = source.read(&mut |boards| -> Result<bool, QueryWorkflowError> {
+                let open = match &mut sink {
+                    Some(open) => open,
+                    None => {
+                        let new = DealSink::new(vec![output.clone()], WriteOptions::default());
+                        let out = unopened.take().expect("opened once");
+                        sink.insert(new.open(out).map_err(sink_error)?)
                     }
-                })?;
-                out.write_all(&bytes)?;
-                report.bytes = bytes.len() as u64;
+                };
+                open.write(boards).map_err(sink_error)?;
+                Ok(true)
+            })?;
+            report.count = read.boards;
+            if let Some(open) = sink {
+                report.bytes = open.finish().map_err(sink_error)?.files[0].bytes;
             }
         }
     }

@@ -31,6 +31,7 @@ use serde::Serialize;
 
 use crate::formats::{self, Board, ChooseFormatError, DealFormat, SkippedBoard};
 use crate::generation::bigdeal::BigDealStream;
+use crate::query::{Query, SqlFilter};
 use crate::workflow::input::{ReadFileError, read_deal_pieces_until};
 use crate::{
     CHUNK, Classify, Deal, DealIndex, ErrorClass, Predeal, Scheme, Seed, Store, StoreError,
@@ -58,6 +59,17 @@ pub enum DealSource {
     Store,
     /// A generated stream: deals `first..` of a seed's numbered stream or of Big Deal's.
     Stream(StreamSource),
+    /// The stored deals an expression of the query language matches (`dealdex query`):
+    /// within a set, its boards in board order with their numbers; else every stored deal in
+    /// key order, without numbers; at most `limit`.
+    Matching {
+        /// The expression.
+        query: Query,
+        /// Only the boards of this set.
+        set: Option<String>,
+        /// At most this many deals.
+        limit: Option<u64>,
+    },
 }
 
 /// Deals `first ..= first + count − 1` of a generated stream, numbered as their place in it
@@ -162,7 +174,10 @@ impl DealSource {
 
     /// True for the sources read from a store (a set, the whole store).
     pub fn is_stored(&self) -> bool {
-        matches!(self, DealSource::Set(_) | DealSource::Store)
+        matches!(
+            self,
+            DealSource::Set(_) | DealSource::Store | DealSource::Matching { .. }
+        )
     }
 
     /// Opens the source, checking what can be checked before reading: the file opens and
@@ -227,6 +242,7 @@ impl DealSource {
                     inner: Inner::Stored {
                         conn,
                         set: Some(name.clone()),
+                        matching: None,
                         tables,
                     },
                 })
@@ -245,6 +261,33 @@ impl DealSource {
                     inner: Inner::Stored {
                         conn,
                         set: None,
+                        matching: None,
+                        tables,
+                    },
+                })
+            }
+            DealSource::Matching { query, set, limit } => {
+                let conn = conn.ok_or(SourceError::NoStore)?;
+                let info = match set {
+                    Some(name) => Some(conn.set(name)?.ok_or_else(|| SourceError::NoSet {
+                        set: name.clone(),
+                        database: conn.path().to_owned(),
+                    })?),
+                    None => None,
+                };
+                let facts = SourceFacts {
+                    name: conn.path().to_owned(),
+                    format: None,
+                    numbered: set.is_some(),
+                    first_board_assumed: false,
+                    set: info,
+                };
+                Ok(OpenSource {
+                    facts,
+                    inner: Inner::Stored {
+                        conn,
+                        set: set.clone(),
+                        matching: Some((query.to_sql(), *limit)),
                         tables,
                     },
                 })
@@ -400,6 +443,8 @@ enum Inner<R> {
     Stored {
         conn: R,
         set: Option<String>,
+        /// The expression's SQL and the limit of a [`DealSource::Matching`].
+        matching: Option<(SqlFilter, Option<u64>)>,
         tables: bool,
     },
     Stream(StreamSource),
@@ -486,9 +531,12 @@ impl<R: Deref<Target = StoreReader>> OpenSource<R> {
                     complete,
                 })
             }
-            Inner::Stored { conn, set, tables } => {
-                read_stored(&conn, set.as_deref(), tables, on_piece)
-            }
+            Inner::Stored {
+                conn,
+                set,
+                matching,
+                tables,
+            } => read_stored(&conn, set.as_deref(), matching.as_ref(), tables, on_piece),
             Inner::Stream(stream) => read_stream(&stream, &|boards| boards, on_piece),
         }
     }
@@ -525,10 +573,12 @@ impl<R: Deref<Target = StoreReader>> OpenSource<R> {
     }
 }
 
-/// A stored set's boards (or every stored deal) in pieces of [`STORED_PIECE`].
+/// A stored set's boards, every stored deal, or those an expression matches, in pieces of
+/// [`STORED_PIECE`].
 fn read_stored<E: From<SourceError>>(
     conn: &StoreReader,
     set: Option<&str>,
+    matching: Option<&(SqlFilter, Option<u64>)>,
     tables: bool,
     on_piece: &mut dyn FnMut(Vec<Board>) -> Result<bool, E>,
 ) -> Result<SourceRead, E> {
@@ -572,9 +622,12 @@ fn read_stored<E: From<SourceError>>(
             false => Ok(()),
         }
     };
-    let walked = match set {
-        Some(name) => conn.for_each_set_board(name, |n, key| push(Some(n), key)),
-        None => conn.for_each_key(None, |key| push(None, key)),
+    let walked = match (matching, set) {
+        (Some((filter, limit)), set) => {
+            conn.for_each_match(filter, set, *limit, |key, n| push(n, key))
+        }
+        (None, Some(name)) => conn.for_each_set_board(name, |n, key| push(Some(n), key)),
+        (None, None) => conn.for_each_key(None, |key| push(None, key)),
     };
     let outcome = walked.and_then(|()| send(&mut piece, &mut total));
     match outcome {
