@@ -4,8 +4,9 @@
 //! into its exit code.
 //!
 //! Each error type registers itself beside its `impl Classify`, with
-//! `crate::classified!(Type);`: a downcaster to its [`Classify`] goes into a distributed
-//! slice (the `linkme` crate), which [`as_classify`] walks. Stable Rust cannot cast a
+//! `crate::classified!(Type);` (other forms of [`classified!`] also write the impl): a
+//! downcaster to its [`Classify`] goes into a distributed slice (the `linkme` crate), which
+//! [`as_classify`] walks. Stable Rust cannot cast a
 //! `&dyn Error` to a `&dyn Classify` directly, and this way no file lists the error types.
 //! A unit test fails for an error type of the library (a type deriving or implementing
 //! `std::error::Error`) that does not implement [`Classify`] and register in its own file.
@@ -48,8 +49,15 @@ fn cast<'a, T: Classify + 'static>(
 #[linkme::distributed_slice]
 pub(crate) static CLASSIFIED: [Classified];
 
-/// `crate::classified!(Type);`, written beside `impl Classify for Type`: makes
-/// [`as_classify`] (and so [`classify`] and the binary's exit code) know `Type`.
+/// Registers an error type, so that [`as_classify`] (and so [`classify`] and the binary's
+/// exit code) knows it; written beside the type. Three forms:
+///
+/// - `crate::classified!(Type);` beside a hand-written `impl Classify for Type`;
+/// - `crate::classified!(Type => BadInput);` also writes the impl for a type always of one
+///   [`ErrorClass`] (the reason as a comment at the call);
+/// - `crate::classified!(Type => wraps A, B);` also writes the impl for an enum each of
+///   whose variants `A(e)`, `B(e)` wraps (transparently) one dealdex error: `e`'s class and
+///   position, and `e` as the wrapped error.
 macro_rules! classified {
     ($t:ty) => {
         const _: () = {
@@ -57,6 +65,36 @@ macro_rules! classified {
             static CLASSIFIED_TYPE: $crate::classify::Classified =
                 $crate::classify::Classified::of::<$t>();
         };
+    };
+    ($t:ty => wraps $($variant:ident),+ $(,)?) => {
+        $crate::classified!($t);
+        impl $crate::Classify for $t {
+            fn class(&self) -> $crate::ErrorClass {
+                match self {
+                    $(Self::$variant(e) => $crate::Classify::class(e),)+
+                }
+            }
+
+            fn position(&self) -> Option<$crate::InputPosition> {
+                match self {
+                    $(Self::$variant(e) => $crate::Classify::position(e),)+
+                }
+            }
+
+            fn wrapped(&self) -> Option<&(dyn std::error::Error + 'static)> {
+                match self {
+                    $(Self::$variant(e) => Some(e),)+
+                }
+            }
+        }
+    };
+    ($t:ty => $class:ident) => {
+        $crate::classified!($t);
+        impl $crate::Classify for $t {
+            fn class(&self) -> $crate::ErrorClass {
+                $crate::ErrorClass::$class
+            }
+        }
     };
 }
 pub(crate) use classified;
@@ -249,7 +287,9 @@ mod tests {
         let mut missing = Vec::new();
         for d in &defined {
             let text = std::fs::read_to_string(&d.file).unwrap();
-            if !text.contains(&format!("Classify for {} {{", d.name)) {
+            // `crate::classified!(Name => …);` registers and implements.
+            let both = text.contains(&format!("crate::classified!({} => ", d.name));
+            if !both && !text.contains(&format!("Classify for {} {{", d.name)) {
                 missing.push(format!(
                     "{}: {} has no `impl Classify for {}` beside its definition",
                     d.file.display(),
@@ -257,7 +297,7 @@ mod tests {
                     d.name
                 ));
             }
-            if !text.contains(&format!("crate::classified!({});", d.name))
+            if !(both || text.contains(&format!("crate::classified!({});", d.name)))
                 || !known.contains(&d.full.as_str())
             {
                 missing.push(format!(

@@ -68,13 +68,8 @@ pub enum DdError {
     },
 }
 
-crate::classified!(DdError);
-impl crate::Classify for DdError {
-    /// Always [`BadInput`](crate::ErrorClass::BadInput): the deal or table given is the caller's.
-    fn class(&self) -> crate::ErrorClass {
-        crate::ErrorClass::BadInput
-    }
-}
+// The deal or table given is the caller's.
+crate::classified!(DdError => BadInput);
 
 /// Index of a strain in [`DD_STRAINS`].
 fn strain_index(strain: Strain) -> usize {
@@ -483,13 +478,8 @@ pub fn solve_on(
     })
 }
 
-crate::classified!(SolveStopped);
-impl crate::Classify for SolveStopped {
-    /// Always [`Interrupted`](crate::ErrorClass::Interrupted): the watcher asked it to stop.
-    fn class(&self) -> crate::ErrorClass {
-        crate::ErrorClass::Interrupted
-    }
-}
+// The watcher asked it to stop.
+crate::classified!(SolveStopped => Interrupted);
 
 /// Stack of a solver thread: pons-dds's search can want several MiB, more than rayon's
 /// default worker stack.

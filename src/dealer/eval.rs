@@ -19,13 +19,8 @@ pub enum EvalError {
     BadRnd(i64),
 }
 
-crate::classified!(EvalError);
-impl crate::Classify for EvalError {
-    /// Always [`BadInput`](crate::ErrorClass::BadInput): the script asked for it.
-    fn class(&self) -> crate::ErrorClass {
-        crate::ErrorClass::BadInput
-    }
-}
+// The script asked for it.
+crate::classified!(EvalError => BadInput);
 
 /// dealer's IMP table: a difference above `IMP_STEPS[i]` is worth at least `i + 1` IMPs.
 const IMP_STEPS: [i64; 24] = [

@@ -377,13 +377,8 @@ pub enum BoardsError {
     },
 }
 
-crate::classified!(BoardsError);
-impl crate::Classify for BoardsError {
-    /// Always [`BadInput`](crate::ErrorClass::BadInput): the request is the caller's.
-    fn class(&self) -> crate::ErrorClass {
-        crate::ErrorClass::BadInput
-    }
-}
+// The request is the caller's.
+crate::classified!(BoardsError => BadInput);
 
 /// What is wrong with the text of an SN line (SQUAREDEAL.md §2); see [`Phase::parse`]. The
 /// messages start with `SN` and quote the offending field.
@@ -439,13 +434,8 @@ pub enum PhaseError {
     },
 }
 
-crate::classified!(PhaseError);
-impl crate::Classify for PhaseError {
-    /// Always [`BadInput`](crate::ErrorClass::BadInput): the SN line is the caller's.
-    fn class(&self) -> crate::ErrorClass {
-        crate::ErrorClass::BadInput
-    }
-}
+// The SN line is the caller's.
+crate::classified!(PhaseError => BadInput);
 
 /// The boards of a phase's sessions (the `boards` field of an SN line, SQUAREDEAL.md §2).
 #[derive(Clone, Debug, PartialEq, Eq)]

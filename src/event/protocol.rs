@@ -58,13 +58,8 @@ pub enum ProtocolError {
     },
 }
 
-crate::classified!(ProtocolError);
-impl crate::Classify for ProtocolError {
-    /// Always [`BadInput`](crate::ErrorClass::BadInput): the value or name is the caller's.
-    fn class(&self) -> crate::ErrorClass {
-        crate::ErrorClass::BadInput
-    }
-}
+// The value or name is the caller's.
+crate::classified!(ProtocolError => BadInput);
 
 impl FromStr for ValueFormat {
     type Err = ProtocolError;

@@ -205,13 +205,8 @@ pub enum LengthsError {
     },
 }
 
-crate::classified!(LengthsError);
-impl crate::Classify for LengthsError {
-    /// Always [`BadInput`](crate::ErrorClass::BadInput): the predeal is the caller's.
-    fn class(&self) -> crate::ErrorClass {
-        crate::ErrorClass::BadInput
-    }
-}
+// The predeal is the caller's.
+crate::classified!(LengthsError => BadInput);
 
 /// One cell of the walk (module docs): a seat's count of one suit's free cards.
 #[derive(Clone, Copy, Debug)]

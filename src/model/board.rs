@@ -46,13 +46,8 @@ impl fmt::Display for Vulnerability {
 #[error("unknown vulnerability {0:?} (expected None, NS, EW, All, Love, Both or -)")]
 pub struct UnknownVulnerability(pub String);
 
-crate::classified!(UnknownVulnerability);
-impl crate::Classify for UnknownVulnerability {
-    /// Always [`BadInput`](crate::ErrorClass::BadInput): the spelling is the caller's.
-    fn class(&self) -> crate::ErrorClass {
-        crate::ErrorClass::BadInput
-    }
-}
+// The spelling is the caller's.
+crate::classified!(UnknownVulnerability => BadInput);
 
 impl std::str::FromStr for Vulnerability {
     type Err = UnknownVulnerability;

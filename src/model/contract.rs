@@ -105,13 +105,8 @@ pub struct StrainError {
     pub text: String,
 }
 
-crate::classified!(StrainError);
-impl crate::Classify for StrainError {
-    /// Always [`BadInput`](crate::ErrorClass::BadInput): the text is the caller's.
-    fn class(&self) -> crate::ErrorClass {
-        crate::ErrorClass::BadInput
-    }
-}
+// The text is the caller's.
+crate::classified!(StrainError => BadInput);
 
 impl FromStr for Strain {
     type Err = StrainError;

@@ -140,13 +140,8 @@ pub enum DealError {
     },
 }
 
-crate::classified!(DealError);
-impl crate::Classify for DealError {
-    /// Always [`BadInput`](crate::ErrorClass::BadInput): the hands are the caller's.
-    fn class(&self) -> crate::ErrorClass {
-        crate::ErrorClass::BadInput
-    }
-}
+// The hands are the caller's.
+crate::classified!(DealError => BadInput);
 
 /// A complete deal: 52 cards split 13/13/13/13 among North, East, South and West.
 ///

@@ -225,13 +225,8 @@ pub enum EncodingError {
     },
 }
 
-crate::classified!(EncodingError);
-impl crate::Classify for EncodingError {
-    /// Always [`BadInput`](crate::ErrorClass::BadInput): the value is the caller's.
-    fn class(&self) -> crate::ErrorClass {
-        crate::ErrorClass::BadInput
-    }
-}
+// The value is the caller's.
+crate::classified!(EncodingError => BadInput);
 
 /// The card of `suit` with rank value `v` (2..=14; callers pass only valid values).
 fn card_of(suit: Suit, v: u8) -> Card {

@@ -143,13 +143,8 @@ pub enum GameStateError {
     },
 }
 
-crate::classified!(GameStateError);
-impl crate::Classify for GameStateError {
-    /// Always [`BadInput`](crate::ErrorClass::BadInput): the game state is the caller's.
-    fn class(&self) -> crate::ErrorClass {
-        crate::ErrorClass::BadInput
-    }
-}
+// The game state is the caller's.
+crate::classified!(GameStateError => BadInput);
 
 /// Encodes groups of card bytes: for each group its group byte `0x80 | count`, then its bytes.
 ///

@@ -109,13 +109,8 @@ pub enum PlayError {
     },
 }
 
-crate::classified!(PlayError);
-impl crate::Classify for PlayError {
-    /// Always [`BadInput`](crate::ErrorClass::BadInput): the play record is the caller's.
-    fn class(&self) -> crate::ErrorClass {
-        crate::ErrorClass::BadInput
-    }
-}
+// The play record is the caller's.
+crate::classified!(PlayError => BadInput);
 
 /// The seed 000 seat value of a seat: W = 1, N = 2, E = 3, S = 4.
 pub(crate) const fn seed000_seat(seat: Seat) -> u8 {

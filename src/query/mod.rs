@@ -352,13 +352,8 @@ pub struct DialectError {
     pub reason: &'static str,
 }
 
-crate::classified!(DialectError);
-impl crate::Classify for DialectError {
-    /// Always [`BadInput`](crate::ErrorClass::BadInput): the query asks for what the dialect lacks.
-    fn class(&self) -> crate::ErrorClass {
-        crate::ErrorClass::BadInput
-    }
-}
+// The query asks for what the dialect lacks.
+crate::classified!(DialectError => BadInput);
 
 /// A comparison operator.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

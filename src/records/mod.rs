@@ -86,13 +86,8 @@ impl From<PerPage> for u8 {
 #[error("boards per page {0:?}: expected 1, 2, 4 or 6")]
 pub struct PerPageError(pub String);
 
-crate::classified!(PerPageError);
-impl crate::Classify for PerPageError {
-    /// Always [`BadInput`](crate::ErrorClass::BadInput): the value is the caller's.
-    fn class(&self) -> crate::ErrorClass {
-        crate::ErrorClass::BadInput
-    }
-}
+// The value is the caller's.
+crate::classified!(PerPageError => BadInput);
 
 impl FromStr for PerPage {
     type Err = PerPageError;
@@ -139,13 +134,8 @@ impl Paper {
 #[error("paper {0:?}: expected a4 or letter")]
 pub struct PaperError(pub String);
 
-crate::classified!(PaperError);
-impl crate::Classify for PaperError {
-    /// Always [`BadInput`](crate::ErrorClass::BadInput): the value is the caller's.
-    fn class(&self) -> crate::ErrorClass {
-        crate::ErrorClass::BadInput
-    }
-}
+// The value is the caller's.
+crate::classified!(PaperError => BadInput);
 
 impl FromStr for Paper {
     type Err = PaperError;
@@ -359,13 +349,8 @@ impl fmt::Display for TenStyle {
 #[error("ten style {0:?}: expected 10 or T")]
 pub struct TenStyleError(pub String);
 
-crate::classified!(TenStyleError);
-impl crate::Classify for TenStyleError {
-    /// Always [`BadInput`](crate::ErrorClass::BadInput): the value is the caller's.
-    fn class(&self) -> crate::ErrorClass {
-        crate::ErrorClass::BadInput
-    }
-}
+// The value is the caller's.
+crate::classified!(TenStyleError => BadInput);
 
 impl FromStr for TenStyle {
     type Err = TenStyleError;

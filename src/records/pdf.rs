@@ -55,14 +55,8 @@ pub enum PdfError {
     Write(String),
 }
 
-crate::classified!(PdfError);
-impl crate::Classify for PdfError {
-    /// Always [`Internal`](crate::ErrorClass::Internal): the fonts and the sheet are
-    /// dealdex's own.
-    fn class(&self) -> crate::ErrorClass {
-        crate::ErrorClass::Internal
-    }
-}
+// The fonts and the sheet are dealdex's own.
+crate::classified!(PdfError => Internal);
 
 /// Renders `sheet` as a PDF document: one page per [`RecordSheet::pages`] (at least one).
 ///

@@ -14,8 +14,8 @@
 
 use serde::Serialize;
 
+use crate::Card;
 use crate::encoding::{self, Encoding, EncodingError};
-use crate::{Card, ErrorClass};
 
 /// How [`CardJob::value`] names the card.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -151,13 +151,7 @@ pub enum CardError {
     Encoding(#[from] EncodingError),
 }
 
-crate::classified!(CardError);
-impl crate::Classify for CardError {
-    /// Always [`ErrorClass::BadInput`].
-    fn class(&self) -> ErrorClass {
-        ErrorClass::BadInput
-    }
-}
+crate::classified!(CardError => BadInput);
 
 /// Reads the job's card and computes its value in every encoding.
 ///

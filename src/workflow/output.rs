@@ -70,14 +70,8 @@ pub enum OutputPlanError {
     },
 }
 
-crate::classified!(OutputPlanError);
-impl crate::Classify for OutputPlanError {
-    /// Always [`BadInput`](crate::ErrorClass::BadInput): the paths and format names are
-    /// the caller's.
-    fn class(&self) -> crate::ErrorClass {
-        crate::ErrorClass::BadInput
-    }
-}
+// The paths and format names are the caller's.
+crate::classified!(OutputPlanError => BadInput);
 
 /// Turns output paths and a format name into outputs, the paths checked first
 /// ([`check_output_paths`]). No path means standard output in `format` or `default`; `-` is
@@ -208,13 +202,8 @@ pub struct RenderError {
     pub over_limit: bool,
 }
 
-crate::classified!(RenderError);
-impl crate::Classify for RenderError {
-    /// Always [`BadInput`](crate::ErrorClass::BadInput): the set does not fit the format asked for.
-    fn class(&self) -> crate::ErrorClass {
-        crate::ErrorClass::BadInput
-    }
-}
+// The set does not fit the format asked for.
+crate::classified!(RenderError => BadInput);
 
 /// Renders `boards` for every output, in memory, before anything is written (so a limit error
 /// leaves no file behind). With `split`, a file output whose format has a board limit the

@@ -417,13 +417,8 @@ pub enum FieldError {
     },
 }
 
-crate::classified!(FieldError);
-impl Classify for FieldError {
-    /// Always [`ErrorClass::BadInput`]: the text is the caller's.
-    fn class(&self) -> ErrorClass {
-        ErrorClass::BadInput
-    }
-}
+// The text is the caller's.
+crate::classified!(FieldError => BadInput);
 
 /// What is wrong with a `--phase` spec `nsessions:boards:fileprefix:description`.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -469,13 +464,8 @@ pub enum PhaseSpecError {
     },
 }
 
-crate::classified!(PhaseSpecError);
-impl Classify for PhaseSpecError {
-    /// Always [`BadInput`](crate::ErrorClass::BadInput): the `--phase` spec is the caller's.
-    fn class(&self) -> crate::ErrorClass {
-        crate::ErrorClass::BadInput
-    }
-}
+// The `--phase` spec is the caller's.
+crate::classified!(PhaseSpecError => BadInput);
 
 /// Checks a TN/DI/DV text: one line, not empty, no white space at either end (the file
 /// could not keep it), no control characters.
