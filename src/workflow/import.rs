@@ -383,13 +383,8 @@ pub struct FilesRejected {
     pub files: usize,
 }
 
-crate::classified!(FilesRejected);
-impl Classify for FilesRejected {
-    /// Always [`BadInput`](crate::ErrorClass::BadInput) (the files).
-    fn class(&self) -> crate::ErrorClass {
-        crate::ErrorClass::BadInput
-    }
-}
+// The files are the caller's.
+crate::classified!(FilesRejected => BadInput);
 
 /// The store failed while importing (busy past the timeout, disk full, …): the
 /// transaction in flight was rolled back; files reported before were stored.

@@ -46,30 +46,5 @@ pub enum PipelineError {
     Write(#[from] SinkError),
 }
 
-crate::classified!(PipelineError);
-impl crate::Classify for PipelineError {
-    /// The source's or the sink's class: an unreadable or refused input, a missing set and an
-    /// output format that cannot hold the boards are bad input; a failed write is I/O.
-    fn class(&self) -> crate::ErrorClass {
-        match self {
-            PipelineError::Read(e) => e.class(),
-            PipelineError::Write(e) => e.class(),
-        }
-    }
-
-    /// The input's position when it could not be read.
-    fn position(&self) -> Option<crate::InputPosition> {
-        match self {
-            PipelineError::Read(e) => e.position(),
-            PipelineError::Write(_) => None,
-        }
-    }
-
-    /// The source's or the sink's error.
-    fn wrapped(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            PipelineError::Read(e) => Some(e),
-            PipelineError::Write(e) => Some(e),
-        }
-    }
-}
+// The source's or the sink's error.
+crate::classified!(PipelineError => wraps Read, Write);

@@ -35,7 +35,6 @@
 
 use std::io::{BufWriter, Write};
 
-use crate::Classify;
 use serde::Serialize;
 
 use crate::formats::{Board, BoardWriteError, BoardWriter, DealFormat, WriteOptions};
@@ -574,22 +573,5 @@ pub enum SinkError {
     Write(#[from] WriteError),
 }
 
-crate::classified!(SinkError);
-
-impl Classify for SinkError {
-    /// A format that cannot hold the boards is bad input; a failed write is I/O.
-    fn class(&self) -> crate::ErrorClass {
-        match self {
-            SinkError::Render(e) => e.class(),
-            SinkError::Write(e) => e.class(),
-        }
-    }
-
-    /// The render or write error the message shows.
-    fn wrapped(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            SinkError::Render(e) => Some(e),
-            SinkError::Write(e) => Some(e),
-        }
-    }
-}
+// The render or the write error.
+crate::classified!(SinkError => wraps Render, Write);
