@@ -58,14 +58,6 @@ impl DealFormat for DealLines {
         super::stream::Chunking::Lines
     }
 
-    /// Reads the complete deals (see [`DealLines`]).
-    ///
-    /// # Errors
-    /// See [`DealLines`].
-    fn read(&self, data: &[u8]) -> Result<Vec<Board>, FormatError> {
-        Ok(self.read_all(data)?.boards)
-    }
-
     /// Reads every line (see [`DealLines`]); partial deals are skipped.
     ///
     /// # Errors

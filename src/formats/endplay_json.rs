@@ -204,14 +204,6 @@ impl DealFormat for EndplayJson {
         &INFO
     }
 
-    /// Reads the complete deals (see [`EndplayJson`]).
-    ///
-    /// # Errors
-    /// See [`EndplayJson`].
-    fn read(&self, data: &[u8]) -> Result<Vec<Board>, FormatError> {
-        Ok(self.read_all(data)?.boards)
-    }
-
     /// Reads every board; those with two or more empty hands are skipped.
     ///
     /// # Errors

@@ -218,20 +218,12 @@ impl DealFormat for Json {
         }
     }
 
-    /// Reads one object a non-empty line.
-    ///
-    /// # Errors
-    /// `LineColumn` for a line that is not a JSON object of the right shape; `Line` for a bad
-    /// deal, index, board, dealer or vulnerability, or a deal and index that disagree.
-    fn read(&self, data: &[u8]) -> Result<Vec<Board>, FormatError> {
-        Ok(self.read_all(data)?.boards)
-    }
-
     /// Reads one object a non-empty line; a line whose deal is empty, `?` or partial is
     /// skipped.
     ///
     /// # Errors
-    /// As [`Json::read`].
+    /// `LineColumn` for a line that is not a JSON object of the right shape; `Line` for a bad
+    /// deal, index, board, dealer or vulnerability, or a deal and index that disagree.
     fn read_all(&self, data: &[u8]) -> Result<FileBoards, FormatError> {
         // A JSON array is never JSON lines: it is endplay's json.dump (or nothing).
         if data.iter().find(|c| !c.is_ascii_whitespace()) == Some(&b'[') {

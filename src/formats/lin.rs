@@ -85,18 +85,13 @@ impl DealFormat for Lin {
         &INFO
     }
 
-    /// Reads every record (see the module documentation for the subset).
+    /// Reads every record; a record whose `md|` has no complete deal is skipped (see the
+    /// module documentation).
     ///
     /// # Errors
     /// `LineColumn` for a malformed pair, a dealer digit other than 1..4, a bad hand, call or
     /// card, a card played out of turn; `Line` for a record without `md|`
     /// ("line N: no md| (deal) field").
-    fn read(&self, data: &[u8]) -> Result<Vec<Board>, FormatError> {
-        Ok(self.read_all(data)?.boards)
-    }
-
-    /// Reads every record; a record whose `md|` has no complete deal is skipped (see the
-    /// module documentation).
     fn read_all(&self, data: &[u8]) -> Result<FileBoards, FormatError> {
         // Records start at `qx|` when the file has any, else at `md|` (the "record key").
         let mut has_qx = false;

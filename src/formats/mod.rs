@@ -557,11 +557,15 @@ pub trait DealFormat: Send + Sync {
     /// The format's fixed facts.
     fn info(&self) -> &'static FormatInfo;
 
-    /// Reads every board of a file. Never panics on any input.
+    /// Reads every board of a file. Never panics on any input. Default: the boards of
+    /// [`DealFormat::read_all`]. A format implements at least one of the two (each one's
+    /// default calls the other).
     ///
     /// # Errors
     /// [`FormatError`] naming the line, column, byte offset or record of the first problem.
-    fn read(&self, data: &[u8]) -> Result<Vec<Board>, FormatError>;
+    fn read(&self, data: &[u8]) -> Result<Vec<Board>, FormatError> {
+        Ok(self.read_all(data)?.boards)
+    }
 
     /// Reads every board of a file, with the boards skipped for want of a complete deal and
     /// the reader's warnings ([`FileBoards`]); [`DealFormat::read`] gives its boards. The

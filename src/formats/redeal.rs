@@ -173,14 +173,6 @@ impl DealFormat for Redeal {
         &INFO
     }
 
-    /// Reads the lines of four hands (see [`Redeal`]).
-    ///
-    /// # Errors
-    /// See [`Redeal`].
-    fn read(&self, data: &[u8]) -> Result<Vec<Board>, FormatError> {
-        Ok(self.read_all(data)?.boards)
-    }
-
     /// Reads every line; lines of fewer than four hands are skipped (see [`Redeal`]).
     ///
     /// # Errors

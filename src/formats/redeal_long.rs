@@ -235,14 +235,6 @@ impl DealFormat for RedealLong {
         &INFO
     }
 
-    /// Reads the complete deals (see [`RedealLong`]).
-    ///
-    /// # Errors
-    /// See [`RedealLong`].
-    fn read(&self, data: &[u8]) -> Result<Vec<Board>, FormatError> {
-        Ok(self.read_all(data)?.boards)
-    }
-
     /// Reads every deal; those with two or more hands left out are skipped.
     ///
     /// # Errors
