@@ -2,7 +2,7 @@
 //! came from (migration 07: `dd.source`, a row of `dd_sources`).
 
 use rusqlite::types::ValueRef;
-use rusqlite::{OptionalExtension, TransactionBehavior, params};
+use rusqlite::{OptionalExtension, params};
 use serde::Serialize;
 
 use super::{At, StoreError, insert_deal, key_from_sql};
@@ -222,12 +222,7 @@ impl super::Store {
         tables: &[(DealIndex, TrickTable)],
         source: &DdSource,
     ) -> Result<u64, StoreError> {
-        let path = &self.reader.path;
-        let tx = self
-            .reader
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)
-            .at(path)?;
+        let (tx, path) = self.write_transaction()?;
         {
             let mut deal_stmt = tx.prepare_cached(super::INSERT_DEAL).at(path)?;
             for (key, _) in tables {
@@ -246,12 +241,7 @@ impl super::Store {
     /// # Errors
     /// [`StoreError::Sqlite`] when SQLite fails; nothing is replaced then.
     pub fn replace_dd(&mut self, tables: &[(DealIndex, TrickTable)]) -> Result<u64, StoreError> {
-        let path = &self.reader.path;
-        let tx = self
-            .reader
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)
-            .at(path)?;
+        let (tx, path) = self.write_transaction()?;
         let (id, _) = source_id(&tx, path, &DdSource::solved_here())?;
         let mut replaced = 0;
         {
@@ -366,43 +356,29 @@ impl super::StoreReader {
         after: Option<&DealIndex>,
         limit: usize,
     ) -> Result<Vec<StoredDd>, StoreError> {
-        let after = after.map(|k| k.0.to_vec()).unwrap_or_default();
-        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
-        let sql = match set {
-            None => {
-                "SELECT dd.deal, dd.tricks, dd.source FROM dd \
-                 LEFT JOIN dd_sources s ON s.id = dd.source \
-                 WHERE dd.deal > ?1 AND s.kind IS NOT 'solved' \
-                 ORDER BY dd.deal LIMIT ?2"
-            }
-            Some(_) => {
-                "SELECT DISTINCT dd.deal, dd.tricks, dd.source FROM set_boards b \
-                 JOIN sets t ON t.id = b.set_id JOIN dd ON dd.deal = b.deal \
-                 LEFT JOIN dd_sources s ON s.id = dd.source \
-                 WHERE t.name = ?3 AND b.deal > ?1 AND s.kind IS NOT 'solved' \
-                 ORDER BY dd.deal LIMIT ?2"
-            }
-        };
-        let mut stmt = self.conn.prepare_cached(sql).at(&self.path)?;
-        let mut rows = match set {
-            None => stmt.query(params![after, limit]),
-            Some(name) => stmt.query(params![after, limit, name]),
-        }
-        .at(&self.path)?;
-        let mut out = Vec::new();
-        while let Some(r) = rows.next().at(&self.path)? {
+        let sql = (
+            "SELECT dd.deal, dd.tricks, dd.source FROM dd \
+             LEFT JOIN dd_sources s ON s.id = dd.source \
+             WHERE dd.deal > ?1 AND s.kind IS NOT 'solved' \
+             ORDER BY dd.deal LIMIT ?2",
+            "SELECT DISTINCT dd.deal, dd.tricks, dd.source FROM set_boards b \
+             JOIN sets t ON t.id = b.set_id JOIN dd ON dd.deal = b.deal \
+             LEFT JOIN dd_sources s ON s.id = dd.source \
+             WHERE t.name = ?3 AND b.deal > ?1 AND s.kind IS NOT 'solved' \
+             ORDER BY dd.deal LIMIT ?2",
+        );
+        self.deal_page(sql, set, after, limit, |r| {
             let key = key_from_sql(r.get_ref(0).at(&self.path)?)?;
             let bytes = match r.get_ref(1).at(&self.path)? {
                 ValueRef::Blob(b) => b.to_vec(),
                 _ => Vec::new(),
             };
-            out.push(StoredDd {
+            Ok(StoredDd {
                 key,
                 table: decode(&key, &bytes)?,
                 source: r.get(2).at(&self.path)?,
-            });
-        }
-        Ok(out)
+            })
+        })
     }
 
     /// The stored double-dummy table of a deal, `None` when it is not solved here.
@@ -436,32 +412,45 @@ impl super::StoreReader {
         after: Option<&DealIndex>,
         limit: usize,
     ) -> Result<Vec<DealIndex>, StoreError> {
+        let sql = (
+            "SELECT d.key FROM deals d WHERE d.key > ?1 \
+             AND NOT EXISTS (SELECT 1 FROM dd WHERE dd.deal = d.key) \
+             ORDER BY d.key LIMIT ?2",
+            "SELECT DISTINCT b.deal FROM set_boards b JOIN sets s ON s.id = b.set_id \
+             WHERE s.name = ?3 AND b.deal > ?1 \
+             AND NOT EXISTS (SELECT 1 FROM dd WHERE dd.deal = b.deal) \
+             ORDER BY b.deal LIMIT ?2",
+        );
+        self.deal_page(sql, set, after, limit, |r| {
+            key_from_sql(r.get_ref(0).at(&self.path)?)
+        })
+    }
+
+    /// Up to `limit` rows of a query in deal key order after `after` (from the start when
+    /// `None`): `sql.0` over all deals, `sql.1` over the boards of set `set` (`?3`), each
+    /// with `?1` the key to start after and `?2` the limit; `row` reads a row.
+    fn deal_page<T>(
+        &self,
+        (all, in_set): (&str, &str),
+        set: Option<&str>,
+        after: Option<&DealIndex>,
+        limit: usize,
+        mut row: impl FnMut(&rusqlite::Row<'_>) -> Result<T, StoreError>,
+    ) -> Result<Vec<T>, StoreError> {
         let after = after.map(|k| k.0.to_vec()).unwrap_or_default();
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
-        let sql = match set {
-            None => {
-                "SELECT d.key FROM deals d WHERE d.key > ?1 \
-                 AND NOT EXISTS (SELECT 1 FROM dd WHERE dd.deal = d.key) \
-                 ORDER BY d.key LIMIT ?2"
-            }
-            Some(_) => {
-                "SELECT DISTINCT b.deal FROM set_boards b JOIN sets s ON s.id = b.set_id \
-                 WHERE s.name = ?3 AND b.deal > ?1 \
-                 AND NOT EXISTS (SELECT 1 FROM dd WHERE dd.deal = b.deal) \
-                 ORDER BY b.deal LIMIT ?2"
-            }
-        };
+        let sql = if set.is_some() { in_set } else { all };
         let mut stmt = self.conn.prepare_cached(sql).at(&self.path)?;
         let mut rows = match set {
             None => stmt.query(params![after, limit]),
             Some(name) => stmt.query(params![after, limit, name]),
         }
         .at(&self.path)?;
-        let mut keys = Vec::new();
+        let mut out = Vec::new();
         while let Some(r) = rows.next().at(&self.path)? {
-            keys.push(key_from_sql(r.get_ref(0).at(&self.path)?)?);
+            out.push(row(r)?);
         }
-        Ok(keys)
+        Ok(out)
     }
 
     /// How many stored deals have a double-dummy table.
@@ -469,10 +458,6 @@ impl super::StoreReader {
     /// # Errors
     /// [`StoreError::Sqlite`] if the query fails.
     pub fn dd_count(&self) -> Result<u64, StoreError> {
-        let n: i64 = self
-            .conn
-            .query_row("SELECT count(*) FROM dd", [], |r| r.get(0))
-            .at(&self.path)?;
-        Ok(n as u64)
+        self.row_count("dd")
     }
 }

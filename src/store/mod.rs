@@ -949,12 +949,7 @@ impl Store {
             return Ok(0);
         }
         sort_dedup_keys(&mut sorted);
-        let path = &self.reader.path;
-        let tx = self
-            .reader
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)
-            .at(path)?;
+        let (tx, path) = self.write_transaction()?;
         let new = insert_sorted_keys(&tx, &sorted).at(path)?;
         tx.commit().at(path)?;
         Ok(new)
@@ -993,12 +988,7 @@ impl Store {
             .iter()
             .map(|e| plays::play_boards(&e.plays))
             .collect::<Result<Vec<_>, _>>()?;
-        let path = &self.reader.path;
-        let tx = self
-            .reader
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)
-            .at(path)?;
+        let (tx, path) = self.write_transaction()?;
         let counts = if let [only] = groups {
             let mut sorted = only.clone();
             sort_dedup_keys(&mut sorted);
@@ -1048,15 +1038,26 @@ impl Store {
     /// [`StoreError::Sqlite`] when the transaction cannot start (locked beyond the busy
     /// timeout, read-only file).
     pub fn begin_deals(&mut self) -> Result<DealWriter<'_>, StoreError> {
-        let tx = self
-            .reader
-            .conn
+        let (tx, path) = self.write_transaction()?;
+        Ok(DealWriter { tx, path })
+    }
+
+    /// An immediate write transaction and the path for errors: it takes the write lock
+    /// before reading, so what a writer checks (a set's existence, the name it chooses) and
+    /// what it inserts see the same database.
+    ///
+    /// # Errors
+    /// [`StoreError::Sqlite`] when the transaction cannot start (locked beyond the busy
+    /// timeout, read-only file).
+    fn write_transaction(&mut self) -> Result<(rusqlite::Transaction<'_>, &str), StoreError> {
+        let StoreReader {
+            ref mut conn,
+            ref path,
+        } = self.reader;
+        let tx = conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
-            .at(&self.reader.path)?;
-        Ok(DealWriter {
-            tx,
-            path: &self.reader.path,
-        })
+            .at(path)?;
+        Ok((tx, path))
     }
 }
 
@@ -1295,14 +1296,7 @@ impl Store {
         rows: &[(i64, DealIndex)],
         (plays_and_tables, play_boards): (&PlaysAndTables, &[Option<i64>]),
     ) -> Result<(String, SetOutcome, PlaysAndTablesStored), StoreError> {
-        let path = &self.reader.path;
-        // IMMEDIATE: take the write lock before reading, so the existence check (and the
-        // choice of a name) and the inserts see the same database.
-        let tx = self
-            .reader
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)
-            .at(path)?;
+        let (tx, path) = self.write_transaction()?;
         let mut name = set.name.clone();
         for n in 2u32.. {
             let existing = tx
@@ -1658,9 +1652,14 @@ impl StoreReader {
     /// # Errors
     /// [`StoreError::Sqlite`] if the query fails.
     pub fn deal_count(&self) -> Result<u64, StoreError> {
+        self.row_count("deals")
+    }
+
+    /// The number of rows of `table`, one of the store's tables.
+    fn row_count(&self, table: &str) -> Result<u64, StoreError> {
         let n: i64 = self
             .conn
-            .query_row("SELECT count(*) FROM deals", [], |r| r.get(0))
+            .query_row(&format!("SELECT count(*) FROM {table}"), [], |r| r.get(0))
             .at(&self.path)?;
         Ok(n.unsigned_abs())
     }

@@ -1,7 +1,7 @@
 //! The `plays` table (migration 04): play records stored with their deal.
 
+use rusqlite::params;
 use rusqlite::types::ValueRef;
-use rusqlite::{TransactionBehavior, params};
 
 use super::{At, StoreError, board_to_sql, insert_deal, key_from_sql};
 use crate::model::card::{Card, Seat};
@@ -132,12 +132,7 @@ impl super::Store {
         plays: &[NewPlay],
     ) -> Result<u64, StoreError> {
         let boards = play_boards(plays)?;
-        let path = &self.reader.path;
-        let tx = self
-            .reader
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)
-            .at(path)?;
+        let (tx, path) = self.write_transaction()?;
         let new = insert_plays(&tx, path, set_id, plays, &boards)?;
         tx.commit().at(path)?;
         Ok(new)
