@@ -366,6 +366,20 @@ enum CmpOp {
     Ge,
 }
 
+impl CmpOp {
+    /// The operator in SQL, SQLite's and Spark's alike.
+    fn sql(self) -> &'static str {
+        match self {
+            CmpOp::Eq => "=",
+            CmpOp::Ne => "<>",
+            CmpOp::Lt => "<",
+            CmpOp::Le => "<=",
+            CmpOp::Gt => ">",
+            CmpOp::Ge => ">=",
+        }
+    }
+}
+
 /// A seat or a side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Who {

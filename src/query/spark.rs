@@ -14,7 +14,7 @@ use crate::model::card::{Seat, Suit};
 use crate::model::contract::Strain;
 
 use super::sql::permutations;
-use super::{AddOp, CmpOp, Cond, Dialect, DialectError, Expr, Term, Who};
+use super::{AddOp, Cond, Dialect, DialectError, Expr, Term, Who};
 
 /// Compiles `c`, or names the first term the archive's columns cannot express (`par`).
 pub(super) fn compile(c: &Cond) -> Result<String, DialectError> {
@@ -169,14 +169,7 @@ fn cond(out: &mut String, c: &Cond) {
     match c {
         Cond::Cmp(l, op, r) => {
             expr(out, l);
-            out.push_str(match op {
-                CmpOp::Eq => " = ",
-                CmpOp::Ne => " <> ",
-                CmpOp::Lt => " < ",
-                CmpOp::Le => " <= ",
-                CmpOp::Gt => " > ",
-                CmpOp::Ge => " >= ",
-            });
+            let _ = write!(out, " {} ", op.sql());
             expr(out, r);
         }
         Cond::Range(e, lo, hi) => {

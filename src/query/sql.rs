@@ -198,14 +198,7 @@ impl Builder {
         match c {
             Cond::Cmp(l, op, r) => {
                 self.expr(l);
-                self.clause.push_str(match op {
-                    CmpOp::Eq => " = ",
-                    CmpOp::Ne => " <> ",
-                    CmpOp::Lt => " < ",
-                    CmpOp::Le => " <= ",
-                    CmpOp::Gt => " > ",
-                    CmpOp::Ge => " >= ",
-                });
+                let _ = write!(self.clause, " {} ", op.sql());
                 self.expr(r);
             }
             Cond::Range(e, lo, hi) => {

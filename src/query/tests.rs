@@ -15,6 +15,16 @@ fn err(text: &str) -> QueryError {
     }
 }
 
+/// Each `(text, column, part)`: `text` does not parse, the error is at `column` and its
+/// message contains `part`.
+fn errors_at(cases: &[(&str, usize, &str)]) {
+    for &(text, column, part) in cases {
+        let e = err(text);
+        assert_eq!(e.column, column, "{text:?}: {e}");
+        assert!(e.message.contains(part), "{text:?}: {e} (wanted {part:?})");
+    }
+}
+
 /// `text` prints as `canonical`, which parses back to the same query.
 fn canonical(text: &str, canonical: &str) {
     let q = parse(text);
@@ -105,11 +115,7 @@ fn sum_errors_have_columns() {
         ("hcp(N) in 1 + 1..5", 13, "expected '..'"),
         ("hcp(N) + 1 < 2 + 3 < 4", 20, "cannot be chained"),
     ];
-    for &(text, column, part) in cases {
-        let e = err(text);
-        assert_eq!(e.column, column, "{text:?}: {e}");
-        assert!(e.message.contains(part), "{text:?}: {e} (wanted {part:?})");
-    }
+    errors_at(cases);
 }
 
 #[test]
@@ -204,11 +210,7 @@ fn par_parses_prints_and_checks_its_arguments() {
         ),
         ("par(NS, none)", 1, "is a number, not a condition"),
     ];
-    for &(text, column, part) in cases {
-        let e = err(text);
-        assert_eq!(e.column, column, "{text:?}: {e}");
-        assert!(e.message.contains(part), "{text:?}: {e} (wanted {part:?})");
-    }
+    errors_at(cases);
 }
 
 #[test]
