@@ -887,7 +887,7 @@ pub enum ChooseFormatError {
         path: std::path::PathBuf,
     },
     /// An input file whose extension selects no format (or is the shared `.txt`) and whose
-    /// first lines show none, or several ([`choose_input`]).
+    /// first lines show none, or several ([`choose_by_content`]).
     #[error("{}: {error}", path.display())]
     Undetected {
         /// The file.
@@ -962,45 +962,10 @@ pub fn choose(
     }
 }
 
-/// The format of the input file `path`: the one `name`d when given ([`named`]), else the one
-/// its extension selects ([`by_path`]), else — for an unknown or missing extension, and for
-/// `.txt`, which hex lines and the peers' text outputs (dealer, redeal, endplay) share — the
-/// one its first 64 KiB show ([`detect()`]). A file that cannot be opened gets the extension's
-/// format, if any, so that reading it names the I/O error.
-///
-/// ```
-/// use std::io::Write;
-/// let mut f = tempfile::NamedTempFile::with_suffix(".txt")?;
-/// f.write_all(b"n AKQ.AKQ.AKQ.AKQJ e T98.T98.T98.T987 s 765.765.765.6543 w 432.J432.J432.2 \n")?;
-/// assert_eq!(dealdex::formats::choose_input(f.path(), None)?.info().name, "oneline");
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-///
-/// # Errors
-/// [`ChooseFormatError::UnknownName`]; [`ChooseFormatError::Undetected`] when the content
-/// shows no format or several; [`ChooseFormatError::UnknownExtension`] when the file cannot be
-/// read and its extension selects nothing.
-pub fn choose_input(
-    path: &Path,
-    name: Option<&str>,
-) -> Result<&'static dyn DealFormat, ChooseFormatError> {
-    use std::io::Read as _;
-    if let Some(f) = choose_by_name(path, name)? {
-        return Ok(f);
-    }
-    let mut head = Vec::new();
-    let read = std::fs::File::open(path).and_then(|f| f.take(64 << 10).read_to_end(&mut head));
-    if read.is_err() || path.as_os_str() == "-" {
-        return by_path(path).ok_or_else(|| ChooseFormatError::UnknownExtension {
-            path: path.to_owned(),
-        });
-    }
-    choose_by_content(path, &head)
-}
-
-/// The part of [`choose_input`] that reads nothing: the format `name`d (when given), else the
-/// one the extension selects, except `.txt`'s; `None` when the content must tell
-/// ([`choose_by_content`]).
+/// The format of the input file `path` as far as its name tells: the format `name`d (when
+/// given), else the one the extension selects, except `.txt`'s (which hex lines and the
+/// peers' text outputs share); `None` when the content must tell ([`choose_by_content`];
+/// [`crate::workflow::pipeline::open_deal_file`] opens a file once and does both).
 ///
 /// ```
 /// use dealdex::formats::choose_by_name;
@@ -1025,7 +990,7 @@ pub fn choose_by_name(
     Ok(by_path(path).filter(|_| !shared))
 }
 
-/// The format the first bytes of `path` show ([`detect()`]; [`choose_input`] reads 64 KiB).
+/// The format the first bytes of `path` show ([`detect()`]; a deal file's first 64 KiB).
 ///
 /// # Errors
 /// [`ChooseFormatError::Undetected`] when they show no format or several.

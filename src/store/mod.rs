@@ -1016,6 +1016,8 @@ impl Store {
 pub struct DealWriter<'s> {
     tx: rusqlite::Transaction<'s>,
     path: &'s str,
+    /// The last `dd_sources` row before the transaction: rows past it are this writer's.
+    sources_before: i64,
 }
 
 impl Store {
@@ -1039,7 +1041,16 @@ impl Store {
     /// timeout, read-only file).
     pub fn begin_deals(&mut self) -> Result<DealWriter<'_>, StoreError> {
         let (tx, path) = self.write_transaction()?;
-        Ok(DealWriter { tx, path })
+        let sources_before = tx
+            .query_row("SELECT coalesce(max(id), 0) FROM dd_sources", [], |r| {
+                r.get(0)
+            })
+            .at(path)?;
+        Ok(DealWriter {
+            tx,
+            path,
+            sources_before,
+        })
     }
 
     /// An immediate write transaction and the path for errors: it takes the write lock
@@ -1096,6 +1107,23 @@ impl DealWriter<'_> {
         keys.iter()
             .map(|k| dd::dd_table_on(&self.tx, self.path, k))
             .collect()
+    }
+
+    /// Records the SHA-256 of the file `file` (its bytes, known once it is read to its
+    /// end) in the `dd_sources` rows this writer added for it without one: the tables of a
+    /// file stored piece by piece come before its last byte.
+    ///
+    /// # Errors
+    /// [`StoreError::Sqlite`] when SQLite fails.
+    pub fn file_hashed(&mut self, file: &str, sha256: &[u8; 32]) -> Result<(), StoreError> {
+        self.tx
+            .execute(
+                "UPDATE dd_sources SET sha256 = ?1 \
+                 WHERE kind = 'file' AND file = ?2 AND sha256 IS NULL AND id > ?3",
+                params![sha256.as_slice(), file, self.sources_before],
+            )
+            .at(self.path)?;
+        Ok(())
     }
 
     /// Stores everything added.

@@ -39,6 +39,7 @@ use crate::store::{
     DdSource, NewPlay, NewSet, PlaysAndTables, PlaysAndTablesStored, Store, StoreError,
 };
 use crate::workflow::input::{ReadFileError, ReadFileErrorKind, read_failure, skipped_names};
+use crate::workflow::pipeline::{SourceError, open_deal_file};
 use sha2::{Digest, Sha256};
 
 /// Bytes of files read (in parallel) before their boards are stored.
@@ -59,8 +60,9 @@ pub const MAX_IMPORT_BATCH: u64 = 1 << 24;
 /// An import job: which files, read how, stored how.
 #[derive(Clone)]
 pub struct ImportJob {
-    /// The files in order, each with the format to read it as.
-    pub files: Vec<(PathBuf, &'static dyn DealFormat)>,
+    /// The files in order, each with the format to read it as; `None`: the one its first
+    /// 64 KiB show, told as it is read ([`open_deal_file`]: each file is opened once).
+    pub files: Vec<(PathBuf, Option<&'static dyn DealFormat>)>,
     /// Store each file's boards as a set of this name (several files: `NAME-1`, `NAME-2`, …,
     /// numbered by their place in `files`); `None`: deals only.
     pub set: Option<String>,
@@ -85,7 +87,7 @@ impl ImportJob {
     /// [`DEFAULT_IMPORT_BATCH`] boards.
     pub fn new(files: Vec<(PathBuf, &'static dyn DealFormat)>) -> ImportJob {
         ImportJob {
-            files,
+            files: files.into_iter().map(|(p, f)| (p, Some(f))).collect(),
             set: None,
             first_board: None,
             batch: DEFAULT_IMPORT_BATCH,
@@ -94,20 +96,24 @@ impl ImportJob {
     }
 
     /// [`ImportJob::new`] for the files `paths`, each read in the format named `format`, else
-    /// the one its extension selects or its content shows ([`formats::choose_input`]): every
-    /// file's format is chosen before anything is stored.
+    /// the one its extension selects ([`formats::choose_by_name`]), else the one its content
+    /// shows, told when the file is read (a file whose content shows none is rejected then,
+    /// as a file that does not read is).
     ///
     /// # Errors
-    /// The [`formats::ChooseFormatError`] of the first file whose format is not told.
+    /// [`formats::ChooseFormatError::UnknownName`] for a format name no format has.
     pub fn for_paths(
         paths: &[PathBuf],
         format: Option<&str>,
     ) -> Result<ImportJob, formats::ChooseFormatError> {
         let files = paths
             .iter()
-            .map(|p| Ok((p.clone(), formats::choose_input(p, format)?)))
+            .map(|p| Ok((p.clone(), formats::choose_by_name(p, format)?)))
             .collect::<Result<_, _>>()?;
-        Ok(ImportJob::new(files))
+        Ok(ImportJob {
+            files,
+            ..ImportJob::new(Vec::new())
+        })
     }
 }
 
@@ -472,9 +478,9 @@ pub fn import(
         let offset = range.start;
         let window = &job.files[range.clone()];
         if let ([(path, format)], None, None) = (window, sizes[range.start], &job.set) {
-            let format_name = format.info().name;
-            let result = import_streamed(store, path, *format, job.first_board, job.batch)?;
-            outcomes.push(offset, file_outcome(path, format_name, result));
+            let (format, result) =
+                import_streamed(store, path, *format, job.first_board, job.batch)?;
+            outcomes.push(offset, file_outcome(path, format, result));
             continue;
         }
         let parsed = parse_window(store, window, job.first_board);
@@ -547,32 +553,38 @@ impl Outcomes<'_> {
 }
 
 /// A window of the job's files: the place of its first file in the job, and its files.
-type Window<'j> = (usize, &'j [(PathBuf, &'static dyn DealFormat)]);
+type Window<'j> = (usize, &'j [(PathBuf, Option<&'static dyn DealFormat>)]);
 
 /// Reads a window's files in parallel, then rejects those whose double-dummy tables differ
 /// from stored ones.
 fn parse_window(
     store: &Store,
-    window: &[(PathBuf, &'static dyn DealFormat)],
+    window: &[(PathBuf, Option<&'static dyn DealFormat>)],
     first_board: Option<u64>,
-) -> Vec<Result<Parsed, Rejection>> {
-    let parsed: Vec<Result<Parsed, Rejection>> = window
+) -> Vec<ParsedFile> {
+    let parsed: Vec<ParsedFile> = window
         .par_iter()
         .map(|(path, format)| parse_file(path, *format, first_board))
         .collect();
     parsed
         .into_iter()
         .zip(window)
-        .map(|(p, (path, _))| {
-            let p = p?;
-            check_stored_dd(store, path, &p).map_err(|e| match e {
-                Check::Differs(msg) => Rejection::from(msg),
-                Check::Store(e) => Rejection::from(e.to_string()),
-            })?;
-            Ok(p)
+        .map(|((format, p), (path, _))| {
+            let p = p.and_then(|p| {
+                check_stored_dd(store, path, &p).map_err(|e| match e {
+                    Check::Differs(msg) => Rejection::from(msg),
+                    Check::Store(e) => Rejection::from(e.to_string()),
+                })?;
+                Ok(p)
+            });
+            (format, p)
         })
         .collect()
 }
+
+/// A file read whole: the name of the format it was read as (`unknown` when none was told)
+/// and its boards, or why it is rejected.
+type ParsedFile = (&'static str, Result<Parsed, Rejection>);
 
 /// With a set: stores each file of a window that read as a set of its own, each in its own
 /// transaction. Breaks when the job's stop switch is on before a file.
@@ -584,14 +596,13 @@ fn store_sets(
     store: &mut Store,
     name: &str,
     (offset, window): Window,
-    parsed: Vec<Result<Parsed, Rejection>>,
+    parsed: Vec<ParsedFile>,
     outcomes: &mut Outcomes,
 ) -> Result<ControlFlow<()>, ImportFailed> {
-    for (j, ((path, format), parsed)) in window.iter().zip(parsed).enumerate() {
+    for (j, ((path, _), (format, parsed))) in window.iter().zip(parsed).enumerate() {
         if job.stopped() {
             return Ok(ControlFlow::Break(()));
         }
-        let format = format.info().name;
         let result = match parsed {
             Ok(p) => {
                 let set_name = match job.files.len() {
@@ -652,7 +663,7 @@ fn store_deals(
     job: &ImportJob,
     store: &mut Store,
     (offset, window): Window,
-    parsed: Vec<Result<Parsed, Rejection>>,
+    parsed: Vec<ParsedFile>,
     outcomes: &mut Outcomes,
 ) -> Result<ControlFlow<()>, ImportFailed> {
     let mut batch: Vec<(&PathBuf, &'static str, Parsed)> = Vec::new();
@@ -660,8 +671,7 @@ fn store_deals(
     let mut size = 0u64;
     let files = window.iter().zip(parsed).enumerate();
     let mut pending = files.peekable();
-    while let Some((j, ((path, format), parsed))) = pending.next() {
-        let format = format.info().name;
+    while let Some((j, ((path, _), (format, parsed)))) = pending.next() {
         match parsed {
             Ok(p) => {
                 size += p.keys.len() as u64;
@@ -775,10 +785,10 @@ fn windows(sizes: &[Option<u64>]) -> Vec<std::ops::Range<usize>> {
 fn import_streamed(
     store: &mut Store,
     path: &Path,
-    format: &'static dyn DealFormat,
+    format: Option<&'static dyn DealFormat>,
     first_board: Option<u64>,
     batch: u64,
-) -> Result<FileResult, ImportFailed> {
+) -> Result<(&'static str, FileResult), ImportFailed> {
     let failed = |error: StoreError| ImportFailed {
         file: Some(path.to_owned()),
         error: Box::new(error),
@@ -859,36 +869,42 @@ fn import_streamed(
             warnings.extend(p.warnings);
         }
         reader.join().unwrap_or_else(|_| {
-            Err(Rejection::from(String::from(
-                "the reader stopped unexpectedly",
-            )))
+            let reason = Rejection::from(String::from("the reader stopped unexpectedly"));
+            (UNKNOWN_FORMAT, Err(reason))
         })
     });
+    let (format, read) = read;
     // Returning before the commit drops the writer, which rolls back every piece stored.
     match failure {
         Some(Err(e)) => return Err(failed(e)),
         Some(Ok(reason)) => {
             let reason = Rejection::from(reason);
-            return Ok(FileResult::Rejected { reason });
+            return Ok((format, FileResult::Rejected { reason }));
         }
         None => {}
     }
-    if let Err(reason) = read {
-        return Ok(FileResult::Rejected { reason });
-    }
+    let sha256 = match read {
+        Ok(sha256) => sha256,
+        Err(reason) => return Ok((format, FileResult::Rejected { reason })),
+    };
     if !pending.is_empty() {
         flush(&mut writer, &mut pending, &mut pending_plays_and_tables).map_err(failed)?;
     }
     if boards == 0 {
         let reason = Rejection::read(ReadFileError::Empty {
             path: path.to_owned(),
-            format: format.info().name,
+            format,
             skipped,
         });
-        return Ok(FileResult::Rejected { reason });
+        return Ok((format, FileResult::Rejected { reason }));
+    }
+    if let Some(sha256) = sha256.filter(|_| dd_tables > 0) {
+        writer
+            .file_hashed(&path.display().to_string(), &sha256)
+            .map_err(failed)?;
     }
     writer.commit().map_err(failed)?;
-    Ok(FileResult::Imported {
+    let imported = FileResult::Imported {
         set: None,
         boards,
         skipped,
@@ -898,33 +914,44 @@ fn import_streamed(
         new_plays: stored.plays,
         dd_tables,
         new_dd_tables: stored.dd,
-    })
+    };
+    Ok((format, imported))
 }
+
+/// The format name of a file whose format was not told.
+const UNKNOWN_FORMAT: &str = "unknown";
 
 /// Reads and checks one file whole; the error is the reason it is rejected (file name
 /// removed).
 fn parse_file(
     path: &Path,
-    format: &'static dyn DealFormat,
+    format: Option<&'static dyn DealFormat>,
     first_board: Option<u64>,
-) -> Result<Parsed, Rejection> {
+) -> ParsedFile {
     let mut all: Option<Parsed> = None;
-    parse_pieces(path, format, first_board, &mut |piece| {
+    let (format, read) = parse_pieces(path, format, first_board, &mut |piece| {
         match &mut all {
             None => all = Some(piece),
             Some(all) => all.append(piece),
         }
         Ok(())
-    })?;
-    let all = all.unwrap_or_else(|| Parsed::empty(DdSource::Unknown));
-    if all.keys.is_empty() {
-        return Err(Rejection::read(ReadFileError::Empty {
-            path: path.to_owned(),
-            format: format.info().name,
-            skipped: all.skipped,
-        }));
-    }
-    Ok(all)
+    });
+    let parsed = read.and_then(|sha| {
+        let mut all = all.unwrap_or_else(|| Parsed::empty(DdSource::Unknown));
+        if all.keys.is_empty() {
+            return Err(Rejection::read(ReadFileError::Empty {
+                path: path.to_owned(),
+                format,
+                skipped: all.skipped,
+            }));
+        }
+        // The file's hash, known now that it is read to its end.
+        if let DdSource::File { sha256, .. } = &mut all.plays_and_tables.dd_source {
+            *sha256 = sha;
+        }
+        Ok(all)
+    });
+    (format, parsed)
 }
 
 impl Parsed {
@@ -958,20 +985,26 @@ impl Parsed {
 
 /// Reads one file piece by piece ([`stream::read_stream`]) and hands each piece, checked, to
 /// `sink`: its keys (each deal's key made once), plays replayed, double-dummy tables (a deal
-/// given two different tables anywhere in the file rejects it). The error is the reason the
-/// file is rejected (file name removed); pieces already handed over are then to be undone.
+/// given two different tables anywhere in the file rejects it). The file is opened once
+/// ([`open_deal_file`], its format told from its first bytes when not given) and hashed as it
+/// is read: returns the name of its format and the SHA-256 of its bytes (`None` for
+/// standard input), or the reason the file is rejected (file name removed); pieces already
+/// handed over are then to be undone. A table's source names the file; its hash is filled
+/// in by the caller once the file is read ([`DdSource::File`]).
 fn parse_pieces(
     path: &Path,
-    format: &'static dyn DealFormat,
+    format: Option<&'static dyn DealFormat>,
     first_board: Option<u64>,
     sink: &mut dyn FnMut(Parsed) -> Result<(), Rejection>,
-) -> Result<(), Rejection> {
-    let mut file = std::fs::File::open(path).map_err(|error| {
-        Rejection::read(ReadFileError::Io {
-            path: path.to_owned(),
-            error,
-        })
-    })?;
+) -> (&'static str, Result<Option<[u8; 32]>, Rejection>) {
+    let (input, format) = match open_deal_file(path, format) {
+        Ok(opened) => opened,
+        Err(e) => return (UNKNOWN_FORMAT, Err(source_rejection(e, path))),
+    };
+    let mut file = Hashing {
+        input,
+        hasher: Sha256::new(),
+    };
     let opts = formats::ReadOptions { first_board };
     let mut tables: std::collections::HashMap<DealIndex, (TrickTable, String)> =
         std::collections::HashMap::new();
@@ -1013,7 +1046,7 @@ fn parse_pieces(
                 let s = DdSource::File {
                     file: path.display().to_string(),
                     format: format.info().name.to_owned(),
-                    sha256: file_sha256(path),
+                    sha256: None,
                 };
                 dd_source = Some(s.clone());
                 s
@@ -1031,31 +1064,39 @@ fn parse_pieces(
             },
         })
     });
+    let name = format.info().name;
+    let stdin = path.as_os_str() == crate::workflow::pipeline::STDIN;
     match result.map_err(|e| read_failure(e, path)) {
-        Ok(_) => Ok(()),
-        Err(Ok(read)) => Err(Rejection::read(read)),
-        Err(Err(reason)) => Err(reason),
+        Ok(_) => (name, Ok((!stdin).then(|| file.hasher.finalize().into()))),
+        Err(Ok(read)) => (name, Err(Rejection::read(read))),
+        Err(Err(reason)) => (name, Err(reason)),
     }
 }
 
-/// SHA-256 of a file's bytes, read once more (`None` when it cannot be read again, as a
-/// pipe cannot).
-fn file_sha256(path: &Path) -> Option<[u8; 32]> {
-    let meta = std::fs::metadata(path).ok()?;
-    if !meta.is_file() {
-        return None;
-    }
-    use std::io::Read as _;
-    let mut hasher = Sha256::new();
-    let mut file = std::fs::File::open(path).ok()?;
-    let mut buf = vec![0u8; 1 << 20];
-    loop {
-        match file.read(&mut buf).ok()? {
-            0 => break,
-            n => hasher.update(&buf[..n]),
+/// A file that could not be opened, or whose format was not told, as a rejection.
+fn source_rejection(e: SourceError, path: &Path) -> Rejection {
+    match e {
+        SourceError::Read(read) => Rejection::read(read),
+        e => {
+            let message = e.to_string();
+            let name = format!("{}: ", path.display());
+            Rejection::from(message.strip_prefix(&name).unwrap_or(&message).to_owned())
         }
     }
-    Some(hasher.finalize().into())
+}
+
+/// A reader that hashes (SHA-256) the bytes it passes on.
+struct Hashing {
+    input: Box<dyn std::io::Read + Send>,
+    hasher: Sha256,
+}
+
+impl std::io::Read for Hashing {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.input.read(buf)?;
+        self.hasher.update(&buf[..n]);
+        Ok(n)
+    }
 }
 
 /// `board N`, or `record K` (1-based) for a board without a number.

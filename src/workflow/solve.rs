@@ -313,7 +313,8 @@ fn boards_items(
 /// [`STDIN_INPUT`] ([`reader_items`], which needs `format`); a deal string or a hex index
 /// ([`crate::parse_deal_argument`]) unless a file of that name exists; else a deal file read
 /// through the format named `format`, or the one its extension selects or, failing that, its
-/// content shows ([`formats::choose_input`], as the other workflows choose formats).
+/// content shows ([`crate::workflow::pipeline::open_deal_file`], as the other workflows
+/// choose formats).
 ///
 /// ```
 /// use dealdex::solve::{SolveInputError, input_items};

@@ -192,3 +192,110 @@ fn parquet_is_written_piece_by_piece_and_put_in_place_at_the_end() {
             .all(|(a, b)| a.deal == b.deal && a.number == b.number)
     );
 }
+
+/// A named pipe can be read once only: an import of one whose format only its content shows
+/// stores its deals, so import opens each file once (the format told from the bytes it
+/// reads, not from a first opening), and records the SHA-256 of those bytes as the source
+/// of the tables it carries, also when they are stored a batch at a time before the last
+/// byte is read.
+#[cfg(unix)]
+#[test]
+fn import_reads_each_file_once_a_named_pipe_included_and_hashes_what_it_read() {
+    use dealdex::dd::TrickTable;
+    use dealdex::workflow::import::{FileResult, ImportJob, import};
+    use dealdex::{DdSource, DealIndex, Store};
+    use sha2::{Digest, Sha256};
+
+    let dir = tempfile::tempdir().unwrap();
+    let boards: Vec<Board> = (1..=40)
+        .map(|n| {
+            let table = TrickTable::new([[(n % 14) as u8; 5]; 4].map(|row| row.map(|t| t.min(13))))
+                .unwrap();
+            Board {
+                dd: Some(table),
+                ..Board::new(n, seed().board_deal(n))
+            }
+        })
+        .collect();
+    let pbn = formats::by_name("pbn").unwrap();
+    let bytes = formats::write_set(pbn, &boards, &WriteOptions::default()).unwrap();
+    assert!(String::from_utf8_lossy(&bytes).contains("[OptimumResultTable"));
+    let sha: [u8; 32] = Sha256::digest(&bytes).into();
+    // `.txt`: the extension says nothing; the content is PBN.
+    let pipe = dir.path().join("deals.txt");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&pipe)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let writer = {
+        let (pipe, bytes) = (pipe.clone(), bytes.clone());
+        std::thread::spawn(move || std::fs::write(pipe, bytes).unwrap())
+    };
+    let mut store = Store::open(&dir.path().join("d.db")).unwrap();
+    let job = ImportJob {
+        batch: 8,
+        ..ImportJob::for_paths(std::slice::from_ref(&pipe), None).unwrap()
+    };
+    let report = import(&job, &mut store, &mut |_| {}).unwrap();
+    writer.join().unwrap();
+    let outcome = &report.files[0];
+    assert_eq!(outcome.format, "pbn");
+    assert!(
+        matches!(
+            outcome.result,
+            FileResult::Imported {
+                boards: 40,
+                dd_tables: 40,
+                ..
+            }
+        ),
+        "{:?}",
+        outcome.result
+    );
+    for b in [&boards[0], &boards[39]] {
+        let source = store.dd_source(&DealIndex::from_deal(&b.deal)).unwrap();
+        assert_eq!(
+            source,
+            Some(DdSource::File {
+                file: pipe.display().to_string(),
+                format: "pbn".into(),
+                sha256: Some(sha),
+            })
+        );
+    }
+}
+
+/// A file whose content shows no format is rejected when it is read, like a file that does
+/// not read; the other files are stored.
+#[test]
+fn import_rejects_a_file_of_no_format_and_stores_the_others() {
+    use dealdex::Store;
+    use dealdex::workflow::import::{FileResult, ImportJob, import};
+
+    let dir = tempfile::tempdir().unwrap();
+    let good = dir.path().join("good.txt");
+    let hex = formats::by_name("hex").unwrap();
+    let boards: Vec<Board> = (1..=3)
+        .map(|n| Board::new(n, seed().board_deal(n)))
+        .collect();
+    std::fs::write(
+        &good,
+        formats::write_set(hex, &boards, &WriteOptions::default()).unwrap(),
+    )
+    .unwrap();
+    let bad = dir.path().join("notes.txt");
+    std::fs::write(&bad, "shopping list\n").unwrap();
+    let mut store = Store::open_in_memory().unwrap();
+    let job = ImportJob::for_paths(&[bad.clone(), good.clone()], None).unwrap();
+    let report = import(&job, &mut store, &mut |_| {}).unwrap();
+    assert_eq!(report.files[0].format, "unknown");
+    match &report.files[0].result {
+        FileResult::Rejected { reason } => {
+            assert!(reason.reason().contains("format"), "{}", reason.reason())
+        }
+        r => panic!("{r:?}"),
+    }
+    assert_eq!(report.files[1].format, "hex");
+    assert_eq!(store.deal_count().unwrap(), 3);
+}

@@ -318,39 +318,7 @@ fn open_file<R>(file: &FileSource, tables: Option<R>) -> Result<OpenSource<R>, S
             .map_err(|reason| SourceError::FirstBoard { first, reason })?;
     }
     let stdin = path.as_os_str() == STDIN;
-    let io = |error| ReadFileError::Io {
-        path: path.clone(),
-        error,
-    };
-    let named = match file.format {
-        Some(f) => Some(f),
-        None => formats::choose_by_name(path, None)?,
-    };
-    let mut input: Box<dyn Read + Send> = match stdin {
-        true => Box::new(std::io::stdin()),
-        false => match std::fs::File::open(path) {
-            Ok(f) => Box::new(f),
-            // A file that is not there, of an extension no format has: the argument is
-            // taken for no deal file at all.
-            Err(_) if named.is_none() && formats::by_path(path).is_none() => {
-                return Err(ChooseFormatError::UnknownExtension { path: path.clone() }.into());
-            }
-            Err(error) => return Err(io(error).into()),
-        },
-    };
-    let format = match named {
-        Some(f) => f,
-        None => {
-            let mut head = Vec::new();
-            (&mut input)
-                .take(HEAD_BYTES)
-                .read_to_end(&mut head)
-                .map_err(io)?;
-            let format = formats::choose_by_content(path, &head)?;
-            input = Box::new(std::io::Cursor::new(head).chain(input));
-            format
-        }
-    };
+    let (input, format) = open_deal_file(path, file.format)?;
     let info = format.info();
     let facts = SourceFacts {
         name: match stdin {
@@ -375,6 +343,56 @@ fn open_file<R>(file: &FileSource, tables: Option<R>) -> Result<OpenSource<R>, S
             tables,
         },
     })
+}
+
+/// Opens the deal file `path` ([`STDIN`]: standard input) once, with its format: `format`,
+/// else the one its extension selects, else the one its first 64 KiB show (those bytes then
+/// read again from memory, not from the file).
+///
+/// # Errors
+/// [`SourceError::Read`] when the file cannot be opened or read, [`SourceError::Format`] when
+/// neither its extension nor its content tells its format (a file that is not there, of an
+/// extension no format has, is taken for no deal file at all:
+/// [`ChooseFormatError::UnknownExtension`]).
+pub fn open_deal_file(
+    path: &Path,
+    format: Option<&'static dyn DealFormat>,
+) -> Result<(Box<dyn Read + Send>, &'static dyn DealFormat), SourceError> {
+    let io = |error| ReadFileError::Io {
+        path: path.to_owned(),
+        error,
+    };
+    let named = match format {
+        Some(f) => Some(f),
+        None => formats::choose_by_name(path, None)?,
+    };
+    let mut input: Box<dyn Read + Send> = match path.as_os_str() == STDIN {
+        true => Box::new(std::io::stdin()),
+        false => match std::fs::File::open(path) {
+            Ok(f) => Box::new(f),
+            Err(_) if named.is_none() && formats::by_path(path).is_none() => {
+                return Err(ChooseFormatError::UnknownExtension {
+                    path: path.to_owned(),
+                }
+                .into());
+            }
+            Err(error) => return Err(io(error).into()),
+        },
+    };
+    let format = match named {
+        Some(f) => f,
+        None => {
+            let mut head = Vec::new();
+            (&mut input)
+                .take(HEAD_BYTES)
+                .read_to_end(&mut head)
+                .map_err(io)?;
+            let format = formats::choose_by_content(path, &head)?;
+            input = Box::new(std::io::Cursor::new(head).chain(input));
+            format
+        }
+    };
+    Ok((input, format))
 }
 
 /// How standard input is named in errors and reports.
