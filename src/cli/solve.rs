@@ -32,7 +32,7 @@ nothing stored unless --replace is given."
 pub struct SolveArgs {
     /// Deals to solve: PBN deal strings (`N:…`), hex indices (`-X` gives dealer and
     /// vulnerability), deal files in any format dealdex reads, or `-` for a deal file on
-    /// standard input (needs --from).
+    /// standard input (its format told by --from, else by its content).
     inputs: Vec<String>,
     /// Solve the boards of this stored set.
     #[arg(long, value_name = "NAME", conflicts_with_all = ["inputs", "all", "no_db"])]

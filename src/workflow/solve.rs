@@ -248,46 +248,8 @@ fn read_file_items(
 }
 
 /// The solve input that means standard input: a deal file read whole, in the format
-/// `--from` names (no extension tells it).
+/// `--from` names, else the one its first bytes show.
 pub const STDIN_INPUT: &str = "-";
-
-/// How standard input is named in errors.
-const STDIN_NAME: &str = "<stdin>";
-
-/// The boards of a deal file read from `reader` (standard input: [`STDIN_INPUT`]) through
-/// the format named `format`, which is required; dealer and vulnerability as in
-/// [`file_items`]. The format is checked before anything is read.
-///
-/// ```
-/// use dealdex::solve::{SolveInputError, reader_items};
-/// let keys = "0EDCCBA0976F2DA4945D8E9DC0-0\n4E68D9D7355102BCD2AC7E23E2\n";
-/// let items = reader_items(keys.as_bytes(), Some("hex"), None, None)?;
-/// assert_eq!(items.len(), 2);
-/// assert_eq!(items[0].dealer, dealdex::Seat::West);
-/// let e = reader_items(keys.as_bytes(), None, None, None).unwrap_err();
-/// assert!(matches!(e, SolveInputError::StdinFormat));
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-///
-/// # Errors
-/// [`SolveInputError::StdinFormat`] without a format, [`SolveInputError::Format`] for a
-/// name no format has, [`SolveInputError::Read`] when reading fails or the format refuses
-/// the bytes (named `<stdin>`).
-pub fn reader_items(
-    mut reader: impl std::io::Read,
-    format: Option<&str>,
-    dealer: Option<Seat>,
-    vul: Option<Vulnerability>,
-) -> Result<Vec<SolveItem>, SolveInputError> {
-    let name = format.ok_or(SolveInputError::StdinFormat)?;
-    let format = formats::named(name).map_err(|error| SolveInputError::Format {
-        input: STDIN_INPUT.to_owned(),
-        error,
-    })?;
-    let path = Path::new(STDIN_NAME);
-    let read = crate::workflow::input::read_deal_input(&mut reader, path, format, None)?;
-    Ok(boards_items(read.boards, dealer, vul))
-}
 
 /// Solve items of boards read from a file: each board's dealer and vulnerability (from
 /// its tags, else its number) unless `dealer`/`vul` override them.
@@ -309,11 +271,10 @@ fn boards_items(
         .collect()
 }
 
-/// The deals of one solve argument (solve's `inputs` argument): standard input for
-/// [`STDIN_INPUT`] ([`reader_items`], which needs `format`); a deal string or a hex index
-/// ([`crate::parse_deal_argument`]) unless a file of that name exists; else a deal file read
-/// through the format named `format`, or the one its extension selects or, failing that, its
-/// content shows ([`crate::workflow::pipeline::open_deal_file`], as the other workflows
+/// The deals of one solve argument (solve's `inputs` argument): a deal string or a hex index
+/// ([`crate::parse_deal_argument`]) unless a file of that name exists; else a deal file
+/// (standard input for [`STDIN_INPUT`]) read through the format named `format`, or the one
+/// its extension selects or, failing that, its content shows ([`crate::workflow::pipeline::open_deal_file`], as the other workflows
 /// choose formats).
 ///
 /// ```
@@ -328,20 +289,18 @@ fn boards_items(
 ///
 /// # Errors
 /// [`SolveInputError::Deal`] for a deal string or index that is no deal,
-/// [`SolveInputError::Format`] when no format is named or told by the extension,
-/// [`SolveInputError::Read`] for a file that cannot be read (named as given); standard
-/// input's errors as [`reader_items`].
+/// [`SolveInputError::Format`] when no format is named or told by the extension or the
+/// content, [`SolveInputError::Read`] for a file that cannot be read (named as given;
+/// standard input as `<stdin>`).
 pub fn input_items(
     input: &str,
     format: Option<&str>,
     dealer: Option<Seat>,
     vul: Option<Vulnerability>,
 ) -> Result<Vec<SolveItem>, SolveInputError> {
-    if input == STDIN_INPUT {
-        return reader_items(std::io::stdin().lock(), format, dealer, vul);
-    }
     let path = Path::new(input);
-    if !path.exists()
+    if input != STDIN_INPUT
+        && !path.exists()
         && let Some(parsed) = crate::parse_deal_argument(input)
     {
         let (deal, board) = parsed.map_err(SolveInputError::Deal)?;
@@ -367,7 +326,9 @@ fn format_message(input: &str, error: &formats::ChooseFormatError) -> String {
             format!("{input}: not a deal, an index, or a file of a known extension (use --from)")
         }
         // The detector's message already says to give --from.
-        formats::ChooseFormatError::Undetected { error, .. } => format!("{input}: {error}"),
+        formats::ChooseFormatError::Undetected { error, path } => {
+            format!("{}: {error}", path.display())
+        }
     }
 }
 
@@ -394,10 +355,6 @@ pub enum SolveInputError {
         /// The database path.
         database: String,
     },
-    /// Standard input (`-`) given without `--from`: it has no extension to tell
-    /// its format.
-    #[error("-: standard input needs --from (e.g. --from hex)")]
-    StdinFormat,
     /// A deal file could not be read.
     #[error(transparent)]
     Read(#[from] crate::workflow::input::ReadFileError),
@@ -610,8 +567,7 @@ impl Classify for SolveInputError {
             | SolveInputError::Vul(_)
             | SolveInputError::Read(_)
             | SolveInputError::Deal(_)
-            | SolveInputError::Format { .. }
-            | SolveInputError::StdinFormat => crate::ErrorClass::BadInput,
+            | SolveInputError::Format { .. } => crate::ErrorClass::BadInput,
             SolveInputError::Store(e) => e.class(),
             SolveInputError::Source(e) => e.class(),
         }

@@ -626,15 +626,23 @@ fn keys_piped_to_standard_input_are_solved_as_when_given_as_arguments() {
         assert_eq!(p["dealer"], r["dealer"]);
     }
 
-    // `-` has no extension to tell its format: bad input, said plainly.
+    // Without --from, standard input's format is told from its content, as convert's is
+    // (the same source: the pipeline's file or standard input, opened once).
+    let told = solve_json(
+        dir.path(),
+        &["-", "--batch", "2"],
+        &(keys.join("\n") + "\n"),
+    );
+    assert_eq!(told, piped);
+    // Content that shows no format: bad input, said plainly.
     let out = dealdex(dir.path())
         .args(["solve", "-", "--no-db"])
-        .write_stdin(keys[0].as_str())
+        .write_stdin("shopping list\n")
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("standard input needs --from"), "{err}");
+    assert!(err.contains("<stdin>"), "{err}");
     // A bad line is named by its place on standard input.
     let out = dealdex(dir.path())
         .args(["solve", "-", "--input-format", "hex", "--no-db"])

@@ -358,15 +358,21 @@ pub fn open_deal_file(
     path: &Path,
     format: Option<&'static dyn DealFormat>,
 ) -> Result<(Box<dyn Read + Send>, &'static dyn DealFormat), SourceError> {
+    let stdin = path.as_os_str() == STDIN;
+    // How errors name the input.
+    let shown = match stdin {
+        true => Path::new(STDIN_NAME),
+        false => path,
+    };
     let io = |error| ReadFileError::Io {
-        path: path.to_owned(),
+        path: shown.to_owned(),
         error,
     };
     let named = match format {
         Some(f) => Some(f),
         None => formats::choose_by_name(path, None)?,
     };
-    let mut input: Box<dyn Read + Send> = match path.as_os_str() == STDIN {
+    let mut input: Box<dyn Read + Send> = match stdin {
         true => Box::new(std::io::stdin()),
         false => match std::fs::File::open(path) {
             Ok(f) => Box::new(f),
@@ -387,7 +393,7 @@ pub fn open_deal_file(
                 .take(HEAD_BYTES)
                 .read_to_end(&mut head)
                 .map_err(io)?;
-            let format = formats::choose_by_content(path, &head)?;
+            let format = formats::choose_by_content(shown, &head)?;
             input = Box::new(std::io::Cursor::new(head).chain(input));
             format
         }
