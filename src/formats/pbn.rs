@@ -1453,54 +1453,9 @@ fn write_game_text(out: &mut Vec<u8>, b: &Board, event: &[u8], layout: GameLayou
         }
     }
     push_dd_tags(out, b);
-    for c in &rec.comments {
-        if !c.contains('}') {
-            out.push(b'{');
-            out.extend_from_slice(c.as_bytes());
-            out.extend_from_slice(b"}\n");
-        } else if !c.contains('\n') {
-            out.push(b';');
-            out.extend_from_slice(c.as_bytes());
-            out.push(b'\n');
-        } else {
-            out.push(b'{');
-            out.extend(c.bytes().map(|b| if b == b'}' { b')' } else { b }));
-            out.extend_from_slice(b"}\n");
-        }
-    }
+    push_comments(out, &rec.comments);
     if let Some(a) = &rec.auction {
-        out.extend_from_slice(b"[Auction \"");
-        out.push(a.first.letter() as u8);
-        out.extend_from_slice(b"\"]\n");
-        let (mut tokens, mut calls) = (0, 0);
-        for call in &a.calls {
-            let t = call.as_bytes();
-            if t.is_empty() {
-                continue;
-            }
-            let annotation = is_note_ref(t) || t[0] == b'$';
-            if !annotation && calls == 4 {
-                out.push(b'\n');
-                tokens = 0;
-                calls = 0;
-            }
-            if tokens > 0 {
-                out.push(b' ');
-            }
-            push_value(out, t);
-            tokens += 1;
-            calls += usize::from(!annotation);
-        }
-        if tokens > 0 {
-            out.push(b'\n');
-        }
-        for (n, t) in &a.notes {
-            out.extend_from_slice(b"[Note \"");
-            push_u64(out, u64::from(*n));
-            out.push(b':');
-            push_value(out, t.as_bytes());
-            out.extend_from_slice(b"\"]\n");
-        }
+        push_auction(out, a);
     }
     if let Some(p) = &rec.play {
         out.extend_from_slice(b"[Play \"");
@@ -1530,6 +1485,63 @@ fn write_game_text(out: &mut Vec<u8>, b: &Board, event: &[u8], layout: GameLayou
         for (_, v) in rec.tags[at..].iter().filter(|(n, _)| n == "Note") {
             push_tag(out, b"Note", v.as_bytes());
         }
+    }
+}
+
+/// A game's comments: `{…}`, or `;…` for a one-line comment holding a `}` (a comment of
+/// several lines holding one gets `)` for it).
+fn push_comments(out: &mut Vec<u8>, comments: &[String]) {
+    for c in comments {
+        if !c.contains('}') {
+            out.push(b'{');
+            out.extend_from_slice(c.as_bytes());
+            out.extend_from_slice(b"}\n");
+        } else if !c.contains('\n') {
+            out.push(b';');
+            out.extend_from_slice(c.as_bytes());
+            out.push(b'\n');
+        } else {
+            out.push(b'{');
+            out.extend(c.bytes().map(|b| if b == b'}' { b')' } else { b }));
+            out.extend_from_slice(b"}\n");
+        }
+    }
+}
+
+/// The `[Auction]` section: four calls a line (annotations and note references beside
+/// their call), then its `[Note]` tags.
+fn push_auction(out: &mut Vec<u8>, a: &Auction) {
+    out.extend_from_slice(b"[Auction \"");
+    out.push(a.first.letter() as u8);
+    out.extend_from_slice(b"\"]\n");
+    let (mut tokens, mut calls) = (0, 0);
+    for call in &a.calls {
+        let t = call.as_bytes();
+        if t.is_empty() {
+            continue;
+        }
+        let annotation = is_note_ref(t) || t[0] == b'$';
+        if !annotation && calls == 4 {
+            out.push(b'\n');
+            tokens = 0;
+            calls = 0;
+        }
+        if tokens > 0 {
+            out.push(b' ');
+        }
+        push_value(out, t);
+        tokens += 1;
+        calls += usize::from(!annotation);
+    }
+    if tokens > 0 {
+        out.push(b'\n');
+    }
+    for (n, t) in &a.notes {
+        out.extend_from_slice(b"[Note \"");
+        push_u64(out, u64::from(*n));
+        out.push(b':');
+        push_value(out, t.as_bytes());
+        out.extend_from_slice(b"\"]\n");
     }
 }
 
