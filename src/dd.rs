@@ -12,7 +12,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use crate::model::board::Vulnerability;
-use crate::model::card::{Seat, Suit};
+use crate::model::card::{Card, Rank, Seat, Suit};
 use crate::model::contract::{Contract, Penalty, Strain};
 use crate::model::deal::Deal;
 use crate::model::features::Side;
@@ -388,6 +388,81 @@ pub fn solve_all(deals: &[Deal]) -> Vec<TrickTable> {
     let watch = SolveWatch::new();
     solve_each(deals, rayon::current_num_threads(), &watch)
         .unwrap_or_else(|| unreachable!("an unwatched solve is never stopped"))
+}
+
+/// One opening-lead position: `leader` on lead against a contract in `strain` (declarer is
+/// the leader's right-hand opponent), before any card is played.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LeadPosition {
+    /// The deal.
+    pub deal: Deal,
+    /// The contract's strain.
+    pub strain: Strain,
+    /// The opening leader (declarer's left-hand opponent).
+    pub leader: Seat,
+}
+
+/// Every card the opening leader holds with the tricks the defence takes, double dummy,
+/// after leading it: 13 `(card, tricks)`, tricks 0..=13 for the leader's side, cards in
+/// suit order (spades, hearts, diamonds, clubs) and from the highest rank down. What DDS's
+/// `SolveBoard` gives with solutions = 3, its equal cards expanded: every card has its
+/// result.
+///
+/// ```
+/// use dealdex::dd::{LeadPosition, lead_tricks};
+/// use dealdex::{Seat, Strain};
+/// let deal: dealdex::Deal = "N:AKQJ.AKQJ.AKQ.AK T987.T987.T98.T9 6543.6543.765.87 2.2.J432.QJ65432".parse()?;
+/// let leads = lead_tricks(&[LeadPosition { deal, strain: Strain::NoTrump, leader: Seat::East }]);
+/// assert_eq!(leads[0].len(), 13);
+/// assert!(leads[0].iter().all(|&(_, tricks)| tricks == 0)); // North holds every top card
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn lead_tricks(positions: &[LeadPosition]) -> Vec<Vec<(Card, u8)>> {
+    let objectives: Vec<pons_dds::Objective> = positions
+        .iter()
+        .map(|p| {
+            let remaining = contract_bridge::PartialDeal::from(to_pons_deal(&p.deal));
+            let trick =
+                pons_dds::CurrentTrick::new(to_pons_strain(p.strain), to_pons_seat(p.leader));
+            pons_dds::Objective {
+                board: pons_dds::Board::try_new(remaining, trick)
+                    .expect("a full deal before the first card is a board"),
+                target: pons_dds::Target::Legal,
+            }
+        })
+        .collect();
+    pons_dds::solve_boards(&objectives)
+        .into_iter()
+        .map(|found| {
+            let mut cards: Vec<(Card, u8)> = found
+                .plays
+                .iter()
+                .flat_map(|play| {
+                    let tricks = play.score.get();
+                    let suit = play.card.suit;
+                    std::iter::once(play.card.rank)
+                        .chain(play.equals)
+                        .map(move |rank| (from_pons_card(suit, rank), tricks))
+                })
+                .collect();
+            cards.sort_unstable_by_key(|&(c, _)| c);
+            cards
+        })
+        .collect()
+}
+
+/// A pons-dds card as the model's.
+fn from_pons_card(suit: contract_bridge::Suit, rank: contract_bridge::hand::Rank) -> Card {
+    let suit = match suit {
+        contract_bridge::Suit::Spades => Suit::Spades,
+        contract_bridge::Suit::Hearts => Suit::Hearts,
+        contract_bridge::Suit::Diamonds => Suit::Diamonds,
+        contract_bridge::Suit::Clubs => Suit::Clubs,
+    };
+    Card::new(
+        suit,
+        Rank::new(rank.get()).expect("a card's rank is 2..=14"),
+    )
 }
 
 /// What a batch solve ([`solve_on`]) shares with the thread that watches it: the count of

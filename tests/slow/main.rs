@@ -11,5 +11,6 @@ mod common;
 mod cli_solve;
 mod dd;
 mod dealer_live;
+mod leads;
 mod records_render;
 mod spark;
