@@ -18,7 +18,8 @@ mod model;
 pub use model::board::{UnknownVulnerability, Vulnerability, board_dealer, board_vulnerability};
 pub use model::card::{Card, Rank, Seat, Suit};
 pub use model::contract::{
-    Contract, Penalty, Strain, StrainError, Trick, contract_of, trick_winner,
+    Contract, ContractError, Penalty, Strain, StrainError, Trick, contract_of, duplicate_score,
+    imps, trick_winner,
 };
 pub use model::deal::{Deal, DealError, Hand};
 pub use model::deal_string::{PbnError, PbnErrorKind, format_deal, parse_deal, push_deal};

@@ -5,7 +5,7 @@ use super::graph::{Graph, Memo};
 use super::{BinOp, Expr, Script};
 use crate::dd::TrickTable;
 use crate::model::card::{Seat, Suit};
-use crate::model::contract::Strain;
+use crate::model::contract::{Penalty, Strain, duplicate_score};
 use crate::model::deal::Deal;
 
 /// An error while evaluating an expression over a deal.
@@ -23,44 +23,27 @@ pub enum EvalError {
 crate::classified!(EvalError => BadInput);
 
 /// dealer's IMP table: a difference above `IMP_STEPS[i]` is worth at least `i + 1` IMPs.
+/// It is not the WBF scale of [`crate::model::contract::imps`]: dealer steps at 410 and 1240
+/// where the WBF steps at 420 and 1290 (a difference of 420 is 10 IMPs to dealer, 9 to the
+/// WBF; 1250 to 1290 is 16 to dealer, 15 to the WBF), and `imps()` in a script answers as
+/// dealer does.
 const IMP_STEPS: [i64; 24] = [
     10, 40, 80, 120, 160, 210, 260, 310, 360, 410, 490, 590, 740, 890, 1090, 1240, 1490, 1740,
     1990, 2240, 2490, 2990, 3490, 3990,
 ];
 
-/// dealer's `imps(x)`: the IMPs of a score difference, with its sign.
+/// dealer's `imps(x)`: the IMPs of a score difference, with its sign, on dealer's table
+/// ([`IMP_STEPS`]).
 pub fn imps(x: i64) -> i64 {
     let n = IMP_STEPS.iter().filter(|&&t| x.abs() > t).count() as i64;
     if x < 0 { -n } else { n }
 }
 
-/// dealer's `score(vul, contract, tricks)`: declarer's score, undoubled.
+/// dealer's `score(vul, contract, tricks)`: declarer's score, undoubled, by the laws' table
+/// ([`duplicate_score`]; any number of tricks, as dealer takes it).
 pub fn score(vul: bool, level: u8, strain: Option<Suit>, tricks: i64) -> i64 {
-    let level = i64::from(level);
-    let need = level + 6;
-    if tricks < need {
-        return (tricks - need) * if vul { 100 } else { 50 };
-    }
-    let per = match strain {
-        Some(Suit::Clubs | Suit::Diamonds) => 20,
-        _ => 30,
-    };
-    let first = if strain.is_none() { 10 } else { 0 };
-    let contract = per * level + first;
-    let mut total = contract + per * (tricks - need);
-    total += if contract >= 100 {
-        if vul { 500 } else { 300 }
-    } else {
-        50
-    };
-    total += match (level, vul) {
-        (6, false) => 500,
-        (6, true) => 750,
-        (7, false) => 1000,
-        (7, true) => 1500,
-        _ => 0,
-    };
-    total
+    let strain = strain.map_or(Strain::NoTrump, Strain::Trumps);
+    duplicate_score(level, strain, Penalty::Undoubled, vul, tricks)
 }
 
 /// Kaplan and Rubens' suit quality (The Bridge World, October 1982) ×100 of a 13-bit holding
@@ -366,5 +349,18 @@ mod tests {
         assert_eq!(score(true, 7, None, 13), 2220);
         assert_eq!(score(true, 5, Some(Suit::Diamonds), 9), -200);
         assert_eq!(score(false, 4, Some(Suit::Hearts), 5), -250);
+    }
+
+    /// dealer's table and the WBF's differ only between 411 and 420 and between 1241 and 1290.
+    #[test]
+    fn dealers_imps_differ_from_the_wbf_scale_at_two_steps() {
+        for x in -5000i64..=5000 {
+            let differs = matches!(x.abs(), 411..=420 | 1241..=1290);
+            let wbf = crate::model::contract::imps(x);
+            assert_eq!(imps(x) != wbf, differs, "imps({x})");
+            if differs {
+                assert_eq!(imps(x), wbf + x.signum(), "imps({x})");
+            }
+        }
     }
 }

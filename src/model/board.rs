@@ -33,6 +33,23 @@ impl Vulnerability {
             Vulnerability::All => "All",
         }
     }
+
+    /// True when `seat`'s side is vulnerable.
+    ///
+    /// ```
+    /// use dealdex::{Seat, Vulnerability};
+    /// assert!(Vulnerability::EastWest.is_vulnerable(Seat::West));
+    /// assert!(!Vulnerability::EastWest.is_vulnerable(Seat::North));
+    /// ```
+    pub const fn is_vulnerable(self, seat: Seat) -> bool {
+        let ns = matches!(seat, Seat::North | Seat::South);
+        match self {
+            Vulnerability::None => false,
+            Vulnerability::All => true,
+            Vulnerability::NorthSouth => ns,
+            Vulnerability::EastWest => !ns,
+        }
+    }
 }
 
 impl fmt::Display for Vulnerability {

@@ -202,6 +202,137 @@ impl Contract {
     }
 }
 
+impl Contract {
+    /// Declarer's duplicate score when declarer takes `tricks` tricks (0..=13) with declarer's
+    /// side `vulnerable`: [`duplicate_score`] of the contract's level, strain and penalty.
+    /// In points, positive when the contract makes, negative (the defenders' score, negated)
+    /// when it goes down.
+    ///
+    /// ```
+    /// use dealdex::{Contract, Penalty, Seat, Strain, Suit};
+    /// let four_spades_doubled = Contract::from_pbn("4SX", Seat::North).unwrap();
+    /// assert_eq!(four_spades_doubled.score(10, false), 590);
+    /// assert_eq!(four_spades_doubled.score(7, true), -800);
+    /// ```
+    pub fn score(&self, tricks: u8, vulnerable: bool) -> i32 {
+        let s = duplicate_score(
+            self.level,
+            self.strain,
+            self.penalty,
+            vulnerable,
+            i64::from(tricks),
+        );
+        // |score| ≤ 7,600 for any level and 0..=13 tricks.
+        s as i32
+    }
+}
+
+/// Declarer's score at duplicate by the scoring table of the Laws (Laws of Duplicate Bridge
+/// 2017, Law 77) for a contract of `level` (1..=7) in `strain` with `penalty`, declarer's side
+/// `vulnerable`, when declarer takes `tricks` tricks. In points: positive when the contract
+/// makes, negative when it goes down (the defenders' score, negated).
+///
+/// - Made: the trick score of the contracted tricks (♣♦ 20 a trick, ♥♠ 30, notrump 40 for
+///   the first and 30 for the others; ×2 doubled, ×4 redoubled), overtricks (undoubled at
+///   the trick value; doubled 100 a trick, 200 vulnerable; redoubled twice that), 50 for the
+///   insult when doubled (100 redoubled), a game bonus of 300 (500 vulnerable) when the trick
+///   score is 100 or more, else 50 for a part score, and 500/750 for a small slam, 1000/1500
+///   for a grand slam (not vulnerable/vulnerable).
+/// - Down: undoubled 50 a trick (100 vulnerable); doubled 100, 200, 200, then 300 a trick not
+///   vulnerable, 200 then 300 a trick vulnerable; redoubled twice the doubled figures.
+///
+/// `tricks` is not checked against 0..=13: a count outside it scores as the table extends
+/// (dealer's `score()` takes any number).
+///
+/// ```
+/// use dealdex::{Penalty, Strain, duplicate_score};
+/// assert_eq!(duplicate_score(3, Strain::NoTrump, Penalty::Undoubled, true, 10), 630);
+/// ```
+pub fn duplicate_score(
+    level: u8,
+    strain: Strain,
+    penalty: Penalty,
+    vulnerable: bool,
+    tricks: i64,
+) -> i64 {
+    let level = i64::from(level);
+    let need = level + 6;
+    let factor = match penalty {
+        Penalty::Undoubled => 1,
+        Penalty::Doubled => 2,
+        Penalty::Redoubled => 4,
+    };
+    if tricks < need {
+        let down = need - tricks;
+        let points = match (penalty, vulnerable) {
+            (Penalty::Undoubled, false) => 50 * down,
+            (Penalty::Undoubled, true) => 100 * down,
+            // 100, 300, 500, then 300 a trick more.
+            (_, false) => match down {
+                1..=3 => 200 * down - 100,
+                _ => 300 * down - 400,
+            },
+            // 200, then 300 a trick more.
+            (_, true) => 300 * down - 100,
+        };
+        // Redoubled undertricks are twice the doubled ones.
+        let points = match penalty {
+            Penalty::Redoubled => 2 * points,
+            _ => points,
+        };
+        return -points;
+    }
+    let per = match strain {
+        Strain::Trumps(Suit::Clubs | Suit::Diamonds) => 20,
+        _ => 30,
+    };
+    let first = if strain == Strain::NoTrump { 10 } else { 0 };
+    let contracted = (per * level + first) * factor;
+    let over = tricks - need;
+    let overtricks = match (penalty, vulnerable) {
+        (Penalty::Undoubled, _) => per * over,
+        (_, false) => 50 * factor * over,
+        (_, true) => 100 * factor * over,
+    };
+    let insult = match penalty {
+        Penalty::Undoubled => 0,
+        Penalty::Doubled => 50,
+        Penalty::Redoubled => 100,
+    };
+    let game = match (contracted >= 100, vulnerable) {
+        (false, _) => 50,
+        (true, false) => 300,
+        (true, true) => 500,
+    };
+    let slam = match (level, vulnerable) {
+        (6, false) => 500,
+        (6, true) => 750,
+        (7, false) => 1000,
+        (7, true) => 1500,
+        _ => 0,
+    };
+    contracted + overtricks + insult + game + slam
+}
+
+/// The IMPs of a score difference by the WBF's international match-point scale (0–10
+/// points 0 IMPs, 20–40 1, …, 370–420 9, …, 1100–1290 15, …, 4000 and more 24), with the
+/// difference's sign. `difference` is in points (any integer; the scale's steps are at the
+/// multiples of ten scores take).
+///
+/// ```
+/// assert_eq!(dealdex::imps(620 - 170), 10);
+/// assert_eq!(dealdex::imps(-1430), -16);
+/// ```
+pub fn imps(difference: i64) -> i64 {
+    /// A difference above `STEPS[i]` is worth at least `i + 1` IMPs.
+    const STEPS: [i64; 24] = [
+        10, 40, 80, 120, 160, 210, 260, 310, 360, 420, 490, 590, 740, 890, 1090, 1290, 1490, 1740,
+        1990, 2240, 2490, 2990, 3490, 3990,
+    ];
+    let n = STEPS.iter().filter(|&&t| difference.abs() > t).count() as i64;
+    if difference < 0 { -n } else { n }
+}
+
 /// `<level><strain><x?><declarer>`, e.g. `4SN`, `3NTS`, `5CxE` (the contracts of par,
 /// tests/fixtures/dd/README.md).
 impl fmt::Display for Contract {
@@ -214,6 +345,51 @@ impl fmt::Display for Contract {
             self.penalty.suffix(),
             self.declarer.letter()
         )
+    }
+}
+
+/// A text that is not a contract with its declarer (see [`Contract`]'s `FromStr`).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{text:?} is not a contract with its declarer (expected e.g. 3NT:S, 4HX:N, 6CXX:E)")]
+pub struct ContractError {
+    /// The text as given.
+    pub text: String,
+}
+
+// The text is the caller's.
+crate::classified!(ContractError => BadInput);
+
+impl FromStr for Contract {
+    type Err = ContractError;
+
+    /// Parses a contract and its declarer: level 1..7, strain (`C`, `D`, `H`, `S`, `NT` or
+    /// `N`), `X` doubled or `XX` redoubled, then the declarer's seat, after a `:` or not
+    /// (`3NT:S`, `4hx:n`, `6CXXE`; either case), so [`Contract`]'s `Display` (`5CxE`) reads
+    /// back.
+    ///
+    /// ```
+    /// use dealdex::{Contract, Penalty, Seat};
+    /// let c: Contract = "4HX:N".parse()?;
+    /// assert_eq!((c.level, c.penalty, c.declarer), (4, Penalty::Doubled, Seat::North));
+    /// assert_eq!(c.to_string().parse::<Contract>()?, c);
+    /// # Ok::<(), dealdex::ContractError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`ContractError`], naming the text, for anything else.
+    fn from_str(s: &str) -> Result<Contract, ContractError> {
+        let err = || ContractError { text: s.to_owned() };
+        let t = s.trim();
+        let (bid, seat) = match t.split_once(':') {
+            Some((bid, seat)) => (bid.trim(), seat.trim()),
+            None => t.split_at(t.len() - t.chars().last().map_or(0, char::len_utf8)),
+        };
+        let mut chars = seat.chars();
+        let declarer = match (chars.next().and_then(Seat::from_char), chars.next()) {
+            (Some(seat), None) => seat,
+            _ => return Err(err()),
+        };
+        Contract::from_pbn(bid, declarer).ok_or_else(err)
     }
 }
 
@@ -379,6 +555,93 @@ mod tests {
         assert_eq!(Strain::from_bid("8S"), None);
         assert_eq!(Strain::from_bid("?"), None);
         assert!("Z".parse::<Strain>().is_err());
+    }
+
+    /// Scores worked out by hand from Law 77's table (not from the code).
+    #[test]
+    fn scores_follow_the_laws_table() {
+        let score = |text: &str, tricks: u8, vul: bool| {
+            let c: Contract = text.parse().unwrap();
+            c.score(tricks, vul)
+        };
+        // 1NT=: 40 + part score 50.
+        assert_eq!(score("1NT:N", 7, false), 90);
+        // 3NT+1 vul: 100 + 30 + game 500.
+        assert_eq!(score("3NT:S", 10, true), 630);
+        // 4S-1 doubled, not vul: 100.
+        assert_eq!(score("4SX:E", 9, false), -100);
+        // 4S-3 doubled vul: 200 + 300 + 300.
+        assert_eq!(score("4SX:N", 7, true), -800);
+        // 4S-4 doubled not vul: 100 + 200 + 200 + 300.
+        assert_eq!(score("4SX:N", 6, false), -800);
+        // 6C= vul: 120 + game 500 + slam 750.
+        assert_eq!(score("6C:W", 12, true), 1370);
+        // 7NTXX= vul: 220 × 4 = 880 + game 500 + grand 1500 + insult 100.
+        assert_eq!(score("7NTXX:S", 13, true), 2980);
+        // 1CX=: 40 + part score 50 + insult 50, at either vulnerability.
+        assert_eq!(score("1CX:N", 7, false), 140);
+        assert_eq!(score("1CX:N", 7, true), 140);
+        // 2HXX+1 not vul: 60 × 4 = 240 + game 300 + overtrick 200 + insult 100.
+        assert_eq!(score("2HXX:E", 9, false), 840);
+        // 2SX= vul: 120 + game 500 + insult 50; +1 adds 200.
+        assert_eq!(score("2SX:N", 8, true), 670);
+        assert_eq!(score("2SX:N", 9, true), 870);
+        // 1NTXX-1 vul: 2 × 200.
+        assert_eq!(score("1NTXX:W", 6, true), -400);
+        // 3NTXX-2 not vul: 2 × (100 + 200).
+        assert_eq!(score("3NTXX:W", 7, false), -600);
+        // 5D-2 undoubled vul: 200; 4H+2 not vul: 120 + 60 + 300.
+        assert_eq!(score("5D:N", 9, true), -200);
+        assert_eq!(score("4H:N", 12, false), 480);
+        // 7NTX-13 not vul: 100 + 200 + 200 + 10 × 300.
+        assert_eq!(score("7NTX:N", 0, false), -3500);
+        // 3CX= not vul: 120 ≥ 100 is game: 120 + 300 + 50.
+        assert_eq!(score("3CX:S", 9, false), 470);
+    }
+
+    /// The WBF scale at its edges.
+    #[test]
+    fn imps_follow_the_wbf_scale() {
+        let cases = [
+            (0, 0),
+            (10, 0),
+            (20, 1),
+            (40, 1),
+            (50, 2),
+            (370, 9),
+            (420, 9),
+            (430, 10),
+            (1290, 15),
+            (1300, 16),
+            (3990, 23),
+            (4000, 24),
+            (9000, 24),
+            (-420, -9),
+            (-430, -10),
+        ];
+        for (x, want) in cases {
+            assert_eq!(imps(x), want, "imps({x})");
+        }
+    }
+
+    #[test]
+    fn contracts_parse_with_their_declarer() {
+        let c: Contract = "3NT:S".parse().unwrap();
+        assert_eq!(
+            (c.level, c.strain, c.declarer),
+            (3, Strain::NoTrump, Seat::South)
+        );
+        let c: Contract = " 6cxx : e ".parse().unwrap();
+        assert_eq!((c.penalty, c.declarer), (Penalty::Redoubled, Seat::East));
+        assert_eq!(
+            "5CxE".parse::<Contract>().unwrap().penalty,
+            Penalty::Doubled
+        );
+        for bad in [
+            "", "3NT", "3NT:", "3NT:Q", "8S:N", "3NT:SN", ":N", "4SXXX:N", "é",
+        ] {
+            assert!(bad.parse::<Contract>().is_err(), "{bad:?}");
+        }
     }
 
     #[test]

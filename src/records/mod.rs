@@ -210,13 +210,7 @@ impl RecordBoard {
 
     /// True when `seat`'s side is vulnerable.
     pub fn is_vulnerable(&self, seat: Seat) -> bool {
-        let ns = matches!(seat, Seat::North | Seat::South);
-        match self.vulnerability {
-            Vulnerability::None => false,
-            Vulnerability::All => true,
-            Vulnerability::NorthSouth => ns,
-            Vulnerability::EastWest => !ns,
-        }
+        self.vulnerability.is_vulnerable(seat)
     }
 
     /// `seat`'s holding in `suit` as printed: ranks from the ace down, the ten as `ten` says,
