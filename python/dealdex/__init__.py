@@ -18,6 +18,7 @@ from ._dealdex import (  # noqa: F401
     concat,
     generate,
     generate_boards,
+    lead,
     par,
     read,
     solve,

@@ -161,6 +161,21 @@ def solve(
 ) -> npt.NDArray[np.int8]:
     """int8[n, 4, 5]: DD tricks [deal, declarer N E S W, strain NT S H D C], on `threads` solver threads."""
 
+def lead(
+    hand: str,
+    contract: str,
+    declarer: _SeatLike,
+    *,
+    vul: str = "None",
+    deals: Optional[int] = None,
+    seed: Optional[str] = None,
+    where: Optional[str] = None,
+    max_draws: Optional[int] = None,
+) -> dict[str, Any]:
+    """Every opening lead solved double dummy over deals dealt around ``hand``: per-card
+    arrays (``mean_tricks``, ``set_percent``, ``mean_score``, ``tricks`` [13, 14]) and the
+    13 x 13 ``imps`` and ``matchpoints`` of each card against each."""
+
 def par(
     deals: _DealsLike,
     *,

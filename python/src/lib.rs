@@ -1414,6 +1414,113 @@ fn par<'py>(
     Ok(out)
 }
 
+/// An opening-lead problem, as `dealdex lead` solves it: `deals` deals (1000 when `None`) of
+/// `seed`'s stream
+/// (a fresh seed when `None`) dealt around the leader's `hand` (`"AQ4.J.KJ6543.632"` or
+/// `"S:AQ4 H:J D:KJ6543 C:632"`), those `where` accepts when given (at most `max_draws`
+/// drawn), every lead of the leader (declarer's left-hand opponent) solved double dummy
+/// against `contract` (`"3NT"`, `"4SX"`) by `declarer`, scored at `vul`. Returns a dict of
+/// arrays over the leader's 13 cards (`cards`, in suit order from the highest):
+/// `mean_tricks`, `tricks_se`, `set_percent`, `mean_score`, `score_se` (float64[13]),
+/// `tricks` (int64[13, 14]: deals on which the defence takes 0..13 tricks), and the pairwise
+/// float64[13, 13] `a_better_percent`, `imps`, `imps_se`, `matchpoints` (row card against
+/// column card; the diagonal 0, 0, 0 and 0.5); with `deals`, `drawn`, `seed`, `leader`.
+/// The GIL is released while deals are drawn and solved.
+#[pyfunction]
+#[pyo3(signature = (hand, contract, declarer, *, vul="None", deals=None, seed=None, r#where=None, max_draws=None))]
+#[allow(clippy::too_many_arguments)]
+fn lead<'py>(
+    py: Python<'py>,
+    hand: &str,
+    contract: &str,
+    declarer: &Bound<'py, PyAny>,
+    vul: &str,
+    deals: Option<&Bound<'py, PyAny>>,
+    seed: Option<&str>,
+    r#where: Option<&str>,
+    max_draws: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    use dealdex::workflow::lead::{self as wf, LeadJob, LeadSample};
+    let declarer = seat_arg(declarer)?;
+    let contract = dealdex::Contract::from_pbn(contract, declarer).ok_or_else(|| {
+        input_error(format!(
+            "contract={contract:?}: not a contract (3NT, 4S, 5DX)"
+        ))
+    })?;
+    let job = LeadJob {
+        contract,
+        vulnerability: vul.parse::<Vulnerability>().map_err(err)?,
+        sample: LeadSample::Dealt {
+            hand: wf::parse_hand(hand).map_err(err)?,
+            seed: seed_arg(seed)?,
+            deals: opt_uint_arg(deals, "deals")?.unwrap_or(1000),
+            filter: r#where.map(Query::parse).transpose().map_err(err)?,
+            max_draws: opt_uint_arg(max_draws, "max_draws")?,
+        },
+    };
+    let report = py
+        .detach(|| wf::run(&job, None, &mut |_| {}))
+        .map_err(err)?;
+    let n = report.cards.len();
+    let column =
+        |f: &dyn Fn(&wf::LeadCard) -> f64| -> Vec<f64> { report.cards.iter().map(f).collect() };
+    let d = PyDict::new(py);
+    d.set_item(
+        "cards",
+        report
+            .cards
+            .iter()
+            .map(|c| c.card.to_string())
+            .collect::<Vec<_>>(),
+    )?;
+    d.set_item(
+        "mean_tricks",
+        PyArray1::from_vec(py, column(&|c| c.mean_tricks)),
+    )?;
+    d.set_item(
+        "tricks_se",
+        PyArray1::from_vec(py, column(&|c| c.tricks_se)),
+    )?;
+    d.set_item(
+        "set_percent",
+        PyArray1::from_vec(py, column(&|c| c.set_percent)),
+    )?;
+    d.set_item(
+        "mean_score",
+        PyArray1::from_vec(py, column(&|c| c.mean_score)),
+    )?;
+    d.set_item("score_se", PyArray1::from_vec(py, column(&|c| c.score_se)))?;
+    let distribution: Vec<i64> = report
+        .cards
+        .iter()
+        .flat_map(|c| c.tricks.map(|t| t as i64))
+        .collect();
+    d.set_item(
+        "tricks",
+        PyArray1::from_vec(py, distribution).reshape([n, 14])?,
+    )?;
+    // The pairs come in row order without the diagonal: a 13 x 13 matrix each.
+    let matrix = |f: &dyn Fn(&wf::LeadPair) -> f64, diagonal: f64| -> PyResult<Bound<'py, PyAny>> {
+        let mut m = vec![diagonal; n * n];
+        for (k, p) in report.pairs.iter().enumerate() {
+            let (i, j) = (k / (n - 1), k % (n - 1));
+            let j = if j >= i { j + 1 } else { j };
+            m[i * n + j] = f(p);
+        }
+        Ok(PyArray1::from_vec(py, m).reshape([n, n])?.into_any())
+    };
+    d.set_item("a_better_percent", matrix(&|p| p.a_better_percent, 0.0)?)?;
+    d.set_item("imps", matrix(&|p| p.imps, 0.0)?)?;
+    d.set_item("imps_se", matrix(&|p| p.imps_se, 0.0)?)?;
+    d.set_item("matchpoints", matrix(&|p| p.matchpoints, 0.5)?)?;
+    d.set_item("deals", report.deals)?;
+    d.set_item("drawn", report.drawn)?;
+    d.set_item("seed", report.seed)?;
+    d.set_item("leader", report.leader.to_string())?;
+    d.set_item("contract", report.contract)?;
+    Ok(d)
+}
+
 // ---------------------------------------------------------------------------------------
 // Files
 // ---------------------------------------------------------------------------------------
@@ -1544,6 +1651,7 @@ fn _dealdex(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(generate_boards, m)?)?;
     m.add_function(wrap_pyfunction!(solve, m)?)?;
     m.add_function(wrap_pyfunction!(par, m)?)?;
+    m.add_function(wrap_pyfunction!(lead, m)?)?;
     m.add_function(wrap_pyfunction!(read, m)?)?;
     m.add_function(wrap_pyfunction!(write, m)?)?;
     m.add_function(wrap_pyfunction!(formats_list, m)?)?;

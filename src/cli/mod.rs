@@ -5,6 +5,7 @@ mod dealer;
 mod event;
 mod files;
 mod generate;
+mod lead;
 mod number;
 mod outputs;
 mod query;
@@ -77,6 +78,8 @@ enum Command {
     Sql(sql::SqlArgs),
     /// Check a set, a file or the whole database for randomness (chi-square tests).
     Stats(stats::StatsArgs),
+    /// Which card to lead against a contract: every lead solved double dummy over a sample.
+    Lead(lead::LeadArgs),
     /// Show a card in every encoding of the seed documents, or read one (--from).
     Card(card::CardArgs),
     /// Double-dummy tables and par: for deals, deal files, a stored set or the whole database.
@@ -167,6 +170,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Query(a) => query::run(a, json),
         Command::Sql(a) => sql::run(a, json),
         Command::Stats(a) => stats::run(a, json),
+        Command::Lead(a) => lead::run(a, json),
         Command::Card(a) => card::run(a, json),
         Command::Event(a) => event::run(a, json),
         Command::Records(a) => records::run(a, json),

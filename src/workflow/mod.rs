@@ -38,5 +38,7 @@ pub mod records;
 pub mod lookup;
 // Randomness statistics of a file, a set or the database.
 pub mod stats;
+// Which card to lead against a contract, double dummy over a sample.
+pub mod lead;
 // One read-only SQL statement with dealdex's functions.
 pub mod sql;

@@ -42,6 +42,7 @@ mod formats_other;
 mod formats_pbn;
 mod formats_peers;
 mod generate_names;
+mod lead;
 mod numbering;
 mod parquet;
 mod pbn_dd;

@@ -1,0 +1,56 @@
+"""Opening leads from Python (issue 39): dealdex.lead gives the CLI's answer for the same
+seed as numpy arrays over the leader's cards, with pairwise matrices that add up."""
+
+import json
+import subprocess
+
+import numpy as np
+import pytest
+
+import dealdex
+from conftest import cli_path
+
+SEED = "42" * 32
+HAND = "AQ4.J.KJ6543.632"
+
+
+@pytest.fixture(scope="module")
+def result():
+    return dealdex.lead(HAND, "3NT", "S", vul="NS", deals=24, seed=SEED)
+
+
+def test_arrays_over_the_leaders_cards(result):
+    assert result["leader"] == "W"
+    assert len(result["cards"]) == 13
+    assert sorted(result["cards"]) == sorted(
+        ["SA", "SQ", "S4", "HJ", "DK", "DJ", "D6", "D5", "D4", "D3", "C6", "C3", "C2"]
+    )
+    assert result["mean_tricks"].shape == (13,)
+    assert result["tricks"].shape == (13, 14)
+    assert (result["tricks"].sum(axis=1) == 24).all()
+    mp = result["matchpoints"]
+    assert mp.shape == (13, 13)
+    assert np.allclose(np.diag(mp), 0.5)
+    # A against B and B against A share the deals: their matchpoints add up to 1 and
+    # their IMPs cancel.
+    assert np.allclose(mp + mp.T, 1.0)
+    assert np.allclose(result["imps"], -result["imps"].T)
+
+
+def test_the_same_as_the_cli(result):
+    out = subprocess.run(
+        [cli_path(), "lead", "--hand", HAND, "--contract", "3NT", "--declarer", "S",
+         "--vul", "NS", "--deals", "24", "--seed", SEED, "--json"],
+        capture_output=True, check=True, text=True,
+    )
+    report = json.loads(out.stdout)
+    assert [c["card"] for c in report["cards"]] == result["cards"]
+    assert np.allclose([c["mean_tricks"] for c in report["cards"]], result["mean_tricks"])
+    assert np.allclose([c["mean_score"] for c in report["cards"]], result["mean_score"])
+
+
+def test_bad_arguments_are_dealdex_errors():
+    with pytest.raises(dealdex.InputError):
+        dealdex.lead("AQ4.J", "3NT", "S", deals=2, seed=SEED)
+    with pytest.raises(dealdex.InputError):
+        dealdex.lead(HAND, "3ZZ", "S", deals=2, seed=SEED)

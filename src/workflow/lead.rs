@@ -1,0 +1,555 @@
+//! The opening-lead workflow (`dealdex lead`): which card to lead against a contract, double
+//! dummy over a sample of deals. The sample is dealt around the leader's hand (the other
+//! three hands at random, optionally only those a query-language expression accepts), or
+//! read from a file or the store; every card the leader holds is solved on every deal in one
+//! call per deal ([`crate::dd::lead_tricks`], equal cards expanded), and the report gives,
+//! per card, the defence's mean tricks with their standard error, how often the contract is
+//! set, the distribution of tricks and the defence's mean score, and for each pair of cards
+//! how often one beats the other with the IMPs and matchpoints it gains.
+//!
+//! ```
+//! use dealdex::workflow::lead::{LeadJob, LeadSample, run};
+//! use dealdex::{Contract, Penalty, Seat, Strain, Vulnerability};
+//! let hand = dealdex::workflow::lead::parse_hand("AQ4.J.KJ6543.632")?;
+//! let job = LeadJob {
+//!     contract: Contract { level: 3, strain: Strain::NoTrump, penalty: Penalty::Undoubled,
+//!                          declarer: Seat::South },
+//!     vulnerability: Vulnerability::None,
+//!     sample: LeadSample::Dealt { hand, seed: "42".repeat(32).parse()?, deals: 20,
+//!                                 filter: None, max_draws: None },
+//! };
+//! let report = run(&job, None, &mut |_| {})?;
+//! assert_eq!((report.deals, report.cards.len()), (20, 13));
+//! assert_eq!(report.leader, Seat::West);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use serde::Serialize;
+
+use crate::dd::{LeadPosition, lead_tricks};
+use crate::model::contract::{Contract, imps};
+use crate::query::Query;
+use crate::workflow::pipeline::{DealSource, SourceError, SourceOptions};
+use crate::{
+    Card, Classify, Deal, ErrorClass, Hand, Predeal, Seat, Seed, StoreReader, Vulnerability,
+};
+
+/// Deals solved a call: each call's positions are spread over the solver's threads.
+const SOLVE_BATCH: usize = 64;
+
+/// An opening-lead problem: the contract and where the deals come from.
+#[derive(Clone, Debug)]
+pub struct LeadJob {
+    /// The contract (its declarer: the leader is declarer's left-hand opponent).
+    pub contract: Contract,
+    /// The vulnerability the scores are counted at.
+    pub vulnerability: Vulnerability,
+    /// The deals.
+    pub sample: LeadSample,
+}
+
+/// [`run`] on the database file `db`, opened read-only when the sample is stored.
+///
+/// # Errors
+/// As [`run`]; [`LeadError::Source`] when the database does not open.
+pub fn run_in(
+    job: &LeadJob,
+    db: &std::path::Path,
+    progress: &mut dyn FnMut(LeadProgress),
+) -> Result<LeadReport, LeadError> {
+    let store = match &job.sample {
+        LeadSample::Deals(source) if source.is_stored() => {
+            Some(crate::ReadOnlyStore::open(db).map_err(SourceError::Store)?)
+        }
+        _ => None,
+    };
+    run(job, store.as_deref(), progress)
+}
+
+/// The deals of a lead problem.
+#[derive(Clone, Debug)]
+pub enum LeadSample {
+    /// `deals` deals of `seed`'s stream dealt around the leader's `hand` (the others at
+    /// random), those `filter` accepts when given (at most `max_draws` drawn; `None`: no
+    /// bound).
+    Dealt {
+        /// The leader's 13 cards.
+        hand: Hand,
+        /// The stream's seed.
+        seed: Seed,
+        /// How many deals.
+        deals: u64,
+        /// Only the deals this expression accepts (constraints on the other hands).
+        filter: Option<Query>,
+        /// The most deals drawn to find them.
+        max_draws: Option<u64>,
+    },
+    /// The deals of a file, a stored set or the store, which must all give the leader the
+    /// same hand (a sample dealt earlier, e.g. `generate --predeal … --where …`).
+    Deals(DealSource),
+}
+
+/// What the lead problem found, per card and per pair of cards; serde for `--json`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct LeadReport {
+    /// The contract, e.g. `3NTS`.
+    pub contract: String,
+    /// The opening leader (`N`, `E`, `S`, `W`).
+    #[serde(serialize_with = "as_text")]
+    pub leader: Seat,
+    /// The vulnerability scores are counted at (`None`, `NS`, `EW`, `All`).
+    #[serde(serialize_with = "as_text")]
+    pub vulnerability: Vulnerability,
+    /// Deals solved.
+    pub deals: u64,
+    /// With a filter: deals drawn to find them.
+    pub drawn: Option<u64>,
+    /// The seed the deals were dealt from (64 hex digits), to deal them again; `None` for
+    /// a sample read.
+    pub seed: Option<String>,
+    /// The leader's cards, in suit order and from the highest down.
+    pub cards: Vec<LeadCard>,
+    /// Every ordered pair of different cards.
+    pub pairs: Vec<LeadPair>,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+}
+
+/// One lead over the sample.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct LeadCard {
+    /// The card led.
+    #[serde(serialize_with = "as_text")]
+    pub card: Card,
+    /// Mean tricks the defence takes after it.
+    pub mean_tricks: f64,
+    /// The standard error of that mean.
+    pub tricks_se: f64,
+    /// Per cent of deals on which the contract is set.
+    pub set_percent: f64,
+    /// Deals on which the defence takes 0, 1, … 13 tricks.
+    pub tricks: [u64; 14],
+    /// The defence's mean score (the negative of declarer's) at the vulnerability.
+    pub mean_score: f64,
+    /// The standard error of that mean.
+    pub score_se: f64,
+}
+
+/// Lead `a` against lead `b` over the sample.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct LeadPair {
+    /// The first lead.
+    #[serde(serialize_with = "as_text")]
+    pub a: Card,
+    /// The second lead.
+    #[serde(serialize_with = "as_text")]
+    pub b: Card,
+    /// Per cent of deals on which `a` gives the defence more tricks than `b`.
+    pub a_better_percent: f64,
+    /// Per cent of deals on which `b` gives more.
+    pub b_better_percent: f64,
+    /// The defence's mean IMPs leading `a` at one table and `b` at the other.
+    pub imps: f64,
+    /// The standard error of those IMPs.
+    pub imps_se: f64,
+    /// The defence's mean matchpoints leading `a` against `b`: 1 a deal it takes more tricks,
+    /// ½ as many, 0 fewer.
+    pub matchpoints: f64,
+}
+
+/// A card (`SA`, `HT`, `C2`), a seat (`N`) or a vulnerability (`NS`) as its text.
+fn as_text<T: std::fmt::Display, S: serde::Serializer>(value: &T, s: S) -> Result<S::Ok, S::Error> {
+    s.collect_str(value)
+}
+
+/// Progress of a lead job.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LeadProgress {
+    /// The sample is ready: this many deals to solve.
+    Dealt(u64),
+    /// Deals solved so far.
+    Solved(u64),
+}
+
+/// The leader's hand from its text: a PBN hand (`AQ4.J.KJ6543.632`, spades first, `T`
+/// for ten) or its suits by letter in any order (`S:AQ4 H:J D:KJ6543 C:632`, `-` or
+/// nothing for a void); 13 cards.
+///
+/// ```
+/// use dealdex::workflow::lead::parse_hand;
+/// assert_eq!(parse_hand("S:AQ4 H:J D:KJ6543 C:632")?, parse_hand("AQ4.J.KJ6543.632")?);
+/// assert!(parse_hand("AQ4.J.KJ6543.63").is_err()); // 12 cards
+/// # Ok::<(), dealdex::workflow::lead::LeadError>(())
+/// ```
+///
+/// # Errors
+/// [`LeadError::HandText`] naming what is wrong, [`LeadError::Hand`] for a hand of other
+/// than 13 cards.
+pub fn parse_hand(text: &str) -> Result<Hand, LeadError> {
+    let bad = |reason: String| LeadError::HandText {
+        text: text.to_owned(),
+        reason,
+    };
+    let pbn = match text.contains(':') {
+        false => text.trim().to_owned(),
+        true => {
+            let mut suits: [Option<&str>; 4] = [None; 4];
+            for token in text.split_whitespace() {
+                let (letter, ranks) = token
+                    .split_once(':')
+                    .ok_or_else(|| bad(format!("{token:?} is not SUIT:RANKS")))?;
+                let suit = letter
+                    .chars()
+                    .next()
+                    .filter(|_| letter.len() == 1)
+                    .and_then(crate::Suit::from_char)
+                    .ok_or_else(|| bad(format!("{letter:?} is not a suit (S, H, D, C)")))?;
+                if suits[suit as usize]
+                    .replace(ranks.trim_matches('-'))
+                    .is_some()
+                {
+                    return Err(bad(format!("{letter} is given twice")));
+                }
+            }
+            suits.map(Option::unwrap_or_default).join(".")
+        }
+    };
+    let hand = Predeal::parse(&format!("N:{pbn}"))
+        .map_err(|e| bad(e.message))?
+        .fixed()[0];
+    match hand.len() {
+        13 => Ok(hand),
+        n => Err(LeadError::Hand(n)),
+    }
+}
+
+/// Why a lead job failed.
+#[derive(Debug, thiserror::Error)]
+pub enum LeadError {
+    /// The leader's hand is not 13 cards.
+    #[error("the leader's hand has {0} cards, not 13")]
+    Hand(usize),
+    /// The leader's hand's text does not read.
+    #[error("--hand {text:?}: {reason}")]
+    HandText {
+        /// The text given.
+        text: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// The deals could not be read.
+    #[error(transparent)]
+    Source(#[from] SourceError),
+    /// The sample holds no deal.
+    #[error("no deals to solve")]
+    NoDeals,
+    /// A filter found fewer matching deals than asked within the draw bound.
+    #[error(
+        "--where matched {matched} of the {drawn} deals drawn; {wanted} were asked for (raise --max-draws or loosen the query)"
+    )]
+    TooFewMatches {
+        /// Deals drawn.
+        drawn: u64,
+        /// Deals that matched.
+        matched: u64,
+        /// Deals asked for.
+        wanted: u64,
+    },
+    /// A deal of the sample gives the leader another hand than the first deal does.
+    #[error(
+        "deal {deal} gives the leader ({leader}) another hand than the first deal: a lead problem is one hand"
+    )]
+    OtherHand {
+        /// The deal's place in the sample (1-based).
+        deal: u64,
+        /// The leader.
+        leader: Seat,
+    },
+}
+
+crate::classified!(LeadError);
+impl Classify for LeadError {
+    /// The source's errors have its class; the rest is the caller's input.
+    fn class(&self) -> ErrorClass {
+        match self {
+            LeadError::Source(e) => e.class(),
+            _ => ErrorClass::BadInput,
+        }
+    }
+
+    /// The deal file's position for a file that could not be read.
+    fn position(&self) -> Option<crate::InputPosition> {
+        match self {
+            LeadError::Source(e) => e.position(),
+            _ => None,
+        }
+    }
+}
+
+/// Runs a lead problem: deals (or reads) the sample, solves every lead on every deal, and
+/// reports. `store` is the database of a stored sample.
+///
+/// # Errors
+/// [`LeadError`]: a hand that is not 13 cards, deals that cannot be read or give the leader
+/// other hands, too few matching deals, no deal at all.
+pub fn run(
+    job: &LeadJob,
+    store: Option<&StoreReader>,
+    progress: &mut dyn FnMut(LeadProgress),
+) -> Result<LeadReport, LeadError> {
+    let started = std::time::Instant::now();
+    let leader = job.contract.declarer.next();
+    let (deals, drawn) = sample(job, leader, store)?;
+    let Some(first) = deals.first() else {
+        return Err(LeadError::NoDeals);
+    };
+    let hand = first.hand(leader);
+    if let Some(k) = deals.iter().position(|d| d.hand(leader) != hand) {
+        return Err(LeadError::OtherHand {
+            deal: k as u64 + 1,
+            leader,
+        });
+    }
+    progress(LeadProgress::Dealt(deals.len() as u64));
+    let strain = job.contract.strain;
+    // tricks[d][c]: the defence's tricks on deal d after the leader's c-th card.
+    let mut tricks: Vec<[u8; 13]> = Vec::with_capacity(deals.len());
+    let mut cards: Vec<Card> = Vec::new();
+    for batch in deals.chunks(SOLVE_BATCH) {
+        let positions: Vec<LeadPosition> = batch
+            .iter()
+            .map(|&deal| LeadPosition {
+                deal,
+                strain,
+                leader,
+            })
+            .collect();
+        for solved in lead_tricks(&positions) {
+            if cards.is_empty() {
+                cards = solved.iter().map(|&(c, _)| c).collect();
+            }
+            let mut row = [0u8; 13];
+            for (slot, (_, t)) in row.iter_mut().zip(&solved) {
+                *slot = *t;
+            }
+            tricks.push(row);
+        }
+        progress(LeadProgress::Solved(tricks.len() as u64));
+    }
+    let vulnerable = job.vulnerability.is_vulnerable(job.contract.declarer);
+    let defence_score = |t: u8| -job.contract.score(13 - t, vulnerable);
+    let n = tricks.len() as f64;
+    let cards_report: Vec<LeadCard> = cards
+        .iter()
+        .enumerate()
+        .map(|(c, &card)| {
+            let column: Vec<u8> = tricks.iter().map(|row| row[c]).collect();
+            let mut distribution = [0u64; 14];
+            for &t in &column {
+                distribution[usize::from(t)] += 1;
+            }
+            let (mean_tricks, tricks_se) = mean_se(column.iter().map(|&t| f64::from(t)));
+            let (mean_score, score_se) =
+                mean_se(column.iter().map(|&t| f64::from(defence_score(t))));
+            let needed = 7 - job.contract.level;
+            let set = column.iter().filter(|&&t| t >= needed).count() as f64;
+            LeadCard {
+                card,
+                mean_tricks,
+                tricks_se,
+                set_percent: 100.0 * set / n,
+                tricks: distribution,
+                mean_score,
+                score_se,
+            }
+        })
+        .collect();
+    let mut pairs = Vec::new();
+    for (i, &a) in cards.iter().enumerate() {
+        for (j, &b) in cards.iter().enumerate().filter(|&(j, _)| j != i) {
+            let (mut a_better, mut b_better) = (0u64, 0u64);
+            for row in &tricks {
+                match row[i].cmp(&row[j]) {
+                    std::cmp::Ordering::Greater => a_better += 1,
+                    std::cmp::Ordering::Less => b_better += 1,
+                    std::cmp::Ordering::Equal => {}
+                }
+            }
+            let (imps_mean, imps_se) = mean_se(tricks.iter().map(|row| {
+                let gain = i64::from(defence_score(row[i]) - defence_score(row[j]));
+                imps(gain) as f64
+            }));
+            let ties = n - (a_better + b_better) as f64;
+            pairs.push(LeadPair {
+                a,
+                b,
+                a_better_percent: 100.0 * a_better as f64 / n,
+                b_better_percent: 100.0 * b_better as f64 / n,
+                imps: imps_mean,
+                imps_se,
+                matchpoints: (a_better as f64 + ties / 2.0) / n,
+            });
+        }
+    }
+    Ok(LeadReport {
+        contract: job.contract.to_string(),
+        leader,
+        vulnerability: job.vulnerability,
+        deals: tricks.len() as u64,
+        drawn,
+        seed: match &job.sample {
+            LeadSample::Dealt { seed, .. } => Some(seed.to_string()),
+            LeadSample::Deals(_) => None,
+        },
+        cards: cards_report,
+        pairs,
+        seconds: started.elapsed().as_secs_f64(),
+    })
+}
+
+/// The sample's deals, and with a filter the deals drawn to find them.
+fn sample(
+    job: &LeadJob,
+    leader: Seat,
+    store: Option<&StoreReader>,
+) -> Result<(Vec<Deal>, Option<u64>), LeadError> {
+    match &job.sample {
+        LeadSample::Dealt {
+            hand,
+            seed,
+            deals,
+            filter,
+            max_draws,
+        } => {
+            if hand.len() != 13 {
+                return Err(LeadError::Hand(hand.len()));
+            }
+            let mut fixed = [Hand::EMPTY; 4];
+            fixed[leader.index()] = *hand;
+            let predeal = Predeal::from_hands(fixed).expect("one hand of 13 cards");
+            match filter {
+                Some(query) => {
+                    let found = crate::first_matching_within(
+                        seed,
+                        Some(&predeal),
+                        (1, *deals),
+                        max_draws.unwrap_or(u64::MAX),
+                        query.search_chunk(),
+                        |d| query.matches(d),
+                        &mut |_| {},
+                    );
+                    if (found.deals.len() as u64) < *deals {
+                        return Err(LeadError::TooFewMatches {
+                            drawn: found.drawn,
+                            matched: found.deals.len() as u64,
+                            wanted: *deals,
+                        });
+                    }
+                    Ok((found.deals, Some(found.drawn)))
+                }
+                None => {
+                    let mut dealt = Vec::with_capacity(*deals as usize);
+                    crate::generate_chunks_with(
+                        seed,
+                        Some(&predeal),
+                        1,
+                        *deals,
+                        |_, d| d.to_vec(),
+                        |d| {
+                            dealt.extend(d);
+                            Ok::<(), LeadError>(())
+                        },
+                    )?;
+                    Ok((dealt, None))
+                }
+            }
+        }
+        LeadSample::Deals(source) => {
+            let (boards, _) = source.open(store, &SourceOptions::default())?.read_all()?;
+            Ok((boards.into_iter().map(|b| b.deal).collect(), None))
+        }
+    }
+}
+
+/// The mean of `values` and its standard error (0 for fewer than two values).
+fn mean_se(values: impl Iterator<Item = f64> + Clone) -> (f64, f64) {
+    let (n, sum) = values
+        .clone()
+        .fold((0.0, 0.0), |(n, s), v| (n + 1.0, s + v));
+    if n == 0.0 {
+        return (0.0, 0.0);
+    }
+    let mean = sum / n;
+    if n < 2.0 {
+        return (mean, 0.0);
+    }
+    let var = values.map(|v| (v - mean) * (v - mean)).sum::<f64>() / (n - 1.0);
+    (mean, (var / n).sqrt())
+}
+
+impl LeadReport {
+    /// The per-card table as CSV: a header line, then a line a card (`card,mean_tricks,
+    /// tricks_se,set_percent,mean_score,score_se,t0,…,t13`, the last 14 the deals on which
+    /// the defence takes 0…13 tricks).
+    pub fn to_csv(&self) -> String {
+        let mut out = String::from("card,mean_tricks,tricks_se,set_percent,mean_score,score_se");
+        for t in 0..14 {
+            out.push_str(&format!(",t{t}"));
+        }
+        out.push('\n');
+        for c in &self.cards {
+            out.push_str(&format!(
+                "{},{:.4},{:.4},{:.2},{:.2},{:.2}",
+                c.card, c.mean_tricks, c.tricks_se, c.set_percent, c.mean_score, c.score_se
+            ));
+            for n in c.tricks {
+                out.push_str(&format!(",{n}"));
+            }
+            out.push('\n');
+        }
+        out
+    }
+}
+
+/// A table: a line a card (mean tricks ± SE, set %, mean score), best first.
+impl std::fmt::Display for LeadReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(
+            f,
+            "Opening leads by {} against {} ({} deals, vulnerability {}):",
+            self.leader.letter(),
+            self.contract,
+            self.deals,
+            self.vulnerability.pbn()
+        )?;
+        writeln!(f, "lead  tricks ± se     set %   score ± se")?;
+        let mut order: Vec<&LeadCard> = self.cards.iter().collect();
+        order.sort_by(|a, b| b.mean_tricks.total_cmp(&a.mean_tricks));
+        for c in order {
+            writeln!(
+                f,
+                "{:<4}  {:5.2} ± {:4.2}  {:6.1}  {:+7.1} ± {:5.1}",
+                c.card.to_string(),
+                c.mean_tricks,
+                c.tricks_se,
+                c.set_percent,
+                c.mean_score,
+                c.score_se
+            )?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mean_and_standard_error() {
+        let (m, se) = mean_se([1.0, 2.0, 3.0, 4.0].into_iter());
+        assert_eq!(m, 2.5);
+        // Sample variance 5/3, over 4 values.
+        assert!((se - (5.0f64 / 3.0 / 4.0).sqrt()).abs() < 1e-12);
+    }
+}
