@@ -522,6 +522,19 @@ fn format_corpus(name: &'static str) -> Vec<Vec<u8>> {
             files.push(read_fixture("peers/redeal-s7-ascii.long"));
         }
         "endplay-json" => files.push(read_fixture("peers/endplay-boards-indent.json")),
+        // The libraries' public samples, each also as the other library (both hold tables).
+        "gib-library" | "rp-library" => {
+            let gib = read_fixture("libraries/library.dat");
+            let rp = read_fixture("libraries/rpdd_10First.zrd");
+            let (own, other, other_name) = match name {
+                "gib-library" => (gib, rp, "rp-library"),
+                _ => (rp, gib, "gib-library"),
+            };
+            let boards = formats::by_name(other_name).unwrap().read(&other).unwrap();
+            files.push(formats::write_set(f, &boards, &opts()).unwrap());
+            files.push(own[..own.len() / 2].to_vec());
+            files.push(own);
+        }
         "lin" => {
             files.push(read_fixture("lin-with-play.lin"));
             files.push(read_fixture("field/teaching.lin"));
@@ -1018,7 +1031,7 @@ const FILE_CASES: u64 = 5000;
 /// Cases CI runs for each string reader (query, deal string, number, index, card).
 const STRING_CASES: u64 = 4000;
 
-/// Every reader, with the cases CI runs: 26 file readers and 5 string readers, 150,000 cases
+/// Every reader, with the cases CI runs: 28 file readers and 5 string readers, 160,000 cases
 /// in all (the figure docs/database.md "Reliability" gives).
 fn readers() -> Vec<Reader> {
     type Read = fn(&'static str, &[u8]) -> Verdict;
@@ -1264,6 +1277,8 @@ fuzz_tests! {
     redeal_reader_survives_mutated_files => "redeal",
     redeal_long_reader_survives_mutated_files => "redeal-long",
     endplay_json_reader_survives_mutated_files => "endplay-json",
+    gib_library_reader_survives_mutated_files => "gib-library",
+    rp_library_reader_survives_mutated_files => "rp-library",
     sqd_reader_survives_mutated_files => "sqd",
     sqk_reader_survives_mutated_files => "sqk",
     query_parser_survives_mutated_queries => "query",
@@ -1275,13 +1290,13 @@ fuzz_tests! {
 
 #[test]
 fn every_reader_is_fuzzed() {
-    // The 24 formats of the registry, the two SquareDeal files and the five string readers:
+    // The 26 formats of the registry, the two SquareDeal files and the five string readers:
     // a format added to the registry is fuzzed without touching this file, but must get a
     // test function above (this count says so).
-    assert_eq!(formats::registry().len(), 24);
-    assert_eq!(readers().len(), 31);
+    assert_eq!(formats::registry().len(), 26);
+    assert_eq!(readers().len(), 33);
     // docs/database.md "Reliability" quotes this total.
-    assert_eq!(readers().iter().map(|r| r.cases).sum::<u64>(), 150_000);
+    assert_eq!(readers().iter().map(|r| r.cases).sum::<u64>(), 160_000);
 }
 
 #[test]

@@ -28,6 +28,7 @@ mod dge;
 mod dlm;
 mod dup;
 mod endplay_json;
+mod gib_library;
 mod goedel;
 pub(crate) mod hex;
 mod hrf;
@@ -40,6 +41,7 @@ pub(crate) mod pbn;
 mod pbn_dd;
 mod redeal;
 mod redeal_long;
+mod rp_library;
 pub mod stream;
 pub(crate) mod text;
 
@@ -57,6 +59,7 @@ pub use dge::Dge;
 pub use dlm::Dlm;
 pub use dup::Dup;
 pub use endplay_json::EndplayJson;
+pub use gib_library::GibLibrary;
 pub use goedel::Goedel;
 pub use hex::Hex;
 pub use hrf::Hrf;
@@ -68,6 +71,7 @@ pub use parquet::{Parquet, ParquetWriter};
 pub use pbn::Pbn;
 pub use redeal::Redeal;
 pub use redeal_long::RedealLong;
+pub use rp_library::RpLibrary;
 
 // The game a file records beside the deal: the bridge vocabulary of `crate::model::game`,
 // public here, where the formats that carry it are.
@@ -817,6 +821,8 @@ static REGISTRY: &[&dyn DealFormat] = &[
     &redeal::Redeal,
     &redeal_long::RedealLong,
     &endplay_json::EndplayJson,
+    &gib_library::GibLibrary,
+    &rp_library::RpLibrary,
 ];
 
 /// The format named `name` (case-insensitive), or `None`.
@@ -1042,6 +1048,31 @@ pub fn check_numbers(info: &FormatInfo, boards: &[Board]) -> Result<(), FormatEr
         }
     }
     Ok(())
+}
+
+/// Checks that every board carries a double-dummy table ([`Board::dd`]), for the formats of
+/// solved-deal libraries, whose records hold one; writers call it first so nothing is
+/// appended on error.
+///
+/// # Errors
+/// [`FormatErrorKind::Unwritable`] naming the first board without a table (its number, else
+/// its place).
+pub(crate) fn check_tables(info: &FormatInfo, boards: &[Board]) -> Result<(), FormatError> {
+    match boards.iter().enumerate().find(|(_, b)| b.dd.is_none()) {
+        None => Ok(()),
+        Some((i, b)) => {
+            let which = match b.number {
+                Some(n) => format!("board {n}"),
+                None => format!("the board in place {}", i + 1),
+            };
+            Err(FormatError::unwritable(format!(
+                "{which} has no double-dummy table: a {} record holds the deal's 20 trick \
+                 counts (solve the deals first, e.g. `dealdex solve`, or import them into a \
+                 database and export them with their tables)",
+                info.name
+            )))
+        }
+    }
 }
 
 /// Checks a board number against a format's limit before writing.

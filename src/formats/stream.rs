@@ -3,7 +3,8 @@
 //!
 //! Formats whose records are lines ([`Chunking::Lines`]: hex, one-line, JSON lines, CSV,
 //! deal lines) and PBN ([`Chunking::PbnGames`]: games cut where an empty line is followed by
-//! a tag) are cut into windows of about [`WINDOW_BYTES`] at a record boundary, each read as
+//! a tag) and the solved-deal libraries ([`Chunking::Records`]: fixed-size records) are cut
+//! into windows of about [`WINDOW_BYTES`] at a record boundary, each read as
 //! the whole file would be, with line, byte and record positions counted from the file's
 //! start and PBN's `#` values copied across the cut. The other formats are read whole
 //! ([`Chunking::Whole`]: binary sets of a tournament, DLM, LIN, Parquet, …) and refused
@@ -36,6 +37,8 @@ pub enum Chunking {
     /// PBN: cut before a `[` that starts a line after an empty line (a new game); the tags
     /// of the game before the cut are carried for `#` values.
     PbnGames,
+    /// Records of this many bytes (the solved-deal libraries): cut after any whole record.
+    Records(usize),
 }
 
 /// Where a piece starts in its file, and what it carries over from the pieces before
@@ -225,6 +228,7 @@ fn last_boundary(buf: &[u8], chunking: Chunking) -> Option<usize> {
     match chunking {
         Chunking::Whole => None,
         Chunking::Lines => buf.iter().rposition(|&b| b == b'\n').map(|p| p + 1),
+        Chunking::Records(n) => Some(buf.len() / n.max(1) * n.max(1)).filter(|&p| p > 0),
         Chunking::PbnGames => {
             // The `[` of a line after an empty line ("\n\n[" or "\n\r\n[").
             let mut end = buf.len();
@@ -244,6 +248,7 @@ fn last_boundary(buf: &[u8], chunking: Chunking) -> Option<usize> {
 fn no_boundary(format: &dyn DealFormat, chunking: Chunking, state: &ChunkState) -> FormatError {
     let what = match chunking {
         Chunking::PbnGames => "no game starts (an empty line, then a tag)",
+        Chunking::Records(_) => "no whole record",
         _ => "no line ends",
     };
     FormatError::of_kind(
