@@ -43,6 +43,7 @@ mod formats_pbn;
 mod formats_peers;
 mod generate_names;
 mod lead;
+mod libraries;
 mod numbering;
 mod parquet;
 mod pbn_dd;
