@@ -1,6 +1,7 @@
 //! Argument parsing, dispatch and error reporting for the `dealdex` binary.
 
 mod card;
+mod contracts;
 mod dealer;
 mod event;
 mod files;
@@ -82,6 +83,8 @@ enum Command {
     Lead(lead::LeadArgs),
     /// Show a card in every encoding of the seed documents, or read one (--from).
     Card(card::CardArgs),
+    /// Compare contracts (3NT:S 4H:N …) over deals played double dummy: make %, scores, IMPs.
+    Contracts(contracts::ContractsArgs),
     /// Double-dummy tables and par: for deals, deal files, a stored set or the whole database.
     Solve(solve::SolveArgs),
     /// Printable hand records of a set or a deal file: diagrams, HCP, tables and par, as HTML
@@ -164,6 +167,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Deal(a) => number::deal(a, json),
         Command::Lookup(a) => number::lookup(a, json),
         Command::Solve(a) => solve::run(a, json),
+        Command::Contracts(a) => contracts::run(a, json),
         Command::Convert(a) => files::convert(a, json),
         Command::Import(a) => files::import(a, json),
         Command::Export(a) => files::export(a, json),

@@ -7,6 +7,8 @@
 
 // One card in every encoding of the seed documents.
 pub mod card;
+// Contract choice: contracts compared over deals played double dummy.
+pub mod contracts;
 // The convert workflow: a deal file read through one format, written through others.
 pub mod convert;
 // The dealer workflow: a dealer script over generated, stored or file deals.

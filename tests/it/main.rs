@@ -24,6 +24,7 @@ mod cli_json_generate;
 mod cli_play;
 mod cli_query;
 mod cli_sql;
+mod contracts;
 mod dealer;
 mod dealer_dialects;
 mod dealer_flags;

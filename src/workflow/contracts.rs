@@ -1,0 +1,472 @@
+//! The contract-choice workflow (`dealdex contracts`, issue 39 item 2): given contracts with
+//! their declarers (`3NT:S 4H:N 5D:N 6H:N`), how each fares over a sample of deals played
+//! double dummy: make %, mean score at the vulnerability, the distribution of tricks, and the
+//! pairwise matrices of expected IMPs and matchpoints of each against each, with standard
+//! errors. The tricks come from the deals' double-dummy tables: a file's own, else the stored
+//! ones ([`SourceOptions::tables`]); a deal without one is solved here
+//! ([`crate::dd::solve_all`]; its table is not stored).
+//!
+//! Scores are the laws' ([`Contract::score`], Law 77), IMPs the WBF scale
+//! ([`crate::imps`]).
+//!
+//! **Whose view.** A contract's mean score is its declaring side's. The pairwise entries
+//! compare, deal by deal, contract A (the row) with contract B (the column) as two tables of
+//! a team match would: the score difference A − B from the view of the side that declares
+//! both when they are declared by the same side, else from North–South's view (A by North,
+//! B by East: A's North–South score minus B's North–South score). Either way each matrix is
+//! antisymmetric: IMPs(B, A) = −IMPs(A, B) and MP(B, A) = 1 − MP(A, B). Matchpoints score 1
+//! when A's score is the higher, ½ when equal, 0 when lower.
+//!
+//! ```
+//! use dealdex::workflow::contracts::{ContractsJob, Vulnerable, run};
+//! use dealdex::workflow::pipeline::DealSource;
+//! use dealdex::{DealIndex, Seed, Store, Vulnerability};
+//!
+//! let seed: Seed = "42".repeat(32).parse()?;
+//! let keys: Vec<DealIndex> = (1..=4).map(|k| DealIndex::from_deal(&seed.board_deal(k))).collect();
+//! let mut store = Store::open_in_memory()?;
+//! store.insert_deals(&keys)?;
+//! let job = ContractsJob {
+//!     source: DealSource::Store,
+//!     contracts: vec!["3NT:S".parse()?, "4H:N".parse()?],
+//!     vulnerable: Vulnerable::Forced(Vulnerability::None),
+//! };
+//! let report = run(&job, Some(&store), &mut |_| {})?;
+//! assert_eq!((report.deals, report.solved), (4, 4));
+//! assert_eq!(report.imps[0][1].mean, -report.imps[1][0].mean);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use std::fmt;
+use std::path::Path;
+use std::time::Instant;
+
+use serde::Serialize;
+
+use crate::Classify;
+use crate::dd::{TrickTable, solve_all};
+use crate::formats::{Board, SkippedBoard};
+use crate::model::contract::{Contract, imps};
+use crate::workflow::pipeline::{DealSource, SourceError, SourceOptions};
+use crate::{ErrorClass, ReadOnlyStore, Seat, StoreReader, Vulnerability};
+
+/// A contract-choice job.
+#[derive(Clone, Debug)]
+pub struct ContractsJob {
+    /// The deals: a deal file, a stored set, the store, the deals a query matches, or a
+    /// generated stream.
+    pub source: DealSource,
+    /// The contracts to compare, each with its declarer ([`Contract::declarer`]), doubled or
+    /// not ([`Contract::penalty`]); in the report's order.
+    pub contracts: Vec<Contract>,
+    /// The vulnerability each deal is scored at.
+    pub vulnerable: Vulnerable,
+}
+
+/// The vulnerability a deal is scored at; JSON `"board"`, else the forced one's PBN name
+/// (`"None"`, `"NS"`, `"EW"`, `"All"`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Vulnerable {
+    /// Each board's: the vulnerability its file or set gives, else its board number's
+    /// (FORMATS.md §3), else none (the whole store's deals have no board numbers).
+    Board,
+    /// This vulnerability on every deal.
+    Forced(Vulnerability),
+}
+
+impl Serialize for Vulnerable {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(match self {
+            Vulnerable::Board => "board",
+            Vulnerable::Forced(v) => v.pbn(),
+        })
+    }
+}
+
+/// Why a contract-choice job failed.
+#[derive(Debug, thiserror::Error)]
+pub enum ContractsError {
+    /// The deals could not be read: an unreadable file, no database, no such set, the store
+    /// failing or holding a key that is no deal.
+    #[error(transparent)]
+    Source(#[from] SourceError),
+    /// No contract to compare.
+    #[error("no contract to compare (name one or more, e.g. 3NT:S 4H:N)")]
+    NoContracts,
+    /// There is no deal to play the contracts on (an empty set, file or database).
+    #[error("no deals to play the contracts on")]
+    NoDeals,
+}
+
+crate::classified!(ContractsError);
+impl Classify for ContractsError {
+    /// No contract or no deal is bad input; the source's errors have its class.
+    fn class(&self) -> ErrorClass {
+        match self {
+            ContractsError::Source(e) => e.class(),
+            ContractsError::NoContracts | ContractsError::NoDeals => ErrorClass::BadInput,
+        }
+    }
+
+    /// The deal file's position for a file that could not be read.
+    fn position(&self) -> Option<crate::InputPosition> {
+        match self {
+            ContractsError::Source(e) => e.position(),
+            _ => None,
+        }
+    }
+
+    /// The source's error.
+    fn wrapped(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            ContractsError::Source(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+/// How far a job is, after each piece of deals.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ContractsProgress {
+    /// Deals played so far.
+    pub deals: u64,
+    /// Of them, deals solved here (they had no table).
+    pub solved: u64,
+}
+
+/// A mean over the deals with its standard error (the sample standard deviation over √n;
+/// `None` for fewer than two deals).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Estimate {
+    /// The mean.
+    pub mean: f64,
+    /// Its standard error.
+    pub standard_error: Option<f64>,
+}
+
+/// One contract over the deals.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ContractResult {
+    /// The contract and declarer as the job names them, e.g. `3NT:S`, `4HX:N`.
+    pub contract: String,
+    /// Percent of the deals on which declarer takes level + 6 tricks or more (0..=100).
+    pub make_percent: f64,
+    /// The declaring side's score in points (Law 77, at each deal's vulnerability).
+    pub score: Estimate,
+    /// `tricks[t]`: the deals on which declarer takes `t` tricks (0..=13).
+    pub tricks: [u64; 14],
+}
+
+/// The report of a contract-choice job (serde for `--json`; `Display` is its text).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ContractsReport {
+    /// Deals played.
+    pub deals: u64,
+    /// Of them, deals solved here (no table in the file or the store; not stored).
+    pub solved: u64,
+    /// The vulnerability the deals are scored at.
+    pub vulnerable: Vulnerable,
+    /// Each contract, in the job's order.
+    pub contracts: Vec<ContractResult>,
+    /// `imps[a][b]`: the mean IMPs of contract `a` against contract `b` (see the module docs
+    /// for whose view), with its standard error; 0 on the diagonal.
+    pub imps: Vec<Vec<Estimate>>,
+    /// `matchpoints[a][b]`: the mean matchpoints of `a` against `b` (1 more, ½ equal, 0
+    /// less), 0..=1, with its standard error; ½ on the diagonal.
+    pub matchpoints: Vec<Vec<Estimate>>,
+    /// Wall time of the job, in seconds (reading, solving and scoring).
+    pub seconds: f64,
+    /// Boards of a deal file without a complete deal, not played.
+    #[serde(skip)]
+    pub skipped: Vec<SkippedBoard>,
+    /// What a deal file's reader ignored, each naming its line.
+    #[serde(skip)]
+    pub warnings: Vec<String>,
+}
+
+/// Sums of a quantity and of its square over the deals (exact in integers).
+#[derive(Clone, Copy, Debug, Default)]
+struct Sums {
+    n: u64,
+    sum: i128,
+    squares: i128,
+}
+
+impl Sums {
+    fn add(&mut self, x: i64) {
+        self.n += 1;
+        self.sum += i128::from(x);
+        self.squares += i128::from(x) * i128::from(x);
+    }
+
+    /// The mean and its standard error, the sums scaled by `scale`.
+    fn estimate(&self, scale: f64) -> Estimate {
+        let n = self.n as f64;
+        let mean = self.sum as f64 / n;
+        let standard_error = (self.n >= 2).then(|| {
+            // n·Σx² − (Σx)², exact, over n(n − 1).
+            let spread = (i128::from(self.n) * self.squares - self.sum * self.sum) as f64;
+            (spread / (n * (n - 1.0)) / n).sqrt() * scale
+        });
+        Estimate {
+            mean: mean * scale,
+            standard_error,
+        }
+    }
+}
+
+/// The running totals of a job.
+struct Tally {
+    /// Per contract: made, score sums, trick counts.
+    made: Vec<u64>,
+    scores: Vec<Sums>,
+    tricks: Vec<[u64; 14]>,
+    /// Per pair (a × k + b): IMPs and matchpoints in half points.
+    imps: Vec<Sums>,
+    halves: Vec<Sums>,
+    /// Scratch: each contract's North–South score and its declaring side's on this deal.
+    ns: Vec<i64>,
+}
+
+impl Tally {
+    fn new(k: usize) -> Tally {
+        Tally {
+            made: vec![0; k],
+            scores: vec![Sums::default(); k],
+            tricks: vec![[0; 14]; k],
+            imps: vec![Sums::default(); k * k],
+            halves: vec![Sums::default(); k * k],
+            ns: vec![0; k],
+        }
+    }
+
+    /// Plays every contract on one deal of table `t` at vulnerability `vul`.
+    fn add(&mut self, contracts: &[Contract], t: &TrickTable, vul: Vulnerability) {
+        let k = contracts.len();
+        for (i, c) in contracts.iter().enumerate() {
+            let tricks = t.tricks(c.declarer, c.strain);
+            let score = i64::from(c.score(tricks, vul.is_vulnerable(c.declarer)));
+            self.made[i] += u64::from(tricks >= c.level + 6);
+            self.scores[i].add(score);
+            self.tricks[i][usize::from(tricks)] += 1;
+            self.ns[i] = if ns(c.declarer) { score } else { -score };
+        }
+        for a in 0..k {
+            for b in 0..k {
+                let (ca, cb) = (&contracts[a], &contracts[b]);
+                // The side both declare, else North–South.
+                let ew = !ns(ca.declarer) && !ns(cb.declarer);
+                let d = if ew {
+                    self.ns[b] - self.ns[a]
+                } else {
+                    self.ns[a] - self.ns[b]
+                };
+                self.imps[a * k + b].add(imps(d));
+                self.halves[a * k + b].add(1 + d.signum());
+            }
+        }
+    }
+}
+
+/// True for North and South.
+fn ns(seat: Seat) -> bool {
+    matches!(seat, Seat::North | Seat::South)
+}
+
+/// The contract and declarer as the job names them: `3NT:S`, `4HX:N`, `6CXX:E`.
+pub fn contract_name(c: &Contract) -> String {
+    format!(
+        "{}{}{}:{}",
+        c.level,
+        c.strain.as_str(),
+        c.penalty.suffix().to_ascii_uppercase(),
+        c.declarer.letter()
+    )
+}
+
+/// Runs `job`: reads the deals a piece at a time with their tables (solving, on every core,
+/// those without one), plays every contract on each, and reports; `progress` after each
+/// piece. `store` is the database of a stored source, and where a file's deals find stored
+/// tables (none: a file's deals without a table of their own are solved).
+///
+/// # Errors
+/// [`ContractsError`]: no contracts, an unreadable file, a missing set, no deals, a failed
+/// or corrupt read.
+pub fn run(
+    job: &ContractsJob,
+    store: Option<&StoreReader>,
+    progress: &mut dyn FnMut(ContractsProgress),
+) -> Result<ContractsReport, ContractsError> {
+    let started = Instant::now();
+    let k = job.contracts.len();
+    if k == 0 {
+        return Err(ContractsError::NoContracts);
+    }
+    let source = job.source.open(store, &SourceOptions { tables: true })?;
+    let mut tally = Tally::new(k);
+    let (mut deals, mut solved) = (0u64, 0u64);
+    let read = source.read(&mut |boards: Vec<Board>| -> Result<bool, ContractsError> {
+        let unsolved: Vec<_> = boards
+            .iter()
+            .filter(|b| b.dd.is_none())
+            .map(|b| b.deal)
+            .collect();
+        let mut fresh = solve_all(&unsolved).into_iter();
+        solved += unsolved.len() as u64;
+        for b in &boards {
+            let table = match b.dd {
+                Some(t) => t,
+                None => fresh.next().expect("a table for every unsolved deal"),
+            };
+            let vul = match job.vulnerable {
+                Vulnerable::Board => b.vulnerability_or_default(),
+                Vulnerable::Forced(v) => v,
+            };
+            tally.add(&job.contracts, &table, vul);
+        }
+        deals += boards.len() as u64;
+        progress(ContractsProgress { deals, solved });
+        Ok(true)
+    })?;
+    if deals == 0 {
+        return Err(ContractsError::NoDeals);
+    }
+    let contracts = (0..k)
+        .map(|i| ContractResult {
+            contract: contract_name(&job.contracts[i]),
+            make_percent: 100.0 * tally.made[i] as f64 / deals as f64,
+            score: tally.scores[i].estimate(1.0),
+            tricks: tally.tricks[i],
+        })
+        .collect();
+    let matrix = |sums: &[Sums], scale: f64| -> Vec<Vec<Estimate>> {
+        (0..k)
+            .map(|a| (0..k).map(|b| sums[a * k + b].estimate(scale)).collect())
+            .collect()
+    };
+    Ok(ContractsReport {
+        deals,
+        solved,
+        vulnerable: job.vulnerable,
+        contracts,
+        imps: matrix(&tally.imps, 1.0),
+        matchpoints: matrix(&tally.halves, 0.5),
+        seconds: started.elapsed().as_secs_f64(),
+        skipped: read.skipped,
+        warnings: read.warnings,
+    })
+}
+
+/// Runs `job` ([`run`]) with the database file `db`: opened read-only for a stored source,
+/// and for a deal file when it exists (its stored tables spare solving); none for a
+/// generated stream.
+///
+/// # Errors
+/// [`ContractsError::Source`] ([`SourceError::Store`]) when the database does not open;
+/// then as [`run`].
+pub fn run_in(
+    job: &ContractsJob,
+    db: &Path,
+    progress: &mut dyn FnMut(ContractsProgress),
+) -> Result<ContractsReport, ContractsError> {
+    let open = match &job.source {
+        DealSource::File(_) => db.exists(),
+        DealSource::Stream(_) => false,
+        _ => true,
+    };
+    let store = match open {
+        true => Some(ReadOnlyStore::open(db).map_err(SourceError::Store)?),
+        false => None,
+    };
+    run(job, store.as_deref(), progress)
+}
+
+/// `+1.23 ± 0.04` (`± —` without a standard error), `decimals` after the point.
+fn estimate(e: &Estimate, decimals: usize, signed: bool) -> String {
+    let mean = match signed {
+        true => format!("{:+.decimals$}", e.mean),
+        false => format!("{:.decimals$}", e.mean),
+    };
+    match e.standard_error {
+        Some(se) => format!("{mean} ± {se:.decimals$}"),
+        None => format!("{mean} ± —"),
+    }
+}
+
+impl fmt::Display for ContractsReport {
+    /// The contracts (make %, mean score, tricks), then the IMP and matchpoint matrices, row
+    /// against column.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let vul = match self.vulnerable {
+            Vulnerable::Board => "each board's vulnerability".to_owned(),
+            Vulnerable::Forced(v) => format!("vulnerability {v}"),
+        };
+        writeln!(
+            f,
+            "{} deals ({} solved here), {vul}, double dummy",
+            self.deals, self.solved
+        )?;
+        let width = self
+            .contracts
+            .iter()
+            .map(|c| c.contract.len())
+            .max()
+            .unwrap_or(0)
+            .max(8);
+        writeln!(
+            f,
+            "{:<width$}  {:>6}  {:>18}  tricks (% of deals)",
+            "contract", "make %", "score ± s.e."
+        )?;
+        for c in &self.contracts {
+            let spread: Vec<String> = (0..14)
+                .filter(|&t| c.tricks[t] > 0)
+                .map(|t| {
+                    let pct = 100.0 * c.tricks[t] as f64 / self.deals as f64;
+                    format!("{t}:{pct:.1}")
+                })
+                .collect();
+            writeln!(
+                f,
+                "{:<width$}  {:>6.1}  {:>18}  {}",
+                c.contract,
+                c.make_percent,
+                estimate(&c.score, 1, true),
+                spread.join(" ")
+            )?;
+        }
+        let matrix = |f: &mut fmt::Formatter<'_>,
+                      title: &str,
+                      m: &[Vec<Estimate>],
+                      signed: bool|
+         -> fmt::Result {
+            writeln!(f, "\n{title}")?;
+            write!(f, "{:<width$}", "")?;
+            for c in &self.contracts {
+                write!(f, "  {:>16}", c.contract)?;
+            }
+            writeln!(f)?;
+            for (row, c) in m.iter().zip(&self.contracts) {
+                write!(f, "{:<width$}", c.contract)?;
+                for e in row {
+                    write!(f, "  {:>16}", estimate(e, 2, signed))?;
+                }
+                writeln!(f)?;
+            }
+            Ok(())
+        };
+        matrix(
+            f,
+            "IMPs of row against column (the declaring side's view; North-South's between sides)",
+            &self.imps,
+            true,
+        )?;
+        matrix(
+            f,
+            "matchpoints of row against column (1 more, 0.5 equal, 0 less)",
+            &self.matchpoints,
+            false,
+        )?;
+        write!(f, "{:.3} s", self.seconds)
+    }
+}

@@ -1,0 +1,224 @@
+//! Contract choice (`dealdex contracts`, issue 39 item 2): the laws' scoring table against
+//! DDS's par scores, the workflow over a stored set with known tables, the CLI's JSON.
+
+use dealdex::dd::TrickTable;
+use dealdex::formats::{Board, DealFormat, Pbn, WriteOptions};
+use dealdex::workflow::contracts::{ContractsError, ContractsJob, Vulnerable, run};
+use dealdex::workflow::pipeline::DealSource;
+use dealdex::{Contract, Deal, DealIndex, NewSet, Scheme, Seat, Store, Vulnerability};
+
+use crate::common::{dealdex, json_report, stderr};
+
+fn reference() -> Vec<serde_json::Value> {
+    include_str!("../fixtures/dd/dd-reference.jsonl")
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+/// The reference table of a fixture line, rows N E S W, columns NT S H D C.
+fn table(r: &serde_json::Value) -> TrickTable {
+    let mut t = [[0u8; 5]; 4];
+    for (d, seat) in ["N", "E", "S", "W"].iter().enumerate() {
+        for (s, strain) in ["NT", "S", "H", "D", "C"].iter().enumerate() {
+            t[d][s] = r["tricks"][seat][strain].as_u64().unwrap() as u8;
+        }
+    }
+    TrickTable::new(t).unwrap()
+}
+
+/// Every par contract of the 200 DDS boards, played to its double-dummy result, scores
+/// DDS's par score by `Contract::score` (doubled sacrifices, slams, both vulnerabilities).
+#[test]
+fn par_contracts_score_ddss_par_by_the_laws_table() {
+    let mut checked = 0;
+    for r in reference() {
+        let t = table(&r);
+        let vul: Vulnerability = r["vul"].as_str().unwrap().parse().unwrap();
+        let par = r["par"]["score"].as_i64().unwrap() as i32;
+        for c in r["par"]["contracts"].as_array().unwrap() {
+            // `7NTxE-1`: the contract, then its result (the table's tricks say it too).
+            let text = c.as_str().unwrap();
+            let c: Contract = text.split(['+', '-']).next().unwrap().parse().unwrap();
+            let tricks = t.tricks(c.declarer, c.strain);
+            let ns = matches!(c.declarer, Seat::North | Seat::South);
+            let score = c.score(tricks, vul.is_vulnerable(c.declarer));
+            assert_eq!(
+                if ns { score } else { -score },
+                par,
+                "board {} {c}",
+                r["board"]
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 200, "{checked} par contracts");
+}
+
+/// Fixture boards 2 to 6 (DDS's tables; vulnerability by board number: NS, EW, All, NS, EW).
+fn five_boards() -> Vec<Board> {
+    reference()[1..6]
+        .iter()
+        .map(|r| {
+            let deal: Deal = r["deal"].as_str().unwrap().parse().unwrap();
+            Board {
+                dd: Some(table(r)),
+                ..Board::new(r["board"].as_u64().unwrap(), deal)
+            }
+        })
+        .collect()
+}
+
+fn close(x: f64, want: f64) -> bool {
+    (x - want).abs() < 1e-9
+}
+
+/// The five boards stored as a set with their tables, played in 4S:N, 3NT:S, 5D:N and 4H:E;
+/// every expected figure worked out by hand from the fixture's tables (in the comments).
+#[test]
+fn a_stored_set_with_tables_is_played_without_solving() {
+    let boards = five_boards();
+    let keys: Vec<(u64, DealIndex)> = boards
+        .iter()
+        .map(|b| (b.number.unwrap(), DealIndex::from_deal(&b.deal)))
+        .collect();
+    let mut store = Store::open_in_memory().unwrap();
+    let set = NewSet {
+        name: "five".into(),
+        first_board: 2,
+        last_board: 6,
+        scheme: Scheme::Pavlicek,
+        generator: "test".into(),
+        seed_sha256: None,
+    };
+    store.store_set(&set, &keys).unwrap();
+    let tables: Vec<_> = boards
+        .iter()
+        .zip(&keys)
+        .map(|(b, k)| (k.1, b.dd.unwrap()))
+        .collect();
+    store.store_dd(&tables).unwrap();
+    let job = ContractsJob {
+        source: DealSource::Set("five".into()),
+        contracts: ["4S:N", "3NT:S", "5D:N", "4H:E"]
+            .map(|c| c.parse().unwrap())
+            .to_vec(),
+        vulnerable: Vulnerable::Board,
+    };
+    let mut pieces = 0;
+    let r = run(&job, Some(&store), &mut |_| pieces += 1).unwrap();
+    assert_eq!((r.deals, r.solved, pieces), (5, 0, 1));
+    let make: Vec<f64> = r.contracts.iter().map(|c| c.make_percent).collect();
+    // 4S:N takes 13 11 3 10 13; 3NT:S 1 11 3 0 0; 5D:N 1 10 13 11 0; 4H:E 11 13 10 4 0.
+    assert_eq!(make, [80.0, 20.0, 40.0, 60.0]);
+    let mut spread = [0u64; 14];
+    (spread[3], spread[10], spread[11], spread[13]) = (1, 1, 1, 2);
+    assert_eq!(r.contracts[0].tricks, spread);
+    // 4S:N: +710 +450 −700 +620 +510, mean 318; sample variance 1,335,480 / 4.
+    assert!(close(r.contracts[0].score.mean, 318.0));
+    let se = r.contracts[0].score.standard_error.unwrap();
+    assert!(close(se, (1_335_480.0f64 / 4.0 / 5.0).sqrt()), "{se}");
+    // 3NT:S: −800 +460 −600 −900 −450; 4H:E (its side's score): +450 +710 +620 −300 −1000.
+    assert!(close(r.contracts[1].score.mean, -458.0));
+    assert!(close(r.contracts[3].score.mean, 96.0));
+    // 4S:N against 3NT:S: 1510 −10 −100 1520 960 → 17 0 −3 17 14 IMPs; MP 1 0 0 1 1.
+    assert!(close(r.imps[0][1].mean, 9.0));
+    assert!(close(r.imps[1][0].mean, -9.0));
+    assert!(close(r.matchpoints[0][1].mean, 0.6));
+    assert!(close(r.matchpoints[1][0].mean, 0.4));
+    // 4S:N against 4H:E, North–South's view: 710+450, 450+710, −700+620, 620−300, 510−1000
+    // → 15 15 −2 8 −10 IMPs.
+    assert!(close(r.imps[0][3].mean, 5.2));
+    assert!(close(r.imps[3][0].mean, -5.2));
+    assert!(close(r.matchpoints[0][3].mean, 0.6));
+    for i in 0..4 {
+        assert_eq!(r.imps[i][i].mean, 0.0);
+        assert_eq!(r.matchpoints[i][i].mean, 0.5);
+    }
+    // Forced: nobody vulnerable, 4S:N scores +510 +450 −350 +420 +510.
+    let job = ContractsJob {
+        vulnerable: Vulnerable::Forced(Vulnerability::None),
+        ..job
+    };
+    let r = run(&job, Some(&store), &mut |_| {}).unwrap();
+    assert!(close(r.contracts[0].score.mean, 308.0));
+    let text = r.to_string();
+    assert!(text.contains("4S:N        80.0"), "{text}");
+}
+
+#[test]
+fn no_contracts_and_no_deals_are_bad_input() {
+    let store = Store::open_in_memory().unwrap();
+    let job = ContractsJob {
+        source: DealSource::Store,
+        contracts: vec![],
+        vulnerable: Vulnerable::Board,
+    };
+    let e = run(&job, Some(&store), &mut |_| {}).unwrap_err();
+    assert!(matches!(e, ContractsError::NoContracts));
+    let job = ContractsJob {
+        contracts: vec!["3NT:S".parse().unwrap()],
+        ..job
+    };
+    let e = run(&job, Some(&store), &mut |_| {}).unwrap_err();
+    assert_eq!(dealdex::classify(&e), Some(dealdex::ErrorClass::BadInput));
+}
+
+/// The CLI over a PBN file carrying the tables: nothing solved, the hand-computed figures in
+/// its JSON; a bad contract exits 2.
+#[test]
+fn cli_json_over_a_file_with_tables() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut pbn = Vec::new();
+    Pbn.write_header(&WriteOptions::default(), &mut pbn)
+        .unwrap();
+    Pbn.write_boards(&five_boards(), &WriteOptions::default(), &mut pbn)
+        .unwrap();
+    std::fs::write(dir.path().join("five.pbn"), pbn).unwrap();
+    let (r, lines) = json_report(
+        dir.path(),
+        &[
+            "contracts",
+            "4S:N",
+            "3NT:S",
+            "--deals",
+            "five.pbn",
+            "--json",
+        ],
+    );
+    assert!(lines.is_empty(), "{lines:?}");
+    assert_eq!(
+        (r["deals"].as_u64(), r["solved"].as_u64()),
+        (Some(5), Some(0))
+    );
+    assert_eq!(r["vulnerable"], "board");
+    assert_eq!(r["contracts"][0]["contract"], "4S:N");
+    assert_eq!(r["contracts"][0]["make_percent"], 80.0);
+    assert_eq!(r["contracts"][0]["score"]["mean"], 318.0);
+    assert_eq!(r["imps"][0][1]["mean"], 9.0);
+    assert_eq!(r["matchpoints"][1][0]["mean"], 0.4);
+    let (r, _) = json_report(
+        dir.path(),
+        &[
+            "contracts",
+            "4S:N",
+            "--deals",
+            "five.pbn",
+            "--vul",
+            "None",
+            "--json",
+        ],
+    );
+    assert_eq!(
+        (
+            r["vulnerable"].as_str(),
+            r["contracts"][0]["score"]["mean"].as_f64()
+        ),
+        (Some("None"), Some(308.0))
+    );
+    let out = dealdex(dir.path())
+        .args(["contracts", "3NT:Q", "--deals", "five.pbn"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+}
