@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 use dealdex::dealer::{DealerJob, Swapping};
-use dealdex::workflow::dealer::{DealerRunJob, load_script};
+use dealdex::workflow::dealer::{DealerRunJob, Library, load_script};
 
 use super::{DbArgs, Text, drawn_bar, render, stdout};
 
@@ -30,6 +30,13 @@ tricks() answers from the tables the database or the file (PBN's double-dummy ta
 and the tables a run solves are stored in the database when there is one: a second run
 solves nothing.
 
+Libraries of solved deals, as dealer's -l and DealerV2's -L: -l FILE runs over GIB's
+library.dat FILE (--deals FILE --from gib-library; dealer's -l N skips N deals of the
+library.dat it finds), -L FILE over Pavlicek's .zrd library FILE (--deals FILE --from
+rp-library). Every deal has its double-dummy table, so tricks(), evalcontract and par look
+the tricks up and nothing is solved; the run starts at the first deal and ends with the
+last.
+
 --db FILE says which database: where --set and --all read, where tables are read and stored
 and where --store keeps its set (dealdex.db when not given). Alone it changes no source: the
 deals are generated.
@@ -51,6 +58,8 @@ Examples:
   dealdex dealer tricks.dei --set club --db club.db
   dealdex dealer tricks.dei --all --db club.db
   dealdex dealer tricks.dei --deals boards.pbn
+  dealdex dealer tricks.dei -l library.dat
+  dealdex dealer tricks.dei -L rpdd.zrd -p 1000
   dealdex dealer opener.dei -S SAKQ2,HK2,DAJ5,C432 --param 0=15 --param 1=north"
 )]
 pub struct DealerArgs {
@@ -84,6 +93,14 @@ pub struct DealerArgs {
     deals: Option<PathBuf>,
     #[arg(long = "from", value_name = "FORMAT", requires = "deals", help = super::input_format_help())]
     from: Option<String>,
+    /// Run over the deals of GIB's library.dat FILE (gib-library) with their double-dummy
+    /// tables, as dealer's -l: tricks() looks them up, nothing is solved.
+    #[arg(short = 'l', value_name = "FILE", conflicts_with_all = ["set", "all", "deals", "rp_library"])]
+    gib_library: Option<PathBuf>,
+    /// Run over the deals of Pavlicek's .zrd library FILE (rp-library) with their
+    /// double-dummy tables, as DealerV2's -L: tricks() looks them up, nothing is solved.
+    #[arg(short = 'L', value_name = "FILE", conflicts_with_all = ["set", "all", "deals"])]
+    rp_library: Option<PathBuf>,
     /// Store the produced deals as a new set NAME (in --db FILE, else dealdex.db).
     #[arg(long, value_name = "NAME")]
     store: Option<String>,
@@ -168,9 +185,18 @@ pub fn run(a: DealerArgs, json: bool) -> anyhow::Result<()> {
             bar.set_message(format!("generated ({} produced)", p.produced));
         }
     };
-    // --db names the database; only --deals, --set and --all say where the deals come from.
+    // --db names the database; only -l, -L, --deals, --set and --all say where the deals
+    // come from.
+    let library = match (&a.gib_library, &a.rp_library) {
+        (Some(path), _) => Some((Library::Gib, path.clone())),
+        (_, Some(path)) => Some((Library::Rp, path.clone())),
+        _ => None,
+    };
+    let file = [&a.gib_library, &a.rp_library, &a.deals]
+        .into_iter()
+        .find_map(Option::clone);
     let (deals, from) = (a.deals.clone(), a.from.as_deref());
-    let source = DealerRunJob::source_for(deals, from, a.set.clone(), a.all)?;
+    let source = DealerRunJob::source_for(library, deals, from, a.set.clone(), a.all)?;
     let job = DealerRunJob {
         database: DealerRunJob::database_for(a.db.db.clone(), source.as_ref(), a.store.is_some()),
         script,
@@ -182,7 +208,7 @@ pub fn run(a: DealerArgs, json: bool) -> anyhow::Result<()> {
     let result = dealdex::workflow::dealer::run(&job, &mut out, &mut on_progress);
     bar.finish_and_clear();
     let mut report = result?;
-    if let Some(path) = &a.deals {
+    if let Some(path) = &file {
         out.flush()?;
         super::print_notes(&path.display(), &report.file_skipped, &report.file_warnings);
     }

@@ -55,7 +55,9 @@ use crate::model::deal::Deal;
 use crate::model::index::DealIndex;
 use crate::model::number::Scheme;
 use crate::store::{NewSet, SetWriter, Store, StoreError};
-use crate::workflow::pipeline::{DealSource, OpenSource, SourceError, SourceOptions, SourceRead};
+use crate::workflow::pipeline::{
+    DealSource, FileSource, OpenSource, SourceError, SourceOptions, SourceRead,
+};
 
 /// A dealer run: the script, dealer's settings, where the deals come from, the database and
 /// what to store in it.
@@ -96,20 +98,35 @@ impl DealerRunJob {
         }
     }
 
-    /// The given deals `dealdex dealer`'s flags name ([`DealerRunJob::source`]): the deal
-    /// file `deals` (read as the format named `format`, else as its extension or content
-    /// tell), else the stored set `set`, else every stored deal (`all`); `None` (generated
-    /// deals) when none of them is given.
+    /// The given deals `dealdex dealer`'s flags name ([`DealerRunJob::source`]): the library
+    /// of solved deals `library` (`-l FILE`, `-L FILE`), else the deal file `deals` (read as
+    /// the format named `format`, else as its extension or content tell), else the stored
+    /// set `set`, else every stored deal (`all`); `None` (generated deals) when none of them
+    /// is given.
+    ///
+    /// ```
+    /// use dealdex::workflow::dealer::{DealerRunJob, Library};
+    /// use dealdex::workflow::pipeline::DealSource;
+    /// let lib = Some((Library::Gib, "library.dat".into()));
+    /// let s = DealerRunJob::source_for(lib, None, None, None, false)?;
+    /// assert!(matches!(s, Some(DealSource::File(f)) if f.format.unwrap().info().name == "gib-library"));
+    /// assert!(DealerRunJob::source_for(None, None, None, None, false)?.is_none());
+    /// # Ok::<(), dealdex::formats::ChooseFormatError>(())
+    /// ```
     ///
     /// # Errors
     /// [`ChooseFormatError::UnknownName`](crate::formats::ChooseFormatError) for a format
     /// name no format has.
     pub fn source_for(
+        library: Option<(Library, PathBuf)>,
         deals: Option<PathBuf>,
         format: Option<&str>,
         set: Option<String>,
         all: bool,
     ) -> Result<Option<DealSource>, crate::formats::ChooseFormatError> {
+        if let Some((library, path)) = library {
+            return Ok(Some(library.source(path)));
+        }
         match (&deals, &set, all) {
             (None, None, false) => Ok(None),
             _ => DealSource::from_flags(deals, format, set, None).map(Some),
@@ -137,6 +154,44 @@ impl DealerRunJob {
     ) -> Option<PathBuf> {
         let needed = store_set || source.is_some_and(DealSource::is_stored);
         db.or_else(|| needed.then(|| crate::DEFAULT_DATABASE.into()))
+    }
+}
+
+/// A library of solved deals, read as dealer reads one instead of shuffling: every deal comes
+/// with its double-dummy table, so `tricks()`, `evalcontract` and `par` look the tricks up and
+/// nothing is solved. The run takes the deals in the file's order and ends with the file (or
+/// at `produce` or `generate`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Library {
+    /// GIB's `library.dat` ([`crate::formats::GibLibrary`], 26 bytes a deal): `dealdex
+    /// dealer -l FILE`, as Hans van Staveren's and suokko's dealer read `library.dat` with
+    /// `-l` (theirs takes the number of deals to skip and looks for `library.dat` in fixed
+    /// places; dealdex's takes the file and starts at its first deal).
+    Gib,
+    /// Pavlicek's RP `.zrd` library ([`crate::formats::RpLibrary`], 23 bytes a deal):
+    /// `dealdex dealer -L FILE`, as DealerV2's `-L FILE` (DealerV2's `-s N` then starts at
+    /// block N of the file and wraps around once at its end; dealdex starts at the first deal,
+    /// its title records skipped, and stops at the end).
+    Rp,
+}
+
+impl Library {
+    /// The library's format.
+    pub fn format(self) -> &'static dyn crate::formats::DealFormat {
+        match self {
+            Library::Gib => &crate::formats::GibLibrary,
+            Library::Rp => &crate::formats::RpLibrary,
+        }
+    }
+
+    /// The library file `path` as a source of given deals, read as this library's format
+    /// whatever its name.
+    pub fn source(self, path: impl Into<PathBuf>) -> DealSource {
+        DealSource::File(FileSource {
+            path: path.into(),
+            format: Some(self.format()),
+            first_board: None,
+        })
     }
 }
 

@@ -31,6 +31,7 @@ mod dealer_flags;
 mod dealer_grammar;
 mod dealer_graph;
 mod dealer_lengths;
+mod dealer_libraries;
 mod dealer_stored;
 mod docs;
 mod encodings;
