@@ -16,6 +16,7 @@ from ._dealdex import (  # noqa: F401
     Deals,
     __version__,
     concat,
+    contracts,
     generate,
     generate_boards,
     lead,

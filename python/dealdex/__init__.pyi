@@ -176,6 +176,15 @@ def lead(
     arrays (``mean_tricks``, ``set_percent``, ``mean_score``, ``tricks`` [13, 14]) and the
     13 x 13 ``imps`` and ``matchpoints`` of each card against each."""
 
+def contracts(
+    contracts: list[str],
+    path: _StrPath,
+    *,
+    vul: Optional[str] = None,
+) -> dict[str, Any]:
+    """Contracts (``"3NT:S"``) compared double dummy over a deal file: ``make_percent``,
+    ``mean_score`` (float64[k]) and the k x k ``imps`` and ``matchpoints``."""
+
 def par(
     deals: _DealsLike,
     *,

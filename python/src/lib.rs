@@ -1521,6 +1521,88 @@ fn lead<'py>(
     Ok(d)
 }
 
+/// Contract choice, as `dealdex contracts` gives it: `contracts` (`["3NT:S", "4H:S"]`: level,
+/// strain, `X`/`XX`, then the declarer) played double dummy on the deals of the file `path`
+/// (any format dealdex reads; its tables used, the deals without one solved), each scored at
+/// its board's vulnerability or at `vul` when given. Returns a dict: `contracts` (the names),
+/// float64[k] `make_percent`, `mean_score`, `score_se` (the declaring side's score), int64[k,
+/// 14] `tricks` (deals on which declarer takes 0..13 tricks), and the float64[k, k]
+/// `imps`, `imps_se`, `matchpoints` of row against column (the declaring side's view, North-
+/// South's between contracts of different sides); with `deals` and `solved`. The GIL is
+/// released while deals are read and solved.
+#[pyfunction]
+#[pyo3(signature = (contracts, path, *, vul=None))]
+fn contracts<'py>(
+    py: Python<'py>,
+    contracts: Vec<String>,
+    path: PathBuf,
+    vul: Option<&str>,
+) -> PyResult<Bound<'py, PyDict>> {
+    use dealdex::workflow::contracts::{self as wf, ContractsJob, Vulnerable};
+    use dealdex::workflow::pipeline::DealSource;
+    let job = ContractsJob {
+        source: DealSource::file(path),
+        contracts: contracts
+            .iter()
+            .map(|c| c.parse::<dealdex::Contract>())
+            .collect::<Result<_, _>>()
+            .map_err(err)?,
+        vulnerable: match vul {
+            Some(v) => Vulnerable::Forced(v.parse::<Vulnerability>().map_err(err)?),
+            None => Vulnerable::Board,
+        },
+    };
+    let report = py
+        .detach(|| wf::run(&job, None, &mut |_| {}))
+        .map_err(err)?;
+    let k = report.contracts.len();
+    let d = PyDict::new(py);
+    let column = |f: &dyn Fn(&wf::ContractResult) -> f64| -> Vec<f64> {
+        report.contracts.iter().map(f).collect()
+    };
+    d.set_item(
+        "contracts",
+        report
+            .contracts
+            .iter()
+            .map(|c| c.contract.clone())
+            .collect::<Vec<_>>(),
+    )?;
+    d.set_item(
+        "make_percent",
+        PyArray1::from_vec(py, column(&|c| c.make_percent)),
+    )?;
+    d.set_item(
+        "mean_score",
+        PyArray1::from_vec(py, column(&|c| c.score.mean)),
+    )?;
+    d.set_item(
+        "score_se",
+        PyArray1::from_vec(py, column(&|c| c.score.standard_error.unwrap_or(f64::NAN))),
+    )?;
+    let tricks: Vec<i64> = report
+        .contracts
+        .iter()
+        .flat_map(|c| c.tricks.map(|t| t as i64))
+        .collect();
+    d.set_item("tricks", PyArray1::from_vec(py, tricks).reshape([k, 14])?)?;
+    let matrix = |m: &[Vec<wf::Estimate>],
+                  f: &dyn Fn(&wf::Estimate) -> f64|
+     -> PyResult<Bound<'py, PyAny>> {
+        let flat: Vec<f64> = m.iter().flat_map(|row| row.iter().map(f)).collect();
+        Ok(PyArray1::from_vec(py, flat).reshape([k, k])?.into_any())
+    };
+    d.set_item("imps", matrix(&report.imps, &|e| e.mean)?)?;
+    d.set_item(
+        "imps_se",
+        matrix(&report.imps, &|e| e.standard_error.unwrap_or(f64::NAN))?,
+    )?;
+    d.set_item("matchpoints", matrix(&report.matchpoints, &|e| e.mean)?)?;
+    d.set_item("deals", report.deals)?;
+    d.set_item("solved", report.solved)?;
+    Ok(d)
+}
+
 // ---------------------------------------------------------------------------------------
 // Files
 // ---------------------------------------------------------------------------------------
@@ -1652,6 +1734,7 @@ fn _dealdex(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(solve, m)?)?;
     m.add_function(wrap_pyfunction!(par, m)?)?;
     m.add_function(wrap_pyfunction!(lead, m)?)?;
+    m.add_function(wrap_pyfunction!(contracts, m)?)?;
     m.add_function(wrap_pyfunction!(read, m)?)?;
     m.add_function(wrap_pyfunction!(write, m)?)?;
     m.add_function(wrap_pyfunction!(formats_list, m)?)?;
