@@ -28,3 +28,7 @@ def test_readme_notebook_runs(tmp_path, capsys):
     # a PNG file.
     assert namespace["plt"] is not None, "matplotlib missing"
     assert (tmp_path / "south-hcp.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    # The lead problem and the contract choice: 13 leads over 40 deals, two contracts over 30.
+    assert "rather than HK" in out and "4H:S against 3NT:S" in out
+    assert namespace["leads"]["deals"] == 40 and namespace["choice"]["deals"] == 30
+    assert (tmp_path / "leads.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
