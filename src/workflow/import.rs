@@ -271,61 +271,52 @@ pub struct ImportReport {
 impl std::fmt::Display for FileOutcome {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let name = self.path.display();
-        let (boards, skipped, warnings, new_deals, plays, new_plays, dd_tables, new_dd_tables) =
-            match &self.result {
-                FileResult::Rejected { reason } => return write!(f, "{name}: rejected: {reason}"),
-                FileResult::Imported {
-                    boards,
-                    skipped,
-                    warnings,
-                    new_deals,
-                    plays,
-                    new_plays,
-                    dd_tables,
-                    new_dd_tables,
-                    ..
-                } => (
-                    boards,
-                    skipped,
-                    warnings,
-                    new_deals,
-                    plays,
-                    new_plays,
-                    dd_tables,
-                    new_dd_tables,
-                ),
-            };
-        // Boards without a complete deal: "3 boards read, 2 stored, 1 skipped (board 5:
-        // no complete deal)".
-        match skipped.len() {
-            0 => write!(f, "{name}: {boards} boards read ({})", self.format)?,
-            k => write!(
-                f,
-                "{name}: {} boards read ({}), {boards} stored, {k} skipped ({})",
-                *boards + k as u64,
-                self.format,
-                skipped_names(skipped)
-            )?,
+        match &self.result {
+            FileResult::Rejected { reason } => write!(f, "{name}: rejected: {reason}"),
+            FileResult::Imported {
+                boards,
+                skipped,
+                warnings,
+                new_deals,
+                plays,
+                new_plays,
+                dd_tables,
+                new_dd_tables,
+                ..
+            } => {
+                // Boards without a complete deal: "3 boards read, 2 stored, 1 skipped (board 5:
+                // no complete deal)".
+                match skipped.len() {
+                    0 => write!(f, "{name}: {boards} boards read ({})", self.format)?,
+                    k => write!(
+                        f,
+                        "{name}: {} boards read ({}), {boards} stored, {k} skipped ({})",
+                        *boards + k as u64,
+                        self.format,
+                        skipped_names(skipped)
+                    )?,
+                }
+                write!(f, ", {new_deals} new, {} duplicates", boards - new_deals)?;
+                match plays {
+                    0 => {}
+                    1 => write!(f, "; 1 play ({new_plays} new)")?,
+                    k => write!(f, "; {k} plays ({new_plays} new)")?,
+                }
+                // The file's tables are stored as given (trusted like its deals), except for deals
+                // solved here before, which were checked to agree.
+                if *dd_tables > 0 {
+                    write!(
+                        f,
+                        "; {dd_tables} double-dummy table{} ({new_dd_tables} new, stored as the file gives them; {} matched tables already stored)",
+                        if *dd_tables == 1 { "" } else { "s" },
+                        dd_tables - new_dd_tables
+                    )?;
+                }
+                warnings
+                    .iter()
+                    .try_for_each(|w| write!(f, "; warning: {w}"))
+            }
         }
-        write!(f, ", {new_deals} new, {} duplicates", boards - new_deals)?;
-        match plays {
-            0 => {}
-            1 => write!(f, "; 1 play ({new_plays} new)")?,
-            k => write!(f, "; {k} plays ({new_plays} new)")?,
-        }
-        // The file's tables are stored as given (trusted like its deals), except for deals
-        // solved here before, which were checked to agree.
-        if *dd_tables > 0 {
-            write!(
-                f,
-                "; {dd_tables} double-dummy table{} ({new_dd_tables} new, stored as the file gives them; {} matched tables already stored)",
-                if *dd_tables == 1 { "" } else { "s" },
-                dd_tables - new_dd_tables
-            )?;
-        }
-        warnings
-            .iter()
-            .try_for_each(|w| write!(f, "; warning: {w}"))
     }
 }
 

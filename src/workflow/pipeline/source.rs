@@ -597,6 +597,34 @@ impl<R: Deref<Target = StoreReader>> OpenSource<R> {
     }
 }
 
+/// Why a read ended before its source's end: the consumer stopped it (not an error), or
+/// something failed.
+enum Halt<E> {
+    Stop,
+    Failed(E),
+}
+
+/// A store's failure ends a stored read.
+impl<E: From<SourceError>> From<StoreError> for Halt<E> {
+    fn from(e: StoreError) -> Halt<E> {
+        Halt::Failed(E::from(e.into()))
+    }
+}
+
+/// What a read of `total` boards that ended with `outcome` found.
+fn halted<E>(outcome: Result<(), Halt<E>>, total: u64) -> Result<SourceRead, E> {
+    let complete = match outcome {
+        Ok(()) => true,
+        Err(Halt::Stop) => false,
+        Err(Halt::Failed(e)) => return Err(e),
+    };
+    Ok(SourceRead {
+        boards: total,
+        complete,
+        ..SourceRead::default()
+    })
+}
+
 /// A stored set's boards, every stored deal, or those an expression matches, in pieces of
 /// [`STORED_PIECE`].
 fn read_stored<E: From<SourceError>>(
@@ -606,16 +634,6 @@ fn read_stored<E: From<SourceError>>(
     tables: bool,
     on_piece: &mut dyn FnMut(Vec<Board>) -> Result<bool, E>,
 ) -> Result<SourceRead, E> {
-    /// The consumer stopped the walk (not an error).
-    enum Halt<E> {
-        Stop,
-        Failed(E),
-    }
-    impl<E: From<SourceError>> From<StoreError> for Halt<E> {
-        fn from(e: StoreError) -> Halt<E> {
-            Halt::Failed(E::from(e.into()))
-        }
-    }
     let mut piece: Vec<Board> = Vec::with_capacity(STORED_PIECE);
     let mut total = 0u64;
     let mut send = |piece: &mut Vec<Board>, total: &mut u64| -> Result<(), Halt<E>> {
@@ -654,19 +672,7 @@ fn read_stored<E: From<SourceError>>(
         (None, None) => conn.for_each_key(None, |key| push(None, key)),
     };
     let outcome = walked.and_then(|()| send(&mut piece, &mut total));
-    match outcome {
-        Ok(()) => Ok(SourceRead {
-            boards: total,
-            complete: true,
-            ..SourceRead::default()
-        }),
-        Err(Halt::Stop) => Ok(SourceRead {
-            boards: total,
-            complete: false,
-            ..SourceRead::default()
-        }),
-        Err(Halt::Failed(e)) => Err(e),
-    }
+    halted(outcome, total)
 }
 
 /// A generated stream's deals in numbered pieces, `make` run on each where it was made.
@@ -675,11 +681,6 @@ fn read_stream<T: Send, E: From<SourceError>>(
     make: &(dyn Fn(Vec<Board>) -> T + Sync),
     consume: &mut dyn FnMut(T) -> Result<bool, E>,
 ) -> Result<SourceRead, E> {
-    /// The consumer stopped the stream (not an error).
-    enum Halt<E> {
-        Stop,
-        Failed(E),
-    }
     let numbered = |first: u64, deals: &[Deal]| -> Vec<Board> {
         (first..)
             .zip(deals)
@@ -726,19 +727,7 @@ fn read_stream<T: Send, E: From<SourceError>>(
             outcome
         }
     };
-    match outcome {
-        Ok(()) => Ok(SourceRead {
-            boards: total,
-            complete: true,
-            ..SourceRead::default()
-        }),
-        Err(Halt::Stop) => Ok(SourceRead {
-            boards: total,
-            complete: false,
-            ..SourceRead::default()
-        }),
-        Err(Halt::Failed(e)) => Err(e),
-    }
+    halted(outcome, total)
 }
 
 /// Gives the boards without a table the one `store` holds for their deal (nothing without a
