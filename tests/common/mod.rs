@@ -199,3 +199,22 @@ pub fn check_read_outcome(
         }
     }
 }
+
+/// The 200 lines of tests/fixtures/dd/dd-reference.jsonl (DDS's tables and par), as JSON.
+pub fn dd_reference() -> Vec<serde_json::Value> {
+    include_str!("../fixtures/dd/dd-reference.jsonl")
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+/// The table of a [`dd_reference`] line, rows N E S W, columns NT S H D C.
+pub fn dd_reference_table(r: &serde_json::Value) -> dealdex::dd::TrickTable {
+    let mut t = [[0u8; 5]; 4];
+    for (d, seat) in ["N", "E", "S", "W"].iter().enumerate() {
+        for (s, strain) in ["NT", "S", "H", "D", "C"].iter().enumerate() {
+            t[d][s] = r["tricks"][seat][strain].as_u64().unwrap() as u8;
+        }
+    }
+    dealdex::dd::TrickTable::new(t).unwrap()
+}

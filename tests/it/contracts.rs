@@ -1,39 +1,20 @@
 //! Contract choice (`dealdex contracts`, issue 39 item 2): the laws' scoring table against
 //! DDS's par scores, the workflow over a stored set with known tables, the CLI's JSON.
 
-use dealdex::dd::TrickTable;
 use dealdex::formats::{Board, DealFormat, Pbn, WriteOptions};
 use dealdex::workflow::contracts::{ContractsError, ContractsJob, Vulnerable, run};
 use dealdex::workflow::pipeline::DealSource;
 use dealdex::{Contract, Deal, DealIndex, NewSet, Scheme, Seat, Store, Vulnerability};
 
-use crate::common::{dealdex, json_report, stderr};
-
-fn reference() -> Vec<serde_json::Value> {
-    include_str!("../fixtures/dd/dd-reference.jsonl")
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
-}
-
-/// The reference table of a fixture line, rows N E S W, columns NT S H D C.
-fn table(r: &serde_json::Value) -> TrickTable {
-    let mut t = [[0u8; 5]; 4];
-    for (d, seat) in ["N", "E", "S", "W"].iter().enumerate() {
-        for (s, strain) in ["NT", "S", "H", "D", "C"].iter().enumerate() {
-            t[d][s] = r["tricks"][seat][strain].as_u64().unwrap() as u8;
-        }
-    }
-    TrickTable::new(t).unwrap()
-}
+use crate::common::{dd_reference, dd_reference_table, dealdex, json_report, stderr};
 
 /// Every par contract of the 200 DDS boards, played to its double-dummy result, scores
 /// DDS's par score by `Contract::score` (doubled sacrifices, slams, both vulnerabilities).
 #[test]
 fn par_contracts_score_ddss_par_by_the_laws_table() {
     let mut checked = 0;
-    for r in reference() {
-        let t = table(&r);
+    for r in dd_reference() {
+        let t = dd_reference_table(&r);
         let vul: Vulnerability = r["vul"].as_str().unwrap().parse().unwrap();
         let par = r["par"]["score"].as_i64().unwrap() as i32;
         for c in r["par"]["contracts"].as_array().unwrap() {
@@ -57,12 +38,12 @@ fn par_contracts_score_ddss_par_by_the_laws_table() {
 
 /// Fixture boards 2 to 6 (DDS's tables; vulnerability by board number: NS, EW, All, NS, EW).
 fn five_boards() -> Vec<Board> {
-    reference()[1..6]
+    dd_reference()[1..6]
         .iter()
         .map(|r| {
             let deal: Deal = r["deal"].as_str().unwrap().parse().unwrap();
             Board {
-                dd: Some(table(r)),
+                dd: Some(dd_reference_table(r)),
                 ..Board::new(r["board"].as_u64().unwrap(), deal)
             }
         })

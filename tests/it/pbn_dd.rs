@@ -4,34 +4,17 @@
 //! from DDS (tests/fixtures/dd/dd-reference.jsonl), not from dealdex.
 
 use dealdex::InputPosition;
-use dealdex::dd::TrickTable;
 use dealdex::formats::{Board, DealFormat, FormatError, Pbn, WriteOptions};
 use dealdex::{Deal, Seat, Vulnerability};
 
-fn reference() -> Vec<serde_json::Value> {
-    include_str!("../fixtures/dd/dd-reference.jsonl")
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
-}
-
-/// The reference table of a fixture line, rows N E S W, columns NT S H D C.
-fn table(r: &serde_json::Value) -> TrickTable {
-    let mut t = [[0u8; 5]; 4];
-    for (d, seat) in ["N", "E", "S", "W"].iter().enumerate() {
-        for (s, strain) in ["NT", "S", "H", "D", "C"].iter().enumerate() {
-            t[d][s] = r["tricks"][seat][strain].as_u64().unwrap() as u8;
-        }
-    }
-    TrickTable::new(t).unwrap()
-}
+use crate::common::{dd_reference, dd_reference_table};
 
 fn board(r: &serde_json::Value) -> Board {
     let deal: Deal = r["deal"].as_str().unwrap().parse().unwrap();
     Board {
         dealer: Seat::from_char(r["dealer"].as_str().unwrap().chars().next().unwrap()),
         vulnerability: Some(r["vul"].as_str().unwrap().parse::<Vulnerability>().unwrap()),
-        dd: Some(table(r)),
+        dd: Some(dd_reference_table(r)),
         ..Board::new(r["board"].as_u64().unwrap(), deal)
     }
 }
@@ -56,11 +39,11 @@ fn tables_in_another_programs_layout_read_as_dds_computed_them() {
     let boards = Pbn
         .read(include_bytes!("../fixtures/dd/composer-style.pbn"))
         .unwrap();
-    let refs = reference();
+    let refs = dd_reference();
     assert_eq!(boards.len(), refs.len());
     for (b, r) in boards.iter().zip(&refs) {
         assert_eq!(b.number, r["board"].as_u64());
-        assert_eq!(b.dd, Some(table(r)), "board {:?}", b.number);
+        assert_eq!(b.dd, Some(dd_reference_table(r)), "board {:?}", b.number);
         let tags = &b.game.as_ref().unwrap().tags;
         assert!(
             !tags.iter().any(|(n, _)| n.contains("Optimum")
@@ -73,7 +56,7 @@ fn tables_in_another_programs_layout_read_as_dds_computed_them() {
 
 #[test]
 fn written_tags_carry_dds_par_and_read_back_byte_for_byte() {
-    let refs = reference();
+    let refs = dd_reference();
     let boards: Vec<Board> = refs.iter().map(board).collect();
     let text = write(&boards);
     for (r, game) in refs.iter().zip(text.split("\n[Event").skip(1)) {
@@ -105,14 +88,14 @@ fn written_tags_carry_dds_par_and_read_back_byte_for_byte() {
     }
     let read = Pbn.read(text.as_bytes()).unwrap();
     for (b, r) in read.iter().zip(&refs) {
-        assert_eq!(b.dd, Some(table(r)));
+        assert_eq!(b.dd, Some(dd_reference_table(r)));
     }
     assert_eq!(write(&read), text, "read and written again: the same bytes");
 }
 
 #[test]
 fn par_contracts_are_written_by_side() {
-    let refs = reference();
+    let refs = dd_reference();
     // Board 1: 7♠ by North or South, DDS's "7SN", "7SS".
     let text = write(&[board(&refs[0])]);
     assert!(text.contains("[ParContract \"NS 7S\"]\n"), "{text}");
@@ -143,7 +126,7 @@ fn tampered(text: &str, from: &str, to: &str) -> String {
 
 #[test]
 fn wrong_tags_are_errors_naming_line_and_column() {
-    let r = &reference()[24];
+    let r = &dd_reference()[24];
     let text = write(&[board(r)]);
     let line_of = |needle: &str| text.lines().position(|l| l.starts_with(needle)).unwrap() + 1;
 
@@ -185,7 +168,7 @@ fn wrong_tags_are_errors_naming_line_and_column() {
         .read_all(tampered(&text, &format!("{first_row}\n"), "").as_bytes())
         .unwrap();
     assert_eq!(read.boards.len(), 1);
-    assert_eq!(read.boards[0].dd, Some(table(r)));
+    assert_eq!(read.boards[0].dd, Some(dd_reference_table(r)));
     let [w] = &read.warnings[..] else {
         panic!("{:?}", read.warnings)
     };
@@ -232,7 +215,7 @@ fn wrong_tags_are_errors_naming_line_and_column() {
 
 #[test]
 fn par_tags_without_a_table_stay_ordinary_tags() {
-    let r = &reference()[3];
+    let r = &dd_reference()[3];
     let plain = Board {
         dd: None,
         ..board(r)
