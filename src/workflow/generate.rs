@@ -1228,6 +1228,7 @@ impl Resolved {
             first,
             count,
             predeal: predeal.cloned(),
+            filter: None,
         })
     }
 }

@@ -351,7 +351,8 @@ pub fn run(
             let (mean_tricks, tricks_se) = mean_se(column.iter().map(|&t| f64::from(t)));
             let (mean_score, score_se) =
                 mean_se(column.iter().map(|&t| f64::from(defence_score(t))));
-            let needed = 7 - job.contract.level;
+            // Declarer needs level + 6 tricks: the defence sets the contract with 8 − level.
+            let needed = 8 - job.contract.level;
             let set = column.iter().filter(|&&t| t >= needed).count() as f64;
             LeadCard {
                 card,

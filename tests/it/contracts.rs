@@ -203,3 +203,94 @@ fn cli_json_over_a_file_with_tables() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
 }
+
+/// `dealdex contracts` against dealer's `evalcontract` on the same 200 boards (DDS's tables
+/// in a PBN file): every one of the 70 undoubled contracts by North and by South, not
+/// vulnerable and vulnerable, averages the same score. dealer prints the average truncated
+/// toward zero (`%4d` of an integer division), so the contracts' exact means are truncated
+/// the same way. dealer's table is dealdex's `evalcontract`, which follows dealer's source
+/// (Debian's dealer 20211121 aborts on it).
+#[test]
+fn contract_scores_equal_dealers_evalcontract_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let boards: Vec<Board> = dd_reference()
+        .iter()
+        .map(|r| Board {
+            dd: Some(dd_reference_table(r)),
+            ..Board::new(
+                r["board"].as_u64().unwrap(),
+                r["deal"].as_str().unwrap().parse().unwrap(),
+            )
+        })
+        .collect();
+    let mut pbn = Vec::new();
+    Pbn.write_header(&WriteOptions::default(), &mut pbn)
+        .unwrap();
+    Pbn.write_boards(&boards, &WriteOptions::default(), &mut pbn)
+        .unwrap();
+    std::fs::write(dir.path().join("deals.pbn"), pbn).unwrap();
+    std::fs::write(dir.path().join("eval.dl"), "action evalcontract\n").unwrap();
+    let out = dealdex(dir.path())
+        .args(["dealer", "--deals", "deals.pbn", "eval.dl"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = String::from_utf8(out.stdout).unwrap();
+    // dealer's table: `n: ` rows of `North/South` averages for levels 1-7, not vulnerable
+    // first. table[vul][strain letter][level - 1] = (north, south).
+    let mut table: Vec<std::collections::HashMap<char, Vec<(i64, i64)>>> = vec![];
+    for line in text.lines() {
+        if line.starts_with("Not Vulnerable") || line.starts_with("Vulnerable") {
+            table.push(Default::default());
+        } else if let Some((letter @ ("c" | "d" | "h" | "s" | "n"), cells)) = line.split_once(": ")
+        {
+            // `%4d/%4d ` a cell: 10 bytes.
+            let cells = cells
+                .as_bytes()
+                .chunks(10)
+                .map(|c| {
+                    let c = std::str::from_utf8(c).unwrap();
+                    let (n, s) = c.split_once('/').unwrap();
+                    (n.trim().parse().unwrap(), s.trim().parse().unwrap())
+                })
+                .collect();
+            let letter = letter.chars().next().unwrap();
+            table.last_mut().unwrap().insert(letter, cells);
+        }
+    }
+    assert_eq!(table.len(), 2, "{text}");
+    let mut contracts = vec![];
+    for level in 1..=7 {
+        for (strain, _) in [("C", 'c'), ("D", 'd'), ("H", 'h'), ("S", 's'), ("NT", 'n')] {
+            for seat in ["N", "S"] {
+                contracts.push(format!("{level}{strain}:{seat}"));
+            }
+        }
+    }
+    let mut compared = 0;
+    for (vul, name) in [(0, "None"), (1, "All")] {
+        let mut args = vec!["contracts", "--deals", "deals.pbn", "--vul", name, "--json"];
+        args.extend(contracts.iter().map(String::as_str));
+        let (r, _) = json_report(dir.path(), &args);
+        assert_eq!(
+            (r["deals"].as_u64(), r["solved"].as_u64()),
+            (Some(200), Some(0))
+        );
+        for c in r["contracts"].as_array().unwrap() {
+            let text = c["contract"].as_str().unwrap();
+            let level = usize::from(text.as_bytes()[0] - b'0');
+            let letter = match &text[1..2] {
+                "N" => 'n',
+                s => s.to_ascii_lowercase().chars().next().unwrap(),
+            };
+            let (north, south) = table[vul][&letter][level - 1];
+            let dealer = if text.ends_with(":N") { north } else { south };
+            let mean = c["score"]["mean"].as_f64().unwrap();
+            assert_eq!(mean.trunc() as i64, dealer, "{text} vulnerability {name}");
+            compared += 1;
+        }
+    }
+    assert_eq!(compared, 140);
+    // The table is not all zeros: the comparison sees real scores.
+    assert!(table[1][&'n'][2].0 != 0);
+}

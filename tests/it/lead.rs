@@ -92,6 +92,36 @@ fn one_solved_deal_gives_ddss_tricks_and_the_tables_scores() {
     assert_eq!(pair.imps, 7.0);
 }
 
+/// The fixture's second position: spades by East, DDS gives the defence 4 tricks after
+/// every lead. 3S then makes exactly (set on no deal, the defence scores −140) and 4S goes
+/// one down (set on every deal, +50).
+#[test]
+fn set_percent_counts_the_deals_declarer_falls_short() {
+    let dir = tempfile::tempdir().unwrap();
+    for (level, set, score) in [(3, 0.0, -140.0), (4, 100.0, 50.0)] {
+        let job = LeadJob {
+            contract: Contract {
+                level,
+                strain: Strain::Trumps(dealdex::Suit::Spades),
+                penalty: Penalty::Undoubled,
+                declarer: Seat::East,
+            },
+            vulnerability: Vulnerability::None,
+            sample: LeadSample::Deals(DealSource::file(one_deal_file(dir.path()))),
+        };
+        let report = run(&job, None, &mut |_| {}).unwrap();
+        assert_eq!(report.leader, Seat::South);
+        for c in &report.cards {
+            assert_eq!(
+                (c.mean_tricks, c.set_percent, c.mean_score),
+                (4.0, set, score),
+                "{level}S by East, lead {}",
+                c.card
+            );
+        }
+    }
+}
+
 #[test]
 fn a_dealt_sample_is_the_seeds_and_gives_the_leader_the_hand() {
     let hand = parse_hand("S:AQ4 H:J D:KJ6543 C:632").unwrap();

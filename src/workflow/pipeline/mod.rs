@@ -30,7 +30,7 @@ mod source;
 pub use sink::{DealSink, OpenSink, PieceRenderer, RenderedPiece, SinkError, Written};
 pub use source::{
     DealSource, DealStream, FileSource, OpenSource, STDIN, STORED_PIECE, SourceError, SourceFacts,
-    SourceOptions, SourceRead, StreamSource, open_deal_file,
+    SourceOptions, SourceRead, StreamFilter, StreamSource, open_deal_file,
 };
 
 /// Why a run from a source straight into a sink (`convert`, `export`) failed. Nothing is put in

@@ -86,6 +86,21 @@ pub struct StreamSource {
     /// Fixed cards the seeded stream deals around ([`Seed::fill_predealt`]); Big Deal's
     /// stream has none.
     pub predeal: Option<Predeal>,
+    /// Only the deals an expression accepts (the seeded stream only): then the source is
+    /// the first `count` matching deals drawn from deal `first` on, numbered `first`,
+    /// `first + 1`, … in the order drawn ([`crate::first_matching_within`], reproducible
+    /// whatever the thread count).
+    pub filter: Option<StreamFilter>,
+}
+
+/// The constraint of a filtered [`StreamSource`].
+#[derive(Clone, Debug)]
+pub struct StreamFilter {
+    /// The expression the deals must satisfy.
+    pub query: Query,
+    /// The most deals drawn to find them; `None`: no bound (a query no deal can satisfy is
+    /// refused when the source opens).
+    pub max_draws: Option<u64>,
 }
 
 /// A generated stream of deals.
@@ -292,20 +307,48 @@ impl DealSource {
                     },
                 })
             }
-            DealSource::Stream(stream) => Ok(OpenSource {
-                facts: SourceFacts {
-                    name: match stream.stream {
-                        DealStream::Seeded(_) => "the seeded stream".into(),
-                        DealStream::BigDeal(_) => "Big Deal's stream".into(),
+            DealSource::Stream(stream) => {
+                check_filter(stream)?;
+                Ok(OpenSource {
+                    facts: SourceFacts {
+                        name: match stream.stream {
+                            DealStream::Seeded(_) => "the seeded stream".into(),
+                            DealStream::BigDeal(_) => "Big Deal's stream".into(),
+                        },
+                        format: None,
+                        numbered: true,
+                        first_board_assumed: false,
+                        set: None,
                     },
-                    format: None,
-                    numbered: true,
-                    first_board_assumed: false,
-                    set: None,
-                },
-                inner: Inner::Stream(stream.clone()),
-            }),
+                    inner: Inner::Stream(stream.clone()),
+                })
+            }
         }
+    }
+}
+
+/// Refuses a filter on Big Deal's stream, and one no deal can satisfy (with the stream's
+/// predealt cards): drawing for it would never end.
+fn check_filter(stream: &StreamSource) -> Result<(), SourceError> {
+    let Some(filter) = &stream.filter else {
+        return Ok(());
+    };
+    let refuse = |reason: String| SourceError::Filter {
+        query: filter.query.to_string(),
+        reason,
+    };
+    if let DealStream::BigDeal(_) = stream.stream {
+        return Err(refuse(
+            "Big Deal's stream cannot be filtered (a seeded stream can)".into(),
+        ));
+    }
+    let fixed = stream
+        .predeal
+        .as_ref()
+        .map_or([crate::Hand::EMPTY; 4], |p| p.fixed());
+    match filter.query.never_matches_given(&fixed) {
+        Some(e) => Err(refuse(e.to_string())),
+        None => Ok(()),
     }
 }
 
@@ -445,6 +488,9 @@ pub struct SourceRead {
     pub warnings: Vec<String>,
     /// False when the consumer stopped the read before the source's end.
     pub complete: bool,
+    /// A filtered stream's deals drawn to find its deals ([`StreamSource::filter`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub drawn: Option<u64>,
 }
 
 /// A source opened: its facts known, its boards still to read. `R` is the store connection
@@ -553,6 +599,7 @@ impl<R: Deref<Target = StoreReader>> OpenSource<R> {
                     skipped: read.skipped,
                     warnings: read.warnings,
                     complete,
+                    drawn: None,
                 })
             }
             Inner::Stored {
@@ -697,8 +744,41 @@ fn read_stream<T: Send, E: From<SourceError>>(
         }
     };
     let (first, count) = (source.first, source.count);
-    let outcome = match &source.stream {
-        DealStream::Seeded(seed) => crate::generate_chunks_with(
+    let outcome = match (&source.stream, &source.filter) {
+        (DealStream::Seeded(seed), Some(filter)) => {
+            let query = &filter.query;
+            let found = crate::first_matching_within(
+                seed,
+                source.predeal.as_ref(),
+                (first, count),
+                filter.max_draws.unwrap_or(u64::MAX),
+                query.search_chunk(),
+                |d| query.matches(d),
+                &mut |_| {},
+            );
+            if (found.deals.len() as u64) < count {
+                return Err(E::from(SourceError::TooFewMatches {
+                    drawn: found.drawn,
+                    matched: found.deals.len() as u64,
+                    wanted: count,
+                }));
+            }
+            let mut outcome = Ok(());
+            for (k, deals) in found.deals.chunks(CHUNK).enumerate() {
+                outcome = take(
+                    make(numbered(first + (k * CHUNK) as u64, deals)),
+                    deals.len(),
+                );
+                if outcome.is_err() {
+                    break;
+                }
+            }
+            return halted(outcome, total).map(|read| SourceRead {
+                drawn: Some(found.drawn),
+                ..read
+            });
+        }
+        (DealStream::Seeded(seed), None) => crate::generate_chunks_with(
             seed,
             source.predeal.as_ref(),
             first,
@@ -706,7 +786,7 @@ fn read_stream<T: Send, E: From<SourceError>>(
             |n, deals| (make(numbered(n, deals)), deals.len()),
             |(piece, len)| take(piece, len),
         ),
-        DealStream::BigDeal(stream) => {
+        (DealStream::BigDeal(stream), _) => {
             let mut stream = stream.clone();
             stream.skip_boards(first - 1);
             let mut done = 0u64;
@@ -791,6 +871,27 @@ pub enum SourceError {
         /// The first deal it could not make.
         first_missing: u64,
     },
+    /// A filtered stream found fewer matching deals than asked within its draw bound.
+    #[error(
+        "--where matched {matched} of the {drawn} deals drawn; {wanted} were asked for (raise --max-draws or loosen the query)"
+    )]
+    TooFewMatches {
+        /// Deals drawn.
+        drawn: u64,
+        /// Deals that matched.
+        matched: u64,
+        /// Deals asked for.
+        wanted: u64,
+    },
+    /// A filter no deal can satisfy, or a filter on Big Deal's stream (its deals are
+    /// dealt in order, not drawn).
+    #[error("--where {query:?}: {reason}")]
+    Filter {
+        /// The expression, as given.
+        query: String,
+        /// Why it cannot filter the stream.
+        reason: String,
+    },
 }
 
 crate::classified!(SourceError);
@@ -805,7 +906,9 @@ impl Classify for SourceError {
             SourceError::NoSet { .. }
             | SourceError::NoStore
             | SourceError::FirstBoard { .. }
-            | SourceError::Exhausted { .. } => ErrorClass::BadInput,
+            | SourceError::Exhausted { .. }
+            | SourceError::TooFewMatches { .. }
+            | SourceError::Filter { .. } => ErrorClass::BadInput,
             SourceError::Store(e) => e.class(),
         }
     }
