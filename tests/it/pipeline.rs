@@ -11,7 +11,7 @@ use dealdex::bigdeal::BigDealStream;
 use dealdex::formats::{self, Board, ReadOptions, WriteOptions};
 use dealdex::workflow::output::Output;
 use dealdex::workflow::pipeline::{
-    DealSink, DealSource, DealStream, SourceError, SourceOptions, StreamSource,
+    DealSink, DealSource, DealStream, SourceError, SourceOptions, StreamFilter, StreamSource,
 };
 use dealdex::{CHUNK, Seed};
 
@@ -25,6 +25,7 @@ fn stream(stream: DealStream, first: u64, count: u64) -> DealSource {
         first,
         count,
         predeal: None,
+        filter: None,
     })
 }
 
@@ -298,4 +299,85 @@ fn import_rejects_a_file_of_no_format_and_stores_the_others() {
     }
     assert_eq!(report.files[1].format, "hex");
     assert_eq!(store.deal_count().unwrap(), 3);
+}
+
+fn filtered(query: &str, count: u64, max_draws: Option<u64>) -> DealSource {
+    DealSource::Stream(StreamSource {
+        stream: DealStream::Seeded(seed()),
+        first: 7,
+        count,
+        predeal: Some(dealdex::Predeal::parse("W:AQ4.J.KJ6543.632").unwrap()),
+        filter: Some(StreamFilter {
+            query: dealdex::query::Query::parse(query).unwrap(),
+            max_draws,
+        }),
+    })
+}
+
+/// A filtered seeded stream is the first matching deals of the seed's stream from its first
+/// deal (as `first_matching` finds them, checked here deal by deal), numbered from the first
+/// deal, with the deals drawn reported; too few within the bound, a query no deal can
+/// satisfy and a filter on Big Deal's stream are refused.
+#[test]
+fn a_filtered_stream_is_the_streams_matching_deals() {
+    let query = "hcp(N) >= 15 and len(N, spades) >= 5";
+    let (boards, read) = filtered(query, 40, None)
+        .open(None, &SourceOptions::default())
+        .unwrap()
+        .read_all()
+        .unwrap();
+    let q = dealdex::query::Query::parse(query).unwrap();
+    let predeal = dealdex::Predeal::parse("W:AQ4.J.KJ6543.632").unwrap();
+    // The stream's deals 7, 8, … in order, kept when they match: the reference, one by one.
+    let mut dealt = vec![boards[0].deal; 20_000];
+    seed().fill_predealt(&predeal, 7, &mut dealt);
+    let mut want = vec![];
+    let mut n = 7;
+    for deal in dealt {
+        if want.len() == 40 {
+            break;
+        }
+        if q.matches(&deal) {
+            want.push(deal);
+        }
+        n += 1;
+    }
+    assert_eq!(boards.iter().map(|b| b.deal).collect::<Vec<_>>(), want);
+    assert_eq!(boards[0].number, Some(7));
+    assert_eq!(boards[39].number, Some(46));
+    assert_eq!(read.drawn, Some(n - 7));
+    assert!(read.drawn.unwrap() > 100, "{read:?}");
+
+    let e = filtered(query, 40, Some(50))
+        .open(None, &SourceOptions::default())
+        .unwrap()
+        .read_all()
+        .unwrap_err();
+    assert!(
+        matches!(e, SourceError::TooFewMatches { drawn: 50, wanted: 40, matched } if matched < 40),
+        "{e}"
+    );
+    // West holds 10 HCP: North cannot have 31.
+    let e = filtered("hcp(N) >= 31", 1, None)
+        .open(None, &SourceOptions::default())
+        .err()
+        .unwrap();
+    assert!(e.to_string().contains("predealt"), "{e}");
+    let big_deal = DealSource::Stream(StreamSource {
+        stream: DealStream::BigDeal(BigDealStream::new(b"wizard-devA", &[b"e".as_slice()])),
+        first: 1,
+        count: 1,
+        predeal: None,
+        filter: Some(StreamFilter {
+            query: q,
+            max_draws: None,
+        }),
+    });
+    assert!(matches!(
+        big_deal
+            .open(None, &SourceOptions::default())
+            .err()
+            .unwrap(),
+        SourceError::Filter { .. }
+    ));
 }

@@ -320,7 +320,7 @@ impl DealSource {
                         first_board_assumed: false,
                         set: None,
                     },
-                    inner: Inner::Stream(stream.clone()),
+                    inner: Inner::Stream(Box::new(stream.clone())),
                 })
             }
         }
@@ -517,7 +517,7 @@ enum Inner<R> {
         matching: Option<(SqlFilter, Option<u64>)>,
         tables: bool,
     },
-    Stream(StreamSource),
+    Stream(Box<StreamSource>),
 }
 
 impl<R> std::fmt::Debug for OpenSource<R> {
