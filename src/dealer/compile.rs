@@ -567,7 +567,7 @@ pub(super) fn cheap_first(e: &Expr, graph: &Graph) -> Expr {
     match e {
         Expr::Bin(op @ (BinOp::And | BinOp::Or), a, b) => {
             let (ua, ub) = (graph.uses(a), graph.uses(b));
-            let swap = ua.tricks && !ub.has_state() && !ua.rnd;
+            let swap = (ua.tricks || ua.lead) && !ub.has_state() && !ua.rnd;
             if swap {
                 Expr::Bin(*op, go(b), go(a))
             } else {
@@ -611,6 +611,7 @@ mod tests {
             rnd: &mut rnd,
             solved: &mut solved,
             tricks_used: false,
+            leads: Vec::new(),
         }
         .eval(e)
     }
@@ -781,6 +782,7 @@ mod tests {
                 rnd: &mut rnd,
                 solved: &mut solved,
                 tricks_used: false,
+                leads: Vec::new(),
             };
             differ += ctx.eval(script.condition.as_ref().unwrap()).unwrap();
         }

@@ -3,8 +3,8 @@
 
 use super::graph::{Graph, Memo};
 use super::{BinOp, Expr, Script};
-use crate::dd::TrickTable;
-use crate::model::card::{Seat, Suit};
+use crate::dd::{LeadPosition, TrickTable};
+use crate::model::card::{Card, Seat, Suit};
 use crate::model::contract::{Penalty, Strain, duplicate_score};
 use crate::model::deal::Deal;
 
@@ -17,6 +17,123 @@ pub enum EvalError {
     /// `rnd(n)` with n ≤ 0.
     #[error("rnd({0}): the bound must be positive")]
     BadRnd(i64),
+    /// Two per-card values (`leadtricks`) of different opening leaders in one operation:
+    /// their cards differ.
+    #[error("leadtricks: an operation on the per-card values of two different opening leaders")]
+    LeadersDiffer,
+    /// `frequency (expr, low, high)` whose `expr` was per card (`leadtricks`) on one deal and
+    /// a number on another (`c ? leadtricks(…) : 0`): one table cannot count both.
+    #[error(
+        "frequency: the expression is per card (leadtricks) on one deal and a number on another"
+    )]
+    MixedFrequency,
+}
+
+/// A value of the language: a number, or suokko's per-card tricks (`leadtricks`) and what
+/// operators make of them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Value {
+    /// A number.
+    Num(i64),
+    /// A value per card: the opening leader's cards, the highest of each run of equal cards
+    /// only (suit order, then from the highest rank down), each with its value. Never empty.
+    Cards(Vec<(Card, i64)>),
+}
+
+impl Value {
+    /// dealer's truth (conditions, `&&`, `||`, `?:`): a number is true when not 0; a per-card
+    /// value when every card's is (suokko's dealer).
+    pub fn truth(&self) -> bool {
+        match self {
+            Value::Num(v) => *v != 0,
+            Value::Cards(c) => c.iter().all(|&(_, v)| v != 0),
+        }
+    }
+
+    /// The value as one integer (printed values, a two-way `frequency`): a per-card value
+    /// gives the mean of its cards' values, truncated toward zero (suokko's C `int`
+    /// division).
+    pub fn int(&self) -> i64 {
+        match self {
+            Value::Num(v) => *v,
+            Value::Cards(c) => {
+                c.iter().fold(0i64, |s, &(_, v)| s.wrapping_add(v)) / (c.len().max(1) as i64)
+            }
+        }
+    }
+
+    /// The value as a float (`average`): a per-card value gives the mean of its cards'
+    /// values (suokko's dealer).
+    pub fn mean(&self) -> f64 {
+        match self {
+            Value::Num(v) => *v as f64,
+            Value::Cards(c) => {
+                c.iter().map(|&(_, v)| v as f64).sum::<f64>() / (c.len().max(1) as f64)
+            }
+        }
+    }
+
+    /// `f` of each value (the number, or each card's).
+    fn map(self, f: impl Fn(i64) -> Result<i64, EvalError>) -> Result<Value, EvalError> {
+        Ok(match self {
+            Value::Num(v) => Value::Num(f(v)?),
+            Value::Cards(mut c) => {
+                for (_, v) in &mut c {
+                    *v = f(*v)?;
+                }
+                Value::Cards(c)
+            }
+        })
+    }
+
+    /// `f` of the two values card by card: a number goes with every card of a per-card
+    /// value; two per-card values must hold the same cards (one opening leader).
+    fn zip(
+        self,
+        other: Value,
+        f: impl Fn(i64, i64) -> Result<i64, EvalError>,
+    ) -> Result<Value, EvalError> {
+        Ok(match (self, other) {
+            (Value::Num(x), Value::Num(y)) => Value::Num(f(x, y)?),
+            (Value::Cards(mut c), Value::Num(y)) => {
+                for (_, x) in &mut c {
+                    *x = f(*x, y)?;
+                }
+                Value::Cards(c)
+            }
+            (Value::Num(x), Value::Cards(mut c)) => {
+                for (_, y) in &mut c {
+                    *y = f(x, *y)?;
+                }
+                Value::Cards(c)
+            }
+            (Value::Cards(mut c), Value::Cards(d)) => {
+                if c.len() != d.len() || c.iter().zip(&d).any(|(a, b)| a.0 != b.0) {
+                    return Err(EvalError::LeadersDiffer);
+                }
+                for ((_, x), &(_, y)) in c.iter_mut().zip(&d) {
+                    *x = f(*x, y)?;
+                }
+                Value::Cards(c)
+            }
+        })
+    }
+}
+
+/// The opening leads of `leader` with declarer's tricks after each (`defence`: the leader's
+/// side's tricks of every card, [`crate::dd::lead_tricks`]), the highest card of each run of
+/// equal cards only, as DDS reports them and suokko's dealer keeps them: a card stays unless
+/// the leader holds the card one rank above it in its suit (then both win the same tricks).
+pub(super) fn lead_values(deal: &Deal, leader: Seat, defence: &[(Card, u8)]) -> Vec<(Card, i64)> {
+    let mask = deal.hand(leader).mask();
+    defence
+        .iter()
+        .filter(|(c, _)| {
+            let i = c.index();
+            i % 13 == 0 || mask >> (i - 1) & 1 == 0
+        })
+        .map(|&(c, t)| (c, 13 - i64::from(t)))
+        .collect()
 }
 
 // The script asked for it.
@@ -141,6 +258,10 @@ pub fn cccc(mask: u64) -> i64 {
     total
 }
 
+/// One `leadtricks` solve of a deal: declarer, strain (None: notrump) and the defence's
+/// tricks after each card of the opening leader ([`crate::dd::lead_tricks`]).
+pub(super) type LeadSolve = (Seat, Option<Suit>, Vec<(Card, u8)>);
+
 /// The state of evaluating over one deal: the deal, its double-dummy table once solved (or
 /// given), the `rnd` stream, the count of deals solved, whether `tricks` was evaluated, and
 /// the definitions' values computed for the deal (each computed once, but those with `rnd`,
@@ -154,6 +275,9 @@ pub(super) struct Ctx<'a> {
     pub rnd: &'a mut u64,
     pub solved: &'a mut u64,
     pub tricks_used: bool,
+    /// `leadtricks`' solves of the deal: declarer, strain and the defence's tricks of each
+    /// card ([`crate::dd::lead_tricks`]), each solved once a deal.
+    pub leads: Vec<LeadSolve>,
 }
 
 /// The 13-bit holding of `suit` in `mask` (bit 0 = ace … bit 12 = deuce).
@@ -224,6 +348,39 @@ pub(super) fn hand_value(e: &Expr, deal: &Deal, script: &Script) -> Option<i64> 
     })
 }
 
+/// `x op y` for an operator other than `&&` and `||` (those are decided on their operands'
+/// truth and give 0 or 1 too).
+fn binary(op: BinOp, x: i64, y: i64) -> Result<i64, EvalError> {
+    Ok(match op {
+        BinOp::Eq => truth(x == y),
+        BinOp::Ne => truth(x != y),
+        BinOp::Lt => truth(x < y),
+        BinOp::Le => truth(x <= y),
+        BinOp::Gt => truth(x > y),
+        BinOp::Ge => truth(x >= y),
+        BinOp::Add => x.wrapping_add(y),
+        BinOp::Sub => x.wrapping_sub(y),
+        BinOp::Mul => x.wrapping_mul(y),
+        BinOp::Div => x.checked_div(y).ok_or(EvalError::DivisionByZero)?,
+        BinOp::Rem => x.checked_rem(y).ok_or(EvalError::DivisionByZero)?,
+        BinOp::And => truth(x != 0 && y != 0),
+        BinOp::Or => truth(x != 0 || y != 0),
+    })
+}
+
+/// `rnd(n)`: the next draw of the run's stream (SplitMix64 over `state`), 0 ≤ value < n.
+fn draw(state: &mut u64, n: i64) -> Result<i64, EvalError> {
+    if n <= 0 {
+        return Err(EvalError::BadRnd(n));
+    }
+    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^= z >> 31;
+    Ok(((u128::from(z) * n as u128) >> 64) as i64)
+}
+
 impl Ctx<'_> {
     /// The deal's double-dummy table, solved once per deal: `tricks()` and `evalcontract`
     /// share it.
@@ -269,20 +426,7 @@ impl Ctx<'_> {
             Expr::Bin(BinOp::Or, a, b) => truth(self.eval(a)? != 0 || self.eval(b)? != 0),
             Expr::Bin(op, a, b) => {
                 let (x, y) = (self.eval(a)?, self.eval(b)?);
-                match op {
-                    BinOp::Eq => truth(x == y),
-                    BinOp::Ne => truth(x != y),
-                    BinOp::Lt => truth(x < y),
-                    BinOp::Le => truth(x <= y),
-                    BinOp::Gt => truth(x > y),
-                    BinOp::Ge => truth(x >= y),
-                    BinOp::Add => x.wrapping_add(y),
-                    BinOp::Sub => x.wrapping_sub(y),
-                    BinOp::Mul => x.wrapping_mul(y),
-                    BinOp::Div => x.checked_div(y).ok_or(EvalError::DivisionByZero)?,
-                    BinOp::Rem => x.checked_rem(y).ok_or(EvalError::DivisionByZero)?,
-                    BinOp::And | BinOp::Or => unreachable!("handled above"),
-                }
+                binary(*op, x, y)?
             }
             Expr::Tricks(seat, strain) => {
                 let table = self.table();
@@ -301,19 +445,103 @@ impl Ctx<'_> {
             Expr::Imps(x) => imps(self.eval(x)?),
             Expr::Rnd(x) => {
                 let n = self.eval(x)?;
-                if n <= 0 {
-                    return Err(EvalError::BadRnd(n));
-                }
-                // SplitMix64 over the run's state.
-                *self.rnd = self.rnd.wrapping_add(0x9e37_79b9_7f4a_7c15);
-                let mut z = *self.rnd;
-                z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-                z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-                z ^= z >> 31;
-                ((u128::from(z) * n as u128) >> 64) as i64
+                draw(self.rnd, n)?
             }
+            // Not reached: an expression with `leadtricks` goes to `value` (callers ask the
+            // graph); as a number, the mean of its cards, truncated.
+            Expr::LeadTricks(..) => self.value(e)?.int(),
             leaf => hand_value(leaf, &self.deal, self.script)
                 .expect("every other expression is a hand's value"),
+        })
+    }
+
+    /// The per-card tricks of `leadtricks(declarer, strain)` over the deal: the opening
+    /// leads of declarer's left-hand opponent, solved once a deal (counted in `solved`).
+    fn lead_tricks(&mut self, declarer: Seat, strain: Option<Suit>) -> Vec<(Card, i64)> {
+        let leader = declarer.next();
+        let found = self
+            .leads
+            .iter()
+            .position(|(s, t, _)| *s == declarer && *t == strain);
+        let i = match found {
+            Some(i) => i,
+            None => {
+                let position = LeadPosition {
+                    deal: self.deal,
+                    strain: strain.map_or(Strain::NoTrump, Strain::Trumps),
+                    leader,
+                };
+                let cards = crate::dd::lead_tricks(&[position])
+                    .pop()
+                    .unwrap_or_default();
+                *self.solved += 1;
+                self.leads.push((declarer, strain, cards));
+                self.leads.len() - 1
+            }
+        };
+        lead_values(&self.deal, leader, &self.leads[i].2)
+    }
+
+    /// `e` over the deal as one integer: [`Ctx::eval`]'s number, or, when `e` uses
+    /// `leadtricks`, [`Value::int`] of its [`Ctx::value`] (the mean of a per-card value,
+    /// truncated, as suokko's dealer prints it).
+    pub fn int(&mut self, e: &Expr) -> Result<i64, EvalError> {
+        match self.graph.uses(e).lead {
+            true => Ok(self.value(e)?.int()),
+            false => self.eval(e),
+        }
+    }
+
+    /// The value of `e` over the deal, per card where `leadtricks` makes it so (suokko's
+    /// dealer): operators and `score`, `imps`, `rnd` work card by card (a number with every
+    /// card), `&&`, `||` and `?:`'s condition take [`Value::truth`]. An expression without
+    /// `leadtricks` is [`Ctx::eval`]'s number.
+    pub fn value(&mut self, e: &Expr) -> Result<Value, EvalError> {
+        Ok(match e {
+            Expr::LeadTricks(seat, strain) => Value::Cards(self.lead_tricks(*seat, *strain)),
+            // A definition with `leadtricks` is computed at each use (its solves are kept).
+            Expr::Var(i) => {
+                let script = self.script;
+                match script.definitions.get(*i) {
+                    Some((_, d)) if self.graph.def_uses(*i).lead => self.value(d)?,
+                    _ => Value::Num(self.eval(e)?),
+                }
+            }
+            Expr::Not(a) => self.value(a)?.map(|v| Ok(truth(v == 0)))?,
+            Expr::Neg(a) => self.value(a)?.map(|v| Ok(v.wrapping_neg()))?,
+            Expr::Cond(c, a, b) => {
+                if self.value(c)?.truth() {
+                    self.value(a)?
+                } else {
+                    self.value(b)?
+                }
+            }
+            Expr::Bin(BinOp::And, a, b) => {
+                Value::Num(truth(self.value(a)?.truth() && self.value(b)?.truth()))
+            }
+            Expr::Bin(BinOp::Or, a, b) => {
+                Value::Num(truth(self.value(a)?.truth() || self.value(b)?.truth()))
+            }
+            Expr::Bin(op, a, b) => {
+                let (x, y) = (self.value(a)?, self.value(b)?);
+                let op = *op;
+                x.zip(y, |x, y| binary(op, x, y))?
+            }
+            Expr::Score(vul, c, t) => self
+                .value(t)?
+                .map(|t| Ok(score(*vul, c.level, c.strain, t)))?,
+            Expr::Imps(x) => self.value(x)?.map(|v| Ok(imps(v)))?,
+            Expr::Rnd(x) => match self.value(x)? {
+                Value::Num(n) => Value::Num(draw(self.rnd, n)?),
+                Value::Cards(mut c) => {
+                    // A draw for each card, in the cards' order.
+                    for (_, v) in &mut c {
+                        *v = draw(self.rnd, *v)?;
+                    }
+                    Value::Cards(c)
+                }
+            },
+            _ => Value::Num(self.eval(e)?),
         })
     }
 }

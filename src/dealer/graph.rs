@@ -19,6 +19,9 @@ pub(super) struct Uses {
     pub tricks: bool,
     /// `/` or `%` by anything but a positive constant: may fail (division by zero).
     pub can_fail: bool,
+    /// suokko's `leadtricks`: solves the opening leads, and may give a per-card value
+    /// (the evaluator's [`Value`](super::eval::Value), not a number).
+    pub lead: bool,
 }
 
 impl Uses {
@@ -27,13 +30,14 @@ impl Uses {
             rnd: self.rnd || other.rnd,
             tricks: self.tricks || other.tricks,
             can_fail: self.can_fail || other.can_fail,
+            lead: self.lead || other.lead,
         }
     }
 
-    /// True with `rnd` or `tricks`: such an expression is evaluated deal after deal, by the
-    /// evaluator, not compiled.
+    /// True with `rnd`, `tricks` or `leadtricks`: such an expression is evaluated deal after
+    /// deal, by the evaluator, not compiled.
     pub fn has_state(self) -> bool {
-        self.rnd || self.tricks
+        self.rnd || self.tricks || self.lead
     }
 }
 
@@ -45,6 +49,8 @@ pub(super) struct Graph {
     /// How many times each definition is named in the script (definitions, condition and
     /// actions).
     named: Vec<u32>,
+    /// Whether each definition's value may be per card ([`Graph::per_card`]), by its index.
+    per_card: Vec<bool>,
 }
 
 impl Graph {
@@ -53,10 +59,13 @@ impl Graph {
         let mut g = Graph {
             uses: Vec::with_capacity(script.definitions.len()),
             named: vec![0; script.definitions.len()],
+            per_card: Vec::with_capacity(script.definitions.len()),
         };
         for (_, e) in &script.definitions {
             let u = g.walk(e);
             g.uses.push(u);
+            let p = u.lead && g.per_card(e);
+            g.per_card.push(p);
         }
         let mut roots: Vec<&Expr> = script.condition.iter().collect();
         for a in &script.actions {
@@ -91,6 +100,30 @@ impl Graph {
     /// What `e` uses, through the definitions it names (a walk of `e` alone).
     pub fn uses(&self, e: &Expr) -> Uses {
         uses_of(&self.uses, e, None)
+    }
+
+    /// True when `e`'s value may be per card, not a number: suokko's `leadtricks`, and what
+    /// arithmetic, comparisons, `!`, `score`, `imps` and `rnd` make of it, through the
+    /// definitions `e` names; `&&` and `||` give a number, and `c ? a : b` may be per card
+    /// when `a` or `b` may be. A walk of `e` alone.
+    pub fn per_card(&self, e: &Expr) -> bool {
+        let mut stack = vec![e];
+        while let Some(e) = stack.pop() {
+            match e {
+                Expr::LeadTricks(..) => return true,
+                // A definition whose value may be per card.
+                Expr::Var(i) if self.per_card.get(*i).copied().unwrap_or(false) => return true,
+                Expr::Not(a)
+                | Expr::Neg(a)
+                | Expr::Imps(a)
+                | Expr::Rnd(a)
+                | Expr::Score(_, _, a) => stack.push(a),
+                Expr::Bin(BinOp::And | BinOp::Or, ..) => {}
+                Expr::Bin(_, a, b) | Expr::Cond(_, a, b) => stack.extend([&**a, &**b]),
+                _ => {}
+            }
+        }
+        false
     }
 
     /// What definition `i` uses.
@@ -132,6 +165,7 @@ fn uses_of(defs: &[Uses], e: &Expr, mut named: Option<&mut [u32]>) -> Uses {
         rnd: true,
         tricks: true,
         can_fail: true,
+        lead: true,
     };
     let mut u = Uses::default();
     let mut stack = vec![e];
@@ -148,6 +182,7 @@ fn uses_of(defs: &[Uses], e: &Expr, mut named: Option<&mut [u32]>) -> Uses {
                 stack.push(a);
             }
             Expr::Tricks(..) | Expr::Par(..) => u.tricks = true,
+            Expr::LeadTricks(..) => u.lead = true,
             Expr::Not(a) | Expr::Neg(a) | Expr::Imps(a) | Expr::Score(_, _, a) => stack.push(a),
             Expr::Bin(op, a, b) => {
                 if matches!(op, BinOp::Div | BinOp::Rem) && !matches!(**b, Expr::Num(v) if v > 0) {

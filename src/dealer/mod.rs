@@ -309,6 +309,12 @@ pub enum Expr {
     HasCard(Seat, Card),
     /// `tricks(seat, strain)` double dummy (strain None: notrump).
     Tricks(Seat, Option<Suit>),
+    /// suokko's `leadtricks(seat, strain)`: `seat` declares in `strain` (None: notrump) and
+    /// its left-hand opponent leads; the value is per card, the double-dummy tricks of
+    /// declarer after each opening lead, one card of each run of equal cards (the highest),
+    /// as suokko's dealer has it. Operators and functions work card by card; see the module
+    /// docs for how conditions, prints, `average` and `frequency` take such a value.
+    LeadTricks(Seat, Option<Suit>),
     /// `score(vul, contract, tricks)`.
     Score(bool, ScoreContract, Box<Expr>),
     /// `imps(x)`.

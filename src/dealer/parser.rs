@@ -246,6 +246,8 @@ fn is_function(w: &str) -> bool {
             | "tricks"
             | "trick"
             | "dds"
+            | "leadtricks"
+            | "leadtrick"
             | "par"
             | "score"
             | "imps"
@@ -1365,7 +1367,15 @@ impl Parser {
             }
             "hascard" => self.hascard_call()?,
             // DealerV2's `dds` is `tricks`.
-            "tricks" | "trick" | "dds" => self.tricks_call()?,
+            "tricks" | "trick" | "dds" => {
+                let (seat, strain) = self.tricks_call()?;
+                Expr::Tricks(seat, strain)
+            }
+            // suokko's dealer: the opening leader's per-card tricks.
+            "leadtricks" | "leadtrick" => {
+                let (seat, strain) = self.tricks_call()?;
+                Expr::LeadTricks(seat, strain)
+            }
             "score" => self.score_call()?,
             "par" => self.par_call()?,
             "imps" | "imp" => Expr::Imps(Box::new(self.expr()?)),
@@ -1410,8 +1420,9 @@ impl Parser {
         Ok(Expr::HasCard(s, card))
     }
 
-    /// `tricks(seat, strain)`'s arguments.
-    fn tricks_call(&mut self) -> Result<Expr, ScriptError> {
+    /// `tricks(seat, strain)`'s arguments (`leadtricks`' too): the seat and the strain (None
+    /// for notrump).
+    fn tricks_call(&mut self) -> Result<(Seat, Option<Suit>), ScriptError> {
         let s = self.seat()?;
         self.expect(",")?;
         let strain =
@@ -1424,7 +1435,7 @@ impl Parser {
         if strain.is_none() {
             self.next();
         }
-        Ok(Expr::Tricks(s, strain))
+        Ok((s, strain))
     }
 
     /// `score(vul|nv, contract, tricks)`'s arguments (an undoubled contract only).

@@ -9,7 +9,7 @@ use sha2::{Digest, Sha256};
 use rayon::prelude::*;
 
 use super::compile::{Column, Kernel, Program, cheap_first};
-use super::eval::{Ctx, EvalError};
+use super::eval::{Ctx, EvalError, Value};
 use super::evalcontract::EvalContract;
 use super::graph::{Graph, Memo};
 use super::swap::Swapping;
@@ -220,8 +220,11 @@ pub struct Average {
     pub label: Option<String>,
     /// The number of produced deals averaged over.
     pub count: u64,
-    /// The sum of the values.
+    /// The sum of the values that are numbers.
     pub sum: i64,
+    /// The sum of the means of the per-card values (suokko's `leadtricks`): a deal whose
+    /// value is per card counts the mean of its cards' values, here (suokko's dealer).
+    pub mean_sum: f64,
     /// The sum of the squares of the values (for a standard error).
     pub sum_squares: f64,
     /// The mean (sum / count; 0 without deals).
@@ -263,6 +266,60 @@ pub struct Frequency2 {
     pub counts: Vec<Vec<u64>>,
 }
 
+/// suokko's `frequency` of a per-card value (`leadtricks`): a row per value (below `low`,
+/// `low..=high`, above `high`), a column per opening lead card, each deal counting each of
+/// its cards once.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct FrequencyLead {
+    /// The label, if any.
+    pub label: Option<String>,
+    /// The lowest value counted on its own.
+    pub low: i64,
+    /// The highest value counted on its own.
+    pub high: i64,
+    /// The columns' cards (`SA`, `H7`), those with a count, in suit order (spades, hearts,
+    /// diamonds, clubs) and from the highest rank down.
+    pub cards: Vec<String>,
+    /// Counts: a row per value (below `low`, `low..=high`, above `high`), a column per card
+    /// of `cards`.
+    pub counts: Vec<Vec<u64>>,
+    /// While the run counts: a row per value, a column per card of the pack (suited order);
+    /// `cards` and `counts` are made of it at the end.
+    #[serde(skip)]
+    by_card: Vec<[u64; 52]>,
+}
+
+impl FrequencyLead {
+    /// The row of value `v`: 0 below `low`, then `low..=high`, the last above `high`.
+    fn row(&self, v: i64) -> usize {
+        if v < self.low {
+            0
+        } else if v > self.high {
+            (self.high - self.low + 2) as usize
+        } else {
+            (v - self.low + 1) as usize
+        }
+    }
+
+    /// Makes `cards` and `counts` of the counts by card: the cards with a count, in order.
+    fn settle(&mut self) {
+        let used: Vec<usize> = (0..52)
+            .filter(|&c| self.by_card.iter().any(|r| r[c] > 0))
+            .collect();
+        self.cards = used
+            .iter()
+            .map(|&c| {
+                crate::model::card::Card::from_index(c).map_or(String::new(), |c| c.to_string())
+            })
+            .collect();
+        self.counts = self
+            .by_card
+            .iter()
+            .map(|r| used.iter().map(|&c| r[c]).collect())
+            .collect();
+    }
+}
+
 /// One summary of the run, in the order of the script's actions.
 #[derive(Clone, Debug, serde::Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
@@ -273,6 +330,8 @@ pub enum Summary {
     Frequency(Frequency),
     /// `frequency` of two expressions.
     Frequency2(Frequency2),
+    /// `frequency` of a per-card value (suokko's `leadtricks`): a column per lead card.
+    FrequencyLead(FrequencyLead),
     /// `print(seats)`: the produced deals, printed at the end a seat at a time.
     Print(PrintSeats),
     /// `evalcontract`: the double-dummy tricks of North and South declaring, tallied; its
@@ -417,6 +476,40 @@ impl fmt::Display for DealerReport {
                     writeln!(f, "{:7}", sums.iter().sum::<u64>())?;
                     writeln!(f)?;
                 }
+                // suokko's layout: only the rows and the columns with a count.
+                Summary::FrequencyLead(q) => {
+                    writeln!(f, "Frequency {}:", q.label.as_deref().unwrap_or(""))?;
+                    write!(f, "    ")?;
+                    for card in &q.cards {
+                        write!(f, "     {card}")?;
+                    }
+                    writeln!(f, "    Sum")?;
+                    let mut sums = vec![0u64; q.cards.len()];
+                    let last = q.counts.len().saturating_sub(1);
+                    for (r, row) in q.counts.iter().enumerate() {
+                        if row.iter().all(|&n| n == 0) {
+                            continue;
+                        }
+                        if r == 0 {
+                            write!(f, "Low ")?;
+                        } else if r == last {
+                            write!(f, "High")?;
+                        } else {
+                            write!(f, "{:4}", q.low + r as i64 - 1)?;
+                        }
+                        for (c, n) in row.iter().enumerate() {
+                            write!(f, " {n:6}")?;
+                            sums[c] += n;
+                        }
+                        writeln!(f, " {:6}", row.iter().sum::<u64>())?;
+                    }
+                    write!(f, "Sum ")?;
+                    for n in &sums {
+                        write!(f, " {n:6}")?;
+                    }
+                    writeln!(f, " {:6}", sums.iter().sum::<u64>())?;
+                    writeln!(f)?;
+                }
                 Summary::Print(p) => {
                     for &letter in &p.seats {
                         let seat = Seat::from_char(letter).expect("a seat letter");
@@ -555,7 +648,7 @@ fn value<'a>(
 ) -> Result<i64, EvalError> {
     match k {
         Some(k) => program.run(k, &ctx.deal, ctx.memo),
-        None => ctx.eval(e),
+        None => ctx.int(e),
     }
 }
 
@@ -602,20 +695,51 @@ impl Summary {
                 };
                 q.counts[cell(v, q.low, q.high)][cell(w, q.low2, q.high2)] += 1;
             }
-            Summary::Print(_) | Summary::EvalContract(_) => {}
+            Summary::Print(_) | Summary::EvalContract(_) | Summary::FrequencyLead(_) => {}
         }
+    }
+
+    /// Counts one deal's value of an average or a one-way frequency that may be per card
+    /// (suokko's `leadtricks`): an average counts the mean of the cards' values, a
+    /// [`FrequencyLead`] each card in its column.
+    ///
+    /// # Errors
+    /// [`EvalError::MixedFrequency`] for a per-card value in a table of numbers or the
+    /// reverse.
+    fn tally_value(&mut self, v: &Value) -> Result<(), EvalError> {
+        match (self, v) {
+            (Summary::Average(a), Value::Cards(_)) => {
+                let m = v.mean();
+                a.count += 1;
+                a.mean_sum += m;
+                a.sum_squares += m * m;
+            }
+            (Summary::FrequencyLead(q), Value::Cards(cards)) => {
+                for &(card, x) in cards {
+                    let r = q.row(x);
+                    q.by_card[r][card.index()] += 1;
+                }
+            }
+            (Summary::FrequencyLead(_), Value::Num(_))
+            | (Summary::Frequency(_), Value::Cards(_)) => {
+                return Err(EvalError::MixedFrequency);
+            }
+            (s, v) => s.tally(v.int(), 0),
+        }
+        Ok(())
     }
 
     /// The same summary with nothing counted.
     fn emptied(&self) -> Summary {
         let mut s = self.clone();
         match &mut s {
-            Summary::Average(a) => (a.count, a.sum, a.sum_squares) = (0, 0, 0.0),
+            Summary::Average(a) => (a.count, a.sum, a.sum_squares, a.mean_sum) = (0, 0, 0.0, 0.0),
             Summary::Frequency(q) => {
                 (q.below, q.above) = (0, 0);
                 q.counts.fill(0);
             }
             Summary::Frequency2(q) => q.counts.iter_mut().for_each(|r| r.fill(0)),
+            Summary::FrequencyLead(q) => q.by_card.iter_mut().for_each(|r| r.fill(0)),
             Summary::Print(_) | Summary::EvalContract(_) => {}
         }
         s
@@ -629,6 +753,7 @@ impl Summary {
                 a.count += b.count;
                 a.sum = a.sum.wrapping_add(b.sum);
                 a.sum_squares += b.sum_squares;
+                a.mean_sum += b.mean_sum;
             }
             (Summary::Frequency(a), Summary::Frequency(b)) => {
                 a.below += b.below;
@@ -639,6 +764,12 @@ impl Summary {
                 a.counts
                     .iter_mut()
                     .zip(&b.counts)
+                    .for_each(|(x, y)| add(x, y));
+            }
+            (Summary::FrequencyLead(a), Summary::FrequencyLead(b)) => {
+                a.by_card
+                    .iter_mut()
+                    .zip(&b.by_card)
                     .for_each(|(x, y)| add(x, y));
             }
             _ => {}
@@ -864,7 +995,7 @@ fn check_swapping(script: &Script, job: &DealerJob) -> Result<(), DealerError> {
 
 /// The summaries of the script's actions, nothing counted yet: one for each average,
 /// frequency, `print(seats)` and `evalcontract`, in the order of the actions.
-fn summaries_of(script: &Script, job: &DealerJob) -> Vec<Summary> {
+fn summaries_of(script: &Script, job: &DealerJob, graph: &Graph) -> Vec<Summary> {
     script
         .actions
         .iter()
@@ -873,9 +1004,21 @@ fn summaries_of(script: &Script, job: &DealerJob) -> Vec<Summary> {
                 label: l.clone(),
                 count: 0,
                 sum: 0,
+                mean_sum: 0.0,
                 sum_squares: 0.0,
                 mean: 0.0,
             })),
+            // A per-card value (`leadtricks`): suokko's table, a column per lead card.
+            Action::Frequency(l, e, lo, hi) if graph.per_card(e) => {
+                Some(Summary::FrequencyLead(FrequencyLead {
+                    label: l.clone(),
+                    low: *lo,
+                    high: *hi,
+                    cards: Vec::new(),
+                    counts: Vec::new(),
+                    by_card: vec![[0; 52]; (hi - lo + 3).max(2) as usize],
+                }))
+            }
             Action::Frequency(l, _, lo, hi) => Some(Summary::Frequency(Frequency {
                 label: l.clone(),
                 low: *lo,
@@ -948,6 +1091,10 @@ struct Compiled<'a> {
     column: Option<Column<'a>>,
     /// The kernels of each action's average or frequency expressions.
     action_kernels: Vec<[Option<Kernel<'a>>; 2]>,
+    /// Whether the condition uses `leadtricks` (then the evaluator's [`Value`] decides it).
+    condition_lead: bool,
+    /// Whether each action's average or frequency expressions use `leadtricks`.
+    action_lead: Vec<[bool; 2]>,
     /// When every action is an average or a frequency with column kernels, those kernels:
     /// the produced deals of a block are counted together, a piece at a time on all cores.
     stat_columns: Option<Vec<[Option<Column<'a>>; 2]>>,
@@ -985,10 +1132,21 @@ impl<'a> Compiled<'a> {
                 _ => None,
             })
             .collect();
+        let lead = |e: &Expr| graph.uses(e).lead;
+        let action_lead = actions
+            .iter()
+            .map(|&a| match a {
+                Action::Average(_, e) | Action::Frequency(_, e, ..) => [lead(e), false],
+                Action::Frequency2(_, e, _, _, e2, ..) => [lead(e), lead(e2)],
+                _ => [false, false],
+            })
+            .collect();
         Compiled {
             graph,
             program,
             condition,
+            condition_lead: condition.is_some_and(lead),
+            action_lead,
             kernel,
             column,
             action_kernels,
@@ -1319,6 +1477,7 @@ impl<'r, 'a> Run<'r, 'a> {
             rnd: &mut self.rnd,
             solved: &mut self.solved,
             tricks_used: false,
+            leads: Vec::new(),
         };
         let wrap = |error| DealerError::Eval {
             deal: number,
@@ -1333,6 +1492,7 @@ impl<'r, 'a> Run<'r, 'a> {
                 // The kernel again, for its error.
                 Verdict::Error => compiled.program.run(k, deal, ctx.memo).map_err(wrap)? != 0,
             },
+            (Some(c), None) if compiled.condition_lead => ctx.value(c).map_err(wrap)?.truth(),
             (Some(c), None) => ctx.eval(c).map_err(wrap)? != 0,
             (None, _) => true,
         };
@@ -1378,7 +1538,10 @@ impl<'r, 'a> Run<'r, 'a> {
             if let Summary::Average(a) = s
                 && a.count > 0
             {
-                a.mean = a.sum as f64 / a.count as f64;
+                a.mean = (a.sum as f64 + a.mean_sum) / a.count as f64;
+            }
+            if let Summary::FrequencyLead(q) = s {
+                q.settle();
             }
         }
         Ok(DealerReport {
@@ -1452,7 +1615,7 @@ impl<'r, 'a> Actions<'r, 'a> {
             pbn: None,
             buf: Vec::with_capacity(512),
             write_opts: WriteOptions::default(),
-            summaries: summaries_of(script, job),
+            summaries: summaries_of(script, job, compiled.graph),
             produced_deals: Vec::new(),
         }
     }
@@ -1474,7 +1637,8 @@ impl<'r, 'a> Actions<'r, 'a> {
         }
         // The summary of the next action that has one.
         let mut k = 0;
-        for (&a, ks) in self.list.iter().zip(&compiled.action_kernels) {
+        let kernels = compiled.action_kernels.iter().zip(&compiled.action_lead);
+        for (&a, (ks, lead)) in self.list.iter().zip(kernels) {
             match a {
                 Action::Print(_) => {
                     if let Summary::Print(p) = &mut self.summaries[k] {
@@ -1489,6 +1653,11 @@ impl<'r, 'a> Actions<'r, 'a> {
                     if let Summary::EvalContract(e) = &mut self.summaries[k] {
                         e.add(&table);
                     }
+                    k += 1;
+                }
+                Action::Average(_, e) | Action::Frequency(_, e, ..) if lead[0] => {
+                    let v = ctx.value(e).map_err(wrap)?;
+                    self.summaries[k].tally_value(&v).map_err(wrap)?;
                     k += 1;
                 }
                 Action::Average(_, e) | Action::Frequency(_, e, ..) => {
@@ -1536,7 +1705,7 @@ impl<'r, 'a> Actions<'r, 'a> {
                 OneLine::push_hands(buf, deal, &Seat::ALL, b' ');
                 write_cased(out, buf, lower)?;
                 if let Some(e) = e {
-                    write!(out, "{}", ctx.eval(e).map_err(wrap)?)?;
+                    write!(out, "{}", ctx.int(e).map_err(wrap)?)?;
                 }
                 writeln!(out)?;
             }
@@ -1544,7 +1713,7 @@ impl<'r, 'a> Actions<'r, 'a> {
                 DealerCompact.write_board(&Board::unnumbered(*deal), opts, buf);
                 write_cased(out, buf, lower)?;
                 if let Some(e) = e {
-                    writeln!(out, "{}", ctx.eval(e).map_err(wrap)?)?;
+                    writeln!(out, "{}", ctx.int(e).map_err(wrap)?)?;
                 }
             }
             Action::PrintPbn if !self.job.quiet => self.write_pbn(deal, produced)?,
@@ -1557,7 +1726,7 @@ impl<'r, 'a> Actions<'r, 'a> {
                     match it {
                         EsItem::Str(s) => write!(out, "{s}")?,
                         EsItem::Newline => writeln!(out)?,
-                        EsItem::Expr(e) => write!(out, "{}", ctx.eval(e).map_err(wrap)?)?,
+                        EsItem::Expr(e) => write!(out, "{}", ctx.int(e).map_err(wrap)?)?,
                     }
                 }
             }
@@ -1637,7 +1806,7 @@ fn write_report_line(
     for (i, it) in items.iter().enumerate() {
         out.write_all(if i == 0 { b" " } else { b"," })?;
         match it {
-            CsvItem::Expr(e) => write!(out, "{}", ctx.eval(e).map_err(wrap)?)?,
+            CsvItem::Expr(e) => write!(out, "{}", ctx.int(e).map_err(wrap)?)?,
             CsvItem::Str(s) => write!(out, "'{s}'")?,
             CsvItem::Hands(seats) => {
                 buf.clear();
