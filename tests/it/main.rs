@@ -30,6 +30,7 @@ mod dealer_dialects;
 mod dealer_flags;
 mod dealer_grammar;
 mod dealer_graph;
+mod dealer_leadtricks;
 mod dealer_lengths;
 mod dealer_libraries;
 mod dealer_stored;
