@@ -20,7 +20,7 @@ pub(super) struct Uses {
     /// `/` or `%` by anything but a positive constant: may fail (division by zero).
     pub can_fail: bool,
     /// suokko's `leadtricks`: solves the opening leads, and may give a per-card value
-    /// (the evaluator's [`Value`](super::eval::Value), not a number).
+    /// (the evaluator's `Value`, not a number).
     pub lead: bool,
 }
 

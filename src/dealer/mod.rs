@@ -149,6 +149,36 @@
 //!   ([`Script::add_predeal`]), added to the script's predeal (DealerV2 drops the script's
 //!   predealt cards then; in dealdex a card predealt to two seats is an error).
 //!
+//! # suokko's dealer's `leadtricks`
+//! `leadtricks(seat, strain)` (`leadtrick` too; [`Expr::LeadTricks`]), read and run as
+//! suokko's dealer (<https://github.com/suokko/dealer>, 073741b) has it: `seat` declares in
+//! `strain` (a suit or `notrump`) and its left-hand opponent leads; the value is per card
+//! (the evaluator's `Value`), declarer's double-dummy tricks after each opening lead
+//! ([`crate::dd::lead_tricks`], 13 less the defence's), one card of each run of equal cards
+//! (the highest: the leader holding the card one rank above drops a card), in suit order and
+//! from the highest rank down. One solve a deal, seat and strain, shared by every use.
+//! - `+ - * / %`, comparisons, `!`, unary `-`, `score`, `imps` and `rnd` work card by card (a
+//!   number goes with every card; two per-card values must be of the same leader).
+//! - A condition, `&&`, `||` and `?:`'s condition are true when every card's value is; `&&`
+//!   and `||` give a number.
+//! - `printes`, `printoneline (expr)`, `printcompact (expr)`, DealerV2's report items and a
+//!   two-way `frequency` take the mean of its cards, truncated toward zero (C's `int`).
+//! - `average` counts each deal's mean of its cards ([`Average::mean_sum`]).
+//! - `frequency ["label"] (expr, low, high)` whose `expr` may be per card is suokko's table
+//!   ([`FrequencyLead`]): a column per lead card, a row per value (`Low`, `low..=high`,
+//!   `High`), only the rows and columns with a count, each deal counting each of its cards.
+//!
+//! Where it differs from suokko's dealer: the leader need not be predealt (suokko's stops
+//! unless its 13 cards are; dealdex keys its tables by card, so the cards may change from deal
+//! to deal); a lone ♣2 lead is counted (suokko's card number 0 ends its list, dropping it);
+//! a number on the left of a comparison with a per-card value is compared as written
+//! (suokko's negates the reversed comparison: `9 < x` gives `x >= 9`); per-card values of two
+//! leaders in one operation ([`EvalError::LeadersDiffer`]), `/` or `%` by zero, and a
+//! frequency's value per card on one deal and a number on another
+//! ([`EvalError::MixedFrequency`]) stop the run (suokko's goes on with values of its own).
+//! suokko's one-way tables of numbers leave out empty rows and its `printoneline` ends
+//! without a space: dealdex keeps Debian's layouts there.
+//!
 //! Refused by name ([`ScriptErrorKind::Unsupported`]): the functions `ltc`, `opc`,
 //! `usereval`, the actions `printside`, `printns`, `bktfreq`, `export`, and doubled contracts
 //! in `score` (`z4Hx`). Not read: the statements `seed`, `opener`, `startboard` (they stay
@@ -168,7 +198,7 @@ pub use evalcontract::{EvalContract, STRAINS};
 pub use parser::{MAX_FREQUENCY_CELLS, MAX_FREQUENCY_TOTAL_CELLS, MAX_FREQUENCY_VALUES};
 pub use run::{
     Average, DealFeed, DealerError, DealerJob, DealerProgress, DealerReport, Frequency, Frequency2,
-    GivenDeal, GivenFeed, KeptSink, PrintSeats, Summary, run, run_into, seed_of,
+    FrequencyLead, GivenDeal, GivenFeed, KeptSink, PrintSeats, Summary, run, run_into, seed_of,
 };
 pub use swap::Swapping;
 

@@ -366,7 +366,8 @@ pub struct DealerReport {
     pub seed: String,
     /// Seconds the run took.
     pub seconds: f64,
-    /// Deals solved double dummy for `tricks` (solver calls).
+    /// Deals solved double dummy (solver calls): for `tricks` one a deal, for suokko's
+    /// `leadtricks` one a deal, seat and strain.
     pub solved: u64,
     /// Deals whose `tricks` were answered from a given table ([`DealFeed::Given`]), not
     /// solved.
