@@ -17,7 +17,9 @@
 #     REDEAL_SRC=/path/to/redeal benches/lead_compare.sh          # 1,000 deals, 3 rounds
 #     LEAD_DEALS=30 ROUNDS=1 benches/lead_compare.sh              # a smoke test
 # Settings (environment; a first argument is taken as LEAD_DEALS, as before):
-#   LEAD_DEALS    deals (default 1000)          ROUNDS   timed rounds (default 3)
+#   LEAD_DEALS    deals (default 1000)
+#   ROUNDS        timed rounds (default 3); 0: only set up, write the deals and print the
+#                 commands (with OUT, to time them with another harness)
 #   DEALDEX       the binary to time (default: `cargo build --release`, target/release/dealdex)
 #   ENDPLAY_VENV  a venv with endplay (default /tmp/ep; made with `pip install endplay` if missing)
 #   REDEAL_VENV   a venv with redeal (default /tmp/redeal-venv). redeal is not on PyPI: if the
@@ -93,6 +95,10 @@ fi
 
 echo "$n deals, $rounds rounds; commands:"
 for i in "${!names[@]}"; do printf '  %-15s %s\n' "${names[$i]}" "${cmds[$i]}"; done
+if [ "$rounds" = 0 ]; then
+    echo "ROUNDS=0: the deals are in $deals; nothing timed"
+    exit 0
+fi
 k=${#names[@]}
 for ((r = 1; r <= rounds; r++)); do
     for ((j = 0; j < k; j++)); do
