@@ -2,7 +2,8 @@
 
 Runs DDS (PyPI's endplay, which bundles libdds) on every [Deal] of a PBN file, one table
 and par per board, on one or all cores as DDS chooses. Used by benches/RESULTS.md:
-    farm-bench -- dealdex solve club32.pbn --no-db -q --vs 'python benches/dd_reference.py club32.pbn'
+    /usr/bin/time -v dealdex solve club32.pbn --no-db -q
+    /usr/bin/time -v python benches/dd_reference.py club32.pbn
 """
 import re
 import sys
