@@ -178,11 +178,19 @@ def lead(
 
 def contracts(
     contracts: list[str],
-    path: _StrPath,
+    path: Optional[_StrPath] = None,
     *,
     vul: Optional[str] = None,
+    db: Optional[_StrPath] = None,
+    set: Optional[str] = None,
+    where: Optional[str] = None,
+    count: Optional[int] = None,
+    seed: Optional[str] = None,
+    predeal: Optional[str] = None,
+    max_draws: Optional[int] = None,
 ) -> dict[str, Any]:
-    """Contracts (``"3NT:S"``) compared double dummy over a deal file: ``make_percent``,
+    """Contracts (``"3NT:S"``) compared double dummy over a deal file, ``count`` deals dealt
+    now, or the deals stored in ``db``: ``make_percent``,
     ``mean_score`` (float64[k]) and the k x k ``imps`` and ``matchpoints``."""
 
 def par(

@@ -1523,25 +1523,62 @@ fn lead<'py>(
 
 /// Contract choice, as `dealdex contracts` gives it: `contracts` (`["3NT:S", "4H:S"]`: level,
 /// strain, `X`/`XX`, then the declarer) played double dummy on the deals of the file `path`
-/// (any format dealdex reads; its tables used, the deals without one solved), each scored at
-/// its board's vulnerability or at `vul` when given. Returns a dict: `contracts` (the names),
-/// float64[k] `make_percent`, `mean_score`, `score_se` (the declaring side's score), int64[k,
-/// 14] `tricks` (deals on which declarer takes 0..13 tricks), and the float64[k, k]
-/// `imps`, `imps_se`, `matchpoints` of row against column (the declaring side's view, North-
-/// South's between contracts of different sides); with `deals` and `solved`. The GIL is
-/// released while deals are read and solved.
+/// (any format dealdex reads, a GIB or RP library too); or, without `path`, `count` deals
+/// dealt now from `seed`'s stream (a fresh seed when left out) around `predeal`'s fixed cards,
+/// only those `where` accepts (at most `max_draws` drawn); or the deals stored in the database
+/// `db` (its set `set`, those `where` matches). Tables: the file's or the stored ones, the deals
+/// without one solved. Each deal is scored at its board's vulnerability or at `vul` when given.
+/// Returns a dict: `contracts` (the names), float64[k] `make_percent`, `mean_score`,
+/// `score_se` (the declaring side's score), int64[k, 14] `tricks` (deals on which declarer
+/// takes 0..13 tricks), and the float64[k, k] `imps`, `imps_se`, `matchpoints` of row against
+/// column (the declaring side's view, North-South's between contracts of different sides);
+/// with `deals`, `solved`, and for a dealt sample `seed` and `drawn`. The GIL is released
+/// while deals are read and solved.
 #[pyfunction]
-#[pyo3(signature = (contracts, path, *, vul=None))]
+#[pyo3(signature = (contracts, path=None, *, vul=None, db=None, set=None, r#where=None, count=None, seed=None, predeal=None, max_draws=None))]
+#[allow(clippy::too_many_arguments)]
 fn contracts<'py>(
     py: Python<'py>,
     contracts: Vec<String>,
-    path: PathBuf,
+    path: Option<PathBuf>,
     vul: Option<&str>,
+    db: Option<PathBuf>,
+    set: Option<String>,
+    r#where: Option<&str>,
+    count: Option<u64>,
+    seed: Option<&str>,
+    predeal: Option<&str>,
+    max_draws: Option<u64>,
 ) -> PyResult<Bound<'py, PyDict>> {
     use dealdex::workflow::contracts::{self as wf, ContractsJob, Vulnerable};
-    use dealdex::workflow::pipeline::DealSource;
+    use dealdex::workflow::pipeline::{DealSource, DealStream, StreamFilter, StreamSource};
+    let query = r#where.map(Query::parse).transpose().map_err(err)?;
+    let source = match (path, count, query) {
+        (Some(path), None, None) if db.is_none() && set.is_none() => DealSource::file(path),
+        (Some(_), _, _) => {
+            return Err(input_error(
+                "contracts: a path takes no db, set, where or count",
+            ));
+        }
+        (None, Some(count), query) => DealSource::Stream(StreamSource {
+            stream: DealStream::Seeded(seed_arg(seed)?),
+            first: 1,
+            count,
+            predeal: predeal.map(Predeal::parse).transpose().map_err(err)?,
+            filter: query.map(|query| StreamFilter { query, max_draws }),
+        }),
+        (None, None, Some(query)) => DealSource::Matching {
+            query,
+            set,
+            limit: None,
+        },
+        (None, None, None) => match set {
+            Some(name) => DealSource::Set(name),
+            None => DealSource::Store,
+        },
+    };
     let job = ContractsJob {
-        source: DealSource::file(path),
+        source,
         contracts: contracts
             .iter()
             .map(|c| c.parse::<dealdex::Contract>())
@@ -1552,8 +1589,12 @@ fn contracts<'py>(
             None => Vulnerable::Board,
         },
     };
+    // Without `db` nothing is read from a database (stored deals need one).
     let report = py
-        .detach(|| wf::run(&job, None, &mut |_| {}))
+        .detach(|| match &db {
+            Some(db) => wf::run_in(&job, db, &mut |_| {}),
+            None => wf::run(&job, None, &mut |_| {}),
+        })
         .map_err(err)?;
     let k = report.contracts.len();
     let d = PyDict::new(py);
@@ -1600,6 +1641,8 @@ fn contracts<'py>(
     d.set_item("matchpoints", matrix(&report.matchpoints, &|e| e.mean)?)?;
     d.set_item("deals", report.deals)?;
     d.set_item("solved", report.solved)?;
+    d.set_item("seed", report.seed)?;
+    d.set_item("drawn", report.drawn)?;
     Ok(d)
 }
 

@@ -3,35 +3,54 @@
 
 use std::path::PathBuf;
 
+use anyhow::Context;
 use clap::Args;
 use dealdex::workflow::contracts::{ContractsJob, Vulnerable, run_in};
-use dealdex::workflow::pipeline::DealSource;
+use dealdex::workflow::pipeline::{DealSource, DealStream, StreamFilter, StreamSource};
 use dealdex::{Contract, Vulnerability};
 
 use super::{DbArgs, Text, print, progress_bar};
 
 #[derive(Args, Debug)]
 #[command(
-    after_help = "Without --deals or --set, every stored deal; --where keeps the stored \
-deals a query matches. Stored tables are used; deals without one are solved (not stored).
+    after_help = "Without --deals, --set or --count, every stored deal; --where keeps the \
+stored deals a query matches, or with --count the dealt ones. Stored tables are used; deals \
+without one are solved (not stored).
 
 Examples:
   dealdex contracts 3NT:S 4H:N 5D:N 6H:N --set club
-  dealdex contracts 4SX:E 5H:N --deals boards.pbn --vul All --json"
+  dealdex contracts 4SX:E 5H:N --deals boards.pbn --vul All --json
+  dealdex contracts 3NT:S 4H:S --count 1000 --predeal 'S:AQ4.KJ52.K83.Q72' \\
+      --where 'hcp(N) in 10..12 and len(N, hearts) = 4' --vul None --seed <64 hex>"
 )]
 pub struct ContractsArgs {
     /// The contracts: level, strain, X or XX, then `:` and the declarer (3NT:S 4HX:N).
     #[arg(required = true, value_name = "CONTRACT")]
     contracts: Vec<Contract>,
     /// A deal file (any format dealdex reads) instead of the database.
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["set", "where_"])]
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["set", "where_", "count"])]
     deals: Option<PathBuf>,
+    /// Deal this many deals (a seed's numbered stream, completing --predeal; with --where,
+    /// this many matching deals) instead of reading stored ones.
+    #[arg(long, value_name = "N", conflicts_with = "set")]
+    count: Option<u64>,
+    /// With --count: the fixed cards, e.g. 'S:AQ4.KJ52.K83.Q72 N:.Q987..' (seat-prefixed
+    /// partial hands in PBN notation).
+    #[arg(long, value_name = "HANDS", requires = "count")]
+    predeal: Option<String>,
+    /// With --count: 256-bit seed as 64 hex digits (default: a fresh one, shown in the report).
+    #[arg(long, value_name = "HEX", requires = "count")]
+    seed: Option<String>,
+    /// With --count and --where: give up after drawing this many deals [default: no bound].
+    #[arg(long, value_name = "N", requires = "count", requires = "where_")]
+    max_draws: Option<u64>,
     #[arg(long = "from", value_name = "FORMAT", requires = "deals", help = super::input_format_help())]
     from: Option<String>,
     /// Only the deals of this stored set.
     #[arg(long, value_name = "NAME")]
     set: Option<String>,
-    /// Only the stored deals this query matches, e.g. 'hcp(N) + hcp(S) >= 25'.
+    /// Only the deals this query matches, e.g. 'hcp(N) + hcp(S) >= 25': stored ones, or
+    /// with --count the dealt ones.
     #[arg(long = "where", value_name = "EXPR")]
     where_: Option<String>,
     /// Score every deal at this vulnerability (None, NS, EW, All), not each board's.
@@ -45,13 +64,39 @@ pub struct ContractsArgs {
 }
 
 pub fn run(a: ContractsArgs, json: bool) -> anyhow::Result<()> {
-    let source = match &a.where_ {
-        Some(text) => DealSource::Matching {
-            query: dealdex::query::Query::parse(text)?,
+    let query = a
+        .where_
+        .as_deref()
+        .map(dealdex::query::Query::parse)
+        .transpose()
+        .context("--where")?;
+    let source = match (a.count, query) {
+        (Some(count), query) => DealSource::Stream(StreamSource {
+            stream: DealStream::Seeded(match &a.seed {
+                Some(s) => s.parse().context("--seed")?,
+                None => dealdex::Seed::from_os()?,
+            }),
+            first: 1,
+            count,
+            predeal: a
+                .predeal
+                .as_deref()
+                .map(dealdex::Predeal::parse)
+                .transpose()
+                .context("--predeal")?,
+            filter: query.map(|query| StreamFilter {
+                query,
+                max_draws: a.max_draws,
+            }),
+        }),
+        (None, Some(query)) => DealSource::Matching {
+            query,
             set: a.set.clone(),
             limit: None,
         },
-        None => DealSource::from_flags(a.deals.clone(), a.from.as_deref(), a.set.clone(), None)?,
+        (None, None) => {
+            DealSource::from_flags(a.deals.clone(), a.from.as_deref(), a.set.clone(), None)?
+        }
     };
     let job = ContractsJob {
         source,

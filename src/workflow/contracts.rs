@@ -47,7 +47,7 @@ use crate::Classify;
 use crate::dd::{TrickTable, solve_all};
 use crate::formats::{Board, SkippedBoard};
 use crate::model::contract::{Contract, imps};
-use crate::workflow::pipeline::{DealSource, SourceError, SourceOptions};
+use crate::workflow::pipeline::{DealSource, DealStream, SourceError, SourceOptions, StreamSource};
 use crate::{ErrorClass, ReadOnlyStore, Seat, StoreReader, Vulnerability};
 
 /// A contract-choice job.
@@ -174,6 +174,12 @@ pub struct ContractsReport {
     /// `matchpoints[a][b]`: the mean matchpoints of `a` against `b` (1 more, ½ equal, 0
     /// less), 0..=1, with its standard error; ½ on the diagonal.
     pub matchpoints: Vec<Vec<Estimate>>,
+    /// A generated sample's seed (64 hex digits), to deal it again; `None` for deals read.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seed: Option<String>,
+    /// A filtered generated sample's deals drawn to find its deals.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub drawn: Option<u64>,
     /// Wall time of the job, in seconds (reading, solving and scoring).
     pub seconds: f64,
     /// Boards of a deal file without a complete deal, not played.
@@ -351,6 +357,14 @@ pub fn run(
         contracts,
         imps: matrix(&tally.imps, 1.0),
         matchpoints: matrix(&tally.halves, 0.5),
+        seed: match &job.source {
+            DealSource::Stream(StreamSource {
+                stream: DealStream::Seeded(seed),
+                ..
+            }) => Some(seed.to_string()),
+            _ => None,
+        },
+        drawn: read.drawn,
         seconds: started.elapsed().as_secs_f64(),
         skipped: read.skipped,
         warnings: read.warnings,
@@ -406,6 +420,12 @@ impl fmt::Display for ContractsReport {
             "{} deals ({} solved here), {vul}, double dummy",
             self.deals, self.solved
         )?;
+        if let Some(seed) = &self.seed {
+            match self.drawn {
+                Some(drawn) => writeln!(f, "dealt from seed {seed}, {drawn} deals drawn")?,
+                None => writeln!(f, "dealt from seed {seed}")?,
+            }
+        }
         let width = self
             .contracts
             .iter()

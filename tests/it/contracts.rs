@@ -294,3 +294,64 @@ fn contract_scores_equal_dealers_evalcontract_table() {
     // The table is not all zeros: the comparison sees real scores.
     assert!(table[1][&'n'][2].0 != 0);
 }
+
+/// `contracts --count` deals its sample from the seed's stream around the predeal, filtered
+/// by `--where`: the same deals `generate` deals with the same flags (the two reports agree
+/// figure by figure), and the seed and deals drawn are reported.
+#[test]
+fn cli_over_a_dealt_sample_plays_generates_deals() {
+    let dir = tempfile::tempdir().unwrap();
+    let seed = "42".repeat(32);
+    let dealt = [
+        "--count",
+        "4",
+        "--seed",
+        &seed,
+        "--predeal",
+        "S:AQ4.KJ52.K83.Q72 N:K32.AQ87.Q4.J985",
+        "--where",
+        "hcp(E) >= 8",
+    ];
+    let mut args = vec!["contracts", "3NT:S", "4H:S", "--vul", "None", "--json"];
+    args.extend(dealt);
+    let (r, _) = json_report(dir.path(), &args);
+    assert_eq!(
+        (r["deals"].as_u64(), r["solved"].as_u64()),
+        (Some(4), Some(4))
+    );
+    assert_eq!(r["seed"].as_str(), Some(seed.as_str()));
+    assert!(r["drawn"].as_u64().unwrap() >= 4, "{r}");
+    let mut generate = vec!["generate", "--no-db", "-q", "--out", "dealt.pbn"];
+    generate.extend(dealt);
+    let out = dealdex(dir.path()).args(&generate).output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let (file, _) = json_report(
+        dir.path(),
+        &[
+            "contracts",
+            "3NT:S",
+            "4H:S",
+            "--vul",
+            "None",
+            "--json",
+            "--deals",
+            "dealt.pbn",
+        ],
+    );
+    for key in ["contracts", "imps", "matchpoints"] {
+        assert_eq!(r[key], file[key], "{key}");
+    }
+    // A query no deal can satisfy with the predealt cards is refused before dealing.
+    let mut args = vec![
+        "contracts",
+        "3NT:S",
+        "--count",
+        "2",
+        "--where",
+        "hcp(S) > 20",
+    ];
+    args.extend(&dealt[4..6]);
+    let out = dealdex(dir.path()).args(&args).output().unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("hcp(S)"), "{}", stderr(&out));
+}
