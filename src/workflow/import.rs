@@ -80,6 +80,12 @@ pub struct ImportJob {
     /// what was stored stays stored, and the report says the import stopped
     /// ([`ImportReport::stopped`]).
     pub stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+    /// Solve every double-dummy table a file gives before storing it (on every core): a table
+    /// that differs from the solver's is not stored (its deal is, without it), and is
+    /// reported as a warning naming the board and the cells that differ
+    /// ([`FileResult::Imported::dd_refused`]). For a large library, check a sample after the
+    /// import instead (`solve --verify --sample N`).
+    pub verify_tables: bool,
 }
 
 impl ImportJob {
@@ -92,6 +98,7 @@ impl ImportJob {
             first_board: None,
             batch: DEFAULT_IMPORT_BATCH,
             stop: None,
+            verify_tables: false,
         }
     }
 
@@ -154,6 +161,9 @@ pub enum FileResult {
         dd_tables: u64,
         /// Tables stored (the others were already stored, and agreed).
         new_dd_tables: u64,
+        /// With [`ImportJob::verify_tables`]: tables the file gives that differ from the
+        /// solver's, not stored (each named in `warnings`); not counted in `dd_tables`.
+        dd_refused: u64,
     },
     /// Nothing of the file was stored.
     Rejected {
@@ -282,6 +292,7 @@ impl std::fmt::Display for FileOutcome {
                 new_plays,
                 dd_tables,
                 new_dd_tables,
+                dd_refused,
                 ..
             } => {
                 // Boards without a complete deal: "3 boards read, 2 stored, 1 skipped (board 5:
@@ -310,6 +321,13 @@ impl std::fmt::Display for FileOutcome {
                         "; {dd_tables} double-dummy table{} ({new_dd_tables} new, stored as the file gives them; {} matched tables already stored)",
                         if *dd_tables == 1 { "" } else { "s" },
                         dd_tables - new_dd_tables
+                    )?;
+                }
+                if *dd_refused > 0 {
+                    write!(
+                        f,
+                        "; {dd_refused} double-dummy table{} not stored: they differ from the solver's",
+                        if *dd_refused == 1 { "" } else { "s" }
                     )?;
                 }
                 warnings
@@ -422,6 +440,8 @@ struct Parsed {
     skipped: Vec<SkippedBoard>,
     warnings: Vec<String>,
     plays_and_tables: PlaysAndTables,
+    /// Tables refused for differing from the solver's ([`ImportJob::verify_tables`]).
+    dd_refused: u64,
 }
 
 /// Runs an import job against `store`, calling `on_file` with each file's outcome as soon as
@@ -469,12 +489,18 @@ pub fn import(
         let offset = range.start;
         let window = &job.files[range.clone()];
         if let ([(path, format)], None, None) = (window, sizes[range.start], &job.set) {
-            let (format, result) =
-                import_streamed(store, path, *format, job.first_board, job.batch)?;
+            let (format, result) = import_streamed(
+                store,
+                path,
+                *format,
+                job.first_board,
+                job.batch,
+                job.verify_tables,
+            )?;
             outcomes.push(offset, file_outcome(path, format, result));
             continue;
         }
-        let parsed = parse_window(store, window, job.first_board);
+        let parsed = parse_window(store, window, job.first_board, job.verify_tables);
         let flow = match &job.set {
             Some(name) => store_sets(job, store, name, (offset, window), parsed, &mut outcomes)?,
             None => store_deals(job, store, (offset, window), parsed, &mut outcomes)?,
@@ -552,10 +578,11 @@ fn parse_window(
     store: &Store,
     window: &[(PathBuf, Option<&'static dyn DealFormat>)],
     first_board: Option<u64>,
+    verify_tables: bool,
 ) -> Vec<ParsedFile> {
     let parsed: Vec<ParsedFile> = window
         .par_iter()
-        .map(|(path, format)| parse_file(path, *format, first_board))
+        .map(|(path, format)| parse_file(path, *format, first_board, verify_tables))
         .collect();
     parsed
         .into_iter()
@@ -711,6 +738,7 @@ fn imported(
         new_plays: stored.plays,
         dd_tables: p.plays_and_tables.dd.len() as u64,
         new_dd_tables: stored.dd,
+        dd_refused: p.dd_refused,
     }
 }
 
@@ -779,13 +807,14 @@ fn import_streamed(
     format: Option<&'static dyn DealFormat>,
     first_board: Option<u64>,
     batch: u64,
+    verify_tables: bool,
 ) -> Result<(&'static str, FileResult), ImportFailed> {
     let failed = |error: StoreError| ImportFailed {
         file: Some(path.to_owned()),
         error: Box::new(error),
     };
     let mut writer = store.begin_deals().map_err(failed)?;
-    let (mut boards, mut plays, mut dd_tables) = (0u64, 0u64, 0u64);
+    let (mut boards, mut plays, mut dd_tables, mut dd_refused) = (0u64, 0u64, 0u64, 0u64);
     let mut skipped: Vec<SkippedBoard> = Vec::new();
     let mut warnings: Vec<String> = Vec::new();
     let mut new_deals = 0u64;
@@ -813,7 +842,7 @@ fn import_streamed(
     let mut failure: Option<Result<String, StoreError>> = None;
     let read = std::thread::scope(|scope| {
         let reader = scope.spawn(move || {
-            parse_pieces(path, format, first_board, &mut |p| {
+            parse_pieces(path, format, first_board, verify_tables, &mut |p| {
                 send.send(p)
                     .map_err(|_| Rejection::from(String::from("stopped")))
             })
@@ -856,6 +885,7 @@ fn import_streamed(
             boards += p.keys.len() as u64;
             plays += p.plays_and_tables.plays.len() as u64;
             dd_tables += p.plays_and_tables.dd.len() as u64;
+            dd_refused += p.dd_refused;
             skipped.extend(p.skipped);
             warnings.extend(p.warnings);
         }
@@ -905,6 +935,7 @@ fn import_streamed(
         new_plays: stored.plays,
         dd_tables,
         new_dd_tables: stored.dd,
+        dd_refused,
     };
     Ok((format, imported))
 }
@@ -918,9 +949,10 @@ fn parse_file(
     path: &Path,
     format: Option<&'static dyn DealFormat>,
     first_board: Option<u64>,
+    verify_tables: bool,
 ) -> ParsedFile {
     let mut all: Option<Parsed> = None;
-    let (format, read) = parse_pieces(path, format, first_board, &mut |piece| {
+    let (format, read) = parse_pieces(path, format, first_board, verify_tables, &mut |piece| {
         match &mut all {
             None => all = Some(piece),
             Some(all) => all.append(piece),
@@ -956,6 +988,7 @@ impl Parsed {
                 dd_source,
                 ..PlaysAndTables::default()
             },
+            dd_refused: 0,
         }
     }
 
@@ -964,6 +997,7 @@ impl Parsed {
         self.keys.extend(piece.keys);
         self.skipped.extend(piece.skipped);
         self.warnings.extend(piece.warnings);
+        self.dd_refused += piece.dd_refused;
         self.plays_and_tables
             .plays
             .extend(piece.plays_and_tables.plays);
@@ -986,6 +1020,7 @@ fn parse_pieces(
     path: &Path,
     format: Option<&'static dyn DealFormat>,
     first_board: Option<u64>,
+    verify_tables: bool,
     sink: &mut dyn FnMut(Parsed) -> Result<(), Rejection>,
 ) -> (&'static str, Result<Option<[u8; 32]>, Rejection>) {
     let (input, format) = match open_deal_file(path, format) {
@@ -1003,9 +1038,9 @@ fn parse_pieces(
     let mut records = 0usize;
     let result = stream::read_stream(format, &mut file, &opts, &mut |piece: FileBoards| {
         let FileBoards {
-            boards,
+            mut boards,
             skipped,
-            warnings,
+            mut warnings,
         } = piece;
         // SQLite cannot hold a board number above i64::MAX: refuse the file here, not after
         // its deals were stored.
@@ -1022,6 +1057,10 @@ fn parse_pieces(
             .iter()
             .map(|b| (b.number, DealIndex::from_deal(&b.deal)))
             .collect();
+        let dd_refused = match verify_tables {
+            true => refuse_wrong_tables(&mut boards, &keys, records, &mut warnings),
+            false => 0,
+        };
         let plays = board_plays(&boards, &keys, records).map_err(Rejection::from)?;
         let dd = board_dd(&boards, &keys, records, &mut tables).map_err(Rejection::from)?;
         records += boards.len();
@@ -1053,6 +1092,7 @@ fn parse_pieces(
                 dd,
                 dd_source: source,
             },
+            dd_refused,
         })
     });
     let name = format.info().name;
@@ -1149,6 +1189,52 @@ fn board_dd(
         }
     }
     Ok(out)
+}
+
+/// Solves the deals of a piece's boards that carry a table (`keys` theirs, `before` boards
+/// earlier in the file) and takes away each table that differs from the solver's, with a
+/// warning naming the board and the differing cells (`board 7: its double-dummy table
+/// differs from the solver's (S in H: 9 given, 10 solved); stored without it`). Returns how
+/// many were taken away.
+fn refuse_wrong_tables(
+    boards: &mut [Board],
+    keys: &[(Option<u64>, DealIndex)],
+    before: usize,
+    warnings: &mut Vec<String>,
+) -> u64 {
+    let given: Vec<usize> = (0..boards.len())
+        .filter(|&i| boards[i].dd.is_some())
+        .collect();
+    let deals: Vec<crate::Deal> = given.iter().map(|&i| boards[i].deal).collect();
+    let mut refused = 0;
+    for (&i, solved) in given.iter().zip(crate::dd::solve_all(&deals)) {
+        let table = boards[i].dd.expect("a board that carries a table");
+        if table == solved {
+            continue;
+        }
+        let cells: Vec<String> = crate::Seat::ALL
+            .iter()
+            .flat_map(|&seat| crate::Strain::ALL.map(|strain| (seat, strain)))
+            .filter(|&(seat, strain)| table.tricks(seat, strain) != solved.tricks(seat, strain))
+            .map(|(seat, strain)| {
+                format!(
+                    "{} in {}: {} given, {} solved",
+                    seat.letter(),
+                    strain.as_str(),
+                    table.tricks(seat, strain),
+                    solved.tricks(seat, strain)
+                )
+            })
+            .collect();
+        warnings.push(format!(
+            "{}: its double-dummy table differs from the solver's ({}); stored without it",
+            board_name(keys[i].0, before + i),
+            cells.join(", ")
+        ));
+        boards[i].dd = None;
+        refused += 1;
+    }
+    refused
 }
 
 /// Why a file's tables were refused.

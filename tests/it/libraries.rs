@@ -385,3 +385,62 @@ proptest! {
         }
     }
 }
+
+/// `import --verify-tables` solves the tables a library gives before storing them: in the RP
+/// sample with one trick count of its third record changed, that table is reported (board
+/// number and cell) and not stored, its deal is stored without it, and the nine others are stored.
+#[test]
+fn import_verify_tables_refuses_a_wrong_row() {
+    use dealdex::{DealIndex, Store};
+    let dir = tempfile::tempdir().unwrap();
+    let mut bytes = library("rpdd_10First.zrd");
+    let good = RpLibrary.read(&bytes).unwrap();
+    // Record 3's first trick byte (23 bytes a record, 13 of owners first): the high nibble
+    // is one count; 13 minus it differs from it for every count.
+    let at = 2 * 23 + 13;
+    let high = bytes[at] >> 4;
+    bytes[at] = ((13 - high) << 4) | (bytes[at] & 0x0f);
+    let bad = RpLibrary.read(&bytes).unwrap();
+    assert_ne!(bad[2].dd, good[2].dd);
+    std::fs::write(dir.path().join("bad.zrd"), &bytes).unwrap();
+    let (r, lines) = crate::common::json_report(
+        dir.path(),
+        &[
+            "import",
+            "bad.zrd",
+            "--verify-tables",
+            "--db",
+            "lib.db",
+            "--json",
+        ],
+    );
+    let file = &r["files"][0];
+    assert_eq!(
+        (
+            file["new_deals"].as_u64(),
+            file["dd_tables"].as_u64(),
+            file["dd_refused"].as_u64()
+        ),
+        (Some(10), Some(9), Some(1)),
+        "{r} {lines:?}"
+    );
+    let warnings = file["warnings"].to_string();
+    assert!(
+        warnings.contains("board 3: its double-dummy table differs from the solver's (N in NT: 3 given, 10 solved)"),
+        "{warnings}"
+    );
+    let store = Store::open(&dir.path().join("lib.db")).unwrap();
+    assert_eq!(store.dd_count().unwrap(), 9);
+    assert_eq!(
+        store
+            .dd_table(&DealIndex::from_deal(&good[2].deal))
+            .unwrap(),
+        None
+    );
+    assert_eq!(
+        store
+            .dd_table(&DealIndex::from_deal(&good[3].deal))
+            .unwrap(),
+        good[3].dd
+    );
+}
