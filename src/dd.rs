@@ -451,6 +451,32 @@ pub fn lead_tricks(positions: &[LeadPosition]) -> Vec<Vec<(Card, u8)>> {
         .collect()
 }
 
+/// The entry of a [`lead_table`] for a card the leader does not hold.
+pub const NOT_HELD: u8 = 0xFF;
+
+/// One position's [`lead_tricks`] as a table indexed by card ([`Card::index`], ♠A = 0 …
+/// ♣2 = 51): the defence's tricks, 0..=13, after each card the leader holds, [`NOT_HELD`]
+/// for the 39 others. The layout the store keeps (migration 08's `leads.tricks`) and the
+/// query language's `lead(SEAT, strain, CARD)` reads.
+///
+/// ```
+/// use dealdex::dd::{LeadPosition, NOT_HELD, lead_table, lead_tricks};
+/// use dealdex::{Card, Seat, Strain};
+/// let deal: dealdex::Deal = "N:AKQJ.AKQJ.AKQ.AK T987.T987.T98.T9 6543.6543.765.87 2.2.J432.QJ65432".parse()?;
+/// let leads = lead_tricks(&[LeadPosition { deal, strain: Strain::NoTrump, leader: Seat::East }]);
+/// let table = lead_table(&leads[0]);
+/// assert_eq!(table[Card::from_index(0).unwrap().index()], NOT_HELD); // ♠A is North's
+/// assert_eq!(table.iter().filter(|&&t| t != NOT_HELD).count(), 13);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn lead_table(leads: &[(Card, u8)]) -> [u8; 52] {
+    let mut table = [NOT_HELD; 52];
+    for &(card, tricks) in leads {
+        table[card.index()] = tricks;
+    }
+    table
+}
+
 /// A pons-dds card as the model's.
 fn from_pons_card(suit: contract_bridge::Suit, rank: contract_bridge::hand::Rank) -> Card {
     let suit = match suit {

@@ -48,7 +48,9 @@ pub use store::{
     DEFAULT_DATABASE, DealWriter, NewSet, ReadOnlyQuery, ReadOnlyStore, SetBoard, SetInfo,
     SetOutcome, Store, StoreError, StoreReader,
 };
-pub use store::{DdSource, NewPlay, PlaysAndTables, PlaysAndTablesStored, StoredDd, StoredPlay};
+pub use store::{
+    DdSource, LeadTable, NewPlay, PlaysAndTables, PlaysAndTablesStored, StoredDd, StoredPlay,
+};
 
 // Deal files: the registry of formats, each with its reader and writer.
 pub mod formats;

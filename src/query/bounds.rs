@@ -170,6 +170,7 @@ fn fact(t: &Term) -> Option<&'static str> {
         Term::Longest(_) => "a hand's longest suit has 4 to 13 cards",
         Term::Dd(..) => "a declarer takes 0 to 13 tricks",
         Term::Par(..) => "a par score is within -7600 to 7600",
+        Term::Lead(..) => "the defence takes 0 to 13 tricks",
     })
 }
 

@@ -7,24 +7,81 @@
 //! counts as one), so the solver runs only for deals the cheaper conditions leave
 //! undecided. Sums are computed left to right in `i64`; the parser has refused every sum
 //! whose partial sums could overflow, so the plain operators are exact here.
+//!
+//! A `lead(SEAT, strain, CARD)` term solves every lead of that leader in that strain
+//! ([`crate::dd::lead_tricks`]) the first time one is reached, once per deal, leader and
+//! strain. For a card the leader does not hold it has no value, as SQL's NULL: a sum or a
+//! comparison with it is unknown (`None`), and conditions follow SQL's three-valued logic
+//! (`not` unknown is unknown; `and` is false if an operand is false, else unknown if one
+//! is; `or` is true if an operand is true, else unknown if one is). A deal matches only a
+//! query that is true, as SQL's `WHERE` keeps only true rows, so the two ends agree.
 
 use std::cell::OnceCell;
 
 use crate::dd::TrickTable;
+use crate::model::card::Seat;
+use crate::model::contract::Strain;
 
 use crate::model::deal::Deal;
 use crate::model::features::{self, Shape};
 
 use super::{AddOp, CmpOp, Cond, Expr, Term, Who};
 
-/// The deal's double-dummy table, solved when first needed.
-pub(super) type Table = OnceCell<TrickTable>;
+/// What one deal's evaluation solves when first needed: its double-dummy table, and the
+/// per-card lead tricks ([`crate::dd::lead_table`]) of each leader and strain.
+#[derive(Default)]
+pub(super) struct Table {
+    /// The double-dummy table.
+    dd: OnceCell<TrickTable>,
+    /// The lead tables, at `leader.index() * 5 + ` the strain's place in [`Strain::ALL`].
+    leads: [OnceCell<[u8; 52]>; 20],
+}
 
-/// The value of a number term for `deal`.
+impl Table {
+    /// Nothing solved yet.
+    pub(super) fn new() -> Table {
+        Table::default()
+    }
+
+    /// Whether anything was solved (a table or a lead table).
+    pub(super) fn solved(&self) -> bool {
+        self.dd.get().is_some() || self.leads.iter().any(|l| l.get().is_some())
+    }
+
+    /// The deal's double-dummy table, solved on first use.
+    fn dd(&self, deal: &Deal) -> &TrickTable {
+        self.dd.get_or_init(|| crate::dd::solve(deal))
+    }
+
+    /// The deal's lead table for `leader` and `strain`, solved on first use.
+    fn leads(&self, deal: &Deal, leader: Seat, strain: Strain) -> &[u8; 52] {
+        let place = Strain::ALL.iter().position(|&s| s == strain).unwrap_or(0);
+        self.leads[leader.index() * 5 + place].get_or_init(|| {
+            let position = crate::dd::LeadPosition {
+                deal: *deal,
+                strain,
+                leader,
+            };
+            crate::dd::lead_table(&crate::dd::lead_tricks(&[position])[0])
+        })
+    }
+}
+
+impl From<TrickTable> for Table {
+    /// A given double-dummy table (leads still solved when asked for).
+    fn from(table: TrickTable) -> Table {
+        Table {
+            dd: OnceCell::from(table),
+            ..Table::default()
+        }
+    }
+}
+
+/// The value of a number term for `deal`; `None` for a lead of a card not held.
 #[inline]
-pub(super) fn term(t: &Term, deal: &Deal, dd: &Table) -> i64 {
-    i64::from(match *t {
-        Term::Lit(v) => return v,
+pub(super) fn term(t: &Term, deal: &Deal, dd: &Table) -> Option<i64> {
+    Some(i64::from(match *t {
+        Term::Lit(v) => return Some(v),
         Term::Hcp(Who::Seat(s)) => features::hcp(deal.hand(s)),
         Term::Hcp(Who::Side(side)) => features::side_hcp(deal, side),
         Term::Len(Who::Seat(s), suit) => deal.hand(s).suit_len(suit) as u8,
@@ -38,39 +95,45 @@ pub(super) fn term(t: &Term, deal: &Deal, dd: &Table) -> i64 {
         Term::Ltc(s) => features::losing_trick_count(deal.hand(s)),
         Term::Longest(s) => features::longest_suit(deal.hand(s)).1,
         Term::Dd(who, strain) => {
-            let table = dd.get_or_init(|| crate::dd::solve(deal));
+            let table = dd.dd(deal);
             match who {
                 Who::Seat(s) => table.tricks(s, strain),
                 Who::Side(side) => table.side_tricks(side, strain),
             }
         }
         Term::Par(side, vul, dealer) => {
-            let table = dd.get_or_init(|| crate::dd::solve(deal));
-            return i64::from(table.par(dealer, vul).score_for(side));
+            let table = dd.dd(deal);
+            return Some(i64::from(table.par(dealer, vul).score_for(side)));
         }
-    })
+        Term::Lead(leader, strain, card) => match dd.leads(deal, leader, strain)[card.index()] {
+            crate::dd::NOT_HELD => return None,
+            t => t,
+        },
+    }))
 }
 
-/// The value of a number (a term or a sum, left to right) for `deal`.
+/// The value of a number (a term or a sum, left to right) for `deal`; `None` when a term
+/// has none.
 #[inline]
-pub(super) fn expr(e: &Expr, deal: &Deal, dd: &Table) -> i64 {
-    let mut v = term(&e.first, deal, dd);
+pub(super) fn expr(e: &Expr, deal: &Deal, dd: &Table) -> Option<i64> {
+    let mut v = term(&e.first, deal, dd)?;
     for (op, t) in &e.rest {
-        let x = term(t, deal, dd);
+        let x = term(t, deal, dd)?;
         // Cannot overflow: the parser checked each partial sum's range (Term::bounds).
         v = match op {
             AddOp::Add => v + x,
             AddOp::Sub => v - x,
         };
     }
-    v
+    Some(v)
 }
 
-/// Whether `deal` satisfies `c`.
-pub(super) fn cond(c: &Cond, deal: &Deal, dd: &Table) -> bool {
-    match c {
+/// Whether `deal` satisfies `c`: `Some(true)` or `Some(false)`, `None` when unknown (a
+/// `lead(…)` of a card not held decides it; SQL's three-valued logic).
+pub(super) fn cond(c: &Cond, deal: &Deal, dd: &Table) -> Option<bool> {
+    Some(match c {
         Cond::Cmp(l, op, r) => {
-            let (a, b) = (expr(l, deal, dd), expr(r, deal, dd));
+            let (a, b) = (expr(l, deal, dd)?, expr(r, deal, dd)?);
             match op {
                 CmpOp::Eq => a == b,
                 CmpOp::Ne => a != b,
@@ -80,7 +143,7 @@ pub(super) fn cond(c: &Cond, deal: &Deal, dd: &Table) -> bool {
                 CmpOp::Ge => a >= b,
             }
         }
-        Cond::Range(e, lo, hi) => (*lo..=*hi).contains(&expr(e, deal, dd)),
+        Cond::Range(e, lo, hi) => (*lo..=*hi).contains(&expr(e, deal, dd)?),
         Cond::Balanced(s) => Shape::of(deal.hand(*s)).is_balanced(),
         Cond::SemiBalanced(s) => Shape::of(deal.hand(*s)).is_semi_balanced(),
         Cond::Shape {
@@ -93,23 +156,37 @@ pub(super) fn cond(c: &Cond, deal: &Deal, dd: &Table) -> bool {
             let got = if *exact { shape.0 } else { shape.sorted() };
             (got == *lengths) == *equal
         }
-        Cond::Not(inner) => !cond(inner, deal, dd),
-        // In a plan (`plan`), operands without dd(…) / par(…) come first: they decide most
-        // deals without the solver.
-        Cond::And(parts) => parts.iter().all(|p| cond(p, deal, dd)),
-        Cond::Or(parts) => parts.iter().any(|p| cond(p, deal, dd)),
+        Cond::Not(inner) => !cond(inner, deal, dd)?,
+        // In a plan (`plan`), operands without dd(…) / par(…) / lead(…) come first: they
+        // decide most deals without the solver.
+        Cond::And(parts) => return kleene(parts, deal, dd, false),
+        Cond::Or(parts) => return kleene(parts, deal, dd, true),
+    })
+}
+
+/// `and` (`decider` false) or `or` (`decider` true) of `parts` in three-valued logic: the
+/// first operand equal to `decider` decides; else unknown if one was, else `!decider`.
+fn kleene(parts: &[Cond], deal: &Deal, dd: &Table, decider: bool) -> Option<bool> {
+    let mut unknown = false;
+    for p in parts {
+        match cond(p, deal, dd) {
+            Some(v) if v == decider => return Some(decider),
+            Some(_) => {}
+            None => unknown = true,
+        }
     }
+    (!unknown).then_some(!decider)
 }
 
 /// `c` with the operands of every `and` / `or` reordered for [`cond`]: those without
-/// `dd(…)` or `par(…)` first, then those with one, each in their order. Done once per
+/// `dd(…)`, `par(…)` or `lead(…)` first, then those with one, each in their order. Done once per
 /// query: sorting per deal cost two walks of every operand (a query of 1,000 `and`ed
 /// conditions spent 30% of its time there).
 pub(super) fn plan(c: &Cond) -> Cond {
     match c {
         Cond::Not(inner) => Cond::Not(Box::new(plan(inner))),
         Cond::And(parts) | Cond::Or(parts) => {
-            let (cheap, dear): (Vec<&Cond>, Vec<&Cond>) = parts.iter().partition(|p| !uses_dd(p));
+            let (cheap, dear): (Vec<&Cond>, Vec<&Cond>) = parts.iter().partition(|p| !solves(p));
             let parts = cheap.into_iter().chain(dear).map(plan).collect();
             match c {
                 Cond::And(_) => Cond::And(parts),
@@ -133,12 +210,27 @@ pub(super) fn size(c: &Cond) -> usize {
 
 /// Whether `c` has a `dd(…)` or `par(…)` term anywhere (in a sum too).
 pub(super) fn uses_dd(c: &Cond) -> bool {
-    let t = |e: &Expr| e.terms().any(|t| matches!(t, Term::Dd(..) | Term::Par(..)));
+    has_term(c, &|t| matches!(t, Term::Dd(..) | Term::Par(..)))
+}
+
+/// Whether `c` has a `lead(…)` term anywhere (in a sum too).
+pub(super) fn uses_leads(c: &Cond) -> bool {
+    has_term(c, &|t| matches!(t, Term::Lead(..)))
+}
+
+/// Whether evaluating `c` may solve the deal: a `dd(…)`, `par(…)` or `lead(…)` term.
+pub(super) fn solves(c: &Cond) -> bool {
+    uses_dd(c) || uses_leads(c)
+}
+
+/// Whether `c` has a term `which` accepts anywhere (in a sum too).
+fn has_term(c: &Cond, which: &dyn Fn(&Term) -> bool) -> bool {
+    let t = |e: &Expr| e.terms().any(which);
     match c {
         Cond::Cmp(l, _, r) => t(l) || t(r),
         Cond::Range(x, ..) => t(x),
-        Cond::Not(inner) => uses_dd(inner),
-        Cond::And(parts) | Cond::Or(parts) => parts.iter().any(uses_dd),
+        Cond::Not(inner) => has_term(inner, which),
+        Cond::And(parts) | Cond::Or(parts) => parts.iter().any(|p| has_term(p, which)),
         _ => false,
     }
 }

@@ -34,6 +34,7 @@
 //! | `longest(X)` | length of the longest suit, 4..=13 | seat |
 //! | `dd(X, strain)` | double-dummy tricks of X in `strain` (`notrump`, `nt` or a suit), 0..=13; a side: its better declarer ([`crate::dd`]) | seat or side, strain |
 //! | `par(side, vul)`, `par(side, vul, dealer)` | the par score ([`crate::dd::TrickTable::par`]) from `side`'s view (`NS`: as North-South score it; `EW`: negated) at vulnerability `vul`, `dealer` dealing (North when left out; it matters only when both sides can make the same level); within ±7600 | side, vulnerability, seat |
+//! | `lead(X, strain, card)` | the defence's double-dummy tricks, 0..=13, after X leads `card` (`SA`, `HT`, `H10`, `C2`) against a contract in `strain` declared by X's right-hand opponent ([`crate::dd::lead_tricks`]; the level does not matter); no value when X does not hold the card (see below) | seat, strain, card |
 //! | `0`, `12`, … | a non-negative integer literal up to `i64::MAX` | |
 //! | `a + b`, `a - b` | sum, difference of numbers, left to right | numbers |
 //!
@@ -52,6 +53,14 @@
 //! | `c and d`, `c && d` | both |
 //! | `c or d`, `c \|\| d` | either |
 //! | `( … )` | grouping |
+//!
+//! A `lead(…)` term of a card its seat does not hold has no value, as SQL's NULL: a sum or
+//! comparison with it is unknown, `not` of an unknown condition is unknown, `and` is false
+//! when an operand is false and otherwise unknown when one is, `or` true when an operand is
+//! true and otherwise unknown when one is; a deal matches only when the whole query is
+//! true. So `lead(W, nt, SA) > lead(W, nt, H2)` and its negation both leave out a deal on
+//! which West lacks the ♠A (write `lead(W, nt, SA) <= lead(W, nt, H2)` for the other
+//! deals where West holds both).
 //!
 //! `not` binds tighter than `and`, which binds tighter than `or`; a comparison binds
 //! tighter than all three, so `not hcp(N) > 10` is `not (hcp(N) > 10)`; `+` and `-` bind
@@ -123,7 +132,11 @@
 //! dd WHERE dd.deal = key)` over migration 05's table: NULL, so no comparison holds, for a
 //! deal not solved. A `par(side, vul, dealer)` term is the same subquery of
 //! `dd_par(tricks, 'W', 'All')` ([`crate::store::sqlfn`]: North-South's score), negated
-//! (`-dd_par(…)`) for `EW`. A sum is `(a + b - c)`. [`Query::matches`] solves the deal
+//! (`-dd_par(…)`) for `EW`. A `lead(X, strain, card)` term is the subquery `(SELECT
+//! lead_card(leads.tricks, 'SA') FROM leads WHERE leads.deal = key AND leads.leader = 'W'
+//! AND leads.strain = 'NT')` over migration 08's table (what `dealdex lead --store` solved):
+//! NULL, so no comparison holds, for a deal whose leads by X in that strain are not stored,
+//! and for a card X does not hold. A sum is `(a + b - c)`. [`Query::matches`] solves the deal
 //! instead (once per call, after the cheaper operands of each `and`/`or`), and
 //! [`Query::matches_with_dd`] reads a given table. Each literal becomes a placeholder
 //! `?1`, `?2`, … numbered in order of appearance, its value in [`SqlFilter::params`]; no
@@ -156,7 +169,8 @@
 //! literals inline, over the columns of a dealdex Parquet deal archive (`hcp_<seat>`,
 //! `len_<seat>_<suit>`, `controls_<seat>`, `ltc_<seat>`, `dd_<seat>_<strain>`, the last
 //! NULL for an unsolved deal), so that `df.filter(expr)` keeps the deals the SQLite clause
-//! counts. `par(…)` has no column there and is refused with a [`DialectError`].
+//! counts. `par(…)` and `lead(…)` have no column there and are refused with a
+//! [`DialectError`].
 //! [`Dialect`] names the two targets.
 
 use std::fmt;
@@ -164,7 +178,7 @@ use std::str::FromStr;
 
 use crate::dd::TrickTable;
 use crate::model::board::Vulnerability;
-use crate::model::card::{Seat, Suit};
+use crate::model::card::{Card, Seat, Suit};
 use crate::model::contract::Strain;
 use crate::model::deal::{Deal, Hand};
 use crate::model::features;
@@ -339,7 +353,7 @@ impl fmt::Display for Dialect {
 }
 
 /// Why a parsed query cannot be compiled to a dialect: one of its terms has no counterpart
-/// in the dialect's columns (`par(…)` in [`Dialect::Spark`]). Displays as
+/// in the dialect's columns (`par(…)` and `lead(…)` in [`Dialect::Spark`]). Displays as
 /// `par(NS, none) is not available in the Spark dialect: …`.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{term} is not available in the {dialect} dialect: {reason}")]
@@ -400,6 +414,10 @@ enum Term {
     Dd(Who, Strain),
     /// The par score from a side's view at a vulnerability, with a dealer.
     Par(Side, Vulnerability, Seat),
+    /// The defence's double-dummy tricks after the leader leads the card against a contract
+    /// in the strain declared by the leader's right-hand opponent; no value (SQL's NULL)
+    /// when the leader does not hold the card.
+    Lead(Seat, Strain, Card),
 }
 
 /// `+` or `-` in a sum.
@@ -492,7 +510,7 @@ impl Term {
             Term::Lit(v) => (v, v),
             Term::Hcp(Who::Seat(_)) => (0, 37),
             Term::Hcp(Who::Side(_)) => (0, 40),
-            Term::Len(..) | Term::Dd(..) => (0, 13),
+            Term::Len(..) | Term::Dd(..) | Term::Lead(..) => (0, 13),
             Term::Controls(_) | Term::Ltc(_) => (0, 12),
             Term::Longest(_) => (4, 13),
             // No contract scores more than 7NT redoubled vulnerable down 13: 7600.
@@ -604,6 +622,11 @@ impl Query {
     /// Allocates nothing; `and` / `or` stop at the first deciding operand. `dd(…)` and
     /// `par(…)` solve the deal ([`crate::dd::solve`]) when first reached, once per call,
     /// after the operands without them; see [`Query::matches_with_dd`] to pass a table.
+    /// `lead(SEAT, strain, CARD)` solves that leader's leads in that strain
+    /// ([`crate::dd::lead_tricks`]) when first reached, once per call; for a card the leader
+    /// does not hold it has no value, and the query is evaluated in SQL's three-valued logic
+    /// (a comparison with no value is unknown, `not` unknown is unknown): the deal matches
+    /// only when the query is true, as the compiled SQL's `WHERE` decides.
     ///
     /// ```
     /// use dealdex::{Deal, query::Query};
@@ -614,7 +637,7 @@ impl Query {
     /// assert!(!Query::parse("balanced(S)").unwrap().matches(&d));
     /// ```
     pub fn matches(&self, deal: &Deal) -> bool {
-        eval::cond(&self.plan, deal, &eval::Table::new())
+        eval::cond(&self.plan, deal, &eval::Table::new()) == Some(true)
     }
 
     /// Like [`Query::matches`], but `dd(…)` and `par(…)` read `table`, the deal's
@@ -633,12 +656,13 @@ impl Query {
     /// assert!(q.matches_with_dd(&d, &table));
     /// ```
     pub fn matches_with_dd(&self, deal: &Deal, table: &TrickTable) -> bool {
-        eval::cond(&self.plan, deal, &eval::Table::from(*table))
+        eval::cond(&self.plan, deal, &eval::Table::from(*table)) == Some(true)
     }
 
     /// [`Query::matches`], and whether it solved the deal to decide it (`true` only for a
-    /// query with `dd(…)` or `par(…)` terms, on a deal its cheaper operands left undecided;
-    /// at most one solve per call).
+    /// query with `dd(…)`, `par(…)` or `lead(…)` terms, on a deal its cheaper operands left
+    /// undecided; at most one double-dummy solve per call, and one lead solve a leader and
+    /// strain).
     ///
     /// ```
     /// use dealdex::{Deal, query::Query};
@@ -652,8 +676,8 @@ impl Query {
     /// ```
     pub fn matches_counting_solves(&self, deal: &Deal) -> (bool, bool) {
         let table = eval::Table::new();
-        let matched = eval::cond(&self.plan, deal, &table);
-        (matched, table.get().is_some())
+        let matched = eval::cond(&self.plan, deal, &table) == Some(true);
+        (matched, table.solved())
     }
 
     /// Whether the query has a `dd(…)` or `par(…)` term, so that evaluating it needs the
@@ -667,6 +691,19 @@ impl Query {
     /// ```
     pub fn uses_dd(&self) -> bool {
         eval::uses_dd(&self.cond)
+    }
+
+    /// Whether the query has a `lead(…)` term, so that evaluating it needs the deal's
+    /// opening-lead tricks ([`Query::matches`] solves the leads; the compiled SQL reads
+    /// migration 08's `leads` table and matches no deal whose leads are not stored).
+    ///
+    /// ```
+    /// use dealdex::query::Query;
+    /// assert!(Query::parse("lead(W, nt, SA) > lead(W, nt, H2)").unwrap().uses_leads());
+    /// assert!(!Query::parse("dd(N, nt) >= 9").unwrap().uses_leads());
+    /// ```
+    pub fn uses_leads(&self) -> bool {
+        eval::uses_leads(&self.cond)
     }
 
     /// How many conditions and terms the query has (`hcp(N) + hcp(S) >= 20 and
@@ -684,8 +721,8 @@ impl Query {
 
     /// How many deals a chunk of work of [`crate::first_matching`] should cover when it tests
     /// this query: [`crate::CHUNK`] for a small query, proportionally fewer for a large one
-    /// (at least 16), and 4 for a query with `dd(…)` or `par(…)` terms, whose double-dummy
-    /// solve takes some 0.3 s a deal. The chunks decided in parallel past the last match are
+    /// (at least 16), and 4 for a query with `dd(…)`, `par(…)` or `lead(…)` terms, whose
+    /// double-dummy solve takes some 0.3 s a deal. The chunks decided in parallel past the last match are
     /// work done for nothing; this keeps them to a few milliseconds (seconds with a solve).
     ///
     /// ```
@@ -694,7 +731,7 @@ impl Query {
     /// assert_eq!(Query::parse("hcp(N) >= 20 and par(NS, none) > 0").unwrap().search_chunk(), 4);
     /// ```
     pub fn search_chunk(&self) -> usize {
-        if self.uses_dd() {
+        if eval::solves(&self.cond) {
             return DD_CHUNK;
         }
         let scale = self.size().div_ceil(QUERY_CHUNK_SIZE).max(1);
@@ -715,6 +752,7 @@ impl Query {
     /// | `dd(N, nt)` | `(SELECT dd_tricks(tricks, 'N', 'NT') FROM dd WHERE dd.deal = key)` |
     /// | `par(NS, none)` | `(SELECT dd_par(tricks, 'N', 'None') FROM dd WHERE dd.deal = key)` |
     /// | `par(EW, all, W)` | `(SELECT -dd_par(tricks, 'W', 'All') FROM dd WHERE dd.deal = key)` |
+    /// | `lead(W, nt, SA)` | `(SELECT lead_card(leads.tricks, 'SA') FROM leads WHERE leads.deal = key AND leads.leader = 'W' AND leads.strain = 'NT')` |
     /// | `a + b - c` | `(a + b - c)` |
     /// | literal `20` | `?k`, 20 appended to `params` |
     /// | `a >= b` (`=` `!=` `<` `<=` `>` `>=`) | `a >= b` (`=` `<>` `<` `<=` `>` `>=`) |
@@ -785,7 +823,8 @@ impl Query {
     /// The expression is also valid SQLite given a `greatest` function.
     ///
     /// # Errors
-    /// [`DialectError`] naming the first `par(…)` term: the archive has no par scores.
+    /// [`DialectError`] naming the first `par(…)` or `lead(…)` term: the archive has no par
+    /// scores and no lead tricks.
     ///
     /// ```
     /// use dealdex::query::Query;
@@ -841,13 +880,10 @@ impl fmt::Display for Term {
             Term::Controls(w) => write!(f, "controls({w})"),
             Term::Ltc(s) => write!(f, "ltc({})", s.letter()),
             Term::Longest(s) => write!(f, "longest({})", s.letter()),
-            Term::Dd(w, strain) => match strain {
-                Strain::NoTrump => write!(f, "dd({w}, notrump)"),
-                Strain::Trumps(suit) => {
-                    let name = ["spades", "hearts", "diamonds", "clubs"][suit.index()];
-                    write!(f, "dd({w}, {name})")
-                }
-            },
+            Term::Dd(w, strain) => write!(f, "dd({w}, {})", strain_name(*strain)),
+            Term::Lead(s, strain, card) => {
+                write!(f, "lead({}, {}, {card})", s.letter(), strain_name(*strain))
+            }
             Term::Par(side, vul, dealer) => {
                 let vul = match vul {
                     Vulnerability::None => "none",
@@ -862,6 +898,14 @@ impl fmt::Display for Term {
                 f.write_str(")")
             }
         }
+    }
+}
+
+/// A strain as the canonical text writes it: `notrump`, `spades`, …
+fn strain_name(strain: Strain) -> &'static str {
+    match strain {
+        Strain::NoTrump => "notrump",
+        Strain::Trumps(suit) => ["spades", "hearts", "diamonds", "clubs"][suit.index()],
     }
 }
 

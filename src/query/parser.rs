@@ -7,7 +7,7 @@
 //! `i64` there, so evaluation (Rust or SQLite) can never overflow.
 
 use crate::model::board::Vulnerability;
-use crate::model::card::{Seat, Suit};
+use crate::model::card::{Card, Seat, Suit};
 use crate::model::contract::Strain;
 use crate::model::features::Side;
 
@@ -19,7 +19,7 @@ use super::{
 
 /// The functions of the language, as listed in error messages.
 const FUNCTIONS: &str =
-    "hcp, len, controls, ltc, longest, balanced, semibalanced, shape, pattern, dd, par";
+    "hcp, len, controls, ltc, longest, balanced, semibalanced, shape, pattern, dd, par, lead";
 
 /// The vulnerability names `par` takes, as listed in error messages.
 const VULNERABILITIES: &str = "none, ns, ew, all, both, love";
@@ -492,6 +492,7 @@ impl<'a> Parser<'a> {
                 | "pattern"
                 | "dd"
                 | "par"
+                | "lead"
         );
         let open = self.peek();
         if !known {
@@ -554,10 +555,10 @@ impl<'a> Parser<'a> {
                 }
                 Kind::RParen if args.is_empty() => break a,
                 _ => {
-                    let what = if name == "par" {
-                        "a side, vulnerability or seat"
-                    } else {
-                        "a seat, side or suit"
+                    let what = match name {
+                        "par" => "a side, vulnerability or seat",
+                        "lead" => "a seat, strain or card",
+                        _ => "a seat, side or suit",
                     };
                     return Err(self.err(
                         a,
@@ -601,6 +602,11 @@ impl<'a> Parser<'a> {
             "dd" => {
                 let who = self.who(args[0], name)?;
                 num(Term::Dd(who, self.strain(args[1])?))
+            }
+            "lead" => {
+                let leader = self.seat(args[0], name)?;
+                let strain = self.strain(args[1])?;
+                num(Term::Lead(leader, strain, self.card(args[2])?))
             }
             "par" => {
                 let side = self.side(args[0], name)?;
@@ -734,6 +740,24 @@ impl<'a> Parser<'a> {
                 t,
                 format!(
                     "unknown strain '{}' (strains: notrump, NT, spades, hearts, diamonds, clubs, S, H, D, C, ♠, ♥, ♦, ♣)",
+                    self.text(t)
+                ),
+            )
+        })
+    }
+
+    /// A card argument of `lead`: a suit letter and a rank (`SA`, `HT`, `H10`) or a rank
+    /// and a suit letter (`AS`), any case ([`Card`]'s `FromStr`).
+    fn card(&self, t: Token) -> Result<Card, QueryError> {
+        let parsed = match t.kind {
+            Kind::Ident => self.text(t).parse::<Card>().ok(),
+            _ => None,
+        };
+        parsed.ok_or_else(|| {
+            self.err(
+                t,
+                format!(
+                    "unknown card '{}' (a suit letter and a rank: SA, HT, H10, C2)",
                     self.text(t)
                 ),
             )
@@ -920,6 +944,7 @@ fn signature(name: &str) -> (usize, usize, &'static str) {
     let (min, max) = match name {
         "len" | "dd" => (2, 2),
         "par" => (2, 3),
+        "lead" => (3, 3),
         _ => (1, 1),
     };
     let usage = match name {
@@ -927,6 +952,7 @@ fn signature(name: &str) -> (usize, usize, &'static str) {
             "par takes a side, a vulnerability and optionally the dealer (North if left out), e.g. par(NS, none) or par(EW, all, W)"
         }
         "len" => "len takes a seat or side and a suit, e.g. len(S, spades)",
+        "lead" => "lead takes the leader (a seat), a strain and a card, e.g. lead(W, notrump, SA)",
         "dd" => {
             "dd takes a declarer (seat or side) and a strain, e.g. dd(N, notrump) or dd(NS, spades)"
         }

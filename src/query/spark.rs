@@ -16,14 +16,23 @@ use crate::model::contract::Strain;
 use super::sql::permutations;
 use super::{AddOp, Cond, Dialect, DialectError, Expr, Term, Who};
 
-/// Compiles `c`, or names the first term the archive's columns cannot express (`par`).
+/// Compiles `c`, or names the first term the archive's columns cannot express (`par`,
+/// `lead`).
 pub(super) fn compile(c: &Cond) -> Result<String, DialectError> {
-    if let Some(t) = first_par(c) {
+    if let Some(t) = first_missing(c) {
         return Err(DialectError {
             dialect: Dialect::Spark,
             term: t.to_string(),
-            reason: "the Parquet archive has double-dummy tricks (dd(X, strain)) but no par \
-                     scores",
+            reason: match t {
+                Term::Lead(..) => {
+                    "the Parquet archive has no opening-lead tricks (they are stored in the \
+                     SQLite database by dealdex lead --store)"
+                }
+                _ => {
+                    "the Parquet archive has double-dummy tricks (dd(X, strain)) but no par \
+                     scores"
+                }
+            },
         });
     }
     let mut out = String::new();
@@ -31,16 +40,18 @@ pub(super) fn compile(c: &Cond) -> Result<String, DialectError> {
     Ok(out)
 }
 
-/// The first `par(…)` term of `c`, left to right.
-fn first_par(c: &Cond) -> Option<&Term> {
+/// The first `par(…)` or `lead(…)` term of `c`, left to right: the archive has no column
+/// for them.
+fn first_missing(c: &Cond) -> Option<&Term> {
     fn in_expr(e: &Expr) -> Option<&Term> {
-        e.terms().find(|t| matches!(t, Term::Par(..)))
+        e.terms()
+            .find(|t| matches!(t, Term::Par(..) | Term::Lead(..)))
     }
     match c {
         Cond::Cmp(l, _, r) => in_expr(l).or_else(|| in_expr(r)),
         Cond::Range(e, ..) => in_expr(e),
-        Cond::Not(inner) => first_par(inner),
-        Cond::And(parts) | Cond::Or(parts) => parts.iter().find_map(first_par),
+        Cond::Not(inner) => first_missing(inner),
+        Cond::And(parts) | Cond::Or(parts) => parts.iter().find_map(first_missing),
         Cond::Balanced(_) | Cond::SemiBalanced(_) | Cond::Shape { .. } => None,
     }
 }
@@ -122,7 +133,7 @@ fn term(out: &mut String, t: &Term) {
                 seat_col(b)
             );
         }
-        Term::Par(..) => unreachable!("refused by compile"),
+        Term::Par(..) | Term::Lead(..) => unreachable!("refused by compile"),
     }
 }
 

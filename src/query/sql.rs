@@ -4,8 +4,8 @@
 //! [`SqlFilter::params`]; the only other text emitted is fixed by this module (column
 //! names, function names, operators, and the string literals of a fixed vocabulary:
 //! seats `'N'` `'E'` `'S'` `'W'`, sides `'NS'` `'EW'`, strains `'NT'` `'S'` `'H'` `'D'`
-//! `'C'` and vulnerabilities `'None'` `'NS'` `'EW'` `'All'`), chosen from the parsed
-//! query's enums, never copied from its text.
+//! `'C'`, vulnerabilities `'None'` `'NS'` `'EW'` `'All'` and cards `'SA'` … `'C2'`), chosen
+//! from the parsed query's enums, never copied from its text.
 
 use std::fmt::Write;
 
@@ -173,6 +173,17 @@ impl Builder {
                     vul.pbn()
                 );
             }
+            // Migration 08's row of the deal, leader and strain; NULL, so no comparison
+            // holds, when the leads are not stored or the leader does not hold the card.
+            Term::Lead(leader, strain, card) => {
+                let _ = write!(
+                    self.clause,
+                    "(SELECT lead_card(leads.tricks, '{card}') FROM leads WHERE leads.deal = key \
+                     AND leads.leader = '{}' AND leads.strain = '{}')",
+                    leader.letter(),
+                    strain.as_str()
+                );
+            }
         }
     }
 
@@ -307,7 +318,7 @@ pub(super) fn depth(c: &Cond) -> usize {
         Term::Hcp(_) | Term::Len(..) => 5,
         Term::Ltc(_) | Term::Longest(_) | Term::Controls(Who::Seat(_)) => 5,
         Term::Controls(_) => 6,
-        Term::Dd(..) | Term::Par(..) => 6,
+        Term::Dd(..) | Term::Par(..) | Term::Lead(..) => 6,
     };
     // A sum is left-deep: one level per operator.
     let expr = |e: &Expr| e.terms().map(term).max().unwrap_or(1) + e.rest.len();
@@ -366,13 +377,18 @@ fn packed(lengths: [u8; 4]) -> u32 {
 
 /// How much the SQL of `c` costs a row, for ordering the operands of `and` / `or`: 0 for
 /// arithmetic on stored columns, 1 for a shape test (a lookup in a list), 2 for a Rust
-/// function (`controls`, `ltc`, `longest`) or a `dd` subquery.
+/// function (`controls`, `ltc`, `longest`) or a `dd` or `leads` subquery.
 fn cost(c: &Cond) -> u8 {
     let t = |e: &Expr| {
         let calls = e.terms().any(|t| {
             matches!(
                 t,
-                Term::Controls(_) | Term::Ltc(_) | Term::Longest(_) | Term::Dd(..) | Term::Par(..)
+                Term::Controls(_)
+                    | Term::Ltc(_)
+                    | Term::Longest(_)
+                    | Term::Dd(..)
+                    | Term::Par(..)
+                    | Term::Lead(..)
             )
         });
         if calls { 2 } else { 0 }

@@ -542,3 +542,100 @@ fn register_greatest(conn: &rusqlite::Connection) {
     )
     .unwrap();
 }
+
+/// The fixture deal of tests/it/lead.rs: against 3NT by North, DDS gives East's leads CA,
+/// CK, CQ, DA and D7 11 tricks, the others 10; East holds no ♠2 (West does).
+fn lead_deal() -> Deal {
+    "N:KT73.KT6.Q93.JT2 AJ6.975.A7.AKQ75 954.J8432.JT862. Q82.AQ.K54.98643"
+        .parse()
+        .unwrap()
+}
+
+#[test]
+fn lead_parses_prints_and_checks_its_arguments() {
+    canonical("LEAD(east, NT, sa) > 3", "lead(E, notrump, SA) > 3");
+    canonical(
+        "lead(W, ♥, h10) >= lead(W, hearts, H2)",
+        "lead(W, hearts, HT) >= lead(W, hearts, H2)",
+    );
+    canonical(
+        "lead(N, spades, AS) in 0..13",
+        "lead(N, spades, SA) in 0..13",
+    );
+    errors_at(&[
+        ("lead(NS, nt, SA) > 0", 6, "takes a single seat"),
+        (
+            "lead(W, nt) > 0",
+            11,
+            "missing argument: lead takes the leader",
+        ),
+        ("lead(W, nt, SA, SK) > 0", 17, "too many arguments"),
+        ("lead(W, stars, SA) > 0", 9, "unknown strain"),
+        ("lead(W, nt, SX) > 0", 13, "unknown card 'SX'"),
+        ("lead(W, nt, 10) > 0", 13, "expected a seat, strain or card"),
+    ]);
+    assert!(parse("lead(W, nt, SA) > 0").uses_leads());
+    assert!(!parse("lead(W, nt, SA) > 0").uses_dd());
+    assert_eq!(
+        parse("hcp(N) > 3 and lead(W, nt, SA) > 0").search_chunk(),
+        4
+    );
+}
+
+#[test]
+fn lead_never_matches_beyond_its_range() {
+    let e = parse("lead(W, nt, SA) > 13").never_matches().unwrap();
+    assert!(
+        e.message.contains("the defence takes 0 to 13 tricks"),
+        "{e}"
+    );
+    assert!(parse("lead(W, nt, SA) >= 13").never_matches().is_none());
+}
+
+#[test]
+fn sql_of_lead_is_a_subquery_on_the_leads_table() {
+    let sql = parse("lead(W, nt, SA) > lead(W, notrump, H2) and hcp(N) > 3").to_sql();
+    assert_eq!(
+        sql.clause,
+        "(hcp_n > ?1 AND (SELECT lead_card(leads.tricks, 'SA') FROM leads WHERE \
+         leads.deal = key AND leads.leader = 'W' AND leads.strain = 'NT') > \
+         (SELECT lead_card(leads.tricks, 'H2') FROM leads WHERE leads.deal = key AND \
+         leads.leader = 'W' AND leads.strain = 'NT'))"
+    );
+    assert_eq!(sql.params, [3]);
+    let e = parse("hcp(N) > 3 or lead(E, spades, CT) = 2")
+        .to_spark_sql()
+        .unwrap_err();
+    assert_eq!(e.term, "lead(E, spades, CT)");
+    assert!(
+        e.to_string()
+            .contains("the Parquet archive has no opening-lead tricks"),
+        "{e}"
+    );
+}
+
+#[test]
+fn lead_evaluates_and_a_card_not_held_is_unknown() {
+    let d = lead_deal();
+    let yes = |q: &str| assert!(parse(q).matches(&d), "{q}");
+    let no = |q: &str| assert!(!parse(q).matches(&d), "{q}");
+    yes("lead(E, nt, CA) = 11 and lead(E, nt, S6) = 10");
+    yes("lead(E, nt, CA) - lead(E, nt, S6) = 1");
+    yes("lead(E, nt, D7) > lead(E, nt, H9)");
+    // East holds no ♠2: the comparison and its negation are both unknown.
+    no("lead(E, nt, S2) >= 0");
+    no("not lead(E, nt, S2) >= 0");
+    no("lead(E, nt, S2) + 1 > 0");
+    // Unknown and false is false, unknown or true is true; the rest stays unknown.
+    yes("not (lead(E, nt, S2) >= 0 and hcp(E) > 30)");
+    no("not (lead(E, nt, S2) >= 0 and hcp(E) < 30)");
+    yes("lead(E, nt, S2) >= 0 or hcp(E) < 30");
+    no("lead(E, nt, S2) >= 0 or hcp(E) > 30");
+    no("not (lead(E, nt, S2) >= 0 or hcp(E) > 30)");
+    let (matched, solved) =
+        parse("hcp(E) > 30 and lead(E, nt, CA) = 11").matches_counting_solves(&d);
+    assert_eq!((matched, solved), (false, false));
+    let (matched, solved) =
+        parse("hcp(E) < 30 and lead(E, nt, CA) = 11").matches_counting_solves(&d);
+    assert_eq!((matched, solved), (true, true));
+}

@@ -5,6 +5,8 @@
 //! boards; and `set_boards`, which deal sits at which board of which set. A deal shared by
 //! several sets is stored once. The `plays` table (migration 04) holds play records with
 //! their deal ([`Store::store_plays`], [`StoreReader::plays_of`](crate::StoreReader::plays_of)).
+//! The `leads` table (migration 08) holds the defence's tricks after each opening lead
+//! ([`Store::store_leads`], [`StoreReader::stored_leads`](crate::StoreReader::stored_leads)).
 //!
 //! Every writing call is one transaction: it commits whole or changes nothing. The file
 //! runs in WAL mode with `synchronous=NORMAL`: a committed transaction survives a crash
@@ -35,6 +37,7 @@ use crate::model::number::Scheme;
 
 mod dd;
 pub(crate) mod heap;
+mod leads;
 mod plays;
 mod readonly;
 mod search;
@@ -42,6 +45,7 @@ mod set_writer;
 pub mod sqlfn;
 
 pub use dd::{DdSource, StoredDd};
+pub use leads::LeadTable;
 pub use plays::{NewPlay, StoredPlay};
 pub use set_writer::SetWriter;
 
@@ -129,6 +133,7 @@ fn migrations() -> Migrations<'static> {
         M::up(include_str!("../../migrations/05-dd/up.sql")),
         M::up(include_str!("../../migrations/06-packed-lengths/up.sql")),
         M::up(include_str!("../../migrations/07-dd-source/up.sql")),
+        M::up(include_str!("../../migrations/08-leads/up.sql")),
     ])
 }
 
@@ -387,6 +392,17 @@ pub enum StoreError {
         /// What is wrong with it.
         error: crate::dd::DdError,
     },
+    /// A row of `leads` (migration 08) that dealdex does not write: not 52 bytes, a count
+    /// above 13, or other cards than the leader holds in the deal.
+    #[error("stored leads of deal {key} by {leader}: {why}")]
+    CorruptLeads {
+        /// The deal whose row is bad.
+        key: DealIndex,
+        /// The row's leader.
+        leader: crate::model::card::Seat,
+        /// What is wrong with it.
+        why: String,
+    },
     /// A `dd_sources` row (migration 07) that dealdex does not write: an unknown `kind`, or
     /// a `sha256` that is not 32 bytes.
     #[error("stored source {id} of double-dummy tables: {what}")]
@@ -572,6 +588,7 @@ impl crate::Classify for StoreError {
             E::CorruptPlay { .. }
             | E::CorruptKey { .. }
             | E::CorruptDd { .. }
+            | E::CorruptLeads { .. }
             | E::CorruptDdSource { .. }
             | E::CorruptDeal { .. }
             | E::CorruptBoard { .. }
@@ -756,7 +773,7 @@ impl Store {
     /// assert_eq!(store.schema_version()?, dealdex::Store::SCHEMA_VERSION);
     /// # Ok::<(), dealdex::StoreError>(())
     /// ```
-    pub const SCHEMA_VERSION: usize = 7;
+    pub const SCHEMA_VERSION: usize = 8;
 
     /// Opens the database file at `path`, creating it if missing (with 32 KiB pages), sets
     /// the connection's pragmas (WAL journal, `synchronous=NORMAL`, `foreign_keys=ON`, a
@@ -866,7 +883,7 @@ impl Store {
     /// ```
     /// let store = dealdex::Store::open_in_memory()?;
     /// assert_eq!(store.deal_count()?, 0);
-    /// assert_eq!(store.schema_version()?, 7);
+    /// assert_eq!(store.schema_version()?, 8);
     /// # Ok::<(), dealdex::StoreError>(())
     /// ```
     ///

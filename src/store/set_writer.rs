@@ -145,6 +145,12 @@ impl SetWriter<'_> {
             .expect("a writer's transaction lives as long as the writer")
     }
 
+    /// The transaction and the path for errors, for the other tables' writers
+    /// ([`SetWriter::add_leads`]).
+    pub(super) fn transaction(&self) -> (&Transaction<'_>, &str) {
+        (self.tx(), self.path)
+    }
+
     /// Adds boards to the set, each `(board, deal)`, the boards in increasing order across
     /// calls; their deals are stored when new (with their features). Returns how many deals
     /// were new (not stored before, in the database or by an earlier piece).

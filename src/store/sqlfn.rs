@@ -17,6 +17,8 @@
 //! | `dd_tricks(tricks, who, strain)` | double-dummy tricks, 0..=13, of declarer `who` (a seat, or `NS`/`EW` for the side's better declarer) in `strain` (`NT`, `S`, `H`, `D`, `C`) |
 //! | `dd_par(tricks, dealer, vul)` | the par score from North-South's view (negative when East-West gain, 0 passed out) when `dealer` deals at `vul` (`None`, `NS`, `EW`, `All`, also `Love`, `Both`, `-`; any case): [`crate::dd::TrickTable::par`] |
 //!
+//! | `lead_card(tricks, card)` | the defence's double-dummy tricks, 0..=13, after the opening lead of `card` (`SA`, `HT`, `h10`, `QC`: [`crate::Card`]'s text) from a stored `leads.tricks` (migration 08); NULL when the leader does not hold the card or `tricks` is NULL |
+//!
 //! `tricks` is a stored double-dummy table, the 10-byte BLOB `dd.tricks` (migration 05);
 //! both `dd_…` functions give NULL for a NULL table (the `LEFT JOIN dd` row of an unsolved
 //! deal; a subquery over `dd` is NULL for one anyway). The dealer matters to par only when
@@ -112,6 +114,7 @@ fn flags() -> FunctionFlags {
 pub fn register(conn: &Connection) -> rusqlite::Result<()> {
     dd_tricks(conn)?;
     dd_par(conn)?;
+    lead_card(conn)?;
     hand_fn(conn, "hcp", |h| features::hcp(h) as i64)?;
     hand_fn(conn, "controls", |h| features::controls(h) as i64)?;
     hand_fn(conn, "ltc", |h| features::losing_trick_count(h) as i64)?;
@@ -199,6 +202,35 @@ fn dd_par(conn: &Connection) -> rusqlite::Result<()> {
             )
         })?;
         Ok(Some(i64::from(table.par(dealer, vul).score)))
+    })
+}
+
+/// `lead_card(tricks, card)`: the defence's tricks after the opening lead of `card` (text
+/// as [`crate::Card`]'s `FromStr` reads it: `SA`, `HT`, `h10`, `QC`) from a stored
+/// `leads.tricks` (migration 08: 52 bytes, one a card, 255 for a card not held). NULL for a
+/// NULL `tricks` (no row: leads not stored) and for a card the leader does not hold; an SQL
+/// error naming `lead_card` for a `tricks` that is not a 52-byte BLOB, a byte above 13 other
+/// than 255, or a bad card.
+///
+/// The query language's `lead(W, nt, SA)` compiles to `(SELECT lead_card(leads.tricks,
+/// 'SA') FROM leads WHERE leads.deal = key AND leads.leader = 'W' AND leads.strain = 'NT')`.
+fn lead_card(conn: &Connection) -> rusqlite::Result<()> {
+    const NAME: &str = "lead_card";
+    conn.create_scalar_function(NAME, 2, flags(), |ctx| {
+        let table: [u8; 52] = match ctx.get_raw(0) {
+            ValueRef::Null => return Ok(None),
+            ValueRef::Blob(b) => b
+                .try_into()
+                .map_err(|_| err(NAME, format!("tricks has {} bytes, expected 52", b.len())))?,
+            _ => return Err(err(NAME, "tricks must be a 52-byte BLOB (leads.tricks)")),
+        };
+        let text: String = ctx.get(1)?;
+        let card: crate::model::card::Card = text.parse().map_err(|e| err(NAME, e))?;
+        match table[card.index()] {
+            crate::dd::NOT_HELD => Ok(None),
+            t @ 0..=13 => Ok(Some(i64::from(t))),
+            t => Err(err(NAME, format!("the count {t} of {card} is above 13"))),
+        }
     })
 }
 
@@ -338,6 +370,42 @@ mod tests {
                 .unwrap_err()
                 .to_string();
             assert!(e.contains("dd_par()"), "{sql}: {e}");
+        }
+    }
+
+    #[test]
+    fn lead_card_reads_a_stored_lead_table() {
+        crate::store::heap::install();
+        let conn = Connection::open_in_memory().unwrap();
+        register(&conn).unwrap();
+        let mut table = [crate::dd::NOT_HELD; 52];
+        table[0] = 7; // SA
+        table[10] = 0; // S4
+        let q = |card: &str| -> rusqlite::Result<Option<i64>> {
+            conn.query_row(
+                "SELECT lead_card(?1, ?2)",
+                rusqlite::params![&table[..], card],
+                |r| r.get(0),
+            )
+        };
+        assert_eq!(q("SA").unwrap(), Some(7));
+        assert_eq!(q("as").unwrap(), Some(7));
+        assert_eq!(q("S4").unwrap(), Some(0));
+        assert_eq!(q("HK").unwrap(), None);
+        assert!(q("XX").unwrap_err().to_string().contains("lead_card()"));
+        let null: Option<i64> = conn
+            .query_row("SELECT lead_card(NULL, 'SA')", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(null, None);
+        for sql in [
+            "SELECT lead_card(x'00', 'SA')",
+            "SELECT lead_card(42, 'SA')",
+        ] {
+            let e = conn
+                .query_row(sql, [], |r| r.get::<_, Option<i64>>(0))
+                .unwrap_err()
+                .to_string();
+            assert!(e.contains("lead_card()"), "{sql}: {e}");
         }
     }
 }

@@ -548,7 +548,7 @@ fn error_columns() {
         (
             "hcp(N) >= 20 and foo(N) > 1",
             18,
-            "unknown function 'foo' (known functions: hcp, len, controls, ltc, longest, balanced, semibalanced, shape, pattern, dd, par)",
+            "unknown function 'foo' (known functions: hcp, len, controls, ltc, longest, balanced, semibalanced, shape, pattern, dd, par, lead)",
         ),
         ("N > 3", 1, "unknown name 'N'"),
         ("hcp N", 5, "expected '(' after hcp"),

@@ -595,6 +595,7 @@ fn data_persists_across_reopen_and_migrations_run_once() {
                 "index deals_strong_n",
                 "index deals_strong_s",
                 "index deals_strong_w",
+                "table leads",
                 "table plays",
                 "index plays_unique",
                 "table set_boards",
@@ -938,7 +939,7 @@ fn tables_stored_before_sources_were_recorded_are_of_unknown_source() {
         .unwrap();
     }
     let mut store = Store::open(&path).unwrap();
-    assert_eq!(store.schema_version().unwrap(), 7);
+    assert_eq!(store.schema_version().unwrap(), Store::SCHEMA_VERSION);
     assert_eq!(store.dd_source(&keys[0]).unwrap(), Some(DdSource::Unknown));
     store.store_dd(&[(keys[1], tables[1])]).unwrap();
     assert_eq!(
@@ -990,8 +991,9 @@ fn an_older_database_gets_the_plays_table() {
         assert!(err.to_string().contains("no such table: plays"), "{err}");
     }
     let mut store = Store::open(&path).unwrap();
-    // Every later migration ran: 04-play, 05-dd, 06-packed-lengths and 07-dd-source.
-    assert_eq!(store.schema_version().unwrap(), before.len() + 4);
+    // Every later migration ran: 04-play, 05-dd, 06-packed-lengths, 07-dd-source and
+    // 08-leads.
+    assert_eq!(store.schema_version().unwrap(), before.len() + 5);
     assert_eq!(store.deal_count().unwrap(), 10);
     // The upgraded file stores and returns plays.
     let data = std::fs::read(
@@ -1026,7 +1028,7 @@ fn an_older_database_gets_the_plays_table() {
     // Opening it again runs no migration twice.
     assert_eq!(
         Store::open(&path).unwrap().schema_version().unwrap(),
-        before.len() + 4
+        before.len() + 5
     );
 }
 
