@@ -1457,6 +1457,7 @@ fn lead<'py>(
             filter: r#where.map(Query::parse).transpose().map_err(err)?,
             max_draws: opt_uint_arg(max_draws, "max_draws")?,
         },
+        store: None,
     };
     let report = py
         .detach(|| wf::run(&job, None, &mut |_| {}))

@@ -15,6 +15,8 @@ use super::{StoreArgs, Text, print};
   dealdex lead --hand 'S:AQ4 H:J D:KJ6543 C:632' --contract 3NT --declarer S --deals 1000
   dealdex lead --hand AQ4.J.KJ6543.632 --contract 4SX --declarer E --vul EW \\
       --where 'hcp(E) >= 15 and len(E, spades) >= 5' --deals 5000 --seed <64 hex>
+  dealdex lead --hand AQ4.J.KJ6543.632 --contract 3NT --declarer S --deals 500 --store w3nt
+  dealdex query --set w3nt 'lead(W, nt, SA) > lead(W, nt, D5)' --count
   dealdex lead --contract 3NT --declarer S --set sample --json")]
 pub struct LeadArgs {
     /// The leader's hand: PBN (AQ4.J.KJ6543.632) or by suit (S:AQ4 H:J D:KJ6543 C:632).
@@ -47,6 +49,10 @@ pub struct LeadArgs {
     /// A sample dealt earlier: a stored set.
     #[arg(long, value_name = "NAME", conflicts_with = "hand")]
     set: Option<String>,
+    /// Store the sample as this new set (boards 1..N in sample order) with every deal's
+    /// per-card tricks, for `lead --set NAME` and the query term lead(SEAT, strain, CARD).
+    #[arg(long, value_name = "NAME")]
+    store: Option<String>,
     /// Also write the per-card table as CSV to this file.
     #[arg(long, value_name = "FILE.csv")]
     csv: Option<PathBuf>,
@@ -92,6 +98,7 @@ pub fn run(a: LeadArgs, json: bool) -> anyhow::Result<()> {
         contract,
         vulnerability: a.vul,
         sample,
+        store: a.store.clone(),
     };
     let bar = super::progress_bar(json, "{spinner} {pos}/{len} deals solved");
     let report = wf::run_in(&job, &a.db.path(), &mut |p| match p {

@@ -7,6 +7,12 @@
 //! set, the distribution of tricks and the defence's mean score, and for each pair of cards
 //! how often one beats the other with the IMPs and matchpoints it gains.
 //!
+//! With a database, the leads stored there for a deal of the sample (by an earlier
+//! `lead --store`, migration 08's `leads` table, for this leader and strain) are read, not
+//! solved again; with [`LeadJob::store`] the sample is stored as a new set, numbered 1..N in
+//! sample order, with every deal's per-card tricks, in one transaction ([`run_storing`]),
+//! for `lead --set` and the query language's `lead(SEAT, strain, CARD)` afterwards.
+//!
 //! ```
 //! use dealdex::workflow::lead::{LeadJob, LeadSample, run};
 //! use dealdex::{Contract, Penalty, Seat, Strain, Vulnerability};
@@ -17,21 +23,24 @@
 //!     vulnerability: Vulnerability::None,
 //!     sample: LeadSample::Dealt { hand, seed: "42".repeat(32).parse()?, deals: 20,
 //!                                 filter: None, max_draws: None },
+//!     store: None,
 //! };
 //! let report = run(&job, None, &mut |_| {})?;
 //! assert_eq!((report.deals, report.cards.len()), (20, 13));
 //! assert_eq!(report.leader, Seat::West);
+//! assert_eq!((report.solved, report.looked_up), (20, 0));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
 use serde::Serialize;
 
-use crate::dd::{LeadPosition, lead_tricks};
+use crate::dd::{LeadPosition, lead_table, lead_tricks};
 use crate::model::contract::{Contract, imps};
 use crate::query::Query;
 use crate::workflow::pipeline::{DealSource, SourceError, SourceOptions};
 use crate::{
-    Card, Classify, Deal, ErrorClass, Hand, Predeal, Seat, Seed, StoreReader, Vulnerability,
+    Card, Classify, Deal, DealIndex, ErrorClass, Hand, LeadTable, NewSet, Predeal, Scheme, Seat,
+    Seed, Store, StoreError, StoreReader, Vulnerability,
 };
 
 /// Deals solved a call: each call's positions are spread over the solver's threads.
@@ -46,17 +55,28 @@ pub struct LeadJob {
     pub vulnerability: Vulnerability,
     /// The deals.
     pub sample: LeadSample,
+    /// Store the sample as the new set of this name (its boards 1..N in sample order) with
+    /// every deal's per-card tricks (`lead --store NAME`): [`run_storing`], or [`run_in`],
+    /// which opens the database for writing then. `None`: store nothing.
+    pub store: Option<String>,
 }
 
-/// [`run`] on the database file `db`, opened read-only when the sample is stored.
+/// [`run_storing`] on the database file `db` (created when missing) when the job stores
+/// ([`LeadJob::store`]); else [`run`] on it opened read-only when the sample is stored, and
+/// without a database otherwise.
 ///
 /// # Errors
-/// As [`run`]; [`LeadError::Source`] when the database does not open.
+/// As [`run`] and [`run_storing`]; [`LeadError::Source`] when the database does not open
+/// for reading, [`LeadError::Store`] when it does not open for writing.
 pub fn run_in(
     job: &LeadJob,
     db: &std::path::Path,
     progress: &mut dyn FnMut(LeadProgress),
 ) -> Result<LeadReport, LeadError> {
+    if job.store.is_some() {
+        let mut store = Store::open(db)?;
+        return run_storing(job, &mut store, progress);
+    }
     let store = match &job.sample {
         LeadSample::Deals(source) if source.is_stored() => {
             Some(crate::ReadOnlyStore::open(db).map_err(SourceError::Store)?)
@@ -100,8 +120,15 @@ pub struct LeadReport {
     /// The vulnerability scores are counted at (`None`, `NS`, `EW`, `All`).
     #[serde(serialize_with = "as_text")]
     pub vulnerability: Vulnerability,
-    /// Deals solved.
+    /// Deals in the sample.
     pub deals: u64,
+    /// Deals whose leads were solved here.
+    pub solved: u64,
+    /// Deals whose leads were read from the database (stored by an earlier `lead --store`
+    /// for this leader and strain), not solved again.
+    pub looked_up: u64,
+    /// What [`LeadJob::store`] stored; `None` when the job stores nothing.
+    pub stored: Option<LeadStored>,
     /// With a filter: deals drawn to find them.
     pub drawn: Option<u64>,
     /// The seed the deals were dealt from (64 hex digits), to deal them again; `None` for
@@ -113,6 +140,20 @@ pub struct LeadReport {
     pub pairs: Vec<LeadPair>,
     /// Wall-clock seconds.
     pub seconds: f64,
+}
+
+/// What `lead --store NAME` stored: the sample as a set, and the per-card tricks.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct LeadStored {
+    /// The set's name.
+    pub set: String,
+    /// Its boards: the sample's deals, numbered 1..N in sample order.
+    pub boards: u64,
+    /// Deals the database did not hold before.
+    pub new_deals: u64,
+    /// Rows of per-card tricks the database did not hold before (one a deal for this
+    /// leader and strain; a deal stored earlier keeps its row).
+    pub new_leads: u64,
 }
 
 /// One lead over the sample.
@@ -165,9 +206,9 @@ fn as_text<T: std::fmt::Display, S: serde::Serializer>(value: &T, s: S) -> Resul
 /// Progress of a lead job.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LeadProgress {
-    /// The sample is ready: this many deals to solve.
+    /// The sample is ready: this many deals.
     Dealt(u64),
-    /// Deals solved so far.
+    /// Deals whose leads are known so far: read from the database, or solved.
     Solved(u64),
 }
 
@@ -255,6 +296,21 @@ pub enum LeadError {
         /// Deals asked for.
         wanted: u64,
     },
+    /// The database failed (or holds a row dealdex does not write).
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// [`LeadJob::store`] names a set the database already has.
+    #[error("set {set:?} already exists in {database} (give --store a new name)")]
+    SetExists {
+        /// The name asked for.
+        set: String,
+        /// The database, as the store names it.
+        database: String,
+    },
+    /// [`LeadJob::store`] given to [`run`], which has no database to write: use
+    /// [`run_storing`] or [`run_in`].
+    #[error("storing the sample (--store) needs a database opened for writing")]
+    StoreNeedsWriter,
     /// A deal of the sample gives the leader another hand than the first deal does.
     #[error(
         "deal {deal} gives the leader ({leader}) another hand than the first deal: a lead problem is one hand"
@@ -269,10 +325,13 @@ pub enum LeadError {
 
 crate::classified!(LeadError);
 impl Classify for LeadError {
-    /// The source's errors have its class; the rest is the caller's input.
+    /// The source's and the store's errors have their class; a job storing without a
+    /// database to write is the caller's mistake (internal); the rest is the caller's input.
     fn class(&self) -> ErrorClass {
         match self {
             LeadError::Source(e) => e.class(),
+            LeadError::Store(e) => e.class(),
+            LeadError::StoreNeedsWriter => ErrorClass::Internal,
             _ => ErrorClass::BadInput,
         }
     }
@@ -287,16 +346,107 @@ impl Classify for LeadError {
 }
 
 /// Runs a lead problem: deals (or reads) the sample, solves every lead on every deal, and
-/// reports. `store` is the database of a stored sample.
+/// reports. `store` is the database of a stored sample; the leads it holds for a deal of
+/// the sample (this leader and strain) are read instead of solved.
 ///
 /// # Errors
 /// [`LeadError`]: a hand that is not 13 cards, deals that cannot be read or give the leader
-/// other hands, too few matching deals, no deal at all.
+/// other hands, too few matching deals, no deal at all, a stored row that does not read;
+/// [`LeadError::StoreNeedsWriter`] for a job with [`LeadJob::store`] (see [`run_storing`]).
 pub fn run(
     job: &LeadJob,
     store: Option<&StoreReader>,
     progress: &mut dyn FnMut(LeadProgress),
 ) -> Result<LeadReport, LeadError> {
+    if job.store.is_some() {
+        return Err(LeadError::StoreNeedsWriter);
+    }
+    let solved = solve_sample(job, store, progress)?;
+    Ok(report(job, &solved, None))
+}
+
+/// [`run`] on the writable database `store`, and with [`LeadJob::store`] the sample stored
+/// as that new set (boards 1..N in sample order; its generator `dealdex VERSION lead
+/// CONTRACT`, its seed's SHA-256 for a dealt sample) with every deal's per-card tricks
+/// (migration 08), in one transaction after the last deal is solved: a failure stores
+/// nothing, and what was stored before stays. A deal whose leads were stored keeps its row.
+///
+/// ```
+/// use dealdex::workflow::lead::{LeadJob, LeadSample, run_storing};
+/// use dealdex::{Contract, Penalty, Seat, Store, Strain, Vulnerability};
+/// let hand = dealdex::workflow::lead::parse_hand("AQ4.J.KJ6543.632")?;
+/// let mut job = LeadJob {
+///     contract: Contract { level: 3, strain: Strain::NoTrump, penalty: Penalty::Undoubled,
+///                          declarer: Seat::South },
+///     vulnerability: Vulnerability::None,
+///     sample: LeadSample::Dealt { hand, seed: "42".repeat(32).parse()?, deals: 3,
+///                                 filter: None, max_draws: None },
+///     store: Some("leads".into()),
+/// };
+/// let mut store = Store::open_in_memory()?;
+/// let report = run_storing(&job, &mut store, &mut |_| {})?;
+/// assert_eq!(report.stored.unwrap().new_leads, 3);
+/// assert_eq!(store.set("leads")?.unwrap().last_board, 3);
+/// // The same deals again: read from the database, not solved.
+/// job.store = None;
+/// let again = run_storing(&job, &mut store, &mut |_| {})?;
+/// assert_eq!((again.solved, again.looked_up), (0, 3));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+/// As [`run`]; [`LeadError::SetExists`] (before anything is solved) when the set's name is
+/// taken; [`LeadError::Store`] when storing fails.
+pub fn run_storing(
+    job: &LeadJob,
+    store: &mut Store,
+    progress: &mut dyn FnMut(LeadProgress),
+) -> Result<LeadReport, LeadError> {
+    let set_exists = |name: String, store: &Store| LeadError::SetExists {
+        set: name,
+        database: store.path().to_owned(),
+    };
+    if let Some(name) = &job.store
+        && store.set(name)?.is_some()
+    {
+        return Err(set_exists(name.clone(), store));
+    }
+    let solved = solve_sample(job, Some(store), progress)?;
+    let stored = match &job.store {
+        None => None,
+        Some(name) => Some(
+            store_sample(job, store, name, &solved).map_err(|e| match e {
+                StoreError::SetExists { name } => set_exists(name, store),
+                e => e.into(),
+            })?,
+        ),
+    };
+    Ok(report(job, &solved, stored))
+}
+
+/// A sample with every deal's per-card tricks.
+struct Solved {
+    /// When the job started.
+    started: std::time::Instant,
+    /// The opening leader.
+    leader: Seat,
+    /// The sample's deals, in order.
+    deals: Vec<Deal>,
+    /// With a filter: deals drawn to find them.
+    drawn: Option<u64>,
+    /// Each deal's per-card tricks ([`lead_table`]).
+    tables: Vec<LeadTable>,
+    /// How many of them were read from the database.
+    looked_up: u64,
+}
+
+/// Deals (or reads) the sample and finds every deal's per-card tricks: read from `store`
+/// when it holds them for this leader and strain, else solved.
+fn solve_sample(
+    job: &LeadJob,
+    store: Option<&StoreReader>,
+    progress: &mut dyn FnMut(LeadProgress),
+) -> Result<Solved, LeadError> {
     let started = std::time::Instant::now();
     let leader = job.contract.declarer.next();
     let (deals, drawn) = sample(job, leader, store)?;
@@ -312,30 +462,102 @@ pub fn run(
     }
     progress(LeadProgress::Dealt(deals.len() as u64));
     let strain = job.contract.strain;
-    // tricks[d][c]: the defence's tricks on deal d after the leader's c-th card.
-    let mut tricks: Vec<[u8; 13]> = Vec::with_capacity(deals.len());
-    let mut cards: Vec<Card> = Vec::new();
-    for batch in deals.chunks(SOLVE_BATCH) {
+    let mut tables: Vec<Option<LeadTable>> = match store {
+        Some(store) => {
+            let keys: Vec<DealIndex> = deals.iter().map(DealIndex::from_deal).collect();
+            store.stored_leads(&keys, leader, strain)?
+        }
+        None => vec![None; deals.len()],
+    };
+    let looked_up = tables.iter().filter(|t| t.is_some()).count() as u64;
+    if looked_up > 0 {
+        progress(LeadProgress::Solved(looked_up));
+    }
+    let missing: Vec<usize> = (0..deals.len()).filter(|&i| tables[i].is_none()).collect();
+    let mut known = looked_up;
+    for batch in missing.chunks(SOLVE_BATCH) {
         let positions: Vec<LeadPosition> = batch
             .iter()
-            .map(|&deal| LeadPosition {
-                deal,
+            .map(|&i| LeadPosition {
+                deal: deals[i],
                 strain,
                 leader,
             })
             .collect();
-        for solved in lead_tricks(&positions) {
-            if cards.is_empty() {
-                cards = solved.iter().map(|&(c, _)| c).collect();
-            }
-            let mut row = [0u8; 13];
-            for (slot, (_, t)) in row.iter_mut().zip(&solved) {
-                *slot = *t;
-            }
-            tricks.push(row);
+        for (&i, solved) in batch.iter().zip(lead_tricks(&positions)) {
+            tables[i] = Some(lead_table(&solved));
         }
-        progress(LeadProgress::Solved(tricks.len() as u64));
+        known += batch.len() as u64;
+        progress(LeadProgress::Solved(known));
     }
+    Ok(Solved {
+        started,
+        leader,
+        deals,
+        drawn,
+        tables: tables.into_iter().flatten().collect(),
+        looked_up,
+    })
+}
+
+/// Stores the solved sample as the set `name` with its per-card tricks, in one transaction.
+fn store_sample(
+    job: &LeadJob,
+    store: &mut Store,
+    name: &str,
+    solved: &Solved,
+) -> Result<LeadStored, StoreError> {
+    let boards = solved.deals.len() as u64;
+    let set = NewSet {
+        name: name.to_owned(),
+        first_board: 1,
+        last_board: boards,
+        scheme: Scheme::Pavlicek,
+        generator: format!(
+            "dealdex {} lead {}",
+            env!("CARGO_PKG_VERSION"),
+            job.contract
+        ),
+        seed_sha256: match &job.sample {
+            LeadSample::Dealt { seed, .. } => Some(seed.sha256()),
+            LeadSample::Deals(_) => None,
+        },
+    };
+    let keys: Vec<DealIndex> = solved.deals.iter().map(DealIndex::from_deal).collect();
+    let mut writer = store.begin_set(&set)?;
+    let numbered: Vec<(u64, DealIndex)> = (1..).zip(keys.iter().copied()).collect();
+    let new_deals = writer.add(&numbered)?;
+    let rows: Vec<(DealIndex, LeadTable)> = keys
+        .into_iter()
+        .zip(solved.tables.iter().copied())
+        .collect();
+    let new_leads = writer.add_leads(solved.leader, job.contract.strain, &rows)?;
+    writer.finish(boards)?;
+    Ok(LeadStored {
+        set: name.to_owned(),
+        boards,
+        new_deals,
+        new_leads,
+    })
+}
+
+/// The report of a solved sample.
+fn report(job: &LeadJob, solved: &Solved, stored: Option<LeadStored>) -> LeadReport {
+    let leader = solved.leader;
+    // The leader's cards in suit order, from the highest down (lead_tricks' order).
+    let cards: Vec<Card> = solved.deals[0].hand(leader).cards().collect();
+    // tricks[d][c]: the defence's tricks on deal d after the leader's c-th card.
+    let tricks: Vec<[u8; 13]> = solved
+        .tables
+        .iter()
+        .map(|table| {
+            let mut row = [0u8; 13];
+            for (slot, card) in row.iter_mut().zip(&cards) {
+                *slot = table[card.index()];
+            }
+            row
+        })
+        .collect();
     let vulnerable = job.vulnerability.is_vulnerable(job.contract.declarer);
     let defence_score = |t: u8| -job.contract.score(13 - t, vulnerable);
     let n = tricks.len() as f64;
@@ -392,20 +614,23 @@ pub fn run(
             });
         }
     }
-    Ok(LeadReport {
+    LeadReport {
         contract: job.contract.to_string(),
         leader,
         vulnerability: job.vulnerability,
         deals: tricks.len() as u64,
-        drawn,
+        solved: tricks.len() as u64 - solved.looked_up,
+        looked_up: solved.looked_up,
+        stored,
+        drawn: solved.drawn,
         seed: match &job.sample {
             LeadSample::Dealt { seed, .. } => Some(seed.to_string()),
             LeadSample::Deals(_) => None,
         },
         cards: cards_report,
         pairs,
-        seconds: started.elapsed().as_secs_f64(),
-    })
+        seconds: solved.started.elapsed().as_secs_f64(),
+    }
 }
 
 /// The sample's deals, and with a filter the deals drawn to find them.
@@ -512,7 +737,8 @@ impl LeadReport {
     }
 }
 
-/// A table: a line a card (mean tricks ± SE, set %, mean score), best first.
+/// A table: a line a card (mean tricks ± SE, set %, mean score), best first; then, when the
+/// database took part, how many deals were solved and read, and what was stored.
 impl std::fmt::Display for LeadReport {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         writeln!(
@@ -536,6 +762,20 @@ impl std::fmt::Display for LeadReport {
                 c.set_percent,
                 c.mean_score,
                 c.score_se
+            )?;
+        }
+        if self.looked_up > 0 || self.stored.is_some() {
+            writeln!(
+                f,
+                "Leads solved on {} deals, read from the database for {}.",
+                self.solved, self.looked_up
+            )?;
+        }
+        if let Some(s) = &self.stored {
+            writeln!(
+                f,
+                "Stored set {:?}: {} boards ({} new deals) and their leads ({} new rows).",
+                s.set, s.boards, s.new_deals, s.new_leads
             )?;
         }
         Ok(())

@@ -35,6 +35,7 @@ fn one_solved_deal_gives_ddss_tricks_and_the_tables_scores() {
         contract: three_nt(Penalty::Undoubled),
         vulnerability: Vulnerability::None,
         sample: LeadSample::Deals(DealSource::file(one_deal_file(dir.path()))),
+        store: None,
     };
     let report = run(&job, None, &mut |_| {}).unwrap();
     assert_eq!((report.deals, report.leader), (1, Seat::East));
@@ -141,6 +142,7 @@ fn a_dealt_sample_is_the_seeds_and_gives_the_leader_the_hand() {
             filter: Some(dealdex::query::Query::parse("hcp(S) >= 15").unwrap()),
             max_draws: None,
         },
+        store: None,
     };
     let a = run(&job, None, &mut |_| {}).unwrap();
     let b = run(&job, None, &mut |_| {}).unwrap();
@@ -178,6 +180,7 @@ fn a_sample_whose_deals_give_the_leader_other_hands_is_refused() {
         contract: three_nt(Penalty::Undoubled),
         vulnerability: Vulnerability::None,
         sample: LeadSample::Deals(DealSource::file(path)),
+        store: None,
     };
     let e = run(&job, None, &mut |_| {}).unwrap_err();
     assert!(
@@ -240,4 +243,258 @@ fn cli_lead_prints_json_and_writes_csv() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
+}
+
+/// The leader's hand of the stored-sample tests (West, against 3NT by South): ♠A ♠Q ♠4 ♥J
+/// ♦K ♦J ♦6 ♦5 ♦4 ♦3 ♣6 ♣3 ♣2.
+const WEST: &str = "AQ4.J.KJ6543.632";
+
+/// `dealdex query EXPR --set SET --count --db d.db` in `dir`: the count.
+fn query_count(dir: &std::path::Path, set: &str, expr: &str) -> u64 {
+    let out = common::dealdex(dir)
+        .args(["query", expr, "--set", set, "--count", "--db", "d.db"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{expr}: {}", common::stderr(&out));
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap_or_else(|e| panic!("{expr}: {e}"))
+}
+
+/// `lead --store` stores the sample and its per-card tricks; the query term reads the same
+/// values the report counted and lead_tricks gives; `lead --set` reads them instead of
+/// solving; a taken set name is refused and changes nothing.
+#[test]
+fn stored_leads_are_queried_reused_and_a_taken_name_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let seed = "42".repeat(32);
+    let lead = |extra: &[&str]| {
+        let mut args = vec![
+            "lead",
+            "--contract",
+            "3NT",
+            "--declarer",
+            "S",
+            "--db",
+            "d.db",
+            "--json",
+        ];
+        args.extend_from_slice(extra);
+        common::json_report(dir.path(), &args).0
+    };
+    let first = lead(&[
+        "--hand", WEST, "--deals", "8", "--seed", &seed, "--store", "w",
+    ]);
+    assert_eq!(
+        (first["solved"].as_u64(), first["looked_up"].as_u64()),
+        (Some(8), Some(0))
+    );
+    assert_eq!(first["stored"]["set"], "w");
+    assert_eq!(first["stored"]["boards"], 8);
+    assert_eq!(first["stored"]["new_deals"], 8);
+    assert_eq!(first["stored"]["new_leads"], 8);
+
+    // The report's per-card distribution is what the query counts: for each card and
+    // each k, the deals on which the defence takes k or more after it.
+    for card in first["cards"].as_array().unwrap().iter().take(4) {
+        let name = card["card"].as_str().unwrap();
+        let dist: Vec<u64> = card["tricks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|n| n.as_u64().unwrap())
+            .collect();
+        for k in [2usize, 4, 5] {
+            let want: u64 = dist[k..].iter().sum();
+            let got = query_count(dir.path(), "w", &format!("lead(W, nt, {name}) >= {k}"));
+            assert_eq!(got, want, "{name} >= {k}");
+        }
+    }
+
+    // The stored rows are lead_tricks' results, board by board.
+    let store = dealdex::ReadOnlyStore::open(&dir.path().join("d.db")).unwrap();
+    let boards = store.set_boards("w").unwrap();
+    assert_eq!(boards.len(), 8);
+    assert_eq!(
+        boards.iter().map(|b| b.0).collect::<Vec<_>>(),
+        (1..=8).collect::<Vec<_>>()
+    );
+    let keys: Vec<dealdex::DealIndex> = boards.iter().map(|b| b.1).collect();
+    let stored = store
+        .stored_leads(&keys, Seat::West, Strain::NoTrump)
+        .unwrap();
+    let positions: Vec<dealdex::dd::LeadPosition> = keys
+        .iter()
+        .map(|k| dealdex::dd::LeadPosition {
+            deal: k.to_deal().unwrap(),
+            strain: Strain::NoTrump,
+            leader: Seat::West,
+        })
+        .collect();
+    let solved = dealdex::dd::lead_tricks(&positions);
+    for (row, solved) in stored.iter().zip(&solved) {
+        assert_eq!(row.unwrap(), dealdex::dd::lead_table(solved));
+    }
+    let info = store.set("w").unwrap().unwrap();
+    assert!(info.generator.contains("lead 3NTS"), "{}", info.generator);
+    assert_eq!(
+        info.seed_sha256,
+        Some(seed.parse::<dealdex::Seed>().unwrap().sha256())
+    );
+    drop(store);
+
+    // The stored sample again: every lead read, none solved, the same answers.
+    let again = lead(&["--set", "w"]);
+    assert_eq!(
+        (again["solved"].as_u64(), again["looked_up"].as_u64()),
+        (Some(0), Some(8))
+    );
+    assert!(again["stored"].is_null());
+    assert_eq!(again["cards"], first["cards"]);
+    assert_eq!(again["pairs"], first["pairs"]);
+
+    // A taken name: bad input, refused before solving, nothing stored.
+    let out = common::dealdex(dir.path())
+        .args([
+            "lead",
+            "--hand",
+            WEST,
+            "--contract",
+            "4S",
+            "--declarer",
+            "S",
+            "--deals",
+            "3",
+            "--seed",
+            &seed,
+            "--store",
+            "w",
+            "--db",
+            "d.db",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", common::stderr(&out));
+    assert!(
+        common::stderr(&out).contains("set \"w\" already exists"),
+        "{}",
+        common::stderr(&out)
+    );
+    let store = dealdex::ReadOnlyStore::open(&dir.path().join("d.db")).unwrap();
+    assert_eq!(store.set_boards("w").unwrap().len(), 8);
+    let spades = store
+        .stored_leads(&keys, Seat::West, Strain::Trumps(dealdex::Suit::Spades))
+        .unwrap();
+    assert!(spades.iter().all(Option::is_none));
+}
+
+/// Where no leads are stored (another set, another strain or leader) or the leader does not
+/// hold the card, the term is NULL: neither a comparison nor its negation holds. On the
+/// stored leads, the SQL and the Rust evaluator (which solves) keep the same deals.
+#[test]
+fn lead_queries_are_null_without_stored_leads_and_agree_with_the_evaluator() {
+    let dir = tempfile::tempdir().unwrap();
+    let hand = parse_hand(WEST).unwrap();
+    let job = LeadJob {
+        contract: Contract {
+            level: 3,
+            strain: Strain::NoTrump,
+            penalty: Penalty::Undoubled,
+            declarer: Seat::South,
+        },
+        vulnerability: Vulnerability::None,
+        sample: LeadSample::Dealt {
+            hand,
+            seed: "17".repeat(32).parse().unwrap(),
+            deals: 6,
+            filter: None,
+            max_draws: None,
+        },
+        store: Some("s".into()),
+    };
+    // run() has no database to write.
+    assert!(matches!(
+        run(&job, None, &mut |_| {}),
+        Err(LeadError::StoreNeedsWriter)
+    ));
+    let path = dir.path().join("d.db");
+    let mut store = dealdex::Store::open(&path).unwrap();
+    let report = dealdex::workflow::lead::run_storing(&job, &mut store, &mut |_| {}).unwrap();
+    assert_eq!(report.stored.as_ref().unwrap().new_leads, 6);
+    // A set of other deals, without leads.
+    let other: Vec<(u64, dealdex::DealIndex)> = (1..=5)
+        .map(|b| {
+            let d = "99"
+                .repeat(32)
+                .parse::<dealdex::Seed>()
+                .unwrap()
+                .board_deal(b);
+            (b, dealdex::DealIndex::from_deal(&d))
+        })
+        .collect();
+    store
+        .store_set(
+            &dealdex::NewSet {
+                name: "plain".into(),
+                first_board: 1,
+                last_board: 5,
+                scheme: dealdex::Scheme::Pavlicek,
+                generator: "test".into(),
+                seed_sha256: None,
+            },
+            &other,
+        )
+        .unwrap();
+    drop(store);
+    for (set, expr) in [
+        ("plain", "lead(W, nt, SA) >= 0"),
+        ("plain", "not lead(W, nt, SA) >= 0"),
+        ("s", "lead(W, spades, SA) >= 0"),
+        ("s", "not lead(W, spades, SA) >= 0"),
+        ("s", "lead(E, nt, SA) >= 0 or lead(E, nt, SA) < 0"),
+        ("s", "lead(W, nt, SK) >= 0"),
+        ("s", "not lead(W, nt, SK) >= 0"),
+    ] {
+        assert_eq!(query_count(dir.path(), set, expr), 0, "{set}: {expr}");
+    }
+    assert_eq!(query_count(dir.path(), "s", "lead(W, nt, SA) >= 0"), 6);
+
+    // SQL (stored leads) against Rust (solved) on the stored sample.
+    let store = dealdex::ReadOnlyStore::open(&path).unwrap();
+    let deals: Vec<(dealdex::DealIndex, dealdex::Deal)> = store
+        .set_boards("s")
+        .unwrap()
+        .into_iter()
+        .map(|(_, k)| (k, k.to_deal().unwrap()))
+        .collect();
+    let mut sizes = Vec::new();
+    for expr in [
+        "lead(W, nt, SA) > lead(W, nt, D5)",
+        "not lead(W, nt, SA) > lead(W, nt, D5)",
+        "lead(W, nt, DK) + lead(W, nt, C2) in 6..9 or hcp(N) > 12",
+        "not (lead(W, nt, SK) >= 0 and hcp(E) > 10)",
+        "lead(W, nt, HJ) >= 4 or not lead(W, nt, H2) < 3",
+    ] {
+        let q = dealdex::query::Query::parse(expr).unwrap();
+        let mut sql: Vec<dealdex::DealIndex> = store
+            .find_deals(&q.to_sql(), Some("s"), None)
+            .unwrap()
+            .into_iter()
+            .map(|(k, _)| k)
+            .collect();
+        sql.sort();
+        let mut rust: Vec<dealdex::DealIndex> = deals
+            .iter()
+            .filter(|(_, d)| q.matches(d))
+            .map(|(k, _)| *k)
+            .collect();
+        rust.sort();
+        assert_eq!(sql, rust, "{expr}");
+        sizes.push(rust.len());
+    }
+    // Not all empty or all full: the queries tell deals apart.
+    assert!(sizes.iter().any(|&n| n > 0), "{sizes:?}");
+    assert!(sizes.iter().any(|&n| n < deals.len()), "{sizes:?}");
 }
