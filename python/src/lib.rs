@@ -1424,10 +1424,15 @@ fn par<'py>(
 /// `mean_tricks`, `tricks_se`, `set_percent`, `mean_score`, `score_se` (float64[13]),
 /// `tricks` (int64[13, 14]: deals on which the defence takes 0..13 tricks), and the pairwise
 /// float64[13, 13] `a_better_percent`, `imps`, `imps_se`, `matchpoints` (row card against
-/// column card; the diagonal 0, 0, 0 and 0.5); with `deals`, `drawn`, `seed`, `leader`.
-/// The GIL is released while deals are drawn and solved.
+/// column card; the diagonal 0, 0, 0 and 0.5); with `deals`, `drawn`, `seed`, `leader`,
+/// `solved` and `looked_up` (deals whose leads were solved, or read from `db`), `stored`.
+/// With `store` (a new set name) and `db` (a database file, created when missing), the
+/// sample is stored as that set with every deal's per-card tricks, as `lead --store` does
+/// (`stored`: a dict of `set`, `boards`, `new_deals`, `new_leads`; else `None`); with `db`
+/// alone, leads stored there are read instead of solved. The GIL is released while deals
+/// are drawn and solved.
 #[pyfunction]
-#[pyo3(signature = (hand, contract, declarer, *, vul="None", deals=None, seed=None, r#where=None, max_draws=None))]
+#[pyo3(signature = (hand, contract, declarer, *, vul="None", deals=None, seed=None, r#where=None, max_draws=None, store=None, db=None))]
 #[allow(clippy::too_many_arguments)]
 fn lead<'py>(
     py: Python<'py>,
@@ -1439,8 +1444,13 @@ fn lead<'py>(
     seed: Option<&str>,
     r#where: Option<&str>,
     max_draws: Option<&Bound<'py, PyAny>>,
+    store: Option<String>,
+    db: Option<PathBuf>,
 ) -> PyResult<Bound<'py, PyDict>> {
     use dealdex::workflow::lead::{self as wf, LeadJob, LeadSample};
+    if store.is_some() && db.is_none() {
+        return Err(input_error("store= needs db=, the database to store in"));
+    }
     let declarer = seat_arg(declarer)?;
     let contract = dealdex::Contract::from_pbn(contract, declarer).ok_or_else(|| {
         input_error(format!(
@@ -1457,10 +1467,16 @@ fn lead<'py>(
             filter: r#where.map(Query::parse).transpose().map_err(err)?,
             max_draws: opt_uint_arg(max_draws, "max_draws")?,
         },
-        store: None,
+        store,
     };
     let report = py
-        .detach(|| wf::run(&job, None, &mut |_| {}))
+        .detach(|| match &db {
+            Some(db) => {
+                let mut store = dealdex::Store::open(db)?;
+                wf::run_storing(&job, &mut store, &mut |_| {})
+            }
+            None => wf::run(&job, None, &mut |_| {}),
+        })
         .map_err(err)?;
     let n = report.cards.len();
     let column =
@@ -1519,6 +1535,19 @@ fn lead<'py>(
     d.set_item("seed", report.seed)?;
     d.set_item("leader", report.leader.to_string())?;
     d.set_item("contract", report.contract)?;
+    d.set_item("solved", report.solved)?;
+    d.set_item("looked_up", report.looked_up)?;
+    match &report.stored {
+        Some(s) => {
+            let stored = PyDict::new(py);
+            stored.set_item("set", &s.set)?;
+            stored.set_item("boards", s.boards)?;
+            stored.set_item("new_deals", s.new_deals)?;
+            stored.set_item("new_leads", s.new_leads)?;
+            d.set_item("stored", stored)?;
+        }
+        None => d.set_item("stored", py.None())?,
+    }
     Ok(d)
 }
 

@@ -54,3 +54,22 @@ def test_bad_arguments_are_dealdex_errors():
         dealdex.lead("AQ4.J", "3NT", "S", deals=2, seed=SEED)
     with pytest.raises(dealdex.InputError):
         dealdex.lead(HAND, "3ZZ", "S", deals=2, seed=SEED)
+
+
+def test_store_then_query_and_reuse(tmp_path):
+    db = tmp_path / "d.db"
+    first = dealdex.lead(HAND, "3NT", "S", deals=5, seed=SEED, store="w", db=db)
+    assert (first["solved"], first["looked_up"]) == (5, 0)
+    assert first["stored"] == {"set": "w", "boards": 5, "new_deals": 5, "new_leads": 5}
+    # The query term reads the stored tricks: the deals on which the SA gives 4 or more.
+    sa = first["cards"].index("SA")
+    want = int(first["tricks"][sa, 4:].sum())
+    assert dealdex.Database(db).count("lead(W, nt, SA) >= 4", set="w") == want
+    # The same deals again (another level): read, not solved.
+    again = dealdex.lead(HAND, "6NT", "S", deals=5, seed=SEED, db=db)
+    assert (again["solved"], again["looked_up"], again["stored"]) == (0, 5, None)
+    assert np.allclose(again["mean_tricks"], first["mean_tricks"])
+    with pytest.raises(dealdex.InputError, match="already exists"):
+        dealdex.lead(HAND, "3NT", "S", deals=2, seed=SEED, store="w", db=db)
+    with pytest.raises(dealdex.InputError, match="needs db"):
+        dealdex.lead(HAND, "3NT", "S", deals=2, seed=SEED, store="x")
