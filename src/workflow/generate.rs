@@ -1823,7 +1823,8 @@ fn find_matching(
     Ok(Found {
         deals: found.deals,
         drawn: found.drawn,
-        solved: filter.query.uses_dd().then_some(solved.into_inner()),
+        solved: (filter.query.uses_dd() || filter.query.uses_leads())
+            .then_some(solved.into_inner()),
     })
 }
 
