@@ -162,7 +162,7 @@ def solve(
     """int8[n, 4, 5]: DD tricks [deal, declarer N E S W, strain NT S H D C], on `threads` solver threads."""
 
 def lead(
-    hand: str,
+    hand: Optional[str],
     contract: str,
     declarer: _SeatLike,
     *,
@@ -173,6 +173,8 @@ def lead(
     max_draws: Optional[int] = None,
     store: Optional[str] = None,
     db: Optional[_StrPath] = None,
+    path: Optional[_StrPath] = None,
+    set: Optional[str] = None,
 ) -> dict[str, Any]:
     """Every opening lead solved double dummy over deals dealt around ``hand``: per-card
     arrays (``mean_tricks``, ``set_percent``, ``mean_score``, ``tricks`` [13, 14]) and the

@@ -1429,14 +1429,15 @@ fn par<'py>(
 /// With `store` (a new set name) and `db` (a database file, created when missing), the
 /// sample is stored as that set with every deal's per-card tricks, as `lead --store` does
 /// (`stored`: a dict of `set`, `boards`, `new_deals`, `new_leads`; else `None`); with `db`
-/// alone, leads stored there are read instead of solved. The GIL is released while deals
-/// are drawn and solved.
+/// alone, leads stored there are read instead of solved. A sample dealt earlier instead of
+/// `hand` (pass `None`): `path=` a deal file, or `set=` a set stored in `db`, every deal
+/// giving the leader the same hand. The GIL is released while deals are drawn and solved.
 #[pyfunction]
-#[pyo3(signature = (hand, contract, declarer, *, vul="None", deals=None, seed=None, r#where=None, max_draws=None, store=None, db=None))]
+#[pyo3(signature = (hand, contract, declarer, *, vul="None", deals=None, seed=None, r#where=None, max_draws=None, store=None, db=None, path=None, set=None))]
 #[allow(clippy::too_many_arguments)]
 fn lead<'py>(
     py: Python<'py>,
-    hand: &str,
+    hand: Option<&str>,
     contract: &str,
     declarer: &Bound<'py, PyAny>,
     vul: &str,
@@ -1446,8 +1447,11 @@ fn lead<'py>(
     max_draws: Option<&Bound<'py, PyAny>>,
     store: Option<String>,
     db: Option<PathBuf>,
+    path: Option<PathBuf>,
+    set: Option<String>,
 ) -> PyResult<Bound<'py, PyDict>> {
     use dealdex::workflow::lead::{self as wf, LeadJob, LeadSample};
+    use dealdex::workflow::pipeline::DealSource;
     if store.is_some() && db.is_none() {
         return Err(input_error("store= needs db=, the database to store in"));
     }
@@ -1460,12 +1464,21 @@ fn lead<'py>(
     let job = LeadJob {
         contract,
         vulnerability: vul.parse::<Vulnerability>().map_err(err)?,
-        sample: LeadSample::Dealt {
-            hand: wf::parse_hand(hand).map_err(err)?,
-            seed: seed_arg(seed)?,
-            deals: opt_uint_arg(deals, "deals")?.unwrap_or(1000),
-            filter: r#where.map(Query::parse).transpose().map_err(err)?,
-            max_draws: opt_uint_arg(max_draws, "max_draws")?,
+        sample: match (hand, path, set) {
+            (Some(hand), None, None) => LeadSample::Dealt {
+                hand: wf::parse_hand(hand).map_err(err)?,
+                seed: seed_arg(seed)?,
+                deals: opt_uint_arg(deals, "deals")?.unwrap_or(1000),
+                filter: r#where.map(Query::parse).transpose().map_err(err)?,
+                max_draws: opt_uint_arg(max_draws, "max_draws")?,
+            },
+            (None, Some(path), None) => LeadSample::Deals(DealSource::file(path)),
+            (None, None, Some(set)) => LeadSample::Deals(DealSource::Set(set)),
+            _ => {
+                return Err(input_error(
+                    "lead: give the hand (deals dealt around it), path= (a deal file) or set= (a stored set), one of them",
+                ));
+            }
         },
         store,
     };

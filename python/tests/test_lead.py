@@ -73,3 +73,23 @@ def test_store_then_query_and_reuse(tmp_path):
         dealdex.lead(HAND, "3NT", "S", deals=2, seed=SEED, store="w", db=db)
     with pytest.raises(dealdex.InputError, match="needs db"):
         dealdex.lead(HAND, "3NT", "S", deals=2, seed=SEED, store="x")
+
+
+def test_a_sample_dealt_earlier_from_a_file(result, tmp_path):
+    """The same 24 deals written by `generate --predeal`, read back with path=: the same
+    per-card figures; neither or both of hand and path is an error."""
+    pbn = tmp_path / "w.pbn"
+    subprocess.run(
+        [cli_path(), "generate", "--no-db", "-q", "--count", "24", "--seed", SEED,
+         "--predeal", f"W:{HAND}", "--out", str(pbn)],
+        check=True, capture_output=True,
+    )
+    again = dealdex.lead(None, "3NT", "S", vul="NS", path=pbn)
+    assert again["deals"] == 24 and again["seed"] is None
+    assert again["cards"] == result["cards"]
+    assert np.allclose(again["mean_tricks"], result["mean_tricks"])
+    assert np.allclose(again["imps"], result["imps"])
+    with pytest.raises(dealdex.InputError):
+        dealdex.lead(None, "3NT", "S")
+    with pytest.raises(dealdex.InputError):
+        dealdex.lead(HAND, "3NT", "S", path=pbn)

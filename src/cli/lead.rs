@@ -15,6 +15,7 @@ use super::{StoreArgs, Text, print};
   dealdex lead --hand 'S:AQ4 H:J D:KJ6543 C:632' --contract 3NT --declarer S --deals 1000
   dealdex lead --hand AQ4.J.KJ6543.632 --contract 4SX --declarer E --vul EW \\
       --where 'hcp(E) >= 15 and len(E, spades) >= 5' --deals 5000 --seed <64 hex>
+  dealdex lead --hand AQ4.J.KJ6543.632 --contract 3NT --declarer S --script 1nt.dl --seed 7
   dealdex lead --hand AQ4.J.KJ6543.632 --contract 3NT --declarer S --deals 500 --store w3nt
   dealdex query --set w3nt 'lead(W, nt, SA) > lead(W, nt, D5)' --count
   dealdex lead --contract 3NT --declarer S --set sample --json")]
@@ -35,13 +36,19 @@ pub struct LeadArgs {
     #[arg(long, value_name = "N", default_value_t = 1000, conflicts_with_all = ["set", "file"])]
     deals: u64,
     /// Only deals this query-language expression accepts (the other hands' constraints).
-    #[arg(long = "where", value_name = "EXPR")]
+    #[arg(long = "where", value_name = "EXPR", conflicts_with = "script")]
     filter: Option<String>,
-    /// With --where: give up after drawing this many deals [default: no bound].
-    #[arg(long, value_name = "N", requires = "filter")]
+    /// Only deals this dealer script's condition accepts (its predeal too; the leader's hand
+    /// is added to it), dealt as `dealdex dealer` deals them; its actions are not run.
+    #[arg(long, value_name = "FILE", requires = "hand")]
+    script: Option<PathBuf>,
+    /// With --where or --script: give up after drawing this many deals [default: no bound;
+    /// with --script the script's `generate`, else 10,000,000].
+    #[arg(long, value_name = "N")]
     max_draws: Option<u64>,
-    /// 256-bit seed as 64 hex digits (default: a fresh one, shown in the report).
-    #[arg(long, value_name = "HEX")]
+    /// 256-bit seed as 64 hex digits; with --script dealer's seed number (-s) (default: a
+    /// fresh one, shown in the report).
+    #[arg(long, value_name = "SEED")]
     seed: Option<String>,
     /// A sample dealt earlier: a deal file (any format dealdex reads).
     #[arg(long, value_name = "FILE", conflicts_with_all = ["hand", "set"])]
@@ -73,6 +80,22 @@ pub fn run(a: LeadArgs, json: bool) -> anyhow::Result<()> {
         anyhow::anyhow!("--contract {:?}: not a contract (3NT, 4S, 5DX)", a.contract)
     })?;
     let sample = match (&a.hand, &a.file, &a.set) {
+        (Some(hand), _, _) if a.script.is_some() => {
+            let path = a.script.as_deref();
+            let (script, _) = dealdex::workflow::dealer::load_script(path, &[], [None; 4])?;
+            LeadSample::Script {
+                hand: wf::parse_hand(hand)?,
+                script: Box::new(script),
+                deals: a.deals,
+                seed: a
+                    .seed
+                    .as_deref()
+                    .map(str::parse)
+                    .transpose()
+                    .map_err(|e| anyhow::anyhow!("--seed (dealer's seed number): {e}"))?,
+                generate: a.max_draws,
+            }
+        }
         (Some(hand), _, _) => LeadSample::Dealt {
             hand: wf::parse_hand(hand)?,
             seed: match &a.seed {

@@ -35,9 +35,12 @@
 use serde::Serialize;
 
 use crate::dd::{LeadPosition, lead_table, lead_tricks};
+use crate::dealer::{DealerError, DealerJob, Script};
 use crate::model::contract::{Contract, imps};
 use crate::query::Query;
-use crate::workflow::pipeline::{DealSource, SourceError, SourceOptions};
+use crate::workflow::pipeline::{
+    DealSource, DealStream, SourceError, SourceOptions, StreamFilter, StreamSource,
+};
 use crate::{
     Card, Classify, Deal, DealIndex, ErrorClass, Hand, LeadTable, NewSet, Predeal, Scheme, Seat,
     Seed, Store, StoreError, StoreReader, Vulnerability,
@@ -104,6 +107,23 @@ pub enum LeadSample {
         /// The most deals drawn to find them.
         max_draws: Option<u64>,
     },
+    /// `deals` deals a dealer script produces (its `condition`, with its predeal and the
+    /// leader's `hand` added to it), dealt as `dealdex dealer` deals them: from dealer's seed
+    /// number `seed` (`-s`; `None`: a fresh one, reported), at most `generate` drawn
+    /// (`None`: the script's `generate`, else dealer's 10,000,000). The script's actions
+    /// are not run.
+    Script {
+        /// The leader's 13 cards.
+        hand: Hand,
+        /// The script ([`Script::parse`]).
+        script: Box<Script>,
+        /// How many deals.
+        deals: u64,
+        /// dealer's seed number.
+        seed: Option<u64>,
+        /// The most deals drawn.
+        generate: Option<u64>,
+    },
     /// The deals of a file, a stored set or the store, which must all give the leader the
     /// same hand (a sample dealt earlier, e.g. `generate --predeal … --where …`).
     Deals(DealSource),
@@ -131,8 +151,8 @@ pub struct LeadReport {
     pub stored: Option<LeadStored>,
     /// With a filter: deals drawn to find them.
     pub drawn: Option<u64>,
-    /// The seed the deals were dealt from (64 hex digits), to deal them again; `None` for
-    /// a sample read.
+    /// The seed the deals were dealt from, to deal them again: 64 hex digits, or dealer's
+    /// seed number (`-s`) for a script's sample; `None` for a sample read.
     pub seed: Option<String>,
     /// The leader's cards, in suit order and from the highest down.
     pub cards: Vec<LeadCard>,
@@ -284,18 +304,10 @@ pub enum LeadError {
     /// The sample holds no deal.
     #[error("no deals to solve")]
     NoDeals,
-    /// A filter found fewer matching deals than asked within the draw bound.
-    #[error(
-        "--where matched {matched} of the {drawn} deals drawn; {wanted} were asked for (raise --max-draws or loosen the query)"
-    )]
-    TooFewMatches {
-        /// Deals drawn.
-        drawn: u64,
-        /// Deals that matched.
-        matched: u64,
-        /// Deals asked for.
-        wanted: u64,
-    },
+    /// The dealer script of a [`LeadSample::Script`] could not take the leader's hand (its
+    /// predeal gives those cards to another seat) or failed while dealing.
+    #[error("--script: {0}")]
+    Script(DealerError),
     /// The database failed (or holds a row dealdex does not write).
     #[error(transparent)]
     Store(#[from] StoreError),
@@ -432,8 +444,10 @@ struct Solved {
     leader: Seat,
     /// The sample's deals, in order.
     deals: Vec<Deal>,
-    /// With a filter: deals drawn to find them.
+    /// With a filter or a script: deals drawn to find them.
     drawn: Option<u64>,
+    /// The seed the sample was dealt from, as the report gives it.
+    seed: Option<String>,
     /// Each deal's per-card tricks ([`lead_table`]).
     tables: Vec<LeadTable>,
     /// How many of them were read from the database.
@@ -449,7 +463,7 @@ fn solve_sample(
 ) -> Result<Solved, LeadError> {
     let started = std::time::Instant::now();
     let leader = job.contract.declarer.next();
-    let (deals, drawn) = sample(job, leader, store)?;
+    let Sample { deals, drawn, seed } = sample(job, leader, store)?;
     let Some(first) = deals.first() else {
         return Err(LeadError::NoDeals);
     };
@@ -495,6 +509,7 @@ fn solve_sample(
         leader,
         deals,
         drawn,
+        seed,
         tables: tables.into_iter().flatten().collect(),
         looked_up,
     })
@@ -520,7 +535,7 @@ fn store_sample(
         ),
         seed_sha256: match &job.sample {
             LeadSample::Dealt { seed, .. } => Some(seed.sha256()),
-            LeadSample::Deals(_) => None,
+            LeadSample::Script { .. } | LeadSample::Deals(_) => None,
         },
     };
     let keys: Vec<DealIndex> = solved.deals.iter().map(DealIndex::from_deal).collect();
@@ -623,22 +638,25 @@ fn report(job: &LeadJob, solved: &Solved, stored: Option<LeadStored>) -> LeadRep
         looked_up: solved.looked_up,
         stored,
         drawn: solved.drawn,
-        seed: match &job.sample {
-            LeadSample::Dealt { seed, .. } => Some(seed.to_string()),
-            LeadSample::Deals(_) => None,
-        },
+        seed: solved.seed.clone(),
         cards: cards_report,
         pairs,
         seconds: solved.started.elapsed().as_secs_f64(),
     }
 }
 
-/// The sample's deals, and with a filter the deals drawn to find them.
-fn sample(
-    job: &LeadJob,
-    leader: Seat,
-    store: Option<&StoreReader>,
-) -> Result<(Vec<Deal>, Option<u64>), LeadError> {
+/// A lead problem's deals.
+struct Sample {
+    /// The deals, in order.
+    deals: Vec<Deal>,
+    /// With a filter or a script: the deals drawn to find them.
+    drawn: Option<u64>,
+    /// The seed they were dealt from: 64 hex digits, or dealer's seed number for a script.
+    seed: Option<String>,
+}
+
+/// The sample's deals, dealt or read.
+fn sample(job: &LeadJob, leader: Seat, store: Option<&StoreReader>) -> Result<Sample, LeadError> {
     match &job.sample {
         LeadSample::Dealt {
             hand,
@@ -652,47 +670,67 @@ fn sample(
             }
             let mut fixed = [Hand::EMPTY; 4];
             fixed[leader.index()] = *hand;
-            let predeal = Predeal::from_hands(fixed).expect("one hand of 13 cards");
-            match filter {
-                Some(query) => {
-                    let found = crate::first_matching_within(
-                        seed,
-                        Some(&predeal),
-                        (1, *deals),
-                        max_draws.unwrap_or(u64::MAX),
-                        query.search_chunk(),
-                        |d| query.matches(d),
-                        &mut |_| {},
-                    );
-                    if (found.deals.len() as u64) < *deals {
-                        return Err(LeadError::TooFewMatches {
-                            drawn: found.drawn,
-                            matched: found.deals.len() as u64,
-                            wanted: *deals,
-                        });
-                    }
-                    Ok((found.deals, Some(found.drawn)))
-                }
-                None => {
-                    let mut dealt = Vec::with_capacity(*deals as usize);
-                    crate::generate_chunks_with(
-                        seed,
-                        Some(&predeal),
-                        1,
-                        *deals,
-                        |_, d| d.to_vec(),
-                        |d| {
-                            dealt.extend(d);
-                            Ok::<(), LeadError>(())
-                        },
-                    )?;
-                    Ok((dealt, None))
-                }
+            // The seed's stream around the hand, filtered: the deals `generate --predeal
+            // --where` deals with the same seed.
+            let source = DealSource::Stream(StreamSource {
+                stream: DealStream::Seeded(*seed),
+                first: 1,
+                count: *deals,
+                predeal: Some(Predeal::from_hands(fixed).expect("one hand of 13 cards")),
+                filter: filter.clone().map(|query| StreamFilter {
+                    query,
+                    max_draws: *max_draws,
+                }),
+            });
+            let (boards, read) = source.open(None, &SourceOptions::default())?.read_all()?;
+            Ok(Sample {
+                deals: boards.into_iter().map(|b| b.deal).collect(),
+                drawn: read.drawn,
+                seed: Some(seed.to_string()),
+            })
+        }
+        LeadSample::Script {
+            hand,
+            script,
+            deals,
+            seed,
+            generate,
+        } => {
+            let mut script = (**script).clone();
+            let holdings: Vec<String> = hand.cards().map(|c| c.to_string()).collect();
+            script
+                .add_predeal(leader, &holdings.join(","))
+                .map_err(LeadError::Script)?;
+            let job = DealerJob {
+                generate: *generate,
+                produce: Some(*deals),
+                seed: *seed,
+                quiet: true,
+                keep_produced: true,
+                ..DealerJob::default()
+            };
+            let report = crate::dealer::run(&script, &job, &mut std::io::sink(), &mut |_| {})
+                .map_err(LeadError::Script)?;
+            if report.produced < *deals {
+                return Err(LeadError::Source(SourceError::TooFewMatches {
+                    drawn: report.generated,
+                    matched: report.produced,
+                    wanted: *deals,
+                }));
             }
+            Ok(Sample {
+                deals: report.kept,
+                drawn: Some(report.generated),
+                seed: Some(report.seed),
+            })
         }
         LeadSample::Deals(source) => {
             let (boards, _) = source.open(store, &SourceOptions::default())?.read_all()?;
-            Ok((boards.into_iter().map(|b| b.deal).collect(), None))
+            Ok(Sample {
+                deals: boards.into_iter().map(|b| b.deal).collect(),
+                drawn: None,
+                seed: None,
+            })
         }
     }
 }

@@ -109,6 +109,7 @@ fn set_percent_counts_the_deals_declarer_falls_short() {
             },
             vulnerability: Vulnerability::None,
             sample: LeadSample::Deals(DealSource::file(one_deal_file(dir.path()))),
+            store: None,
         };
         let report = run(&job, None, &mut |_| {}).unwrap();
         assert_eq!(report.leader, Seat::South);
@@ -497,4 +498,67 @@ fn lead_queries_are_null_without_stored_leads_and_agree_with_the_evaluator() {
     // Not all empty or all full: the queries tell deals apart.
     assert!(sizes.iter().any(|&n| n > 0), "{sizes:?}");
     assert!(sizes.iter().any(|&n| n < deals.len()), "{sizes:?}");
+}
+
+/// `lead --script` deals its sample as `dealdex dealer` does with the leader's hand added to
+/// the script's predeal (`-W`): the report equals the one over the deals dealer prints with
+/// the same seed, and gives dealer's seed number and the deals drawn. A script that gives the
+/// leader's cards to another seat, or a syntax error, is bad input.
+#[test]
+fn cli_lead_over_a_dealer_scripts_deals() {
+    let dir = tempfile::tempdir().unwrap();
+    let hand = "S:QT73 H:K84 D:J92 C:K65";
+    std::fs::write(
+        dir.path().join("1nt.dl"),
+        "condition hcp(south) >= 15 && hcp(south) <= 17 && hcp(north) >= 10\naction printpbn\n",
+    )
+    .unwrap();
+    let lead = ["lead", "--contract", "3NT", "--declarer", "S", "--json"];
+    let mut args = lead.to_vec();
+    args.extend([
+        "--hand", hand, "--script", "1nt.dl", "--seed", "7", "--deals", "6",
+    ]);
+    let (scripted, _) = common::json_report(dir.path(), &args);
+    assert_eq!(
+        (scripted["deals"].as_u64(), scripted["seed"].as_str()),
+        (Some(6), Some("7"))
+    );
+    assert!(scripted["drawn"].as_u64().unwrap() > 6, "{scripted}");
+    let out = common::dealdex(dir.path())
+        .args(["dealer", "1nt.dl", "-s", "7", "-p", "6", "-W"])
+        .arg("SQ,ST,S7,S3,HK,H8,H4,DJ,D9,D2,CK,C6,C5")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", common::stderr(&out));
+    std::fs::write(dir.path().join("dealer.pbn"), &out.stdout).unwrap();
+    let mut args = lead.to_vec();
+    args.extend(["--file", "dealer.pbn"]);
+    let (printed, _) = common::json_report(dir.path(), &args);
+    assert_eq!(scripted["cards"], printed["cards"]);
+    assert_eq!(scripted["pairs"], printed["pairs"]);
+    for (script, error) in [
+        ("predeal west SA\n", "more than 13 cards for West"),
+        ("condition hcp(north) >\n", "line 2"),
+    ] {
+        std::fs::write(dir.path().join("bad.dl"), script).unwrap();
+        let out = common::dealdex(dir.path())
+            .args([
+                "lead",
+                "--hand",
+                hand,
+                "--contract",
+                "3NT",
+                "--declarer",
+                "S",
+            ])
+            .args(["--script", "bad.dl", "--deals", "2"])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{}", common::stderr(&out));
+        assert!(
+            common::stderr(&out).contains(error),
+            "{}",
+            common::stderr(&out)
+        );
+    }
 }

@@ -873,7 +873,7 @@ pub enum SourceError {
     },
     /// A filtered stream found fewer matching deals than asked within its draw bound.
     #[error(
-        "--where matched {matched} of the {drawn} deals drawn; {wanted} were asked for (raise --max-draws or loosen the query)"
+        "only {matched} of the {drawn} deals drawn met the constraints; {wanted} were asked for (raise --max-draws or loosen them)"
     )]
     TooFewMatches {
         /// Deals drawn.
