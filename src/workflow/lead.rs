@@ -149,7 +149,7 @@ pub struct LeadReport {
     pub looked_up: u64,
     /// What [`LeadJob::store`] stored; `None` when the job stores nothing.
     pub stored: Option<LeadStored>,
-    /// With a filter: deals drawn to find them.
+    /// With a filter or a script: deals drawn to find them.
     pub drawn: Option<u64>,
     /// The seed the deals were dealt from, to deal them again: 64 hex digits, or dealer's
     /// seed number (`-s`) for a script's sample; `None` for a sample read.
