@@ -5,15 +5,24 @@ and par per board, on one or all cores as DDS chooses. Used by benches/RESULTS.m
     /usr/bin/time -v dealdex solve club32.pbn --no-db -q
     /usr/bin/time -v python benches/dd_reference.py club32.pbn
 """
+import os
 import re
 import sys
 
+from endplay._dds import SetMaxThreads
 from endplay.dds import calc_all_tables, par
 from endplay.types import Deal, Player, Vul
 
+# DDS_THREADS=1: DDS's own thread count (SetMaxThreads), for one core; default: as many as
+# the machine's cores.
+if os.environ.get("DDS_THREADS"):
+    SetMaxThreads(int(os.environ["DDS_THREADS"]))
+
 text = open(sys.argv[1], encoding="utf-8").read()
 deals = [Deal(d) for d in re.findall(r'\[Deal "([^"]+)"\]', text)]
-tables = calc_all_tables(deals)
+# DDS's CalcAllTables takes at most 40 deals with all five strains (MAXNOOFTABLES): call it
+# a batch of 32 deals at a time.
+tables = [t for k in range(0, len(deals), 32) for t in calc_all_tables(deals[k:k + 32])]
 for t in tables:
     par(t, Vul.none, Player.north)
 print(len(tables), "tables")

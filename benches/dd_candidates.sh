@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# Double-dummy solver candidates side by side (issue 40 item 3): DDS's own test deals
+# (hands/list100.txt, list1000.txt of the public DDS repository, dds-bridge/dds), every deal's
+# 20-trick table and par, by
+#   dds          benches/dd_reference.py: DDS's CalcAllTables through PyPI's endplay (on one
+#                core with DDS_THREADS=1: DDS's SetMaxThreads(1))
+#   release      `dealdex solve --no-db`, the release profile as Cargo.toml has it (fat LTO,
+#                one codegen unit, since issue 40)
+#   nolto        the same without LTO, in 4 codegen units (the release profile before), built
+#                into target/nolto
+#   native       release and RUSTFLAGS="-C target-cpu=x86-64-v3" (AVX2, BMI2; no portable
+#                fallback: a measurement only), built into target/native; only with NATIVE=1
+# each on one core (taskset -c 0) and on both, whole commands under /usr/bin/time, ROUNDS rounds
+# with the order turned each round; then dealdex's tables are compared cell by cell with the
+# TABLE lines DDS's list file carries.
+#
+# Run on an idle machine from the repository's root:
+#     DDS_LIST=/path/to/dds/hands/list100.txt benches/dd_candidates.sh
+# Settings (environment): DDS_LIST (required), ROUNDS (default 3), ENDPLAY_VENV (default /tmp/ep,
+# made with `pip install endplay` if missing), NATIVE=1, OUT (keep the files in this folder).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+list="${DDS_LIST:?DDS_LIST must name a DDS hands/listN.txt file}"
+rounds="${ROUNDS:-3}"
+ep="${ENDPLAY_VENV:-/tmp/ep}"
+out="${OUT:-$(mktemp -d)}"
+mkdir -p "$out"
+[ -x "$ep/bin/python" ] || { python3 -m venv "$ep" && "$ep/bin/pip" install -q endplay; }
+
+# The list's deals as PBN, and DDS's tables (TABLE: strains S H D C NT, each N E S W).
+python3 - "$list" "$out" <<'EOF'
+import json, re, sys
+lines = open(sys.argv[1]).read().split("\n")
+deals = [re.search(r'"(.*)"', l).group(1) for l in lines if l.startswith("PBN ")]
+tables = [l.split()[1:] for l in lines if l.startswith("TABLE ")]
+assert len(deals) == len(tables), (len(deals), len(tables))
+with open(f"{sys.argv[2]}/deals.pbn", "w") as f:
+    for k, d in enumerate(deals, 1):
+        f.write(f'[Board "{k}"]\n[Deal "{d}"]\n\n')
+json.dump(tables, open(f"{sys.argv[2]}/dds-tables.json", "w"))
+print(f"{len(deals)} deals from {sys.argv[1]}")
+EOF
+
+cargo build --release -q
+CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=4 \
+    cargo build --release -q --target-dir target/nolto
+builds=(release=target/release/dealdex nolto=target/nolto/release/dealdex)
+if [ "${NATIVE:-0}" = 1 ]; then
+    RUSTFLAGS="-C target-cpu=x86-64-v3" cargo build --release -q --target-dir target/native
+    builds+=(native=target/native/release/dealdex)
+fi
+
+names=() cmds=()
+add() { names+=("$1"); cmds+=("$2"); }
+add dds-1core "env DDS_THREADS=1 taskset -c 0 $ep/bin/python benches/dd_reference.py $out/deals.pbn"
+add dds-2cores "$ep/bin/python benches/dd_reference.py $out/deals.pbn"
+for b in "${builds[@]}"; do
+    name=${b%%=*} bin=${b#*=}
+    add "$name-1core" "taskset -c 0 $bin solve $out/deals.pbn --no-db -q --to json"
+    add "$name-2cores" "$bin solve $out/deals.pbn --no-db -q --to json"
+done
+k=${#names[@]}
+for r in $(seq 1 "$rounds"); do
+    for j in $(seq 0 $((k - 1))); do
+        i=$(( (j + r - 1) % k ))
+        /usr/bin/time -f "%e %U %M" -o "$out/time" sh -c "${cmds[$i]} > $out/${names[$i]}.out"
+        read -r wall user peak < "$out/time"
+        echo "${names[$i]} $wall $user $peak" >> "$out/times"
+        echo "round $r: ${names[$i]} $wall s"
+    done
+done
+
+python3 - "$out" "${names[@]}" <<'EOF'
+import json, statistics, sys
+out, names = sys.argv[1], sys.argv[2:]
+rows = [l.split() for l in open(f"{out}/times")]
+med = {n: [statistics.median(float(r[c]) for r in rows if r[0] == n) for c in (1, 2, 3)]
+       for n in names}
+print(f"{'contestant':<16} {'wall':>8} {'user':>8} {'peak MB':>8}  vs DDS on its cores")
+for n in names:
+    w, u, p = med[n]
+    ref = med["dds-1core" if n.endswith("1core") else "dds-2cores"][0]
+    print(f"{n:<16} {w:8.2f} {u:8.2f} {p / 1024:8.0f}  {ref / w:5.2f}x  "
+          + ", ".join(r[1] for r in rows if r[0] == n))
+dds = json.load(open(f"{out}/dds-tables.json"))
+strains, seats = ["S", "H", "D", "C", "NT"], ["N", "E", "S", "W"]
+for n in names:
+    if n.startswith("dds"):
+        continue
+    got = [json.loads(l) for l in open(f"{out}/{n}.out") if l.startswith("{")]
+    agree = sum(all(int(t[4 * s + h]) == g["tricks"][seats[h]][strains[s]]
+                    for s in range(5) for h in range(4)) for t, g in zip(dds, got))
+    print(f"{n}: {agree} of {len(dds)} tables equal DDS's cell by cell")
+EOF
