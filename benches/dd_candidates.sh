@@ -1,33 +1,39 @@
 #!/usr/bin/env bash
 # Double-dummy solver candidates side by side (issue 40 item 3): DDS's own test deals
-# (hands/list100.txt, list1000.txt of the public DDS repository, dds-bridge/dds), every deal's
-# 20-trick table and par, by
-#   dds          benches/dd_reference.py: DDS's CalcAllTables through PyPI's endplay (on one
+# (hands/list100.txt, list1000.txt of the public DDS repository, dds-bridge/dds) or any PBN
+# file, every deal's 20-trick table, by
+#   dds          benches/dd_reference.py: DDS 2.9's CalcAllTables through PyPI's endplay (on one
 #                core with DDS_THREADS=1: DDS's SetMaxThreads(1))
 #   release      `dealdex solve --no-db`, the release profile as Cargo.toml has it (fat LTO,
-#                one codegen unit, since issue 40)
-#   nolto        the same without LTO, in 4 codegen units (the release profile before), built
-#                into target/nolto
+#                one codegen unit), built with `--features dds`: pons-dds, the default solver
+#   dds3         the same binary with `--solver dds`: DDS 3.1 itself (C++, dds-bridge-sys)
+#   nolto        pons-dds without LTO, in 4 codegen units, built into target/nolto; only with
+#                NOLTO=1
 #   native       release and RUSTFLAGS="-C target-cpu=x86-64-v3" (AVX2, BMI2; no portable
 #                fallback: a measurement only), built into target/native; only with NATIVE=1
 # each on one core (taskset -c 0) and on both, whole commands under /usr/bin/time, ROUNDS rounds
-# with the order turned each round; then dealdex's tables are compared cell by cell with the
-# TABLE lines DDS's list file carries.
+# with the order turned each round; then dealdex's tables are compared cell by cell with DDS
+# 2.9's (the list file's TABLE lines, or those endplay gives for a PBN file).
 #
 # Run on an idle machine from the repository's root:
 #     DDS_LIST=/path/to/dds/hands/list100.txt benches/dd_candidates.sh
-# Settings (environment): DDS_LIST (required), ROUNDS (default 3), ENDPLAY_VENV (default /tmp/ep,
-# made with `pip install endplay` if missing), NATIVE=1, OUT (keep the files in this folder).
+#     DEALS=random.pbn benches/dd_candidates.sh
+# Settings (environment): DDS_LIST or DEALS (one is required), ROUNDS (default 3), ENDPLAY_VENV
+# (default /tmp/ep, made with `pip install endplay` if missing), NOLTO=1, NATIVE=1, ONE_CORE=1
+# (the one-core runs only), OUT (keep the files in this folder).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-list="${DDS_LIST:?DDS_LIST must name a DDS hands/listN.txt file}"
+list="${DDS_LIST:-}"
+[ -n "$list" ] || [ -n "${DEALS:-}" ] || { echo "give DDS_LIST (a DDS hands/listN.txt) or DEALS (a PBN file)" >&2; exit 2; }
 rounds="${ROUNDS:-3}"
 ep="${ENDPLAY_VENV:-/tmp/ep}"
 out="${OUT:-$(mktemp -d)}"
 mkdir -p "$out"
 [ -x "$ep/bin/python" ] || { python3 -m venv "$ep" && "$ep/bin/pip" install -q endplay; }
 
-# The list's deals as PBN, and DDS's tables (TABLE: strains S H D C NT, each N E S W).
+# The list's deals as PBN, and DDS's tables (TABLE: strains S H D C NT, each N E S W); a PBN
+# file's tables are written by DDS's one-core run below.
+if [ -n "$list" ]; then
 python3 - "$list" "$out" <<'EOF'
 import json, re, sys
 lines = open(sys.argv[1]).read().split("\n")
@@ -40,11 +46,17 @@ with open(f"{sys.argv[2]}/deals.pbn", "w") as f:
 json.dump(tables, open(f"{sys.argv[2]}/dds-tables.json", "w"))
 print(f"{len(deals)} deals from {sys.argv[1]}")
 EOF
+else
+    cp "$DEALS" "$out/deals.pbn"
+fi
 
-cargo build --release -q
-CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=4 \
-    cargo build --release -q --target-dir target/nolto
-builds=(release=target/release/dealdex nolto=target/nolto/release/dealdex)
+cargo build --release -q --features dds
+builds=(release=target/release/dealdex)
+if [ "${NOLTO:-0}" = 1 ]; then
+    CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=4 \
+        cargo build --release -q --target-dir target/nolto
+    builds+=(nolto=target/nolto/release/dealdex)
+fi
 if [ "${NATIVE:-0}" = 1 ]; then
     RUSTFLAGS="-C target-cpu=x86-64-v3" cargo build --release -q --target-dir target/native
     builds+=(native=target/native/release/dealdex)
@@ -52,12 +64,15 @@ fi
 
 names=() cmds=()
 add() { names+=("$1"); cmds+=("$2"); }
-add dds-1core "env DDS_THREADS=1 taskset -c 0 $ep/bin/python benches/dd_reference.py $out/deals.pbn"
-add dds-2cores "$ep/bin/python benches/dd_reference.py $out/deals.pbn"
+tables=""
+[ -n "$list" ] || tables="DDS_TABLES=$out/dds-tables.json"
+add dds-1core "env DDS_THREADS=1 $tables taskset -c 0 $ep/bin/python benches/dd_reference.py $out/deals.pbn"
+[ "${ONE_CORE:-0}" = 1 ] || add dds-2cores "$ep/bin/python benches/dd_reference.py $out/deals.pbn"
+builds+=("dds3=target/release/dealdex --solver dds")
 for b in "${builds[@]}"; do
     name=${b%%=*} bin=${b#*=}
     add "$name-1core" "taskset -c 0 $bin solve $out/deals.pbn --no-db -q --to json"
-    add "$name-2cores" "$bin solve $out/deals.pbn --no-db -q --to json"
+    [ "${ONE_CORE:-0}" = 1 ] || add "$name-2cores" "$bin solve $out/deals.pbn --no-db -q --to json"
 done
 k=${#names[@]}
 for r in $(seq 1 "$rounds"); do
@@ -79,13 +94,13 @@ med = {n: [statistics.median(float(r[c]) for r in rows if r[0] == n) for c in (1
 print(f"{'contestant':<16} {'wall':>8} {'user':>8} {'peak MB':>8}  vs DDS on its cores")
 for n in names:
     w, u, p = med[n]
-    ref = med["dds-1core" if n.endswith("1core") else "dds-2cores"][0]
+    ref = med["dds-1core" if n.endswith("1core") or "dds-2cores" not in med else "dds-2cores"][0]
     print(f"{n:<16} {w:8.2f} {u:8.2f} {p / 1024:8.0f}  {ref / w:5.2f}x  "
           + ", ".join(r[1] for r in rows if r[0] == n))
 dds = json.load(open(f"{out}/dds-tables.json"))
 strains, seats = ["S", "H", "D", "C", "NT"], ["N", "E", "S", "W"]
 for n in names:
-    if n.startswith("dds"):
+    if n.startswith("dds-"):
         continue
     got = [json.loads(l) for l in open(f"{out}/{n}.out") if l.startswith("{")]
     agree = sum(all(int(t[4 * s + h]) == g["tricks"][seats[h]][strains[s]]

@@ -25,4 +25,10 @@ deals = [Deal(d) for d in re.findall(r'\[Deal "([^"]+)"\]', text)]
 tables = [t for k in range(0, len(deals), 32) for t in calc_all_tables(deals[k:k + 32])]
 for t in tables:
     par(t, Vul.none, Player.north)
+# DDS_TABLES=path: the tables as JSON, one list a deal (strains S H D C NT, each N E S W: the
+# TABLE lines of DDS's list files), for benches/dd_candidates.sh to compare with.
+if os.environ.get("DDS_TABLES"):
+    import json
+    with open(os.environ["DDS_TABLES"], "w") as f:
+        json.dump([[x for row in t.to_list() for x in row] for t in tables], f)
 print(len(tables), "tables")

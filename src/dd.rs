@@ -21,9 +21,140 @@ use crate::model::features::Side;
 /// table; [`Strain::ALL`]).
 pub const DD_STRAINS: [Strain; 5] = Strain::ALL;
 
-/// The solver behind [`solve`] and [`solve_all`], with its version: recorded as the source
-/// of every table dealdex solves and stores (migration 07, [`crate::DdSource::Solved`]).
-pub const SOLVER: &str = "pons-dds 0.2.0";
+#[cfg(feature = "dds")]
+mod dds;
+
+/// A double-dummy solver behind [`solve`], [`solve_all`], [`solve_on`] and [`lead_tricks`]:
+/// the process uses the one [`Solver::select`] chose (the CLI's `--solver`), or a thread the
+/// one [`Solver::with`] runs, and the tables it solves are recorded as solved by it
+/// ([`Solver::name`], migration 07's sources).
+///
+/// Both give the same tricks (tested on DDS's own 200 boards and 300 lead positions); they
+/// differ in speed and in what builds them (benches/RESULTS.md, "Double-dummy solvers").
+///
+/// ```
+/// use dealdex::dd::Solver;
+/// assert_eq!(Solver::current(), Solver::Pons);
+/// assert_eq!("dds".parse::<Solver>()?, Solver::Dds);
+/// assert_eq!(Solver::Pons.name(), "pons-dds 0.2.0");
+/// # Ok::<(), dealdex::dd::DdError>(())
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Solver {
+    /// pons-dds, a pure-Rust port of DDS 2.9: the default, always built.
+    #[default]
+    Pons,
+    /// DDS itself (3.1, C++, through the `dds-bridge-sys` crate): only in a build with the
+    /// `dds` cargo feature.
+    Dds,
+}
+
+/// The selected solver, as `Solver as u8`.
+static SELECTED: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::new(0);
+
+thread_local! {
+    /// The solver [`Solver::with`] runs on this thread.
+    static THREAD_SOLVER: std::cell::Cell<Option<Solver>> = const { std::cell::Cell::new(None) };
+}
+
+impl Solver {
+    /// Every solver, built or not.
+    pub const ALL: [Solver; 2] = [Solver::Pons, Solver::Dds];
+
+    /// The solver and its version as recorded beside the tables it solves, e.g.
+    /// `pons-dds 0.2.0`, `DDS 3.1.0 (dds-bridge-sys 3.4.0)`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Solver::Pons => "pons-dds 0.2.0",
+            Solver::Dds => "DDS 3.1.0 (dds-bridge-sys 3.4.0)",
+        }
+    }
+
+    /// Whether this build has the solver (DDS needs the `dds` cargo feature).
+    pub fn is_built(self) -> bool {
+        match self {
+            Solver::Pons => true,
+            Solver::Dds => cfg!(feature = "dds"),
+        }
+    }
+
+    /// The solver in use on this thread: the one [`Solver::with`] runs, else the one
+    /// [`Solver::select`] chose, else [`Solver::Pons`].
+    pub fn current() -> Solver {
+        THREAD_SOLVER
+            .get()
+            .unwrap_or(match SELECTED.load(Ordering::Relaxed) {
+                1 => Solver::Dds,
+                _ => Solver::Pons,
+            })
+    }
+
+    /// Runs `f` with this solver for the solves it starts on this thread (whatever threads
+    /// they then use), and gives back what `f` returns; the selection is restored after.
+    ///
+    /// ```
+    /// use dealdex::dd::Solver;
+    /// let pons = Solver::Pons.with(|| Solver::current())?;
+    /// assert_eq!(pons, Solver::Pons);
+    /// # Ok::<(), dealdex::dd::DdError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`DdError::SolverNotBuilt`] when this build lacks it (`f` is not run).
+    pub fn with<T>(self, f: impl FnOnce() -> T) -> Result<T, DdError> {
+        if !self.is_built() {
+            return Err(DdError::SolverNotBuilt(self));
+        }
+        /// Puts back the thread's previous choice, also when `f` panics.
+        struct Restore(Option<Solver>);
+        impl Drop for Restore {
+            fn drop(&mut self) {
+                THREAD_SOLVER.set(self.0);
+            }
+        }
+        let _restore = Restore(THREAD_SOLVER.replace(Some(self)));
+        Ok(f())
+    }
+
+    /// Makes this the solver of every later solve in the process.
+    ///
+    /// # Errors
+    /// [`DdError::SolverNotBuilt`] when this build lacks it; the selection is then unchanged.
+    pub fn select(self) -> Result<(), DdError> {
+        if !self.is_built() {
+            return Err(DdError::SolverNotBuilt(self));
+        }
+        SELECTED.store(self as u8, Ordering::Relaxed);
+        Ok(())
+    }
+}
+
+impl std::str::FromStr for Solver {
+    type Err = DdError;
+
+    /// `pons` or `dds`, in any case.
+    ///
+    /// # Errors
+    /// [`DdError::UnknownSolver`] for any other name.
+    fn from_str(s: &str) -> Result<Solver, DdError> {
+        match s.to_ascii_lowercase().as_str() {
+            "pons" => Ok(Solver::Pons),
+            "dds" => Ok(Solver::Dds),
+            _ => Err(DdError::UnknownSolver(s.to_owned())),
+        }
+    }
+}
+
+impl fmt::Display for Solver {
+    /// The name `--solver` takes: `pons`, `dds`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Solver::Pons => "pons",
+            Solver::Dds => "dds",
+        })
+    }
+}
 
 /// Bytes of a packed [`TrickTable`]: 20 trick counts of 4 bits.
 pub const PACKED_LEN: usize = 10;
@@ -66,6 +197,14 @@ pub enum DdError {
         /// The count found.
         tricks: u8,
     },
+    /// A solver name other than `pons` and `dds`.
+    #[error("no solver is called {0:?}: the solvers are pons and dds")]
+    UnknownSolver(String),
+    /// A solver this build does not have.
+    #[error(
+        "this dealdex was built without the {0} solver: build it with `--features dds` (a C++ compiler and libclang are needed)"
+    )]
+    SolverNotBuilt(Solver),
 }
 
 // The deal or table given is the caller's.
@@ -194,16 +333,6 @@ impl TrickTable {
             let [n, e, so, w] = [0, 1, 2, 3].map(|d| self.tricks[d][s]);
             pons_dds::TrickCountRow::new(n, e, so, w)
         }))
-    }
-
-    fn from_pons(t: &pons_dds::TrickCountTable) -> TrickTable {
-        let mut tricks = [[0u8; 5]; 4];
-        for (d, seat) in Seat::ALL.iter().enumerate() {
-            for (s, strain) in DD_STRAINS.iter().enumerate() {
-                tricks[d][s] = t[to_pons_strain(*strain)].get(to_pons_seat(*seat)).get();
-            }
-        }
-        TrickTable { tricks }
     }
 }
 
@@ -418,6 +547,20 @@ pub struct LeadPosition {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn lead_tricks(positions: &[LeadPosition]) -> Vec<Vec<(Card, u8)>> {
+    #[cfg(feature = "dds")]
+    if Solver::current() == Solver::Dds {
+        use rayon::prelude::*;
+        let solve = || {
+            positions
+                .par_iter()
+                .map(|p| dds::lead_tricks(&p.deal, p.strain, p.leader))
+                .collect()
+        };
+        return match solver_pool(rayon::current_num_threads()) {
+            Some(pool) => pool.install(solve),
+            None => solve(),
+        };
+    }
     let objectives: Vec<pons_dds::Objective> = positions
         .iter()
         .map(|p| {
@@ -617,53 +760,107 @@ thread_local! {
 
 /// The tables of `deals` in order, or `None` when `watch` was stopped before the last.
 ///
-/// The unit of work is one strain of one deal (its four declarers, which share the
-/// transposition table), taken deal by deal, notrump first: a thread mostly takes the
-/// next strain of the deal it holds (so the deal's rank tables are reused), and a hard
+/// A deal given more than once is solved once (its repeats count as solved when the batch
+/// ends). With pons-dds the unit of work is one strain of one deal (its four declarers, which
+/// share the transposition table), taken deal by deal, notrump first: a thread mostly takes
+/// the next strain of the deal it holds (so the deal's rank tables are reused), and a hard
 /// notrump deal at the end of a batch is shared out strain by strain instead of being left
-/// to one thread.
+/// to one thread. With DDS the unit is a deal (its `CalcDDtable`).
 fn solve_each(deals: &[Deal], threads: usize, watch: &SolveWatch) -> Option<Vec<TrickTable>> {
     const STRAINS: usize = 5;
     if deals.is_empty() {
         return Some(Vec::new());
     }
-    let full: Vec<contract_bridge::FullDeal> = deals.iter().map(to_pons_deal).collect();
-    let Some(pool) = solver_pool(threads.clamp(1, deals.len() * STRAINS)) else {
-        // No thread of our own to be had: pons-dds's pool, which cannot be watched.
-        let tables = pons_dds::solve_deals(&full, pons_dds::NonEmptyStrainFlags::ALL);
-        watch
-            .strains
-            .store(deals.len() * STRAINS, Ordering::Relaxed);
-        return Some(tables.iter().map(TrickTable::from_pons).collect());
+    let (distinct, of) = distinct_deals(deals);
+    let solver = Solver::current();
+    // Units of work: strains with pons-dds, deals with DDS.
+    let per_deal = if solver == Solver::Dds { 1 } else { STRAINS };
+    let units = distinct.len() * per_deal;
+    let full: Vec<contract_bridge::FullDeal> = match solver {
+        Solver::Pons => distinct.iter().map(to_pons_deal).collect(),
+        Solver::Dds => Vec::new(),
+    };
+    // (distinct deal, column of DD_STRAINS, tricks of N E S W)
+    let work = |next: &AtomicUsize| -> Vec<(usize, usize, [u8; 4])> {
+        let mut rows = Vec::new();
+        match solver {
+            Solver::Pons => WARM_SOLVER.with(|cell| {
+                let mut slot = cell.borrow_mut();
+                let solver = slot
+                    .get_or_insert_with(|| pons_dds::Solver::new(contract_bridge::Strain::Notrump));
+                while !watch.stopped() {
+                    let task = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(deal) = full.get(task / STRAINS) else {
+                        break;
+                    };
+                    // Task 0 of a deal is notrump (DD_STRAINS order).
+                    solver.set_strain(to_pons_strain(DD_STRAINS[task % STRAINS]));
+                    let row = solver.solve(*deal);
+                    let tricks = Seat::ALL.map(|seat| row.get(to_pons_seat(seat)).get());
+                    rows.push((task / STRAINS, task % STRAINS, tricks));
+                    watch.strains.fetch_add(1, Ordering::Relaxed);
+                }
+            }),
+            Solver::Dds => {
+                #[cfg(feature = "dds")]
+                while !watch.stopped() {
+                    let task = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(deal) = distinct.get(task) else {
+                        break;
+                    };
+                    for (column, tricks) in dds::solve_deal(deal).into_iter().enumerate() {
+                        rows.push((task, column, tricks));
+                    }
+                    watch.strains.fetch_add(STRAINS, Ordering::Relaxed);
+                }
+                #[cfg(not(feature = "dds"))]
+                unreachable!("Solver::select refuses a solver this build lacks");
+            }
+        }
+        rows
     };
     let next = AtomicUsize::new(0);
-    let parts = pool.broadcast(|_| {
-        WARM_SOLVER.with(|cell| {
-            let mut slot = cell.borrow_mut();
-            let solver =
-                slot.get_or_insert_with(|| pons_dds::Solver::new(contract_bridge::Strain::Notrump));
-            let mut rows = Vec::new();
-            while !watch.stopped() {
-                let task = next.fetch_add(1, Ordering::Relaxed);
-                let Some(deal) = full.get(task / STRAINS) else {
-                    break;
-                };
-                // pons-dds rows run ♣ ♦ ♥ ♠ NT: task 0 of a deal is notrump.
-                let row = STRAINS - 1 - task % STRAINS;
-                solver.set_strain(contract_bridge::Strain::ASC[row]);
-                rows.push((task / STRAINS, row, solver.solve(*deal)));
-                watch.strains.fetch_add(1, Ordering::Relaxed);
-            }
-            rows
-        })
-    });
-    let mut tables = vec![(pons_dds::TrickCountTable::default(), 0); deals.len()];
-    for (deal, row, tricks) in parts.into_iter().flatten() {
-        tables[deal].0.0[row] = tricks;
+    let parts = match solver_pool(threads.clamp(1, units)) {
+        Some(pool) => pool.broadcast(|_| work(&next)),
+        // No thread of our own to be had: this one.
+        None => vec![work(&next)],
+    };
+    let mut tables = vec![([[0u8; STRAINS]; 4], 0); distinct.len()];
+    for (deal, column, tricks) in parts.into_iter().flatten() {
+        for (d, t) in tricks.into_iter().enumerate() {
+            tables[deal].0[d][column] = t;
+        }
         tables[deal].1 += 1;
     }
-    tables
+    if tables.iter().any(|&(_, columns)| columns != STRAINS) {
+        return None;
+    }
+    watch
+        .strains
+        .fetch_add((deals.len() - distinct.len()) * STRAINS, Ordering::Relaxed);
+    Some(
+        of.iter()
+            .map(|&k| TrickTable {
+                tricks: tables[k].0,
+            })
+            .collect(),
+    )
+}
+
+/// The distinct deals of `deals` in order of first appearance, and for each given deal the
+/// position of its deal among them.
+fn distinct_deals(deals: &[Deal]) -> (Vec<Deal>, Vec<usize>) {
+    let mut first: std::collections::HashMap<&Deal, usize> =
+        std::collections::HashMap::with_capacity(deals.len());
+    let mut distinct = Vec::with_capacity(deals.len());
+    let of = deals
         .iter()
-        .map(|(t, rows)| (*rows == STRAINS).then(|| TrickTable::from_pons(t)))
-        .collect()
+        .map(|deal| {
+            *first.entry(deal).or_insert_with(|| {
+                distinct.push(*deal);
+                distinct.len() - 1
+            })
+        })
+        .collect();
+    (distinct, of)
 }

@@ -22,6 +22,7 @@ from ._dealdex import (  # noqa: F401
     lead,
     par,
     read,
+    select_solver,
     solve,
     write,
 )

@@ -153,6 +153,7 @@ def generate_boards(
 ) -> Deals:
     """A tournament set: boards ``range(first, last + 1)`` with dealers and vulnerabilities."""
 
+def select_solver(name: str) -> str: ...
 def solve(
     deals: _DealsLike,
     *,

@@ -1306,7 +1306,7 @@ fn progress_arg<'py>(
 
 /// Double-dummy tricks of `deals` (a `Deals`, a `Deal` or an iterable of `Deal`s) as
 /// `int8[n, 4, 5]`: `[deal, declarer N E S W, strain NT ♠ ♥ ♦ ♣]`, tricks 0..13 that the
-/// declarer's side takes. Solved by pons-dds (DDS 2.9's algorithm) on `threads` cores (all by
+/// declarer's side takes. Solved by the selected solver (`select_solver`) on `threads` cores (all by
 /// default), the GIL released; Ctrl-C stops it within a strain's solve. `progress`: `True`
 /// for a line on stderr, or a callable taking `(done, total)`, at most twice a second.
 #[pyfunction]
@@ -1325,6 +1325,18 @@ fn solve<'py>(
     };
     let tables = solve_keys(py, &keys, threads, progress.as_ref())?;
     tricks_array(py, &tables)
+}
+
+/// Chooses the double-dummy solver of every later solve in the process (`solve`, `par`,
+/// `lead`, `contracts`, a database's solves): `"pons"` (pons-dds, the default) or `"dds"`
+/// (DDS itself, in a package built with the `dds` feature). Returns the solver's name and
+/// version as recorded beside the tables it solves, e.g. `"pons-dds 0.2.0"`. An unknown
+/// name, or a solver the package lacks, raises `InputError`.
+#[pyfunction]
+fn select_solver(name: &str) -> PyResult<&'static str> {
+    let solver: dd::Solver = name.parse().map_err(|e| error_of(&e))?;
+    solver.select().map_err(|e| error_of(&e))?;
+    Ok(solver.name())
 }
 
 /// Tables as `int8[n, 4, 5]`.
@@ -1810,7 +1822,7 @@ fn formats_list() -> Vec<(String, Vec<String>)> {
 #[pymodule]
 fn _dealdex(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
-    m.add("SOLVER", dd::SOLVER)?;
+    m.add("SOLVER", dd::Solver::current().name())?;
     m.add("DEALS_TOTAL", dealdex::DEALS)?;
     m.add_class::<PyDeal>()?;
     m.add_class::<PyDeals>()?;
@@ -1818,6 +1830,7 @@ fn _dealdex(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(generate, m)?)?;
     m.add_function(wrap_pyfunction!(generate_boards, m)?)?;
     m.add_function(wrap_pyfunction!(solve, m)?)?;
+    m.add_function(wrap_pyfunction!(select_solver, m)?)?;
     m.add_function(wrap_pyfunction!(par, m)?)?;
     m.add_function(wrap_pyfunction!(lead, m)?)?;
     m.add_function(wrap_pyfunction!(contracts, m)?)?;

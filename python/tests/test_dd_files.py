@@ -38,6 +38,18 @@ def test_solve_equals_dds(dd_reference):
         assert p == [b["par"]]
 
 
+def test_select_solver_dds_gives_the_same_tables(dd_reference):
+    boards = dd_reference[20:26]
+    deals = dealdex.Deals([dealdex.Deal(b["deal"]) for b in boards])
+    try:
+        assert dealdex.select_solver("dds").startswith("DDS 3.1.0 (dds-bridge-sys ")
+        assert (dealdex.solve(deals, threads=2) == reference_array(boards)).all()
+    finally:
+        assert dealdex.select_solver("pons") == dealdex.SOLVER == "pons-dds 0.2.0"
+    with pytest.raises(dealdex.InputError, match="the solvers are pons and dds"):
+        dealdex.select_solver("bo")
+
+
 def test_solve_one_deal_and_progress(dd_reference):
     b = dd_reference[3]
     calls = []

@@ -35,6 +35,8 @@ pub struct Cli {
     /// command; deal output that goes to stdout comes first, the report last).
     #[arg(long, global = true)]
     json: bool,
+    #[command(flatten)]
+    solver: SolverArg,
     #[command(subcommand)]
     command: Command,
 }
@@ -49,11 +51,39 @@ pub struct DealerCli {
     #[arg(long)]
     json: bool,
     #[command(flatten)]
+    solver: SolverArg,
+    #[command(flatten)]
     args: dealer::DealerArgs,
+}
+
+/// `--solver`, which every command takes (also from the environment).
+#[derive(Args, Debug)]
+struct SolverArg {
+    /// The double-dummy solver of every command that solves: pons (pons-dds, the default)
+    /// or dds (DDS itself; a build with `--features dds`). Same tricks, different speed.
+    #[arg(
+        long,
+        global = true,
+        value_name = "SOLVER",
+        env = "DEALDEX_SOLVER",
+        display_order = 900
+    )]
+    solver: Option<dealdex::dd::Solver>,
+}
+
+impl SolverArg {
+    /// Makes the solver given the process's.
+    fn select(&self) -> anyhow::Result<()> {
+        if let Some(solver) = self.solver {
+            solver.select()?;
+        }
+        Ok(())
+    }
 }
 
 /// Runs `dealdex dealer`.
 pub fn run_dealer(cli: DealerCli) -> anyhow::Result<()> {
+    cli.solver.select()?;
     dealer::run(cli.args, cli.json)
 }
 
@@ -161,6 +191,7 @@ impl NoDbArgs {
 /// Runs the parsed command.
 pub fn run(cli: Cli) -> anyhow::Result<()> {
     let json = cli.json;
+    cli.solver.select()?;
     match cli.command {
         Command::Generate(a) => generate::run(a, json),
         Command::Number(a) => number::number(a, json),

@@ -26,7 +26,7 @@ pub enum DdSource {
     Unknown,
     /// Solved by dealdex.
     Solved {
-        /// The solver and its version, e.g. `pons-dds 0.2.0` ([`crate::dd::SOLVER`]).
+        /// The solver and its version, e.g. `pons-dds 0.2.0` ([`crate::dd::Solver::name`]).
         solver: String,
     },
     /// Read from a deal file by `import`, stored as the file gives it.
@@ -50,10 +50,11 @@ fn hex_hash<S: serde::Serializer>(h: &Option<[u8; 32]>, s: S) -> Result<S::Ok, S
 }
 
 impl DdSource {
-    /// The source of tables solved by this build ([`crate::dd::SOLVER`]).
+    /// The source of tables solved now: the selected solver ([`crate::dd::Solver::current`],
+    /// [`crate::dd::Solver::name`]).
     pub fn solved_here() -> DdSource {
         DdSource::Solved {
-            solver: crate::dd::SOLVER.to_owned(),
+            solver: crate::dd::Solver::current().name().to_owned(),
         }
     }
 

@@ -393,7 +393,7 @@ fn tables_changed_in_transit_are_found_by_solve_verify() {
     assert_eq!(
         a.dd_source(&altered).unwrap(),
         Some(DdSource::Solved {
-            solver: dealdex::dd::SOLVER.to_owned()
+            solver: dealdex::dd::Solver::Pons.name().to_owned()
         })
     );
     let hash: [u8; 32] = Sha256::digest(std::fs::read(d.join("changed.parquet")).unwrap()).into();

@@ -154,6 +154,49 @@ fn a_file_is_solved_stored_and_not_solved_again() {
     assert!(text.contains("par     +1510 7SN 7SS"), "{text}");
 }
 
+/// `--solver dds` (and `DEALDEX_SOLVER=dds`) solves with DDS itself: the reference's tables,
+/// recorded as DDS's; an unknown solver is bad input (exit 2) that names the solvers.
+#[cfg(feature = "dds")]
+#[test]
+fn the_solver_flag_chooses_dds_and_records_it() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    let r = &reference()[4];
+    let deal = r["deal"].as_str().unwrap();
+    for run in [
+        dealdex(d)
+            .args(["--solver", "dds", "solve", deal, "--format", "json"])
+            .output(),
+        dealdex(d)
+            .env("DEALDEX_SOLVER", "DDS")
+            .args(["solve", deal, "--format", "json", "--no-db"])
+            .output(),
+    ] {
+        let out = run.unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let got: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(got["tricks"], r["tricks"]);
+    }
+    let store = Store::open(&d.join("dealdex.db")).unwrap();
+    let key = DealIndex::from_deal(&deal.parse::<Deal>().unwrap());
+    assert_eq!(
+        store.dd_source(&key).unwrap().unwrap().to_string(),
+        format!("solved by {}", dealdex::dd::Solver::Dds.name())
+    );
+
+    let out = dealdex(d)
+        .args(["--solver", "dds9", "solve", deal])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("the solvers are pons and dds"), "{err}");
+}
+
 /// Kill `solve --set` mid-run a few times: the tables stored are always those of the
 /// set's first k boards (batches commit in board order, whole), each right; the last run
 /// finishes the rest and says how many were already solved.

@@ -5,7 +5,7 @@
 //! The solver runs on all 200 when `DEALDEX_FULL_TESTS=1` (`.ci/run` sets it), on every
 //! tenth board (20) otherwise; par is checked on all 200 either way.
 
-use dealdex::dd::{PACKED_LEN, TrickTable};
+use dealdex::dd::{PACKED_LEN, SolveWatch, Solver, TrickTable};
 use dealdex::{Deal, Seat, Strain, Suit, Vulnerability};
 
 use crate::common::full_tests;
@@ -52,6 +52,18 @@ fn reference() -> Vec<Reference> {
 
 #[test]
 fn every_table_and_par_matches_dds() {
+    tables_and_par_match_dds(Solver::Pons);
+}
+
+/// The same boards solved by DDS itself (3.1, through dds-bridge-sys) against DDS 2.9's
+/// tables through endplay.
+#[cfg(feature = "dds")]
+#[test]
+fn dds_itself_gives_every_table_and_par_of_the_reference() {
+    tables_and_par_match_dds(Solver::Dds);
+}
+
+fn tables_and_par_match_dds(solver: Solver) {
     let boards = reference();
     assert_eq!(boards.len(), 200);
     // The quick subset: boards 1, 11, …, 191 (three hand-made deals, 17 random ones).
@@ -61,7 +73,7 @@ fn every_table_and_par_matches_dds() {
     }
     let solved: Vec<&Reference> = boards.iter().step_by(step).collect();
     let deals: Vec<Deal> = solved.iter().map(|b| b.deal).collect();
-    let tables = dealdex::dd::solve_all(&deals);
+    let tables = solver.with(|| dealdex::dd::solve_all(&deals)).unwrap();
     let mut wrong = Vec::new();
     for (b, t) in solved.iter().zip(&tables) {
         if t.rows() != b.tricks {
@@ -136,7 +148,51 @@ fn the_recorded_solver_is_the_locked_pons_dds() {
     let at = lock.find("name = \"pons-dds\"\nversion = \"").unwrap();
     let rest = &lock[at + "name = \"pons-dds\"\nversion = \"".len()..];
     let version = &rest[..rest.find('"').unwrap()];
-    assert_eq!(dealdex::dd::SOLVER, format!("pons-dds {version}"));
+    assert_eq!(
+        dealdex::dd::Solver::Pons.name(),
+        format!("pons-dds {version}")
+    );
+}
+
+/// A deal given more than once in a batch is solved once and its table given at every place,
+/// by both solvers; the watch counts every deal given.
+#[test]
+fn repeated_deals_get_their_table_at_every_place() {
+    let boards = reference();
+    let (a, b) = (boards[20].deal, boards[21].deal);
+    let batch = [a, b, a, a, b];
+    let want = [boards[20].tricks, boards[21].tricks];
+    for solver in Solver::ALL.into_iter().filter(|s| s.is_built()) {
+        let watch = SolveWatch::new();
+        let tables = solver
+            .with(|| dealdex::dd::solve_on(&batch, 2, &watch))
+            .unwrap()
+            .unwrap();
+        let got: Vec<[[u8; 5]; 4]> = tables.iter().map(TrickTable::rows).collect();
+        assert_eq!(
+            got,
+            [want[0], want[1], want[0], want[0], want[1]],
+            "{solver}"
+        );
+        assert_eq!(watch.solved(), 5, "{solver}");
+    }
+}
+
+/// The name recorded for DDS's tables names the dds-bridge-sys version this build links.
+#[cfg(feature = "dds")]
+#[test]
+fn the_recorded_dds_is_the_locked_dds_bridge_sys() {
+    let lock = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.lock")).unwrap();
+    let key = "name = \"dds-bridge-sys\"\nversion = \"";
+    let rest = &lock[lock.find(key).unwrap() + key.len()..];
+    let version = &rest[..rest.find('"').unwrap()];
+    assert!(
+        Solver::Dds
+            .name()
+            .ends_with(&format!("(dds-bridge-sys {version})")),
+        "{} against Cargo.lock's {version}",
+        Solver::Dds.name()
+    );
 }
 
 /// `solve_on` on one thread and on three gives DDS's tables in the order given, and a

@@ -4,7 +4,7 @@
 //! declarer), every one of the leader's 13 cards. All 300 when `DEALDEX_FULL_TESTS=1`
 //! (`.ci/run` sets it), every tenth otherwise.
 
-use dealdex::dd::{LeadPosition, lead_tricks};
+use dealdex::dd::{LeadPosition, Solver, lead_tricks};
 use dealdex::{Deal, Seat, Strain};
 
 use crate::common::full_tests;
@@ -48,12 +48,23 @@ fn reference() -> Vec<(LeadPosition, Vec<(String, u8)>)> {
 
 #[test]
 fn every_lead_of_300_positions_matches_dds() {
+    leads_match_dds(Solver::Pons);
+}
+
+/// The same positions solved by DDS itself (3.1, through dds-bridge-sys).
+#[cfg(feature = "dds")]
+#[test]
+fn dds_itself_gives_every_lead_of_the_reference() {
+    leads_match_dds(Solver::Dds);
+}
+
+fn leads_match_dds(solver: Solver) {
     let all = reference();
     assert_eq!(all.len(), 300);
     let step = if full_tests() { 1 } else { 10 };
     let chosen: Vec<_> = all.into_iter().step_by(step).collect();
     let positions: Vec<LeadPosition> = chosen.iter().map(|(p, _)| *p).collect();
-    let ours = lead_tricks(&positions);
+    let ours = solver.with(|| lead_tricks(&positions)).unwrap();
     let mut differing = Vec::new();
     for ((position, theirs), ours) in chosen.iter().zip(&ours) {
         let mut ours: Vec<(String, u8)> = ours.iter().map(|(c, t)| (c.to_string(), *t)).collect();
