@@ -1606,7 +1606,7 @@ fn contracts<'py>(
     max_draws: Option<u64>,
 ) -> PyResult<Bound<'py, PyDict>> {
     use dealdex::workflow::contracts::{self as wf, ContractsJob, Vulnerable};
-    use dealdex::workflow::pipeline::{DealSource, DealStream, StreamFilter, StreamSource};
+    use dealdex::workflow::pipeline::{DealSource, StreamFilter};
     let query = r#where.map(Query::parse).transpose().map_err(err)?;
     let source = match (path, count, query) {
         (Some(path), None, None) if db.is_none() && set.is_none() => DealSource::file(path),
@@ -1615,13 +1615,12 @@ fn contracts<'py>(
                 "contracts: a path takes no db, set, where or count",
             ));
         }
-        (None, Some(count), query) => DealSource::Stream(StreamSource {
-            stream: DealStream::Seeded(seed_arg(seed)?),
-            first: 1,
+        (None, Some(count), query) => DealSource::dealt(
+            seed_arg(seed)?,
             count,
-            predeal: predeal.map(Predeal::parse).transpose().map_err(err)?,
-            filter: query.map(|query| StreamFilter { query, max_draws }),
-        }),
+            predeal.map(Predeal::parse).transpose().map_err(err)?,
+            query.map(|query| StreamFilter { query, max_draws }),
+        ),
         (None, None, Some(query)) => DealSource::Matching {
             query,
             set,

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use anyhow::Context;
 use clap::Args;
 use dealdex::workflow::contracts::{ContractsJob, Vulnerable, run_in};
-use dealdex::workflow::pipeline::{DealSource, DealStream, StreamFilter, StreamSource};
+use dealdex::workflow::pipeline::{DealSource, StreamFilter};
 use dealdex::{Contract, Vulnerability};
 
 use super::{DbArgs, Text, print, progress_bar};
@@ -71,24 +71,22 @@ pub fn run(a: ContractsArgs, json: bool) -> anyhow::Result<()> {
         .transpose()
         .context("--where")?;
     let source = match (a.count, query) {
-        (Some(count), query) => DealSource::Stream(StreamSource {
-            stream: DealStream::Seeded(match &a.seed {
+        (Some(count), query) => DealSource::dealt(
+            match &a.seed {
                 Some(s) => s.parse().context("--seed")?,
                 None => dealdex::Seed::from_os()?,
-            }),
-            first: 1,
+            },
             count,
-            predeal: a
-                .predeal
+            a.predeal
                 .as_deref()
                 .map(dealdex::Predeal::parse)
                 .transpose()
                 .context("--predeal")?,
-            filter: query.map(|query| StreamFilter {
+            query.map(|query| StreamFilter {
                 query,
                 max_draws: a.max_draws,
             }),
-        }),
+        ),
         (None, Some(query)) => DealSource::Matching {
             query,
             set: a.set.clone(),

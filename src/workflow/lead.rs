@@ -38,9 +38,7 @@ use crate::dd::{LeadPosition, lead_table, lead_tricks};
 use crate::dealer::{DealerError, DealerJob, Script};
 use crate::model::contract::{Contract, imps};
 use crate::query::Query;
-use crate::workflow::pipeline::{
-    DealSource, DealStream, SourceError, SourceOptions, StreamFilter, StreamSource,
-};
+use crate::workflow::pipeline::{DealSource, SourceError, SourceOptions, StreamFilter};
 use crate::{
     Card, Classify, Deal, DealIndex, ErrorClass, Hand, LeadTable, NewSet, Predeal, Scheme, Seat,
     Seed, Store, StoreError, StoreReader, Vulnerability,
@@ -672,16 +670,15 @@ fn sample(job: &LeadJob, leader: Seat, store: Option<&StoreReader>) -> Result<Sa
             fixed[leader.index()] = *hand;
             // The seed's stream around the hand, filtered: the deals `generate --predeal
             // --where` deals with the same seed.
-            let source = DealSource::Stream(StreamSource {
-                stream: DealStream::Seeded(*seed),
-                first: 1,
-                count: *deals,
-                predeal: Some(Predeal::from_hands(fixed).expect("one hand of 13 cards")),
-                filter: filter.clone().map(|query| StreamFilter {
+            let source = DealSource::dealt(
+                *seed,
+                *deals,
+                Some(Predeal::from_hands(fixed).expect("one hand of 13 cards")),
+                filter.clone().map(|query| StreamFilter {
                     query,
                     max_draws: *max_draws,
                 }),
-            });
+            );
             let (boards, read) = source.open(None, &SourceOptions::default())?.read_all()?;
             Ok(Sample {
                 deals: boards.into_iter().map(|b| b.deal).collect(),

@@ -178,6 +178,36 @@ impl DealSource {
         })
     }
 
+    /// A sample dealt now: the first `count` deals of `seed`'s numbered stream from deal 1,
+    /// around `predeal`; with `filter`, the first `count` that its query accepts, numbered 1,
+    /// 2, … in the order drawn. The deals `generate --count --predeal --where` deals with the
+    /// same seed (what `lead` and `contracts --count` read).
+    ///
+    /// ```
+    /// use dealdex::workflow::pipeline::{DealSource, SourceOptions};
+    /// let seed: dealdex::Seed = "5a".repeat(32).parse()?;
+    /// let (boards, _) = DealSource::dealt(seed, 3, None, None)
+    ///     .open(None, &SourceOptions::default())?
+    ///     .read_all()?;
+    /// assert_eq!(boards.len(), 3);
+    /// assert_eq!(boards[0].deal, seed.board_deal(1));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn dealt(
+        seed: Seed,
+        count: u64,
+        predeal: Option<Predeal>,
+        filter: Option<StreamFilter>,
+    ) -> DealSource {
+        DealSource::Stream(StreamSource {
+            stream: DealStream::Seeded(seed),
+            first: 1,
+            count,
+            predeal,
+            filter,
+        })
+    }
+
     /// A deal file read through the format its extension selects or its content shows.
     pub fn file(path: impl Into<PathBuf>) -> DealSource {
         DealSource::File(FileSource {
