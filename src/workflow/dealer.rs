@@ -356,7 +356,11 @@ pub fn load_script(
     for (n, value) in params {
         values[*n] = Some(value.clone());
     }
-    let mut script = Script::parse_with_params(&text, &values)?;
+    let mut script =
+        Script::parse_with_params(&text, &values).map_err(|error| LoadScriptError::Script {
+            path: path.unwrap_or(Path::new("-")).to_owned(),
+            error,
+        })?;
     for (seat, holdings) in Seat::ALL.into_iter().zip(predeal) {
         if let Some(h) = holdings {
             script.add_predeal(seat, h)?;
@@ -376,9 +380,15 @@ pub enum LoadScriptError {
         /// The I/O error.
         error: std::io::Error,
     },
-    /// The script does not parse (its line and column are in the error).
-    #[error(transparent)]
-    Script(#[from] ScriptError),
+    /// The script does not parse: the file (`-` for standard input), then the script's
+    /// error with its line and column (`bad.dei: line 4: syntax error: …`).
+    #[error("{}: {error}", if path.as_os_str() == "-" { "standard input".into() } else { path.display().to_string() })]
+    Script {
+        /// The script file.
+        path: PathBuf,
+        /// Where and why it does not parse.
+        error: ScriptError,
+    },
     /// A predealt holding is refused.
     #[error(transparent)]
     Predeal(#[from] DealerError),
@@ -390,7 +400,7 @@ impl Classify for LoadScriptError {
     fn class(&self) -> crate::ErrorClass {
         match self {
             LoadScriptError::Read { .. } => crate::ErrorClass::Io,
-            LoadScriptError::Script(e) => e.class(),
+            LoadScriptError::Script { error, .. } => error.class(),
             LoadScriptError::Predeal(e) => e.class(),
         }
     }
@@ -398,7 +408,7 @@ impl Classify for LoadScriptError {
     /// The script's line and column.
     fn position(&self) -> Option<crate::InputPosition> {
         match self {
-            LoadScriptError::Script(e) => e.position(),
+            LoadScriptError::Script { error, .. } => error.position(),
             _ => None,
         }
     }

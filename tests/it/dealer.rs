@@ -109,7 +109,43 @@ fn the_cli_exits_2_with_the_line_and_generates_nothing() {
     assert_eq!(out.status.code(), Some(2));
     assert!(out.stdout.is_empty());
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("line 3: Card predealt twice"), "{err}");
+    assert!(
+        err.contains(&format!("{}: line 3: Card predealt twice", p.display())),
+        "{err}"
+    );
+    // From standard input, and through `lead --script`, the error says where too.
+    let out = Command::new(env!("CARGO_BIN_EXE_dealdex"))
+        .args(["dealer", "-"])
+        .write_stdin("condition hcp(north) >\n")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("standard input: line 2: syntax error"),
+        "{err}"
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_dealdex"))
+        .current_dir(tmp.path())
+        .args([
+            "lead",
+            "--hand",
+            "AQ4.J.KJ6543.632",
+            "--contract",
+            "3NT",
+            "--declarer",
+            "S",
+        ])
+        .args(["--deals", "5", "--script"])
+        .arg(&p)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(&format!("{}: line 3: Card predealt twice", p.display())),
+        "{err}"
+    );
 }
 
 #[test]
