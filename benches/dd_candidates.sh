@@ -62,8 +62,7 @@ if [ "${NATIVE:-0}" = 1 ]; then
     builds+=(native=target/native/release/dealdex)
 fi
 
-names=() cmds=()
-add() { names+=("$1"); cmds+=("$2"); }
+source benches/rounds.sh
 tables=""
 [ -n "$list" ] || tables="DDS_TABLES=$out/dds-tables.json"
 add dds-1core "env DDS_THREADS=1 $tables taskset -c 0 $ep/bin/python benches/dd_reference.py $out/deals.pbn"
@@ -74,16 +73,7 @@ for b in "${builds[@]}"; do
     add "$name-1core" "taskset -c 0 $bin solve $out/deals.pbn --no-db -q --to json"
     [ "${ONE_CORE:-0}" = 1 ] || add "$name-2cores" "$bin solve $out/deals.pbn --no-db -q --to json"
 done
-k=${#names[@]}
-for r in $(seq 1 "$rounds"); do
-    for j in $(seq 0 $((k - 1))); do
-        i=$(( (j + r - 1) % k ))
-        /usr/bin/time -f "%e %U %M" -o "$out/time" sh -c "${cmds[$i]} > $out/${names[$i]}.out"
-        read -r wall user peak < "$out/time"
-        echo "${names[$i]} $wall $user $peak" >> "$out/times"
-        echo "round $r: ${names[$i]} $wall s"
-    done
-done
+run_rounds "$out" "$rounds"
 
 python3 - "$out" "${names[@]}" <<'EOF'
 import json, statistics, sys

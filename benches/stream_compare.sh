@@ -17,26 +17,16 @@ mkdir -p "$out"
 cargo build --release -q -p dealdex -p dealdex-benches --bin dealdex --bin naive_stream
 seed=$(printf '5a%.0s' {1..32})
 
-names=() cmds=()
-add() { names+=("$1"); cmds+=("$2"); }
+source benches/rounds.sh
 add dealdex-2cores "target/release/dealdex generate --count $count --seed $seed --no-db --format hex --out /dev/null -q"
 add dealdex-1core "env RAYON_NUM_THREADS=1 taskset -c 0 target/release/dealdex generate --count $count --seed $seed --no-db --format hex --out /dev/null -q"
-add naive-1core "taskset -c 0 target/release/naive_stream $count > /dev/null"
+add naive-1core "taskset -c 0 target/release/naive_stream $count"
 if [ -n "${SUOKKO:-}" ]; then
     printf 'generate %s\nproduce %s\ncondition 0\n' "$count" "$count" > "$out/none.dei"
-    add suokko-1core "taskset -c 0 $SUOKKO $out/none.dei > /dev/null"
+    add suokko-1core "taskset -c 0 $SUOKKO $out/none.dei"
 fi
 
-k=${#names[@]}
-: > "$out/times"
-for r in $(seq 1 "$rounds"); do
-    for j in $(seq 0 $((k - 1))); do
-        i=$(( (j + r - 1) % k ))
-        /usr/bin/time -f "%e %U %M" -o "$out/time" sh -c "${cmds[$i]}"
-        read -r wall user peak < "$out/time"
-        echo "${names[$i]} $wall $user $peak" >> "$out/times"
-    done
-done
+run_rounds "$out" "$rounds"
 
 python3 - "$out" "$count" "${names[@]}" <<'PY'
 import statistics, sys
