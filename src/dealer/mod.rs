@@ -74,7 +74,8 @@
 //!   checked and then ignored; without deals it prints zeros where dealer divides by zero.
 //! - Swapping (`-2`, `-3`, [`Swapping`]) gives dealer's deals in dealer's order, each counted
 //!   as generated; a predeal (cards or lengths) on a seat that moves is refused
-//!   ([`DealerError::SwapPredeal`]), where dealer 20211121 swaps the predealt hands anyway.
+//!   ([`DealerError::SwapPredeal`]), where dealer 20211121 swaps the predealt hands anyway;
+//!   over given deals it is refused too ([`DealerError::SwapGiven`]).
 //! - `-t SECS` stops a run that has produced nothing after SECS seconds (checked after each
 //!   block of deals) and reports it ([`DealerReport::timed_out`]); the CLI prints the report,
 //!   as dealer does, and exits 1 (dealer too).

@@ -195,6 +195,15 @@ pub enum DealerError {
         /// `" and South"` for `-2`, else empty.
         also: &'static str,
     },
+    /// Swapping (`-2`, `-3`) asked for over given deals ([`DealFeed::Given`]): it permutes the
+    /// hands of each shuffled deal, and given deals are read as they are.
+    #[error(
+        "{flag} swaps the hands of generated deals; the given deals are read as they are: drop {flag}"
+    )]
+    SwapGiven {
+        /// `-2` or `-3`.
+        flag: &'static str,
+    },
 }
 
 crate::classified!(DealerError);
@@ -362,7 +371,8 @@ pub struct DealerReport {
     pub generated: u64,
     /// Deals that met the condition (the actions ran on these).
     pub produced: u64,
-    /// The seed (`-s`), as a string.
+    /// The seed (`-s`, else the one drawn), as a string. Over given deals
+    /// ([`DealFeed::Given`]) it seeds only `rnd`.
     pub seed: String,
     /// Seconds the run took.
     pub seconds: f64,
@@ -858,7 +868,8 @@ fn test<'a>(
 /// [`DealerError::Eval`] when an expression cannot be evaluated (division by zero, `rnd(n)`
 /// with n ≤ 0), [`DealerError::Io`] when writing to `out` fails, [`DealerError::Seed`]
 /// without `-s` when the operating system gives no seed, [`DealerError::Predeal`] and
-/// [`DealerError::SwapPredeal`] for a predeal that cannot be dealt, and
+/// [`DealerError::SwapPredeal`] for a predeal that cannot be dealt,
+/// [`DealerError::SwapGiven`] for swapping over given deals, and
 /// [`DealerError::Stopped`] when the job's stop switch is turned on.
 pub fn run(
     script: &Script,
@@ -978,16 +989,23 @@ fn predeal_of(script: &Script) -> Result<Option<Predeal>, DealerError> {
         })
 }
 
-/// Refuses swapping (`-2`, `-3`) that moves a seat with predealt cards or lengths: swapping
-/// moves whole hands, so the predeal would not hold.
+/// Refuses swapping (`-2`, `-3`) over given deals, or that moves a seat with predealt cards
+/// or lengths: swapping moves whole hands, so the predeal would not hold.
 fn check_swapping(script: &Script, job: &DealerJob) -> Result<(), DealerError> {
+    let flag = match job.swapping {
+        Swapping::None => return Ok(()),
+        Swapping::TwoWay => "-2",
+        Swapping::ThreeWay => "-3",
+    };
+    if let DealFeed::Given(_) = job.feed {
+        return Err(DealerError::SwapGiven { flag });
+    }
     for &seat in job.swapping.moved() {
         if script.predeal[seat.index()] != 0 || script.predeal_lengths.iter().any(|l| l.0 == seat) {
-            let two = job.swapping == Swapping::TwoWay;
             return Err(DealerError::SwapPredeal {
-                flag: if two { "-2" } else { "-3" },
+                flag,
                 seat: seat.name(),
-                also: if two { " and South" } else { "" },
+                also: if flag == "-2" { " and South" } else { "" },
             });
         }
     }

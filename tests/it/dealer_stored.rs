@@ -438,6 +438,14 @@ fn bad_inputs_exit_2_naming_the_file_and_position() {
     generate(dir, 4, "t.db", "club", Some("club.pbn"));
     let e = run(&["--set", "nope", "--db", "t.db"]);
     assert!(e.contains("no set named \"nope\""), "{e}");
+    // Swapping permutes generated deals' hands; given deals are read as they are.
+    for flag in ["-2", "-3"] {
+        let e = run(&["--deals", "club.pbn", flag]);
+        assert!(
+            e.contains(&format!("{flag} swaps the hands of generated deals")),
+            "{e}"
+        );
+    }
     // An expression that fails on a given deal names the file, the deal and its board.
     let zero = write(dir, "z.dei", "condition hcp(north) / 0 > 1\n");
     let o = dealdex(dir)
