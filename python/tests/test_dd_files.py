@@ -39,7 +39,7 @@ def test_solve_equals_dds(dd_reference):
 
 
 def test_select_solver_dds_gives_the_same_tables(dd_reference):
-    boards = dd_reference[20:26]
+    boards = dd_reference[20:22]
     deals = dealdex.Deals([dealdex.Deal(b["deal"]) for b in boards])
     try:
         assert dealdex.select_solver("dds").startswith("DDS 3.1.0 (dds-bridge-sys ")
@@ -155,7 +155,7 @@ def test_file_errors_name_the_record(tmp_path):
 def test_threads_is_the_number_of_solver_threads(dd_reference, threads):
     """`threads=` sizes the pool the solver runs on (its threads are named dealdex-dd-K; a
     fresh process has none before), and the tables are DDS's on any count."""
-    boards = dd_reference[20:26]
+    boards = dd_reference[20:22]
     code = (
         "import json, os, sys, dealdex\n"
         "deals = [dealdex.Deal(d) for d in json.loads(sys.argv[1])]\n"

@@ -2,12 +2,10 @@
 //! `tests/fixtures/dd/leads-300.jsonl` (DDS's SolveBoard with solutions = 3 through PyPI's
 //! endplay, equal cards expanded; 100 seeded deals, three contracts each, every strain and
 //! declarer), every one of the leader's 13 cards. All 300 when `DEALDEX_FULL_TESTS=1`
-//! (`.ci/run` sets it), every tenth otherwise.
+//! (`.ci/run` sets it; every fourth for DDS itself), every tenth otherwise.
 
 use dealdex::dd::{LeadPosition, Solver, lead_tricks};
 use dealdex::{Deal, Seat, Strain};
-
-use crate::common::full_tests;
 
 /// A position and DDS's tricks for the defence after each lead (`SA`, `HT`, …).
 fn reference() -> Vec<(LeadPosition, Vec<(String, u8)>)> {
@@ -61,7 +59,7 @@ fn dds_itself_gives_every_lead_of_the_reference() {
 fn leads_match_dds(solver: Solver) {
     let all = reference();
     assert_eq!(all.len(), 300);
-    let step = if full_tests() { 1 } else { 10 };
+    let step = crate::dd::subset_step(solver);
     let chosen: Vec<_> = all.into_iter().step_by(step).collect();
     let positions: Vec<LeadPosition> = chosen.iter().map(|(p, _)| *p).collect();
     let ours = solver.with(|| lead_tricks(&positions)).unwrap();
