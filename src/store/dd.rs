@@ -102,7 +102,7 @@ pub struct StoredDd {
 /// The `dd_sources` row for `source` inside the caller's transaction: 1 for unknown, the
 /// solver's shared row (made when missing), or a new row for a file. Returns the id and
 /// whether the row is new and of a file (removed again when no table uses it).
-fn source_id(
+pub(super) fn source_id(
     tx: &rusqlite::Transaction<'_>,
     path: &str,
     source: &DdSource,

@@ -1,12 +1,14 @@
 //! The `leads` table (migration 08): the defence's double-dummy tricks after each opening
 //! lead, a row a deal, leader and strain, in the 52-byte layout of [`crate::dd::lead_table`]
 //! (what `dealdex lead --store` solved; the query language's `lead(SEAT, strain, CARD)`
-//! reads it through the SQL function `lead_card`).
+//! reads it through the SQL function `lead_card`), and the solver that solved it (migration
+//! 09: `leads.source`, a `dd_sources` row).
 
 use rusqlite::types::ValueRef;
 use rusqlite::{OptionalExtension, params};
 
-use super::{At, INSERT_DEAL, SetWriter, Store, StoreError, StoreReader, insert_deal};
+use super::dd::source_id;
+use super::{At, DdSource, INSERT_DEAL, SetWriter, Store, StoreError, StoreReader, insert_deal};
 use crate::dd::NOT_HELD;
 use crate::model::card::Seat;
 use crate::model::contract::Strain;
@@ -23,8 +25,9 @@ fn leader_sql(leader: Seat) -> String {
 }
 
 /// Inserts `leads` rows for `leader` and `strain` inside the caller's transaction, each with
-/// its deal (inserted when missing); a row already stored keeps its tricks. Returns how many
-/// rows were new.
+/// its deal (inserted when missing) and the selected solver as its source
+/// ([`DdSource::solved_here`]); a row already stored keeps its tricks and source. Returns how
+/// many rows were new.
 fn insert_lead_rows(
     tx: &rusqlite::Transaction<'_>,
     path: &str,
@@ -38,16 +41,21 @@ fn insert_lead_rows(
             insert_deal(&mut stmt, key).at(path)?;
         }
     }
+    if rows.is_empty() {
+        return Ok(0);
+    }
+    let (source, _) = source_id(tx, path, &DdSource::solved_here())?;
     let mut stmt = tx
         .prepare_cached(
-            "INSERT OR IGNORE INTO leads(deal, leader, strain, tricks) VALUES (?1, ?2, ?3, ?4)",
+            "INSERT OR IGNORE INTO leads(deal, leader, strain, tricks, source) \
+             VALUES (?1, ?2, ?3, ?4, ?5)",
         )
         .at(path)?;
     let (leader, strain) = (leader_sql(leader), strain.as_str());
     let mut new = 0;
     for (key, tricks) in rows {
         new += stmt
-            .execute(params![&key.0, leader, strain, &tricks[..]])
+            .execute(params![&key.0, leader, strain, &tricks[..], source])
             .at(path)? as u64;
     }
     Ok(new)
@@ -145,6 +153,49 @@ impl StoreReader {
                 raw.map(|bytes| decode(key, leader, &bytes)).transpose()
             })
             .collect()
+    }
+
+    /// Where the stored leads of `key` for `leader` and `strain` came from: the solver that
+    /// solved them (`Solved`), or [`DdSource::Unknown`] for rows stored before schema version
+    /// 9 (solved by pons-dds, its version unrecorded); `None` when none are stored.
+    ///
+    /// ```
+    /// use dealdex::dd::{LeadPosition, lead_table, lead_tricks};
+    /// use dealdex::{DdSource, DealIndex, Seat, Store, Strain};
+    /// let deal: dealdex::Deal =
+    ///     "N:AKQJ.AKQJ.AKQ.AK T987.T987.T98.T9 6543.6543.765.87 2.2.J432.QJ65432".parse()?;
+    /// let (leader, strain) = (Seat::East, Strain::NoTrump);
+    /// let table = lead_table(&lead_tricks(&[LeadPosition { deal, strain, leader }])[0]);
+    /// let key = DealIndex::from_deal(&deal);
+    /// let mut store = Store::open_in_memory()?;
+    /// store.store_leads(leader, strain, &[(key, table)])?;
+    /// assert_eq!(store.lead_source(&key, leader, strain)?, Some(DdSource::solved_here()));
+    /// assert_eq!(store.lead_source(&key, Seat::South, strain)?, None);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`StoreError::CorruptDdSource`] for a source row dealdex does not write;
+    /// [`StoreError::Sqlite`] if the query fails.
+    pub fn lead_source(
+        &self,
+        key: &DealIndex,
+        leader: Seat,
+        strain: Strain,
+    ) -> Result<Option<DdSource>, StoreError> {
+        let id: Option<i64> = self
+            .conn
+            .prepare_cached(
+                "SELECT source FROM leads WHERE deal = ?1 AND leader = ?2 AND strain = ?3",
+            )
+            .and_then(|mut s| {
+                s.query_row(params![&key.0, leader_sql(leader), strain.as_str()], |r| {
+                    r.get(0)
+                })
+                .optional()
+            })
+            .at(&self.path)?;
+        id.map(|id| self.dd_source_by_id(id)).transpose()
     }
 }
 

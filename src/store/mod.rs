@@ -134,6 +134,7 @@ fn migrations() -> Migrations<'static> {
         M::up(include_str!("../../migrations/06-packed-lengths/up.sql")),
         M::up(include_str!("../../migrations/07-dd-source/up.sql")),
         M::up(include_str!("../../migrations/08-leads/up.sql")),
+        M::up(include_str!("../../migrations/09-lead-source/up.sql")),
     ])
 }
 
@@ -773,7 +774,7 @@ impl Store {
     /// assert_eq!(store.schema_version()?, dealdex::Store::SCHEMA_VERSION);
     /// # Ok::<(), dealdex::StoreError>(())
     /// ```
-    pub const SCHEMA_VERSION: usize = 8;
+    pub const SCHEMA_VERSION: usize = 9;
 
     /// Opens the database file at `path`, creating it if missing (with 32 KiB pages), sets
     /// the connection's pragmas (WAL journal, `synchronous=NORMAL`, `foreign_keys=ON`, a
@@ -883,7 +884,7 @@ impl Store {
     /// ```
     /// let store = dealdex::Store::open_in_memory()?;
     /// assert_eq!(store.deal_count()?, 0);
-    /// assert_eq!(store.schema_version()?, 8);
+    /// assert_eq!(store.schema_version()?, 9);
     /// # Ok::<(), dealdex::StoreError>(())
     /// ```
     ///

@@ -991,9 +991,9 @@ fn an_older_database_gets_the_plays_table() {
         assert!(err.to_string().contains("no such table: plays"), "{err}");
     }
     let mut store = Store::open(&path).unwrap();
-    // Every later migration ran: 04-play, 05-dd, 06-packed-lengths, 07-dd-source and
-    // 08-leads.
-    assert_eq!(store.schema_version().unwrap(), before.len() + 5);
+    // Every later migration ran: 04-play, 05-dd, 06-packed-lengths, 07-dd-source, 08-leads
+    // and 09-lead-source.
+    assert_eq!(store.schema_version().unwrap(), before.len() + 6);
     assert_eq!(store.deal_count().unwrap(), 10);
     // The upgraded file stores and returns plays.
     let data = std::fs::read(
@@ -1028,7 +1028,7 @@ fn an_older_database_gets_the_plays_table() {
     // Opening it again runs no migration twice.
     assert_eq!(
         Store::open(&path).unwrap().schema_version().unwrap(),
-        before.len() + 5
+        before.len() + 6
     );
 }
 
@@ -1084,6 +1084,79 @@ fn plays_belong_to_their_set_and_bad_rows_are_reported() {
         .execute("DELETE FROM sets WHERE name = 'schiphol'", [])
         .unwrap();
     assert!(store.plays_of(&key).unwrap().is_empty());
+}
+
+/// Leads stored before migration 09 recorded no solver: they read as of unknown source; a
+/// lead stored after the upgrade records the solver that solved it, each solver its own
+/// `dd_sources` row (shared with the tables it solves).
+#[test]
+fn leads_record_the_solver_that_solved_them() {
+    use dealdex::dd::{LeadPosition, Solver, lead_table, lead_tricks};
+    use dealdex::{DdSource, Seat, Strain};
+    let (_dir, path) = temp_db();
+    let keys = random_keys(9, 3);
+    let (leader, strain) = (Seat::West, Strain::Trumps(dealdex::Suit::Spades));
+    let tables: Vec<[u8; 52]> = keys
+        .iter()
+        .map(|k| {
+            let deal = k.to_deal().unwrap();
+            lead_table(
+                &lead_tricks(&[LeadPosition {
+                    deal,
+                    strain,
+                    leader,
+                }])[0],
+            )
+        })
+        .collect();
+    {
+        let conn = Connection::open(&path).unwrap();
+        for sql in migrations_before("09") {
+            conn.execute_batch(&sql).unwrap();
+        }
+        conn.execute_batch("PRAGMA user_version = 8").unwrap();
+        conn.execute("INSERT INTO deals(key) VALUES (?1)", [&keys[0].0])
+            .unwrap();
+        conn.execute(
+            "INSERT INTO leads(deal, leader, strain, tricks) VALUES (?1, 'W', 'S', ?2)",
+            rusqlite::params![&keys[0].0, &tables[0][..]],
+        )
+        .unwrap();
+    }
+    let mut store = Store::open(&path).unwrap();
+    assert_eq!(store.schema_version().unwrap(), Store::SCHEMA_VERSION);
+    assert_eq!(
+        store.lead_source(&keys[0], leader, strain).unwrap(),
+        Some(DdSource::Unknown)
+    );
+    assert_eq!(
+        store.stored_leads(&keys[..1], leader, strain).unwrap(),
+        [Some(tables[0])]
+    );
+    let solvers: Vec<Solver> = Solver::ALL.into_iter().filter(|s| s.is_built()).collect();
+    for (k, solver) in solvers.iter().enumerate() {
+        let key = keys[1 + k % 2];
+        let name = solver
+            .with(|| {
+                store
+                    .store_leads(leader, strain, &[(key, tables[1 + k % 2])])
+                    .unwrap();
+                solver.name()
+            })
+            .unwrap();
+        assert_eq!(
+            store.lead_source(&key, leader, strain).unwrap(),
+            Some(DdSource::Solved {
+                solver: name.to_owned()
+            }),
+            "{solver}"
+        );
+    }
+    assert_eq!(
+        store.lead_source(&keys[1], Seat::North, strain).unwrap(),
+        None
+    );
+    assert_eq!(store.integrity_check().unwrap(), "ok");
 }
 
 /// A set of 50,000 boards or more, stored into a table holding no more boards than it brings,
