@@ -11,10 +11,9 @@
 #                NOLTO=1
 #   native       release and RUSTFLAGS="-C target-cpu=x86-64-v3" (AVX2, BMI2; no portable
 #                fallback: a measurement only), built into target/native; only with NATIVE=1
-#   pgo          release, profile-guided: built instrumented into target/pgo-gen, trained on
-#                40 random deals of another seed (`solve`) and a short generate, the profile
-#                merged by the toolchain's llvm-profdata (`rustup component add llvm-tools`),
-#                rebuilt with it into target/pgo; only with PGO=1
+#   pgo          release, profile-guided: benches/pgo_build.sh (trained on 40 random deals of
+#                another seed and a short generate; needs `rustup component add llvm-tools`),
+#                target/pgo/release/dealdex; only with PGO=1
 # each on one core (taskset -c 0) and on both, whole commands under /usr/bin/time, ROUNDS rounds
 # with the order turned each round; then dealdex's tables are compared cell by cell with DDS
 # 2.9's (the list file's TABLE lines, or those endplay gives for a PBN file).
@@ -67,16 +66,7 @@ if [ "${NATIVE:-0}" = 1 ]; then
 fi
 
 if [ "${PGO:-0}" = 1 ]; then
-    profdata=$(find "$(rustc --print sysroot)" -name llvm-profdata -type f | head -1)
-    [ -n "$profdata" ] || { echo "PGO=1 needs llvm-profdata: rustup component add llvm-tools" >&2; exit 2; }
-    rm -rf "$out/pgo-data"
-    RUSTFLAGS="-Cprofile-generate=$out/pgo-data" cargo build --release -q --target-dir target/pgo-gen
-    train=target/pgo-gen/release/dealdex
-    "$train" generate --boards 1-40 --seed "$(printf '3c%.0s' {1..32})" --no-db -q --out "$out/train.pbn"
-    "$train" solve "$out/train.pbn" --no-db -q --to json > /dev/null
-    "$train" generate --count 2000000 --seed "$(printf '3c%.0s' {1..32})" --no-db -q --format hex --out /dev/null
-    "$profdata" merge -o "$out/pgo.profdata" "$out/pgo-data"
-    RUSTFLAGS="-Cprofile-use=$out/pgo.profdata" cargo build --release -q --target-dir target/pgo
+    benches/pgo_build.sh
     builds+=(pgo=target/pgo/release/dealdex)
 fi
 
