@@ -905,12 +905,6 @@ fn a_version_1_database_gets_its_features_backfilled() {
     assert_eq!(store.integrity_check().unwrap(), "ok");
 }
 
-/// The migrations before 04-play, in order, read from `migrations/` (so a database of any
-/// earlier version can be built the way an older dealdex left it).
-fn migrations_before_plays() -> Vec<String> {
-    migrations_before("04")
-}
-
 /// Issue 27, defect 12: tables stored before migration 07 recorded no source. They read as
 /// of unknown source, and `solve --verify` checks them as it checks files' (they may have
 /// been imported); a table solved after the upgrade is recorded as solved here.
@@ -925,11 +919,8 @@ fn tables_stored_before_sources_were_recorded_are_of_unknown_source() {
     let keys: Vec<DealIndex> = deals.iter().map(DealIndex::from_deal).collect();
     let tables = dealdex::dd::solve_all(&deals);
     {
-        let conn = Connection::open(&path).unwrap();
-        for sql in migrations_before("07") {
-            conn.execute_batch(&sql).unwrap();
-        }
-        conn.execute_batch("PRAGMA user_version = 6").unwrap();
+        let (conn, version) = database_before(&path, "07");
+        assert_eq!(version, 6);
         conn.execute("INSERT INTO deals(key) VALUES (?1)", [&keys[0].0])
             .unwrap();
         conn.execute(
@@ -967,20 +958,27 @@ fn migrations_before(before: &str) -> Vec<String> {
         .collect()
 }
 
+/// A database at `path` as an older dealdex left it: the migrations sorting before `before`
+/// applied and counted in `user_version`. Returns the connection and that version.
+fn database_before(path: &Path, before: &str) -> (Connection, usize) {
+    let conn = Connection::open(path).unwrap();
+    let sqls = migrations_before(before);
+    for sql in &sqls {
+        conn.execute_batch(sql).unwrap();
+    }
+    conn.execute_batch(&format!("PRAGMA user_version = {}", sqls.len()))
+        .unwrap();
+    (conn, sqls.len())
+}
+
 #[test]
 fn an_older_database_gets_the_plays_table() {
     use dealdex::formats::{DealFormat, Pbn};
     let (_dir, path) = temp_db();
     let keys = random_keys(33, 10);
-    let before = migrations_before_plays();
-    assert!(before.len() >= 2, "01-initial and 02-features at least");
-    {
-        let conn = Connection::open(&path).unwrap();
-        for sql in &before {
-            conn.execute_batch(sql).unwrap();
-        }
-        conn.execute_batch(&format!("PRAGMA user_version = {}", before.len()))
-            .unwrap();
+    let before = {
+        let (conn, before) = database_before(&path, "04");
+        assert!(before >= 2, "01-initial and 02-features at least");
         for k in &keys {
             conn.execute("INSERT INTO deals(key) VALUES (?1)", [&k.0])
                 .unwrap();
@@ -989,11 +987,12 @@ fn an_older_database_gets_the_plays_table() {
             .query_row("SELECT count(*) FROM plays", [], |r| r.get::<_, i64>(0))
             .unwrap_err();
         assert!(err.to_string().contains("no such table: plays"), "{err}");
-    }
+        before
+    };
     let mut store = Store::open(&path).unwrap();
     // Every later migration ran: 04-play, 05-dd, 06-packed-lengths, 07-dd-source, 08-leads
     // and 09-lead-source.
-    assert_eq!(store.schema_version().unwrap(), before.len() + 6);
+    assert_eq!(store.schema_version().unwrap(), before + 6);
     assert_eq!(store.deal_count().unwrap(), 10);
     // The upgraded file stores and returns plays.
     let data = std::fs::read(
@@ -1028,7 +1027,7 @@ fn an_older_database_gets_the_plays_table() {
     // Opening it again runs no migration twice.
     assert_eq!(
         Store::open(&path).unwrap().schema_version().unwrap(),
-        before.len() + 6
+        before + 6
     );
 }
 
@@ -1110,11 +1109,8 @@ fn leads_record_the_solver_that_solved_them() {
         })
         .collect();
     {
-        let conn = Connection::open(&path).unwrap();
-        for sql in migrations_before("09") {
-            conn.execute_batch(&sql).unwrap();
-        }
-        conn.execute_batch("PRAGMA user_version = 8").unwrap();
+        let (conn, version) = database_before(&path, "09");
+        assert_eq!(version, 8);
         conn.execute("INSERT INTO deals(key) VALUES (?1)", [&keys[0].0])
             .unwrap();
         conn.execute(
