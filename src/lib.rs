@@ -21,6 +21,7 @@ pub use model::contract::{
     Contract, ContractError, Penalty, Strain, StrainError, Trick, contract_of, duplicate_score,
     imps, trick_winner,
 };
+pub use model::cpu;
 pub use model::deal::{Deal, DealError, Hand};
 pub use model::deal_string::{PbnError, PbnErrorKind, format_deal, parse_deal, push_deal};
 pub use model::features;

@@ -30,9 +30,16 @@
 //!   batch by batch, as the stream has them: the same deals either way (only the order of
 //!   the work differs while no word is refused).
 //!
+//! - The pick-th undealt card is found one of two ways ([`cpu`](crate::model::cpu) decides,
+//!   once a process): with BMI2's `pdep`, one instruction a card, where `pdep` is fast
+//!   (Intel; AMD from Zen 3); else by turning all of a deal's picks into ranks among the
+//!   free cards at once, 16 or 32 deals side by side in byte vectors ([`decode`]), which
+//!   needs nothing beyond the baseline instruction set. `DEALDEX_PORTABLE=1` forces the
+//!   second, without AVX2 (what ARM machines run).
+//!
 //! The deals are uniform over the deals with the predealt cards, and value-stable: the same
-//! seed gives the same deals on every machine (the AVX2/BMI2 path and the portable path
-//! compute the same picks, and so do the side-by-side and batch-by-batch ones).
+//! seed gives the same deals on every machine (every path computes the same picks and cards,
+//! and so do the side-by-side and batch-by-batch draws).
 
 use rand_chacha::ChaCha20Rng;
 use rand_chacha::rand_core::{Rng, SeedableRng};
@@ -40,6 +47,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 
 use super::predeal::Predeal;
 use super::stream::Seed;
+use crate::model::cpu::{SelectPath, cpu};
 use crate::model::deal::Deal;
 
 /// Deals a piece of the stream holds; piece `p` holds deals `p·PIECE + 1 ..= (p+1)·PIECE`
@@ -113,6 +121,11 @@ pub struct Shuffler {
     need: [u8; 3],
     /// Cards not predealt.
     free: u64,
+    /// Picks a deal takes: the cards North, East and South need.
+    picks: usize,
+    /// The bit of the free card of each rank (0-based, suited order) among the free cards;
+    /// the rest 0.
+    bit_at: [u64; 64],
     batches: Vec<Batch>,
     /// The batches' multiplications, step by step side by side.
     steps: Vec<Step>,
@@ -167,11 +180,19 @@ impl Shuffler {
                 step
             })
             .collect();
+        let mut bit_at = [0u64; 64];
+        let mut rest = free;
+        for b in bit_at.iter_mut().take(m) {
+            *b = rest & rest.wrapping_neg();
+            rest &= rest - 1;
+        }
         Shuffler {
             seed: *seed,
             fixed,
             need,
             free,
+            picks,
+            bit_at,
             batches,
             steps,
         }
@@ -179,25 +200,152 @@ impl Shuffler {
 
     /// Fills `out` (at most [`PIECE`] deals) with the first deals of piece `piece` (0-based).
     ///
+    /// The work takes this machine's select path ([`cpu`](crate::model::cpu::cpu): `pdep`
+    /// where it is fast, else the byte-vector decode); every path gives the same deals.
+    ///
     /// # Panics
     /// When `out` holds more than [`PIECE`] deals.
     pub fn fill(&self, piece: u64, out: &mut [Deal]) {
+        self.fill_with(cpu().select, piece, out);
+    }
+
+    /// [`Shuffler::fill`] on the given path.
+    ///
+    /// # Panics
+    /// When `out` holds more than [`PIECE`] deals, or the path needs an instruction this
+    /// machine lacks.
+    fn fill_with(&self, path: SelectPath, piece: u64, out: &mut [Deal]) {
         assert!(out.len() <= PIECE, "a piece holds {PIECE} deals");
         let mut rng = self.piece_rng(piece);
+        match path {
+            #[cfg(target_arch = "x86_64")]
+            SelectPath::Pdep => {
+                assert!(
+                    std::arch::is_x86_feature_detected!("bmi2")
+                        && std::arch::is_x86_feature_detected!("avx2"),
+                    "the pdep path needs BMI2 and AVX2"
+                );
+                // SAFETY: BMI2 and AVX2 are present, checked just above.
+                unsafe { self.fill_pdep(&mut rng, out) }
+            }
+            #[cfg(target_arch = "x86_64")]
+            SelectPath::Avx2 => {
+                assert!(
+                    std::arch::is_x86_feature_detected!("avx2"),
+                    "the avx2 path needs AVX2"
+                );
+                // SAFETY: AVX2 is present, checked just above.
+                unsafe { self.fill_decoded_avx2(&mut rng, out) }
+            }
+            #[cfg(not(target_arch = "x86_64"))]
+            SelectPath::Pdep | SelectPath::Avx2 => panic!("the {} path needs x86-64", path.name()),
+            SelectPath::Portable => self.fill_decoded::<16>(&mut rng, out),
+        }
+    }
+
+    /// The `pdep` path: [`LANES`] deals at a time, one `pdep` a card.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "bmi2,avx2")]
+    fn fill_pdep(&self, rng: &mut Xoshiro256PlusPlus, out: &mut [Deal]) {
         let mut picks = [[0u32; LANES]; PAD_ROW + 1];
-        let mut chunks = out.chunks_exact_mut(LANES);
-        for chunk in &mut chunks {
-            let masks = self.lanes(&mut rng, &mut picks);
+        for chunk in out.chunks_mut(LANES) {
+            self.draw_picks(rng, &mut picks);
+            let masks = self.select_pdep(&picks);
             for (d, m) in chunk.iter_mut().zip(masks) {
                 *d = Deal::from_masks_unchecked(m);
             }
         }
-        let rest = chunks.into_remainder();
-        if !rest.is_empty() {
-            let masks = self.lanes(&mut rng, &mut picks);
-            for (d, m) in rest.iter_mut().zip(masks) {
-                *d = Deal::from_masks_unchecked(m);
+    }
+
+    /// The decode path with AVX2: 32 deals a byte vector.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    fn fill_decoded_avx2(&self, rng: &mut Xoshiro256PlusPlus, out: &mut [Deal]) {
+        self.fill_decoded::<32>(rng, out)
+    }
+
+    /// The decode path, `W` deals at a time (a multiple of [`LANES`]): the picks of
+    /// `W / LANES` groups of lanes drawn in turn (the stream's order), turned into ranks among
+    /// the free cards side by side ([`decode`]), and each deal's cards read off its ranks.
+    #[inline(always)]
+    fn fill_decoded<const W: usize>(&self, rng: &mut Xoshiro256PlusPlus, out: &mut [Deal]) {
+        let n = self.picks;
+        // Row t: pick t of every deal, lane l of group g in column `g·LANES + l`; the last
+        // row takes the padding of [`Step`]s.
+        let mut ranks = [[0u8; W]; PAD_ROW + 1];
+        for chunk in out.chunks_mut(W) {
+            for g in 0..W / LANES {
+                self.draw_ranks(rng, &mut ranks, g * LANES);
             }
+            decode(&mut ranks[..n]);
+            for (column, d) in chunk.iter_mut().enumerate() {
+                let mut rows = ranks.iter().map(|row| row[column]);
+                let mut masks = [0u64; 4];
+                for (mask, &need) in masks.iter_mut().zip(&self.need) {
+                    for r in rows.by_ref().take(usize::from(need)) {
+                        *mask |= self.bit_at[usize::from(r) & 63];
+                    }
+                }
+                masks[3] = self.free & !(masks[0] | masks[1] | masks[2]);
+                for (mask, fixed) in masks.iter_mut().zip(self.fixed) {
+                    *mask |= fixed;
+                }
+                *d = Deal::from_masks_unchecked(masks);
+            }
+        }
+    }
+
+    /// The next [`LANES`] deals' picks into columns `base..base + LANES` of `ranks` (lane
+    /// order), as [`Shuffler::draw_picks`] draws them, by 64×64-bit products (one
+    /// instruction or two on every 64-bit CPU) rather than the vector-friendly 32-bit ones.
+    #[inline(always)]
+    fn draw_ranks<const W: usize>(
+        &self,
+        rng: &mut Xoshiro256PlusPlus,
+        ranks: &mut [[u8; W]; PAD_ROW + 1],
+        base: usize,
+    ) {
+        let saved = rng.clone();
+        let mut words = [[0u64; LANES]; SLOTS];
+        for w in words.iter_mut().take(self.batches.len()) {
+            for x in w {
+                *x = rng.next_u64();
+            }
+        }
+        for step in &self.steps {
+            for ((w, &n), &row) in words.iter_mut().zip(&step.n).zip(&step.row) {
+                let row = &mut ranks[usize::from(row)][base..base + LANES];
+                for (x, r) in w.iter_mut().zip(row) {
+                    let full = u128::from(*x) * u128::from(n);
+                    *r = (full >> 64) as u8;
+                    *x = full as u64;
+                }
+            }
+        }
+        let redraw = self
+            .batches
+            .iter()
+            .zip(&words)
+            .any(|(b, r)| r.iter().any(|&x| x < b.threshold));
+        if redraw {
+            // Rare (a few % of groups): the batch-by-batch draw, as the pdep path's.
+            *rng = saved;
+            let mut picks = [[0u32; LANES]; PAD_ROW + 1];
+            self.picks_in_turn(rng, &mut picks);
+            for (row, p) in ranks.iter_mut().zip(&picks).take(self.picks) {
+                for (l, &position) in POSITION.iter().enumerate() {
+                    row[base + l] = p[position] as u8;
+                }
+            }
+        }
+    }
+
+    /// The next [`LANES`] deals' picks, side by side when no word is refused, else batch by
+    /// batch (the same picks either way).
+    #[inline(always)]
+    fn draw_picks(&self, rng: &mut Xoshiro256PlusPlus, picks: &mut Picks) {
+        if !self.picks_at_once(rng, picks) {
+            self.picks_in_turn(rng, picks);
         }
     }
 
@@ -211,40 +359,11 @@ impl Shuffler {
         Xoshiro256PlusPlus::from_seed(seed)
     }
 
-    /// The hand masks of the next [`LANES`] deals.
-    fn lanes(&self, rng: &mut Xoshiro256PlusPlus, picks: &mut Picks) -> [[u64; 4]; LANES] {
-        #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("bmi2")
-            && std::arch::is_x86_feature_detected!("avx2")
-        {
-            // SAFETY: BMI2 and AVX2 are present, checked just above.
-            return unsafe { self.lanes_bmi2(rng, picks) };
-        }
-        self.lanes_with(rng, picks, nth_bit)
-    }
-
-    /// [`Shuffler::lanes`] with BMI2's `pdep` to find the pick-th undealt card, and AVX2
-    /// for the lanes' arithmetic.
+    /// The lanes' hand masks from their picks, BMI2's `pdep` finding the pick-th undealt
+    /// card.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "bmi2,avx2")]
-    fn lanes_bmi2(&self, rng: &mut Xoshiro256PlusPlus, picks: &mut Picks) -> [[u64; 4]; LANES] {
-        self.lanes_with(rng, picks, |k, set| {
-            // The k-th set bit of `set` (k below its count).
-            std::arch::x86_64::_pdep_u64(1 << k, set)
-        })
-    }
-
-    /// The lanes' deals, `select(k, set)` giving the bit of the k-th set bit of `set`.
-    #[inline(always)]
-    fn lanes_with(
-        &self,
-        rng: &mut Xoshiro256PlusPlus,
-        picks: &mut Picks,
-        select: impl Fn(u32, u64) -> u64,
-    ) -> [[u64; 4]; LANES] {
-        if !self.picks_at_once(rng, picks) {
-            self.picks_in_turn(rng, picks);
-        }
+    fn select_pdep(&self, picks: &Picks) -> [[u64; 4]; LANES] {
         // Lane by lane in the order of [`POSITION`]: `rest[p]` is the undealt cards of the
         // lane at position `p`.
         let mut out = [[0u64; 4]; LANES];
@@ -254,7 +373,8 @@ impl Shuffler {
             let before = rest;
             for _ in 0..need {
                 for (left, &pick) in rest.iter_mut().zip(&picks[t]) {
-                    *left ^= select(pick, *left);
+                    // The pick-th set bit of `left` (pick below its count).
+                    *left ^= std::arch::x86_64::_pdep_u64(1 << pick, *left);
                 }
                 t += 1;
             }
@@ -359,12 +479,62 @@ fn multiply(r: &mut [u64; LANES], n: u64, picks: &mut [u32; LANES]) {
     }
 }
 
-/// The bit of the `k`-th set bit of `set` (0-based; `k` below the count of set bits).
-fn nth_bit(k: u32, mut set: u64) -> u64 {
-    for _ in 0..k {
-        set &= set - 1;
+/// Turns each deal's picks into ranks among the free cards, `W` deals side by side: row `t`
+/// holds pick `t` of every deal, a rank among the cards still undealt before it, and becomes
+/// that card's rank among all the free cards.
+///
+/// Backwards from the last pick: once the rows after `t` are ranks among the cards undealt
+/// before pick `t + 1`, each of them at or above pick `t`'s rank moves up by one (the card
+/// pick `t` took was below it), which makes them ranks among the cards undealt before pick
+/// `t`. The picks of a deal are distinct cards, so no two ranks tie. 39 picks take 741
+/// compare-and-adds, each a byte-vector instruction or two for all `W` deals, where a select
+/// over a bit mask costs a loop or a table walk a card without `pdep`.
+#[inline(always)]
+fn decode<const W: usize>(rows: &mut [[u8; W]]) {
+    // Row j's rank is its pick moved up past each earlier pick t at or below it, taken from
+    // t = j − 1 down to 0 with the picks as drawn (a row's own moves come later, from the
+    // picks before it). `x ≥ k` is `x > k − 1` in signed bytes (ranks are below 52): one
+    // compare and one subtract for all W deals. The rows are taken BLOCK at a time, each in
+    // a register, so that one load of a pick serves BLOCK rows and their chains of
+    // compare-and-subtract overlap.
+    const BLOCK: usize = 8;
+    let mut below = [[0i8; W]; PAD_ROW];
+    for (b, row) in below.iter_mut().zip(rows.iter()) {
+        for (b, &k) in b.iter_mut().zip(row) {
+            *b = k as i8 - 1;
+        }
     }
-    set & set.wrapping_neg()
+    let step = |x: &mut [i8; W], b: &[i8; W]| {
+        for (x, &b) in x.iter_mut().zip(b) {
+            *x = x.wrapping_add(i8::from(*x > b));
+        }
+    };
+    let mut first = 0;
+    while first < rows.len() {
+        let len = BLOCK.min(rows.len() - first);
+        let mut x = [[0i8; W]; BLOCK];
+        for (x, row) in x.iter_mut().zip(&rows[first..first + len]) {
+            *x = row.map(|k| k as i8);
+        }
+        // The picks inside the block, before each row: row first + i takes first + i − 1
+        // down to first.
+        for (i, x) in x.iter_mut().enumerate().take(len).skip(1) {
+            for b in below[first..first + i].iter().rev() {
+                step(x, b);
+            }
+        }
+        // The picks before the block, every row of it (a padding row past the end takes
+        // them too, unused).
+        for b in below[..first].iter().rev() {
+            for x in &mut x {
+                step(x, b);
+            }
+        }
+        for (row, x) in rows[first..first + len].iter_mut().zip(&x) {
+            *row = x.map(|x| x as u8);
+        }
+        first += len;
+    }
 }
 
 #[cfg(test)]
@@ -378,16 +548,82 @@ mod tests {
         out
     }
 
-    #[test]
-    fn portable_and_bmi2_paths_give_the_same_deals() {
-        let s = Shuffler::new(&Seed([3; 32]), None);
-        let mut a = s.piece_rng(5);
-        let mut b = s.piece_rng(5);
-        let mut picks = [[0; LANES]; PAD_ROW + 1];
-        for _ in 0..200 {
-            let fast = s.lanes(&mut a, &mut picks);
-            assert_eq!(fast, s.lanes_with(&mut b, &mut picks, nth_bit));
+    /// The bit of the `k`-th set bit of `set` (0-based; `k` below the count of set bits): the
+    /// stream's definition of a pick, one bit at a time.
+    fn nth_bit(k: u32, mut set: u64) -> u64 {
+        for _ in 0..k {
+            set &= set - 1;
         }
+        set & set.wrapping_neg()
+    }
+
+    /// The stream as the module docs define it, one lane and one card at a time: each lane's
+    /// picks take the pick-th undealt card in suited order.
+    fn by_definition(s: &Shuffler, piece: u64, n: usize) -> Vec<Deal> {
+        let mut rng = s.piece_rng(piece);
+        let mut picks = [[0u32; LANES]; PAD_ROW + 1];
+        let mut out = Vec::new();
+        while out.len() < n {
+            s.draw_picks(&mut rng, &mut picks);
+            for &p in &POSITION {
+                let mut rest = s.free;
+                let mut masks = s.fixed;
+                let mut t = 0;
+                for (seat, &need) in s.need.iter().enumerate() {
+                    for _ in 0..need {
+                        let card = nth_bit(picks[t][p], rest);
+                        rest ^= card;
+                        masks[seat] |= card;
+                        t += 1;
+                    }
+                }
+                masks[3] |= rest;
+                out.push(Deal::from_masks_unchecked(masks));
+            }
+        }
+        out.truncate(n);
+        out
+    }
+
+    /// The paths this machine can run.
+    fn paths() -> Vec<SelectPath> {
+        let mut paths = vec![SelectPath::Portable];
+        #[cfg(target_arch = "x86_64")]
+        {
+            if std::arch::is_x86_feature_detected!("avx2") {
+                paths.push(SelectPath::Avx2);
+                if std::arch::is_x86_feature_detected!("bmi2") {
+                    paths.push(SelectPath::Pdep);
+                }
+            }
+        }
+        paths
+    }
+
+    #[test]
+    fn every_path_deals_as_the_definition() {
+        let p = Predeal::parse("N:AK.Q.. E:J.. S:...AKQJT98 W:2.3.4.5").unwrap();
+        for (seed, predeal) in [(3, None), (4, Some(&p))] {
+            let s = Shuffler::new(&Seed([seed; 32]), predeal);
+            for piece in [0, 5] {
+                let want = by_definition(&s, piece, PIECE);
+                for path in paths() {
+                    for n in [PIECE, 37, 1] {
+                        let mut got = vec![Seed([0; 32]).board_deal(1); n];
+                        s.fill_with(path, piece, &mut got);
+                        assert_eq!(got, want[..n], "{path:?}, {n} deals, piece {piece}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn decoding_gives_the_ranks_the_picks_select() {
+        // Picks 1, 1, 0 among 0..4: cards 1, then 2 (the second of 0, 2, 3), then 0.
+        let mut rows = [[1u8; 16], [1; 16], [0; 16]];
+        decode(&mut rows);
+        assert_eq!(rows.map(|r| r[7]), [1, 2, 0]);
     }
 
     #[test]

@@ -10,6 +10,7 @@
 pub(crate) mod board;
 pub(crate) mod card;
 pub(crate) mod contract;
+pub mod cpu;
 pub(crate) mod deal;
 pub(crate) mod deal_string;
 pub mod features;

@@ -275,7 +275,7 @@ fn f64_thresholds(m: f64, k: [f64; 3], r: usize) -> [f64; 3] {
 pub(crate) fn unrank_many(ranks: &[u128], out: &mut [Deal]) {
     assert_eq!(ranks.len(), out.len());
     #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") {
+    if crate::model::cpu::cpu().unrank_avx2 {
         let mut chunks = ranks.chunks_exact(8);
         let mut outs = out.chunks_exact_mut(8);
         for (c, o) in (&mut chunks).zip(&mut outs) {
