@@ -18,7 +18,7 @@
 //! evaluator. [`cheap_first`] reorders `&&` and `||` so that a `tricks` operand is tried
 //! last: the solver runs only for the deals every other term lets through.
 
-use super::eval::{EvalError, hand_value, imps, score};
+use super::eval::{EvalError, contract_score, hand_value, imps};
 use super::graph::{Graph, Memo};
 use super::{BinOp, Expr, MILTON, Script, ShapeSet};
 use crate::model::card::{Card, Seat, Suit};
@@ -296,7 +296,7 @@ impl<'a> Program<'a> {
             Expr::Bin(op, a, b) => self.binary(*op, a, b),
             Expr::Score(vul, c, t) => {
                 let (vul, c, t) = (*vul, *c, k(t));
-                Box::new(move |d, f| Ok(score(vul, c.level, c.strain, t(d, f)?)))
+                Box::new(move |d, f| Ok(contract_score(vul, &c, t(d, f)?)))
             }
             Expr::Imps(x) => {
                 let x = k(x);
@@ -453,7 +453,7 @@ impl<'a> Program<'a> {
             }
             Expr::Score(vul, k, t) => {
                 let (vul, k) = (*vul, *k);
-                map(c(t), move |t| score(vul, k.level, k.strain, t))
+                map(c(t), move |t| contract_score(vul, &k, t))
             }
             Expr::Imps(x) => map(c(x), imps),
             leaf => {

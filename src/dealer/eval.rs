@@ -163,6 +163,50 @@ pub fn score(vul: bool, level: u8, strain: Option<Suit>, tricks: i64) -> i64 {
     duplicate_score(level, strain, Penalty::Undoubled, vul, tricks)
 }
 
+/// `score(vul, contract, tricks)` of a contract word, doubled (`z4Hx`) and redoubled
+/// (`z4Hxx`) too: the duplicate score, as DealerV2 scores it.
+pub(super) fn contract_score(vul: bool, c: &super::ScoreContract, tricks: i64) -> i64 {
+    let strain = c.strain.map_or(Strain::NoTrump, Strain::Trumps);
+    duplicate_score(c.level, strain, c.penalty, vul, tricks)
+}
+
+/// DealerV2's `ltc` of a 13-bit holding (bit 0 = ace): its modern losing-trick count ×100, in
+/// half losers, from the suit's top three cards (the nine down to the two alike, `x`), as
+/// DealerV2 2.5 counts it:
+///
+/// | losers | top cards |
+/// |---|---|
+/// | 0 | void, `A`, `AK`, `AKQ` |
+/// | 0.5 | `K`, `AQ`, `AKJ`, `AQJ` |
+/// | 1 | `x`, `T`, `J`, `Q`, `Ax`, `AT`, `AJ`, `Kx`, `KT`, `KJ`, `KQ`, `AKx`, `AKT`, `AQx`, `AQT`, `KQx`, `KQT`, `KQJ` |
+/// | 1.5 | `AJT`, `KJT` |
+/// | 2 | `xx`, `Tx`, `Jx`, `JT`, `Qx`, `QT`, `QJ`, `Axx`, `ATx`, `AJx`, `Kxx`, `KTx`, `KJx`, `QJx`, `QJT` |
+/// | 2.5 | `Qxx`, `QTx` |
+/// | 3 | `xxx`, `Txx`, `Jxx`, `JTx` |
+///
+/// ```
+/// use dealdex::dealer::ltc;
+/// assert_eq!(ltc(0b101), 50); // AQ
+/// assert_eq!(ltc(0b100 | 1 << 12 | 1 << 11), 250); // Q32
+/// ```
+pub fn ltc(h: u64) -> i64 {
+    // The top three cards, honours by name and the others as x.
+    let mut top = [b'-'; 3];
+    for (slot, r) in top.iter_mut().zip((0..13).filter(|r| h >> r & 1 == 1)) {
+        *slot = if r < 5 { b"AKQJT"[r] } else { b'x' };
+    }
+    match &top {
+        b"---" | b"A--" | b"AK-" | b"AKQ" => 0,
+        b"K--" | b"AQ-" | b"AKJ" | b"AQJ" => 50,
+        b"AJT" | b"KJT" => 150,
+        b"xx-" | b"Tx-" | b"Jx-" | b"JT-" | b"Qx-" | b"QT-" | b"QJ-" | b"Axx" | b"ATx" | b"AJx"
+        | b"Kxx" | b"KTx" | b"KJx" | b"QJx" | b"QJT" => 200,
+        b"Qxx" | b"QTx" => 250,
+        b"xxx" | b"Txx" | b"Jxx" | b"JTx" => 300,
+        _ => 100,
+    }
+}
+
 /// Kaplan and Rubens' suit quality (The Bridge World, October 1982) ×100 of a 13-bit holding
 /// (bit 0 = ace): the 4-3-2-1 count plus tens and nines (suits of up to six cards) or the
 /// missing queen and jack (longer suits), times the length, divided by 10.
@@ -336,6 +380,7 @@ pub(super) fn hand_value(e: &Expr, deal: &Deal, script: &Script) -> Option<i64> 
             2 * (h & 1) as i64 + (h >> 1 & 1) as i64
         }),
         Expr::Loser(seat, suit) => per_suit(hand(*seat), *suit, losers),
+        Expr::Ltc(seat, suit) => per_suit(hand(*seat), *suit, ltc),
         Expr::Shape(seat, set) => {
             let m = hand(*seat);
             let l = |s| holding(m, s).count_ones();
@@ -440,7 +485,7 @@ impl Ctx<'_> {
             }
             Expr::Score(vul, c, t) => {
                 let t = self.eval(t)?;
-                score(*vul, c.level, c.strain, t)
+                contract_score(*vul, c, t)
             }
             Expr::Imps(x) => imps(self.eval(x)?),
             Expr::Rnd(x) => {
@@ -527,9 +572,7 @@ impl Ctx<'_> {
                 let op = *op;
                 x.zip(y, |x, y| binary(op, x, y))?
             }
-            Expr::Score(vul, c, t) => self
-                .value(t)?
-                .map(|t| Ok(score(*vul, c.level, c.strain, t)))?,
+            Expr::Score(vul, c, t) => self.value(t)?.map(|t| Ok(contract_score(*vul, c, t)))?,
             Expr::Imps(x) => self.value(x)?.map(|v| Ok(imps(v)))?,
             Expr::Rnd(x) => match self.value(x)? {
                 Value::Num(n) => Value::Num(draw(self.rnd, n)?),

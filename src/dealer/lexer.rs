@@ -169,13 +169,17 @@ impl Lexer<'_> {
         }
     }
 
-    /// Reads a string in double quotes.
+    /// Reads a string in double quotes. DealerV2's `title` string also ends at the end of
+    /// its line (DealerV2's lexer ends every string there; Debian's dealer reads on).
     fn string(&mut self) -> Result<(), ScriptError> {
         let (l0, c0) = (self.line, self.col);
+        let title =
+            matches!(self.out.last(), Some(Token { tok: Tok::Word(w), .. }) if w == "title");
         self.advance(1);
         let mut s = String::new();
         loop {
             match self.chars.get(self.i) {
+                Some('\n') if title => break,
                 None => {
                     return Err(ScriptError::new(
                         ScriptErrorKind::Syntax,

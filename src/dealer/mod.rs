@@ -180,10 +180,25 @@
 //! suokko's one-way tables of numbers leave out empty rows and its `printoneline` ends
 //! without a space: dealdex keeps Debian's layouts there.
 //!
-//! Refused by name ([`ScriptErrorKind::Unsupported`]): the functions `ltc`, `opc`,
-//! `usereval`, the actions `printside`, `printns`, `bktfreq`, `export`, and doubled contracts
-//! in `score` (`z4Hx`). Not read: the statements `seed`, `opener`, `startboard` (they stay
-//! identifiers, as in Debian's dealer).
+//! - `seed N` ([`Script::seed`]): the run's seed when `-s` is not given (the command line's
+//!   wins, as in DealerV2); `seed 0` is no seed, a seed drawn from the operating system (DealerV2
+//!   seeds from the kernel then). The deals are dealdex's stream of that seed, not DealerV2's.
+//! - `ltc(seat[, suit])` ([`Expr::Ltc`], [`ltc`]): DealerV2's modern losing-trick count ×100
+//!   in half losers from each suit's top three cards (`Qxx` 250, `AQ` 50, singleton `K` 50).
+//! - Doubled and redoubled contracts in `score` (`z4Hx`, `z6Nxx`; [`ScoreContract::penalty`]),
+//!   scored as duplicate bridge does, as DealerV2.
+//! - `printns`, `printside (NS|EW)` ([`Action::PrintSide`]) and `export (seat|NS|EW)`
+//!   ([`Action::Export`]) in DealerV2's bytes (DealerV2's `printew` is `printside (EW)`:
+//!   dealdex's `printew` keeps Debian's layout); `export` writes with the other output, in the
+//!   order of the actions (DealerV2's without `-X FILE`).
+//! - `opener compass` ([`Script::opener`]) is read and kept: it names the opener of `opc`.
+//! - DealerV2's `title` string ends at the end of its line when its closing quote is missing,
+//!   as DealerV2's lexer ends it.
+//!
+//! Refused by name ([`ScriptErrorKind::Unsupported`]), with the line: `usereval` (it asks
+//! DealerV2's external evaluation program, DealerServer, which dealdex does not run), `opc`
+//! (DealerV2's external Optimal Point Count Perl program, `dop`), the action `bktfreq`. Not
+//! read: `startboard` (it stays an identifier, as in Debian's dealer).
 
 mod compile;
 mod eval;
@@ -194,7 +209,7 @@ mod parser;
 mod run;
 mod swap;
 
-pub use eval::{EvalError, cccc, imps, quality, score};
+pub use eval::{EvalError, cccc, imps, ltc, quality, score};
 pub use evalcontract::{EvalContract, STRAINS};
 pub use parser::{MAX_FREQUENCY_CELLS, MAX_FREQUENCY_TOTAL_CELLS, MAX_FREQUENCY_VALUES};
 pub use run::{
@@ -247,6 +262,13 @@ pub struct Script {
     pub actions_given: bool,
     /// The identifiers' expressions, by the index [`Expr::Var`] holds.
     pub definitions: Vec<(String, Expr)>,
+    /// DealerV2's `seed N` (the first one given): the run's seed when the command line gives
+    /// none (`-s` wins, as in DealerV2). `seed 0` is kept as `Some(0)` and means no seed (a
+    /// seed drawn from the operating system), as DealerV2's kernel-seeded RNG.
+    pub seed: Option<u64>,
+    /// DealerV2's `opener compass` (the last one given): the opener of its `opc` evaluation,
+    /// which dealdex does not run; kept here and used by nothing.
+    pub opener: Option<Seat>,
 }
 
 /// A contract of `score(…)`: level 1–7 and strain (None for notrump).
@@ -256,6 +278,9 @@ pub struct ScoreContract {
     pub level: u8,
     /// The trump suit; None for notrump.
     pub strain: Option<Suit>,
+    /// DealerV2's doubled (`z4Hx`) and redoubled (`z4Hxx`) contracts, scored as duplicate
+    /// bridge scores them ([`crate::duplicate_score`]).
+    pub penalty: crate::Penalty,
 }
 
 /// A binary operator.
@@ -334,6 +359,9 @@ pub enum Expr {
     Control(Seat, Option<Suit>),
     /// `loser(seat[, suit])`.
     Loser(Seat, Option<Suit>),
+    /// DealerV2's `ltc(seat[, suit])`: its modern losing-trick count in half losers, ×100
+    /// (`AQ` 50, `Qxx` 250), from the suit's top three cards ([`ltc`]).
+    Ltc(Seat, Option<Suit>),
     /// `shape(seat, list)`.
     Shape(Seat, ShapeSet),
     /// `hascard(seat, card)`.
@@ -432,6 +460,15 @@ pub enum Action {
     CsvRpt(Vec<CsvItem>),
     /// DealerV2's `printrpt (items)`: `csvrpt`'s line, always with the other output.
     PrintRpt(Vec<CsvItem>),
+    /// DealerV2's `printns` and `printside (NS|EW)`: the side's two hands next to each other
+    /// (South or West on the left), numbered, as DealerV2 prints them; the script's title
+    /// above the first deal and after every tenth (after a form feed). dealer's `printew`
+    /// keeps Debian's layout.
+    PrintSide(Side),
+    /// DealerV2's `export (seat)` and `export (NS|EW)`: each seat's hand as a predeal option
+    /// of DealerV2's command line (`-N SAQ542,HKJ87,D32,CAK `), one line a deal (a side's two
+    /// on one line), written with the other output (DealerV2's without its `-X FILE`).
+    Export(Vec<Seat>),
 }
 
 impl Action {

@@ -9,6 +9,7 @@ use super::{
 };
 use crate::model::board::Vulnerability;
 use crate::model::card::{Card, Rank, Seat, Suit};
+use crate::model::contract::Penalty;
 use crate::model::features::Side;
 
 /// Default `altcount` tables (ace first): tens, jacks, queens, kings, aces, top2 … top5, c13.
@@ -147,7 +148,7 @@ const ACTIONS: &[&str] = &[
 ];
 
 /// DealerV2's functions that dealdex does not evaluate: called, they are refused by name.
-const UNSUPPORTED_FUNCTIONS: &[&str] = &["ltc", "opc", "usereval"];
+const UNSUPPORTED_FUNCTIONS: &[&str] = &["opc", "usereval"];
 
 /// DealerV2's items of `csvrpt` and `printrpt` lists that are no expression: called elsewhere,
 /// they are refused with a note saying where they belong.
@@ -211,6 +212,8 @@ pub(super) fn parse(src: &str, params: &Params) -> Result<Script, ScriptError> {
             actions: Vec::new(),
             actions_given: false,
             definitions: Vec::new(),
+            seed: None,
+            opener: None,
         },
     };
     while p.peek() != &Tok::End {
@@ -239,6 +242,7 @@ fn is_function(w: &str) -> bool {
             | "controls"
             | "loser"
             | "losers"
+            | "ltc"
             | "cccc"
             | "quality"
             | "shape"
@@ -381,7 +385,19 @@ fn contract_of(w: &str) -> Option<(ScoreContract, u8)> {
     if !ch[3..].iter().all(|&c| c == 'x') {
         return None;
     }
-    Some((ScoreContract { level, strain }, ch.len() as u8 - 3))
+    let penalty = match ch.len() {
+        3 => Penalty::Undoubled,
+        4 => Penalty::Doubled,
+        _ => Penalty::Redoubled,
+    };
+    Some((
+        ScoreContract {
+            level,
+            strain,
+            penalty,
+        },
+        ch.len() as u8 - 3,
+    ))
 }
 
 /// Parses one shape word (`4333`, `x5xx`) into four lengths (None = `x`).
@@ -690,6 +706,19 @@ impl Parser {
                     }
                 }
             }
+            // DealerV2's `seed N`: the run's seed when the command line gives none (the first
+            // one counts). DealerV2's lexer reads `seed` then digits, whatever follows.
+            "seed" if matches!(self.peek_at(1), Tok::Word(n) if n.bytes().all(|b| b.is_ascii_digit())) =>
+            {
+                self.next();
+                let n = self.count("seed")?;
+                self.script.seed.get_or_insert(n);
+            }
+            // DealerV2's `opener compass`: the opener of its `opc` (not run by dealdex).
+            "opener" if self.peek_at(1) != &Tok::Punct("=") => {
+                self.next();
+                self.script.opener = Some(self.seat()?);
+            }
             // DealerV2's `title "…"` (a word `title` without a string is an identifier).
             "title" if matches!(self.peek_at(1), Tok::Str(_)) => {
                 self.next();
@@ -965,6 +994,30 @@ impl Parser {
                     }
                     Action::Frequency2(label, e, lo, hi, e2, lo2, hi2)
                 }
+            }
+            // DealerV2's side-by-side hands (its `printew` is `printside (EW)`; dealdex's
+            // keeps Debian's layout).
+            "printns" => Action::PrintSide(Side::NorthSouth),
+            "printside" => {
+                self.expect("(")?;
+                let side = self
+                    .word()
+                    .and_then(side_of)
+                    .ok_or_else(|| self.syntax("a side (NS or EW) in printside(…)"))?;
+                self.next();
+                self.expect(")")?;
+                Action::PrintSide(side)
+            }
+            "export" => {
+                self.expect("(")?;
+                let seats = match self.word() {
+                    Some(w) if seat_of(w).is_some() => vec![seat_of(w).expect("a seat")],
+                    Some(w) if side_of(w).is_some() => side_of(w).expect("a side").seats().to_vec(),
+                    _ => return Err(self.syntax("a seat or a side (NS or EW) in export(…)")),
+                };
+                self.next();
+                self.expect(")")?;
+                Action::Export(seats)
             }
             "csvrpt" => Action::CsvRpt(self.csv_list()?),
             "printrpt" => Action::PrintRpt(self.csv_list()?),
@@ -1314,7 +1367,18 @@ impl Parser {
                 ScriptErrorKind::Unsupported,
                 l,
                 c,
-                format!("DealerV2's function `{w}` is not supported by dealdex"),
+                match w.as_str() {
+                    "usereval" => "DealerV2's function `usereval` is not supported by dealdex: it \
+                         asks DealerV2's external evaluation program (DealerServer, the user \
+                         evaluation server of its UserEval directory, started by DealerV2), \
+                         which dealdex does not run"
+                        .to_owned(),
+                    "opc" => "DealerV2's function `opc` is not supported by dealdex: it asks \
+                         DealerV2's external Optimal Point Count program (the Perl program dop \
+                         of DOP4DealerV2), which dealdex does not run"
+                        .to_owned(),
+                    _ => format!("DealerV2's function `{w}` is not supported by dealdex"),
+                },
             ));
         }
         if !(paren && is_function(&w)) {
@@ -1353,6 +1417,10 @@ impl Parser {
             "loser" | "losers" => {
                 let s = self.seat()?;
                 Expr::Loser(s, self.opt_suit()?)
+            }
+            "ltc" => {
+                let s = self.seat()?;
+                Expr::Ltc(s, self.opt_suit()?)
             }
             "cccc" => Expr::Cccc(self.seat()?),
             "quality" => {
@@ -1438,7 +1506,8 @@ impl Parser {
         Ok((s, strain))
     }
 
-    /// `score(vul|nv, contract, tricks)`'s arguments (an undoubled contract only).
+    /// `score(vul|nv, contract, tricks)`'s arguments (DealerV2's doubled `z4Hx` and redoubled
+    /// `z4Hxx` too).
     fn score_call(&mut self) -> Result<Expr, ScriptError> {
         let vul = match self.word() {
             Some("vul") => true,
@@ -1448,22 +1517,13 @@ impl Parser {
         self.next();
         self.expect(",")?;
         let cw = self.word().unwrap_or("").to_owned();
-        let contract = match contract_of(&cw) {
-            Some((contract, 0)) => contract,
-            Some(_) => {
-                return Err(self.err(
-                    ScriptErrorKind::Unsupported,
-                    format!(
-                        "score: DealerV2's doubled contract `{cw}` is not supported by dealdex"
-                    ),
-                ));
-            }
-            None => {
-                return Err(self.err(
-                    ScriptErrorKind::BadValue,
-                    format!("score: `{cw}` is not a contract (x, level, strain: x3N, x4S)"),
-                ));
-            }
+        let Some((contract, _)) = contract_of(&cw) else {
+            return Err(self.err(
+                ScriptErrorKind::BadValue,
+                format!(
+                    "score: `{cw}` is not a contract (x or z, level, strain, then x or xx when doubled: x3N, z4Hx)"
+                ),
+            ));
         };
         self.next();
         self.expect(",")?;

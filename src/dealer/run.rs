@@ -27,6 +27,7 @@ use crate::model::board::Vulnerability;
 use crate::model::card::{Seat, Suit};
 use crate::model::contract::{Penalty, Strain};
 use crate::model::deal::{Deal, Hand};
+use crate::model::features::Side;
 
 /// How to run a script: dealer's command-line settings.
 #[derive(Clone, Debug, Default)]
@@ -578,6 +579,72 @@ fn write_cased(out: &mut dyn Write, text: &mut [u8], lower: bool) -> std::io::Re
     out.write_all(text)
 }
 
+/// DealerV2's `printside (side)`: the deal's number (`produced`) and the two players' names,
+/// then a line a suit (spades first) of South's or West's cards then North's or East's, each
+/// card followed by a space and the left hand padded to ten cards, `- ` for a void; a blank
+/// line after. Into `buf`.
+fn print_side(buf: &mut Vec<u8>, deal: &Deal, side: Side, produced: u64) {
+    let seats = match side {
+        Side::NorthSouth => [Seat::South, Seat::North],
+        Side::EastWest => [Seat::West, Seat::East],
+    };
+    let _ = writeln!(
+        buf,
+        "{produced:4}. {:<5}              {:<5}",
+        seats[0].name(),
+        seats[1].name()
+    );
+    for suit in Suit::ALL {
+        buf.extend_from_slice(b"     ");
+        for (i, &seat) in seats.iter().enumerate() {
+            let h = deal.hand(seat).mask() >> (suit as u32 * 13) & 0x1fff;
+            let mut cards = 0;
+            for r in 0..13 {
+                if h >> r & 1 == 1 {
+                    buf.extend_from_slice(&[b"AKQJT98765432"[r], b' ']);
+                    cards += 1;
+                }
+            }
+            if cards == 0 {
+                buf.extend_from_slice(b"- ");
+                cards = 1;
+            }
+            if i == 0 {
+                for _ in cards..10 {
+                    buf.extend_from_slice(b"  ");
+                }
+            }
+        }
+        buf.push(b'\n');
+    }
+    buf.push(b'\n');
+}
+
+/// DealerV2's `export (seat)`: `-N` and the seat's holdings as its command line's predeal
+/// takes them, suit letter then cards, spades first, comma separated, a void left out, a space
+/// at the end (`-N SAQ542,HKJ87,D32,CAK `). Into `buf`.
+fn export_hand(buf: &mut Vec<u8>, deal: &Deal, seat: Seat) {
+    buf.extend_from_slice(&[b'-', seat.letter() as u8, b' ']);
+    let mut first = true;
+    for suit in Suit::ALL {
+        let h = deal.hand(seat).mask() >> (suit as u32 * 13) & 0x1fff;
+        if h == 0 {
+            continue;
+        }
+        if !first {
+            buf.push(b',');
+        }
+        first = false;
+        buf.push(suit.letter() as u8);
+        for r in 0..13 {
+            if h >> r & 1 == 1 {
+                buf.push(b"AKQJT98765432"[r]);
+            }
+        }
+    }
+    buf.push(b' ');
+}
+
 /// DealerV2's `trix(…)`: the tricks of each seat of `seats` declaring in clubs, diamonds,
 /// hearts, spades and notrump, comma separated.
 fn tricks_text(table: &TrickTable, seats: &[Seat]) -> String {
@@ -907,7 +974,7 @@ pub fn run_into(
     keep: &mut KeptSink<'_>,
 ) -> Result<DealerReport, DealerError> {
     let start = Instant::now();
-    let seed_n = seed_number(job)?;
+    let seed_n = seed_number(job, script)?;
     let seed = seed_of(seed_n);
     let generate = job.generate.unwrap_or(script.generate_limit());
     let produce = job.produce.unwrap_or(script.produce_limit());
@@ -965,9 +1032,10 @@ pub fn run_into(
     run.finish(keep, start, timed_out)
 }
 
-/// The run's seed number: `-s`'s, else drawn from the operating system.
-fn seed_number(job: &DealerJob) -> Result<u64, DealerError> {
-    Ok(match job.seed {
+/// The run's seed number: `-s`'s, else the script's DealerV2 `seed N` (but `seed 0`, which
+/// DealerV2 seeds from the kernel), else drawn from the operating system.
+fn seed_number(job: &DealerJob, script: &Script) -> Result<u64, DealerError> {
+    Ok(match job.seed.or(script.seed.filter(|&s| s != 0)) {
         Some(s) => s,
         None => {
             let s = Seed::from_os().map_err(|e| DealerError::Seed(e.to_string()))?;
@@ -1607,6 +1675,9 @@ struct Actions<'r, 'a> {
     /// The block's produced deals, for the statistics-only actions
     /// ([`Compiled::stat_columns`]).
     produced_deals: Vec<Deal>,
+    /// DealerV2's `printside`: the script's title is printed before the next side printed
+    /// (the first, then after each tenth deal's form feed).
+    side_title_due: bool,
 }
 
 impl<'r, 'a> Actions<'r, 'a> {
@@ -1636,6 +1707,7 @@ impl<'r, 'a> Actions<'r, 'a> {
             write_opts: WriteOptions::default(),
             summaries: summaries_of(script, job, compiled.graph),
             produced_deals: Vec::new(),
+            side_title_due: true,
         }
     }
 
@@ -1739,6 +1811,31 @@ impl<'r, 'a> Actions<'r, 'a> {
             Action::PrintPbn => {}
             Action::CsvRpt(items) | Action::PrintRpt(items) => {
                 write_report_line(out, buf, items, ctx, deal, lower, wrap)?
+            }
+            Action::PrintSide(side) => {
+                if let Some(title) = self.script.title.as_deref().filter(|t| !t.is_empty()) {
+                    if self.side_title_due {
+                        writeln!(out, "{:18}[{title}]", "")?;
+                        self.side_title_due = false;
+                    }
+                }
+                print_side(buf, deal, *side, produced);
+                out.write_all(buf)?;
+                if produced % 10 == 0 && self.script.title.as_deref().is_some_and(|t| !t.is_empty())
+                {
+                    write!(out, "\x0c")?;
+                    self.side_title_due = true;
+                }
+            }
+            Action::Export(seats) => {
+                for (i, &seat) in seats.iter().enumerate() {
+                    if i > 0 {
+                        buf.push(b' ');
+                    }
+                    export_hand(buf, deal, seat);
+                }
+                buf.push(b'\n');
+                out.write_all(buf)?;
             }
             Action::PrintEs(items) => {
                 for it in items {

@@ -488,11 +488,9 @@ fn dealer_v2_script_parameters_are_substituted() {
 #[test]
 fn dealer_v2_constructs_dealdex_does_not_run_are_refused_by_name() {
     for (text, name) in [
-        ("condition ltc(north) < 7.0", "ltc"),
         ("condition opc(NS) > 26", "opc"),
-        ("action printside(EW)", "printside"),
+        ("condition usereval(10, NS, 0) > 26", "usereval"),
         ("action bktfreq (cccc(north), 10.0, 20.0, 0.5)", "bktfreq"),
-        ("condition score(vul, z4Hx, 10) > 0", "z4Hx"),
     ] {
         let (kind, line, _, message) = error(text);
         assert_eq!((kind, line), (ScriptErrorKind::Unsupported, 1), "{text}");

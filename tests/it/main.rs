@@ -34,6 +34,7 @@ mod dealer_leadtricks;
 mod dealer_lengths;
 mod dealer_libraries;
 mod dealer_stored;
+mod dealer_v2;
 mod docs;
 mod encodings;
 mod error_positions;
