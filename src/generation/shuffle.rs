@@ -125,7 +125,7 @@ pub struct Shuffler {
     picks: usize,
     /// The bit of the free card of each rank (0-based, suited order) among the free cards;
     /// the rest 0.
-    bit_at: [u64; 64],
+    bit_at: [u64; 256],
     batches: Vec<Batch>,
     /// The batches' multiplications, step by step side by side.
     steps: Vec<Step>,
@@ -180,7 +180,7 @@ impl Shuffler {
                 step
             })
             .collect();
-        let mut bit_at = [0u64; 64];
+        let mut bit_at = [0u64; 256];
         let mut rest = free;
         for b in bit_at.iter_mut().take(m) {
             *b = rest & rest.wrapping_neg();
@@ -270,20 +270,28 @@ impl Shuffler {
     #[inline(always)]
     fn fill_decoded<const W: usize>(&self, rng: &mut Xoshiro256PlusPlus, out: &mut [Deal]) {
         let n = self.picks;
-        // Row t: pick t of every deal, lane l of group g in column `g·LANES + l`; the last
-        // row takes the padding of [`Step`]s.
-        let mut ranks = [[0u8; W]; PAD_ROW + 1];
+        // Row t: pick t of every deal, lane l of group g in column `g·LANES + l`.
+        let mut ranks = [[0u8; W]; PAD_ROW];
         for chunk in out.chunks_mut(W) {
             for g in 0..W / LANES {
                 self.draw_ranks(rng, &mut ranks, g * LANES);
             }
             decode(&mut ranks[..n]);
             for (column, d) in chunk.iter_mut().enumerate() {
-                let mut rows = ranks.iter().map(|row| row[column]);
+                let bit = |t: usize| self.bit_at[usize::from(ranks[t][column])];
                 let mut masks = [0u64; 4];
-                for (mask, &need) in masks.iter_mut().zip(&self.need) {
-                    for r in rows.by_ref().take(usize::from(need)) {
-                        *mask |= self.bit_at[usize::from(r) & 63];
+                if self.need == [13; 3] {
+                    // No predeal (the common case), unrolled.
+                    for (seat, mask) in masks.iter_mut().take(3).enumerate() {
+                        *mask = (13 * seat..13 * seat + 13).fold(0, |m, t| m | bit(t));
+                    }
+                } else {
+                    let mut t = 0;
+                    for (mask, &need) in masks.iter_mut().zip(&self.need) {
+                        for _ in 0..need {
+                            *mask |= bit(t);
+                            t += 1;
+                        }
                     }
                 }
                 masks[3] = self.free & !(masks[0] | masks[1] | masks[2]);
@@ -302,7 +310,7 @@ impl Shuffler {
     fn draw_ranks<const W: usize>(
         &self,
         rng: &mut Xoshiro256PlusPlus,
-        ranks: &mut [[u8; W]; PAD_ROW + 1],
+        ranks: &mut [[u8; W]; PAD_ROW],
         base: usize,
     ) {
         let saved = rng.clone();
@@ -312,14 +320,21 @@ impl Shuffler {
                 *x = rng.next_u64();
             }
         }
-        for step in &self.steps {
-            for ((w, &n), &row) in words.iter_mut().zip(&step.n).zip(&step.row) {
-                let row = &mut ranks[usize::from(row)][base..base + LANES];
-                for (x, r) in w.iter_mut().zip(row) {
-                    let full = u128::from(*x) * u128::from(n);
-                    *r = (full >> 64) as u8;
-                    *x = full as u64;
+        // Each word's chain of products in turn (the processor overlaps the chains), a
+        // product a pick.
+        let m = u64::from(self.free.count_ones());
+        assert!(base + LANES <= W);
+        for (b, w) in self.batches.iter().zip(words.iter_mut()) {
+            let rows = &mut ranks[usize::from(b.first)..usize::from(b.first + b.len)];
+            for (l, word) in w.iter_mut().enumerate() {
+                let (mut x, mut n) = (*word, m - u64::from(b.first));
+                for row in rows.iter_mut() {
+                    let full = u128::from(x) * u128::from(n);
+                    row[base + l] = (full >> 64) as u8;
+                    x = full as u64;
+                    n -= 1;
                 }
+                *word = x;
             }
         }
         let redraw = self
