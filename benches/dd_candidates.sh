@@ -4,8 +4,10 @@
 # file, every deal's 20-trick table, by
 #   dds          benches/dd_reference.py: DDS 2.9's CalcAllTables through PyPI's endplay (on one
 #                core with DDS_THREADS=1: DDS's SetMaxThreads(1))
-#   release      `dealdex solve --no-db`, the release profile as Cargo.toml has it (fat LTO,
-#                one codegen unit), built with `--features dds`: pons-dds, the default solver
+#   dist         `dealdex solve --no-db`, the dist profile (release artifacts, the wheel: fat
+#                LTO, one codegen unit), built with `--features dds`: pons-dds, the default solver
+#   release      the same, README's release profile (thin LTO, 16 codegen units but pons-dds's
+#                one): what `cargo run --release` builds
 #   dds3         the same binary with `--solver dds`: DDS 3.1 itself (C++, dds-bridge-sys)
 #   nolto        pons-dds without LTO, in 4 codegen units, built into target/nolto; only with
 #                NOLTO=1
@@ -13,7 +15,7 @@
 #                fallback: a measurement only), built into target/native; only with NATIVE=1
 #   pgo          release, profile-guided: benches/pgo_build.sh (trained on 40 random deals of
 #                another seed and a short generate; needs `rustup component add llvm-tools`),
-#                target/pgo/release/dealdex; only with PGO=1
+#                target/pgo/dist/dealdex; only with PGO=1
 # each on one core (taskset -c 0) and on both, whole commands under /usr/bin/time, ROUNDS rounds
 # with the order turned each round; then dealdex's tables are compared cell by cell with DDS
 # 2.9's (the list file's TABLE lines, or those endplay gives for a PBN file).
@@ -53,8 +55,9 @@ else
     cp "$DEALS" "$out/deals.pbn"
 fi
 
+cargo build --profile dist -q --features dds
 cargo build --release -q --features dds
-builds=(release=target/release/dealdex)
+builds=(dist=target/dist/dealdex release=target/release/dealdex)
 if [ "${NOLTO:-0}" = 1 ]; then
     CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=4 \
         cargo build --release -q --target-dir target/nolto
@@ -67,7 +70,7 @@ fi
 
 if [ "${PGO:-0}" = 1 ]; then
     benches/pgo_build.sh
-    builds+=(pgo=target/pgo/release/dealdex)
+    builds+=(pgo=target/pgo/dist/dealdex)
 fi
 
 source benches/rounds.sh
@@ -75,7 +78,7 @@ tables=""
 [ -n "$list" ] || tables="DDS_TABLES=$out/dds-tables.json"
 add dds-1core "env DDS_THREADS=1 $tables taskset -c 0 $ep/bin/python benches/dd_reference.py $out/deals.pbn"
 [ "${ONE_CORE:-0}" = 1 ] || add dds-2cores "$ep/bin/python benches/dd_reference.py $out/deals.pbn"
-builds+=("dds3=target/release/dealdex --solver dds")
+builds+=("dds3=target/dist/dealdex --solver dds")
 for b in "${builds[@]}"; do
     name=${b%%=*} bin=${b#*=}
     add "$name-1core" "taskset -c 0 $bin solve $out/deals.pbn --no-db -q --to json"
