@@ -1813,16 +1813,16 @@ impl<'r, 'a> Actions<'r, 'a> {
                 write_report_line(out, buf, items, ctx, deal, lower, wrap)?
             }
             Action::PrintSide(side) => {
-                if let Some(title) = self.script.title.as_deref().filter(|t| !t.is_empty()) {
-                    if self.side_title_due {
-                        writeln!(out, "{:18}[{title}]", "")?;
-                        self.side_title_due = false;
-                    }
+                let title = self.script.title.as_deref().filter(|t| !t.is_empty());
+                if let Some(title) = title
+                    && self.side_title_due
+                {
+                    writeln!(out, "{:18}[{title}]", "")?;
+                    self.side_title_due = false;
                 }
                 print_side(buf, deal, *side, produced);
                 out.write_all(buf)?;
-                if produced % 10 == 0 && self.script.title.as_deref().is_some_and(|t| !t.is_empty())
-                {
+                if produced.is_multiple_of(10) && title.is_some() {
                     write!(out, "\x0c")?;
                     self.side_title_due = true;
                 }
