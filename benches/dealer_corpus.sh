@@ -48,8 +48,10 @@ cpu=$(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo)
 head=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')
 dver=$(dpkg-query -W -f '${Version}' dealer 2>/dev/null || echo '?')
 xver=$("$DEALDEX_BIN" --version 2>/dev/null | head -1)
+# The processor and the paths dealdex takes on it (DEALDEX_PORTABLE=1 forces the portable ones).
+xcpu=$("$DEALDEX_BIN" --version 2>/dev/null | sed -n 's/^cpu: //p')
 extra=""
 [ -n "${SUOKKO:-}" ] && extra="; suokko's dealer: $SUOKKO"
-echo "Measured $(date -u +%Y-%m-%d) on $(nproc) cores ($cpu), load average $(cut -d' ' -f1-3 /proc/loadavg); dealdex: $DEALDEX_BIN ($xver; the repo is at $head); Debian's dealer $dver$extra."
+echo "Measured $(date -u +%Y-%m-%d) on $(nproc) cores ($cpu; dealdex's paths: $xcpu), load average $(cut -d' ' -f1-3 /proc/loadavg); dealdex: $DEALDEX_BIN ($xver; the repo is at $head); Debian's dealer $dver$extra."
 echo
 exec python3 "$ROOT/benches/dealer_corpus.py" "$DIR" "$OUT"

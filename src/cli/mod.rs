@@ -29,7 +29,7 @@ use serde::Serialize;
 
 /// dealdex: generate, number, index, store and export contract-bridge deals.
 #[derive(Parser, Debug)]
-#[command(name = "dealdex", version, about, long_about = None)]
+#[command(name = "dealdex", version, long_version = long_version(), about, long_about = None)]
 pub struct Cli {
     /// Print the command's report as one JSON object on stdout instead of text (every
     /// command; deal output that goes to stdout comes first, the report last).
@@ -41,10 +41,29 @@ pub struct Cli {
     command: Command,
 }
 
+/// `--version`'s text: the version, then this machine's processor and the paths the hot loops
+/// take on it (`dealdex::cpu`), which every benchmark row records.
+fn long_version() -> &'static str {
+    static TEXT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    TEXT.get_or_init(|| {
+        format!(
+            "{}\ncpu: {}",
+            env!("CARGO_PKG_VERSION"),
+            dealdex::cpu::cpu().summary()
+        )
+    })
+}
+
 /// `dealdex dealer …` alone, the same arguments and help as the `dealer` subcommand of [`Cli`]
 /// (main.rs parses it when the first argument is `dealer`).
 #[derive(Parser, Debug)]
-#[command(name = "dealdex-dealer", bin_name = "dealdex dealer", version, about = dealer::ABOUT)]
+#[command(
+    name = "dealdex-dealer",
+    bin_name = "dealdex dealer",
+    version,
+    long_version = long_version(),
+    about = dealer::ABOUT
+)]
 pub struct DealerCli {
     /// Print the command's report as one JSON object on stdout instead of text (every
     /// command; deal output that goes to stdout comes first, the report last).

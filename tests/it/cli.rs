@@ -640,3 +640,68 @@ fn help_on_every_subcommand() {
             );
     }
 }
+
+/// `--version` names the processor and the paths the hot loops take (every benchmark row
+/// records it); `DEALDEX_PORTABLE=1` forces the portable ones, and the same seed gives the
+/// same deals on either path.
+#[test]
+fn version_names_the_cpu_and_the_portable_paths_deal_the_same() {
+    let dir = TempDir::new().unwrap();
+    let version = |portable: bool| {
+        let mut cmd = dealdex(dir.path());
+        if portable {
+            cmd.env("DEALDEX_PORTABLE", "1");
+        } else {
+            cmd.env_remove("DEALDEX_PORTABLE");
+        }
+        let out = cmd.arg("--version").output().unwrap();
+        assert!(out.status.success());
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let native = version(false);
+    assert!(
+        native.contains("cpu: ") && native.contains("shuffle select: "),
+        "{native}"
+    );
+    let portable = version(true);
+    assert!(
+        portable
+            .contains("shuffle select: portable; unrank: portable, forced by DEALDEX_PORTABLE=1"),
+        "{portable}"
+    );
+    let script = dir.path().join("s.dlr");
+    std::fs::write(
+        &script,
+        "produce 40\ncondition hcp(north) >= 12\naction printoneline\n",
+    )
+    .unwrap();
+    let deals = |portable: &str| {
+        let out = dealdex(dir.path())
+            .env("DEALDEX_PORTABLE", portable)
+            .args(["dealer", "-s", "7", "-v"])
+            .arg(&script)
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        String::from_utf8(out.stdout).unwrap()
+    };
+    assert_eq!(deals("0"), deals("1"));
+    let args = [
+        "generate", "--count", "1000", "--seed", SEED, "--format", "hex", "--out", "-", "-q",
+        "--no-db",
+    ];
+    let numbered = |portable: &str| {
+        let out = dealdex(dir.path())
+            .env("DEALDEX_PORTABLE", portable)
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        out.stdout
+    };
+    assert_eq!(numbered("0"), numbered("1"));
+}
