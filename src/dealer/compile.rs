@@ -665,8 +665,11 @@ mod tests {
             let mut exprs: Vec<&Expr> = script.condition.iter().collect();
             for a in &script.actions {
                 match a {
-                    Action::Average(_, e) | Action::Frequency(_, e, ..) => exprs.push(e),
+                    Action::Average(_, e)
+                    | Action::Frequency(_, e, ..)
+                    | Action::BktFreq(_, e, ..) => exprs.push(e),
                     Action::Frequency2(_, e, _, _, e2, ..) => exprs.extend([e, e2]),
+                    Action::BktFreq2(_, e, _, _, _, e2, ..) => exprs.extend([e, e2]),
                     Action::PrintEs(items) => exprs.extend(items.iter().filter_map(|i| match i {
                         EsItem::Expr(e) => Some(e),
                         _ => None,

@@ -70,8 +70,11 @@ impl Graph {
         let mut roots: Vec<&Expr> = script.condition.iter().collect();
         for a in &script.actions {
             match a {
-                Action::Average(_, e) | Action::Frequency(_, e, ..) => roots.push(e),
+                Action::Average(_, e) | Action::Frequency(_, e, ..) | Action::BktFreq(_, e, ..) => {
+                    roots.push(e)
+                }
                 Action::Frequency2(_, e, _, _, e2, ..) => roots.extend([e, e2]),
+                Action::BktFreq2(_, e, _, _, _, e2, ..) => roots.extend([e, e2]),
                 Action::PrintCompact(Some(e)) | Action::PrintOneLine(Some(e)) => roots.push(e),
                 Action::PrintEs(items) => roots.extend(items.iter().filter_map(|i| match i {
                     EsItem::Expr(e) => Some(e),

@@ -194,11 +194,25 @@
 //! - `opener compass` ([`Script::opener`]) is read and kept: it names the opener of `opc`.
 //! - DealerV2's `title` string ends at the end of its line when its closing quote is missing,
 //!   as DealerV2's lexer ends it.
+//! - `bktfreq ["label"] (expr, low, high, size)` and its two-way form `(expr, low, high,
+//!   size, expr2, low2, high2, size2)` ([`Action::BktFreq`], [`Action::BktFreq2`]):
+//!   `frequency` in buckets of `size` values (numbers or decimal constants), `1 + (high -
+//!   low) / size` of them as DealerV2 counts (integer division: the last bucket starts at
+//!   `high` or below it and counts up to its own end); a value below the first bucket is
+//!   `Low`, past the last `High`. Printed at the end in DealerV2's bytes: the one-way table in
+//!   dealer's layout after an empty line, each bucket named by its first value, `Low` and
+//!   `High` only when counted; the two-way table as DealerV2's `Showing 2D freq with
+//!   Description[ label ]`, every row and column with `Low`, `High` and `Sum`. A size of 0 or
+//!   less, reversed bounds, or more buckets than `frequency` may have values are refused
+//!   with their line (DealerV2 stops on a division by zero or a failed allocation); a per-card
+//!   value counts the mean of its cards, truncated. DealerV2 writes past the end of its
+//!   column totals when printing a two-way table, and aborts on it for some sizes (an across
+//!   axis of 4, 8, … buckets); dealdex prints those tables.
 //!
 //! Refused by name ([`ScriptErrorKind::Unsupported`]), with the line: `usereval` (it asks
 //! DealerV2's external evaluation program, DealerServer, which dealdex does not run), `opc`
-//! (DealerV2's external Optimal Point Count Perl program, `dop`), the action `bktfreq`. Not
-//! read: `startboard` (it stays an identifier, as in Debian's dealer).
+//! (DealerV2's external Optimal Point Count Perl program, `dop`). Not read: `startboard` (it
+//! stays an identifier, as in Debian's dealer).
 
 mod compile;
 mod eval;
@@ -449,6 +463,13 @@ pub enum Action {
     Frequency(Option<String>, Expr, i64, i64),
     /// `frequency ["label"] (expr, low, high, expr2, low2, high2)`.
     Frequency2(Option<String>, Expr, i64, i64, Expr, i64, i64),
+    /// DealerV2's `bktfreq ["label"] (expr, low, high, size)`: a `frequency` whose rows are
+    /// buckets of `size` values (`low..low + size`, …), `1 + (high - low) / size` of them
+    /// (integer division, as DealerV2), between DealerV2's `Low` and `High`.
+    BktFreq(Option<String>, Expr, i64, i64, i64),
+    /// DealerV2's `bktfreq ["label"] (expr, low, high, size, expr2, low2, high2, size2)`: the
+    /// two-way table of buckets, `expr` down and `expr2` across.
+    BktFreq2(Option<String>, Expr, i64, i64, i64, Expr, i64, i64, i64),
     /// `evalcontract`: tallies the double-dummy tricks of North and South declaring in every
     /// strain; dealer's table of average scores is printed at the end (dealer 20211121 aborts
     /// on it). It takes no arguments in dealer; DealerV2's `(NS|EW, contract, nv|vul)` are
@@ -479,6 +500,8 @@ impl Action {
             Action::Average(..)
                 | Action::Frequency(..)
                 | Action::Frequency2(..)
+                | Action::BktFreq(..)
+                | Action::BktFreq2(..)
                 | Action::EvalContract
         )
     }
@@ -504,8 +527,8 @@ pub enum ScriptErrorKind {
     /// A script parameter `$0`…`$9` used in the script but not given
     /// ([`Script::parse_with_params`]).
     UnsetParameter,
-    /// A construct of DealerV2 that dealdex does not run (`ltc`, `bktfreq`, a doubled
-    /// contract in `score` …), named in the message.
+    /// A construct of DealerV2 that dealdex does not run (`usereval`, `opc`), named in the
+    /// message.
     Unsupported,
 }
 
@@ -689,8 +712,9 @@ impl Script {
         self.condition.as_ref().is_some_and(uses)
             || self.actions.iter().any(|a| match a {
                 Action::Average(_, e) => uses(e),
-                Action::Frequency(_, e, ..) => uses(e),
+                Action::Frequency(_, e, ..) | Action::BktFreq(_, e, ..) => uses(e),
                 Action::Frequency2(_, e, _, _, e2, ..) => uses(e) || uses(e2),
+                Action::BktFreq2(_, e, _, _, _, e2, ..) => uses(e) || uses(e2),
                 Action::PrintCompact(Some(e)) | Action::PrintOneLine(Some(e)) => uses(e),
                 Action::PrintEs(items) => items.iter().any(|i| match i {
                     EsItem::Expr(e) => uses(e),

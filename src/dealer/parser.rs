@@ -174,6 +174,13 @@ pub const MAX_FREQUENCY_CELLS: i64 = 1_000_000;
 /// its values + 2).
 pub const MAX_FREQUENCY_TOTAL_CELLS: i64 = 10_000_000;
 
+/// The number of buckets of a `bktfreq` axis whose bounds and size passed its checks:
+/// `1 + (high - low) / size`, as DealerV2 counts them (the last bucket starts at or below
+/// `high`).
+pub(super) fn buckets(lo: i64, hi: i64, size: i64) -> i64 {
+    1 + hi.saturating_sub(lo) / size.max(1)
+}
+
 struct Parser {
     toks: Vec<Token>,
     pos: usize,
@@ -687,6 +694,10 @@ impl Parser {
                         Action::Frequency2(_, _, lo, hi, _, lo2, hi2) => {
                             (hi - lo + 3) * (hi2 - lo2 + 3)
                         }
+                        Action::BktFreq(_, _, lo, hi, size) => buckets(*lo, *hi, *size) + 2,
+                        Action::BktFreq2(_, _, lo, hi, size, _, lo2, hi2, size2) => {
+                            (buckets(*lo, *hi, *size) + 2) * (buckets(*lo2, *hi2, *size2) + 2)
+                        }
                         _ => 0,
                     };
                     if cells > MAX_FREQUENCY_TOTAL_CELLS {
@@ -995,6 +1006,35 @@ impl Parser {
                     Action::Frequency2(label, e, lo, hi, e2, lo2, hi2)
                 }
             }
+            // DealerV2's bucket frequency: `frequency`'s grammar with a bucket size after
+            // each axis's bounds (decimal constants allowed, ×100 as everywhere).
+            "bktfreq" => {
+                let label = self.label();
+                self.expect("(")?;
+                let e = self.top_expr()?;
+                let (lo, hi, size) = self.bucket_axis()?;
+                if self.eat(")") {
+                    Action::BktFreq(label, e, lo, hi, size)
+                } else {
+                    self.expect(",")?;
+                    let e2 = self.top_expr()?;
+                    let (lo2, hi2, size2) = self.bucket_axis()?;
+                    self.expect(")")?;
+                    let (n, n2) = (buckets(lo, hi, size), buckets(lo2, hi2, size2));
+                    let cells = (n + 2) * (n2 + 2);
+                    if cells > MAX_FREQUENCY_CELLS {
+                        return Err(ScriptError::new(
+                            ScriptErrorKind::BadValue,
+                            l,
+                            c,
+                            format!(
+                                "bktfreq: a table of {n} × {n2} buckets ({cells} cells with the low and high rows and columns; at most {MAX_FREQUENCY_CELLS})"
+                            ),
+                        ));
+                    }
+                    Action::BktFreq2(label, e, lo, hi, size, e2, lo2, hi2, size2)
+                }
+            }
             // DealerV2's side-by-side hands (its `printew` is `printside (EW)`; dealdex's
             // keeps Debian's layout).
             "printns" => Action::PrintSide(Side::NorthSouth),
@@ -1164,6 +1204,34 @@ impl Parser {
             ));
         }
         Ok(())
+    }
+
+    /// A `bktfreq` axis after its expression: `, low, high, size`, each a number or a
+    /// decimal constant; `low <= high`, `size > 0`, at most [`MAX_FREQUENCY_VALUES`] buckets
+    /// (DealerV2 divides by a size of 0 and allocates a negative count for reversed bounds).
+    fn bucket_axis(&mut self) -> Result<(i64, i64, i64), ScriptError> {
+        self.expect(",")?;
+        let lo = self.value()?;
+        self.expect(",")?;
+        let hi = self.value()?;
+        self.expect(",")?;
+        let size = self.value()?;
+        let why = if size <= 0 {
+            Some(format!("a bucket size of {size} (it must be above 0)"))
+        } else if hi < lo {
+            Some(format!("bounds {lo}, {hi} (the low bound first)"))
+        } else if buckets(lo, hi, size) > MAX_FREQUENCY_VALUES {
+            Some(format!(
+                "{} buckets of {size} from {lo} to {hi} (at most {MAX_FREQUENCY_VALUES})",
+                buckets(lo, hi, size)
+            ))
+        } else {
+            None
+        };
+        match why {
+            Some(why) => Err(self.err(ScriptErrorKind::BadValue, format!("bktfreq: {why}"))),
+            None => Ok((lo, hi, size)),
+        }
     }
 
     fn label(&mut self) -> Option<String> {

@@ -12,6 +12,7 @@ use super::compile::{Column, Kernel, Program, cheap_first};
 use super::eval::{Ctx, EvalError, Value};
 use super::evalcontract::EvalContract;
 use super::graph::{Graph, Memo};
+use super::parser::buckets;
 use super::swap::Swapping;
 use super::{Action, CsvItem, EsItem, Expr, Script};
 use crate::dd::{Par, TrickTable};
@@ -241,39 +242,64 @@ pub struct Average {
     pub mean: f64,
 }
 
-/// A one-dimensional `frequency` table.
+/// A one-dimensional `frequency` table, or DealerV2's `bktfreq` (its rows buckets of `size`
+/// values).
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct Frequency {
     /// The label, if any.
     pub label: Option<String>,
-    /// The lowest value counted on its own.
+    /// The lowest value counted in a row.
     pub low: i64,
-    /// The highest value counted on its own.
+    /// The first value of the last row (`frequency`: the highest value counted in a row).
     pub high: i64,
+    /// The values a row counts: 1 for `frequency`; `bktfreq`'s bucket size (row `i` counts
+    /// `low + i·size .. low + (i + 1)·size`).
+    pub size: i64,
     /// Deals with a value below `low`.
     pub below: u64,
-    /// Counts of the values `low..=high`, in order.
+    /// The rows' counts, in order.
     pub counts: Vec<u64>,
-    /// Deals with a value above `high`.
+    /// Deals with a value above the last row's.
     pub above: u64,
 }
 
-/// A two-dimensional `frequency` table.
+/// A two-dimensional `frequency` table, or DealerV2's two-way `bktfreq` (its rows and
+/// columns buckets of `size` and `size2` values).
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct Frequency2 {
     /// The label, if any.
     pub label: Option<String>,
-    /// The first expression's bounds.
+    /// The first expression's lower bound.
     pub low: i64,
-    /// The first expression's upper bound.
+    /// The first expression's upper bound (`bktfreq`: the first value of its last bucket).
     pub high: i64,
+    /// The values a row counts (1 for `frequency`, `bktfreq`'s bucket size).
+    pub size: i64,
     /// The second expression's lower bound.
     pub low2: i64,
-    /// The second expression's upper bound.
+    /// The second expression's upper bound (`bktfreq`: the first value of its last bucket).
     pub high2: i64,
-    /// Counts: a row per first value (below `low`, `low..=high`, above `high`), a column
+    /// The values a column counts.
+    pub size2: i64,
+    /// Counts: a row per first value or bucket (below `low`, `low..=high`, above), a column
     /// per second value the same way.
     pub counts: Vec<Vec<u64>>,
+}
+
+/// The row of `v` on an axis of `n` rows of `size` values from `low`: 0 below `low`, `1..=n`
+/// the rows, `n + 1` above the last.
+fn axis_row(v: i64, low: i64, size: i64, n: usize) -> usize {
+    if v < low {
+        return 0;
+    }
+    let i = match size {
+        1 => v.abs_diff(low),
+        _ => v.abs_diff(low) / size.max(1).unsigned_abs(),
+    };
+    match usize::try_from(i) {
+        Ok(i) if i < n => i + 1,
+        _ => n + 1,
+    }
 }
 
 /// suokko's `frequency` of a per-card value (`leadtricks`): a row per value (below `low`,
@@ -342,6 +368,10 @@ pub enum Summary {
     Frequency2(Frequency2),
     /// `frequency` of a per-card value (suokko's `leadtricks`): a column per lead card.
     FrequencyLead(FrequencyLead),
+    /// DealerV2's `bktfreq` of one expression, printed in DealerV2's layout.
+    BktFreq(Frequency),
+    /// DealerV2's `bktfreq` of two expressions, printed in DealerV2's layout.
+    BktFreq2(Frequency2),
     /// `print(seats)`: the produced deals, printed at the end a seat at a time.
     Print(PrintSeats),
     /// `evalcontract`: the double-dummy tricks of North and South declaring, tallied; its
@@ -446,17 +476,54 @@ impl fmt::Display for DealerReport {
                     Some(l) => writeln!(f, "{l}: {}", format_g(a.mean))?,
                     None => writeln!(f, "{}", format_g(a.mean))?,
                 },
-                Summary::Frequency(q) => {
+                // DealerV2's `bktfreq`: dealer's layout, a bucket's first value naming its
+                // row, after an empty line.
+                Summary::Frequency(q) | Summary::BktFreq(q) => {
+                    if matches!(s, Summary::BktFreq(_)) {
+                        writeln!(f)?;
+                    }
                     writeln!(f, "Frequency {}:", q.label.as_deref().unwrap_or(""))?;
                     if q.below > 0 {
                         writeln!(f, "Low\t{:8}", q.below)?;
                     }
                     for (i, c) in q.counts.iter().enumerate() {
-                        writeln!(f, "{:5}\t{c:8}", q.low + i as i64)?;
+                        writeln!(f, "{:5}\t{c:8}", q.low + i as i64 * q.size)?;
                     }
                     if q.above > 0 {
                         writeln!(f, "High\t{:8}", q.above)?;
                     }
+                }
+                // DealerV2's two-way `bktfreq`: every row and column, `Low` and `High` too.
+                Summary::BktFreq2(q) => {
+                    writeln!(f)?;
+                    let label = q.label.as_deref().unwrap_or("");
+                    writeln!(f, "Showing 2D freq with Description[ {label} ]")?;
+                    write!(f, "         Low")?;
+                    let cols = q.counts.first().map_or(0, Vec::len);
+                    for c in 0..cols.saturating_sub(2) {
+                        write!(f, " {:6}", q.low2 + c as i64 * q.size2)?;
+                    }
+                    writeln!(f, "   High    Sum")?;
+                    let mut sums = vec![0u64; cols];
+                    for (r, row) in q.counts.iter().enumerate() {
+                        if r == 0 {
+                            write!(f, " Low ")?;
+                        } else if r == q.counts.len() - 1 {
+                            write!(f, " High")?;
+                        } else {
+                            write!(f, "{:4} ", q.low + (r as i64 - 1) * q.size)?;
+                        }
+                        for (c, n) in row.iter().enumerate() {
+                            write!(f, " {n:6}")?;
+                            sums[c] += n;
+                        }
+                        writeln!(f, " {:6}", row.iter().sum::<u64>())?;
+                    }
+                    write!(f, " Sum ")?;
+                    for n in &sums {
+                        write!(f, " {n:6}")?;
+                    }
+                    writeln!(f, " {:6}", sums.iter().sum::<u64>())?;
                 }
                 Summary::Frequency2(q) => {
                     writeln!(f, "Frequency {}:", q.label.as_deref().unwrap_or(""))?;
@@ -751,27 +818,20 @@ impl Summary {
                 a.sum = a.sum.wrapping_add(v);
                 a.sum_squares += (v as f64) * (v as f64);
             }
-            Summary::Frequency(q) => {
-                if v < q.low {
-                    q.below += 1;
-                } else if v > q.high {
-                    q.above += 1;
-                } else {
-                    q.counts[(v - q.low) as usize] += 1;
+            Summary::Frequency(q) | Summary::BktFreq(q) => {
+                let n = q.counts.len();
+                match axis_row(v, q.low, q.size, n) {
+                    0 => q.below += 1,
+                    r if r > n => q.above += 1,
+                    r => q.counts[r - 1] += 1,
                 }
             }
-            Summary::Frequency2(q) => {
+            Summary::Frequency2(q) | Summary::BktFreq2(q) => {
                 // Row and column: 0 below, 1.. the values, the last above.
-                let cell = |v: i64, lo: i64, hi: i64| {
-                    if v < lo {
-                        0
-                    } else if v > hi {
-                        (hi - lo + 2) as usize
-                    } else {
-                        (v - lo + 1) as usize
-                    }
-                };
-                q.counts[cell(v, q.low, q.high)][cell(w, q.low2, q.high2)] += 1;
+                let (rows, cols) = (q.counts.len(), q.counts.first().map_or(0, Vec::len));
+                let r = axis_row(v, q.low, q.size, rows.saturating_sub(2));
+                let c = axis_row(w, q.low2, q.size2, cols.saturating_sub(2));
+                q.counts[r][c] += 1;
             }
             Summary::Print(_) | Summary::EvalContract(_) | Summary::FrequencyLead(_) => {}
         }
@@ -812,11 +872,13 @@ impl Summary {
         let mut s = self.clone();
         match &mut s {
             Summary::Average(a) => (a.count, a.sum, a.sum_squares, a.mean_sum) = (0, 0, 0.0, 0.0),
-            Summary::Frequency(q) => {
+            Summary::Frequency(q) | Summary::BktFreq(q) => {
                 (q.below, q.above) = (0, 0);
                 q.counts.fill(0);
             }
-            Summary::Frequency2(q) => q.counts.iter_mut().for_each(|r| r.fill(0)),
+            Summary::Frequency2(q) | Summary::BktFreq2(q) => {
+                q.counts.iter_mut().for_each(|r| r.fill(0))
+            }
             Summary::FrequencyLead(q) => q.by_card.iter_mut().for_each(|r| r.fill(0)),
             Summary::Print(_) | Summary::EvalContract(_) => {}
         }
@@ -833,12 +895,14 @@ impl Summary {
                 a.sum_squares += b.sum_squares;
                 a.mean_sum += b.mean_sum;
             }
-            (Summary::Frequency(a), Summary::Frequency(b)) => {
+            (Summary::Frequency(a), Summary::Frequency(b))
+            | (Summary::BktFreq(a), Summary::BktFreq(b)) => {
                 a.below += b.below;
                 a.above += b.above;
                 add(&mut a.counts, &b.counts);
             }
-            (Summary::Frequency2(a), Summary::Frequency2(b)) => {
+            (Summary::Frequency2(a), Summary::Frequency2(b))
+            | (Summary::BktFreq2(a), Summary::BktFreq2(b)) => {
                 a.counts
                     .iter_mut()
                     .zip(&b.counts)
@@ -1110,6 +1174,7 @@ fn summaries_of(script: &Script, job: &DealerJob, graph: &Graph) -> Vec<Summary>
                 label: l.clone(),
                 low: *lo,
                 high: *hi,
+                size: 1,
                 below: 0,
                 counts: vec![0; (hi - lo + 1).max(0) as usize],
                 above: 0,
@@ -1119,12 +1184,41 @@ fn summaries_of(script: &Script, job: &DealerJob, graph: &Graph) -> Vec<Summary>
                     label: l.clone(),
                     low: *lo,
                     high: *hi,
+                    size: 1,
                     low2: *lo2,
                     high2: *hi2,
+                    size2: 1,
                     counts: vec![
                         vec![0; (hi2 - lo2 + 3).max(2) as usize];
                         (hi - lo + 3).max(2) as usize
                     ],
+                }))
+            }
+            // DealerV2's buckets: `1 + (high - low) / size` of them, the last starting at
+            // `high` or below it.
+            Action::BktFreq(l, _, lo, hi, size) => {
+                let n = buckets(*lo, *hi, *size);
+                Some(Summary::BktFreq(Frequency {
+                    label: l.clone(),
+                    low: *lo,
+                    high: lo + (n - 1) * size,
+                    size: *size,
+                    below: 0,
+                    counts: vec![0; n as usize],
+                    above: 0,
+                }))
+            }
+            Action::BktFreq2(l, _, lo, hi, size, _, lo2, hi2, size2) => {
+                let (n, n2) = (buckets(*lo, *hi, *size), buckets(*lo2, *hi2, *size2));
+                Some(Summary::BktFreq2(Frequency2 {
+                    label: l.clone(),
+                    low: *lo,
+                    high: lo + (n - 1) * size,
+                    size: *size,
+                    low2: *lo2,
+                    high2: lo2 + (n2 - 1) * size2,
+                    size2: *size2,
+                    counts: vec![vec![0; n2 as usize + 2]; n as usize + 2],
                 }))
             }
             Action::Print(seats) => Some(Summary::Print(PrintSeats {
@@ -1201,18 +1295,24 @@ impl<'a> Compiled<'a> {
         let action_kernels = actions
             .iter()
             .map(|&a| match a {
-                Action::Average(_, e) | Action::Frequency(_, e, ..) => [program.compile(e), None],
-                Action::Frequency2(_, e, _, _, e2, ..) => [program.compile(e), program.compile(e2)],
+                Action::Average(_, e) | Action::Frequency(_, e, ..) | Action::BktFreq(_, e, ..) => {
+                    [program.compile(e), None]
+                }
+                Action::Frequency2(_, e, _, _, e2, ..)
+                | Action::BktFreq2(_, e, _, _, _, e2, ..) => {
+                    [program.compile(e), program.compile(e2)]
+                }
                 _ => [None, None],
             })
             .collect();
         let stat_columns = actions
             .iter()
             .map(|&a| match a {
-                Action::Average(_, e) | Action::Frequency(_, e, ..) => {
+                Action::Average(_, e) | Action::Frequency(_, e, ..) | Action::BktFreq(_, e, ..) => {
                     Some([Some(program.compile_column(e)?), None])
                 }
-                Action::Frequency2(_, e, _, _, e2, ..) => Some([
+                Action::Frequency2(_, e, _, _, e2, ..)
+                | Action::BktFreq2(_, e, _, _, _, e2, ..) => Some([
                     Some(program.compile_column(e)?),
                     Some(program.compile_column(e2)?),
                 ]),
@@ -1223,8 +1323,11 @@ impl<'a> Compiled<'a> {
         let action_lead = actions
             .iter()
             .map(|&a| match a {
-                Action::Average(_, e) | Action::Frequency(_, e, ..) => [lead(e), false],
-                Action::Frequency2(_, e, _, _, e2, ..) => [lead(e), lead(e2)],
+                Action::Average(_, e) | Action::Frequency(_, e, ..) | Action::BktFreq(_, e, ..) => {
+                    [lead(e), false]
+                }
+                Action::Frequency2(_, e, _, _, e2, ..)
+                | Action::BktFreq2(_, e, _, _, _, e2, ..) => [lead(e), lead(e2)],
                 _ => [false, false],
             })
             .collect();
@@ -1746,17 +1849,20 @@ impl<'r, 'a> Actions<'r, 'a> {
                     }
                     k += 1;
                 }
-                Action::Average(_, e) | Action::Frequency(_, e, ..) if lead[0] => {
+                Action::Average(_, e) | Action::Frequency(_, e, ..) | Action::BktFreq(_, e, ..)
+                    if lead[0] =>
+                {
                     let v = ctx.value(e).map_err(wrap)?;
                     self.summaries[k].tally_value(&v).map_err(wrap)?;
                     k += 1;
                 }
-                Action::Average(_, e) | Action::Frequency(_, e, ..) => {
+                Action::Average(_, e) | Action::Frequency(_, e, ..) | Action::BktFreq(_, e, ..) => {
                     let v = value(&compiled.program, &ks[0], ctx, e).map_err(wrap)?;
                     self.summaries[k].tally(v, 0);
                     k += 1;
                 }
-                Action::Frequency2(_, e, _, _, e2, ..) => {
+                Action::Frequency2(_, e, _, _, e2, ..)
+                | Action::BktFreq2(_, e, _, _, _, e2, ..) => {
                     let v = value(&compiled.program, &ks[0], ctx, e).map_err(wrap)?;
                     let w = value(&compiled.program, &ks[1], ctx, e2).map_err(wrap)?;
                     self.summaries[k].tally(v, w);
@@ -1851,7 +1957,9 @@ impl<'r, 'a> Actions<'r, 'a> {
             | Action::EvalContract
             | Action::Average(..)
             | Action::Frequency(..)
-            | Action::Frequency2(..) => {}
+            | Action::Frequency2(..)
+            | Action::BktFreq(..)
+            | Action::BktFreq2(..) => {}
         }
         Ok(())
     }

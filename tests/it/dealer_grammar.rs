@@ -490,7 +490,6 @@ fn dealer_v2_constructs_dealdex_does_not_run_are_refused_by_name() {
     for (text, name) in [
         ("condition opc(NS) > 26", "opc"),
         ("condition usereval(10, NS, 0) > 26", "usereval"),
-        ("action bktfreq (cccc(north), 10.0, 20.0, 0.5)", "bktfreq"),
     ] {
         let (kind, line, _, message) = error(text);
         assert_eq!((kind, line), (ScriptErrorKind::Unsupported, 1), "{text}");

@@ -1,12 +1,12 @@
 //! DealerV2's statements, functions and actions that its own examples use (issue 49, item 5):
 //! `seed N`, `ltc`, doubled and redoubled contracts in `score`, `printns`, `printside`,
-//! `export`, `opener`, and `usereval` and `opc` refused by name. Each against what DealerV2
+//! `export`, `opener`, `bktfreq`, and `usereval` and `opc` refused by name. Each against what DealerV2
 //! printed for dealdex's scripts of `tests/fixtures/dealer/v2/` (its README says how).
 
 use std::process::Output;
 
 use assert_cmd::Command;
-use dealdex::dealer::{Script, ScriptErrorKind, ltc};
+use dealdex::dealer::{Action, Script, ScriptErrorKind, ltc};
 
 use crate::common::dealer::fixtures;
 
@@ -220,4 +220,142 @@ fn an_unclosed_title_ends_with_its_line_as_in_dealer_v2() {
     assert_eq!(s.produce, Some(3));
     // Other strings still need their quote.
     assert!(Script::parse("action average \"label\nhcp(north)").is_err());
+}
+
+#[test]
+fn bktfreq_tables_are_dealer_v2s_bytes() {
+    // One-way and two-way, labelled or not, Low, High, a bucket past `high`, negative
+    // values, decimal bounds: byte for byte as DealerV2 printed them.
+    assert_eq!(
+        runs("bktfreq", &["-v", "-s", "1"]),
+        read("bktfreq.dealerv2")
+    );
+    let s = Script::parse(
+        "action bktfreq \"KnR\" (cccc(north), 5.00, 22.00, 0.50),\n\
+         bktfreq (cccc(north), 10, 20.5, 2, hcp(north), 5, 22, 1)",
+    )
+    .unwrap();
+    assert!(matches!(&s.actions[0], Action::BktFreq(Some(l), _, 500, 2200, 50) if l == "KnR"));
+    assert!(matches!(
+        s.actions[1],
+        Action::BktFreq2(None, _, 10, 2050, 2, _, 5, 22, 1)
+    ));
+    // Statistics only: `produce` is not 40 (as for `frequency`).
+    assert_eq!(s.produce_limit(), u64::MAX);
+}
+
+/// The counts of every table of `text` (dealer's closing lines after them): for each table
+/// (in order), row name (`Low`, `900`, `High`) and column, the count; `Sum` rows and
+/// columns left out.
+fn bucket_counts(text: &str) -> std::collections::BTreeMap<(usize, String, usize), f64> {
+    let mut counts = std::collections::BTreeMap::new();
+    let (mut table, mut two_way) = (0, false);
+    let mut lines = text.lines();
+    while let Some(line) = lines.next() {
+        if line.starts_with("Frequency ") || line.starts_with("Showing 2D") {
+            table += 1;
+            two_way = line.starts_with("Showing 2D");
+            if two_way {
+                lines.next(); // the columns' names
+            }
+            continue;
+        }
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let ends = ["Generated", "Produced", "Initial", "Time", "Sum"];
+        if words.is_empty() || ends.contains(&words[0]) {
+            continue;
+        }
+        let cells = if two_way { words.len() - 2 } else { 1 };
+        for (c, n) in words[1..=cells].iter().enumerate() {
+            counts.insert((table, words[0].to_owned(), c), n.parse().unwrap());
+        }
+    }
+    counts
+}
+
+#[test]
+fn bktfreq_statistics_agree_with_dealer_v2s_over_its_seed() {
+    let want_text = read("bktstats.dealerv2");
+    let produced = |text: &str| -> f64 {
+        let line = text.lines().find(|l| l.starts_with("Produced")).unwrap();
+        line["Produced".len()..]
+            .trim()
+            .trim_end_matches(" hands")
+            .parse()
+            .unwrap()
+    };
+    // dealdex runs the script's seed (no -s): other deals than DealerV2's, same statistics.
+    let got_text = runs("bktstats", &[]);
+    assert!(
+        got_text.contains("Initial random seed 20240602"),
+        "{got_text}"
+    );
+    let (n1, n2) = (produced(&want_text), produced(&got_text));
+    let (want, got) = (bucket_counts(&want_text), bucket_counts(&got_text));
+    // The same tables, rows and columns (Low and High counted in both).
+    assert_eq!(
+        want.keys().collect::<Vec<_>>(),
+        got.keys().collect::<Vec<_>>(),
+        "{got_text}"
+    );
+    assert!(want.len() > 50, "{} cells", want.len());
+    // Each bucket's share of the produced deals: within 5 standard errors (two binomial
+    // samples, the pooled share's variance).
+    for (key, &a) in &want {
+        let b = got[key];
+        let p = (a + b) / (n1 + n2);
+        let se = (p * (1.0 - p) * (1.0 / n1 + 1.0 / n2)).sqrt();
+        assert!(
+            (a / n1 - b / n2).abs() <= 5.0 * se + 1e-12,
+            "{key:?}: DealerV2 {a} of {n1}, dealdex {b} of {n2}\n{got_text}"
+        );
+    }
+    // The share of deals meeting the condition agrees too (binomial, 4 standard errors).
+    let p = n1 / 100_000.0;
+    let se = (2.0 * p * (1.0 - p) / 100_000.0).sqrt();
+    assert!((n2 / 100_000.0 - p).abs() <= 4.0 * se, "{n2}");
+}
+
+#[test]
+fn bad_bucket_specifications_exit_2_with_their_line() {
+    for (script, line, says) in [
+        (
+            "produce 1\n\naction bktfreq (hcp(north), 0, 10, 0)",
+            3,
+            "bucket size of 0",
+        ),
+        (
+            "produce 1\naction bktfreq \"x\" (cccc(north), 10.0, 20.0, -0.5)",
+            2,
+            "bucket size of -50",
+        ),
+        (
+            "produce 1\naction bktfreq (hcp(north), 10, 0, 1)",
+            2,
+            "bounds 10, 0",
+        ),
+        (
+            "produce 1\naction\n bktfreq (hcp(north), 0, 10000000, 1)",
+            3,
+            "buckets",
+        ),
+        (
+            "produce 1\naction bktfreq (hcp(north), 0, 2000, 1, hcp(south), 0, 2000, 1)",
+            2,
+            "cells",
+        ),
+        // The size may not be left out (DealerV2's grammar wants it on both axes).
+        (
+            "produce 1\naction bktfreq (hcp(north), 0, 10, 1, hcp(south), 0, 10)",
+            2,
+            "",
+        ),
+    ] {
+        let out = stdin(script, &["-s", "1"]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{script}: {err}");
+        assert!(err.contains(&format!("line {line}:")), "{script}: {err}");
+        assert!(err.contains(says), "{script}: {err}");
+        assert!(out.stdout.is_empty(), "{script}");
+    }
 }
