@@ -314,12 +314,7 @@ impl Shuffler {
         base: usize,
     ) {
         let saved = rng.clone();
-        let mut words = [[0u64; LANES]; SLOTS];
-        for w in words.iter_mut().take(self.batches.len()) {
-            for x in w {
-                *x = rng.next_u64();
-            }
-        }
+        let mut words = self.draw_words(rng);
         // Each word's chain of products in turn (the processor overlaps the chains), a
         // product a pick.
         let m = u64::from(self.free.count_ones());
@@ -337,11 +332,7 @@ impl Shuffler {
                 *word = x;
             }
         }
-        let redraw = self
-            .batches
-            .iter()
-            .zip(&words)
-            .any(|(b, r)| r.iter().any(|&x| x < b.threshold));
+        let redraw = self.refused(&words);
         if redraw {
             // Rare (a few % of groups): the batch-by-batch draw, as the pdep path's.
             *rng = saved;
@@ -411,26 +402,40 @@ impl Shuffler {
     #[inline(always)]
     fn picks_at_once(&self, rng: &mut Xoshiro256PlusPlus, picks: &mut Picks) -> bool {
         let saved = rng.clone();
+        let mut words = self.draw_words(rng);
+        for step in &self.steps {
+            for ((r, &n), &row) in words.iter_mut().zip(&step.n).zip(&step.row) {
+                multiply(r, n, &mut picks[usize::from(row)]);
+            }
+        }
+        let redraw = self.refused(&words);
+        if redraw {
+            *rng = saved;
+        }
+        !redraw
+    }
+
+    /// Every batch's [`LANES`] words, batch by batch (a deal's words side by side, before any
+    /// is checked); rows past the last batch stay 0.
+    #[inline(always)]
+    fn draw_words(&self, rng: &mut Xoshiro256PlusPlus) -> [[u64; LANES]; SLOTS] {
         let mut words = [[0u64; LANES]; SLOTS];
         for w in words.iter_mut().take(self.batches.len()) {
             for x in w {
                 *x = rng.next_u64();
             }
         }
-        for step in &self.steps {
-            for ((r, &n), &row) in words.iter_mut().zip(&step.n).zip(&step.row) {
-                multiply(r, n, &mut picks[usize::from(row)]);
-            }
-        }
-        let redraw = self
-            .batches
+        words
+    }
+
+    /// Whether a lane's word of some batch, after its multiplications, falls below the
+    /// batch's threshold: then the stream redraws it (module docs).
+    #[inline(always)]
+    fn refused(&self, words: &[[u64; LANES]; SLOTS]) -> bool {
+        self.batches
             .iter()
-            .zip(&words)
-            .any(|(b, r)| r.iter().any(|&x| x < b.threshold));
-        if redraw {
-            *rng = saved;
-        }
-        !redraw
+            .zip(words)
+            .any(|(b, r)| r.iter().any(|&x| x < b.threshold))
     }
 
     /// The picks batch by batch, each batch's words drawn, and any redrawn, before the next
