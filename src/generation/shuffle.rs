@@ -315,21 +315,20 @@ impl Shuffler {
     ) {
         let saved = rng.clone();
         let mut words = self.draw_words(rng);
-        // Each word's chain of products in turn (the processor overlaps the chains), a
-        // product a pick.
+        // A batch's lanes side by side, a product a pick: eight independent products a row,
+        // which keeps the multiplier busy (one lane's chain at a time waits on each product).
         let m = u64::from(self.free.count_ones());
-        assert!(base + LANES <= W);
         for (b, w) in self.batches.iter().zip(words.iter_mut()) {
             let rows = &mut ranks[usize::from(b.first)..usize::from(b.first + b.len)];
-            for (l, word) in w.iter_mut().enumerate() {
-                let (mut x, mut n) = (*word, m - u64::from(b.first));
-                for row in rows.iter_mut() {
-                    let full = u128::from(x) * u128::from(n);
-                    row[base + l] = (full >> 64) as u8;
-                    x = full as u64;
-                    n -= 1;
+            let mut n = m - u64::from(b.first);
+            for row in rows.iter_mut() {
+                let lanes: &mut [u8; LANES] = (&mut row[base..base + LANES]).try_into().unwrap();
+                for (pick, x) in lanes.iter_mut().zip(w.iter_mut()) {
+                    let full = u128::from(*x) * u128::from(n);
+                    *pick = (full >> 64) as u8;
+                    *x = full as u64;
                 }
-                *word = x;
+                n -= 1;
             }
         }
         let redraw = self.refused(&words);
@@ -516,8 +515,9 @@ fn decode<const W: usize>(rows: &mut [[u8; W]]) {
     // picks before it). `x ≥ k` is `x > k − 1` in signed bytes (ranks are below 52): one
     // compare and one subtract for all W deals. The rows are taken BLOCK at a time, each in
     // a register, so that one load of a pick serves BLOCK rows and their chains of
-    // compare-and-subtract overlap.
-    const BLOCK: usize = 8;
+    // compare-and-subtract overlap. Thirteen rows, a seat's picks, fill 13 of the 16 vector
+    // registers SSE2 and AVX2 have (NEON has 32), and 39 picks are three whole blocks.
+    const BLOCK: usize = 13;
     let mut below = [[0i8; W]; PAD_ROW];
     for (b, row) in below.iter_mut().zip(rows.iter()) {
         for (b, &k) in b.iter_mut().zip(row) {
@@ -536,10 +536,12 @@ fn decode<const W: usize>(rows: &mut [[u8; W]]) {
         for (x, row) in x.iter_mut().zip(&rows[first..first + len]) {
             *x = row.map(|k| k as i8);
         }
-        // The picks inside the block, before each row: row first + i takes first + i − 1
-        // down to first.
-        for (i, x) in x.iter_mut().enumerate().take(len).skip(1) {
-            for b in below[first..first + i].iter().rev() {
+        // The picks inside the block, latest first, each into every row after it: row
+        // first + i takes first + i − 1 down to first. (A padding row past the end takes
+        // padding picks, both unused; `below` has rows to spare.)
+        for t in (0..BLOCK - 1).rev() {
+            let b = &below[first + t];
+            for x in &mut x[t + 1..] {
                 step(x, b);
             }
         }
