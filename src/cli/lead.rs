@@ -1,10 +1,12 @@
 //! `dealdex lead`: which card to lead against a contract, double dummy over a sample of
 //! deals dealt around the leader's hand (or read from a file or the database).
 
+use std::io::Write;
 use std::path::PathBuf;
 
 use clap::Args;
-use dealdex::workflow::lead::{self as wf, LeadJob, LeadSample};
+use dealdex::workflow::lead::{self as wf, LeadError, LeadJob, LeadSample};
+use dealdex::workflow::output::{StagedFile, same_file};
 use dealdex::workflow::pipeline::DealSource;
 use dealdex::{Contract, Seat, Vulnerability};
 
@@ -60,7 +62,9 @@ pub struct LeadArgs {
     /// per-card tricks, for `lead --set NAME` and the query term lead(SEAT, strain, CARD).
     #[arg(long, value_name = "NAME")]
     store: Option<String>,
-    /// Also write the per-card table as CSV to this file.
+    /// Also write the per-card table as CSV to this file, whole or not at all (`-`: on
+    /// standard output, in place of the text table); refused when it names the database, the
+    /// deal file or the script.
     #[arg(long, value_name = "FILE.csv")]
     csv: Option<PathBuf>,
     #[command(flatten)]
@@ -76,9 +80,12 @@ fn parse_seat(text: &str) -> Result<Seat, String> {
 }
 
 pub fn run(a: LeadArgs, json: bool) -> anyhow::Result<()> {
-    let contract = Contract::from_pbn(&a.contract, a.declarer).ok_or_else(|| {
-        anyhow::anyhow!("--contract {:?}: not a contract (3NT, 4S, 5DX)", a.contract)
-    })?;
+    let contract = Contract::from_pbn(&a.contract, a.declarer)
+        .ok_or_else(|| LeadError::Contract(a.contract.clone()))?;
+    let bad_seed = |text: &str, reason: String| LeadError::Seed {
+        text: text.to_owned(),
+        reason,
+    };
     let sample = match (&a.hand, &a.file, &a.set) {
         (Some(hand), _, _) if a.script.is_some() => {
             let path = a.script.as_deref();
@@ -90,16 +97,19 @@ pub fn run(a: LeadArgs, json: bool) -> anyhow::Result<()> {
                 seed: a
                     .seed
                     .as_deref()
-                    .map(str::parse)
-                    .transpose()
-                    .map_err(|e| anyhow::anyhow!("--seed (dealer's seed number): {e}"))?,
+                    .map(|s| {
+                        s.parse().map_err(|_| {
+                            bad_seed(s, format!("with --script, dealer's seed number (-s): a whole number 0 to {}", u64::MAX))
+                        })
+                    })
+                    .transpose()?,
                 generate: a.max_draws,
             }
         }
         (Some(hand), _, _) => LeadSample::Dealt {
             hand: wf::parse_hand(hand)?,
             seed: match &a.seed {
-                Some(s) => s.parse().map_err(|e| anyhow::anyhow!("--seed: {e}"))?,
+                Some(s) => s.parse().map_err(|e| bad_seed(s, format!("{e}")))?,
                 None => dealdex::Seed::from_os()?,
             },
             deals: a.deals,
@@ -123,15 +133,60 @@ pub fn run(a: LeadArgs, json: bool) -> anyhow::Result<()> {
         sample,
         store: a.store.clone(),
     };
+    // The CSV file is begun before any deal is dealt: a path that cannot be written fails
+    // first, with nothing stored; written through a temporary file, it replaces an old file
+    // only whole.
+    let csv = match a.csv.as_deref() {
+        None => None,
+        Some(p) if p.as_os_str() == "-" => {
+            if json {
+                Err(LeadError::CsvClash {
+                    csv: p.to_owned(),
+                    other: "--json's report (both on standard output)".into(),
+                })?;
+            }
+            Some(None)
+        }
+        Some(p) => {
+            let db = a.db.path();
+            let inputs = [
+                ("--db", Some(&db)),
+                ("--file", a.file.as_ref()),
+                ("--script", a.script.as_ref()),
+            ];
+            for (flag, other) in inputs {
+                if let Some(other) = other.filter(|o| same_file(p, o)) {
+                    Err(LeadError::CsvClash {
+                        csv: p.to_owned(),
+                        other: format!("{flag} {}", other.display()),
+                    })?;
+                }
+            }
+            Some(Some(StagedFile::create(p)?))
+        }
+    };
     let bar = super::progress_bar(json, "{spinner} {pos}/{len} deals solved");
     let report = wf::run_in(&job, &a.db.path(), &mut |p| match p {
         wf::LeadProgress::Dealt(n) => bar.set_length(n),
         wf::LeadProgress::Solved(n) => bar.set_position(n),
     })?;
     bar.finish_and_clear();
-    if let Some(path) = &a.csv {
-        std::fs::write(path, report.to_csv())
-            .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+    if let (Some(seed), None, false) = (&report.seed, &a.seed, json) {
+        // A fresh seed: said, so that the sample can be dealt again.
+        eprintln!("dealdex: seed {seed} (give --seed {seed} to deal the same sample)");
     }
-    print(&report, json, false, Text::Answer)
+    match csv {
+        None => print(&report, json, false, Text::Answer),
+        // `--csv -`: the table as CSV on standard output, in place of the text.
+        Some(None) => {
+            let mut out = super::stdout();
+            out.write_all(report.to_csv().as_bytes())?;
+            Ok(out.flush()?)
+        }
+        Some(Some(mut file)) => {
+            print(&report, json, false, Text::Answer)?;
+            file.write_all(report.to_csv().as_bytes())?;
+            Ok(file.commit()?)
+        }
+    }
 }

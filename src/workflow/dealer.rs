@@ -340,14 +340,30 @@ pub fn load_script(
         path: path.unwrap_or(Path::new("-")).to_owned(),
         error,
     };
-    let text = match path {
-        Some(p) => std::fs::read_to_string(p).map_err(read)?,
+    let bytes = match path {
+        Some(p) => std::fs::read(p).map_err(read)?,
         None => {
-            let mut text = String::new();
-            std::io::stdin().read_to_string(&mut text).map_err(read)?;
-            text
+            let mut bytes = Vec::new();
+            std::io::stdin().read_to_end(&mut bytes).map_err(read)?;
+            bytes
         }
     };
+    let text = String::from_utf8(bytes).map_err(|e| {
+        let offset = e.utf8_error().valid_up_to();
+        let before = &e.as_bytes()[..offset];
+        let line = 1 + before.iter().filter(|&&b| b == b'\n').count();
+        let column = 1 + offset
+            - before
+                .iter()
+                .rposition(|&b| b == b'\n')
+                .map_or(0, |i| i + 1);
+        LoadScriptError::NotUtf8 {
+            path: path.unwrap_or(Path::new("-")).to_owned(),
+            offset: offset as u64,
+            line,
+            column,
+        }
+    })?;
     let name = path.map_or("-".into(), |p| match p.file_name() {
         Some(n) => n.to_string_lossy().into_owned(),
         None => p.display().to_string(),
@@ -380,6 +396,19 @@ pub enum LoadScriptError {
         /// The I/O error.
         error: std::io::Error,
     },
+    /// The script is not UTF-8 text: the first byte that is not, 0-based, and its line and
+    /// column (1-based, the column in bytes).
+    #[error("{}: line {line}, column {column} (byte {offset}): not UTF-8 text (a dealer script is text; save it as UTF-8)", path.display())]
+    NotUtf8 {
+        /// The script file (`-` for standard input).
+        path: PathBuf,
+        /// The offset of the first byte that is not UTF-8, 0-based.
+        offset: u64,
+        /// Its line, 1-based.
+        line: usize,
+        /// Its column, 1-based, in bytes.
+        column: usize,
+    },
     /// The script does not parse: the file (`-` for standard input), then the script's
     /// error with its line and column (`bad.dei: line 4: syntax error: …`).
     #[error("{}: {error}", if path.as_os_str() == "-" { "standard input".into() } else { path.display().to_string() })]
@@ -396,10 +425,22 @@ pub enum LoadScriptError {
 
 crate::classified!(LoadScriptError);
 impl Classify for LoadScriptError {
-    /// A file not read is I/O; the script's and the predeal's errors have their own class.
+    /// A script that is not there, a directory, unreadable or not text is bad input (the
+    /// file is the caller's, as a deal file is); another read failure is I/O; the script's
+    /// and the predeal's errors have their own class.
     fn class(&self) -> crate::ErrorClass {
+        use std::io::ErrorKind;
         match self {
-            LoadScriptError::Read { .. } => crate::ErrorClass::Io,
+            LoadScriptError::Read { error, .. } => match error.kind() {
+                ErrorKind::NotFound
+                | ErrorKind::IsADirectory
+                | ErrorKind::NotADirectory
+                | ErrorKind::PermissionDenied
+                | ErrorKind::InvalidData
+                | ErrorKind::InvalidFilename => crate::ErrorClass::BadInput,
+                _ => crate::ErrorClass::Io,
+            },
+            LoadScriptError::NotUtf8 { .. } => crate::ErrorClass::BadInput,
             LoadScriptError::Script { error, .. } => error.class(),
             LoadScriptError::Predeal(e) => e.class(),
         }
@@ -409,6 +450,18 @@ impl Classify for LoadScriptError {
     fn position(&self) -> Option<crate::InputPosition> {
         match self {
             LoadScriptError::Script { error, .. } => error.position(),
+            LoadScriptError::NotUtf8 {
+                path,
+                offset,
+                line,
+                column,
+            } => Some(crate::InputPosition {
+                file: Some(path.clone()),
+                line: Some(*line as u64),
+                column: Some(*column as u64),
+                byte: Some(*offset),
+                ..Default::default()
+            }),
             _ => None,
         }
     }

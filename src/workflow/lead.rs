@@ -296,6 +296,29 @@ pub enum LeadError {
         /// What is wrong.
         reason: String,
     },
+    /// The contract's text does not read (PBN's form: a level 1 to 7, a strain, then `X` or
+    /// `XX`).
+    #[error(
+        "--contract {0:?}: not a contract (a level 1 to 7, a strain C, D, H, S or NT, then X or XX: 3NT, 4S, 5DX)"
+    )]
+    Contract(String),
+    /// The seed's text does not read: `--seed` and what is wrong with it.
+    #[error("--seed {text:?}: {reason}")]
+    Seed {
+        /// The text given.
+        text: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// `--csv` names a file the command reads or writes otherwise (the database, the deal
+    /// file, the script), or standard output that `--json` takes.
+    #[error("--csv {}: the same file as {other}; give the CSV another name", csv.display())]
+    CsvClash {
+        /// The CSV's path.
+        csv: std::path::PathBuf,
+        /// The other use: its flag and path.
+        other: String,
+    },
     /// The deals could not be read.
     #[error(transparent)]
     Source(#[from] SourceError),

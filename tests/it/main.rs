@@ -46,6 +46,7 @@ mod formats_other;
 mod formats_pbn;
 mod formats_peers;
 mod generate_names;
+mod hunt3;
 mod lead;
 mod libraries;
 mod numbering;

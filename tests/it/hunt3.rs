@@ -1,0 +1,186 @@
+//! Issue 50, the third fault hunt: each defect it found, reproduced through the command as a
+//! user runs it (exit code, the one line on standard error, every file as it was), so that the
+//! tests hold through the redesign of the sources and sinks that follows.
+
+use std::path::Path;
+
+use crate::common::{self, dealdex, entries};
+
+/// The hunt's lead problem (`L` in the issue): South declares 3NT, West leads from this hand.
+const LEAD: [&str; 5] = ["lead", "--hand", "AQ4.J.KJ6543.632", "--declarer", "S"];
+
+/// Every file of `dir` with its bytes, to show that a refused command changed nothing.
+fn snapshot(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    entries(dir)
+        .into_iter()
+        .map(|n| {
+            let bytes = std::fs::read(dir.join(&n)).unwrap_or_default();
+            (n, bytes)
+        })
+        .collect()
+}
+
+/// Runs dealdex in `dir`, expects exit code 2 and one line on standard error holding each of
+/// `names`, and every file of `dir` left as it was.
+fn refused(dir: &Path, args: &[&str], names: &[&str]) {
+    let before = snapshot(dir);
+    let out = dealdex(dir).args(args).output().unwrap();
+    let err = common::stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+    assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+    for name in names {
+        assert!(
+            err.contains(name),
+            "{args:?}: {err:?} does not name {name:?}"
+        );
+    }
+    assert!(!err.contains("panicked"), "{err}");
+    assert_eq!(snapshot(dir), before, "{args:?} changed the directory");
+}
+
+fn lead_with<'a>(extra: &[&'a str]) -> Vec<&'a str> {
+    LEAD.iter().copied().chain(extra.iter().copied()).collect()
+}
+
+#[test]
+fn a_contract_that_does_not_read_is_bad_input() {
+    let dir = tempfile::tempdir().unwrap();
+    for contract in ["8NT", "0NT", "7NTXXX", ""] {
+        let args = lead_with(&["--contract", contract, "--deals", "2"]);
+        refused(dir.path(), &args, &["--contract", &format!("{contract:?}")]);
+    }
+}
+
+#[test]
+fn a_seed_that_does_not_read_is_bad_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = lead_with(&["--contract", "3NT", "--seed", "zz", "--deals", "2"]);
+    refused(dir.path(), &args, &["--seed", "\"zz\""]);
+    // With --script the seed is dealer's number (-s), not 64 hex digits: said so.
+    std::fs::write(dir.path().join("s.dei"), "condition hcp(south) > 5\n").unwrap();
+    let hex = "ab".repeat(32);
+    let args = lead_with(&["--contract", "3NT", "--script", "s.dei", "--seed", &hex]);
+    refused(dir.path(), &args, &["--seed", "dealer's seed number"]);
+}
+
+#[test]
+fn a_dealer_script_that_is_missing_a_directory_or_not_text_is_bad_input() {
+    let dir = tempfile::tempdir().unwrap();
+    refused(dir.path(), &["dealer", "missing.dei"], &["missing.dei"]);
+    std::fs::create_dir(dir.path().join("scripts")).unwrap();
+    refused(dir.path(), &["dealer", "scripts"], &["scripts"]);
+    std::fs::write(dir.path().join("latin1.dei"), b"produce 1\n# caf\xe9\n").unwrap();
+    refused(
+        dir.path(),
+        &["dealer", "latin1.dei"],
+        &["latin1.dei", "line 2", "column 6", "byte 15", "UTF-8"],
+    );
+}
+
+#[test]
+fn csv_naming_the_database_or_the_deal_file_is_refused_and_both_stay() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // A stored sample in l3.db, and the same deals in a file.
+    let out = dealdex(d)
+        .args(lead_with(&["--contract", "3NT", "--deals", "3", "--seed"]))
+        .arg("11".repeat(32))
+        .args(["--store", "x", "--db", "l3.db"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", common::stderr(&out));
+    let out = dealdex(d)
+        .args([
+            "export",
+            "--set",
+            "x",
+            "--db",
+            "l3.db",
+            "--out",
+            "sample.pbn",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", common::stderr(&out));
+    let args = lead_with(&[
+        "--contract",
+        "3NT",
+        "--deals",
+        "3",
+        "--store",
+        "y",
+        "--db",
+        "l3.db",
+        "--csv",
+        "l3.db",
+    ]);
+    refused(d, &args, &["--csv", "l3.db", "--db"]);
+    // Spelled another way, the same file.
+    let args = [
+        "lead",
+        "--contract",
+        "3NT",
+        "--declarer",
+        "S",
+        "--file",
+        "sample.pbn",
+        "--csv",
+        "./sample.pbn",
+        "--db",
+        "l3.db",
+    ];
+    refused(d, &args, &["--csv", "--file", "sample.pbn"]);
+}
+
+#[test]
+fn csv_to_standard_output_writes_no_file_named_dash() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let out = dealdex(d)
+        .args(lead_with(&[
+            "--contract",
+            "3NT",
+            "--deals",
+            "2",
+            "--csv",
+            "-",
+        ]))
+        .args(["--seed", &"22".repeat(32)])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", common::stderr(&out));
+    assert!(!d.join("-").exists(), "a file named '-'");
+    let text = String::from_utf8(out.stdout).unwrap();
+    let header = text.lines().next().unwrap_or_default();
+    assert!(header.contains(',') && header.contains("card"), "{text}");
+    // Every line is a CSV row of the same width: the text table is not mixed in.
+    let width = header.split(',').count();
+    assert!(
+        text.lines().all(|l| l.split(',').count() == width),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_csv_that_cannot_be_written_fails_first_and_stores_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let args = lead_with(&[
+        "--contract",
+        "3NT",
+        "--deals",
+        "2",
+        "--store",
+        "w",
+        "--db",
+        "l.db",
+        "--csv",
+        "no/such/dir/t.csv",
+    ]);
+    let out = dealdex(d).args(&args).output().unwrap();
+    let err = common::stderr(&out);
+    assert!(!out.status.success());
+    assert!(err.contains("t.csv"), "{err}");
+    // Nothing stored: the database was not even made.
+    assert_eq!(entries(d), Vec::<String>::new());
+}
