@@ -1430,7 +1430,7 @@ fn par<'py>(
 /// `seed`'s stream
 /// (a fresh seed when `None`) dealt around the leader's `hand` (`"AQ4.J.KJ6543.632"` or
 /// `"S:AQ4 H:J D:KJ6543 C:632"`), those `where` accepts when given (at most `max_draws`
-/// drawn), every lead of the leader (declarer's left-hand opponent) solved double dummy
+/// drawn: 10⁹ when `None`, 0 for no bound), every lead of the leader (declarer's left-hand opponent) solved double dummy
 /// against `contract` (`"3NT"`, `"4SX"`) by `declarer`, scored at `vul`. Returns a dict of
 /// arrays over the leader's 13 cards (`cards`, in suit order from the highest):
 /// `mean_tricks`, `tricks_se`, `set_percent`, `mean_score`, `score_se` (float64[13]),
@@ -1482,7 +1482,11 @@ fn lead<'py>(
                 seed: seed_arg(seed)?,
                 deals: opt_uint_arg(deals, "deals")?.unwrap_or(1000),
                 filter: r#where.map(Query::parse).transpose().map_err(err)?,
-                max_draws: opt_uint_arg(max_draws, "max_draws")?,
+                // As generate's and `--max-draws`: 10⁹ when left out, 0 no bound.
+                max_draws: dealdex::workflow::generate::max_draws(opt_uint_arg(
+                    max_draws,
+                    "max_draws",
+                )?),
             },
             (None, Some(path), None) => LeadSample::Deals(DealSource::file(path)),
             (None, None, Some(set)) => LeadSample::Deals(DealSource::Set(set)),
@@ -1580,7 +1584,8 @@ fn lead<'py>(
 /// strain, `X`/`XX`, then the declarer) played double dummy on the deals of the file `path`
 /// (any format dealdex reads, a GIB or RP library too); or, without `path`, `count` deals
 /// dealt now from `seed`'s stream (a fresh seed when left out) around `predeal`'s fixed cards,
-/// only those `where` accepts (at most `max_draws` drawn); or the deals stored in the database
+/// only those `where` accepts (at most `max_draws` drawn: 10⁹ when left out, 0 for no bound);
+/// or the deals stored in the database
 /// `db` (its set `set`, those `where` matches). Tables: the file's or the stored ones, the deals
 /// without one solved. Each deal is scored at its board's vulnerability or at `vul` when given.
 /// Returns a dict: `contracts` (the names), float64[k] `make_percent`, `mean_score`,
@@ -1619,7 +1624,11 @@ fn contracts<'py>(
             seed_arg(seed)?,
             count,
             predeal.map(Predeal::parse).transpose().map_err(err)?,
-            query.map(|query| StreamFilter { query, max_draws }),
+            query.map(|query| StreamFilter {
+                query,
+                // As generate's and `--max-draws`: 10⁹ when left out, 0 no bound.
+                max_draws: dealdex::workflow::generate::max_draws(max_draws),
+            }),
         ),
         (None, None, Some(query)) => DealSource::Matching {
             query,

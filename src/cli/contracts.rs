@@ -41,7 +41,8 @@ pub struct ContractsArgs {
     /// With --count: 256-bit seed as 64 hex digits (default: a fresh one, shown in the report).
     #[arg(long, value_name = "HEX", requires = "count")]
     seed: Option<String>,
-    /// With --count and --where: give up after drawing this many deals [default: no bound].
+    /// With --count and --where: give up after drawing this many deals [default:
+    /// 1,000,000,000, as generate's; 0: no bound].
     #[arg(long, value_name = "N", requires = "count", requires = "where_")]
     max_draws: Option<u64>,
     #[arg(long = "from", value_name = "FORMAT", requires = "deals", help = super::input_format_help())]
@@ -84,7 +85,7 @@ pub fn run(a: ContractsArgs, json: bool) -> anyhow::Result<()> {
                 .context("--predeal")?,
             query.map(|query| StreamFilter {
                 query,
-                max_draws: a.max_draws,
+                max_draws: dealdex::workflow::generate::max_draws(a.max_draws),
             }),
         ),
         (None, Some(query)) => DealSource::Matching {

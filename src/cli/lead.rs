@@ -38,19 +38,20 @@ pub struct LeadArgs {
     #[arg(long, value_name = "N", default_value_t = 1000, conflicts_with_all = ["set", "file"])]
     deals: u64,
     /// Only deals this query-language expression accepts (the other hands' constraints).
-    #[arg(long = "where", value_name = "EXPR", conflicts_with = "script")]
+    #[arg(long = "where", value_name = "EXPR", conflicts_with_all = ["script", "set", "file"])]
     filter: Option<String>,
     /// Only deals this dealer script's condition accepts (its predeal too; the leader's hand
     /// is added to it), dealt as `dealdex dealer` deals them; its actions are not run.
-    #[arg(long, value_name = "FILE", requires = "hand")]
+    #[arg(long, value_name = "FILE", requires = "hand", conflicts_with_all = ["set", "file"])]
     script: Option<PathBuf>,
-    /// With --where or --script: give up after drawing this many deals [default: no bound;
-    /// with --script the script's `generate`, else 10,000,000].
-    #[arg(long, value_name = "N")]
+    /// With --where or --script: give up after drawing this many deals [default: with --where
+    /// 1,000,000,000 (0: no bound), as generate's; with --script the script's `generate`,
+    /// else dealer's 10,000,000].
+    #[arg(long, value_name = "N", conflicts_with_all = ["set", "file"])]
     max_draws: Option<u64>,
     /// 256-bit seed as 64 hex digits; with --script dealer's seed number (-s) (default: a
     /// fresh one, shown in the report).
-    #[arg(long, value_name = "SEED")]
+    #[arg(long, value_name = "SEED", conflicts_with_all = ["set", "file"])]
     seed: Option<String>,
     /// A sample dealt earlier: a deal file (any format dealdex reads).
     #[arg(long, value_name = "FILE", conflicts_with_all = ["hand", "set"])]
@@ -118,7 +119,7 @@ pub fn run(a: LeadArgs, json: bool) -> anyhow::Result<()> {
                 .as_deref()
                 .map(dealdex::query::Query::parse)
                 .transpose()?,
-            max_draws: a.max_draws,
+            max_draws: dealdex::workflow::generate::max_draws(a.max_draws),
         },
         _ => LeadSample::Deals(DealSource::from_flags(
             a.file.clone(),

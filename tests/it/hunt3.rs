@@ -184,3 +184,59 @@ fn a_csv_that_cannot_be_written_fails_first_and_stores_nothing() {
     // Nothing stored: the database was not even made.
     assert_eq!(entries(d), Vec::<String>::new());
 }
+
+#[test]
+fn a_sample_read_from_a_file_or_set_refuses_the_flags_that_deal_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let out = dealdex(d)
+        .args(lead_with(&[
+            "--contract",
+            "3NT",
+            "--deals",
+            "2",
+            "--csv",
+            "-",
+        ]))
+        .args(["--seed", &"33".repeat(32), "--store", "s", "--db", "l.db"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", common::stderr(&out));
+    let out = dealdex(d)
+        .args(["export", "--set", "s", "--db", "l.db", "--out", "s.pbn"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", common::stderr(&out));
+    std::fs::write(d.join("s.dei"), "condition hcp(south) > 5\n").unwrap();
+    let hex = "44".repeat(32);
+    let dealing: [&[&str]; 4] = [
+        &["--where", "hcp(N) >= 10"],
+        &["--script", "s.dei"],
+        &["--seed", &hex],
+        &["--max-draws", "100"],
+    ];
+    for flags in dealing {
+        for sample in [["--file", "s.pbn"], ["--set", "s"]] {
+            let mut args = vec![
+                "lead",
+                "--contract",
+                "3NT",
+                "--declarer",
+                "S",
+                "--db",
+                "l.db",
+            ];
+            args.extend(sample);
+            args.extend(flags);
+            let before = snapshot(d);
+            let out = dealdex(d).args(&args).output().unwrap();
+            let err = common::stderr(&out);
+            assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+            assert!(
+                err.contains(flags[0]) && err.contains(sample[0]),
+                "{args:?}: {err}"
+            );
+            assert_eq!(snapshot(d), before, "{args:?}");
+        }
+    }
+}
