@@ -145,14 +145,27 @@ pub fn import(a: ImportArgs, json: bool) -> anyhow::Result<()> {
         verify_tables: a.verify_tables,
         ..ImportJob::for_paths(&a.files, a.format.as_deref())?
     };
+    // A database this import creates and then stores nothing in is removed again: a
+    // refused import leaves no file behind.
+    let path = a.db.path();
+    let created = !path.exists();
+    let forget = |stored: bool| {
+        if created && !stored {
+            dealdex::Store::remove_files(&path);
+        }
+    };
     // A busy database is said plainly.
     let mut store = a.db.open_for_storing().map_err(StoreError::explain_busy)?;
     let report = import::import(&job, &mut store, &mut |o| {
         if !json {
             eprintln!("{o}");
         }
-    })
-    .map_err(import::ImportFailed::explain_busy)?;
+    });
+    drop(store);
+    let report = report
+        .inspect_err(|_| forget(false))
+        .map_err(import::ImportFailed::explain_busy)?;
+    forget(report.new_deals + report.duplicates > 0);
     print(&report, json, false, Text::Summary)?;
     Ok(report.check()?)
 }

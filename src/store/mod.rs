@@ -776,6 +776,19 @@ impl Store {
     /// ```
     pub const SCHEMA_VERSION: usize = 9;
 
+    /// Removes the database file `path` and SQLite's side files beside it (`-wal`, `-shm`,
+    /// `-journal`), ignoring those that are not there: for a command that created the file
+    /// and stored nothing in it, so that a refused request leaves no file behind. Close every
+    /// connection to it first.
+    pub fn remove_files(path: &Path) {
+        let _ = std::fs::remove_file(path);
+        for side in ["-wal", "-shm", "-journal"] {
+            let mut p = path.as_os_str().to_owned();
+            p.push(side);
+            let _ = std::fs::remove_file(p);
+        }
+    }
+
     /// Opens the database file at `path`, creating it if missing (with 32 KiB pages), sets
     /// the connection's pragmas (WAL journal, `synchronous=NORMAL`, `foreign_keys=ON`, a
     /// page cache of at most 32 MiB (bulk inserts gain nothing from more: random keys defeat

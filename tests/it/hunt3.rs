@@ -240,3 +240,30 @@ fn a_sample_read_from_a_file_or_set_refuses_the_flags_that_deal_one() {
         }
     }
 }
+
+#[test]
+fn a_rejected_import_makes_no_database() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("bad.pbn"), "garbage\n").unwrap();
+    let out = dealdex(d)
+        .args(["import", "bad.pbn", "--db", "new.db"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", common::stderr(&out));
+    assert_eq!(entries(d), ["bad.pbn"]);
+    // An existing database stays, byte for byte.
+    let out = dealdex(d)
+        .args(["generate", "--boards", "1-2", "--seed", &"55".repeat(32), "--db", "old.db"])
+        .args(["--out", "two.pbn"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", common::stderr(&out));
+    let before = snapshot(d);
+    let out = dealdex(d)
+        .args(["import", "bad.pbn", "--db", "old.db"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", common::stderr(&out));
+    assert_eq!(snapshot(d), before);
+}
