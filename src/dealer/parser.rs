@@ -1846,7 +1846,15 @@ mod fd {
     pub(super) fn expand(list: &str) -> Result<Vec<(bool, bool, String)>, String> {
         let mut out = Vec::new();
         for (add, item) in split(list)? {
-            for shape in staveren(&item)? {
+            let shapes = staveren(&item)?;
+            if shapes.is_empty() {
+                // DealerV2 takes it and matches nothing: refused, as `shape(north, 77xx)` is.
+                return Err(format!(
+                    "`{}` matches no hand: its suit lengths cannot add up to 13",
+                    item.trim()
+                ));
+            }
+            for shape in shapes {
                 let (any, w) = match shape.strip_prefix("any ") {
                     Some(w) => (true, w.to_owned()),
                     None => (false, shape),

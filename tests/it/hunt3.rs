@@ -267,3 +267,18 @@ fn a_rejected_import_makes_no_database() {
     assert_eq!(out.status.code(), Some(2), "{}", common::stderr(&out));
     assert_eq!(snapshot(d), before);
 }
+
+#[test]
+fn a_fd_shape_no_hand_can_have_is_refused_with_its_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    for shape in ["7M(7xx)", "99M(xxx)", "5M(xxx) + 7m(7xx)"] {
+        let script = format!("produce 1\ncondition shape{{north, {shape}}}\n");
+        std::fs::write(d.join("fd.dei"), script).unwrap();
+        refused(d, &["dealer", "fd.dei", "-s", "1"], &["line 2", "matches no hand"]);
+    }
+    // A shape some hand has still runs.
+    std::fs::write(d.join("fd.dei"), "produce 1\ncondition shape{north, 5M(xxx)}\n").unwrap();
+    let out = dealdex(d).args(["dealer", "fd.dei", "-s", "1"]).output().unwrap();
+    assert!(out.status.success(), "{}", common::stderr(&out));
+}
