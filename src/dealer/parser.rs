@@ -162,6 +162,12 @@ pub const MAX_DEPTH: usize = 200;
 /// chain `a + b + …` is as deep as it has terms): the evaluator recurses that deep.
 pub const MAX_TREE_DEPTH: usize = 2_000;
 
+/// The most `rnd` draws one evaluation of a definition may take. Dealer draws anew at every
+/// use of a definition that uses `rnd` (it is not one value a deal), so `d1 = d0 + d0`, …,
+/// with `d0 = rnd(10)` doubles the draws at each level: refused past this many rather than
+/// run for ever.
+pub const MAX_RND_DRAWS: u64 = 1 << 20;
+
 /// How many values a `frequency` table may have on one axis.
 pub const MAX_FREQUENCY_VALUES: i64 = 100_000;
 
@@ -188,6 +194,8 @@ struct Parser {
     names: HashMap<String, usize>,
     /// The tree depth of each definition (see [`MAX_TREE_DEPTH`]).
     def_depths: Vec<usize>,
+    /// The `rnd` draws one evaluation of each definition takes (see [`MAX_RND_DRAWS`]).
+    def_draws: Vec<u64>,
     /// Where each definition's identifier is.
     def_lines: Vec<u64>,
     /// The token after the last `evalcontract` when it is `(`: the statement it starts gets a
@@ -203,6 +211,7 @@ pub(super) fn parse(src: &str, params: &Params) -> Result<Script, ScriptError> {
         depth: 0,
         names: HashMap::new(),
         def_depths: Vec::new(),
+        def_draws: Vec::new(),
         def_lines: Vec::new(),
         after_evalcontract: None,
         script: Script {
@@ -773,6 +782,19 @@ impl Parser {
         self.next();
         let e = self.top_expr()?;
         let depth = self.tree_depth(&e);
+        let draws = self.rnd_draws(&e);
+        if draws > MAX_RND_DRAWS {
+            return Err(ScriptError::new(
+                ScriptErrorKind::BadValue,
+                l,
+                c,
+                format!(
+                    "`{w}` draws rnd more than {MAX_RND_DRAWS} times a deal (dealer draws anew at \
+                     every use of a definition that uses rnd, and these definitions double it)"
+                ),
+            ));
+        }
+        self.def_draws.push(draws);
         self.def_depths.push(depth);
         self.def_lines.push(l);
         let idx = self.script.definitions.len();
@@ -1270,6 +1292,37 @@ impl Parser {
             max = max.max(here);
         }
         max
+    }
+
+    /// The `rnd` draws one evaluation of `e` takes, through the definitions it names (each
+    /// use of one that draws draws again), saturating (an explicit stack, as
+    /// [`Parser::tree_depth`]).
+    fn rnd_draws(&self, e: &Expr) -> u64 {
+        let mut draws = 0u64;
+        let mut stack = vec![e];
+        while let Some(e) = stack.pop() {
+            match e {
+                Expr::Var(i) => draws = draws.saturating_add(self.def_draws[*i]),
+                Expr::Rnd(a) => {
+                    draws = draws.saturating_add(1);
+                    stack.push(a);
+                }
+                Expr::Not(a) | Expr::Neg(a) | Expr::Imps(a) | Expr::Score(_, _, a) => {
+                    stack.push(a)
+                }
+                Expr::Bin(_, a, b) => {
+                    stack.push(a);
+                    stack.push(b);
+                }
+                Expr::Cond(a, b, c) => {
+                    stack.push(a);
+                    stack.push(b);
+                    stack.push(c);
+                }
+                _ => {}
+            }
+        }
+        draws
     }
 
     /// An expression of a statement or action ([`Parser::expr`]: refused when its tree is

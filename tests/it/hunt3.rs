@@ -282,3 +282,25 @@ fn a_fd_shape_no_hand_can_have_is_refused_with_its_line() {
     let out = dealdex(d).args(["dealer", "fd.dei", "-s", "1"]).output().unwrap();
     assert!(out.status.success(), "{}", common::stderr(&out));
 }
+
+/// `d0 = <first>`, then `dN = dN-1 + dN-1` up to `d<last>`, the condition on the last.
+fn doubling_chain(first: &str, last: usize) -> String {
+    let mut s = format!("produce 1\nd0 = {first}\n");
+    for i in 1..=last {
+        s += &format!("d{i} = d{} + d{}\n", i - 1, i - 1);
+    }
+    s + &format!("condition d{last} >= 0\naction printoneline\n")
+}
+
+#[test]
+fn definitions_doubling_rnd_draws_are_refused_not_run_for_ever() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // Dealer draws anew at each use of a definition with rnd: d21 takes 2^21 draws a deal.
+    std::fs::write(d.join("chain.dei"), doubling_chain("rnd(10)", 30)).unwrap();
+    refused(d, &["dealer", "chain.dei", "-s", "1"], &["line 23", "`d21`", "rnd"]);
+    // Without rnd a definition is one value a deal: 60 levels run at once.
+    std::fs::write(d.join("chain.dei"), doubling_chain("hcp(north)", 60)).unwrap();
+    let out = dealdex(d).args(["dealer", "chain.dei", "-s", "1"]).output().unwrap();
+    assert!(out.status.success(), "{}", common::stderr(&out));
+}
