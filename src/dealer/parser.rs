@@ -1307,9 +1307,7 @@ impl Parser {
                     draws = draws.saturating_add(1);
                     stack.push(a);
                 }
-                Expr::Not(a) | Expr::Neg(a) | Expr::Imps(a) | Expr::Score(_, _, a) => {
-                    stack.push(a)
-                }
+                Expr::Not(a) | Expr::Neg(a) | Expr::Imps(a) | Expr::Score(_, _, a) => stack.push(a),
                 Expr::Bin(_, a, b) => {
                     stack.push(a);
                     stack.push(b);

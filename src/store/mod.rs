@@ -623,16 +623,21 @@ fn migration_message(error: &rusqlite_migration::Error) -> String {
     }
 }
 
-/// Attaches the database path to rusqlite errors.
+/// Attaches the database path to rusqlite errors; a busy database (another writer held the
+/// lock past the timeout) becomes [`StoreError::Busy`], which says so plainly, whatever
+/// command met it.
 trait At<T> {
     fn at(self, path: &str) -> Result<T, StoreError>;
 }
 
 impl<T> At<T> for rusqlite::Result<T> {
     fn at(self, path: &str) -> Result<T, StoreError> {
-        self.map_err(|error| StoreError::Sqlite {
-            path: path.to_owned(),
-            error,
+        self.map_err(|error| {
+            StoreError::Sqlite {
+                path: path.to_owned(),
+                error,
+            }
+            .explain_busy()
         })
     }
 }
@@ -813,7 +818,7 @@ impl Store {
     /// refused with [`StoreError::NotDealdex`] before anything is written: see
     /// [`Store::open_foreign`].
     pub fn open(path: &Path) -> Result<Store, StoreError> {
-        Store::open_checked(path, Existing::NewOrDealdex)
+        Store::open_checked(path, Existing::NewOrDealdex).map_err(StoreError::explain_busy)
     }
 
     /// [`Store::open`], but an SQLite file with other tables of its own is taken too: dealdex's
@@ -822,7 +827,7 @@ impl Store {
     /// # Errors
     /// As [`Store::open`], but for [`StoreError::NotDealdex`].
     pub fn open_foreign(path: &Path) -> Result<Store, StoreError> {
-        Store::open_checked(path, Existing::Any)
+        Store::open_checked(path, Existing::Any).map_err(StoreError::explain_busy)
     }
 
     /// Opens `path` as [`Store::open`] does once `existing` allows what is there; the check

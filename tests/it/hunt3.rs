@@ -254,7 +254,15 @@ fn a_rejected_import_makes_no_database() {
     assert_eq!(entries(d), ["bad.pbn"]);
     // An existing database stays, byte for byte.
     let out = dealdex(d)
-        .args(["generate", "--boards", "1-2", "--seed", &"55".repeat(32), "--db", "old.db"])
+        .args([
+            "generate",
+            "--boards",
+            "1-2",
+            "--seed",
+            &"55".repeat(32),
+            "--db",
+            "old.db",
+        ])
         .args(["--out", "two.pbn"])
         .output()
         .unwrap();
@@ -275,11 +283,22 @@ fn a_fd_shape_no_hand_can_have_is_refused_with_its_line() {
     for shape in ["7M(7xx)", "99M(xxx)", "5M(xxx) + 7m(7xx)"] {
         let script = format!("produce 1\ncondition shape{{north, {shape}}}\n");
         std::fs::write(d.join("fd.dei"), script).unwrap();
-        refused(d, &["dealer", "fd.dei", "-s", "1"], &["line 2", "matches no hand"]);
+        refused(
+            d,
+            &["dealer", "fd.dei", "-s", "1"],
+            &["line 2", "matches no hand"],
+        );
     }
     // A shape some hand has still runs.
-    std::fs::write(d.join("fd.dei"), "produce 1\ncondition shape{north, 5M(xxx)}\n").unwrap();
-    let out = dealdex(d).args(["dealer", "fd.dei", "-s", "1"]).output().unwrap();
+    std::fs::write(
+        d.join("fd.dei"),
+        "produce 1\ncondition shape{north, 5M(xxx)}\n",
+    )
+    .unwrap();
+    let out = dealdex(d)
+        .args(["dealer", "fd.dei", "-s", "1"])
+        .output()
+        .unwrap();
     assert!(out.status.success(), "{}", common::stderr(&out));
 }
 
@@ -298,9 +317,78 @@ fn definitions_doubling_rnd_draws_are_refused_not_run_for_ever() {
     let d = dir.path();
     // Dealer draws anew at each use of a definition with rnd: d21 takes 2^21 draws a deal.
     std::fs::write(d.join("chain.dei"), doubling_chain("rnd(10)", 30)).unwrap();
-    refused(d, &["dealer", "chain.dei", "-s", "1"], &["line 23", "`d21`", "rnd"]);
+    refused(
+        d,
+        &["dealer", "chain.dei", "-s", "1"],
+        &["line 23", "`d21`", "rnd"],
+    );
     // Without rnd a definition is one value a deal: 60 levels run at once.
     std::fs::write(d.join("chain.dei"), doubling_chain("hcp(north)", 60)).unwrap();
-    let out = dealdex(d).args(["dealer", "chain.dei", "-s", "1"]).output().unwrap();
+    let out = dealdex(d)
+        .args(["dealer", "chain.dei", "-s", "1"])
+        .output()
+        .unwrap();
     assert!(out.status.success(), "{}", common::stderr(&out));
+}
+
+#[test]
+fn a_held_lock_is_said_as_documented_by_every_storing_command() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let out = dealdex(d)
+        .args([
+            "generate",
+            "--boards",
+            "1-2",
+            "--seed",
+            &"66".repeat(32),
+            "--db",
+            "lk.db",
+        ])
+        .args(["--out", "lk.pbn"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", common::stderr(&out));
+    // Another process's write transaction, held open through the commands below.
+    let lock = rusqlite::Connection::open(d.join("lk.db")).unwrap();
+    lock.execute_batch("BEGIN EXCLUSIVE").unwrap();
+    let hex = "77".repeat(32);
+    let storing: [&[&str]; 3] = [
+        &["import", "lk.pbn", "--db", "lk.db"],
+        &[
+            "lead",
+            "--hand",
+            "AQ4.J.KJ6543.632",
+            "--declarer",
+            "S",
+            "--contract",
+            "3NT",
+            "--deals",
+            "2",
+            "--seed",
+            &hex,
+            "--store",
+            "z",
+            "--db",
+            "lk.db",
+        ],
+        &[
+            "generate", "--boards", "1-2", "--seed", &hex, "--db", "lk.db", "--out", "g.pbn",
+        ],
+    ];
+    for args in storing {
+        let out = dealdex(d)
+            .env("DEALDEX_BUSY_TIMEOUT", "1")
+            .args(args)
+            .output()
+            .unwrap();
+        let err = common::stderr(&out);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert!(
+            err.contains("database is busy: another process is writing")
+                && !err.contains("database is locked"),
+            "{args:?}: {err}"
+        );
+    }
+    lock.execute_batch("ROLLBACK").unwrap();
 }
