@@ -340,14 +340,24 @@ pub fn load_script(
         path: path.unwrap_or(Path::new("-")).to_owned(),
         error,
     };
-    let bytes = match path {
-        Some(p) => std::fs::read(p).map_err(read)?,
-        None => {
-            let mut bytes = Vec::new();
-            std::io::stdin().read_to_end(&mut bytes).map_err(read)?;
-            bytes
-        }
+    // At most MAX_SCRIPT_BYTES are read: a larger script is refused before it is parsed.
+    let mut bytes = Vec::new();
+    let limit = MAX_SCRIPT_BYTES + 1;
+    match path {
+        Some(p) => std::fs::File::open(p)
+            .and_then(|f| f.take(limit).read_to_end(&mut bytes))
+            .map_err(read)?,
+        None => std::io::stdin()
+            .lock()
+            .take(limit)
+            .read_to_end(&mut bytes)
+            .map_err(read)?,
     };
+    if bytes.len() as u64 > MAX_SCRIPT_BYTES {
+        return Err(LoadScriptError::TooLarge {
+            path: path.unwrap_or(Path::new("-")).to_owned(),
+        });
+    }
     let text = String::from_utf8(bytes).map_err(|e| {
         let offset = e.utf8_error().valid_up_to();
         let before = &e.as_bytes()[..offset];
@@ -385,6 +395,10 @@ pub fn load_script(
     Ok((script, name))
 }
 
+/// The largest dealer script [`load_script`] reads, in bytes (16 MiB: about 500,000
+/// definitions, which take some 450 MB to compile; real scripts are a few KB).
+pub const MAX_SCRIPT_BYTES: u64 = 16 << 20;
+
 /// Why [`load_script`] failed.
 #[derive(Debug, thiserror::Error)]
 pub enum LoadScriptError {
@@ -395,6 +409,12 @@ pub enum LoadScriptError {
         path: PathBuf,
         /// The I/O error.
         error: std::io::Error,
+    },
+    /// The script is larger than [`MAX_SCRIPT_BYTES`].
+    #[error("{}: larger than {} MiB: a dealer script that size is not one (at most {MAX_SCRIPT_BYTES} bytes)", path.display(), MAX_SCRIPT_BYTES >> 20)]
+    TooLarge {
+        /// The script file (`-` for standard input).
+        path: PathBuf,
     },
     /// The script is not UTF-8 text: the first byte that is not, 0-based, and its line and
     /// column (1-based, the column in bytes).
@@ -440,7 +460,9 @@ impl Classify for LoadScriptError {
                 | ErrorKind::InvalidFilename => crate::ErrorClass::BadInput,
                 _ => crate::ErrorClass::Io,
             },
-            LoadScriptError::NotUtf8 { .. } => crate::ErrorClass::BadInput,
+            LoadScriptError::NotUtf8 { .. } | LoadScriptError::TooLarge { .. } => {
+                crate::ErrorClass::BadInput
+            }
             LoadScriptError::Script { error, .. } => error.class(),
             LoadScriptError::Predeal(e) => e.class(),
         }

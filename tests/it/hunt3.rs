@@ -392,3 +392,23 @@ fn a_held_lock_is_said_as_documented_by_every_storing_command() {
     }
     lock.execute_batch("ROLLBACK").unwrap();
 }
+
+#[test]
+fn a_script_past_the_size_bound_is_refused_before_parsing() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let line = format!("# {}\n", "x".repeat(1021));
+    let mut script = String::from("produce 1\n");
+    while script.len() <= dealdex::workflow::dealer::MAX_SCRIPT_BYTES as usize {
+        script += &line;
+    }
+    std::fs::write(d.join("huge.dei"), &script).unwrap();
+    refused(d, &["dealer", "huge.dei", "-s", "1"], &["huge.dei", "16 MiB"]);
+    // Through standard input too.
+    let out = dealdex(d)
+        .args(["dealer", "-", "-s", "1"])
+        .write_stdin(script)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", common::stderr(&out));
+}
