@@ -87,6 +87,11 @@ pub fn run_in(
     run(job, store.as_deref(), progress)
 }
 
+/// The most deals a lead problem's sample holds: the sample is held whole while its leads
+/// are solved (about 220 bytes a deal with its tables), and a million deals take hours to
+/// solve on a few cores.
+pub const MAX_SAMPLE: u64 = 1_000_000;
+
 /// The deals of a lead problem.
 #[derive(Clone, Debug)]
 pub enum LeadSample {
@@ -319,6 +324,11 @@ pub enum LeadError {
         /// The other use: its flag and path.
         other: String,
     },
+    /// The sample would hold more than [`MAX_SAMPLE`] deals.
+    #[error(
+        "--deals {0}: a lead sample holds at most {MAX_SAMPLE} deals (it is held whole while its leads are solved)"
+    )]
+    TooManyDeals(u64),
     /// The deals could not be read.
     #[error(transparent)]
     Source(#[from] SourceError),
@@ -678,6 +688,11 @@ struct Sample {
 
 /// The sample's deals, dealt or read.
 fn sample(job: &LeadJob, leader: Seat, store: Option<&StoreReader>) -> Result<Sample, LeadError> {
+    if let LeadSample::Dealt { deals, .. } | LeadSample::Script { deals, .. } = &job.sample
+        && *deals > MAX_SAMPLE
+    {
+        return Err(LeadError::TooManyDeals(*deals));
+    }
     match &job.sample {
         LeadSample::Dealt {
             hand,
@@ -746,6 +761,9 @@ fn sample(job: &LeadJob, leader: Seat, store: Option<&StoreReader>) -> Result<Sa
         }
         LeadSample::Deals(source) => {
             let (boards, _) = source.open(store, &SourceOptions::default())?.read_all()?;
+            if boards.len() as u64 > MAX_SAMPLE {
+                return Err(LeadError::TooManyDeals(boards.len() as u64));
+            }
             Ok(Sample {
                 deals: boards.into_iter().map(|b| b.deal).collect(),
                 drawn: None,

@@ -403,7 +403,11 @@ fn a_script_past_the_size_bound_is_refused_before_parsing() {
         script += &line;
     }
     std::fs::write(d.join("huge.dei"), &script).unwrap();
-    refused(d, &["dealer", "huge.dei", "-s", "1"], &["huge.dei", "16 MiB"]);
+    refused(
+        d,
+        &["dealer", "huge.dei", "-s", "1"],
+        &["huge.dei", "16 MiB"],
+    );
     // Through standard input too.
     let out = dealdex(d)
         .args(["dealer", "-", "-s", "1"])
@@ -411,4 +415,19 @@ fn a_script_past_the_size_bound_is_refused_before_parsing() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2), "{}", common::stderr(&out));
+}
+
+#[test]
+fn a_lead_sample_past_the_bound_is_refused_before_dealing() {
+    let dir = tempfile::tempdir().unwrap();
+    for deals in ["18446744073709551615", "1000001"] {
+        let args = lead_with(&["--contract", "3NT", "--deals", deals, "--seed", "ab"]);
+        // (The seed is checked first: give a good one.)
+        let hex = "88".repeat(32);
+        let args: Vec<&str> = args
+            .into_iter()
+            .map(|a| if a == "ab" { hex.as_str() } else { a })
+            .collect();
+        refused(dir.path(), &args, &["--deals", deals, "1000000"]);
+    }
 }
