@@ -196,6 +196,8 @@ struct Parser {
     def_depths: Vec<usize>,
     /// The `rnd` draws one evaluation of each definition takes (see [`MAX_RND_DRAWS`]).
     def_draws: Vec<u64>,
+    /// Whether each definition uses `leadtricks` ([`Parser::uses_lead`]).
+    def_lead: Vec<bool>,
     /// Where each definition's identifier is.
     def_lines: Vec<u64>,
     /// The token after the last `evalcontract` when it is `(`: the statement it starts gets a
@@ -212,6 +214,7 @@ pub(super) fn parse(src: &str, params: &Params) -> Result<Script, ScriptError> {
         names: HashMap::new(),
         def_depths: Vec::new(),
         def_draws: Vec::new(),
+        def_lead: Vec::new(),
         def_lines: Vec::new(),
         after_evalcontract: None,
         script: Script {
@@ -699,6 +702,8 @@ impl Parser {
                     let (l, c) = self.here();
                     let a = self.action()?;
                     cells += match &a {
+                        // suokko's per-card table: a column for each lead card, at most 13.
+                        Action::Frequency(_, e, lo, hi) if self.uses_lead(e) => (hi - lo + 3) * 13,
                         Action::Frequency(_, _, lo, hi) => hi - lo + 3,
                         Action::Frequency2(_, _, lo, hi, _, lo2, hi2) => {
                             (hi - lo + 3) * (hi2 - lo2 + 3)
@@ -795,6 +800,7 @@ impl Parser {
             ));
         }
         self.def_draws.push(draws);
+        self.def_lead.push(self.uses_lead(&e));
         self.def_depths.push(depth);
         self.def_lines.push(l);
         let idx = self.script.definitions.len();
@@ -1292,6 +1298,32 @@ impl Parser {
             max = max.max(here);
         }
         max
+    }
+
+    /// Whether `e` uses suokko's `leadtricks`, through the definitions it names (its value
+    /// may then be per card).
+    fn uses_lead(&self, e: &Expr) -> bool {
+        let mut stack = vec![e];
+        while let Some(e) = stack.pop() {
+            match e {
+                Expr::LeadTricks(..) => return true,
+                Expr::Var(i) if self.def_lead[*i] => return true,
+                Expr::Not(a) | Expr::Neg(a) | Expr::Imps(a) | Expr::Rnd(a) | Expr::Score(_, _, a) => {
+                    stack.push(a)
+                }
+                Expr::Bin(_, a, b) => {
+                    stack.push(a);
+                    stack.push(b);
+                }
+                Expr::Cond(a, b, c) => {
+                    stack.push(a);
+                    stack.push(b);
+                    stack.push(c);
+                }
+                _ => {}
+            }
+        }
+        false
     }
 
     /// The `rnd` draws one evaluation of `e` takes, through the definitions it names (each

@@ -431,3 +431,17 @@ fn a_lead_sample_past_the_bound_is_refused_before_dealing() {
         refused(dir.path(), &args, &["--deals", deals, "1000000"]);
     }
 }
+
+#[test]
+fn per_card_frequency_tables_count_toward_the_cell_bound() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // 99 one-way tables of 100,001 rows, a column per lead card: past the 10 M cells.
+    let mut script = String::from("produce 1\naction\n");
+    for i in 0..99 {
+        let sep = if i < 98 { "," } else { "" };
+        script += &format!("frequency (leadtricks(south, notrump), 0, 99998){sep}\n");
+    }
+    std::fs::write(d.join("freq.dei"), script).unwrap();
+    refused(d, &["dealer", "freq.dei", "-s", "1"], &["cells in all"]);
+}
