@@ -19,7 +19,9 @@
 # Environment (defaults): DEALDEX_BIN (target/release/dealdex, built with `cargo build
 # --release` when missing), DEALER (/usr/games/dealer), TIMEOUT (60 s per run), G (1000000),
 # P (1000), STATS_G (G), STATS_P (2000), STATS=0 (no statistics runs), ONLY=REGEX (only the
-# scripts whose name matches), SUOKKO=PATH (time suokko's dealer too; also its median ratio).
+# scripts whose name matches), SUOKKO=PATH (time suokko's dealer too; also its median ratio),
+# PORTABLE=1 (time dealdex twice: this CPU's select path and DEALDEX_PORTABLE=1's; each path's
+# median and slowest ratio against each peer).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 DIR=${1:?usage: benches/dealer_corpus.sh DIR [OUT]}

@@ -286,6 +286,17 @@ impl Lexer<'_> {
         if s == "shape" && self.chars.get(brace) == Some(&'{') {
             return self.fd_shape(brace, l0, c0);
         }
+        // Digits glued to a word that is no shape and no card (`tp<14and …`): a number, then
+        // the word, as dealer's lexer reads them (a number is digits; a word starts with a
+        // letter). A shape (`5xxx`, `4333`) is digits and `x` only; a card (`2C`) is two
+        // characters.
+        let digits = s.chars().take_while(char::is_ascii_digit).count();
+        if digits > 0 && s.len() > 2 && !s.chars().all(|c| c.is_ascii_digit() || c == 'x') {
+            let rest = s.split_off(digits);
+            self.push(Tok::Word(s), l0, c0);
+            self.push(Tok::Word(rest), l0, c0 + digits as u64);
+            return Ok(());
+        }
         self.push(Tok::Word(s), l0, c0);
         Ok(())
     }

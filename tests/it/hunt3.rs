@@ -445,3 +445,23 @@ fn per_card_frequency_tables_count_toward_the_cell_bound() {
     std::fs::write(d.join("freq.dei"), script).unwrap();
     refused(d, &["dealer", "freq.dei", "-s", "1"], &["cells in all"]);
 }
+
+#[test]
+fn digits_glued_to_a_word_read_as_dealer_reads_them() {
+    // Practice-Bidding-Scenarios' Bergen_Raises: `tp>10 and tp<14and shape(…)`, which Debian's
+    // dealer reads as `14 and`.
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let glued = "produce 3\ntp = hcp(south)\ncondition tp>10 and tp<14and shape(south, any 4xxx)\naction printoneline\n";
+    let spaced = glued.replace("14and", "14 and");
+    let run = |script: &str| {
+        std::fs::write(d.join("g.dei"), script).unwrap();
+        let out = dealdex(d).args(["dealer", "g.dei", "-s", "5"]).output().unwrap();
+        assert!(out.status.success(), "{}", common::stderr(&out));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let (a, b) = (run(glued), run(&spaced));
+    let deals = |t: &str| t.lines().filter(|l| l.starts_with("n ")).map(str::to_owned).collect::<Vec<_>>();
+    assert_eq!(deals(&a).len(), 3, "{a}");
+    assert_eq!(deals(&a), deals(&b));
+}
