@@ -1605,13 +1605,16 @@ fn contracts<'py>(
     db: Option<PathBuf>,
     set: Option<String>,
     r#where: Option<&str>,
-    count: Option<u64>,
+    count: Option<&Bound<'py, PyAny>>,
     seed: Option<&str>,
     predeal: Option<&str>,
-    max_draws: Option<u64>,
+    max_draws: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     use dealdex::workflow::contracts::{self as wf, ContractsJob, Vulnerable};
     use dealdex::workflow::pipeline::{DealSource, StreamFilter};
+    // A negative count or bound is an InputError naming the argument, not an OverflowError.
+    let count = opt_uint_arg(count, "count")?;
+    let max_draws = opt_uint_arg(max_draws, "max_draws")?;
     let query = r#where.map(Query::parse).transpose().map_err(err)?;
     let source = match (path, count, query) {
         (Some(path), None, None) if db.is_none() && set.is_none() => DealSource::file(path),

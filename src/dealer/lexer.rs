@@ -288,10 +288,11 @@ impl Lexer<'_> {
         }
         // Digits glued to a word that is no shape and no card (`tp<14and …`): a number, then
         // the word, as dealer's lexer reads them (a number is digits; a word starts with a
-        // letter). A shape (`5xxx`, `4333`) is digits and `x` only; a card (`2C`) is two
-        // characters.
+        // letter). A shape's digits go on with `x` or digits (`75xxany` is glued shapes, for
+        // the parser); a card (`2C`) is two characters.
         let digits = s.chars().take_while(char::is_ascii_digit).count();
-        if digits > 0 && s.len() > 2 && !s.chars().all(|c| c.is_ascii_digit() || c == 'x') {
+        let glued = s[digits..].starts_with(|c: char| c.is_ascii_alphabetic() && c != 'x');
+        if digits > 0 && s.len() > 2 && glued {
             let rest = s.split_off(digits);
             self.push(Tok::Word(s), l0, c0);
             self.push(Tok::Word(rest), l0, c0 + digits as u64);

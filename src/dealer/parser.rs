@@ -1308,9 +1308,11 @@ impl Parser {
             match e {
                 Expr::LeadTricks(..) => return true,
                 Expr::Var(i) if self.def_lead[*i] => return true,
-                Expr::Not(a) | Expr::Neg(a) | Expr::Imps(a) | Expr::Rnd(a) | Expr::Score(_, _, a) => {
-                    stack.push(a)
-                }
+                Expr::Not(a)
+                | Expr::Neg(a)
+                | Expr::Imps(a)
+                | Expr::Rnd(a)
+                | Expr::Score(_, _, a) => stack.push(a),
                 Expr::Bin(_, a, b) => {
                     stack.push(a);
                     stack.push(b);

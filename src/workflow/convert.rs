@@ -32,7 +32,7 @@ use serde::Serialize;
 use crate::StoreReader;
 use crate::formats::{SkippedBoard, WriteOptions};
 use crate::workflow::output::{ExportedFile, Output};
-use crate::workflow::pipeline::{DealSink, DealSource, PipelineError, SourceOptions};
+use crate::workflow::pipeline::{DealSink, DealSource, PipelineError, SourceError, SourceOptions};
 
 /// A convert job: one source's boards out to every output.
 #[derive(Clone)]
@@ -139,6 +139,17 @@ pub fn run(
     .open(stdout)?;
     let (mut first, mut last) = (None, 1u64);
     let read = source.read(&mut |boards| -> Result<bool, ConvertError> {
+        // Numbered from a first board near the maximum, the last boards would pass it: refused
+        // before anything is written, as import refuses such boards.
+        let max = crate::formats::MAX_BOARD_NUMBER;
+        if let Some(n) = boards.iter().filter_map(|b| b.number).find(|&n| n > max) {
+            return Err(ConvertError::Read(SourceError::FirstBoard {
+                first: first_told.unwrap_or(1),
+                reason: format!(
+                    "the file's boards would be numbered past {max} (board {n}), the largest board number a database holds"
+                ),
+            }));
+        }
         first = first.or(boards.first().and_then(|b| b.number));
         last = boards.last().and_then(|b| b.number).unwrap_or(last);
         sink.write(boards)?;

@@ -278,6 +278,12 @@ pub fn parse_hand(text: &str) -> Result<Hand, LeadError> {
             suits.map(Option::unwrap_or_default).join(".")
         }
     };
+    // Read as North's predealt cards: a hand of more than 13 would be blamed on North, so
+    // it is counted first (`10` is one card).
+    let cards = pbn.chars().filter(char::is_ascii_alphanumeric).count() - pbn.matches("10").count();
+    if cards > 13 {
+        return Err(LeadError::Hand(cards));
+    }
     let hand = Predeal::parse(&format!("N:{pbn}"))
         .map_err(|e| bad(e.message))?
         .fixed()[0];
@@ -383,6 +389,15 @@ impl Classify for LeadError {
     fn position(&self) -> Option<crate::InputPosition> {
         match self {
             LeadError::Source(e) => e.position(),
+            _ => None,
+        }
+    }
+
+    /// The source's and the store's errors (and what they wrap: a missing file's I/O error).
+    fn wrapped(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            LeadError::Source(e) => Some(e),
+            LeadError::Store(e) => Some(e),
             _ => None,
         }
     }

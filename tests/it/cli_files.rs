@@ -680,17 +680,30 @@ fn convert_refuses_a_first_board_past_the_maximum_as_import_does() {
         }
         assert!(!d.join("out.pbn").exists(), "{command}");
     }
-    // The maximum itself is taken.
-    dealdex(d)
-        .args([
-            "convert",
-            goe.to_str().unwrap(),
-            "max.pbn",
-            "--first-board",
-            "9223372036854775807",
-        ])
-        .assert()
-        .success();
+    // The maximum itself is taken for the first of the file's ten boards only when the last
+    // stays within it (issue 50: boards past it were written, which import refuses).
+    for (first, ok) in [
+        ("9223372036854775798", true),
+        ("9223372036854775799", false),
+    ] {
+        let run = dealdex(d)
+            .args([
+                "convert",
+                goe.to_str().unwrap(),
+                "max.pbn",
+                "--first-board",
+                first,
+            ])
+            .assert();
+        match ok {
+            true => {
+                run.success();
+            }
+            false => {
+                run.code(2);
+            }
+        }
+    }
 }
 
 /// Defect (issue: PBN → DLM → PBN lost the event): DLM's Headline carries the set's event

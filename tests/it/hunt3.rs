@@ -456,12 +456,57 @@ fn digits_glued_to_a_word_read_as_dealer_reads_them() {
     let spaced = glued.replace("14and", "14 and");
     let run = |script: &str| {
         std::fs::write(d.join("g.dei"), script).unwrap();
-        let out = dealdex(d).args(["dealer", "g.dei", "-s", "5"]).output().unwrap();
+        let out = dealdex(d)
+            .args(["dealer", "g.dei", "-s", "5"])
+            .output()
+            .unwrap();
         assert!(out.status.success(), "{}", common::stderr(&out));
         String::from_utf8(out.stdout).unwrap()
     };
     let (a, b) = (run(glued), run(&spaced));
-    let deals = |t: &str| t.lines().filter(|l| l.starts_with("n ")).map(str::to_owned).collect::<Vec<_>>();
+    let deals = |t: &str| {
+        t.lines()
+            .filter(|l| l.starts_with("n "))
+            .map(str::to_owned)
+            .collect::<Vec<_>>()
+    };
     assert_eq!(deals(&a).len(), 3, "{a}");
     assert_eq!(deals(&a), deals(&b));
+}
+
+#[test]
+fn convert_refuses_board_numbers_past_what_a_database_holds() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let out = dealdex(d)
+        .args([
+            "generate",
+            "--count",
+            "3",
+            "--seed",
+            &"99".repeat(32),
+            "--out",
+            "three.hex",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", common::stderr(&out));
+    let max = "9223372036854775807";
+    refused(
+        d,
+        &["convert", "three.hex", "big.pbn", "--first-board", max],
+        &["--first-board", max, "past"],
+    );
+    // Up to the maximum itself is fine.
+    let out = dealdex(d)
+        .args([
+            "convert",
+            "three.hex",
+            "top.pbn",
+            "--first-board",
+            "9223372036854775805",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", common::stderr(&out));
 }
