@@ -161,7 +161,7 @@ impl Graph {
 
 /// What `e` uses, given what each definition uses (`defs`); each identifier met is counted in
 /// `named` when given.
-fn uses_of(defs: &[Uses], e: &Expr, mut named: Option<&mut [u32]>) -> Uses {
+pub(super) fn uses_of(defs: &[Uses], e: &Expr, mut named: Option<&mut [u32]>) -> Uses {
     // An identifier without a definition (not made by the parser) counts as using
     // everything: the evaluator, which reports it, takes it.
     const UNKNOWN: Uses = Uses {

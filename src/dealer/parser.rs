@@ -2,6 +2,7 @@
 
 use std::collections::HashMap;
 
+use super::graph::{Uses, uses_of};
 use super::lexer::{Params, Tok, Token, lex};
 use super::{
     Action, BinOp, CsvItem, EsItem, Expr, MILTON, ScoreContract, Script, ScriptError,
@@ -196,8 +197,8 @@ struct Parser {
     def_depths: Vec<usize>,
     /// The `rnd` draws one evaluation of each definition takes (see [`MAX_RND_DRAWS`]).
     def_draws: Vec<u64>,
-    /// Whether each definition uses `leadtricks` ([`Parser::uses_lead`]).
-    def_lead: Vec<bool>,
+    /// What each definition uses (the graph's [`Uses`], for [`Parser::uses_lead`]).
+    def_uses: Vec<Uses>,
     /// Where each definition's identifier is.
     def_lines: Vec<u64>,
     /// The token after the last `evalcontract` when it is `(`: the statement it starts gets a
@@ -214,7 +215,7 @@ pub(super) fn parse(src: &str, params: &Params) -> Result<Script, ScriptError> {
         names: HashMap::new(),
         def_depths: Vec::new(),
         def_draws: Vec::new(),
-        def_lead: Vec::new(),
+        def_uses: Vec::new(),
         def_lines: Vec::new(),
         after_evalcontract: None,
         script: Script {
@@ -800,7 +801,7 @@ impl Parser {
             ));
         }
         self.def_draws.push(draws);
-        self.def_lead.push(self.uses_lead(&e));
+        self.def_uses.push(uses_of(&self.def_uses, &e, None));
         self.def_depths.push(depth);
         self.def_lines.push(l);
         let idx = self.script.definitions.len();
@@ -1301,31 +1302,9 @@ impl Parser {
     }
 
     /// Whether `e` uses suokko's `leadtricks`, through the definitions it names (its value
-    /// may then be per card).
+    /// may then be per card): the graph's [`uses_of`] over the definitions read so far.
     fn uses_lead(&self, e: &Expr) -> bool {
-        let mut stack = vec![e];
-        while let Some(e) = stack.pop() {
-            match e {
-                Expr::LeadTricks(..) => return true,
-                Expr::Var(i) if self.def_lead[*i] => return true,
-                Expr::Not(a)
-                | Expr::Neg(a)
-                | Expr::Imps(a)
-                | Expr::Rnd(a)
-                | Expr::Score(_, _, a) => stack.push(a),
-                Expr::Bin(_, a, b) => {
-                    stack.push(a);
-                    stack.push(b);
-                }
-                Expr::Cond(a, b, c) => {
-                    stack.push(a);
-                    stack.push(b);
-                    stack.push(c);
-                }
-                _ => {}
-            }
-        }
-        false
+        uses_of(&self.def_uses, e, None).lead
     }
 
     /// The `rnd` draws one evaluation of `e` takes, through the definitions it names (each
