@@ -38,6 +38,12 @@ fn refused(dir: &Path, args: &[&str], names: &[&str]) {
     assert_eq!(snapshot(dir), before, "{args:?} changed the directory");
 }
 
+/// Runs dealdex in `dir` and expects success (the setup of a test).
+fn succeeds(dir: &Path, args: &[&str]) {
+    let out = dealdex(dir).args(args).output().unwrap();
+    assert!(out.status.success(), "{args:?}: {}", common::stderr(&out));
+}
+
 fn lead_with<'a>(extra: &[&'a str]) -> Vec<&'a str> {
     LEAD.iter().copied().chain(extra.iter().copied()).collect()
 }
@@ -89,8 +95,9 @@ fn csv_naming_the_database_or_the_deal_file_is_refused_and_both_stay() {
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", common::stderr(&out));
-    let out = dealdex(d)
-        .args([
+    succeeds(
+        d,
+        &[
             "export",
             "--set",
             "x",
@@ -98,10 +105,8 @@ fn csv_naming_the_database_or_the_deal_file_is_refused_and_both_stay() {
             "l3.db",
             "--out",
             "sample.pbn",
-        ])
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", common::stderr(&out));
+        ],
+    );
     let args = lead_with(&[
         "--contract",
         "3NT",
@@ -202,11 +207,10 @@ fn a_sample_read_from_a_file_or_set_refuses_the_flags_that_deal_one() {
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", common::stderr(&out));
-    let out = dealdex(d)
-        .args(["export", "--set", "s", "--db", "l.db", "--out", "s.pbn"])
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", common::stderr(&out));
+    succeeds(
+        d,
+        &["export", "--set", "s", "--db", "l.db", "--out", "s.pbn"],
+    );
     std::fs::write(d.join("s.dei"), "condition hcp(south) > 5\n").unwrap();
     let hex = "44".repeat(32);
     let dealing: [&[&str]; 4] = [
@@ -253,8 +257,9 @@ fn a_rejected_import_makes_no_database() {
     assert_eq!(out.status.code(), Some(2), "{}", common::stderr(&out));
     assert_eq!(entries(d), ["bad.pbn"]);
     // An existing database stays, byte for byte.
-    let out = dealdex(d)
-        .args([
+    succeeds(
+        d,
+        &[
             "generate",
             "--boards",
             "1-2",
@@ -262,11 +267,10 @@ fn a_rejected_import_makes_no_database() {
             &"55".repeat(32),
             "--db",
             "old.db",
-        ])
-        .args(["--out", "two.pbn"])
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", common::stderr(&out));
+            "--out",
+            "two.pbn",
+        ],
+    );
     let before = snapshot(d);
     let out = dealdex(d)
         .args(["import", "bad.pbn", "--db", "old.db"])
@@ -295,11 +299,7 @@ fn a_fd_shape_no_hand_can_have_is_refused_with_its_line() {
         "produce 1\ncondition shape{north, 5M(xxx)}\n",
     )
     .unwrap();
-    let out = dealdex(d)
-        .args(["dealer", "fd.dei", "-s", "1"])
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", common::stderr(&out));
+    succeeds(d, &["dealer", "fd.dei", "-s", "1"]);
 }
 
 /// `d0 = <first>`, then `dN = dN-1 + dN-1` up to `d<last>`, the condition on the last.
@@ -324,19 +324,16 @@ fn definitions_doubling_rnd_draws_are_refused_not_run_for_ever() {
     );
     // Without rnd a definition is one value a deal: 60 levels run at once.
     std::fs::write(d.join("chain.dei"), doubling_chain("hcp(north)", 60)).unwrap();
-    let out = dealdex(d)
-        .args(["dealer", "chain.dei", "-s", "1"])
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", common::stderr(&out));
+    succeeds(d, &["dealer", "chain.dei", "-s", "1"]);
 }
 
 #[test]
 fn a_held_lock_is_said_as_documented_by_every_storing_command() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let out = dealdex(d)
-        .args([
+    succeeds(
+        d,
+        &[
             "generate",
             "--boards",
             "1-2",
@@ -344,11 +341,10 @@ fn a_held_lock_is_said_as_documented_by_every_storing_command() {
             &"66".repeat(32),
             "--db",
             "lk.db",
-        ])
-        .args(["--out", "lk.pbn"])
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", common::stderr(&out));
+            "--out",
+            "lk.pbn",
+        ],
+    );
     // Another process's write transaction, held open through the commands below.
     let lock = rusqlite::Connection::open(d.join("lk.db")).unwrap();
     lock.execute_batch("BEGIN EXCLUSIVE").unwrap();
@@ -478,8 +474,9 @@ fn digits_glued_to_a_word_read_as_dealer_reads_them() {
 fn convert_refuses_board_numbers_past_what_a_database_holds() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let out = dealdex(d)
-        .args([
+    succeeds(
+        d,
+        &[
             "generate",
             "--count",
             "3",
@@ -487,10 +484,8 @@ fn convert_refuses_board_numbers_past_what_a_database_holds() {
             &"99".repeat(32),
             "--out",
             "three.hex",
-        ])
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", common::stderr(&out));
+        ],
+    );
     let max = "9223372036854775807";
     refused(
         d,
@@ -498,15 +493,14 @@ fn convert_refuses_board_numbers_past_what_a_database_holds() {
         &["--first-board", max, "past"],
     );
     // Up to the maximum itself is fine.
-    let out = dealdex(d)
-        .args([
+    succeeds(
+        d,
+        &[
             "convert",
             "three.hex",
             "top.pbn",
             "--first-board",
             "9223372036854775805",
-        ])
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", common::stderr(&out));
+        ],
+    );
 }
