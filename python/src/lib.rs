@@ -1473,6 +1473,7 @@ fn lead<'py>(
             "contract={contract:?}: not a contract (3NT, 4S, 5DX)"
         ))
     })?;
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
     let job = LeadJob {
         contract,
         vulnerability: vul.parse::<Vulnerability>().map_err(err)?,
@@ -1497,16 +1498,22 @@ fn lead<'py>(
             }
         },
         store,
+        stop: Some(stop.clone()),
     };
-    let report = py
-        .detach(|| match &db {
+    // Ctrl-C stops the job between two batches of deals solved.
+    let report = watched(
+        py,
+        || match &db {
             Some(db) => {
                 let mut store = dealdex::Store::open(db)?;
                 wf::run_storing(&job, &mut store, &mut |_| {})
             }
             None => wf::run(&job, None, &mut |_| {}),
-        })
-        .map_err(err)?;
+        },
+        || stop.store(true, std::sync::atomic::Ordering::Relaxed),
+        || Ok(()),
+    )?
+    .map_err(err)?;
     let n = report.cards.len();
     let column =
         |f: &dyn Fn(&wf::LeadCard) -> f64| -> Vec<f64> { report.cards.iter().map(f).collect() };
@@ -1643,6 +1650,7 @@ fn contracts<'py>(
             None => DealSource::Store,
         },
     };
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
     let job = ContractsJob {
         source,
         contracts: contracts
@@ -1654,14 +1662,20 @@ fn contracts<'py>(
             Some(v) => Vulnerable::Forced(v.parse::<Vulnerability>().map_err(err)?),
             None => Vulnerable::Board,
         },
+        stop: Some(stop.clone()),
     };
     // Without `db` nothing is read from a database (stored deals need one).
-    let report = py
-        .detach(|| match &db {
+    // Ctrl-C stops the job before the next piece of deals.
+    let report = watched(
+        py,
+        || match &db {
             Some(db) => wf::run_in(&job, db, &mut |_| {}),
             None => wf::run(&job, None, &mut |_| {}),
-        })
-        .map_err(err)?;
+        },
+        || stop.store(true, std::sync::atomic::Ordering::Relaxed),
+        || Ok(()),
+    )?
+    .map_err(err)?;
     let k = report.contracts.len();
     let d = PyDict::new(py);
     let column = |f: &dyn Fn(&wf::ContractResult) -> f64| -> Vec<f64> {

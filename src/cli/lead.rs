@@ -133,6 +133,7 @@ pub fn run(a: LeadArgs, json: bool) -> anyhow::Result<()> {
         vulnerability: a.vul,
         sample,
         store: a.store.clone(),
+        stop: None,
     };
     // The CSV file is begun before any deal is dealt: a path that cannot be written fails
     // first, with nothing stored; written through a temporary file, it replaces an old file

@@ -241,15 +241,21 @@ impl<'a> Program<'a> {
         )
     }
 
-    /// The values of the column kernel `c` over `deals`, into `out` (the same length).
-    pub fn run_column(&self, c: &Column<'a>, deals: &[Deal], out: &mut [i64]) {
+    /// The values of the column kernel `c` over `deals`, into `out` (the same length); false
+    /// when an arithmetic operation overflowed on some deal. The column computes operands
+    /// of `&&`, `||` and `?:` on deals that do not need them, so an overflow there may be no
+    /// error: the caller evaluates the deals again with [`Program::run`], which says.
+    #[must_use]
+    pub fn run_column(&self, c: &Column<'a>, deals: &[Deal], out: &mut [i64]) -> bool {
         let mut frame = ColumnFrame {
             defs: &self.columns,
             cache: Vec::new(),
             len: deals.len(),
             parent: None,
         };
+        OVERFLOWED.set(false);
         c(deals, out, &mut frame);
+        !OVERFLOWED.replace(false)
     }
 
     /// The kernel of a state-free expression.
@@ -279,7 +285,7 @@ impl<'a> Program<'a> {
             }
             Expr::Neg(a) => {
                 let a = k(a);
-                Box::new(move |d, f| Ok(a(d, f)?.wrapping_neg()))
+                Box::new(move |d, f| a(d, f)?.checked_neg().ok_or(EvalError::Overflow))
             }
             Expr::Cond(c, a, b) => {
                 let (c, a, b) = (k(c), k(a), k(b));
@@ -352,9 +358,9 @@ impl<'a> Program<'a> {
             BinOp::Le => both(ka, kb, |x, y| Ok(i64::from(x <= y))),
             BinOp::Gt => both(ka, kb, |x, y| Ok(i64::from(x > y))),
             BinOp::Ge => both(ka, kb, |x, y| Ok(i64::from(x >= y))),
-            BinOp::Add => both(ka, kb, |x, y| Ok(x.wrapping_add(y))),
-            BinOp::Sub => both(ka, kb, |x, y| Ok(x.wrapping_sub(y))),
-            BinOp::Mul => both(ka, kb, |x, y| Ok(x.wrapping_mul(y))),
+            BinOp::Add => both(ka, kb, |x, y| x.checked_add(y).ok_or(EvalError::Overflow)),
+            BinOp::Sub => both(ka, kb, |x, y| x.checked_sub(y).ok_or(EvalError::Overflow)),
+            BinOp::Mul => both(ka, kb, |x, y| x.checked_mul(y).ok_or(EvalError::Overflow)),
             BinOp::Div => both(ka, kb, |x, y| {
                 x.checked_div(y).ok_or(EvalError::DivisionByZero)
             }),
@@ -388,7 +394,7 @@ impl<'a> Program<'a> {
             }
             Expr::Var(i) => c(&self.script.definitions[*i].1),
             Expr::Not(a) => map(c(a), |x| i64::from(x == 0)),
-            Expr::Neg(a) => map(c(a), i64::wrapping_neg),
+            Expr::Neg(a) => map_checked(c(a), |x| x.overflowing_neg()),
             Expr::Cond(k, a, b) => {
                 let (k, a, b) = (c(k), c(a), c(b));
                 Box::new(move |deals, out, f| {
@@ -425,9 +431,9 @@ impl<'a> Program<'a> {
                         BinOp::Le => map(a, move |x| i64::from(x <= v)),
                         BinOp::Gt => map(a, move |x| i64::from(x > v)),
                         BinOp::Ge => map(a, move |x| i64::from(x >= v)),
-                        BinOp::Add => map(a, move |x| x.wrapping_add(v)),
-                        BinOp::Sub => map(a, move |x| x.wrapping_sub(v)),
-                        BinOp::Mul => map(a, move |x| x.wrapping_mul(v)),
+                        BinOp::Add => map_checked(a, move |x| x.overflowing_add(v)),
+                        BinOp::Sub => map_checked(a, move |x| x.overflowing_sub(v)),
+                        BinOp::Mul => map_checked(a, move |x| x.overflowing_mul(v)),
                         // v > 0 (compile_column): no division by zero, no overflow.
                         BinOp::Div => map(a, move |x| x / v),
                         BinOp::Rem => map(a, move |x| x % v),
@@ -443,9 +449,9 @@ impl<'a> Program<'a> {
                     BinOp::Le => zip(a, b, |x, y| i64::from(x <= y)),
                     BinOp::Gt => zip(a, b, |x, y| i64::from(x > y)),
                     BinOp::Ge => zip(a, b, |x, y| i64::from(x >= y)),
-                    BinOp::Add => zip(a, b, i64::wrapping_add),
-                    BinOp::Sub => zip(a, b, i64::wrapping_sub),
-                    BinOp::Mul => zip(a, b, i64::wrapping_mul),
+                    BinOp::Add => zip_checked(a, b, i64::overflowing_add),
+                    BinOp::Sub => zip_checked(a, b, i64::overflowing_sub),
+                    BinOp::Mul => zip_checked(a, b, i64::overflowing_mul),
                     BinOp::And => zip(a, b, |x, y| i64::from(x != 0 && y != 0)),
                     BinOp::Or => zip(a, b, |x, y| i64::from(x != 0 || y != 0)),
                     BinOp::Div | BinOp::Rem => unreachable!("refused by compile_column"),
@@ -475,6 +481,52 @@ fn map<'a>(a: Column<'a>, f: impl Fn(i64) -> i64 + Send + Sync + 'a) -> Column<'
         a(deals, out, fr);
         for x in out.iter_mut() {
             *x = f(*x);
+        }
+    })
+}
+
+thread_local! {
+    /// Set when a column kernel's `+`, `-`, `*` or minus sign overflowed on some row
+    /// ([`Program::run_column`] clears it and reports it).
+    static OVERFLOWED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// `out[i] = f(a's value)` for an arithmetic `f` that says whether it overflowed: the
+/// overflow is noted in [`OVERFLOWED`] (one check a piece, so the loop stays branch-free).
+fn map_checked<'a>(a: Column<'a>, f: impl Fn(i64) -> (i64, bool) + Send + Sync + 'a) -> Column<'a> {
+    Box::new(move |deals, out, fr| {
+        a(deals, out, fr);
+        let mut any = false;
+        for x in out.iter_mut() {
+            let (v, o) = f(*x);
+            *x = v;
+            any |= o;
+        }
+        if any {
+            OVERFLOWED.set(true);
+        }
+    })
+}
+
+/// [`zip`] for an arithmetic `f` that says whether it overflowed ([`map_checked`]).
+fn zip_checked<'a>(
+    a: Column<'a>,
+    b: Column<'a>,
+    f: impl Fn(i64, i64) -> (i64, bool) + Send + Sync + 'a,
+) -> Column<'a> {
+    Box::new(move |deals, out, fr| {
+        a(deals, out, fr);
+        let mut right = scratch(deals.len());
+        b(deals, &mut right, fr);
+        let mut any = false;
+        for (x, &y) in out.iter_mut().zip(&right) {
+            let (v, o) = f(*x, y);
+            *x = v;
+            any |= o;
+        }
+        give_back(right);
+        if any {
+            OVERFLOWED.set(true);
         }
     })
 }
@@ -694,7 +746,7 @@ mod tests {
                     shuffler.fill(piece, &mut deals);
                     if let Some(c) = &column {
                         let mut values = vec![0; deals.len()];
-                        program.run_column(c, &deals, &mut values);
+                        assert!(program.run_column(c, &deals, &mut values));
                         for (d, v) in deals.iter().zip(values) {
                             assert_eq!(Ok(v), kernel(d), "{name}: column {e:?} on {d}");
                         }
@@ -739,29 +791,31 @@ mod tests {
     #[test]
     fn a_chain_of_shared_definitions_is_computed_once_each() {
         let mut text = String::from("d0 = hcp(north) + 1\n");
-        for i in 1..=60 {
+        for i in 1..=50 {
             text.push_str(&format!("d{i} = d{} + d{}\n", i - 1, i - 1));
         }
-        text.push_str("condition d60 != 0\naction average d60 / 1024");
+        text.push_str("condition d50 != 0\naction average d50 / 1024");
         let script = Script::parse(&text).unwrap();
         let graph = Graph::of(&script);
         let program = Program::new(&script, &graph);
         let e = script.condition.as_ref().unwrap();
-        let Expr::Bin(_, d60, _) = e else { panic!() };
-        let k = program.compile(d60).unwrap();
-        let c = program.compile_column(d60).unwrap();
+        let Expr::Bin(_, d50, _) = e else { panic!() };
+        let k = program.compile(d50).unwrap();
+        let c = program.compile_column(d50).unwrap();
         let mut deals = vec![Seed([0; 32]).board_deal(1); PIECE];
         Shuffler::new(&Seed([3; 32]), None).fill(0, &mut deals);
         let mut column = vec![0; PIECE];
-        program.run_column(&c, &deals, &mut column);
+        assert!(program.run_column(&c, &deals, &mut column));
         let mut memo = program.memo();
         for (d, col) in deals.iter().zip(column) {
-            let want = (i64::from(features::hcp(d.hand(Seat::North))) + 1).wrapping_mul(1 << 60);
+            let want = (i64::from(features::hcp(d.hand(Seat::North))) + 1)
+                .checked_mul(1 << 50)
+                .unwrap();
             memo.next_deal();
             assert_eq!(program.run(&k, d, &mut memo), Ok(want));
             assert_eq!(col, want);
             let mut eval_memo = program.memo();
-            assert_eq!(evaluate(&script, &graph, &mut eval_memo, d, d60), Ok(want));
+            assert_eq!(evaluate(&script, &graph, &mut eval_memo, d, d50), Ok(want));
         }
     }
 

@@ -14,6 +14,10 @@ pub enum EvalError {
     /// `/` or `%` by zero.
     #[error("division by zero")]
     DivisionByZero,
+    /// `+`, `-`, `*` or a minus sign whose result is past dealer's integers (64 bits here:
+    /// −9223372036854775808..=9223372036854775807); dealdex stops rather than wrap.
+    #[error("integer overflow: a result past -9223372036854775808..9223372036854775807")]
+    Overflow,
     /// `rnd(n)` with n ≤ 0.
     #[error("rnd({0}): the bound must be positive")]
     BadRnd(i64),
@@ -403,9 +407,9 @@ fn binary(op: BinOp, x: i64, y: i64) -> Result<i64, EvalError> {
         BinOp::Le => truth(x <= y),
         BinOp::Gt => truth(x > y),
         BinOp::Ge => truth(x >= y),
-        BinOp::Add => x.wrapping_add(y),
-        BinOp::Sub => x.wrapping_sub(y),
-        BinOp::Mul => x.wrapping_mul(y),
+        BinOp::Add => x.checked_add(y).ok_or(EvalError::Overflow)?,
+        BinOp::Sub => x.checked_sub(y).ok_or(EvalError::Overflow)?,
+        BinOp::Mul => x.checked_mul(y).ok_or(EvalError::Overflow)?,
         BinOp::Div => x.checked_div(y).ok_or(EvalError::DivisionByZero)?,
         BinOp::Rem => x.checked_rem(y).ok_or(EvalError::DivisionByZero)?,
         BinOp::And => truth(x != 0 && y != 0),
@@ -459,7 +463,7 @@ impl Ctx<'_> {
                 v
             }
             Expr::Not(a) => truth(self.eval(a)? == 0),
-            Expr::Neg(a) => self.eval(a)?.wrapping_neg(),
+            Expr::Neg(a) => self.eval(a)?.checked_neg().ok_or(EvalError::Overflow)?,
             Expr::Cond(c, a, b) => {
                 if self.eval(c)? != 0 {
                     self.eval(a)?
@@ -553,7 +557,9 @@ impl Ctx<'_> {
                 }
             }
             Expr::Not(a) => self.value(a)?.map(|v| Ok(truth(v == 0)))?,
-            Expr::Neg(a) => self.value(a)?.map(|v| Ok(v.wrapping_neg()))?,
+            Expr::Neg(a) => self
+                .value(a)?
+                .map(|v| v.checked_neg().ok_or(EvalError::Overflow))?,
             Expr::Cond(c, a, b) => {
                 if self.value(c)?.truth() {
                     self.value(a)?

@@ -920,38 +920,64 @@ impl Summary {
 }
 
 /// Runs statistics-only actions (every action an average or a frequency, each compiled to
-/// a column kernel in `columns`) over the produced deals `deals`: a piece at a time on all
-/// cores, the pieces' counts added in order into `summaries`.
+/// a column kernel in `columns` and a kernel in `kernels`) over the produced deals `deals`:
+/// a piece at a time on all cores, the pieces' counts added in order into `summaries`.
+///
+/// # Errors
+/// The first deal (its index in `deals`) whose value cannot be computed (an overflow: a
+/// piece whose column overflowed is computed again deal by deal, to find it).
 fn tally_columns<'a>(
     program: &Program<'a>,
     columns: &[[Option<Column<'a>>; 2]],
+    kernels: &[[Option<Kernel<'a>>; 2]],
     deals: &[Deal],
     summaries: &mut [Summary],
-) {
-    let tally = |piece: &[Deal]| {
+) -> Result<(), (usize, EvalError)> {
+    let tally = |(p, piece): (usize, &[Deal])| -> Result<Vec<Summary>, (usize, EvalError)> {
         let mut part: Vec<Summary> = summaries.iter().map(Summary::emptied).collect();
         let (mut v, mut w) = ([0i64; PIECE], [0i64; PIECE]);
         let (v, w) = (&mut v[..piece.len()], &mut w[..piece.len()]);
-        for (summary, [c, c2]) in part.iter_mut().zip(columns) {
-            program.run_column(c.as_ref().expect("a column kernel"), piece, v);
+        for ((summary, [c, c2]), [k, k2]) in part.iter_mut().zip(columns).zip(kernels) {
+            let mut exact = program.run_column(c.as_ref().expect("a column kernel"), piece, v);
             if let Some(c2) = c2 {
-                program.run_column(c2, piece, w);
+                exact &= program.run_column(c2, piece, w);
+            }
+            if !exact {
+                let mut memo = program.memo();
+                for (i, d) in piece.iter().enumerate() {
+                    let at = |e| (p * PIECE + i, e);
+                    v[i] = program
+                        .run(k.as_ref().expect("a kernel"), d, &mut memo)
+                        .map_err(at)?;
+                    if let Some(k2) = k2 {
+                        w[i] = program.run(k2, d, &mut memo).map_err(at)?;
+                    }
+                }
             }
             for (&x, &y) in v.iter().zip(w.iter()) {
                 summary.tally(x, y);
             }
         }
-        part
+        Ok(part)
     };
     let parts: Vec<Vec<Summary>> = match deals.len() <= SMALL {
-        true => deals.chunks(PIECE).map(tally).collect(),
-        false => deals.par_chunks(PIECE).map(tally).collect(),
+        true => deals
+            .chunks(PIECE)
+            .enumerate()
+            .map(tally)
+            .collect::<Result<_, _>>()?,
+        false => deals
+            .par_chunks(PIECE)
+            .enumerate()
+            .map(tally)
+            .collect::<Result<_, _>>()?,
     };
     for part in &parts {
         for (s, p) in summaries.iter_mut().zip(part) {
             s.merge(p);
         }
     }
+    Ok(())
 }
 
 /// Deals a block or a tally takes on the calling thread instead of all cores: a run that
@@ -971,11 +997,13 @@ fn test<'a>(
     if let Some(c) = column {
         let mut values = [0i64; PIECE];
         let values = &mut values[..deals.len()];
-        program.run_column(c, deals, values);
-        for (v, &x) in verdicts.iter_mut().zip(values.iter()) {
-            *v = if x != 0 { Verdict::Pass } else { Verdict::Fail };
+        // An overflow: the deals again one by one, which says where it is an error.
+        if program.run_column(c, deals, values) {
+            for (v, &x) in verdicts.iter_mut().zip(values.iter()) {
+                *v = if x != 0 { Verdict::Pass } else { Verdict::Fail };
+            }
+            return;
         }
-        return;
     }
     let mut memo = program.memo();
     for (d, v) in deals.iter().zip(verdicts) {
@@ -1696,7 +1724,8 @@ impl<'r, 'a> Run<'r, 'a> {
         if self.job.keep_produced {
             self.kept.push(*deal);
         }
-        self.actions.on_deal(&mut ctx, deal, self.produced, &wrap)?;
+        self.actions
+            .on_deal(&mut ctx, deal, self.produced, number, &wrap)?;
         let (tables, already) = (&mut self.solved_tables, &mut self.already_solved);
         settle(&ctx, table, keep_solved, tables, already);
         Ok(self.produced >= self.produce)
@@ -1705,7 +1734,7 @@ impl<'r, 'a> Run<'r, 'a> {
     /// After a block: the statistics-only actions count its produced deals, and its kept
     /// deals and solved tables are handed to `keep`.
     fn end_block(&mut self, keep: &mut KeptSink<'_>) -> Result<(), DealerError> {
-        self.actions.tally_block();
+        self.actions.tally_block()?;
         if !self.kept.is_empty() || !self.solved_tables.is_empty() {
             keep(&self.kept, &self.solved_tables)?;
             self.kept.clear();
@@ -1776,8 +1805,9 @@ struct Actions<'r, 'a> {
     /// The summaries, in the order of the actions ([`summaries_of`]).
     summaries: Vec<Summary>,
     /// The block's produced deals, for the statistics-only actions
-    /// ([`Compiled::stat_columns`]).
+    /// ([`Compiled::stat_columns`]), and their numbers (for an error).
     produced_deals: Vec<Deal>,
+    produced_numbers: Vec<u64>,
     /// DealerV2's `printside`: the script's title is printed before the next side printed
     /// (the first, then after each tenth deal's form feed).
     side_title_due: bool,
@@ -1810,23 +1840,26 @@ impl<'r, 'a> Actions<'r, 'a> {
             write_opts: WriteOptions::default(),
             summaries: summaries_of(script, job, compiled.graph),
             produced_deals: Vec::new(),
+            produced_numbers: Vec::new(),
             side_title_due: true,
         }
     }
 
-    /// Runs the actions on `deal`, the `produced`th produced deal (`ctx` evaluates over it,
-    /// `wrap` makes its evaluation errors); statistics-only actions keep it for after the
-    /// block.
+    /// Runs the actions on `deal`, the `produced`th produced deal and the `number`th
+    /// generated or given (`ctx` evaluates over it, `wrap` makes its evaluation errors);
+    /// statistics-only actions keep it for after the block.
     fn on_deal(
         &mut self,
         ctx: &mut Ctx<'_>,
         deal: &Deal,
         produced: u64,
+        number: u64,
         wrap: &dyn Fn(EvalError) -> DealerError,
     ) -> Result<(), DealerError> {
         let compiled = self.compiled;
         if compiled.stat_columns.is_some() {
             self.produced_deals.push(*deal);
+            self.produced_numbers.push(number);
             return Ok(());
         }
         // The summary of the next action that has one.
@@ -2007,12 +2040,25 @@ impl<'r, 'a> Actions<'r, 'a> {
 
     /// Counts the block's produced deals in the statistics-only actions' summaries
     /// ([`Compiled::stat_columns`]).
-    fn tally_block(&mut self) {
+    ///
+    /// # Errors
+    /// [`DealerError::Eval`] for the first deal whose value cannot be computed.
+    fn tally_block(&mut self) -> Result<(), DealerError> {
         if let Some(columns) = &self.compiled.stat_columns {
             let program = &self.compiled.program;
-            tally_columns(program, columns, &self.produced_deals, &mut self.summaries);
+            let kernels = &self.compiled.action_kernels;
+            let deals = &self.produced_deals;
+            tally_columns(program, columns, kernels, deals, &mut self.summaries).map_err(
+                |(i, error)| DealerError::Eval {
+                    deal: self.produced_numbers[i],
+                    error,
+                    given: None,
+                },
+            )?;
             self.produced_deals.clear();
+            self.produced_numbers.clear();
         }
+        Ok(())
     }
 }
 

@@ -39,7 +39,8 @@ use super::{
 /// part that disagrees with the BRI part.
 ///
 /// Writing: Big Deal's trailer (output.c `print_dup_common`): start `1`, copies `0`, and the
-/// number of boards in the whole set (`opts.last_board − opts.first_board + 1`) as two digits
+/// number of boards in the whole set (`opts.boards`, else one more than `opts.last_board −
+/// opts.first_board`) as two digits
 /// and a space, e.g. `YN1  0 10 ` for boards 11–20; with `opts.blind` the DGE part of board 1
 /// is 68 spaces. A board number or set bound outside 1..99 is an error and nothing is written.
 pub struct Dup;
@@ -178,7 +179,9 @@ impl DealFormat for Dup {
         } else {
             out.extend_from_slice(&dge_part(&b.deal));
         }
-        let count = opts.last_board.saturating_sub(opts.first_board) + 1;
+        let count = opts
+            .boards
+            .unwrap_or(opts.last_board.saturating_sub(opts.first_board) + 1);
         out.extend_from_slice(&trailer(count));
     }
 }

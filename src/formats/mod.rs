@@ -534,6 +534,10 @@ pub struct WriteOptions {
     /// The numbering scheme of the set (FORMATS.md §1): the hand-record numbers a format
     /// writes (JSON lines' `number`, with its `scheme`) are in it.
     pub scheme: crate::model::number::Scheme,
+    /// How many boards the whole set holds (DUP trailer), when known: [`write_set`] and the
+    /// sinks that render a whole set give it; `None` takes `last_board − first_board + 1`, a
+    /// set without gaps (what a piece written alone can know).
+    pub boards: Option<u64>,
 }
 
 impl Default for WriteOptions {
@@ -544,6 +548,7 @@ impl Default for WriteOptions {
             first_board: 1,
             last_board: 1,
             scheme: crate::model::number::Scheme::Pavlicek,
+            boards: None,
         }
     }
 }
@@ -784,6 +789,7 @@ pub fn write_set(
         o.first_board = lo;
         o.last_board = hi;
     }
+    o.boards = Some(numbered.len() as u64);
     let mut out = Vec::new();
     format.write_header(&o, &mut out)?;
     format.write_boards(&numbered, &o, &mut out)?;

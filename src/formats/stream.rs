@@ -27,6 +27,12 @@ pub const MAX_PIECE_BYTES: usize = 64 << 20;
 /// tournament set or DLM, LIN or Parquet file dealdex reads.
 pub const MAX_WHOLE_BYTES: u64 = 256 << 20;
 
+/// The most records a file may have skipped (boards without a complete deal) and warnings
+/// ([`FileBoards`]) together (100,000): every one is kept for the report, so a file of nothing
+/// else (`/dev/zero` as a solved-deal library, PBN games of `[Deal ""]` piped without end) is
+/// refused here, not read until memory runs out.
+pub const MAX_SKIPPED_RECORDS: usize = 100_000;
+
 /// How [`read_stream`] may cut a format's file ([`DealFormat::chunking`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Chunking {
@@ -167,6 +173,7 @@ pub fn read_stream_in_pieces<E>(
         let read = format
             .read_numbered(&buf, opts)
             .map_err(StreamError::Format)?;
+        too_many_skipped(format, &read, 0).map_err(StreamError::Format)?;
         let n = read.boards.len() as u64;
         on_piece(read).map_err(StreamError::Consumer)?;
         return Ok(n);
@@ -174,6 +181,8 @@ pub fn read_stream_in_pieces<E>(
     let mut state = ChunkState::default();
     let mut next_number = opts.first_board.unwrap_or(1);
     let mut boards = 0u64;
+    // Skipped records and warnings handed over so far.
+    let mut reported = 0usize;
     let mut want = piece_bytes;
     loop {
         if !eof && buf.len() < want {
@@ -205,6 +214,8 @@ pub fn read_stream_in_pieces<E>(
             Err(e) => return Err(StreamError::Format(e)),
         };
         next_number = super::number_records_from(&mut read, next_number, state.record_base);
+        too_many_skipped(format, &read, reported).map_err(StreamError::Format)?;
+        reported += read.skipped.len() + read.warnings.len();
         state.record_base += read.boards.len() + read.skipped.len();
         state.line_base += buf[..cut].iter().filter(|&&b| b == b'\n').count();
         state.byte_base += cut as u64;
@@ -214,6 +225,47 @@ pub fn read_stream_in_pieces<E>(
         on_piece(read).map_err(StreamError::Consumer)?;
     }
     Ok(boards)
+}
+
+/// The error when `read`'s skipped records and warnings, after `before` of earlier pieces,
+/// pass [`MAX_SKIPPED_RECORDS`], placed at the record that passes it.
+fn too_many_skipped(
+    format: &dyn DealFormat,
+    read: &FileBoards,
+    before: usize,
+) -> Result<(), FormatError> {
+    let here = read.skipped.len() + read.warnings.len();
+    if before + here <= MAX_SKIPPED_RECORDS {
+        return Ok(());
+    }
+    // The skipped record that passes the bound, when skips pass it (warnings name their line
+    // in their text).
+    let index = MAX_SKIPPED_RECORDS.saturating_sub(before);
+    let position = match read
+        .skipped
+        .get(index.min(read.skipped.len().saturating_sub(1)))
+    {
+        Some(s) => InputPosition {
+            line: s.line.map(|l| l as u64),
+            record: Some(s.record as u64),
+            ..InputPosition::default()
+        },
+        None => InputPosition::default(),
+    };
+    Err(FormatError::of_kind(
+        FormatErrorKind::Malformed,
+        position,
+        format!(
+            "more than {MAX_SKIPPED_RECORDS} boards skipped or warned of (the first: {}): not a \
+             {} file dealdex reads",
+            read.skipped
+                .first()
+                .map(|s| s.reason.clone())
+                .or_else(|| read.warnings.first().cloned())
+                .unwrap_or_default(),
+            format.info().name
+        ),
+    ))
 }
 
 /// Reads from `input` until `buf` holds `want` bytes or the input ends; true at the end.

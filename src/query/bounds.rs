@@ -17,6 +17,7 @@ use std::fmt;
 
 use super::parser::range_by;
 use super::{CmpOp, Cond, QueryError, Term, Who};
+use crate::model::card::Seat;
 use crate::model::deal::Hand;
 
 /// How many of the comparisons that make a query impossible its error lists.
@@ -29,15 +30,29 @@ struct Fixed<'a> {
     column: usize,
     /// The comparison.
     cond: &'a Cond,
-    /// True when it always holds, false when it never does.
-    holds: bool,
+    /// Its outcome on every deal.
+    outcome: Outcome,
 }
 
-/// What the analysis knows of a condition: that it always holds, or never does (with the
-/// comparisons that decide it), or nothing.
+/// A comparison's outcome on a deal, in the query's three-valued logic.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Outcome {
+    Holds,
+    Fails,
+    /// A term has no value (`lead(W, nt, HA)` where West does not hold ♥A): the comparison
+    /// is neither true nor false, so `not` leaves it so, and a query left so matches nothing.
+    NoValue,
+}
+
+/// What the analysis knows of a condition: that it always holds, never does, or never has a
+/// value (with the comparisons that decide it), or nothing.
 enum Known<'a> {
     Always(Vec<Fixed<'a>>),
     Never(Vec<Fixed<'a>>),
+    NoValue(Vec<Fixed<'a>>),
+    /// False or without a value, never true (`and` of an operand without a value and
+    /// another the ranges leave open).
+    NeverTrue(Vec<Fixed<'a>>),
     Unknown,
 }
 
@@ -56,66 +71,132 @@ pub(super) fn never(
         Some(fixed) => t.bounds_given(fixed),
         None => t.bounds(),
     };
-    match known(cond, columns, &mut next, &bounds) {
-        Known::Never(fixed) => Some(error(&fixed, &bounds)),
+    let no_value = |t: &Term| predealt.is_some_and(|fixed| never_held(t, fixed));
+    let terms = Terms {
+        bounds: &bounds,
+        no_value: &no_value,
+    };
+    match known(cond, columns, &mut next, &terms) {
+        Known::Never(fixed) | Known::NoValue(fixed) | Known::NeverTrue(fixed) => {
+            Some(error(&fixed, &bounds))
+        }
         Known::Always(_) | Known::Unknown => None,
     }
 }
 
+/// How the analysis sees a term: its range ([`Term::bounds`], or [`Term::bounds_given`] a
+/// predeal), and whether it has no value on any deal (a lead of a card the predeal gives
+/// another seat).
+struct Terms<'a> {
+    bounds: &'a Bounds<'a>,
+    no_value: &'a dyn Fn(&Term) -> bool,
+}
+
+/// True when `t` is `lead(SEAT, strain, CARD)` and the predealt cards `fixed` keep the card
+/// from the leader: another seat holds it, or the leader's 13 cards are all predealt
+/// without it.
+fn never_held(t: &Term, fixed: &[Hand; 4]) -> bool {
+    let Term::Lead(leader, _, card) = *t else {
+        return false;
+    };
+    let bit = 1u64 << card.index();
+    let elsewhere = Seat::ALL
+        .iter()
+        .any(|&s| s != leader && fixed[s.index()].mask() & bit != 0);
+    let own = fixed[leader.index()].mask();
+    elsewhere || (own.count_ones() == 13 && own & bit == 0)
+}
+
 /// The verdict on `c`; `next` counts the comparisons met so far (every one is visited, in
-/// written order, so each finds its column).
-fn known<'a>(c: &'a Cond, columns: &[usize], next: &mut usize, bounds: &Bounds<'_>) -> Known<'a> {
+/// written order, so each finds its column). Kleene's logic, as the query is evaluated: a
+/// comparison with a term of no value has none; `not` keeps it so; `and` is false when an
+/// operand is, `or` true when an operand is, and otherwise without a value when an operand
+/// is; what the verdicts cannot decide is unknown.
+fn known<'a>(c: &'a Cond, columns: &[usize], next: &mut usize, terms: &Terms<'_>) -> Known<'a> {
     match c {
         Cond::Cmp(..) | Cond::Range(..) => {
             let column = columns.get(*next).copied().unwrap_or(1);
             *next += 1;
-            match outcome(c, bounds) {
-                Some(holds) => {
-                    let fixed = vec![Fixed {
-                        column,
-                        cond: c,
-                        holds,
-                    }];
-                    if holds {
-                        Known::Always(fixed)
-                    } else {
-                        Known::Never(fixed)
-                    }
-                }
-                None => Known::Unknown,
+            let outcome = match cond_terms(c).any(|t| (terms.no_value)(t)) {
+                true => Some(Outcome::NoValue),
+                false => outcome(c, terms.bounds).map(|holds| match holds {
+                    true => Outcome::Holds,
+                    false => Outcome::Fails,
+                }),
+            };
+            let Some(outcome) = outcome else {
+                return Known::Unknown;
+            };
+            let fixed = vec![Fixed {
+                column,
+                cond: c,
+                outcome,
+            }];
+            match outcome {
+                Outcome::Holds => Known::Always(fixed),
+                Outcome::Fails => Known::Never(fixed),
+                Outcome::NoValue => Known::NoValue(fixed),
             }
         }
         Cond::Balanced(_) | Cond::SemiBalanced(_) | Cond::Shape { .. } => Known::Unknown,
-        Cond::Not(inner) => match known(inner, columns, next, bounds) {
+        Cond::Not(inner) => match known(inner, columns, next, terms) {
             Known::Always(f) => Known::Never(f),
             Known::Never(f) => Known::Always(f),
-            Known::Unknown => Known::Unknown,
+            Known::NoValue(f) => Known::NoValue(f),
+            // True where it was false.
+            Known::NeverTrue(_) | Known::Unknown => Known::Unknown,
         },
         Cond::And(parts) | Cond::Or(parts) => {
             let and = matches!(c, Cond::And(_));
             // Every operand is visited (each comparison must meet its column).
             let verdicts: Vec<Known<'a>> = parts
                 .iter()
-                .map(|p| known(p, columns, next, bounds))
+                .map(|p| known(p, columns, next, terms))
                 .collect();
             // `and`: one operand that never holds decides it; all must always hold for it
-            // to. `or`: the other way round.
+            // to; an operand without a value, or never true, keeps it from being true.
+            // `or`: one that always holds decides it; all must be false or without a value
+            // for it never to hold.
             let mut all = Vec::new();
-            let mut every = true;
+            let (mut unknown, mut no_value, mut never_true) = (false, false, false);
             for v in verdicts {
                 match (v, and) {
                     (Known::Never(f), true) => return Known::Never(f),
                     (Known::Always(f), false) => return Known::Always(f),
                     (Known::Always(f), true) | (Known::Never(f), false) => all.extend(f),
-                    (Known::Unknown, _) => every = false,
+                    (Known::NoValue(f), _) => {
+                        no_value = true;
+                        all.extend(f);
+                    }
+                    (Known::NeverTrue(f), _) => {
+                        never_true = true;
+                        all.extend(f);
+                    }
+                    (Known::Unknown, _) => unknown = true,
                 }
             }
-            match (every, and) {
-                (false, _) => Known::Unknown,
-                (true, true) => Known::Always(all),
-                (true, false) => Known::Never(all),
+            match (and, unknown, never_true, no_value) {
+                // `and`: false or without a value as soon as one operand cannot be true.
+                (true, _, true, _) | (true, true, false, true) => Known::NeverTrue(all),
+                (true, false, false, true) => Known::NoValue(all),
+                (true, false, false, false) => Known::Always(all),
+                // `or`: never true only when no operand can be.
+                (false, true, ..) => Known::Unknown,
+                (false, false, true, _) => Known::NeverTrue(all),
+                (false, false, false, true) => Known::NoValue(all),
+                (false, false, false, false) => Known::Never(all),
+                (true, true, false, false) => Known::Unknown,
             }
         }
+    }
+}
+
+/// The terms of a comparison, left side first.
+fn cond_terms(c: &Cond) -> Box<dyn Iterator<Item = &Term> + '_> {
+    match c {
+        Cond::Cmp(l, _, r) => Box::new(l.terms().chain(r.terms())),
+        Cond::Range(e, ..) => Box::new(e.terms()),
+        _ => Box::new(std::iter::empty()),
     }
 }
 
@@ -177,11 +258,7 @@ fn fact(t: &Term) -> Option<&'static str> {
 /// Why the comparison `c` is decided: the ranges of its terms, in words (a term the
 /// predealt cards narrow, `bounds` giving less than [`Term::bounds`], says so).
 fn reason(c: &Cond, bounds: &Bounds<'_>) -> String {
-    let terms: Vec<&Term> = match c {
-        Cond::Cmp(l, _, r) => l.terms().chain(r.terms()).collect(),
-        Cond::Range(e, ..) => e.terms().collect(),
-        _ => Vec::new(),
-    };
+    let terms: Vec<&Term> = cond_terms(c).collect();
     let mut facts: Vec<String> = Vec::new();
     let narrowed = terms.iter().filter_map(|t| {
         let (lo, hi) = bounds(t);
@@ -202,6 +279,19 @@ fn reason(c: &Cond, bounds: &Bounds<'_>) -> String {
     }
 }
 
+/// Why a comparison has no value: the lead term whose card the predeal keeps from the leader.
+fn lead_reason(c: &Cond) -> String {
+    cond_terms(c)
+        .find_map(|t| match t {
+            Term::Lead(leader, _, card) => Some(format!(
+                "with the predealt cards, {} does not hold {card}, so {t} has none",
+                leader.name()
+            )),
+            _ => None,
+        })
+        .unwrap_or_default()
+}
+
 /// How the analysis bounds a term: [`Term::bounds`], or [`Term::bounds_given`] a predeal.
 type Bounds<'a> = dyn Fn(&Term) -> (i64, i64) + 'a;
 
@@ -218,13 +308,18 @@ impl fmt::Display for Show<'_> {
 /// first one's column: `hcp(N) > 37 can never hold: a hand has 0 to 37 HCP; no deal can
 /// match the query`, more of them listed with their columns.
 fn error(fixed: &[Fixed<'_>], bounds: &Bounds<'_>) -> QueryError {
-    let item = |x: &Fixed<'_>| {
-        let verdict = if x.holds {
-            "always holds"
-        } else {
-            "can never hold"
-        };
-        format!("{} {verdict}: {}", Show(x.cond), reason(x.cond, bounds))
+    let item = |x: &Fixed<'_>| match x.outcome {
+        Outcome::Holds => format!("{} always holds: {}", Show(x.cond), reason(x.cond, bounds)),
+        Outcome::Fails => format!(
+            "{} can never hold: {}",
+            Show(x.cond),
+            reason(x.cond, bounds)
+        ),
+        Outcome::NoValue => format!(
+            "{} has no value on any deal: {}",
+            Show(x.cond),
+            lead_reason(x.cond)
+        ),
     };
     let mut message = fixed.first().map(item).unwrap_or_default();
     for x in fixed.iter().skip(1).take(LISTED - 1) {

@@ -22,6 +22,68 @@ thread_local! {
     /// Bytes SQLite allocated on this thread minus the bytes it freed here (negative when the
     /// thread freed what another allocated). No destructor: readable until the thread ends.
     static BYTES: Cell<i64> = const { Cell::new(0) };
+    /// The most [`BYTES`] may reach: an allocation past it fails (SQLite reports
+    /// `SQLITE_NOMEM`), so a bound holds at every allocation, not only when a progress handler
+    /// next looks ([`limit_thread`]).
+    static LIMIT: Cell<i64> = const { Cell::new(i64::MAX) };
+    /// Set when an allocation was refused for [`LIMIT`] since [`limit_thread`]: SQLite may
+    /// carry on without it (a `group_concat` stops growing its string), so the statement's
+    /// watcher must see it ([`limit_refused`]).
+    static REFUSED: Cell<bool> = const { Cell::new(false) };
+    /// The highest [`BYTES`] has been (for the tests of the bound).
+    static PEAK: Cell<i64> = const { Cell::new(i64::MIN) };
+}
+
+/// A bound on SQLite's heap on the calling thread, from [`limit_thread`]; dropping it puts
+/// back the bound before.
+pub(crate) struct ThreadLimit {
+    previous: i64,
+}
+
+impl Drop for ThreadLimit {
+    fn drop(&mut self) {
+        let _ = LIMIT.try_with(|l| l.set(self.previous));
+    }
+}
+
+/// Bounds what SQLite may allocate on the calling thread to `bytes` more than it holds now,
+/// until the guard is dropped: an allocation that would pass it fails. Without the counters
+/// ([`thread_bytes`] `None`) nothing is bounded.
+pub(crate) fn limit_thread(bytes: i64) -> ThreadLimit {
+    let now = BYTES.with(Cell::get);
+    let previous = LIMIT.with(|l| l.replace(now.saturating_add(bytes)));
+    REFUSED.with(|r| r.set(false));
+    ThreadLimit { previous }
+}
+
+/// Whether an allocation on the calling thread was refused for its [`limit_thread`] bound
+/// since the bound was set.
+pub(crate) fn limit_refused() -> bool {
+    REFUSED.try_with(Cell::get).unwrap_or(false)
+}
+
+/// The most SQLite has held on the calling thread since [`reset_peak`] (net bytes, as
+/// [`thread_bytes`] counts them).
+#[cfg(test)]
+pub(crate) fn peak() -> i64 {
+    PEAK.with(Cell::get)
+}
+
+/// Starts [`peak`] again from what the thread holds now.
+#[cfg(test)]
+pub(crate) fn reset_peak() {
+    PEAK.with(|p| p.set(BYTES.with(Cell::get)));
+}
+
+/// Whether `more` bytes would pass the calling thread's [`LIMIT`].
+fn over_limit(more: i64) -> bool {
+    let held = BYTES.try_with(Cell::get).unwrap_or(0);
+    let limit = LIMIT.try_with(Cell::get).unwrap_or(i64::MAX);
+    let over = held.saturating_add(more) > limit;
+    if over {
+        let _ = REFUSED.try_with(|r| r.set(true));
+    }
+    over
 }
 
 /// SQLite's default allocator, which ours wraps.
@@ -99,7 +161,11 @@ fn default() -> &'static ffi::sqlite3_mem_methods {
 }
 
 fn add(bytes: c_int) {
-    let _ = BYTES.try_with(|b| b.set(b.get() + i64::from(bytes)));
+    let _ = BYTES.try_with(|b| {
+        let now = b.get() + i64::from(bytes);
+        b.set(now);
+        let _ = PEAK.try_with(|p| p.set(p.get().max(now)));
+    });
 }
 
 /// The size SQLite's allocator gives the block at `p` (not null).
@@ -109,6 +175,9 @@ unsafe fn size_of(p: *mut c_void) -> c_int {
 }
 
 unsafe extern "C" fn count_malloc(n: c_int) -> *mut c_void {
+    if over_limit(i64::from(n)) {
+        return std::ptr::null_mut();
+    }
     // SAFETY: SQLite's default allocator, called as SQLite would.
     let p = unsafe { (default().xMalloc.expect("checked in install"))(n) };
     if !p.is_null() {
@@ -135,6 +204,10 @@ unsafe extern "C" fn count_realloc(p: *mut c_void, n: c_int) -> *mut c_void {
     } else {
         unsafe { size_of(p) }
     };
+    if n > before && over_limit(i64::from(n - before)) {
+        // SQLite keeps `p` as it was, as after any failed realloc.
+        return std::ptr::null_mut();
+    }
     // SAFETY: as SQLite calls it.
     let q = unsafe { (default().xRealloc.expect("checked in install"))(p, n) };
     if !q.is_null() {

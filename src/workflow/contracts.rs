@@ -30,6 +30,7 @@
 //!     source: DealSource::Store,
 //!     contracts: vec!["3NT:S".parse()?, "4H:N".parse()?],
 //!     vulnerable: Vulnerable::Forced(Vulnerability::None),
+//!     stop: None,
 //! };
 //! let report = run(&job, Some(&store), &mut |_| {})?;
 //! assert_eq!((report.deals, report.solved), (4, 4));
@@ -61,6 +62,10 @@ pub struct ContractsJob {
     pub contracts: Vec<Contract>,
     /// The vulnerability each deal is scored at.
     pub vulnerable: Vulnerable,
+    /// A switch another thread may turn on to stop the job before the next piece of deals
+    /// (Ctrl-C in a program hosting dealdex): the job then fails with
+    /// [`ContractsError::Stopped`].
+    pub stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
 
 /// The vulnerability a deal is scored at; JSON `"board"`, else the forced one's PBN name
@@ -86,6 +91,9 @@ impl Serialize for Vulnerable {
 /// Why a contract-choice job failed.
 #[derive(Debug, thiserror::Error)]
 pub enum ContractsError {
+    /// The job's stop switch ([`ContractsJob::stop`]) was turned on.
+    #[error("stopped before the last deal was played")]
+    Stopped,
     /// The deals could not be read: an unreadable file, no database, no such set, the store
     /// failing or holding a key that is no deal.
     #[error(transparent)]
@@ -105,6 +113,7 @@ impl Classify for ContractsError {
         match self {
             ContractsError::Source(e) => e.class(),
             ContractsError::NoContracts | ContractsError::NoDeals => ErrorClass::BadInput,
+            ContractsError::Stopped => ErrorClass::Interrupted,
         }
     }
 
@@ -290,6 +299,10 @@ pub fn contract_name(c: &Contract) -> String {
     )
 }
 
+/// Deals solved between two looks at [`ContractsJob::stop`] (a full table is about 0.16 s of
+/// one core: about 1.3 s on two cores).
+const STOP_BATCH: usize = 16;
+
 /// Runs `job`: reads the deals a piece at a time with their tables (solving, on every core,
 /// those without one), plays every contract on each, and reports; `progress` after each
 /// piece. `store` is the database of a stored source, and where a file's deals find stored
@@ -297,7 +310,7 @@ pub fn contract_name(c: &Contract) -> String {
 ///
 /// # Errors
 /// [`ContractsError`]: no contracts, an unreadable file, a missing set, no deals, a failed
-/// or corrupt read.
+/// or corrupt read; [`ContractsError::Stopped`] when the job's stop switch was turned on.
 pub fn run(
     job: &ContractsJob,
     store: Option<&StoreReader>,
@@ -311,13 +324,29 @@ pub fn run(
     let source = job.source.open(store, &SourceOptions { tables: true })?;
     let mut tally = Tally::new(k);
     let (mut deals, mut solved) = (0u64, 0u64);
+    let stopped = || {
+        job.stop
+            .as_ref()
+            .is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed))
+    };
     let read = source.read(&mut |boards: Vec<Board>| -> Result<bool, ContractsError> {
+        if stopped() {
+            return Err(ContractsError::Stopped);
+        }
         let unsolved: Vec<_> = boards
             .iter()
             .filter(|b| b.dd.is_none())
             .map(|b| b.deal)
             .collect();
-        let mut fresh = solve_all(&unsolved).into_iter();
+        // In batches, so a stop switched on meanwhile is seen within one.
+        let mut tables = Vec::with_capacity(unsolved.len());
+        for batch in unsolved.chunks(STOP_BATCH) {
+            if stopped() {
+                return Err(ContractsError::Stopped);
+            }
+            tables.extend(solve_all(batch));
+        }
+        let mut fresh = tables.into_iter();
         solved += unsolved.len() as u64;
         for b in &boards {
             let table = match b.dd {

@@ -110,6 +110,7 @@ pub fn export(
         first_board: info.first_board,
         last_board: info.last_board,
         scheme: info.scheme,
+        boards: None,
     };
     let mut sink = DealSink {
         bounds_given: true,

@@ -1440,6 +1440,7 @@ fn run_set(
         first_board: first,
         last_board: last,
         scheme: source.scheme,
+        boards: None,
     };
     let mut files = render_set(&job.outputs, &boards, &opts(&base), job.split)?;
     // A fresh seed waits in a private temporary file until the set has its name: then it
@@ -1705,6 +1706,7 @@ fn bulk_sink(job: &GenerateJob, scheme: Scheme, first: u64, last: u64) -> DealSi
                 first_board: first,
                 last_board: last,
                 scheme,
+                boards: None,
             },
         )
     }

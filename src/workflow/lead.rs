@@ -24,6 +24,7 @@
 //!     sample: LeadSample::Dealt { hand, seed: "42".repeat(32).parse()?, deals: 20,
 //!                                 filter: None, max_draws: None },
 //!     store: None,
+//!     stop: None,
 //! };
 //! let report = run(&job, None, &mut |_| {})?;
 //! assert_eq!((report.deals, report.cards.len()), (20, 13));
@@ -60,6 +61,10 @@ pub struct LeadJob {
     /// every deal's per-card tricks (`lead --store NAME`): [`run_storing`], or [`run_in`],
     /// which opens the database for writing then. `None`: store nothing.
     pub store: Option<String>,
+    /// A switch another thread may turn on to stop the job between two batches of deals
+    /// solved (Ctrl-C in a program hosting dealdex): the job then fails with
+    /// [`LeadError::Stopped`], storing nothing.
+    pub stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
 
 /// [`run_storing`] on the database file `db` (created when missing) when the job stores
@@ -296,6 +301,9 @@ pub fn parse_hand(text: &str) -> Result<Hand, LeadError> {
 /// Why a lead job failed.
 #[derive(Debug, thiserror::Error)]
 pub enum LeadError {
+    /// The job's stop switch ([`LeadJob::stop`]) was turned on.
+    #[error("stopped before the sample was solved")]
+    Stopped,
     /// The leader's hand is not 13 cards.
     #[error("the leader's hand has {0} cards, not 13")]
     Hand(usize),
@@ -381,6 +389,7 @@ impl Classify for LeadError {
             LeadError::Source(e) => e.class(),
             LeadError::Store(e) => e.class(),
             LeadError::StoreNeedsWriter => ErrorClass::Internal,
+            LeadError::Stopped => ErrorClass::Interrupted,
             _ => ErrorClass::BadInput,
         }
     }
@@ -440,6 +449,7 @@ pub fn run(
 ///     sample: LeadSample::Dealt { hand, seed: "42".repeat(32).parse()?, deals: 3,
 ///                                 filter: None, max_draws: None },
 ///     store: Some("leads".into()),
+///     stop: None,
 /// };
 /// let mut store = Store::open_in_memory()?;
 /// let report = run_storing(&job, &mut store, &mut |_| {})?;
@@ -536,6 +546,13 @@ fn solve_sample(
     let missing: Vec<usize> = (0..deals.len()).filter(|&i| tables[i].is_none()).collect();
     let mut known = looked_up;
     for batch in missing.chunks(SOLVE_BATCH) {
+        if job
+            .stop
+            .as_ref()
+            .is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed))
+        {
+            return Err(LeadError::Stopped);
+        }
         let positions: Vec<LeadPosition> = batch
             .iter()
             .map(|&i| LeadPosition {

@@ -257,6 +257,10 @@ pub fn run_job(
         .memory_limit
         .map(|m| i64::try_from(m).unwrap_or(i64::MAX));
     let held = Held::since_now();
+    // Every allocation is bounded too: the progress handler looks only every
+    // CHECK_EVERY instructions, and one of them may double a string (1.44 GB held under a
+    // 1 GiB limit before issue 50).
+    let _bound = memory.map(crate::store::heap::limit_thread);
     let why = Arc::clone(&stopped);
     conn.progress_handler(
         CHECK_EVERY,
@@ -265,7 +269,9 @@ pub fn run_job(
                 INTERRUPTED
             } else if deadline.is_some_and(|d| Instant::now() >= d) {
                 TIMED_OUT
-            } else if memory.is_some_and(|m| held.bytes() > m) {
+            } else if memory.is_some_and(|m| held.bytes() > m)
+                || crate::store::heap::limit_refused()
+            {
                 OVER_MEMORY
             } else {
                 return false;
@@ -398,6 +404,33 @@ impl From<StoreError> for SqlError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 50: SQLite never holds more than the limit on the statement's thread, not even
+    /// between two looks of the progress handler (a `group_concat` doubles its string in one
+    /// instruction): the statement stops, and the peak stays under the limit.
+    #[test]
+    fn the_memory_limit_holds_at_every_allocation() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("d.db");
+        crate::Store::open(&path).unwrap();
+        let store = ReadOnlyStore::open(&path).unwrap();
+        let mut job = SqlJob::new(
+            "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c LIMIT 1000000) \
+             SELECT length(group_concat(hex(randomblob(1000)))) FROM c",
+        );
+        let limit = 48 << 20;
+        job.memory_limit = Some(limit);
+        crate::store::heap::reset_peak();
+        let start = crate::store::heap::thread_bytes().unwrap();
+        let e = run_job(&job, &store, &mut |_| Ok(()), &mut |_| Ok(())).unwrap_err();
+        assert!(matches!(e, SqlError::MemoryLimit { .. }), "{e}");
+        let peak = crate::store::heap::peak() - start;
+        assert!(peak <= limit as i64, "peak {peak} over the limit {limit}");
+        assert!(
+            peak > (limit / 2) as i64,
+            "peak {peak}: the statement grew to near the limit"
+        );
+    }
 
     /// Issue 38, item 5: the memory bound is the statement's connection's. A statement with
     /// a 16 MiB limit running on one thread neither stops nor is stopped by a statement on

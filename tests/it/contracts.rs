@@ -85,6 +85,7 @@ fn a_stored_set_with_tables_is_played_without_solving() {
             .map(|c| c.parse().unwrap())
             .to_vec(),
         vulnerable: Vulnerable::Board,
+        stop: None,
     };
     let mut pieces = 0;
     let r = run(&job, Some(&store), &mut |_| pieces += 1).unwrap();
@@ -134,6 +135,7 @@ fn no_contracts_and_no_deals_are_bad_input() {
         source: DealSource::Store,
         contracts: vec![],
         vulnerable: Vulnerable::Board,
+        stop: None,
     };
     let e = run(&job, Some(&store), &mut |_| {}).unwrap_err();
     assert!(matches!(e, ContractsError::NoContracts));

@@ -504,3 +504,176 @@ fn convert_refuses_board_numbers_past_what_a_database_holds() {
         ],
     );
 }
+
+#[test]
+fn files_of_nothing_but_skipped_boards_are_refused_not_held() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // 120,000 PBN games without a deal (2.8 MB: a single piece), and a deal file that
+    // `/dev/zero` stands for as a solved-deal library (its zero records are skipped).
+    let empty: String = "[Board \"1\"]\n[Deal \"\"]\n\n".repeat(120_000);
+    std::fs::write(d.join("empty.pbn"), empty).unwrap();
+    let bound = "more than 100000 boards skipped";
+    refused(
+        d,
+        &["convert", "empty.pbn", "o.pbn", "--from", "pbn"],
+        &[bound, "empty.pbn"],
+    );
+    refused(
+        d,
+        &["convert", "/dev/zero", "z.pbn", "--from", "rp-library"],
+        &[bound],
+    );
+    // import reports each file, then the total.
+    let out = dealdex(d)
+        .args(["import", "empty.pbn", "--db", "e.db"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        common::stderr(&out).contains(bound),
+        "{}",
+        common::stderr(&out)
+    );
+    assert!(!d.join("e.db").exists());
+    std::fs::write(
+        d.join("s.dei"),
+        "condition hcp(north) > 10\naction printall\n",
+    )
+    .unwrap();
+    refused(d, &["dealer", "s.dei", "--deals", "empty.pbn"], &[bound]);
+    let lead = [
+        "lead",
+        "--contract",
+        "3NT",
+        "--declarer",
+        "S",
+        "--file",
+        "empty.pbn",
+    ];
+    refused(d, &lead, &[bound]);
+    // At the bound, a file converts (each skipped board reported) its one deal.
+    let mut under: String = "[Board \"1\"]\n[Deal \"\"]\n\n".repeat(100_000);
+    under.push_str("[Board \"2\"]\n[Deal \"N:AKQJ.AKQJ.AKQ.AK T987.T987.T98.T9 6543.6543.765.87 2.2.J432.QJ65432\"]\n");
+    std::fs::write(d.join("under.pbn"), under).unwrap();
+    succeeds(d, &["convert", "under.pbn", "u.hex"]);
+    assert_eq!(
+        std::fs::read_to_string(d.join("u.hex"))
+            .unwrap()
+            .lines()
+            .count(),
+        1
+    );
+}
+
+#[test]
+fn a_lead_of_a_card_the_predeal_gives_away_is_refused_before_drawing() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // West holds no ♥A: the lead term has no value on any deal, negated or not.
+    for query in [
+        "lead(W, nt, HA) >= 0",
+        "not lead(W, nt, HA) >= 0",
+        "lead(W, nt, HA) >= 0 and hcp(N) > 5",
+    ] {
+        let args = [
+            "generate",
+            "--count",
+            "1",
+            "--predeal",
+            "W:AQ4.J.KJ6543.632",
+            "--where",
+            query,
+            "--out",
+            "o.hex",
+        ];
+        refused(d, &args, &["has no value", "West does not hold HA"]);
+    }
+    // Undecided: another operand may hold; and a lead of a card West holds.
+    for query in ["lead(W, nt, HA) >= 0 or hcp(N) > 5", "lead(W, nt, SA) >= 0"] {
+        let args = [
+            "generate",
+            "--count",
+            "1",
+            "--predeal",
+            "W:AQ4.J.KJ6543.632",
+            "--where",
+            query,
+            "--out",
+            "o.hex",
+        ];
+        succeeds(d, &args);
+    }
+}
+
+#[test]
+fn a_dup_of_a_set_with_gaps_counts_the_boards_it_holds() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let deal = "N:AKQJ.AKQJ.AKQ.AK T987.T987.T98.T9 6543.6543.765.87 2.2.J432.QJ65432";
+    let pbn = format!("[Board \"4\"]\n[Deal \"{deal}\"]\n\n[Board \"8\"]\n[Deal \"{deal}\"]\n");
+    std::fs::write(d.join("gaps.pbn"), pbn).unwrap();
+    succeeds(d, &["convert", "gaps.pbn", "gaps.dup"]);
+    let dup = std::fs::read(d.join("gaps.dup")).unwrap();
+    assert_eq!(dup.len(), 2 * 156);
+    // Big Deal's trailer: start 1, copies 0, two boards (not 8 − 4 + 1).
+    for record in dup.chunks(156) {
+        assert_eq!(&record[146..156], b"YN1  0 02 ");
+    }
+}
+
+#[test]
+fn dealer_arithmetic_past_64_bits_stops_with_the_deal_not_wraps() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let max = "9223372036854775807";
+    // The compiled condition (a column a piece at a time), an average (statistics-only
+    // actions, tallied a block at a time), the interpreter (`rnd` keeps a condition out of
+    // the compiled kernels) and a minus sign.
+    for (name, script) in [
+        ("column.dei", format!("condition {max} + hcp(north) > 0\n")),
+        (
+            "average.dei",
+            format!("condition hcp(north) > 10\naction average {max} * hcp(south)\n"),
+        ),
+        ("rnd.dei", format!("condition rnd(2) + {max} > 0\n")),
+        ("neg.dei", format!("condition -(-{max} - hcp(east)) > 0\n")),
+    ] {
+        std::fs::write(d.join(name), script).unwrap();
+        let before = snapshot(d);
+        let out = dealdex(d)
+            .args(["dealer", name, "-s", "1", "-g", "1000"])
+            .output()
+            .unwrap();
+        let err = common::stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{name}: {err}");
+        assert!(
+            err.starts_with("dealdex: error: deal ") && err.contains("integer overflow"),
+            "{name}: {err}"
+        );
+        assert_eq!(snapshot(d), before);
+    }
+    // An overflow only where the operand is not needed (`||` whose left side holds) is no
+    // error: the same deals as without that operand.
+    let run = |condition: &str| {
+        let script = format!("generate 5000\ncondition {condition}\naction average hcp(north)\n");
+        std::fs::write(d.join("or.dei"), script).unwrap();
+        let out = dealdex(d)
+            .args(["dealer", "or.dei", "-s", "1"])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{condition}: {}",
+            common::stderr(&out)
+        );
+        let text = String::from_utf8(out.stdout).unwrap();
+        // Less the run's time.
+        text.lines()
+            .filter(|l| !l.contains("Time"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let spare = format!("hcp(north) > 20 || (hcp(north) > 20) * {max} * 2 > 0");
+    assert_eq!(run(&spare), run("hcp(north) > 20"));
+}

@@ -36,6 +36,7 @@ fn one_solved_deal_gives_ddss_tricks_and_the_tables_scores() {
         vulnerability: Vulnerability::None,
         sample: LeadSample::Deals(DealSource::file(one_deal_file(dir.path()))),
         store: None,
+        stop: None,
     };
     let report = run(&job, None, &mut |_| {}).unwrap();
     assert_eq!((report.deals, report.leader), (1, Seat::East));
@@ -110,6 +111,7 @@ fn set_percent_counts_the_deals_declarer_falls_short() {
             vulnerability: Vulnerability::None,
             sample: LeadSample::Deals(DealSource::file(one_deal_file(dir.path()))),
             store: None,
+            stop: None,
         };
         let report = run(&job, None, &mut |_| {}).unwrap();
         assert_eq!(report.leader, Seat::South);
@@ -144,6 +146,7 @@ fn a_dealt_sample_is_the_seeds_and_gives_the_leader_the_hand() {
             max_draws: None,
         },
         store: None,
+        stop: None,
     };
     let a = run(&job, None, &mut |_| {}).unwrap();
     let b = run(&job, None, &mut |_| {}).unwrap();
@@ -182,6 +185,7 @@ fn a_sample_whose_deals_give_the_leader_other_hands_is_refused() {
         vulnerability: Vulnerability::None,
         sample: LeadSample::Deals(DealSource::file(path)),
         store: None,
+        stop: None,
     };
     let e = run(&job, None, &mut |_| {}).unwrap_err();
     assert!(
@@ -414,6 +418,7 @@ fn lead_queries_are_null_without_stored_leads_and_agree_with_the_evaluator() {
             max_draws: None,
         },
         store: Some("s".into()),
+        stop: None,
     };
     // run() has no database to write.
     assert!(matches!(

@@ -430,6 +430,7 @@ fn render_files(job: &MakeJob, ev: &Event, made: &[Made]) -> Result<Vec<Rendered
             first_board: m.first,
             last_board: m.last,
             scheme: scheme_of(ev.protocol),
+            boards: None,
         };
         for f in &job.formats {
             let path = job
