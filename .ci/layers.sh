@@ -2,13 +2,13 @@
 # The layer rules of dealdex's lower layers: which of the crate's modules each may import.
 #
 #   layer   files                    may use (crate::<module>::…)
-#   model   src/model/               model
-#   play    src/play/                model, play
-#   dd      src/dd.rs, src/dd/       model, play, dd
+#   model   crates/dealdex/src/model/               model
+#   play    crates/dealdex/src/play/                model, play
+#   dd      crates/dealdex/src/dd.rs      model, play, dd
 #
 # Besides these modules, every layer may name the crate's error vocabulary at the root:
-# crate::Classify, crate::ErrorClass and crate::InputPosition (src/error.rs), and
-# crate::classified!, which registers an error type beside its impl (src/classify.rs, which
+# crate::Classify, crate::ErrorClass and crate::InputPosition (crates/dealdex/src/error.rs), and
+# crate::classified!, which registers an error type beside its impl (crates/dealdex/src/classify.rs, which
 # itself uses only that vocabulary: nothing of the layers above). Any other root
 # path (crate::Board, crate::first_matching, …) is a re-export of some module and is refused:
 # name the module it comes from. So the bridge vocabulary at the bottom imports nothing above
@@ -16,7 +16,7 @@
 #
 # What is checked: every `crate::<name>` in code, comments left out (doc links may point up);
 # `use crate::{…}` is refused (group the imports by module: `use crate::model::{…}`), and so
-# is `super::super` (name a module through crate::), and `super::` in src/dd.rs other than
+# is `super::super` (name a module through crate::), and `super::` in crates/dealdex/src/dd.rs other than
 # the tests' `use super::*;` (dd.rs's parent is the crate root).
 #
 # Prints file:line and the rule for every offending line and exits 1; exits 0 when all keep
@@ -53,8 +53,8 @@ check() {
             if [[ $code =~ super::super ]]; then
                 report "$file" "$n" "$layer: \`super::super\`: name the module through crate::"
             fi
-            if [[ $file == src/dd.rs && $code =~ super:: && ! $code =~ $TESTS_USE ]]; then
-                report "$file" "$n" "$layer: \`super::\` in src/dd.rs is the crate root: use crate::"
+            if [[ $file == crates/dealdex/src/dd.rs && $code =~ super:: && ! $code =~ $TESTS_USE ]]; then
+                report "$file" "$n" "$layer: \`super::\` in crates/dealdex/src/dd.rs is the crate root: use crate::"
             fi
             rest=$code
             while [[ $rest =~ (^|[^A-Za-z0-9_])crate::([A-Za-z_][A-Za-z0-9_]*)(.*)$ ]]; do
@@ -86,11 +86,11 @@ files() {
     done | LC_ALL=C sort
 }
 
-mapfile -t model < <(files src/model)
-mapfile -t play < <(files src/play)
-mapfile -t dd < <(files src/dd.rs src/dd)
+mapfile -t model < <(files crates/dealdex/src/model)
+mapfile -t play < <(files crates/dealdex/src/play)
+mapfile -t dd < <(files crates/dealdex/src/dd.rs)
 if [[ ${#model[@]} -eq 0 || ${#play[@]} -eq 0 || ${#dd[@]} -eq 0 ]]; then
-    echo "layers.sh: src/model, src/play or src/dd(.rs) has no .rs file: update the layer table" >&2
+    echo "layers.sh: crates/dealdex/src/model, crates/dealdex/src/play or src/dd(.rs) has no .rs file: update the layer table" >&2
     exit 1
 fi
 

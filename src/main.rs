@@ -10,6 +10,9 @@ use std::process::ExitCode;
 use clap::Parser;
 
 fn main() -> ExitCode {
+    // DDS itself as `--solver dds`, in a binary built with the `dds` feature.
+    #[cfg(feature = "dds")]
+    dealdex_dds::install();
     // `dealdex dealer` parses only its own arguments: a short script's whole run takes a few
     // milliseconds, and building every command's parser would be a fifth of it (issue 37).
     let run = if std::env::args_os().nth(1).is_some_and(|a| a == "dealer") {

@@ -1846,6 +1846,9 @@ fn formats_list() -> Vec<(String, Vec<String>)> {
 /// dealdex's Rust core; use the package `dealdex`, which re-exports it.
 #[pymodule]
 fn _dealdex(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    // DDS itself, in a package built with the `dds` feature.
+    #[cfg(feature = "dds")]
+    dealdex_dds::install();
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("SOLVER", dd::Solver::current().name())?;
     m.add("DEALS_TOTAL", dealdex::DEALS)?;

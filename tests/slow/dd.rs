@@ -61,6 +61,7 @@ fn every_table_and_par_matches_dds() {
 #[cfg(feature = "dds")]
 #[test]
 fn dds_itself_gives_every_table_and_par_of_the_reference() {
+    dealdex_dds::install();
     tables_and_par_match_dds(Solver::Dds);
 }
 

@@ -53,6 +53,7 @@ fn every_lead_of_300_positions_matches_dds() {
 #[cfg(feature = "dds")]
 #[test]
 fn dds_itself_gives_every_lead_of_the_reference() {
+    dealdex_dds::install();
     leads_match_dds(Solver::Dds);
 }
 

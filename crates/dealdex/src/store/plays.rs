@@ -111,7 +111,7 @@ impl super::Store {
     /// ```
     /// use dealdex::formats::Pbn;
     /// use dealdex::{DealFormat, DealIndex, NewPlay, Store, board_play};
-    /// let data = std::fs::read("tests/fixtures/pbn-spec-example.pbn")?;
+    /// let data = std::fs::read("../../tests/fixtures/pbn-spec-example.pbn")?;
     /// let board = Pbn.read(&data)?.remove(0);
     /// let play = board_play(&board.deal, board.game.as_ref().unwrap())?.unwrap();
     /// let mut store = Store::open_in_memory()?;

@@ -673,7 +673,7 @@ mod tests {
     /// evaluator's value on 1,024 deals, by its kernel and by its column kernel.
     #[test]
     fn kernels_equal_the_evaluator_on_every_fixture_script() {
-        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/dealer");
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dealer");
         let mut texts: Vec<(String, String)> = Vec::new();
         for sub in ["", "/layouts"] {
             for entry in std::fs::read_dir(format!("{dir}{sub}")).unwrap() {

@@ -32,7 +32,7 @@
 //!   own column layout, not play order. A section tag whose value is `?` or empty has no
 //!   section. Notes after the play are kept in the tags only (and written back after the
 //!   play); the data lines of other sections are not kept.
-//! - Double-dummy tags (`src/formats/pbn_dd.rs`): `[DoubleDummyTricks]` (20 hex digits) and
+//! - Double-dummy tags (`crates/dealdex/src/formats/pbn_dd.rs`): `[DoubleDummyTricks]` (20 hex digits) and
 //!   `[OptimumResultTable "Declarer;Denomination\2R;Result\2R"]` with its 20 data lines give
 //!   [`Board::dd`] (both present: they must agree); `[OptimumScore]` must then be the table's
 //!   par for the board's dealer and vulnerability. These tags and `[ParContract]` are not

@@ -184,7 +184,7 @@ mod tests {
     fn big_deal_file() -> Vec<u8> {
         let path = concat!(
             env!("CARGO_MANIFEST_DIR"),
-            "/tests/fixtures/bigdeal-ranges/bd11-20.goe"
+            "/../../tests/fixtures/bigdeal-ranges/bd11-20.goe"
         );
         std::fs::read(path).unwrap()
     }

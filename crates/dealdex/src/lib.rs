@@ -88,33 +88,33 @@ pub mod workflow;
 pub use workflow::{import, solve};
 
 /// README.md's Rust examples, compiled and run with the doctests.
-#[doc = include_str!("../README.md")]
+#[doc = include_str!("../../../README.md")]
 #[cfg(doctest)]
 pub struct ReadmeDoctests;
 
 /// docs/ARCHITECTURE.md's Rust examples (dealdex as a library), compiled and run with the
 /// doctests.
-#[doc = include_str!("../docs/ARCHITECTURE.md")]
+#[doc = include_str!("../../../docs/ARCHITECTURE.md")]
 #[cfg(doctest)]
 pub struct ArchitectureDoctests;
 
 /// docs/GUIDE.md's Rust examples (none yet: its shell sessions are fenced `text` or `sh`, which
 /// rustdoc skips; an unmarked fence would be compiled as Rust).
-#[doc = include_str!("../docs/GUIDE.md")]
+#[doc = include_str!("../../../docs/GUIDE.md")]
 #[cfg(doctest)]
 pub struct GuideDoctests;
 
 /// docs/formats.md's Rust examples (none yet; as for docs/GUIDE.md).
-#[doc = include_str!("../docs/formats.md")]
+#[doc = include_str!("../../../docs/formats.md")]
 #[cfg(doctest)]
 pub struct FormatsDoctests;
 
 /// docs/database.md's Rust examples (none yet; as for docs/GUIDE.md).
-#[doc = include_str!("../docs/database.md")]
+#[doc = include_str!("../../../docs/database.md")]
 #[cfg(doctest)]
 pub struct DatabaseDoctests;
 
 /// docs/TESTS.md's Rust examples (none yet; as for docs/GUIDE.md).
-#[doc = include_str!("../docs/TESTS.md")]
+#[doc = include_str!("../../../docs/TESTS.md")]
 #[cfg(doctest)]
 pub struct TestsDoctests;

@@ -1,7 +1,8 @@
-//! The DDS back-end of [`super::Solver::Dds`]: Bo Haglund and Soren Hein's C++ solver itself,
-//! as the `dds-bridge-sys` crate vendors and builds it (DDS 3.1, with its `SolverContext`
-//! API: one context, with its transposition table, per thread). Built only with the `dds`
-//! cargo feature (a C++ compiler and libclang at build time).
+//! The DDS back-end of dealdex's `dd::Solver::Dds`: Bo Haglund and Soren Hein's C++ solver
+//! itself, as the `dds-bridge-sys` crate vendors and builds it (DDS 3.1, with its
+//! `SolverContext` API: one context, with its transposition table, per thread). [`install`]
+//! gives it to the engine. Built only with the `dds` cargo feature of the binary or the Python
+//! package (a C++ compiler and libclang at build time).
 //!
 //! DDS's conventions (its `dll.h`): hands 0..4 are N, E, S, W; suits 0..4 are ♠ ♥ ♦ ♣ and
 //! strain 4 is notrump; a holding is a mask with bit `r` for rank `r` (2..=14).
@@ -10,9 +11,27 @@ use std::cell::RefCell;
 
 use dds_bridge_sys as sys;
 
-use crate::model::card::{Card, Rank, Seat, Suit};
-use crate::model::contract::Strain;
-use crate::model::deal::Deal;
+use dealdex::dd::{DD_STRAINS, DdsBackend};
+use dealdex::{Card, Deal, Rank, Seat, Strain, Suit};
+
+/// DDS as [`DdsBackend`].
+struct Dds;
+
+impl DdsBackend for Dds {
+    fn solve_deal(&self, deal: &Deal) -> [[u8; 4]; 5] {
+        solve_deal(deal)
+    }
+
+    fn lead_tricks(&self, deal: &Deal, strain: Strain, leader: Seat) -> Vec<(Card, u8)> {
+        lead_tricks(deal, strain, leader)
+    }
+}
+
+/// Makes DDS the engine's `dd::Solver::Dds` in this process (`dealdex::dd::install_dds`):
+/// the binary and the Python package call it at start when built with their `dds` feature.
+pub fn install() {
+    dealdex::dd::install_dds(&Dds);
+}
 
 /// One solver context per thread, made on the thread's first solve and kept (its
 /// transposition table stays warm across deals and calls).
@@ -77,10 +96,10 @@ fn strain_number(strain: Strain) -> i32 {
     }
 }
 
-/// The deal's table as `tricks[strain][declarer]` (strains in [`super::DD_STRAINS`] order,
+/// The deal's table as `tricks[strain][declarer]` (strains in [`DD_STRAINS`] order,
 /// declarers N E S W), on this thread's context: DDS's `CalcDDtable`, which solves the four
 /// declarers of a strain with one transposition table.
-pub(super) fn solve_deal(deal: &Deal) -> [[u8; 4]; 5] {
+fn solve_deal(deal: &Deal) -> [[u8; 4]; 5] {
     let given = sys::DdTableDeal {
         cards: holdings(deal),
     };
@@ -89,13 +108,13 @@ pub(super) fn solve_deal(deal: &Deal) -> [[u8; 4]; 5] {
     let status = with_context(|ctx| unsafe { sys::dds_calc_dd_table(ctx, &given, &mut found) });
     assert_eq!(status, 1, "DDS refused a full deal (status {status})");
     // DDS's rows run ♠ ♥ ♦ ♣ NT.
-    super::DD_STRAINS.map(|strain| found.res_table[strain_number(strain) as usize].map(|t| t as u8))
+    DD_STRAINS.map(|strain| found.res_table[strain_number(strain) as usize].map(|t| t as u8))
 }
 
-/// Every card of the opening leader with the defence's tricks after it ([`super::lead_tricks`]
-/// for one position): DDS's `SolveBoard` with solutions = 3, equal cards expanded, sorted
+/// Every card of the opening leader with the defence's tricks after it (dealdex's
+/// `dd::lead_tricks` for one position): DDS's `SolveBoard` with solutions = 3, equal cards expanded, sorted
 /// by card.
-pub(super) fn lead_tricks(deal: &Deal, strain: Strain, leader: Seat) -> Vec<(Card, u8)> {
+fn lead_tricks(deal: &Deal, strain: Strain, leader: Seat) -> Vec<(Card, u8)> {
     let position = sys::Deal {
         trump: strain_number(strain),
         first: leader.index() as i32,

@@ -33,8 +33,8 @@ use crate::records::{
     MARGIN_MM, RecordBoard, RecordSheet, TABLE_DECLARERS, TABLE_STRAINS, par_label, strain_label,
 };
 
-static REGULAR_TTF: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans.ttf");
-static BOLD_TTF: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans-Bold.ttf");
+static REGULAR_TTF: &[u8] = include_bytes!("../../../../assets/fonts/DejaVuSans.ttf");
+static BOLD_TTF: &[u8] = include_bytes!("../../../../assets/fonts/DejaVuSans-Bold.ttf");
 
 /// Why a PDF could not be made.
 #[derive(Debug, thiserror::Error)]

@@ -21,8 +21,32 @@ use crate::model::features::Side;
 /// table; [`Strain::ALL`]).
 pub const DD_STRAINS: [Strain; 5] = Strain::ALL;
 
-#[cfg(feature = "dds")]
-mod dds;
+/// A double-dummy solver built outside this crate: DDS itself, which the `dealdex-dds` crate
+/// (crates/dds) gives to [`install_dds`]. Its answers are the ones pons-dds gives (tested on
+/// DDS's 200 boards and 300 lead positions); only its speed and its build differ.
+pub trait DdsBackend: Send + Sync {
+    /// The deal's table as `tricks[strain][declarer]`: strains in [`DD_STRAINS`] order,
+    /// declarers N E S W, each 0..=13.
+    fn solve_deal(&self, deal: &Deal) -> [[u8; 4]; 5];
+    /// Every card the leader holds with the defence's tricks after leading it, 0..=13: 13
+    /// `(card, tricks)` in card order ([`lead_tricks`] for one position).
+    fn lead_tricks(&self, deal: &Deal, strain: Strain, leader: Seat) -> Vec<(Card, u8)>;
+}
+
+/// The back-end of [`Solver::Dds`], once installed.
+static DDS: std::sync::OnceLock<&'static dyn DdsBackend> = std::sync::OnceLock::new();
+
+/// Makes `backend` the solver [`Solver::Dds`] runs (once per process: a second call changes
+/// nothing). The `dealdex-dds` crate's `install()` calls it; a binary built without that crate
+/// has no DDS ([`Solver::is_built`]).
+pub fn install_dds(backend: &'static dyn DdsBackend) {
+    let _ = DDS.set(backend);
+}
+
+/// The installed DDS back-end, if any.
+fn dds() -> Option<&'static dyn DdsBackend> {
+    DDS.get().copied()
+}
 
 /// A double-dummy solver behind [`solve`], [`solve_all`], [`solve_on`] and [`lead_tricks`]:
 /// the process uses the one [`Solver::select`] chose (the CLI's `--solver`), or a thread the
@@ -71,11 +95,12 @@ impl Solver {
         }
     }
 
-    /// Whether this build has the solver (DDS needs the `dds` cargo feature).
+    /// Whether this process has the solver: DDS once its back-end is installed
+    /// ([`install_dds`]; a `dealdex` built with the `dds` feature does so at start).
     pub fn is_built(self) -> bool {
         match self {
             Solver::Pons => true,
-            Solver::Dds => cfg!(feature = "dds"),
+            Solver::Dds => dds().is_some(),
         }
     }
 
@@ -547,13 +572,14 @@ pub struct LeadPosition {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn lead_tricks(positions: &[LeadPosition]) -> Vec<Vec<(Card, u8)>> {
-    #[cfg(feature = "dds")]
-    if Solver::current() == Solver::Dds {
+    if Solver::current() == Solver::Dds
+        && let Some(dds) = dds()
+    {
         use rayon::prelude::*;
         let solve = || {
             positions
                 .par_iter()
-                .map(|p| dds::lead_tricks(&p.deal, p.strain, p.leader))
+                .map(|p| dds.lead_tricks(&p.deal, p.strain, p.leader))
                 .collect()
         };
         return match solver_pool(rayon::current_num_threads()) {
@@ -802,19 +828,17 @@ fn solve_each(deals: &[Deal], threads: usize, watch: &SolveWatch) -> Option<Vec<
                 }
             }),
             Solver::Dds => {
-                #[cfg(feature = "dds")]
+                let dds = dds().expect("Solver::select refuses a solver not installed");
                 while !watch.stopped() {
                     let task = next.fetch_add(1, Ordering::Relaxed);
                     let Some(deal) = distinct.get(task) else {
                         break;
                     };
-                    for (column, tricks) in dds::solve_deal(deal).into_iter().enumerate() {
+                    for (column, tricks) in dds.solve_deal(deal).into_iter().enumerate() {
                         rows.push((task, column, tricks));
                     }
                     watch.strains.fetch_add(STRAINS, Ordering::Relaxed);
                 }
-                #[cfg(not(feature = "dds"))]
-                unreachable!("Solver::select refuses a solver this build lacks");
             }
         }
         rows

@@ -123,18 +123,20 @@ fn set_wal_mode(conn: &Connection, timeout: Duration) -> rusqlite::Result<()> {
 /// binary and applied in `NN` order; [`Store::SCHEMA_VERSION`] counts them.
 fn migrations() -> Migrations<'static> {
     Migrations::new(vec![
-        M::up(include_str!("../../migrations/01-initial/up.sql")),
+        M::up(include_str!("../../../../migrations/01-initial/up.sql")),
         M::up_with_hook(
-            include_str!("../../migrations/02-features/up.sql"),
+            include_str!("../../../../migrations/02-features/up.sql"),
             backfill_features,
         ),
-        M::up(include_str!("../../migrations/03-indexed-hcp/up.sql")),
-        M::up(include_str!("../../migrations/04-play/up.sql")),
-        M::up(include_str!("../../migrations/05-dd/up.sql")),
-        M::up(include_str!("../../migrations/06-packed-lengths/up.sql")),
-        M::up(include_str!("../../migrations/07-dd-source/up.sql")),
-        M::up(include_str!("../../migrations/08-leads/up.sql")),
-        M::up(include_str!("../../migrations/09-lead-source/up.sql")),
+        M::up(include_str!("../../../../migrations/03-indexed-hcp/up.sql")),
+        M::up(include_str!("../../../../migrations/04-play/up.sql")),
+        M::up(include_str!("../../../../migrations/05-dd/up.sql")),
+        M::up(include_str!(
+            "../../../../migrations/06-packed-lengths/up.sql"
+        )),
+        M::up(include_str!("../../../../migrations/07-dd-source/up.sql")),
+        M::up(include_str!("../../../../migrations/08-leads/up.sql")),
+        M::up(include_str!("../../../../migrations/09-lead-source/up.sql")),
     ])
 }
 

@@ -176,8 +176,8 @@ mod tests {
         }
     }
 
-    /// `dealdex::workflow::import` for `src/workflow/import.rs`, `dealdex::event` for
-    /// `src/event/mod.rs`, `dealdex` for `src/lib.rs`.
+    /// `dealdex::workflow::import` for `crates/dealdex/src/workflow/import.rs`, `dealdex::event` for
+    /// `crates/dealdex/src/event/mod.rs`, `dealdex` for `crates/dealdex/src/lib.rs`.
     fn module_of(src: &Path, file: &Path) -> String {
         let rel = file.strip_prefix(src).unwrap().with_extension("");
         let mut parts: Vec<String> = rel
