@@ -324,11 +324,7 @@ pub fn run(
     let source = job.source.open(store, &SourceOptions { tables: true })?;
     let mut tally = Tally::new(k);
     let (mut deals, mut solved) = (0u64, 0u64);
-    let stopped = || {
-        job.stop
-            .as_ref()
-            .is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed))
-    };
+    let stopped = || super::stop_requested(job.stop.as_ref());
     let read = source.read(&mut |boards: Vec<Board>| -> Result<bool, ContractsError> {
         if stopped() {
             return Err(ContractsError::Stopped);

@@ -516,9 +516,7 @@ pub fn import(
 impl ImportJob {
     /// True once the job's stop switch is on.
     fn stopped(&self) -> bool {
-        self.stop
-            .as_ref()
-            .is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed))
+        super::stop_requested(self.stop.as_ref())
     }
 }
 

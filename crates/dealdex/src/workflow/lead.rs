@@ -546,11 +546,7 @@ fn solve_sample(
     let missing: Vec<usize> = (0..deals.len()).filter(|&i| tables[i].is_none()).collect();
     let mut known = looked_up;
     for batch in missing.chunks(SOLVE_BATCH) {
-        if job
-            .stop
-            .as_ref()
-            .is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed))
-        {
+        if super::stop_requested(job.stop.as_ref()) {
             return Err(LeadError::Stopped);
         }
         let positions: Vec<LeadPosition> = batch

@@ -44,3 +44,9 @@ pub mod stats;
 pub mod lead;
 // One read-only SQL statement with dealdex's functions.
 pub mod sql;
+
+/// Whether a job's stop switch (`ImportJob::stop`, `LeadJob::stop`, `ContractsJob::stop`: set by
+/// another thread, e.g. on Ctrl-C in a program hosting dealdex) is on; `None`, no switch, is off.
+pub(crate) fn stop_requested(stop: Option<&std::sync::Arc<std::sync::atomic::AtomicBool>>) -> bool {
+    stop.is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed))
+}
