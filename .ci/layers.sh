@@ -1,18 +1,17 @@
 #!/usr/bin/env bash
-# The layer rules of dealdex's lower layers: which of the crate's modules each may import.
+# The layer rule of the engine's double-dummy module, until it is a crate of its own: which of
+# the engine's modules it may import. (The model and the play of the cards are the crate
+# dealdex-model, crates/model: Cargo keeps them from importing anything above.)
 #
 #   layer   files                    may use (crate::<module>::…)
-#   model   crates/dealdex/src/model/               model
-#   play    crates/dealdex/src/play/                model, play
 #   dd      crates/dealdex/src/dd.rs      model, play, dd
 #
-# Besides these modules, every layer may name the crate's error vocabulary at the root:
-# crate::Classify, crate::ErrorClass and crate::InputPosition (crates/dealdex/src/error.rs), and
-# crate::classified!, which registers an error type beside its impl (crates/dealdex/src/classify.rs, which
-# itself uses only that vocabulary: nothing of the layers above). Any other root
+# Besides these modules, it may name the error vocabulary at the root: crate::Classify,
+# crate::ErrorClass and crate::InputPosition, and crate::classified!, which registers an error
+# type beside its impl (dealdex-model's error.rs and classify.rs, re-exported). Any other root
 # path (crate::Board, crate::first_matching, …) is a re-export of some module and is refused:
-# name the module it comes from. So the bridge vocabulary at the bottom imports nothing above
-# it: no formats, generation, query, store, workflow or cli in model, play or dd (issue 28).
+# name the module it comes from. So dd imports nothing above it: no formats, generation,
+# query, store, workflow or cli (issue 28).
 #
 # What is checked: every `crate::<name>` in code, comments left out (doc links may point up);
 # `use crate::{…}` is refused (group the imports by module: `use crate::model::{…}`), and so
@@ -86,21 +85,16 @@ files() {
     done | LC_ALL=C sort
 }
 
-mapfile -t model < <(files crates/dealdex/src/model)
-mapfile -t play < <(files crates/dealdex/src/play)
 mapfile -t dd < <(files crates/dealdex/src/dd.rs)
-if [[ ${#model[@]} -eq 0 || ${#play[@]} -eq 0 || ${#dd[@]} -eq 0 ]]; then
-    echo "layers.sh: crates/dealdex/src/model, crates/dealdex/src/play or src/dd(.rs) has no .rs file: update the layer table" >&2
+if [[ ${#dd[@]} -eq 0 ]]; then
+    echo "layers.sh: crates/dealdex/src/dd.rs is missing: update the layer table" >&2
     exit 1
 fi
 
-check model 'model' "${model[@]}"
-check play 'model|play' "${play[@]}"
 check dd 'model|play|dd' "${dd[@]}"
 
 if [[ $found -gt 0 ]]; then
     echo "layers.sh: $found line(s) break the layer rules (see the top of .ci/layers.sh)" >&2
     exit 1
 fi
-echo "layers.sh: model, play and dd keep the layer rules" \
-    "(${#model[@]} + ${#play[@]} + ${#dd[@]} files)"
+echo "layers.sh: dd keeps the layer rule (${#dd[@]} file)"

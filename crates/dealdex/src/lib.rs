@@ -5,16 +5,15 @@
 //! documents under `shared/seeds/`.
 #![deny(missing_docs)]
 
-mod error;
-pub use error::{Classify, ErrorClass, InputPosition};
-mod classify;
-pub use classify::{as_classify, classify};
-// `crate::classified!(Type);`, written beside each error type's `impl Classify`.
-pub(crate) use classify::classified;
+// The bridge model, its codecs and the error vocabulary are the crate below this one,
+// dealdex-model (crates/model), under the names the engine's modules use: `crate::model::…`,
+// `crate::play::…`, and `crate::classified!(Type);` beside each error type's `impl Classify`.
+pub use dealdex_model::{Classify, ErrorClass, InputPosition, as_classify, classify};
+pub(crate) use dealdex_model::classified;
+use dealdex_model as model;
+#[cfg(test)]
+mod error_registry;
 
-// The deal model and its codecs: cards, deals, boards, index, numbers, deal strings, features;
-// the bridge vocabulary above them: strains, contracts, tricks, the game a file records.
-mod model;
 pub use model::board::{UnknownVulnerability, Vulnerability, board_dealer, board_vulnerability};
 pub use model::card::{Card, Rank, Seat, Suit};
 pub use model::contract::{
@@ -62,7 +61,7 @@ pub mod query;
 pub mod stats;
 
 // The play of the cards: play records, game states, card encodings.
-mod play;
+use dealdex_model::play;
 pub use play::encoding;
 pub use play::encoding::{Encoding, EncodingError, FacedCard, parse_card};
 pub use play::gamestate::{GameStateError, Group, PlayState, decode_groups, encode_groups};

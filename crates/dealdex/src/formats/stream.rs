@@ -245,11 +245,13 @@ fn too_many_skipped(
         .skipped
         .get(index.min(read.skipped.len().saturating_sub(1)))
     {
-        Some(s) => InputPosition {
-            line: s.line.map(|l| l as u64),
-            record: Some(s.record as u64),
-            ..InputPosition::default()
-        },
+        Some(s) => {
+            let at = InputPosition::new().with_record(s.record as u64);
+            match s.line {
+                Some(l) => at.with_line(l as u64),
+                None => at,
+            }
+        }
         None => InputPosition::default(),
     };
     Err(FormatError::of_kind(

@@ -477,13 +477,11 @@ impl Classify for LoadScriptError {
                 offset,
                 line,
                 column,
-            } => Some(crate::InputPosition {
-                file: Some(path.clone()),
-                line: Some(*line as u64),
-                column: Some(*column as u64),
-                byte: Some(*offset),
-                ..Default::default()
-            }),
+            } => Some(
+                crate::InputPosition::at_line_column(*line, *column)
+                    .with_file(path)
+                    .with_byte(*offset),
+            ),
             _ => None,
         }
     }

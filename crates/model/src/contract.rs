@@ -10,8 +10,8 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::model::card::{Card, Seat, Suit};
-use crate::model::game::{Auction, GameRecord};
+use crate::card::{Card, Seat, Suit};
+use crate::game::{Auction, GameRecord};
 
 /// The strain of a contract: a trump suit or notrump.
 ///
@@ -69,7 +69,7 @@ impl Strain {
 
 /// The level and strain of a bid as an auction writes it: `1C`, `3NT`, `2N`, `4S` (level 1..7,
 /// upper case, nothing after the strain); `None` for anything else (`Pass`, `X`, `1S!`, …).
-pub(crate) fn parse_bid(token: &str) -> Option<(u8, Strain)> {
+pub fn parse_bid(token: &str) -> Option<(u8, Strain)> {
     let b = token.as_bytes();
     let level = match b.first() {
         Some(&c @ b'1'..=b'7') => c - b'0',
@@ -87,7 +87,7 @@ pub(crate) fn parse_bid(token: &str) -> Option<(u8, Strain)> {
 }
 
 /// The strain of a bid as an auction writes it ([`parse_bid`]'s strain).
-pub(crate) fn bid_strain(token: &str) -> Option<Strain> {
+pub fn bid_strain(token: &str) -> Option<Strain> {
     parse_bid(token).map(|(_, strain)| strain)
 }
 
@@ -398,7 +398,7 @@ impl FromStr for Contract {
 /// to bid that strain. Calls are `Pass`/`P`, `X`, `XX`, `-` and bids ([`parse_bid`]); `AP`
 /// ends the auction; other tokens (note references, annotated calls) take no turn. `None`
 /// when nobody bid.
-pub(crate) fn auction_contract(a: &Auction) -> Option<Contract> {
+pub fn auction_contract(a: &Auction) -> Option<Contract> {
     let mut bids: Vec<(Seat, Strain)> = Vec::new();
     let mut level = 0;
     let mut penalty = Penalty::Undoubled;
@@ -473,7 +473,7 @@ fn tag_declarer(game: &GameRecord) -> Option<Seat> {
 
 /// The strain of a game's contract as far as its record says it: [`contract_of`]'s, else the
 /// `Contract` tag's (named without a declarer).
-pub(crate) fn strain_of(game: &GameRecord) -> Option<Strain> {
+pub fn strain_of(game: &GameRecord) -> Option<Strain> {
     match contract_of(game) {
         Some(c) => Some(c.strain),
         None => game.tag("Contract").and_then(Strain::from_bid),
@@ -482,7 +482,7 @@ pub(crate) fn strain_of(game: &GameRecord) -> Option<Strain> {
 
 /// The declarer of a game's contract as far as its record says it: [`contract_of`]'s, else
 /// the `Declarer` tag's (with no `Contract` tag, or one that names no whole contract).
-pub(crate) fn declarer_of(game: &GameRecord) -> Option<Seat> {
+pub fn declarer_of(game: &GameRecord) -> Option<Seat> {
     match contract_of(game) {
         Some(c) => Some(c.declarer),
         None => tag_declarer(game),

@@ -6,10 +6,10 @@
 //! lexicographically, which is the colex rank of the mirrored positions `m−1−a` counted from
 //! the top: `lex = C(m,13) − 1 − colex(m−1−a)`.
 
-use crate::model::deal::Deal;
+use crate::deal::Deal;
 
 /// Binomials C(n, k) for n ≤ 52, k ≤ 13.
-pub(crate) const BINOM: [[u64; 14]; 53] = {
+pub const BINOM: [[u64; 14]; 53] = {
     let mut t = [[0u64; 14]; 53];
     let mut n = 0;
     while n < 53 {
@@ -33,7 +33,7 @@ const C39: u128 = BINOM[39][13] as u128;
 
 /// Which order 13-subsets are ranked in.
 #[derive(Clone, Copy)]
-pub(crate) enum Order {
+pub enum Order {
     /// Colexicographic (Andrews).
     Colex,
     /// Lexicographic (Big Deal).
@@ -81,7 +81,7 @@ fn unrank_subset(rank: u64, m: usize, order: Order) -> [usize; 13] {
 }
 
 /// The 0-based rank of `deal` in the Andrews (colex) or Big Deal (lex) scheme.
-pub(crate) fn rank(deal: &Deal, order: Order) -> u128 {
+pub fn rank(deal: &Deal, order: Order) -> u128 {
     let mut remaining: u64 = (1 << 52) - 1;
     let mut parts = [0u64; 3];
     for (seat, part) in parts.iter_mut().enumerate() {
@@ -101,7 +101,7 @@ pub(crate) fn rank(deal: &Deal, order: Order) -> u128 {
 }
 
 /// The deal with 0-based rank `i` (below D) in the Andrews or Big Deal scheme.
-pub(crate) fn unrank(i: u128, order: Order) -> Deal {
+pub fn unrank(i: u128, order: Order) -> Deal {
     let parts = [
         (i / (C26 * C39)) as u64,
         (i / C26 % C39) as u64,

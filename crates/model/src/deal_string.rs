@@ -6,9 +6,9 @@
 //! Whole PBN files are read and written by [`crate::formats::Pbn`], which reads and writes its
 //! `[Deal]` tags with the codec here.
 
-use crate::model::card::{Card, RANK_LETTERS, Seat, Suit};
-use crate::model::deal::{Deal, DealError, Hand};
-use crate::model::text::{char_at, column, rank_index};
+use crate::card::{Card, RANK_LETTERS, Seat, Suit};
+use crate::deal::{Deal, DealError, Hand};
+use crate::text::{char_at, column, rank_index};
 
 /// What is wrong with a PBN deal string.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -121,7 +121,7 @@ pub fn parse_deal(s: &str) -> Result<Deal, PbnError> {
 /// is completed from the other three, as [`parse_deal`] completes `-`. A hand of more than
 /// 13 cards, three or four hands that do not hold 13 each, a card held twice and every
 /// syntax problem stay errors.
-pub(crate) fn parse_deal_bytes(v: &[u8]) -> Result<Option<Deal>, (usize, String, PbnErrorKind)> {
+pub fn parse_deal_bytes(v: &[u8]) -> Result<Option<Deal>, (usize, String, PbnErrorKind)> {
     parse_deal_text(v, Text::Value).map_err(|(offset, problem)| {
         let kind = match problem {
             Problem::Syntax(_) => PbnErrorKind::Syntax,
@@ -388,7 +388,7 @@ pub fn push_deal(out: &mut String, deal: &Deal, first: Seat) {
 }
 
 /// Appends the canonical PBN deal string of [`format_deal`] to `out` as bytes.
-pub(crate) fn push_deal_bytes(out: &mut Vec<u8>, deal: &Deal, first: Seat) {
+pub fn push_deal_bytes(out: &mut Vec<u8>, deal: &Deal, first: Seat) {
     out.extend_from_slice(&deal_string(deal, first));
 }
 

@@ -4,7 +4,7 @@
 /// Byte classes for the letter parsers: 0..13 a rank letter's index (0 = ace … 12 = deuce,
 /// either case), `SUIT + s` a suit letter (0 = S … 3 = C, either case), [`ONE`] the `1` of
 /// `10`, [`OTHER`] anything else.
-pub(crate) static CLASS: [u8; 256] = {
+pub static CLASS: [u8; 256] = {
     let mut t = [OTHER; 256];
     let ranks = b"AKQJT98765432";
     let mut r = 0;
@@ -24,20 +24,20 @@ pub(crate) static CLASS: [u8; 256] = {
     t
 };
 /// [`CLASS`] of suit letters: `SUIT + suit index`.
-pub(crate) const SUIT: u8 = 16;
+pub const SUIT: u8 = 16;
 /// [`CLASS`] of `1` (the start of `10`).
-pub(crate) const ONE: u8 = 32;
+pub const ONE: u8 = 32;
 /// [`CLASS`] of bytes that are neither ranks nor suits.
 const OTHER: u8 = 255;
 
 /// The rank index of a rank letter (0 = ace … 12 = deuce; `AKQJT98765432`, either case).
-pub(crate) fn rank_index(c: u8) -> Option<usize> {
+pub fn rank_index(c: u8) -> Option<usize> {
     let k = CLASS[c as usize];
     (k < 13).then_some(k as usize)
 }
 
 /// The 1-based column (in characters) of byte `off` of `line`.
-pub(crate) fn column(line: &[u8], off: usize) -> usize {
+pub fn column(line: &[u8], off: usize) -> usize {
     let prefix = &line[..off.min(line.len())];
     match std::str::from_utf8(prefix) {
         Ok(s) => s.chars().count() + 1,
@@ -46,7 +46,7 @@ pub(crate) fn column(line: &[u8], off: usize) -> usize {
 }
 
 /// The character at byte `off` of `b`, for messages (Latin-1 when not UTF-8).
-pub(crate) fn char_at(b: &[u8], off: usize) -> char {
+pub fn char_at(b: &[u8], off: usize) -> char {
     let rest = &b[off.min(b.len())..];
     let end = rest.len().min(4);
     for n in 1..=end {

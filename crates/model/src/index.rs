@@ -9,9 +9,9 @@
 
 use std::fmt;
 
-use crate::model::board::{Vulnerability, board_dealer, board_vulnerability};
-use crate::model::card::{Card, Seat};
-use crate::model::deal::Deal;
+use crate::board::{Vulnerability, board_dealer, board_vulnerability};
+use crate::card::{Card, Seat};
+use crate::deal::Deal;
 
 /// The 13-byte index of a deal: a full-information key, unique per deal, ordered as the
 /// hex strings are (FORMATS.md §2).
@@ -347,7 +347,7 @@ pub enum DealArgumentError {
     Index(#[from] IndexError),
     /// A bad PBN deal string.
     #[error(transparent)]
-    Pbn(#[from] crate::model::deal_string::PbnError),
+    Pbn(#[from] crate::deal_string::PbnError),
 }
 
 crate::classified!(DealArgumentError);
@@ -399,7 +399,7 @@ pub fn parse_deal_argument(text: &str) -> Option<Result<(Deal, Option<u64>), Dea
     }
     if t.contains(':') {
         return Some(
-            crate::model::deal_string::parse_deal(t)
+            crate::deal_string::parse_deal(t)
                 .map(|d| (d, None))
                 .map_err(DealArgumentError::from),
         );
@@ -410,7 +410,7 @@ pub fn parse_deal_argument(text: &str) -> Option<Result<(Deal, Option<u64>), Dea
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::deal::Hand;
+    use crate::deal::Hand;
     use proptest::prelude::*;
 
     /// The decoding as FORMATS.md §2 states it, a card at a time: the reference for
@@ -439,8 +439,8 @@ mod tests {
 
         /// Every deal (from its hand-record number) comes back from its index.
         #[test]
-        fn indices_of_deals_decode_to_them(n in 1u128..=crate::model::number::DEALS) {
-            let deal = Deal::from_number(n, crate::model::number::Scheme::Pavlicek).unwrap();
+        fn indices_of_deals_decode_to_them(n in 1u128..=crate::number::DEALS) {
+            let deal = Deal::from_number(n, crate::number::Scheme::Pavlicek).unwrap();
             let index = DealIndex::from_deal(&deal);
             prop_assert_eq!(index.to_deal(), Ok(deal));
             prop_assert_eq!(to_deal_card_by_card(&index), Ok(deal));

@@ -8,17 +8,17 @@
 //!   order]` (FORMATS.md §11); only the last trick may be short (a claim).
 //!
 //! The tricks themselves, strains and who wins a trick ([`Trick`], [`Strain`],
-//! [`trick_winner`]) are the model's bridge vocabulary (`crate::model::contract`).
+//! [`trick_winner`]) are the model's bridge vocabulary (`crate::contract`).
 //!
 //! Replaying a record ([`PlayRecord::check`], [`PlayRecord::replay`], [`board_play`]) checks
 //! each card against the layout: it must be held by the seat whose turn it is, and a seat
 //! that holds a card of the suit led must follow suit. Errors name the trick (1-based) and the
 //! card.
 
-use crate::model::card::{Card, Seat, Suit};
-use crate::model::contract::{Strain, Trick, declarer_of, strain_of, trick_winner};
-use crate::model::deal::{Deal, Hand};
-use crate::model::game::{GameRecord, Play};
+use crate::card::{Card, Seat, Suit};
+use crate::contract::{Strain, Trick, declarer_of, strain_of, trick_winner};
+use crate::deal::{Deal, Hand};
+use crate::game::{GameRecord, Play};
 
 /// Why a play does not replay: each error names the trick (1-based) and, where there is one,
 /// the card and its place in the trick (1-based, in play order).
@@ -113,12 +113,12 @@ pub enum PlayError {
 crate::classified!(PlayError => BadInput);
 
 /// The seed 000 seat value of a seat: W = 1, N = 2, E = 3, S = 4.
-pub(crate) const fn seed000_seat(seat: Seat) -> u8 {
+pub const fn seed000_seat(seat: Seat) -> u8 {
     (seat.index() as u8 + 1) % 4 + 1
 }
 
 /// The seat of a seed 000 seat value 1..=4 (W, N, E, S); `None` for 0 and above 4.
-pub(crate) const fn seat_of_seed000(value: u8) -> Option<Seat> {
+pub const fn seat_of_seed000(value: u8) -> Option<Seat> {
     match value {
         1..=4 => Some(Seat::from_index(value as usize + 2)),
         _ => None,

@@ -16,7 +16,7 @@
 
 use std::sync::LazyLock;
 
-use crate::model::deal::Deal;
+use crate::deal::Deal;
 
 /// Table dimension per seat: counts −1..=13 stored at 0..=14.
 const DIM: usize = 15;
@@ -148,13 +148,13 @@ fn cards_left(q: usize) -> usize {
 }
 
 /// Forces the tables so that the first timed call does not pay for them.
-pub(crate) fn warm_up() {
+pub fn warm_up() {
     LazyLock::force(&TABLE64);
     LazyLock::force(&STATES);
 }
 
 /// Rank of seat codes (0 = N … 3 = W, suited order): the 0-based Pavlicek rank.
-pub(crate) fn rank_codes(codes: &[u8; 52]) -> u128 {
+pub fn rank_codes(codes: &[u8; 52]) -> u128 {
     let t = &**TABLE;
     let mut p = START;
     let mut r = 0u128;
@@ -178,12 +178,12 @@ pub(crate) fn rank_codes(codes: &[u8; 52]) -> u128 {
 }
 
 /// The 0-based Pavlicek rank of `deal`.
-pub(crate) fn rank(deal: &Deal) -> u128 {
+pub fn rank(deal: &Deal) -> u128 {
     rank_codes(&deal.seat_codes())
 }
 
 /// The deal with 0-based Pavlicek rank `rank`, which must be below D.
-pub(crate) fn unrank(rank: u128) -> Deal {
+pub fn unrank(rank: u128) -> Deal {
     let (lo, hi) = unrank_lanes::<1>(&[rank], 52);
     Deal::from_masks_unchecked(planes_to_masks(lo[0], hi[0]))
 }
@@ -272,10 +272,10 @@ fn f64_thresholds(m: f64, k: [f64; 3], r: usize) -> [f64; 3] {
 }
 
 /// Unranks every rank in `ranks` into `out` (same length), several deals at a time.
-pub(crate) fn unrank_many(ranks: &[u128], out: &mut [Deal]) {
+pub fn unrank_many(ranks: &[u128], out: &mut [Deal]) {
     assert_eq!(ranks.len(), out.len());
     #[cfg(target_arch = "x86_64")]
-    if crate::model::cpu::cpu().unrank_avx2 {
+    if crate::cpu::cpu().unrank_avx2 {
         let mut chunks = ranks.chunks_exact(8);
         let mut outs = out.chunks_exact_mut(8);
         for (c, o) in (&mut chunks).zip(&mut outs) {
@@ -425,7 +425,7 @@ mod tests {
     /// ends of the range, and both agree with the num-bigint reference.
     #[test]
     fn every_path_gives_the_same_deals() {
-        use crate::model::number::{DEALS, reference};
+        use crate::number::{DEALS, reference};
         let mut s = 0x9e37_79b9_7f4a_7c15u64;
         let mut next = || {
             s ^= s << 13;

@@ -1,9 +1,9 @@
 //! What a game records beside its deal: tags, the auction, the play and commentary (PBN
 //! games and LIN records), kept so that conversions between the formats that carry it lose
 //! nothing. The formats read and write it (`crate::formats`, which makes it public); the
-//! contract rules read it (`crate::model::contract`).
+//! contract rules read it (`crate::contract`).
 
-use crate::model::card::{Card, Seat};
+use crate::card::{Card, Seat};
 
 /// What a PBN game or LIN record holds beyond the deal, kept so that conversions between the
 /// formats that carry it lose nothing.
@@ -24,7 +24,7 @@ pub struct GameRecord {
 
 impl GameRecord {
     /// The value of the first tag called `name`, trimmed; `None` when there is none.
-    pub(crate) fn tag(&self, name: &str) -> Option<&str> {
+    pub fn tag(&self, name: &str) -> Option<&str> {
         self.tags
             .iter()
             .find(|(n, _)| n == name)

@@ -33,7 +33,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::model::card::{Card, Rank, Suit};
+use crate::card::{Card, Rank, Suit};
 
 /// The card encodings `dealdex card` converts, by the names the CLI and its JSON use.
 ///

@@ -6,13 +6,13 @@
 //! paths here use native integers and tables; [`reference`] holds the step-by-step num-bigint
 //! versions they are tested against.
 
-pub(crate) mod combi;
+pub mod combi;
 mod pavlicek;
 pub mod reference;
 
 use std::fmt;
 
-use crate::model::deal::Deal;
+use crate::deal::Deal;
 
 /// D, the number of deals: 52!/(13!)⁴ = 53,644,737,765,488,792,839,237,440,000 (FORMATS.md §1).
 pub const DEALS: u128 = 53_644_737_765_488_792_839_237_440_000;
@@ -320,7 +320,7 @@ pub fn unrank_range(first: u128, scheme: Scheme, out: &mut [Deal]) -> Result<(),
 }
 
 /// Unranks 0-based ranks (each below D, checked by the caller) into `out` (same length).
-pub(crate) fn unrank_many(ranks: &[u128], scheme: Scheme, out: &mut [Deal]) {
+pub fn unrank_many(ranks: &[u128], scheme: Scheme, out: &mut [Deal]) {
     match scheme {
         Scheme::Pavlicek => pavlicek::unrank_many(ranks, out),
         _ => {

@@ -7,8 +7,8 @@
 //! for a bridge position during the play. The seed's invariants, checked on decode, are the
 //! order and number of groups, the number of cards and so the number of bytes per state.
 
-use crate::model::card::{Card, Seat};
-use crate::model::deal::{Deal, DealError, Hand};
+use crate::card::{Card, Seat};
+use crate::deal::{Deal, DealError, Hand};
 use crate::play::record::{CardLayout, PlayError, PlayRecord, seat_of_seed000, seed000_seat};
 
 /// Why bytes are not a game state, with the 0-based byte offset of the problem.

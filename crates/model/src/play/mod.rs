@@ -2,5 +2,5 @@
 //! seed 004 game states, and the card encodings of the seed documents.
 
 pub mod encoding;
-pub(crate) mod gamestate;
-pub(crate) mod record;
+pub mod gamestate;
+pub mod record;

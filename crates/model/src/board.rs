@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::model::card::Seat;
+use crate::card::Seat;
 
 /// Which sides are vulnerable.
 ///

@@ -108,7 +108,7 @@ impl InputPosition {
 
     /// `position` (or a position knowing nothing) in the file `file`: what a workflow error
     /// that names its file reports for an inner error's position.
-    pub(crate) fn in_file(position: Option<InputPosition>, file: &Path) -> InputPosition {
+    pub fn in_file(position: Option<InputPosition>, file: &Path) -> InputPosition {
         position.unwrap_or_default().with_file(file)
     }
 }

@@ -196,7 +196,7 @@ impl Rank {
 }
 
 /// Rank letters from the ace down, the order they are written in hands.
-pub(crate) const RANK_LETTERS: &[u8; 13] = b"AKQJT98765432";
+pub const RANK_LETTERS: &[u8; 13] = b"AKQJT98765432";
 
 impl fmt::Display for Rank {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::model::card::{Card, RANK_LETTERS, Seat, Suit};
+use crate::card::{Card, RANK_LETTERS, Seat, Suit};
 
 /// A set of cards: bit `i` of the 52-bit mask is the card with suited-order number `i`
 /// (♠A = bit 0 … ♣2 = bit 51).
@@ -95,7 +95,7 @@ impl Hand {
 }
 
 /// Appends the rank letters of a 13-bit holding mask (bit 0 = ace), highest first.
-pub(crate) fn push_holding(out: &mut String, mut mask: u16) {
+pub fn push_holding(out: &mut String, mut mask: u16) {
     while mask != 0 {
         let r = mask.trailing_zeros() as usize;
         out.push(RANK_LETTERS[r] as char);
@@ -221,7 +221,7 @@ impl Deal {
 
     /// Builds a deal from N, E, S, W card masks known to be a valid deal (checked in debug
     /// builds).
-    pub(crate) fn from_masks_unchecked(masks: [u64; 4]) -> Deal {
+    pub fn from_masks_unchecked(masks: [u64; 4]) -> Deal {
         let hands = masks.map(Hand);
         debug_assert!(Deal::new(hands).is_ok());
         Deal { hands }

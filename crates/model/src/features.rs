@@ -51,8 +51,8 @@
 
 use std::fmt;
 
-use crate::model::card::{Seat, Suit};
-use crate::model::deal::{Deal, Hand};
+use crate::card::{Seat, Suit};
+use crate::deal::{Deal, Hand};
 
 /// The four aces: bit 0 of each 13-bit suit field (♠A = 0, ♥A = 13, ♦A = 26, ♣A = 39).
 const ACES: u64 = 1 | 1 << 13 | 1 << 26 | 1 << 39;
