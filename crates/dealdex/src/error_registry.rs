@@ -89,9 +89,7 @@ fn error_types_of(krate: &str, src: &Path, out: &mut Vec<Defined>) {
         let mut names = Vec::new();
         for (i, line) in lines.iter().enumerate() {
             // A test module ends the file's items (`#[cfg(test)]` then `mod …`).
-            if *line == "#[cfg(test)]"
-                && lines.get(i + 1).is_some_and(|l| l.starts_with("mod "))
-            {
+            if *line == "#[cfg(test)]" && lines.get(i + 1).is_some_and(|l| l.starts_with("mod ")) {
                 break;
             }
             let line = line.trim_start();

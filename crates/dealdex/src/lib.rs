@@ -8,9 +8,9 @@
 // The bridge model, its codecs and the error vocabulary are the crate below this one,
 // dealdex-model (crates/model), under the names the engine's modules use: `crate::model::…`,
 // `crate::play::…`, and `crate::classified!(Type);` beside each error type's `impl Classify`.
-pub use dealdex_model::{Classify, ErrorClass, InputPosition, as_classify, classify};
-pub(crate) use dealdex_model::classified;
 use dealdex_model as model;
+pub(crate) use dealdex_model::classified;
+pub use dealdex_model::{Classify, ErrorClass, InputPosition, as_classify, classify};
 #[cfg(test)]
 mod error_registry;
 
