@@ -29,7 +29,7 @@ pub struct LeadArgs {
     #[arg(long, value_name = "CONTRACT")]
     contract: String,
     /// The declarer (N, E, S, W); the leader is on declarer's left.
-    #[arg(long, value_name = "SEAT", value_parser = parse_seat)]
+    #[arg(long, value_name = "SEAT", value_parser = str::parse::<Seat>)]
     declarer: Seat,
     /// The vulnerability scores are counted at: None, NS, EW, All.
     #[arg(long, value_name = "VUL", default_value = "None")]
@@ -70,14 +70,6 @@ pub struct LeadArgs {
     csv: Option<PathBuf>,
     #[command(flatten)]
     db: StoreArgs,
-}
-
-fn parse_seat(text: &str) -> Result<Seat, String> {
-    let mut chars = text.chars();
-    match (chars.next().and_then(Seat::from_char), chars.next()) {
-        (Some(seat), None) => Ok(seat),
-        _ => Err(format!("{text:?} is not a seat (N, E, S, W)")),
-    }
 }
 
 pub fn run(a: LeadArgs, json: bool) -> anyhow::Result<()> {

@@ -54,7 +54,7 @@ pub struct SolveArgs {
     input_format: Option<String>,
     /// Dealer for par where the input does not give one (default: from the board number,
     /// else N).
-    #[arg(long, value_name = "SEAT", value_parser = parse_seat)]
+    #[arg(long, value_name = "SEAT", value_parser = str::parse::<Seat>)]
     dealer: Option<Seat>,
     /// Vulnerability for par where the input does not give it: None, NS, EW or All
     /// (default: from the board number, else None).
@@ -83,18 +83,6 @@ pub struct SolveArgs {
     /// No progress bar and no summary.
     #[arg(short, long)]
     quiet: bool,
-}
-
-fn parse_seat(s: &str) -> Result<Seat, String> {
-    let mut c = s.chars();
-    match (
-        c.next()
-            .and_then(|c| Seat::from_char(c.to_ascii_uppercase())),
-        c.next(),
-    ) {
-        (Some(seat), None) => Ok(seat),
-        _ => Err(format!("{s:?} is not a seat (N, E, S or W)")),
-    }
 }
 
 pub fn run(a: SolveArgs, json: bool) -> anyhow::Result<()> {

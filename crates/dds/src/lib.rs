@@ -11,8 +11,10 @@ use std::cell::RefCell;
 
 use dds_bridge_sys as sys;
 
-use dealdex::dd::{DD_STRAINS, DdsBackend};
-use dealdex::{Card, Deal, Rank, Seat, Strain, Suit};
+use dealdex_model::card::{Card, Rank, Seat, Suit};
+use dealdex_model::contract::Strain;
+use dealdex_model::deal::Deal;
+use dealdex_solver::{DD_STRAINS, DdsBackend};
 
 /// DDS as [`DdsBackend`].
 struct Dds;
@@ -30,7 +32,7 @@ impl DdsBackend for Dds {
 /// Makes DDS the engine's `dd::Solver::Dds` in this process (`dealdex::dd::install_dds`):
 /// the binary and the Python package call it at start when built with their `dds` feature.
 pub fn install() {
-    dealdex::dd::install_dds(&Dds);
+    dealdex_solver::install_dds(&Dds);
 }
 
 /// One solver context per thread, made on the thread's first solve and kept (its

@@ -15,7 +15,7 @@ pub use dealdex_model::{Classify, ErrorClass, InputPosition, as_classify, classi
 mod error_registry;
 
 pub use model::board::{UnknownVulnerability, Vulnerability, board_dealer, board_vulnerability};
-pub use model::card::{Card, Rank, Seat, Suit};
+pub use model::card::{Card, NameError, Rank, Seat, Suit};
 pub use model::contract::{
     Contract, ContractError, Penalty, Strain, StrainError, Trick, contract_of, duplicate_score,
     imps, trick_winner,
@@ -67,8 +67,9 @@ pub use play::encoding::{Encoding, EncodingError, FacedCard, parse_card};
 pub use play::gamestate::{GameStateError, Group, PlayState, decode_groups, encode_groups};
 pub use play::record::{BoardPlay, CardLayout, PlayError, PlayRecord, TrickRecord, board_play};
 
-// Double-dummy tables and par (pons-dds).
-pub mod dd;
+// Double-dummy tables and par: the crate dealdex-solver (crates/solver, pons-dds), below the
+// engine.
+pub use dealdex_solver as dd;
 
 // Printable hand records: the sheet of diagrams, HCP, tables and par, as HTML or PDF.
 pub mod records;

@@ -4,6 +4,7 @@
 //! ♠A = 0, ♠K = 1, … ♠2 = 12, ♥A = 13, … ♣2 = 51, i.e. `card = suit * 13 + (14 - rank)`.
 
 use std::fmt;
+use std::str::FromStr;
 
 /// One of the four seats at the table, in clockwise order N, E, S, W.
 ///
@@ -73,6 +74,67 @@ impl Seat {
     }
 }
 
+/// A seat or a suit given as text that names none: what [`Seat`]'s and [`Suit`]'s `FromStr`
+/// return.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{text:?} is not a {what} ({expected})")]
+pub struct NameError {
+    /// The text as given.
+    pub text: String,
+    /// What it should have named: `seat` or `suit`.
+    pub what: &'static str,
+    /// The spellings taken, for the message.
+    pub expected: &'static str,
+}
+
+// A name that is not a seat or suit is the input's fault.
+crate::classified!(NameError => BadInput);
+
+/// `text` as one of `names` (full names, any case) or, when it is one character, by
+/// `from_char`.
+fn by_name<T: Copy>(
+    text: &str,
+    names: [(&str, T); 4],
+    from_char: fn(char) -> Option<T>,
+    what: &'static str,
+    expected: &'static str,
+) -> Result<T, NameError> {
+    let mut chars = text.chars();
+    let one = match (chars.next(), chars.next()) {
+        (Some(c), None) => from_char(c),
+        _ => None,
+    };
+    one.or_else(|| {
+        names
+            .iter()
+            .find(|(name, _)| name.eq_ignore_ascii_case(text))
+            .map(|&(_, t)| t)
+    })
+    .ok_or_else(|| NameError {
+        text: text.to_owned(),
+        what,
+        expected,
+    })
+}
+
+impl FromStr for Seat {
+    type Err = NameError;
+
+    /// A seat by its letter or its name, in either case: `N`, `e`, `South`, `west`.
+    ///
+    /// ```
+    /// use dealdex::Seat;
+    /// assert_eq!("w".parse::<Seat>()?, Seat::West);
+    /// assert_eq!("North".parse::<Seat>()?, Seat::North);
+    /// assert_eq!("X".parse::<Seat>().unwrap_err().to_string(), r#""X" is not a seat (N, E, S, W)"#);
+    /// # Ok::<(), dealdex::NameError>(())
+    /// ```
+    fn from_str(text: &str) -> Result<Seat, NameError> {
+        let names = Seat::ALL.map(|s| (s.name(), s));
+        by_name(text, names, Seat::from_char, "seat", "N, E, S, W")
+    }
+}
+
 impl fmt::Display for Seat {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.letter())
@@ -132,6 +194,33 @@ impl Suit {
             'C' | 'c' | '♣' | '♧' => Some(Suit::Clubs),
             _ => None,
         }
+    }
+}
+
+impl Suit {
+    /// The suit's name: `Spades`, `Hearts`, `Diamonds` or `Clubs`.
+    pub const fn name(self) -> &'static str {
+        ["Spades", "Hearts", "Diamonds", "Clubs"][self as usize]
+    }
+}
+
+impl FromStr for Suit {
+    type Err = NameError;
+
+    /// A suit by its letter or symbol ([`Suit::from_char`]) or its name in either case:
+    /// `S`, `h`, `♦`, `clubs`.
+    ///
+    /// ```
+    /// use dealdex::Suit;
+    /// assert_eq!("h".parse::<Suit>()?, Suit::Hearts);
+    /// assert_eq!("♣".parse::<Suit>()?, Suit::Clubs);
+    /// assert_eq!("Diamonds".parse::<Suit>()?, Suit::Diamonds);
+    /// assert!("N".parse::<Suit>().is_err());
+    /// # Ok::<(), dealdex::NameError>(())
+    /// ```
+    fn from_str(text: &str) -> Result<Suit, NameError> {
+        let names = Suit::ALL.map(|s| (s.name(), s));
+        by_name(text, names, Suit::from_char, "suit", "S, H, D, C")
     }
 }
 

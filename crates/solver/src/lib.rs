@@ -6,16 +6,17 @@
 //! (no C++ compiler needed); par is DDS's `DealerParBin` as pons-dds ports it. Both are
 //! checked number for number against DDS itself (through PyPI's `endplay`) on the 200
 //! boards of `tests/fixtures/dd/dd-reference.jsonl`.
+#![deny(missing_docs)]
 
 use std::fmt;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
-use crate::model::board::Vulnerability;
-use crate::model::card::{Card, Rank, Seat, Suit};
-use crate::model::contract::{Contract, Penalty, Strain};
-use crate::model::deal::Deal;
-use crate::model::features::Side;
+use dealdex_model::board::Vulnerability;
+use dealdex_model::card::{Card, Rank, Seat, Suit};
+use dealdex_model::contract::{Contract, Penalty, Strain};
+use dealdex_model::deal::Deal;
+use dealdex_model::features::Side;
 
 /// The five strains in DD-table order: notrump, then ♠ ♥ ♦ ♣ (the columns of a printed
 /// table; [`Strain::ALL`]).
@@ -233,7 +234,7 @@ pub enum DdError {
 }
 
 // The deal or table given is the caller's.
-crate::classified!(DdError => BadInput);
+dealdex_model::classified!(DdError => BadInput);
 
 /// Index of a strain in [`DD_STRAINS`].
 fn strain_index(strain: Strain) -> usize {
@@ -749,7 +750,7 @@ pub fn solve_on(
 }
 
 // The watcher asked it to stop.
-crate::classified!(SolveStopped => Interrupted);
+dealdex_model::classified!(SolveStopped => Interrupted);
 
 /// Stack of a solver thread: pons-dds's search can want several MiB, more than rayon's
 /// default worker stack.
