@@ -538,14 +538,16 @@ fn decode<const W: usize>(rows: &mut [[u8; W]]) {
         for (x, row) in x.iter_mut().zip(&rows[first..first + len]) {
             *x = row.map(|k| k as i8);
         }
-        // The picks inside the block, latest first, each into every row after it: row
-        // first + i takes first + i − 1 down to first. (A padding row past the end takes
-        // padding picks, both unused; `below` has rows to spare.)
-        for t in (0..BLOCK - 1).rev() {
-            let b = &below[first + t];
-            for x in &mut x[t + 1..] {
-                step(x, b);
+        // The picks inside the block, row by row: row first + i takes first + i − 1 down to
+        // first, in a register (the rows' chains are independent, so the processor overlaps
+        // them; taken pick by pick across rows, the rows went through memory). (A padding row
+        // past the end takes padding picks, both unused; `below` has rows to spare.)
+        for (i, x) in x.iter_mut().enumerate().skip(1) {
+            let mut row = *x;
+            for b in below[first..first + i].iter().rev() {
+                step(&mut row, b);
             }
+            *x = row;
         }
         // The picks before the block, every row of it (a padding row past the end takes
         // them too, unused).
