@@ -477,13 +477,6 @@ impl Report {
     pub fn passes(&self) -> Option<bool> {
         Some(self.hcp.test.passes? && self.patterns.test.passes? && self.card_seats.test.passes?)
     }
-
-    /// An SVG plot of observed vs expected hands for the pattern table (the 20 most likely
-    /// patterns and "other") and the HCP table: hand-written SVG 1.1, a standalone XML
-    /// document starting with `<svg`.
-    pub fn to_svg(&self) -> String {
-        super::svg::render(self)
-    }
 }
 
 /// The report as text ([`Report::to_text`]), as `dealdex stats` prints it; its JSON is the

@@ -217,8 +217,19 @@ fn panel(out: &mut String, p: &Panel, top: f64) {
     let _ = writeln!(out, "</g>");
 }
 
+// The plot is written here, beside its drawing code, so that the report does not import the
+// module that draws it (the two imported each other).
+impl Report {
+    /// An SVG plot of observed vs expected hands for the pattern table (the 20 most likely
+    /// patterns and "other") and the HCP table: hand-written SVG 1.1, a standalone XML
+    /// document starting with `<svg`.
+    pub fn to_svg(&self) -> String {
+        render(self)
+    }
+}
+
 /// Renders the report's pattern and HCP tables (see [`Report::to_svg`]).
-pub(crate) fn render(r: &Report) -> String {
+fn render(r: &Report) -> String {
     let rows = &r.patterns.rows;
     let top = rows.len().min(TOP_PATTERNS);
     let mut labels: Vec<String> = rows[..top].iter().map(|x| x.value.clone()).collect();
