@@ -198,9 +198,10 @@ impl Suit {
 }
 
 impl Suit {
-    /// The suit's name: `Spades`, `Hearts`, `Diamonds` or `Clubs`.
+    /// The suit's name in lower case: `spades`, `hearts`, `diamonds` or `clubs` (as the
+    /// query and dealer languages, the letter codecs' messages and the formats spell it).
     pub const fn name(self) -> &'static str {
-        ["Spades", "Hearts", "Diamonds", "Clubs"][self as usize]
+        ["spades", "hearts", "diamonds", "clubs"][self as usize]
     }
 }
 

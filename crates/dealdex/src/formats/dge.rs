@@ -31,9 +31,6 @@ pub(crate) const DGE_PART_LEN: usize = 68;
 /// The CP437 suit symbols in suited order: ♠ 0x06, ♥ 0x03, ♦ 0x04, ♣ 0x05.
 const SYMBOLS: [u8; 4] = [0x06, 0x03, 0x04, 0x05];
 
-/// Suit names for messages, in suited order.
-const SUIT_NAMES: [&str; 4] = ["spades", "hearts", "diamonds", "clubs"];
-
 /// For every byte: the rank's position in `AKQJT98765432` (0 = ace … 12 = deuce), or
 /// [`NOT_A_RANK`].
 const RANK_OF_BYTE: [u8; 256] = {
@@ -136,7 +133,7 @@ pub(crate) fn decode_dge_part(part: &[u8], record: usize, start: u64) -> Result<
                              opening {}'s {})",
                             suit.symbol(),
                             seat.name(),
-                            SUIT_NAMES[s]
+                            suit.name()
                         ),
                     ));
                 }

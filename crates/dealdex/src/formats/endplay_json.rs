@@ -301,7 +301,6 @@ impl DealFormat for EndplayJson {
     /// Writes one board object as `json.dump` does (an element of the array).
     fn write_board(&self, b: &Board, _opts: &WriteOptions, out: &mut Vec<u8>) {
         const SEATS: [&str; 4] = ["north", "east", "south", "west"];
-        const SUITS: [&str; 4] = ["spades", "hearts", "diamonds", "clubs"];
         out.extend_from_slice(b"{\"deal\": {");
         for seat in Seat::ALL {
             out.push(b'"');
@@ -317,7 +316,7 @@ impl DealFormat for EndplayJson {
                     }
                     first = false;
                     out.extend_from_slice(b"{\"suit\": \"");
-                    out.extend_from_slice(SUITS[suit.index()].as_bytes());
+                    out.extend_from_slice(suit.name().as_bytes());
                     out.extend_from_slice(b"\", \"rank\": \"");
                     out.push(RANK_LETTERS[m.trailing_zeros() as usize]);
                     out.extend_from_slice(b"\"}");

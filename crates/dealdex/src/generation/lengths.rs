@@ -59,11 +59,6 @@ const NONCE: u64 = 2;
 /// All 52 cards, one bit each in suited order.
 const ALL: u64 = (1 << 52) - 1;
 
-/// The suit's name in dealer's language (`spades` …).
-fn suit_name(suit: Suit) -> &'static str {
-    ["spades", "hearts", "diamonds", "clubs"][suit.index()]
-}
-
 /// Names joined with commas and a final "and".
 fn and_list(names: &[&str]) -> String {
     match names {
@@ -87,7 +82,7 @@ pub enum LengthsError {
     /// A length above 13.
     #[error(
         "predeal {}({})=={length}: a suit has 13 cards",
-        suit_name(*.suit),
+        .suit.name(),
         .seat.name().to_lowercase()
     )]
     TooLong {
@@ -101,7 +96,7 @@ pub enum LengthsError {
     /// The same seat and suit given two different lengths.
     #[error(
         "predeal {}({}) is given two lengths, {first} and {second}",
-        suit_name(*.suit),
+        .suit.name(),
         .seat.name().to_lowercase()
     )]
     Contradiction {
@@ -117,10 +112,10 @@ pub enum LengthsError {
     /// A length below the seat's predealt cards of the suit.
     #[error(
         "predeal {}({})=={length}: {} has {predealt} predealt {}",
-        suit_name(*.suit),
+        .suit.name(),
         .seat.name().to_lowercase(),
         .seat.name(),
-        suit_name(*.suit)
+        .suit.name()
     )]
     BelowPredealt {
         /// The seat.
@@ -138,7 +133,7 @@ pub enum LengthsError {
         "{} would hold {cards} cards: its predealt lengths ({}) and its predealt cards of the \
          other suits add up to more than 13",
         .seat.name(),
-        and_list(&.suits.iter().map(|s| suit_name(*s)).collect::<Vec<_>>())
+        and_list(&.suits.iter().map(|s| s.name()).collect::<Vec<_>>())
     )]
     SeatOverfull {
         /// The seat.
@@ -161,9 +156,9 @@ pub enum LengthsError {
     #[error(
         "{}: the predealt lengths of {} and the other seats' predealt {} add up to {cards}, \
          more than the suit's 13",
-        suit_name(*.suit),
+        .suit.name(),
         and_list(&.seats.iter().map(|s| s.name()).collect::<Vec<_>>()),
-        suit_name(*.suit)
+        .suit.name()
     )]
     SuitOverfull {
         /// The suit.
@@ -176,7 +171,7 @@ pub enum LengthsError {
     /// All four seats have a predealt length in a suit, adding up to fewer than 13 cards.
     #[error(
         "the four predealt {} lengths add up to {cards}, not 13",
-        suit_name(*.suit)
+        .suit.name()
     )]
     SuitShort {
         /// The suit.
@@ -190,7 +185,7 @@ pub enum LengthsError {
         "{} need {need} more cards from {} (their suits without a predealt length), which \
          have only {left} left",
         and_list(&.seats.iter().map(|s| s.name()).collect::<Vec<_>>()),
-        and_list(&.suits.iter().map(|s| suit_name(*s)).collect::<Vec<_>>())
+        and_list(&.suits.iter().map(|s| s.name()).collect::<Vec<_>>())
     )]
     Shortage {
         /// The seats, in seat order.

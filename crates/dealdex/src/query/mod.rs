@@ -874,8 +874,7 @@ impl fmt::Display for Term {
             Term::Lit(v) => write!(f, "{v}"),
             Term::Hcp(w) => write!(f, "hcp({w})"),
             Term::Len(w, suit) => {
-                let name = ["spades", "hearts", "diamonds", "clubs"][suit.index()];
-                write!(f, "len({w}, {name})")
+                write!(f, "len({w}, {})", suit.name())
             }
             Term::Controls(w) => write!(f, "controls({w})"),
             Term::Ltc(s) => write!(f, "ltc({})", s.letter()),
@@ -905,7 +904,7 @@ impl fmt::Display for Term {
 fn strain_name(strain: Strain) -> &'static str {
     match strain {
         Strain::NoTrump => "notrump",
-        Strain::Trumps(suit) => ["spades", "hearts", "diamonds", "clubs"][suit.index()],
+        Strain::Trumps(suit) => suit.name(),
     }
 }
 

@@ -238,11 +238,6 @@ fn rank_word(v: u8) -> &'static str {
     SEED003_RANKS[usize::from(v - 2)]
 }
 
-/// A suit's name in lower case, e.g. `hearts`.
-fn suit_name(s: Suit) -> &'static str {
-    ["spades", "hearts", "diamonds", "clubs"][s.index()]
-}
-
 /// The card's name in English words, e.g. `queen of clubs`, `ten of hearts`.
 pub fn card_name(card: Card) -> String {
     const WORDS: [&str; 13] = [
@@ -252,7 +247,7 @@ pub fn card_name(card: Card) -> String {
     format!(
         "{} of {}",
         WORDS[usize::from(card.rank().value() - 2)],
-        suit_name(card.suit())
+        card.suit().name()
     )
 }
 
@@ -384,7 +379,7 @@ pub fn card_from_standard_card(value: u32) -> Result<Card, EncodingError> {
         n => {
             let names: Vec<&str> = (0..4)
                 .filter(|i| (cdhs >> i) & 1 == 1)
-                .map(|i| suit_name(suit_of_cdhs(i)))
+                .map(|i| suit_of_cdhs(i).name())
                 .collect();
             return fail(format!(
                 "{n} suit bits are set ({}); exactly one must be",
@@ -411,8 +406,8 @@ pub fn card_from_standard_card(value: u32) -> Result<Card, EncodingError> {
     if ss != ss_bits(suit) {
         return fail(format!(
             "suit bit says {}, ss bits ({ss:02b}) say {}",
-            suit_name(suit),
-            suit_name(suit_of_ss(ss))
+            suit.name(),
+            suit_of_ss(ss).name()
         ));
     }
     let prime = value & 0x3F;
@@ -638,7 +633,7 @@ pub fn card_from_unicode(code: u32) -> Result<Card, EncodingError> {
         Ok(v) => Ok(card_of(suit, v)),
         Err(_) if col == 0xC => fail(format!(
             "it is the knight of {} (seed 004 rank 0xB), and a bridge deck has no knight",
-            suit_name(suit)
+            suit.name()
         )),
         Err(why) => {
             let what = match code {
