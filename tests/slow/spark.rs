@@ -1,4 +1,4 @@
-//! The Spark jobs of spark/ run for real: `spark-submit --master local[2]` on small archives,
+//! The Spark jobs of spark/ run for real, in one `spark-submit --master local[2]`, on small archives,
 //! each step checked against dealdex's own answers (generate's shards against single-machine
 //! runs, dedup's counts against `dealdex import`, query's counts against `dealdex query
 //! --count`, solve's tables against `dealdex solve`, and the solved parts loaded back with
@@ -6,10 +6,12 @@
 //! `DEALDEX_SPARK_PYTHON` and `DEALDEX_SPARK_TESTS=required`, so there these tests fail
 //! rather than skip when PySpark or Java is missing; elsewhere they skip with a note.
 
+use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::sync::{Mutex, PoisonError};
 
-use serde_json::Value;
+use serde_json::{Value, json};
 use tempfile::TempDir;
 
 use crate::common::{dealdex, json_report};
@@ -46,37 +48,105 @@ fn job(name: &str) -> PathBuf {
         .join(format!("{name}.py"))
 }
 
-/// Runs `spark/<name>.py ARGS` with the venv's spark-submit in local[2], in `dir` (Spark's
-/// scratch files stay there), with the dealdex binary under test shipped as a Spark file
-/// (unless `args` name one); returns the job's one-line JSON summary.
+/// The one spark-submit all the tests' jobs run in (tests/slow/spark_driver.py): started by the
+/// first job, ended by the end of its input when the test process exits. A spark-submit costs
+/// about 15 s of CPU before a job starts; a job in a running one, under 1 s.
+struct Driver {
+    input: ChildStdin,
+    output: BufReader<ChildStdout>,
+    /// The driver's standard error (Spark's log), a file: read when a job fails.
+    log: PathBuf,
+    /// Not waited for: it ends when the test process does (its input closes).
+    _process: Child,
+}
+
+static DRIVER: Mutex<Option<Driver>> = Mutex::new(None);
+
+impl Driver {
+    /// `python spark_driver.py SCRATCH` with the venv's python, PySpark starting its JVM with
+    /// spark-submit's arguments in PYSPARK_SUBMIT_ARGS (`--master local[2]`, the dealdex binary
+    /// under test shipped as a Spark file, the jobs' helpers as a Python file): a driver run by
+    /// spark-submit itself would not get this process's standard input. (PySpark splits the
+    /// arguments as a shell would: the paths are quoted.)
+    fn start(python: &Path) -> Driver {
+        let scratch = std::env::temp_dir().join(format!("dealdex-spark-{}", std::process::id()));
+        std::fs::create_dir_all(&scratch).unwrap();
+        let log = scratch.join("driver.log");
+        let submit_args = [
+            "--master local[2]".to_owned(),
+            "--conf spark.ui.enabled=false".to_owned(),
+            "--conf spark.sql.shuffle.partitions=4".to_owned(),
+            "--conf spark.log.level=WARN".to_owned(),
+            format!("--conf 'spark.local.dir={}'", scratch.display()),
+            // A short-lived JVM: the quick compiler only.
+            "--driver-java-options -XX:TieredStopAtLevel=1".to_owned(),
+            format!("--files '{}'", env!("CARGO_BIN_EXE_dealdex")),
+            format!("--py-files '{}'", job("dealdex_spark").display()),
+            "pyspark-shell".to_owned(),
+        ];
+        let mut child = Command::new(python)
+            .env("PYSPARK_SUBMIT_ARGS", submit_args.join(" "))
+            // The workers run this python too; the driver imports the helpers from spark/.
+            .env("PYSPARK_PYTHON", python)
+            .env("PYTHONPATH", job("dealdex_spark").parent().unwrap())
+            .env("SPARK_LOCAL_IP", "127.0.0.1")
+            .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/slow/spark_driver.py"))
+            .arg(&scratch)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(std::fs::File::create(&log).unwrap())
+            .spawn()
+            .unwrap();
+        Driver {
+            input: child.stdin.take().unwrap(),
+            output: BufReader::new(child.stdout.take().unwrap()),
+            log,
+            _process: child,
+        }
+    }
+
+    /// Runs one job; its standard output, or a panic with its error and Spark's log.
+    fn run(&mut self, dir: &Path, name: &str, args: &[&str]) -> String {
+        let request = json!({"job": job(name), "args": args, "dir": dir});
+        writeln!(self.input, "{request}").unwrap();
+        let log = || std::fs::read_to_string(&self.log).unwrap_or_default();
+        let mut line = String::new();
+        let reply: Value = loop {
+            line.clear();
+            if self.output.read_line(&mut line).unwrap() == 0 {
+                panic!("the Spark driver exited during {name} {args:?}: {}", log());
+            }
+            if let Some(reply) = line.strip_prefix("@@dealdex-spark-driver ") {
+                break serde_json::from_str(reply).unwrap();
+            }
+        };
+        match reply["stdout"].as_str() {
+            Some(stdout) if reply["ok"] == true => stdout.to_owned(),
+            _ => panic!(
+                "{name} {args:?}: {}\n{}",
+                reply["error"].as_str().unwrap_or_default(),
+                log()
+            ),
+        }
+    }
+}
+
+/// Runs `spark/<name>.py ARGS` in the tests' Spark driver (local[2]) with `dir` as its working
+/// directory (give paths absolute: Spark resolves relative ones against the JVM's), with the
+/// dealdex binary under test shipped as a Spark file (unless `args` name one); returns the
+/// job's one-line JSON summary.
 fn submit(python: &Path, dir: &Path, name: &str, args: &[&str]) -> Value {
-    let out = Command::new(python.with_file_name("spark-submit"))
-        .current_dir(dir)
-        // spark-submit finds Spark through this python; the workers run it too.
-        .env("PYSPARK_PYTHON", python)
-        .env("PYSPARK_DRIVER_PYTHON", python)
-        .env("SPARK_LOCAL_IP", "127.0.0.1")
-        .args(["--master", "local[2]"])
-        .args(["--conf", "spark.ui.enabled=false"])
-        .args(["--conf", "spark.sql.shuffle.partitions=4"])
-        .args(["--conf", "spark.log.level=WARN"])
-        .arg("--conf")
-        .arg(format!("spark.local.dir={}", dir.display()))
-        // A short-lived JVM: the quick compiler only.
-        .args(["--driver-java-options", "-XX:TieredStopAtLevel=1"])
-        .arg("--files")
-        .arg(env!("CARGO_BIN_EXE_dealdex"))
-        .arg("--py-files")
-        .arg(job("dealdex_spark"))
-        .arg(job(name))
-        .args(args)
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{name} {args:?}: {stderr}");
-    let stdout = String::from_utf8(out.stdout).unwrap();
+    let mut driver = DRIVER.lock().unwrap_or_else(PoisonError::into_inner);
+    let stdout = driver
+        .get_or_insert_with(|| Driver::start(python))
+        .run(dir, name, args);
     let last = stdout.lines().last().unwrap_or_default();
-    serde_json::from_str(last).unwrap_or_else(|e| panic!("{name}: {last:?}: {e}\n{stderr}"))
+    serde_json::from_str(last).unwrap_or_else(|e| panic!("{name}: {last:?}: {e}"))
+}
+
+/// `dir/name` as a string: a job's path argument.
+fn at(dir: &Path, name: &str) -> String {
+    dir.join(name).display().to_string()
 }
 
 /// `dealdex generate` of deals `start..start+count` of SEED into `out` (any format).
@@ -137,7 +207,16 @@ fn generate_shards_are_the_single_machine_files_of_their_ranges() {
         d,
         "generate",
         &[
-            "--seed", SEED, "--start", "101", "--count", "3001", "--shards", "4", "--out", "shards",
+            "--seed",
+            SEED,
+            "--start",
+            "101",
+            "--count",
+            "3001",
+            "--shards",
+            "4",
+            "--out",
+            &at(d, "shards"),
         ],
     );
     assert_eq!(
@@ -171,7 +250,12 @@ fn dedup_counts_as_import_does_and_query_counts_as_dealdex_query() {
     generate(d, 2001, 1500, "b/p1.parquet");
     generate(d, 3501, 1500, "b/p2.parquet");
     generate(d, 4901, 100, "b/p3.parquet");
-    let summary = submit(&python, d, "dedup", &["--out", "all", "a.parquet", "b"]);
+    let summary = submit(
+        &python,
+        d,
+        "dedup",
+        &["--out", &at(d, "all"), &at(d, "a.parquet"), &at(d, "b")],
+    );
 
     let mut files = vec!["a.parquet".to_owned()];
     files.extend(parquet_files(d, "b"));
@@ -217,7 +301,8 @@ fn dedup_counts_as_import_does_and_query_counts_as_dealdex_query() {
     for e in &exprs {
         args.extend(["--expr", e]);
     }
-    args.push("all");
+    let all = at(d, "all");
+    args.push(&all);
     let summary = submit(&python, d, "query", &args);
     assert_eq!(summary["rows"], 5000);
     let queries = summary["queries"].as_array().unwrap();
@@ -236,7 +321,7 @@ fn dedup_counts_as_import_does_and_query_counts_as_dealdex_query() {
         &python,
         d,
         "query",
-        &["--expr", e, "--out", "strong", "all"],
+        &["--expr", e, "--out", &at(d, "strong"), &all],
     );
     let strong = parquet_files(d, "strong");
     let report = import(d, "strong.db", &strong);
@@ -323,7 +408,12 @@ fn solve_resumes_matches_dealdex_solve_and_loads_back() {
     let d = dir.path();
     generate(d, 1, 20, "first.parquet");
     generate(d, 11, 20, "more.parquet");
-    let s = submit(&python, d, "solve", &["--out", "solved", "first.parquet"]);
+    let s = submit(
+        &python,
+        d,
+        "solve",
+        &["--out", &at(d, "solved"), &at(d, "first.parquet")],
+    );
     assert_eq!(
         (s["solved"].as_u64(), s["already_solved"].as_u64()),
         (Some(20), Some(0))
@@ -333,7 +423,12 @@ fn solve_resumes_matches_dealdex_solve_and_loads_back() {
         &python,
         d,
         "solve",
-        &["--out", "solved", "first.parquet", "more.parquet"],
+        &[
+            "--out",
+            &at(d, "solved"),
+            &at(d, "first.parquet"),
+            &at(d, "more.parquet"),
+        ],
     );
     assert_eq!(
         (
