@@ -57,7 +57,7 @@ fn gib_sample_reads_as_dealer_prints_it() {
     for (i, d, [ns, ew]) in printed {
         assert_eq!(boards[i].deal, deal(d), "deal {i}");
         // dealer prints North and South alike, East and West alike, for these deals (so its
-        // reading of the strain words one seat off, see crates/dealdex/src/formats/gib_library.rs, does not
+        // reading of the strain words one seat off, see crates/formats/src/gib_library.rs, does not
         // show here).
         assert_eq!(
             boards[i].dd,

@@ -74,6 +74,7 @@ fn error_types() -> Vec<Defined> {
         ("dealdex", here.join("src")),
         ("dealdex_model", here.join("../model/src")),
         ("dealdex_solver", here.join("../solver/src")),
+        ("dealdex_formats", here.join("../formats/src")),
     ] {
         error_types_of(krate, &src, &mut out);
     }

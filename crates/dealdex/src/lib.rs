@@ -53,7 +53,7 @@ pub use store::{
 };
 
 // Deal files: the registry of formats, each with its reader and writer.
-pub mod formats;
+pub use dealdex_formats as formats;
 pub use formats::{Board, DealFormat, FormatError, FormatErrorKind, FormatInfo, WriteOptions};
 
 // The query language and set statistics.

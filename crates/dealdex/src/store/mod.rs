@@ -231,10 +231,18 @@ fn has_tables(conn: &Connection, path: &str) -> Result<bool, StoreError> {
     Ok(n > 0)
 }
 
-/// The file's schema version (`PRAGMA user_version`), reading only.
-fn user_version(conn: &Connection, path: &str) -> Result<i64, StoreError> {
-    conn.query_row("PRAGMA user_version", [], |r| r.get(0))
-        .at(path)
+/// The file's schema version (`PRAGMA user_version`) and whether it holds any table, view,
+/// index or trigger, reading only, in one statement: one snapshot, so a dealdex creating the
+/// file at the same time (its migration commits the tables and the version together) is seen
+/// before or after, never half way as a file of other tables.
+fn schema_state(conn: &Connection, path: &str) -> Result<(i64, bool), StoreError> {
+    conn.query_row(
+        "SELECT (SELECT user_version FROM pragma_user_version),
+                EXISTS (SELECT 1 FROM sqlite_master)",
+        [],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )
+    .at(path)
 }
 
 /// Refuses a file whose `user_version` is not [`Store::SCHEMA_VERSION`], reading only.
@@ -843,14 +851,14 @@ impl Store {
         heap::install();
         let conn = Connection::open(path).at(&label)?;
         conn.busy_timeout(timeout).at(&label)?;
-        if existing != Existing::Any && user_version(&conn, &label)? == 0 {
-            let foreign = has_tables(&conn, &label)?;
-            if foreign || existing == Existing::Dealdex {
-                return Err(StoreError::NotDealdex {
-                    path: label,
-                    foreign,
-                });
-            }
+        if existing != Existing::Any
+            && let (0, foreign) = schema_state(&conn, &label)?
+            && (foreign || existing == Existing::Dealdex)
+        {
+            return Err(StoreError::NotDealdex {
+                path: label,
+                foreign,
+            });
         }
         Store::init(conn, label, timeout)
     }

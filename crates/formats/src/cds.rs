@@ -5,7 +5,7 @@ use super::{
     Board, DealFormat, FileBoards, FormatError, FormatInfo, InputPosition, ReadOptions,
     WriteOptions,
 };
-use crate::formats::kops::{deal_from_rank_bytes, push_rank_bytes};
+use crate::kops::{deal_from_rank_bytes, push_rank_bytes};
 use crate::model::card::Seat;
 
 /// CDS (FORMATS.md §9): per board a board-number byte and 13 rank bytes coded as KOPS's but

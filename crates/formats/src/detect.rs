@@ -36,16 +36,16 @@ pub enum DetectError {
 }
 
 crate::classified!(DetectError);
-impl crate::Classify for DetectError {
-    /// Always [`BadInput`](crate::ErrorClass::BadInput): the file is the caller's.
-    fn class(&self) -> crate::ErrorClass {
-        crate::ErrorClass::BadInput
+impl crate::model::Classify for DetectError {
+    /// Always [`BadInput`](crate::model::ErrorClass::BadInput): the file is the caller's.
+    fn class(&self) -> crate::model::ErrorClass {
+        crate::model::ErrorClass::BadInput
     }
 
     /// The line that was looked at, if any (the caller knows the file).
-    fn position(&self) -> Option<crate::InputPosition> {
+    fn position(&self) -> Option<crate::model::InputPosition> {
         let (DetectError::Ambiguous { line, .. } | DetectError::Unknown { line, .. }) = self;
-        line.map(|l| crate::InputPosition::new().with_line(l as u64))
+        line.map(|l| crate::model::InputPosition::new().with_line(l as u64))
     }
 }
 

@@ -32,7 +32,7 @@
 //!   own column layout, not play order. A section tag whose value is `?` or empty has no
 //!   section. Notes after the play are kept in the tags only (and written back after the
 //!   play); the data lines of other sections are not kept.
-//! - Double-dummy tags (`crates/dealdex/src/formats/pbn_dd.rs`): `[DoubleDummyTricks]` (20 hex digits) and
+//! - Double-dummy tags (`crates/formats/src/pbn_dd.rs`): `[DoubleDummyTricks]` (20 hex digits) and
 //!   `[OptimumResultTable "Declarer;Denomination\2R;Result\2R"]` with its 20 data lines give
 //!   [`Board::dd`] (both present: they must agree); `[OptimumScore]` must then be the table's
 //!   par for the board's dealer and vulnerability. These tags and `[ParContract]` are not
@@ -1281,7 +1281,7 @@ fn parse_card(t: &[u8]) -> Option<Option<Card>> {
 /// ```text
 /// Club \"Tuesday\" pairs  →  Club "Tuesday" pairs
 /// ```
-pub(crate) fn unescape(value: &str) -> String {
+pub fn unescape(value: &str) -> String {
     let mut out = String::with_capacity(value.len());
     let mut chars = value.chars().peekable();
     while let Some(c) = chars.next() {
@@ -1357,7 +1357,7 @@ fn push_dd_tags(out: &mut Vec<u8>, b: &Board) {
 
 /// How [`write_game`] lays out a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum GameLayout {
+pub enum GameLayout {
     /// PBN export (FORMATS.md §4, the [`Pbn`] writer): an empty line, then the 15 mandatory
     /// tags (`?` for those the record and the board do not give), the deal with the dealer
     /// first.
@@ -1370,7 +1370,7 @@ pub(crate) enum GameLayout {
 
 /// Appends one game laid out as `layout` says (see the module docs); `event` is the `[Event]`
 /// value when the board's record has none, written as given ([`event_value`]).
-pub(crate) fn write_game(out: &mut Vec<u8>, b: &Board, event: &[u8], layout: GameLayout) {
+pub fn write_game(out: &mut Vec<u8>, b: &Board, event: &[u8], layout: GameLayout) {
     if layout == GameLayout::Export {
         out.push(b'\n');
     }
@@ -1568,8 +1568,11 @@ mod tests {
     fn template_file(n: u64) -> Vec<u8> {
         let mut out = HEADER.as_bytes().to_vec();
         for k in 1..=n {
-            let deal = Deal::from_number(u128::from(k) * 1_000_003_001, crate::Scheme::Pavlicek)
-                .expect("a number below D");
+            let deal = Deal::from_number(
+                u128::from(k) * 1_000_003_001,
+                crate::model::number::Scheme::Pavlicek,
+            )
+            .expect("a number below D");
             out.push(b'\n');
             write_game(&mut out, &Board::new(k, deal), b"club", GameLayout::Export);
         }

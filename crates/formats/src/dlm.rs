@@ -573,7 +573,7 @@ impl DealFormat for Dlm {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::formats::{Pbn, write_set};
+    use crate::{Pbn, write_set};
 
     /// Three boards whose games name the event `event` (as PBN's reader keeps `[Event]`).
     fn boards_of_event(event: &str) -> Vec<Board> {
@@ -585,7 +585,8 @@ mod tests {
                 })),
                 ..Board::new(
                     n,
-                    Deal::from_number(u128::from(n) * 7919, crate::Scheme::Pavlicek).unwrap(),
+                    Deal::from_number(u128::from(n) * 7919, crate::model::number::Scheme::Pavlicek)
+                        .unwrap(),
                 )
             })
             .collect()

@@ -1,15 +1,24 @@
-//! The format registry: every deal-file format dealdex reads and writes (FORMATS.md §4–§10).
+//! dealdex's deal-file formats: the registry of every format dealdex reads and writes
+//! (FORMATS.md §4–§10), their readers, writers and detection. Depends on the model and the
+//! solver's tables only.
 //!
 //! Each format is one module with a unit struct implementing [`DealFormat`]: its name, file
 //! extensions, whether it carries board numbers, its limits, a reader and a writer. The CLI's
 //! `generate --out`, `convert`, `import` and `export` all go through [`registry`], so adding a
 //! format touches one module (plus one line in [`registry`]) and its tests.
 
+#![deny(missing_docs)]
+
 use std::fmt;
 use std::path::Path;
 
-use crate::InputPosition;
+// The model and the solver under their names in the engine (`crate::model::…`, `crate::dd::…`).
+use dealdex_model as model;
+use dealdex_model::classified;
+use dealdex_solver as dd;
+
 use crate::dd::TrickTable;
+use crate::model::InputPosition;
 use crate::model::board::{Vulnerability, board_dealer, board_vulnerability};
 use crate::model::card::Seat;
 use crate::model::deal::Deal;
@@ -37,7 +46,7 @@ mod kops;
 mod lin;
 mod oneline;
 pub(crate) mod parquet;
-pub(crate) mod pbn;
+pub mod pbn;
 mod pbn_dd;
 mod redeal;
 mod redeal_long;
@@ -174,7 +183,7 @@ pub enum FormatErrorKind {
 
 impl FormatErrorKind {
     /// The kind's kebab-case name, as it serializes: `malformed`, `truncated`, `not-a-deal`,
-    /// `unwritable` ([`Classify::format_kind`](crate::Classify::format_kind)).
+    /// `unwritable` ([`Classify::format_kind`](crate::model::Classify::format_kind)).
     pub fn name(self) -> &'static str {
         match self {
             FormatErrorKind::Malformed => "malformed",
@@ -248,14 +257,14 @@ impl FormatError {
 }
 
 crate::classified!(FormatError);
-impl crate::Classify for FormatError {
-    /// Always [`BadInput`](crate::ErrorClass::BadInput): a file the format refuses, or boards
+impl crate::model::Classify for FormatError {
+    /// Always [`BadInput`](crate::model::ErrorClass::BadInput): a file the format refuses, or boards
     /// the format cannot hold.
-    fn class(&self) -> crate::ErrorClass {
-        crate::ErrorClass::BadInput
+    fn class(&self) -> crate::model::ErrorClass {
+        crate::model::ErrorClass::BadInput
     }
 
-    /// Where the problem is, as an [`InputPosition`](crate::InputPosition) without the file
+    /// Where the problem is, as an [`InputPosition`](crate::model::InputPosition) without the file
     /// (the caller knows it): line and column for text formats, record and byte offset for
     /// binary ones; `None` when the error is about the whole file.
     ///
@@ -266,7 +275,7 @@ impl crate::Classify for FormatError {
     /// let p = e.position().unwrap();
     /// assert_eq!((p.line, p.column), (Some(2), Some(4)));
     /// ```
-    fn position(&self) -> Option<crate::InputPosition> {
+    fn position(&self) -> Option<crate::model::InputPosition> {
         (!self.position.is_nowhere()).then(|| self.position.clone())
     }
 
@@ -747,12 +756,12 @@ pub enum BoardWriteError {
 }
 
 crate::classified!(BoardWriteError);
-impl crate::Classify for BoardWriteError {
-    /// [`Io`](crate::ErrorClass::Io) when the destination failed; the format's class
+impl crate::model::Classify for BoardWriteError {
+    /// [`Io`](crate::model::ErrorClass::Io) when the destination failed; the format's class
     /// (bad input) for boards it cannot hold.
-    fn class(&self) -> crate::ErrorClass {
+    fn class(&self) -> crate::model::ErrorClass {
         match self {
-            BoardWriteError::Io(_) => crate::ErrorClass::Io,
+            BoardWriteError::Io(_) => crate::model::ErrorClass::Io,
             BoardWriteError::Format(e) => e.class(),
         }
     }
@@ -910,23 +919,23 @@ pub enum ChooseFormatError {
 }
 
 crate::classified!(ChooseFormatError);
-impl crate::Classify for ChooseFormatError {
-    /// Always [`BadInput`](crate::ErrorClass::BadInput): the name or the file is the
+impl crate::model::Classify for ChooseFormatError {
+    /// Always [`BadInput`](crate::model::ErrorClass::BadInput): the name or the file is the
     /// caller's.
-    fn class(&self) -> crate::ErrorClass {
-        crate::ErrorClass::BadInput
+    fn class(&self) -> crate::model::ErrorClass {
+        crate::model::ErrorClass::BadInput
     }
 
     /// The file, when the error is about one, and the line its first lines were looked at
     /// for an undetected format.
-    fn position(&self) -> Option<crate::InputPosition> {
+    fn position(&self) -> Option<crate::model::InputPosition> {
         match self {
             ChooseFormatError::UnknownName { .. } => None,
             ChooseFormatError::UnknownExtension { path } => {
-                Some(crate::InputPosition::new().with_file(path))
+                Some(crate::model::InputPosition::new().with_file(path))
             }
             ChooseFormatError::Undetected { path, error } => {
-                Some(crate::InputPosition::in_file(error.position(), path))
+                Some(crate::model::InputPosition::in_file(error.position(), path))
             }
         }
     }

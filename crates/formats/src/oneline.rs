@@ -126,7 +126,7 @@ impl OneLine {
     /// [`super::DealerCompact`]'s lines all four with `\n`; `dealdex dealer`'s `printoneline`
     /// (its expression's value then follows the last space) and its report items' hands
     /// (DealerV2's `csvrpt`, `printrpt`) write through this too.
-    pub(crate) fn push_hands(out: &mut Vec<u8>, deal: &Deal, seats: &[Seat], sep: u8) {
+    pub fn push_hands(out: &mut Vec<u8>, deal: &Deal, seats: &[Seat], sep: u8) {
         for &seat in seats {
             out.push(seat.letter().to_ascii_lowercase() as u8);
             out.push(b' ');

@@ -240,7 +240,7 @@ impl DealerAll {
     /// characters. The one writer of dealer's columns: [`DealerAll`] writes N, E, S, W,
     /// [`super::DealerEw`] West and East, and `dealdex dealer` writes `printall` and `printew`
     /// through those and `print(seats)` (a seat's hands of up to four deals) through this.
-    pub(crate) fn push_columns(out: &mut Vec<u8>, hands: &[Hand]) {
+    pub fn push_columns(out: &mut Vec<u8>, hands: &[Hand]) {
         for suit in Suit::ALL {
             push_suit_line(out, hands, suit);
         }

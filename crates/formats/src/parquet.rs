@@ -833,7 +833,7 @@ mod tests {
     use crate::model::deal::Deal;
 
     fn deals(n: usize) -> Vec<Deal> {
-        let seed = crate::Seed([0xab; 32]);
+        let seed = dealdex::Seed([0xab; 32]);
         (1..=n as u64).map(|k| seed.board_deal(k)).collect()
     }
 
@@ -854,7 +854,7 @@ mod tests {
             .unwrap(),
         );
         boards[4].dealer = Some(Seat::West);
-        let bytes = crate::formats::write_set(&Parquet, &boards, &WriteOptions::default()).unwrap();
+        let bytes = crate::write_set(&Parquet, &boards, &WriteOptions::default()).unwrap();
         let back = Parquet.read(&bytes).unwrap();
         assert_eq!(back.len(), 50);
         for (a, b) in boards.iter().zip(&back) {

@@ -319,7 +319,7 @@ fn no_boundary(format: &dyn DealFormat, chunking: Chunking, state: &ChunkState) 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::formats::{self, FileBoards};
+    use crate::{self as formats, FileBoards};
 
     /// Reads `data` in pieces of `piece` bytes, gathering the pieces.
     fn in_pieces(name: &str, data: &[u8], piece: usize) -> Result<FileBoards, StreamError<()>> {

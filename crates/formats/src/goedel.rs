@@ -71,7 +71,7 @@ impl DealFormat for Goedel {
             })?;
             let n = parse_scheme_number(text, Scheme::BigDeal).map_err(|e| {
                 let column = match &e {
-                    crate::NumberError::Syntax { column, .. } => lead + column,
+                    crate::model::number::NumberError::Syntax { column, .. } => lead + column,
                     _ => lead + 1,
                 };
                 FormatError::new(
@@ -172,7 +172,7 @@ mod tests {
         let mut out = Vec::new();
         push_grouped(&mut out, 0);
         push_grouped(&mut out, 1_234);
-        push_grouped(&mut out, crate::DEALS - 1);
+        push_grouped(&mut out, crate::model::number::DEALS - 1);
         let want = format!(
             "{:>38}\n{:>38}\n{}\n",
             "0", "1,234", "53,644,737,765,488,792,839,237,439,999"
