@@ -90,7 +90,7 @@ fn shards_concatenate_to_the_whole() {
 #[test]
 fn golden_values_are_stable() {
     // The derivation is a published contract (README "Generation: how a set is derived from
-    // its seed", crates/dealdex/src/generation/stream.rs): these must never change. The expected values are
+    // its seed", crates/generation/src/stream.rs): these must never change. The expected values are
     // derived without dealdex, by tests/fixtures/seed-stream/derive.py (Python's standard
     // library: ChaCha20 from RFC 8439, the Pavlicek unrank and the index from FORMATS.md).
     let (derived, _) = common::derived_stream();

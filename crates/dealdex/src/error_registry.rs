@@ -75,6 +75,7 @@ fn error_types() -> Vec<Defined> {
         ("dealdex_model", here.join("../model/src")),
         ("dealdex_solver", here.join("../solver/src")),
         ("dealdex_formats", here.join("../formats/src")),
+        ("dealdex_generation", here.join("../generation/src")),
     ] {
         error_types_of(krate, &src, &mut out);
     }

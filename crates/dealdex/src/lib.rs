@@ -31,7 +31,7 @@ pub use model::number::{
 };
 
 // Where deals come from: the seeded stream, predealt cards, Big Deal's stream.
-mod generation;
+use dealdex_generation as generation;
 pub use generation::bigdeal;
 pub use generation::lengths;
 pub use generation::predeal::{Predeal, PredealError};

@@ -19,15 +19,15 @@ pub struct PredealError {
 }
 
 crate::classified!(PredealError);
-impl crate::Classify for PredealError {
-    /// Always [`BadInput`](crate::ErrorClass::BadInput): the predeal text is the caller's.
-    fn class(&self) -> crate::ErrorClass {
-        crate::ErrorClass::BadInput
+impl crate::model::Classify for PredealError {
+    /// Always [`BadInput`](crate::model::ErrorClass::BadInput): the predeal text is the caller's.
+    fn class(&self) -> crate::model::ErrorClass {
+        crate::model::ErrorClass::BadInput
     }
 
     /// Where the problem is: the 1-based column in the predeal text.
-    fn position(&self) -> Option<crate::InputPosition> {
-        Some(crate::InputPosition::new().with_column(self.column as u64))
+    fn position(&self) -> Option<crate::model::InputPosition> {
+        Some(crate::model::InputPosition::new().with_column(self.column as u64))
     }
 }
 
@@ -208,11 +208,16 @@ mod tests {
     #[test]
     fn nothing_fixed_is_the_pavlicek_unrank() {
         let p = Predeal::parse("").unwrap();
-        assert_eq!(p.completions(), crate::DEALS);
-        for i in [0u128, 9, 123_456_789_012_345, crate::DEALS - 1] {
+        assert_eq!(p.completions(), crate::model::number::DEALS);
+        for i in [
+            0u128,
+            9,
+            123_456_789_012_345,
+            crate::model::number::DEALS - 1,
+        ] {
             assert_eq!(
                 p.complete(i),
-                Deal::from_number(i + 1, crate::Scheme::Pavlicek).unwrap()
+                Deal::from_number(i + 1, crate::model::number::Scheme::Pavlicek).unwrap()
             );
         }
     }

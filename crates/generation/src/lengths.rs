@@ -247,7 +247,7 @@ pub struct LengthDealer {
 
 impl LengthDealer {
     /// The stream of `seed` (module docs) dealing around the predealt cards `fixed` (52-bit
-    /// masks in suited order, N, E, S, W; as [`Hand::mask`](crate::Hand::mask)) with the
+    /// masks in suited order, N, E, S, W; as [`Hand::mask`](crate::model::deal::Hand::mask)) with the
     /// predealt suit lengths `lengths`: `(seat, suit, n)` gives `seat` exactly `n` cards of
     /// `suit` (0..=13, predealt cards of the suit included). A length may be given twice if
     /// it is the same; the order of `lengths` does not matter.
@@ -800,9 +800,9 @@ pub(crate) fn piece_rng(seed: &Seed, nonce: u64, piece: u64) -> Xoshiro256PlusPl
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::generation::predeal::Predeal;
-    use crate::generation::shuffle::Shuffler;
     use crate::model::card::Rank;
+    use crate::predeal::Predeal;
+    use crate::shuffle::Shuffler;
 
     const N: Seat = Seat::North;
     const E: Seat = Seat::East;
@@ -1072,7 +1072,7 @@ mod tests {
                 .unwrap()
                 .completions()
         };
-        assert_eq!(count([0; 4], &[]), crate::DEALS);
+        assert_eq!(count([0; 4], &[]), crate::model::number::DEALS);
         assert_eq!(count([0; 4], &[(N, SP, 13)]), binom(39, 13) * binom(26, 13));
         assert_eq!(
             count([0; 4], &[(N, SP, 10), (N, HE, 3)]),
@@ -1500,7 +1500,10 @@ mod tests {
                 left: 13
             }
         );
-        assert_eq!(crate::Classify::class(&e), crate::ErrorClass::BadInput);
+        assert_eq!(
+            crate::model::Classify::class(&e),
+            crate::model::ErrorClass::BadInput
+        );
     }
 
     /// The CPU time of this thread, in nanoseconds (other processes' share of the machine

@@ -28,9 +28,9 @@ use rand_chacha::rand_core::{Rng, SeedableRng};
 use rayon::prelude::*;
 use sha2::{Digest, Sha256};
 
-use crate::generation::predeal::Predeal;
 use crate::model::deal::Deal;
 use crate::model::number::{DEALS, Scheme, unrank_many};
+use crate::predeal::Predeal;
 
 /// A 256-bit generation seed, written as 64 hex characters.
 ///
@@ -66,23 +66,23 @@ pub enum SeedError {
 }
 
 crate::classified!(SeedError);
-impl crate::Classify for SeedError {
-    /// [`Io`](crate::ErrorClass::Io) when the operating system's random source failed
-    /// (as [`GenerateError`](crate::workflow::generate::GenerateError) reports it); else
-    /// [`BadInput`](crate::ErrorClass::BadInput): the seed text is the caller's.
-    fn class(&self) -> crate::ErrorClass {
+impl crate::model::Classify for SeedError {
+    /// [`Io`](crate::model::ErrorClass::Io) when the operating system's random source failed
+    /// (as the engine's `workflow::generate::GenerateError` reports it); else
+    /// [`BadInput`](crate::model::ErrorClass::BadInput): the seed text is the caller's.
+    fn class(&self) -> crate::model::ErrorClass {
         match self {
-            SeedError::Os(_) => crate::ErrorClass::Io,
-            _ => crate::ErrorClass::BadInput,
+            SeedError::Os(_) => crate::model::ErrorClass::Io,
+            _ => crate::model::ErrorClass::BadInput,
         }
     }
 
     /// Where the problem is: the 1-based column of a character that is not a hex digit;
     /// `None` for the other errors.
-    fn position(&self) -> Option<crate::InputPosition> {
+    fn position(&self) -> Option<crate::model::InputPosition> {
         match self {
             SeedError::NotHex { column, .. } => {
-                Some(crate::InputPosition::new().with_column(*column as u64))
+                Some(crate::model::InputPosition::new().with_column(*column as u64))
             }
             _ => None,
         }
@@ -389,10 +389,10 @@ pub struct DrawProgress {
 /// The deals are tested on rayon's threads in chunks of `chunk` deals (at least 1), a few
 /// windows of chunks in flight, so some deals past the last match are tested for nothing: a
 /// fast test suits [`CHUNK`], a slow one wants fewer, to keep that waste to a few
-/// milliseconds ([`crate::query::Query::search_chunk`] sizes the chunks for a query).
+/// milliseconds (the engine's `query::Query::search_chunk` sizes the chunks for a query).
 ///
 /// The stream has 2^64 deals, so a test that no deal passes runs for ever: refuse those
-/// first (a query's [`crate::query::Query::never_matches`]), and bound the draws of rare
+/// first (a query's `Query::never_matches`, in the engine), and bound the draws of rare
 /// ones with [`first_matching_within`].
 ///
 /// ```
