@@ -1,4 +1,4 @@
-//! Tests of the deal query language (crates/dealdex/src/query/): exact SQL for representative queries,
+//! Tests of the deal query language (crates/query/src/): exact SQL for representative queries,
 //! error columns for every error kind, hand-checked evaluation, and the property that the
 //! compiled SQL selects exactly the deals `matches` accepts, which in turn are exactly
 //! those an independent brute-force oracle accepts (sums, `dd(…)` and `par(…)` included:

@@ -76,6 +76,8 @@ fn error_types() -> Vec<Defined> {
         ("dealdex_solver", here.join("../solver/src")),
         ("dealdex_formats", here.join("../formats/src")),
         ("dealdex_generation", here.join("../generation/src")),
+        ("dealdex_query", here.join("../query/src")),
+        ("dealdex_store", here.join("../store/src")),
     ] {
         error_types_of(krate, &src, &mut out);
     }

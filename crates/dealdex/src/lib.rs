@@ -42,7 +42,7 @@ pub use generation::stream::{
 };
 
 // The SQLite store: deals keyed by index, sets, plays, double-dummy tables, SQL functions.
-mod store;
+use dealdex_store as store;
 pub use store::sqlfn;
 pub use store::{
     DEFAULT_DATABASE, DealWriter, NewSet, ReadOnlyQuery, ReadOnlyStore, SetBoard, SetInfo,
@@ -57,7 +57,7 @@ pub use dealdex_formats as formats;
 pub use formats::{Board, DealFormat, FormatError, FormatErrorKind, FormatInfo, WriteOptions};
 
 // The query language and set statistics.
-pub mod query;
+pub use dealdex_query as query;
 pub mod stats;
 
 // The play of the cards: play records, game states, card encodings.

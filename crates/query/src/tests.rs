@@ -438,7 +438,10 @@ fn spark_refuses_par_naming_it() {
                  double-dummy tricks (dd(X, strain)) but no par scores"
             )
         );
-        assert_eq!(crate::Classify::class(&e), crate::ErrorClass::BadInput);
+        assert_eq!(
+            crate::model::Classify::class(&e),
+            crate::model::ErrorClass::BadInput
+        );
     }
 }
 
@@ -472,7 +475,6 @@ fn spark_shape_conditions_hold_exactly_on_every_shape() {
     use crate::model::features::Shape;
     let vectors = all_length_vectors();
     assert_eq!(vectors.len(), 560);
-    crate::store::heap::install();
     let conn = rusqlite::Connection::open_in_memory().unwrap();
     conn.execute_batch(
         "CREATE TABLE t (len_n_s INTEGER, len_n_h INTEGER, len_n_d INTEGER, len_n_c INTEGER)",

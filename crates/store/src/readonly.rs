@@ -142,7 +142,7 @@ impl ReadOnlyStore {
     /// connection has the pragmas of [`Store::open`](crate::Store::open) that change no file (page cache,
     /// busy timeout; but temporary tables and sorts past the page cache go to files, so that a
     /// statement's memory stays within the connection's) and dealdex's SQL functions
-    /// ([`crate::store::sqlfn::register`]: `hcp`, `dd_tricks`, `dd_par`, …), so the queries of
+    /// ([`crate::sqlfn::register`]: `hcp`, `dd_tricks`, `dd_par`, …), so the queries of
     /// [`StoreReader::find_deals`] work.
     ///
     /// The database file itself is never written. In WAL mode SQLite creates the `-wal` and

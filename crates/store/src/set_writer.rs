@@ -5,7 +5,7 @@
 
 use rusqlite::{Connection, Transaction, TransactionBehavior, params};
 
-use super::dd::{DdSource, insert_dd_rows};
+use super::stored_dd::{DdSource, insert_dd_rows};
 use super::{
     At, CHUNK, INSERT_BOARD_ONE, INSERT_BOARDS_CHUNK, INSERT_DEAL, NewSet, SetOutcome, Store,
     StoreError, StoreReader, board_to_sql, insert_deal, insert_sorted_keys, sort_dedup_keys,

@@ -10,7 +10,7 @@ use crate::model::index::DealIndex;
 use crate::play::record::{BoardPlay, PlayRecord};
 
 /// A play to store with [`crate::Store::store_plays`]: the deal, the board it was played at
-/// and the validated play ([`crate::board_play`]).
+/// and the validated play ([`board_play`](crate::play::record::board_play)).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NewPlay {
     /// The deal played.

@@ -17,7 +17,7 @@
 //! | `dd_tricks(tricks, who, strain)` | double-dummy tricks, 0..=13, of declarer `who` (a seat, or `NS`/`EW` for the side's better declarer) in `strain` (`NT`, `S`, `H`, `D`, `C`) |
 //! | `dd_par(tricks, dealer, vul)` | the par score from North-South's view (negative when East-West gain, 0 passed out) when `dealer` deals at `vul` (`None`, `NS`, `EW`, `All`, also `Love`, `Both`, `-`; any case): [`crate::dd::TrickTable::par`] |
 //!
-//! | `lead_card(tricks, card)` | the defence's double-dummy tricks, 0..=13, after the opening lead of `card` (`SA`, `HT`, `h10`, `QC`: [`crate::Card`]'s text) from a stored `leads.tricks` (migration 08); NULL when the leader does not hold the card or `tricks` is NULL |
+//! | `lead_card(tricks, card)` | the defence's double-dummy tricks, 0..=13, after the opening lead of `card` (`SA`, `HT`, `h10`, `QC`: [`Card`](crate::model::card::Card)'s text) from a stored `leads.tricks` (migration 08); NULL when the leader does not hold the card or `tricks` is NULL |
 //!
 //! `tricks` is a stored double-dummy table, the 10-byte BLOB `dd.tricks` (migration 05);
 //! both `dd_…` functions give NULL for a NULL table (the `LEFT JOIN dd` row of an unsolved
@@ -147,7 +147,7 @@ pub fn register(conn: &Connection) -> rusqlite::Result<()> {
                 let s: String = ctx.get(1)?;
                 s.parse().map_err(|e| err("number", e))?
             } else {
-                crate::Scheme::Pavlicek
+                crate::model::number::Scheme::Pavlicek
             };
             Ok(deal.number(scheme).to_string())
         })?;
@@ -155,12 +155,12 @@ pub fn register(conn: &Connection) -> rusqlite::Result<()> {
     conn.create_scalar_function("board_dealer", 1, flags(), |ctx| {
         let n: i64 = ctx.get(0)?;
         let n = u64::try_from(n).map_err(|_| err("board_dealer", "board must be ≥ 1"))?;
-        Ok(crate::board_dealer(n).to_string())
+        Ok(crate::model::board::board_dealer(n).to_string())
     })?;
     conn.create_scalar_function("board_vul", 1, flags(), |ctx| {
         let n: i64 = ctx.get(0)?;
         let n = u64::try_from(n).map_err(|_| err("board_vul", "board must be ≥ 1"))?;
-        Ok(crate::board_vulnerability(n).to_string())
+        Ok(crate::model::board::board_vulnerability(n).to_string())
     })?;
     Ok(())
 }
@@ -195,7 +195,7 @@ fn dd_par(conn: &Connection) -> rusqlite::Result<()> {
         };
         let dealer = seat_arg(ctx, 1, NAME)?;
         let vul: String = ctx.get(2)?;
-        let vul: crate::Vulnerability = vul.parse().map_err(|_| {
+        let vul: crate::model::board::Vulnerability = vul.parse().map_err(|_| {
             err(
                 NAME,
                 format!("vulnerability {vul:?} is not None, NS, EW, All, Love, Both or -"),
@@ -206,7 +206,7 @@ fn dd_par(conn: &Connection) -> rusqlite::Result<()> {
 }
 
 /// `lead_card(tricks, card)`: the defence's tricks after the opening lead of `card` (text
-/// as [`crate::Card`]'s `FromStr` reads it: `SA`, `HT`, `h10`, `QC`) from a stored
+/// as [`Card`](crate::model::card::Card)'s `FromStr` reads it: `SA`, `HT`, `h10`, `QC`) from a stored
 /// `leads.tricks` (migration 08: 52 bytes, one a card, 255 for a card not held). NULL for a
 /// NULL `tricks` (no row: leads not stored) and for a card the leader does not hold; an SQL
 /// error naming `lead_card` for a `tricks` that is not a 52-byte BLOB, a byte above 13 other
@@ -276,7 +276,7 @@ mod tests {
 
     #[test]
     fn functions_compute_features_from_keys() {
-        crate::store::heap::install();
+        crate::heap::install();
         let conn = Connection::open_in_memory().unwrap();
         register(&conn).unwrap();
         let d: Deal = "N:J987.JT7643.A4.Q .KQ2.QT9.AK98543 AQ42.A8.KJ762.J2 KT653.95.853.T76"
@@ -302,7 +302,7 @@ mod tests {
         assert_eq!(q("SELECT pbn(?1)"), d.to_string());
         assert_eq!(
             q("SELECT number(?1, 'andrews')"),
-            d.number(crate::Scheme::Andrews).to_string()
+            d.number(crate::model::number::Scheme::Andrews).to_string()
         );
         // South AQ42.A8.KJ762.J2 as hex text: A+Q + A + K+J + J = 6+4+4+1 = 15.
         assert_eq!(q("SELECT hcp(hex(?1), 'S')"), "15");
@@ -310,7 +310,7 @@ mod tests {
 
     #[test]
     fn bad_arguments_are_sql_errors() {
-        crate::store::heap::install();
+        crate::heap::install();
         let conn = Connection::open_in_memory().unwrap();
         register(&conn).unwrap();
         for sql in [
@@ -331,7 +331,7 @@ mod tests {
 
     #[test]
     fn dd_par_scores_a_stored_table() {
-        crate::store::heap::install();
+        crate::heap::install();
         let conn = Connection::open_in_memory().unwrap();
         register(&conn).unwrap();
         // 13 spades in North, 13 hearts in East, 13 diamonds in South, 13 clubs in West:
@@ -375,7 +375,7 @@ mod tests {
 
     #[test]
     fn lead_card_reads_a_stored_lead_table() {
-        crate::store::heap::install();
+        crate::heap::install();
         let conn = Connection::open_in_memory().unwrap();
         register(&conn).unwrap();
         let mut table = [crate::dd::NOT_HELD; 52];

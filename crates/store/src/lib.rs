@@ -1,4 +1,5 @@
-//! SQLite storage of deals and named board sets.
+//! SQLite storage of deals and named board sets: dealdex's store, on the model, the solver's
+//! tables and the query language (compiled to SQL here).
 //!
 //! One file holds three tables (schema in `migrations/`, embedded in the binary):
 //! `deals`, every distinct 13-byte [`DealIndex`] once; `sets`, named collections of
@@ -23,10 +24,19 @@
 //! write the file: a file at an older schema version is upgraded only by a writer
 //! ([`Store::open`]), and a reader refuses it until then. Their queries by compiled query
 //! and scope ([`StoreReader::find_deals`](crate::StoreReader::find_deals), [`StoreReader::count_deals`](crate::StoreReader::count_deals), [`StoreReader::for_each_key`](crate::StoreReader::for_each_key)) are
-//! in `store/search.rs`.
+//! in `search.rs`.
+
+#![deny(missing_docs)]
 
 use std::path::Path;
 use std::time::Duration;
+
+// The crates below under their names in the engine (`crate::model::…`, `crate::dd::…`, …).
+use dealdex_model as model;
+use dealdex_model::classified;
+use dealdex_model::play;
+use dealdex_query as query;
+use dealdex_solver as dd;
 
 use rusqlite::types::ValueRef;
 use rusqlite::{Connection, OpenFlags, OptionalExtension, TransactionBehavior, params};
@@ -35,19 +45,19 @@ use rusqlite_migration::{HookError, HookResult, M, Migrations};
 use crate::model::index::DealIndex;
 use crate::model::number::Scheme;
 
-mod dd;
-pub(crate) mod heap;
+pub mod heap;
 mod leads;
 mod plays;
 mod readonly;
 mod search;
 mod set_writer;
 pub mod sqlfn;
+mod stored_dd;
 
-pub use dd::{DdSource, StoredDd};
 pub use leads::LeadTable;
 pub use plays::{NewPlay, StoredPlay};
 pub use set_writer::SetWriter;
+pub use stored_dd::{DdSource, StoredDd};
 
 /// The plays and double-dummy tables a deal file carries besides its deals, stored in the
 /// same transaction as them by [`Store::store_set_with_plays_and_tables`] and
@@ -123,26 +133,24 @@ fn set_wal_mode(conn: &Connection, timeout: Duration) -> rusqlite::Result<()> {
 /// binary and applied in `NN` order; [`Store::SCHEMA_VERSION`] counts them.
 fn migrations() -> Migrations<'static> {
     Migrations::new(vec![
-        M::up(include_str!("../../../../migrations/01-initial/up.sql")),
+        M::up(include_str!("../../../migrations/01-initial/up.sql")),
         M::up_with_hook(
-            include_str!("../../../../migrations/02-features/up.sql"),
+            include_str!("../../../migrations/02-features/up.sql"),
             backfill_features,
         ),
-        M::up(include_str!("../../../../migrations/03-indexed-hcp/up.sql")),
-        M::up(include_str!("../../../../migrations/04-play/up.sql")),
-        M::up(include_str!("../../../../migrations/05-dd/up.sql")),
-        M::up(include_str!(
-            "../../../../migrations/06-packed-lengths/up.sql"
-        )),
-        M::up(include_str!("../../../../migrations/07-dd-source/up.sql")),
-        M::up(include_str!("../../../../migrations/08-leads/up.sql")),
-        M::up(include_str!("../../../../migrations/09-lead-source/up.sql")),
+        M::up(include_str!("../../../migrations/03-indexed-hcp/up.sql")),
+        M::up(include_str!("../../../migrations/04-play/up.sql")),
+        M::up(include_str!("../../../migrations/05-dd/up.sql")),
+        M::up(include_str!("../../../migrations/06-packed-lengths/up.sql")),
+        M::up(include_str!("../../../migrations/07-dd-source/up.sql")),
+        M::up(include_str!("../../../migrations/08-leads/up.sql")),
+        M::up(include_str!("../../../migrations/09-lead-source/up.sql")),
     ])
 }
 
 /// The stored features of a deal: each seat's HCP (N, E, S, W; the `hcp_<seat>` columns of
 /// migration 03) and `lens` (4 bits a seat and suit: N♠ lowest, then N♥ … W♣; migration 02).
-pub(crate) fn stored_features(deal: &crate::Deal) -> ([i64; 4], i64) {
+pub(crate) fn stored_features(deal: &crate::model::deal::Deal) -> ([i64; 4], i64) {
     let mut hcp = [0i64; 4];
     let mut lens = 0u64;
     for (t, hand) in deal.hands().iter().enumerate() {
@@ -200,7 +208,7 @@ enum Existing {
 /// Opens an existing file for reading only (see [`ReadOnlyStore::open`]): read-only
 /// flags, `query_only`, the pragmas that touch no file, the schema version checked (never
 /// migrated) and dealdex's SQL functions. Returns the connection and the path label.
-pub(super) fn open_read_only_connection(path: &Path) -> Result<(Connection, String), StoreError> {
+pub(crate) fn open_read_only_connection(path: &Path) -> Result<(Connection, String), StoreError> {
     let label = path.display().to_string();
     let timeout = busy_timeout_setting()?;
     // Without SQLITE_OPEN_CREATE a missing file is not created but only reported as
@@ -219,7 +227,7 @@ pub(super) fn open_read_only_connection(path: &Path) -> Result<(Connection, Stri
     )
     .at(&label)?;
     check_schema_version(&conn, &label)?;
-    crate::store::sqlfn::register(&conn).at(&label)?;
+    crate::sqlfn::register(&conn).at(&label)?;
     Ok((conn, label))
 }
 
@@ -580,14 +588,14 @@ impl StoreError {
 }
 
 crate::classified!(StoreError);
-impl crate::Classify for StoreError {
+impl crate::model::Classify for StoreError {
     /// A set that exists with other content, a board number SQLite cannot hold, a bad
     /// `DEALDEX_BUSY_TIMEOUT` or a missing file are bad input; rows or schemas dealdex does
     /// not write, and a file SQLite finds is no database or a damaged one, are a corrupt
     /// store; a lock held past the busy timeout is busy; other SQLite and migration failures
     /// are internal.
-    fn class(&self) -> crate::ErrorClass {
-        use crate::ErrorClass;
+    fn class(&self) -> crate::model::ErrorClass {
+        use crate::model::ErrorClass;
         use StoreError as E;
         match self {
             E::SetExists { .. }
@@ -940,7 +948,7 @@ impl Store {
         )
         .at(&path)?;
         // Before the migrations: the feature view (version 2) is defined over these functions.
-        crate::store::sqlfn::register(&conn).at(&path)?;
+        crate::sqlfn::register(&conn).at(&path)?;
         // Processes opening a new file together: the migrations run in IMMEDIATE
         // transactions, so the second waits (busy timeout) for the first's to commit instead
         // of failing to upgrade its read lock; it then finds the tables made (its own
@@ -1151,7 +1159,7 @@ impl DealWriter<'_> {
         keys: &[DealIndex],
     ) -> Result<Vec<Option<crate::dd::TrickTable>>, StoreError> {
         keys.iter()
-            .map(|k| dd::dd_table_on(&self.tx, self.path, k))
+            .map(|k| stored_dd::dd_table_on(&self.tx, self.path, k))
             .collect()
     }
 
@@ -1512,7 +1520,7 @@ fn insert_plays_and_tables(
             true => 0,
             false => plays::insert_plays(tx, path, set_id, &t.plays, play_boards)?,
         },
-        dd: dd::insert_dd_rows(tx, path, &t.dd, &t.dd_source)?,
+        dd: stored_dd::insert_dd_rows(tx, path, &t.dd, &t.dd_source)?,
     })
 }
 
@@ -1869,9 +1877,9 @@ mod tests {
 
     #[test]
     fn schema_version_counts_the_migrations() {
-        crate::store::heap::install();
+        crate::heap::install();
         let mut conn = Connection::open_in_memory().unwrap();
-        crate::store::sqlfn::register(&conn).unwrap();
+        crate::sqlfn::register(&conn).unwrap();
         assert_eq!(
             migrations().pending_migrations(&conn).unwrap(),
             Store::SCHEMA_VERSION as i32

@@ -88,7 +88,7 @@ fn suit_col(s: Suit) -> char {
 
 impl Builder {
     /// Appends a test that seat `s` has a shape in `class` ([`Shape::is_balanced`] or
-    /// [`Shape::is_semi_balanced`], so the SQL and [`crate::query::Query::matches`] share one
+    /// [`Shape::is_semi_balanced`], so the SQL and [`crate::Query::matches`] share one
     /// definition): the view's packed lengths `lens_<seat>` (migration 06: ♠ + 16·♥ + 256·♦ +
     /// 4096·♣) must be one of the class's packed suit-length vectors, in increasing order,
     /// each a placeholder like every other number. Over 100 M stored deals this costs a few

@@ -7,7 +7,7 @@
 use rusqlite::types::ValueRef;
 use rusqlite::{OptionalExtension, params};
 
-use super::dd::source_id;
+use super::stored_dd::source_id;
 use super::{At, DdSource, INSERT_DEAL, SetWriter, Store, StoreError, StoreReader, insert_deal};
 use crate::dd::NOT_HELD;
 use crate::model::card::Seat;

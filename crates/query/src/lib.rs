@@ -1,5 +1,6 @@
 //! The deal query language: `hcp(N) >= 20 and len(S, spades) >= 5 and shape(E) = 4432`,
-//! `hcp(N) + hcp(S) in 20..24`, `par(NS, none) > 0`.
+//! `hcp(N) + hcp(S) in 20..24`, `par(NS, none) > 0`. On the model, the solver (for `dd`, `par`
+//! and `lead` terms) and the generation crate (its chunk size) only.
 //!
 //! One parsed [`Query`] serves several ends: [`Query::matches`] evaluates it on a [`Deal`] in
 //! Rust (for `generate --where`), [`Query::to_sql`] compiles it to a parameterised
@@ -131,7 +132,7 @@
 //! connection by the caller. A `dd(X, strain)` term is the subquery `(SELECT dd_tricks(tricks, 'X', 'S') FROM
 //! dd WHERE dd.deal = key)` over migration 05's table: NULL, so no comparison holds, for a
 //! deal not solved. A `par(side, vul, dealer)` term is the same subquery of
-//! `dd_par(tricks, 'W', 'All')` ([`crate::store::sqlfn`]: North-South's score), negated
+//! `dd_par(tricks, 'W', 'All')` (the engine's `store::sqlfn`: North-South's score), negated
 //! (`-dd_par(…)`) for `EW`. A `lead(X, strain, card)` term is the subquery `(SELECT
 //! lead_card(leads.tricks, 'SA') FROM leads WHERE leads.deal = key AND leads.leader = 'W'
 //! AND leads.strain = 'NT')` over migration 08's table (what `dealdex lead --store` solved):
@@ -173,8 +174,15 @@
 //! [`DialectError`].
 //! [`Dialect`] names the two targets.
 
+#![deny(missing_docs)]
+
 use std::fmt;
 use std::str::FromStr;
+
+// The model and the solver under their names in the engine (`crate::model::…`, `crate::dd::…`).
+use dealdex_model as model;
+use dealdex_model::classified;
+use dealdex_solver as dd;
 
 use crate::dd::TrickTable;
 use crate::model::board::Vulnerability;
@@ -191,17 +199,17 @@ mod parser;
 mod spark;
 mod sql;
 
-/// Deals a chunk of [`crate::first_matching`] covers when the query may solve double dummy.
+/// Deals a chunk of [`first_matching`](dealdex_generation::stream::first_matching) covers when the query may solve double dummy.
 const DD_CHUNK: usize = 4;
 
-/// The query size ([`Query::size`]) up to which [`crate::first_matching`] works in chunks of
-/// [`crate::CHUNK`] deals; a larger query gets proportionally fewer deals a chunk (at least
+/// The query size ([`Query::size`]) up to which [`first_matching`](dealdex_generation::stream::first_matching) works in chunks of
+/// [`CHUNK`](dealdex_generation::stream::CHUNK) deals; a larger query gets proportionally fewer deals a chunk (at least
 /// [`MIN_QUERY_CHUNK`]), so the chunks in flight past the last match, decided for nothing,
 /// stay a few milliseconds' work. Before, a query of 1,000 conditions tested some 130,000
 /// deals (8 chunks of 16,384) to find 2, 3.5 s.
 const QUERY_CHUNK_SIZE: usize = 16;
 
-/// The fewest deals a chunk of [`crate::first_matching`] covers for a query without `dd` /
+/// The fewest deals a chunk of [`first_matching`](dealdex_generation::stream::first_matching) covers for a query without `dd` /
 /// `par`.
 const MIN_QUERY_CHUNK: usize = 16;
 
@@ -291,15 +299,15 @@ pub struct QueryError {
 }
 
 crate::classified!(QueryError);
-impl crate::Classify for QueryError {
-    /// Always [`BadInput`](crate::ErrorClass::BadInput): the query text is the caller's.
-    fn class(&self) -> crate::ErrorClass {
-        crate::ErrorClass::BadInput
+impl crate::model::Classify for QueryError {
+    /// Always [`BadInput`](crate::model::ErrorClass::BadInput): the query text is the caller's.
+    fn class(&self) -> crate::model::ErrorClass {
+        crate::model::ErrorClass::BadInput
     }
 
     /// Where the problem is: the 1-based column, in characters, of the offending token.
-    fn position(&self) -> Option<crate::InputPosition> {
-        Some(crate::InputPosition::new().with_column(self.column as u64))
+    fn position(&self) -> Option<crate::model::InputPosition> {
+        Some(crate::model::InputPosition::new().with_column(self.column as u64))
     }
 }
 
@@ -641,7 +649,7 @@ impl Query {
     }
 
     /// Like [`Query::matches`], but `dd(…)` and `par(…)` read `table`, the deal's
-    /// double-dummy table (for instance the one the store holds, [`StoreReader::dd_table`](crate::StoreReader::dd_table)),
+    /// double-dummy table (for instance the one the store holds, the engine's `StoreReader::dd_table`),
     /// instead of solving the deal. `table` must be `deal`'s own table; the answer is then
     /// the same as [`Query::matches`] gives, and the same as the compiled SQL gives for a
     /// stored, solved deal.
@@ -719,8 +727,8 @@ impl Query {
         eval::size(&self.cond)
     }
 
-    /// How many deals a chunk of work of [`crate::first_matching`] should cover when it tests
-    /// this query: [`crate::CHUNK`] for a small query, proportionally fewer for a large one
+    /// How many deals a chunk of work of [`first_matching`](dealdex_generation::stream::first_matching) should cover when it tests
+    /// this query: [`CHUNK`](dealdex_generation::stream::CHUNK) for a small query, proportionally fewer for a large one
     /// (at least 16), and 4 for a query with `dd(…)`, `par(…)` or `lead(…)` terms, whose
     /// double-dummy solve takes some 0.3 s a deal. The chunks decided in parallel past the last match are
     /// work done for nothing; this keeps them to a few milliseconds (seconds with a solve).
@@ -735,7 +743,7 @@ impl Query {
             return DD_CHUNK;
         }
         let scale = self.size().div_ceil(QUERY_CHUNK_SIZE).max(1);
-        (crate::CHUNK / scale).max(MIN_QUERY_CHUNK)
+        (dealdex_generation::stream::CHUNK / scale).max(MIN_QUERY_CHUNK)
     }
 
     /// Compiles the query to a `WHERE` clause over the table `deals` (see the module docs

@@ -36,7 +36,7 @@ thread_local! {
 
 /// A bound on SQLite's heap on the calling thread, from [`limit_thread`]; dropping it puts
 /// back the bound before.
-pub(crate) struct ThreadLimit {
+pub struct ThreadLimit {
     previous: i64,
 }
 
@@ -49,7 +49,7 @@ impl Drop for ThreadLimit {
 /// Bounds what SQLite may allocate on the calling thread to `bytes` more than it holds now,
 /// until the guard is dropped: an allocation that would pass it fails. Without the counters
 /// ([`thread_bytes`] `None`) nothing is bounded.
-pub(crate) fn limit_thread(bytes: i64) -> ThreadLimit {
+pub fn limit_thread(bytes: i64) -> ThreadLimit {
     let now = BYTES.with(Cell::get);
     let previous = LIMIT.with(|l| l.replace(now.saturating_add(bytes)));
     REFUSED.with(|r| r.set(false));
@@ -58,20 +58,18 @@ pub(crate) fn limit_thread(bytes: i64) -> ThreadLimit {
 
 /// Whether an allocation on the calling thread was refused for its [`limit_thread`] bound
 /// since the bound was set.
-pub(crate) fn limit_refused() -> bool {
+pub fn limit_refused() -> bool {
     REFUSED.try_with(Cell::get).unwrap_or(false)
 }
 
 /// The most SQLite has held on the calling thread since [`reset_peak`] (net bytes, as
-/// [`thread_bytes`] counts them).
-#[cfg(test)]
-pub(crate) fn peak() -> i64 {
+/// [`thread_bytes`] counts them): what a test of a memory bound reads.
+pub fn peak() -> i64 {
     PEAK.with(Cell::get)
 }
 
 /// Starts [`peak`] again from what the thread holds now.
-#[cfg(test)]
-pub(crate) fn reset_peak() {
+pub fn reset_peak() {
     PEAK.with(|p| p.set(BYTES.with(Cell::get)));
 }
 
@@ -99,7 +97,7 @@ static INSTALLED: OnceLock<bool> = OnceLock::new();
 
 /// Installs the counting allocator if SQLite is not initialised yet (once per process; every
 /// later call returns the first answer). Returns whether the counters work.
-pub(crate) fn install() -> bool {
+pub fn install() -> bool {
     *INSTALLED.get_or_init(|| {
         let mut default = ffi::sqlite3_mem_methods {
             xMalloc: None,
@@ -147,7 +145,7 @@ pub(crate) fn install() -> bool {
 /// The bytes SQLite allocated on the calling thread, net of those freed on it, since the
 /// thread began; `None` when the counters are unavailable (see the module's note). Units:
 /// bytes, as SQLite's allocator sizes them (`xSize`).
-pub(crate) fn thread_bytes() -> Option<i64> {
+pub fn thread_bytes() -> Option<i64> {
     if *INSTALLED.get()? {
         Some(BYTES.with(Cell::get))
     } else {
