@@ -234,7 +234,7 @@ fn print_actions_are_debians_bytes_on_the_same_deals_live() {
 
 /// `-3`'s deals: dealer swaps even predealt hands, so a deal predealt in full shows its order
 /// of the six placings, which must be dealdex's ([`Swapping::permute`]); `-2` likewise. (The
-/// unit tests of `crates/dealdex/src/dealer/swap.rs` check the same order on random deals of dealer's.)
+/// unit tests of `crates/dealer/src/swap.rs` check the same order on random deals of dealer's.)
 #[test]
 fn swapping_order_is_debians_live() {
     if !have_dealer() {

@@ -78,6 +78,7 @@ fn error_types() -> Vec<Defined> {
         ("dealdex_generation", here.join("../generation/src")),
         ("dealdex_query", here.join("../query/src")),
         ("dealdex_store", here.join("../store/src")),
+        ("dealdex_dealer", here.join("../dealer/src")),
     ] {
         error_types_of(krate, &src, &mut out);
     }

@@ -81,7 +81,7 @@ pub mod event;
 pub mod secret;
 
 // dealer's simulation language: scripts parsed, evaluated over deals and run (issue 29).
-pub mod dealer;
+pub use dealdex_dealer as dealer;
 
 // What each command does, as library functions: job in, report out.
 pub mod workflow;

@@ -1,6 +1,6 @@
 //! dealer's simulation language (Hans van Staveren's `dealer`, as Debian ships it: package
 //! `dealer` 20211121): parse a script ([`Script::parse`]), evaluate its expressions over a
-//! [`Deal`](crate::Deal) and run it ([`run`]): generate deals, keep those meeting the
+//! [`Deal`](crate::model::deal::Deal) and run it ([`run`]): generate deals, keep those meeting the
 //! condition, run the actions, and report counts, averages and frequency tables
 //! ([`DealerReport`]).
 //!
@@ -31,8 +31,8 @@
 //!
 //! # Running, and where it differs from Debian's dealer 20211121
 //! - Deals come from dealdex's simulation stream: seeded shuffles
-//!   ([`Shuffler`](crate::shuffle::Shuffler), dealing around the predealt cards; [`seed_of`]:
-//!   `-s N` → a [`Seed`](crate::Seed)), not dealer's random generator, and not the numbered
+//!   ([`Shuffler`](crate::generation::shuffle::Shuffler), dealing around the predealt cards; [`seed_of`]:
+//!   `-s N` → a [`Seed`](crate::generation::stream::Seed)), not dealer's random generator, and not the numbered
 //!   stream of `generate` (which tournament sets keep): a seed reproduces a run within
 //!   dealdex, on any machine and any number of threads.
 //! - Speed: deals are drawn on all cores in pieces of 512; a condition without `rnd` or
@@ -46,7 +46,7 @@
 //!   calls).
 //! - Or from given deals ([`DealFeed::Given`], in [`DealerJob::feed`]): a stored set, every
 //!   stored deal or a deal file, read by the dealer workflow
-//!   ([`crate::workflow::dealer`], `dealdex dealer --set/--db/--deals`). They are taken in
+//!   (the engine's `workflow::dealer`, `dealdex dealer --set/--db/--deals`). They are taken in
 //!   order; `generated` counts those tested (`generate` limits them, `produce` stops early,
 //!   the run ends with the deals); a deal that does not hold the predealt cards or have the
 //!   predealt suit lengths is skipped ([`DealerReport::skipped`]). A deal's given table
@@ -95,7 +95,7 @@
 //!   can have (a seat's or a suit's four lengths adding up to fewer than 13, seats needing
 //!   more cards of their other suits than are left) are refused when the run starts, before
 //!   any deal, by the dealer of predealt lengths
-//!   ([`LengthDealer::new`](crate::lengths::LengthDealer::new): [`DealerError::Predeal`]
+//!   ([`LengthDealer::new`](crate::generation::lengths::LengthDealer::new): [`DealerError::Predeal`]
 //!   naming the seat or suit, without a line).
 //!
 //! # The grammar, as Debian's dealer 20211121 has it
@@ -214,6 +214,15 @@
 //! (DealerV2's external Optimal Point Count Perl program, `dop`). Not read: `startboard` (it
 //! stays an identifier, as in Debian's dealer).
 
+#![deny(missing_docs)]
+
+// The crates below under their names in the engine (`crate::model::…`, `crate::dd::…`, …).
+use dealdex_formats as formats;
+use dealdex_generation as generation;
+use dealdex_model as model;
+use dealdex_model::classified;
+use dealdex_solver as dd;
+
 mod compile;
 mod eval;
 mod evalcontract;
@@ -259,7 +268,7 @@ pub struct Script {
     /// Predealt suit lengths (`predeal spades(north)==1`): the seat gets exactly that many
     /// cards of the suit. dealdex deals them directly, uniform over the deals that have them
     /// and the predealt cards, without rejection
-    /// ([`LengthDealer`](crate::lengths::LengthDealer)); a given deal without them is
+    /// ([`LengthDealer`](crate::generation::lengths::LengthDealer)); a given deal without them is
     /// skipped. Debian's dealer 20211121 parses this form but does not enforce it.
     pub predeal_lengths: Vec<(Seat, Suit, u8)>,
     /// The `pointcount` table, ace first.
@@ -293,8 +302,8 @@ pub struct ScoreContract {
     /// The trump suit; None for notrump.
     pub strain: Option<Suit>,
     /// DealerV2's doubled (`z4Hx`) and redoubled (`z4Hxx`) contracts, scored as duplicate
-    /// bridge scores them ([`crate::duplicate_score`]).
-    pub penalty: crate::Penalty,
+    /// bridge scores them ([`duplicate_score`](crate::model::contract::duplicate_score)).
+    pub penalty: crate::model::contract::Penalty,
 }
 
 /// A binary operator.
@@ -568,16 +577,16 @@ impl ScriptError {
 }
 
 crate::classified!(ScriptError);
-impl crate::Classify for ScriptError {
-    /// Always [`BadInput`](crate::ErrorClass::BadInput): the script is the caller's.
-    fn class(&self) -> crate::ErrorClass {
-        crate::ErrorClass::BadInput
+impl crate::model::Classify for ScriptError {
+    /// Always [`BadInput`](crate::model::ErrorClass::BadInput): the script is the caller's.
+    fn class(&self) -> crate::model::ErrorClass {
+        crate::model::ErrorClass::BadInput
     }
 
     /// The line and column of the offending token.
-    fn position(&self) -> Option<crate::InputPosition> {
+    fn position(&self) -> Option<crate::model::InputPosition> {
         Some(
-            crate::InputPosition::new()
+            crate::model::InputPosition::new()
                 .with_line(self.line)
                 .with_column(self.column),
         )

@@ -209,17 +209,17 @@ pub enum DealerError {
 }
 
 crate::classified!(DealerError);
-impl crate::Classify for DealerError {
-    /// [`Io`](crate::ErrorClass::Io) for writing and the seed,
-    /// [`Interrupted`](crate::ErrorClass::Interrupted) when stopped, else
-    /// [`BadInput`](crate::ErrorClass::BadInput): the script asked for it.
-    fn class(&self) -> crate::ErrorClass {
+impl crate::model::Classify for DealerError {
+    /// [`Io`](crate::model::ErrorClass::Io) for writing and the seed,
+    /// [`Interrupted`](crate::model::ErrorClass::Interrupted) when stopped, else
+    /// [`BadInput`](crate::model::ErrorClass::BadInput): the script asked for it.
+    fn class(&self) -> crate::model::ErrorClass {
         match self {
             DealerError::Io(_) | DealerError::Seed(_) | DealerError::Sink(_) => {
-                crate::ErrorClass::Io
+                crate::model::ErrorClass::Io
             }
-            DealerError::Stopped { .. } => crate::ErrorClass::Interrupted,
-            _ => crate::ErrorClass::BadInput,
+            DealerError::Stopped { .. } => crate::model::ErrorClass::Interrupted,
+            _ => crate::model::ErrorClass::BadInput,
         }
     }
 }

@@ -1,5 +1,5 @@
 //! The evaluator: an [`Expr`] over a [`Deal`] with dealer's semantics (see the module docs of
-//! [`crate::dealer`]).
+//! [`crate`]).
 
 use super::graph::{Graph, Memo};
 use super::{BinOp, Expr, Script};
