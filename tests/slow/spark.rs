@@ -1,4 +1,4 @@
-//! The Spark jobs of spark/ run for real, in one `spark-submit --master local[2]`, on small archives,
+//! The Spark jobs of spark/ run for real, in one Spark driver (`local[2]`), on small archives,
 //! each step checked against dealdex's own answers (generate's shards against single-machine
 //! runs, dedup's counts against `dealdex import`, query's counts against `dealdex query
 //! --count`, solve's tables against `dealdex solve`, and the solved parts loaded back with
@@ -48,13 +48,13 @@ fn job(name: &str) -> PathBuf {
         .join(format!("{name}.py"))
 }
 
-/// The one spark-submit all the tests' jobs run in (tests/slow/spark_driver.py): started by the
+/// The one Spark driver all the tests' jobs run in (tests/slow/spark_driver.py): started by the
 /// first job, ended by the end of its input when the test process exits. A spark-submit costs
-/// about 15 s of CPU before a job starts; a job in a running one, under 1 s.
+/// about 15 s of CPU before a job starts; a job in a running driver, under 1 s.
 struct Driver {
     input: ChildStdin,
     output: BufReader<ChildStdout>,
-    /// The driver's standard error (Spark's log), a file: read when a job fails.
+    /// The driver's standard error (Spark's log), a file: a failed job's part of it is shown.
     log: PathBuf,
     /// Not waited for: it ends when the test process does (its input closes).
     _process: Child,
@@ -105,11 +105,16 @@ impl Driver {
         }
     }
 
-    /// Runs one job; its standard output, or a panic with its error and Spark's log.
+    /// Runs one job; its standard output, or a panic with its error and Spark's log of it.
     fn run(&mut self, dir: &Path, name: &str, args: &[&str]) -> String {
         let request = json!({"job": job(name), "args": args, "dir": dir});
+        // Spark's log of this job: what the file gains from here.
+        let start = std::fs::metadata(&self.log).map_or(0, |m| m.len() as usize);
+        let log = || {
+            let text = std::fs::read(&self.log).unwrap_or_default();
+            String::from_utf8_lossy(text.get(start..).unwrap_or_default()).into_owned()
+        };
         writeln!(self.input, "{request}").unwrap();
-        let log = || std::fs::read_to_string(&self.log).unwrap_or_default();
         let mut line = String::new();
         let reply: Value = loop {
             line.clear();
