@@ -231,14 +231,6 @@ pub(crate) fn open_read_only_connection(path: &Path) -> Result<(Connection, Stri
     Ok((conn, label))
 }
 
-/// True when the database holds any table, view, index or trigger (reading only).
-fn has_tables(conn: &Connection, path: &str) -> Result<bool, StoreError> {
-    let n: i64 = conn
-        .query_row("SELECT count(*) FROM sqlite_master", [], |r| r.get(0))
-        .at(path)?;
-    Ok(n > 0)
-}
-
 /// The file's schema version (`PRAGMA user_version`) and whether it holds any table, view,
 /// index or trigger, reading only, in one statement: one snapshot, so a dealdex creating the
 /// file at the same time (its migration commits the tables and the version together) is seen
@@ -255,15 +247,13 @@ fn schema_state(conn: &Connection, path: &str) -> Result<(i64, bool), StoreError
 
 /// Refuses a file whose `user_version` is not [`Store::SCHEMA_VERSION`], reading only.
 fn check_schema_version(conn: &Connection, path: &str) -> Result<(), StoreError> {
-    let found: i64 = conn
-        .query_row("PRAGMA user_version", [], |r| r.get(0))
-        .at(path)?;
+    let (found, foreign) = schema_state(conn, path)?;
     let expected = Store::SCHEMA_VERSION;
     match usize::try_from(found) {
         Ok(found) if found == expected => Ok(()),
         Ok(0) => Err(StoreError::NotDealdex {
             path: path.to_owned(),
-            foreign: has_tables(conn, path)?,
+            foreign,
         }),
         Ok(found) if found < expected => Err(StoreError::SchemaTooOld {
             path: path.to_owned(),
