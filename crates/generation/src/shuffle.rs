@@ -35,7 +35,10 @@
 //!   (Intel; AMD from Zen 3); else by turning all of a deal's picks into ranks among the
 //!   free cards at once, 16 or 32 deals side by side in byte vectors ([`decode`]), which
 //!   needs nothing beyond the baseline instruction set. `DEALDEX_PORTABLE=1` forces the
-//!   second, without AVX2 (what ARM machines run).
+//!   second, without AVX2 (what ARM machines run). The decode path also halves the
+//!   multiplications: two consecutive picks of a batch, of ranges `n` and `n − 1`, come from
+//!   one product by `n·(n − 1)`, whose high half is `first·(n − 1) + second` and whose low half
+//!   is the word the two products in turn leave; the pair is split for 16 or 32 deals at once.
 //!
 //! The deals are uniform over the deals with the predealt cards, and value-stable: the same
 //! seed gives the same deals on every machine (every path computes the same picks and cards,
@@ -97,6 +100,51 @@ struct Batch {
     len: u8,
     /// `2⁶⁴ mod product`: a remainder below it is redrawn.
     threshold: u64,
+    /// Its products on the decode path: `Shuffler::products[first_product..end_product]`.
+    first_product: u8,
+    end_product: u8,
+}
+
+/// One product of the decode path's draw: a word times the range of its next pick, or of
+/// its next two (`n·(n − 1)`, whose high half is the mixed-radix number `first·(n − 1) +
+/// second`, split later for a row of deals at once by [`Split`]: half the multiplications).
+#[derive(Clone, Copy, Debug)]
+struct Product {
+    /// The range: `n` or `n·(n − 1)`.
+    n: u64,
+    /// The row of the ranks (one pick) or of the pairs (two: the pair's index in
+    /// [`Shuffler::splits`]) its high half goes to.
+    row: u8,
+    /// Whether it takes two picks.
+    pair: bool,
+}
+
+/// How a row of pairs `v = first·d + second` becomes its two picks (`d` = the second's
+/// range): `first = ⌊v·magic / 2^(16 + shift)⌋`, exact for every `v` below `(d + 1)·d`
+/// (checked in [`Shuffler::new`]), a 16-bit high multiplication every vector unit has.
+#[derive(Clone, Copy, Debug)]
+struct Split {
+    /// The row of the ranks of the first pick (the second's is the next one).
+    row: u8,
+    d: u16,
+    magic: u16,
+    shift: u8,
+}
+
+/// The most pairs a deal's picks make (52 picks at most).
+const PAIR_ROWS: usize = 26;
+
+/// The [`Split`] constants dividing by `d` exactly for every `v` below `(d + 1)·d`, if any.
+fn split_by(d: u16) -> Option<(u16, u8)> {
+    let bound = (u32::from(d) + 1) * u32::from(d);
+    (0..16u8).rev().find_map(|shift| {
+        let k = 16 + u32::from(shift);
+        let magic = (1u64 << k).div_ceil(u64::from(d));
+        let magic = u16::try_from(magic).ok()?;
+        (0..bound)
+            .all(|v| (v * u32::from(magic)) >> k == v / u32::from(d))
+            .then_some((magic, shift))
+    })
 }
 
 /// Deals from a seed by seeded shuffles (module docs), with optional predealt cards.
@@ -129,6 +177,10 @@ pub struct Shuffler {
     batches: Vec<Batch>,
     /// The batches' multiplications, step by step side by side.
     steps: Vec<Step>,
+    /// The decode path's products, batch by batch.
+    products: Vec<Product>,
+    /// The decode path's pairs and how each is split.
+    splits: Vec<Split>,
 }
 
 impl Shuffler {
@@ -140,6 +192,7 @@ impl Shuffler {
         let m = free.count_ones() as usize;
         let picks = need.iter().map(|&n| n as usize).sum::<usize>();
         let mut batches = Vec::new();
+        let (mut products, mut splits) = (Vec::new(), Vec::new());
         let mut first = 0;
         while first < picks {
             let (mut product, mut len) = (1u128, 0);
@@ -148,10 +201,41 @@ impl Shuffler {
                 len += 1;
             }
             let product = product as u64;
+            let start = products.len() as u8;
+            let mut t = first;
+            while t < first + len {
+                let n = (m - t) as u64;
+                let split = (t + 1 < first + len)
+                    .then(|| split_by(n as u16 - 1))
+                    .flatten();
+                if let Some((magic, shift)) = split {
+                    products.push(Product {
+                        n: n * (n - 1),
+                        row: splits.len() as u8,
+                        pair: true,
+                    });
+                    splits.push(Split {
+                        row: t as u8,
+                        d: n as u16 - 1,
+                        magic,
+                        shift,
+                    });
+                    t += 2;
+                } else {
+                    products.push(Product {
+                        n,
+                        row: t as u8,
+                        pair: false,
+                    });
+                    t += 1;
+                }
+            }
             batches.push(Batch {
                 first: first as u8,
                 len: len as u8,
                 threshold: product.wrapping_neg() % product,
+                first_product: start,
+                end_product: products.len() as u8,
             });
             first += len;
         }
@@ -195,6 +279,8 @@ impl Shuffler {
             bit_at,
             batches,
             steps,
+            products,
+            splits,
         }
     }
 
@@ -272,9 +358,21 @@ impl Shuffler {
         let n = self.picks;
         // Row t: pick t of every deal, lane l of group g in column `g·LANES + l`.
         let mut ranks = [[0u8; W]; PAD_ROW];
+        // Row k: pair k of every deal.
+        let mut pairs = [[0u16; W]; PAIR_ROWS];
         for chunk in out.chunks_mut(W) {
             for g in 0..W / LANES {
-                self.draw_ranks(rng, &mut ranks, g * LANES);
+                self.draw_ranks(rng, &mut ranks, &mut pairs, g * LANES);
+            }
+            // The pairs' two picks each, a row of deals at once (a 16-bit high product, a
+            // shift, a low product and a subtraction, in any vector unit).
+            for (s, v) in self.splits.iter().zip(&pairs) {
+                let first: [u16; W] = std::array::from_fn(|c| {
+                    ((u32::from(v[c]) * u32::from(s.magic)) >> 16) as u16 >> s.shift
+                });
+                let row = usize::from(s.row);
+                ranks[row] = first.map(|x| x as u8);
+                ranks[row + 1] = std::array::from_fn(|c| (v[c] - first[c] * s.d) as u8);
             }
             decode(&mut ranks[..n]);
             for (column, d) in chunk.iter_mut().enumerate() {
@@ -311,26 +409,43 @@ impl Shuffler {
         &self,
         rng: &mut Xoshiro256PlusPlus,
         ranks: &mut [[u8; W]; PAD_ROW],
+        pairs: &mut [[u16; W]; PAIR_ROWS],
         base: usize,
     ) {
         let saved = rng.clone();
         let mut words = [[0u64; LANES]; SLOTS];
         self.draw_words(rng, &mut words);
-        // A batch's lanes side by side, a product a pick: eight independent products a row,
-        // which keeps the multiplier busy (one lane's chain at a time waits on each product).
-        let m = u64::from(self.free.count_ones());
-        for (b, w) in self.batches.iter().zip(words.iter_mut()) {
-            let rows = &mut ranks[usize::from(b.first)..usize::from(b.first + b.len)];
-            let mut n = m - u64::from(b.first);
-            for row in rows.iter_mut() {
-                let lanes: &mut [u8; LANES] = (&mut row[base..base + LANES]).try_into().unwrap();
-                for (pick, x) in lanes.iter_mut().zip(w.iter_mut()) {
-                    let full = u128::from(*x) * u128::from(n);
-                    *pick = (full >> 64) as u8;
-                    *x = full as u64;
+        // A batch's lanes side by side, a product a pick or two ([`Product`]): eight
+        // independent products a row, which keeps the multiplier busy (one lane's chain at a
+        // time waits on each product).
+        for (b, words) in self.batches.iter().zip(words.iter_mut()) {
+            // In registers through the batch (through `words` they went to memory and back
+            // at every product).
+            let mut w = *words;
+            for p in &self.products[usize::from(b.first_product)..usize::from(b.end_product)] {
+                let row = usize::from(p.row);
+                if p.pair {
+                    let lanes: &mut [u16; LANES] =
+                        (&mut pairs[row][base..base + LANES]).try_into().unwrap();
+                    for (v, x) in lanes.iter_mut().zip(w.iter_mut()) {
+                        let full = u128::from(*x) * u128::from(p.n);
+                        // A volatile store: plain ones were gathered into a vector, the
+                        // eight products' halves crossing one by one into vector registers.
+                        // SAFETY: `v` is a valid, aligned, exclusive reference.
+                        unsafe { std::ptr::write_volatile(v, (full >> 64) as u16) };
+                        *x = full as u64;
+                    }
+                } else {
+                    let lanes: &mut [u8; LANES] =
+                        (&mut ranks[row][base..base + LANES]).try_into().unwrap();
+                    for (pick, x) in lanes.iter_mut().zip(w.iter_mut()) {
+                        let full = u128::from(*x) * u128::from(p.n);
+                        *pick = (full >> 64) as u8;
+                        *x = full as u64;
+                    }
                 }
-                n -= 1;
             }
+            *words = w;
         }
         let redraw = self.refused(&words);
         if redraw {
@@ -341,6 +456,13 @@ impl Shuffler {
             for (row, p) in ranks.iter_mut().zip(&picks).take(self.picks) {
                 for (l, &position) in POSITION.iter().enumerate() {
                     row[base + l] = p[position] as u8;
+                }
+            }
+            // The pairs as the products would have left them (the splits remake the picks).
+            for (s, v) in self.splits.iter().zip(pairs.iter_mut()) {
+                let row = usize::from(s.row);
+                for c in base..base + LANES {
+                    v[c] = u16::from(ranks[row][c]) * s.d + u16::from(ranks[row + 1][c]);
                 }
             }
         }
@@ -629,7 +751,13 @@ mod tests {
     #[test]
     fn every_path_deals_as_the_definition() {
         let p = Predeal::parse("N:AK.Q.. E:J.. S:...AKQJT98 W:2.3.4.5").unwrap();
-        for (seed, predeal) in [(3, None), (4, Some(&p))] {
+        // Seven free cards: North, East and South pick among 7, 6, 5 and 4 (paired on the
+        // decode path, split by 6 and 4), West takes the other three.
+        let heavy = Predeal::parse(
+            "N:AKQJT98765.AK.. E:.QJT98765.AKQ. S:..JT98765432.AK W:4.4..QJT98765",
+        )
+        .unwrap();
+        for (seed, predeal) in [(3, None), (4, Some(&p)), (5, Some(&heavy))] {
             let s = Shuffler::new(&Seed([seed; 32]), predeal);
             for piece in [0, 5] {
                 let want = by_definition(&s, piece, PIECE);
@@ -642,6 +770,17 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn every_pair_of_picks_splits_exactly() {
+        // Every range a pair's second pick can have (2 and up: a pair's ranges are n·(n − 1)
+        // with n ≥ 2, or the pick is drawn alone); `split_by` checks each v itself, so this
+        // says that no pair of a deal without predeal is left unpaired.
+        for d in 2..=51 {
+            assert!(split_by(d).is_some(), "d = {d}");
+        }
+        assert_eq!(split_by(51), Some((41121, 5)));
     }
 
     #[test]
