@@ -1479,7 +1479,9 @@ fn lead<'py>(
         vulnerability: vul.parse::<Vulnerability>().map_err(err)?,
         sample: match (hand, path, set) {
             (Some(hand), None, None) => LeadSample::Dealt {
-                hand: wf::parse_hand(hand).map_err(err)?,
+                hand: hand
+                    .parse()
+                    .map_err(|e| input_error(format!("hand={hand:?}: {e}")))?,
                 seed: seed_arg(seed)?,
                 deals: opt_uint_arg(deals, "deals")?.unwrap_or(1000),
                 filter: r#where.map(Query::parse).transpose().map_err(err)?,

@@ -50,8 +50,11 @@ def test_the_same_as_the_cli(result):
 
 
 def test_bad_arguments_are_dealdex_errors():
-    with pytest.raises(dealdex.InputError):
+    # Python's parameter is named, not the CLI's flag.
+    with pytest.raises(dealdex.InputError, match=r'^hand="AQ4\.J": column 6: hand has 2 suits'):
         dealdex.lead("AQ4.J", "3NT", "S", deals=2, seed=SEED)
+    with pytest.raises(dealdex.InputError, match="12 cards, not 13"):
+        dealdex.lead("AQ4.J.KJ6543.63", "3NT", "S", deals=2, seed=SEED)
     with pytest.raises(dealdex.InputError):
         dealdex.lead(HAND, "3ZZ", "S", deals=2, seed=SEED)
 

@@ -84,7 +84,7 @@ pub fn run(a: LeadArgs, json: bool) -> anyhow::Result<()> {
             let path = a.script.as_deref();
             let (script, _) = dealdex::workflow::dealer::load_script(path, &[], [None; 4])?;
             LeadSample::Script {
-                hand: wf::parse_hand(hand)?,
+                hand: hand_arg(hand)?,
                 script: Box::new(script),
                 deals: a.deals,
                 seed: a
@@ -100,7 +100,7 @@ pub fn run(a: LeadArgs, json: bool) -> anyhow::Result<()> {
             }
         }
         (Some(hand), _, _) => LeadSample::Dealt {
-            hand: wf::parse_hand(hand)?,
+            hand: hand_arg(hand)?,
             seed: match &a.seed {
                 Some(s) => s.parse().map_err(|e| bad_seed(s, format!("{e}")))?,
                 None => dealdex::Seed::from_os()?,
@@ -183,4 +183,10 @@ pub fn run(a: LeadArgs, json: bool) -> anyhow::Result<()> {
             Ok(file.commit()?)
         }
     }
+}
+
+/// `--hand`'s text as a hand (its count is the job's to check).
+fn hand_arg(text: &str) -> anyhow::Result<dealdex::Hand> {
+    use anyhow::Context;
+    text.parse().with_context(|| format!("--hand {text:?}"))
 }

@@ -3,9 +3,9 @@
 //! scores, IMPs and matchpoints those of the laws' table worked by hand; a dealt sample
 //! gives the leader the hand asked for and is reproducible by its seed.
 
-use dealdex::workflow::lead::{LeadError, LeadJob, LeadSample, parse_hand, run};
+use dealdex::workflow::lead::{LeadError, LeadJob, LeadSample, run};
 use dealdex::workflow::pipeline::DealSource;
-use dealdex::{Contract, Penalty, Seat, Strain, Vulnerability};
+use dealdex::{Contract, Hand, Penalty, Seat, Strain, Vulnerability};
 
 use crate::common;
 
@@ -128,8 +128,7 @@ fn set_percent_counts_the_deals_declarer_falls_short() {
 
 #[test]
 fn a_dealt_sample_is_the_seeds_and_gives_the_leader_the_hand() {
-    let hand = parse_hand("S:AQ4 H:J D:KJ6543 C:632").unwrap();
-    assert_eq!(hand, parse_hand("AQ4.J.KJ6543.632").unwrap());
+    let hand: Hand = "S:AQ4 H:J D:KJ6543 C:632".parse().unwrap();
     let job = LeadJob {
         contract: Contract {
             level: 3,
@@ -198,8 +197,19 @@ fn a_sample_whose_deals_give_the_leader_other_hands_is_refused() {
         ),
         "{e}"
     );
-    assert!(parse_hand("AQ4.J.KJ6543.63").is_err());
-    assert!(parse_hand("S:AQ4 X:J").is_err());
+    // A hand of 12 cards reads (a hand is any set of cards) but is no leader's hand.
+    let job = LeadJob {
+        sample: LeadSample::Dealt {
+            hand: "AQ4.J.KJ6543.63".parse().unwrap(),
+            seed: "42".repeat(32).parse().unwrap(),
+            deals: 5,
+            filter: None,
+            max_draws: None,
+        },
+        ..job
+    };
+    let e = run(&job, None, &mut |_| {}).unwrap_err();
+    assert!(matches!(e, LeadError::Hand(12)), "{e}");
 }
 
 #[test]
@@ -401,7 +411,7 @@ fn stored_leads_are_queried_reused_and_a_taken_name_is_refused() {
 #[test]
 fn lead_queries_are_null_without_stored_leads_and_agree_with_the_evaluator() {
     let dir = tempfile::tempdir().unwrap();
-    let hand = parse_hand(WEST).unwrap();
+    let hand: Hand = WEST.parse().unwrap();
     let job = LeadJob {
         contract: Contract {
             level: 3,
@@ -559,6 +569,47 @@ fn cli_lead_over_a_dealer_scripts_deals() {
             .args(["--script", "bad.dl", "--deals", "2"])
             .output()
             .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{}", common::stderr(&out));
+        assert!(
+            common::stderr(&out).contains(error),
+            "{}",
+            common::stderr(&out)
+        );
+    }
+}
+
+#[test]
+fn cli_lead_names_its_hand_flag_and_the_column() {
+    let dir = tempfile::tempdir().unwrap();
+    for (hand, error) in [
+        (
+            "AQ4.J.KJ6543.6x2",
+            "--hand \"AQ4.J.KJ6543.6x2\": column 15: 'x' is not a rank",
+        ),
+        (
+            "S:AQ4 X:J",
+            "--hand \"S:AQ4 X:J\": column 7: \"X\" is not a suit",
+        ),
+        ("AQ4.J.KJ6543.63", "the leader's hand has 12 cards, not 13"),
+        // With a script too, before the script runs.
+        ("AQ4.J.KJ6543.63 ", "the leader's hand has 12 cards, not 13"),
+    ] {
+        let script = hand.ends_with(' ');
+        let mut cmd = common::dealdex(dir.path());
+        cmd.args([
+            "lead",
+            "--hand",
+            hand,
+            "--contract",
+            "3NT",
+            "--declarer",
+            "S",
+        ]);
+        if script {
+            std::fs::write(dir.path().join("any.dl"), "condition hcp(north) > 10\n").unwrap();
+            cmd.args(["--script", "any.dl", "--deals", "2"]);
+        }
+        let out = cmd.output().unwrap();
         assert_eq!(out.status.code(), Some(2), "{}", common::stderr(&out));
         assert!(
             common::stderr(&out).contains(error),

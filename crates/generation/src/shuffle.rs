@@ -753,10 +753,9 @@ mod tests {
         let p = Predeal::parse("N:AK.Q.. E:J.. S:...AKQJT98 W:2.3.4.5").unwrap();
         // Seven free cards: North, East and South pick among 7, 6, 5 and 4 (paired on the
         // decode path, split by 6 and 4), West takes the other three.
-        let heavy = Predeal::parse(
-            "N:AKQJT98765.AK.. E:.QJT98765.AKQ. S:..JT98765432.AK W:4.4..QJT98765",
-        )
-        .unwrap();
+        let heavy =
+            Predeal::parse("N:AKQJT98765.AK.. E:.QJT98765.AKQ. S:..JT98765432.AK W:4.4..QJT98765")
+                .unwrap();
         for (seed, predeal) in [(3, None), (4, Some(&p)), (5, Some(&heavy))] {
             let s = Shuffler::new(&Seed([seed; 32]), predeal);
             for piece in [0, 5] {

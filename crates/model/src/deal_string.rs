@@ -182,23 +182,43 @@ fn scan_hand(
     end: usize,
     mut card: impl FnMut(usize, usize) -> Result<(), (usize, Problem)>,
 ) -> Result<(), (usize, Problem)> {
-    let mut suit = 0usize;
-    let mut i = start;
-    while let Some(&c) = v.get(i).filter(|_| i < end) {
-        let at = i;
+    let (mut suit, mut from) = (0, start);
+    for (i, &c) in v.iter().enumerate().take(end).skip(start) {
         if c == b'.' {
-            suit += 1;
-            if suit > 3 {
-                return Err(syntax_at(at, "a fifth suit in one hand (expected S.H.D.C)"));
+            scan_ranks(v, from, i, suit, &mut card)?;
+            if suit == 3 {
+                return Err(syntax_at(i, "a fifth suit in one hand (expected S.H.D.C)"));
             }
-            i += 1;
-            continue;
+            (suit, from) = (suit + 1, i + 1);
         }
-        let rank = if c == b'1' && i + 1 < end && v.get(i + 1) == Some(&b'0') {
+    }
+    scan_ranks(v, from, end, suit, &mut card)?;
+    if suit != 3 {
+        return Err(syntax_at(
+            end,
+            format!("hand has {} suits, expected 4 (S.H.D.C)", suit + 1),
+        ));
+    }
+    Ok(())
+}
+
+/// Reads the ranks of suit `suit` (0 for spades) in `v[start..end]`, `10` for the ten,
+/// calling `card(index, offset)` for each card.
+fn scan_ranks(
+    v: &[u8],
+    start: usize,
+    end: usize,
+    suit: usize,
+    card: &mut impl FnMut(usize, usize) -> Result<(), (usize, Problem)>,
+) -> Result<(), (usize, Problem)> {
+    let mut i = start;
+    while i < end {
+        let at = i;
+        let rank = if v[i] == b'1' && i + 1 < end && v[i + 1] == b'0' {
             i += 1;
             Some(4)
         } else {
-            rank_index(c)
+            rank_index(v[i])
         };
         let Some(rank) = rank else {
             return Err(syntax_at(
@@ -212,13 +232,102 @@ fn scan_hand(
         card(suit * 13 + rank, at)?;
         i += 1;
     }
-    if suit != 3 {
-        return Err(syntax_at(
-            end,
-            format!("hand has {} suits, expected 4 (S.H.D.C)", suit + 1),
-        ));
+    Ok(())
+}
+
+/// Reads a hand written suit by suit, `S:AQ4 H:J D:KJ6543 C:632`: white-space separated
+/// `SUIT:RANKS` in any order, each suit at most once, a missing suit or `-` a void.
+fn scan_lettered_hand(
+    v: &[u8],
+    mut card: impl FnMut(usize, usize) -> Result<(), (usize, Problem)>,
+) -> Result<(), (usize, Problem)> {
+    let mut given = [false; 4];
+    let mut i = 0;
+    while i < v.len() {
+        if v[i].is_ascii_whitespace() {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < v.len() && !v[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        let token = &v[start..i];
+        let shown = |b: &[u8]| format!("{:?}", String::from_utf8_lossy(b));
+        let Some(colon) = token.iter().position(|&c| c == b':') else {
+            return Err(syntax_at(
+                start,
+                format!("{} is not SUIT:RANKS", shown(token)),
+            ));
+        };
+        let letter = std::str::from_utf8(&token[..colon]).ok().and_then(|l| {
+            let mut chars = l.chars();
+            chars.next().filter(|_| chars.next().is_none())
+        });
+        let Some(suit) = letter.and_then(Suit::from_char) else {
+            return Err(syntax_at(
+                start,
+                format!("{} is not a suit (S, H, D, C)", shown(&token[..colon])),
+            ));
+        };
+        if std::mem::replace(&mut given[suit as usize], true) {
+            return Err(syntax_at(
+                start,
+                format!("{} is given twice", suit.letter()),
+            ));
+        }
+        if &v[start + colon + 1..i] != b"-" {
+            scan_ranks(v, start + colon + 1, i, suit as usize, &mut card)?;
+        }
     }
     Ok(())
+}
+
+impl std::str::FromStr for Hand {
+    type Err = PbnError;
+
+    /// A hand (any number of cards, each once) from its PBN text, `AQ4.J.KJ6543.632` (spades
+    /// first, ranks in any order, `T` or `10` for the ten, white space around it ignored), or
+    /// suit by suit, `S:AQ4 H:J D:KJ6543 C:632` (any order; a suit left out or `-` is void).
+    /// Callers that need 13 cards check [`Hand::len`].
+    ///
+    /// ```
+    /// use dealdex::Hand;
+    /// let hand: Hand = "AQ4.J.KJ6543.632".parse()?;
+    /// assert_eq!("S:AQ4 H:J D:KJ6543 C:632".parse::<Hand>()?, hand);
+    /// assert_eq!((hand.len(), hand.to_string()), (13, "AQ4.J.KJ6543.632".to_owned()));
+    /// assert_eq!("AK.x..".parse::<Hand>().unwrap_err().to_string(),
+    ///     r#"column 4: 'x' is not a rank (expected AKQJT98765432 or 10)"#);
+    /// # Ok::<(), dealdex::PbnError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`PbnError::Syntax`] with the 1-based column (in characters) of a character that is
+    /// not a rank, a missing or fifth suit, a card written twice, a suit given twice or a
+    /// token that is not `SUIT:RANKS`.
+    fn from_str(text: &str) -> Result<Hand, PbnError> {
+        let v = text.as_bytes();
+        let mut hand = Hand::EMPTY;
+        let add = |index: usize, at: usize| {
+            let card = Card::from_index(index).expect("a suit's rank: below 52");
+            match hand.insert(card) {
+                true => Ok(()),
+                false => Err(syntax_at(at, format!("{card} appears twice in the hand"))),
+            }
+        };
+        let scanned = match text.contains(':') {
+            true => scan_lettered_hand(v, add),
+            false => {
+                let start = text.len() - text.trim_start().len();
+                scan_hand(v, start, text.trim_end().len(), add)
+            }
+        };
+        scanned.map_err(|(offset, problem)| PbnError::Syntax {
+            column: column(v, offset),
+            message: problem.to_string(),
+        })?;
+        Ok(hand)
+    }
 }
 
 /// The deal string parser behind [`parse_deal`] and [`parse_deal_bytes`]; `None` is a
@@ -453,6 +562,48 @@ mod tests {
             column,
             message: message.into(),
         }
+    }
+
+    proptest::proptest! {
+        /// Any set of cards reads back from its PBN text and from its suits by letter, in
+        /// any order of the suits, with `10` for the ten.
+        #[test]
+        fn hands_read_back_in_both_forms(mask in 0u64..1 << 52, turn in 0usize..4) {
+            let hand = Hand::from_mask(mask);
+            proptest::prop_assert_eq!(hand.to_string().parse::<Hand>(), Ok(hand));
+            let mut suits: Vec<String> = Suit::ALL
+                .iter()
+                .map(|&s| format!("{}:{}", s.letter(), hand.holding_string(s)))
+                .collect();
+            suits.rotate_left(turn);
+            let lettered = suits.join(" ").replace('T', "10");
+            proptest::prop_assert_eq!(lettered.parse::<Hand>(), Ok(hand));
+        }
+    }
+
+    #[test]
+    fn hand_text_errors_name_the_column() {
+        let message = |text: &str| text.parse::<Hand>().unwrap_err().to_string();
+        assert_eq!(
+            message("AK.A.A.A.A"),
+            "column 9: a fifth suit in one hand (expected S.H.D.C)"
+        );
+        assert_eq!(
+            message("AK.A.A"),
+            "column 7: hand has 3 suits, expected 4 (S.H.D.C)"
+        );
+        assert_eq!(message("AKA..."), "column 3: SA appears twice in the hand");
+        assert_eq!(message("S:AK H:Q S:2"), "column 10: S is given twice");
+        assert_eq!(
+            message("S:AK X:Q"),
+            r#"column 6: "X" is not a suit (S, H, D, C)"#
+        );
+        assert_eq!(message("S:AK Q"), r#"column 6: "Q" is not SUIT:RANKS"#);
+        assert_eq!(
+            "S:- H: D:AKQ".parse::<Hand>().unwrap().to_string(),
+            "..AKQ."
+        );
+        assert_eq!("  .AK10..  ".parse::<Hand>().unwrap().to_string(), ".AKT..");
     }
 
     #[test]

@@ -16,7 +16,7 @@
 //! ```
 //! use dealdex::workflow::lead::{LeadJob, LeadSample, run};
 //! use dealdex::{Contract, Penalty, Seat, Strain, Vulnerability};
-//! let hand = dealdex::workflow::lead::parse_hand("AQ4.J.KJ6543.632")?;
+//! let hand: dealdex::Hand = "AQ4.J.KJ6543.632".parse()?;
 //! let job = LeadJob {
 //!     contract: Contract { level: 3, strain: Strain::NoTrump, penalty: Penalty::Undoubled,
 //!                          declarer: Seat::South },
@@ -240,64 +240,6 @@ pub enum LeadProgress {
     Solved(u64),
 }
 
-/// The leader's hand from its text: a PBN hand (`AQ4.J.KJ6543.632`, spades first, `T`
-/// for ten) or its suits by letter in any order (`S:AQ4 H:J D:KJ6543 C:632`, `-` or
-/// nothing for a void); 13 cards.
-///
-/// ```
-/// use dealdex::workflow::lead::parse_hand;
-/// assert_eq!(parse_hand("S:AQ4 H:J D:KJ6543 C:632")?, parse_hand("AQ4.J.KJ6543.632")?);
-/// assert!(parse_hand("AQ4.J.KJ6543.63").is_err()); // 12 cards
-/// # Ok::<(), dealdex::workflow::lead::LeadError>(())
-/// ```
-///
-/// # Errors
-/// [`LeadError::HandText`] naming what is wrong, [`LeadError::Hand`] for a hand of other
-/// than 13 cards.
-pub fn parse_hand(text: &str) -> Result<Hand, LeadError> {
-    let bad = |reason: String| LeadError::HandText {
-        text: text.to_owned(),
-        reason,
-    };
-    let pbn = match text.contains(':') {
-        false => text.trim().to_owned(),
-        true => {
-            let mut suits: [Option<&str>; 4] = [None; 4];
-            for token in text.split_whitespace() {
-                let (letter, ranks) = token
-                    .split_once(':')
-                    .ok_or_else(|| bad(format!("{token:?} is not SUIT:RANKS")))?;
-                let suit = letter
-                    .chars()
-                    .next()
-                    .filter(|_| letter.len() == 1)
-                    .and_then(crate::Suit::from_char)
-                    .ok_or_else(|| bad(format!("{letter:?} is not a suit (S, H, D, C)")))?;
-                if suits[suit as usize]
-                    .replace(ranks.trim_matches('-'))
-                    .is_some()
-                {
-                    return Err(bad(format!("{letter} is given twice")));
-                }
-            }
-            suits.map(Option::unwrap_or_default).join(".")
-        }
-    };
-    // Read as North's predealt cards: a hand of more than 13 would be blamed on North, so
-    // it is counted first (`10` is one card).
-    let cards = pbn.chars().filter(char::is_ascii_alphanumeric).count() - pbn.matches("10").count();
-    if cards > 13 {
-        return Err(LeadError::Hand(cards));
-    }
-    let hand = Predeal::parse(&format!("N:{pbn}"))
-        .map_err(|e| bad(e.message))?
-        .fixed()[0];
-    match hand.len() {
-        13 => Ok(hand),
-        n => Err(LeadError::Hand(n)),
-    }
-}
-
 /// Why a lead job failed.
 #[derive(Debug, thiserror::Error)]
 pub enum LeadError {
@@ -307,14 +249,6 @@ pub enum LeadError {
     /// The leader's hand is not 13 cards.
     #[error("the leader's hand has {0} cards, not 13")]
     Hand(usize),
-    /// The leader's hand's text does not read.
-    #[error("--hand {text:?}: {reason}")]
-    HandText {
-        /// The text given.
-        text: String,
-        /// What is wrong.
-        reason: String,
-    },
     /// The contract's text does not read (PBN's form: a level 1 to 7, a strain, then `X` or
     /// `XX`).
     #[error(
@@ -441,7 +375,7 @@ pub fn run(
 /// ```
 /// use dealdex::workflow::lead::{LeadJob, LeadSample, run_storing};
 /// use dealdex::{Contract, Penalty, Seat, Store, Strain, Vulnerability};
-/// let hand = dealdex::workflow::lead::parse_hand("AQ4.J.KJ6543.632")?;
+/// let hand: dealdex::Hand = "AQ4.J.KJ6543.632".parse()?;
 /// let mut job = LeadJob {
 ///     contract: Contract { level: 3, strain: Strain::NoTrump, penalty: Penalty::Undoubled,
 ///                          declarer: Seat::South },
@@ -716,6 +650,11 @@ struct Sample {
 
 /// The sample's deals, dealt or read.
 fn sample(job: &LeadJob, leader: Seat, store: Option<&StoreReader>) -> Result<Sample, LeadError> {
+    if let LeadSample::Dealt { hand, .. } | LeadSample::Script { hand, .. } = &job.sample
+        && hand.len() != 13
+    {
+        return Err(LeadError::Hand(hand.len()));
+    }
     if let LeadSample::Dealt { deals, .. } | LeadSample::Script { deals, .. } = &job.sample
         && *deals > MAX_SAMPLE
     {
@@ -729,9 +668,6 @@ fn sample(job: &LeadJob, leader: Seat, store: Option<&StoreReader>) -> Result<Sa
             filter,
             max_draws,
         } => {
-            if hand.len() != 13 {
-                return Err(LeadError::Hand(hand.len()));
-            }
             let mut fixed = [Hand::EMPTY; 4];
             fixed[leader.index()] = *hand;
             // The seed's stream around the hand, filtered: the deals `generate --predeal
