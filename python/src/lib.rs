@@ -99,35 +99,27 @@ fn make_error(
     Ok(PyErr::from_value(made))
 }
 
-/// `e` and its causes: its sources and what [`Classify::wrapped`] shows, depth first.
-fn causes<'a>(e: &'a (dyn StdError + 'static)) -> Vec<&'a (dyn StdError + 'static)> {
-    let mut out = Vec::new();
-    let mut todo = vec![e];
-    while let Some(x) = todo.pop() {
-        out.push(x);
-        todo.extend(x.source());
-        todo.extend(dealdex::as_classify(x).and_then(Classify::wrapped));
-    }
-    out
-}
-
-/// The CLI's flags that messages of the library name, in the words of Python's arguments
-/// (the readers and format choice speak the CLI's language; Python's `format=` and
-/// `first_board=` are the same choices).
-const PYTHON_WORDS: [(&str, &str); 3] = [
-    (
-        "give it with --from (an input) or --to (an output)",
-        "give it with format=",
-    ),
-    ("give --from", "give format="),
-    ("--first-board ", "first_board="),
-];
-
-/// `message` with the CLI's flags in [`PYTHON_WORDS`] named as Python's arguments.
-fn python_words(message: String) -> String {
-    PYTHON_WORDS
-        .iter()
-        .fold(message, |m, (cli, python)| m.replace(cli, python))
+/// The arguments `e` (or an error it holds, [`dealdex::causes`]) is about, named as Python's
+/// keywords: the library's messages name no parameter's spelling (the CLI adds its flags).
+fn keywords(e: &(dyn StdError + 'static)) -> Option<&'static str> {
+    use dealdex::formats::{ChooseFormatError, DetectError};
+    use dealdex::workflow::pipeline::SourceError;
+    dealdex::causes(e).into_iter().find_map(|x| {
+        let format = x.is::<DetectError>()
+            || matches!(
+                x.downcast_ref(),
+                Some(
+                    ChooseFormatError::UnknownExtension { .. }
+                        | ChooseFormatError::Undetected { .. }
+                )
+            );
+        let first_board = matches!(x.downcast_ref(), Some(SourceError::FirstBoard { .. }));
+        match (format, first_board) {
+            (true, _) => Some("format="),
+            (_, true) => Some("first_board="),
+            _ => None,
+        }
+    })
 }
 
 fn build_error(
@@ -145,7 +137,7 @@ fn build_error(
     let mut position = None;
     let mut format_kind = None;
     let mut io = io;
-    for x in causes(e) {
+    for x in dealdex::causes(e) {
         if position.is_none() {
             position = dealdex::as_classify(x).and_then(Classify::position);
         }
@@ -194,7 +186,11 @@ fn build_error(
             kwargs.set_item("filename", f.display().to_string())?;
         }
     }
-    make_error(py, name, python_words(e.to_string()), &kwargs)
+    let message = match keywords(e) {
+        Some(k) => format!("{e} [{k}]"),
+        None => e.to_string(),
+    };
+    make_error(py, name, message, &kwargs)
 }
 
 /// The kinds of I/O error that python/dealdex/errors.py gives an errno when the operating

@@ -6,6 +6,7 @@ mod dealer;
 mod event;
 mod files;
 mod generate;
+mod hints;
 mod lead;
 mod number;
 mod outputs;
@@ -232,7 +233,8 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
     }
 }
 
-/// Prints the error in one line and picks the exit code: 0 for a closed pipe, 130 for an
+/// Prints the error in one line, with the flags that fix it in brackets where the library
+/// error has such a fix ([`hints`]), and picks the exit code: 0 for a closed pipe, 130 for an
 /// interrupted command (Ctrl-C, [`ErrorClass::Interrupted`]), 2 for bad input (an error in
 /// the cause chain whose [`ErrorClass`] is an input class, [`dealdex::classify`]), 1
 /// otherwise.
@@ -240,7 +242,10 @@ pub fn report(e: anyhow::Error) -> ExitCode {
     if e.chain().any(closed_stdout) {
         return ExitCode::SUCCESS;
     }
-    let msg = format!("{e:#}").replace('\n', " ");
+    let mut msg = format!("{e:#}").replace('\n', " ");
+    if let Some(flags) = hints::flags_for(&e) {
+        msg = format!("{msg} [{flags}]");
+    }
     let _ = writeln!(io::stderr(), "dealdex: error: {msg}");
     ExitCode::from(match dealdex::classify(&*e) {
         Some(ErrorClass::Interrupted) => 130,

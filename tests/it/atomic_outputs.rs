@@ -177,7 +177,10 @@ fn query_refuses_an_output_that_is_its_database() {
     );
     let err = stderr(&out);
     assert_eq!(out.status.code(), Some(2), "{err}");
-    assert!(err.contains("--out and --db name the same file"), "{err}");
+    assert!(
+        err.contains("output and database name the same file"),
+        "{err}"
+    );
     assert_eq!(std::fs::read(d.join("q.db")).unwrap(), db);
 }
 

@@ -440,7 +440,7 @@ fn files_that_cannot_tell_their_first_board_say_so() {
             .unwrap();
         assert_eq!(untold.boards[0].number, Some(1), "{name}");
         assert_eq!(untold.warnings.len(), 1, "{name}");
-        assert!(untold.warnings[0].contains("--first-board"), "{name}");
+        assert!(untold.warnings[0].contains("the first board"), "{name}");
         let told = format
             .read_numbered(
                 &data,

@@ -147,8 +147,8 @@ fn generate_bigdeal_refuses_a_set_too_large_for_memory() {
         assert_eq!(out.status.code(), Some(2), "{range}");
         let err = String::from_utf8(out.stderr).unwrap();
         assert!(
-            err.contains(&format!("--boards \"{range}\": "))
-                && err.contains("boards; a set has at most 1048576 (use --count for bulk runs)"),
+            err.contains(&format!("boards \"{range}\": "))
+                && err.contains("boards; a set has at most 1048576 (a bulk run counts deals instead) [--boards; --count for bulk runs]"),
             "{err}"
         );
         assert!(!err.contains("panicked"), "{err}");
@@ -158,7 +158,7 @@ fn generate_bigdeal_refuses_a_set_too_large_for_memory() {
         .args(["generate", "--seed", &seed, "--boards", "1-1048577", "--out", "s.hex"])
         .assert()
         .code(2)
-        .stderr("dealdex: error: --boards \"1-1048577\": 1048577 boards; a set has at most 1048576 (use --count for bulk runs)\n");
+        .stderr("dealdex: error: boards \"1-1048577\": 1048577 boards; a set has at most 1048576 (a bulk run counts deals instead) [--boards; --count for bulk runs]\n");
     assert_eq!(
         std::fs::read_dir(dir.path()).unwrap().count(),
         0,
@@ -364,7 +364,10 @@ fn new_publish_set_value_write_squaredeal_files() {
     let before = snapshot(d);
     let (code, _, err) = run(d, &["event", "set-value", "T.sqd", "44882.13"]);
     assert_eq!(code, 2);
-    assert!(err.contains("give --replace"), "{err}");
+    assert!(
+        err.contains("; it is replaced only when asked to [--replace]"),
+        "{err}"
+    );
     assert_eq!(snapshot(d), before);
 }
 
@@ -446,7 +449,7 @@ fn malformed_description_files_name_the_line() {
         // NxM lists are bounded before they are written out (these aborted out of memory).
         (
             "3:99999999999x1:R#:r",
-            "--phase \"3:99999999999x1:R#:r\": boards \"99999999999x1\": 99999999999 sessions of 1 boards; at most 10000 sessions, and board numbers stop at 9223372036854775807",
+            "phase \"3:99999999999x1:R#:r\": boards \"99999999999x1\": 99999999999 sessions of 1 boards; at most 10000 sessions, and board numbers stop at 9223372036854775807",
         ),
         (
             "3:5x4611686018427387904:R#:r",
@@ -707,7 +710,7 @@ fn make_refuses_before_kh_and_dv_and_with_other_keys() {
     );
     assert_eq!(code, 2);
     assert!(
-        err.contains("phase 2 (FINAL) has ? boards: give --boards N"),
+        err.contains("phase 2 (FINAL) has ? boards: give the number of boards [--boards N]"),
         "{err}"
     );
     let (code, _, err) = run(
@@ -715,7 +718,7 @@ fn make_refuses_before_kh_and_dv_and_with_other_keys() {
         &["event", "make", "T.sqd", "--phase", "3", "--out", "out"],
     );
     assert_eq!(code, 2);
-    assert!(err.contains("give --session S"), "{err}");
+    assert!(err.contains("give the session [--session S]"), "{err}");
     assert!(!d.join("out").exists());
     assert!(!d.join("dealdex.db").exists());
 }
@@ -1101,7 +1104,7 @@ fn make_refuses_a_run_too_large_for_memory() {
         assert_eq!(
             err,
             format!(
-                "dealdex: error: phase 1 (V##) sessions {sessions}: this run would make more than 1000000 boards, which are made in memory before anything is written; make fewer sessions at a time (--phase, --session)\n"
+                "dealdex: error: phase 1 (V##) sessions {sessions}: this run would make more than 1000000 boards, which are made in memory before anything is written; make fewer sessions at a time (one phase, or some of its sessions) [--phase, --session]\n"
             )
         );
         assert_eq!(snapshot(d), before, "nothing written");
@@ -1143,7 +1146,7 @@ fn make_with_a_directory_or_file_in_the_way_changes_nothing() {
     assert_eq!(code, 2);
     assert_eq!(
         err,
-        "dealdex: error: --out out: exists and is not a directory; nothing was made\n"
+        "dealdex: error: out: exists and is not a directory; nothing was made [--out]\n"
     );
     let (code, _, err) = make("o");
     assert_eq!(code, 2);

@@ -603,7 +603,7 @@ fn convert_warns_when_the_output_drops_board_numbers_and_first_board_restores_th
             err.contains("warning")
                 && err.contains(&out)
                 && err.contains("board 11")
-                && err.contains("--first-board 11"),
+                && err.contains("the first board given as 11"),
             "{ext}: {err}"
         );
         let back = format!("back-{ext}.pbn");
@@ -635,12 +635,12 @@ fn convert_warns_when_the_output_drops_board_numbers_and_first_board_restores_th
         .args(["convert", "back-hex.pbn", "y.pbn"])
         .assert()
         .success()
-        .stderr(predicate::str::contains("first-board").not());
+        .stderr(predicate::str::contains("first board").not());
     dealdex(d)
         .args(["convert", "x.hex", "ones.hex"])
         .assert()
         .success()
-        .stderr(predicate::str::contains("first-board").not());
+        .stderr(predicate::str::contains("first board").not());
     // JSON: the warning is in the report.
     let (report, _) =
         common::json_report(d, &["convert", pbn.to_str().unwrap(), "z.hex", "--json"]);
@@ -649,7 +649,10 @@ fn convert_warns_when_the_output_drops_board_numbers_and_first_board_restores_th
         .expect("output_warnings");
     assert_eq!(notes.len(), 1, "{report}");
     assert!(
-        notes[0].as_str().unwrap().contains("--first-board 11"),
+        notes[0]
+            .as_str()
+            .unwrap()
+            .contains("the first board given as 11"),
         "{report}"
     );
 }

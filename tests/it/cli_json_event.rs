@@ -105,7 +105,10 @@ fn new_publish_set_value_json_reports() {
     // Bad input is still an error line and exit code 2 with --json, and no JSON.
     let (code, out, err) = run(d, &["event", "set-value", "T.sqd", "1", "--json"]);
     assert_eq!((code, out.as_str()), (2, ""));
-    assert!(err.contains("give --replace"), "{err}");
+    assert!(
+        err.contains("; it is replaced only when asked to [--replace]"),
+        "{err}"
+    );
 }
 
 #[test]

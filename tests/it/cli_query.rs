@@ -465,7 +465,7 @@ fn generate_where_that_can_never_match_is_refused_at_once_with_the_column() {
     for (args, needles) in [
         (
             vec!["--boards", "1-4", "--where", "hcp(N) > 37"],
-            vec!["--where: column 1: hcp(N) > 37 can never hold: a hand has 0 to 37 HCP"],
+            vec!["where: column 1: hcp(N) > 37 can never hold: a hand has 0 to 37 HCP"],
         ),
         (
             vec![
@@ -475,7 +475,7 @@ fn generate_where_that_can_never_match_is_refused_at_once_with_the_column() {
                 "spades(N) > 13 or len(S, hearts) < 0",
             ],
             // spades(N) is no function: the parser's error, column 1.
-            vec!["--where: column 1: unknown function 'spades'"],
+            vec!["where: column 1: unknown function 'spades'"],
         ),
         (
             vec![
@@ -485,7 +485,7 @@ fn generate_where_that_can_never_match_is_refused_at_once_with_the_column() {
                 "balanced(N) and (len(N, spades) > 13 or len(S, hearts) < 0)",
             ],
             vec![
-                "--where: column 18: len(N, spades) > 13 can never hold: a hand holds 0 to 13 cards of a suit",
+                "where: column 18: len(N, spades) > 13 can never hold: a hand holds 0 to 13 cards of a suit",
                 "at column 41, len(S, hearts) < 0 can never hold",
             ],
         ),
@@ -497,7 +497,7 @@ fn generate_where_that_can_never_match_is_refused_at_once_with_the_column() {
                 "not hcp(NS) <= 40 or longest(E) in 0..3",
             ],
             vec![
-                "--where: column 5: hcp(NS) <= 40 always holds: a side has 0 to 40 HCP",
+                "where: column 5: hcp(NS) <= 40 always holds: a side has 0 to 40 HCP",
                 "at column 22, longest(E) in 0..3 can never hold: a hand's longest suit has 4 to 13 cards",
             ],
         ),
@@ -513,7 +513,7 @@ fn generate_where_that_can_never_match_is_refused_at_once_with_the_column() {
                 "N:AKQJ.AKQ.AKQ.AKQ",
             ],
             vec![
-                "--where: column 1: hcp(S) >= 10 can never hold: with the predealt cards, hcp(S) is 0 to 3",
+                "where: column 1: hcp(S) >= 10 can never hold: with the predealt cards, hcp(S) is 0 to 3",
             ],
         ),
     ] {
@@ -738,7 +738,7 @@ fn library_draw_bound_reports_progress_and_stores_nothing() {
     let err = generate::check(&never, true).unwrap_err();
     assert_eq!(
         err.to_string(),
-        "--where: column 1: controls(NS) >= 13 can never hold: a side has 0 to 12 controls; so no deal can match the query"
+        "where: column 1: controls(NS) >= 13 can never hold: a side has 0 to 12 controls; so no deal can match the query"
     );
     assert_eq!(err.class(), dealdex::ErrorClass::BadInput);
 }

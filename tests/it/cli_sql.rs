@@ -282,7 +282,7 @@ fn sql_timeout_stops_an_endless_statement() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains(
-            "the statement ran longer than the time limit of 1 s and was stopped (dealdex sql --timeout SECS",
+            "the statement ran longer than the time limit of 1 s and was stopped (a larger time limit lets it run, 0 for none) [--timeout SECS]",
         ));
     assert!(started.elapsed().as_secs() < 30, "{:?}", started.elapsed());
     dealdex(dir.path())
@@ -312,7 +312,7 @@ fn sql_memory_limit_stops_a_growing_statement() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains(
-            "the statement needed more than the memory limit of 64 MiB and was stopped (dealdex sql --memory-limit MIB",
+            "the statement needed more than the memory limit of 64 MiB and was stopped (a larger memory limit lets it run, 0 for none) [--memory-limit MIB]",
         ));
     // Under the limit the same concatenation, with an end, gives its answer.
     dealdex(dir.path())

@@ -444,7 +444,7 @@ fn bad_protocol_inputs_exit_2_and_write_nothing() {
     };
     let (code, _, err) = new(&["--phase", "1:8:R:x"]);
     assert_eq!(code, 2);
-    assert!(err.contains("needs --value-format"), "{err}");
+    assert!(err.contains("needs a value format"), "{err}");
     let (code, _, err) = new(&["--phase", "0:8:R#:x", "--value-format", "integer"]);
     assert_eq!(code, 2);
     assert!(err.contains("needs a number of sessions"), "{err}");

@@ -549,7 +549,10 @@ fn import_tells_peer_outputs_from_their_content() {
             .unwrap();
         assert_eq!(out.status.code(), Some(2), "{bad}");
         let err = String::from_utf8_lossy(&out.stderr);
-        assert!(err.contains(bad) && err.contains("--from"), "{bad}: {err}");
+        assert!(
+            err.contains(bad) && err.contains("name its format"),
+            "{bad}: {err}"
+        );
     }
 }
 

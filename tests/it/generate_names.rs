@@ -57,22 +57,22 @@ fn an_output_that_is_the_key_file_or_the_database_is_refused_before_anything_is_
     let cases: &[(&[&str], &str, &str)] = &[
         (
             &["--out", "same.pbn", "--key-file", "same.pbn"],
-            "--out and --key-file",
+            "output and key file",
             "same.pbn",
         ),
         (
             &["--out", "same.pbn", "--key-file", "sub/../same.pbn"],
-            "--out and --key-file",
+            "output and key file",
             "same.pbn",
         ),
         (
             &["--out", "./x.db", "--format", "pbn", "--db", "x.db"],
-            "--out and --db",
+            "output and database",
             "./x.db",
         ),
         (
             &["--out", "a.pbn", "--key-file", "x.db", "--db", "./x.db"],
-            "--key-file and --db",
+            "key file and database",
             "x.db",
         ),
     ];
@@ -99,7 +99,7 @@ fn an_output_that_is_the_key_file_or_the_database_is_refused_before_anything_is_
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
-    assert!(stderr(&out).contains("--out and --seed-file name the same file, k.seed"));
+    assert!(stderr(&out).contains("output and seed file name the same file, k.seed"));
     std::fs::remove_file(d.join("k.seed")).unwrap();
     assert_eq!(entries(d), ["sub"]);
     // The bulk path too.
@@ -129,7 +129,7 @@ fn a_refused_key_file_creates_no_database() {
             .unwrap();
         let err = stderr(&out);
         assert_eq!(out.status.code(), Some(2), "{err}");
-        assert!(err.contains("--key-file k.seed: the file exists"), "{err}");
+        assert!(err.contains("key file k.seed: the file exists"), "{err}");
         assert_eq!(entries(d), ["k.seed"], "{args:?}: {err}");
         assert_eq!(
             std::fs::read_to_string(d.join("k.seed")).unwrap(),

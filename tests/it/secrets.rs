@@ -91,7 +91,7 @@ fn an_existing_key_file_is_refused_and_nothing_is_stored_or_written() {
     std::fs::write(d.join("k.seed"), "old secret\n").unwrap();
     let (code, err) = generate_s(d, &["--key-file", "k.seed"]);
     assert_eq!(code, 2, "{err}");
-    assert!(err.contains("--key-file k.seed: the file exists"), "{err}");
+    assert!(err.contains("key file k.seed: the file exists"), "{err}");
     assert_eq!(
         std::fs::read_to_string(d.join("k.seed")).unwrap(),
         "old secret\n"

@@ -228,3 +228,47 @@ fn a_chain_takes_interrupted_then_an_input_class_then_the_first() {
         None
     );
 }
+
+/// The library's error messages name no CLI flag (issue 51): they name the parameter in
+/// words, and the binary adds its flags (`src/cli/hints.rs`), Python its keywords. Cargo's own
+/// `--features` (how to build a solver in) is not a flag of dealdex.
+#[test]
+fn error_messages_name_no_cli_flag() {
+    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut flagged = Vec::new();
+    for krate in [
+        "dealdex",
+        "model",
+        "solver",
+        "formats",
+        "generation",
+        "query",
+        "store",
+        "dealer",
+    ] {
+        let src = match krate {
+            "dealdex" => here.join("src"),
+            other => here.join("..").join(other).join("src"),
+        };
+        let mut files = Vec::new();
+        library_files(&src, &mut files);
+        for file in files {
+            let text = std::fs::read_to_string(&file).unwrap();
+            let mut rest = text.as_str();
+            while let Some(at) = rest.find("#[error(") {
+                rest = &rest[at..];
+                let end = rest.find(")]").unwrap_or(rest.len());
+                let attribute = &rest[..end];
+                let flag = attribute
+                    .match_indices("--")
+                    .any(|(i, _)| attribute[i + 2..].starts_with(|c: char| c.is_ascii_lowercase()));
+                if flag && !attribute.contains("`--features dds`") {
+                    flagged.push(format!("{}: {attribute}", file.display()));
+                }
+                rest = &rest[end.min(rest.len())..];
+                rest = rest.get(2..).unwrap_or("");
+            }
+        }
+    }
+    assert!(flagged.is_empty(), "{}", flagged.join("\n"));
+}

@@ -11,6 +11,8 @@
 use dealdex_model as model;
 pub(crate) use dealdex_model::classified;
 pub use dealdex_model::{Classify, ErrorClass, InputPosition, as_classify, classify};
+mod causes;
+pub use causes::causes;
 #[cfg(test)]
 mod error_registry;
 

@@ -34,10 +34,10 @@ static INFO: FormatInfo = FormatInfo {
     board_set: true,
 };
 
-/// The warning of a Borel file read without `--first-board`.
+/// The warning of a Borel file read without its first board.
 const UNTOLD_FIRST_BOARD: &str = "read as boards 1, 2, …: a Borel file carries no board \
     numbers, and each line starts with its board's dealer, so a set that starts at another \
-    board has its hands on the wrong seats unless --first-board says where it starts";
+    board has its hands on the wrong seats unless the first board is given";
 
 /// The Borel letter of the card with suited-order index `i` (0..52).
 const LETTERS: &[u8; 52] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";

@@ -95,7 +95,7 @@ fn read_records(data: &[u8], first: Option<u64>) -> Result<Vec<Board>, FormatErr
                 return Err(FormatError::new(
                     at,
                     format!(
-                        "the first board byte is {byte}, but --first-board {f} is {} mod 256 \
+                        "the first board byte is {byte}, but the first board given, {f}, is {} mod 256 \
                          (CDS holds each board number mod 256)",
                         f % 256
                     ),

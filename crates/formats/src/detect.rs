@@ -11,7 +11,7 @@ pub enum DetectError {
     /// The first lines fit more than one format (e.g. a dealer run that produced no deal:
     /// only its statistics lines).
     #[error(
-        "{}the file could be any of {}: give --from",
+        "{}the file could be any of {}: name its format",
         line.map(|l| format!("line {l}: ")).unwrap_or_default(),
         candidates.join(", ")
     )]
@@ -23,7 +23,7 @@ pub enum DetectError {
     },
     /// The first lines fit no format dealdex reads.
     #[error(
-        "{}cannot tell the format ({reason}): give --from ({})",
+        "{}cannot tell the format ({reason}): name its format ({})",
         line.map(|l| format!("line {l}: ")).unwrap_or_default(),
         super::names()
     )]

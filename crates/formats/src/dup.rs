@@ -147,7 +147,7 @@ impl DealFormat for Dup {
             warnings.push(
                 "read as boards 1, 2, …: a DUP trailer says \"start at board 1\" whatever \
                  boards the file holds (Big Deal writes it so for every set); give \
-                 --first-board if this set starts at another board"
+                 the first board if this set starts at another board"
                     .to_owned(),
             );
         }

@@ -519,12 +519,12 @@ pub fn parse_first_board(text: &str) -> Result<u64, String> {
     check_first_board(n)
 }
 
-/// The warning of a [`FormatInfo::board_set`] file read without `--first-board`.
+/// The warning of a [`FormatInfo::board_set`] file read without its first board.
 pub(crate) fn untold_first_board(format: &str) -> String {
     format!(
         "read as boards 1, 2, …: a {format} file carries no board numbers, so the dealers and \
-         vulnerabilities are boards 1, 2, …'s; give --first-board if the set starts at another \
-         board"
+         vulnerabilities are boards 1, 2, …'s; give the first board if the set starts at \
+         another board"
     )
 }
 
@@ -899,7 +899,7 @@ pub enum ChooseFormatError {
     },
     /// A file whose extension selects no format, and no name given.
     #[error(
-        "{}: cannot tell the format from the extension; give it with --from (an input) or --to (an output): {}",
+        "{}: cannot tell the format from the extension; name its format: {}",
         path.display(),
         names()
     )]

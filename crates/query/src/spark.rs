@@ -26,7 +26,7 @@ pub(super) fn compile(c: &Cond) -> Result<String, DialectError> {
             reason: match t {
                 Term::Lead(..) => {
                     "the Parquet archive has no opening-lead tricks (they are stored in the \
-                     SQLite database by dealdex lead --store)"
+                     SQLite database by a lead analysis that stores its sample)"
                 }
                 _ => {
                     "the Parquet archive has double-dummy tricks (dd(X, strain)) but no par \

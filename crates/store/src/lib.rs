@@ -459,8 +459,8 @@ pub enum StoreError {
     #[error(
         "{path} is not a dealdex database ({}); it was left as it is",
         if *foreign {
-            "an SQLite file with other tables: give --migrate-foreign to add dealdex's tables \
-             to it, or name another --db"
+            "an SQLite file with other tables: dealdex's tables can be added beside them \
+             (migrate foreign), or name another database"
         } else {
             "an empty file, or an SQLite file without dealdex's tables"
         }

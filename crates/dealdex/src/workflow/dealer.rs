@@ -245,7 +245,7 @@ pub enum DealerRunError {
     #[error(transparent)]
     Source(#[from] SourceError),
     /// `store_set` names a set the database already has.
-    #[error("set {set:?} already exists in {database} (give --store a new name)")]
+    #[error("set {set:?} already exists in {database} (store it under a new name)")]
     SetExists {
         /// The name asked for.
         set: String,

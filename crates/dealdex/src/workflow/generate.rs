@@ -139,7 +139,7 @@ impl Source {
     /// let fresh = Source::from_flags(None, None, None, None)?;
     /// assert!(matches!(fresh, Source::Fresh { key_file: None }));
     /// let e = Source::from_flags(None, Some("42"), None, None).err().unwrap();
-    /// assert!(e.to_string().starts_with("--seed: "), "{e}");
+    /// assert!(e.to_string().starts_with("seed has 2 characters"), "{e}");
     /// # Ok::<(), dealdex::workflow::generate::GenerateError>(())
     /// ```
     ///
@@ -587,7 +587,7 @@ pub enum Progress<'a> {
 #[derive(Debug, thiserror::Error)]
 pub enum GenerateError {
     /// A board range with something that is not a number.
-    #[error("--boards {range:?}: {token:?} is not a board number")]
+    #[error("boards {range:?}: {token:?} is not a board number")]
     NotABoardNumber {
         /// The range as given.
         range: String,
@@ -595,14 +595,14 @@ pub enum GenerateError {
         token: String,
     },
     /// A board range that is empty or starts at 0.
-    #[error("--boards {range:?}: expected A-B with 1 <= A <= B (boards are numbered from 1)")]
+    #[error("boards {range:?}: expected A-B with 1 <= A <= B (boards are numbered from 1)")]
     BadBoardRange {
         /// The range as given (`A-B`).
         range: String,
     },
     /// A set of more than [`MAX_SET_BOARDS`] boards.
     #[error(
-        "--boards {range:?}: {boards} boards; a set has at most {MAX_SET_BOARDS} (use --count for bulk runs)"
+        "boards {range:?}: {boards} boards; a set has at most {MAX_SET_BOARDS} (a bulk run counts deals instead)"
     )]
     TooManyBoards {
         /// The range as given.
@@ -611,25 +611,27 @@ pub enum GenerateError {
         boards: u128,
     },
     /// A bulk run of 0 deals.
-    #[error("--count must be at least 1")]
+    #[error("the count of deals must be at least 1")]
     ZeroCount,
     /// A bulk run starting at deal 0.
-    #[error("--start is 1-based: the first deal is 1")]
+    #[error("the start is 1-based: the first deal is 1")]
     ZeroStart,
     /// A bulk run past the 64-bit deal counter.
-    #[error("--start + --count overflows the 64-bit deal counter")]
+    #[error("start + count overflows the 64-bit deal counter")]
     CounterOverflow,
     /// A batch outside [`MIN_BATCH`]`..=`[`MAX_BATCH`].
-    #[error("--batch {batch}: expected {MIN_BATCH}..={MAX_BATCH} deals")]
+    #[error("batch {batch}: expected {MIN_BATCH}..={MAX_BATCH} deals")]
     BadBatch {
         /// The batch asked for.
         batch: u64,
     },
     /// A bulk run with no output and no store.
-    #[error("nothing to do: give --out FILE, or drop --no-db to store the deals")]
+    #[error("nothing to do: no output file, and no database to store the deals in")]
     NothingToDo,
     /// A bulk run past a format's board limit, without `split`.
-    #[error("{output}: {format} holds boards 1..{max}, this run ends at {last} (give --split)")]
+    #[error(
+        "{output}: {format} holds boards 1..{max}, this run ends at {last} (split the set into files)"
+    )]
     BoardLimit {
         /// The output's label (path or `stdout`).
         output: String,
@@ -686,11 +688,11 @@ pub enum GenerateError {
     #[error(transparent)]
     Seed(#[from] SeedError),
     /// A seed given ([`Source::from_flags`]) that is not 64 hex digits.
-    #[error("--seed: {0}")]
+    #[error("{0}")]
     BadSeed(SeedError),
     /// The key file asked for exists: a secret is never overwritten.
     #[error(
-        "--key-file {error} (it may hold the seed of an earlier set: name another --key-file, or reuse that seed with --seed-file)"
+        "key file {error} (it may hold the seed of an earlier set: name another key file, or reuse that seed as the seed file)"
     )]
     KeyFileExists {
         /// The secret file's error, naming the path.
@@ -713,7 +715,7 @@ pub enum GenerateError {
     #[error(transparent)]
     Paths(#[from] OutputPlanError),
     /// Big Deal's 32-bit counter runs out before the set's last board.
-    #[error("--boards {first}-{last}: the Big Deal stream's 32-bit counter runs out first")]
+    #[error("boards {first}-{last}: the Big Deal stream's 32-bit counter runs out first")]
     BigDealSetExhausted {
         /// The set's first board.
         first: u64,
@@ -722,7 +724,7 @@ pub enum GenerateError {
     },
     /// The filter can match no deal, as its terms' ranges show ([`Query::never_matches`]):
     /// refused before any deal is drawn.
-    #[error("--where: {error}")]
+    #[error("where: {error}")]
     NeverMatches {
         /// Why, with the column of the comparison that decides it.
         error: QueryError,
@@ -1102,13 +1104,13 @@ fn check_paths(job: &GenerateJob) -> Result<(), GenerateError> {
         .iter()
         .filter_map(|o| o.path.as_deref())
         .filter(|p| p.as_os_str() != "-")
-        .map(|p| ("--out", p))
+        .map(|p| ("output", p))
         .collect();
     if let Source::KeyFile { path, .. } = &job.source {
-        files.push(("--seed-file", path));
+        files.push(("seed file", path));
     }
-    files.extend(key_file.map(|k| ("--key-file", k)));
-    files.extend(job.db.as_deref().map(|d| ("--db", d)));
+    files.extend(key_file.map(|k| ("key file", k)));
+    files.extend(job.db.as_deref().map(|d| ("database", d)));
     for (i, &(first, a)) in files.iter().enumerate() {
         for &(second, b) in &files[i + 1..] {
             if first != second && same_file(a, b) {

@@ -252,11 +252,11 @@ pub enum LeadError {
     /// The contract's text does not read (PBN's form: a level 1 to 7, a strain, then `X` or
     /// `XX`).
     #[error(
-        "--contract {0:?}: not a contract (a level 1 to 7, a strain C, D, H, S or NT, then X or XX: 3NT, 4S, 5DX)"
+        "contract {0:?}: not a contract (a level 1 to 7, a strain C, D, H, S or NT, then X or XX: 3NT, 4S, 5DX)"
     )]
     Contract(String),
     /// The seed's text does not read: `--seed` and what is wrong with it.
-    #[error("--seed {text:?}: {reason}")]
+    #[error("seed {text:?}: {reason}")]
     Seed {
         /// The text given.
         text: String,
@@ -265,7 +265,7 @@ pub enum LeadError {
     },
     /// `--csv` names a file the command reads or writes otherwise (the database, the deal
     /// file, the script), or standard output that `--json` takes.
-    #[error("--csv {}: the same file as {other}; give the CSV another name", csv.display())]
+    #[error("CSV file {}: the same file as {other}; give the CSV another name", csv.display())]
     CsvClash {
         /// The CSV's path.
         csv: std::path::PathBuf,
@@ -274,7 +274,7 @@ pub enum LeadError {
     },
     /// The sample would hold more than [`MAX_SAMPLE`] deals.
     #[error(
-        "--deals {0}: a lead sample holds at most {MAX_SAMPLE} deals (it is held whole while its leads are solved)"
+        "{0} deals: a lead sample holds at most {MAX_SAMPLE} deals (it is held whole while its leads are solved)"
     )]
     TooManyDeals(u64),
     /// The deals could not be read.
@@ -285,13 +285,13 @@ pub enum LeadError {
     NoDeals,
     /// The dealer script of a [`LeadSample::Script`] could not take the leader's hand (its
     /// predeal gives those cards to another seat) or failed while dealing.
-    #[error("--script: {0}")]
+    #[error("script: {0}")]
     Script(DealerError),
     /// The database failed (or holds a row dealdex does not write).
     #[error(transparent)]
     Store(#[from] StoreError),
     /// [`LeadJob::store`] names a set the database already has.
-    #[error("set {set:?} already exists in {database} (give --store a new name)")]
+    #[error("set {set:?} already exists in {database} (store it under a new name)")]
     SetExists {
         /// The name asked for.
         set: String,
@@ -300,7 +300,7 @@ pub enum LeadError {
     },
     /// [`LeadJob::store`] given to [`run`], which has no database to write: use
     /// [`run_storing`] or [`run_in`].
-    #[error("storing the sample (--store) needs a database opened for writing")]
+    #[error("storing the sample needs a database opened for writing")]
     StoreNeedsWriter,
     /// A deal of the sample gives the leader another hand than the first deal does.
     #[error(

@@ -41,7 +41,9 @@ pub enum OutputPlanError {
     #[error(transparent)]
     Format(#[from] formats::ChooseFormatError),
     /// A format name given with several output files.
-    #[error("--to applies to a single --out; with several, each file's extension names its format")]
+    #[error(
+        "a format applies to a single output; with several, each file's extension names its format"
+    )]
     FormatWithSeveral,
     /// An output path that is a directory.
     #[error("{}: is a directory, not a file; nothing was written or stored", path.display())]
@@ -61,11 +63,11 @@ pub enum OutputPlanError {
     /// the second would destroy what the first holds.
     #[error("{first} and {second} name the same file, {}; give them different files (nothing was created, written or stored)", path.display())]
     SameFile {
-        /// The first flag (`--out`, …).
+        /// What the first path is (`output`, `database`, …).
         first: &'static str,
-        /// The second flag.
+        /// What the second path is.
         second: &'static str,
-        /// The path, as the first flag gave it.
+        /// The path, as the first gave it.
         path: PathBuf,
     },
 }
@@ -192,7 +194,7 @@ pub struct RenderedFile {
 
 /// A set that a format cannot hold (e.g. board 100 in DUP): the output and why.
 #[derive(Debug, thiserror::Error)]
-#[error("{output}: {error}{}", if *.over_limit { "; give --split to cut the set into files of 96 boards" } else { "" })]
+#[error("{output}: {error}{}", if *.over_limit { "; split the set into files of 96 boards" } else { "" })]
 pub struct RenderError {
     /// The output's label (path or `stdout`).
     pub output: String,

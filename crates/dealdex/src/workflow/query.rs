@@ -406,8 +406,8 @@ pub fn run_on(
         && same_file(p, db)
     {
         return Err(OutputPlanError::SameFile {
-            first: "--out",
-            second: "--db",
+            first: "output",
+            second: "database",
             path: p.to_owned(),
         }
         .into());

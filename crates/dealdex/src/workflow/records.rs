@@ -167,7 +167,7 @@ impl std::fmt::Display for RecordsReport {
 #[derive(Debug, thiserror::Error)]
 pub enum RecordsError {
     /// The sheet's file name has an extension that names no [`SheetFormat`].
-    #[error("--out {}: the sheet is written as .html or .pdf", .path.display())]
+    #[error("{}: the sheet is written as .html or .pdf", .path.display())]
     SheetExtension {
         /// The sheet's path as given.
         path: PathBuf,

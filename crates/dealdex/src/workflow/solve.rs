@@ -323,7 +323,9 @@ fn format_message(input: &str, error: &formats::ChooseFormatError) -> String {
     match error {
         formats::ChooseFormatError::UnknownName { name } => format!("no format {name:?}"),
         formats::ChooseFormatError::UnknownExtension { .. } => {
-            format!("{input}: not a deal, an index, or a file of a known extension (use --from)")
+            format!(
+                "{input}: not a deal, an index, or a file of a known extension (name its format)"
+            )
         }
         // The detector's message already says to give --from.
         formats::ChooseFormatError::Undetected { error, path } => {
@@ -365,14 +367,14 @@ pub enum SolveInputError {
     #[error(transparent)]
     Store(#[from] StoreError),
     /// [`check_request`]: no deals, no set and not all stored deals.
-    #[error("nothing to solve: give deals or deal files, --set NAME or --all")]
+    #[error("nothing to solve: give deals, deal files, a stored set or all stored deals")]
     Nothing,
     /// [`SolveRequest::open`]: a stored set or every unsolved deal asked for without a
     /// database.
-    #[error("--set and --all solve stored deals: they need a database")]
+    #[error("a stored set, or all stored deals, needs a database")]
     NoDatabase,
     /// [`check_request`]: a vulnerability that is none of None, NS, EW, All.
-    #[error("--vul: {0}")]
+    #[error("vulnerability: {0}")]
     Vul(crate::UnknownVulnerability),
 }
 

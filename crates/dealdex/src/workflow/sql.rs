@@ -164,7 +164,7 @@ pub enum SqlError {
     /// The statement ran past [`SqlJob::timeout`] and was stopped (nothing is wrong with
     /// the database; rows already handed to the callback stay handed).
     #[error(
-        "sql: the statement ran longer than the time limit of {} s and was stopped (dealdex sql --timeout SECS sets the limit, 0 for none)",
+        "sql: the statement ran longer than the time limit of {} s and was stopped (a larger time limit lets it run, 0 for none)",
         .limit.as_secs_f64()
     )]
     Timeout {
@@ -174,7 +174,7 @@ pub enum SqlError {
     /// SQLite held more than [`SqlJob::memory_limit`], or could not allocate within twice
     /// it.
     #[error(
-        "sql: the statement needed more than the memory limit of {} MiB and was stopped (dealdex sql --memory-limit MIB sets the limit, 0 for none)",
+        "sql: the statement needed more than the memory limit of {} MiB and was stopped (a larger memory limit lets it run, 0 for none)",
         .limit / (1 << 20)
     )]
     MemoryLimit {

@@ -125,8 +125,8 @@ fn phase_from_spec(spec: &str) -> Result<(Phase, Option<String>), PhaseSpecError
 /// [`EventJobError::SameSessionName`], [`EventJobError::Exists`] (the file exists) or
 /// [`EventJobError::Write`]. Nothing is written unless every check passed.
 pub fn new_event(job: &NewJob) -> Result<NewReport, EventJobError> {
-    check_field("--name", &job.name).map_err(EventJobError::Field)?;
-    check_field("--delayed-info", &job.delayed_info).map_err(EventJobError::Field)?;
+    check_field("the name", &job.name).map_err(EventJobError::Field)?;
+    check_field("the delayed information", &job.delayed_info).map_err(EventJobError::Field)?;
     let value_format = match (job.protocol, &job.value_format) {
         (Protocol::SquareDeal, Some(_)) => return Err(EventJobError::ValueFormatNotUsed),
         (Protocol::SquareDeal, None) => None,

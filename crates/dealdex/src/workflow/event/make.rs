@@ -185,7 +185,7 @@ fn plan_sessions(
             }
             (Boards::Unknown, None) => {
                 notes.push(format!(
-                    "phase {p} ({}) skipped: its boards are ?, make it with --phase {p} --boards N",
+                    "phase {p} ({}) skipped: its boards are ?, make it on its own with its number of boards",
                     phase.prefix
                 ));
                 continue;
@@ -209,7 +209,7 @@ fn plan_sessions(
             }
             None if phase.is_variable() => {
                 notes.push(format!(
-                    "phase {p} ({}) skipped: it has a variable number of sessions, make them with --phase {p} --session S",
+                    "phase {p} ({}) skipped: it has a variable number of sessions, make it on its own, a session or a range at a time",
                     phase.prefix
                 ));
                 continue;

@@ -114,7 +114,7 @@ pub enum EventJobError {
     Field(FieldError),
     /// `--phase SPEC` of [`NewJob::phases`] is not a phase SquareDeal's dialogue would
     /// accept (SQUAREDEAL.md §2).
-    #[error("--phase {spec:?}: {problem}")]
+    #[error("phase {spec:?}: {problem}")]
     Phase {
         /// The spec as given.
         spec: String,
@@ -132,15 +132,15 @@ pub enum EventJobError {
         name: String,
     },
     /// `--value-format` given for SquareDeal's protocol, whose DV is free text.
-    #[error("--value-format belongs to the dealdex protocol: SquareDeal's DV is free text")]
+    #[error("a value format belongs to the dealdex protocol: SquareDeal's DV is free text")]
     ValueFormatNotUsed,
     /// The dealdex protocol without `--value-format` (docs/event-protocol.md §3).
     #[error(
-        "the dealdex protocol needs --value-format (decimal:D, integer or hex:N): the one spelling the delayed value will have, committed before the event"
+        "the dealdex protocol needs a value format (decimal:D, integer or hex:N): the one spelling the delayed value will have, committed before the event"
     )]
     ValueFormatMissing,
     /// `--value-format` is none of the formats (docs/event-protocol.md §3).
-    #[error("--value-format: {0}")]
+    #[error("value format: {0}")]
     ValueFormat(ProtocolError),
     /// Something exists where a new file was to be created; nothing was written.
     #[error("{}: the file exists; refusing to overwrite it", path.display())]
@@ -191,7 +191,7 @@ pub enum EventJobError {
         path: PathBuf,
     },
     /// `set-value` of an event with another DV, without [`SetValueJob::replace`].
-    #[error("{}: DV is already {value:?}; give --replace to change it", path.display())]
+    #[error("{}: DV is already {value:?}; it is replaced only when asked to", path.display())]
     ValueAlreadySet {
         /// The description file.
         path: PathBuf,
@@ -207,13 +207,13 @@ pub enum EventJobError {
         value: String,
     },
     /// `--boards ?` for a `?` phase: the count must be given.
-    #[error("--boards ?: give the number of boards")]
+    #[error("boards ?: give the number of boards")]
     BoardsUnknown,
     /// `--boards` is not a board list (SQUAREDEAL.md §2).
-    #[error("--boards: {0}")]
+    #[error("boards: {0}")]
     Boards(event::BoardsError),
     /// `--session` is not `S` or `A-B`.
-    #[error("--session {spec:?}: {problem}")]
+    #[error("session {spec:?}: {problem}")]
     Sessions {
         /// The text given.
         spec: String,
@@ -221,7 +221,7 @@ pub enum EventJobError {
         problem: String,
     },
     /// A `?` phase asked for without a board count.
-    #[error("phase {phase} ({prefix}) has ? boards: give --boards N")]
+    #[error("phase {phase} ({prefix}) has ? boards: give the number of boards")]
     PhaseNeedsBoards {
         /// The phase, 1-based.
         phase: u32,
@@ -230,7 +230,7 @@ pub enum EventJobError {
     },
     /// A board count for a phase whose SN line fixes its boards.
     #[error(
-        "phase {phase} ({prefix}) has its boards fixed in the .sqd ({boards}); --boards is for ? phases"
+        "phase {phase} ({prefix}) has its boards fixed in the .sqd ({boards}); a number of boards is for ? phases"
     )]
     PhaseBoardsFixed {
         /// The phase, 1-based.
@@ -241,7 +241,7 @@ pub enum EventJobError {
         boards: String,
     },
     /// A variable phase asked for without its sessions.
-    #[error("phase {phase} ({prefix}) has a variable number of sessions: give --session S")]
+    #[error("phase {phase} ({prefix}) has a variable number of sessions: give the session")]
     PhaseNeedsSessions {
         /// The phase, 1-based.
         phase: u32,
@@ -262,7 +262,7 @@ pub enum EventJobError {
     },
     /// The run would make more than [`MAX_RUN_BOARDS`] boards (all made in memory first).
     #[error(
-        "phase {phase} ({prefix}) sessions {first}-{last}: this run would make more than {MAX_RUN_BOARDS} boards, which are made in memory before anything is written; make fewer sessions at a time (--phase, --session)"
+        "phase {phase} ({prefix}) sessions {first}-{last}: this run would make more than {MAX_RUN_BOARDS} boards, which are made in memory before anything is written; make fewer sessions at a time (one phase, or some of its sessions)"
     )]
     TooManyBoards {
         /// The phase, 1-based.
@@ -301,7 +301,7 @@ pub enum EventJobError {
         set: String,
     },
     /// `--out` exists and is no directory; nothing was made.
-    #[error("--out {}: exists and is not a directory; nothing was made", path.display())]
+    #[error("{}: exists and is not a directory; nothing was made", path.display())]
     OutNotDirectory {
         /// The path.
         path: PathBuf,
@@ -314,7 +314,7 @@ pub enum EventJobError {
     },
     /// A hand record's format cannot be told from its name.
     #[error(
-        "{}: cannot tell the format from the extension; give --to ({})",
+        "{}: cannot tell the format from the extension; name its format ({})",
         path.display(),
         crate::formats::registry().iter().map(|f| f.info().name).collect::<Vec<_>>().join(", ")
     )]
@@ -327,7 +327,7 @@ pub enum EventJobError {
     DealFile(ReadFileError),
     /// `--partial` for a SquareDeal event, whose KH covers the whole key file.
     #[error(
-        "{}: --partial needs the dealdex protocol: SquareDeal's KH covers the whole key file",
+        "{}: a partial check needs the dealdex protocol: SquareDeal's KH covers the whole key file",
         path.display()
     )]
     PartialNeedsDealdex {

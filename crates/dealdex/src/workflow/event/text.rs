@@ -223,7 +223,7 @@ impl VerifyReport {
         if k.partial {
             writeln!(
                 f,
-                "keys: {} of {} sessions revealed (--partial: only those are checked)",
+                "keys: {} of {} sessions revealed (a partial check: only those are checked)",
                 k.revealed, k.sessions
             )?;
         } else if k.missing.is_empty() {
@@ -245,7 +245,7 @@ impl VerifyReport {
             Some(_) => {}
             None => writeln!(
                 f,
-                "note: no --published copy: TN, DI, SN and KH are taken on trust (SQUAREDEAL.md §4)"
+                "note: no published copy given: TN, DI, SN and KH are taken on trust (SQUAREDEAL.md §4)"
             )?,
         }
         let di = r.delayed_info.as_deref().unwrap_or("");

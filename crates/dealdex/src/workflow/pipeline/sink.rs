@@ -537,8 +537,8 @@ fn numbering_warnings(outputs: &[Output], numbering: &Numbering) -> Vec<String> 
     }
     let what = if numbering.consecutive {
         format!(
-            "read it back with --first-board {first} (its first board is board {first}; \
-             without the flag boards {first}–{last} read as 1–{})",
+            "read it back with the first board given as {first} (its first board is board {first}; \
+             without it boards {first}–{last} read as 1–{})",
             last - first + 1
         )
     } else {

@@ -881,7 +881,7 @@ pub enum SourceError {
     },
     /// A first board outside 1..=[`formats::MAX_BOARD_NUMBER`] (`--first-board`,
     /// [`formats::check_first_board`]); nothing was read.
-    #[error("--first-board {first}: {reason}")]
+    #[error("first board {first}: {reason}")]
     FirstBoard {
         /// The first board asked for.
         first: u64,
@@ -889,7 +889,7 @@ pub enum SourceError {
         reason: String,
     },
     /// A stored source without a database.
-    #[error("stored deals need a database (--db)")]
+    #[error("stored deals need a database")]
     NoStore,
     /// The store failed, or holds a key that is no deal.
     #[error(transparent)]
@@ -903,7 +903,7 @@ pub enum SourceError {
     },
     /// A filtered stream found fewer matching deals than asked within its draw bound.
     #[error(
-        "only {matched} of the {drawn} deals drawn met the constraints; {wanted} were asked for (raise --max-draws or loosen them)"
+        "only {matched} of the {drawn} deals drawn met the constraints; {wanted} were asked for (raise the draw limit or loosen them)"
     )]
     TooFewMatches {
         /// Deals drawn.
@@ -915,7 +915,7 @@ pub enum SourceError {
     },
     /// A filter no deal can satisfy, or a filter on Big Deal's stream (its deals are
     /// dealt in order, not drawn).
-    #[error("--where {query:?}: {reason}")]
+    #[error("where {query:?}: {reason}")]
     Filter {
         /// The expression, as given.
         query: String,
