@@ -44,9 +44,9 @@ for card, tricks in redeal["tricks"].items():
     if not close(mean, d["mean_tricks"]):
         bad.append(f"{card}: mean tricks {mean:.4f} (redeal) against {d['mean_tricks']:.4f}")
     set_pc = 100.0 * sum(t >= needed for t in tricks) / n
-    if not close(set_pc, d["set_percent"]):
+    if not close(set_pc, d["defeat_percent"]):
         bad.append(f"{card}: set {set_pc:.1f}% (redeal's tricks, defence >= {needed}) against "
-                   f"{d['set_percent']:.1f}% (dealdex)")
+                   f"{d['defeat_percent']:.1f}% (dealdex)")
 dd_pairs = {(p["a"], p["b"]): p["imps"] for p in dealdex["pairs"]}
 for p in redeal["pairs"]:
     theirs = dd_pairs.get((p["a"], p["b"]))

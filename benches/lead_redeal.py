@@ -103,7 +103,7 @@ for c in sorted(entries, key=lambda c: -mean[c]):
     rows.append({
         "card": name(c),
         "mean_tricks": mean[c],
-        "set_percent": 100.0 * sum(t >= needed for t in raw[c]) / n,
+        "defeat_percent": 100.0 * sum(t >= needed for t in raw[c]) / n,
         "imps_vs_best": statistics.mean(scoring(a, b) for a, b in zip(raw[c], raw[best])),
     })
 print(f"redeal OpeningLeadSim, {args.contract}, leader {leader.name}: {n} deals, "
@@ -112,9 +112,9 @@ print(f"redeal OpeningLeadSim, {args.contract}, leader {leader.name}: {n} deals,
 if missing:
     print(f"cards redeal leaves out (equal to a higher card of the same run): {' '.join(missing)}")
 if not args.quiet:
-    print("lead  tricks  set %   IMPs vs " + name(best))
+    print("lead  tricks  defeat %   IMPs vs " + name(best))
     for r in rows:
-        print(f"{r['card']:<4} {r['mean_tricks']:6.2f}  {r['set_percent']:5.1f}  "
+        print(f"{r['card']:<4} {r['mean_tricks']:6.2f}  {r['defeat_percent']:5.1f}  "
               f"{r['imps_vs_best']:+7.2f}")
 if args.json:
     pairs = [{"a": name(a), "b": name(b),

@@ -178,7 +178,7 @@ def lead(
     set: Optional[str] = None,
 ) -> dict[str, Any]:
     """Every opening lead solved double dummy over deals dealt around ``hand``: per-card
-    arrays (``mean_tricks``, ``set_percent``, ``mean_score``, ``tricks`` [13, 14]) and the
+    arrays (``mean_tricks``, ``defeat_percent``, ``mean_score``, ``tricks`` [13, 14]) and the
     13 x 13 ``imps`` and ``matchpoints`` of each card against each. With ``store`` and
     ``db`` the sample is stored as that set with its per-card tricks (``lead --store``);
     with ``db`` stored leads are read, not solved (``solved``, ``looked_up``)."""

@@ -1429,7 +1429,7 @@ fn par<'py>(
 /// drawn: 10⁹ when `None`, 0 for no bound), every lead of the leader (declarer's left-hand opponent) solved double dummy
 /// against `contract` (`"3NT"`, `"4SX"`) by `declarer`, scored at `vul`. Returns a dict of
 /// arrays over the leader's 13 cards (`cards`, in suit order from the highest):
-/// `mean_tricks`, `tricks_se`, `set_percent`, `mean_score`, `score_se` (float64[13]),
+/// `mean_tricks`, `tricks_se`, `defeat_percent`, `mean_score`, `score_se` (float64[13]),
 /// `tricks` (int64[13, 14]: deals on which the defence takes 0..13 tricks), and the pairwise
 /// float64[13, 13] `a_better_percent`, `imps`, `imps_se`, `matchpoints` (row card against
 /// column card; the diagonal 0, 0, 0 and 0.5); with `deals`, `drawn`, `seed`, `leader`,
@@ -1533,8 +1533,8 @@ fn lead<'py>(
         PyArray1::from_vec(py, column(&|c| c.tricks_se)),
     )?;
     d.set_item(
-        "set_percent",
-        PyArray1::from_vec(py, column(&|c| c.set_percent)),
+        "defeat_percent",
+        PyArray1::from_vec(py, column(&|c| c.defeat_percent)),
     )?;
     d.set_item(
         "mean_score",

@@ -96,7 +96,7 @@ fn doubled_and_redoubled_scores_are_dealer_v2s() {
     let s = Script::parse("x = score(vul, z4Hxx, 10)").unwrap();
     assert!(matches!(
         s.definitions[0].1,
-        dealdex::dealer::Expr::Score(true, c, _) if c.penalty == dealdex::Penalty::Redoubled
+        dealdex::dealer::Expr::Score(true, c, _) if c.doubling == dealdex::Doubling::Redoubled
     ));
 }
 

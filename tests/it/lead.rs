@@ -5,7 +5,7 @@
 
 use dealdex::workflow::lead::{LeadError, LeadJob, LeadSample, run};
 use dealdex::workflow::pipeline::DealSource;
-use dealdex::{Contract, Hand, Penalty, Seat, Strain, Vulnerability};
+use dealdex::{Contract, Doubling, Hand, Seat, Strain, Vulnerability};
 
 use crate::common;
 
@@ -13,11 +13,11 @@ use crate::common;
 /// tricks after CA, CK, CQ, DA and D7, 10 after the others.
 const DEAL: &str = "N:KT73.KT6.Q93.JT2 AJ6.975.A7.AKQ75 954.J8432.JT862. Q82.AQ.K54.98643";
 
-fn three_nt(penalty: Penalty) -> Contract {
+fn three_nt(doubling: Doubling) -> Contract {
     Contract {
         level: 3,
         strain: Strain::NoTrump,
-        penalty,
+        doubling,
         declarer: Seat::North,
     }
 }
@@ -32,7 +32,7 @@ fn one_deal_file(dir: &std::path::Path) -> std::path::PathBuf {
 fn one_solved_deal_gives_ddss_tricks_and_the_tables_scores() {
     let dir = tempfile::tempdir().unwrap();
     let job = LeadJob {
-        contract: three_nt(Penalty::Undoubled),
+        contract: three_nt(Doubling::Undoubled),
         vulnerability: Vulnerability::None,
         sample: LeadSample::Deals(DealSource::file(one_deal_file(dir.path()))),
         store: None,
@@ -57,7 +57,7 @@ fn one_solved_deal_gives_ddss_tricks_and_the_tables_scores() {
         assert_eq!(*score, if want == 11.0 { 350.0 } else { 300.0 }, "{card}");
     }
     assert_eq!(got.len(), 13);
-    assert!(report.cards.iter().all(|c| c.set_percent == 100.0));
+    assert!(report.cards.iter().all(|c| c.defeat_percent == 100.0));
     let ca_s6 = report
         .pairs
         .iter()
@@ -73,7 +73,7 @@ fn one_solved_deal_gives_ddss_tricks_and_the_tables_scores() {
     // Doubled: down 6 is 1400, down 7 is 1700 (100, 200, 200, then 300 each): 300 points,
     // 7 IMPs.
     let doubled = LeadJob {
-        contract: three_nt(Penalty::Doubled),
+        contract: three_nt(Doubling::Doubled),
         ..job
     };
     let report = run(&doubled, None, &mut |_| {}).unwrap();
@@ -98,14 +98,14 @@ fn one_solved_deal_gives_ddss_tricks_and_the_tables_scores() {
 /// every lead. 3S then makes exactly (set on no deal, the defence scores −140) and 4S goes
 /// one down (set on every deal, +50).
 #[test]
-fn set_percent_counts_the_deals_declarer_falls_short() {
+fn defeat_percent_counts_the_deals_declarer_falls_short() {
     let dir = tempfile::tempdir().unwrap();
     for (level, set, score) in [(3, 0.0, -140.0), (4, 100.0, 50.0)] {
         let job = LeadJob {
             contract: Contract {
                 level,
                 strain: Strain::Trumps(dealdex::Suit::Spades),
-                penalty: Penalty::Undoubled,
+                doubling: Doubling::Undoubled,
                 declarer: Seat::East,
             },
             vulnerability: Vulnerability::None,
@@ -117,7 +117,7 @@ fn set_percent_counts_the_deals_declarer_falls_short() {
         assert_eq!(report.leader, Seat::South);
         for c in &report.cards {
             assert_eq!(
-                (c.mean_tricks, c.set_percent, c.mean_score),
+                (c.mean_tricks, c.defeat_percent, c.mean_score),
                 (4.0, set, score),
                 "{level}S by East, lead {}",
                 c.card
@@ -133,7 +133,7 @@ fn a_dealt_sample_is_the_seeds_and_gives_the_leader_the_hand() {
         contract: Contract {
             level: 3,
             strain: Strain::NoTrump,
-            penalty: Penalty::Undoubled,
+            doubling: Doubling::Undoubled,
             declarer: Seat::South,
         },
         vulnerability: Vulnerability::All,
@@ -180,7 +180,7 @@ fn a_sample_whose_deals_give_the_leader_other_hands_is_refused() {
     )
     .unwrap();
     let job = LeadJob {
-        contract: three_nt(Penalty::Undoubled),
+        contract: three_nt(Doubling::Undoubled),
         vulnerability: Vulnerability::None,
         sample: LeadSample::Deals(DealSource::file(path)),
         store: None,
@@ -416,7 +416,7 @@ fn lead_queries_are_null_without_stored_leads_and_agree_with_the_evaluator() {
         contract: Contract {
             level: 3,
             strain: Strain::NoTrump,
-            penalty: Penalty::Undoubled,
+            doubling: Doubling::Undoubled,
             declarer: Seat::South,
         },
         vulnerability: Vulnerability::None,

@@ -19,7 +19,7 @@ mod error_registry;
 pub use model::board::{UnknownVulnerability, Vulnerability, board_dealer, board_vulnerability};
 pub use model::card::{Card, NameError, Rank, Seat, Suit};
 pub use model::contract::{
-    Contract, ContractError, Penalty, Strain, StrainError, Trick, contract_of, duplicate_score,
+    Contract, ContractError, Doubling, Strain, StrainError, Trick, contract_of, duplicate_score,
     imps, trick_winner,
 };
 pub use model::cpu;

@@ -5,7 +5,7 @@ use super::graph::{Graph, Memo};
 use super::{BinOp, Expr, Script};
 use crate::dd::{LeadPosition, TrickTable};
 use crate::model::card::{Card, Seat, Suit};
-use crate::model::contract::{Penalty, Strain, duplicate_score};
+use crate::model::contract::{Doubling, Strain, duplicate_score};
 use crate::model::deal::Deal;
 
 /// An error while evaluating an expression over a deal.
@@ -164,14 +164,14 @@ pub fn imps(x: i64) -> i64 {
 /// ([`duplicate_score`]; any number of tricks, as dealer takes it).
 pub fn score(vul: bool, level: u8, strain: Option<Suit>, tricks: i64) -> i64 {
     let strain = strain.map_or(Strain::NoTrump, Strain::Trumps);
-    duplicate_score(level, strain, Penalty::Undoubled, vul, tricks)
+    duplicate_score(level, strain, Doubling::Undoubled, vul, tricks)
 }
 
 /// `score(vul, contract, tricks)` of a contract word, doubled (`z4Hx`) and redoubled
 /// (`z4Hxx`) too: the duplicate score, as DealerV2 scores it.
 pub(super) fn contract_score(vul: bool, c: &super::ScoreContract, tricks: i64) -> i64 {
     let strain = c.strain.map_or(Strain::NoTrump, Strain::Trumps);
-    duplicate_score(c.level, strain, c.penalty, vul, tricks)
+    duplicate_score(c.level, strain, c.doubling, vul, tricks)
 }
 
 /// DealerV2's `ltc` of a 13-bit holding (bit 0 = ace): its modern losing-trick count ×100, in

@@ -185,7 +185,7 @@
 //!   seeds from the kernel then). The deals are dealdex's stream of that seed, not DealerV2's.
 //! - `ltc(seat[, suit])` ([`Expr::Ltc`], [`ltc`]): DealerV2's modern losing-trick count ×100
 //!   in half losers from each suit's top three cards (`Qxx` 250, `AQ` 50, singleton `K` 50).
-//! - Doubled and redoubled contracts in `score` (`z4Hx`, `z6Nxx`; [`ScoreContract::penalty`]),
+//! - Doubled and redoubled contracts in `score` (`z4Hx`, `z6Nxx`; [`ScoreContract::doubling`]),
 //!   scored as duplicate bridge does, as DealerV2.
 //! - `printns`, `printside (NS|EW)` ([`Action::PrintSide`]) and `export (seat|NS|EW)`
 //!   ([`Action::Export`]) in DealerV2's bytes (DealerV2's `printew` is `printside (EW)`:
@@ -303,7 +303,7 @@ pub struct ScoreContract {
     pub strain: Option<Suit>,
     /// DealerV2's doubled (`z4Hx`) and redoubled (`z4Hxx`) contracts, scored as duplicate
     /// bridge scores them ([`duplicate_score`](crate::model::contract::duplicate_score)).
-    pub penalty: crate::model::contract::Penalty,
+    pub doubling: crate::model::contract::Doubling,
 }
 
 /// A binary operator.

@@ -10,7 +10,7 @@ use super::{
 };
 use crate::model::board::Vulnerability;
 use crate::model::card::{Card, Rank, Seat, Suit};
-use crate::model::contract::Penalty;
+use crate::model::contract::Doubling;
 use crate::model::features::Side;
 
 /// Default `altcount` tables (ace first): tens, jacks, queens, kings, aces, top2 … top5, c13.
@@ -405,16 +405,16 @@ fn contract_of(w: &str) -> Option<(ScoreContract, u8)> {
     if !ch[3..].iter().all(|&c| c == 'x') {
         return None;
     }
-    let penalty = match ch.len() {
-        3 => Penalty::Undoubled,
-        4 => Penalty::Doubled,
-        _ => Penalty::Redoubled,
+    let doubling = match ch.len() {
+        3 => Doubling::Undoubled,
+        4 => Doubling::Doubled,
+        _ => Doubling::Redoubled,
     };
     Some((
         ScoreContract {
             level,
             strain,
-            penalty,
+            doubling,
         },
         ch.len() as u8 - 3,
     ))

@@ -26,7 +26,7 @@ use crate::generation::shuffle::{PIECE, Shuffler};
 use crate::generation::stream::Seed;
 use crate::model::board::Vulnerability;
 use crate::model::card::{Seat, Suit};
-use crate::model::contract::{Penalty, Strain};
+use crate::model::contract::{Doubling, Strain};
 use crate::model::deal::{Deal, Hand};
 use crate::model::features::Side;
 
@@ -749,7 +749,7 @@ fn par_contract_text(par: &Par, vul: Vulnerability) -> String {
         Strain::NoTrump => 'N',
         Strain::Trumps(suit) => suit.letter(),
     };
-    let doubled = if c.penalty == Penalty::Undoubled {
+    let doubled = if c.doubling == Doubling::Undoubled {
         ' '
     } else {
         '*'
@@ -757,7 +757,7 @@ fn par_contract_text(par: &Par, vul: Vulnerability) -> String {
     let partner = Seat::ALL[(c.declarer.index() + 2) % 4];
     let pair = par.contracts.get(1).is_some_and(|next| {
         let d = next.contract;
-        (d.level, d.strain, d.penalty, d.declarer) == (c.level, c.strain, c.penalty, partner)
+        (d.level, d.strain, d.doubling, d.declarer) == (c.level, c.strain, c.doubling, partner)
     });
     let by = match (pair, c.declarer) {
         (true, Seat::North | Seat::South) => "NS".to_owned(),
@@ -2121,12 +2121,12 @@ mod tests {
     use crate::dd::ParContract;
     use crate::model::contract::Contract;
 
-    fn contract(level: u8, strain: Strain, penalty: Penalty, declarer: Seat) -> ParContract {
+    fn contract(level: u8, strain: Strain, doubling: Doubling, declarer: Seat) -> ParContract {
         ParContract {
             contract: Contract {
                 level,
                 strain,
-                penalty,
+                doubling,
                 declarer,
             },
             result: 0,
@@ -2141,8 +2141,8 @@ mod tests {
         let both = Par {
             score: 600,
             contracts: vec![
-                contract(3, nt, Penalty::Undoubled, Seat::North),
-                contract(3, nt, Penalty::Undoubled, Seat::South),
+                contract(3, nt, Doubling::Undoubled, Seat::North),
+                contract(3, nt, Doubling::Undoubled, Seat::South),
             ],
         };
         assert_eq!(
@@ -2153,11 +2153,11 @@ mod tests {
         let north = Par {
             score: 620,
             contracts: vec![
-                contract(4, hearts, Penalty::Undoubled, Seat::North),
+                contract(4, hearts, Doubling::Undoubled, Seat::North),
                 contract(
                     4,
                     Strain::Trumps(Suit::Spades),
-                    Penalty::Undoubled,
+                    Doubling::Undoubled,
                     Seat::South,
                 ),
             ],
@@ -2170,8 +2170,8 @@ mod tests {
         let sacrifice = Par {
             score: 300,
             contracts: vec![
-                contract(4, spades, Penalty::Doubled, Seat::East),
-                contract(4, spades, Penalty::Doubled, Seat::West),
+                contract(4, spades, Doubling::Doubled, Seat::East),
+                contract(4, spades, Doubling::Doubled, Seat::West),
             ],
         };
         assert_eq!(
@@ -2183,7 +2183,7 @@ mod tests {
             contracts: vec![contract(
                 6,
                 Strain::Trumps(Suit::Clubs),
-                Penalty::Undoubled,
+                Doubling::Undoubled,
                 Seat::West,
             )],
         };

@@ -250,10 +250,10 @@ pub(super) fn par_contract(par: &Par) -> String {
         let Contract {
             level,
             strain,
-            penalty,
+            doubling,
             ..
         } = c.contract;
-        let mut text = format!("{who} {level}{}{}", strain.as_str(), penalty.suffix());
+        let mut text = format!("{who} {level}{}{}", strain.as_str(), doubling.suffix());
         if c.result != 0 {
             text.push_str(&format!("{:+}", c.result));
         }
@@ -269,7 +269,7 @@ pub(super) fn par_contract(par: &Par) -> String {
 mod tests {
     use super::*;
     use crate::dd::ParContract;
-    use crate::model::contract::{Penalty, Strain};
+    use crate::model::contract::{Doubling, Strain};
 
     fn table() -> TrickTable {
         // Rows N E S W, columns NT S H D C.
@@ -337,10 +337,10 @@ mod tests {
             contract: Contract {
                 level,
                 strain,
-                penalty: if doubled {
-                    Penalty::Doubled
+                doubling: if doubled {
+                    Doubling::Doubled
                 } else {
-                    Penalty::Undoubled
+                    Doubling::Undoubled
                 },
                 declarer,
             },

@@ -1,5 +1,5 @@
 //! The bridge vocabulary of contracts and tricks: strains, bids, contracts (level, strain,
-//! penalty, declarer) and the winner of a trick.
+//! doubling, declarer) and the winner of a trick.
 //!
 //! - [`Strain`] says which suit, if any, is trumps; [`trick_winner`] applies it, and
 //!   [`Trick`] is a completed trick as seed 003 has it: the four cards in play order, the
@@ -130,7 +130,7 @@ impl FromStr for Strain {
 
 /// Whether a contract is doubled or redoubled.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Penalty {
+pub enum Doubling {
     /// Neither doubled nor redoubled.
     #[default]
     Undoubled,
@@ -140,27 +140,27 @@ pub enum Penalty {
     Redoubled,
 }
 
-impl Penalty {
-    /// The penalty as par and hand records write it after the strain: nothing, `x` or `xx`
+impl Doubling {
+    /// The doubling as par and hand records write it after the strain: nothing, `x` or `xx`
     /// (a PBN `Contract` tag writes `X`, `XX`).
     pub const fn suffix(self) -> &'static str {
         match self {
-            Penalty::Undoubled => "",
-            Penalty::Doubled => "x",
-            Penalty::Redoubled => "xx",
+            Doubling::Undoubled => "",
+            Doubling::Doubled => "x",
+            Doubling::Redoubled => "xx",
         }
     }
 }
 
-/// A final contract: its level, strain, penalty and declarer, as an auction and a game's PBN
+/// A final contract: its level, strain, doubling and declarer, as an auction and a game's PBN
 /// tags name it ([`contract_of`]), and par ([`crate::dd::Par`]).
 ///
 /// ```
-/// use dealdex::{Contract, Penalty, Seat, Strain, Suit};
+/// use dealdex::{Contract, Doubling, Seat, Strain, Suit};
 /// let c = Contract {
 ///     level: 5,
 ///     strain: Strain::Trumps(Suit::Clubs),
-///     penalty: Penalty::Doubled,
+///     doubling: Doubling::Doubled,
 ///     declarer: Seat::East,
 /// };
 /// assert_eq!(c.to_string(), "5CxE");
@@ -174,7 +174,7 @@ pub struct Contract {
     /// The strain.
     pub strain: Strain,
     /// Undoubled, doubled or redoubled.
-    pub penalty: Penalty,
+    pub doubling: Doubling,
     /// The declarer.
     pub declarer: Seat,
 }
@@ -186,17 +186,17 @@ impl Contract {
     pub fn from_pbn(tag: &str, declarer: Seat) -> Option<Contract> {
         let t = tag.trim().to_ascii_uppercase();
         let bid = t.trim_end_matches('X');
-        let penalty = match t.len() - bid.len() {
-            0 => Penalty::Undoubled,
-            1 => Penalty::Doubled,
-            2 => Penalty::Redoubled,
+        let doubling = match t.len() - bid.len() {
+            0 => Doubling::Undoubled,
+            1 => Doubling::Doubled,
+            2 => Doubling::Redoubled,
             _ => return None,
         };
         let (level, strain) = parse_bid(bid)?;
         Some(Contract {
             level,
             strain,
-            penalty,
+            doubling,
             declarer,
         })
     }
@@ -204,12 +204,12 @@ impl Contract {
 
 impl Contract {
     /// Declarer's duplicate score when declarer takes `tricks` tricks (0..=13) with declarer's
-    /// side `vulnerable`: [`duplicate_score`] of the contract's level, strain and penalty.
+    /// side `vulnerable`: [`duplicate_score`] of the contract's level, strain and doubling.
     /// In points, positive when the contract makes, negative (the defenders' score, negated)
     /// when it goes down.
     ///
     /// ```
-    /// use dealdex::{Contract, Penalty, Seat, Strain, Suit};
+    /// use dealdex::{Contract, Doubling, Seat, Strain, Suit};
     /// let four_spades_doubled = Contract::from_pbn("4SX", Seat::North).unwrap();
     /// assert_eq!(four_spades_doubled.score(10, false), 590);
     /// assert_eq!(four_spades_doubled.score(7, true), -800);
@@ -218,7 +218,7 @@ impl Contract {
         let s = duplicate_score(
             self.level,
             self.strain,
-            self.penalty,
+            self.doubling,
             vulnerable,
             i64::from(tricks),
         );
@@ -228,7 +228,7 @@ impl Contract {
 }
 
 /// Declarer's score at duplicate by the scoring table of the Laws (Laws of Duplicate Bridge
-/// 2017, Law 77) for a contract of `level` (1..=7) in `strain` with `penalty`, declarer's side
+/// 2017, Law 77) for a contract of `level` (1..=7) in `strain` with `doubling`, declarer's side
 /// `vulnerable`, when declarer takes `tricks` tricks. In points: positive when the contract
 /// makes, negative when it goes down (the defenders' score, negated).
 ///
@@ -245,28 +245,28 @@ impl Contract {
 /// (dealer's `score()` takes any number).
 ///
 /// ```
-/// use dealdex::{Penalty, Strain, duplicate_score};
-/// assert_eq!(duplicate_score(3, Strain::NoTrump, Penalty::Undoubled, true, 10), 630);
+/// use dealdex::{Doubling, Strain, duplicate_score};
+/// assert_eq!(duplicate_score(3, Strain::NoTrump, Doubling::Undoubled, true, 10), 630);
 /// ```
 pub fn duplicate_score(
     level: u8,
     strain: Strain,
-    penalty: Penalty,
+    doubling: Doubling,
     vulnerable: bool,
     tricks: i64,
 ) -> i64 {
     let level = i64::from(level);
     let need = level + 6;
-    let factor = match penalty {
-        Penalty::Undoubled => 1,
-        Penalty::Doubled => 2,
-        Penalty::Redoubled => 4,
+    let factor = match doubling {
+        Doubling::Undoubled => 1,
+        Doubling::Doubled => 2,
+        Doubling::Redoubled => 4,
     };
     if tricks < need {
         let down = need - tricks;
-        let points = match (penalty, vulnerable) {
-            (Penalty::Undoubled, false) => 50 * down,
-            (Penalty::Undoubled, true) => 100 * down,
+        let points = match (doubling, vulnerable) {
+            (Doubling::Undoubled, false) => 50 * down,
+            (Doubling::Undoubled, true) => 100 * down,
             // 100, 300, 500, then 300 a trick more.
             (_, false) => match down {
                 1..=3 => 200 * down - 100,
@@ -276,8 +276,8 @@ pub fn duplicate_score(
             (_, true) => 300 * down - 100,
         };
         // Redoubled undertricks are twice the doubled ones.
-        let points = match penalty {
-            Penalty::Redoubled => 2 * points,
+        let points = match doubling {
+            Doubling::Redoubled => 2 * points,
             _ => points,
         };
         return -points;
@@ -289,15 +289,15 @@ pub fn duplicate_score(
     let first = if strain == Strain::NoTrump { 10 } else { 0 };
     let contracted = (per * level + first) * factor;
     let over = tricks - need;
-    let overtricks = match (penalty, vulnerable) {
-        (Penalty::Undoubled, _) => per * over,
+    let overtricks = match (doubling, vulnerable) {
+        (Doubling::Undoubled, _) => per * over,
         (_, false) => 50 * factor * over,
         (_, true) => 100 * factor * over,
     };
-    let insult = match penalty {
-        Penalty::Undoubled => 0,
-        Penalty::Doubled => 50,
-        Penalty::Redoubled => 100,
+    let insult = match doubling {
+        Doubling::Undoubled => 0,
+        Doubling::Doubled => 50,
+        Doubling::Redoubled => 100,
     };
     let game = match (contracted >= 100, vulnerable) {
         (false, _) => 50,
@@ -342,7 +342,7 @@ impl fmt::Display for Contract {
             "{}{}{}{}",
             self.level,
             self.strain.as_str(),
-            self.penalty.suffix(),
+            self.doubling.suffix(),
             self.declarer.letter()
         )
     }
@@ -368,9 +368,9 @@ impl FromStr for Contract {
     /// back.
     ///
     /// ```
-    /// use dealdex::{Contract, Penalty, Seat};
+    /// use dealdex::{Contract, Doubling, Seat};
     /// let c: Contract = "4HX:N".parse()?;
-    /// assert_eq!((c.level, c.penalty, c.declarer), (4, Penalty::Doubled, Seat::North));
+    /// assert_eq!((c.level, c.doubling, c.declarer), (4, Doubling::Doubled, Seat::North));
     /// assert_eq!(c.to_string().parse::<Contract>()?, c);
     /// # Ok::<(), dealdex::ContractError>(())
     /// ```
@@ -401,7 +401,7 @@ impl FromStr for Contract {
 pub fn auction_contract(a: &Auction) -> Option<Contract> {
     let mut bids: Vec<(Seat, Strain)> = Vec::new();
     let mut level = 0;
-    let mut penalty = Penalty::Undoubled;
+    let mut doubling = Doubling::Undoubled;
     let mut k = 0usize;
     for t in &a.calls {
         let u = t.to_ascii_uppercase();
@@ -410,11 +410,11 @@ pub fn auction_contract(a: &Auction) -> Option<Contract> {
         }
         if let Some((l, strain)) = parse_bid(&u) {
             bids.push((a.first.rotate(k), strain));
-            (level, penalty) = (l, Penalty::Undoubled);
+            (level, doubling) = (l, Doubling::Undoubled);
         } else if u == "X" {
-            penalty = Penalty::Doubled;
+            doubling = Doubling::Doubled;
         } else if u == "XX" {
-            penalty = Penalty::Redoubled;
+            doubling = Doubling::Redoubled;
         } else if !matches!(u.as_str(), "PASS" | "P" | "-") {
             continue; // note references and other annotations take no turn
         }
@@ -426,7 +426,7 @@ pub fn auction_contract(a: &Auction) -> Option<Contract> {
         .map(|&(declarer, _)| Contract {
             level,
             strain,
-            penalty,
+            doubling,
             declarer,
         })
 }
@@ -440,7 +440,7 @@ pub fn auction_contract(a: &Auction) -> Option<Contract> {
 ///
 /// ```
 /// use dealdex::formats::GameRecord;
-/// use dealdex::{Contract, Penalty, Seat, Strain, Suit, contract_of};
+/// use dealdex::{Contract, Doubling, Seat, Strain, Suit, contract_of};
 /// let g = GameRecord {
 ///     tags: vec![("Declarer".into(), "S".into()), ("Contract".into(), "5HX".into())],
 ///     ..GameRecord::default()
@@ -448,7 +448,7 @@ pub fn auction_contract(a: &Auction) -> Option<Contract> {
 /// let five_hearts_doubled = Contract {
 ///     level: 5,
 ///     strain: Strain::Trumps(Suit::Hearts),
-///     penalty: Penalty::Doubled,
+///     doubling: Doubling::Doubled,
 ///     declarer: Seat::South,
 /// };
 /// assert_eq!(contract_of(&g), Some(five_hearts_doubled));
@@ -632,10 +632,10 @@ mod tests {
             (3, Strain::NoTrump, Seat::South)
         );
         let c: Contract = " 6cxx : e ".parse().unwrap();
-        assert_eq!((c.penalty, c.declarer), (Penalty::Redoubled, Seat::East));
+        assert_eq!((c.doubling, c.declarer), (Doubling::Redoubled, Seat::East));
         assert_eq!(
-            "5CxE".parse::<Contract>().unwrap().penalty,
-            Penalty::Doubled
+            "5CxE".parse::<Contract>().unwrap().doubling,
+            Doubling::Doubled
         );
         for bad in [
             "", "3NT", "3NT:", "3NT:Q", "8S:N", "3NT:SN", ":N", "4SXXX:N", "é",
@@ -671,7 +671,7 @@ mod tests {
             Some(Contract {
                 level: 4,
                 strain: Strain::Trumps(Suit::Spades),
-                penalty: Penalty::Undoubled,
+                doubling: Doubling::Undoubled,
                 declarer: Seat::East,
             })
         );
@@ -686,30 +686,30 @@ mod tests {
         };
         let c = auction_contract(&auction("1NT =1= X XX Pass Pass Pass")).unwrap();
         assert_eq!(
-            (c.level, c.penalty, c.declarer),
-            (1, Penalty::Redoubled, Seat::West)
+            (c.level, c.doubling, c.declarer),
+            (1, Doubling::Redoubled, Seat::West)
         );
         let c = auction_contract(&auction("Pass 1H X 2H X AP")).unwrap();
         assert_eq!(
-            (c.level, c.penalty, c.declarer),
-            (2, Penalty::Doubled, Seat::North)
+            (c.level, c.doubling, c.declarer),
+            (2, Doubling::Doubled, Seat::North)
         );
         let c = auction_contract(&auction("1S X 2S AP")).unwrap();
         assert_eq!(
-            (c.level, c.penalty, c.declarer),
-            (2, Penalty::Undoubled, Seat::West)
+            (c.level, c.doubling, c.declarer),
+            (2, Doubling::Undoubled, Seat::West)
         );
         assert_eq!(auction_contract(&auction("Pass Pass Pass Pass")), None);
     }
 
     #[test]
     fn pbn_contracts_parse_with_their_penalty() {
-        let c = |tag| Contract::from_pbn(tag, Seat::North).map(|c| (c.level, c.strain, c.penalty));
-        assert_eq!(c("3NT"), Some((3, Strain::NoTrump, Penalty::Undoubled)));
-        assert_eq!(c(" 6nxx "), Some((6, Strain::NoTrump, Penalty::Redoubled)));
+        let c = |tag| Contract::from_pbn(tag, Seat::North).map(|c| (c.level, c.strain, c.doubling));
+        assert_eq!(c("3NT"), Some((3, Strain::NoTrump, Doubling::Undoubled)));
+        assert_eq!(c(" 6nxx "), Some((6, Strain::NoTrump, Doubling::Redoubled)));
         assert_eq!(
             c("4Sx"),
-            Some((4, Strain::Trumps(Suit::Spades), Penalty::Doubled))
+            Some((4, Strain::Trumps(Suit::Spades), Doubling::Doubled))
         );
         for bad in ["Pass", "?", "", "8S", "4SXXX", "X"] {
             assert_eq!(c(bad), None, "{bad}");

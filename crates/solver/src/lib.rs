@@ -14,7 +14,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use dealdex_model::board::Vulnerability;
 use dealdex_model::card::{Card, Rank, Seat, Suit};
-use dealdex_model::contract::{Contract, Penalty, Strain};
+use dealdex_model::contract::{Contract, Doubling, Strain};
 use dealdex_model::deal::Deal;
 use dealdex_model::features::Side;
 
@@ -340,7 +340,7 @@ impl TrickTable {
                 contract: Contract {
                     level: c.contract.bid.level.get(),
                     strain: from_pons_strain(c.contract.bid.strain),
-                    penalty: from_pons_penalty(c.contract.penalty),
+                    doubling: from_pons_doubling(c.contract.penalty),
                     declarer: from_pons_seat(c.declarer),
                 },
                 result: c.overtricks,
@@ -491,11 +491,11 @@ fn from_pons_seat(s: contract_bridge::Seat) -> Seat {
     }
 }
 
-fn from_pons_penalty(p: contract_bridge::Penalty) -> Penalty {
+fn from_pons_doubling(p: contract_bridge::Penalty) -> Doubling {
     match p {
-        contract_bridge::Penalty::Undoubled => Penalty::Undoubled,
-        contract_bridge::Penalty::Doubled => Penalty::Doubled,
-        contract_bridge::Penalty::Redoubled => Penalty::Redoubled,
+        contract_bridge::Penalty::Undoubled => Doubling::Undoubled,
+        contract_bridge::Penalty::Doubled => Doubling::Doubled,
+        contract_bridge::Penalty::Redoubled => Doubling::Redoubled,
     }
 }
 

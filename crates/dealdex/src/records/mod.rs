@@ -253,7 +253,7 @@ pub fn contract_label(c: &ParContract) -> String {
         "{}{}{}",
         contract.level,
         strain_label(contract.strain),
-        contract.penalty.suffix()
+        contract.doubling.suffix()
     );
     s.push(' ');
     s.push(contract.declarer.letter());
@@ -404,7 +404,7 @@ pub fn header_text(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::contract::{Contract, Penalty};
+    use crate::model::contract::{Contract, Doubling};
 
     #[test]
     fn per_page_grids_hold_their_boards() {
@@ -423,7 +423,7 @@ mod tests {
             contract: Contract {
                 level: 5,
                 strain: Strain::Trumps(Suit::Clubs),
-                penalty: Penalty::Doubled,
+                doubling: Doubling::Doubled,
                 declarer: Seat::East,
             },
             result: -2,

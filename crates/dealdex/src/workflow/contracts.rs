@@ -58,7 +58,7 @@ pub struct ContractsJob {
     /// generated stream.
     pub source: DealSource,
     /// The contracts to compare, each with its declarer ([`Contract::declarer`]), doubled or
-    /// not ([`Contract::penalty`]); in the report's order.
+    /// not ([`Contract::doubling`]); in the report's order.
     pub contracts: Vec<Contract>,
     /// The vulnerability each deal is scored at.
     pub vulnerable: Vulnerable,
@@ -294,7 +294,7 @@ pub fn contract_name(c: &Contract) -> String {
         "{}{}{}:{}",
         c.level,
         c.strain.as_str(),
-        c.penalty.suffix().to_ascii_uppercase(),
+        c.doubling.suffix().to_ascii_uppercase(),
         c.declarer.letter()
     )
 }

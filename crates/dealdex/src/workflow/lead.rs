@@ -15,10 +15,10 @@
 //!
 //! ```
 //! use dealdex::workflow::lead::{LeadJob, LeadSample, run};
-//! use dealdex::{Contract, Penalty, Seat, Strain, Vulnerability};
+//! use dealdex::{Contract, Doubling, Seat, Strain, Vulnerability};
 //! let hand: dealdex::Hand = "AQ4.J.KJ6543.632".parse()?;
 //! let job = LeadJob {
-//!     contract: Contract { level: 3, strain: Strain::NoTrump, penalty: Penalty::Undoubled,
+//!     contract: Contract { level: 3, strain: Strain::NoTrump, doubling: Doubling::Undoubled,
 //!                          declarer: Seat::South },
 //!     vulnerability: Vulnerability::None,
 //!     sample: LeadSample::Dealt { hand, seed: "42".repeat(32).parse()?, deals: 20,
@@ -194,8 +194,8 @@ pub struct LeadCard {
     pub mean_tricks: f64,
     /// The standard error of that mean.
     pub tricks_se: f64,
-    /// Per cent of deals on which the contract is set.
-    pub set_percent: f64,
+    /// Per cent of deals on which the contract is defeated.
+    pub defeat_percent: f64,
     /// Deals on which the defence takes 0, 1, … 13 tricks.
     pub tricks: [u64; 14],
     /// The defence's mean score (the negative of declarer's) at the vulnerability.
@@ -374,10 +374,10 @@ pub fn run(
 ///
 /// ```
 /// use dealdex::workflow::lead::{LeadJob, LeadSample, run_storing};
-/// use dealdex::{Contract, Penalty, Seat, Store, Strain, Vulnerability};
+/// use dealdex::{Contract, Doubling, Seat, Store, Strain, Vulnerability};
 /// let hand: dealdex::Hand = "AQ4.J.KJ6543.632".parse()?;
 /// let mut job = LeadJob {
-///     contract: Contract { level: 3, strain: Strain::NoTrump, penalty: Penalty::Undoubled,
+///     contract: Contract { level: 3, strain: Strain::NoTrump, doubling: Doubling::Undoubled,
 ///                          declarer: Seat::South },
 ///     vulnerability: Vulnerability::None,
 ///     sample: LeadSample::Dealt { hand, seed: "42".repeat(32).parse()?, deals: 3,
@@ -581,14 +581,14 @@ fn report(job: &LeadJob, solved: &Solved, stored: Option<LeadStored>) -> LeadRep
             let (mean_tricks, tricks_se) = mean_se(column.iter().map(|&t| f64::from(t)));
             let (mean_score, score_se) =
                 mean_se(column.iter().map(|&t| f64::from(defence_score(t))));
-            // Declarer needs level + 6 tricks: the defence sets the contract with 8 − level.
+            // Declarer needs level + 6 tricks: the defence defeats the contract with 8 − level.
             let needed = 8 - job.contract.level;
-            let set = column.iter().filter(|&&t| t >= needed).count() as f64;
+            let defeated = column.iter().filter(|&&t| t >= needed).count() as f64;
             LeadCard {
                 card,
                 mean_tricks,
                 tricks_se,
-                set_percent: 100.0 * set / n,
+                defeat_percent: 100.0 * defeated / n,
                 tricks: distribution,
                 mean_score,
                 score_se,
@@ -755,10 +755,10 @@ fn mean_se(values: impl Iterator<Item = f64> + Clone) -> (f64, f64) {
 
 impl LeadReport {
     /// The per-card table as CSV: a header line, then a line a card (`card,mean_tricks,
-    /// tricks_se,set_percent,mean_score,score_se,t0,…,t13`, the last 14 the deals on which
+    /// tricks_se,defeat_percent,mean_score,score_se,t0,…,t13`, the last 14 the deals on which
     /// the defence takes 0…13 tricks).
     pub fn to_csv(&self) -> String {
-        let mut out = String::from("card,mean_tricks,tricks_se,set_percent,mean_score,score_se");
+        let mut out = String::from("card,mean_tricks,tricks_se,defeat_percent,mean_score,score_se");
         for t in 0..14 {
             out.push_str(&format!(",t{t}"));
         }
@@ -766,7 +766,7 @@ impl LeadReport {
         for c in &self.cards {
             out.push_str(&format!(
                 "{},{:.4},{:.4},{:.2},{:.2},{:.2}",
-                c.card, c.mean_tricks, c.tricks_se, c.set_percent, c.mean_score, c.score_se
+                c.card, c.mean_tricks, c.tricks_se, c.defeat_percent, c.mean_score, c.score_se
             ));
             for n in c.tricks {
                 out.push_str(&format!(",{n}"));
@@ -777,7 +777,7 @@ impl LeadReport {
     }
 }
 
-/// A table: a line a card (mean tricks ± SE, set %, mean score), best first; then, when the
+/// A table: a line a card (mean tricks ± SE, defeat %, mean score), best first; then, when the
 /// database took part, how many deals were solved and read, and what was stored.
 impl std::fmt::Display for LeadReport {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -789,7 +789,7 @@ impl std::fmt::Display for LeadReport {
             self.deals,
             self.vulnerability.pbn()
         )?;
-        writeln!(f, "lead  tricks ± se     set %   score ± se")?;
+        writeln!(f, "lead  tricks ± se  defeat %   score ± se")?;
         let mut order: Vec<&LeadCard> = self.cards.iter().collect();
         order.sort_by(|a, b| b.mean_tricks.total_cmp(&a.mean_tricks));
         for c in order {
@@ -799,7 +799,7 @@ impl std::fmt::Display for LeadReport {
                 c.card.to_string(),
                 c.mean_tricks,
                 c.tricks_se,
-                c.set_percent,
+                c.defeat_percent,
                 c.mean_score,
                 c.score_se
             )?;
