@@ -27,113 +27,152 @@ pub fn flags_for(e: &anyhow::Error) -> Option<String> {
 
 /// The flags `e` itself is about, or that fix it.
 fn flags_of(e: &(dyn Error + 'static)) -> Option<String> {
-    let flags = |f: &str| Some(f.to_owned());
-    if let Some(e) = e.downcast_ref::<EventJobError>() {
-        return match e {
-            EventJobError::Phase { .. } => flags("--phase"),
-            EventJobError::ValueFormatNotUsed
-            | EventJobError::ValueFormatMissing
-            | EventJobError::ValueFormat(_) => flags("--value-format"),
-            EventJobError::ValueAlreadySet { .. } => flags("--replace"),
-            EventJobError::Boards(_)
-            | EventJobError::BoardsUnknown
-            | EventJobError::PhaseNeedsBoards { .. }
-            | EventJobError::PhaseBoardsFixed { .. } => flags("--boards N"),
-            EventJobError::Sessions { .. } | EventJobError::PhaseNeedsSessions { .. } => {
-                flags("--session S")
-            }
-            EventJobError::TooManyBoards { .. } => flags("--phase, --session"),
-            EventJobError::OutNotDirectory { .. } => flags("--out"),
-            EventJobError::UnknownFormat { .. } => flags("--to"),
-            EventJobError::PartialNeedsDealdex { .. } => flags("--partial"),
-            _ => None,
-        };
-    }
-    if let Some(e) = e.downcast_ref::<GenerateError>() {
-        return match e {
-            GenerateError::NotABoardNumber { .. }
-            | GenerateError::BadBoardRange { .. }
-            | GenerateError::BigDealSetExhausted { .. } => flags("--boards"),
-            GenerateError::TooManyBoards { .. } => flags("--boards; --count for bulk runs"),
-            GenerateError::ZeroCount => flags("--count"),
-            GenerateError::ZeroStart => flags("--start"),
-            GenerateError::CounterOverflow => flags("--start, --count"),
-            GenerateError::BadBatch { .. } => flags("--batch"),
-            GenerateError::NothingToDo => flags("--out FILE, or no --no-db"),
-            GenerateError::BoardLimit { .. } => flags("--split"),
-            GenerateError::BadSeed(_) => flags("--seed"),
-            GenerateError::KeyFileExists { .. } => flags("--key-file, --seed-file"),
-            GenerateError::NeverMatches { .. } => flags("--where"),
-            _ => None,
-        };
-    }
-    if let Some(e) = e.downcast_ref::<LeadError>() {
-        return match e {
-            LeadError::Contract(_) => flags("--contract"),
-            LeadError::Seed { .. } => flags("--seed"),
-            LeadError::CsvClash { .. } => flags("--csv"),
-            LeadError::TooManyDeals(_) => flags("--deals"),
-            LeadError::Script(_) => flags("--script"),
-            LeadError::SetExists { .. } => flags("--store NEW-NAME"),
-            LeadError::StoreNeedsWriter => flags("--store, --db"),
-            _ => None,
-        };
-    }
-    if let Some(e) = e.downcast_ref::<SourceError>() {
-        return match e {
-            SourceError::FirstBoard { .. } => flags("--first-board"),
-            SourceError::NoStore => flags("--db"),
-            SourceError::TooFewMatches { .. } => flags("--max-draws"),
-            SourceError::Filter { .. } => flags("--where"),
-            _ => None,
-        };
-    }
     if let Some(OutputPlanError::SameFile { first, second, .. }) = e.downcast_ref() {
         return Some(format!("{}, {}", flag_of_path(first), flag_of_path(second)));
     }
-    if let Some(e) = e.downcast_ref::<OutputPlanError>() {
-        return matches!(e, OutputPlanError::FormatWithSeveral).then(|| "--to, --out".to_owned());
+    let found = (e.downcast_ref().and_then(event_flags))
+        .or_else(|| e.downcast_ref().and_then(generate_flags))
+        .or_else(|| e.downcast_ref().and_then(lead_flags))
+        .or_else(|| e.downcast_ref().and_then(source_flags))
+        .or_else(|| e.downcast_ref().and_then(sql_flags))
+        .or_else(|| e.downcast_ref().and_then(format_flags))
+        .or_else(|| e.downcast_ref().and_then(solve_flags))
+        .or_else(|| other_flags(e));
+    found.map(str::to_owned)
+}
+
+/// The flags of the errors of other types: one variant each.
+fn other_flags(e: &(dyn Error + 'static)) -> Option<&'static str> {
+    let variant = |yes: bool, flags: &'static str| yes.then_some(flags);
+    variant(
+        matches!(e.downcast_ref(), Some(OutputPlanError::FormatWithSeveral)),
+        "--to, --out",
+    )
+    .or_else(|| {
+        variant(
+            e.downcast_ref::<RenderError>()
+                .is_some_and(|r| r.over_limit),
+            "--split",
+        )
+    })
+    .or_else(|| variant(e.is::<DetectError>(), "--from"))
+    .or_else(|| {
+        variant(
+            matches!(
+                e.downcast_ref(),
+                Some(StoreError::NotDealdex { foreign: true, .. })
+            ),
+            "--migrate-foreign, or another --db",
+        )
+    })
+    .or_else(|| {
+        variant(
+            matches!(e.downcast_ref(), Some(DealerRunError::SetExists { .. })),
+            "--store NEW-NAME",
+        )
+    })
+    .or_else(|| {
+        variant(
+            matches!(e.downcast_ref(), Some(RecordsError::SheetExtension { .. })),
+            "--out",
+        )
+    })
+}
+
+/// The flags of an event's errors.
+fn event_flags(e: &EventJobError) -> Option<&'static str> {
+    match e {
+        EventJobError::Phase { .. } => Some("--phase"),
+        EventJobError::ValueFormatNotUsed
+        | EventJobError::ValueFormatMissing
+        | EventJobError::ValueFormat(_) => Some("--value-format"),
+        EventJobError::ValueAlreadySet { .. } => Some("--replace"),
+        EventJobError::Boards(_)
+        | EventJobError::BoardsUnknown
+        | EventJobError::PhaseNeedsBoards { .. }
+        | EventJobError::PhaseBoardsFixed { .. } => Some("--boards N"),
+        EventJobError::Sessions { .. } | EventJobError::PhaseNeedsSessions { .. } => {
+            Some("--session S")
+        }
+        EventJobError::TooManyBoards { .. } => Some("--phase, --session"),
+        EventJobError::OutNotDirectory { .. } => Some("--out"),
+        EventJobError::UnknownFormat { .. } => Some("--to"),
+        EventJobError::PartialNeedsDealdex { .. } => Some("--partial"),
+        _ => None,
     }
-    if let Some(e) = e.downcast_ref::<RenderError>() {
-        return e.over_limit.then(|| "--split".to_owned());
+}
+
+/// The flags of `generate`'s errors.
+fn generate_flags(e: &GenerateError) -> Option<&'static str> {
+    match e {
+        GenerateError::NotABoardNumber { .. }
+        | GenerateError::BadBoardRange { .. }
+        | GenerateError::BigDealSetExhausted { .. } => Some("--boards"),
+        GenerateError::TooManyBoards { .. } => Some("--boards; --count for bulk runs"),
+        GenerateError::ZeroCount => Some("--count"),
+        GenerateError::ZeroStart => Some("--start"),
+        GenerateError::CounterOverflow => Some("--start, --count"),
+        GenerateError::BadBatch { .. } => Some("--batch"),
+        GenerateError::NothingToDo => Some("--out FILE, or no --no-db"),
+        GenerateError::BoardLimit { .. } => Some("--split"),
+        GenerateError::BadSeed(_) => Some("--seed"),
+        GenerateError::KeyFileExists { .. } => Some("--key-file, --seed-file"),
+        GenerateError::NeverMatches { .. } => Some("--where"),
+        _ => None,
     }
-    if let Some(e) = e.downcast_ref::<SqlError>() {
-        return match e {
-            SqlError::Timeout { .. } => flags("--timeout SECS"),
-            SqlError::MemoryLimit { .. } => flags("--memory-limit MIB"),
-            _ => None,
-        };
+}
+
+/// The flags of `lead`'s errors.
+fn lead_flags(e: &LeadError) -> Option<&'static str> {
+    match e {
+        LeadError::Contract(_) => Some("--contract"),
+        LeadError::Seed { .. } => Some("--seed"),
+        LeadError::CsvClash { .. } => Some("--csv"),
+        LeadError::TooManyDeals(_) => Some("--deals"),
+        LeadError::Script(_) => Some("--script"),
+        LeadError::SetExists { .. } => Some("--store NEW-NAME"),
+        LeadError::StoreNeedsWriter => Some("--store, --db"),
+        _ => None,
     }
-    if e.is::<DetectError>() {
-        return flags("--from");
+}
+
+/// The flags of a deal source's errors.
+fn source_flags(e: &SourceError) -> Option<&'static str> {
+    match e {
+        SourceError::FirstBoard { .. } => Some("--first-board"),
+        SourceError::NoStore => Some("--db"),
+        SourceError::TooFewMatches { .. } => Some("--max-draws"),
+        SourceError::Filter { .. } => Some("--where"),
+        _ => None,
     }
-    if let Some(e) = e.downcast_ref::<ChooseFormatError>() {
-        return match e {
-            ChooseFormatError::UnknownExtension { .. } => {
-                flags("--from (an input) or --to (an output)")
-            }
-            ChooseFormatError::Undetected { .. } => flags("--from"),
-            ChooseFormatError::UnknownName { .. } => None,
-        };
+}
+
+/// The flags of `sql`'s errors.
+fn sql_flags(e: &SqlError) -> Option<&'static str> {
+    match e {
+        SqlError::Timeout { .. } => Some("--timeout SECS"),
+        SqlError::MemoryLimit { .. } => Some("--memory-limit MIB"),
+        _ => None,
     }
-    if let Some(StoreError::NotDealdex { foreign: true, .. }) = e.downcast_ref() {
-        return flags("--migrate-foreign, or another --db");
+}
+
+/// The flags of a format choice's errors.
+fn format_flags(e: &ChooseFormatError) -> Option<&'static str> {
+    match e {
+        ChooseFormatError::UnknownExtension { .. } => Some("--from (an input) or --to (an output)"),
+        ChooseFormatError::Undetected { .. } => Some("--from"),
+        ChooseFormatError::UnknownName { .. } => None,
     }
-    if let Some(DealerRunError::SetExists { .. }) = e.downcast_ref() {
-        return flags("--store NEW-NAME");
+}
+
+/// The flags of `solve`'s errors.
+fn solve_flags(e: &SolveInputError) -> Option<&'static str> {
+    match e {
+        SolveInputError::Nothing => Some("DEALS, FILES, --set NAME or --all"),
+        SolveInputError::NoDatabase => Some("--db"),
+        SolveInputError::Vul(_) => Some("--vul"),
+        _ => None,
     }
-    if let Some(RecordsError::SheetExtension { .. }) = e.downcast_ref() {
-        return flags("--out");
-    }
-    if let Some(e) = e.downcast_ref::<SolveInputError>() {
-        return match e {
-            SolveInputError::Nothing => flags("DEALS, FILES, --set NAME or --all"),
-            SolveInputError::NoDatabase => flags("--db"),
-            SolveInputError::Vul(_) => flags("--vul"),
-            _ => None,
-        };
-    }
-    None
 }
 
 /// The flag of a path an [`OutputPlanError::SameFile`] names by what it is.
