@@ -75,11 +75,49 @@ pub struct LeadArgs {
 pub fn run(a: LeadArgs, json: bool) -> anyhow::Result<()> {
     let contract = Contract::from_pbn(&a.contract, a.declarer)
         .ok_or_else(|| LeadError::Contract(a.contract.clone()))?;
+    let sample = sample(&a)?;
+    let job = LeadJob {
+        contract,
+        vulnerability: a.vul,
+        sample,
+        store: a.store.clone(),
+        stop: None,
+    };
+    let csv = csv_output(&a, json)?;
+    let bar = super::progress_bar(json, "{spinner} {pos}/{len} deals solved");
+    let report = wf::run_in(&job, &a.db.path(), &mut |p| match p {
+        wf::LeadProgress::Dealt(n) => bar.set_length(n),
+        wf::LeadProgress::Solved(n) => bar.set_position(n),
+    })?;
+    bar.finish_and_clear();
+    if let (Some(seed), None, false) = (&report.seed, &a.seed, json) {
+        // A fresh seed: said, so that the sample can be dealt again.
+        eprintln!("dealdex: seed {seed} (give --seed {seed} to deal the same sample)");
+    }
+    match csv {
+        None => print(&report, json, false, Text::Answer),
+        // `--csv -`: the table as CSV on standard output, in place of the text.
+        Some(None) => {
+            let mut out = super::stdout();
+            out.write_all(report.to_csv().as_bytes())?;
+            Ok(out.flush()?)
+        }
+        Some(Some(mut file)) => {
+            print(&report, json, false, Text::Answer)?;
+            file.write_all(report.to_csv().as_bytes())?;
+            Ok(file.commit()?)
+        }
+    }
+}
+
+/// The sample the flags name: dealt around `--hand` (by the seed, or by `--script`), or the
+/// deals of `--file` or `--set`.
+fn sample(a: &LeadArgs) -> anyhow::Result<LeadSample> {
     let bad_seed = |text: &str, reason: String| LeadError::Seed {
         text: text.to_owned(),
         reason,
     };
-    let sample = match (&a.hand, &a.file, &a.set) {
+    Ok(match (&a.hand, &a.file, &a.set) {
         (Some(hand), _, _) if a.script.is_some() => {
             let path = a.script.as_deref();
             let (script, _) = dealdex::workflow::dealer::load_script(path, &[], [None; 4])?;
@@ -119,18 +157,15 @@ pub fn run(a: LeadArgs, json: bool) -> anyhow::Result<()> {
             a.set.clone(),
             None,
         )?),
-    };
-    let job = LeadJob {
-        contract,
-        vulnerability: a.vul,
-        sample,
-        store: a.store.clone(),
-        stop: None,
-    };
+    })
+}
+
+/// `--csv`: none, standard output (`Some(None)`), or a file begun now.
+fn csv_output(a: &LeadArgs, json: bool) -> anyhow::Result<Option<Option<StagedFile>>> {
     // The CSV file is begun before any deal is dealt: a path that cannot be written fails
     // first, with nothing stored; written through a temporary file, it replaces an old file
     // only whole.
-    let csv = match a.csv.as_deref() {
+    Ok(match a.csv.as_deref() {
         None => None,
         Some(p) if p.as_os_str() == "-" => {
             if json {
@@ -158,31 +193,7 @@ pub fn run(a: LeadArgs, json: bool) -> anyhow::Result<()> {
             }
             Some(Some(StagedFile::create(p)?))
         }
-    };
-    let bar = super::progress_bar(json, "{spinner} {pos}/{len} deals solved");
-    let report = wf::run_in(&job, &a.db.path(), &mut |p| match p {
-        wf::LeadProgress::Dealt(n) => bar.set_length(n),
-        wf::LeadProgress::Solved(n) => bar.set_position(n),
-    })?;
-    bar.finish_and_clear();
-    if let (Some(seed), None, false) = (&report.seed, &a.seed, json) {
-        // A fresh seed: said, so that the sample can be dealt again.
-        eprintln!("dealdex: seed {seed} (give --seed {seed} to deal the same sample)");
-    }
-    match csv {
-        None => print(&report, json, false, Text::Answer),
-        // `--csv -`: the table as CSV on standard output, in place of the text.
-        Some(None) => {
-            let mut out = super::stdout();
-            out.write_all(report.to_csv().as_bytes())?;
-            Ok(out.flush()?)
-        }
-        Some(Some(mut file)) => {
-            print(&report, json, false, Text::Answer)?;
-            file.write_all(report.to_csv().as_bytes())?;
-            Ok(file.commit()?)
-        }
-    }
+    })
 }
 
 /// `--hand`'s text as a hand (its count is the job's to check).
