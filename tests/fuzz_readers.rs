@@ -32,7 +32,7 @@ use dealdex::encoding::{self, Encoding};
 use dealdex::event::{Event, EventError, Keys, SessionId};
 use dealdex::formats::{self, Board, DealFormat, WriteOptions};
 use dealdex::query::Query;
-use dealdex::{Card, Deal, DealIndex, HexDeal, Scheme, Seat, Seed, Vulnerability};
+use dealdex::{BoardIndex, Card, Deal, DealIndex, Scheme, Seat, Seed, Vulnerability};
 
 mod common;
 use common::fixture;
@@ -948,16 +948,16 @@ fn index_corpus(_: &'static str) -> Vec<Vec<u8>> {
     out
 }
 
-/// Reads a hex index (`HexDeal`, and `DealIndex::parse_hex` on the same text); what it accepts
+/// Reads a hex index (`BoardIndex`, and `DealIndex::parse_hex` on the same text); what it accepts
 /// must print back equal, and a valid deal must index to the same bytes.
 fn read_index(_: &'static str, data: &[u8]) -> Verdict {
     let text = String::from_utf8_lossy(data);
     let _ = DealIndex::parse_hex(&text);
-    let h: HexDeal = text
+    let h: BoardIndex = text
         .parse()
         .map_err(|e: dealdex::IndexError| e.to_string())?;
     let printed = h.to_string();
-    assert_eq!(printed.parse::<HexDeal>(), Ok(h), "{printed:?}");
+    assert_eq!(printed.parse::<BoardIndex>(), Ok(h), "{printed:?}");
     let _ = (h.dealer(), h.vulnerability());
     match h.index.to_deal() {
         Ok(deal) => assert_eq!(DealIndex::from_deal(&deal), h.index),
@@ -1674,11 +1674,13 @@ fn index_length_errors_name_a_column() {
     use dealdex::formats::Hex;
     // 27 hex digits: the 27th is the error.
     let e = "0EDCCBA0976F2DA4945D8E9DC00"
-        .parse::<HexDeal>()
+        .parse::<BoardIndex>()
         .unwrap_err();
     assert!(e.to_string().starts_with("deal index: column 27: "), "{e}");
     // One short: the place of the missing digit.
-    let e = "0EDCCBA0976F2DA4945D8E9DC".parse::<HexDeal>().unwrap_err();
+    let e = "0EDCCBA0976F2DA4945D8E9DC"
+        .parse::<BoardIndex>()
+        .unwrap_err();
     assert!(e.to_string().starts_with("deal index: column 26: "), "{e}");
     // In a hex file: line and column (after two leading spaces).
     let e = Hex.read(b"\n  0EDCCBA0976F2DA4945D8E9DC00\n").unwrap_err();

@@ -242,7 +242,7 @@ fn predeal_fixes_cards_reproducibly() {
     let mut west_spade_j = 0;
     for line in text.lines() {
         let deal = line
-            .parse::<dealdex::HexDeal>()
+            .parse::<dealdex::BoardIndex>()
             .unwrap()
             .index
             .to_deal()

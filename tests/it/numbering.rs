@@ -1,7 +1,7 @@
 //! Published vectors (FORMATS.md §1–§2, vectors.json), fixture round trips and properties of
 //! the three numbering schemes, the 13-byte index and PBN deal strings.
 
-use dealdex::{DEALS, Deal, DealIndex, HexDeal, Scheme, Seat, reference};
+use dealdex::{BoardIndex, DEALS, Deal, DealIndex, Scheme, Seat, reference};
 use proptest::prelude::*;
 
 fn vectors() -> serde_json::Value {
@@ -137,9 +137,9 @@ fn hex_suffix_matches_the_board_cycle() {
     let deal = Deal::from_number(12345, Scheme::Pavlicek).unwrap();
     for case in v["board_cycle"].as_array().unwrap() {
         let board = case["board"].as_u64().unwrap();
-        let h = HexDeal::new(&deal, Some(board));
+        let h = BoardIndex::new(&deal, Some(board));
         let text = h.to_string();
-        let back: HexDeal = text.parse().unwrap();
+        let back: BoardIndex = text.parse().unwrap();
         assert_eq!(back, h);
         assert_eq!(
             back.dealer().unwrap().to_string(),
@@ -174,7 +174,7 @@ fn every_wbg2024_deal_round_trips() {
         let key = DealIndex::from_deal(&deal);
         assert_eq!(
             key.to_string()
-                .parse::<HexDeal>()
+                .parse::<BoardIndex>()
                 .unwrap()
                 .index
                 .to_deal()
@@ -228,8 +228,8 @@ proptest! {
     #[test]
     fn hex_and_pbn_round_trip(i in rank_strategy(), board in 1u64..200, first in 0usize..4) {
         let d = Deal::from_number(i + 1, Scheme::Pavlicek).unwrap();
-        let h = HexDeal::new(&d, Some(board));
-        let back: HexDeal = h.to_string().parse().unwrap();
+        let h = BoardIndex::new(&d, Some(board));
+        let back: BoardIndex = h.to_string().parse().unwrap();
         prop_assert_eq!(back.index.to_deal().unwrap(), d);
         prop_assert_eq!(back.dealer(), Some(dealdex::board_dealer(board)));
         let pbn = dealdex::format_deal(&d, Seat::from_index(first));

@@ -575,7 +575,7 @@ fn cli_readers_read_a_current_database_without_writing_it() {
         .unwrap()
         .lines()
         .map(|l| {
-            let h: dealdex::HexDeal = l.parse().unwrap();
+            let h: dealdex::BoardIndex = l.parse().unwrap();
             (h.index, h.cycle)
         })
         .collect();

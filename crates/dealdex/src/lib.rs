@@ -26,7 +26,7 @@ pub use model::cpu;
 pub use model::deal::{Deal, DealError, Hand};
 pub use model::deal_string::{PbnError, PbnErrorKind, format_deal, parse_deal, push_deal};
 pub use model::features;
-pub use model::index::{DealArgumentError, DealIndex, HexDeal, IndexError, parse_deal_argument};
+pub use model::index::{BoardIndex, DealArgumentError, DealIndex, IndexError, parse_deal_argument};
 pub use model::number::{
     DEALS, NumberError, Scheme, number, parse_number, parse_scheme_number, reference, unrank_range,
     warm_up,

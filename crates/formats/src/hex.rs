@@ -4,7 +4,7 @@
 use super::{Board, DealFormat, FormatError, FormatInfo, InputPosition, WriteOptions};
 use crate::model::board::{board_dealer, board_vulnerability};
 use crate::model::deal::Deal;
-use crate::model::index::{DealIndex, HexDeal, IndexError};
+use crate::model::index::{BoardIndex, DealIndex, IndexError};
 
 /// Hex index lines (FORMATS.md §2): `XXXXXXXXXXXXXXXXXXXXXXXXXX-X`, one board a line.
 ///
@@ -68,7 +68,7 @@ impl DealFormat for Hex {
                 }
                 _ => FormatError::new(InputPosition::at_line(line), e.to_string()),
             };
-            let hd: HexDeal = text.parse().map_err(index_err)?;
+            let hd: BoardIndex = text.parse().map_err(index_err)?;
             let deal = hd.index.to_deal().map_err(index_err)?;
             boards.push(Board {
                 dealer: hd.dealer(),

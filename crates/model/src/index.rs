@@ -21,9 +21,9 @@ use crate::deal::Deal;
 /// let deal: Deal = "N:J987.JT7643.A4.Q .KQ2.QT9.AK98543 AQ42.A8.KJ762.J2 KT653.95.853.T76"
 ///     .parse()
 ///     .unwrap();
-/// let key = DealIndex::from_deal(&deal);
-/// assert_eq!(key.to_string(), "0EDCCBA0976F2DA4945D8E9DC0");
-/// assert_eq!(key.to_deal().unwrap(), deal);
+/// let index = DealIndex::from_deal(&deal);
+/// assert_eq!(index.to_string(), "0EDCCBA0976F2DA4945D8E9DC0");
+/// assert_eq!(index.to_deal().unwrap(), deal);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct DealIndex(pub [u8; 13]);
@@ -234,28 +234,29 @@ impl fmt::Display for DealIndex {
     }
 }
 
-/// A deal index with its optional dealer-and-vulnerability digit: the full external form
+/// A board's index: its deal's index with the optional board digit (board number mod 16,
+/// which gives dealer and vulnerability), the full external form
 /// `XXXXXXXXXXXXXXXXXXXXXXXXXX[-X]` of FORMATS.md §2.
 ///
 /// ```
-/// use dealdex::{HexDeal, Seat, Vulnerability};
-/// let h: HexDeal = "0EDCCBA0976F2DA4945D8E9DC0-0".parse().unwrap();
+/// use dealdex::{BoardIndex, Seat, Vulnerability};
+/// let h: BoardIndex = "0EDCCBA0976F2DA4945D8E9DC0-0".parse().unwrap();
 /// assert_eq!(h.dealer(), Some(Seat::West));          // 0 = board 16
 /// assert_eq!(h.vulnerability(), Some(Vulnerability::EastWest));
 /// assert_eq!(h.to_string(), "0EDCCBA0976F2DA4945D8E9DC0-0");
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct HexDeal {
+pub struct BoardIndex {
     /// The deal's 13-byte index.
     pub index: DealIndex,
     /// Board number mod 16 (0..16; 0 stands for board 16), when the suffix is present.
     pub cycle: Option<u8>,
 }
 
-impl HexDeal {
+impl BoardIndex {
     /// The index of `deal` with the suffix for `board` (1-based), or none.
-    pub fn new(deal: &Deal, board: Option<u64>) -> HexDeal {
-        HexDeal {
+    pub fn new(deal: &Deal, board: Option<u64>) -> BoardIndex {
+        BoardIndex {
             index: DealIndex::from_deal(deal),
             cycle: board.map(|b| (b % 16) as u8),
         }
@@ -272,7 +273,7 @@ impl HexDeal {
     }
 }
 
-impl std::str::FromStr for HexDeal {
+impl std::str::FromStr for BoardIndex {
     type Err = IndexError;
 
     /// Parses `HEX26`, `HEX26-X` or `X-HEX26` (hex digits in either case, surrounding white
@@ -291,7 +292,7 @@ impl std::str::FromStr for HexDeal {
         if n == 28 && bytes.len() == 28 && bytes[26] == b'-' {
             let index = parse_hex_at(&t[..26], lead + 1)?;
             let cycle = digit(t[27..].chars().next().expect("len 28"), lead + 28)?;
-            return Ok(HexDeal {
+            return Ok(BoardIndex {
                 index,
                 cycle: Some(cycle),
             });
@@ -299,13 +300,13 @@ impl std::str::FromStr for HexDeal {
         if n == 28 && bytes.len() == 28 && bytes[1] == b'-' {
             let cycle = digit(bytes[0] as char, lead + 1)?;
             let index = parse_hex_at(&t[2..], lead + 3)?;
-            return Ok(HexDeal {
+            return Ok(BoardIndex {
                 index,
                 cycle: Some(cycle),
             });
         }
         if n == 26 {
-            return Ok(HexDeal {
+            return Ok(BoardIndex {
                 index: parse_hex_at(t, lead + 1)?,
                 cycle: None,
             });
@@ -327,7 +328,7 @@ impl std::str::FromStr for HexDeal {
     }
 }
 
-impl fmt::Display for HexDeal {
+impl fmt::Display for BoardIndex {
     /// `HEX26` or `HEX26-X` (uppercase; the trailing form).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.index)?;
@@ -392,7 +393,7 @@ pub fn parse_deal_argument(text: &str) -> Option<Result<(Deal, Option<u64>), Dea
     let hexish = t.chars().all(|c| c.is_ascii_hexdigit() || c == '-');
     if hexish && (t.len() == 26 || t.len() == 28) {
         return Some((|| {
-            let h = t.parse::<HexDeal>()?;
+            let h = t.parse::<BoardIndex>()?;
             let board = h.cycle.map(|c| if c == 0 { 16 } else { u64::from(c) });
             Ok((h.index.to_deal()?, board))
         })());
@@ -449,7 +450,9 @@ mod tests {
 
     #[test]
     fn errors_name_the_column() {
-        let e = "0EDCCBA0976F2DA4945D8E9DCG".parse::<HexDeal>().unwrap_err();
+        let e = "0EDCCBA0976F2DA4945D8E9DCG"
+            .parse::<BoardIndex>()
+            .unwrap_err();
         assert_eq!(
             e,
             IndexError::NotHex {
@@ -457,7 +460,9 @@ mod tests {
                 found: 'G'
             }
         );
-        let e = "0EDCCBA0976F2DA4945D8E9DC".parse::<HexDeal>().unwrap_err();
+        let e = "0EDCCBA0976F2DA4945D8E9DC"
+            .parse::<BoardIndex>()
+            .unwrap_err();
         assert_eq!(
             e,
             IndexError::WrongLength {
@@ -472,7 +477,7 @@ mod tests {
         );
         // Too long: the 27th character of the longest part (here after the `5-` prefix).
         let e = " 5-0EDCCBA0976F2DA4945D8E9DC00"
-            .parse::<HexDeal>()
+            .parse::<BoardIndex>()
             .unwrap_err();
         assert_eq!(
             e,
@@ -482,7 +487,7 @@ mod tests {
             }
         );
         let e = "0EDCCBA0976F2DA4945D8E9DC0-G"
-            .parse::<HexDeal>()
+            .parse::<BoardIndex>()
             .unwrap_err();
         assert_eq!(
             e,
@@ -492,7 +497,7 @@ mod tests {
             }
         );
         let e = "Z-0EDCCBA0976F2DA4945D8E9DC0"
-            .parse::<HexDeal>()
+            .parse::<BoardIndex>()
             .unwrap_err();
         assert_eq!(
             e,
@@ -513,8 +518,8 @@ mod tests {
 
     #[test]
     fn leading_and_trailing_suffix() {
-        let a: HexDeal = "5-0edccba0976f2da4945d8e9dc0".parse().unwrap();
-        let b: HexDeal = "0EDCCBA0976F2DA4945D8E9DC0-5".parse().unwrap();
+        let a: BoardIndex = "5-0edccba0976f2da4945d8e9dc0".parse().unwrap();
+        let b: BoardIndex = "0EDCCBA0976F2DA4945D8E9DC0-5".parse().unwrap();
         assert_eq!(a, b);
         assert_eq!(a.dealer(), Some(Seat::North));
         assert_eq!(a.vulnerability(), Some(Vulnerability::NorthSouth));
