@@ -244,12 +244,16 @@ fn scan_lettered_hand(
     let mut given = [false; 4];
     let mut i = 0;
     while i < v.len() {
-        if v[i].is_ascii_whitespace() {
-            i += 1;
-            continue;
+        // White space as a deal string's (any Unicode white space: `space_at`).
+        match space_at(v, i, Text::String) {
+            0 => {}
+            n => {
+                i += n;
+                continue;
+            }
         }
         let start = i;
-        while i < v.len() && !v[i].is_ascii_whitespace() {
+        while i < v.len() && space_at(v, i, Text::String) == 0 {
             i += 1;
         }
         let token = &v[start..i];
@@ -604,6 +608,11 @@ mod tests {
             "..AKQ."
         );
         assert_eq!("  .AK10..  ".parse::<Hand>().unwrap().to_string(), ".AKT..");
+        // Any white space between suits, as between a deal string's hands.
+        assert_eq!(
+            "S:AQ4\u{a0}H:J\tC:2".parse::<Hand>().unwrap().to_string(),
+            "AQ4.J..2"
+        );
     }
 
     #[test]
