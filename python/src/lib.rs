@@ -1778,8 +1778,8 @@ fn write(
     };
     // Through the pipeline's sink: written to a temporary file renamed onto `path` when
     // whole (a failed write leaves an old file as it was), a set's bounds from its boards.
-    use dealdex::workflow::pipeline::{DealSink, SinkError};
-    let sink = DealSink::new(
+    use dealdex::workflow::pipeline::{DealFiles, DealSink, SinkError};
+    let sink = DealFiles::new(
         vec![dealdex::workflow::output::Output {
             path: Some(path.clone()),
             format: fmt,
@@ -1795,6 +1795,7 @@ fn write(
         written.map(drop).map_err(|e| match e {
             SinkError::Render(r) => err(r.error),
             SinkError::Write(w) => error_about(&w, Some(&path), None),
+            SinkError::Store(e) => err(e),
         })
     })
 }

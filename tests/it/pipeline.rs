@@ -11,7 +11,8 @@ use dealdex::bigdeal::BigDealStream;
 use dealdex::formats::{self, Board, ReadOptions, WriteOptions};
 use dealdex::workflow::output::Output;
 use dealdex::workflow::pipeline::{
-    DealSink, DealSource, DealStream, SourceError, SourceOptions, StreamFilter, StreamSource,
+    DealFiles, DealSink, DealSource, DealStream, SourceError, SourceOptions, StreamFilter,
+    StreamSource,
 };
 use dealdex::{CHUNK, Seed};
 
@@ -128,7 +129,7 @@ fn standard_output_is_written_a_piece_at_a_time() {
             format: formats::by_name("dup").unwrap(),
         },
     ];
-    let sink = DealSink::new(outputs, WriteOptions::default());
+    let sink = DealFiles::new(outputs, WriteOptions::default());
     assert!(!sink.streams());
     assert_eq!(sink.whole_outputs().count(), 1);
     let shared = Shared::default();
@@ -167,7 +168,7 @@ fn parquet_is_written_piece_by_piece_and_put_in_place_at_the_end() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("deals.parquet");
     let parquet = formats::by_name("parquet").unwrap();
-    let sink = DealSink::new(
+    let sink = DealFiles::new(
         vec![Output {
             path: Some(path.clone()),
             format: parquet,

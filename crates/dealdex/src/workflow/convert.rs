@@ -32,7 +32,9 @@ use serde::Serialize;
 use crate::StoreReader;
 use crate::formats::{SkippedBoard, WriteOptions};
 use crate::workflow::output::{ExportedFile, Output};
-use crate::workflow::pipeline::{DealSink, DealSource, PipelineError, SourceError, SourceOptions};
+use crate::workflow::pipeline::{
+    self, DealFiles, DealSink, DealSource, PipelineError, SourceError, SourceOptions,
+};
 
 /// A convert job: one source's boards out to every output.
 #[derive(Clone)]
@@ -132,13 +134,13 @@ pub fn run(
         last_board: first_told.unwrap_or(1),
         ..WriteOptions::default()
     };
-    let mut sink = DealSink {
+    let mut sink = DealFiles {
         split: job.split,
-        ..DealSink::new(job.outputs.clone(), options)
+        ..DealFiles::new(job.outputs.clone(), options)
     }
     .open(stdout)?;
     let (mut first, mut last) = (None, 1u64);
-    let read = source.read(&mut |boards| -> Result<bool, ConvertError> {
+    let read = pipeline::drain(source, &mut sink, |boards| {
         // Numbered from a first board near the maximum, the last boards would pass it: refused
         // before anything is written, as import refuses such boards.
         let max = crate::formats::MAX_BOARD_NUMBER;
@@ -152,8 +154,7 @@ pub fn run(
         }
         first = first.or(boards.first().and_then(|b| b.number));
         last = boards.last().and_then(|b| b.number).unwrap_or(last);
-        sink.write(boards)?;
-        Ok(true)
+        Ok(())
     })?;
     let written = sink.finish()?;
     Ok(ConvertReport {

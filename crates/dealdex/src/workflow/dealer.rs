@@ -49,14 +49,14 @@ use crate::dealer::{
     DealFeed, DealerError, DealerJob, DealerProgress, DealerReport, EvalError, GivenDeal,
     GivenFeed, Script, ScriptError,
 };
-use crate::formats::SkippedBoard;
+use crate::formats::{Board, SkippedBoard};
 use crate::model::card::Seat;
 use crate::model::deal::Deal;
 use crate::model::index::DealIndex;
 use crate::model::number::Scheme;
-use crate::store::{NewSet, SetWriter, Store, StoreError};
+use crate::store::{NewSet, Store, StoreError};
 use crate::workflow::pipeline::{
-    DealSource, FileSource, OpenSource, SourceError, SourceOptions, SourceRead,
+    DealSink, DealSource, FileSource, OpenSource, SetSink, SourceError, SourceOptions, SourceRead,
 };
 
 /// A dealer run: the script, dealer's settings, where the deals come from, the database and
@@ -559,14 +559,12 @@ enum Target<'s> {
     /// The solved tables into the database, a transaction a block.
     Tables(&'s mut Store),
     /// The produced deals as a new set, and the solved tables with it: one transaction.
-    Set(SetWriter<'s>),
+    Set(SetSink<'s>),
 }
 
 /// What the run keeps, and how much of it was stored.
 struct Keeper<'s> {
     target: Target<'s>,
-    /// Boards added to the set so far.
-    boards: u64,
     /// Tables newly stored so far.
     tables_stored: u64,
 }
@@ -588,7 +586,7 @@ impl<'s> Keeper<'s> {
                     seed_sha256: None,
                 };
                 let path = s.path().to_owned();
-                Target::Set(s.begin_set(&set).map_err(|e| match e {
+                Target::Set(SetSink::begin(s, &set).map_err(|e| match e {
                     StoreError::SetExists { name } => DealerRunError::SetExists {
                         set: name,
                         database: path,
@@ -601,7 +599,6 @@ impl<'s> Keeper<'s> {
         };
         Ok(Keeper {
             target,
-            boards: 0,
             tables_stored: 0,
         })
     }
@@ -619,18 +616,13 @@ impl Keeper<'_> {
             self.tables_stored += match &mut self.target {
                 Target::Nothing => 0,
                 Target::Tables(store) => store.store_dd(&rows)?,
-                Target::Set(writer) => writer.add_tables(&rows)?,
+                Target::Set(sink) => sink.writer().add_tables(&rows)?,
             };
         }
-        if let Target::Set(writer) = &mut self.target
+        if let Target::Set(sink) = &mut self.target
             && !deals.is_empty()
         {
-            let boards: Vec<(u64, DealIndex)> = (self.boards + 1..)
-                .zip(deals)
-                .map(|(n, d)| (n, DealIndex::from_deal(d)))
-                .collect();
-            writer.add(&boards)?;
-            self.boards += boards.len() as u64;
+            sink.write(deals.iter().map(|&d| Board::unnumbered(d)).collect())?;
         }
         Ok(())
     }
@@ -744,21 +736,16 @@ pub fn run(
     let notes = notes?.unwrap_or_default();
     let Keeper {
         target,
-        boards,
         tables_stored,
     } = keeper;
     let stored_set = match (target, &job.store_set) {
-        (Target::Set(writer), Some(name)) if boards > 0 => {
-            let outcome = writer.finish(boards)?;
-            Some(StoredDealerSet {
+        (Target::Set(sink), Some(name)) => {
+            let boards = sink.boards();
+            sink.finish()?.map(|outcome| StoredDealerSet {
                 name: name.clone(),
                 boards,
                 new_deals: outcome.new_deals,
             })
-        }
-        (Target::Set(writer), _) => {
-            writer.finish_without_set()?;
-            None
         }
         _ => None,
     };

@@ -31,7 +31,9 @@ use serde::Serialize;
 use crate::formats::WriteOptions;
 use crate::store::StoreReader;
 use crate::workflow::output::{ExportedFile, Output};
-use crate::workflow::pipeline::{DealSink, DealSource, PipelineError, SourceOptions};
+use crate::workflow::pipeline::{
+    self, DealFiles, DealSink, DealSource, PipelineError, SourceOptions,
+};
 
 /// An export job: a stored set to files.
 #[derive(Clone)]
@@ -112,17 +114,16 @@ pub fn export(
         scheme: info.scheme,
         boards: None,
     };
-    let mut sink = DealSink {
+    let mut sink = DealFiles {
         bounds_given: true,
         split: job.split,
-        ..DealSink::new(job.outputs.clone(), options)
+        ..DealFiles::new(job.outputs.clone(), options)
     }
     .open(stdout)?;
     let mut solved = 0u64;
-    let read = source.read(&mut |boards| -> Result<bool, ExportError> {
+    let read = pipeline::drain(source, &mut sink, |boards| {
         solved += boards.iter().filter(|b| b.dd.is_some()).count() as u64;
-        sink.write(boards)?;
-        Ok(true)
+        Ok(())
     })?;
     let written = sink.finish()?;
     Ok(ExportReport {

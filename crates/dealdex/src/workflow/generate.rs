@@ -46,7 +46,7 @@ use crate::workflow::output::{
     plan_outputs, render_set, same_file, write_rendered,
 };
 use crate::workflow::pipeline::{
-    DealSink, DealSource, DealStream, OpenSource, RenderedPiece, SinkError, SourceError,
+    DealFiles, DealSink, DealSource, DealStream, OpenSource, RenderedPiece, SinkError, SourceError,
     SourceOptions, StreamSource,
 };
 use crate::{CHUNK, Seed, SeedError};
@@ -1065,9 +1065,9 @@ pub fn check(job: &GenerateJob, storing: bool) -> Result<(), GenerateError> {
         }
     }
     if let Boards::Bulk { .. } = job.boards {
-        let sink = DealSink {
+        let sink = DealFiles {
             split: job.split,
-            ..DealSink::new(job.outputs.clone(), WriteOptions::default())
+            ..DealFiles::new(job.outputs.clone(), WriteOptions::default())
         };
         if let Some(o) = sink
             .whole_outputs()
@@ -1553,6 +1553,7 @@ impl From<SinkError> for GenerateError {
         match e {
             SinkError::Render(e) => GenerateError::Render(e),
             SinkError::Write(e) => GenerateError::Write(e),
+            SinkError::Store(e) => GenerateError::Store(e),
         }
     }
 }
@@ -1696,11 +1697,11 @@ impl KeyBatches {
 }
 
 /// The outputs of a bulk run of deals `first..=last`: no event unless asked for.
-fn bulk_sink(job: &GenerateJob, scheme: Scheme, first: u64, last: u64) -> DealSink {
-    DealSink {
+fn bulk_sink(job: &GenerateJob, scheme: Scheme, first: u64, last: u64) -> DealFiles {
+    DealFiles {
         bounds_given: true,
         split: job.split,
-        ..DealSink::new(
+        ..DealFiles::new(
             job.outputs.clone(),
             WriteOptions {
                 event: job.event.clone().unwrap_or_default(),

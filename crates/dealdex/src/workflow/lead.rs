@@ -37,9 +37,12 @@ use serde::Serialize;
 
 use crate::dd::{LeadPosition, lead_table, lead_tricks};
 use crate::dealer::{DealerError, DealerJob, Script};
+use crate::formats::Board;
 use crate::model::contract::{Contract, imps};
 use crate::query::Query;
-use crate::workflow::pipeline::{DealSource, SourceError, SourceOptions, StreamFilter};
+use crate::workflow::pipeline::{
+    DealSink, DealSource, SetSink, SourceError, SourceOptions, StreamFilter,
+};
 use crate::{
     Card, Classify, Deal, DealIndex, ErrorClass, Hand, LeadTable, NewSet, Predeal, Scheme, Seat,
     Seed, Store, StoreError, StoreReader, Vulnerability,
@@ -531,16 +534,18 @@ fn store_sample(
             LeadSample::Script { .. } | LeadSample::Deals(_) => None,
         },
     };
-    let keys: Vec<DealIndex> = solved.deals.iter().map(DealIndex::from_deal).collect();
-    let mut writer = store.begin_set(&set)?;
-    let numbered: Vec<(u64, DealIndex)> = (1..).zip(keys.iter().copied()).collect();
-    let new_deals = writer.add(&numbered)?;
-    let rows: Vec<(DealIndex, LeadTable)> = keys
-        .into_iter()
+    let mut sink = SetSink::begin(store, &set)?;
+    sink.write(solved.deals.iter().map(|&d| Board::unnumbered(d)).collect())?;
+    let rows: Vec<(DealIndex, LeadTable)> = solved
+        .deals
+        .iter()
+        .map(DealIndex::from_deal)
         .zip(solved.tables.iter().copied())
         .collect();
-    let new_leads = writer.add_leads(solved.leader, job.contract.strain, &rows)?;
-    writer.finish(boards)?;
+    let new_leads = sink
+        .writer()
+        .add_leads(solved.leader, job.contract.strain, &rows)?;
+    let new_deals = sink.finish()?.map_or(0, |set| set.new_deals);
     Ok(LeadStored {
         set: name.to_owned(),
         boards,

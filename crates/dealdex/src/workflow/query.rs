@@ -26,7 +26,7 @@ use crate::formats::{Board, DealFormat, FormatError, WriteOptions};
 use crate::query::{Dialect, DialectError, Query, QueryError as ParseError};
 use crate::workflow::output::{Output, OutputPlanError, StagedFile, WriteError, same_file};
 use crate::workflow::pipeline::{
-    DealSink, DealSource, OpenSink, SinkError, SourceError, SourceOptions,
+    DealFiles, DealSink, DealSource, FileSink, SinkError, SourceError, SourceOptions,
 };
 use crate::{ErrorClass, ReadOnlyStore, StoreError, StoreReader};
 
@@ -337,19 +337,20 @@ pub fn run(
             let output = Output { path: None, format };
             // The output, moved into the sink when the first piece comes.
             let mut unopened: Option<&mut dyn Write> = Some(out);
-            let mut sink: Option<OpenSink<'_>> = None;
+            let mut sink: Option<FileSink<'_>> = None;
             let sink_error = |e: SinkError| match e {
                 SinkError::Render(r) => QueryWorkflowError::Write {
                     format: format.info().name,
                     error: r.error,
                 },
                 SinkError::Write(w) => QueryWorkflowError::Io(w.error),
+                SinkError::Store(e) => QueryWorkflowError::Store(e),
             };
             let read = source.read(&mut |boards| -> Result<bool, QueryWorkflowError> {
                 let open = match &mut sink {
                     Some(open) => open,
                     None => {
-                        let new = DealSink::new(vec![output.clone()], WriteOptions::default());
+                        let new = DealFiles::new(vec![output.clone()], WriteOptions::default());
                         let out = unopened.take().expect("opened once");
                         sink.insert(new.open(out).map_err(sink_error)?)
                     }

@@ -1,7 +1,7 @@
-//! Where a command's deals go: a [`DealSink`] is a list of outputs (each a file or standard
-//! output with its registry format, [`Output`]) written so that a failed write loses
-//! nothing. Opened ([`DealSink::open`]), it takes boards a piece at a time
-//! ([`OpenSink::write`]) and puts every file in place at the end ([`OpenSink::finish`]).
+//! Deal files as a sink: [`DealFiles`] is a list of outputs (each a file or standard output
+//! with its registry format, [`Output`]) written so that a failed write loses nothing.
+//! Opened ([`DealFiles::open`]), it is a [`FileSink`], a [`DealSink`] that takes boards a
+//! piece at a time and puts every file in place at the end ([`DealSink::finish`]).
 //!
 //! Each output is written the cheapest way its format allows:
 //! - a streaming format without a board limit gets each piece as it comes: a file through
@@ -15,17 +15,17 @@
 //!
 //! Memory is a piece's unless an output of the last kind needs the whole set. Nothing is
 //! put in place unless every output is written (standard output, written as it comes, is
-//! the exception). Pieces can be rendered on other threads first ([`OpenSink::renderer`],
-//! [`OpenSink::write_rendered`]): a parallel source formats its pieces where it makes them.
+//! the exception). Pieces can be rendered on other threads first ([`FileSink::renderer`],
+//! [`FileSink::write_rendered`]): a parallel source formats its pieces where it makes them.
 //!
 //! ```
 //! use dealdex::formats::{self, Board, WriteOptions};
 //! use dealdex::workflow::output::Output;
-//! use dealdex::workflow::pipeline::DealSink;
+//! use dealdex::workflow::pipeline::{DealFiles, DealSink};
 //! let deal = dealdex::parse_deal("N:AKQJ.AKQJ.AKQ.AK T987.T987.T98.T9 6543.6543.765.87 2.2.J432.QJ65432")?;
 //! let hex = Output { path: None, format: formats::by_name("hex").unwrap() };
 //! let mut stdout = Vec::new();
-//! let mut sink = DealSink::new(vec![hex], WriteOptions::default()).open(&mut stdout)?;
+//! let mut sink = DealFiles::new(vec![hex], WriteOptions::default()).open(&mut stdout)?;
 //! sink.write(vec![Board::new(1, deal)])?;
 //! let written = sink.finish()?;
 //! assert_eq!(written.files[0].boards, 1);
@@ -37,6 +37,7 @@ use std::io::{BufWriter, Write};
 
 use serde::Serialize;
 
+use super::DealSink;
 use crate::formats::{Board, BoardWriteError, BoardWriter, DealFormat, WriteOptions};
 use crate::workflow::output::{
     ExportedFile, Output, RenderError, Staged, StagedFile, WriteError, render_set, stage_file,
@@ -48,7 +49,7 @@ const WRITER_BUFFER: usize = 1 << 20;
 
 /// Deal files to write: the outputs, the options they are written with, and how.
 #[derive(Clone)]
-pub struct DealSink {
+pub struct DealFiles {
     /// The outputs, each a file or standard output with its format.
     pub outputs: Vec<Output>,
     /// Event, blind, scheme; the first and last boards of the set (see `bounds_given`).
@@ -61,7 +62,7 @@ pub struct DealSink {
     pub split: bool,
 }
 
-/// How one output is written ([`DealSink`]'s module docs).
+/// How one output is written ([`DealFiles`]'s module docs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Way {
     /// Each piece's bytes as they come.
@@ -72,11 +73,11 @@ enum Way {
     Whole,
 }
 
-impl DealSink {
+impl DealFiles {
     /// A sink writing `outputs` with `options`, the set's bounds those of the boards
     /// written, not split.
-    pub fn new(outputs: Vec<Output>, options: WriteOptions) -> DealSink {
-        DealSink {
+    pub fn new(outputs: Vec<Output>, options: WriteOptions) -> DealFiles {
+        DealFiles {
             outputs,
             options,
             bounds_given: false,
@@ -115,12 +116,12 @@ impl DealSink {
 
     /// Opens the sink: creates the temporary files of the outputs written as they come and
     /// writes their formats' headers (standard-output files to `stdout`, which the sink
-    /// keeps until [`OpenSink::finish`]).
+    /// keeps until [`FileSink::finish`]).
     ///
     /// # Errors
     /// [`SinkError::Write`] for a file that cannot be created, [`SinkError::Render`] for a
     /// header the format refuses.
-    pub fn open(self, stdout: &mut dyn Write) -> Result<OpenSink<'_>, SinkError> {
+    pub fn open(self, stdout: &mut dyn Write) -> Result<FileSink<'_>, SinkError> {
         let mut outs = Vec::with_capacity(self.outputs.len());
         let mut buf = Vec::new();
         for o in &self.outputs {
@@ -156,7 +157,7 @@ impl DealSink {
             });
         }
         let next = self.options.first_board;
-        Ok(OpenSink {
+        Ok(FileSink {
             renderer: PieceRenderer {
                 outputs: self.outputs.iter().map(|o| (o.format, o.label())).collect(),
                 options: self.options.clone(),
@@ -235,7 +236,7 @@ enum Out {
 }
 
 /// Renders pieces of boards for a sink's outputs written as they come, on any thread
-/// ([`OpenSink::renderer`]); [`OpenSink::write_rendered`] then writes them in order.
+/// ([`FileSink::renderer`]); [`FileSink::write_rendered`] then writes them in order.
 #[derive(Clone)]
 pub struct PieceRenderer {
     /// Every output's format and label, in the sink's order.
@@ -293,10 +294,10 @@ impl PieceRenderer {
     }
 }
 
-/// An open [`DealSink`]: boards in, files out at [`OpenSink::finish`]. Dropped unfinished,
+/// An open [`DealFiles`]: boards in, files out at [`FileSink::finish`]. Dropped unfinished,
 /// it removes its temporary files: no output file is touched.
-pub struct OpenSink<'o> {
-    sink: DealSink,
+pub struct FileSink<'o> {
+    sink: DealFiles,
     outs: Vec<Out>,
     renderer: PieceRenderer,
     /// The boards kept for the outputs rendered at the end.
@@ -309,26 +310,14 @@ pub struct OpenSink<'o> {
     stdout: &'o mut dyn Write,
 }
 
-impl OpenSink<'_> {
-    /// Writes a piece of boards (numbering those without a number on from the board before
-    /// them, the first from the options' first board).
-    ///
-    /// # Errors
-    /// [`SinkError::Render`] when a format refuses a board, [`SinkError::Write`] when a file
-    /// cannot be written.
-    pub fn write(&mut self, mut boards: Vec<Board>) -> Result<(), SinkError> {
-        crate::formats::number_boards(&mut boards, self.next);
-        let piece = self.renderer.render(boards)?;
-        self.write_rendered(piece)
-    }
-
+impl FileSink<'_> {
     /// A renderer of this sink's pieces, to render them on other threads
-    /// ([`PieceRenderer::render`]) before [`OpenSink::write_rendered`].
+    /// ([`PieceRenderer::render`]) before [`FileSink::write_rendered`].
     pub fn renderer(&self) -> PieceRenderer {
         self.renderer.clone()
     }
 
-    /// Writes a piece rendered by [`OpenSink::renderer`], in the order of the boards.
+    /// Writes a piece rendered by [`FileSink::renderer`], in the order of the boards.
     ///
     /// # Errors
     /// [`SinkError::Render`] when a stateful writer refuses a board, [`SinkError::Write`]
@@ -363,6 +352,23 @@ impl OpenSink<'_> {
         }
         Ok(())
     }
+}
+
+impl DealSink for FileSink<'_> {
+    type Written = Written;
+    type Error = SinkError;
+
+    /// Writes a piece of boards (numbering those without a number on from the board before
+    /// them, the first from the options' first board).
+    ///
+    /// # Errors
+    /// [`SinkError::Render`] when a format refuses a board, [`SinkError::Write`] when a file
+    /// cannot be written.
+    fn write(&mut self, mut boards: Vec<Board>) -> Result<(), SinkError> {
+        crate::formats::number_boards(&mut boards, self.next);
+        let piece = self.renderer.render(boards)?;
+        self.write_rendered(piece)
+    }
 
     /// Finishes every output: renders those that need the whole set, with its bounds (the
     /// boards' first and last numbers unless given), writes the footers and puts every file
@@ -371,8 +377,8 @@ impl OpenSink<'_> {
     /// # Errors
     /// [`SinkError::Render`] when a format cannot hold the set (no file written),
     /// [`SinkError::Write`] when a file cannot be written.
-    pub fn finish(self) -> Result<Written, SinkError> {
-        let OpenSink {
+    fn finish(self) -> Result<Written, SinkError> {
+        let FileSink {
             sink,
             outs,
             kept,
@@ -571,7 +577,16 @@ pub enum SinkError {
     /// An output could not be written.
     #[error(transparent)]
     Write(#[from] WriteError),
+    /// The store refused the boards or failed ([`super::SetSink`]).
+    #[error(transparent)]
+    Store(#[from] crate::store::StoreError),
 }
 
-// The render or the write error.
-crate::classified!(SinkError => wraps Render, Write);
+impl From<std::convert::Infallible> for SinkError {
+    fn from(never: std::convert::Infallible) -> SinkError {
+        match never {}
+    }
+}
+
+// The render, the write or the store's error.
+crate::classified!(SinkError => wraps Render, Write, Store);
