@@ -13,7 +13,7 @@ use dealdex::workflow::dealer::DealerRunError;
 use dealdex::workflow::event::EventJobError;
 use dealdex::workflow::generate::GenerateError;
 use dealdex::workflow::lead::LeadError;
-use dealdex::workflow::output::{OutputPlanError, RenderError};
+use dealdex::workflow::output::{FileRole, OutputPlanError, RenderError};
 use dealdex::workflow::pipeline::SourceError;
 use dealdex::workflow::records::RecordsError;
 use dealdex::workflow::solve::SolveInputError;
@@ -28,7 +28,11 @@ pub fn flags_for(e: &anyhow::Error) -> Option<String> {
 /// The flags `e` itself is about, or that fix it.
 fn flags_of(e: &(dyn Error + 'static)) -> Option<String> {
     if let Some(OutputPlanError::SameFile { first, second, .. }) = e.downcast_ref() {
-        return Some(format!("{}, {}", flag_of_path(first), flag_of_path(second)));
+        return Some(format!(
+            "{}, {}",
+            flag_of_path(*first),
+            flag_of_path(*second)
+        ));
     }
     let found = (e.downcast_ref().and_then(event_flags))
         .or_else(|| e.downcast_ref().and_then(generate_flags))
@@ -127,7 +131,6 @@ fn lead_flags(e: &LeadError) -> Option<&'static str> {
     match e {
         LeadError::Contract(_) => Some("--contract"),
         LeadError::Seed { .. } => Some("--seed"),
-        LeadError::CsvClash { .. } => Some("--csv"),
         LeadError::TooManyDeals(_) => Some("--deals"),
         LeadError::Script(_) => Some("--script"),
         LeadError::SetExists { .. } => Some("--store NEW-NAME"),
@@ -176,12 +179,17 @@ fn solve_flags(e: &SolveInputError) -> Option<&'static str> {
 }
 
 /// The flag of a path an [`OutputPlanError::SameFile`] names by what it is.
-fn flag_of_path(what: &str) -> &str {
-    match what {
-        "output" => "--out",
-        "database" => "--db",
-        "key file" => "--key-file",
-        "seed file" => "--seed-file",
-        other => other,
+fn flag_of_path(role: FileRole) -> &'static str {
+    match role {
+        FileRole::Output => "--out",
+        FileRole::Database => "--db",
+        FileRole::KeyFile => "--key-file",
+        FileRole::SeedFile => "--seed-file",
+        FileRole::Input => "FILE",
+        FileRole::DealFile => "--file",
+        FileRole::Script => "--script",
+        FileRole::CsvTable => "--csv",
+        FileRole::Plot => "--plot",
+        FileRole::JsonReport => "--json",
     }
 }

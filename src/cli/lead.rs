@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 use dealdex::workflow::lead::{self as wf, LeadError, LeadJob, LeadSample};
-use dealdex::workflow::output::{StagedFile, same_file};
+use dealdex::workflow::output::{FileRole, OutputPlanError, ReportOutput, check_distinct};
 use dealdex::workflow::pipeline::DealSource;
 use dealdex::{Contract, Seat, Vulnerability};
 
@@ -83,7 +83,11 @@ pub fn run(a: LeadArgs, json: bool) -> anyhow::Result<()> {
         store: a.store.clone(),
         stop: None,
     };
-    let csv = csv_output(&a, json)?;
+    let mut stdout = super::stdout();
+    let csv = csv_output(&a, json, &mut stdout)?;
+    let text = csv
+        .as_ref()
+        .is_none_or(|c| matches!(c, ReportOutput::File(_)));
     let bar = super::progress_bar(json, "{spinner} {pos}/{len} deals solved");
     let report = wf::run_in(&job, &a.db.path(), &mut |p| match p {
         wf::LeadProgress::Dealt(n) => bar.set_length(n),
@@ -94,20 +98,15 @@ pub fn run(a: LeadArgs, json: bool) -> anyhow::Result<()> {
         // A fresh seed: said, so that the sample can be dealt again.
         eprintln!("dealdex: seed {seed} (give --seed {seed} to deal the same sample)");
     }
-    match csv {
-        None => print(&report, json, false, Text::Answer),
-        // `--csv -`: the table as CSV on standard output, in place of the text.
-        Some(None) => {
-            let mut out = super::stdout();
-            out.write_all(report.to_csv().as_bytes())?;
-            Ok(out.flush()?)
-        }
-        Some(Some(mut file)) => {
-            print(&report, json, false, Text::Answer)?;
-            file.write_all(report.to_csv().as_bytes())?;
-            Ok(file.commit()?)
-        }
+    // `--csv -`: the table as CSV on standard output, in place of the text.
+    if text {
+        print(&report, json, false, Text::Answer)?;
     }
+    if let Some(mut csv) = csv {
+        csv.write_all(report.to_csv().as_bytes())?;
+        csv.finish()?;
+    }
+    Ok(())
 }
 
 /// The sample the flags name: dealt around `--hand` (by the seed, or by `--script`), or the
@@ -160,40 +159,30 @@ fn sample(a: &LeadArgs) -> anyhow::Result<LeadSample> {
     })
 }
 
-/// `--csv`: none, standard output (`Some(None)`), or a file begun now.
-fn csv_output(a: &LeadArgs, json: bool) -> anyhow::Result<Option<Option<StagedFile>>> {
-    // The CSV file is begun before any deal is dealt: a path that cannot be written fails
-    // first, with nothing stored; written through a temporary file, it replaces an old file
-    // only whole.
-    Ok(match a.csv.as_deref() {
-        None => None,
-        Some(p) if p.as_os_str() == "-" => {
-            if json {
-                Err(LeadError::CsvClash {
-                    csv: p.to_owned(),
-                    other: "--json's report (both on standard output)".into(),
-                })?;
-            }
-            Some(None)
-        }
-        Some(p) => {
-            let db = a.db.path();
-            let inputs = [
-                ("--db", Some(&db)),
-                ("--file", a.file.as_ref()),
-                ("--script", a.script.as_ref()),
-            ];
-            for (flag, other) in inputs {
-                if let Some(other) = other.filter(|o| same_file(p, o)) {
-                    Err(LeadError::CsvClash {
-                        csv: p.to_owned(),
-                        other: format!("{flag} {}", other.display()),
-                    })?;
-                }
-            }
-            Some(Some(StagedFile::create(p)?))
-        }
-    })
+/// `--csv`'s file begun now, before any deal is dealt (a path that cannot be written fails
+/// first, with nothing stored; written whole or not at all), or standard output (`-`), after
+/// checking that it is none of the files the command reads.
+fn csv_output<'o>(
+    a: &LeadArgs,
+    json: bool,
+    stdout: &'o mut dyn Write,
+) -> anyhow::Result<Option<ReportOutput<'o>>> {
+    let Some(csv) = a.csv.as_deref() else {
+        return Ok(None);
+    };
+    if json && csv.as_os_str() == "-" {
+        Err(OutputPlanError::SameFile {
+            first: FileRole::CsvTable,
+            second: FileRole::JsonReport,
+            path: csv.to_owned(),
+        })?;
+    }
+    let db = a.db.path();
+    let mut files = vec![(FileRole::CsvTable, csv), (FileRole::Database, &db)];
+    files.extend(a.file.as_deref().map(|f| (FileRole::DealFile, f)));
+    files.extend(a.script.as_deref().map(|s| (FileRole::Script, s)));
+    check_distinct(&files)?;
+    Ok(Some(ReportOutput::create(Some(csv), stdout)?))
 }
 
 /// `--hand`'s text as a hand (its count is the job's to check).

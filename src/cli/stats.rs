@@ -22,7 +22,8 @@ pub struct StatsArgs {
     /// Only the deals of this set.
     #[arg(long, value_name = "NAME", conflicts_with = "file")]
     set: Option<String>,
-    /// Also draw observed vs expected (patterns and HCP) as an SVG file.
+    /// Also draw observed vs expected (patterns and HCP) as an SVG file, written whole or not
+    /// at all (refused when it names FILE or the database).
     #[arg(long, value_name = "FILE.svg")]
     plot: Option<PathBuf>,
     #[command(flatten)]
@@ -31,14 +32,13 @@ pub struct StatsArgs {
 
 pub fn run(a: StatsArgs, json: bool) -> anyhow::Result<()> {
     let source = DealSource::from_flags(a.file.clone(), None, a.set.clone(), None)?;
-    let run = dealdex::workflow::stats::run_in(&StatsJob { source }, &a.db.path())?;
+    let job = StatsJob {
+        source,
+        plot: a.plot.clone(),
+    };
+    let run = dealdex::workflow::stats::run_in(&job, &a.db.path())?;
     if let Some(path) = &a.file {
         super::print_notes(&path.display(), &run.skipped, &run.warnings);
     }
-    let report = run.report;
-    print(&report, json, false, Text::Answer)?;
-    if let Some(p) = &a.plot {
-        std::fs::write(p, report.to_svg()).map_err(|e| anyhow::anyhow!("{}: {e}", p.display()))?;
-    }
-    Ok(())
+    print(&run.report, json, false, Text::Answer)
 }

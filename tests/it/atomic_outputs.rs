@@ -219,3 +219,72 @@ fn export_split_writes_all_parts_or_none() {
         assert!(part.len() > 100, "part {k}");
     }
 }
+
+/// `stats --plot` is written whole or not at all, by the library (it was a plain write in the
+/// command): a plot that would fill the disk keeps the old plot, one that names the deal
+/// file read or the database is refused (exit 2) before anything is read or written.
+#[test]
+fn stats_plot_is_atomic_and_never_the_input() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    let seed = "42".repeat(32);
+    let ok = dealdex(
+        d,
+        &[
+            "generate", "--count", "2000", "--seed", &seed, "--out", "s.hex", "--no-db",
+        ],
+    );
+    assert!(ok.status.success(), "{}", stderr(&ok));
+    let hex = std::fs::read(d.join("s.hex")).unwrap();
+    let out = dealdex(d, &["stats", "s.hex", "--plot", "./s.hex"]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("plot and input file name the same file") && err.contains("[--plot, FILE]"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read(d.join("s.hex")).unwrap(), hex);
+    let out = dealdex(d, &["stats", "s.hex", "--plot", "s.db", "--db", "s.db"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(!d.join("s.db").exists());
+    // An old plot is kept when the new one cannot be written.
+    std::fs::write(d.join("old.svg"), b"<svg/>").unwrap();
+    let before = entries(d);
+    let out = limited(d, 1, &["stats", "s.hex", "--plot", "old.svg"]);
+    assert_kept(d, &out, "old.svg", b"<svg/>", &before);
+    let ok = dealdex(d, &["stats", "s.hex", "--plot", "new.svg"]);
+    assert!(ok.status.success(), "{}", stderr(&ok));
+    assert!(
+        std::fs::read_to_string(d.join("new.svg"))
+            .unwrap()
+            .starts_with("<svg")
+    );
+}
+
+/// `lead --csv -` and `--json` would both write standard output: refused (exit 2) before a
+/// deal is dealt, naming both flags.
+#[test]
+fn lead_csv_on_standard_output_with_json_is_refused() {
+    let dir = TempDir::new().unwrap();
+    let out = dealdex(
+        dir.path(),
+        &[
+            "lead",
+            "--hand",
+            "AQ4.J.KJ6543.632",
+            "--contract",
+            "3NT",
+            "--declarer",
+            "S",
+            "--deals",
+            "2",
+            "--csv",
+            "-",
+            "--json",
+        ],
+    );
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("[--csv, --json]"), "{err}");
+    assert!(out.stdout.is_empty());
+}

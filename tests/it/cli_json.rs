@@ -223,13 +223,9 @@ fn workflows_called_as_a_library_report_what_they_did() {
     assert_eq!(r.number, deals[7].number(Scheme::Andrews).to_string());
 
     // Stats: the deal count, and a missing set is bad input.
-    let all = StatsJob {
-        source: DealSource::Store,
-    };
+    let all = StatsJob::new(DealSource::Store);
     assert_eq!(stats::run(&all, Some(&store)).unwrap().report.deals, 200);
-    let none = StatsJob {
-        source: DealSource::Set("nope".into()),
-    };
+    let none = StatsJob::new(DealSource::Set("nope".into()));
     let e = stats::run(&none, Some(&store)).unwrap_err();
     assert!(matches!(e, StatsError::Source(SourceError::NoSet { .. })));
     assert_eq!(e.class(), ErrorClass::BadInput);

@@ -154,7 +154,7 @@ pub fn run(
         }
         first = first.or(boards.first().and_then(|b| b.number));
         last = boards.last().and_then(|b| b.number).unwrap_or(last);
-        Ok(())
+        Ok::<(), ConvertError>(())
     })?;
     let written = sink.finish()?;
     Ok(ConvertReport {

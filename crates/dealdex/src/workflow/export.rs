@@ -123,7 +123,7 @@ pub fn export(
     let mut solved = 0u64;
     let read = pipeline::drain(source, &mut sink, |boards| {
         solved += boards.iter().filter(|b| b.dd.is_some()).count() as u64;
-        Ok(())
+        Ok::<(), ExportError>(())
     })?;
     let written = sink.finish()?;
     Ok(ExportReport {

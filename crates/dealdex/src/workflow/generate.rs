@@ -42,8 +42,8 @@ use crate::query::{Query, QueryError};
 use crate::secret::{self, PendingSecret, SecretFileError};
 use crate::store::{NewSet, Store, StoreError};
 use crate::workflow::output::{
-    ExportedFile, Output, OutputPlanError, RenderError, WriteError, check_output_paths,
-    plan_outputs, render_set, same_file, write_rendered,
+    ExportedFile, FileRole, Output, OutputPlanError, RenderError, WriteError, check_distinct,
+    check_output_paths, plan_outputs, render_set, same_file, write_rendered,
 };
 use crate::workflow::pipeline::{
     DealFiles, DealSink, DealSource, DealStream, OpenSource, RenderedPiece, SinkError, SourceError,
@@ -1099,30 +1099,18 @@ fn check_paths(job: &GenerateJob) -> Result<(), GenerateError> {
         Source::Fresh { key_file } => key_file.as_deref(),
         _ => None,
     };
-    let mut files: Vec<(&'static str, &Path)> = job
+    let mut files: Vec<(FileRole, &Path)> = job
         .outputs
         .iter()
         .filter_map(|o| o.path.as_deref())
-        .filter(|p| p.as_os_str() != "-")
-        .map(|p| ("output", p))
+        .map(|p| (FileRole::Output, p))
         .collect();
     if let Source::KeyFile { path, .. } = &job.source {
-        files.push(("seed file", path));
+        files.push((FileRole::SeedFile, path));
     }
-    files.extend(key_file.map(|k| ("key file", k)));
-    files.extend(job.db.as_deref().map(|d| ("database", d)));
-    for (i, &(first, a)) in files.iter().enumerate() {
-        for &(second, b) in &files[i + 1..] {
-            if first != second && same_file(a, b) {
-                return Err(OutputPlanError::SameFile {
-                    first,
-                    second,
-                    path: a.to_owned(),
-                }
-                .into());
-            }
-        }
-    }
+    files.extend(key_file.map(|k| (FileRole::KeyFile, k)));
+    files.extend(job.db.as_deref().map(|d| (FileRole::Database, d)));
+    check_distinct(&files)?;
     if let Some(k) = key_file
         && std::fs::symlink_metadata(k).is_ok()
     {

@@ -266,15 +266,6 @@ pub enum LeadError {
         /// What is wrong.
         reason: String,
     },
-    /// `--csv` names a file the command reads or writes otherwise (the database, the deal
-    /// file, the script), or standard output that `--json` takes.
-    #[error("CSV file {}: the same file as {other}; give the CSV another name", csv.display())]
-    CsvClash {
-        /// The CSV's path.
-        csv: std::path::PathBuf,
-        /// The other use: its flag and path.
-        other: String,
-    },
     /// The sample would hold more than [`MAX_SAMPLE`] deals.
     #[error(
         "{0} deals: a lead sample holds at most {MAX_SAMPLE} deals (it is held whole while its leads are solved)"

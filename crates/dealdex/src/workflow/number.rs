@@ -29,7 +29,7 @@ use crate::formats::DealFormat;
 use crate::formats::{self, SkippedBoard};
 use crate::model::card::Seat;
 use crate::model::deal_string::push_deal_bytes;
-use crate::workflow::output::{StagedFile, WriteError};
+use crate::workflow::output::{ReportOutput, WriteError};
 use crate::workflow::pipeline::{DealSource, FileSource, SourceError, SourceOptions};
 use crate::{
     Deal, DealArgumentError, DealIndex, ErrorClass, NumberError, Scheme, parse_deal_argument,
@@ -195,7 +195,7 @@ pub struct DealJob {
     /// `{"number":"…","scheme":"…","deal":"N:…","index":"…"}`); [`DEAL_LIST_FORMATS`].
     pub format: &'static dyn DealFormat,
     /// The output file, written through a temporary file beside it and renamed when whole
-    /// ([`StagedFile`]: a failed write keeps the old file); `None` for the writer given to
+    /// ([`ReportOutput`]: a failed write keeps the old file); `None` for the writer given to
     /// [`deal`].
     pub out: Option<PathBuf>,
 }
@@ -340,14 +340,7 @@ pub fn deal(job: &DealJob, stdout: &mut dyn Write) -> Result<DealReport, DealJob
     Deal::from_number(job.last, job.scheme)?;
     let failed = |error| WriteError::of(job.out.as_deref(), error);
     // A file appears whole or not at all: a failed write keeps the old one.
-    let mut file = match &job.out {
-        Some(p) => Some(StagedFile::create(p)?),
-        None => None,
-    };
-    let out: &mut dyn Write = match &mut file {
-        Some(f) => f,
-        None => stdout,
-    };
+    let mut out = ReportOutput::create(job.out.as_deref(), stdout)?;
     crate::warm_up();
     crate::par_chunks_ordered(
         count,
@@ -362,10 +355,7 @@ pub fn deal(job: &DealJob, stdout: &mut dyn Write) -> Result<DealReport, DealJob
         |buf: Vec<u8>| out.write_all(&buf),
     )
     .map_err(failed)?;
-    out.flush().map_err(failed)?;
-    if let Some(f) = file {
-        f.commit()?;
-    }
+    out.finish()?;
     Ok(DealReport {
         scheme: job.scheme.name(),
         first: job.first.to_string(),

@@ -59,14 +59,14 @@ pub enum OutputPlanError {
         /// Its parent, which is not a directory.
         parent: PathBuf,
     },
-    /// Two flags that name the same file (`--out` and `--key-file`, `--out` and `--db`, …):
-    /// the second would destroy what the first holds.
+    /// Two files of a command that are one file (the output and the key file, the output
+    /// and the database, …): the second would destroy what the first holds.
     #[error("{first} and {second} name the same file, {}; give them different files (nothing was created, written or stored)", path.display())]
     SameFile {
-        /// What the first path is (`output`, `database`, …).
-        first: &'static str,
+        /// What the first path is.
+        first: FileRole,
         /// What the second path is.
-        second: &'static str,
+        second: FileRole,
         /// The path, as the first gave it.
         path: PathBuf,
     },
@@ -74,6 +74,50 @@ pub enum OutputPlanError {
 
 // The paths and format names are the caller's.
 crate::classified!(OutputPlanError => BadInput);
+
+/// What a file is to a command, for [`check_distinct`] and [`OutputPlanError::SameFile`]'s
+/// message (its words).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FileRole {
+    /// A file written (deals, a listing).
+    Output,
+    /// The database.
+    Database,
+    /// A new key file, where a fresh seed is saved.
+    KeyFile,
+    /// A seed file read.
+    SeedFile,
+    /// The deal file a command reads (its argument).
+    Input,
+    /// A deal file given as a sample (`lead`'s).
+    DealFile,
+    /// A dealer script read.
+    Script,
+    /// A CSV table written.
+    CsvTable,
+    /// A plot written (SVG).
+    Plot,
+    /// The report written as JSON on standard output.
+    JsonReport,
+}
+
+impl std::fmt::Display for FileRole {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            FileRole::Output => "output",
+            FileRole::Database => "database",
+            FileRole::KeyFile => "key file",
+            FileRole::SeedFile => "seed file",
+            FileRole::Input => "input file",
+            FileRole::DealFile => "deal file",
+            FileRole::Script => "script",
+            FileRole::CsvTable => "CSV table",
+            FileRole::Plot => "plot",
+            FileRole::JsonReport => "JSON report",
+        })
+    }
+}
 
 /// Turns output paths and a format name into outputs, the paths checked first
 /// ([`check_output_paths`]). No path means standard output in `format` or `default`; `-` is
@@ -177,6 +221,36 @@ pub fn resolved_path(path: &Path) -> PathBuf {
 /// `./same.pbn` and `dir/../same.pbn` do.
 pub fn same_file(a: &Path, b: &Path) -> bool {
     resolved_path(a) == resolved_path(b)
+}
+
+/// Checks that files of different roles are different files, before anything is opened:
+/// each `(role, path)` against the others (`-`, standard output, is no file; two outputs
+/// may share a role).
+///
+/// ```
+/// use std::path::Path;
+/// use dealdex::workflow::output::{FileRole, check_distinct};
+/// let (out, db) = (FileRole::Output, FileRole::Database);
+/// assert!(check_distinct(&[(out, Path::new("a.csv")), (db, Path::new("./a.csv"))]).is_err());
+/// assert!(check_distinct(&[(out, Path::new("-")), (db, Path::new("-"))]).is_ok());
+/// ```
+///
+/// # Errors
+/// [`OutputPlanError::SameFile`] naming the first two roles that share a file.
+pub fn check_distinct(files: &[(FileRole, &Path)]) -> Result<(), OutputPlanError> {
+    let files: Vec<_> = files.iter().filter(|(_, p)| p.as_os_str() != "-").collect();
+    for (i, &&(first, a)) in files.iter().enumerate() {
+        for &&(second, b) in &files[i + 1..] {
+            if first != second && same_file(a, b) {
+                return Err(OutputPlanError::SameFile {
+                    first,
+                    second,
+                    path: a.to_owned(),
+                });
+            }
+        }
+    }
+    Ok(())
 }
 
 /// One rendered file, in memory.
@@ -451,6 +525,80 @@ impl StagedFile {
                 error,
             },
         )
+    }
+}
+
+/// Where a report, a table, a plot or a sheet goes: a file written whole ([`StagedFile`]:
+/// it appears only when [`ReportOutput::finish`] succeeds, an old file kept otherwise) or
+/// standard output (the caller's writer, `-` or no path). Check its path against the
+/// command's other files first ([`check_distinct`]).
+///
+/// ```
+/// use std::io::Write;
+/// use dealdex::workflow::output::ReportOutput;
+/// let dir = tempfile::tempdir()?;
+/// let path = dir.path().join("table.csv");
+/// let mut stdout = Vec::new();
+/// let mut out = ReportOutput::create(Some(&path), &mut stdout)?;
+/// out.write_all(b"card,tricks\n")?;
+/// assert!(!path.exists(), "whole or not at all");
+/// out.finish()?;
+/// assert_eq!(std::fs::read(&path)?, b"card,tricks\n");
+/// assert!(stdout.is_empty());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub enum ReportOutput<'o> {
+    /// A file, through a temporary file beside it.
+    File(StagedFile),
+    /// Standard output.
+    Stdout(&'o mut dyn Write),
+}
+
+impl<'o> ReportOutput<'o> {
+    /// Starts writing `path` (`None` or `-`: `stdout`).
+    ///
+    /// # Errors
+    /// [`WriteError`] naming `path` when the file cannot be created.
+    pub fn create(path: Option<&Path>, stdout: &'o mut dyn Write) -> Result<Self, WriteError> {
+        Ok(match path.filter(|p| p.as_os_str() != "-") {
+            Some(p) => ReportOutput::File(StagedFile::create(p)?),
+            None => ReportOutput::Stdout(stdout),
+        })
+    }
+
+    /// Flushes, and puts a file in place.
+    ///
+    /// # Errors
+    /// [`WriteError`] naming the file (or standard output); an old file is kept.
+    pub fn finish(self) -> Result<(), WriteError> {
+        match self {
+            ReportOutput::File(f) => f.commit(),
+            ReportOutput::Stdout(out) => out.flush().map_err(|e| WriteError::of(None, e)),
+        }
+    }
+}
+
+/// Writes to the file or standard output; a file's errors carry a [`WriteError`] naming it.
+impl Write for ReportOutput<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        match self {
+            ReportOutput::File(f) => f.write(buf),
+            ReportOutput::Stdout(out) => out.write(buf),
+        }
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> std::io::Result<()> {
+        match self {
+            ReportOutput::File(f) => f.write_all(buf),
+            ReportOutput::Stdout(out) => out.write_all(buf),
+        }
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        match self {
+            ReportOutput::File(f) => f.flush(),
+            ReportOutput::Stdout(out) => out.flush(),
+        }
     }
 }
 

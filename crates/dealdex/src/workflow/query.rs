@@ -24,7 +24,9 @@ use serde::Serialize;
 use crate::Classify;
 use crate::formats::{Board, DealFormat, FormatError, WriteOptions};
 use crate::query::{Dialect, DialectError, Query, QueryError as ParseError};
-use crate::workflow::output::{Output, OutputPlanError, StagedFile, WriteError, same_file};
+use crate::workflow::output::{
+    FileRole, Output, OutputPlanError, ReportOutput, WriteError, check_distinct,
+};
 use crate::workflow::pipeline::{
     DealFiles, DealSink, DealSource, FileSink, SinkError, SourceError, SourceOptions,
 };
@@ -371,7 +373,7 @@ pub fn run(
 /// Runs `job` ([`run`]) on the database file `db`, opened read-only unless the job only
 /// explains (which needs none), writing to the file `out`, else (`None` or `-`) to
 /// `stdout`; with `count_line` a count ([`QueryMode::Count`]) is written there too, as one
-/// line. The file is staged ([`StagedFile`]): it appears whole once everything is written,
+/// line. The file is staged ([`ReportOutput`]): it appears whole once everything is written,
 /// or not at all (an old file kept). An `out` that is the database is refused before
 /// anything is opened (but for an explanation, which reads no database).
 ///
@@ -401,35 +403,21 @@ pub fn run_on(
     stdout: &mut dyn Write,
 ) -> Result<QueryReport, QueryWorkflowError> {
     let explain = matches!(job.mode, QueryMode::Explain { .. });
-    let out = out.filter(|p| p.as_os_str() != "-");
     if let Some(p) = out
         && !explain
-        && same_file(p, db)
     {
-        return Err(OutputPlanError::SameFile {
-            first: "output",
-            second: "database",
-            path: p.to_owned(),
-        }
-        .into());
+        check_distinct(&[(FileRole::Output, p), (FileRole::Database, db)])?;
     }
     let store = match explain {
         true => None,
         false => Some(ReadOnlyStore::open(db)?),
     };
-    let mut file = out.map(StagedFile::create).transpose()?;
-    let writer: &mut dyn Write = match &mut file {
-        Some(f) => f,
-        None => stdout,
-    };
-    let report = run(job, store.as_deref(), writer)?;
+    let mut writer = ReportOutput::create(out, stdout)?;
+    let report = run(job, store.as_deref(), &mut writer)?;
     if count_line && matches!(job.mode, QueryMode::Count) {
         writeln!(writer, "{}", report.count)?;
     }
-    writer.flush()?;
-    if let Some(f) = file {
-        f.commit()?;
-    }
+    writer.finish()?;
     Ok(report)
 }
 

@@ -11,17 +11,23 @@
 //! let keys: Vec<DealIndex> = (1..=1000).map(|k| DealIndex::from_deal(&seed.board_deal(k))).collect();
 //! let mut store = Store::open_in_memory()?;
 //! store.insert_deals(&keys)?;
-//! let run = run(&StatsJob { source: DealSource::Store }, Some(&store))?;
+//! let run = run(&StatsJob::new(DealSource::Store), Some(&store))?;
 //! assert_eq!(run.report.deals, 1000);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
 use crate::Classify;
 use crate::formats::{Board, SkippedBoard};
 use crate::stats::{Report, SetStats};
-use crate::workflow::pipeline::{DealSource, SourceError, SourceOptions};
+use crate::workflow::output::{
+    FileRole, OutputPlanError, ReportOutput, WriteError, check_distinct,
+};
+use crate::workflow::pipeline::{self, DealSink, DealSource, SourceError, SourceOptions};
 use crate::{ErrorClass, ReadOnlyStore, StoreReader};
 
 /// A statistics job.
@@ -29,6 +35,16 @@ use crate::{ErrorClass, ReadOnlyStore, StoreReader};
 pub struct StatsJob {
     /// The deals: a deal file, a stored set, or every stored deal.
     pub source: DealSource,
+    /// Also draw observed against expected (patterns and HCP) as an SVG file
+    /// ([`Report::to_svg`]), written whole or not at all; `None`: no plot.
+    pub plot: Option<PathBuf>,
+}
+
+impl StatsJob {
+    /// The statistics of `source`, without a plot.
+    pub fn new(source: DealSource) -> StatsJob {
+        StatsJob { source, plot: None }
+    }
 }
 
 /// Why a statistics job failed.
@@ -41,6 +57,12 @@ pub enum StatsError {
     /// There is no deal to analyse (an empty set or database).
     #[error("no deals to analyse")]
     NoDeals,
+    /// The plot would overwrite the deal file or the database.
+    #[error(transparent)]
+    Paths(#[from] OutputPlanError),
+    /// The plot could not be written (an old file is kept).
+    #[error(transparent)]
+    Plot(#[from] WriteError),
 }
 
 crate::classified!(StatsError);
@@ -49,7 +71,8 @@ impl Classify for StatsError {
     fn class(&self) -> ErrorClass {
         match self {
             StatsError::Source(e) => e.class(),
-            StatsError::NoDeals => ErrorClass::BadInput,
+            StatsError::Plot(e) => e.class(),
+            StatsError::NoDeals | StatsError::Paths(_) => ErrorClass::BadInput,
         }
     }
 
@@ -57,14 +80,16 @@ impl Classify for StatsError {
     fn position(&self) -> Option<crate::InputPosition> {
         match self {
             StatsError::Source(e) => e.position(),
-            StatsError::NoDeals => None,
+            _ => None,
         }
     }
 
-    /// The source's error.
+    /// The source's error, the plot's.
     fn wrapped(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             StatsError::Source(e) => Some(e),
+            StatsError::Plot(e) => Some(e),
+            StatsError::Paths(e) => Some(e),
             StatsError::NoDeals => None,
         }
     }
@@ -82,23 +107,33 @@ pub struct StatsRun {
 }
 
 /// Counts the deals of the job's source a piece at a time (each piece in parallel, on
-/// rayon's pool: memory flat in the source's size) and returns the statistics report with
-/// the file's skipped boards and warnings. `store` is the database of a stored source.
+/// rayon's pool: memory flat in the source's size; [`SetStats`] is the sink) and returns
+/// the statistics report with the file's skipped boards and warnings, the plot written
+/// when asked for. `store` is the database of a stored source.
 ///
 /// # Errors
-/// [`StatsError`]: an unreadable file, a missing set, no deals, a failed or corrupt read.
+/// [`StatsError`]: a plot that is the deal file, an unreadable file, a missing set, no
+/// deals, a failed or corrupt read, a plot that cannot be written.
 pub fn run(job: &StatsJob, store: Option<&StoreReader>) -> Result<StatsRun, StatsError> {
+    if let (Some(plot), DealSource::File(f)) = (&job.plot, &job.source) {
+        check_distinct(&[(FileRole::Plot, plot), (FileRole::Input, &f.path)])?;
+    }
     let source = job.source.open(store, &SourceOptions::default())?;
     let mut total = SetStats::new();
-    let read = source.read(&mut |boards| -> Result<bool, StatsError> {
-        total.merge(count(&boards));
-        Ok(true)
-    })?;
+    let read = pipeline::drain(source, &mut total, |_| Ok::<(), StatsError>(()))?;
     if total.deals() == 0 {
         return Err(StatsError::NoDeals);
     }
+    let report = total.report();
+    if let Some(plot) = &job.plot {
+        let mut no_stdout = std::io::sink();
+        let mut out = ReportOutput::create(Some(plot), &mut no_stdout)?;
+        out.write_all(report.to_svg().as_bytes())
+            .map_err(|e| WriteError::of(Some(plot), e))?;
+        out.finish()?;
+    }
     Ok(StatsRun {
-        report: total.report(),
+        report,
         skipped: read.skipped,
         warnings: read.warnings,
     })
@@ -108,14 +143,38 @@ pub fn run(job: &StatsJob, store: Option<&StoreReader>) -> Result<StatsRun, Stat
 /// (a deal file needs none).
 ///
 /// # Errors
-/// [`StatsError::Source`] ([`SourceError::Store`]) when the database does not open; then as
-/// [`run`].
-pub fn run_in(job: &StatsJob, db: &std::path::Path) -> Result<StatsRun, StatsError> {
+/// [`StatsError::Paths`] for a plot that is the database; [`StatsError::Source`]
+/// ([`SourceError::Store`]) when the database does not open; then as [`run`].
+pub fn run_in(job: &StatsJob, db: &Path) -> Result<StatsRun, StatsError> {
+    if let Some(plot) = &job.plot {
+        check_distinct(&[(FileRole::Plot, plot), (FileRole::Database, db)])?;
+    }
     let store = match job.source.is_stored() {
         true => Some(ReadOnlyStore::open(db).map_err(SourceError::Store)?),
         false => None,
     };
     run(job, store.as_deref())
+}
+
+impl From<std::convert::Infallible> for StatsError {
+    fn from(never: std::convert::Infallible) -> StatsError {
+        match never {}
+    }
+}
+
+/// The statistics as a sink: each piece counted in parallel, the counts merged.
+impl DealSink for SetStats {
+    type Written = Report;
+    type Error = std::convert::Infallible;
+
+    fn write(&mut self, boards: Vec<Board>) -> Result<(), Self::Error> {
+        self.merge(count(&boards));
+        Ok(())
+    }
+
+    fn finish(self) -> Result<Report, Self::Error> {
+        Ok(self.report())
+    }
 }
 
 /// The statistics of some boards, counted in parallel.

@@ -5,9 +5,10 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use super::{EventJobError, blamed, default_keys, read_event, read_keys, replace_file};
+use super::{EventJobError, blamed, default_keys, read_event, read_keys};
 use crate::event::{Boards, Event, EventError, Keys, Protocol, SessionId};
 use crate::formats::{self, Board, DealFormat, WriteOptions};
+use crate::workflow::output::{RenderedFile, write_rendered};
 use crate::{DealIndex, NewSet, Scheme, Store};
 
 /// The most boards one `make` run makes: they are all made and rendered in memory before
@@ -325,11 +326,11 @@ pub fn make(job: &MakeJob) -> Result<MakeReport, EventJobError> {
         out: job.out.clone(),
         files: files
             .iter()
-            .map(|(path, format, boards, bytes)| MadeFile {
-                path: path.clone(),
-                format,
-                boards: *boards,
-                bytes: bytes.len() as u64,
+            .map(|f| MadeFile {
+                path: f.path.clone().unwrap_or_default(),
+                format: f.format,
+                boards: f.boards,
+                bytes: f.bytes.len() as u64,
             })
             .collect(),
         db: job.db.clone(),
@@ -409,14 +410,15 @@ fn make_sessions(
     Ok(made)
 }
 
-/// A hand-record file rendered in memory: its path, format, boards and bytes.
-type Rendered = (PathBuf, &'static str, u64, Vec<u8>);
-
 /// Renders every session made in every format of the job, session by session.
 ///
 /// # Errors
 /// [`EventJobError::Render`] naming the file a format cannot write.
-fn render_files(job: &MakeJob, ev: &Event, made: &[Made]) -> Result<Vec<Rendered>, EventJobError> {
+fn render_files(
+    job: &MakeJob,
+    ev: &Event,
+    made: &[Made],
+) -> Result<Vec<RenderedFile>, EventJobError> {
     let mut files = Vec::new();
     for m in made {
         let phase = &ev.phases[m.id.phase as usize - 1];
@@ -442,7 +444,12 @@ fn render_files(job: &MakeJob, ev: &Event, made: &[Made]) -> Result<Vec<Rendered
                     error,
                 }
             })?;
-            files.push((path, f.info().name, m.boards.len() as u64, bytes));
+            files.push(RenderedFile {
+                path: Some(path),
+                format: f.info().name,
+                boards: m.boards.len() as u64,
+                bytes,
+            });
         }
     }
     Ok(files)
@@ -498,31 +505,36 @@ fn check_stored_sets(store: &Store, db: &Path, sets: &[SessionSet]) -> Result<()
     Ok(())
 }
 
-/// Writes the rendered files into the job's directory (created if missing).
+/// Writes the rendered files into the job's directory (created if missing), all or none
+/// ([`write_rendered`]: each staged beside its target, all renamed once all are written).
 ///
 /// # Errors
 /// Before anything is written: [`EventJobError::OutNotDirectory`],
-/// [`EventJobError::NotAFile`]. After: [`EventJobError::Write`] (files before it are
-/// written).
-fn write_files(job: &MakeJob, files: &[Rendered]) -> Result<(), EventJobError> {
+/// [`EventJobError::NotAFile`]. After: [`EventJobError::Write`] (no file replaced; the
+/// directory stays created).
+fn write_files(job: &MakeJob, files: &[RenderedFile]) -> Result<(), EventJobError> {
     // Something other than a file in the way stops everything before anything is written
-    // or stored; each file is then replaced whole (a failure leaves the old one).
+    // or stored.
     if job.out.exists() && !job.out.is_dir() {
         return Err(EventJobError::OutNotDirectory {
             path: job.out.clone(),
         });
     }
-    if let Some((path, ..)) = files.iter().find(|(p, ..)| p.exists() && !p.is_file()) {
+    if let Some(path) = files
+        .iter()
+        .filter_map(|f| f.path.as_ref())
+        .find(|p| p.exists() && !p.is_file())
+    {
         return Err(EventJobError::NotAFile { path: path.clone() });
     }
     std::fs::create_dir_all(&job.out).map_err(|error| EventJobError::Write {
         path: job.out.clone(),
         error,
     })?;
-    for (path, _, _, bytes) in files {
-        replace_file(path, bytes)?;
-    }
-    Ok(())
+    write_rendered(files, &mut std::io::sink()).map_err(|e| EventJobError::Write {
+        path: e.path.unwrap_or_else(|| job.out.clone()),
+        error: e.error,
+    })
 }
 
 /// Stores one session's set (nothing new when the same set is already stored) and counts it

@@ -334,7 +334,8 @@ pub enum EventJobError {
         /// The description file.
         path: PathBuf,
     },
-    /// Writing a file or creating a directory failed; files written before it stay written.
+    /// Writing a file or creating a directory failed (`make` then replaces none of its
+    /// files: they are put in place all or none).
     #[error("{}: {error}", path.display())]
     Write {
         /// The file or directory.

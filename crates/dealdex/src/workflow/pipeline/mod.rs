@@ -17,7 +17,7 @@
 //! let pbn = Output { path: Some(dir.path().join("one.pbn")), format: formats::by_name("pbn").unwrap() };
 //! let mut stdout = std::io::sink();
 //! let mut sink = DealFiles::new(vec![pbn], WriteOptions::default()).open(&mut stdout)?;
-//! pipeline::drain(source, &mut sink, |_| Ok(()))?;
+//! pipeline::drain(source, &mut sink, |_| Ok::<(), pipeline::PipelineError>(()))?;
 //! let written = sink.finish()?;
 //! assert_eq!(written.files[0].boards, 1);
 //! assert!(std::fs::read_to_string(dir.path().join("one.pbn"))?.contains("[Deal \"N:"));
@@ -62,8 +62,8 @@ pub trait DealSink {
     /// What the sink reports when finished (the files written, the set stored, the boards).
     type Written;
     /// Why it failed: [`SinkError`] for files, [`StoreError`](crate::StoreError) for the
-    /// store; each is a [`SinkError`] in [`drain`].
-    type Error: Into<SinkError>;
+    /// store, [`Infallible`](std::convert::Infallible) in memory.
+    type Error;
 
     /// Takes the next piece of boards.
     ///
@@ -99,17 +99,21 @@ impl DealSink for Vec<Board> {
 /// finished: its caller does that, after what else it must do first.
 ///
 /// # Errors
-/// [`PipelineError::Read`] when the source fails, [`PipelineError::Write`] when the sink
-/// does, `inspect`'s error as it is.
-pub fn drain<R: std::ops::Deref<Target = crate::StoreReader>, S: DealSink + ?Sized>(
+/// The source's error or the sink's, as `E` (e.g. [`PipelineError`]); `inspect`'s error as
+/// it is.
+pub fn drain<R, S, E>(
     source: OpenSource<R>,
     sink: &mut S,
-    mut inspect: impl FnMut(&[Board]) -> Result<(), PipelineError>,
-) -> Result<SourceRead, PipelineError> {
-    source.read(&mut |boards| -> Result<bool, PipelineError> {
+    mut inspect: impl FnMut(&[Board]) -> Result<(), E>,
+) -> Result<SourceRead, E>
+where
+    R: std::ops::Deref<Target = crate::StoreReader>,
+    S: DealSink + ?Sized,
+    E: From<SourceError> + From<S::Error>,
+{
+    source.read(&mut |boards| -> Result<bool, E> {
         inspect(&boards)?;
-        sink.write(boards)
-            .map_err(|e| PipelineError::Write(e.into()))?;
+        sink.write(boards)?;
         Ok(true)
     })
 }

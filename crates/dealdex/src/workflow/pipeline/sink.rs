@@ -550,7 +550,7 @@ fn numbering_warnings(outputs: &[Output], numbering: &Numbering) -> Vec<String> 
     } else {
         format!(
             "its first board is board {first} and the boards are not numbered one after \
-             another, so their numbers are lost: read back with --first-board {first} they \
+             another, so their numbers are lost: read back with the first board given as {first} they \
              are {first}, {}, …",
             first.saturating_add(1)
         )
@@ -580,12 +580,6 @@ pub enum SinkError {
     /// The store refused the boards or failed ([`super::SetSink`]).
     #[error(transparent)]
     Store(#[from] crate::store::StoreError),
-}
-
-impl From<std::convert::Infallible> for SinkError {
-    fn from(never: std::convert::Infallible) -> SinkError {
-        match never {}
-    }
 }
 
 // The render, the write or the store's error.
