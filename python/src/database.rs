@@ -8,6 +8,7 @@ use dealdex::dealer::{DealerJob, Script};
 use dealdex::workflow::export::{ExportJob, export};
 use dealdex::workflow::import::{ImportJob, import};
 use dealdex::workflow::output::plan_outputs;
+use dealdex::workflow::pipeline::ReadAs;
 use dealdex::workflow::query::{QueryJob, QueryMode, run as run_query};
 use dealdex::workflow::solve::{DEFAULT_SOLVE_BATCH, SolveJob, SolveSource, set_items};
 use dealdex::workflow::sql::{SqlValue, run as run_sql};
@@ -202,14 +203,13 @@ impl PyDatabase {
         first_board: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let first_board = opt_uint_arg(first_board, "first_board")?;
-        // Every file's format chosen before anything is stored, as `dealdex import` does.
-        let files = ImportJob::for_paths(&paths, format).map_err(err)?;
+        // The format resolved before anything is stored, as `dealdex import` does.
+        let read = ReadAs::named(format, first_board).map_err(err)?;
         let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
         let job = ImportJob {
             set,
-            first_board,
             stop: Some(stop.clone()),
-            ..files
+            ..ImportJob::for_paths(&paths, read)
         };
         let path = self.path.clone();
         let report = crate::watched(

@@ -1743,9 +1743,9 @@ fn read(
     first_board: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<PyDeals> {
     let first_board = opt_uint_arg(first_board, "first_board")?;
-    let source =
-        dealdex::workflow::pipeline::DealSource::from_flags(Some(path), format, None, first_board)
-            .map_err(err)?;
+    use dealdex::workflow::pipeline::{DealSource, ReadAs};
+    let read = ReadAs::named(format, first_board).map_err(err)?;
+    let source = DealSource::file_or_stored(Some(path), read, None);
     let (boards, _) = py
         .detach(|| source.open(None, &Default::default())?.read_all())
         .map_err(err)?;

@@ -45,8 +45,8 @@ pub struct ContractsArgs {
     /// 1,000,000,000, as generate's; 0: no bound].
     #[arg(long, value_name = "N", requires = "count", requires = "where_")]
     max_draws: Option<u64>,
-    #[arg(long = "from", value_name = "FORMAT", requires = "deals", help = super::input_format_help())]
-    from: Option<String>,
+    #[command(flatten)]
+    read: super::file_args::ReadArgs,
     /// Only the deals of this stored set.
     #[arg(long, value_name = "NAME")]
     set: Option<String>,
@@ -93,9 +93,7 @@ pub fn run(a: ContractsArgs, json: bool) -> anyhow::Result<()> {
             set: a.set.clone(),
             limit: None,
         },
-        (None, None) => {
-            DealSource::from_flags(a.deals.clone(), a.from.as_deref(), a.set.clone(), None)?
-        }
+        (None, None) => a.read.source(a.deals.clone(), a.set.clone())?,
     };
     let job = ContractsJob {
         source,

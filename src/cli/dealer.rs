@@ -91,8 +91,8 @@ pub struct DealerArgs {
     /// Run over the boards of this deal file (any format dealdex reads).
     #[arg(long, value_name = "FILE")]
     deals: Option<PathBuf>,
-    #[arg(long = "from", value_name = "FORMAT", requires = "deals", help = super::input_format_help())]
-    from: Option<String>,
+    #[command(flatten)]
+    read: super::file_args::ReadArgs,
     /// Run over the deals of GIB's library.dat FILE (gib-library) with their double-dummy
     /// tables, as dealer's -l: tricks() looks them up, nothing is solved.
     #[arg(short = 'l', value_name = "FILE", conflicts_with_all = ["set", "all", "deals", "rp_library"])]
@@ -195,8 +195,8 @@ pub fn run(a: DealerArgs, json: bool) -> anyhow::Result<()> {
     let file = [&a.gib_library, &a.rp_library, &a.deals]
         .into_iter()
         .find_map(Option::clone);
-    let (deals, from) = (a.deals.clone(), a.from.as_deref());
-    let source = DealerRunJob::source_for(library, deals, from, a.set.clone(), a.all)?;
+    let read = a.read.read_as()?;
+    let source = DealerRunJob::source_for(library, a.deals.clone(), read, a.set.clone(), a.all);
     let job = DealerRunJob {
         database: DealerRunJob::database_for(a.db.db.clone(), source.as_ref(), a.store.is_some()),
         script,

@@ -4,14 +4,12 @@ use std::path::PathBuf;
 
 use clap::Args;
 use dealdex::StoreError;
-use dealdex::formats;
 use dealdex::import::{self, ImportJob};
 use dealdex::workflow::convert::ConvertJob;
 use dealdex::workflow::export::ExportJob;
 use dealdex::workflow::output::plan_outputs;
-use dealdex::workflow::pipeline::DealSource;
 
-use super::{StoreArgs, Text, outputs, print, print_notes, render, stdout};
+use super::{StoreArgs, Text, file_args, print, print_notes, render, stdout};
 
 #[derive(Args, Debug)]
 #[command(
@@ -28,17 +26,13 @@ pub struct ConvertArgs {
     input: PathBuf,
     /// Output file (`-` for stdout).
     output: PathBuf,
-    #[arg(long, value_name = "FORMAT", help = super::input_format_help())]
-    from: Option<String>,
-    #[arg(long, visible_alias = "format", value_name = "FORMAT", help = super::output_format_help(None))]
-    to: Option<String>,
-    /// Number of the first board when the input carries no board numbers (default 1, or
-    /// DUP's trailer; at most 2^63 - 1); Borel lines are turned by these boards' dealers, CDS
-    /// board bytes counted from it.
-    #[arg(long, value_name = "N", value_parser = formats::parse_first_board)]
-    first_board: Option<u64>,
     #[command(flatten)]
-    write: outputs::WriteArgs,
+    read: file_args::ReadArgs,
+    #[arg(long = "to", short = 'f', visible_alias = "format", value_name = "FORMAT",
+          help = super::output_format_help(None))]
+    to: Option<String>,
+    #[command(flatten)]
+    write: file_args::WriteArgs,
 }
 
 #[derive(Args, Debug)]
@@ -61,13 +55,8 @@ pub struct ImportArgs {
     /// Store each file's boards as this set (with several files: NAME-1, NAME-2, …).
     #[arg(long, value_name = "NAME")]
     set: Option<String>,
-    #[arg(long = "from", value_name = "FORMAT", help = super::input_format_help())]
-    format: Option<String>,
-    /// Number of the first board when a file carries no board numbers (default 1, or
-    /// DUP's trailer; at most 2^63 - 1); Borel lines are turned by these boards' dealers, CDS
-    /// board bytes counted from it.
-    #[arg(long, value_name = "N", value_parser = formats::parse_first_board)]
-    first_board: Option<u64>,
+    #[command(flatten)]
+    read: file_args::ReadArgs,
     /// Without --set: commit whole files, in the order given, once they hold N boards
     /// together; a kill or crash loses at most the files of the batch in flight, and
     /// rerunning the command stores the rest. (With --set each file is its own transaction.)
@@ -104,18 +93,13 @@ pub struct ExportArgs {
           help = super::output_format_help(None))]
     format: Option<String>,
     #[command(flatten)]
-    write: outputs::WriteArgs,
+    write: file_args::WriteArgs,
     #[command(flatten)]
     db: StoreArgs,
 }
 
 pub fn convert(a: ConvertArgs, json: bool) -> anyhow::Result<()> {
-    let source = DealSource::from_flags(
-        Some(a.input.clone()),
-        a.from.as_deref(),
-        None,
-        a.first_board,
-    )?;
+    let source = a.read.source(Some(a.input.clone()), None)?;
     let outputs = plan_outputs(std::slice::from_ref(&a.output), a.to.as_deref(), "pbn")?;
     let job = ConvertJob {
         source,
@@ -140,10 +124,9 @@ pub fn import(a: ImportArgs, json: bool) -> anyhow::Result<()> {
     // Every file's format is chosen before the database is touched.
     let job = ImportJob {
         set: a.set.clone(),
-        first_board: a.first_board,
         batch: a.batch,
         verify_tables: a.verify_tables,
-        ..ImportJob::for_paths(&a.files, a.format.as_deref())?
+        ..ImportJob::for_paths(&a.files, a.read.read_as()?)
     };
     // A database this import creates and then stores nothing in is removed again: a
     // refused import leaves no file behind.

@@ -10,7 +10,7 @@ use dealdex::workflow::generate::{
     self as wf, Boards, Filter, GenerateError, GenerateJob, Progress, Source, StoreChoice,
 };
 
-use super::{NoDbArgs, Text, outputs, progress_bar, render, stdout};
+use super::{NoDbArgs, Text, file_args, progress_bar, render, stdout};
 
 #[derive(Args, Debug)]
 #[command(group(ArgGroup::new("what").required(true).args(["boards", "count"])))]
@@ -58,7 +58,7 @@ pub struct GenerateArgs {
           help = super::output_format_help(None))]
     format: Option<String>,
     #[command(flatten)]
-    write: outputs::WriteArgs,
+    write: file_args::WriteArgs,
     #[command(flatten)]
     db: NoDbArgs,
     /// Name of the tournament set in the database (default: from the output file's name).

@@ -7,7 +7,6 @@ use std::path::PathBuf;
 use clap::Args;
 use dealdex::workflow::lead::{self as wf, LeadError, LeadJob, LeadSample};
 use dealdex::workflow::output::{FileRole, OutputPlanError, ReportOutput, check_distinct};
-use dealdex::workflow::pipeline::DealSource;
 use dealdex::{Contract, Seat, Vulnerability};
 
 use super::{StoreArgs, Text, print};
@@ -56,6 +55,8 @@ pub struct LeadArgs {
     /// A sample dealt earlier: a deal file (any format dealdex reads).
     #[arg(long, value_name = "FILE", conflicts_with_all = ["hand", "set"])]
     file: Option<PathBuf>,
+    #[command(flatten)]
+    read: super::file_args::ReadArgs,
     /// A sample dealt earlier: a stored set.
     #[arg(long, value_name = "NAME", conflicts_with = "hand")]
     set: Option<String>,
@@ -150,12 +151,7 @@ fn sample(a: &LeadArgs) -> anyhow::Result<LeadSample> {
                 .transpose()?,
             max_draws: dealdex::workflow::generate::max_draws(a.max_draws),
         },
-        _ => LeadSample::Deals(DealSource::from_flags(
-            a.file.clone(),
-            None,
-            a.set.clone(),
-            None,
-        )?),
+        _ => LeadSample::Deals(a.read.source(a.file.clone(), a.set.clone())?),
     })
 }
 

@@ -20,8 +20,8 @@ pub struct NumberArgs {
     /// Numbering scheme: pavlicek, andrews or bigdeal.
     #[arg(long, default_value = "pavlicek", value_parser = parse_scheme)]
     scheme: Scheme,
-    #[arg(long = "from", value_name = "FORMAT", help = super::input_format_help())]
-    format: Option<String>,
+    #[command(flatten)]
+    read: super::file_args::ReadArgs,
 }
 
 #[derive(Args, Debug)]
@@ -67,7 +67,7 @@ pub struct LookupArgs {
 pub fn number(a: NumberArgs, json: bool) -> anyhow::Result<()> {
     let job = NumberJob {
         argument: a.deal,
-        format: a.format,
+        read: a.read.read_as()?,
         scheme: a.scheme,
     };
     let r = workflow::number::number(&job)?;

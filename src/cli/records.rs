@@ -5,7 +5,6 @@ use std::path::PathBuf;
 
 use clap::Args;
 use dealdex::records::{Paper, PerPage, RecordOptions, TenStyle};
-use dealdex::workflow::pipeline::DealSource;
 use dealdex::workflow::records::{RecordsJob, SheetFormat, run_in};
 
 use super::{DbArgs, Text, print, progress_bar};
@@ -58,9 +57,8 @@ pub struct RecordsArgs {
     /// Date in the header (default: the day the set was stored, else the file's [Date]).
     #[arg(long, value_name = "DATE")]
     date: Option<String>,
-    #[arg(long = "from", alias = "input-format", value_name = "FORMAT",
-          help = super::input_format_help())]
-    input_format: Option<String>,
+    #[command(flatten)]
+    read: super::file_args::ReadArgs,
     #[command(flatten)]
     db: DbArgs,
     /// No progress bar and no summary.
@@ -71,12 +69,9 @@ pub struct RecordsArgs {
 pub fn run(a: RecordsArgs, json: bool) -> anyhow::Result<()> {
     let format = SheetFormat::for_sheet(&a.out)?;
     // clap requires a deal file or --set.
-    let source = DealSource::from_flags(
-        a.input.clone().filter(|_| a.set.is_none()),
-        a.input_format.as_deref(),
-        a.set.clone(),
-        None,
-    )?;
+    let source = a
+        .read
+        .source(a.input.clone().filter(|_| a.set.is_none()), a.set.clone())?;
     let job = RecordsJob {
         source,
         out: a.out.clone(),

@@ -49,9 +49,8 @@ pub struct SolveArgs {
     #[arg(long = "to", visible_alias = "format", value_name = "FORMAT",
           value_parser = ["text", "json", "pbn"])]
     format: Option<String>,
-    #[arg(long = "from", alias = "input-format", value_name = "FORMAT",
-          help = super::input_format_help())]
-    input_format: Option<String>,
+    #[command(flatten)]
+    read: super::file_args::ReadArgs,
     /// Dealer for par where the input does not give one (default: from the board number,
     /// else N).
     #[arg(long, value_name = "SEAT", value_parser = str::parse::<Seat>)]
@@ -63,7 +62,7 @@ pub struct SolveArgs {
     /// Re-solve the stored tables that dealdex did not solve (read from files, or of unknown
     /// source) and report every one that differs (exit 1 if any): of the set given with
     /// --set, else of the whole database.
-    #[arg(long, conflicts_with_all = ["inputs", "no_db", "format", "input_format", "dealer", "vul"])]
+    #[arg(long, conflicts_with_all = ["inputs", "no_db", "format", "from", "first_board", "dealer", "vul"])]
     verify: bool,
     /// With --verify: check a seeded random sample of this many tables, not all.
     #[arg(long, value_name = "N", requires = "verify",
@@ -91,7 +90,7 @@ pub fn run(a: SolveArgs, json: bool) -> anyhow::Result<()> {
     }
     let request = SolveRequest {
         inputs: a.inputs.clone(),
-        format: a.input_format.clone(),
+        read: a.read.read_as()?,
         set: a.set.clone(),
         all: a.all,
         dealer: a.dealer,

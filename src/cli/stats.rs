@@ -4,7 +4,6 @@
 use std::path::PathBuf;
 
 use clap::Args;
-use dealdex::workflow::pipeline::DealSource;
 use dealdex::workflow::stats::StatsJob;
 
 use super::{StoreArgs, Text, print};
@@ -19,6 +18,8 @@ Examples:
 pub struct StatsArgs {
     /// A deal file (any format dealdex reads) instead of the database.
     file: Option<PathBuf>,
+    #[command(flatten)]
+    read: super::file_args::ReadArgs,
     /// Only the deals of this set.
     #[arg(long, value_name = "NAME", conflicts_with = "file")]
     set: Option<String>,
@@ -31,7 +32,7 @@ pub struct StatsArgs {
 }
 
 pub fn run(a: StatsArgs, json: bool) -> anyhow::Result<()> {
-    let source = DealSource::from_flags(a.file.clone(), None, a.set.clone(), None)?;
+    let source = a.read.source(a.file.clone(), a.set.clone())?;
     let job = StatsJob {
         source,
         plot: a.plot.clone(),

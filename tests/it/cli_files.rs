@@ -792,3 +792,42 @@ fn convert_reads_standard_input() {
         .stderr(predicate::str::contains("<stdin>: line 1"));
     assert!(!d.join("bad.pbn").exists());
 }
+
+/// Every command that reads a deal file takes the same `--from` and `--first-board` (issue
+/// 51 item 4): a hex file under a name that says nothing, numbered from board 5, reads the
+/// same through convert (which now takes `-f` as export does), number, stats and lead.
+#[test]
+fn every_reading_command_takes_from_and_first_board() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    let deals = seed_deals(1..=3);
+    let hex: String = deals
+        .iter()
+        .map(|deal| format!("{}\n", DealIndex::from_deal(deal)))
+        .collect();
+    // `.dat` names no deal format: only --from says it.
+    std::fs::write(d.join("deals.dat"), &hex).unwrap();
+    let from = ["--from", "hex", "--first-board", "5"];
+    dealdex(d)
+        .args(["convert", "deals.dat", "out.txt", "-f", "pbn"])
+        .args(from)
+        .assert()
+        .success();
+    let pbn = std::fs::read_to_string(d.join("out.txt")).unwrap();
+    assert!(pbn.contains("[Board \"5\"]") && pbn.contains("[Board \"7\"]"), "{pbn}");
+    dealdex(d)
+        .args(["number", "deals.dat"])
+        .args(from)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("7 "));
+    dealdex(d)
+        .args(["stats", "deals.dat", "--json"])
+        .args(from)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("\"deals\":3"));
+    // Without --from the file is refused by its name, naming the flag that reads it.
+    let out = dealdex(d).args(["stats", "deals.dat"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", common::stderr(&out));
+}

@@ -11,7 +11,7 @@ use dealdex::bigdeal::BigDealStream;
 use dealdex::formats::{self, Board, ReadOptions, WriteOptions};
 use dealdex::workflow::output::Output;
 use dealdex::workflow::pipeline::{
-    DealFiles, DealSink, DealSource, DealStream, SourceError, SourceOptions, StreamFilter,
+    DealFiles, DealSink, DealSource, DealStream, ReadAs, SourceError, SourceOptions, StreamFilter,
     StreamSource,
 };
 use dealdex::{CHUNK, Seed};
@@ -237,7 +237,7 @@ fn import_reads_each_file_once_a_named_pipe_included_and_hashes_what_it_read() {
     let mut store = Store::open(&dir.path().join("d.db")).unwrap();
     let job = ImportJob {
         batch: 8,
-        ..ImportJob::for_paths(std::slice::from_ref(&pipe), None).unwrap()
+        ..ImportJob::for_paths(std::slice::from_ref(&pipe), ReadAs::default())
     };
     let report = import(&job, &mut store, &mut |_| {}).unwrap();
     writer.join().unwrap();
@@ -289,7 +289,7 @@ fn import_rejects_a_file_of_no_format_and_stores_the_others() {
     let bad = dir.path().join("notes.txt");
     std::fs::write(&bad, "shopping list\n").unwrap();
     let mut store = Store::open_in_memory().unwrap();
-    let job = ImportJob::for_paths(&[bad.clone(), good.clone()], None).unwrap();
+    let job = ImportJob::for_paths(&[bad.clone(), good.clone()], ReadAs::default());
     let report = import(&job, &mut store, &mut |_| {}).unwrap();
     assert_eq!(report.files[0].format, "unknown");
     match &report.files[0].result {

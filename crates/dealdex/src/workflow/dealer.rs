@@ -56,7 +56,8 @@ use crate::model::index::DealIndex;
 use crate::model::number::Scheme;
 use crate::store::{NewSet, Store, StoreError};
 use crate::workflow::pipeline::{
-    DealSink, DealSource, FileSource, OpenSource, SetSink, SourceError, SourceOptions, SourceRead,
+    DealSink, DealSource, FileSource, OpenSource, ReadAs, SetSink, SourceError, SourceOptions,
+    SourceRead,
 };
 
 /// A dealer run: the script, dealer's settings, where the deals come from, the database and
@@ -100,36 +101,30 @@ impl DealerRunJob {
 
     /// The given deals `dealdex dealer`'s flags name ([`DealerRunJob::source`]): the library
     /// of solved deals `library` (`-l FILE`, `-L FILE`), else the deal file `deals` (read as
-    /// the format named `format`, else as its extension or content tell), else the stored
-    /// set `set`, else every stored deal (`all`); `None` (generated deals) when none of them
-    /// is given.
+    /// `read` says), else the stored set `set`, else every stored deal (`all`); `None`
+    /// (generated deals) when none of them is given.
     ///
     /// ```
     /// use dealdex::workflow::dealer::{DealerRunJob, Library};
-    /// use dealdex::workflow::pipeline::DealSource;
+    /// use dealdex::workflow::pipeline::{DealSource, ReadAs};
     /// let lib = Some((Library::Gib, "library.dat".into()));
-    /// let s = DealerRunJob::source_for(lib, None, None, None, false)?;
+    /// let s = DealerRunJob::source_for(lib, None, ReadAs::default(), None, false);
     /// assert!(matches!(s, Some(DealSource::File(f)) if f.format.unwrap().info().name == "gib-library"));
-    /// assert!(DealerRunJob::source_for(None, None, None, None, false)?.is_none());
-    /// # Ok::<(), dealdex::formats::ChooseFormatError>(())
+    /// assert!(DealerRunJob::source_for(None, None, ReadAs::default(), None, false).is_none());
     /// ```
-    ///
-    /// # Errors
-    /// [`ChooseFormatError::UnknownName`](crate::formats::ChooseFormatError) for a format
-    /// name no format has.
     pub fn source_for(
         library: Option<(Library, PathBuf)>,
         deals: Option<PathBuf>,
-        format: Option<&str>,
+        read: ReadAs,
         set: Option<String>,
         all: bool,
-    ) -> Result<Option<DealSource>, crate::formats::ChooseFormatError> {
+    ) -> Option<DealSource> {
         if let Some((library, path)) = library {
-            return Ok(Some(library.source(path)));
+            return Some(library.source(path));
         }
         match (&deals, &set, all) {
-            (None, None, false) => Ok(None),
-            _ => DealSource::from_flags(deals, format, set, None).map(Some),
+            (None, None, false) => None,
+            _ => Some(DealSource::file_or_stored(deals, read, set)),
         }
     }
 

@@ -39,7 +39,7 @@ use crate::store::{
     DdSource, NewPlay, NewSet, PlaysAndTables, PlaysAndTablesStored, Store, StoreError,
 };
 use crate::workflow::input::{ReadFileError, ReadFileErrorKind, read_failure, skipped_names};
-use crate::workflow::pipeline::{SourceError, open_deal_file};
+use crate::workflow::pipeline::{ReadAs, SourceError, open_deal_file};
 use sha2::{Digest, Sha256};
 
 /// Bytes of files read (in parallel) before their boards are stored.
@@ -102,25 +102,16 @@ impl ImportJob {
         }
     }
 
-    /// [`ImportJob::new`] for the files `paths`, each read in the format named `format`, else
-    /// the one its extension selects ([`formats::choose_by_name`]), else the one its content
-    /// shows, told when the file is read (a file whose content shows none is rejected then,
-    /// as a file that does not read is).
-    ///
-    /// # Errors
-    /// [`formats::ChooseFormatError::UnknownName`] for a format name no format has.
-    pub fn for_paths(
-        paths: &[PathBuf],
-        format: Option<&str>,
-    ) -> Result<ImportJob, formats::ChooseFormatError> {
-        let files = paths
-            .iter()
-            .map(|p| Ok((p.clone(), formats::choose_by_name(p, format)?)))
-            .collect::<Result<_, _>>()?;
-        Ok(ImportJob {
-            files,
+    /// [`ImportJob::new`] for the files `paths`, each read as `read` says: in its format,
+    /// else the one its extension selects, else the one its content shows, told when the
+    /// file is read (a file whose content shows none is rejected then, as a file that does
+    /// not read is); its first board.
+    pub fn for_paths(paths: &[PathBuf], read: ReadAs) -> ImportJob {
+        ImportJob {
+            files: paths.iter().map(|p| (p.clone(), read.format)).collect(),
+            first_board: read.first_board,
             ..ImportJob::new(Vec::new())
-        })
+        }
     }
 }
 

@@ -26,11 +26,11 @@ use serde::Serialize;
 
 use crate::Classify;
 use crate::formats::DealFormat;
-use crate::formats::{self, SkippedBoard};
+use crate::formats::SkippedBoard;
 use crate::model::card::Seat;
 use crate::model::deal_string::push_deal_bytes;
 use crate::workflow::output::{ReportOutput, WriteError};
-use crate::workflow::pipeline::{DealSource, FileSource, SourceError, SourceOptions};
+use crate::workflow::pipeline::{DealSource, FileSource, ReadAs, SourceError, SourceOptions};
 use crate::{
     Deal, DealArgumentError, DealIndex, ErrorClass, NumberError, Scheme, parse_deal_argument,
 };
@@ -41,8 +41,8 @@ pub struct NumberJob {
     /// A PBN deal string (`N:…`), a 26-hex-digit index (optionally `-X`), or a deal file's
     /// path ([`parse_deal_argument`] decides).
     pub argument: String,
-    /// The deal file's format by name (default: from its extension).
-    pub format: Option<String>,
+    /// How a deal file is read (its format, its first board).
+    pub read: ReadAs,
     /// The numbering scheme.
     pub scheme: Scheme,
 }
@@ -52,7 +52,7 @@ impl NumberJob {
     pub fn new(argument: impl Into<String>) -> NumberJob {
         NumberJob {
             argument: argument.into(),
-            format: None,
+            read: ReadAs::default(),
             scheme: Scheme::Pavlicek,
         }
     }
@@ -158,18 +158,8 @@ pub fn number(job: &NumberJob) -> Result<NumberReport, NumberJobError> {
             argument: job.argument.clone(),
         });
     }
-    let format = job
-        .format
-        .as_deref()
-        .map(formats::named)
-        .transpose()
-        .map_err(SourceError::from)?;
-    let source = DealSource::File(FileSource {
-        path: path.to_owned(),
-        format,
-        first_board: None,
-    })
-    .open(None, &SourceOptions::default())?;
+    let source = DealSource::File(FileSource::new(path.to_owned(), job.read))
+        .open(None, &SourceOptions::default())?;
     let read = source.read(&mut |boards| -> Result<bool, NumberJobError> {
         report
             .deals

@@ -19,7 +19,7 @@ use crate::model::deal::Deal;
 use crate::model::index::DealIndex;
 use crate::store::{Store, StoreError};
 use crate::workflow::output::WriteError;
-use crate::workflow::pipeline::{DealSource, FileSource, SourceError, SourceOptions};
+use crate::workflow::pipeline::{DealSource, FileSource, ReadAs, SourceError, SourceOptions};
 
 pub use super::verify_dd::{
     BoardRef, CellMismatch, DEFAULT_VERIFY_SEED, TableMismatch, VerifyJob, VerifyReport, verify,
@@ -213,7 +213,11 @@ pub fn file_items(
     dealer: Option<Seat>,
     vul: Option<Vulnerability>,
 ) -> Result<Vec<SolveItem>, SolveInputError> {
-    read_file_items(path, Some(format), dealer, vul).map_err(|e| match e {
+    let read = ReadAs {
+        format: Some(format),
+        first_board: None,
+    };
+    read_file_items(path, read, dealer, vul).map_err(|e| match e {
         Err(error) => SolveInputError::Format {
             input: path.display().to_string(),
             error,
@@ -227,15 +231,11 @@ pub fn file_items(
 /// is not told.
 fn read_file_items(
     path: &Path,
-    format: Option<&'static dyn DealFormat>,
+    read: ReadAs,
     dealer: Option<Seat>,
     vul: Option<Vulnerability>,
 ) -> Result<Vec<SolveItem>, Result<SolveInputError, formats::ChooseFormatError>> {
-    let source = DealSource::File(FileSource {
-        path: path.to_owned(),
-        format,
-        first_board: None,
-    });
+    let source = DealSource::File(FileSource::new(path.to_owned(), read));
     let read = source
         .open(None, &SourceOptions::default())
         .and_then(|s| s.read_all());
@@ -273,16 +273,17 @@ fn boards_items(
 
 /// The deals of one solve argument (solve's `inputs` argument): a deal string or a hex index
 /// ([`crate::parse_deal_argument`]) unless a file of that name exists; else a deal file
-/// (standard input for [`STDIN_INPUT`]) read through the format named `format`, or the one
-/// its extension selects or, failing that, its content shows ([`crate::workflow::pipeline::open_deal_file`], as the other workflows
+/// (standard input for [`STDIN_INPUT`]) read as `read` says: its format, or the one its
+/// extension selects or, failing that, its content shows ([`crate::workflow::pipeline::open_deal_file`], as the other workflows
 /// choose formats).
 ///
 /// ```
 /// use dealdex::solve::{SolveInputError, input_items};
-/// let items = input_items("0EDCCBA0976F2DA4945D8E9DC0-0", None, None, None)?;
+/// use dealdex::workflow::pipeline::ReadAs;
+/// let items = input_items("0EDCCBA0976F2DA4945D8E9DC0-0", ReadAs::default(), None, None)?;
 /// // Board 16 (the `-0` suffix): West deals, East-West vulnerable.
 /// assert_eq!(items[0].dealer, dealdex::Seat::West);
-/// let e = input_items("deals.doc", None, None, None).unwrap_err();
+/// let e = input_items("deals.doc", ReadAs::default(), None, None).unwrap_err();
 /// assert!(matches!(e, SolveInputError::Format { .. }));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
@@ -294,7 +295,7 @@ fn boards_items(
 /// standard input as `<stdin>`).
 pub fn input_items(
     input: &str,
-    format: Option<&str>,
+    read: ReadAs,
     dealer: Option<Seat>,
     vul: Option<Vulnerability>,
 ) -> Result<Vec<SolveItem>, SolveInputError> {
@@ -310,11 +311,7 @@ pub fn input_items(
         input: input.to_owned(),
         error,
     };
-    let format = format
-        .map(formats::named)
-        .transpose()
-        .map_err(format_error)?;
-    read_file_items(path, format, dealer, vul).map_err(|e| e.unwrap_or_else(format_error))
+    read_file_items(path, read, dealer, vul).map_err(|e| e.unwrap_or_else(format_error))
 }
 
 /// The message of [`SolveInputError::Format`]: solve's input is a deal, an index or a file,
@@ -421,8 +418,8 @@ pub fn check_request(
 pub struct SolveRequest {
     /// Deal strings, hex indices, deal files, or [`STDIN_INPUT`] ([`input_items`]).
     pub inputs: Vec<String>,
-    /// The name of the deal files' format (default: from the extension, else the content).
-    pub format: Option<String>,
+    /// How the deal files are read (their format, their first board).
+    pub read: ReadAs,
     /// A stored set, whose boards come after the inputs'.
     pub set: Option<String>,
     /// Every stored deal that has no table yet ([`SolveSource::Unsolved`]).
@@ -470,7 +467,7 @@ impl SolveRequest {
         };
         let mut items = Vec::new();
         for input in &self.inputs {
-            items.extend(input_items(input, self.format.as_deref(), dealer, vul)?);
+            items.extend(input_items(input, self.read, dealer, vul)?);
         }
         let store = open_store(db, stored)?;
         if let (Some(name), Some(s)) = (set, &store) {

@@ -147,35 +147,84 @@ pub struct FileSource {
     pub first_board: Option<u64>,
 }
 
-impl DealSource {
-    /// The source the common flags name: `file` (with `--from`'s format name and
-    /// `--first-board`) when given, else the set `set`, else the whole store.
+/// How deal files are read where neither their name nor their content says it all: the
+/// format, and the first board of a format without board numbers. Every command that reads
+/// deal files takes this one pair, resolved once where the format's name is given.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ReadAs {
+    /// The format; `None`: the one the extension selects, else the one the first 64 KiB
+    /// show ([`formats::choose_by_name`], [`formats::choose_by_content`]).
+    pub format: Option<&'static dyn DealFormat>,
+    /// The number of the first board for the formats without board numbers (1-based;
+    /// [`formats::ReadOptions::first_board`]); `None`: 1, or what the file says (DUP's
+    /// trailer).
+    pub first_board: Option<u64>,
+}
+
+/// The same format (by name) and first board.
+impl PartialEq for ReadAs {
+    fn eq(&self, other: &ReadAs) -> bool {
+        let name = |r: &ReadAs| r.format.map(|f| f.info().name);
+        name(self) == name(other) && self.first_board == other.first_board
+    }
+}
+
+impl Eq for ReadAs {}
+
+impl ReadAs {
+    /// The format named `format` (a registry name, [`formats::named`]) and `first_board`.
     ///
     /// ```
-    /// use dealdex::workflow::pipeline::DealSource;
-    /// let s = DealSource::from_flags(Some("a.txt".into()), Some("hex"), None, Some(5))?;
-    /// assert!(matches!(s, DealSource::File(f) if f.format.unwrap().info().name == "hex"));
-    /// assert!(matches!(DealSource::from_flags(None, None, None, None)?, DealSource::Store));
+    /// use dealdex::workflow::pipeline::ReadAs;
+    /// let read = ReadAs::named(Some("hex"), Some(5))?;
+    /// assert_eq!(read.format.unwrap().info().name, "hex");
+    /// assert!(ReadAs::named(Some("nope"), None).is_err());
     /// # Ok::<(), dealdex::formats::ChooseFormatError>(())
     /// ```
     ///
     /// # Errors
-    /// [`ChooseFormatError::UnknownName`] for a format name no format has.
-    pub fn from_flags(
-        file: Option<PathBuf>,
+    /// [`ChooseFormatError::UnknownName`] for a name no format has.
+    pub fn named(
         format: Option<&str>,
-        set: Option<String>,
         first_board: Option<u64>,
-    ) -> Result<DealSource, ChooseFormatError> {
-        Ok(match (file, set) {
-            (Some(path), _) => DealSource::File(FileSource {
-                format: format.map(formats::named).transpose()?,
-                path,
-                first_board,
-            }),
+    ) -> Result<ReadAs, ChooseFormatError> {
+        Ok(ReadAs {
+            format: format.map(formats::named).transpose()?,
+            first_board,
+        })
+    }
+}
+
+impl FileSource {
+    /// The file `path` (or [`STDIN`]) read as `read` says.
+    pub fn new(path: PathBuf, read: ReadAs) -> FileSource {
+        FileSource {
+            path,
+            format: read.format,
+            first_board: read.first_board,
+        }
+    }
+}
+
+impl DealSource {
+    /// The deals of `file` read as `read` says when a file is given, else those of the
+    /// stored set `set`, else every stored deal.
+    ///
+    /// ```
+    /// use dealdex::workflow::pipeline::{DealSource, ReadAs};
+    /// let read = ReadAs::named(Some("hex"), Some(5))?;
+    /// let s = DealSource::file_or_stored(Some("a.txt".into()), read, None);
+    /// assert!(matches!(s, DealSource::File(f) if f.first_board == Some(5)));
+    /// let all = DealSource::file_or_stored(None, ReadAs::default(), None);
+    /// assert!(matches!(all, DealSource::Store));
+    /// # Ok::<(), dealdex::formats::ChooseFormatError>(())
+    /// ```
+    pub fn file_or_stored(file: Option<PathBuf>, read: ReadAs, set: Option<String>) -> DealSource {
+        match (file, set) {
+            (Some(path), _) => DealSource::File(FileSource::new(path, read)),
             (None, Some(name)) => DealSource::Set(name),
             (None, None) => DealSource::Store,
-        })
+        }
     }
 
     /// A sample dealt now: the first `count` deals of `seed`'s numbered stream from deal 1,

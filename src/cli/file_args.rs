@@ -1,0 +1,56 @@
+//! The options of every command that reads or writes deal files, declared once: how a file
+//! is read ([`ReadArgs`]: `--from`, `--first-board`, resolved here into the library's
+//! [`ReadAs`]) and how sets are written ([`WriteArgs`]); the output files themselves are
+//! planned and checked by [`dealdex::workflow::output::plan_outputs`].
+
+use std::path::PathBuf;
+
+use dealdex::formats::{self, ChooseFormatError};
+use dealdex::workflow::pipeline::{DealSource, ReadAs};
+
+/// How the deal files a command reads are read, the same for every command.
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct ReadArgs {
+    #[arg(long = "from", alias = "input-format", value_name = "FORMAT",
+          help = super::input_format_help())]
+    from: Option<String>,
+    /// Number of the first board when a file carries no board numbers (default 1, or DUP's
+    /// trailer; at most 2^63 - 1); Borel lines are turned by these boards' dealers, CDS
+    /// board bytes counted from it.
+    #[arg(long, value_name = "N", value_parser = formats::parse_first_board)]
+    first_board: Option<u64>,
+}
+
+impl ReadArgs {
+    /// The flags resolved: the format by its name.
+    pub fn read_as(&self) -> Result<ReadAs, ChooseFormatError> {
+        ReadAs::named(self.from.as_deref(), self.first_board)
+    }
+
+    /// The deals of `file` read as these flags say, else of the stored set `set`, else every
+    /// stored deal.
+    pub fn source(
+        &self,
+        file: Option<PathBuf>,
+        set: Option<String>,
+    ) -> Result<DealSource, ChooseFormatError> {
+        Ok(DealSource::file_or_stored(file, self.read_as()?, set))
+    }
+}
+
+/// The writing options shared by `generate`, `convert` and `export`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct WriteArgs {
+    /// Hide the cards from dealing machines' displays (DUP without the DGE part on board 1,
+    /// DLM Status=Sealed).
+    #[arg(long)]
+    pub blind: bool,
+    /// Cut sets that exceed a format's board limit (DUP, DLM: 99) into files
+    /// `<name>-1.dup`, `<name>-2.dup`, … of 96 boards renumbered from 1.
+    #[arg(long)]
+    pub split: bool,
+    /// Event name for the formats that carry one (PBN [Event], DLM Headline; default: the
+    /// set's name where there is one).
+    #[arg(long)]
+    pub event: Option<String>,
+}
