@@ -814,7 +814,10 @@ fn every_reading_command_takes_from_and_first_board() {
         .assert()
         .success();
     let pbn = std::fs::read_to_string(d.join("out.txt")).unwrap();
-    assert!(pbn.contains("[Board \"5\"]") && pbn.contains("[Board \"7\"]"), "{pbn}");
+    assert!(
+        pbn.contains("[Board \"5\"]") && pbn.contains("[Board \"7\"]"),
+        "{pbn}"
+    );
     dealdex(d)
         .args(["number", "deals.dat"])
         .args(from)

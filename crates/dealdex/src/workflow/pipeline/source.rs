@@ -70,6 +70,10 @@ pub enum DealSource {
         /// At most this many deals.
         limit: Option<u64>,
     },
+    /// Boards a program holds in memory (Python's `Deals`, a caller's own deals), in order,
+    /// numbered as they are (those without a number are counted on from the board before),
+    /// with the tables they carry; shared, so the source is cheap to clone.
+    Boards(std::sync::Arc<[Board]>),
 }
 
 /// Deals `first ..= first + count − 1` of a generated stream, numbered as their place in it
@@ -386,6 +390,16 @@ impl DealSource {
                     },
                 })
             }
+            DealSource::Boards(boards) => Ok(OpenSource {
+                facts: SourceFacts {
+                    name: BOARDS_NAME.into(),
+                    format: None,
+                    numbered: boards.iter().all(|b| b.number.is_some()),
+                    first_board_assumed: false,
+                    set: None,
+                },
+                inner: Inner::Boards(boards.clone()),
+            }),
             DealSource::Stream(stream) => {
                 check_filter(stream)?;
                 Ok(OpenSource {
@@ -597,7 +611,11 @@ enum Inner<R> {
         tables: bool,
     },
     Stream(Box<StreamSource>),
+    Boards(std::sync::Arc<[Board]>),
 }
+
+/// How messages name boards given in memory ([`DealSource::Boards`]).
+const BOARDS_NAME: &str = "the deals given";
 
 impl<R> std::fmt::Debug for OpenSource<R> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -617,7 +635,7 @@ impl<R: Deref<Target = StoreReader>> OpenSource<R> {
     pub fn format(&self) -> Option<&'static dyn DealFormat> {
         match &self.inner {
             Inner::File { format, .. } => Some(*format),
-            Inner::Stored { .. } | Inner::Stream(_) => None,
+            Inner::Stored { .. } | Inner::Stream(_) | Inner::Boards(_) => None,
         }
     }
 
@@ -688,6 +706,27 @@ impl<R: Deref<Target = StoreReader>> OpenSource<R> {
                 tables,
             } => read_stored(&conn, set.as_deref(), matching.as_ref(), tables, on_piece),
             Inner::Stream(stream) => read_stream(&stream, &|boards| boards, on_piece),
+            Inner::Boards(boards) => {
+                let mut outcome = Ok(());
+                let mut next = 1u64;
+                for piece in boards.chunks(CHUNK) {
+                    let mut piece = piece.to_vec();
+                    formats::number_boards(&mut piece, next);
+                    next = piece.last().and_then(|b| b.number).map_or(next, |n| n + 1);
+                    match on_piece(piece) {
+                        Ok(true) => {}
+                        Ok(false) => {
+                            outcome = Err(Halt::Stop);
+                            break;
+                        }
+                        Err(e) => {
+                            outcome = Err(Halt::Failed(e));
+                            break;
+                        }
+                    }
+                }
+                halted(outcome, boards.len() as u64)
+            }
         }
     }
 
