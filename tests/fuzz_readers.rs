@@ -252,6 +252,163 @@ fn span(rng: &mut Rng, d: &[u8], max: usize) -> (usize, usize) {
     (a, a + len)
 }
 
+/// Mutation `kind` (0..15) of [`mutate`] when it changes bytes, ranges or tokens of `d`
+/// (`other` another corpus file); false when `kind` is none of those or does not apply to
+/// `d` (then [`mutate_lines`], else [`glue`]).
+fn mutate_bytes(kind: usize, rng: &mut Rng, d: &mut Vec<u8>, other: &[u8]) -> bool {
+    match kind {
+        // Bit flip.
+        0 if !d.is_empty() => {
+            let i = rng.below(d.len());
+            d[i] ^= 1 << rng.below(8);
+        }
+        // A byte replaced by one that means something somewhere.
+        1 if !d.is_empty() => {
+            let i = rng.below(d.len());
+            d[i] = if rng.below(4) == 0 {
+                rng.next() as u8
+            } else {
+                *rng.pick(SPECIAL)
+            };
+        }
+        // Bytes inserted.
+        2 => {
+            let i = rng.below(d.len() + 1);
+            for _ in 0..1 + rng.below(4) {
+                let b = if rng.below(2) == 0 {
+                    rng.next() as u8
+                } else {
+                    *rng.pick(SPECIAL)
+                };
+                d.insert(i, b);
+            }
+        }
+        // A range deleted.
+        3 if !d.is_empty() => {
+            let (a, b) = span(rng, d, 32);
+            d.drain(a..b);
+        }
+        // A chunk duplicated, up to 8 times.
+        4 if !d.is_empty() => {
+            let (a, b) = span(rng, d, 256);
+            let chunk = d[a..b].repeat(1 + rng.below(8));
+            let at = rng.below(d.len() + 1);
+            d.splice(at..at, chunk);
+        }
+        // Truncation.
+        6 => {
+            let n = rng.below(d.len() + 1);
+            d.truncate(n);
+        }
+        // A run of digits replaced by a huge (or otherwise awkward) number.
+        7 if !d.is_empty() => {
+            let from = rng.below(d.len());
+            let start = d[from..]
+                .iter()
+                .position(u8::is_ascii_digit)
+                .map_or(from, |p| from + p);
+            let end = start + d[start..].iter().take_while(|b| b.is_ascii_digit()).count();
+            d.splice(start..end, rng.pick(HUGE).bytes());
+        }
+        // Bytes that are not UTF-8.
+        8 => {
+            let i = rng.below(d.len() + 1);
+            d.splice(i..i, rng.pick(NOT_UTF8).iter().copied());
+        }
+        // A token of another file spliced in: inserted or overwriting.
+        10 if !other.is_empty() => {
+            let (a, b) = span(rng, other, 12);
+            let token = other[a..b].to_vec();
+            let at = rng.below(d.len() + 1);
+            if rng.below(2) == 0 || at + token.len() > d.len() {
+                d.splice(at..at, token);
+            } else {
+                d.splice(at..at + token.len(), token);
+            }
+        }
+        _ => return false,
+    }
+    true
+}
+
+/// Mutation `kind` (0..15) of [`mutate`] when it works on whole lines of `d` (`other`
+/// another corpus file); false when `kind` is none of those.
+fn mutate_lines(kind: usize, rng: &mut Rng, d: &mut Vec<u8>, other: &[u8]) -> bool {
+    match kind {
+        // A line of another file spliced in (inserted or replacing one).
+        5 => {
+            let theirs = lines(other);
+            let (a, b) = *rng.pick(&theirs);
+            let mut line = other[a..b].to_vec();
+            line.push(b'\n');
+            let ours = lines(d);
+            let (s, e) = *rng.pick(&ours);
+            if rng.below(2) == 0 {
+                d.splice(s..s, line);
+            } else {
+                d.splice(s..(e + 1).min(d.len()), line);
+            }
+        }
+        // A line (a tag, a record) repeated up to 64 times.
+        9 => {
+            let ours = lines(d);
+            let (s, e) = *rng.pick(&ours);
+            let mut line = d[s..e].to_vec();
+            line.push(b'\n');
+            let copies = line.repeat(1 + rng.below(64));
+            d.splice(s..s, copies);
+        }
+        // Two lines swapped.
+        11 => {
+            let ours = lines(d);
+            let (a, b) = (*rng.pick(&ours), *rng.pick(&ours));
+            let (first, second) = if a.0 <= b.0 { (a, b) } else { (b, a) };
+            if first.1 < second.0 {
+                let mut out = d[..first.0].to_vec();
+                out.extend_from_slice(&d[second.0..second.1]);
+                out.extend_from_slice(&d[first.1..second.0]);
+                out.extend_from_slice(&d[first.0..first.1]);
+                out.extend_from_slice(&d[second.1..]);
+                *d = out;
+            }
+        }
+        // Line ends changed: CRLF everywhere, bare CR, or none.
+        12 => {
+            let from: &[u8] = b"\n";
+            const ENDS: [&[u8]; 4] = [b"\r\n", b"\r", b"", b"\n\n"];
+            let to = *rng.pick(&ENDS);
+            let mut out = Vec::with_capacity(d.len() * 2);
+            for &b in d.iter() {
+                if b == from[0] && rng.below(3) != 0 {
+                    out.extend_from_slice(to);
+                } else {
+                    out.push(b);
+                }
+            }
+            *d = out;
+        }
+        // A line deleted.
+        13 => {
+            let ours = lines(d);
+            let (s, e) = *rng.pick(&ours);
+            d.drain(s..(e + 1).min(d.len()));
+        }
+        _ => return false,
+    }
+    true
+}
+
+/// The other file's head or tail glued on `d` (two files in one): [`mutate`]'s mutation
+/// when the drawn one does not apply.
+fn glue(rng: &mut Rng, d: &mut Vec<u8>, other: &[u8]) {
+    let cut = rng.below(other.len() + 1);
+    if rng.below(2) == 0 {
+        d.extend_from_slice(&other[cut..]);
+    } else {
+        d.splice(0..0, other[..cut].iter().copied());
+    }
+}
+
 /// One to four mutations of `base`, drawing lines and tokens from `corpus`.
 fn mutate(rng: &mut Rng, base: &[u8], corpus: &[Vec<u8>]) -> Vec<u8> {
     let mut d = base.to_vec();
@@ -262,143 +419,9 @@ fn mutate(rng: &mut Rng, base: &[u8], corpus: &[Vec<u8>]) -> Vec<u8> {
     }
     for _ in 0..1 + rng.below(4) {
         let other = rng.pick(corpus).as_slice();
-        match rng.below(15) {
-            // Bit flip.
-            0 if !d.is_empty() => {
-                let i = rng.below(d.len());
-                d[i] ^= 1 << rng.below(8);
-            }
-            // A byte replaced by one that means something somewhere.
-            1 if !d.is_empty() => {
-                let i = rng.below(d.len());
-                d[i] = if rng.below(4) == 0 {
-                    rng.next() as u8
-                } else {
-                    *rng.pick(SPECIAL)
-                };
-            }
-            // Bytes inserted.
-            2 => {
-                let i = rng.below(d.len() + 1);
-                for _ in 0..1 + rng.below(4) {
-                    let b = if rng.below(2) == 0 {
-                        rng.next() as u8
-                    } else {
-                        *rng.pick(SPECIAL)
-                    };
-                    d.insert(i, b);
-                }
-            }
-            // A range deleted.
-            3 if !d.is_empty() => {
-                let (a, b) = span(rng, &d, 32);
-                d.drain(a..b);
-            }
-            // A chunk duplicated, up to 8 times.
-            4 if !d.is_empty() => {
-                let (a, b) = span(rng, &d, 256);
-                let chunk = d[a..b].repeat(1 + rng.below(8));
-                let at = rng.below(d.len() + 1);
-                d.splice(at..at, chunk);
-            }
-            // A line of another file spliced in (inserted or replacing one).
-            5 => {
-                let theirs = lines(other);
-                let (a, b) = *rng.pick(&theirs);
-                let mut line = other[a..b].to_vec();
-                line.push(b'\n');
-                let ours = lines(&d);
-                let (s, e) = *rng.pick(&ours);
-                if rng.below(2) == 0 {
-                    d.splice(s..s, line);
-                } else {
-                    d.splice(s..(e + 1).min(d.len()), line);
-                }
-            }
-            // Truncation.
-            6 => {
-                let n = rng.below(d.len() + 1);
-                d.truncate(n);
-            }
-            // A run of digits replaced by a huge (or otherwise awkward) number.
-            7 if !d.is_empty() => {
-                let from = rng.below(d.len());
-                let start = d[from..]
-                    .iter()
-                    .position(u8::is_ascii_digit)
-                    .map_or(from, |p| from + p);
-                let end = start + d[start..].iter().take_while(|b| b.is_ascii_digit()).count();
-                d.splice(start..end, rng.pick(HUGE).bytes());
-            }
-            // Bytes that are not UTF-8.
-            8 => {
-                let i = rng.below(d.len() + 1);
-                d.splice(i..i, rng.pick(NOT_UTF8).iter().copied());
-            }
-            // A line (a tag, a record) repeated up to 64 times.
-            9 => {
-                let ours = lines(&d);
-                let (s, e) = *rng.pick(&ours);
-                let mut line = d[s..e].to_vec();
-                line.push(b'\n');
-                let copies = line.repeat(1 + rng.below(64));
-                d.splice(s..s, copies);
-            }
-            // A token of another file spliced in: inserted or overwriting.
-            10 if !other.is_empty() => {
-                let (a, b) = span(rng, other, 12);
-                let token = other[a..b].to_vec();
-                let at = rng.below(d.len() + 1);
-                if rng.below(2) == 0 || at + token.len() > d.len() {
-                    d.splice(at..at, token);
-                } else {
-                    d.splice(at..at + token.len(), token);
-                }
-            }
-            // Two lines swapped.
-            11 => {
-                let ours = lines(&d);
-                let (a, b) = (*rng.pick(&ours), *rng.pick(&ours));
-                let (first, second) = if a.0 <= b.0 { (a, b) } else { (b, a) };
-                if first.1 < second.0 {
-                    let mut out = d[..first.0].to_vec();
-                    out.extend_from_slice(&d[second.0..second.1]);
-                    out.extend_from_slice(&d[first.1..second.0]);
-                    out.extend_from_slice(&d[first.0..first.1]);
-                    out.extend_from_slice(&d[second.1..]);
-                    d = out;
-                }
-            }
-            // Line ends changed: CRLF everywhere, bare CR, or none.
-            12 => {
-                let from: &[u8] = b"\n";
-                const ENDS: [&[u8]; 4] = [b"\r\n", b"\r", b"", b"\n\n"];
-                let to = *rng.pick(&ENDS);
-                let mut out = Vec::with_capacity(d.len() * 2);
-                for &b in &d {
-                    if b == from[0] && rng.below(3) != 0 {
-                        out.extend_from_slice(to);
-                    } else {
-                        out.push(b);
-                    }
-                }
-                d = out;
-            }
-            // A line deleted.
-            13 => {
-                let ours = lines(&d);
-                let (s, e) = *rng.pick(&ours);
-                d.drain(s..(e + 1).min(d.len()));
-            }
-            // The other file's head or tail glued on (two files in one).
-            _ => {
-                let cut = rng.below(other.len() + 1);
-                if rng.below(2) == 0 {
-                    d.extend_from_slice(&other[cut..]);
-                } else {
-                    d.splice(0..0, other[..cut].iter().copied());
-                }
-            }
+        let kind = rng.below(15);
+        if !mutate_bytes(kind, rng, &mut d, other) && !mutate_lines(kind, rng, &mut d, other) {
+            glue(rng, &mut d, other);
         }
     }
     d.truncate(MAX_INPUT);

@@ -415,17 +415,34 @@ fn db_state(path: &Path) -> (u64, Vec<(u64, DealIndex)>, String) {
     )
 }
 
-#[test]
-fn bad_input_exits_2_with_one_line_and_leaves_the_db_alone() {
-    let dir = TempDir::new().unwrap();
-    dealdex(dir.path())
+/// Each case's arguments are bad input: dealdex exits 2 with a short message holding the
+/// case's text (no panic), and leaves alone the db in `dir` (made first, with set `base`,
+/// boards 1-8 of [`SEED`]).
+fn assert_bad_input_leaves_the_db_alone(dir: &Path, cases: &[(Vec<&str>, &str)]) {
+    dealdex(dir)
         .args([
             "generate", "--boards", "1-8", "--seed", SEED, "--name", "base", "-q",
         ])
         .assert()
         .success();
-    let db = dir.path().join("dealdex.db");
+    let db = dir.join("dealdex.db");
     let before = db_state(&db);
+    for (args, needle) in cases {
+        let out = dealdex(dir).args(args).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(needle), "{args:?}: {err:?} lacks {needle:?}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        if !args[0].starts_with("deal") || !err.contains("Usage") {
+            assert!(err.trim_end().lines().count() <= 3, "{args:?}: {err}");
+        }
+        assert_eq!(db_state(&db), before, "{args:?} changed the db");
+    }
+}
+
+#[test]
+fn bad_generate_input_exits_2_with_one_line_and_leaves_the_db_alone() {
+    let dir = TempDir::new().unwrap();
     let bad_seed = format!("{}g", &SEED[..63]);
     let cases: Vec<(Vec<&str>, &str)> = vec![
         (
@@ -468,6 +485,14 @@ fn bad_input_exits_2_with_one_line_and_leaves_the_db_alone() {
             vec!["generate", "--count", "5", "--start", "0", "--seed", SEED],
             "1-based",
         ),
+    ];
+    assert_bad_input_leaves_the_db_alone(dir.path(), &cases);
+}
+
+#[test]
+fn bad_deals_to_number_exit_2_with_one_line_and_leave_the_db_alone() {
+    let dir = TempDir::new().unwrap();
+    let cases: Vec<(Vec<&str>, &str)> = vec![
         (
             vec![
                 "number",
@@ -513,28 +538,8 @@ fn bad_input_exits_2_with_one_line_and_leaves_the_db_alone() {
         ),
         (vec!["number", "00000000000000000000000000"], "13"),
         (vec!["number", "no-such-file.pbn"], "not a PBN deal string"),
-        (vec!["deal", "0"], "out of range"),
-        (
-            vec!["deal", "53644737765488792839237440001"],
-            "1..=53644737765488792839237440000",
-        ),
-        (vec!["deal", "5..3"], "below the start"),
-        (vec!["deal", "12x"], "column 3"),
-        (vec!["lookup", "0"], "out of range"),
-        (vec!["lookup", "N:AKQ"], "expected 4"),
-        (vec!["deal", "1", "--scheme", "nope"], "nope"),
     ];
-    for (args, needle) in cases {
-        let out = dealdex(dir.path()).args(&args).output().unwrap();
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
-        assert!(err.contains(needle), "{args:?}: {err:?} lacks {needle:?}");
-        assert!(!err.contains("panicked"), "{args:?}: {err}");
-        if !args[0].starts_with("deal") || !err.contains("Usage") {
-            assert!(err.trim_end().lines().count() <= 3, "{args:?}: {err}");
-        }
-        assert_eq!(db_state(&db), before, "{args:?} changed the db");
-    }
+    assert_bad_input_leaves_the_db_alone(dir.path(), &cases);
     // A bad PBN file names the line.
     std::fs::write(
         dir.path().join("bad.pbn"),
@@ -546,6 +551,24 @@ fn bad_input_exits_2_with_one_line_and_leaves_the_db_alone() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains("bad.pbn: line 2"));
+}
+
+#[test]
+fn bad_deal_and_lookup_input_exits_2_with_one_line_and_leaves_the_db_alone() {
+    let dir = TempDir::new().unwrap();
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (vec!["deal", "0"], "out of range"),
+        (
+            vec!["deal", "53644737765488792839237440001"],
+            "1..=53644737765488792839237440000",
+        ),
+        (vec!["deal", "5..3"], "below the start"),
+        (vec!["deal", "12x"], "column 3"),
+        (vec!["lookup", "0"], "out of range"),
+        (vec!["lookup", "N:AKQ"], "expected 4"),
+        (vec!["deal", "1", "--scheme", "nope"], "nope"),
+    ];
+    assert_bad_input_leaves_the_db_alone(dir.path(), &cases);
 }
 
 /// Runs `cmd` with stdout a pipe, reads its first line, closes the pipe and waits: the

@@ -899,10 +899,9 @@ fn verify_accepts_a_key_file_with_lf_line_ends() {
     assert_eq!(r["problems"], Value::Array(vec![]));
 }
 
-#[test]
-fn round_trip_new_publish_set_value_make_verify() {
-    let dir = TempDir::new().unwrap();
-    let d = dir.path();
+/// In `d`: [`new_event`]'s event, published (copied to `published.sqd`), its value set,
+/// and its boards made into `boards/` by four `event make` runs; checks the files made.
+fn make_published_event(d: &Path) {
     new_event(d);
     assert_eq!(run(d, &["event", "publish", "T.sqd"]).0, 0);
     std::fs::copy(d.join("T.sqd"), d.join("published.sqd")).unwrap();
@@ -972,31 +971,68 @@ fn round_trip_new_publish_set_value_make_verify() {
         read_boards(&d.join("boards/RR2.pbn"))[0].deal,
         read_boards(&d.join("boards/RR2reserve.lin"))[0].deal
     );
-    let verify = |sqd: &str, keys: &str, dir: &str| {
-        json_run(
-            d,
-            &[
-                "event",
-                "verify",
-                sqd,
-                "--keys",
-                keys,
-                "--published",
-                "published.sqd",
-                dir,
-            ],
-        )
-    };
-    // The files that differ from the event.
-    let differing = |r: &Value| {
-        r["files"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter(|f| f["status"] == "differs")
-            .count()
-    };
-    let (code, r, err) = verify("T.sqd", "T.sqk", "boards");
+}
+
+/// `event verify` (JSON) of the event `sqd` with the keys `keys` against `published.sqd`
+/// and the files in `boards/` of `d`.
+fn verify_published(d: &Path, sqd: &str, keys: &str) -> (i32, Value, String) {
+    json_run(
+        d,
+        &[
+            "event",
+            "verify",
+            sqd,
+            "--keys",
+            keys,
+            "--published",
+            "published.sqd",
+            "boards",
+        ],
+    )
+}
+
+/// The files of a verify report that differ from the event.
+fn differing_files(r: &Value) -> usize {
+    r["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["status"] == "differs")
+        .count()
+}
+
+/// Writes `T.sqk` of `d` as `name` with one character of session 1,1's key changed.
+fn write_changed_key(d: &Path, name: &str) {
+    let keys = std::fs::read_to_string(d.join("T.sqk")).unwrap();
+    let at = keys.find("1,1:").unwrap() + 4;
+    let c = keys.as_bytes()[at];
+    let mut changed = keys.clone().into_bytes();
+    changed[at] = if c == b'a' { b'b' } else { b'a' };
+    std::fs::write(d.join(name), &changed).unwrap();
+}
+
+/// Swaps North's and East's hands of the board at `index` of the PBN file `path`, rewriting
+/// it: the deal string before and after.
+fn swap_north_and_east(path: &Path, index: usize) -> (String, String) {
+    let mut boards = read_boards(path);
+    let deal = boards[index].deal;
+    let text = deal.to_string();
+    let hands: Vec<&str> = text[2..].split(' ').collect();
+    let (n, e) = (hands[0], hands[1]);
+    let swapped = format!("N:{e} {n} {} {}", hands[2], hands[3]);
+    boards[index].deal = swapped.parse().unwrap();
+    assert_ne!(boards[index].deal, deal);
+    let bytes = formats::write_set(&formats::Pbn, &boards, &Default::default()).unwrap();
+    std::fs::write(path, bytes).unwrap();
+    (text, swapped)
+}
+
+#[test]
+fn round_trip_new_publish_set_value_make_verify() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    make_published_event(d);
+    let (code, r, err) = verify_published(d, "T.sqd", "T.sqk");
     assert_eq!(code, 0, "{r}{err}");
     assert_eq!(r["files"].as_array().unwrap().len(), 8);
     assert_eq!(
@@ -1009,13 +1045,8 @@ fn round_trip_new_publish_set_value_make_verify() {
     );
 
     // A changed key: KH fails, and its session's deals.
-    let keys = std::fs::read_to_string(d.join("T.sqk")).unwrap();
-    let at = keys.find("1,1:").unwrap() + 4;
-    let c = keys.as_bytes()[at];
-    let mut changed = keys.clone().into_bytes();
-    changed[at] = if c == b'a' { b'b' } else { b'a' };
-    std::fs::write(d.join("changed.sqk"), &changed).unwrap();
-    let (code, r, _) = verify("T.sqd", "changed.sqk", "boards");
+    write_changed_key(d, "changed.sqk");
+    let (code, r, _) = verify_published(d, "T.sqd", "changed.sqk");
     assert_eq!(code, 1);
     assert_eq!(r["key_hash"]["status"], "failed");
     let problem = r["key_hash"]["problem"].as_str().unwrap();
@@ -1027,14 +1058,14 @@ fn round_trip_new_publish_set_value_make_verify() {
     let rr1 = file_check(&r, "RR1");
     assert_eq!(rr1["status"], "differs", "{rr1}");
     assert_eq!(rr1["mismatch"]["board"], 1, "{rr1}");
-    assert_eq!(differing(&r), 1);
+    assert_eq!(differing_files(&r), 1);
 
     // A changed value: every board differs.
     let sqd = std::fs::read_to_string(d.join("T.sqd")).unwrap();
     std::fs::write(d.join("V.sqd"), sqd.replace("DV 44,882.13", "DV 44882.13")).unwrap();
-    let (code, r, _) = verify("V.sqd", "T.sqk", "boards");
+    let (code, r, _) = verify_published(d, "V.sqd", "T.sqk");
     assert_eq!(code, 1);
-    assert_eq!(differing(&r), 8);
+    assert_eq!(differing_files(&r), 8);
 
     // A changed TN: the published copy says so.
     std::fs::write(
@@ -1042,7 +1073,7 @@ fn round_trip_new_publish_set_value_make_verify() {
         sqd.replace("TN Test Cup 2026", "TN Test Cup 2027"),
     )
     .unwrap();
-    let (code, r, _) = verify("N.sqd", "T.sqk", "boards");
+    let (code, r, _) = verify_published(d, "N.sqd", "T.sqk");
     assert_eq!(code, 1);
     assert_eq!(
         r["published"]["differences"][0],
@@ -1050,18 +1081,8 @@ fn round_trip_new_publish_set_value_make_verify() {
     );
 
     // A changed deal: North and East hands swapped on board 5 of RR3.
-    let path = d.join("boards/RR3.pbn");
-    let mut boards = read_boards(&path);
-    let deal = boards[4].deal;
-    let text = deal.to_string();
-    let hands: Vec<&str> = text[2..].split(' ').collect();
-    let (n, e) = (hands[0], hands[1]);
-    let swapped = format!("N:{e} {n} {} {}", hands[2], hands[3]);
-    boards[4].deal = swapped.parse().unwrap();
-    assert_ne!(boards[4].deal, deal);
-    let bytes = formats::write_set(&formats::Pbn, &boards, &Default::default()).unwrap();
-    std::fs::write(&path, bytes).unwrap();
-    let (code, r, _) = verify("T.sqd", "T.sqk", "boards");
+    let (text, swapped) = swap_north_and_east(&d.join("boards/RR3.pbn"), 4);
+    let (code, r, _) = verify_published(d, "T.sqd", "T.sqk");
     assert_eq!(code, 1);
     let rr3 = file_check(&r, "RR3");
     assert_eq!(

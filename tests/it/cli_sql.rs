@@ -58,12 +58,9 @@ fn sql_reads_features_and_refuses_writes() {
         .stderr(predicate::str::contains("seat \"Q\""));
 }
 
-/// Every statement that would write, attach, vacuum or change a setting is refused with
-/// exit 2 naming it, and leaves the database (and the file system) as it was.
-#[test]
-fn sql_is_truly_read_only() {
-    let dir = TempDir::new().unwrap();
-    let d = dir.path();
+/// In `d`: boards 1-20 of seed `4242…42` generated to `s.pbn` and imported into set `s` of
+/// `dealdex.db`.
+fn import_20_boards(d: &Path) {
     dealdex(d)
         .args([
             "generate",
@@ -80,17 +77,75 @@ fn sql_is_truly_read_only() {
         .args(["import", "s.pbn", "--set", "s"])
         .assert()
         .success();
+}
+
+/// The names of the files in `d` other than the db's (`dealdex.db*`), sorted.
+fn files_besides_the_db(d: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(d)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| !n.starts_with("dealdex.db"))
+        .collect();
+    names.sort();
+    names
+}
+
+/// [`import_20_boards`]' db at `db` is as it was: still WAL, the same rows, the schema
+/// version.
+fn assert_store_unchanged(db: &Path) {
+    let store = dealdex::Store::open(db).unwrap();
+    let mode: String = store
+        .connection()
+        .query_row("PRAGMA journal_mode", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(mode, "wal");
+    assert_eq!(store.deal_count().unwrap(), 20);
+    assert_eq!(store.set_boards("s").unwrap().len(), 20);
+    assert_eq!(
+        store.schema_version().unwrap(),
+        dealdex::Store::SCHEMA_VERSION
+    );
+}
+
+/// Reading `d`'s db still works: SELECT, table-valued and reporting pragmas, setting
+/// queries.
+fn assert_reading_still_works(d: &Path) {
+    for (sql, want) in [
+        ("SELECT count(*) FROM deals", "count(*)\n20\n"),
+        ("PRAGMA journal_mode", "journal_mode\nwal\n"),
+        ("PRAGMA integrity_check", "integrity_check\nok\n"),
+        (
+            "SELECT name FROM pragma_table_info('sets') WHERE cid = 1",
+            "name\nname\n",
+        ),
+        (
+            "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3) SELECT sum(i) FROM n",
+            "sum(i)\n6\n",
+        ),
+    ] {
+        dealdex(d)
+            .args(["sql", sql])
+            .assert()
+            .success()
+            .stdout(want);
+    }
+    dealdex(d)
+        .args(["sql", "PRAGMA table_info(deals)"])
+        .assert()
+        .success()
+        .stdout(predicate::str::starts_with("cid\tname\ttype"))
+        .stdout(predicate::str::contains("\tkey\tBLOB\t"));
+}
+
+/// Every statement that would write, attach, vacuum or change a setting is refused with
+/// exit 2 naming it, and leaves the database (and the file system) as it was.
+#[test]
+fn sql_is_truly_read_only() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    import_20_boards(d);
     let db = d.join("dealdex.db");
-    let before = |d: &Path| {
-        let mut names: Vec<String> = std::fs::read_dir(d)
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .filter(|n| !n.starts_with("dealdex.db"))
-            .collect();
-        names.sort();
-        names
-    };
-    let files = before(d);
+    let files = files_besides_the_db(d);
     let elsewhere = TempDir::new().unwrap();
     let attached = elsewhere.path().join("x.db");
     let vacuumed = elsewhere.path().join("v.db");
@@ -150,47 +205,10 @@ fn sql_is_truly_read_only() {
     }
     // Nothing changed: still WAL, same rows, no file created here or elsewhere.
     assert!(!attached.exists() && !vacuumed.exists());
-    assert_eq!(before(d), files);
-    let store = dealdex::Store::open(&db).unwrap();
-    let mode: String = store
-        .connection()
-        .query_row("PRAGMA journal_mode", [], |r| r.get(0))
-        .unwrap();
-    assert_eq!(mode, "wal");
-    assert_eq!(store.deal_count().unwrap(), 20);
-    assert_eq!(store.set_boards("s").unwrap().len(), 20);
-    assert_eq!(
-        store.schema_version().unwrap(),
-        dealdex::Store::SCHEMA_VERSION
-    );
-    drop(store);
+    assert_eq!(files_besides_the_db(d), files);
+    assert_store_unchanged(&db);
 
-    // Reading still works: SELECT, table-valued and reporting pragmas, setting queries.
-    for (sql, want) in [
-        ("SELECT count(*) FROM deals", "count(*)\n20\n"),
-        ("PRAGMA journal_mode", "journal_mode\nwal\n"),
-        ("PRAGMA integrity_check", "integrity_check\nok\n"),
-        (
-            "SELECT name FROM pragma_table_info('sets') WHERE cid = 1",
-            "name\nname\n",
-        ),
-        (
-            "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3) SELECT sum(i) FROM n",
-            "sum(i)\n6\n",
-        ),
-    ] {
-        dealdex(d)
-            .args(["sql", sql])
-            .assert()
-            .success()
-            .stdout(want);
-    }
-    dealdex(d)
-        .args(["sql", "PRAGMA table_info(deals)"])
-        .assert()
-        .success()
-        .stdout(predicate::str::starts_with("cid\tname\ttype"))
-        .stdout(predicate::str::contains("\tkey\tBLOB\t"));
+    assert_reading_still_works(d);
 }
 
 /// The same guarantees through the library type.

@@ -169,6 +169,32 @@ fn sides_par_contract(par: &pons_dds::Par, vul: &str) -> String {
     )
 }
 
+/// A board's trick table in tests/fixtures/dd/dd-reference.jsonl (`tricks`, by seat
+/// letter and strain).
+fn reference_table(b: &serde_json::Value) -> dealdex::dd::TrickTable {
+    let strains = ["NT", "S", "H", "D", "C"];
+    let seats = ["N", "E", "S", "W"];
+    dealdex::dd::TrickTable::new(
+        seats.map(|d| strains.map(|s| b["tricks"][d][s].as_u64().unwrap() as u8)),
+    )
+    .unwrap()
+}
+
+/// A trick table as DDS's rows: clubs, diamonds, hearts, spades, notrump; N, E, S, W each.
+fn dds_rows(t: &dealdex::dd::TrickTable) -> [pons_dds::TrickCountRow; 5] {
+    [
+        dealdex::Strain::Trumps(dealdex::Suit::Clubs),
+        dealdex::Strain::Trumps(dealdex::Suit::Diamonds),
+        dealdex::Strain::Trumps(dealdex::Suit::Hearts),
+        dealdex::Strain::Trumps(dealdex::Suit::Spades),
+        dealdex::Strain::NoTrump,
+    ]
+    .map(|s| {
+        let [n, e, so, w] = dealdex::Seat::ALL.map(|seat| t.tricks(seat, s));
+        pons_dds::TrickCountRow::new(n, e, so, w)
+    })
+}
+
 #[test]
 fn par_and_parcontract_are_dds_sides_par_on_the_reference_tables() {
     // The 200 deals of tests/fixtures/dd/dd-reference.jsonl with their tables (DDS through
@@ -176,23 +202,16 @@ fn par_and_parcontract_are_dds_sides_par_on_the_reference_tables() {
     // SidesParBin for North-South first (as DealerV2 calls it), and where the board's dealer
     // is North or South, the reference's own par score (DDS's DealerParBin) at its
     // vulnerability.
-    use dealdex::dd::TrickTable;
     use dealdex::dealer::{DealFeed, GivenDeal, GivenFeed};
     let text = include_str!("../fixtures/dd/dd-reference.jsonl");
     let boards: Vec<serde_json::Value> = text
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
-    let strains = ["NT", "S", "H", "D", "C"];
-    let seats = ["N", "E", "S", "W"];
-    let table = |b: &serde_json::Value| {
-        TrickTable::new(seats.map(|d| strains.map(|s| b["tricks"][d][s].as_u64().unwrap() as u8)))
-            .unwrap()
-    };
     let given: Vec<GivenDeal> = boards
         .iter()
         .map(|b| GivenDeal {
-            table: Some(table(b)),
+            table: Some(reference_table(b)),
             ..GivenDeal::new(b["deal"].as_str().unwrap().parse().unwrap())
         })
         .collect();
@@ -224,18 +243,7 @@ fn par_and_parcontract_are_dds_sides_par_on_the_reference_tables() {
     ];
     let mut checked_against_reference = 0;
     for (b, line) in boards.iter().zip(&lines) {
-        let t = table(b);
-        let rows = [
-            dealdex::Strain::Trumps(dealdex::Suit::Clubs),
-            dealdex::Strain::Trumps(dealdex::Suit::Diamonds),
-            dealdex::Strain::Trumps(dealdex::Suit::Hearts),
-            dealdex::Strain::Trumps(dealdex::Suit::Spades),
-            dealdex::Strain::NoTrump,
-        ]
-        .map(|s| {
-            let [n, e, so, w] = dealdex::Seat::ALL.map(|seat| t.tricks(seat, s));
-            pons_dds::TrickCountRow::new(n, e, so, w)
-        });
+        let rows = dds_rows(&reference_table(b));
         let mut want_scores = Vec::new();
         let mut want_contracts = Vec::new();
         for (vul, word, _) in vuls {

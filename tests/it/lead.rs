@@ -3,6 +3,8 @@
 //! scores, IMPs and matchpoints those of the laws' table worked by hand; a dealt sample
 //! gives the leader the hand asked for and is reproducible by its seed.
 
+use std::path::Path;
+
 use dealdex::workflow::lead::{LeadError, LeadJob, LeadSample, run};
 use dealdex::workflow::pipeline::DealSource;
 use dealdex::{Contract, Doubling, Hand, Seat, Strain, Vulnerability};
@@ -265,7 +267,7 @@ fn cli_lead_prints_json_and_writes_csv() {
 const WEST: &str = "AQ4.J.KJ6543.632";
 
 /// `dealdex query EXPR --set SET --count --db d.db` in `dir`: the count.
-fn query_count(dir: &std::path::Path, set: &str, expr: &str) -> u64 {
+fn query_count(dir: &Path, set: &str, expr: &str) -> u64 {
     let out = common::dealdex(dir)
         .args(["query", expr, "--set", set, "--count", "--db", "d.db"])
         .output()
@@ -278,42 +280,26 @@ fn query_count(dir: &std::path::Path, set: &str, expr: &str) -> u64 {
         .unwrap_or_else(|e| panic!("{expr}: {e}"))
 }
 
-/// `lead --store` stores the sample and its per-card tricks; the query term reads the same
-/// values the report counted and lead_tricks gives; `lead --set` reads them instead of
-/// solving; a taken set name is refused and changes nothing.
-#[test]
-fn stored_leads_are_queried_reused_and_a_taken_name_is_refused() {
-    let dir = tempfile::tempdir().unwrap();
-    let seed = "42".repeat(32);
-    let lead = |extra: &[&str]| {
-        let mut args = vec![
-            "lead",
-            "--contract",
-            "3NT",
-            "--declarer",
-            "S",
-            "--db",
-            "d.db",
-            "--json",
-        ];
-        args.extend_from_slice(extra);
-        common::json_report(dir.path(), &args).0
-    };
-    let first = lead(&[
-        "--hand", WEST, "--deals", "8", "--seed", &seed, "--store", "w",
-    ]);
-    assert_eq!(
-        (first["solved"].as_u64(), first["looked_up"].as_u64()),
-        (Some(8), Some(0))
-    );
-    assert_eq!(first["stored"]["set"], "w");
-    assert_eq!(first["stored"]["boards"], 8);
-    assert_eq!(first["stored"]["new_deals"], 8);
-    assert_eq!(first["stored"]["new_leads"], 8);
+/// `lead` of 3NT by South (JSON, db `d.db` in `dir`) with the `extra` arguments: the report.
+fn lead_3nt_by_south(dir: &Path, extra: &[&str]) -> serde_json::Value {
+    let mut args = vec![
+        "lead",
+        "--contract",
+        "3NT",
+        "--declarer",
+        "S",
+        "--db",
+        "d.db",
+        "--json",
+    ];
+    args.extend_from_slice(extra);
+    common::json_report(dir, &args).0
+}
 
-    // The report's per-card distribution is what the query counts: for each card and
-    // each k, the deals on which the defence takes k or more after it.
-    for card in first["cards"].as_array().unwrap().iter().take(4) {
+/// The report's per-card distribution is what the query counts on set `w` of `dir`'s db:
+/// for each card and each k, the deals on which the defence takes k or more after it.
+fn assert_report_is_what_the_query_counts(dir: &Path, report: &serde_json::Value) {
+    for card in report["cards"].as_array().unwrap().iter().take(4) {
         let name = card["card"].as_str().unwrap();
         let dist: Vec<u64> = card["tricks"]
             .as_array()
@@ -323,13 +309,16 @@ fn stored_leads_are_queried_reused_and_a_taken_name_is_refused() {
             .collect();
         for k in [2usize, 4, 5] {
             let want: u64 = dist[k..].iter().sum();
-            let got = query_count(dir.path(), "w", &format!("lead(W, nt, {name}) >= {k}"));
+            let got = query_count(dir, "w", &format!("lead(W, nt, {name}) >= {k}"));
             assert_eq!(got, want, "{name} >= {k}");
         }
     }
+}
 
-    // The stored rows are lead_tricks' results, board by board.
-    let store = dealdex::ReadOnlyStore::open(&dir.path().join("d.db")).unwrap();
+/// Set `w` of `dir`'s db holds boards 1-8 (of `lead --seed <seed>`), West's leads against
+/// notrump stored as lead_tricks solves them, board by board: the deals' keys.
+fn assert_stored_rows_are_lead_tricks(dir: &Path, seed: &str) -> Vec<dealdex::DealIndex> {
+    let store = dealdex::ReadOnlyStore::open(&dir.join("d.db")).unwrap();
     let boards = store.set_boards("w").unwrap();
     assert_eq!(boards.len(), 8);
     assert_eq!(
@@ -358,10 +347,37 @@ fn stored_leads_are_queried_reused_and_a_taken_name_is_refused() {
         info.seed_sha256,
         Some(seed.parse::<dealdex::Seed>().unwrap().sha256())
     );
-    drop(store);
+    keys
+}
+
+/// `lead --store` stores the sample and its per-card tricks; the query term reads the same
+/// values the report counted and lead_tricks gives; `lead --set` reads them instead of
+/// solving; a taken set name is refused and changes nothing.
+#[test]
+fn stored_leads_are_queried_reused_and_a_taken_name_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let seed = "42".repeat(32);
+    let first = lead_3nt_by_south(
+        dir.path(),
+        &[
+            "--hand", WEST, "--deals", "8", "--seed", &seed, "--store", "w",
+        ],
+    );
+    assert_eq!(
+        (first["solved"].as_u64(), first["looked_up"].as_u64()),
+        (Some(8), Some(0))
+    );
+    assert_eq!(first["stored"]["set"], "w");
+    assert_eq!(first["stored"]["boards"], 8);
+    assert_eq!(first["stored"]["new_deals"], 8);
+    assert_eq!(first["stored"]["new_leads"], 8);
+
+    assert_report_is_what_the_query_counts(dir.path(), &first);
+
+    let keys = assert_stored_rows_are_lead_tricks(dir.path(), &seed);
 
     // The stored sample again: every lead read, none solved, the same answers.
-    let again = lead(&["--set", "w"]);
+    let again = lead_3nt_by_south(dir.path(), &["--set", "w"]);
     assert_eq!(
         (again["solved"].as_u64(), again["looked_up"].as_u64()),
         (Some(0), Some(8))

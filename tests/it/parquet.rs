@@ -332,17 +332,9 @@ fn bulk_generation_streams_parquet_past_the_collected_limit() {
     assert_eq!(boards.last().unwrap().number, Some(n));
 }
 
-/// Issue 27, defect 12: a Parquet archive carries no checksum, so one whose double-dummy
-/// table was changed in transit (here: rewritten by dealdex's own writer with one trick count
-/// altered, a valid file) is imported as it is. The store records where each table came from,
-/// and `solve --verify` re-solves those read from files: it reports exactly the altered board
-/// and exits 1, while the unaltered archive verifies clean (exit 0). `--replace` puts the
-/// fresh solve in place, after which the database verifies clean.
-#[test]
-fn tables_changed_in_transit_are_found_by_solve_verify() {
-    use dealdex::{DdSource, DealIndex, Store};
-    let dir = tempfile::tempdir().unwrap();
-    let d = dir.path();
+/// In `d`: boards 1-3 of [`SEED`] generated into set `club` of `a.db`, solved, and exported
+/// as `good.parquet`.
+fn export_solved_club(d: &Path) {
     dealdex(d)
         .args([
             "generate", "--boards", "1-3", "--seed", SEED, "--out", "club.pbn",
@@ -366,8 +358,11 @@ fn tables_changed_in_transit_are_found_by_solve_verify() {
         ])
         .assert()
         .success();
+}
 
-    // The same archive with board 2's North-in-notrump count changed by one.
+/// Writes `changed.parquet` in `d`: `good.parquet` with board 2's North-in-notrump count
+/// changed by one (a valid file). The altered deal's index and its table's altered rows.
+fn write_altered_archive(d: &Path) -> (dealdex::DealIndex, [[u8; 5]; 4]) {
     let mut boards = formats::Parquet
         .read(&std::fs::read(d.join("good.parquet")).unwrap())
         .unwrap();
@@ -375,54 +370,43 @@ fn tables_changed_in_transit_are_found_by_solve_verify() {
     let mut rows = board2.dd.unwrap().rows();
     rows[0][0] = if rows[0][0] == 13 { 12 } else { rows[0][0] + 1 };
     board2.dd = Some(dealdex::dd::TrickTable::new(rows).unwrap());
-    let altered = DealIndex::from_deal(&board2.deal);
+    let altered = dealdex::DealIndex::from_deal(&board2.deal);
     let mut w = ParquetWriter::new(Vec::new()).unwrap();
     w.write(&boards).unwrap();
     std::fs::write(d.join("changed.parquet"), w.finish().unwrap()).unwrap();
+    (altered, rows)
+}
 
-    for (file, db) in [("good.parquet", "good.db"), ("changed.parquet", "bad.db")] {
-        dealdex(d)
-            .args(["import", file, "--db", db, "--set", "club"])
-            .assert()
-            .success();
-    }
-
-    // Provenance: solved here in a.db, the file (name as given, its SHA-256) in bad.db.
+/// Provenance of the `altered` deal's table: solved here in `a.db`, the file (name as given,
+/// its SHA-256) in `bad.db`.
+fn assert_provenance(d: &Path, altered: &dealdex::DealIndex) {
+    use dealdex::{DdSource, Store};
     let a = Store::open(&d.join("a.db")).unwrap();
     let bad = Store::open(&d.join("bad.db")).unwrap();
     assert_eq!(
-        a.dd_source(&altered).unwrap(),
+        a.dd_source(altered).unwrap(),
         Some(DdSource::Solved {
             solver: dealdex::dd::Solver::Pons.name().to_owned()
         })
     );
     let hash: [u8; 32] = Sha256::digest(std::fs::read(d.join("changed.parquet")).unwrap()).into();
     assert_eq!(
-        bad.dd_source(&altered).unwrap(),
+        bad.dd_source(altered).unwrap(),
         Some(DdSource::File {
             file: "changed.parquet".into(),
             format: "parquet".into(),
             sha256: Some(hash),
         })
     );
-    drop((a, bad));
+}
 
-    // Verified clean: the unaltered archive, and a.db (its tables were solved here).
-    for db in ["good.db", "a.db"] {
-        let (report, _) = json_report(d, &["solve", "--verify", "--all", "--db", db, "--json"]);
-        assert_eq!(
-            report["mismatches"],
-            serde_json::json!([]),
-            "{db}: {report}"
-        );
-    }
-    let (report, _) = json_report(d, &["solve", "--verify", "--db", "good.db", "--json"]);
-    assert_eq!(
-        (report["candidates"].as_u64(), report["checked"].as_u64()),
-        (Some(3), Some(3))
-    );
-
-    // The altered one: exactly board 2, exit 1, named with the file and the count.
+/// `solve --verify` of `bad.db` (text and JSON) finds exactly board 2 (the `altered` deal,
+/// its table stored as `rows`), exits 1, and names the file and the count.
+fn assert_verify_finds_the_altered_board(
+    d: &Path,
+    altered: &dealdex::DealIndex,
+    rows: [[u8; 5]; 4],
+) {
     let out = dealdex(d)
         .args(["solve", "--verify", "--all", "--db", "bad.db"])
         .output()
@@ -464,6 +448,47 @@ fn tables_changed_in_transit_are_found_by_solve_verify() {
         m[0]["cells"][0]["stored"].as_u64(),
         Some(u64::from(rows[0][0]))
     );
+}
+
+/// Issue 27, defect 12: a Parquet archive carries no checksum, so one whose double-dummy
+/// table was changed in transit (here: rewritten by dealdex's own writer with one trick count
+/// altered, a valid file) is imported as it is. The store records where each table came from,
+/// and `solve --verify` re-solves those read from files: it reports exactly the altered board
+/// and exits 1, while the unaltered archive verifies clean (exit 0). `--replace` puts the
+/// fresh solve in place, after which the database verifies clean.
+#[test]
+fn tables_changed_in_transit_are_found_by_solve_verify() {
+    use dealdex::{DdSource, Store};
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    export_solved_club(d);
+
+    let (altered, rows) = write_altered_archive(d);
+    for (file, db) in [("good.parquet", "good.db"), ("changed.parquet", "bad.db")] {
+        dealdex(d)
+            .args(["import", file, "--db", db, "--set", "club"])
+            .assert()
+            .success();
+    }
+
+    assert_provenance(d, &altered);
+
+    // Verified clean: the unaltered archive, and a.db (its tables were solved here).
+    for db in ["good.db", "a.db"] {
+        let (report, _) = json_report(d, &["solve", "--verify", "--all", "--db", db, "--json"]);
+        assert_eq!(
+            report["mismatches"],
+            serde_json::json!([]),
+            "{db}: {report}"
+        );
+    }
+    let (report, _) = json_report(d, &["solve", "--verify", "--db", "good.db", "--json"]);
+    assert_eq!(
+        (report["candidates"].as_u64(), report["checked"].as_u64()),
+        (Some(3), Some(3))
+    );
+
+    assert_verify_finds_the_altered_board(d, &altered, rows);
     // Nothing stored changed.
     let bad = Store::open(&d.join("bad.db")).unwrap();
     assert_eq!(bad.dd_table(&altered).unwrap().unwrap().rows(), rows);

@@ -173,7 +173,7 @@ fn sample() -> Deal {
 // Exact SQL.
 
 #[test]
-fn sql_of_representative_queries() {
+fn sql_of_representative_hcp_and_length_queries() {
     assert_eq!(
         sql("hcp(N) >= 20"),
         ("hcp_n >= ?1 AND hcp_n >= 20".into(), vec![20])
@@ -212,6 +212,10 @@ fn sql_of_representative_queries() {
         sql("LEN(west, Clubs) != 0"),
         ("len_w_c <> ?1".into(), vec![0])
     );
+}
+
+#[test]
+fn sql_of_shape_tests_and_functions_puts_cheapest_operands_first() {
     assert_eq!(
         sql("not balanced(N) or ltc(S) <= 7"),
         (
@@ -261,6 +265,10 @@ fn sql_of_representative_queries() {
             vec![1, 2, 3, 4, 5]
         )
     );
+}
+
+#[test]
+fn sql_of_patterns_and_shapes() {
     assert_eq!(
         sql("pattern(W) != 5-4-3-1"),
         ("lens_w <> ?1".into(), vec![5 + 16 * 4 + 256 * 3 + 4096])
@@ -528,9 +536,20 @@ fn spellings_and_case() {
 // ---------------------------------------------------------------------------------------
 // Errors: exact columns.
 
+/// Each case's query is refused with an error at the case's 1-based column whose message
+/// holds the case's text; the error prints as `column N: message`.
+fn assert_error_columns(cases: &[(&str, usize, &str)]) {
+    for &(text, column, part) in cases {
+        let e = err(text);
+        assert_eq!(e.column, column, "{text:?}: {e}");
+        assert!(e.message.contains(part), "{text:?}: {e} (wanted {part:?})");
+        assert_eq!(e.to_string(), format!("column {column}: {}", e.message));
+    }
+}
+
 #[test]
 fn error_columns() {
-    let cases: &[(&str, usize, &str)] = &[
+    assert_error_columns(&[
         ("", 1, "empty query"),
         ("   ", 1, "empty query"),
         // unknown seat / side / suit
@@ -558,6 +577,12 @@ fn error_columns() {
         ("hcp(N, S) > 2", 8, "too many arguments"),
         ("hcp(N S) > 2", 7, "expected ',' or ')'"),
         ("hcp(3) > 2", 5, "expected a seat, side or suit"),
+    ]);
+}
+
+#[test]
+fn error_columns_of_type_errors_and_bad_shapes() {
+    assert_error_columns(&[
         // type errors
         (
             "hcp(N) and 3",
@@ -604,6 +629,12 @@ fn error_columns() {
             38,
             "add up to 20",
         ),
+    ]);
+}
+
+#[test]
+fn error_columns_of_parentheses_and_trailing_or_missing_input() {
+    assert_error_columns(&[
         // parentheses
         ("(hcp(N) > 3", 1, "unclosed '('"),
         (
@@ -647,13 +678,7 @@ fn error_columns() {
         ("99999999999999999999 > 1", 1, "too large"),
         ("hcp(♥) > 1", 5, "found the suit ♥"),
         ("hcp(♥N) > 1", 6, "expected ',' or ')'"),
-    ];
-    for &(text, column, part) in cases {
-        let e = err(text);
-        assert_eq!(e.column, column, "{text:?}: {e}");
-        assert!(e.message.contains(part), "{text:?}: {e} (wanted {part:?})");
-        assert_eq!(e.to_string(), format!("column {column}: {}", e.message));
-    }
+    ]);
 }
 
 /// The error table of docs/query.md shows what `Query::parse` says (up to a `…`).

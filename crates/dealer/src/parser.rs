@@ -655,15 +655,7 @@ impl Parser {
             }
             "vulnerable" => {
                 self.next();
-                let v = match self.word().map(str::to_ascii_lowercase).as_deref() {
-                    Some("none") => Vulnerability::None,
-                    Some("ns") => Vulnerability::NorthSouth,
-                    Some("ew") => Vulnerability::EastWest,
-                    Some("all") | Some("both") => Vulnerability::All,
-                    _ => return Err(self.syntax("none, NS, EW or all")),
-                };
-                self.next();
-                self.script.vulnerable = Some(v);
+                self.script.vulnerable = Some(self.vulnerable_argument()?);
             }
             "predeal" => {
                 self.next();
@@ -675,17 +667,7 @@ impl Parser {
             }
             "altcount" => {
                 self.next();
-                let (l, c) = self.here();
-                let n = self.number()?;
-                if !(0..=9).contains(&n) {
-                    return Err(ScriptError::new(
-                        ScriptErrorKind::BadValue,
-                        l,
-                        c,
-                        format!("altcount: {n} is not 0..9"),
-                    ));
-                }
-                self.script.altcount[n as usize] = self.count_table("altcount")?;
+                self.altcount()?;
             }
             "condition" => {
                 self.next();
@@ -693,44 +675,8 @@ impl Parser {
                 self.script.condition = Some(e);
             }
             "action" => {
-                // Each `action` statement replaces the actions before it, as in dealer; its
-                // list may be empty.
                 self.next();
-                self.script.actions.clear();
-                self.script.actions_given = true;
-                let mut cells = 0;
-                while self.action_next() {
-                    let (l, c) = self.here();
-                    let a = self.action()?;
-                    cells += match &a {
-                        // suokko's per-card table: a column for each lead card, at most 13.
-                        Action::Frequency(_, e, lo, hi) if self.uses_lead(e) => (hi - lo + 3) * 13,
-                        Action::Frequency(_, _, lo, hi) => hi - lo + 3,
-                        Action::Frequency2(_, _, lo, hi, _, lo2, hi2) => {
-                            (hi - lo + 3) * (hi2 - lo2 + 3)
-                        }
-                        Action::BktFreq(_, _, lo, hi, size) => buckets(*lo, *hi, *size) + 2,
-                        Action::BktFreq2(_, _, lo, hi, size, _, lo2, hi2, size2) => {
-                            (buckets(*lo, *hi, *size) + 2) * (buckets(*lo2, *hi2, *size2) + 2)
-                        }
-                        _ => 0,
-                    };
-                    if cells > MAX_FREQUENCY_TOTAL_CELLS {
-                        return Err(ScriptError::new(
-                            ScriptErrorKind::BadValue,
-                            l,
-                            c,
-                            format!(
-                                "frequency: the tables have more than {MAX_FREQUENCY_TOTAL_CELLS} cells in all"
-                            ),
-                        ));
-                    }
-                    self.script.actions.push(a);
-                    // dealer accepts a comma after the last action.
-                    if !self.eat(",") {
-                        break;
-                    }
-                }
+                self.action_list()?;
             }
             // DealerV2's `seed N`: the run's seed when the command line gives none (the first
             // one counts). DealerV2's lexer reads `seed` then digits, whatever follows.
@@ -759,6 +705,81 @@ impl Parser {
             }
         }
         Ok(())
+    }
+
+    /// The argument of the `vulnerable` statement: none, NS, EW, all (or both), in any case.
+    fn vulnerable_argument(&mut self) -> Result<Vulnerability, ScriptError> {
+        let v = match self.word().map(str::to_ascii_lowercase).as_deref() {
+            Some("none") => Vulnerability::None,
+            Some("ns") => Vulnerability::NorthSouth,
+            Some("ew") => Vulnerability::EastWest,
+            Some("all") | Some("both") => Vulnerability::All,
+            _ => return Err(self.syntax("none, NS, EW or all")),
+        };
+        self.next();
+        Ok(v)
+    }
+
+    /// The rest of `altcount N …`: the table number (0..9), then its values.
+    fn altcount(&mut self) -> Result<(), ScriptError> {
+        let (l, c) = self.here();
+        let n = self.number()?;
+        if !(0..=9).contains(&n) {
+            return Err(ScriptError::new(
+                ScriptErrorKind::BadValue,
+                l,
+                c,
+                format!("altcount: {n} is not 0..9"),
+            ));
+        }
+        self.script.altcount[n as usize] = self.count_table("altcount")?;
+        Ok(())
+    }
+
+    /// The list after `action`. Each `action` statement replaces the actions before it, as
+    /// in dealer; its list may be empty. The frequency tables together have at most
+    /// [`MAX_FREQUENCY_TOTAL_CELLS`] cells.
+    fn action_list(&mut self) -> Result<(), ScriptError> {
+        self.script.actions.clear();
+        self.script.actions_given = true;
+        let mut cells = 0;
+        while self.action_next() {
+            let (l, c) = self.here();
+            let a = self.action()?;
+            cells += self.table_cells(&a);
+            if cells > MAX_FREQUENCY_TOTAL_CELLS {
+                return Err(ScriptError::new(
+                    ScriptErrorKind::BadValue,
+                    l,
+                    c,
+                    format!(
+                        "frequency: the tables have more than {MAX_FREQUENCY_TOTAL_CELLS} cells in all"
+                    ),
+                ));
+            }
+            self.script.actions.push(a);
+            // dealer accepts a comma after the last action.
+            if !self.eat(",") {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    /// The cells of an action's frequency table, with the low and high rows and columns
+    /// (0 for an action that keeps no table).
+    fn table_cells(&self, a: &Action) -> i64 {
+        match a {
+            // suokko's per-card table: a column for each lead card, at most 13.
+            Action::Frequency(_, e, lo, hi) if self.uses_lead(e) => (hi - lo + 3) * 13,
+            Action::Frequency(_, _, lo, hi) => hi - lo + 3,
+            Action::Frequency2(_, _, lo, hi, _, lo2, hi2) => (hi - lo + 3) * (hi2 - lo2 + 3),
+            Action::BktFreq(_, _, lo, hi, size) => buckets(*lo, *hi, *size) + 2,
+            Action::BktFreq2(_, _, lo, hi, size, _, lo2, hi2, size2) => {
+                (buckets(*lo, *hi, *size) + 2) * (buckets(*lo2, *hi2, *size2) + 2)
+            }
+            _ => 0,
+        }
     }
 
     /// `name = expr`: a new identifier (dealer refuses a reserved word and a second
@@ -816,45 +837,7 @@ impl Parser {
             if let Some(suit) = self.word().and_then(suit_of)
                 && self.peek_at(1) == &Tok::Punct("(")
             {
-                // `spades(north)==1`: North gets exactly one spade.
-                let (l, c) = self.here();
-                self.next();
-                self.next();
-                let seat = self.seat()?;
-                self.expect(")")?;
-                self.expect("==")?;
-                let n = self.number()?;
-                if let Some((_, _, k)) = self
-                    .script
-                    .predeal_lengths
-                    .iter()
-                    .find(|(s, u, _)| *s == seat && *u == suit)
-                {
-                    return Err(ScriptError::new(
-                        ScriptErrorKind::SuitLengthPredealtTwice,
-                        l,
-                        c,
-                        format!(
-                            "{}'s {} suit has length already set to {k} (predeal)",
-                            seat.name(),
-                            suit_name(suit)
-                        ),
-                    ));
-                }
-                if !(0..=13).contains(&n) {
-                    return Err(ScriptError::new(
-                        ScriptErrorKind::TooManyCards,
-                        l,
-                        c,
-                        format!(
-                            "Suit lengths too long for {}: {n} {} (predeal)",
-                            seat.name(),
-                            suit.letter()
-                        ),
-                    ));
-                }
-                self.script.predeal_lengths.push((seat, suit, n as u8));
-                self.check_lengths(l, c)?;
+                self.predeal_length(suit)?;
                 any = true;
                 // (Debian's dealer wants no comma here; dealdex takes one.)
                 self.eat(",");
@@ -870,59 +853,7 @@ impl Parser {
             self.next();
             self.eat(",");
             loop {
-                let (l, c) = self.here();
-                let Some(w) = self.word().map(str::to_owned) else {
-                    return Err(self.syntax("a holding such as SAQ542"));
-                };
-                let mut chars = w.chars();
-                let suit = chars.next().and_then(suit_letter).ok_or_else(|| {
-                    self.err(
-                        ScriptErrorKind::BadValue,
-                        format!(
-                            "predeal: `{w}` is not a holding (suit letter S, H, D or C, then cards)"
-                        ),
-                    )
-                })?;
-                self.next();
-                for ch in chars {
-                    let rank = Rank::from_char(ch)
-                        .filter(|_| ch.is_ascii_uppercase() || ch.is_ascii_digit())
-                        .ok_or_else(|| {
-                            ScriptError::new(
-                                ScriptErrorKind::BadValue,
-                                l,
-                                c,
-                                format!("predeal: `{ch}` in `{w}` is not a card (AKQJT98765432)"),
-                            )
-                        })?;
-                    let bit = 1u64 << Card::new(suit, rank).index();
-                    if self.script.predeal.iter().any(|m| m & bit != 0) {
-                        return Err(ScriptError::new(
-                            ScriptErrorKind::CardPredealtTwice,
-                            l,
-                            c,
-                            format!(
-                                "Card predealt twice: {}{} (predeal)",
-                                suit.letter(),
-                                rank.letter()
-                            ),
-                        ));
-                    }
-                    let m = &mut self.script.predeal[seat.index()];
-                    *m |= bit;
-                    if m.count_ones() > 13 {
-                        return Err(ScriptError::new(
-                            ScriptErrorKind::TooManyCards,
-                            l,
-                            c,
-                            format!(
-                                "More than 13 cards for one player: {} (predeal)",
-                                seat.name()
-                            ),
-                        ));
-                    }
-                }
-                self.check_lengths(l, c)?;
+                self.predeal_holding(seat)?;
                 let holding_follows = self.is_punct(",")
                     && matches!(self.peek_at(1), Tok::Word(w) if w.chars().next().and_then(suit_letter).is_some() && seat_of(w).is_none() && !RESERVED.contains(&w.as_str()));
                 if !holding_follows {
@@ -931,6 +862,105 @@ impl Parser {
                 self.next();
             }
         }
+    }
+
+    /// A predealt suit length, `spades(north)==1` (North gets exactly one spade), from the
+    /// suit word on: each seat's suit set once, 0..13 cards.
+    fn predeal_length(&mut self, suit: Suit) -> Result<(), ScriptError> {
+        let (l, c) = self.here();
+        self.next();
+        self.next();
+        let seat = self.seat()?;
+        self.expect(")")?;
+        self.expect("==")?;
+        let n = self.number()?;
+        if let Some((_, _, k)) = self
+            .script
+            .predeal_lengths
+            .iter()
+            .find(|(s, u, _)| *s == seat && *u == suit)
+        {
+            return Err(ScriptError::new(
+                ScriptErrorKind::SuitLengthPredealtTwice,
+                l,
+                c,
+                format!(
+                    "{}'s {} suit has length already set to {k} (predeal)",
+                    seat.name(),
+                    suit_name(suit)
+                ),
+            ));
+        }
+        if !(0..=13).contains(&n) {
+            return Err(ScriptError::new(
+                ScriptErrorKind::TooManyCards,
+                l,
+                c,
+                format!(
+                    "Suit lengths too long for {}: {n} {} (predeal)",
+                    seat.name(),
+                    suit.letter()
+                ),
+            ));
+        }
+        self.script.predeal_lengths.push((seat, suit, n as u8));
+        self.check_lengths(l, c)
+    }
+
+    /// One predealt holding of `seat`, such as `SAQ542`: the suit letter, then upper-case
+    /// cards, none dealt before, at most 13 for the seat.
+    fn predeal_holding(&mut self, seat: Seat) -> Result<(), ScriptError> {
+        let (l, c) = self.here();
+        let Some(w) = self.word().map(str::to_owned) else {
+            return Err(self.syntax("a holding such as SAQ542"));
+        };
+        let mut chars = w.chars();
+        let suit = chars.next().and_then(suit_letter).ok_or_else(|| {
+            self.err(
+                ScriptErrorKind::BadValue,
+                format!("predeal: `{w}` is not a holding (suit letter S, H, D or C, then cards)"),
+            )
+        })?;
+        self.next();
+        for ch in chars {
+            let rank = Rank::from_char(ch)
+                .filter(|_| ch.is_ascii_uppercase() || ch.is_ascii_digit())
+                .ok_or_else(|| {
+                    ScriptError::new(
+                        ScriptErrorKind::BadValue,
+                        l,
+                        c,
+                        format!("predeal: `{ch}` in `{w}` is not a card (AKQJT98765432)"),
+                    )
+                })?;
+            let bit = 1u64 << Card::new(suit, rank).index();
+            if self.script.predeal.iter().any(|m| m & bit != 0) {
+                return Err(ScriptError::new(
+                    ScriptErrorKind::CardPredealtTwice,
+                    l,
+                    c,
+                    format!(
+                        "Card predealt twice: {}{} (predeal)",
+                        suit.letter(),
+                        rank.letter()
+                    ),
+                ));
+            }
+            let m = &mut self.script.predeal[seat.index()];
+            *m |= bit;
+            if m.count_ones() > 13 {
+                return Err(ScriptError::new(
+                    ScriptErrorKind::TooManyCards,
+                    l,
+                    c,
+                    format!(
+                        "More than 13 cards for one player: {} (predeal)",
+                        seat.name()
+                    ),
+                ));
+            }
+        }
+        self.check_lengths(l, c)
     }
 
     /// The predealt suit lengths agree with each other and with the predealt cards
@@ -964,28 +994,7 @@ impl Parser {
             "printpbn" => Action::PrintPbn,
             "printcompact" => Action::PrintCompact(self.action_argument()?),
             "printoneline" => Action::PrintOneLine(self.action_argument()?),
-            "printes" => {
-                self.expect("(")?;
-                let mut items = Vec::new();
-                loop {
-                    match self.peek().clone() {
-                        Tok::Str(s) => {
-                            self.next();
-                            items.push(EsItem::Str(s));
-                        }
-                        Tok::NewlineEsc => {
-                            self.next();
-                            items.push(EsItem::Newline);
-                        }
-                        _ => items.push(EsItem::Expr(self.top_expr()?)),
-                    }
-                    if !self.eat(",") {
-                        break;
-                    }
-                }
-                self.expect(")")?;
-                Action::PrintEs(items)
-            }
+            "printes" => self.printes()?,
             "print" => {
                 self.expect("(")?;
                 let mut seats = vec![self.seat()?];
@@ -999,71 +1008,9 @@ impl Parser {
                 let label = self.label();
                 Action::Average(label, self.top_expr()?)
             }
-            "frequency" => {
-                let label = self.label();
-                self.expect("(")?;
-                let e = self.top_expr()?;
-                self.expect(",")?;
-                let lo = self.value()?;
-                self.expect(",")?;
-                let hi = self.value()?;
-                self.check_bounds(lo, hi)?;
-                if self.eat(")") {
-                    Action::Frequency(label, e, lo, hi)
-                } else {
-                    self.expect(",")?;
-                    let e2 = self.top_expr()?;
-                    self.expect(",")?;
-                    let lo2 = self.value()?;
-                    self.expect(",")?;
-                    let hi2 = self.value()?;
-                    self.check_bounds(lo2, hi2)?;
-                    self.expect(")")?;
-                    let cells = (hi - lo + 3) * (hi2 - lo2 + 3);
-                    if cells > MAX_FREQUENCY_CELLS {
-                        return Err(ScriptError::new(
-                            ScriptErrorKind::BadValue,
-                            l,
-                            c,
-                            format!(
-                                "frequency: a table of {} × {} values ({cells} cells with the low and high rows and columns; at most {MAX_FREQUENCY_CELLS})",
-                                hi - lo + 1,
-                                hi2 - lo2 + 1
-                            ),
-                        ));
-                    }
-                    Action::Frequency2(label, e, lo, hi, e2, lo2, hi2)
-                }
-            }
-            // DealerV2's bucket frequency: `frequency`'s grammar with a bucket size after
-            // each axis's bounds (decimal constants allowed, ×100 as everywhere).
-            "bktfreq" => {
-                let label = self.label();
-                self.expect("(")?;
-                let e = self.top_expr()?;
-                let (lo, hi, size) = self.bucket_axis()?;
-                if self.eat(")") {
-                    Action::BktFreq(label, e, lo, hi, size)
-                } else {
-                    self.expect(",")?;
-                    let e2 = self.top_expr()?;
-                    let (lo2, hi2, size2) = self.bucket_axis()?;
-                    self.expect(")")?;
-                    let (n, n2) = (buckets(lo, hi, size), buckets(lo2, hi2, size2));
-                    let cells = (n + 2) * (n2 + 2);
-                    if cells > MAX_FREQUENCY_CELLS {
-                        return Err(ScriptError::new(
-                            ScriptErrorKind::BadValue,
-                            l,
-                            c,
-                            format!(
-                                "bktfreq: a table of {n} × {n2} buckets ({cells} cells with the low and high rows and columns; at most {MAX_FREQUENCY_CELLS})"
-                            ),
-                        ));
-                    }
-                    Action::BktFreq2(label, e, lo, hi, size, e2, lo2, hi2, size2)
-                }
-            }
+            "frequency" => self.frequency(l, c)?,
+            // DealerV2's bucket frequency.
+            "bktfreq" => self.bktfreq(l, c)?,
             // DealerV2's side-by-side hands (its `printew` is `printside (EW)`; dealdex's
             // keeps Debian's layout).
             "printns" => Action::PrintSide(Side::NorthSouth),
@@ -1090,32 +1037,7 @@ impl Parser {
             }
             "csvrpt" => Action::CsvRpt(self.csv_list()?),
             "printrpt" => Action::PrintRpt(self.csv_list()?),
-            "evalcontract" => {
-                // Debian's dealer: no arguments (a `(` after it starts the next statement).
-                // DealerV2: `evalcontract (NS|EW, contract, nv|vul)`, parsed and checked; dealdex
-                // prints Debian's table either way.
-                if self.is_punct("(")
-                    && matches!(self.peek_at(1), Tok::Word(w) if w == "NS" || w == "EW")
-                {
-                    self.next();
-                    self.next();
-                    self.expect(",").map_err(|_| self.evalcontract_syntax())?;
-                    let cw = self.word().unwrap_or("").to_owned();
-                    if contract_of(&cw).is_none() {
-                        return Err(self.evalcontract_syntax());
-                    }
-                    self.next();
-                    self.expect(",").map_err(|_| self.evalcontract_syntax())?;
-                    if !matches!(self.word(), Some("nv" | "vul")) {
-                        return Err(self.evalcontract_syntax());
-                    }
-                    self.next();
-                    self.expect(")").map_err(|_| self.evalcontract_syntax())?;
-                } else if self.is_punct("(") {
-                    self.after_evalcontract = Some(self.pos);
-                }
-                Action::EvalContract
-            }
+            "evalcontract" => self.evalcontract()?,
             _ => {
                 return Err(ScriptError::new(
                     ScriptErrorKind::Unsupported,
@@ -1125,6 +1047,125 @@ impl Parser {
                 ));
             }
         })
+    }
+
+    /// The rest of `printes (…)`: strings, `\n` and expressions, comma separated.
+    fn printes(&mut self) -> Result<Action, ScriptError> {
+        self.expect("(")?;
+        let mut items = Vec::new();
+        loop {
+            match self.peek().clone() {
+                Tok::Str(s) => {
+                    self.next();
+                    items.push(EsItem::Str(s));
+                }
+                Tok::NewlineEsc => {
+                    self.next();
+                    items.push(EsItem::Newline);
+                }
+                _ => items.push(EsItem::Expr(self.top_expr()?)),
+            }
+            if !self.eat(",") {
+                break;
+            }
+        }
+        self.expect(")")?;
+        Ok(Action::PrintEs(items))
+    }
+
+    /// The rest of `frequency ["label"] (expr, lo, hi[, expr, lo, hi])`, the action at line
+    /// `l`, column `c`: a two-way table has at most [`MAX_FREQUENCY_CELLS`] cells.
+    fn frequency(&mut self, l: u64, c: u64) -> Result<Action, ScriptError> {
+        let label = self.label();
+        self.expect("(")?;
+        let e = self.top_expr()?;
+        self.expect(",")?;
+        let lo = self.value()?;
+        self.expect(",")?;
+        let hi = self.value()?;
+        self.check_bounds(lo, hi)?;
+        if self.eat(")") {
+            return Ok(Action::Frequency(label, e, lo, hi));
+        }
+        self.expect(",")?;
+        let e2 = self.top_expr()?;
+        self.expect(",")?;
+        let lo2 = self.value()?;
+        self.expect(",")?;
+        let hi2 = self.value()?;
+        self.check_bounds(lo2, hi2)?;
+        self.expect(")")?;
+        let cells = (hi - lo + 3) * (hi2 - lo2 + 3);
+        if cells > MAX_FREQUENCY_CELLS {
+            return Err(ScriptError::new(
+                ScriptErrorKind::BadValue,
+                l,
+                c,
+                format!(
+                    "frequency: a table of {} × {} values ({cells} cells with the low and high rows and columns; at most {MAX_FREQUENCY_CELLS})",
+                    hi - lo + 1,
+                    hi2 - lo2 + 1
+                ),
+            ));
+        }
+        Ok(Action::Frequency2(label, e, lo, hi, e2, lo2, hi2))
+    }
+
+    /// The rest of DealerV2's `bktfreq`, the action at line `l`, column `c`: `frequency`'s
+    /// grammar with a bucket size after each axis's bounds (decimal constants allowed, ×100
+    /// as everywhere); a two-way table has at most [`MAX_FREQUENCY_CELLS`] cells.
+    fn bktfreq(&mut self, l: u64, c: u64) -> Result<Action, ScriptError> {
+        let label = self.label();
+        self.expect("(")?;
+        let e = self.top_expr()?;
+        let (lo, hi, size) = self.bucket_axis()?;
+        if self.eat(")") {
+            return Ok(Action::BktFreq(label, e, lo, hi, size));
+        }
+        self.expect(",")?;
+        let e2 = self.top_expr()?;
+        let (lo2, hi2, size2) = self.bucket_axis()?;
+        self.expect(")")?;
+        let (n, n2) = (buckets(lo, hi, size), buckets(lo2, hi2, size2));
+        let cells = (n + 2) * (n2 + 2);
+        if cells > MAX_FREQUENCY_CELLS {
+            return Err(ScriptError::new(
+                ScriptErrorKind::BadValue,
+                l,
+                c,
+                format!(
+                    "bktfreq: a table of {n} × {n2} buckets ({cells} cells with the low and high rows and columns; at most {MAX_FREQUENCY_CELLS})"
+                ),
+            ));
+        }
+        Ok(Action::BktFreq2(
+            label, e, lo, hi, size, e2, lo2, hi2, size2,
+        ))
+    }
+
+    /// The rest of `evalcontract`. Debian's dealer: no arguments (a `(` after it starts the
+    /// next statement). DealerV2: `evalcontract (NS|EW, contract, nv|vul)`, parsed and
+    /// checked; dealdex prints Debian's table either way.
+    fn evalcontract(&mut self) -> Result<Action, ScriptError> {
+        if self.is_punct("(") && matches!(self.peek_at(1), Tok::Word(w) if w == "NS" || w == "EW") {
+            self.next();
+            self.next();
+            self.expect(",").map_err(|_| self.evalcontract_syntax())?;
+            let cw = self.word().unwrap_or("").to_owned();
+            if contract_of(&cw).is_none() {
+                return Err(self.evalcontract_syntax());
+            }
+            self.next();
+            self.expect(",").map_err(|_| self.evalcontract_syntax())?;
+            if !matches!(self.word(), Some("nv" | "vul")) {
+                return Err(self.evalcontract_syntax());
+            }
+            self.next();
+            self.expect(")").map_err(|_| self.evalcontract_syntax())?;
+        } else if self.is_punct("(") {
+            self.after_evalcontract = Some(self.pos);
+        }
+        Ok(Action::EvalContract)
     }
 
     fn evalcontract_syntax(&self) -> ScriptError {
@@ -2007,19 +2048,7 @@ mod fd {
                 "`{what}`: suit letters are lower case (s, h, d, c)"
             ));
         }
-        let letters: Vec<char> = shape.chars().filter(|c| SUITS.contains(c)).collect();
-        let mut order = letters.clone();
-        order.extend(SUITS.iter().filter(|s| !letters.contains(s)));
-        if order.len() != 4 {
-            return Err(format!("`{what}`: a suit letter twice"));
-        }
-        // Where the k-th length goes.
-        let perm: Option<Vec<usize>> = (!letters.is_empty()).then(|| {
-            order
-                .iter()
-                .map(|c| SUITS.iter().position(|s| s == c).unwrap_or(0))
-                .collect()
-        });
+        let perm = suit_order(shape, what)?;
         let shape: String = shape
             .chars()
             .filter(|c| !SUITS.contains(c) && !c.is_whitespace())
@@ -2028,17 +2057,7 @@ mod fd {
             if let Some(inner) = shape.strip_prefix('(').and_then(|s| s.strip_suffix(')')) {
                 let shapes = develop(inner, 13, 13, what)?;
                 if logical.is_none() {
-                    let mut any: Vec<String> = shapes
-                        .iter()
-                        .map(|s| {
-                            let mut c: Vec<char> = s.chars().collect();
-                            c.sort_by(|a, b| b.cmp(a));
-                            format!("any {}", c.into_iter().collect::<String>())
-                        })
-                        .collect();
-                    any.sort();
-                    any.dedup();
-                    return Ok(any);
+                    return Ok(any_shapes(&shapes));
                 }
                 permute_all(&shapes)
             } else if let Some(open) = shape.rfind('(').filter(|&k| k > 0 && shape.ends_with(')')) {
@@ -2066,6 +2085,49 @@ mod fd {
         let Some(logical) = logical else {
             return Ok(results);
         };
+        logical_filter(results, logical, what)
+    }
+
+    /// Where the k-th length of a shape written with suit letters (`5s4h…`) goes, as an index
+    /// into [`SUITS`]; `None` when the shape has no suit letters (lengths in suit order).
+    fn suit_order(shape: &str, what: &str) -> Result<Option<Vec<usize>>, String> {
+        let letters: Vec<char> = shape.chars().filter(|c| SUITS.contains(c)).collect();
+        let mut order = letters.clone();
+        order.extend(SUITS.iter().filter(|s| !letters.contains(s)));
+        if order.len() != 4 {
+            return Err(format!("`{what}`: a suit letter twice"));
+        }
+        Ok((!letters.is_empty()).then(|| {
+            order
+                .iter()
+                .map(|c| SUITS.iter().position(|s| s == c).unwrap_or(0))
+                .collect()
+        }))
+    }
+
+    /// The `any` shapes of a parenthesised shape with no condition: each shape's lengths
+    /// longest first, `any 5431`, sorted without repeats.
+    fn any_shapes(shapes: &[String]) -> Vec<String> {
+        let mut any: Vec<String> = shapes
+            .iter()
+            .map(|s| {
+                let mut c: Vec<char> = s.chars().collect();
+                c.sort_by(|a, b| b.cmp(a));
+                format!("any {}", c.into_iter().collect::<String>())
+            })
+            .collect();
+        any.sort();
+        any.dedup();
+        any
+    }
+
+    /// The shapes of `results` that satisfy the condition after `:` (`logical`): the `x`
+    /// suits the condition names are developed into lengths first.
+    fn logical_filter(
+        results: Vec<String>,
+        logical: &str,
+        what: &str,
+    ) -> Result<Vec<String>, String> {
         let cond = Cond::parse(logical).map_err(|e| format!("`{what}`: {e}"))?;
         let mut concrete = Vec::new();
         for r in results {

@@ -493,124 +493,10 @@ impl fmt::Display for DealerReport {
                         writeln!(f, "High\t{:8}", q.above)?;
                     }
                 }
-                // DealerV2's two-way `bktfreq`: every row and column, `Low` and `High` too.
-                Summary::BktFreq2(q) => {
-                    writeln!(f)?;
-                    let label = q.label.as_deref().unwrap_or("");
-                    writeln!(f, "Showing 2D freq with Description[ {label} ]")?;
-                    write!(f, "         Low")?;
-                    let cols = q.counts.first().map_or(0, Vec::len);
-                    for c in 0..cols.saturating_sub(2) {
-                        write!(f, " {:6}", q.low2 + c as i64 * q.size2)?;
-                    }
-                    writeln!(f, "   High    Sum")?;
-                    let mut sums = vec![0u64; cols];
-                    for (r, row) in q.counts.iter().enumerate() {
-                        if r == 0 {
-                            write!(f, " Low ")?;
-                        } else if r == q.counts.len() - 1 {
-                            write!(f, " High")?;
-                        } else {
-                            write!(f, "{:4} ", q.low + (r as i64 - 1) * q.size)?;
-                        }
-                        for (c, n) in row.iter().enumerate() {
-                            write!(f, " {n:6}")?;
-                            sums[c] += n;
-                        }
-                        writeln!(f, " {:6}", row.iter().sum::<u64>())?;
-                    }
-                    write!(f, " Sum ")?;
-                    for n in &sums {
-                        write!(f, " {n:6}")?;
-                    }
-                    writeln!(f, " {:6}", sums.iter().sum::<u64>())?;
-                }
-                Summary::Frequency2(q) => {
-                    writeln!(f, "Frequency {}:", q.label.as_deref().unwrap_or(""))?;
-                    write!(f, "    {:>7}", "Low")?;
-                    for v in q.low2..=q.high2 {
-                        write!(f, "{v:7}")?;
-                    }
-                    writeln!(f, "{:>7}{:>7}", "High", "Sum")?;
-                    let cols = q.counts.first().map_or(0, Vec::len);
-                    let mut sums = vec![0u64; cols];
-                    for (r, row) in q.counts.iter().enumerate() {
-                        if r == 0 {
-                            write!(f, "Low ")?;
-                        } else if r == q.counts.len() - 1 {
-                            write!(f, "High")?;
-                        } else {
-                            write!(f, "{:4}", q.low + r as i64 - 1)?;
-                        }
-                        for (c, v) in row.iter().enumerate() {
-                            write!(f, "{v:7}")?;
-                            sums[c] += v;
-                        }
-                        writeln!(f, "{:7}", row.iter().sum::<u64>())?;
-                    }
-                    write!(f, "Sum ")?;
-                    for v in &sums {
-                        write!(f, "{v:7}")?;
-                    }
-                    writeln!(f, "{:7}", sums.iter().sum::<u64>())?;
-                    writeln!(f)?;
-                }
-                // suokko's layout: only the rows and the columns with a count.
-                Summary::FrequencyLead(q) => {
-                    writeln!(f, "Frequency {}:", q.label.as_deref().unwrap_or(""))?;
-                    write!(f, "    ")?;
-                    for card in &q.cards {
-                        write!(f, "     {card}")?;
-                    }
-                    writeln!(f, "    Sum")?;
-                    let mut sums = vec![0u64; q.cards.len()];
-                    let last = q.counts.len().saturating_sub(1);
-                    for (r, row) in q.counts.iter().enumerate() {
-                        if row.iter().all(|&n| n == 0) {
-                            continue;
-                        }
-                        if r == 0 {
-                            write!(f, "Low ")?;
-                        } else if r == last {
-                            write!(f, "High")?;
-                        } else {
-                            write!(f, "{:4}", q.low + r as i64 - 1)?;
-                        }
-                        for (c, n) in row.iter().enumerate() {
-                            write!(f, " {n:6}")?;
-                            sums[c] += n;
-                        }
-                        writeln!(f, " {:6}", row.iter().sum::<u64>())?;
-                    }
-                    write!(f, "Sum ")?;
-                    for n in &sums {
-                        write!(f, " {n:6}")?;
-                    }
-                    writeln!(f, " {:6}", sums.iter().sum::<u64>())?;
-                    writeln!(f)?;
-                }
-                Summary::Print(p) => {
-                    for &letter in &p.seats {
-                        let seat = Seat::from_char(letter).expect("a seat letter");
-                        write!(f, "\n\n{} hands:\n\n\n\n", seat.name())?;
-                        for (row, chunk) in p.hands.chunks(4).enumerate() {
-                            for i in 0..chunk.len() {
-                                write!(f, "{:<20}", format!("{:4}.", row * 4 + i + 1))?;
-                            }
-                            writeln!(f)?;
-                            // printall's columns, a deal a column.
-                            let hands: Vec<Hand> = chunk.iter().map(|d| d.hand(seat)).collect();
-                            let mut text = Vec::with_capacity(4 * 80);
-                            DealerAll::push_columns(&mut text, &hands);
-                            if p.lowercase {
-                                text.make_ascii_lowercase();
-                            }
-                            f.write_str(&String::from_utf8_lossy(&text))?;
-                            writeln!(f)?;
-                        }
-                        write!(f, "\x0c")?;
-                    }
-                }
+                Summary::BktFreq2(q) => write_bktfreq2(f, q)?,
+                Summary::Frequency2(q) => write_frequency2(f, q)?,
+                Summary::FrequencyLead(q) => write_frequency_lead(f, q)?,
+                Summary::Print(p) => write_print_seats(f, p)?,
                 Summary::EvalContract(e) => write!(f, "{e}")?,
             }
         }
@@ -622,6 +508,138 @@ impl fmt::Display for DealerReport {
         }
         Ok(())
     }
+}
+
+/// DealerV2's two-way `bktfreq` table: every row and column, `Low` and `High` too, with
+/// the sums of each row and column, after an empty line.
+fn write_bktfreq2(f: &mut fmt::Formatter<'_>, q: &Frequency2) -> fmt::Result {
+    writeln!(f)?;
+    let label = q.label.as_deref().unwrap_or("");
+    writeln!(f, "Showing 2D freq with Description[ {label} ]")?;
+    write!(f, "         Low")?;
+    let cols = q.counts.first().map_or(0, Vec::len);
+    for c in 0..cols.saturating_sub(2) {
+        write!(f, " {:6}", q.low2 + c as i64 * q.size2)?;
+    }
+    writeln!(f, "   High    Sum")?;
+    let mut sums = vec![0u64; cols];
+    for (r, row) in q.counts.iter().enumerate() {
+        if r == 0 {
+            write!(f, " Low ")?;
+        } else if r == q.counts.len() - 1 {
+            write!(f, " High")?;
+        } else {
+            write!(f, "{:4} ", q.low + (r as i64 - 1) * q.size)?;
+        }
+        for (c, n) in row.iter().enumerate() {
+            write!(f, " {n:6}")?;
+            sums[c] += n;
+        }
+        writeln!(f, " {:6}", row.iter().sum::<u64>())?;
+    }
+    write!(f, " Sum ")?;
+    for n in &sums {
+        write!(f, " {n:6}")?;
+    }
+    writeln!(f, " {:6}", sums.iter().sum::<u64>())?;
+    Ok(())
+}
+
+/// dealer's two-way `frequency` table: a row for each value of the first expression, a
+/// column for each of the second, `Low` and `High` too, with the sums; an empty line after.
+fn write_frequency2(f: &mut fmt::Formatter<'_>, q: &Frequency2) -> fmt::Result {
+    writeln!(f, "Frequency {}:", q.label.as_deref().unwrap_or(""))?;
+    write!(f, "    {:>7}", "Low")?;
+    for v in q.low2..=q.high2 {
+        write!(f, "{v:7}")?;
+    }
+    writeln!(f, "{:>7}{:>7}", "High", "Sum")?;
+    let cols = q.counts.first().map_or(0, Vec::len);
+    let mut sums = vec![0u64; cols];
+    for (r, row) in q.counts.iter().enumerate() {
+        if r == 0 {
+            write!(f, "Low ")?;
+        } else if r == q.counts.len() - 1 {
+            write!(f, "High")?;
+        } else {
+            write!(f, "{:4}", q.low + r as i64 - 1)?;
+        }
+        for (c, v) in row.iter().enumerate() {
+            write!(f, "{v:7}")?;
+            sums[c] += v;
+        }
+        writeln!(f, "{:7}", row.iter().sum::<u64>())?;
+    }
+    write!(f, "Sum ")?;
+    for v in &sums {
+        write!(f, "{v:7}")?;
+    }
+    writeln!(f, "{:7}", sums.iter().sum::<u64>())?;
+    writeln!(f)?;
+    Ok(())
+}
+
+/// suokko's per-card `frequency` table: only the rows and the columns with a count, a
+/// column per lead card, with the sums; an empty line after.
+fn write_frequency_lead(f: &mut fmt::Formatter<'_>, q: &FrequencyLead) -> fmt::Result {
+    writeln!(f, "Frequency {}:", q.label.as_deref().unwrap_or(""))?;
+    write!(f, "    ")?;
+    for card in &q.cards {
+        write!(f, "     {card}")?;
+    }
+    writeln!(f, "    Sum")?;
+    let mut sums = vec![0u64; q.cards.len()];
+    let last = q.counts.len().saturating_sub(1);
+    for (r, row) in q.counts.iter().enumerate() {
+        if row.iter().all(|&n| n == 0) {
+            continue;
+        }
+        if r == 0 {
+            write!(f, "Low ")?;
+        } else if r == last {
+            write!(f, "High")?;
+        } else {
+            write!(f, "{:4}", q.low + r as i64 - 1)?;
+        }
+        for (c, n) in row.iter().enumerate() {
+            write!(f, " {n:6}")?;
+            sums[c] += n;
+        }
+        writeln!(f, " {:6}", row.iter().sum::<u64>())?;
+    }
+    write!(f, "Sum ")?;
+    for n in &sums {
+        write!(f, " {n:6}")?;
+    }
+    writeln!(f, " {:6}", sums.iter().sum::<u64>())?;
+    writeln!(f)?;
+    Ok(())
+}
+
+/// `print(seats)`'s text: each seat's hands of every deal, four deals a row in printall's
+/// columns, a form feed after each seat.
+fn write_print_seats(f: &mut fmt::Formatter<'_>, p: &PrintSeats) -> fmt::Result {
+    for &letter in &p.seats {
+        let seat = Seat::from_char(letter).expect("a seat letter");
+        write!(f, "\n\n{} hands:\n\n\n\n", seat.name())?;
+        for (row, chunk) in p.hands.chunks(4).enumerate() {
+            for i in 0..chunk.len() {
+                write!(f, "{:<20}", format!("{:4}.", row * 4 + i + 1))?;
+            }
+            writeln!(f)?;
+            // printall's columns, a deal a column.
+            let hands: Vec<Hand> = chunk.iter().map(|d| d.hand(seat)).collect();
+            let mut text = Vec::with_capacity(4 * 80);
+            DealerAll::push_columns(&mut text, &hands);
+            if p.lowercase {
+                text.make_ascii_lowercase();
+            }
+            f.write_str(&String::from_utf8_lossy(&text))?;
+            writeln!(f)?;
+        }
+        write!(f, "\x0c")?;
+    }
+    Ok(())
 }
 
 /// The generation seed of dealer seed `n`: SHA-256 of `dealdex dealer seed ` and `n` in

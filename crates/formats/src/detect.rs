@@ -124,19 +124,8 @@ fn candidates(data: &[u8]) -> Result<Vec<&'static str>, DetectError> {
         return Ok(vec!["parquet"]);
     }
     let all: Vec<&[u8]> = lines(data).take(64).collect();
-    // redeal's long diagram starts with a line of spaces: look before skipping blank lines.
-    for w in all.windows(2) {
-        let (head, next) = (w[0], w[1]);
-        if head.is_empty() {
-            continue;
-        }
-        if (head.len() == 7 || head.len() == 14)
-            && head.iter().all(|&c| c == b' ')
-            && redeal_suit_line(next)
-        {
-            return Ok(vec!["redeal-long"]);
-        }
-        break;
+    if starts_redeal_long(&all) {
+        return Ok(vec!["redeal-long"]);
     }
     let Some((i, line)) = all
         .iter()
@@ -170,6 +159,76 @@ fn candidates(data: &[u8]) -> Result<Vec<&'static str>, DetectError> {
         return Ok(vec!["redeal", "redeal-long", "pbn"]);
     }
     let t = line.trim_ascii();
+    let found = match marked_format(data, t) {
+        Some(found) => found,
+        None => hand_layout(line, t),
+    }
+    .map_err(unknown)?;
+    Ok(vec![found])
+}
+
+/// True when the first lines (`all`, without `\r`) start redeal's long diagram: its first
+/// line that is not empty is 7 or 14 spaces, then a suit line. (Looks before blank lines
+/// are skipped.)
+fn starts_redeal_long(all: &[&[u8]]) -> bool {
+    for w in all.windows(2) {
+        let (head, next) = (w[0], w[1]);
+        if head.is_empty() {
+            continue;
+        }
+        return (head.len() == 7 || head.len() == 14)
+            && head.iter().all(|&c| c == b' ')
+            && redeal_suit_line(next);
+    }
+    false
+}
+
+/// The format that the first line that is not white space (`t`, trimmed) names by its
+/// marks: a tag, a bracket, a brace, `xx|`, hex, Borel, BER, or CSV's quote; `None` when it
+/// has none of them, `Err` with the reason when a `[` starts nothing dealdex reads. `data`
+/// is the whole input, for the character after a `[`.
+fn marked_format(data: &[u8], t: &[u8]) -> Option<Result<&'static str, &'static str>> {
+    Some(Ok(if t.starts_with(b"[Document]") {
+        "dlm"
+    } else if t.starts_with(b"%")
+        || t.starts_with(b"[") && t.get(1).is_some_and(u8::is_ascii_alphabetic)
+    {
+        "pbn"
+    } else if t.starts_with(b"[") {
+        let after = data
+            .iter()
+            .skip_while(|c| c.is_ascii_whitespace())
+            .skip(1)
+            .find(|c| !c.is_ascii_whitespace());
+        match after {
+            Some(b'{' | b']') => "endplay-json",
+            _ => {
+                return Some(Err(
+                    "a `[` that starts neither a PBN tag nor a JSON array of boards",
+                ));
+            }
+        }
+    } else if t.starts_with(b"{") {
+        "json"
+    } else if t.len() > 3 && t[..2].iter().all(u8::is_ascii_alphabetic) && t[2] == b'|' {
+        "lin"
+    } else if is_hex_line(t) {
+        "hex"
+    } else if t.len() == 52 && t.iter().all(u8::is_ascii_alphabetic) {
+        "borel"
+    } else if t.len() >= 52 && t[..52].iter().all(|c| (b'1'..=b'4').contains(c)) {
+        "ber"
+    } else if t.starts_with(b"\"") && t.contains(&b',') {
+        "csv"
+    } else {
+        return None;
+    }))
+}
+
+/// The format of a first line of hands as text (`line`; `t`, trimmed) that
+/// [`marked_format`] does not tell: dealer's, oneline's, deal lines, HRF or redeal's; `Err`
+/// with the reason when no layout dealdex reads starts so.
+fn hand_layout(line: &[u8], t: &[u8]) -> Result<&'static str, &'static str> {
     let words: Vec<&[u8]> = t
         .split(|c| c.is_ascii_whitespace())
         .filter(|w| !w.is_empty())
@@ -189,39 +248,7 @@ fn candidates(data: &[u8]) -> Result<Vec<&'static str>, DetectError> {
     } else {
         &words[..]
     };
-    let found: &'static str = if t.starts_with(b"[Document]") {
-        "dlm"
-    } else if t.starts_with(b"%")
-        || t.starts_with(b"[") && t.get(1).is_some_and(u8::is_ascii_alphabetic)
-    {
-        "pbn"
-    } else if t.starts_with(b"[") {
-        let after = data
-            .iter()
-            .skip_while(|c| c.is_ascii_whitespace())
-            .skip(1)
-            .find(|c| !c.is_ascii_whitespace());
-        match after {
-            Some(b'{' | b']') => "endplay-json",
-            _ => {
-                return Err(unknown(
-                    "a `[` that starts neither a PBN tag nor a JSON array of boards",
-                ));
-            }
-        }
-    } else if t.starts_with(b"{") {
-        "json"
-    } else if t.len() > 3 && t[..2].iter().all(u8::is_ascii_alphabetic) && t[2] == b'|' {
-        "lin"
-    } else if is_hex_line(t) {
-        "hex"
-    } else if t.len() == 52 && t.iter().all(u8::is_ascii_alphabetic) {
-        "borel"
-    } else if t.len() >= 52 && t[..52].iter().all(|c| (b'1'..=b'4').contains(c)) {
-        "ber"
-    } else if t.starts_with(b"\"") && t.contains(&b',') {
-        "csv"
-    } else if t.strip_suffix(b".").is_some_and(digits) {
+    Ok(if t.strip_suffix(b".").is_some_and(digits) {
         "dealer-all"
     } else if words.len() == 2 && seat_letter(words[0]) && is_hand(words[1]) {
         "dealer-compact"
@@ -246,20 +273,19 @@ fn candidates(data: &[u8]) -> Result<Vec<&'static str>, DetectError> {
         if line.first() != Some(&b' ') && words.iter().all(|w| w.len() == 1) {
             "dealer-ew"
         } else {
-            return Err(unknown(
+            return Err(
                 "hands as rank strings in a diagram: endplay-dealer's printall or printew, which \
                  dealdex does not read (use its printpbn or printoneline)",
-            ));
+            );
         }
     } else if words.first().is_some_and(|w| *w == b"north") {
-        return Err(unknown(
+        return Err(
             "endplay-dealer's printcompact, which dealdex does not read (use its printpbn or \
              printoneline)",
-        ));
+        );
     } else {
-        return Err(unknown("no known layout starts so"));
-    };
-    Ok(vec![found])
+        return Err("no known layout starts so");
+    })
 }
 
 /// True when `w` starts like a hand `S.H.D.C` (a rank, a dot, or `-` for an unknown hand).

@@ -486,6 +486,76 @@ fn build_play(
     }))
 }
 
+/// An `sv|` field's vulnerability (`0` or `o`, `n`, `e`, `b`, any case); `None` when empty.
+fn sv_vulnerability(p: &Pair) -> Result<Option<Vulnerability>, FormatError> {
+    let (v, lead) = trim(p.value);
+    let vulnerability = match v {
+        [] => None,
+        [c] => match c.to_ascii_lowercase() {
+            b'0' | b'o' => Some(Vulnerability::None),
+            b'n' => Some(Vulnerability::NorthSouth),
+            b'e' => Some(Vulnerability::EastWest),
+            b'b' => Some(Vulnerability::All),
+            _ => None,
+        },
+        _ => None,
+    };
+    if vulnerability.is_none() && !v.is_empty() {
+        return Err(p.err(
+            lead,
+            format!(
+                "sv|{}| is not a vulnerability (expected 0 or o, n, e, b)",
+                String::from_utf8_lossy(v)
+            ),
+        ));
+    }
+    Ok(vulnerability)
+}
+
+/// A `pn|` field's player names as PBN tags (seat name, player), in LIN's seat order,
+/// empty names left out.
+fn pn_names(value: &[u8]) -> Vec<(String, String)> {
+    let mut tags = Vec::new();
+    for (k, name) in value.split(|&c| c == b',').take(4).enumerate() {
+        let name = String::from_utf8_lossy(trim(name).0).into_owned();
+        if !name.is_empty() {
+            tags.push((LIN_SEATS[k].name().to_string(), name));
+        }
+    }
+    tags
+}
+
+/// An `mb|` field's call, as PBN writes it.
+fn mb_call(p: &Pair) -> Result<String, FormatError> {
+    lin_call(p.value).ok_or_else(|| {
+        p.err(
+            0,
+            format!(
+                "mb|{}| is not a call (expected p, d, r or a bid such as 1C or 3N)",
+                String::from_utf8_lossy(p.value)
+            ),
+        )
+    })
+}
+
+/// A `pc|` field's card, with where its value starts.
+fn pc_played(p: &Pair) -> Result<Played, FormatError> {
+    let card = lin_card(p.value).ok_or_else(|| {
+        p.err(
+            0,
+            format!(
+                "pc|{}| is not a card (expected suit and rank, e.g. C5 or SA)",
+                String::from_utf8_lossy(p.value)
+            ),
+        )
+    })?;
+    Ok(Played {
+        card,
+        line: p.vline,
+        col: p.vcol,
+    })
+}
+
 /// Reads one record: its board, or (inner `Err`) the board number of a record without a
 /// complete deal.
 fn read_record(pairs: &[Pair]) -> Result<Result<Board, Option<u64>>, FormatError> {
@@ -514,71 +584,15 @@ fn read_record(pairs: &[Pair]) -> Result<Result<Board, Option<u64>>, FormatError
             }
             b"ah" => ah = ah.or(ah_board(p.value)),
             b"qx" => qx = qx.or(qx_board(p.value)),
-            b"sv" => {
-                let (v, lead) = trim(p.value);
-                vulnerability = match v {
-                    [] => None,
-                    [c] => match c.to_ascii_lowercase() {
-                        b'0' | b'o' => Some(Vulnerability::None),
-                        b'n' => Some(Vulnerability::NorthSouth),
-                        b'e' => Some(Vulnerability::EastWest),
-                        b'b' => Some(Vulnerability::All),
-                        _ => None,
-                    },
-                    _ => None,
-                };
-                if vulnerability.is_none() && !v.is_empty() {
-                    return Err(p.err(
-                        lead,
-                        format!(
-                            "sv|{}| is not a vulnerability (expected 0 or o, n, e, b)",
-                            String::from_utf8_lossy(v)
-                        ),
-                    ));
-                }
-            }
-            b"pn" => {
-                tags.clear();
-                for (k, name) in p.value.split(|&c| c == b',').take(4).enumerate() {
-                    let name = String::from_utf8_lossy(trim(name).0).into_owned();
-                    if !name.is_empty() {
-                        tags.push((LIN_SEATS[k].name().to_string(), name));
-                    }
-                }
-            }
-            b"mb" => {
-                let call = lin_call(p.value).ok_or_else(|| {
-                    p.err(
-                        0,
-                        format!(
-                            "mb|{}| is not a call (expected p, d, r or a bid such as 1C or 3N)",
-                            String::from_utf8_lossy(p.value)
-                        ),
-                    )
-                })?;
-                calls.push(call);
-            }
+            b"sv" => vulnerability = sv_vulnerability(p)?,
+            b"pn" => tags = pn_names(p.value),
+            b"mb" => calls.push(mb_call(p)?),
             b"an" if !calls.is_empty() => {
                 let k = notes.len() as u32 + 1;
                 calls.push(format!("={k}="));
                 notes.push((k, String::from_utf8_lossy(p.value).trim().to_string()));
             }
-            b"pc" => {
-                let card = lin_card(p.value).ok_or_else(|| {
-                    p.err(
-                        0,
-                        format!(
-                            "pc|{}| is not a card (expected suit and rank, e.g. C5 or SA)",
-                            String::from_utf8_lossy(p.value)
-                        ),
-                    )
-                })?;
-                played.push(Played {
-                    card,
-                    line: p.vline,
-                    col: p.vcol,
-                });
-            }
+            b"pc" => played.push(pc_played(p)?),
             _ => {}
         }
     }

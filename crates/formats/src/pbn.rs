@@ -1434,7 +1434,27 @@ fn write_game_text(out: &mut Vec<u8>, b: &Board, event: &[u8], layout: GameLayou
         push_dd_tags(out, b);
         return;
     };
-    for (name, value) in &rec.tags {
+    push_other_tags(out, &rec.tags);
+    push_dd_tags(out, b);
+    push_comments(out, &rec.comments);
+    if let Some(a) = &rec.auction {
+        push_auction(out, a);
+    }
+    if let Some(p) = &rec.play {
+        push_play(out, p);
+    }
+    // Notes after the play (kept in the tags only) follow it again.
+    if let Some(at) = rec.tags.iter().position(|(n, _)| n == "Play") {
+        for (_, v) in rec.tags[at..].iter().filter(|(n, _)| n == "Note") {
+            push_tag(out, b"Note", v.as_bytes());
+        }
+    }
+}
+
+/// A record's tags other than the mandatory ones and `Note`, in order; white space,
+/// quotes, brackets and line breaks in a name become `_` (a name left empty is dropped).
+fn push_other_tags(out: &mut Vec<u8>, tags: &[(String, String)]) {
+    for (name, value) in tags {
         if tag_index(name.as_bytes()).is_some() || name == "Note" {
             continue;
         }
@@ -1452,39 +1472,31 @@ fn write_game_text(out: &mut Vec<u8>, b: &Board, event: &[u8], layout: GameLayou
             push_tag(out, &clean, value.as_bytes());
         }
     }
-    push_dd_tags(out, b);
-    push_comments(out, &rec.comments);
-    if let Some(a) = &rec.auction {
-        push_auction(out, a);
-    }
-    if let Some(p) = &rec.play {
-        out.extend_from_slice(b"[Play \"");
-        out.push(p.leader.letter() as u8);
-        out.extend_from_slice(b"\"]\n");
-        for trick in &p.tricks {
-            for (j, c) in trick.iter().enumerate() {
-                if j > 0 {
-                    out.push(b' ');
-                }
-                match c {
-                    Some(c) => {
-                        out.push(c.suit().letter() as u8);
-                        out.push(c.rank().letter() as u8);
-                    }
-                    None => out.push(b'-'),
-                }
+}
+
+/// `[Play "<leader>"]` and its tricks, a line of four tokens each (`-` for a card not
+/// recorded), `*` after fewer than 13 tricks.
+fn push_play(out: &mut Vec<u8>, p: &Play) {
+    out.extend_from_slice(b"[Play \"");
+    out.push(p.leader.letter() as u8);
+    out.extend_from_slice(b"\"]\n");
+    for trick in &p.tricks {
+        for (j, c) in trick.iter().enumerate() {
+            if j > 0 {
+                out.push(b' ');
             }
-            out.push(b'\n');
+            match c {
+                Some(c) => {
+                    out.push(c.suit().letter() as u8);
+                    out.push(c.rank().letter() as u8);
+                }
+                None => out.push(b'-'),
+            }
         }
-        if p.tricks.len() < 13 {
-            out.extend_from_slice(b"*\n");
-        }
+        out.push(b'\n');
     }
-    // Notes after the play (kept in the tags only) follow it again.
-    if let Some(at) = rec.tags.iter().position(|(n, _)| n == "Play") {
-        for (_, v) in rec.tags[at..].iter().filter(|(n, _)| n == "Note") {
-            push_tag(out, b"Note", v.as_bytes());
-        }
+    if p.tricks.len() < 13 {
+        out.extend_from_slice(b"*\n");
     }
 }
 

@@ -22,7 +22,7 @@
 //!
 //! (`␣` a space: the three parts each start with a line of 7, 14 and 7 spaces.)
 
-use super::redeal::{hand_of, is_tries, push_suit, segments};
+use super::redeal::{Segment, hand_of, is_tries, push_suit, segments};
 use super::{Board, DealFormat, FileBoards, FormatError, FormatInfo, InputPosition, WriteOptions};
 use crate::model::card::{Seat, Suit};
 use crate::model::deal::Hand;
@@ -132,32 +132,7 @@ fn read_block(lines: &[&[u8]], start: usize, end: usize) -> Result<[Option<Hand>
                     "parts out of order (expected North's, West's and East's, South's)",
                 ));
             }
-            let mut segs = Vec::with_capacity(4);
-            for (k, line) in suits.iter().enumerate() {
-                let at = |(off, m): (usize, String)| {
-                    FormatError::new(
-                        InputPosition::at_line_column(p + k + 2, column(line, off)),
-                        m,
-                    )
-                };
-                let s = segments(line).map_err(at)?;
-                match s[..] {
-                    [one] if one.suit != k => return Err(at((one.byte, suit_due(k)))),
-                    [one] if one.col == SIDE || one.col == SIDE + 1 => segs.push(one),
-                    _ => {
-                        return Err(at((
-                            0,
-                            format!("expected {seat}'s suit after 7 spaces, alone on the line"),
-                        )));
-                    }
-                }
-            }
-            hands[seat.index()] = Some(hand_of(&segs).map_err(|(off, m)| {
-                FormatError::new(
-                    InputPosition::at_line_column(p + 2, column(suits[0], off)),
-                    m,
-                )
-            })?);
+            hands[seat.index()] = Some(side_hand(suits, p, seat)?);
         } else {
             if seen_we {
                 return Err(FormatError::new(
@@ -166,50 +141,9 @@ fn read_block(lines: &[&[u8]], start: usize, end: usize) -> Result<[Option<Hand>
                 ));
             }
             seen_we = true;
-            // Each line's West and East suit, when shown.
-            let mut cols: [[Option<super::redeal::Segment>; 4]; 2] = [[None; 4]; 2];
-            for (k, line) in suits.iter().enumerate() {
-                let at = |(off, m): (usize, String)| {
-                    FormatError::new(
-                        InputPosition::at_line_column(p + k + 2, column(line, off)),
-                        m,
-                    )
-                };
-                for s in segments(line).map_err(at)? {
-                    if s.suit != k {
-                        return Err(at((s.byte, suit_due(k))));
-                    }
-                    let side = if s.col <= 1 { 0 } else { 1 };
-                    if (side == 1 && s.col < EAST) || cols[side][k].is_some() {
-                        return Err(at((
-                            s.byte,
-                            "a suit in neither West's column (from the first character) nor \
-                             East's (from the 15th), or two in one"
-                                .into(),
-                        )));
-                    }
-                    cols[side][k] = Some(s);
-                }
-            }
-            for (side, seat) in [(0, Seat::West), (1, Seat::East)] {
-                let shown: Vec<_> = cols[side].iter().flatten().copied().collect();
-                if shown.is_empty() {
-                    continue;
-                }
-                // A hand is shown in all four lines (a void as its bare symbol) or in none.
-                if let Some(k) = cols[side].iter().position(Option::is_none) {
-                    return Err(FormatError::new(
-                        InputPosition::at_line_column(p + k + 2, 1),
-                        format!("{seat}'s suit is missing from this line (shown in the others)"),
-                    ));
-                }
-                hands[seat.index()] = Some(hand_of(&shown).map_err(|(off, m)| {
-                    FormatError::new(
-                        InputPosition::at_line_column(p + 2, column(suits[0], off)),
-                        m,
-                    )
-                })?);
-            }
+            let [west, east] = west_east_hands(suits, p)?;
+            hands[Seat::West.index()] = west;
+            hands[Seat::East.index()] = east;
         }
         p += 5;
     }
@@ -218,6 +152,91 @@ fn read_block(lines: &[&[u8]], start: usize, end: usize) -> Result<[Option<Hand>
             InputPosition::at_line_column(start + 1, 1),
             "a deal without West's and East's part (14 spaces, then four lines)",
         ));
+    }
+    Ok(hands)
+}
+
+/// An error at byte `off` of `line`, suit line `k` (0..4) of the part whose head is
+/// `lines[p]`.
+fn suit_line_error(p: usize, k: usize, line: &[u8]) -> impl Fn((usize, String)) -> FormatError {
+    move |(off, m)| {
+        FormatError::new(
+            InputPosition::at_line_column(p + k + 2, column(line, off)),
+            m,
+        )
+    }
+}
+
+/// The hand of the suits shown (`segs`), an error at the part's first suit line
+/// (`suits[0]`, the part's head being `lines[p]`).
+fn part_hand(segs: &[Segment], suits: &[&[u8]], p: usize) -> Result<Hand, FormatError> {
+    hand_of(segs).map_err(|(off, m)| {
+        FormatError::new(
+            InputPosition::at_line_column(p + 2, column(suits[0], off)),
+            m,
+        )
+    })
+}
+
+/// North's or South's hand (`seat`) from a part's four suit lines (`suits`, after the head
+/// `lines[p]`): each line holds its suit alone, after 7 spaces.
+fn side_hand(suits: &[&[u8]], p: usize, seat: Seat) -> Result<Hand, FormatError> {
+    let mut segs = Vec::with_capacity(4);
+    for (k, line) in suits.iter().enumerate() {
+        let at = suit_line_error(p, k, line);
+        let s = segments(line).map_err(&at)?;
+        match s[..] {
+            [one] if one.suit != k => return Err(at((one.byte, suit_due(k)))),
+            [one] if one.col == SIDE || one.col == SIDE + 1 => segs.push(one),
+            _ => {
+                return Err(at((
+                    0,
+                    format!("expected {seat}'s suit after 7 spaces, alone on the line"),
+                )));
+            }
+        }
+    }
+    part_hand(&segs, suits, p)
+}
+
+/// West's and East's hands from the West-East part's four suit lines (`suits`, after the
+/// head `lines[p]`), `None` for a hand not shown: West's suits start in the first column,
+/// East's in the 15th; a hand is shown in all four lines (a void as its bare symbol) or in
+/// none.
+fn west_east_hands(suits: &[&[u8]], p: usize) -> Result<[Option<Hand>; 2], FormatError> {
+    // Each line's West and East suit, when shown.
+    let mut cols: [[Option<Segment>; 4]; 2] = [[None; 4]; 2];
+    for (k, line) in suits.iter().enumerate() {
+        let at = suit_line_error(p, k, line);
+        for s in segments(line).map_err(&at)? {
+            if s.suit != k {
+                return Err(at((s.byte, suit_due(k))));
+            }
+            let side = if s.col <= 1 { 0 } else { 1 };
+            if (side == 1 && s.col < EAST) || cols[side][k].is_some() {
+                return Err(at((
+                    s.byte,
+                    "a suit in neither West's column (from the first character) nor \
+                     East's (from the 15th), or two in one"
+                        .into(),
+                )));
+            }
+            cols[side][k] = Some(s);
+        }
+    }
+    let mut hands = [None; 2];
+    for (side, seat) in [(0, Seat::West), (1, Seat::East)] {
+        let shown: Vec<_> = cols[side].iter().flatten().copied().collect();
+        if shown.is_empty() {
+            continue;
+        }
+        if let Some(k) = cols[side].iter().position(Option::is_none) {
+            return Err(FormatError::new(
+                InputPosition::at_line_column(p + k + 2, 1),
+                format!("{seat}'s suit is missing from this line (shown in the others)"),
+            ));
+        }
+        hands[side] = Some(part_hand(&shown, suits, p)?);
     }
     Ok(hands)
 }

@@ -245,6 +245,201 @@ pub struct LengthDealer {
     count: u128,
 }
 
+/// The cards not predealt (`fixed`, 52-bit masks): per suit, their number and the list of
+/// them (suited-order numbers, the first that many entries).
+fn free_cards(fixed: &[u64; 4]) -> ([u8; 4], [[u8; 13]; 4]) {
+    let taken = fixed.iter().fold(0, |a, m| a | m);
+    let mut free = [0u8; 4];
+    let mut free_cards = [[0u8; 13]; 4];
+    for (s, (f, list)) in free.iter_mut().zip(&mut free_cards).enumerate() {
+        for card in 13 * s..13 * s + 13 {
+            if taken >> card & 1 == 0 {
+                list[usize::from(*f)] = card as u8;
+                *f += 1;
+            }
+        }
+    }
+    (free, free_cards)
+}
+
+/// The walk's twelve cells (module docs) for the predealt lengths (`length[t][s]`) and
+/// cards (`held[t][s]`): per seat N, E, S, suits with a length first, then the others.
+fn walk_steps(held: &[[u8; 4]; 4], length: &[[Option<u8>; 4]; 4]) -> [Step; 12] {
+    let mut steps = Vec::with_capacity(12);
+    for t in 0..3u8 {
+        let ti = usize::from(t);
+        for with_length in [true, false] {
+            for s in 0..4u8 {
+                let si = usize::from(s);
+                if length[ti][si].is_some() == with_length {
+                    steps.push(Step {
+                        seat: t,
+                        suit: s,
+                        need: length[ti][si].map(|n| n - held[ti][si]),
+                        last: false,
+                    });
+                }
+            }
+        }
+        let last: &mut Step = steps.last_mut().expect("four cells a seat");
+        last.last = true;
+    }
+    steps.try_into().expect("twelve cells")
+}
+
+/// Checks that `fixed` (52-bit masks, N, E, S, W) is a partial deal: no bit above 51, at
+/// most 13 cards a seat, no card twice; else [`LengthsError::Predealt`].
+fn check_predealt(fixed: &[u64; 4]) -> Result<(), LengthsError> {
+    let predealt = |message: String| LengthsError::Predealt { message };
+    for (t, &m) in fixed.iter().enumerate() {
+        if m & !ALL != 0 {
+            return Err(predealt(format!(
+                "{}'s mask {m:#x} has bits above 51",
+                Seat::from_index(t).name()
+            )));
+        }
+        if m.count_ones() > 13 {
+            return Err(predealt(format!(
+                "{} has {} predealt cards, more than 13",
+                Seat::from_index(t).name(),
+                m.count_ones()
+            )));
+        }
+        for (u, &o) in fixed.iter().enumerate().skip(t + 1) {
+            if m & o != 0 {
+                let card = Card::from_index((m & o).trailing_zeros() as usize).expect("below 52");
+                return Err(predealt(format!(
+                    "{card} is predealt to both {} and {}",
+                    Seat::from_index(t).name(),
+                    Seat::from_index(u).name()
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `length[t][s]`: the predealt length of seat t's suit s (`None` when not given), from
+/// `(seat, suit, n)` triples; each at most 13, given twice only alike, and at least the
+/// seat's predealt cards of the suit (`held[t][s]`).
+fn length_table(
+    lengths: &[(Seat, Suit, u8)],
+    held: &[[u8; 4]; 4],
+) -> Result<[[Option<u8>; 4]; 4], LengthsError> {
+    let mut length = [[None::<u8>; 4]; 4];
+    for &(seat, suit, n) in lengths {
+        if n > 13 {
+            return Err(LengthsError::TooLong {
+                seat,
+                suit,
+                length: n,
+            });
+        }
+        let cell = &mut length[seat.index()][suit.index()];
+        match *cell {
+            Some(first) if first != n => {
+                return Err(LengthsError::Contradiction {
+                    seat,
+                    suit,
+                    first,
+                    second: n,
+                });
+            }
+            _ => *cell = Some(n),
+        }
+    }
+    for seat in Seat::ALL {
+        for suit in Suit::ALL {
+            let (t, s) = (seat.index(), suit.index());
+            if let Some(n) = length[t][s]
+                && n < held[t][s]
+            {
+                return Err(LengthsError::BelowPredealt {
+                    seat,
+                    suit,
+                    length: n,
+                    predealt: held[t][s],
+                });
+            }
+        }
+    }
+    Ok(length)
+}
+
+/// Checks that a deal has the predealt lengths (`length[t][s]`) and cards (`held[t][s]`,
+/// per seat and suit): no seat or suit over 13 cards nor short of 13 with all its lengths
+/// given, and enough cards left for the rest (Gale's theorem, below).
+fn check_totals(held: &[[u8; 4]; 4], length: &[[Option<u8>; 4]; 4]) -> Result<(), LengthsError> {
+    // cards(t, s): the seat's cards of the suit known so far (its length, else its
+    // predealt cards).
+    let cards = |t: usize, s: usize| length[t][s].unwrap_or(held[t][s]);
+    for seat in Seat::ALL {
+        let t = seat.index();
+        let total: u8 = (0..4).map(|s| cards(t, s)).sum();
+        let suits: Vec<Suit> = Suit::ALL
+            .into_iter()
+            .filter(|s| length[t][s.index()].is_some())
+            .collect();
+        if total > 13 {
+            return Err(LengthsError::SeatOverfull {
+                seat,
+                suits,
+                cards: total,
+            });
+        }
+        if suits.len() == 4 && total < 13 {
+            return Err(LengthsError::SeatShort { seat, cards: total });
+        }
+    }
+    for suit in Suit::ALL {
+        let s = suit.index();
+        let total: u8 = (0..4).map(|t| cards(t, s)).sum();
+        let seats: Vec<Seat> = Seat::ALL
+            .into_iter()
+            .filter(|t| length[t.index()][s].is_some())
+            .collect();
+        if total > 13 {
+            return Err(LengthsError::SuitOverfull {
+                suit,
+                seats,
+                cards: total,
+            });
+        }
+        if seats.len() == 4 && total < 13 {
+            return Err(LengthsError::SuitShort { suit, cards: total });
+        }
+    }
+    // What is left is a transportation problem: seat t needs `slots[t]` more cards from
+    // the suits it has no length in, suit s has `left[s]` cards for them. It has a
+    // solution exactly when no set of seats needs more than the suits open to them have
+    // (Gale's theorem; the two totals are equal). Smallest sets first.
+    let slots = [0, 1, 2, 3].map(|t| 13 - (0..4).map(|s| cards(t, s)).sum::<u8>());
+    let left = [0, 1, 2, 3].map(|s| 13 - (0..4).map(|t| cards(t, s)).sum::<u8>());
+    let mut sets: Vec<u32> = (1..16).collect();
+    sets.sort_by_key(|m| m.count_ones());
+    for set in sets {
+        let seats: Vec<Seat> = Seat::ALL
+            .into_iter()
+            .filter(|t| set >> t.index() & 1 == 1)
+            .collect();
+        let suits: Vec<Suit> = Suit::ALL
+            .into_iter()
+            .filter(|s| seats.iter().any(|t| length[t.index()][s.index()].is_none()))
+            .collect();
+        let need: u8 = seats.iter().map(|t| slots[t.index()]).sum();
+        let have: u8 = suits.iter().map(|s| left[s.index()]).sum();
+        if need > have {
+            return Err(LengthsError::Shortage {
+                seats,
+                suits,
+                need,
+                left: have,
+            });
+        }
+    }
+    Ok(())
+}
+
 impl LengthDealer {
     /// The stream of `seed` (module docs) dealing around the predealt cards `fixed` (52-bit
     /// masks in suited order, N, E, S, W; as [`Hand::mask`](crate::model::deal::Hand::mask)) with the
@@ -265,140 +460,11 @@ impl LengthDealer {
         fixed: [u64; 4],
         lengths: &[(Seat, Suit, u8)],
     ) -> Result<LengthDealer, LengthsError> {
-        let predealt = |message: String| LengthsError::Predealt { message };
-        for (t, &m) in fixed.iter().enumerate() {
-            if m & !ALL != 0 {
-                return Err(predealt(format!(
-                    "{}'s mask {m:#x} has bits above 51",
-                    Seat::from_index(t).name()
-                )));
-            }
-            if m.count_ones() > 13 {
-                return Err(predealt(format!(
-                    "{} has {} predealt cards, more than 13",
-                    Seat::from_index(t).name(),
-                    m.count_ones()
-                )));
-            }
-            for (u, &o) in fixed.iter().enumerate().skip(t + 1) {
-                if m & o != 0 {
-                    let card =
-                        Card::from_index((m & o).trailing_zeros() as usize).expect("below 52");
-                    return Err(predealt(format!(
-                        "{card} is predealt to both {} and {}",
-                        Seat::from_index(t).name(),
-                        Seat::from_index(u).name()
-                    )));
-                }
-            }
-        }
+        check_predealt(&fixed)?;
         // held[t][s]: seat t's predealt cards of suit s.
         let held = fixed.map(|m| [0, 1, 2, 3].map(|s| (m >> (13 * s) & 0x1fff).count_ones() as u8));
-        // length[t][s]: the predealt length.
-        let mut length = [[None::<u8>; 4]; 4];
-        for &(seat, suit, n) in lengths {
-            if n > 13 {
-                return Err(LengthsError::TooLong {
-                    seat,
-                    suit,
-                    length: n,
-                });
-            }
-            let cell = &mut length[seat.index()][suit.index()];
-            match *cell {
-                Some(first) if first != n => {
-                    return Err(LengthsError::Contradiction {
-                        seat,
-                        suit,
-                        first,
-                        second: n,
-                    });
-                }
-                _ => *cell = Some(n),
-            }
-        }
-        for seat in Seat::ALL {
-            for suit in Suit::ALL {
-                let (t, s) = (seat.index(), suit.index());
-                if let Some(n) = length[t][s]
-                    && n < held[t][s]
-                {
-                    return Err(LengthsError::BelowPredealt {
-                        seat,
-                        suit,
-                        length: n,
-                        predealt: held[t][s],
-                    });
-                }
-            }
-        }
-        // cards(t, s): the seat's cards of the suit known so far (its length, else its
-        // predealt cards).
-        let cards = |t: usize, s: usize| length[t][s].unwrap_or(held[t][s]);
-        for seat in Seat::ALL {
-            let t = seat.index();
-            let total: u8 = (0..4).map(|s| cards(t, s)).sum();
-            let suits: Vec<Suit> = Suit::ALL
-                .into_iter()
-                .filter(|s| length[t][s.index()].is_some())
-                .collect();
-            if total > 13 {
-                return Err(LengthsError::SeatOverfull {
-                    seat,
-                    suits,
-                    cards: total,
-                });
-            }
-            if suits.len() == 4 && total < 13 {
-                return Err(LengthsError::SeatShort { seat, cards: total });
-            }
-        }
-        for suit in Suit::ALL {
-            let s = suit.index();
-            let total: u8 = (0..4).map(|t| cards(t, s)).sum();
-            let seats: Vec<Seat> = Seat::ALL
-                .into_iter()
-                .filter(|t| length[t.index()][s].is_some())
-                .collect();
-            if total > 13 {
-                return Err(LengthsError::SuitOverfull {
-                    suit,
-                    seats,
-                    cards: total,
-                });
-            }
-            if seats.len() == 4 && total < 13 {
-                return Err(LengthsError::SuitShort { suit, cards: total });
-            }
-        }
-        // What is left is a transportation problem: seat t needs `slots[t]` more cards from
-        // the suits it has no length in, suit s has `left[s]` cards for them. It has a
-        // solution exactly when no set of seats needs more than the suits open to them have
-        // (Gale's theorem; the two totals are equal). Smallest sets first.
-        let slots = [0, 1, 2, 3].map(|t| 13 - (0..4).map(|s| cards(t, s)).sum::<u8>());
-        let left = [0, 1, 2, 3].map(|s| 13 - (0..4).map(|t| cards(t, s)).sum::<u8>());
-        let mut sets: Vec<u32> = (1..16).collect();
-        sets.sort_by_key(|m| m.count_ones());
-        for set in sets {
-            let seats: Vec<Seat> = Seat::ALL
-                .into_iter()
-                .filter(|t| set >> t.index() & 1 == 1)
-                .collect();
-            let suits: Vec<Suit> = Suit::ALL
-                .into_iter()
-                .filter(|s| seats.iter().any(|t| length[t.index()][s.index()].is_none()))
-                .collect();
-            let need: u8 = seats.iter().map(|t| slots[t.index()]).sum();
-            let have: u8 = suits.iter().map(|s| left[s.index()]).sum();
-            if need > have {
-                return Err(LengthsError::Shortage {
-                    seats,
-                    suits,
-                    need,
-                    left: have,
-                });
-            }
-        }
+        let length = length_table(lengths, &held)?;
+        check_totals(&held, &length)?;
         Ok(LengthDealer::build(seed, fixed, held, length))
     }
 
@@ -409,39 +475,9 @@ impl LengthDealer {
         held: [[u8; 4]; 4],
         length: [[Option<u8>; 4]; 4],
     ) -> LengthDealer {
-        let taken = fixed.iter().fold(0, |a, m| a | m);
-        let mut free = [0u8; 4];
-        let mut free_cards = [[0u8; 13]; 4];
-        for (s, (f, list)) in free.iter_mut().zip(&mut free_cards).enumerate() {
-            for card in 13 * s..13 * s + 13 {
-                if taken >> card & 1 == 0 {
-                    list[usize::from(*f)] = card as u8;
-                    *f += 1;
-                }
-            }
-        }
+        let (free, free_cards) = free_cards(&fixed);
         let need4 = fixed.map(|m| 13 - m.count_ones() as u8);
-        // The cells: per seat, suits with a length first, then the others.
-        let mut steps = Vec::with_capacity(12);
-        for t in 0..3u8 {
-            let ti = usize::from(t);
-            for with_length in [true, false] {
-                for s in 0..4u8 {
-                    let si = usize::from(s);
-                    if length[ti][si].is_some() == with_length {
-                        steps.push(Step {
-                            seat: t,
-                            suit: s,
-                            need: length[ti][si].map(|n| n - held[ti][si]),
-                            last: false,
-                        });
-                    }
-                }
-            }
-            let last: &mut Step = steps.last_mut().expect("four cells a seat");
-            last.last = true;
-        }
-        let steps: [Step; 12] = steps.try_into().expect("twelve cells");
+        let steps = walk_steps(&held, &length);
         // after[t]: the cards the seats after t still need.
         let after = [0, 1, 2].map(|t| need4[t + 1..].iter().map(|&n| usize::from(n)).sum());
         let read = |c: usize| (c < 12 && steps[c].drawn()) || (c > 0 && steps[c - 1].drawn());
@@ -1362,24 +1398,31 @@ mod tests {
         );
     }
 
+    /// `LengthDealer::new`'s error for the predealt cards `f` and lengths `l`.
+    fn refused(f: [u64; 4], l: &[(Seat, Suit, u8)]) -> LengthsError {
+        LengthDealer::new(&Seed([0; 32]), f, l).unwrap_err()
+    }
+
     #[test]
-    fn impossible_predeals_are_refused() {
-        let new = |f: [u64; 4], l: &[(Seat, Suit, u8)]| LengthDealer::new(&Seed([0; 32]), f, l);
-        let err = |f: [u64; 4], l: &[(Seat, Suit, u8)]| new(f, l).unwrap_err();
+    fn predealt_cards_that_are_no_partial_deal_are_refused() {
         assert!(matches!(
-            err([1, 1, 0, 0], &[]),
+            refused([1, 1, 0, 0], &[]),
             LengthsError::Predealt { .. }
         ));
         assert!(matches!(
-            err([1 << 52, 0, 0, 0], &[]),
+            refused([1 << 52, 0, 0, 0], &[]),
             LengthsError::Predealt { .. }
         ));
         assert!(matches!(
-            err([(1 << 14) - 1, 0, 0, 0], &[]),
+            refused([(1 << 14) - 1, 0, 0, 0], &[]),
             LengthsError::Predealt { .. }
         ));
+    }
+
+    #[test]
+    fn bad_or_contradicting_lengths_are_refused() {
         assert_eq!(
-            err([0; 4], &[(N, SP, 14)]),
+            refused([0; 4], &[(N, SP, 14)]),
             LengthsError::TooLong {
                 seat: N,
                 suit: SP,
@@ -1387,7 +1430,7 @@ mod tests {
             }
         );
         assert_eq!(
-            err([0; 4], &[(E, HE, 5), (E, HE, 6)]),
+            refused([0; 4], &[(E, HE, 5), (E, HE, 6)]),
             LengthsError::Contradiction {
                 seat: E,
                 suit: HE,
@@ -1395,8 +1438,8 @@ mod tests {
                 second: 6
             }
         );
-        assert!(new([0; 4], &[(E, HE, 5), (E, HE, 5)]).is_ok());
-        let e = err(fixed("N:AKQ..."), &[(N, SP, 2)]);
+        assert!(LengthDealer::new(&Seed([0; 32]), [0; 4], &[(E, HE, 5), (E, HE, 5)]).is_ok());
+        let e = refused(fixed("N:AKQ..."), &[(N, SP, 2)]);
         assert_eq!(
             e,
             LengthsError::BelowPredealt {
@@ -1410,15 +1453,19 @@ mod tests {
             e.to_string(),
             "predeal spades(north)==2: North has 3 predealt spades"
         );
+    }
+
+    #[test]
+    fn seats_and_suits_over_or_short_of_13_cards_are_refused() {
         assert_eq!(
-            err([0; 4], &[(N, SP, 10), (N, HE, 4)]),
+            refused([0; 4], &[(N, SP, 10), (N, HE, 4)]),
             LengthsError::SeatOverfull {
                 seat: N,
                 suits: vec![SP, HE],
                 cards: 14
             }
         );
-        let e = err(fixed("N:...AKQJ"), &[(N, SP, 10)]);
+        let e = refused(fixed("N:...AKQJ"), &[(N, SP, 10)]);
         assert_eq!(
             e,
             LengthsError::SeatOverfull {
@@ -1432,10 +1479,10 @@ mod tests {
             "{e}"
         );
         assert_eq!(
-            err([0; 4], &[(S, SP, 3), (S, HE, 3), (S, DI, 3), (S, CL, 3)]),
+            refused([0; 4], &[(S, SP, 3), (S, HE, 3), (S, DI, 3), (S, CL, 3)]),
             LengthsError::SeatShort { seat: S, cards: 12 }
         );
-        let e = err(fixed("E:AKQJ..."), &[(N, SP, 10)]);
+        let e = refused(fixed("E:AKQJ..."), &[(N, SP, 10)]);
         assert_eq!(
             e,
             LengthsError::SuitOverfull {
@@ -1450,12 +1497,16 @@ mod tests {
              to 14, more than the suit's 13"
         );
         assert_eq!(
-            err([0; 4], &[(N, DI, 3), (E, DI, 3), (S, DI, 3), (W, DI, 3)]),
+            refused([0; 4], &[(N, DI, 3), (E, DI, 3), (S, DI, 3), (W, DI, 3)]),
             LengthsError::SuitShort {
                 suit: DI,
                 cards: 12
             }
         );
+    }
+
+    #[test]
+    fn lengths_leaving_too_few_cards_for_the_rest_are_refused() {
         let three = [
             (N, SP, 0),
             (N, HE, 0),
@@ -1464,7 +1515,7 @@ mod tests {
             (S, SP, 0),
             (S, HE, 0),
         ];
-        let e = err([0; 4], &three);
+        let e = refused([0; 4], &three);
         assert_eq!(
             e,
             LengthsError::Shortage {
@@ -1480,7 +1531,7 @@ mod tests {
              without a predealt length), which have only 26 left"
         );
         // North and East get only hearts: either alone can, both cannot.
-        let e = err(
+        let e = refused(
             [0; 4],
             &[
                 (N, SP, 0),

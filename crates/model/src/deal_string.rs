@@ -346,24 +346,8 @@ fn parse_deal_text(v: &[u8], text: Text) -> Result<Option<Deal>, (usize, Problem
     };
     let mut pos = skip(0);
     let mut first = Seat::North;
-    let seat_len = match text {
-        Text::String if pos < v.len() => char_at(v, pos).len_utf8(),
-        _ => 1,
-    };
-    if v.get(pos + seat_len) == Some(&b':') {
-        first = match v.get(pos) {
-            Some(&c) if c.is_ascii() => Seat::from_char(c as char),
-            _ => None,
-        }
-        .ok_or_else(|| {
-            syntax_at(
-                pos,
-                format!(
-                    "{:?} is not a seat (expected N, E, S or W)",
-                    char_at(v, pos)
-                ),
-            )
-        })?;
+    if let Some(seat) = first_seat(v, pos, text)? {
+        first = seat;
         pos += 2;
     }
     let mut masks = [0u64; 4];
@@ -435,47 +419,92 @@ fn parse_deal_text(v: &[u8], text: Text) -> Result<Option<Deal>, (usize, Problem
             format!("found {count} hands, expected 4"),
         ));
     }
-    if partial {
-        // A hand is missing when it is unknown (`-`) or written empty (`...`).
-        let missing: Vec<usize> = (0..4).filter(|&i| unknown[i] || masks[i] == 0).collect();
-        for k in 0..4 {
-            let seat = first.rotate(k);
-            let s = seat.index();
-            let n = masks[s].count_ones() as usize;
-            if known[s] && (n > 13 || (missing.len() < 2 && n != 13 && !missing.contains(&s))) {
-                let error = DealError::WrongCount { seat, count: n };
-                return Err((spans[s].0, Problem::Deal(error)));
-            }
-        }
-        match missing[..] {
-            [] => {}
-            [m] => masks[m] = !all & ((1u64 << 52) - 1),
-            _ => return Ok(None),
-        }
+    if partial && !complete_partial(&mut masks, known, unknown, &spans, first)? {
+        return Ok(None);
     }
     if let Some(s) = unknown_hand {
         masks[s] = !all & ((1u64 << 52) - 1);
     }
     Deal::new(masks.map(Hand::from_mask))
         .map(Some)
-        .map_err(|error| {
-            let offset = match error {
-                DealError::WrongCount { seat, .. } => spans[seat.index()].0,
-                // The place of the card in the second hand holding it.
-                DealError::DuplicateCard { card, second, .. } => {
-                    let (start, end) = spans[second.index()];
-                    let mut at = start;
-                    let _ = scan_hand(v, start, end, |index, offset| {
-                        if index == card.index() {
-                            at = offset;
-                        }
-                        Ok(())
-                    });
-                    at
+        .map_err(|error| (deal_error_offset(v, &spans, &error), Problem::Deal(error)))
+}
+
+/// The seat of a deal string's `N:` prefix at `v[pos..]`, `None` without a prefix; an
+/// error when the character before the colon is not a seat letter.
+fn first_seat(v: &[u8], pos: usize, text: Text) -> Result<Option<Seat>, (usize, Problem)> {
+    let seat_len = match text {
+        Text::String if pos < v.len() => char_at(v, pos).len_utf8(),
+        _ => 1,
+    };
+    if v.get(pos + seat_len) != Some(&b':') {
+        return Ok(None);
+    }
+    match v.get(pos) {
+        Some(&c) if c.is_ascii() => Seat::from_char(c as char),
+        _ => None,
+    }
+    .map(Some)
+    .ok_or_else(|| {
+        syntax_at(
+            pos,
+            format!(
+                "{:?} is not a seat (expected N, E, S or W)",
+                char_at(v, pos)
+            ),
+        )
+    })
+}
+
+/// A partial deal's check and completion (`masks`, per seat index, the cards read; `known`,
+/// the hands written; `unknown`, the hands written `-`; `spans`, where each hand is written;
+/// `first`, the first hand's seat): each hand written holds at most 13 cards, and 13 unless
+/// two or more hands are missing (unknown or written empty). One missing hand gets the
+/// cards left. False when two or more are missing (the deal stays partial).
+fn complete_partial(
+    masks: &mut [u64; 4],
+    known: [bool; 4],
+    unknown: [bool; 4],
+    spans: &[(usize, usize); 4],
+    first: Seat,
+) -> Result<bool, (usize, Problem)> {
+    let missing: Vec<usize> = (0..4).filter(|&i| unknown[i] || masks[i] == 0).collect();
+    for k in 0..4 {
+        let seat = first.rotate(k);
+        let s = seat.index();
+        let n = masks[s].count_ones() as usize;
+        if known[s] && (n > 13 || (missing.len() < 2 && n != 13 && !missing.contains(&s))) {
+            let error = DealError::WrongCount { seat, count: n };
+            return Err((spans[s].0, Problem::Deal(error)));
+        }
+    }
+    let all = masks.iter().fold(0, |a, m| a | m);
+    match missing[..] {
+        [] => {}
+        [m] => masks[m] = !all & ((1u64 << 52) - 1),
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+/// Where [`Deal::new`]'s `error` points in the deal string `v` (`spans`, where each seat's
+/// hand is written, by seat index): the hand with the wrong count, or the card in the
+/// second hand holding it.
+fn deal_error_offset(v: &[u8], spans: &[(usize, usize); 4], error: &DealError) -> usize {
+    match *error {
+        DealError::WrongCount { seat, .. } => spans[seat.index()].0,
+        DealError::DuplicateCard { card, second, .. } => {
+            let (start, end) = spans[second.index()];
+            let mut at = start;
+            let _ = scan_hand(v, start, end, |index, offset| {
+                if index == card.index() {
+                    at = offset;
                 }
-            };
-            (offset, Problem::Deal(error))
-        })
+                Ok(())
+            });
+            at
+        }
+    }
 }
 
 /// Formats a deal as a canonical PBN deal string: `<first>:` then the four hands clockwise

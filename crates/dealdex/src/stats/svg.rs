@@ -81,6 +81,78 @@ fn short(v: f64) -> String {
     }
 }
 
+/// A panel's bars, an observed and an expected bar for each category with its label under
+/// the x axis: `x0..x1` the plot's width, `y1` the x axis's height, `y_of` a count's height
+/// (SVG units, y down).
+fn bars(out: &mut String, p: &Panel, (x0, x1): (f64, f64), y1: f64, y_of: impl Fn(f64) -> f64) {
+    let n = p.labels.len().max(1) as f64;
+    let gw = (x1 - x0) / n;
+    for (i, label) in p.labels.iter().enumerate() {
+        let gx = x0 + gw * i as f64;
+        for (k, (class, fill, value)) in [
+            ("observed", OBSERVED_FILL, p.observed[i]),
+            ("expected", EXPECTED_FILL, p.expected[i]),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let y = y_of(value);
+            let _ = writeln!(
+                out,
+                "<rect class=\"{class}\" x=\"{:.2}\" y=\"{y:.2}\" width=\"{:.2}\" height=\"{:.2}\" \
+                 fill=\"{fill}\"><title>{} {class}: {value:.1}</title></rect>",
+                gx + gw * (0.1 + 0.4 * k as f64),
+                gw * 0.4,
+                (y1 - y).max(0.0),
+                esc(label)
+            );
+        }
+        let lx = gx + gw / 2.0;
+        let ly = y1 + 14.0;
+        if p.rotate {
+            let _ = writeln!(
+                out,
+                "<text x=\"{lx:.1}\" y=\"{ly:.1}\" font-size=\"11\" text-anchor=\"end\" \
+                 transform=\"rotate(-45 {lx:.1} {ly:.1})\">{}</text>",
+                esc(label)
+            );
+        } else {
+            let _ = writeln!(
+                out,
+                "<text x=\"{lx:.1}\" y=\"{ly:.1}\" font-size=\"10\" text-anchor=\"middle\">{}</text>",
+                esc(label)
+            );
+        }
+    }
+}
+
+/// A panel's legend, top right: `x1` the plot's right edge, `top` the panel's top.
+fn legend(out: &mut String, x1: f64, top: f64) {
+    let lx = x1 - 190.0;
+    for (k, (fill, text)) in [
+        (OBSERVED_FILL, "observed"),
+        (EXPECTED_FILL, "expected (exact theory)"),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let ly = top + 10.0 + 16.0 * k as f64;
+        let _ = writeln!(
+            out,
+            "<rect class=\"legend\" x=\"{lx:.1}\" y=\"{ly:.1}\" width=\"12\" height=\"12\" \
+             fill=\"{fill}\"/>"
+        );
+        let _ = writeln!(
+            out,
+            "<text x=\"{:.1}\" y=\"{:.1}\" font-size=\"12\">{text}</text>",
+            lx + 18.0,
+            ly + 10.5
+        );
+    }
+}
+
+/// One bar chart, its top at `top` (SVG units): title, y ticks and grid, bars, axes and
+/// legend.
 fn panel(out: &mut String, p: &Panel, top: f64) {
     let bottom_margin = if p.rotate { 95.0 } else { 60.0 };
     let (x0, x1) = (LEFT, WIDTH - RIGHT);
@@ -129,46 +201,7 @@ fn panel(out: &mut String, p: &Panel, top: f64) {
         );
         v += step;
     }
-    // Bars.
-    let n = p.labels.len().max(1) as f64;
-    let gw = (x1 - x0) / n;
-    for (i, label) in p.labels.iter().enumerate() {
-        let gx = x0 + gw * i as f64;
-        for (k, (class, fill, value)) in [
-            ("observed", OBSERVED_FILL, p.observed[i]),
-            ("expected", EXPECTED_FILL, p.expected[i]),
-        ]
-        .into_iter()
-        .enumerate()
-        {
-            let y = y_of(value);
-            let _ = writeln!(
-                out,
-                "<rect class=\"{class}\" x=\"{:.2}\" y=\"{y:.2}\" width=\"{:.2}\" height=\"{:.2}\" \
-                 fill=\"{fill}\"><title>{} {class}: {value:.1}</title></rect>",
-                gx + gw * (0.1 + 0.4 * k as f64),
-                gw * 0.4,
-                (y1 - y).max(0.0),
-                esc(label)
-            );
-        }
-        let lx = gx + gw / 2.0;
-        let ly = y1 + 14.0;
-        if p.rotate {
-            let _ = writeln!(
-                out,
-                "<text x=\"{lx:.1}\" y=\"{ly:.1}\" font-size=\"11\" text-anchor=\"end\" \
-                 transform=\"rotate(-45 {lx:.1} {ly:.1})\">{}</text>",
-                esc(label)
-            );
-        } else {
-            let _ = writeln!(
-                out,
-                "<text x=\"{lx:.1}\" y=\"{ly:.1}\" font-size=\"10\" text-anchor=\"middle\">{}</text>",
-                esc(label)
-            );
-        }
-    }
+    bars(out, p, (x0, x1), y1, y_of);
     // Axes and their labels.
     let _ = writeln!(
         out,
@@ -192,28 +225,7 @@ fn panel(out: &mut String, p: &Panel, top: f64) {
         "<text class=\"axis-label\" x=\"{yx:.1}\" y=\"{yy:.1}\" font-size=\"13\" \
          text-anchor=\"middle\" transform=\"rotate(-90 {yx:.1} {yy:.1})\">hands</text>"
     );
-    // Legend, top right.
-    let lx = x1 - 190.0;
-    for (k, (fill, text)) in [
-        (OBSERVED_FILL, "observed"),
-        (EXPECTED_FILL, "expected (exact theory)"),
-    ]
-    .into_iter()
-    .enumerate()
-    {
-        let ly = top + 10.0 + 16.0 * k as f64;
-        let _ = writeln!(
-            out,
-            "<rect class=\"legend\" x=\"{lx:.1}\" y=\"{ly:.1}\" width=\"12\" height=\"12\" \
-             fill=\"{fill}\"/>"
-        );
-        let _ = writeln!(
-            out,
-            "<text x=\"{:.1}\" y=\"{:.1}\" font-size=\"12\">{text}</text>",
-            lx + 18.0,
-            ly + 10.5
-        );
-    }
+    legend(out, x1, top);
     let _ = writeln!(out, "</g>");
 }
 
