@@ -16,17 +16,17 @@ from ._dealdex import (  # noqa: F401
     Deals,
     __version__,
     concat,
-    contracts,
     generate,
     generate_boards,
-    lead,
     par,
     read,
     select_solver,
     solve,
     write,
 )
+from ._dealdex import contracts as _contracts
 from ._dealdex import dealer as _dealer
+from ._dealdex import lead as _lead
 from ._dealdex import formats_list as _formats_list
 from .errors import (  # noqa: F401
     BusyError,
@@ -101,13 +101,91 @@ def dealer(
     return report
 
 
-def _to_pandas(self):  # type: ignore[no-untyped-def]
-    """The batch as a pandas DataFrame: ``index`` (hex), ``hcp_N`` … ``hcp_W``, and
-    ``board``/``dealer``/``vul`` for a set or a file. Needs pandas (``pip install pandas``)."""
+def _pandas():  # type: ignore[no-untyped-def]
+    """pandas, or an ImportError that says how to get it."""
     try:
         import pandas as pd
     except ImportError as e:  # pragma: no cover - depends on the environment
-        raise ImportError("Deals.to_pandas() needs pandas: pip install pandas") from e
+        raise ImportError("to_pandas() needs pandas: pip install pandas") from e
+    return pd
+
+
+class _Analysis(dict):  # type: ignore[type-arg]
+    """A result over a sample of deals: a dict of its values (numpy arrays over the
+    ``_axis`` items: ``cards`` or ``contracts``), with ``to_pandas()``."""
+
+    _axis = ""
+    _columns: "tuple[str, ...]" = ()
+
+    @property
+    def labels(self) -> "list[str]":
+        """The items the per-item arrays are over, in their order."""
+        labels: "list[str]" = self[self._axis]
+        return labels
+
+    @property
+    def sample(self) -> Deals:
+        """The deals of the sample, in order."""
+        sample: Deals = self["sample"]
+        return sample
+
+    @property
+    def deal_tricks(self):  # type: ignore[no-untyped-def]
+        """int8[deals, items]: the tricks on each deal of ``sample`` for each item."""
+        return self["deal_tricks"]
+
+    def to_pandas(self, per_deal: bool = False):  # type: ignore[no-untyped-def]
+        """A pandas DataFrame: one row an item (``labels``) with its means, standard errors
+        and percentages; with ``per_deal``, one row a deal of ``sample`` (indexed by its hex
+        index) and one column an item, the tricks. Needs pandas."""
+        pd = _pandas()
+        if per_deal:
+            return pd.DataFrame(
+                self.deal_tricks,
+                index=pd.Index(self.sample.indices(), name="index"),
+                columns=pd.Index(self.labels, name=self._axis),
+            )
+        data = {c: self[c] for c in self._columns}
+        return pd.DataFrame(data, index=pd.Index(self.labels, name=self._axis))
+
+    def _repr_html_(self) -> str:
+        return str(self.to_pandas()._repr_html_())
+
+
+class LeadResult(_Analysis):
+    """``lead()``'s result: a dict (``cards``, ``mean_tricks``, ``defeat_percent``, ``imps``
+    …, see ``lead``) with ``to_pandas()`` (a row a card) and ``to_pandas(per_deal=True)`` (a
+    row a deal, a column a card: the defence's tricks)."""
+
+    _axis = "cards"
+    _columns = ("mean_tricks", "tricks_se", "defeat_percent", "mean_score", "score_se")
+
+
+class ContractsResult(_Analysis):
+    """``contracts()``'s result: a dict (``contracts``, ``make_percent``, ``mean_score``,
+    ``imps`` …, see ``contracts``) with ``to_pandas()`` (a row a contract) and
+    ``to_pandas(per_deal=True)`` (a row a deal, a column a contract: declarer's tricks)."""
+
+    _axis = "contracts"
+    _columns = ("make_percent", "mean_score", "score_se")
+
+
+def lead(hand, contract, declarer, **kwargs) -> LeadResult:  # type: ignore[no-untyped-def]
+    return LeadResult(_lead(hand, contract, declarer, **kwargs))
+
+
+def contracts(contracts, **kwargs) -> ContractsResult:  # type: ignore[no-untyped-def]
+    return ContractsResult(_contracts(contracts, **kwargs))
+
+
+lead.__doc__ = _lead.__doc__
+contracts.__doc__ = _contracts.__doc__
+
+
+def _to_pandas(self):  # type: ignore[no-untyped-def]
+    """The batch as a pandas DataFrame: ``index`` (hex), ``hcp_N`` … ``hcp_W``, and
+    ``board``/``dealer``/``vul`` for a set or a file. Needs pandas (``pip install pandas``)."""
+    pd = _pandas()
     columns = {"index": self.indices()}
     hcp = self.hcp
     for i, seat in enumerate(SEATS):
@@ -172,11 +250,35 @@ def _to_redeal(self):  # type: ignore[no-untyped-def]
     return redeal.Deal.prepare(predeal)()
 
 
+def _deals_html(self, rows: int = 10) -> str:  # type: ignore[no-untyped-def]
+    """The first ``rows`` deals as an HTML table (Jupyter shows a ``Deals`` so): board,
+    dealer and vulnerability when known, the four hands and their HCP."""
+    from html import escape
+
+    head = ["#", "board", "dealer", "vul"] if self.boards is not None else ["#"]
+    head += [f"{s} (HCP)" for s in SEATS]
+    lines = ["<table>", "<tr>" + "".join(f"<th>{h}</th>" for h in head) + "</tr>"]
+    shown = min(rows, len(self))
+    hcp = self.hcp
+    for i in range(shown):
+        deal = self[i]
+        cells = [str(i)]
+        if self.boards is not None:
+            cells += [str(self.boards[i]), self.dealers[i], self.vulnerabilities[i]]
+        cells += [f"{h} ({hcp[i, j]})" for j, h in enumerate(deal.hands)]
+        lines.append("<tr>" + "".join(f"<td>{escape(c)}</td>" for c in cells) + "</tr>")
+    lines.append("</table>")
+    if shown < len(self):
+        lines.append(f"<p>{shown} of {len(self)} deals</p>")
+    return "\n".join(lines)
+
+
 def _install_helpers() -> None:
     # Deal and Deals are Rust classes: the helpers that need optional packages are attached
     # from Python.
     setattr(Deals, "to_pandas", _to_pandas)
     setattr(Deals, "to_arrow", _to_arrow)
+    setattr(Deals, "_repr_html_", _deals_html)
     setattr(Deal, "from_endplay", staticmethod(_from_endplay))
     setattr(Deal, "to_endplay", _to_endplay)
     setattr(Deal, "from_redeal", staticmethod(_from_redeal))

@@ -129,6 +129,8 @@ class Deals:
         """A pandas DataFrame (needs pandas)."""
     def to_arrow(self) -> Any:
         """A pyarrow Table (needs pyarrow)."""
+    def _repr_html_(self, rows: int = 10) -> str:
+        """The first ``rows`` deals as an HTML table (how Jupyter shows a batch)."""
 
 def generate(
     count: int,
@@ -162,32 +164,66 @@ def solve(
 ) -> npt.NDArray[np.int8]:
     """int8[n, 4, 5]: DD tricks [deal, declarer N E S W, strain NT S H D C], on `threads` solver threads."""
 
+class _Analysis(dict[str, Any]):
+    """A result over a sample of deals: a dict of numpy arrays over its items."""
+
+    @property
+    def labels(self) -> list[str]:
+        """The items the per-item arrays are over (cards or contracts), in order."""
+    @property
+    def sample(self) -> Deals:
+        """The deals of the sample, in order."""
+    @property
+    def deal_tricks(self) -> npt.NDArray[np.int8]:
+        """int8[deals, items]: the tricks on each deal of ``sample`` for each item."""
+    def to_pandas(self, per_deal: bool = False) -> Any:
+        """A DataFrame: a row an item (means, standard errors, percentages), or with
+        ``per_deal`` a row a deal (its hex index) and a column an item. Needs pandas."""
+    def _repr_html_(self) -> str: ...
+
+class LeadResult(_Analysis):
+    """``lead()``'s result: ``cards``; float64[13] ``mean_tricks``, ``tricks_se``,
+    ``defeat_percent``, ``mean_score``, ``score_se``; int64[13, 14] ``tricks``; float64[13, 13]
+    ``a_better_percent``, ``imps``, ``imps_se``, ``matchpoints``; ``sample``, int8[deals, 13]
+    ``deal_tricks`` (the defence's); ``deals``, ``drawn``, ``seed``, ``leader``, ``contract``,
+    ``solved``, ``looked_up``, ``stored``."""
+
+class ContractsResult(_Analysis):
+    """``contracts()``'s result: ``contracts``; float64[k] ``make_percent``, ``mean_score``,
+    ``score_se``; int64[k, 14] ``tricks``; float64[k, k] ``imps``, ``imps_se``,
+    ``matchpoints``; ``sample``, int8[deals, k] ``deal_tricks`` (declarer's); ``deals``,
+    ``solved``, ``seed``, ``drawn``."""
+
 def lead(
     hand: Optional[str],
     contract: str,
     declarer: _SeatLike,
     *,
     vul: str = "None",
-    deals: Optional[int] = None,
-    seed: Optional[str] = None,
+    deals: Union[int, _DealsLike, None] = None,
+    path: Optional[_StrPath] = None,
+    db: Optional[_StrPath] = None,
+    set: Optional[str] = None,
     where: Optional[str] = None,
+    count: Optional[int] = None,
+    seed: Optional[str] = None,
     max_draws: Optional[int] = None,
     store: Optional[str] = None,
-    db: Optional[_StrPath] = None,
-    path: Optional[_StrPath] = None,
-    set: Optional[str] = None,
-) -> dict[str, Any]:
-    """Every opening lead solved double dummy over deals dealt around ``hand``: per-card
-    arrays (``mean_tricks``, ``defeat_percent``, ``mean_score``, ``tricks`` [13, 14]) and the
-    13 x 13 ``imps`` and ``matchpoints`` of each card against each. With ``store`` and
-    ``db`` the sample is stored as that set with its per-card tricks (``lead --store``);
-    with ``db`` stored leads are read, not solved (``solved``, ``looked_up``)."""
+    threads: Optional[int] = None,
+) -> LeadResult:
+    """Every opening lead solved double dummy over a sample: ``count`` deals (``deals=N``
+    too) dealt around ``hand`` (with ``seed``, ``where``, ``max_draws``), or with
+    ``hand=None`` a sample as ``contracts`` takes one (``deals=`` a batch, ``path=``, or
+    ``db=`` with ``set=``/``where=``). With ``store`` and ``db`` the sample is stored as that
+    set with its per-card tricks (``lead --store``); with ``db`` stored leads are read, not
+    solved."""
 
 def contracts(
     contracts: list[str],
-    path: Optional[_StrPath] = None,
     *,
     vul: Optional[str] = None,
+    deals: Optional[_DealsLike] = None,
+    path: Optional[_StrPath] = None,
     db: Optional[_StrPath] = None,
     set: Optional[str] = None,
     where: Optional[str] = None,
@@ -195,10 +231,11 @@ def contracts(
     seed: Optional[str] = None,
     predeal: Optional[str] = None,
     max_draws: Optional[int] = None,
-) -> dict[str, Any]:
-    """Contracts (``"3NT:S"``) compared double dummy over a deal file, ``count`` deals dealt
-    now, or the deals stored in ``db``: ``make_percent``,
-    ``mean_score`` (float64[k]) and the k x k ``imps`` and ``matchpoints``."""
+    threads: Optional[int] = None,
+) -> ContractsResult:
+    """Contracts (``"3NT:S"``) compared double dummy over a sample: ``deals=`` (a batch),
+    ``path=`` (a deal file), ``count=`` deals dealt now (``seed``, ``predeal``, ``where``,
+    ``max_draws``), or the deals stored in ``db`` (``set``, ``where``)."""
 
 def par(
     deals: _DealsLike,

@@ -1422,26 +1422,136 @@ fn par<'py>(
     Ok(out)
 }
 
-/// An opening-lead problem, as `dealdex lead` solves it: `deals` deals (1000 when `None`) of
-/// `seed`'s stream
-/// (a fresh seed when `None`) dealt around the leader's `hand` (`"AQ4.J.KJ6543.632"` or
-/// `"S:AQ4 H:J D:KJ6543 C:632"`), those `where` accepts when given (at most `max_draws`
-/// drawn: 10⁹ when `None`, 0 for no bound), every lead of the leader (declarer's left-hand opponent) solved double dummy
-/// against `contract` (`"3NT"`, `"4SX"`) by `declarer`, scored at `vul`. Returns a dict of
-/// arrays over the leader's 13 cards (`cards`, in suit order from the highest):
-/// `mean_tricks`, `tricks_se`, `defeat_percent`, `mean_score`, `score_se` (float64[13]),
-/// `tricks` (int64[13, 14]: deals on which the defence takes 0..13 tricks), and the pairwise
+/// Where a sample of deals comes from, one rule for every function that takes one (`lead`,
+/// `contracts`): `deals=` (a `Deals` batch, a `Deal` or an iterable of them), else `path=` (a
+/// deal file), else `count=` deals dealt now from `seed`'s stream (a fresh seed when `None`)
+/// around `predeal`'s cards, those `where` accepts (at most `max_draws` drawn: 10⁹ when
+/// `None`, 0 for no bound), else the deals stored in `db`: its set `set`, those `where`
+/// matches.
+struct SampleArgs<'a, 'py> {
+    deals: Option<&'a Bound<'py, PyAny>>,
+    path: Option<PathBuf>,
+    db: Option<&'a PathBuf>,
+    set: Option<String>,
+    r#where: Option<&'a str>,
+    count: Option<u64>,
+    seed: Option<&'a str>,
+    predeal: Option<&'a str>,
+    max_draws: Option<u64>,
+}
+
+impl SampleArgs<'_, '_> {
+    /// The source these arguments name.
+    fn source(self, what: &str) -> PyResult<dealdex::workflow::pipeline::DealSource> {
+        use dealdex::workflow::pipeline::{DealSource, StreamFilter};
+        let query = self.r#where.map(Query::parse).transpose().map_err(err)?;
+        let given = [
+            self.deals.is_some(),
+            self.path.is_some(),
+            self.count.is_some(),
+        ];
+        if given.iter().filter(|&&g| g).count() > 1 {
+            return Err(input_error(format!(
+                "{what}: give one sample: deals=, path= or count= (or db= for stored deals)"
+            )));
+        }
+        let stored_only = || {
+            if self.set.is_some() {
+                return Err(input_error(format!(
+                    "{what}: set= names a stored set: give db= and no deals=, path= or count="
+                )));
+            }
+            if query.is_some() {
+                return Err(input_error(format!(
+                    "{what}: where= filters deals dealt now (count=) or stored ones (db=), not given ones"
+                )));
+            }
+            Ok(())
+        };
+        if let Some(deals) = self.deals {
+            stored_only()?;
+            return Ok(DealSource::Boards(boards_arg(deals)?.into()));
+        }
+        if let Some(path) = self.path {
+            stored_only()?;
+            return Ok(DealSource::file(path));
+        }
+        if let Some(count) = self.count {
+            if self.set.is_some() {
+                return Err(input_error(format!(
+                    "{what}: set= names a stored set; count= deals a new sample"
+                )));
+            }
+            return Ok(DealSource::dealt(
+                seed_arg(self.seed)?,
+                count,
+                self.predeal.map(Predeal::parse).transpose().map_err(err)?,
+                query.map(|query| StreamFilter {
+                    query,
+                    max_draws: dealdex::workflow::generate::max_draws(self.max_draws),
+                }),
+            ));
+        }
+        if self.db.is_none() {
+            return Err(input_error(format!(
+                "{what}: no sample: give deals=, path=, count= or db="
+            )));
+        }
+        Ok(match (query, self.set) {
+            (Some(query), set) => DealSource::Matching {
+                query,
+                set,
+                limit: None,
+            },
+            (None, Some(name)) => DealSource::Set(name),
+            (None, None) => DealSource::Store,
+        })
+    }
+}
+
+/// The boards of `obj`: a `Deals` batch with its board numbers and the tables it carries, or
+/// a `Deal` or an iterable of them, numbered 1, 2, ….
+fn boards_arg(obj: &Bound<'_, PyAny>) -> PyResult<Vec<Board>> {
+    match obj.extract::<PyRef<'_, PyDeals>>() {
+        Ok(d) => d.to_boards(),
+        Err(_) => PyDeals::new(deals_arg(obj)?).to_boards(),
+    }
+}
+
+/// `values` (row after row) as a numpy array of `rows` x `columns`.
+fn matrix_of<'py, T: numpy::Element>(
+    py: Python<'py>,
+    values: Vec<T>,
+    rows: usize,
+    columns: usize,
+) -> PyResult<Bound<'py, PyAny>> {
+    Ok(PyArray1::from_vec(py, values)
+        .reshape([rows, columns])?
+        .into_any())
+}
+
+/// An opening-lead problem, as `dealdex lead` solves it: every lead of the leader (declarer's
+/// left-hand opponent) solved double dummy against `contract` (`"3NT"`, `"4SX"`) by
+/// `declarer`, scored at `vul`, over a sample. The sample: `count` deals (1000 when `None`;
+/// `deals=N` is the same) of `seed`'s stream dealt around the leader's `hand`
+/// (`"AQ4.J.KJ6543.632"` or `"S:AQ4 H:J D:KJ6543 C:632"`), those `where` accepts (at most
+/// `max_draws` drawn); or, with `hand=None`, a sample dealt earlier as every function takes
+/// one ([`SampleArgs`]: `deals=` a `Deals`, `path=`, or `db=` with `set=`/`where=`), every
+/// deal giving the leader the same hand. With `store` (a new set name) and `db` (created when
+/// missing) the sample is stored as that set with every deal's per-card tricks, as `lead
+/// --store` does; with `db`, leads stored there are read instead of solved. `threads`: the
+/// solver's threads (all cores when `None`).
+///
+/// Returns a dict (Python wraps it as `LeadResult`): `cards` (the leader's 13, in suit order
+/// from the highest), float64[13] `mean_tricks`, `tricks_se`, `defeat_percent`,
+/// `mean_score`, `score_se`; int64[13, 14] `tricks` (deals on which the defence takes 0..13);
 /// float64[13, 13] `a_better_percent`, `imps`, `imps_se`, `matchpoints` (row card against
-/// column card; the diagonal 0, 0, 0 and 0.5); with `deals`, `drawn`, `seed`, `leader`,
-/// `solved` and `looked_up` (deals whose leads were solved, or read from `db`), `stored`.
-/// With `store` (a new set name) and `db` (a database file, created when missing), the
-/// sample is stored as that set with every deal's per-card tricks, as `lead --store` does
-/// (`stored`: a dict of `set`, `boards`, `new_deals`, `new_leads`; else `None`); with `db`
-/// alone, leads stored there are read instead of solved. A sample dealt earlier instead of
-/// `hand` (pass `None`): `path=` a deal file, or `set=` a set stored in `db`, every deal
-/// giving the leader the same hand. The GIL is released while deals are drawn and solved.
+/// column card); `sample` (the deals, a `Deals`) and int8[deals, 13] `deal_tricks` (the
+/// defence's tricks on each deal after each card); `deals`, `drawn`, `seed`, `leader`,
+/// `contract`, `solved`, `looked_up`, `stored`. The GIL is released while deals are drawn
+/// and solved.
 #[pyfunction]
-#[pyo3(signature = (hand, contract, declarer, *, vul="None", deals=None, seed=None, r#where=None, max_draws=None, store=None, db=None, path=None, set=None))]
+#[pyo3(signature = (hand, contract, declarer, *, vul="None", deals=None, path=None, db=None, set=None, r#where=None, count=None, seed=None, max_draws=None, store=None, threads=None))]
 #[allow(clippy::too_many_arguments)]
 fn lead<'py>(
     py: Python<'py>,
@@ -1450,16 +1560,17 @@ fn lead<'py>(
     declarer: &Bound<'py, PyAny>,
     vul: &str,
     deals: Option<&Bound<'py, PyAny>>,
-    seed: Option<&str>,
+    path: Option<PathBuf>,
+    db: Option<PathBuf>,
+    set: Option<String>,
     r#where: Option<&str>,
+    count: Option<&Bound<'py, PyAny>>,
+    seed: Option<&str>,
     max_draws: Option<&Bound<'py, PyAny>>,
     store: Option<String>,
-    db: Option<PathBuf>,
-    path: Option<PathBuf>,
-    set: Option<String>,
+    threads: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     use dealdex::workflow::lead::{self as wf, LeadJob, LeadSample};
-    use dealdex::workflow::pipeline::DealSource;
     if store.is_some() && db.is_none() {
         return Err(input_error("store= needs db=, the database to store in"));
     }
@@ -1469,61 +1580,92 @@ fn lead<'py>(
             "contract={contract:?}: not a contract (3NT, 4S, 5DX)"
         ))
     })?;
-    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-    let job = LeadJob {
-        contract,
-        vulnerability: vul.parse::<Vulnerability>().map_err(err)?,
-        sample: match (hand, path, set) {
-            (Some(hand), None, None) => LeadSample::Dealt {
+    // `deals=N` is the count, as it always was; `deals=` a batch is the sample.
+    let (count, deals) = match deals {
+        Some(d) if d.extract::<u64>().is_ok() || d.extract::<i64>().is_ok() => {
+            (Some(uint_arg(d, "deals")?), None)
+        }
+        d => (opt_uint_arg(count, "count")?, d),
+    };
+    let max_draws = opt_uint_arg(max_draws, "max_draws")?;
+    let pool = pool(threads_arg(threads)?)?;
+    let sample = match hand {
+        Some(hand) => {
+            if deals.is_some() || path.is_some() || set.is_some() {
+                return Err(input_error(
+                    "lead: a hand is dealt around (count=); deals=, path= and set= are samples dealt earlier: give hand=None with them",
+                ));
+            }
+            LeadSample::Dealt {
                 hand: hand
                     .parse()
                     .map_err(|e| input_error(format!("hand={hand:?}: {e}")))?,
                 seed: seed_arg(seed)?,
-                deals: opt_uint_arg(deals, "deals")?.unwrap_or(1000),
+                deals: count.unwrap_or(1000),
                 filter: r#where.map(Query::parse).transpose().map_err(err)?,
                 // As generate's and `--max-draws`: 10⁹ when left out, 0 no bound.
-                max_draws: dealdex::workflow::generate::max_draws(opt_uint_arg(
-                    max_draws,
-                    "max_draws",
-                )?),
-            },
-            (None, Some(path), None) => LeadSample::Deals(DealSource::file(path)),
-            (None, None, Some(set)) => LeadSample::Deals(DealSource::Set(set)),
-            _ => {
-                return Err(input_error(
-                    "lead: give the hand (deals dealt around it), path= (a deal file) or set= (a stored set), one of them",
-                ));
+                max_draws: dealdex::workflow::generate::max_draws(max_draws),
             }
-        },
+        }
+        None if count.is_some() => {
+            return Err(input_error(
+                "lead: count= deals around the leader's hand: give the hand",
+            ));
+        }
+        None => LeadSample::Deals(
+            SampleArgs {
+                deals,
+                path,
+                db: db.as_ref(),
+                set,
+                r#where,
+                count: None,
+                seed: None,
+                predeal: None,
+                max_draws,
+            }
+            .source("lead")?,
+        ),
+    };
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let job = LeadJob {
+        contract,
+        vulnerability: vul.parse::<Vulnerability>().map_err(err)?,
+        sample,
         store,
         stop: Some(stop.clone()),
     };
     // Ctrl-C stops the job between two batches of deals solved.
     let report = watched(
         py,
-        || match &db {
-            Some(db) => {
-                let mut store = dealdex::Store::open(db)?;
-                wf::run_storing(&job, &mut store, &mut |_| {})
-            }
-            None => wf::run(&job, None, &mut |_| {}),
+        || {
+            in_pool(&pool, || match &db {
+                Some(db) => {
+                    let mut store = dealdex::Store::open(db)?;
+                    wf::run_storing(&job, &mut store, &mut |_| {})
+                }
+                None => wf::run(&job, None, &mut |_| {}),
+            })
         },
         || stop.store(true, std::sync::atomic::Ordering::Relaxed),
         || Ok(()),
     )?
     .map_err(err)?;
+    lead_result(py, report)
+}
+
+/// The dict of a lead report ([`lead`]'s).
+fn lead_result<'py>(
+    py: Python<'py>,
+    report: dealdex::workflow::lead::LeadReport,
+) -> PyResult<Bound<'py, PyDict>> {
+    use dealdex::workflow::lead as wf;
     let n = report.cards.len();
     let column =
         |f: &dyn Fn(&wf::LeadCard) -> f64| -> Vec<f64> { report.cards.iter().map(f).collect() };
     let d = PyDict::new(py);
-    d.set_item(
-        "cards",
-        report
-            .cards
-            .iter()
-            .map(|c| c.card.to_string())
-            .collect::<Vec<_>>(),
-    )?;
+    let cards: Vec<String> = report.cards.iter().map(|c| c.card.to_string()).collect();
+    d.set_item("cards", cards)?;
     d.set_item(
         "mean_tricks",
         PyArray1::from_vec(py, column(&|c| c.mean_tricks)),
@@ -1546,10 +1688,7 @@ fn lead<'py>(
         .iter()
         .flat_map(|c| c.tricks.map(|t| t as i64))
         .collect();
-    d.set_item(
-        "tricks",
-        PyArray1::from_vec(py, distribution).reshape([n, 14])?,
-    )?;
+    d.set_item("tricks", matrix_of(py, distribution, n, 14)?)?;
     // The pairs come in row order without the diagonal: a 13 x 13 matrix each.
     let matrix = |f: &dyn Fn(&wf::LeadPair) -> f64, diagonal: f64| -> PyResult<Bound<'py, PyAny>> {
         let mut m = vec![diagonal; n * n];
@@ -1558,12 +1697,23 @@ fn lead<'py>(
             let j = if j >= i { j + 1 } else { j };
             m[i * n + j] = f(p);
         }
-        Ok(PyArray1::from_vec(py, m).reshape([n, n])?.into_any())
+        matrix_of(py, m, n, n)
     };
     d.set_item("a_better_percent", matrix(&|p| p.a_better_percent, 0.0)?)?;
     d.set_item("imps", matrix(&|p| p.imps, 0.0)?)?;
     d.set_item("imps_se", matrix(&|p| p.imps_se, 0.0)?)?;
     d.set_item("matchpoints", matrix(&|p| p.matchpoints, 0.5)?)?;
+    let per_deal: Vec<i8> = report
+        .deal_tricks
+        .iter()
+        .flat_map(|row| row[..n].iter().map(|&t| t as i8))
+        .collect();
+    d.set_item(
+        "deal_tricks",
+        matrix_of(py, per_deal, report.deal_tricks.len(), n)?,
+    )?;
+    let keys = report.sample.iter().map(DealIndex::from_deal).collect();
+    d.set_item("sample", PyDeals::new(keys))?;
     d.set_item("deals", report.deals)?;
     d.set_item("drawn", report.drawn)?;
     d.set_item("seed", report.seed)?;
@@ -1586,27 +1736,30 @@ fn lead<'py>(
 }
 
 /// Contract choice, as `dealdex contracts` gives it: `contracts` (`["3NT:S", "4H:S"]`: level,
-/// strain, `X`/`XX`, then the declarer) played double dummy on the deals of the file `path`
-/// (any format dealdex reads, a GIB or RP library too); or, without `path`, `count` deals
-/// dealt now from `seed`'s stream (a fresh seed when left out) around `predeal`'s fixed cards,
-/// only those `where` accepts (at most `max_draws` drawn: 10⁹ when left out, 0 for no bound);
-/// or the deals stored in the database
-/// `db` (its set `set`, those `where` matches). Tables: the file's or the stored ones, the deals
-/// without one solved. Each deal is scored at its board's vulnerability or at `vul` when given.
-/// Returns a dict: `contracts` (the names), float64[k] `make_percent`, `mean_score`,
-/// `score_se` (the declaring side's score), int64[k, 14] `tricks` (deals on which declarer
-/// takes 0..13 tricks), and the float64[k, k] `imps`, `imps_se`, `matchpoints` of row against
-/// column (the declaring side's view, North-South's between contracts of different sides);
-/// with `deals`, `solved`, and for a dealt sample `seed` and `drawn`. The GIL is released
-/// while deals are read and solved.
+/// strain, `X`/`XX`, then the declarer) played double dummy on a sample, taken as every
+/// function takes one ([`SampleArgs`]): `deals=` (a `Deals` batch), `path=` (a deal file, a
+/// GIB or RP library too), `count=` deals dealt now (`seed`, `predeal`, `where`,
+/// `max_draws`), or the deals stored in `db` (its set `set`, those `where` matches). Tables:
+/// the sample's own or the stored ones, the deals without one solved (on `threads` threads,
+/// all cores when `None`). Each deal is scored at its board's vulnerability or at `vul`.
+///
+/// Returns a dict (Python wraps it as `ContractsResult`): `contracts` (the names),
+/// float64[k] `make_percent`, `mean_score`, `score_se` (the declaring side's score),
+/// int64[k, 14] `tricks` (deals on which declarer takes 0..13 tricks), the float64[k, k]
+/// `imps`, `imps_se`, `matchpoints` of row against column (the declaring side's view,
+/// North-South's between contracts of different sides); `sample` (the deals, a `Deals`) and
+/// int8[deals, k] `deal_tricks` (declarer's tricks on each deal in each contract); `deals`,
+/// `solved`, and for a dealt sample `seed` and `drawn`. The GIL is released while deals are
+/// read and solved.
 #[pyfunction]
-#[pyo3(signature = (contracts, path=None, *, vul=None, db=None, set=None, r#where=None, count=None, seed=None, predeal=None, max_draws=None))]
+#[pyo3(signature = (contracts, *, vul=None, deals=None, path=None, db=None, set=None, r#where=None, count=None, seed=None, predeal=None, max_draws=None, threads=None))]
 #[allow(clippy::too_many_arguments)]
 fn contracts<'py>(
     py: Python<'py>,
     contracts: Vec<String>,
-    path: Option<PathBuf>,
     vul: Option<&str>,
+    deals: Option<&Bound<'py, PyAny>>,
+    path: Option<PathBuf>,
     db: Option<PathBuf>,
     set: Option<String>,
     r#where: Option<&str>,
@@ -1614,40 +1767,23 @@ fn contracts<'py>(
     seed: Option<&str>,
     predeal: Option<&str>,
     max_draws: Option<&Bound<'py, PyAny>>,
+    threads: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     use dealdex::workflow::contracts::{self as wf, ContractsJob, Vulnerable};
-    use dealdex::workflow::pipeline::{DealSource, StreamFilter};
-    // A negative count or bound is an InputError naming the argument, not an OverflowError.
-    let count = opt_uint_arg(count, "count")?;
-    let max_draws = opt_uint_arg(max_draws, "max_draws")?;
-    let query = r#where.map(Query::parse).transpose().map_err(err)?;
-    let source = match (path, count, query) {
-        (Some(path), None, None) if db.is_none() && set.is_none() => DealSource::file(path),
-        (Some(_), _, _) => {
-            return Err(input_error(
-                "contracts: a path takes no db, set, where or count",
-            ));
-        }
-        (None, Some(count), query) => DealSource::dealt(
-            seed_arg(seed)?,
-            count,
-            predeal.map(Predeal::parse).transpose().map_err(err)?,
-            query.map(|query| StreamFilter {
-                query,
-                // As generate's and `--max-draws`: 10⁹ when left out, 0 no bound.
-                max_draws: dealdex::workflow::generate::max_draws(max_draws),
-            }),
-        ),
-        (None, None, Some(query)) => DealSource::Matching {
-            query,
-            set,
-            limit: None,
-        },
-        (None, None, None) => match set {
-            Some(name) => DealSource::Set(name),
-            None => DealSource::Store,
-        },
-    };
+    let pool = pool(threads_arg(threads)?)?;
+    let source = SampleArgs {
+        deals,
+        path,
+        db: db.as_ref(),
+        set,
+        r#where,
+        // A negative count or bound is an InputError naming the argument.
+        count: opt_uint_arg(count, "count")?,
+        seed,
+        predeal,
+        max_draws: opt_uint_arg(max_draws, "max_draws")?,
+    }
+    .source("contracts")?;
     let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
     let job = ContractsJob {
         source,
@@ -1661,32 +1797,42 @@ fn contracts<'py>(
             None => Vulnerable::Board,
         },
         stop: Some(stop.clone()),
+        keep_deals: true,
     };
     // Without `db` nothing is read from a database (stored deals need one).
     // Ctrl-C stops the job before the next piece of deals.
     let report = watched(
         py,
-        || match &db {
-            Some(db) => wf::run_in(&job, db, &mut |_| {}),
-            None => wf::run(&job, None, &mut |_| {}),
+        || {
+            in_pool(&pool, || match &db {
+                Some(db) => wf::run_in(&job, db, &mut |_| {}),
+                None => wf::run(&job, None, &mut |_| {}),
+            })
         },
         || stop.store(true, std::sync::atomic::Ordering::Relaxed),
         || Ok(()),
     )?
     .map_err(err)?;
+    contracts_result(py, report)
+}
+
+/// The dict of a contracts report ([`contracts`]'s).
+fn contracts_result<'py>(
+    py: Python<'py>,
+    report: dealdex::workflow::contracts::ContractsReport,
+) -> PyResult<Bound<'py, PyDict>> {
+    use dealdex::workflow::contracts as wf;
     let k = report.contracts.len();
     let d = PyDict::new(py);
     let column = |f: &dyn Fn(&wf::ContractResult) -> f64| -> Vec<f64> {
         report.contracts.iter().map(f).collect()
     };
-    d.set_item(
-        "contracts",
-        report
-            .contracts
-            .iter()
-            .map(|c| c.contract.clone())
-            .collect::<Vec<_>>(),
-    )?;
+    let names: Vec<String> = report
+        .contracts
+        .iter()
+        .map(|c| c.contract.clone())
+        .collect();
+    d.set_item("contracts", names)?;
     d.set_item(
         "make_percent",
         PyArray1::from_vec(py, column(&|c| c.make_percent)),
@@ -1704,12 +1850,10 @@ fn contracts<'py>(
         .iter()
         .flat_map(|c| c.tricks.map(|t| t as i64))
         .collect();
-    d.set_item("tricks", PyArray1::from_vec(py, tricks).reshape([k, 14])?)?;
-    let matrix = |m: &[Vec<wf::Estimate>],
-                  f: &dyn Fn(&wf::Estimate) -> f64|
-     -> PyResult<Bound<'py, PyAny>> {
+    d.set_item("tricks", matrix_of(py, tricks, k, 14)?)?;
+    let matrix = |m: &[Vec<wf::Estimate>], f: &dyn Fn(&wf::Estimate) -> f64| {
         let flat: Vec<f64> = m.iter().flat_map(|row| row.iter().map(f)).collect();
-        Ok(PyArray1::from_vec(py, flat).reshape([k, k])?.into_any())
+        matrix_of(py, flat, k, k)
     };
     d.set_item("imps", matrix(&report.imps, &|e| e.mean)?)?;
     d.set_item(
@@ -1717,6 +1861,13 @@ fn contracts<'py>(
         matrix(&report.imps, &|e| e.standard_error.unwrap_or(f64::NAN))?,
     )?;
     d.set_item("matchpoints", matrix(&report.matchpoints, &|e| e.mean)?)?;
+    let per_deal: Vec<i8> = report.deal_tricks.iter().map(|&t| t as i8).collect();
+    d.set_item(
+        "deal_tricks",
+        matrix_of(py, per_deal, report.sample.len(), k)?,
+    )?;
+    let keys = report.sample.iter().map(DealIndex::from_deal).collect();
+    d.set_item("sample", PyDeals::new(keys))?;
     d.set_item("deals", report.deals)?;
     d.set_item("solved", report.solved)?;
     d.set_item("seed", report.seed)?;
@@ -1767,10 +1918,7 @@ fn write(
     format: Option<&str>,
     event: Option<String>,
 ) -> PyResult<()> {
-    let boards = match deals.extract::<PyRef<'_, PyDeals>>() {
-        Ok(d) => d.to_boards()?,
-        Err(_) => PyDeals::new(deals_arg(deals)?).to_boards()?,
-    };
+    let boards = boards_arg(deals)?;
     let fmt = formats::choose(&path, format).map_err(err)?;
     let opts = WriteOptions {
         event: event.unwrap_or_default(),

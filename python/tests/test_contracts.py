@@ -15,7 +15,7 @@ SEED = "42" * 32
 def test_contracts_over_a_file_as_the_cli(tmp_path):
     path = tmp_path / "deals.pbn"
     dealdex.write(dealdex.generate_boards(range(1, 9), seed=SEED), path)
-    result = dealdex.contracts(["3NT:S", "4H:N", "2SX:E"], path)
+    result = dealdex.contracts(["3NT:S", "4H:N", "2SX:E"], path=path)
     assert result["contracts"] == ["3NT:S", "4H:N", "2SX:E"]
     assert result["deals"] == 8
     assert result["tricks"].shape == (3, 14)
@@ -35,7 +35,7 @@ def test_a_bad_contract_is_an_input_error(tmp_path):
     path = tmp_path / "deals.pbn"
     dealdex.write(dealdex.generate_boards(range(1, 3), seed=SEED), path)
     try:
-        dealdex.contracts(["3ZZ:S"], path)
+        dealdex.contracts(["3ZZ:S"], path=path)
     except dealdex.InputError:
         return
     raise AssertionError("expected InputError")

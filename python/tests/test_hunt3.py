@@ -15,7 +15,7 @@ def test_a_missing_deal_file_is_file_not_found(tmp_path):
         dealdex.lead(None, "3NT", "S", path=str(tmp_path / "nope.pbn"))
     assert "nope.pbn" in str(e.value)
     with pytest.raises(FileNotFoundError):
-        dealdex.contracts(["3NT:S"], str(tmp_path / "nope.pbn"))
+        dealdex.contracts(["3NT:S"], path=str(tmp_path / "nope.pbn"))
 
 
 def test_a_leaders_hand_of_fourteen_cards_is_blamed_on_the_hand():

@@ -100,6 +100,7 @@ pub fn run(a: ContractsArgs, json: bool) -> anyhow::Result<()> {
         contracts: a.contracts.clone(),
         vulnerable: a.vul.map_or(Vulnerable::Board, Vulnerable::Forced),
         stop: None,
+        keep_deals: false,
     };
     let bar = progress_bar(a.quiet, "{spinner} {human_pos} deals played {msg}");
     let report = run_in(&job, &a.db.path(), &mut |p| {

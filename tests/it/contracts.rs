@@ -86,6 +86,7 @@ fn a_stored_set_with_tables_is_played_without_solving() {
             .to_vec(),
         vulnerable: Vulnerable::Board,
         stop: None,
+        keep_deals: false,
     };
     let mut pieces = 0;
     let r = run(&job, Some(&store), &mut |_| pieces += 1).unwrap();
@@ -136,6 +137,7 @@ fn no_contracts_and_no_deals_are_bad_input() {
         contracts: vec![],
         vulnerable: Vulnerable::Board,
         stop: None,
+        keep_deals: false,
     };
     let e = run(&job, Some(&store), &mut |_| {}).unwrap_err();
     assert!(matches!(e, ContractsError::NoContracts));

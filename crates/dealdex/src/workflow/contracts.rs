@@ -66,6 +66,10 @@ pub struct ContractsJob {
     /// (Ctrl-C in a program hosting dealdex): the job then fails with
     /// [`ContractsError::Stopped`].
     pub stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+    /// Keep every deal and each contract's tricks on it in the report
+    /// ([`ContractsReport::sample`], [`ContractsReport::deal_tricks`]): 13 + k bytes a deal,
+    /// for a program that looks at single deals; off, memory stays a piece's.
+    pub keep_deals: bool,
 }
 
 /// The vulnerability a deal is scored at; JSON `"board"`, else the forced one's PBN name
@@ -197,6 +201,13 @@ pub struct ContractsReport {
     /// What a deal file's reader ignored, each naming its line.
     #[serde(skip)]
     pub warnings: Vec<String>,
+    /// With [`ContractsJob::keep_deals`]: the deals played, in order; else empty.
+    #[serde(skip)]
+    pub sample: Vec<crate::Deal>,
+    /// With [`ContractsJob::keep_deals`]: `deal_tricks[d * k + i]`, declarer's tricks on deal
+    /// `d` of `sample` in contract `i` (k contracts); else empty.
+    #[serde(skip)]
+    pub deal_tricks: Vec<u8>,
 }
 
 /// Sums of a quantity and of its square over the deals (exact in integers).
@@ -323,6 +334,7 @@ pub fn run(
     }
     let source = job.source.open(store, &SourceOptions { tables: true })?;
     let mut tally = Tally::new(k);
+    let (mut sample, mut deal_tricks) = (Vec::new(), Vec::new());
     let (mut deals, mut solved) = (0u64, 0u64);
     let stopped = || super::stop_requested(job.stop.as_ref());
     let read = source.read(&mut |boards: Vec<Board>| -> Result<bool, ContractsError> {
@@ -354,6 +366,14 @@ pub fn run(
                 Vulnerable::Forced(v) => v,
             };
             tally.add(&job.contracts, &table, vul);
+            if job.keep_deals {
+                sample.push(b.deal);
+                deal_tricks.extend(
+                    job.contracts
+                        .iter()
+                        .map(|c| table.tricks(c.declarer, c.strain)),
+                );
+            }
         }
         deals += boards.len() as u64;
         progress(ContractsProgress { deals, solved });
@@ -393,6 +413,8 @@ pub fn run(
         seconds: started.elapsed().as_secs_f64(),
         skipped: read.skipped,
         warnings: read.warnings,
+        sample,
+        deal_tricks,
     })
 }
 

@@ -171,6 +171,13 @@ pub struct LeadReport {
     pub pairs: Vec<LeadPair>,
     /// Wall-clock seconds.
     pub seconds: f64,
+    /// The sample's deals, in order (not in the JSON report: a program's to keep).
+    #[serde(skip)]
+    pub sample: Vec<Deal>,
+    /// `deal_tricks[d][c]`: the defence's tricks on deal `d` of `sample` after the leader's
+    /// card `c` (the order of `cards`); not in the JSON report.
+    #[serde(skip)]
+    pub deal_tricks: Vec<[u8; 13]>,
 }
 
 /// What `lead --store NAME` stored: the sample as a set, and the per-card tricks.
@@ -631,6 +638,8 @@ fn report(job: &LeadJob, solved: &Solved, stored: Option<LeadStored>) -> LeadRep
         cards: cards_report,
         pairs,
         seconds: solved.started.elapsed().as_secs_f64(),
+        sample: solved.deals.clone(),
+        deal_tricks: tricks,
     }
 }
 
