@@ -35,13 +35,14 @@ pub struct DealArgs {
     /// Numbering scheme: pavlicek, andrews or bigdeal.
     #[arg(long, default_value = "pavlicek", value_parser = parse_scheme)]
     scheme: Scheme,
-    /// Output: pbn (deal strings), hex (indices) or json (JSON lines).
+    /// Output: pbn (deal strings), hex (indices) or json (JSON lines with the numbers) list
+    /// the deals; any other format writes them as boards 1, 2, … (`deal 1..32 --to dup`).
     #[arg(
         long = "to",
         short = 'f',
         visible_alias = "format",
         default_value = "pbn",
-        value_parser = parse_list_format
+        value_parser = parse_format
     )]
     format: &'static dyn formats::DealFormat,
     /// Output file (default stdout).
@@ -75,16 +76,13 @@ pub fn number(a: NumberArgs, json: bool) -> anyhow::Result<()> {
     print(&r, json, false, Text::Answer)
 }
 
-/// A format `deal` lists deals in, by name, either case (`jsonl` is `json`).
-fn parse_list_format(s: &str) -> Result<&'static dyn formats::DealFormat, String> {
+/// `deal --to`: a registry format by name, either case (`jsonl` is `json`).
+fn parse_format(s: &str) -> Result<&'static dyn formats::DealFormat, String> {
     let name = match s.to_ascii_lowercase().as_str() {
         "jsonl" => "json".to_owned(),
         name => name.to_owned(),
     };
-    match formats::by_name(&name) {
-        Some(f) if workflow::number::DEAL_LIST_FORMATS.contains(&f.info().name) => Ok(f),
-        _ => Err(format!("unknown format {s:?} (expected pbn, hex or json)")),
-    }
+    formats::named(&name).map_err(|e| e.to_string())
 }
 
 pub fn deal(a: DealArgs, json: bool) -> anyhow::Result<()> {

@@ -43,11 +43,16 @@ pub struct SolveArgs {
     all: bool,
     #[command(flatten)]
     db: NoDbArgs,
-    /// Output: text (table and par per deal), json (JSON lines) or pbn (each board with the
-    /// double-dummy tags [DoubleDummyTricks], [OptimumScore], [ParContract] and
-    /// [OptimumResultTable]; a PBN input keeps its other tags).
-    #[arg(long = "to", visible_alias = "format", value_name = "FORMAT",
-          value_parser = ["text", "json", "pbn"])]
+    /// Output: text (table and par per deal), json (JSON lines with par), or any deal-file
+    /// format, each board with its table where the format holds one (pbn: the double-dummy
+    /// tags [DoubleDummyTricks], [OptimumScore], [ParContract] and [OptimumResultTable]; a
+    /// PBN input keeps its other tags).
+    #[arg(
+        long = "to",
+        short = 'f',
+        visible_alias = "format",
+        value_name = "FORMAT"
+    )]
     format: Option<String>,
     #[command(flatten)]
     read: super::file_args::ReadArgs,
@@ -105,7 +110,7 @@ pub fn run(a: SolveArgs, json: bool) -> anyhow::Result<()> {
     // `--all` prints a summary only, unless --to is given; with --json the tables are JSON
     // lines too (unless --to says otherwise).
     let output = match (a.format.as_deref(), json) {
-        (Some(name), _) => SolveOutput::named(name),
+        (Some(name), _) => Some(SolveOutput::named(name)?),
         (None, _) if a.all => None,
         (None, true) => Some(SolveOutput::JsonLines),
         (None, false) => Some(SolveOutput::Text),

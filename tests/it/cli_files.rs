@@ -834,3 +834,47 @@ fn every_reading_command_takes_from_and_first_board() {
     let out = dealdex(d).args(["stats", "deals.dat"]).output().unwrap();
     assert_eq!(out.status.code(), Some(2), "{}", common::stderr(&out));
 }
+
+/// `deal` and `solve` write every registry format (issue 51 item 4): `deal 1..32 --to dup`
+/// is a 32-board DUP file of deals 1..32 as boards 1..32; `solve --to lin` writes the solved
+/// boards as LIN; a board limit is refused with nothing written.
+#[test]
+fn deal_and_solve_write_every_registry_format() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    dealdex(d)
+        .args(["deal", "1..32", "--to", "dup", "--out", "first.dup"])
+        .assert()
+        .success();
+    let boards = formats::by_name("dup")
+        .unwrap()
+        .read_numbered(
+            &std::fs::read(d.join("first.dup")).unwrap(),
+            &formats::ReadOptions::default(),
+        )
+        .unwrap()
+        .boards;
+    assert_eq!(boards.len(), 32);
+    for (k, b) in (1u128..).zip(&boards) {
+        assert_eq!(
+            b.deal,
+            Deal::from_number(k, dealdex::Scheme::Pavlicek).unwrap()
+        );
+        assert_eq!(b.number, Some(k as u64));
+    }
+    let out = dealdex(d)
+        .args(["deal", "1..100", "--to", "dup", "--out", "big.dup"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", common::stderr(&out));
+    assert!(!d.join("big.dup").exists());
+    let hex = DealIndex::from_deal(&boards[0].deal).to_string();
+    let lin = dealdex(d)
+        .args(["solve", &hex, "--no-db", "--to", "lin", "-q"])
+        .output()
+        .unwrap();
+    assert!(lin.status.success(), "{}", common::stderr(&lin));
+    let back = formats::by_name("lin").unwrap().read(&lin.stdout).unwrap();
+    assert_eq!(back.len(), 1);
+    assert_eq!(back[0].deal, boards[0].deal);
+}

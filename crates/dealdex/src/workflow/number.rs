@@ -25,12 +25,13 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use crate::Classify;
-use crate::formats::DealFormat;
-use crate::formats::SkippedBoard;
+use crate::formats::{self, Board, DealFormat, SkippedBoard};
 use crate::model::card::Seat;
 use crate::model::deal_string::push_deal_bytes;
-use crate::workflow::output::{ReportOutput, WriteError};
-use crate::workflow::pipeline::{DealSource, FileSource, ReadAs, SourceError, SourceOptions};
+use crate::workflow::output::{Output, ReportOutput, WriteError};
+use crate::workflow::pipeline::{
+    DealFiles, DealSink, DealSource, FileSource, ReadAs, SinkError, SourceError, SourceOptions,
+};
 use crate::{
     Deal, DealArgumentError, DealIndex, ErrorClass, NumberError, Scheme, parse_deal_argument,
 };
@@ -180,9 +181,12 @@ pub struct DealJob {
     pub last: u128,
     /// The numbering scheme.
     pub scheme: Scheme,
-    /// The listing's format, one of the registry's `pbn` (a PBN deal string a line, no file
-    /// header), `hex` (a 26-hex-digit index a line) or `json` (a JSON line a deal:
-    /// `{"number":"…","scheme":"…","deal":"N:…","index":"…"}`); [`DEAL_LIST_FORMATS`].
+    /// The format: a listing for the registry's `pbn` (a PBN deal string a line, no file
+    /// header), `hex` (a 26-hex-digit index a line) and `json` (a JSON line a deal:
+    /// `{"number":"…","scheme":"…","deal":"N:…","index":"…"}`), [`DEAL_LIST_FORMATS`]; any
+    /// other registry format writes the deals as boards 1, 2, … in range order, as every
+    /// command writes boards ([`DealFiles`]; a format written in one piece holds at most
+    /// [`MAX_COLLECTED`](crate::workflow::generate::MAX_COLLECTED) boards).
     pub format: &'static dyn DealFormat,
     /// The output file, written through a temporary file beside it and renamed when whole
     /// ([`ReportOutput`]: a failed write keeps the old file); `None` for the writer given to
@@ -231,12 +235,19 @@ pub enum DealJobError {
     /// The output could not be created or written.
     #[error(transparent)]
     Write(#[from] WriteError),
-    /// A format deals cannot be listed in (not one of [`DEAL_LIST_FORMATS`]).
-    #[error("deals listed by number are written as pbn, hex or json, not {format}")]
-    Format {
+    /// A range too long for a format written in one piece.
+    #[error(
+        "{format} is written in one piece: at most {max} deals (a streaming format, e.g. pbn or hex, takes any range)"
+    )]
+    TooManyToCollect {
         /// The format's name.
         format: &'static str,
+        /// The most boards it may collect.
+        max: u64,
     },
+    /// A format refused the boards, or the file could not be written.
+    #[error(transparent)]
+    Sink(#[from] SinkError),
 }
 
 /// The formats a `deal` listing is written in ([`DealJob::format`]).
@@ -264,6 +275,7 @@ impl Classify for DealJobError {
     fn wrapped(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             DealJobError::Write(e) => Some(e),
+            DealJobError::Sink(e) => Some(e),
             _ => None,
         }
     }
@@ -322,12 +334,12 @@ pub fn deal(job: &DealJob, stdout: &mut dyn Write) -> Result<DealReport, DealJob
     }
     let count = u64::try_from(job.last - job.first + 1).map_err(|_| DealJobError::TooLong)?;
     let format = job.format.info().name;
-    if !DEAL_LIST_FORMATS.contains(&format) {
-        return Err(DealJobError::Format { format });
-    }
     // The range's ends must be deals (the chunks assume it).
     Deal::from_number(job.first, job.scheme)?;
     Deal::from_number(job.last, job.scheme)?;
+    if !DEAL_LIST_FORMATS.contains(&format) {
+        return deal_boards(job, count, stdout);
+    }
     let failed = |error| WriteError::of(job.out.as_deref(), error);
     // A file appears whole or not at all: a failed write keeps the old one.
     let mut out = ReportOutput::create(job.out.as_deref(), stdout)?;
@@ -335,10 +347,9 @@ pub fn deal(job: &DealJob, stdout: &mut dyn Write) -> Result<DealReport, DealJob
     crate::par_chunks_ordered(
         count,
         |offset, len| {
-            let start = job.first + offset as u128;
-            let mut deals = vec![Deal::from_number(1, job.scheme).expect("1 is valid"); len];
-            crate::unrank_range(start, job.scheme, &mut deals).expect("range checked");
+            let deals = unranked(job.first, job.scheme, offset, len);
             let mut buf = Vec::with_capacity(len * 80);
+            let start = job.first + u128::from(offset);
             push_listing(&mut buf, format, job.scheme, start, &deals);
             buf
         },
@@ -352,6 +363,68 @@ pub fn deal(job: &DealJob, stdout: &mut dyn Write) -> Result<DealReport, DealJob
         last: job.last.to_string(),
         deals: count,
         format,
+        out: job.out.clone(),
+    })
+}
+
+/// The deals `range` of `scheme` (offsets `offset..offset + len` from `first`), made from
+/// their numbers.
+fn unranked(first: u128, scheme: Scheme, offset: u64, len: usize) -> Vec<Deal> {
+    let mut deals = vec![Deal::from_number(1, scheme).expect("1 is valid"); len];
+    crate::unrank_range(first + u128::from(offset), scheme, &mut deals).expect("range checked");
+    deals
+}
+
+/// [`deal`] in a registry format that is not a listing: the deals as boards 1, 2, … through
+/// a [`FileSink`](crate::workflow::pipeline::FileSink), each piece rendered where it is made.
+fn deal_boards(
+    job: &DealJob,
+    count: u64,
+    stdout: &mut dyn Write,
+) -> Result<DealReport, DealJobError> {
+    let output = Output {
+        path: job.out.clone(),
+        format: job.format,
+    };
+    let files = DealFiles {
+        bounds_given: true,
+        ..DealFiles::new(
+            vec![output],
+            formats::WriteOptions {
+                first_board: 1,
+                last_board: count,
+                scheme: job.scheme,
+                ..formats::WriteOptions::default()
+            },
+        )
+    };
+    let max = crate::workflow::generate::MAX_COLLECTED;
+    if !files.streams() && count > max {
+        let format = job.format.info().name;
+        return Err(DealJobError::TooManyToCollect { format, max });
+    }
+    let mut sink = files.open(stdout)?;
+    let renderer = sink.renderer();
+    crate::warm_up();
+    crate::par_chunks_ordered(
+        count,
+        |offset, len| {
+            let deals = unranked(job.first, job.scheme, offset, len);
+            let boards = (offset + 1..)
+                .zip(deals)
+                .map(|(n, d)| Board::new(n, d))
+                .collect();
+            renderer.render(boards)
+        },
+        |piece| sink.write_rendered(piece?),
+    )?;
+    sink.finish()?;
+    Ok(DealReport {
+        scheme: job.scheme.name(),
+        first: job.first.to_string(),
+        last: job.last.to_string(),
+        deals: count,
+        format: job.format.info().name,
         out: job.out.clone(),
     })
 }

@@ -18,8 +18,11 @@ use crate::model::card::Seat;
 use crate::model::deal::Deal;
 use crate::model::index::DealIndex;
 use crate::store::{Store, StoreError};
+use crate::workflow::output::Output;
 use crate::workflow::output::WriteError;
-use crate::workflow::pipeline::{DealSource, FileSource, ReadAs, SourceError, SourceOptions};
+use crate::workflow::pipeline::{
+    DealFiles, DealSink, DealSource, FileSource, ReadAs, SinkError, SourceError, SourceOptions,
+};
 
 pub use super::verify_dd::{
     BoardRef, CellMismatch, DEFAULT_VERIFY_SEED, TableMismatch, VerifyJob, VerifyReport, verify,
@@ -716,27 +719,42 @@ pub fn run<E: From<StoreError>>(
 }
 
 /// How [`write()`] prints each solved board.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug)]
 pub enum SolveOutput {
     /// A heading (board, dealer, vulnerability, deal), the table and par, then an empty line
     /// ([`SolveItem::text`]).
     Text,
     /// One JSON object a line ([`SolvedDeal`]).
     JsonLines,
-    /// A PBN file: its header, then each board as a game with the double-dummy tags
-    /// ([`SolveItem::solved_board`]; a board read from a PBN file keeps its other tags).
-    Pbn,
+    /// A deal file of a registry format, each board with its table where the format holds
+    /// one (PBN's double-dummy tags, Parquet's columns; [`SolveItem::solved_board`]: a board
+    /// read from a file keeps its other tags), written as every command writes boards
+    /// ([`DealFiles`]).
+    Format(&'static dyn DealFormat),
+}
+
+/// The same output (formats by name).
+impl PartialEq for SolveOutput {
+    fn eq(&self, other: &SolveOutput) -> bool {
+        match (self, other) {
+            (SolveOutput::Format(a), SolveOutput::Format(b)) => a.info().name == b.info().name,
+            _ => std::mem::discriminant(self) == std::mem::discriminant(other),
+        }
+    }
 }
 
 impl SolveOutput {
-    /// The output of `dealdex solve --to NAME`: `text`, `json` or `pbn`; `None` for any other.
-    pub fn named(name: &str) -> Option<SolveOutput> {
-        match name {
-            "text" => Some(SolveOutput::Text),
-            "json" => Some(SolveOutput::JsonLines),
-            "pbn" => Some(SolveOutput::Pbn),
-            _ => None,
-        }
+    /// The output of `dealdex solve --to NAME`: `text`, `json` (solve's JSON lines, with
+    /// par), else a registry format by its name.
+    ///
+    /// # Errors
+    /// [`formats::ChooseFormatError::UnknownName`] for a name no format has.
+    pub fn named(name: &str) -> Result<SolveOutput, formats::ChooseFormatError> {
+        Ok(match name {
+            "text" => SolveOutput::Text,
+            "json" => SolveOutput::JsonLines,
+            name => SolveOutput::Format(formats::named(name)?),
+        })
     }
 }
 
@@ -749,15 +767,19 @@ pub enum SolveError {
     /// Writing the output failed (`BrokenPipe` when its reader went away).
     #[error(transparent)]
     Write(#[from] WriteError),
+    /// A registry format refused a board, or its output could not be written.
+    #[error(transparent)]
+    Sink(#[from] SinkError),
 }
 
 crate::classified!(SolveError);
 impl Classify for SolveError {
-    /// The store's class, or [`crate::ErrorClass::Io`] for a failed write.
+    /// The store's class, the sink's, or [`crate::ErrorClass::Io`] for a failed write.
     fn class(&self) -> crate::ErrorClass {
         match self {
             SolveError::Store(e) => e.class(),
             SolveError::Write(e) => e.class(),
+            SolveError::Sink(e) => e.class(),
         }
     }
 
@@ -765,6 +787,7 @@ impl Classify for SolveError {
     fn wrapped(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             SolveError::Write(e) => Some(e),
+            SolveError::Sink(e) => Some(e),
             SolveError::Store(_) => None,
         }
     }
@@ -801,15 +824,10 @@ pub fn write(
     out: &mut dyn std::io::Write,
     progress: &mut dyn FnMut(SolveProgress),
 ) -> Result<SolveReport, SolveError> {
-    let failed = |error| SolveError::Write(WriteError::of(None, error));
-    let options = formats::WriteOptions::default();
-    if output == Some(SolveOutput::Pbn) {
-        let mut header = Vec::new();
-        formats::Pbn
-            .write_header(&options, &mut header)
-            .map_err(|e| failed(std::io::Error::other(e)))?;
-        out.write_all(&header).map_err(failed)?;
+    if let Some(SolveOutput::Format(format)) = output {
+        return write_boards(job, store, format, out, progress);
     }
+    let failed = |error| SolveError::Write(WriteError::of(None, error));
     let batch = job.batch.max(1);
     let mut written = 0u64;
     let mut bytes = Vec::new();
@@ -817,19 +835,13 @@ pub fn write(
         written += 1;
         bytes.clear();
         match output {
-            None => return Ok(()),
+            None | Some(SolveOutput::Format(_)) => return Ok(()),
             Some(SolveOutput::Text) => bytes.extend_from_slice(item.text(table).as_bytes()),
             Some(SolveOutput::JsonLines) => {
                 let line = serde_json::to_string(&item.solved(table))
                     .map_err(|e| failed(std::io::Error::other(e)))?;
                 bytes.extend_from_slice(line.as_bytes());
                 bytes.push(b'\n');
-            }
-            Some(SolveOutput::Pbn) => {
-                let board = item.solved_board(written, table);
-                formats::Pbn
-                    .write_boards(&[board], &options, &mut bytes)
-                    .map_err(|e| failed(std::io::Error::other(e)))?;
             }
         }
         out.write_all(&bytes).map_err(failed)?;
@@ -839,6 +851,33 @@ pub fn write(
         Ok::<(), SolveError>(())
     })?;
     out.flush().map_err(failed)?;
+    Ok(report)
+}
+
+/// [`write()`] in a registry format: the solved boards, a batch at a time, into a
+/// [`FileSink`](crate::workflow::pipeline::FileSink) on `out`.
+fn write_boards(
+    job: &SolveJob,
+    store: Option<&mut Store>,
+    format: &'static dyn DealFormat,
+    out: &mut dyn std::io::Write,
+    progress: &mut dyn FnMut(SolveProgress),
+) -> Result<SolveReport, SolveError> {
+    let output = Output { path: None, format };
+    let mut sink = DealFiles::new(vec![output], formats::WriteOptions::default()).open(out)?;
+    let batch = job.batch.max(1);
+    let mut boards = Vec::with_capacity(batch);
+    let mut written = 0u64;
+    let report = run(job, store, progress, &mut |item, table| {
+        written += 1;
+        boards.push(item.solved_board(written, table));
+        if boards.len() == batch {
+            sink.write(std::mem::take(&mut boards))?;
+        }
+        Ok::<(), SolveError>(())
+    })?;
+    sink.write(boards)?;
+    sink.finish()?;
     Ok(report)
 }
 
