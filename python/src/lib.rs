@@ -24,10 +24,6 @@ use pyo3::types::{PyDict, PyInt, PyList, PyRange, PySlice, PyString};
 
 mod database;
 
-/// Deals a generation without a condition adds between two checks for Ctrl-C: the stream's
-/// chunks are handed over one by one, so a check per chunk costs nothing.
-const DRAW_WINDOW: u64 = 1 << 22;
-
 // ---------------------------------------------------------------------------------------
 // Errors
 // ---------------------------------------------------------------------------------------
@@ -1084,57 +1080,75 @@ fn draw(
     (first, count): (u64, u64),
     max_draws: u64,
 ) -> PyResult<Vec<DealIndex>> {
-    let mut keys = Vec::with_capacity(count.min(1 << 24) as usize);
-    let Some(q) = query else {
-        dealdex::generate_chunks_with(
-            seed,
-            predeal,
-            first,
-            count,
-            |_, deals| deals.iter().map(DealIndex::from_deal).collect::<Vec<_>>(),
-            |chunk| {
-                keys.extend(chunk);
-                check_signals()
-            },
-        )?;
-        return Ok(keys);
+    use dealdex::workflow::pipeline::{
+        DealSource, DealStream, SourceError, StreamFilter, StreamSource,
     };
-    // The first `count` matches of the stream, found window by window: the same deals as
-    // one search (each window goes on where the last one stopped).
-    let mut next = first;
-    let mut drawn = 0u64;
-    while (keys.len() as u64) < count {
-        let window = DRAW_WINDOW.min(max_draws - drawn);
-        if window == 0 {
-            // The CLI's error (`--max-draws`), in Python's terms.
-            let matched = keys.len() as u64;
-            return Err(err(GenerateError::DrawLimit {
-                drawn,
-                matched,
-                max_draws,
-                mode: Mode::Bulk,
-                first_missing: first + matched,
-                last: first + (count - 1),
-                predeal: predeal.is_some(),
-                names: DrawNames::Python,
-            }));
-        }
-        let want = count - keys.len() as u64;
-        let found = dealdex::first_matching_within(
-            seed,
-            predeal,
-            (next, want),
-            window,
-            q.search_chunk(),
-            |d| q.matches(d),
-            &mut |_| {},
-        );
-        keys.extend(found.deals.iter().map(DealIndex::from_deal));
-        next += found.drawn;
-        drawn += found.drawn;
-        check_signals()?;
+    /// Why a draw ended early: the source failed, or Python was interrupted.
+    enum Halt {
+        Source(SourceError),
+        Python(PyErr),
     }
-    Ok(keys)
+    impl From<SourceError> for Halt {
+        fn from(e: SourceError) -> Halt {
+            Halt::Source(e)
+        }
+    }
+    let stream = StreamSource {
+        stream: DealStream::Seeded(*seed),
+        first,
+        count,
+        predeal: predeal.cloned(),
+        filter: query.map(|q| StreamFilter {
+            query: q.clone(),
+            max_draws: Some(max_draws),
+        }),
+    };
+    if stream.filter.is_none() {
+        // The stream's pieces as they are made, Ctrl-C looked at after each.
+        let mut keys = Vec::with_capacity(count.min(1 << 24) as usize);
+        let read = DealSource::Stream(stream)
+            .open(None, &Default::default())
+            .map_err(err)?
+            .read(&mut |boards| -> Result<bool, Halt> {
+                keys.extend(boards.iter().map(|b| DealIndex::from_deal(&b.deal)));
+                check_signals().map_err(Halt::Python)?;
+                Ok(true)
+            });
+        return match read {
+            Ok(_) => Ok(keys),
+            Err(Halt::Source(e)) => Err(err(e)),
+            Err(Halt::Python(e)) => Err(e),
+        };
+    }
+    // The search, Ctrl-C looked at between its windows of draws.
+    let mut interrupted = None;
+    let found = stream
+        .find(&mut |_| match check_signals() {
+            Ok(()) => true,
+            Err(e) => {
+                interrupted.get_or_insert(e);
+                false
+            }
+        })
+        .map_err(err)?;
+    if let Some(e) = interrupted {
+        return Err(e);
+    }
+    let matched = found.deals.len() as u64;
+    if matched < count {
+        // The CLI's error (`--max-draws`), in Python's terms.
+        return Err(err(GenerateError::DrawLimit {
+            drawn: found.drawn,
+            matched,
+            max_draws,
+            mode: Mode::Bulk,
+            first_missing: first + matched,
+            last: first + (count - 1),
+            predeal: predeal.is_some(),
+            names: DrawNames::Python,
+        }));
+    }
+    Ok(found.deals.iter().map(DealIndex::from_deal).collect())
 }
 
 /// The tournament set of boards `boards` (a `range`, e.g. `range(1, 33)` for boards 1..32):

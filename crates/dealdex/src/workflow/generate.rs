@@ -26,7 +26,6 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 use serde::Serialize;
@@ -47,7 +46,7 @@ use crate::workflow::output::{
 };
 use crate::workflow::pipeline::{
     DealFiles, DealSink, DealSource, DealStream, OpenSource, RenderedPiece, SinkError, SourceError,
-    SourceOptions, StreamSource,
+    SourceOptions, StreamFilter, StreamSource,
 };
 use crate::{CHUNK, Seed, SeedError};
 
@@ -1777,28 +1776,24 @@ fn find_matching(
         matching: true,
     });
     let max_draws = job.max_draws.unwrap_or(u64::MAX);
-    let solved = AtomicU64::new(0);
-    let found = crate::first_matching_within(
-        seed,
-        job.predeal.as_ref(),
-        (first, count),
-        max_draws,
-        filter.query.search_chunk(),
-        |d| {
-            let (matched, dd) = filter.query.matches_counting_solves(d);
-            if dd {
-                solved.fetch_add(1, Ordering::Relaxed);
-            }
-            matched
-        },
-        &mut |p| {
-            progress(Progress::Done(p.matched));
-            progress(Progress::Drawn {
-                drawn: p.drawn,
-                matched: p.matched,
-            });
-        },
-    );
+    let stream = StreamSource {
+        stream: DealStream::Seeded(*seed),
+        first,
+        count,
+        predeal: job.predeal.clone(),
+        filter: Some(StreamFilter {
+            query: filter.query.clone(),
+            max_draws: job.max_draws,
+        }),
+    };
+    let found = stream.find(&mut |p| {
+        progress(Progress::Done(p.matched));
+        progress(Progress::Drawn {
+            drawn: p.drawn,
+            matched: p.matched,
+        });
+        true
+    })?;
     progress(Progress::Finished);
     let matched = found.deals.len() as u64;
     if matched < count {
@@ -1816,8 +1811,7 @@ fn find_matching(
     Ok(Found {
         deals: found.deals,
         drawn: found.drawn,
-        solved: (filter.query.uses_dd() || filter.query.uses_leads())
-            .then_some(solved.into_inner()),
+        solved: found.solved,
     })
 }
 

@@ -31,8 +31,9 @@ mod source;
 pub use set_sink::SetSink;
 pub use sink::{DealFiles, FileSink, PieceRenderer, RenderedPiece, SinkError, Written};
 pub use source::{
-    DealSource, DealStream, FileSource, OpenSource, ReadAs, STDIN, STORED_PIECE, SourceError,
-    SourceFacts, SourceOptions, SourceRead, StreamFilter, StreamSource, open_deal_file,
+    DealSource, DealStream, FileSource, FoundDeals, OpenSource, ReadAs, STDIN, STORED_PIECE,
+    SourceError, SourceFacts, SourceOptions, SourceRead, StreamFilter, StreamSource,
+    open_deal_file,
 };
 
 use crate::formats::Board;

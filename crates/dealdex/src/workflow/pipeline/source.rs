@@ -26,6 +26,7 @@
 use std::io::Read;
 use std::ops::Deref;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use serde::Serialize;
 
@@ -34,8 +35,8 @@ use crate::generation::bigdeal::BigDealStream;
 use crate::query::{Query, SqlFilter};
 use crate::workflow::input::{ReadFileError, read_deal_pieces_until};
 use crate::{
-    CHUNK, Classify, Deal, DealIndex, ErrorClass, Predeal, Scheme, Seed, Store, StoreError,
-    StoreReader,
+    CHUNK, Classify, Deal, DealIndex, DrawProgress, ErrorClass, Predeal, Scheme, Seed, Store,
+    StoreError, StoreReader,
 };
 
 /// Boards a stored source hands over at a time (13 bytes a key read, a [`Board`] each
@@ -95,6 +96,105 @@ pub struct StreamSource {
     /// `first + 1`, … in the order drawn ([`crate::first_matching_within`], reproducible
     /// whatever the thread count).
     pub filter: Option<StreamFilter>,
+}
+
+/// Draws a filtered search makes between two looks at its caller's progress callback
+/// ([`StreamSource::find`]): a stop is seen within one window (a fraction of a second for a
+/// fast query); the deals found are the same as one search's.
+const FIND_WINDOW: u64 = 1 << 22;
+
+/// What a filtered stream found ([`StreamSource::find`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FoundDeals {
+    /// The matching deals in stream order: all asked for, or fewer when the draw bound was
+    /// reached or the search was stopped.
+    pub deals: Vec<Deal>,
+    /// Deals drawn to find them (up to the last match when all were found).
+    pub drawn: u64,
+    /// For a query with double-dummy or lead terms: the deals tested whose test solved a
+    /// table; `None` otherwise.
+    pub solved: Option<u64>,
+    /// True when the progress callback stopped the search.
+    pub stopped: bool,
+}
+
+impl StreamSource {
+    /// The project's one filtered-stream search: the first `count` deals of the seeded
+    /// stream from deal `first` on (around the predealt cards) that the filter's query
+    /// accepts, drawing at most its `max_draws`, on every core and reproducibly
+    /// ([`crate::first_matching_within`], in windows of draws that go on where the last one
+    /// stopped). `progress` gets the deals drawn and matched so far once a chunk; when it
+    /// returns false the search stops at the end of the window (`stopped`).
+    ///
+    /// ```
+    /// use dealdex::query::Query;
+    /// use dealdex::workflow::pipeline::{DealSource, StreamFilter};
+    /// let filter = StreamFilter { query: Query::parse("hcp(N) >= 20")?, max_draws: None };
+    /// let source = DealSource::dealt("11".repeat(32).parse()?, 3, None, Some(filter));
+    /// let DealSource::Stream(stream) = source else { unreachable!() };
+    /// let found = stream.find(&mut |_| true)?;
+    /// assert_eq!(found.deals.len(), 3);
+    /// let query = dealdex::query::Query::parse("hcp(N) >= 20")?;
+    /// assert!(found.deals.iter().all(|d| query.matches(d)));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`SourceError::Filter`] for a stream without a filter or not seeded, or a query no
+    /// deal can satisfy.
+    pub fn find(
+        &self,
+        progress: &mut dyn FnMut(DrawProgress) -> bool,
+    ) -> Result<FoundDeals, SourceError> {
+        check_filter(self)?;
+        let (DealStream::Seeded(seed), Some(filter)) = (&self.stream, &self.filter) else {
+            return Err(SourceError::Filter {
+                query: String::new(),
+                reason: "only a filtered seeded stream is searched".into(),
+            });
+        };
+        let query = &filter.query;
+        let max_draws = filter.max_draws.unwrap_or(u64::MAX);
+        let solved = AtomicU64::new(0);
+        let mut found = FoundDeals::default();
+        let mut go_on = true;
+        while (found.deals.len() as u64) < self.count && go_on {
+            let window = FIND_WINDOW.min(max_draws - found.drawn);
+            if window == 0 {
+                break;
+            }
+            let (before, matched) = (found.drawn, found.deals.len() as u64);
+            let part = crate::first_matching_within(
+                seed,
+                self.predeal.as_ref(),
+                (self.first.saturating_add(found.drawn), self.count - matched),
+                window,
+                query.search_chunk(),
+                |d| {
+                    let (matches, dd) = query.matches_counting_solves(d);
+                    if dd {
+                        solved.fetch_add(1, Ordering::Relaxed);
+                    }
+                    matches
+                },
+                &mut |p| {
+                    go_on &= progress(DrawProgress {
+                        drawn: before + p.drawn,
+                        matched: matched + p.matched,
+                    });
+                },
+            );
+            found.deals.extend(part.deals);
+            found.drawn += part.drawn;
+            // The stream ends before `window` deals: nothing more to draw.
+            if part.drawn < window && (found.deals.len() as u64) < self.count {
+                break;
+            }
+        }
+        found.stopped = !go_on && (found.deals.len() as u64) < self.count;
+        found.solved = (query.uses_dd() || query.uses_leads()).then(|| solved.into_inner());
+        Ok(found)
+    }
 }
 
 /// The constraint of a filtered [`StreamSource`].
@@ -863,17 +963,8 @@ fn read_stream<T: Send, E: From<SourceError>>(
     };
     let (first, count) = (source.first, source.count);
     let outcome = match (&source.stream, &source.filter) {
-        (DealStream::Seeded(seed), Some(filter)) => {
-            let query = &filter.query;
-            let found = crate::first_matching_within(
-                seed,
-                source.predeal.as_ref(),
-                (first, count),
-                filter.max_draws.unwrap_or(u64::MAX),
-                query.search_chunk(),
-                |d| query.matches(d),
-                &mut |_| {},
-            );
+        (DealStream::Seeded(_), Some(_)) => {
+            let found = source.find(&mut |_| true).map_err(E::from)?;
             if (found.deals.len() as u64) < count {
                 return Err(E::from(SourceError::TooFewMatches {
                     drawn: found.drawn,
