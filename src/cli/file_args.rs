@@ -8,6 +8,19 @@ use std::path::PathBuf;
 use dealdex::formats::{self, ChooseFormatError};
 use dealdex::workflow::pipeline::{DealSource, ReadAs};
 
+/// Where the deal files a command writes go and in which formats, the same for every
+/// command that writes sets of deals (`generate`, `export`).
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct OutArgs {
+    /// Output file (`-` for stdout), repeatable: each file's extension picks its format (see
+    /// `dealdex convert --help` for the formats and their extensions); none: stdout.
+    #[arg(long, short, value_name = "FILE")]
+    pub out: Vec<PathBuf>,
+    #[arg(long = "to", short = 'f', visible_alias = "format", value_name = "FORMAT",
+          help = super::output_format_help(None))]
+    pub to: Option<String>,
+}
+
 /// How the deal files a command reads are read, the same for every command.
 #[derive(clap::Args, Debug, Clone, Default)]
 pub struct ReadArgs {

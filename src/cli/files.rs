@@ -86,12 +86,8 @@ pub struct ExportArgs {
     /// The set to export.
     #[arg(long, value_name = "NAME")]
     set: String,
-    /// Output file(s), repeatable (`-` for stdout); the extension picks the format.
-    #[arg(long, short, value_name = "FILE", required = true)]
-    out: Vec<PathBuf>,
-    #[arg(long = "to", short = 'f', visible_alias = "format", value_name = "FORMAT",
-          help = super::output_format_help(None))]
-    format: Option<String>,
+    #[command(flatten)]
+    output: file_args::OutArgs,
     #[command(flatten)]
     write: file_args::WriteArgs,
     #[command(flatten)]
@@ -154,7 +150,7 @@ pub fn import(a: ImportArgs, json: bool) -> anyhow::Result<()> {
 }
 
 pub fn export(a: ExportArgs, json: bool) -> anyhow::Result<()> {
-    let outputs = plan_outputs(&a.out, a.format.as_deref(), "pbn")?;
+    let outputs = plan_outputs(&a.output.out, a.output.to.as_deref(), "pbn")?;
     // Export only reads: it never creates, migrates or writes the database.
     let store = dealdex::ReadOnlyStore::open(&a.db.path())?;
     let job = ExportJob {

@@ -50,13 +50,8 @@ pub struct GenerateArgs {
     /// Where to write a new seed (default: next to the output, `<out>.seed`).
     #[arg(long, value_name = "FILE")]
     key_file: Option<PathBuf>,
-    /// Output file (`-` for stdout), repeatable: each file's extension picks its format (see
-    /// `dealdex convert --help` for the formats and their extensions).
-    #[arg(long, short, value_name = "FILE")]
-    out: Vec<PathBuf>,
-    #[arg(long = "to", short = 'f', visible_alias = "format", value_name = "FORMAT",
-          help = super::output_format_help(None))]
-    format: Option<String>,
+    #[command(flatten)]
+    output: file_args::OutArgs,
     #[command(flatten)]
     write: file_args::WriteArgs,
     #[command(flatten)]
@@ -110,9 +105,9 @@ fn job(a: &GenerateArgs) -> anyhow::Result<GenerateJob> {
         (false, Some(p)) => StoreChoice::File(p.clone()),
         (false, None) => StoreChoice::Default,
     };
-    let db = boards.database(&choice, !a.out.is_empty());
+    let db = boards.database(&choice, !a.output.out.is_empty());
     let storing = db.is_some();
-    let outputs = boards.outputs(&a.out, a.format.as_deref())?;
+    let outputs = boards.outputs(&a.output.out, a.output.to.as_deref())?;
     let filter = a
         .filter
         .as_deref()
