@@ -48,6 +48,8 @@ pub struct DealArgs {
     /// Output file (default stdout).
     #[arg(long, short, value_name = "FILE")]
     out: Option<std::path::PathBuf>,
+    #[command(flatten)]
+    write: super::file_args::WriteArgs,
 }
 
 #[derive(Args, Debug)]
@@ -93,6 +95,9 @@ pub fn deal(a: DealArgs, json: bool) -> anyhow::Result<()> {
         scheme: a.scheme,
         format: a.format,
         out: a.out.filter(|p| p.as_os_str() != "-"),
+        event: a.write.event,
+        blind: a.write.blind,
+        split: a.write.split,
     };
     let mut stdout = stdout();
     let report = workflow::number::deal(&job, &mut stdout)?;

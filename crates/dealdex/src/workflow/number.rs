@@ -11,7 +11,7 @@
 //! assert_eq!(report.deals[0].number, "1");
 //!
 //! let (first, last) = parse_range("1..3", Scheme::Pavlicek)?;
-//! let job = DealJob { first, last, scheme: Scheme::Pavlicek, format: formats::by_name("hex").unwrap(), out: None };
+//! let job = DealJob { format: formats::by_name("hex").unwrap(), ..DealJob::new(first, last) };
 //! let mut out = Vec::new();
 //! let report = deal(&job, &mut out)?;
 //! assert_eq!(report.deals, 3);
@@ -192,6 +192,30 @@ pub struct DealJob {
     /// ([`ReportOutput`]: a failed write keeps the old file); `None` for the writer given to
     /// [`deal`].
     pub out: Option<PathBuf>,
+    /// The event name for the formats that carry one (default: none; not in a listing).
+    pub event: Option<String>,
+    /// Hide the cards from dealing machines' displays where the format can.
+    pub blind: bool,
+    /// Cut outputs for formats with a board limit into files of 96 boards
+    /// ([`render_set`](crate::workflow::output::render_set)).
+    pub split: bool,
+}
+
+impl DealJob {
+    /// Deals `first..=last` (Pavlicek's numbers) listed as PBN deal strings on the writer
+    /// given to [`deal`].
+    pub fn new(first: u128, last: u128) -> DealJob {
+        DealJob {
+            first,
+            last,
+            scheme: Scheme::Pavlicek,
+            format: formats::by_name("pbn").expect("the registry has pbn"),
+            out: None,
+            event: None,
+            blind: false,
+            split: false,
+        }
+    }
 }
 
 /// What a `deal` job wrote. Numbers are strings (they exceed 2^53).
@@ -388,9 +412,12 @@ fn deal_boards(
     };
     let files = DealFiles {
         bounds_given: true,
+        split: job.split,
         ..DealFiles::new(
             vec![output],
             formats::WriteOptions {
+                event: job.event.clone().unwrap_or_default(),
+                blind: job.blind,
                 first_board: 1,
                 last_board: count,
                 scheme: job.scheme,
