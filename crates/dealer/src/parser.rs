@@ -1079,21 +1079,13 @@ impl Parser {
         let label = self.label();
         self.expect("(")?;
         let e = self.top_expr()?;
-        self.expect(",")?;
-        let lo = self.value()?;
-        self.expect(",")?;
-        let hi = self.value()?;
-        self.check_bounds(lo, hi)?;
+        let (lo, hi) = self.frequency_axis()?;
         if self.eat(")") {
             return Ok(Action::Frequency(label, e, lo, hi));
         }
         self.expect(",")?;
         let e2 = self.top_expr()?;
-        self.expect(",")?;
-        let lo2 = self.value()?;
-        self.expect(",")?;
-        let hi2 = self.value()?;
-        self.check_bounds(lo2, hi2)?;
+        let (lo2, hi2) = self.frequency_axis()?;
         self.expect(")")?;
         let cells = (hi - lo + 3) * (hi2 - lo2 + 3);
         if cells > MAX_FREQUENCY_CELLS {
@@ -1270,14 +1262,28 @@ impl Parser {
         Ok(())
     }
 
-    /// A `bktfreq` axis after its expression: `, low, high, size`, each a number or a
-    /// decimal constant; `low <= high`, `size > 0`, at most [`MAX_FREQUENCY_VALUES`] buckets
-    /// (DealerV2 divides by a size of 0 and allocates a negative count for reversed bounds).
-    fn bucket_axis(&mut self) -> Result<(i64, i64, i64), ScriptError> {
+    /// An axis's bounds after its expression: `, low, high`.
+    fn bounds(&mut self) -> Result<(i64, i64), ScriptError> {
         self.expect(",")?;
         let lo = self.value()?;
         self.expect(",")?;
         let hi = self.value()?;
+        Ok((lo, hi))
+    }
+
+    /// A `frequency` axis after its expression: `, low, high`, as [`Parser::check_bounds`]
+    /// takes them.
+    fn frequency_axis(&mut self) -> Result<(i64, i64), ScriptError> {
+        let (lo, hi) = self.bounds()?;
+        self.check_bounds(lo, hi)?;
+        Ok((lo, hi))
+    }
+
+    /// A `bktfreq` axis after its expression: `, low, high, size`, each a number or a
+    /// decimal constant; `low <= high`, `size > 0`, at most [`MAX_FREQUENCY_VALUES`] buckets
+    /// (DealerV2 divides by a size of 0 and allocates a negative count for reversed bounds).
+    fn bucket_axis(&mut self) -> Result<(i64, i64, i64), ScriptError> {
+        let (lo, hi) = self.bounds()?;
         self.expect(",")?;
         let size = self.value()?;
         let why = if size <= 0 {
