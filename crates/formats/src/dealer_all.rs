@@ -154,6 +154,32 @@ fn walk(
     }
 }
 
+/// The next four lines of `lines` (♠, ♥, ♦, ♣): the suit lines of the deal `number` (or of
+/// the deal, without one) starting at line `l`.
+///
+/// # Errors
+/// Truncated at line `l` when the file ends first: `deal N ends after K of its 4 suit lines`.
+pub(crate) fn suit_lines<'a>(
+    lines: &mut impl Iterator<Item = (usize, &'a [u8])>,
+    l: usize,
+    number: Option<u64>,
+) -> Result<[(usize, &'a [u8]); 4], FormatError> {
+    let mut suits = [(0usize, &b""[..]); 4];
+    for (k, s) in suits.iter_mut().enumerate() {
+        *s = lines.next().ok_or_else(|| {
+            let deal = match number {
+                Some(n) => format!("deal {n}"),
+                None => "the deal".to_owned(),
+            };
+            FormatError::truncated(
+                InputPosition::at_line(l),
+                format!("{deal} ends after {k} of its 4 suit lines"),
+            )
+        })?;
+    }
+    Ok(suits)
+}
+
 /// The deals the suit lines `lines` (4 lines: ♠, ♥, ♦, ♣) can hold in `seats`' columns, each
 /// hand 13 cards: the hands by seat, `None` for the seats not shown.
 ///
@@ -305,15 +331,7 @@ impl DealFormat for DealerAll {
                     "expected dealer's board header (as \"   1.\") before each deal",
                 )
             })?;
-            let mut suits = [(0usize, &b""[..]); 4];
-            for (k, s) in suits.iter_mut().enumerate() {
-                *s = lines.next().ok_or_else(|| {
-                    FormatError::truncated(
-                        InputPosition::at_line(l),
-                        format!("deal {number} ends after {k} of its 4 suit lines"),
-                    )
-                })?;
-            }
+            let suits = suit_lines(&mut lines, l, Some(number))?;
             let hands = read_columns(&suits, &Seat::ALL)?;
             let deal = Deal::new(hands.map(|h| h.unwrap_or(Hand::EMPTY)))
                 .map_err(|e| FormatError::not_a_deal(InputPosition::at_line(l), e.to_string()))?;
