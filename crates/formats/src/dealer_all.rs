@@ -65,11 +65,20 @@ pub(crate) fn is_trailer(line: &[u8]) -> bool {
 
 /// A file's lines without `\r`, numbered from 1, with the empty and statistics lines left out.
 pub(crate) fn content_lines(data: &[u8]) -> impl Iterator<Item = (usize, &[u8])> {
+    lines_but(data, is_trailer)
+}
+
+/// A file's lines without `\r`, numbered from 1, with the empty lines and those `noise` is
+/// true for left out.
+pub(crate) fn lines_but(
+    data: &[u8],
+    noise: impl Fn(&[u8]) -> bool,
+) -> impl Iterator<Item = (usize, &[u8])> {
     data.split(|&c| c == b'\n')
         .enumerate()
-        .filter_map(|(i, raw)| {
+        .filter_map(move |(i, raw)| {
             let line = raw.strip_suffix(b"\r").unwrap_or(raw);
-            (!(line.iter().all(|c| c.is_ascii_whitespace()) || is_trailer(line)))
+            (!(line.iter().all(|c| c.is_ascii_whitespace()) || noise(line)))
                 .then_some((i + 1, line))
         })
 }
