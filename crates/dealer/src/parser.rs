@@ -593,22 +593,22 @@ impl Parser {
     }
 
     fn seat(&mut self) -> Result<Seat, ScriptError> {
-        match self.word().and_then(seat_of) {
-            Some(s) => {
-                self.next();
-                Ok(s)
-            }
-            None => Err(self.syntax("a seat (north, east, south, west)")),
-        }
+        self.named(seat_of, "a seat (north, east, south, west)")
     }
 
     fn suit(&mut self) -> Result<Suit, ScriptError> {
-        match self.word().and_then(suit_of) {
-            Some(s) => {
+        self.named(suit_of, "a suit (spades, hearts, diamonds, clubs)")
+    }
+
+    /// The next word as `of` reads it (a seat, a suit, …), taken; else the syntax error
+    /// naming the `expected` word.
+    fn named<T>(&mut self, of: fn(&str) -> Option<T>, expected: &str) -> Result<T, ScriptError> {
+        match self.word().and_then(of) {
+            Some(v) => {
                 self.next();
-                Ok(s)
+                Ok(v)
             }
-            None => Err(self.syntax("a suit (spades, hearts, diamonds, clubs)")),
+            None => Err(self.syntax(expected)),
         }
     }
 
@@ -1079,21 +1079,13 @@ impl Parser {
         let label = self.label();
         self.expect("(")?;
         let e = self.top_expr()?;
-        self.expect(",")?;
-        let lo = self.value()?;
-        self.expect(",")?;
-        let hi = self.value()?;
-        self.check_bounds(lo, hi)?;
+        let (lo, hi) = self.frequency_axis()?;
         if self.eat(")") {
             return Ok(Action::Frequency(label, e, lo, hi));
         }
         self.expect(",")?;
         let e2 = self.top_expr()?;
-        self.expect(",")?;
-        let lo2 = self.value()?;
-        self.expect(",")?;
-        let hi2 = self.value()?;
-        self.check_bounds(lo2, hi2)?;
+        let (lo2, hi2) = self.frequency_axis()?;
         self.expect(")")?;
         let cells = (hi - lo + 3) * (hi2 - lo2 + 3);
         if cells > MAX_FREQUENCY_CELLS {
@@ -1244,13 +1236,7 @@ impl Parser {
 
     /// A vulnerability of `par` or `parcontract` (`none`, `ns`, `ew`, `both`, `all`).
     fn vulnerability(&mut self) -> Result<Vulnerability, ScriptError> {
-        match self.word().and_then(vulnerability_of) {
-            Some(v) => {
-                self.next();
-                Ok(v)
-            }
-            None => Err(self.syntax("a vulnerability (none, ns, ew, both)")),
-        }
+        self.named(vulnerability_of, "a vulnerability (none, ns, ew, both)")
     }
 
     /// `printcompact` and `printoneline`'s optional `(expr)`.
@@ -1276,14 +1262,28 @@ impl Parser {
         Ok(())
     }
 
-    /// A `bktfreq` axis after its expression: `, low, high, size`, each a number or a
-    /// decimal constant; `low <= high`, `size > 0`, at most [`MAX_FREQUENCY_VALUES`] buckets
-    /// (DealerV2 divides by a size of 0 and allocates a negative count for reversed bounds).
-    fn bucket_axis(&mut self) -> Result<(i64, i64, i64), ScriptError> {
+    /// An axis's bounds after its expression: `, low, high`.
+    fn bounds(&mut self) -> Result<(i64, i64), ScriptError> {
         self.expect(",")?;
         let lo = self.value()?;
         self.expect(",")?;
         let hi = self.value()?;
+        Ok((lo, hi))
+    }
+
+    /// A `frequency` axis after its expression: `, low, high`, as [`Parser::check_bounds`]
+    /// takes them.
+    fn frequency_axis(&mut self) -> Result<(i64, i64), ScriptError> {
+        let (lo, hi) = self.bounds()?;
+        self.check_bounds(lo, hi)?;
+        Ok((lo, hi))
+    }
+
+    /// A `bktfreq` axis after its expression: `, low, high, size`, each a number or a
+    /// decimal constant; `low <= high`, `size > 0`, at most [`MAX_FREQUENCY_VALUES`] buckets
+    /// (DealerV2 divides by a size of 0 and allocates a negative count for reversed bounds).
+    fn bucket_axis(&mut self) -> Result<(i64, i64, i64), ScriptError> {
+        let (lo, hi) = self.bounds()?;
         self.expect(",")?;
         let size = self.value()?;
         let why = if size <= 0 {
@@ -1705,11 +1705,7 @@ impl Parser {
 
     /// DealerV2's `par(NS|EW [, vul])`'s arguments.
     fn par_call(&mut self) -> Result<Expr, ScriptError> {
-        let side = match self.word().and_then(side_of) {
-            Some(side) => side,
-            None => return Err(self.syntax("a side (NS or EW) in par(…)")),
-        };
-        self.next();
+        let side = self.named(side_of, "a side (NS or EW) in par(…)")?;
         let vul = match self.eat(",") {
             true => self.vulnerability()?,
             false => Vulnerability::None,
@@ -2421,22 +2417,27 @@ mod fd {
             self.toks.get(self.pos).map(String::as_str)
         }
 
-        fn or(&mut self) -> Result<Cond, String> {
-            let mut a = self.and()?;
-            while self.peek() == Some("or") {
+        /// `operand (op operand)*`, joined from the left by `join`.
+        fn left_chain(
+            &mut self,
+            op: &str,
+            operand: fn(&mut Self) -> Result<Cond, String>,
+            join: fn(Box<Cond>, Box<Cond>) -> Cond,
+        ) -> Result<Cond, String> {
+            let mut a = operand(self)?;
+            while self.peek() == Some(op) {
                 self.pos += 1;
-                a = Cond::Or(Box::new(a), Box::new(self.and()?));
+                a = join(Box::new(a), Box::new(operand(self)?));
             }
             Ok(a)
         }
 
+        fn or(&mut self) -> Result<Cond, String> {
+            self.left_chain("or", Self::and, Cond::Or)
+        }
+
         fn and(&mut self) -> Result<Cond, String> {
-            let mut a = self.cmp()?;
-            while self.peek() == Some(",") {
-                self.pos += 1;
-                a = Cond::And(Box::new(a), Box::new(self.cmp()?));
-            }
-            Ok(a)
+            self.left_chain(",", Self::cmp, Cond::And)
         }
 
         fn cmp(&mut self) -> Result<Cond, String> {
@@ -2469,12 +2470,7 @@ mod fd {
         }
 
         fn product(&mut self) -> Result<Cond, String> {
-            let mut a = self.unary()?;
-            while self.peek() == Some("*") {
-                self.pos += 1;
-                a = Cond::Mul(Box::new(a), Box::new(self.unary()?));
-            }
-            Ok(a)
+            self.left_chain("*", Self::unary, Cond::Mul)
         }
 
         fn unary(&mut self) -> Result<Cond, String> {

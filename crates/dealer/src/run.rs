@@ -522,27 +522,15 @@ fn write_bktfreq2(f: &mut fmt::Formatter<'_>, q: &Frequency2) -> fmt::Result {
         write!(f, " {:6}", q.low2 + c as i64 * q.size2)?;
     }
     writeln!(f, "   High    Sum")?;
-    let mut sums = vec![0u64; cols];
-    for (r, row) in q.counts.iter().enumerate() {
-        if r == 0 {
-            write!(f, " Low ")?;
-        } else if r == q.counts.len() - 1 {
-            write!(f, " High")?;
-        } else {
-            write!(f, "{:4} ", q.low + (r as i64 - 1) * q.size)?;
-        }
-        for (c, n) in row.iter().enumerate() {
-            write!(f, " {n:6}")?;
-            sums[c] += n;
-        }
-        writeln!(f, " {:6}", row.iter().sum::<u64>())?;
-    }
-    write!(f, " Sum ")?;
-    for n in &sums {
-        write!(f, " {n:6}")?;
-    }
-    writeln!(f, " {:6}", sums.iter().sum::<u64>())?;
-    Ok(())
+    let last = q.counts.len().saturating_sub(1);
+    let leader = |r: usize, _: &[u64]| {
+        Some(match r {
+            0 => " Low ".to_owned(),
+            r if r == last => " High".to_owned(),
+            r => format!("{:4} ", q.low + (r as i64 - 1) * q.size),
+        })
+    };
+    write_count_rows(f, &q.counts, cols, CountCell::Spaced, leader, " Sum ")
 }
 
 /// dealer's two-way `frequency` table: a row for each value of the first expression, a
@@ -555,28 +543,10 @@ fn write_frequency2(f: &mut fmt::Formatter<'_>, q: &Frequency2) -> fmt::Result {
     }
     writeln!(f, "{:>7}{:>7}", "High", "Sum")?;
     let cols = q.counts.first().map_or(0, Vec::len);
-    let mut sums = vec![0u64; cols];
-    for (r, row) in q.counts.iter().enumerate() {
-        if r == 0 {
-            write!(f, "Low ")?;
-        } else if r == q.counts.len() - 1 {
-            write!(f, "High")?;
-        } else {
-            write!(f, "{:4}", q.low + r as i64 - 1)?;
-        }
-        for (c, v) in row.iter().enumerate() {
-            write!(f, "{v:7}")?;
-            sums[c] += v;
-        }
-        writeln!(f, "{:7}", row.iter().sum::<u64>())?;
-    }
-    write!(f, "Sum ")?;
-    for v in &sums {
-        write!(f, "{v:7}")?;
-    }
-    writeln!(f, "{:7}", sums.iter().sum::<u64>())?;
-    writeln!(f)?;
-    Ok(())
+    let last = q.counts.len().saturating_sub(1);
+    let leader = |r: usize, _: &[u64]| Some(value_leader(r, last, q.low));
+    write_count_rows(f, &q.counts, cols, CountCell::Dealer, leader, "Sum ")?;
+    writeln!(f)
 }
 
 /// suokko's per-card `frequency` table: only the rows and the columns with a count, a
@@ -588,32 +558,80 @@ fn write_frequency_lead(f: &mut fmt::Formatter<'_>, q: &FrequencyLead) -> fmt::R
         write!(f, "     {card}")?;
     }
     writeln!(f, "    Sum")?;
-    let mut sums = vec![0u64; q.cards.len()];
     let last = q.counts.len().saturating_sub(1);
-    for (r, row) in q.counts.iter().enumerate() {
-        if row.iter().all(|&n| n == 0) {
+    // Only the rows with a count.
+    let leader = |r: usize, row: &[u64]| {
+        (!row.iter().all(|&n| n == 0)).then(|| value_leader(r, last, q.low))
+    };
+    write_count_rows(
+        f,
+        &q.counts,
+        q.cards.len(),
+        CountCell::Spaced,
+        leader,
+        "Sum ",
+    )?;
+    writeln!(f)
+}
+
+/// How a two-way frequency table writes a count: dealer's `{:7}`, or DealerV2's and suokko's
+/// space and `{:6}`.
+#[derive(Clone, Copy)]
+enum CountCell {
+    Dealer,
+    Spaced,
+}
+
+impl CountCell {
+    fn write(self, f: &mut fmt::Formatter<'_>, n: u64) -> fmt::Result {
+        match self {
+            CountCell::Dealer => write!(f, "{n:7}"),
+            CountCell::Spaced => write!(f, " {n:6}"),
+        }
+    }
+}
+
+/// The 4-character leader of row `r` of a two-way table of one value a row, the rows below
+/// and above the range first and `last`: `Low `, `High`, else the row's value from `low` on.
+fn value_leader(r: usize, last: usize, low: i64) -> String {
+    match r {
+        0 => "Low ".to_owned(),
+        r if r == last => "High".to_owned(),
+        r => format!("{:4}", low + r as i64 - 1),
+    }
+}
+
+/// Writes the rows of a two-way frequency table and its sums: each row of `counts` that
+/// `leader(r, row)` gives a leader (`None` leaves the row out) after it, with its counts and
+/// their sum as `cell`; then the row `sum_leader` with the sum of each of the `columns`
+/// columns (of the rows written) and the total.
+fn write_count_rows(
+    f: &mut fmt::Formatter<'_>,
+    counts: &[Vec<u64>],
+    columns: usize,
+    cell: CountCell,
+    leader: impl Fn(usize, &[u64]) -> Option<String>,
+    sum_leader: &str,
+) -> fmt::Result {
+    let mut sums = vec![0u64; columns];
+    for (r, row) in counts.iter().enumerate() {
+        let Some(lead) = leader(r, row) else {
             continue;
-        }
-        if r == 0 {
-            write!(f, "Low ")?;
-        } else if r == last {
-            write!(f, "High")?;
-        } else {
-            write!(f, "{:4}", q.low + r as i64 - 1)?;
-        }
+        };
+        f.write_str(&lead)?;
         for (c, n) in row.iter().enumerate() {
-            write!(f, " {n:6}")?;
+            cell.write(f, *n)?;
             sums[c] += n;
         }
-        writeln!(f, " {:6}", row.iter().sum::<u64>())?;
+        cell.write(f, row.iter().sum())?;
+        writeln!(f)?;
     }
-    write!(f, "Sum ")?;
+    f.write_str(sum_leader)?;
     for n in &sums {
-        write!(f, " {n:6}")?;
+        cell.write(f, *n)?;
     }
-    writeln!(f, " {:6}", sums.iter().sum::<u64>())?;
-    writeln!(f)?;
-    Ok(())
+    cell.write(f, sums.iter().sum())?;
+    writeln!(f)
 }
 
 /// `print(seats)`'s text: each seat's hands of every deal, four deals a row in printall's

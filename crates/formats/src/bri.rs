@@ -161,6 +161,47 @@ pub(crate) fn check_records(data: &[u8], len: usize) -> Result<(), FormatError> 
     Ok(())
 }
 
+/// Hands each `N`-byte record of `data` in file order to `take(record, number, offset)`
+/// (1-based record number, 0-based byte offset of its start).
+///
+/// # Errors
+/// The first error of `take`; `truncated record: K of N bytes` at
+/// `InputPosition::at_record(r, start)` of a partial last record (once the whole records
+/// before it are taken).
+pub(crate) fn take_each_record<const N: usize>(
+    data: &[u8],
+    mut take: impl FnMut(&[u8; N], usize, u64) -> Result<(), FormatError>,
+) -> Result<(), FormatError> {
+    for (i, rec) in data.chunks(N).enumerate() {
+        let start = (i * N) as u64;
+        let Some(rec) = rec.first_chunk::<N>() else {
+            return Err(FormatError::truncated(
+                InputPosition::at_record(i + 1, start),
+                format!("truncated record: {} of {N} bytes", rec.len()),
+            ));
+        };
+        take(rec, i + 1, start)?;
+    }
+    Ok(())
+}
+
+/// The boards of a file of `N`-byte records, each decoded by `decode(record, number, offset)`
+/// ([`take_each_record`]).
+///
+/// # Errors
+/// As [`take_each_record`].
+pub(crate) fn read_record_boards<const N: usize>(
+    data: &[u8],
+    decode: impl Fn(&[u8; N], usize, u64) -> Result<Board, FormatError>,
+) -> Result<Vec<Board>, FormatError> {
+    let mut boards = Vec::with_capacity(data.len() / N);
+    take_each_record::<N>(data, |rec, r, start| {
+        boards.push(decode(rec, r, start)?);
+        Ok(())
+    })?;
+    Ok(boards)
+}
+
 /// Reads a file of fixed-size records, each decoded by `decode(record, number, offset)`
 /// (1-based record number, 0-based byte offset); boards come back without numbers.
 pub(crate) fn read_fixed_records(

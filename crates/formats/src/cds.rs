@@ -5,6 +5,7 @@ use super::{
     Board, DealFormat, FileBoards, FormatError, FormatInfo, InputPosition, ReadOptions,
     WriteOptions,
 };
+use crate::bri::take_each_record;
 use crate::kops::{deal_from_rank_bytes, push_rank_bytes};
 use crate::model::card::Seat;
 
@@ -75,14 +76,8 @@ impl DealFormat for Cds {
 fn read_records(data: &[u8], first: Option<u64>) -> Result<Vec<Board>, FormatError> {
     let mut boards = Vec::with_capacity(data.len() / RECORD);
     let mut previous: Option<u64> = None;
-    for (i, rec) in data.chunks(RECORD).enumerate() {
-        let at = InputPosition::at_record(i + 1, (i * RECORD) as u64);
-        if rec.len() < RECORD {
-            return Err(FormatError::truncated(
-                at,
-                format!("truncated record: {} of 14 bytes", rec.len()),
-            ));
-        }
+    take_each_record::<RECORD>(data, |rec, r, start| {
+        let at = InputPosition::at_record(r, start);
         let byte = u64::from(rec[0]);
         let number = match (previous, first) {
             (Some(p), _) => {
@@ -108,6 +103,7 @@ fn read_records(data: &[u8], first: Option<u64>) -> Result<Vec<Board>, FormatErr
             .map_err(|e| FormatError::not_a_deal(at, format!("not a deal: {e}")))?;
         boards.push(Board::new(number, deal));
         previous = Some(number);
-    }
+        Ok(())
+    })?;
     Ok(boards)
 }

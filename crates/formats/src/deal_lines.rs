@@ -6,7 +6,7 @@
 //!   2 N:Q9.QT.A875.KT843 K6.A76542.T.Q765 JT854.J.QJ943.AJ A732.K983.K62.92
 //! ```
 
-use super::dealer_all::is_trailer;
+use super::dealer_all::content_lines;
 use super::{
     Board, DealFormat, FileBoards, FormatError, FormatErrorKind, FormatInfo, InputPosition,
     NO_COMPLETE_DEAL, SkippedBoard, WriteOptions,
@@ -64,12 +64,7 @@ impl DealFormat for DealLines {
     /// See [`DealLines`].
     fn read_all(&self, data: &[u8]) -> Result<FileBoards, FormatError> {
         let mut read = FileBoards::default();
-        for (i, raw) in data.split(|&c| c == b'\n').enumerate() {
-            let l = i + 1;
-            let line = raw.strip_suffix(b"\r").unwrap_or(raw);
-            if line.iter().all(|c| c.is_ascii_whitespace()) || is_trailer(line) {
-                continue;
-            }
+        for (l, line) in content_lines(data) {
             let at = |off: usize, kind: FormatErrorKind, m: String| {
                 FormatError::of_kind(kind, InputPosition::at_line_column(l, column(line, off)), m)
             };

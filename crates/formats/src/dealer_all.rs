@@ -65,11 +65,20 @@ pub(crate) fn is_trailer(line: &[u8]) -> bool {
 
 /// A file's lines without `\r`, numbered from 1, with the empty and statistics lines left out.
 pub(crate) fn content_lines(data: &[u8]) -> impl Iterator<Item = (usize, &[u8])> {
+    lines_but(data, is_trailer)
+}
+
+/// A file's lines without `\r`, numbered from 1, with the empty lines and those `noise` is
+/// true for left out.
+pub(crate) fn lines_but(
+    data: &[u8],
+    noise: impl Fn(&[u8]) -> bool,
+) -> impl Iterator<Item = (usize, &[u8])> {
     data.split(|&c| c == b'\n')
         .enumerate()
-        .filter_map(|(i, raw)| {
+        .filter_map(move |(i, raw)| {
             let line = raw.strip_suffix(b"\r").unwrap_or(raw);
-            (!(line.iter().all(|c| c.is_ascii_whitespace()) || is_trailer(line)))
+            (!(line.iter().all(|c| c.is_ascii_whitespace()) || noise(line)))
                 .then_some((i + 1, line))
         })
 }
@@ -152,6 +161,32 @@ fn walk(
         }
         _ => {}
     }
+}
+
+/// The next four lines of `lines` (♠, ♥, ♦, ♣): the suit lines of the deal `number` (or of
+/// the deal, without one) starting at line `l`.
+///
+/// # Errors
+/// Truncated at line `l` when the file ends first: `deal N ends after K of its 4 suit lines`.
+pub(crate) fn suit_lines<'a>(
+    lines: &mut impl Iterator<Item = (usize, &'a [u8])>,
+    l: usize,
+    number: Option<u64>,
+) -> Result<[(usize, &'a [u8]); 4], FormatError> {
+    let mut suits = [(0usize, &b""[..]); 4];
+    for (k, s) in suits.iter_mut().enumerate() {
+        *s = lines.next().ok_or_else(|| {
+            let deal = match number {
+                Some(n) => format!("deal {n}"),
+                None => "the deal".to_owned(),
+            };
+            FormatError::truncated(
+                InputPosition::at_line(l),
+                format!("{deal} ends after {k} of its 4 suit lines"),
+            )
+        })?;
+    }
+    Ok(suits)
 }
 
 /// The deals the suit lines `lines` (4 lines: ♠, ♥, ♦, ♣) can hold in `seats`' columns, each
@@ -305,15 +340,7 @@ impl DealFormat for DealerAll {
                     "expected dealer's board header (as \"   1.\") before each deal",
                 )
             })?;
-            let mut suits = [(0usize, &b""[..]); 4];
-            for (k, s) in suits.iter_mut().enumerate() {
-                *s = lines.next().ok_or_else(|| {
-                    FormatError::truncated(
-                        InputPosition::at_line(l),
-                        format!("deal {number} ends after {k} of its 4 suit lines"),
-                    )
-                })?;
-            }
+            let suits = suit_lines(&mut lines, l, Some(number))?;
             let hands = read_columns(&suits, &Seat::ALL)?;
             let deal = Deal::new(hands.map(|h| h.unwrap_or(Hand::EMPTY)))
                 .map_err(|e| FormatError::not_a_deal(InputPosition::at_line(l), e.to_string()))?;

@@ -10,10 +10,8 @@
 //!
 //! ```
 
-use super::dealer_all::{content_lines, read_columns};
-use super::{
-    Board, DealFormat, DealerAll, FileBoards, FormatError, FormatInfo, InputPosition, WriteOptions,
-};
+use super::dealer_all::{content_lines, read_columns, suit_lines};
+use super::{Board, DealFormat, DealerAll, FileBoards, FormatError, FormatInfo, WriteOptions};
 use crate::model::card::Seat;
 use crate::model::deal::Hand;
 
@@ -64,15 +62,7 @@ impl DealerEw {
         let mut out = Vec::new();
         let mut lines = content_lines(data).peekable();
         while let Some(&(l, _)) = lines.peek() {
-            let mut suits = [(0usize, &b""[..]); 4];
-            for (k, s) in suits.iter_mut().enumerate() {
-                *s = lines.next().ok_or_else(|| {
-                    FormatError::truncated(
-                        InputPosition::at_line(l),
-                        format!("the deal ends after {k} of its 4 suit lines"),
-                    )
-                })?;
-            }
+            let suits = suit_lines(&mut lines, l, None)?;
             out.push((l, read_columns(&suits, &SEATS)?));
         }
         Ok(out)

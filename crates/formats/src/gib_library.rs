@@ -17,6 +17,7 @@
 //! solver read as the original dealer reads it (`tests/it/libraries.rs`). The records carry
 //! no board number, dealer or vulnerability.
 
+use super::bri::read_record_boards;
 use super::{Board, DealFormat, FormatError, FormatInfo, InputPosition, WriteOptions};
 use crate::dd::TrickTable;
 use crate::model::card::Seat;
@@ -62,7 +63,7 @@ fn declarer_tricks(declarer: Seat, east_west: u8) -> u8 {
 }
 
 /// Decodes one record; `r` is its 1-based number, `start` its offset in the file.
-fn decode(rec: &[u8], r: usize, start: u64) -> Result<Board, FormatError> {
+fn decode(rec: &[u8; RECORD], r: usize, start: u64) -> Result<Board, FormatError> {
     let at = |offset: usize| InputPosition::at_record(r, start + offset as u64);
     let mut masks = [0u64; 4];
     for (w, word) in rec[..CARDS].chunks_exact(4).enumerate() {
@@ -144,18 +145,7 @@ impl DealFormat for GibLibrary {
     /// `Record(r, offset)`: a truncated last record, a suit word with its top bits set, hands
     /// that are not a deal, a trick count above 13.
     fn read(&self, data: &[u8]) -> Result<Vec<Board>, FormatError> {
-        let mut boards = Vec::with_capacity(data.len() / RECORD);
-        for (i, rec) in data.chunks(RECORD).enumerate() {
-            let start = (i * RECORD) as u64;
-            if rec.len() < RECORD {
-                return Err(FormatError::truncated(
-                    InputPosition::at_record(i + 1, start),
-                    format!("truncated record: {} of {RECORD} bytes", rec.len()),
-                ));
-            }
-            boards.push(decode(rec, i + 1, start)?);
-        }
-        Ok(boards)
+        read_record_boards::<RECORD>(data, decode)
     }
 
     /// Cut anywhere between records.

@@ -6,6 +6,7 @@
 //! What the rest of the record holds is unpublished: dealdex assumes nothing that matters
 //! and writes spaces up to byte 128; the reader ignores whatever follows the four hands.
 
+use super::bri::read_record_boards;
 use super::text::{parse_letter_hand, push_letter_hand, push_u64, show_byte};
 use super::{Board, DealFormat, FormatError, FormatInfo, InputPosition, WriteOptions};
 use crate::model::card::Seat;
@@ -29,9 +30,9 @@ static INFO: FormatInfo = FormatInfo {
 /// Bytes a record.
 const RECORD: usize = 128;
 
-fn read_record(rec: &[u8], r: usize, base: usize) -> Result<Board, FormatError> {
+fn read_record(rec: &[u8; RECORD], r: usize, base: u64) -> Result<Board, FormatError> {
     let byte_err = |off: usize, msg: String| {
-        FormatError::new(InputPosition::at_record(r, (base + off) as u64), msg)
+        FormatError::new(InputPosition::at_record(r, base + off as u64), msg)
     };
     let digits = rec.iter().take_while(|c| c.is_ascii_digit()).count();
     let number = std::str::from_utf8(&rec[..digits])
@@ -71,7 +72,7 @@ fn read_record(rec: &[u8], r: usize, base: usize) -> Result<Board, FormatError> 
     }
     let deal = Deal::new(hands).map_err(|e| {
         FormatError::not_a_deal(
-            InputPosition::at_record(r, base as u64),
+            InputPosition::at_record(r, base),
             format!("not a deal: {e}"),
         )
     })?;
@@ -89,17 +90,7 @@ impl DealFormat for Hrf {
     /// `Record(r, offset)`: at the record's start for a truncated record or hands that are
     /// not a deal, at the offending byte for a missing board number or a bad hand.
     fn read(&self, data: &[u8]) -> Result<Vec<Board>, FormatError> {
-        let mut boards = Vec::with_capacity(data.len() / RECORD);
-        for (i, rec) in data.chunks(RECORD).enumerate() {
-            if rec.len() < RECORD {
-                return Err(FormatError::truncated(
-                    InputPosition::at_record(i + 1, (i * RECORD) as u64),
-                    format!("truncated record: {} of 128 bytes", rec.len()),
-                ));
-            }
-            boards.push(read_record(rec, i + 1, i * RECORD)?);
-        }
-        Ok(boards)
+        read_record_boards::<RECORD>(data, read_record)
     }
 
     /// Writes 128 bytes a board: number, hands N, E, S, W, spaces.

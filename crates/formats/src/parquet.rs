@@ -34,8 +34,10 @@ use std::io::Write;
 use std::sync::Arc;
 
 use parquet::basic::{Compression, Encoding, ZstdLevel};
-use parquet::column::reader::ColumnReader;
-use parquet::data_type::{ByteArray, FixedLenByteArray, FixedLenByteArrayType, Int32Type};
+use parquet::column::reader::{ColumnReader, ColumnReaderImpl};
+use parquet::data_type::{
+    ByteArray, DataType, FixedLenByteArray, FixedLenByteArrayType, Int32Type,
+};
 use parquet::file::properties::{EnabledStatistics, WriterProperties, WriterVersion};
 use parquet::file::reader::{FileReader, RowGroupReader, SerializedFileReader};
 use parquet::file::writer::SerializedFileWriter;
@@ -632,35 +634,32 @@ fn read_row_group(
                 format!("`key`: {e}"),
             )
         })?;
-        let number = match board.as_ref().and_then(|b| b[i]) {
-            Some(n) if n >= 1 => Some(n as u64),
-            Some(n) => {
-                return Err(FormatError::new(
-                    at(i, columns.board.unwrap_or(0)),
+        let refused =
+            |column: Option<usize>, why: String| FormatError::new(at(i, column.unwrap_or(0)), why);
+        let number = optional_cell(
+            board.as_deref(),
+            i,
+            |n| u64::try_from(n).ok().filter(|&n| n >= 1),
+            |n| {
+                refused(
+                    columns.board,
                     format!("`board` {n}: board numbers start at 1"),
-                ));
-            }
-            None => None,
-        };
-        let dealer = match dealer.as_ref().and_then(|d| d[i]) {
-            Some(d @ 0..=3) => Some(Seat::from_index(d as usize)),
-            Some(d) => {
-                return Err(FormatError::new(
-                    at(i, columns.dealer.unwrap_or(0)),
-                    format!("`dealer` {d}: expected 0 (N), 1 (E), 2 (S) or 3 (W)"),
-                ));
-            }
-            None => None,
-        };
-        let vulnerability = match vul.as_ref().and_then(|v| v[i]) {
-            Some(v) => Some(vulnerability_of(v).ok_or_else(|| {
-                FormatError::new(
-                    at(i, columns.vul.unwrap_or(0)),
-                    format!("`vul` {v}: expected 0 (None), 1 (NS), 2 (EW) or 3 (All)"),
                 )
-            })?),
-            None => None,
-        };
+            },
+        )?;
+        let dealer = optional_cell(
+            dealer.as_deref(),
+            i,
+            |d| (0..=3).contains(&d).then(|| Seat::from_index(d as usize)),
+            |d| {
+                let why = format!("`dealer` {d}: expected 0 (N), 1 (E), 2 (S) or 3 (W)");
+                refused(columns.dealer, why)
+            },
+        )?;
+        let vulnerability = optional_cell(vul.as_deref(), i, vulnerability_of, |v| {
+            let why = format!("`vul` {v}: expected 0 (None), 1 (NS), 2 (EW) or 3 (All)");
+            refused(columns.vul, why)
+        })?;
         let table = match &dd {
             Some(cols) if cols.iter().all(|c| c[i].is_some()) => {
                 let mut rows = [[0u8; 5]; 4];
@@ -742,6 +741,26 @@ fn check_rows(name: &str, got: usize, rows: usize, at: InputPosition) -> Result<
     }
 }
 
+/// The `rows` values of column `c` (`name`) of `group`, read by `r`, its definition levels
+/// into `defs` (when it has them); nulls take no value.
+///
+/// # Errors
+/// The column failing to read; fewer than `rows` rows.
+fn read_column<T: DataType>(
+    r: &mut ColumnReaderImpl<T>,
+    defs: &mut Option<Vec<i16>>,
+    (group, c): (&dyn RowGroupReader, usize),
+    name: &str,
+    rows: usize,
+) -> Result<Vec<T::T>, FormatError> {
+    let mut values = Vec::new();
+    let (got, _, _) = r
+        .read_records(rows, defs.as_mut(), None, &mut values)
+        .map_err(|e| read_error(e, chunk(group, c)))?;
+    check_rows(name, got, rows, chunk(group, c))?;
+    Ok(values)
+}
+
 /// The 13-byte keys of a row group (fixed- or variable-length binary).
 fn read_keys(
     group: &dyn RowGroupReader,
@@ -760,19 +779,11 @@ fn read_keys(
     };
     let raw: Vec<Vec<u8>> = match reader {
         ColumnReader::FixedLenByteArrayColumnReader(mut r) => {
-            let mut values: Vec<FixedLenByteArray> = Vec::new();
-            let (got, _, _) = r
-                .read_records(rows, defs.as_mut(), None, &mut values)
-                .map_err(|e| read_error(e, chunk(group, c)))?;
-            check_rows("key", got, rows, chunk(group, c))?;
+            let values = read_column(&mut r, &mut defs, (group, c), "key", rows)?;
             values.iter().map(|v| v.data().to_vec()).collect()
         }
         ColumnReader::ByteArrayColumnReader(mut r) => {
-            let mut values: Vec<ByteArray> = Vec::new();
-            let (got, _, _) = r
-                .read_records(rows, defs.as_mut(), None, &mut values)
-                .map_err(|e| read_error(e, chunk(group, c)))?;
-            check_rows("key", got, rows, chunk(group, c))?;
+            let values = read_column(&mut r, &mut defs, (group, c), "key", rows)?;
             values.iter().map(|v| v.data().to_vec()).collect()
         }
         _ => {
@@ -789,6 +800,23 @@ fn read_keys(
     Ok(spread(keys, defs, rows))
 }
 
+/// Row `i` of the optional integer column `values` as `convert` takes it: `None` for a null
+/// or a column the file does not have.
+///
+/// # Errors
+/// `refused(value)` for a value `convert` does not take.
+fn optional_cell<T>(
+    values: Option<&[Option<i64>]>,
+    i: usize,
+    convert: impl FnOnce(i64) -> Option<T>,
+    refused: impl FnOnce(i64) -> FormatError,
+) -> Result<Option<T>, FormatError> {
+    values
+        .and_then(|v| v[i])
+        .map(|v| convert(v).ok_or_else(|| refused(v)))
+        .transpose()
+}
+
 /// An integer column of a row group (any integer width), nulls as `None`.
 fn read_ints(
     group: &dyn RowGroupReader,
@@ -802,20 +830,11 @@ fn read_ints(
         .map_err(|e| read_error(e, chunk(group, c)))?;
     let values: Vec<i64> = match reader {
         ColumnReader::Int32ColumnReader(mut r) => {
-            let mut values: Vec<i32> = Vec::new();
-            let (got, _, _) = r
-                .read_records(rows, defs.as_mut(), None, &mut values)
-                .map_err(|e| read_error(e, chunk(group, c)))?;
-            check_rows(&name, got, rows, chunk(group, c))?;
+            let values = read_column(&mut r, &mut defs, (group, c), &name, rows)?;
             values.into_iter().map(i64::from).collect()
         }
         ColumnReader::Int64ColumnReader(mut r) => {
-            let mut values: Vec<i64> = Vec::new();
-            let (got, _, _) = r
-                .read_records(rows, defs.as_mut(), None, &mut values)
-                .map_err(|e| read_error(e, chunk(group, c)))?;
-            check_rows(&name, got, rows, chunk(group, c))?;
-            values
+            read_column(&mut r, &mut defs, (group, c), &name, rows)?
         }
         _ => {
             return Err(FormatError::new(

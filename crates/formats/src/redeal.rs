@@ -12,6 +12,7 @@
 //! the letter) instead of the symbols. The suit segments here are shared with
 //! [`super::redeal_long`].
 
+use super::dealer_all::lines_but;
 use super::text::show_byte;
 use super::{
     Board, DealFormat, FileBoards, FormatError, FormatInfo, InputPosition, NO_COMPLETE_DEAL,
@@ -179,12 +180,7 @@ impl DealFormat for Redeal {
     /// See [`Redeal`].
     fn read_all(&self, data: &[u8]) -> Result<FileBoards, FormatError> {
         let mut read = FileBoards::default();
-        for (i, raw) in data.split(|&c| c == b'\n').enumerate() {
-            let l = i + 1;
-            let line = raw.strip_suffix(b"\r").unwrap_or(raw);
-            if line.iter().all(|c| c.is_ascii_whitespace()) || is_tries(line) {
-                continue;
-            }
+        for (l, line) in lines_but(data, is_tries) {
             let at = |(off, m): (usize, String)| {
                 FormatError::new(InputPosition::at_line_column(l, column(line, off)), m)
             };

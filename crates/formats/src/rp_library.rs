@@ -18,6 +18,7 @@
 //! piece of a title. They hold no deal: the reader skips them (each reported as a skipped
 //! record) and the writer writes none.
 
+use super::bri::take_each_record;
 use super::{
     Board, DealFormat, FileBoards, FormatError, FormatInfo, InputPosition, SkippedBoard,
     WriteOptions,
@@ -134,25 +135,19 @@ impl DealFormat for RpLibrary {
             boards: Vec::with_capacity(data.len() / RECORD),
             ..FileBoards::default()
         };
-        for (i, rec) in data.chunks(RECORD).enumerate() {
-            let start = (i * RECORD) as u64;
-            let Some(rec) = rec.first_chunk::<RECORD>() else {
-                return Err(FormatError::truncated(
-                    InputPosition::at_record(i + 1, start),
-                    format!("truncated record: {} of {RECORD} bytes", rec.len()),
-                ));
-            };
+        take_each_record::<RECORD>(data, |rec, r, start| {
             if is_title(rec) {
                 read.skipped.push(SkippedBoard {
                     board: None,
-                    record: i + 1,
+                    record: r,
                     line: None,
                     reason: TITLE_RECORD.to_owned(),
                 });
-                continue;
+            } else {
+                read.boards.push(decode(rec, r, start)?);
             }
-            read.boards.push(decode(rec, i + 1, start)?);
-        }
+            Ok(())
+        })?;
         Ok(read)
     }
 

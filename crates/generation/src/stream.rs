@@ -289,18 +289,13 @@ pub const CHUNK: usize = 16_384;
 /// }).unwrap();
 /// assert_eq!(n, 40_000);
 /// ```
-pub fn generate_chunks<T, E, M, C>(
+pub fn generate_chunks<T: Send, E>(
     seed: &Seed,
     first: u64,
     count: u64,
-    make: M,
-    consume: C,
-) -> Result<(), E>
-where
-    T: Send,
-    M: Fn(u64, &[Deal]) -> T + Sync,
-    C: FnMut(T) -> Result<(), E>,
-{
+    make: impl Fn(u64, &[Deal]) -> T + Sync,
+    consume: impl FnMut(T) -> Result<(), E>,
+) -> Result<(), E> {
     generate_chunks_with(seed, None, first, count, make, consume)
 }
 
@@ -326,19 +321,14 @@ where
 }
 
 /// [`generate_chunks_with`] in chunks of `chunk` deals.
-fn generate_chunks_sized<T, E, M, C>(
+fn generate_chunks_sized<T: Send, E>(
     seed: &Seed,
     predeal: Option<&Predeal>,
     (first, count): (u64, u64),
     chunk: usize,
-    make: M,
-    consume: C,
-) -> Result<(), E>
-where
-    T: Send,
-    M: Fn(u64, &[Deal]) -> T + Sync,
-    C: FnMut(T) -> Result<(), E>,
-{
+    make: impl Fn(u64, &[Deal]) -> T + Sync,
+    consume: impl FnMut(T) -> Result<(), E>,
+) -> Result<(), E> {
     crate::model::number::warm_up();
     par_chunks_sized(
         count,

@@ -935,13 +935,10 @@ impl fmt::Display for Expr {
 fn write_cond(f: &mut fmt::Formatter<'_>, c: &Cond) -> fmt::Result {
     match c {
         Cond::Cmp(l, op, r) => {
+            // The query's own spelling: SQL's but for `!=`.
             let op = match op {
-                CmpOp::Eq => "=",
                 CmpOp::Ne => "!=",
-                CmpOp::Lt => "<",
-                CmpOp::Le => "<=",
-                CmpOp::Gt => ">",
-                CmpOp::Ge => ">=",
+                op => op.sql(),
             };
             write!(f, "{l} {op} {r}")
         }

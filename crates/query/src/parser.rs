@@ -6,6 +6,8 @@
 //! are parsed, and each partial sum's range (from [`Term::bounds`]) is checked against
 //! `i64` there, so evaluation (Rust or SQLite) can never overflow.
 
+use std::str::FromStr;
+
 use crate::model::board::Vulnerability;
 use crate::model::card::{Card, Seat, Suit};
 use crate::model::contract::Strain;
@@ -163,21 +165,40 @@ impl<'a> Parser<'a> {
 
     /// `or := and (('or' | '||') and)*`
     fn or(&mut self, depth: usize) -> Result<Item, QueryError> {
-        let first = self.and(depth)?;
-        if !self.at_or() {
+        self.chain(depth, true)
+    }
+
+    /// `or` (with `or`) or `and` (without): its operands (`and`s or `not`s) joined by the
+    /// operator, nested chains of the same operator flattened into one; a lone operand as it
+    /// is.
+    fn chain(&mut self, depth: usize, or: bool) -> Result<Item, QueryError> {
+        let operand = |p: &mut Self| match or {
+            true => p.and(depth),
+            false => p.not(depth),
+        };
+        let at_operator = |p: &Self| match or {
+            true => p.at_or(),
+            false => p.at_and(),
+        };
+        let first = operand(self)?;
+        if !at_operator(self) {
             return Ok(first);
         }
         let (start, mut end) = (first.start, first.end);
         let mut parts = Vec::new();
-        push_flat(&mut parts, self.cond(first)?, true);
-        while self.at_or() {
+        push_flat(&mut parts, self.cond(first)?, or);
+        while at_operator(self) {
             self.bump();
-            let next = self.and(depth)?;
+            let next = operand(self)?;
             end = next.end;
-            push_flat(&mut parts, self.cond(next)?, true);
+            push_flat(&mut parts, self.cond(next)?, or);
         }
+        let cond = match or {
+            true => Cond::Or(parts),
+            false => Cond::And(parts),
+        };
         self.shallow(Item {
-            val: Val::Cond(Cond::Or(parts)),
+            val: Val::Cond(cond),
             start,
             end,
         })
@@ -222,24 +243,7 @@ impl<'a> Parser<'a> {
 
     /// `and := not (('and' | '&&') not)*`
     fn and(&mut self, depth: usize) -> Result<Item, QueryError> {
-        let first = self.not(depth)?;
-        if !self.at_and() {
-            return Ok(first);
-        }
-        let (start, mut end) = (first.start, first.end);
-        let mut parts = Vec::new();
-        push_flat(&mut parts, self.cond(first)?, false);
-        while self.at_and() {
-            self.bump();
-            let next = self.not(depth)?;
-            end = next.end;
-            push_flat(&mut parts, self.cond(next)?, false);
-        }
-        self.shallow(Item {
-            val: Val::Cond(Cond::And(parts)),
-            start,
-            end,
-        })
+        self.chain(depth, false)
     }
 
     /// `not := ('not' | '!') not | comparison`
@@ -672,12 +676,10 @@ impl<'a> Parser<'a> {
     fn seat(&self, t: Token, func: &str) -> Result<Seat, QueryError> {
         match self.who(t, func)? {
             Who::Seat(s) => Ok(s),
-            Who::Side(_) => Err(self.err(
+            who => Err(self.wrong_who(
                 t,
-                format!(
-                    "type error: {func} takes a single seat (N, E, S or W), not the side {}",
-                    self.text(t)
-                ),
+                who,
+                &format!("{func} takes a single seat (N, E, S or W)"),
             )),
         }
     }
@@ -686,43 +688,39 @@ impl<'a> Parser<'a> {
     fn side(&self, t: Token, func: &str) -> Result<Side, QueryError> {
         match self.who(t, func)? {
             Who::Side(s) => Ok(s),
-            Who::Seat(_) => Err(self.err(
-                t,
-                format!(
-                    "type error: {func} takes a side (NS or EW), not the seat {}",
-                    self.text(t)
-                ),
-            )),
+            who => Err(self.wrong_who(t, who, &format!("{func} takes a side (NS or EW)"))),
         }
     }
 
     /// The dealer argument of `par`: a single seat.
     fn dealer(&self, t: Token) -> Result<Seat, QueryError> {
+        const EXPECTED: &str = "the dealer (par's third argument) is a single seat (N, E, S or W)";
         match self.who(t, "par")? {
             Who::Seat(s) => Ok(s),
-            Who::Side(_) => Err(self.err(
-                t,
-                format!(
-                    "type error: the dealer (par's third argument) is a single seat (N, E, S or W), not the side {}",
-                    self.text(t)
-                ),
-            )),
+            who => Err(self.wrong_who(t, who, EXPECTED)),
         }
+    }
+
+    /// The type error for the seat or side `who` at `t` where another kind is `expected`:
+    /// `type error: {expected}, not the side NS`.
+    fn wrong_who(&self, t: Token, who: Who, expected: &str) -> QueryError {
+        let found = match who {
+            Who::Seat(_) => "seat",
+            Who::Side(_) => "side",
+        };
+        self.err(
+            t,
+            format!("type error: {expected}, not the {found} {}", self.text(t)),
+        )
     }
 
     /// A vulnerability name, as [`Vulnerability`]'s `FromStr` takes it (case-insensitive).
     fn vulnerability(&self, t: Token) -> Result<Vulnerability, QueryError> {
-        let parsed = match t.kind {
-            Kind::Ident => self.text(t).parse::<Vulnerability>().ok(),
-            _ => None,
-        };
-        parsed.ok_or_else(|| {
-            self.err(
+        self.parsed_ident::<Vulnerability>(t).ok_or_else(|| {
+            self.unknown(
                 t,
-                format!(
-                    "unknown vulnerability '{}' (vulnerabilities: {VULNERABILITIES})",
-                    self.text(t)
-                ),
+                "vulnerability",
+                &format!("vulnerabilities: {VULNERABILITIES}"),
             )
         })
     }
@@ -736,12 +734,10 @@ impl<'a> Parser<'a> {
             return Ok(Strain::NoTrump);
         }
         self.suit(t).map(Strain::Trumps).map_err(|_| {
-            self.err(
+            self.unknown(
                 t,
-                format!(
-                    "unknown strain '{}' (strains: notrump, NT, spades, hearts, diamonds, clubs, S, H, D, C, ♠, ♥, ♦, ♣)",
-                    self.text(t)
-                ),
+                "strain",
+                "strains: notrump, NT, spades, hearts, diamonds, clubs, S, H, D, C, ♠, ♥, ♦, ♣",
             )
         })
     }
@@ -749,19 +745,8 @@ impl<'a> Parser<'a> {
     /// A card argument of `lead`: a suit letter and a rank (`SA`, `HT`, `H10`) or a rank
     /// and a suit letter (`AS`), any case ([`Card`]'s `FromStr`).
     fn card(&self, t: Token) -> Result<Card, QueryError> {
-        let parsed = match t.kind {
-            Kind::Ident => self.text(t).parse::<Card>().ok(),
-            _ => None,
-        };
-        parsed.ok_or_else(|| {
-            self.err(
-                t,
-                format!(
-                    "unknown card '{}' (a suit letter and a rank: SA, HT, H10, C2)",
-                    self.text(t)
-                ),
-            )
-        })
+        self.parsed_ident::<Card>(t)
+            .ok_or_else(|| self.unknown(t, "card", "a suit letter and a rank: SA, HT, H10, C2"))
     }
 
     /// A suit argument.
@@ -771,14 +756,27 @@ impl<'a> Parser<'a> {
             _ => parse_suit(&self.text(t).to_ascii_lowercase()),
         };
         found.ok_or_else(|| {
-            self.err(
+            self.unknown(
                 t,
-                format!(
-                    "unknown suit '{}' (suits: spades, hearts, diamonds, clubs, S, H, D, C, ♠, ♥, ♦, ♣)",
-                    self.text(t)
-                ),
+                "suit",
+                "suits: spades, hearts, diamonds, clubs, S, H, D, C, ♠, ♥, ♦, ♣",
             )
         })
+    }
+
+    /// The identifier `t` parsed as a `T` (by its `FromStr`); `None` for another token or
+    /// text `T` does not take.
+    fn parsed_ident<T: FromStr>(&self, t: Token) -> Option<T> {
+        match t.kind {
+            Kind::Ident => self.text(t).parse::<T>().ok(),
+            _ => None,
+        }
+    }
+
+    /// The error for a token `t` that names no `what` (`suit`, `card`, …): `unknown suit 'x'
+    /// ({known})`, `known` listing what it may be.
+    fn unknown(&self, t: Token, what: &str, known: &str) -> QueryError {
+        self.err(t, format!("unknown {what} '{}' ({known})", self.text(t)))
     }
 
     /// Checks that `item` is a condition.

@@ -646,24 +646,8 @@ pub fn run(
     progress: &mut dyn FnMut(DealerProgress),
 ) -> Result<DealerRunReport, DealerRunError> {
     let uses_tricks = job.script.uses_tricks();
-    let from_db = job.source.as_ref().is_some_and(DealSource::is_stored);
-    if job.store_set.is_some() && job.database.is_none() {
-        return Err(DealerRunError::NoDatabase);
-    }
-    let mut store = match &job.database {
-        Some(path) if from_db => Some(Store::open_existing(path)?),
-        Some(path) if uses_tricks || job.store_set.is_some() => Some(Store::open(path)?),
-        _ => None,
-    };
+    let mut store = open_store(job, uses_tricks)?;
     let database = store.as_ref().map(|s| s.path().to_owned());
-    if let (Some(name), Some(s)) = (&job.store_set, &store)
-        && s.set(name)?.is_some()
-    {
-        return Err(DealerRunError::SetExists {
-            set: name.clone(),
-            database: s.path().to_owned(),
-        });
-    }
     // The source's errors (a missing file or set, a format not told) before anything runs.
     let tables = SourceOptions {
         tables: uses_tricks,
@@ -705,45 +689,14 @@ pub fn run(
         .as_ref()
         .map_or(0, |p| p.pulled.load(Ordering::Relaxed));
     let notes = producer.map(Producer::finish).transpose();
-    let report = match ran {
-        Ok(r) => r,
-        Err(DealerError::Eval {
-            deal,
-            error,
-            given: Some(g),
-        }) if !name.is_empty() => {
-            let mut place = format!("{name}: deal {deal}");
-            match g.board {
-                Some(b) => place.push_str(&format!(" (board {b}, {})", g.deal)),
-                None => place.push_str(&format!(" ({})", g.deal)),
-            }
-            return Err(DealerRunError::Eval { place, error });
-        }
-        Err(DealerError::Sink(e)) => {
-            return Err(match e.downcast::<StoreError>() {
-                Ok(e) => DealerRunError::Store(*e),
-                Err(e) => DealerRunError::Run(DealerError::Sink(e)),
-            });
-        }
-        Err(e) => return Err(e.into()),
-    };
+    let report = ran.map_err(|e| run_error(e, &name))?;
     // A reading error past the deals the run took: the run's error, nothing of the set kept.
     let notes = notes?.unwrap_or_default();
     let Keeper {
         target,
         tables_stored,
     } = keeper;
-    let stored_set = match (target, &job.store_set) {
-        (Target::Set(sink), Some(name)) => {
-            let boards = sink.boards();
-            sink.finish()?.map(|outcome| StoredDealerSet {
-                name: name.clone(),
-                boards,
-                new_deals: outcome.new_deals,
-            })
-        }
-        _ => None,
-    };
+    let stored_set = finish_set(target, job.store_set.as_deref())?;
     Ok(DealerRunReport {
         run: report,
         source: match &job.source {
@@ -757,6 +710,80 @@ pub fn run(
         tables_stored,
         file_skipped: notes.skipped,
         file_warnings: notes.warnings,
+    })
+}
+
+/// Opens the database `job` needs: the existing one its deals are read from, else one
+/// (created when missing) for the tables a script using `tricks` solves or for the set it
+/// stores; none otherwise.
+///
+/// # Errors
+/// [`DealerRunError::NoDatabase`] for a set to store without a database,
+/// [`DealerRunError::SetExists`] for a set name taken, the store failing to open.
+fn open_store(job: &DealerRunJob, uses_tricks: bool) -> Result<Option<Store>, DealerRunError> {
+    let from_db = job.source.as_ref().is_some_and(DealSource::is_stored);
+    if job.store_set.is_some() && job.database.is_none() {
+        return Err(DealerRunError::NoDatabase);
+    }
+    let store = match &job.database {
+        Some(path) if from_db => Some(Store::open_existing(path)?),
+        Some(path) if uses_tricks || job.store_set.is_some() => Some(Store::open(path)?),
+        _ => None,
+    };
+    if let (Some(name), Some(s)) = (&job.store_set, &store)
+        && s.set(name)?.is_some()
+    {
+        return Err(DealerRunError::SetExists {
+            set: name.clone(),
+            database: s.path().to_owned(),
+        });
+    }
+    Ok(store)
+}
+
+/// The run's error as [`run`] returns it: an expression failing on a given deal placed in
+/// the source `name` (empty for no source) with the deal's number and board, a store
+/// failing in the run's `keep` as a store error.
+fn run_error(error: DealerError, name: &str) -> DealerRunError {
+    match error {
+        DealerError::Eval {
+            deal,
+            error,
+            given: Some(g),
+        } if !name.is_empty() => {
+            let mut place = format!("{name}: deal {deal}");
+            match g.board {
+                Some(b) => place.push_str(&format!(" (board {b}, {})", g.deal)),
+                None => place.push_str(&format!(" ({})", g.deal)),
+            }
+            DealerRunError::Eval { place, error }
+        }
+        DealerError::Sink(e) => match e.downcast::<StoreError>() {
+            Ok(e) => DealerRunError::Store(*e),
+            Err(e) => DealerRunError::Run(DealerError::Sink(e)),
+        },
+        e => e.into(),
+    }
+}
+
+/// Commits the set the run produced into `target` as `store_set`, when it stored one.
+///
+/// # Errors
+/// The store failing to commit.
+fn finish_set(
+    target: Target<'_>,
+    store_set: Option<&str>,
+) -> Result<Option<StoredDealerSet>, DealerRunError> {
+    Ok(match (target, store_set) {
+        (Target::Set(sink), Some(name)) => {
+            let boards = sink.boards();
+            sink.finish()?.map(|outcome| StoredDealerSet {
+                name: name.to_owned(),
+                boards,
+                new_deals: outcome.new_deals,
+            })
+        }
+        _ => None,
     })
 }
 

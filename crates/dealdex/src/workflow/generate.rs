@@ -39,7 +39,7 @@ use crate::model::index::DealIndex;
 use crate::model::number::Scheme;
 use crate::query::{Query, QueryError};
 use crate::secret::{self, PendingSecret, SecretFileError};
-use crate::store::{NewSet, Store, StoreError};
+use crate::store::{NewSet, SetOutcome, Store, StoreError};
 use crate::workflow::output::{
     ExportedFile, FileRole, Output, OutputPlanError, RenderError, WriteError, check_distinct,
     check_output_paths, plan_outputs, render_set, same_file, write_rendered,
@@ -1382,6 +1382,88 @@ fn numbered(first: u64, deals: &[Deal]) -> Vec<Board> {
         .collect()
 }
 
+/// A tournament set's boards and what making them took.
+struct SetBoards {
+    /// The set's boards, numbered `first..=last`.
+    boards: Vec<Board>,
+    /// With a filter, the deals drawn to find them ([`Found::drawn`]).
+    drawn: Option<u64>,
+    /// With a filter, the deals solved to find them ([`Found::solved`]).
+    solved: Option<u64>,
+}
+
+/// Makes the boards `first..=last` of a tournament set: the stream's matching deals with a
+/// filter, else the stream's (or Big Deal's first) boards.
+fn make_set_boards(
+    job: &GenerateJob,
+    source: &Resolved,
+    (first, last): (u64, u64),
+    progress: &mut dyn FnMut(Progress),
+) -> Result<SetBoards, GenerateError> {
+    let count = last - first + 1;
+    let boards = match (&source.bigdeal, &job.filter) {
+        (None, Some(f)) => {
+            let found = find_matching(job, &source.seed, (first, count), f, Mode::Set, progress)?;
+            return Ok(SetBoards {
+                boards: numbered(first, &found.deals),
+                drawn: Some(found.drawn),
+                solved: found.solved,
+            });
+        }
+        // Big Deal's set is its stream's first boards, whatever its range's numbers.
+        (Some(_), _) => read_set(source.source(None, 1, count), first, last)?
+            .into_iter()
+            .zip(first..)
+            .map(|(b, n)| Board::new(n, b.deal))
+            .collect(),
+        (None, None) => read_set(
+            source.source(job.predeal.as_ref(), first, count),
+            first,
+            last,
+        )?,
+    };
+    Ok(SetBoards {
+        boards,
+        drawn: None,
+        solved: None,
+    })
+}
+
+/// Stores the made set `boards` (`first..=last`) in `store`: under the name given, else
+/// under the first of `base`, `base-2`, … that is free or holds this very set. Returns the
+/// name stored under and the outcome.
+///
+/// # Errors
+/// The store failing; a name given that another set holds.
+fn store_made_set(
+    store: &mut Store,
+    job: &GenerateJob,
+    source: &Resolved,
+    base: &str,
+    (first, last): (u64, u64),
+    boards: &[Board],
+) -> Result<(String, SetOutcome), GenerateError> {
+    let keyed: Vec<(u64, DealIndex)> = boards
+        .iter()
+        .map(|b| (b.number.expect("numbered"), DealIndex::from_deal(&b.deal)))
+        .collect();
+    let (generator, sha) = set_source(source);
+    let set = NewSet {
+        name: base.to_owned(),
+        first_board: first,
+        last_board: last,
+        scheme: source.scheme,
+        generator,
+        seed_sha256: Some(sha),
+    };
+    // A name given is stored as such (another set of that name is an error); the default is
+    // chosen in the set's transaction (two runs at once get two names).
+    Ok(match &job.name {
+        Some(_) => (base.to_owned(), store.store_set(&set, &keyed)?),
+        None => store.store_set_unique(&set, &keyed)?,
+    })
+}
+
 /// A tournament set: made, rendered for every output, its seed saved, stored, written.
 fn run_set(
     job: &GenerateJob,
@@ -1400,27 +1482,11 @@ fn run_set(
             .unwrap_or_else(|| format!("boards-{first}-{last}"))
     });
     let count = last - first + 1;
-    let mut drawn = None;
-    let mut solved = None;
-    let boards = match (&source.bigdeal, &job.filter) {
-        (None, Some(f)) => {
-            let found = find_matching(job, &source.seed, (first, count), f, Mode::Set, progress)?;
-            drawn = Some(found.drawn);
-            solved = found.solved;
-            numbered(first, &found.deals)
-        }
-        // Big Deal's set is its stream's first boards, whatever its range's numbers.
-        (Some(_), _) => read_set(source.source(None, 1, count), first, last)?
-            .into_iter()
-            .zip(first..)
-            .map(|(b, n)| Board::new(n, b.deal))
-            .collect(),
-        (None, None) => read_set(
-            source.source(job.predeal.as_ref(), first, count),
-            first,
-            last,
-        )?,
-    };
+    let SetBoards {
+        boards,
+        drawn,
+        solved,
+    } = make_set_boards(job, source, (first, last), progress)?;
     // Render every output first: a format's limit error must leave no trace. The event is
     // the set's name, which the store may yet make unique: rendered again if it does.
     let opts = |name: &str| WriteOptions {
@@ -1447,26 +1513,7 @@ fn run_set(
     let mut name = base.clone();
     let mut outcome = None;
     if let Some(store) = store {
-        let keyed: Vec<(u64, DealIndex)> = boards
-            .iter()
-            .map(|b| (b.number.expect("numbered"), DealIndex::from_deal(&b.deal)))
-            .collect();
-        let (generator, sha) = set_source(source);
-        let set = NewSet {
-            name: base.clone(),
-            first_board: first,
-            last_board: last,
-            scheme: source.scheme,
-            generator,
-            seed_sha256: Some(sha),
-        };
-        // A name given is stored as such (another set of that name is an error); the
-        // default is the first of `base`, `base-2`, … that is free or holds this very set,
-        // chosen in the set's transaction (two runs at once get two names).
-        let (stored_as, o) = match &job.name {
-            Some(_) => (base.clone(), store.store_set(&set, &keyed)?),
-            None => store.store_set_unique(&set, &keyed)?,
-        };
+        let (stored_as, o) = store_made_set(store, job, source, &base, (first, last), &boards)?;
         name = stored_as;
         outcome = Some(o);
     }

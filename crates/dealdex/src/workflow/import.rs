@@ -36,7 +36,7 @@ use crate::formats::{self, Board, DealFormat, FileBoards, SkippedBoard, stream};
 use crate::model::index::DealIndex;
 use crate::model::number::Scheme;
 use crate::store::{
-    DdSource, NewPlay, NewSet, PlaysAndTables, PlaysAndTablesStored, Store, StoreError,
+    DdSource, DealWriter, NewPlay, NewSet, PlaysAndTables, PlaysAndTablesStored, Store, StoreError,
 };
 use crate::workflow::input::{ReadFileError, ReadFileErrorKind, read_failure, skipped_names};
 use crate::workflow::pipeline::{ReadAs, SourceError, open_deal_file};
@@ -806,26 +806,7 @@ fn import_streamed(
     let (mut boards, mut plays, mut dd_tables, mut dd_refused) = (0u64, 0u64, 0u64, 0u64);
     let mut skipped: Vec<SkippedBoard> = Vec::new();
     let mut warnings: Vec<String> = Vec::new();
-    let mut new_deals = 0u64;
-    let mut stored = PlaysAndTablesStored::default();
-    // Pieces' keys gathered up to `batch` and inserted in one sorted pass: each pass touches
-    // the B-tree's pages once (a pass a 4 MiB piece cost 60 % more CPU on 1,000,000 boards).
-    let mut pending: Vec<DealIndex> = Vec::new();
-    let mut pending_plays_and_tables = PlaysAndTables::default();
-    let mut flush = |writer: &mut crate::store::DealWriter<'_>,
-                     keys: &mut Vec<DealIndex>,
-                     plays_and_tables: &mut PlaysAndTables|
-     -> Result<(), StoreError> {
-        let (new, s) = writer.add(std::mem::take(keys), plays_and_tables)?;
-        *plays_and_tables = PlaysAndTables {
-            dd_source: plays_and_tables.dd_source.clone(),
-            ..PlaysAndTables::default()
-        };
-        new_deals += new;
-        stored.plays += s.plays;
-        stored.dd += s.dd;
-        Ok(())
-    };
+    let mut pending = PendingPieces::new(batch);
     // The file is parsed on a thread of its own while the pieces before are stored.
     let (send, receive) = std::sync::mpsc::sync_channel::<Parsed>(0);
     let mut failure: Option<Result<String, StoreError>> = None;
@@ -837,29 +818,7 @@ fn import_streamed(
             })
         });
         for p in receive {
-            let keys: Vec<DealIndex> = p.plays_and_tables.dd.iter().map(|(k, _)| *k).collect();
-            let checked = writer
-                .dd_tables(&keys)
-                .map_err(Check::Store)
-                .and_then(|tables| differing_dd(&p, tables));
-            let added = checked.and_then(|()| {
-                pending.extend(p.keys.iter().map(|&(_, k)| k));
-                pending_plays_and_tables
-                    .plays
-                    .extend(p.plays_and_tables.plays.iter().cloned());
-                pending_plays_and_tables
-                    .dd
-                    .extend(p.plays_and_tables.dd.iter().copied());
-                if p.plays_and_tables.dd_source != DdSource::Unknown {
-                    pending_plays_and_tables.dd_source = p.plays_and_tables.dd_source.clone();
-                }
-                match pending.len() as u64 >= batch {
-                    true => flush(&mut writer, &mut pending, &mut pending_plays_and_tables)
-                        .map_err(Check::Store),
-                    false => Ok(()),
-                }
-            });
-            match added {
+            match pending.add(&mut writer, &p) {
                 Ok(()) => {}
                 Err(Check::Differs(reason)) => {
                     failure = Some(Ok(reason));
@@ -897,8 +856,8 @@ fn import_streamed(
         Ok(sha256) => sha256,
         Err(reason) => return Ok((format, FileResult::Rejected { reason })),
     };
-    if !pending.is_empty() {
-        flush(&mut writer, &mut pending, &mut pending_plays_and_tables).map_err(failed)?;
+    if !pending.keys.is_empty() {
+        pending.flush(&mut writer).map_err(failed)?;
     }
     if boards == 0 {
         let reason = Rejection::read(ReadFileError::Empty {
@@ -919,14 +878,84 @@ fn import_streamed(
         boards,
         skipped,
         warnings,
-        new_deals,
+        new_deals: pending.new_deals,
         plays,
-        new_plays: stored.plays,
+        new_plays: pending.stored.plays,
         dd_tables,
-        new_dd_tables: stored.dd,
+        new_dd_tables: pending.stored.dd,
         dd_refused,
     };
     Ok((format, imported))
+}
+
+/// A streamed file's pieces waiting for the store: their keys gathered up to `batch` and
+/// inserted in one sorted pass, with their plays and tables (each pass touches the B-tree's
+/// pages once: a pass a 4 MiB piece cost 60 % more CPU on 1,000,000 boards), and what the
+/// passes so far stored.
+struct PendingPieces {
+    /// Keys gathered before a pass.
+    batch: u64,
+    keys: Vec<DealIndex>,
+    plays_and_tables: PlaysAndTables,
+    /// Deals new to the database, so far.
+    new_deals: u64,
+    /// Plays and tables new to the database, so far.
+    stored: PlaysAndTablesStored,
+}
+
+impl PendingPieces {
+    /// Nothing pending yet; a pass every `batch` keys.
+    fn new(batch: u64) -> Self {
+        PendingPieces {
+            batch,
+            keys: Vec::new(),
+            plays_and_tables: PlaysAndTables::default(),
+            new_deals: 0,
+            stored: PlaysAndTablesStored::default(),
+        }
+    }
+
+    /// Adds the piece `p` once its tables agree with those `writer` holds, storing what is
+    /// pending when `batch` keys are.
+    ///
+    /// # Errors
+    /// [`Check::Differs`] for a table differing from the stored one, [`Check::Store`] for
+    /// the store failing.
+    fn add(&mut self, writer: &mut DealWriter<'_>, p: &Parsed) -> Result<(), Check> {
+        let keys: Vec<DealIndex> = p.plays_and_tables.dd.iter().map(|(k, _)| *k).collect();
+        let tables = writer.dd_tables(&keys).map_err(Check::Store)?;
+        differing_dd(p, tables)?;
+        self.keys.extend(p.keys.iter().map(|&(_, k)| k));
+        self.plays_and_tables
+            .plays
+            .extend(p.plays_and_tables.plays.iter().cloned());
+        self.plays_and_tables
+            .dd
+            .extend(p.plays_and_tables.dd.iter().copied());
+        if p.plays_and_tables.dd_source != DdSource::Unknown {
+            self.plays_and_tables.dd_source = p.plays_and_tables.dd_source.clone();
+        }
+        match self.keys.len() as u64 >= self.batch {
+            true => self.flush(writer).map_err(Check::Store),
+            false => Ok(()),
+        }
+    }
+
+    /// Stores what is pending in one sorted pass.
+    ///
+    /// # Errors
+    /// The store failing.
+    fn flush(&mut self, writer: &mut DealWriter<'_>) -> Result<(), StoreError> {
+        let (new, s) = writer.add(std::mem::take(&mut self.keys), &self.plays_and_tables)?;
+        self.plays_and_tables = PlaysAndTables {
+            dd_source: self.plays_and_tables.dd_source.clone(),
+            ..PlaysAndTables::default()
+        };
+        self.new_deals += new;
+        self.stored.plays += s.plays;
+        self.stored.dd += s.dd;
+        Ok(())
+    }
 }
 
 /// The format name of a file whose format was not told.

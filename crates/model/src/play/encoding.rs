@@ -283,34 +283,26 @@ pub fn card_from_seat_array_slot(slot: u32) -> Result<Card, EncodingError> {
 /// The primes of the ranks 2..=A (seed 001's table).
 const PRIMES: [u32; 13] = [2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41];
 
-/// The `ss` bits of a suit: clubs 00, diamonds 01, hearts 10, spades 11 (seed 001).
+/// The `ss` bits of a suit: clubs 00, diamonds 01, hearts 10, spades 11 (seed 001): the
+/// suited order ([`Suit::index`]) reversed.
 const fn ss_bits(s: Suit) -> u32 {
-    match s {
-        Suit::Clubs => 0,
-        Suit::Diamonds => 1,
-        Suit::Hearts => 2,
-        Suit::Spades => 3,
-    }
+    3 - s.index() as u32
 }
 
 /// The suit with `ss` bits `ss` (0..=3).
 const fn suit_of_ss(ss: u32) -> Suit {
-    [Suit::Clubs, Suit::Diamonds, Suit::Hearts, Suit::Spades][(ss & 3) as usize]
+    Suit::from_index(3 - (ss & 3) as usize)
 }
 
-/// Position of a suit's bit in the `cdhs` nibble: spades 0, hearts 1, diamonds 2, clubs 3.
+/// Position of a suit's bit in the `cdhs` nibble: spades 0, hearts 1, diamonds 2, clubs 3
+/// (the suited order, [`Suit::index`]).
 const fn cdhs_position(s: Suit) -> u32 {
-    match s {
-        Suit::Spades => 0,
-        Suit::Hearts => 1,
-        Suit::Diamonds => 2,
-        Suit::Clubs => 3,
-    }
+    s.index() as u32
 }
 
 /// The suit of `cdhs` bit position `p` (0..=3).
 const fn suit_of_cdhs(p: u32) -> Suit {
-    [Suit::Spades, Suit::Hearts, Suit::Diamonds, Suit::Clubs][(p & 3) as usize]
+    Suit::from_index(p as usize)
 }
 
 /// The card's seed 001 32-bit value `xxxbbbbb bbbbbbbb cdhsrrrr sspppppp`:
