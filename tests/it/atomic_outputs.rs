@@ -266,23 +266,8 @@ fn stats_plot_is_atomic_and_never_the_input() {
 #[test]
 fn lead_csv_on_standard_output_with_json_is_refused() {
     let dir = TempDir::new().unwrap();
-    let out = dealdex(
-        dir.path(),
-        &[
-            "lead",
-            "--hand",
-            "AQ4.J.KJ6543.632",
-            "--contract",
-            "3NT",
-            "--declarer",
-            "S",
-            "--deals",
-            "2",
-            "--csv",
-            "-",
-            "--json",
-        ],
-    );
+    let args = "lead --hand AQ4.J.KJ6543.632 --contract 3NT --declarer S --deals 2 --csv - --json";
+    let out = dealdex(dir.path(), &args.split(' ').collect::<Vec<_>>());
     let err = stderr(&out);
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(err.contains("[--csv, --json]"), "{err}");
