@@ -36,12 +36,14 @@ pub use model::number::{
 use dealdex_generation as generation;
 pub use generation::bigdeal;
 pub use generation::lengths;
-pub use generation::predeal::{Predeal, PredealError};
+pub use generation::predeal::Predeal;
 pub use generation::shuffle;
 pub use generation::stream::{
-    CHUNK, DrawProgress, MatchingDeals, Seed, SeedError, first_matching, first_matching_within,
+    CHUNK, DrawProgress, MatchingDeals, Seed, first_matching, first_matching_within,
     generate_chunks, generate_chunks_with, par_chunks_ordered,
 };
+/// Generation's one error type (a seed, a predeal or predealt lengths refused) and its kinds.
+pub use generation::{Error as GenerationError, ErrorKind as GenerationErrorKind};
 
 // The SQLite store: deals keyed by index, sets, plays, double-dummy tables, SQL functions.
 use dealdex_store as store;

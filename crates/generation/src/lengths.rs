@@ -50,6 +50,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 
 use super::shuffle::PIECE;
 use super::stream::Seed;
+use crate::error::{Error, ErrorKind};
 use crate::model::card::{Card, Seat, Suit};
 use crate::model::deal::Deal;
 
@@ -58,150 +59,6 @@ const NONCE: u64 = 2;
 
 /// All 52 cards, one bit each in suited order.
 const ALL: u64 = (1 << 52) - 1;
-
-/// Names joined with commas and a final "and".
-fn and_list(names: &[&str]) -> String {
-    match names {
-        [] => String::new(),
-        [one] => (*one).to_owned(),
-        [init @ .., last] => format!("{} and {last}", init.join(", ")),
-    }
-}
-
-/// Why predealt cards and suit lengths admit no deal (or are not a partial deal at all).
-/// Lengths are numbers of cards (0..=13), counts of cards in a hand or suit.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum LengthsError {
-    /// The predealt cards are not a partial deal: a bit above 51, a card given to two seats,
-    /// or a seat with more than 13 cards.
-    #[error("predealt cards: {message}")]
-    Predealt {
-        /// What is wrong.
-        message: String,
-    },
-    /// A length above 13.
-    #[error(
-        "predeal {}({})=={length}: a suit has 13 cards",
-        .suit.name(),
-        .seat.name().to_lowercase()
-    )]
-    TooLong {
-        /// The seat.
-        seat: Seat,
-        /// The suit.
-        suit: Suit,
-        /// The length given.
-        length: u8,
-    },
-    /// The same seat and suit given two different lengths.
-    #[error(
-        "predeal {}({}) is given two lengths, {first} and {second}",
-        .suit.name(),
-        .seat.name().to_lowercase()
-    )]
-    Contradiction {
-        /// The seat.
-        seat: Seat,
-        /// The suit.
-        suit: Suit,
-        /// The first length given.
-        first: u8,
-        /// The other length given.
-        second: u8,
-    },
-    /// A length below the seat's predealt cards of the suit.
-    #[error(
-        "predeal {}({})=={length}: {} has {predealt} predealt {}",
-        .suit.name(),
-        .seat.name().to_lowercase(),
-        .seat.name(),
-        .suit.name()
-    )]
-    BelowPredealt {
-        /// The seat.
-        seat: Seat,
-        /// The suit.
-        suit: Suit,
-        /// The length given.
-        length: u8,
-        /// The seat's predealt cards of the suit.
-        predealt: u8,
-    },
-    /// A seat's predealt lengths plus its predealt cards of the suits without a length add up
-    /// to more than 13 cards.
-    #[error(
-        "{} would hold {cards} cards: its predealt lengths ({}) and its predealt cards of the \
-         other suits add up to more than 13",
-        .seat.name(),
-        and_list(&.suits.iter().map(|s| s.name()).collect::<Vec<_>>())
-    )]
-    SeatOverfull {
-        /// The seat.
-        seat: Seat,
-        /// The suits with a predealt length for the seat, in suit order.
-        suits: Vec<Suit>,
-        /// The cards the seat would hold.
-        cards: u8,
-    },
-    /// A seat has a predealt length in all four suits, adding up to fewer than 13 cards.
-    #[error("{}'s four predealt suit lengths add up to {cards}, not 13", .seat.name())]
-    SeatShort {
-        /// The seat.
-        seat: Seat,
-        /// The sum of its four lengths.
-        cards: u8,
-    },
-    /// A suit's predealt lengths plus its predealt cards held by seats without a length in
-    /// the suit add up to more than 13 cards.
-    #[error(
-        "{}: the predealt lengths of {} and the other seats' predealt {} add up to {cards}, \
-         more than the suit's 13",
-        .suit.name(),
-        and_list(&.seats.iter().map(|s| s.name()).collect::<Vec<_>>()),
-        .suit.name()
-    )]
-    SuitOverfull {
-        /// The suit.
-        suit: Suit,
-        /// The seats with a predealt length in the suit, in seat order.
-        seats: Vec<Seat>,
-        /// The cards of the suit predealt.
-        cards: u8,
-    },
-    /// All four seats have a predealt length in a suit, adding up to fewer than 13 cards.
-    #[error(
-        "the four predealt {} lengths add up to {cards}, not 13",
-        .suit.name()
-    )]
-    SuitShort {
-        /// The suit.
-        suit: Suit,
-        /// The sum of the four lengths.
-        cards: u8,
-    },
-    /// Some seats need more cards of the suits they have no length in than those suits have
-    /// left (after the predealt cards and the other seats' lengths).
-    #[error(
-        "{} need {need} more cards from {} (their suits without a predealt length), which \
-         have only {left} left",
-        and_list(&.seats.iter().map(|s| s.name()).collect::<Vec<_>>()),
-        and_list(&.suits.iter().map(|s| s.name()).collect::<Vec<_>>())
-    )]
-    Shortage {
-        /// The seats, in seat order.
-        seats: Vec<Seat>,
-        /// The suits in which at least one of the seats has no predealt length, in suit
-        /// order.
-        suits: Vec<Suit>,
-        /// The cards the seats still need outside their predealt lengths.
-        need: u8,
-        /// The cards of those suits left for them.
-        left: u8,
-    },
-}
-
-// The predeal is the caller's.
-crate::classified!(LengthsError => BadInput);
 
 /// One cell of the walk (module docs): a seat's count of one suit's free cards.
 #[derive(Clone, Copy, Debug)]
@@ -288,9 +145,9 @@ fn walk_steps(held: &[[u8; 4]; 4], length: &[[Option<u8>; 4]; 4]) -> [Step; 12] 
 }
 
 /// Checks that `fixed` (52-bit masks, N, E, S, W) is a partial deal: no bit above 51, at
-/// most 13 cards a seat, no card twice; else [`LengthsError::Predealt`].
-fn check_predealt(fixed: &[u64; 4]) -> Result<(), LengthsError> {
-    let predealt = |message: String| LengthsError::Predealt { message };
+/// most 13 cards a seat, no card twice; else [`ErrorKind::Predealt`].
+fn check_predealt(fixed: &[u64; 4]) -> Result<(), ErrorKind> {
+    let predealt = |message: String| ErrorKind::Predealt { message };
     for (t, &m) in fixed.iter().enumerate() {
         if m & !ALL != 0 {
             return Err(predealt(format!(
@@ -325,11 +182,11 @@ fn check_predealt(fixed: &[u64; 4]) -> Result<(), LengthsError> {
 fn length_table(
     lengths: &[(Seat, Suit, u8)],
     held: &[[u8; 4]; 4],
-) -> Result<[[Option<u8>; 4]; 4], LengthsError> {
+) -> Result<[[Option<u8>; 4]; 4], ErrorKind> {
     let mut length = [[None::<u8>; 4]; 4];
     for &(seat, suit, n) in lengths {
         if n > 13 {
-            return Err(LengthsError::TooLong {
+            return Err(ErrorKind::TooLong {
                 seat,
                 suit,
                 length: n,
@@ -338,7 +195,7 @@ fn length_table(
         let cell = &mut length[seat.index()][suit.index()];
         match *cell {
             Some(first) if first != n => {
-                return Err(LengthsError::Contradiction {
+                return Err(ErrorKind::Contradiction {
                     seat,
                     suit,
                     first,
@@ -354,7 +211,7 @@ fn length_table(
             if let Some(n) = length[t][s]
                 && n < held[t][s]
             {
-                return Err(LengthsError::BelowPredealt {
+                return Err(ErrorKind::BelowPredealt {
                     seat,
                     suit,
                     length: n,
@@ -369,7 +226,7 @@ fn length_table(
 /// Checks that a deal has the predealt lengths (`length[t][s]`) and cards (`held[t][s]`,
 /// per seat and suit): no seat or suit over 13 cards nor short of 13 with all its lengths
 /// given, and enough cards left for the rest (Gale's theorem, below).
-fn check_totals(held: &[[u8; 4]; 4], length: &[[Option<u8>; 4]; 4]) -> Result<(), LengthsError> {
+fn check_totals(held: &[[u8; 4]; 4], length: &[[Option<u8>; 4]; 4]) -> Result<(), ErrorKind> {
     // cards(t, s): the seat's cards of the suit known so far (its length, else its
     // predealt cards).
     let cards = |t: usize, s: usize| length[t][s].unwrap_or(held[t][s]);
@@ -381,14 +238,14 @@ fn check_totals(held: &[[u8; 4]; 4], length: &[[Option<u8>; 4]; 4]) -> Result<()
             .filter(|s| length[t][s.index()].is_some())
             .collect();
         if total > 13 {
-            return Err(LengthsError::SeatOverfull {
+            return Err(ErrorKind::SeatOverfull {
                 seat,
                 suits,
                 cards: total,
             });
         }
         if suits.len() == 4 && total < 13 {
-            return Err(LengthsError::SeatShort { seat, cards: total });
+            return Err(ErrorKind::SeatShort { seat, cards: total });
         }
     }
     for suit in Suit::ALL {
@@ -399,14 +256,14 @@ fn check_totals(held: &[[u8; 4]; 4], length: &[[Option<u8>; 4]; 4]) -> Result<()
             .filter(|t| length[t.index()][s].is_some())
             .collect();
         if total > 13 {
-            return Err(LengthsError::SuitOverfull {
+            return Err(ErrorKind::SuitOverfull {
                 suit,
                 seats,
                 cards: total,
             });
         }
         if seats.len() == 4 && total < 13 {
-            return Err(LengthsError::SuitShort { suit, cards: total });
+            return Err(ErrorKind::SuitShort { suit, cards: total });
         }
     }
     // What is left is a transportation problem: seat t needs `slots[t]` more cards from
@@ -429,7 +286,7 @@ fn check_totals(held: &[[u8; 4]; 4], length: &[[Option<u8>; 4]; 4]) -> Result<()
         let need: u8 = seats.iter().map(|t| slots[t.index()]).sum();
         let have: u8 = suits.iter().map(|s| left[s.index()]).sum();
         if need > have {
-            return Err(LengthsError::Shortage {
+            return Err(ErrorKind::Shortage {
                 seats,
                 suits,
                 need,
@@ -452,14 +309,14 @@ impl LengthDealer {
     /// lengths. A deal then costs 0.6 to 0.9 µs, four to five times a shuffle's cost.
     ///
     /// # Errors
-    /// [`LengthsError`] when no deal has the predealt cards and lengths, naming the seat and
+    /// [`Error`] when no deal has the predealt cards and lengths, naming the seat and
     /// suit (or seats and suits) that cannot be met, or when `fixed` is not a partial deal
-    /// ([`LengthsError::Predealt`]).
+    /// ([`ErrorKind::Predealt`]).
     pub fn new(
         seed: &Seed,
         fixed: [u64; 4],
         lengths: &[(Seat, Suit, u8)],
-    ) -> Result<LengthDealer, LengthsError> {
+    ) -> Result<LengthDealer, Error> {
         check_predealt(&fixed)?;
         // held[t][s]: seat t's predealt cards of suit s.
         let held = fixed.map(|m| [0, 1, 2, 3].map(|s| (m >> (13 * s) & 0x1fff).count_ones() as u8));
@@ -1399,23 +1256,25 @@ mod tests {
     }
 
     /// `LengthDealer::new`'s error for the predealt cards `f` and lengths `l`.
-    fn refused(f: [u64; 4], l: &[(Seat, Suit, u8)]) -> LengthsError {
-        LengthDealer::new(&Seed([0; 32]), f, l).unwrap_err()
+    fn refused(f: [u64; 4], l: &[(Seat, Suit, u8)]) -> ErrorKind {
+        LengthDealer::new(&Seed([0; 32]), f, l)
+            .unwrap_err()
+            .into_kind()
     }
 
     #[test]
     fn predealt_cards_that_are_no_partial_deal_are_refused() {
         assert!(matches!(
             refused([1, 1, 0, 0], &[]),
-            LengthsError::Predealt { .. }
+            ErrorKind::Predealt { .. }
         ));
         assert!(matches!(
             refused([1 << 52, 0, 0, 0], &[]),
-            LengthsError::Predealt { .. }
+            ErrorKind::Predealt { .. }
         ));
         assert!(matches!(
             refused([(1 << 14) - 1, 0, 0, 0], &[]),
-            LengthsError::Predealt { .. }
+            ErrorKind::Predealt { .. }
         ));
     }
 
@@ -1423,7 +1282,7 @@ mod tests {
     fn bad_or_contradicting_lengths_are_refused() {
         assert_eq!(
             refused([0; 4], &[(N, SP, 14)]),
-            LengthsError::TooLong {
+            ErrorKind::TooLong {
                 seat: N,
                 suit: SP,
                 length: 14
@@ -1431,7 +1290,7 @@ mod tests {
         );
         assert_eq!(
             refused([0; 4], &[(E, HE, 5), (E, HE, 6)]),
-            LengthsError::Contradiction {
+            ErrorKind::Contradiction {
                 seat: E,
                 suit: HE,
                 first: 5,
@@ -1442,7 +1301,7 @@ mod tests {
         let e = refused(fixed("N:AKQ..."), &[(N, SP, 2)]);
         assert_eq!(
             e,
-            LengthsError::BelowPredealt {
+            ErrorKind::BelowPredealt {
                 seat: N,
                 suit: SP,
                 length: 2,
@@ -1459,7 +1318,7 @@ mod tests {
     fn seats_and_suits_over_or_short_of_13_cards_are_refused() {
         assert_eq!(
             refused([0; 4], &[(N, SP, 10), (N, HE, 4)]),
-            LengthsError::SeatOverfull {
+            ErrorKind::SeatOverfull {
                 seat: N,
                 suits: vec![SP, HE],
                 cards: 14
@@ -1468,7 +1327,7 @@ mod tests {
         let e = refused(fixed("N:...AKQJ"), &[(N, SP, 10)]);
         assert_eq!(
             e,
-            LengthsError::SeatOverfull {
+            ErrorKind::SeatOverfull {
                 seat: N,
                 suits: vec![SP],
                 cards: 14
@@ -1480,12 +1339,12 @@ mod tests {
         );
         assert_eq!(
             refused([0; 4], &[(S, SP, 3), (S, HE, 3), (S, DI, 3), (S, CL, 3)]),
-            LengthsError::SeatShort { seat: S, cards: 12 }
+            ErrorKind::SeatShort { seat: S, cards: 12 }
         );
         let e = refused(fixed("E:AKQJ..."), &[(N, SP, 10)]);
         assert_eq!(
             e,
-            LengthsError::SuitOverfull {
+            ErrorKind::SuitOverfull {
                 suit: SP,
                 seats: vec![N],
                 cards: 14
@@ -1498,7 +1357,7 @@ mod tests {
         );
         assert_eq!(
             refused([0; 4], &[(N, DI, 3), (E, DI, 3), (S, DI, 3), (W, DI, 3)]),
-            LengthsError::SuitShort {
+            ErrorKind::SuitShort {
                 suit: DI,
                 cards: 12
             }
@@ -1518,7 +1377,7 @@ mod tests {
         let e = refused([0; 4], &three);
         assert_eq!(
             e,
-            LengthsError::Shortage {
+            ErrorKind::Shortage {
                 seats: vec![N, E, S],
                 suits: vec![DI, CL],
                 need: 39,
@@ -1544,7 +1403,7 @@ mod tests {
         );
         assert_eq!(
             e,
-            LengthsError::Shortage {
+            ErrorKind::Shortage {
                 seats: vec![N, E],
                 suits: vec![HE],
                 need: 26,
@@ -1552,7 +1411,7 @@ mod tests {
             }
         );
         assert_eq!(
-            crate::model::Classify::class(&e),
+            crate::model::Classify::class(&Error::from(e)),
             crate::model::ErrorClass::BadInput
         );
     }

@@ -10,9 +10,12 @@ use dealdex_model as model;
 use dealdex_model::classified;
 
 pub mod bigdeal;
+mod error;
 /// Predealt suit lengths (dealer's `predeal spades(north)==10`) dealt directly, exactly
 /// uniformly, without rejection.
 pub mod lengths;
 pub mod predeal;
 pub mod shuffle;
 pub mod stream;
+
+pub use error::{Error, ErrorKind};

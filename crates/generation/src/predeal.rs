@@ -5,31 +5,9 @@
 //! e.g. `N:AKQ.A.. S:.KQJT9.2.` (North holds ♠AKQ ♥A, South ♥KQJT9 ♦2). Each seat at most
 //! once and at most 13 cards; no card twice.
 
+use crate::error::{Error, ErrorKind};
 use crate::model::card::{Card, Rank, Seat, Suit};
 use crate::model::deal::{Deal, Hand};
-
-/// What is wrong with a predeal.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("predeal: column {column}: {message}")]
-pub struct PredealError {
-    /// 1-based column in the text.
-    pub column: usize,
-    /// What was wrong and what was expected.
-    pub message: String,
-}
-
-crate::classified!(PredealError);
-impl crate::model::Classify for PredealError {
-    /// Always [`BadInput`](crate::model::ErrorClass::BadInput): the predeal text is the caller's.
-    fn class(&self) -> crate::model::ErrorClass {
-        crate::model::ErrorClass::BadInput
-    }
-
-    /// Where the problem is: the 1-based column in the predeal text.
-    fn position(&self) -> Option<crate::model::InputPosition> {
-        Some(crate::model::InputPosition::new().with_column(self.column as u64))
-    }
-}
 
 /// Fixed cards per seat and the number of deals consistent with them.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -43,7 +21,7 @@ impl Predeal {
     /// Parses the text form (module docs).
     ///
     /// # Errors
-    /// [`PredealError`] with the column of a bad seat, rank or suit separator, a seat given
+    /// [`Error`] with the column of a bad seat, rank or suit separator, a seat given
     /// twice, a seat with more than 13 cards, or a card fixed twice.
     ///
     /// ```
@@ -51,8 +29,8 @@ impl Predeal {
     /// assert_eq!(p.completions(), dealdex::Predeal::parse("N:AKQ.A..").unwrap().completions());
     /// assert!(dealdex::Predeal::parse("N:AA...").is_err());
     /// ```
-    pub fn parse(text: &str) -> Result<Predeal, PredealError> {
-        let err = |column, message: String| PredealError { column, message };
+    pub fn parse(text: &str) -> Result<Predeal, Error> {
+        let err = |column, message: String| Error::from(ErrorKind::Predeal { column, message });
         let chars: Vec<char> = text.chars().collect();
         let mut fixed = [Hand::EMPTY; 4];
         let mut seen = [false; 4];
@@ -252,15 +230,20 @@ mod tests {
 
     #[test]
     fn errors_name_the_column() {
-        assert_eq!(Predeal::parse("N:AA...").unwrap_err().column, 4);
-        assert_eq!(Predeal::parse("X:A...").unwrap_err().column, 1);
-        assert_eq!(Predeal::parse("N:A... N:K...").unwrap_err().column, 8);
-        assert_eq!(Predeal::parse("N:AX...").unwrap_err().column, 4);
-        assert!(
-            Predeal::parse("N:A... S:A...")
-                .unwrap_err()
-                .message
-                .contains("twice")
-        );
+        use crate::model::Classify;
+        let column = |text: &str| {
+            let e = Predeal::parse(text).unwrap_err();
+            let ErrorKind::Predeal { column, .. } = *e.kind() else {
+                panic!("{e:?}")
+            };
+            assert_eq!(e.position().and_then(|p| p.column), Some(column as u64));
+            column
+        };
+        assert_eq!(column("N:AA..."), 4);
+        assert_eq!(column("X:A..."), 1);
+        assert_eq!(column("N:A... N:K..."), 8);
+        assert_eq!(column("N:AX..."), 4);
+        let twice = Predeal::parse("N:A... S:A...").unwrap_err();
+        assert!(twice.to_string().contains("twice"), "{twice}");
     }
 }

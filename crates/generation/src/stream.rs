@@ -28,6 +28,7 @@ use rand_chacha::rand_core::{Rng, SeedableRng};
 use rayon::prelude::*;
 use sha2::{Digest, Sha256};
 
+use crate::error::{Error, ErrorKind};
 use crate::model::deal::Deal;
 use crate::model::number::{DEALS, Scheme, unrank_many};
 use crate::predeal::Predeal;
@@ -43,63 +44,17 @@ use crate::predeal::Predeal;
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Seed(pub [u8; 32]);
 
-/// What is wrong with a seed.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum SeedError {
-    /// Not 64 characters.
-    #[error("seed has {found} characters, expected 64 hex digits (256 bits)")]
-    WrongLength {
-        /// The number of characters found.
-        found: usize,
-    },
-    /// A character that is not a hex digit.
-    #[error("seed: {found:?} at column {column} is not a hex digit")]
-    NotHex {
-        /// 1-based column of the character.
-        column: usize,
-        /// The character.
-        found: char,
-    },
-    /// The operating system's random source failed.
-    #[error("cannot read the operating system's random source: {0}")]
-    Os(String),
-}
-
-crate::classified!(SeedError);
-impl crate::model::Classify for SeedError {
-    /// [`Io`](crate::model::ErrorClass::Io) when the operating system's random source failed
-    /// (as the engine's `workflow::generate::GenerateError` reports it); else
-    /// [`BadInput`](crate::model::ErrorClass::BadInput): the seed text is the caller's.
-    fn class(&self) -> crate::model::ErrorClass {
-        match self {
-            SeedError::Os(_) => crate::model::ErrorClass::Io,
-            _ => crate::model::ErrorClass::BadInput,
-        }
-    }
-
-    /// Where the problem is: the 1-based column of a character that is not a hex digit;
-    /// `None` for the other errors.
-    fn position(&self) -> Option<crate::model::InputPosition> {
-        match self {
-            SeedError::NotHex { column, .. } => {
-                Some(crate::model::InputPosition::new().with_column(*column as u64))
-            }
-            _ => None,
-        }
-    }
-}
-
 impl Seed {
     /// A fresh seed from the operating system's CSPRNG.
     ///
     /// # Errors
-    /// [`SeedError::Os`] when the OS source fails.
-    pub fn from_os() -> Result<Seed, SeedError> {
+    /// [`ErrorKind::OsRandom`] when the OS source fails.
+    pub fn from_os() -> Result<Seed, Error> {
         use rand::TryRng;
         let mut s = [0u8; 32];
         rand::rngs::SysRng
             .try_fill_bytes(&mut s)
-            .map_err(|e| SeedError::Os(e.to_string()))?;
+            .map_err(|e| ErrorKind::OsRandom(e.to_string()))?;
         Ok(Seed(s))
     }
 
@@ -243,7 +198,7 @@ impl fmt::Debug for Seed {
 }
 
 impl std::str::FromStr for Seed {
-    type Err = SeedError;
+    type Err = Error;
 
     /// Parses 64 hex characters (either case; surrounding white space ignored).
     fn from_str(s: &str) -> Result<Self, Self::Err> {
@@ -251,11 +206,11 @@ impl std::str::FromStr for Seed {
         let t = s.trim();
         let n = t.chars().count();
         if n != 64 {
-            return Err(SeedError::WrongLength { found: n });
+            return Err(ErrorKind::SeedLength { found: n }.into());
         }
         let mut out = [0u8; 32];
         for (i, c) in t.chars().enumerate() {
-            let v = c.to_digit(16).ok_or(SeedError::NotHex {
+            let v = c.to_digit(16).ok_or(ErrorKind::SeedNotHex {
                 column: lead + i + 1,
                 found: c,
             })? as u8;
@@ -600,8 +555,8 @@ mod tests {
         let mut s = "a".repeat(64);
         s.replace_range(9..10, "g");
         assert_eq!(
-            s.parse::<Seed>().unwrap_err(),
-            SeedError::NotHex {
+            s.parse::<Seed>().unwrap_err().into_kind(),
+            ErrorKind::SeedNotHex {
                 column: 10,
                 found: 'g'
             }

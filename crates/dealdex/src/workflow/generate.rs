@@ -48,7 +48,7 @@ use crate::workflow::pipeline::{
     DealFiles, DealSink, DealSource, DealStream, OpenSource, RenderedPiece, SinkError, SourceError,
     SourceOptions, StreamFilter, StreamSource,
 };
-use crate::{CHUNK, Seed, SeedError};
+use crate::{CHUNK, GenerationError, Seed};
 
 /// Deals inserted per store transaction in a bulk run by default. Random keys dirty most of
 /// the B-tree's leaf pages in every transaction, so fewer, larger batches write far less WAL:
@@ -681,14 +681,14 @@ pub enum GenerateError {
         /// The line (1-based).
         line: usize,
         /// What is wrong with it.
-        error: SeedError,
+        error: GenerationError,
     },
     /// The operating system's random source failed.
     #[error(transparent)]
-    Seed(#[from] SeedError),
+    Seed(#[from] GenerationError),
     /// A seed given ([`Source::from_flags`]) that is not 64 hex digits.
     #[error("{0}")]
-    BadSeed(SeedError),
+    BadSeed(GenerationError),
     /// The key file asked for exists: a secret is never overwritten.
     #[error(
         "key file {error} (it may hold the seed of an earlier set: name another key file, or reuse that seed as the seed file)"
