@@ -16,7 +16,7 @@
 use std::fmt;
 
 use super::parser::range_by;
-use super::{CmpOp, Cond, QueryError, Term, Who};
+use super::{CmpOp, Cond, Error, Term, Who};
 use crate::model::card::Seat;
 use crate::model::deal::Hand;
 
@@ -61,11 +61,7 @@ enum Known<'a> {
 /// order they are written ([`super::parser::parse`]).
 /// With `predealt` (N, E, S, W), over the deals that hold those cards
 /// ([`Term::bounds_given`]).
-pub(super) fn never(
-    cond: &Cond,
-    columns: &[usize],
-    predealt: Option<&[Hand; 4]>,
-) -> Option<QueryError> {
+pub(super) fn never(cond: &Cond, columns: &[usize], predealt: Option<&[Hand; 4]>) -> Option<Error> {
     let mut next = 0;
     let bounds = |t: &Term| match predealt {
         Some(fixed) => t.bounds_given(fixed),
@@ -307,7 +303,7 @@ impl fmt::Display for Show<'_> {
 /// The error for a query its comparisons `fixed` make impossible (at least one), at the
 /// first one's column: `hcp(N) > 37 can never hold: a hand has 0 to 37 HCP; no deal can
 /// match the query`, more of them listed with their columns.
-fn error(fixed: &[Fixed<'_>], bounds: &Bounds<'_>) -> QueryError {
+fn error(fixed: &[Fixed<'_>], bounds: &Bounds<'_>) -> Error {
     let item = |x: &Fixed<'_>| match x.outcome {
         Outcome::Holds => format!("{} always holds: {}", Show(x.cond), reason(x.cond, bounds)),
         Outcome::Fails => format!(
@@ -332,8 +328,5 @@ fn error(fixed: &[Fixed<'_>], bounds: &Bounds<'_>) -> QueryError {
         ));
     }
     message.push_str("; so no deal can match the query");
-    QueryError {
-        column: fixed.first().map_or(1, |x| x.column),
-        message,
-    }
+    Error::syntax(fixed.first().map_or(1, |x| x.column), message)
 }

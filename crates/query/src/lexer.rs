@@ -2,7 +2,7 @@
 
 use crate::model::card::Suit;
 
-use super::{CmpOp, QueryError};
+use super::{CmpOp, Error};
 
 /// What a token is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -54,12 +54,9 @@ pub(super) fn column(src: &str, byte: usize) -> usize {
     src.get(..byte).map_or(0, |s| s.chars().count()) + 1
 }
 
-/// A [`QueryError`] at byte offset `byte` of `src`.
-pub(super) fn error_at(src: &str, byte: usize, message: impl Into<String>) -> QueryError {
-    QueryError {
-        column: column(src, byte),
-        message: message.into(),
-    }
+/// A [`Error`] at byte offset `byte` of `src`.
+pub(super) fn error_at(src: &str, byte: usize, message: impl Into<String>) -> Error {
+    Error::syntax(column(src, byte), message)
 }
 
 /// Splits `src` into tokens, ending with one [`Kind::End`] token at `src.len()`.
@@ -70,7 +67,7 @@ pub(super) fn error_at(src: &str, byte: usize, message: impl Into<String>) -> Qu
 ///
 /// A `-` right between two digits belongs to a dashed shape literal (`4-4-3-2`); any other
 /// `-` is [`Kind::Minus`].
-pub(super) fn tokenize(src: &str) -> Result<Vec<Token>, QueryError> {
+pub(super) fn tokenize(src: &str) -> Result<Vec<Token>, Error> {
     let bytes = src.as_bytes();
     let mut out = Vec::new();
     let mut i = 0;

@@ -105,7 +105,7 @@
 //!
 //! # Errors
 //!
-//! [`Query::parse`] returns a [`QueryError`] with the 1-based column of the offending
+//! [`Query::parse`] returns a [`Error`] with the 1-based column of the offending
 //! token for: an empty query; a character that starts no token; an unknown function
 //! (the message lists the known ones); an unknown seat, side or suit; a wrong number of
 //! arguments; a side given to a seat-only function (`ltc(NS)`), a seat as `par`'s side or a
@@ -171,7 +171,7 @@
 //! `len_<seat>_<suit>`, `controls_<seat>`, `ltc_<seat>`, `dd_<seat>_<strain>`, the last
 //! NULL for an unsolved deal), so that `df.filter(expr)` keeps the deals the SQLite clause
 //! counts. `par(…)` and `lead(…)` have no column there and are refused with a
-//! [`DialectError`].
+//! [`Error`].
 //! [`Dialect`] names the two targets.
 
 #![deny(missing_docs)]
@@ -193,11 +193,14 @@ use crate::model::features;
 use crate::model::features::Side;
 
 mod bounds;
+mod error;
 mod eval;
 mod lexer;
 mod parser;
 mod spark;
 mod sql;
+
+pub use error::{Error, ErrorKind};
 
 /// Deals a chunk of [`first_matching`](dealdex_generation::stream::first_matching) covers when the query may solve double dummy.
 const DD_CHUNK: usize = 4;
@@ -214,11 +217,11 @@ const QUERY_CHUNK_SIZE: usize = 16;
 const MIN_QUERY_CHUNK: usize = 16;
 
 /// How deeply parentheses and `not` may nest in a query (a deeper query is refused with a
-/// [`QueryError`] rather than risk the stack).
+/// [`Error`] rather than risk the stack).
 pub const MAX_DEPTH: usize = 100;
 
 /// How many terms one sum may have (`a + b - c` has 3; a parenthesised sum counts its own
-/// terms): a longer sum is refused with a [`QueryError`] at the operator past the limit.
+/// terms): a longer sum is refused with a [`Error`] at the operator past the limit.
 /// SQLite nests a sum one level per operator, and refuses expressions more than 1000 deep.
 pub const MAX_SUM_TERMS: usize = 256;
 
@@ -226,14 +229,14 @@ pub const MAX_SUM_TERMS: usize = 256;
 /// (SQLite refuses more than 1000 levels; the rest is left for the statement around the
 /// clause). Chains of `and` / `or` are written balanced, about log₂ n levels for n
 /// operands, so only a query nesting many long chains, or long sums, inside one another
-/// comes near it; such a query is refused with a [`QueryError`] at the group that
+/// comes near it; such a query is refused with a [`Error`] at the group that
 /// crosses the limit.
 pub const MAX_SQL_DEPTH: usize = 900;
 
 /// How many numbers a query may hold, as [`Query::to_sql`] counts its placeholders:
 /// SQLite's limit of 32,766 a statement. Each literal is one, `balanced(X)` 28,
 /// `semibalanced(X)` 52, `shape(X) = …` up to 24 and `pattern(X) = …` 1; a query past the
-/// limit is refused with a [`QueryError`] at the group that crosses it.
+/// limit is refused with a [`Error`] at the group that crosses it.
 pub const MAX_SQL_PARAMS: usize = 32_766;
 
 /// A parsed, type-checked deal query.
@@ -286,31 +289,6 @@ pub struct SqlFilter {
     pub params: Vec<i64>,
 }
 
-/// Why a query text was refused: the 1-based column (in characters) of the offending
-/// token and a message. Displays as `column N: message`.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("column {column}: {message}")]
-pub struct QueryError {
-    /// 1-based column, counted in characters (Unicode scalar values); one past the last
-    /// character for errors at the end of the query.
-    pub column: usize,
-    /// What is wrong, in words, often with the expected forms.
-    pub message: String,
-}
-
-crate::classified!(QueryError);
-impl crate::model::Classify for QueryError {
-    /// Always [`BadInput`](crate::model::ErrorClass::BadInput): the query text is the caller's.
-    fn class(&self) -> crate::model::ErrorClass {
-        crate::model::ErrorClass::BadInput
-    }
-
-    /// Where the problem is: the 1-based column, in characters, of the offending token.
-    fn position(&self) -> Option<crate::model::InputPosition> {
-        Some(crate::model::InputPosition::new().with_column(self.column as u64))
-    }
-}
-
 /// The SQL dialect a query is compiled to.
 ///
 /// ```
@@ -359,23 +337,6 @@ impl fmt::Display for Dialect {
         })
     }
 }
-
-/// Why a parsed query cannot be compiled to a dialect: one of its terms has no counterpart
-/// in the dialect's columns (`par(…)` and `lead(…)` in [`Dialect::Spark`]). Displays as
-/// `par(NS, none) is not available in the Spark dialect: …`.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{term} is not available in the {dialect} dialect: {reason}")]
-pub struct DialectError {
-    /// The dialect asked for.
-    pub dialect: Dialect,
-    /// The first term it cannot express, in the query's canonical text (`par(NS, none)`).
-    pub term: String,
-    /// Why, and what is available instead.
-    pub reason: &'static str,
-}
-
-// The query asks for what the dialect lacks.
-crate::classified!(DialectError => BadInput);
 
 /// A comparison operator.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -559,16 +520,16 @@ impl Query {
     /// Parses and type-checks a query (the language of the [module docs](self)).
     ///
     /// # Errors
-    /// A [`QueryError`] with the 1-based column of the first problem found; see the
+    /// An [`Error`] with the 1-based column of the first problem found; see the
     /// module docs for the list. Never panics, whatever the input.
     ///
     /// ```
     /// use dealdex::query::Query;
     /// assert!(Query::parse("shape(E) = 4-4-3-2 or not balanced(W)").is_ok());
     /// let e = Query::parse("ltc(NS) < 7").unwrap_err();
-    /// assert_eq!(e.column, 5);
+    /// assert_eq!(e.column(), Some(5));
     /// ```
-    pub fn parse(text: &str) -> Result<Query, QueryError> {
+    pub fn parse(text: &str) -> Result<Query, Error> {
         parser::parse(text).map(|(cond, columns)| Query {
             plan: eval::plan(&cond),
             cond,
@@ -586,7 +547,7 @@ impl Query {
     /// Cost: one walk of the query. `generate --where` refuses such a query before drawing
     /// a deal.
     ///
-    /// The [`QueryError`] has the column of the first comparison that decides it, and says
+    /// The [`Error`] has the column of the first comparison that decides it, and says
     /// why: `column 1: hcp(N) > 37 can never hold: a hand has 0 to 37 HCP; so no deal can
     /// match the query` (an `or` of impossible comparisons lists up to four, each with its
     /// column).
@@ -594,15 +555,15 @@ impl Query {
     /// ```
     /// use dealdex::query::Query;
     /// let e = Query::parse("balanced(N) and hcp(N) > 37").unwrap().never_matches().unwrap();
-    /// assert_eq!(e.column, 17);
-    /// assert!(e.message.starts_with("hcp(N) > 37 can never hold: a hand has 0 to 37 HCP"));
+    /// assert_eq!(e.column(), Some(17));
+    /// assert!(e.to_string().starts_with("column 17: hcp(N) > 37 can never hold: a hand has 0 to 37 HCP"));
     /// assert!(Query::parse("len(N, spades) > 13 or len(S, hearts) < 0").unwrap().never_matches().is_some());
     /// assert!(Query::parse("not hcp(NS) <= 40").unwrap().never_matches().is_some());
     /// // Rare, not impossible; and what the ranges cannot see.
     /// assert!(Query::parse("hcp(N) >= 36").unwrap().never_matches().is_none());
     /// assert!(Query::parse("hcp(N) > 20 and hcp(N) < 10").unwrap().never_matches().is_none());
     /// ```
-    pub fn never_matches(&self) -> Option<QueryError> {
+    pub fn never_matches(&self) -> Option<Error> {
         bounds::never(&self.cond, &self.columns, None)
     }
 
@@ -619,10 +580,10 @@ impl Query {
     /// let q = Query::parse("hcp(S) >= 10").unwrap();
     /// assert!(q.never_matches().is_none());
     /// let e = q.never_matches_given(&p.fixed()).unwrap();
-    /// assert!(e.message.contains("with the predealt cards, hcp(S) is 0 to 3"), "{}", e.message);
+    /// assert!(e.to_string().contains("with the predealt cards, hcp(S) is 0 to 3"), "{e}");
     /// assert!(Query::parse("hcp(S) >= 3").unwrap().never_matches_given(&p.fixed()).is_none());
     /// ```
-    pub fn never_matches_given(&self, fixed: &[Hand; 4]) -> Option<QueryError> {
+    pub fn never_matches_given(&self, fixed: &[Hand; 4]) -> Option<Error> {
         bounds::never(&self.cond, &self.columns, Some(fixed))
     }
 
@@ -831,7 +792,7 @@ impl Query {
     /// The expression is also valid SQLite given a `greatest` function.
     ///
     /// # Errors
-    /// [`DialectError`] naming the first `par(…)` or `lead(…)` term: the archive has no par
+    /// [`Error`] naming the first `par(…)` or `lead(…)` term: the archive has no par
     /// scores and no lead tricks.
     ///
     /// ```
@@ -845,16 +806,16 @@ impl Query {
     /// let e = Query::parse("par(NS, none) > 0").unwrap().to_spark_sql().unwrap_err();
     /// assert!(e.to_string().starts_with("par(NS, none) is not available in the Spark dialect"));
     /// ```
-    pub fn to_spark_sql(&self) -> Result<String, DialectError> {
+    pub fn to_spark_sql(&self) -> Result<String, Error> {
         spark::compile(&self.cond)
     }
 }
 
 impl FromStr for Query {
-    type Err = QueryError;
+    type Err = Error;
 
     /// Same as [`Query::parse`].
-    fn from_str(s: &str) -> Result<Query, QueryError> {
+    fn from_str(s: &str) -> Result<Query, Error> {
         Query::parse(s)
     }
 }

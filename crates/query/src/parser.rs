@@ -15,8 +15,8 @@ use crate::model::features::Side;
 
 use super::lexer::{Kind, Token, error_at, tokenize};
 use super::{
-    AddOp, CmpOp, Cond, Expr, MAX_DEPTH, MAX_SQL_DEPTH, MAX_SQL_PARAMS, MAX_SUM_TERMS, QueryError,
-    Term, Who,
+    AddOp, CmpOp, Cond, Error, Expr, MAX_DEPTH, MAX_SQL_DEPTH, MAX_SQL_PARAMS, MAX_SUM_TERMS, Term,
+    Who,
 };
 
 /// The functions of the language, as listed in error messages.
@@ -54,7 +54,7 @@ struct Item {
 /// order they are written, which is the order [`super::bounds`] meets them walking the
 /// condition (a comparison never holds another one, and `and` / `or` keep their operands'
 /// order).
-pub(super) fn parse(src: &str) -> Result<(Cond, Vec<usize>), QueryError> {
+pub(super) fn parse(src: &str) -> Result<(Cond, Vec<usize>), Error> {
     let tokens = tokenize(src)?;
     if tokens.len() == 1 {
         return Err(error_at(
@@ -134,11 +134,11 @@ impl<'a> Parser<'a> {
         t.kind == Kind::Ident && self.text(t).eq_ignore_ascii_case(kw)
     }
 
-    fn err(&self, t: Token, message: impl Into<String>) -> QueryError {
+    fn err(&self, t: Token, message: impl Into<String>) -> Error {
         error_at(self.src, t.start, message)
     }
 
-    fn err_item(&self, item: &Item, message: impl Into<String>) -> QueryError {
+    fn err_item(&self, item: &Item, message: impl Into<String>) -> Error {
         error_at(self.src, item.start, message)
     }
 
@@ -150,7 +150,7 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn deeper(&self, depth: usize, t: Token) -> Result<usize, QueryError> {
+    fn deeper(&self, depth: usize, t: Token) -> Result<usize, Error> {
         if depth >= MAX_DEPTH {
             Err(self.err(
                 t,
@@ -164,14 +164,14 @@ impl<'a> Parser<'a> {
     }
 
     /// `or := and (('or' | '||') and)*`
-    fn or(&mut self, depth: usize) -> Result<Item, QueryError> {
+    fn or(&mut self, depth: usize) -> Result<Item, Error> {
         self.chain(depth, true)
     }
 
     /// `or` (with `or`) or `and` (without): its operands (`and`s or `not`s) joined by the
     /// operator, nested chains of the same operator flattened into one; a lone operand as it
     /// is.
-    fn chain(&mut self, depth: usize, or: bool) -> Result<Item, QueryError> {
+    fn chain(&mut self, depth: usize, or: bool) -> Result<Item, Error> {
         let operand = |p: &mut Self| match or {
             true => p.and(depth),
             false => p.not(depth),
@@ -206,7 +206,7 @@ impl<'a> Parser<'a> {
 
     /// `item` if its SQL is at most [`MAX_SQL_DEPTH`] levels deep with at most
     /// [`MAX_SQL_PARAMS`] placeholders, else the error at its first column.
-    fn shallow(&self, item: Item) -> Result<Item, QueryError> {
+    fn shallow(&self, item: Item) -> Result<Item, Error> {
         let Val::Cond(c) = &item.val else {
             return Ok(item);
         };
@@ -242,12 +242,12 @@ impl<'a> Parser<'a> {
     }
 
     /// `and := not (('and' | '&&') not)*`
-    fn and(&mut self, depth: usize) -> Result<Item, QueryError> {
+    fn and(&mut self, depth: usize) -> Result<Item, Error> {
         self.chain(depth, false)
     }
 
     /// `not := ('not' | '!') not | comparison`
-    fn not(&mut self, depth: usize) -> Result<Item, QueryError> {
+    fn not(&mut self, depth: usize) -> Result<Item, Error> {
         let t = self.peek();
         if t.kind == Kind::NotOp || self.is_keyword(t, "not") {
             let depth = self.deeper(depth, t)?;
@@ -265,7 +265,7 @@ impl<'a> Parser<'a> {
     }
 
     /// `comparison := sum (CMP sum | 'in' INT '..' INT)?`
-    fn comparison(&mut self, depth: usize) -> Result<Item, QueryError> {
+    fn comparison(&mut self, depth: usize) -> Result<Item, Error> {
         let left = self.sum(depth)?;
         let t = self.peek();
         let item = if let Kind::Cmp(op) = t.kind {
@@ -326,7 +326,7 @@ impl<'a> Parser<'a> {
     /// [`Expr`] (a parenthesised sum after `-` has its signs flipped). Each operand must be
     /// a number; each partial sum, left to right, must stay within `i64` for every deal
     /// (by [`Term::bounds`]), else the error is at the operator that could overflow.
-    fn sum(&mut self, depth: usize) -> Result<Item, QueryError> {
+    fn sum(&mut self, depth: usize) -> Result<Item, Error> {
         let first = self.primary(depth)?;
         let t = self.peek();
         if !matches!(t.kind, Kind::Plus | Kind::Minus) {
@@ -388,7 +388,7 @@ impl<'a> Parser<'a> {
     }
 
     /// An integer literal (for range bounds), with its token.
-    fn int_literal(&mut self, after: &str) -> Result<(i64, Token), QueryError> {
+    fn int_literal(&mut self, after: &str) -> Result<(i64, Token), Error> {
         let t = self.bump();
         match t.kind {
             Kind::Int => match self.text(t).parse::<i64>() {
@@ -406,7 +406,7 @@ impl<'a> Parser<'a> {
     }
 
     /// `primary := '(' or ')' | INT | SHAPE | call`
-    fn primary(&mut self, depth: usize) -> Result<Item, QueryError> {
+    fn primary(&mut self, depth: usize) -> Result<Item, Error> {
         let t = self.peek();
         match t.kind {
             Kind::LParen => {
@@ -480,7 +480,7 @@ impl<'a> Parser<'a> {
     }
 
     /// `call := NAME '(' arg (',' arg)* ')'`, checked against the function's signature.
-    fn call(&mut self) -> Result<Item, QueryError> {
+    fn call(&mut self) -> Result<Item, Error> {
         let name_tok = self.bump();
         let name = self.text(name_tok).to_ascii_lowercase();
         let known = matches!(
@@ -524,7 +524,7 @@ impl<'a> Parser<'a> {
 
     /// The error for `name` (lower case, at `name_tok`), which is no function: a keyword out
     /// of place, an unknown function (`open` is '('), or an unknown name.
-    fn unknown_name(&self, name_tok: Token, name: &str, open: Token) -> QueryError {
+    fn unknown_name(&self, name_tok: Token, name: &str, open: Token) -> Error {
         let what = self.text(name_tok);
         if matches!(name, "and" | "or" | "not" | "in") {
             self.err(
@@ -548,7 +548,7 @@ impl<'a> Parser<'a> {
 
     /// The arguments of `name(…)` after its `open`ing '(': names or suit symbols separated by
     /// commas, and the closing ')'.
-    fn arguments(&mut self, name: &str, open: Token) -> Result<(Vec<Token>, Token), QueryError> {
+    fn arguments(&mut self, name: &str, open: Token) -> Result<(Vec<Token>, Token), Error> {
         let mut args: Vec<Token> = Vec::new();
         let close = loop {
             let a = self.bump();
@@ -595,7 +595,7 @@ impl<'a> Parser<'a> {
     }
 
     /// The value of function `name` of `args`, as many as its signature takes.
-    fn function(&self, name: &str, args: &[Token]) -> Result<Val, QueryError> {
+    fn function(&self, name: &str, args: &[Token]) -> Result<Val, Error> {
         Ok(match name {
             "hcp" => num(Term::Hcp(self.who(args[0], name)?)),
             "controls" => num(Term::Controls(self.who(args[0], name)?)),
@@ -637,7 +637,7 @@ impl<'a> Parser<'a> {
     }
 
     /// A seat or side argument.
-    fn who(&self, t: Token, func: &str) -> Result<Who, QueryError> {
+    fn who(&self, t: Token, func: &str) -> Result<Who, Error> {
         if let Kind::SuitSymbol(_) = t.kind {
             return Err(self.err(
                 t,
@@ -673,7 +673,7 @@ impl<'a> Parser<'a> {
     }
 
     /// A single-seat argument.
-    fn seat(&self, t: Token, func: &str) -> Result<Seat, QueryError> {
+    fn seat(&self, t: Token, func: &str) -> Result<Seat, Error> {
         match self.who(t, func)? {
             Who::Seat(s) => Ok(s),
             who => Err(self.wrong_who(
@@ -685,7 +685,7 @@ impl<'a> Parser<'a> {
     }
 
     /// A side argument (`par`'s first).
-    fn side(&self, t: Token, func: &str) -> Result<Side, QueryError> {
+    fn side(&self, t: Token, func: &str) -> Result<Side, Error> {
         match self.who(t, func)? {
             Who::Side(s) => Ok(s),
             who => Err(self.wrong_who(t, who, &format!("{func} takes a side (NS or EW)"))),
@@ -693,7 +693,7 @@ impl<'a> Parser<'a> {
     }
 
     /// The dealer argument of `par`: a single seat.
-    fn dealer(&self, t: Token) -> Result<Seat, QueryError> {
+    fn dealer(&self, t: Token) -> Result<Seat, Error> {
         const EXPECTED: &str = "the dealer (par's third argument) is a single seat (N, E, S or W)";
         match self.who(t, "par")? {
             Who::Seat(s) => Ok(s),
@@ -703,7 +703,7 @@ impl<'a> Parser<'a> {
 
     /// The type error for the seat or side `who` at `t` where another kind is `expected`:
     /// `type error: {expected}, not the side NS`.
-    fn wrong_who(&self, t: Token, who: Who, expected: &str) -> QueryError {
+    fn wrong_who(&self, t: Token, who: Who, expected: &str) -> Error {
         let found = match who {
             Who::Seat(_) => "seat",
             Who::Side(_) => "side",
@@ -715,7 +715,7 @@ impl<'a> Parser<'a> {
     }
 
     /// A vulnerability name, as [`Vulnerability`]'s `FromStr` takes it (case-insensitive).
-    fn vulnerability(&self, t: Token) -> Result<Vulnerability, QueryError> {
+    fn vulnerability(&self, t: Token) -> Result<Vulnerability, Error> {
         self.parsed_ident::<Vulnerability>(t).ok_or_else(|| {
             self.unknown(
                 t,
@@ -726,7 +726,7 @@ impl<'a> Parser<'a> {
     }
 
     /// A strain: `notrump` (`nt`, `notrumps`) or a suit.
-    fn strain(&self, t: Token) -> Result<Strain, QueryError> {
+    fn strain(&self, t: Token) -> Result<Strain, Error> {
         if matches!(
             self.text(t).to_ascii_lowercase().as_str(),
             "notrump" | "notrumps" | "nt"
@@ -744,13 +744,13 @@ impl<'a> Parser<'a> {
 
     /// A card argument of `lead`: a suit letter and a rank (`SA`, `HT`, `H10`) or a rank
     /// and a suit letter (`AS`), any case ([`Card`]'s `FromStr`).
-    fn card(&self, t: Token) -> Result<Card, QueryError> {
+    fn card(&self, t: Token) -> Result<Card, Error> {
         self.parsed_ident::<Card>(t)
             .ok_or_else(|| self.unknown(t, "card", "a suit letter and a rank: SA, HT, H10, C2"))
     }
 
     /// A suit argument.
-    fn suit(&self, t: Token) -> Result<Suit, QueryError> {
+    fn suit(&self, t: Token) -> Result<Suit, Error> {
         let found = match t.kind {
             Kind::SuitSymbol(s) => Some(s),
             _ => parse_suit(&self.text(t).to_ascii_lowercase()),
@@ -775,12 +775,12 @@ impl<'a> Parser<'a> {
 
     /// The error for a token `t` that names no `what` (`suit`, `card`, …): `unknown suit 'x'
     /// ({known})`, `known` listing what it may be.
-    fn unknown(&self, t: Token, what: &str, known: &str) -> QueryError {
+    fn unknown(&self, t: Token, what: &str, known: &str) -> Error {
         self.err(t, format!("unknown {what} '{}' ({known})", self.text(t)))
     }
 
     /// Checks that `item` is a condition.
-    fn cond(&self, item: Item) -> Result<Cond, QueryError> {
+    fn cond(&self, item: Item) -> Result<Cond, Error> {
         let text = self.item_text(&item);
         match item.val {
             Val::Cond(c) => Ok(c),
@@ -802,7 +802,7 @@ impl<'a> Parser<'a> {
     }
 
     /// Checks that `item` is a number (term, sum or literal) used with `op`.
-    fn number(&self, item: Item, op: &str) -> Result<Expr, QueryError> {
+    fn number(&self, item: Item, op: &str) -> Result<Expr, Error> {
         let text = self.item_text(&item);
         match item.val {
             Val::Num(e) => Ok(e),
@@ -823,13 +823,7 @@ impl<'a> Parser<'a> {
     }
 
     /// Builds `left op right`, type-checked.
-    fn compare(
-        &self,
-        left: Item,
-        op: CmpOp,
-        op_tok: Token,
-        right: Item,
-    ) -> Result<Cond, QueryError> {
+    fn compare(&self, left: Item, op: CmpOp, op_tok: Token, right: Item) -> Result<Cond, Error> {
         if let Val::ShapeOf { seat, exact } = left.val {
             return self.compare_shape(seat, exact, &left, op, op_tok, &right);
         }
@@ -851,7 +845,7 @@ impl<'a> Parser<'a> {
         op: CmpOp,
         op_tok: Token,
         lit: &Item,
-    ) -> Result<Cond, QueryError> {
+    ) -> Result<Cond, Error> {
         let shape_text = self.item_text(shape);
         let (a, b) = match lit.val {
             Val::Int(_, a, b) | Val::Dashed(a, b) => (a, b),
@@ -892,7 +886,7 @@ impl<'a> Parser<'a> {
 
     /// The four suit lengths of a shape literal: four digits (`4432`) or four numbers
     /// joined by `-` (`4-4-3-2`), each 0..=13, summing to 13.
-    fn shape_literal(&self, start: usize, end: usize) -> Result<[u8; 4], QueryError> {
+    fn shape_literal(&self, start: usize, end: usize) -> Result<[u8; 4], Error> {
         let text = &self.src[start..end];
         let parts: Vec<u32> = if text.contains('-') {
             text.split('-')

@@ -14,13 +14,13 @@ use crate::model::card::{Seat, Suit};
 use crate::model::contract::Strain;
 
 use super::sql::permutations;
-use super::{AddOp, Cond, Dialect, DialectError, Expr, Term, Who};
+use super::{AddOp, Cond, Dialect, Error, ErrorKind, Expr, Term, Who};
 
 /// Compiles `c`, or names the first term the archive's columns cannot express (`par`,
 /// `lead`).
-pub(super) fn compile(c: &Cond) -> Result<String, DialectError> {
+pub(super) fn compile(c: &Cond) -> Result<String, Error> {
     if let Some(t) = first_missing(c) {
-        return Err(DialectError {
+        return Err(ErrorKind::Dialect {
             dialect: Dialect::Spark,
             term: t.to_string(),
             reason: match t {
@@ -33,7 +33,8 @@ pub(super) fn compile(c: &Cond) -> Result<String, DialectError> {
                      scores"
                 }
             },
-        });
+        }
+        .into());
     }
     let mut out = String::new();
     cond(&mut out, c);

@@ -37,7 +37,7 @@ use crate::generation::predeal::Predeal;
 use crate::model::deal::Deal;
 use crate::model::index::DealIndex;
 use crate::model::number::Scheme;
-use crate::query::{Query, QueryError};
+use crate::query::{self, Query};
 use crate::secret::{self, PendingSecret, SecretFileError};
 use crate::store::{NewSet, SetOutcome, Store, StoreError};
 use crate::workflow::output::{
@@ -315,8 +315,8 @@ impl Filter {
     /// Parses a query-language expression (see [`crate::query`]).
     ///
     /// # Errors
-    /// The query's [`QueryError`], with its column.
-    pub fn parse(text: &str) -> Result<Filter, QueryError> {
+    /// The query's [`query::Error`], with its column.
+    pub fn parse(text: &str) -> Result<Filter, query::Error> {
         Ok(Filter {
             query: Query::parse(text)?,
             text: text.to_owned(),
@@ -726,7 +726,7 @@ pub enum GenerateError {
     #[error("where: {error}")]
     NeverMatches {
         /// Why, with the column of the comparison that decides it.
-        error: QueryError,
+        error: query::Error,
     },
     /// Fewer deals than asked matched the filter within [`GenerateJob::max_draws`] draws:
     /// nothing was stored or written. The message names the bound and how to raise it (in

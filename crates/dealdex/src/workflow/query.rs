@@ -23,7 +23,7 @@ use serde::Serialize;
 
 use crate::Classify;
 use crate::formats::{Board, DealFormat, FormatError, WriteOptions};
-use crate::query::{Dialect, DialectError, Query, QueryError as ParseError};
+use crate::query::{self, Dialect, Query};
 use crate::workflow::output::{
     FileRole, Output, OutputPlanError, ReportOutput, WriteError, check_distinct,
 };
@@ -119,10 +119,10 @@ pub struct QueryReport {
 pub enum QueryWorkflowError {
     /// The expression does not parse (bad input; the error names the column).
     #[error("query: {0}")]
-    Parse(ParseError),
+    Parse(query::Error),
     /// The query has a term the dialect cannot express (`par` in Spark).
     #[error("query: {0}")]
-    Dialect(DialectError),
+    Dialect(query::Error),
     /// A Spark predicate was asked for with a set scope or a limit, which a predicate
     /// cannot carry (the text says which).
     #[error(
