@@ -92,7 +92,8 @@ pub struct SolveItem {
     pub dealer: Seat,
     /// Vulnerability for par.
     pub vul: Vulnerability,
-    /// The board as read from a file (tags, auction, play), for output that keeps them.
+    /// The board as read from a file (tags, auction, play) or a stored set, for output that
+    /// keeps them.
     pub read: Option<Board>,
 }
 
@@ -172,37 +173,21 @@ pub struct SolvedDeal {
 /// unless `dealer`/`vul` override them.
 ///
 /// # Errors
-/// [`SolveInputError::NoSet`] when the set does not exist; [`SolveInputError::Store`] for a
-/// failed read or a stored key that is no deal.
+/// [`SolveInputError::NoSet`] when the set does not exist; [`SolveInputError::Source`] for a
+/// failed read or a stored key that is no deal (the set is read as every command reads one,
+/// a [`DealSource::Set`]).
 pub fn set_items(
     store: &Store,
     name: &str,
     dealer: Option<Seat>,
     vul: Option<Vulnerability>,
 ) -> Result<Vec<SolveItem>, SolveInputError> {
-    if store.set(name)?.is_none() {
-        return Err(SolveInputError::NoSet {
-            set: name.to_owned(),
-            database: store.path().to_owned(),
-        });
-    }
-    store
-        .set_boards(name)?
-        .into_iter()
-        .map(|(board, key)| {
-            let deal = key
-                .to_deal()
-                .map_err(|error| StoreError::CorruptDeal { key, error })?;
-            Ok(SolveItem {
-                board: Some(board),
-                key,
-                deal,
-                dealer: dealer.unwrap_or_else(|| crate::board_dealer(board)),
-                vul: vul.unwrap_or_else(|| crate::board_vulnerability(board)),
-                read: None,
-            })
-        })
-        .collect()
+    let source = DealSource::Set(name.to_owned()).open(Some(store), &SourceOptions::default());
+    let (boards, _) = source.and_then(|s| s.read_all()).map_err(|e| match e {
+        SourceError::NoSet { set, database } => SolveInputError::NoSet { set, database },
+        e => SolveInputError::Source(e),
+    })?;
+    Ok(boards_items(boards, dealer, vul))
 }
 
 /// The boards of a deal file, read whole through `format`, with each board's dealer and
