@@ -45,8 +45,8 @@ use crate::workflow::output::{
     check_output_paths, plan_outputs, render_set, same_file, write_rendered,
 };
 use crate::workflow::pipeline::{
-    DealFiles, DealSink, DealSource, DealStream, OpenSource, RenderedPiece, SinkError, SourceError,
-    SourceOptions, StreamFilter, StreamSource,
+    DealFiles, DealSink, DealSource, DealStream, FoundDeals, OpenSource, RenderedPiece, SinkError,
+    SourceError, SourceOptions, StreamFilter, StreamSource,
 };
 use crate::{CHUNK, GenerationError, Seed};
 
@@ -1386,9 +1386,9 @@ fn numbered(first: u64, deals: &[Deal]) -> Vec<Board> {
 struct SetBoards {
     /// The set's boards, numbered `first..=last`.
     boards: Vec<Board>,
-    /// With a filter, the deals drawn to find them ([`Found::drawn`]).
+    /// With a filter, the deals drawn to find them ([`FoundDeals::drawn`]).
     drawn: Option<u64>,
-    /// With a filter, the deals solved to find them ([`Found::solved`]).
+    /// With a filter, the deals solved to find them ([`FoundDeals::solved`]).
     solved: Option<u64>,
 }
 
@@ -1791,18 +1791,6 @@ fn run_filtered(
     })
 }
 
-/// What [`find_matching`] found.
-struct Found {
-    /// The matching deals, in stream order.
-    deals: Vec<Deal>,
-    /// Deals drawn from the stream to find them ([`crate::MatchingDeals::drawn`]).
-    drawn: u64,
-    /// For a query with `dd(…)` or `par(…)` terms, the deals whose double-dummy table was
-    /// solved: only those its cheaper conditions left undecided, those decided in parallel
-    /// past the last match included (they were made); `None` for other queries.
-    solved: Option<u64>,
-}
-
 /// The first `count` deals of the stream from `first` on that match `filter`, drawing at most
 /// [`GenerateJob::max_draws`] deals; reports [`Progress::Started`], then [`Progress::Done`]
 /// and [`Progress::Drawn`] once a chunk, then [`Progress::Finished`] (also when the bound
@@ -1817,7 +1805,7 @@ fn find_matching(
     filter: &Filter,
     mode: Mode,
     progress: &mut dyn FnMut(Progress),
-) -> Result<Found, GenerateError> {
+) -> Result<FoundDeals, GenerateError> {
     progress(Progress::Started {
         total: count,
         matching: true,
@@ -1855,11 +1843,7 @@ fn find_matching(
             names: DrawNames::Cli,
         });
     }
-    Ok(Found {
-        deals: found.deals,
-        drawn: found.drawn,
-        solved: found.solved,
-    })
+    Ok(found)
 }
 
 #[cfg(test)]

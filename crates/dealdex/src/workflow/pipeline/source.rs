@@ -112,7 +112,8 @@ pub struct FoundDeals {
     /// Deals drawn to find them (up to the last match when all were found).
     pub drawn: u64,
     /// For a query with double-dummy or lead terms: the deals tested whose test solved a
-    /// table; `None` otherwise.
+    /// table (only those its cheaper conditions left undecided, those tested in parallel
+    /// past the last match included); `None` otherwise.
     pub solved: Option<u64>,
     /// True when the progress callback stopped the search.
     pub stopped: bool,
