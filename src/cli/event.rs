@@ -8,6 +8,7 @@ use clap::{Args, Subcommand};
 use dealdex::event::{self, Protocol};
 use dealdex::workflow::event::{self as flow, MakeJob, NewJob, PublishJob, SetValueJob, VerifyJob};
 
+use super::file_args::ReadArgs;
 use super::{NoDbArgs, Text, print};
 
 #[derive(Args, Debug)]
@@ -133,7 +134,8 @@ struct MakeArgs {
 session, <prefix>reserve.<ext> its reserve set, and SquareDeal's joined files (SWISS01-03.pbn,
 R161-2.pbn) the sessions they join, one after another. Any format dealdex reads will do; a
 directory stands for the deal files in it. Boards are compared in file order (board numbers
-only label them). A ? phase takes each session's board count from its file.
+only label them); a file's format is told by its extension, else its content (or
+--from). A ? phase takes each session's board count from its file.
 Exit code 0: everything verified; 1: something does not match; 2: unreadable input.
 
 Examples:
@@ -152,6 +154,8 @@ struct VerifyArgs {
     /// Hand records (deal files) and directories of them.
     #[arg(required = true, value_name = "FILES_OR_DIR")]
     files: Vec<PathBuf>,
+    #[command(flatten)]
+    read: ReadArgs,
     /// dealdex protocol: the key file holds only the sessions revealed so far; each key
     /// given must match its commitment (SH), and sessions without a key are not checked.
     #[arg(long)]
@@ -239,6 +243,7 @@ fn verify(a: VerifyArgs, json: bool) -> anyhow::Result<()> {
         keys: a.keys,
         published: a.published,
         files: a.files,
+        read: a.read.read_as()?,
         partial: a.partial,
     })?;
     print(&r, json, false, Text::Answer)?;

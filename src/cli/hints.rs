@@ -100,7 +100,6 @@ fn event_flags(e: &EventJobError) -> Option<&'static str> {
         }
         EventJobError::TooManyBoards { .. } => Some("--phase, --session"),
         EventJobError::OutNotDirectory { .. } => Some("--out"),
-        EventJobError::UnknownFormat { .. } => Some("--to"),
         EventJobError::PartialNeedsDealdex { .. } => Some("--partial"),
         _ => None,
     }

@@ -1315,3 +1315,49 @@ fn verify_fails_on_a_named_file_that_is_no_session_and_on_a_missing_one() {
     assert_eq!(code, 2, "{out}{err}");
     assert!(err.contains("nosuch.pbn"), "{err}");
 }
+
+/// Hand records are read as every command reads deal files: a session's PBN saved as `.txt`
+/// is told by its content and verifies; `--from` names the format, and the wrong one is bad
+/// input (exit 2) naming the file.
+#[test]
+fn verify_reads_a_hand_record_by_its_content_or_from() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    let src = fixture("squaredeal-wbg2024");
+    std::fs::copy(src.join("OPRR01.pbn"), d.join("OPRR01.txt")).unwrap();
+    let sqd = src.join("WBG2024.sqd");
+    let sqk = src.join("WBG2024.sqk");
+    let (sqd, sqk) = (sqd.to_str().unwrap(), sqk.to_str().unwrap());
+    let (code, r, err) = json_run(d, &["event", "verify", sqd, "--keys", sqk, "OPRR01.txt"]);
+    assert_eq!(code, 0, "{r}{err}");
+    assert_eq!(file_check(&r, "OPRR01")["status"], "verified", "{r}");
+    let (code, r, err) = json_run(
+        d,
+        &[
+            "event",
+            "verify",
+            sqd,
+            "--keys",
+            sqk,
+            "--from",
+            "pbn",
+            "OPRR01.txt",
+        ],
+    );
+    assert_eq!(code, 0, "{r}{err}");
+    let (code, _, err) = run(
+        d,
+        &[
+            "event",
+            "verify",
+            sqd,
+            "--keys",
+            sqk,
+            "--from",
+            "dup",
+            "OPRR01.txt",
+        ],
+    );
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("OPRR01.txt"), "{err}");
+}

@@ -366,6 +366,7 @@ fn library_verify_reports_a_tampered_deal_with_its_session_and_board() {
         keys: None,
         published: Some(d.join("published.sqd")),
         files: vec![d.join("o")],
+        read: dealdex::workflow::pipeline::ReadAs::default(),
         partial: false,
     };
     let r = flow::verify(&job).unwrap();

@@ -57,7 +57,7 @@ use crate::event::{self, Event, EventError, Keys};
 use crate::formats::FormatError;
 use crate::secret::SecretFileError;
 use crate::store::StoreError;
-use crate::workflow::input::ReadFileError;
+use crate::workflow::pipeline::SourceError;
 use crate::{Classify, ErrorClass, InputPosition};
 
 /// Why an event workflow stopped. Unless a variant says otherwise nothing was written or
@@ -312,19 +312,9 @@ pub enum EventJobError {
         /// The path.
         path: PathBuf,
     },
-    /// A hand record's format cannot be told from its name.
-    #[error(
-        "{}: cannot tell the format from the extension; name its format ({})",
-        path.display(),
-        crate::formats::registry().iter().map(|f| f.info().name).collect::<Vec<_>>().join(", ")
-    )]
-    UnknownFormat {
-        /// The file.
-        path: PathBuf,
-    },
-    /// A hand record could not be read.
+    /// A hand record could not be read (or its format told from its name or content).
     #[error(transparent)]
-    DealFile(ReadFileError),
+    DealFile(Box<SourceError>),
     /// `--partial` for a SquareDeal event, whose KH covers the whole key file.
     #[error(
         "{}: a partial check needs the dealdex protocol: SquareDeal's KH covers the whole key file",
@@ -378,9 +368,7 @@ impl Classify for EventJobError {
             E::Malformed { path, error } | E::Keys { path, error } | E::Event { path, error } => {
                 Some(InputPosition::in_file(error.position(), path))
             }
-            E::Read { path, .. } | E::UnknownFormat { path } => {
-                Some(InputPosition::new().with_file(path))
-            }
+            E::Read { path, .. } => Some(InputPosition::new().with_file(path)),
             E::DealFile(e) => e.position(),
             _ => None,
         }

@@ -10,6 +10,7 @@ use super::{EventJobError, MAX_RUN_BOARDS, blamed, default_keys, read_event, rea
 use crate::Deal;
 use crate::event::{self, Event, FileMatch, Keys, NameMatch, Protocol, SessionId};
 use crate::formats::{self, Board};
+use crate::workflow::pipeline::{DealSource, FileSource, ReadAs, SourceOptions};
 
 /// What to verify.
 #[derive(Clone, Debug)]
@@ -24,6 +25,9 @@ pub struct VerifyJob {
     pub published: Option<PathBuf>,
     /// Hand records (deal files of any format dealdex reads) and directories of them.
     pub files: Vec<PathBuf>,
+    /// How the hand records are read: [`ReadAs::default`] tells each file's format by its
+    /// extension, else by its content.
+    pub read: ReadAs,
     /// Dealdex protocol only: the key file holds only the sessions revealed so far; each key
     /// given must match its SH line, and sessions without a key are not checked
     /// (docs/event-protocol.md §6).
@@ -342,8 +346,7 @@ type SessionKey = (u32, u32, bool);
 /// # Errors
 /// Unreadable input only: [`EventJobError::Read`]/[`EventJobError::Malformed`] (the
 /// description file, the key file, the published copy or a directory),
-/// [`EventJobError::UnknownFormat`] and [`EventJobError::DealFile`] (a hand record whose
-/// name matches a session), [`EventJobError::PartialNeedsDealdex`]. Every matched file is
+/// [`EventJobError::DealFile`] (a hand record whose name matches a session), [`EventJobError::PartialNeedsDealdex`]. Every matched file is
 /// read before anything is compared.
 pub fn verify(job: &VerifyJob) -> Result<VerifyReport, EventJobError> {
     let (_, ev) = read_event(&job.file)?;
@@ -355,7 +358,7 @@ pub fn verify(job: &VerifyJob) -> Result<VerifyReport, EventJobError> {
     };
     let paths = collect_files(&job.files)?;
     let mut problems: Vec<String> = Vec::new();
-    let inputs = read_inputs(&ev, &paths, &mut problems)?;
+    let inputs = read_inputs(&ev, &paths, job.read, &mut problems)?;
     if job.partial && ev.protocol != Protocol::Dealdex {
         return Err(EventJobError::PartialNeedsDealdex {
             path: job.file.clone(),
@@ -424,10 +427,11 @@ pub fn verify(job: &VerifyJob) -> Result<VerifyReport, EventJobError> {
 /// A file named on the command line that matches no session is a problem.
 ///
 /// # Errors
-/// [`EventJobError::UnknownFormat`] and [`EventJobError::DealFile`] for a matched file.
+/// [`EventJobError::DealFile`] for a matched file.
 fn read_inputs<'p>(
     ev: &Event,
     paths: &'p [(PathBuf, bool)],
+    read: ReadAs,
     problems: &mut Vec<String>,
 ) -> Result<Vec<Input<'p>>, EventJobError> {
     let mut inputs: Vec<Input> = Vec::new();
@@ -444,19 +448,26 @@ fn read_inputs<'p>(
             ));
         }
         let boards = match m {
-            Some(_) => {
-                let f = formats::by_path(p)
-                    .ok_or_else(|| EventJobError::UnknownFormat { path: p.clone() })?;
-                Some(
-                    crate::workflow::input::read_deal_file(p, f, None)
-                        .map_err(EventJobError::DealFile)?,
-                )
-            }
+            Some(_) => Some(read_hand_record(p, read)?),
             None => None,
         };
         inputs.push((p, m, boards));
     }
     Ok(inputs)
+}
+
+/// A hand record's boards, read through the pipeline's file source as `read` says (by
+/// default the format from the extension, else from the content).
+///
+/// # Errors
+/// [`EventJobError::DealFile`]: unreadable, no format recognised, or refused by its format.
+fn read_hand_record(path: &Path, read: ReadAs) -> Result<Vec<Board>, EventJobError> {
+    let source = DealSource::File(FileSource::new(path.to_owned(), read));
+    source
+        .open(None, &SourceOptions::default())
+        .and_then(|s| s.read_all())
+        .map(|(boards, _)| boards)
+        .map_err(|e| EventJobError::DealFile(Box::new(e)))
 }
 
 /// Checks KH against the keys: the manifest and SH lines (dealdex protocol) or the key file's
