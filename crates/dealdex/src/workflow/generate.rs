@@ -42,11 +42,11 @@ use crate::secret::{self, PendingSecret, SecretFileError};
 use crate::store::{NewSet, SetOutcome, Store, StoreError};
 use crate::workflow::output::{
     ExportedFile, FileRole, Output, OutputPlanError, RenderError, WriteError, check_distinct,
-    check_output_paths, plan_outputs, render_set, same_file, write_rendered,
+    check_output_paths, plan_outputs, same_file,
 };
 use crate::workflow::pipeline::{
-    DealFiles, DealSink, DealSource, DealStream, FoundDeals, OpenSource, RenderedPiece, SinkError,
-    SourceError, SourceOptions, StreamFilter, StreamSource,
+    DealFiles, DealSink, DealSource, DealStream, FoundDeals, OpenSource, PreparedFiles,
+    RenderedPiece, SinkError, SourceError, SourceOptions, StreamFilter, StreamSource,
 };
 use crate::{CHUNK, GenerationError, Seed};
 
@@ -1487,17 +1487,26 @@ fn run_set(
         drawn,
         solved,
     } = make_set_boards(job, source, (first, last), progress)?;
-    // Render every output first: a format's limit error must leave no trace. The event is
-    // the set's name, which the store may yet make unique: rendered again if it does.
-    let opts = |name: &str| WriteOptions {
-        event: job.event.clone().unwrap_or_else(|| name.to_owned()),
-        blind: job.blind,
-        first_board: first,
-        last_board: last,
-        scheme: source.scheme,
-        boards: None,
+    // Every output rendered first, through a file sink that keeps the whole set: a
+    // format's limit error must leave no trace. The event is the set's name, which the
+    // store may yet make unique: rendered again if it does.
+    let files = |name: &str| DealFiles {
+        bounds_given: true,
+        split: job.split,
+        whole: true,
+        ..DealFiles::new(
+            job.outputs.clone(),
+            WriteOptions {
+                event: job.event.clone().unwrap_or_else(|| name.to_owned()),
+                blind: job.blind,
+                first_board: first,
+                last_board: last,
+                scheme: source.scheme,
+                boards: None,
+            },
+        )
     };
-    let mut files = render_set(&job.outputs, &boards, &opts(&base), job.split)?;
+    let prepared = prepare_set(files(&base), &boards, &mut *stdout)?;
     // A fresh seed waits in a private temporary file until the set has its name: then it
     // goes to the key file named for the set, and the temporary file is removed (it is
     // removed too when storing fails; it is kept when the key file cannot be written).
@@ -1536,10 +1545,13 @@ fn run_set(
         }
         None => (None, None),
     };
-    if name != base && job.event.is_none() {
-        files = render_set(&job.outputs, &boards, &opts(&name), job.split)?;
-    }
-    write_rendered(&files, stdout)?;
+    let written = match name != base && job.event.is_none() {
+        true => {
+            drop(prepared);
+            prepare_set(files(&name), &boards, &mut *stdout)?.commit()?
+        }
+        false => prepared.commit()?,
+    };
     Ok(GenerateReport {
         mode: Mode::Set,
         scheme: source.scheme.name(),
@@ -1558,9 +1570,21 @@ fn run_set(
         solved,
         seed_file,
         seed_file_taken,
-        files: files.iter().map(ExportedFile::from).collect(),
+        files: written.files,
         seconds: 0.0,
     })
+}
+
+/// `boards` written to `files` and prepared, nothing in place yet
+/// ([`FileSink::prepare`](crate::workflow::pipeline::FileSink::prepare)).
+fn prepare_set<'o>(
+    files: DealFiles,
+    boards: &[Board],
+    stdout: &'o mut dyn Write,
+) -> Result<PreparedFiles<'o>, SinkError> {
+    let mut sink = files.open(stdout)?;
+    sink.write(boards.to_vec())?;
+    sink.prepare()
 }
 
 /// Every board of `source`, a set's `first..=last`.

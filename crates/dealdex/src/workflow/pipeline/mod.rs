@@ -29,7 +29,9 @@ mod sink;
 mod source;
 
 pub use set_sink::SetSink;
-pub use sink::{DealFiles, FileSink, PieceRenderer, RenderedPiece, SinkError, Written};
+pub use sink::{
+    DealFiles, FileSink, PieceRenderer, PreparedFiles, RenderedPiece, SinkError, Written,
+};
 pub use source::{
     DealSource, DealStream, FileSource, FoundDeals, OpenSource, ReadAs, STDIN, STORED_PIECE,
     SourceError, SourceFacts, SourceOptions, SourceRead, StreamFilter, StreamSource,

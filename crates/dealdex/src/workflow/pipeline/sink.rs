@@ -40,8 +40,8 @@ use serde::Serialize;
 use super::DealSink;
 use crate::formats::{Board, BoardWriteError, BoardWriter, DealFormat, WriteOptions};
 use crate::workflow::output::{
-    ExportedFile, Output, RenderError, Staged, StagedFile, WriteError, render_set, stage_file,
-    write_rendered,
+    ExportedFile, Output, RenderError, RenderedFile, Staged, StagedFile, WriteError, render_set,
+    stage_file, write_rendered,
 };
 
 /// Bytes buffered before a stateful writer's output reaches its file.
@@ -60,6 +60,10 @@ pub struct DealFiles {
     pub bounds_given: bool,
     /// Cut outputs for formats with a board limit into files of 96 boards ([`render_set`]).
     pub split: bool,
+    /// Keep every board and render every output at the end: nothing reaches a file or
+    /// standard output before [`FileSink::prepare`] (a set made in memory, whose files must
+    /// wait for the store).
+    pub whole: bool,
 }
 
 /// How one output is written ([`DealFiles`]'s module docs).
@@ -82,6 +86,7 @@ impl DealFiles {
             options,
             bounds_given: false,
             split: false,
+            whole: false,
         }
     }
 
@@ -91,7 +96,7 @@ impl DealFiles {
     fn way(&self, o: &Output) -> Way {
         let info = o.format.info();
         let file = o.path.as_deref().is_some_and(|p| p.as_os_str() != "-");
-        if self.split && info.max_board.is_some() {
+        if self.whole || (self.split && info.max_board.is_some()) {
             Way::Whole
         } else if info.streaming && info.max_board.is_none() {
             Way::Bytes
@@ -370,14 +375,27 @@ impl DealSink for FileSink<'_> {
         self.write_rendered(piece)
     }
 
-    /// Finishes every output: renders those that need the whole set, with its bounds (the
-    /// boards' first and last numbers unless given), writes the footers and puts every file
-    /// in place, all or none (standard-output files go to the sink's `stdout`).
+    /// Finishes every output ([`FileSink::prepare`]) and puts every file in place
+    /// ([`PreparedFiles::commit`]), all or none.
     ///
     /// # Errors
     /// [`SinkError::Render`] when a format cannot hold the set (no file written),
     /// [`SinkError::Write`] when a file cannot be written.
     fn finish(self) -> Result<Written, SinkError> {
+        self.prepare()?.commit()
+    }
+}
+
+impl<'o> FileSink<'o> {
+    /// Finishes every output but puts none in place: renders those that need the whole set,
+    /// with its bounds (the boards' first and last numbers unless given), writes the
+    /// footers. What can still fail after this is the files' writing and renaming: a caller
+    /// with its own all-or-nothing step (storing the set) runs it between the two.
+    ///
+    /// # Errors
+    /// [`SinkError::Render`] when a format cannot hold the set, [`SinkError::Write`] when a
+    /// streamed file cannot be written; no output file is touched.
+    pub fn prepare(self) -> Result<PreparedFiles<'o>, SinkError> {
         let FileSink {
             sink,
             outs,
@@ -446,6 +464,44 @@ impl DealSink for FileSink<'_> {
                 }
             }
         }
+        Ok(PreparedFiles {
+            rendered,
+            streamed,
+            staged_writers,
+            written: Written { files, warnings },
+            stdout,
+        })
+    }
+}
+
+/// A [`FileSink`] finished but not yet in place ([`FileSink::prepare`]). Dropped, it
+/// removes its temporary files: no output file is touched.
+pub struct PreparedFiles<'o> {
+    /// The outputs rendered whole, written at [`PreparedFiles::commit`].
+    rendered: Vec<RenderedFile>,
+    /// The streamed outputs' temporary files.
+    streamed: Vec<StagedFile>,
+    /// The stateful writers' temporary files.
+    staged_writers: Vec<Staged>,
+    /// What will have been written.
+    written: Written,
+    stdout: &'o mut dyn Write,
+}
+
+impl PreparedFiles<'_> {
+    /// Writes the whole-set files (each staged, all renamed once all are written) and the
+    /// standard-output ones, then puts the streamed ones in place.
+    ///
+    /// # Errors
+    /// [`SinkError::Write`] when a file cannot be written or renamed.
+    pub fn commit(self) -> Result<Written, SinkError> {
+        let PreparedFiles {
+            rendered,
+            streamed,
+            staged_writers,
+            written,
+            stdout,
+        } = self;
         // The whole-set files are written (each staged, all renamed once all are written),
         // then the streamed ones put in place.
         write_rendered(&rendered, &mut *stdout)?;
@@ -459,7 +515,7 @@ impl DealSink for FileSink<'_> {
                 .map_err(|e| WriteError::of(Some(&path), e))?;
         }
         stdout.flush().map_err(|e| WriteError::of(None, e))?;
-        Ok(Written { files, warnings })
+        Ok(written)
     }
 }
 
