@@ -8,6 +8,31 @@ use assert_cmd::Command;
 
 pub mod dealer;
 
+/// Every board of the deal file `path` read as `format` through the pipeline's file source,
+/// as every command reads one; a fault of the file itself is its [`ReadFileError`] (other
+/// source errors panic: a test's own mistake).
+///
+/// [`ReadFileError`]: dealdex::workflow::input::ReadFileError
+pub fn read_file(
+    path: &Path,
+    format: &'static dyn dealdex::formats::DealFormat,
+) -> Result<Vec<dealdex::formats::Board>, dealdex::workflow::input::ReadFileError> {
+    use dealdex::workflow::pipeline::{DealSource, FileSource, SourceError, SourceOptions};
+    let source = DealSource::File(FileSource {
+        path: path.to_owned(),
+        format: Some(format),
+        first_board: None,
+    });
+    match source
+        .open(None, &SourceOptions::default())
+        .and_then(|s| s.read_all())
+    {
+        Ok((boards, _)) => Ok(boards),
+        Err(SourceError::Read(e)) => Err(e),
+        Err(e) => panic!("{}: {e}", path.display()),
+    }
+}
+
 /// The dealdex binary built for these tests, run in `dir`.
 pub fn dealdex(dir: &Path) -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_dealdex"));

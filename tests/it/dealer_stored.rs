@@ -123,12 +123,8 @@ fn a_deal_file_gives_printoneline_of_exactly_its_deals() {
         (Some(60), Some(60))
     );
     assert_eq!(r["source"], "file");
-    let boards = dealdex::workflow::input::read_deal_file(
-        &dir.join("club.pbn"),
-        formats::by_name("pbn").unwrap(),
-        None,
-    )
-    .unwrap();
+    let boards =
+        crate::common::read_file(&dir.join("club.pbn"), formats::by_name("pbn").unwrap()).unwrap();
     let expected: Vec<String> = boards
         .iter()
         .map(|b| {
@@ -354,12 +350,8 @@ fn tricks_answer_from_a_pbn_files_tables_without_solving() {
         (r["solved"].as_u64(), r["already_solved"].as_u64()),
         (Some(0), Some(12))
     );
-    let boards = dealdex::workflow::input::read_deal_file(
-        Path::new(file),
-        formats::by_name("pbn").unwrap(),
-        None,
-    )
-    .unwrap();
+    let boards =
+        crate::common::read_file(Path::new(file), formats::by_name("pbn").unwrap()).unwrap();
     let from_file: Vec<String> = boards[..12]
         .iter()
         .map(|b| {
@@ -391,12 +383,8 @@ fn given_deals_without_the_predealt_cards_are_skipped() {
         dir,
         &["dealer", &script, "--set", "club", "--db", "t.db", "--json"],
     );
-    let boards = dealdex::workflow::input::read_deal_file(
-        &dir.join("club.pbn"),
-        formats::by_name("pbn").unwrap(),
-        None,
-    )
-    .unwrap();
+    let boards =
+        crate::common::read_file(&dir.join("club.pbn"), formats::by_name("pbn").unwrap()).unwrap();
     let holding = boards
         .iter()
         .filter(|b| {

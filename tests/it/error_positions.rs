@@ -3,7 +3,9 @@
 
 use dealdex::Classify;
 use dealdex::formats::{self, FormatErrorKind};
-use dealdex::workflow::input::{ReadFileErrorKind, read_deal_file};
+use dealdex::workflow::input::ReadFileErrorKind;
+
+use crate::common::read_file;
 
 fn read_error(
     name: &str,
@@ -13,7 +15,7 @@ fn read_error(
     let path = dir.path().join(name);
     std::fs::write(&path, content).unwrap();
     let format = formats::choose(&path, None).unwrap();
-    let e = read_deal_file(&path, format, None).unwrap_err();
+    let e = read_file(&path, format).unwrap_err();
     (path, e)
 }
 
@@ -80,7 +82,7 @@ fn a_truncated_binary_file_names_record_and_byte() {
 fn a_missing_file_names_only_the_file() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("none.pbn");
-    let e = read_deal_file(&path, formats::by_name("pbn").unwrap(), None).unwrap_err();
+    let e = read_file(&path, formats::by_name("pbn").unwrap()).unwrap_err();
     assert_eq!(e.kind(), ReadFileErrorKind::Io);
     let p = e.position().unwrap();
     assert_eq!(p.file.as_deref(), Some(path.as_path()));

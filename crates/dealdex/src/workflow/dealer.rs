@@ -651,6 +651,7 @@ pub fn run(
     // The source's errors (a missing file or set, a format not told) before anything runs.
     let tables = SourceOptions {
         tables: uses_tricks,
+        ..SourceOptions::default()
     };
     let source = match &job.source {
         None => None,

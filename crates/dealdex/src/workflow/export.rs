@@ -99,8 +99,13 @@ pub fn export(
     store: &StoreReader,
     stdout: &mut dyn Write,
 ) -> Result<ExportReport, ExportError> {
-    let source =
-        DealSource::Set(job.set.clone()).open(Some(store), &SourceOptions { tables: true })?;
+    let source = DealSource::Set(job.set.clone()).open(
+        Some(store),
+        &SourceOptions {
+            tables: true,
+            ..SourceOptions::default()
+        },
+    )?;
     let info = source
         .facts()
         .set

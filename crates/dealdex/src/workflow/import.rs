@@ -32,15 +32,14 @@ use serde::Serialize;
 
 use crate::Classify;
 use crate::dd::TrickTable;
-use crate::formats::{self, Board, DealFormat, FileBoards, SkippedBoard, stream};
+use crate::formats::{Board, DealFormat, SkippedBoard};
 use crate::model::index::DealIndex;
 use crate::model::number::Scheme;
 use crate::store::{
     DdSource, DealWriter, NewPlay, NewSet, PlaysAndTables, PlaysAndTablesStored, Store, StoreError,
 };
-use crate::workflow::input::{ReadFileError, ReadFileErrorKind, read_failure, skipped_names};
-use crate::workflow::pipeline::{ReadAs, SourceError, open_deal_file};
-use sha2::{Digest, Sha256};
+use crate::workflow::input::{ReadFileError, ReadFileErrorKind, skipped_names};
+use crate::workflow::pipeline::{DealSource, FileSource, ReadAs, SourceError, SourceOptions};
 
 /// Bytes of files read (in parallel) before their boards are stored.
 const WINDOW_BYTES: u64 = 256 << 20;
@@ -852,22 +851,17 @@ fn import_streamed(
         }
         None => {}
     }
-    let sha256 = match read {
-        Ok(sha256) => sha256,
+    let end = match read {
+        Ok(end) => end,
         Err(reason) => return Ok((format, FileResult::Rejected { reason })),
     };
     if !pending.keys.is_empty() {
         pending.flush(&mut writer).map_err(failed)?;
     }
-    if boards == 0 {
-        let reason = Rejection::read(ReadFileError::Empty {
-            path: path.to_owned(),
-            format,
-            skipped,
-        });
-        return Ok((format, FileResult::Rejected { reason }));
-    }
-    if let Some(sha256) = sha256.filter(|_| dd_tables > 0) {
+    // A file read to its end has a board (the source refuses one without).
+    skipped = end.skipped;
+    warnings.splice(0..0, end.warnings);
+    if let Some(sha256) = end.sha256.filter(|_| dd_tables > 0) {
         writer
             .file_hashed(&path.display().to_string(), &sha256)
             .map_err(failed)?;
@@ -977,25 +971,26 @@ fn parse_file(
         }
         Ok(())
     });
-    let parsed = read.and_then(|sha| {
+    let parsed = read.map(|end| {
+        // A file read to its end has a board (the source refuses one without).
         let mut all = all.unwrap_or_else(|| Parsed::empty(DdSource::Unknown));
-        if all.keys.is_empty() {
-            return Err(Rejection::read(ReadFileError::Empty {
-                path: path.to_owned(),
-                format,
-                skipped: all.skipped,
-            }));
-        }
-        // The file's hash, known now that it is read to its end.
-        if let DdSource::File { sha256, .. } = &mut all.plays_and_tables.dd_source {
-            *sha256 = sha;
-        }
-        Ok(all)
+        all.add_end(end);
+        all
     });
     (format, parsed)
 }
 
 impl Parsed {
+    /// Adds what the file's end gave: its skipped boards, its reader's warnings (before the
+    /// checks' own), and its hash, known now that it is read to its end.
+    fn add_end(&mut self, end: FileEnd) {
+        self.skipped = end.skipped;
+        self.warnings.splice(0..0, end.warnings);
+        if let DdSource::File { sha256, .. } = &mut self.plays_and_tables.dd_source {
+            *sha256 = end.sha256;
+        }
+    }
+
     fn empty(dd_source: DdSource) -> Parsed {
         Parsed {
             keys: Vec::new(),
@@ -1026,40 +1021,65 @@ impl Parsed {
     }
 }
 
-/// Reads one file piece by piece ([`stream::read_stream`]) and hands each piece, checked, to
-/// `sink`: its keys (each deal's key made once), plays replayed, double-dummy tables (a deal
-/// given two different tables anywhere in the file rejects it). The file is opened once
-/// ([`open_deal_file`], its format told from its first bytes when not given) and hashed as it
-/// is read: returns the name of its format and the SHA-256 of its bytes (`None` for
-/// standard input), or the reason the file is rejected (file name removed); pieces already
-/// handed over are then to be undone. A table's source names the file; its hash is filled
-/// in by the caller once the file is read ([`DdSource::File`]).
+/// What reading a file to its end gave, beside its pieces ([`parse_pieces`]).
+struct FileEnd {
+    /// The SHA-256 of its bytes; `None` for standard input.
+    sha256: Option<[u8; 32]>,
+    /// Its boards without a complete deal.
+    skipped: Vec<SkippedBoard>,
+    /// What its reader ignored, each naming its line.
+    warnings: Vec<String>,
+}
+
+/// Why reading a file through the pipeline stopped: the source's error or the file's
+/// rejection by a check or by `sink`.
+enum Stop {
+    Source(SourceError),
+    Rejected(Rejection),
+}
+
+impl From<SourceError> for Stop {
+    fn from(e: SourceError) -> Stop {
+        Stop::Source(e)
+    }
+}
+
+/// Reads one file piece by piece through the pipeline's file source ([`DealSource::File`]:
+/// opened once, its format told from its first bytes when not given, hashed as it is read)
+/// and hands each piece, checked, to `sink`: its keys (each deal's key made once), plays
+/// replayed, double-dummy tables (a deal given two different tables anywhere in the file
+/// rejects it). Returns the name of its format and what the end of the file gave, or the
+/// reason the file is rejected (file name removed; a file with no board among them); pieces
+/// already handed over are then to be undone. A table's source names the file; its hash is
+/// filled in by the caller once the file is read ([`DdSource::File`]).
 fn parse_pieces(
     path: &Path,
     format: Option<&'static dyn DealFormat>,
     first_board: Option<u64>,
     verify_tables: bool,
     sink: &mut dyn FnMut(Parsed) -> Result<(), Rejection>,
-) -> (&'static str, Result<Option<[u8; 32]>, Rejection>) {
-    let (input, format) = match open_deal_file(path, format) {
-        Ok(opened) => opened,
+) -> (&'static str, Result<FileEnd, Rejection>) {
+    let source = DealSource::File(FileSource {
+        path: path.to_owned(),
+        format,
+        first_board,
+    });
+    let hashed = SourceOptions {
+        hash: true,
+        ..SourceOptions::default()
+    };
+    let (opened, format) = match source.open(None, &hashed) {
+        Ok(o) => {
+            let format = o.format().expect("a file has a format");
+            (o, format)
+        }
         Err(e) => return (UNKNOWN_FORMAT, Err(source_rejection(e, path))),
     };
-    let mut file = Hashing {
-        input,
-        hasher: Sha256::new(),
-    };
-    let opts = formats::ReadOptions { first_board };
     let mut tables: std::collections::HashMap<DealIndex, (TrickTable, String)> =
         std::collections::HashMap::new();
     let mut dd_source: Option<DdSource> = None;
     let mut records = 0usize;
-    let result = stream::read_stream(format, &mut file, &opts, &mut |piece: FileBoards| {
-        let FileBoards {
-            mut boards,
-            skipped,
-            mut warnings,
-        } = piece;
+    let result = opened.read(&mut |mut boards: Vec<Board>| -> Result<bool, Stop> {
         // SQLite cannot hold a board number above i64::MAX: refuse the file here, not after
         // its deals were stored.
         if let Some(board) = boards
@@ -1067,26 +1087,26 @@ fn parse_pieces(
             .filter_map(|b| b.number)
             .find(|&n| i64::try_from(n).is_err())
         {
-            return Err(Rejection::from(
-                StoreError::BoardOutOfRange { board }.to_string(),
-            ));
+            let reason = StoreError::BoardOutOfRange { board }.to_string();
+            return Err(Stop::Rejected(Rejection::from(reason)));
         }
         let keys: Vec<(Option<u64>, DealIndex)> = boards
             .iter()
             .map(|b| (b.number, DealIndex::from_deal(&b.deal)))
             .collect();
+        let mut warnings = Vec::new();
         let dd_refused = match verify_tables {
             true => refuse_wrong_tables(&mut boards, &keys, records, &mut warnings),
             false => 0,
         };
-        let plays = board_plays(&boards, &keys, records).map_err(Rejection::from)?;
-        let dd = board_dd(&boards, &keys, records, &mut tables).map_err(Rejection::from)?;
+        let rejected = |reason: String| Stop::Rejected(Rejection::from(reason));
+        let plays = board_plays(&boards, &keys, records).map_err(rejected)?;
+        let dd = board_dd(&boards, &keys, records, &mut tables).map_err(rejected)?;
         records += boards.len();
         let keys_len = boards.len();
         drop(boards);
         // The tables are stored as the file gives them: record which file (and its bytes'
-        // hash, computed only for files that carry tables) so that `solve --verify` can
-        // find them.
+        // hash, known at its end) so that `solve --verify` can find them.
         let source = match (&dd_source, dd.is_empty()) {
             (_, true) => DdSource::Unknown,
             (Some(s), false) => s.clone(),
@@ -1103,7 +1123,7 @@ fn parse_pieces(
         sink(Parsed {
             keys,
             before: records - keys_len,
-            skipped,
+            skipped: Vec::new(),
             warnings,
             plays_and_tables: PlaysAndTables {
                 plays,
@@ -1112,17 +1132,26 @@ fn parse_pieces(
             },
             dd_refused,
         })
+        .map(|()| true)
+        .map_err(Stop::Rejected)
     });
     let name = format.info().name;
     let stdin = path.as_os_str() == crate::workflow::pipeline::STDIN;
-    match result.map_err(|e| read_failure(e, path)) {
-        Ok(_) => (name, Ok((!stdin).then(|| file.hasher.finalize().into()))),
-        Err(Ok(read)) => (name, Err(Rejection::read(read))),
-        Err(Err(reason)) => (name, Err(reason)),
+    match result {
+        Ok(read) => (
+            name,
+            Ok(FileEnd {
+                sha256: read.sha256.filter(|_| !stdin),
+                skipped: read.skipped,
+                warnings: read.warnings,
+            }),
+        ),
+        Err(Stop::Source(e)) => (name, Err(source_rejection(e, path))),
+        Err(Stop::Rejected(reason)) => (name, Err(reason)),
     }
 }
 
-/// A file that could not be opened, or whose format was not told, as a rejection.
+/// A file that could not be opened or read, or whose format was not told, as a rejection.
 fn source_rejection(e: SourceError, path: &Path) -> Rejection {
     match e {
         SourceError::Read(read) => Rejection::read(read),
@@ -1131,20 +1160,6 @@ fn source_rejection(e: SourceError, path: &Path) -> Rejection {
             let name = format!("{}: ", path.display());
             Rejection::from(message.strip_prefix(&name).unwrap_or(&message).to_owned())
         }
-    }
-}
-
-/// A reader that hashes (SHA-256) the bytes it passes on.
-struct Hashing {
-    input: Box<dyn std::io::Read + Send>,
-    hasher: Sha256,
-}
-
-impl std::io::Read for Hashing {
-    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        let n = self.input.read(buf)?;
-        self.hasher.update(&buf[..n]);
-        Ok(n)
     }
 }
 

@@ -1,8 +1,8 @@
 //! Deal files in: reading a file of any format (piece by piece, [`formats::stream`]) into
 //! its boards, skipped boards and warnings, the error that names the file and the place in
 //! it ([`ReadFileError`]), and the notes a command prints about what was skipped. Every
-//! command that reads deal files (`import`, `convert`, `number`, `stats`, `records`,
-//! `solve`, `event verify`) reads them here.
+//! command reads deal files through the pipeline's file source
+//! ([`crate::workflow::pipeline::FileSource`]), which reads them here.
 
 use std::path::{Path, PathBuf};
 
@@ -89,11 +89,14 @@ impl Classify for ReadFileError {
     /// ```
     /// use dealdex::Classify;
     /// use dealdex::formats::FormatErrorKind;
-    /// use dealdex::workflow::input::{ReadFileErrorKind, read_deal_file};
+    /// use dealdex::workflow::input::ReadFileErrorKind;
+    /// use dealdex::workflow::pipeline::{DealSource, FileSource, ReadAs, SourceError};
     /// let dir = tempfile::tempdir()?;
     /// let path = dir.path().join("bad.pbn");
     /// std::fs::write(&path, "[Board \"1\"]\n[Deal \"N:AKQ.x\"]\n")?;
-    /// let e = read_deal_file(&path, dealdex::formats::by_name("pbn").unwrap(), None).unwrap_err();
+    /// let source = DealSource::File(FileSource::new(path.clone(), ReadAs::default()));
+    /// let read = source.open(None, &Default::default()).and_then(|s| s.read_all());
+    /// let Err(SourceError::Read(e)) = read else { panic!("read") };
     /// assert_eq!(e.kind(), ReadFileErrorKind::Format(FormatErrorKind::Malformed));
     /// let p = e.position().unwrap();
     /// assert_eq!((p.file.as_deref(), p.line), (Some(path.as_path()), Some(2)));
@@ -147,103 +150,23 @@ pub fn skipped_names(skipped: &[SkippedBoard]) -> String {
     names.join(", ")
 }
 
-/// Reads a deal file through `format` piece by piece ([`read_deal_input`]; the formats
-/// [`stream::read_stream`] cannot cut are read whole) and keeps all its boards, numbered as
-/// [`DealFormat::read_numbered`] numbers a whole file: boards without a complete deal
-/// skipped, and the records without a number numbered from `first_board` on (1 when `None`;
-/// [`formats::number_records`]: a skipped board keeps its place). The formats that depend
-/// on the first board (Borel's rotation, DUP's trailer, CDS's board byte) read it as
-/// [`formats::ReadOptions::first_board`] says.
+/// Reads a deal input piece by piece ([`stream::read_stream`]: the bytes are never held
+/// whole; the formats it cannot cut are read whole), handing each piece's boards to
+/// `on_boards`, and returns the skipped boards and warnings, with no boards. Boards are
+/// numbered as [`DealFormat::read_numbered`] numbers a whole file: boards without a
+/// complete deal skipped, the records without a number numbered from `first_board` on (1
+/// when `None`; [`formats::number_records`]: a skipped board keeps its place); the formats
+/// that depend on the first board (Borel's rotation, DUP's trailer, CDS's board byte) read
+/// it as [`formats::ReadOptions::first_board`] says. When `on_boards` returns false the read
+/// ends there, the rest of the input unread (not even checked: a fault further on goes
+/// unseen): how a consumer that needs only the first deals of a large file (`dealer` with
+/// `produce`) reads no further. The pipeline's file source reads every file through it
+/// ([`crate::workflow::pipeline::FileSource`]); `path` names the input in errors.
 ///
 /// # Errors
-/// [`ReadFileError`]: the file cannot be read, the format refuses it, or it holds no board
-/// with a complete deal.
-pub fn read_deal_file_all(
-    path: &Path,
-    format: &'static dyn DealFormat,
-    first_board: Option<u64>,
-) -> Result<FileBoards, ReadFileError> {
-    let mut file = std::fs::File::open(path).map_err(|error| ReadFileError::Io {
-        path: path.to_owned(),
-        error,
-    })?;
-    read_deal_input(&mut file, path, format, first_board)
-}
-
-/// [`read_deal_file_all`] for any input (standard input, say), read piece by piece
-/// ([`formats::stream::read_stream`]: the bytes are never held whole, only the boards);
-/// `path` names it in errors.
-///
-/// # Errors
-/// As [`read_deal_file_all`].
-pub fn read_deal_input(
-    input: &mut dyn std::io::Read,
-    path: &Path,
-    format: &'static dyn DealFormat,
-    first_board: Option<u64>,
-) -> Result<FileBoards, ReadFileError> {
-    let mut boards = Vec::new();
-    let mut read = read_deal_pieces(input, path, format, first_board, &mut |piece| {
-        boards.extend(piece)
-    })?;
-    read.boards = boards;
-    Ok(read)
-}
-
-/// Reads a deal file piece by piece as [`read_deal_input`] does, handing each piece's boards
-/// to `on_boards` instead of keeping them (memory flat in the file's size); returns the
-/// skipped boards and warnings, with no boards.
-///
-/// ```
-/// use dealdex::workflow::input::read_deal_pieces;
-/// let data = b"0EDCCBA0976F2DA4945D8E9DC0\n0EDCCBA0976F2DA4945D8E9DC0\n";
-/// let hex = dealdex::formats::by_name("hex").unwrap();
-/// let mut n = 0;
-/// read_deal_pieces(&mut &data[..], "in.hex".as_ref(), hex, None, &mut |b| n += b.len())?;
-/// assert_eq!(n, 2);
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-///
-/// # Errors
-/// As [`read_deal_file_all`].
-pub fn read_deal_pieces(
-    input: &mut dyn std::io::Read,
-    path: &Path,
-    format: &'static dyn DealFormat,
-    first_board: Option<u64>,
-    on_boards: &mut dyn FnMut(Vec<Board>),
-) -> Result<FileBoards, ReadFileError> {
-    read_deal_pieces_until(input, path, format, first_board, &mut |boards| {
-        on_boards(boards);
-        true
-    })
-}
-
-/// [`read_deal_pieces`] that `on_boards` may stop: when it returns false the read ends there,
-/// the rest of the input unread (not even checked: a fault further on goes unseen), and the
-/// skipped boards and warnings of the pieces read so far are returned. How a consumer that
-/// needs only the first deals of a large file (`dealer` with `produce`) reads no further.
-///
-/// ```
-/// use dealdex::workflow::input::read_deal_pieces_until;
-/// // 200,000 good lines (5.4 MB), then a line no hex reader takes: stopped after the first
-/// // piece (4 MiB), the rest is never read.
-/// let mut data = "0EDCCBA0976F2DA4945D8E9DC0\n".repeat(200_000);
-/// data.push_str("not a deal\n");
-/// let hex = dealdex::formats::by_name("hex").unwrap();
-/// let mut n = 0;
-/// read_deal_pieces_until(&mut data.as_bytes(), "in.hex".as_ref(), hex, None, &mut |b| {
-///     n += b.len();
-///     false
-/// })?;
-/// assert!(n > 0 && n < 200_000);
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-///
-/// # Errors
-/// As [`read_deal_file_all`], for what was read; a file stopped before its end is never
-/// [`ReadFileError::Empty`].
-pub fn read_deal_pieces_until(
+/// [`ReadFileError`]: the input cannot be read, the format refuses it, or it holds no board
+/// with a complete deal (a read stopped before its end is never [`ReadFileError::Empty`]).
+pub(crate) fn read_deal_pieces_until(
     input: &mut dyn std::io::Read,
     path: &Path,
     format: &'static dyn DealFormat,
@@ -294,18 +217,6 @@ pub(crate) fn read_failure<E>(e: stream::StreamError<E>, path: &Path) -> Result<
     }
 }
 
-/// The boards of [`read_deal_file_all`], without the skipped boards and warnings.
-///
-/// # Errors
-/// As [`read_deal_file_all`].
-pub fn read_deal_file(
-    path: &Path,
-    format: &'static dyn DealFormat,
-    first_board: Option<u64>,
-) -> Result<Vec<Board>, ReadFileError> {
-    Ok(read_deal_file_all(path, format, first_board)?.boards)
-}
-
 /// The notes of a deal file read for another purpose (`convert`, `number`, `stats`): one
 /// line `NAME: N boards skipped (…)` when boards were skipped ([`skipped_summary`]), then
 /// `NAME: warning: …` per reader warning.
@@ -319,4 +230,29 @@ pub fn file_notes(
         .into_iter()
         .chain(warnings.iter().map(|w| format!("{name}: warning: {w}")))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// 200,000 good lines (5.4 MB), then a line no hex reader takes: a consumer that stops
+    /// after the first piece (4 MiB) gets it, and the rest is never read (no error).
+    #[test]
+    fn a_stopped_read_reads_no_further() {
+        let mut data = "0EDCCBA0976F2DA4945D8E9DC0\n".repeat(200_000);
+        data.push_str("not a deal\n");
+        let hex = formats::by_name("hex").unwrap();
+        let mut n = 0;
+        let path = Path::new("in.hex");
+        read_deal_pieces_until(&mut data.as_bytes(), path, hex, None, &mut |b| {
+            n += b.len();
+            false
+        })
+        .unwrap();
+        assert!(n > 0 && n < 200_000, "{n}");
+        // Read to the end, the bad line is found.
+        let e = read_deal_pieces_until(&mut data.as_bytes(), path, hex, None, &mut |_| true);
+        assert!(e.is_err());
+    }
 }

@@ -349,7 +349,13 @@ fn gather(
     job: &RecordsJob,
     store: Option<&StoreReader>,
 ) -> Result<(SheetHeader, Vec<RecordBoard>), RecordsError> {
-    let source = job.source.open(store, &SourceOptions { tables: true })?;
+    let source = job.source.open(
+        store,
+        &SourceOptions {
+            tables: true,
+            ..SourceOptions::default()
+        },
+    )?;
     let facts = source.facts().clone();
     let (read, _) = source.read_all()?;
     let tag = |name: &str| {

@@ -35,7 +35,6 @@ pub use sink::{
 pub use source::{
     DealSource, DealStream, FileSource, FoundDeals, OpenSource, ReadAs, STDIN, STORED_PIECE,
     SourceError, SourceFacts, SourceOptions, SourceRead, StreamFilter, StreamSource,
-    open_deal_file,
 };
 
 use crate::formats::Board;

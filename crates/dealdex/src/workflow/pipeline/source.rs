@@ -29,6 +29,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use serde::Serialize;
+use sha2::{Digest, Sha256};
 
 use crate::formats::{self, Board, ChooseFormatError, DealFormat, SkippedBoard};
 use crate::generation::bigdeal::BigDealStream;
@@ -422,7 +423,7 @@ impl DealSource {
     ) -> Result<OpenSource<R>, SourceError> {
         let tables = opts.tables;
         match self {
-            DealSource::File(file) => open_file(file, conn.filter(|_| tables)),
+            DealSource::File(file) => open_file(file, conn.filter(|_| tables), opts.hash),
             DealSource::Set(name) => {
                 let conn = conn.ok_or(SourceError::NoStore)?;
                 let info = conn.set(name)?.ok_or_else(|| SourceError::NoSet {
@@ -548,7 +549,12 @@ fn check_filter(stream: &StreamSource) -> Result<(), SourceError> {
 
 /// Opens a deal file (or standard input) once: the format named, else the extension's,
 /// else the one its first [`HEAD_BYTES`] show, those bytes then read again from memory.
-fn open_file<R>(file: &FileSource, tables: Option<R>) -> Result<OpenSource<R>, SourceError> {
+/// With `hash`, its bytes are hashed as they are read.
+fn open_file<R>(
+    file: &FileSource,
+    tables: Option<R>,
+    hash: bool,
+) -> Result<OpenSource<R>, SourceError> {
     let path = &file.path;
     if let Some(first) = file.first_board {
         formats::check_first_board(first)
@@ -570,7 +576,10 @@ fn open_file<R>(file: &FileSource, tables: Option<R>) -> Result<OpenSource<R>, S
     Ok(OpenSource {
         facts,
         inner: Inner::File {
-            input,
+            input: HashingRead {
+                input,
+                hasher: hash.then(Sha256::new),
+            },
             path: match stdin {
                 true => PathBuf::from(STDIN_NAME),
                 false => path.clone(),
@@ -591,7 +600,7 @@ fn open_file<R>(file: &FileSource, tables: Option<R>) -> Result<OpenSource<R>, S
 /// neither its extension nor its content tells its format (a file that is not there, of an
 /// extension no format has, is taken for no deal file at all:
 /// [`ChooseFormatError::UnknownExtension`]).
-pub fn open_deal_file(
+fn open_deal_file(
     path: &Path,
     format: Option<&'static dyn DealFormat>,
 ) -> Result<(Box<dyn Read + Send>, &'static dyn DealFormat), SourceError> {
@@ -638,6 +647,22 @@ pub fn open_deal_file(
     Ok((input, format))
 }
 
+/// A file's reader, hashing (SHA-256) the bytes it passes on when asked.
+struct HashingRead {
+    input: Box<dyn Read + Send>,
+    hasher: Option<Sha256>,
+}
+
+impl Read for HashingRead {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.input.read(buf)?;
+        if let Some(h) = &mut self.hasher {
+            h.update(&buf[..n]);
+        }
+        Ok(n)
+    }
+}
+
 /// How standard input is named in errors and reports.
 const STDIN_NAME: &str = "<stdin>";
 
@@ -648,6 +673,9 @@ pub struct SourceOptions {
     /// file gives none): a stored source's tables, a file's from the store it was opened
     /// with (if any).
     pub tables: bool,
+    /// Hash a file's bytes as they are read ([`SourceRead::sha256`]): `import` records
+    /// which file gave the tables it stores.
+    pub hash: bool,
 }
 
 /// What a source says about its boards before they are read; serde for reports.
@@ -685,6 +713,10 @@ pub struct SourceRead {
     /// A filtered stream's deals drawn to find its deals ([`StreamSource::filter`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub drawn: Option<u64>,
+    /// The SHA-256 of a file's bytes (32 bytes), with [`SourceOptions::hash`] and the file
+    /// read to its end; `None` otherwise.
+    #[serde(skip)]
+    pub sha256: Option<[u8; 32]>,
 }
 
 /// A source opened: its facts known, its boards still to read. `R` is the store connection
@@ -698,7 +730,7 @@ pub struct OpenSource<R> {
 /// What an [`OpenSource`] reads.
 enum Inner<R> {
     File {
-        input: Box<dyn Read + Send>,
+        input: HashingRead,
         path: PathBuf,
         format: &'static dyn DealFormat,
         first_board: Option<u64>,
@@ -798,6 +830,10 @@ impl<R: Deref<Target = StoreReader>> OpenSource<R> {
                     warnings: read.warnings,
                     complete,
                     drawn: None,
+                    sha256: input
+                        .hasher
+                        .filter(|_| complete)
+                        .map(|h| h.finalize().into()),
                 })
             }
             Inner::Stored {
