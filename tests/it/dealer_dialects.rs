@@ -491,12 +491,16 @@ fn bad_dealer_v2_items_are_script_errors_with_their_place() {
         ),
     ] {
         let e = Script::parse(text).unwrap_err();
-        assert_eq!(
-            (e.kind(), e.line, e.column),
-            (dealdex::dealer::ScriptErrorKind::Syntax, line, column),
-            "{text}: {e}"
-        );
-        assert!(e.message.contains(want), "{text}: {e}");
+        let dealdex::dealer::ErrorKind::Syntax {
+            line: l,
+            column: c,
+            message,
+        } = e.kind()
+        else {
+            panic!("{text}: {e}")
+        };
+        assert_eq!((*l, *c), (line, column), "{text}: {e}");
+        assert!(message.contains(want), "{text}: {e}");
         let err = exits_2(&dealdex_stdin(text, &[]));
         assert!(err.contains(&format!("line {line}:")), "{text}: {err}");
     }

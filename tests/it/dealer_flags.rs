@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use assert_cmd::Command;
 use dealdex::dealer::{
-    DealerError, DealerJob, DealerReport, EvalContract, Script, Summary, Swapping, run,
+    DealerJob, DealerReport, Error, ErrorKind, EvalContract, Script, Summary, Swapping, run,
 };
 use dealdex::{Deal, Seat};
 
@@ -16,7 +16,7 @@ fn layouts(name: &str) -> String {
     std::fs::read_to_string(p.join(name)).unwrap()
 }
 
-fn run_script(text: &str, job: &DealerJob) -> Result<(DealerReport, String), DealerError> {
+fn run_script(text: &str, job: &DealerJob) -> Result<(DealerReport, String), Error> {
     let script = Script::parse(text).unwrap();
     let mut out = Vec::new();
     let report = run(&script, job, &mut out, &mut |_| {})?;
@@ -179,7 +179,7 @@ fn swapping_keeps_a_predeal_on_seats_that_stay_and_refuses_the_others() {
         ("predeal hearts(west)==4", Swapping::TwoWay, "West"),
     ] {
         let e = run_script(text, &job(swapping)).unwrap_err();
-        assert!(matches!(e, DealerError::SwapPredeal { .. }), "{e}");
+        assert!(matches!(e.kind(), ErrorKind::SwapPredeal { .. }), "{e}");
         assert!(e.to_string().contains(seat), "{e}");
     }
     // The CLI: exit 2, nothing printed.
@@ -323,7 +323,7 @@ fn version_and_help_as_clap_gives() {
 }
 
 /// `DealerJob::stop`: a run whose switch another thread turns on ends with
-/// `DealerError::Stopped` (an interrupted error), having generated some deals and printed
+/// `ErrorKind::Stopped` (an interrupted error), having generated some deals and printed
 /// those it produced.
 #[test]
 fn the_stop_switch_ends_a_run_with_stopped() {
@@ -342,14 +342,15 @@ fn the_stop_switch_ends_a_run_with_stopped() {
         stop.store(true, Ordering::Relaxed);
         run.join().unwrap()
     });
-    let Err(
-        e @ DealerError::Stopped {
-            generated,
-            produced,
-        },
-    ) = result
-    else {
+    let Err(e) = result else {
         panic!("not stopped: {result:?}");
+    };
+    let ErrorKind::Stopped {
+        generated,
+        produced,
+    } = *e.kind()
+    else {
+        panic!("not stopped: {e}");
     };
     assert!(generated > 0 && produced == 0, "{e}");
     assert_eq!(

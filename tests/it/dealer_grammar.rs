@@ -6,9 +6,7 @@
 use std::path::PathBuf;
 use std::process::Output;
 
-use dealdex::dealer::{
-    Action, EsItem, Expr, MAX_FREQUENCY_CELLS, Script, ScriptErrorKind, ShapeSet,
-};
+use dealdex::dealer::{Action, ErrorKind, EsItem, Expr, MAX_FREQUENCY_CELLS, Script, ShapeSet};
 use dealdex::{Seat, Suit};
 
 use crate::common::dealer::{fixtures, run_fixture};
@@ -44,10 +42,9 @@ fn refused(name: &str) -> String {
     err
 }
 
-/// The script's error: kind, line, column and message.
-fn error(text: &str) -> (ScriptErrorKind, u64, u64, String) {
-    let e = Script::parse(text).unwrap_err();
-    (e.kind(), e.line, e.column, e.message)
+/// The script's error, by kind (a script's kind holds the line, column and message).
+fn error(text: &str) -> ErrorKind {
+    Script::parse(text).unwrap_err().into_kind()
 }
 
 fn shape_count(set: &ShapeSet) -> u32 {
@@ -67,12 +64,12 @@ fn a_word_with_parentheses_on_a_later_line_is_a_variable_then_a_condition() {
     assert!(matches!(s.condition, Some(Expr::Bin(..))));
     // A word that is no function of dealer is never a call: an undefined one is an unknown
     // variable (not an unknown function), at its place.
-    let (kind, line, column, message) = error("x = 1\ncondition x and\n  foo(north)");
-    assert_eq!(
-        (kind, line, column),
-        (ScriptErrorKind::UnknownIdentifier, 3, 3)
+    let e = error("x = 1\ncondition x and\n  foo(north)");
+    assert!(
+        matches!(&e, ErrorKind::UnknownIdentifier { line: 3, column: 3, message }
+            if message.contains("unknown variable `foo`")),
+        "{e}"
     );
-    assert!(message.contains("unknown variable `foo`"), "{message}");
     // A function name before `(` is still a call, on any line.
     let s = Script::parse("condition hcp\n(north) > 10").unwrap();
     assert!(
@@ -90,10 +87,17 @@ fn a_redefined_variable_is_refused_with_its_line() {
         err.contains("line 2: redefined variable `a` (defined on line 1)"),
         "{err}"
     );
-    let (kind, line, column, _) = error("a = 1\n  a = 0\n");
-    assert_eq!(
-        (kind, line, column),
-        (ScriptErrorKind::RedefinedIdentifier, 2, 3)
+    let e = error("a = 1\n  a = 0\n");
+    assert!(
+        matches!(
+            e,
+            ErrorKind::RedefinedIdentifier {
+                line: 2,
+                column: 3,
+                ..
+            }
+        ),
+        "{e}"
     );
 }
 
@@ -111,13 +115,12 @@ fn a_reserved_word_cannot_name_a_variable() {
         ("x3N = 1", "x3N"),
         ("x5xx = 1", "x5xx"),
     ] {
-        let (kind, line, column, message) = error(&format!("produce 1\n{text}"));
-        assert_eq!(
-            (kind, line, column),
-            (ScriptErrorKind::Syntax, 2, 1),
-            "{text}"
+        let e = error(&format!("produce 1\n{text}"));
+        assert!(
+            matches!(&e, ErrorKind::Syntax { line: 2, column: 1, message }
+                if message.contains(&format!("`{word}`"))),
+            "{text}: {e}"
         );
-        assert!(message.contains(&format!("`{word}`")), "{text}: {message}");
     }
     // Identifiers of real collections stay identifiers.
     for text in [
@@ -147,8 +150,18 @@ fn shapes_need_thirteen_cards_as_in_dealer() {
         assert!(err.contains(&format!("line {line}: {message}")), "{err}");
     }
     // The column is the shape's.
-    let (kind, line, column, _) = error("condition shape(north, 4441 + 3333)");
-    assert_eq!((kind, line, column), (ScriptErrorKind::BadValue, 1, 31));
+    let e = error("condition shape(north, 4441 + 3333)");
+    assert!(
+        matches!(
+            e,
+            ErrorKind::BadValue {
+                line: 1,
+                column: 31,
+                ..
+            }
+        ),
+        "{e}"
+    );
     // x stands for any number of cards: 13 known cards at most.
     for ok in ["xxxx", "5xxx", "13xxx", "661x", "4x9x"] {
         let text = format!("condition shape(north, {ok})");
@@ -177,8 +190,11 @@ fn a_suit_length_predealt_twice_or_against_the_cards_is_refused() {
         let err = refused(name);
         assert!(err.contains(want.trim_end()), "{err}");
     }
-    let (kind, ..) = error("predeal spades(north)==3, spades(north)==4");
-    assert_eq!(kind, ScriptErrorKind::SuitLengthPredealtTwice);
+    let e = error("predeal spades(north)==3, spades(north)==4");
+    assert!(
+        matches!(e, ErrorKind::SuitLengthPredealtTwice { .. }),
+        "{e}"
+    );
     // A card predealt twice (dealer: `line 3: Card predealt twice`), as before.
     assert_eq!(
         read("predeal_card_twice.dealer-out"),
@@ -201,8 +217,11 @@ fn a_suit_length_predealt_twice_or_against_the_cards_is_refused() {
             2,
         ),
     ] {
-        let (kind, l, ..) = error(text);
-        assert_eq!((kind, l), (ScriptErrorKind::TooManyCards, line), "{text}");
+        let e = error(text);
+        assert!(
+            matches!(e, ErrorKind::TooManyCards { line: l, .. } if l == line),
+            "{text}: {e}"
+        );
     }
     // Lengths and cards that fit are kept.
     let s =
@@ -230,8 +249,8 @@ fn evalcontract_takes_no_arguments_or_dealer_v2s() {
         "action evalcontract (EW, x8N, vul)",
         "action evalcontract (NS, x3N, vul, 1)",
     ] {
-        let (_, line, ..) = error(&format!("produce 1\n{bad}"));
-        assert_eq!(line, 2, "{bad}");
+        let e = Script::parse(&format!("produce 1\n{bad}")).unwrap_err();
+        assert_eq!(e.position().and_then(|p| p.line), Some(2), "{bad}: {e}");
     }
     // DealerV2's form: a side, a contract (x or z, doubled or not) and nv or vul.
     for ok in [
@@ -262,15 +281,14 @@ fn a_two_way_frequency_too_big_for_memory_is_refused_before_dealing() {
     let side = |n: i64| format!("action frequency (hcp(north), 1, {n}, hcp(south), 1, {n})");
     let fits = (MAX_FREQUENCY_CELLS as f64).sqrt() as i64 - 2;
     assert!(Script::parse(&side(fits)).is_ok());
-    assert_eq!(
-        error(&side(fits + 1)).0,
-        ScriptErrorKind::BadValue,
+    assert!(
+        matches!(error(&side(fits + 1)), ErrorKind::BadValue { .. }),
         "{fits}"
     );
     // And all the tables of a script together.
     let many = vec!["frequency (hcp(north), 0, 99990)"; 120].join(", ");
-    let (kind, line, ..) = error(&format!("produce 1\naction {many}"));
-    assert_eq!((kind, line), (ScriptErrorKind::BadValue, 2));
+    let e = error(&format!("produce 1\naction {many}"));
+    assert!(matches!(e, ErrorKind::BadValue { line: 2, .. }), "{e}");
 }
 
 #[test]
@@ -329,9 +347,15 @@ fn keywords_are_lower_case() {
     let err = refused("keyword_case");
     assert!(err.contains("line 1: unknown variable `Produce`"), "{err}");
     for text in ["Condition hcp(north) > 3", "condition HCP(north) > 3"] {
-        assert_eq!(error(text).0, ScriptErrorKind::UnknownIdentifier, "{text}");
+        assert!(
+            matches!(error(text), ErrorKind::UnknownIdentifier { .. }),
+            "{text}"
+        );
     }
-    assert_eq!(error("condition hcp(North) > 3").0, ScriptErrorKind::Syntax);
+    assert!(matches!(
+        error("condition hcp(North) > 3"),
+        ErrorKind::Syntax { .. }
+    ));
 }
 
 #[test]
@@ -356,10 +380,10 @@ fn printoneline_and_printcompact_take_only_a_parenthesised_expression() {
     ));
     // Without parentheses it is a syntax error in dealer (`line 2: syntax error`): the
     // expression is a condition and the comma after it has no place.
-    assert_eq!(
-        error("produce 1\naction printoneline hcp(north) > 15, printall").0,
-        ScriptErrorKind::Syntax
-    );
+    assert!(matches!(
+        error("produce 1\naction printoneline hcp(north) > 15, printall"),
+        ErrorKind::Syntax { .. }
+    ));
 }
 
 #[test]
@@ -440,8 +464,11 @@ fn dealer_v2_decimals_are_hundredths() {
         "produce 1.5",
         "predeal spades(north)==5.0",
     ] {
-        let (kind, line, ..) = error(bad);
-        assert_eq!((kind, line), (ScriptErrorKind::BadValue, 1), "{bad}");
+        let e = error(bad);
+        assert!(
+            matches!(e, ErrorKind::BadValue { line: 1, .. }),
+            "{bad}: {e}"
+        );
     }
 }
 
@@ -471,18 +498,19 @@ fn dealer_v2_script_parameters_are_substituted() {
     assert!(Script::parse_with_params("# $7\n/* $8 */ produce 1", &params).is_ok());
     // An unset one is an error naming it, where it stands.
     let e = Script::parse_with_params("produce 1\ncondition hcp(north) > $2", &params).unwrap_err();
-    assert_eq!(
-        (e.kind(), e.line, e.column),
-        (ScriptErrorKind::UnsetParameter, 2, 24)
+    assert!(
+        matches!(e.kind(), ErrorKind::UnsetParameter { line: 2, column: 24, message }
+            if message.contains("$2")),
+        "{e}"
     );
-    assert!(e.message.contains("$2"), "{}", e.message);
     let e = Script::parse("condition hcp($0) > 1").unwrap_err();
-    assert_eq!(e.kind(), ScriptErrorKind::UnsetParameter);
+    assert!(matches!(e.kind(), ErrorKind::UnsetParameter { .. }), "{e}");
     // An error inside a parameter's text is reported at its `$N`.
     params[3] = Some("12.345".into());
     let e = Script::parse_with_params("\ncondition $3", &params).unwrap_err();
-    assert_eq!((e.line, e.column), (2, 11));
-    assert!(e.message.contains("$3"), "{}", e.message);
+    let at = e.position().unwrap();
+    assert_eq!((at.line, at.column), (Some(2), Some(11)), "{e}");
+    assert!(e.to_string().contains("$3"), "{e}");
 }
 
 #[test]
@@ -491,9 +519,11 @@ fn dealer_v2_constructs_dealdex_does_not_run_are_refused_by_name() {
         ("condition opc(NS) > 26", "opc"),
         ("condition usereval(10, NS, 0) > 26", "usereval"),
     ] {
-        let (kind, line, _, message) = error(text);
-        assert_eq!((kind, line), (ScriptErrorKind::Unsupported, 1), "{text}");
-        assert!(message.contains(name), "{text}: {message}");
+        let e = error(text);
+        assert!(
+            matches!(&e, ErrorKind::Unsupported { line: 1, message, .. } if message.contains(name)),
+            "{text}: {e}"
+        );
     }
     // DealerV2's `z` before an undoubled contract is dealer's `x`.
     let s = Script::parse("condition score(nv, z3N, 9) == score(nv, x3N, 9)").unwrap();
@@ -552,8 +582,8 @@ fn dealer_v2_francois_shapes_are_what_fdp_makes_of_them() {
         ("condition shape{north, 5xxx", 1),
         ("condition shape{north, 5xx}", 1),
     ] {
-        let (kind, l, ..) = error(bad);
-        assert_eq!(l, line, "{bad}: {kind:?}");
+        let e = Script::parse(bad).unwrap_err();
+        assert_eq!(e.position().and_then(|p| p.line), Some(line), "{bad}: {e}");
     }
 }
 

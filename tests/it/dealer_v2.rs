@@ -6,7 +6,7 @@
 use std::process::Output;
 
 use assert_cmd::Command;
-use dealdex::dealer::{Action, Script, ScriptErrorKind, ltc};
+use dealdex::dealer::{Action, ErrorKind, Script, ltc};
 
 use crate::common::dealer::fixtures;
 
@@ -209,7 +209,7 @@ fn usereval_and_opc_are_refused_naming_the_external_program() {
         assert_eq!(out.status.code(), Some(2), "{err}");
         assert!(err.contains("line 3:") && err.contains(names), "{err}");
         let e = Script::parse(script).unwrap_err();
-        assert_eq!(e.kind(), ScriptErrorKind::Unsupported);
+        assert!(matches!(e.kind(), ErrorKind::Unsupported { .. }), "{e}");
     }
 }
 

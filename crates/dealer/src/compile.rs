@@ -18,7 +18,8 @@
 //! evaluator. [`cheap_first`] reorders `&&` and `||` so that a `tricks` operand is tried
 //! last: the solver runs only for the deals every other term lets through.
 
-use super::eval::{EvalError, contract_score, hand_value, imps};
+use super::Error;
+use super::eval::{contract_score, hand_value, imps};
 use super::graph::{Graph, Memo};
 use super::{BinOp, Expr, MILTON, Script, ShapeSet};
 use crate::model::card::{Card, Seat, Suit};
@@ -34,7 +35,7 @@ pub(super) struct Frame<'k, 'a> {
 
 /// A compiled expression: its value over a deal (dealer's integer semantics).
 pub(super) type Kernel<'a> =
-    Box<dyn Fn(&Deal, &mut Frame<'_, 'a>) -> Result<i64, EvalError> + Send + Sync + 'a>;
+    Box<dyn Fn(&Deal, &mut Frame<'_, 'a>) -> Result<i64, Error> + Send + Sync + 'a>;
 
 /// What a column kernel reads besides the deals: the program's shared definitions, the
 /// columns already computed for these deals, and, for the operand of a short-circuit
@@ -230,7 +231,7 @@ impl<'a> Program<'a> {
 
     /// The value of the kernel `k` over `deal` (a new deal for `memo`).
     #[inline]
-    pub fn run(&self, k: &Kernel<'a>, deal: &Deal, memo: &mut Memo) -> Result<i64, EvalError> {
+    pub fn run(&self, k: &Kernel<'a>, deal: &Deal, memo: &mut Memo) -> Result<i64, Error> {
         memo.next_deal();
         k(
             deal,
@@ -285,7 +286,7 @@ impl<'a> Program<'a> {
             }
             Expr::Neg(a) => {
                 let a = k(a);
-                Box::new(move |d, f| a(d, f)?.checked_neg().ok_or(EvalError::Overflow))
+                Box::new(move |d, f| a(d, f)?.checked_neg().ok_or_else(Error::overflow))
             }
             Expr::Cond(c, a, b) => {
                 let (c, a, b) = (k(c), k(a), k(b));
@@ -331,7 +332,7 @@ impl<'a> Program<'a> {
         fn both<'a>(
             a: Kernel<'a>,
             b: Kernel<'a>,
-            f: impl Fn(i64, i64) -> Result<i64, EvalError> + Send + Sync + 'a,
+            f: impl Fn(i64, i64) -> Result<i64, Error> + Send + Sync + 'a,
         ) -> Kernel<'a> {
             Box::new(move |d, fr| {
                 let x = a(d, fr)?;
@@ -358,14 +359,14 @@ impl<'a> Program<'a> {
             BinOp::Le => both(ka, kb, |x, y| Ok(i64::from(x <= y))),
             BinOp::Gt => both(ka, kb, |x, y| Ok(i64::from(x > y))),
             BinOp::Ge => both(ka, kb, |x, y| Ok(i64::from(x >= y))),
-            BinOp::Add => both(ka, kb, |x, y| x.checked_add(y).ok_or(EvalError::Overflow)),
-            BinOp::Sub => both(ka, kb, |x, y| x.checked_sub(y).ok_or(EvalError::Overflow)),
-            BinOp::Mul => both(ka, kb, |x, y| x.checked_mul(y).ok_or(EvalError::Overflow)),
+            BinOp::Add => both(ka, kb, |x, y| x.checked_add(y).ok_or_else(Error::overflow)),
+            BinOp::Sub => both(ka, kb, |x, y| x.checked_sub(y).ok_or_else(Error::overflow)),
+            BinOp::Mul => both(ka, kb, |x, y| x.checked_mul(y).ok_or_else(Error::overflow)),
             BinOp::Div => both(ka, kb, |x, y| {
-                x.checked_div(y).ok_or(EvalError::DivisionByZero)
+                x.checked_div(y).ok_or_else(Error::division_by_zero)
             }),
             BinOp::Rem => both(ka, kb, |x, y| {
-                x.checked_rem(y).ok_or(EvalError::DivisionByZero)
+                x.checked_rem(y).ok_or_else(Error::division_by_zero)
             }),
             BinOp::And | BinOp::Or => unreachable!("compiled by kernel"),
         }
@@ -640,7 +641,7 @@ mod tests {
         memo: &mut Memo,
         deal: &Deal,
         e: &Expr,
-    ) -> Result<i64, EvalError> {
+    ) -> Result<i64, Error> {
         let (mut rnd, mut solved) = (0, 0);
         memo.next_deal();
         Ctx {
@@ -727,9 +728,10 @@ mod tests {
                     continue;
                 };
                 let column = program.compile_column(e);
+                // Errors compared by their messages (an `Error` has no `==`).
                 let mut kernel = |d: &Deal| {
                     memo.next_deal();
-                    program.run(&k, d, &mut memo)
+                    program.run(&k, d, &mut memo).map_err(|e| e.to_string())
                 };
                 for piece in 0..2 {
                     shuffler.fill(piece, &mut deals);
@@ -742,7 +744,8 @@ mod tests {
                         columns += 1;
                     }
                     for d in &deals {
-                        let want = evaluate(&script, &graph, &mut eval_memo, d, e);
+                        let want = evaluate(&script, &graph, &mut eval_memo, d, e)
+                            .map_err(|e| e.to_string());
                         assert_eq!(kernel(d), want, "{name}: {e:?} on {d}");
                     }
                 }
@@ -801,10 +804,11 @@ mod tests {
                 .checked_mul(1 << 50)
                 .unwrap();
             memo.next_deal();
-            assert_eq!(program.run(&k, d, &mut memo), Ok(want));
+            assert_eq!(program.run(&k, d, &mut memo).ok(), Some(want));
             assert_eq!(col, want);
             let mut eval_memo = program.memo();
-            assert_eq!(evaluate(&script, &graph, &mut eval_memo, d, d50), Ok(want));
+            let value = evaluate(&script, &graph, &mut eval_memo, d, d50);
+            assert_eq!(value.ok(), Some(want));
         }
     }
 

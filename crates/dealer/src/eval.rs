@@ -2,36 +2,11 @@
 //! [`crate`]).
 
 use super::graph::{Graph, Memo};
-use super::{BinOp, Expr, Script};
+use super::{BinOp, Error, ErrorKind, Expr, Script};
 use crate::dd::{LeadPosition, TrickTable};
 use crate::model::card::{Card, Seat, Suit};
 use crate::model::contract::{Doubling, Strain, duplicate_score};
 use crate::model::deal::Deal;
-
-/// An error while evaluating an expression over a deal.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum EvalError {
-    /// `/` or `%` by zero.
-    #[error("division by zero")]
-    DivisionByZero,
-    /// `+`, `-`, `*` or a minus sign whose result is past dealer's integers (64 bits here:
-    /// −9223372036854775808..=9223372036854775807); dealdex stops rather than wrap.
-    #[error("integer overflow: a result past -9223372036854775808..9223372036854775807")]
-    Overflow,
-    /// `rnd(n)` with n ≤ 0.
-    #[error("rnd({0}): the bound must be positive")]
-    BadRnd(i64),
-    /// Two per-card values (`leadtricks`) of different opening leaders in one operation:
-    /// their cards differ.
-    #[error("leadtricks: an operation on the per-card values of two different opening leaders")]
-    LeadersDiffer,
-    /// `frequency (expr, low, high)` whose `expr` was per card (`leadtricks`) on one deal and
-    /// a number on another (`c ? leadtricks(…) : 0`): one table cannot count both.
-    #[error(
-        "frequency: the expression is per card (leadtricks) on one deal and a number on another"
-    )]
-    MixedFrequency,
-}
 
 /// A value of the language: a number, or suokko's per-card tricks (`leadtricks`) and what
 /// operators make of them.
@@ -78,7 +53,7 @@ impl Value {
     }
 
     /// `f` of each value (the number, or each card's).
-    fn map(self, f: impl Fn(i64) -> Result<i64, EvalError>) -> Result<Value, EvalError> {
+    fn map(self, f: impl Fn(i64) -> Result<i64, Error>) -> Result<Value, Error> {
         Ok(match self {
             Value::Num(v) => Value::Num(f(v)?),
             Value::Cards(mut c) => {
@@ -92,11 +67,7 @@ impl Value {
 
     /// `f` of the two values card by card: a number goes with every card of a per-card
     /// value; two per-card values must hold the same cards (one opening leader).
-    fn zip(
-        self,
-        other: Value,
-        f: impl Fn(i64, i64) -> Result<i64, EvalError>,
-    ) -> Result<Value, EvalError> {
+    fn zip(self, other: Value, f: impl Fn(i64, i64) -> Result<i64, Error>) -> Result<Value, Error> {
         Ok(match (self, other) {
             (Value::Num(x), Value::Num(y)) => Value::Num(f(x, y)?),
             (Value::Cards(mut c), Value::Num(y)) => {
@@ -113,7 +84,7 @@ impl Value {
             }
             (Value::Cards(mut c), Value::Cards(d)) => {
                 if c.len() != d.len() || c.iter().zip(&d).any(|(a, b)| a.0 != b.0) {
-                    return Err(EvalError::LeadersDiffer);
+                    return Err(ErrorKind::LeadersDiffer.into());
                 }
                 for ((_, x), &(_, y)) in c.iter_mut().zip(&d) {
                     *x = f(*x, y)?;
@@ -139,9 +110,6 @@ pub(super) fn lead_values(deal: &Deal, leader: Seat, defence: &[(Card, u8)]) -> 
         .map(|&(c, t)| (c, 13 - i64::from(t)))
         .collect()
 }
-
-// The script asked for it.
-crate::classified!(EvalError => BadInput);
 
 /// dealer's IMP table: a difference above `IMP_STEPS[i]` is worth at least `i + 1` IMPs.
 /// It is not the WBF scale of [`crate::model::contract::imps`]: dealer steps at 410 and 1240
@@ -399,7 +367,7 @@ pub(super) fn hand_value(e: &Expr, deal: &Deal, script: &Script) -> Option<i64> 
 
 /// `x op y` for an operator other than `&&` and `||` (those are decided on their operands'
 /// truth and give 0 or 1 too).
-fn binary(op: BinOp, x: i64, y: i64) -> Result<i64, EvalError> {
+fn binary(op: BinOp, x: i64, y: i64) -> Result<i64, Error> {
     Ok(match op {
         BinOp::Eq => truth(x == y),
         BinOp::Ne => truth(x != y),
@@ -407,20 +375,20 @@ fn binary(op: BinOp, x: i64, y: i64) -> Result<i64, EvalError> {
         BinOp::Le => truth(x <= y),
         BinOp::Gt => truth(x > y),
         BinOp::Ge => truth(x >= y),
-        BinOp::Add => x.checked_add(y).ok_or(EvalError::Overflow)?,
-        BinOp::Sub => x.checked_sub(y).ok_or(EvalError::Overflow)?,
-        BinOp::Mul => x.checked_mul(y).ok_or(EvalError::Overflow)?,
-        BinOp::Div => x.checked_div(y).ok_or(EvalError::DivisionByZero)?,
-        BinOp::Rem => x.checked_rem(y).ok_or(EvalError::DivisionByZero)?,
+        BinOp::Add => x.checked_add(y).ok_or_else(Error::overflow)?,
+        BinOp::Sub => x.checked_sub(y).ok_or_else(Error::overflow)?,
+        BinOp::Mul => x.checked_mul(y).ok_or_else(Error::overflow)?,
+        BinOp::Div => x.checked_div(y).ok_or_else(Error::division_by_zero)?,
+        BinOp::Rem => x.checked_rem(y).ok_or_else(Error::division_by_zero)?,
         BinOp::And => truth(x != 0 && y != 0),
         BinOp::Or => truth(x != 0 || y != 0),
     })
 }
 
 /// `rnd(n)`: the next draw of the run's stream (SplitMix64 over `state`), 0 ≤ value < n.
-fn draw(state: &mut u64, n: i64) -> Result<i64, EvalError> {
+fn draw(state: &mut u64, n: i64) -> Result<i64, Error> {
     if n <= 0 {
-        return Err(EvalError::BadRnd(n));
+        return Err(ErrorKind::BadRnd(n).into());
     }
     *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
     let mut z = *state;
@@ -447,7 +415,7 @@ impl Ctx<'_> {
     }
 
     /// The value of `e` over the deal.
-    pub fn eval(&mut self, e: &Expr) -> Result<i64, EvalError> {
+    pub fn eval(&mut self, e: &Expr) -> Result<i64, Error> {
         Ok(match e {
             Expr::Num(v) => *v,
             Expr::Var(i) => {
@@ -463,7 +431,7 @@ impl Ctx<'_> {
                 v
             }
             Expr::Not(a) => truth(self.eval(a)? == 0),
-            Expr::Neg(a) => self.eval(a)?.checked_neg().ok_or(EvalError::Overflow)?,
+            Expr::Neg(a) => self.eval(a)?.checked_neg().ok_or_else(Error::overflow)?,
             Expr::Cond(c, a, b) => {
                 if self.eval(c)? != 0 {
                     self.eval(a)?
@@ -534,7 +502,7 @@ impl Ctx<'_> {
     /// `e` over the deal as one integer: [`Ctx::eval`]'s number, or, when `e` uses
     /// `leadtricks`, [`Value::int`] of its [`Ctx::value`] (the mean of a per-card value,
     /// truncated, as suokko's dealer prints it).
-    pub fn int(&mut self, e: &Expr) -> Result<i64, EvalError> {
+    pub fn int(&mut self, e: &Expr) -> Result<i64, Error> {
         match self.graph.uses(e).lead {
             true => Ok(self.value(e)?.int()),
             false => self.eval(e),
@@ -545,7 +513,7 @@ impl Ctx<'_> {
     /// dealer): operators and `score`, `imps`, `rnd` work card by card (a number with every
     /// card), `&&`, `||` and `?:`'s condition take [`Value::truth`]. An expression without
     /// `leadtricks` is [`Ctx::eval`]'s number.
-    pub fn value(&mut self, e: &Expr) -> Result<Value, EvalError> {
+    pub fn value(&mut self, e: &Expr) -> Result<Value, Error> {
         Ok(match e {
             Expr::LeadTricks(seat, strain) => Value::Cards(self.lead_tricks(*seat, *strain)),
             // A definition with `leadtricks` is computed at each use (its solves are kept).
@@ -559,7 +527,7 @@ impl Ctx<'_> {
             Expr::Not(a) => self.value(a)?.map(|v| Ok(truth(v == 0)))?,
             Expr::Neg(a) => self
                 .value(a)?
-                .map(|v| v.checked_neg().ok_or(EvalError::Overflow))?,
+                .map(|v| v.checked_neg().ok_or_else(Error::overflow))?,
             Expr::Cond(c, a, b) => {
                 if self.value(c)?.truth() {
                     self.value(a)?

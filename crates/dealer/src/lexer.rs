@@ -12,7 +12,7 @@
 //! the text of the script parameter, lexed where it stands (not inside strings or comments);
 //! `shape{…}` is one token ([`Tok::FdShape`]), read by the parser.
 
-use super::{ScriptError, ScriptErrorKind};
+use super::Error;
 
 /// What a token is.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -52,13 +52,13 @@ pub(super) type Params = [Option<String>; 10];
 
 /// Splits `src` into tokens, ending with [`Tok::End`]; `$N` is replaced by the tokens of
 /// `params[N]` (an error names a `$N` that is not given).
-pub(super) fn lex(src: &str, params: &Params) -> Result<Vec<Token>, ScriptError> {
+pub(super) fn lex(src: &str, params: &Params) -> Result<Vec<Token>, Error> {
     lex_text(src, Some(params))
 }
 
 /// The tokens of `src`, ending with [`Tok::End`] when `params` is given; `params` None for a
 /// parameter's text (no end token; a `$` there is refused).
-fn lex_text(src: &str, params: Option<&Params>) -> Result<Vec<Token>, ScriptError> {
+fn lex_text(src: &str, params: Option<&Params>) -> Result<Vec<Token>, Error> {
     let mut lexer = Lexer {
         chars: src.chars().collect(),
         i: 0,
@@ -116,7 +116,7 @@ impl Lexer<'_> {
     }
 
     /// Reads what starts at the next character: white space, a comment or a token.
-    fn token(&mut self) -> Result<(), ScriptError> {
+    fn token(&mut self) -> Result<(), Error> {
         let c = self.chars[self.i];
         let next = self.chars.get(self.i + 1).copied();
         if c.is_whitespace() {
@@ -149,17 +149,12 @@ impl Lexer<'_> {
     }
 
     /// Skips a `/* … */` comment.
-    fn block_comment(&mut self) -> Result<(), ScriptError> {
+    fn block_comment(&mut self) -> Result<(), Error> {
         let (l0, c0) = (self.line, self.col);
         self.advance(2);
         loop {
             if self.i >= self.chars.len() {
-                return Err(ScriptError::new(
-                    ScriptErrorKind::Syntax,
-                    l0,
-                    c0,
-                    "comment /* not closed by */",
-                ));
+                return Err(Error::syntax(l0, c0, "comment /* not closed by */"));
             }
             if self.chars[self.i] == '*' && self.chars.get(self.i + 1) == Some(&'/') {
                 self.advance(2);
@@ -171,7 +166,7 @@ impl Lexer<'_> {
 
     /// Reads a string in double quotes. DealerV2's `title` string also ends at the end of
     /// its line (DealerV2's lexer ends every string there; Debian's dealer reads on).
-    fn string(&mut self) -> Result<(), ScriptError> {
+    fn string(&mut self) -> Result<(), Error> {
         let (l0, c0) = (self.line, self.col);
         let title =
             matches!(self.out.last(), Some(Token { tok: Tok::Word(w), .. }) if w == "title");
@@ -181,12 +176,7 @@ impl Lexer<'_> {
             match self.chars.get(self.i) {
                 Some('\n') if title => break,
                 None => {
-                    return Err(ScriptError::new(
-                        ScriptErrorKind::Syntax,
-                        l0,
-                        c0,
-                        "string not closed by \"",
-                    ));
+                    return Err(Error::syntax(l0, c0, "string not closed by \""));
                 }
                 Some('"') => {
                     self.advance(1);
@@ -203,31 +193,28 @@ impl Lexer<'_> {
     }
 
     /// Replaces `$n` by the tokens of the script parameter's text, each placed at the `$`.
-    fn parameter(&mut self, n: usize) -> Result<(), ScriptError> {
+    fn parameter(&mut self, n: usize) -> Result<(), Error> {
         let (line, col) = (self.line, self.col);
         let Some(params) = self.params else {
-            return Err(ScriptError::new(
-                ScriptErrorKind::Syntax,
+            return Err(Error::syntax(
                 line,
                 col,
                 format!("a script parameter's text may not hold another one (${n})"),
             ));
         };
         let Some(text) = &params[n] else {
-            return Err(ScriptError::new(
-                ScriptErrorKind::UnsetParameter,
+            return Err(Error::unset_parameter(
                 line,
                 col,
                 format!("script parameter ${n} is not given"),
             ));
         };
-        let toks = lex_text(text, None).map_err(|e| {
-            ScriptError::new(
-                e.kind,
-                line,
-                col,
-                format!("in ${n} ({text:?}): {}", e.message),
-            )
+        let toks = lex_text(text, None).map_err(|mut e| {
+            if let Some((l, c, message)) = e.script_mut() {
+                (*l, *c) = (line, col);
+                *message = format!("in ${n} ({text:?}): {message}");
+            }
+            e
         })?;
         self.out.extend(toks.into_iter().map(|t| Token {
             line,
@@ -239,14 +226,13 @@ impl Lexer<'_> {
     }
 
     /// Reads DealerV2's decimal constant: value ×100.
-    fn decimal(&mut self) -> Result<(), ScriptError> {
+    fn decimal(&mut self) -> Result<(), Error> {
         let (i, l0, c0) = (self.i, self.line, self.col);
         let whole = self.digits_from(i);
         let frac = self.digits_from(i + whole + 1);
         let text: String = self.chars[i..i + whole + 1 + frac].iter().collect();
         if whole > 2 || frac > 2 {
-            return Err(ScriptError::new(
-                ScriptErrorKind::BadValue,
+            return Err(Error::bad_value(
                 l0,
                 c0,
                 format!(
@@ -272,7 +258,7 @@ impl Lexer<'_> {
     }
 
     /// Reads a word, or DealerV2's `shape{…}` when the word is `shape` and `{` follows.
-    fn word(&mut self) -> Result<(), ScriptError> {
+    fn word(&mut self) -> Result<(), Error> {
         let (l0, c0) = (self.line, self.col);
         let mut s = String::new();
         while self.i < self.chars.len()
@@ -304,14 +290,9 @@ impl Lexer<'_> {
 
     /// Reads DealerV2's `shape{compass, …}` from its `{` at `brace` (the word `shape` read,
     /// at line `l0` and column `c0`): its text up to `}`, `$N` replaced.
-    fn fd_shape(&mut self, brace: usize, l0: u64, c0: u64) -> Result<(), ScriptError> {
+    fn fd_shape(&mut self, brace: usize, l0: u64, c0: u64) -> Result<(), Error> {
         let Some(len) = self.chars[brace..].iter().position(|&c| c == '}') else {
-            return Err(ScriptError::new(
-                ScriptErrorKind::Syntax,
-                l0,
-                c0,
-                "shape{ not closed by }",
-            ));
+            return Err(Error::syntax(l0, c0, "shape{ not closed by }"));
         };
         let raw: String = self.chars[brace + 1..brace + len].iter().collect();
         let text = self.fd_shape_text(&raw, l0, c0)?;
@@ -323,7 +304,7 @@ impl Lexer<'_> {
 
     /// The text `raw` of a `shape{…}` (at line `l0` and column `c0`) with each `$N` replaced
     /// by the script parameter's text.
-    fn fd_shape_text(&self, raw: &str, l0: u64, c0: u64) -> Result<String, ScriptError> {
+    fn fd_shape_text(&self, raw: &str, l0: u64, c0: u64) -> Result<String, Error> {
         let mut text = String::new();
         let mut rest = raw;
         while let Some(k) = rest.find('$') {
@@ -331,16 +312,14 @@ impl Lexer<'_> {
             let n = rest[k + 1..].chars().next().and_then(|d| d.to_digit(10));
             let value = match (n, self.params) {
                 (Some(n), Some(p)) => p[n as usize].as_deref().ok_or_else(|| {
-                    ScriptError::new(
-                        ScriptErrorKind::UnsetParameter,
+                    Error::unset_parameter(
                         l0,
                         c0,
                         format!("script parameter ${n} is not given (in shape{{}})"),
                     )
                 })?,
                 _ => {
-                    return Err(ScriptError::new(
-                        ScriptErrorKind::Syntax,
+                    return Err(Error::syntax(
                         l0,
                         c0,
                         "shape{}: `$` not followed by a digit, or in a parameter's text",
@@ -355,13 +334,12 @@ impl Lexer<'_> {
     }
 
     /// Reads an operator or a punctuation mark (`c` its first character).
-    fn punct(&mut self, c: char) -> Result<(), ScriptError> {
+    fn punct(&mut self, c: char) -> Result<(), Error> {
         let rest: String = self.chars[self.i..self.chars.len().min(self.i + 2)]
             .iter()
             .collect();
         let Some(p) = PUNCTS.iter().find(|p| rest.starts_with(**p)) else {
-            return Err(ScriptError::new(
-                ScriptErrorKind::Syntax,
+            return Err(Error::syntax(
                 self.line,
                 self.col,
                 format!("unexpected character {c:?}"),

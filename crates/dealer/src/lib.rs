@@ -74,8 +74,8 @@
 //!   checked and then ignored; without deals it prints zeros where dealer divides by zero.
 //! - Swapping (`-2`, `-3`, [`Swapping`]) gives dealer's deals in dealer's order, each counted
 //!   as generated; a predeal (cards or lengths) on a seat that moves is refused
-//!   ([`DealerError::SwapPredeal`]), where dealer 20211121 swaps the predealt hands anyway;
-//!   over given deals it is refused too ([`DealerError::SwapGiven`]).
+//!   ([`ErrorKind::SwapPredeal`]), where dealer 20211121 swaps the predealt hands anyway;
+//!   over given deals it is refused too ([`ErrorKind::SwapGiven`]).
 //! - `-t SECS` stops a run that has produced nothing after SECS seconds (checked after each
 //!   block of deals) and reports it ([`DealerReport::timed_out`]); the CLI prints the report,
 //!   as dealer does, and exits 1 (dealer too).
@@ -90,12 +90,12 @@
 //!   parser's limits, reversed frequency bounds and frequency tables too big for memory (an
 //!   axis of more than [`MAX_FREQUENCY_VALUES`] values, a two-way table of more than
 //!   [`MAX_FREQUENCY_CELLS`] cells, more than [`MAX_FREQUENCY_TOTAL_CELLS`] in all), all
-//!   before any deal, each with its line and column ([`ScriptError`]; dealer names the line
+//!   before any deal, each with its line and column ([`Error::position`]; dealer names the line
 //!   of the token after the error). Predealt lengths that pass those checks but that no deal
 //!   can have (a seat's or a suit's four lengths adding up to fewer than 13, seats needing
 //!   more cards of their other suits than are left) are refused when the run starts, before
 //!   any deal, by the dealer of predealt lengths
-//!   ([`LengthDealer::new`](crate::generation::lengths::LengthDealer::new): [`DealerError::Predeal`]
+//!   ([`LengthDealer::new`](crate::generation::lengths::LengthDealer::new): [`ErrorKind::Predeal`]
 //!   naming the seat or suit, without a line).
 //!
 //! # The grammar, as Debian's dealer 20211121 has it
@@ -174,9 +174,9 @@
 //! to deal); a lone ♣2 lead is counted (suokko's card number 0 ends its list, dropping it);
 //! a number on the left of a comparison with a per-card value is compared as written
 //! (suokko's negates the reversed comparison: `9 < x` gives `x >= 9`); per-card values of two
-//! leaders in one operation ([`EvalError::LeadersDiffer`]), `/` or `%` by zero, and a
+//! leaders in one operation ([`ErrorKind::LeadersDiffer`]), `/` or `%` by zero, and a
 //! frequency's value per card on one deal and a number on another
-//! ([`EvalError::MixedFrequency`]) stop the run (suokko's goes on with values of its own).
+//! ([`ErrorKind::MixedFrequency`]) stop the run (suokko's goes on with values of its own).
 //! suokko's one-way tables of numbers leave out empty rows and its `printoneline` ends
 //! without a space: dealdex keeps Debian's layouts there.
 //!
@@ -209,7 +209,7 @@
 //!   column totals when printing a two-way table, and aborts on it for some sizes (an across
 //!   axis of 4, 8, … buckets); dealdex prints those tables.
 //!
-//! Refused by name ([`ScriptErrorKind::Unsupported`]), with the line: `usereval` (it asks
+//! Refused by name ([`ErrorKind::Unsupported`]), with the line: `usereval` (it asks
 //! DealerV2's external evaluation program, DealerServer, which dealdex does not run), `opc`
 //! (DealerV2's external Optimal Point Count Perl program, `dop`). Not read: `startboard` (it
 //! stays an identifier, as in Debian's dealer).
@@ -224,6 +224,7 @@ use dealdex_model::classified;
 use dealdex_solver as dd;
 
 mod compile;
+mod error;
 mod eval;
 mod evalcontract;
 mod graph;
@@ -232,11 +233,12 @@ mod parser;
 mod run;
 mod swap;
 
-pub use eval::{EvalError, cccc, imps, ltc, quality, score};
+pub use error::{Error, ErrorKind};
+pub use eval::{cccc, imps, ltc, quality, score};
 pub use evalcontract::{EvalContract, STRAINS};
 pub use parser::{MAX_FREQUENCY_CELLS, MAX_FREQUENCY_TOTAL_CELLS, MAX_FREQUENCY_VALUES};
 pub use run::{
-    Average, DealFeed, DealerError, DealerJob, DealerProgress, DealerReport, Frequency, Frequency2,
+    Average, DealFeed, DealerJob, DealerProgress, DealerReport, Frequency, Frequency2,
     FrequencyLead, GivenDeal, GivenFeed, KeptSink, PrintSeats, Summary, run, run_into, seed_of,
 };
 pub use swap::Swapping;
@@ -516,92 +518,15 @@ impl Action {
     }
 }
 
-/// What is wrong with a script.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
-pub enum ScriptErrorKind {
-    /// A token where the grammar has no place for it, or input ending early.
-    Syntax,
-    /// An identifier used before it is defined.
-    UnknownIdentifier,
-    /// A card predealt twice.
-    CardPredealtTwice,
-    /// A seat given more than 13 predealt cards.
-    TooManyCards,
-    /// A bad card, holding, shape, contract or number, or an expression nested too deep.
-    BadValue,
-    /// A variable defined twice (`a = 1` … `a = 0`): dealer refuses it.
-    RedefinedIdentifier,
-    /// A seat's suit length predealt twice (`predeal spades(north)==3 spades(north)==4`).
-    SuitLengthPredealtTwice,
-    /// A script parameter `$0`…`$9` used in the script but not given
-    /// ([`Script::parse_with_params`]).
-    UnsetParameter,
-    /// A construct of DealerV2 that dealdex does not run (`usereval`, `opc`), named in the
-    /// message.
-    Unsupported,
-}
-
-/// An error in a dealer script, with its 1-based line and column.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("line {line}: {message}")]
-pub struct ScriptError {
-    /// What went wrong.
-    pub kind: ScriptErrorKind,
-    /// The 1-based line.
-    pub line: u64,
-    /// The 1-based column (characters).
-    pub column: u64,
-    /// The message, naming the construct.
-    pub message: String,
-}
-
-impl ScriptError {
-    pub(crate) fn new(
-        kind: ScriptErrorKind,
-        line: u64,
-        column: u64,
-        message: impl Into<String>,
-    ) -> ScriptError {
-        ScriptError {
-            kind,
-            line,
-            column,
-            message: message.into(),
-        }
-    }
-
-    /// What went wrong, without the message.
-    pub fn kind(&self) -> ScriptErrorKind {
-        self.kind
-    }
-}
-
-crate::classified!(ScriptError);
-impl crate::model::Classify for ScriptError {
-    /// Always [`BadInput`](crate::model::ErrorClass::BadInput): the script is the caller's.
-    fn class(&self) -> crate::model::ErrorClass {
-        crate::model::ErrorClass::BadInput
-    }
-
-    /// The line and column of the offending token.
-    fn position(&self) -> Option<crate::model::InputPosition> {
-        Some(
-            crate::model::InputPosition::new()
-                .with_line(self.line)
-                .with_column(self.column),
-        )
-    }
-}
-
 impl Script {
     /// Parses a script.
     ///
     /// # Errors
-    /// [`ScriptError`] with the line and column of a syntax error, an unknown or redefined
+    /// An [`Error`] with the line and column of a syntax error, an unknown or redefined
     /// identifier, a card or a suit length predealt twice, a seat with more than 13 predealt
     /// cards, a bad value, a `$N` (no parameter is given: [`Script::parse_with_params`]) or a
     /// construct of DealerV2 dealdex does not run.
-    pub fn parse(src: &str) -> Result<Script, ScriptError> {
+    pub fn parse(src: &str) -> Result<Script, Error> {
         parser::parse(src, &Default::default())
     }
 
@@ -611,24 +536,21 @@ impl Script {
     /// `"\"label\""` for a string). DealerV2 takes them from its options `-0`…`-9`.
     ///
     /// ```
-    /// use dealdex::dealer::Script;
+    /// use dealdex::dealer::{ErrorKind, Script};
     /// let mut params: [Option<String>; 10] = Default::default();
     /// params[0] = Some("west".into());
     /// params[1] = Some("15".into());
     /// let s = Script::parse_with_params("condition hcp($0) >= $1", &params).unwrap();
     /// assert!(s.condition.is_some());
     /// let e = Script::parse_with_params("condition hcp($0) >= $2", &params).unwrap_err();
-    /// assert!(e.message.contains("$2"));
+    /// assert!(matches!(e.kind(), ErrorKind::UnsetParameter { message, .. } if message.contains("$2")));
     /// ```
     ///
     /// # Errors
     /// As [`Script::parse`]; a `$N` whose parameter is None is a
-    /// [`ScriptErrorKind::UnsetParameter`] error naming it, at the `$N`; an error inside a
+    /// [`ErrorKind::UnsetParameter`] error naming it, at the `$N`; an error inside a
     /// parameter's text is reported at its `$N`.
-    pub fn parse_with_params(
-        src: &str,
-        params: &[Option<String>; 10],
-    ) -> Result<Script, ScriptError> {
+    pub fn parse_with_params(src: &str, params: &[Option<String>; 10]) -> Result<Script, Error> {
         parser::parse(src, params)
     }
 
@@ -650,14 +572,18 @@ impl Script {
     /// ```
     ///
     /// # Errors
-    /// [`DealerError::Predeal`] naming the option, when a character is no suit letter or
+    /// [`ErrorKind::Predeal`] naming the option, when a character is no suit letter or
     /// rank, a rank comes before any suit letter, a card is given twice, a card is predealt to
     /// another seat already (by the script or another option), the seat would get more than
     /// 13 cards, or the cards disagree with the script's predealt suit lengths. The script is
     /// then unchanged.
-    pub fn add_predeal(&mut self, seat: Seat, holdings: &str) -> Result<(), DealerError> {
+    pub fn add_predeal(&mut self, seat: Seat, holdings: &str) -> Result<(), Error> {
         let bad = |why: String| {
-            DealerError::Predeal(format!("-{} {}: {why}", seat.letter(), holdings.trim()))
+            Error::from(ErrorKind::Predeal(format!(
+                "-{} {}: {why}",
+                seat.letter(),
+                holdings.trim()
+            )))
         };
         let (mut suit, mut mask) = (None, 0u64);
         for ch in holdings.chars() {

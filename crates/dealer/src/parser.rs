@@ -4,10 +4,7 @@ use std::collections::HashMap;
 
 use super::graph::{Uses, uses_of};
 use super::lexer::{Params, Tok, Token, lex};
-use super::{
-    Action, BinOp, CsvItem, EsItem, Expr, MILTON, ScoreContract, Script, ScriptError,
-    ScriptErrorKind, ShapeSet,
-};
+use super::{Action, BinOp, CsvItem, Error, EsItem, Expr, MILTON, ScoreContract, Script, ShapeSet};
 use crate::model::board::Vulnerability;
 use crate::model::card::{Card, Rank, Seat, Suit};
 use crate::model::contract::Doubling;
@@ -207,7 +204,7 @@ struct Parser {
     script: Script,
 }
 
-pub(super) fn parse(src: &str, params: &Params) -> Result<Script, ScriptError> {
+pub(super) fn parse(src: &str, params: &Params) -> Result<Script, Error> {
     let mut p = Parser {
         toks: lex(src, params)?,
         pos: 0,
@@ -239,8 +236,10 @@ pub(super) fn parse(src: &str, params: &Params) -> Result<Script, ScriptError> {
     while p.peek() != &Tok::End {
         let start = p.pos;
         if let Err(mut e) = p.statement() {
-            if p.after_evalcontract == Some(start) {
-                e.message.push_str(
+            if p.after_evalcontract == Some(start)
+                && let Some((_, _, message)) = e.script_mut()
+            {
+                message.push_str(
                     " (after evalcontract, which takes no arguments in Debian's dealer; \
                      DealerV2's are (NS or EW, contract, nv or vul))",
                 );
@@ -474,9 +473,10 @@ impl Parser {
         (t.line, t.column)
     }
 
-    fn err(&self, kind: ScriptErrorKind, msg: impl Into<String>) -> ScriptError {
+    /// The error `kind` ([`Error::syntax`] …) at the current token.
+    fn err(&self, kind: fn(u64, u64, String) -> Error, msg: impl Into<String>) -> Error {
         let (l, c) = self.here();
-        ScriptError::new(kind, l, c, msg)
+        kind(l, c, msg.into())
     }
 
     fn describe(&self) -> String {
@@ -491,9 +491,9 @@ impl Parser {
         }
     }
 
-    fn syntax(&self, expected: &str) -> ScriptError {
+    fn syntax(&self, expected: &str) -> Error {
         self.err(
-            ScriptErrorKind::Syntax,
+            Error::syntax,
             format!(
                 "syntax error: expected {expected}, found {}",
                 self.describe()
@@ -521,7 +521,7 @@ impl Parser {
         yes
     }
 
-    fn expect(&mut self, p: &str) -> Result<(), ScriptError> {
+    fn expect(&mut self, p: &str) -> Result<(), Error> {
         if self.eat(p) {
             Ok(())
         } else {
@@ -541,26 +541,23 @@ impl Parser {
     }
 
     /// A whole number (`-` allowed); a decimal constant is refused here.
-    fn number(&mut self) -> Result<i64, ScriptError> {
+    fn number(&mut self) -> Result<i64, Error> {
         let neg = self.eat("-");
         if let Tok::Decimal(_, t) = self.peek() {
-            return Err(self.err(
-                ScriptErrorKind::BadValue,
-                format!("`{t}` is not a whole number"),
-            ));
+            return Err(self.err(Error::bad_value, format!("`{t}` is not a whole number")));
         }
         let Some(w) = self.word() else {
             return Err(self.syntax("a number"));
         };
         let v: i64 = w
             .parse()
-            .map_err(|_| self.err(ScriptErrorKind::BadValue, format!("`{w}` is not a number")))?;
+            .map_err(|_| self.err(Error::bad_value, format!("`{w}` is not a number")))?;
         self.next();
         Ok(if neg { -v } else { v })
     }
 
     /// A number or DealerV2's decimal constant (×100), `-` allowed.
-    fn value(&mut self) -> Result<i64, ScriptError> {
+    fn value(&mut self) -> Result<i64, Error> {
         if let Tok::Decimal(v, _) = *self.peek_at(usize::from(self.is_punct("-"))) {
             let neg = self.eat("-");
             self.next();
@@ -579,30 +576,23 @@ impl Parser {
         }
     }
 
-    fn count(&mut self, what: &str) -> Result<u64, ScriptError> {
+    fn count(&mut self, what: &str) -> Result<u64, Error> {
         let (l, c) = self.here();
         let v = self.number()?;
-        u64::try_from(v).map_err(|_| {
-            ScriptError::new(
-                ScriptErrorKind::BadValue,
-                l,
-                c,
-                format!("{what}: {v} is negative"),
-            )
-        })
+        u64::try_from(v).map_err(|_| Error::bad_value(l, c, format!("{what}: {v} is negative")))
     }
 
-    fn seat(&mut self) -> Result<Seat, ScriptError> {
+    fn seat(&mut self) -> Result<Seat, Error> {
         self.named(seat_of, "a seat (north, east, south, west)")
     }
 
-    fn suit(&mut self) -> Result<Suit, ScriptError> {
+    fn suit(&mut self) -> Result<Suit, Error> {
         self.named(suit_of, "a suit (spades, hearts, diamonds, clubs)")
     }
 
     /// The next word as `of` reads it (a seat, a suit, …), taken; else the syntax error
     /// naming the `expected` word.
-    fn named<T>(&mut self, of: fn(&str) -> Option<T>, expected: &str) -> Result<T, ScriptError> {
+    fn named<T>(&mut self, of: fn(&str) -> Option<T>, expected: &str) -> Result<T, Error> {
         match self.word().and_then(of) {
             Some(v) => {
                 self.next();
@@ -614,15 +604,12 @@ impl Parser {
 
     /// A `pointcount` or `altcount` table: up to 13 values, ace first (decimal constants
     /// allowed, as DealerV2 has them).
-    fn count_table(&mut self, what: &str) -> Result<[i64; 13], ScriptError> {
+    fn count_table(&mut self, what: &str) -> Result<[i64; 13], Error> {
         let mut t = [0i64; 13];
         let mut i = 0;
         while self.value_next() {
             if i == 13 {
-                return Err(self.err(
-                    ScriptErrorKind::BadValue,
-                    format!("{what}: more than 13 values"),
-                ));
+                return Err(self.err(Error::bad_value, format!("{what}: more than 13 values")));
             }
             t[i] = self.value()?;
             i += 1;
@@ -630,7 +617,7 @@ impl Parser {
         Ok(t)
     }
 
-    fn statement(&mut self) -> Result<(), ScriptError> {
+    fn statement(&mut self) -> Result<(), Error> {
         let Some(w) = self.word().map(str::to_owned) else {
             // dealer allows the word `condition` to be left out.
             let e = self.top_expr()?;
@@ -708,7 +695,7 @@ impl Parser {
     }
 
     /// The argument of the `vulnerable` statement: none, NS, EW, all (or both), in any case.
-    fn vulnerable_argument(&mut self) -> Result<Vulnerability, ScriptError> {
+    fn vulnerable_argument(&mut self) -> Result<Vulnerability, Error> {
         let v = match self.word().map(str::to_ascii_lowercase).as_deref() {
             Some("none") => Vulnerability::None,
             Some("ns") => Vulnerability::NorthSouth,
@@ -721,16 +708,11 @@ impl Parser {
     }
 
     /// The rest of `altcount N …`: the table number (0..9), then its values.
-    fn altcount(&mut self) -> Result<(), ScriptError> {
+    fn altcount(&mut self) -> Result<(), Error> {
         let (l, c) = self.here();
         let n = self.number()?;
         if !(0..=9).contains(&n) {
-            return Err(ScriptError::new(
-                ScriptErrorKind::BadValue,
-                l,
-                c,
-                format!("altcount: {n} is not 0..9"),
-            ));
+            return Err(Error::bad_value(l, c, format!("altcount: {n} is not 0..9")));
         }
         self.script.altcount[n as usize] = self.count_table("altcount")?;
         Ok(())
@@ -739,7 +721,7 @@ impl Parser {
     /// The list after `action`. Each `action` statement replaces the actions before it, as
     /// in dealer; its list may be empty. The frequency tables together have at most
     /// [`MAX_FREQUENCY_TOTAL_CELLS`] cells.
-    fn action_list(&mut self) -> Result<(), ScriptError> {
+    fn action_list(&mut self) -> Result<(), Error> {
         self.script.actions.clear();
         self.script.actions_given = true;
         let mut cells = 0;
@@ -748,8 +730,7 @@ impl Parser {
             let a = self.action()?;
             cells += self.table_cells(&a);
             if cells > MAX_FREQUENCY_TOTAL_CELLS {
-                return Err(ScriptError::new(
-                    ScriptErrorKind::BadValue,
+                return Err(Error::bad_value(
                     l,
                     c,
                     format!(
@@ -784,19 +765,17 @@ impl Parser {
 
     /// `name = expr`: a new identifier (dealer refuses a reserved word and a second
     /// definition of a name).
-    fn definition(&mut self, w: String) -> Result<(), ScriptError> {
+    fn definition(&mut self, w: String) -> Result<(), Error> {
         let (l, c) = self.here();
         if let Some(why) = not_a_name(&w) {
-            return Err(ScriptError::new(
-                ScriptErrorKind::Syntax,
+            return Err(Error::syntax(
                 l,
                 c,
                 format!("syntax error: `{w}` {why}: it cannot name a variable"),
             ));
         }
         if let Some(&i) = self.names.get(&w) {
-            return Err(ScriptError::new(
-                ScriptErrorKind::RedefinedIdentifier,
+            return Err(Error::redefined_identifier(
                 l,
                 c,
                 format!(
@@ -811,8 +790,7 @@ impl Parser {
         let depth = self.tree_depth(&e);
         let draws = self.rnd_draws(&e);
         if draws > MAX_RND_DRAWS {
-            return Err(ScriptError::new(
-                ScriptErrorKind::BadValue,
+            return Err(Error::bad_value(
                 l,
                 c,
                 format!(
@@ -831,7 +809,7 @@ impl Parser {
         Ok(())
     }
 
-    fn predeal(&mut self) -> Result<(), ScriptError> {
+    fn predeal(&mut self) -> Result<(), Error> {
         let mut any = false;
         loop {
             if let Some(suit) = self.word().and_then(suit_of)
@@ -866,7 +844,7 @@ impl Parser {
 
     /// A predealt suit length, `spades(north)==1` (North gets exactly one spade), from the
     /// suit word on: each seat's suit set once, 0..13 cards.
-    fn predeal_length(&mut self, suit: Suit) -> Result<(), ScriptError> {
+    fn predeal_length(&mut self, suit: Suit) -> Result<(), Error> {
         let (l, c) = self.here();
         self.next();
         self.next();
@@ -880,8 +858,7 @@ impl Parser {
             .iter()
             .find(|(s, u, _)| *s == seat && *u == suit)
         {
-            return Err(ScriptError::new(
-                ScriptErrorKind::SuitLengthPredealtTwice,
+            return Err(Error::suit_length_predealt_twice(
                 l,
                 c,
                 format!(
@@ -892,8 +869,7 @@ impl Parser {
             ));
         }
         if !(0..=13).contains(&n) {
-            return Err(ScriptError::new(
-                ScriptErrorKind::TooManyCards,
+            return Err(Error::too_many_cards(
                 l,
                 c,
                 format!(
@@ -909,7 +885,7 @@ impl Parser {
 
     /// One predealt holding of `seat`, such as `SAQ542`: the suit letter, then upper-case
     /// cards, none dealt before, at most 13 for the seat.
-    fn predeal_holding(&mut self, seat: Seat) -> Result<(), ScriptError> {
+    fn predeal_holding(&mut self, seat: Seat) -> Result<(), Error> {
         let (l, c) = self.here();
         let Some(w) = self.word().map(str::to_owned) else {
             return Err(self.syntax("a holding such as SAQ542"));
@@ -917,7 +893,7 @@ impl Parser {
         let mut chars = w.chars();
         let suit = chars.next().and_then(suit_letter).ok_or_else(|| {
             self.err(
-                ScriptErrorKind::BadValue,
+                Error::bad_value,
                 format!("predeal: `{w}` is not a holding (suit letter S, H, D or C, then cards)"),
             )
         })?;
@@ -926,8 +902,7 @@ impl Parser {
             let rank = Rank::from_char(ch)
                 .filter(|_| ch.is_ascii_uppercase() || ch.is_ascii_digit())
                 .ok_or_else(|| {
-                    ScriptError::new(
-                        ScriptErrorKind::BadValue,
+                    Error::bad_value(
                         l,
                         c,
                         format!("predeal: `{ch}` in `{w}` is not a card (AKQJT98765432)"),
@@ -935,8 +910,7 @@ impl Parser {
                 })?;
             let bit = 1u64 << Card::new(suit, rank).index();
             if self.script.predeal.iter().any(|m| m & bit != 0) {
-                return Err(ScriptError::new(
-                    ScriptErrorKind::CardPredealtTwice,
+                return Err(Error::card_predealt_twice(
                     l,
                     c,
                     format!(
@@ -949,8 +923,7 @@ impl Parser {
             let m = &mut self.script.predeal[seat.index()];
             *m |= bit;
             if m.count_ones() > 13 {
-                return Err(ScriptError::new(
-                    ScriptErrorKind::TooManyCards,
+                return Err(Error::too_many_cards(
                     l,
                     c,
                     format!(
@@ -965,14 +938,9 @@ impl Parser {
 
     /// The predealt suit lengths agree with each other and with the predealt cards
     /// ([`lengths_conflict`]), else an error at line `l`, column `c`.
-    fn check_lengths(&self, l: u64, c: u64) -> Result<(), ScriptError> {
+    fn check_lengths(&self, l: u64, c: u64) -> Result<(), Error> {
         match lengths_conflict(&self.script) {
-            Some(message) => Err(ScriptError::new(
-                ScriptErrorKind::TooManyCards,
-                l,
-                c,
-                message,
-            )),
+            Some(message) => Err(Error::too_many_cards(l, c, message)),
             None => Ok(()),
         }
     }
@@ -982,7 +950,7 @@ impl Parser {
         self.word().is_some_and(|w| ACTIONS.contains(&w))
     }
 
-    fn action(&mut self) -> Result<Action, ScriptError> {
+    fn action(&mut self) -> Result<Action, Error> {
         let (l, c) = self.here();
         let Some(w) = self.word().map(str::to_owned) else {
             return Err(self.syntax("an action"));
@@ -1039,8 +1007,7 @@ impl Parser {
             "printrpt" => Action::PrintRpt(self.csv_list()?),
             "evalcontract" => self.evalcontract()?,
             _ => {
-                return Err(ScriptError::new(
-                    ScriptErrorKind::Unsupported,
+                return Err(Error::unsupported(
                     l,
                     c,
                     format!("DealerV2's action `{w}` is not supported by dealdex"),
@@ -1050,7 +1017,7 @@ impl Parser {
     }
 
     /// The rest of `printes (…)`: strings, `\n` and expressions, comma separated.
-    fn printes(&mut self) -> Result<Action, ScriptError> {
+    fn printes(&mut self) -> Result<Action, Error> {
         self.expect("(")?;
         let mut items = Vec::new();
         loop {
@@ -1075,7 +1042,7 @@ impl Parser {
 
     /// The rest of `frequency ["label"] (expr, lo, hi[, expr, lo, hi])`, the action at line
     /// `l`, column `c`: a two-way table has at most [`MAX_FREQUENCY_CELLS`] cells.
-    fn frequency(&mut self, l: u64, c: u64) -> Result<Action, ScriptError> {
+    fn frequency(&mut self, l: u64, c: u64) -> Result<Action, Error> {
         let label = self.label();
         self.expect("(")?;
         let e = self.top_expr()?;
@@ -1089,8 +1056,7 @@ impl Parser {
         self.expect(")")?;
         let cells = (hi - lo + 3) * (hi2 - lo2 + 3);
         if cells > MAX_FREQUENCY_CELLS {
-            return Err(ScriptError::new(
-                ScriptErrorKind::BadValue,
+            return Err(Error::bad_value(
                 l,
                 c,
                 format!(
@@ -1106,7 +1072,7 @@ impl Parser {
     /// The rest of DealerV2's `bktfreq`, the action at line `l`, column `c`: `frequency`'s
     /// grammar with a bucket size after each axis's bounds (decimal constants allowed, ×100
     /// as everywhere); a two-way table has at most [`MAX_FREQUENCY_CELLS`] cells.
-    fn bktfreq(&mut self, l: u64, c: u64) -> Result<Action, ScriptError> {
+    fn bktfreq(&mut self, l: u64, c: u64) -> Result<Action, Error> {
         let label = self.label();
         self.expect("(")?;
         let e = self.top_expr()?;
@@ -1121,8 +1087,7 @@ impl Parser {
         let (n, n2) = (buckets(lo, hi, size), buckets(lo2, hi2, size2));
         let cells = (n + 2) * (n2 + 2);
         if cells > MAX_FREQUENCY_CELLS {
-            return Err(ScriptError::new(
-                ScriptErrorKind::BadValue,
+            return Err(Error::bad_value(
                 l,
                 c,
                 format!(
@@ -1138,7 +1103,7 @@ impl Parser {
     /// The rest of `evalcontract`. Debian's dealer: no arguments (a `(` after it starts the
     /// next statement). DealerV2: `evalcontract (NS|EW, contract, nv|vul)`, parsed and
     /// checked; dealdex prints Debian's table either way.
-    fn evalcontract(&mut self) -> Result<Action, ScriptError> {
+    fn evalcontract(&mut self) -> Result<Action, Error> {
         if self.is_punct("(") && matches!(self.peek_at(1), Tok::Word(w) if w == "NS" || w == "EW") {
             self.next();
             self.next();
@@ -1160,14 +1125,14 @@ impl Parser {
         Ok(Action::EvalContract)
     }
 
-    fn evalcontract_syntax(&self) -> ScriptError {
+    fn evalcontract_syntax(&self) -> Error {
         self.syntax(
             "DealerV2's evalcontract arguments: a side (NS or EW), a contract (x3N, z4Hx) and nv or vul",
         )
     }
 
     /// DealerV2's `(item, …)` of `csvrpt` and `printrpt` ([`CsvItem`]).
-    fn csv_list(&mut self) -> Result<Vec<CsvItem>, ScriptError> {
+    fn csv_list(&mut self) -> Result<Vec<CsvItem>, Error> {
         self.expect("(")?;
         let mut items = vec![self.csv_item()?];
         while self.eat(",") {
@@ -1185,7 +1150,7 @@ impl Parser {
 
     /// One item of a `csvrpt` or `printrpt` list: a string, a seat, a side, `deal`,
     /// `trix(seat)`, `trix(deal)`, `parcontract [(vul)]`, or an expression.
-    fn csv_item(&mut self) -> Result<CsvItem, ScriptError> {
+    fn csv_item(&mut self) -> Result<CsvItem, Error> {
         if let Tok::Str(s) = self.peek().clone() {
             self.next();
             return Ok(CsvItem::Str(s));
@@ -1235,12 +1200,12 @@ impl Parser {
     }
 
     /// A vulnerability of `par` or `parcontract` (`none`, `ns`, `ew`, `both`, `all`).
-    fn vulnerability(&mut self) -> Result<Vulnerability, ScriptError> {
+    fn vulnerability(&mut self) -> Result<Vulnerability, Error> {
         self.named(vulnerability_of, "a vulnerability (none, ns, ew, both)")
     }
 
     /// `printcompact` and `printoneline`'s optional `(expr)`.
-    fn action_argument(&mut self) -> Result<Option<Expr>, ScriptError> {
+    fn action_argument(&mut self) -> Result<Option<Expr>, Error> {
         if !self.eat("(") {
             return Ok(None);
         }
@@ -1250,10 +1215,9 @@ impl Parser {
     }
 
     /// A frequency axis: `low <= high`, at most [`MAX_FREQUENCY_VALUES`] values.
-    fn check_bounds(&self, lo: i64, hi: i64) -> Result<(), ScriptError> {
+    fn check_bounds(&self, lo: i64, hi: i64) -> Result<(), Error> {
         if hi < lo || hi.saturating_sub(lo) >= MAX_FREQUENCY_VALUES {
-            return Err(self.err(
-                ScriptErrorKind::BadValue,
+            return Err(self.err(Error::bad_value,
                 format!(
                     "frequency: bounds {lo}, {hi} (the low bound first, at most {MAX_FREQUENCY_VALUES} values)"
                 ),
@@ -1263,7 +1227,7 @@ impl Parser {
     }
 
     /// An axis's bounds after its expression: `, low, high`.
-    fn bounds(&mut self) -> Result<(i64, i64), ScriptError> {
+    fn bounds(&mut self) -> Result<(i64, i64), Error> {
         self.expect(",")?;
         let lo = self.value()?;
         self.expect(",")?;
@@ -1273,7 +1237,7 @@ impl Parser {
 
     /// A `frequency` axis after its expression: `, low, high`, as [`Parser::check_bounds`]
     /// takes them.
-    fn frequency_axis(&mut self) -> Result<(i64, i64), ScriptError> {
+    fn frequency_axis(&mut self) -> Result<(i64, i64), Error> {
         let (lo, hi) = self.bounds()?;
         self.check_bounds(lo, hi)?;
         Ok((lo, hi))
@@ -1282,7 +1246,7 @@ impl Parser {
     /// A `bktfreq` axis after its expression: `, low, high, size`, each a number or a
     /// decimal constant; `low <= high`, `size > 0`, at most [`MAX_FREQUENCY_VALUES`] buckets
     /// (DealerV2 divides by a size of 0 and allocates a negative count for reversed bounds).
-    fn bucket_axis(&mut self) -> Result<(i64, i64, i64), ScriptError> {
+    fn bucket_axis(&mut self) -> Result<(i64, i64, i64), Error> {
         let (lo, hi) = self.bounds()?;
         self.expect(",")?;
         let size = self.value()?;
@@ -1299,7 +1263,7 @@ impl Parser {
             None
         };
         match why {
-            Some(why) => Err(self.err(ScriptErrorKind::BadValue, format!("bktfreq: {why}"))),
+            Some(why) => Err(self.err(Error::bad_value, format!("bktfreq: {why}"))),
             None => Ok((lo, hi, size)),
         }
     }
@@ -1379,16 +1343,16 @@ impl Parser {
 
     /// An expression of a statement or action ([`Parser::expr`]: refused when its tree is
     /// deeper than [`MAX_TREE_DEPTH`]).
-    fn top_expr(&mut self) -> Result<Expr, ScriptError> {
+    fn top_expr(&mut self) -> Result<Expr, Error> {
         self.expr()
     }
 
     /// expr := or ('?' expr ':' expr)?, at most [`MAX_DEPTH`] deep.
-    fn expr(&mut self) -> Result<Expr, ScriptError> {
+    fn expr(&mut self) -> Result<Expr, Error> {
         self.depth += 1;
         if self.depth > MAX_DEPTH {
             return Err(self.err(
-                ScriptErrorKind::BadValue,
+                Error::bad_value,
                 format!("expression nested more than {MAX_DEPTH} deep"),
             ));
         }
@@ -1398,8 +1362,7 @@ impl Parser {
         let e = e?;
         let d = self.tree_depth(&e);
         if d > MAX_TREE_DEPTH {
-            return Err(ScriptError::new(
-                ScriptErrorKind::BadValue,
+            return Err(Error::bad_value(
                 l,
                 c,
                 format!("expression {d} levels deep (at most {MAX_TREE_DEPTH})"),
@@ -1408,7 +1371,7 @@ impl Parser {
         Ok(e)
     }
 
-    fn expr_inner(&mut self) -> Result<Expr, ScriptError> {
+    fn expr_inner(&mut self) -> Result<Expr, Error> {
         let c = self.binary(0)?;
         if self.eat("?") {
             let a = self.expr()?;
@@ -1442,7 +1405,7 @@ impl Parser {
     }
 
     /// Left-associative binary operators of level `level` and above.
-    fn binary(&mut self, level: usize) -> Result<Expr, ScriptError> {
+    fn binary(&mut self, level: usize) -> Result<Expr, Error> {
         if level > 5 {
             return self.unary();
         }
@@ -1455,7 +1418,7 @@ impl Parser {
             terms += 1;
             if terms > MAX_TREE_DEPTH {
                 return Err(self.err(
-                    ScriptErrorKind::BadValue,
+                    Error::bad_value,
                     format!("more than {MAX_TREE_DEPTH} terms in a row"),
                 ));
             }
@@ -1466,10 +1429,10 @@ impl Parser {
         Ok(left)
     }
 
-    fn unary(&mut self) -> Result<Expr, ScriptError> {
+    fn unary(&mut self) -> Result<Expr, Error> {
         if self.depth > MAX_DEPTH {
             return Err(self.err(
-                ScriptErrorKind::BadValue,
+                Error::bad_value,
                 format!("expression nested more than {MAX_DEPTH} deep"),
             ));
         }
@@ -1482,7 +1445,7 @@ impl Parser {
         self.primary()
     }
 
-    fn unary_inner(&mut self) -> Result<Expr, ScriptError> {
+    fn unary_inner(&mut self) -> Result<Expr, Error> {
         if self.eat("!") || (self.is_word("not") && self.next() != Tok::End) {
             return Ok(Expr::Not(Box::new(self.unary()?)));
         }
@@ -1492,7 +1455,7 @@ impl Parser {
         self.primary()
     }
 
-    fn primary(&mut self) -> Result<Expr, ScriptError> {
+    fn primary(&mut self) -> Result<Expr, Error> {
         if self.eat("(") {
             let e = self.expr()?;
             self.expect(")")?;
@@ -1519,15 +1482,14 @@ impl Parser {
 
     /// The expression the word `w` (not read yet) starts: a call of one of dealer's
     /// functions, or a defined variable.
-    fn name_or_call(&mut self, w: String) -> Result<Expr, ScriptError> {
+    fn name_or_call(&mut self, w: String) -> Result<Expr, Error> {
         let (l, c) = self.here();
         // A word followed by `(` is a call only when it names one of dealer's functions (a
         // defined variable stays a variable): otherwise the expression ends with the word and
         // the `(` starts the next statement.
         let paren = self.peek_at(1) == &Tok::Punct("(") && !self.names.contains_key(&w);
         if paren && CSV_ONLY.contains(&w.as_str()) {
-            return Err(ScriptError::new(
-                ScriptErrorKind::Syntax,
+            return Err(Error::syntax(
                 l,
                 c,
                 format!(
@@ -1536,8 +1498,7 @@ impl Parser {
             ));
         }
         if paren && UNSUPPORTED_FUNCTIONS.contains(&w.as_str()) {
-            return Err(ScriptError::new(
-                ScriptErrorKind::Unsupported,
+            return Err(Error::unsupported(
                 l,
                 c,
                 match w.as_str() {
@@ -1560,8 +1521,7 @@ impl Parser {
                     self.next();
                     Ok(Expr::Var(i))
                 }
-                None => Err(ScriptError::new(
-                    ScriptErrorKind::UnknownIdentifier,
+                None => Err(Error::unknown_identifier(
                     l,
                     c,
                     format!("unknown variable `{w}`"),
@@ -1577,7 +1537,7 @@ impl Parser {
 
     /// The call of dealer's function `w` (at line `l`, column `c`) from its arguments on (its
     /// `(` read, its `)` not).
-    fn call(&mut self, w: &str, l: u64, c: u64) -> Result<Expr, ScriptError> {
+    fn call(&mut self, w: &str, l: u64, c: u64) -> Result<Expr, Error> {
         Ok(match w {
             "hcp" | "hcps" => {
                 let s = self.seat()?;
@@ -1628,8 +1588,7 @@ impl Parser {
                     let s = self.seat()?;
                     Expr::Pt(n, s, self.opt_suit()?)
                 } else {
-                    return Err(ScriptError::new(
-                        ScriptErrorKind::Syntax,
+                    return Err(Error::syntax(
                         l,
                         c,
                         format!("syntax error: unknown function `{w}`"),
@@ -1640,7 +1599,7 @@ impl Parser {
     }
 
     /// `hascard(seat, card)`'s arguments.
-    fn hascard_call(&mut self) -> Result<Expr, ScriptError> {
+    fn hascard_call(&mut self) -> Result<Expr, Error> {
         let s = self.seat()?;
         self.expect(",")?;
         let cw = self.word().unwrap_or("").to_owned();
@@ -1653,7 +1612,7 @@ impl Parser {
             .flatten()
             .ok_or_else(|| {
                 self.err(
-                    ScriptErrorKind::BadValue,
+                    Error::bad_value,
                     format!("hascard: `{cw}` is not a card (rank then suit, e.g. AS, TC)"),
                 )
             })?;
@@ -1663,7 +1622,7 @@ impl Parser {
 
     /// `tricks(seat, strain)`'s arguments (`leadtricks`' too): the seat and the strain (None
     /// for notrump).
-    fn tricks_call(&mut self) -> Result<(Seat, Option<Suit>), ScriptError> {
+    fn tricks_call(&mut self) -> Result<(Seat, Option<Suit>), Error> {
         let s = self.seat()?;
         self.expect(",")?;
         let strain =
@@ -1681,7 +1640,7 @@ impl Parser {
 
     /// `score(vul|nv, contract, tricks)`'s arguments (DealerV2's doubled `z4Hx` and redoubled
     /// `z4Hxx` too).
-    fn score_call(&mut self) -> Result<Expr, ScriptError> {
+    fn score_call(&mut self) -> Result<Expr, Error> {
         let vul = match self.word() {
             Some("vul") => true,
             Some("nv") => false,
@@ -1691,8 +1650,7 @@ impl Parser {
         self.expect(",")?;
         let cw = self.word().unwrap_or("").to_owned();
         let Some((contract, _)) = contract_of(&cw) else {
-            return Err(self.err(
-                ScriptErrorKind::BadValue,
+            return Err(self.err(Error::bad_value,
                 format!(
                     "score: `{cw}` is not a contract (x or z, level, strain, then x or xx when doubled: x3N, z4Hx)"
                 ),
@@ -1704,7 +1662,7 @@ impl Parser {
     }
 
     /// DealerV2's `par(NS|EW [, vul])`'s arguments.
-    fn par_call(&mut self) -> Result<Expr, ScriptError> {
+    fn par_call(&mut self) -> Result<Expr, Error> {
         let side = self.named(side_of, "a side (NS or EW) in par(…)")?;
         let vul = match self.eat(",") {
             true => self.vulnerability()?,
@@ -1713,7 +1671,7 @@ impl Parser {
         Ok(Expr::Par(side, vul))
     }
 
-    fn opt_suit(&mut self) -> Result<Option<Suit>, ScriptError> {
+    fn opt_suit(&mut self) -> Result<Option<Suit>, Error> {
         if self.eat(",") {
             Ok(Some(self.suit()?))
         } else {
@@ -1723,8 +1681,8 @@ impl Parser {
 
     /// DealerV2's `shape{compass, list}` (François Dellacherie's shapes, [`fd`]): the list
     /// expanded into dealer's shapes as DealerV2's `fdp` does, then taken as `shape(…)`.
-    fn fd_shape(&self, text: &str) -> Result<Expr, ScriptError> {
-        let bad = |msg: String| self.err(ScriptErrorKind::BadValue, format!("shape{{}}: {msg}"));
+    fn fd_shape(&self, text: &str) -> Result<Expr, Error> {
+        let bad = |msg: String| self.err(Error::bad_value, format!("shape{{}}: {msg}"));
         let (compass, list) = text.split_once(',').ok_or_else(|| {
             bad("a compass and a comma first, as in shape{north, 5M(xxx)}".into())
         })?;
@@ -1767,7 +1725,7 @@ impl Parser {
         self.toks.splice(self.pos..=self.pos, tokens);
     }
 
-    fn shape_list(&mut self) -> Result<ShapeSet, ScriptError> {
+    fn shape_list(&mut self) -> Result<ShapeSet, Error> {
         let mut set = ShapeSet(Box::new([0; 43]));
         loop {
             let add = if self.eat("+") || self.eat(",") {
@@ -1784,20 +1742,20 @@ impl Parser {
             let w = self.word().unwrap_or("").to_owned();
             let pat = shape_word(&w).ok_or_else(|| {
                 self.err(
-                    ScriptErrorKind::BadValue,
+                    Error::bad_value,
                     format!("shape: `{w}` is not a shape (four digits or x, e.g. 5xxx, 4333)"),
                 )
             })?;
             let cards: u32 = pat.iter().flatten().sum();
             if pat.iter().all(Option::is_some) && cards != 13 {
                 return Err(self.err(
-                    ScriptErrorKind::BadValue,
+                    Error::bad_value,
                     format!("wrong number of cards in shape `{w}`: {cards}, not 13 (shape)"),
                 ));
             }
             if cards > 13 {
                 return Err(self.err(
-                    ScriptErrorKind::BadValue,
+                    Error::bad_value,
                     format!(
                         "too many cards in ambiguous shape `{w}`: {cards}, more than 13 (shape)"
                     ),
@@ -2515,8 +2473,9 @@ mod fd {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ErrorKind;
 
-    fn parse(src: &str) -> Result<Script, ScriptError> {
+    fn parse(src: &str) -> Result<Script, Error> {
         super::parse(src, &Default::default())
     }
 
@@ -2546,20 +2505,38 @@ mod tests {
     #[test]
     fn deep_scripts_are_refused_not_overflowed() {
         let deep = format!("condition {}1{}", "(".repeat(10_000), ")".repeat(10_000));
-        assert_eq!(parse(&deep).unwrap_err().kind, ScriptErrorKind::BadValue);
+        assert!(matches!(
+            parse(&deep).unwrap_err().into_kind(),
+            ErrorKind::BadValue { .. }
+        ));
         let unary = format!("condition {}1", "-".repeat(10_000));
-        assert_eq!(parse(&unary).unwrap_err().kind, ScriptErrorKind::BadValue);
+        assert!(matches!(
+            parse(&unary).unwrap_err().into_kind(),
+            ErrorKind::BadValue { .. }
+        ));
         let chain = format!("condition 1{}", " + 1".repeat(100_000));
-        assert_eq!(parse(&chain).unwrap_err().kind, ScriptErrorKind::BadValue);
+        assert!(matches!(
+            parse(&chain).unwrap_err().into_kind(),
+            ErrorKind::BadValue { .. }
+        ));
         let mut defs = String::from("a0 = 1\n");
         for i in 1..3000 {
             defs.push_str(&format!("a{i} = a{} + 1\n", i - 1));
         }
-        assert_eq!(parse(&defs).unwrap_err().kind, ScriptErrorKind::BadValue);
+        assert!(matches!(
+            parse(&defs).unwrap_err().into_kind(),
+            ErrorKind::BadValue { .. }
+        ));
         let wide = "action frequency (hcp(north), 0, 1000000000)";
-        assert_eq!(parse(wide).unwrap_err().kind, ScriptErrorKind::BadValue);
+        assert!(matches!(
+            parse(wide).unwrap_err().into_kind(),
+            ErrorKind::BadValue { .. }
+        ));
         let reversed = "action frequency (hcp(north), 5, 0)";
-        assert_eq!(parse(reversed).unwrap_err().kind, ScriptErrorKind::BadValue);
+        assert!(matches!(
+            parse(reversed).unwrap_err().into_kind(),
+            ErrorKind::BadValue { .. }
+        ));
     }
 
     #[test]
@@ -2638,7 +2615,17 @@ mod tests {
         assert_eq!(s.produce_limit(), 40);
         // `par` refused no more; a side in lower case is no side (as DealerV2).
         let e = parse("condition par(ns) > 0").unwrap_err();
-        assert_eq!((e.kind, e.line, e.column), (ScriptErrorKind::Syntax, 1, 15));
+        assert!(
+            matches!(
+                e.kind(),
+                ErrorKind::Syntax {
+                    line: 1,
+                    column: 15,
+                    ..
+                }
+            ),
+            "{e}"
+        );
     }
 
     #[test]

@@ -9,12 +9,12 @@ use sha2::{Digest, Sha256};
 use rayon::prelude::*;
 
 use super::compile::{Column, Kernel, Program, cheap_first};
-use super::eval::{Ctx, EvalError, Value};
+use super::eval::{Ctx, Value};
 use super::evalcontract::EvalContract;
 use super::graph::{Graph, Memo};
 use super::parser::buckets;
 use super::swap::Swapping;
-use super::{Action, CsvItem, EsItem, Expr, Script};
+use super::{Action, CsvItem, Error, ErrorKind, EsItem, Expr, Script};
 use crate::dd::{Par, TrickTable};
 use crate::formats::pbn::{GameLayout, write_game};
 use crate::formats::{
@@ -54,7 +54,7 @@ pub struct DealerJob {
     pub keep_solved: bool,
     /// `-0`, `-2`, `-3`: after each shuffled deal, the deals made by permuting its East and
     /// West (or East, South and West) hands, each counted as generated. A predeal or
-    /// predealt length on a seat that moves is refused ([`DealerError::SwapPredeal`]).
+    /// predealt length on a seat that moves is refused ([`ErrorKind::SwapPredeal`]).
     pub swapping: Swapping,
     /// `-t`: stop when no deal has met the condition after this long (checked after each
     /// block of deals); the report says so ([`DealerReport::timed_out`]).
@@ -65,7 +65,7 @@ pub struct DealerJob {
     pub lowercase: bool,
     /// A switch another thread may turn on to stop the run (Ctrl-C in a program hosting
     /// dealdex): checked before each block of deals, it ends the run with
-    /// [`DealerError::Stopped`].
+    /// [`ErrorKind::Stopped`].
     pub stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
 
@@ -147,81 +147,6 @@ pub struct DealerProgress {
     pub generated: u64,
     /// Deals that met the condition so far.
     pub produced: u64,
-}
-
-/// What went wrong in a run.
-#[derive(Debug, thiserror::Error)]
-pub enum DealerError {
-    /// An expression could not be evaluated on a deal.
-    #[error("deal {deal}")]
-    Eval {
-        /// The 1-based number of the generated deal; with [`DealFeed::Given`], its 1-based
-        /// place among the given deals (skipped deals counted).
-        deal: u64,
-        /// What went wrong.
-        #[source]
-        error: EvalError,
-        /// The given deal ([`DealFeed::Given`]; None for a generated one).
-        given: Option<Box<GivenDeal>>,
-    },
-    /// What the run's produced deals or solved tables were handed to ([`run_into`]) failed.
-    #[error("{0}")]
-    Sink(#[source] Box<dyn std::error::Error + Send + Sync>),
-    /// The operating system's random source failed (no `-s`).
-    #[error("no seed: {0}")]
-    Seed(String),
-    /// Writing the deals failed.
-    #[error("writing: {0}")]
-    Io(#[from] std::io::Error),
-    /// The job's [`DealerJob::stop`] switch was turned on; what was printed stays printed.
-    #[error("stopped after {generated} deals generated, {produced} produced")]
-    Stopped {
-        /// Deals generated before the stop.
-        generated: u64,
-        /// Deals produced before the stop.
-        produced: u64,
-    },
-    /// The predeal could not be set up.
-    #[error("predeal: {0}")]
-    Predeal(String),
-    /// Swapping (`-2`, `-3`) would move a predealt hand (dealer 20211121 swaps it anyway and
-    /// breaks the predeal).
-    #[error(
-        "{flag} moves {seat}'s hand, which has predealt cards or lengths: predeal only seats that stay (North{also})"
-    )]
-    SwapPredeal {
-        /// `-2` or `-3`.
-        flag: &'static str,
-        /// The predealt seat that moves.
-        seat: &'static str,
-        /// `" and South"` for `-2`, else empty.
-        also: &'static str,
-    },
-    /// Swapping (`-2`, `-3`) asked for over given deals ([`DealFeed::Given`]): it permutes the
-    /// hands of each shuffled deal, and given deals are read as they are.
-    #[error(
-        "{flag} swaps the hands of generated deals; the given deals are read as they are: drop {flag}"
-    )]
-    SwapGiven {
-        /// `-2` or `-3`.
-        flag: &'static str,
-    },
-}
-
-crate::classified!(DealerError);
-impl crate::model::Classify for DealerError {
-    /// [`Io`](crate::model::ErrorClass::Io) for writing and the seed,
-    /// [`Interrupted`](crate::model::ErrorClass::Interrupted) when stopped, else
-    /// [`BadInput`](crate::model::ErrorClass::BadInput): the script asked for it.
-    fn class(&self) -> crate::model::ErrorClass {
-        match self {
-            DealerError::Io(_) | DealerError::Seed(_) | DealerError::Sink(_) => {
-                crate::model::ErrorClass::Io
-            }
-            DealerError::Stopped { .. } => crate::model::ErrorClass::Interrupted,
-            _ => crate::model::ErrorClass::BadInput,
-        }
-    }
 }
 
 /// `average`'s result.
@@ -826,7 +751,7 @@ fn value<'a>(
     k: &Option<Kernel<'a>>,
     ctx: &mut Ctx,
     e: &Expr,
-) -> Result<i64, EvalError> {
+) -> Result<i64, Error> {
     match k {
         Some(k) => program.run(k, &ctx.deal, ctx.memo),
         None => ctx.int(e),
@@ -878,9 +803,9 @@ impl Summary {
     /// [`FrequencyLead`] each card in its column.
     ///
     /// # Errors
-    /// [`EvalError::MixedFrequency`] for a per-card value in a table of numbers or the
+    /// [`ErrorKind::MixedFrequency`] for a per-card value in a table of numbers or the
     /// reverse.
-    fn tally_value(&mut self, v: &Value) -> Result<(), EvalError> {
+    fn tally_value(&mut self, v: &Value) -> Result<(), Error> {
         match (self, v) {
             (Summary::Average(a), Value::Cards(_)) => {
                 let m = v.mean();
@@ -896,7 +821,7 @@ impl Summary {
             }
             (Summary::FrequencyLead(_), Value::Num(_))
             | (Summary::Frequency(_), Value::Cards(_)) => {
-                return Err(EvalError::MixedFrequency);
+                return Err(ErrorKind::MixedFrequency.into());
             }
             (s, v) => s.tally(v.int(), 0),
         }
@@ -968,8 +893,8 @@ fn tally_columns<'a>(
     kernels: &[[Option<Kernel<'a>>; 2]],
     deals: &[Deal],
     summaries: &mut [Summary],
-) -> Result<(), (usize, EvalError)> {
-    let tally = |(p, piece): (usize, &[Deal])| -> Result<Vec<Summary>, (usize, EvalError)> {
+) -> Result<(), (usize, Error)> {
+    let tally = |(p, piece): (usize, &[Deal])| -> Result<Vec<Summary>, (usize, Error)> {
         let mut part: Vec<Summary> = summaries.iter().map(Summary::emptied).collect();
         let (mut v, mut w) = ([0i64; PIECE], [0i64; PIECE]);
         let (v, w) = (&mut v[..piece.len()], &mut w[..piece.len()]);
@@ -1060,18 +985,18 @@ fn test<'a>(
 /// `progress` is called after every block of deals.
 ///
 /// # Errors
-/// [`DealerError::Eval`] when an expression cannot be evaluated (division by zero, `rnd(n)`
-/// with n ≤ 0), [`DealerError::Io`] when writing to `out` fails, [`DealerError::Seed`]
-/// without `-s` when the operating system gives no seed, [`DealerError::Predeal`] and
-/// [`DealerError::SwapPredeal`] for a predeal that cannot be dealt,
-/// [`DealerError::SwapGiven`] for swapping over given deals, and
-/// [`DealerError::Stopped`] when the job's stop switch is turned on.
+/// [`ErrorKind::Eval`] when an expression cannot be evaluated (division by zero, `rnd(n)`
+/// with n ≤ 0), [`ErrorKind::Io`] when writing to `out` fails, [`ErrorKind::Seed`]
+/// without `-s` when the operating system gives no seed, [`ErrorKind::Predeal`] and
+/// [`ErrorKind::SwapPredeal`] for a predeal that cannot be dealt,
+/// [`ErrorKind::SwapGiven`] for swapping over given deals, and
+/// [`ErrorKind::Stopped`] when the job's stop switch is turned on.
 pub fn run(
     script: &Script,
     job: &DealerJob,
     out: &mut dyn Write,
     progress: &mut dyn FnMut(DealerProgress),
-) -> Result<DealerReport, DealerError> {
+) -> Result<DealerReport, Error> {
     let (mut kept, mut solved_tables) = (Vec::new(), Vec::new());
     let mut report = run_into(script, job, out, progress, &mut |deals, tables| {
         kept.extend_from_slice(deals);
@@ -1085,8 +1010,8 @@ pub fn run(
 
 /// What [`run_into`] hands over after each block: the block's produced deals (with
 /// [`DealerJob::keep_produced`]) and the tables it solved, each with its deal (with
-/// [`DealerJob::keep_solved`]). An error it returns ends the run ([`DealerError::Sink`]).
-pub type KeptSink<'a> = dyn FnMut(&[Deal], &[(Deal, TrickTable)]) -> Result<(), DealerError> + 'a;
+/// [`DealerJob::keep_solved`]). An error it returns ends the run ([`ErrorKind::Sink`]).
+pub type KeptSink<'a> = dyn FnMut(&[Deal], &[(Deal, TrickTable)]) -> Result<(), Error> + 'a;
 
 /// [`run`], handing the produced deals and solved tables the job keeps to `keep` a block at a
 /// time instead of holding them (the report's `kept` and `solved_tables` stay empty): memory
@@ -1100,7 +1025,7 @@ pub fn run_into(
     out: &mut dyn Write,
     progress: &mut dyn FnMut(DealerProgress),
     keep: &mut KeptSink<'_>,
-) -> Result<DealerReport, DealerError> {
+) -> Result<DealerReport, Error> {
     let start = Instant::now();
     let seed_n = seed_number(job, script)?;
     let seed = seed_of(seed_n);
@@ -1162,18 +1087,18 @@ pub fn run_into(
 
 /// The run's seed number: `-s`'s, else the script's DealerV2 `seed N` (but `seed 0`, which
 /// DealerV2 seeds from the kernel), else drawn from the operating system.
-fn seed_number(job: &DealerJob, script: &Script) -> Result<u64, DealerError> {
+fn seed_number(job: &DealerJob, script: &Script) -> Result<u64, Error> {
     Ok(match job.seed.or(script.seed.filter(|&s| s != 0)) {
         Some(s) => s,
         None => {
-            let s = Seed::from_os().map_err(|e| DealerError::Seed(e.to_string()))?;
+            let s = Seed::from_os().map_err(|e| Error::from(ErrorKind::Seed(e.to_string())))?;
             u64::from_le_bytes(s.0[..8].try_into().expect("8 bytes"))
         }
     })
 }
 
 /// The script's predealt cards as a [`Predeal`] (None when it predeals no card).
-fn predeal_of(script: &Script) -> Result<Option<Predeal>, DealerError> {
+fn predeal_of(script: &Script) -> Result<Option<Predeal>, Error> {
     if script.predeal.iter().all(|&m| m == 0) {
         return Ok(None);
     }
@@ -1181,28 +1106,29 @@ fn predeal_of(script: &Script) -> Result<Option<Predeal>, DealerError> {
     Predeal::from_hands(script.predeal.map(Hand::from_mask))
         .map(Some)
         .ok_or_else(|| {
-            DealerError::Predeal("a card predealt twice or a hand of more than 13".into())
+            ErrorKind::Predeal("a card predealt twice or a hand of more than 13".into()).into()
         })
 }
 
 /// Refuses swapping (`-2`, `-3`) over given deals, or that moves a seat with predealt cards
 /// or lengths: swapping moves whole hands, so the predeal would not hold.
-fn check_swapping(script: &Script, job: &DealerJob) -> Result<(), DealerError> {
+fn check_swapping(script: &Script, job: &DealerJob) -> Result<(), Error> {
     let flag = match job.swapping {
         Swapping::None => return Ok(()),
         Swapping::TwoWay => "-2",
         Swapping::ThreeWay => "-3",
     };
     if let DealFeed::Given(_) = job.feed {
-        return Err(DealerError::SwapGiven { flag });
+        return Err(ErrorKind::SwapGiven { flag }.into());
     }
     for &seat in job.swapping.moved() {
         if script.predeal[seat.index()] != 0 || script.predeal_lengths.iter().any(|l| l.0 == seat) {
-            return Err(DealerError::SwapPredeal {
+            return Err(ErrorKind::SwapPredeal {
                 flag,
                 seat: seat.name(),
                 also: if flag == "-2" { " and South" } else { "" },
-            });
+            }
+            .into());
         }
     }
     Ok(())
@@ -1491,13 +1417,13 @@ struct Draws {
 
 impl Draws {
     /// The stream of `seed` with the script's predealt cards and suit lengths.
-    fn new(script: &Script, seed: &Seed, predeal: Option<&Predeal>) -> Result<Draws, DealerError> {
+    fn new(script: &Script, seed: &Seed, predeal: Option<&Predeal>) -> Result<Draws, Error> {
         let shuffler = Shuffler::new(seed, predeal);
         let length_dealer = match script.predeal_lengths.is_empty() {
             true => None,
             false => Some(
                 LengthDealer::new(seed, script.predeal, &script.predeal_lengths)
-                    .map_err(|e| DealerError::Predeal(e.to_string()))?,
+                    .map_err(|e| Error::from(ErrorKind::Predeal(e.to_string())))?,
             ),
         };
         Ok(Draws {
@@ -1651,18 +1577,19 @@ impl<'r, 'a> Run<'r, 'a> {
         }
     }
 
-    /// [`DealerError::Stopped`] when the job's stop switch is on.
-    fn check_stop(&self) -> Result<(), DealerError> {
+    /// [`ErrorKind::Stopped`] when the job's stop switch is on.
+    fn check_stop(&self) -> Result<(), Error> {
         if self
             .job
             .stop
             .as_ref()
             .is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed))
         {
-            return Err(DealerError::Stopped {
+            return Err(ErrorKind::Stopped {
                 generated: self.generated,
                 produced: self.produced,
-            });
+            }
+            .into());
         }
         Ok(())
     }
@@ -1676,7 +1603,7 @@ impl<'r, 'a> Run<'r, 'a> {
         verdicts: &[Verdict],
         given: &[GivenDeal],
         first_given: u64,
-    ) -> Result<bool, DealerError> {
+    ) -> Result<bool, Error> {
         let n = deals.len();
         // Deals the compiled condition refused are only counted.
         let count_only = self.compiled.kernel.is_some() && given.is_empty();
@@ -1721,7 +1648,7 @@ impl<'r, 'a> Run<'r, 'a> {
         verdict: Verdict,
         given: Option<&GivenDeal>,
         number: u64,
-    ) -> Result<bool, DealerError> {
+    ) -> Result<bool, Error> {
         let table = given.and_then(|g| g.table);
         self.memo.next_deal();
         let mut ctx = Ctx {
@@ -1735,10 +1662,13 @@ impl<'r, 'a> Run<'r, 'a> {
             tricks_used: false,
             leads: Vec::new(),
         };
-        let wrap = |error| DealerError::Eval {
-            deal: number,
-            error,
-            given: given.map(|g| Box::new(*g)),
+        let wrap = |error| -> Error {
+            ErrorKind::Eval {
+                deal: number,
+                error,
+                given: given.map(|g| Box::new(*g)),
+            }
+            .into()
         };
         let compiled = self.compiled;
         let ok = match (&compiled.condition, &compiled.kernel) {
@@ -1771,7 +1701,7 @@ impl<'r, 'a> Run<'r, 'a> {
 
     /// After a block: the statistics-only actions count its produced deals, and its kept
     /// deals and solved tables are handed to `keep`.
-    fn end_block(&mut self, keep: &mut KeptSink<'_>) -> Result<(), DealerError> {
+    fn end_block(&mut self, keep: &mut KeptSink<'_>) -> Result<(), Error> {
         self.actions.tally_block()?;
         if !self.kept.is_empty() || !self.solved_tables.is_empty() {
             keep(&self.kept, &self.solved_tables)?;
@@ -1788,7 +1718,7 @@ impl<'r, 'a> Run<'r, 'a> {
         keep: &mut KeptSink<'_>,
         start: Instant,
         timed_out: bool,
-    ) -> Result<DealerReport, DealerError> {
+    ) -> Result<DealerReport, Error> {
         self.end_block(keep)?;
         let mut summaries = self.actions.summaries;
         for s in &mut summaries {
@@ -1892,8 +1822,8 @@ impl<'r, 'a> Actions<'r, 'a> {
         deal: &Deal,
         produced: u64,
         number: u64,
-        wrap: &dyn Fn(EvalError) -> DealerError,
-    ) -> Result<(), DealerError> {
+        wrap: &dyn Fn(Error) -> Error,
+    ) -> Result<(), Error> {
         let compiled = self.compiled;
         if compiled.stat_columns.is_some() {
             self.produced_deals.push(*deal);
@@ -1952,8 +1882,8 @@ impl<'r, 'a> Actions<'r, 'a> {
         ctx: &mut Ctx<'_>,
         deal: &Deal,
         produced: u64,
-        wrap: &dyn Fn(EvalError) -> DealerError,
-    ) -> Result<(), DealerError> {
+        wrap: &dyn Fn(Error) -> Error,
+    ) -> Result<(), Error> {
         let (out, lower) = (&mut *self.out, self.job.lowercase);
         let (buf, opts) = (&mut self.buf, &self.write_opts);
         buf.clear();
@@ -2080,17 +2010,20 @@ impl<'r, 'a> Actions<'r, 'a> {
     /// ([`Compiled::stat_columns`]).
     ///
     /// # Errors
-    /// [`DealerError::Eval`] for the first deal whose value cannot be computed.
-    fn tally_block(&mut self) -> Result<(), DealerError> {
+    /// [`ErrorKind::Eval`] for the first deal whose value cannot be computed.
+    fn tally_block(&mut self) -> Result<(), Error> {
         if let Some(columns) = &self.compiled.stat_columns {
             let program = &self.compiled.program;
             let kernels = &self.compiled.action_kernels;
             let deals = &self.produced_deals;
             tally_columns(program, columns, kernels, deals, &mut self.summaries).map_err(
-                |(i, error)| DealerError::Eval {
-                    deal: self.produced_numbers[i],
-                    error,
-                    given: None,
+                |(i, error)| -> Error {
+                    ErrorKind::Eval {
+                        deal: self.produced_numbers[i],
+                        error,
+                        given: None,
+                    }
+                    .into()
                 },
             )?;
             self.produced_deals.clear();
@@ -2109,8 +2042,8 @@ fn write_report_line(
     ctx: &mut Ctx<'_>,
     deal: &Deal,
     lower: bool,
-    wrap: &dyn Fn(EvalError) -> DealerError,
-) -> Result<(), DealerError> {
+    wrap: &dyn Fn(Error) -> Error,
+) -> Result<(), Error> {
     for (i, it) in items.iter().enumerate() {
         out.write_all(if i == 0 { b" " } else { b"," })?;
         match it {

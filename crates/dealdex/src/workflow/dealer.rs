@@ -46,8 +46,8 @@ use serde::Serialize;
 use crate::Classify;
 use crate::dd::TrickTable;
 use crate::dealer::{
-    DealFeed, DealerError, DealerJob, DealerProgress, DealerReport, EvalError, GivenDeal,
-    GivenFeed, Script, ScriptError,
+    self, DealFeed, DealerJob, DealerProgress, DealerReport, ErrorKind, GivenDeal, GivenFeed,
+    Script,
 };
 use crate::formats::{Board, SkippedBoard};
 use crate::model::card::Seat;
@@ -259,14 +259,14 @@ pub enum DealerRunError {
     Eval {
         /// Where the deal is: `club.pbn: deal 5 (board 5, N:AKQ…)`.
         place: String,
-        /// What went wrong.
+        /// What went wrong (an expression's kind of [`dealer::ErrorKind`]).
         #[source]
-        error: EvalError,
+        error: dealer::Error,
     },
     /// The run failed (an evaluation error on a generated deal, writing the deals, the
     /// seed, the predeal).
     #[error(transparent)]
-    Run(#[from] DealerError),
+    Run(#[from] dealer::Error),
 }
 
 crate::classified!(DealerRunError);
@@ -431,11 +431,11 @@ pub enum LoadScriptError {
         /// The script file.
         path: PathBuf,
         /// Where and why it does not parse.
-        error: ScriptError,
+        error: dealer::Error,
     },
     /// A predealt holding is refused.
     #[error(transparent)]
-    Predeal(#[from] DealerError),
+    Predeal(#[from] dealer::Error),
 }
 
 crate::classified!(LoadScriptError);
@@ -507,7 +507,7 @@ impl Producer {
         let thread = std::thread::Builder::new()
             .name("dealdex-given-deals".into())
             .spawn(move || produce(source, tx))
-            .map_err(|e| DealerRunError::Run(DealerError::Io(e)))?;
+            .map_err(|e| DealerRunError::Run(e.into()))?;
         Ok((Producer { thread, pulled }, feed))
     }
 
@@ -681,7 +681,7 @@ pub fn run(
         &mut |deals, tables| {
             keeper
                 .keep(deals, tables)
-                .map_err(|e| DealerError::Sink(Box::new(e)))
+                .map_err(|e| ErrorKind::Sink(Box::new(e)).into())
         },
     );
     // The run is over: dropping its feed makes a producer still sending stop reading.
@@ -745,9 +745,9 @@ fn open_store(job: &DealerRunJob, uses_tricks: bool) -> Result<Option<Store>, De
 /// The run's error as [`run`] returns it: an expression failing on a given deal placed in
 /// the source `name` (empty for no source) with the deal's number and board, a store
 /// failing in the run's `keep` as a store error.
-fn run_error(error: DealerError, name: &str) -> DealerRunError {
-    match error {
-        DealerError::Eval {
+fn run_error(error: dealer::Error, name: &str) -> DealerRunError {
+    match error.into_kind() {
+        ErrorKind::Eval {
             deal,
             error,
             given: Some(g),
@@ -759,11 +759,11 @@ fn run_error(error: DealerError, name: &str) -> DealerRunError {
             }
             DealerRunError::Eval { place, error }
         }
-        DealerError::Sink(e) => match e.downcast::<StoreError>() {
+        ErrorKind::Sink(e) => match e.downcast::<StoreError>() {
             Ok(e) => DealerRunError::Store(*e),
-            Err(e) => DealerRunError::Run(DealerError::Sink(e)),
+            Err(e) => DealerRunError::Run(ErrorKind::Sink(e).into()),
         },
-        e => e.into(),
+        kind => DealerRunError::Run(kind.into()),
     }
 }
 

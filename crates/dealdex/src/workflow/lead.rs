@@ -36,7 +36,7 @@
 use serde::Serialize;
 
 use crate::dd::{LeadPosition, lead_table, lead_tricks};
-use crate::dealer::{DealerError, DealerJob, Script};
+use crate::dealer::{self, DealerJob, Script};
 use crate::formats::Board;
 use crate::model::contract::{Contract, imps};
 use crate::query::Query;
@@ -287,7 +287,7 @@ pub enum LeadError {
     /// The dealer script of a [`LeadSample::Script`] could not take the leader's hand (its
     /// predeal gives those cards to another seat) or failed while dealing.
     #[error("script: {0}")]
-    Script(DealerError),
+    Script(dealer::Error),
     /// The database failed (or holds a row dealdex does not write).
     #[error(transparent)]
     Store(#[from] StoreError),
