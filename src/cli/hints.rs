@@ -145,6 +145,8 @@ fn source_flags(e: &SourceError) -> Option<&'static str> {
         SourceError::NoStore => Some("--db"),
         SourceError::TooFewMatches { .. } => Some("--max-draws"),
         SourceError::Filter { .. } => Some("--where"),
+        // Only `lead --script` reads a script as a source.
+        SourceError::Script(_) => Some("--script"),
         _ => None,
     }
 }

@@ -382,3 +382,54 @@ fn a_filtered_stream_is_the_streams_matching_deals() {
         SourceError::Filter { .. }
     ));
 }
+
+/// A dealer script as a source is the deals `dealdex dealer` produces with the same seed
+/// number (numbered 1, 2, …, with the draws reported); a reader that stops after the first
+/// piece stops the run; too few within `generate` draws is `TooFewMatches`.
+#[test]
+fn a_script_source_is_the_deals_dealer_produces() {
+    use dealdex::dealer::{DealerJob, Script, run};
+    use dealdex::workflow::pipeline::ScriptSource;
+    let script = Script::parse("condition hcp(north) >= 15 and shape(south, any 5xxx)").unwrap();
+    let job = DealerJob {
+        produce: Some(1500),
+        seed: Some(9),
+        quiet: true,
+        keep_produced: true,
+        ..DealerJob::default()
+    };
+    let report = run(&script, &job, &mut std::io::sink(), &mut |_| {}).unwrap();
+    let source = ScriptSource::new(script.clone(), Some(9), 1500, None).unwrap();
+    let (boards, read) = DealSource::Script(Box::new(source.clone()))
+        .open(None, &SourceOptions::default())
+        .unwrap()
+        .read_all()
+        .unwrap();
+    let deals: Vec<_> = boards.iter().map(|b| b.deal).collect();
+    assert_eq!(deals, report.kept);
+    assert!(boards.iter().zip(1..).all(|(b, n)| b.number == Some(n)));
+    assert_eq!(read.drawn, Some(report.generated));
+    // Stopped after the first piece: fewer boards than asked, not complete.
+    let mut pieces = 0;
+    let read = DealSource::Script(Box::new(source))
+        .open(None, &SourceOptions::default())
+        .unwrap()
+        .read(&mut |_| -> Result<bool, SourceError> {
+            pieces += 1;
+            Ok(false)
+        })
+        .unwrap();
+    assert_eq!((pieces, read.complete), (1, false));
+    assert!(read.boards < 1500, "{}", read.boards);
+    // At most 100 drawn: too few.
+    let few = ScriptSource::new(script, Some(9), 1500, Some(100)).unwrap();
+    let e = DealSource::Script(Box::new(few))
+        .open(None, &SourceOptions::default())
+        .unwrap()
+        .read_all()
+        .unwrap_err();
+    assert!(
+        matches!(e, SourceError::TooFewMatches { drawn: 100, wanted: 1500, .. }),
+        "{e}"
+    );
+}

@@ -1085,10 +1085,21 @@ pub fn run_into(
     run.finish(keep, start, timed_out)
 }
 
-/// The run's seed number: `-s`'s, else the script's DealerV2 `seed N` (but `seed 0`, which
-/// DealerV2 seeds from the kernel), else drawn from the operating system.
+/// The run's seed number: `-s`'s ([`DealerJob::seed`]), else the script's DealerV2
+/// `seed N` (but `seed 0`, which DealerV2 seeds from the kernel), else drawn from the
+/// operating system.
 fn seed_number(job: &DealerJob, script: &Script) -> Result<u64, Error> {
-    Ok(match job.seed.or(script.seed.filter(|&s| s != 0)) {
+    run_seed(job.seed, script)
+}
+
+/// The seed number a run of `script` with `-s seed` uses: `seed`, else the script's DealerV2
+/// `seed N` (but `seed 0`, which DealerV2 seeds from the kernel), else one drawn from the
+/// operating system (a new one each call).
+///
+/// # Errors
+/// [`ErrorKind::Seed`] when the operating system's random source fails.
+pub fn run_seed(seed: Option<u64>, script: &Script) -> Result<u64, Error> {
+    Ok(match seed.or(script.seed.filter(|&s| s != 0)) {
         Some(s) => s,
         None => {
             let s = Seed::from_os().map_err(|e| Error::from(ErrorKind::Seed(e.to_string())))?;

@@ -36,12 +36,12 @@
 use serde::Serialize;
 
 use crate::dd::{LeadPosition, lead_table, lead_tricks};
-use crate::dealer::{self, DealerJob, Script};
+use crate::dealer::{self, Script};
 use crate::formats::Board;
 use crate::model::contract::{Contract, imps};
 use crate::query::Query;
 use crate::workflow::pipeline::{
-    DealSink, DealSource, SetSink, SourceError, SourceOptions, StreamFilter,
+    DealSink, DealSource, ScriptSource, SetSink, SourceError, SourceOptions, StreamFilter,
 };
 use crate::{
     Card, Classify, Deal, DealIndex, ErrorClass, Hand, LeadTable, NewSet, Predeal, Scheme, Seat,
@@ -705,27 +705,17 @@ fn sample(job: &LeadJob, leader: Seat, store: Option<&StoreReader>) -> Result<Sa
             script
                 .add_predeal(leader, &holdings.join(","))
                 .map_err(LeadError::Script)?;
-            let job = DealerJob {
-                generate: *generate,
-                produce: Some(*deals),
-                seed: *seed,
-                quiet: true,
-                keep_produced: true,
-                ..DealerJob::default()
-            };
-            let report = crate::dealer::run(&script, &job, &mut std::io::sink(), &mut |_| {})
-                .map_err(LeadError::Script)?;
-            if report.produced < *deals {
-                return Err(LeadError::Source(SourceError::TooFewMatches {
-                    drawn: report.generated,
-                    matched: report.produced,
-                    wanted: *deals,
-                }));
-            }
+            // The script's stream around the hand: the deals `dealdex dealer -s SEED` produces.
+            let source =
+                ScriptSource::new(script, *seed, *deals, *generate).map_err(LeadError::Script)?;
+            let seed = source.seed;
+            let (boards, read) = DealSource::Script(Box::new(source))
+                .open(None, &SourceOptions::default())?
+                .read_all()?;
             Ok(Sample {
-                deals: report.kept,
-                drawn: Some(report.generated),
-                seed: Some(report.seed),
+                deals: boards.into_iter().map(|b| b.deal).collect(),
+                drawn: read.drawn,
+                seed: Some(seed.to_string()),
             })
         }
         LeadSample::Deals(source) => {

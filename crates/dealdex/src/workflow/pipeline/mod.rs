@@ -34,7 +34,7 @@ pub use sink::{
 };
 pub use source::{
     DealSource, DealStream, FileSource, FoundDeals, OpenSource, ReadAs, STDIN, STORED_PIECE,
-    SourceError, SourceFacts, SourceOptions, SourceRead, StreamFilter, StreamSource,
+    ScriptSource, SourceError, SourceFacts, SourceOptions, SourceRead, StreamFilter, StreamSource,
 };
 
 use crate::formats::Board;

@@ -31,6 +31,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
+use crate::dealer::Script;
 use crate::formats::{self, Board, ChooseFormatError, DealFormat, SkippedBoard};
 use crate::generation::bigdeal::BigDealStream;
 use crate::query::{Query, SqlFilter};
@@ -76,6 +77,50 @@ pub enum DealSource {
     /// numbered as they are (those without a number are counted on from the board before),
     /// with the tables they carry; shared, so the source is cheap to clone.
     Boards(std::sync::Arc<[Board]>),
+    /// The deals a dealer script produces ([`ScriptSource`]), numbered 1, 2, … in the order
+    /// produced.
+    Script(Box<ScriptSource>),
+}
+
+/// The first `produce` deals a dealer script's condition accepts, drawn from the script's
+/// simulation stream for `seed` (dealt around its predeal and suit lengths; the stream
+/// `dealdex dealer -s SEED` runs over, [`crate::dealer::seed_of`]): `dealdex dealer` run as a
+/// source, its actions not run. Fewer than `produce` within `generate` draws is
+/// [`SourceError::TooFewMatches`].
+#[derive(Clone, Debug)]
+pub struct ScriptSource {
+    /// The script.
+    pub script: Script,
+    /// Dealer's seed number, resolved ([`ScriptSource::new`]).
+    pub seed: u64,
+    /// The deals wanted (≥ 1).
+    pub produce: u64,
+    /// At most this many deals drawn; `None`: the script's `generate`, else dealer's
+    /// 10,000,000.
+    pub generate: Option<u64>,
+}
+
+impl ScriptSource {
+    /// The source of `script`'s first `produce` deals; `seed` `None` takes the script's own
+    /// `seed N` statement, else one drawn from the operating system
+    /// ([`crate::dealer::run_seed`]), so that the source is the same deals each time it is
+    /// read and its seed can be reported.
+    ///
+    /// # Errors
+    /// [`crate::dealer::Error`] when the operating system's random source fails.
+    pub fn new(
+        script: Script,
+        seed: Option<u64>,
+        produce: u64,
+        generate: Option<u64>,
+    ) -> Result<ScriptSource, crate::dealer::Error> {
+        Ok(ScriptSource {
+            seed: crate::dealer::run_seed(seed, &script)?,
+            script,
+            produce,
+            generate,
+        })
+    }
 }
 
 /// Deals `first ..= first + count − 1` of a generated stream, numbered as their place in it
@@ -492,6 +537,16 @@ impl DealSource {
                     },
                 })
             }
+            DealSource::Script(script) => Ok(OpenSource {
+                facts: SourceFacts {
+                    name: format!("the dealer script's deals (seed {})", script.seed),
+                    format: None,
+                    numbered: true,
+                    first_board_assumed: false,
+                    set: None,
+                },
+                inner: Inner::Script(script.clone()),
+            }),
             DealSource::Boards(boards) => Ok(OpenSource {
                 facts: SourceFacts {
                     name: BOARDS_NAME.into(),
@@ -745,6 +800,7 @@ enum Inner<R> {
     },
     Stream(Box<StreamSource>),
     Boards(std::sync::Arc<[Board]>),
+    Script(Box<ScriptSource>),
 }
 
 /// How messages name boards given in memory ([`DealSource::Boards`]).
@@ -768,7 +824,7 @@ impl<R: Deref<Target = StoreReader>> OpenSource<R> {
     pub fn format(&self) -> Option<&'static dyn DealFormat> {
         match &self.inner {
             Inner::File { format, .. } => Some(*format),
-            Inner::Stored { .. } | Inner::Stream(_) | Inner::Boards(_) => None,
+            Inner::Stored { .. } | Inner::Stream(_) | Inner::Boards(_) | Inner::Script(_) => None,
         }
     }
 
@@ -843,6 +899,7 @@ impl<R: Deref<Target = StoreReader>> OpenSource<R> {
                 tables,
             } => read_stored(&conn, set.as_deref(), matching.as_ref(), tables, on_piece),
             Inner::Stream(stream) => read_stream(&stream, &|boards| boards, on_piece),
+            Inner::Script(script) => read_script(&script, on_piece),
             Inner::Boards(boards) => {
                 let mut outcome = Ok(());
                 let mut next = 1u64;
@@ -975,6 +1032,63 @@ fn read_stored<E: From<SourceError>>(
     };
     let outcome = walked.and_then(|()| send(&mut piece, &mut total));
     halted(outcome, total)
+}
+
+/// A dealer script's produced deals, a run's block at a time, numbered from 1.
+fn read_script<E: From<SourceError>>(
+    source: &ScriptSource,
+    on_piece: &mut dyn FnMut(Vec<Board>) -> Result<bool, E>,
+) -> Result<SourceRead, E> {
+    use crate::dealer::{DealerJob, ErrorKind};
+    let job = DealerJob {
+        generate: source.generate,
+        produce: Some(source.produce),
+        seed: Some(source.seed),
+        quiet: true,
+        keep_produced: true,
+        ..DealerJob::default()
+    };
+    let mut next = 1u64;
+    let mut halt = None;
+    let run = crate::dealer::run_into(
+        &source.script,
+        &job,
+        &mut std::io::sink(),
+        &mut |_| {},
+        &mut |deals, _| {
+            let boards = (next..)
+                .zip(deals)
+                .map(|(n, d)| Board::new(n, *d))
+                .collect();
+            next += deals.len() as u64;
+            let outcome = on_piece(boards);
+            let stop = !matches!(outcome, Ok(true));
+            halt = Some(outcome);
+            match stop {
+                false => Ok(()),
+                true => Err(ErrorKind::Sink("the reader stopped".into()).into()),
+            }
+        },
+    );
+    let (complete, drawn) = match (run, halt) {
+        (_, Some(Err(e))) => return Err(e),
+        (Err(_), Some(Ok(false))) => (false, None),
+        (Err(e), _) => return Err(E::from(SourceError::Script(e))),
+        (Ok(report), _) if report.produced < source.produce => {
+            return Err(E::from(SourceError::TooFewMatches {
+                drawn: report.generated,
+                matched: report.produced,
+                wanted: source.produce,
+            }));
+        }
+        (Ok(report), _) => (true, Some(report.generated)),
+    };
+    Ok(SourceRead {
+        boards: next - 1,
+        complete,
+        drawn,
+        ..SourceRead::default()
+    })
 }
 
 /// A generated stream's deals in numbered pieces, `make` run on each where it was made.
@@ -1129,6 +1243,9 @@ pub enum SourceError {
         /// Deals asked for.
         wanted: u64,
     },
+    /// A dealer script's run failed ([`DealSource::Script`]).
+    #[error("script: {0}")]
+    Script(crate::dealer::Error),
     /// A filter no deal can satisfy, or a filter on Big Deal's stream (its deals are
     /// dealt in order, not drawn).
     #[error("where {query:?}: {reason}")]
@@ -1156,6 +1273,7 @@ impl Classify for SourceError {
             | SourceError::TooFewMatches { .. }
             | SourceError::Filter { .. } => ErrorClass::BadInput,
             SourceError::Store(e) => e.class(),
+            SourceError::Script(e) => e.class(),
         }
     }
 
@@ -1164,6 +1282,7 @@ impl Classify for SourceError {
         match self {
             SourceError::Read(e) => e.position(),
             SourceError::Format(e) => e.position(),
+            SourceError::Script(e) => e.position(),
             _ => None,
         }
     }
@@ -1174,6 +1293,7 @@ impl Classify for SourceError {
             SourceError::Read(e) => Some(e),
             SourceError::Format(e) => Some(e),
             SourceError::Store(e) => Some(e),
+            SourceError::Script(e) => Some(e),
             _ => None,
         }
     }
