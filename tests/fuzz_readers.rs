@@ -978,7 +978,7 @@ fn read_index(_: &'static str, data: &[u8]) -> Verdict {
     let _ = DealIndex::parse_hex(&text);
     let h: BoardIndex = text
         .parse()
-        .map_err(|e: dealdex::IndexError| e.to_string())?;
+        .map_err(|e: dealdex::ModelError| e.to_string())?;
     let printed = h.to_string();
     assert_eq!(printed.parse::<BoardIndex>(), Ok(h), "{printed:?}");
     let _ = (h.dealer(), h.vulnerability());

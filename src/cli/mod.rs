@@ -370,5 +370,5 @@ fn formats_after_help(rest: &str) -> String {
 
 /// Parses `--scheme`.
 fn parse_scheme(s: &str) -> Result<dealdex::Scheme, String> {
-    s.parse().map_err(|e: dealdex::NumberError| e.to_string())
+    s.parse().map_err(|e: dealdex::ModelError| e.to_string())
 }

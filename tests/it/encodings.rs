@@ -5,13 +5,18 @@
 use std::collections::HashMap;
 
 use dealdex::encoding::{
-    self, Encoding, EncodingError, card_byte, card_from_card_byte, card_from_hsdc_number,
+    self, Encoding, card_byte, card_from_card_byte, card_from_hsdc_number,
     card_from_seat_array_slot, card_from_standard_card, card_from_symbol_text, card_from_unicode,
     card_from_unicode_char, hsdc_number, seat_array_slot, standard_card, symbol_text, unicode,
     unicode_char,
 };
-use dealdex::{Card, Rank, Suit, parse_card};
+use dealdex::{Card, ModelError, ModelErrorKind, Rank, Suit, parse_card};
 use proptest::prelude::*;
+
+/// `r` with its error's kind, to match against the kinds.
+fn kind<T>(r: Result<T, ModelError>) -> Result<T, ModelErrorKind> {
+    r.map_err(ModelError::into_kind)
+}
 
 /// `S`/`H`/`D`/`C` then a rank letter, as `Card`'s Display writes it.
 fn card(text: &str) -> Card {
@@ -247,8 +252,8 @@ fn seed001_each_inconsistency_is_named() {
         (q_clubs & !0x3F | 7, "prime is 7, but the Q's prime is 31"),
     ];
     for (v, reason) in cases {
-        match card_from_standard_card(v) {
-            Err(EncodingError::StandardCard { value, reason: r }) => {
+        match kind(card_from_standard_card(v)) {
+            Err(ModelErrorKind::StandardCard { value, reason: r }) => {
                 assert_eq!(value, v);
                 assert_eq!(r, reason, "0x{v:08X}");
             }
@@ -325,7 +330,9 @@ proptest! {
 #[test]
 fn seed001_out_of_u32_range() {
     let e = Encoding::StandardCard.decode(1 << 32).unwrap_err();
-    assert!(matches!(e, EncodingError::OutOfRange { value, .. } if value == 1 << 32));
+    assert!(
+        matches!(e.kind(), ModelErrorKind::EncodingOutOfRange { value, .. } if *value == 1 << 32)
+    );
 }
 
 #[test]
@@ -353,8 +360,8 @@ fn seed003_display_is_strict() {
     for bad in ["TH", "T♥", "Q", "♥", "11♥", "♥10", "q♣", "Q♣♣", ""] {
         assert!(
             matches!(
-                card_from_symbol_text(bad),
-                Err(EncodingError::SymbolText { .. })
+                kind(card_from_symbol_text(bad)),
+                Err(ModelErrorKind::SymbolText { .. })
             ),
             "{bad:?}"
         );
@@ -368,7 +375,7 @@ fn slots_and_numbers_out_of_range() {
     for v in [52u64, 53, 255, 1 << 40, u64::MAX] {
         for enc in [Encoding::SeatArraySlot, Encoding::HsdcNumber] {
             assert!(
-                matches!(enc.decode(v), Err(EncodingError::OutOfRange { encoding, value, .. }) if encoding == enc && value == v),
+                matches!(kind(enc.decode(v)), Err(ModelErrorKind::EncodingOutOfRange { encoding, value, .. }) if encoding == enc && value == v),
                 "{enc} {v}"
             );
         }
@@ -418,9 +425,9 @@ fn seed004_every_other_byte_is_rejected() {
         .collect();
     assert_eq!(oracle.len(), 104);
     for b in 0..=255u8 {
-        match card_from_card_byte(b) {
+        match kind(card_from_card_byte(b)) {
             Ok(d) => assert_eq!(oracle.get(&b), Some(&d.card), "0x{b:02X}"),
-            Err(EncodingError::CardByte { byte, reason }) => {
+            Err(ModelErrorKind::CardByte { byte, reason }) => {
                 assert_eq!(byte, b);
                 assert!(!oracle.contains_key(&b), "0x{b:02X}");
                 let want = if b >= 0x80 {
@@ -444,8 +451,8 @@ fn seed004_every_other_byte_is_rejected() {
          Knight/Cavalier, and a bridge deck has no knight"
     );
     assert!(matches!(
-        Encoding::CardByte.decode(256),
-        Err(EncodingError::OutOfRange { value: 256, .. })
+        kind(Encoding::CardByte.decode(256)),
+        Err(ModelErrorKind::EncodingOutOfRange { value: 256, .. })
     ));
 }
 
@@ -478,12 +485,12 @@ fn unicode_knights_jokers_and_the_rest_are_rejected() {
     let oracle: HashMap<u32, Card> = UNICODE_CARDS.iter().map(|&(u, t)| (u, card(t))).collect();
     let mut valid = 0;
     for code in (0x1F000..0x1F200).chain([0, 0x41, 0x2660, 0x10FFFF, u32::MAX]) {
-        match card_from_unicode(code) {
+        match kind(card_from_unicode(code)) {
             Ok(c) => {
                 assert_eq!(oracle.get(&code), Some(&c), "U+{code:X}");
                 valid += 1;
             }
-            Err(EncodingError::Unicode { code: got, reason }) => {
+            Err(ModelErrorKind::Unicode { code: got, reason }) => {
                 assert_eq!(got, code);
                 assert!(!oracle.contains_key(&code), "U+{code:X}: {reason}");
             }
@@ -532,8 +539,8 @@ fn unicode_knights_jokers_and_the_rest_are_rejected() {
         );
     }
     assert!(matches!(
-        Encoding::Unicode.decode(1 << 33),
-        Err(EncodingError::OutOfRange { .. })
+        kind(Encoding::Unicode.decode(1 << 33)),
+        Err(ModelErrorKind::EncodingOutOfRange { .. })
     ));
 }
 
@@ -582,8 +589,8 @@ fn encoding_names() {
         assert_eq!(e.to_string(), e.name());
     }
     assert!(matches!(
-        "seed002".parse::<Encoding>(),
-        Err(EncodingError::UnknownEncoding { .. })
+        kind("seed002".parse::<Encoding>()),
+        Err(ModelErrorKind::UnknownEncoding { .. })
     ));
 }
 
@@ -670,8 +677,8 @@ fn bad_card_text_is_rejected_with_the_reason() {
             "the rank is not one of A K Q J T 9 8 7 6 5 4 3 2 or 10",
         ),
     ] {
-        match parse_card(text) {
-            Err(EncodingError::CardText { text: t, reason: r }) => {
+        match kind(parse_card(text)) {
+            Err(ModelErrorKind::CardText { text: t, reason: r }) => {
                 assert_eq!((t.as_str(), r), (text, reason), "{text:?}");
             }
             other => panic!("{text:?}: {other:?}"),

@@ -4,10 +4,15 @@
 
 use dealdex::formats::{self, Board, Play};
 use dealdex::{
-    Card, CardLayout, Deal, GameStateError, PlayError, PlayRecord, PlayState, Scheme, Seat, Strain,
-    Suit, TrickRecord, board_play, contract_of, decode_groups, encode_groups, trick_winner,
+    Card, CardLayout, Deal, ModelError, ModelErrorKind, PlayRecord, PlayState, Scheme, Seat,
+    Strain, Suit, TrickRecord, board_play, contract_of, decode_groups, encode_groups, trick_winner,
 };
 use proptest::prelude::*;
+
+/// `r` with its error's kind, to compare with an expected kind.
+fn kind<T>(r: Result<T, ModelError>) -> Result<T, ModelErrorKind> {
+    r.map_err(ModelError::into_kind)
+}
 
 fn read_fixture(name: &str) -> Vec<Board> {
     let path = format!("{}/tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"));
@@ -135,8 +140,8 @@ fn an_opening_lead_by_the_wrong_seat_is_rejected() {
     game.play.as_mut().unwrap().leader = Seat::North;
     let err = board_play(&board.deal, game).unwrap_err();
     assert_eq!(
-        err,
-        PlayError::WrongOpeningLeader {
+        *err.kind(),
+        ModelErrorKind::WrongOpeningLeader {
             declarer: Seat::South,
             found: Seat::North
         }
@@ -157,8 +162,8 @@ fn a_revoke_in_the_spec_example_names_trick_and_card() {
     play.tricks[5][2] = Some(card("C6"));
     let err = board_play(&board.deal, game).unwrap_err();
     assert_eq!(
-        err,
-        PlayError::Revoke {
+        *err.kind(),
+        ModelErrorKind::Revoke {
             trick: 2,
             place: 2,
             card: card("H5"),
@@ -181,8 +186,8 @@ fn pbn_layout_gaps_are_errors() {
     // Trick 3 is led by South: West's card (after South's) missing while North's is there.
     play.tricks[2][0] = None;
     assert_eq!(
-        PlayRecord::from_pbn_play(&play, hearts),
-        Err(PlayError::Gap {
+        kind(PlayRecord::from_pbn_play(&play, hearts)),
+        Err(ModelErrorKind::Gap {
             trick: 3,
             seat: Seat::West
         })
@@ -191,8 +196,8 @@ fn pbn_layout_gaps_are_errors() {
     let mut play = boards[0].game.as_deref().unwrap().play.clone().unwrap();
     play.tricks.push([None, None, Some(card("SA")), None]);
     assert_eq!(
-        PlayRecord::from_pbn_play(&play, hearts),
-        Err(PlayError::Gap {
+        kind(PlayRecord::from_pbn_play(&play, hearts)),
+        Err(ModelErrorKind::Gap {
             trick: 7,
             seat: Seat::West
         })
@@ -206,20 +211,23 @@ fn record_shapes_are_checked() {
         cards: cards(s),
     };
     assert_eq!(
-        PlayRecord::new(vec![t(Seat::West, "SA SK"), t(Seat::North, "S2 S3 S4 S5")]),
-        Err(PlayError::TrickSize { trick: 1, count: 2 })
+        kind(PlayRecord::new(vec![
+            t(Seat::West, "SA SK"),
+            t(Seat::North, "S2 S3 S4 S5")
+        ])),
+        Err(ModelErrorKind::TrickSize { trick: 1, count: 2 })
     );
     assert_eq!(
-        PlayRecord::new(vec![t(Seat::West, "")]),
-        Err(PlayError::TrickSize { trick: 1, count: 0 })
+        kind(PlayRecord::new(vec![t(Seat::West, "")])),
+        Err(ModelErrorKind::TrickSize { trick: 1, count: 0 })
     );
     assert_eq!(
-        PlayRecord::new(vec![t(Seat::West, "S2"); 14]),
-        Err(PlayError::TooManyTricks { count: 14 })
+        kind(PlayRecord::new(vec![t(Seat::West, "S2"); 14])),
+        Err(ModelErrorKind::TooManyTricks { count: 14 })
     );
     assert_eq!(
-        CardLayout::from_slots([5; 52]),
-        Err(PlayError::BadSlot { slot: 0, value: 5 })
+        kind(CardLayout::from_slots([5; 52])),
+        Err(ModelErrorKind::BadSlot { slot: 0, value: 5 })
     );
 }
 
@@ -230,16 +238,16 @@ fn group_bytes_encode_and_decode() {
         [0x82, 0x41, 0x3D, 0x80, 0x81, 0x00]
     );
     assert_eq!(
-        encode_groups(&[&[0x80]]),
-        Err(GameStateError::NotACardByte {
+        kind(encode_groups(&[&[0x80]])),
+        Err(ModelErrorKind::StateNotACardByte {
             group: 0,
             card: 0,
             byte: 0x80
         })
     );
     assert_eq!(
-        encode_groups(&[&[0u8; 128]]),
-        Err(GameStateError::GroupTooLarge {
+        kind(encode_groups(&[&[0u8; 128]])),
+        Err(ModelErrorKind::StateGroupTooLarge {
             group: 0,
             count: 128
         })
@@ -383,8 +391,8 @@ proptest! {
         let bad = PlayRecord::new(tricks).unwrap();
         let err = bad.check(&deal).unwrap_err();
         let seat = cut.leader.rotate(i);
-        match &err {
-            PlayError::Revoke { trick, place, card, seat: s, led, held } => {
+        match err.kind() {
+            ModelErrorKind::Revoke { trick, place, card, seat: s, led, held } => {
                 prop_assert_eq!(*trick, t + 1);
                 prop_assert_eq!(*place, i + 1);
                 prop_assert_eq!(*card, bad_card);
@@ -411,7 +419,7 @@ proptest! {
         tricks[t].cards.swap(1, 2);
         let err = PlayRecord::new(tricks).unwrap().check(&deal).unwrap_err();
         let leader = record.tricks()[t].leader;
-        prop_assert_eq!(err, PlayError::NotHeld {
+        prop_assert_eq!(err.into_kind(), ModelErrorKind::NotHeld {
             trick: t + 1,
             place: 2,
             card: record.tricks()[t].cards[2],
@@ -477,8 +485,8 @@ proptest! {
             let mut b = bytes.clone();
             b[off] = b[off] & 0xF0 | rank;
             prop_assert_eq!(
-                PlayState::decode(&b),
-                Err(GameStateError::BadCard { offset: off, byte: b[off] })
+                kind(PlayState::decode(&b)),
+                Err(ModelErrorKind::StateBadCard { offset: off, byte: b[off] })
             );
         }
         // A card twice (card `at` copied over another card).
@@ -487,13 +495,13 @@ proptest! {
         b[other] = b[off];
         let (first, second) = (off.min(other), off.max(other));
         let dup = PlayState::decode(&b).unwrap_err();
-        let is_dup = matches!(dup, GameStateError::DuplicateCard { offset, first: f, .. } if offset == second && f == first);
+        let is_dup = matches!(*dup.kind(), ModelErrorKind::StateDuplicateCard { offset, first: f, .. } if offset == second && f == first);
         prop_assert!(is_dup, "{:?}", dup);
         // The state must start with a group byte.
         let mut b = bytes.clone();
         b.remove(0);
         prop_assert!(
-            matches!(PlayState::decode(&b), Err(GameStateError::GroupExpected { offset: 0, .. })),
+            matches!(kind(PlayState::decode(&b)), Err(ModelErrorKind::StateGroupExpected { offset: 0, .. })),
             "{:?}", PlayState::decode(&b)
         );
         // A group byte whose count is one too many reaches the next group byte, or the end.
@@ -502,20 +510,20 @@ proptest! {
         let mut b = bytes.clone();
         b[o] += 1;
         let expected = if g == 7 {
-            GameStateError::Truncated { offset: 60, group: 7, start: o, count: n + 1, found: n }
+            ModelErrorKind::StateTruncated { offset: 60, group: 7, start: o, count: n + 1, found: n }
         } else {
-            GameStateError::CountMismatch {
+            ModelErrorKind::StateCountMismatch {
                 offset: o + 1 + n, group: g, start: o, count: n + 1, found: n, byte: bytes[o + 1 + n],
             }
         };
-        prop_assert_eq!(PlayState::decode(&b), Err(expected));
+        prop_assert_eq!(kind(PlayState::decode(&b)), Err(expected));
         // One too few: the last card byte stands where the next group byte should be.
         if n > 0 {
             let mut b = bytes.clone();
             b[o] -= 1;
             prop_assert_eq!(
-                PlayState::decode(&b),
-                Err(GameStateError::GroupExpected { offset: o + n, byte: bytes[o + n], group: g + 1 })
+                kind(PlayState::decode(&b)),
+                Err(ModelErrorKind::StateGroupExpected { offset: o + n, byte: bytes[o + n], group: g + 1 })
             );
         }
         // Wrong group order: a seat's hand and played pile swapped (k >= 8: every seat has
@@ -534,18 +542,18 @@ proptest! {
                 })
                 .collect();
             let err = PlayState::decode(&encode_groups(&parts).unwrap()).unwrap_err();
-            let is_seat = matches!(err, GameStateError::SeatCards { .. });
+            let is_seat = matches!(err.kind(), ModelErrorKind::StateSeatCards { .. });
             prop_assert!(is_seat, "{:?}", err);
         }
         // A surplus group, and a state cut short.
         let mut b = bytes.clone();
         b.push(0x80);
         let err = PlayState::decode(&b);
-        let ok = matches!(err, Err(GameStateError::GroupCount { offset: 60, found: 9, expected: 8, .. }));
+        let ok = matches!(kind(err.clone()), Err(ModelErrorKind::StateGroupCount { offset: 60, found: 9, expected: 8, .. }));
         prop_assert!(ok, "{:?}", err);
         let b = &bytes[..59];
         let err = PlayState::decode(b);
-        let ok = matches!(err, Err(GameStateError::Truncated { offset: 59, .. }));
+        let ok = matches!(kind(err.clone()), Err(ModelErrorKind::StateTruncated { offset: 59, .. }));
         prop_assert!(ok, "{:?}", err);
     }
 }

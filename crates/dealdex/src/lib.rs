@@ -16,21 +16,22 @@ pub use causes::causes;
 #[cfg(test)]
 mod error_registry;
 
-pub use model::board::{UnknownVulnerability, Vulnerability, board_dealer, board_vulnerability};
-pub use model::card::{Card, NameError, Rank, Seat, Suit};
+pub use model::board::{Vulnerability, board_dealer, board_vulnerability};
+pub use model::card::{Card, Rank, Seat, Suit};
 pub use model::contract::{
-    Contract, ContractError, Doubling, Strain, StrainError, Trick, contract_of, duplicate_score,
-    imps, trick_winner,
+    Contract, Doubling, Strain, Trick, contract_of, duplicate_score, imps, trick_winner,
 };
 pub use model::cpu;
-pub use model::deal::{Deal, DealError, Hand};
-pub use model::deal_string::{PbnError, PbnErrorKind, format_deal, parse_deal, push_deal};
+pub use model::deal::{Deal, Hand};
+pub use model::deal_string::{format_deal, parse_deal, push_deal};
 pub use model::features;
-pub use model::index::{BoardIndex, DealArgumentError, DealIndex, IndexError, parse_deal_argument};
+pub use model::index::{BoardIndex, DealIndex, parse_deal_argument};
 pub use model::number::{
-    DEALS, NumberError, Scheme, number, parse_number, parse_scheme_number, reference, unrank_range,
-    warm_up,
+    DEALS, Scheme, number, parse_number, parse_scheme_number, reference, unrank_range, warm_up,
 };
+/// The model's one error type (a deal string, index, number, card encoding, play, game state
+/// or name refused, or hands that are not a deal) and its kinds.
+pub use model::{Error as ModelError, ErrorKind as ModelErrorKind};
 
 // Where deals come from: the seeded stream, predealt cards, Big Deal's stream.
 use dealdex_generation as generation;
@@ -67,9 +68,9 @@ pub mod stats;
 // The play of the cards: play records, game states, card encodings.
 use dealdex_model::play;
 pub use play::encoding;
-pub use play::encoding::{Encoding, EncodingError, FacedCard, parse_card};
-pub use play::gamestate::{GameStateError, Group, PlayState, decode_groups, encode_groups};
-pub use play::record::{BoardPlay, CardLayout, PlayError, PlayRecord, TrickRecord, board_play};
+pub use play::encoding::{Encoding, FacedCard, parse_card};
+pub use play::gamestate::{Group, PlayState, decode_groups, encode_groups};
+pub use play::record::{BoardPlay, CardLayout, PlayRecord, TrickRecord, board_play};
 
 // Double-dummy tables and par: the crate dealdex-solver (crates/solver, pons-dds), below the
 // engine.

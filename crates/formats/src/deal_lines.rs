@@ -12,7 +12,7 @@ use super::{
     NO_COMPLETE_DEAL, SkippedBoard, WriteOptions,
 };
 use crate::model::card::Seat;
-use crate::model::deal_string::{PbnErrorKind, parse_deal_bytes, push_deal_bytes};
+use crate::model::deal_string::{parse_deal_bytes, push_deal_bytes};
 use crate::model::text::column;
 
 /// PBN deal strings one a line (endplay 0.5.12's `endplay-dealer -a printpbn`): an optional
@@ -123,12 +123,12 @@ impl DealFormat for DealLines {
                     line: Some(l),
                     reason: NO_COMPLETE_DEAL.to_string(),
                 }),
-                Err((off, m, kind)) => {
-                    let kind = match kind {
-                        PbnErrorKind::NotADeal => FormatErrorKind::NotADeal,
-                        PbnErrorKind::Syntax => FormatErrorKind::Malformed,
+                Err((off, e)) => {
+                    let kind = match e.kind() {
+                        crate::model::ErrorKind::PbnSyntax { .. } => FormatErrorKind::Malformed,
+                        _ => FormatErrorKind::NotADeal,
                     };
-                    return Err(at(start + off, kind, m));
+                    return Err(at(start + off, kind, e.to_string()));
                 }
             }
         }

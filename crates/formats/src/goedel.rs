@@ -70,8 +70,8 @@ impl DealFormat for Goedel {
                 )
             })?;
             let n = parse_scheme_number(text, Scheme::BigDeal).map_err(|e| {
-                let column = match &e {
-                    crate::model::number::NumberError::Syntax { column, .. } => lead + column,
+                let column = match e.kind() {
+                    crate::model::ErrorKind::NumberSyntax { column, .. } => lead + column,
                     _ => lead + 1,
                 };
                 FormatError::new(

@@ -4,7 +4,7 @@
 use super::{Board, DealFormat, FormatError, FormatInfo, InputPosition, WriteOptions};
 use crate::model::board::{board_dealer, board_vulnerability};
 use crate::model::deal::Deal;
-use crate::model::index::{BoardIndex, DealIndex, IndexError};
+use crate::model::index::{BoardIndex, DealIndex};
 
 /// Hex index lines (FORMATS.md §2): `XXXXXXXXXXXXXXXXXXXXXXXXXX-X`, one board a line.
 ///
@@ -62,11 +62,15 @@ impl DealFormat for Hex {
                     "not UTF-8 text (expected 26 hex digits)",
                 )
             })?;
-            let index_err = |e: IndexError| match e {
-                IndexError::NotHex { column, .. } | IndexError::WrongLength { column, .. } => {
-                    FormatError::new(InputPosition::at_line_column(line, column), e.to_string())
-                }
-                _ => FormatError::new(InputPosition::at_line(line), e.to_string()),
+            let index_err = |e: crate::model::Error| {
+                let position = match *e.kind() {
+                    crate::model::ErrorKind::IndexNotHex { column, .. }
+                    | crate::model::ErrorKind::IndexLength { column, .. } => {
+                        InputPosition::at_line_column(line, column)
+                    }
+                    _ => InputPosition::at_line(line),
+                };
+                FormatError::new(position, e.to_string())
             };
             let hd: BoardIndex = text.parse().map_err(index_err)?;
             let deal = hd.index.to_deal().map_err(index_err)?;

@@ -115,9 +115,9 @@ fn read_line(
                             Ok(Some(d)) => d,
                             Ok(None) if index.is_none() => return Ok(Err(l.board)),
                             // Several `-` hands: what is wrong with the known ones.
-                            Err((off, msg, _)) if e.to_string().contains("unknown hand (-)") => {
+                            Err((off, known)) if e.to_string().contains("unknown hand (-)") => {
                                 let column = crate::model::text::column(s.as_bytes(), off);
-                                return Err(at(format!("deal {s:?}: column {column}: {msg}")));
+                                return Err(at(format!("deal {s:?}: column {column}: {known}")));
                             }
                             _ => return Err(at(format!("deal {s:?}: {e}"))),
                         },

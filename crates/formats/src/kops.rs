@@ -13,7 +13,7 @@ use super::{
     write_each,
 };
 use crate::model::card::Seat;
-use crate::model::deal::{Deal, DealError, Hand};
+use crate::model::deal::{Deal, Hand};
 
 /// KOPS `.rzd` (FORMATS.md §9): 13-byte header with the board count, 13 bytes a board.
 /// Not streaming: the header needs the count, so [`DealFormat::write_boards`] writes the whole
@@ -53,8 +53,13 @@ pub(crate) fn push_rank_bytes(out: &mut Vec<u8>, deal: &Deal, codes: [u8; 4]) {
 /// (and so the deal invalid).
 ///
 /// # Errors
-/// [`DealError`] when the bytes do not give every seat 13 cards.
-pub(crate) fn deal_from_rank_bytes(bytes: &[u8], seats: [Seat; 4]) -> Result<Deal, DealError> {
+/// The model's [`WrongCount`](crate::model::ErrorKind::WrongCount) or
+/// [`DuplicateCard`](crate::model::ErrorKind::DuplicateCard) when the bytes do not give every
+/// seat 13 cards.
+pub(crate) fn deal_from_rank_bytes(
+    bytes: &[u8],
+    seats: [Seat; 4],
+) -> Result<Deal, crate::model::Error> {
     let mut masks = [0u64; 4];
     for (r, &b) in bytes.iter().take(13).enumerate() {
         for (suit, shift) in [6u32, 4, 2, 0].into_iter().enumerate() {

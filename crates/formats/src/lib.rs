@@ -337,8 +337,9 @@ pub struct FileBoards {
 /// that does not hold 13.
 pub(crate) fn complete_hands(
     hands: [Option<crate::model::deal::Hand>; 4],
-) -> Result<Option<Deal>, crate::model::deal::DealError> {
-    use crate::model::deal::{DealError, Hand};
+) -> Result<Option<Deal>, crate::model::Error> {
+    use crate::model::ErrorKind;
+    use crate::model::deal::Hand;
     let masks = hands.map(|h| h.map_or(0, |h| h.mask()));
     // Cards twice first (Deal::new's error), as with four complete hands.
     for a in 0..4 {
@@ -347,11 +348,13 @@ pub(crate) fn complete_hands(
             if both != 0 {
                 let card = crate::model::card::Card::from_index(both.trailing_zeros() as usize);
                 if let Some(card) = card {
-                    return Err(DealError::DuplicateCard {
+                    return Err(ErrorKind::DuplicateCard {
                         card,
                         first: Seat::from_index(a),
                         second: Seat::from_index(b),
-                    });
+                        column: None,
+                    }
+                    .into());
                 }
             }
         }
@@ -360,10 +363,12 @@ pub(crate) fn complete_hands(
     for (i, m) in masks.iter().enumerate() {
         let count = m.count_ones() as usize;
         if count > 13 || (missing.len() < 2 && count != 13 && !missing.contains(&i)) {
-            return Err(DealError::WrongCount {
+            return Err(ErrorKind::WrongCount {
                 seat: Seat::from_index(i),
                 count,
-            });
+                column: None,
+            }
+            .into());
         }
     }
     let mut masks = masks;

@@ -287,9 +287,11 @@ fn read_line(line: &[u8]) -> Result<(Option<u64>, Deal), (usize, String)> {
 /// wrong count or the second holder of a card.
 fn deal_of(hands: [Hand; 4], given: &[Option<usize>; 4]) -> Result<Deal, (usize, String)> {
     Deal::new(hands).map_err(|error| {
-        let at = match error {
-            crate::model::deal::DealError::WrongCount { seat, .. } => given[seat.index()],
-            crate::model::deal::DealError::DuplicateCard { second, .. } => given[second.index()],
+        let at = match *error.kind() {
+            crate::model::ErrorKind::WrongCount { seat, .. } => given[seat.index()],
+            crate::model::ErrorKind::DuplicateCard { second, .. } => given[second.index()],
+            // Deal::new gives no other kind.
+            _ => None,
         };
         (at.unwrap_or(0), error.to_string())
     })

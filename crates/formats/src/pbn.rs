@@ -92,7 +92,7 @@ use crate::dd::TrickTable;
 use crate::model::board::Vulnerability;
 use crate::model::card::{Card, Seat};
 use crate::model::deal::Deal;
-use crate::model::deal_string::{PbnErrorKind, parse_deal_bytes, push_deal_bytes};
+use crate::model::deal_string::{parse_deal_bytes, push_deal_bytes};
 use crate::model::text::{column, rank_index};
 
 /// PBN 2.1 files (FORMATS.md §4): tolerant import of any PBN file, canonical export with the
@@ -970,14 +970,14 @@ impl<'a> Reader<'a> {
             Some(DEAL) => {
                 if !unknown {
                     // A partial deal gives none: the game is skipped (module docs).
-                    self.game.deal = parse_deal_bytes(value).map_err(|(off, msg, kind)| {
-                        let e = self.err_at(at + off, format!("deal: {msg}"));
-                        match kind {
-                            PbnErrorKind::NotADeal => FormatError {
+                    self.game.deal = parse_deal_bytes(value).map_err(|(off, error)| {
+                        let e = self.err_at(at + off, format!("deal: {error}"));
+                        match error.kind() {
+                            crate::model::ErrorKind::PbnSyntax { .. } => e,
+                            _ => FormatError {
                                 kind: FormatErrorKind::NotADeal,
                                 ..e
                             },
-                            PbnErrorKind::Syntax => e,
                         }
                     })?;
                 }
@@ -1030,7 +1030,8 @@ impl<'a> Reader<'a> {
                     Some(parse_vulnerability(v).ok_or_else(|| {
                         self.err_at(
                             at,
-                            crate::model::board::UnknownVulnerability(text(v)).to_string(),
+                            crate::model::ErrorKind::UnknownVulnerability { text: text(v) }
+                                .to_string(),
                         )
                     })?)
                 };

@@ -3,6 +3,7 @@
 use std::fmt;
 
 use crate::card::Seat;
+use crate::error::{Error, ErrorKind};
 
 /// Which sides are vulnerable.
 ///
@@ -58,26 +59,24 @@ impl fmt::Display for Vulnerability {
     }
 }
 
-/// A vulnerability spelling that PBN import does not know.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown vulnerability {0:?} (expected None, NS, EW, All, Love, Both or -)")]
-pub struct UnknownVulnerability(pub String);
-
-// The spelling is the caller's.
-crate::classified!(UnknownVulnerability => BadInput);
-
 impl std::str::FromStr for Vulnerability {
-    type Err = UnknownVulnerability;
+    type Err = Error;
 
     /// Accepts the PBN import spellings (FORMATS.md §4), case-insensitively:
     /// `None`/`Love`/`-`, `NS`, `EW`, `All`/`Both`.
+    ///
+    /// # Errors
+    /// [`ErrorKind::UnknownVulnerability`], naming the text, for any other.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         match s.trim().to_ascii_lowercase().as_str() {
             "none" | "love" | "-" => Ok(Vulnerability::None),
             "ns" => Ok(Vulnerability::NorthSouth),
             "ew" => Ok(Vulnerability::EastWest),
             "all" | "both" => Ok(Vulnerability::All),
-            _ => Err(UnknownVulnerability(s.to_string())),
+            _ => Err(ErrorKind::UnknownVulnerability {
+                text: s.to_string(),
+            }
+            .into()),
         }
     }
 }

@@ -6,6 +6,8 @@
 use std::fmt;
 use std::str::FromStr;
 
+use crate::error::{Error, ErrorKind};
+
 /// One of the four seats at the table, in clockwise order N, E, S, W.
 ///
 /// The discriminant (0..4) is dealdex's own seat number; every file format has its
@@ -74,22 +76,6 @@ impl Seat {
     }
 }
 
-/// A seat or a suit given as text that names none: what [`Seat`]'s and [`Suit`]'s `FromStr`
-/// return.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{text:?} is not a {what} ({expected})")]
-pub struct NameError {
-    /// The text as given.
-    pub text: String,
-    /// What it should have named: `seat` or `suit`.
-    pub what: &'static str,
-    /// The spellings taken, for the message.
-    pub expected: &'static str,
-}
-
-// A name that is not a seat or suit is the input's fault.
-crate::classified!(NameError => BadInput);
-
 /// `text` as one of `names` (full names, any case) or, when it is one character, by
 /// `from_char`.
 fn by_name<T: Copy>(
@@ -98,7 +84,7 @@ fn by_name<T: Copy>(
     from_char: fn(char) -> Option<T>,
     what: &'static str,
     expected: &'static str,
-) -> Result<T, NameError> {
+) -> Result<T, Error> {
     let mut chars = text.chars();
     let one = match (chars.next(), chars.next()) {
         (Some(c), None) => from_char(c),
@@ -110,15 +96,18 @@ fn by_name<T: Copy>(
             .find(|(name, _)| name.eq_ignore_ascii_case(text))
             .map(|&(_, t)| t)
     })
-    .ok_or_else(|| NameError {
-        text: text.to_owned(),
-        what,
-        expected,
+    .ok_or_else(|| {
+        ErrorKind::UnknownName {
+            text: text.to_owned(),
+            what,
+            expected,
+        }
+        .into()
     })
 }
 
 impl FromStr for Seat {
-    type Err = NameError;
+    type Err = Error;
 
     /// A seat by its letter or its name, in either case: `N`, `e`, `South`, `west`.
     ///
@@ -127,9 +116,9 @@ impl FromStr for Seat {
     /// assert_eq!("w".parse::<Seat>()?, Seat::West);
     /// assert_eq!("North".parse::<Seat>()?, Seat::North);
     /// assert_eq!("X".parse::<Seat>().unwrap_err().to_string(), r#""X" is not a seat (N, E, S, W)"#);
-    /// # Ok::<(), dealdex::NameError>(())
+    /// # Ok::<(), dealdex::ModelError>(())
     /// ```
-    fn from_str(text: &str) -> Result<Seat, NameError> {
+    fn from_str(text: &str) -> Result<Seat, Error> {
         let names = Seat::ALL.map(|s| (s.name(), s));
         by_name(text, names, Seat::from_char, "seat", "N, E, S, W")
     }
@@ -206,7 +195,7 @@ impl Suit {
 }
 
 impl FromStr for Suit {
-    type Err = NameError;
+    type Err = Error;
 
     /// A suit by its letter or symbol ([`Suit::from_char`]) or its name in either case:
     /// `S`, `h`, `♦`, `clubs`.
@@ -217,9 +206,9 @@ impl FromStr for Suit {
     /// assert_eq!("♣".parse::<Suit>()?, Suit::Clubs);
     /// assert_eq!("Diamonds".parse::<Suit>()?, Suit::Diamonds);
     /// assert!("N".parse::<Suit>().is_err());
-    /// # Ok::<(), dealdex::NameError>(())
+    /// # Ok::<(), dealdex::ModelError>(())
     /// ```
-    fn from_str(text: &str) -> Result<Suit, NameError> {
+    fn from_str(text: &str) -> Result<Suit, Error> {
         let names = Suit::ALL.map(|s| (s.name(), s));
         by_name(text, names, Suit::from_char, "suit", "S, H, D, C")
     }

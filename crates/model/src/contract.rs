@@ -11,6 +11,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::card::{Card, Seat, Suit};
+use crate::error::{Error, ErrorKind};
 use crate::game::{Auction, GameRecord};
 
 /// The strain of a contract: a trump suit or notrump.
@@ -97,25 +98,14 @@ impl fmt::Display for Strain {
     }
 }
 
-/// A text that is not a strain (see [`Strain`]'s `FromStr`).
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{text:?} is not a strain (expected S, H, D, C or NT)")]
-pub struct StrainError {
-    /// The text as given.
-    pub text: String,
-}
-
-// The text is the caller's.
-crate::classified!(StrainError => BadInput);
-
 impl FromStr for Strain {
-    type Err = StrainError;
+    type Err = Error;
 
     /// Parses `S`, `H`, `D`, `C` (or a suit symbol) and `NT` or `N`, either case.
     ///
     /// # Errors
-    /// [`StrainError`], naming the text, when it is none of these.
-    fn from_str(s: &str) -> Result<Strain, StrainError> {
+    /// [`ErrorKind::NotAStrain`], naming the text, when it is none of these.
+    fn from_str(s: &str) -> Result<Strain, Error> {
         let t = s.trim();
         if t.eq_ignore_ascii_case("NT") || t.eq_ignore_ascii_case("N") {
             return Ok(Strain::NoTrump);
@@ -123,7 +113,7 @@ impl FromStr for Strain {
         let mut chars = t.chars();
         match (chars.next().and_then(Suit::from_char), chars.next()) {
             (Some(suit), None) => Ok(Strain::Trumps(suit)),
-            _ => Err(StrainError { text: s.to_owned() }),
+            _ => Err(ErrorKind::NotAStrain { text: s.to_owned() }.into()),
         }
     }
 }
@@ -348,19 +338,8 @@ impl fmt::Display for Contract {
     }
 }
 
-/// A text that is not a contract with its declarer (see [`Contract`]'s `FromStr`).
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{text:?} is not a contract with its declarer (expected e.g. 3NT:S, 4HX:N, 6CXX:E)")]
-pub struct ContractError {
-    /// The text as given.
-    pub text: String,
-}
-
-// The text is the caller's.
-crate::classified!(ContractError => BadInput);
-
 impl FromStr for Contract {
-    type Err = ContractError;
+    type Err = Error;
 
     /// Parses a contract and its declarer: level 1..7, strain (`C`, `D`, `H`, `S`, `NT` or
     /// `N`), `X` doubled or `XX` redoubled, then the declarer's seat, after a `:` or not
@@ -372,13 +351,13 @@ impl FromStr for Contract {
     /// let c: Contract = "4HX:N".parse()?;
     /// assert_eq!((c.level, c.doubling, c.declarer), (4, Doubling::Doubled, Seat::North));
     /// assert_eq!(c.to_string().parse::<Contract>()?, c);
-    /// # Ok::<(), dealdex::ContractError>(())
+    /// # Ok::<(), dealdex::ModelError>(())
     /// ```
     ///
     /// # Errors
-    /// [`ContractError`], naming the text, for anything else.
-    fn from_str(s: &str) -> Result<Contract, ContractError> {
-        let err = || ContractError { text: s.to_owned() };
+    /// [`ErrorKind::NotAContract`], naming the text, for anything else.
+    fn from_str(s: &str) -> Result<Contract, Error> {
+        let err = || Error::from(ErrorKind::NotAContract { text: s.to_owned() });
         let t = s.trim();
         let (bid, seat) = match t.split_once(':') {
             Some((bid, seat)) => (bid.trim(), seat.trim()),

@@ -3,6 +3,7 @@
 use std::fmt;
 
 use crate::card::{Card, RANK_LETTERS, Seat, Suit};
+use crate::error::{Error, ErrorKind};
 
 /// A set of cards: bit `i` of the 52-bit mask is the card with suited-order number `i`
 /// (♠A = bit 0 … ♣2 = bit 51).
@@ -117,32 +118,6 @@ impl fmt::Display for Hand {
     }
 }
 
-/// Why a set of four hands is not a deal.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum DealError {
-    /// A seat does not hold exactly 13 cards.
-    #[error("{seat} holds {count} cards, expected 13")]
-    WrongCount {
-        /// The first seat (in N, E, S, W order) with a wrong count.
-        seat: Seat,
-        /// How many cards it holds.
-        count: usize,
-    },
-    /// A card is held by two seats.
-    #[error("{card} is held by both {first} and {second}")]
-    DuplicateCard {
-        /// The card held twice (the lowest in suited order).
-        card: Card,
-        /// The first seat holding it.
-        first: Seat,
-        /// The second seat holding it.
-        second: Seat,
-    },
-}
-
-// The hands are the caller's.
-crate::classified!(DealError => BadInput);
-
 /// A complete deal: 52 cards split 13/13/13/13 among North, East, South and West.
 ///
 /// The constructors guarantee the invariant, so every `Deal` has a hand-record number
@@ -180,28 +155,33 @@ impl Deal {
     /// Builds a deal from four hands in N, E, S, W order.
     ///
     /// # Errors
-    /// [`DealError::DuplicateCard`] when two seats hold the same card (checked first), else
-    /// [`DealError::WrongCount`] naming the first seat without exactly 13 cards.
-    pub fn new(hands: [Hand; 4]) -> Result<Deal, DealError> {
+    /// [`ErrorKind::DuplicateCard`] when two seats hold the same card (checked first), else
+    /// [`ErrorKind::WrongCount`] naming the first seat without exactly 13 cards (neither with
+    /// a column).
+    pub fn new(hands: [Hand; 4]) -> Result<Deal, Error> {
         for (a, &ha) in hands.iter().enumerate() {
             for (b, &hb) in hands.iter().enumerate().skip(a + 1) {
                 let both = ha.mask() & hb.mask();
                 if both != 0 {
-                    return Err(DealError::DuplicateCard {
+                    return Err(ErrorKind::DuplicateCard {
                         card: Card::from_index(both.trailing_zeros() as usize)
                             .expect("mask below 2^52"),
                         first: Seat::from_index(a),
                         second: Seat::from_index(b),
-                    });
+                        column: None,
+                    }
+                    .into());
                 }
             }
         }
         for (i, h) in hands.iter().enumerate() {
             if h.len() != 13 {
-                return Err(DealError::WrongCount {
+                return Err(ErrorKind::WrongCount {
                     seat: Seat::from_index(i),
                     count: h.len(),
-                });
+                    column: None,
+                }
+                .into());
             }
         }
         Ok(Deal { hands })
@@ -210,8 +190,8 @@ impl Deal {
     /// Builds a deal from the seat of each card in suited order.
     ///
     /// # Errors
-    /// [`DealError::WrongCount`] when a seat does not get exactly 13 cards.
-    pub fn from_seats(seats: &[Seat; 52]) -> Result<Deal, DealError> {
+    /// [`ErrorKind::WrongCount`] when a seat does not get exactly 13 cards.
+    pub fn from_seats(seats: &[Seat; 52]) -> Result<Deal, Error> {
         let mut hands = [Hand::EMPTY; 4];
         for (i, s) in seats.iter().enumerate() {
             hands[s.index()].0 |= 1 << i;
@@ -320,10 +300,11 @@ mod tests {
         ])
         .unwrap_err();
         assert_eq!(
-            err,
-            DealError::WrongCount {
+            *err.kind(),
+            ErrorKind::WrongCount {
                 seat: Seat::East,
-                count: 12
+                count: 12,
+                column: None
             }
         );
         assert_eq!(err.to_string(), "E holds 12 cards, expected 13");
@@ -335,8 +316,8 @@ mod tests {
         ])
         .unwrap_err();
         assert!(matches!(
-            err,
-            DealError::DuplicateCard {
+            err.kind(),
+            ErrorKind::DuplicateCard {
                 first: Seat::North,
                 second: Seat::East,
                 ..

@@ -12,6 +12,7 @@ use std::fmt;
 use crate::board::{Vulnerability, board_dealer, board_vulnerability};
 use crate::card::{Card, Seat};
 use crate::deal::Deal;
+use crate::error::{Error, ErrorKind};
 
 /// The 13-byte index of a deal: a full-information key, unique per deal, ordered as the
 /// hex strings are (FORMATS.md §2).
@@ -48,71 +49,19 @@ const SPREAD7: [u64; 128] = {
     t
 };
 
-/// What is wrong with a hex deal index or its 13 bytes.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum IndexError {
-    /// The string does not have 26 hex characters (plus an optional `-X`).
-    #[error(
-        "deal index: column {column}: found {found} characters, expected 26 hex digits \
-         (optionally with -X)"
-    )]
-    WrongLength {
-        /// The number of characters found in the index part.
-        found: usize,
-        /// 1-based column (character position) in the input string: the 27th character of a
-        /// too long index part, or the place of the first missing one.
-        column: usize,
-    },
-    /// A character that is not a hex digit.
-    #[error("deal index: {found:?} at column {column} is not a hex digit")]
-    NotHex {
-        /// 1-based column (character position) in the input string.
-        column: usize,
-        /// The offending character.
-        found: char,
-    },
-    /// The bytes are well formed but a seat does not get 13 cards.
-    #[error("deal index gives {seat} {count} cards, expected 13")]
-    WrongCount {
-        /// The first seat (N, E, S, W order) with a wrong count.
-        seat: Seat,
-        /// How many cards the index gives it.
-        count: usize,
-    },
-}
-
-crate::classified!(IndexError);
-impl crate::Classify for IndexError {
-    /// Always [`BadInput`](crate::ErrorClass::BadInput): the index text is the caller's.
-    fn class(&self) -> crate::ErrorClass {
-        crate::ErrorClass::BadInput
-    }
-
-    /// Where the problem is: the 1-based column in the index text for a wrong length or a
-    /// character that is not a hex digit; `None` for a seat that gets the wrong number of
-    /// cards.
-    fn position(&self) -> Option<crate::InputPosition> {
-        match self {
-            IndexError::WrongLength { column, .. } | IndexError::NotHex { column, .. } => {
-                Some(crate::InputPosition::new().with_column(*column as u64))
-            }
-            _ => None,
-        }
-    }
-}
-
 /// Ok when each of the four hand masks (N, E, S, W) holds 13 cards.
 ///
 /// # Errors
-/// [`IndexError::WrongCount`] naming the first seat (in N, E, S, W order) that does not.
-fn thirteen_each(hands: &[u64; 4]) -> Result<(), IndexError> {
+/// [`ErrorKind::IndexWrongCount`] naming the first seat (in N, E, S, W order) that does not.
+fn thirteen_each(hands: &[u64; 4]) -> Result<(), Error> {
     for (i, m) in hands.iter().enumerate() {
         let count = m.count_ones() as usize;
         if count != 13 {
-            return Err(IndexError::WrongCount {
+            return Err(ErrorKind::IndexWrongCount {
                 seat: Seat::from_index(i),
                 count,
-            });
+            }
+            .into());
         }
     }
     Ok(())
@@ -144,8 +93,8 @@ impl DealIndex {
     /// Decodes the 13 bytes into a deal.
     ///
     /// # Errors
-    /// [`IndexError::WrongCount`] when the bytes do not give each seat 13 cards.
-    pub fn to_deal(&self) -> Result<Deal, IndexError> {
+    /// [`ErrorKind::IndexWrongCount`] when the bytes do not give each seat 13 cards.
+    pub fn to_deal(&self) -> Result<Deal, Error> {
         // Bit `shift` of every byte, bytes 0..13, as 13 contiguous bits: bit r from byte r.
         // The multiplication gathers bit 0 of each of 8 bytes into the top byte (the partial
         // products land on distinct bits, so nothing carries).
@@ -187,9 +136,9 @@ impl DealIndex {
     /// Parses exactly 26 hex characters (either case), with no suffix.
     ///
     /// # Errors
-    /// [`IndexError::WrongLength`] or [`IndexError::NotHex`] (with its 1-based column).
+    /// [`ErrorKind::IndexLength`] or [`ErrorKind::IndexNotHex`] (with its 1-based column).
     /// The cards are not checked here: see [`DealIndex::to_deal`].
-    pub fn parse_hex(s: &str) -> Result<DealIndex, IndexError> {
+    pub fn parse_hex(s: &str) -> Result<DealIndex, Error> {
         parse_hex_at(s, 1)
     }
 
@@ -206,17 +155,20 @@ impl DealIndex {
     }
 }
 
-fn parse_hex_at(s: &str, first_column: usize) -> Result<DealIndex, IndexError> {
+/// [`DealIndex::parse_hex`] of `s`, whose first character is at the 1-based column
+/// `first_column` of the caller's text.
+fn parse_hex_at(s: &str, first_column: usize) -> Result<DealIndex, Error> {
     let n = s.chars().count();
     if n != 26 {
-        return Err(IndexError::WrongLength {
+        return Err(ErrorKind::IndexLength {
             found: n,
             column: first_column + n.min(26),
-        });
+        }
+        .into());
     }
     let mut out = [0u8; 13];
     for (i, c) in s.chars().enumerate() {
-        let v = c.to_digit(16).ok_or(IndexError::NotHex {
+        let v = c.to_digit(16).ok_or_else(|| ErrorKind::IndexNotHex {
             column: first_column + i,
             found: c,
         })? as u8;
@@ -274,7 +226,7 @@ impl BoardIndex {
 }
 
 impl std::str::FromStr for BoardIndex {
-    type Err = IndexError;
+    type Err = Error;
 
     /// Parses `HEX26`, `HEX26-X` or `X-HEX26` (hex digits in either case, surrounding white
     /// space ignored). Errors name the 1-based column of a bad character. The cards are not
@@ -285,7 +237,7 @@ impl std::str::FromStr for BoardIndex {
         let digit = |c: char, column: usize| {
             c.to_digit(16)
                 .map(|v| v as u8)
-                .ok_or(IndexError::NotHex { column, found: c })
+                .ok_or_else(|| Error::from(ErrorKind::IndexNotHex { column, found: c }))
         };
         let bytes = t.as_bytes();
         let n = t.chars().count();
@@ -321,10 +273,11 @@ impl std::str::FromStr for BoardIndex {
             }
             column += len + 1;
         }
-        Err(IndexError::WrongLength {
+        Err(ErrorKind::IndexLength {
             found,
             column: start + found.min(26),
-        })
+        }
+        .into())
     }
 }
 
@@ -336,34 +289,6 @@ impl fmt::Display for BoardIndex {
             write!(f, "-{:X}", c)?;
         }
         Ok(())
-    }
-}
-
-/// Why a deal argument ([`parse_deal_argument`]) that looks like a hex index or a PBN deal
-/// string is not a deal.
-#[derive(Debug, thiserror::Error)]
-pub enum DealArgumentError {
-    /// A bad hex index (characters, length, or a seat without 13 cards).
-    #[error(transparent)]
-    Index(#[from] IndexError),
-    /// A bad PBN deal string.
-    #[error(transparent)]
-    Pbn(#[from] crate::deal_string::PbnError),
-}
-
-crate::classified!(DealArgumentError);
-impl crate::Classify for DealArgumentError {
-    /// Always [`BadInput`](crate::ErrorClass::BadInput): the argument is the caller's.
-    fn class(&self) -> crate::ErrorClass {
-        crate::ErrorClass::BadInput
-    }
-
-    /// The index's or the deal string's position (a column in the argument).
-    fn position(&self) -> Option<crate::InputPosition> {
-        match self {
-            DealArgumentError::Index(e) => e.position(),
-            DealArgumentError::Pbn(e) => e.position(),
-        }
     }
 }
 
@@ -386,9 +311,12 @@ impl crate::Classify for DealArgumentError {
 /// ```
 ///
 /// # Errors
-/// [`DealArgumentError::Index`] for a bad index, [`DealArgumentError::Pbn`] for a bad deal
-/// string.
-pub fn parse_deal_argument(text: &str) -> Option<Result<(Deal, Option<u64>), DealArgumentError>> {
+/// An index's kind ([`ErrorKind::IndexLength`], [`ErrorKind::IndexNotHex`],
+/// [`ErrorKind::IndexWrongCount`]) for a bad index, a deal string's ([`parse_deal`]) for a
+/// bad deal string; the column is the argument's.
+///
+/// [`parse_deal`]: crate::deal_string::parse_deal
+pub fn parse_deal_argument(text: &str) -> Option<Result<(Deal, Option<u64>), Error>> {
     let t = text.trim();
     let hexish = t.chars().all(|c| c.is_ascii_hexdigit() || c == '-');
     if hexish && (t.len() == 26 || t.len() == 28) {
@@ -399,11 +327,7 @@ pub fn parse_deal_argument(text: &str) -> Option<Result<(Deal, Option<u64>), Dea
         })());
     }
     if t.contains(':') {
-        return Some(
-            crate::deal_string::parse_deal(t)
-                .map(|d| (d, None))
-                .map_err(DealArgumentError::from),
-        );
+        return Some(crate::deal_string::parse_deal(t).map(|d| (d, None)));
     }
     None
 }
@@ -416,7 +340,7 @@ mod tests {
 
     /// The decoding as FORMATS.md §2 states it, a card at a time: the reference for
     /// [`DealIndex::to_deal`].
-    fn to_deal_card_by_card(index: &DealIndex) -> Result<Deal, IndexError> {
+    fn to_deal_card_by_card(index: &DealIndex) -> Result<Deal, Error> {
         let mut hands = [0u64; 4];
         for (r, &byte) in index.0.iter().enumerate() {
             let codes = [byte >> 4 & 3, byte >> 6 & 3, byte & 3, byte >> 2 & 3];
@@ -454,8 +378,8 @@ mod tests {
             .parse::<BoardIndex>()
             .unwrap_err();
         assert_eq!(
-            e,
-            IndexError::NotHex {
+            *e.kind(),
+            ErrorKind::IndexNotHex {
                 column: 26,
                 found: 'G'
             }
@@ -464,8 +388,8 @@ mod tests {
             .parse::<BoardIndex>()
             .unwrap_err();
         assert_eq!(
-            e,
-            IndexError::WrongLength {
+            *e.kind(),
+            ErrorKind::IndexLength {
                 found: 25,
                 column: 26
             }
@@ -480,8 +404,8 @@ mod tests {
             .parse::<BoardIndex>()
             .unwrap_err();
         assert_eq!(
-            e,
-            IndexError::WrongLength {
+            *e.kind(),
+            ErrorKind::IndexLength {
                 found: 27,
                 column: 30
             }
@@ -490,8 +414,8 @@ mod tests {
             .parse::<BoardIndex>()
             .unwrap_err();
         assert_eq!(
-            e,
-            IndexError::NotHex {
+            *e.kind(),
+            ErrorKind::IndexNotHex {
                 column: 28,
                 found: 'G'
             }
@@ -500,16 +424,16 @@ mod tests {
             .parse::<BoardIndex>()
             .unwrap_err();
         assert_eq!(
-            e,
-            IndexError::NotHex {
+            *e.kind(),
+            ErrorKind::IndexNotHex {
                 column: 1,
                 found: 'Z'
             }
         );
         let e = DealIndex([0; 13]).to_deal().unwrap_err();
         assert_eq!(
-            e,
-            IndexError::WrongCount {
+            *e.kind(),
+            ErrorKind::IndexWrongCount {
                 seat: Seat::North,
                 count: 0
             }

@@ -391,7 +391,7 @@ pub enum StoreError {
         /// The key as stored.
         key: DealIndex,
         /// Why it is not a deal.
-        error: crate::model::index::IndexError,
+        error: crate::model::Error,
     },
     /// A double-dummy table read from the file (migration 05's `dd.tricks`) does not decode.
     #[error("stored DD table of deal {key}: {error}")]

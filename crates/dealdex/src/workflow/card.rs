@@ -14,8 +14,8 @@
 
 use serde::Serialize;
 
-use crate::Card;
-use crate::encoding::{self, Encoding, EncodingError};
+use crate::encoding::{self, Encoding};
+use crate::{Card, ModelError, ModelErrorKind};
 
 /// How [`CardJob::value`] names the card.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -148,7 +148,7 @@ pub enum CardError {
     },
     /// A value that is no card in its encoding (out of range, inconsistent, bad text).
     #[error(transparent)]
-    Encoding(#[from] EncodingError),
+    Encoding(#[from] ModelError),
 }
 
 crate::classified!(CardError => BadInput);
@@ -197,10 +197,12 @@ fn read(job: &CardJob) -> Result<(Card, bool), CardError> {
         CardSource::SymbolText => encoding::card_from_symbol_text(v)?,
         CardSource::CardByte => {
             let n = number(Encoding::CardByte)?;
-            let byte = u8::try_from(n).map_err(|_| EncodingError::OutOfRange {
-                encoding: Encoding::CardByte,
-                value: n,
-                valid: "a card byte is 0..=255 (0x00..=0xFF)",
+            let byte = u8::try_from(n).map_err(|_| {
+                ModelError::from(ModelErrorKind::EncodingOutOfRange {
+                    encoding: Encoding::CardByte,
+                    value: n,
+                    valid: "a card byte is 0..=255 (0x00..=0xFF)",
+                })
             })?;
             let c = encoding::card_from_card_byte(byte)?;
             return Ok((c.card, c.face_up));

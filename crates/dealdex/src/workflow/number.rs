@@ -32,9 +32,7 @@ use crate::workflow::output::{Output, ReportOutput, WriteError};
 use crate::workflow::pipeline::{
     DealFiles, DealSink, DealSource, FileSource, ReadAs, SinkError, SourceError, SourceOptions,
 };
-use crate::{
-    Deal, DealArgumentError, DealIndex, ErrorClass, NumberError, Scheme, parse_deal_argument,
-};
+use crate::{Deal, DealIndex, ErrorClass, ModelError, Scheme, parse_deal_argument};
 
 /// A `number` job: what to number, and in which scheme.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -91,7 +89,7 @@ pub struct NumberReport {
 pub enum NumberJobError {
     /// A hex index or deal string that is no deal.
     #[error("deal")]
-    Deal(#[source] DealArgumentError),
+    Deal(#[source] ModelError),
     /// Neither a deal nor an existing file.
     #[error("{argument:?} is not a PBN deal string (N:…), a 26-hex-digit index or a deal file")]
     NotADeal {
@@ -240,13 +238,13 @@ pub struct DealReport {
 pub enum DealJobError {
     /// A range whose start is no hand-record number.
     #[error("range start")]
-    RangeStart(#[source] NumberError),
+    RangeStart(#[source] ModelError),
     /// A range whose end is no hand-record number.
     #[error("range end")]
-    RangeEnd(#[source] NumberError),
+    RangeEnd(#[source] ModelError),
     /// A single number that is no hand-record number.
     #[error(transparent)]
-    Number(#[from] NumberError),
+    Number(#[from] ModelError),
     /// A range `A..B` with B < A.
     #[error("range {range}: the end is below the start")]
     EndBelowStart {

@@ -324,7 +324,7 @@ fn format_message(input: &str, error: &formats::ChooseFormatError) -> String {
 pub enum SolveInputError {
     /// A deal string or hex index that is no deal.
     #[error("deal: {0}")]
-    Deal(crate::DealArgumentError),
+    Deal(crate::ModelError),
     /// An input that is no deal, of a format neither named nor told by its extension (or a
     /// format name no format has).
     #[error("{}", format_message(input, error))]
@@ -360,7 +360,7 @@ pub enum SolveInputError {
     NoDatabase,
     /// [`check_request`]: a vulnerability that is none of None, NS, EW, All.
     #[error("vulnerability: {0}")]
-    Vul(crate::UnknownVulnerability),
+    Vul(crate::ModelError),
 }
 
 /// Checks a solve request before anything is read: something to solve (deal arguments, a

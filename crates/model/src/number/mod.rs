@@ -13,6 +13,7 @@ pub mod reference;
 use std::fmt;
 
 use crate::deal::Deal;
+use crate::error::{Error, ErrorKind};
 
 /// D, the number of deals: 52!/(13!)⁴ = 53,644,737,765,488,792,839,237,440,000 (FORMATS.md §1).
 pub const DEALS: u128 = 53_644_737_765_488_792_839_237_440_000;
@@ -63,13 +64,14 @@ impl Scheme {
     /// The 0-based rank (0..D) of the scheme's number `n`.
     ///
     /// # Errors
-    /// [`NumberError::OutOfRange`] when `n` is not one of the scheme's numbers.
-    pub fn rank_of(self, n: u128) -> Result<u128, NumberError> {
+    /// [`ErrorKind::NumberOutOfRange`] when `n` is not one of the scheme's numbers.
+    pub fn rank_of(self, n: u128) -> Result<u128, Error> {
         if n < self.first_number() || n > self.last_number() {
-            return Err(NumberError::OutOfRange {
+            return Err(ErrorKind::NumberOutOfRange {
                 number: n.to_string(),
                 scheme: self,
-            });
+            }
+            .into());
         }
         Ok(n - self.first_number())
     }
@@ -91,7 +93,7 @@ impl fmt::Display for Scheme {
 }
 
 impl std::str::FromStr for Scheme {
-    type Err = NumberError;
+    type Err = Error;
 
     /// Parses `pavlicek`, `andrews` or `bigdeal` (either case; `big-deal` also).
     fn from_str(s: &str) -> Result<Self, Self::Err> {
@@ -99,57 +101,10 @@ impl std::str::FromStr for Scheme {
             "pavlicek" => Ok(Scheme::Pavlicek),
             "andrews" => Ok(Scheme::Andrews),
             "bigdeal" | "big-deal" => Ok(Scheme::BigDeal),
-            _ => Err(NumberError::UnknownScheme(s.to_string())),
-        }
-    }
-}
-
-/// What is wrong with a hand-record number.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum NumberError {
-    /// The number is not one of the scheme's: outside 1..=D (Pavlicek, Andrews) or 0..=D−1
-    /// (Big Deal).
-    #[error(
-        "hand-record number {number} is out of range: valid {scheme} numbers are {}..={}",
-        scheme.first_number(),
-        scheme.last_number()
-    )]
-    OutOfRange {
-        /// The number as given.
-        number: String,
-        /// The scheme it was read in.
-        scheme: Scheme,
-    },
-    /// The text is not a decimal or `0x` hex number.
-    #[error("{input:?} is not a number: column {column} ({message})")]
-    Syntax {
-        /// The text given.
-        input: String,
-        /// 1-based column of the first bad character.
-        column: usize,
-        /// What was expected.
-        message: &'static str,
-    },
-    /// An unknown scheme name.
-    #[error("unknown numbering scheme {0:?} (expected pavlicek, andrews or bigdeal)")]
-    UnknownScheme(String),
-}
-
-crate::classified!(NumberError);
-impl crate::Classify for NumberError {
-    /// Always [`BadInput`](crate::ErrorClass::BadInput): the number is the caller's.
-    fn class(&self) -> crate::ErrorClass {
-        crate::ErrorClass::BadInput
-    }
-
-    /// Where the problem is: the 1-based column of the first bad character of a number
-    /// that does not parse; `None` for the other errors.
-    fn position(&self) -> Option<crate::InputPosition> {
-        match self {
-            NumberError::Syntax { column, .. } => {
-                Some(crate::InputPosition::new().with_column(*column as u64))
+            _ => Err(ErrorKind::UnknownScheme {
+                name: s.to_string(),
             }
-            _ => None,
+            .into()),
         }
     }
 }
@@ -158,15 +113,15 @@ impl crate::Classify for NumberError {
 /// [`Scheme::Pavlicek`].
 ///
 /// # Errors
-/// [`NumberError::Syntax`] with the column of the first bad character (also for values that
-/// do not fit 128 bits); [`NumberError::OutOfRange`] for 0 and numbers above D.
+/// [`ErrorKind::NumberSyntax`] with the column of the first bad character (also for values that
+/// do not fit 128 bits); [`ErrorKind::NumberOutOfRange`] for 0 and numbers above D.
 ///
 /// ```
 /// assert_eq!(dealdex::parse_number("1,000").unwrap(), 1000);
 /// assert_eq!(dealdex::parse_number("0xff").unwrap(), 255);
 /// assert!(dealdex::parse_number("0").is_err());
 /// ```
-pub fn parse_number(text: &str) -> Result<u128, NumberError> {
+pub fn parse_number(text: &str) -> Result<u128, Error> {
     parse_scheme_number(text, Scheme::Pavlicek)
 }
 
@@ -175,8 +130,8 @@ pub fn parse_number(text: &str) -> Result<u128, NumberError> {
 /// numbers ([`Scheme::first_number`]..=[`Scheme::last_number`]).
 ///
 /// # Errors
-/// [`NumberError::Syntax`] with the column of the first bad character (also for values that
-/// do not fit 128 bits); [`NumberError::OutOfRange`] outside the scheme's numbers.
+/// [`ErrorKind::NumberSyntax`] with the column of the first bad character (also for values that
+/// do not fit 128 bits); [`ErrorKind::NumberOutOfRange`] outside the scheme's numbers.
 ///
 /// ```
 /// use dealdex::{Scheme, parse_scheme_number};
@@ -184,17 +139,19 @@ pub fn parse_number(text: &str) -> Result<u128, NumberError> {
 /// assert_eq!(parse_scheme_number("0", Scheme::BigDeal).unwrap(), 0);
 /// assert!(parse_scheme_number("0", Scheme::Andrews).is_err());
 /// ```
-pub fn parse_scheme_number(text: &str, scheme: Scheme) -> Result<u128, NumberError> {
+pub fn parse_scheme_number(text: &str, scheme: Scheme) -> Result<u128, Error> {
     let t = text.trim();
     let lead = text.len() - text.trim_start().len();
     let (digits, radix, offset) = match t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
         Some(rest) => (rest, 16, 2),
         None => (t, 10, 0),
     };
-    let err = |column, message| NumberError::Syntax {
-        input: text.to_string(),
-        column,
-        message,
+    let err = |column, message| {
+        Error::from(ErrorKind::NumberSyntax {
+            input: text.to_string(),
+            column,
+            message,
+        })
     };
     if digits.is_empty() {
         return Err(err(lead + offset + 1, "expected digits"));
@@ -206,18 +163,20 @@ pub fn parse_scheme_number(text: &str, scheme: Scheme) -> Result<u128, NumberErr
         if c == '_' || c == ',' && radix == 10 {
             continue;
         }
-        let d = c.to_digit(radix).ok_or(err(
-            column,
-            if radix == 10 {
-                "expected a decimal digit"
-            } else {
-                "expected a hex digit"
-            },
-        ))?;
+        let d = c.to_digit(radix).ok_or_else(|| {
+            err(
+                column,
+                if radix == 10 {
+                    "expected a decimal digit"
+                } else {
+                    "expected a hex digit"
+                },
+            )
+        })?;
         v = v
             .checked_mul(radix as u128)
             .and_then(|v| v.checked_add(d as u128))
-            .ok_or(err(column, "number too large"))?;
+            .ok_or_else(|| err(column, "number too large"))?;
         any = true;
     }
     if !any {
@@ -264,7 +223,7 @@ impl Deal {
     /// The deal with hand-record number `n` in `scheme` (1..=D, or 0..=D−1 for Big Deal).
     ///
     /// # Errors
-    /// [`NumberError::OutOfRange`] outside the scheme's numbers.
+    /// [`ErrorKind::NumberOutOfRange`] outside the scheme's numbers.
     ///
     /// ```
     /// use dealdex::{Deal, Scheme};
@@ -272,21 +231,22 @@ impl Deal {
     /// assert_eq!(d.to_string(), "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT9876543.6 ..2.AKQJT9875432");
     /// assert!(Deal::from_number(0, Scheme::Pavlicek).is_err());
     /// ```
-    pub fn from_number(n: u128, scheme: Scheme) -> Result<Deal, NumberError> {
+    pub fn from_number(n: u128, scheme: Scheme) -> Result<Deal, Error> {
         Deal::from_rank(scheme.rank_of(n)?, scheme)
     }
 
     /// The deal with 0-based rank `rank` (below D) in `scheme`: the inverse of [`Deal::rank`].
     ///
     /// # Errors
-    /// [`NumberError::OutOfRange`] when `rank ≥ D`.
-    pub fn from_rank(rank: u128, scheme: Scheme) -> Result<Deal, NumberError> {
+    /// [`ErrorKind::NumberOutOfRange`] when `rank ≥ D`.
+    pub fn from_rank(rank: u128, scheme: Scheme) -> Result<Deal, Error> {
         if rank >= DEALS {
             // Ranks run 0..D, as Big Deal's numbers do.
-            return Err(NumberError::OutOfRange {
+            return Err(ErrorKind::NumberOutOfRange {
                 number: rank.to_string(),
                 scheme: Scheme::BigDeal,
-            });
+            }
+            .into());
         }
         Ok(match scheme {
             Scheme::Pavlicek => pavlicek::unrank(rank),
@@ -302,7 +262,7 @@ impl Deal {
 /// than calling [`Deal::from_number`] in a loop.
 ///
 /// # Errors
-/// [`NumberError::OutOfRange`] when the range leaves the scheme's numbers; `out` is then
+/// [`ErrorKind::NumberOutOfRange`] when the range leaves the scheme's numbers; `out` is then
 /// untouched.
 ///
 /// ```
@@ -311,7 +271,7 @@ impl Deal {
 /// dealdex::unrank_range(8, Scheme::Pavlicek, &mut out).unwrap();
 /// assert_eq!(out[2], Deal::from_number(10, Scheme::Pavlicek).unwrap());
 /// ```
-pub fn unrank_range(first: u128, scheme: Scheme, out: &mut [Deal]) -> Result<(), NumberError> {
+pub fn unrank_range(first: u128, scheme: Scheme, out: &mut [Deal]) -> Result<(), Error> {
     let first_rank = scheme.rank_of(first)?;
     scheme.rank_of(first.saturating_add(out.len().max(1) as u128 - 1))?;
     let ranks: Vec<u128> = (0..out.len() as u128).map(|j| first_rank + j).collect();
@@ -355,16 +315,18 @@ mod tests {
         assert_eq!(parse_number("0x10").unwrap(), 16);
         assert_eq!(parse_number(" 12_345 ").unwrap(), 12345);
         assert!(matches!(
-            parse_number("12a"),
-            Err(NumberError::Syntax { column: 3, .. })
+            parse_number("12a").as_ref().map_err(Error::kind),
+            Err(ErrorKind::NumberSyntax { column: 3, .. })
         ));
         assert!(matches!(
-            parse_number("0"),
-            Err(NumberError::OutOfRange { .. })
+            parse_number("0").as_ref().map_err(Error::kind),
+            Err(ErrorKind::NumberOutOfRange { .. })
         ));
         assert!(matches!(
-            parse_number("53644737765488792839237440001"),
-            Err(NumberError::OutOfRange { .. })
+            parse_number("53644737765488792839237440001")
+                .as_ref()
+                .map_err(Error::kind),
+            Err(ErrorKind::NumberOutOfRange { .. })
         ));
         assert_eq!(
             parse_scheme_number("53,644,737,765,488,792,839,237,439,999", Scheme::BigDeal),
@@ -381,12 +343,14 @@ mod tests {
             DEALS
         );
         assert!(matches!(
-            parse_number("0x"),
-            Err(NumberError::Syntax { column: 3, .. })
+            parse_number("0x").as_ref().map_err(Error::kind),
+            Err(ErrorKind::NumberSyntax { column: 3, .. })
         ));
         assert!(matches!(
-            parse_number("999999999999999999999999999999999999999999"),
-            Err(NumberError::Syntax { .. })
+            parse_number("999999999999999999999999999999999999999999")
+                .as_ref()
+                .map_err(Error::kind),
+            Err(ErrorKind::NumberSyntax { .. })
         ));
         let e = parse_number("0").unwrap_err().to_string();
         assert!(e.contains("1..=53644737765488792839237440000"), "{e}");

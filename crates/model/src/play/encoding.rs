@@ -4,7 +4,7 @@
 //!
 //! Every encoding is exhaustive over the 52 cards of a bridge deck: encoding never fails, and
 //! decoding accepts exactly the 52 values (or texts) that encoding produces, with the face-up
-//! bit of seed 004 as the only free field. Anything else is an [`EncodingError`] that names the
+//! bit of seed 004 as the only free field. Anything else is an [`Error`] that names the
 //! bad value and says what is wrong with it.
 //!
 //! | encoding (CLI name) | library | value | source |
@@ -34,6 +34,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::card::{Card, Rank, Suit};
+use crate::error::{Error, ErrorKind};
 
 /// The card encodings `dealdex card` converts, by the names the CLI and its JSON use.
 ///
@@ -93,14 +94,16 @@ impl Encoding {
     /// The card with `value` in this encoding (seed004-byte: either face; the face is
     /// dropped, see [`card_from_card_byte`] to keep it).
     ///
-    /// Errors: [`EncodingError::OutOfRange`] for a value wider than the encoding (a slot or
+    /// Errors: [`ErrorKind::EncodingOutOfRange`] for a value wider than the encoding (a slot or
     /// number ≥ 52, a byte > 0xFF, a 32-bit value ≥ 2³²), else the error of the encoding's
     /// own decoder.
-    pub fn decode(self, value: u64) -> Result<Card, EncodingError> {
-        let out_of_range = |valid: &'static str| EncodingError::OutOfRange {
-            encoding: self,
-            value,
-            valid,
+    pub fn decode(self, value: u64) -> Result<Card, Error> {
+        let out_of_range = |valid: &'static str| {
+            Error::from(ErrorKind::EncodingOutOfRange {
+                encoding: self,
+                value,
+                valid,
+            })
         };
         match self {
             Encoding::SeatArraySlot => {
@@ -137,96 +140,26 @@ impl fmt::Display for Encoding {
 }
 
 impl FromStr for Encoding {
-    type Err = EncodingError;
+    type Err = Error;
 
     /// Parses an encoding's name (as [`Encoding::name`] writes it, either case).
     ///
-    /// Errors: [`EncodingError::UnknownEncoding`].
+    /// Errors: [`ErrorKind::UnknownEncoding`].
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         Encoding::ALL
             .into_iter()
             .find(|e| e.name().eq_ignore_ascii_case(s.trim()))
-            .ok_or_else(|| EncodingError::UnknownEncoding {
-                name: s.to_string(),
+            .ok_or_else(|| {
+                ErrorKind::UnknownEncoding {
+                    name: s.to_string(),
+                }
+                .into()
             })
     }
 }
 
 const SLOTS: &str = "seed 000 slots are 0..=51";
 const NUMBERS: &str = "seed 003 card numbers are 0..=51";
-
-/// Why a value is not one of the 52 cards in an encoding. Each message names the value.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum EncodingError {
-    /// A number outside the encoding's range, e.g. seed 000 slot 53.
-    #[error("{encoding} {value} is out of range: {valid}")]
-    OutOfRange {
-        /// The encoding the value was read in.
-        encoding: Encoding,
-        /// The value as given.
-        value: u64,
-        /// The valid range, in words.
-        valid: &'static str,
-    },
-    /// A seed 001 32-bit value whose fields disagree or are not a card's, e.g.
-    /// `32-bit card 0x00082347 (533319) is inconsistent: suit bit says hearts, ss bits say
-    /// diamonds`.
-    #[error("32-bit card 0x{value:08X} ({value}) is inconsistent: {reason}")]
-    StandardCard {
-        /// The 32-bit value.
-        value: u32,
-        /// Which fields disagree, or which field is not valid.
-        reason: String,
-    },
-    /// A seed 004 card byte that is no bridge card (a group byte, a knight, a reserved rank).
-    #[error("seed004 card byte 0x{byte:02X} (0b{byte:08b}) is not a bridge card: {reason}")]
-    CardByte {
-        /// The byte.
-        byte: u8,
-        /// What is wrong with it.
-        reason: String,
-    },
-    /// A code point that is no bridge card (outside the suited rows, a knight, a joker, the
-    /// card back, a reserved rank).
-    #[error("U+{code:04X} is not a bridge card: {reason}")]
-    Unicode {
-        /// The code point.
-        code: u32,
-        /// What it is instead.
-        reason: String,
-    },
-    /// Card text [`parse_card`] cannot read.
-    #[error(
-        "'{text}' is not a card: {reason} (write a rank and a suit, e.g. QC, CQ, ♣Q, 10H, TH, h10)"
-    )]
-    CardText {
-        /// The text as given.
-        text: String,
-        /// What is wrong with it.
-        reason: &'static str,
-    },
-    /// Text that is not one of seed 003's 52 display values.
-    #[error(
-        "'{text}' is not a seed 003 display value: expected a rank 2..10, J, Q, K or A, then \
-         one of ♥ ♠ ♦ ♣, e.g. 10♥ or Q♣"
-    )]
-    SymbolText {
-        /// The text as given.
-        text: String,
-    },
-    /// A name that is not one of [`Encoding::ALL`].
-    #[error(
-        "unknown encoding '{name}': expected seed000-slot, standard-card, seed003-number, \
-         seed004-byte or unicode"
-    )]
-    UnknownEncoding {
-        /// The name as given.
-        name: String,
-    },
-}
-
-// The value is the caller's.
-crate::classified!(EncodingError => BadInput);
 
 /// The card of `suit` with rank value `v` (2..=14; callers pass only valid values).
 fn card_of(suit: Suit, v: u8) -> Card {
@@ -264,14 +197,15 @@ pub fn seat_array_slot(card: Card) -> u8 {
 /// The card in seed 000 slot `slot` (0..=51): rank `14 - (slot mod 13)`, suit
 /// `slot div 13` in the order ♠ ♥ ♦ ♣ (seed 000 §1).
 ///
-/// Errors: [`EncodingError::OutOfRange`] for a slot ≥ 52.
-pub fn card_from_seat_array_slot(slot: u32) -> Result<Card, EncodingError> {
+/// Errors: [`ErrorKind::EncodingOutOfRange`] for a slot ≥ 52.
+pub fn card_from_seat_array_slot(slot: u32) -> Result<Card, Error> {
     if slot >= 52 {
-        return Err(EncodingError::OutOfRange {
+        return Err(ErrorKind::EncodingOutOfRange {
             encoding: Encoding::SeatArraySlot,
             value: slot.into(),
             valid: SLOTS,
-        });
+        }
+        .into());
     }
     let suit = Suit::from_index((slot / 13) as usize);
     Ok(card_of(suit, 14 - (slot % 13) as u8))
@@ -337,10 +271,10 @@ pub fn standard_card(card: Card) -> u32 {
 /// must name the suit bit's suit and the prime must be the rank's. So exactly the 52 values
 /// of the seed's table decode.
 ///
-/// Errors: [`EncodingError::StandardCard`] naming the first field that is wrong, e.g. "rank
+/// Errors: [`ErrorKind::StandardCard`] naming the first field that is wrong, e.g. "rank
 /// bit says Q, rank nibble says 5".
-pub fn card_from_standard_card(value: u32) -> Result<Card, EncodingError> {
-    let fail = |reason: String| Err(EncodingError::StandardCard { value, reason });
+pub fn card_from_standard_card(value: u32) -> Result<Card, Error> {
+    let fail = |reason: String| Err(Error::from(ErrorKind::StandardCard { value, reason }));
     let xxx = value >> 29;
     if xxx != 0 {
         return fail(format!("bits 29-31 (xxx) are 0b{xxx:03b}; they must be 0"));
@@ -448,14 +382,15 @@ pub fn hsdc_number(card: Card) -> u8 {
 /// The card with seed 003 number `n` (0..=51): suit `n div 13` (♥ ♠ ♦ ♣), rank `n mod 13`
 /// (2 … A), seed 003 `getSuiteOfCard` / `getRankOfCard`.
 ///
-/// Errors: [`EncodingError::OutOfRange`] for `n` ≥ 52.
-pub fn card_from_hsdc_number(n: u32) -> Result<Card, EncodingError> {
+/// Errors: [`ErrorKind::EncodingOutOfRange`] for `n` ≥ 52.
+pub fn card_from_hsdc_number(n: u32) -> Result<Card, Error> {
     if n >= 52 {
-        return Err(EncodingError::OutOfRange {
+        return Err(ErrorKind::EncodingOutOfRange {
             encoding: Encoding::HsdcNumber,
             value: n.into(),
             valid: NUMBERS,
-        });
+        }
+        .into());
     }
     Ok(card_of(
         SEED003_SUITS[(n / 13) as usize],
@@ -477,9 +412,9 @@ pub fn symbol_text(card: Card) -> String {
 /// The card with seed 003 display value `text`, exactly as [`symbol_text`] writes it
 /// (surrounding white space and an emoji variation selector after the suit are ignored).
 ///
-/// Errors: [`EncodingError::SymbolText`] for any other text (use [`parse_card`] for the
+/// Errors: [`ErrorKind::SymbolText`] for any other text (use [`parse_card`] for the
 /// tolerant forms).
-pub fn card_from_symbol_text(text: &str) -> Result<Card, EncodingError> {
+pub fn card_from_symbol_text(text: &str) -> Result<Card, Error> {
     let t = text.trim().trim_end_matches(['\u{FE0F}', '\u{FE0E}']);
     for (si, sym) in SEED003_SYMBOLS.iter().enumerate() {
         if let Some(rank) = t.strip_suffix(sym)
@@ -490,9 +425,10 @@ pub fn card_from_symbol_text(text: &str) -> Result<Card, EncodingError> {
             );
         }
     }
-    Err(EncodingError::SymbolText {
+    Err(ErrorKind::SymbolText {
         text: text.to_string(),
-    })
+    }
+    .into())
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -563,10 +499,10 @@ pub fn card_byte(card: Card, face_up: bool) -> u8 {
 
 /// The card and face-up bit of seed 004 card byte `byte` (layout at [`card_byte`]).
 ///
-/// Errors: [`EncodingError::CardByte`] for a byte with bit 7 set (a group byte), rank
+/// Errors: [`ErrorKind::CardByte`] for a byte with bit 7 set (a group byte), rank
 /// 0xB (the Knight/Cavalier) or a reserved rank 0xE, 0xF.
-pub fn card_from_card_byte(byte: u8) -> Result<FacedCard, EncodingError> {
-    let fail = |reason: String| Err(EncodingError::CardByte { byte, reason });
+pub fn card_from_card_byte(byte: u8) -> Result<FacedCard, Error> {
+    let fail = |reason: String| Err(Error::from(ErrorKind::CardByte { byte, reason }));
     if byte & 0x80 != 0 {
         return fail(format!(
             "bit 7 is set, so it is a group byte (a group of {} cards), not a card byte",
@@ -600,11 +536,11 @@ pub fn unicode_char(card: Card) -> char {
 /// spades, U+1F0B1… hearts, U+1F0C1… diamonds, U+1F0D1… clubs, ace first, without the
 /// knights U+1F0xC.
 ///
-/// Errors: [`EncodingError::Unicode`] for a code point outside the four suited rows, a
+/// Errors: [`ErrorKind::Unicode`] for a code point outside the four suited rows, a
 /// card back or unassigned column 0, a knight, a joker or unassigned column F (seed 004
 /// rank 0xE, reserved).
-pub fn card_from_unicode(code: u32) -> Result<Card, EncodingError> {
-    let fail = |reason: String| Err(EncodingError::Unicode { code, reason });
+pub fn card_from_unicode(code: u32) -> Result<Card, Error> {
+    let fail = |reason: String| Err(Error::from(ErrorKind::Unicode { code, reason }));
     if !(0x1F0A0..=0x1F0FF).contains(&code) {
         return fail("it is outside the playing cards block U+1F0A0..U+1F0FF".into());
     }
@@ -643,7 +579,7 @@ pub fn card_from_unicode(code: u32) -> Result<Card, EncodingError> {
 /// point).
 ///
 /// Errors: as [`card_from_unicode`].
-pub fn card_from_unicode_char(c: char) -> Result<Card, EncodingError> {
+pub fn card_from_unicode_char(c: char) -> Result<Card, Error> {
     card_from_unicode(c.into())
 }
 
@@ -658,13 +594,13 @@ pub fn card_from_unicode_char(c: char) -> Result<Card, EncodingError> {
 /// Surrounding white space is ignored. No suit letter is a rank letter, so the order is
 /// never ambiguous.
 ///
-/// Errors: [`EncodingError::CardText`] saying what is missing or wrong.
-pub fn parse_card(text: &str) -> Result<Card, EncodingError> {
+/// Errors: [`ErrorKind::CardText`] saying what is missing or wrong.
+pub fn parse_card(text: &str) -> Result<Card, Error> {
     let fail = |reason: &'static str| {
-        Err(EncodingError::CardText {
+        Err(Error::from(ErrorKind::CardText {
             text: text.to_string(),
             reason,
-        })
+        }))
     };
     let chars: Vec<char> = text
         .trim()
@@ -694,7 +630,7 @@ pub fn parse_card(text: &str) -> Result<Card, EncodingError> {
 }
 
 impl FromStr for Card {
-    type Err = EncodingError;
+    type Err = Error;
 
     /// [`parse_card`]: `QC`, `CQ`, `♣Q`, `Q♣`, `10H`, `TH`, `h10`, …
     fn from_str(s: &str) -> Result<Self, Self::Err> {

@@ -8,170 +8,38 @@
 //! order and number of groups, the number of cards and so the number of bytes per state.
 
 use crate::card::{Card, Seat};
-use crate::deal::{Deal, DealError, Hand};
-use crate::play::record::{CardLayout, PlayError, PlayRecord, seat_of_seed000, seed000_seat};
-
-/// Why bytes are not a game state, with the 0-based byte offset of the problem.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum GameStateError {
-    /// A card byte (top bit 0) where a group byte (top bit 1) must start the next group.
-    #[error(
-        "byte {offset}: 0x{byte:02X} is a card byte where a group byte (1NNNNNNN) must start group {group}"
-    )]
-    GroupExpected {
-        /// Offset of the byte.
-        offset: usize,
-        /// The byte.
-        byte: u8,
-        /// 0-based number of the group it should start.
-        group: usize,
-    },
-    /// A group byte inside a group: the group holds fewer cards than its count says.
-    #[error(
-        "byte {offset}: group {group} (byte {start}) announces {count} cards but holds {found}: 0x{byte:02X} is a group byte"
-    )]
-    CountMismatch {
-        /// Offset of the unexpected group byte.
-        offset: usize,
-        /// 0-based number of the group.
-        group: usize,
-        /// Offset of the group's group byte.
-        start: usize,
-        /// The card count the group byte announces.
-        count: usize,
-        /// How many card bytes follow before the next group byte.
-        found: usize,
-        /// The group byte found.
-        byte: u8,
-    },
-    /// The state ends inside a group.
-    #[error(
-        "byte {offset}: the state ends, but group {group} (byte {start}) announces {count} cards and holds {found}"
-    )]
-    Truncated {
-        /// Offset of the end (the state's length).
-        offset: usize,
-        /// 0-based number of the group.
-        group: usize,
-        /// Offset of the group's group byte.
-        start: usize,
-        /// The card count the group byte announces.
-        count: usize,
-        /// How many card bytes there are.
-        found: usize,
-    },
-    /// Encoding: a group of more than 127 cards.
-    #[error("group {group} has {count} cards; a group byte holds at most 127")]
-    GroupTooLarge {
-        /// 0-based number of the group.
-        group: usize,
-        /// Its number of cards.
-        count: usize,
-    },
-    /// Encoding: a card byte with its top bit set.
-    #[error("group {group}, card {card}: 0x{byte:02X} is not a card byte (top bit must be 0)")]
-    NotACardByte {
-        /// 0-based number of the group.
-        group: usize,
-        /// 0-based place of the card in the group.
-        card: usize,
-        /// The byte.
-        byte: u8,
-    },
-    /// A state with the wrong number of groups.
-    #[error("byte {offset}: {found} groups, a {what} state has {expected}")]
-    GroupCount {
-        /// Offset of the first surplus group byte, or the state's length when groups are missing.
-        offset: usize,
-        /// Groups found.
-        found: usize,
-        /// Groups expected.
-        expected: usize,
-        /// The kind of state.
-        what: &'static str,
-    },
-    /// A state with the wrong number of cards (and so of bytes).
-    #[error(
-        "byte {offset}: {cards} cards in {bytes} bytes; a {what} state has {expected_cards} cards in {expected_bytes} bytes"
-    )]
-    CardCount {
-        /// Offset of the state's end.
-        offset: usize,
-        /// Cards found.
-        cards: usize,
-        /// Bytes found.
-        bytes: usize,
-        /// Cards expected.
-        expected_cards: usize,
-        /// Bytes expected.
-        expected_bytes: usize,
-        /// The kind of state.
-        what: &'static str,
-    },
-    /// A card byte naming no card of a bridge deck (the knight 0xB or a reserved rank 0xE, 0xF).
-    #[error("byte {offset}: card byte 0x{byte:02X} has rank 0x{:X}, which a bridge deck does not have", byte & 0xF)]
-    BadCard {
-        /// Offset of the byte.
-        offset: usize,
-        /// The byte.
-        byte: u8,
-    },
-    /// A card that appears twice.
-    #[error("byte {offset}: {card} appears a second time (first at byte {first})")]
-    DuplicateCard {
-        /// Offset of the second occurrence.
-        offset: usize,
-        /// Offset of the first.
-        first: usize,
-        /// The card.
-        card: Card,
-    },
-    /// A seat whose hand and played cards do not add up to 13, or whose played cards are
-    /// not within one of every other seat's.
-    #[error("byte {offset}: {seat} holds {held} cards and played {played}: {why}")]
-    SeatCards {
-        /// Offset of the group byte of the seat's hand.
-        offset: usize,
-        /// The seat.
-        seat: Seat,
-        /// Cards in hand.
-        held: usize,
-        /// Cards played.
-        played: usize,
-        /// What is wrong.
-        why: &'static str,
-    },
-}
-
-// The game state is the caller's.
-crate::classified!(GameStateError => BadInput);
+use crate::deal::{Deal, Hand};
+use crate::error::{Error, ErrorKind};
+use crate::play::record::{CardLayout, PlayRecord, seat_of_seed000, seed000_seat};
 
 /// Encodes groups of card bytes: for each group its group byte `0x80 | count`, then its bytes.
 ///
 /// ```
 /// let bytes = dealdex::encode_groups(&[&[0x41, 0x3D], &[]])?;
 /// assert_eq!(bytes, [0x82, 0x41, 0x3D, 0x80]);
-/// # Ok::<(), dealdex::GameStateError>(())
+/// # Ok::<(), dealdex::ModelError>(())
 /// ```
 ///
 /// # Errors
-/// [`GameStateError::GroupTooLarge`] for a group of more than 127 cards,
-/// [`GameStateError::NotACardByte`] for a byte with the top bit set.
-pub fn encode_groups(groups: &[&[u8]]) -> Result<Vec<u8>, GameStateError> {
+/// [`ErrorKind::StateGroupTooLarge`] for a group of more than 127 cards,
+/// [`ErrorKind::StateNotACardByte`] for a byte with the top bit set.
+pub fn encode_groups(groups: &[&[u8]]) -> Result<Vec<u8>, Error> {
     let mut out = Vec::with_capacity(groups.len() + groups.iter().map(|g| g.len()).sum::<usize>());
     for (g, cards) in groups.iter().enumerate() {
         if cards.len() > 127 {
-            return Err(GameStateError::GroupTooLarge {
+            return Err(ErrorKind::StateGroupTooLarge {
                 group: g,
                 count: cards.len(),
-            });
+            }
+            .into());
         }
         if let Some(card) = cards.iter().position(|&b| b & 0x80 != 0) {
-            return Err(GameStateError::NotACardByte {
+            return Err(ErrorKind::StateNotACardByte {
                 group: g,
                 card,
                 byte: cards[card],
-            });
+            }
+            .into());
         }
         out.push(0x80 | cards.len() as u8);
         out.extend_from_slice(cards);
@@ -196,24 +64,25 @@ pub struct Group<'a> {
 /// assert_eq!(groups.len(), 2);
 /// assert_eq!(groups[0].cards, [0x41, 0x3D]);
 /// assert_eq!(groups[1].offset, 3);
-/// # Ok::<(), dealdex::GameStateError>(())
+/// # Ok::<(), dealdex::ModelError>(())
 /// ```
 ///
 /// # Errors
-/// [`GameStateError::GroupExpected`] when a card byte starts the state or follows a full
-/// group; [`GameStateError::CountMismatch`] for a group byte before a group's count is
-/// reached; [`GameStateError::Truncated`] when the state ends inside a group.
-pub fn decode_groups(bytes: &[u8]) -> Result<Vec<Group<'_>>, GameStateError> {
+/// [`ErrorKind::StateGroupExpected`] when a card byte starts the state or follows a full
+/// group; [`ErrorKind::StateCountMismatch`] for a group byte before a group's count is
+/// reached; [`ErrorKind::StateTruncated`] when the state ends inside a group.
+pub fn decode_groups(bytes: &[u8]) -> Result<Vec<Group<'_>>, Error> {
     let mut out = Vec::new();
     let mut i = 0;
     while i < bytes.len() {
         let b = bytes[i];
         if b & 0x80 == 0 {
-            return Err(GameStateError::GroupExpected {
+            return Err(ErrorKind::StateGroupExpected {
                 offset: i,
                 byte: b,
                 group: out.len(),
-            });
+            }
+            .into());
         }
         let count = (b & 0x7F) as usize;
         let start = i;
@@ -225,7 +94,7 @@ pub fn decode_groups(bytes: &[u8]) -> Result<Vec<Group<'_>>, GameStateError> {
             .count();
         if found < count {
             return Err(match avail.get(found) {
-                Some(&byte) => GameStateError::CountMismatch {
+                Some(&byte) => ErrorKind::StateCountMismatch {
                     offset: i + 1 + found,
                     group: out.len(),
                     start,
@@ -233,14 +102,15 @@ pub fn decode_groups(bytes: &[u8]) -> Result<Vec<Group<'_>>, GameStateError> {
                     found,
                     byte,
                 },
-                None => GameStateError::Truncated {
+                None => ErrorKind::StateTruncated {
                     offset: bytes.len(),
                     group: out.len(),
                     start,
                     count,
                     found,
                 },
-            });
+            }
+            .into());
         }
         out.push(Group {
             offset: start,
@@ -285,7 +155,7 @@ const SEED000_SEATS: [Seat; 4] = [Seat::West, Seat::North, Seat::East, Seat::Sou
 /// assert_eq!(bytes.len(), 60);
 /// assert_eq!(&bytes[..2], [0x8D, 0x20]); // West's 13 cards, the ♣A first
 /// assert_eq!(dealdex::PlayState::decode(&bytes)?, state);
-/// # Ok::<(), dealdex::GameStateError>(())
+/// # Ok::<(), dealdex::ModelError>(())
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct PlayState {
@@ -312,8 +182,9 @@ impl PlayState {
     /// The state after the first `cards` cards of `record` (all of them when `cards` is larger).
     ///
     /// # Errors
-    /// [`PlayError`] when the record does not replay on `deal` ([`PlayRecord::check`]'s errors).
-    pub fn during(deal: &Deal, record: &PlayRecord, cards: usize) -> Result<PlayState, PlayError> {
+    /// A play's kind ([`ErrorKind::NotHeld`], …) when the record does not replay on `deal`
+    /// ([`PlayRecord::check`]'s errors).
+    pub fn during(deal: &Deal, record: &PlayRecord, cards: usize) -> Result<PlayState, Error> {
         let mut state = PlayState::new(deal);
         let mut left = cards;
         for (t, tr) in record.tricks().iter().enumerate() {
@@ -333,8 +204,9 @@ impl PlayState {
     /// The deal the play started from: each seat's hand and played cards together.
     ///
     /// # Errors
-    /// [`DealError`] when they are not a deal (a state built by hand).
-    pub fn deal(&self) -> Result<Deal, DealError> {
+    /// [`ErrorKind::WrongCount`] or [`ErrorKind::DuplicateCard`] when they are not a deal (a
+    /// state built by hand).
+    pub fn deal(&self) -> Result<Deal, Error> {
         let hands = Seat::ALL.map(|s| {
             let mut h = self.layout.hand(s);
             for &c in &self.played[s.index()] {
@@ -365,45 +237,49 @@ impl PlayState {
     /// cards of a hand may come in any order.
     ///
     /// ```
-    /// use dealdex::{GameStateError, PlayState};
+    /// use dealdex::{ModelErrorKind, PlayState};
     /// let deal: dealdex::Deal = "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432"
     ///     .parse()
     ///     .unwrap();
     /// let mut bytes = PlayState::new(&deal).encode();
     /// bytes[5] = 0x2B; // a knight
-    /// assert!(matches!(PlayState::decode(&bytes), Err(GameStateError::BadCard { offset: 5, .. })));
+    /// let e = PlayState::decode(&bytes).unwrap_err();
+    /// assert!(matches!(e.kind(), ModelErrorKind::StateBadCard { offset: 5, .. }));
+    /// assert_eq!(e.position().unwrap().byte, Some(5));
     /// ```
     ///
     /// # Errors
     /// Each names the byte offset: [`decode_groups`]'s errors, then
-    /// [`GameStateError::GroupCount`] unless there are 8 groups,
-    /// [`GameStateError::CardCount`] unless they hold 52 cards (60 bytes),
-    /// [`GameStateError::BadCard`], [`GameStateError::DuplicateCard`], and
-    /// [`GameStateError::SeatCards`] when a seat's hand and played cards are not 13 or its
+    /// [`ErrorKind::StateGroupCount`] unless there are 8 groups,
+    /// [`ErrorKind::StateCardCount`] unless they hold 52 cards (60 bytes),
+    /// [`ErrorKind::StateBadCard`], [`ErrorKind::StateDuplicateCard`], and
+    /// [`ErrorKind::StateSeatCards`] when a seat's hand and played cards are not 13 or its
     /// played cards differ from another seat's by more than one.
-    pub fn decode(bytes: &[u8]) -> Result<PlayState, GameStateError> {
+    pub fn decode(bytes: &[u8]) -> Result<PlayState, Error> {
         const WHAT: &str = "bridge play";
         let groups = decode_groups(bytes)?;
         if groups.len() != PlayState::GROUPS {
-            return Err(GameStateError::GroupCount {
+            return Err(ErrorKind::StateGroupCount {
                 offset: groups
                     .get(PlayState::GROUPS)
                     .map_or(bytes.len(), |g| g.offset),
                 found: groups.len(),
                 expected: PlayState::GROUPS,
                 what: WHAT,
-            });
+            }
+            .into());
         }
         let cards: usize = groups.iter().map(|g| g.cards.len()).sum();
         if cards != 52 {
-            return Err(GameStateError::CardCount {
+            return Err(ErrorKind::StateCardCount {
                 offset: bytes.len(),
                 cards,
                 bytes: bytes.len(),
                 expected_cards: 52,
                 expected_bytes: PlayState::BYTES,
                 what: WHAT,
-            });
+            }
+            .into());
         }
         let mut seen = [usize::MAX; 52];
         let mut slots = [0u8; 52];
@@ -412,13 +288,14 @@ impl PlayState {
             let seat = SEED000_SEATS[g % 4];
             for (i, &byte) in group.cards.iter().enumerate() {
                 let offset = group.offset + 1 + i;
-                let card = byte_card(byte).ok_or(GameStateError::BadCard { offset, byte })?;
+                let card = byte_card(byte).ok_or(ErrorKind::StateBadCard { offset, byte })?;
                 if seen[card.index()] != usize::MAX {
-                    return Err(GameStateError::DuplicateCard {
+                    return Err(ErrorKind::StateDuplicateCard {
                         offset,
                         first: seen[card.index()],
                         card,
-                    });
+                    }
+                    .into());
                 }
                 seen[card.index()] = offset;
                 if g < 4 {
@@ -442,13 +319,14 @@ impl PlayState {
             } else {
                 continue;
             };
-            return Err(GameStateError::SeatCards {
+            return Err(ErrorKind::StateSeatCards {
                 offset: group.offset,
                 seat,
                 held,
                 played: p,
                 why,
-            });
+            }
+            .into());
         }
         debug_assert!(
             slots

@@ -15,102 +15,11 @@
 //! that holds a card of the suit led must follow suit. Errors name the trick (1-based) and the
 //! card.
 
-use crate::card::{Card, Seat, Suit};
+use crate::card::{Card, Seat};
 use crate::contract::{Strain, Trick, declarer_of, strain_of, trick_winner};
 use crate::deal::{Deal, Hand};
+use crate::error::{Error, ErrorKind};
 use crate::game::{GameRecord, Play};
-
-/// Why a play does not replay: each error names the trick (1-based) and, where there is one,
-/// the card and its place in the trick (1-based, in play order).
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum PlayError {
-    /// The seat whose turn it is does not hold the card: another seat does, or it was
-    /// played before (`holder` is `None`).
-    #[error("trick {trick}, card {place} ({card}): it is {seat}'s turn but {}", match holder {
-        Some(h) => format!("{h} holds {card}"),
-        None => format!("{card} was played before"),
-    })]
-    NotHeld {
-        /// 1-based trick number.
-        trick: usize,
-        /// 1-based place of the card in the trick, in play order.
-        place: usize,
-        /// The card.
-        card: Card,
-        /// The seat whose turn it was.
-        seat: Seat,
-        /// The seat holding the card, `None` when it was already played.
-        holder: Option<Seat>,
-    },
-    /// A revoke: the seat did not follow the suit led although it held a card of it.
-    #[error("trick {trick}, card {place} ({card}): {seat} revokes: {} was led and {seat} holds {held}", led.letter())]
-    Revoke {
-        /// 1-based trick number.
-        trick: usize,
-        /// 1-based place of the card in the trick, in play order.
-        place: usize,
-        /// The card played.
-        card: Card,
-        /// The seat that played it.
-        seat: Seat,
-        /// The suit led.
-        led: Suit,
-        /// The highest card of the suit led that the seat held.
-        held: Card,
-    },
-    /// A trick led by a seat other than the winner of the trick before.
-    #[error("trick {trick}: led by {found}, but {expected} won trick {}", trick - 1)]
-    WrongLeader {
-        /// 1-based trick number (2..=13).
-        trick: usize,
-        /// The winner of the trick before.
-        expected: Seat,
-        /// The seat that led.
-        found: Seat,
-    },
-    /// The opening lead is not made by declarer's left-hand opponent.
-    #[error("trick 1: led by {found}, but with declarer {declarer} the opening lead is {}'s", declarer.next())]
-    WrongOpeningLeader {
-        /// Declarer.
-        declarer: Seat,
-        /// The seat that led.
-        found: Seat,
-    },
-    /// A trick with no card, more than four, or fewer than four before the last trick.
-    #[error("trick {trick}: {count} cards (a trick has 4; only the last may have 1 to 3)")]
-    TrickSize {
-        /// 1-based trick number.
-        trick: usize,
-        /// How many cards it has.
-        count: usize,
-    },
-    /// PBN layout: a seat's card is missing (`-`) but a seat after it in play order has one,
-    /// or a trick follows a short one.
-    #[error("trick {trick}: {seat}'s card is not recorded but a card after it is")]
-    Gap {
-        /// 1-based trick number.
-        trick: usize,
-        /// The seat whose card is missing.
-        seat: Seat,
-    },
-    /// More than 13 tricks.
-    #[error("{count} tricks: a play has at most 13")]
-    TooManyTricks {
-        /// How many tricks were given.
-        count: usize,
-    },
-    /// A seed 000 slot value outside 0..=4.
-    #[error("slot {slot} holds {value}: seed 000 values are 0 (played) and 1..=4 (W, N, E, S)")]
-    BadSlot {
-        /// The slot, 0..52.
-        slot: usize,
-        /// The value found.
-        value: u8,
-    },
-}
-
-// The play record is the caller's.
-crate::classified!(PlayError => BadInput);
 
 /// The seed 000 seat value of a seat: W = 1, N = 2, E = 3, S = 4.
 pub const fn seed000_seat(seat: Seat) -> u8 {
@@ -162,13 +71,14 @@ impl CardLayout {
     /// A layout from its seed 000 slots (any number of cards in play, any number a seat).
     ///
     /// # Errors
-    /// [`PlayError::BadSlot`] naming the first slot whose value is above 4.
-    pub fn from_slots(slots: [u8; 52]) -> Result<CardLayout, PlayError> {
+    /// [`ErrorKind::BadSlot`] naming the first slot whose value is above 4.
+    pub fn from_slots(slots: [u8; 52]) -> Result<CardLayout, Error> {
         match slots.iter().position(|&v| v > 4) {
-            Some(slot) => Err(PlayError::BadSlot {
+            Some(slot) => Err(ErrorKind::BadSlot {
                 slot,
                 value: slots[slot],
-            }),
+            }
+            .into()),
             None => Ok(CardLayout { slots }),
         }
     }
@@ -212,32 +122,29 @@ impl CardLayout {
     /// played slots become 0. Up to four cards (fewer for a trick cut short by a claim).
     ///
     /// # Errors
-    /// [`PlayError::TrickSize`] for no card or more than four, [`PlayError::NotHeld`],
-    /// [`PlayError::Revoke`]; the layout is unchanged then.
-    pub fn play_trick(
-        &mut self,
-        number: usize,
-        leader: Seat,
-        cards: &[Card],
-    ) -> Result<(), PlayError> {
+    /// [`ErrorKind::TrickSize`] for no card or more than four, [`ErrorKind::NotHeld`],
+    /// [`ErrorKind::Revoke`]; the layout is unchanged then.
+    pub fn play_trick(&mut self, number: usize, leader: Seat, cards: &[Card]) -> Result<(), Error> {
         if cards.is_empty() || cards.len() > 4 {
-            return Err(PlayError::TrickSize {
+            return Err(ErrorKind::TrickSize {
                 trick: number,
                 count: cards.len(),
-            });
+            }
+            .into());
         }
         let mut next = *self;
         let led = cards[0].suit();
         for (i, &card) in cards.iter().enumerate() {
             let seat = leader.rotate(i);
             if next.slots[card.index()] != seed000_seat(seat) {
-                return Err(PlayError::NotHeld {
+                return Err(ErrorKind::NotHeld {
                     trick: number,
                     place: i + 1,
                     card,
                     seat,
                     holder: next.holder(card),
-                });
+                }
+                .into());
             }
             if card.suit() != led {
                 let holding = next.hand(seat).suit_mask(led);
@@ -245,14 +152,15 @@ impl CardLayout {
                     let held =
                         Card::from_index(led.index() * 13 + holding.trailing_zeros() as usize)
                             .expect("slot below 52");
-                    return Err(PlayError::Revoke {
+                    return Err(ErrorKind::Revoke {
                         trick: number,
                         place: i + 1,
                         card,
                         seat,
                         led,
                         held,
-                    });
+                    }
+                    .into());
                 }
             }
             next.slots[card.index()] = 0;
@@ -272,7 +180,7 @@ impl CardLayout {
         leader: Seat,
         cards: [Card; 4],
         strain: Strain,
-    ) -> Result<Trick, PlayError> {
+    ) -> Result<Trick, Error> {
         self.play_trick(number, leader, &cards)?;
         Ok(Trick::new(leader, cards, strain))
     }
@@ -301,22 +209,24 @@ impl PlayRecord {
     /// A record of the given tricks.
     ///
     /// # Errors
-    /// [`PlayError::TooManyTricks`] above 13; [`PlayError::TrickSize`] for a trick with no
+    /// [`ErrorKind::TooManyTricks`] above 13; [`ErrorKind::TrickSize`] for a trick with no
     /// card or more than four, or with fewer than four before the last.
-    pub fn new(tricks: Vec<TrickRecord>) -> Result<PlayRecord, PlayError> {
+    pub fn new(tricks: Vec<TrickRecord>) -> Result<PlayRecord, Error> {
         if tricks.len() > 13 {
-            return Err(PlayError::TooManyTricks {
+            return Err(ErrorKind::TooManyTricks {
                 count: tricks.len(),
-            });
+            }
+            .into());
         }
         for (t, tr) in tricks.iter().enumerate() {
             let last = t + 1 == tricks.len();
             let n = tr.cards.len();
             if n == 0 || n > 4 || (n < 4 && !last) {
-                return Err(PlayError::TrickSize {
+                return Err(ErrorKind::TrickSize {
                     trick: t + 1,
                     count: n,
-                });
+                }
+                .into());
             }
         }
         Ok(PlayRecord { tricks })
@@ -327,8 +237,8 @@ impl PlayRecord {
     /// winner of a trick leads the next).
     ///
     /// # Errors
-    /// [`PlayError::TooManyTricks`] for more than 52 cards.
-    pub fn from_play_order(deal: &Deal, cards: &[Card]) -> Result<PlayRecord, PlayError> {
+    /// [`ErrorKind::TooManyTricks`] for more than 52 cards.
+    pub fn from_play_order(deal: &Deal, cards: &[Card]) -> Result<PlayRecord, Error> {
         PlayRecord::new(
             cards
                 .chunks(4)
@@ -362,13 +272,13 @@ impl PlayRecord {
     /// assert_eq!(r.tricks()[1].leader, Seat::North);
     /// assert_eq!(r.tricks()[1].cards, vec![c("C2").unwrap(), c("C6").unwrap(), c("CK").unwrap(), c("C5").unwrap()]);
     /// assert_eq!(r.to_pbn_play(), Some(play));
-    /// # Ok::<(), dealdex::PlayError>(())
+    /// # Ok::<(), dealdex::ModelError>(())
     /// ```
     ///
     /// # Errors
-    /// [`PlayError::Gap`] for a missing card before a recorded one (in its trick or a later
-    /// one); [`PlayError::TooManyTricks`] above 13.
-    pub fn from_pbn_play(play: &Play, strain: Strain) -> Result<PlayRecord, PlayError> {
+    /// [`ErrorKind::Gap`] for a missing card before a recorded one (in its trick or a later
+    /// one); [`ErrorKind::TooManyTricks`] above 13.
+    pub fn from_pbn_play(play: &Play, strain: Strain) -> Result<PlayRecord, Error> {
         let opening = play.leader;
         let used = play
             .tricks
@@ -376,7 +286,7 @@ impl PlayRecord {
             .rposition(|row| row.iter().any(Option::is_some))
             .map_or(0, |t| t + 1);
         if used > 13 {
-            return Err(PlayError::TooManyTricks { count: used });
+            return Err(ErrorKind::TooManyTricks { count: used }.into());
         }
         let mut leader = opening;
         let mut tricks = Vec::with_capacity(used);
@@ -388,10 +298,11 @@ impl PlayRecord {
             // A missing card before a recorded one, in this trick or (for a short trick) in
             // a later one.
             if in_order[n..].iter().any(Option::is_some) || n == 0 || (n < 4 && t + 1 < used) {
-                return Err(PlayError::Gap {
+                return Err(ErrorKind::Gap {
                     trick: t + 1,
                     seat: leader.rotate(n),
-                });
+                }
+                .into());
             }
             let cards: Vec<Card> = in_order.into_iter().flatten().collect();
             let this = leader;
@@ -461,8 +372,8 @@ impl PlayRecord {
     /// Returns the layout after the last card.
     ///
     /// # Errors
-    /// [`PlayError::NotHeld`] or [`PlayError::Revoke`] naming the trick and card.
-    pub fn check(&self, deal: &Deal) -> Result<CardLayout, PlayError> {
+    /// [`ErrorKind::NotHeld`] or [`ErrorKind::Revoke`] naming the trick and card.
+    pub fn check(&self, deal: &Deal) -> Result<CardLayout, Error> {
         let mut p = CardLayout::from_deal(deal);
         for (t, tr) in self.tricks.iter().enumerate() {
             p.play_trick(t + 1, tr.leader, &tr.cards)?;
@@ -475,20 +386,21 @@ impl PlayRecord {
     /// their winners (a last trick cut short is not among them).
     ///
     /// # Errors
-    /// [`PlayError::NotHeld`], [`PlayError::Revoke`] or [`PlayError::WrongLeader`] naming the
+    /// [`ErrorKind::NotHeld`], [`ErrorKind::Revoke`] or [`ErrorKind::WrongLeader`] naming the
     /// trick (and card).
-    pub fn replay(&self, deal: &Deal, strain: Strain) -> Result<Vec<Trick>, PlayError> {
+    pub fn replay(&self, deal: &Deal, strain: Strain) -> Result<Vec<Trick>, Error> {
         let mut p = CardLayout::from_deal(deal);
         let mut out: Vec<Trick> = Vec::with_capacity(self.tricks.len());
         for (t, tr) in self.tricks.iter().enumerate() {
             if let Some(prev) = out.last()
                 && prev.winner != tr.leader
             {
-                return Err(PlayError::WrongLeader {
+                return Err(ErrorKind::WrongLeader {
                     trick: t + 1,
                     expected: prev.winner,
                     found: tr.leader,
-                });
+                }
+                .into());
             }
             p.play_trick(t + 1, tr.leader, &tr.cards)?;
             if let [a, b, c, d] = tr.cards[..] {
@@ -523,9 +435,10 @@ pub struct BoardPlay {
 /// `Ok(None)` when the game has no play or no card of it is recorded.
 ///
 /// # Errors
-/// [`PlayError`] naming the trick and card: a card not held, a revoke, a trick led by the
-/// wrong seat, a gap in the PBN layout (with the strain unknown: the error under notrump).
-pub fn board_play(deal: &Deal, game: &GameRecord) -> Result<Option<BoardPlay>, PlayError> {
+/// A play's kind ([`ErrorKind::NotHeld`], …) naming the trick and card: a card not held, a
+/// revoke, a trick led by the wrong seat, a gap in the PBN layout (with the strain unknown:
+/// the error under notrump).
+pub fn board_play(deal: &Deal, game: &GameRecord) -> Result<Option<BoardPlay>, Error> {
     let Some(play) = &game.play else {
         return Ok(None);
     };
@@ -536,10 +449,11 @@ pub fn board_play(deal: &Deal, game: &GameRecord) -> Result<Option<BoardPlay>, P
     if let Some(d) = declarer
         && play.leader != d.next()
     {
-        return Err(PlayError::WrongOpeningLeader {
+        return Err(ErrorKind::WrongOpeningLeader {
             declarer: d,
             found: play.leader,
-        });
+        }
+        .into());
     }
     let record = match strain {
         Some(s) => {
