@@ -3,6 +3,7 @@
 //! random deals of the DD reference fixture; par from a stored table.
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use dealdex::dd::TablePar;
 use dealdex::{Deal, Seat, Vulnerability};
 
 /// Boards 31.. of tests/fixtures/dd/dd-reference.jsonl: dealdex's random deals.

@@ -11,6 +11,7 @@
 use std::error::Error as StdError;
 use std::path::PathBuf;
 
+use dealdex::dd::TablePar;
 use dealdex::dd::{self, TrickTable};
 use dealdex::formats::{self, Board, WriteOptions};
 use dealdex::query::Query;

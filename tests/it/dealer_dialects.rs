@@ -9,6 +9,7 @@ use std::path::PathBuf;
 use std::process::Output;
 
 use assert_cmd::Command;
+use dealdex::dd::TablePar;
 use dealdex::dealer::{DealerJob, Script, run};
 
 use crate::common::dealer::{fixtures, run_fixture};

@@ -429,7 +429,14 @@ fn a_script_source_is_the_deals_dealer_produces() {
         .read_all()
         .unwrap_err();
     assert!(
-        matches!(e, SourceError::TooFewMatches { drawn: 100, wanted: 1500, .. }),
+        matches!(
+            e,
+            SourceError::TooFewMatches {
+                drawn: 100,
+                wanted: 1500,
+                ..
+            }
+        ),
         "{e}"
     );
 }

@@ -8,6 +8,7 @@
 use std::collections::BTreeSet;
 use std::sync::OnceLock;
 
+use dealdex::dd::TablePar;
 use dealdex::dd::{DD_STRAINS, TrickTable};
 use dealdex::features::{self, Shape};
 use dealdex::query::{Error, ErrorKind, MAX_DEPTH, Query, SqlFilter};

@@ -3,6 +3,7 @@
 
 use std::path::Path;
 
+use dealdex::dd::TablePar;
 use dealdex::records::par_label;
 use dealdex::{Deal, Seat, Store, Strain, Suit, board_dealer, board_vulnerability, features};
 use scraper::{ElementRef, Html, Selector};

@@ -6,6 +6,7 @@
 //! tenth board (20) otherwise; DDS itself (`--solver dds`, its own search behind a binding)
 //! on every fourth (50) when full. Par is checked on all 200 either way.
 
+use dealdex::dd::TablePar;
 use dealdex::dd::{PACKED_LEN, SolveWatch, Solver, TrickTable};
 use dealdex::{Deal, Seat, Strain, Suit, Vulnerability};
 

@@ -3,7 +3,7 @@
 
 use super::graph::{Graph, Memo};
 use super::{BinOp, Error, ErrorKind, Expr, Script};
-use crate::dd::{LeadPosition, TrickTable};
+use crate::dd::{LeadPosition, TablePar, TrickTable};
 use crate::model::card::{Card, Seat, Suit};
 use crate::model::contract::{Doubling, Strain, duplicate_score};
 use crate::model::deal::Deal;

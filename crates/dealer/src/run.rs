@@ -15,7 +15,7 @@ use super::graph::{Graph, Memo};
 use super::parser::buckets;
 use super::swap::Swapping;
 use super::{Action, CsvItem, Error, ErrorKind, EsItem, Expr, Script};
-use crate::dd::{Par, TrickTable};
+use crate::dd::{Par, TablePar, TrickTable};
 use crate::formats::pbn::{GameLayout, write_game};
 use crate::formats::{
     Board, DealFormat, DealerAll, DealerCompact, DealerEw, GameRecord, OneLine, WriteOptions,

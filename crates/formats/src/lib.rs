@@ -17,9 +17,8 @@ use dealdex_model as model;
 use dealdex_model::classified;
 use dealdex_solver as dd;
 
-use crate::dd::TrickTable;
 use crate::model::InputPosition;
-use crate::model::board::{Vulnerability, board_dealer, board_vulnerability};
+
 use crate::model::card::Seat;
 use crate::model::deal::Deal;
 
@@ -83,67 +82,9 @@ pub use redeal_long::RedealLong;
 pub use rp_library::RpLibrary;
 
 // The game a file records beside the deal: the bridge vocabulary of `crate::model::game`,
-// public here, where the formats that carry it are.
+// public here, where the formats that carry it are; and the board that carries both.
+pub use crate::model::board::Board;
 pub use crate::model::game::{Auction, GameRecord, Play};
-
-/// One board as a file carries it: the deal plus whatever the format records about it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Board {
-    /// Board number, 1-based, when the format carries one (or after [`number_boards`]).
-    pub number: Option<u64>,
-    /// Dealer, when the format carries it explicitly (else it follows from the number).
-    pub dealer: Option<Seat>,
-    /// Vulnerability, when the format carries it explicitly (else from the number).
-    pub vulnerability: Option<Vulnerability>,
-    /// The deal.
-    pub deal: Deal,
-    /// The rest of a PBN game or LIN record (tags, auction, play), when the file has any.
-    pub game: Option<Box<GameRecord>>,
-    /// The double-dummy table the file gives for the deal (PBN `[DoubleDummyTricks]` or
-    /// `[OptimumResultTable]`), or the one to write with it; formats without such a field
-    /// ignore it.
-    pub dd: Option<TrickTable>,
-}
-
-impl Board {
-    /// A board with just a number and a deal; dealer and vulnerability follow the number.
-    pub fn new(number: u64, deal: Deal) -> Board {
-        Board {
-            number: Some(number),
-            dealer: None,
-            vulnerability: None,
-            deal,
-            game: None,
-            dd: None,
-        }
-    }
-
-    /// A board as formats without board numbers, dealer or vulnerability read it: just the deal.
-    pub fn unnumbered(deal: Deal) -> Board {
-        Board {
-            number: None,
-            dealer: None,
-            vulnerability: None,
-            deal,
-            game: None,
-            dd: None,
-        }
-    }
-
-    /// The dealer: the explicit one, else the board number's (FORMATS.md §3), else North.
-    pub fn dealer_or_default(&self) -> Seat {
-        self.dealer
-            .or(self.number.map(board_dealer))
-            .unwrap_or(Seat::North)
-    }
-
-    /// The vulnerability: the explicit one, else the board number's, else None.
-    pub fn vulnerability_or_default(&self) -> Vulnerability {
-        self.vulnerability
-            .or(self.number.map(board_vulnerability))
-            .unwrap_or(Vulnerability::None)
-    }
-}
 
 /// How a [`FormatError`] starts: its place as readers have always written it (`line 3: `,
 /// `line 3, column 7: `, `byte 40: `, `record 2 (byte 88): `), nothing for no place.

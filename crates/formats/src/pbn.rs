@@ -88,7 +88,7 @@ use super::{
     Auction, Board, DealFormat, FileBoards, FormatError, FormatErrorKind, FormatInfo, GameRecord,
     InputPosition, NO_COMPLETE_DEAL, Play, SkippedBoard, WriteOptions, check_board_limit,
 };
-use crate::dd::TrickTable;
+use crate::dd::{TablePar, TrickTable};
 use crate::model::board::Vulnerability;
 use crate::model::card::{Card, Seat};
 use crate::model::deal::Deal;

@@ -3,7 +3,10 @@
 use std::fmt;
 
 use crate::card::Seat;
+use crate::deal::Deal;
 use crate::error::{Error, ErrorKind};
+use crate::game::GameRecord;
+use crate::tricks::TrickTable;
 
 /// Which sides are vulnerable.
 ///
@@ -108,6 +111,68 @@ pub const fn board_vulnerability(board: u64) -> Vulnerability {
         1 => Vulnerability::NorthSouth,
         2 => Vulnerability::EastWest,
         _ => Vulnerability::All,
+    }
+}
+
+/// One board: a deal plus whatever is known about it beside (its number, dealer and
+/// vulnerability, the game a file records, its double-dummy table) — a board as a file
+/// carries it, as the store keeps it, as the pipeline hands it on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Board {
+    /// Board number, 1-based, when the format carries one (or once numbered, as the
+    /// formats' `number_boards` numbers a file's boards).
+    pub number: Option<u64>,
+    /// Dealer, when the format carries it explicitly (else it follows from the number).
+    pub dealer: Option<Seat>,
+    /// Vulnerability, when the format carries it explicitly (else from the number).
+    pub vulnerability: Option<Vulnerability>,
+    /// The deal.
+    pub deal: Deal,
+    /// The rest of a PBN game or LIN record (tags, auction, play), when the file has any.
+    pub game: Option<Box<GameRecord>>,
+    /// The double-dummy table the file gives for the deal (PBN `[DoubleDummyTricks]` or
+    /// `[OptimumResultTable]`), or the one to write with it; formats without such a field
+    /// ignore it.
+    pub dd: Option<TrickTable>,
+}
+
+impl Board {
+    /// A board with just a number and a deal; dealer and vulnerability follow the number.
+    pub fn new(number: u64, deal: Deal) -> Board {
+        Board {
+            number: Some(number),
+            dealer: None,
+            vulnerability: None,
+            deal,
+            game: None,
+            dd: None,
+        }
+    }
+
+    /// A board as formats without board numbers, dealer or vulnerability read it: just the deal.
+    pub fn unnumbered(deal: Deal) -> Board {
+        Board {
+            number: None,
+            dealer: None,
+            vulnerability: None,
+            deal,
+            game: None,
+            dd: None,
+        }
+    }
+
+    /// The dealer: the explicit one, else the board number's (FORMATS.md §3), else North.
+    pub fn dealer_or_default(&self) -> Seat {
+        self.dealer
+            .or(self.number.map(board_dealer))
+            .unwrap_or(Seat::North)
+    }
+
+    /// The vulnerability: the explicit one, else the board number's, else None.
+    pub fn vulnerability_or_default(&self) -> Vulnerability {
+        self.vulnerability
+            .or(self.number.map(board_vulnerability))
+            .unwrap_or(Vulnerability::None)
     }
 }
 

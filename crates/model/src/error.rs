@@ -320,6 +320,25 @@ pub enum ErrorKind {
         /// The seat whose card is missing.
         seat: Seat,
     },
+    /// A packed double-dummy table that is not [`crate::tricks::PACKED_LEN`] bytes.
+    #[error(
+        "a packed DD table has {} bytes, not {found}",
+        crate::tricks::PACKED_LEN
+    )]
+    TableLength {
+        /// The bytes given.
+        found: usize,
+    },
+    /// A double-dummy table's trick count above 13.
+    #[error("{declarer} declaring {strain}: {tricks} tricks (at most 13)")]
+    TableTricks {
+        /// The declarer.
+        declarer: Seat,
+        /// The strain.
+        strain: crate::contract::Strain,
+        /// The count found.
+        tricks: u8,
+    },
     /// A play of more than 13 tricks.
     #[error("{count} tricks: a play has at most 13")]
     TooManyTricks {

@@ -31,3 +31,4 @@ pub mod index;
 pub mod number;
 pub mod play;
 pub mod text;
+pub mod tricks;

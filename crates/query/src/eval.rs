@@ -18,7 +18,7 @@
 
 use std::cell::OnceCell;
 
-use crate::dd::TrickTable;
+use crate::dd::{TablePar, TrickTable};
 use crate::model::card::Seat;
 use crate::model::contract::Strain;
 

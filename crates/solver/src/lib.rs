@@ -18,9 +18,7 @@ use dealdex_model::contract::{Contract, Doubling, Strain};
 use dealdex_model::deal::Deal;
 use dealdex_model::features::Side;
 
-/// The five strains in DD-table order: notrump, then ♠ ♥ ♦ ♣ (the columns of a printed
-/// table; [`Strain::ALL`]).
-pub const DD_STRAINS: [Strain; 5] = Strain::ALL;
+pub use dealdex_model::tricks::{DD_STRAINS, PACKED_LEN, TrickTable};
 
 /// A double-dummy solver built outside this crate: DDS itself, which the `dealdex-dds` crate
 /// (crates/dds) gives to [`install_dds`]. Its answers are the ones pons-dds gives (tested on
@@ -182,47 +180,10 @@ impl fmt::Display for Solver {
     }
 }
 
-/// Bytes of a packed [`TrickTable`]: 20 trick counts of 4 bits.
-pub const PACKED_LEN: usize = 10;
-
-/// A deal's double-dummy table: the tricks declarer's side takes for each declarer (N, E,
-/// S, W) and strain (NT, ♠, ♥, ♦, ♣), each 0..=13.
-///
-/// ```
-/// use dealdex::dd::TrickTable;
-/// use dealdex::{Seat, Strain, Suit};
-/// let deal = "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432"
-///     .parse::<dealdex::Deal>()?;
-/// let t = dealdex::dd::solve(&deal);
-/// assert_eq!(t.tricks(Seat::North, Strain::Trumps(Suit::Spades)), 13);
-/// assert_eq!(t.tricks(Seat::North, Strain::NoTrump), 0);
-/// assert_eq!(TrickTable::from_bytes(&t.to_bytes())?, t);
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct TrickTable {
-    /// `tricks[declarer][strain]`, declarer in [`Seat::ALL`] order, strain in
-    /// [`DD_STRAINS`] order.
-    tricks: [[u8; 5]; 4],
-}
-
-/// Why a packed or given trick table was refused.
+/// Why a solver was refused: a name that is none, or one this build does not have.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum DdError {
-    /// A packed table is not [`PACKED_LEN`] bytes.
-    #[error("a packed DD table has {PACKED_LEN} bytes, not {0}")]
-    WrongLength(usize),
-    /// A trick count above 13.
-    #[error("{declarer} declaring {strain}: {tricks} tricks (at most 13)")]
-    TooManyTricks {
-        /// The declarer.
-        declarer: Seat,
-        /// The strain.
-        strain: Strain,
-        /// The count found.
-        tricks: u8,
-    },
     /// A solver name other than `pons` and `dds`.
     #[error("no solver is called {0:?}: the solvers are pons and dds")]
     UnknownSolver(String),
@@ -233,90 +194,18 @@ pub enum DdError {
     SolverNotBuilt(Solver),
 }
 
-// The deal or table given is the caller's.
+// The solver named is the caller's.
 dealdex_model::classified!(DdError => BadInput);
 
-/// Index of a strain in [`DD_STRAINS`].
-fn strain_index(strain: Strain) -> usize {
-    match strain {
-        Strain::NoTrump => 0,
-        Strain::Trumps(Suit::Spades) => 1,
-        Strain::Trumps(Suit::Hearts) => 2,
-        Strain::Trumps(Suit::Diamonds) => 3,
-        Strain::Trumps(Suit::Clubs) => 4,
-    }
-}
-
-impl TrickTable {
-    /// A table from `tricks[declarer][strain]` (declarers N, E, S, W; strains NT, ♠, ♥, ♦,
-    /// ♣).
-    ///
-    /// # Errors
-    /// [`DdError::TooManyTricks`] for a count above 13.
-    pub fn new(tricks: [[u8; 5]; 4]) -> Result<TrickTable, DdError> {
-        for (d, row) in tricks.iter().enumerate() {
-            for (s, &t) in row.iter().enumerate() {
-                if t > 13 {
-                    return Err(DdError::TooManyTricks {
-                        declarer: Seat::ALL[d],
-                        strain: DD_STRAINS[s],
-                        tricks: t,
-                    });
-                }
-            }
-        }
-        Ok(TrickTable { tricks })
-    }
-
-    /// Tricks taken by `declarer`'s side when `declarer` plays in `strain` (0..=13).
-    pub fn tricks(&self, declarer: Seat, strain: Strain) -> u8 {
-        self.tricks[declarer as usize][strain_index(strain)]
-    }
-
-    /// The better of the side's two declarers in `strain` (0..=13).
-    pub fn side_tricks(&self, side: Side, strain: Strain) -> u8 {
-        let [a, b] = side.seats();
-        self.tricks(a, strain).max(self.tricks(b, strain))
-    }
-
-    /// `tricks[declarer][strain]` as [`TrickTable::new`] takes it.
-    pub fn rows(&self) -> [[u8; 5]; 4] {
-        self.tricks
-    }
-
-    /// The table in 10 bytes: 20 counts of 4 bits, declarer-major (N, E, S, W) and strain
-    /// order NT, ♠, ♥, ♦, ♣ within a declarer, the first count in the high nibble of byte 0.
-    /// This is how the database stores it (migration 05).
-    pub fn to_bytes(&self) -> [u8; PACKED_LEN] {
-        let mut out = [0u8; PACKED_LEN];
-        for (i, t) in self.tricks.iter().flatten().enumerate() {
-            out[i / 2] |= t << if i % 2 == 0 { 4 } else { 0 };
-        }
-        out
-    }
-
-    /// The table from [`TrickTable::to_bytes`].
-    ///
-    /// # Errors
-    /// [`DdError::WrongLength`] unless `bytes` has 10 bytes; [`DdError::TooManyTricks`] for
-    /// a nibble above 13.
-    pub fn from_bytes(bytes: &[u8]) -> Result<TrickTable, DdError> {
-        if bytes.len() != PACKED_LEN {
-            return Err(DdError::WrongLength(bytes.len()));
-        }
-        let mut tricks = [[0u8; 5]; 4];
-        for i in 0..20 {
-            let b = bytes[i / 2];
-            tricks[i / 5][i % 5] = if i % 2 == 0 { b >> 4 } else { b & 0xF };
-        }
-        TrickTable::new(tricks)
-    }
-
+/// Par from a double-dummy table: the model's [`TrickTable`] with the solver's par (DDS's
+/// `DealerParBin`, as pons-dds ports it).
+pub trait TablePar {
     /// Par for this table when `dealer` deals at `vulnerability`: DDS's `DealerParBin`
     /// (the dealer's side may bid a contract first, which decides par when both sides can
     /// make the same level).
     ///
     /// ```
+    /// use dealdex::dd::TablePar;
     /// use dealdex::{Seat, Vulnerability};
     /// let deal = "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432"
     ///     .parse::<dealdex::Deal>()?;
@@ -325,14 +214,18 @@ impl TrickTable {
     /// assert_eq!(par.to_string(), "+1510 7SN 7SS");
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn par(&self, dealer: Seat, vulnerability: Vulnerability) -> Par {
+    fn par(&self, dealer: Seat, vulnerability: Vulnerability) -> Par;
+}
+
+impl TablePar for TrickTable {
+    fn par(&self, dealer: Seat, vulnerability: Vulnerability) -> Par {
         let vul = match vulnerability {
             Vulnerability::None => pons_dds::Vulnerability::NONE,
             Vulnerability::NorthSouth => pons_dds::Vulnerability::NS,
             Vulnerability::EastWest => pons_dds::Vulnerability::EW,
             Vulnerability::All => pons_dds::Vulnerability::ALL,
         };
-        let p = pons_dds::calculate_par(self.to_pons(), vul, to_pons_seat(dealer));
+        let p = pons_dds::calculate_par(to_pons(self), vul, to_pons_seat(dealer));
         let contracts = p
             .contracts
             .iter()
@@ -351,56 +244,16 @@ impl TrickTable {
             contracts,
         }
     }
-
-    fn to_pons(self) -> pons_dds::TrickCountTable {
-        // pons-dds rows are in strain order ♣ ♦ ♥ ♠ NT, each holding N, E, S, W.
-        let order = [4, 3, 2, 1, 0];
-        pons_dds::TrickCountTable(order.map(|s| {
-            let [n, e, so, w] = [0, 1, 2, 3].map(|d| self.tricks[d][s]);
-            pons_dds::TrickCountRow::new(n, e, so, w)
-        }))
-    }
 }
 
-/// Prints the table as declarer rows `N E S W` and strain columns `NT S H D C`, one line a
-/// declarer: `N  9 10  8  7  6`.
-impl fmt::Display for TrickTable {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(f, "    NT  S  H  D  C")?;
-        for (d, seat) in Seat::ALL.iter().enumerate() {
-            write!(f, "{}", seat.letter())?;
-            for t in self.tricks[d] {
-                write!(f, " {t:>2}")?;
-            }
-            if d < 3 {
-                writeln!(f)?;
-            }
-        }
-        Ok(())
-    }
-}
-
-/// JSON form: declarer → strain → tricks, `{"N": {"NT": 9, "S": 10, "H": 8, "D": 7, "C": 6},
-/// "E": …}` (the `tricks` object of `dealdex solve --format json`).
-impl serde::Serialize for TrickTable {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeMap;
-        struct Row([u8; 5]);
-        impl serde::Serialize for Row {
-            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-                let mut m = s.serialize_map(Some(5))?;
-                for (strain, t) in DD_STRAINS.iter().zip(self.0) {
-                    m.serialize_entry(strain.as_str(), &t)?;
-                }
-                m.end()
-            }
-        }
-        let mut m = s.serialize_map(Some(4))?;
-        for (seat, row) in Seat::ALL.iter().zip(self.tricks) {
-            m.serialize_entry(&seat.letter(), &Row(row))?;
-        }
-        m.end()
-    }
+/// The table as pons-dds holds it: rows in strain order ♣ ♦ ♥ ♠ NT, each holding N, E, S, W.
+fn to_pons(table: &TrickTable) -> pons_dds::TrickCountTable {
+    let tricks = table.rows();
+    let order = [4, 3, 2, 1, 0];
+    pons_dds::TrickCountTable(order.map(|s| {
+        let [n, e, so, w] = [0, 1, 2, 3].map(|d| tricks[d][s]);
+        pons_dds::TrickCountRow::new(n, e, so, w)
+    }))
 }
 
 /// A par contract and its result.
@@ -863,13 +716,10 @@ fn solve_each(deals: &[Deal], threads: usize, watch: &SolveWatch) -> Option<Vec<
     watch
         .strains
         .fetch_add((deals.len() - distinct.len()) * STRAINS, Ordering::Relaxed);
-    Some(
-        of.iter()
-            .map(|&k| TrickTable {
-                tricks: tables[k].0,
-            })
-            .collect(),
-    )
+    // A solver's counts are 0..=13; one that is not is no table (as an incomplete one).
+    of.iter()
+        .map(|&k| TrickTable::new(tables[k].0).ok())
+        .collect()
 }
 
 /// The distinct deals of `deals` in order of first appearance, and for each given deal the

@@ -399,7 +399,7 @@ pub enum StoreError {
         /// The deal whose row is bad.
         key: DealIndex,
         /// What is wrong with it.
-        error: crate::dd::DdError,
+        error: crate::model::Error,
     },
     /// A row of `leads` (migration 08) that dealdex does not write: not 52 bytes, a count
     /// above 13, or other cards than the leader holds in the deal.

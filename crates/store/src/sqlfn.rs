@@ -15,7 +15,7 @@
 //! | `number(key [, scheme])` | the hand-record number as decimal text (Pavlicek by default) |
 //! | `board_dealer(n)`, `board_vul(n)` | `N`…`W`, `None`/`NS`/`EW`/`All` for board `n` |
 //! | `dd_tricks(tricks, who, strain)` | double-dummy tricks, 0..=13, of declarer `who` (a seat, or `NS`/`EW` for the side's better declarer) in `strain` (`NT`, `S`, `H`, `D`, `C`) |
-//! | `dd_par(tricks, dealer, vul)` | the par score from North-South's view (negative when East-West gain, 0 passed out) when `dealer` deals at `vul` (`None`, `NS`, `EW`, `All`, also `Love`, `Both`, `-`; any case): [`crate::dd::TrickTable::par`] |
+//! | `dd_par(tricks, dealer, vul)` | the par score from North-South's view (negative when East-West gain, 0 passed out) when `dealer` deals at `vul` (`None`, `NS`, `EW`, `All`, also `Love`, `Both`, `-`; any case): [`crate::dd::TablePar::par`] |
 //!
 //! | `lead_card(tricks, card)` | the defence's double-dummy tricks, 0..=13, after the opening lead of `card` (`SA`, `HT`, `h10`, `QC`: [`Card`](crate::model::card::Card)'s text) from a stored `leads.tricks` (migration 08); NULL when the leader does not hold the card or `tricks` is NULL |
 //!
@@ -39,6 +39,7 @@ use rusqlite::Connection;
 use rusqlite::functions::{Context, FunctionFlags};
 use rusqlite::types::ValueRef;
 
+use crate::dd::TablePar;
 use crate::model::card::{Seat, Suit};
 use crate::model::deal::{Deal, Hand};
 use crate::model::features::{self, Shape};
@@ -179,7 +180,7 @@ fn table_arg(ctx: &Context<'_>, name: &str) -> rusqlite::Result<Option<crate::dd
 
 /// `dd_par(tricks, dealer, vul)`: the par score, from North-South's view (negative when
 /// East-West gain, 0 when passed out), of a stored DD table (`dd.tricks`, migration 05;
-/// [`crate::dd::TrickTable::par`], DDS's `DealerParBin`) when `dealer` (`N`, `E`, `S`, `W`)
+/// [`crate::dd::TablePar::par`], DDS's `DealerParBin`) when `dealer` (`N`, `E`, `S`, `W`)
 /// deals at vulnerability `vul` (`None`, `NS`, `EW`, `All`, also `Love`, `Both`, `-`;
 /// case-insensitive). The dealer matters only when both sides can make a contract at the
 /// same level. NULL for a NULL table (an unsolved deal); an SQL error naming `dd_par` for a

@@ -14,7 +14,7 @@ use std::str::FromStr;
 
 use serde::Serialize;
 
-use crate::dd::{Par, ParContract, TrickTable};
+use crate::dd::{Par, ParContract, TablePar, TrickTable};
 use crate::model::board::{Vulnerability, board_dealer, board_vulnerability};
 use crate::model::card::{Seat, Suit};
 use crate::model::contract::Strain;

@@ -18,7 +18,7 @@
 
 use serde::{Serialize, Serializer};
 
-use crate::dd::{Par, TrickTable};
+use crate::dd::{Par, TablePar, TrickTable};
 use crate::{
     Card, Classify, Deal, DealIndex, ErrorClass, Scheme, Seat, StoreError, StoreReader, Strain,
     Vulnerability,

@@ -11,7 +11,7 @@ use serde::Serialize;
 use std::path::Path;
 
 use crate::Classify;
-use crate::dd::{Par, TrickTable, solve_all};
+use crate::dd::{Par, TablePar, TrickTable, solve_all};
 use crate::formats::{self, Board, DealFormat};
 use crate::model::board::Vulnerability;
 use crate::model::card::Seat;
