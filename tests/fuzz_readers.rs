@@ -622,11 +622,7 @@ fn read_format(name: &'static str, data: &[u8]) -> Verdict {
     pieces_read_as_whole(f, data);
     let boards = f.read(data).map_err(|e| {
         // Every rejection says where: a line, column, byte offset or record.
-        assert_ne!(
-            e.position,
-            InputPosition::new(),
-            "{name}: no position in: {e}"
-        );
+        assert!(e.position().is_some(), "{name}: no position in: {e}");
         e.to_string()
     })?;
     let mut numbered = boards.clone();
@@ -676,7 +672,8 @@ fn pieces_read_as_whole(f: &'static dyn DealFormat, data: &[u8]) {
         }
         (Err(whole), Err(StreamError::Format(e))) => {
             assert_eq!(
-                e, whole,
+                common::refused(e),
+                common::refused(whole),
                 "{name}: the error read in pieces of {piece} bytes"
             )
         }
@@ -1659,7 +1656,7 @@ fn dlm_errors_that_had_no_position_name_a_line() {
     // The fixture reads: the errors below come from the one change made to it.
     assert_eq!(Dlm.read(dlm_one_board().as_bytes()).unwrap().len(), 1);
     // No [Document] section: reported at the file's last line (3), not nowhere.
-    let e = Dlm.read(b"Board 01=x\n\nHeadline=y\n").unwrap_err();
+    let e = common::refused(Dlm.read(b"Board 01=x\n\nHeadline=y\n").unwrap_err());
     assert_eq!(e.position, InputPosition::at_line(3), "{e}");
     assert!(e.message.contains("[Document]"), "{e}");
     // A header key missing: reported at the [Document] line.
@@ -1667,12 +1664,12 @@ fn dlm_errors_that_had_no_position_name_a_line() {
         "; comment\n{}",
         dlm_one_board().replace("Status=Show\n", "")
     );
-    let e = Dlm.read(text.as_bytes()).unwrap_err();
+    let e = common::refused(Dlm.read(text.as_bytes()).unwrap_err());
     assert_eq!(e.position, InputPosition::at_line(2), "{e}");
     assert!(e.message.contains("Status="), "{e}");
     // A board of From..To without its line: reported at the To board line, naming the board.
     let text = dlm_one_board().replace("To board=1\nChecksum=1", "To board=2\nChecksum=2");
-    let e = Dlm.read(text.as_bytes()).unwrap_err();
+    let e = common::refused(Dlm.read(text.as_bytes()).unwrap_err());
     assert_eq!(e.position, InputPosition::at_line(5), "{e}");
     assert!(e.message.contains("Board 02"), "{e}");
 }
@@ -1707,7 +1704,11 @@ fn index_length_errors_name_a_column() {
     assert!(e.to_string().starts_with("deal index: column 26: "), "{e}");
     // In a hex file: line and column (after two leading spaces).
     let e = Hex.read(b"\n  0EDCCBA0976F2DA4945D8E9DC00\n").unwrap_err();
-    assert_eq!(e.position, InputPosition::at_line_column(2, 29), "{e}");
+    assert_eq!(
+        e.position(),
+        Some(InputPosition::at_line_column(2, 29)),
+        "{e}"
+    );
 }
 
 #[test]

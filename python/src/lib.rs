@@ -99,17 +99,17 @@ fn make_error(
 /// The arguments `e` (or an error it holds, [`dealdex::causes`]) is about, named as Python's
 /// keywords: the library's messages name no parameter's spelling (the CLI adds its flags).
 fn keywords(e: &(dyn StdError + 'static)) -> Option<&'static str> {
-    use dealdex::formats::{ChooseFormatError, DetectError};
     use dealdex::workflow::pipeline::SourceError;
+    use dealdex::{FormatError, FormatErrorKind};
     dealdex::causes(e).into_iter().find_map(|x| {
-        let format = x.is::<DetectError>()
-            || matches!(
-                x.downcast_ref(),
-                Some(
-                    ChooseFormatError::UnknownExtension { .. }
-                        | ChooseFormatError::Undetected { .. }
-                )
-            );
+        let format = matches!(
+            x.downcast_ref::<FormatError>().map(FormatError::kind),
+            Some(
+                FormatErrorKind::UnknownExtension { .. }
+                    | FormatErrorKind::AmbiguousContent { .. }
+                    | FormatErrorKind::UnknownContent { .. }
+            )
+        );
         let first_board = matches!(x.downcast_ref(), Some(SourceError::FirstBoard { .. }));
         match (format, first_board) {
             (true, _) => Some("format="),

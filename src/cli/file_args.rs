@@ -5,7 +5,8 @@
 
 use std::path::PathBuf;
 
-use dealdex::formats::{self, ChooseFormatError};
+use dealdex::FormatError;
+use dealdex::formats;
 use dealdex::workflow::pipeline::{DealSource, ReadAs};
 
 /// Where the deal files a command writes go and in which formats, the same for every
@@ -36,7 +37,7 @@ pub struct ReadArgs {
 
 impl ReadArgs {
     /// The flags resolved: the format by its name.
-    pub fn read_as(&self) -> Result<ReadAs, ChooseFormatError> {
+    pub fn read_as(&self) -> Result<ReadAs, FormatError> {
         ReadAs::named(self.from.as_deref(), self.first_board)
     }
 
@@ -46,7 +47,7 @@ impl ReadArgs {
         &self,
         file: Option<PathBuf>,
         set: Option<String>,
-    ) -> Result<DealSource, ChooseFormatError> {
+    ) -> Result<DealSource, FormatError> {
         Ok(DealSource::file_or_stored(file, self.read_as()?, set))
     }
 }

@@ -7,8 +7,6 @@
 
 use std::error::Error;
 
-use dealdex::StoreError;
-use dealdex::formats::{ChooseFormatError, DetectError};
 use dealdex::workflow::dealer::DealerRunError;
 use dealdex::workflow::event::EventJobError;
 use dealdex::workflow::generate::GenerateError;
@@ -18,6 +16,7 @@ use dealdex::workflow::pipeline::SourceError;
 use dealdex::workflow::records::RecordsError;
 use dealdex::workflow::solve::SolveInputError;
 use dealdex::workflow::sql::SqlError;
+use dealdex::{FormatError, FormatErrorKind, StoreError};
 
 /// The flags `e` or an error it holds ([`dealdex::causes`]) is about or that fix it, the
 /// first that has any.
@@ -59,7 +58,6 @@ fn other_flags(e: &(dyn Error + 'static)) -> Option<&'static str> {
             "--split",
         )
     })
-    .or_else(|| variant(e.is::<DetectError>(), "--from"))
     .or_else(|| {
         variant(
             matches!(
@@ -160,12 +158,14 @@ fn sql_flags(e: &SqlError) -> Option<&'static str> {
     }
 }
 
-/// The flags of a format choice's errors.
-fn format_flags(e: &ChooseFormatError) -> Option<&'static str> {
-    match e {
-        ChooseFormatError::UnknownExtension { .. } => Some("--from (an input) or --to (an output)"),
-        ChooseFormatError::Undetected { .. } => Some("--from"),
-        ChooseFormatError::UnknownName { .. } => None,
+/// The flags of a format choice's errors (none for a format's refusal of a file).
+fn format_flags(e: &FormatError) -> Option<&'static str> {
+    match e.kind() {
+        FormatErrorKind::UnknownExtension { .. } => Some("--from (an input) or --to (an output)"),
+        FormatErrorKind::AmbiguousContent { .. } | FormatErrorKind::UnknownContent { .. } => {
+            Some("--from")
+        }
+        _ => None,
     }
 }
 

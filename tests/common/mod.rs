@@ -33,6 +33,49 @@ pub fn read_file(
     }
 }
 
+/// A format's refusal of bytes or boards as the tests read it (its reading and writing
+/// kinds, [`dealdex::FormatErrorKind`]): the kind's name, where (nowhere for a writer's
+/// refusal or a whole file's problem) and the message without the place; it displays as the
+/// error does.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Refused {
+    /// The kind's name ([`dealdex::Classify::format_kind`]): `malformed`, `truncated`,
+    /// `not-a-deal` or `unwritable`.
+    pub kind: &'static str,
+    /// Where, in the bytes the reader was given.
+    pub position: dealdex::InputPosition,
+    /// What was wrong.
+    pub message: String,
+    /// The error's message, with its place.
+    shown: String,
+}
+
+impl std::fmt::Display for Refused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.shown)
+    }
+}
+
+/// `e` as a format's refusal; an error of another kind (a format's choice, I/O) fails the
+/// test.
+pub fn refused(e: dealdex::FormatError) -> Refused {
+    use dealdex::FormatErrorKind as K;
+    let shown = e.to_string();
+    let (kind, position, message) = match e.into_kind() {
+        K::Malformed { position, message } => ("malformed", position, message),
+        K::Truncated { position, message } => ("truncated", position, message),
+        K::NotADeal { position, message } => ("not-a-deal", position, message),
+        K::Unwritable { message } => ("unwritable", dealdex::InputPosition::new(), message),
+        other => panic!("not a format's refusal: {other}"),
+    };
+    Refused {
+        kind,
+        position,
+        message,
+        shown,
+    }
+}
+
 /// The dealdex binary built for these tests, run in `dir`.
 pub fn dealdex(dir: &Path) -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_dealdex"));
@@ -135,12 +178,13 @@ pub fn derived_stream() -> (Vec<DerivedBoard>, String) {
 ///
 /// Returns the reason when the answer breaks one of these.
 ///
-/// [`FormatErrorKind::Unwritable`]: dealdex::formats::FormatErrorKind::Unwritable
+/// [`FormatErrorKind::Unwritable`]: dealdex::FormatErrorKind::Unwritable
 pub fn check_read_outcome(
     format: &dyn dealdex::formats::DealFormat,
     data: &[u8],
 ) -> Result<(), String> {
-    use dealdex::formats::{FormatErrorKind, ReadOptions, WriteOptions};
+    use dealdex::FormatErrorKind;
+    use dealdex::formats::{ReadOptions, WriteOptions};
     let name = format.info().name;
     match format.read_numbered(data, &ReadOptions::default()) {
         Ok(read) => {
@@ -157,7 +201,7 @@ pub fn check_read_outcome(
             };
             let out = match dealdex::formats::write_set(format, &boards, &opts) {
                 Ok(out) => out,
-                Err(e) if e.kind() == FormatErrorKind::Unwritable => return Ok(()),
+                Err(e) if matches!(e.kind(), FormatErrorKind::Unwritable { .. }) => return Ok(()),
                 Err(e) => return Err(format!("{name}: writing what was read: {e} ({e:?})")),
             };
             let again = format
@@ -180,7 +224,8 @@ pub fn check_read_outcome(
             Ok(())
         }
         Err(e) => {
-            if e.kind() == FormatErrorKind::Unwritable {
+            let e = refused(e);
+            if e.kind == "unwritable" {
                 return Err(format!("{name}: a reader gave a writer's error: {e}"));
             }
             if e.message.is_empty() {

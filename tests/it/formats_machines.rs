@@ -3,13 +3,11 @@
 //! four formats, readers that never panic, and the documented errors.
 
 use dealdex::InputPosition;
-use dealdex::formats::{
-    Board, Bri, DealFormat, Dge, Dlm, Dup, FormatError, FormatErrorKind, WriteOptions, write_set,
-};
-use dealdex::{DEALS, Deal, Scheme};
+use dealdex::formats::{Board, Bri, DealFormat, Dge, Dlm, Dup, WriteOptions, write_set};
+use dealdex::{DEALS, Deal, FormatError, Scheme};
 use proptest::prelude::*;
 
-use crate::common::check_read_outcome;
+use crate::common::{Refused, check_read_outcome, refused};
 
 fn vectors() -> serde_json::Value {
     serde_json::from_str(include_str!("../fixtures/vectors.json")).unwrap()
@@ -377,8 +375,8 @@ fn dlm_reader_takes_crlf_and_any_key_order() {
 // ---------------------------------------------------------------------------------------------
 // Errors
 
-fn err(r: Result<Vec<Board>, FormatError>) -> FormatError {
-    r.expect_err("expected an error")
+fn err(r: Result<Vec<Board>, FormatError>) -> Refused {
+    refused(r.expect_err("expected an error"))
 }
 
 #[test]
@@ -579,15 +577,19 @@ fn board_100_is_refused_on_write_and_nothing_is_appended() {
         let set = [Board::new(99, d), Board::new(100, d)];
         assert!(write_set(format, &set, &WriteOptions::default()).is_err());
         let mut out = b"keep".to_vec();
-        let e = format
-            .write_boards(&set, &opts(99, 100), &mut out)
-            .unwrap_err();
+        let e = refused(
+            format
+                .write_boards(&set, &opts(99, 100), &mut out)
+                .unwrap_err(),
+        );
         assert!(e.message.contains("board 100 does not fit"), "{e}");
         assert_eq!(out, b"keep");
         let mut out = Vec::new();
-        let e = format
-            .write_boards(&[Board::new(100, d)], &opts(1, 99), &mut out)
-            .unwrap_err();
+        let e = refused(
+            format
+                .write_boards(&[Board::new(100, d)], &opts(1, 99), &mut out)
+                .unwrap_err(),
+        );
         assert!(e.message.contains("100"), "{e}");
         assert!(out.is_empty());
         assert!(
@@ -604,16 +606,20 @@ fn dlm_writer_refuses_gaps_and_duplicates() {
     let d = bri_example().1;
     let mut out = Vec::new();
     assert!(
-        Dlm.write_boards(&[Board::new(1, d), Board::new(3, d)], &opts(1, 3), &mut out)
-            .unwrap_err()
-            .message
-            .contains("board 2 is missing")
+        refused(
+            Dlm.write_boards(&[Board::new(1, d), Board::new(3, d)], &opts(1, 3), &mut out)
+                .unwrap_err()
+        )
+        .message
+        .contains("board 2 is missing")
     );
     assert!(
-        Dlm.write_boards(&[Board::new(1, d), Board::new(1, d)], &opts(1, 1), &mut out)
-            .unwrap_err()
-            .message
-            .contains("twice")
+        refused(
+            Dlm.write_boards(&[Board::new(1, d), Board::new(1, d)], &opts(1, 1), &mut out)
+                .unwrap_err()
+        )
+        .message
+        .contains("twice")
     );
     assert!(
         Dlm.write_boards(&[Board::new(4, d)], &opts(1, 3), &mut out)
@@ -741,10 +747,11 @@ proptest! {
                         prop_assert_eq!(b.len(), whole);
                     }
                     Err(e) if data.len() % len != 0 => {
-                        prop_assert_eq!(e.kind(), FormatErrorKind::Truncated);
+                        let e = refused(e);
+                        prop_assert_eq!(e.kind, "truncated");
                         prop_assert_eq!(e.position, InputPosition::at_record(whole + 1, (whole * len) as u64));
                     }
-                    Err(e) => prop_assert_ne!(e.kind(), FormatErrorKind::Truncated),
+                    Err(e) => prop_assert_ne!(refused(e).kind, "truncated"),
                 }
             }
         }
@@ -764,6 +771,7 @@ proptest! {
         // Nothing but `[Document]` and such lines is never a whole DLM file: the checksum
         // line and the 99 board lines cannot all be there.
         if let Err(e) = Dlm.read(text.as_bytes()) {
+            let e = refused(e);
             prop_assert!(e.position.record.is_none() && e.position.byte.is_none(), "{:?}", e);
         }
     }
@@ -794,7 +802,8 @@ proptest! {
                 // Else the record the cut falls in is named, as truncated.
                 (Some(len), Err(e)) => {
                     prop_assert_ne!(at % len, 0);
-                    prop_assert_eq!(e.kind(), FormatErrorKind::Truncated);
+                    let e = refused(e);
+                    prop_assert_eq!(e.kind, "truncated");
                     prop_assert_eq!(e.position, InputPosition::at_record(at / len + 1, (at / len * len) as u64));
                 }
                 // DLM: the boards From..To must all be there, so a file cut short either
@@ -812,7 +821,10 @@ proptest! {
             match format.read(&flipped) {
                 Ok(b) => prop_assert!(b.len() <= count.max(99)),
                 // A flipped byte never makes the file truncated, nor points past its end.
-                Err(e) => prop_assert_ne!(e.kind(), FormatErrorKind::Truncated, "{}", e),
+                Err(e) => {
+                    let e = refused(e);
+                    prop_assert_ne!(e.kind, "truncated", "{}", e);
+                }
             }
         }
     }

@@ -10,7 +10,7 @@ use dealdex::formats::{
 use dealdex::{Card, DEALS, Deal, Scheme, Seat, Suit, Vulnerability};
 use proptest::prelude::*;
 
-use crate::common::check_read_outcome;
+use crate::common::{check_read_outcome, refused};
 
 /// The deal of FORMATS.md §2, §5 and §10.
 const DUP_DEAL: &str = "N:J987.JT7643.A4.Q .KQ2.QT9.AK98543 AQ42.A8.KJ762.J2 KT653.95.853.T76";
@@ -227,32 +227,36 @@ fn lin_joined_and_multi_line_records() {
 
 #[test]
 fn lin_errors_name_line_and_column() {
-    let e = Lin.read(b"qx|o1|rh||ah|Board 1|sv|0|pg||\n").unwrap_err();
+    let e = refused(Lin.read(b"qx|o1|rh||ah|Board 1|sv|0|pg||\n").unwrap_err());
     assert_eq!(e.position, InputPosition::at_line(1));
     assert_eq!(e.to_string(), "line 1: no md| (deal) field");
     let good = "qx|o1|md|3SAQ42HA8DKJ762CJ2,SKT653H95D853CT76,SJ987HJT7643DA4CQ|pg||\n";
-    let e = Lin
-        .read(
+    let e = refused(
+        Lin.read(
             format!("{good}qx|o2|md|5SAQ42HA8DKJ762CJ2,SKT653H95D853CT76,SJ987HJT7643DA4CQ|pg||\n")
                 .as_bytes(),
         )
-        .unwrap_err();
+        .unwrap_err(),
+    );
     assert_eq!(e.position, InputPosition::at_line_column(2, 10));
     assert!(e.message.contains("dealer digit '5' is not 1..4"), "{e}");
-    let e = Lin
-        .read(b"md|3SAQ42HA8DKJ762CJ2,SKT653H95D853CT76,SJ987HJT7643DA4C|")
-        .unwrap_err();
+    let e = refused(
+        Lin.read(b"md|3SAQ42HA8DKJ762CJ2,SKT653H95D853CT76,SJ987HJT7643DA4C|")
+            .unwrap_err(),
+    );
     assert!(e.message.contains("not a deal"), "{e}");
-    let e = Lin
-        .read(b"md|3SAQ42HA8DKJ762CJ2,SKT653H95D853CT76,SJ987HJT7643DA4CX|")
-        .unwrap_err();
+    let e = refused(
+        Lin.read(b"md|3SAQ42HA8DKJ762CJ2,SKT653H95D853CT76,SJ987HJT7643DA4CX|")
+            .unwrap_err(),
+    );
     assert_eq!(e.position, InputPosition::at_line_column(1, 57));
-    let e = Lin.read(format!("{good}mb|9Z|").as_bytes()).unwrap_err();
+    let e = refused(Lin.read(format!("{good}mb|9Z|").as_bytes()).unwrap_err());
     assert_eq!(e.position, InputPosition::at_line_column(2, 4));
     // A card out of turn: after 1S by West, North leads; the ♠K is West's.
-    let e = Lin
-        .read(format!("{good}mb|p|mb|p|mb|p|mb|1S|mb|p|mb|p|mb|p|pc|SK|").as_bytes())
-        .unwrap_err();
+    let e = refused(
+        Lin.read(format!("{good}mb|p|mb|p|mb|p|mb|1S|mb|p|mb|p|mb|p|pc|SK|").as_bytes())
+            .unwrap_err(),
+    );
     assert!(e.message.contains("it is North's turn"), "{e}");
 }
 
@@ -279,15 +283,16 @@ fn csv_big_deal_line_and_tolerant_reader() {
     );
     let fifteen = "\"J987\",\"JT7643\",\"A4\",\"Q\",\"\",\"KQ2\",\"QT9\",\"AK98543\",\"AQ42\",\"A8\",\
                    \"KJ762\",\"J2\",\"KT653\",\"95\",\"853\"\n";
-    let e = Csv.read(format!("\n{fifteen}").as_bytes()).unwrap_err();
+    let e = refused(Csv.read(format!("\n{fifteen}").as_bytes()).unwrap_err());
     assert!(
         (e.position.line, e.position.column.is_some()) == (Some(2), true),
         "{e}"
     );
     assert!(e.message.contains("found 15 fields, expected 18"), "{e}");
-    let e = Csv
-        .read(line.replace("AK98543", "AK98X43").as_bytes())
-        .unwrap_err();
+    let e = refused(
+        Csv.read(line.replace("AK98543", "AK98X43").as_bytes())
+            .unwrap_err(),
+    );
     assert_eq!(e.position, InputPosition::at_line_column(1, 46));
 }
 
@@ -312,10 +317,10 @@ fn ber_records_and_errors() {
     assert_eq!(Ber.read(&lines).unwrap(), b);
     let mut bad = out.clone();
     bad[60] = b'5';
-    let e = Ber.read(&bad).unwrap_err();
+    let e = refused(Ber.read(&bad).unwrap_err());
     assert_eq!(e.position, InputPosition::at_record(2, 60));
     assert!(e.message.contains("'5' is not a seat"), "{e}");
-    let e = Ber.read(&out[..100]).unwrap_err();
+    let e = refused(Ber.read(&out[..100]).unwrap_err());
     assert_eq!(e.position, InputPosition::at_record(2, 52));
     assert!(
         e.message.contains("truncated record: 48 of 52 bytes"),
@@ -340,10 +345,10 @@ fn borel_lines_start_with_the_dealer() {
     let b = Borel.read(&out).unwrap();
     assert_eq!((b[0].deal, b[1].deal), (d, d));
     assert_eq!(b[0].number, None);
-    let e = Borel.read(b"\nABC\n").unwrap_err();
+    let e = refused(Borel.read(b"\nABC\n").unwrap_err());
     assert_eq!(e.position, InputPosition::at_line_column(2, 1));
     let dup = text.replacen("DFGH", "DFGD", 1);
-    let e = Borel.read(dup.as_bytes()).unwrap_err();
+    let e = refused(Borel.read(dup.as_bytes()).unwrap_err());
     assert_eq!(e.position, InputPosition::at_line_column(2, 4));
 }
 
@@ -359,7 +364,7 @@ fn kops_header_count_and_records() {
     assert_eq!((b[0].deal, b[1].deal), (d1, deal(DUP_DEAL)));
     let mut bad = out.clone();
     bad[0] = 3;
-    let e = Kops.read(&bad).unwrap_err();
+    let e = refused(Kops.read(&bad).unwrap_err());
     assert_eq!(e.position, InputPosition::at_byte(0));
     assert!(
         e.message
@@ -413,7 +418,7 @@ fn hrf_published_example_is_the_record_prefix() {
     let mut bad = out.clone();
     bad[0] = b' ';
     assert_eq!(
-        Hrf.read(&bad).unwrap_err().position,
+        refused(Hrf.read(&bad).unwrap_err()).position,
         InputPosition::at_record(1, 0)
     );
     assert!(Hrf.read(&out[..127]).is_err());
@@ -443,9 +448,9 @@ fn hex_lines_with_suffix() {
     odd.dealer = Some(Seat::West);
     odd.vulnerability = Some(Vulnerability::None);
     assert!(write(&Hex, &[odd]).ends_with(b"-8\n"));
-    let e = Hex.read(b"\n0EDCCBA0976F2DA4945D8E9DCG\n").unwrap_err();
+    let e = refused(Hex.read(b"\n0EDCCBA0976F2DA4945D8E9DCG\n").unwrap_err());
     assert_eq!(e.position, InputPosition::at_line_column(2, 26));
-    let e = Hex.read(b"00000000000000000000000000\n").unwrap_err();
+    let e = refused(Hex.read(b"00000000000000000000000000\n").unwrap_err());
     assert_eq!(e.position, InputPosition::at_line(1));
 }
 
@@ -540,11 +545,12 @@ fn json_lines_are_byte_exact() {
         .read(format!("{{\"index\":\"{idx}\"}}\n").as_bytes())
         .unwrap();
     assert_eq!((b[0].deal, b[0].number), (deals[0], None));
-    let e = Json
-        .read(format!("\n{{\"deal\":\"{}\",\"index\":\"{idx}\"}}", deals[1]).as_bytes())
-        .unwrap_err();
+    let e = refused(
+        Json.read(format!("\n{{\"deal\":\"{}\",\"index\":\"{idx}\"}}", deals[1]).as_bytes())
+            .unwrap_err(),
+    );
     assert_eq!(e.position, InputPosition::at_line(2));
-    let e = Json.read(b"{\"board\":1,").unwrap_err();
+    let e = refused(Json.read(b"{\"board\":1,").unwrap_err());
     assert!(
         (e.position.line, e.position.column.is_some()) == (Some(1), true),
         "{e}"
@@ -841,7 +847,7 @@ fn lin_and_json_skip_records_without_a_complete_deal() {
         "md|3SAKQHAKQDAKQCAKQJT,,,|",
         "md|4SAQ6HJ73D83CAT872,SJT53HDKQJT72CK53,S842HQ654D964CJ9|",
     ] {
-        let e = Lin.read(md.as_bytes()).unwrap_err();
+        let e = refused(Lin.read(md.as_bytes()).unwrap_err());
         assert!(e.message.starts_with("md| is not a deal"), "{md}: {e}");
     }
 
@@ -862,9 +868,10 @@ fn lin_and_json_skip_records_without_a_complete_deal() {
     );
     let skipped: Vec<_> = read.skipped.iter().map(|s| (s.board, s.line)).collect();
     assert_eq!(skipped, [(Some(2), Some(2)), (Some(9), Some(3))]);
-    let e = Json
-        .read(b"{\"deal\":\"N:AKQ.AKQ.AKQ.AKQJT - - -\"}\n")
-        .unwrap_err();
+    let e = refused(
+        Json.read(b"{\"deal\":\"N:AKQ.AKQ.AKQ.AKQJT - - -\"}\n")
+            .unwrap_err(),
+    );
     assert!(e.message.contains("N holds 14 cards"), "{e}");
 }
 
@@ -893,7 +900,7 @@ fn json_numbers_are_checked_against_the_deal() {
         (pavlicek.as_str(), ",\"scheme\":\"bigdeal\""),
         (pavlicek.as_str(), ",\"scheme\":\"nosuch\""),
     ] {
-        let e = Json.read(line(number, scheme).as_bytes()).unwrap_err();
+        let e = refused(Json.read(line(number, scheme).as_bytes()).unwrap_err());
         assert_eq!(
             e.position,
             InputPosition::at_line(2),
@@ -908,6 +915,6 @@ fn json_numbers_are_checked_against_the_deal() {
 #[test]
 fn lin_errors_inside_a_value_spread_over_lines_name_the_right_line() {
     let text = b"qx|o1|md|\nSHDAKQJT98765432C,SHDCAKQJT98765432,SAKQJT98765432HDC|rh||\n";
-    let e = Lin.read(text).unwrap_err();
+    let e = refused(Lin.read(text).unwrap_err());
     assert_eq!(e.position, InputPosition::at_line_column(2, 1), "{e}");
 }

@@ -6,7 +6,7 @@ use dealdex::formats::{Auction, Board, DealFormat, GameRecord, Pbn, Play, WriteO
 use dealdex::{Card, DEALS, Deal, Rank, Scheme, Seat, Suit, Vulnerability};
 use proptest::prelude::*;
 
-use crate::common::check_read_outcome;
+use crate::common::{check_read_outcome, refused};
 
 const SPEC: &str = include_str!("../fixtures/pbn-spec-example.pbn");
 const QUIRKS: &str = include_str!("../fixtures/pbn-import-quirks.pbn");
@@ -43,7 +43,7 @@ fn tag<'a>(rec: &'a GameRecord, name: &str) -> Option<&'a str> {
 }
 
 fn err(text: &str) -> InputPosition {
-    Pbn.read(text.as_bytes()).unwrap_err().position
+    refused(Pbn.read(text.as_bytes()).unwrap_err()).position
 }
 
 #[test]
@@ -535,18 +535,19 @@ fn errors_name_line_and_column() {
     let good = "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432";
     let game = |deal: &str| format!("% PBN 2.1\n\n[Event \"?\"]\n[Deal \"{deal}\"]\n");
     // 51 cards: North's hand (column 10) holds 12.
-    let e = Pbn
-        .read(
+    let e = refused(
+        Pbn.read(
             game("N:AKQJT9876543... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432").as_bytes(),
         )
-        .unwrap_err();
+        .unwrap_err(),
+    );
     assert_eq!(e.position, InputPosition::at_line_column(4, 10));
     assert!(e.message.contains("N holds 12 cards"), "{e}");
     // ♠A twice: the second one (West's) is the error.
     let dup = "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. A...KQJT98765432";
     let line = format!("[Deal \"{dup}\"]");
     assert_eq!(line.find("A...K").unwrap() + 1, 61);
-    let e = Pbn.read(game(dup).as_bytes()).unwrap_err();
+    let e = refused(Pbn.read(game(dup).as_bytes()).unwrap_err());
     assert_eq!(e.position, InputPosition::at_line_column(4, 61));
     assert!(e.message.contains("SA is held by both N and W"), "{e}");
     // Unknown rank symbol, unknown seat.
@@ -583,7 +584,7 @@ fn errors_name_line_and_column() {
         InputPosition::at_line_column(5, 14)
     );
     // Board 0.
-    let e = Pbn.read(full("[Board \"0\"]\n").as_bytes()).unwrap_err();
+    let e = refused(Pbn.read(full("[Board \"0\"]\n").as_bytes()).unwrap_err());
     assert_eq!(e.position, InputPosition::at_line_column(5, 9));
     assert!(e.message.contains("board number 0"), "{e}");
     // Unterminated tag and comment.
@@ -609,7 +610,7 @@ fn errors_name_line_and_column() {
     bad.extend_from_slice(&good.as_bytes()[3..]);
     bad.extend_from_slice(b"\"]\n");
     assert_eq!(
-        Pbn.read(&bad).unwrap_err().position,
+        refused(Pbn.read(&bad).unwrap_err()).position,
         InputPosition::at_line_column(1, 10)
     );
 }
@@ -914,7 +915,7 @@ fn boards_without_a_complete_deal_are_skipped_and_reported() {
         ),
         ("N:AKQJT98765432...", "found 1 hands"),
     ] {
-        let e = Pbn.read(game(1, deal).as_bytes()).unwrap_err();
+        let e = refused(Pbn.read(game(1, deal).as_bytes()).unwrap_err());
         assert!(
             (e.position.line, e.position.column.is_some()) == (Some(2), true),
             "{deal}: {e}"
@@ -936,7 +937,7 @@ fn board_numbers_that_are_not_ascii_digits_are_refused() {
     for bad in ["-1", "1e5", "0x10", "", "+3", "3.0", "٣"] {
         let text =
             format!("[Board \"1\"]\n[Deal \"{deal}\"]\n\n[Board \"{bad}\"]\n[Deal \"{deal}\"]\n");
-        let e = Pbn.read_all(text.as_bytes()).unwrap_err();
+        let e = refused(Pbn.read_all(text.as_bytes()).unwrap_err());
         assert!(
             (e.position.line, e.position.column.is_some()) == (Some(4), true),
             "{bad:?}: {e}"

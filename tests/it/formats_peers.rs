@@ -7,11 +7,10 @@
 //! compared byte for byte with the peers' files.
 
 use dealdex::formats::{
-    self, Board, DealFormat, DealLines, DealerAll, DealerCompact, DealerEw, DetectError,
-    EndplayJson, FileBoards, Json, NO_COMPLETE_DEAL, OneLine, Pbn, Redeal, RedealLong,
-    WriteOptions, detect,
+    self, Board, DealFormat, DealLines, DealerAll, DealerCompact, DealerEw, EndplayJson,
+    FileBoards, Json, NO_COMPLETE_DEAL, OneLine, Pbn, Redeal, RedealLong, WriteOptions, detect,
 };
-use dealdex::{Seat, Vulnerability};
+use dealdex::{FormatError, FormatErrorKind, Seat, Vulnerability};
 
 use crate::common::{self, fixture};
 
@@ -375,7 +374,7 @@ fn endplay_dealers_diagrams_are_refused_by_name() {
         "endplay-dealer-s7.compact",
     ] {
         match detect(&peer(name)) {
-            Err(e @ DetectError::Unknown { .. }) => {
+            Err(e) if matches!(e.kind(), FormatErrorKind::UnknownContent { .. }) => {
                 let m = e.to_string();
                 assert!(m.contains("endplay-dealer"), "{name}: {m}");
                 assert!(m.contains("line "), "{name}: {m}");
@@ -392,7 +391,7 @@ fn a_run_without_deals_is_ambiguous() {
     let text = std::str::from_utf8(&all).unwrap();
     let stats = &text[text.find("Generated ").unwrap()..];
     match detect(stats.as_bytes()) {
-        Err(e @ DetectError::Ambiguous { .. }) => {
+        Err(e) if matches!(e.kind(), FormatErrorKind::AmbiguousContent { .. }) => {
             let m = e.to_string();
             for name in ["dealer-all", "dealer-ew", "dealer-compact", "oneline"] {
                 assert!(m.contains(name), "{m}");
@@ -402,10 +401,13 @@ fn a_run_without_deals_is_ambiguous() {
         other => panic!("{:?}", other.map(|f| f.info().name)),
     }
     assert!(matches!(
-        detect(b"\nTries: 0\n"),
-        Err(DetectError::Ambiguous { line: Some(2), .. })
+        detect(b"\nTries: 0\n").map_err(FormatError::into_kind),
+        Err(FormatErrorKind::AmbiguousContent { line: Some(2), .. })
     ));
-    assert!(matches!(detect(b""), Err(DetectError::Unknown { .. })));
+    assert!(matches!(
+        detect(b"").map_err(FormatError::into_kind),
+        Err(FormatErrorKind::UnknownContent { .. })
+    ));
 }
 
 /// Every peer fixture with the truth of its run (`None`: the deals are not all there).

@@ -4,10 +4,10 @@
 //! from DDS (tests/fixtures/dd/dd-reference.jsonl), not from dealdex.
 
 use dealdex::InputPosition;
-use dealdex::formats::{Board, DealFormat, FormatError, Pbn, WriteOptions};
+use dealdex::formats::{Board, DealFormat, Pbn, WriteOptions};
 use dealdex::{Deal, Seat, Vulnerability};
 
-use crate::common::{dd_reference, dd_reference_table};
+use crate::common::{Refused, dd_reference, dd_reference_table, refused};
 
 fn board(r: &serde_json::Value) -> Board {
     let deal: Deal = r["deal"].as_str().unwrap().parse().unwrap();
@@ -28,8 +28,8 @@ fn write(boards: &[Board]) -> String {
     String::from_utf8(out).unwrap()
 }
 
-fn read_err(text: &str) -> FormatError {
-    Pbn.read(text.as_bytes()).unwrap_err()
+fn read_err(text: &str) -> Refused {
+    refused(Pbn.read(text.as_bytes()).unwrap_err())
 }
 
 #[test]

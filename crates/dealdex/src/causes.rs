@@ -19,15 +19,15 @@ use crate::workflow::solve::SolveInputError;
 /// sources, so the inner error itself is not among the sources).
 ///
 /// ```
-/// use dealdex::formats::ChooseFormatError;
+/// use dealdex::{FormatError, FormatErrorKind};
 /// use dealdex::workflow::generate::GenerateError;
 /// use dealdex::workflow::output::OutputPlanError;
-/// let unknown = ChooseFormatError::UnknownExtension { path: "x.zzz".into() };
+/// let unknown = FormatError::from(FormatErrorKind::UnknownExtension { path: "x.zzz".into() });
 /// let e = GenerateError::from(OutputPlanError::Format(unknown));
 /// // Two transparent layers: the message is the inner error's, and it is no source.
 /// assert!(e.to_string().starts_with("x.zzz: cannot tell the format"));
 /// assert!(std::error::Error::source(&e).is_none());
-/// assert!(dealdex::causes(&e).iter().any(|c| c.is::<ChooseFormatError>()));
+/// assert!(dealdex::causes(&e).iter().any(|c| c.is::<FormatError>()));
 /// ```
 pub fn causes<'a>(e: &'a (dyn Error + 'static)) -> Vec<&'a (dyn Error + 'static)> {
     let mut out = Vec::new();

@@ -59,7 +59,10 @@ pub use store::{
 
 // Deal files: the registry of formats, each with its reader and writer.
 pub use dealdex_formats as formats;
-pub use formats::{Board, DealFormat, FormatError, FormatErrorKind, FormatInfo, WriteOptions};
+pub use formats::{Board, DealFormat, FormatInfo, WriteOptions};
+/// The formats' one error type (a file or boards a format refuses, a writer's destination
+/// that fails, a format that cannot be chosen) and its kinds.
+pub use formats::{Error as FormatError, ErrorKind as FormatErrorKind};
 
 // The query language and set statistics.
 pub use dealdex_query as query;

@@ -2,7 +2,7 @@
 //! W) for the seat of each card in suited order (♠A first), no separators.
 
 use super::text::show_byte;
-use super::{Board, DealFormat, FormatError, FormatInfo, InputPosition, WriteOptions};
+use super::{Board, DealFormat, Error, FormatInfo, InputPosition, WriteOptions};
 use crate::model::deal::Deal;
 
 /// Bernasconi BER (FORMATS.md §9): 52 seat digits a board, N = `1`, E = `2`, S = `3`,
@@ -34,14 +34,14 @@ impl DealFormat for Ber {
     /// # Errors
     /// `Record(r, offset)`: at the offending byte for a byte other than `1`..`4`, at the
     /// record's start for a truncated record or one that does not give each seat 13 cards.
-    fn read(&self, data: &[u8]) -> Result<Vec<Board>, FormatError> {
+    fn read(&self, data: &[u8]) -> Result<Vec<Board>, Error> {
         let mut boards = Vec::with_capacity(data.len() / RECORD);
         let mut pos = 0usize;
         while pos < data.len() {
             let r = boards.len() + 1;
             let at = InputPosition::at_record(r, pos as u64);
             let Some(rec) = data.get(pos..pos + RECORD) else {
-                return Err(FormatError::truncated(
+                return Err(Error::truncated(
                     at,
                     format!("truncated record: {} of 52 bytes", data.len() - pos),
                 ));
@@ -50,7 +50,7 @@ impl DealFormat for Ber {
             for (i, &c) in rec.iter().enumerate() {
                 let seat = c.wrapping_sub(b'1');
                 if seat > 3 {
-                    return Err(FormatError::new(
+                    return Err(Error::malformed(
                         InputPosition::at_record(r, (pos + i) as u64),
                         format!(
                             "{} is not a seat (expected '1'..'4' for N, E, S, W)",
@@ -61,7 +61,7 @@ impl DealFormat for Ber {
                 masks[seat as usize] |= 1u64 << i;
             }
             let deal = Deal::new(masks.map(crate::model::deal::Hand::from_mask))
-                .map_err(|e| FormatError::not_a_deal(at, format!("not a deal: {e}")))?;
+                .map_err(|e| Error::not_a_deal(at, format!("not a deal: {e}")))?;
             boards.push(Board::unnumbered(deal));
             pos += RECORD;
             if data.get(pos) == Some(&b'\r') && data.get(pos + 1) == Some(&b'\n') {

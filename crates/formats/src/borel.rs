@@ -2,8 +2,8 @@
 
 use super::text::{show_byte, trim};
 use super::{
-    Board, DealFormat, FileBoards, FormatError, FormatInfo, InputPosition, ReadOptions,
-    WriteOptions, number_records,
+    Board, DealFormat, Error, FileBoards, FormatInfo, InputPosition, ReadOptions, WriteOptions,
+    number_records,
 };
 use crate::model::card::Seat;
 use crate::model::deal::{Deal, Hand};
@@ -53,7 +53,7 @@ impl DealFormat for Borel {
     /// # Errors
     /// `LineColumn` for a line that is not 52 letters or holds a card twice; `Line` for a line
     /// that does not give each seat 13 cards.
-    fn read(&self, data: &[u8]) -> Result<Vec<Board>, FormatError> {
+    fn read(&self, data: &[u8]) -> Result<Vec<Board>, Error> {
         read_lines(data, 1)
     }
 
@@ -63,7 +63,7 @@ impl DealFormat for Borel {
     ///
     /// # Errors
     /// As [`Borel::read`].
-    fn read_numbered(&self, data: &[u8], opts: &ReadOptions) -> Result<FileBoards, FormatError> {
+    fn read_numbered(&self, data: &[u8], opts: &ReadOptions) -> Result<FileBoards, Error> {
         let first = opts.first_board.unwrap_or(1);
         let mut read = FileBoards {
             boards: read_lines(data, first)?,
@@ -77,7 +77,7 @@ impl DealFormat for Borel {
     }
 
     /// Writes the empty first line.
-    fn write_header(&self, _opts: &WriteOptions, out: &mut Vec<u8>) -> Result<(), FormatError> {
+    fn write_header(&self, _opts: &WriteOptions, out: &mut Vec<u8>) -> Result<(), Error> {
         out.push(b'\n');
         Ok(())
     }
@@ -91,7 +91,7 @@ impl DealFormat for Borel {
 
 /// Reads the board lines of a file, the first one as board `first`'s: line `k` (0-based,
 /// counting board lines) starts with the dealer of board `first + k`.
-fn read_lines(data: &[u8], first: u64) -> Result<Vec<Board>, FormatError> {
+fn read_lines(data: &[u8], first: u64) -> Result<Vec<Board>, Error> {
     // Seat index (N = 0) of the first line's dealer: board 1 is North's.
     let first_dealer = (first.wrapping_sub(1) % 4) as usize;
     let mut boards = Vec::with_capacity(data.len() / 53);
@@ -102,7 +102,7 @@ fn read_lines(data: &[u8], first: u64) -> Result<Vec<Board>, FormatError> {
             continue;
         }
         if body.len() != 52 {
-            return Err(FormatError::new(
+            return Err(Error::malformed(
                 InputPosition::at_line_column(line, lead + 1),
                 format!("found {} characters, expected 52 letters", body.len()),
             ));
@@ -115,7 +115,7 @@ fn read_lines(data: &[u8], first: u64) -> Result<Vec<Board>, FormatError> {
                 b'A'..=b'Z' => c - b'A',
                 b'a'..=b'z' => c - b'a' + 26,
                 _ => {
-                    return Err(FormatError::new(
+                    return Err(Error::malformed(
                         InputPosition::at_line_column(line, lead + i + 1),
                         format!(
                             "{} is not a card letter (expected A-Z or a-z)",
@@ -126,7 +126,7 @@ fn read_lines(data: &[u8], first: u64) -> Result<Vec<Board>, FormatError> {
             };
             let bit = 1u64 << card;
             if seen & bit != 0 {
-                return Err(FormatError::new(
+                return Err(Error::malformed(
                     InputPosition::at_line_column(line, lead + i + 1),
                     format!("card letter {:?} appears twice", c as char),
                 ));
@@ -135,7 +135,7 @@ fn read_lines(data: &[u8], first: u64) -> Result<Vec<Board>, FormatError> {
             masks[(dealer + i / 13) % 4] |= bit;
         }
         let deal = Deal::new(masks.map(Hand::from_mask)).map_err(|e| {
-            FormatError::not_a_deal(InputPosition::at_line(line), format!("not a deal: {e}"))
+            Error::not_a_deal(InputPosition::at_line(line), format!("not a deal: {e}"))
         })?;
         boards.push(Board::unnumbered(deal));
     }

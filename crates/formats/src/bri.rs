@@ -13,7 +13,7 @@
 //! The 128-byte record frame (a part, padding, no board numbers) is shared with DGE files
 //! ([`super::Dge`]): see [`PartRecords`].
 
-use super::{Board, DealFormat, FormatError, FormatInfo, InputPosition, WriteOptions};
+use super::{Board, DealFormat, Error, FormatInfo, InputPosition, WriteOptions};
 use crate::model::card::{Card, Seat};
 use crate::model::deal::{Deal, Hand};
 
@@ -84,9 +84,9 @@ pub(crate) fn bri_part(deal: &Deal) -> [u8; BRI_PART_LEN] {
 /// # Errors
 /// A field that is not two ASCII digits, a number outside 01..52, a card given twice, or a
 /// part shorter than 78 bytes.
-pub(crate) fn decode_bri_part(part: &[u8], record: usize, start: u64) -> Result<Deal, FormatError> {
+pub(crate) fn decode_bri_part(part: &[u8], record: usize, start: u64) -> Result<Deal, Error> {
     let Some(part) = part.first_chunk::<BRI_PART_LEN>() else {
-        return Err(FormatError::new(
+        return Err(Error::malformed(
             InputPosition::at_record(record, start),
             format!(
                 "BRI part has {} bytes (expected {BRI_PART_LEN})",
@@ -103,7 +103,7 @@ pub(crate) fn decode_bri_part(part: &[u8], record: usize, start: u64) -> Result<
         let what = || format!("{}'s card {} of 13", seat.name(), i % 13 + 1);
         let [hi, lo] = *field;
         if !hi.is_ascii_digit() || !lo.is_ascii_digit() {
-            return Err(FormatError::new(
+            return Err(Error::malformed(
                 at,
                 format!(
                     "{}: \"{}\" is not a card number (expected two ASCII digits 01..52)",
@@ -114,7 +114,7 @@ pub(crate) fn decode_bri_part(part: &[u8], record: usize, start: u64) -> Result<
         }
         let n = (hi - b'0') * 10 + (lo - b'0');
         if !(1..=52).contains(&n) {
-            return Err(FormatError::new(
+            return Err(Error::malformed(
                 at,
                 format!(
                     "{}: card {n:02} is not a card number (expected 01..52)",
@@ -127,7 +127,7 @@ pub(crate) fn decode_bri_part(part: &[u8], record: usize, start: u64) -> Result<
             let card = Card::from_index(usize::from(n - 1))
                 .map(|c| format!(" ({c})"))
                 .unwrap_or_default();
-            return Err(FormatError::new(
+            return Err(Error::malformed(
                 at,
                 format!(
                     "{}: card {n:02}{card} is given twice (expected 39 different cards)",
@@ -139,9 +139,8 @@ pub(crate) fn decode_bri_part(part: &[u8], record: usize, start: u64) -> Result<
         hands[seat.index()] |= bit;
     }
     hands[3] = ((1u64 << 52) - 1) & !used;
-    Deal::new(hands.map(Hand::from_mask)).map_err(|e| {
-        FormatError::not_a_deal(InputPosition::at_record(record, start), e.to_string())
-    })
+    Deal::new(hands.map(Hand::from_mask))
+        .map_err(|e| Error::not_a_deal(InputPosition::at_record(record, start), e.to_string()))
 }
 
 /// Checks that `data` is a whole number of `len`-byte records.
@@ -149,11 +148,11 @@ pub(crate) fn decode_bri_part(part: &[u8], record: usize, start: u64) -> Result<
 /// # Errors
 /// `truncated record: N of LEN bytes` at `InputPosition::at_record(r, start)` of the partial last
 /// record.
-pub(crate) fn check_records(data: &[u8], len: usize) -> Result<(), FormatError> {
+pub(crate) fn check_records(data: &[u8], len: usize) -> Result<(), Error> {
     let rest = data.len() % len;
     if rest != 0 {
         let whole = data.len() / len;
-        return Err(FormatError::truncated(
+        return Err(Error::truncated(
             InputPosition::at_record(whole + 1, (whole * len) as u64),
             format!("truncated record: {rest} of {len} bytes"),
         ));
@@ -170,12 +169,12 @@ pub(crate) fn check_records(data: &[u8], len: usize) -> Result<(), FormatError> 
 /// before it are taken).
 pub(crate) fn take_each_record<const N: usize>(
     data: &[u8],
-    mut take: impl FnMut(&[u8; N], usize, u64) -> Result<(), FormatError>,
-) -> Result<(), FormatError> {
+    mut take: impl FnMut(&[u8; N], usize, u64) -> Result<(), Error>,
+) -> Result<(), Error> {
     for (i, rec) in data.chunks(N).enumerate() {
         let start = (i * N) as u64;
         let Some(rec) = rec.first_chunk::<N>() else {
-            return Err(FormatError::truncated(
+            return Err(Error::truncated(
                 InputPosition::at_record(i + 1, start),
                 format!("truncated record: {} of {N} bytes", rec.len()),
             ));
@@ -192,8 +191,8 @@ pub(crate) fn take_each_record<const N: usize>(
 /// As [`take_each_record`].
 pub(crate) fn read_record_boards<const N: usize>(
     data: &[u8],
-    decode: impl Fn(&[u8; N], usize, u64) -> Result<Board, FormatError>,
-) -> Result<Vec<Board>, FormatError> {
+    decode: impl Fn(&[u8; N], usize, u64) -> Result<Board, Error>,
+) -> Result<Vec<Board>, Error> {
     let mut boards = Vec::with_capacity(data.len() / N);
     take_each_record::<N>(data, |rec, r, start| {
         boards.push(decode(rec, r, start)?);
@@ -207,8 +206,8 @@ pub(crate) fn read_record_boards<const N: usize>(
 pub(crate) fn read_fixed_records(
     data: &[u8],
     len: usize,
-    decode: impl Fn(&[u8], usize, u64) -> Result<Deal, FormatError>,
-) -> Result<Vec<Board>, FormatError> {
+    decode: impl Fn(&[u8], usize, u64) -> Result<Deal, Error>,
+) -> Result<Vec<Board>, Error> {
     check_records(data, len)?;
     data.chunks_exact(len)
         .enumerate()
@@ -229,8 +228,8 @@ pub(crate) trait PartRecords: Send + Sync {
     /// Decodes the part at the start of a record (1-based `record` at file offset `start`).
     ///
     /// # Errors
-    /// [`FormatError`] at [`InputPosition::at_record`] naming the bad field.
-    fn decode_part(part: &[u8], record: usize, start: u64) -> Result<Deal, FormatError>;
+    /// [`Error`] at [`InputPosition::at_record`] naming the bad field.
+    fn decode_part(part: &[u8], record: usize, start: u64) -> Result<Deal, Error>;
 }
 
 impl<T: PartRecords> DealFormat for T {
@@ -240,12 +239,12 @@ impl<T: PartRecords> DealFormat for T {
 
     /// Reads 128-byte records (FORMATS.md §6); the padding after the part is not checked.
     /// Boards come back without numbers.
-    fn read(&self, data: &[u8]) -> Result<Vec<Board>, FormatError> {
+    fn read(&self, data: &[u8]) -> Result<Vec<Board>, Error> {
         read_fixed_records(data, RECORD_LEN, T::decode_part)
     }
 
     /// Takes any board: the records carry no numbers.
-    fn check_boards(&self, _boards: &[Board], _opts: &WriteOptions) -> Result<(), FormatError> {
+    fn check_boards(&self, _boards: &[Board], _opts: &WriteOptions) -> Result<(), Error> {
         Ok(())
     }
 
@@ -267,7 +266,7 @@ impl PartRecords for Bri {
         out.extend_from_slice(&bri_part(deal));
     }
 
-    fn decode_part(part: &[u8], record: usize, start: u64) -> Result<Deal, FormatError> {
+    fn decode_part(part: &[u8], record: usize, start: u64) -> Result<Deal, Error> {
         decode_bri_part(part, record, start)
     }
 }

@@ -2,8 +2,7 @@
 //! mod 256 as one byte and the 13 KOPS rank bytes with seat codes W = 0, N = 1, E = 2, S = 3.
 
 use super::{
-    Board, DealFormat, FileBoards, FormatError, FormatInfo, InputPosition, ReadOptions,
-    WriteOptions,
+    Board, DealFormat, Error, FileBoards, FormatInfo, InputPosition, ReadOptions, WriteOptions,
 };
 use crate::bri::take_each_record;
 use crate::kops::{deal_from_rank_bytes, push_rank_bytes};
@@ -48,7 +47,7 @@ impl DealFormat for Cds {
     ///
     /// # Errors
     /// As [`Cds::read_numbered`].
-    fn read(&self, data: &[u8]) -> Result<Vec<Board>, FormatError> {
+    fn read(&self, data: &[u8]) -> Result<Vec<Board>, Error> {
         read_records(data, None)
     }
 
@@ -58,7 +57,7 @@ impl DealFormat for Cds {
     /// # Errors
     /// `Record(r, offset)` for a truncated record or bytes that are not a deal;
     /// `Record(1, 0)` when `opts.first_board` mod 256 is not the first record's byte.
-    fn read_numbered(&self, data: &[u8], opts: &ReadOptions) -> Result<FileBoards, FormatError> {
+    fn read_numbered(&self, data: &[u8], opts: &ReadOptions) -> Result<FileBoards, Error> {
         Ok(FileBoards {
             boards: read_records(data, opts.first_board)?,
             ..FileBoards::default()
@@ -73,7 +72,7 @@ impl DealFormat for Cds {
 }
 
 /// The records of a CDS file, numbered from `first` (or the first byte) on as [`Cds`] says.
-fn read_records(data: &[u8], first: Option<u64>) -> Result<Vec<Board>, FormatError> {
+fn read_records(data: &[u8], first: Option<u64>) -> Result<Vec<Board>, Error> {
     let mut boards = Vec::with_capacity(data.len() / RECORD);
     let mut previous: Option<u64> = None;
     take_each_record::<RECORD>(data, |rec, r, start| {
@@ -87,7 +86,7 @@ fn read_records(data: &[u8], first: Option<u64>) -> Result<Vec<Board>, FormatErr
             }
             (None, Some(f)) if f % 256 == byte && f > 0 => f,
             (None, Some(f)) => {
-                return Err(FormatError::new(
+                return Err(Error::malformed(
                     at,
                     format!(
                         "the first board byte is {byte}, but the first board given, {f}, is {} mod 256 \
@@ -100,7 +99,7 @@ fn read_records(data: &[u8], first: Option<u64>) -> Result<Vec<Board>, FormatErr
             (None, None) => byte,
         };
         let deal = deal_from_rank_bytes(&rec[1..], CDS_SEATS)
-            .map_err(|e| FormatError::not_a_deal(at, format!("not a deal: {e}")))?;
+            .map_err(|e| Error::not_a_deal(at, format!("not a deal: {e}")))?;
         boards.push(Board::new(number, deal));
         previous = Some(number);
         Ok(())

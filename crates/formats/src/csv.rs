@@ -5,7 +5,7 @@
 //! the vulnerability `-`, `NS`, `EW` or `All`.
 
 use super::text::{push_holding, push_u64, show_byte};
-use super::{Board, DealFormat, FormatError, FormatInfo, InputPosition, WriteOptions};
+use super::{Board, DealFormat, Error, FormatInfo, InputPosition, WriteOptions};
 use crate::model::board::Vulnerability;
 use crate::model::card::{Seat, Suit};
 use crate::model::deal::{Deal, Hand};
@@ -43,7 +43,7 @@ fn split_fields<'a>(
     line: &'a [u8],
     line_no: usize,
     fields: &mut [Field<'a>; 18],
-) -> Result<usize, FormatError> {
+) -> Result<usize, Error> {
     let mut count = 0usize;
     let mut i = 0usize;
     loop {
@@ -59,7 +59,7 @@ fn split_fields<'a>(
                 .get(start..)
                 .and_then(|r| r.iter().position(|&c| c == b'"'))
             else {
-                return Err(FormatError::new(
+                return Err(Error::malformed(
                     InputPosition::at_line_column(line_no, col),
                     "a quoted field without its closing quote",
                 ));
@@ -72,7 +72,7 @@ fn split_fields<'a>(
             if let Some(&c) = line.get(i)
                 && c != b','
             {
-                return Err(FormatError::new(
+                return Err(Error::malformed(
                     InputPosition::at_line_column(line_no, i + 1),
                     format!("found {} after a quoted field, expected ','", show_byte(c)),
                 ));
@@ -102,7 +102,7 @@ fn split_fields<'a>(
 
 /// Parses a holding of one suit (rank letters in any order, `10`, `-` for a void) into the
 /// bits of `suit` in a card mask.
-fn parse_holding(f: &Field, suit: usize, line: usize) -> Result<u64, FormatError> {
+fn parse_holding(f: &Field, suit: usize, line: usize) -> Result<u64, Error> {
     let mut mask = 0u64;
     let t = f.text;
     if t == b"-" {
@@ -115,7 +115,7 @@ fn parse_holding(f: &Field, suit: usize, line: usize) -> Result<u64, FormatError
             (b'1', Some(b'0')) => (4, 2),
             _ => (
                 rank_index(c).ok_or_else(|| {
-                    FormatError::new(
+                    Error::malformed(
                         at.clone(),
                         format!(
                             "{} is not a rank (expected AKQJT98765432 or 10)",
@@ -128,7 +128,7 @@ fn parse_holding(f: &Field, suit: usize, line: usize) -> Result<u64, FormatError
         };
         let bit = 1u64 << (suit * 13 + r);
         if mask & bit != 0 {
-            return Err(FormatError::new(
+            return Err(Error::malformed(
                 at.clone(),
                 format!("{} appears twice in one holding", show_byte(c)),
             ));
@@ -139,16 +139,15 @@ fn parse_holding(f: &Field, suit: usize, line: usize) -> Result<u64, FormatError
     Ok(mask)
 }
 
-fn read_line(fields: &[Field], line: usize) -> Result<Board, FormatError> {
+fn read_line(fields: &[Field], line: usize) -> Result<Board, Error> {
     let mut hands = [Hand::EMPTY; 4];
     for (k, f) in fields.iter().take(16).enumerate() {
         let m = parse_holding(f, k % 4, line)?;
         let h = &mut hands[k / 4];
         *h = Hand::from_mask(h.mask() | m);
     }
-    let deal = Deal::new(hands).map_err(|e| {
-        FormatError::not_a_deal(InputPosition::at_line(line), format!("not a deal: {e}"))
-    })?;
+    let deal = Deal::new(hands)
+        .map_err(|e| Error::not_a_deal(InputPosition::at_line(line), format!("not a deal: {e}")))?;
     let mut number = None;
     if let Some(f) = fields.get(16)
         && !f.text.is_empty()
@@ -158,7 +157,7 @@ fn read_line(fields: &[Field], line: usize) -> Result<Board, FormatError> {
             .and_then(|s| s.parse::<u64>().ok())
             .filter(|&n| n > 0)
             .ok_or_else(|| {
-                FormatError::new(
+                Error::malformed(
                     InputPosition::at_line_column(line, f.col),
                     format!(
                         "board {:?} is not a board number (expected 1, 2, …)",
@@ -173,7 +172,7 @@ fn read_line(fields: &[Field], line: usize) -> Result<Board, FormatError> {
         && !f.text.is_empty()
     {
         let bad = || {
-            FormatError::new(
+            Error::malformed(
                 InputPosition::at_line_column(line, f.col),
                 format!(
                     "{:?} is not dealer/vulnerability (expected e.g. N/-, E/NS, S/EW, W/All)",
@@ -215,7 +214,7 @@ impl DealFormat for Csv {
     /// # Errors
     /// `LineColumn` for a line without 16 to 18 fields, a bad rank, board or dealer/vul;
     /// `Line` for holdings that are not a deal.
-    fn read(&self, data: &[u8]) -> Result<Vec<Board>, FormatError> {
+    fn read(&self, data: &[u8]) -> Result<Vec<Board>, Error> {
         let mut boards = Vec::with_capacity(data.len() / 80);
         let mut fields: [Field; 18] = std::array::from_fn(|_| Field { text: &[], col: 0 });
         for (l, raw) in data.split(|&c| c == b'\n').enumerate() {
@@ -226,7 +225,7 @@ impl DealFormat for Csv {
             }
             let count = split_fields(raw, line, &mut fields)?;
             if !(16..=18).contains(&count) {
-                return Err(FormatError::new(
+                return Err(Error::malformed(
                     InputPosition::at_line_column(line, raw.len() + 1),
                     format!("found {count} fields, expected 18 (16 holdings, board, dealer/vul)"),
                 ));

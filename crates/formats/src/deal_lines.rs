@@ -8,8 +8,8 @@
 
 use super::dealer_all::content_lines;
 use super::{
-    Board, DealFormat, FileBoards, FormatError, FormatErrorKind, FormatInfo, InputPosition,
-    NO_COMPLETE_DEAL, SkippedBoard, WriteOptions,
+    Board, DealFormat, Error, FileBoards, FormatInfo, InputPosition, NO_COMPLETE_DEAL,
+    SkippedBoard, WriteOptions,
 };
 use crate::model::card::Seat;
 use crate::model::deal_string::{parse_deal_bytes, push_deal_bytes};
@@ -34,7 +34,7 @@ use crate::model::text::column;
 ///
 /// # Errors
 /// `LineColumn` for a line without the seat and colon, a bad board number, or a deal string's
-/// problem (at its column in the line); the kind is [`FormatErrorKind::NotADeal`] for hands
+/// problem (at its column in the line); the kind is [`NotADeal`](crate::ErrorKind::NotADeal) for hands
 /// that are not 13 distinct cards each.
 pub struct DealLines;
 
@@ -62,11 +62,12 @@ impl DealFormat for DealLines {
     ///
     /// # Errors
     /// See [`DealLines`].
-    fn read_all(&self, data: &[u8]) -> Result<FileBoards, FormatError> {
+    fn read_all(&self, data: &[u8]) -> Result<FileBoards, Error> {
         let mut read = FileBoards::default();
         for (l, line) in content_lines(data) {
-            let at = |off: usize, kind: FormatErrorKind, m: String| {
-                FormatError::of_kind(kind, InputPosition::at_line_column(l, column(line, off)), m)
+            // The error of kind `make` (a reader's constructor) at byte `off` of the line.
+            let at = |off: usize, make: fn(InputPosition, String) -> Error, m: String| {
+                make(InputPosition::at_line_column(l, column(line, off)), m)
             };
             let lead = line.iter().take_while(|c| c.is_ascii_whitespace()).count();
             let digits = line[lead..]
@@ -81,7 +82,7 @@ impl DealFormat for DealLines {
                     .ok_or_else(|| {
                         at(
                             lead,
-                            FormatErrorKind::Malformed,
+                            Error::malformed,
                             "a board number from 1 up to 2^64 - 1 was expected".into(),
                         )
                     })?;
@@ -92,7 +93,7 @@ impl DealFormat for DealLines {
                 if gap == 0 {
                     return Err(at(
                         lead + digits,
-                        FormatErrorKind::Malformed,
+                        Error::malformed,
                         "expected a space after the board number".into(),
                     ));
                 }
@@ -107,7 +108,7 @@ impl DealFormat for DealLines {
             if !has_seat {
                 return Err(at(
                     start,
-                    FormatErrorKind::Malformed,
+                    Error::malformed,
                     "expected a PBN deal string starting with its first seat (as \"N:\")".into(),
                 ));
             }
@@ -124,11 +125,11 @@ impl DealFormat for DealLines {
                     reason: NO_COMPLETE_DEAL.to_string(),
                 }),
                 Err((off, e)) => {
-                    let kind = match e.kind() {
-                        crate::model::ErrorKind::PbnSyntax { .. } => FormatErrorKind::Malformed,
-                        _ => FormatErrorKind::NotADeal,
+                    let make = match e.kind() {
+                        crate::model::ErrorKind::PbnSyntax { .. } => Error::malformed,
+                        _ => Error::not_a_deal,
                     };
-                    return Err(at(start + off, kind, e.to_string()));
+                    return Err(at(start + off, make, e.to_string()));
                 }
             }
         }

@@ -15,7 +15,7 @@
 //! it). The columns of this module are shared with [`super::dealer_ew`].
 
 use super::text::show_byte;
-use super::{Board, DealFormat, FormatError, FormatInfo, InputPosition, WriteOptions};
+use super::{Board, DealFormat, Error, FormatInfo, InputPosition, WriteOptions};
 use crate::model::card::{RANK_LETTERS, Seat, Suit};
 use crate::model::deal::{Deal, Hand};
 use crate::model::text::{column, rank_index};
@@ -172,7 +172,7 @@ pub(crate) fn suit_lines<'a>(
     lines: &mut impl Iterator<Item = (usize, &'a [u8])>,
     l: usize,
     number: Option<u64>,
-) -> Result<[(usize, &'a [u8]); 4], FormatError> {
+) -> Result<[(usize, &'a [u8]); 4], Error> {
     let mut suits = [(0usize, &b""[..]); 4];
     for (k, s) in suits.iter_mut().enumerate() {
         *s = lines.next().ok_or_else(|| {
@@ -180,7 +180,7 @@ pub(crate) fn suit_lines<'a>(
                 Some(n) => format!("deal {n}"),
                 None => "the deal".to_owned(),
             };
-            FormatError::truncated(
+            Error::truncated(
                 InputPosition::at_line(l),
                 format!("{deal} ends after {k} of its 4 suit lines"),
             )
@@ -198,11 +198,11 @@ pub(crate) fn suit_lines<'a>(
 pub(crate) fn read_columns(
     lines: &[(usize, &[u8]); 4],
     seats: &[Seat],
-) -> Result<[Option<Hand>; 4], FormatError> {
+) -> Result<[Option<Hand>; 4], Error> {
     let mut options = Vec::with_capacity(4);
     for &(l, line) in lines {
         let s = splits(line, seats.len()).map_err(|(off, m)| {
-            FormatError::new(InputPosition::at_line_column(l, column(line, off)), m)
+            Error::malformed(InputPosition::at_line_column(l, column(line, off)), m)
         })?;
         options.push(s);
     }
@@ -223,7 +223,7 @@ pub(crate) fn read_columns(
                     }
                     match check_hands(&hands) {
                         Ok(()) if found.is_some() => {
-                            return Err(FormatError::new(
+                            return Err(Error::malformed(
                                 InputPosition::at_line(first),
                                 "the columns of this deal split more than one way into hands \
                                  of 13 cards (a column of 10 cards or more runs into the next)",
@@ -239,7 +239,7 @@ pub(crate) fn read_columns(
         }
     }
     found.ok_or_else(|| {
-        FormatError::not_a_deal(
+        Error::not_a_deal(
             InputPosition::at_line(first),
             problem.unwrap_or_else(|| "no deal".into()),
         )
@@ -330,12 +330,12 @@ impl DealFormat for DealerAll {
     ///
     /// # Errors
     /// See [`DealerAll`].
-    fn read(&self, data: &[u8]) -> Result<Vec<Board>, FormatError> {
+    fn read(&self, data: &[u8]) -> Result<Vec<Board>, Error> {
         let mut boards = Vec::new();
         let mut lines = content_lines(data);
         while let Some((l, line)) = lines.next() {
             let number = header(line).filter(|&n| n > 0).ok_or_else(|| {
-                FormatError::new(
+                Error::malformed(
                     InputPosition::at_line_column(l, 1),
                     "expected dealer's board header (as \"   1.\") before each deal",
                 )
@@ -343,7 +343,7 @@ impl DealFormat for DealerAll {
             let suits = suit_lines(&mut lines, l, Some(number))?;
             let hands = read_columns(&suits, &Seat::ALL)?;
             let deal = Deal::new(hands.map(|h| h.unwrap_or(Hand::EMPTY)))
-                .map_err(|e| FormatError::not_a_deal(InputPosition::at_line(l), e.to_string()))?;
+                .map_err(|e| Error::not_a_deal(InputPosition::at_line(l), e.to_string()))?;
             boards.push(Board::new(number, deal));
         }
         Ok(boards)

@@ -11,7 +11,7 @@
 
 use super::dealer_all::content_lines;
 use super::oneline::read_hand;
-use super::{Board, DealFormat, FormatError, FormatInfo, InputPosition, OneLine, WriteOptions};
+use super::{Board, DealFormat, Error, FormatInfo, InputPosition, OneLine, WriteOptions};
 use crate::model::card::Seat;
 use crate::model::deal::{Deal, Hand};
 use crate::model::text::column;
@@ -60,7 +60,7 @@ impl DealFormat for DealerCompact {
     ///
     /// # Errors
     /// See [`DealerCompact`].
-    fn read(&self, data: &[u8]) -> Result<Vec<Board>, FormatError> {
+    fn read(&self, data: &[u8]) -> Result<Vec<Board>, Error> {
         let mut boards = Vec::new();
         let mut lines = content_lines(data).peekable();
         while let Some(&(start, first)) = lines.peek() {
@@ -69,7 +69,7 @@ impl DealFormat for DealerCompact {
                 if let Some(&(l, next)) = lines.peek()
                     && is_number(next)
                 {
-                    return Err(FormatError::new(
+                    return Err(Error::malformed(
                         InputPosition::at_line_column(l, 1),
                         "a second expression value after a deal (expected the next deal's \
                          \"n <hand>\")",
@@ -80,7 +80,7 @@ impl DealFormat for DealerCompact {
             let mut hands = [Hand::EMPTY; 4];
             for seat in Seat::ALL {
                 let (l, line) = lines.next().ok_or_else(|| {
-                    FormatError::truncated(
+                    Error::truncated(
                         InputPosition::at_line(start),
                         format!("the deal ends before {seat}'s line"),
                     )
@@ -89,7 +89,7 @@ impl DealFormat for DealerCompact {
                 if line.first().map(u8::to_ascii_lowercase) != Some(letter)
                     || line.get(1) != Some(&b' ')
                 {
-                    return Err(FormatError::new(
+                    return Err(Error::malformed(
                         InputPosition::at_line_column(l, 1),
                         format!(
                             "expected {seat}'s line \"{} <hand>\" (dealer's printcompact gives \
@@ -108,7 +108,7 @@ impl DealFormat for DealerCompact {
                             .count(),
                 );
                 let at = |(off, m): (usize, String)| {
-                    FormatError::new(InputPosition::at_line_column(l, column(line, off)), m)
+                    Error::malformed(InputPosition::at_line_column(l, column(line, off)), m)
                 };
                 if let Some(p) = line[2..end].iter().position(|c| c.is_ascii_whitespace()) {
                     return Err(at((
@@ -118,9 +118,8 @@ impl DealFormat for DealerCompact {
                 }
                 hands[seat.index()] = read_hand(line, 2, end.max(2)).map_err(at)?;
             }
-            let deal = Deal::new(hands).map_err(|e| {
-                FormatError::not_a_deal(InputPosition::at_line(start), e.to_string())
-            })?;
+            let deal = Deal::new(hands)
+                .map_err(|e| Error::not_a_deal(InputPosition::at_line(start), e.to_string()))?;
             boards.push(Board::unnumbered(deal));
         }
         Ok(boards)

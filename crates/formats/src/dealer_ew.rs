@@ -11,7 +11,7 @@
 //! ```
 
 use super::dealer_all::{content_lines, read_columns, suit_lines};
-use super::{Board, DealFormat, DealerAll, FileBoards, FormatError, FormatInfo, WriteOptions};
+use super::{Board, DealFormat, DealerAll, Error, FileBoards, FormatInfo, WriteOptions};
 use crate::model::card::Seat;
 use crate::model::deal::Hand;
 
@@ -58,7 +58,7 @@ impl DealerEw {
     ///
     /// # Errors
     /// As [`DealerEw`] reading.
-    pub fn read_hands(&self, data: &[u8]) -> Result<Vec<ShownHands>, FormatError> {
+    pub fn read_hands(&self, data: &[u8]) -> Result<Vec<ShownHands>, Error> {
         let mut out = Vec::new();
         let mut lines = content_lines(data).peekable();
         while let Some(&(l, _)) = lines.peek() {
@@ -78,7 +78,7 @@ impl DealFormat for DealerEw {
     ///
     /// # Errors
     /// As [`DealerEw`] reading.
-    fn read(&self, data: &[u8]) -> Result<Vec<Board>, FormatError> {
+    fn read(&self, data: &[u8]) -> Result<Vec<Board>, Error> {
         Ok(self.read_all(data)?.boards)
     }
 
@@ -86,7 +86,7 @@ impl DealFormat for DealerEw {
     ///
     /// # Errors
     /// As [`DealerEw`] reading.
-    fn read_all(&self, data: &[u8]) -> Result<FileBoards, FormatError> {
+    fn read_all(&self, data: &[u8]) -> Result<FileBoards, Error> {
         // Two hands missing: never a deal, but the hands must still be sound.
         super::boards_of_shown_hands(self.read_hands(data)?)
     }

@@ -2,52 +2,8 @@
 //! format (or `.txt`): the peers' everyday outputs (Debian dealer, redeal, endplay) and
 //! dealdex's own text formats.
 
-use super::{DealFormat, by_name};
+use super::{DealFormat, Error, ErrorKind, by_name};
 use crate::model::text::rank_index;
-
-/// Why [`detect`] chose no format.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum DetectError {
-    /// The first lines fit more than one format (e.g. a dealer run that produced no deal:
-    /// only its statistics lines).
-    #[error(
-        "{}the file could be any of {}: name its format",
-        line.map(|l| format!("line {l}: ")).unwrap_or_default(),
-        candidates.join(", ")
-    )]
-    Ambiguous {
-        /// The 1-based line that was looked at, if any.
-        line: Option<usize>,
-        /// The registry names of the formats it fits.
-        candidates: Vec<&'static str>,
-    },
-    /// The first lines fit no format dealdex reads.
-    #[error(
-        "{}cannot tell the format ({reason}): name its format ({})",
-        line.map(|l| format!("line {l}: ")).unwrap_or_default(),
-        super::names()
-    )]
-    Unknown {
-        /// The 1-based line that was looked at, if any.
-        line: Option<usize>,
-        /// What was found there, e.g. `an empty file` or `endplay-dealer's printall`.
-        reason: String,
-    },
-}
-
-crate::classified!(DetectError);
-impl crate::model::Classify for DetectError {
-    /// Always [`BadInput`](crate::model::ErrorClass::BadInput): the file is the caller's.
-    fn class(&self) -> crate::model::ErrorClass {
-        crate::model::ErrorClass::BadInput
-    }
-
-    /// The line that was looked at, if any (the caller knows the file).
-    fn position(&self) -> Option<crate::model::InputPosition> {
-        let (DetectError::Ambiguous { line, .. } | DetectError::Unknown { line, .. }) = self;
-        line.map(|l| crate::model::InputPosition::new().with_line(l as u64))
-    }
-}
 
 /// The format of a deal file, told from its first lines (at most the first 64 KiB are looked
 /// at). Each rule and the layout it recognises:
@@ -77,34 +33,41 @@ impl crate::model::Classify for DetectError {
 /// not told.
 ///
 /// ```
-/// use dealdex::formats::{detect, DetectError};
+/// use dealdex::FormatErrorKind;
+/// use dealdex::formats::detect;
 /// let f = detect(b"   1.\nA Q T 6 5 4 2       K 7                 9 8 3               J \n")?;
 /// assert_eq!(f.info().name, "dealer-all");
 /// let Err(e) = detect(b"Generated 0 hands\nProduced 0 hands\n") else { panic!() };
-/// assert!(matches!(e, DetectError::Ambiguous { .. }), "{e}");
-/// # Ok::<(), DetectError>(())
+/// assert!(matches!(e.kind(), FormatErrorKind::AmbiguousContent { .. }), "{e}");
+/// # Ok::<(), dealdex::FormatError>(())
 /// ```
 ///
 /// # Errors
-/// [`DetectError::Ambiguous`] listing the candidates when the first lines fit several
+/// [`ErrorKind::AmbiguousContent`] listing the candidates when the first lines fit several
 /// formats (only dealer's statistics or redeal's `Tries:` line: no deal to tell by);
-/// [`DetectError::Unknown`] when they fit none, naming the line and, for the peers' layouts
+/// [`ErrorKind::UnknownContent`] when they fit none, naming the line and, for the peers' layouts
 /// dealdex does not read (endplay-dealer's `printall`, `printew`, `printcompact`), which.
-pub fn detect(data: &[u8]) -> Result<&'static dyn DealFormat, DetectError> {
+pub fn detect(data: &[u8]) -> Result<&'static dyn DealFormat, Error> {
     let names = candidates(data)?;
     match names[..] {
-        [one] => by_name(one).ok_or_else(|| DetectError::Unknown {
-            line: None,
-            reason: format!("no format named {one}"),
+        [one] => by_name(one).ok_or_else(|| {
+            ErrorKind::UnknownContent {
+                path: None,
+                line: None,
+                reason: format!("no format named {one}"),
+            }
+            .into()
         }),
-        _ => Err(DetectError::Ambiguous {
+        _ => Err(ErrorKind::AmbiguousContent {
+            path: None,
             line: names_line(data),
             candidates: names,
-        }),
+        }
+        .into()),
     }
 }
 
-/// The first line that is not white space, 1-based, for [`DetectError::Ambiguous`].
+/// The first line that is not white space, 1-based, for [`ErrorKind::AmbiguousContent`].
 fn names_line(data: &[u8]) -> Option<usize> {
     lines(data)
         .position(|l| !l.iter().all(u8::is_ascii_whitespace))
@@ -119,7 +82,7 @@ fn lines(data: &[u8]) -> impl Iterator<Item = &[u8]> {
 }
 
 /// The names of the formats the first lines fit (one, or several when they cannot tell).
-fn candidates(data: &[u8]) -> Result<Vec<&'static str>, DetectError> {
+fn candidates(data: &[u8]) -> Result<Vec<&'static str>, Error> {
     if data.starts_with(b"PAR1") {
         return Ok(vec!["parquet"]);
     }
@@ -132,14 +95,19 @@ fn candidates(data: &[u8]) -> Result<Vec<&'static str>, DetectError> {
         .enumerate()
         .find(|(_, l)| !l.iter().all(u8::is_ascii_whitespace))
     else {
-        return Err(DetectError::Unknown {
+        return Err(ErrorKind::UnknownContent {
+            path: None,
             line: None,
             reason: "an empty file".into(),
-        });
+        }
+        .into());
     };
-    let unknown = |reason: &str| DetectError::Unknown {
-        line: Some(i + 1),
-        reason: reason.to_string(),
+    let unknown = |reason: &str| {
+        Error::from(ErrorKind::UnknownContent {
+            path: None,
+            line: Some(i + 1),
+            reason: reason.to_string(),
+        })
     };
     if line.contains(&0) {
         return Err(unknown(
@@ -345,24 +313,24 @@ mod tests {
     #[test]
     fn empty_and_garbage_are_unknown() {
         assert!(matches!(
-            detect(b""),
-            Err(DetectError::Unknown { line: None, .. })
+            detect(b"").map_err(Error::into_kind),
+            Err(ErrorKind::UnknownContent { line: None, .. })
         ));
         assert!(matches!(
-            detect(b"\n\nhello world\n"),
-            Err(DetectError::Unknown { line: Some(3), .. })
+            detect(b"\n\nhello world\n").map_err(Error::into_kind),
+            Err(ErrorKind::UnknownContent { line: Some(3), .. })
         ));
     }
 
     #[test]
     fn dealdex_text_formats() {
-        let name = |d: &[u8]| detect(d).map(|f| f.info().name);
-        assert_eq!(name(b"[Event \"x\"]\n"), Ok("pbn"));
-        assert_eq!(name(b"{\"board\":1}\n"), Ok("json"));
-        assert_eq!(name(b"qx|o1|md|3S...\n"), Ok("lin"));
-        assert_eq!(name(b"0123456789ABCDEF0123456789-1\n"), Ok("hex"));
-        assert_eq!(name(b"\"AKQ\",\"\"\n"), Ok("csv"));
-        assert_eq!(name(b"[Document]\r\n"), Ok("dlm"));
-        assert_eq!(name(b"PAR1xxxx"), Ok("parquet"));
+        let name = |d: &[u8]| detect(d).ok().map(|f| f.info().name);
+        assert_eq!(name(b"[Event \"x\"]\n"), Some("pbn"));
+        assert_eq!(name(b"{\"board\":1}\n"), Some("json"));
+        assert_eq!(name(b"qx|o1|md|3S...\n"), Some("lin"));
+        assert_eq!(name(b"0123456789ABCDEF0123456789-1\n"), Some("hex"));
+        assert_eq!(name(b"\"AKQ\",\"\"\n"), Some("csv"));
+        assert_eq!(name(b"[Document]\r\n"), Some("dlm"));
+        assert_eq!(name(b"PAR1xxxx"), Some("parquet"));
     }
 }

@@ -11,7 +11,7 @@
 //! board numbers, dealers or vulnerabilities.
 
 use super::bri::PartRecords;
-use super::{FormatError, FormatInfo, InputPosition};
+use super::{Error, FormatInfo, InputPosition};
 use crate::model::card::{Card, RANK_LETTERS, Seat, Suit};
 use crate::model::deal::{Deal, Hand};
 
@@ -99,9 +99,9 @@ fn show(b: u8) -> String {
 /// # Errors
 /// A byte that is neither the next suit symbol nor a rank letter, a card given twice, a
 /// hand without exactly 13 cards, or a part shorter than 68 bytes.
-pub(crate) fn decode_dge_part(part: &[u8], record: usize, start: u64) -> Result<Deal, FormatError> {
+pub(crate) fn decode_dge_part(part: &[u8], record: usize, start: u64) -> Result<Deal, Error> {
     let Some(part) = part.first_chunk::<DGE_PART_LEN>() else {
-        return Err(FormatError::new(
+        return Err(Error::malformed(
             InputPosition::at_record(record, start),
             format!(
                 "DGE part has {} bytes (expected {DGE_PART_LEN})",
@@ -126,7 +126,7 @@ pub(crate) fn decode_dge_part(part: &[u8], record: usize, start: u64) -> Result<
                     } else {
                         ""
                     };
-                    return Err(FormatError::new(
+                    return Err(Error::malformed(
                         at(pos),
                         format!(
                             "found {found} (expected {before}0x{symbol:02X}, the {} symbol \
@@ -149,7 +149,7 @@ pub(crate) fn decode_dge_part(part: &[u8], record: usize, start: u64) -> Result<
                     let card = Card::from_index(index)
                         .map(|c| c.to_string())
                         .unwrap_or_default();
-                    return Err(FormatError::new(
+                    return Err(Error::malformed(
                         at(pos),
                         format!(
                             "{}: card {card} is given twice (expected 52 different cards)",
@@ -160,7 +160,7 @@ pub(crate) fn decode_dge_part(part: &[u8], record: usize, start: u64) -> Result<
                 used |= bit;
                 hands[seat.index()] |= bit;
                 if hands[seat.index()].count_ones() > 13 {
-                    return Err(FormatError::new(
+                    return Err(Error::malformed(
                         at(pos),
                         format!(
                             "{}: a 14th card (expected 13 cards a hand, then the next suit \
@@ -174,7 +174,7 @@ pub(crate) fn decode_dge_part(part: &[u8], record: usize, start: u64) -> Result<
         }
         let count = hands[seat.index()].count_ones();
         if count != 13 {
-            return Err(FormatError::new(
+            return Err(Error::malformed(
                 at(hand_start),
                 format!("{} holds {count} cards (expected 13)", seat.name()),
             ));
@@ -182,7 +182,7 @@ pub(crate) fn decode_dge_part(part: &[u8], record: usize, start: u64) -> Result<
     }
     // Four hands of 13 cards and 4 symbols fill exactly the 68 bytes.
     Deal::new(hands.map(Hand::from_mask))
-        .map_err(|e| FormatError::new(at(0), format!("{e} (expected a deal)")))
+        .map_err(|e| Error::malformed(at(0), format!("{e} (expected a deal)")))
 }
 
 /// DGE records: the DGE part and 60 NULs (the frame is BRI's, see [`PartRecords`]).
@@ -194,7 +194,7 @@ impl PartRecords for Dge {
         out.extend_from_slice(&dge_part(deal));
     }
 
-    fn decode_part(part: &[u8], record: usize, start: u64) -> Result<Deal, FormatError> {
+    fn decode_part(part: &[u8], record: usize, start: u64) -> Result<Deal, Error> {
         decode_dge_part(part, record, start)
     }
 }

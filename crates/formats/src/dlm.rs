@@ -22,9 +22,7 @@
 //! `%03d`. Boards outside From..To hold the filler deal `aaaaaabffffffkkkkkklpppppp` (whose
 //! checksum works out as `board ^ 14`).
 
-use super::{
-    Board, DealFormat, FormatError, FormatInfo, InputPosition, WriteOptions, check_board_limit,
-};
+use super::{Board, DealFormat, Error, FormatInfo, InputPosition, WriteOptions, check_board_limit};
 use crate::model::deal::{Deal, Hand};
 use crate::model::game::GameRecord;
 
@@ -158,16 +156,11 @@ fn trim(s: &[u8]) -> (&[u8], usize) {
 
 /// Checks a board line's value (`<26 letters a..p><3 digits>`, starting at 1-based column
 /// `col`) and decodes it into card seats.
-fn decode_board(
-    value: &[u8],
-    line: usize,
-    col: usize,
-    board: usize,
-) -> Result<[u8; 52], FormatError> {
+fn decode_board(value: &[u8], line: usize, col: usize, board: usize) -> Result<[u8; 52], Error> {
     let mut letters = [0u8; LETTERS];
     for (i, (&b, l)) in value.iter().zip(letters.iter_mut()).enumerate() {
         if !(b'a'..=b'p').contains(&b) {
-            return Err(FormatError::new(
+            return Err(Error::malformed(
                 InputPosition::at_line_column(line, col + i),
                 format!(
                     "board {board:02}: found '{}' (expected a letter a..p, one per two cards)",
@@ -195,7 +188,7 @@ fn decode_board(
                 } else {
                     "a 3-digit checksum after the 26 letters".to_string()
                 };
-                return Err(FormatError::new(
+                return Err(Error::malformed(
                     InputPosition::at_line_column(line, col + at.min(value.len())),
                     format!("board {board:02}: found {found} (expected {expected})"),
                 ));
@@ -203,7 +196,7 @@ fn decode_board(
         }
     }
     if let Some(&b) = value.get(LETTERS + 3) {
-        return Err(FormatError::new(
+        return Err(Error::malformed(
             InputPosition::at_line_column(line, col + LETTERS + 3),
             format!(
                 "board {board:02}: found '{}' after the checksum (expected the end of the line)",
@@ -216,7 +209,7 @@ fn decode_board(
         .fold(0usize, |n, d| n * 10 + usize::from(d - b'0'));
     let expected = checksum(board, &letters);
     if given != expected {
-        return Err(FormatError::new(
+        return Err(Error::malformed(
             InputPosition::at_line(line),
             format!(
                 "checksum {} does not match (expected {expected:03})",
@@ -261,7 +254,7 @@ impl Document {
     /// # Errors
     /// A line of the section that is no `key=value`, a value that does not read, a board
     /// line given twice.
-    fn parse(data: &[u8]) -> Result<Document, FormatError> {
+    fn parse(data: &[u8]) -> Result<Document, Error> {
         let mut doc = Document {
             line: None,
             last_line: 1,
@@ -299,9 +292,9 @@ impl Document {
     }
 
     /// Reads the `key=value` line `raw` (`text` trimmed) at 1-based `line`.
-    fn entry(&mut self, raw: &[u8], text: &[u8], line: usize) -> Result<(), FormatError> {
+    fn entry(&mut self, raw: &[u8], text: &[u8], line: usize) -> Result<(), Error> {
         let Some(eq) = raw.iter().position(|&b| b == b'=') else {
-            return Err(FormatError::new(
+            return Err(Error::malformed(
                 InputPosition::at_line(line),
                 format!(
                     "found \"{}\" (expected key=value in [Document])",
@@ -314,7 +307,7 @@ impl Document {
         let value_col = eq + 2 + skipped;
         let key = key.to_ascii_lowercase();
         let bad_number = || {
-            FormatError::new(
+            Error::malformed(
                 InputPosition::at_line_column(line, value_col),
                 format!("found \"{}\" (expected a number)", value.escape_ascii()),
             )
@@ -326,7 +319,7 @@ impl Document {
                 } else if value.eq_ignore_ascii_case(b"Sealed") {
                     0
                 } else {
-                    return Err(FormatError::new(
+                    return Err(Error::malformed(
                         InputPosition::at_line_column(line, value_col),
                         format!(
                             "found Status \"{}\" (expected Show or Sealed)",
@@ -354,18 +347,12 @@ impl Document {
 
     /// Reads the board line `Board <board>=<value>` at `line`, its value at 1-based column
     /// `col`.
-    fn board(
-        &mut self,
-        board: &[u8],
-        value: &[u8],
-        line: usize,
-        col: usize,
-    ) -> Result<(), FormatError> {
+    fn board(&mut self, board: &[u8], value: &[u8], line: usize, col: usize) -> Result<(), Error> {
         let n = number(trim(board).0)
             .and_then(|n| usize::try_from(n).ok())
             .filter(|n| (1..=MAX_BOARD).contains(n))
             .ok_or_else(|| {
-                FormatError::new(
+                Error::malformed(
                     InputPosition::at_line(line),
                     format!(
                         "found key \"Board {}\" (expected Board 01..99)",
@@ -378,7 +365,7 @@ impl Document {
             return Ok(());
         };
         if let Some((first, _)) = slot {
-            return Err(FormatError::new(
+            return Err(Error::malformed(
                 InputPosition::at_line(line),
                 format!("board {n:02} is given twice (first on line {first})"),
             ));
@@ -389,15 +376,15 @@ impl Document {
 
     /// The set's boards, From..To, and the line of `To board`, once the header is checked:
     /// every key present, its checksum right, the range within 1..99.
-    fn range(&self) -> Result<(u64, u64, usize), FormatError> {
+    fn range(&self) -> Result<(u64, u64, usize), Error> {
         let Some(document_line) = self.line else {
-            return Err(FormatError::new(
+            return Err(Error::malformed(
                 InputPosition::at_line(self.last_line),
                 "the file ends without a [Document] section (expected a DLM file)",
             ));
         };
         let missing = |key: &str| {
-            FormatError::new(
+            Error::malformed(
                 InputPosition::at_line(document_line),
                 format!("[Document] has no {key}= line (expected a DLM header)"),
             )
@@ -409,7 +396,7 @@ impl Document {
         let dups = self.dups.map_or(0, |(d, _)| d);
         let expected = dups ^ from ^ to ^ show;
         if sum != expected {
-            return Err(FormatError::new(
+            return Err(Error::malformed(
                 InputPosition::at_line(sum_line),
                 format!(
                     "header checksum {sum} does not match Duplicates, From board, To board and \
@@ -418,13 +405,13 @@ impl Document {
             ));
         }
         if !(1..=MAX_BOARD as u64).contains(&from) {
-            return Err(FormatError::new(
+            return Err(Error::malformed(
                 InputPosition::at_line(from_line),
                 format!("From board={from} (expected 1..99)"),
             ));
         }
         if !(from..=MAX_BOARD as u64).contains(&to) {
-            return Err(FormatError::new(
+            return Err(Error::malformed(
                 InputPosition::at_line(to_line),
                 format!("To board={to} (expected From board {from}..99)"),
             ));
@@ -437,13 +424,13 @@ impl Document {
 ///
 /// # Errors
 /// The hands are not 13 cards each.
-fn board_deal(n: usize, line: usize, seats: &[u8; 52]) -> Result<Board, FormatError> {
+fn board_deal(n: usize, line: usize, seats: &[u8; 52]) -> Result<Board, Error> {
     let mut hands = [0u64; 4];
     for (card, &seat) in seats.iter().enumerate() {
         hands[usize::from(seat & 3)] |= 1 << card;
     }
     let deal = Deal::new(hands.map(Hand::from_mask)).map_err(|e| {
-        FormatError::new(
+        Error::malformed(
             InputPosition::at_line(line),
             format!("board {n:02}: {e} (expected 13 cards each)"),
         )
@@ -456,14 +443,14 @@ impl DealFormat for Dlm {
         &INFO
     }
 
-    fn read(&self, data: &[u8]) -> Result<Vec<Board>, FormatError> {
+    fn read(&self, data: &[u8]) -> Result<Vec<Board>, Error> {
         let data = data.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(data);
         let doc = Document::parse(data)?;
         let (from, to, to_line) = doc.range()?;
         let mut boards = Vec::with_capacity((to - from + 1) as usize);
         for n in from as usize..=to as usize {
             let Some(Some((line, seats))) = doc.lines.get(n) else {
-                return Err(FormatError::new(
+                return Err(Error::malformed(
                     InputPosition::at_line(to_line),
                     format!(
                         "To board={to}, but there is no line Board {n:02}= (expected every \
@@ -490,25 +477,25 @@ impl DealFormat for Dlm {
         boards: &[Board],
         opts: &WriteOptions,
         out: &mut Vec<u8>,
-    ) -> Result<(), FormatError> {
+    ) -> Result<(), Error> {
         let (from, to) = (opts.first_board, opts.last_board);
         check_board_limit(&INFO, from)?;
         check_board_limit(&INFO, to)?;
         if from > to {
-            return Err(FormatError::unwritable(format!(
+            return Err(Error::unwritable(format!(
                 "first board {from} is above last board {to} (expected From ≤ To)"
             )));
         }
         let mut slots: [Option<&Board>; MAX_BOARD + 1] = [None; MAX_BOARD + 1];
         for b in boards {
             let Some(n) = b.number else {
-                return Err(FormatError::unwritable(
+                return Err(Error::unwritable(
                     "a board without a number (dlm needs board numbers 1..99)",
                 ));
             };
             check_board_limit(&INFO, n)?;
             if n < from || n > to {
-                return Err(FormatError::unwritable(format!(
+                return Err(Error::unwritable(format!(
                     "board {n} is outside the set {from}..{to} (From board..To board)"
                 )));
             }
@@ -517,14 +504,14 @@ impl DealFormat for Dlm {
                 continue;
             };
             if slot.is_some() {
-                return Err(FormatError::unwritable(format!(
+                return Err(Error::unwritable(format!(
                     "board {n} is given twice (dlm holds each board once)"
                 )));
             }
             *slot = Some(b);
         }
         if let Some(n) = (from..=to).find(|&n| slots.get(n as usize).is_none_or(Option::is_none)) {
-            return Err(FormatError::unwritable(format!(
+            return Err(Error::unwritable(format!(
                 "board {n} is missing (dlm holds every board {from}..{to})"
             )));
         }

@@ -21,8 +21,8 @@
 use super::bri::{BRI_PART_LEN, bri_part, check_records, decode_bri_part};
 use super::dge::{DGE_PART_LEN, decode_dge_part, dge_part};
 use super::{
-    Board, DealFormat, FileBoards, FormatError, FormatInfo, InputPosition, ReadOptions,
-    WriteOptions, check_board_limit, number_records,
+    Board, DealFormat, Error, FileBoards, FormatInfo, InputPosition, ReadOptions, WriteOptions,
+    check_board_limit, number_records,
 };
 
 /// Duplimate DUP, 156 bytes a board (FORMATS.md §5): the BRI part, the DGE part and a 10-byte
@@ -103,7 +103,7 @@ impl DealFormat for Dup {
     }
 
     /// Reads 156-byte records (FORMATS.md §5). An empty file has no boards.
-    fn read(&self, data: &[u8]) -> Result<Vec<Board>, FormatError> {
+    fn read(&self, data: &[u8]) -> Result<Vec<Board>, Error> {
         check_records(data, RECORD_LEN)?;
         let lowest = data.get(LOWEST_AT..LOWEST_AT + 3).and_then(parse_field);
         let mut boards = Vec::with_capacity(data.len() / RECORD_LEN);
@@ -114,7 +114,7 @@ impl DealFormat for Dup {
             if !dge.iter().all(|&b| b == b' ') {
                 let shown = decode_dge_part(dge, r + 1, start + DGE_AT as u64)?;
                 if shown != deal {
-                    return Err(FormatError::new(
+                    return Err(Error::malformed(
                         InputPosition::at_record(r + 1, start + DGE_AT as u64),
                         format!(
                             "the DGE part shows {shown}, the BRI part {deal} (expected the \
@@ -137,7 +137,7 @@ impl DealFormat for Dup {
     ///
     /// # Errors
     /// As [`Dup::read`].
-    fn read_numbered(&self, data: &[u8], opts: &ReadOptions) -> Result<FileBoards, FormatError> {
+    fn read_numbered(&self, data: &[u8], opts: &ReadOptions) -> Result<FileBoards, Error> {
         let mut boards = self.read(data)?;
         let mut warnings = Vec::new();
         if let Some(first) = opts.first_board {
@@ -162,7 +162,7 @@ impl DealFormat for Dup {
 
     /// Checks the set's bounds (`opts.first_board`, `opts.last_board`) and the numbers the
     /// boards have against 1..99.
-    fn check_boards(&self, boards: &[Board], opts: &WriteOptions) -> Result<(), FormatError> {
+    fn check_boards(&self, boards: &[Board], opts: &WriteOptions) -> Result<(), Error> {
         check_board_limit(&INFO, opts.first_board)?;
         check_board_limit(&INFO, opts.last_board)?;
         for n in boards.iter().filter_map(|b| b.number) {

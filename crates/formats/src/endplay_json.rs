@@ -11,7 +11,7 @@
 use serde::Deserialize;
 
 use super::{
-    Board, DealFormat, FileBoards, FormatError, FormatInfo, InputPosition, NO_COMPLETE_DEAL,
+    Board, DealFormat, Error, FileBoards, FormatInfo, InputPosition, NO_COMPLETE_DEAL,
     SkippedBoard, WriteOptions, complete_hands,
 };
 use crate::model::board::Vulnerability;
@@ -39,7 +39,7 @@ use crate::model::deal::Hand;
 /// # Errors
 /// `LineColumn` for JSON that is not this shape (serde_json's line and column), a board
 /// number 0, a card twice in a hand; for a board that is not a deal, the line and column
-/// where its object starts ([`super::FormatErrorKind::NotADeal`]).
+/// where its object starts ([`super::ErrorKind::NotADeal`]).
 pub struct EndplayJson;
 
 static INFO: FormatInfo = FormatInfo {
@@ -208,9 +208,9 @@ impl DealFormat for EndplayJson {
     ///
     /// # Errors
     /// See [`EndplayJson`].
-    fn read_all(&self, data: &[u8]) -> Result<FileBoards, FormatError> {
+    fn read_all(&self, data: &[u8]) -> Result<FileBoards, Error> {
         let serde_error = |e: serde_json::Error| {
-            FormatError::new(
+            Error::malformed(
                 InputPosition::at_line_column(e.line().max(1), e.column().max(1)),
                 format!("not endplay's JSON boards: {e}"),
             )
@@ -229,7 +229,7 @@ impl DealFormat for EndplayJson {
             let at = line_column(data, starts.get(k).copied().unwrap_or(0));
             let line = at.line.map(|l| l as usize);
             if b.board_num == Some(0) {
-                return Err(FormatError::new(
+                return Err(Error::malformed(
                     at,
                     "board_num 0 (boards are numbered from 1)",
                 ));
@@ -241,7 +241,7 @@ impl DealFormat for EndplayJson {
             {
                 for c in cards {
                     if masks[seat] & c.bit() != 0 {
-                        return Err(FormatError::not_a_deal(
+                        return Err(Error::not_a_deal(
                             at,
                             format!("{} holds a card twice", Seat::from_index(seat)),
                         ));
@@ -273,7 +273,7 @@ impl DealFormat for EndplayJson {
                     line,
                     reason: NO_COMPLETE_DEAL.to_string(),
                 }),
-                Err(e) => return Err(FormatError::not_a_deal(at, e.to_string())),
+                Err(e) => return Err(Error::not_a_deal(at, e.to_string())),
             }
         }
         Ok(read)
@@ -285,7 +285,7 @@ impl DealFormat for EndplayJson {
         boards: &[Board],
         opts: &WriteOptions,
         out: &mut Vec<u8>,
-    ) -> Result<(), FormatError> {
+    ) -> Result<(), Error> {
         self.check_boards(boards, opts)?;
         out.push(b'[');
         for (k, b) in boards.iter().enumerate() {

@@ -18,7 +18,7 @@
 //! no board number, dealer or vulnerability.
 
 use super::bri::read_record_boards;
-use super::{Board, DealFormat, FormatError, FormatInfo, InputPosition, WriteOptions};
+use super::{Board, DealFormat, Error, FormatInfo, InputPosition, WriteOptions};
 use crate::dd::TrickTable;
 use crate::model::card::Seat;
 use crate::model::deal::{Deal, Hand};
@@ -63,13 +63,13 @@ fn declarer_tricks(declarer: Seat, east_west: u8) -> u8 {
 }
 
 /// Decodes one record; `r` is its 1-based number, `start` its offset in the file.
-fn decode(rec: &[u8; RECORD], r: usize, start: u64) -> Result<Board, FormatError> {
+fn decode(rec: &[u8; RECORD], r: usize, start: u64) -> Result<Board, Error> {
     let at = |offset: usize| InputPosition::at_record(r, start + offset as u64);
     let mut masks = [0u64; 4];
     for (w, word) in rec[..CARDS].chunks_exact(4).enumerate() {
         let bits = u32::from_be_bytes([word[0], word[1], word[2], word[3]]);
         if bits >> 26 != 0 {
-            return Err(FormatError::new(
+            return Err(Error::malformed(
                 at(w * 4),
                 format!(
                     "suit word {bits:#010x}: bits 26–31 are not zero (expected 13 cards of 2 \
@@ -84,14 +84,14 @@ fn decode(rec: &[u8; RECORD], r: usize, start: u64) -> Result<Board, FormatError
         }
     }
     let deal = Deal::new(masks.map(Hand::from_mask))
-        .map_err(|e| FormatError::not_a_deal(at(0), format!("not a deal: {e}")))?;
+        .map_err(|e| Error::not_a_deal(at(0), format!("not a deal: {e}")))?;
     let mut tricks = [[0u8; 5]; 4];
     for (w, word) in rec[CARDS..RECORD].chunks_exact(2).enumerate() {
         let bits = u16::from_be_bytes([word[0], word[1]]);
         for (n, declarer) in DECLARER_OF_NIBBLE.iter().enumerate() {
             let east_west = ((bits >> (12 - 4 * n)) & 0xF) as u8;
             if east_west > 13 {
-                return Err(FormatError::new(
+                return Err(Error::malformed(
                     at(CARDS + 2 * w + n / 2),
                     format!(
                         "{east_west} tricks for East–West with {declarer} declaring (expected \
@@ -103,7 +103,7 @@ fn decode(rec: &[u8; RECORD], r: usize, start: u64) -> Result<Board, FormatError
         }
     }
     // Every count is 0..=13 here.
-    let table = TrickTable::new(tricks).map_err(|e| FormatError::new(at(CARDS), e.to_string()))?;
+    let table = TrickTable::new(tricks).map_err(|e| Error::malformed(at(CARDS), e.to_string()))?;
     Ok(Board {
         dd: Some(table),
         ..Board::unnumbered(deal)
@@ -144,7 +144,7 @@ impl DealFormat for GibLibrary {
     /// # Errors
     /// `Record(r, offset)`: a truncated last record, a suit word with its top bits set, hands
     /// that are not a deal, a trick count above 13.
-    fn read(&self, data: &[u8]) -> Result<Vec<Board>, FormatError> {
+    fn read(&self, data: &[u8]) -> Result<Vec<Board>, Error> {
         read_record_boards::<RECORD>(data, decode)
     }
 
@@ -154,7 +154,7 @@ impl DealFormat for GibLibrary {
     }
 
     /// Every board needs its double-dummy table.
-    fn check_boards(&self, boards: &[Board], _opts: &WriteOptions) -> Result<(), FormatError> {
+    fn check_boards(&self, boards: &[Board], _opts: &WriteOptions) -> Result<(), Error> {
         super::check_tables(&INFO, boards)
     }
 

@@ -8,7 +8,7 @@
 //! ```
 
 use super::text::trim;
-use super::{Board, DealFormat, FormatError, FormatInfo, InputPosition, WriteOptions};
+use super::{Board, DealFormat, Error, FormatInfo, InputPosition, WriteOptions};
 use crate::model::deal::Deal;
 use crate::model::number::{Scheme, parse_scheme_number};
 
@@ -51,7 +51,7 @@ impl DealFormat for Goedel {
     }
 
     /// Reads one Gödel number a non-empty line (see [`Goedel`]).
-    fn read(&self, data: &[u8]) -> Result<Vec<Board>, FormatError> {
+    fn read(&self, data: &[u8]) -> Result<Vec<Board>, Error> {
         let mut boards = Vec::with_capacity(data.len() / (WIDTH + 1));
         let mut fixed = None;
         let mut line_start = 0usize;
@@ -64,7 +64,7 @@ impl DealFormat for Goedel {
                 continue;
             }
             let text = std::str::from_utf8(body).map_err(|e| {
-                FormatError::new(
+                Error::malformed(
                     InputPosition::at_line_column(line, lead + e.valid_up_to() + 1),
                     "not a Gödel number: a byte that is not ASCII (expected digits and commas)",
                 )
@@ -74,14 +74,14 @@ impl DealFormat for Goedel {
                     crate::model::ErrorKind::NumberSyntax { column, .. } => lead + column,
                     _ => lead + 1,
                 };
-                FormatError::new(
+                Error::malformed(
                     InputPosition::at_line_column(line, column),
                     format!("not a Gödel number: {e}"),
                 )
             })?;
             check_layout(body, lead, line, at, &mut fixed)?;
             let deal = Deal::from_number(n, Scheme::BigDeal)
-                .map_err(|e| FormatError::new(InputPosition::at_line(line), e.to_string()))?;
+                .map_err(|e| Error::malformed(InputPosition::at_line(line), e.to_string()))?;
             boards.push(Board::unnumbered(deal));
         }
         Ok(boards)
@@ -106,7 +106,7 @@ fn check_layout(
     line: usize,
     at: usize,
     fixed: &mut Option<bool>,
-) -> Result<(), FormatError> {
+) -> Result<(), Error> {
     let width = lead + body.len();
     let fixed = *fixed.get_or_insert(width == WIDTH);
     let grouped = body.contains(&b',');
@@ -118,7 +118,7 @@ fn check_layout(
             .with_byte((at + lead + offset) as u64)
     };
     if width != WIDTH {
-        return Err(FormatError::new(
+        return Err(Error::malformed(
             place(0),
             format!(
                 "a Gödel number {width} columns wide: Big Deal's are {WIDTH}, right-aligned \
@@ -133,7 +133,7 @@ fn check_layout(
             _ => group.len() == 3,
         };
         if !ok {
-            return Err(FormatError::new(
+            return Err(Error::malformed(
                 place(offset),
                 format!(
                     "a comma group of {} digits: Big Deal's groups after the first are three \
@@ -209,13 +209,13 @@ mod tests {
             let e = Goedel
                 .read(&file[..cut])
                 .expect_err(&format!("cut at byte {cut}"));
-            assert_eq!(e.position.line, Some(10), "cut at {cut}: {e}");
+            assert_eq!(e.position().unwrap().line, Some(10), "cut at {cut}: {e}");
             assert_eq!(
-                e.position.byte,
+                e.position().unwrap().byte,
                 Some((last_start + digits_at) as u64),
                 "cut at {cut}: {e}"
             );
-            assert!(e.message.contains("38"), "cut at {cut}: {e}");
+            assert!(e.to_string().contains("38"), "cut at {cut}: {e}");
         }
         // The whole line without its newline, or with CRLF line ends, is a whole number.
         assert_eq!(Goedel.read(&file[..file.len() - 1]).unwrap().len(), 10);
@@ -239,20 +239,26 @@ mod tests {
         let e = Goedel
             .read(b"37,782,193,101,396,257,249,524,96\n")
             .unwrap_err();
-        assert_eq!(e.position, InputPosition::at_line_column(1, 1).with_byte(0));
+        assert_eq!(
+            e.position().unwrap(),
+            InputPosition::at_line_column(1, 1).with_byte(0)
+        );
         // 38 columns, but a group of two digits.
         let e = Goedel
             .read(b"\n     37,782,193,101,396,257,249,524,96\n")
             .unwrap_err();
         assert_eq!(
-            e.position,
+            e.position().unwrap(),
             InputPosition::at_line_column(2, 37).with_byte(37)
         );
-        assert!(e.message.contains("three digits"), "{e}");
+        assert!(e.to_string().contains("three digits"), "{e}");
         let e = Goedel
             .read(b"   37,782,193,101,396,257,249,524\n")
             .unwrap_err();
-        assert_eq!(e.position, InputPosition::at_line_column(1, 4).with_byte(3));
+        assert_eq!(
+            e.position().unwrap(),
+            InputPosition::at_line_column(1, 4).with_byte(3)
+        );
         // Numbers without comma groups (typed by hand) are read as they are.
         let n = Goedel.read(b"1234\n0x10\n1_000\n").unwrap();
         assert_eq!(n.len(), 3);
@@ -261,7 +267,7 @@ mod tests {
     #[test]
     fn bad_lines_name_the_column() {
         let e = Goedel.read(b"\n  12,3x4\n").unwrap_err();
-        assert_eq!(e.position, InputPosition::at_line_column(2, 7));
+        assert_eq!(e.position().unwrap(), InputPosition::at_line_column(2, 7));
         let e = Goedel
             .read(b"53,644,737,765,488,792,839,237,440,000\n")
             .unwrap_err();

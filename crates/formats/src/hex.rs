@@ -1,7 +1,7 @@
 //! Hex index lines (FORMATS.md §2): one 26-hex-digit deal index a line, with the `-X` suffix
 //! (board number mod 16, `0` for board 16) that fixes dealer and vulnerability by §3.
 
-use super::{Board, DealFormat, FormatError, FormatInfo, InputPosition, WriteOptions};
+use super::{Board, DealFormat, Error, FormatInfo, InputPosition, WriteOptions};
 use crate::model::board::{board_dealer, board_vulnerability};
 use crate::model::deal::Deal;
 use crate::model::index::{BoardIndex, DealIndex};
@@ -45,7 +45,7 @@ impl DealFormat for Hex {
     /// # Errors
     /// `LineColumn` for a character that is not a hex digit (or not UTF-8); `Line` for a line
     /// of the wrong length or an index that does not give each seat 13 cards.
-    fn read(&self, data: &[u8]) -> Result<Vec<Board>, FormatError> {
+    fn read(&self, data: &[u8]) -> Result<Vec<Board>, Error> {
         let mut boards = Vec::with_capacity(data.len() / 29);
         for (l, raw) in data.split(|&c| c == b'\n').enumerate() {
             let line = l + 1;
@@ -57,7 +57,7 @@ impl DealFormat for Hex {
                 continue;
             }
             let text = std::str::from_utf8(raw).map_err(|e| {
-                FormatError::new(
+                Error::malformed(
                     InputPosition::at_line_column(line, e.valid_up_to() + 1),
                     "not UTF-8 text (expected 26 hex digits)",
                 )
@@ -70,7 +70,7 @@ impl DealFormat for Hex {
                     }
                     _ => InputPosition::at_line(line),
                 };
-                FormatError::new(position, e.to_string())
+                Error::malformed(position, e.to_string())
             };
             let hd: BoardIndex = text.parse().map_err(index_err)?;
             let deal = hd.index.to_deal().map_err(index_err)?;

@@ -8,7 +8,7 @@
 
 use super::bri::read_record_boards;
 use super::text::{parse_letter_hand, push_letter_hand, push_u64, show_byte};
-use super::{Board, DealFormat, FormatError, FormatInfo, InputPosition, WriteOptions};
+use super::{Board, DealFormat, Error, FormatInfo, InputPosition, WriteOptions};
 use crate::model::card::Seat;
 use crate::model::deal::{Deal, Hand};
 
@@ -30,9 +30,9 @@ static INFO: FormatInfo = FormatInfo {
 /// Bytes a record.
 const RECORD: usize = 128;
 
-fn read_record(rec: &[u8; RECORD], r: usize, base: u64) -> Result<Board, FormatError> {
+fn read_record(rec: &[u8; RECORD], r: usize, base: u64) -> Result<Board, Error> {
     let byte_err = |off: usize, msg: String| {
-        FormatError::new(InputPosition::at_record(r, base + off as u64), msg)
+        Error::malformed(InputPosition::at_record(r, base + off as u64), msg)
     };
     let digits = rec.iter().take_while(|c| c.is_ascii_digit()).count();
     let number = std::str::from_utf8(&rec[..digits])
@@ -71,7 +71,7 @@ fn read_record(rec: &[u8; RECORD], r: usize, base: u64) -> Result<Board, FormatE
         pos = end;
     }
     let deal = Deal::new(hands).map_err(|e| {
-        FormatError::not_a_deal(
+        Error::not_a_deal(
             InputPosition::at_record(r, base),
             format!("not a deal: {e}"),
         )
@@ -89,7 +89,7 @@ impl DealFormat for Hrf {
     /// # Errors
     /// `Record(r, offset)`: at the record's start for a truncated record or hands that are
     /// not a deal, at the offending byte for a missing board number or a bad hand.
-    fn read(&self, data: &[u8]) -> Result<Vec<Board>, FormatError> {
+    fn read(&self, data: &[u8]) -> Result<Vec<Board>, Error> {
         read_record_boards::<RECORD>(data, read_record)
     }
 

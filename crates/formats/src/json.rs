@@ -9,7 +9,7 @@ use std::borrow::Cow;
 use serde::Deserialize;
 
 use super::{
-    Board, DealFormat, FileBoards, FormatError, FormatInfo, InputPosition, NO_COMPLETE_DEAL,
+    Board, DealFormat, Error, FileBoards, FormatInfo, InputPosition, NO_COMPLETE_DEAL,
     SkippedBoard, WriteOptions,
 };
 use crate::model::board::Vulnerability;
@@ -72,10 +72,10 @@ fn read_line(
     raw: &[u8],
     line: usize,
     buf: &mut String,
-) -> Result<Result<Board, Option<u64>>, FormatError> {
-    let at = |m: String| FormatError::new(InputPosition::at_line(line), m);
+) -> Result<Result<Board, Option<u64>>, Error> {
+    let at = |m: String| Error::malformed(InputPosition::at_line(line), m);
     let l: Line = serde_json::from_slice(raw).map_err(|e| {
-        FormatError::new(
+        Error::malformed(
             InputPosition::at_line_column(line, e.column().max(1)),
             format!("not a JSON board object: {e}"),
         )
@@ -224,7 +224,7 @@ impl DealFormat for Json {
     /// # Errors
     /// `LineColumn` for a line that is not a JSON object of the right shape; `Line` for a bad
     /// deal, index, board, dealer or vulnerability, or a deal and index that disagree.
-    fn read_all(&self, data: &[u8]) -> Result<FileBoards, FormatError> {
+    fn read_all(&self, data: &[u8]) -> Result<FileBoards, Error> {
         // A JSON array is never JSON lines: it is endplay's json.dump (or nothing).
         if data.iter().find(|c| !c.is_ascii_whitespace()) == Some(&b'[') {
             return super::EndplayJson.read_all(data);

@@ -9,8 +9,7 @@
 //! [`deal_from_rank_bytes`]).
 
 use super::{
-    Board, DealFormat, FormatError, FormatInfo, InputPosition, WriteOptions, check_numbers,
-    write_each,
+    Board, DealFormat, Error, FormatInfo, InputPosition, WriteOptions, check_numbers, write_each,
 };
 use crate::model::card::Seat;
 use crate::model::deal::{Deal, Hand};
@@ -86,9 +85,9 @@ impl DealFormat for Kops {
     /// # Errors
     /// `Byte(0)` for a file shorter than the header or a count that differs from the number of
     /// records; `Record(r, offset)` for a truncated last record or one that is not a deal.
-    fn read(&self, data: &[u8]) -> Result<Vec<Board>, FormatError> {
+    fn read(&self, data: &[u8]) -> Result<Vec<Board>, Error> {
         let Some((header, body)) = data.split_at_checked(RECORD) else {
-            return Err(FormatError::truncated(
+            return Err(Error::truncated(
                 InputPosition::at_byte(0),
                 format!(
                     "truncated header: {} of 13 bytes (expected a 2-byte board count and 11 spaces)",
@@ -101,13 +100,13 @@ impl DealFormat for Kops {
         let rest = body.len() % RECORD;
         if rest != 0 {
             let r = records + 1;
-            return Err(FormatError::truncated(
+            return Err(Error::truncated(
                 InputPosition::at_record(r, (RECORD + records * RECORD) as u64),
                 format!("truncated record: {rest} of 13 bytes"),
             ));
         }
         if count != records {
-            return Err(FormatError::new(
+            return Err(Error::malformed(
                 InputPosition::at_byte(0),
                 format!("the header gives {count} boards but the file holds {records} records"),
             ));
@@ -116,7 +115,7 @@ impl DealFormat for Kops {
             .enumerate()
             .map(|(i, rec)| {
                 let deal = deal_from_rank_bytes(rec, KOPS_SEATS).map_err(|e| {
-                    FormatError::not_a_deal(
+                    Error::not_a_deal(
                         InputPosition::at_record(i + 1, (RECORD + i * RECORD) as u64),
                         format!("not a deal: {e}"),
                     )
@@ -131,7 +130,7 @@ impl DealFormat for Kops {
     /// # Errors
     /// More than 65,535 boards (the count has 16 bits), or a board without a number or
     /// numbered 0.
-    fn check_boards(&self, boards: &[Board], _opts: &WriteOptions) -> Result<(), FormatError> {
+    fn check_boards(&self, boards: &[Board], _opts: &WriteOptions) -> Result<(), Error> {
         check_numbers(&INFO, boards)?;
         board_count(boards).map(|_| ())
     }
@@ -145,7 +144,7 @@ impl DealFormat for Kops {
         boards: &[Board],
         opts: &WriteOptions,
         out: &mut Vec<u8>,
-    ) -> Result<(), FormatError> {
+    ) -> Result<(), Error> {
         self.check_boards(boards, opts)?;
         let count = board_count(boards)?;
         out.reserve(RECORD * (boards.len() + 1));
@@ -165,9 +164,9 @@ impl DealFormat for Kops {
 ///
 /// # Errors
 /// More than 65,535 boards.
-fn board_count(boards: &[Board]) -> Result<u16, FormatError> {
+fn board_count(boards: &[Board]) -> Result<u16, Error> {
     u16::try_from(boards.len()).map_err(|_| {
-        FormatError::unwritable(format!(
+        Error::unwritable(format!(
             "{} boards do not fit: kops holds at most 65535 (the count has 2 bytes)",
             boards.len()
         ))

@@ -6,6 +6,10 @@
 //! extensions, whether it carries board numbers, its limits, a reader and a writer. The CLI's
 //! `generate --out`, `convert`, `import` and `export` all go through [`registry`], so adding a
 //! format touches one module (plus one line in [`registry`]) and its tests.
+//!
+//! Every failure is the crate's one [`Error`], in rust-csv's style: its [`ErrorKind`] is a
+//! reader's or writer's refusal (with the place in the bytes), a writer's destination that
+//! fails, or a format that cannot be chosen (by name, extension or content).
 
 #![deny(missing_docs)]
 
@@ -36,6 +40,7 @@ mod dge;
 mod dlm;
 mod dup;
 mod endplay_json;
+mod error;
 mod gib_library;
 mod goedel;
 pub(crate) mod hex;
@@ -62,11 +67,12 @@ pub use deal_lines::DealLines;
 pub use dealer_all::DealerAll;
 pub use dealer_compact::DealerCompact;
 pub use dealer_ew::{DealerEw, ShownHands};
-pub use detect::{DetectError, detect};
+pub use detect::detect;
 pub use dge::Dge;
 pub use dlm::Dlm;
 pub use dup::Dup;
 pub use endplay_json::EndplayJson;
+pub use error::{Error, ErrorKind};
 pub use gib_library::GibLibrary;
 pub use goedel::Goedel;
 pub use hex::Hex;
@@ -85,146 +91,6 @@ pub use rp_library::RpLibrary;
 // public here, where the formats that carry it are; and the board that carries both.
 pub use crate::model::board::Board;
 pub use crate::model::game::{Auction, GameRecord, Play};
-
-/// How a [`FormatError`] starts: its place as readers have always written it (`line 3: `,
-/// `line 3, column 7: `, `byte 40: `, `record 2 (byte 88): `), nothing for no place.
-struct PlacePrefix<'a>(&'a InputPosition);
-
-impl fmt::Display for PlacePrefix<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let p = self.0;
-        match (p.record, p.line, p.column, p.byte) {
-            (Some(r), _, _, Some(b)) => write!(f, "record {r} (byte {b}): "),
-            (None, Some(l), Some(c), _) => write!(f, "line {l}, column {c}: "),
-            (None, Some(l), None, _) => write!(f, "line {l}: "),
-            (None, None, _, Some(b)) => write!(f, "byte {b}: "),
-            _ if p.is_nowhere() => Ok(()),
-            _ => write!(f, "{p}: "),
-        }
-    }
-}
-
-/// What kind of problem a [`FormatError`] is ([`FormatError::kind`]); the message says more.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
-#[serde(rename_all = "kebab-case")]
-#[non_exhaustive]
-pub enum FormatErrorKind {
-    /// Reading: the bytes do not follow the format (a bad character, field, tag or key, a
-    /// checksum or a header that does not match, parts of a record that disagree).
-    Malformed,
-    /// Reading: the file ends inside a record or its header.
-    Truncated,
-    /// Reading: the hands are well formed but are not a deal (a card twice, a hand of the
-    /// wrong size).
-    NotADeal,
-    /// Writing: a board the format cannot hold (no number, number 0 or above the format's
-    /// limit, too many boards, boards the layout cannot place).
-    Unwritable,
-}
-
-impl FormatErrorKind {
-    /// The kind's kebab-case name, as it serializes: `malformed`, `truncated`, `not-a-deal`,
-    /// `unwritable` ([`Classify::format_kind`](crate::model::Classify::format_kind)).
-    pub fn name(self) -> &'static str {
-        match self {
-            FormatErrorKind::Malformed => "malformed",
-            FormatErrorKind::Truncated => "truncated",
-            FormatErrorKind::NotADeal => "not-a-deal",
-            FormatErrorKind::Unwritable => "unwritable",
-        }
-    }
-}
-
-/// A reader or writer error: where, and what was found and expected. The caller adds the file
-/// name.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{}{message}", PlacePrefix(position))]
-pub struct FormatError {
-    /// Where the problem is, in the bytes the reader was given: a line (and column), a
-    /// byte offset, or a record and its offset; no file (the caller names it) and nothing
-    /// at all for a problem of the whole file, such as an empty one.
-    pub position: InputPosition,
-    /// What was wrong, naming what was expected.
-    pub message: String,
-    /// What kind of problem it is ([`FormatError::kind`]).
-    pub kind: FormatErrorKind,
-}
-
-impl FormatError {
-    /// A [`FormatErrorKind::Malformed`] error at `position`.
-    pub fn new(position: InputPosition, message: impl Into<String>) -> FormatError {
-        FormatError::of_kind(FormatErrorKind::Malformed, position, message)
-    }
-
-    /// An error of `kind` at `location`.
-    pub fn of_kind(
-        kind: FormatErrorKind,
-        position: InputPosition,
-        message: impl Into<String>,
-    ) -> FormatError {
-        FormatError {
-            position,
-            message: message.into(),
-            kind,
-        }
-    }
-
-    /// A [`FormatErrorKind::Truncated`] error at `position`.
-    pub(crate) fn truncated(position: InputPosition, message: impl Into<String>) -> FormatError {
-        FormatError::of_kind(FormatErrorKind::Truncated, position, message)
-    }
-
-    /// A [`FormatErrorKind::NotADeal`] error at `position`.
-    pub(crate) fn not_a_deal(position: InputPosition, message: impl Into<String>) -> FormatError {
-        FormatError::of_kind(FormatErrorKind::NotADeal, position, message)
-    }
-
-    /// A [`FormatErrorKind::Unwritable`] error (writers: about the boards, not a place).
-    pub(crate) fn unwritable(message: impl Into<String>) -> FormatError {
-        FormatError::of_kind(FormatErrorKind::Unwritable, InputPosition::new(), message)
-    }
-
-    /// What kind of problem this is.
-    ///
-    /// ```
-    /// use dealdex::formats::{self, FormatErrorKind};
-    /// let pbn = formats::by_name("pbn").unwrap();
-    /// let e = pbn.read_all(b"[Board \"1\"]\n[Deal \"N:AKQ\"]\n").unwrap_err();
-    /// assert_eq!(e.kind(), FormatErrorKind::Malformed);
-    /// ```
-    pub fn kind(&self) -> FormatErrorKind {
-        self.kind
-    }
-}
-
-crate::classified!(FormatError);
-impl crate::model::Classify for FormatError {
-    /// Always [`BadInput`](crate::model::ErrorClass::BadInput): a file the format refuses, or boards
-    /// the format cannot hold.
-    fn class(&self) -> crate::model::ErrorClass {
-        crate::model::ErrorClass::BadInput
-    }
-
-    /// Where the problem is, as an [`InputPosition`](crate::model::InputPosition) without the file
-    /// (the caller knows it): line and column for text formats, record and byte offset for
-    /// binary ones; `None` when the error is about the whole file.
-    ///
-    /// ```
-    /// use dealdex::{Classify, formats};
-    /// let lin = formats::by_name("lin").unwrap();
-    /// let e = lin.read_all(b"qx|o1|\nmd|x|\n").unwrap_err();
-    /// let p = e.position().unwrap();
-    /// assert_eq!((p.line, p.column), (Some(2), Some(4)));
-    /// ```
-    fn position(&self) -> Option<crate::model::InputPosition> {
-        (!self.position.is_nowhere()).then(|| self.position.clone())
-    }
-
-    /// The name of [`FormatError::kind`] ([`FormatErrorKind::name`]).
-    fn format_kind(&self) -> Option<&'static str> {
-        Some(self.kind.name())
-    }
-}
 
 /// A board a reader skipped because the file gives no complete deal for it (docs/GUIDE.md "Deal
 /// files": an empty or placeholder deal such as `[Deal ""]` or `N:... ... ... ...`, or a
@@ -329,9 +195,9 @@ pub(crate) fn complete_hands(
 /// are not shown.
 ///
 /// # Errors
-/// [`FormatErrorKind::NotADeal`] at the deal's line for hands that are no part of a deal (a
+/// [`ErrorKind::NotADeal`] at the deal's line for hands that are no part of a deal (a
 /// card twice, a hand of the wrong size).
-pub(crate) fn boards_of_shown_hands(shown: Vec<ShownHands>) -> Result<FileBoards, FormatError> {
+pub(crate) fn boards_of_shown_hands(shown: Vec<ShownHands>) -> Result<FileBoards, Error> {
     let mut read = FileBoards::default();
     for (k, (line, hands)) in shown.into_iter().enumerate() {
         match complete_hands(hands) {
@@ -343,7 +209,7 @@ pub(crate) fn boards_of_shown_hands(shown: Vec<ShownHands>) -> Result<FileBoards
                 reason: NO_COMPLETE_DEAL.to_string(),
             }),
             Err(e) => {
-                return Err(FormatError::not_a_deal(
+                return Err(Error::not_a_deal(
                     InputPosition::at_line(line),
                     e.to_string(),
                 ));
@@ -526,8 +392,8 @@ pub trait DealFormat: Send + Sync {
     /// default calls the other).
     ///
     /// # Errors
-    /// [`FormatError`] naming the line, column, byte offset or record of the first problem.
-    fn read(&self, data: &[u8]) -> Result<Vec<Board>, FormatError> {
+    /// [`Error`] naming the line, column, byte offset or record of the first problem.
+    fn read(&self, data: &[u8]) -> Result<Vec<Board>, Error> {
         Ok(self.read_all(data)?.boards)
     }
 
@@ -538,7 +404,7 @@ pub trait DealFormat: Send + Sync {
     ///
     /// # Errors
     /// As [`DealFormat::read`].
-    fn read_all(&self, data: &[u8]) -> Result<FileBoards, FormatError> {
+    fn read_all(&self, data: &[u8]) -> Result<FileBoards, Error> {
         Ok(FileBoards {
             boards: self.read(data)?,
             ..FileBoards::default()
@@ -569,7 +435,7 @@ pub trait DealFormat: Send + Sync {
     /// # Errors
     /// As [`DealFormat::read`], and where the options contradict the file (CDS: a first board
     /// whose number mod 256 is not the first record's board byte).
-    fn read_numbered(&self, data: &[u8], opts: &ReadOptions) -> Result<FileBoards, FormatError> {
+    fn read_numbered(&self, data: &[u8], opts: &ReadOptions) -> Result<FileBoards, Error> {
         let mut read = self.read_all(data)?;
         number_records(&mut read, opts.first_board.unwrap_or(1));
         if self.info().board_set && opts.first_board.is_none() && !read.boards.is_empty() {
@@ -593,25 +459,18 @@ pub trait DealFormat: Send + Sync {
     ///
     /// # Errors
     /// As [`DealFormat::read_all`].
-    fn read_chunk(
-        &self,
-        data: &[u8],
-        state: &mut stream::ChunkState,
-    ) -> Result<FileBoards, FormatError> {
+    fn read_chunk(&self, data: &[u8], state: &mut stream::ChunkState) -> Result<FileBoards, Error> {
         match self.read_all(data) {
             Ok(read) => Ok(state.in_file(read)),
-            Err(e) => Err(FormatError {
-                position: state.file_position(&e.position),
-                ..e
-            }),
+            Err(e) => Err(e.moved(|p| state.file_position(p))),
         }
     }
 
     /// Writes what comes before the boards (file headers). Default: nothing.
     ///
     /// # Errors
-    /// [`FormatError`] when the options break the format's limits.
-    fn write_header(&self, _opts: &WriteOptions, _out: &mut Vec<u8>) -> Result<(), FormatError> {
+    /// [`Error`] when the options break the format's limits.
+    fn write_header(&self, _opts: &WriteOptions, _out: &mut Vec<u8>) -> Result<(), Error> {
         Ok(())
     }
 
@@ -619,8 +478,8 @@ pub trait DealFormat: Send + Sync {
     /// Default: every board has a number within the format's limits ([`check_numbers`]).
     ///
     /// # Errors
-    /// [`FormatError`] naming the first board (or option) that breaks the format's limits.
-    fn check_boards(&self, boards: &[Board], _opts: &WriteOptions) -> Result<(), FormatError> {
+    /// [`Error`] naming the first board (or option) that breaks the format's limits.
+    fn check_boards(&self, boards: &[Board], _opts: &WriteOptions) -> Result<(), Error> {
         check_numbers(self.info(), boards)
     }
 
@@ -635,14 +494,14 @@ pub trait DealFormat: Send + Sync {
     /// [`DealFormat::write_board`] for each board.
     ///
     /// # Errors
-    /// [`FormatError`] naming the board when one breaks the format's limits (see
+    /// [`Error`] naming the board when one breaks the format's limits (see
     /// [`check_board_limit`]); nothing is appended then.
     fn write_boards(
         &self,
         boards: &[Board],
         opts: &WriteOptions,
         out: &mut Vec<u8>,
-    ) -> Result<(), FormatError> {
+    ) -> Result<(), Error> {
         self.check_boards(boards, opts)?;
         write_each(self, boards, opts, out);
         Ok(())
@@ -659,15 +518,15 @@ pub trait DealFormat: Send + Sync {
         &self,
         _out: Box<dyn std::io::Write + Send>,
         _opts: &WriteOptions,
-    ) -> Option<Result<Box<dyn BoardWriter>, BoardWriteError>> {
+    ) -> Option<Result<Box<dyn BoardWriter>, Error>> {
         None
     }
 
     /// Writes what comes after the boards. Default: nothing.
     ///
     /// # Errors
-    /// [`FormatError`] when the options break the format's limits.
-    fn write_footer(&self, _opts: &WriteOptions, _out: &mut Vec<u8>) -> Result<(), FormatError> {
+    /// [`Error`] when the options break the format's limits.
+    fn write_footer(&self, _opts: &WriteOptions, _out: &mut Vec<u8>) -> Result<(), Error> {
         Ok(())
     }
 }
@@ -678,39 +537,16 @@ pub trait BoardWriter: Send {
     /// Adds boards, which all have numbers (see [`number_boards`]).
     ///
     /// # Errors
-    /// [`BoardWriteError::Format`] naming a board the format cannot hold (nothing of this call
-    /// is added then), [`BoardWriteError::Io`] when the destination fails.
-    fn write_boards(&mut self, boards: &[Board]) -> Result<(), BoardWriteError>;
+    /// [`ErrorKind::Unwritable`] naming a board the format cannot hold (nothing of this call
+    /// is added then), [`ErrorKind::Io`] when the destination fails.
+    fn write_boards(&mut self, boards: &[Board]) -> Result<(), Error>;
 
     /// Writes what the file still needs (the last rows, a footer), flushes, and gives the
     /// file's size in bytes.
     ///
     /// # Errors
-    /// [`BoardWriteError::Io`] when the destination fails.
-    fn finish(self: Box<Self>) -> Result<u64, BoardWriteError>;
-}
-
-/// Why a [`BoardWriter`] failed.
-#[derive(Debug, thiserror::Error)]
-pub enum BoardWriteError {
-    /// The destination refused the bytes.
-    #[error(transparent)]
-    Io(#[from] std::io::Error),
-    /// A board the format cannot hold, or the writer's own error.
-    #[error(transparent)]
-    Format(#[from] FormatError),
-}
-
-crate::classified!(BoardWriteError);
-impl crate::model::Classify for BoardWriteError {
-    /// [`Io`](crate::model::ErrorClass::Io) when the destination failed; the format's class
-    /// (bad input) for boards it cannot hold.
-    fn class(&self) -> crate::model::ErrorClass {
-        match self {
-            BoardWriteError::Io(_) => crate::model::ErrorClass::Io,
-            BoardWriteError::Format(e) => e.class(),
-        }
-    }
+    /// [`ErrorKind::Io`] when the destination fails.
+    fn finish(self: Box<Self>) -> Result<u64, Error>;
 }
 
 /// Gives every board without a number the number after the previous board's (the first one
@@ -728,12 +564,12 @@ pub fn number_boards(boards: &mut [Board], first: u64) {
 /// boards when `opts` does not give a wider one.
 ///
 /// # Errors
-/// The format's [`FormatError`]; nothing usable is produced then.
+/// The format's [`Error`]; nothing usable is produced then.
 pub fn write_set(
     format: &dyn DealFormat,
     boards: &[Board],
     opts: &WriteOptions,
-) -> Result<Vec<u8>, FormatError> {
+) -> Result<Vec<u8>, Error> {
     let mut numbered = boards.to_vec();
     number_boards(&mut numbered, opts.first_board);
     let mut o = opts.clone();
@@ -834,59 +670,6 @@ pub fn names_with_extensions() -> String {
         .join(", ")
 }
 
-/// Why no format was chosen ([`named`], [`choose`]).
-#[derive(Debug, thiserror::Error)]
-pub enum ChooseFormatError {
-    /// A name no registered format has.
-    #[error("unknown format {name:?} (known: {})", names())]
-    UnknownName {
-        /// The name as given.
-        name: String,
-    },
-    /// A file whose extension selects no format, and no name given.
-    #[error(
-        "{}: cannot tell the format from the extension; name its format: {}",
-        path.display(),
-        names()
-    )]
-    UnknownExtension {
-        /// The file.
-        path: std::path::PathBuf,
-    },
-    /// An input file whose extension selects no format (or is the shared `.txt`) and whose
-    /// first lines show none, or several ([`choose_by_content`]).
-    #[error("{}: {error}", path.display())]
-    Undetected {
-        /// The file.
-        path: std::path::PathBuf,
-        /// What its first lines showed.
-        error: DetectError,
-    },
-}
-
-crate::classified!(ChooseFormatError);
-impl crate::model::Classify for ChooseFormatError {
-    /// Always [`BadInput`](crate::model::ErrorClass::BadInput): the name or the file is the
-    /// caller's.
-    fn class(&self) -> crate::model::ErrorClass {
-        crate::model::ErrorClass::BadInput
-    }
-
-    /// The file, when the error is about one, and the line its first lines were looked at
-    /// for an undetected format.
-    fn position(&self) -> Option<crate::model::InputPosition> {
-        match self {
-            ChooseFormatError::UnknownName { .. } => None,
-            ChooseFormatError::UnknownExtension { path } => {
-                Some(crate::model::InputPosition::new().with_file(path))
-            }
-            ChooseFormatError::Undetected { path, error } => {
-                Some(crate::model::InputPosition::in_file(error.position(), path))
-            }
-        }
-    }
-}
-
 /// The format named `name` (case-insensitive, as [`by_name`]).
 ///
 /// ```
@@ -896,10 +679,13 @@ impl crate::model::Classify for ChooseFormatError {
 /// ```
 ///
 /// # Errors
-/// [`ChooseFormatError::UnknownName`], listing the known names.
-pub fn named(name: &str) -> Result<&'static dyn DealFormat, ChooseFormatError> {
-    by_name(name).ok_or_else(|| ChooseFormatError::UnknownName {
-        name: name.to_owned(),
+/// [`ErrorKind::UnknownName`], listing the known names.
+pub fn named(name: &str) -> Result<&'static dyn DealFormat, Error> {
+    by_name(name).ok_or_else(|| {
+        ErrorKind::UnknownName {
+            name: name.to_owned(),
+        }
+        .into()
     })
 }
 
@@ -916,15 +702,15 @@ pub fn named(name: &str) -> Result<&'static dyn DealFormat, ChooseFormatError> {
 /// ```
 ///
 /// # Errors
-/// [`ChooseFormatError::UnknownName`] or [`ChooseFormatError::UnknownExtension`].
-pub fn choose(
-    path: &Path,
-    name: Option<&str>,
-) -> Result<&'static dyn DealFormat, ChooseFormatError> {
+/// [`ErrorKind::UnknownName`] or [`ErrorKind::UnknownExtension`].
+pub fn choose(path: &Path, name: Option<&str>) -> Result<&'static dyn DealFormat, Error> {
     match name {
         Some(n) => named(n),
-        None => by_path(path).ok_or_else(|| ChooseFormatError::UnknownExtension {
-            path: path.to_owned(),
+        None => by_path(path).ok_or_else(|| {
+            ErrorKind::UnknownExtension {
+                path: path.to_owned(),
+            }
+            .into()
         }),
     }
 }
@@ -939,15 +725,15 @@ pub fn choose(
 /// assert_eq!(choose_by_name("a.pbn".as_ref(), None)?.unwrap().info().name, "pbn");
 /// assert_eq!(choose_by_name("a.txt".as_ref(), Some("hex"))?.unwrap().info().name, "hex");
 /// assert!(choose_by_name("a.txt".as_ref(), None)?.is_none());
-/// # Ok::<(), dealdex::formats::ChooseFormatError>(())
+/// # Ok::<(), dealdex::FormatError>(())
 /// ```
 ///
 /// # Errors
-/// [`ChooseFormatError::UnknownName`] for a name no format has.
+/// [`ErrorKind::UnknownName`] for a name no format has.
 pub fn choose_by_name(
     path: &Path,
     name: Option<&str>,
-) -> Result<Option<&'static dyn DealFormat>, ChooseFormatError> {
+) -> Result<Option<&'static dyn DealFormat>, Error> {
     if let Some(n) = name {
         return named(n).map(Some);
     }
@@ -960,14 +746,17 @@ pub fn choose_by_name(
 /// The format the first bytes of `path` show ([`detect()`]; a deal file's first 64 KiB).
 ///
 /// # Errors
-/// [`ChooseFormatError::Undetected`] when they show no format or several.
-pub fn choose_by_content(
-    path: &Path,
-    head: &[u8],
-) -> Result<&'static dyn DealFormat, ChooseFormatError> {
-    detect(head).map_err(|error| ChooseFormatError::Undetected {
-        path: path.to_owned(),
-        error,
+/// [`ErrorKind::UnknownContent`] or [`ErrorKind::AmbiguousContent`] naming the file when
+/// they show no format or several.
+pub fn choose_by_content(path: &Path, head: &[u8]) -> Result<&'static dyn DealFormat, Error> {
+    detect(head).map_err(|error| {
+        let mut kind = error.into_kind();
+        if let ErrorKind::UnknownContent { path: p, .. }
+        | ErrorKind::AmbiguousContent { path: p, .. } = &mut kind
+        {
+            *p = Some(path.to_owned());
+        }
+        kind.into()
     })
 }
 
@@ -996,12 +785,12 @@ pub(crate) fn write_each<F: DealFormat + ?Sized>(
 ///
 /// # Errors
 /// A board without a number, numbered 0, or above `info.max_board`.
-pub fn check_numbers(info: &FormatInfo, boards: &[Board]) -> Result<(), FormatError> {
+pub fn check_numbers(info: &FormatInfo, boards: &[Board]) -> Result<(), Error> {
     for b in boards {
         match b.number {
             Some(n) => check_board_limit(info, n)?,
             None => {
-                return Err(FormatError::unwritable(format!(
+                return Err(Error::unwritable(format!(
                     "a board without a number: the {} writer needs numbered boards",
                     info.name
                 )));
@@ -1016,9 +805,9 @@ pub fn check_numbers(info: &FormatInfo, boards: &[Board]) -> Result<(), FormatEr
 /// appended on error.
 ///
 /// # Errors
-/// [`FormatErrorKind::Unwritable`] naming the first board without a table (its number, else
+/// [`ErrorKind::Unwritable`] naming the first board without a table (its number, else
 /// its place).
-pub(crate) fn check_tables(info: &FormatInfo, boards: &[Board]) -> Result<(), FormatError> {
+pub(crate) fn check_tables(info: &FormatInfo, boards: &[Board]) -> Result<(), Error> {
     match boards.iter().enumerate().find(|(_, b)| b.dd.is_none()) {
         None => Ok(()),
         Some((i, b)) => {
@@ -1026,7 +815,7 @@ pub(crate) fn check_tables(info: &FormatInfo, boards: &[Board]) -> Result<(), Fo
                 Some(n) => format!("board {n}"),
                 None => format!("the board in place {}", i + 1),
             };
-            Err(FormatError::unwritable(format!(
+            Err(Error::unwritable(format!(
                 "{which} has no double-dummy table: a {} record holds the deal's 20 trick \
                  counts (solve the deals first, e.g. `dealdex solve`, or import them into a \
                  database and export them with their tables)",
@@ -1039,10 +828,10 @@ pub(crate) fn check_tables(info: &FormatInfo, boards: &[Board]) -> Result<(), Fo
 /// Checks a board number against a format's limit before writing.
 ///
 /// # Errors
-/// [`FormatError`] naming the board when `number` is 0 or above the format's limit.
-pub fn check_board_limit(info: &FormatInfo, number: u64) -> Result<(), FormatError> {
+/// [`Error`] naming the board when `number` is 0 or above the format's limit.
+pub fn check_board_limit(info: &FormatInfo, number: u64) -> Result<(), Error> {
     if number == 0 {
-        return Err(FormatError::unwritable(format!(
+        return Err(Error::unwritable(format!(
             "board number 0: {} boards are numbered from 1",
             info.name
         )));
@@ -1050,24 +839,10 @@ pub fn check_board_limit(info: &FormatInfo, number: u64) -> Result<(), FormatErr
     if let Some(max) = info.max_board
         && number > max
     {
-        return Err(FormatError::unwritable(format!(
+        return Err(Error::unwritable(format!(
             "board {number} does not fit: {} holds boards 1..{max}",
             info.name
         )));
     }
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::FormatErrorKind;
-
-    /// [`FormatErrorKind::name`] is the kind's serialized name (Python's `format_kind`).
-    #[test]
-    fn a_format_error_kind_is_named_as_it_serializes() {
-        use FormatErrorKind::*;
-        for kind in [Malformed, Truncated, NotADeal, Unwritable] {
-            assert_eq!(serde_json::to_value(kind).unwrap(), kind.name());
-        }
-    }
 }

@@ -6,7 +6,7 @@
 
 use super::text::{parse_letter_hand, push_letter_hand, push_u64, show_byte, suit_index, trim};
 use super::{
-    Auction, Board, DealFormat, FileBoards, FormatError, FormatInfo, GameRecord, InputPosition,
+    Auction, Board, DealFormat, Error, FileBoards, FormatInfo, GameRecord, InputPosition,
     NO_COMPLETE_DEAL, Play, SkippedBoard, WriteOptions,
 };
 use crate::model::board::Vulnerability;
@@ -92,7 +92,7 @@ impl DealFormat for Lin {
     /// `LineColumn` for a malformed pair, a dealer digit other than 1..4, a bad hand, call or
     /// card, a card played out of turn; `Line` for a record without `md|`
     /// ("line N: no md| (deal) field").
-    fn read_all(&self, data: &[u8]) -> Result<FileBoards, FormatError> {
+    fn read_all(&self, data: &[u8]) -> Result<FileBoards, Error> {
         // Records start at `qx|` when the file has any, else at `md|` (the "record key").
         let mut has_qx = false;
         for p in Pairs::new(data) {
@@ -185,8 +185,8 @@ impl Pair<'_> {
         }
     }
 
-    fn err(&self, off: usize, message: impl Into<String>) -> FormatError {
-        FormatError::new(self.at(off), message)
+    fn err(&self, off: usize, message: impl Into<String>) -> Error {
+        Error::malformed(self.at(off), message)
     }
 }
 
@@ -212,7 +212,7 @@ impl<'a> Pairs<'a> {
 }
 
 impl<'a> Iterator for Pairs<'a> {
-    type Item = Result<Pair<'a>, FormatError>;
+    type Item = Result<Pair<'a>, Error>;
 
     fn next(&mut self) -> Option<Self::Item> {
         if self.failed {
@@ -243,7 +243,7 @@ impl<'a> Iterator for Pairs<'a> {
             let found = data
                 .get(i)
                 .map_or("the end of the file".into(), |&c| show_byte(c));
-            return Some(Err(FormatError::new(
+            return Some(Err(Error::malformed(
                 InputPosition::at_line_column(self.line, i - self.line_start + 1),
                 format!("found {found}, expected a LIN key such as md, mb or pc followed by |"),
             )));
@@ -283,7 +283,7 @@ fn lin_digit(seat: Seat) -> u8 {
 }
 
 /// Reads one record into `read`: a board, or a skipped board without a complete deal.
-fn push_record(read: &mut FileBoards, pairs: &[Pair]) -> Result<(), FormatError> {
+fn push_record(read: &mut FileBoards, pairs: &[Pair]) -> Result<(), Error> {
     let record = read.boards.len() + read.skipped.len() + 1;
     match read_record(pairs)? {
         Ok(board) => read.boards.push(board),
@@ -299,7 +299,7 @@ fn push_record(read: &mut FileBoards, pairs: &[Pair]) -> Result<(), FormatError>
 
 /// Parses `md|<d><S>,<W>,<N>[,<E>]`; no deal when the hands make no complete deal
 /// ([`super::complete_hands`]).
-fn parse_md(p: &Pair) -> Result<(Seat, Option<Deal>), FormatError> {
+fn parse_md(p: &Pair) -> Result<(Seat, Option<Deal>), Error> {
     let (v, lead) = trim(p.value);
     let Some(&d) = v.first() else {
         return Err(p.err(
@@ -354,7 +354,7 @@ fn parse_md(p: &Pair) -> Result<(Seat, Option<Deal>), FormatError> {
         field = end + 1;
     }
     let deal = super::complete_hands(hands.map(Some))
-        .map_err(|e| FormatError::not_a_deal(p.at(lead), format!("md| is not a deal: {e}")))?;
+        .map_err(|e| Error::not_a_deal(p.at(lead), format!("md| is not a deal: {e}")))?;
     Ok((dealer, deal))
 }
 
@@ -425,7 +425,7 @@ fn build_play(
     deal: &Deal,
     contract: Option<Contract>,
     played: &[Played],
-) -> Result<Option<Play>, FormatError> {
+) -> Result<Option<Play>, Error> {
     let Some(first) = played.first() else {
         return Ok(None);
     };
@@ -448,7 +448,7 @@ fn build_play(
             let at = InputPosition::at_line_column(p.line, p.col);
             let bit = 1u64 << p.card.index();
             if seen & bit != 0 {
-                return Err(FormatError::new(
+                return Err(Error::malformed(
                     at,
                     format!("pc|{}| is played a second time", p.card),
                 ));
@@ -457,7 +457,7 @@ fn build_play(
             let seat = leader.rotate(i);
             let holder = deal.seat_of(p.card);
             if holder != seat {
-                return Err(FormatError::new(
+                return Err(Error::malformed(
                     at,
                     format!(
                         "pc|{}| is {}'s card, but in trick {} it is {}'s turn",
@@ -487,7 +487,7 @@ fn build_play(
 }
 
 /// An `sv|` field's vulnerability (`0` or `o`, `n`, `e`, `b`, any case); `None` when empty.
-fn sv_vulnerability(p: &Pair) -> Result<Option<Vulnerability>, FormatError> {
+fn sv_vulnerability(p: &Pair) -> Result<Option<Vulnerability>, Error> {
     let (v, lead) = trim(p.value);
     let vulnerability = match v {
         [] => None,
@@ -526,7 +526,7 @@ fn pn_names(value: &[u8]) -> Vec<(String, String)> {
 }
 
 /// An `mb|` field's call, as PBN writes it.
-fn mb_call(p: &Pair) -> Result<String, FormatError> {
+fn mb_call(p: &Pair) -> Result<String, Error> {
     lin_call(p.value).ok_or_else(|| {
         p.err(
             0,
@@ -539,7 +539,7 @@ fn mb_call(p: &Pair) -> Result<String, FormatError> {
 }
 
 /// A `pc|` field's card, with where its value starts.
-fn pc_played(p: &Pair) -> Result<Played, FormatError> {
+fn pc_played(p: &Pair) -> Result<Played, Error> {
     let card = lin_card(p.value).ok_or_else(|| {
         p.err(
             0,
@@ -558,7 +558,7 @@ fn pc_played(p: &Pair) -> Result<Played, FormatError> {
 
 /// Reads one record: its board, or (inner `Err`) the board number of a record without a
 /// complete deal.
-fn read_record(pairs: &[Pair]) -> Result<Result<Board, Option<u64>>, FormatError> {
+fn read_record(pairs: &[Pair]) -> Result<Result<Board, Option<u64>>, Error> {
     let line = pairs.first().map_or(1, |p| p.line);
     let mut md: Option<&Pair> = None;
     let (mut ah, mut qx) = (None, None);
@@ -575,7 +575,7 @@ fn read_record(pairs: &[Pair]) -> Result<Result<Board, Option<u64>>, FormatError
         match &key {
             b"md" => {
                 if md.is_some() {
-                    return Err(FormatError::new(
+                    return Err(Error::malformed(
                         InputPosition::at_line(p.line),
                         "a second md| field in one record (expected one deal a record)",
                     ));
@@ -597,7 +597,7 @@ fn read_record(pairs: &[Pair]) -> Result<Result<Board, Option<u64>>, FormatError
         }
     }
     let Some(md) = md else {
-        return Err(FormatError::new(
+        return Err(Error::malformed(
             InputPosition::at_line(line),
             "no md| (deal) field",
         ));

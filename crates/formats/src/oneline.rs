@@ -11,7 +11,7 @@
 //! suit between dots).
 
 use super::text::{push_dotted_hand, show_byte};
-use super::{Board, DealFormat, FormatError, FormatInfo, InputPosition, WriteOptions};
+use super::{Board, DealFormat, Error, FormatInfo, InputPosition, WriteOptions};
 use crate::model::card::Seat;
 use crate::model::deal::{Deal, Hand};
 use crate::model::text::{column, rank_index};
@@ -88,7 +88,7 @@ impl DealFormat for OneLine {
     ///
     /// # Errors
     /// See [`OneLine`].
-    fn read(&self, data: &[u8]) -> Result<Vec<Board>, FormatError> {
+    fn read(&self, data: &[u8]) -> Result<Vec<Board>, Error> {
         let mut boards = Vec::with_capacity(data.len() / 72);
         for (i, line) in lines(data).enumerate() {
             if line.iter().all(|c| c.is_ascii_whitespace())
@@ -97,7 +97,7 @@ impl DealFormat for OneLine {
                 continue;
             }
             let (number, deal) = read_line(line).map_err(|(off, message)| {
-                FormatError::new(
+                Error::malformed(
                     InputPosition::at_line_column(i + 1, column(line, off)),
                     message,
                 )
@@ -401,7 +401,7 @@ mod tests {
         // An error on the third CR-ended line names line 3.
         let bad = format!("{}\r{}\rn x\r", THREE[0], THREE[1]);
         let e = OneLine.read(bad.as_bytes()).unwrap_err();
-        assert_eq!(e.position.line, Some(3), "{e}");
+        assert_eq!(e.position().unwrap().line, Some(3), "{e}");
     }
 
     /// A line holding two deals, or anything but the expression values dealer and endplay
@@ -411,14 +411,26 @@ mod tests {
     fn two_deals_or_garbage_on_a_line_are_errors() {
         let two = format!("{}{}", THREE[1], THREE[1]);
         let e = OneLine.read(two.as_bytes()).unwrap_err();
-        assert_eq!(e.position, InputPosition::at_line_column(1, 77), "{e}");
-        assert!(e.message.contains("one deal a line"), "{e}");
+        assert_eq!(
+            e.position().unwrap(),
+            InputPosition::at_line_column(1, 77),
+            "{e}"
+        );
+        assert!(e.to_string().contains("one deal a line"), "{e}");
         let two = format!("{}\n{}{}\n", THREE[0], THREE[2], THREE[2]);
         let e = OneLine.read(two.as_bytes()).unwrap_err();
-        assert_eq!(e.position, InputPosition::at_line_column(2, 69), "{e}");
+        assert_eq!(
+            e.position().unwrap(),
+            InputPosition::at_line_column(2, 69),
+            "{e}"
+        );
         let garbage = format!("{}garbage\n", THREE[1]);
         let e = OneLine.read(garbage.as_bytes()).unwrap_err();
-        assert_eq!(e.position, InputPosition::at_line_column(1, 77), "{e}");
+        assert_eq!(
+            e.position().unwrap(),
+            InputPosition::at_line_column(1, 77),
+            "{e}"
+        );
         // Values after the hands are read past: one or more numbers.
         for tail in ["12", "-3", "12 7", "0.75", "12\t"] {
             let line = format!("{}{tail}\n", THREE[1]);
@@ -431,13 +443,25 @@ mod tests {
         let e = OneLine
             .read(b"n 653.A94.T8.AKJ74 e KT9.KQT83.Q7.Q85 s AQ872.76.AKJ64.3 w J4.J52.9532.T96X")
             .unwrap_err();
-        assert_eq!(e.position, InputPosition::at_line_column(1, 75), "{e}");
+        assert_eq!(
+            e.position().unwrap(),
+            InputPosition::at_line_column(1, 75),
+            "{e}"
+        );
         let e = OneLine
             .read(b"n 653.A94.T8.AKJ74 e KT9.KQT83.Q7.Q85 s AQ872.76.AKJ64.3 w J4.J52.9532.T96")
             .unwrap_err();
-        assert_eq!(e.position, InputPosition::at_line_column(1, 60), "{e}");
-        assert!(e.message.contains("W holds 12"), "{e}");
+        assert_eq!(
+            e.position().unwrap(),
+            InputPosition::at_line_column(1, 60),
+            "{e}"
+        );
+        assert!(e.to_string().contains("W holds 12"), "{e}");
         let e = OneLine.read(b"x 653.A94.T8.AKJ74").unwrap_err();
-        assert_eq!(e.position, InputPosition::at_line_column(1, 1), "{e}");
+        assert_eq!(
+            e.position().unwrap(),
+            InputPosition::at_line_column(1, 1),
+            "{e}"
+        );
     }
 }

@@ -44,8 +44,8 @@ use parquet::file::writer::SerializedFileWriter;
 use parquet::schema::types::ColumnPath;
 
 use super::{
-    Board, BoardWriteError, BoardWriter, DealFormat, FormatError, FormatErrorKind, FormatInfo,
-    InputPosition, WriteOptions, check_numbers,
+    Board, BoardWriter, DealFormat, Error, ErrorKind, FormatInfo, InputPosition, WriteOptions,
+    check_numbers,
 };
 use crate::dd::TrickTable;
 use crate::model::board::Vulnerability;
@@ -252,8 +252,8 @@ impl<W: Write + Send> ParquetWriter<W> {
     /// 4-byte magic).
     ///
     /// # Errors
-    /// [`BoardWriteError::Io`] when `out` refuses the magic.
-    pub fn new(out: W) -> Result<ParquetWriter<W>, BoardWriteError> {
+    /// [`ErrorKind::Io`] when `out` refuses the magic.
+    pub fn new(out: W) -> Result<ParquetWriter<W>, Error> {
         let schema = parquet::schema::parser::parse_message_type(&schema_text())
             .map_err(|e| writer_error(&e))?;
         let sink = Tracked {
@@ -274,10 +274,10 @@ impl<W: Write + Send> ParquetWriter<W> {
     /// Adds boards (each with a number ≤ 2⁶³ − 1); a full row group is written out.
     ///
     /// # Errors
-    /// [`BoardWriteError::Format`] naming a board without a number or above the limit
-    /// (nothing of this call is added then); [`BoardWriteError::Io`] when the destination
+    /// [`ErrorKind::Unwritable`] naming a board without a number or above the limit
+    /// (nothing of this call is added then); [`ErrorKind::Io`] when the destination
     /// fails.
-    pub fn write(&mut self, boards: &[Board]) -> Result<(), BoardWriteError> {
+    pub fn write(&mut self, boards: &[Board]) -> Result<(), Error> {
         check_numbers(&INFO, boards)?;
         for b in boards {
             if self.rows.is_empty() {
@@ -295,13 +295,13 @@ impl<W: Write + Send> ParquetWriter<W> {
     /// Writes the last row group and the footer, and gives the destination back.
     ///
     /// # Errors
-    /// [`BoardWriteError::Io`] when the destination fails.
-    pub fn finish(self) -> Result<W, BoardWriteError> {
+    /// [`ErrorKind::Io`] when the destination fails.
+    pub fn finish(self) -> Result<W, Error> {
         self.close().map(|(w, _)| w)
     }
 
     /// [`ParquetWriter::finish`], with the file's size in bytes.
-    fn close(mut self) -> Result<(W, u64), BoardWriteError> {
+    fn close(mut self) -> Result<(W, u64), Error> {
         self.flush_row_group()?;
         // into_inner writes the footer and gives back our sink, which still holds the first
         // I/O error if the footer failed.
@@ -323,15 +323,15 @@ impl<W: Write + Send> ParquetWriter<W> {
     }
 
     /// The destination's first error, if any.
-    fn io_error(&mut self) -> Result<(), BoardWriteError> {
+    fn io_error(&mut self) -> Result<(), Error> {
         match self.writer.inner_mut().error.take() {
-            Some(e) => Err(BoardWriteError::Io(e)),
+            Some(e) => Err(e.into()),
             None => Ok(()),
         }
     }
 
     /// Writes the buffered rows as one row group (nothing when there are none).
-    fn flush_row_group(&mut self) -> Result<(), BoardWriteError> {
+    fn flush_row_group(&mut self) -> Result<(), Error> {
         if self.rows.is_empty() {
             return Ok(());
         }
@@ -398,17 +398,17 @@ fn write_row_group<W: Write + Send>(
     Ok(())
 }
 
-/// A Parquet writer error (not an I/O one) as a [`FormatError`].
-fn writer_error(e: &parquet::errors::ParquetError) -> BoardWriteError {
-    BoardWriteError::Format(FormatError::unwritable(format!("Parquet writer: {e}")))
+/// A Parquet writer error (not an I/O one) as an [`ErrorKind::Unwritable`].
+fn writer_error(e: &parquet::errors::ParquetError) -> Error {
+    Error::unwritable(format!("Parquet writer: {e}"))
 }
 
 impl<W: Write + Send> BoardWriter for ParquetWriter<W> {
-    fn write_boards(&mut self, boards: &[Board]) -> Result<(), BoardWriteError> {
+    fn write_boards(&mut self, boards: &[Board]) -> Result<(), Error> {
         self.write(boards)
     }
 
-    fn finish(self: Box<Self>) -> Result<u64, BoardWriteError> {
+    fn finish(self: Box<Self>) -> Result<u64, Error> {
         (*self).close().map(|(_, bytes)| bytes)
     }
 }
@@ -418,13 +418,13 @@ impl DealFormat for Parquet {
         &INFO
     }
 
-    fn read(&self, data: &[u8]) -> Result<Vec<Board>, FormatError> {
+    fn read(&self, data: &[u8]) -> Result<Vec<Board>, Error> {
         // A reader must never panic on any input, and the Parquet crate (60.1) can on some
         // damaged pages (a dictionary-encoded page in a chunk without a dictionary, found by
         // tests/fuzz_readers.rs): such a panic becomes an error at the footer. Its message
         // still reaches standard error through the default panic hook.
         std::panic::catch_unwind(|| read_archive(data)).unwrap_or_else(|_| {
-            Err(FormatError::new(
+            Err(Error::malformed(
                 footer(data),
                 "not a readable Parquet file (its metadata is inconsistent)",
             ))
@@ -445,11 +445,11 @@ impl DealFormat for Parquet {
         boards: &[Board],
         opts: &WriteOptions,
         out: &mut Vec<u8>,
-    ) -> Result<(), FormatError> {
+    ) -> Result<(), Error> {
         self.check_boards(boards, opts)?;
-        let bytes = archive(boards).map_err(|e| match e {
-            BoardWriteError::Format(e) => e,
-            BoardWriteError::Io(e) => FormatError::unwritable(e.to_string()),
+        let bytes = archive(boards).map_err(|e| match e.into_kind() {
+            ErrorKind::Io(e) => Error::unwritable(e.to_string()),
+            kind => kind.into(),
         })?;
         out.extend_from_slice(&bytes);
         Ok(())
@@ -459,13 +459,13 @@ impl DealFormat for Parquet {
         &self,
         out: Box<dyn Write + Send>,
         _opts: &WriteOptions,
-    ) -> Option<Result<Box<dyn BoardWriter>, BoardWriteError>> {
+    ) -> Option<Result<Box<dyn BoardWriter>, Error>> {
         Some(ParquetWriter::new(out).map(|w| Box::new(w) as Box<dyn BoardWriter>))
     }
 }
 
 /// The whole archive of `boards`, in memory.
-fn archive(boards: &[Board]) -> Result<Vec<u8>, BoardWriteError> {
+fn archive(boards: &[Board]) -> Result<Vec<u8>, Error> {
     let mut w = ParquetWriter::new(Vec::new())?;
     w.write(boards)?;
     w.finish()
@@ -483,10 +483,10 @@ fn footer(data: &[u8]) -> InputPosition {
 }
 
 /// The reader's error for a Parquet crate error at `at`.
-fn read_error(e: parquet::errors::ParquetError, at: InputPosition) -> FormatError {
+fn read_error(e: parquet::errors::ParquetError, at: InputPosition) -> Error {
     let text = e.to_string();
     let text = text.strip_prefix("Parquet error: ").unwrap_or(&text);
-    FormatError::new(at, format!("Parquet: {text}"))
+    Error::malformed(at, format!("Parquet: {text}"))
 }
 
 /// Where the columns dealdex reads are in a file's schema.
@@ -502,7 +502,7 @@ impl Columns {
     fn find(
         schema: &parquet::schema::types::SchemaDescriptor,
         at: InputPosition,
-    ) -> Result<Columns, FormatError> {
+    ) -> Result<Columns, Error> {
         let by_name = |name: &str| -> Option<usize> {
             (0..schema.num_columns()).find(|&i| {
                 let c = schema.column(i);
@@ -510,7 +510,7 @@ impl Columns {
             })
         };
         let key = by_name("key").ok_or_else(|| {
-            FormatError::new(
+            Error::malformed(
                 at.clone(),
                 "Parquet: no `key` column (a deal archive has the 13-byte deal index in `key`)",
             )
@@ -527,7 +527,7 @@ impl Columns {
                 Some(all)
             }
             n => {
-                return Err(FormatError::new(
+                return Err(Error::malformed(
                     at.clone(),
                     format!(
                         "Parquet: {n} of the 20 dd_<declarer>_<strain> columns; a table needs all 20"
@@ -546,9 +546,9 @@ impl Columns {
 }
 
 /// Reads every row of an archive.
-fn read_archive(data: &[u8]) -> Result<Vec<Board>, FormatError> {
+fn read_archive(data: &[u8]) -> Result<Vec<Board>, Error> {
     if data.len() < 12 || &data[..4] != b"PAR1" {
-        return Err(FormatError::new(
+        return Err(Error::malformed(
             InputPosition::at_byte(0),
             "not a Parquet file (it does not start with PAR1)",
         ));
@@ -564,7 +564,7 @@ fn read_archive(data: &[u8]) -> Result<Vec<Board>, FormatError> {
                 c.compression(),
                 Compression::UNCOMPRESSED | Compression::ZSTD(_) | Compression::SNAPPY
             ) {
-                return Err(FormatError::new(
+                return Err(Error::malformed(
                     at.clone(),
                     format!(
                         "Parquet: column `{}` is compressed with {}; dealdex reads zstd, snappy or \
@@ -580,7 +580,7 @@ fn read_archive(data: &[u8]) -> Result<Vec<Board>, FormatError> {
     // dictionary) are a damaged footer: refuse before allocating for them.
     let claimed: i64 = meta.row_groups().iter().map(|g| g.num_rows().max(0)).sum();
     if claimed as u128 > data.len() as u128 * 8 {
-        return Err(FormatError::new(
+        return Err(Error::malformed(
             at.clone(),
             format!(
                 "Parquet: the footer claims {claimed} rows in {} bytes",
@@ -604,12 +604,12 @@ fn read_row_group(
     columns: &Columns,
     before: usize,
     out: &mut Vec<Board>,
-) -> Result<(), FormatError> {
+) -> Result<(), Error> {
     let rows = usize::try_from(group.metadata().num_rows().max(0)).unwrap_or(0);
     let start = |c: usize| chunk_start(group, c);
     let at = |row: usize, c: usize| InputPosition::at_record(before + row + 1, start(c));
     let keys = read_keys(group, columns.key, rows)?;
-    let ints = |c: Option<usize>| -> Result<Option<Vec<Option<i64>>>, FormatError> {
+    let ints = |c: Option<usize>| -> Result<Option<Vec<Option<i64>>>, Error> {
         c.map(|c| read_ints(group, c, rows)).transpose()
     };
     let board = ints(columns.board)?;
@@ -625,17 +625,13 @@ fn read_row_group(
     };
     for (i, key) in keys.iter().enumerate() {
         let Some(key) = key else {
-            return Err(FormatError::new(at(i, columns.key), "`key` is null"));
+            return Err(Error::malformed(at(i, columns.key), "`key` is null"));
         };
-        let deal = DealIndex(*key).to_deal().map_err(|e| {
-            FormatError::of_kind(
-                FormatErrorKind::NotADeal,
-                at(i, columns.key),
-                format!("`key`: {e}"),
-            )
-        })?;
+        let deal = DealIndex(*key)
+            .to_deal()
+            .map_err(|e| Error::not_a_deal(at(i, columns.key), format!("`key`: {e}")))?;
         let refused =
-            |column: Option<usize>, why: String| FormatError::new(at(i, column.unwrap_or(0)), why);
+            |column: Option<usize>, why: String| Error::malformed(at(i, column.unwrap_or(0)), why);
         let number = optional_cell(
             board.as_deref(),
             i,
@@ -668,7 +664,7 @@ fn read_row_group(
                     rows[k / 5][k % 5] = u8::try_from(t).unwrap_or(u8::MAX);
                 }
                 Some(TrickTable::new(rows).map_err(|e| {
-                    FormatError::new(at(i, columns.key), format!("double-dummy columns: {e}"))
+                    Error::malformed(at(i, columns.key), format!("double-dummy columns: {e}"))
                 })?)
             }
             _ => None,
@@ -700,10 +696,10 @@ fn chunk_start(group: &dyn RowGroupReader, c: usize) -> u64 {
 
 /// The definition levels a column needs (`None` for a required column); nested columns are
 /// refused.
-fn levels(group: &dyn RowGroupReader, c: usize) -> Result<Option<Vec<i16>>, FormatError> {
+fn levels(group: &dyn RowGroupReader, c: usize) -> Result<Option<Vec<i16>>, Error> {
     let descr = group.metadata().column(c).column_descr_ptr();
     if descr.max_rep_level() > 0 {
-        return Err(FormatError::new(
+        return Err(Error::malformed(
             chunk(group, c),
             format!(
                 "Parquet: column `{}` is repeated; dealdex reads flat columns",
@@ -730,11 +726,11 @@ fn spread<T: Clone>(values: Vec<T>, defs: Option<Vec<i16>>, rows: usize) -> Vec<
 }
 
 /// Checks that a column gave `rows` rows.
-fn check_rows(name: &str, got: usize, rows: usize, at: InputPosition) -> Result<(), FormatError> {
+fn check_rows(name: &str, got: usize, rows: usize, at: InputPosition) -> Result<(), Error> {
     if got == rows {
         Ok(())
     } else {
-        Err(FormatError::truncated(
+        Err(Error::truncated(
             at,
             format!("Parquet: column `{name}` has {got} of its row group's {rows} rows"),
         ))
@@ -752,7 +748,7 @@ fn read_column<T: DataType>(
     (group, c): (&dyn RowGroupReader, usize),
     name: &str,
     rows: usize,
-) -> Result<Vec<T::T>, FormatError> {
+) -> Result<Vec<T::T>, Error> {
     let mut values = Vec::new();
     let (got, _, _) = r
         .read_records(rows, defs.as_mut(), None, &mut values)
@@ -766,13 +762,13 @@ fn read_keys(
     group: &dyn RowGroupReader,
     c: usize,
     rows: usize,
-) -> Result<Vec<Option<[u8; 13]>>, FormatError> {
+) -> Result<Vec<Option<[u8; 13]>>, Error> {
     let mut defs = levels(group, c)?;
     let reader = group
         .get_column_reader(c)
         .map_err(|e| read_error(e, chunk(group, c)))?;
     let bad_width = |n: usize| {
-        FormatError::new(
+        Error::malformed(
             chunk(group, c),
             format!("Parquet: `key` holds {n}-byte values; a deal index is 13 bytes"),
         )
@@ -787,7 +783,7 @@ fn read_keys(
             values.iter().map(|v| v.data().to_vec()).collect()
         }
         _ => {
-            return Err(FormatError::new(
+            return Err(Error::malformed(
                 chunk(group, c),
                 "Parquet: `key` is not binary (a deal archive has the 13-byte deal index in `key`)",
             ));
@@ -809,8 +805,8 @@ fn optional_cell<T>(
     values: Option<&[Option<i64>]>,
     i: usize,
     convert: impl FnOnce(i64) -> Option<T>,
-    refused: impl FnOnce(i64) -> FormatError,
-) -> Result<Option<T>, FormatError> {
+    refused: impl FnOnce(i64) -> Error,
+) -> Result<Option<T>, Error> {
     values
         .and_then(|v| v[i])
         .map(|v| convert(v).ok_or_else(|| refused(v)))
@@ -818,11 +814,7 @@ fn optional_cell<T>(
 }
 
 /// An integer column of a row group (any integer width), nulls as `None`.
-fn read_ints(
-    group: &dyn RowGroupReader,
-    c: usize,
-    rows: usize,
-) -> Result<Vec<Option<i64>>, FormatError> {
+fn read_ints(group: &dyn RowGroupReader, c: usize, rows: usize) -> Result<Vec<Option<i64>>, Error> {
     let mut defs = levels(group, c)?;
     let name = group.metadata().column(c).column_descr().name().to_owned();
     let reader = group
@@ -837,7 +829,7 @@ fn read_ints(
             read_column(&mut r, &mut defs, (group, c), &name, rows)?
         }
         _ => {
-            return Err(FormatError::new(
+            return Err(Error::malformed(
                 chunk(group, c),
                 format!("Parquet: column `{name}` is not an integer column"),
             ));

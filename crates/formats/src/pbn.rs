@@ -85,8 +85,8 @@ use super::pbn_dd::{self, TableCells};
 use super::stream::{ChunkState, Chunking};
 use super::text::{push_u64, suit_index};
 use super::{
-    Auction, Board, DealFormat, FileBoards, FormatError, FormatErrorKind, FormatInfo, GameRecord,
-    InputPosition, NO_COMPLETE_DEAL, Play, SkippedBoard, WriteOptions, check_board_limit,
+    Auction, Board, DealFormat, Error, FileBoards, FormatInfo, GameRecord, InputPosition,
+    NO_COMPLETE_DEAL, Play, SkippedBoard, WriteOptions, check_board_limit,
 };
 use crate::dd::{TablePar, TrickTable};
 use crate::model::board::Vulnerability;
@@ -169,14 +169,14 @@ impl DealFormat for Pbn {
         &INFO
     }
 
-    fn read(&self, data: &[u8]) -> Result<Vec<Board>, FormatError> {
+    fn read(&self, data: &[u8]) -> Result<Vec<Board>, Error> {
         Ok(read_pbn(data)?.boards)
     }
 
     /// Reads every game; a game with a `[Deal]` or `[Board]` tag but no complete deal is
     /// skipped, and an incomplete `[OptimumResultTable]` is ignored with a warning (see the
     /// module documentation).
-    fn read_all(&self, data: &[u8]) -> Result<FileBoards, FormatError> {
+    fn read_all(&self, data: &[u8]) -> Result<FileBoards, Error> {
         read_pbn(data)
     }
 
@@ -187,17 +187,17 @@ impl DealFormat for Pbn {
 
     /// Reads a piece with its line numbers and records counted from the file's start, a `#`
     /// value of its first game copying the carried tags.
-    fn read_chunk(&self, data: &[u8], state: &mut ChunkState) -> Result<FileBoards, FormatError> {
+    fn read_chunk(&self, data: &[u8], state: &mut ChunkState) -> Result<FileBoards, Error> {
         read_pbn_piece(data, state)
     }
 
-    fn write_header(&self, _opts: &WriteOptions, out: &mut Vec<u8>) -> Result<(), FormatError> {
+    fn write_header(&self, _opts: &WriteOptions, out: &mut Vec<u8>) -> Result<(), Error> {
         out.extend_from_slice(HEADER.as_bytes());
         Ok(())
     }
 
     /// Checks every board's number (a board without one counts as 0).
-    fn check_boards(&self, boards: &[Board], _opts: &WriteOptions) -> Result<(), FormatError> {
+    fn check_boards(&self, boards: &[Board], _opts: &WriteOptions) -> Result<(), Error> {
         for b in boards {
             check_board_limit(&INFO, b.number.unwrap_or(0))?;
         }
@@ -422,7 +422,7 @@ struct Reader<'a> {
 /// Files at least this long are first tried in parallel chunks ([`read_template_chunks`]).
 const PARALLEL_BYTES: usize = 1 << 20;
 
-fn read_pbn(data: &[u8]) -> Result<FileBoards, FormatError> {
+fn read_pbn(data: &[u8]) -> Result<FileBoards, Error> {
     let body = data.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(data);
     if body.len() >= PARALLEL_BYTES
         && rayon::current_num_threads() > 1
@@ -439,7 +439,7 @@ fn read_pbn(data: &[u8]) -> Result<FileBoards, FormatError> {
 
 /// A piece of a file for [`Pbn::read_chunk`]: [`read_pbn`] with the positions and the
 /// tags carried in `state`, which gets the piece's last game's tags.
-fn read_pbn_piece(data: &[u8], state: &mut ChunkState) -> Result<FileBoards, FormatError> {
+fn read_pbn_piece(data: &[u8], state: &mut ChunkState) -> Result<FileBoards, Error> {
     let body = match state.is_first() {
         true => data.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(data),
         false => data,
@@ -537,7 +537,7 @@ fn read_template_only(chunk: &[u8]) -> Option<Vec<Board>> {
 /// Reads the file line by line (`data` without its byte-order mark) with `r`, which is new
 /// or set up to continue a file ([`read_pbn_piece`]); the boards are taken out of `r`, its
 /// last game's tags stay.
-fn read_pbn_serial<'a>(data: &'a [u8], r: &mut Reader<'a>) -> Result<FileBoards, FormatError> {
+fn read_pbn_serial<'a>(data: &'a [u8], r: &mut Reader<'a>) -> Result<FileBoards, Error> {
     let mut rest = data;
     r.boards.reserve(rest.len() / 400);
     while !rest.is_empty() {
@@ -563,7 +563,7 @@ fn read_pbn_serial<'a>(data: &'a [u8], r: &mut Reader<'a>) -> Result<FileBoards,
         r.process_line()?;
     }
     if let Some((at, _)) = r.comment {
-        return Err(FormatError::new(
+        return Err(Error::malformed(
             InputPosition::at_line(at),
             "commentary `{` is never closed (expected `}`)",
         ));
@@ -592,11 +592,14 @@ impl<'a> Reader<'a> {
         }
     }
 
-    fn err_at(&self, off: usize, message: impl Into<String>) -> FormatError {
-        FormatError::new(
-            InputPosition::at_line_column(self.line_no, column(self.line, off)),
-            message,
-        )
+    /// The place of byte `off` of the current line.
+    fn place(&self, off: usize) -> InputPosition {
+        InputPosition::at_line_column(self.line_no, column(self.line, off))
+    }
+
+    /// A [`Malformed`](crate::ErrorKind::Malformed) error at byte `off` of the current line.
+    fn err_at(&self, off: usize, message: impl Into<String>) -> Error {
+        Error::malformed(self.place(off), message)
     }
 
     /// Ends the current game: a board when it has a deal, else a skipped board when it has a
@@ -605,7 +608,7 @@ impl<'a> Reader<'a> {
     /// # Errors
     /// An incomplete `[OptimumResultTable]`, one that disagrees with `[DoubleDummyTricks]`,
     /// or an `[OptimumScore]` that is not the table's par.
-    fn flush(&mut self) -> Result<(), FormatError> {
+    fn flush(&mut self) -> Result<(), Error> {
         self.end_section();
         self.settle_dd()?;
         if let Some(deal) = self.game.deal {
@@ -635,7 +638,7 @@ impl<'a> Reader<'a> {
     /// Settles the game's double-dummy table from its tags (see [`super::pbn_dd`]): the
     /// tags are then dropped from the record (the writer makes them from the table); without
     /// a table they stay ordinary tags.
-    fn settle_dd(&mut self) -> Result<(), FormatError> {
+    fn settle_dd(&mut self) -> Result<(), Error> {
         let g = &mut self.game;
         let from_cells = match &g.dd_cells {
             // An incomplete table (as some programs write one row of it) is ignored, with a
@@ -651,14 +654,14 @@ impl<'a> Reader<'a> {
             Some((cells, line)) => Some((
                 cells
                     .finish()
-                    .map_err(|e| FormatError::new(InputPosition::at_line(*line), e))?,
+                    .map_err(|e| Error::malformed(InputPosition::at_line(*line), e))?,
                 *line,
             )),
             None => None,
         };
         let table = match (from_cells, g.dd_hex) {
             (Some((a, line)), Some((b, hex_line))) if a != b => {
-                return Err(FormatError::new(
+                return Err(Error::malformed(
                     InputPosition::at_line(line),
                     format!(
                         "[OptimumResultTable] disagrees with [DoubleDummyTricks] of line {hex_line}"
@@ -684,7 +687,7 @@ impl<'a> Reader<'a> {
             if let (Some(dealer), Some(vul)) = (dealer, vul) {
                 let par = table.par(dealer, vul);
                 if par.score != score {
-                    return Err(FormatError::new(
+                    return Err(Error::malformed(
                         InputPosition::at_line_column(line, column),
                         format!(
                             "[OptimumScore] says NS {score}, but the double-dummy table's par \
@@ -812,7 +815,7 @@ impl<'a> Reader<'a> {
         self.section = Section::Other;
     }
 
-    fn process_line(&mut self) -> Result<(), FormatError> {
+    fn process_line(&mut self) -> Result<(), Error> {
         let line = self.line;
         let mut p;
         if let Some((_, buf)) = &mut self.comment {
@@ -875,7 +878,7 @@ impl<'a> Reader<'a> {
     }
 
     /// Parses the tag starting at `line[p] == '['`; returns the offset after its `]`.
-    fn tag(&mut self, p: usize) -> Result<usize, FormatError> {
+    fn tag(&mut self, p: usize) -> Result<usize, Error> {
         let line = self.line;
         let mut q = skip_ws(line, p + 1);
         let name_start = q;
@@ -955,7 +958,7 @@ impl<'a> Reader<'a> {
         name: &'a [u8],
         value: &'a [u8],
         at: usize,
-    ) -> Result<(), FormatError> {
+    ) -> Result<(), Error> {
         self.end_section();
         let v = trim(value);
         let unknown = v.is_empty() || v == b"?";
@@ -971,13 +974,12 @@ impl<'a> Reader<'a> {
                 if !unknown {
                     // A partial deal gives none: the game is skipped (module docs).
                     self.game.deal = parse_deal_bytes(value).map_err(|(off, error)| {
-                        let e = self.err_at(at + off, format!("deal: {error}"));
+                        let message = format!("deal: {error}");
                         match error.kind() {
-                            crate::model::ErrorKind::PbnSyntax { .. } => e,
-                            _ => FormatError {
-                                kind: FormatErrorKind::NotADeal,
-                                ..e
-                            },
+                            crate::model::ErrorKind::PbnSyntax { .. } => {
+                                self.err_at(at + off, message)
+                            }
+                            _ => Error::not_a_deal(self.place(at + off), message),
                         }
                     })?;
                 }
@@ -1065,7 +1067,7 @@ impl<'a> Reader<'a> {
     }
 
     /// One of the double-dummy tags (see [`super::pbn_dd`]), its value at byte `at`.
-    fn dd_tag(&mut self, name: &'a [u8], value: &'a [u8], at: usize) -> Result<(), FormatError> {
+    fn dd_tag(&mut self, name: &'a [u8], value: &'a [u8], at: usize) -> Result<(), Error> {
         self.game.tags.push((name, value));
         let v = trim(value);
         let lead = value.len() - value.trim_ascii_start().len();
@@ -1102,7 +1104,7 @@ impl<'a> Reader<'a> {
     }
 
     /// A one-letter seat value (either case).
-    fn seat(&self, v: &[u8], at: usize, what: &str) -> Result<Seat, FormatError> {
+    fn seat(&self, v: &[u8], at: usize, what: &str) -> Result<Seat, Error> {
         match v {
             [c] => Seat::from_char(*c as char),
             _ => None,
@@ -1119,7 +1121,7 @@ impl<'a> Reader<'a> {
     }
 
     /// One token outside tags and comments, at byte `at` of the line.
-    fn token(&mut self, at: usize, tok: &'a [u8]) -> Result<(), FormatError> {
+    fn token(&mut self, at: usize, tok: &'a [u8]) -> Result<(), Error> {
         match self.section {
             Section::Other => {}
             Section::DdTable => {

@@ -15,7 +15,7 @@
 use super::dealer_all::lines_but;
 use super::text::show_byte;
 use super::{
-    Board, DealFormat, FileBoards, FormatError, FormatInfo, InputPosition, NO_COMPLETE_DEAL,
+    Board, DealFormat, Error, FileBoards, FormatInfo, InputPosition, NO_COMPLETE_DEAL,
     SkippedBoard, WriteOptions,
 };
 use crate::model::card::{RANK_LETTERS, Seat, Suit};
@@ -178,11 +178,11 @@ impl DealFormat for Redeal {
     ///
     /// # Errors
     /// See [`Redeal`].
-    fn read_all(&self, data: &[u8]) -> Result<FileBoards, FormatError> {
+    fn read_all(&self, data: &[u8]) -> Result<FileBoards, Error> {
         let mut read = FileBoards::default();
         for (l, line) in lines_but(data, is_tries) {
             let at = |(off, m): (usize, String)| {
-                FormatError::new(InputPosition::at_line_column(l, column(line, off)), m)
+                Error::malformed(InputPosition::at_line_column(l, column(line, off)), m)
             };
             let segs = segments(line).map_err(at)?;
             if segs.len() > 16 {
@@ -207,9 +207,8 @@ impl DealFormat for Redeal {
             let record = read.boards.len() + read.skipped.len() + 1;
             match <[Hand; 4]>::try_from(hands) {
                 Ok(hands) => {
-                    let deal = Deal::new(hands).map_err(|e| {
-                        FormatError::not_a_deal(InputPosition::at_line(l), e.to_string())
-                    })?;
+                    let deal = Deal::new(hands)
+                        .map_err(|e| Error::not_a_deal(InputPosition::at_line(l), e.to_string()))?;
                     read.boards.push(Board::unnumbered(deal));
                 }
                 Err(hands) => {

@@ -23,7 +23,7 @@
 //! (`␣` a space: the three parts each start with a line of 7, 14 and 7 spaces.)
 
 use super::redeal::{Segment, hand_of, is_tries, push_suit, segments};
-use super::{Board, DealFormat, FileBoards, FormatError, FormatInfo, InputPosition, WriteOptions};
+use super::{Board, DealFormat, Error, FileBoards, FormatInfo, InputPosition, WriteOptions};
 use crate::model::card::{Seat, Suit};
 use crate::model::deal::Hand;
 use crate::model::text::column;
@@ -75,10 +75,7 @@ impl RedealLong {
     ///
     /// # Errors
     /// As [`RedealLong`] reading.
-    pub fn read_hands(
-        &self,
-        data: &[u8],
-    ) -> Result<Vec<super::dealer_ew::ShownHands>, FormatError> {
+    pub fn read_hands(&self, data: &[u8]) -> Result<Vec<super::dealer_ew::ShownHands>, Error> {
         let lines: Vec<&[u8]> = data
             .split(|&c| c == b'\n')
             .map(|raw| raw.strip_suffix(b"\r").unwrap_or(raw))
@@ -103,7 +100,7 @@ impl RedealLong {
 }
 
 /// The hands of the deal in `lines[start..end]`.
-fn read_block(lines: &[&[u8]], start: usize, end: usize) -> Result<[Option<Hand>; 4], FormatError> {
+fn read_block(lines: &[&[u8]], start: usize, end: usize) -> Result<[Option<Hand>; 4], Error> {
     let mut hands: [Option<Hand>; 4] = [None; 4];
     let mut seen_we = false;
     let mut p = start;
@@ -111,14 +108,14 @@ fn read_block(lines: &[&[u8]], start: usize, end: usize) -> Result<[Option<Hand>
         let head = lines[p];
         let l = p + 1;
         if !head.iter().all(|&c| c == b' ') || (head.len() != SIDE && head.len() != EAST) {
-            return Err(FormatError::new(
+            return Err(Error::malformed(
                 InputPosition::at_line_column(l, 1),
                 "expected a line of 7 spaces (North's or South's part) or 14 (West's and \
                  East's) before the four suits",
             ));
         }
         if p + 5 > end {
-            return Err(FormatError::truncated(
+            return Err(Error::truncated(
                 InputPosition::at_line(l),
                 format!("the part has {} suit lines, expected 4", end - p - 1),
             ));
@@ -127,7 +124,7 @@ fn read_block(lines: &[&[u8]], start: usize, end: usize) -> Result<[Option<Hand>
         if head.len() == SIDE {
             let seat = if seen_we { Seat::South } else { Seat::North };
             if hands[seat.index()].is_some() || (seat == Seat::South && p + 5 < end) {
-                return Err(FormatError::new(
+                return Err(Error::malformed(
                     InputPosition::at_line_column(l, 1),
                     "parts out of order (expected North's, West's and East's, South's)",
                 ));
@@ -135,7 +132,7 @@ fn read_block(lines: &[&[u8]], start: usize, end: usize) -> Result<[Option<Hand>
             hands[seat.index()] = Some(side_hand(suits, p, seat)?);
         } else {
             if seen_we {
-                return Err(FormatError::new(
+                return Err(Error::malformed(
                     InputPosition::at_line_column(l, 1),
                     "a second West-East part in one deal",
                 ));
@@ -148,7 +145,7 @@ fn read_block(lines: &[&[u8]], start: usize, end: usize) -> Result<[Option<Hand>
         p += 5;
     }
     if !seen_we {
-        return Err(FormatError::new(
+        return Err(Error::malformed(
             InputPosition::at_line_column(start + 1, 1),
             "a deal without West's and East's part (14 spaces, then four lines)",
         ));
@@ -158,9 +155,9 @@ fn read_block(lines: &[&[u8]], start: usize, end: usize) -> Result<[Option<Hand>
 
 /// An error at byte `off` of `line`, suit line `k` (0..4) of the part whose head is
 /// `lines[p]`.
-fn suit_line_error(p: usize, k: usize, line: &[u8]) -> impl Fn((usize, String)) -> FormatError {
+fn suit_line_error(p: usize, k: usize, line: &[u8]) -> impl Fn((usize, String)) -> Error {
     move |(off, m)| {
-        FormatError::new(
+        Error::malformed(
             InputPosition::at_line_column(p + k + 2, column(line, off)),
             m,
         )
@@ -169,9 +166,9 @@ fn suit_line_error(p: usize, k: usize, line: &[u8]) -> impl Fn((usize, String)) 
 
 /// The hand of the suits shown (`segs`), an error at the part's first suit line
 /// (`suits[0]`, the part's head being `lines[p]`).
-fn part_hand(segs: &[Segment], suits: &[&[u8]], p: usize) -> Result<Hand, FormatError> {
+fn part_hand(segs: &[Segment], suits: &[&[u8]], p: usize) -> Result<Hand, Error> {
     hand_of(segs).map_err(|(off, m)| {
-        FormatError::new(
+        Error::malformed(
             InputPosition::at_line_column(p + 2, column(suits[0], off)),
             m,
         )
@@ -180,7 +177,7 @@ fn part_hand(segs: &[Segment], suits: &[&[u8]], p: usize) -> Result<Hand, Format
 
 /// North's or South's hand (`seat`) from a part's four suit lines (`suits`, after the head
 /// `lines[p]`): each line holds its suit alone, after 7 spaces.
-fn side_hand(suits: &[&[u8]], p: usize, seat: Seat) -> Result<Hand, FormatError> {
+fn side_hand(suits: &[&[u8]], p: usize, seat: Seat) -> Result<Hand, Error> {
     let mut segs = Vec::with_capacity(4);
     for (k, line) in suits.iter().enumerate() {
         let at = suit_line_error(p, k, line);
@@ -203,7 +200,7 @@ fn side_hand(suits: &[&[u8]], p: usize, seat: Seat) -> Result<Hand, FormatError>
 /// head `lines[p]`), `None` for a hand not shown: West's suits start in the first column,
 /// East's in the 15th; a hand is shown in all four lines (a void as its bare symbol) or in
 /// none.
-fn west_east_hands(suits: &[&[u8]], p: usize) -> Result<[Option<Hand>; 2], FormatError> {
+fn west_east_hands(suits: &[&[u8]], p: usize) -> Result<[Option<Hand>; 2], Error> {
     // Each line's West and East suit, when shown.
     let mut cols: [[Option<Segment>; 4]; 2] = [[None; 4]; 2];
     for (k, line) in suits.iter().enumerate() {
@@ -231,7 +228,7 @@ fn west_east_hands(suits: &[&[u8]], p: usize) -> Result<[Option<Hand>; 2], Forma
             continue;
         }
         if let Some(k) = cols[side].iter().position(Option::is_none) {
-            return Err(FormatError::new(
+            return Err(Error::malformed(
                 InputPosition::at_line_column(p + k + 2, 1),
                 format!("{seat}'s suit is missing from this line (shown in the others)"),
             ));
@@ -258,7 +255,7 @@ impl DealFormat for RedealLong {
     ///
     /// # Errors
     /// See [`RedealLong`].
-    fn read_all(&self, data: &[u8]) -> Result<FileBoards, FormatError> {
+    fn read_all(&self, data: &[u8]) -> Result<FileBoards, Error> {
         super::boards_of_shown_hands(self.read_hands(data)?)
     }
 

@@ -20,8 +20,7 @@
 
 use super::bri::take_each_record;
 use super::{
-    Board, DealFormat, FileBoards, FormatError, FormatInfo, InputPosition, SkippedBoard,
-    WriteOptions,
+    Board, DealFormat, Error, FileBoards, FormatInfo, InputPosition, SkippedBoard, WriteOptions,
 };
 use crate::dd::TrickTable;
 use crate::model::card::Seat;
@@ -74,7 +73,7 @@ fn is_title(rec: &[u8]) -> bool {
 }
 
 /// Decodes one record; `r` is its 1-based number, `start` its offset in the file.
-fn decode(rec: &[u8; RECORD], r: usize, start: u64) -> Result<Board, FormatError> {
+fn decode(rec: &[u8; RECORD], r: usize, start: u64) -> Result<Board, Error> {
     let at = |offset: usize| InputPosition::at_record(r, start + offset as u64);
     let mut masks = [0u64; 4];
     for card in 0..52 {
@@ -82,14 +81,14 @@ fn decode(rec: &[u8; RECORD], r: usize, start: u64) -> Result<Board, FormatError
         masks[SEAT_OF_CODE[code as usize] as usize] |= 1u64 << card;
     }
     let deal = Deal::new(masks.map(Hand::from_mask))
-        .map_err(|e| FormatError::not_a_deal(at(0), format!("not a deal: {e}")))?;
+        .map_err(|e| Error::not_a_deal(at(0), format!("not a deal: {e}")))?;
     let mut tricks = [[0u8; 5]; 4];
     for (strain, name) in crate::dd::DD_STRAINS.iter().enumerate() {
         for (n, declarer) in DECLARER_OF_NIBBLE.iter().enumerate() {
             let byte = CARDS + 2 * strain + n / 2;
             let t = (rec[byte] >> (4 * (n % 2))) & 0xF;
             if t > 13 {
-                return Err(FormatError::new(
+                return Err(Error::malformed(
                     at(byte),
                     format!("{t} tricks for {declarer} declaring in {name} (expected 0..13)"),
                 ));
@@ -97,7 +96,7 @@ fn decode(rec: &[u8; RECORD], r: usize, start: u64) -> Result<Board, FormatError
             tricks[*declarer as usize][strain] = t;
         }
     }
-    let table = TrickTable::new(tricks).map_err(|e| FormatError::new(at(CARDS), e.to_string()))?;
+    let table = TrickTable::new(tricks).map_err(|e| Error::malformed(at(CARDS), e.to_string()))?;
     Ok(Board {
         dd: Some(table),
         ..Board::unnumbered(deal)
@@ -130,7 +129,7 @@ impl DealFormat for RpLibrary {
     /// # Errors
     /// `Record(r, offset)`: a truncated last record, hands that are not a deal, a trick count
     /// above 13.
-    fn read_all(&self, data: &[u8]) -> Result<FileBoards, FormatError> {
+    fn read_all(&self, data: &[u8]) -> Result<FileBoards, Error> {
         let mut read = FileBoards {
             boards: Vec::with_capacity(data.len() / RECORD),
             ..FileBoards::default()
@@ -157,7 +156,7 @@ impl DealFormat for RpLibrary {
     }
 
     /// Every board needs its double-dummy table.
-    fn check_boards(&self, boards: &[Board], _opts: &WriteOptions) -> Result<(), FormatError> {
+    fn check_boards(&self, boards: &[Board], _opts: &WriteOptions) -> Result<(), Error> {
         super::check_tables(&INFO, boards)
     }
 

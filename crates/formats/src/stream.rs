@@ -12,7 +12,7 @@
 
 use std::io::Read;
 
-use super::{DealFormat, FileBoards, FormatError, FormatErrorKind, InputPosition, ReadOptions};
+use super::{DealFormat, Error, FileBoards, InputPosition, ReadOptions};
 
 /// Bytes read before a file is cut into a piece (4 MiB): the memory a streamed file needs,
 /// besides the boards of a piece or two.
@@ -95,7 +95,7 @@ pub enum StreamError<E> {
     /// Reading the input failed.
     Io(std::io::Error),
     /// The format refused the file (position counted from the file's start).
-    Format(FormatError),
+    Format(Error),
     /// The consumer of the pieces stopped the read.
     Consumer(E),
 }
@@ -160,7 +160,7 @@ pub fn read_stream_in_pieces<E>(
             eof = fill(input, &mut buf, limit + 1).map_err(StreamError::Io)?;
         }
         if !eof || buf.len() > limit {
-            return Err(StreamError::Format(FormatError::new(
+            return Err(StreamError::Format(Error::malformed(
                 InputPosition::at_byte(MAX_WHOLE_BYTES),
                 format!(
                     "the file is larger than {} MiB, the most dealdex reads of a {} file (read \
@@ -233,7 +233,7 @@ fn too_many_skipped(
     format: &dyn DealFormat,
     read: &FileBoards,
     before: usize,
-) -> Result<(), FormatError> {
+) -> Result<(), Error> {
     let here = read.skipped.len() + read.warnings.len();
     if before + here <= MAX_SKIPPED_RECORDS {
         return Ok(());
@@ -254,8 +254,7 @@ fn too_many_skipped(
         }
         None => InputPosition::default(),
     };
-    Err(FormatError::of_kind(
-        FormatErrorKind::Malformed,
+    Err(Error::malformed(
         position,
         format!(
             "more than {MAX_SKIPPED_RECORDS} boards skipped or warned of (the first: {}): not a \
@@ -299,14 +298,13 @@ fn last_boundary(buf: &[u8], chunking: Chunking) -> Option<usize> {
 }
 
 /// The error for a window without a record boundary.
-fn no_boundary(format: &dyn DealFormat, chunking: Chunking, state: &ChunkState) -> FormatError {
+fn no_boundary(format: &dyn DealFormat, chunking: Chunking, state: &ChunkState) -> Error {
     let what = match chunking {
         Chunking::PbnGames => "no game starts (an empty line, then a tag)",
         Chunking::Records(_) => "no whole record",
         _ => "no line ends",
     };
-    FormatError::of_kind(
-        FormatErrorKind::Malformed,
+    Error::malformed(
         InputPosition::at_line(state.line_base + 1),
         format!(
             "{what} within {} MiB: not a {} file",
@@ -384,10 +382,17 @@ mod tests {
         let good = "0EDCCBA0976F2DA4945D8E9DC0\n";
         let data = format!("{}0EDCCBA0976F2DA4945D8E9DCZ\n{good}", good.repeat(6));
         let whole = formats::Hex.read_all(data.as_bytes()).unwrap_err();
-        assert_eq!(whole.position, InputPosition::at_line_column(7, 26));
+        assert_eq!(
+            whole.position().unwrap(),
+            InputPosition::at_line_column(7, 26)
+        );
         for piece in 1..=data.len() {
             match in_pieces("hex", data.as_bytes(), piece) {
-                Err(StreamError::Format(e)) => assert_eq!(e, whole, "{piece}"),
+                Err(StreamError::Format(e)) => assert_eq!(
+                    (e.position(), e.to_string()),
+                    (whole.position(), whole.to_string()),
+                    "{piece}"
+                ),
                 other => panic!("{piece}: {other:?}"),
             }
         }
@@ -401,8 +406,8 @@ mod tests {
             let e = read_stream::<()>(f, &mut zeros, &ReadOptions::default(), &mut |_| Ok(()));
             match e {
                 Err(StreamError::Format(e)) => {
-                    assert_eq!(e.position, InputPosition::at_line(1), "{name}");
-                    assert!(e.message.contains("within 4 MiB"), "{name}: {e}");
+                    assert_eq!(e.position().unwrap(), InputPosition::at_line(1), "{name}");
+                    assert!(e.to_string().contains("within 4 MiB"), "{name}: {e}");
                 }
                 other => panic!("{name}: {other:?}"),
             }

@@ -205,9 +205,8 @@ pub trait Classify: std::error::Error {
     }
 
     /// When this error is a deal file format's refusal of bytes or boards (a reader's or
-    /// writer's [`FormatError`](crate::formats::FormatError)), the kebab-case name of its
-    /// [kind](crate::formats::FormatErrorKind): `malformed`, `truncated`, `not-a-deal` or
-    /// `unwritable`. `None` for other errors (the default), also for those that wrap a format
+    /// writer's error of the formats crate, the engine's `FormatError`), the kebab-case name
+    /// of its kind: `malformed`, `truncated`, `not-a-deal` or `unwritable`. `None` for other errors (the default), also for those that wrap a format
     /// error (they give it as their source or [`wrapped`](Classify::wrapped) error). Lets a
     /// caller such as the Python module name a format error without knowing its type.
     ///

@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use crate::Classify;
-use crate::formats::{self, Board, DealFormat, FileBoards, FormatError, SkippedBoard, stream};
+use crate::formats::{self, Board, DealFormat, FileBoards, SkippedBoard, stream};
+use crate::{Classify, FormatError};
 
 /// Why a deal file could not be read. Bad input: the file is named, and the position
 /// within it where the format knows one.
@@ -49,8 +49,10 @@ pub enum ReadFileError {
 pub enum ReadFileErrorKind {
     /// The file could not be read ([`ReadFileError::Io`]).
     Io,
-    /// The format's reader refused it ([`ReadFileError::Format`]), for this reason.
-    Format(formats::FormatErrorKind),
+    /// The format's reader refused it ([`ReadFileError::Format`]), for this reason: its
+    /// kind's name, `malformed`, `truncated` or `not-a-deal`
+    /// ([`Classify::format_kind`]).
+    Format(&'static str),
     /// It holds no board with a complete deal ([`ReadFileError::Empty`]).
     Empty,
 }
@@ -60,7 +62,10 @@ impl ReadFileError {
     pub fn kind(&self) -> ReadFileErrorKind {
         match self {
             ReadFileError::Io { .. } => ReadFileErrorKind::Io,
-            ReadFileError::Format { error, .. } => ReadFileErrorKind::Format(error.kind()),
+            // A reader's error is one of its refusals, each named.
+            ReadFileError::Format { error, .. } => {
+                ReadFileErrorKind::Format(error.format_kind().unwrap_or("malformed"))
+            }
             ReadFileError::Empty { .. } => ReadFileErrorKind::Empty,
         }
     }
@@ -88,7 +93,6 @@ impl Classify for ReadFileError {
     ///
     /// ```
     /// use dealdex::Classify;
-    /// use dealdex::formats::FormatErrorKind;
     /// use dealdex::workflow::input::ReadFileErrorKind;
     /// use dealdex::workflow::pipeline::{DealSource, FileSource, ReadAs, SourceError};
     /// let dir = tempfile::tempdir()?;
@@ -97,7 +101,7 @@ impl Classify for ReadFileError {
     /// let source = DealSource::File(FileSource::new(path.clone(), ReadAs::default()));
     /// let read = source.open(None, &Default::default()).and_then(|s| s.read_all());
     /// let Err(SourceError::Read(e)) = read else { panic!("read") };
-    /// assert_eq!(e.kind(), ReadFileErrorKind::Format(FormatErrorKind::Malformed));
+    /// assert_eq!(e.kind(), ReadFileErrorKind::Format("malformed"));
     /// let p = e.position().unwrap();
     /// assert_eq!((p.file.as_deref(), p.line), (Some(path.as_path()), Some(2)));
     /// # Ok::<(), Box<dyn std::error::Error>>(())

@@ -9,7 +9,8 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use crate::formats::{self, Board, DealFormat, FormatError, WriteOptions};
+use crate::FormatError;
+use crate::formats::{self, Board, DealFormat, WriteOptions};
 
 /// Boards per file when `split` cuts a set for a machine's board limit: a multiple of 16,
 /// so that renumbered boards keep their dealer and vulnerability.
@@ -39,7 +40,7 @@ impl<P: AsRef<Path>> Output<P> {
 pub enum OutputPlanError {
     /// An unknown format name, or a file whose extension names none.
     #[error(transparent)]
-    Format(#[from] formats::ChooseFormatError),
+    Format(#[from] FormatError),
     /// A format name given with several output files.
     #[error(
         "a format applies to a single output; with several, each file's extension names its format"

@@ -22,7 +22,8 @@ use std::time::Instant;
 use serde::Serialize;
 
 use crate::Classify;
-use crate::formats::{Board, DealFormat, FormatError, WriteOptions};
+use crate::FormatError;
+use crate::formats::{Board, DealFormat, WriteOptions};
 use crate::query::{self, Dialect, Query};
 use crate::workflow::output::{
     FileRole, Output, OutputPlanError, ReportOutput, WriteError, check_distinct,

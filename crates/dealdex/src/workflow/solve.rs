@@ -10,7 +10,6 @@ use serde::Serialize;
 
 use std::path::Path;
 
-use crate::Classify;
 use crate::dd::{Par, TablePar, TrickTable, solve_all};
 use crate::formats::{self, Board, DealFormat};
 use crate::model::board::Vulnerability;
@@ -23,6 +22,7 @@ use crate::workflow::output::WriteError;
 use crate::workflow::pipeline::{
     DealFiles, DealSink, DealSource, FileSource, ReadAs, SinkError, SourceError, SourceOptions,
 };
+use crate::{Classify, FormatError, FormatErrorKind};
 
 pub use super::verify_dd::{
     BoardRef, CellMismatch, DEFAULT_VERIFY_SEED, TableMismatch, VerifyJob, VerifyReport, verify,
@@ -222,7 +222,7 @@ fn read_file_items(
     read: ReadAs,
     dealer: Option<Seat>,
     vul: Option<Vulnerability>,
-) -> Result<Vec<SolveItem>, Result<SolveInputError, formats::ChooseFormatError>> {
+) -> Result<Vec<SolveItem>, Result<SolveInputError, FormatError>> {
     let source = DealSource::File(FileSource::new(path.to_owned(), read));
     let read = source
         .open(None, &SourceOptions::default())
@@ -304,18 +304,16 @@ pub fn input_items(
 
 /// The message of [`SolveInputError::Format`]: solve's input is a deal, an index or a file,
 /// and its option is `--from`.
-fn format_message(input: &str, error: &formats::ChooseFormatError) -> String {
-    match error {
-        formats::ChooseFormatError::UnknownName { name } => format!("no format {name:?}"),
-        formats::ChooseFormatError::UnknownExtension { .. } => {
+fn format_message(input: &str, error: &FormatError) -> String {
+    match error.kind() {
+        FormatErrorKind::UnknownName { name } => format!("no format {name:?}"),
+        FormatErrorKind::UnknownExtension { .. } => {
             format!(
                 "{input}: not a deal, an index, or a file of a known extension (name its format)"
             )
         }
-        // The detector's message already says to give --from.
-        formats::ChooseFormatError::Undetected { error, path } => {
-            format!("{}: {error}", path.display())
-        }
+        // The detector's message (with the file) already says to name the format.
+        _ => error.to_string(),
     }
 }
 
@@ -332,7 +330,7 @@ pub enum SolveInputError {
         /// The input as given.
         input: String,
         /// Why no format was chosen.
-        error: formats::ChooseFormatError,
+        error: FormatError,
     },
     /// No set of that name.
     #[error("no set {set:?} in {database}")]
@@ -733,8 +731,8 @@ impl SolveOutput {
     /// par), else a registry format by its name.
     ///
     /// # Errors
-    /// [`formats::ChooseFormatError::UnknownName`] for a name no format has.
-    pub fn named(name: &str) -> Result<SolveOutput, formats::ChooseFormatError> {
+    /// [`FormatErrorKind::UnknownName`] for a name no format has.
+    pub fn named(name: &str) -> Result<SolveOutput, FormatError> {
         Ok(match name {
             "text" => SolveOutput::Text,
             "json" => SolveOutput::JsonLines,

@@ -52,9 +52,9 @@ pub use verify::{
     VerifyJob, VerifyReport, verify,
 };
 
+use crate::FormatError;
 use crate::event::protocol::ProtocolError;
 use crate::event::{self, Event, EventError, Keys};
-use crate::formats::FormatError;
 use crate::secret::SecretFileError;
 use crate::store::StoreError;
 use crate::workflow::pipeline::SourceError;

@@ -38,11 +38,12 @@ use std::io::{BufWriter, Write};
 use serde::Serialize;
 
 use super::DealSink;
-use crate::formats::{Board, BoardWriteError, BoardWriter, DealFormat, WriteOptions};
+use crate::formats::{Board, BoardWriter, DealFormat, WriteOptions};
 use crate::workflow::output::{
     ExportedFile, Output, RenderError, RenderedFile, Staged, StagedFile, WriteError, render_set,
     stage_file, write_rendered,
 };
+use crate::{FormatError, FormatErrorKind};
 
 /// Bytes buffered before a stateful writer's output reaches its file.
 const WRITER_BUFFER: usize = 1 << 20;
@@ -191,7 +192,7 @@ fn has_writer(format: &dyn DealFormat) -> bool {
 }
 
 /// The error of `output`'s format refusing the boards.
-fn render(output: &Output, error: crate::formats::FormatError) -> RenderError {
+fn render(output: &Output, error: FormatError) -> RenderError {
     RenderError {
         output: output.label(),
         error,
@@ -200,10 +201,10 @@ fn render(output: &Output, error: crate::formats::FormatError) -> RenderError {
 }
 
 /// A stateful writer's error, naming the output.
-fn board_write_error(o: &Output, e: BoardWriteError) -> SinkError {
-    match e {
-        BoardWriteError::Io(error) => WriteError::of(o.path.as_deref(), error).into(),
-        BoardWriteError::Format(error) => render(o, error).into(),
+fn board_write_error(o: &Output, e: FormatError) -> SinkError {
+    match e.into_kind() {
+        FormatErrorKind::Io(error) => WriteError::of(o.path.as_deref(), error).into(),
+        kind => render(o, kind.into()).into(),
     }
 }
 

@@ -32,13 +32,13 @@ use serde::Serialize;
 use sha2::{Digest, Sha256};
 
 use crate::dealer::Script;
-use crate::formats::{self, Board, ChooseFormatError, DealFormat, SkippedBoard};
+use crate::formats::{self, Board, DealFormat, SkippedBoard};
 use crate::generation::bigdeal::BigDealStream;
 use crate::query::{Query, SqlFilter};
 use crate::workflow::input::{ReadFileError, read_deal_pieces_until};
 use crate::{
-    CHUNK, Classify, Deal, DealIndex, DrawProgress, ErrorClass, Predeal, Scheme, Seed, Store,
-    StoreError, StoreReader,
+    CHUNK, Classify, Deal, DealIndex, DrawProgress, ErrorClass, FormatError, FormatErrorKind,
+    Predeal, Scheme, Seed, Store, StoreError, StoreReader,
 };
 
 /// Boards a stored source hands over at a time (13 bytes a key read, a [`Board`] each
@@ -330,15 +330,12 @@ impl ReadAs {
     /// let read = ReadAs::named(Some("hex"), Some(5))?;
     /// assert_eq!(read.format.unwrap().info().name, "hex");
     /// assert!(ReadAs::named(Some("nope"), None).is_err());
-    /// # Ok::<(), dealdex::formats::ChooseFormatError>(())
+    /// # Ok::<(), dealdex::FormatError>(())
     /// ```
     ///
     /// # Errors
-    /// [`ChooseFormatError::UnknownName`] for a name no format has.
-    pub fn named(
-        format: Option<&str>,
-        first_board: Option<u64>,
-    ) -> Result<ReadAs, ChooseFormatError> {
+    /// [`FormatErrorKind::UnknownName`] for a name no format has.
+    pub fn named(format: Option<&str>, first_board: Option<u64>) -> Result<ReadAs, FormatError> {
         Ok(ReadAs {
             format: format.map(formats::named).transpose()?,
             first_board,
@@ -368,7 +365,7 @@ impl DealSource {
     /// assert!(matches!(s, DealSource::File(f) if f.first_board == Some(5)));
     /// let all = DealSource::file_or_stored(None, ReadAs::default(), None);
     /// assert!(matches!(all, DealSource::Store));
-    /// # Ok::<(), dealdex::formats::ChooseFormatError>(())
+    /// # Ok::<(), dealdex::FormatError>(())
     /// ```
     pub fn file_or_stored(file: Option<PathBuf>, read: ReadAs, set: Option<String>) -> DealSource {
         match (file, set) {
@@ -654,7 +651,7 @@ fn open_file<R>(
 /// [`SourceError::Read`] when the file cannot be opened or read, [`SourceError::Format`] when
 /// neither its extension nor its content tells its format (a file that is not there, of an
 /// extension no format has, is taken for no deal file at all:
-/// [`ChooseFormatError::UnknownExtension`]).
+/// [`FormatErrorKind::UnknownExtension`]).
 fn open_deal_file(
     path: &Path,
     format: Option<&'static dyn DealFormat>,
@@ -678,10 +675,10 @@ fn open_deal_file(
         false => match std::fs::File::open(path) {
             Ok(f) => Box::new(f),
             Err(_) if named.is_none() && formats::by_path(path).is_none() => {
-                return Err(ChooseFormatError::UnknownExtension {
+                let kind = FormatErrorKind::UnknownExtension {
                     path: path.to_owned(),
-                }
-                .into());
+                };
+                return Err(FormatError::from(kind).into());
             }
             Err(error) => return Err(io(error).into()),
         },
@@ -1200,7 +1197,7 @@ pub enum SourceError {
     /// The file's format is not told: an unknown name, or neither extension nor content
     /// shows one.
     #[error(transparent)]
-    Format(#[from] ChooseFormatError),
+    Format(#[from] FormatError),
     /// No set of that name in the database.
     #[error("no set named {set:?} in {database}")]
     NoSet {
