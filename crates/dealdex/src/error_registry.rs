@@ -79,6 +79,7 @@ fn error_types() -> Vec<Defined> {
         ("dealdex_query", here.join("../query/src")),
         ("dealdex_store", here.join("../store/src")),
         ("dealdex_dealer", here.join("../dealer/src")),
+        ("dealdex_records", here.join("../records/src")),
     ] {
         error_types_of(krate, &src, &mut out);
     }
@@ -154,7 +155,9 @@ fn error_types_of(krate: &str, src: &Path, out: &mut Vec<Defined>) {
 #[test]
 fn every_error_type_is_classified_beside_its_definition() {
     let defined = error_types();
-    assert!(defined.len() >= 50, "the scan found only {defined:?}");
+    // A floor against a scan that finds next to nothing (48 types when the hand records became
+    // a crate with one error type); one error type a crate (issue 51) keeps lowering the count.
+    assert!(defined.len() >= 40, "the scan found only {defined:?}");
     let known: Vec<&str> = dealdex_model::classify::registered_names().collect();
     let mut missing = Vec::new();
     for d in &defined {
@@ -245,6 +248,7 @@ fn error_messages_name_no_cli_flag() {
         "query",
         "store",
         "dealer",
+        "records",
     ] {
         let src = match krate {
             "dealdex" => here.join("src"),

@@ -79,8 +79,9 @@ pub use play::record::{BoardPlay, CardLayout, PlayRecord, TrickRecord, board_pla
 // engine.
 pub use dealdex_solver as dd;
 
-// Printable hand records: the sheet of diagrams, HCP, tables and par, as HTML or PDF.
-pub mod records;
+// Printable hand records: the sheet of diagrams, HCP, tables and par, as HTML or PDF (the
+// crate dealdex-records, crates/records; its one error type is `dealdex::records::Error`).
+pub use dealdex_records as records;
 
 // Championship events: SquareDeal's files and dealdex's protocol.
 pub mod event;

@@ -31,7 +31,6 @@ use serde::Serialize;
 
 use crate::Classify;
 use crate::dd::TrickTable;
-use crate::records::pdf::PdfError;
 use crate::records::{RecordBoard, RecordOptions, RecordSheet, SheetHeader, html, pdf};
 use crate::store::{ReadOnlyStore, Store, StoreError, StoreReader};
 use crate::workflow::output::{WriteError, write_whole};
@@ -179,9 +178,9 @@ pub enum RecordsError {
     /// The store failed.
     #[error(transparent)]
     Store(#[from] StoreError),
-    /// The PDF could not be made.
+    /// The PDF could not be made (the records crate's [`Error`](crate::records::Error)).
     #[error(transparent)]
-    Pdf(#[from] PdfError),
+    Pdf(#[from] crate::records::Error),
     /// The sheet could not be written.
     #[error(transparent)]
     Write(#[from] WriteError),
@@ -198,7 +197,7 @@ impl Classify for RecordsError {
             RecordsError::SheetExtension { .. } => ErrorClass::BadInput,
             RecordsError::Source(e) => e.class(),
             RecordsError::Store(e) => e.class(),
-            RecordsError::Pdf(_) => ErrorClass::Internal,
+            RecordsError::Pdf(e) => e.class(),
             RecordsError::Write(_) => ErrorClass::Io,
         }
     }

@@ -15,8 +15,8 @@
 //! extracted (`pdftotext`). The output is deterministic: fixed font resource names, the epoch as
 //! creation date, and a document `/ID` derived from the content.
 //!
-//! [`PerPage::grid`]: crate::records::PerPage::grid
-//! [`MARGIN_MM`]: crate::records::MARGIN_MM
+//! [`PerPage::grid`]: crate::PerPage::grid
+//! [`MARGIN_MM`]: crate::MARGIN_MM
 
 use std::collections::BTreeSet;
 
@@ -29,40 +29,20 @@ use sha2::{Digest, Sha256};
 use crate::model::board::Vulnerability;
 use crate::model::card::{Seat, Suit};
 use crate::model::contract::Strain;
-use crate::records::{
-    MARGIN_MM, RecordBoard, RecordSheet, TABLE_DECLARERS, TABLE_STRAINS, par_label, strain_label,
+use crate::{
+    Error, ErrorKind, MARGIN_MM, RecordBoard, RecordSheet, TABLE_DECLARERS, TABLE_STRAINS,
+    par_label, strain_label,
 };
 
-static REGULAR_TTF: &[u8] = include_bytes!("../../../../assets/fonts/DejaVuSans.ttf");
-static BOLD_TTF: &[u8] = include_bytes!("../../../../assets/fonts/DejaVuSans-Bold.ttf");
-
-/// Why a PDF could not be made.
-#[derive(Debug, thiserror::Error)]
-pub enum PdfError {
-    /// An embedded font could not be parsed.
-    #[error("embedded font {0} could not be parsed")]
-    FontParse(&'static str),
-    /// An embedded font could not be cut down to the characters the sheet uses.
-    #[error("embedded font {font} could not be subset: {message}")]
-    FontSubset {
-        /// The font's file name.
-        font: &'static str,
-        /// What the subsetter said.
-        message: String,
-    },
-    /// The PDF writer reported an error while writing the document.
-    #[error("PDF writer: {0}")]
-    Write(String),
-}
-
-// The fonts and the sheet are dealdex's own.
-crate::classified!(PdfError => Internal);
+static REGULAR_TTF: &[u8] = include_bytes!("../../../assets/fonts/DejaVuSans.ttf");
+static BOLD_TTF: &[u8] = include_bytes!("../../../assets/fonts/DejaVuSans-Bold.ttf");
 
 /// Renders `sheet` as a PDF document: one page per [`RecordSheet::pages`] (at least one).
 ///
 /// # Errors
-/// [`PdfError`]: the embedded fonts fail to parse or subset, or the writer reports an error.
-pub fn render(sheet: &RecordSheet) -> Result<Vec<u8>, PdfError> {
+/// [`Error`]: the embedded fonts fail to parse ([`ErrorKind::FontParse`]) or subset
+/// ([`ErrorKind::FontSubset`]), or the writer reports an error ([`ErrorKind::PdfWrite`]).
+pub fn render(sheet: &RecordSheet) -> Result<Vec<u8>, Error> {
     let regular = Face::parse(REGULAR_TTF, "DejaVuSans.ttf")?;
     let bold = Face::parse(BOLD_TTF, "DejaVuSans-Bold.ttf")?;
     let fonts = Fonts { regular, bold };
@@ -120,7 +100,10 @@ pub fn render(sheet: &RecordSheet) -> Result<Vec<u8>, PdfError> {
         .iter()
         .find(|w| w.severity == PdfParseErrorSeverity::Error)
     {
-        return Err(PdfError::Write(w.msg.clone()));
+        return Err(ErrorKind::PdfWrite {
+            message: w.msg.clone(),
+        }
+        .into());
     }
     Ok(pin_document_id(bytes))
 }
@@ -164,11 +147,11 @@ struct Face {
 }
 
 impl Face {
-    fn parse(bytes: &'static [u8], file: &'static str) -> Result<Face, PdfError> {
-        let parsed =
-            ParsedFont::from_bytes(bytes, 0, &mut Vec::new()).ok_or(PdfError::FontParse(file))?;
+    fn parse(bytes: &'static [u8], file: &'static str) -> Result<Face, Error> {
+        let unparsed = || Error::from(ErrorKind::FontParse { font: file });
+        let parsed = ParsedFont::from_bytes(bytes, 0, &mut Vec::new()).ok_or_else(unparsed)?;
         if parsed.codepoint_to_glyph.is_empty() || parsed.units_per_em == 0 {
-            return Err(PdfError::FontParse(file));
+            return Err(unparsed());
         }
         Ok(Face {
             bytes,
@@ -194,14 +177,16 @@ impl Face {
     }
 
     /// The face cut down to `chars` (plus `.notdef`), parsed again for embedding.
-    fn subset(&self, chars: &BTreeSet<char>, name: &str) -> Result<ParsedFont, PdfError> {
+    fn subset(&self, chars: &BTreeSet<char>, name: &str) -> Result<ParsedFont, Error> {
         use allsorts::binary::read::ReadScope;
         use allsorts::font_data::FontData;
         use allsorts::subset::{CmapTarget, SubsetProfile, subset};
 
-        let err = |message: String| PdfError::FontSubset {
-            font: self.file,
-            message,
+        let err = |message: String| {
+            Error::from(ErrorKind::FontSubset {
+                font: self.file,
+                message,
+            })
         };
         let gids: BTreeSet<u16> = chars
             .iter()
@@ -1272,9 +1257,9 @@ fn rectangle(x: f32, y: f32, w: f32, h: f32, mode: PaintMode) -> Op {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Seed;
     use crate::dd::TrickTable;
-    use crate::records::{Paper, PerPage, RecordOptions, SheetHeader, TenStyle};
+    use crate::{Paper, PerPage, RecordOptions, SheetHeader, TenStyle};
+    use dealdex::Seed;
     use std::path::Path;
     use std::process::Command;
 
@@ -1318,7 +1303,7 @@ mod tests {
     }
 
     /// Board 1's table, solved once for all the tests.
-    fn solved(deal: &crate::Deal) -> TrickTable {
+    fn solved(deal: &crate::model::deal::Deal) -> TrickTable {
         static TABLE: std::sync::OnceLock<TrickTable> = std::sync::OnceLock::new();
         *TABLE.get_or_init(|| crate::dd::solve(deal))
     }
@@ -1506,8 +1491,8 @@ mod tests {
         }
     }
 
-    /// Writes sample sheets to /tmp for looking at (`cargo test --release --lib
-    /// records::pdf::tests::write_samples -- --ignored`).
+    /// Writes sample sheets to /tmp for looking at (`cargo test --release -p dealdex-records
+    /// --lib pdf::tests::write_samples -- --ignored`).
     #[test]
     #[ignore]
     fn write_samples() {

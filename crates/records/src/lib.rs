@@ -8,11 +8,22 @@
 //! writes the PDF directly (with an embedded font that has the suit symbols).
 //!
 //! Pages hold `per_page` boards each, in board order; a board is never split across pages.
+//!
+//! Depends on the model and the solver (par of a board's table) only; the engine re-exports
+//! it as `dealdex::records`. Every failure is the crate's one [`Error`], in rust-csv's style:
+//! its [`ErrorKind`] is a layout option refused or the PDF that could not be made.
+
+#![deny(missing_docs)]
 
 use std::fmt;
 use std::str::FromStr;
 
 use serde::Serialize;
+
+// The model and the solver under their names in the engine (`crate::model::…`, `crate::dd::…`).
+use dealdex_model as model;
+use dealdex_model::classified;
+use dealdex_solver as dd;
 
 use crate::dd::{Par, ParContract, TablePar, TrickTable};
 use crate::model::board::{Vulnerability, board_dealer, board_vulnerability};
@@ -21,8 +32,11 @@ use crate::model::contract::Strain;
 use crate::model::deal::Deal;
 use crate::model::features::hcp;
 
+mod error;
 pub mod html;
 pub mod pdf;
+
+pub use error::{Error, ErrorKind};
 
 /// How a ten is written in a holding: `10` (club hand records) or `T` (PBN style).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
@@ -81,22 +95,23 @@ impl From<PerPage> for u8 {
     }
 }
 
-/// A boards-per-page value other than 1, 2, 4 or 6.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("boards per page {0:?}: expected 1, 2, 4 or 6")]
-pub struct PerPageError(pub String);
-
-// The value is the caller's.
-crate::classified!(PerPageError => BadInput);
-
 impl FromStr for PerPage {
-    type Err = PerPageError;
-    fn from_str(s: &str) -> Result<PerPage, PerPageError> {
+    type Err = Error;
+    /// 1, 2, 4 or 6 (spaces around allowed).
+    ///
+    /// # Errors
+    /// [`ErrorKind::PerPage`] for any other value.
+    fn from_str(s: &str) -> Result<PerPage, Error> {
         s.trim()
             .parse::<u8>()
             .ok()
             .and_then(PerPage::new)
-            .ok_or_else(|| PerPageError(s.to_owned()))
+            .ok_or_else(|| {
+                ErrorKind::PerPage {
+                    found: s.to_owned(),
+                }
+                .into()
+            })
     }
 }
 
@@ -129,21 +144,20 @@ impl Paper {
     }
 }
 
-/// A paper name other than `a4` or `letter`.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("paper {0:?}: expected a4 or letter")]
-pub struct PaperError(pub String);
-
-// The value is the caller's.
-crate::classified!(PaperError => BadInput);
-
 impl FromStr for Paper {
-    type Err = PaperError;
-    fn from_str(s: &str) -> Result<Paper, PaperError> {
+    type Err = Error;
+    /// `a4`, `letter` or `us-letter`, in any case.
+    ///
+    /// # Errors
+    /// [`ErrorKind::Paper`] for any other name.
+    fn from_str(s: &str) -> Result<Paper, Error> {
         match s.trim().to_ascii_lowercase().as_str() {
             "a4" => Ok(Paper::A4),
             "letter" | "us-letter" => Ok(Paper::Letter),
-            _ => Err(PaperError(s.to_owned())),
+            _ => Err(ErrorKind::Paper {
+                found: s.to_owned(),
+            }
+            .into()),
         }
     }
 }
@@ -338,21 +352,20 @@ impl fmt::Display for TenStyle {
     }
 }
 
-/// A ten style other than `10` or `T`.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("ten style {0:?}: expected 10 or T")]
-pub struct TenStyleError(pub String);
-
-// The value is the caller's.
-crate::classified!(TenStyleError => BadInput);
-
 impl FromStr for TenStyle {
-    type Err = TenStyleError;
-    fn from_str(s: &str) -> Result<TenStyle, TenStyleError> {
+    type Err = Error;
+    /// `10`, `T` or `t`.
+    ///
+    /// # Errors
+    /// [`ErrorKind::TenStyle`] for any other value.
+    fn from_str(s: &str) -> Result<TenStyle, Error> {
         match s.trim() {
             "10" => Ok(TenStyle::Ten),
             "T" | "t" => Ok(TenStyle::T),
-            _ => Err(TenStyleError(s.to_owned())),
+            _ => Err(ErrorKind::TenStyle {
+                found: s.to_owned(),
+            }
+            .into()),
         }
     }
 }
@@ -415,6 +428,36 @@ mod tests {
         }
         assert_eq!(PerPage::new(3), None);
         assert!("5".parse::<PerPage>().is_err());
+    }
+
+    #[test]
+    fn refused_options_are_the_callers_with_their_messages() {
+        use crate::model::{Classify, ErrorClass};
+        let per_page = "5".parse::<PerPage>().unwrap_err();
+        let paper = "A3".parse::<Paper>().unwrap_err();
+        let ten = "x".parse::<TenStyle>().unwrap_err();
+        assert_eq!(
+            per_page.to_string(),
+            r#"boards per page "5": expected 1, 2, 4 or 6"#
+        );
+        assert_eq!(paper.to_string(), r#"paper "A3": expected a4 or letter"#);
+        assert_eq!(ten.to_string(), r#"ten style "x": expected 10 or T"#);
+        assert_eq!(
+            ten.clone().into_kind(),
+            ErrorKind::TenStyle {
+                found: "x".to_owned()
+            }
+        );
+        for e in [per_page, paper, ten] {
+            assert_eq!(e.class(), ErrorClass::BadInput);
+            assert_eq!(e.position(), None);
+            assert_eq!(crate::model::classify(&e), Some(ErrorClass::BadInput));
+        }
+        let pdf = Error::from(ErrorKind::PdfWrite {
+            message: "x".to_owned(),
+        });
+        assert_eq!(pdf.to_string(), "PDF writer: x");
+        assert_eq!(pdf.class(), ErrorClass::Internal);
     }
 
     #[test]

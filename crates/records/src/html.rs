@@ -10,7 +10,7 @@
 use std::fmt::Write as _;
 
 use crate::model::card::{Seat, Suit};
-use crate::records::{
+use crate::{
     MARGIN_MM, RecordBoard, RecordSheet, TABLE_DECLARERS, TABLE_STRAINS, par_label, strain_label,
 };
 

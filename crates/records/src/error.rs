@@ -1,0 +1,106 @@
+//! The crate's one error type, in rust-csv's style: an [`Error`] holds an [`ErrorKind`]
+//! ([`Error::kind`]), and its class follows from its kind. No kind is about a place in a text,
+//! so no error has a position.
+
+use crate::model::{Classify, ErrorClass};
+
+/// Why a layout option was refused (boards per page, paper, ten style), or the PDF could not
+/// be made.
+///
+/// ```
+/// use dealdex::records::{ErrorKind, Paper};
+/// let e = "a3".parse::<Paper>().unwrap_err();
+/// assert_eq!(e.to_string(), r#"paper "a3": expected a4 or letter"#);
+/// assert!(matches!(e.kind(), ErrorKind::Paper { .. }));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(transparent)]
+pub struct Error(Box<ErrorKind>);
+
+impl Error {
+    /// What went wrong.
+    pub fn kind(&self) -> &ErrorKind {
+        &self.0
+    }
+
+    /// What went wrong, taken out.
+    pub fn into_kind(self) -> ErrorKind {
+        *self.0
+    }
+}
+
+impl From<ErrorKind> for Error {
+    fn from(kind: ErrorKind) -> Error {
+        Error(Box::new(kind))
+    }
+}
+
+/// The kinds of [`Error`].
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// A boards-per-page value other than 1, 2, 4 or 6 ([`PerPage`](crate::PerPage)'s
+    /// `FromStr`).
+    #[error("boards per page {found:?}: expected 1, 2, 4 or 6")]
+    PerPage {
+        /// The value given.
+        found: String,
+    },
+    /// A paper name other than `a4` or `letter` ([`Paper`](crate::Paper)'s `FromStr`).
+    #[error("paper {found:?}: expected a4 or letter")]
+    Paper {
+        /// The value given.
+        found: String,
+    },
+    /// A ten style other than `10` or `T` ([`TenStyle`](crate::TenStyle)'s `FromStr`).
+    #[error("ten style {found:?}: expected 10 or T")]
+    TenStyle {
+        /// The value given.
+        found: String,
+    },
+    /// An embedded font could not be parsed.
+    #[error("embedded font {font} could not be parsed")]
+    FontParse {
+        /// The font's file name.
+        font: &'static str,
+    },
+    /// An embedded font could not be cut down to the characters the sheet uses.
+    #[error("embedded font {font} could not be subset: {message}")]
+    FontSubset {
+        /// The font's file name.
+        font: &'static str,
+        /// What the subsetter said.
+        message: String,
+    },
+    /// The PDF writer reported an error while writing the document.
+    #[error("PDF writer: {message}")]
+    PdfWrite {
+        /// What the writer said.
+        message: String,
+    },
+}
+
+crate::classified!(Error);
+impl Classify for Error {
+    /// Its kind's class ([`ErrorKind`]'s).
+    fn class(&self) -> ErrorClass {
+        self.kind().class()
+    }
+}
+
+crate::classified!(ErrorKind);
+impl Classify for ErrorKind {
+    /// [`BadInput`](ErrorClass::BadInput) for a layout option (the value is the caller's);
+    /// [`Internal`](ErrorClass::Internal) for the PDF's kinds (the fonts and the sheet are
+    /// dealdex's own).
+    fn class(&self) -> ErrorClass {
+        match self {
+            ErrorKind::PerPage { .. } | ErrorKind::Paper { .. } | ErrorKind::TenStyle { .. } => {
+                ErrorClass::BadInput
+            }
+            ErrorKind::FontParse { .. }
+            | ErrorKind::FontSubset { .. }
+            | ErrorKind::PdfWrite { .. } => ErrorClass::Internal,
+        }
+    }
+}
