@@ -34,8 +34,9 @@ fn library_files(dir: &Path, out: &mut Vec<PathBuf>) {
 }
 
 /// `dealdex::workflow::import` for `crates/dealdex/src/workflow/import.rs` (crate
-/// `dealdex`), `dealdex::event` for `crates/dealdex/src/event/mod.rs`, `dealdex` for
-/// `crates/dealdex/src/lib.rs`.
+/// `dealdex`), `dealdex::workflow::event` for `crates/dealdex/src/workflow/event/mod.rs`,
+/// `dealdex` for `crates/dealdex/src/lib.rs`, `dealdex_event::error` for
+/// `crates/event/src/error.rs` (crate `dealdex_event`).
 fn module_of(krate: &str, src: &Path, file: &Path) -> String {
     let rel = file.strip_prefix(src).unwrap().with_extension("");
     let mut parts: Vec<String> = rel
@@ -79,6 +80,7 @@ fn error_types() -> Vec<Defined> {
         ("dealdex_query", here.join("../query/src")),
         ("dealdex_store", here.join("../store/src")),
         ("dealdex_dealer", here.join("../dealer/src")),
+        ("dealdex_event", here.join("../event/src")),
     ] {
         error_types_of(krate, &src, &mut out);
     }
@@ -154,7 +156,9 @@ fn error_types_of(krate: &str, src: &Path, out: &mut Vec<Defined>) {
 #[test]
 fn every_error_type_is_classified_beside_its_definition() {
     let defined = error_types();
-    assert!(defined.len() >= 50, "the scan found only {defined:?}");
+    // A floor that catches a scan gone blind, not a count: one error type a crate (issue 51)
+    // makes fewer types (48 when the event crate had its one).
+    assert!(defined.len() >= 40, "the scan found only {defined:?}");
     let known: Vec<&str> = dealdex_model::classify::registered_names().collect();
     let mut missing = Vec::new();
     for d in &defined {
@@ -245,6 +249,7 @@ fn error_messages_name_no_cli_flag() {
         "query",
         "store",
         "dealer",
+        "event",
     ] {
         let src = match krate {
             "dealdex" => here.join("src"),

@@ -82,8 +82,8 @@ pub use dealdex_solver as dd;
 // Printable hand records: the sheet of diagrams, HCP, tables and par, as HTML or PDF.
 pub mod records;
 
-// Championship events: SquareDeal's files and dealdex's protocol.
-pub mod event;
+// Championship events: SquareDeal's files and dealdex's protocol (the crate dealdex-event).
+pub use dealdex_event as event;
 
 // Secret files: seeds and event keys, written once, to new files only.
 pub mod secret;
