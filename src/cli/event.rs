@@ -163,7 +163,7 @@ struct VerifyArgs {
 }
 
 fn parse_protocol(s: &str) -> Result<Protocol, String> {
-    s.parse().map_err(|e: event::EventError| e.to_string())
+    s.parse().map_err(|e: event::Error| e.to_string())
 }
 
 /// Runs `dealdex event …`: the workflows of [`dealdex::workflow::event`], their reports

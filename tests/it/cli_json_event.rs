@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use dealdex::event::{EventError, Protocol};
+use dealdex::event::{ErrorKind, Protocol};
 use dealdex::formats;
 use dealdex::workflow::event::{
     self as flow, EventJobError, FileOutcome, KeyHashCheck, MakeJob, NewJob, PublishJob,
@@ -271,7 +271,10 @@ fn library_make_reports_the_files_and_sets_it_wrote() {
     std::fs::write(d.join("CUP.sqk"), "1,1:x\r\n").unwrap();
     match flow::make(&make).unwrap_err() {
         EventJobError::Event { path, error } => {
-            assert_eq!((path, error), (sqd.clone(), EventError::NotPublished));
+            assert_eq!(
+                (path, error.into_kind()),
+                (sqd.clone(), ErrorKind::NotPublished)
+            );
         }
         e => panic!("{e}"),
     }

@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
-use dealdex::event::{Derivation, Event, EventError, Keys, Protocol, SessionId};
+use dealdex::event::{Derivation, ErrorKind, Event, Keys, Protocol, SessionId};
 use dealdex::formats;
 use tempfile::TempDir;
 
@@ -98,7 +98,7 @@ fn every_committed_field_changes_kh_and_is_caught() {
         let changed = Event::parse(&published.replace(from, to)).unwrap();
         let err = changed.check_keys(&keys).unwrap_err();
         assert!(
-            matches!(err, EventError::ManifestHash { .. }),
+            matches!(err.kind(), ErrorKind::ManifestHash { .. }),
             "{to}: {err}"
         );
     }
@@ -120,7 +120,10 @@ fn every_committed_field_changes_kh_and_is_caught() {
     let mut other = ev.clone();
     other.delayed_value = Some("44,882.13".into());
     let err = other.session_deals(&keys, id(1, 1), false, 1).unwrap_err();
-    assert!(matches!(err, EventError::Value(_)), "{err}");
+    assert!(
+        matches!(err.kind(), ErrorKind::ValueMismatch { .. }),
+        "{err}"
+    );
 }
 
 #[test]
@@ -172,8 +175,8 @@ fn malformed_dealdex_lines_name_the_line() {
             "a second SH line for session 1,1 (the first is line 2)",
         ),
     ] {
-        match Event::parse(text) {
-            Err(EventError::Sqd { line: l, message }) => {
+        match Event::parse(text).map_err(|e| e.into_kind()) {
+            Err(ErrorKind::Sqd { line: l, message }) => {
                 assert_eq!(l, line, "{text}: {message}");
                 assert!(message.contains(want), "{text}: {message}");
             }
@@ -188,7 +191,7 @@ fn malformed_dealdex_lines_name_the_line() {
 fn a_description_file_that_is_not_utf8_names_line_and_byte() {
     let bytes = b"PV dealdex-event/1\r\nTN Caf\xE9 Cup\r\n";
     match Event::parse_bytes(bytes) {
-        Err(e @ EventError::Sqd { .. }) => assert_eq!(
+        Err(e) if matches!(e.kind(), ErrorKind::Sqd { .. }) => assert_eq!(
             e.to_string(),
             "line 2: byte offset 26, column 7: byte 0xE9 is not UTF-8 text"
         ),

@@ -83,8 +83,8 @@ pub use dealdex_solver as dd;
 // crate dealdex-records, crates/records; its one error type is `dealdex::records::Error`).
 pub use dealdex_records as records;
 
-// Championship events: SquareDeal's files and dealdex's protocol.
-pub mod event;
+// Championship events: SquareDeal's files and dealdex's protocol (the crate dealdex-event).
+pub use dealdex_event as event;
 
 // Secret files: seeds and event keys, written once, to new files only.
 pub mod secret;

@@ -365,8 +365,7 @@ pub fn set_value(job: &SetValueJob) -> Result<SetValueReport, EventJobError> {
     };
     if ev.protocol == Protocol::Dealdex {
         let vf = ev.manifest().map_err(event_error)?.value_format;
-        vf.check(&job.value)
-            .map_err(|e| event_error(event::EventError::Value(e)))?;
+        vf.check(&job.value).map_err(event_error)?;
     }
     let new_text = event::set_sqd_line(&text, "DV", &job.value);
     let check = Event::parse(&new_text).map_err(event_error)?;

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use super::{EventJobError, blamed, default_keys, read_event, read_keys};
-use crate::event::{Boards, Event, EventError, Keys, Protocol, SessionId};
+use crate::event::{self, Boards, ErrorKind, Event, Keys, Protocol, SessionId};
 use crate::formats::{self, Board, DealFormat, WriteOptions};
 use crate::workflow::output::{RenderedFile, write_rendered};
 use crate::{DealIndex, NewSet, Scheme, Store};
@@ -287,10 +287,10 @@ pub fn make(job: &MakeJob) -> Result<MakeReport, EventJobError> {
     let keys_path = job.keys.clone().unwrap_or_else(|| default_keys(&job.file));
     let keys = read_keys(&keys_path)?;
     if ev.key_hash.is_none() {
-        return Err(event_error(job, EventError::NotPublished));
+        return Err(event_error(job, ErrorKind::NotPublished.into()));
     }
     if ev.delayed_value.is_none() {
-        return Err(event_error(job, EventError::NoValue));
+        return Err(event_error(job, ErrorKind::NoValue.into()));
     }
     ev.check_keys(&keys).map_err(|error| EventJobError::Keys {
         path: blamed(&error, &job.file, &keys_path).to_owned(),
@@ -357,7 +357,7 @@ pub fn make(job: &MakeJob) -> Result<MakeReport, EventJobError> {
 }
 
 /// The description file's `error`.
-fn event_error(job: &MakeJob, error: EventError) -> EventJobError {
+fn event_error(job: &MakeJob, error: event::Error) -> EventJobError {
     EventJobError::Event {
         path: job.file.clone(),
         error,

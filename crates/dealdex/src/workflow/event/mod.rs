@@ -53,8 +53,7 @@ pub use verify::{
 };
 
 use crate::FormatError;
-use crate::event::protocol::ProtocolError;
-use crate::event::{self, Event, EventError, Keys};
+use crate::event::{self, Event, Keys};
 use crate::secret::SecretFileError;
 use crate::store::StoreError;
 use crate::workflow::pipeline::SourceError;
@@ -82,7 +81,7 @@ pub enum EventJobError {
         /// The file.
         path: PathBuf,
         /// What is wrong, with its line.
-        error: EventError,
+        error: event::Error,
     },
     /// The keys do not match the event's commitments: SHA-256 of the key file is not KH
     /// (SQUAREDEAL.md §4), the manifest does not hash to KH or a key not to its SH line
@@ -93,7 +92,7 @@ pub enum EventJobError {
         /// The description or key file.
         path: PathBuf,
         /// What does not match, naming the session where there is one.
-        error: EventError,
+        error: event::Error,
     },
     /// The event in the description file cannot do what was asked: no KH or DV yet, a value
     /// outside the declared format VF, keys that cannot be committed, a session it cannot
@@ -103,11 +102,11 @@ pub enum EventJobError {
         /// The description file.
         path: PathBuf,
         /// Why.
-        error: EventError,
+        error: event::Error,
     },
     /// A request about the event that it cannot satisfy (no such phase or session).
     #[error("{0}")]
-    Request(EventError),
+    Request(event::Error),
     /// A text field (TN, DI, DV, a phase's description) the description file could not
     /// keep as given.
     #[error("{0}")]
@@ -141,7 +140,7 @@ pub enum EventJobError {
     ValueFormatMissing,
     /// `--value-format` is none of the formats (docs/event-protocol.md §3).
     #[error("value format: {0}")]
-    ValueFormat(ProtocolError),
+    ValueFormat(event::Error),
     /// Something exists where a new file was to be created; nothing was written.
     #[error("{}: the file exists; refusing to overwrite it", path.display())]
     Exists {
@@ -180,7 +179,7 @@ pub enum EventJobError {
     },
     /// The operating system's random source failed while drawing keys.
     #[error("{0}")]
-    Random(EventError),
+    Random(event::Error),
     /// `set-value` before `publish`.
     #[error(
         "{}: not published yet (no KH): publish first, so that the keys are committed before the value is known",
@@ -211,7 +210,7 @@ pub enum EventJobError {
     BoardsUnknown,
     /// `--boards` is not a board list (SQUAREDEAL.md §2).
     #[error("boards: {0}")]
-    Boards(event::BoardsError),
+    Boards(event::Error),
     /// `--session` is not `S` or `A-B`.
     #[error("session {spec:?}: {problem}")]
     Sessions {
@@ -437,7 +436,7 @@ pub enum PhaseSpecError {
     },
     /// The SN line it makes is not valid ([`event::Phase::parse`]).
     #[error("{0}")]
-    Invalid(event::PhaseError),
+    Invalid(event::Error),
     /// A variable number of sessions under the dealdex protocol (docs/event-protocol.md §1).
     #[error(
         "the dealdex protocol needs a number of sessions: declare the most the phase may need (unused keys are revealed and ignored)"
@@ -506,19 +505,20 @@ fn read_keys(path: &Path) -> Result<Keys, EventJobError> {
 
 /// The file a failed key check is about: the description file when its own lines are wrong
 /// (KH does not match the manifest, no VF, no KH), else the key file.
-fn blamed<'p>(e: &EventError, sqd: &'p Path, keys: &'p Path) -> &'p Path {
-    match e {
-        EventError::ManifestHash { .. }
-        | EventError::NotPublished
-        | EventError::NoValueFormat
-        | EventError::CommitNeedsDealdex
-        | EventError::CommitmentsNeedDealdex
-        | EventError::NoKeyFor { .. }
-        | EventError::NoSuchPhase { .. }
-        | EventError::NoSuchSession { .. }
-        | EventError::TooManyBoards { .. }
-        | EventError::CounterExhausted { .. }
-        | EventError::UnknownProtocol { .. } => sqd,
+fn blamed<'p>(e: &event::Error, sqd: &'p Path, keys: &'p Path) -> &'p Path {
+    use event::ErrorKind as K;
+    match e.kind() {
+        K::ManifestHash { .. }
+        | K::NotPublished
+        | K::NoValueFormat
+        | K::CommitNeedsDealdex
+        | K::CommitmentsNeedDealdex
+        | K::NoKeyFor { .. }
+        | K::NoSuchPhase { .. }
+        | K::NoSuchSession { .. }
+        | K::TooManyBoards { .. }
+        | K::CounterExhausted { .. }
+        | K::UnknownProtocol { .. } => sqd,
         _ => keys,
     }
 }

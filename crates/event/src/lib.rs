@@ -5,9 +5,15 @@
 //! the delayed information (DI) and, once known, its value (DV), the phases (SN lines) and,
 //! from publication on, the SHA-256 of the key file (KH). [`Keys`] holds the secret key of
 //! every session. [`Event::session_deals`] turns an event, its keys and a session into the
-//! session's deals through Big Deal's stream ([`crate::generation::bigdeal`]); the per-session derivation
-//! sits behind [`Event::derivation`], which dispatches on the event's [`Protocol`] so that a
-//! stricter protocol can be added beside SquareDeal's.
+//! session's deals through Big Deal's stream ([`generation::bigdeal`]); the per-session
+//! derivation sits behind [`Event::derivation`], which dispatches on the event's [`Protocol`]:
+//! SquareDeal's, or dealdex's stricter `dealdex-event/1` ([`protocol`]). [`Event::match_file`]
+//! and [`compare`] tell which session a hand-record file is and whether it holds the event's
+//! deals. Every failure is an [`Error`] ([`ErrorKind`]).
+//!
+//! The engine re-exports this crate as `dealdex::event`; its workflows (`dealdex event new |
+//! publish | set-value | make | verify`) read and write the files. Depends on the model and
+//! generation only.
 //!
 //! ```
 //! use dealdex::event::{Event, Keys, SessionId};
@@ -21,261 +27,31 @@
 //!     deals[0].to_string(),
 //!     "N:AJ65.K82.AK8.J75 8.AQT75.QJT4.Q64 KT2..96532.KT983 Q9743.J9643.7.A2"
 //! );
-//! # Ok::<(), dealdex::event::EventError>(())
+//! # Ok::<(), dealdex::event::Error>(())
 //! ```
 
+#![deny(missing_docs)]
+
+// The model and generation under their names in the engine (`crate::model::…`).
+use dealdex_generation as generation;
+use dealdex_model as model;
+use dealdex_model::classified;
+
+mod error;
 mod keys;
 pub mod protocol;
 mod verify;
 
 use std::fmt;
 
+pub use error::{Error, ErrorKind};
 pub use keys::{KEY_ALPHABET, KEY_LENGTH, Keys, random_key};
 pub use verify::{Comparison, FileMatch, Mismatch, NameMatch, compare};
 
-use crate::event::protocol::{
-    Manifest, PROTOCOL_VERSION, ValueFormat, key_commitment, session_seed,
-};
 use crate::generation::bigdeal::BigDealStream;
 use crate::generation::stream::Seed;
 use crate::model::deal::Deal;
-
-/// What is wrong with an event, its files or a request about it.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum EventError {
-    /// A line of a `.sqd` file is malformed (SQUAREDEAL.md §2).
-    #[error("line {line}: {message}")]
-    Sqd {
-        /// 1-based line number.
-        line: usize,
-        /// What is wrong, naming the field.
-        message: String,
-    },
-    /// A line of a `.sqk` file is malformed (SQUAREDEAL.md §2).
-    #[error("line {line}: {message}")]
-    Sqk {
-        /// 1-based line number.
-        line: usize,
-        /// What is wrong.
-        message: String,
-    },
-    /// The key file has no key for a session of a fixed phase (or for a variable phase).
-    #[error("the key file has no key for session {session} ({name})")]
-    MissingKey {
-        /// The session (`P,S`, or `P,0` for a variable phase).
-        session: SessionId,
-        /// The session's file name.
-        name: String,
-    },
-    /// SHA-256 of the key file is not the event's KH.
-    #[error("the keys hash to {found}, but KH is {expected}: these are not the published keys")]
-    KeyHash {
-        /// KH from the `.sqd`, 64 lowercase hex digits.
-        expected: String,
-        /// SHA-256 of the key file (over its CRLF form), 64 lowercase hex digits.
-        found: String,
-    },
-    /// dealdex protocol: SHA-256 of the event's manifest is not its KH (a committed field
-    /// changed since publication, or the KH line did).
-    #[error(
-        "the event's manifest hashes to {found}, but KH is {expected}: a committed line (PV, TN, DI, VF, SN or SH) changed since publication"
-    )]
-    ManifestHash {
-        /// KH from the `.sqd`, 64 lowercase hex digits.
-        expected: String,
-        /// SHA-256 of the manifest, 64 lowercase hex digits.
-        found: String,
-    },
-    /// dealdex protocol: a session key does not match its SH commitment, or has none.
-    #[error("the key of session {session} {why}")]
-    KeyCommitment {
-        /// The session.
-        session: SessionId,
-        /// What is wrong (`does not match its SH line`, `has no SH line`).
-        why: String,
-    },
-    /// dealdex protocol: the delayed value does not match the declared value format (VF).
-    #[error("{0}")]
-    Value(#[from] crate::event::protocol::ProtocolError),
-    /// The event has no KH line: it has not been published.
-    #[error("the event has no KH line: it is not published yet (run `dealdex event publish`)")]
-    NotPublished,
-    /// The event has no DV line.
-    #[error(
-        "the event has no DV line: record the delayed-information value first (`dealdex event set-value`)"
-    )]
-    NoValue,
-    /// A protocol name that is neither `squaredeal` nor `dealdex` ([`Protocol`]'s `from_str`).
-    #[error("unknown protocol {name:?} (known: dealdex, squaredeal)")]
-    UnknownProtocol {
-        /// The name as given.
-        name: String,
-    },
-    /// More boards asked of a session's deals than memory can hold.
-    #[error("{count} boards is too many")]
-    TooManyBoards {
-        /// The boards asked for.
-        count: u64,
-    },
-    /// More boards asked of a Big Deal stream than its 32-bit counter gives.
-    #[error("{count} boards exhaust Big Deal's 32-bit counter")]
-    CounterExhausted {
-        /// The boards asked for.
-        count: u64,
-    },
-    /// A dealdex-protocol event without a VF line (the delayed value's format), which its
-    /// manifest needs.
-    #[error("the event has no VF line (the delayed value's format)")]
-    NoValueFormat,
-    /// Committing to each key ([`Event::commit_keys`]) asked of a SquareDeal event.
-    #[error(
-        "only a dealdex-protocol event commits to each key (SquareDeal's KH is the hash of the key file)"
-    )]
-    CommitNeedsDealdex,
-    /// Checking per-key commitments ([`Event::check_commitments`]) asked of a SquareDeal
-    /// event.
-    #[error("a SquareDeal event commits to the whole key file, not to each key")]
-    CommitmentsNeedDealdex,
-    /// The keys given to [`Event::commit_keys`] have no key for a session of the event.
-    #[error("the keys have no session {session}")]
-    NoKeyFor {
-        /// The session without a key.
-        session: SessionId,
-    },
-    /// A phase number the event does not have.
-    #[error("there is no phase {phase}: the event has phases 1..{phases}")]
-    NoSuchPhase {
-        /// The phase asked for (1-based).
-        phase: u32,
-        /// How many phases the event has.
-        phases: usize,
-    },
-    /// A session number its phase does not have.
-    #[error(
-        "phase {} has no session {} (it has {})",
-        session.phase,
-        session.session,
-        if *sessions == 0 {
-            "sessions 1, 2, 3, …".to_string()
-        } else {
-            format!("sessions 1..{sessions}")
-        }
-    )]
-    NoSuchSession {
-        /// The session asked for.
-        session: SessionId,
-        /// How many sessions its phase has (0: a variable number).
-        sessions: u32,
-    },
-    /// The operating system's random source failed.
-    #[error("cannot read the operating system's random source: {0}")]
-    Os(String),
-}
-
-/// What kind of problem an [`EventError`] is ([`EventError::kind`]); the message says more.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
-#[serde(rename_all = "kebab-case")]
-#[non_exhaustive]
-pub enum EventErrorKind {
-    /// A line of the description (`.sqd`) file is malformed, or the file is not UTF-8.
-    MalformedDescription,
-    /// A line of the key (`.sqk`) file is malformed.
-    MalformedKeys,
-    /// The key file has no key for a session.
-    MissingKey,
-    /// The key file does not hash to KH.
-    KeyHash,
-    /// The manifest does not hash to KH (dealdex protocol).
-    ManifestHash,
-    /// A key does not match its SH commitment, or has none (dealdex protocol).
-    KeyCommitment,
-    /// The delayed value does not match the declared value format (dealdex protocol).
-    Value,
-    /// The event has no KH line.
-    NotPublished,
-    /// The event has no DV line.
-    NoValue,
-    /// A request the event cannot satisfy: no such phase or session, no key for a
-    /// session to commit to, more boards than can be made.
-    Request,
-    /// A protocol name that is not known.
-    UnknownProtocol,
-    /// A dealdex-protocol event without a VF line.
-    NoValueFormat,
-    /// Per-key commitments asked of a SquareDeal event.
-    NeedsDealdexProtocol,
-    /// The operating system's random source failed.
-    Random,
-}
-
-impl EventError {
-    /// What kind of problem this is.
-    ///
-    /// ```
-    /// use dealdex::event::{Event, EventErrorKind};
-    /// let e = Event::parse("TN x\nSN 2:1?:A#:a\n").unwrap_err();
-    /// assert_eq!(e.kind(), EventErrorKind::MalformedDescription);
-    /// ```
-    pub fn kind(&self) -> EventErrorKind {
-        use EventError as E;
-        match self {
-            E::Sqd { .. } => EventErrorKind::MalformedDescription,
-            E::Sqk { .. } => EventErrorKind::MalformedKeys,
-            E::MissingKey { .. } => EventErrorKind::MissingKey,
-            E::KeyHash { .. } => EventErrorKind::KeyHash,
-            E::ManifestHash { .. } => EventErrorKind::ManifestHash,
-            E::KeyCommitment { .. } => EventErrorKind::KeyCommitment,
-            E::Value(_) => EventErrorKind::Value,
-            E::NotPublished => EventErrorKind::NotPublished,
-            E::NoValue => EventErrorKind::NoValue,
-            E::UnknownProtocol { .. } => EventErrorKind::UnknownProtocol,
-            E::NoValueFormat => EventErrorKind::NoValueFormat,
-            E::CommitNeedsDealdex | E::CommitmentsNeedDealdex => {
-                EventErrorKind::NeedsDealdexProtocol
-            }
-            E::TooManyBoards { .. }
-            | E::CounterExhausted { .. }
-            | E::NoKeyFor { .. }
-            | E::NoSuchPhase { .. }
-            | E::NoSuchSession { .. } => EventErrorKind::Request,
-            E::Os(_) => EventErrorKind::Random,
-        }
-    }
-}
-
-crate::classified!(EventError);
-impl crate::Classify for EventError {
-    /// [`Internal`](crate::ErrorClass::Internal) when the operating system's random source
-    /// failed; [`BadInput`](crate::ErrorClass::BadInput) for everything else (malformed
-    /// files, keys that do not match, requests the event cannot satisfy).
-    fn class(&self) -> crate::ErrorClass {
-        match self {
-            EventError::Os(_) => crate::ErrorClass::Internal,
-            _ => crate::ErrorClass::BadInput,
-        }
-    }
-
-    /// Where the problem is: the 1-based line of a malformed `.sqd` or `.sqk` file (the
-    /// file itself is named by the workflow error that read it, whose position adds it:
-    /// [`EventJobError`](crate::workflow::event::EventJobError));
-    /// `None` for the other errors, which are about the event as a whole.
-    ///
-    /// ```
-    /// use dealdex::Classify;
-    /// let e = dealdex::event::Event::parse("TN x\nSN 2:1?:A#:a\n").unwrap_err();
-    /// assert_eq!(e.position().unwrap().line, Some(2));
-    /// ```
-    fn position(&self) -> Option<crate::InputPosition> {
-        use EventError as E;
-        match self {
-            E::Sqd { line, .. } | E::Sqk { line, .. } => {
-                Some(crate::InputPosition::new().with_line(*line as u64))
-            }
-            _ => None,
-        }
-    }
-}
+use crate::protocol::{Manifest, PROTOCOL_VERSION, ValueFormat, key_commitment, session_seed};
 
 /// How an event's sessions are turned into deals.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -310,14 +86,14 @@ impl fmt::Display for Protocol {
 }
 
 impl std::str::FromStr for Protocol {
-    type Err = EventError;
+    type Err = Error;
 
     /// Parses `squaredeal` or `dealdex` (also `dealdex-event/1`), any case.
-    fn from_str(s: &str) -> Result<Protocol, EventError> {
+    fn from_str(s: &str) -> Result<Protocol, Error> {
         match s.to_ascii_lowercase().as_str() {
             "squaredeal" => Ok(Protocol::SquareDeal),
             "dealdex" | "dealdex-event/1" => Ok(Protocol::Dealdex),
-            _ => Err(EventError::UnknownProtocol { name: s.to_owned() }),
+            _ => Err(ErrorKind::UnknownProtocol { name: s.to_owned() }.into()),
         }
     }
 }
@@ -337,105 +113,6 @@ impl fmt::Display for SessionId {
         write!(f, "{},{}", self.phase, self.session)
     }
 }
-
-/// What is wrong with a `boards` field (an SN line's or `--boards`, SQUAREDEAL.md §2); see
-/// [`Boards::parse`]. The messages quote the offending entry or number.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum BoardsError {
-    /// A board number that is not a run of ASCII digits (empty included).
-    #[error("{text:?} is not a board number")]
-    NotANumber {
-        /// The text where a board number was expected.
-        text: String,
-    },
-    /// A board number too large for 64 bits.
-    #[error("{text:?} is too large a board number")]
-    NumberTooLarge {
-        /// The number as written.
-        text: String,
-    },
-    /// An entry `a-b` with a = 0 or b < a (or a count N of 0).
-    #[error("{entry:?} is not a board range a-b with 1 <= a <= b (or a count N)")]
-    NotARange {
-        /// The entry of the comma list.
-        entry: String,
-    },
-    /// An entry whose last board is beyond `i64::MAX` (what SQLite holds).
-    #[error("{entry:?}: board numbers stop at {}", i64::MAX)]
-    BeyondLast {
-        /// The entry of the comma list.
-        entry: String,
-    },
-    /// An entry of more than [`MAX_SESSION_BOARDS`] boards.
-    #[error("{entry:?}: {boards} boards in a session; at most {MAX_SESSION_BOARDS}")]
-    TooManyBoards {
-        /// The entry of the comma list.
-        entry: String,
-        /// How many boards it has.
-        boards: u64,
-    },
-}
-
-// The request is the caller's.
-crate::classified!(BoardsError => BadInput);
-
-/// What is wrong with the text of an SN line (SQUAREDEAL.md §2); see [`Phase::parse`]. The
-/// messages start with `SN` and quote the offending field.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum PhaseError {
-    /// Fewer than three `:`-separated fields.
-    #[error("SN {text:?}: expected nsessions:boards:fileprefix:description")]
-    Shape {
-        /// The SN line's text after `SN `.
-        text: String,
-    },
-    /// `nsessions` is not a run of ASCII digits.
-    #[error("SN: nsessions {value:?} is not a number")]
-    SessionsNotANumber {
-        /// The field as written.
-        value: String,
-    },
-    /// `nsessions` is above [`MAX_SESSIONS`].
-    #[error("SN: nsessions {value:?} is too large (at most {MAX_SESSIONS})")]
-    TooManySessions {
-        /// The field as written.
-        value: String,
-    },
-    /// The `boards` field is wrong.
-    #[error("SN: boards: {0}")]
-    Boards(BoardsError),
-    /// The file prefix is not `^[A-Za-z][A-Za-z0-9#_-]*$`.
-    #[error("SN: file prefix {prefix:?} must match ^[A-Za-z][A-Za-z0-9#_-]*$")]
-    PrefixChars {
-        /// The file prefix.
-        prefix: String,
-    },
-    /// The file prefix has two runs of `#`.
-    #[error(
-        "SN: file prefix {prefix:?} has two runs of '#' (one is replaced by the session number)"
-    )]
-    PrefixTwoRuns {
-        /// The file prefix.
-        prefix: String,
-    },
-    /// The file prefix has no `#`, but the phase has several (or a variable number of)
-    /// sessions.
-    #[error(
-        "SN: file prefix {prefix:?} has no '#' for the session number, but the phase has {} sessions",
-        if *sessions == 0 { "a variable number of".to_string() } else { sessions.to_string() }
-    )]
-    PrefixNoRun {
-        /// The file prefix.
-        prefix: String,
-        /// The number of sessions (0: variable).
-        sessions: u32,
-    },
-}
-
-// The SN line is the caller's.
-crate::classified!(PhaseError => BadInput);
 
 /// The boards of a phase's sessions (the `boards` field of an SN line, SQUAREDEAL.md §2).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -458,19 +135,27 @@ impl Boards {
     /// Parses `?`, `N` (1..N), `a-b`, or a comma list of those (`1-16,17-32`).
     ///
     /// # Errors
-    /// A [`BoardsError`] naming the entry (or the number in it) that is wrong: not a number,
-    /// a number too large, not a range with 1 ≤ a ≤ b, beyond `i64::MAX`, or more than
-    /// [`MAX_SESSION_BOARDS`] boards.
-    pub fn parse(text: &str) -> Result<Boards, BoardsError> {
+    /// An [`Error`] naming the entry (or the number in it) that is wrong:
+    /// [`ErrorKind::NotABoardNumber`], [`ErrorKind::BoardNumberTooLarge`], not a range with
+    /// 1 ≤ a ≤ b ([`ErrorKind::NotABoardRange`]), beyond `i64::MAX`
+    /// ([`ErrorKind::BoardsBeyondLast`]), or more than [`MAX_SESSION_BOARDS`] boards
+    /// ([`ErrorKind::TooManySessionBoards`]).
+    pub fn parse(text: &str) -> Result<Boards, Error> {
         if text == "?" {
             return Ok(Boards::Unknown);
         }
-        let num = |t: &str| -> Result<u64, BoardsError> {
+        let num = |t: &str| -> Result<u64, ErrorKind> {
             if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
-                return Err(BoardsError::NotANumber { text: t.to_owned() });
+                return Err(ErrorKind::NotABoardNumber {
+                    text: t.to_owned(),
+                    in_sn: false,
+                });
             }
             t.parse::<u64>()
-                .map_err(|_| BoardsError::NumberTooLarge { text: t.to_owned() })
+                .map_err(|_| ErrorKind::BoardNumberTooLarge {
+                    text: t.to_owned(),
+                    in_sn: false,
+                })
         };
         let mut ranges = Vec::new();
         for entry in text.split(',') {
@@ -478,21 +163,29 @@ impl Boards {
                 Some((a, b)) => (num(a)?, num(b)?),
                 None => (1, num(entry)?),
             };
+            let entry = entry.to_owned();
             if a == 0 || b < a {
-                return Err(BoardsError::NotARange {
-                    entry: entry.to_owned(),
-                });
+                return Err(ErrorKind::NotABoardRange {
+                    entry,
+                    in_sn: false,
+                }
+                .into());
             }
             if b > i64::MAX as u64 {
-                return Err(BoardsError::BeyondLast {
-                    entry: entry.to_owned(),
-                });
+                return Err(ErrorKind::BoardsBeyondLast {
+                    entry,
+                    in_sn: false,
+                }
+                .into());
             }
             if b - a >= MAX_SESSION_BOARDS {
-                return Err(BoardsError::TooManyBoards {
-                    entry: entry.to_owned(),
-                    boards: b - a + 1,
-                });
+                let boards = b - a + 1;
+                return Err(ErrorKind::TooManySessionBoards {
+                    entry,
+                    boards,
+                    in_sn: false,
+                }
+                .into());
             }
             ranges.push((a, b));
         }
@@ -550,31 +243,33 @@ impl Phase {
     /// Parses the text of an SN line after `SN `.
     ///
     /// # Errors
-    /// A [`PhaseError`] naming the field that is wrong: fewer than three `:`-separated
+    /// An [`Error`] naming the field that is wrong: fewer than three `:`-separated
     /// fields, `nsessions` not a number or above [`MAX_SESSIONS`], bad `boards` (see
     /// [`Boards::parse`]), a file prefix outside `^[A-Za-z][A-Za-z0-9#_-]*$` or with two runs
     /// of `#`, or one without `#` for a phase of several (or a variable number of) sessions.
-    pub fn parse(text: &str) -> Result<Phase, PhaseError> {
+    pub fn parse(text: &str) -> Result<Phase, Error> {
         let mut f = text.splitn(4, ':');
         let (Some(n), Some(boards), Some(prefix)) = (f.next(), f.next(), f.next()) else {
-            return Err(PhaseError::Shape {
+            return Err(ErrorKind::PhaseShape {
                 text: text.to_owned(),
-            });
+            }
+            .into());
         };
         let description = f.next().unwrap_or("").to_string();
         if n.is_empty() || !n.bytes().all(|b| b.is_ascii_digit()) {
-            return Err(PhaseError::SessionsNotANumber {
+            return Err(ErrorKind::SessionsNotANumber {
                 value: n.to_owned(),
-            });
+            }
+            .into());
         }
         let sessions: u32 = n
             .parse()
             .ok()
             .filter(|&s| s <= MAX_SESSIONS)
-            .ok_or_else(|| PhaseError::TooManySessions {
+            .ok_or_else(|| ErrorKind::TooManySessions {
                 value: n.to_owned(),
             })?;
-        let boards = Boards::parse(boards).map_err(PhaseError::Boards)?;
+        let boards = Boards::parse(boards).map_err(Error::in_sn_line)?;
         check_prefix(prefix, sessions)?;
         Ok(Phase {
             sessions,
@@ -677,7 +372,7 @@ impl Phase {
 
 /// Checks a file prefix: `^[A-Za-z][A-Za-z0-9#_-]*$`, at most one run of `#`, and a run of `#`
 /// when the phase has several (or a variable number of) sessions.
-fn check_prefix(prefix: &str, sessions: u32) -> Result<(), PhaseError> {
+fn check_prefix(prefix: &str, sessions: u32) -> Result<(), Error> {
     let ok = prefix
         .bytes()
         .next()
@@ -686,9 +381,10 @@ fn check_prefix(prefix: &str, sessions: u32) -> Result<(), PhaseError> {
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || b"#_-".contains(&b));
     if !ok {
-        return Err(PhaseError::PrefixChars {
+        return Err(ErrorKind::PrefixChars {
             prefix: prefix.to_owned(),
-        });
+        }
+        .into());
     }
     let runs = prefix
         .as_bytes()
@@ -696,15 +392,17 @@ fn check_prefix(prefix: &str, sessions: u32) -> Result<(), PhaseError> {
         .filter(|w| w[0] != b'#' && w[1] == b'#')
         .count();
     if runs > 1 {
-        return Err(PhaseError::PrefixTwoRuns {
+        return Err(ErrorKind::PrefixTwoRuns {
             prefix: prefix.to_owned(),
-        });
+        }
+        .into());
     }
     if sessions != 1 && !prefix.contains('#') {
-        return Err(PhaseError::PrefixNoRun {
+        return Err(ErrorKind::PrefixNoRun {
             prefix: prefix.to_owned(),
             sessions,
-        });
+        }
+        .into());
     }
     Ok(())
 }
@@ -748,20 +446,24 @@ impl Derivation {
     /// The first `count` deals (boards 1..=count).
     ///
     /// # Errors
-    /// [`EventError::TooManyBoards`] when `count` does not fit memory,
-    /// [`EventError::CounterExhausted`] when it exhausts Big Deal's 32-bit counter.
-    pub fn deals(&self, count: u64) -> Result<Vec<Deal>, EventError> {
-        let n = usize::try_from(count).map_err(|_| EventError::TooManyBoards { count })?;
+    /// [`ErrorKind::TooManyBoards`] when `count` does not fit memory,
+    /// [`ErrorKind::CounterExhausted`] when it exhausts Big Deal's 32-bit counter.
+    pub fn deals(&self, count: u64) -> Result<Vec<Deal>, Error> {
+        let n = usize::try_from(count).map_err(|_| ErrorKind::TooManyBoards { count })?;
         match self {
             Derivation::BigDeal { .. } => {
                 let deals = self.stream().expect("Big Deal").take_deals(n);
                 if deals.len() != n {
-                    return Err(EventError::CounterExhausted { count });
+                    return Err(ErrorKind::CounterExhausted { count }.into());
                 }
                 Ok(deals)
             }
             Derivation::Seeded(seed) => {
-                let mut out = vec![Deal::from_number(1, crate::Scheme::Pavlicek).expect("1"); n];
+                let mut out = vec![
+                    Deal::from_number(1, crate::model::number::Scheme::Pavlicek)
+                        .expect("1");
+                    n
+                ];
                 seed.fill_deals(0, &mut out);
                 Ok(out)
             }
@@ -802,10 +504,10 @@ impl Event {
     /// only one so far (another protocol will be told apart by a line of its own).
     ///
     /// # Errors
-    /// [`EventError::Sqd`] with the line number: a malformed SN line (see [`Phase::parse`]), a
+    /// [`ErrorKind::Sqd`] with the line number: a malformed SN line (see [`Phase::parse`]), a
     /// KH that is not 64 hex digits, a second TN, DI, DV, KH, PV or VF line, a second SH line
     /// for a session.
-    pub fn parse(text: &str) -> Result<Event, EventError> {
+    pub fn parse(text: &str) -> Result<Event, Error> {
         let mut ev = Event::default();
         let mut seen: [Option<usize>; 6] = [None; 6];
         let mut sn_lines = Vec::new();
@@ -821,9 +523,11 @@ impl Event {
             let Some((tag, value)) = tag_of(line) else {
                 continue;
             };
-            let err = |message: String| EventError::Sqd {
-                line: line_no,
-                message,
+            let err = |message: String| {
+                Error::from(ErrorKind::Sqd {
+                    line: line_no,
+                    message,
+                })
             };
             let slot = match tag {
                 "TN" => Some(0),
@@ -880,17 +584,17 @@ impl Event {
         }
         if ev.protocol == Protocol::SquareDeal {
             if let Some(line) = seen[5].or(sh_line) {
-                return Err(EventError::Sqd {
+                return Err(ErrorKind::Sqd {
                     line,
                     message: "VF and SH lines belong to the dealdex protocol, but the file has no PV line".into(),
-                });
+                }.into());
             }
         } else {
             if let Some(i) = ev.phases.iter().position(Phase::is_variable) {
-                return Err(EventError::Sqd {
+                return Err(ErrorKind::Sqd {
                     line: sn_lines[i],
                     message: "the dealdex protocol needs a number of sessions: declare the most the phase may need (unused keys are revealed and ignored)".into(),
-                });
+                }.into());
             }
         }
         Ok(ev)
@@ -899,9 +603,9 @@ impl Event {
     /// Parses a `.sqd` file's bytes: [`Event::parse`] of its text, which must be UTF-8.
     ///
     /// # Errors
-    /// [`EventError::Sqd`] naming the line, byte offset (0-based, in the file) and column
+    /// [`ErrorKind::Sqd`] naming the line, byte offset (0-based, in the file) and column
     /// (1-based, in bytes) of the first byte that is not UTF-8; else as [`Event::parse`].
-    pub fn parse_bytes(bytes: &[u8]) -> Result<Event, EventError> {
+    pub fn parse_bytes(bytes: &[u8]) -> Result<Event, Error> {
         match std::str::from_utf8(bytes) {
             Ok(text) => Event::parse(text),
             Err(e) => {
@@ -911,14 +615,15 @@ impl Event {
                     .iter()
                     .rposition(|&b| b == b'\n')
                     .map_or(0, |i| i + 1);
-                Err(EventError::Sqd {
+                Err(ErrorKind::Sqd {
                     line: before.iter().filter(|&&b| b == b'\n').count() + 1,
                     message: format!(
                         "byte offset {at}, column {}: byte 0x{:02X} is not UTF-8 text",
                         at - line_start + 1,
                         bytes[at]
                     ),
-                })
+                }
+                .into())
             }
         }
     }
@@ -983,12 +688,12 @@ impl Event {
     /// DI, VF, the SN lines and the SH lines; its [`Manifest::hash`] is KH.
     ///
     /// # Errors
-    /// [`EventError::NoValueFormat`] when VF is missing.
-    pub fn manifest(&self) -> Result<Manifest<'_>, EventError> {
+    /// [`ErrorKind::NoValueFormat`] when VF is missing.
+    pub fn manifest(&self) -> Result<Manifest<'_>, Error> {
         Ok(Manifest {
             name: self.name.as_deref().unwrap_or(""),
             delayed_info: self.delayed_info.as_deref().unwrap_or(""),
-            value_format: self.value_format.ok_or(EventError::NoValueFormat)?,
+            value_format: self.value_format.ok_or(ErrorKind::NoValueFormat)?,
             phases: self.phases.iter().map(|p| p.text.as_str()).collect(),
             key_commitments: self
                 .key_commitments
@@ -1002,16 +707,16 @@ impl Event {
     /// SHA-256 of the manifest (docs/event-protocol.md §2, §4).
     ///
     /// # Errors
-    /// [`EventError::CommitNeedsDealdex`] for a SquareDeal event,
-    /// [`EventError::NoValueFormat`] without VF, [`EventError::NoKeyFor`] when `keys` lacks a
+    /// [`ErrorKind::CommitNeedsDealdex`] for a SquareDeal event,
+    /// [`ErrorKind::NoValueFormat`] without VF, [`ErrorKind::NoKeyFor`] when `keys` lacks a
     /// session.
-    pub fn commit_keys(&mut self, keys: &Keys) -> Result<(), EventError> {
+    pub fn commit_keys(&mut self, keys: &Keys) -> Result<(), Error> {
         if self.protocol != Protocol::Dealdex {
-            return Err(EventError::CommitNeedsDealdex);
+            return Err(ErrorKind::CommitNeedsDealdex.into());
         }
         let mut sh = Vec::new();
         for id in self.key_sessions() {
-            let key = keys.get(id).ok_or(EventError::NoKeyFor { session: id })?;
+            let key = keys.get(id).ok_or(ErrorKind::NoKeyFor { session: id })?;
             sh.push((id, key_commitment(id.phase, id.session, key)));
         }
         self.key_commitments = sh;
@@ -1023,10 +728,10 @@ impl Event {
     /// For SquareDeal, DV as it is.
     ///
     /// # Errors
-    /// [`EventError::NoValue`] without DV; [`EventError::Value`] when DV does not match VF;
-    /// [`EventError::NoValueFormat`] for a dealdex event without VF.
-    pub fn checked_value(&self) -> Result<&str, EventError> {
-        let dv = self.delayed_value.as_deref().ok_or(EventError::NoValue)?;
+    /// [`ErrorKind::NoValue`] without DV; [`ErrorKind::ValueMismatch`] when DV does not match VF;
+    /// [`ErrorKind::NoValueFormat`] for a dealdex event without VF.
+    pub fn checked_value(&self) -> Result<&str, Error> {
+        let dv = self.delayed_value.as_deref().ok_or(ErrorKind::NoValue)?;
         if self.protocol == Protocol::Dealdex {
             self.manifest()?.value_format.check(dv)?;
         }
@@ -1036,14 +741,17 @@ impl Event {
     /// Phase `p` (1-based).
     ///
     /// # Errors
-    /// [`EventError::NoSuchPhase`] when there is no such phase.
-    pub fn phase(&self, p: u32) -> Result<&Phase, EventError> {
+    /// [`ErrorKind::NoSuchPhase`] when there is no such phase.
+    pub fn phase(&self, p: u32) -> Result<&Phase, Error> {
         (p as usize)
             .checked_sub(1)
             .and_then(|i| self.phases.get(i))
-            .ok_or(EventError::NoSuchPhase {
-                phase: p,
-                phases: self.phases.len(),
+            .ok_or_else(|| {
+                ErrorKind::NoSuchPhase {
+                    phase: p,
+                    phases: self.phases.len(),
+                }
+                .into()
             })
     }
 
@@ -1051,8 +759,8 @@ impl Event {
     /// set (SQUAREDEAL.md §2).
     ///
     /// # Errors
-    /// [`EventError::NoSuchPhase`] when there is no such phase.
-    pub fn session_name(&self, id: SessionId, reserve: bool) -> Result<String, EventError> {
+    /// [`ErrorKind::NoSuchPhase`] when there is no such phase.
+    pub fn session_name(&self, id: SessionId, reserve: bool) -> Result<String, Error> {
         let mut n = self.phase(id.phase)?.session_name(id.session);
         if reserve {
             n.push_str("reserve");
@@ -1095,36 +803,39 @@ impl Event {
     /// this is what checks keys revealed session by session.
     ///
     /// # Errors
-    /// [`EventError::CommitmentsNeedDealdex`] (not a dealdex event),
-    /// [`EventError::NotPublished`], [`EventError::ManifestHash`],
-    /// [`EventError::NoValueFormat`], or [`EventError::KeyCommitment`] for the first session
+    /// [`ErrorKind::CommitmentsNeedDealdex`] (not a dealdex event),
+    /// [`ErrorKind::NotPublished`], [`ErrorKind::ManifestHash`],
+    /// [`ErrorKind::NoValueFormat`], or [`ErrorKind::KeyCommitment`] for the first session
     /// without an SH line or whose key does not match it.
-    pub fn check_commitments(&self, keys: &Keys) -> Result<(), EventError> {
+    pub fn check_commitments(&self, keys: &Keys) -> Result<(), Error> {
         if self.protocol != Protocol::Dealdex {
-            return Err(EventError::CommitmentsNeedDealdex);
+            return Err(ErrorKind::CommitmentsNeedDealdex.into());
         }
-        let kh = self.key_hash.ok_or(EventError::NotPublished)?;
+        let kh = self.key_hash.ok_or(ErrorKind::NotPublished)?;
         let found = self.manifest()?.hash();
         if found != kh {
-            return Err(EventError::ManifestHash {
+            return Err(ErrorKind::ManifestHash {
                 expected: hex::encode(kh),
                 found: hex::encode(found),
-            });
+            }
+            .into());
         }
         for id in self.key_sessions() {
             let Some(&(_, c)) = self.key_commitments.iter().find(|(s, _)| *s == id) else {
-                return Err(EventError::KeyCommitment {
+                return Err(ErrorKind::KeyCommitment {
                     session: id,
                     why: "has no SH line".into(),
-                });
+                }
+                .into());
             };
             if let Some(key) = keys.get(id)
                 && key_commitment(id.phase, id.session, key) != c
             {
-                return Err(EventError::KeyCommitment {
+                return Err(ErrorKind::KeyCommitment {
                     session: id,
                     why: "does not match its SH line (not the committed key)".into(),
-                });
+                }
+                .into());
             }
         }
         Ok(())
@@ -1134,17 +845,18 @@ impl Event {
     /// hash to it, and every session of every phase has a key.
     ///
     /// # Errors
-    /// [`EventError::NotPublished`], [`EventError::KeyHash`], or [`EventError::MissingKey`]
+    /// [`ErrorKind::NotPublished`], [`ErrorKind::KeyHash`], or [`ErrorKind::MissingKey`]
     /// for the first session without a key.
-    pub fn check_keys(&self, keys: &Keys) -> Result<(), EventError> {
-        let kh = self.key_hash.ok_or(EventError::NotPublished)?;
+    pub fn check_keys(&self, keys: &Keys) -> Result<(), Error> {
+        let kh = self.key_hash.ok_or(ErrorKind::NotPublished)?;
         match self.protocol {
             Protocol::SquareDeal => {
                 if keys.hash() != kh {
-                    return Err(EventError::KeyHash {
+                    return Err(ErrorKind::KeyHash {
                         expected: hex::encode(kh),
                         found: hex::encode(keys.hash()),
-                    });
+                    }
+                    .into());
                 }
             }
             Protocol::Dealdex => self.check_commitments(keys)?,
@@ -1156,7 +868,7 @@ impl Event {
             } else {
                 p.session_name(session.session)
             };
-            return Err(EventError::MissingKey { session, name });
+            return Err(ErrorKind::MissingKey { session, name }.into());
         }
         Ok(())
     }
@@ -1167,25 +879,21 @@ impl Event {
     /// ("ses<S>" only in a variable phase)`.
     ///
     /// # Errors
-    /// [`EventError::NoValue`] without DV; [`EventError::NoSuchPhase`] or
-    /// [`EventError::NoSuchSession`].
-    pub fn derivation(
-        &self,
-        id: SessionId,
-        key: &str,
-        reserve: bool,
-    ) -> Result<Derivation, EventError> {
+    /// [`ErrorKind::NoValue`] without DV; [`ErrorKind::NoSuchPhase`] or
+    /// [`ErrorKind::NoSuchSession`].
+    pub fn derivation(&self, id: SessionId, key: &str, reserve: bool) -> Result<Derivation, Error> {
         let phase = self.phase(id.phase)?;
         if !phase.has_session(id.session) {
-            return Err(EventError::NoSuchSession {
+            return Err(ErrorKind::NoSuchSession {
                 session: id,
                 sessions: phase.sessions,
-            });
+            }
+            .into());
         }
         let dv = self.checked_value()?;
         match self.protocol {
             Protocol::Dealdex => {
-                let kh = self.key_hash.ok_or(EventError::NotPublished)?;
+                let kh = self.key_hash.ok_or(ErrorKind::NotPublished)?;
                 Ok(Derivation::Seeded(session_seed(
                     &kh, dv, id.phase, id.session, reserve, key,
                 )))
@@ -1218,7 +926,7 @@ impl Event {
     /// `keys` holds for it; `reserve` for the session's reserve set.
     ///
     /// # Errors
-    /// [`EventError::MissingKey`] when `keys` has no key for the session; the errors of
+    /// [`ErrorKind::MissingKey`] when `keys` has no key for the session; the errors of
     /// [`Event::derivation`].
     pub fn session_deals(
         &self,
@@ -1226,13 +934,13 @@ impl Event {
         id: SessionId,
         reserve: bool,
         count: u64,
-    ) -> Result<Vec<Deal>, EventError> {
+    ) -> Result<Vec<Deal>, Error> {
         let phase = self.phase(id.phase)?;
         let key_id = SessionId {
             phase: id.phase,
             session: phase.key_session(id.session),
         };
-        let key = keys.get(key_id).ok_or_else(|| EventError::MissingKey {
+        let key = keys.get(key_id).ok_or_else(|| ErrorKind::MissingKey {
             session: key_id,
             name: phase.session_name(id.session),
         })?;
@@ -1386,6 +1094,7 @@ pub fn set_sqd_line(text: &str, tag: &str, value: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::{Classify, ErrorClass};
 
     #[test]
     fn base64_rfc4648_vectors() {
@@ -1469,11 +1178,34 @@ mod tests {
     }
 
     #[test]
+    fn a_boards_field_is_named_by_its_place() {
+        let alone = Boards::parse("1-x").unwrap_err();
+        assert_eq!(alone.to_string(), "\"x\" is not a board number");
+        let in_sn = Phase::parse("2:1-x:A#:a").unwrap_err();
+        assert_eq!(in_sn.to_string(), "SN: boards: \"x\" is not a board number");
+        assert_eq!(
+            in_sn.into_kind(),
+            ErrorKind::NotABoardNumber {
+                text: "x".into(),
+                in_sn: true
+            }
+        );
+        let e = Boards::parse("5-2000004").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "\"5-2000004\": 2000000 boards in a session; at most 1000000"
+        );
+        assert_eq!((e.class(), e.position()), (ErrorClass::BadInput, None));
+        let os = Error::from(ErrorKind::OsRandom("gone".into()));
+        assert_eq!(os.class(), ErrorClass::Internal);
+    }
+
+    #[test]
     fn sqd_errors_carry_the_line() {
         let e = Event::parse("TN x\r\nDI y\r\nSN 2:16:A#:a\r\nSN 2:1?:B#:b\r\n").unwrap_err();
         assert_eq!(
-            e,
-            EventError::Sqd {
+            e.into_kind(),
+            ErrorKind::Sqd {
                 line: 4,
                 message: "SN: boards: \"1?\" is not a board number".into()
             }

@@ -11,6 +11,7 @@ use std::str::FromStr;
 use sha2::{Digest, Sha256};
 
 use crate::generation::stream::Seed;
+use crate::{Error, ErrorKind};
 
 /// The protocol's version string, the value of the `PV` line (docs/event-protocol.md §1).
 pub const PROTOCOL_VERSION: &str = "dealdex-event/1";
@@ -24,7 +25,7 @@ pub const PROTOCOL_VERSION: &str = "dealdex-event/1";
 /// assert!(vf.check("44882.13").is_ok());
 /// assert!(vf.check("44,882.13").is_err());
 /// assert_eq!(vf.to_string(), "decimal:2");
-/// # Ok::<(), dealdex::event::protocol::ProtocolError>(())
+/// # Ok::<(), dealdex::event::Error>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ValueFormat {
@@ -37,36 +38,20 @@ pub enum ValueFormat {
     Hex(u8),
 }
 
-/// What is wrong with a protocol field.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum ProtocolError {
-    /// A `VF` value that is none of the formats.
-    #[error(
-        "unknown value format {0:?}: expected decimal:D (D = 0..9), integer or hex:N (N = 1..128)"
-    )]
-    UnknownValueFormat(String),
-    /// A delayed value that does not match the declared format.
-    #[error("delayed value {value:?} does not match the declared format {format}: {why}")]
-    ValueMismatch {
-        /// The value as given.
-        value: String,
-        /// The declared format.
-        format: ValueFormat,
-        /// What is wrong, in words.
-        why: String,
-    },
-}
-
-// The value or name is the caller's.
-crate::classified!(ProtocolError => BadInput);
-
 impl FromStr for ValueFormat {
-    type Err = ProtocolError;
+    type Err = Error;
 
-    fn from_str(s: &str) -> Result<ValueFormat, ProtocolError> {
-        let unknown = || ProtocolError::UnknownValueFormat(s.to_string());
-        let number = |t: &str, max: u8, min: u8| -> Result<u8, ProtocolError> {
+    /// Parses `decimal:D`, `integer` or `hex:N`.
+    ///
+    /// # Errors
+    /// [`ErrorKind::UnknownValueFormat`] for anything else.
+    fn from_str(s: &str) -> Result<ValueFormat, Error> {
+        let unknown = || {
+            Error::from(ErrorKind::UnknownValueFormat {
+                text: s.to_string(),
+            })
+        };
+        let number = |t: &str, max: u8, min: u8| -> Result<u8, Error> {
             if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) || t.len() > 3 {
                 return Err(unknown());
             }
@@ -103,15 +88,17 @@ impl ValueFormat {
     /// Checks that `value` has exactly this format.
     ///
     /// # Errors
-    /// [`ProtocolError::ValueMismatch`] saying what is wrong (a separator, a sign, the
+    /// [`ErrorKind::ValueMismatch`] saying what is wrong (a separator, a sign, the
     /// number of decimals, a leading zero, upper-case hex, the length).
-    pub fn check(&self, value: &str) -> Result<(), ProtocolError> {
-        let fail = |why: String| ProtocolError::ValueMismatch {
-            value: value.to_string(),
-            format: *self,
-            why,
+    pub fn check(&self, value: &str) -> Result<(), Error> {
+        let fail = |why: String| {
+            Error::from(ErrorKind::ValueMismatch {
+                value: value.to_string(),
+                format: *self,
+                why,
+            })
         };
-        let integer_part = |t: &str| -> Result<(), ProtocolError> {
+        let integer_part = |t: &str| -> Result<(), Error> {
             if t.is_empty() {
                 return Err(fail("no digits before the decimal point".into()));
             }

@@ -3,7 +3,7 @@
 
 use std::ops::RangeInclusive;
 
-use crate::formats::Board;
+use crate::model::board::Board;
 use crate::model::deal::Deal;
 
 /// What a file name says about the sessions it holds, within one phase.

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use sha2::{Digest, Sha256};
 
-use super::{Event, EventError, SessionId};
+use crate::{Error, ErrorKind, Event, SessionId};
 
 /// The characters of a session key, in SquareDeal's order: `a-z`, `A-Z`, `0-9`.
 pub const KEY_ALPHABET: &[u8; 62] =
@@ -23,7 +23,7 @@ pub const KEY_LENGTH: usize = 60;
 /// assert_eq!(crlf.hash(), lf.hash()); // KH is taken over the CRLF form, as SquareDeal does
 /// assert!(crlf.is_canonical() && !lf.is_canonical());
 /// assert_eq!(lf.get(SessionId { phase: 1, session: 2 }), Some("def"));
-/// # Ok::<(), dealdex::event::EventError>(())
+/// # Ok::<(), dealdex::event::Error>(())
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Keys {
@@ -43,10 +43,10 @@ impl Keys {
     /// CRLF, a last line without a line end included; a leading UTF-8 byte-order mark is skipped.
     ///
     /// # Errors
-    /// [`EventError::Sqk`] with the line number: a line not of the form `P,S:KEY` (P ≥ 1, S ≥
+    /// [`ErrorKind::Sqk`] with the line number: a line not of the form `P,S:KEY` (P ≥ 1, S ≥
     /// 0, decimal without padding), an empty key or one with a character that is not
     /// printable ASCII, a second key for the same session.
-    pub fn parse(bytes: &[u8]) -> Result<Keys, EventError> {
+    pub fn parse(bytes: &[u8]) -> Result<Keys, Error> {
         // An editor's byte-order mark is not part of the keys (like LF line ends, it does
         // not change the canonical CRLF form KH is computed over).
         let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
@@ -62,9 +62,11 @@ impl Keys {
             let line = raw.strip_suffix(b"\r").unwrap_or(raw);
             canonical_form.extend_from_slice(line);
             canonical_form.extend_from_slice(b"\r\n");
-            let err = |message: String| EventError::Sqk {
-                line: line_no,
-                message,
+            let err = |message: String| {
+                Error::from(ErrorKind::Sqk {
+                    line: line_no,
+                    message,
+                })
             };
             let text = std::str::from_utf8(line)
                 .map_err(|_| err("not ASCII text (expected P,S:KEY)".into()))?;
@@ -108,8 +110,8 @@ impl Keys {
     /// characters from [`KEY_ALPHABET`] drawn from the operating system's CSPRNG.
     ///
     /// # Errors
-    /// [`EventError::Os`] when the OS random source fails.
-    pub fn generate(event: &Event) -> Result<Keys, EventError> {
+    /// [`ErrorKind::OsRandom`] when the OS random source fails.
+    pub fn generate(event: &Event) -> Result<Keys, Error> {
         let mut bytes = Vec::new();
         for id in event.key_sessions() {
             bytes.extend_from_slice(format!("{id}:{}\r\n", random_key()?).as_bytes());
@@ -176,15 +178,15 @@ fn parse_ident(t: &str) -> Option<SessionId> {
 /// (rejection of OS random bytes ≥ 248), from the operating system's CSPRNG.
 ///
 /// # Errors
-/// [`EventError::Os`] when the OS random source fails.
-pub fn random_key() -> Result<String, EventError> {
+/// [`ErrorKind::OsRandom`] when the OS random source fails.
+pub fn random_key() -> Result<String, Error> {
     use rand::TryRng;
     let mut key = String::with_capacity(KEY_LENGTH);
     let mut buf = [0u8; 96];
     while key.len() < KEY_LENGTH {
         rand::rngs::SysRng
             .try_fill_bytes(&mut buf)
-            .map_err(|e| EventError::Os(e.to_string()))?;
+            .map_err(|e| ErrorKind::OsRandom(e.to_string()))?;
         for &b in &buf {
             // 248 = 4 × 62: bytes below it map uniformly onto the alphabet.
             if b < 248 && key.len() < KEY_LENGTH {
