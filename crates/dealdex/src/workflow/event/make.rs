@@ -8,7 +8,10 @@ use serde::Serialize;
 use super::{EventJobError, blamed, default_keys, read_event, read_keys};
 use crate::event::{self, Boards, ErrorKind, Event, Keys, Protocol, SessionId};
 use crate::formats::{self, Board, DealFormat, WriteOptions};
-use crate::workflow::output::{RenderedFile, write_rendered};
+use crate::workflow::output::Output;
+use crate::workflow::pipeline::{
+    DealFiles, DealSink, PreparedFiles, SinkError, Written, commit_all,
+};
 use crate::{DealIndex, NewSet, Scheme, Store};
 
 /// The most boards one `make` run makes: they are all made and rendered in memory before
@@ -306,7 +309,8 @@ pub fn make(job: &MakeJob) -> Result<MakeReport, EventJobError> {
 
     // Make and render everything before anything is written or stored.
     let made = make_sessions(job, &ev, &keys, plan)?;
-    let files = render_files(job, &ev, &made)?;
+    let mut outs: Vec<std::io::Sink> = made.iter().map(|_| std::io::sink()).collect();
+    let prepared = prepare_files(job, &ev, &made, &mut outs)?;
     let sets = new_sets(&ev, &stem, &made);
 
     let mut store = match &job.db {
@@ -316,7 +320,7 @@ pub fn make(job: &MakeJob) -> Result<MakeReport, EventJobError> {
     if let (Some(p), Some(store)) = (&job.db, &store) {
         check_stored_sets(store, p, &sets)?;
     }
-    write_files(job, &files)?;
+    let written = write_files(job, &made, prepared)?;
     let mut report = MakeReport {
         file: job.file.clone(),
         delayed_value: ev.delayed_value.clone().unwrap_or_default(),
@@ -324,13 +328,14 @@ pub fn make(job: &MakeJob) -> Result<MakeReport, EventJobError> {
         sessions: Vec::new(),
         boards: made.iter().map(|m| m.boards.len() as u64).sum(),
         out: job.out.clone(),
-        files: files
+        files: written
             .iter()
+            .flat_map(|w| &w.files)
             .map(|f| MadeFile {
                 path: f.path.clone().unwrap_or_default(),
                 format: f.format,
                 boards: f.boards,
-                bytes: f.bytes.len() as u64,
+                bytes: f.bytes,
             })
             .collect(),
         db: job.db.clone(),
@@ -410,19 +415,27 @@ fn make_sessions(
     Ok(made)
 }
 
-/// Renders every session made in every format of the job, session by session.
+/// The file of session `m` in format `f`: `<out>/<session name>.<extension>`.
+fn session_path(job: &MakeJob, m: &Made, f: &dyn DealFormat) -> PathBuf {
+    job.out
+        .join(format!("{}.{}", m.name, f.info().extensions[0]))
+}
+
+/// Every session made, written in every format of the job through a file sink each (the
+/// session's own event name and boards) and prepared: rendered, nothing written yet.
 ///
 /// # Errors
 /// [`EventJobError::Render`] naming the file a format cannot write.
-fn render_files(
+fn prepare_files<'o>(
     job: &MakeJob,
     ev: &Event,
     made: &[Made],
-) -> Result<Vec<RenderedFile>, EventJobError> {
-    let mut files = Vec::new();
-    for m in made {
+    outs: &'o mut [std::io::Sink],
+) -> Result<Vec<PreparedFiles<'o>>, EventJobError> {
+    let mut prepared = Vec::with_capacity(made.len());
+    for (m, out) in made.iter().zip(outs) {
         let phase = &ev.phases[m.id.phase as usize - 1];
-        let opts = WriteOptions {
+        let options = WriteOptions {
             event: format!(
                 "{}: {}",
                 ev.name.as_deref().unwrap_or(""),
@@ -434,25 +447,36 @@ fn render_files(
             scheme: scheme_of(ev.protocol),
             boards: None,
         };
-        for f in &job.formats {
-            let path = job
-                .out
-                .join(format!("{}.{}", m.name, f.info().extensions[0]));
-            let bytes = formats::write_set(*f, &m.boards, &opts).map_err(|error| {
-                EventJobError::Render {
-                    path: path.clone(),
-                    error,
-                }
-            })?;
-            files.push(RenderedFile {
-                path: Some(path),
-                format: f.info().name,
-                boards: m.boards.len() as u64,
-                bytes,
-            });
-        }
+        let outputs = job
+            .formats
+            .iter()
+            .map(|&format| Output {
+                path: Some(session_path(job, m, format)),
+                format,
+            })
+            .collect();
+        let files = DealFiles {
+            bounds_given: true,
+            whole: true,
+            ..DealFiles::new(outputs, options)
+        };
+        let rendered = files.open(out).and_then(|mut sink| {
+            sink.write(m.boards.clone())?;
+            sink.prepare()
+        });
+        prepared.push(rendered.map_err(|e| match e {
+            SinkError::Render(r) => EventJobError::Render {
+                path: PathBuf::from(r.output),
+                error: r.error,
+            },
+            SinkError::Write(w) => EventJobError::Write {
+                path: w.path.unwrap_or_else(|| job.out.clone()),
+                error: w.error,
+            },
+            SinkError::Store(e) => EventJobError::Store(e),
+        })?);
     }
-    Ok(files)
+    Ok(prepared)
 }
 
 /// A session's set to store, with its boards' numbers and keys.
@@ -505,14 +529,18 @@ fn check_stored_sets(store: &Store, db: &Path, sets: &[SessionSet]) -> Result<()
     Ok(())
 }
 
-/// Writes the rendered files into the job's directory (created if missing), all or none
-/// ([`write_rendered`]: each staged beside its target, all renamed once all are written).
+/// Writes the prepared files into the job's directory (created if missing), all or none
+/// ([`commit_all`]: each staged beside its target, all renamed once all are written).
 ///
 /// # Errors
 /// Before anything is written: [`EventJobError::OutNotDirectory`],
 /// [`EventJobError::NotAFile`]. After: [`EventJobError::Write`] (no file replaced; the
 /// directory stays created).
-fn write_files(job: &MakeJob, files: &[RenderedFile]) -> Result<(), EventJobError> {
+fn write_files(
+    job: &MakeJob,
+    made: &[Made],
+    prepared: Vec<PreparedFiles<'_>>,
+) -> Result<Vec<Written>, EventJobError> {
     // Something other than a file in the way stops everything before anything is written
     // or stored.
     if job.out.exists() && !job.out.is_dir() {
@@ -520,20 +548,26 @@ fn write_files(job: &MakeJob, files: &[RenderedFile]) -> Result<(), EventJobErro
             path: job.out.clone(),
         });
     }
-    if let Some(path) = files
+    let paths = made
         .iter()
-        .filter_map(|f| f.path.as_ref())
-        .find(|p| p.exists() && !p.is_file())
-    {
-        return Err(EventJobError::NotAFile { path: path.clone() });
+        .flat_map(|m| job.formats.iter().map(move |&f| session_path(job, m, f)));
+    if let Some(path) = paths.into_iter().find(|p| p.exists() && !p.is_file()) {
+        return Err(EventJobError::NotAFile { path });
     }
     std::fs::create_dir_all(&job.out).map_err(|error| EventJobError::Write {
         path: job.out.clone(),
         error,
     })?;
-    write_rendered(files, &mut std::io::sink()).map_err(|e| EventJobError::Write {
-        path: e.path.unwrap_or_else(|| job.out.clone()),
-        error: e.error,
+    commit_all(prepared).map_err(|e| match e {
+        SinkError::Write(w) => EventJobError::Write {
+            path: w.path.unwrap_or_else(|| job.out.clone()),
+            error: w.error,
+        },
+        SinkError::Render(r) => EventJobError::Render {
+            path: PathBuf::from(r.output),
+            error: r.error,
+        },
+        SinkError::Store(e) => EventJobError::Store(e),
     })
 }
 

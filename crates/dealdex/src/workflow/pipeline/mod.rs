@@ -31,6 +31,7 @@ mod source;
 pub use set_sink::SetSink;
 pub use sink::{
     DealFiles, FileSink, PieceRenderer, PreparedFiles, RenderedPiece, SinkError, Written,
+    commit_all,
 };
 pub use source::{
     DealSource, DealStream, FileSource, FoundDeals, OpenSource, ReadAs, STDIN, STORED_PIECE,

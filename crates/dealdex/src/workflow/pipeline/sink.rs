@@ -520,6 +520,27 @@ impl PreparedFiles<'_> {
     }
 }
 
+/// Puts the files of several prepared sinks in place together ([`PreparedFiles::commit`] for
+/// each, but the whole-set files of all of them staged first and renamed once all are
+/// written: none is replaced unless every one could be written). A whole championship event's
+/// sessions, each a sink with its own options, are written so.
+///
+/// # Errors
+/// [`SinkError::Write`] when a file cannot be written or renamed.
+pub fn commit_all(prepared: Vec<PreparedFiles<'_>>) -> Result<Vec<Written>, SinkError> {
+    let (mut files, mut rest) = (Vec::new(), Vec::new());
+    for mut p in prepared {
+        let (to_files, to_stdout): (Vec<_>, Vec<_>) = std::mem::take(&mut p.rendered)
+            .into_iter()
+            .partition(|f| f.path.as_deref().is_some_and(|p| p.as_os_str() != "-"));
+        files.extend(to_files);
+        p.rendered = to_stdout;
+        rest.push(p);
+    }
+    write_rendered(&files, &mut std::io::sink())?;
+    rest.into_iter().map(PreparedFiles::commit).collect()
+}
+
 /// What a sink wrote.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Written {
