@@ -99,7 +99,7 @@ fn make_error(
 /// The arguments `e` (or an error it holds, [`dealdex::causes`]) is about, named as Python's
 /// keywords: the library's messages name no parameter's spelling (the CLI adds its flags).
 fn keywords(e: &(dyn StdError + 'static)) -> Option<&'static str> {
-    use dealdex::workflow::pipeline::SourceError;
+    use dealdex::workflow::pipeline::{self, ErrorKind};
     use dealdex::{FormatError, FormatErrorKind};
     dealdex::causes(e).into_iter().find_map(|x| {
         let format = matches!(
@@ -110,7 +110,11 @@ fn keywords(e: &(dyn StdError + 'static)) -> Option<&'static str> {
                     | FormatErrorKind::UnknownContent { .. }
             )
         );
-        let first_board = matches!(x.downcast_ref(), Some(SourceError::FirstBoard { .. }));
+        let first_board = matches!(
+            x.downcast_ref::<pipeline::Error>()
+                .map(pipeline::Error::kind),
+            Some(ErrorKind::FirstBoard { .. })
+        );
         match (format, first_board) {
             (true, _) => Some("format="),
             (_, true) => Some("first_board="),
@@ -1081,16 +1085,14 @@ fn draw(
     (first, count): (u64, u64),
     max_draws: u64,
 ) -> PyResult<Vec<DealIndex>> {
-    use dealdex::workflow::pipeline::{
-        DealSource, DealStream, SourceError, StreamFilter, StreamSource,
-    };
+    use dealdex::workflow::pipeline::{self, DealSource, DealStream, StreamFilter, StreamSource};
     /// Why a draw ended early: the source failed, or Python was interrupted.
     enum Halt {
-        Source(SourceError),
+        Source(pipeline::Error),
         Python(PyErr),
     }
-    impl From<SourceError> for Halt {
-        fn from(e: SourceError) -> Halt {
+    impl From<pipeline::Error> for Halt {
+        fn from(e: pipeline::Error) -> Halt {
             Halt::Source(e)
         }
     }
@@ -1941,7 +1943,7 @@ fn write(
     };
     // Through the pipeline's sink: written to a temporary file renamed onto `path` when
     // whole (a failed write leaves an old file as it was), a set's bounds from its boards.
-    use dealdex::workflow::pipeline::{DealFiles, DealSink, SinkError};
+    use dealdex::workflow::pipeline::{DealFiles, DealSink, ErrorKind};
     let sink = DealFiles::new(
         vec![dealdex::workflow::output::Output {
             path: Some(path.clone()),
@@ -1955,10 +1957,13 @@ fn write(
             open.write(boards)?;
             open.finish()
         });
-        written.map(drop).map_err(|e| match e {
-            SinkError::Render(r) => err(r.error),
-            SinkError::Write(w) => error_about(&w, Some(&path), None),
-            SinkError::Store(e) => err(e),
+        written.map(drop).map_err(|e| match e.kind() {
+            ErrorKind::Write { .. } => error_about(&e, Some(&path), None),
+            _ => match e.into_kind() {
+                ErrorKind::Render { error, .. } => err(error),
+                ErrorKind::Store(e) => err(e),
+                kind => err(dealdex::workflow::pipeline::Error::from(kind)),
+            },
         })
     })
 }

@@ -11,8 +11,8 @@ use dealdex::workflow::dealer::DealerRunError;
 use dealdex::workflow::event::EventJobError;
 use dealdex::workflow::generate::GenerateError;
 use dealdex::workflow::lead::LeadError;
-use dealdex::workflow::output::{FileRole, OutputPlanError, RenderError};
-use dealdex::workflow::pipeline::SourceError;
+use dealdex::workflow::output::FileRole;
+use dealdex::workflow::pipeline::{self, ErrorKind};
 use dealdex::workflow::records::RecordsError;
 use dealdex::workflow::solve::SolveInputError;
 use dealdex::workflow::sql::SqlError;
@@ -26,7 +26,10 @@ pub fn flags_for(e: &anyhow::Error) -> Option<String> {
 
 /// The flags `e` itself is about, or that fix it.
 fn flags_of(e: &(dyn Error + 'static)) -> Option<String> {
-    if let Some(OutputPlanError::SameFile { first, second, .. }) = e.downcast_ref() {
+    let pipeline = e
+        .downcast_ref::<pipeline::Error>()
+        .map(pipeline::Error::kind);
+    if let Some(ErrorKind::SameFile { first, second, .. }) = pipeline {
         return Some(format!(
             "{}, {}",
             flag_of_path(*first),
@@ -36,7 +39,7 @@ fn flags_of(e: &(dyn Error + 'static)) -> Option<String> {
     let found = (e.downcast_ref().and_then(event_flags))
         .or_else(|| e.downcast_ref().and_then(generate_flags))
         .or_else(|| e.downcast_ref().and_then(lead_flags))
-        .or_else(|| e.downcast_ref().and_then(source_flags))
+        .or_else(|| pipeline.and_then(pipeline_flags))
         .or_else(|| e.downcast_ref().and_then(sql_flags))
         .or_else(|| e.downcast_ref().and_then(format_flags))
         .or_else(|| e.downcast_ref().and_then(solve_flags))
@@ -48,25 +51,12 @@ fn flags_of(e: &(dyn Error + 'static)) -> Option<String> {
 fn other_flags(e: &(dyn Error + 'static)) -> Option<&'static str> {
     let variant = |yes: bool, flags: &'static str| yes.then_some(flags);
     variant(
-        matches!(e.downcast_ref(), Some(OutputPlanError::FormatWithSeveral)),
-        "--to, --out",
+        matches!(
+            e.downcast_ref(),
+            Some(StoreError::NotDealdex { foreign: true, .. })
+        ),
+        "--migrate-foreign, or another --db",
     )
-    .or_else(|| {
-        variant(
-            e.downcast_ref::<RenderError>()
-                .is_some_and(|r| r.over_limit),
-            "--split",
-        )
-    })
-    .or_else(|| {
-        variant(
-            matches!(
-                e.downcast_ref(),
-                Some(StoreError::NotDealdex { foreign: true, .. })
-            ),
-            "--migrate-foreign, or another --db",
-        )
-    })
     .or_else(|| {
         variant(
             matches!(e.downcast_ref(), Some(DealerRunError::SetExists { .. })),
@@ -136,15 +126,19 @@ fn lead_flags(e: &LeadError) -> Option<&'static str> {
     }
 }
 
-/// The flags of a deal source's errors.
-fn source_flags(e: &SourceError) -> Option<&'static str> {
+/// The flags of the deal pipeline's errors (a source's, the outputs' plan, a render's).
+fn pipeline_flags(e: &ErrorKind) -> Option<&'static str> {
     match e {
-        SourceError::FirstBoard { .. } => Some("--first-board"),
-        SourceError::NoStore => Some("--db"),
-        SourceError::TooFewMatches { .. } => Some("--max-draws"),
-        SourceError::Filter { .. } => Some("--where"),
+        ErrorKind::FirstBoard { .. } => Some("--first-board"),
+        ErrorKind::NoStore => Some("--db"),
+        ErrorKind::TooFewMatches { .. } => Some("--max-draws"),
+        ErrorKind::Filter { .. } => Some("--where"),
         // Only `lead --script` reads a script as a source.
-        SourceError::Script(_) => Some("--script"),
+        ErrorKind::Script(_) => Some("--script"),
+        ErrorKind::FormatWithSeveral => Some("--to, --out"),
+        ErrorKind::Render {
+            over_limit: true, ..
+        } => Some("--split"),
         _ => None,
     }
 }
@@ -179,7 +173,7 @@ fn solve_flags(e: &SolveInputError) -> Option<&'static str> {
     }
 }
 
-/// The flag of a path an [`OutputPlanError::SameFile`] names by what it is.
+/// The flag of a path an [`ErrorKind::SameFile`] names by what it is.
 fn flag_of_path(role: FileRole) -> &'static str {
     match role {
         FileRole::Output => "--out",

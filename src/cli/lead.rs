@@ -6,7 +6,8 @@ use std::path::PathBuf;
 
 use clap::Args;
 use dealdex::workflow::lead::{self as wf, LeadError, LeadJob, LeadSample};
-use dealdex::workflow::output::{FileRole, OutputPlanError, ReportOutput, check_distinct};
+use dealdex::workflow::output::{FileRole, ReportOutput, check_distinct};
+use dealdex::workflow::pipeline;
 use dealdex::{Contract, Seat, Vulnerability};
 
 use super::{StoreArgs, Text, print};
@@ -167,11 +168,11 @@ fn csv_output<'o>(
         return Ok(None);
     };
     if json && csv.as_os_str() == "-" {
-        Err(OutputPlanError::SameFile {
+        Err(pipeline::Error::from(pipeline::ErrorKind::SameFile {
             first: FileRole::CsvTable,
             second: FileRole::JsonReport,
             path: csv.to_owned(),
-        })?;
+        }))?;
     }
     let db = a.db.path();
     let mut files = vec![(FileRole::CsvTable, csv), (FileRole::Database, &db)];

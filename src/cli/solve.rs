@@ -101,7 +101,7 @@ pub fn run(a: SolveArgs, json: bool) -> anyhow::Result<()> {
         dealer: a.dealer,
         vul: a.vul.clone(),
     };
-    // A file's errors name it (ReadFileError).
+    // A file's errors name it (the pipeline's read errors).
     let (source, mut store) = request.open(a.db.path().as_deref())?;
     let job = SolveJob {
         source,

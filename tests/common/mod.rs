@@ -9,15 +9,17 @@ use assert_cmd::Command;
 pub mod dealer;
 
 /// Every board of the deal file `path` read as `format` through the pipeline's file source,
-/// as every command reads one; a fault of the file itself is its [`ReadFileError`] (other
-/// source errors panic: a test's own mistake).
+/// as every command reads one; a fault of the file itself is its read error (a
+/// [`pipeline::Error`] with a [`pipeline::Error::read_kind`]; other source errors panic: a
+/// test's own mistake).
 ///
-/// [`ReadFileError`]: dealdex::workflow::input::ReadFileError
+/// [`pipeline::Error`]: dealdex::workflow::pipeline::Error
+/// [`pipeline::Error::read_kind`]: dealdex::workflow::pipeline::Error::read_kind
 pub fn read_file(
     path: &Path,
     format: &'static dyn dealdex::formats::DealFormat,
-) -> Result<Vec<dealdex::formats::Board>, dealdex::workflow::input::ReadFileError> {
-    use dealdex::workflow::pipeline::{DealSource, FileSource, SourceError, SourceOptions};
+) -> Result<Vec<dealdex::formats::Board>, dealdex::workflow::pipeline::Error> {
+    use dealdex::workflow::pipeline::{DealSource, FileSource, SourceOptions};
     let source = DealSource::File(FileSource {
         path: path.to_owned(),
         format: Some(format),
@@ -28,7 +30,7 @@ pub fn read_file(
         .and_then(|s| s.read_all())
     {
         Ok((boards, _)) => Ok(boards),
-        Err(SourceError::Read(e)) => Err(e),
+        Err(e) if e.read_kind().is_some() => Err(e),
         Err(e) => panic!("{}: {e}", path.display()),
     }
 }

@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use dealdex::workflow::lookup::{self, LookupJob};
-use dealdex::workflow::pipeline::{DealSource, SourceError};
+use dealdex::workflow::pipeline::{DealSource, ErrorKind};
 use dealdex::workflow::query::{self, QueryJob, QueryMode, QueryWorkflowError};
 use dealdex::workflow::stats::{self, StatsError, StatsJob};
 use dealdex::{Classify, Deal, DealIndex, ErrorClass, Scheme, Seed, Store};
@@ -227,6 +227,6 @@ fn workflows_called_as_a_library_report_what_they_did() {
     assert_eq!(stats::run(&all, Some(&store)).unwrap().report.deals, 200);
     let none = StatsJob::new(DealSource::Set("nope".into()));
     let e = stats::run(&none, Some(&store)).unwrap_err();
-    assert!(matches!(e, StatsError::Source(SourceError::NoSet { .. })));
+    assert!(matches!(&e, StatsError::Pipeline(p) if matches!(p.kind(), ErrorKind::NoSet { .. })));
     assert_eq!(e.class(), ErrorClass::BadInput);
 }

@@ -3,14 +3,14 @@
 
 use dealdex::Classify;
 use dealdex::formats;
-use dealdex::workflow::input::ReadFileErrorKind;
+use dealdex::workflow::pipeline::ReadKind;
 
 use crate::common::read_file;
 
 fn read_error(
     name: &str,
     content: &[u8],
-) -> (std::path::PathBuf, dealdex::workflow::input::ReadFileError) {
+) -> (std::path::PathBuf, dealdex::workflow::pipeline::Error) {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join(name);
     std::fs::write(&path, content).unwrap();
@@ -24,7 +24,7 @@ fn a_bad_pbn_file_names_file_line_and_column() {
     // Line 3's deal gives the ace of spades to North and to East.
     let text = "% a comment\n[Board \"1\"]\n[Deal \"N:AKQJ.AKQJ.AKQ.AK A987.T987.T98.T9 6543.6543.765.87 2.2.J432.QJ65432\"]\n";
     let (path, e) = read_error("bad.pbn", text.as_bytes());
-    assert_eq!(e.kind(), ReadFileErrorKind::Format("not-a-deal"), "{e}");
+    assert_eq!(e.read_kind(), Some(ReadKind::Format("not-a-deal")), "{e}");
     let p = e.position().expect("a position");
     assert_eq!(p.file.as_deref(), Some(path.as_path()));
     assert_eq!(p.line, Some(3), "{e}");
@@ -33,7 +33,7 @@ fn a_bad_pbn_file_names_file_line_and_column() {
     assert!(e.to_string().contains("line 3, column 27"), "{e}");
 
     let (_, e) = read_error("syntax.pbn", b"[Board \"1\"]\n[Deal \"N:AKQ.x\"]\n");
-    assert_eq!(e.kind(), ReadFileErrorKind::Format("malformed"));
+    assert_eq!(e.read_kind(), Some(ReadKind::Format("malformed")));
     let p = e.position().unwrap();
     assert_eq!((p.line, p.column), (Some(2), Some(14)), "{e}");
 }
@@ -42,7 +42,7 @@ fn a_bad_pbn_file_names_file_line_and_column() {
 fn a_bad_lin_file_names_file_line_and_column() {
     let text = "qx|o1|\nmd|3SAKQJHAKQJDAKQCAK,SAT98HT987DT98CT9,S6543H6543D765C87|\n";
     let (path, e) = read_error("bad.lin", text.as_bytes());
-    assert_eq!(e.kind(), ReadFileErrorKind::Format("not-a-deal"), "{e}");
+    assert_eq!(e.read_kind(), Some(ReadKind::Format("not-a-deal")), "{e}");
     let p = e.position().expect("a position");
     assert_eq!(p.file.as_deref(), Some(path.as_path()));
     assert_eq!(p.line, Some(2), "{e}");
@@ -57,7 +57,7 @@ fn a_truncated_binary_file_names_record_and_byte() {
     let mut data: Vec<u8> = (0..52).map(|i| b'1' + (i % 4) as u8).collect();
     data.extend_from_slice(&[b'1'; 10]);
     let (path, e) = read_error("short.ber", &data);
-    assert_eq!(e.kind(), ReadFileErrorKind::Format("truncated"), "{e}");
+    assert_eq!(e.read_kind(), Some(ReadKind::Format("truncated")), "{e}");
     let p = e.position().unwrap();
     assert_eq!(p.file.as_deref(), Some(path.as_path()));
     assert_eq!((p.record, p.byte, p.line), (Some(2), Some(52), None), "{e}");
@@ -68,7 +68,7 @@ fn a_missing_file_names_only_the_file() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("none.pbn");
     let e = read_file(&path, formats::by_name("pbn").unwrap()).unwrap_err();
-    assert_eq!(e.kind(), ReadFileErrorKind::Io);
+    assert_eq!(e.read_kind(), Some(ReadKind::Io));
     let p = e.position().unwrap();
     assert_eq!(p.file.as_deref(), Some(path.as_path()));
     assert_eq!(
@@ -173,16 +173,13 @@ fn an_import_keeps_the_readers_kind_and_position_of_a_rejected_file() {
         reasons[0]
     );
     // ...and the reader's kind and position, with the file.
-    assert_eq!(
-        reasons[0].kind(),
-        Some(ReadFileErrorKind::Format("malformed"))
-    );
+    assert_eq!(reasons[0].kind(), Some(ReadKind::Format("malformed")));
     let p = reasons[0].position().unwrap();
     assert_eq!(
         (p.file.as_deref(), p.line, p.column),
         (Some(bad.as_path()), Some(2), Some(14))
     );
-    assert_eq!(reasons[1].kind(), Some(ReadFileErrorKind::Io));
+    assert_eq!(reasons[1].kind(), Some(ReadKind::Io));
     assert_eq!(
         reasons[1].position().unwrap().file.as_deref(),
         Some(missing.as_path())

@@ -11,7 +11,7 @@ use dealdex::bigdeal::BigDealStream;
 use dealdex::formats::{self, Board, ReadOptions, WriteOptions};
 use dealdex::workflow::output::Output;
 use dealdex::workflow::pipeline::{
-    DealFiles, DealSink, DealSource, DealStream, ReadAs, SourceError, SourceOptions, StreamFilter,
+    DealFiles, DealSink, DealSource, DealStream, ErrorKind, ReadAs, SourceOptions, StreamFilter,
     StreamSource,
 };
 use dealdex::{CHUNK, Seed};
@@ -44,7 +44,7 @@ fn a_seeded_stream_is_the_seeds_boards_in_order() {
     let read = open
         .read_with(
             &|piece: Vec<Board>| (piece.len(), piece),
-            &mut |(len, piece)| -> Result<bool, SourceError> {
+            &mut |(len, piece)| -> Result<bool, dealdex::workflow::pipeline::Error> {
                 pieces.push(len);
                 boards.extend(piece);
                 Ok(true)
@@ -72,10 +72,12 @@ fn a_consumer_stops_a_stream() {
     let read = source
         .open(None, &SourceOptions::default())
         .unwrap()
-        .read(&mut |piece| -> Result<bool, SourceError> {
-            seen += piece.len();
-            Ok(false)
-        })
+        .read(
+            &mut |piece| -> Result<bool, dealdex::workflow::pipeline::Error> {
+                seen += piece.len();
+                Ok(false)
+            },
+        )
         .unwrap();
     assert!(!read.complete);
     assert_eq!(read.boards as usize, seen);
@@ -355,7 +357,7 @@ fn a_filtered_stream_is_the_streams_matching_deals() {
         .read_all()
         .unwrap_err();
     assert!(
-        matches!(e, SourceError::TooFewMatches { drawn: 50, wanted: 40, matched } if matched < 40),
+        matches!(e.kind(), ErrorKind::TooFewMatches { drawn: 50, wanted: 40, matched } if *matched < 40),
         "{e}"
     );
     // West holds 10 HCP: North cannot have 31.
@@ -378,8 +380,9 @@ fn a_filtered_stream_is_the_streams_matching_deals() {
         big_deal
             .open(None, &SourceOptions::default())
             .err()
-            .unwrap(),
-        SourceError::Filter { .. }
+            .unwrap()
+            .kind(),
+        ErrorKind::Filter { .. }
     ));
 }
 
@@ -414,10 +417,12 @@ fn a_script_source_is_the_deals_dealer_produces() {
     let read = DealSource::Script(Box::new(source))
         .open(None, &SourceOptions::default())
         .unwrap()
-        .read(&mut |_| -> Result<bool, SourceError> {
-            pieces += 1;
-            Ok(false)
-        })
+        .read(
+            &mut |_| -> Result<bool, dealdex::workflow::pipeline::Error> {
+                pieces += 1;
+                Ok(false)
+            },
+        )
         .unwrap();
     assert_eq!((pieces, read.complete), (1, false));
     assert!(read.boards < 1500, "{}", read.boards);
@@ -430,8 +435,8 @@ fn a_script_source_is_the_deals_dealer_produces() {
         .unwrap_err();
     assert!(
         matches!(
-            e,
-            SourceError::TooFewMatches {
+            e.kind(),
+            ErrorKind::TooFewMatches {
                 drawn: 100,
                 wanted: 1500,
                 ..

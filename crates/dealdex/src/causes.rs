@@ -7,8 +7,6 @@ use crate::workflow::dealer::DealerRunError;
 use crate::workflow::event::EventJobError;
 use crate::workflow::generate::GenerateError;
 use crate::workflow::lead::LeadError;
-use crate::workflow::output::OutputPlanError;
-use crate::workflow::pipeline::{PipelineError, SinkError, SourceError};
 use crate::workflow::query::QueryWorkflowError;
 use crate::workflow::records::RecordsError;
 use crate::workflow::solve::SolveInputError;
@@ -21,9 +19,9 @@ use crate::workflow::solve::SolveInputError;
 /// ```
 /// use dealdex::{FormatError, FormatErrorKind};
 /// use dealdex::workflow::generate::GenerateError;
-/// use dealdex::workflow::output::OutputPlanError;
+/// use dealdex::workflow::pipeline::{self, ErrorKind};
 /// let unknown = FormatError::from(FormatErrorKind::UnknownExtension { path: "x.zzz".into() });
-/// let e = GenerateError::from(OutputPlanError::Format(unknown));
+/// let e = GenerateError::from(pipeline::Error::from(ErrorKind::OutputFormat(unknown)));
 /// // Two transparent layers: the message is the inner error's, and it is no source.
 /// assert!(e.to_string().starts_with("x.zzz: cannot tell the format"));
 /// assert!(std::error::Error::source(&e).is_none());
@@ -43,24 +41,11 @@ pub fn causes<'a>(e: &'a (dyn Error + 'static)) -> Vec<&'a (dyn Error + 'static)
 
 /// The error a transparent variant of a workflow's error holds.
 fn transparent<'a>(e: &'a (dyn Error + 'static)) -> Option<&'a (dyn Error + 'static)> {
-    if let Some(e) = e.downcast_ref::<GenerateError>() {
-        return match e {
-            GenerateError::Render(x) => Some(x),
-            GenerateError::Source(x) => Some(x),
-            GenerateError::Paths(x) => Some(x),
-            GenerateError::Store(x) => Some(x),
-            _ => None,
-        };
-    }
-    if let Some(OutputPlanError::Format(x)) = e.downcast_ref() {
+    if let Some(GenerateError::Pipeline(x)) = e.downcast_ref() {
         return Some(x);
     }
-    if let Some(e) = e.downcast_ref::<SourceError>() {
-        return match e {
-            SourceError::Format(x) => Some(x),
-            SourceError::Store(x) => Some(x),
-            _ => None,
-        };
+    if let Some(GenerateError::Store(x)) = e.downcast_ref() {
+        return Some(x);
     }
     if let Some(e) = e.downcast_ref::<LeadError>() {
         return match e {
@@ -86,28 +71,19 @@ fn transparent<'a>(e: &'a (dyn Error + 'static)) -> Option<&'a (dyn Error + 'sta
     if let Some(e) = e.downcast_ref::<QueryWorkflowError>() {
         return match e {
             QueryWorkflowError::Store(x) => Some(x),
-            QueryWorkflowError::Paths(x) => Some(x),
+            QueryWorkflowError::Pipeline(x) => Some(x),
             _ => None,
         };
     }
     if let Some(e) = e.downcast_ref::<RecordsError>() {
         return match e {
-            RecordsError::Source(x) => Some(x),
+            RecordsError::Pipeline(x) => Some(x),
             RecordsError::Store(x) => Some(x),
             _ => None,
         };
     }
     if let Some(EventJobError::Store(x)) = e.downcast_ref() {
         return Some(x);
-    }
-    if let Some(SinkError::Render(x)) = e.downcast_ref() {
-        return Some(x);
-    }
-    if let Some(e) = e.downcast_ref::<PipelineError>() {
-        return match e {
-            PipelineError::Read(x) => Some(x),
-            PipelineError::Write(x) => Some(x),
-        };
     }
     None
 }

@@ -223,10 +223,7 @@ fn a_chain_takes_interrupted_then_an_input_class_then_the_first() {
     assert_eq!(classify(&deal), Some(ErrorClass::BadInput));
     let c = as_classify(&deal).unwrap();
     assert_eq!(c.position().and_then(|p| p.column), Some(7));
-    let write = crate::workflow::output::WriteError {
-        path: None,
-        error: std::io::Error::other("disk full"),
-    };
+    let write = crate::workflow::pipeline::Error::write(None, std::io::Error::other("disk full"));
     assert_eq!(classify(&Wrapped(Box::new(write))), Some(ErrorClass::Io));
     assert_eq!(
         classify(&Wrapped(Box::new(std::io::Error::other("x")))),

@@ -50,7 +50,7 @@ use crate::Classify;
 use crate::dd::{TrickTable, solve_all};
 use crate::formats::{Board, SkippedBoard};
 use crate::model::contract::{Contract, imps};
-use crate::workflow::pipeline::{DealSource, DealStream, SourceError, SourceOptions, StreamSource};
+use crate::workflow::pipeline::{self, DealSource, DealStream, SourceOptions, StreamSource};
 use crate::{ErrorClass, ReadOnlyStore, Seat, StoreReader, Vulnerability};
 
 /// A contract-choice job.
@@ -103,7 +103,7 @@ pub enum ContractsError {
     /// The deals could not be read: an unreadable file, no database, no such set, the store
     /// failing or holding a key that is no deal.
     #[error(transparent)]
-    Source(#[from] SourceError),
+    Source(#[from] pipeline::Error),
     /// No contract to compare.
     #[error("no contract to compare (name one or more, e.g. 3NT:S 4H:N)")]
     NoContracts,
@@ -431,7 +431,7 @@ pub fn run(
 /// generated stream.
 ///
 /// # Errors
-/// [`ContractsError::Source`] ([`SourceError::Store`]) when the database does not open;
+/// [`ContractsError::Source`] ([`pipeline::ErrorKind::Store`]) when the database does not open;
 /// then as [`run`].
 pub fn run_in(
     job: &ContractsJob,
@@ -444,7 +444,7 @@ pub fn run_in(
         _ => true,
     };
     let store = match open {
-        true => Some(ReadOnlyStore::open(db).map_err(SourceError::Store)?),
+        true => Some(ReadOnlyStore::open(db).map_err(pipeline::Error::from)?),
         false => None,
     };
     run(job, store.as_deref(), progress)

@@ -32,9 +32,7 @@ use serde::Serialize;
 use crate::StoreReader;
 use crate::formats::{SkippedBoard, WriteOptions};
 use crate::workflow::output::{ExportedFile, Output};
-use crate::workflow::pipeline::{
-    self, DealFiles, DealSink, DealSource, PipelineError, SourceError, SourceOptions,
-};
+use crate::workflow::pipeline::{self, DealFiles, DealSink, DealSource, SourceOptions};
 
 /// A convert job: one source's boards out to every output.
 #[derive(Clone)]
@@ -102,9 +100,9 @@ pub struct ConvertReport {
     pub seconds: f64,
 }
 
-/// Why a conversion failed ([`PipelineError`]: the source or the sink). Nothing is written
+/// Why a conversion failed ([`pipeline::Error`]: the source or the sink). Nothing is written
 /// unless every output rendered.
-pub type ConvertError = PipelineError;
+pub type ConvertError = pipeline::Error;
 
 /// Runs `job`: source → sink ([`crate::workflow::pipeline`]). The source is read a piece
 /// at a time; outputs that are all files of streaming formats get each piece as it comes
@@ -145,7 +143,7 @@ pub fn run(
         // before anything is written, as import refuses such boards.
         let max = crate::formats::MAX_BOARD_NUMBER;
         if let Some(n) = boards.iter().filter_map(|b| b.number).find(|&n| n > max) {
-            return Err(ConvertError::Read(SourceError::FirstBoard {
+            return Err(ConvertError::from(pipeline::ErrorKind::FirstBoard {
                 first: first_told.unwrap_or(1),
                 reason: format!(
                     "the file's boards would be numbered past {max} (board {n}), the largest board number a database holds"
@@ -193,7 +191,7 @@ mod tests {
     use super::*;
     use crate::Classify;
     use crate::formats::{self, MAX_BOARD_NUMBER};
-    use crate::workflow::pipeline::SourceError;
+    use crate::workflow::pipeline::ErrorKind;
 
     /// A library job's first board past [`MAX_BOARD_NUMBER`] is refused before the input is
     /// read (it used to number the boards up to `u64::MAX` and then stay there).
@@ -216,7 +214,7 @@ mod tests {
             let mut stdout = Vec::new();
             let e = run(&job, None, &mut stdout).unwrap_err();
             assert!(
-                matches!(e, ConvertError::Read(SourceError::FirstBoard { first: f, .. }) if f == first),
+                matches!(e.kind(), ErrorKind::FirstBoard { first: f, .. } if *f == first),
                 "{e}"
             );
             assert_eq!(e.class(), crate::ErrorClass::BadInput);

@@ -56,8 +56,7 @@ use crate::model::index::DealIndex;
 use crate::model::number::Scheme;
 use crate::store::{NewSet, Store, StoreError};
 use crate::workflow::pipeline::{
-    DealSink, DealSource, FileSource, OpenSource, ReadAs, SetSink, SourceError, SourceOptions,
-    SourceRead,
+    self, DealSink, DealSource, FileSource, OpenSource, ReadAs, SetSink, SourceOptions, SourceRead,
 };
 
 /// A dealer run: the script, dealer's settings, where the deals come from, the database and
@@ -238,7 +237,7 @@ pub enum DealerRunError {
     /// the error; before the run when it cannot be opened or its format told, after it when
     /// a fault lies past the deals the run took), no database, no such set, the store.
     #[error(transparent)]
-    Source(#[from] SourceError),
+    Source(#[from] pipeline::Error),
     /// `store_set` names a set the database already has.
     #[error("set {set:?} already exists in {database} (store it under a new name)")]
     SetExists {

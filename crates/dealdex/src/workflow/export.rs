@@ -31,9 +31,7 @@ use serde::Serialize;
 use crate::formats::WriteOptions;
 use crate::store::StoreReader;
 use crate::workflow::output::{ExportedFile, Output};
-use crate::workflow::pipeline::{
-    self, DealFiles, DealSink, DealSource, PipelineError, SourceOptions,
-};
+use crate::workflow::pipeline::{self, DealFiles, DealSink, DealSource, SourceOptions};
 
 /// An export job: a stored set to files.
 #[derive(Clone)]
@@ -82,10 +80,10 @@ pub struct ExportReport {
     pub warnings: Vec<String>,
 }
 
-/// Why an export failed ([`PipelineError`]: no such set, a corrupt stored key, the store
+/// Why an export failed ([`pipeline::Error`]: no such set, a corrupt stored key, the store
 /// failing; a format that cannot hold the set, a file that cannot be written). Nothing is
 /// written unless every output rendered.
-pub type ExportError = PipelineError;
+pub type ExportError = pipeline::Error;
 
 /// Exports a stored set: the set as a source (its boards in board order, each solved deal
 /// with its double-dummy table) into a sink of the job's outputs, written with the set's

@@ -41,12 +41,11 @@ use crate::query::{self, Query};
 use crate::secret::{self, PendingSecret, SecretFileError};
 use crate::store::{NewSet, SetOutcome, Store, StoreError};
 use crate::workflow::output::{
-    ExportedFile, FileRole, Output, OutputPlanError, RenderError, WriteError, check_distinct,
-    check_output_paths, plan_outputs, same_file,
+    ExportedFile, FileRole, Output, check_distinct, check_output_paths, plan_outputs, same_file,
 };
 use crate::workflow::pipeline::{
-    DealFiles, DealSink, DealSource, DealStream, FoundDeals, OpenSource, PreparedFiles,
-    RenderedPiece, SinkError, SourceError, SourceOptions, StreamFilter, StreamSource,
+    self, DealFiles, DealSink, DealSource, DealStream, FoundDeals, OpenSource, PreparedFiles,
+    RenderedPiece, SourceOptions, StreamFilter, StreamSource,
 };
 use crate::{CHUNK, GenerationError, Seed};
 
@@ -252,13 +251,13 @@ impl Boards {
     /// ```
     ///
     /// # Errors
-    /// [`OutputPlanError`] for an unknown format, an extension that names none, or a format
+    /// [`pipeline::Error`] for an unknown format, an extension that names none, or a format
     /// given with several files.
     pub fn outputs(
         &self,
         paths: &[PathBuf],
         format: Option<&str>,
-    ) -> Result<Vec<Output>, OutputPlanError> {
+    ) -> Result<Vec<Output>, pipeline::Error> {
         match (self, paths.is_empty()) {
             (Boards::Bulk { .. }, true) => Ok(Vec::new()),
             _ => plan_outputs(paths, format, self.default_format()),
@@ -649,16 +648,13 @@ pub enum GenerateError {
         /// The format's name.
         format: &'static str,
     },
-    /// A format cannot hold the set (nothing was written or stored).
+    /// The outputs could not be planned (two flags naming the same file: an output and
+    /// the key file or the database, refused before anything is created), a format cannot
+    /// hold the set (nothing was written or stored), an output could not be opened or
+    /// written, or the deal stream failed (Big Deal's stream ending before the run's last
+    /// deal is [`GenerateError::BigDealExhausted`]).
     #[error(transparent)]
-    Render(#[from] RenderError),
-    /// An output could not be opened or written.
-    #[error(transparent)]
-    Write(#[from] WriteError),
-    /// The deal stream failed (Big Deal's stream ending before the run's last deal is
-    /// [`GenerateError::BigDealExhausted`]).
-    #[error(transparent)]
-    Source(SourceError),
+    Pipeline(pipeline::Error),
     /// A key file (`--seed-file`) could not be read.
     #[error("{}: {error}", path.display())]
     SeedFile {
@@ -709,10 +705,6 @@ pub enum GenerateError {
         /// The temporary file that holds the seed.
         kept: PathBuf,
     },
-    /// Two flags name the same file (an output and the key file or the database): refused
-    /// before anything is created.
-    #[error(transparent)]
-    Paths(#[from] OutputPlanError),
     /// Big Deal's 32-bit counter runs out before the set's last board.
     #[error("boards {first}-{last}: the Big Deal stream's 32-bit counter runs out first")]
     BigDealSetExhausted {
@@ -782,10 +774,13 @@ impl Classify for GenerateError {
         use crate::ErrorClass as C;
         match self {
             GenerateError::Store(e) => e.class(),
-            GenerateError::Write(_)
-            | GenerateError::KeyFile(_)
-            | GenerateError::SeedKept { .. }
-            | GenerateError::Seed(_) => C::Io,
+            GenerateError::Pipeline(e) => match e.kind() {
+                pipeline::ErrorKind::Write { .. } => C::Io,
+                _ => C::BadInput,
+            },
+            GenerateError::KeyFile(_) | GenerateError::SeedKept { .. } | GenerateError::Seed(_) => {
+                C::Io
+            }
             _ => C::BadInput,
         }
     }
@@ -808,10 +803,10 @@ impl Classify for GenerateError {
         }
     }
 
-    /// The output's error of a failed write (a closed pipe on standard output is seen there).
+    /// The pipeline's error (a closed pipe on standard output is seen there).
     fn wrapped(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            GenerateError::Write(e) => Some(e),
+            GenerateError::Pipeline(e) => Some(e),
             _ => None,
         }
     }
@@ -1089,7 +1084,7 @@ pub fn check(job: &GenerateJob, storing: bool) -> Result<(), GenerateError> {
 /// secret is never overwritten). Nothing is created before this check.
 ///
 /// # Errors
-/// [`GenerateError::Paths`] ([`OutputPlanError::SameFile`], naming both flags and the path;
+/// [`GenerateError::Pipeline`] ([`pipeline::ErrorKind::SameFile`], naming both flags and the path;
 /// or the error of [`check_output_paths`]) or [`GenerateError::KeyFileExists`].
 fn check_paths(job: &GenerateJob) -> Result<(), GenerateError> {
     let outputs: Vec<PathBuf> = job.outputs.iter().filter_map(|o| o.path.clone()).collect();
@@ -1581,7 +1576,7 @@ fn prepare_set<'o>(
     files: DealFiles,
     boards: &[Board],
     stdout: &'o mut dyn Write,
-) -> Result<PreparedFiles<'o>, SinkError> {
+) -> Result<PreparedFiles<'o>, pipeline::Error> {
     let mut sink = files.open(stdout)?;
     sink.write(boards.to_vec())?;
     sink.prepare()
@@ -1592,10 +1587,10 @@ fn read_set(source: DealSource, first: u64, last: u64) -> Result<Vec<Board>, Gen
     let read = source.open(None, &SourceOptions::default());
     match read.and_then(OpenSource::read_all) {
         Ok((boards, _)) => Ok(boards),
-        Err(SourceError::Exhausted { .. }) => {
+        Err(e) if matches!(e.kind(), pipeline::ErrorKind::Exhausted { .. }) => {
             Err(GenerateError::BigDealSetExhausted { first, last })
         }
-        Err(e) => Err(GenerateError::Source(e)),
+        Err(e) => Err(GenerateError::Pipeline(e)),
     }
 }
 
@@ -1606,21 +1601,17 @@ struct Bulk {
     batch: usize,
 }
 
-impl From<SinkError> for GenerateError {
-    fn from(e: SinkError) -> GenerateError {
-        match e {
-            SinkError::Render(e) => GenerateError::Render(e),
-            SinkError::Write(e) => GenerateError::Write(e),
-            SinkError::Store(e) => GenerateError::Store(e),
-        }
-    }
-}
-
-impl From<SourceError> for GenerateError {
-    fn from(e: SourceError) -> GenerateError {
-        match e {
-            SourceError::Exhausted { .. } => GenerateError::BigDealExhausted,
-            e => GenerateError::Source(e),
+/// The pipeline's error: Big Deal's stream ending is [`GenerateError::BigDealExhausted`],
+/// the store's failure [`GenerateError::Store`].
+impl From<pipeline::Error> for GenerateError {
+    fn from(e: pipeline::Error) -> GenerateError {
+        match e.kind() {
+            pipeline::ErrorKind::Exhausted { .. } => GenerateError::BigDealExhausted,
+            pipeline::ErrorKind::Store(_) => match e.into_kind() {
+                pipeline::ErrorKind::Store(e) => GenerateError::Store(e),
+                _ => unreachable!("a store's error"),
+            },
+            _ => GenerateError::Pipeline(e),
         }
     }
 }
@@ -1667,7 +1658,7 @@ fn run_bulk(
     let mut batches = KeyBatches::new(run, want_keys);
     let mut generated = 0u64;
     let deals = source.source(job.predeal.as_ref(), run.start, run.count);
-    let make = |boards: Vec<Board>| -> Result<(RenderedPiece, Vec<DealIndex>), SinkError> {
+    let make = |boards: Vec<Board>| -> Result<(RenderedPiece, Vec<DealIndex>), pipeline::Error> {
         let keys = match want_keys {
             true => boards
                 .iter()

@@ -38,8 +38,8 @@ use crate::model::number::Scheme;
 use crate::store::{
     DdSource, DealWriter, NewPlay, NewSet, PlaysAndTables, PlaysAndTablesStored, Store, StoreError,
 };
-use crate::workflow::input::{ReadFileError, ReadFileErrorKind, skipped_names};
-use crate::workflow::pipeline::{DealSource, FileSource, ReadAs, SourceError, SourceOptions};
+use crate::workflow::input::skipped_names;
+use crate::workflow::pipeline::{self, DealSource, FileSource, ReadAs, ReadKind, SourceOptions};
 
 /// Bytes of files read (in parallel) before their boards are stored.
 const WINDOW_BYTES: u64 = 256 << 20;
@@ -170,14 +170,16 @@ pub enum FileResult {
 #[error("{reason}")]
 pub struct Rejection {
     reason: String,
-    read: Option<Arc<ReadFileError>>,
+    read: Option<Arc<pipeline::Error>>,
 }
 
 impl Rejection {
-    /// A file that did not read: `error`, its message without the file's name.
-    fn read(error: ReadFileError) -> Rejection {
+    /// A file that did not read (a read kind of `error`, [`pipeline::Error::read_kind`]):
+    /// `error`, its message without the file's name.
+    fn read(error: pipeline::Error) -> Rejection {
         let message = error.to_string();
-        let name = format!("{}: ", error.path().display());
+        let path = error.read_path().unwrap_or(Path::new(""));
+        let name = format!("{}: ", path.display());
         Rejection {
             reason: message.strip_prefix(&name).unwrap_or(&message).to_owned(),
             read: Some(Arc::new(error)),
@@ -193,14 +195,14 @@ impl Rejection {
     /// no complete deal; `None` when it read but its content was refused (a play that does
     /// not replay, double-dummy tables that disagree, a board number too large, a set name
     /// taken).
-    pub fn read_error(&self) -> Option<&ReadFileError> {
+    pub fn read_error(&self) -> Option<&pipeline::Error> {
         self.read.as_deref()
     }
 
-    /// What kind of read problem this is ([`ReadFileError::kind`]); `None` as for
+    /// What kind of read problem this is ([`pipeline::Error::read_kind`]); `None` as for
     /// [`Rejection::read_error`].
-    pub fn kind(&self) -> Option<ReadFileErrorKind> {
-        self.read_error().map(ReadFileError::kind)
+    pub fn kind(&self) -> Option<ReadKind> {
+        self.read_error().and_then(pipeline::Error::read_kind)
     }
 }
 
@@ -235,7 +237,7 @@ impl Classify for Rejection {
     /// The reader's position (the file, and the line and column or record and byte where
     /// the format gives them) when the file did not read; `None` otherwise.
     fn position(&self) -> Option<crate::InputPosition> {
-        self.read_error().and_then(ReadFileError::position)
+        self.read_error().and_then(pipeline::Error::position)
     }
 }
 
@@ -1034,12 +1036,12 @@ struct FileEnd {
 /// Why reading a file through the pipeline stopped: the source's error or the file's
 /// rejection by a check or by `sink`.
 enum Stop {
-    Source(SourceError),
+    Source(pipeline::Error),
     Rejected(Rejection),
 }
 
-impl From<SourceError> for Stop {
-    fn from(e: SourceError) -> Stop {
+impl From<pipeline::Error> for Stop {
+    fn from(e: pipeline::Error) -> Stop {
         Stop::Source(e)
     }
 }
@@ -1152,10 +1154,10 @@ fn parse_pieces(
 }
 
 /// A file that could not be opened or read, or whose format was not told, as a rejection.
-fn source_rejection(e: SourceError, path: &Path) -> Rejection {
-    match e {
-        SourceError::Read(read) => Rejection::read(read),
-        e => {
+fn source_rejection(e: pipeline::Error, path: &Path) -> Rejection {
+    match e.read_kind() {
+        Some(_) => Rejection::read(e),
+        None => {
             let message = e.to_string();
             let name = format!("{}: ", path.display());
             Rejection::from(message.strip_prefix(&name).unwrap_or(&message).to_owned())

@@ -1,131 +1,16 @@
 //! Deal files in: reading a file of any format (piece by piece, [`formats::stream`]) into
 //! its boards, skipped boards and warnings, the error that names the file and the place in
-//! it ([`ReadFileError`]), and the notes a command prints about what was skipped. Every
+//! it ([`crate::workflow::pipeline::Error`]), and the notes a command prints about what was skipped. Every
 //! command reads deal files through the pipeline's file source
 //! ([`crate::workflow::pipeline::FileSource`]), which reads them here.
 
-use std::path::{Path, PathBuf};
-
-use serde::Serialize;
+use std::path::Path;
 
 use crate::formats::{self, Board, DealFormat, FileBoards, SkippedBoard, stream};
-use crate::{Classify, FormatError};
-
-/// Why a deal file could not be read. Bad input: the file is named, and the position
-/// within it where the format knows one.
-#[derive(Debug, thiserror::Error)]
-pub enum ReadFileError {
-    /// The file could not be read.
-    #[error("{}: {error}", path.display())]
-    Io {
-        /// The file.
-        path: PathBuf,
-        /// The I/O error.
-        error: std::io::Error,
-    },
-    /// The format's reader refused it (line, column, byte or record in the error).
-    #[error("{}: {error}", path.display())]
-    Format {
-        /// The file.
-        path: PathBuf,
-        /// Where and why.
-        error: FormatError,
-    },
-    /// The file holds no board with a complete deal.
-    #[error("{}: no boards found (read as {format}){}", path.display(), skipped_note(skipped))]
-    Empty {
-        /// The file.
-        path: PathBuf,
-        /// The format it was read as.
-        format: &'static str,
-        /// The boards skipped for want of a complete deal.
-        skipped: Vec<SkippedBoard>,
-    },
-}
-
-/// What kind of problem a [`ReadFileError`] is ([`ReadFileError::kind`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "kebab-case", tag = "kind", content = "format")]
-pub enum ReadFileErrorKind {
-    /// The file could not be read ([`ReadFileError::Io`]).
-    Io,
-    /// The format's reader refused it ([`ReadFileError::Format`]), for this reason: its
-    /// kind's name, `malformed`, `truncated` or `not-a-deal`
-    /// ([`Classify::format_kind`]).
-    Format(&'static str),
-    /// It holds no board with a complete deal ([`ReadFileError::Empty`]).
-    Empty,
-}
-
-impl ReadFileError {
-    /// What kind of problem this is.
-    pub fn kind(&self) -> ReadFileErrorKind {
-        match self {
-            ReadFileError::Io { .. } => ReadFileErrorKind::Io,
-            // A reader's error is one of its refusals, each named.
-            ReadFileError::Format { error, .. } => {
-                ReadFileErrorKind::Format(error.format_kind().unwrap_or("malformed"))
-            }
-            ReadFileError::Empty { .. } => ReadFileErrorKind::Empty,
-        }
-    }
-
-    /// The file this error is about.
-    pub fn path(&self) -> &Path {
-        match self {
-            ReadFileError::Io { path, .. }
-            | ReadFileError::Format { path, .. }
-            | ReadFileError::Empty { path, .. } => path,
-        }
-    }
-}
-
-crate::classified!(ReadFileError);
-impl Classify for ReadFileError {
-    /// Always [`BadInput`](crate::ErrorClass::BadInput): the file is the caller's.
-    fn class(&self) -> crate::ErrorClass {
-        crate::ErrorClass::BadInput
-    }
-
-    /// Where the problem is: always the file, and for a format's refusal the line and
-    /// column, or the record and byte offset, that the reader gives
-    /// ([`FormatError`]'s position).
-    ///
-    /// ```
-    /// use dealdex::Classify;
-    /// use dealdex::workflow::input::ReadFileErrorKind;
-    /// use dealdex::workflow::pipeline::{DealSource, FileSource, ReadAs, SourceError};
-    /// let dir = tempfile::tempdir()?;
-    /// let path = dir.path().join("bad.pbn");
-    /// std::fs::write(&path, "[Board \"1\"]\n[Deal \"N:AKQ.x\"]\n")?;
-    /// let source = DealSource::File(FileSource::new(path.clone(), ReadAs::default()));
-    /// let read = source.open(None, &Default::default()).and_then(|s| s.read_all());
-    /// let Err(SourceError::Read(e)) = read else { panic!("read") };
-    /// assert_eq!(e.kind(), ReadFileErrorKind::Format("malformed"));
-    /// let p = e.position().unwrap();
-    /// assert_eq!((p.file.as_deref(), p.line), (Some(path.as_path()), Some(2)));
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    fn position(&self) -> Option<crate::InputPosition> {
-        let inner = match self {
-            ReadFileError::Format { error, .. } => error.position(),
-            _ => None,
-        };
-        Some(crate::InputPosition::in_file(inner, self.path()))
-    }
-
-    /// The I/O error or the format's error that the message shows.
-    fn wrapped(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            ReadFileError::Io { error, .. } => Some(error),
-            ReadFileError::Format { error, .. } => Some(error),
-            ReadFileError::Empty { .. } => None,
-        }
-    }
-}
+use crate::workflow::pipeline::{Error, ErrorKind};
 
 /// `; N boards skipped (board 5: no complete deal, …)`, or nothing.
-fn skipped_note(skipped: &[SkippedBoard]) -> String {
+pub(crate) fn skipped_note(skipped: &[SkippedBoard]) -> String {
     if skipped.is_empty() {
         return String::new();
     }
@@ -168,15 +53,15 @@ pub fn skipped_names(skipped: &[SkippedBoard]) -> String {
 /// ([`crate::workflow::pipeline::FileSource`]); `path` names the input in errors.
 ///
 /// # Errors
-/// [`ReadFileError`]: the input cannot be read, the format refuses it, or it holds no board
-/// with a complete deal (a read stopped before its end is never [`ReadFileError::Empty`]).
+/// [`Error`]: the input cannot be read, the format refuses it, or it holds no board with a
+/// complete deal (a read stopped before its end is never [`ErrorKind::Empty`]).
 pub(crate) fn read_deal_pieces_until(
     input: &mut dyn std::io::Read,
     path: &Path,
     format: &'static dyn DealFormat,
     first_board: Option<u64>,
     on_boards: &mut dyn FnMut(Vec<Board>) -> bool,
-) -> Result<FileBoards, ReadFileError> {
+) -> Result<FileBoards, Error> {
     /// `on_boards` asked to stop.
     struct Stop;
     let mut read = FileBoards::default();
@@ -195,28 +80,31 @@ pub(crate) fn read_deal_pieces_until(
         Err(Ok(e)) => return Err(e),
     }
     if boards == 0 {
-        return Err(ReadFileError::Empty {
+        return Err(ErrorKind::Empty {
             path: path.to_owned(),
             format: format.info().name,
             skipped: read.skipped,
-        });
+        }
+        .into());
     }
     Ok(read)
 }
 
 /// A [`stream::StreamError`] of the file `path` split in two: the consumer's own error
 /// (`Err`), or reading the file failed (`Ok`: its I/O error or the format's, as a
-/// [`ReadFileError`] naming `path`). The one conversion every streaming reader uses.
-pub(crate) fn read_failure<E>(e: stream::StreamError<E>, path: &Path) -> Result<ReadFileError, E> {
+/// [`Error`] naming `path`). The one conversion every streaming reader uses.
+pub(crate) fn read_failure<E>(e: stream::StreamError<E>, path: &Path) -> Result<Error, E> {
     match e {
-        stream::StreamError::Io(error) => Ok(ReadFileError::Io {
+        stream::StreamError::Io(error) => Ok(ErrorKind::Read {
             path: path.to_owned(),
             error,
-        }),
-        stream::StreamError::Format(error) => Ok(ReadFileError::Format {
+        }
+        .into()),
+        stream::StreamError::Format(error) => Ok(ErrorKind::Refused {
             path: path.to_owned(),
             error,
-        }),
+        }
+        .into()),
         stream::StreamError::Consumer(e) => Err(e),
     }
 }

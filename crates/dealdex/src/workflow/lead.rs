@@ -41,7 +41,7 @@ use crate::formats::Board;
 use crate::model::contract::{Contract, imps};
 use crate::query::Query;
 use crate::workflow::pipeline::{
-    DealSink, DealSource, ScriptSource, SetSink, SourceError, SourceOptions, StreamFilter,
+    self, DealSink, DealSource, ScriptSource, SetSink, SourceOptions, StreamFilter,
 };
 use crate::{
     Card, Classify, Deal, DealIndex, ErrorClass, Hand, LeadTable, NewSet, Predeal, Scheme, Seat,
@@ -88,7 +88,7 @@ pub fn run_in(
     }
     let store = match &job.sample {
         LeadSample::Deals(source) if source.is_stored() => {
-            Some(crate::ReadOnlyStore::open(db).map_err(SourceError::Store)?)
+            Some(crate::ReadOnlyStore::open(db).map_err(pipeline::Error::from)?)
         }
         _ => None,
     };
@@ -280,7 +280,7 @@ pub enum LeadError {
     TooManyDeals(u64),
     /// The deals could not be read.
     #[error(transparent)]
-    Source(#[from] SourceError),
+    Source(#[from] pipeline::Error),
     /// The sample holds no deal.
     #[error("no deals to solve")]
     NoDeals,

@@ -28,9 +28,9 @@ use crate::Classify;
 use crate::formats::{self, Board, DealFormat, SkippedBoard};
 use crate::model::card::Seat;
 use crate::model::deal_string::push_deal_bytes;
-use crate::workflow::output::{Output, ReportOutput, WriteError};
+use crate::workflow::output::{Output, ReportOutput};
 use crate::workflow::pipeline::{
-    DealFiles, DealSink, DealSource, FileSource, ReadAs, SinkError, SourceError, SourceOptions,
+    self, DealFiles, DealSink, DealSource, FileSource, ReadAs, SourceOptions,
 };
 use crate::{Deal, DealIndex, ErrorClass, ModelError, Scheme, parse_deal_argument};
 
@@ -99,7 +99,7 @@ pub enum NumberJobError {
     /// The file's format is unknown or not told, the file could not be read, its format
     /// refused it, or it holds no complete deal.
     #[error(transparent)]
-    Source(#[from] SourceError),
+    Source(#[from] pipeline::Error),
 }
 
 crate::classified!(NumberJobError);
@@ -254,9 +254,6 @@ pub enum DealJobError {
     /// A range of 2^64 deals or more.
     #[error("range too long: at most 2^64 - 1 deals")]
     TooLong,
-    /// The output could not be created or written.
-    #[error(transparent)]
-    Write(#[from] WriteError),
     /// A range too long for a format written in one piece.
     #[error(
         "{format} is written in one piece: at most {max} deals (a streaming format, e.g. pbn or hex, takes any range)"
@@ -267,9 +264,9 @@ pub enum DealJobError {
         /// The most boards it may collect.
         max: u64,
     },
-    /// A format refused the boards, or the file could not be written.
+    /// The output could not be created or written, or a format refused the boards.
     #[error(transparent)]
-    Sink(#[from] SinkError),
+    Pipeline(#[from] pipeline::Error),
 }
 
 /// The formats a `deal` listing is written in ([`DealJob::format`]).
@@ -280,7 +277,10 @@ impl Classify for DealJobError {
     /// A failed write is [`ErrorClass::Io`], the rest [`ErrorClass::BadInput`].
     fn class(&self) -> ErrorClass {
         match self {
-            DealJobError::Write(_) => ErrorClass::Io,
+            DealJobError::Pipeline(e) => match e.kind() {
+                pipeline::ErrorKind::Write { .. } => ErrorClass::Io,
+                _ => ErrorClass::BadInput,
+            },
             _ => ErrorClass::BadInput,
         }
     }
@@ -296,8 +296,7 @@ impl Classify for DealJobError {
     /// The output's error of a failed write (a closed pipe on standard output is seen there).
     fn wrapped(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            DealJobError::Write(e) => Some(e),
-            DealJobError::Sink(e) => Some(e),
+            DealJobError::Pipeline(e) => Some(e),
             _ => None,
         }
     }
@@ -347,7 +346,7 @@ pub fn parse_range(text: &str, scheme: Scheme) -> Result<(u128, u128), DealJobEr
 /// # Errors
 /// [`DealJobError::EndBelowStart`], [`DealJobError::TooLong`] (checked before anything is
 /// written), [`DealJobError::Number`] for a number outside the scheme's range, or
-/// [`DealJobError::Write`].
+/// [`DealJobError::Pipeline`].
 pub fn deal(job: &DealJob, stdout: &mut dyn Write) -> Result<DealReport, DealJobError> {
     if job.last < job.first {
         return Err(DealJobError::EndBelowStart {
@@ -362,7 +361,7 @@ pub fn deal(job: &DealJob, stdout: &mut dyn Write) -> Result<DealReport, DealJob
     if !DEAL_LIST_FORMATS.contains(&format) {
         return deal_boards(job, count, stdout);
     }
-    let failed = |error| WriteError::of(job.out.as_deref(), error);
+    let failed = |error| pipeline::Error::write(job.out.as_deref(), error);
     // A file appears whole or not at all: a failed write keeps the old one.
     let mut out = ReportOutput::create(job.out.as_deref(), stdout)?;
     crate::warm_up();

@@ -9,8 +9,8 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use crate::FormatError;
 use crate::formats::{self, Board, DealFormat, WriteOptions};
+use crate::workflow::pipeline::{Error, ErrorKind};
 
 /// Boards per file when `split` cuts a set for a machine's board limit: a multiple of 16,
 /// so that renumbered boards keep their dealer and vulnerability.
@@ -34,49 +34,7 @@ impl<P: AsRef<Path>> Output<P> {
     }
 }
 
-/// Why outputs could not be planned ([`plan_outputs`], [`check_output_paths`]). Nothing is
-/// written or stored when planning fails.
-#[derive(Debug, thiserror::Error)]
-pub enum OutputPlanError {
-    /// An unknown format name, or a file whose extension names none.
-    #[error(transparent)]
-    Format(#[from] FormatError),
-    /// A format name given with several output files.
-    #[error(
-        "a format applies to a single output; with several, each file's extension names its format"
-    )]
-    FormatWithSeveral,
-    /// An output path that is a directory.
-    #[error("{}: is a directory, not a file; nothing was written or stored", path.display())]
-    IsADirectory {
-        /// The path.
-        path: PathBuf,
-    },
-    /// An output path in a directory that does not exist.
-    #[error("{}: {} is not a directory; nothing was written or stored", path.display(), parent.display())]
-    NoDirectory {
-        /// The path.
-        path: PathBuf,
-        /// Its parent, which is not a directory.
-        parent: PathBuf,
-    },
-    /// Two files of a command that are one file (the output and the key file, the output
-    /// and the database, …): the second would destroy what the first holds.
-    #[error("{first} and {second} name the same file, {}; give them different files (nothing was created, written or stored)", path.display())]
-    SameFile {
-        /// What the first path is.
-        first: FileRole,
-        /// What the second path is.
-        second: FileRole,
-        /// The path, as the first gave it.
-        path: PathBuf,
-    },
-}
-
-// The paths and format names are the caller's.
-crate::classified!(OutputPlanError => BadInput);
-
-/// What a file is to a command, for [`check_distinct`] and [`OutputPlanError::SameFile`]'s
+/// What a file is to a command, for [`check_distinct`] and [`ErrorKind::SameFile`]'s
 /// message (its words).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -137,32 +95,33 @@ impl std::fmt::Display for FileRole {
 /// ```
 ///
 /// # Errors
-/// The errors of [`check_output_paths`]; [`OutputPlanError::Format`] or
-/// [`OutputPlanError::FormatWithSeveral`].
+/// The errors of [`check_output_paths`]; [`ErrorKind::OutputFormat`] or
+/// [`ErrorKind::FormatWithSeveral`].
 pub fn plan_outputs(
     paths: &[PathBuf],
     format: Option<&str>,
     default: &str,
-) -> Result<Vec<Output>, OutputPlanError> {
+) -> Result<Vec<Output>, Error> {
     check_output_paths(paths)?;
     if paths.is_empty() {
         return Ok(vec![Output {
             path: None,
-            format: formats::named(format.unwrap_or(default))?,
+            format: formats::named(format.unwrap_or(default)).map_err(ErrorKind::OutputFormat)?,
         }]);
     }
     if format.is_some() && paths.len() > 1 {
-        return Err(OutputPlanError::FormatWithSeveral);
+        return Err(ErrorKind::FormatWithSeveral.into());
     }
     paths
         .iter()
         .map(|p| {
             let stdout = p.as_os_str() == "-";
             let fmt = if stdout || p == Path::new("/dev/null") {
-                formats::named(format.unwrap_or(default))?
+                formats::named(format.unwrap_or(default))
             } else {
-                formats::choose(p, format)?
-            };
+                formats::choose(p, format)
+            }
+            .map_err(ErrorKind::OutputFormat)?;
             Ok(Output {
                 path: (!stdout).then(|| p.clone()),
                 format: fmt,
@@ -174,20 +133,21 @@ pub fn plan_outputs(
 /// Checks output paths (`-` is standard output) before anything is made or stored.
 ///
 /// # Errors
-/// [`OutputPlanError::IsADirectory`] for a directory where a file goes,
-/// [`OutputPlanError::NoDirectory`] for a file in a directory that does not exist.
-pub fn check_output_paths(paths: &[PathBuf]) -> Result<(), OutputPlanError> {
+/// [`ErrorKind::IsADirectory`] for a directory where a file goes,
+/// [`ErrorKind::NoDirectory`] for a file in a directory that does not exist.
+pub fn check_output_paths(paths: &[PathBuf]) -> Result<(), Error> {
     for p in paths.iter().filter(|p| p.as_os_str() != "-") {
         if p.is_dir() {
-            return Err(OutputPlanError::IsADirectory { path: p.clone() });
+            return Err(ErrorKind::IsADirectory { path: p.clone() }.into());
         }
         if let Some(parent) = p.parent().filter(|d| !d.as_os_str().is_empty())
             && !parent.is_dir()
         {
-            return Err(OutputPlanError::NoDirectory {
+            return Err(ErrorKind::NoDirectory {
                 path: p.clone(),
                 parent: parent.to_owned(),
-            });
+            }
+            .into());
         }
     }
     Ok(())
@@ -237,17 +197,18 @@ pub fn same_file(a: &Path, b: &Path) -> bool {
 /// ```
 ///
 /// # Errors
-/// [`OutputPlanError::SameFile`] naming the first two roles that share a file.
-pub fn check_distinct(files: &[(FileRole, &Path)]) -> Result<(), OutputPlanError> {
+/// [`ErrorKind::SameFile`] naming the first two roles that share a file.
+pub fn check_distinct(files: &[(FileRole, &Path)]) -> Result<(), Error> {
     let files: Vec<_> = files.iter().filter(|(_, p)| p.as_os_str() != "-").collect();
     for (i, &&(first, a)) in files.iter().enumerate() {
         for &&(second, b) in &files[i + 1..] {
             if first != second && same_file(a, b) {
-                return Err(OutputPlanError::SameFile {
+                return Err(ErrorKind::SameFile {
                     first,
                     second,
                     path: a.to_owned(),
-                });
+                }
+                .into());
             }
         }
     }
@@ -267,42 +228,30 @@ pub struct RenderedFile {
     pub bytes: Vec<u8>,
 }
 
-/// A set that a format cannot hold (e.g. board 100 in DUP): the output and why.
-#[derive(Debug, thiserror::Error)]
-#[error("{output}: {error}{}", if *.over_limit { "; split the set into files of 96 boards" } else { "" })]
-pub struct RenderError {
-    /// The output's label (path or `stdout`).
-    pub output: String,
-    /// The format's error, naming the board.
-    pub error: FormatError,
-    /// True when the set exceeds the format's board limit (splitting would help).
-    pub over_limit: bool,
-}
-
-// The set does not fit the format asked for.
-crate::classified!(RenderError => BadInput);
-
 /// Renders `boards` for every output, in memory, before anything is written (so a limit error
 /// leaves no file behind). With `split`, a file output whose format has a board limit the
 /// set exceeds gets files `<stem>-<k>.<ext>` of [`SPLIT_BOARDS`] boards renumbered from 1.
 ///
 /// # Errors
-/// [`RenderError`] when a format cannot hold the set (board number, count or options).
+/// [`ErrorKind::Render`] when a format cannot hold the set (board number, count or options).
 pub fn render_set<P: AsRef<Path>>(
     outputs: &[Output<P>],
     boards: &[Board],
     opts: &WriteOptions,
     split: bool,
-) -> Result<Vec<RenderedFile>, RenderError> {
+) -> Result<Vec<RenderedFile>, Error> {
     let mut files = Vec::new();
     let last = boards.iter().filter_map(|b| b.number).max().unwrap_or(0);
     for o in outputs {
         let info = o.format.info();
         let over = info.max_board.is_some_and(|m| last > m);
-        let fail = |error| RenderError {
-            output: o.label(),
-            error,
-            over_limit: over,
+        let fail = |error| -> Error {
+            ErrorKind::Render {
+                output: o.label(),
+                error,
+                over_limit: over,
+            }
+            .into()
         };
         if let Some(path) = o.path.as_ref().filter(|_| split && over) {
             for (k, part) in boards.chunks(SPLIT_BOARDS as usize).enumerate() {
@@ -485,11 +434,14 @@ impl StagedFile {
     /// special file in place).
     ///
     /// # Errors
-    /// [`WriteError`] naming `path` when the file cannot be created.
-    pub fn create(path: &Path) -> Result<StagedFile, WriteError> {
-        let (staged, f) = Staged::begin(path, false).map_err(|error| WriteError {
-            path: Some(path.to_owned()),
-            error,
+    /// [`ErrorKind::Write`] naming `path` when the file cannot be created.
+    pub fn create(path: &Path) -> Result<StagedFile, Error> {
+        let (staged, f) = Staged::begin(path, false).map_err(|error| -> Error {
+            ErrorKind::Write {
+                path: Some(path.to_owned()),
+                error,
+            }
+            .into()
         })?;
         Ok(StagedFile {
             staged,
@@ -505,13 +457,16 @@ impl StagedFile {
     /// Flushes and puts the file in place ([`Staged::commit`]).
     ///
     /// # Errors
-    /// [`WriteError`] naming the file; the old file (if any) is kept and the temporary file
+    /// [`ErrorKind::Write`] naming the file; the old file (if any) is kept and the temporary file
     /// removed.
-    pub fn commit(mut self) -> Result<(), WriteError> {
+    pub fn commit(mut self) -> Result<(), Error> {
         let path = self.path().to_owned();
-        let fail = |error| WriteError {
-            path: Some(path.clone()),
-            error,
+        let fail = |error| -> Error {
+            ErrorKind::Write {
+                path: Some(path.clone()),
+                error,
+            }
+            .into()
         };
         self.out.flush().map_err(fail)?;
         self.staged.commit().map_err(fail)
@@ -521,10 +476,10 @@ impl StagedFile {
     fn named(&self, error: std::io::Error) -> std::io::Error {
         std::io::Error::new(
             error.kind(),
-            WriteError {
+            Error::from(ErrorKind::Write {
                 path: Some(self.path().to_owned()),
                 error,
-            },
+            }),
         )
     }
 }
@@ -559,8 +514,8 @@ impl<'o> ReportOutput<'o> {
     /// Starts writing `path` (`None` or `-`: `stdout`).
     ///
     /// # Errors
-    /// [`WriteError`] naming `path` when the file cannot be created.
-    pub fn create(path: Option<&Path>, stdout: &'o mut dyn Write) -> Result<Self, WriteError> {
+    /// [`ErrorKind::Write`] naming `path` when the file cannot be created.
+    pub fn create(path: Option<&Path>, stdout: &'o mut dyn Write) -> Result<Self, Error> {
         Ok(match path.filter(|p| p.as_os_str() != "-") {
             Some(p) => ReportOutput::File(StagedFile::create(p)?),
             None => ReportOutput::Stdout(stdout),
@@ -570,16 +525,16 @@ impl<'o> ReportOutput<'o> {
     /// Flushes, and puts a file in place.
     ///
     /// # Errors
-    /// [`WriteError`] naming the file (or standard output); an old file is kept.
-    pub fn finish(self) -> Result<(), WriteError> {
+    /// [`ErrorKind::Write`] naming the file (or standard output); an old file is kept.
+    pub fn finish(self) -> Result<(), Error> {
         match self {
             ReportOutput::File(f) => f.commit(),
-            ReportOutput::Stdout(out) => out.flush().map_err(|e| WriteError::of(None, e)),
+            ReportOutput::Stdout(out) => out.flush().map_err(|e| Error::write(None, e)),
         }
     }
 }
 
-/// Writes to the file or standard output; a file's errors carry a [`WriteError`] naming it.
+/// Writes to the file or standard output; a file's errors carry a [`ErrorKind::Write`] naming it.
 impl Write for ReportOutput<'_> {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
         match self {
@@ -603,7 +558,7 @@ impl Write for ReportOutput<'_> {
     }
 }
 
-/// Writes to the temporary file; errors carry a [`WriteError`] naming the target.
+/// Writes to the temporary file; errors carry a [`ErrorKind::Write`] naming the target.
 impl Write for StagedFile {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
         self.out.write(buf).map_err(|e| self.named(e))
@@ -622,11 +577,14 @@ impl Write for StagedFile {
 /// the writer has finished) and the file.
 ///
 /// # Errors
-/// [`WriteError`] naming `path`.
-pub fn stage_file(path: &Path) -> Result<(Staged, std::fs::File), WriteError> {
-    Staged::begin(path, false).map_err(|error| WriteError {
-        path: Some(path.to_owned()),
-        error,
+/// [`ErrorKind::Write`] naming `path`.
+pub fn stage_file(path: &Path) -> Result<(Staged, std::fs::File), Error> {
+    Staged::begin(path, false).map_err(|error| -> Error {
+        ErrorKind::Write {
+            path: Some(path.to_owned()),
+            error,
+        }
+        .into()
     })
 }
 
@@ -652,16 +610,19 @@ pub fn write_whole(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 /// go to `stdout`, in order.
 ///
 /// # Errors
-/// [`WriteError`] naming the file that could not be written (or renamed).
-pub fn write_rendered(files: &[RenderedFile], stdout: &mut dyn Write) -> Result<(), WriteError> {
+/// [`ErrorKind::Write`] naming the file that could not be written (or renamed).
+pub fn write_rendered(files: &[RenderedFile], stdout: &mut dyn Write) -> Result<(), Error> {
     let mut staged = Vec::new();
     for f in files {
         let Some(p) = f.path.as_deref().filter(|p| p.as_os_str() != "-") else {
             continue;
         };
-        let fail = |error| WriteError {
-            path: Some(p.to_owned()),
-            error,
+        let fail = |error| -> Error {
+            ErrorKind::Write {
+                path: Some(p.to_owned()),
+                error,
+            }
+            .into()
         };
         let (s, mut w) = Staged::begin(p, true).map_err(fail)?;
         staged.push(s);
@@ -669,66 +630,24 @@ pub fn write_rendered(files: &[RenderedFile], stdout: &mut dyn Write) -> Result<
     }
     for s in staged {
         let path = s.path().to_owned();
-        s.commit().map_err(|error| WriteError {
-            path: Some(path),
-            error,
+        s.commit().map_err(|error| -> Error {
+            ErrorKind::Write {
+                path: Some(path),
+                error,
+            }
+            .into()
         })?;
     }
     for f in files {
         if f.path.as_deref().is_none_or(|p| p.as_os_str() == "-") {
             stdout
                 .write_all(&f.bytes)
-                .map_err(|error| WriteError { path: None, error })?;
+                .map_err(|error| Error::from(ErrorKind::Write { path: None, error }))?;
         }
     }
     stdout
         .flush()
-        .map_err(|error| WriteError { path: None, error })
-}
-
-/// A file that could not be written.
-#[derive(Debug, thiserror::Error)]
-#[error("{}: {error}", path.as_ref().map_or("stdout".to_owned(), |p| p.display().to_string()))]
-pub struct WriteError {
-    /// The file; `None` for standard output.
-    pub path: Option<PathBuf>,
-    /// The I/O error (`BrokenPipe` when a reader of standard output went away).
-    pub error: std::io::Error,
-}
-
-crate::classified!(WriteError);
-impl crate::Classify for WriteError {
-    /// Always [`Io`](crate::ErrorClass::Io).
-    fn class(&self) -> crate::ErrorClass {
-        crate::ErrorClass::Io
-    }
-
-    /// The I/O error.
-    fn wrapped(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        Some(&self.error)
-    }
-}
-
-impl WriteError {
-    /// The error of writing `path` (`None`: standard output): `error` itself when it
-    /// already carries a [`WriteError`] (a [`StagedFile`]'s errors name their file), else
-    /// `error` with `path`.
-    pub fn of(path: Option<&Path>, error: std::io::Error) -> WriteError {
-        if error.get_ref().is_some_and(|e| e.is::<WriteError>()) {
-            let kind = error.kind();
-            return match error.into_inner().map(|e| e.downcast::<WriteError>()) {
-                Some(Ok(w)) => *w,
-                _ => WriteError {
-                    path: path.map(Path::to_owned),
-                    error: kind.into(),
-                },
-            };
-        }
-        WriteError {
-            path: path.map(Path::to_owned),
-            error,
-        }
-    }
+        .map_err(|error| Error::from(ErrorKind::Write { path: None, error }))
 }
 
 /// One file an export wrote.

@@ -25,12 +25,8 @@ use crate::Classify;
 use crate::FormatError;
 use crate::formats::{Board, DealFormat, WriteOptions};
 use crate::query::{self, Dialect, Query};
-use crate::workflow::output::{
-    FileRole, Output, OutputPlanError, ReportOutput, WriteError, check_distinct,
-};
-use crate::workflow::pipeline::{
-    DealFiles, DealSink, DealSource, FileSink, SinkError, SourceError, SourceOptions,
-};
+use crate::workflow::output::{FileRole, Output, ReportOutput, check_distinct};
+use crate::workflow::pipeline::{self, DealFiles, DealSink, DealSource, FileSink, SourceOptions};
 use crate::{ErrorClass, ReadOnlyStore, StoreError, StoreReader};
 
 /// What a query job does with the matching deals.
@@ -155,23 +151,22 @@ pub enum QueryWorkflowError {
     /// Writing the output failed.
     #[error(transparent)]
     Io(#[from] std::io::Error),
-    /// The output file is the database ([`run_on`]): refused before anything is opened.
+    /// The output file is the database ([`run_on`]): refused before anything is opened;
+    /// or the output file could not be created or put in place ([`run_on`]).
     #[error(transparent)]
-    Paths(#[from] OutputPlanError),
-    /// The output file could not be created or put in place ([`run_on`]).
-    #[error(transparent)]
-    Output(#[from] WriteError),
+    Pipeline(pipeline::Error),
 }
 
 /// A stored source's failures are the query's: no such set, no database, the store.
-impl From<SourceError> for QueryWorkflowError {
-    fn from(e: SourceError) -> QueryWorkflowError {
-        match e {
-            SourceError::NoSet { set, database } => QueryWorkflowError::NoSet { set, database },
-            SourceError::NoStore => QueryWorkflowError::NoStore,
-            SourceError::Store(e) => QueryWorkflowError::Store(e),
-            // A stored source reads no file and no stream.
-            e => QueryWorkflowError::Io(std::io::Error::other(e)),
+/// The outputs' and writes' failures are [`QueryWorkflowError::Pipeline`].
+impl From<pipeline::Error> for QueryWorkflowError {
+    fn from(e: pipeline::Error) -> QueryWorkflowError {
+        use pipeline::ErrorKind as K;
+        match e.into_kind() {
+            K::NoSet { set, database } => QueryWorkflowError::NoSet { set, database },
+            K::NoStore => QueryWorkflowError::NoStore,
+            K::Store(e) => QueryWorkflowError::Store(e),
+            kind => QueryWorkflowError::Pipeline(kind.into()),
         }
     }
 }
@@ -187,11 +182,11 @@ impl Classify for QueryWorkflowError {
             | QueryWorkflowError::Dialect(_)
             | QueryWorkflowError::NotInPredicate(_)
             | QueryWorkflowError::NoSet { .. }
-            | QueryWorkflowError::Paths(_)
             | QueryWorkflowError::Write { .. } => ErrorClass::BadInput,
+            QueryWorkflowError::Pipeline(e) => e.class(),
             QueryWorkflowError::NoStore => ErrorClass::Internal,
             QueryWorkflowError::Store(e) => e.class(),
-            QueryWorkflowError::Io(_) | QueryWorkflowError::Output(_) => ErrorClass::Io,
+            QueryWorkflowError::Io(_) => ErrorClass::Io,
         }
     }
 
@@ -199,7 +194,7 @@ impl Classify for QueryWorkflowError {
     fn wrapped(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             QueryWorkflowError::Io(e) => Some(e),
-            QueryWorkflowError::Output(e) => Some(e),
+            QueryWorkflowError::Pipeline(e) => Some(e),
             _ => None,
         }
     }
@@ -341,13 +336,14 @@ pub fn run(
             // The output, moved into the sink when the first piece comes.
             let mut unopened: Option<&mut dyn Write> = Some(out);
             let mut sink: Option<FileSink<'_>> = None;
-            let sink_error = |e: SinkError| match e {
-                SinkError::Render(r) => QueryWorkflowError::Write {
+            let sink_error = |e: pipeline::Error| match e.into_kind() {
+                pipeline::ErrorKind::Render { error, .. } => QueryWorkflowError::Write {
                     format: format.info().name,
-                    error: r.error,
+                    error,
                 },
-                SinkError::Write(w) => QueryWorkflowError::Io(w.error),
-                SinkError::Store(e) => QueryWorkflowError::Store(e),
+                pipeline::ErrorKind::Write { error, .. } => QueryWorkflowError::Io(error),
+                pipeline::ErrorKind::Store(e) => QueryWorkflowError::Store(e),
+                kind => QueryWorkflowError::Pipeline(kind.into()),
             };
             let read = source.read(&mut |boards| -> Result<bool, QueryWorkflowError> {
                 let open = match &mut sink {
@@ -392,7 +388,7 @@ pub fn run(
 /// ```
 ///
 /// # Errors
-/// [`QueryWorkflowError::Paths`] ([`OutputPlanError::SameFile`]) for an `out` that is `db`;
+/// [`QueryWorkflowError::Pipeline`] ([`pipeline::ErrorKind::SameFile`]) for an `out` that is `db`;
 /// [`QueryWorkflowError::Store`] when the database does not open;
 /// [`QueryWorkflowError::Output`] when the file cannot be created or put in place; then as
 /// [`run`].

@@ -33,8 +33,8 @@ use crate::Classify;
 use crate::dd::TrickTable;
 use crate::records::{RecordBoard, RecordOptions, RecordSheet, SheetHeader, html, pdf};
 use crate::store::{ReadOnlyStore, Store, StoreError, StoreReader};
-use crate::workflow::output::{WriteError, write_whole};
-use crate::workflow::pipeline::{DealSource, SourceError, SourceOptions};
+use crate::workflow::output::write_whole;
+use crate::workflow::pipeline::{self, DealSource, SourceOptions};
 use crate::workflow::solve::{
     DEFAULT_SOLVE_BATCH, SolveItem, SolveJob, SolveProgress, SolveSource,
 };
@@ -174,16 +174,13 @@ pub enum RecordsError {
     /// The boards could not be read: an unreadable deal file, no database for a set, no set
     /// of that name, a corrupt stored key, or the store failing.
     #[error(transparent)]
-    Source(#[from] SourceError),
+    Pipeline(#[from] pipeline::Error),
     /// The store failed.
     #[error(transparent)]
     Store(#[from] StoreError),
     /// The PDF could not be made (the records crate's [`Error`](crate::records::Error)).
     #[error(transparent)]
     Pdf(#[from] crate::records::Error),
-    /// The sheet could not be written.
-    #[error(transparent)]
-    Write(#[from] WriteError),
 }
 
 crate::classified!(RecordsError);
@@ -195,17 +192,16 @@ impl Classify for RecordsError {
         use crate::ErrorClass;
         match self {
             RecordsError::SheetExtension { .. } => ErrorClass::BadInput,
-            RecordsError::Source(e) => e.class(),
+            RecordsError::Pipeline(e) => e.class(),
             RecordsError::Store(e) => e.class(),
             RecordsError::Pdf(e) => e.class(),
-            RecordsError::Write(_) => ErrorClass::Io,
         }
     }
 
     /// The deal file's position for a file that could not be read.
     fn position(&self) -> Option<crate::InputPosition> {
         match self {
-            RecordsError::Source(e) => e.position(),
+            RecordsError::Pipeline(e) => e.position(),
             _ => None,
         }
     }
@@ -213,7 +209,7 @@ impl Classify for RecordsError {
     /// The source's error.
     fn wrapped(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            RecordsError::Source(e) => Some(e),
+            RecordsError::Pipeline(e) => Some(e),
             _ => None,
         }
     }
@@ -281,10 +277,7 @@ pub fn run(
         SheetFormat::Html => html::render(&sheet).into_bytes(),
         SheetFormat::Pdf => pdf::render(&sheet)?,
     };
-    write_whole(&job.out, &bytes).map_err(|error| WriteError {
-        path: Some(job.out.clone()),
-        error,
-    })?;
+    write_whole(&job.out, &bytes).map_err(|error| pipeline::Error::write(Some(&job.out), error))?;
     let analysed = sheet
         .boards
         .iter()

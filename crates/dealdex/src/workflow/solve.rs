@@ -18,9 +18,8 @@ use crate::model::deal::Deal;
 use crate::model::index::DealIndex;
 use crate::store::{Store, StoreError};
 use crate::workflow::output::Output;
-use crate::workflow::output::WriteError;
 use crate::workflow::pipeline::{
-    DealFiles, DealSink, DealSource, FileSource, ReadAs, SinkError, SourceError, SourceOptions,
+    self, DealFiles, DealSink, DealSource, FileSource, ReadAs, SourceOptions,
 };
 use crate::{Classify, FormatError, FormatErrorKind};
 
@@ -183,10 +182,14 @@ pub fn set_items(
     vul: Option<Vulnerability>,
 ) -> Result<Vec<SolveItem>, SolveInputError> {
     let source = DealSource::Set(name.to_owned()).open(Some(store), &SourceOptions::default());
-    let (boards, _) = source.and_then(|s| s.read_all()).map_err(|e| match e {
-        SourceError::NoSet { set, database } => SolveInputError::NoSet { set, database },
-        e => SolveInputError::Source(e),
-    })?;
+    let (boards, _) = source
+        .and_then(|s| s.read_all())
+        .map_err(|e| match e.into_kind() {
+            pipeline::ErrorKind::NoSet { set, database } => {
+                SolveInputError::NoSet { set, database }
+            }
+            kind => SolveInputError::Source(kind.into()),
+        })?;
     Ok(boards_items(boards, dealer, vul))
 }
 
@@ -194,7 +197,7 @@ pub fn set_items(
 /// vulnerability (from its tags, else its number) unless `dealer`/`vul` override them.
 ///
 /// # Errors
-/// [`SolveInputError::Read`] naming the file and the position of what is wrong.
+/// [`SolveInputError::Source`] naming the file and the position of what is wrong.
 pub fn file_items(
     path: &Path,
     format: &'static dyn DealFormat,
@@ -229,9 +232,10 @@ fn read_file_items(
         .and_then(|s| s.read_all());
     match read {
         Ok((boards, _)) => Ok(boards_items(boards, dealer, vul)),
-        Err(SourceError::Format(error)) => Err(Err(error)),
-        Err(SourceError::Read(e)) => Err(Ok(e.into())),
-        Err(e) => Err(Ok(SolveInputError::Source(e))),
+        Err(e) => match e.into_kind() {
+            pipeline::ErrorKind::Format(error) => Err(Err(error)),
+            kind => Err(Ok(SolveInputError::Source(kind.into()))),
+        },
     }
 }
 
@@ -279,7 +283,7 @@ fn boards_items(
 /// # Errors
 /// [`SolveInputError::Deal`] for a deal string or index that is no deal,
 /// [`SolveInputError::Format`] when no format is named or told by the extension or the
-/// content, [`SolveInputError::Read`] for a file that cannot be read (named as given;
+/// content, [`SolveInputError::Source`] for a file that cannot be read (named as given;
 /// standard input as `<stdin>`).
 pub fn input_items(
     input: &str,
@@ -340,12 +344,10 @@ pub enum SolveInputError {
         /// The database path.
         database: String,
     },
-    /// A deal file could not be read.
+    /// A deal file could not be read, or its source failed otherwise (its first board out
+    /// of range).
     #[error(transparent)]
-    Read(#[from] crate::workflow::input::ReadFileError),
-    /// A deal file's source failed otherwise (its first board out of range).
-    #[error(transparent)]
-    Source(SourceError),
+    Source(pipeline::Error),
     /// Reading the database failed (or, [`check_request`], there is none).
     #[error(transparent)]
     Store(#[from] StoreError),
@@ -550,7 +552,6 @@ impl Classify for SolveInputError {
             | SolveInputError::Nothing
             | SolveInputError::NoDatabase
             | SolveInputError::Vul(_)
-            | SolveInputError::Read(_)
             | SolveInputError::Deal(_)
             | SolveInputError::Format { .. } => crate::ErrorClass::BadInput,
             SolveInputError::Store(e) => e.class(),
@@ -564,7 +565,6 @@ impl Classify for SolveInputError {
         match self {
             SolveInputError::Deal(e) => e.position(),
             SolveInputError::Format { error, .. } => error.position(),
-            SolveInputError::Read(e) => e.position(),
             SolveInputError::Source(e) => e.position(),
             _ => None,
         }
@@ -747,12 +747,10 @@ pub enum SolveError {
     /// Reading or storing tables failed (batches committed before stay stored).
     #[error(transparent)]
     Store(#[from] StoreError),
-    /// Writing the output failed (`BrokenPipe` when its reader went away).
+    /// Writing the output failed (`BrokenPipe` when its reader went away), or a registry
+    /// format refused a board.
     #[error(transparent)]
-    Write(#[from] WriteError),
-    /// A registry format refused a board, or its output could not be written.
-    #[error(transparent)]
-    Sink(#[from] SinkError),
+    Pipeline(#[from] pipeline::Error),
 }
 
 crate::classified!(SolveError);
@@ -761,16 +759,14 @@ impl Classify for SolveError {
     fn class(&self) -> crate::ErrorClass {
         match self {
             SolveError::Store(e) => e.class(),
-            SolveError::Write(e) => e.class(),
-            SolveError::Sink(e) => e.class(),
+            SolveError::Pipeline(e) => e.class(),
         }
     }
 
     /// The output's error of a failed write (a closed pipe is seen there).
     fn wrapped(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            SolveError::Write(e) => Some(e),
-            SolveError::Sink(e) => Some(e),
+            SolveError::Pipeline(e) => Some(e),
             SolveError::Store(_) => None,
         }
     }
@@ -798,7 +794,7 @@ impl Classify for SolveError {
 /// ```
 ///
 /// # Errors
-/// [`SolveError::Store`] as [`run`]; [`SolveError::Write`] when writing fails (the tables
+/// [`SolveError::Store`] as [`run`]; [`SolveError::Pipeline`] when writing fails (the tables
 /// of the batches solved so far are stored).
 pub fn write(
     job: &SolveJob,
@@ -810,7 +806,7 @@ pub fn write(
     if let Some(SolveOutput::Format(format)) = output {
         return write_boards(job, store, format, out, progress);
     }
-    let failed = |error| SolveError::Write(WriteError::of(None, error));
+    let failed = |error| SolveError::Pipeline(pipeline::Error::write(None, error));
     let batch = job.batch.max(1);
     let mut written = 0u64;
     let mut bytes = Vec::new();

@@ -24,10 +24,8 @@ use rayon::prelude::*;
 use crate::Classify;
 use crate::formats::{Board, SkippedBoard};
 use crate::stats::{Report, SetStats};
-use crate::workflow::output::{
-    FileRole, OutputPlanError, ReportOutput, WriteError, check_distinct,
-};
-use crate::workflow::pipeline::{self, DealSink, DealSource, SourceError, SourceOptions};
+use crate::workflow::output::{FileRole, ReportOutput, check_distinct};
+use crate::workflow::pipeline::{self, DealSink, DealSource, SourceOptions};
 use crate::{ErrorClass, ReadOnlyStore, StoreReader};
 
 /// A statistics job.
@@ -53,16 +51,10 @@ pub enum StatsError {
     /// The deals could not be read: an unreadable file, no database, no such set, the store
     /// failing or holding a key that is no deal.
     #[error(transparent)]
-    Source(#[from] SourceError),
+    Pipeline(#[from] pipeline::Error),
     /// There is no deal to analyse (an empty set or database).
     #[error("no deals to analyse")]
     NoDeals,
-    /// The plot would overwrite the deal file or the database.
-    #[error(transparent)]
-    Paths(#[from] OutputPlanError),
-    /// The plot could not be written (an old file is kept).
-    #[error(transparent)]
-    Plot(#[from] WriteError),
 }
 
 crate::classified!(StatsError);
@@ -70,16 +62,15 @@ impl Classify for StatsError {
     /// Nothing to analyse is bad input; the source's errors have its class.
     fn class(&self) -> ErrorClass {
         match self {
-            StatsError::Source(e) => e.class(),
-            StatsError::Plot(e) => e.class(),
-            StatsError::NoDeals | StatsError::Paths(_) => ErrorClass::BadInput,
+            StatsError::Pipeline(e) => e.class(),
+            StatsError::NoDeals => ErrorClass::BadInput,
         }
     }
 
     /// The deal file's position for a file that could not be read.
     fn position(&self) -> Option<crate::InputPosition> {
         match self {
-            StatsError::Source(e) => e.position(),
+            StatsError::Pipeline(e) => e.position(),
             _ => None,
         }
     }
@@ -87,9 +78,7 @@ impl Classify for StatsError {
     /// The source's error, the plot's.
     fn wrapped(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            StatsError::Source(e) => Some(e),
-            StatsError::Plot(e) => Some(e),
-            StatsError::Paths(e) => Some(e),
+            StatsError::Pipeline(e) => Some(e),
             StatsError::NoDeals => None,
         }
     }
@@ -129,7 +118,7 @@ pub fn run(job: &StatsJob, store: Option<&StoreReader>) -> Result<StatsRun, Stat
         let mut no_stdout = std::io::sink();
         let mut out = ReportOutput::create(Some(plot), &mut no_stdout)?;
         out.write_all(report.to_svg().as_bytes())
-            .map_err(|e| WriteError::of(Some(plot), e))?;
+            .map_err(|e| pipeline::Error::write(Some(plot), e))?;
         out.finish()?;
     }
     Ok(StatsRun {
@@ -144,13 +133,13 @@ pub fn run(job: &StatsJob, store: Option<&StoreReader>) -> Result<StatsRun, Stat
 ///
 /// # Errors
 /// [`StatsError::Paths`] for a plot that is the database; [`StatsError::Source`]
-/// ([`SourceError::Store`]) when the database does not open; then as [`run`].
+/// ([`pipeline::ErrorKind::Store`]) when the database does not open; then as [`run`].
 pub fn run_in(job: &StatsJob, db: &Path) -> Result<StatsRun, StatsError> {
     if let Some(plot) = &job.plot {
         check_distinct(&[(FileRole::Plot, plot), (FileRole::Database, db)])?;
     }
     let store = match job.source.is_stored() {
-        true => Some(ReadOnlyStore::open(db).map_err(SourceError::Store)?),
+        true => Some(ReadOnlyStore::open(db).map_err(pipeline::Error::from)?),
         false => None,
     };
     run(job, store.as_deref())

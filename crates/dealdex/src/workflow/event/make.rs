@@ -9,9 +9,7 @@ use super::{EventJobError, blamed, default_keys, read_event, read_keys};
 use crate::event::{self, Boards, ErrorKind, Event, Keys, Protocol, SessionId};
 use crate::formats::{self, Board, DealFormat, WriteOptions};
 use crate::workflow::output::Output;
-use crate::workflow::pipeline::{
-    DealFiles, DealSink, PreparedFiles, SinkError, Written, commit_all,
-};
+use crate::workflow::pipeline::{self, DealFiles, DealSink, PreparedFiles, Written, commit_all};
 use crate::{DealIndex, NewSet, Scheme, Store};
 
 /// The most boards one `make` run makes: they are all made and rendered in memory before
@@ -464,17 +462,7 @@ fn prepare_files<'o>(
             sink.write(m.boards.clone())?;
             sink.prepare()
         });
-        prepared.push(rendered.map_err(|e| match e {
-            SinkError::Render(r) => EventJobError::Render {
-                path: PathBuf::from(r.output),
-                error: r.error,
-            },
-            SinkError::Write(w) => EventJobError::Write {
-                path: w.path.unwrap_or_else(|| job.out.clone()),
-                error: w.error,
-            },
-            SinkError::Store(e) => EventJobError::Store(e),
-        })?);
+        prepared.push(rendered.map_err(|e| sink_error(e, &job.out))?);
     }
     Ok(prepared)
 }
@@ -558,17 +546,24 @@ fn write_files(
         path: job.out.clone(),
         error,
     })?;
-    commit_all(prepared).map_err(|e| match e {
-        SinkError::Write(w) => EventJobError::Write {
-            path: w.path.unwrap_or_else(|| job.out.clone()),
-            error: w.error,
+    commit_all(prepared).map_err(|e| sink_error(e, &job.out))
+}
+
+/// A sink's error as the event's: a render naming its file, a write naming its file (`out`
+/// for standard output), the store's.
+fn sink_error(e: pipeline::Error, out: &std::path::Path) -> EventJobError {
+    match e.into_kind() {
+        pipeline::ErrorKind::Render { output, error, .. } => EventJobError::Render {
+            path: PathBuf::from(output),
+            error,
         },
-        SinkError::Render(r) => EventJobError::Render {
-            path: PathBuf::from(r.output),
-            error: r.error,
+        pipeline::ErrorKind::Write { path, error } => EventJobError::Write {
+            path: path.unwrap_or_else(|| out.to_owned()),
+            error,
         },
-        SinkError::Store(e) => EventJobError::Store(e),
-    })
+        pipeline::ErrorKind::Store(e) => EventJobError::Store(e),
+        kind => EventJobError::DealFile(kind.into()),
+    }
 }
 
 /// Stores one session's set (nothing new when the same set is already stored) and counts it

@@ -56,7 +56,7 @@ use crate::FormatError;
 use crate::event::{self, Event, Keys};
 use crate::secret::SecretFileError;
 use crate::store::StoreError;
-use crate::workflow::pipeline::SourceError;
+use crate::workflow::pipeline;
 use crate::{Classify, ErrorClass, InputPosition};
 
 /// Why an event workflow stopped. Unless a variant says otherwise nothing was written or
@@ -313,7 +313,7 @@ pub enum EventJobError {
     },
     /// A hand record could not be read (or its format told from its name or content).
     #[error(transparent)]
-    DealFile(Box<SourceError>),
+    DealFile(pipeline::Error),
     /// `--partial` for a SquareDeal event, whose KH covers the whole key file.
     #[error(
         "{}: a partial check needs the dealdex protocol: SquareDeal's KH covers the whole key file",

@@ -467,7 +467,7 @@ fn read_hand_record(path: &Path, read: ReadAs) -> Result<Vec<Board>, EventJobErr
         .open(None, &SourceOptions::default())
         .and_then(|s| s.read_all())
         .map(|(boards, _)| boards)
-        .map_err(|e| EventJobError::DealFile(Box::new(e)))
+        .map_err(EventJobError::DealFile)
 }
 
 /// Checks KH against the keys: the manifest and SH lines (dealdex protocol) or the key file's

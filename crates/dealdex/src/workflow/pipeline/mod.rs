@@ -17,44 +17,29 @@
 //! let pbn = Output { path: Some(dir.path().join("one.pbn")), format: formats::by_name("pbn").unwrap() };
 //! let mut stdout = std::io::sink();
 //! let mut sink = DealFiles::new(vec![pbn], WriteOptions::default()).open(&mut stdout)?;
-//! pipeline::drain(source, &mut sink, |_| Ok::<(), pipeline::PipelineError>(()))?;
+//! pipeline::drain(source, &mut sink, |_| Ok::<(), pipeline::Error>(()))?;
 //! let written = sink.finish()?;
 //! assert_eq!(written.files[0].boards, 1);
 //! assert!(std::fs::read_to_string(dir.path().join("one.pbn"))?.contains("[Deal \"N:"));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod error;
 mod set_sink;
 mod sink;
 mod source;
 
+pub use error::{Error, ErrorKind, ReadKind};
 pub use set_sink::SetSink;
 pub use sink::{
-    DealFiles, FileSink, PieceRenderer, PreparedFiles, RenderedPiece, SinkError, Written,
-    commit_all,
+    DealFiles, FileSink, PieceRenderer, PreparedFiles, RenderedPiece, Written, commit_all,
 };
 pub use source::{
     DealSource, DealStream, FileSource, FoundDeals, OpenSource, ReadAs, STDIN, STORED_PIECE,
-    ScriptSource, SourceError, SourceFacts, SourceOptions, SourceRead, StreamFilter, StreamSource,
+    ScriptSource, SourceFacts, SourceOptions, SourceRead, StreamFilter, StreamSource,
 };
 
 use crate::formats::Board;
-
-/// Why a run from a source straight into a sink (`convert`, `export`) failed. Nothing is put in
-/// place unless every output is written.
-#[derive(Debug, thiserror::Error)]
-pub enum PipelineError {
-    /// The source could not be read: a file that cannot be read or told, its format refusing
-    /// it, no boards, no such set, the store failing.
-    #[error(transparent)]
-    Read(#[from] SourceError),
-    /// An output format cannot hold the boards, or an output could not be written.
-    #[error(transparent)]
-    Write(#[from] SinkError),
-}
-
-// The source's or the sink's error.
-crate::classified!(PipelineError => wraps Read, Write);
 
 /// Where boards go, a piece at a time and in order: deal files and standard output
 /// ([`FileSink`]), a stored set ([`SetSink`]), memory (`Vec<Board>`). Each sink owns how it
@@ -64,7 +49,7 @@ crate::classified!(PipelineError => wraps Read, Write);
 pub trait DealSink {
     /// What the sink reports when finished (the files written, the set stored, the boards).
     type Written;
-    /// Why it failed: [`SinkError`] for files, [`StoreError`](crate::StoreError) for the
+    /// Why it failed: [`Error`] for files, [`StoreError`](crate::StoreError) for the
     /// store, [`Infallible`](std::convert::Infallible) in memory.
     type Error;
 
@@ -102,7 +87,7 @@ impl DealSink for Vec<Board> {
 /// finished: its caller does that, after what else it must do first.
 ///
 /// # Errors
-/// The source's error or the sink's, as `E` (e.g. [`PipelineError`]); `inspect`'s error as
+/// The source's error or the sink's, as `E` (e.g. [`Error`]); `inspect`'s error as
 /// it is.
 pub fn drain<R, S, E>(
     source: OpenSource<R>,
@@ -112,7 +97,7 @@ pub fn drain<R, S, E>(
 where
     R: std::ops::Deref<Target = crate::StoreReader>,
     S: DealSink + ?Sized,
-    E: From<SourceError> + From<S::Error>,
+    E: From<Error> + From<S::Error>,
 {
     source.read(&mut |boards| -> Result<bool, E> {
         inspect(&boards)?;

@@ -37,11 +37,10 @@ use std::io::{BufWriter, Write};
 
 use serde::Serialize;
 
-use super::DealSink;
+use super::{DealSink, Error, ErrorKind};
 use crate::formats::{Board, BoardWriter, DealFormat, WriteOptions};
 use crate::workflow::output::{
-    ExportedFile, Output, RenderError, RenderedFile, Staged, StagedFile, WriteError, render_set,
-    stage_file, write_rendered,
+    ExportedFile, Output, RenderedFile, Staged, StagedFile, render_set, stage_file, write_rendered,
 };
 use crate::{FormatError, FormatErrorKind};
 
@@ -125,9 +124,9 @@ impl DealFiles {
     /// keeps until [`FileSink::finish`]).
     ///
     /// # Errors
-    /// [`SinkError::Write`] for a file that cannot be created, [`SinkError::Render`] for a
+    /// [`ErrorKind::Write`] for a file that cannot be created, [`ErrorKind::Render`] for a
     /// header the format refuses.
-    pub fn open(self, stdout: &mut dyn Write) -> Result<FileSink<'_>, SinkError> {
+    pub fn open(self, stdout: &mut dyn Write) -> Result<FileSink<'_>, Error> {
         let mut outs = Vec::with_capacity(self.outputs.len());
         let mut buf = Vec::new();
         for o in &self.outputs {
@@ -192,19 +191,20 @@ fn has_writer(format: &dyn DealFormat) -> bool {
 }
 
 /// The error of `output`'s format refusing the boards.
-fn render(output: &Output, error: FormatError) -> RenderError {
-    RenderError {
+fn render(output: &Output, error: FormatError) -> Error {
+    ErrorKind::Render {
         output: output.label(),
         error,
         over_limit: false,
     }
+    .into()
 }
 
 /// A stateful writer's error, naming the output.
-fn board_write_error(o: &Output, e: FormatError) -> SinkError {
+fn board_write_error(o: &Output, e: FormatError) -> Error {
     match e.into_kind() {
-        FormatErrorKind::Io(error) => WriteError::of(o.path.as_deref(), error).into(),
-        kind => render(o, kind.into()).into(),
+        FormatErrorKind::Io(error) => Error::write(o.path.as_deref(), error),
+        kind => render(o, kind.into()),
     }
 }
 
@@ -218,12 +218,12 @@ enum Dest {
 
 impl Dest {
     /// Writes `bytes`; the error names the file.
-    fn write(&mut self, bytes: &[u8], stdout: &mut dyn Write) -> Result<(), WriteError> {
+    fn write(&mut self, bytes: &[u8], stdout: &mut dyn Write) -> Result<(), Error> {
         match self {
             Dest::File(f) => f
                 .write_all(bytes)
-                .map_err(|e| WriteError::of(Some(f.path()), e)),
-            Dest::Stdout => stdout.write_all(bytes).map_err(|e| WriteError::of(None, e)),
+                .map_err(|e| Error::write(Some(f.path()), e)),
+            Dest::Stdout => stdout.write_all(bytes).map_err(|e| Error::write(None, e)),
         }
     }
 }
@@ -273,18 +273,21 @@ impl PieceRenderer {
     /// read with numbers, e.g. a generated run's).
     ///
     /// # Errors
-    /// [`SinkError::Render`] when a format refuses a board.
-    pub fn render(&self, boards: Vec<Board>) -> Result<RenderedPiece, SinkError> {
+    /// [`ErrorKind::Render`] when a format refuses a board.
+    pub fn render(&self, boards: Vec<Board>) -> Result<RenderedPiece, Error> {
         let mut bytes = Vec::with_capacity(self.outputs.len());
         for ((format, label), &b) in self.outputs.iter().zip(&self.bytes) {
             let mut buf = Vec::new();
             if b {
                 format
                     .write_boards(&boards, &self.options, &mut buf)
-                    .map_err(|error| RenderError {
-                        output: label.clone(),
-                        error,
-                        over_limit: false,
+                    .map_err(|error| -> Error {
+                        ErrorKind::Render {
+                            output: label.clone(),
+                            error,
+                            over_limit: false,
+                        }
+                        .into()
                     })?;
             }
             bytes.push(buf);
@@ -326,9 +329,9 @@ impl FileSink<'_> {
     /// Writes a piece rendered by [`FileSink::renderer`], in the order of the boards.
     ///
     /// # Errors
-    /// [`SinkError::Render`] when a stateful writer refuses a board, [`SinkError::Write`]
+    /// [`ErrorKind::Render`] when a stateful writer refuses a board, [`ErrorKind::Write`]
     /// when a file cannot be written.
-    pub fn write_rendered(&mut self, piece: RenderedPiece) -> Result<(), SinkError> {
+    pub fn write_rendered(&mut self, piece: RenderedPiece) -> Result<(), Error> {
         self.numbering.append(&piece.numbering);
         if let Some((_, last)) = piece.numbering.range {
             self.next = last.saturating_add(1);
@@ -362,15 +365,15 @@ impl FileSink<'_> {
 
 impl DealSink for FileSink<'_> {
     type Written = Written;
-    type Error = SinkError;
+    type Error = Error;
 
     /// Writes a piece of boards (numbering those without a number on from the board before
     /// them, the first from the options' first board).
     ///
     /// # Errors
-    /// [`SinkError::Render`] when a format refuses a board, [`SinkError::Write`] when a file
+    /// [`ErrorKind::Render`] when a format refuses a board, [`ErrorKind::Write`] when a file
     /// cannot be written.
-    fn write(&mut self, mut boards: Vec<Board>) -> Result<(), SinkError> {
+    fn write(&mut self, mut boards: Vec<Board>) -> Result<(), Error> {
         crate::formats::number_boards(&mut boards, self.next);
         let piece = self.renderer.render(boards)?;
         self.write_rendered(piece)
@@ -380,9 +383,9 @@ impl DealSink for FileSink<'_> {
     /// ([`PreparedFiles::commit`]), all or none.
     ///
     /// # Errors
-    /// [`SinkError::Render`] when a format cannot hold the set (no file written),
-    /// [`SinkError::Write`] when a file cannot be written.
-    fn finish(self) -> Result<Written, SinkError> {
+    /// [`ErrorKind::Render`] when a format cannot hold the set (no file written),
+    /// [`ErrorKind::Write`] when a file cannot be written.
+    fn finish(self) -> Result<Written, Error> {
         self.prepare()?.commit()
     }
 }
@@ -394,9 +397,9 @@ impl<'o> FileSink<'o> {
     /// with its own all-or-nothing step (storing the set) runs it between the two.
     ///
     /// # Errors
-    /// [`SinkError::Render`] when a format cannot hold the set, [`SinkError::Write`] when a
+    /// [`ErrorKind::Render`] when a format cannot hold the set, [`ErrorKind::Write`] when a
     /// streamed file cannot be written; no output file is touched.
-    pub fn prepare(self) -> Result<PreparedFiles<'o>, SinkError> {
+    pub fn prepare(self) -> Result<PreparedFiles<'o>, Error> {
         let FileSink {
             sink,
             outs,
@@ -494,8 +497,8 @@ impl PreparedFiles<'_> {
     /// standard-output ones, then puts the streamed ones in place.
     ///
     /// # Errors
-    /// [`SinkError::Write`] when a file cannot be written or renamed.
-    pub fn commit(self) -> Result<Written, SinkError> {
+    /// [`ErrorKind::Write`] when a file cannot be written or renamed.
+    pub fn commit(self) -> Result<Written, Error> {
         let PreparedFiles {
             rendered,
             streamed,
@@ -511,11 +514,9 @@ impl PreparedFiles<'_> {
         }
         for staged in staged_writers {
             let path = staged.path().to_owned();
-            staged
-                .commit()
-                .map_err(|e| WriteError::of(Some(&path), e))?;
+            staged.commit().map_err(|e| Error::write(Some(&path), e))?;
         }
-        stdout.flush().map_err(|e| WriteError::of(None, e))?;
+        stdout.flush().map_err(|e| Error::write(None, e))?;
         Ok(written)
     }
 }
@@ -526,8 +527,8 @@ impl PreparedFiles<'_> {
 /// sessions, each a sink with its own options, are written so.
 ///
 /// # Errors
-/// [`SinkError::Write`] when a file cannot be written or renamed.
-pub fn commit_all(prepared: Vec<PreparedFiles<'_>>) -> Result<Vec<Written>, SinkError> {
+/// [`ErrorKind::Write`] when a file cannot be written or renamed.
+pub fn commit_all(prepared: Vec<PreparedFiles<'_>>) -> Result<Vec<Written>, Error> {
     let (mut files, mut rest) = (Vec::new(), Vec::new());
     for mut p in prepared {
         let (to_files, to_stdout): (Vec<_>, Vec<_>) = std::mem::take(&mut p.rendered)
@@ -645,20 +646,3 @@ fn numbering_warnings(outputs: &[Output], numbering: &Numbering) -> Vec<String> 
         })
         .collect()
 }
-
-/// Why a sink could not write. Nothing is put in place unless every output is written.
-#[derive(Debug, thiserror::Error)]
-pub enum SinkError {
-    /// An output format cannot hold the boards.
-    #[error(transparent)]
-    Render(#[from] RenderError),
-    /// An output could not be written.
-    #[error(transparent)]
-    Write(#[from] WriteError),
-    /// The store refused the boards or failed ([`super::SetSink`]).
-    #[error(transparent)]
-    Store(#[from] crate::store::StoreError),
-}
-
-// The render, the write or the store's error.
-crate::classified!(SinkError => wraps Render, Write, Store);

@@ -31,14 +31,15 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
+use super::{Error, ErrorKind};
 use crate::dealer::Script;
 use crate::formats::{self, Board, DealFormat, SkippedBoard};
 use crate::generation::bigdeal::BigDealStream;
 use crate::query::{Query, SqlFilter};
-use crate::workflow::input::{ReadFileError, read_deal_pieces_until};
+use crate::workflow::input::read_deal_pieces_until;
 use crate::{
-    CHUNK, Classify, Deal, DealIndex, DrawProgress, ErrorClass, FormatError, FormatErrorKind,
-    Predeal, Scheme, Seed, Store, StoreError, StoreReader,
+    CHUNK, Deal, DealIndex, DrawProgress, FormatError, FormatErrorKind, Predeal, Scheme, Seed,
+    Store, StoreError, StoreReader,
 };
 
 /// Boards a stored source hands over at a time (13 bytes a key read, a [`Board`] each
@@ -86,7 +87,7 @@ pub enum DealSource {
 /// simulation stream for `seed` (dealt around its predeal and suit lengths; the stream
 /// `dealdex dealer -s SEED` runs over, [`crate::dealer::seed_of`]): `dealdex dealer` run as a
 /// source, its actions not run. Fewer than `produce` within `generate` draws is
-/// [`SourceError::TooFewMatches`].
+/// [`ErrorKind::TooFewMatches`].
 #[derive(Clone, Debug)]
 pub struct ScriptSource {
     /// The script.
@@ -187,18 +188,19 @@ impl StreamSource {
     /// ```
     ///
     /// # Errors
-    /// [`SourceError::Filter`] for a stream without a filter or not seeded, or a query no
+    /// [`ErrorKind::Filter`] for a stream without a filter or not seeded, or a query no
     /// deal can satisfy.
     pub fn find(
         &self,
         progress: &mut dyn FnMut(DrawProgress) -> bool,
-    ) -> Result<FoundDeals, SourceError> {
+    ) -> Result<FoundDeals, Error> {
         check_filter(self)?;
         let (DealStream::Seeded(seed), Some(filter)) = (&self.stream, &self.filter) else {
-            return Err(SourceError::Filter {
+            return Err(ErrorKind::Filter {
                 query: String::new(),
                 reason: "only a filtered seeded stream is searched".into(),
-            });
+            }
+            .into());
         };
         let query = &filter.query;
         let max_draws = filter.max_draws.unwrap_or(u64::MAX);
@@ -429,13 +431,13 @@ impl DealSource {
     /// ([`SourceOptions::tables`]).
     ///
     /// # Errors
-    /// [`SourceError`]: the file cannot be opened or read, its format is not told, there is
+    /// [`Error`]: the file cannot be opened or read, its format is not told, there is
     /// no store for a stored source, no such set, the store fails.
     pub fn open<'a>(
         &self,
         store: Option<&'a StoreReader>,
         opts: &SourceOptions,
-    ) -> Result<OpenSource<&'a StoreReader>, SourceError> {
+    ) -> Result<OpenSource<&'a StoreReader>, Error> {
         self.open_on(store, opts)
     }
 
@@ -448,7 +450,7 @@ impl DealSource {
         &self,
         db: Option<&Path>,
         opts: &SourceOptions,
-    ) -> Result<OpenSource<Store>, SourceError> {
+    ) -> Result<OpenSource<Store>, Error> {
         let needed = self.is_stored() || opts.tables;
         let conn = match db {
             Some(db) if needed => Some(Store::open_existing(db)?),
@@ -462,13 +464,13 @@ impl DealSource {
         &self,
         conn: Option<R>,
         opts: &SourceOptions,
-    ) -> Result<OpenSource<R>, SourceError> {
+    ) -> Result<OpenSource<R>, Error> {
         let tables = opts.tables;
         match self {
             DealSource::File(file) => open_file(file, conn.filter(|_| tables), opts.hash),
             DealSource::Set(name) => {
-                let conn = conn.ok_or(SourceError::NoStore)?;
-                let info = conn.set(name)?.ok_or_else(|| SourceError::NoSet {
+                let conn = conn.ok_or(ErrorKind::NoStore)?;
+                let info = conn.set(name)?.ok_or_else(|| ErrorKind::NoSet {
                     set: name.clone(),
                     database: conn.path().to_owned(),
                 })?;
@@ -490,7 +492,7 @@ impl DealSource {
                 })
             }
             DealSource::Store => {
-                let conn = conn.ok_or(SourceError::NoStore)?;
+                let conn = conn.ok_or(ErrorKind::NoStore)?;
                 let facts = SourceFacts {
                     name: conn.path().to_owned(),
                     format: None,
@@ -509,9 +511,9 @@ impl DealSource {
                 })
             }
             DealSource::Matching { query, set, limit } => {
-                let conn = conn.ok_or(SourceError::NoStore)?;
+                let conn = conn.ok_or(ErrorKind::NoStore)?;
                 let info = match set {
-                    Some(name) => Some(conn.set(name)?.ok_or_else(|| SourceError::NoSet {
+                    Some(name) => Some(conn.set(name)?.ok_or_else(|| ErrorKind::NoSet {
                         set: name.clone(),
                         database: conn.path().to_owned(),
                     })?),
@@ -576,13 +578,16 @@ impl DealSource {
 
 /// Refuses a filter on Big Deal's stream, and one no deal can satisfy (with the stream's
 /// predealt cards): drawing for it would never end.
-fn check_filter(stream: &StreamSource) -> Result<(), SourceError> {
+fn check_filter(stream: &StreamSource) -> Result<(), Error> {
     let Some(filter) = &stream.filter else {
         return Ok(());
     };
-    let refuse = |reason: String| SourceError::Filter {
-        query: filter.query.to_string(),
-        reason,
+    let refuse = |reason: String| -> Error {
+        ErrorKind::Filter {
+            query: filter.query.to_string(),
+            reason,
+        }
+        .into()
     };
     if let DealStream::BigDeal(_) = stream.stream {
         return Err(refuse(
@@ -602,15 +607,11 @@ fn check_filter(stream: &StreamSource) -> Result<(), SourceError> {
 /// Opens a deal file (or standard input) once: the format named, else the extension's,
 /// else the one its first [`HEAD_BYTES`] show, those bytes then read again from memory.
 /// With `hash`, its bytes are hashed as they are read.
-fn open_file<R>(
-    file: &FileSource,
-    tables: Option<R>,
-    hash: bool,
-) -> Result<OpenSource<R>, SourceError> {
+fn open_file<R>(file: &FileSource, tables: Option<R>, hash: bool) -> Result<OpenSource<R>, Error> {
     let path = &file.path;
     if let Some(first) = file.first_board {
         formats::check_first_board(first)
-            .map_err(|reason| SourceError::FirstBoard { first, reason })?;
+            .map_err(|reason| ErrorKind::FirstBoard { first, reason })?;
     }
     let stdin = path.as_os_str() == STDIN;
     let (input, format) = open_deal_file(path, file.format)?;
@@ -648,21 +649,21 @@ fn open_file<R>(
 /// read again from memory, not from the file).
 ///
 /// # Errors
-/// [`SourceError::Read`] when the file cannot be opened or read, [`SourceError::Format`] when
+/// [`ErrorKind::Read`] when the file cannot be opened or read, [`ErrorKind::Format`] when
 /// neither its extension nor its content tells its format (a file that is not there, of an
 /// extension no format has, is taken for no deal file at all:
 /// [`FormatErrorKind::UnknownExtension`]).
 fn open_deal_file(
     path: &Path,
     format: Option<&'static dyn DealFormat>,
-) -> Result<(Box<dyn Read + Send>, &'static dyn DealFormat), SourceError> {
+) -> Result<(Box<dyn Read + Send>, &'static dyn DealFormat), Error> {
     let stdin = path.as_os_str() == STDIN;
     // How errors name the input.
     let shown = match stdin {
         true => Path::new(STDIN_NAME),
         false => path,
     };
-    let io = |error| ReadFileError::Io {
+    let io = |error| ErrorKind::Read {
         path: shown.to_owned(),
         error,
     };
@@ -832,10 +833,10 @@ impl<R: Deref<Target = StoreReader>> OpenSource<R> {
     /// numbers; the whole store's none.
     ///
     /// # Errors
-    /// [`SourceError`] (through `E`): the file cannot be read or its format refuses it (an
+    /// [`Error`] (through `E`): the file cannot be read or its format refuses it (an
     /// error past where the consumer stopped goes unseen), it holds no board, the store
     /// fails or holds a key that is no deal; `on_piece`'s own error, as it is.
-    pub fn read<E: From<SourceError>>(
+    pub fn read<E: From<Error>>(
         self,
         on_piece: &mut dyn FnMut(Vec<Board>) -> Result<bool, E>,
     ) -> Result<SourceRead, E> {
@@ -876,7 +877,7 @@ impl<R: Deref<Target = StoreReader>> OpenSource<R> {
                 if let Some(e) = failed {
                     return Err(e);
                 }
-                let read = read.map_err(|e| E::from(e.into()))?;
+                let read = read.map_err(|e| E::from(e))?;
                 Ok(SourceRead {
                     boards,
                     skipped: read.skipped,
@@ -927,7 +928,7 @@ impl<R: Deref<Target = StoreReader>> OpenSource<R> {
     ///
     /// # Errors
     /// As [`OpenSource::read`].
-    pub fn read_with<T: Send, E: From<SourceError>>(
+    pub fn read_with<T: Send, E: From<Error>>(
         self,
         make: &(dyn Fn(Vec<Board>) -> T + Sync),
         consume: &mut dyn FnMut(T) -> Result<bool, E>,
@@ -943,11 +944,11 @@ impl<R: Deref<Target = StoreReader>> OpenSource<R> {
     ///
     /// # Errors
     /// As [`OpenSource::read`].
-    pub fn read_all(self) -> Result<(Vec<Board>, SourceRead), SourceError> {
+    pub fn read_all(self) -> Result<(Vec<Board>, SourceRead), Error> {
         let mut boards = Vec::new();
         let read = self.read(&mut |piece| {
             boards.extend(piece);
-            Ok::<bool, SourceError>(true)
+            Ok::<bool, Error>(true)
         })?;
         Ok((boards, read))
     }
@@ -961,7 +962,7 @@ enum Halt<E> {
 }
 
 /// A store's failure ends a stored read.
-impl<E: From<SourceError>> From<StoreError> for Halt<E> {
+impl<E: From<Error>> From<StoreError> for Halt<E> {
     fn from(e: StoreError) -> Halt<E> {
         Halt::Failed(E::from(e.into()))
     }
@@ -983,7 +984,7 @@ fn halted<E>(outcome: Result<(), Halt<E>>, total: u64) -> Result<SourceRead, E> 
 
 /// A stored set's boards, every stored deal, or those an expression matches, in pieces of
 /// [`STORED_PIECE`].
-fn read_stored<E: From<SourceError>>(
+fn read_stored<E: From<Error>>(
     conn: &StoreReader,
     set: Option<&str>,
     matching: Option<&(SqlFilter, Option<u64>)>,
@@ -1032,7 +1033,7 @@ fn read_stored<E: From<SourceError>>(
 }
 
 /// A dealer script's produced deals, a run's block at a time, numbered from 1.
-fn read_script<E: From<SourceError>>(
+fn read_script<E: From<Error>>(
     source: &ScriptSource,
     on_piece: &mut dyn FnMut(Vec<Board>) -> Result<bool, E>,
 ) -> Result<SourceRead, E> {
@@ -1070,13 +1071,13 @@ fn read_script<E: From<SourceError>>(
     let (complete, drawn) = match (run, halt) {
         (_, Some(Err(e))) => return Err(e),
         (Err(_), Some(Ok(false))) => (false, None),
-        (Err(e), _) => return Err(E::from(SourceError::Script(e))),
+        (Err(e), _) => return Err(E::from(Error::from(super::ErrorKind::Script(e)))),
         (Ok(report), _) if report.produced < source.produce => {
-            return Err(E::from(SourceError::TooFewMatches {
+            return Err(E::from(Error::from(super::ErrorKind::TooFewMatches {
                 drawn: report.generated,
                 matched: report.produced,
                 wanted: source.produce,
-            }));
+            })));
         }
         (Ok(report), _) => (true, Some(report.generated)),
     };
@@ -1089,7 +1090,7 @@ fn read_script<E: From<SourceError>>(
 }
 
 /// A generated stream's deals in numbered pieces, `make` run on each where it was made.
-fn read_stream<T: Send, E: From<SourceError>>(
+fn read_stream<T: Send, E: From<Error>>(
     source: &StreamSource,
     make: &(dyn Fn(Vec<Board>) -> T + Sync),
     consume: &mut dyn FnMut(T) -> Result<bool, E>,
@@ -1114,11 +1115,11 @@ fn read_stream<T: Send, E: From<SourceError>>(
         (DealStream::Seeded(_), Some(_)) => {
             let found = source.find(&mut |_| true).map_err(E::from)?;
             if (found.deals.len() as u64) < count {
-                return Err(E::from(SourceError::TooFewMatches {
+                return Err(E::from(Error::from(ErrorKind::TooFewMatches {
                     drawn: found.drawn,
                     matched: found.deals.len() as u64,
                     wanted: count,
-                }));
+                })));
             }
             let mut outcome = Ok(());
             for (k, deals) in found.deals.chunks(CHUNK).enumerate() {
@@ -1153,9 +1154,9 @@ fn read_stream<T: Send, E: From<SourceError>>(
                 let deals = stream.take_deals(len);
                 if deals.len() < len {
                     let first_missing = first + done + deals.len() as u64;
-                    outcome = Err(Halt::Failed(E::from(SourceError::Exhausted {
+                    outcome = Err(Halt::Failed(E::from(Error::from(ErrorKind::Exhausted {
                         first_missing,
-                    })));
+                    }))));
                     break;
                 }
                 outcome = take(make(numbered(first + done, &deals)), len);
@@ -1169,7 +1170,7 @@ fn read_stream<T: Send, E: From<SourceError>>(
 
 /// Gives the boards without a table the one `store` holds for their deal (nothing without a
 /// store).
-fn fill_tables(store: Option<&StoreReader>, boards: &mut [Board]) -> Result<(), SourceError> {
+fn fill_tables(store: Option<&StoreReader>, boards: &mut [Board]) -> Result<(), Error> {
     let Some(store) = store else {
         return Ok(());
     };
@@ -1186,112 +1187,4 @@ fn fill_tables(store: Option<&StoreReader>, boards: &mut [Board]) -> Result<(), 
         b.dd = stored.next().flatten();
     }
     Ok(())
-}
-
-/// Why a source could not be opened or read.
-#[derive(Debug, thiserror::Error)]
-pub enum SourceError {
-    /// The file could not be read, its format refused it, or it holds no board.
-    #[error(transparent)]
-    Read(#[from] ReadFileError),
-    /// The file's format is not told: an unknown name, or neither extension nor content
-    /// shows one.
-    #[error(transparent)]
-    Format(#[from] FormatError),
-    /// No set of that name in the database.
-    #[error("no set named {set:?} in {database}")]
-    NoSet {
-        /// The name asked for.
-        set: String,
-        /// The database, as the store names it.
-        database: String,
-    },
-    /// A first board outside 1..=[`formats::MAX_BOARD_NUMBER`] (`--first-board`,
-    /// [`formats::check_first_board`]); nothing was read.
-    #[error("first board {first}: {reason}")]
-    FirstBoard {
-        /// The first board asked for.
-        first: u64,
-        /// What is expected ([`formats::check_first_board`]'s message).
-        reason: String,
-    },
-    /// A stored source without a database.
-    #[error("stored deals need a database")]
-    NoStore,
-    /// The store failed, or holds a key that is no deal.
-    #[error(transparent)]
-    Store(#[from] StoreError),
-    /// Big Deal's stream ended before the deals asked for (its counter space is finite,
-    /// SQUAREDEAL.md §1).
-    #[error("Big Deal's stream ends before deal {first_missing}")]
-    Exhausted {
-        /// The first deal it could not make.
-        first_missing: u64,
-    },
-    /// A filtered stream found fewer matching deals than asked within its draw bound.
-    #[error(
-        "only {matched} of the {drawn} deals drawn met the constraints; {wanted} were asked for (raise the draw limit or loosen them)"
-    )]
-    TooFewMatches {
-        /// Deals drawn.
-        drawn: u64,
-        /// Deals that matched.
-        matched: u64,
-        /// Deals asked for.
-        wanted: u64,
-    },
-    /// A dealer script's run failed ([`DealSource::Script`]).
-    #[error("script: {0}")]
-    Script(crate::dealer::Error),
-    /// A filter no deal can satisfy, or a filter on Big Deal's stream (its deals are
-    /// dealt in order, not drawn).
-    #[error("where {query:?}: {reason}")]
-    Filter {
-        /// The expression, as given.
-        query: String,
-        /// Why it cannot filter the stream.
-        reason: String,
-    },
-}
-
-crate::classified!(SourceError);
-
-impl Classify for SourceError {
-    /// A file that cannot be read or told, a missing set or database are bad input; a
-    /// store's error has its own class.
-    fn class(&self) -> ErrorClass {
-        match self {
-            SourceError::Read(e) => e.class(),
-            SourceError::Format(e) => e.class(),
-            SourceError::NoSet { .. }
-            | SourceError::NoStore
-            | SourceError::FirstBoard { .. }
-            | SourceError::Exhausted { .. }
-            | SourceError::TooFewMatches { .. }
-            | SourceError::Filter { .. } => ErrorClass::BadInput,
-            SourceError::Store(e) => e.class(),
-            SourceError::Script(e) => e.class(),
-        }
-    }
-
-    /// The file's position, for a file that cannot be read or told.
-    fn position(&self) -> Option<crate::InputPosition> {
-        match self {
-            SourceError::Read(e) => e.position(),
-            SourceError::Format(e) => e.position(),
-            SourceError::Script(e) => e.position(),
-            _ => None,
-        }
-    }
-
-    /// The file's or the store's error the message shows.
-    fn wrapped(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            SourceError::Read(e) => Some(e),
-            SourceError::Format(e) => Some(e),
-            SourceError::Store(e) => Some(e),
-            SourceError::Script(e) => Some(e),
-            _ => None,
-        }
-    }
 }
