@@ -468,73 +468,10 @@ impl DealSource {
         let tables = opts.tables;
         match self {
             DealSource::File(file) => open_file(file, conn.filter(|_| tables), opts.hash),
-            DealSource::Set(name) => {
-                let conn = conn.ok_or(ErrorKind::NoStore)?;
-                let info = conn.set(name)?.ok_or_else(|| ErrorKind::NoSet {
-                    set: name.clone(),
-                    database: conn.path().to_owned(),
-                })?;
-                let facts = SourceFacts {
-                    name: format!("set {name:?} of {}", conn.path()),
-                    format: None,
-                    numbered: true,
-                    first_board_assumed: false,
-                    set: Some(info),
-                };
-                Ok(OpenSource {
-                    facts,
-                    inner: Inner::Stored {
-                        conn,
-                        set: Some(name.clone()),
-                        matching: None,
-                        tables,
-                    },
-                })
-            }
-            DealSource::Store => {
-                let conn = conn.ok_or(ErrorKind::NoStore)?;
-                let facts = SourceFacts {
-                    name: conn.path().to_owned(),
-                    format: None,
-                    numbered: false,
-                    first_board_assumed: false,
-                    set: None,
-                };
-                Ok(OpenSource {
-                    facts,
-                    inner: Inner::Stored {
-                        conn,
-                        set: None,
-                        matching: None,
-                        tables,
-                    },
-                })
-            }
+            DealSource::Set(name) => open_stored(conn, Some(name), None, tables),
+            DealSource::Store => open_stored(conn, None, None, tables),
             DealSource::Matching { query, set, limit } => {
-                let conn = conn.ok_or(ErrorKind::NoStore)?;
-                let info = match set {
-                    Some(name) => Some(conn.set(name)?.ok_or_else(|| ErrorKind::NoSet {
-                        set: name.clone(),
-                        database: conn.path().to_owned(),
-                    })?),
-                    None => None,
-                };
-                let facts = SourceFacts {
-                    name: conn.path().to_owned(),
-                    format: None,
-                    numbered: set.is_some(),
-                    first_board_assumed: false,
-                    set: info,
-                };
-                Ok(OpenSource {
-                    facts,
-                    inner: Inner::Stored {
-                        conn,
-                        set: set.clone(),
-                        matching: Some((query.to_sql(), *limit)),
-                        tables,
-                    },
-                })
+                open_stored(conn, set.as_ref(), Some((query.to_sql(), *limit)), tables)
             }
             DealSource::Script(script) => Ok(OpenSource {
                 facts: SourceFacts {
@@ -602,6 +539,48 @@ fn check_filter(stream: &StreamSource) -> Result<(), Error> {
         Some(e) => Err(refuse(e.to_string())),
         None => Ok(()),
     }
+}
+
+/// Opens stored deals on `conn`: the set `set` (in board order, numbered as stored), else
+/// every stored deal (key order, no numbers); with `matching`, only those its SQL accepts, at
+/// most its limit.
+///
+/// # Errors
+/// [`ErrorKind::NoStore`] without a connection, [`ErrorKind::NoSet`] for a set not stored,
+/// the store's error.
+fn open_stored<R: Deref<Target = StoreReader>>(
+    conn: Option<R>,
+    set: Option<&String>,
+    matching: Option<(SqlFilter, Option<u64>)>,
+    tables: bool,
+) -> Result<OpenSource<R>, Error> {
+    let conn = conn.ok_or(ErrorKind::NoStore)?;
+    let info = match set {
+        Some(name) => Some(conn.set(name)?.ok_or_else(|| ErrorKind::NoSet {
+            set: name.clone(),
+            database: conn.path().to_owned(),
+        })?),
+        None => None,
+    };
+    let facts = SourceFacts {
+        name: match (set, &matching) {
+            (Some(name), None) => format!("set {name:?} of {}", conn.path()),
+            _ => conn.path().to_owned(),
+        },
+        format: None,
+        numbered: set.is_some(),
+        first_board_assumed: false,
+        set: info,
+    };
+    Ok(OpenSource {
+        facts,
+        inner: Inner::Stored {
+            conn,
+            set: set.cloned(),
+            matching,
+            tables,
+        },
+    })
 }
 
 /// Opens a deal file (or standard input) once: the format named, else the extension's,
