@@ -29,16 +29,6 @@ macro_rules! script_kinds {
 pub struct Error(Box<ErrorKind>);
 
 impl Error {
-    /// What went wrong.
-    pub fn kind(&self) -> &ErrorKind {
-        &self.0
-    }
-
-    /// What went wrong, taken out.
-    pub fn into_kind(self) -> ErrorKind {
-        *self.0
-    }
-
     /// The 1-based line and column of a script's problem; `None` for the other kinds.
     pub fn position(&self) -> Option<InputPosition> {
         self.kind().position()
@@ -96,12 +86,6 @@ script_constructors!(
     unset_parameter => UnsetParameter,
     unsupported => Unsupported,
 );
-
-impl From<ErrorKind> for Error {
-    fn from(kind: ErrorKind) -> Error {
-        Error(Box::new(kind))
-    }
-}
 
 impl From<std::io::Error> for Error {
     /// Writing the deals failed ([`ErrorKind::Io`]).
@@ -293,18 +277,7 @@ pub enum ErrorKind {
     },
 }
 
-crate::classified!(Error);
-impl Classify for Error {
-    /// Its kind's class ([`ErrorKind`]'s).
-    fn class(&self) -> ErrorClass {
-        self.kind().class()
-    }
-
-    /// Its kind's position ([`ErrorKind`]'s).
-    fn position(&self) -> Option<InputPosition> {
-        self.kind().position()
-    }
-}
+crate::classified!(Error => boxed ErrorKind);
 
 crate::classified!(ErrorKind);
 impl Classify for ErrorKind {

@@ -12,27 +12,17 @@ use crate::{MAX_SESSION_BOARDS, MAX_SESSIONS, SessionId};
 /// (`.sqd`) or key (`.sqk`) file, an SN line or a `boards` field, keys that do not match the
 /// event's commitments, a delayed value outside its declared format, a phase or session the
 /// event does not have, or the operating system's random source failing.
+///
+/// ```
+/// use dealdex::event::{ErrorKind, Event};
+/// let e = Event::parse("TN x\nSN 2:1?:A#:a\n").unwrap_err();
+/// assert!(matches!(e.kind(), ErrorKind::Sqd { line: 2, .. }));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error(transparent)]
 pub struct Error(Box<ErrorKind>);
 
 impl Error {
-    /// What went wrong.
-    ///
-    /// ```
-    /// use dealdex::event::{ErrorKind, Event};
-    /// let e = Event::parse("TN x\nSN 2:1?:A#:a\n").unwrap_err();
-    /// assert!(matches!(e.kind(), ErrorKind::Sqd { line: 2, .. }));
-    /// ```
-    pub fn kind(&self) -> &ErrorKind {
-        &self.0
-    }
-
-    /// What went wrong, taken out.
-    pub fn into_kind(self) -> ErrorKind {
-        *self.0
-    }
-
     /// Where the problem is: the 1-based line of a malformed `.sqd` or `.sqk` file (the
     /// file itself is named by the workflow error that read it, whose position adds it:
     /// the engine's `dealdex::workflow::event::EventJobError`); `None` for the other kinds,
@@ -58,12 +48,6 @@ impl Error {
             *in_sn = true;
         }
         self
-    }
-}
-
-impl From<ErrorKind> for Error {
-    fn from(kind: ErrorKind) -> Error {
-        Error(Box::new(kind))
     }
 }
 
@@ -328,18 +312,7 @@ impl fmt::Display for SnBoards {
     }
 }
 
-crate::classified!(Error);
-impl Classify for Error {
-    /// Its kind's class ([`ErrorKind`]'s).
-    fn class(&self) -> ErrorClass {
-        self.kind().class()
-    }
-
-    /// Its kind's position ([`ErrorKind`]'s).
-    fn position(&self) -> Option<InputPosition> {
-        self.kind().position()
-    }
-}
+crate::classified!(Error => boxed ErrorKind);
 
 crate::classified!(ErrorKind);
 impl Classify for ErrorKind {

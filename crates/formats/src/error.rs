@@ -10,28 +10,18 @@ use crate::model::{Classify, ErrorClass, InputPosition};
 /// Why a format refused a file or boards, a [`BoardWriter`](crate::BoardWriter)'s destination
 /// failed, or no format was chosen for a file. A reader's error names its place in the bytes
 /// it was given; the caller adds the file's name.
+///
+/// ```
+/// use dealdex::{FormatErrorKind, formats};
+/// let pbn = formats::by_name("pbn").unwrap();
+/// let e = pbn.read_all(b"[Board \"1\"]\n[Deal \"N:AKQ\"]\n").unwrap_err();
+/// assert!(matches!(e.kind(), FormatErrorKind::Malformed { .. }));
+/// ```
 #[derive(Debug, thiserror::Error)]
 #[error(transparent)]
 pub struct Error(Box<ErrorKind>);
 
 impl Error {
-    /// What went wrong.
-    ///
-    /// ```
-    /// use dealdex::{FormatErrorKind, formats};
-    /// let pbn = formats::by_name("pbn").unwrap();
-    /// let e = pbn.read_all(b"[Board \"1\"]\n[Deal \"N:AKQ\"]\n").unwrap_err();
-    /// assert!(matches!(e.kind(), FormatErrorKind::Malformed { .. }));
-    /// ```
-    pub fn kind(&self) -> &ErrorKind {
-        &self.0
-    }
-
-    /// What went wrong, taken out.
-    pub fn into_kind(self) -> ErrorKind {
-        *self.0
-    }
-
     /// Where the problem is ([`ErrorKind`]'s [`Classify::position`]): for a reader's refusal,
     /// line and column (text formats) or record and byte offset (binary ones) in the bytes it
     /// was given, without the file; for a format's choice, the file and the line looked at.
@@ -82,12 +72,6 @@ impl Error {
             *position = moved(position);
         }
         self
-    }
-}
-
-impl From<ErrorKind> for Error {
-    fn from(kind: ErrorKind) -> Error {
-        Error(Box::new(kind))
     }
 }
 
@@ -232,28 +216,7 @@ impl fmt::Display for LinePrefix {
     }
 }
 
-crate::classified!(Error);
-impl Classify for Error {
-    /// Its kind's class ([`ErrorKind`]'s).
-    fn class(&self) -> ErrorClass {
-        self.kind().class()
-    }
-
-    /// Its kind's position ([`ErrorKind`]'s).
-    fn position(&self) -> Option<InputPosition> {
-        self.kind().position()
-    }
-
-    /// Its kind's I/O error ([`ErrorKind`]'s).
-    fn wrapped(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        self.kind().wrapped()
-    }
-
-    /// Its kind's name ([`ErrorKind`]'s).
-    fn format_kind(&self) -> Option<&'static str> {
-        self.kind().format_kind()
-    }
-}
+crate::classified!(Error => boxed ErrorKind);
 
 crate::classified!(ErrorKind);
 impl Classify for ErrorKind {

@@ -11,24 +11,6 @@ use crate::model::{Classify, ErrorClass, InputPosition};
 #[error(transparent)]
 pub struct Error(Box<ErrorKind>);
 
-impl Error {
-    /// What went wrong.
-    pub fn kind(&self) -> &ErrorKind {
-        &self.0
-    }
-
-    /// What went wrong, taken out.
-    pub fn into_kind(self) -> ErrorKind {
-        *self.0
-    }
-}
-
-impl From<ErrorKind> for Error {
-    fn from(kind: ErrorKind) -> Error {
-        Error(Box::new(kind))
-    }
-}
-
 /// The kinds of [`Error`]. Lengths are numbers of cards (0..=13); columns are 1-based.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
@@ -195,18 +177,7 @@ fn and_list(names: &[&str]) -> String {
     }
 }
 
-crate::classified!(Error);
-impl Classify for Error {
-    /// Its kind's class ([`ErrorKind`]'s).
-    fn class(&self) -> ErrorClass {
-        self.kind().class()
-    }
-
-    /// Its kind's position ([`ErrorKind`]'s).
-    fn position(&self) -> Option<InputPosition> {
-        self.kind().position()
-    }
-}
+crate::classified!(Error => boxed ErrorKind);
 
 crate::classified!(ErrorKind);
 impl Classify for ErrorKind {

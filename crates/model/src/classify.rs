@@ -52,11 +52,15 @@ fn cast<'a, T: Classify + 'static>(
 pub static CLASSIFIED: [Classified];
 
 /// Registers an error type, so that [`as_classify`] (and so [`classify`] and the binary's
-/// exit code) knows it; written beside the type. Three forms:
+/// exit code) knows it; written beside the type. Four forms:
 ///
 /// - `crate::classified!(Type);` beside a hand-written `impl Classify for Type`;
 /// - `crate::classified!(Type => BadInput);` also writes the impl for a type always of one
 ///   [`ErrorClass`] (the reason as a comment at the call);
+/// - `crate::classified!(Error => boxed ErrorKind);` for a crate's one error in rust-csv's
+///   style, `pub struct Error(Box<ErrorKind>)` (its `ErrorKind` classified on its own): also
+///   writes `Error::kind`, `Error::into_kind`, `From<ErrorKind>` and the impl, each answer
+///   its kind's;
 /// - `crate::classified!(Type => wraps A, B);` also writes the impl for an enum each of
 ///   whose variants `A(e)`, `B(e)` wraps (transparently) one dealdex error: `e`'s class and
 ///   position, and `e` as the wrapped error.
@@ -68,6 +72,48 @@ macro_rules! classified {
             static CLASSIFIED_TYPE: $crate::classify::Classified =
                 $crate::classify::Classified::of::<$t>();
         };
+    };
+    ($t:ident => boxed $k:ident) => {
+        $crate::classified!($t);
+        impl $t {
+            /// What went wrong.
+            pub fn kind(&self) -> &$k {
+                &self.0
+            }
+
+            /// What went wrong, taken out.
+            pub fn into_kind(self) -> $k {
+                *self.0
+            }
+        }
+
+        impl ::core::convert::From<$k> for $t {
+            fn from(kind: $k) -> $t {
+                $t(::std::boxed::Box::new(kind))
+            }
+        }
+
+        impl $crate::Classify for $t {
+            /// Its kind's class.
+            fn class(&self) -> $crate::ErrorClass {
+                $crate::Classify::class(self.kind())
+            }
+
+            /// Its kind's position.
+            fn position(&self) -> ::core::option::Option<$crate::InputPosition> {
+                $crate::Classify::position(self.kind())
+            }
+
+            /// Its kind's inner error.
+            fn wrapped(&self) -> ::core::option::Option<&(dyn ::std::error::Error + 'static)> {
+                $crate::Classify::wrapped(self.kind())
+            }
+
+            /// Its kind's format kind.
+            fn format_kind(&self) -> ::core::option::Option<&'static str> {
+                $crate::Classify::format_kind(self.kind())
+            }
+        }
     };
     ($t:ty => wraps $($variant:ident),+ $(,)?) => {
         $crate::classified!($t);

@@ -18,16 +18,6 @@ use crate::{Classify, ErrorClass, InputPosition};
 pub struct Error(Box<ErrorKind>);
 
 impl Error {
-    /// What went wrong.
-    pub fn kind(&self) -> &ErrorKind {
-        &self.0
-    }
-
-    /// What went wrong, taken out.
-    pub fn into_kind(self) -> ErrorKind {
-        *self.0
-    }
-
     /// Where the problem is: the 1-based column in a deal string, an index or a number, or
     /// the 0-based byte offset in a game state; `None` for the kinds about no place
     /// ([`ErrorKind`]'s [`Classify::position`]).
@@ -51,12 +41,6 @@ impl Error {
             *column = Some(at);
         }
         self
-    }
-}
-
-impl From<ErrorKind> for Error {
-    fn from(kind: ErrorKind) -> Error {
-        Error(Box::new(kind))
     }
 }
 
@@ -498,18 +482,7 @@ impl fmt::Display for ColumnPrefix {
     }
 }
 
-crate::classified!(Error);
-impl Classify for Error {
-    /// Its kind's class ([`ErrorKind`]'s).
-    fn class(&self) -> ErrorClass {
-        self.kind().class()
-    }
-
-    /// Its kind's position ([`ErrorKind`]'s).
-    fn position(&self) -> Option<InputPosition> {
-        self.kind().position()
-    }
-}
+crate::classified!(Error => boxed ErrorKind);
 
 crate::classified!(ErrorKind);
 impl Classify for ErrorKind {

@@ -20,28 +20,12 @@ impl Error {
         .into()
     }
 
-    /// What went wrong.
-    pub fn kind(&self) -> &ErrorKind {
-        &self.0
-    }
-
-    /// What went wrong, taken out.
-    pub fn into_kind(self) -> ErrorKind {
-        *self.0
-    }
-
     /// The 1-based column (in characters) of a text's problem; `None` for a dialect's.
     pub fn column(&self) -> Option<usize> {
         match self.kind() {
             ErrorKind::Syntax { column, .. } => Some(*column),
             ErrorKind::Dialect { .. } => None,
         }
-    }
-}
-
-impl From<ErrorKind> for Error {
-    fn from(kind: ErrorKind) -> Error {
-        Error(Box::new(kind))
     }
 }
 
@@ -73,18 +57,7 @@ pub enum ErrorKind {
     },
 }
 
-crate::classified!(Error);
-impl Classify for Error {
-    /// Its kind's class ([`ErrorKind`]'s).
-    fn class(&self) -> ErrorClass {
-        self.kind().class()
-    }
-
-    /// Its kind's position ([`ErrorKind`]'s).
-    fn position(&self) -> Option<InputPosition> {
-        self.kind().position()
-    }
-}
+crate::classified!(Error => boxed ErrorKind);
 
 crate::classified!(ErrorKind);
 impl Classify for ErrorKind {

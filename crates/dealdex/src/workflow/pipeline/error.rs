@@ -19,16 +19,6 @@ use crate::{Classify, ErrorClass, FormatError, InputPosition, StoreError};
 pub struct Error(Box<ErrorKind>);
 
 impl Error {
-    /// What went wrong.
-    pub fn kind(&self) -> &ErrorKind {
-        &self.0
-    }
-
-    /// What went wrong, taken out.
-    pub fn into_kind(self) -> ErrorKind {
-        *self.0
-    }
-
     /// Where the problem is: for a deal file that cannot be read, always the file, and for
     /// a format's refusal the line and column, or the record and byte offset, that the
     /// reader gives ([`FormatError`]'s position); a format's or a script's own position
@@ -101,12 +91,6 @@ impl Error {
             error,
         }
         .into()
-    }
-}
-
-impl From<ErrorKind> for Error {
-    fn from(kind: ErrorKind) -> Error {
-        Error(Box::new(kind))
     }
 }
 
@@ -280,23 +264,7 @@ pub enum ReadKind {
     Empty,
 }
 
-crate::classified!(Error);
-impl Classify for Error {
-    /// Its kind's class ([`ErrorKind`]'s).
-    fn class(&self) -> ErrorClass {
-        self.kind().class()
-    }
-
-    /// Its kind's position ([`ErrorKind`]'s).
-    fn position(&self) -> Option<InputPosition> {
-        self.kind().position()
-    }
-
-    /// Its kind's inner error ([`ErrorKind`]'s).
-    fn wrapped(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        self.kind().wrapped()
-    }
-}
+crate::classified!(Error => boxed ErrorKind);
 
 crate::classified!(ErrorKind);
 impl Classify for ErrorKind {
