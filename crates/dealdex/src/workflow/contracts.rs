@@ -334,13 +334,7 @@ pub fn run(
     if k == 0 {
         return Err(ContractsError::NoContracts);
     }
-    let source = job.source.open(
-        store,
-        &SourceOptions {
-            tables: true,
-            ..SourceOptions::default()
-        },
-    )?;
+    let source = job.source.open(store, &SourceOptions::WITH_TABLES)?;
     let mut tally = Tally::new(k);
     let (mut sample, mut deal_tricks) = (Vec::new(), Vec::new());
     let (mut deals, mut solved) = (0u64, 0u64);

@@ -97,13 +97,7 @@ pub fn export(
     store: &StoreReader,
     stdout: &mut dyn Write,
 ) -> Result<ExportReport, ExportError> {
-    let source = DealSource::Set(job.set.clone()).open(
-        Some(store),
-        &SourceOptions {
-            tables: true,
-            ..SourceOptions::default()
-        },
-    )?;
+    let source = DealSource::Set(job.set.clone()).open(Some(store), &SourceOptions::WITH_TABLES)?;
     let info = source
         .facts()
         .set

@@ -341,13 +341,7 @@ fn gather(
     job: &RecordsJob,
     store: Option<&StoreReader>,
 ) -> Result<(SheetHeader, Vec<RecordBoard>), RecordsError> {
-    let source = job.source.open(
-        store,
-        &SourceOptions {
-            tables: true,
-            ..SourceOptions::default()
-        },
-    )?;
+    let source = job.source.open(store, &SourceOptions::WITH_TABLES)?;
     let facts = source.facts().clone();
     let (read, _) = source.read_all()?;
     let tag = |name: &str| {

@@ -710,6 +710,15 @@ pub struct SourceOptions {
     pub hash: bool,
 }
 
+impl SourceOptions {
+    /// Every board with its stored table ([`SourceOptions::tables`]), nothing hashed: what
+    /// `export`, `records` and `contracts` read.
+    pub const WITH_TABLES: SourceOptions = SourceOptions {
+        tables: true,
+        hash: false,
+    };
+}
+
 /// What a source says about its boards before they are read; serde for reports.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct SourceFacts {
