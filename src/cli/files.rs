@@ -143,7 +143,7 @@ pub fn import(a: ImportArgs, json: bool) -> anyhow::Result<()> {
     drop(store);
     let report = report
         .inspect_err(|_| forget(false))
-        .map_err(import::ImportFailed::explain_busy)?;
+        .map_err(dealdex::Error::explain_busy)?;
     forget(report.new_deals + report.duplicates > 0);
     print(&report, json, false, Text::Summary)?;
     Ok(report.check()?)

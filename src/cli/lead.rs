@@ -5,9 +5,9 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use clap::Args;
-use dealdex::workflow::lead::{self as wf, LeadError, LeadJob, LeadSample};
+use dealdex::ErrorKind;
+use dealdex::workflow::lead::{self as wf, LeadJob, LeadSample};
 use dealdex::workflow::output::{FileRole, ReportOutput, check_distinct};
-use dealdex::workflow::pipeline;
 use dealdex::{Contract, Seat, Vulnerability};
 
 use super::{StoreArgs, Text, print};
@@ -76,7 +76,7 @@ pub struct LeadArgs {
 
 pub fn run(a: LeadArgs, json: bool) -> anyhow::Result<()> {
     let contract = Contract::from_pbn(&a.contract, a.declarer)
-        .ok_or_else(|| LeadError::Contract(a.contract.clone()))?;
+        .ok_or_else(|| dealdex::Error::from(ErrorKind::Contract(a.contract.clone())))?;
     let sample = sample(&a)?;
     let job = LeadJob {
         contract,
@@ -114,9 +114,11 @@ pub fn run(a: LeadArgs, json: bool) -> anyhow::Result<()> {
 /// The sample the flags name: dealt around `--hand` (by the seed, or by `--script`), or the
 /// deals of `--file` or `--set`.
 fn sample(a: &LeadArgs) -> anyhow::Result<LeadSample> {
-    let bad_seed = |text: &str, reason: String| LeadError::Seed {
-        text: text.to_owned(),
-        reason,
+    let bad_seed = |text: &str, reason: String| {
+        dealdex::Error::from(ErrorKind::Seed {
+            text: text.to_owned(),
+            reason,
+        })
     };
     Ok(match (&a.hand, &a.file, &a.set) {
         (Some(hand), _, _) if a.script.is_some() => {
@@ -168,7 +170,7 @@ fn csv_output<'o>(
         return Ok(None);
     };
     if json && csv.as_os_str() == "-" {
-        Err(pipeline::Error::from(pipeline::ErrorKind::SameFile {
+        Err(dealdex::Error::from(ErrorKind::SameFile {
             first: FileRole::CsvTable,
             second: FileRole::JsonReport,
             path: csv.to_owned(),
