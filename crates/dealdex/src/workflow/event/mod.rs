@@ -455,29 +455,32 @@ fn check_field(field: &'static str, v: &str) -> Result<(), FieldProblem> {
 
 /// Reads and parses a `.sqd` file, returning its text and the event.
 fn read_event(path: &Path) -> Result<(String, Event)> {
-    let bytes = std::fs::read(path).map_err(|error| EventKind::Read {
-        path: path.to_owned(),
-        error,
-    })?;
-    let ev = Event::parse_bytes(&bytes).map_err(|error| EventKind::Malformed {
-        path: path.to_owned(),
-        error,
-    })?;
+    let (bytes, ev) = read_parsed(path, Event::parse_bytes)?;
     let text = String::from_utf8(bytes).expect("parse_bytes checked UTF-8");
     Ok((text, ev))
 }
 
 /// Reads and parses a `.sqk` file.
 fn read_keys(path: &Path) -> Result<Keys> {
+    Ok(read_parsed(path, Keys::parse)?.1)
+}
+
+/// The bytes of the event's file `path` and what `parse` makes of them:
+/// [`EventKind::Read`] when it cannot be read, [`EventKind::Malformed`] when `parse`
+/// refuses it.
+fn read_parsed<T>(
+    path: &Path,
+    parse: impl FnOnce(&[u8]) -> std::result::Result<T, event::Error>,
+) -> Result<(Vec<u8>, T)> {
     let bytes = std::fs::read(path).map_err(|error| EventKind::Read {
         path: path.to_owned(),
         error,
     })?;
-    let keys = Keys::parse(&bytes).map_err(|error| EventKind::Malformed {
+    let parsed = parse(&bytes).map_err(|error| EventKind::Malformed {
         path: path.to_owned(),
         error,
     })?;
-    Ok(keys)
+    Ok((bytes, parsed))
 }
 
 /// The file a failed key check is about: the description file when its own lines are wrong
