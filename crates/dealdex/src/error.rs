@@ -709,16 +709,31 @@ impl Classify for ErrorKind {
         }
     }
 
-    /// The I/O error, the format's, the store's or the script's error the message shows
-    /// (a closed pipe on standard output is seen there); `None` for the kinds that hold
-    /// none, or whose inner error is their source.
+    /// The lower crate's error the message shows (an I/O error, a format's, the store's,
+    /// dealer's, the query language's, the model's, a PDF's; a closed pipe on standard output
+    /// is seen there); `None` for the kinds that hold none, whose inner error is their
+    /// source, and for a solve input whose format is not told (its message says what to do,
+    /// in solve's words).
     fn wrapped(&self) -> Option<&(dyn std::error::Error + 'static)> {
         use ErrorKind as K;
         match self {
-            K::Read { error, .. } | K::Write { error, .. } | K::Io(error) => Some(error),
-            K::Refused { error, .. } | K::Format(error) | K::OutputFormat(error) => Some(error),
-            K::Store(e) => Some(e),
-            K::Script(e) => Some(e),
+            K::Read { error, .. }
+            | K::Write { error, .. }
+            | K::Io(error)
+            | K::ScriptRead { error, .. } => Some(error),
+            K::Refused { error, .. }
+            | K::Format(error)
+            | K::OutputFormat(error)
+            | K::Render { error, .. }
+            | K::QueryWrite { error, .. } => Some(error),
+            K::Store(e) | K::Import { error: e, .. } | K::SqlStatement(e) => Some(e),
+            K::Script(e) | K::Dealer(e) | K::ScriptParse { error: e, .. } => Some(e),
+            K::Query(e) | K::Dialect(e) => Some(e),
+            K::Deal(e) | K::Model(e) | K::Vulnerability(e) => Some(e),
+            K::Pdf(e) => Some(e),
+            K::Secret(s) => s.wrapped(),
+            K::Generate(k) => k.wrapped(),
+            K::Event(k) => k.wrapped(),
             _ => None,
         }
     }

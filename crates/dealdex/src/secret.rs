@@ -44,6 +44,14 @@ impl SecretFile {
         }
     }
 
+    /// The operating system's error of a file not written.
+    pub(crate) fn wrapped(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            SecretFile::Exists { .. } => None,
+            SecretFile::Io { error, .. } => Some(error),
+        }
+    }
+
     /// The secret file's problem `error` is, or `error` when it is not one.
     pub(crate) fn of(error: Error) -> Result<SecretFile, Error> {
         match error.into_kind() {

@@ -765,6 +765,22 @@ impl GenerateKind {
             _ => None,
         }
     }
+
+    /// The error the message shows: a key file's I/O error, a seed's or the random
+    /// source's, the filter's.
+    pub(crate) fn wrapped(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            GenerateKind::SeedFile { error, .. } => Some(error),
+            GenerateKind::BadSeedLine { error, .. }
+            | GenerateKind::Random(error)
+            | GenerateKind::BadSeed(error) => Some(error),
+            GenerateKind::NeverMatches { error } => Some(error),
+            GenerateKind::KeyFileExists { error } | GenerateKind::SeedKept { error, .. } => {
+                error.wrapped()
+            }
+            _ => None,
+        }
+    }
 }
 
 /// `n` with a comma between each group of three digits: `1,000,000`.

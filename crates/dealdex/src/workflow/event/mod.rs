@@ -352,6 +352,23 @@ impl EventKind {
             _ => None,
         }
     }
+
+    /// The error the message shows: a file's I/O error, the event crate's, a format's.
+    pub(crate) fn wrapped(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        use EventKind as E;
+        match self {
+            E::Read { error, .. } | E::Write { error, .. } => Some(error),
+            E::Malformed { error, .. }
+            | E::Keys { error, .. }
+            | E::Event { error, .. }
+            | E::Request(error)
+            | E::ValueFormat(error)
+            | E::Random(error)
+            | E::Boards(error) => Some(error),
+            E::Render { error, .. } => Some(error),
+            _ => None,
+        }
+    }
 }
 
 /// What is wrong with a one-line text the description file must keep exactly: TN, DI, DV
