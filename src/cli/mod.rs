@@ -12,6 +12,7 @@ mod lead;
 mod number;
 mod query;
 mod records;
+mod serve;
 mod solve;
 mod sql;
 mod stats;
@@ -144,6 +145,8 @@ enum Command {
     Event(event::EventArgs),
     #[command(about = dealer::ABOUT)]
     Dealer(dealer::DealerArgs),
+    /// The database, simulations and analyses in the browser: a local web page and its JSON API.
+    Serve(serve::ServeArgs),
 }
 
 /// `--db`, declared here only: every command that uses a database flattens it, alone or in
@@ -230,6 +233,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Event(a) => event::run(a, json),
         Command::Records(a) => records::run(a, json),
         Command::Dealer(a) => dealer::run(a, json),
+        Command::Serve(a) => serve::run(a, json),
     }
 }
 
