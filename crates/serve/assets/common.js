@@ -60,27 +60,30 @@ export function el(tag, attrs = {}, ...children) {
     else if (k.startsWith('on')) e.addEventListener(k.slice(2), v);
     else e.setAttribute(k, v === true ? '' : String(v));
   }
-  for (const c of children.flat()) {
+  for (const c of children.flat(Infinity)) {
     if (c === undefined || c === null || c === false) continue;
     e.append(c instanceof Node ? c : document.createTextNode(String(c)));
   }
   return e;
 }
 
-/** Replaces the page's content. */
-export function show(...children) {
-  const app = document.getElementById('app');
-  app.replaceChildren(...children.flat());
-  return app;
+/** Replaces `node`'s content by `children` (nodes or text; null, undefined and false left out). */
+export function fill(node, ...children) {
+  node.replaceChildren(...children.flat(Infinity).filter((c) => c !== null && c !== undefined && c !== false));
+  return node;
 }
 
-/** An error's box: the message, and the line and column where the API gives them. */
+/** Replaces the page's content. */
+export function show(...children) {
+  return fill(document.getElementById('app'), ...children);
+}
+
+/** An error's box: the message, and the line and column where the API gives them and the message does not. */
 export function errorBox(e) {
-  const p = e && e.body && e.body.position;
-  const where = p && (p.line || p.column)
-    ? ` (${[p.line && `line ${p.line}`, p.column && `column ${p.column}`].filter(Boolean).join(', ')})`
-    : '';
-  return el('p', { class: 'error', role: 'alert' }, `${e.message}${where}`);
+  const p = (e && e.body && e.body.position) || {};
+  const where = [p.line && `line ${p.line}`, p.column && `column ${p.column}`]
+    .filter((w) => w && !e.message.includes(w));
+  return el('p', { class: 'error', role: 'alert' }, where.length ? `${e.message} (${where.join(', ')})` : e.message);
 }
 
 export const SUITS = ['S', 'H', 'D', 'C'];
@@ -105,7 +108,7 @@ export function diagram(hands, size = 'small') {
     parts.push(el('div', { class: `hand ${h.seat}`, 'data-seat': h.seat },
       el('div', { class: 'seat' }, `${SEAT_NAME[h.seat]}`),
       handLines(h.cards),
-      el('div', { class: 'info' }, `${h.hcp} HCP, ${h.shape}`)));
+      el('div', { class: 'info' }, size === 'small' ? h.shape : `${h.hcp} HCP, ${h.shape}`)));
   }
   return el('div', { class: `diagram ${size}` }, parts);
 }

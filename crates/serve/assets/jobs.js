@@ -1,7 +1,7 @@
 // The pages of long work: Simulate (a dealer script), Lead and Contracts. Each starts a job
 // (POST), follows its progress (server-sent events), can stop it (DELETE), and shows its
 // report: the command's text tables, and bar charts of its numbers.
-import { api, el, errorBox, show, withToken } from './common.js';
+import { api, fill, el, errorBox, show, withToken } from './common.js';
 
 /** Starts the job `path` with `body`; calls `progress(status)` on each event, then `done(result)` or `failed(error)`. */
 async function runJob(path, body, { progress, done, failed }) {
@@ -48,12 +48,12 @@ function jobControls(start) {
     try {
       body = start.body();
     } catch (e) {
-      result.replaceChildren(errorBox(e));
+      fill(result, errorBox(e));
       return;
     }
     run.disabled = true;
     stop.disabled = false;
-    result.replaceChildren();
+    fill(result);
     status.textContent = 'Starting…';
     const finish = () => {
       run.disabled = false;
@@ -67,12 +67,12 @@ function jobControls(start) {
       done: (r) => {
         finish();
         status.textContent = 'Done.';
-        result.replaceChildren(...start.draw(r));
+        fill(result, ...start.draw(r));
       },
       failed: (e) => {
         finish();
         status.textContent = '';
-        result.replaceChildren(errorBox(e));
+        fill(result, errorBox(e));
       },
     });
     if (!handle) finish();

@@ -1,6 +1,6 @@
 // The query page (`/`): the query language in a box, the count, a page of matching deals as
 // small diagrams, paging, downloads; the state (query, set, page) in the address.
-import { api, count, dealCard, el, errorBox, show, withToken } from './common.js';
+import { api, fill, count, dealCard, el, errorBox, show, withToken } from './common.js';
 
 const PAGE = 24;
 const DOWNLOADS = ['pbn', 'lin', 'csv', 'dup', 'json'];
@@ -48,9 +48,9 @@ export async function queryPage() {
   if (s.set) params.set('set', s.set);
   try {
     const page = await api(`/api/query?${params}`);
-    results.replaceChildren(...drawResults(s, page));
+    fill(results, ...drawResults(s, page));
   } catch (e) {
-    results.replaceChildren(errorBox(e));
+    fill(results, errorBox(e));
   }
 }
 

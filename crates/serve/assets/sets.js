@@ -1,6 +1,6 @@
 // The sets (`/sets`) and one set (`/sets/<name>`): its boards as diagrams, downloads in
 // every format (the bytes `dealdex export` writes).
-import { api, count, dealCard, el, errorBox, show, withToken } from './common.js';
+import { api, fill, count, dealCard, el, errorBox, show, withToken } from './common.js';
 
 const PAGE = 36;
 
@@ -45,7 +45,7 @@ export async function setPage(name) {
     history.pushState(null, '', `/sets/${encodeURIComponent(name)}${to ? `?offset=${to}` : ''}`);
     setPage(name);
   };
-  boards.replaceChildren(
+  fill(boards, 
     el('div', { class: 'deals' }, page.deals.map(dealCard)),
     total > PAGE ? el('div', { class: 'pager' },
       el('button', { class: 'secondary', type: 'button', disabled: offset === 0, onclick: nav(Math.max(0, offset - PAGE)) }, '← Previous'),
