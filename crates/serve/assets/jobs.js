@@ -34,6 +34,15 @@ function field(label, input) {
   return [el('label', { for: input.id }, label), input];
 }
 
+/** A job page: its title, its form (the labelled fields, Run and Stop), progress and result. */
+function jobPage(title, fields, c) {
+  show(el('h1', {}, title),
+    el('form', { class: 'grid', onsubmit: c.onSubmit },
+      fields.map(([label, input]) => field(label, input)),
+      el('div', { class: 'actions' }, c.run, c.stop)),
+    c.status, c.result);
+}
+
 /** The Run / Stop buttons and the progress and result areas of a job page. */
 function jobControls(start) {
   const run = el('button', { type: 'submit' }, 'Run');
@@ -120,11 +129,7 @@ export function simulatePage() {
       r.output_truncated ? el('p', { class: 'muted' }, 'The output was cut.') : null,
     ],
   });
-  show(el('h1', {}, 'Simulate with a dealer script'),
-    el('form', { class: 'grid', onsubmit: c.onSubmit },
-      field('Script', script), field('Seed', seed), field('Produce', produce),
-      el('div', { class: 'actions' }, c.run, c.stop)),
-    c.status, c.result);
+  jobPage('Simulate with a dealer script', [['Script', script], ['Seed', seed], ['Produce', produce]], c);
 }
 
 export function leadPage() {
@@ -157,12 +162,10 @@ export function leadPage() {
       el('pre', { class: 'output', id: 'report-text' }, r.text),
     ],
   });
-  show(el('h1', {}, 'Which card to lead'),
-    el('form', { class: 'grid', onsubmit: c.onSubmit },
-      field('Hand', inputs.hand), field('Contract', inputs.contract), field('Declarer', inputs.declarer),
-      field('Vulnerable', inputs.vul), field('Deals', inputs.deals), field('Where', inputs.where),
-      field('Seed', inputs.seed), el('div', { class: 'actions' }, c.run, c.stop)),
-    c.status, c.result);
+  jobPage('Which card to lead', [
+    ['Hand', inputs.hand], ['Contract', inputs.contract], ['Declarer', inputs.declarer],
+    ['Vulnerable', inputs.vul], ['Deals', inputs.deals], ['Where', inputs.where], ['Seed', inputs.seed],
+  ], c);
 }
 
 export function contractsPage() {
@@ -192,10 +195,8 @@ export function contractsPage() {
       el('pre', { class: 'output', id: 'report-text' }, r.text),
     ],
   });
-  show(el('h1', {}, 'Compare contracts'),
-    el('form', { class: 'grid', onsubmit: c.onSubmit },
-      field('Contracts', inputs.contracts), field('Set', inputs.set), field('Where', inputs.where),
-      field('Count', inputs.count), field('Predeal', inputs.predeal), field('Vulnerable', inputs.vul),
-      el('div', { class: 'actions' }, c.run, c.stop)),
-    c.status, c.result);
+  jobPage('Compare contracts', [
+    ['Contracts', inputs.contracts], ['Set', inputs.set], ['Where', inputs.where],
+    ['Count', inputs.count], ['Predeal', inputs.predeal], ['Vulnerable', inputs.vul],
+  ], c);
 }

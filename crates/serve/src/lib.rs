@@ -149,15 +149,10 @@ impl App {
             .route("/api/jobs", get(jobs::list))
             .route("/api/jobs/{id}", get(jobs::status).delete(jobs::cancel))
             .route("/api/jobs/{id}/events", get(jobs::events));
-        let pages = Router::new()
-            .route("/", get(pages::page))
-            .route("/deal/{index}", get(pages::page))
-            .route("/sets", get(pages::page))
-            .route("/sets/{name}", get(pages::page))
-            .route("/simulate", get(pages::page))
-            .route("/lead", get(pages::page))
-            .route("/contracts", get(pages::page))
-            .route("/assets/{name}", get(pages::asset));
+        let pages = pages::PAGES.iter().fold(
+            Router::new().route("/assets/{name}", get(pages::asset)),
+            |router, path| router.route(path, get(pages::page)),
+        );
         api.merge(pages)
             .fallback(api::not_found)
             .layer(axum::middleware::from_fn_with_state(

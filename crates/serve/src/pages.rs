@@ -11,6 +11,17 @@ use axum::response::{IntoResponse, Response};
 
 use crate::Error;
 
+/// The pages' routes: each answers the shell, whose script draws the page the address names.
+pub const PAGES: &[&str] = &[
+    "/",
+    "/deal/{index}",
+    "/sets",
+    "/sets/{name}",
+    "/simulate",
+    "/lead",
+    "/contracts",
+];
+
 /// The page shell.
 const SHELL: &str = include_str!("../assets/page.html");
 
