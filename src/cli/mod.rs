@@ -12,6 +12,7 @@ mod lead;
 mod number;
 mod query;
 mod records;
+mod serve;
 mod solve;
 mod sql;
 mod stats;
@@ -129,6 +130,8 @@ enum Command {
     Event(event::EventArgs),
     #[command(about = dealer::ABOUT)]
     Dealer(dealer::DealerArgs),
+    /// The database, simulations and analyses in the browser: a local web page and its JSON API.
+    Serve(serve::ServeArgs),
 }
 
 /// Runs the parsed command.
@@ -152,6 +155,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Event(a) => event::run(a, json),
         Command::Records(a) => records::run(a, json),
         Command::Dealer(a) => dealer::run(a, json),
+        Command::Serve(a) => serve::run(a, json),
     }
 }
 
