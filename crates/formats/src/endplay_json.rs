@@ -280,13 +280,7 @@ impl DealFormat for EndplayJson {
     }
 
     /// Writes endplay's array of the boards (see [`EndplayJson`]).
-    fn write_boards(
-        &self,
-        boards: &[Board],
-        opts: &WriteOptions,
-        out: &mut Vec<u8>,
-    ) -> Result<(), Error> {
-        self.check_boards(boards, opts)?;
+    fn write_checked(&self, boards: &[Board], opts: &WriteOptions, out: &mut Vec<u8>) {
         out.push(b'[');
         for (k, b) in boards.iter().enumerate() {
             if k > 0 {
@@ -295,7 +289,6 @@ impl DealFormat for EndplayJson {
             self.write_board(b, opts, out);
         }
         out.push(b']');
-        Ok(())
     }
 
     /// Writes one board object as `json.dump` does (an element of the array).

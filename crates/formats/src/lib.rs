@@ -483,15 +483,24 @@ pub trait DealFormat: Send + Sync {
         check_numbers(self.info(), boards)
     }
 
-    /// Appends one board's record. It does not check the board: [`DealFormat::write_boards`]
+    /// Appends one board's record. It does not check the board: [`DealFormat::write_checked`]
     /// calls it for each board once [`DealFormat::check_boards`] has passed. For a
-    /// non-streaming format this is one record of the set; its `write_boards` adds what the
+    /// non-streaming format this is one record of the set; its `write_checked` adds what the
     /// set needs around the records.
     fn write_board(&self, board: &Board, opts: &WriteOptions, out: &mut Vec<u8>);
 
+    /// Appends boards that [`DealFormat::check_boards`] has passed (so it cannot fail): for a
+    /// non-streaming format the whole set, with what the set needs around its records (a
+    /// header with the count, brackets, the boards a file holds besides them). Default:
+    /// [`DealFormat::write_board`] for each board.
+    fn write_checked(&self, boards: &[Board], opts: &WriteOptions, out: &mut Vec<u8>) {
+        write_each(self, boards, opts, out);
+    }
+
     /// Writes boards, which all have numbers (see [`number_boards`]). For a non-streaming
     /// format this is the whole set. Default: [`DealFormat::check_boards`], then
-    /// [`DealFormat::write_board`] for each board.
+    /// [`DealFormat::write_checked`]; a format changes those two, not this (only Parquet,
+    /// whose writer can fail after the check, writes its own).
     ///
     /// # Errors
     /// [`Error`] naming the board when one breaks the format's limits (see
@@ -503,7 +512,7 @@ pub trait DealFormat: Send + Sync {
         out: &mut Vec<u8>,
     ) -> Result<(), Error> {
         self.check_boards(boards, opts)?;
-        write_each(self, boards, opts, out);
+        self.write_checked(boards, opts, out);
         Ok(())
     }
 
