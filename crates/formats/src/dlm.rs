@@ -47,15 +47,14 @@ use crate::model::game::GameRecord;
 /// checksum 023 does not match (expected 024)`.
 pub struct Dlm;
 
-static INFO: FormatInfo = FormatInfo {
-    name: "dlm",
-    extensions: &["dlm"],
-    description: "DLM text file with checksums (FORMATS.md §7)",
-    board_numbers: true,
-    max_board: Some(99),
-    streaming: false,
-    board_set: false,
-};
+static INFO: FormatInfo = FormatInfo::new(
+    "dlm",
+    &["dlm"],
+    "DLM text file with checksums (FORMATS.md §7)",
+)
+.numbered()
+.max_board(99)
+.whole();
 
 /// The highest board a DLM file holds.
 const MAX_BOARD: usize = 99;

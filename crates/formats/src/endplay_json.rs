@@ -42,15 +42,13 @@ use crate::model::deal::Hand;
 /// where its object starts ([`super::ErrorKind::NotADeal`]).
 pub struct EndplayJson;
 
-static INFO: FormatInfo = FormatInfo {
-    name: "endplay-json",
-    extensions: &["epjson"],
-    description: "endplay's json.dump of boards (endplay 0.5.12)",
-    board_numbers: true,
-    max_board: None,
-    streaming: false,
-    board_set: false,
-};
+static INFO: FormatInfo = FormatInfo::new(
+    "endplay-json",
+    &["epjson"],
+    "endplay's json.dump of boards (endplay 0.5.12)",
+)
+.numbered()
+.whole();
 
 #[derive(Deserialize)]
 struct EpBoard {

@@ -32,15 +32,12 @@ use crate::model::number::{Scheme, parse_scheme_number};
 /// number cut short), or of the group for a comma group that is not three digits.
 pub struct Goedel;
 
-static INFO: FormatInfo = FormatInfo {
-    name: "goedel",
-    extensions: &["goe"],
-    description: "Big Deal's Gödel numbers, 0-based, one a line (FORMATS.md §1c)",
-    board_numbers: false,
-    max_board: None,
-    streaming: true,
-    board_set: true,
-};
+static INFO: FormatInfo = FormatInfo::new(
+    "goedel",
+    &["goe"],
+    "Big Deal's Gödel numbers, 0-based, one a line (FORMATS.md §1c)",
+)
+.board_set();
 
 /// The width of Big Deal's number: 29 digits and 9 commas.
 const WIDTH: usize = 38;

@@ -19,15 +19,9 @@ use crate::model::deal::{Deal, Hand};
 /// file (header included) in one call.
 pub struct Kops;
 
-static INFO: FormatInfo = FormatInfo {
-    name: "kops",
-    extensions: &["rzd"],
-    description: "KOPS .rzd (FORMATS.md §9)",
-    board_numbers: false,
-    max_board: None,
-    streaming: false,
-    board_set: true,
-};
+static INFO: FormatInfo = FormatInfo::new("kops", &["rzd"], "KOPS .rzd (FORMATS.md §9)")
+    .board_set()
+    .whole();
 
 /// KOPS seat codes by dealdex seat (N, E, S, W): N = 0, E = 1, S = 2, W = 3.
 pub(crate) const KOPS_CODES: [u8; 4] = [0, 1, 2, 3];

@@ -273,6 +273,73 @@ pub struct FormatInfo {
     /// vulnerabilities depend on where the set starts, which only `--first-board` says, so
     /// [`DealFormat::read_numbered`] warns when it is not given.
     pub board_set: bool,
+    /// How [`stream::read_stream`] may cut any file of the format ([`DealFormat::chunking`]'s
+    /// default); a format whose cut depends on the file's first bytes decides there.
+    pub chunking: stream::Chunking,
+}
+
+/// A format's facts are written as what sets it apart from most: [`FormatInfo::new`], then
+/// the changes (`FormatInfo::new("dup", &["dup"], "…").board_set().max_board(99)`).
+impl FormatInfo {
+    /// The facts of the format `name`, selected by `extensions`, said by `description`, as
+    /// most formats are: no board numbers, no board limit, streaming, not a board set, read
+    /// whole.
+    pub const fn new(
+        name: &'static str,
+        extensions: &'static [&'static str],
+        description: &'static str,
+    ) -> FormatInfo {
+        FormatInfo {
+            name,
+            extensions,
+            description,
+            board_numbers: false,
+            max_board: None,
+            streaming: true,
+            board_set: false,
+            chunking: stream::Chunking::Whole,
+        }
+    }
+
+    /// These facts for a format whose records carry their board numbers
+    /// ([`FormatInfo::board_numbers`]).
+    pub const fn numbered(self) -> FormatInfo {
+        FormatInfo {
+            board_numbers: true,
+            ..self
+        }
+    }
+
+    /// These facts for a dealing machine's board set ([`FormatInfo::board_set`]).
+    pub const fn board_set(self) -> FormatInfo {
+        FormatInfo {
+            board_set: true,
+            ..self
+        }
+    }
+
+    /// These facts for a format that holds boards 1..=`max` ([`FormatInfo::max_board`]).
+    pub const fn max_board(self, max: u64) -> FormatInfo {
+        FormatInfo {
+            max_board: Some(max),
+            ..self
+        }
+    }
+
+    /// These facts for a format whose files may be cut as `chunking` says
+    /// ([`FormatInfo::chunking`]).
+    pub const fn cut(self, chunking: stream::Chunking) -> FormatInfo {
+        FormatInfo { chunking, ..self }
+    }
+
+    /// These facts for a format written whole, not in chunks ([`FormatInfo::streaming`]
+    /// false).
+    pub const fn whole(self) -> FormatInfo {
+        FormatInfo {
+            streaming: false,
+            ..self
+        }
+    }
 }
 
 /// Options for reading a file ([`DealFormat::read_numbered`]).
@@ -445,9 +512,9 @@ pub trait DealFormat: Send + Sync {
     }
 
     /// How [`stream::read_stream`] may cut a file of this format that starts with `head` (up
-    /// to [`stream::WINDOW_BYTES`] of it). Default: [`stream::Chunking::Whole`].
+    /// to [`stream::WINDOW_BYTES`] of it). Default: [`FormatInfo::chunking`].
     fn chunking(&self, _head: &[u8]) -> stream::Chunking {
-        stream::Chunking::Whole
+        self.info().chunking
     }
 
     /// Reads one piece of a file cut as [`DealFormat::chunking`] says, `state` saying where

@@ -70,15 +70,8 @@ use crate::model::text::rank_index;
 /// (`line N: no md| (deal) field`) or with two. Writing: a board without a number or numbered 0.
 pub struct Lin;
 
-static INFO: FormatInfo = FormatInfo {
-    name: "lin",
-    extensions: &["lin"],
-    description: "BBO LIN, one line a board (FORMATS.md §8)",
-    board_numbers: true,
-    max_board: None,
-    streaming: true,
-    board_set: false,
-};
+static INFO: FormatInfo =
+    FormatInfo::new("lin", &["lin"], "BBO LIN, one line a board (FORMATS.md §8)").numbered();
 
 impl DealFormat for Lin {
     fn info(&self) -> &'static FormatInfo {

@@ -48,15 +48,11 @@ use crate::model::text::{column, rank_index};
 /// second holder).
 pub struct OneLine;
 
-static INFO: FormatInfo = FormatInfo {
-    name: "oneline",
-    extensions: &["oneline"],
-    description: "dealer's printoneline, one deal a line (dealer, DealerV2, Dealer3)",
-    board_numbers: false,
-    max_board: None,
-    streaming: true,
-    board_set: false,
-};
+static INFO: FormatInfo = FormatInfo::new(
+    "oneline",
+    &["oneline"],
+    "dealer's printoneline, one deal a line (dealer, DealerV2, Dealer3)",
+);
 
 /// The first words of the statistics lines dealer prints after the deals.
 pub(crate) const TRAILER: [&[u8]; 4] = [

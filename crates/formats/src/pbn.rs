@@ -100,15 +100,10 @@ use crate::model::text::{column, rank_index};
 /// documentation for the details and the errors).
 pub struct Pbn;
 
-static INFO: FormatInfo = FormatInfo {
-    name: "pbn",
-    extensions: &["pbn"],
-    description: "PBN 2.1 files (FORMATS.md §4)",
-    board_numbers: true,
-    max_board: None,
-    streaming: true,
-    board_set: false,
-};
+/// Cut into games where a tag starts a line after an empty line.
+static INFO: FormatInfo = FormatInfo::new("pbn", &["pbn"], "PBN 2.1 files (FORMATS.md §4)")
+    .numbered()
+    .cut(Chunking::PbnGames);
 
 /// The first lines of a PBN export file.
 pub(crate) const HEADER: &str = "% PBN 2.1\n% EXPORT\n";
@@ -178,11 +173,6 @@ impl DealFormat for Pbn {
     /// module documentation).
     fn read_all(&self, data: &[u8]) -> Result<FileBoards, Error> {
         read_pbn(data)
-    }
-
-    /// Games: cut where a tag starts a line after an empty line.
-    fn chunking(&self, _head: &[u8]) -> Chunking {
-        Chunking::PbnGames
     }
 
     /// Reads a piece with its line numbers and records counted from the file's start, a `#`
