@@ -922,3 +922,15 @@ pub fn check_board_limit(info: &FormatInfo, number: u64) -> Result<(), Error> {
     }
     Ok(())
 }
+
+/// The error `format` gives reading `data`, and its place (for the readers' tests: it panics
+/// when `data` reads, or when the error has no place).
+#[cfg(test)]
+pub(crate) fn read_error(
+    format: &dyn DealFormat,
+    data: impl AsRef<[u8]>,
+) -> (Error, InputPosition) {
+    let e = format.read(data.as_ref()).unwrap_err();
+    let at = e.position().unwrap();
+    (e, at)
+}
