@@ -244,12 +244,8 @@ impl DealFormat for Csv {
         out.extend_from_slice(b"\",\"");
         out.push(b.dealer_or_default().letter() as u8);
         out.push(b'/');
-        out.extend_from_slice(match b.vulnerability_or_default() {
-            Vulnerability::None => b"-",
-            Vulnerability::NorthSouth => b"NS",
-            Vulnerability::EastWest => b"EW",
-            Vulnerability::All => b"All",
-        });
+        let vul = b.vulnerability_or_default();
+        out.extend_from_slice(vul.spelled(["-", "NS", "EW", "All"]).as_bytes());
         out.extend_from_slice(b"\"\n");
     }
 }

@@ -321,12 +321,9 @@ impl DealFormat for EndplayJson {
               \"play\": [], \"board_num\": ",
         );
         super::text::push_u64(out, b.number.unwrap_or(0));
-        let vul = match b.vulnerability_or_default() {
-            Vulnerability::None => "none",
-            Vulnerability::All => "both",
-            Vulnerability::NorthSouth => "ns",
-            Vulnerability::EastWest => "ew",
-        };
+        let vul = b
+            .vulnerability_or_default()
+            .spelled(["none", "ns", "ew", "both"]);
         out.extend_from_slice(b", \"info\": {}, \"vul\": \"");
         out.extend_from_slice(vul.as_bytes());
         out.extend_from_slice(b"\", \"dealer\": \"");

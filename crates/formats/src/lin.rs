@@ -759,12 +759,10 @@ fn write_line(b: &Board, out: &mut Vec<u8>) {
     out.extend_from_slice(b"|rh||ah|Board ");
     push_u64(out, n);
     out.extend_from_slice(b"|sv|");
-    out.push(match b.vulnerability_or_default() {
-        Vulnerability::None => b'0',
-        Vulnerability::NorthSouth => b'n',
-        Vulnerability::EastWest => b'e',
-        Vulnerability::All => b'b',
-    });
+    out.push(
+        b.vulnerability_or_default()
+            .spelled([b'0', b'n', b'e', b'b']),
+    );
     out.push(b'|');
     if let Some(a) = game.and_then(|g| g.auction.as_ref()) {
         write_auction(a, out);
