@@ -105,6 +105,21 @@ static INFO: FormatInfo = FormatInfo::new("pbn", &["pbn"], "PBN 2.1 files (FORMA
     .numbered()
     .cut(Chunking::PbnGames);
 
+/// The export template's text before each of the five values a game of it has (Event,
+/// Board, Dealer, Vulnerable, Deal), the other tags' `?` included; [`TEMPLATE_END`] follows
+/// the last.
+const TEMPLATE_BEFORE: [&[u8]; 5] = [
+    b"[Event \"",
+    b"[Site \"?\"]\n[Date \"?\"]\n[Board \"",
+    b"[West \"?\"]\n[North \"?\"]\n[East \"?\"]\n[South \"?\"]\n[Dealer \"",
+    b"[Vulnerable \"",
+    b"[Deal \"",
+];
+
+/// The export template's tags after the Deal.
+const TEMPLATE_END: &[u8] =
+    b"[Scoring \"?\"]\n[Declarer \"?\"]\n[Contract \"?\"]\n[Result \"?\"]\n";
+
 /// The first lines of a PBN export file.
 pub(crate) const HEADER: &str = "% PBN 2.1\n% EXPORT\n";
 
@@ -722,23 +737,13 @@ impl<'a> Reader<'a> {
             *p = end + 3;
             Some(&d[start..end])
         };
-        lit(&mut p, b"[Event \"")?;
-        let event = value(&mut p)?;
-        lit(&mut p, b"[Site \"?\"]\n[Date \"?\"]\n[Board \"")?;
-        let board = value(&mut p)?;
-        lit(
-            &mut p,
-            b"[West \"?\"]\n[North \"?\"]\n[East \"?\"]\n[South \"?\"]\n[Dealer \"",
-        )?;
-        let dealer_text = value(&mut p)?;
-        lit(&mut p, b"[Vulnerable \"")?;
-        let vulnerable = value(&mut p)?;
-        lit(&mut p, b"[Deal \"")?;
-        let deal_text = value(&mut p)?;
-        lit(
-            &mut p,
-            b"[Scoring \"?\"]\n[Declarer \"?\"]\n[Contract \"?\"]\n[Result \"?\"]\n",
-        )?;
+        let mut values: [&'a [u8]; 5] = [b""; 5];
+        for (text, value_at) in values.iter_mut().zip(TEMPLATE_BEFORE) {
+            lit(&mut p, value_at)?;
+            *text = value(&mut p)?;
+        }
+        lit(&mut p, TEMPLATE_END)?;
+        let [event, board, dealer_text, vulnerable, deal_text] = values;
         if !(p == d.len() || d[p] == b'\n' || d[p..].starts_with(b"\r\n")) || event == b"#" {
             return None;
         }
