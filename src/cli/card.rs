@@ -43,5 +43,5 @@ pub fn run(a: CardArgs, json: bool) -> anyhow::Result<()> {
         value: a.value,
         from: a.from.unwrap_or(CardSource::Text),
     })?;
-    print(&r, json, false, Text::Answer)
+    print(&r, json, Text::Answer)
 }

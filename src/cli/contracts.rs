@@ -111,5 +111,5 @@ pub fn run(a: ContractsArgs, json: bool) -> anyhow::Result<()> {
     if let Some(path) = &a.deals {
         super::print_notes(&path.display(), &report.skipped, &report.warnings);
     }
-    print(&report, json, false, Text::Answer)
+    print(&report, json, Text::Answer)
 }

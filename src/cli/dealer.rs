@@ -2,12 +2,13 @@
 
 use std::io::Write;
 use std::path::PathBuf;
+use std::time::Duration;
 
 use clap::Args;
-use dealdex::dealer::{DealerJob, Swapping};
+use dealdex::dealer::{DealerJob, DealerProgress, Swapping};
 use dealdex::workflow::dealer::{DealerRunJob, Library, load_script};
 
-use super::{DbArgs, Text, drawn_bar, render, stdout};
+use super::{DbArgs, Text, drawn_bar, file_args::ReadArgs, print_notes, render, stdout};
 
 /// The command's one-line description (`dealdex --help`, `dealdex dealer --help`).
 pub const ABOUT: &str =
@@ -21,34 +22,22 @@ produce, predeal, condition, action … Deals come from dealdex's simulation str
 drawn on all cores), not dealer's random stream: -s makes a run reproducible within dealdex, on any \
 machine and any number of threads.
 
-Given deals instead of generated ones: --set NAME (a stored set, board order), --all (every
-deal stored, key order) or --deals FILE (a deal file of any format dealdex reads, file
-order). The script runs over them in order as over generated deals, reading them as it goes:
--g limits the deals tested, -p (or produce) stops the run and the reading early, and a deal
-without the script's predealt cards (or suit lengths) is skipped, not counted as generated.
-tricks() answers from the tables the database or the file (PBN's double-dummy tags) holds,
-and the tables a run solves are stored in the database when there is one: a second run
-solves nothing.
+Given deals (--set, --all, --deals; -l FILE is --deals FILE --from gib-library, -L FILE is
+--deals FILE --from rp-library) are run over in order as generated deals are, read as the run
+goes: -g limits the deals tested, -p (or produce) stops the run and the reading early, and a
+deal without the script's predealt cards (or suit lengths) is skipped, not counted as
+generated. tricks() answers from the tables the database or the file (PBN's double-dummy
+tags, a library's tables) holds, and the tables a run solves are stored in the database when
+there is one: a second run solves nothing. dealer's -l N skips N deals of the library.dat it
+finds; dealdex's -l and -L start at the first deal and end with the last.
 
-Libraries of solved deals, as dealer's -l and DealerV2's -L: -l FILE runs over GIB's
-library.dat FILE (--deals FILE --from gib-library; dealer's -l N skips N deals of the
-library.dat it finds), -L FILE over Pavlicek's .zrd library FILE (--deals FILE --from
-rp-library). Every deal has its double-dummy table, so tricks(), evalcontract and par look
-the tricks up and nothing is solved; the run starts at the first deal and ends with the
-last.
+--db FILE is where --set and --all read, where tables are read and stored and where --store
+keeps its set; alone it changes no source: the deals are generated. --store writes the
+produced deals as they come (boards 1, 2, …) in one transaction: a failed run stores no set.
 
---db FILE says which database: where --set and --all read, where tables are read and stored
-and where --store keeps its set (dealdex.db when not given). Alone it changes no source: the
-deals are generated.
-
---store NAME keeps the produced deals as a new set NAME (boards 1, 2, … in the order
-produced), written as they come in one transaction: a failed run stores no set.
-
-DealerV2's command line: -N/-E/-S/-W HOLDINGS predeal (SAQ542,HKJ87,D32,CAK), added to the
-script's predeal. --param N=TEXT gives the script parameter $N, as DealerV2's -0 … -9 do
-(dealdex's -0 is dealer's no-swapping flag).
-
--0/-2/-3 swap hands as dealer does (-2: each shuffled deal is followed by the deal with East and West exchanged; -3: by the five other placings of East, South and West); a predeal on a seat that moves is refused. evalcontract prints dealer's table of average scores (double dummy, North and South declaring). -t stops a run that has produced nothing after SECS seconds (the report is printed, exit 1).
+-N/-E/-S/-W and --param are DealerV2's (its -0 … -9; dealdex's -0 is dealer's no-swapping
+flag). A predeal on a seat that -2 or -3 moves is refused. evalcontract prints dealer's table
+of average scores (double dummy, North and South declaring).
 
 Examples:
   dealdex dealer Descr.1c -s 1
@@ -92,7 +81,7 @@ pub struct DealerArgs {
     #[arg(long, value_name = "FILE")]
     deals: Option<PathBuf>,
     #[command(flatten)]
-    read: super::file_args::ReadArgs,
+    read: ReadArgs,
     /// Run over the deals of GIB's library.dat FILE (gib-library) with their double-dummy
     /// tables, as dealer's -l: tricks() looks them up, nothing is solved.
     #[arg(short = 'l', value_name = "FILE", conflicts_with_all = ["set", "all", "deals", "rp_library"])]
@@ -114,7 +103,7 @@ pub struct DealerArgs {
     /// Stop when no deal has met the condition after SECS seconds: the report is printed and
     /// the exit status is 1.
     #[arg(short = 't', value_name = "SECS", value_parser = seconds)]
-    time_limit: Option<std::time::Duration>,
+    time_limit: Option<Duration>,
     /// No swapping: every deal is shuffled (the default).
     #[arg(short = '0', overrides_with_all = ["swap2", "swap3"])]
     swap0: bool,
@@ -156,7 +145,6 @@ pub fn run(a: DealerArgs, json: bool) -> anyhow::Result<()> {
         seed: a.seed,
         quiet: a.quiet,
         script_name: Some(name),
-        date: None,
         swapping: match (a.swap2, a.swap3) {
             (true, _) => Swapping::TwoWay,
             (_, true) => Swapping::ThreeWay,
@@ -166,51 +154,30 @@ pub fn run(a: DealerArgs, json: bool) -> anyhow::Result<()> {
         lowercase: a.lowercase,
         ..DealerJob::default()
     };
-    // -m: the bar counts produced deals against -p (or the script's produce), else generated
-    // deals against -g.
-    let produce = run.produce.unwrap_or(script.produce_limit());
-    let generate = run.generate.unwrap_or(script.generate_limit());
-    let by_produced = produce != u64::MAX;
-    let bar = match a.meter {
-        true => drawn_bar("{bar:40} {percent:>3}% {human_pos}/{human_len} {msg}"),
-        false => indicatif::ProgressBar::hidden(),
-    };
-    bar.set_length(if by_produced { produce } else { generate });
-    let mut on_progress = |p: dealdex::dealer::DealerProgress| {
-        if by_produced {
-            bar.set_position(p.produced);
-            bar.set_message(format!("produced ({} generated)", p.generated));
-        } else {
-            bar.set_position(p.generated);
-            bar.set_message(format!("generated ({} produced)", p.produced));
-        }
-    };
     // --db names the database; only -l, -L, --deals, --set and --all say where the deals
     // come from.
-    let library = match (&a.gib_library, &a.rp_library) {
-        (Some(path), _) => Some((Library::Gib, path.clone())),
-        (_, Some(path)) => Some((Library::Rp, path.clone())),
-        _ => None,
-    };
-    let file = [&a.gib_library, &a.rp_library, &a.deals]
-        .into_iter()
-        .find_map(Option::clone);
-    let read = a.read.read_as()?;
-    let source = DealerRunJob::source_for(library, a.deals.clone(), read, a.set.clone(), a.all);
+    let gib = a.gib_library.clone().map(|p| (Library::Gib, p));
+    let library = gib.or(a.rp_library.clone().map(|p| (Library::Rp, p)));
+    let file = library
+        .as_ref()
+        .map(|(_, p)| p)
+        .or(a.deals.as_ref())
+        .cloned();
+    let source = DealerRunJob::source_for(library, a.deals, a.read.read_as()?, a.set, a.all);
     let job = DealerRunJob {
-        database: DealerRunJob::database_for(a.db.db.clone(), source.as_ref(), a.store.is_some()),
-        script,
-        run,
+        database: DealerRunJob::database_for(a.db.db, source.as_ref(), a.store.is_some()),
         source,
-        store_set: a.store.clone(),
+        store_set: a.store,
+        ..DealerRunJob::new(script, run)
     };
     let mut out = stdout();
-    let result = dealdex::workflow::dealer::run(&job, &mut out, &mut on_progress);
-    bar.finish_and_clear();
+    let result = meter(a.meter, &job, |on_progress| {
+        dealdex::workflow::dealer::run(&job, &mut out, on_progress)
+    });
     let mut report = result?;
     if let Some(path) = &file {
         out.flush()?;
-        super::print_notes(&path.display(), &report.file_skipped, &report.file_warnings);
+        print_notes(&path.display(), &report.file_skipped, &report.file_warnings);
     }
     report.run.verbose = !a.verbose;
     render(&mut out, &report, json, false, Text::Answer)?;
@@ -224,11 +191,38 @@ pub fn run(a: DealerArgs, json: bool) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Runs `run` with `-m`'s meter when `shown`: produced deals against -p (or the script's
+/// produce), else generated deals against -g (or the script's generate).
+fn meter<T>(
+    shown: bool,
+    job: &DealerRunJob,
+    run: impl FnOnce(&mut dyn FnMut(DealerProgress)) -> T,
+) -> T {
+    let produce = job.run.produce.unwrap_or(job.script.produce_limit());
+    let generate = job.run.generate.unwrap_or(job.script.generate_limit());
+    let by_produced = produce != u64::MAX;
+    let bar = match shown {
+        true => drawn_bar("{bar:40} {percent:>3}% {human_pos}/{human_len} {msg}"),
+        false => indicatif::ProgressBar::hidden(),
+    };
+    bar.set_length(if by_produced { produce } else { generate });
+    let result = run(&mut |p: DealerProgress| match by_produced {
+        true => {
+            bar.set_position(p.produced);
+            bar.set_message(format!("produced ({} generated)", p.generated));
+        }
+        false => {
+            bar.set_position(p.generated);
+            bar.set_message(format!("generated ({} produced)", p.produced));
+        }
+    });
+    bar.finish_and_clear();
+    result
+}
+
 /// `--param`'s value: `N=TEXT`, N a digit 0 to 9 (clap exits 2 otherwise).
 fn param(s: &str) -> Result<(usize, String), String> {
-    let (n, text) = s
-        .split_once('=')
-        .ok_or_else(|| format!("{s:?} is not N=TEXT"))?;
+    let (n, text) = s.split_once('=').ok_or(format!("{s:?} is not N=TEXT"))?;
     match n.as_bytes() {
         [d] if d.is_ascii_digit() => Ok((usize::from(d - b'0'), text.to_owned())),
         _ => Err(format!("{n:?} is not a parameter number (0 to 9)")),
@@ -236,10 +230,9 @@ fn param(s: &str) -> Result<(usize, String), String> {
 }
 
 /// `-t`'s value: a number of seconds, ≥ 0 and finite (clap exits 2 otherwise).
-fn seconds(s: &str) -> Result<std::time::Duration, String> {
+fn seconds(s: &str) -> Result<Duration, String> {
     let t: f64 = s
         .parse()
         .map_err(|_| format!("{s:?} is not a number of seconds"))?;
-    std::time::Duration::try_from_secs_f64(t)
-        .map_err(|_| format!("{s:?} is not a number of seconds (≥ 0)"))
+    Duration::try_from_secs_f64(t).map_err(|_| format!("{s:?} is not a number of seconds (≥ 0)"))
 }

@@ -5,11 +5,12 @@
 use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
-use dealdex::event::{self, Protocol};
+use dealdex::event::Protocol;
+use dealdex::formats;
 use dealdex::workflow::event::{self as flow, MakeJob, NewJob, PublishJob, SetValueJob, VerifyJob};
 
 use super::file_args::ReadArgs;
-use super::{NoDbArgs, Text, print};
+use super::{NoDbArgs, Text, print, render, stdout};
 
 #[derive(Args, Debug)]
 #[command(after_help = "The life of an event (SQUAREDEAL.md):
@@ -58,7 +59,7 @@ struct NewArgs {
     /// How sessions become deals: dealdex (dealdex-event/1, docs/event-protocol.md: KH
     /// commits to the whole event, one commitment per key, a declared value format) or
     /// squaredeal (SquareDeal 2.x, SQUAREDEAL.md §3).
-    #[arg(long, default_value = "dealdex", value_parser = parse_protocol)]
+    #[arg(long, default_value = "dealdex")]
     protocol: Protocol,
     /// The exact format of the delayed value (VF; dealdex protocol, required there):
     /// decimal:D (e.g. decimal:2 for 44882.13), integer, or hex:N.
@@ -162,56 +163,64 @@ struct VerifyArgs {
     partial: bool,
 }
 
-fn parse_protocol(s: &str) -> Result<Protocol, String> {
-    s.parse().map_err(|e: event::Error| e.to_string())
-}
-
 /// Runs `dealdex event …`: the workflows of [`dealdex::workflow::event`], their reports
 /// rendered as text or, with `--json`, as one JSON object on stdout.
 pub fn run(a: EventArgs, json: bool) -> anyhow::Result<()> {
     match a.command {
-        EventCommand::New(a) => new(a, json),
-        EventCommand::Publish(a) => publish(a, json),
-        EventCommand::SetValue(a) => set_value(a, json),
+        EventCommand::New(a) => print(
+            &flow::new_event(&NewJob {
+                file: a.file,
+                name: a.name,
+                delayed_info: a.delayed_info,
+                phases: a.phases,
+                protocol: a.protocol,
+                value_format: a.value_format,
+            })?,
+            json,
+            Text::Summary,
+        ),
+        EventCommand::Publish(a) => print(
+            &flow::publish(&PublishJob {
+                file: a.file,
+                keys: a.keys,
+            })?,
+            json,
+            Text::Summary,
+        ),
+        EventCommand::SetValue(a) => {
+            let job = SetValueJob {
+                file: a.file,
+                value: a.value,
+                replace: a.replace,
+            };
+            let r = flow::set_value(&job)?;
+            // A value recorded is the answer; one that was already there is a note.
+            print(
+                &r,
+                json,
+                if r.recorded {
+                    Text::Answer
+                } else {
+                    Text::Summary
+                },
+            )
+        }
         EventCommand::Make(a) => make(a, json),
-        EventCommand::Verify(a) => verify(a, json),
+        EventCommand::Verify(a) => {
+            let r = flow::verify(&VerifyJob {
+                file: a.file,
+                keys: a.keys,
+                published: a.published,
+                files: a.files,
+                read: a.read.read_as()?,
+                partial: a.partial,
+            })?;
+            print(&r, json, Text::Answer)?;
+            let problems = r.problems.join("; ");
+            anyhow::ensure!(r.verified(), "verification failed: {problems}");
+            Ok(())
+        }
     }
-}
-
-fn new(a: NewArgs, json: bool) -> anyhow::Result<()> {
-    let job = NewJob {
-        file: a.file,
-        name: a.name,
-        delayed_info: a.delayed_info,
-        phases: a.phases,
-        protocol: a.protocol,
-        value_format: a.value_format,
-    };
-    let r = flow::new_event(&job)?;
-    print(&r, json, false, Text::Summary)
-}
-
-fn publish(a: PublishArgs, json: bool) -> anyhow::Result<()> {
-    let job = PublishJob {
-        file: a.file,
-        keys: a.keys,
-    };
-    let r = flow::publish(&job)?;
-    print(&r, json, false, Text::Summary)
-}
-
-fn set_value(a: SetValueArgs, json: bool) -> anyhow::Result<()> {
-    let r = flow::set_value(&SetValueJob {
-        file: a.file,
-        value: a.value,
-        replace: a.replace,
-    })?;
-    // A value recorded is the answer; one that was already there is a note.
-    let text = match r.recorded {
-        true => Text::Answer,
-        false => Text::Summary,
-    };
-    print(&r, json, false, text)
 }
 
 fn make(a: MakeArgs, json: bool) -> anyhow::Result<()> {
@@ -228,29 +237,16 @@ fn make(a: MakeArgs, json: bool) -> anyhow::Result<()> {
         out: a.out,
         formats: formats
             .iter()
-            .map(|f| dealdex::formats::named(f))
+            .map(|f| formats::named(f))
             .collect::<Result<_, _>>()?,
         db: a.db.path(),
         file: a.file,
     };
-    let r = flow::make(&job)?;
-    print(&r, json, a.quiet, Text::Summary)
-}
-
-fn verify(a: VerifyArgs, json: bool) -> anyhow::Result<()> {
-    let r = flow::verify(&VerifyJob {
-        file: a.file,
-        keys: a.keys,
-        published: a.published,
-        files: a.files,
-        read: a.read.read_as()?,
-        partial: a.partial,
-    })?;
-    print(&r, json, false, Text::Answer)?;
-    anyhow::ensure!(
-        r.verified(),
-        "verification failed: {}",
-        r.problems.join("; ")
-    );
-    Ok(())
+    render(
+        &mut stdout(),
+        &flow::make(&job)?,
+        json,
+        a.quiet,
+        Text::Summary,
+    )
 }

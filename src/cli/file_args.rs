@@ -1,12 +1,20 @@
 //! The options of every command that reads or writes deal files, declared once: how a file
 //! is read ([`ReadArgs`]: `--from`, `--first-board`, resolved here into the library's
-//! [`ReadAs`]) and how sets are written ([`WriteArgs`]); the output files themselves are
-//! planned and checked by [`dealdex::workflow::output::plan_outputs`].
+//! [`ReadAs`]) and how sets are written ([`OutArgs`], [`WriteArgs`]); the output files
+//! themselves are planned and checked by [`dealdex::workflow::output::plan_outputs`].
 
 use std::path::PathBuf;
 
 use dealdex::formats;
 use dealdex::workflow::pipeline::{DealSource, ReadAs};
+
+/// An output's format, `--to` (alias `--format`, `-f`), by default from its extension.
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct ToArg {
+    #[arg(long = "to", short = 'f', visible_alias = "format", value_name = "FORMAT",
+          help = super::output_format_help(None))]
+    pub to: Option<String>,
+}
 
 /// Where the deal files a command writes go and in which formats, the same for every
 /// command that writes sets of deals (`generate`, `export`).
@@ -16,9 +24,8 @@ pub struct OutArgs {
     /// `dealdex convert --help` for the formats and their extensions); none: stdout.
     #[arg(long, short, value_name = "FILE")]
     pub out: Vec<PathBuf>,
-    #[arg(long = "to", short = 'f', visible_alias = "format", value_name = "FORMAT",
-          help = super::output_format_help(None))]
-    pub to: Option<String>,
+    #[command(flatten)]
+    pub to: ToArg,
 }
 
 /// How the deal files a command reads are read, the same for every command.
@@ -51,7 +58,7 @@ impl ReadArgs {
     }
 }
 
-/// The writing options shared by `generate`, `convert` and `export`.
+/// The writing options shared by `generate`, `convert`, `export` and `deal`.
 #[derive(clap::Args, Debug, Clone)]
 pub struct WriteArgs {
     /// Hide the cards from dealing machines' displays (DUP without the DGE part on board 1,

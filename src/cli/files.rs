@@ -3,36 +3,33 @@
 use std::path::PathBuf;
 
 use clap::Args;
-use dealdex::StoreError;
 use dealdex::import::{self, ImportJob};
-use dealdex::workflow::convert::ConvertJob;
-use dealdex::workflow::export::ExportJob;
-use dealdex::workflow::output::plan_outputs;
+use dealdex::workflow::{convert::ConvertJob, export::ExportJob, output::plan_outputs};
+use dealdex::{Store, StoreError};
 
-use super::{StoreArgs, Text, file_args, print, print_notes, render, stdout};
+use super::file_args::{OutArgs, ReadArgs, ToArg, WriteArgs};
+use super::{StoreArgs, Text, print_notes, render, stdout};
 
 #[derive(Args, Debug)]
-#[command(
-    after_help = super::formats_after_help("An input whose extension says nothing (none, .txt) is told by its content.
+#[command(after_help = format!("Formats (by extension or --from/--to): {}.
+An input whose extension says nothing (none, .txt) is told by its content.
 Files without board numbers are numbered from --first-board (docs/formats.md).
 
 Examples:
   dealdex convert boards.pbn boards.dup
   dealdex convert hands.lin hands.pbn
-  dealdex convert big.pbn big.dup --split")
-)]
+  dealdex convert big.pbn big.dup --split", dealdex::formats::names_with_extensions()))]
 pub struct ConvertArgs {
     /// Input file.
     input: PathBuf,
     /// Output file (`-` for stdout).
     output: PathBuf,
     #[command(flatten)]
-    read: file_args::ReadArgs,
-    #[arg(long = "to", short = 'f', visible_alias = "format", value_name = "FORMAT",
-          help = super::output_format_help(None))]
-    to: Option<String>,
+    read: ReadArgs,
     #[command(flatten)]
-    write: file_args::WriteArgs,
+    to: ToArg,
+    #[command(flatten)]
+    write: WriteArgs,
 }
 
 #[derive(Args, Debug)]
@@ -56,17 +53,13 @@ pub struct ImportArgs {
     #[arg(long, value_name = "NAME")]
     set: Option<String>,
     #[command(flatten)]
-    read: file_args::ReadArgs,
+    read: ReadArgs,
     /// Without --set: commit whole files, in the order given, once they hold N boards
     /// together; a kill or crash loses at most the files of the batch in flight, and
     /// rerunning the command stores the rest. (With --set each file is its own transaction.)
-    #[arg(
-        long,
-        value_name = "N",
-        default_value_t = import::DEFAULT_IMPORT_BATCH,
-        conflicts_with = "set",
-        value_parser = clap::value_parser!(u64).range(1..=import::MAX_IMPORT_BATCH)
-    )]
+    #[arg(long, value_name = "N", default_value_t = import::DEFAULT_IMPORT_BATCH,
+          conflicts_with = "set",
+          value_parser = clap::value_parser!(u64).range(1..=import::MAX_IMPORT_BATCH))]
     batch: u64,
     /// Solve every double-dummy table a file gives (a PBN's, a GIB or RP library's) before
     /// storing it: a table that differs from the solver's is reported (board and cells) and
@@ -87,20 +80,26 @@ pub struct ExportArgs {
     #[arg(long, value_name = "NAME")]
     set: String,
     #[command(flatten)]
-    output: file_args::OutArgs,
+    output: OutArgs,
     #[command(flatten)]
-    write: file_args::WriteArgs,
+    write: WriteArgs,
     #[command(flatten)]
     db: StoreArgs,
 }
 
+/// Prints the output's warnings on stderr (text mode).
+fn warn(json: bool, warnings: &[String]) {
+    for w in warnings.iter().filter(|_| !json) {
+        eprintln!("dealdex: warning: {w}");
+    }
+}
+
 pub fn convert(a: ConvertArgs, json: bool) -> anyhow::Result<()> {
     let source = a.read.source(Some(a.input.clone()), None)?;
-    let outputs = plan_outputs(std::slice::from_ref(&a.output), a.to.as_deref(), "pbn")?;
     let job = ConvertJob {
         source,
-        outputs,
-        event: a.write.event.clone(),
+        outputs: plan_outputs(std::slice::from_ref(&a.output), a.to.to.as_deref(), "pbn")?,
+        event: a.write.event,
         blind: a.write.blind,
         split: a.write.split,
     };
@@ -108,10 +107,8 @@ pub fn convert(a: ConvertArgs, json: bool) -> anyhow::Result<()> {
     let report = dealdex::workflow::convert::run(&job, None, &mut stdout)?;
     if !json {
         print_notes(&a.input.display(), &report.skipped, &report.warnings);
-        for w in &report.output_warnings {
-            eprintln!("dealdex: warning: {w}");
-        }
     }
+    warn(json, &report.output_warnings);
     // No summary in text mode: the notes say what matters.
     render(&mut stdout, &report, json, true, Text::Summary)
 }
@@ -119,54 +116,49 @@ pub fn convert(a: ConvertArgs, json: bool) -> anyhow::Result<()> {
 pub fn import(a: ImportArgs, json: bool) -> anyhow::Result<()> {
     // Every file's format is chosen before the database is touched.
     let job = ImportJob {
-        set: a.set.clone(),
+        set: a.set,
         batch: a.batch,
         verify_tables: a.verify_tables,
         ..ImportJob::for_paths(&a.files, a.read.read_as()?)
     };
-    // A database this import creates and then stores nothing in is removed again: a
-    // refused import leaves no file behind.
+    // A database this import creates and then stores nothing in is removed again: a refused
+    // import leaves no file behind.
     let path = a.db.path();
     let created = !path.exists();
-    let forget = |stored: bool| {
-        if created && !stored {
-            dealdex::Store::remove_files(&path);
-        }
+    let forget = |stored: bool| (created && !stored).then(|| Store::remove_files(&path));
+    let opened = match a.db.migrate_foreign {
+        true => Store::open_foreign(&path),
+        false => Store::open(&path),
     };
     // A busy database is said plainly.
-    let mut store = a.db.open_for_storing().map_err(StoreError::explain_busy)?;
+    let mut store = opened.map_err(StoreError::explain_busy)?;
     let report = import::import(&job, &mut store, &mut |o| {
         if !json {
             eprintln!("{o}");
         }
     });
     drop(store);
-    let report = report
-        .inspect_err(|_| forget(false))
-        .map_err(dealdex::Error::explain_busy)?;
+    let report = report.inspect_err(|_| _ = forget(false));
+    let report = report.map_err(dealdex::Error::explain_busy)?;
     forget(report.new_deals + report.duplicates > 0);
-    print(&report, json, false, Text::Summary)?;
+    render(&mut stdout(), &report, json, false, Text::Summary)?;
     Ok(report.check()?)
 }
 
 pub fn export(a: ExportArgs, json: bool) -> anyhow::Result<()> {
-    let outputs = plan_outputs(&a.output.out, a.output.to.as_deref(), "pbn")?;
+    let outputs = plan_outputs(&a.output.out, a.output.to.to.as_deref(), "pbn")?;
     // Export only reads: it never creates, migrates or writes the database.
     let store = dealdex::ReadOnlyStore::open(&a.db.path())?;
     let job = ExportJob {
-        set: a.set.clone(),
+        set: a.set,
         outputs,
-        event: a.write.event.clone(),
+        event: a.write.event,
         blind: a.write.blind,
         split: a.write.split,
     };
     let mut stdout = stdout();
     let report = dealdex::workflow::export::export(&job, &store, &mut stdout)?;
-    if !json {
-        for w in &report.warnings {
-            eprintln!("dealdex: warning: {w}");
-        }
-    }
+    warn(json, &report.warnings);
     // No summary in text mode: the files are the answer.
     render(&mut stdout, &report, json, true, Text::Summary)
 }

@@ -107,7 +107,7 @@ fn job(a: &GenerateArgs) -> anyhow::Result<GenerateJob> {
     };
     let db = boards.database(&choice, !a.output.out.is_empty());
     let storing = db.is_some();
-    let outputs = boards.outputs(&a.output.out, a.output.to.as_deref())?;
+    let outputs = boards.outputs(&a.output.out, a.output.to.to.as_deref())?;
     let filter = a
         .filter
         .as_deref()

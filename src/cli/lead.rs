@@ -4,6 +4,7 @@
 use std::io::Write;
 use std::path::PathBuf;
 
+use anyhow::Context;
 use clap::Args;
 use dealdex::ErrorKind;
 use dealdex::workflow::lead::{self as wf, LeadJob, LeadSample};
@@ -102,7 +103,7 @@ pub fn run(a: LeadArgs, json: bool) -> anyhow::Result<()> {
     }
     // `--csv -`: the table as CSV on standard output, in place of the text.
     if text {
-        print(&report, json, false, Text::Answer)?;
+        print(&report, json, Text::Answer)?;
     }
     if let Some(mut csv) = csv {
         csv.write_all(report.to_csv().as_bytes())?;
@@ -114,47 +115,54 @@ pub fn run(a: LeadArgs, json: bool) -> anyhow::Result<()> {
 /// The sample the flags name: dealt around `--hand` (by the seed, or by `--script`), or the
 /// deals of `--file` or `--set`.
 fn sample(a: &LeadArgs) -> anyhow::Result<LeadSample> {
+    let Some(hand) = &a.hand else {
+        return Ok(LeadSample::Deals(
+            a.read.source(a.file.clone(), a.set.clone())?,
+        ));
+    };
+    // The hand's count is the job's to check.
+    let hand = || -> anyhow::Result<dealdex::Hand> {
+        hand.parse().with_context(|| format!("--hand {hand:?}"))
+    };
     let bad_seed = |text: &str, reason: String| {
         dealdex::Error::from(ErrorKind::Seed {
             text: text.to_owned(),
             reason,
         })
     };
-    Ok(match (&a.hand, &a.file, &a.set) {
-        (Some(hand), _, _) if a.script.is_some() => {
-            let path = a.script.as_deref();
-            let (script, _) = dealdex::workflow::dealer::load_script(path, &[], [None; 4])?;
-            LeadSample::Script {
-                hand: hand_arg(hand)?,
-                script: Box::new(script),
-                deals: a.deals,
-                seed: a
-                    .seed
-                    .as_deref()
-                    .map(|s| {
-                        s.parse().map_err(|_| {
-                            bad_seed(s, format!("with --script, dealer's seed number (-s): a whole number 0 to {}", u64::MAX))
-                        })
-                    })
-                    .transpose()?,
-                generate: a.max_draws,
-            }
-        }
-        (Some(hand), _, _) => LeadSample::Dealt {
-            hand: hand_arg(hand)?,
-            seed: match &a.seed {
-                Some(s) => s.parse().map_err(|e| bad_seed(s, format!("{e}")))?,
-                None => dealdex::Seed::from_os()?,
-            },
+    if let Some(path) = a.script.as_deref() {
+        let (script, _) = dealdex::workflow::dealer::load_script(Some(path), &[], [None; 4])?;
+        let reason = || {
+            format!(
+                "with --script, dealer's seed number (-s): a whole number 0 to {}",
+                u64::MAX
+            )
+        };
+        let seed = a
+            .seed
+            .as_deref()
+            .map(|s| s.parse().map_err(|_| bad_seed(s, reason())));
+        return Ok(LeadSample::Script {
+            hand: hand()?,
+            script: Box::new(script),
             deals: a.deals,
-            filter: a
-                .filter
-                .as_deref()
-                .map(dealdex::query::Query::parse)
-                .transpose()?,
-            max_draws: dealdex::workflow::generate::max_draws(a.max_draws),
+            seed: seed.transpose()?,
+            generate: a.max_draws,
+        });
+    }
+    Ok(LeadSample::Dealt {
+        hand: hand()?,
+        seed: match &a.seed {
+            Some(s) => s.parse().map_err(|e| bad_seed(s, format!("{e}")))?,
+            None => dealdex::Seed::from_os()?,
         },
-        _ => LeadSample::Deals(a.read.source(a.file.clone(), a.set.clone())?),
+        deals: a.deals,
+        filter: a
+            .filter
+            .as_deref()
+            .map(dealdex::query::Query::parse)
+            .transpose()?,
+        max_draws: dealdex::workflow::generate::max_draws(a.max_draws),
     })
 }
 
@@ -182,10 +190,4 @@ fn csv_output<'o>(
     files.extend(a.script.as_deref().map(|s| (FileRole::Script, s)));
     check_distinct(&files)?;
     Ok(Some(ReportOutput::create(Some(csv), stdout)?))
-}
-
-/// `--hand`'s text as a hand (its count is the job's to check).
-fn hand_arg(text: &str) -> anyhow::Result<dealdex::Hand> {
-    use anyhow::Context;
-    text.parse().with_context(|| format!("--hand {text:?}"))
 }

@@ -12,17 +12,18 @@ mod lead;
 mod number;
 mod query;
 mod records;
+mod serve;
 mod solve;
 mod sql;
 mod stats;
 
+use std::fmt::Display;
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use std::fmt::Display;
-
 use clap::{Args, Parser, Subcommand};
+use dealdex::workflow::solve::SolveProgress;
 use dealdex::{ErrorClass, formats};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
@@ -31,53 +32,31 @@ use serde::Serialize;
 #[derive(Parser, Debug)]
 #[command(name = "dealdex", version, long_version = long_version(), about, long_about = None)]
 pub struct Cli {
-    /// Print the command's report as one JSON object on stdout instead of text (every
-    /// command; deal output that goes to stdout comes first, the report last).
-    #[arg(long, global = true)]
-    json: bool,
     #[command(flatten)]
-    solver: SolverArg,
+    globals: Globals,
     #[command(subcommand)]
     command: Command,
-}
-
-/// `--version`'s text: the version, then this machine's processor and the paths the hot loops
-/// take on it (`dealdex::cpu`), which every benchmark row records.
-fn long_version() -> &'static str {
-    static TEXT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-    TEXT.get_or_init(|| {
-        format!(
-            "{}\ncpu: {}",
-            env!("CARGO_PKG_VERSION"),
-            dealdex::cpu::cpu().summary()
-        )
-    })
 }
 
 /// `dealdex dealer …` alone, the same arguments and help as the `dealer` subcommand of [`Cli`]
 /// (main.rs parses it when the first argument is `dealer`).
 #[derive(Parser, Debug)]
-#[command(
-    name = "dealdex-dealer",
-    bin_name = "dealdex dealer",
-    version,
-    long_version = long_version(),
-    about = dealer::ABOUT
-)]
+#[command(name = "dealdex-dealer", bin_name = "dealdex dealer", version,
+          long_version = long_version(), about = dealer::ABOUT)]
 pub struct DealerCli {
-    /// Print the command's report as one JSON object on stdout instead of text (every
-    /// command; deal output that goes to stdout comes first, the report last).
-    #[arg(long)]
-    json: bool,
     #[command(flatten)]
-    solver: SolverArg,
+    globals: Globals,
     #[command(flatten)]
     args: dealer::DealerArgs,
 }
 
-/// `--solver`, which every command takes (also from the environment).
+/// The flags every command takes.
 #[derive(Args, Debug)]
-struct SolverArg {
+struct Globals {
+    /// Print the command's report as one JSON object on stdout instead of text (every
+    /// command; deal output that goes to stdout comes first, the report last).
+    #[arg(long, global = true)]
+    json: bool,
     /// The double-dummy solver of every command that solves: pons (pons-dds, the default)
     /// or dds (DDS itself; a build with `--features dds`). Same tricks, different speed.
     #[arg(
@@ -90,20 +69,27 @@ struct SolverArg {
     solver: Option<dealdex::dd::Solver>,
 }
 
-impl SolverArg {
-    /// Makes the solver given the process's.
-    fn select(&self) -> anyhow::Result<()> {
-        if let Some(solver) = self.solver {
-            solver.select()?;
-        }
-        Ok(())
+impl Globals {
+    /// Makes `--solver` the process's solver; `--json`.
+    fn apply(&self) -> anyhow::Result<bool> {
+        self.solver.map(dealdex::dd::Solver::select).transpose()?;
+        Ok(self.json)
     }
+}
+
+/// `--version`'s text: the version, then this machine's processor and the paths the hot loops
+/// take on it (`dealdex::cpu`), which every benchmark row records.
+fn long_version() -> &'static str {
+    static TEXT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    TEXT.get_or_init(|| {
+        let cpu = dealdex::cpu::cpu().summary();
+        format!("{}\ncpu: {cpu}", env!("CARGO_PKG_VERSION"))
+    })
 }
 
 /// Runs `dealdex dealer`.
 pub fn run_dealer(cli: DealerCli) -> anyhow::Result<()> {
-    cli.solver.select()?;
-    dealer::run(cli.args, cli.json)
+    dealer::run(cli.args, cli.globals.apply()?)
 }
 
 #[derive(Subcommand, Debug)]
@@ -143,6 +129,33 @@ enum Command {
     Event(event::EventArgs),
     #[command(about = dealer::ABOUT)]
     Dealer(dealer::DealerArgs),
+    /// The database, simulations and analyses in the browser: a local web page and its JSON API.
+    Serve(serve::ServeArgs),
+}
+
+/// Runs the parsed command.
+pub fn run(cli: Cli) -> anyhow::Result<()> {
+    let json = cli.globals.apply()?;
+    match cli.command {
+        Command::Generate(a) => generate::run(a, json),
+        Command::Number(a) => number::number(a, json),
+        Command::Deal(a) => number::deal(a, json),
+        Command::Lookup(a) => number::lookup(a, json),
+        Command::Solve(a) => solve::run(a, json),
+        Command::Contracts(a) => contracts::run(a, json),
+        Command::Convert(a) => files::convert(a, json),
+        Command::Import(a) => files::import(a, json),
+        Command::Export(a) => files::export(a, json),
+        Command::Query(a) => query::run(a, json),
+        Command::Sql(a) => sql::run(a, json),
+        Command::Stats(a) => stats::run(a, json),
+        Command::Lead(a) => lead::run(a, json),
+        Command::Card(a) => card::run(a, json),
+        Command::Event(a) => event::run(a, json),
+        Command::Records(a) => records::run(a, json),
+        Command::Dealer(a) => dealer::run(a, json),
+        Command::Serve(a) => serve::run(a, json),
+    }
 }
 
 /// `--db`, declared here only: every command that uses a database flattens it, alone or in
@@ -157,9 +170,7 @@ struct DbArgs {
 impl DbArgs {
     /// The database file: `--db`, else [`dealdex::DEFAULT_DATABASE`].
     fn path(&self) -> PathBuf {
-        self.db
-            .clone()
-            .unwrap_or_else(|| dealdex::DEFAULT_DATABASE.into())
+        self.db.clone().unwrap_or(dealdex::DEFAULT_DATABASE.into())
     }
 }
 
@@ -179,15 +190,6 @@ impl StoreArgs {
     fn path(&self) -> PathBuf {
         self.db.path()
     }
-
-    /// Opens the database to store into: created when missing; a foreign SQLite file only
-    /// with `--migrate-foreign`.
-    fn open_for_storing(&self) -> Result<dealdex::Store, dealdex::StoreError> {
-        match self.migrate_foreign {
-            true => dealdex::Store::open_foreign(&self.path()),
-            false => dealdex::Store::open(&self.path()),
-        }
-    }
 }
 
 /// `--db` and `--no-db`, for the commands that can do without a database.
@@ -204,31 +206,6 @@ impl NoDbArgs {
     /// The database file ([`DbArgs::path`]), `None` with `--no-db`.
     fn path(&self) -> Option<PathBuf> {
         (!self.no_db).then(|| self.db.path())
-    }
-}
-
-/// Runs the parsed command.
-pub fn run(cli: Cli) -> anyhow::Result<()> {
-    let json = cli.json;
-    cli.solver.select()?;
-    match cli.command {
-        Command::Generate(a) => generate::run(a, json),
-        Command::Number(a) => number::number(a, json),
-        Command::Deal(a) => number::deal(a, json),
-        Command::Lookup(a) => number::lookup(a, json),
-        Command::Solve(a) => solve::run(a, json),
-        Command::Contracts(a) => contracts::run(a, json),
-        Command::Convert(a) => files::convert(a, json),
-        Command::Import(a) => files::import(a, json),
-        Command::Export(a) => files::export(a, json),
-        Command::Query(a) => query::run(a, json),
-        Command::Sql(a) => sql::run(a, json),
-        Command::Stats(a) => stats::run(a, json),
-        Command::Lead(a) => lead::run(a, json),
-        Command::Card(a) => card::run(a, json),
-        Command::Event(a) => event::run(a, json),
-        Command::Records(a) => records::run(a, json),
-        Command::Dealer(a) => dealer::run(a, json),
     }
 }
 
@@ -289,12 +266,24 @@ fn drawn_bar(template: &str) -> ProgressBar {
     ProgressBar::new(0).with_style(ProgressStyle::with_template(template).expect("static template"))
 }
 
+/// Runs `run` with a progress bar drawn with `template` (unless `quiet`, [`progress_bar`]) of
+/// the deals or tables done, cleared at the end.
+fn counted<T>(
+    quiet: bool,
+    template: &str,
+    run: impl FnOnce(&mut dyn FnMut(SolveProgress)) -> T,
+) -> T {
+    let bar = progress_bar(quiet, template);
+    let result = run(&mut |p| {
+        bar.set_length(p.total);
+        bar.set_position(p.done);
+    });
+    bar.finish_and_clear();
+    result
+}
+
 /// Prints the notes of a deal file read ([`dealdex::workflow::input::file_notes`]) on stderr.
-fn print_notes(
-    name: &dyn Display,
-    skipped: &[dealdex::formats::SkippedBoard],
-    warnings: &[String],
-) {
+fn print_notes(name: &dyn Display, skipped: &[formats::SkippedBoard], warnings: &[String]) {
     for n in dealdex::workflow::input::file_notes(name, skipped, warnings) {
         eprintln!("dealdex: {n}");
     }
@@ -312,8 +301,8 @@ enum Text {
 }
 
 /// Renders a report, the one way every command does: one JSON line on `out` with `--json`,
-/// else its text (`Display`, ending in a newline unless empty) on `out` ([`Text::Answer`]) or standard
-/// error ([`Text::Summary`]), nothing when `quiet`. `out` is flushed.
+/// else its text (`Display`, ending in a newline unless empty) on `out` ([`Text::Answer`]) or
+/// standard error ([`Text::Summary`]), nothing when `quiet`. `out` is flushed.
 fn render<R: Serialize + Display + ?Sized>(
     out: &mut dyn Write,
     report: &R,
@@ -336,22 +325,19 @@ fn render<R: Serialize + Display + ?Sized>(
     Ok(out.flush()?)
 }
 
-/// [`render`] on standard output.
+/// [`render`] on standard output, not quiet.
 fn print<R: Serialize + Display + ?Sized>(
     report: &R,
     json: bool,
-    quiet: bool,
     text: Text,
 ) -> anyhow::Result<()> {
-    render(&mut stdout(), report, json, quiet, text)
+    render(&mut stdout(), report, json, false, text)
 }
 
 /// The help of every `--from` (input format): the registry's formats.
 fn input_format_help() -> String {
-    format!(
-        "Input format (default: from the file's extension, else its content): {}",
-        formats::names()
-    )
+    let names = formats::names();
+    format!("Input format (default: from the file's extension, else its content): {names}")
 }
 
 /// The help of an output `--to` (alias `--format`) with its default (`None`: from the
@@ -359,17 +345,4 @@ fn input_format_help() -> String {
 fn output_format_help(default: Option<&str>) -> String {
     let default = default.map_or(": from the output's extension".into(), |d| format!(" {d}"));
     format!("Output format (default{default}): {}", formats::names())
-}
-
-/// `rest` after the list of formats and their extensions (`convert --help`).
-fn formats_after_help(rest: &str) -> String {
-    format!(
-        "Formats (by extension or --from/--to): {}.\n{rest}",
-        formats::names_with_extensions()
-    )
-}
-
-/// Parses `--scheme`.
-fn parse_scheme(s: &str) -> Result<dealdex::Scheme, String> {
-    s.parse().map_err(|e: dealdex::ModelError| e.to_string())
 }

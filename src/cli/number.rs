@@ -6,7 +6,8 @@ use dealdex::workflow::lookup::LookupJob;
 use dealdex::workflow::number::{DealJob, NumberJob};
 use dealdex::{Deal, Scheme, formats, workflow};
 
-use super::{StoreArgs, Text, parse_scheme, print, render, stdout};
+use super::file_args::{ReadArgs, WriteArgs};
+use super::{StoreArgs, Text, print, print_notes, render, stdout};
 
 #[derive(Args, Debug)]
 #[command(after_help = "Examples:
@@ -18,10 +19,10 @@ pub struct NumberArgs {
     /// (any format dealdex reads; prints `board number` lines).
     deal: String,
     /// Numbering scheme: pavlicek, andrews or bigdeal.
-    #[arg(long, default_value = "pavlicek", value_parser = parse_scheme)]
+    #[arg(long, default_value = "pavlicek")]
     scheme: Scheme,
     #[command(flatten)]
-    read: super::file_args::ReadArgs,
+    read: ReadArgs,
 }
 
 #[derive(Args, Debug)]
@@ -33,23 +34,18 @@ pub struct DealArgs {
     /// A hand-record number (decimal or 0x hex), or an inclusive range A..B.
     number: String,
     /// Numbering scheme: pavlicek, andrews or bigdeal.
-    #[arg(long, default_value = "pavlicek", value_parser = parse_scheme)]
+    #[arg(long, default_value = "pavlicek")]
     scheme: Scheme,
     /// Output: pbn (deal strings), hex (indices) or json (JSON lines with the numbers) list
     /// the deals; any other format writes them as boards 1, 2, … (`deal 1..32 --to dup`).
-    #[arg(
-        long = "to",
-        short = 'f',
-        visible_alias = "format",
-        default_value = "pbn",
-        value_parser = parse_format
-    )]
+    #[arg(long = "to", short = 'f', visible_alias = "format", default_value = "pbn",
+          value_parser = parse_format)]
     format: &'static dyn formats::DealFormat,
     /// Output file (default stdout).
     #[arg(long, short, value_name = "FILE")]
     out: Option<std::path::PathBuf>,
     #[command(flatten)]
-    write: super::file_args::WriteArgs,
+    write: WriteArgs,
 }
 
 #[derive(Args, Debug)]
@@ -61,38 +57,37 @@ pub struct LookupArgs {
     /// The deal: hex index, hand-record number or PBN deal string.
     deal: String,
     /// Scheme of a number argument and of the number shown.
-    #[arg(long, default_value = "pavlicek", value_parser = parse_scheme)]
+    #[arg(long, default_value = "pavlicek")]
     scheme: Scheme,
     #[command(flatten)]
     db: StoreArgs,
 }
 
 pub fn number(a: NumberArgs, json: bool) -> anyhow::Result<()> {
+    let read = a.read.read_as()?;
     let job = NumberJob {
         argument: a.deal,
-        read: a.read.read_as()?,
+        read,
         scheme: a.scheme,
     };
     let r = workflow::number::number(&job)?;
-    super::print_notes(&job.argument, &r.skipped, &r.warnings);
-    print(&r, json, false, Text::Answer)
+    print_notes(&job.argument, &r.skipped, &r.warnings);
+    print(&r, json, Text::Answer)
 }
 
 /// `deal --to`: a registry format by name, either case (`jsonl` is `json`).
 fn parse_format(s: &str) -> Result<&'static dyn formats::DealFormat, String> {
-    let name = match s.to_ascii_lowercase().as_str() {
-        "jsonl" => "json".to_owned(),
-        name => name.to_owned(),
-    };
-    formats::named(&name).map_err(|e| e.to_string())
+    let name = s.to_ascii_lowercase();
+    formats::named(if name == "jsonl" { "json" } else { &name }).map_err(|e| e.to_string())
 }
 
 pub fn deal(a: DealArgs, json: bool) -> anyhow::Result<()> {
-    let (first, last) = workflow::number::parse_range(&a.number, a.scheme)?;
+    let scheme = a.scheme;
+    let (first, last) = workflow::number::parse_range(&a.number, scheme)?;
     let job = DealJob {
         first,
         last,
-        scheme: a.scheme,
+        scheme,
         format: a.format,
         out: a.out.filter(|p| p.as_os_str() != "-"),
         event: a.write.event,
@@ -115,6 +110,5 @@ pub fn lookup(a: LookupArgs, json: bool) -> anyhow::Result<()> {
         scheme: a.scheme,
         database: a.db.path(),
     };
-    let r = dealdex::workflow::lookup::run_in(&job)?;
-    print(&r, json, false, Text::Answer)
+    print(&workflow::lookup::run_in(&job)?, json, Text::Answer)
 }

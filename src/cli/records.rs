@@ -7,7 +7,7 @@ use clap::Args;
 use dealdex::records::{Paper, PerPage, RecordOptions, TenStyle};
 use dealdex::workflow::records::{RecordsJob, SheetFormat, run_in};
 
-use super::{DbArgs, Text, print, progress_bar};
+use super::{DbArgs, Text, counted, render, stdout};
 
 #[derive(Args, Debug)]
 #[command(
@@ -86,14 +86,10 @@ pub fn run(a: RecordsArgs, json: bool) -> anyhow::Result<()> {
         event: a.event.clone(),
         date: a.date.clone(),
     };
-    let bar = progress_bar(
-        a.quiet || !a.solve,
-        "{bar:40} {human_pos}/{human_len} deals solved {eta}",
-    );
-    let report = run_in(&job, &a.db.path(), &mut |p| {
-        bar.set_length(p.total);
-        bar.set_position(p.done);
+    // Only --solve solves.
+    let template = "{bar:40} {human_pos}/{human_len} deals solved {eta}";
+    let report = counted(a.quiet || !a.solve, template, |on_progress| {
+        run_in(&job, &a.db.path(), on_progress)
     })?;
-    bar.finish_and_clear();
-    print(&report, json, a.quiet, Text::Answer)
+    render(&mut stdout(), &report, json, a.quiet, Text::Answer)
 }

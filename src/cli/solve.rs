@@ -3,11 +3,9 @@
 
 use clap::Args;
 use dealdex::Seat;
-use dealdex::solve::{
-    self, DEFAULT_SOLVE_BATCH, SolveJob, SolveOutput, SolveProgress, SolveRequest,
-};
+use dealdex::solve::{self, DEFAULT_SOLVE_BATCH, SolveJob, SolveOutput, SolveRequest};
 
-use super::{NoDbArgs, Text, print, progress_bar, render, stdout};
+use super::{NoDbArgs, Text, counted, print, render, stdout};
 
 #[derive(Args, Debug)]
 #[command(
@@ -24,10 +22,8 @@ Examples:
   dealdex solve --verify --all --db big.db          # re-solve the tables read from files
   dealdex solve --verify --set club --sample 50 --json
 
---verify re-solves the stored tables dealdex did not solve (imported from files, which
-carry no checksum of their tables, or stored before sources were recorded), prints every
-one that differs from a fresh solve, and exits 1 if any does (0 when all agree). It changes
-nothing stored unless --replace is given."
+--verify checks the tables files gave (they carry no checksum) against fresh solves; it
+changes nothing stored unless --replace is given."
 )]
 pub struct SolveArgs {
     /// Deals to solve: PBN deal strings (`N:…`), hex indices (`-X` gives dealer and
@@ -89,6 +85,10 @@ pub struct SolveArgs {
     quiet: bool,
 }
 
+/// The progress bars' templates.
+const SOLVED: &str = "{bar:40} {human_pos}/{human_len} deals solved {per_sec} eta {eta}";
+const VERIFIED: &str = "{bar:40} {human_pos}/{human_len} tables verified {per_sec} eta {eta}";
+
 pub fn run(a: SolveArgs, json: bool) -> anyhow::Result<()> {
     if a.verify {
         return verify(a, json);
@@ -115,16 +115,10 @@ pub fn run(a: SolveArgs, json: bool) -> anyhow::Result<()> {
         (None, true) => Some(SolveOutput::JsonLines),
         (None, false) => Some(SolveOutput::Text),
     };
-    let bar = progress_bar(
-        a.quiet,
-        "{bar:40} {human_pos}/{human_len} deals solved {per_sec} eta {eta}",
-    );
     let mut out = stdout();
-    let report = solve::write(&job, store.as_mut(), output, &mut out, &mut |p| {
-        bar.set_length(p.total);
-        bar.set_position(p.done);
+    let report = counted(a.quiet, SOLVED, |on_progress| {
+        solve::write(&job, store.as_mut(), output, &mut out, on_progress)
     })?;
-    bar.finish_and_clear();
     render(&mut out, &report, json, a.quiet, Text::Summary)
 }
 
@@ -139,16 +133,10 @@ fn verify(a: SolveArgs, json: bool) -> anyhow::Result<()> {
         batch: a.batch as usize,
         replace: a.replace,
     };
-    let bar = progress_bar(
-        a.quiet,
-        "{bar:40} {human_pos}/{human_len} tables verified {per_sec} eta {eta}",
-    );
-    let report = solve::verify(&job, &mut store, &mut |p: SolveProgress| {
-        bar.set_length(p.total);
-        bar.set_position(p.done);
+    let report = counted(a.quiet, VERIFIED, |on_progress| {
+        solve::verify(&job, &mut store, on_progress)
     })?;
-    bar.finish_and_clear();
-    print(&report, json, false, Text::Answer)?;
+    print(&report, json, Text::Answer)?;
     anyhow::ensure!(
         report.verified(),
         "verification failed: {} of {} double-dummy tables checked differ from a fresh solve",

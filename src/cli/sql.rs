@@ -1,6 +1,5 @@
 //! `dealdex sql`: raw read-only SQL over the database, with dealdex's SQL functions.
 
-use std::cell::RefCell;
 use std::io::Write;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -8,7 +7,7 @@ use std::time::Duration;
 
 use clap::Args;
 use dealdex::ReadOnlyStore;
-use dealdex::workflow::sql::{SqlJob, SqlValue};
+use dealdex::workflow::sql::{SqlJob, write_result};
 
 use super::{StoreArgs, stdout};
 
@@ -21,9 +20,8 @@ set_boards; view deal_features(key, hcp_n … hcp_w, len_n_s … len_w_c, lens_n
 len(key, seat, suit), shape, pattern, controls, ltc, balanced, semibalanced, longest (key, seat),
 pbn(key), number(key [, scheme]), board_dealer(n), board_vul(n).
 
-Bounds: a statement runs at most --timeout seconds (default 60) and may hold at most
---memory-limit MiB (default 1024: what SQLite allocates for it, and the row being printed);
-past either it stops with exit 2 naming the limit (0 lifts a limit). Ctrl-C stops a running statement: exit 130.
+A statement past --timeout or --memory-limit stops with exit 2 naming the limit; Ctrl-C stops
+it with exit 130.
 
 Examples:
   dealdex sql \"SELECT count(*) FROM deal_features WHERE hcp_n >= 20\"
@@ -78,35 +76,7 @@ pub fn run(a: SqlArgs, json: bool) -> anyhow::Result<()> {
         memory_limit: (a.memory_limit > 0).then(|| a.memory_limit.saturating_mul(1 << 20)),
         interrupt: interrupt_flag(),
     };
-    let out = RefCell::new(stdout());
-    let mut rows: Vec<Vec<SqlValue>> = Vec::new();
-    let mut line = String::new();
-    let report = dealdex::workflow::sql::run_job(
-        &job,
-        &store,
-        &mut |names| match json || names.is_empty() {
-            true => Ok(()),
-            false => writeln!(out.borrow_mut(), "{}", names.join("\t")),
-        },
-        &mut |values| {
-            if json {
-                rows.push(values.to_vec());
-                return Ok(());
-            }
-            line.clear();
-            for (i, v) in values.iter().enumerate() {
-                if i > 0 {
-                    line.push('\t');
-                }
-                line.push_str(&v.to_string());
-            }
-            writeln!(out.borrow_mut(), "{line}")
-        },
-    )?;
-    let mut out = out.into_inner();
-    if json {
-        let j = serde_json::json!({"columns": report.columns, "rows": rows});
-        writeln!(out, "{j}")?;
-    }
+    let mut out = stdout();
+    write_result(&job, &store, json, &mut out)?;
     Ok(out.flush()?)
 }

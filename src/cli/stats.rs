@@ -41,5 +41,5 @@ pub fn run(a: StatsArgs, json: bool) -> anyhow::Result<()> {
     if let Some(path) = &a.file {
         super::print_notes(&path.display(), &run.skipped, &run.warnings);
     }
-    print(&run.report, json, false, Text::Answer)
+    print(&run.report, json, Text::Answer)
 }

@@ -23,6 +23,7 @@ mod cli_json_event;
 mod cli_json_generate;
 mod cli_play;
 mod cli_query;
+mod cli_serve;
 mod cli_sql;
 mod contracts;
 mod dealer;

@@ -24,16 +24,13 @@ macro_rules! script_kinds {
 
 /// Why a script was refused (it does not parse, or asks for what cannot be), an expression
 /// could not be evaluated on a deal, or a run failed.
+///
+/// Its position ([`Error::position`]) is the 1-based line and column of a script's problem.
 #[derive(Debug, thiserror::Error)]
 #[error(transparent)]
 pub struct Error(Box<ErrorKind>);
 
 impl Error {
-    /// The 1-based line and column of a script's problem; `None` for the other kinds.
-    pub fn position(&self) -> Option<InputPosition> {
-        self.kind().position()
-    }
-
     /// The line, column and message of a script's problem, to be changed (a parameter's
     /// error placed at its `$N`, a hint added); `None` for the other kinds.
     pub(crate) fn script_mut(&mut self) -> Option<(&mut u64, &mut u64, &mut String)> {
@@ -277,7 +274,7 @@ pub enum ErrorKind {
     },
 }
 
-crate::classified!(Error => boxed ErrorKind);
+crate::classified!(Error => boxed ErrorKind, with position);
 
 crate::classified!(ErrorKind);
 impl Classify for ErrorKind {

@@ -696,12 +696,7 @@ fn tricks_text(table: &TrickTable, seats: &[Seat]) -> String {
 /// by the partner: DDS's side), then the vulnerability (`none`, `ns`, `ew`, `both`):
 /// ` 4S* by EW ns`. Passed out: ` 0N  by N none`, as DDS's empty par reads there.
 fn par_contract_text(par: &Par, vul: Vulnerability) -> String {
-    let vul = match vul {
-        Vulnerability::None => "none",
-        Vulnerability::NorthSouth => "ns",
-        Vulnerability::EastWest => "ew",
-        Vulnerability::All => "both",
-    };
+    let vul = vul.spelled(["none", "ns", "ew", "both"]);
     let Some(first) = par.contracts.first() else {
         return format!(" 0N  by N {vul}");
     };

@@ -11,31 +11,22 @@ use crate::{MAX_SESSION_BOARDS, MAX_SESSIONS, SessionId};
 /// What is wrong with an event, its files or a request about it: a malformed description
 /// (`.sqd`) or key (`.sqk`) file, an SN line or a `boards` field, keys that do not match the
 /// event's commitments, a delayed value outside its declared format, a phase or session the
-/// event does not have, or the operating system's random source failing.
+/// event does not have, or the operating system's random source failing. Its position
+/// ([`Error::position`]) is the 1-based line of a malformed `.sqd` or `.sqk` file (the file
+/// itself is named by the workflow error that read it, whose position adds it: the engine's
+/// `dealdex::workflow::event::EventJobError`); the other kinds are about the event as a whole.
 ///
 /// ```
 /// use dealdex::event::{ErrorKind, Event};
 /// let e = Event::parse("TN x\nSN 2:1?:A#:a\n").unwrap_err();
 /// assert!(matches!(e.kind(), ErrorKind::Sqd { line: 2, .. }));
+/// assert_eq!(e.position().unwrap().line, Some(2));
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error(transparent)]
 pub struct Error(Box<ErrorKind>);
 
 impl Error {
-    /// Where the problem is: the 1-based line of a malformed `.sqd` or `.sqk` file (the
-    /// file itself is named by the workflow error that read it, whose position adds it:
-    /// the engine's `dealdex::workflow::event::EventJobError`); `None` for the other kinds,
-    /// which are about the event as a whole ([`ErrorKind`]'s [`Classify::position`]).
-    ///
-    /// ```
-    /// let e = dealdex::event::Event::parse("TN x\nSN 2:1?:A#:a\n").unwrap_err();
-    /// assert_eq!(e.position().unwrap().line, Some(2));
-    /// ```
-    pub fn position(&self) -> Option<InputPosition> {
-        Classify::position(self.kind())
-    }
-
     /// This error placed in an SN line's `boards` field, when it is a kind of a `boards`
     /// field: its message then starts `SN: boards: `. Other kinds are returned unchanged.
     pub(crate) fn in_sn_line(mut self) -> Error {
@@ -312,7 +303,7 @@ impl fmt::Display for SnBoards {
     }
 }
 
-crate::classified!(Error => boxed ErrorKind);
+crate::classified!(Error => boxed ErrorKind, with position);
 
 crate::classified!(ErrorKind);
 impl Classify for ErrorKind {
@@ -330,7 +321,7 @@ impl Classify for ErrorKind {
     fn position(&self) -> Option<InputPosition> {
         match self {
             ErrorKind::Sqd { line, .. } | ErrorKind::Sqk { line, .. } => {
-                Some(InputPosition::new().with_line(*line as u64))
+                Some(InputPosition::at_line(*line))
             }
             _ => None,
         }

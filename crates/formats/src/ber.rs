@@ -10,15 +10,12 @@ use crate::model::deal::Deal;
 /// no separators (as Big Deal); the reader also accepts a `\n` or `\r\n` after each record.
 pub struct Ber;
 
-static INFO: FormatInfo = FormatInfo {
-    name: "ber",
-    extensions: &["ber"],
-    description: "Bernasconi BER, 52 bytes a board (FORMATS.md §9)",
-    board_numbers: false,
-    max_board: None,
-    streaming: true,
-    board_set: true,
-};
+static INFO: FormatInfo = FormatInfo::new(
+    "ber",
+    &["ber"],
+    "Bernasconi BER, 52 bytes a board (FORMATS.md §9)",
+)
+.board_set();
 
 /// Bytes a record.
 const RECORD: usize = 52;

@@ -24,15 +24,8 @@ use crate::model::deal::{Deal, Hand};
 /// - the writer turns each board by its number's dealer, as Big Deal does.
 pub struct Borel;
 
-static INFO: FormatInfo = FormatInfo {
-    name: "borel",
-    extensions: &["bhg"],
-    description: "Borel .bhg letters (FORMATS.md §9)",
-    board_numbers: false,
-    max_board: None,
-    streaming: true,
-    board_set: true,
-};
+static INFO: FormatInfo =
+    FormatInfo::new("borel", &["bhg"], "Borel .bhg letters (FORMATS.md §9)").board_set();
 
 /// The warning of a Borel file read without its first board.
 const UNTOLD_FIRST_BOARD: &str = "read as boards 1, 2, …: a Borel file carries no board \

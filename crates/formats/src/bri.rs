@@ -45,15 +45,8 @@ const CARD_DIGITS: [[u8; 2]; 52] = {
     t
 };
 
-const INFO: &FormatInfo = &FormatInfo {
-    name: "bri",
-    extensions: &["bri"],
-    description: "BRI, 128 bytes a board (FORMATS.md §6)",
-    board_numbers: false,
-    max_board: None,
-    streaming: true,
-    board_set: true,
-};
+const INFO: &FormatInfo =
+    &FormatInfo::new("bri", &["bri"], "BRI, 128 bytes a board (FORMATS.md §6)").board_set();
 
 /// The BRI part of `deal` (FORMATS.md §5): North's, East's and South's cards as two-digit
 /// card numbers 01..52, each hand ascending.

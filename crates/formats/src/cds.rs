@@ -21,15 +21,12 @@ use crate::model::card::Seat;
 /// - Writing: any board number ≥ 1, its byte the number mod 256.
 pub struct Cds;
 
-static INFO: FormatInfo = FormatInfo {
-    name: "cds",
-    extensions: &["cds"],
-    description: "CDS, board byte + 13 KOPS bytes (FORMATS.md §9)",
-    board_numbers: true,
-    max_board: None,
-    streaming: true,
-    board_set: false,
-};
+static INFO: FormatInfo = FormatInfo::new(
+    "cds",
+    &["cds"],
+    "CDS, board byte + 13 KOPS bytes (FORMATS.md §9)",
+)
+.numbered();
 
 /// CDS seat codes by dealdex seat (N, E, S, W): N = 1, E = 2, S = 3, W = 0.
 const CDS_CODES: [u8; 4] = [1, 2, 3, 0];

@@ -4,6 +4,7 @@
 //! Holdings are rank letters `AKQJT98765432` (empty for a void), the dealer a seat letter and
 //! the vulnerability `-`, `NS`, `EW` or `All`.
 
+use super::stream::Chunking;
 use super::text::{push_holding, push_u64, show_byte};
 use super::{Board, DealFormat, Error, FormatInfo, InputPosition, WriteOptions};
 use crate::model::board::Vulnerability;
@@ -21,15 +22,13 @@ use crate::model::text::rank_index;
 /// explicit when present.
 pub struct Csv;
 
-static INFO: FormatInfo = FormatInfo {
-    name: "csv",
-    extensions: &["csv"],
-    description: "CSV holdings with board and dealer/vul (FORMATS.md §9)",
-    board_numbers: true,
-    max_board: None,
-    streaming: true,
-    board_set: false,
-};
+static INFO: FormatInfo = FormatInfo::new(
+    "csv",
+    &["csv"],
+    "CSV holdings with board and dealer/vul (FORMATS.md §9)",
+)
+.numbered()
+.cut(Chunking::Lines);
 
 /// One field of a line: its text (without quotes) and the 1-based column where the text starts.
 struct Field<'a> {
@@ -204,11 +203,6 @@ impl DealFormat for Csv {
         &INFO
     }
 
-    /// One record a line: cut after any line.
-    fn chunking(&self, _head: &[u8]) -> super::stream::Chunking {
-        super::stream::Chunking::Lines
-    }
-
     /// Reads one board a non-empty line.
     ///
     /// # Errors
@@ -250,12 +244,8 @@ impl DealFormat for Csv {
         out.extend_from_slice(b"\",\"");
         out.push(b.dealer_or_default().letter() as u8);
         out.push(b'/');
-        out.extend_from_slice(match b.vulnerability_or_default() {
-            Vulnerability::None => b"-",
-            Vulnerability::NorthSouth => b"NS",
-            Vulnerability::EastWest => b"EW",
-            Vulnerability::All => b"All",
-        });
+        let vul = b.vulnerability_or_default();
+        out.extend_from_slice(vul.spelled(["-", "NS", "EW", "All"]).as_bytes());
         out.extend_from_slice(b"\"\n");
     }
 }

@@ -7,6 +7,7 @@
 //! ```
 
 use super::dealer_all::content_lines;
+use super::stream::Chunking;
 use super::{
     Board, DealFormat, Error, FileBoards, FormatInfo, InputPosition, NO_COMPLETE_DEAL,
     SkippedBoard, WriteOptions,
@@ -38,24 +39,16 @@ use crate::model::text::column;
 /// that are not 13 distinct cards each.
 pub struct DealLines;
 
-static INFO: FormatInfo = FormatInfo {
-    name: "deal-lines",
-    extensions: &["deals"],
-    description: "PBN deal strings one a line (endplay-dealer printpbn)",
-    board_numbers: false,
-    max_board: None,
-    streaming: true,
-    board_set: false,
-};
+static INFO: FormatInfo = FormatInfo::new(
+    "deal-lines",
+    &["deals"],
+    "PBN deal strings one a line (endplay-dealer printpbn)",
+)
+.cut(Chunking::Lines);
 
 impl DealFormat for DealLines {
     fn info(&self) -> &'static FormatInfo {
         &INFO
-    }
-
-    /// One record a line: cut after any line.
-    fn chunking(&self, _head: &[u8]) -> super::stream::Chunking {
-        super::stream::Chunking::Lines
     }
 
     /// Reads every line (see [`DealLines`]); partial deals are skipped.

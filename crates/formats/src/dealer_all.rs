@@ -45,15 +45,12 @@ use crate::model::text::{column, rank_index};
 /// than one; `Truncated` when the file ends inside a deal.
 pub struct DealerAll;
 
-static INFO: FormatInfo = FormatInfo {
-    name: "dealer-all",
-    extensions: &["all"],
-    description: "Debian dealer's printall, hands side by side (dealer 20211121)",
-    board_numbers: true,
-    max_board: None,
-    streaming: true,
-    board_set: false,
-};
+static INFO: FormatInfo = FormatInfo::new(
+    "dealer-all",
+    &["all"],
+    "Debian dealer's printall, hands side by side (dealer 20211121)",
+)
+.numbered();
 
 /// The width of a column of dealer's `printall` and `printew` (all but the last are padded).
 const WIDTH: usize = 20;

@@ -34,15 +34,11 @@ use crate::model::text::column;
 /// number; `Line` for hands that are not a deal; `Truncated` when the file ends inside one.
 pub struct DealerCompact;
 
-static INFO: FormatInfo = FormatInfo {
-    name: "dealer-compact",
-    extensions: &["compact"],
-    description: "Debian dealer's printcompact, a line per hand (dealer 20211121)",
-    board_numbers: false,
-    max_board: None,
-    streaming: true,
-    board_set: false,
-};
+static INFO: FormatInfo = FormatInfo::new(
+    "dealer-compact",
+    &["compact"],
+    "Debian dealer's printcompact, a line per hand (dealer 20211121)",
+);
 
 /// True when `line` is one whole number, as dealer prints an expression's value.
 fn is_number(line: &[u8]) -> bool {

@@ -34,15 +34,11 @@ use crate::model::deal::Hand;
 /// for hands that are not 13 distinct cards each; `Truncated` when the file ends inside a deal.
 pub struct DealerEw;
 
-static INFO: FormatInfo = FormatInfo {
-    name: "dealer-ew",
-    extensions: &["ew"],
-    description: "Debian dealer's printew, West and East only (dealer 20211121)",
-    board_numbers: false,
-    max_board: None,
-    streaming: true,
-    board_set: false,
-};
+static INFO: FormatInfo = FormatInfo::new(
+    "dealer-ew",
+    &["ew"],
+    "Debian dealer's printew, West and East only (dealer 20211121)",
+);
 
 /// The hands one deal of a file shows ([`DealerEw::read_hands`],
 /// [`super::RedealLong::read_hands`]): the 1-based line where the deal starts and the hands

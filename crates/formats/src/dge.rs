@@ -46,15 +46,8 @@ const RANK_OF_BYTE: [u8; 256] = {
 /// Marks a byte that is not a rank letter in [`RANK_OF_BYTE`].
 const NOT_A_RANK: u8 = 0xFF;
 
-const INFO: &FormatInfo = &FormatInfo {
-    name: "dge",
-    extensions: &["dge"],
-    description: "DGE, 128 bytes a board (FORMATS.md §6)",
-    board_numbers: false,
-    max_board: None,
-    streaming: true,
-    board_set: true,
-};
+const INFO: &FormatInfo =
+    &FormatInfo::new("dge", &["dge"], "DGE, 128 bytes a board (FORMATS.md §6)").board_set();
 
 /// The DGE part of `deal` (FORMATS.md §5): for N, E, S, W the suit symbols 0x06 0x03 0x04
 /// 0x05, each followed by the suit's ranks descending.

@@ -47,15 +47,14 @@ use crate::model::game::GameRecord;
 /// checksum 023 does not match (expected 024)`.
 pub struct Dlm;
 
-static INFO: FormatInfo = FormatInfo {
-    name: "dlm",
-    extensions: &["dlm"],
-    description: "DLM text file with checksums (FORMATS.md §7)",
-    board_numbers: true,
-    max_board: Some(99),
-    streaming: false,
-    board_set: false,
-};
+static INFO: FormatInfo = FormatInfo::new(
+    "dlm",
+    &["dlm"],
+    "DLM text file with checksums (FORMATS.md §7)",
+)
+.numbered()
+.max_board(99)
+.whole();
 
 /// The highest board a DLM file holds.
 const MAX_BOARD: usize = 99;
@@ -438,6 +437,55 @@ fn board_deal(n: usize, line: usize, seats: &[u8; 52]) -> Result<Board, Error> {
     Ok(Board::new(n as u64, deal))
 }
 
+/// The boards of a set in their places 1..=99 (index 0 unused), checked: From..To within
+/// 1..99 and in order, every board numbered within it and given once, none missing.
+///
+/// # Errors
+/// [`ErrorKind::Unwritable`](crate::ErrorKind::Unwritable) for the first of those that fails.
+fn board_slots<'a>(
+    boards: &'a [Board],
+    opts: &WriteOptions,
+) -> Result<[Option<&'a Board>; MAX_BOARD + 1], Error> {
+    let (from, to) = (opts.first_board, opts.last_board);
+    check_board_limit(&INFO, from)?;
+    check_board_limit(&INFO, to)?;
+    if from > to {
+        return Err(Error::unwritable(format!(
+            "first board {from} is above last board {to} (expected From ≤ To)"
+        )));
+    }
+    let mut slots: [Option<&Board>; MAX_BOARD + 1] = [None; MAX_BOARD + 1];
+    for b in boards {
+        let Some(n) = b.number else {
+            return Err(Error::unwritable(
+                "a board without a number (dlm needs board numbers 1..99)",
+            ));
+        };
+        check_board_limit(&INFO, n)?;
+        if n < from || n > to {
+            return Err(Error::unwritable(format!(
+                "board {n} is outside the set {from}..{to} (From board..To board)"
+            )));
+        }
+        // 1 ≤ n ≤ 99 after check_board_limit.
+        let Some(slot) = slots.get_mut(n as usize) else {
+            continue;
+        };
+        if slot.is_some() {
+            return Err(Error::unwritable(format!(
+                "board {n} is given twice (dlm holds each board once)"
+            )));
+        }
+        *slot = Some(b);
+    }
+    if let Some(n) = (from..=to).find(|&n| slots.get(n as usize).is_none_or(Option::is_none)) {
+        return Err(Error::unwritable(format!(
+            "board {n} is missing (dlm holds every board {from}..{to})"
+        )));
+    }
+    Ok(slots)
+}
+
 impl DealFormat for Dlm {
     fn info(&self) -> &'static FormatInfo {
         &INFO
@@ -470,51 +518,22 @@ impl DealFormat for Dlm {
         Ok(boards)
     }
 
+    /// Every board From..To given once and nothing outside it ([`board_slots`]).
+    ///
+    /// # Errors
+    /// As [`board_slots`].
+    fn check_boards(&self, boards: &[Board], opts: &WriteOptions) -> Result<(), Error> {
+        board_slots(boards, opts).map(|_| ())
+    }
+
     /// Writes the whole file (FORMATS.md §7): the header, then all 99 boards, those outside
     /// From..To as the filler deal.
-    fn write_boards(
-        &self,
-        boards: &[Board],
-        opts: &WriteOptions,
-        out: &mut Vec<u8>,
-    ) -> Result<(), Error> {
+    fn write_checked(&self, boards: &[Board], opts: &WriteOptions, out: &mut Vec<u8>) {
+        // check_boards has passed, so this is Ok.
+        let Ok(slots) = board_slots(boards, opts) else {
+            return;
+        };
         let (from, to) = (opts.first_board, opts.last_board);
-        check_board_limit(&INFO, from)?;
-        check_board_limit(&INFO, to)?;
-        if from > to {
-            return Err(Error::unwritable(format!(
-                "first board {from} is above last board {to} (expected From ≤ To)"
-            )));
-        }
-        let mut slots: [Option<&Board>; MAX_BOARD + 1] = [None; MAX_BOARD + 1];
-        for b in boards {
-            let Some(n) = b.number else {
-                return Err(Error::unwritable(
-                    "a board without a number (dlm needs board numbers 1..99)",
-                ));
-            };
-            check_board_limit(&INFO, n)?;
-            if n < from || n > to {
-                return Err(Error::unwritable(format!(
-                    "board {n} is outside the set {from}..{to} (From board..To board)"
-                )));
-            }
-            // 1 ≤ n ≤ 99 after check_board_limit.
-            let Some(slot) = slots.get_mut(n as usize) else {
-                continue;
-            };
-            if slot.is_some() {
-                return Err(Error::unwritable(format!(
-                    "board {n} is given twice (dlm holds each board once)"
-                )));
-            }
-            *slot = Some(b);
-        }
-        if let Some(n) = (from..=to).find(|&n| slots.get(n as usize).is_none_or(Option::is_none)) {
-            return Err(Error::unwritable(format!(
-                "board {n} is missing (dlm holds every board {from}..{to})"
-            )));
-        }
         let show = !opts.blind;
         let event = match opts.event.is_empty() {
             true => boards_event(boards),
@@ -546,11 +565,10 @@ impl DealFormat for Dlm {
                 None => push_board(out, n, FILLER),
             }
         }
-        Ok(())
     }
 
     /// Writes a board's two lines (`Duplicates NN=0`, `Board NN=…`); the board is numbered
-    /// 1..99 ([`DealFormat::write_boards`] checks it).
+    /// 1..99 ([`DealFormat::check_boards`] checks it).
     fn write_board(&self, b: &Board, _opts: &WriteOptions, out: &mut Vec<u8>) {
         let n = b.number.unwrap_or(0) as usize;
         push_board(out, n, &letters(&b.deal));

@@ -60,15 +60,13 @@ const LOWEST_AT: usize = TRAILER_AT + 2;
 /// The DGE part of a blind board: 68 spaces.
 const BLIND_DGE: [u8; DGE_PART_LEN] = [b' '; DGE_PART_LEN];
 
-static INFO: FormatInfo = FormatInfo {
-    name: "dup",
-    extensions: &["dup"],
-    description: "Duplimate DUP, 156 bytes a board (FORMATS.md §5)",
-    board_numbers: false,
-    max_board: Some(99),
-    streaming: true,
-    board_set: true,
-};
+static INFO: FormatInfo = FormatInfo::new(
+    "dup",
+    &["dup"],
+    "Duplimate DUP, 156 bytes a board (FORMATS.md §5)",
+)
+.board_set()
+.max_board(99);
 
 /// Parses a trailer number field: digits, surrounded by spaces or NULs (left-aligned as
 /// written, but any alignment is accepted). `None` for anything else, for 0 and for an empty

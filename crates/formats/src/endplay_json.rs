@@ -42,15 +42,13 @@ use crate::model::deal::Hand;
 /// where its object starts ([`super::ErrorKind::NotADeal`]).
 pub struct EndplayJson;
 
-static INFO: FormatInfo = FormatInfo {
-    name: "endplay-json",
-    extensions: &["epjson"],
-    description: "endplay's json.dump of boards (endplay 0.5.12)",
-    board_numbers: true,
-    max_board: None,
-    streaming: false,
-    board_set: false,
-};
+static INFO: FormatInfo = FormatInfo::new(
+    "endplay-json",
+    &["epjson"],
+    "endplay's json.dump of boards (endplay 0.5.12)",
+)
+.numbered()
+.whole();
 
 #[derive(Deserialize)]
 struct EpBoard {
@@ -280,13 +278,7 @@ impl DealFormat for EndplayJson {
     }
 
     /// Writes endplay's array of the boards (see [`EndplayJson`]).
-    fn write_boards(
-        &self,
-        boards: &[Board],
-        opts: &WriteOptions,
-        out: &mut Vec<u8>,
-    ) -> Result<(), Error> {
-        self.check_boards(boards, opts)?;
+    fn write_checked(&self, boards: &[Board], opts: &WriteOptions, out: &mut Vec<u8>) {
         out.push(b'[');
         for (k, b) in boards.iter().enumerate() {
             if k > 0 {
@@ -295,7 +287,6 @@ impl DealFormat for EndplayJson {
             self.write_board(b, opts, out);
         }
         out.push(b']');
-        Ok(())
     }
 
     /// Writes one board object as `json.dump` does (an element of the array).
@@ -330,12 +321,9 @@ impl DealFormat for EndplayJson {
               \"play\": [], \"board_num\": ",
         );
         super::text::push_u64(out, b.number.unwrap_or(0));
-        let vul = match b.vulnerability_or_default() {
-            Vulnerability::None => "none",
-            Vulnerability::All => "both",
-            Vulnerability::NorthSouth => "ns",
-            Vulnerability::EastWest => "ew",
-        };
+        let vul = b
+            .vulnerability_or_default()
+            .spelled(["none", "ns", "ew", "both"]);
         out.extend_from_slice(b", \"info\": {}, \"vul\": \"");
         out.extend_from_slice(vul.as_bytes());
         out.extend_from_slice(b"\", \"dealer\": \"");

@@ -5,6 +5,7 @@
 use std::fmt;
 use std::path::PathBuf;
 
+use crate::model::text::OptionalPlace;
 use crate::model::{Classify, ErrorClass, InputPosition};
 
 /// Why a format refused a file or boards, a [`BoardWriter`](crate::BoardWriter)'s destination
@@ -17,27 +18,24 @@ use crate::model::{Classify, ErrorClass, InputPosition};
 /// let e = pbn.read_all(b"[Board \"1\"]\n[Deal \"N:AKQ\"]\n").unwrap_err();
 /// assert!(matches!(e.kind(), FormatErrorKind::Malformed { .. }));
 /// ```
+///
+/// Its position ([`Error::position`]): for a reader's refusal, line and column (text
+/// formats) or record and byte offset (binary ones) in the bytes it was given, without the
+/// file; for a format's choice, the file and the line looked at. `None` for a problem of no
+/// place (a whole file, such as an empty one; a writer's).
+///
+/// ```
+/// use dealdex::formats;
+/// let lin = formats::by_name("lin").unwrap();
+/// let e = lin.read_all(b"qx|o1|\nmd|x|\n").unwrap_err();
+/// let p = e.position().unwrap();
+/// assert_eq!((p.line, p.column), (Some(2), Some(4)));
+/// ```
 #[derive(Debug, thiserror::Error)]
 #[error(transparent)]
 pub struct Error(Box<ErrorKind>);
 
 impl Error {
-    /// Where the problem is ([`ErrorKind`]'s [`Classify::position`]): for a reader's refusal,
-    /// line and column (text formats) or record and byte offset (binary ones) in the bytes it
-    /// was given, without the file; for a format's choice, the file and the line looked at.
-    /// `None` for a problem of no place (a whole file, such as an empty one; a writer's).
-    ///
-    /// ```
-    /// use dealdex::formats;
-    /// let lin = formats::by_name("lin").unwrap();
-    /// let e = lin.read_all(b"qx|o1|\nmd|x|\n").unwrap_err();
-    /// let p = e.position().unwrap();
-    /// assert_eq!((p.line, p.column), (Some(2), Some(4)));
-    /// ```
-    pub fn position(&self) -> Option<InputPosition> {
-        Classify::position(self.kind())
-    }
-
     /// A reader's [`ErrorKind::Malformed`] at `position`.
     pub(crate) fn malformed(position: InputPosition, message: impl Into<String>) -> Error {
         let message = message.into();
@@ -145,7 +143,7 @@ pub enum ErrorKind {
     #[error(
         "{}{}the file could be any of {}: name its format",
         FilePrefix(path),
-        LinePrefix(*line),
+        OptionalPlace("line", *line),
         candidates.join(", ")
     )]
     AmbiguousContent {
@@ -161,7 +159,7 @@ pub enum ErrorKind {
     #[error(
         "{}{}cannot tell the format ({reason}): name its format ({})",
         FilePrefix(path),
-        LinePrefix(*line),
+        OptionalPlace("line", *line),
         crate::names()
     )]
     UnknownContent {
@@ -204,19 +202,7 @@ impl fmt::Display for FilePrefix<'_> {
     }
 }
 
-/// `line N: ` when a line was looked at, nothing otherwise.
-struct LinePrefix(Option<usize>);
-
-impl fmt::Display for LinePrefix {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.0 {
-            Some(line) => write!(f, "line {line}: "),
-            None => Ok(()),
-        }
-    }
-}
-
-crate::classified!(Error => boxed ErrorKind);
+crate::classified!(Error => boxed ErrorKind, with position);
 
 crate::classified!(ErrorKind);
 impl Classify for ErrorKind {
@@ -234,7 +220,7 @@ impl Classify for ErrorKind {
     /// format's choice, the file (when named) and the line looked at; `None` for the other
     /// kinds.
     fn position(&self) -> Option<InputPosition> {
-        let line = |line: &Option<usize>| line.map(|l| InputPosition::new().with_line(l as u64));
+        let line = |line: &Option<usize>| line.map(InputPosition::at_line);
         match self {
             ErrorKind::Malformed { position, .. }
             | ErrorKind::Truncated { position, .. }

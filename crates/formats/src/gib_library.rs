@@ -18,6 +18,7 @@
 //! no board number, dealer or vulnerability.
 
 use super::bri::read_record_boards;
+use super::stream::Chunking;
 use super::{Board, DealFormat, Error, FormatInfo, InputPosition, WriteOptions};
 use crate::dd::TrickTable;
 use crate::model::card::Seat;
@@ -28,15 +29,12 @@ use crate::model::deal::{Deal, Hand};
 /// ([`Board::dd`]); writing needs one on every board.
 pub struct GibLibrary;
 
-static INFO: FormatInfo = FormatInfo {
-    name: "gib-library",
-    extensions: &["dat"],
-    description: "GIB's solved-deal library library.dat, 26 bytes a deal with its DD table",
-    board_numbers: false,
-    max_board: None,
-    streaming: true,
-    board_set: false,
-};
+static INFO: FormatInfo = FormatInfo::new(
+    "gib-library",
+    &["dat"],
+    "GIB's solved-deal library library.dat, 26 bytes a deal with its DD table",
+)
+.cut(Chunking::Records(RECORD));
 
 /// Bytes a record.
 const RECORD: usize = 26;
@@ -146,11 +144,6 @@ impl DealFormat for GibLibrary {
     /// that are not a deal, a trick count above 13.
     fn read(&self, data: &[u8]) -> Result<Vec<Board>, Error> {
         read_record_boards::<RECORD>(data, decode)
-    }
-
-    /// Cut anywhere between records.
-    fn chunking(&self, _head: &[u8]) -> super::stream::Chunking {
-        super::stream::Chunking::Records(RECORD)
     }
 
     /// Every board needs its double-dummy table.

@@ -32,15 +32,12 @@ use crate::model::number::{Scheme, parse_scheme_number};
 /// number cut short), or of the group for a comma group that is not three digits.
 pub struct Goedel;
 
-static INFO: FormatInfo = FormatInfo {
-    name: "goedel",
-    extensions: &["goe"],
-    description: "Big Deal's Gödel numbers, 0-based, one a line (FORMATS.md §1c)",
-    board_numbers: false,
-    max_board: None,
-    streaming: true,
-    board_set: true,
-};
+static INFO: FormatInfo = FormatInfo::new(
+    "goedel",
+    &["goe"],
+    "Big Deal's Gödel numbers, 0-based, one a line (FORMATS.md §1c)",
+)
+.board_set();
 
 /// The width of Big Deal's number: 29 digits and 9 commas.
 const WIDTH: usize = 38;
@@ -166,6 +163,7 @@ fn push_grouped(out: &mut Vec<u8>, n: u128) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::read_error;
 
     #[test]
     fn numbers_are_grouped_and_aligned_as_big_deal_prints_them() {
@@ -236,29 +234,14 @@ mod tests {
     /// shorter line with commas is a number cut short wherever it is.
     #[test]
     fn comma_groups_must_be_big_deals() {
-        let e = Goedel
-            .read(b"37,782,193,101,396,257,249,524,96\n")
-            .unwrap_err();
-        assert_eq!(
-            e.position().unwrap(),
-            InputPosition::at_line_column(1, 1).with_byte(0)
-        );
+        let (_, at) = read_error(&Goedel, b"37,782,193,101,396,257,249,524,96\n");
+        assert_eq!(at, InputPosition::at_line_column(1, 1).with_byte(0));
         // 38 columns, but a group of two digits.
-        let e = Goedel
-            .read(b"\n     37,782,193,101,396,257,249,524,96\n")
-            .unwrap_err();
-        assert_eq!(
-            e.position().unwrap(),
-            InputPosition::at_line_column(2, 37).with_byte(37)
-        );
+        let (e, at) = read_error(&Goedel, b"\n     37,782,193,101,396,257,249,524,96\n");
+        assert_eq!(at, InputPosition::at_line_column(2, 37).with_byte(37));
         assert!(e.to_string().contains("three digits"), "{e}");
-        let e = Goedel
-            .read(b"   37,782,193,101,396,257,249,524\n")
-            .unwrap_err();
-        assert_eq!(
-            e.position().unwrap(),
-            InputPosition::at_line_column(1, 4).with_byte(3)
-        );
+        let (_, at) = read_error(&Goedel, b"   37,782,193,101,396,257,249,524\n");
+        assert_eq!(at, InputPosition::at_line_column(1, 4).with_byte(3));
         // Numbers without comma groups (typed by hand) are read as they are.
         let n = Goedel.read(b"1234\n0x10\n1_000\n").unwrap();
         assert_eq!(n.len(), 3);
@@ -266,8 +249,8 @@ mod tests {
 
     #[test]
     fn bad_lines_name_the_column() {
-        let e = Goedel.read(b"\n  12,3x4\n").unwrap_err();
-        assert_eq!(e.position().unwrap(), InputPosition::at_line_column(2, 7));
+        let (_, at) = read_error(&Goedel, b"\n  12,3x4\n");
+        assert_eq!(at, InputPosition::at_line_column(2, 7));
         let e = Goedel
             .read(b"53,644,737,765,488,792,839,237,440,000\n")
             .unwrap_err();

@@ -1,6 +1,7 @@
 //! Hex index lines (FORMATS.md §2): one 26-hex-digit deal index a line, with the `-X` suffix
 //! (board number mod 16, `0` for board 16) that fixes dealer and vulnerability by §3.
 
+use super::stream::Chunking;
 use super::{Board, DealFormat, Error, FormatInfo, InputPosition, WriteOptions};
 use crate::model::board::{board_dealer, board_vulnerability};
 use crate::model::deal::Deal;
@@ -18,26 +19,18 @@ use crate::model::index::{BoardIndex, DealIndex};
 /// that dealer and vulnerability (every pair occurs exactly once in the cycle).
 pub struct Hex;
 
-static INFO: FormatInfo = FormatInfo {
-    name: "hex",
-    extensions: &["hex", "txt"],
-    description: "hex index lines with -X (FORMATS.md §2)",
-    board_numbers: false,
-    max_board: None,
-    streaming: true,
-    board_set: false,
-};
+static INFO: FormatInfo = FormatInfo::new(
+    "hex",
+    &["hex", "txt"],
+    "hex index lines with -X (FORMATS.md §2)",
+)
+.cut(Chunking::Lines);
 
 const DIGITS: &[u8; 16] = b"0123456789ABCDEF";
 
 impl DealFormat for Hex {
     fn info(&self) -> &'static FormatInfo {
         &INFO
-    }
-
-    /// One record a line: cut after any line.
-    fn chunking(&self, _head: &[u8]) -> super::stream::Chunking {
-        super::stream::Chunking::Lines
     }
 
     /// Reads one index a line.

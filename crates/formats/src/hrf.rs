@@ -17,15 +17,8 @@ use crate::model::deal::{Deal, Hand};
 /// documentation).
 pub struct Hrf;
 
-static INFO: FormatInfo = FormatInfo {
-    name: "hrf",
-    extensions: &["hrf"],
-    description: "HRF, 128 bytes a board (FORMATS.md §10)",
-    board_numbers: true,
-    max_board: None,
-    streaming: true,
-    board_set: false,
-};
+static INFO: FormatInfo =
+    FormatInfo::new("hrf", &["hrf"], "HRF, 128 bytes a board (FORMATS.md §10)").numbered();
 
 /// Bytes a record.
 const RECORD: usize = 128;

@@ -38,15 +38,12 @@ use crate::model::number::Scheme;
 /// vulnerability.
 pub struct Json;
 
-static INFO: FormatInfo = FormatInfo {
-    name: "json",
-    extensions: &["json", "jsonl", "ndjson"],
-    description: "JSON lines, numbers as strings",
-    board_numbers: true,
-    max_board: None,
-    streaming: true,
-    board_set: false,
-};
+static INFO: FormatInfo = FormatInfo::new(
+    "json",
+    &["json", "jsonl", "ndjson"],
+    "JSON lines, numbers as strings",
+)
+.numbered();
 
 /// The members the reader uses.
 #[derive(Deserialize)]

@@ -19,15 +19,9 @@ use crate::model::deal::{Deal, Hand};
 /// file (header included) in one call.
 pub struct Kops;
 
-static INFO: FormatInfo = FormatInfo {
-    name: "kops",
-    extensions: &["rzd"],
-    description: "KOPS .rzd (FORMATS.md §9)",
-    board_numbers: false,
-    max_board: None,
-    streaming: false,
-    board_set: true,
-};
+static INFO: FormatInfo = FormatInfo::new("kops", &["rzd"], "KOPS .rzd (FORMATS.md §9)")
+    .board_set()
+    .whole();
 
 /// KOPS seat codes by dealdex seat (N, E, S, W): N = 0, E = 1, S = 2, W = 3.
 pub(crate) const KOPS_CODES: [u8; 4] = [0, 1, 2, 3];
@@ -136,25 +130,16 @@ impl DealFormat for Kops {
     }
 
     /// Writes the whole file: header with `boards.len()` as the count, then the records.
-    ///
-    /// # Errors
-    /// As [`DealFormat::check_boards`]; nothing is appended then.
-    fn write_boards(
-        &self,
-        boards: &[Board],
-        opts: &WriteOptions,
-        out: &mut Vec<u8>,
-    ) -> Result<(), Error> {
-        self.check_boards(boards, opts)?;
-        let count = board_count(boards)?;
+    fn write_checked(&self, boards: &[Board], opts: &WriteOptions, out: &mut Vec<u8>) {
+        // check_boards has refused more boards than the count holds.
+        let count = board_count(boards).unwrap_or(u16::MAX);
         out.reserve(RECORD * (boards.len() + 1));
         out.extend_from_slice(&count.to_le_bytes());
         out.extend_from_slice(&[b' '; 11]);
         write_each(self, boards, opts, out);
-        Ok(())
     }
 
-    /// Writes one 13-byte record (the header comes with [`DealFormat::write_boards`]).
+    /// Writes one 13-byte record (the header comes with [`DealFormat::write_checked`]).
     fn write_board(&self, b: &Board, _opts: &WriteOptions, out: &mut Vec<u8>) {
         push_rank_bytes(out, &b.deal, KOPS_CODES);
     }

@@ -273,6 +273,73 @@ pub struct FormatInfo {
     /// vulnerabilities depend on where the set starts, which only `--first-board` says, so
     /// [`DealFormat::read_numbered`] warns when it is not given.
     pub board_set: bool,
+    /// How [`stream::read_stream`] may cut any file of the format ([`DealFormat::chunking`]'s
+    /// default); a format whose cut depends on the file's first bytes decides there.
+    pub chunking: stream::Chunking,
+}
+
+/// A format's facts are written as what sets it apart from most: [`FormatInfo::new`], then
+/// the changes (`FormatInfo::new("dup", &["dup"], "…").board_set().max_board(99)`).
+impl FormatInfo {
+    /// The facts of the format `name`, selected by `extensions`, said by `description`, as
+    /// most formats are: no board numbers, no board limit, streaming, not a board set, read
+    /// whole.
+    pub const fn new(
+        name: &'static str,
+        extensions: &'static [&'static str],
+        description: &'static str,
+    ) -> FormatInfo {
+        FormatInfo {
+            name,
+            extensions,
+            description,
+            board_numbers: false,
+            max_board: None,
+            streaming: true,
+            board_set: false,
+            chunking: stream::Chunking::Whole,
+        }
+    }
+
+    /// These facts for a format whose records carry their board numbers
+    /// ([`FormatInfo::board_numbers`]).
+    pub const fn numbered(self) -> FormatInfo {
+        FormatInfo {
+            board_numbers: true,
+            ..self
+        }
+    }
+
+    /// These facts for a dealing machine's board set ([`FormatInfo::board_set`]).
+    pub const fn board_set(self) -> FormatInfo {
+        FormatInfo {
+            board_set: true,
+            ..self
+        }
+    }
+
+    /// These facts for a format that holds boards 1..=`max` ([`FormatInfo::max_board`]).
+    pub const fn max_board(self, max: u64) -> FormatInfo {
+        FormatInfo {
+            max_board: Some(max),
+            ..self
+        }
+    }
+
+    /// These facts for a format whose files may be cut as `chunking` says
+    /// ([`FormatInfo::chunking`]).
+    pub const fn cut(self, chunking: stream::Chunking) -> FormatInfo {
+        FormatInfo { chunking, ..self }
+    }
+
+    /// These facts for a format written whole, not in chunks ([`FormatInfo::streaming`]
+    /// false).
+    pub const fn whole(self) -> FormatInfo {
+        FormatInfo {
+            streaming: false,
+            ..self
+        }
+    }
 }
 
 /// Options for reading a file ([`DealFormat::read_numbered`]).
@@ -445,9 +512,9 @@ pub trait DealFormat: Send + Sync {
     }
 
     /// How [`stream::read_stream`] may cut a file of this format that starts with `head` (up
-    /// to [`stream::WINDOW_BYTES`] of it). Default: [`stream::Chunking::Whole`].
+    /// to [`stream::WINDOW_BYTES`] of it). Default: [`FormatInfo::chunking`].
     fn chunking(&self, _head: &[u8]) -> stream::Chunking {
-        stream::Chunking::Whole
+        self.info().chunking
     }
 
     /// Reads one piece of a file cut as [`DealFormat::chunking`] says, `state` saying where
@@ -483,15 +550,24 @@ pub trait DealFormat: Send + Sync {
         check_numbers(self.info(), boards)
     }
 
-    /// Appends one board's record. It does not check the board: [`DealFormat::write_boards`]
+    /// Appends one board's record. It does not check the board: [`DealFormat::write_checked`]
     /// calls it for each board once [`DealFormat::check_boards`] has passed. For a
-    /// non-streaming format this is one record of the set; its `write_boards` adds what the
+    /// non-streaming format this is one record of the set; its `write_checked` adds what the
     /// set needs around the records.
     fn write_board(&self, board: &Board, opts: &WriteOptions, out: &mut Vec<u8>);
 
+    /// Appends boards that [`DealFormat::check_boards`] has passed (so it cannot fail): for a
+    /// non-streaming format the whole set, with what the set needs around its records (a
+    /// header with the count, brackets, the boards a file holds besides them). Default:
+    /// [`DealFormat::write_board`] for each board.
+    fn write_checked(&self, boards: &[Board], opts: &WriteOptions, out: &mut Vec<u8>) {
+        write_each(self, boards, opts, out);
+    }
+
     /// Writes boards, which all have numbers (see [`number_boards`]). For a non-streaming
     /// format this is the whole set. Default: [`DealFormat::check_boards`], then
-    /// [`DealFormat::write_board`] for each board.
+    /// [`DealFormat::write_checked`]; a format changes those two, not this (only Parquet,
+    /// whose writer can fail after the check, writes its own).
     ///
     /// # Errors
     /// [`Error`] naming the board when one breaks the format's limits (see
@@ -503,7 +579,7 @@ pub trait DealFormat: Send + Sync {
         out: &mut Vec<u8>,
     ) -> Result<(), Error> {
         self.check_boards(boards, opts)?;
-        write_each(self, boards, opts, out);
+        self.write_checked(boards, opts, out);
         Ok(())
     }
 
@@ -845,4 +921,16 @@ pub fn check_board_limit(info: &FormatInfo, number: u64) -> Result<(), Error> {
         )));
     }
     Ok(())
+}
+
+/// The error `format` gives reading `data`, and its place (for the readers' tests: it panics
+/// when `data` reads, or when the error has no place).
+#[cfg(test)]
+pub(crate) fn read_error(
+    format: &dyn DealFormat,
+    data: impl AsRef<[u8]>,
+) -> (Error, InputPosition) {
+    let e = format.read(data.as_ref()).unwrap_err();
+    let at = e.position().unwrap();
+    (e, at)
 }

@@ -70,15 +70,8 @@ use crate::model::text::rank_index;
 /// (`line N: no md| (deal) field`) or with two. Writing: a board without a number or numbered 0.
 pub struct Lin;
 
-static INFO: FormatInfo = FormatInfo {
-    name: "lin",
-    extensions: &["lin"],
-    description: "BBO LIN, one line a board (FORMATS.md §8)",
-    board_numbers: true,
-    max_board: None,
-    streaming: true,
-    board_set: false,
-};
+static INFO: FormatInfo =
+    FormatInfo::new("lin", &["lin"], "BBO LIN, one line a board (FORMATS.md §8)").numbered();
 
 impl DealFormat for Lin {
     fn info(&self) -> &'static FormatInfo {
@@ -766,12 +759,10 @@ fn write_line(b: &Board, out: &mut Vec<u8>) {
     out.extend_from_slice(b"|rh||ah|Board ");
     push_u64(out, n);
     out.extend_from_slice(b"|sv|");
-    out.push(match b.vulnerability_or_default() {
-        Vulnerability::None => b'0',
-        Vulnerability::NorthSouth => b'n',
-        Vulnerability::EastWest => b'e',
-        Vulnerability::All => b'b',
-    });
+    out.push(
+        b.vulnerability_or_default()
+            .spelled([b'0', b'n', b'e', b'b']),
+    );
     out.push(b'|');
     if let Some(a) = game.and_then(|g| g.auction.as_ref()) {
         write_auction(a, out);

@@ -48,15 +48,11 @@ use crate::model::text::{column, rank_index};
 /// second holder).
 pub struct OneLine;
 
-static INFO: FormatInfo = FormatInfo {
-    name: "oneline",
-    extensions: &["oneline"],
-    description: "dealer's printoneline, one deal a line (dealer, DealerV2, Dealer3)",
-    board_numbers: false,
-    max_board: None,
-    streaming: true,
-    board_set: false,
-};
+static INFO: FormatInfo = FormatInfo::new(
+    "oneline",
+    &["oneline"],
+    "dealer's printoneline, one deal a line (dealer, DealerV2, Dealer3)",
+);
 
 /// The first words of the statistics lines dealer prints after the deals.
 pub(crate) const TRAILER: [&[u8]; 4] = [
@@ -346,6 +342,7 @@ pub(crate) fn read_hand(line: &[u8], start: usize, end: usize) -> Result<Hand, (
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::read_error;
 
     const LINE: &str =
         "n 653.A94.T8.AKJ74 e KT9.KQT83.Q7.Q85 s AQ872.76.AKJ64.3 w J4.J52.9532.T962 \n";
@@ -410,27 +407,15 @@ mod tests {
     #[test]
     fn two_deals_or_garbage_on_a_line_are_errors() {
         let two = format!("{}{}", THREE[1], THREE[1]);
-        let e = OneLine.read(two.as_bytes()).unwrap_err();
-        assert_eq!(
-            e.position().unwrap(),
-            InputPosition::at_line_column(1, 77),
-            "{e}"
-        );
+        let (e, at) = read_error(&OneLine, two);
+        assert_eq!(at, InputPosition::at_line_column(1, 77), "{e}");
         assert!(e.to_string().contains("one deal a line"), "{e}");
         let two = format!("{}\n{}{}\n", THREE[0], THREE[2], THREE[2]);
-        let e = OneLine.read(two.as_bytes()).unwrap_err();
-        assert_eq!(
-            e.position().unwrap(),
-            InputPosition::at_line_column(2, 69),
-            "{e}"
-        );
+        let (e, at) = read_error(&OneLine, two);
+        assert_eq!(at, InputPosition::at_line_column(2, 69), "{e}");
         let garbage = format!("{}garbage\n", THREE[1]);
-        let e = OneLine.read(garbage.as_bytes()).unwrap_err();
-        assert_eq!(
-            e.position().unwrap(),
-            InputPosition::at_line_column(1, 77),
-            "{e}"
-        );
+        let (e, at) = read_error(&OneLine, garbage);
+        assert_eq!(at, InputPosition::at_line_column(1, 77), "{e}");
         // Values after the hands are read past: one or more numbers.
         for tail in ["12", "-3", "12 7", "0.75", "12\t"] {
             let line = format!("{}{tail}\n", THREE[1]);
@@ -440,28 +425,18 @@ mod tests {
 
     #[test]
     fn errors_name_the_column() {
-        let e = OneLine
-            .read(b"n 653.A94.T8.AKJ74 e KT9.KQT83.Q7.Q85 s AQ872.76.AKJ64.3 w J4.J52.9532.T96X")
-            .unwrap_err();
-        assert_eq!(
-            e.position().unwrap(),
-            InputPosition::at_line_column(1, 75),
-            "{e}"
+        let (e, at) = read_error(
+            &OneLine,
+            b"n 653.A94.T8.AKJ74 e KT9.KQT83.Q7.Q85 s AQ872.76.AKJ64.3 w J4.J52.9532.T96X",
         );
-        let e = OneLine
-            .read(b"n 653.A94.T8.AKJ74 e KT9.KQT83.Q7.Q85 s AQ872.76.AKJ64.3 w J4.J52.9532.T96")
-            .unwrap_err();
-        assert_eq!(
-            e.position().unwrap(),
-            InputPosition::at_line_column(1, 60),
-            "{e}"
+        assert_eq!(at, InputPosition::at_line_column(1, 75), "{e}");
+        let (e, at) = read_error(
+            &OneLine,
+            b"n 653.A94.T8.AKJ74 e KT9.KQT83.Q7.Q85 s AQ872.76.AKJ64.3 w J4.J52.9532.T96",
         );
+        assert_eq!(at, InputPosition::at_line_column(1, 60), "{e}");
         assert!(e.to_string().contains("W holds 12"), "{e}");
-        let e = OneLine.read(b"x 653.A94.T8.AKJ74").unwrap_err();
-        assert_eq!(
-            e.position().unwrap(),
-            InputPosition::at_line_column(1, 1),
-            "{e}"
-        );
+        let (e, at) = read_error(&OneLine, b"x 653.A94.T8.AKJ74");
+        assert_eq!(at, InputPosition::at_line_column(1, 1), "{e}");
     }
 }

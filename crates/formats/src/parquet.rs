@@ -66,17 +66,9 @@ pub const ZSTD_LEVEL: i32 = 3;
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Parquet;
 
-static INFO: FormatInfo = FormatInfo {
-    name: "parquet",
-    extensions: &["parquet"],
-    description: "Apache Parquet deal archive: one row a deal (13-byte key, board, dealer, \
+static INFO: FormatInfo = FormatInfo::new("parquet", &["parquet"], "Apache Parquet deal archive: one row a deal (13-byte key, board, dealer, \
                   vulnerability, hand features, double-dummy tricks), zstd (docs/formats.md \"Parquet \
-                  archives and Spark\")",
-    board_numbers: true,
-    max_board: Some(super::MAX_BOARD_NUMBER),
-    streaming: false,
-    board_set: false,
-};
+                  archives and Spark\")").numbered().max_board(super::MAX_BOARD_NUMBER).whole();
 
 /// The strains of the `dd_*` columns, in [`TrickTable::rows`] order.
 const STRAINS: [&str; 5] = ["nt", "s", "h", "d", "c"];

@@ -100,15 +100,25 @@ use crate::model::text::{column, rank_index};
 /// documentation for the details and the errors).
 pub struct Pbn;
 
-static INFO: FormatInfo = FormatInfo {
-    name: "pbn",
-    extensions: &["pbn"],
-    description: "PBN 2.1 files (FORMATS.md §4)",
-    board_numbers: true,
-    max_board: None,
-    streaming: true,
-    board_set: false,
-};
+/// Cut into games where a tag starts a line after an empty line.
+static INFO: FormatInfo = FormatInfo::new("pbn", &["pbn"], "PBN 2.1 files (FORMATS.md §4)")
+    .numbered()
+    .cut(Chunking::PbnGames);
+
+/// The export template's text before each of the five values a game of it has (Event,
+/// Board, Dealer, Vulnerable, Deal), the other tags' `?` included; [`TEMPLATE_END`] follows
+/// the last.
+const TEMPLATE_BEFORE: [&[u8]; 5] = [
+    b"[Event \"",
+    b"[Site \"?\"]\n[Date \"?\"]\n[Board \"",
+    b"[West \"?\"]\n[North \"?\"]\n[East \"?\"]\n[South \"?\"]\n[Dealer \"",
+    b"[Vulnerable \"",
+    b"[Deal \"",
+];
+
+/// The export template's tags after the Deal.
+const TEMPLATE_END: &[u8] =
+    b"[Scoring \"?\"]\n[Declarer \"?\"]\n[Contract \"?\"]\n[Result \"?\"]\n";
 
 /// The first lines of a PBN export file.
 pub(crate) const HEADER: &str = "% PBN 2.1\n% EXPORT\n";
@@ -178,11 +188,6 @@ impl DealFormat for Pbn {
     /// module documentation).
     fn read_all(&self, data: &[u8]) -> Result<FileBoards, Error> {
         read_pbn(data)
-    }
-
-    /// Games: cut where a tag starts a line after an empty line.
-    fn chunking(&self, _head: &[u8]) -> Chunking {
-        Chunking::PbnGames
     }
 
     /// Reads a piece with its line numbers and records counted from the file's start, a `#`
@@ -732,23 +737,13 @@ impl<'a> Reader<'a> {
             *p = end + 3;
             Some(&d[start..end])
         };
-        lit(&mut p, b"[Event \"")?;
-        let event = value(&mut p)?;
-        lit(&mut p, b"[Site \"?\"]\n[Date \"?\"]\n[Board \"")?;
-        let board = value(&mut p)?;
-        lit(
-            &mut p,
-            b"[West \"?\"]\n[North \"?\"]\n[East \"?\"]\n[South \"?\"]\n[Dealer \"",
-        )?;
-        let dealer_text = value(&mut p)?;
-        lit(&mut p, b"[Vulnerable \"")?;
-        let vulnerable = value(&mut p)?;
-        lit(&mut p, b"[Deal \"")?;
-        let deal_text = value(&mut p)?;
-        lit(
-            &mut p,
-            b"[Scoring \"?\"]\n[Declarer \"?\"]\n[Contract \"?\"]\n[Result \"?\"]\n",
-        )?;
+        let mut values: [&'a [u8]; 5] = [b""; 5];
+        for (text, value_at) in values.iter_mut().zip(TEMPLATE_BEFORE) {
+            lit(&mut p, value_at)?;
+            *text = value(&mut p)?;
+        }
+        lit(&mut p, TEMPLATE_END)?;
+        let [event, board, dealer_text, vulnerable, deal_text] = values;
         if !(p == d.len() || d[p] == b'\n' || d[p..].starts_with(b"\r\n")) || event == b"#" {
             return None;
         }

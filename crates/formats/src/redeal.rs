@@ -44,15 +44,11 @@ use crate::model::text::column;
 /// `Line` for four hands that are not a deal.
 pub struct Redeal;
 
-static INFO: FormatInfo = FormatInfo {
-    name: "redeal",
-    extensions: &["redeal"],
-    description: "redeal's short output, ♠♥♦♣ hands one deal a line (redeal 5709783)",
-    board_numbers: false,
-    max_board: None,
-    streaming: true,
-    board_set: false,
-};
+static INFO: FormatInfo = FormatInfo::new(
+    "redeal",
+    &["redeal"],
+    "redeal's short output, ♠♥♦♣ hands one deal a line (redeal 5709783)",
+);
 
 /// One suit of a redeal hand as printed: where its symbol is and the ranks after it.
 #[derive(Clone, Copy, Debug)]

@@ -53,15 +53,11 @@ use crate::model::text::column;
 /// not a deal; `Truncated` for a part of fewer than five lines.
 pub struct RedealLong;
 
-static INFO: FormatInfo = FormatInfo {
-    name: "redeal-long",
-    extensions: &["redeal-long"],
-    description: "redeal's -f long diagrams (redeal 5709783)",
-    board_numbers: false,
-    max_board: None,
-    streaming: true,
-    board_set: false,
-};
+static INFO: FormatInfo = FormatInfo::new(
+    "redeal-long",
+    &["redeal-long"],
+    "redeal's -f long diagrams (redeal 5709783)",
+);
 
 /// The column where East's suits start in a West-East line.
 const EAST: usize = 14;

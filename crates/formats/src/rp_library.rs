@@ -19,6 +19,7 @@
 //! record) and the writer writes none.
 
 use super::bri::take_each_record;
+use super::stream::Chunking;
 use super::{
     Board, DealFormat, Error, FileBoards, FormatInfo, InputPosition, SkippedBoard, WriteOptions,
 };
@@ -31,15 +32,12 @@ use crate::model::deal::{Deal, Hand};
 /// ([`Board::dd`]); writing needs one on every board.
 pub struct RpLibrary;
 
-static INFO: FormatInfo = FormatInfo {
-    name: "rp-library",
-    extensions: &["zrd"],
-    description: "Pavlicek's RP solved-deal library (.zrd, DealerV2 -L), 23 bytes a deal with its DD table",
-    board_numbers: false,
-    max_board: None,
-    streaming: true,
-    board_set: false,
-};
+static INFO: FormatInfo = FormatInfo::new(
+    "rp-library",
+    &["zrd"],
+    "Pavlicek's RP solved-deal library (.zrd, DealerV2 -L), 23 bytes a deal with its DD table",
+)
+.cut(Chunking::Records(RECORD));
 
 /// Bytes a record.
 const RECORD: usize = 23;
@@ -148,11 +146,6 @@ impl DealFormat for RpLibrary {
             Ok(())
         })?;
         Ok(read)
-    }
-
-    /// Cut anywhere between records.
-    fn chunking(&self, _head: &[u8]) -> super::stream::Chunking {
-        super::stream::Chunking::Records(RECORD)
     }
 
     /// Every board needs its double-dummy table.

@@ -195,7 +195,7 @@ impl Classify for ErrorKind {
     fn position(&self) -> Option<InputPosition> {
         match self {
             ErrorKind::SeedNotHex { column, .. } | ErrorKind::Predeal { column, .. } => {
-                Some(InputPosition::new().with_column(*column as u64))
+                Some(InputPosition::at_column(*column))
             }
             _ => None,
         }

@@ -30,12 +30,19 @@ pub enum Vulnerability {
 impl Vulnerability {
     /// The PBN 2.1 export spelling: `None`, `NS`, `EW` or `All`.
     pub const fn pbn(self) -> &'static str {
-        match self {
-            Vulnerability::None => "None",
-            Vulnerability::NorthSouth => "NS",
-            Vulnerability::EastWest => "EW",
-            Vulnerability::All => "All",
-        }
+        self.spelled(["None", "NS", "EW", "All"])
+    }
+
+    /// This vulnerability's entry in `spellings`, which a format or a report gives in the
+    /// order None, NS, EW, All (the order of the variants).
+    ///
+    /// ```
+    /// use dealdex::Vulnerability;
+    /// assert_eq!(Vulnerability::EastWest.spelled(["-", "NS", "EW", "All"]), "EW");
+    /// assert_eq!(Vulnerability::All.spelled([b'0', b'n', b'e', b'b']), b'b');
+    /// ```
+    pub const fn spelled<T: Copy>(self, spellings: [T; 4]) -> T {
+        spellings[self as usize]
     }
 
     /// True when `seat`'s side is vulnerable.

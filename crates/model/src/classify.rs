@@ -52,7 +52,7 @@ fn cast<'a, T: Classify + 'static>(
 pub static CLASSIFIED: [Classified];
 
 /// Registers an error type, so that [`as_classify`] (and so [`classify`] and the binary's
-/// exit code) knows it; written beside the type. Four forms:
+/// exit code) knows it; written beside the type. Five forms:
 ///
 /// - `crate::classified!(Type);` beside a hand-written `impl Classify for Type`;
 /// - `crate::classified!(Type => BadInput);` also writes the impl for a type always of one
@@ -61,6 +61,9 @@ pub static CLASSIFIED: [Classified];
 ///   style, `pub struct Error(Box<ErrorKind>)` (its `ErrorKind` classified on its own): also
 ///   writes `Error::kind`, `Error::into_kind`, `From<ErrorKind>` and the impl, each answer
 ///   its kind's;
+/// - `crate::classified!(Error => boxed ErrorKind, with position);` as the form before, and
+///   `Error::position`, its kind's (for the errors that can be about a place in a text or a
+///   file);
 /// - `crate::classified!(Type => wraps A, B);` also writes the impl for an enum each of
 ///   whose variants `A(e)`, `B(e)` wraps (transparently) one dealdex error: `e`'s class and
 ///   position, and `e` as the wrapped error.
@@ -112,6 +115,15 @@ macro_rules! classified {
             /// Its kind's format kind.
             fn format_kind(&self) -> ::core::option::Option<&'static str> {
                 $crate::Classify::format_kind(self.kind())
+            }
+        }
+    };
+    ($t:ident => boxed $k:ident, with position) => {
+        $crate::classified!($t => boxed $k);
+        impl $t {
+            /// Where the problem is, as its kind says (`None` for a kind about no place).
+            pub fn position(&self) -> ::core::option::Option<$crate::InputPosition> {
+                $crate::Classify::position(self.kind())
             }
         }
     };

@@ -2,34 +2,27 @@
 //! ([`Error::kind`]), says where the problem is when it is in a text or in bytes
 //! ([`Error::position`]), and its class follows from its kind.
 
-use std::fmt;
-
 use crate::card::{Card, Seat, Suit};
 use crate::number::Scheme;
 use crate::play::encoding::Encoding;
+use crate::text::OptionalPlace;
 use crate::{Classify, ErrorClass, InputPosition};
 
 /// Why a text, a number or bytes given to the model are not what they should be: a deal
 /// string, a hex index, a hand-record number, a card encoding, a play record, a game state,
 /// a name (seat, suit, strain, contract, vulnerability, scheme), or four hands that are not a
-/// deal.
+/// deal. Its position ([`Error::position`]) is the 1-based column in a deal string, an index
+/// or a number, or the 0-based byte offset in a game state.
+///
+/// ```
+/// let e = dealdex::parse_deal("N:AKQ.x").unwrap_err();
+/// assert_eq!(e.position().unwrap().column, Some(7));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error(transparent)]
 pub struct Error(Box<ErrorKind>);
 
 impl Error {
-    /// Where the problem is: the 1-based column in a deal string, an index or a number, or
-    /// the 0-based byte offset in a game state; `None` for the kinds about no place
-    /// ([`ErrorKind`]'s [`Classify::position`]).
-    ///
-    /// ```
-    /// let e = dealdex::parse_deal("N:AKQ.x").unwrap_err();
-    /// assert_eq!(e.position().unwrap().column, Some(7));
-    /// ```
-    pub fn position(&self) -> Option<InputPosition> {
-        Classify::position(self.kind())
-    }
-
     /// This error placed at the 1-based `column` of a deal string, when it is a deal
     /// string's kind without a column yet (the hands are not a deal, or a syntax problem
     /// found on bytes); other kinds are returned unchanged.
@@ -78,7 +71,7 @@ pub enum ErrorKind {
         count: usize,
     },
     /// A character that has no place at that point of a PBN deal string or hand.
-    #[error("{}{message}", ColumnPrefix(*column))]
+    #[error("{}{message}", OptionalPlace("column", *column))]
     PbnSyntax {
         /// 1-based column (character position) in the deal string; `None` only from
         /// [`parse_deal_bytes`](crate::deal_string::parse_deal_bytes), which gives the byte
@@ -88,7 +81,7 @@ pub enum ErrorKind {
         message: String,
     },
     /// Four hands (or a deal string's) where a seat does not hold exactly 13 cards.
-    #[error("{}{seat} holds {count} cards, expected 13", ColumnPrefix(*column))]
+    #[error("{}{seat} holds {count} cards, expected 13", OptionalPlace("column", *column))]
     WrongCount {
         /// The first seat (in N, E, S, W order) with a wrong count.
         seat: Seat,
@@ -99,7 +92,7 @@ pub enum ErrorKind {
         column: Option<usize>,
     },
     /// Four hands (or a deal string's) where a card is held by two seats.
-    #[error("{}{card} is held by both {first} and {second}", ColumnPrefix(*column))]
+    #[error("{}{card} is held by both {first} and {second}", OptionalPlace("column", *column))]
     DuplicateCard {
         /// The card held twice (the lowest in suited order).
         card: Card,
@@ -470,19 +463,7 @@ pub enum ErrorKind {
     },
 }
 
-/// `column N: ` before a deal string's message when the column is known, nothing otherwise.
-struct ColumnPrefix(Option<usize>);
-
-impl fmt::Display for ColumnPrefix {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.0 {
-            Some(column) => write!(f, "column {column}: "),
-            None => Ok(()),
-        }
-    }
-}
-
-crate::classified!(Error => boxed ErrorKind);
+crate::classified!(Error => boxed ErrorKind, with position);
 
 crate::classified!(ErrorKind);
 impl Classify for ErrorKind {
@@ -496,7 +477,7 @@ impl Classify for ErrorKind {
     /// 0-based byte offset of a game state's; `None` for the other kinds.
     fn position(&self) -> Option<InputPosition> {
         use ErrorKind as K;
-        let column = |c: usize| Some(InputPosition::new().with_column(c as u64));
+        let column = |c: usize| Some(InputPosition::at_column(c));
         match self {
             K::IndexLength { column: c, .. }
             | K::IndexNotHex { column: c, .. }

@@ -374,61 +374,23 @@ mod tests {
 
     #[test]
     fn errors_name_the_column() {
-        let e = "0EDCCBA0976F2DA4945D8E9DCG"
-            .parse::<BoardIndex>()
-            .unwrap_err();
+        let refusal = |text: &str| text.parse::<BoardIndex>().unwrap_err().into_kind();
+        let not_hex = |column, found| ErrorKind::IndexNotHex { column, found };
+        let length = |found, column| ErrorKind::IndexLength { found, column };
+        for (text, kind) in [
+            ("0EDCCBA0976F2DA4945D8E9DCG", not_hex(26, 'G')),
+            ("0EDCCBA0976F2DA4945D8E9DC", length(25, 26)),
+            // Too long: the 27th character of the longest part (here after the `5-` prefix).
+            (" 5-0EDCCBA0976F2DA4945D8E9DC00", length(27, 30)),
+            ("0EDCCBA0976F2DA4945D8E9DC0-G", not_hex(28, 'G')),
+            ("Z-0EDCCBA0976F2DA4945D8E9DC0", not_hex(1, 'Z')),
+        ] {
+            assert_eq!(refusal(text), kind, "{text}");
+        }
         assert_eq!(
-            *e.kind(),
-            ErrorKind::IndexNotHex {
-                column: 26,
-                found: 'G'
-            }
-        );
-        let e = "0EDCCBA0976F2DA4945D8E9DC"
-            .parse::<BoardIndex>()
-            .unwrap_err();
-        assert_eq!(
-            *e.kind(),
-            ErrorKind::IndexLength {
-                found: 25,
-                column: 26
-            }
-        );
-        assert_eq!(
-            e.to_string(),
+            refusal("0EDCCBA0976F2DA4945D8E9DC").to_string(),
             "deal index: column 26: found 25 characters, expected 26 hex digits (optionally \
              with -X)"
-        );
-        // Too long: the 27th character of the longest part (here after the `5-` prefix).
-        let e = " 5-0EDCCBA0976F2DA4945D8E9DC00"
-            .parse::<BoardIndex>()
-            .unwrap_err();
-        assert_eq!(
-            *e.kind(),
-            ErrorKind::IndexLength {
-                found: 27,
-                column: 30
-            }
-        );
-        let e = "0EDCCBA0976F2DA4945D8E9DC0-G"
-            .parse::<BoardIndex>()
-            .unwrap_err();
-        assert_eq!(
-            *e.kind(),
-            ErrorKind::IndexNotHex {
-                column: 28,
-                found: 'G'
-            }
-        );
-        let e = "Z-0EDCCBA0976F2DA4945D8E9DC0"
-            .parse::<BoardIndex>()
-            .unwrap_err();
-        assert_eq!(
-            *e.kind(),
-            ErrorKind::IndexNotHex {
-                column: 1,
-                found: 'Z'
-            }
         );
         let e = DealIndex([0; 13]).to_deal().unwrap_err();
         assert_eq!(

@@ -58,3 +58,22 @@ pub fn char_at(b: &[u8], off: usize) -> char {
     }
     rest.first().map_or(' ', |&c| c as char)
 }
+
+/// `line 3: `, `column 7: `: a message's place when it is known (the word, then the 1-based
+/// number), nothing otherwise; for the `#[error]` messages of the crates' error kinds.
+///
+/// ```
+/// use dealdex_model::text::OptionalPlace;
+/// assert_eq!(format!("{}bad", OptionalPlace("line", Some(3))), "line 3: bad");
+/// assert_eq!(format!("{}bad", OptionalPlace("column", None)), "bad");
+/// ```
+pub struct OptionalPlace(pub &'static str, pub Option<usize>);
+
+impl std::fmt::Display for OptionalPlace {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.1 {
+            Some(n) => write!(f, "{} {n}: ", self.0),
+            None => Ok(()),
+        }
+    }
+}

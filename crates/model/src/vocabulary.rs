@@ -84,6 +84,11 @@ impl InputPosition {
         InputPosition::new().with_line(line as u64)
     }
 
+    /// The 1-based column `column` of a one-line text (a deal string, a seed, a query).
+    pub fn at_column(column: usize) -> InputPosition {
+        InputPosition::new().with_column(column as u64)
+    }
+
     /// The 1-based line `line` and 1-based column `column`.
     pub fn at_line_column(line: usize, column: usize) -> InputPosition {
         InputPosition::at_line(line).with_column(column as u64)

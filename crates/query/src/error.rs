@@ -69,9 +69,7 @@ impl Classify for ErrorKind {
     /// The text's column, for a problem in the text.
     fn position(&self) -> Option<InputPosition> {
         match self {
-            ErrorKind::Syntax { column, .. } => {
-                Some(InputPosition::new().with_column(*column as u64))
-            }
+            ErrorKind::Syntax { column, .. } => Some(InputPosition::at_column(*column)),
             ErrorKind::Dialect { .. } => None,
         }
     }

@@ -853,12 +853,7 @@ impl fmt::Display for Term {
                 write!(f, "lead({}, {}, {card})", s.letter(), strain_name(*strain))
             }
             Term::Par(side, vul, dealer) => {
-                let vul = match vul {
-                    Vulnerability::None => "none",
-                    Vulnerability::NorthSouth => "ns",
-                    Vulnerability::EastWest => "ew",
-                    Vulnerability::All => "all",
-                };
+                let vul = vul.spelled(["none", "ns", "ew", "all"]);
                 write!(f, "par({}, {vul}", Who::Side(*side))?;
                 if *dealer != Seat::North {
                     write!(f, ", {}", dealer.letter())?;

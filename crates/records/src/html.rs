@@ -213,7 +213,7 @@ fn board(out: &mut String, sheet: &RecordSheet, geometry: &Geometry, b: &RecordB
         "<div class=\"info\"><div class=\"no\">Board {}</div><div>Dealer: {}</div><div>Vul: {}</div></div>",
         b.number,
         b.dealer.name(),
-        vul_label(b)
+        crate::vul_label(b.vulnerability)
     );
     for (seat, class) in [
         (Seat::North, "n"),
@@ -292,17 +292,6 @@ fn hand(out: &mut String, sheet: &RecordSheet, b: &RecordBoard, seat: Seat, clas
         );
     }
     out.push_str("</div>\n");
-}
-
-/// The vulnerability as a hand record prints it: `None`, `N-S`, `E-W`, `All`.
-fn vul_label(b: &RecordBoard) -> &'static str {
-    use crate::model::board::Vulnerability;
-    match b.vulnerability {
-        Vulnerability::None => "None",
-        Vulnerability::NorthSouth => "N-S",
-        Vulnerability::EastWest => "E-W",
-        Vulnerability::All => "All",
-    }
 }
 
 /// Escapes text for HTML element content and attribute values.

@@ -279,6 +279,11 @@ pub fn contract_label(c: &ParContract) -> String {
     s
 }
 
+/// The vulnerability as both renderers print it: `None`, `N-S`, `E-W`, `All`.
+pub(crate) fn vul_label(vulnerability: Vulnerability) -> &'static str {
+    vulnerability.spelled(["None", "N-S", "E-W", "All"])
+}
+
 /// Par as printed: `NS +620: 4♠ N, 4♠ S`, `EW +100: 5♣x N −1`, or `Passed out`.
 pub fn par_label(par: &Par) -> String {
     if par.contracts.is_empty() {

@@ -26,7 +26,6 @@ use printpdf::{
 };
 use sha2::{Digest, Sha256};
 
-use crate::model::board::Vulnerability;
 use crate::model::card::{Seat, Suit};
 use crate::model::contract::Strain;
 use crate::{
@@ -854,17 +853,6 @@ fn draw_table(block: &mut Block, fonts: &Fonts, board: &RecordBoard, x: f32, y: 
     });
 }
 
-/// The vulnerability as a hand record prints it (and the HTML sheet): `None`, `N-S`, `E-W`,
-/// `All`.
-fn vul_text(v: Vulnerability) -> &'static str {
-    match v {
-        Vulnerability::None => "None",
-        Vulnerability::NorthSouth => "N-S",
-        Vulnerability::EastWest => "E-W",
-        Vulnerability::All => "All",
-    }
-}
-
 /// The board's block at unit size in `arrangement` (ignored when no analysis is shown).
 fn board_block(
     fonts: &Fonts,
@@ -929,7 +917,7 @@ impl Diagram {
 
         let title = format!("Board {}", board.number);
         let dealer = format!("Dealer: {}", board.dealer.name());
-        let vul = format!("Vul: {}", vul_text(board.vulnerability));
+        let vul = format!("Vul: {}", crate::vul_label(board.vulnerability));
         let info_w = fonts
             .width(Weight::Bold, &title, TITLE_SIZE)
             .max(fonts.width(Weight::Regular, &dealer, INFO_SIZE))

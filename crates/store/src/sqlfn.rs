@@ -275,11 +275,24 @@ fn dd_tricks(conn: &Connection) -> rusqlite::Result<()> {
 mod tests {
     use super::*;
 
-    #[test]
-    fn functions_compute_features_from_keys() {
+    /// An in-memory database with dealdex's SQL functions.
+    fn connection() -> Connection {
         crate::heap::install();
         let conn = Connection::open_in_memory().unwrap();
         register(&conn).unwrap();
+        conn
+    }
+
+    /// The message of the error that `sql`, a query of one value, gives on `conn`.
+    fn sql_error(conn: &Connection, sql: &str) -> String {
+        conn.query_row(sql, [], |r| r.get::<_, rusqlite::types::Value>(0))
+            .expect_err(sql)
+            .to_string()
+    }
+
+    #[test]
+    fn functions_compute_features_from_keys() {
+        let conn = connection();
         let d: Deal = "N:J987.JT7643.A4.Q .KQ2.QT9.AK98543 AQ42.A8.KJ762.J2 KT653.95.853.T76"
             .parse()
             .unwrap();
@@ -311,9 +324,7 @@ mod tests {
 
     #[test]
     fn bad_arguments_are_sql_errors() {
-        crate::heap::install();
-        let conn = Connection::open_in_memory().unwrap();
-        register(&conn).unwrap();
+        let conn = connection();
         for sql in [
             "SELECT hcp(x'00', 'N')",
             "SELECT hcp('0EDCCBA0976F2DA4945D8E9DC0', 'Q')",
@@ -321,8 +332,7 @@ mod tests {
             "SELECT hcp(42, 'N')",
             "SELECT board_dealer(-1)",
         ] {
-            let e = conn.query_row(sql, [], |r| r.get::<_, rusqlite::types::Value>(0));
-            assert!(e.is_err(), "{sql}");
+            sql_error(&conn, sql);
         }
         let dealer: String = conn
             .query_row("SELECT board_dealer(16)", [], |r| r.get(0))
@@ -332,9 +342,7 @@ mod tests {
 
     #[test]
     fn dd_par_scores_a_stored_table() {
-        crate::heap::install();
-        let conn = Connection::open_in_memory().unwrap();
-        register(&conn).unwrap();
+        let conn = connection();
         // 13 spades in North, 13 hearts in East, 13 diamonds in South, 13 clubs in West:
         // N-S's 7♠ makes, 1510 not vulnerable and 2210 vulnerable.
         let d: Deal = "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432"
@@ -366,19 +374,14 @@ mod tests {
             "SELECT dd_par(x'FFFFFFFFFFFFFFFFFFFF', 'N', 'None')",
             "SELECT dd_par(42, 'N', 'None')",
         ] {
-            let e = conn
-                .query_row(sql, [], |r| r.get::<_, Option<i64>>(0))
-                .unwrap_err()
-                .to_string();
+            let e = sql_error(&conn, sql);
             assert!(e.contains("dd_par()"), "{sql}: {e}");
         }
     }
 
     #[test]
     fn lead_card_reads_a_stored_lead_table() {
-        crate::heap::install();
-        let conn = Connection::open_in_memory().unwrap();
-        register(&conn).unwrap();
+        let conn = connection();
         let mut table = [crate::dd::NOT_HELD; 52];
         table[0] = 7; // SA
         table[10] = 0; // S4
@@ -402,10 +405,7 @@ mod tests {
             "SELECT lead_card(x'00', 'SA')",
             "SELECT lead_card(42, 'SA')",
         ] {
-            let e = conn
-                .query_row(sql, [], |r| r.get::<_, Option<i64>>(0))
-                .unwrap_err()
-                .to_string();
+            let e = sql_error(&conn, sql);
             assert!(e.contains("lead_card()"), "{sql}: {e}");
         }
     }

@@ -34,6 +34,9 @@ use serde::{Serialize, Serializer};
 use crate::{Error, ErrorKind, ReadOnlyStore, Result, StoreError};
 use rusqlite::types::ValueRef;
 
+mod text;
+pub use text::write_result;
+
 /// How long a statement may run by default (`dealdex sql --timeout 60`): 60 s.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
 

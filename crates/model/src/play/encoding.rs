@@ -98,13 +98,7 @@ impl Encoding {
     /// number ≥ 52, a byte > 0xFF, a 32-bit value ≥ 2³²), else the error of the encoding's
     /// own decoder.
     pub fn decode(self, value: u64) -> Result<Card, Error> {
-        let out_of_range = |valid: &'static str| {
-            Error::from(ErrorKind::EncodingOutOfRange {
-                encoding: self,
-                value,
-                valid,
-            })
-        };
+        let out_of_range = |valid: &'static str| self.out_of_range(value, valid);
         match self {
             Encoding::SeatArraySlot => {
                 let v = u32::try_from(value).map_err(|_| out_of_range(SLOTS))?;
@@ -130,6 +124,17 @@ impl Encoding {
                 card_from_unicode(v)
             }
         }
+    }
+
+    /// [`ErrorKind::EncodingOutOfRange`]: `value` is outside this encoding's range, which
+    /// `valid` says.
+    fn out_of_range(self, value: u64, valid: &'static str) -> Error {
+        ErrorKind::EncodingOutOfRange {
+            encoding: self,
+            value,
+            valid,
+        }
+        .into()
     }
 }
 
@@ -200,12 +205,7 @@ pub fn seat_array_slot(card: Card) -> u8 {
 /// Errors: [`ErrorKind::EncodingOutOfRange`] for a slot ≥ 52.
 pub fn card_from_seat_array_slot(slot: u32) -> Result<Card, Error> {
     if slot >= 52 {
-        return Err(ErrorKind::EncodingOutOfRange {
-            encoding: Encoding::SeatArraySlot,
-            value: slot.into(),
-            valid: SLOTS,
-        }
-        .into());
+        return Err(Encoding::SeatArraySlot.out_of_range(slot.into(), SLOTS));
     }
     let suit = Suit::from_index((slot / 13) as usize);
     Ok(card_of(suit, 14 - (slot % 13) as u8))
@@ -385,12 +385,7 @@ pub fn hsdc_number(card: Card) -> u8 {
 /// Errors: [`ErrorKind::EncodingOutOfRange`] for `n` ≥ 52.
 pub fn card_from_hsdc_number(n: u32) -> Result<Card, Error> {
     if n >= 52 {
-        return Err(ErrorKind::EncodingOutOfRange {
-            encoding: Encoding::HsdcNumber,
-            value: n.into(),
-            valid: NUMBERS,
-        }
-        .into());
+        return Err(Encoding::HsdcNumber.out_of_range(n.into(), NUMBERS));
     }
     Ok(card_of(
         SEED003_SUITS[(n / 13) as usize],

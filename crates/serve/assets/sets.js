@@ -1,0 +1,54 @@
+// The sets (`/sets`) and one set (`/sets/<name>`): its boards as diagrams, downloads in
+// every format (the bytes `dealdex export` writes).
+import { api, fill, count, dealCard, el, errorBox, show, withToken } from './common.js';
+
+const PAGE = 36;
+
+export async function setsPage() {
+  const { sets } = await api('/api/sets');
+  if (!sets.length) {
+    show(el('h1', {}, 'Sets'), el('p', { class: 'muted' }, 'The database holds no set.'));
+    return;
+  }
+  show(el('h1', {}, 'Sets'),
+    el('table', { id: 'sets' },
+      el('thead', {}, el('tr', {}, ['Set', 'Boards', 'Scheme', 'Made by', 'Stored'].map((h) =>
+        el('th', { class: 'text' }, h)))),
+      el('tbody', {}, sets.map((s) => el('tr', {},
+        el('td', { class: 'text' }, el('a', { href: `/sets/${encodeURIComponent(s.name)}` }, s.name)),
+        el('td', {}, `${s.first_board}–${s.last_board}`),
+        el('td', { class: 'text' }, s.scheme),
+        el('td', { class: 'text' }, s.generator),
+        el('td', { class: 'text' }, s.created_at))))));
+}
+
+export async function setPage(name) {
+  const offset = Math.max(0, Number(new URLSearchParams(location.search).get('offset')) || 0);
+  const { sets, formats } = await api('/api/sets');
+  const set = sets.find((s) => s.name === name);
+  if (!set) {
+    show(el('h1', {}, 'Set'), errorBox(new Error(`No set named ${name}.`)));
+    return;
+  }
+  const exportUrl = (f) => withToken(`/api/sets/${encodeURIComponent(name)}/export?to=${encodeURIComponent(f)}`);
+  const downloads = el('div', { class: 'downloads', id: 'downloads' }, 'Download:',
+    formats.map((f) => el('a', { href: exportUrl(f.name), download: '', title: f.description, 'data-format': f.name },
+      f.name.toUpperCase())));
+  const params = new URLSearchParams({ q: 'hcp(N) >= 0', set: name, limit: String(PAGE), offset: String(offset) });
+  const boards = el('section', {});
+  show(el('h1', {}, `Set ${name}`),
+    el('p', { class: 'muted' }, `Boards ${set.first_board}–${set.last_board}, ${set.scheme} numbers, made by ${set.generator}, stored ${set.created_at}.`),
+    downloads, boards);
+  const page = await api(`/api/query?${params}`);
+  const total = page.report.count;
+  const nav = (to) => () => {
+    history.pushState(null, '', `/sets/${encodeURIComponent(name)}${to ? `?offset=${to}` : ''}`);
+    setPage(name);
+  };
+  fill(boards, 
+    el('div', { class: 'deals' }, page.deals.map(dealCard)),
+    total > PAGE ? el('div', { class: 'pager' },
+      el('button', { class: 'secondary', type: 'button', disabled: offset === 0, onclick: nav(Math.max(0, offset - PAGE)) }, '← Previous'),
+      el('span', {}, `${count(offset + 1)}–${count(offset + page.deals.length)} of ${count(total)}`),
+      el('button', { class: 'secondary', type: 'button', disabled: offset + PAGE >= total, onclick: nav(offset + PAGE) }, 'Next →')) : null);
+}

@@ -1,0 +1,396 @@
+//! The endpoints that start long work ([`crate::jobs`]): `POST /api/dealer` (a dealer script),
+//! `POST /api/lead` (which card to lead), `POST /api/contracts` (contracts compared). Each
+//! reads a JSON body, builds the engine's job from it (a bad value answered at once, 400) and
+//! runs the engine's workflow as a job; its report is the JSON `dealdex … --json` prints.
+//!
+//! No value of a request names a file: scripts come as text, samples are dealt or stored
+//! sets. Storing a set needs a server that writes and a request from its own page
+//! ([`Settings::check_write`](crate::Settings::check_write)).
+
+use std::collections::BTreeMap;
+use std::io::Write;
+
+use axum::Json;
+use axum::extract::rejection::{JsonRejection, QueryRejection};
+use axum::extract::{Query, State};
+use axum::http::HeaderMap;
+use axum::response::Response;
+use dealdex::dealer::{DealerJob, Script, Swapping};
+use dealdex::workflow::contracts::{ContractsJob, Vulnerable};
+use dealdex::workflow::dealer::DealerRunJob;
+use dealdex::workflow::lead::{LeadJob, LeadProgress, LeadSample};
+use dealdex::workflow::pipeline::{DealSource, StreamFilter};
+use dealdex::{Contract, Seat, Seed, Vulnerability};
+use serde::Deserialize;
+use serde_json::json;
+
+use crate::jobs::{Context, Work};
+use crate::{App, Error, ErrorKind};
+
+/// The most bytes of a dealer script's printed deals a job keeps (past it the output is cut,
+/// and the answer says so).
+pub const MAX_OUTPUT_BYTES: usize = 8 << 20;
+
+/// The query string of a POST: `?wait=true` answers with the report when the job ends,
+/// instead of at once with the job's status.
+#[derive(Debug, Default, Deserialize)]
+pub struct Wait {
+    #[serde(default)]
+    wait: bool,
+}
+
+/// The body and query string of a POST, read: a bad one is a bad request.
+fn read<T>(
+    body: Result<Json<T>, JsonRejection>,
+    wait: Result<Query<Wait>, QueryRejection>,
+) -> Result<(T, bool), Error> {
+    let Json(body) = body.map_err(|e| match e.status() {
+        axum::http::StatusCode::PAYLOAD_TOO_LARGE => ErrorKind::TooLarge(format!(
+            "the request's body is larger than {} bytes",
+            crate::MAX_BODY_BYTES
+        ))
+        .into(),
+        _ => Error::bad_request(e.body_text()),
+    })?;
+    let Query(wait) = wait.map_err(|e| Error::bad_request(e.body_text()))?;
+    Ok((body, wait.wait))
+}
+
+/// `POST /api/dealer`'s body: a dealer script and dealer's settings.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DealerRequest {
+    /// The script (dealer's input language).
+    script: String,
+    /// The seed (dealer's `-s`); none: a fresh one, in the report.
+    seed: Option<u64>,
+    /// The most deals to produce (`-p`; default the script's `produce`).
+    produce: Option<u64>,
+    /// The most deals to generate (`-g`; default the script's `generate`).
+    generate: Option<u64>,
+    /// The script's parameters `$0` … `$9` (DealerV2's `-0` … `-9`), by digit.
+    #[serde(default)]
+    params: BTreeMap<String, String>,
+    /// Swapping: 0 (none), 2 or 3 (dealer's `-2`, `-3`).
+    #[serde(default)]
+    swap: u8,
+    /// Leave out `printpbn`'s output (`-q`).
+    #[serde(default)]
+    quiet: bool,
+    /// Run over the boards of this stored set instead of generated deals (the tables the
+    /// run solves are stored: needs a server that writes).
+    set: Option<String>,
+    /// Store the produced deals as this new set (needs a server that writes).
+    store: Option<String>,
+}
+
+/// A job's answer: `{"report": …, "text": "…"}`, the report as the command's `--json` prints
+/// it and as its text (the command's tables).
+fn answer(
+    report: &(impl serde::Serialize + std::fmt::Display),
+) -> Result<serde_json::Value, Error> {
+    Ok(json!({ "report": crate::jobs::to_json(report)?, "text": report.to_string() }))
+}
+
+/// `POST /api/dealer[?wait=true]`: runs the script ([`dealdex::workflow::dealer::run`]) as a
+/// job; progress `{"generated": N, "produced": N}`; the answer
+/// `{"report": …, "text": "…", "output": "…", "output_truncated": false}`: the report as
+/// `dealdex dealer --json` prints it, its text, and what the script's actions printed.
+pub async fn dealer(
+    State(app): State<App>,
+    headers: HeaderMap,
+    wait: Result<Query<Wait>, QueryRejection>,
+    body: Result<Json<DealerRequest>, JsonRejection>,
+) -> Result<Response, Error> {
+    let (r, wait) = read(body, wait)?;
+    let stored = r.set.is_some() || r.store.is_some();
+    if stored {
+        app.settings.check_write(&headers)?;
+    }
+    let mut values: [Option<String>; 10] = Default::default();
+    for (n, text) in r.params {
+        match n.parse::<usize>() {
+            Ok(i) if i < 10 => values[i] = Some(text),
+            _ => {
+                return Err(Error::bad_request(format!(
+                    "parameter {n:?}: a digit 0 to 9"
+                )));
+            }
+        }
+    }
+    let script = Script::parse_with_params(&r.script, &values).map_err(Error::engine)?;
+    let swapping = match r.swap {
+        0 => Swapping::None,
+        2 => Swapping::TwoWay,
+        3 => Swapping::ThreeWay,
+        n => return Err(Error::bad_request(format!("swap {n}: 0, 2 or 3"))),
+    };
+    let run = DealerJob {
+        generate: r.generate,
+        produce: r.produce,
+        seed: r.seed,
+        quiet: r.quiet,
+        script_name: Some("dealdex serve".into()),
+        swapping,
+        ..DealerJob::default()
+    };
+    let job = DealerRunJob {
+        source: r.set.map(DealSource::Set),
+        database: stored.then(|| app.settings.db.clone()),
+        store_set: r.store,
+        ..DealerRunJob::new(script, run)
+    };
+    let work: Work = Box::new(move |cx: &Context| {
+        let mut job = job;
+        job.run.stop = Some(cx.stop());
+        let mut out = Capped::default();
+        let mut report = dealdex::workflow::dealer::run(&job, &mut out, &mut |p| {
+            cx.progress(json!({ "generated": p.generated, "produced": p.produced }));
+        })
+        .map_err(Error::engine)?;
+        // The closing lines (generated, produced, seed, time), as `dealdex dealer` prints them.
+        report.run.verbose = true;
+        let mut answer = answer(&report)?;
+        answer["output"] = String::from_utf8_lossy(&out.bytes).into();
+        answer["output_truncated"] = out.truncated.into();
+        Ok(answer)
+    });
+    app.start_job("dealer", work, wait).await
+}
+
+/// A writer that keeps the first [`MAX_OUTPUT_BYTES`] bytes and drops the rest, noting it.
+#[derive(Default)]
+struct Capped {
+    bytes: Vec<u8>,
+    truncated: bool,
+}
+
+impl Write for Capped {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let room = MAX_OUTPUT_BYTES.saturating_sub(self.bytes.len());
+        self.bytes.extend_from_slice(&buf[..buf.len().min(room)]);
+        self.truncated |= buf.len() > room;
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// `POST /api/lead`'s body: the contract and the sample (as `dealdex lead`'s options).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LeadRequest {
+    /// The leader's hand (`AQ4.J.KJ6543.632` or `S:AQ4 H:J D:KJ6543 C:632`); none with `set`.
+    hand: Option<String>,
+    /// The contract: level, strain, `X` or `XX` (`3NT`, `4SX`).
+    contract: String,
+    /// The declarer: `N`, `E`, `S` or `W` (the leader is on declarer's left).
+    declarer: String,
+    /// The vulnerability the scores are counted at (`None`, `NS`, `EW`, `All`; default None).
+    vul: Option<String>,
+    /// How many deals to deal around the hand (default 1000).
+    deals: Option<u64>,
+    /// Only deals this query-language expression accepts (the other hands' constraints).
+    #[serde(rename = "where")]
+    filter: Option<String>,
+    /// Only deals this dealer script's condition accepts (its predeal too).
+    script: Option<String>,
+    /// The seed: 64 hex digits, or with a script dealer's seed number; none: a fresh one.
+    seed: Option<String>,
+    /// The most deals drawn (the CLI's defaults when none).
+    max_draws: Option<u64>,
+    /// A sample dealt earlier: a stored set (instead of a hand).
+    set: Option<String>,
+    /// Store the sample as this new set with its leads (needs a server that writes).
+    store: Option<String>,
+}
+
+/// The sample a lead request names: dealt around the hand (by the seed, or by the script),
+/// or a stored set.
+fn lead_sample(r: &LeadRequest) -> Result<LeadSample, Error> {
+    let deals = r.deals.unwrap_or(1000);
+    let hand = |text: &str| text.parse::<dealdex::Hand>().map_err(Error::engine);
+    Ok(match (&r.hand, &r.set, &r.script) {
+        (Some(h), None, Some(script)) => LeadSample::Script {
+            hand: hand(h)?,
+            script: Box::new(Script::parse(script).map_err(Error::engine)?),
+            deals,
+            seed: r
+                .seed
+                .as_deref()
+                .map(|s| {
+                    s.parse().map_err(|_| {
+                        Error::bad_request(format!(
+                            "seed {s:?}: with a script, dealer's seed number (0 to {})",
+                            u64::MAX
+                        ))
+                    })
+                })
+                .transpose()?,
+            generate: r.max_draws,
+        },
+        (Some(h), None, None) => LeadSample::Dealt {
+            hand: hand(h)?,
+            seed: match &r.seed {
+                Some(s) => s.parse().map_err(Error::engine)?,
+                None => Seed::from_os().map_err(Error::engine)?,
+            },
+            deals,
+            filter: r
+                .filter
+                .as_deref()
+                .map(dealdex::query::Query::parse)
+                .transpose()
+                .map_err(Error::engine)?,
+            max_draws: dealdex::workflow::generate::max_draws(r.max_draws),
+        },
+        (None, Some(set), None) => LeadSample::Deals(DealSource::Set(set.clone())),
+        _ => {
+            return Err(Error::bad_request(
+                "give a hand (with a seed, a query or a script) or a stored set, not both",
+            ));
+        }
+    })
+}
+
+/// `POST /api/lead[?wait=true]`: the lead problem ([`dealdex::workflow::lead::run_in`]) as a
+/// job; progress `{"dealt": N}` then `{"solved": N}`; the answer `{"report": …, "text": "…"}`,
+/// `dealdex lead --json`'s report and its table.
+pub async fn lead(
+    State(app): State<App>,
+    headers: HeaderMap,
+    wait: Result<Query<Wait>, QueryRejection>,
+    body: Result<Json<LeadRequest>, JsonRejection>,
+) -> Result<Response, Error> {
+    let (r, wait) = read(body, wait)?;
+    if r.store.is_some() {
+        app.settings.check_write(&headers)?;
+    }
+    let declarer: Seat = r.declarer.parse().map_err(Error::engine)?;
+    let contract = Contract::from_pbn(&r.contract, declarer).ok_or_else(|| {
+        Error::bad_request(format!(
+            "contract {:?}: not a contract (a level 1 to 7, a strain C, D, H, S or NT, then X or XX: 3NT, 4S, 5DX)",
+            r.contract
+        ))
+    })?;
+    let vulnerability = vulnerability(r.vul.as_deref())?.unwrap_or(Vulnerability::None);
+    let job = LeadJob {
+        contract,
+        vulnerability,
+        sample: lead_sample(&r)?,
+        store: r.store,
+        stop: None,
+    };
+    let db = app.settings.db.clone();
+    let work: Work = Box::new(move |cx: &Context| {
+        let mut job = job;
+        job.stop = Some(cx.stop());
+        let report = dealdex::workflow::lead::run_in(&job, &db, &mut |p| match p {
+            LeadProgress::Dealt(n) => cx.progress(json!({ "dealt": n })),
+            LeadProgress::Solved(n) => cx.progress(json!({ "solved": n })),
+        })
+        .map_err(Error::engine)?;
+        answer(&report)
+    });
+    app.start_job("lead", work, wait).await
+}
+
+/// A vulnerability's text (`None`, `NS`, `EW`, `All`), parsed by the engine.
+fn vulnerability(text: Option<&str>) -> Result<Option<Vulnerability>, Error> {
+    text.map(|v| v.parse().map_err(Error::engine)).transpose()
+}
+
+/// `POST /api/contracts`' body: the contracts and the deals (as `dealdex contracts`'
+/// options).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ContractsRequest {
+    /// The contracts with their declarers (`3NT:S`, `4HX:N`).
+    contracts: Vec<String>,
+    /// Only the deals of this stored set.
+    set: Option<String>,
+    /// Only the deals this query matches (stored ones, or with `count` the dealt ones).
+    #[serde(rename = "where")]
+    filter: Option<String>,
+    /// Deal this many deals instead of reading stored ones.
+    count: Option<u64>,
+    /// With `count`: the fixed cards (`S:AQ4.KJ52.K83.Q72 N:.Q987..`).
+    predeal: Option<String>,
+    /// With `count`: the seed, 64 hex digits (none: a fresh one, in the report).
+    seed: Option<String>,
+    /// With `count` and `where`: the most deals drawn (the CLI's default when none).
+    max_draws: Option<u64>,
+    /// Score every deal at this vulnerability, not each board's.
+    vul: Option<String>,
+}
+
+/// The deals a contracts request names: dealt (with `count`), the stored ones a query
+/// matches, a stored set, or every stored deal.
+fn contracts_source(r: &ContractsRequest) -> Result<DealSource, Error> {
+    let query = r
+        .filter
+        .as_deref()
+        .map(dealdex::query::Query::parse)
+        .transpose()
+        .map_err(Error::engine)?;
+    Ok(match (r.count, query) {
+        (Some(count), query) => DealSource::dealt(
+            match &r.seed {
+                Some(s) => s.parse().map_err(Error::engine)?,
+                None => Seed::from_os().map_err(Error::engine)?,
+            },
+            count,
+            r.predeal
+                .as_deref()
+                .map(dealdex::Predeal::parse)
+                .transpose()
+                .map_err(Error::engine)?,
+            query.map(|query| StreamFilter {
+                query,
+                max_draws: dealdex::workflow::generate::max_draws(r.max_draws),
+            }),
+        ),
+        (None, Some(query)) => DealSource::Matching {
+            query,
+            set: r.set.clone(),
+            limit: None,
+        },
+        (None, None) => DealSource::file_or_stored(None, Default::default(), r.set.clone()),
+    })
+}
+
+/// `POST /api/contracts[?wait=true]`: the comparison
+/// ([`dealdex::workflow::contracts::run_in`]) as a job; progress `{"deals": N, "solved": N}`;
+/// the answer `{"report": …, "text": "…"}`, `dealdex contracts --json`'s report and its tables.
+pub async fn contracts(
+    State(app): State<App>,
+    wait: Result<Query<Wait>, QueryRejection>,
+    body: Result<Json<ContractsRequest>, JsonRejection>,
+) -> Result<Response, Error> {
+    let (r, wait) = read(body, wait)?;
+    let contracts = r
+        .contracts
+        .iter()
+        .map(|c| c.parse::<Contract>().map_err(Error::engine))
+        .collect::<Result<Vec<_>, _>>()?;
+    let job = ContractsJob {
+        source: contracts_source(&r)?,
+        contracts,
+        vulnerable: vulnerability(r.vul.as_deref())?.map_or(Vulnerable::Board, Vulnerable::Forced),
+        stop: None,
+        keep_deals: false,
+    };
+    let db = app.settings.db.clone();
+    let work: Work = Box::new(move |cx: &Context| {
+        let mut job = job;
+        job.stop = Some(cx.stop());
+        let report = dealdex::workflow::contracts::run_in(&job, &db, &mut |p| {
+            cx.progress(json!({ "deals": p.deals, "solved": p.solved }));
+        })
+        .map_err(Error::engine)?;
+        answer(&report)
+    });
+    app.start_job("contracts", work, wait).await
+}

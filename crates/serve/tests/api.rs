@@ -1,0 +1,541 @@
+//! The JSON API driven in process (tower's `oneshot`) over a small database made by the
+//! engine: each answer equals the engine workflow's own report, and the guard refuses what it
+//! must.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use axum::Router;
+use axum::body::Body;
+use axum::http::{Request, StatusCode, header};
+use dealdex::workflow::export::ExportJob;
+use dealdex::workflow::lookup::LookupJob;
+use dealdex::workflow::output::plan_outputs;
+use dealdex::workflow::query::{QueryJob, QueryMode};
+use dealdex::{DealIndex, NewSet, ReadOnlyStore, Scheme, Seed, Store};
+use dealdex_serve::{App, Settings};
+use serde_json::{Value, json};
+use tower::ServiceExt;
+
+const HOST: &str = "127.0.0.1:8052";
+
+/// A database with the set `club` (boards 1..=16 of a fixed seed; boards 1 and 2 solved) and
+/// an `<script>`-named set of 4 boards.
+fn database() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("d.db");
+    let seed: Seed = "42".repeat(32).parse().unwrap();
+    let mut store = Store::open(&db).unwrap();
+    for (name, boards) in [("club", 16u64), ("<script>", 4)] {
+        let keys: Vec<(u64, DealIndex)> = (1..=boards)
+            .map(|n| {
+                (
+                    n,
+                    DealIndex::from_deal(&seed.board_deal(n + 100 * (boards % 5))),
+                )
+            })
+            .collect();
+        let set = NewSet {
+            name: name.into(),
+            first_board: 1,
+            last_board: boards,
+            scheme: Scheme::Pavlicek,
+            generator: "test".into(),
+            seed_sha256: None,
+        };
+        store.store_set(&set, &keys).unwrap();
+    }
+    let tables: Vec<_> = (1..=2)
+        .map(|n| {
+            let deal = seed.board_deal(n + 100);
+            (DealIndex::from_deal(&deal), dealdex::dd::solve(&deal))
+        })
+        .collect();
+    store.store_dd(&tables).unwrap();
+    (dir, db)
+}
+
+fn router(db: &Path, change: impl FnOnce(&mut Settings)) -> Router {
+    let mut settings = Settings::new(db.to_owned());
+    settings.hosts = Some(Settings::loopback_hosts(8052));
+    change(&mut settings);
+    App::new(settings).router()
+}
+
+/// A GET from the server's own page.
+fn get(uri: &str) -> Request<Body> {
+    Request::get(uri)
+        .header(header::HOST, HOST)
+        .body(Body::empty())
+        .unwrap()
+}
+
+/// A POST of `body` as JSON from the server's own page.
+fn post(uri: &str, body: &Value) -> Request<Body> {
+    Request::post(uri)
+        .header(header::HOST, HOST)
+        .header(header::ORIGIN, format!("http://{HOST}"))
+        .header(header::CONTENT_TYPE, "application/json")
+        .body(Body::from(body.to_string()))
+        .unwrap()
+}
+
+async fn send(app: &Router, request: Request<Body>) -> (StatusCode, Vec<u8>) {
+    let response = app.clone().oneshot(request).await.unwrap();
+    let status = response.status();
+    let body = axum::body::to_bytes(response.into_body(), usize::MAX)
+        .await
+        .unwrap();
+    (status, body.to_vec())
+}
+
+async fn send_json(app: &Router, request: Request<Body>) -> (StatusCode, Value) {
+    let (status, body) = send(app, request).await;
+    let value = serde_json::from_slice(&body)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&body)));
+    (status, value)
+}
+
+#[tokio::test]
+async fn a_query_counts_as_the_workflow_and_pages_in_its_order() {
+    let (_dir, db) = database();
+    let app = router(&db, |_| {});
+    let expr = "hcp(N) >= 10";
+    let job = QueryJob::new(expr, QueryMode::Count).unwrap();
+    let store = ReadOnlyStore::open(&db).unwrap();
+    let count = dealdex::workflow::query::run(&job, Some(&store), &mut Vec::new())
+        .unwrap()
+        .count;
+    assert!(count > 2, "{count}");
+    let all = store.find_deals(&job.query.to_sql(), None, None).unwrap();
+    let (status, page) = send_json(
+        &app,
+        get("/api/query?q=hcp(N)%20%3E%3D%2010&limit=2&offset=1"),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{page}");
+    assert_eq!(page["report"]["count"], count);
+    assert_eq!(page["report"]["mode"], "count");
+    let indices: Vec<&str> = page["deals"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["index"].as_str().unwrap())
+        .collect();
+    assert_eq!(indices, [all[1].0.to_string(), all[2].0.to_string()]);
+    let north = &page["deals"][0]["hands"][0];
+    let deal = all[1].0.to_deal().unwrap();
+    let hand = deal.hand(dealdex::Seat::North);
+    assert_eq!(north["hcp"], dealdex::features::hcp(hand));
+    assert_eq!(north["cards"], hand.to_string());
+    assert!(north["hcp"].as_u64().unwrap() >= 10);
+}
+
+#[tokio::test]
+async fn a_set_scoped_query_lists_boards_with_their_numbers() {
+    let (_dir, db) = database();
+    let app = router(&db, |_| {});
+    let (status, page) =
+        send_json(&app, get("/api/query?q=hcp(N)%3E%3D0&set=club&limit=100")).await;
+    assert_eq!(status, StatusCode::OK, "{page}");
+    assert_eq!(page["report"]["count"], 16);
+    let boards: Vec<u64> = page["deals"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["board"].as_u64().unwrap())
+        .collect();
+    assert_eq!(boards, (1..=16).collect::<Vec<_>>());
+}
+
+#[tokio::test]
+async fn bad_queries_are_refused_with_their_column() {
+    let (_dir, db) = database();
+    let app = router(&db, |_| {});
+    let (status, e) = send_json(&app, get("/api/query?q=hcp(N)%20%3E%3D%3D%201")).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{e}");
+    assert_eq!(e["class"], "bad-input");
+    assert!(e["position"]["column"].as_u64().is_some(), "{e}");
+    let (status, _) = send_json(&app, get("/api/query?q=hcp(N)%3E1&limit=101")).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    let (status, _) = send_json(&app, get("/api/query?limit=1")).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+}
+
+#[tokio::test]
+async fn a_deal_is_lookups_report_with_its_table_solved_on_demand() {
+    let (_dir, db) = database();
+    let app = router(&db, |_| {});
+    let seed: Seed = "42".repeat(32).parse().unwrap();
+    for (n, stored) in [(101u64, true), (105, false)] {
+        let deal = seed.board_deal(n);
+        let index = DealIndex::from_deal(&deal).to_string();
+        let (status, page) = send_json(&app, get(&format!("/api/deal/{index}"))).await;
+        assert_eq!(status, StatusCode::OK, "{page}");
+        let job = LookupJob {
+            deal,
+            scheme: Scheme::Pavlicek,
+            database: db.clone(),
+        };
+        let mut lookup = dealdex::workflow::lookup::run_in(&job).unwrap();
+        assert_eq!(lookup.dd.is_some(), stored);
+        assert_eq!(page["solved_now"], !stored);
+        let tricks = dealdex::dd::solve(&deal);
+        assert_eq!(page["dd"]["tricks"], serde_json::to_value(tricks).unwrap());
+        lookup.dd = None;
+        let mut expected = serde_json::to_value(&lookup).unwrap();
+        let mut got = page.clone();
+        expected.as_object_mut().unwrap().remove("dd");
+        for k in ["dd", "numbers", "hands", "solved_now"] {
+            got.as_object_mut().unwrap().remove(k);
+        }
+        assert_eq!(got, expected);
+        assert_eq!(
+            page["numbers"]["andrews"],
+            deal.number(Scheme::Andrews).to_string()
+        );
+        assert_eq!(page["boards"][0]["set"], "club");
+    }
+    let (status, _) = send_json(&app, get("/api/deal/not-hex")).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+}
+
+#[tokio::test]
+async fn sets_are_listed_and_exported_as_export_writes_them() {
+    let (_dir, db) = database();
+    let app = router(&db, |_| {});
+    let (status, sets) = send_json(&app, get("/api/sets")).await;
+    assert_eq!(status, StatusCode::OK);
+    let names: Vec<&str> = sets["sets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["club", "<script>"]);
+    assert!(
+        sets["formats"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f["name"] == "dup")
+    );
+    let store = ReadOnlyStore::open(&db).unwrap();
+    for (set, to) in [("club", "pbn"), ("club", "dup"), ("<script>", "lin")] {
+        let job = ExportJob::new(set, plan_outputs(&[], Some(to), "pbn").unwrap());
+        let mut expected = Vec::new();
+        dealdex::workflow::export::export(&job, &store, &mut expected).unwrap();
+        let uri = format!(
+            "/api/sets/{}/export?to={to}",
+            set.replace('<', "%3C").replace('>', "%3E")
+        );
+        let (status, bytes) = send(&app, get(&uri)).await;
+        assert_eq!(
+            status,
+            StatusCode::OK,
+            "{}",
+            String::from_utf8_lossy(&bytes)
+        );
+        assert_eq!(bytes, expected, "{set} {to}");
+    }
+    let (status, e) = send_json(&app, get("/api/sets/nope/export?to=pbn")).await;
+    assert_eq!(
+        (status, e["class"].as_str()),
+        (StatusCode::NOT_FOUND, Some("bad-input"))
+    );
+    let (status, _) = send_json(&app, get("/api/sets/club/export?to=nope")).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+}
+
+#[tokio::test]
+async fn a_dealer_run_reports_as_the_workflow() {
+    let (_dir, db) = database();
+    let app = router(&db, |_| {});
+    let script = "produce 5\ncondition hcp(north) >= 15\naction printoneline";
+    let body = json!({ "script": script, "seed": 7 });
+    let (status, answer) = send_json(&app, post("/api/dealer?wait=true", &body)).await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    let job = dealdex::workflow::dealer::DealerRunJob::new(
+        dealdex::dealer::Script::parse(script).unwrap(),
+        dealdex::dealer::DealerJob {
+            seed: Some(7),
+            script_name: Some("dealdex serve".into()),
+            ..Default::default()
+        },
+    );
+    let mut out = Vec::new();
+    let report = dealdex::workflow::dealer::run(&job, &mut out, &mut |_| {}).unwrap();
+    assert_eq!(answer["report"]["produced"], 5);
+    assert_eq!(answer["report"]["generated"], report.run.generated);
+    assert_eq!(answer["output"], String::from_utf8(out).unwrap());
+    // A script error names its line and column.
+    let body = json!({ "script": "produce 5\ncondition hcp(north) >= \n" });
+    let (status, e) = send_json(&app, post("/api/dealer?wait=true", &body)).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{e}");
+    assert!(e["position"]["line"].as_u64().is_some(), "{e}");
+}
+
+#[tokio::test]
+async fn a_lead_problem_reports_as_the_workflow() {
+    let (_dir, db) = database();
+    let app = router(&db, |_| {});
+    let seed = "5a".repeat(32);
+    let body = json!({ "hand": "AQ4.J.KJ6543.632", "contract": "3NT", "declarer": "S",
+                       "deals": 8, "seed": seed });
+    let (status, answer) = send_json(&app, post("/api/lead?wait=true", &body)).await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    let job = dealdex::workflow::lead::LeadJob {
+        contract: dealdex::Contract::from_pbn("3NT", dealdex::Seat::South).unwrap(),
+        vulnerability: dealdex::Vulnerability::None,
+        sample: dealdex::workflow::lead::LeadSample::Dealt {
+            hand: "AQ4.J.KJ6543.632".parse().unwrap(),
+            seed: seed.parse().unwrap(),
+            deals: 8,
+            filter: None,
+            max_draws: dealdex::workflow::generate::max_draws(None),
+        },
+        store: None,
+        stop: None,
+    };
+    let report = dealdex::workflow::lead::run(&job, None, &mut |_| {}).unwrap();
+    assert_eq!(
+        answer["report"]["cards"],
+        serde_json::to_value(&report.cards).unwrap()
+    );
+    assert_eq!(answer["report"]["deals"], 8);
+    let text = answer["text"].as_str().unwrap();
+    assert_eq!(text, report.to_string());
+    let bad = json!({ "hand": "AQ4.J.KJ6543.632", "contract": "8NT", "declarer": "S" });
+    let (status, _) = send_json(&app, post("/api/lead?wait=true", &bad)).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+}
+
+#[tokio::test]
+async fn contracts_over_a_set_report_as_the_workflow() {
+    let (_dir, db) = database();
+    let app = router(&db, |_| {});
+    let body = json!({ "contracts": ["3NT:S", "4H:N"], "set": "club" });
+    let (status, answer) = send_json(&app, post("/api/contracts?wait=true", &body)).await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    let job = dealdex::workflow::contracts::ContractsJob {
+        source: dealdex::workflow::pipeline::DealSource::Set("club".into()),
+        contracts: vec!["3NT:S".parse().unwrap(), "4H:N".parse().unwrap()],
+        vulnerable: dealdex::workflow::contracts::Vulnerable::Board,
+        stop: None,
+        keep_deals: false,
+    };
+    let report = dealdex::workflow::contracts::run_in(&job, &db, &mut |_| {}).unwrap();
+    let mut expected = serde_json::to_value(&report).unwrap();
+    let mut got = answer["report"].clone();
+    for v in [&mut expected, &mut got] {
+        v.as_object_mut().unwrap().remove("seconds");
+    }
+    assert!(answer["text"].as_str().unwrap().contains("3NT"));
+    // The standard errors' last bits depend on the order the deals' sums are added in.
+    assert!(close(&got, &expected), "{got}\n{expected}");
+}
+
+/// `a` and `b` are the same JSON but for numbers that differ in their last bits.
+fn close(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => {
+            let (x, y) = (x.as_f64().unwrap(), y.as_f64().unwrap());
+            (x - y).abs() <= 1e-12 * x.abs().max(y.abs()).max(1.0)
+        }
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(x, y)| close(x, y))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| close(v, w)))
+        }
+        _ => a == b,
+    }
+}
+
+#[tokio::test]
+async fn jobs_stream_their_status_and_stop_when_cancelled() {
+    let (_dir, db) = database();
+    let app = router(&db, |_| {});
+    // A condition no deal meets: runs until stopped.
+    let body = json!({ "script": "generate 100000000000\ncondition hcp(north) > 37", "seed": 1 });
+    let (status, started) = send_json(&app, post("/api/dealer", &body)).await;
+    assert_eq!(status, StatusCode::ACCEPTED, "{started}");
+    assert_eq!(started["state"], "running");
+    let id = started["id"].as_u64().unwrap();
+    let (status, second) = send_json(&app, post("/api/dealer", &body)).await;
+    assert_eq!(status, StatusCode::ACCEPTED, "{second}");
+    // Two run: a third waits for a slot.
+    let (status, e) = send_json(&app, post("/api/dealer", &body)).await;
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{e}");
+    assert_eq!(e["class"], "busy");
+    // Let it report progress, then stop both.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let delete = |id: u64| {
+        Request::delete(format!("/api/jobs/{id}"))
+            .header(header::HOST, HOST)
+            .body(Body::empty())
+            .unwrap()
+    };
+    for id in [id, second["id"].as_u64().unwrap()] {
+        let (status, _) = send_json(&app, delete(id)).await;
+        assert_eq!(status, StatusCode::ACCEPTED);
+    }
+    // The stream ends with the last status: stopped.
+    let (status, events) = send(&app, get(&format!("/api/jobs/{id}/events"))).await;
+    assert_eq!(status, StatusCode::OK);
+    let events = String::from_utf8(events).unwrap();
+    let last = events
+        .lines()
+        .filter_map(|l| l.strip_prefix("data: "))
+        .next_back()
+        .unwrap();
+    let last: Value = serde_json::from_str(last).unwrap();
+    assert_eq!(last["state"], "stopped", "{events}");
+    assert!(last["progress"]["generated"].as_u64().is_some(), "{events}");
+    let (status, job) = send_json(&app, get(&format!("/api/jobs/{id}"))).await;
+    assert_eq!((status, &job["state"]), (StatusCode::OK, &json!("stopped")));
+    let (status, _) = send_json(&app, get("/api/jobs/999")).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+}
+
+#[tokio::test]
+async fn a_job_past_its_time_is_stopped() {
+    let (_dir, db) = database();
+    let app = router(&db, |s| s.job_time = Duration::from_millis(300));
+    let body = json!({ "script": "generate 100000000000\ncondition hcp(north) > 37", "seed": 1 });
+    let (status, e) = send_json(&app, post("/api/dealer?wait=true", &body)).await;
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{e}");
+    assert_eq!(e["class"], "interrupted");
+}
+
+#[tokio::test]
+async fn the_guard_refuses_other_hosts_origins_tokens_and_writes() {
+    let (_dir, db) = database();
+    let app = router(&db, |_| {});
+    // DNS rebinding: a host name the server does not answer to.
+    let rebound = Request::get("/api/sets")
+        .header(header::HOST, "evil.example:8052")
+        .body(Body::empty())
+        .unwrap();
+    assert_eq!(send(&app, rebound).await.0, StatusCode::FORBIDDEN);
+    // A POST from another origin.
+    let mut cross = post("/api/dealer", &json!({ "script": "produce 1" }));
+    cross
+        .headers_mut()
+        .insert(header::ORIGIN, "http://evil.example".parse().unwrap());
+    assert_eq!(send(&app, cross).await.0, StatusCode::FORBIDDEN);
+    // Storing, on a server that does not write.
+    let store = json!({ "script": "produce 1", "store": "mine" });
+    let (status, e) = send_json(&app, post("/api/dealer?wait=true", &store)).await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "{e}");
+    // Malformed bodies, a body too large, an unknown field, an unknown endpoint.
+    let mut bad = post("/api/lead", &json!({}));
+    *bad.body_mut() = Body::from("{not json");
+    assert_eq!(send(&app, bad).await.0, StatusCode::BAD_REQUEST);
+    let huge = json!({ "script": "x".repeat(dealdex_serve::MAX_BODY_BYTES) });
+    assert_eq!(
+        send(&app, post("/api/dealer", &huge)).await.0,
+        StatusCode::PAYLOAD_TOO_LARGE
+    );
+    let unknown = json!({ "script": "produce 1", "file": "/etc/passwd" });
+    assert_eq!(
+        send(&app, post("/api/dealer", &unknown)).await.0,
+        StatusCode::BAD_REQUEST
+    );
+    assert_eq!(
+        send(&app, get("/api/../etc/passwd")).await.0,
+        StatusCode::NOT_FOUND
+    );
+    // A token: needed by the API, by header or parameter.
+    let app = router(&db, |s| s.token = Some("ab".repeat(32)));
+    assert_eq!(send(&app, get("/api/sets")).await.0, StatusCode::FORBIDDEN);
+    let with = format!("/api/sets?token={}", "ab".repeat(32));
+    assert_eq!(send(&app, get(&with)).await.0, StatusCode::OK);
+    let mut with = get("/api/sets");
+    with.headers_mut().insert(
+        dealdex_serve::TOKEN_HEADER,
+        "ab".repeat(32).parse().unwrap(),
+    );
+    assert_eq!(send(&app, with).await.0, StatusCode::OK);
+}
+
+#[tokio::test]
+async fn a_writing_server_stores_a_dealer_run_from_its_own_page() {
+    let (_dir, db) = database();
+    let app = router(&db, |s| s.write = true);
+    let body =
+        json!({ "script": "produce 3\ncondition hcp(north) >= 12", "seed": 3, "store": "mine" });
+    let mut no_origin = post("/api/dealer?wait=true", &body);
+    no_origin.headers_mut().remove(header::ORIGIN);
+    assert_eq!(send(&app, no_origin).await.0, StatusCode::FORBIDDEN);
+    let (status, answer) = send_json(&app, post("/api/dealer?wait=true", &body)).await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    assert_eq!(answer["report"]["stored_set"]["boards"], 3);
+    let store = ReadOnlyStore::open(&db).unwrap();
+    assert_eq!(store.set("mine").unwrap().unwrap().last_board, 3);
+}
+
+#[tokio::test]
+async fn pages_are_the_shell_and_assets_are_embedded() {
+    let (_dir, db) = database();
+    let app = router(&db, |_| {});
+    for path in [
+        "/",
+        "/deal/0EDCCBA0976F2DA4945D8E9DC0",
+        "/sets",
+        "/sets/%3Cscript%3E",
+        "/simulate",
+        "/lead",
+        "/contracts",
+    ] {
+        let response = app.clone().oneshot(get(path)).await.unwrap();
+        assert_eq!(response.status(), StatusCode::OK, "{path}");
+        let policy = response.headers()[header::CONTENT_SECURITY_POLICY]
+            .to_str()
+            .unwrap();
+        assert!(policy.contains("script-src 'self'"), "{policy}");
+        let body = axum::body::to_bytes(response.into_body(), usize::MAX)
+            .await
+            .unwrap();
+        assert!(
+            String::from_utf8_lossy(&body).contains("/assets/app.js"),
+            "{path}"
+        );
+    }
+    let response = app.clone().oneshot(get("/assets/common.js")).await.unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    assert!(
+        response.headers()[header::CONTENT_TYPE]
+            .to_str()
+            .unwrap()
+            .starts_with("text/javascript")
+    );
+    for missing in ["/assets/nope.js", "/assets/..%2FCargo.toml", "/nope"] {
+        assert_eq!(
+            send(&app, get(missing)).await.0,
+            StatusCode::NOT_FOUND,
+            "{missing}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_query_downloads_as_query_writes_it() {
+    let (_dir, db) = database();
+    let app = router(&db, |_| {});
+    let job = QueryJob::new(
+        "hcp(N) >= 10",
+        QueryMode::Find {
+            format: dealdex::formats::named("pbn").unwrap(),
+            limit: Some(dealdex_serve::MAX_DOWNLOAD),
+        },
+    )
+    .unwrap();
+    let store = ReadOnlyStore::open(&db).unwrap();
+    let mut expected = Vec::new();
+    dealdex::workflow::query::run(&job, Some(&store), &mut expected).unwrap();
+    let (status, bytes) = send(&app, get("/api/query/export?q=hcp(N)%20%3E%3D%2010&to=pbn")).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(!expected.is_empty());
+    assert_eq!(bytes, expected);
+}
