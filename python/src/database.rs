@@ -294,22 +294,22 @@ impl PyDatabase {
 }
 
 /// Why a stored solve stopped: the store failed, or Python's side did (Ctrl-C).
-/// ([`dealdex::workflow::solve::run`] wants an error type made from [`StoreError`].)
+/// ([`dealdex::workflow::solve::run`] wants an error type made from [`dealdex::Error`].)
 enum SolveStop {
-    Store(StoreError),
+    Engine(dealdex::Error),
     Python(PyErr),
 }
 
-impl From<StoreError> for SolveStop {
-    fn from(e: StoreError) -> SolveStop {
-        SolveStop::Store(e)
+impl From<dealdex::Error> for SolveStop {
+    fn from(e: dealdex::Error) -> SolveStop {
+        SolveStop::Engine(e)
     }
 }
 
 impl From<SolveStop> for PyErr {
     fn from(e: SolveStop) -> PyErr {
         match e {
-            SolveStop::Store(e) => error_of(&e),
+            SolveStop::Engine(e) => error_of(&e),
             SolveStop::Python(e) => e,
         }
     }

@@ -15,7 +15,7 @@ use dealdex::dd::TablePar;
 use dealdex::dd::{self, TrickTable};
 use dealdex::formats::{self, Board, WriteOptions};
 use dealdex::query::Query;
-use dealdex::workflow::generate::{DrawNames, GenerateError, Mode};
+use dealdex::workflow::generate::{DrawNames, GenerateKind, Mode};
 use dealdex::{
     Classify, DealIndex, ErrorClass, Predeal, Scheme, Seat, Seed, Suit, Vulnerability, features,
 };
@@ -99,8 +99,7 @@ fn make_error(
 /// The arguments `e` (or an error it holds, [`dealdex::causes`]) is about, named as Python's
 /// keywords: the library's messages name no parameter's spelling (the CLI adds its flags).
 fn keywords(e: &(dyn StdError + 'static)) -> Option<&'static str> {
-    use dealdex::workflow::pipeline::{self, ErrorKind};
-    use dealdex::{FormatError, FormatErrorKind};
+    use dealdex::{ErrorKind, FormatError, FormatErrorKind};
     dealdex::causes(e).into_iter().find_map(|x| {
         let format = matches!(
             x.downcast_ref::<FormatError>().map(FormatError::kind),
@@ -111,8 +110,7 @@ fn keywords(e: &(dyn StdError + 'static)) -> Option<&'static str> {
             )
         );
         let first_board = matches!(
-            x.downcast_ref::<pipeline::Error>()
-                .map(pipeline::Error::kind),
+            x.downcast_ref::<dealdex::Error>().map(dealdex::Error::kind),
             Some(ErrorKind::FirstBoard { .. })
         );
         match (format, first_board) {
@@ -1085,14 +1083,14 @@ fn draw(
     (first, count): (u64, u64),
     max_draws: u64,
 ) -> PyResult<Vec<DealIndex>> {
-    use dealdex::workflow::pipeline::{self, DealSource, DealStream, StreamFilter, StreamSource};
+    use dealdex::workflow::pipeline::{DealSource, DealStream, StreamFilter, StreamSource};
     /// Why a draw ended early: the source failed, or Python was interrupted.
     enum Halt {
-        Source(pipeline::Error),
+        Source(dealdex::Error),
         Python(PyErr),
     }
-    impl From<pipeline::Error> for Halt {
-        fn from(e: pipeline::Error) -> Halt {
+    impl From<dealdex::Error> for Halt {
+        fn from(e: dealdex::Error) -> Halt {
             Halt::Source(e)
         }
     }
@@ -1140,7 +1138,7 @@ fn draw(
     let matched = found.deals.len() as u64;
     if matched < count {
         // The CLI's error (`--max-draws`), in Python's terms.
-        return Err(err(GenerateError::DrawLimit {
+        return Err(err(dealdex::Error::from(GenerateKind::DrawLimit {
             drawn: found.drawn,
             matched,
             max_draws,
@@ -1149,7 +1147,7 @@ fn draw(
             last: first + (count - 1),
             predeal: predeal.is_some(),
             names: DrawNames::Python,
-        }));
+        })));
     }
     Ok(found.deals.iter().map(DealIndex::from_deal).collect())
 }
@@ -1943,7 +1941,8 @@ fn write(
     };
     // Through the pipeline's sink: written to a temporary file renamed onto `path` when
     // whole (a failed write leaves an old file as it was), a set's bounds from its boards.
-    use dealdex::workflow::pipeline::{DealFiles, DealSink, ErrorKind};
+    use dealdex::ErrorKind;
+    use dealdex::workflow::pipeline::{DealFiles, DealSink};
     let sink = DealFiles::new(
         vec![dealdex::workflow::output::Output {
             path: Some(path.clone()),
@@ -1962,7 +1961,7 @@ fn write(
             _ => match e.into_kind() {
                 ErrorKind::Render { error, .. } => err(error),
                 ErrorKind::Store(e) => err(e),
-                kind => err(dealdex::workflow::pipeline::Error::from(kind)),
+                kind => err(dealdex::Error::from(kind)),
             },
         })
     })

@@ -5,7 +5,6 @@
 
 use std::path::PathBuf;
 
-use dealdex::FormatError;
 use dealdex::formats;
 use dealdex::workflow::pipeline::{DealSource, ReadAs};
 
@@ -44,7 +43,7 @@ pub struct ReadArgs {
 
 impl ReadArgs {
     /// The flags resolved: the format by its name.
-    pub fn read_as(&self) -> Result<ReadAs, FormatError> {
+    pub fn read_as(&self) -> Result<ReadAs, dealdex::Error> {
         ReadAs::named(self.from.as_deref(), self.first_board)
     }
 
@@ -54,7 +53,7 @@ impl ReadArgs {
         &self,
         file: Option<PathBuf>,
         set: Option<String>,
-    ) -> Result<DealSource, FormatError> {
+    ) -> Result<DealSource, dealdex::Error> {
         Ok(DealSource::file_or_stored(file, self.read_as()?, set))
     }
 }

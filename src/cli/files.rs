@@ -139,7 +139,7 @@ pub fn import(a: ImportArgs, json: bool) -> anyhow::Result<()> {
     });
     drop(store);
     let report = report.inspect_err(|_| _ = forget(false));
-    let report = report.map_err(import::ImportFailed::explain_busy)?;
+    let report = report.map_err(dealdex::Error::explain_busy)?;
     forget(report.new_deals + report.duplicates > 0);
     render(&mut stdout(), &report, json, false, Text::Summary)?;
     Ok(report.check()?)

@@ -7,7 +7,7 @@ use anyhow::Context;
 use clap::{ArgGroup, Args};
 use dealdex::Store;
 use dealdex::workflow::generate::{
-    self as wf, Boards, Filter, GenerateError, GenerateJob, Progress, Source, StoreChoice,
+    self as wf, Boards, Filter, GenerateJob, Progress, Source, StoreChoice,
 };
 
 use super::{NoDbArgs, Text, file_args, progress_bar, render, stdout};
@@ -187,6 +187,6 @@ pub fn run(a: GenerateArgs, json: bool) -> anyhow::Result<()> {
     };
     let mut stdout = stdout();
     let report = wf::run(&job, store.as_mut(), &mut stdout, &mut on_progress)
-        .map_err(GenerateError::explain_busy)?;
+        .map_err(dealdex::Error::explain_busy)?;
     render(&mut stdout, &report, json, a.quiet, Text::Summary)
 }

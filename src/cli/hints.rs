@@ -7,16 +7,10 @@
 
 use std::error::Error;
 
-use dealdex::workflow::dealer::DealerRunError;
-use dealdex::workflow::event::EventJobError;
-use dealdex::workflow::generate::GenerateError;
-use dealdex::workflow::lead::LeadError;
+use dealdex::workflow::event::EventKind;
+use dealdex::workflow::generate::GenerateKind;
 use dealdex::workflow::output::FileRole;
-use dealdex::workflow::pipeline::{self, ErrorKind};
-use dealdex::workflow::records::RecordsError;
-use dealdex::workflow::solve::SolveInputError;
-use dealdex::workflow::sql::SqlError;
-use dealdex::{FormatError, FormatErrorKind, StoreError};
+use dealdex::{ErrorKind, FormatError, FormatErrorKind, StoreError};
 
 /// The flags `e` or an error it holds ([`dealdex::causes`]) is about or that fix it, the
 /// first that has any.
@@ -26,111 +20,34 @@ pub fn flags_for(e: &anyhow::Error) -> Option<String> {
 
 /// The flags `e` itself is about, or that fix it.
 fn flags_of(e: &(dyn Error + 'static)) -> Option<String> {
-    let pipeline = e
-        .downcast_ref::<pipeline::Error>()
-        .map(pipeline::Error::kind);
-    if let Some(ErrorKind::SameFile { first, second, .. }) = pipeline {
-        return Some(format!(
-            "{}, {}",
-            flag_of_path(*first),
-            flag_of_path(*second)
-        ));
+    if let Some(kind) = e.downcast_ref::<dealdex::Error>().map(dealdex::Error::kind) {
+        if let ErrorKind::SameFile { first, second, .. } = kind {
+            return Some(format!(
+                "{}, {}",
+                flag_of_path(*first),
+                flag_of_path(*second)
+            ));
+        }
+        return kind_flags(kind).map(str::to_owned);
     }
-    let found = (e.downcast_ref().and_then(event_flags))
-        .or_else(|| e.downcast_ref().and_then(generate_flags))
-        .or_else(|| e.downcast_ref().and_then(lead_flags))
-        .or_else(|| pipeline.and_then(pipeline_flags))
-        .or_else(|| e.downcast_ref().and_then(sql_flags))
-        .or_else(|| e.downcast_ref().and_then(format_flags))
-        .or_else(|| e.downcast_ref().and_then(solve_flags))
-        .or_else(|| other_flags(e));
-    found.map(str::to_owned)
-}
-
-/// The flags of the errors of other types: one variant each.
-fn other_flags(e: &(dyn Error + 'static)) -> Option<&'static str> {
-    let variant = |yes: bool, flags: &'static str| yes.then_some(flags);
-    variant(
+    let found = (e.downcast_ref().and_then(format_flags)).or_else(|| {
         matches!(
             e.downcast_ref(),
             Some(StoreError::NotDealdex { foreign: true, .. })
-        ),
-        "--migrate-foreign, or another --db",
-    )
-    .or_else(|| {
-        variant(
-            matches!(e.downcast_ref(), Some(DealerRunError::SetExists { .. })),
-            "--store NEW-NAME",
         )
-    })
-    .or_else(|| {
-        variant(
-            matches!(e.downcast_ref(), Some(RecordsError::SheetExtension { .. })),
-            "--out",
-        )
-    })
+        .then_some("--migrate-foreign, or another --db")
+    });
+    found.map(str::to_owned)
 }
 
-/// The flags of an event's errors.
-fn event_flags(e: &EventJobError) -> Option<&'static str> {
-    match e {
-        EventJobError::Phase { .. } => Some("--phase"),
-        EventJobError::ValueFormatNotUsed
-        | EventJobError::ValueFormatMissing
-        | EventJobError::ValueFormat(_) => Some("--value-format"),
-        EventJobError::ValueAlreadySet { .. } => Some("--replace"),
-        EventJobError::Boards(_)
-        | EventJobError::BoardsUnknown
-        | EventJobError::PhaseNeedsBoards { .. }
-        | EventJobError::PhaseBoardsFixed { .. } => Some("--boards N"),
-        EventJobError::Sessions { .. } | EventJobError::PhaseNeedsSessions { .. } => {
-            Some("--session S")
-        }
-        EventJobError::TooManyBoards { .. } => Some("--phase, --session"),
-        EventJobError::OutNotDirectory { .. } => Some("--out"),
-        EventJobError::PartialNeedsDealdex { .. } => Some("--partial"),
-        _ => None,
-    }
-}
-
-/// The flags of `generate`'s errors.
-fn generate_flags(e: &GenerateError) -> Option<&'static str> {
-    match e {
-        GenerateError::NotABoardNumber { .. }
-        | GenerateError::BadBoardRange { .. }
-        | GenerateError::BigDealSetExhausted { .. } => Some("--boards"),
-        GenerateError::TooManyBoards { .. } => Some("--boards; --count for bulk runs"),
-        GenerateError::ZeroCount => Some("--count"),
-        GenerateError::ZeroStart => Some("--start"),
-        GenerateError::CounterOverflow => Some("--start, --count"),
-        GenerateError::BadBatch { .. } => Some("--batch"),
-        GenerateError::NothingToDo => Some("--out FILE, or no --no-db"),
-        GenerateError::BoardLimit { .. } => Some("--split"),
-        GenerateError::BadSeed(_) => Some("--seed"),
-        GenerateError::KeyFileExists { .. } => Some("--key-file, --seed-file"),
-        GenerateError::NeverMatches { .. } => Some("--where"),
-        _ => None,
-    }
-}
-
-/// The flags of `lead`'s errors.
-fn lead_flags(e: &LeadError) -> Option<&'static str> {
-    match e {
-        LeadError::Contract(_) => Some("--contract"),
-        LeadError::Seed { .. } => Some("--seed"),
-        LeadError::TooManyDeals(_) => Some("--deals"),
-        LeadError::Script(_) => Some("--script"),
-        LeadError::SetExists { .. } => Some("--store NEW-NAME"),
-        LeadError::StoreNeedsWriter => Some("--store, --db"),
-        _ => None,
-    }
-}
-
-/// The flags of the deal pipeline's errors (a source's, the outputs' plan, a render's).
-fn pipeline_flags(e: &ErrorKind) -> Option<&'static str> {
-    match e {
+/// The flags of the engine's errors, by kind.
+fn kind_flags(kind: &ErrorKind) -> Option<&'static str> {
+    match kind {
+        ErrorKind::Event(k) => event_flags(k),
+        ErrorKind::Generate(k) => generate_flags(k),
+        // The deal pipeline's (a source's, the outputs' plan, a render's).
         ErrorKind::FirstBoard { .. } => Some("--first-board"),
-        ErrorKind::NoStore => Some("--db"),
+        ErrorKind::NoStore | ErrorKind::SolveNoDatabase => Some("--db"),
         ErrorKind::TooFewMatches { .. } => Some("--max-draws"),
         ErrorKind::Filter { .. } => Some("--where"),
         // Only `lead --script` reads a script as a source.
@@ -139,15 +56,61 @@ fn pipeline_flags(e: &ErrorKind) -> Option<&'static str> {
         ErrorKind::Render {
             over_limit: true, ..
         } => Some("--split"),
+        // `dealer` and `lead`.
+        ErrorKind::SetExists { .. } => Some("--store NEW-NAME"),
+        // `lead`.
+        ErrorKind::Contract(_) => Some("--contract"),
+        ErrorKind::Seed { .. } => Some("--seed"),
+        ErrorKind::SampleTooLarge(_) => Some("--deals"),
+        ErrorKind::StoreNeedsWriter => Some("--store, --db"),
+        // `sql`.
+        ErrorKind::SqlTimeout { .. } => Some("--timeout SECS"),
+        ErrorKind::SqlMemoryLimit { .. } => Some("--memory-limit MIB"),
+        // `solve`.
+        ErrorKind::NothingToSolve => Some("DEALS, FILES, --set NAME or --all"),
+        ErrorKind::Vulnerability(_) => Some("--vul"),
+        // `records`.
+        ErrorKind::SheetExtension { .. } => Some("--out"),
         _ => None,
     }
 }
 
-/// The flags of `sql`'s errors.
-fn sql_flags(e: &SqlError) -> Option<&'static str> {
+/// The flags of an event's errors.
+fn event_flags(e: &EventKind) -> Option<&'static str> {
     match e {
-        SqlError::Timeout { .. } => Some("--timeout SECS"),
-        SqlError::MemoryLimit { .. } => Some("--memory-limit MIB"),
+        EventKind::Phase { .. } => Some("--phase"),
+        EventKind::ValueFormatNotUsed
+        | EventKind::ValueFormatMissing
+        | EventKind::ValueFormat(_) => Some("--value-format"),
+        EventKind::ValueAlreadySet { .. } => Some("--replace"),
+        EventKind::Boards(_)
+        | EventKind::BoardsUnknown
+        | EventKind::PhaseNeedsBoards { .. }
+        | EventKind::PhaseBoardsFixed { .. } => Some("--boards N"),
+        EventKind::Sessions { .. } | EventKind::PhaseNeedsSessions { .. } => Some("--session S"),
+        EventKind::TooManyBoards { .. } => Some("--phase, --session"),
+        EventKind::OutNotDirectory { .. } => Some("--out"),
+        EventKind::PartialNeedsDealdex { .. } => Some("--partial"),
+        _ => None,
+    }
+}
+
+/// The flags of `generate`'s errors.
+fn generate_flags(e: &GenerateKind) -> Option<&'static str> {
+    match e {
+        GenerateKind::NotABoardNumber { .. }
+        | GenerateKind::BadBoardRange { .. }
+        | GenerateKind::BigDealSetExhausted { .. } => Some("--boards"),
+        GenerateKind::TooManyBoards { .. } => Some("--boards; --count for bulk runs"),
+        GenerateKind::ZeroCount => Some("--count"),
+        GenerateKind::ZeroStart => Some("--start"),
+        GenerateKind::CounterOverflow => Some("--start, --count"),
+        GenerateKind::BadBatch { .. } => Some("--batch"),
+        GenerateKind::NothingToDo => Some("--out FILE, or no --no-db"),
+        GenerateKind::BoardLimit { .. } => Some("--split"),
+        GenerateKind::BadSeed(_) => Some("--seed"),
+        GenerateKind::KeyFileExists { .. } => Some("--key-file, --seed-file"),
+        GenerateKind::NeverMatches { .. } => Some("--where"),
         _ => None,
     }
 }
@@ -159,16 +122,6 @@ fn format_flags(e: &FormatError) -> Option<&'static str> {
         FormatErrorKind::AmbiguousContent { .. } | FormatErrorKind::UnknownContent { .. } => {
             Some("--from")
         }
-        _ => None,
-    }
-}
-
-/// The flags of `solve`'s errors.
-fn solve_flags(e: &SolveInputError) -> Option<&'static str> {
-    match e {
-        SolveInputError::Nothing => Some("DEALS, FILES, --set NAME or --all"),
-        SolveInputError::NoDatabase => Some("--db"),
-        SolveInputError::Vul(_) => Some("--vul"),
         _ => None,
     }
 }

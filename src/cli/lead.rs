@@ -6,9 +6,9 @@ use std::path::PathBuf;
 
 use anyhow::Context;
 use clap::Args;
-use dealdex::workflow::lead::{self as wf, LeadError, LeadJob, LeadSample};
+use dealdex::ErrorKind;
+use dealdex::workflow::lead::{self as wf, LeadJob, LeadSample};
 use dealdex::workflow::output::{FileRole, ReportOutput, check_distinct};
-use dealdex::workflow::pipeline;
 use dealdex::{Contract, Seat, Vulnerability};
 
 use super::{StoreArgs, Text, print};
@@ -77,7 +77,7 @@ pub struct LeadArgs {
 
 pub fn run(a: LeadArgs, json: bool) -> anyhow::Result<()> {
     let contract = Contract::from_pbn(&a.contract, a.declarer)
-        .ok_or_else(|| LeadError::Contract(a.contract.clone()))?;
+        .ok_or_else(|| dealdex::Error::from(ErrorKind::Contract(a.contract.clone())))?;
     let sample = sample(&a)?;
     let job = LeadJob {
         contract,
@@ -124,9 +124,11 @@ fn sample(a: &LeadArgs) -> anyhow::Result<LeadSample> {
     let hand = || -> anyhow::Result<dealdex::Hand> {
         hand.parse().with_context(|| format!("--hand {hand:?}"))
     };
-    let bad_seed = |text: &str, reason: String| LeadError::Seed {
-        text: text.to_owned(),
-        reason,
+    let bad_seed = |text: &str, reason: String| {
+        dealdex::Error::from(ErrorKind::Seed {
+            text: text.to_owned(),
+            reason,
+        })
     };
     if let Some(path) = a.script.as_deref() {
         let (script, _) = dealdex::workflow::dealer::load_script(Some(path), &[], [None; 4])?;
@@ -176,7 +178,7 @@ fn csv_output<'o>(
         return Ok(None);
     };
     if json && csv.as_os_str() == "-" {
-        Err(pipeline::Error::from(pipeline::ErrorKind::SameFile {
+        Err(dealdex::Error::from(ErrorKind::SameFile {
             first: FileRole::CsvTable,
             second: FileRole::JsonReport,
             path: csv.to_owned(),

@@ -23,7 +23,6 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
-use dealdex::workflow::pipeline;
 use dealdex::workflow::solve::SolveProgress;
 use dealdex::{ErrorClass, formats};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -232,14 +231,12 @@ pub fn report(e: anyhow::Error) -> ExitCode {
 }
 
 /// True when `e` says that standard output's reader went away: a closed pipe, as an I/O
-/// error or a [`pipeline::ErrorKind::Write`] of standard output, also where a dealdex error holds one
-/// ([`dealdex::Classify::wrapped`]). A file's write error is not (it is reported).
+/// error or a [`dealdex::ErrorKind::Write`] of standard output, also where a dealdex error
+/// holds one ([`dealdex::Classify::wrapped`]). A file's write error is not (it is reported).
 fn closed_stdout(e: &(dyn std::error::Error + 'static)) -> bool {
-    let kind = (e
-        .downcast_ref::<pipeline::Error>()
-        .map(pipeline::Error::kind))
-    .or_else(|| e.downcast_ref::<pipeline::ErrorKind>());
-    if let Some(pipeline::ErrorKind::Write { path, error }) = kind {
+    let kind = (e.downcast_ref::<dealdex::Error>().map(dealdex::Error::kind))
+        .or_else(|| e.downcast_ref::<dealdex::ErrorKind>());
+    if let Some(dealdex::ErrorKind::Write { path, error }) = kind {
         return path.is_none() && error.kind() == io::ErrorKind::BrokenPipe;
     }
     if let Some(io) = e.downcast_ref::<io::Error>() {

@@ -10,15 +10,12 @@ pub mod dealer;
 
 /// Every board of the deal file `path` read as `format` through the pipeline's file source,
 /// as every command reads one; a fault of the file itself is its read error (a
-/// [`pipeline::Error`] with a [`pipeline::Error::read_kind`]; other source errors panic: a
+/// [`dealdex::Error`] with a [`dealdex::Error::read_kind`]; other source errors panic: a
 /// test's own mistake).
-///
-/// [`pipeline::Error`]: dealdex::workflow::pipeline::Error
-/// [`pipeline::Error::read_kind`]: dealdex::workflow::pipeline::Error::read_kind
 pub fn read_file(
     path: &Path,
     format: &'static dyn dealdex::formats::DealFormat,
-) -> Result<Vec<dealdex::formats::Board>, dealdex::workflow::pipeline::Error> {
+) -> Result<Vec<dealdex::formats::Board>, dealdex::Error> {
     use dealdex::workflow::pipeline::{DealSource, FileSource, SourceOptions};
     let source = DealSource::File(FileSource {
         path: path.to_owned(),

@@ -6,8 +6,8 @@ use std::path::Path;
 use dealdex::event::{ErrorKind, Protocol};
 use dealdex::formats;
 use dealdex::workflow::event::{
-    self as flow, EventJobError, FileOutcome, KeyHashCheck, MakeJob, NewJob, PublishJob,
-    SetValueJob, VerifyJob,
+    self as flow, EventKind, FileOutcome, KeyHashCheck, MakeJob, NewJob, PublishJob, SetValueJob,
+    VerifyJob,
 };
 use dealdex::{Classify, DealFormat, ErrorClass, Scheme, Store};
 use serde_json::Value;
@@ -259,7 +259,13 @@ fn library_make_reports_the_files_and_sets_it_wrote() {
     );
     // The dealdex protocol commits to the value's format.
     let e = flow::new_event(&job).unwrap_err();
-    assert!(matches!(e, EventJobError::ValueFormatMissing), "{e}");
+    assert!(
+        matches!(
+            e.kind(),
+            dealdex::ErrorKind::Event(EventKind::ValueFormatMissing)
+        ),
+        "{e}"
+    );
     assert_eq!(e.class(), ErrorClass::BadInput);
     job.value_format = Some("decimal:2".into());
     let r = flow::new_event(&job).unwrap();
@@ -269,8 +275,8 @@ fn library_make_reports_the_files_and_sets_it_wrote() {
     let mut make = MakeJob::new(&sqd, &d.join("boards"));
     make.db = Some(d.join("ev.db"));
     std::fs::write(d.join("CUP.sqk"), "1,1:x\r\n").unwrap();
-    match flow::make(&make).unwrap_err() {
-        EventJobError::Event { path, error } => {
+    match flow::make(&make).unwrap_err().into_kind() {
+        dealdex::ErrorKind::Event(EventKind::Event { path, error }) => {
             assert_eq!(
                 (path, error.into_kind()),
                 (sqd.clone(), ErrorKind::NotPublished)
@@ -348,8 +354,8 @@ fn library_make_reports_the_files_and_sets_it_wrote() {
     let r = flow::make(&make).unwrap();
     assert_eq!((r.sessions.len(), r.boards, r.files.len()), (1, 12, 2));
     assert!(matches!(
-        flow::parse_sessions("3-2"),
-        Err(EventJobError::Sessions { .. })
+        flow::parse_sessions("3-2").map_err(dealdex::Error::into_kind),
+        Err(dealdex::ErrorKind::Event(EventKind::Sessions { .. }))
     ));
 }
 
@@ -440,6 +446,8 @@ fn library_verify_reports_a_tampered_deal_with_its_session_and_board() {
     let mut missing = job.clone();
     missing.keys = Some(d.join("none.sqk"));
     let e = flow::verify(&missing).unwrap_err();
-    assert!(matches!(&e, EventJobError::Read { path, .. } if path == &d.join("none.sqk")));
+    assert!(
+        matches!(e.kind(), dealdex::ErrorKind::Event(EventKind::Read { path, .. }) if path == &d.join("none.sqk"))
+    );
     assert_eq!(e.class(), ErrorClass::BadInput);
 }

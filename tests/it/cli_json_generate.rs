@@ -1,7 +1,8 @@
 //! `--json` reports of `generate`, `convert`, `number` and `deal` (issue 12), and the
 //! generate workflow called as a library.
 
-use dealdex::workflow::generate::{self, GenerateError, GenerateJob, Mode, Source};
+use dealdex::ErrorKind;
+use dealdex::workflow::generate::{self, GenerateJob, GenerateKind, Mode, Source};
 use dealdex::workflow::output::Output;
 use dealdex::{Classify, Seed, Store, formats};
 use serde_json::Value;
@@ -286,9 +287,15 @@ fn library_generate_reports_new_and_already_stored_deals() {
     // Bad input is typed and classed, and found before anything is stored.
     let none = GenerateJob::bulk(1, 0, Source::Seed(seed), Vec::new());
     let err = generate::run(&none, Some(&mut store), &mut Vec::new(), &mut |_| {}).unwrap_err();
-    assert!(matches!(err, GenerateError::ZeroCount), "{err}");
+    assert!(
+        matches!(err.kind(), ErrorKind::Generate(GenerateKind::ZeroCount)),
+        "{err}"
+    );
     assert_eq!(err.class(), dealdex::ErrorClass::BadInput);
     let idle = GenerateJob::bulk(1, 10, Source::Seed(seed), Vec::new());
     let err = generate::run(&idle, None, &mut Vec::new(), &mut |_| {}).unwrap_err();
-    assert!(matches!(err, GenerateError::NothingToDo), "{err}");
+    assert!(
+        matches!(err.kind(), ErrorKind::Generate(GenerateKind::NothingToDo)),
+        "{err}"
+    );
 }

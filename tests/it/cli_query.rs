@@ -689,7 +689,7 @@ fn generate_where_common_queries_still_work_with_and_without_the_bound() {
 /// once a chunk, up to the bound (what the terminal's bar shows as a rate).
 #[test]
 fn library_draw_bound_reports_progress_and_stores_nothing() {
-    use dealdex::workflow::generate::{self, Filter, GenerateError, GenerateJob, Progress, Source};
+    use dealdex::workflow::generate::{self, Filter, GenerateJob, GenerateKind, Progress, Source};
     let seed: Seed = SEED.parse().unwrap();
     let mut store = dealdex::Store::open_in_memory().unwrap();
     let job = GenerateJob {
@@ -711,15 +711,15 @@ fn library_draw_bound_reports_progress_and_stores_nothing() {
     .unwrap_err();
     assert!(
         matches!(
-            err,
-            GenerateError::DrawLimit {
+            err.kind(),
+            dealdex::ErrorKind::Generate(GenerateKind::DrawLimit {
                 drawn: 100_000,
                 matched: 0,
                 max_draws: 100_000,
                 first_missing: 1,
                 last: 2,
                 ..
-            }
+            })
         ),
         "{err}"
     );

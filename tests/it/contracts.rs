@@ -1,8 +1,9 @@
 //! Contract choice (`dealdex contracts`, issue 39 item 2): the laws' scoring table against
 //! DDS's par scores, the workflow over a stored set with known tables, the CLI's JSON.
 
+use dealdex::ErrorKind;
 use dealdex::formats::{Board, DealFormat, Pbn, WriteOptions};
-use dealdex::workflow::contracts::{ContractsError, ContractsJob, Vulnerable, run};
+use dealdex::workflow::contracts::{ContractsJob, Vulnerable, run};
 use dealdex::workflow::pipeline::DealSource;
 use dealdex::{Contract, Deal, DealIndex, NewSet, Scheme, Seat, Store, Vulnerability};
 
@@ -140,7 +141,7 @@ fn no_contracts_and_no_deals_are_bad_input() {
         keep_deals: false,
     };
     let e = run(&job, Some(&store), &mut |_| {}).unwrap_err();
-    assert!(matches!(e, ContractsError::NoContracts));
+    assert!(matches!(e.kind(), ErrorKind::NoContracts));
     let job = ContractsJob {
         contracts: vec!["3NT:S".parse().unwrap()],
         ..job

@@ -2,15 +2,12 @@
 //! deal file read from disk names the file, the line and the column.
 
 use dealdex::Classify;
+use dealdex::ReadKind;
 use dealdex::formats;
-use dealdex::workflow::pipeline::ReadKind;
 
 use crate::common::read_file;
 
-fn read_error(
-    name: &str,
-    content: &[u8],
-) -> (std::path::PathBuf, dealdex::workflow::pipeline::Error) {
+fn read_error(name: &str, content: &[u8]) -> (std::path::PathBuf, dealdex::Error) {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join(name);
     std::fs::write(&path, content).unwrap();
@@ -92,8 +89,10 @@ fn a_malformed_description_file_names_file_and_line() {
     let p = e.position().expect("a position");
     assert_eq!(p.file.as_deref(), Some(file.as_path()));
     assert_eq!(p.line, Some(3), "{e}");
-    match e {
-        dealdex::workflow::event::EventJobError::Malformed { error, .. } => {
+    match e.kind() {
+        dealdex::ErrorKind::Event(dealdex::workflow::event::EventKind::Malformed {
+            error, ..
+        }) => {
             assert!(
                 matches!(error.kind(), ErrorKind::Sqd { line: 3, .. }),
                 "{error}"
@@ -184,7 +183,8 @@ fn an_import_keeps_the_readers_kind_and_position_of_a_rejected_file() {
         reasons[1].position().unwrap().file.as_deref(),
         Some(missing.as_path())
     );
-    assert_eq!(reasons[0].class(), dealdex::ErrorClass::BadInput);
+    let read = reasons[0].read_error().unwrap();
+    assert_eq!(read.class(), dealdex::ErrorClass::BadInput);
     // The JSON report keeps the reason a string.
     let json = serde_json::to_value(&report).unwrap();
     assert_eq!(json["files"][0]["reason"], reasons[0].reason());

@@ -5,7 +5,8 @@
 
 use std::path::Path;
 
-use dealdex::workflow::lead::{LeadError, LeadJob, LeadSample, run};
+use dealdex::ErrorKind;
+use dealdex::workflow::lead::{LeadJob, LeadSample, run};
 use dealdex::workflow::pipeline::DealSource;
 use dealdex::{Contract, Doubling, Hand, Seat, Strain, Vulnerability};
 
@@ -191,8 +192,8 @@ fn a_sample_whose_deals_give_the_leader_other_hands_is_refused() {
     let e = run(&job, None, &mut |_| {}).unwrap_err();
     assert!(
         matches!(
-            e,
-            LeadError::OtherHand {
+            e.kind(),
+            ErrorKind::OtherHand {
                 deal: 2,
                 leader: Seat::East
             }
@@ -211,7 +212,7 @@ fn a_sample_whose_deals_give_the_leader_other_hands_is_refused() {
         ..job
     };
     let e = run(&job, None, &mut |_| {}).unwrap_err();
-    assert!(matches!(e, LeadError::Hand(12)), "{e}");
+    assert!(matches!(e.kind(), ErrorKind::LeaderHand(12)), "{e}");
 }
 
 #[test]
@@ -448,8 +449,8 @@ fn lead_queries_are_null_without_stored_leads_and_agree_with_the_evaluator() {
     };
     // run() has no database to write.
     assert!(matches!(
-        run(&job, None, &mut |_| {}),
-        Err(LeadError::StoreNeedsWriter)
+        run(&job, None, &mut |_| {}).map_err(dealdex::Error::into_kind),
+        Err(ErrorKind::StoreNeedsWriter)
     ));
     let path = dir.path().join("d.db");
     let mut store = dealdex::Store::open(&path).unwrap();

@@ -7,12 +7,12 @@ use std::cell::RefCell;
 use std::io::Write;
 use std::rc::Rc;
 
+use dealdex::ErrorKind;
 use dealdex::bigdeal::BigDealStream;
 use dealdex::formats::{self, Board, ReadOptions, WriteOptions};
 use dealdex::workflow::output::Output;
 use dealdex::workflow::pipeline::{
-    DealFiles, DealSink, DealSource, DealStream, ErrorKind, ReadAs, SourceOptions, StreamFilter,
-    StreamSource,
+    DealFiles, DealSink, DealSource, DealStream, ReadAs, SourceOptions, StreamFilter, StreamSource,
 };
 use dealdex::{CHUNK, Seed};
 
@@ -44,7 +44,7 @@ fn a_seeded_stream_is_the_seeds_boards_in_order() {
     let read = open
         .read_with(
             &|piece: Vec<Board>| (piece.len(), piece),
-            &mut |(len, piece)| -> Result<bool, dealdex::workflow::pipeline::Error> {
+            &mut |(len, piece)| -> Result<bool, dealdex::Error> {
                 pieces.push(len);
                 boards.extend(piece);
                 Ok(true)
@@ -72,12 +72,10 @@ fn a_consumer_stops_a_stream() {
     let read = source
         .open(None, &SourceOptions::default())
         .unwrap()
-        .read(
-            &mut |piece| -> Result<bool, dealdex::workflow::pipeline::Error> {
-                seen += piece.len();
-                Ok(false)
-            },
-        )
+        .read(&mut |piece| -> Result<bool, dealdex::Error> {
+            seen += piece.len();
+            Ok(false)
+        })
         .unwrap();
     assert!(!read.complete);
     assert_eq!(read.boards as usize, seen);
@@ -417,12 +415,10 @@ fn a_script_source_is_the_deals_dealer_produces() {
     let read = DealSource::Script(Box::new(source))
         .open(None, &SourceOptions::default())
         .unwrap()
-        .read(
-            &mut |_| -> Result<bool, dealdex::workflow::pipeline::Error> {
-                pieces += 1;
-                Ok(false)
-            },
-        )
+        .read(&mut |_| -> Result<bool, dealdex::Error> {
+            pieces += 1;
+            Ok(false)
+        })
         .unwrap();
     assert_eq!((pieces, read.complete), (1, false));
     assert!(read.boards < 1500, "{}", read.boards);

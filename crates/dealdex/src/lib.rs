@@ -13,6 +13,9 @@ pub(crate) use dealdex_model::classified;
 pub use dealdex_model::{Classify, ErrorClass, InputPosition, as_classify, classify};
 mod causes;
 pub use causes::causes;
+// The engine's one error type (rust-csv's style): a boxed kind, its class and position.
+mod error;
+pub use error::{Error, ErrorKind, ReadKind, Result};
 #[cfg(test)]
 mod error_registry;
 

@@ -9,20 +9,22 @@ use std::fs::OpenOptions;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-/// Why a secret file was not written.
-#[derive(Debug, thiserror::Error)]
+use crate::{Error, ErrorKind, Result};
+
+/// Why a secret file was not written ([`ErrorKind::Secret`]).
+#[derive(Debug, derive_more::Display)]
 #[non_exhaustive]
-pub enum SecretFileError {
+pub enum SecretFile {
     /// Something already exists at the path: a file, a directory or a symbolic link
     /// (which is not followed). Nothing was written.
-    #[error("{}: {} exists; a secret is only written to a new file", path.display(), what_exists(path))]
+    #[display("{}: {} exists; a secret is only written to a new file", path.display(), what_exists(path))]
     Exists {
         /// The path that was taken.
         path: PathBuf,
     },
     /// Creating or writing the file failed (missing directory, permissions, disk full, …);
     /// a partly written file has been removed.
-    #[error("cannot write the secret file {}: {error}", path.display())]
+    #[display("cannot write the secret file {}: {error}", path.display())]
     Io {
         /// The file.
         path: PathBuf,
@@ -31,15 +33,30 @@ pub enum SecretFileError {
     },
 }
 
-crate::classified!(SecretFileError);
-impl crate::Classify for SecretFileError {
+impl SecretFile {
     /// [`BadInput`](crate::ErrorClass::BadInput) when something exists at the path (a secret
     /// is never overwritten), [`Io`](crate::ErrorClass::Io) when creating or writing the file
     /// failed.
-    fn class(&self) -> crate::ErrorClass {
+    pub(crate) fn class(&self) -> crate::ErrorClass {
         match self {
-            SecretFileError::Exists { .. } => crate::ErrorClass::BadInput,
-            _ => crate::ErrorClass::Io,
+            SecretFile::Exists { .. } => crate::ErrorClass::BadInput,
+            SecretFile::Io { .. } => crate::ErrorClass::Io,
+        }
+    }
+
+    /// The operating system's error of a file not written.
+    pub(crate) fn wrapped(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            SecretFile::Exists { .. } => None,
+            SecretFile::Io { error, .. } => Some(error),
+        }
+    }
+
+    /// The secret file's problem `error` is, or `error` when it is not one.
+    pub(crate) fn of(error: Error) -> Result<SecretFile, Error> {
+        match error.into_kind() {
+            ErrorKind::Secret(problem) => Ok(problem),
+            kind => Err(kind.into()),
         }
     }
 }
@@ -60,19 +77,25 @@ fn what_exists(path: &Path) -> &'static str {
 /// let dir = tempfile::tempdir()?;
 /// let path = dir.path().join("k.seed");
 /// dealdex::secret::write_new(&path, b"secret\n")?;
+/// let taken = dealdex::secret::write_new(&path, b"another\n").unwrap_err();
 /// assert!(matches!(
-///     dealdex::secret::write_new(&path, b"another\n"),
-///     Err(dealdex::secret::SecretFileError::Exists { .. })
+///     taken.kind(),
+///     dealdex::ErrorKind::Secret(dealdex::secret::SecretFile::Exists { .. })
 /// ));
 /// assert_eq!(std::fs::read(&path)?, b"secret\n");
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 ///
 /// # Errors
-/// [`SecretFileError::Exists`] if anything exists at `path`, a symbolic link included;
-/// [`SecretFileError::Io`] if the file cannot be created or written (then nothing is left
+/// [`SecretFile::Exists`] if anything exists at `path`, a symbolic link included;
+/// [`SecretFile::Io`] if the file cannot be created or written (then nothing is left
 /// at `path`).
-pub fn write_new(path: &Path, bytes: &[u8]) -> Result<(), SecretFileError> {
+pub fn write_new(path: &Path, bytes: &[u8]) -> Result<()> {
+    Ok(create(path, bytes)?)
+}
+
+/// [`write_new`], its problem as it is.
+fn create(path: &Path, bytes: &[u8]) -> Result<(), SecretFile> {
     let mut opts = OpenOptions::new();
     // create_new is O_CREAT | O_EXCL: it fails on an existing path, symbolic links included.
     opts.write(true).create_new(true);
@@ -82,10 +105,10 @@ pub fn write_new(path: &Path, bytes: &[u8]) -> Result<(), SecretFileError> {
         opts.mode(0o600);
     }
     let mut f = opts.open(path).map_err(|error| match error.kind() {
-        std::io::ErrorKind::AlreadyExists => SecretFileError::Exists {
+        std::io::ErrorKind::AlreadyExists => SecretFile::Exists {
             path: path.to_owned(),
         },
-        _ => SecretFileError::Io {
+        _ => SecretFile::Io {
             path: path.to_owned(),
             error,
         },
@@ -95,7 +118,7 @@ pub fn write_new(path: &Path, bytes: &[u8]) -> Result<(), SecretFileError> {
         drop(f);
         // The file is ours (we just created it), so removing it loses nothing.
         let _ = std::fs::remove_file(path);
-        return Err(SecretFileError::Io {
+        return Err(SecretFile::Io {
             path: path.to_owned(),
             error,
         });
@@ -118,12 +141,9 @@ pub fn write_new(path: &Path, bytes: &[u8]) -> Result<(), SecretFileError> {
 /// ```
 ///
 /// # Errors
-/// [`SecretFileError::Io`] as [`write_new`]; [`SecretFileError::Exists`] for the last name
+/// [`SecretFile::Io`] as [`write_new`]; [`SecretFile::Exists`] for the last name
 /// tried when 1,000 names are taken.
-pub fn write_next_free(
-    path: &Path,
-    bytes: impl Fn(&Path) -> Vec<u8>,
-) -> Result<PathBuf, SecretFileError> {
+pub fn write_next_free(path: &Path, bytes: impl Fn(&Path) -> Vec<u8>) -> Result<PathBuf> {
     write_next_free_from(path, 1, |_| false, bytes)
 }
 
@@ -146,23 +166,23 @@ pub fn write_next_free_from(
     first: u32,
     skip: impl Fn(&Path) -> bool,
     bytes: impl Fn(&Path) -> Vec<u8>,
-) -> Result<PathBuf, SecretFileError> {
-    let mut last = Err(SecretFileError::Exists {
+) -> Result<PathBuf> {
+    let mut last = SecretFile::Exists {
         path: path.to_owned(),
-    });
+    };
     let first = first.max(1);
     for n in first..first.saturating_add(1000) {
         let candidate = numbered(path, n);
         if skip(&candidate) {
             continue;
         }
-        match write_new(&candidate, &bytes(&candidate)) {
+        match create(&candidate, &bytes(&candidate)) {
             Ok(()) => return Ok(candidate),
-            Err(e @ SecretFileError::Exists { .. }) => last = Err(e),
-            Err(e) => return Err(e),
+            Err(taken @ SecretFile::Exists { .. }) => last = taken,
+            Err(problem) => return Err(problem.into()),
         }
     }
-    last
+    Err(last.into())
 }
 
 /// `path` for `n` = 1, else `path` with `-n` before its last extension.
@@ -197,8 +217,8 @@ impl PendingSecret {
     /// Writes `bytes` to a new private temporary file beside `path`.
     ///
     /// # Errors
-    /// [`SecretFileError::Io`] as [`write_new`] (nothing is left behind).
-    pub fn write(path: &Path, bytes: &[u8]) -> Result<PendingSecret, SecretFileError> {
+    /// [`SecretFile::Io`] as [`write_new`] (nothing is left behind).
+    pub fn write(path: &Path, bytes: &[u8]) -> Result<PendingSecret> {
         let name = path.file_name().unwrap_or_default().to_string_lossy();
         let k = PENDING.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let tmp = path.with_file_name(format!(".{name}.dealdex-{}-{k}.tmp", std::process::id()));
@@ -216,10 +236,7 @@ impl PendingSecret {
     ///
     /// # Errors
     /// `write`'s error; the temporary file is then kept (it still holds the secret).
-    pub fn settle<T>(
-        mut self,
-        write: impl FnOnce() -> Result<T, SecretFileError>,
-    ) -> Result<T, SecretFileError> {
+    pub fn settle<T>(mut self, write: impl FnOnce() -> Result<T>) -> Result<T> {
         match write() {
             Ok(t) => Ok(t),
             Err(e) => {

@@ -14,7 +14,7 @@ use crate::{MAX_SESSION_BOARDS, MAX_SESSIONS, SessionId};
 /// event does not have, or the operating system's random source failing. Its position
 /// ([`Error::position`]) is the 1-based line of a malformed `.sqd` or `.sqk` file (the file
 /// itself is named by the workflow error that read it, whose position adds it: the engine's
-/// `dealdex::workflow::event::EventJobError`); the other kinds are about the event as a whole.
+/// `dealdex::workflow::event::EventKind`); the other kinds are about the event as a whole.
 ///
 /// ```
 /// use dealdex::event::{ErrorKind, Event};

@@ -253,7 +253,7 @@ fn solve(deal: Deal, board: Option<u64>) -> Result<DdView, Error> {
             vul: item.vul,
             par: tricks.par(item.dealer, item.vul),
         });
-        Ok::<(), StoreError>(())
+        Ok::<(), dealdex::Error>(())
     })
     .map_err(Error::engine)?;
     view.ok_or_else(|| Error::bad_request("the deal was not solved"))

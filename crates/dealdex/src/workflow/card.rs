@@ -15,7 +15,7 @@
 use serde::Serialize;
 
 use crate::encoding::{self, Encoding};
-use crate::{Card, ModelError, ModelErrorKind};
+use crate::{Card, ErrorKind, ModelError, ModelErrorKind, Result};
 
 /// How [`CardJob::value`] names the card.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -129,36 +129,12 @@ impl std::fmt::Display for CardReport {
     }
 }
 
-/// Why the value names no card.
-#[derive(Debug, thiserror::Error)]
-pub enum CardError {
-    /// A numeric encoding's value that is not a number.
-    #[error("{encoding}: '{value}' is not a number (decimal, 0x hex or 0b binary)")]
-    NotANumber {
-        /// The encoding it was read in.
-        encoding: Encoding,
-        /// The value as given (trimmed).
-        value: String,
-    },
-    /// A unicode value that is not a code point.
-    #[error("unicode: '{value}' is not a code point (write U+1F0A1, 0x1F0A1 or the glyph)")]
-    NotACodePoint {
-        /// The value as given (trimmed).
-        value: String,
-    },
-    /// A value that is no card in its encoding (out of range, inconsistent, bad text).
-    #[error(transparent)]
-    Encoding(#[from] ModelError),
-}
-
-crate::classified!(CardError => BadInput);
-
 /// Reads the job's card and computes its value in every encoding.
 ///
 /// # Errors
-/// [`CardError::NotANumber`], [`CardError::NotACodePoint`], or [`CardError::Encoding`] for a
-/// value that is no card.
-pub fn run(job: &CardJob) -> Result<CardReport, CardError> {
+/// [`ErrorKind::NotANumber`], [`ErrorKind::NotACodePoint`], or [`ErrorKind::Model`] for a
+/// value that is no card in its encoding (out of range, inconsistent, bad text).
+pub fn run(job: &CardJob) -> Result<CardReport> {
     let (card, face_up) = read(job)?;
     Ok(CardReport {
         card,
@@ -180,15 +156,18 @@ fn as_string<T: std::fmt::Display, S: serde::Serializer>(v: &T, s: S) -> Result<
 }
 
 /// The card the job names, and its face (up unless a face-down seed 004 byte was given).
-fn read(job: &CardJob) -> Result<(Card, bool), CardError> {
+fn read(job: &CardJob) -> Result<(Card, bool)> {
     let v = job.value.trim();
-    let number = |encoding: Encoding| -> Result<u64, CardError> {
-        parse_int(v).ok_or_else(|| CardError::NotANumber {
-            encoding,
-            value: v.to_owned(),
+    let number = |encoding: Encoding| -> Result<u64> {
+        parse_int(v).ok_or_else(|| {
+            ErrorKind::NotANumber {
+                encoding,
+                value: v.to_owned(),
+            }
+            .into()
         })
     };
-    let numeric = |enc: Encoding| -> Result<Card, CardError> { Ok(enc.decode(number(enc)?)?) };
+    let numeric = |enc: Encoding| -> Result<Card> { Ok(enc.decode(number(enc)?)?) };
     let card = match job.from {
         CardSource::Text => encoding::parse_card(v)?,
         CardSource::SeatArraySlot => numeric(Encoding::SeatArraySlot)?,
@@ -213,7 +192,7 @@ fn read(job: &CardJob) -> Result<(Card, bool), CardError> {
 }
 
 /// A unicode value: `U+1F0A1`, `0x1F0A1`, bare hex `1F0A1` or the glyph itself.
-fn read_unicode(v: &str) -> Result<Card, CardError> {
+fn read_unicode(v: &str) -> Result<Card> {
     let mut chars = v.chars();
     if let (Some(c), None) = (chars.next(), chars.next())
         && !c.is_ascii()
@@ -229,7 +208,7 @@ fn read_unicode(v: &str) -> Result<Card, CardError> {
     let code = u32::from_str_radix(digits, 16)
         .ok()
         .filter(|_| !digits.starts_with('+'))
-        .ok_or_else(|| CardError::NotACodePoint {
+        .ok_or_else(|| ErrorKind::NotACodePoint {
             value: v.to_owned(),
         })?;
     Ok(encoding::card_from_unicode(code)?)

@@ -46,12 +46,11 @@ use std::time::Instant;
 
 use serde::Serialize;
 
-use crate::Classify;
 use crate::dd::{TrickTable, solve_all};
 use crate::formats::{Board, SkippedBoard};
 use crate::model::contract::{Contract, imps};
-use crate::workflow::pipeline::{self, DealSource, DealStream, SourceOptions, StreamSource};
-use crate::{ErrorClass, ReadOnlyStore, Seat, StoreReader, Vulnerability};
+use crate::workflow::pipeline::{DealSource, DealStream, SourceOptions, StreamSource};
+use crate::{ErrorKind, ReadOnlyStore, Result, Seat, StoreReader, Vulnerability};
 
 /// A contract-choice job.
 #[derive(Clone, Debug)]
@@ -66,7 +65,7 @@ pub struct ContractsJob {
     pub vulnerable: Vulnerable,
     /// A switch another thread may turn on to stop the job before the next piece of deals
     /// (Ctrl-C in a program hosting dealdex): the job then fails with
-    /// [`ContractsError::Stopped`].
+    /// [`crate::ErrorKind::Stopped`].
     pub stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
     /// Keep every deal and each contract's tricks on it in the report
     /// ([`ContractsReport::sample`], [`ContractsReport::deal_tricks`]): 13 + k bytes a deal,
@@ -91,52 +90,6 @@ impl Serialize for Vulnerable {
             Vulnerable::Board => "board",
             Vulnerable::Forced(v) => v.pbn(),
         })
-    }
-}
-
-/// Why a contract-choice job failed.
-#[derive(Debug, thiserror::Error)]
-pub enum ContractsError {
-    /// The job's stop switch ([`ContractsJob::stop`]) was turned on.
-    #[error("stopped before the last deal was played")]
-    Stopped,
-    /// The deals could not be read: an unreadable file, no database, no such set, the store
-    /// failing or holding a key that is no deal.
-    #[error(transparent)]
-    Source(#[from] pipeline::Error),
-    /// No contract to compare.
-    #[error("no contract to compare (name one or more, e.g. 3NT:S 4H:N)")]
-    NoContracts,
-    /// There is no deal to play the contracts on (an empty set, file or database).
-    #[error("no deals to play the contracts on")]
-    NoDeals,
-}
-
-crate::classified!(ContractsError);
-impl Classify for ContractsError {
-    /// No contract or no deal is bad input; the source's errors have its class.
-    fn class(&self) -> ErrorClass {
-        match self {
-            ContractsError::Source(e) => e.class(),
-            ContractsError::NoContracts | ContractsError::NoDeals => ErrorClass::BadInput,
-            ContractsError::Stopped => ErrorClass::Interrupted,
-        }
-    }
-
-    /// The deal file's position for a file that could not be read.
-    fn position(&self) -> Option<crate::InputPosition> {
-        match self {
-            ContractsError::Source(e) => e.position(),
-            _ => None,
-        }
-    }
-
-    /// The source's error.
-    fn wrapped(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            ContractsError::Source(e) => Some(e),
-            _ => None,
-        }
     }
 }
 
@@ -322,26 +275,27 @@ const STOP_BATCH: usize = 16;
 /// tables (none: a file's deals without a table of their own are solved).
 ///
 /// # Errors
-/// [`ContractsError`]: no contracts, an unreadable file, a missing set, no deals, a failed
-/// or corrupt read; [`ContractsError::Stopped`] when the job's stop switch was turned on.
+/// [`ErrorKind::NoContracts`], an unreadable file, a missing set, no deals
+/// ([`ErrorKind::NoDeals`]), a failed or corrupt read; [`ErrorKind::Stopped`] when the job's
+/// stop switch was turned on.
 pub fn run(
     job: &ContractsJob,
     store: Option<&StoreReader>,
     progress: &mut dyn FnMut(ContractsProgress),
-) -> Result<ContractsReport, ContractsError> {
+) -> Result<ContractsReport> {
     let started = Instant::now();
     let k = job.contracts.len();
     if k == 0 {
-        return Err(ContractsError::NoContracts);
+        return Err(ErrorKind::NoContracts.into());
     }
     let source = job.source.open(store, &SourceOptions::WITH_TABLES)?;
     let mut tally = Tally::new(k);
     let (mut sample, mut deal_tricks) = (Vec::new(), Vec::new());
     let (mut deals, mut solved) = (0u64, 0u64);
     let stopped = || super::stop_requested(job.stop.as_ref());
-    let read = source.read(&mut |boards: Vec<Board>| -> Result<bool, ContractsError> {
+    let read = source.read(&mut |boards: Vec<Board>| -> Result<bool> {
         if stopped() {
-            return Err(ContractsError::Stopped);
+            return Err(STOPPED.into());
         }
         let unsolved: Vec<_> = boards
             .iter()
@@ -352,7 +306,7 @@ pub fn run(
         let mut tables = Vec::with_capacity(unsolved.len());
         for batch in unsolved.chunks(STOP_BATCH) {
             if stopped() {
-                return Err(ContractsError::Stopped);
+                return Err(STOPPED.into());
             }
             tables.extend(solve_all(batch));
         }
@@ -382,7 +336,10 @@ pub fn run(
         Ok(true)
     })?;
     if deals == 0 {
-        return Err(ContractsError::NoDeals);
+        return Err(ErrorKind::NoDeals {
+            to: "play the contracts on",
+        }
+        .into());
     }
     let contracts = (0..k)
         .map(|i| ContractResult {
@@ -425,24 +382,28 @@ pub fn run(
 /// generated stream.
 ///
 /// # Errors
-/// [`ContractsError::Source`] ([`pipeline::ErrorKind::Store`]) when the database does not open;
-/// then as [`run`].
+/// [`ErrorKind::Store`] when the database does not open; then as [`run`].
 pub fn run_in(
     job: &ContractsJob,
     db: &Path,
     progress: &mut dyn FnMut(ContractsProgress),
-) -> Result<ContractsReport, ContractsError> {
+) -> Result<ContractsReport> {
     let open = match &job.source {
         DealSource::File(_) => db.exists(),
         DealSource::Stream(_) => false,
         _ => true,
     };
     let store = match open {
-        true => Some(ReadOnlyStore::open(db).map_err(pipeline::Error::from)?),
+        true => Some(ReadOnlyStore::open(db)?),
         false => None,
     };
     run(job, store.as_deref(), progress)
 }
+
+/// The job's stop switch seen on.
+const STOPPED: ErrorKind = ErrorKind::Stopped {
+    before: "the last deal was played",
+};
 
 /// `+1.23 ± 0.04` (`± —` without a standard error), `decimals` after the point.
 fn estimate(e: &Estimate, decimals: usize, signed: bool) -> String {

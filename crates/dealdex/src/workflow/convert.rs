@@ -29,10 +29,10 @@ use std::time::Instant;
 
 use serde::Serialize;
 
-use crate::StoreReader;
 use crate::formats::{SkippedBoard, WriteOptions};
 use crate::workflow::output::{ExportedFile, Output};
 use crate::workflow::pipeline::{self, DealFiles, DealSink, DealSource, SourceOptions};
+use crate::{Error, ErrorKind, Result, StoreReader};
 
 /// A convert job: one source's boards out to every output.
 #[derive(Clone)]
@@ -100,10 +100,6 @@ pub struct ConvertReport {
     pub seconds: f64,
 }
 
-/// Why a conversion failed ([`pipeline::Error`]: the source or the sink). Nothing is written
-/// unless every output rendered.
-pub type ConvertError = pipeline::Error;
-
 /// Runs `job`: source → sink ([`crate::workflow::pipeline`]). The source is read a piece
 /// at a time; outputs that are all files of streaming formats get each piece as it comes
 /// (memory flat in the input's size), others are rendered at the end; nothing is put in
@@ -111,13 +107,13 @@ pub type ConvertError = pipeline::Error;
 /// the database of a stored source.
 ///
 /// # Errors
-/// [`ConvertError`]: the input cannot be read, an output format cannot hold the boards
-/// (nothing written), or an output cannot be written.
+/// The input cannot be read, an output format cannot hold the boards (nothing written:
+/// nothing is written unless every output rendered), or an output cannot be written.
 pub fn run(
     job: &ConvertJob,
     store: Option<&StoreReader>,
     stdout: &mut dyn Write,
-) -> Result<ConvertReport, ConvertError> {
+) -> Result<ConvertReport> {
     let started = Instant::now();
     let source = job.source.open(store, &SourceOptions::default())?;
     let facts = source.facts().clone();
@@ -143,7 +139,7 @@ pub fn run(
         // before anything is written, as import refuses such boards.
         let max = crate::formats::MAX_BOARD_NUMBER;
         if let Some(n) = boards.iter().filter_map(|b| b.number).find(|&n| n > max) {
-            return Err(ConvertError::from(pipeline::ErrorKind::FirstBoard {
+            return Err(Error::from(ErrorKind::FirstBoard {
                 first: first_told.unwrap_or(1),
                 reason: format!(
                     "the file's boards would be numbered past {max} (board {n}), the largest board number a database holds"
@@ -152,7 +148,7 @@ pub fn run(
         }
         first = first.or(boards.first().and_then(|b| b.number));
         last = boards.last().and_then(|b| b.number).unwrap_or(last);
-        Ok::<(), ConvertError>(())
+        Ok::<(), Error>(())
     })?;
     let written = sink.finish()?;
     Ok(ConvertReport {
@@ -191,7 +187,6 @@ mod tests {
     use super::*;
     use crate::Classify;
     use crate::formats::{self, MAX_BOARD_NUMBER};
-    use crate::workflow::pipeline::ErrorKind;
 
     /// A library job's first board past [`MAX_BOARD_NUMBER`] is refused before the input is
     /// read (it used to number the boards up to `u64::MAX` and then stay there).

@@ -43,21 +43,20 @@ use std::sync::mpsc::SyncSender;
 
 use serde::Serialize;
 
-use crate::Classify;
 use crate::dd::TrickTable;
 use crate::dealer::{
-    self, DealFeed, DealerJob, DealerProgress, DealerReport, ErrorKind, GivenDeal, GivenFeed,
-    Script,
+    self, DealFeed, DealerJob, DealerProgress, DealerReport, GivenDeal, GivenFeed, Script,
 };
 use crate::formats::{Board, SkippedBoard};
 use crate::model::card::Seat;
 use crate::model::deal::Deal;
 use crate::model::index::DealIndex;
 use crate::model::number::Scheme;
-use crate::store::{NewSet, Store, StoreError};
+use crate::store::{NewSet, Store};
 use crate::workflow::pipeline::{
-    self, DealSink, DealSource, FileSource, OpenSource, ReadAs, SetSink, SourceOptions, SourceRead,
+    DealSink, DealSource, FileSource, OpenSource, ReadAs, SetSink, SourceOptions, SourceRead,
 };
+use crate::{Error, ErrorKind, Result};
 
 /// A dealer run: the script, dealer's settings, where the deals come from, the database and
 /// what to store in it.
@@ -228,79 +227,6 @@ pub struct DealerRunReport {
     pub file_warnings: Vec<String>,
 }
 
-/// Why a dealer run failed. Without a set to store, the tables solved in the blocks before
-/// the failure stay stored; with one, nothing is stored (the set and the tables share one
-/// transaction).
-#[derive(Debug, thiserror::Error)]
-pub enum DealerRunError {
-    /// The given deals could not be read: the file (its name and the position in it are in
-    /// the error; before the run when it cannot be opened or its format told, after it when
-    /// a fault lies past the deals the run took), no database, no such set, the store.
-    #[error(transparent)]
-    Source(#[from] pipeline::Error),
-    /// `store_set` names a set the database already has.
-    #[error("set {set:?} already exists in {database} (store it under a new name)")]
-    SetExists {
-        /// The name asked for.
-        set: String,
-        /// The database, as the store names it.
-        database: String,
-    },
-    /// Deals from a database, or a set to store, without a database.
-    #[error("no database given")]
-    NoDatabase,
-    /// The database failed (or is missing, or holds a key that is no deal).
-    #[error(transparent)]
-    Store(#[from] StoreError),
-    /// An expression could not be evaluated on a given deal, named here (its source, its
-    /// 1-based place there, its board number when known, the deal).
-    #[error("{place}")]
-    Eval {
-        /// Where the deal is: `club.pbn: deal 5 (board 5, N:AKQ…)`.
-        place: String,
-        /// What went wrong (an expression's kind of [`dealer::ErrorKind`]).
-        #[source]
-        error: dealer::Error,
-    },
-    /// The run failed (an evaluation error on a generated deal, writing the deals, the
-    /// seed, the predeal).
-    #[error(transparent)]
-    Run(#[from] dealer::Error),
-}
-
-crate::classified!(DealerRunError);
-impl Classify for DealerRunError {
-    /// A missing set or database, a taken set name, a bad file and an expression that cannot
-    /// be evaluated are bad input; the store's and the run's errors have their own class.
-    fn class(&self) -> crate::ErrorClass {
-        match self {
-            DealerRunError::Source(e) => e.class(),
-            DealerRunError::Store(e) => e.class(),
-            DealerRunError::Run(e) => e.class(),
-            DealerRunError::SetExists { .. }
-            | DealerRunError::NoDatabase
-            | DealerRunError::Eval { .. } => crate::ErrorClass::BadInput,
-        }
-    }
-
-    /// The file's position (line and column, or record) when it could not be read or its
-    /// format not told.
-    fn position(&self) -> Option<crate::InputPosition> {
-        match self {
-            DealerRunError::Source(e) => e.position(),
-            _ => None,
-        }
-    }
-
-    /// The source's error.
-    fn wrapped(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            DealerRunError::Source(e) => Some(e),
-            _ => None,
-        }
-    }
-}
-
 /// A script as `dealdex dealer` loads it, with its name for the report's closing lines (the
 /// file's name; `-` for standard input): the file `path` (`None` or `-`: standard input) read
 /// whole, parsed with the parameters `params` (`$N` stands for the text of the last pair
@@ -322,15 +248,16 @@ impl Classify for DealerRunError {
 /// ```
 ///
 /// # Errors
-/// [`LoadScriptError`]: the file not read, the script's error (line and column), a
-/// predealt holding refused.
+/// [`ErrorKind::ScriptRead`] for the file not read, [`ErrorKind::ScriptTooLarge`],
+/// [`ErrorKind::ScriptNotUtf8`], [`ErrorKind::ScriptParse`] for the script's error (line and
+/// column), [`ErrorKind::Dealer`] for a predealt holding refused.
 pub fn load_script(
     path: Option<&Path>,
     params: &[(usize, String)],
     predeal: [Option<&str>; 4],
-) -> Result<(Script, String), LoadScriptError> {
+) -> Result<(Script, String)> {
     let path = path.filter(|p| p.as_os_str() != "-");
-    let read = |error| LoadScriptError::Read {
+    let read = |error| ErrorKind::ScriptRead {
         path: path.unwrap_or(Path::new("-")).to_owned(),
         error,
     };
@@ -348,9 +275,10 @@ pub fn load_script(
             .map_err(read)?,
     };
     if bytes.len() as u64 > MAX_SCRIPT_BYTES {
-        return Err(LoadScriptError::TooLarge {
+        return Err(ErrorKind::ScriptTooLarge {
             path: path.unwrap_or(Path::new("-")).to_owned(),
-        });
+        }
+        .into());
     }
     let text = String::from_utf8(bytes).map_err(|e| {
         let offset = e.utf8_error().valid_up_to();
@@ -361,7 +289,7 @@ pub fn load_script(
                 .iter()
                 .rposition(|&b| b == b'\n')
                 .map_or(0, |i| i + 1);
-        LoadScriptError::NotUtf8 {
+        ErrorKind::ScriptNotUtf8 {
             path: path.unwrap_or(Path::new("-")).to_owned(),
             offset: offset as u64,
             line,
@@ -377,13 +305,13 @@ pub fn load_script(
         values[*n] = Some(value.clone());
     }
     let mut script =
-        Script::parse_with_params(&text, &values).map_err(|error| LoadScriptError::Script {
+        Script::parse_with_params(&text, &values).map_err(|error| ErrorKind::ScriptParse {
             path: path.unwrap_or(Path::new("-")).to_owned(),
             error,
         })?;
     for (seat, holdings) in Seat::ALL.into_iter().zip(predeal) {
         if let Some(h) = holdings {
-            script.add_predeal(seat, h)?;
+            script.add_predeal(seat, h).map_err(ErrorKind::Dealer)?;
         }
     }
     Ok((script, name))
@@ -393,94 +321,6 @@ pub fn load_script(
 /// definitions, which take some 450 MB to compile; real scripts are a few KB).
 pub const MAX_SCRIPT_BYTES: u64 = 16 << 20;
 
-/// Why [`load_script`] failed.
-#[derive(Debug, thiserror::Error)]
-pub enum LoadScriptError {
-    /// The script file (or standard input, `-`) could not be read.
-    #[error("{}: {error}", path.display())]
-    Read {
-        /// The file.
-        path: PathBuf,
-        /// The I/O error.
-        error: std::io::Error,
-    },
-    /// The script is larger than [`MAX_SCRIPT_BYTES`].
-    #[error("{}: larger than {} MiB: a dealer script that size is not one (at most {MAX_SCRIPT_BYTES} bytes)", path.display(), MAX_SCRIPT_BYTES >> 20)]
-    TooLarge {
-        /// The script file (`-` for standard input).
-        path: PathBuf,
-    },
-    /// The script is not UTF-8 text: the first byte that is not, 0-based, and its line and
-    /// column (1-based, the column in bytes).
-    #[error("{}: line {line}, column {column} (byte {offset}): not UTF-8 text (a dealer script is text; save it as UTF-8)", path.display())]
-    NotUtf8 {
-        /// The script file (`-` for standard input).
-        path: PathBuf,
-        /// The offset of the first byte that is not UTF-8, 0-based.
-        offset: u64,
-        /// Its line, 1-based.
-        line: usize,
-        /// Its column, 1-based, in bytes.
-        column: usize,
-    },
-    /// The script does not parse: the file (`-` for standard input), then the script's
-    /// error with its line and column (`bad.dei: line 4: syntax error: …`).
-    #[error("{}: {error}", if path.as_os_str() == "-" { "standard input".into() } else { path.display().to_string() })]
-    Script {
-        /// The script file.
-        path: PathBuf,
-        /// Where and why it does not parse.
-        error: dealer::Error,
-    },
-    /// A predealt holding is refused.
-    #[error(transparent)]
-    Predeal(#[from] dealer::Error),
-}
-
-crate::classified!(LoadScriptError);
-impl Classify for LoadScriptError {
-    /// A script that is not there, a directory, unreadable or not text is bad input (the
-    /// file is the caller's, as a deal file is); another read failure is I/O; the script's
-    /// and the predeal's errors have their own class.
-    fn class(&self) -> crate::ErrorClass {
-        use std::io::ErrorKind;
-        match self {
-            LoadScriptError::Read { error, .. } => match error.kind() {
-                ErrorKind::NotFound
-                | ErrorKind::IsADirectory
-                | ErrorKind::NotADirectory
-                | ErrorKind::PermissionDenied
-                | ErrorKind::InvalidData
-                | ErrorKind::InvalidFilename => crate::ErrorClass::BadInput,
-                _ => crate::ErrorClass::Io,
-            },
-            LoadScriptError::NotUtf8 { .. } | LoadScriptError::TooLarge { .. } => {
-                crate::ErrorClass::BadInput
-            }
-            LoadScriptError::Script { error, .. } => error.class(),
-            LoadScriptError::Predeal(e) => e.class(),
-        }
-    }
-
-    /// The script's line and column.
-    fn position(&self) -> Option<crate::InputPosition> {
-        match self {
-            LoadScriptError::Script { error, .. } => error.position(),
-            LoadScriptError::NotUtf8 {
-                path,
-                offset,
-                line,
-                column,
-            } => Some(
-                crate::InputPosition::at_line_column(*line, *column)
-                    .with_file(path)
-                    .with_byte(*offset),
-            ),
-            _ => None,
-        }
-    }
-}
-
 /// Given deals a piece holds: what a source's reader hands the run at a time.
 const GIVEN_PIECE: usize = 4096;
 
@@ -489,14 +329,14 @@ const GIVEN_PIECE: usize = 4096;
 /// piece or two ahead of the run, and stops when the run has dropped the feed (its send
 /// fails).
 struct Producer {
-    thread: std::thread::JoinHandle<Result<SourceRead, DealerRunError>>,
+    thread: std::thread::JoinHandle<Result<SourceRead>>,
     /// Deals the run pulled from the feed.
     pulled: Arc<AtomicU64>,
 }
 
 impl Producer {
     /// Starts the thread that reads `source`, and the feed the run pulls its deals from.
-    fn spawn(source: OpenSource<Store>) -> Result<(Producer, GivenFeed), DealerRunError> {
+    fn spawn(source: OpenSource<Store>) -> Result<(Producer, GivenFeed)> {
         let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<GivenDeal>>(1);
         let pulled = Arc::new(AtomicU64::new(0));
         let count = Arc::clone(&pulled);
@@ -506,13 +346,13 @@ impl Producer {
         let thread = std::thread::Builder::new()
             .name("dealdex-given-deals".into())
             .spawn(move || produce(source, tx))
-            .map_err(|e| DealerRunError::Run(e.into()))?;
+            .map_err(|e| ErrorKind::Dealer(e.into()))?;
         Ok((Producer { thread, pulled }, feed))
     }
 
     /// Waits for the thread (which stops once the feed is dropped) and returns what it read
     /// or why it failed.
-    fn finish(self) -> Result<SourceRead, DealerRunError> {
+    fn finish(self) -> Result<SourceRead> {
         match self.thread.join() {
             Ok(result) => result,
             Err(panic) => std::panic::resume_unwind(panic),
@@ -522,10 +362,7 @@ impl Producer {
 
 /// Reads `source` into `tx` [`GIVEN_PIECE`] deals at a time, until its end or until the run
 /// stops taking pieces.
-fn produce(
-    source: OpenSource<Store>,
-    tx: SyncSender<Vec<GivenDeal>>,
-) -> Result<SourceRead, DealerRunError> {
+fn produce(source: OpenSource<Store>, tx: SyncSender<Vec<GivenDeal>>) -> Result<SourceRead> {
     source.read(&mut |boards| {
         let mut deals = boards.into_iter().map(|b| GivenDeal {
             deal: b.deal,
@@ -567,7 +404,7 @@ impl<'s> Keeper<'s> {
     /// What `job` keeps in `store`: the produced deals as the new set `store_set` (its
     /// writer begun: a taken name is refused here) with the solved tables, else the tables
     /// alone; nothing without a store.
-    fn for_job(job: &DealerRunJob, store: Option<&'s mut Store>) -> Result<Self, DealerRunError> {
+    fn for_job(job: &DealerRunJob, store: Option<&'s mut Store>) -> Result<Self> {
         let target = match (store, &job.store_set) {
             (Some(s), Some(name)) => {
                 let script = job.run.script_name.as_deref().unwrap_or("-");
@@ -580,13 +417,7 @@ impl<'s> Keeper<'s> {
                     seed_sha256: None,
                 };
                 let path = s.path().to_owned();
-                Target::Set(SetSink::begin(s, &set).map_err(|e| match e {
-                    StoreError::SetExists { name } => DealerRunError::SetExists {
-                        set: name,
-                        database: path,
-                    },
-                    e => e.into(),
-                })?)
+                Target::Set(SetSink::begin(s, &set).map_err(|e| e.set_taken(&path))?)
             }
             (Some(s), None) => Target::Tables(s),
             (None, _) => Target::Nothing,
@@ -600,7 +431,7 @@ impl<'s> Keeper<'s> {
 
 impl Keeper<'_> {
     /// A block's produced deals (the next boards of the set) and solved tables.
-    fn keep(&mut self, deals: &[Deal], solved: &[(Deal, TrickTable)]) -> Result<(), StoreError> {
+    fn keep(&mut self, deals: &[Deal], solved: &[(Deal, TrickTable)]) -> Result<()> {
         if !solved.is_empty() {
             let mut rows: Vec<(DealIndex, TrickTable)> = solved
                 .iter()
@@ -634,16 +465,18 @@ impl Keeper<'_> {
 /// are read or produced. A table the file gives is used, not stored.
 ///
 /// # Errors
-/// [`DealerRunError`]: the file (named, with the position; an error found past the deals
-/// the run took is returned after the run), the set or the database missing, the set name
-/// taken, the store failing, an expression that cannot be evaluated (the given deal named),
-/// writing `out`. When the run fails nothing of the set is stored (nor the tables, with
-/// `store_set`); without `store_set` the tables of the blocks before the failure stay stored.
+/// The file (named, with the position; an error found past the deals the run took is
+/// returned after the run), the set or the database missing ([`ErrorKind::NoDatabase`]),
+/// the set name taken ([`ErrorKind::SetExists`]), the store failing, an expression that
+/// cannot be evaluated ([`ErrorKind::Eval`]: the given deal named), writing `out` or another
+/// failure of the run ([`ErrorKind::Dealer`]). When the run fails nothing of the set is
+/// stored (nor the tables, with `store_set`); without `store_set` the tables of the blocks
+/// before the failure stay stored.
 pub fn run(
     job: &DealerRunJob,
     out: &mut dyn Write,
     progress: &mut dyn FnMut(DealerProgress),
-) -> Result<DealerRunReport, DealerRunError> {
+) -> Result<DealerRunReport> {
     let uses_tricks = job.script.uses_tricks();
     let mut store = open_store(job, uses_tricks)?;
     let database = store.as_ref().map(|s| s.path().to_owned());
@@ -680,7 +513,7 @@ pub fn run(
         &mut |deals, tables| {
             keeper
                 .keep(deals, tables)
-                .map_err(|e| ErrorKind::Sink(Box::new(e)).into())
+                .map_err(|e| dealer::ErrorKind::Sink(Box::new(e)).into())
         },
     );
     // The run is over: dropping its feed makes a producer still sending stop reading.
@@ -718,12 +551,12 @@ pub fn run(
 /// stores; none otherwise.
 ///
 /// # Errors
-/// [`DealerRunError::NoDatabase`] for a set to store without a database,
-/// [`DealerRunError::SetExists`] for a set name taken, the store failing to open.
-fn open_store(job: &DealerRunJob, uses_tricks: bool) -> Result<Option<Store>, DealerRunError> {
+/// [`ErrorKind::NoDatabase`] for a set to store without a database,
+/// [`ErrorKind::SetExists`] for a set name taken, the store failing to open.
+fn open_store(job: &DealerRunJob, uses_tricks: bool) -> Result<Option<Store>> {
     let from_db = job.source.as_ref().is_some_and(DealSource::is_stored);
     if job.store_set.is_some() && job.database.is_none() {
-        return Err(DealerRunError::NoDatabase);
+        return Err(ErrorKind::NoDatabase.into());
     }
     let store = match &job.database {
         Some(path) if from_db => Some(Store::open_existing(path)?),
@@ -733,20 +566,21 @@ fn open_store(job: &DealerRunJob, uses_tricks: bool) -> Result<Option<Store>, De
     if let (Some(name), Some(s)) = (&job.store_set, &store)
         && s.set(name)?.is_some()
     {
-        return Err(DealerRunError::SetExists {
+        return Err(ErrorKind::SetExists {
             set: name.clone(),
             database: s.path().to_owned(),
-        });
+        }
+        .into());
     }
     Ok(store)
 }
 
 /// The run's error as [`run`] returns it: an expression failing on a given deal placed in
 /// the source `name` (empty for no source) with the deal's number and board, a store
-/// failing in the run's `keep` as a store error.
-fn run_error(error: dealer::Error, name: &str) -> DealerRunError {
+/// failing in the run's `keep` as its own error.
+fn run_error(error: dealer::Error, name: &str) -> Error {
     match error.into_kind() {
-        ErrorKind::Eval {
+        dealer::ErrorKind::Eval {
             deal,
             error,
             given: Some(g),
@@ -756,13 +590,13 @@ fn run_error(error: dealer::Error, name: &str) -> DealerRunError {
                 Some(b) => place.push_str(&format!(" (board {b}, {})", g.deal)),
                 None => place.push_str(&format!(" ({})", g.deal)),
             }
-            DealerRunError::Eval { place, error }
+            ErrorKind::Eval { place, error }.into()
         }
-        ErrorKind::Sink(e) => match e.downcast::<StoreError>() {
-            Ok(e) => DealerRunError::Store(*e),
-            Err(e) => DealerRunError::Run(ErrorKind::Sink(e).into()),
+        dealer::ErrorKind::Sink(e) => match e.downcast::<Error>() {
+            Ok(e) => *e,
+            Err(e) => ErrorKind::Dealer(dealer::ErrorKind::Sink(e).into()).into(),
         },
-        kind => DealerRunError::Run(kind.into()),
+        kind => ErrorKind::Dealer(kind.into()).into(),
     }
 }
 
@@ -770,10 +604,7 @@ fn run_error(error: dealer::Error, name: &str) -> DealerRunError {
 ///
 /// # Errors
 /// The store failing to commit.
-fn finish_set(
-    target: Target<'_>,
-    store_set: Option<&str>,
-) -> Result<Option<StoredDealerSet>, DealerRunError> {
+fn finish_set(target: Target<'_>, store_set: Option<&str>) -> Result<Option<StoredDealerSet>> {
     Ok(match (target, store_set) {
         (Target::Set(sink), Some(name)) => {
             let boards = sink.boards();

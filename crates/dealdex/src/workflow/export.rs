@@ -32,6 +32,7 @@ use crate::formats::WriteOptions;
 use crate::store::StoreReader;
 use crate::workflow::output::{ExportedFile, Output};
 use crate::workflow::pipeline::{self, DealFiles, DealSink, DealSource, SourceOptions};
+use crate::{Error, Result};
 
 /// An export job: a stored set to files.
 #[derive(Clone)]
@@ -80,23 +81,19 @@ pub struct ExportReport {
     pub warnings: Vec<String>,
 }
 
-/// Why an export failed ([`pipeline::Error`]: no such set, a corrupt stored key, the store
-/// failing; a format that cannot hold the set, a file that cannot be written). Nothing is
-/// written unless every output rendered.
-pub type ExportError = pipeline::Error;
-
 /// Exports a stored set: the set as a source (its boards in board order, each solved deal
 /// with its double-dummy table) into a sink of the job's outputs, written with the set's
 /// range, scheme and name as event; standard-output files to `stdout`.
 ///
 /// # Errors
-/// [`ExportError`]: no such set, a corrupt stored key, the store failing, a format that cannot
-/// hold the set (nothing written), or a file that cannot be written.
+/// No such set, a corrupt stored key, the store failing, a format that cannot hold the set
+/// (nothing written: nothing is written unless every output rendered), or a file that cannot
+/// be written.
 pub fn export(
     job: &ExportJob,
     store: &StoreReader,
     stdout: &mut dyn Write,
-) -> Result<ExportReport, ExportError> {
+) -> Result<ExportReport> {
     let source = DealSource::Set(job.set.clone()).open(Some(store), &SourceOptions::WITH_TABLES)?;
     let info = source
         .facts()
@@ -120,7 +117,7 @@ pub fn export(
     let mut solved = 0u64;
     let read = pipeline::drain(source, &mut sink, |boards| {
         solved += boards.iter().filter(|b| b.dd.is_some()).count() as u64;
-        Ok::<(), ExportError>(())
+        Ok::<(), Error>(())
     })?;
     let written = sink.finish()?;
     Ok(ExportReport {

@@ -30,7 +30,6 @@ use std::time::Instant;
 
 use serde::Serialize;
 
-use crate::Classify;
 use crate::formats::{Board, WriteOptions};
 use crate::generation::bigdeal::BigDealStream;
 use crate::generation::predeal::Predeal;
@@ -38,16 +37,16 @@ use crate::model::deal::Deal;
 use crate::model::index::DealIndex;
 use crate::model::number::Scheme;
 use crate::query::{self, Query};
-use crate::secret::{self, PendingSecret, SecretFileError};
-use crate::store::{NewSet, SetOutcome, Store, StoreError};
+use crate::secret::{self, PendingSecret, SecretFile};
+use crate::store::{NewSet, SetOutcome, Store};
 use crate::workflow::output::{
     ExportedFile, FileRole, Output, check_distinct, check_output_paths, plan_outputs, same_file,
 };
 use crate::workflow::pipeline::{
-    self, DealFiles, DealSink, DealSource, DealStream, FoundDeals, OpenSource, PreparedFiles,
+    DealFiles, DealSink, DealSource, DealStream, FoundDeals, OpenSource, PreparedFiles,
     RenderedPiece, SourceOptions, StreamFilter, StreamSource,
 };
-use crate::{CHUNK, GenerationError, Seed};
+use crate::{CHUNK, Error, ErrorClass, ErrorKind, GenerationError, InputPosition, Result, Seed};
 
 /// Deals inserted per store transaction in a bulk run by default. Random keys dirty most of
 /// the B-tree's leaf pages in every transaction, so fewer, larger batches write far less WAL:
@@ -138,18 +137,18 @@ impl Source {
     /// assert!(matches!(fresh, Source::Fresh { key_file: None }));
     /// let e = Source::from_flags(None, Some("42"), None, None).err().unwrap();
     /// assert!(e.to_string().starts_with("seed has 2 characters"), "{e}");
-    /// # Ok::<(), dealdex::workflow::generate::GenerateError>(())
+    /// # Ok::<(), dealdex::Error>(())
     /// ```
     ///
     /// # Errors
-    /// [`GenerateError::BadSeed`] for a seed that is not 64 hex digits; for the key file,
+    /// [`GenerateKind::BadSeed`] for a seed that is not 64 hex digits; for the key file,
     /// the errors of [`read_seed_file`].
     pub fn from_flags(
         bigdeal: Option<(&str, &[String])>,
         seed: Option<&str>,
         seed_file: Option<&Path>,
         key_file: Option<PathBuf>,
-    ) -> Result<Source, GenerateError> {
+    ) -> Result<Source> {
         if let Some((wizard, entropy)) = bigdeal {
             let entropy: Vec<&[u8]> = entropy.iter().map(|e| e.as_bytes()).collect();
             return Ok(Source::BigDeal(BigDealStream::new(
@@ -158,7 +157,7 @@ impl Source {
             )));
         }
         Ok(match (seed, seed_file) {
-            (Some(s), _) => Source::Seed(s.parse().map_err(GenerateError::BadSeed)?),
+            (Some(s), _) => Source::Seed(s.parse().map_err(GenerateKind::BadSeed)?),
             (None, Some(path)) => Source::KeyFile {
                 seed: read_seed_file(path)?,
                 path: path.to_owned(),
@@ -203,7 +202,7 @@ impl Boards {
     /// assert_eq!(Boards::from_flags(Some("5"), 1, None, None)?, Boards::Set { first: 1, last: 5 });
     /// let bulk = Boards::from_flags(None, 11, Some(10), Some(1000))?;
     /// assert_eq!(bulk, Boards::Bulk { start: 11, count: 10, batch: 1000 });
-    /// # Ok::<(), dealdex::workflow::generate::GenerateError>(())
+    /// # Ok::<(), dealdex::Error>(())
     /// ```
     ///
     /// # Errors
@@ -213,7 +212,7 @@ impl Boards {
         start: u64,
         count: Option<u64>,
         batch: Option<u64>,
-    ) -> Result<Boards, GenerateError> {
+    ) -> Result<Boards> {
         Ok(match range {
             Some(r) => {
                 let (first, last) = parse_board_range(r)?;
@@ -251,13 +250,9 @@ impl Boards {
     /// ```
     ///
     /// # Errors
-    /// [`pipeline::Error`] for an unknown format, an extension that names none, or a format
-    /// given with several files.
-    pub fn outputs(
-        &self,
-        paths: &[PathBuf],
-        format: Option<&str>,
-    ) -> Result<Vec<Output>, pipeline::Error> {
+    /// [`ErrorKind::OutputFormat`] for an unknown format or an extension that names none,
+    /// [`ErrorKind::FormatWithSeveral`] for a format given with several files.
+    pub fn outputs(&self, paths: &[PathBuf], format: Option<&str>) -> Result<Vec<Output>> {
         match (self, paths.is_empty()) {
             (Boards::Bulk { .. }, true) => Ok(Vec::new()),
             _ => plan_outputs(paths, format, self.default_format()),
@@ -335,11 +330,11 @@ pub struct GenerateJob {
     /// Keep only matching deals, drawing until enough match. A query whose terms' ranges
     /// show that no deal can match, with the predeal when there is one
     /// ([`Query::never_matches_given`]), is refused before any deal is
-    /// drawn ([`GenerateError::NeverMatches`]); a rare one is bounded by `max_draws`.
+    /// drawn ([`GenerateKind::NeverMatches`]); a rare one is bounded by `max_draws`.
     pub filter: Option<Filter>,
     /// With a filter: the most deals drawn from the stream to find the matching ones
     /// ([`DEFAULT_MAX_DRAWS`] by default; `None`: no bound, the stream's 2⁶⁴ deals). Past
-    /// it the job fails with [`GenerateError::DrawLimit`], having stored and written
+    /// it the job fails with [`GenerateKind::DrawLimit`], having stored and written
     /// nothing (a fresh seed's key file of a bulk run, saved before drawing, stays).
     pub max_draws: Option<u64>,
     /// The outputs, each a file or standard output with its format. A set is rendered for
@@ -581,11 +576,13 @@ pub enum Progress<'a> {
     Finished,
 }
 
-/// Why a generate job failed. Bad input is found before anything is written or stored.
-#[derive(Debug, thiserror::Error)]
-pub enum GenerateError {
+/// `generate`'s own kinds of error ([`ErrorKind::Generate`]): board ranges, counts, key
+/// files, filters. Bad input is found before anything is written or stored.
+#[derive(Debug, derive_more::Display)]
+#[non_exhaustive]
+pub enum GenerateKind {
     /// A board range with something that is not a number.
-    #[error("boards {range:?}: {token:?} is not a board number")]
+    #[display("boards {range:?}: {token:?} is not a board number")]
     NotABoardNumber {
         /// The range as given.
         range: String,
@@ -593,13 +590,13 @@ pub enum GenerateError {
         token: String,
     },
     /// A board range that is empty or starts at 0.
-    #[error("boards {range:?}: expected A-B with 1 <= A <= B (boards are numbered from 1)")]
+    #[display("boards {range:?}: expected A-B with 1 <= A <= B (boards are numbered from 1)")]
     BadBoardRange {
         /// The range as given (`A-B`).
         range: String,
     },
     /// A set of more than [`MAX_SET_BOARDS`] boards.
-    #[error(
+    #[display(
         "boards {range:?}: {boards} boards; a set has at most {MAX_SET_BOARDS} (a bulk run counts deals instead)"
     )]
     TooManyBoards {
@@ -609,25 +606,25 @@ pub enum GenerateError {
         boards: u128,
     },
     /// A bulk run of 0 deals.
-    #[error("the count of deals must be at least 1")]
+    #[display("the count of deals must be at least 1")]
     ZeroCount,
     /// A bulk run starting at deal 0.
-    #[error("the start is 1-based: the first deal is 1")]
+    #[display("the start is 1-based: the first deal is 1")]
     ZeroStart,
     /// A bulk run past the 64-bit deal counter.
-    #[error("start + count overflows the 64-bit deal counter")]
+    #[display("start + count overflows the 64-bit deal counter")]
     CounterOverflow,
     /// A batch outside [`MIN_BATCH`]`..=`[`MAX_BATCH`].
-    #[error("batch {batch}: expected {MIN_BATCH}..={MAX_BATCH} deals")]
+    #[display("batch {batch}: expected {MIN_BATCH}..={MAX_BATCH} deals")]
     BadBatch {
         /// The batch asked for.
         batch: u64,
     },
     /// A bulk run with no output and no store.
-    #[error("nothing to do: no output file, and no database to store the deals in")]
+    #[display("nothing to do: no output file, and no database to store the deals in")]
     NothingToDo,
     /// A bulk run past a format's board limit, without `split`.
-    #[error(
+    #[display(
         "{output}: {format} holds boards 1..{max}, this run ends at {last} (split the set into files)"
     )]
     BoardLimit {
@@ -641,22 +638,15 @@ pub enum GenerateError {
         last: u64,
     },
     /// A bulk run too long for an output that is written in one piece.
-    #[error("{output}: {format} is written in one piece; at most {MAX_COLLECTED} boards")]
+    #[display("{output}: {format} is written in one piece; at most {MAX_COLLECTED} boards")]
     TooManyToCollect {
         /// The output's label.
         output: String,
         /// The format's name.
         format: &'static str,
     },
-    /// The outputs could not be planned (two flags naming the same file: an output and
-    /// the key file or the database, refused before anything is created), a format cannot
-    /// hold the set (nothing was written or stored), an output could not be opened or
-    /// written, or the deal stream failed (Big Deal's stream ending before the run's last
-    /// deal is [`GenerateError::BigDealExhausted`]).
-    #[error(transparent)]
-    Pipeline(pipeline::Error),
     /// A key file (`--seed-file`) could not be read.
-    #[error("{}: {error}", path.display())]
+    #[display("{}: {error}", path.display())]
     SeedFile {
         /// The file.
         path: PathBuf,
@@ -664,13 +654,13 @@ pub enum GenerateError {
         error: std::io::Error,
     },
     /// A key file without a seed line (only blank lines and `#` comments).
-    #[error("{}: no seed line", path.display())]
+    #[display("{}: no seed line", path.display())]
     NoSeedLine {
         /// The file.
         path: PathBuf,
     },
     /// A key file whose seed line is no seed.
-    #[error("{}: line {line}: {error}", path.display())]
+    #[display("{}: line {line}: {error}", path.display())]
     BadSeedLine {
         /// The file.
         path: PathBuf,
@@ -680,33 +670,30 @@ pub enum GenerateError {
         error: GenerationError,
     },
     /// The operating system's random source failed.
-    #[error(transparent)]
-    Seed(#[from] GenerationError),
+    #[display("{_0}")]
+    Random(GenerationError),
     /// A seed given ([`Source::from_flags`]) that is not 64 hex digits.
-    #[error("{0}")]
+    #[display("{_0}")]
     BadSeed(GenerationError),
     /// The key file asked for exists: a secret is never overwritten.
-    #[error(
+    #[display(
         "key file {error} (it may hold the seed of an earlier set: name another key file, or reuse that seed as the seed file)"
     )]
     KeyFileExists {
         /// The secret file's error, naming the path.
-        error: SecretFileError,
+        error: SecretFile,
     },
-    /// The key file could not be written.
-    #[error(transparent)]
-    KeyFile(SecretFileError),
     /// A fresh seed's key file could not be written after the set was stored under the
     /// name it is named for: the seed is kept in the private temporary file `kept`.
-    #[error("{error}; the seed is kept in {} (mode 0600): rename it, never delete it", kept.display())]
+    #[display("{error}; the seed is kept in {} (mode 0600): rename it, never delete it", kept.display())]
     SeedKept {
         /// Why the key file was not written.
-        error: SecretFileError,
+        error: SecretFile,
         /// The temporary file that holds the seed.
         kept: PathBuf,
     },
     /// Big Deal's 32-bit counter runs out before the set's last board.
-    #[error("boards {first}-{last}: the Big Deal stream's 32-bit counter runs out first")]
+    #[display("boards {first}-{last}: the Big Deal stream's 32-bit counter runs out first")]
     BigDealSetExhausted {
         /// The set's first board.
         first: u64,
@@ -715,7 +702,7 @@ pub enum GenerateError {
     },
     /// The filter can match no deal, as its terms' ranges show ([`Query::never_matches`]):
     /// refused before any deal is drawn.
-    #[error("where: {error}")]
+    #[display("where: {error}")]
     NeverMatches {
         /// Why, with the column of the comparison that decides it.
         error: query::Error,
@@ -724,7 +711,7 @@ pub enum GenerateError {
     /// nothing was stored or written. The message names the bound and how to raise it (in
     /// the caller's terms, `names`), and with a predeal says that its cards may be what
     /// leaves no deal matching.
-    #[error("{}", draw_limit_text((*.drawn, *.matched, *.max_draws), (*.mode, *.first_missing, *.last), *.predeal, *.names))]
+    #[display("{}", draw_limit_text((*drawn, *matched, *max_draws), (*mode, *first_missing, *last), *predeal, *names))]
     DrawLimit {
         /// Deals drawn: the bound.
         drawn: u64,
@@ -746,67 +733,51 @@ pub enum GenerateError {
         names: DrawNames,
     },
     /// Big Deal's 32-bit counter ran out before the bulk run's last deal.
-    #[error("the Big Deal stream's 32-bit counter ran out before the last board")]
+    #[display("the Big Deal stream's 32-bit counter ran out before the last board")]
     BigDealExhausted,
-    /// The store failed (or refused a set of that name with other deals).
-    #[error(transparent)]
-    Store(#[from] StoreError),
 }
 
-impl GenerateError {
-    /// This error with a busy database said plainly ([`StoreError::explain_busy`]).
-    pub fn explain_busy(self) -> GenerateError {
+impl GenerateKind {
+    /// A key file or a kept seed that could not be written, and a failing random source,
+    /// are I/O; everything else (ranges, counts, key files given, a filter that can never
+    /// match or matched too few deals within [`GenerateJob::max_draws`], like a `dealdex sql`
+    /// statement past its time limit) is bad input.
+    pub(crate) fn class(&self) -> ErrorClass {
         match self {
-            GenerateError::Store(e) => GenerateError::Store(e.explain_busy()),
-            e => e,
-        }
-    }
-}
-
-crate::classified!(GenerateError);
-impl Classify for GenerateError {
-    /// A store error has the store's class, an unwritable output or key file is I/O, a
-    /// failing random source is I/O; everything else (ranges, counts, formats, key files
-    /// given, a filter that can never match or matched too few deals within
-    /// [`GenerateJob::max_draws`], like a `dealdex sql` statement past its time limit) is
-    /// bad input.
-    fn class(&self) -> crate::ErrorClass {
-        use crate::ErrorClass as C;
-        match self {
-            GenerateError::Store(e) => e.class(),
-            GenerateError::Pipeline(e) => match e.kind() {
-                pipeline::ErrorKind::Write { .. } => C::Io,
-                _ => C::BadInput,
-            },
-            GenerateError::KeyFile(_) | GenerateError::SeedKept { .. } | GenerateError::Seed(_) => {
-                C::Io
-            }
-            _ => C::BadInput,
+            GenerateKind::SeedKept { .. } | GenerateKind::Random(_) => ErrorClass::Io,
+            _ => ErrorClass::BadInput,
         }
     }
 
     /// The key file (and the line of a bad seed line) for a key file given that does not
-    /// hold a seed, and the column in `--where` of a filter that can never match; `None`
-    /// for the other errors.
-    fn position(&self) -> Option<crate::InputPosition> {
-        use crate::InputPosition;
+    /// hold a seed, the column of a seed given or of the filter's comparison that can never
+    /// match; `None` for the other kinds.
+    pub(crate) fn position(&self) -> Option<InputPosition> {
         match self {
-            GenerateError::SeedFile { path, .. } | GenerateError::NoSeedLine { path } => {
+            GenerateKind::SeedFile { path, .. } | GenerateKind::NoSeedLine { path } => {
                 Some(InputPosition::new().with_file(path))
             }
-            GenerateError::BadSeedLine { path, line, .. } => {
+            GenerateKind::BadSeedLine { path, line, .. } => {
                 Some(InputPosition::new().with_file(path).with_line(*line as u64))
             }
-            GenerateError::NeverMatches { error } => error.position(),
-            GenerateError::BadSeed(error) => error.position(),
+            GenerateKind::NeverMatches { error } => crate::Classify::position(error),
+            GenerateKind::BadSeed(error) => crate::Classify::position(error),
             _ => None,
         }
     }
 
-    /// The pipeline's error (a closed pipe on standard output is seen there).
-    fn wrapped(&self) -> Option<&(dyn std::error::Error + 'static)> {
+    /// The error the message shows: a key file's I/O error, a seed's or the random
+    /// source's, the filter's.
+    pub(crate) fn wrapped(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            GenerateError::Pipeline(e) => Some(e),
+            GenerateKind::SeedFile { error, .. } => Some(error),
+            GenerateKind::BadSeedLine { error, .. }
+            | GenerateKind::Random(error)
+            | GenerateKind::BadSeed(error) => Some(error),
+            GenerateKind::NeverMatches { error } => Some(error),
+            GenerateKind::KeyFileExists { error } | GenerateKind::SeedKept { error, .. } => {
+                error.wrapped()
+            }
             _ => None,
         }
     }
@@ -826,7 +797,7 @@ fn grouped(n: u64) -> String {
 }
 
 /// How a caller of generate names the filter, the draw bound and the predeal in
-/// [`GenerateError::DrawLimit`]'s message.
+/// [`GenerateKind::DrawLimit`]'s message.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DrawNames {
     /// `dealdex generate`'s flags: `--where`, `--max-draws N`, `--predeal`.
@@ -858,14 +829,14 @@ impl DrawNames {
     }
 }
 
-/// The message of [`GenerateError::DrawLimit`]: `--where matched 3 of the 1,000,000,000
+/// The message of [`GenerateKind::DrawLimit`]: `--where matched 3 of the 1,000,000,000
 /// deals drawn (1 in 333 million); stopped at --max-draws 1000000000 with boards 4-4 not
 /// made; nothing was stored or written (raise --max-draws, 0 for no bound, or loosen the
 /// query)`, then with a predeal a word on its cards.
 ///
 /// ```
-/// use dealdex::workflow::generate::{DrawNames, GenerateError, Mode};
-/// let e = GenerateError::DrawLimit {
+/// use dealdex::workflow::generate::{DrawNames, GenerateKind, Mode};
+/// let e = GenerateKind::DrawLimit {
 ///     drawn: 1_000_000_000, matched: 3, max_draws: 1_000_000_000,
 ///     mode: Mode::Set, first_missing: 4, last: 4, predeal: false, names: DrawNames::Cli,
 /// };
@@ -874,7 +845,7 @@ impl DrawNames {
 ///      stopped at --max-draws 1000000000 with boards 4-4 not made; nothing was stored or \
 ///      written (raise --max-draws, 0 for no bound, or loosen the query)"
 /// );
-/// let python = GenerateError::DrawLimit {
+/// let python = GenerateKind::DrawLimit {
 ///     drawn: 1_000_000_000, matched: 0, max_draws: 1_000_000_000,
 ///     mode: Mode::Bulk, first_missing: 1, last: 4, predeal: true, names: DrawNames::Python,
 /// };
@@ -941,16 +912,17 @@ fn draw_limit_text(
 /// ```
 ///
 /// # Errors
-/// [`GenerateError::NotABoardNumber`], [`GenerateError::BadBoardRange`] or
-/// [`GenerateError::TooManyBoards`].
-pub fn parse_board_range(text: &str) -> Result<(u64, u64), GenerateError> {
-    let num = |t: &str| -> Result<u64, GenerateError> {
-        t.trim()
-            .parse::<u64>()
-            .map_err(|_| GenerateError::NotABoardNumber {
+/// [`GenerateKind::NotABoardNumber`], [`GenerateKind::BadBoardRange`] or
+/// [`GenerateKind::TooManyBoards`].
+pub fn parse_board_range(text: &str) -> Result<(u64, u64)> {
+    let num = |t: &str| -> Result<u64> {
+        t.trim().parse::<u64>().map_err(|_| {
+            GenerateKind::NotABoardNumber {
                 range: text.to_owned(),
                 token: t.to_owned(),
-            })
+            }
+            .into()
+        })
     };
     let (a, b) = match text.split_once('-') {
         Some((a, b)) => (num(a)?, num(b)?),
@@ -961,17 +933,19 @@ pub fn parse_board_range(text: &str) -> Result<(u64, u64), GenerateError> {
 }
 
 /// Checks a set's range `a..=b`; `text` names it in errors.
-fn check_set(text: &str, a: u64, b: u64) -> Result<(), GenerateError> {
+fn check_set(text: &str, a: u64, b: u64) -> Result<()> {
     if a == 0 || b < a {
-        return Err(GenerateError::BadBoardRange {
+        return Err(GenerateKind::BadBoardRange {
             range: text.to_owned(),
-        });
+        }
+        .into());
     }
     if b - a >= MAX_SET_BOARDS {
-        return Err(GenerateError::TooManyBoards {
+        return Err(GenerateKind::TooManyBoards {
             range: text.to_owned(),
             boards: u128::from(b - a) + 1,
-        });
+        }
+        .into());
     }
     Ok(())
 }
@@ -980,10 +954,10 @@ fn check_set(text: &str, a: u64, b: u64) -> Result<(), GenerateError> {
 /// blank nor a `#` comment, 64 hex digits.
 ///
 /// # Errors
-/// [`GenerateError::SeedFile`] (unreadable), [`GenerateError::NoSeedLine`] or
-/// [`GenerateError::BadSeedLine`] (naming the line).
-pub fn read_seed_file(path: &Path) -> Result<Seed, GenerateError> {
-    let text = std::fs::read_to_string(path).map_err(|error| GenerateError::SeedFile {
+/// [`GenerateKind::SeedFile`] (unreadable), [`GenerateKind::NoSeedLine`] or
+/// [`GenerateKind::BadSeedLine`] (naming the line).
+pub fn read_seed_file(path: &Path) -> Result<Seed> {
+    let text = std::fs::read_to_string(path).map_err(|error| GenerateKind::SeedFile {
         path: path.to_owned(),
         error,
     })?;
@@ -991,13 +965,16 @@ pub fn read_seed_file(path: &Path) -> Result<Seed, GenerateError> {
         .lines()
         .enumerate()
         .find(|(_, l)| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
-        .ok_or_else(|| GenerateError::NoSeedLine {
+        .ok_or_else(|| GenerateKind::NoSeedLine {
             path: path.to_owned(),
         })?;
-    line.parse().map_err(|error| GenerateError::BadSeedLine {
-        path: path.to_owned(),
-        line: n + 1,
-        error,
+    line.parse().map_err(|error| {
+        GenerateKind::BadSeedLine {
+            path: path.to_owned(),
+            line: n + 1,
+            error,
+        }
+        .into()
     })
 }
 
@@ -1011,15 +988,15 @@ pub fn read_seed_file(path: &Path) -> Result<Seed, GenerateError> {
 /// to refuse bad input before opening (and creating) a database.
 ///
 /// # Errors
-/// The bad-input variants of [`GenerateError`].
-pub fn check(job: &GenerateJob, storing: bool) -> Result<(), GenerateError> {
+/// The bad-input kinds of [`GenerateKind`], and the deal pipeline's for the output paths.
+pub fn check(job: &GenerateJob, storing: bool) -> Result<()> {
     check_paths(job)?;
     let never = |f: &Filter| match &job.predeal {
         Some(p) => f.query.never_matches_given(&p.fixed()),
         None => f.query.never_matches(),
     };
     if let Some(error) = job.filter.as_ref().and_then(never) {
-        return Err(GenerateError::NeverMatches { error });
+        return Err(GenerateKind::NeverMatches { error }.into());
     }
     let (start, count, batch) = match job.boards {
         Boards::Set { first, last } => return check_set(&format!("{first}-{last}"), first, last),
@@ -1030,19 +1007,19 @@ pub fn check(job: &GenerateJob, storing: bool) -> Result<(), GenerateError> {
         } => (start, count, batch),
     };
     if count == 0 {
-        return Err(GenerateError::ZeroCount);
+        return Err(GenerateKind::ZeroCount.into());
     }
     if start == 0 {
-        return Err(GenerateError::ZeroStart);
+        return Err(GenerateKind::ZeroStart.into());
     }
     let last = start
         .checked_add(count - 1)
-        .ok_or(GenerateError::CounterOverflow)?;
+        .ok_or(GenerateKind::CounterOverflow)?;
     if !(MIN_BATCH..=MAX_BATCH).contains(&batch) {
-        return Err(GenerateError::BadBatch { batch });
+        return Err(GenerateKind::BadBatch { batch }.into());
     }
     if !storing && job.outputs.is_empty() {
-        return Err(GenerateError::NothingToDo);
+        return Err(GenerateKind::NothingToDo.into());
     }
     for o in &job.outputs {
         let info = o.format.info();
@@ -1050,12 +1027,13 @@ pub fn check(job: &GenerateJob, storing: bool) -> Result<(), GenerateError> {
             && last > max
             && !job.split
         {
-            return Err(GenerateError::BoardLimit {
+            return Err(GenerateKind::BoardLimit {
                 output: o.label(),
                 format: info.name,
                 max,
                 last,
-            });
+            }
+            .into());
         }
     }
     if let Boards::Bulk { .. } = job.boards {
@@ -1068,10 +1046,11 @@ pub fn check(job: &GenerateJob, storing: bool) -> Result<(), GenerateError> {
             .next()
             .filter(|_| count > MAX_COLLECTED)
         {
-            return Err(GenerateError::TooManyToCollect {
+            return Err(GenerateKind::TooManyToCollect {
                 output: o.label(),
                 format: o.format.info().name,
-            });
+            }
+            .into());
         }
     }
     Ok(())
@@ -1084,9 +1063,9 @@ pub fn check(job: &GenerateJob, storing: bool) -> Result<(), GenerateError> {
 /// secret is never overwritten). Nothing is created before this check.
 ///
 /// # Errors
-/// [`GenerateError::Pipeline`] ([`pipeline::ErrorKind::SameFile`], naming both flags and the path;
-/// or the error of [`check_output_paths`]) or [`GenerateError::KeyFileExists`].
-fn check_paths(job: &GenerateJob) -> Result<(), GenerateError> {
+/// [`ErrorKind::SameFile`] (naming both files and the path), the error of
+/// [`check_output_paths`], or [`GenerateKind::KeyFileExists`].
+fn check_paths(job: &GenerateJob) -> Result<()> {
     let outputs: Vec<PathBuf> = job.outputs.iter().filter_map(|o| o.path.clone()).collect();
     check_output_paths(&outputs)?;
     let key_file = match &job.source {
@@ -1108,9 +1087,10 @@ fn check_paths(job: &GenerateJob) -> Result<(), GenerateError> {
     if let Some(k) = key_file
         && std::fs::symlink_metadata(k).is_ok()
     {
-        return Err(GenerateError::KeyFileExists {
-            error: SecretFileError::Exists { path: k.to_owned() },
-        });
+        return Err(GenerateKind::KeyFileExists {
+            error: SecretFile::Exists { path: k.to_owned() },
+        }
+        .into());
     }
     Ok(())
 }
@@ -1122,15 +1102,15 @@ fn check_paths(job: &GenerateJob) -> Result<(), GenerateError> {
 /// anything is written or stored, so a format's limit leaves no trace.
 ///
 /// # Errors
-/// [`GenerateError`]: bad input (found before anything is written), a key file or output
-/// that cannot be written, or the store failing (a bulk run keeps the batches committed
-/// before it).
+/// Bad input (found before anything is written: [`check`]), a key file or output that
+/// cannot be written, or the store failing (a bulk run keeps the batches committed before
+/// it).
 pub fn run(
     job: &GenerateJob,
     mut store: Option<&mut Store>,
     stdout: &mut dyn Write,
     progress: &mut dyn FnMut(Progress),
-) -> Result<GenerateReport, GenerateError> {
+) -> Result<GenerateReport> {
     check(job, store.is_some())?;
     let mut started = Instant::now();
     let source = resolve(&job.source)?;
@@ -1218,7 +1198,7 @@ impl Resolved {
 }
 
 /// Draws a fresh seed, or takes the one given.
-fn resolve(source: &Source) -> Result<Resolved, GenerateError> {
+fn resolve(source: &Source) -> Result<Resolved> {
     Ok(match source {
         Source::Seed(seed) | Source::KeyFile { seed, .. } => Resolved {
             seed: *seed,
@@ -1227,7 +1207,7 @@ fn resolve(source: &Source) -> Result<Resolved, GenerateError> {
             scheme: Scheme::Pavlicek,
         },
         Source::Fresh { .. } => Resolved {
-            seed: Seed::from_os()?,
+            seed: Seed::from_os().map_err(GenerateKind::Random)?,
             fresh: true,
             bigdeal: None,
             scheme: Scheme::Pavlicek,
@@ -1284,7 +1264,7 @@ fn write_seed(
     seed: &Seed,
     what: &str,
     k: u32,
-) -> Result<(PathBuf, Option<PathBuf>), SecretFileError> {
+) -> Result<(PathBuf, Option<PathBuf>)> {
     let text = |path: &Path| seed_text(what, seed, path);
     if let Some(p) = given_key_file(job) {
         secret::write_new(p, &text(p))?;
@@ -1304,10 +1284,11 @@ fn write_seed(
 }
 
 /// The error of writing a key file: an explicit one that exists is refused as such.
-fn key_file_error(e: SecretFileError) -> GenerateError {
-    match e {
-        error @ SecretFileError::Exists { .. } => GenerateError::KeyFileExists { error },
-        e => GenerateError::KeyFile(e),
+fn key_file_error(e: Error) -> Error {
+    match SecretFile::of(e) {
+        Ok(error @ SecretFile::Exists { .. }) => GenerateKind::KeyFileExists { error }.into(),
+        Ok(problem) => problem.into(),
+        Err(e) => e,
     }
 }
 
@@ -1320,11 +1301,14 @@ fn settle_seed(
     what: &str,
     k: u32,
     pending: PendingSecret,
-) -> Result<(PathBuf, Option<PathBuf>), GenerateError> {
+) -> Result<(PathBuf, Option<PathBuf>)> {
     let kept = pending.path().to_owned();
     pending
         .settle(|| write_seed(job, seed, what, k))
-        .map_err(|error| GenerateError::SeedKept { error, kept })
+        .map_err(|e| match SecretFile::of(e) {
+            Ok(error) => GenerateKind::SeedKept { error, kept }.into(),
+            Err(e) => e,
+        })
 }
 
 /// Saves a fresh seed of a bulk run to a new file only, before any deal is made
@@ -1334,7 +1318,7 @@ fn save_seed(
     seed: &Seed,
     what: &str,
     progress: &mut dyn FnMut(Progress),
-) -> Result<(PathBuf, Option<PathBuf>), GenerateError> {
+) -> Result<(PathBuf, Option<PathBuf>)> {
     let (written, taken) = write_seed(job, seed, what, 1).map_err(key_file_error)?;
     progress(Progress::SeedSaved {
         path: &written,
@@ -1394,7 +1378,7 @@ fn make_set_boards(
     source: &Resolved,
     (first, last): (u64, u64),
     progress: &mut dyn FnMut(Progress),
-) -> Result<SetBoards, GenerateError> {
+) -> Result<SetBoards> {
     let count = last - first + 1;
     let boards = match (&source.bigdeal, &job.filter) {
         (None, Some(f)) => {
@@ -1437,7 +1421,7 @@ fn store_made_set(
     base: &str,
     (first, last): (u64, u64),
     boards: &[Board],
-) -> Result<(String, SetOutcome), GenerateError> {
+) -> Result<(String, SetOutcome)> {
     let keyed: Vec<(u64, DealIndex)> = boards
         .iter()
         .map(|b| (b.number.expect("numbered"), DealIndex::from_deal(&b.deal)))
@@ -1467,7 +1451,7 @@ fn run_set(
     store: Option<&mut Store>,
     stdout: &mut dyn Write,
     progress: &mut dyn FnMut(Progress),
-) -> Result<GenerateReport, GenerateError> {
+) -> Result<GenerateReport> {
     let base = job.name.clone().unwrap_or_else(|| {
         job.outputs
             .first()
@@ -1510,7 +1494,7 @@ fn run_set(
         true => {
             let at = seed_key_path(job, &source.seed);
             let text = seed_text(&what(&base), &source.seed, &at);
-            Some(PendingSecret::write(&at, &text).map_err(GenerateError::KeyFile)?)
+            Some(PendingSecret::write(&at, &text)?)
         }
         false => None,
     };
@@ -1576,21 +1560,21 @@ fn prepare_set<'o>(
     files: DealFiles,
     boards: &[Board],
     stdout: &'o mut dyn Write,
-) -> Result<PreparedFiles<'o>, pipeline::Error> {
+) -> Result<PreparedFiles<'o>> {
     let mut sink = files.open(stdout)?;
     sink.write(boards.to_vec())?;
     sink.prepare()
 }
 
 /// Every board of `source`, a set's `first..=last`.
-fn read_set(source: DealSource, first: u64, last: u64) -> Result<Vec<Board>, GenerateError> {
+fn read_set(source: DealSource, first: u64, last: u64) -> Result<Vec<Board>> {
     let read = source.open(None, &SourceOptions::default());
     match read.and_then(OpenSource::read_all) {
         Ok((boards, _)) => Ok(boards),
-        Err(e) if matches!(e.kind(), pipeline::ErrorKind::Exhausted { .. }) => {
-            Err(GenerateError::BigDealSetExhausted { first, last })
+        Err(e) if matches!(e.kind(), ErrorKind::Exhausted { .. }) => {
+            Err(GenerateKind::BigDealSetExhausted { first, last }.into())
         }
-        Err(e) => Err(GenerateError::Pipeline(e)),
+        Err(e) => Err(e),
     }
 }
 
@@ -1601,18 +1585,11 @@ struct Bulk {
     batch: usize,
 }
 
-/// The pipeline's error: Big Deal's stream ending is [`GenerateError::BigDealExhausted`],
-/// the store's failure [`GenerateError::Store`].
-impl From<pipeline::Error> for GenerateError {
-    fn from(e: pipeline::Error) -> GenerateError {
-        match e.kind() {
-            pipeline::ErrorKind::Exhausted { .. } => GenerateError::BigDealExhausted,
-            pipeline::ErrorKind::Store(_) => match e.into_kind() {
-                pipeline::ErrorKind::Store(e) => GenerateError::Store(e),
-                _ => unreachable!("a store's error"),
-            },
-            _ => GenerateError::Pipeline(e),
-        }
+/// A bulk run's error: Big Deal's stream ending is [`GenerateKind::BigDealExhausted`].
+fn bulk_error(e: Error) -> Error {
+    match e.kind() {
+        ErrorKind::Exhausted { .. } => GenerateKind::BigDealExhausted.into(),
+        _ => e,
     }
 }
 
@@ -1646,7 +1623,7 @@ fn run_bulk(
     store: &mut Option<&mut Store>,
     stdout: &mut dyn Write,
     progress: &mut dyn FnMut(Progress),
-) -> Result<BulkDone, GenerateError> {
+) -> Result<BulkDone> {
     let last = run.start + (run.count - 1);
     let mut sink = bulk_sink(job, source.scheme, run.start, last).open(stdout)?;
     let renderer = sink.renderer();
@@ -1658,7 +1635,7 @@ fn run_bulk(
     let mut batches = KeyBatches::new(run, want_keys);
     let mut generated = 0u64;
     let deals = source.source(job.predeal.as_ref(), run.start, run.count);
-    let make = |boards: Vec<Board>| -> Result<(RenderedPiece, Vec<DealIndex>), pipeline::Error> {
+    let make = |boards: Vec<Board>| -> Result<(RenderedPiece, Vec<DealIndex>)> {
         let keys = match want_keys {
             true => boards
                 .iter()
@@ -1668,18 +1645,20 @@ fn run_bulk(
         };
         Ok((renderer.render(boards)?, keys))
     };
+    let mut take = |piece: Result<(RenderedPiece, Vec<DealIndex>)>| -> Result<bool> {
+        let (piece, keys) = piece?;
+        generated += piece.len as u64;
+        sink.write_rendered(piece)?;
+        if let Some(s) = store.as_deref_mut() {
+            batches.add(s, &keys)?;
+        }
+        progress(Progress::Done(generated));
+        Ok(true)
+    };
     deals
-        .open(None, &SourceOptions::default())?
-        .read_with(&make, &mut |piece| -> Result<bool, GenerateError> {
-            let (piece, keys) = piece?;
-            generated += piece.len as u64;
-            sink.write_rendered(piece)?;
-            if let Some(s) = store.as_deref_mut() {
-                batches.add(s, &keys)?;
-            }
-            progress(Progress::Done(generated));
-            Ok(true)
-        })?;
+        .open(None, &SourceOptions::default())
+        .and_then(|d| d.read_with(&make, &mut take))
+        .map_err(bulk_error)?;
     if let Some(s) = store.as_deref_mut() {
         batches.finish(s)?;
     }
@@ -1723,7 +1702,7 @@ impl KeyBatches {
     }
 
     /// Adds a chunk's keys and commits each whole batch they make.
-    fn add(&mut self, store: &mut Store, keys: &[DealIndex]) -> Result<(), GenerateError> {
+    fn add(&mut self, store: &mut Store, keys: &[DealIndex]) -> Result<()> {
         self.pending.extend_from_slice(keys);
         while self.pending.len() >= self.batch {
             // The batch leaves `pending` without a copy, and the next one is collected in a
@@ -1737,7 +1716,7 @@ impl KeyBatches {
     }
 
     /// Commits the last batch, short of a whole one.
-    fn finish(&mut self, store: &mut Store) -> Result<(), GenerateError> {
+    fn finish(&mut self, store: &mut Store) -> Result<()> {
         if !self.pending.is_empty() {
             self.new_deals += store.insert_deals(std::mem::take(&mut self.pending))?;
         }
@@ -1774,7 +1753,7 @@ fn run_filtered(
     store: &mut Option<&mut Store>,
     stdout: &mut dyn Write,
     progress: &mut dyn FnMut(Progress),
-) -> Result<BulkDone, GenerateError> {
+) -> Result<BulkDone> {
     let found = find_matching(
         job,
         &source.seed,
@@ -1812,7 +1791,7 @@ fn run_filtered(
 /// is reached).
 ///
 /// # Errors
-/// [`GenerateError::DrawLimit`] when fewer than `count` matched within the bound.
+/// [`GenerateKind::DrawLimit`] when fewer than `count` matched within the bound.
 fn find_matching(
     job: &GenerateJob,
     seed: &Seed,
@@ -1820,7 +1799,7 @@ fn find_matching(
     filter: &Filter,
     mode: Mode,
     progress: &mut dyn FnMut(Progress),
-) -> Result<FoundDeals, GenerateError> {
+) -> Result<FoundDeals> {
     progress(Progress::Started {
         total: count,
         matching: true,
@@ -1847,7 +1826,7 @@ fn find_matching(
     progress(Progress::Finished);
     let matched = found.deals.len() as u64;
     if matched < count {
-        return Err(GenerateError::DrawLimit {
+        return Err(GenerateKind::DrawLimit {
             drawn: found.drawn,
             matched,
             max_draws,
@@ -1856,7 +1835,8 @@ fn find_matching(
             last: first + (count - 1),
             predeal: job.predeal.is_some(),
             names: DrawNames::Cli,
-        });
+        }
+        .into());
     }
     Ok(found)
 }
@@ -1887,7 +1867,13 @@ mod tests {
         job.predeal = Some(Predeal::parse("N:AKQJ.AKQ.AKQ.AKQ").expect("a predeal"));
         job.filter = Some(Filter::parse("hcp(S) >= 10").expect("a query"));
         let e = run(&job, None, &mut Vec::new(), &mut |_| {}).expect_err("refused");
-        assert!(matches!(e, GenerateError::NeverMatches { .. }), "{e}");
+        assert!(
+            matches!(
+                e.kind(),
+                ErrorKind::Generate(GenerateKind::NeverMatches { .. })
+            ),
+            "{e}"
+        );
         job.filter = Some(Filter::parse("hcp(S) + hcp(E) >= 4").expect("a query"));
         job.max_draws = Some(50_000);
         let mut out = Vec::new();
@@ -1895,13 +1881,13 @@ mod tests {
         assert!(out.is_empty());
         assert!(
             matches!(
-                e,
-                GenerateError::DrawLimit {
+                e.kind(),
+                ErrorKind::Generate(GenerateKind::DrawLimit {
                     drawn: 50_000,
                     matched: 0,
                     predeal: true,
                     ..
-                }
+                })
             ),
             "{e}"
         );
@@ -1913,6 +1899,6 @@ mod tests {
              at all with the predealt cards: the check that refuses an impossible query at \
              once bounds each term alone"
         );
-        assert_eq!(e.class(), crate::ErrorClass::BadInput);
+        assert_eq!(crate::Classify::class(&e), ErrorClass::BadInput);
     }
 }

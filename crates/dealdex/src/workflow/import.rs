@@ -30,7 +30,6 @@ use std::time::Instant;
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::Classify;
 use crate::dd::TrickTable;
 use crate::formats::{Board, DealFormat, SkippedBoard};
 use crate::model::index::DealIndex;
@@ -39,7 +38,8 @@ use crate::store::{
     DdSource, DealWriter, NewPlay, NewSet, PlaysAndTables, PlaysAndTablesStored, Store, StoreError,
 };
 use crate::workflow::input::skipped_names;
-use crate::workflow::pipeline::{self, DealSource, FileSource, ReadAs, ReadKind, SourceOptions};
+use crate::workflow::pipeline::{DealSource, FileSource, ReadAs, SourceOptions};
+use crate::{Error, ErrorKind, InputPosition, ReadKind, Result};
 
 /// Bytes of files read (in parallel) before their boards are stored.
 const WINDOW_BYTES: u64 = 256 << 20;
@@ -164,19 +164,19 @@ pub enum FileResult {
 
 /// Why a file was rejected whole ([`FileResult::Rejected`]): the message `dealdex import`
 /// prints after the file's name, and, when the file did not read, the reader's error with
-/// its kind and position ([`Rejection::read_error`], [`Classify::position`]). Serialized
-/// as the message.
-#[derive(Clone, Debug, thiserror::Error)]
-#[error("{reason}")]
+/// its kind and position ([`Rejection::read_error`], [`Rejection::position`]). Serialized
+/// as the message; a rejection is the caller's file, always bad input.
+#[derive(Clone, Debug, derive_more::Display)]
+#[display("{reason}")]
 pub struct Rejection {
     reason: String,
-    read: Option<Arc<pipeline::Error>>,
+    read: Option<Arc<Error>>,
 }
 
 impl Rejection {
-    /// A file that did not read (a read kind of `error`, [`pipeline::Error::read_kind`]):
+    /// A file that did not read (a read kind of `error`, [`Error::read_kind`]):
     /// `error`, its message without the file's name.
-    fn read(error: pipeline::Error) -> Rejection {
+    fn read(error: Error) -> Rejection {
         let message = error.to_string();
         let path = error.read_path().unwrap_or(Path::new(""));
         let name = format!("{}: ", path.display());
@@ -195,14 +195,14 @@ impl Rejection {
     /// no complete deal; `None` when it read but its content was refused (a play that does
     /// not replay, double-dummy tables that disagree, a board number too large, a set name
     /// taken).
-    pub fn read_error(&self) -> Option<&pipeline::Error> {
+    pub fn read_error(&self) -> Option<&Error> {
         self.read.as_deref()
     }
 
-    /// What kind of read problem this is ([`pipeline::Error::read_kind`]); `None` as for
+    /// What kind of read problem this is ([`Error::read_kind`]); `None` as for
     /// [`Rejection::read_error`].
     pub fn kind(&self) -> Option<ReadKind> {
-        self.read_error().and_then(pipeline::Error::read_kind)
+        self.read_error().and_then(Error::read_kind)
     }
 }
 
@@ -227,17 +227,11 @@ impl Serialize for Rejection {
     }
 }
 
-crate::classified!(Rejection);
-impl Classify for Rejection {
-    /// Always [`BadInput`](crate::ErrorClass::BadInput): the file is the caller's.
-    fn class(&self) -> crate::ErrorClass {
-        crate::ErrorClass::BadInput
-    }
-
+impl Rejection {
     /// The reader's position (the file, and the line and column or record and byte where
     /// the format gives them) when the file did not read; `None` otherwise.
-    fn position(&self) -> Option<crate::InputPosition> {
-        self.read_error().and_then(pipeline::Error::position)
+    pub fn position(&self) -> Option<InputPosition> {
+        self.read_error().and_then(Error::position)
     }
 }
 
@@ -368,57 +362,16 @@ impl ImportReport {
     /// Ok when every file was stored.
     ///
     /// # Errors
-    /// [`FilesRejected`] (bad input) when some file was rejected.
-    pub fn check(&self) -> Result<(), FilesRejected> {
+    /// [`ErrorKind::FilesRejected`] (bad input) when some file was rejected.
+    pub fn check(&self) -> Result<()> {
         match self.rejected {
             0 => Ok(()),
-            rejected => Err(FilesRejected {
+            rejected => Err(ErrorKind::FilesRejected {
                 rejected,
                 files: self.files.len(),
-            }),
+            }
+            .into()),
         }
-    }
-}
-
-/// Files of an import job were rejected ([`ImportReport::check`]); the others were stored.
-#[derive(Debug, thiserror::Error)]
-#[error("{rejected} of {files} files rejected")]
-pub struct FilesRejected {
-    /// Files rejected.
-    pub rejected: usize,
-    /// Files in the job.
-    pub files: usize,
-}
-
-// The files are the caller's.
-crate::classified!(FilesRejected => BadInput);
-
-/// The store failed while importing (busy past the timeout, disk full, …): the
-/// transaction in flight was rolled back; files reported before were stored.
-#[derive(Debug, thiserror::Error)]
-#[error("{}{error}", file.as_ref().map(|p| format!("{}: ", p.display())).unwrap_or_default())]
-pub struct ImportFailed {
-    /// The file being stored, when one transaction was one file.
-    pub file: Option<PathBuf>,
-    /// The store's error.
-    pub error: Box<StoreError>,
-}
-
-impl ImportFailed {
-    /// This error with a busy database said plainly ([`StoreError::explain_busy`]).
-    pub fn explain_busy(self) -> ImportFailed {
-        ImportFailed {
-            error: Box::new(self.error.explain_busy()),
-            ..self
-        }
-    }
-}
-
-crate::classified!(ImportFailed);
-impl Classify for ImportFailed {
-    /// The store error's class.
-    fn class(&self) -> crate::ErrorClass {
-        self.error.class()
     }
 }
 
@@ -446,12 +399,12 @@ struct Parsed {
 /// set name is taken, is rejected whole and the job goes on.
 ///
 /// # Errors
-/// [`ImportFailed`] when the store fails; files reported before it are stored.
+/// [`ErrorKind::Import`] when the store fails; files reported before it are stored.
 pub fn import(
     job: &ImportJob,
     store: &mut Store,
     on_file: &mut dyn FnMut(&FileOutcome),
-) -> Result<ImportReport, ImportFailed> {
+) -> Result<ImportReport> {
     let started = Instant::now();
     let mut outcomes = Outcomes {
         report: ImportReport {
@@ -598,7 +551,7 @@ type ParsedFile = (&'static str, Result<Parsed, Rejection>);
 /// transaction. Breaks when the job's stop switch is on before a file.
 ///
 /// # Errors
-/// [`ImportFailed`] when the store fails; the window's files before it are stored.
+/// [`ErrorKind::Import`] when the store fails; the window's files before it are stored.
 fn store_sets(
     job: &ImportJob,
     store: &mut Store,
@@ -606,7 +559,7 @@ fn store_sets(
     (offset, window): Window,
     parsed: Vec<ParsedFile>,
     outcomes: &mut Outcomes,
-) -> Result<ControlFlow<()>, ImportFailed> {
+) -> Result<ControlFlow<()>> {
     for (j, ((path, _), (format, parsed))) in window.iter().zip(parsed).enumerate() {
         if job.stopped() {
             return Ok(ControlFlow::Break(()));
@@ -630,13 +583,13 @@ fn store_sets(
 /// number given twice rejects the file.
 ///
 /// # Errors
-/// [`ImportFailed`] naming the file when the store fails otherwise.
+/// [`ErrorKind::Import`] naming the file when the store fails otherwise.
 fn store_file_set(
     store: &mut Store,
     set_name: String,
     path: &Path,
     p: &Parsed,
-) -> Result<FileResult, ImportFailed> {
+) -> Result<FileResult> {
     let keyed: Vec<(u64, DealIndex)> = p.keys.iter().map(|&(n, k)| (n.unwrap_or(1), k)).collect();
     let set = NewSet {
         name: set_name.clone(),
@@ -653,10 +606,11 @@ fn store_file_set(
                 reason: e.to_string().into(),
             })
         }
-        Err(source) => Err(ImportFailed {
+        Err(error) => Err(ErrorKind::Import {
             file: Some(path.to_owned()),
-            error: Box::new(source),
-        }),
+            error,
+        }
+        .into()),
     }
 }
 
@@ -666,14 +620,14 @@ fn store_file_set(
 /// on before a transaction.
 ///
 /// # Errors
-/// [`ImportFailed`] when the store fails; the batches before it are stored.
+/// [`ErrorKind::Import`] when the store fails; the batches before it are stored.
 fn store_deals(
     job: &ImportJob,
     store: &mut Store,
     (offset, window): Window,
     parsed: Vec<ParsedFile>,
     outcomes: &mut Outcomes,
-) -> Result<ControlFlow<()>, ImportFailed> {
+) -> Result<ControlFlow<()>> {
     let mut batch: Vec<(&PathBuf, &'static str, Parsed)> = Vec::new();
     let mut places: Vec<usize> = Vec::new();
     let mut size = 0u64;
@@ -736,7 +690,7 @@ fn imported(
 fn store_batch(
     store: &mut Store,
     batch: &mut Vec<(&PathBuf, &'static str, Parsed)>,
-) -> Result<Vec<FileOutcome>, ImportFailed> {
+) -> Result<Vec<FileOutcome>> {
     let groups: Vec<Vec<DealIndex>> = batch
         .iter()
         .map(|(_, _, p)| p.keys.iter().map(|&(_, k)| k).collect())
@@ -747,10 +701,7 @@ fn store_batch(
         .collect();
     let counts = store
         .insert_deal_groups(&groups, &plays_and_tables)
-        .map_err(|source| ImportFailed {
-            file: None,
-            error: Box::new(source),
-        })?;
+        .map_err(|error| ErrorKind::Import { file: None, error })?;
     let out = batch
         .drain(..)
         .zip(plays_and_tables)
@@ -790,7 +741,7 @@ fn windows(sizes: &[Option<u64>]) -> Vec<std::ops::Range<usize>> {
 /// a file rejected at its last board leaves nothing stored.
 ///
 /// # Errors
-/// [`ImportFailed`] when the store fails (a file that does not read is a rejection).
+/// [`ErrorKind::Import`] when the store fails (a file that does not read is a rejection).
 fn import_streamed(
     store: &mut Store,
     path: &Path,
@@ -798,10 +749,10 @@ fn import_streamed(
     first_board: Option<u64>,
     batch: u64,
     verify_tables: bool,
-) -> Result<(&'static str, FileResult), ImportFailed> {
-    let failed = |error: StoreError| ImportFailed {
+) -> Result<(&'static str, FileResult)> {
+    let failed = |error: StoreError| ErrorKind::Import {
         file: Some(path.to_owned()),
-        error: Box::new(error),
+        error,
     };
     let mut writer = store.begin_deals().map_err(failed)?;
     let (mut boards, mut plays, mut dd_tables, mut dd_refused) = (0u64, 0u64, 0u64, 0u64);
@@ -846,7 +797,7 @@ fn import_streamed(
     let (format, read) = read;
     // Returning before the commit drops the writer, which rolls back every piece stored.
     match failure {
-        Some(Err(e)) => return Err(failed(e)),
+        Some(Err(e)) => return Err(failed(e).into()),
         Some(Ok(reason)) => {
             let reason = Rejection::from(reason);
             return Ok((format, FileResult::Rejected { reason }));
@@ -1036,12 +987,12 @@ struct FileEnd {
 /// Why reading a file through the pipeline stopped: the source's error or the file's
 /// rejection by a check or by `sink`.
 enum Stop {
-    Source(pipeline::Error),
+    Source(Error),
     Rejected(Rejection),
 }
 
-impl From<pipeline::Error> for Stop {
-    fn from(e: pipeline::Error) -> Stop {
+impl From<Error> for Stop {
+    fn from(e: Error) -> Stop {
         Stop::Source(e)
     }
 }
@@ -1154,7 +1105,7 @@ fn parse_pieces(
 }
 
 /// A file that could not be opened or read, or whose format was not told, as a rejection.
-fn source_rejection(e: pipeline::Error, path: &Path) -> Rejection {
+fn source_rejection(e: Error, path: &Path) -> Rejection {
     match e.read_kind() {
         Some(_) => Rejection::read(e),
         None => {

@@ -1,13 +1,13 @@
 //! Deal files in: reading a file of any format (piece by piece, [`formats::stream`]) into
 //! its boards, skipped boards and warnings, the error that names the file and the place in
-//! it ([`crate::workflow::pipeline::Error`]), and the notes a command prints about what was skipped. Every
+//! it ([`crate::Error`]), and the notes a command prints about what was skipped. Every
 //! command reads deal files through the pipeline's file source
 //! ([`crate::workflow::pipeline::FileSource`]), which reads them here.
 
 use std::path::Path;
 
 use crate::formats::{self, Board, DealFormat, FileBoards, SkippedBoard, stream};
-use crate::workflow::pipeline::{Error, ErrorKind};
+use crate::{Error, ErrorKind};
 
 /// `; N boards skipped (board 5: no complete deal, …)`, or nothing.
 pub(crate) fn skipped_note(skipped: &[SkippedBoard]) -> String {

@@ -36,16 +36,16 @@
 use serde::Serialize;
 
 use crate::dd::{LeadPosition, lead_table, lead_tricks};
-use crate::dealer::{self, Script};
+use crate::dealer::Script;
 use crate::formats::Board;
 use crate::model::contract::{Contract, imps};
 use crate::query::Query;
 use crate::workflow::pipeline::{
-    self, DealSink, DealSource, ScriptSource, SetSink, SourceOptions, StreamFilter,
+    DealSink, DealSource, ScriptSource, SetSink, SourceOptions, StreamFilter,
 };
 use crate::{
-    Card, Classify, Deal, DealIndex, ErrorClass, Hand, LeadTable, NewSet, Predeal, Scheme, Seat,
-    Seed, Store, StoreError, StoreReader, Vulnerability,
+    Card, Deal, DealIndex, ErrorKind, Hand, LeadTable, NewSet, Predeal, Result, Scheme, Seat, Seed,
+    Store, StoreReader, Vulnerability,
 };
 
 /// Deals solved a call: each call's positions are spread over the solver's threads.
@@ -66,7 +66,7 @@ pub struct LeadJob {
     pub store: Option<String>,
     /// A switch another thread may turn on to stop the job between two batches of deals
     /// solved (Ctrl-C in a program hosting dealdex): the job then fails with
-    /// [`LeadError::Stopped`], storing nothing.
+    /// [`ErrorKind::Stopped`], storing nothing.
     pub stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
 
@@ -75,21 +75,18 @@ pub struct LeadJob {
 /// without a database otherwise.
 ///
 /// # Errors
-/// As [`run`] and [`run_storing`]; [`LeadError::Source`] when the database does not open
-/// for reading, [`LeadError::Store`] when it does not open for writing.
+/// As [`run`] and [`run_storing`]; [`ErrorKind::Store`] when the database does not open.
 pub fn run_in(
     job: &LeadJob,
     db: &std::path::Path,
     progress: &mut dyn FnMut(LeadProgress),
-) -> Result<LeadReport, LeadError> {
+) -> Result<LeadReport> {
     if job.store.is_some() {
         let mut store = Store::open(db)?;
         return run_storing(job, &mut store, progress);
     }
     let store = match &job.sample {
-        LeadSample::Deals(source) if source.is_stored() => {
-            Some(crate::ReadOnlyStore::open(db).map_err(pipeline::Error::from)?)
-        }
+        LeadSample::Deals(source) if source.is_stored() => Some(crate::ReadOnlyStore::open(db)?),
         _ => None,
     };
     run(job, store.as_deref(), progress)
@@ -250,118 +247,22 @@ pub enum LeadProgress {
     Solved(u64),
 }
 
-/// Why a lead job failed.
-#[derive(Debug, thiserror::Error)]
-pub enum LeadError {
-    /// The job's stop switch ([`LeadJob::stop`]) was turned on.
-    #[error("stopped before the sample was solved")]
-    Stopped,
-    /// The leader's hand is not 13 cards.
-    #[error("the leader's hand has {0} cards, not 13")]
-    Hand(usize),
-    /// The contract's text does not read (PBN's form: a level 1 to 7, a strain, then `X` or
-    /// `XX`).
-    #[error(
-        "contract {0:?}: not a contract (a level 1 to 7, a strain C, D, H, S or NT, then X or XX: 3NT, 4S, 5DX)"
-    )]
-    Contract(String),
-    /// The seed's text does not read: `--seed` and what is wrong with it.
-    #[error("seed {text:?}: {reason}")]
-    Seed {
-        /// The text given.
-        text: String,
-        /// What is wrong.
-        reason: String,
-    },
-    /// The sample would hold more than [`MAX_SAMPLE`] deals.
-    #[error(
-        "{0} deals: a lead sample holds at most {MAX_SAMPLE} deals (it is held whole while its leads are solved)"
-    )]
-    TooManyDeals(u64),
-    /// The deals could not be read.
-    #[error(transparent)]
-    Source(#[from] pipeline::Error),
-    /// The sample holds no deal.
-    #[error("no deals to solve")]
-    NoDeals,
-    /// The dealer script of a [`LeadSample::Script`] could not take the leader's hand (its
-    /// predeal gives those cards to another seat) or failed while dealing.
-    #[error("script: {0}")]
-    Script(dealer::Error),
-    /// The database failed (or holds a row dealdex does not write).
-    #[error(transparent)]
-    Store(#[from] StoreError),
-    /// [`LeadJob::store`] names a set the database already has.
-    #[error("set {set:?} already exists in {database} (store it under a new name)")]
-    SetExists {
-        /// The name asked for.
-        set: String,
-        /// The database, as the store names it.
-        database: String,
-    },
-    /// [`LeadJob::store`] given to [`run`], which has no database to write: use
-    /// [`run_storing`] or [`run_in`].
-    #[error("storing the sample needs a database opened for writing")]
-    StoreNeedsWriter,
-    /// A deal of the sample gives the leader another hand than the first deal does.
-    #[error(
-        "deal {deal} gives the leader ({leader}) another hand than the first deal: a lead problem is one hand"
-    )]
-    OtherHand {
-        /// The deal's place in the sample (1-based).
-        deal: u64,
-        /// The leader.
-        leader: Seat,
-    },
-}
-
-crate::classified!(LeadError);
-impl Classify for LeadError {
-    /// The source's and the store's errors have their class; a job storing without a
-    /// database to write is the caller's mistake (internal); the rest is the caller's input.
-    fn class(&self) -> ErrorClass {
-        match self {
-            LeadError::Source(e) => e.class(),
-            LeadError::Store(e) => e.class(),
-            LeadError::StoreNeedsWriter => ErrorClass::Internal,
-            LeadError::Stopped => ErrorClass::Interrupted,
-            _ => ErrorClass::BadInput,
-        }
-    }
-
-    /// The deal file's position for a file that could not be read.
-    fn position(&self) -> Option<crate::InputPosition> {
-        match self {
-            LeadError::Source(e) => e.position(),
-            _ => None,
-        }
-    }
-
-    /// The source's and the store's errors (and what they wrap: a missing file's I/O error).
-    fn wrapped(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            LeadError::Source(e) => Some(e),
-            LeadError::Store(e) => Some(e),
-            _ => None,
-        }
-    }
-}
-
 /// Runs a lead problem: deals (or reads) the sample, solves every lead on every deal, and
 /// reports. `store` is the database of a stored sample; the leads it holds for a deal of
 /// the sample (this leader and strain) are read instead of solved.
 ///
 /// # Errors
-/// [`LeadError`]: a hand that is not 13 cards, deals that cannot be read or give the leader
-/// other hands, too few matching deals, no deal at all, a stored row that does not read;
-/// [`LeadError::StoreNeedsWriter`] for a job with [`LeadJob::store`] (see [`run_storing`]).
+/// [`ErrorKind::LeaderHand`] for a hand that is not 13 cards, deals that cannot be read or
+/// give the leader other hands ([`ErrorKind::OtherHand`]), too few matching deals, no deal
+/// at all ([`ErrorKind::NoDeals`]), a stored row that does not read;
+/// [`ErrorKind::StoreNeedsWriter`] for a job with [`LeadJob::store`] (see [`run_storing`]).
 pub fn run(
     job: &LeadJob,
     store: Option<&StoreReader>,
     progress: &mut dyn FnMut(LeadProgress),
-) -> Result<LeadReport, LeadError> {
+) -> Result<LeadReport> {
     if job.store.is_some() {
-        return Err(LeadError::StoreNeedsWriter);
+        return Err(ErrorKind::StoreNeedsWriter.into());
     }
     let solved = solve_sample(job, store, progress)?;
     Ok(report(job, &solved, None))
@@ -398,31 +299,29 @@ pub fn run(
 /// ```
 ///
 /// # Errors
-/// As [`run`]; [`LeadError::SetExists`] (before anything is solved) when the set's name is
-/// taken; [`LeadError::Store`] when storing fails.
+/// As [`run`]; [`ErrorKind::SetExists`] (before anything is solved) when the set's name is
+/// taken; [`ErrorKind::Store`] when storing fails.
 pub fn run_storing(
     job: &LeadJob,
     store: &mut Store,
     progress: &mut dyn FnMut(LeadProgress),
-) -> Result<LeadReport, LeadError> {
-    let set_exists = |name: String, store: &Store| LeadError::SetExists {
-        set: name,
-        database: store.path().to_owned(),
-    };
+) -> Result<LeadReport> {
     if let Some(name) = &job.store
         && store.set(name)?.is_some()
     {
-        return Err(set_exists(name.clone(), store));
+        return Err(ErrorKind::SetExists {
+            set: name.clone(),
+            database: store.path().to_owned(),
+        }
+        .into());
     }
     let solved = solve_sample(job, Some(store), progress)?;
     let stored = match &job.store {
         None => None,
-        Some(name) => Some(
-            store_sample(job, store, name, &solved).map_err(|e| match e {
-                StoreError::SetExists { name } => set_exists(name, store),
-                e => e.into(),
-            })?,
-        ),
+        Some(name) => {
+            let database = store.path().to_owned();
+            Some(store_sample(job, store, name, &solved).map_err(|e| e.set_taken(&database))?)
+        }
     };
     Ok(report(job, &solved, stored))
 }
@@ -451,19 +350,20 @@ fn solve_sample(
     job: &LeadJob,
     store: Option<&StoreReader>,
     progress: &mut dyn FnMut(LeadProgress),
-) -> Result<Solved, LeadError> {
+) -> Result<Solved> {
     let started = std::time::Instant::now();
     let leader = job.contract.declarer.next();
     let Sample { deals, drawn, seed } = sample(job, leader, store)?;
     let Some(first) = deals.first() else {
-        return Err(LeadError::NoDeals);
+        return Err(ErrorKind::NoDeals { to: "solve" }.into());
     };
     let hand = first.hand(leader);
     if let Some(k) = deals.iter().position(|d| d.hand(leader) != hand) {
-        return Err(LeadError::OtherHand {
+        return Err(ErrorKind::OtherHand {
             deal: k as u64 + 1,
             leader,
-        });
+        }
+        .into());
     }
     progress(LeadProgress::Dealt(deals.len() as u64));
     let strain = job.contract.strain;
@@ -482,7 +382,10 @@ fn solve_sample(
     let mut known = looked_up;
     for batch in missing.chunks(SOLVE_BATCH) {
         if super::stop_requested(job.stop.as_ref()) {
-            return Err(LeadError::Stopped);
+            return Err(ErrorKind::Stopped {
+                before: "the sample was solved",
+            }
+            .into());
         }
         let positions: Vec<LeadPosition> = batch
             .iter()
@@ -515,7 +418,7 @@ fn store_sample(
     store: &mut Store,
     name: &str,
     solved: &Solved,
-) -> Result<LeadStored, StoreError> {
+) -> Result<LeadStored> {
     let boards = solved.deals.len() as u64;
     let set = NewSet {
         name: name.to_owned(),
@@ -654,16 +557,16 @@ struct Sample {
 }
 
 /// The sample's deals, dealt or read.
-fn sample(job: &LeadJob, leader: Seat, store: Option<&StoreReader>) -> Result<Sample, LeadError> {
+fn sample(job: &LeadJob, leader: Seat, store: Option<&StoreReader>) -> Result<Sample> {
     if let LeadSample::Dealt { hand, .. } | LeadSample::Script { hand, .. } = &job.sample
         && hand.len() != 13
     {
-        return Err(LeadError::Hand(hand.len()));
+        return Err(ErrorKind::LeaderHand(hand.len()).into());
     }
     if let LeadSample::Dealt { deals, .. } | LeadSample::Script { deals, .. } = &job.sample
         && *deals > MAX_SAMPLE
     {
-        return Err(LeadError::TooManyDeals(*deals));
+        return Err(ErrorKind::SampleTooLarge(*deals).into());
     }
     match &job.sample {
         LeadSample::Dealt {
@@ -704,10 +607,9 @@ fn sample(job: &LeadJob, leader: Seat, store: Option<&StoreReader>) -> Result<Sa
             let holdings: Vec<String> = hand.cards().map(|c| c.to_string()).collect();
             script
                 .add_predeal(leader, &holdings.join(","))
-                .map_err(LeadError::Script)?;
+                .map_err(ErrorKind::Script)?;
             // The script's stream around the hand: the deals `dealdex dealer -s SEED` produces.
-            let source =
-                ScriptSource::new(script, *seed, *deals, *generate).map_err(LeadError::Script)?;
+            let source = ScriptSource::new(script, *seed, *deals, *generate)?;
             let seed = source.seed;
             let (boards, read) = DealSource::Script(Box::new(source))
                 .open(None, &SourceOptions::default())?
@@ -721,7 +623,7 @@ fn sample(job: &LeadJob, leader: Seat, store: Option<&StoreReader>) -> Result<Sa
         LeadSample::Deals(source) => {
             let (boards, _) = source.open(store, &SourceOptions::default())?.read_all()?;
             if boards.len() as u64 > MAX_SAMPLE {
-                return Err(LeadError::TooManyDeals(boards.len() as u64));
+                return Err(ErrorKind::SampleTooLarge(boards.len() as u64).into());
             }
             Ok(Sample {
                 deals: boards.into_iter().map(|b| b.deal).collect(),

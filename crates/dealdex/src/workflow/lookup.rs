@@ -19,10 +19,7 @@
 use serde::{Serialize, Serializer};
 
 use crate::dd::{Par, TablePar, TrickTable};
-use crate::{
-    Card, Classify, Deal, DealIndex, ErrorClass, Scheme, Seat, StoreError, StoreReader, Strain,
-    Vulnerability,
-};
+use crate::{Card, Deal, DealIndex, Result, Scheme, Seat, StoreReader, Strain, Vulnerability};
 
 /// The deal to look up and the numbering scheme to show its number in.
 #[derive(Clone, Debug)]
@@ -212,30 +209,13 @@ impl std::fmt::Display for PlayView {
     }
 }
 
-/// Why a lookup failed.
-#[derive(Debug, thiserror::Error)]
-pub enum LookupError {
-    /// Reading the database failed, or it holds rows dealdex does not write.
-    #[error(transparent)]
-    Store(#[from] StoreError),
-}
-
-crate::classified!(LookupError);
-impl Classify for LookupError {
-    /// The store error's class.
-    fn class(&self) -> ErrorClass {
-        match self {
-            LookupError::Store(e) => e.class(),
-        }
-    }
-}
-
 /// Looks the deal up ([`run`]) in the database file [`LookupJob::database`], opened
 /// read-only when it exists (when it does not, nothing is stored).
 ///
 /// # Errors
-/// [`LookupError::Store`]: a file that is no dealdex database, then as [`run`].
-pub fn run_in(job: &LookupJob) -> Result<LookupReport, LookupError> {
+/// [`ErrorKind::Store`](crate::ErrorKind::Store): a file that is no dealdex database, then
+/// as [`run`].
+pub fn run_in(job: &LookupJob) -> Result<LookupReport> {
     let store = match job.database.exists() {
         true => Some(crate::ReadOnlyStore::open(&job.database)?),
         false => None,
@@ -246,8 +226,9 @@ pub fn run_in(job: &LookupJob) -> Result<LookupReport, LookupError> {
 /// Looks the deal up in `store` (`None`: no database, so nothing is stored).
 ///
 /// # Errors
-/// [`LookupError::Store`]: a failed read, or a corrupt row (key, table or play).
-pub fn run(job: &LookupJob, store: Option<&StoreReader>) -> Result<LookupReport, LookupError> {
+/// [`ErrorKind::Store`](crate::ErrorKind::Store): a failed read, or a corrupt row (key,
+/// table or play).
+pub fn run(job: &LookupJob, store: Option<&StoreReader>) -> Result<LookupReport> {
     let key = DealIndex::from_deal(&job.deal);
     let mut report = LookupReport {
         database: job.database.clone(),

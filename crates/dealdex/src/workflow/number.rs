@@ -24,15 +24,14 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use crate::Classify;
 use crate::formats::{self, Board, DealFormat, SkippedBoard};
 use crate::model::card::Seat;
 use crate::model::deal_string::push_deal_bytes;
 use crate::workflow::output::{Output, ReportOutput};
 use crate::workflow::pipeline::{
-    self, DealFiles, DealSink, DealSource, FileSource, ReadAs, SourceOptions,
+    DealFiles, DealSink, DealSource, FileSource, ReadAs, SourceOptions,
 };
-use crate::{Deal, DealIndex, ErrorClass, ModelError, Scheme, parse_deal_argument};
+use crate::{Deal, DealIndex, Error, ErrorKind, Result, Scheme, parse_deal_argument};
 
 /// A `number` job: what to number, and in which scheme.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -84,57 +83,14 @@ pub struct NumberReport {
     pub warnings: Vec<String>,
 }
 
-/// Why a `number` job failed: always the argument or the file it names.
-#[derive(Debug, thiserror::Error)]
-pub enum NumberJobError {
-    /// A hex index or deal string that is no deal.
-    #[error("deal")]
-    Deal(#[source] ModelError),
-    /// Neither a deal nor an existing file.
-    #[error("{argument:?} is not a PBN deal string (N:…), a 26-hex-digit index or a deal file")]
-    NotADeal {
-        /// The argument as given.
-        argument: String,
-    },
-    /// The file's format is unknown or not told, the file could not be read, its format
-    /// refused it, or it holds no complete deal.
-    #[error(transparent)]
-    Source(#[from] pipeline::Error),
-}
-
-crate::classified!(NumberJobError);
-impl Classify for NumberJobError {
-    /// Always [`ErrorClass::BadInput`].
-    fn class(&self) -> ErrorClass {
-        ErrorClass::BadInput
-    }
-
-    /// The deal argument's column, or the file's position where it could not be read or
-    /// its format not told.
-    fn position(&self) -> Option<crate::InputPosition> {
-        match self {
-            NumberJobError::Deal(e) => e.position(),
-            NumberJobError::Source(e) => e.position(),
-            NumberJobError::NotADeal { .. } => None,
-        }
-    }
-
-    /// The source's error.
-    fn wrapped(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            NumberJobError::Source(e) => Some(e),
-            _ => None,
-        }
-    }
-}
-
 /// Numbers the job's deal, or every board of its deal file (read whole, boards numbered
 /// from 1 where the file has no numbers, boards without a complete deal skipped).
 ///
 /// # Errors
-/// [`NumberJobError`]: a bad deal string or index, an argument that is neither a deal nor a
-/// file, an unknown format, or a file that cannot be read.
-pub fn number(job: &NumberJob) -> Result<NumberReport, NumberJobError> {
+/// [`ErrorKind::Deal`] for a bad deal string or index, [`ErrorKind::NotADeal`] for an
+/// argument that is neither a deal nor a file; an unknown format, or a file that cannot be
+/// read (the deal pipeline's kinds).
+pub fn number(job: &NumberJob) -> Result<NumberReport> {
     let mut report = NumberReport {
         scheme: job.scheme.name(),
         deals: Vec::new(),
@@ -147,19 +103,20 @@ pub fn number(job: &NumberJob) -> Result<NumberReport, NumberJobError> {
         number: deal.number(job.scheme).to_string(),
     };
     if let Some(deal) = parse_deal_argument(&job.argument) {
-        let (deal, _) = deal.map_err(NumberJobError::Deal)?;
+        let (deal, _) = deal.map_err(ErrorKind::Deal)?;
         report.deals.push(numbered(None, &deal));
         return Ok(report);
     }
     let path = Path::new(&job.argument);
     if !path.is_file() {
-        return Err(NumberJobError::NotADeal {
+        return Err(ErrorKind::NotADeal {
             argument: job.argument.clone(),
-        });
+        }
+        .into());
     }
     let source = DealSource::File(FileSource::new(path.to_owned(), job.read))
         .open(None, &SourceOptions::default())?;
-    let read = source.read(&mut |boards| -> Result<bool, NumberJobError> {
+    let read = source.read(&mut |boards| -> Result<bool> {
         report
             .deals
             .extend(boards.iter().map(|b| numbered(b.number, &b.deal)));
@@ -233,74 +190,8 @@ pub struct DealReport {
     pub out: Option<PathBuf>,
 }
 
-/// Why a `deal` job failed.
-#[derive(Debug, thiserror::Error)]
-pub enum DealJobError {
-    /// A range whose start is no hand-record number.
-    #[error("range start")]
-    RangeStart(#[source] ModelError),
-    /// A range whose end is no hand-record number.
-    #[error("range end")]
-    RangeEnd(#[source] ModelError),
-    /// A single number that is no hand-record number.
-    #[error(transparent)]
-    Number(#[from] ModelError),
-    /// A range `A..B` with B < A.
-    #[error("range {range}: the end is below the start")]
-    EndBelowStart {
-        /// The range as given.
-        range: String,
-    },
-    /// A range of 2^64 deals or more.
-    #[error("range too long: at most 2^64 - 1 deals")]
-    TooLong,
-    /// A range too long for a format written in one piece.
-    #[error(
-        "{format} is written in one piece: at most {max} deals (a streaming format, e.g. pbn or hex, takes any range)"
-    )]
-    TooManyToCollect {
-        /// The format's name.
-        format: &'static str,
-        /// The most boards it may collect.
-        max: u64,
-    },
-    /// The output could not be created or written, or a format refused the boards.
-    #[error(transparent)]
-    Pipeline(#[from] pipeline::Error),
-}
-
 /// The formats a `deal` listing is written in ([`DealJob::format`]).
 pub const DEAL_LIST_FORMATS: [&str; 3] = ["pbn", "hex", "json"];
-
-crate::classified!(DealJobError);
-impl Classify for DealJobError {
-    /// A failed write is [`ErrorClass::Io`], the rest [`ErrorClass::BadInput`].
-    fn class(&self) -> ErrorClass {
-        match self {
-            DealJobError::Pipeline(e) => match e.kind() {
-                pipeline::ErrorKind::Write { .. } => ErrorClass::Io,
-                _ => ErrorClass::BadInput,
-            },
-            _ => ErrorClass::BadInput,
-        }
-    }
-
-    /// The column in a single number that does not parse; `None` for the other errors.
-    fn position(&self) -> Option<crate::InputPosition> {
-        match self {
-            DealJobError::Number(e) => e.position(),
-            _ => None,
-        }
-    }
-
-    /// The output's error of a failed write (a closed pipe on standard output is seen there).
-    fn wrapped(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            DealJobError::Pipeline(e) => Some(e),
-            _ => None,
-        }
-    }
-}
 
 /// Parses a hand-record number of `scheme` (decimal with `,` or `_` groups, or `0x` hex,
 /// [`crate::parse_scheme_number`]) or an inclusive range `A..B` (also `A..=B`) into
@@ -318,14 +209,14 @@ impl Classify for DealJobError {
 /// ```
 ///
 /// # Errors
-/// [`DealJobError::RangeStart`], [`DealJobError::RangeEnd`], [`DealJobError::Number`] or
-/// [`DealJobError::EndBelowStart`].
-pub fn parse_range(text: &str, scheme: Scheme) -> Result<(u128, u128), DealJobError> {
+/// [`ErrorKind::RangeStart`], [`ErrorKind::RangeEnd`], [`ErrorKind::Model`] (a single
+/// number) or [`ErrorKind::EndBelowStart`].
+pub fn parse_range(text: &str, scheme: Scheme) -> Result<(u128, u128)> {
     let number = |t: &str| crate::parse_scheme_number(t, scheme);
     let (first, last) = match text.split_once("..") {
         Some((x, y)) => (
-            number(x).map_err(DealJobError::RangeStart)?,
-            number(y.trim_start_matches('=')).map_err(DealJobError::RangeEnd)?,
+            number(x).map_err(ErrorKind::RangeStart)?,
+            number(y.trim_start_matches('=')).map_err(ErrorKind::RangeEnd)?,
         ),
         None => {
             let n = number(text)?;
@@ -333,9 +224,10 @@ pub fn parse_range(text: &str, scheme: Scheme) -> Result<(u128, u128), DealJobEr
         }
     };
     if last < first {
-        return Err(DealJobError::EndBelowStart {
+        return Err(ErrorKind::EndBelowStart {
             range: text.to_owned(),
-        });
+        }
+        .into());
     }
     Ok((first, last))
 }
@@ -344,16 +236,17 @@ pub fn parse_range(text: &str, scheme: Scheme) -> Result<(u128, u128), DealJobEr
 /// (no file) to `stdout`, which is flushed.
 ///
 /// # Errors
-/// [`DealJobError::EndBelowStart`], [`DealJobError::TooLong`] (checked before anything is
-/// written), [`DealJobError::Number`] for a number outside the scheme's range, or
-/// [`DealJobError::Pipeline`].
-pub fn deal(job: &DealJob, stdout: &mut dyn Write) -> Result<DealReport, DealJobError> {
+/// [`ErrorKind::EndBelowStart`], [`ErrorKind::RangeTooLong`] (checked before anything is
+/// written), [`ErrorKind::Model`] for a number outside the scheme's range,
+/// [`ErrorKind::TooManyToCollect`], or the output's failure (the deal pipeline's kinds).
+pub fn deal(job: &DealJob, stdout: &mut dyn Write) -> Result<DealReport> {
     if job.last < job.first {
-        return Err(DealJobError::EndBelowStart {
+        return Err(ErrorKind::EndBelowStart {
             range: format!("{}..{}", job.first, job.last),
-        });
+        }
+        .into());
     }
-    let count = u64::try_from(job.last - job.first + 1).map_err(|_| DealJobError::TooLong)?;
+    let count = u64::try_from(job.last - job.first + 1).map_err(|_| ErrorKind::RangeTooLong)?;
     let format = job.format.info().name;
     // The range's ends must be deals (the chunks assume it).
     Deal::from_number(job.first, job.scheme)?;
@@ -361,7 +254,7 @@ pub fn deal(job: &DealJob, stdout: &mut dyn Write) -> Result<DealReport, DealJob
     if !DEAL_LIST_FORMATS.contains(&format) {
         return deal_boards(job, count, stdout);
     }
-    let failed = |error| pipeline::Error::write(job.out.as_deref(), error);
+    let failed = |error| Error::write(job.out.as_deref(), error);
     // A file appears whole or not at all: a failed write keeps the old one.
     let mut out = ReportOutput::create(job.out.as_deref(), stdout)?;
     crate::warm_up();
@@ -398,11 +291,7 @@ fn unranked(first: u128, scheme: Scheme, offset: u64, len: usize) -> Vec<Deal> {
 
 /// [`deal`] in a registry format that is not a listing: the deals as boards 1, 2, … through
 /// a [`FileSink`](crate::workflow::pipeline::FileSink), each piece rendered where it is made.
-fn deal_boards(
-    job: &DealJob,
-    count: u64,
-    stdout: &mut dyn Write,
-) -> Result<DealReport, DealJobError> {
+fn deal_boards(job: &DealJob, count: u64, stdout: &mut dyn Write) -> Result<DealReport> {
     let output = Output {
         path: job.out.clone(),
         format: job.format,
@@ -425,7 +314,7 @@ fn deal_boards(
     let max = crate::workflow::generate::MAX_COLLECTED;
     if !files.streams() && count > max {
         let format = job.format.info().name;
-        return Err(DealJobError::TooManyToCollect { format, max });
+        return Err(ErrorKind::TooManyToCollect { format, max }.into());
     }
     let mut sink = files.open(stdout)?;
     let renderer = sink.renderer();

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use crate::formats::{self, Board, DealFormat, WriteOptions};
-use crate::workflow::pipeline::{Error, ErrorKind};
+use crate::{Error, ErrorKind};
 
 /// Boards per file when `split` cuts a set for a machine's board limit: a multiple of 16,
 /// so that renumbered boards keep their dealer and vulnerability.

@@ -21,13 +21,11 @@ use std::time::Instant;
 
 use serde::Serialize;
 
-use crate::Classify;
-use crate::FormatError;
 use crate::formats::{Board, DealFormat, WriteOptions};
-use crate::query::{self, Dialect, Query};
+use crate::query::{Dialect, Query};
 use crate::workflow::output::{FileRole, Output, ReportOutput, check_distinct};
-use crate::workflow::pipeline::{self, DealFiles, DealSink, DealSource, FileSink, SourceOptions};
-use crate::{ErrorClass, ReadOnlyStore, StoreError, StoreReader};
+use crate::workflow::pipeline::{DealFiles, DealSink, DealSource, FileSink, SourceOptions};
+use crate::{Error, ErrorKind, ReadOnlyStore, Result, StoreReader};
 
 /// What a query job does with the matching deals.
 #[derive(Clone, Copy)]
@@ -74,12 +72,12 @@ impl QueryJob {
     /// A job over every stored deal.
     ///
     /// # Errors
-    /// [`QueryWorkflowError::Parse`] when `expr` is not a valid expression (the error gives
-    /// the column).
-    pub fn new(expr: &str, mode: QueryMode) -> Result<QueryJob, QueryWorkflowError> {
+    /// [`ErrorKind::Query`] when `expr` is not a valid expression (the error gives the
+    /// column).
+    pub fn new(expr: &str, mode: QueryMode) -> Result<QueryJob> {
         Ok(QueryJob {
             expr: expr.to_owned(),
-            query: Query::parse(expr).map_err(QueryWorkflowError::Parse)?,
+            query: Query::parse(expr).map_err(ErrorKind::Query)?,
             set: None,
             mode,
         })
@@ -111,114 +109,18 @@ pub struct QueryReport {
     pub seconds: f64,
 }
 
-/// Why a query job failed.
-#[derive(Debug, thiserror::Error)]
-pub enum QueryWorkflowError {
-    /// The expression does not parse (bad input; the error names the column).
-    #[error("query: {0}")]
-    Parse(query::Error),
-    /// The query has a term the dialect cannot express (`par` in Spark).
-    #[error("query: {0}")]
-    Dialect(query::Error),
-    /// A Spark predicate was asked for with a set scope or a limit, which a predicate
-    /// cannot carry (the text says which).
-    #[error(
-        "query: the Spark dialect gives only a predicate for df.filter(…), which cannot hold {0}"
-    )]
-    NotInPredicate(&'static str),
-    /// The job needs the database (count, find) and none was given.
-    #[error("the query needs a database")]
-    NoStore,
-    /// The set scope names no stored set.
-    #[error("no set named {set:?} in {database}")]
-    NoSet {
-        /// The name asked for.
-        set: String,
-        /// The database, as the store names it.
-        database: String,
-    },
-    /// Reading the database failed.
-    #[error(transparent)]
-    Store(#[from] StoreError),
-    /// The format cannot hold the matching deals (e.g. more boards than DUP holds).
-    #[error("{format}: {error}")]
-    Write {
-        /// The output format's name.
-        format: &'static str,
-        /// Why it refused them.
-        error: FormatError,
-    },
-    /// Writing the output failed.
-    #[error(transparent)]
-    Io(#[from] std::io::Error),
-    /// The output file is the database ([`run_on`]): refused before anything is opened;
-    /// or the output file could not be created or put in place ([`run_on`]).
-    #[error(transparent)]
-    Pipeline(pipeline::Error),
-}
-
-/// A stored source's failures are the query's: no such set, no database, the store.
-/// The outputs' and writes' failures are [`QueryWorkflowError::Pipeline`].
-impl From<pipeline::Error> for QueryWorkflowError {
-    fn from(e: pipeline::Error) -> QueryWorkflowError {
-        use pipeline::ErrorKind as K;
-        match e.into_kind() {
-            K::NoSet { set, database } => QueryWorkflowError::NoSet { set, database },
-            K::NoStore => QueryWorkflowError::NoStore,
-            K::Store(e) => QueryWorkflowError::Store(e),
-            kind => QueryWorkflowError::Pipeline(kind.into()),
-        }
-    }
-}
-
-crate::classified!(QueryWorkflowError);
-impl Classify for QueryWorkflowError {
-    /// A bad expression, a term or scope the dialect cannot express, or a format that
-    /// cannot hold the result is bad input; store errors have their own class; output
-    /// failures are I/O.
-    fn class(&self) -> ErrorClass {
-        match self {
-            QueryWorkflowError::Parse(_)
-            | QueryWorkflowError::Dialect(_)
-            | QueryWorkflowError::NotInPredicate(_)
-            | QueryWorkflowError::NoSet { .. }
-            | QueryWorkflowError::Write { .. } => ErrorClass::BadInput,
-            QueryWorkflowError::Pipeline(e) => e.class(),
-            QueryWorkflowError::NoStore => ErrorClass::Internal,
-            QueryWorkflowError::Store(e) => e.class(),
-            QueryWorkflowError::Io(_) => ErrorClass::Io,
-        }
-    }
-
-    /// The output's error of a failed write (a closed pipe is seen there).
-    fn wrapped(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            QueryWorkflowError::Io(e) => Some(e),
-            QueryWorkflowError::Pipeline(e) => Some(e),
-            _ => None,
-        }
-    }
-
-    /// The column of the offending token of an expression that does not parse.
-    fn position(&self) -> Option<crate::InputPosition> {
-        match self {
-            QueryWorkflowError::Parse(e) => e.position(),
-            _ => None,
-        }
-    }
-}
-
 /// Checks that the set scope, if any, names a stored set: an unknown set is an error, not an
 /// empty result.
 ///
 /// # Errors
-/// [`QueryWorkflowError::NoSet`], or the store's error.
-fn check_set(store: &StoreReader, set: Option<&str>) -> Result<(), QueryWorkflowError> {
+/// [`ErrorKind::NoSet`], or the store's error.
+fn check_set(store: &StoreReader, set: Option<&str>) -> Result<()> {
     match set {
-        Some(name) if store.set(name)?.is_none() => Err(QueryWorkflowError::NoSet {
+        Some(name) if store.set(name)?.is_none() => Err(ErrorKind::NoSet {
             set: name.to_owned(),
             database: store.path().to_owned(),
-        }),
+        }
+        .into()),
         _ => Ok(()),
     }
 }
@@ -229,12 +131,8 @@ fn check_set(store: &StoreReader, set: Option<&str>) -> Result<(), QueryWorkflow
 /// callers that want the boards themselves (Python's `Database.query`).
 ///
 /// # Errors
-/// [`QueryWorkflowError`]: no such set, the store failing or holding a key that is no deal.
-pub fn find_boards(
-    job: &QueryJob,
-    store: &StoreReader,
-    limit: Option<u64>,
-) -> Result<Vec<Board>, QueryWorkflowError> {
+/// No such set ([`ErrorKind::NoSet`]), the store failing or holding a key that is no deal.
+pub fn find_boards(job: &QueryJob, store: &StoreReader, limit: Option<u64>) -> Result<Vec<Board>> {
     let (mut boards, _) = job
         .source(limit)
         .open(Some(store), &SourceOptions::default())?
@@ -258,14 +156,15 @@ impl QueryJob {
 /// SQL) to `out`. `store` may be `None` for [`QueryMode::Explain`] only.
 ///
 /// # Errors
-/// [`QueryWorkflowError`]: no store for a mode that needs one, a failed read, a format that
-/// cannot hold the matches, a failed write; for a Spark explanation, a `par` term, a set
-/// scope or a limit.
+/// [`ErrorKind::QueryNoStore`] for a mode that needs a store without one, a failed read,
+/// [`ErrorKind::QueryWrite`] for a format that cannot hold the matches, [`ErrorKind::Io`]
+/// for a failed write; for a Spark explanation, [`ErrorKind::Dialect`] for a `par` term,
+/// [`ErrorKind::NotInPredicate`] for a set scope or a limit.
 pub fn run(
     job: &QueryJob,
     store: Option<&StoreReader>,
     out: &mut dyn Write,
-) -> Result<QueryReport, QueryWorkflowError> {
+) -> Result<QueryReport> {
     let start = Instant::now();
     let filter = job.query.to_sql();
     let set = job.set.as_deref();
@@ -287,20 +186,16 @@ pub fn run(
             ..
         } => {
             if set.is_some() {
-                return Err(QueryWorkflowError::NotInPredicate(
+                return Err(ErrorKind::NotInPredicate(
                     "a set scope (the archive's rows belong to no stored set)",
-                ));
+                )
+                .into());
             }
             if limit.is_some() {
-                return Err(QueryWorkflowError::NotInPredicate(
-                    "a limit (apply it in Spark)",
-                ));
+                return Err(ErrorKind::NotInPredicate("a limit (apply it in Spark)").into());
             }
-            let predicate = job
-                .query
-                .to_spark_sql()
-                .map_err(QueryWorkflowError::Dialect)?;
-            writeln!(out, "{predicate}")?;
+            let predicate = job.query.to_spark_sql().map_err(ErrorKind::Dialect)?;
+            writeln!(out, "{predicate}").map_err(ErrorKind::Io)?;
             report.bytes = predicate.len() as u64 + 1;
             report.dialect = Some(Dialect::Spark.name());
             report.predicate = Some(predicate);
@@ -314,17 +209,17 @@ pub fn run(
                 true => StoreReader::explain_count_deals(&filter, set),
                 false => StoreReader::explain_find_deals(&filter, set, limit),
             };
-            out.write_all(text.as_bytes())?;
+            out.write_all(text.as_bytes()).map_err(ErrorKind::Io)?;
             report.bytes = text.len() as u64;
         }
         QueryMode::Count => {
-            let store = store.ok_or(QueryWorkflowError::NoStore)?;
+            let store = store.ok_or(ErrorKind::QueryNoStore)?;
             check_set(store, set)?;
             report.mode = "count";
             report.count = store.count_deals(&filter, set)?;
         }
         QueryMode::Find { format, limit } => {
-            let store = store.ok_or(QueryWorkflowError::NoStore)?;
+            let store = store.ok_or(ErrorKind::QueryNoStore)?;
             report.mode = "find";
             report.format = Some(format.info().name);
             // The matches, a piece at a time, into `out` in the format asked for (nothing
@@ -336,16 +231,20 @@ pub fn run(
             // The output, moved into the sink when the first piece comes.
             let mut unopened: Option<&mut dyn Write> = Some(out);
             let mut sink: Option<FileSink<'_>> = None;
-            let sink_error = |e: pipeline::Error| match e.into_kind() {
-                pipeline::ErrorKind::Render { error, .. } => QueryWorkflowError::Write {
-                    format: format.info().name,
-                    error,
-                },
-                pipeline::ErrorKind::Write { error, .. } => QueryWorkflowError::Io(error),
-                pipeline::ErrorKind::Store(e) => QueryWorkflowError::Store(e),
-                kind => QueryWorkflowError::Pipeline(kind.into()),
+            // The matches on standard output: a format's refusal names the format, a
+            // failed write is the output's.
+            let sink_error = |e: Error| -> Error {
+                match e.into_kind() {
+                    ErrorKind::Render { error, .. } => ErrorKind::QueryWrite {
+                        format: format.info().name,
+                        error,
+                    },
+                    ErrorKind::Write { error, .. } => ErrorKind::Io(error),
+                    kind => kind,
+                }
+                .into()
             };
-            let read = source.read(&mut |boards| -> Result<bool, QueryWorkflowError> {
+            let read = source.read(&mut |boards| -> Result<bool> {
                 let open = match &mut sink {
                     Some(open) => open,
                     None => {
@@ -388,17 +287,16 @@ pub fn run(
 /// ```
 ///
 /// # Errors
-/// [`QueryWorkflowError::Pipeline`] ([`pipeline::ErrorKind::SameFile`]) for an `out` that is `db`;
-/// [`QueryWorkflowError::Store`] when the database does not open;
-/// [`QueryWorkflowError::Output`] when the file cannot be created or put in place; then as
-/// [`run`].
+/// [`ErrorKind::SameFile`] for an `out` that is `db`; [`ErrorKind::Store`] when the database
+/// does not open; [`ErrorKind::Write`] when the file cannot be created or put in place; then
+/// as [`run`].
 pub fn run_on(
     job: &QueryJob,
     db: &Path,
     out: Option<&Path>,
     count_line: bool,
     stdout: &mut dyn Write,
-) -> Result<QueryReport, QueryWorkflowError> {
+) -> Result<QueryReport> {
     let explain = matches!(job.mode, QueryMode::Explain { .. });
     if let Some(p) = out
         && !explain
@@ -412,7 +310,7 @@ pub fn run_on(
     let mut writer = ReportOutput::create(out, stdout)?;
     let report = run(job, store.as_deref(), &mut writer)?;
     if count_line && matches!(job.mode, QueryMode::Count) {
-        writeln!(writer, "{}", report.count)?;
+        writeln!(writer, "{}", report.count).map_err(ErrorKind::Io)?;
     }
     writer.finish()?;
     Ok(report)

@@ -29,15 +29,15 @@ use std::time::Instant;
 
 use serde::Serialize;
 
-use crate::Classify;
 use crate::dd::TrickTable;
 use crate::records::{RecordBoard, RecordOptions, RecordSheet, SheetHeader, html, pdf};
-use crate::store::{ReadOnlyStore, Store, StoreError, StoreReader};
+use crate::store::{ReadOnlyStore, Store, StoreReader};
 use crate::workflow::output::write_whole;
-use crate::workflow::pipeline::{self, DealSource, SourceOptions};
+use crate::workflow::pipeline::{DealSource, SourceOptions};
 use crate::workflow::solve::{
     DEFAULT_SOLVE_BATCH, SolveItem, SolveJob, SolveProgress, SolveSource,
 };
+use crate::{Error, ErrorKind, Result};
 
 /// The sheet's file format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -63,11 +63,14 @@ impl SheetFormat {
     /// The format of the sheet file `path` ([`SheetFormat::from_path`]).
     ///
     /// # Errors
-    /// [`RecordsError::SheetExtension`] when the extension is neither `.html`/`.htm` nor
+    /// [`ErrorKind::SheetExtension`] when the extension is neither `.html`/`.htm` nor
     /// `.pdf`.
-    pub fn for_sheet(path: &Path) -> Result<SheetFormat, RecordsError> {
-        SheetFormat::from_path(path).ok_or_else(|| RecordsError::SheetExtension {
-            path: path.to_owned(),
+    pub fn for_sheet(path: &Path) -> Result<SheetFormat> {
+        SheetFormat::from_path(path).ok_or_else(|| {
+            ErrorKind::SheetExtension {
+                path: path.to_owned(),
+            }
+            .into()
         })
     }
 }
@@ -162,72 +165,19 @@ impl std::fmt::Display for RecordsReport {
     }
 }
 
-/// Why a records job failed. Nothing is written unless the sheet rendered.
-#[derive(Debug, thiserror::Error)]
-pub enum RecordsError {
-    /// The sheet's file name has an extension that names no [`SheetFormat`].
-    #[error("{}: the sheet is written as .html or .pdf", .path.display())]
-    SheetExtension {
-        /// The sheet's path as given.
-        path: PathBuf,
-    },
-    /// The boards could not be read: an unreadable deal file, no database for a set, no set
-    /// of that name, a corrupt stored key, or the store failing.
-    #[error(transparent)]
-    Pipeline(#[from] pipeline::Error),
-    /// The store failed.
-    #[error(transparent)]
-    Store(#[from] StoreError),
-    /// The PDF could not be made (the records crate's [`Error`](crate::records::Error)).
-    #[error(transparent)]
-    Pdf(#[from] crate::records::Error),
-}
-
-crate::classified!(RecordsError);
-impl Classify for RecordsError {
-    /// A missing database, a sheet name that is not `.html`/`.pdf` and an unreadable deal
-    /// file are bad input; a set that cannot be read keeps its class (no such set: bad
-    /// input; a corrupt key: corrupt store).
-    fn class(&self) -> crate::ErrorClass {
-        use crate::ErrorClass;
-        match self {
-            RecordsError::SheetExtension { .. } => ErrorClass::BadInput,
-            RecordsError::Pipeline(e) => e.class(),
-            RecordsError::Store(e) => e.class(),
-            RecordsError::Pdf(e) => e.class(),
-        }
-    }
-
-    /// The deal file's position for a file that could not be read.
-    fn position(&self) -> Option<crate::InputPosition> {
-        match self {
-            RecordsError::Pipeline(e) => e.position(),
-            _ => None,
-        }
-    }
-
-    /// The source's error.
-    fn wrapped(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            RecordsError::Pipeline(e) => Some(e),
-            _ => None,
-        }
-    }
-}
-
 /// Runs `job`: gathers the boards and their tables, solves the unsolved ones when
 /// `job.solve` (storing the tables when `store` is given; progress through `progress`),
 /// renders the sheet, and writes it whole.
 ///
 /// # Errors
-/// [`RecordsError`]: no database for a set, no such set, a corrupt stored key, an unreadable
-/// deal file (with its position), the store failing, the PDF failing, or the file not
-/// being written.
+/// No database for a set, no such set, a corrupt stored key, an unreadable deal file (with
+/// its position), the store failing, the PDF failing ([`ErrorKind::Pdf`]), or the file not
+/// being written. Nothing is written unless the sheet rendered.
 pub fn run(
     job: &RecordsJob,
     store: Option<RecordsStore<'_>>,
     progress: &mut dyn FnMut(SolveProgress),
-) -> Result<RecordsReport, RecordsError> {
+) -> Result<RecordsReport> {
     let started = Instant::now();
     let reader = store.as_ref().map(|s| match s {
         RecordsStore::Reading(r) => *r,
@@ -258,7 +208,7 @@ pub fn run(
             batch: DEFAULT_SOLVE_BATCH,
         };
         let mut tables: Vec<TrickTable> = Vec::with_capacity(missing.len());
-        let mut keep = |_: &SolveItem, t: &TrickTable| -> Result<(), StoreError> {
+        let mut keep = |_: &SolveItem, t: &TrickTable| -> Result<()> {
             tables.push(*t);
             Ok(())
         };
@@ -275,9 +225,9 @@ pub fn run(
     };
     let bytes = match job.format {
         SheetFormat::Html => html::render(&sheet).into_bytes(),
-        SheetFormat::Pdf => pdf::render(&sheet)?,
+        SheetFormat::Pdf => pdf::render(&sheet).map_err(ErrorKind::Pdf)?,
     };
-    write_whole(&job.out, &bytes).map_err(|error| pipeline::Error::write(Some(&job.out), error))?;
+    write_whole(&job.out, &bytes).map_err(|error| Error::write(Some(&job.out), error))?;
     let analysed = sheet
         .boards
         .iter()
@@ -304,13 +254,13 @@ pub fn run(
 /// tables it finds ([`Store::open_existing`]: never created or migrated here).
 ///
 /// # Errors
-/// [`RecordsError::Store`] when the database does not open (no file for a set, a file that
+/// [`ErrorKind::Store`] when the database does not open (no file for a set, a file that
 /// is no dealdex database); then as [`run`].
 pub fn run_in(
     job: &RecordsJob,
     db: &Path,
     progress: &mut dyn FnMut(SolveProgress),
-) -> Result<RecordsReport, RecordsError> {
+) -> Result<RecordsReport> {
     let (mut writer, mut reader) = (None, None);
     match &job.source {
         DealSource::File(_) if db.exists() => writer = Some(Store::open(db)?),
@@ -340,7 +290,7 @@ pub enum RecordsStore<'a> {
 fn gather(
     job: &RecordsJob,
     store: Option<&StoreReader>,
-) -> Result<(SheetHeader, Vec<RecordBoard>), RecordsError> {
+) -> Result<(SheetHeader, Vec<RecordBoard>)> {
     let source = job.source.open(store, &SourceOptions::WITH_TABLES)?;
     let facts = source.facts().clone();
     let (read, _) = source.read_all()?;

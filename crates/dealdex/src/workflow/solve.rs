@@ -19,9 +19,9 @@ use crate::model::index::DealIndex;
 use crate::store::{Store, StoreError};
 use crate::workflow::output::Output;
 use crate::workflow::pipeline::{
-    self, DealFiles, DealSink, DealSource, FileSource, ReadAs, SourceOptions,
+    DealFiles, DealSink, DealSource, FileSource, ReadAs, SourceOptions,
 };
-use crate::{Classify, FormatError, FormatErrorKind};
+use crate::{Error, ErrorKind, FormatError, FormatErrorKind, Result};
 
 pub use super::verify_dd::{
     BoardRef, CellMismatch, DEFAULT_VERIFY_SEED, TableMismatch, VerifyJob, VerifyReport, verify,
@@ -172,23 +172,20 @@ pub struct SolvedDeal {
 /// unless `dealer`/`vul` override them.
 ///
 /// # Errors
-/// [`SolveInputError::NoSet`] when the set does not exist; [`SolveInputError::Source`] for a
-/// failed read or a stored key that is no deal (the set is read as every command reads one,
-/// a [`DealSource::Set`]).
+/// [`ErrorKind::SolveNoSet`] when the set does not exist; the store's failure or a stored key
+/// that is no deal (the set is read as every command reads one, a [`DealSource::Set`]).
 pub fn set_items(
     store: &Store,
     name: &str,
     dealer: Option<Seat>,
     vul: Option<Vulnerability>,
-) -> Result<Vec<SolveItem>, SolveInputError> {
+) -> Result<Vec<SolveItem>> {
     let source = DealSource::Set(name.to_owned()).open(Some(store), &SourceOptions::default());
     let (boards, _) = source
         .and_then(|s| s.read_all())
         .map_err(|e| match e.into_kind() {
-            pipeline::ErrorKind::NoSet { set, database } => {
-                SolveInputError::NoSet { set, database }
-            }
-            kind => SolveInputError::Source(kind.into()),
+            ErrorKind::NoSet { set, database } => ErrorKind::SolveNoSet { set, database },
+            kind => kind,
         })?;
     Ok(boards_items(boards, dealer, vul))
 }
@@ -197,45 +194,44 @@ pub fn set_items(
 /// vulnerability (from its tags, else its number) unless `dealer`/`vul` override them.
 ///
 /// # Errors
-/// [`SolveInputError::Source`] naming the file and the position of what is wrong.
+/// The deal pipeline's read errors, naming the file and the position of what is wrong.
 pub fn file_items(
     path: &Path,
     format: &'static dyn DealFormat,
     dealer: Option<Seat>,
     vul: Option<Vulnerability>,
-) -> Result<Vec<SolveItem>, SolveInputError> {
+) -> Result<Vec<SolveItem>> {
     let read = ReadAs {
         format: Some(format),
         first_board: None,
     };
-    read_file_items(path, read, dealer, vul).map_err(|e| match e {
-        Err(error) => SolveInputError::Format {
-            input: path.display().to_string(),
-            error,
-        },
-        Ok(e) => e,
-    })
+    read_file_items(path, read, dealer, vul, &path.display().to_string())
 }
 
 /// The boards of a deal file as solve items, the file opened once ([`DealSource`]: the
-/// format named, else its extension's, else its content's); `Err(Err(_))` when the format
-/// is not told.
+/// format named, else its extension's, else its content's); a format not told is
+/// [`ErrorKind::UnknownInput`], the solve argument `input` as given.
 fn read_file_items(
     path: &Path,
     read: ReadAs,
     dealer: Option<Seat>,
     vul: Option<Vulnerability>,
-) -> Result<Vec<SolveItem>, Result<SolveInputError, FormatError>> {
+    input: &str,
+) -> Result<Vec<SolveItem>> {
     let source = DealSource::File(FileSource::new(path.to_owned(), read));
     let read = source
         .open(None, &SourceOptions::default())
         .and_then(|s| s.read_all());
     match read {
         Ok((boards, _)) => Ok(boards_items(boards, dealer, vul)),
-        Err(e) => match e.into_kind() {
-            pipeline::ErrorKind::Format(error) => Err(Err(error)),
-            kind => Err(Ok(SolveInputError::Source(kind.into()))),
-        },
+        Err(e) => Err(match e.into_kind() {
+            ErrorKind::Format(error) => ErrorKind::UnknownInput {
+                input: input.to_owned(),
+                error,
+            },
+            kind => kind,
+        }
+        .into()),
     }
 }
 
@@ -270,45 +266,42 @@ fn boards_items(
 /// choose formats).
 ///
 /// ```
-/// use dealdex::solve::{SolveInputError, input_items};
+/// use dealdex::ErrorKind;
+/// use dealdex::solve::input_items;
 /// use dealdex::workflow::pipeline::ReadAs;
 /// let items = input_items("0EDCCBA0976F2DA4945D8E9DC0-0", ReadAs::default(), None, None)?;
 /// // Board 16 (the `-0` suffix): West deals, East-West vulnerable.
 /// assert_eq!(items[0].dealer, dealdex::Seat::West);
 /// let e = input_items("deals.doc", ReadAs::default(), None, None).unwrap_err();
-/// assert!(matches!(e, SolveInputError::Format { .. }));
+/// assert!(matches!(e.kind(), ErrorKind::UnknownInput { .. }));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 ///
 /// # Errors
-/// [`SolveInputError::Deal`] for a deal string or index that is no deal,
-/// [`SolveInputError::Format`] when no format is named or told by the extension or the
-/// content, [`SolveInputError::Source`] for a file that cannot be read (named as given;
+/// [`ErrorKind::Deal`] for a deal string or index that is no deal,
+/// [`ErrorKind::UnknownInput`] when no format is named or told by the extension or the
+/// content, the deal pipeline's read errors for a file that cannot be read (named as given;
 /// standard input as `<stdin>`).
 pub fn input_items(
     input: &str,
     read: ReadAs,
     dealer: Option<Seat>,
     vul: Option<Vulnerability>,
-) -> Result<Vec<SolveItem>, SolveInputError> {
+) -> Result<Vec<SolveItem>> {
     let path = Path::new(input);
     if input != STDIN_INPUT
         && !path.exists()
         && let Some(parsed) = crate::parse_deal_argument(input)
     {
-        let (deal, board) = parsed.map_err(SolveInputError::Deal)?;
+        let (deal, board) = parsed.map_err(ErrorKind::Deal)?;
         return Ok(vec![SolveItem::single(deal, board, dealer, vul)]);
     }
-    let format_error = |error| SolveInputError::Format {
-        input: input.to_owned(),
-        error,
-    };
-    read_file_items(path, read, dealer, vul).map_err(|e| e.unwrap_or_else(format_error))
+    read_file_items(path, read, dealer, vul, input)
 }
 
-/// The message of [`SolveInputError::Format`]: solve's input is a deal, an index or a file,
+/// The message of [`ErrorKind::UnknownInput`]: solve's input is a deal, an index or a file,
 /// and its option is `--from`.
-fn format_message(input: &str, error: &FormatError) -> String {
+pub(crate) fn format_message(input: &str, error: &FormatError) -> String {
     match error.kind() {
         FormatErrorKind::UnknownName { name } => format!("no format {name:?}"),
         FormatErrorKind::UnknownExtension { .. } => {
@@ -321,62 +314,22 @@ fn format_message(input: &str, error: &FormatError) -> String {
     }
 }
 
-/// Why the deals of a solve job could not be gathered.
-#[derive(Debug, thiserror::Error)]
-pub enum SolveInputError {
-    /// A deal string or hex index that is no deal.
-    #[error("deal: {0}")]
-    Deal(crate::ModelError),
-    /// An input that is no deal, of a format neither named nor told by its extension (or a
-    /// format name no format has).
-    #[error("{}", format_message(input, error))]
-    Format {
-        /// The input as given.
-        input: String,
-        /// Why no format was chosen.
-        error: FormatError,
-    },
-    /// No set of that name.
-    #[error("no set {set:?} in {database}")]
-    NoSet {
-        /// The name asked for.
-        set: String,
-        /// The database path.
-        database: String,
-    },
-    /// A deal file could not be read, or its source failed otherwise (its first board out
-    /// of range).
-    #[error(transparent)]
-    Source(pipeline::Error),
-    /// Reading the database failed (or, [`check_request`], there is none).
-    #[error(transparent)]
-    Store(#[from] StoreError),
-    /// [`check_request`]: no deals, no set and not all stored deals.
-    #[error("nothing to solve: give deals, deal files, a stored set or all stored deals")]
-    Nothing,
-    /// [`SolveRequest::open`]: a stored set or every unsolved deal asked for without a
-    /// database.
-    #[error("a stored set, or all stored deals, needs a database")]
-    NoDatabase,
-    /// [`check_request`]: a vulnerability that is none of None, NS, EW, All.
-    #[error("vulnerability: {0}")]
-    Vul(crate::ModelError),
-}
-
 /// Checks a solve request before anything is read: something to solve (deal arguments, a
 /// set or all stored deals), a database file at `db` when the deals come from it, and the
 /// default vulnerability `vul` (None, NS, EW or All), which it returns parsed.
 ///
 /// ```
-/// use dealdex::solve::{SolveInputError, check_request};
+/// use dealdex::ErrorKind;
+/// use dealdex::solve::check_request;
 /// let db = std::path::Path::new("dealdex.db");
-/// assert!(matches!(check_request(&[], None, false, db, None), Err(SolveInputError::Nothing)));
+/// let nothing = check_request(&[], None, false, db, None).unwrap_err();
+/// assert!(matches!(nothing.kind(), ErrorKind::NothingToSolve));
 /// assert!(check_request(&["x.pbn".into()], None, false, db, Some("NS"))?.is_some());
-/// # Ok::<(), SolveInputError>(())
+/// # Ok::<(), dealdex::Error>(())
 /// ```
 ///
 /// # Errors
-/// [`SolveInputError::Vul`], [`SolveInputError::Nothing`], and [`SolveInputError::Store`]
+/// [`ErrorKind::Vulnerability`], [`ErrorKind::NothingToSolve`], and [`ErrorKind::Store`]
 /// with [`StoreError::NoDatabase`]; all bad input.
 pub fn check_request(
     inputs: &[String],
@@ -384,12 +337,12 @@ pub fn check_request(
     all: bool,
     db: &Path,
     vul: Option<&str>,
-) -> Result<Option<Vulnerability>, SolveInputError> {
+) -> Result<Option<Vulnerability>> {
     let vul = vul
-        .map(|v| v.parse().map_err(SolveInputError::Vul))
+        .map(|v| v.parse().map_err(ErrorKind::Vulnerability))
         .transpose()?;
     if inputs.is_empty() && set.is_none() && !all {
-        return Err(SolveInputError::Nothing);
+        return Err(ErrorKind::NothingToSolve.into());
     }
     if (set.is_some() || all) && !db.exists() {
         return Err(StoreError::NoDatabase {
@@ -432,19 +385,19 @@ impl SolveRequest {
     /// let (source, store) = SolveRequest { inputs, ..SolveRequest::default() }.open(None)?;
     /// assert!(matches!(source, SolveSource::Items(items) if items.len() == 1));
     /// assert!(store.is_none());
-    /// # Ok::<(), dealdex::solve::SolveInputError>(())
+    /// # Ok::<(), dealdex::Error>(())
     /// ```
     ///
     /// # Errors
-    /// [`SolveInputError`]: as [`check_request`], [`input_items`], [`open_store`]
-    /// ([`SolveInputError::Store`]) and [`set_items`]; [`SolveInputError::NoDatabase`] for a
-    /// set or all stored deals without a database.
-    pub fn open(&self, db: Option<&Path>) -> Result<(SolveSource, Option<Store>), SolveInputError> {
+    /// As [`check_request`], [`input_items`], [`open_store`] ([`ErrorKind::Store`]) and
+    /// [`set_items`]; [`ErrorKind::SolveNoDatabase`] for a set or all stored deals without a
+    /// database.
+    pub fn open(&self, db: Option<&Path>) -> Result<(SolveSource, Option<Store>)> {
         let stored = self.set.is_some() || self.all;
         let (set, dealer) = (self.set.as_deref(), self.dealer);
         let vul = match db {
             Some(db) => check_request(&self.inputs, set, self.all, db, self.vul.as_deref())?,
-            None if stored => return Err(SolveInputError::NoDatabase),
+            None if stored => return Err(ErrorKind::SolveNoDatabase.into()),
             None => check_request(
                 &self.inputs,
                 None,
@@ -485,28 +438,29 @@ impl SolveRequest {
 /// ```
 ///
 /// # Errors
-/// The [`StoreError`] of [`Store::open_existing`] or [`Store::open`].
-pub fn open_store(db: Option<&Path>, stored: bool) -> Result<Option<Store>, StoreError> {
-    db.map(|p| match stored {
+/// [`ErrorKind::Store`]: the [`StoreError`] of [`Store::open_existing`] or [`Store::open`].
+pub fn open_store(db: Option<&Path>, stored: bool) -> Result<Option<Store>> {
+    let opened = db.map(|p| match stored {
         true => Store::open_existing(p),
         false => Store::open(p),
-    })
-    .transpose()
+    });
+    Ok(opened.transpose()?)
 }
 
 /// The database of a verify job ([`verify`]) at `db`: an existing dealdex database
 /// ([`Store::open_existing`]) that holds the set `set` when one is named.
 ///
 /// # Errors
-/// [`SolveInputError::Store`] as [`Store::open_existing`]; [`SolveInputError::NoSet`] when
-/// the set is not stored.
-pub fn open_verify_store(db: &Path, set: Option<&str>) -> Result<Store, SolveInputError> {
+/// [`ErrorKind::Store`] as [`Store::open_existing`]; [`ErrorKind::SolveNoSet`] when the set
+/// is not stored.
+pub fn open_verify_store(db: &Path, set: Option<&str>) -> Result<Store> {
     let store = Store::open_existing(db)?;
     match set {
-        Some(name) if store.set(name)?.is_none() => Err(SolveInputError::NoSet {
+        Some(name) if store.set(name)?.is_none() => Err(ErrorKind::SolveNoSet {
             set: name.to_owned(),
             database: store.path().to_owned(),
-        }),
+        }
+        .into()),
         _ => Ok(store),
     }
 }
@@ -543,34 +497,6 @@ impl SolveItem {
     }
 }
 
-crate::classified!(SolveInputError);
-impl Classify for SolveInputError {
-    /// A missing set or a bad file is bad input; store errors have their own class.
-    fn class(&self) -> crate::ErrorClass {
-        match self {
-            SolveInputError::NoSet { .. }
-            | SolveInputError::Nothing
-            | SolveInputError::NoDatabase
-            | SolveInputError::Vul(_)
-            | SolveInputError::Deal(_)
-            | SolveInputError::Format { .. } => crate::ErrorClass::BadInput,
-            SolveInputError::Store(e) => e.class(),
-            SolveInputError::Source(e) => e.class(),
-        }
-    }
-
-    /// The deal argument's column, or the file's position where it could not be read or
-    /// its format not told.
-    fn position(&self) -> Option<crate::InputPosition> {
-        match self {
-            SolveInputError::Deal(e) => e.position(),
-            SolveInputError::Format { error, .. } => error.position(),
-            SolveInputError::Source(e) => e.position(),
-            _ => None,
-        }
-    }
-}
-
 /// Progress of a running job: deals done so far and the total when known.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SolveProgress {
@@ -595,20 +521,20 @@ pub struct SolveProgress {
 /// let mut tables = Vec::new();
 /// let report = run(&job, Some(&mut store), &mut |_| {}, &mut |_, t| {
 ///     tables.push(*t);
-///     Ok::<(), dealdex::StoreError>(())
+///     Ok::<(), dealdex::Error>(())
 /// })?;
 /// assert_eq!((report.solved, report.stored), (1, 1));
-/// let again = run(&job, Some(&mut store), &mut |_| {}, &mut |_, _| Ok::<(), dealdex::StoreError>(()))?;
+/// let again = run(&job, Some(&mut store), &mut |_| {}, &mut |_, _| Ok::<(), dealdex::Error>(()))?;
 /// assert_eq!((again.solved, again.already_solved), (0, 1));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 ///
 /// # Errors
-/// [`StoreError`] when reading or storing fails (the batch in flight is then not stored;
-/// earlier batches are), [`StoreError::CorruptDeal`] for a stored key that is no deal.
-/// [`SolveSource::Unsolved`] without a store does nothing. Errors from `each` stop the job
-/// and are passed through.
-pub fn run<E: From<StoreError>>(
+/// [`ErrorKind::Store`] when reading or storing fails (the batch in flight is then not
+/// stored; earlier batches are), with [`StoreError::CorruptDeal`] for a stored key that is
+/// no deal. [`SolveSource::Unsolved`] without a store does nothing. Errors from `each` stop
+/// the job and are passed through.
+pub fn run<E: From<Error>>(
     job: &SolveJob,
     mut store: Option<&mut Store>,
     progress: &mut dyn FnMut(SolveProgress),
@@ -627,7 +553,7 @@ pub fn run<E: From<StoreError>>(
             for chunk in items.chunks(batch) {
                 let keys: Vec<DealIndex> = chunk.iter().map(|i| i.key).collect();
                 let stored = match store.as_deref() {
-                    Some(s) => s.dd_tables(&keys)?,
+                    Some(s) => s.dd_tables(&keys).map_err(Error::from)?,
                     None => vec![None; chunk.len()],
                 };
                 let tables = solve_missing(chunk, &stored);
@@ -643,7 +569,7 @@ pub fn run<E: From<StoreError>>(
                 if let Some(s) = store.as_deref_mut()
                     && !new.is_empty()
                 {
-                    report.stored += s.store_dd(&new)?;
+                    report.stored += s.store_dd(&new).map_err(Error::from)?;
                     report.batches += 1;
                 }
                 for (item, table) in chunk.iter().zip(&tables) {
@@ -660,11 +586,13 @@ pub fn run<E: From<StoreError>>(
             let Some(s) = store else {
                 return Ok(report);
             };
-            let total = s.deal_count()?.saturating_sub(s.dd_count()?);
+            let total = stored_count(s)?;
             progress(SolveProgress { done: 0, total });
             let mut after: Option<DealIndex> = None;
             loop {
-                let keys = s.unsolved_keys(None, after.as_ref(), batch)?;
+                let keys = s
+                    .unsolved_keys(None, after.as_ref(), batch)
+                    .map_err(Error::from)?;
                 let Some(last) = keys.last() else { break };
                 after = Some(*last);
                 let items = keys
@@ -678,12 +606,13 @@ pub fn run<E: From<StoreError>>(
                             ..SolveItem::single(deal, None, *dealer, *vul)
                         })
                     })
-                    .collect::<Result<Vec<SolveItem>, StoreError>>()?;
+                    .collect::<Result<Vec<SolveItem>, StoreError>>()
+                    .map_err(Error::from)?;
                 let deals: Vec<Deal> = items.iter().map(|i| i.deal).collect();
                 let tables = solve_all(&deals);
                 let new: Vec<(DealIndex, TrickTable)> =
                     keys.iter().copied().zip(tables.iter().copied()).collect();
-                report.stored += s.store_dd(&new)?;
+                report.stored += s.store_dd(&new).map_err(Error::from)?;
                 report.batches += 1;
                 report.solved += new.len() as u64;
                 report.deals += new.len() as u64;
@@ -699,6 +628,11 @@ pub fn run<E: From<StoreError>>(
     }
     report.seconds = started.elapsed().as_secs_f64();
     Ok(report)
+}
+
+/// Deals of `store` without a table.
+fn stored_count(store: &Store) -> Result<u64> {
+    Ok(store.deal_count()?.saturating_sub(store.dd_count()?))
 }
 
 /// How [`write()`] prints each solved board.
@@ -731,44 +665,14 @@ impl SolveOutput {
     /// par), else a registry format by its name.
     ///
     /// # Errors
-    /// [`FormatErrorKind::UnknownName`] for a name no format has.
-    pub fn named(name: &str) -> Result<SolveOutput, FormatError> {
+    /// [`ErrorKind::OutputFormat`] ([`FormatErrorKind::UnknownName`]) for a name no format
+    /// has.
+    pub fn named(name: &str) -> Result<SolveOutput> {
         Ok(match name {
             "text" => SolveOutput::Text,
             "json" => SolveOutput::JsonLines,
-            name => SolveOutput::Format(formats::named(name)?),
+            name => SolveOutput::Format(formats::named(name).map_err(ErrorKind::OutputFormat)?),
         })
-    }
-}
-
-/// Why [`write()`] stopped.
-#[derive(Debug, thiserror::Error)]
-pub enum SolveError {
-    /// Reading or storing tables failed (batches committed before stay stored).
-    #[error(transparent)]
-    Store(#[from] StoreError),
-    /// Writing the output failed (`BrokenPipe` when its reader went away), or a registry
-    /// format refused a board.
-    #[error(transparent)]
-    Pipeline(#[from] pipeline::Error),
-}
-
-crate::classified!(SolveError);
-impl Classify for SolveError {
-    /// The store's class, the sink's, or [`crate::ErrorClass::Io`] for a failed write.
-    fn class(&self) -> crate::ErrorClass {
-        match self {
-            SolveError::Store(e) => e.class(),
-            SolveError::Pipeline(e) => e.class(),
-        }
-    }
-
-    /// The output's error of a failed write (a closed pipe is seen there).
-    fn wrapped(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            SolveError::Pipeline(e) => Some(e),
-            SolveError::Store(_) => None,
-        }
     }
 }
 
@@ -794,19 +698,19 @@ impl Classify for SolveError {
 /// ```
 ///
 /// # Errors
-/// [`SolveError::Store`] as [`run`]; [`SolveError::Pipeline`] when writing fails (the tables
-/// of the batches solved so far are stored).
+/// As [`run`]; [`ErrorKind::Write`] when writing fails (the tables of the batches solved so
+/// far are stored), [`ErrorKind::Render`] when a registry format refuses a board.
 pub fn write(
     job: &SolveJob,
     store: Option<&mut Store>,
     output: Option<SolveOutput>,
     out: &mut dyn std::io::Write,
     progress: &mut dyn FnMut(SolveProgress),
-) -> Result<SolveReport, SolveError> {
+) -> Result<SolveReport> {
     if let Some(SolveOutput::Format(format)) = output {
         return write_boards(job, store, format, out, progress);
     }
-    let failed = |error| SolveError::Pipeline(pipeline::Error::write(None, error));
+    let failed = |error| Error::write(None, error);
     let batch = job.batch.max(1);
     let mut written = 0u64;
     let mut bytes = Vec::new();
@@ -827,7 +731,7 @@ pub fn write(
         if written.is_multiple_of(batch as u64) {
             out.flush().map_err(failed)?;
         }
-        Ok::<(), SolveError>(())
+        Ok::<(), Error>(())
     })?;
     out.flush().map_err(failed)?;
     Ok(report)
@@ -841,7 +745,7 @@ fn write_boards(
     format: &'static dyn DealFormat,
     out: &mut dyn std::io::Write,
     progress: &mut dyn FnMut(SolveProgress),
-) -> Result<SolveReport, SolveError> {
+) -> Result<SolveReport> {
     let output = Output { path: None, format };
     let mut sink = DealFiles::new(vec![output], formats::WriteOptions::default()).open(out)?;
     let batch = job.batch.max(1);
@@ -853,7 +757,7 @@ fn write_boards(
         if boards.len() == batch {
             sink.write(std::mem::take(&mut boards))?;
         }
-        Ok::<(), SolveError>(())
+        Ok::<(), Error>(())
     })?;
     sink.write(boards)?;
     sink.finish()?;

@@ -7,7 +7,7 @@
 //! statements side by side do not share one bound) and by a flag another thread (a Ctrl-C
 //! handler) may set. Rows count while they are handed over and printed. A recursive CTE
 //! without an end, a `group_concat` over one, or a 900 MB `zeroblob`, fails with
-//! [`SqlError::Timeout`] or [`SqlError::MemoryLimit`] instead of running for ever.
+//! [`ErrorKind::SqlTimeout`] or [`ErrorKind::SqlMemoryLimit`] instead of running for ever.
 //!
 //! ```
 //! # let dir = tempfile::tempdir()?;
@@ -31,7 +31,7 @@ use std::time::{Duration, Instant};
 
 use serde::{Serialize, Serializer};
 
-use crate::{ErrorClass, ReadOnlyStore, StoreError};
+use crate::{Error, ErrorKind, ReadOnlyStore, Result, StoreError};
 use rusqlite::types::ValueRef;
 
 mod text;
@@ -62,7 +62,7 @@ pub struct SqlJob {
     pub sql: String,
     /// How long the statement may run, from its preparation to its last row (the row
     /// callback's time included); `None`: no limit. Past it the statement stops with
-    /// [`SqlError::Timeout`].
+    /// [`ErrorKind::SqlTimeout`].
     pub timeout: Option<Duration>,
     /// How many bytes the statement may hold; `None`: no limit. Per statement, not
     /// process-wide (statements on other threads neither count nor are stopped): what SQLite
@@ -70,12 +70,12 @@ pub struct SqlJob {
     /// and temporary tables past the 32 MiB cache spill to files, see
     /// [`ReadOnlyStore::open`] — and values being built, checked every few thousand SQLite
     /// instructions) plus the copy of the row being handed over. Past it the statement stops
-    /// with [`SqlError::MemoryLimit`]. Where SQLite was initialised before dealdex opened a
+    /// with [`ErrorKind::SqlMemoryLimit`]. Where SQLite was initialised before dealdex opened a
     /// connection, SQLite's whole heap counts instead.
     pub memory_limit: Option<u64>,
     /// A flag another thread sets to stop the statement (e.g. a Ctrl-C handler): it is
     /// checked every few thousand SQLite instructions and before each row, and stops the
-    /// statement with [`SqlError::Interrupted`]. `None`: no flag.
+    /// statement with [`ErrorKind::SqlInterrupted`]. `None`: no flag.
     pub interrupt: Option<Arc<AtomicBool>>,
 }
 
@@ -154,57 +154,6 @@ pub struct SqlReport {
     pub rows: u64,
 }
 
-/// Why a statement failed.
-#[derive(Debug, thiserror::Error)]
-pub enum SqlError {
-    /// The statement does not compile, is refused (it would write, attach, or change a
-    /// setting), or fails while running: bad input, with SQLite's reason.
-    #[error("sql: {0}")]
-    Statement(StoreError),
-    /// The row callback failed to write a row (e.g. a closed pipe).
-    #[error("writing the result: {0}")]
-    Output(#[source] std::io::Error),
-    /// The statement ran past [`SqlJob::timeout`] and was stopped (nothing is wrong with
-    /// the database; rows already handed to the callback stay handed).
-    #[error(
-        "sql: the statement ran longer than the time limit of {} s and was stopped (a larger time limit lets it run, 0 for none)",
-        .limit.as_secs_f64()
-    )]
-    Timeout {
-        /// The limit that was reached.
-        limit: Duration,
-    },
-    /// SQLite held more than [`SqlJob::memory_limit`], or could not allocate within twice
-    /// it.
-    #[error(
-        "sql: the statement needed more than the memory limit of {} MiB and was stopped (a larger memory limit lets it run, 0 for none)",
-        .limit / (1 << 20)
-    )]
-    MemoryLimit {
-        /// The limit that was reached, in bytes.
-        limit: u64,
-    },
-    /// [`SqlJob::interrupt`] was set (Ctrl-C) and the statement stopped.
-    #[error("sql: interrupted")]
-    Interrupted,
-}
-
-crate::classified!(SqlError);
-impl crate::Classify for SqlError {
-    /// Bad input for the statement (it is the input, and a statement past its time or
-    /// memory limit was refused), I/O for the output, [`ErrorClass::Interrupted`] when
-    /// stopped by the interrupt flag.
-    fn class(&self) -> ErrorClass {
-        match self {
-            SqlError::Statement(_) | SqlError::Timeout { .. } | SqlError::MemoryLimit { .. } => {
-                ErrorClass::BadInput
-            }
-            SqlError::Output(_) => ErrorClass::Io,
-            SqlError::Interrupted => ErrorClass::Interrupted,
-        }
-    }
-}
-
 /// Runs one statement with the default bounds of [`SqlJob::new`]; see [`run_job`].
 ///
 /// # Errors
@@ -214,7 +163,7 @@ pub fn run(
     store: &ReadOnlyStore,
     columns: &mut dyn FnMut(&[String]) -> std::io::Result<()>,
     row: &mut dyn FnMut(&[SqlValue]) -> std::io::Result<()>,
-) -> Result<SqlReport, SqlError> {
+) -> Result<SqlReport> {
     run_job(&SqlJob::new(sql), store, columns, row)
 }
 
@@ -232,26 +181,26 @@ const OVER_MEMORY: u8 = 3;
 /// # let dir = tempfile::tempdir()?;
 /// # let path = dir.path().join("d.db");
 /// # dealdex::Store::open(&path)?;
-/// use dealdex::workflow::sql::{SqlError, SqlJob, run_job};
+/// use dealdex::workflow::sql::{SqlJob, run_job};
 /// let store = dealdex::ReadOnlyStore::open(&path)?;
 /// let mut job = SqlJob::new("WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c");
 /// job.timeout = Some(std::time::Duration::from_millis(200));
 /// let err = run_job(&job, &store, &mut |_| Ok(()), &mut |_| Ok(())).unwrap_err();
-/// assert!(matches!(err, SqlError::Timeout { .. }));
+/// assert!(matches!(err.kind(), dealdex::ErrorKind::SqlTimeout { .. }));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 ///
 /// # Errors
-/// [`SqlError::Statement`] when the statement does not compile, is refused by the read-only
-/// connection, or fails while running; [`SqlError::Timeout`], [`SqlError::MemoryLimit`] or
-/// [`SqlError::Interrupted`] when it was stopped by a bound; [`SqlError::Output`] with the
-/// error of `row`.
+/// [`ErrorKind::SqlStatement`] when the statement does not compile, is refused by the
+/// read-only connection, or fails while running; [`ErrorKind::SqlTimeout`],
+/// [`ErrorKind::SqlMemoryLimit`] or [`ErrorKind::SqlInterrupted`] when it was stopped by a
+/// bound; [`ErrorKind::SqlOutput`] with the error of `row`.
 pub fn run_job(
     job: &SqlJob,
     store: &ReadOnlyStore,
     columns: &mut dyn FnMut(&[String]) -> std::io::Result<()>,
     row: &mut dyn FnMut(&[SqlValue]) -> std::io::Result<()>,
-) -> Result<SqlReport, SqlError> {
+) -> Result<SqlReport> {
     let conn = store.connection();
     let stopped = Arc::new(AtomicU8::new(RUNNING));
     let deadline = job.timeout.map(|t| Instant::now() + t);
@@ -284,7 +233,7 @@ pub fn run_job(
         }),
     )
     .map_err(|error| {
-        SqlError::Statement(StoreError::Sqlite {
+        ErrorKind::SqlStatement(StoreError::Sqlite {
             path: store.path().to_owned(),
             error,
         })
@@ -293,22 +242,24 @@ pub fn run_job(
     // Handlers hold no state past the call; a failure to remove one leaves a closure
     // that only reads a finished deadline and flag.
     let _ = conn.progress_handler(0, None::<fn() -> bool>);
-    result.map_err(|e| match (stopped.load(Ordering::Relaxed), &e) {
-        (INTERRUPTED, _) => SqlError::Interrupted,
-        (TIMED_OUT, _) => SqlError::Timeout {
+    result.map_err(|e| match (stopped.load(Ordering::Relaxed), e.kind()) {
+        (INTERRUPTED, _) => ErrorKind::SqlInterrupted.into(),
+        (TIMED_OUT, _) => ErrorKind::SqlTimeout {
             limit: job.timeout.unwrap_or_default(),
-        },
-        (OVER_MEMORY, _) => SqlError::MemoryLimit {
+        }
+        .into(),
+        (OVER_MEMORY, _) => ErrorKind::SqlMemoryLimit {
             limit: job.memory_limit.unwrap_or_default(),
-        },
-        (_, SqlError::Statement(StoreError::Sqlite { error, .. }))
+        }
+        .into(),
+        (_, ErrorKind::SqlStatement(StoreError::Sqlite { error, .. }))
             if matches!(
                 error.sqlite_error_code(),
                 Some(rusqlite::ErrorCode::OutOfMemory | rusqlite::ErrorCode::TooBig)
             ) =>
         {
             match job.memory_limit {
-                Some(limit) => SqlError::MemoryLimit { limit },
+                Some(limit) => ErrorKind::SqlMemoryLimit { limit }.into(),
                 None => e,
             }
         }
@@ -325,42 +276,47 @@ fn run_bounded(
     held: &Held,
     columns: &mut dyn FnMut(&[String]) -> std::io::Result<()>,
     row: &mut dyn FnMut(&[SqlValue]) -> std::io::Result<()>,
-) -> Result<SqlReport, SqlError> {
+) -> Result<SqlReport> {
     let interrupted = || {
         job.interrupt
             .as_ref()
             .is_some_and(|f| f.load(Ordering::Relaxed))
     };
     let started = Instant::now();
-    let mut query = store.prepare(&job.sql).map_err(SqlError::Statement)?;
+    let mut query = store.prepare(&job.sql).map_err(ErrorKind::SqlStatement)?;
     let mut report = SqlReport {
         columns: query.column_names(),
         rows: 0,
     };
-    columns(&report.columns).map_err(SqlError::Output)?;
+    columns(&report.columns).map_err(ErrorKind::SqlOutput)?;
     let mut values = Vec::new();
-    query.for_each_row(|refs| -> Result<(), SqlError> {
-        if interrupted() {
-            return Err(SqlError::Interrupted);
-        }
-        if let Some(limit) = job.memory_limit {
-            let copy: u64 = refs.iter().map(|v| value_bytes(*v)).sum();
-            let sqlite = u64::try_from(held.bytes()).unwrap_or(0);
-            if sqlite.saturating_add(copy) > limit {
-                return Err(SqlError::MemoryLimit { limit });
+    let stop = |kind: ErrorKind| Err(RowError(kind.into()));
+    query
+        .for_each_row(|refs| -> Result<(), RowError> {
+            if interrupted() {
+                return stop(ErrorKind::SqlInterrupted);
             }
-        }
-        values.clear();
-        values.extend(refs.iter().map(|&v| SqlValue::from_ref(v)));
-        row(&values).map_err(SqlError::Output)?;
-        report.rows += 1;
-        if let Some(limit) = job.timeout
-            && started.elapsed() > limit
-        {
-            return Err(SqlError::Timeout { limit });
-        }
-        Ok(())
-    })?;
+            if let Some(limit) = job.memory_limit {
+                let copy: u64 = refs.iter().map(|v| value_bytes(*v)).sum();
+                let sqlite = u64::try_from(held.bytes()).unwrap_or(0);
+                if sqlite.saturating_add(copy) > limit {
+                    return stop(ErrorKind::SqlMemoryLimit { limit });
+                }
+            }
+            values.clear();
+            values.extend(refs.iter().map(|&v| SqlValue::from_ref(v)));
+            if let Err(e) = row(&values) {
+                return stop(ErrorKind::SqlOutput(e));
+            }
+            report.rows += 1;
+            if let Some(limit) = job.timeout
+                && started.elapsed() > limit
+            {
+                return stop(ErrorKind::SqlTimeout { limit });
+            }
+            Ok(())
+        })
+        .map_err(|e| e.0)?;
     Ok(report)
 }
 
@@ -398,9 +354,13 @@ impl Held {
     }
 }
 
-impl From<StoreError> for SqlError {
-    fn from(e: StoreError) -> SqlError {
-        SqlError::Statement(e)
+/// Why the rows stopped: the row's own refusal, or SQLite failing while running the
+/// statement ([`ErrorKind::SqlStatement`]: the statement is the input).
+struct RowError(Error);
+
+impl From<StoreError> for RowError {
+    fn from(e: StoreError) -> RowError {
+        RowError(ErrorKind::SqlStatement(e).into())
     }
 }
 
@@ -426,7 +386,7 @@ mod tests {
         crate::store::heap::reset_peak();
         let start = crate::store::heap::thread_bytes().unwrap();
         let e = run_job(&job, &store, &mut |_| Ok(()), &mut |_| Ok(())).unwrap_err();
-        assert!(matches!(e, SqlError::MemoryLimit { .. }), "{e}");
+        assert!(matches!(e.kind(), ErrorKind::SqlMemoryLimit { .. }), "{e}");
         let peak = crate::store::heap::peak() - start;
         assert!(peak <= limit as i64, "peak {peak} over the limit {limit}");
         assert!(
@@ -474,6 +434,9 @@ mod tests {
         .expect("no limit on this connection");
         assert_eq!(got, [[SqlValue::Integer(100_049_999)]]);
         let first = limited.join().unwrap().unwrap_err();
-        assert!(matches!(first, SqlError::Timeout { .. }), "{first}");
+        assert!(
+            matches!(first.kind(), ErrorKind::SqlTimeout { .. }),
+            "{first}"
+        );
     }
 }

@@ -21,12 +21,11 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
-use crate::Classify;
 use crate::formats::{Board, SkippedBoard};
 use crate::stats::{Report, SetStats};
 use crate::workflow::output::{FileRole, ReportOutput, check_distinct};
 use crate::workflow::pipeline::{self, DealSink, DealSource, SourceOptions};
-use crate::{ErrorClass, ReadOnlyStore, StoreReader};
+use crate::{Error, ErrorKind, ReadOnlyStore, Result, StoreReader};
 
 /// A statistics job.
 #[derive(Clone, Debug)]
@@ -42,45 +41,6 @@ impl StatsJob {
     /// The statistics of `source`, without a plot.
     pub fn new(source: DealSource) -> StatsJob {
         StatsJob { source, plot: None }
-    }
-}
-
-/// Why a statistics job failed.
-#[derive(Debug, thiserror::Error)]
-pub enum StatsError {
-    /// The deals could not be read: an unreadable file, no database, no such set, the store
-    /// failing or holding a key that is no deal.
-    #[error(transparent)]
-    Pipeline(#[from] pipeline::Error),
-    /// There is no deal to analyse (an empty set or database).
-    #[error("no deals to analyse")]
-    NoDeals,
-}
-
-crate::classified!(StatsError);
-impl Classify for StatsError {
-    /// Nothing to analyse is bad input; the source's errors have its class.
-    fn class(&self) -> ErrorClass {
-        match self {
-            StatsError::Pipeline(e) => e.class(),
-            StatsError::NoDeals => ErrorClass::BadInput,
-        }
-    }
-
-    /// The deal file's position for a file that could not be read.
-    fn position(&self) -> Option<crate::InputPosition> {
-        match self {
-            StatsError::Pipeline(e) => e.position(),
-            _ => None,
-        }
-    }
-
-    /// The source's error, the plot's.
-    fn wrapped(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            StatsError::Pipeline(e) => Some(e),
-            StatsError::NoDeals => None,
-        }
     }
 }
 
@@ -101,24 +61,25 @@ pub struct StatsRun {
 /// when asked for. `store` is the database of a stored source.
 ///
 /// # Errors
-/// [`StatsError`]: a plot that is the deal file, an unreadable file, a missing set, no
-/// deals, a failed or corrupt read, a plot that cannot be written.
-pub fn run(job: &StatsJob, store: Option<&StoreReader>) -> Result<StatsRun, StatsError> {
+/// A plot that is the deal file ([`ErrorKind::SameFile`]), an unreadable file, a missing
+/// set, no deals ([`ErrorKind::NoDeals`]), a failed or corrupt read, a plot that cannot be
+/// written.
+pub fn run(job: &StatsJob, store: Option<&StoreReader>) -> Result<StatsRun> {
     if let (Some(plot), DealSource::File(f)) = (&job.plot, &job.source) {
         check_distinct(&[(FileRole::Plot, plot), (FileRole::Input, &f.path)])?;
     }
     let source = job.source.open(store, &SourceOptions::default())?;
     let mut total = SetStats::new();
-    let read = pipeline::drain(source, &mut total, |_| Ok::<(), StatsError>(()))?;
+    let read = pipeline::drain(source, &mut total, |_| Ok::<(), Error>(()))?;
     if total.deals() == 0 {
-        return Err(StatsError::NoDeals);
+        return Err(ErrorKind::NoDeals { to: "analyse" }.into());
     }
     let report = total.report();
     if let Some(plot) = &job.plot {
         let mut no_stdout = std::io::sink();
         let mut out = ReportOutput::create(Some(plot), &mut no_stdout)?;
         out.write_all(report.to_svg().as_bytes())
-            .map_err(|e| pipeline::Error::write(Some(plot), e))?;
+            .map_err(|e| Error::write(Some(plot), e))?;
         out.finish()?;
     }
     Ok(StatsRun {
@@ -132,23 +93,17 @@ pub fn run(job: &StatsJob, store: Option<&StoreReader>) -> Result<StatsRun, Stat
 /// (a deal file needs none).
 ///
 /// # Errors
-/// [`StatsError::Paths`] for a plot that is the database; [`StatsError::Source`]
-/// ([`pipeline::ErrorKind::Store`]) when the database does not open; then as [`run`].
-pub fn run_in(job: &StatsJob, db: &Path) -> Result<StatsRun, StatsError> {
+/// [`ErrorKind::SameFile`] for a plot that is the database; [`ErrorKind::Store`] when the
+/// database does not open; then as [`run`].
+pub fn run_in(job: &StatsJob, db: &Path) -> Result<StatsRun> {
     if let Some(plot) = &job.plot {
         check_distinct(&[(FileRole::Plot, plot), (FileRole::Database, db)])?;
     }
     let store = match job.source.is_stored() {
-        true => Some(ReadOnlyStore::open(db).map_err(pipeline::Error::from)?),
+        true => Some(ReadOnlyStore::open(db)?),
         false => None,
     };
     run(job, store.as_deref())
-}
-
-impl From<std::convert::Infallible> for StatsError {
-    fn from(never: std::convert::Infallible) -> StatsError {
-        match never {}
-    }
 }
 
 /// The statistics as a sink: each piece counted in parallel, the counts merged.

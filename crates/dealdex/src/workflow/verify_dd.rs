@@ -13,6 +13,7 @@ use rand_chacha::ChaCha20Rng;
 use rand_chacha::rand_core::{Rng, SeedableRng};
 use serde::Serialize;
 
+use crate::Result;
 use crate::dd::{DD_STRAINS, TrickTable, solve_all};
 use crate::model::card::Seat;
 use crate::model::deal::Deal;
@@ -211,7 +212,7 @@ fn differing_cells(stored: &TrickTable, solved: &TrickTable) -> Vec<CellMismatch
 /// Every stored table in scope that dealdex did not solve, walked in pages; with a sample,
 /// a uniform sample of that size (reservoir sampling, seeded), in key order. Returns the
 /// tables and how many were in scope.
-fn pick(store: &Store, job: &VerifyJob) -> Result<(Vec<StoredDd>, u64), StoreError> {
+fn pick(store: &Store, job: &VerifyJob) -> Result<(Vec<StoredDd>, u64)> {
     let mut rng = ChaCha20Rng::seed_from_u64(job.seed);
     let mut kept: Vec<StoredDd> = Vec::new();
     let mut seen = 0u64;
@@ -265,8 +266,8 @@ fn pick(store: &Store, job: &VerifyJob) -> Result<(Vec<StoredDd>, u64), StoreErr
 /// ```
 ///
 /// # Errors
-/// [`StoreError`] when reading fails or a stored row does not decode
-/// ([`StoreError::CorruptDeal`], [`StoreError::CorruptDd`],
+/// [`ErrorKind::Store`](crate::ErrorKind::Store) when reading fails or a stored row does not
+/// decode ([`StoreError::CorruptDeal`], [`StoreError::CorruptDd`],
 /// [`StoreError::CorruptDdSource`]); with `replace`, when a replacement fails (that batch is
 /// then not replaced; earlier ones are). A mismatch is no error: see
 /// [`VerifyReport::verified`].
@@ -274,7 +275,7 @@ pub fn verify(
     job: &VerifyJob,
     store: &mut Store,
     progress: &mut dyn FnMut(SolveProgress),
-) -> Result<VerifyReport, StoreError> {
+) -> Result<VerifyReport> {
     let started = Instant::now();
     let (rows, candidates) = pick(store, job)?;
     let mut report = VerifyReport {

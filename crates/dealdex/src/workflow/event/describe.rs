@@ -7,8 +7,9 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use super::{
-    EventJobError, PhaseSpecError, check_field, create_new, default_keys, read_event, replace_file,
+    EventKind, PhaseSpecProblem, check_field, create_new, default_keys, read_event, replace_file,
 };
+use crate::Result;
 use crate::event::protocol::ValueFormat;
 use crate::event::{self, Event, Keys, Phase, Protocol};
 
@@ -70,10 +71,10 @@ pub struct NewReport {
 /// Parses a `--phase` spec as SquareDeal's phase dialogue does: `NxM` boards become the
 /// list `1-M,M+1-2M,…`, and a prefix without `#` for several sessions gets one `#` per digit
 /// of the session count. Returns the phase and a note when the prefix was changed.
-fn phase_from_spec(spec: &str) -> Result<(Phase, Option<String>), PhaseSpecError> {
+fn phase_from_spec(spec: &str) -> Result<(Phase, Option<String>), PhaseSpecProblem> {
     let parts: Vec<&str> = spec.splitn(4, ':').collect();
     if parts.len() != 4 {
-        return Err(PhaseSpecError::Shape);
+        return Err(PhaseSpecProblem::Shape);
     }
     let (n, mut boards, mut prefix, description) = (
         parts[0],
@@ -82,9 +83,9 @@ fn phase_from_spec(spec: &str) -> Result<(Phase, Option<String>), PhaseSpecError
         parts[3],
     );
     if description.contains(':') {
-        return Err(PhaseSpecError::Colon);
+        return Err(PhaseSpecProblem::Colon);
     }
-    check_field("the description", description).map_err(PhaseSpecError::Description)?;
+    check_field("the description", description).map_err(PhaseSpecProblem::Description)?;
     if let Some((k, m)) = boards.split_once('x')
         && let (Ok(k), Ok(m)) = (k.parse::<u64>(), m.parse::<u64>())
         && k >= 1
@@ -93,7 +94,7 @@ fn phase_from_spec(spec: &str) -> Result<(Phase, Option<String>), PhaseSpecError
         // The list has k entries and its last board is k*m: bound both before writing it
         // (99999999999x1 used to abort allocating terabytes).
         if k > u64::from(event::MAX_SESSIONS) || k.checked_mul(m).is_none() {
-            return Err(PhaseSpecError::TooLarge {
+            return Err(PhaseSpecProblem::TooLarge {
                 boards,
                 sessions: k,
                 per_session: m,
@@ -111,7 +112,7 @@ fn phase_from_spec(spec: &str) -> Result<(Phase, Option<String>), PhaseSpecError
         note = Some(format!("file prefix {:?} became {prefix:?}", parts[2]));
     }
     let text = format!("{n}:{boards}:{prefix}:{description}");
-    let phase = Phase::parse(&text).map_err(PhaseSpecError::Invalid)?;
+    let phase = Phase::parse(&text).map_err(PhaseSpecProblem::Invalid)?;
     Ok((phase, note))
 }
 
@@ -119,22 +120,19 @@ fn phase_from_spec(spec: &str) -> Result<(Phase, Option<String>), PhaseSpecError
 /// and VF too, docs/event-protocol.md §1): TN, DI and the phases, no KH and no DV yet.
 ///
 /// # Errors
-/// [`EventJobError::Field`] (TN or DI the file cannot keep), the value-format variants
-/// ([`EventJobError::ValueFormatMissing`], [`EventJobError::ValueFormatNotUsed`],
-/// [`EventJobError::ValueFormat`]), [`EventJobError::Phase`] (a spec, naming it),
-/// [`EventJobError::SameSessionName`], [`EventJobError::Exists`] (the file exists) or
-/// [`EventJobError::Write`]. Nothing is written unless every check passed.
-pub fn new_event(job: &NewJob) -> Result<NewReport, EventJobError> {
-    check_field("the name", &job.name).map_err(EventJobError::Field)?;
-    check_field("the delayed information", &job.delayed_info).map_err(EventJobError::Field)?;
+/// [`EventKind::Field`] (TN or DI the file cannot keep), the value-format variants
+/// ([`EventKind::ValueFormatMissing`], [`EventKind::ValueFormatNotUsed`],
+/// [`EventKind::ValueFormat`]), [`EventKind::Phase`] (a spec, naming it),
+/// [`EventKind::SameSessionName`], [`EventKind::Exists`] (the file exists) or
+/// [`EventKind::Write`]. Nothing is written unless every check passed.
+pub fn new_event(job: &NewJob) -> Result<NewReport> {
+    check_field("the name", &job.name).map_err(EventKind::Field)?;
+    check_field("the delayed information", &job.delayed_info).map_err(EventKind::Field)?;
     let value_format = match (job.protocol, &job.value_format) {
-        (Protocol::SquareDeal, Some(_)) => return Err(EventJobError::ValueFormatNotUsed),
+        (Protocol::SquareDeal, Some(_)) => return Err(EventKind::ValueFormatNotUsed.into()),
         (Protocol::SquareDeal, None) => None,
-        (_, None) => return Err(EventJobError::ValueFormatMissing),
-        (_, Some(vf)) => Some(
-            vf.parse::<ValueFormat>()
-                .map_err(EventJobError::ValueFormat)?,
-        ),
+        (_, None) => return Err(EventKind::ValueFormatMissing.into()),
+        (_, Some(vf)) => Some(vf.parse::<ValueFormat>().map_err(EventKind::ValueFormat)?),
     };
     let mut ev = Event {
         protocol: job.protocol,
@@ -145,20 +143,21 @@ pub fn new_event(job: &NewJob) -> Result<NewReport, EventJobError> {
     };
     let mut notes = Vec::new();
     for spec in &job.phases {
-        let fail = |problem| EventJobError::Phase {
+        let fail = |problem| EventKind::Phase {
             spec: spec.clone(),
             problem,
         };
         let (phase, note) = phase_from_spec(spec).map_err(fail)?;
         notes.extend(note);
         if job.protocol == Protocol::Dealdex && phase.is_variable() {
-            return Err(fail(PhaseSpecError::Variable));
+            return Err(fail(PhaseSpecProblem::Variable).into());
         }
         if let Some(j) = ev.phases.iter().position(|p| p.prefix == phase.prefix) {
-            return Err(fail(PhaseSpecError::PrefixUsed {
+            return Err(fail(PhaseSpecProblem::PrefixUsed {
                 prefix: phase.prefix,
                 phase: j + 1,
-            }));
+            })
+            .into());
         }
         ev.phases.push(phase);
     }
@@ -167,11 +166,12 @@ pub fn new_event(job: &NewJob) -> Result<NewReport, EventJobError> {
     for (i, p) in ev.phases.iter().enumerate() {
         for s in 1..=p.sessions.min(10_000) {
             if let Some(j) = names.insert(p.session_name(s), i) {
-                return Err(EventJobError::SameSessionName {
+                return Err(EventKind::SameSessionName {
                     first: j + 1,
                     second: i + 1,
                     name: p.session_name(s),
-                });
+                }
+                .into());
             }
         }
     }
@@ -220,22 +220,23 @@ pub struct PublishReport {
 /// fails, the new key file is removed again.
 ///
 /// # Errors
-/// [`EventJobError::Read`]/[`EventJobError::Malformed`] (the description file),
-/// [`EventJobError::AlreadyPublished`], [`EventJobError::ValueBeforeKeys`],
-/// [`EventJobError::Incomplete`], [`EventJobError::Random`], [`EventJobError::Event`]
-/// (keys that cannot be committed), [`EventJobError::Exists`] (the key file exists),
-/// [`EventJobError::Secret`] or [`EventJobError::Write`].
-pub fn publish(job: &PublishJob) -> Result<PublishReport, EventJobError> {
+/// [`EventKind::Read`]/[`EventKind::Malformed`] (the description file),
+/// [`EventKind::AlreadyPublished`], [`EventKind::ValueBeforeKeys`],
+/// [`EventKind::Incomplete`], [`EventKind::Random`], [`EventKind::Event`]
+/// (keys that cannot be committed), [`EventKind::Exists`] (the key file exists),
+/// [`ErrorKind::Secret`](crate::ErrorKind::Secret) or [`EventKind::Write`].
+pub fn publish(job: &PublishJob) -> Result<PublishReport> {
     let (text, ev) = read_event(&job.file)?;
     let path = || job.file.clone();
     if let Some(kh) = ev.key_hash {
-        return Err(EventJobError::AlreadyPublished {
+        return Err(EventKind::AlreadyPublished {
             path: path(),
             key_hash: hex::encode(kh),
-        });
+        }
+        .into());
     }
     if ev.delayed_value.is_some() {
-        return Err(EventJobError::ValueBeforeKeys { path: path() });
+        return Err(EventKind::ValueBeforeKeys { path: path() }.into());
     }
     let missing = if ev.name.as_deref().unwrap_or("").is_empty() {
         Some("no tournament name (TN)")
@@ -247,13 +248,14 @@ pub fn publish(job: &PublishJob) -> Result<PublishReport, EventJobError> {
         None
     };
     if let Some(missing) = missing {
-        return Err(EventJobError::Incomplete {
+        return Err(EventKind::Incomplete {
             path: path(),
             missing,
-        });
+        }
+        .into());
     }
     let keys_path = job.keys.clone().unwrap_or_else(|| default_keys(&job.file));
-    let keys = Keys::generate(&ev).map_err(EventJobError::Random)?;
+    let keys = Keys::generate(&ev).map_err(EventKind::Random)?;
     let (kh, new_text) = match ev.protocol {
         Protocol::SquareDeal => {
             let kh = hex::encode(keys.hash());
@@ -262,11 +264,10 @@ pub fn publish(job: &PublishJob) -> Result<PublishReport, EventJobError> {
         }
         _ => {
             let mut ev = ev.clone();
-            ev.commit_keys(&keys)
-                .map_err(|error| EventJobError::Event {
-                    path: path(),
-                    error,
-                })?;
+            ev.commit_keys(&keys).map_err(|error| EventKind::Event {
+                path: path(),
+                error,
+            })?;
             let kh = hex::encode(ev.key_hash.expect("set by commit_keys"));
             (kh, ev.to_sqd(text.contains("\r\n")))
         }
@@ -324,17 +325,17 @@ pub struct SetValueReport {
 /// DV again changes nothing ([`SetValueReport::recorded`] false).
 ///
 /// # Errors
-/// [`EventJobError::Read`]/[`EventJobError::Malformed`], [`EventJobError::Field`] (a value
-/// the file cannot keep), [`EventJobError::NotPublishedYet`],
-/// [`EventJobError::ValueAlreadySet`] (another DV, no `replace`), [`EventJobError::Event`]
-/// (not in the declared format), [`EventJobError::ValueNotKept`] or
-/// [`EventJobError::Write`].
-pub fn set_value(job: &SetValueJob) -> Result<SetValueReport, EventJobError> {
+/// [`EventKind::Read`]/[`EventKind::Malformed`], [`EventKind::Field`] (a value
+/// the file cannot keep), [`EventKind::NotPublishedYet`],
+/// [`EventKind::ValueAlreadySet`] (another DV, no `replace`), [`EventKind::Event`]
+/// (not in the declared format), [`EventKind::ValueNotKept`] or
+/// [`EventKind::Write`].
+pub fn set_value(job: &SetValueJob) -> Result<SetValueReport> {
     let (text, ev) = read_event(&job.file)?;
     let path = || job.file.clone();
-    check_field("the value", &job.value).map_err(EventJobError::Field)?;
+    check_field("the value", &job.value).map_err(EventKind::Field)?;
     if ev.key_hash.is_none() {
-        return Err(EventJobError::NotPublishedYet { path: path() });
+        return Err(EventKind::NotPublishedYet { path: path() }.into());
     }
     let squaredeal = ev.protocol == Protocol::SquareDeal;
     let mut report = SetValueReport {
@@ -354,12 +355,13 @@ pub fn set_value(job: &SetValueJob) -> Result<SetValueReport, EventJobError> {
             report.replaced = None;
             return Ok(report);
         }
-        return Err(EventJobError::ValueAlreadySet {
+        return Err(EventKind::ValueAlreadySet {
             path: path(),
             value: old.clone(),
-        });
+        }
+        .into());
     }
-    let event_error = |error| EventJobError::Event {
+    let event_error = |error| EventKind::Event {
         path: path(),
         error,
     };
@@ -370,10 +372,11 @@ pub fn set_value(job: &SetValueJob) -> Result<SetValueReport, EventJobError> {
     let new_text = event::set_sqd_line(&text, "DV", &job.value);
     let check = Event::parse(&new_text).map_err(event_error)?;
     if check.delayed_value.as_deref() != Some(job.value.as_str()) {
-        return Err(EventJobError::ValueNotKept {
+        return Err(EventKind::ValueNotKept {
             path: path(),
             value: job.value.clone(),
-        });
+        }
+        .into());
     }
     replace_file(&job.file, new_text.as_bytes())?;
     report.recorded = true;

@@ -5,12 +5,12 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use super::{EventJobError, blamed, default_keys, read_event, read_keys};
+use super::{EventKind, blamed, default_keys, read_event, read_keys};
 use crate::event::{self, Boards, ErrorKind, Event, Keys, Protocol, SessionId};
 use crate::formats::{self, Board, DealFormat, WriteOptions};
 use crate::workflow::output::Output;
-use crate::workflow::pipeline::{self, DealFiles, DealSink, PreparedFiles, Written, commit_all};
-use crate::{DealIndex, NewSet, Scheme, Store};
+use crate::workflow::pipeline::{DealFiles, DealSink, PreparedFiles, Written, commit_all};
+use crate::{DealIndex, Error, NewSet, Result, Scheme, Store};
 
 /// The most boards one `make` run makes: they are all made and rendered in memory before
 /// anything is written or stored.
@@ -118,9 +118,9 @@ pub struct MakeReport {
 /// Parses `--session`: `S` or `A-B` with 1 ≤ A ≤ B.
 ///
 /// # Errors
-/// [`EventJobError::Sessions`] naming the part that is wrong.
-pub fn parse_sessions(s: &str) -> Result<(u32, u32), EventJobError> {
-    let fail = |problem: String| EventJobError::Sessions {
+/// [`EventKind::Sessions`] naming the part that is wrong.
+pub fn parse_sessions(s: &str) -> Result<(u32, u32)> {
+    let fail = |problem: String| EventKind::Sessions {
         spec: s.to_owned(),
         problem,
     };
@@ -133,7 +133,7 @@ pub fn parse_sessions(s: &str) -> Result<(u32, u32), EventJobError> {
         None => (num(s)?, num(s)?),
     };
     if a == 0 || b < a {
-        return Err(fail("expected S or A-B with 1 <= A <= B".into()));
+        return Err(fail("expected S or A-B with 1 <= A <= B".into()).into());
     }
     Ok((a, b))
 }
@@ -142,12 +142,12 @@ pub fn parse_sessions(s: &str) -> Result<(u32, u32), EventJobError> {
 /// (SQUAREDEAL.md §2); `?` itself is refused.
 ///
 /// # Errors
-/// [`EventJobError::BoardsUnknown`] for `?`, [`EventJobError::Boards`] for anything else
+/// [`EventKind::BoardsUnknown`] for `?`, [`EventKind::Boards`] for anything else
 /// that is no board list.
-pub fn parse_boards(s: &str) -> Result<Boards, EventJobError> {
+pub fn parse_boards(s: &str) -> Result<Boards> {
     match s {
-        "?" => Err(EventJobError::BoardsUnknown),
-        t => Boards::parse(t).map_err(EventJobError::Boards),
+        "?" => Err(EventKind::BoardsUnknown.into()),
+        t => Ok(Boards::parse(t).map_err(EventKind::Boards)?),
     }
 }
 
@@ -156,17 +156,13 @@ type Plan = Vec<(SessionId, (u64, u64))>;
 
 /// The sessions the job asks for, with each one's boards; phases it cannot make without
 /// more options are skipped with a note when no phase was given.
-fn plan_sessions(
-    job: &MakeJob,
-    ev: &Event,
-    notes: &mut Vec<String>,
-) -> Result<Plan, EventJobError> {
+fn plan_sessions(job: &MakeJob, ev: &Event, notes: &mut Vec<String>) -> Result<Plan> {
     if job.boards == Some(Boards::Unknown) {
-        return Err(EventJobError::BoardsUnknown);
+        return Err(EventKind::BoardsUnknown.into());
     }
     let phases: Vec<u32> = match job.phase {
         Some(p) => {
-            ev.phase(p).map_err(EventJobError::Request)?;
+            ev.phase(p).map_err(EventKind::Request)?;
             vec![p]
         }
         None => (1..=ev.phases.len() as u32).collect(),
@@ -180,10 +176,11 @@ fn plan_sessions(
         let boards = match (&phase.boards, &job.boards) {
             (Boards::Unknown, Some(b)) => b.clone(),
             (Boards::Unknown, None) if explicit => {
-                return Err(EventJobError::PhaseNeedsBoards {
+                return Err(EventKind::PhaseNeedsBoards {
                     phase: p,
                     prefix: prefix(),
-                });
+                }
+                .into());
             }
             (Boards::Unknown, None) => {
                 notes.push(format!(
@@ -193,21 +190,23 @@ fn plan_sessions(
                 continue;
             }
             (b, Some(_)) if explicit => {
-                return Err(EventJobError::PhaseBoardsFixed {
+                return Err(EventKind::PhaseBoardsFixed {
                     phase: p,
                     prefix: prefix(),
                     boards: b.to_string(),
-                });
+                }
+                .into());
             }
             (b, _) => b.clone(),
         };
         let (s0, s1) = match job.sessions {
             Some(s) => s,
             None if phase.is_variable() && explicit => {
-                return Err(EventJobError::PhaseNeedsSessions {
+                return Err(EventKind::PhaseNeedsSessions {
                     phase: p,
                     prefix: prefix(),
-                });
+                }
+                .into());
             }
             None if phase.is_variable() => {
                 notes.push(format!(
@@ -219,23 +218,25 @@ fn plan_sessions(
             None => (1, phase.sessions),
         };
         if !phase.has_session(s1) {
-            return Err(EventJobError::NoSuchSession {
+            return Err(EventKind::NoSuchSession {
                 phase: p,
                 prefix: prefix(),
                 sessions: phase.sessions,
                 session: s1,
-            });
+            }
+            .into());
         }
         for s in s0..=s1 {
             let range = boards.range(s).expect("ranges");
             total += range.1 - range.0 + 1;
             if total > MAX_RUN_BOARDS {
-                return Err(EventJobError::TooManyBoards {
+                return Err(EventKind::TooManyBoards {
                     phase: p,
                     prefix: prefix(),
                     first: s0,
                     last: s1,
-                });
+                }
+                .into());
             }
             out.push((
                 SessionId {
@@ -247,9 +248,10 @@ fn plan_sessions(
         }
     }
     if out.is_empty() {
-        return Err(EventJobError::NothingToMake {
+        return Err(EventKind::NothingToMake {
             notes: notes.clone(),
-        });
+        }
+        .into());
     }
     Ok(out)
 }
@@ -273,27 +275,27 @@ struct Made {
 /// anything is written or stored; making the same sessions again stores nothing new.
 ///
 /// # Errors
-/// Before anything is written: [`EventJobError::Read`]/[`EventJobError::Malformed`] (the
-/// description or key file), [`EventJobError::Event`] (no KH, no DV, a session it cannot
-/// make), [`EventJobError::Keys`] (keys that do not match, naming the file at fault and
-/// the session), the planning variants ([`EventJobError::Request`],
-/// [`EventJobError::PhaseNeedsBoards`], [`EventJobError::PhaseBoardsFixed`],
-/// [`EventJobError::PhaseNeedsSessions`], [`EventJobError::NoSuchSession`],
-/// [`EventJobError::TooManyBoards`], [`EventJobError::NothingToMake`]),
-/// [`EventJobError::Render`], [`EventJobError::SetConflict`],
-/// [`EventJobError::OutNotDirectory`], [`EventJobError::NotAFile`]. After:
-/// [`EventJobError::Write`] (files before it are written) and [`EventJobError::Store`].
-pub fn make(job: &MakeJob) -> Result<MakeReport, EventJobError> {
+/// Before anything is written: [`EventKind::Read`]/[`EventKind::Malformed`] (the
+/// description or key file), [`EventKind::Event`] (no KH, no DV, a session it cannot
+/// make), [`EventKind::Keys`] (keys that do not match, naming the file at fault and
+/// the session), the planning variants ([`EventKind::Request`],
+/// [`EventKind::PhaseNeedsBoards`], [`EventKind::PhaseBoardsFixed`],
+/// [`EventKind::PhaseNeedsSessions`], [`EventKind::NoSuchSession`],
+/// [`EventKind::TooManyBoards`], [`EventKind::NothingToMake`]),
+/// [`EventKind::Render`], [`EventKind::SetConflict`],
+/// [`EventKind::OutNotDirectory`], [`EventKind::NotAFile`]. After: [`EventKind::Write`]
+/// (files before it are written) and [`ErrorKind::Store`](crate::ErrorKind::Store).
+pub fn make(job: &MakeJob) -> Result<MakeReport> {
     let (_, ev) = read_event(&job.file)?;
     let keys_path = job.keys.clone().unwrap_or_else(|| default_keys(&job.file));
     let keys = read_keys(&keys_path)?;
     if ev.key_hash.is_none() {
-        return Err(event_error(job, ErrorKind::NotPublished.into()));
+        return Err(event_error(job, ErrorKind::NotPublished.into()).into());
     }
     if ev.delayed_value.is_none() {
-        return Err(event_error(job, ErrorKind::NoValue.into()));
+        return Err(event_error(job, ErrorKind::NoValue.into()).into());
     }
-    ev.check_keys(&keys).map_err(|error| EventJobError::Keys {
+    ev.check_keys(&keys).map_err(|error| EventKind::Keys {
         path: blamed(&error, &job.file, &keys_path).to_owned(),
         error,
     })?;
@@ -360,8 +362,8 @@ pub fn make(job: &MakeJob) -> Result<MakeReport, EventJobError> {
 }
 
 /// The description file's `error`.
-fn event_error(job: &MakeJob, error: event::Error) -> EventJobError {
-    EventJobError::Event {
+fn event_error(job: &MakeJob, error: event::Error) -> EventKind {
+    EventKind::Event {
         path: job.file.clone(),
         error,
     }
@@ -370,23 +372,18 @@ fn event_error(job: &MakeJob, error: event::Error) -> EventJobError {
 /// Makes the deals of every session of `plan`, in memory, with each one's seed.
 ///
 /// # Errors
-/// [`EventJobError::Request`] and [`EventJobError::Event`] for a session the event cannot
+/// [`EventKind::Request`] and [`EventKind::Event`] for a session the event cannot
 /// make.
-fn make_sessions(
-    job: &MakeJob,
-    ev: &Event,
-    keys: &Keys,
-    plan: Plan,
-) -> Result<Vec<Made>, EventJobError> {
+fn make_sessions(job: &MakeJob, ev: &Event, keys: &Keys, plan: Plan) -> Result<Vec<Made>> {
     let mut made = Vec::new();
     for (id, (first, last)) in plan {
         let name = ev
             .session_name(id, job.reserve)
-            .map_err(EventJobError::Request)?;
+            .map_err(EventKind::Request)?;
         let deals = ev
             .session_deals(keys, id, job.reserve, last - first + 1)
             .map_err(|error| event_error(job, error))?;
-        let phase = ev.phase(id.phase).map_err(EventJobError::Request)?;
+        let phase = ev.phase(id.phase).map_err(EventKind::Request)?;
         let key = keys
             .get(SessionId {
                 phase: id.phase,
@@ -395,7 +392,7 @@ fn make_sessions(
             .expect("checked by session_deals");
         let seed_sha256 = ev
             .derivation(id, key, job.reserve)
-            .map_err(EventJobError::Request)?
+            .map_err(EventKind::Request)?
             .seed_sha256();
         made.push(Made {
             id,
@@ -423,13 +420,13 @@ fn session_path(job: &MakeJob, m: &Made, f: &dyn DealFormat) -> PathBuf {
 /// session's own event name and boards) and prepared: rendered, nothing written yet.
 ///
 /// # Errors
-/// [`EventJobError::Render`] naming the file a format cannot write.
+/// [`EventKind::Render`] naming the file a format cannot write.
 fn prepare_files<'o>(
     job: &MakeJob,
     ev: &Event,
     made: &[Made],
     outs: &'o mut [std::io::Sink],
-) -> Result<Vec<PreparedFiles<'o>>, EventJobError> {
+) -> Result<Vec<PreparedFiles<'o>>> {
     let mut prepared = Vec::with_capacity(made.len());
     for (m, out) in made.iter().zip(outs) {
         let phase = &ev.phases[m.id.phase as usize - 1];
@@ -500,17 +497,18 @@ fn new_sets(ev: &Event, stem: &str, made: &[Made]) -> Vec<SessionSet> {
 /// keys): that stops everything before anything is stored.
 ///
 /// # Errors
-/// [`EventJobError::SetConflict`], or the store's error.
-fn check_stored_sets(store: &Store, db: &Path, sets: &[SessionSet]) -> Result<(), EventJobError> {
+/// [`EventKind::SetConflict`], or the store's error.
+fn check_stored_sets(store: &Store, db: &Path, sets: &[SessionSet]) -> Result<()> {
     for (set, boards) in sets {
         if let Some(info) = store.set(&set.name)? {
             let mut ours = boards.clone();
             ours.sort_unstable();
             if info.seed_sha256 != set.seed_sha256 || store.set_boards(&set.name)? != ours {
-                return Err(EventJobError::SetConflict {
+                return Err(EventKind::SetConflict {
                     db: db.to_owned(),
                     set: set.name.clone(),
-                });
+                }
+                .into());
             }
         }
     }
@@ -521,28 +519,29 @@ fn check_stored_sets(store: &Store, db: &Path, sets: &[SessionSet]) -> Result<()
 /// ([`commit_all`]: each staged beside its target, all renamed once all are written).
 ///
 /// # Errors
-/// Before anything is written: [`EventJobError::OutNotDirectory`],
-/// [`EventJobError::NotAFile`]. After: [`EventJobError::Write`] (no file replaced; the
+/// Before anything is written: [`EventKind::OutNotDirectory`],
+/// [`EventKind::NotAFile`]. After: [`EventKind::Write`] (no file replaced; the
 /// directory stays created).
 fn write_files(
     job: &MakeJob,
     made: &[Made],
     prepared: Vec<PreparedFiles<'_>>,
-) -> Result<Vec<Written>, EventJobError> {
+) -> Result<Vec<Written>> {
     // Something other than a file in the way stops everything before anything is written
     // or stored.
     if job.out.exists() && !job.out.is_dir() {
-        return Err(EventJobError::OutNotDirectory {
+        return Err(EventKind::OutNotDirectory {
             path: job.out.clone(),
-        });
+        }
+        .into());
     }
     let paths = made
         .iter()
         .flat_map(|m| job.formats.iter().map(move |&f| session_path(job, m, f)));
     if let Some(path) = paths.into_iter().find(|p| p.exists() && !p.is_file()) {
-        return Err(EventJobError::NotAFile { path });
+        return Err(EventKind::NotAFile { path }.into());
     }
-    std::fs::create_dir_all(&job.out).map_err(|error| EventJobError::Write {
+    std::fs::create_dir_all(&job.out).map_err(|error| EventKind::Write {
         path: job.out.clone(),
         error,
     })?;
@@ -550,19 +549,20 @@ fn write_files(
 }
 
 /// A sink's error as the event's: a render naming its file, a write naming its file (`out`
-/// for standard output), the store's.
-fn sink_error(e: pipeline::Error, out: &std::path::Path) -> EventJobError {
+/// for standard output); the other kinds as they are.
+fn sink_error(e: Error, out: &std::path::Path) -> Error {
     match e.into_kind() {
-        pipeline::ErrorKind::Render { output, error, .. } => EventJobError::Render {
+        crate::ErrorKind::Render { output, error, .. } => EventKind::Render {
             path: PathBuf::from(output),
             error,
-        },
-        pipeline::ErrorKind::Write { path, error } => EventJobError::Write {
+        }
+        .into(),
+        crate::ErrorKind::Write { path, error } => EventKind::Write {
             path: path.unwrap_or_else(|| out.to_owned()),
             error,
-        },
-        pipeline::ErrorKind::Store(e) => EventJobError::Store(e),
-        kind => EventJobError::DealFile(kind.into()),
+        }
+        .into(),
+        kind => kind.into(),
     }
 }
 
@@ -576,7 +576,7 @@ fn store_set(
     set: &NewSet,
     boards: &[(u64, DealIndex)],
     report: &mut MakeReport,
-) -> Result<StoredSet, EventJobError> {
+) -> Result<StoredSet> {
     let o = store.store_set(set, boards)?;
     let new_deals = if o.already_stored { 0 } else { o.new_deals };
     if o.already_stored {

@@ -5,8 +5,10 @@
 //! hand record — lives in [`crate::event`] and [`crate::event::protocol`]; these workflows
 //! orchestrate it: each takes a job struct (paths and options, already typed), reads and
 //! writes the files, stores sets where asked, and returns a report that derives
-//! `serde::Serialize`. They never print. Every failure is an [`EventJobError`] naming what
-//! was wrong and where (file, line, phase, session, board), with an [`ErrorClass`].
+//! `serde::Serialize`. They never print. Every failure is a [`crate::Error`] naming what
+//! was wrong and where (file, line, phase, session, board), with an [`ErrorClass`]: the
+//! event's own kinds are [`EventKind`]s ([`ErrorKind::Event`](crate::ErrorKind::Event)), a
+//! hand record's, the store's and a secret file's the engine's shared kinds.
 //!
 //! - [`new_event`]: writes a new description file ([`NewJob`] → [`NewReport`]).
 //! - [`publish`]: draws the keys into a new secret key file and commits to them with KH
@@ -54,20 +56,19 @@ pub use verify::{
 
 use crate::FormatError;
 use crate::event::{self, Event, Keys};
-use crate::secret::SecretFileError;
-use crate::store::StoreError;
-use crate::workflow::pipeline;
-use crate::{Classify, ErrorClass, InputPosition};
+use crate::secret::SecretFile;
+use crate::{ErrorClass, InputPosition, Result};
 
-/// Why an event workflow stopped. Unless a variant says otherwise nothing was written or
+/// The event workflows' own kinds of error ([`ErrorKind::Event`](crate::ErrorKind::Event)):
+/// why an event workflow stopped. Unless a variant says otherwise nothing was written or
 /// stored. Messages name the file (and, through the inner error, the line), the phase, the
 /// session or the board; options are named as `dealdex event` spells them (`--phase`,
 /// `--boards`, …), the job fields of the same names.
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug, derive_more::Display)]
 #[non_exhaustive]
-pub enum EventJobError {
+pub enum EventKind {
     /// An input file (`.sqd`, `.sqk`, a directory of hand records) could not be read.
-    #[error("{}: {error}", path.display())]
+    #[display("{}: {error}", path.display())]
     Read {
         /// The file or directory.
         path: PathBuf,
@@ -76,7 +77,7 @@ pub enum EventJobError {
     },
     /// A `.sqd` or `.sqk` file is malformed or not UTF-8 (SQUAREDEAL.md §2,
     /// docs/event-protocol.md §1–§2); the inner error gives the line.
-    #[error("{}: {error}", path.display())]
+    #[display("{}: {error}", path.display())]
     Malformed {
         /// The file.
         path: PathBuf,
@@ -87,7 +88,7 @@ pub enum EventJobError {
     /// (SQUAREDEAL.md §4), the manifest does not hash to KH or a key not to its SH line
     /// (docs/event-protocol.md §2, §4), or a session has no key. `path` is the file at
     /// fault: the description file when its own lines changed, else the key file.
-    #[error("{}: {error}", path.display())]
+    #[display("{}: {error}", path.display())]
     Keys {
         /// The description or key file.
         path: PathBuf,
@@ -97,7 +98,7 @@ pub enum EventJobError {
     /// The event in the description file cannot do what was asked: no KH or DV yet, a value
     /// outside the declared format VF, keys that cannot be committed, a session it cannot
     /// make.
-    #[error("{}: {error}", path.display())]
+    #[display("{}: {error}", path.display())]
     Event {
         /// The description file.
         path: PathBuf,
@@ -105,23 +106,23 @@ pub enum EventJobError {
         error: event::Error,
     },
     /// A request about the event that it cannot satisfy (no such phase or session).
-    #[error("{0}")]
+    #[display("{_0}")]
     Request(event::Error),
     /// A text field (TN, DI, DV, a phase's description) the description file could not
     /// keep as given.
-    #[error("{0}")]
-    Field(FieldError),
+    #[display("{_0}")]
+    Field(FieldProblem),
     /// `--phase SPEC` of [`NewJob::phases`] is not a phase SquareDeal's dialogue would
     /// accept (SQUAREDEAL.md §2).
-    #[error("phase {spec:?}: {problem}")]
+    #[display("phase {spec:?}: {problem}")]
     Phase {
         /// The spec as given.
         spec: String,
         /// What is wrong with it.
-        problem: PhaseSpecError,
+        problem: PhaseSpecProblem,
     },
     /// Two phases would write files of the same name.
-    #[error("phases {first} and {second} both name a session {name:?}")]
+    #[display("phases {first} and {second} both name a session {name:?}")]
     SameSessionName {
         /// The earlier phase, 1-based.
         first: usize,
@@ -131,27 +132,24 @@ pub enum EventJobError {
         name: String,
     },
     /// `--value-format` given for SquareDeal's protocol, whose DV is free text.
-    #[error("a value format belongs to the dealdex protocol: SquareDeal's DV is free text")]
+    #[display("a value format belongs to the dealdex protocol: SquareDeal's DV is free text")]
     ValueFormatNotUsed,
     /// The dealdex protocol without `--value-format` (docs/event-protocol.md §3).
-    #[error(
+    #[display(
         "the dealdex protocol needs a value format (decimal:D, integer or hex:N): the one spelling the delayed value will have, committed before the event"
     )]
     ValueFormatMissing,
     /// `--value-format` is none of the formats (docs/event-protocol.md §3).
-    #[error("value format: {0}")]
+    #[display("value format: {_0}")]
     ValueFormat(event::Error),
     /// Something exists where a new file was to be created; nothing was written.
-    #[error("{}: the file exists; refusing to overwrite it", path.display())]
+    #[display("{}: the file exists; refusing to overwrite it", path.display())]
     Exists {
         /// The path.
         path: PathBuf,
     },
-    /// The secret key file could not be created or written ([`crate::secret::write_new`]).
-    #[error(transparent)]
-    Secret(SecretFileError),
     /// `publish` of an event that already has KH: its keys are never drawn again.
-    #[error("{}: already published (KH {key_hash}); its keys are not drawn again", path.display())]
+    #[display("{}: already published (KH {key_hash}); its keys are not drawn again", path.display())]
     AlreadyPublished {
         /// The description file.
         path: PathBuf,
@@ -160,7 +158,7 @@ pub enum EventJobError {
     },
     /// `publish` of an event that already has DV (SQUAREDEAL.md §5: the value must become
     /// known after the commitment).
-    #[error(
+    #[display(
         "{}: DV is already set: the delayed value must become known only after the keys are committed (remove the DV line)",
         path.display()
     )]
@@ -169,7 +167,7 @@ pub enum EventJobError {
         path: PathBuf,
     },
     /// `publish` of a description file without a field it needs.
-    #[error("{}: {missing}", path.display())]
+    #[display("{}: {missing}", path.display())]
     Incomplete {
         /// The description file.
         path: PathBuf,
@@ -178,10 +176,10 @@ pub enum EventJobError {
         missing: &'static str,
     },
     /// The operating system's random source failed while drawing keys.
-    #[error("{0}")]
+    #[display("{_0}")]
     Random(event::Error),
     /// `set-value` before `publish`.
-    #[error(
+    #[display(
         "{}: not published yet (no KH): publish first, so that the keys are committed before the value is known",
         path.display()
     )]
@@ -190,7 +188,7 @@ pub enum EventJobError {
         path: PathBuf,
     },
     /// `set-value` of an event with another DV, without [`SetValueJob::replace`].
-    #[error("{}: DV is already {value:?}; it is replaced only when asked to", path.display())]
+    #[display("{}: DV is already {value:?}; it is replaced only when asked to", path.display())]
     ValueAlreadySet {
         /// The description file.
         path: PathBuf,
@@ -198,7 +196,7 @@ pub enum EventJobError {
         value: String,
     },
     /// The value would not be read back from the description file exactly as given.
-    #[error("the value {value:?} would not be read back exactly from {}", path.display())]
+    #[display("the value {value:?} would not be read back exactly from {}", path.display())]
     ValueNotKept {
         /// The description file.
         path: PathBuf,
@@ -206,13 +204,13 @@ pub enum EventJobError {
         value: String,
     },
     /// `--boards ?` for a `?` phase: the count must be given.
-    #[error("boards ?: give the number of boards")]
+    #[display("boards ?: give the number of boards")]
     BoardsUnknown,
     /// `--boards` is not a board list (SQUAREDEAL.md §2).
-    #[error("boards: {0}")]
+    #[display("boards: {_0}")]
     Boards(event::Error),
     /// `--session` is not `S` or `A-B`.
-    #[error("session {spec:?}: {problem}")]
+    #[display("session {spec:?}: {problem}")]
     Sessions {
         /// The text given.
         spec: String,
@@ -220,7 +218,7 @@ pub enum EventJobError {
         problem: String,
     },
     /// A `?` phase asked for without a board count.
-    #[error("phase {phase} ({prefix}) has ? boards: give the number of boards")]
+    #[display("phase {phase} ({prefix}) has ? boards: give the number of boards")]
     PhaseNeedsBoards {
         /// The phase, 1-based.
         phase: u32,
@@ -228,7 +226,7 @@ pub enum EventJobError {
         prefix: String,
     },
     /// A board count for a phase whose SN line fixes its boards.
-    #[error(
+    #[display(
         "phase {phase} ({prefix}) has its boards fixed in the .sqd ({boards}); a number of boards is for ? phases"
     )]
     PhaseBoardsFixed {
@@ -240,7 +238,7 @@ pub enum EventJobError {
         boards: String,
     },
     /// A variable phase asked for without its sessions.
-    #[error("phase {phase} ({prefix}) has a variable number of sessions: give the session")]
+    #[display("phase {phase} ({prefix}) has a variable number of sessions: give the session")]
     PhaseNeedsSessions {
         /// The phase, 1-based.
         phase: u32,
@@ -248,7 +246,7 @@ pub enum EventJobError {
         prefix: String,
     },
     /// A session beyond the phase's last.
-    #[error("phase {phase} ({prefix}) has sessions 1..{sessions}, not {session}")]
+    #[display("phase {phase} ({prefix}) has sessions 1..{sessions}, not {session}")]
     NoSuchSession {
         /// The phase, 1-based.
         phase: u32,
@@ -260,7 +258,7 @@ pub enum EventJobError {
         session: u32,
     },
     /// The run would make more than [`MAX_RUN_BOARDS`] boards (all made in memory first).
-    #[error(
+    #[display(
         "phase {phase} ({prefix}) sessions {first}-{last}: this run would make more than {MAX_RUN_BOARDS} boards, which are made in memory before anything is written; make fewer sessions at a time (one phase, or some of its sessions)"
     )]
     TooManyBoards {
@@ -274,13 +272,13 @@ pub enum EventJobError {
         last: u32,
     },
     /// No session to make; the notes say which phases were skipped and why.
-    #[error("no session to make{}", notes.iter().map(|n| format!("; {n}")).collect::<String>())]
+    #[display("no session to make{}", notes.iter().map(|n| format!("; {n}")).collect::<String>())]
     NothingToMake {
         /// Why each phase was skipped.
         notes: Vec<String>,
     },
     /// A format cannot hold a session's boards.
-    #[error("{}: {error}", path.display())]
+    #[display("{}: {error}", path.display())]
     Render {
         /// The file it was for.
         path: PathBuf,
@@ -289,7 +287,7 @@ pub enum EventJobError {
     },
     /// A stored set of the same name holds other deals (another DV, other keys); nothing
     /// was made.
-    #[error(
+    #[display(
         "{}: set {set:?} already exists with other deals (made with another value or other keys?); nothing was made",
         db.display()
     )]
@@ -300,22 +298,19 @@ pub enum EventJobError {
         set: String,
     },
     /// `--out` exists and is no directory; nothing was made.
-    #[error("{}: exists and is not a directory; nothing was made", path.display())]
+    #[display("{}: exists and is not a directory; nothing was made", path.display())]
     OutNotDirectory {
         /// The path.
         path: PathBuf,
     },
     /// Something other than a regular file where a session's file goes; nothing was made.
-    #[error("{}: exists and is not a file; nothing was made", path.display())]
+    #[display("{}: exists and is not a file; nothing was made", path.display())]
     NotAFile {
         /// The path.
         path: PathBuf,
     },
-    /// A hand record could not be read (or its format told from its name or content).
-    #[error(transparent)]
-    DealFile(pipeline::Error),
     /// `--partial` for a SquareDeal event, whose KH covers the whole key file.
-    #[error(
+    #[display(
         "{}: a partial check needs the dealdex protocol: SquareDeal's KH covers the whole key file",
         path.display()
     )]
@@ -325,50 +320,52 @@ pub enum EventJobError {
     },
     /// Writing a file or creating a directory failed (`make` then replaces none of its
     /// files: they are put in place all or none).
-    #[error("{}: {error}", path.display())]
+    #[display("{}: {error}", path.display())]
     Write {
         /// The file or directory.
         path: PathBuf,
         /// The operating system's error.
         error: std::io::Error,
     },
-    /// The store failed (or a database file holds what dealdex never writes).
-    #[error(transparent)]
-    Store(StoreError),
 }
 
-impl From<StoreError> for EventJobError {
-    fn from(e: StoreError) -> EventJobError {
-        EventJobError::Store(e)
-    }
-}
-
-crate::classified!(EventJobError);
-impl Classify for EventJobError {
-    /// The store's own class for [`EventJobError::Store`]; [`ErrorClass::Io`] for a file
-    /// that could not be written (or a key file that could not be created for another
-    /// reason than its existence); [`ErrorClass::Internal`] for a failed random source;
-    /// [`ErrorClass::BadInput`] for everything else.
-    fn class(&self) -> ErrorClass {
+impl EventKind {
+    /// [`ErrorClass::Io`] for a file that could not be written; [`ErrorClass::Internal`]
+    /// for a failed random source; [`ErrorClass::BadInput`] for everything else.
+    pub(crate) fn class(&self) -> ErrorClass {
         match self {
-            EventJobError::Store(e) => e.class(),
-            EventJobError::Write { .. } | EventJobError::Secret(_) => ErrorClass::Io,
-            EventJobError::Random(_) => ErrorClass::Internal,
+            EventKind::Write { .. } => ErrorClass::Io,
+            EventKind::Random(_) => ErrorClass::Internal,
             _ => ErrorClass::BadInput,
         }
     }
 
     /// Where the problem is, when it is in a file: the file, and the line for a malformed
-    /// `.sqd` or `.sqk` file or the reader's position for a hand record that could not be
-    /// read. `None` for errors about options or the event as a whole.
-    fn position(&self) -> Option<InputPosition> {
-        use EventJobError as E;
+    /// `.sqd` or `.sqk` file. `None` for errors about options or the event as a whole.
+    pub(crate) fn position(&self) -> Option<InputPosition> {
+        use EventKind as E;
         match self {
             E::Malformed { path, error } | E::Keys { path, error } | E::Event { path, error } => {
                 Some(InputPosition::in_file(error.position(), path))
             }
             E::Read { path, .. } => Some(InputPosition::new().with_file(path)),
-            E::DealFile(e) => e.position(),
+            _ => None,
+        }
+    }
+
+    /// The error the message shows: a file's I/O error, the event crate's, a format's.
+    pub(crate) fn wrapped(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        use EventKind as E;
+        match self {
+            E::Read { error, .. } | E::Write { error, .. } => Some(error),
+            E::Malformed { error, .. }
+            | E::Keys { error, .. }
+            | E::Event { error, .. }
+            | E::Request(error)
+            | E::ValueFormat(error)
+            | E::Random(error)
+            | E::Boards(error) => Some(error),
+            E::Render { error, .. } => Some(error),
             _ => None,
         }
     }
@@ -377,16 +374,18 @@ impl Classify for EventJobError {
 /// What is wrong with a one-line text the description file must keep exactly: TN, DI, DV
 /// or a phase's description (SQUAREDEAL.md §2). `field` is the option's name (`--name`,
 /// `--delayed-info`) or `the value`, `the description`.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum FieldError {
+#[derive(Clone, Debug, PartialEq, Eq, derive_more::Display)]
+pub enum FieldProblem {
     /// Nothing given.
-    #[error("{field} is empty")]
+    #[display("{field} is empty")]
     Empty {
         /// The field.
         field: &'static str,
     },
     /// A control character (a line end, a tab): the field must be one line.
-    #[error("{field} {value:?} contains the control character {character:?}: it must be one line")]
+    #[display(
+        "{field} {value:?} contains the control character {character:?}: it must be one line"
+    )]
     Control {
         /// The field.
         field: &'static str,
@@ -396,7 +395,7 @@ pub enum FieldError {
         character: char,
     },
     /// White space at either end, which the file loses.
-    #[error("{field} {value:?} starts or ends with white space, which the .sqd file cannot keep")]
+    #[display("{field} {value:?} starts or ends with white space, which the .sqd file cannot keep")]
     Whitespace {
         /// The field.
         field: &'static str,
@@ -405,23 +404,20 @@ pub enum FieldError {
     },
 }
 
-// The text is the caller's.
-crate::classified!(FieldError => BadInput);
-
 /// What is wrong with a `--phase` spec `nsessions:boards:fileprefix:description`.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum PhaseSpecError {
+#[derive(Clone, Debug, PartialEq, Eq, derive_more::Display)]
+pub enum PhaseSpecProblem {
     /// Fewer than four `:`-separated fields.
-    #[error("expected nsessions:boards:fileprefix:description")]
+    #[display("expected nsessions:boards:fileprefix:description")]
     Shape,
     /// A `:` in the description (SquareDeal cuts the line there).
-    #[error("the description may not contain ':' (SquareDeal cuts it there)")]
+    #[display("the description may not contain ':' (SquareDeal cuts it there)")]
     Colon,
     /// The description cannot be kept as given.
-    #[error("{0}")]
-    Description(FieldError),
+    #[display("{_0}")]
+    Description(FieldProblem),
     /// `NxM` boards beyond the bounds: N sessions of M boards.
-    #[error(
+    #[display(
         "boards {boards:?}: {sessions} sessions of {per_session} boards; at most {} sessions, and board numbers stop at {}",
         event::MAX_SESSIONS,
         i64::MAX
@@ -435,15 +431,15 @@ pub enum PhaseSpecError {
         per_session: u64,
     },
     /// The SN line it makes is not valid ([`event::Phase::parse`]).
-    #[error("{0}")]
+    #[display("{_0}")]
     Invalid(event::Error),
     /// A variable number of sessions under the dealdex protocol (docs/event-protocol.md §1).
-    #[error(
+    #[display(
         "the dealdex protocol needs a number of sessions: declare the most the phase may need (unused keys are revealed and ignored)"
     )]
     Variable,
     /// The file prefix of an earlier phase.
-    #[error("file prefix {prefix:?} is already used by phase {phase}")]
+    #[display("file prefix {prefix:?} is already used by phase {phase}")]
     PrefixUsed {
         /// The prefix.
         prefix: String,
@@ -452,24 +448,21 @@ pub enum PhaseSpecError {
     },
 }
 
-// The `--phase` spec is the caller's.
-crate::classified!(PhaseSpecError => BadInput);
-
 /// Checks a TN/DI/DV text: one line, not empty, no white space at either end (the file
 /// could not keep it), no control characters.
-fn check_field(field: &'static str, v: &str) -> Result<(), FieldError> {
+fn check_field(field: &'static str, v: &str) -> Result<(), FieldProblem> {
     if v.is_empty() {
-        return Err(FieldError::Empty { field });
+        return Err(FieldProblem::Empty { field });
     }
     if let Some(character) = v.chars().find(|c| c.is_control()) {
-        return Err(FieldError::Control {
+        return Err(FieldProblem::Control {
             field,
             value: v.to_owned(),
             character,
         });
     }
     if v.trim() != v {
-        return Err(FieldError::Whitespace {
+        return Err(FieldProblem::Whitespace {
             field,
             value: v.to_owned(),
         });
@@ -478,29 +471,33 @@ fn check_field(field: &'static str, v: &str) -> Result<(), FieldError> {
 }
 
 /// Reads and parses a `.sqd` file, returning its text and the event.
-fn read_event(path: &Path) -> Result<(String, Event), EventJobError> {
-    let bytes = std::fs::read(path).map_err(|error| EventJobError::Read {
-        path: path.to_owned(),
-        error,
-    })?;
-    let ev = Event::parse_bytes(&bytes).map_err(|error| EventJobError::Malformed {
-        path: path.to_owned(),
-        error,
-    })?;
+fn read_event(path: &Path) -> Result<(String, Event)> {
+    let (bytes, ev) = read_parsed(path, Event::parse_bytes)?;
     let text = String::from_utf8(bytes).expect("parse_bytes checked UTF-8");
     Ok((text, ev))
 }
 
 /// Reads and parses a `.sqk` file.
-fn read_keys(path: &Path) -> Result<Keys, EventJobError> {
-    let bytes = std::fs::read(path).map_err(|error| EventJobError::Read {
+fn read_keys(path: &Path) -> Result<Keys> {
+    Ok(read_parsed(path, Keys::parse)?.1)
+}
+
+/// The bytes of the event's file `path` and what `parse` makes of them:
+/// [`EventKind::Read`] when it cannot be read, [`EventKind::Malformed`] when `parse`
+/// refuses it.
+fn read_parsed<T>(
+    path: &Path,
+    parse: impl FnOnce(&[u8]) -> std::result::Result<T, event::Error>,
+) -> Result<(Vec<u8>, T)> {
+    let bytes = std::fs::read(path).map_err(|error| EventKind::Read {
         path: path.to_owned(),
         error,
     })?;
-    Keys::parse(&bytes).map_err(|error| EventJobError::Malformed {
+    let parsed = parse(&bytes).map_err(|error| EventKind::Malformed {
         path: path.to_owned(),
         error,
-    })
+    })?;
+    Ok((bytes, parsed))
 }
 
 /// The file a failed key check is about: the description file when its own lines are wrong
@@ -530,23 +527,27 @@ pub fn default_keys(sqd: &Path) -> PathBuf {
 
 /// Writes `bytes` to `path` whole ([`crate::workflow::output::write_whole`]: a failure leaves the old
 /// file as it was, and the temporary name is dealdex's own).
-fn replace_file(path: &Path, bytes: &[u8]) -> Result<(), EventJobError> {
-    crate::workflow::output::write_whole(path, bytes).map_err(|error| EventJobError::Write {
-        path: path.to_owned(),
-        error,
+fn replace_file(path: &Path, bytes: &[u8]) -> Result<()> {
+    crate::workflow::output::write_whole(path, bytes).map_err(|error| {
+        EventKind::Write {
+            path: path.to_owned(),
+            error,
+        }
+        .into()
     })
 }
 
 /// Creates a new file (never overwriting, never following a symbolic link) with `bytes`;
 /// `private` makes it a secret file ([`crate::secret::write_new`]: mode 0600 from the start).
-fn create_new(path: &Path, bytes: &[u8], private: bool) -> Result<(), EventJobError> {
-    let exists = || EventJobError::Exists {
+fn create_new(path: &Path, bytes: &[u8], private: bool) -> Result<()> {
+    let exists = || EventKind::Exists {
         path: path.to_owned(),
     };
     if private {
-        return crate::secret::write_new(path, bytes).map_err(|e| match e {
-            SecretFileError::Exists { .. } => exists(),
-            e => EventJobError::Secret(e),
+        return crate::secret::write_new(path, bytes).map_err(|e| match SecretFile::of(e) {
+            Ok(SecretFile::Exists { .. }) => exists().into(),
+            Ok(problem) => problem.into(),
+            Err(e) => e,
         });
     }
     use std::io::Write;
@@ -557,15 +558,17 @@ fn create_new(path: &Path, bytes: &[u8], private: bool) -> Result<(), EventJobEr
     {
         Ok(mut f) => f.write_all(bytes).map_err(|error| {
             let _ = std::fs::remove_file(path);
-            EventJobError::Write {
+            EventKind::Write {
                 path: path.to_owned(),
                 error,
             }
+            .into()
         }),
-        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Err(exists()),
-        Err(error) => Err(EventJobError::Write {
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Err(exists().into()),
+        Err(error) => Err(EventKind::Write {
             path: path.to_owned(),
             error,
-        }),
+        }
+        .into()),
     }
 }

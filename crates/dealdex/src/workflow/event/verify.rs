@@ -6,11 +6,11 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use super::{EventJobError, MAX_RUN_BOARDS, blamed, default_keys, read_event, read_keys};
-use crate::Deal;
+use super::{EventKind, MAX_RUN_BOARDS, blamed, default_keys, read_event, read_keys};
 use crate::event::{self, Event, FileMatch, Keys, NameMatch, Protocol, SessionId};
 use crate::formats::{self, Board};
 use crate::workflow::pipeline::{DealSource, FileSource, ReadAs, SourceOptions};
+use crate::{Deal, Result};
 
 /// What to verify.
 #[derive(Clone, Debug)]
@@ -244,20 +244,21 @@ impl VerifyReport {
 /// session), and the deal files of each directory argument, sorted (`false`).
 ///
 /// # Errors
-/// [`EventJobError::Read`] for an argument that does not exist or cannot be read, or a
+/// [`EventKind::Read`] for an argument that does not exist or cannot be read, or a
 /// directory that cannot be listed.
-fn collect_files(args: &[PathBuf]) -> Result<Vec<(PathBuf, bool)>, EventJobError> {
+fn collect_files(args: &[PathBuf]) -> Result<Vec<(PathBuf, bool)>> {
     let mut out = Vec::new();
     for p in args {
         if let Err(error) = std::fs::metadata(p) {
-            return Err(EventJobError::Read {
+            return Err(EventKind::Read {
                 path: p.clone(),
                 error,
-            });
+            }
+            .into());
         }
         if p.is_dir() {
             let mut here: Vec<PathBuf> = std::fs::read_dir(p)
-                .map_err(|error| EventJobError::Read {
+                .map_err(|error| EventKind::Read {
                     path: p.clone(),
                     error,
                 })?
@@ -344,11 +345,12 @@ type SessionKey = (u32, u32, bool);
 /// Failed checks are the report's [`VerifyReport::problems`], not errors.
 ///
 /// # Errors
-/// Unreadable input only: [`EventJobError::Read`]/[`EventJobError::Malformed`] (the
+/// Unreadable input only: [`EventKind::Read`]/[`EventKind::Malformed`] (the
 /// description file, the key file, the published copy or a directory),
-/// [`EventJobError::DealFile`] (a hand record whose name matches a session), [`EventJobError::PartialNeedsDealdex`]. Every matched file is
-/// read before anything is compared.
-pub fn verify(job: &VerifyJob) -> Result<VerifyReport, EventJobError> {
+/// the deal pipeline's read errors for a hand record whose name matches a session,
+/// [`EventKind::PartialNeedsDealdex`]. Every matched file is read before anything is
+/// compared.
+pub fn verify(job: &VerifyJob) -> Result<VerifyReport> {
     let (_, ev) = read_event(&job.file)?;
     let keys_path = job.keys.clone().unwrap_or_else(|| default_keys(&job.file));
     let keys = read_keys(&keys_path)?;
@@ -360,9 +362,10 @@ pub fn verify(job: &VerifyJob) -> Result<VerifyReport, EventJobError> {
     let mut problems: Vec<String> = Vec::new();
     let inputs = read_inputs(&ev, &paths, job.read, &mut problems)?;
     if job.partial && ev.protocol != Protocol::Dealdex {
-        return Err(EventJobError::PartialNeedsDealdex {
+        return Err(EventKind::PartialNeedsDealdex {
             path: job.file.clone(),
-        });
+        }
+        .into());
     }
 
     let key_hash = check_key_hash(&ev, &keys, &job.file, &keys_path, &mut problems);
@@ -427,13 +430,13 @@ pub fn verify(job: &VerifyJob) -> Result<VerifyReport, EventJobError> {
 /// A file named on the command line that matches no session is a problem.
 ///
 /// # Errors
-/// [`EventJobError::DealFile`] for a matched file.
+/// The deal pipeline's read errors for a matched file.
 fn read_inputs<'p>(
     ev: &Event,
     paths: &'p [(PathBuf, bool)],
     read: ReadAs,
     problems: &mut Vec<String>,
-) -> Result<Vec<Input<'p>>, EventJobError> {
+) -> Result<Vec<Input<'p>>> {
     let mut inputs: Vec<Input> = Vec::new();
     for (p, named) in paths {
         let stem = p
@@ -460,14 +463,14 @@ fn read_inputs<'p>(
 /// default the format from the extension, else from the content).
 ///
 /// # Errors
-/// [`EventJobError::DealFile`]: unreadable, no format recognised, or refused by its format.
-fn read_hand_record(path: &Path, read: ReadAs) -> Result<Vec<Board>, EventJobError> {
+/// The deal pipeline's read errors: unreadable, no format recognised, or refused by its
+/// format.
+fn read_hand_record(path: &Path, read: ReadAs) -> Result<Vec<Board>> {
     let source = DealSource::File(FileSource::new(path.to_owned(), read));
     source
         .open(None, &SourceOptions::default())
         .and_then(|s| s.read_all())
         .map(|(boards, _)| boards)
-        .map_err(EventJobError::DealFile)
 }
 
 /// Checks KH against the keys: the manifest and SH lines (dealdex protocol) or the key file's

@@ -17,19 +17,17 @@
 //! let pbn = Output { path: Some(dir.path().join("one.pbn")), format: formats::by_name("pbn").unwrap() };
 //! let mut stdout = std::io::sink();
 //! let mut sink = DealFiles::new(vec![pbn], WriteOptions::default()).open(&mut stdout)?;
-//! pipeline::drain(source, &mut sink, |_| Ok::<(), pipeline::Error>(()))?;
+//! pipeline::drain(source, &mut sink, |_| Ok::<(), dealdex::Error>(()))?;
 //! let written = sink.finish()?;
 //! assert_eq!(written.files[0].boards, 1);
 //! assert!(std::fs::read_to_string(dir.path().join("one.pbn"))?.contains("[Deal \"N:"));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-mod error;
 mod set_sink;
 mod sink;
 mod source;
 
-pub use error::{Error, ErrorKind, ReadKind};
 pub use set_sink::SetSink;
 pub use sink::{
     DealFiles, FileSink, PieceRenderer, PreparedFiles, RenderedPiece, Written, commit_all,
@@ -39,6 +37,7 @@ pub use source::{
     ScriptSource, SourceFacts, SourceOptions, SourceRead, StreamFilter, StreamSource,
 };
 
+use crate::Error;
 use crate::formats::Board;
 
 /// Where boards go, a piece at a time and in order: deal files and standard output
@@ -49,8 +48,8 @@ use crate::formats::Board;
 pub trait DealSink {
     /// What the sink reports when finished (the files written, the set stored, the boards).
     type Written;
-    /// Why it failed: [`Error`] for files, [`StoreError`](crate::StoreError) for the
-    /// store, [`Infallible`](std::convert::Infallible) in memory.
+    /// Why it failed: [`Error`] for files and the store,
+    /// [`Infallible`](std::convert::Infallible) in memory.
     type Error;
 
     /// Takes the next piece of boards.

@@ -1,9 +1,9 @@
 //! A stored set as a sink: boards in, one set of the store out, in one transaction.
 
 use super::DealSink;
-use crate::DealIndex;
 use crate::formats::Board;
-use crate::store::{NewSet, SetOutcome, SetWriter, Store, StoreError};
+use crate::store::{NewSet, SetOutcome, SetWriter, Store};
+use crate::{DealIndex, Result};
 
 /// A new set of the store written a piece at a time ([`SetWriter`] under it): each board's
 /// deal (stored when new) under its number, its double-dummy table when it carries one
@@ -40,8 +40,12 @@ impl<'s> SetSink<'s> {
     /// Begins the set `set` in `store` (its range's end is set by the boards written).
     ///
     /// # Errors
-    /// [`StoreError::SetExists`] for a taken name, [`StoreError::Sqlite`] when SQLite fails.
-    pub fn begin(store: &'s mut Store, set: &NewSet) -> Result<SetSink<'s>, StoreError> {
+    /// [`ErrorKind::Store`](crate::ErrorKind::Store): [`StoreError::SetExists`] for a taken
+    /// name, [`StoreError::Sqlite`] when SQLite fails.
+    ///
+    /// [`StoreError::SetExists`]: crate::StoreError::SetExists
+    /// [`StoreError::Sqlite`]: crate::StoreError::Sqlite
+    pub fn begin(store: &'s mut Store, set: &NewSet) -> Result<SetSink<'s>> {
         Ok(SetSink {
             writer: store.begin_set(set)?,
             next: set.first_board,
@@ -63,14 +67,14 @@ impl<'s> SetSink<'s> {
 
 impl DealSink for SetSink<'_> {
     type Written = Option<SetOutcome>;
-    type Error = StoreError;
+    type Error = crate::Error;
 
     /// Adds the boards and the tables they carry.
     ///
     /// # Errors
-    /// [`StoreError::DuplicateBoard`] for a board not above the one before it,
-    /// [`StoreError::Sqlite`] when SQLite fails.
-    fn write(&mut self, mut boards: Vec<Board>) -> Result<(), StoreError> {
+    /// The store's [`DuplicateBoard`](crate::StoreError::DuplicateBoard) for a board not
+    /// above the one before it, [`Sqlite`](crate::StoreError::Sqlite) when SQLite fails.
+    fn write(&mut self, mut boards: Vec<Board>) -> Result<()> {
         crate::formats::number_boards(&mut boards, self.next);
         let numbered: Vec<(u64, DealIndex)> = boards
             .iter()
@@ -95,8 +99,9 @@ impl DealSink for SetSink<'_> {
     /// (no set is stored then, the tables added are).
     ///
     /// # Errors
-    /// [`StoreError::Sqlite`] when SQLite fails (nothing is stored then).
-    fn finish(self) -> Result<Option<SetOutcome>, StoreError> {
+    /// The store's [`Sqlite`](crate::StoreError::Sqlite) when SQLite fails (nothing is
+    /// stored then).
+    fn finish(self) -> Result<Option<SetOutcome>> {
         Ok(match self.last {
             Some(last) => Some(self.writer.finish(last)?),
             None => {

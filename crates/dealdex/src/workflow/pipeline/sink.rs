@@ -37,11 +37,12 @@ use std::io::{BufWriter, Write};
 
 use serde::Serialize;
 
-use super::{DealSink, Error, ErrorKind};
+use super::DealSink;
 use crate::formats::{Board, BoardWriter, DealFormat, WriteOptions};
 use crate::workflow::output::{
     ExportedFile, Output, RenderedFile, Staged, StagedFile, render_set, stage_file, write_rendered,
 };
+use crate::{Error, ErrorKind};
 use crate::{FormatError, FormatErrorKind};
 
 /// Bytes buffered before a stateful writer's output reaches its file.

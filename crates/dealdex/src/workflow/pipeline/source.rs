@@ -31,7 +31,6 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
-use super::{Error, ErrorKind};
 use crate::dealer::Script;
 use crate::formats::{self, Board, DealFormat, SkippedBoard};
 use crate::generation::bigdeal::BigDealStream;
@@ -41,6 +40,7 @@ use crate::{
     CHUNK, Deal, DealIndex, DrawProgress, FormatError, FormatErrorKind, Predeal, Scheme, Seed,
     Store, StoreError, StoreReader,
 };
+use crate::{Error, ErrorKind};
 
 /// Boards a stored source hands over at a time (13 bytes a key read, a [`Board`] each
 /// handed over: about 2 MB a piece).
@@ -108,15 +108,15 @@ impl ScriptSource {
     /// read and its seed can be reported.
     ///
     /// # Errors
-    /// [`crate::dealer::Error`] when the operating system's random source fails.
+    /// [`ErrorKind::Script`] when the operating system's random source fails.
     pub fn new(
         script: Script,
         seed: Option<u64>,
         produce: u64,
         generate: Option<u64>,
-    ) -> Result<ScriptSource, crate::dealer::Error> {
+    ) -> Result<ScriptSource, Error> {
         Ok(ScriptSource {
-            seed: crate::dealer::run_seed(seed, &script)?,
+            seed: crate::dealer::run_seed(seed, &script).map_err(ErrorKind::Script)?,
             script,
             produce,
             generate,
@@ -332,12 +332,12 @@ impl ReadAs {
     /// let read = ReadAs::named(Some("hex"), Some(5))?;
     /// assert_eq!(read.format.unwrap().info().name, "hex");
     /// assert!(ReadAs::named(Some("nope"), None).is_err());
-    /// # Ok::<(), dealdex::FormatError>(())
+    /// # Ok::<(), dealdex::Error>(())
     /// ```
     ///
     /// # Errors
-    /// [`FormatErrorKind::UnknownName`] for a name no format has.
-    pub fn named(format: Option<&str>, first_board: Option<u64>) -> Result<ReadAs, FormatError> {
+    /// [`ErrorKind::Format`] ([`FormatErrorKind::UnknownName`]) for a name no format has.
+    pub fn named(format: Option<&str>, first_board: Option<u64>) -> Result<ReadAs, Error> {
         Ok(ReadAs {
             format: format.map(formats::named).transpose()?,
             first_board,
@@ -367,7 +367,7 @@ impl DealSource {
     /// assert!(matches!(s, DealSource::File(f) if f.first_board == Some(5)));
     /// let all = DealSource::file_or_stored(None, ReadAs::default(), None);
     /// assert!(matches!(all, DealSource::Store));
-    /// # Ok::<(), dealdex::FormatError>(())
+    /// # Ok::<(), dealdex::Error>(())
     /// ```
     pub fn file_or_stored(file: Option<PathBuf>, read: ReadAs, set: Option<String>) -> DealSource {
         match (file, set) {
@@ -1059,9 +1059,9 @@ fn read_script<E: From<Error>>(
     let (complete, drawn) = match (run, halt) {
         (_, Some(Err(e))) => return Err(e),
         (Err(_), Some(Ok(false))) => (false, None),
-        (Err(e), _) => return Err(E::from(Error::from(super::ErrorKind::Script(e)))),
+        (Err(e), _) => return Err(E::from(Error::from(crate::ErrorKind::Script(e)))),
         (Ok(report), _) if report.produced < source.produce => {
-            return Err(E::from(Error::from(super::ErrorKind::TooFewMatches {
+            return Err(E::from(Error::from(crate::ErrorKind::TooFewMatches {
                 drawn: report.generated,
                 matched: report.produced,
                 wanted: source.produce,

@@ -3,8 +3,8 @@
 use std::cell::RefCell;
 use std::io::Write;
 
-use super::{SqlError, SqlJob, SqlReport, SqlValue, run_job};
-use crate::ReadOnlyStore;
+use super::{SqlJob, SqlReport, SqlValue, run_job};
+use crate::{ErrorKind, ReadOnlyStore, Result};
 
 /// Runs `job` on `store` ([`run_job`]) and writes its result to `out`: as text, the column
 /// names (when the statement has a result) then a line a row, the values tab-separated in
@@ -28,13 +28,13 @@ use crate::ReadOnlyStore;
 /// ```
 ///
 /// # Errors
-/// As [`run_job`]; [`SqlError::Output`] when `out` cannot be written.
+/// As [`run_job`]; [`ErrorKind::SqlOutput`] when `out` cannot be written.
 pub fn write_result(
     job: &SqlJob,
     store: &ReadOnlyStore,
     json: bool,
     out: &mut dyn Write,
-) -> Result<SqlReport, SqlError> {
+) -> Result<SqlReport> {
     // Both callbacks write to `out`.
     let out = RefCell::new(out);
     let mut rows: Vec<Vec<SqlValue>> = Vec::new();
@@ -63,7 +63,7 @@ pub fn write_result(
     )?;
     if json {
         let result = serde_json::json!({"columns": report.columns, "rows": rows});
-        writeln!(out.into_inner(), "{result}").map_err(SqlError::Output)?;
+        writeln!(out.into_inner(), "{result}").map_err(ErrorKind::SqlOutput)?;
     }
     Ok(report)
 }
