@@ -22,6 +22,7 @@
 mod analyses;
 mod api;
 mod error;
+mod explore;
 mod guard;
 mod jobs;
 mod pages;
@@ -36,6 +37,7 @@ use axum::extract::DefaultBodyLimit;
 use axum::routing::{get, post};
 
 pub use api::{MAX_DOWNLOAD, MAX_OFFSET, MAX_PAGE};
+pub use explore::{MAX_FACET_LIMIT, MAX_SQL_ROWS, SQL_TIMEOUT};
 pub use jobs::{JobState, JobStatus, MAX_JOBS};
 
 pub use error::{Error, ErrorKind};
@@ -140,6 +142,8 @@ impl App {
         let api = Router::new()
             .route("/api/query", get(api::query))
             .route("/api/query/export", get(api::query_export))
+            .route("/api/facets", get(explore::facets))
+            .route("/api/sql", get(explore::sql))
             .route("/api/deal/{index}", get(api::deal))
             .route("/api/sets", get(api::sets))
             .route("/api/sets/{name}/export", get(api::export))

@@ -539,3 +539,91 @@ async fn a_query_downloads_as_query_writes_it() {
     assert!(!expected.is_empty());
     assert_eq!(bytes, expected);
 }
+
+/// A query string's value, percent-encoded (every byte but letters and digits).
+fn encode(text: &str) -> String {
+    text.bytes()
+        .map(|b| match b.is_ascii_alphanumeric() {
+            true => (b as char).to_string(),
+            false => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn facets_count_the_matches_and_their_terms_narrow_the_count() {
+    let (_dir, db) = database();
+    let app = router(&db, |_| {});
+    let expr = "hcp(N) >= 0";
+    let (status, report) = send_json(
+        &app,
+        get(&format!("/api/facets?q={}&set=club", encode(expr))),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{report}");
+    assert_eq!(
+        (report["counted"].as_u64(), report["complete"].as_bool()),
+        (Some(16), Some(true))
+    );
+    let facets = report["facets"].as_array().unwrap();
+    let hcp_s = facets.iter().find(|f| f["name"] == "hcp(S)").unwrap();
+    let value = &hcp_s["values"][0];
+    // The term narrows the query to the count the facet gave.
+    let narrowed = format!("{expr} and {}", value["term"].as_str().unwrap());
+    let (_, page) = send_json(
+        &app,
+        get(&format!("/api/query?q={}&set=club", encode(&narrowed))),
+    )
+    .await;
+    assert_eq!(page["report"]["count"], value["count"]);
+    // Two boards are solved: North-South's notrump tricks of two, 14 "not solved".
+    let dd = facets.iter().find(|f| f["name"] == "dd(NS, nt)").unwrap();
+    let unsolved = dd["values"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|v| v["term"].is_null());
+    assert_eq!(unsolved.unwrap()["count"], 14);
+    let (status, e) = send_json(&app, get("/api/facets?q=hcp(N)%3E%3D0&limit=1000001")).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{e}");
+}
+
+#[tokio::test]
+async fn sql_answers_as_sql_json_and_keeps_its_guards() {
+    let (_dir, db) = database();
+    let app = router(&db, |_| {});
+    let sql = "SELECT board, pbn(deal) AS deal FROM set_boards JOIN sets ON sets.id = set_id \
+               WHERE name = 'club' ORDER BY board LIMIT 3";
+    let (status, answer) = send_json(&app, get(&format!("/api/sql?sql={}", encode(sql)))).await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    let store = ReadOnlyStore::open(&db).unwrap();
+    let mut cli = Vec::new();
+    let job = dealdex::workflow::sql::SqlJob::new(sql);
+    dealdex::workflow::sql::write_result(&job, &store, true, &mut cli).unwrap();
+    let cli: Value = serde_json::from_slice(&cli).unwrap();
+    assert_eq!(answer["columns"], cli["columns"]);
+    assert_eq!(answer["rows"], cli["rows"]);
+    assert_eq!(answer["truncated"], false);
+    for refused in [
+        "DELETE FROM deals",
+        "ATTACH DATABASE '/tmp/x.db' AS x",
+        "PRAGMA journal_mode = DELETE",
+        "DROP TABLE sets",
+    ] {
+        let (status, e) = send_json(&app, get(&format!("/api/sql?sql={}", encode(refused)))).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{refused}: {e}");
+        assert_eq!(e["class"], "bad-input");
+    }
+    // A long result is cut at the row limit, and says so.
+    let many = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c LIMIT 5000) SELECT x FROM c";
+    let (status, answer) = send_json(&app, get(&format!("/api/sql?sql={}", encode(many)))).await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    assert_eq!(
+        answer["rows"].as_array().unwrap().len(),
+        dealdex_serve::MAX_SQL_ROWS
+    );
+    assert_eq!(
+        (answer["truncated"].as_bool(), answer["columns"][0].as_str()),
+        (Some(true), Some("x"))
+    );
+}

@@ -162,3 +162,31 @@ def test_the_lead_page_is_leads_table(server, page):
     expect(page.locator("#report-text")).to_be_visible(timeout=30_000)
     want = dealdex("lead", *args).decode()
     assert page.text_content("#report-text").strip() == want.strip()
+
+
+def test_a_facet_narrows_the_count(server, page):
+    base, db = server
+    page.goto(base + "/?" + "q=" + QUERY.replace(" ", "+").replace(">=", "%3E%3D"))
+    link = page.locator('#facets section[data-facet="hcp(S)"] a').first
+    expect(link).to_be_visible()
+    term = link.get_attribute("data-term")
+    shown = link.locator("xpath=..").locator(".n").text_content().replace(",", "")
+    link.click()
+    expect(page.locator("#count")).to_have_text(shown)
+    narrowed = f"({QUERY}) and {term}"
+    assert page.text_content("#count") == dealdex("query", narrowed, "--count", db=db).decode().strip()
+    assert "hcp%28S%29" in page.url or "hcp(S)" in page.url
+
+
+def test_the_sql_box_answers_as_sql(server, page):
+    base, db = server
+    sql = "SELECT hcp_n, count(*) AS n FROM deal_features GROUP BY hcp_n ORDER BY hcp_n"
+    page.goto(base + "/")
+    page.click(".sql-box summary")
+    page.fill("textarea[name=sql]", sql)
+    page.click(".sql-form button")
+    expect(page.locator("#sql-result table")).to_be_visible()
+    want = json.loads(dealdex("sql", sql, "--json", db=db))
+    cells = [[int(td) for td in row.locator("td").all_text_contents()]
+             for row in page.locator("#sql-result tbody tr").all()]
+    assert cells == want["rows"]
