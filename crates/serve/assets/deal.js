@@ -1,6 +1,6 @@
 // A deal's page (`/deal/<index>`): the diagram, its numbers, the sets it is in, the
-// double-dummy table and par.
-import { api, diagram, el, SEAT_NAME, SEATS, show, SYMBOL } from './common.js';
+// double-dummy table and par, and every opening lead's result against a chosen contract.
+import { api, diagram, el, errorBox, fill, SEAT_NAME, SEATS, show, SUITS, SYMBOL } from './common.js';
 
 const STRAINS = ['NT', 'S', 'H', 'D', 'C'];
 
@@ -26,7 +26,43 @@ export async function dealPage(index) {
     d.dd ? ddTable(d.dd) : el('p', { class: 'muted' }, 'Not solved.'),
     d.dd ? el('p', { id: 'par' }, parText(d.dd)) : null,
     d.solved_now ? el('p', { class: 'muted' }, 'Solved for this page (no table is stored).') : null,
+    el('h2', {}, 'Opening leads'),
+    leadsForm(index),
   );
+}
+
+/** A contract and declarer, and each opening lead's tricks for the defence against it. */
+function leadsForm(index) {
+  const contract = el('input', { name: 'contract', value: '3NT', size: 5, 'aria-label': 'contract' });
+  const declarer = el('select', { name: 'declarer', 'aria-label': 'declarer' },
+    SEATS.map((s) => el('option', { value: s, selected: s === 'S' }, SEAT_NAME[s])));
+  const out = el('div', { id: 'leads' });
+  const form = el('form', {
+    class: 'bar',
+    onsubmit: async (ev) => {
+      ev.preventDefault();
+      fill(out, el('p', { class: 'muted' }, 'Solving every lead…'));
+      const p = new URLSearchParams({ contract: contract.value.trim(), declarer: declarer.value });
+      try {
+        fill(out, leadsTable(await api(`/api/deal/${encodeURIComponent(index)}/leads?${p}`)));
+      } catch (e) {
+        fill(out, errorBox(e));
+      }
+    },
+  }, 'Contract', contract, 'by', declarer, el('button', { type: 'submit' }, 'Solve the leads'));
+  return [form, out];
+}
+
+/** The leader's cards by suit, each with the defence's tricks (bold where they set it). */
+function leadsTable(r) {
+  const bySuit = SUITS.map((s) => r.leads.filter((l) => l.card[0] === s));
+  return [
+    el('p', {}, `${SEAT_NAME[r.leader]} leads against ${r.contract}: the defence's tricks after each card (${r.to_set} set it).`),
+    el('table', { id: 'leads-table' }, el('tbody', {}, bySuit.filter((c) => c.length).map((cards) =>
+      el('tr', {}, el('th', { class: `text suit-${cards[0].card[0]}` }, SYMBOL[cards[0].card[0]]),
+        cards.map((l) => el('td', { 'data-card': l.card, class: l.tricks >= r.to_set ? 'sets' : '' },
+          el('span', { class: 'rank' }, l.card[1].replace('T', '10')), ' ', el('strong', {}, l.tricks))))))),
+  ];
 }
 
 function fact(name, value) {

@@ -268,13 +268,7 @@ pub async fn lead(
     if r.store.is_some() {
         app.settings.check_write(&headers)?;
     }
-    let declarer: Seat = r.declarer.parse().map_err(Error::engine)?;
-    let contract = Contract::from_pbn(&r.contract, declarer).ok_or_else(|| {
-        Error::bad_request(format!(
-            "contract {:?}: not a contract (a level 1 to 7, a strain C, D, H, S or NT, then X or XX: 3NT, 4S, 5DX)",
-            r.contract
-        ))
-    })?;
+    let contract = contract(&r.contract, &r.declarer)?;
     let vulnerability = vulnerability(r.vul.as_deref())?.unwrap_or(Vulnerability::None);
     let job = LeadJob {
         contract,
@@ -295,6 +289,16 @@ pub async fn lead(
         answer(&report)
     });
     app.start_job("lead", work, wait).await
+}
+
+/// A contract (`3NT`, `4SX`) and its declarer (`N`, `E`, `S`, `W`), read.
+pub(crate) fn contract(text: &str, declarer: &str) -> Result<Contract, Error> {
+    let declarer: Seat = declarer.parse().map_err(Error::engine)?;
+    Contract::from_pbn(text, declarer).ok_or_else(|| {
+        Error::bad_request(format!(
+            "contract {text:?}: not a contract (a level 1 to 7, a strain C, D, H, S or NT, then X or XX: 3NT, 4S, 5DX)"
+        ))
+    })
 }
 
 /// A vulnerability's text (`None`, `NS`, `EW`, `All`), parsed by the engine.

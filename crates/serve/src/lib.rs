@@ -25,6 +25,7 @@ mod error;
 mod explore;
 mod guard;
 mod jobs;
+mod leads;
 mod pages;
 
 use std::net::{IpAddr, SocketAddr};
@@ -145,6 +146,7 @@ impl App {
             .route("/api/facets", get(explore::facets))
             .route("/api/sql", get(explore::sql))
             .route("/api/deal/{index}", get(api::deal))
+            .route("/api/deal/{index}/leads", get(leads::leads))
             .route("/api/sets", get(api::sets))
             .route("/api/sets/{name}/export", get(api::export))
             .route("/api/dealer", post(analyses::dealer))

@@ -627,3 +627,40 @@ async fn sql_answers_as_sql_json_and_keeps_its_guards() {
         (Some(true), Some("x"))
     );
 }
+
+#[tokio::test]
+async fn a_deals_leads_agree_with_its_table() {
+    let (_dir, db) = database();
+    let app = router(&db, |_| {});
+    let seed: Seed = "42".repeat(32).parse().unwrap();
+    let deal = seed.board_deal(103);
+    let index = DealIndex::from_deal(&deal);
+    let uri = format!("/api/deal/{index}/leads?contract=4H&declarer=E");
+    let (status, answer) = send_json(&app, get(&uri)).await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    assert_eq!(
+        (answer["leader"].as_str(), answer["to_set"].as_u64()),
+        (Some("S"), Some(4))
+    );
+    let leads = answer["leads"].as_array().unwrap();
+    let south = deal.hand(dealdex::Seat::South).to_string();
+    assert_eq!(leads.len(), 13, "{south}");
+    // The best lead holds declarer to the table's tricks: the defence takes 13 minus them.
+    let table = dealdex::dd::solve(&deal);
+    let best = leads
+        .iter()
+        .map(|l| l["tricks"].as_u64().unwrap())
+        .max()
+        .unwrap();
+    let hearts_by_east = table.tricks(
+        dealdex::Seat::East,
+        dealdex::Strain::Trumps(dealdex::Suit::Hearts),
+    );
+    assert_eq!(best, 13 - u64::from(hearts_by_east));
+    let (status, e) = send_json(
+        &app,
+        get(&format!("/api/deal/{index}/leads?contract=8NT&declarer=S")),
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{e}");
+}

@@ -190,3 +190,17 @@ def test_the_sql_box_answers_as_sql(server, page):
     cells = [[int(td) for td in row.locator("td").all_text_contents()]
              for row in page.locator("#sql-result tbody tr").all()]
     assert cells == want["rows"]
+
+
+def test_a_deals_leads_agree_with_solve(server, page):
+    base, db = server
+    index = first_index(db)
+    page.goto(f"{base}/deal/{index}")
+    page.fill("input[name=contract]", "3NT")
+    page.select_option("select[name=declarer]", "S")
+    page.click("#leads ~ form button, form:has(input[name=contract]) button")
+    expect(page.locator("#leads-table")).to_be_visible(timeout=30_000)
+    tricks = [int(t) for t in page.locator("#leads-table td strong").all_text_contents()]
+    assert len(tricks) == 13
+    solved = json.loads(dealdex("solve", index, "--no-db", "--to", "json"))
+    assert max(tricks) == 13 - solved["tricks"]["S"]["NT"]
