@@ -49,8 +49,52 @@ function leadsForm(index) {
         fill(out, errorBox(e));
       }
     },
-  }, 'Contract', contract, 'by', declarer, el('button', { type: 'submit' }, 'Solve the leads'));
-  return [form, out];
+  }, 'Contract', contract, 'by', declarer, el('button', { type: 'submit' }, 'Solve the leads'),
+  el('button', {
+    type: 'button', class: 'secondary', id: 'play-start',
+    onclick: () => playThrough(index, contract.value.trim(), declarer.value, [], play),
+  }, 'Play it through'));
+  const play = el('div', { id: 'play' });
+  return [form, out, play];
+}
+
+/**
+ * The play-through: the hands left, the current trick, and the seat to play's legal cards,
+ * each with declarer's side's tricks in all if played (double dummy); a click plays it.
+ */
+async function playThrough(index, contract, declarer, played, box) {
+  const p = new URLSearchParams({ contract, declarer, played: played.join(',') });
+  let r;
+  try {
+    r = await api(`/api/deal/${encodeURIComponent(index)}/play?${p}`);
+  } catch (e) {
+    fill(box, errorBox(e));
+    return;
+  }
+  const again = (cards) => playThrough(index, contract, declarer, cards, box);
+  const result = new Map(r.cards.map((c) => [c.card, c.tricks]));
+  const hand = (seat, cards) => el('div', { class: `hand ${seat}`, 'data-seat': seat },
+    el('div', { class: 'seat' }, SEAT_NAME[seat], r.next === seat ? ' to play' : ''),
+    cards.split('.').map((ranks, i) => el('div', {},
+      el('span', { class: `suit-${SUITS[i]}` }, SYMBOL[SUITS[i]]), ' ',
+      [...ranks].map((rank) => {
+        const card = SUITS[i] + rank;
+        const label = rank.replace('T', '10');
+        return result.has(card)
+          ? el('button', { type: 'button', class: 'play-card', 'data-card': card, onclick: () => again([...played, card]) },
+            label, el('sub', {}, result.get(card)))
+          : el('span', { class: 'held' }, label, ' ');
+      }))));
+  const status = r.next === '-'
+    ? `Played out: declarer's side ${r.declarer_tricks} tricks, the defence ${r.defence_tricks}.`
+    : `${SEAT_NAME[r.next]} to play. Tricks so far: declarer's side ${r.declarer_tricks}, the defence ${r.defence_tricks}. Each legal card shows declarer's side's tricks in all if it is played.`;
+  fill(box,
+    el('p', { id: 'play-status' }, status),
+    el('p', {}, 'Trick: ', r.trick.length ? r.trick.map((c) => el('span', { class: `suit-${c[0]}` }, SYMBOL[c[0]] + c.slice(1).replace('T', '10') + ' ')) : '—'),
+    el('div', { class: 'diagram large' }, el('div', { class: 'centre' }), SEATS.map((seat, i) => hand(seat, r.hands[i]))),
+    el('div', { class: 'bar' },
+      el('button', { type: 'button', class: 'secondary', disabled: !played.length, onclick: () => again(played.slice(0, -1)) }, 'Undo'),
+      el('button', { type: 'button', class: 'secondary', disabled: !played.length, onclick: () => again([]) }, 'Restart')));
 }
 
 /** The leader's cards by suit, each with the defence's tricks (bold where they set it). */

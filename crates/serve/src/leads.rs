@@ -1,12 +1,14 @@
-//! `GET /api/deal/<index>/leads`: every opening lead's double-dummy result against a chosen
-//! contract on one deal (the solver's per-position analysis, [`dealdex::dd::lead_tricks`]),
-//! for the deal page.
+//! The deal page's analyses of the play: `GET /api/deal/<index>/leads`, every opening lead's
+//! double-dummy result against a chosen contract (the solver's per-position analysis,
+//! [`dealdex::dd::lead_tricks`]), and `GET /api/deal/<index>/play`, a play-through (each
+//! legal card's result at a point of the play, [`dealdex::workflow::play`]).
 
 use axum::Json;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query};
 use dealdex::DealIndex;
 use dealdex::dd::{LeadPosition, lead_tricks};
+use dealdex::workflow::play::{PlayJob, PlayReport};
 use serde::{Deserialize, Serialize};
 
 use crate::{Error, blocking};
@@ -48,10 +50,7 @@ pub async fn leads(
     params: Result<Query<LeadsParams>, QueryRejection>,
 ) -> Result<Json<LeadsAnswer>, Error> {
     let Query(p) = params.map_err(|e| Error::bad_request(e.body_text()))?;
-    let contract = crate::analyses::contract(&p.contract, &p.declarer)?;
-    let deal = DealIndex::parse_hex(&index)
-        .and_then(|key| key.to_deal())
-        .map_err(Error::engine)?;
+    let (deal, contract) = deal_and_contract(&index, &p.contract, &p.declarer)?;
     let leader = contract.declarer.next();
     blocking(move || {
         let position = LeadPosition {
@@ -76,4 +75,59 @@ pub async fn leads(
         }))
     })
     .await
+}
+
+/// `GET /api/deal/<index>/play`'s parameters.
+#[derive(Debug, Deserialize)]
+pub struct PlayParams {
+    /// The contract (`3NT`, `4S`).
+    contract: String,
+    /// Its declarer (`N`, `E`, `S`, `W`).
+    declarer: String,
+    /// The cards played so far from the opening lead, comma-separated (`SA,S2,S5,SK`);
+    /// none or empty before the lead.
+    #[serde(default)]
+    played: String,
+}
+
+/// `GET /api/deal/<index>/play?contract=3NT&declarer=S&played=SA,S2`: the play workflow's
+/// report (the seat to play, tricks won, the current trick, the hands left, and each legal
+/// card with declarer's side's tricks in all if it is played).
+pub async fn play(
+    Path(index): Path<String>,
+    params: Result<Query<PlayParams>, QueryRejection>,
+) -> Result<Json<PlayReport>, Error> {
+    let Query(p) = params.map_err(|e| Error::bad_request(e.body_text()))?;
+    let (deal, contract) = deal_and_contract(&index, &p.contract, &p.declarer)?;
+    let played = p
+        .played
+        .split(',')
+        .map(str::trim)
+        .filter(|c| !c.is_empty())
+        .map(|c| c.parse::<dealdex::Card>().map_err(Error::engine))
+        .collect::<Result<Vec<_>, _>>()?;
+    blocking(move || {
+        let job = PlayJob {
+            deal,
+            contract,
+            played,
+        };
+        dealdex::workflow::play::run(&job)
+            .map(Json)
+            .map_err(Error::engine)
+    })
+    .await
+}
+
+/// The deal at `index` (26 hex digits) and the contract `contract` by `declarer`, read.
+fn deal_and_contract(
+    index: &str,
+    contract: &str,
+    declarer: &str,
+) -> Result<(dealdex::Deal, dealdex::Contract), Error> {
+    let contract = crate::analyses::contract(contract, declarer)?;
+    let deal = DealIndex::parse_hex(index)
+        .and_then(|key| key.to_deal())
+        .map_err(Error::engine)?;
+    Ok((deal, contract))
 }

@@ -147,6 +147,7 @@ impl App {
             .route("/api/sql", get(explore::sql))
             .route("/api/deal/{index}", get(api::deal))
             .route("/api/deal/{index}/leads", get(leads::leads))
+            .route("/api/deal/{index}/play", get(leads::play))
             .route("/api/sets", get(api::sets))
             .route("/api/sets/{name}/export", get(api::export))
             .route("/api/dealer", post(analyses::dealer))

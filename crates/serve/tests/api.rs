@@ -664,3 +664,35 @@ async fn a_deals_leads_agree_with_its_table() {
     .await;
     assert_eq!(status, StatusCode::BAD_REQUEST, "{e}");
 }
+
+#[tokio::test]
+async fn a_play_through_follows_the_cards_and_refuses_a_revoke() {
+    let (_dir, db) = database();
+    let app = router(&db, |_| {});
+    let seed: Seed = "42".repeat(32).parse().unwrap();
+    let deal = seed.board_deal(103);
+    let index = DealIndex::from_deal(&deal);
+    let table = dealdex::dd::solve(&deal);
+    let uri =
+        |played: &str| format!("/api/deal/{index}/play?contract=3NT&declarer=N&played={played}");
+    let (status, start) = send_json(&app, get(&uri(""))).await;
+    assert_eq!(status, StatusCode::OK, "{start}");
+    assert_eq!(start["next"], "E");
+    let cards = start["cards"].as_array().unwrap();
+    let tricks = |c: &Value| c["tricks"].as_u64().unwrap();
+    // The defence's best lead holds declarer's side to the table's tricks.
+    let best = cards.iter().map(tricks).min().unwrap();
+    assert_eq!(
+        best,
+        u64::from(table.tricks(dealdex::Seat::North, dealdex::Strain::NoTrump))
+    );
+    let lead = cards[0]["card"].as_str().unwrap();
+    let (_, after) = send_json(&app, get(&uri(lead))).await;
+    assert_eq!(
+        (after["next"].as_str(), after["trick"][0].as_str()),
+        (Some("S"), Some(lead))
+    );
+    let (status, e) = send_json(&app, get(&uri(&format!("{lead},{lead}")))).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{e}");
+    assert!(e["error"].as_str().unwrap().contains("card 2"), "{e}");
+}

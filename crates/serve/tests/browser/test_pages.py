@@ -192,15 +192,34 @@ def test_the_sql_box_answers_as_sql(server, page):
     assert cells == want["rows"]
 
 
-def test_a_deals_leads_agree_with_solve(server, page):
+def deal_page_at_3nt(server, page):
+    """Board 1 of `club`'s page, its contract form at 3NT by South; the deal's index."""
     base, db = server
     index = first_index(db)
     page.goto(f"{base}/deal/{index}")
     page.fill("input[name=contract]", "3NT")
     page.select_option("select[name=declarer]", "S")
-    page.click("#leads ~ form button, form:has(input[name=contract]) button")
+    return index
+
+
+def test_a_deals_leads_agree_with_solve(server, page):
+    index = deal_page_at_3nt(server, page)
+    page.click("form:has(input[name=contract]) button[type=submit]")
     expect(page.locator("#leads-table")).to_be_visible(timeout=30_000)
     tricks = [int(t) for t in page.locator("#leads-table td strong").all_text_contents()]
     assert len(tricks) == 13
     solved = json.loads(dealdex("solve", index, "--no-db", "--to", "json"))
     assert max(tricks) == 13 - solved["tricks"]["S"]["NT"]
+
+
+def test_a_play_through_shows_each_cards_result(server, page):
+    index = deal_page_at_3nt(server, page)
+    page.click("#play-start")
+    cards = page.locator("#play .play-card")
+    expect(cards.first).to_be_visible(timeout=30_000)
+    assert cards.count() == 13
+    solved = json.loads(dealdex("solve", index, "--no-db", "--to", "json"))
+    results = [int(c) for c in page.locator("#play .play-card sub").all_text_contents()]
+    assert min(results) == solved["tricks"]["S"]["NT"]
+    cards.first.click()
+    expect(page.locator("#play-status")).to_contain_text("North to play")
