@@ -1,5 +1,5 @@
 // The sets (`/sets`) and one set (`/sets/<name>`): its boards as diagrams, downloads in
-// every format (the bytes `dealdex export` writes).
+// every format (the bytes `dealdex export` writes), hand records as PDF, randomness statistics.
 import { api, fill, count, dealCard, el, errorBox, show, withToken } from './common.js';
 
 const PAGE = 36;
@@ -36,9 +36,16 @@ export async function setPage(name) {
       f.name.toUpperCase())));
   const params = new URLSearchParams({ q: 'hcp(N) >= 0', set: name, limit: String(PAGE), offset: String(offset) });
   const boards = el('section', {});
+  const setUrl = (what) => withToken(`/api/sets/${encodeURIComponent(name)}/${what}`);
+  const records = el('div', { class: 'downloads' }, 'Hand records:',
+    el('a', { href: setUrl('records.pdf'), download: '', id: 'records-pdf' }, 'PDF, 4 boards a page'),
+    el('a', { href: setUrl('records.pdf?per_page=1'), download: '' }, 'PDF, 1 a page'));
+  const stats = el('details', { id: 'stats' },
+    el('summary', {}, 'Randomness statistics (card seats, suit patterns and HCP against the exact probabilities)'));
+  stats.addEventListener('toggle', () => drawStats(stats, setUrl), { once: true });
   show(el('h1', {}, `Set ${name}`),
     el('p', { class: 'muted' }, `Boards ${set.first_board}–${set.last_board}, ${set.scheme} numbers, made by ${set.generator}, stored ${set.created_at}.`),
-    downloads, boards);
+    downloads, records, stats, boards);
   const page = await api(`/api/query?${params}`);
   const total = page.report.count;
   const nav = (to) => () => {
@@ -51,4 +58,18 @@ export async function setPage(name) {
       el('button', { class: 'secondary', type: 'button', disabled: offset === 0, onclick: nav(Math.max(0, offset - PAGE)) }, '← Previous'),
       el('span', {}, `${count(offset + 1)}–${count(offset + page.deals.length)} of ${count(total)}`),
       el('button', { class: 'secondary', type: 'button', disabled: offset + PAGE >= total, onclick: nav(offset + PAGE) }, 'Next →')) : null);
+}
+
+/** The set's statistics, as `dealdex stats` prints them, and its plot (drawn when opened). */
+async function drawStats(box, setUrl) {
+  const body = el('div', {}, el('p', { class: 'muted' }, 'Counting…'));
+  box.append(body);
+  try {
+    const r = await api(setUrl('stats'));
+    fill(body,
+      el('img', { src: setUrl('stats.svg'), alt: 'observed against expected suit patterns and HCP', class: 'plot' }),
+      el('pre', { class: 'output', id: 'stats-text' }, r.text));
+  } catch (e) {
+    fill(body, errorBox(e));
+  }
 }

@@ -389,7 +389,7 @@ pub async fn export(
 
 /// A download: `bytes` as the file `file` (a safe name), with `report` (the workflow's, as
 /// JSON) in the `X-Dealdex-Report` header.
-fn download(bytes: Vec<u8>, file: &str, report: &impl Serialize) -> Response {
+pub(crate) fn download(bytes: Vec<u8>, file: &str, report: &impl Serialize) -> Response {
     let report = serde_json::to_string(report).unwrap_or_default();
     (
         [
@@ -460,7 +460,7 @@ pub async fn query_export(
 
 /// A set's name as a download's file name: letters, digits, `-`, `_` and `.` kept, anything
 /// else `_` (a header cannot carry every character, and a name is no path).
-fn safe_file_name(name: &str) -> String {
+pub(crate) fn safe_file_name(name: &str) -> String {
     let safe: String = name
         .chars()
         .map(|c| match c.is_ascii_alphanumeric() || "-_.".contains(c) {

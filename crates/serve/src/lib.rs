@@ -27,6 +27,7 @@ mod guard;
 mod jobs;
 mod leads;
 mod pages;
+mod sets;
 
 use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
@@ -150,6 +151,9 @@ impl App {
             .route("/api/deal/{index}/play", get(leads::play))
             .route("/api/sets", get(api::sets))
             .route("/api/sets/{name}/export", get(api::export))
+            .route("/api/sets/{name}/records.pdf", get(sets::records))
+            .route("/api/sets/{name}/stats", get(sets::stats))
+            .route("/api/sets/{name}/stats.svg", get(sets::stats_svg))
             .route("/api/dealer", post(analyses::dealer))
             .route("/api/lead", post(analyses::lead))
             .route("/api/contracts", post(analyses::contracts))

@@ -696,3 +696,38 @@ async fn a_play_through_follows_the_cards_and_refuses_a_revoke() {
     assert_eq!(status, StatusCode::BAD_REQUEST, "{e}");
     assert!(e["error"].as_str().unwrap().contains("card 2"), "{e}");
 }
+
+#[tokio::test]
+async fn a_sets_records_and_statistics_are_the_workflows() {
+    use dealdex::workflow::pipeline::DealSource;
+    use dealdex::workflow::records::{RecordsJob, SheetFormat};
+    let (dir, db) = database();
+    let app = router(&db, |_| {});
+    let (status, pdf) = send(&app, get("/api/sets/club/records.pdf")).await;
+    assert_eq!(status, StatusCode::OK);
+    let out = dir.path().join("club.pdf");
+    let job = RecordsJob::new(
+        DealSource::Set("club".into()),
+        out.clone(),
+        SheetFormat::Pdf,
+    );
+    dealdex::workflow::records::run_in(&job, &db, &mut |_| {}).unwrap();
+    assert!(pdf.starts_with(b"%PDF"));
+    assert_eq!(pdf, std::fs::read(&out).unwrap());
+    let (status, e) = send_json(&app, get("/api/sets/club/records.pdf?per_page=5")).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{e}");
+    let (status, e) = send_json(&app, get("/api/sets/nosuch/records.pdf")).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{e}");
+
+    let job = dealdex::workflow::stats::StatsJob::new(DealSource::Set("club".into()));
+    let report = dealdex::workflow::stats::run_in(&job, &db).unwrap().report;
+    let (status, stats) = send_json(&app, get("/api/sets/club/stats")).await;
+    assert_eq!(status, StatusCode::OK, "{stats}");
+    // Both through JSON text (a float read back from text may differ in its last bit).
+    let want: Value = serde_json::from_str(&serde_json::to_string(&report).unwrap()).unwrap();
+    assert_eq!(stats["report"], want);
+    assert_eq!(stats["text"], report.to_string());
+    let (status, svg) = send(&app, get("/api/sets/club/stats.svg")).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(String::from_utf8(svg).unwrap(), report.to_svg());
+}

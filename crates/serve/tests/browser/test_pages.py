@@ -223,3 +223,19 @@ def test_a_play_through_shows_each_cards_result(server, page):
     assert min(results) == solved["tricks"]["S"]["NT"]
     cards.first.click()
     expect(page.locator("#play-status")).to_contain_text("North to play")
+
+
+def test_a_sets_records_and_statistics_are_the_commands(server, page, tmp_path):
+    base, db = server
+    page.goto(base + "/sets/club")
+    with page.expect_download() as download:
+        page.click("#records-pdf")
+    got = Path(download.value.path()).read_bytes()
+    dealdex("records", "--set", "club", "--out", str(tmp_path / "club.pdf"), "-q", db=db)
+    assert got == (tmp_path / "club.pdf").read_bytes()
+    page.click("#stats summary")
+    expect(page.locator("#stats-text")).to_be_visible()
+    want = dealdex("stats", "--set", "club", db=db).decode()
+    assert page.text_content("#stats-text").strip() == want.strip()
+    expect(page.locator("#stats img.plot")).to_be_visible()
+    assert page.locator("#stats img.plot").evaluate("i => i.naturalWidth") > 0
