@@ -107,18 +107,7 @@ pub async fn dealer(
     if stored {
         app.settings.check_write(&headers)?;
     }
-    let mut values: [Option<String>; 10] = Default::default();
-    for (n, text) in r.params {
-        match n.parse::<usize>() {
-            Ok(i) if i < 10 => values[i] = Some(text),
-            _ => {
-                return Err(Error::bad_request(format!(
-                    "parameter {n:?}: a digit 0 to 9"
-                )));
-            }
-        }
-    }
-    let script = Script::parse_with_params(&r.script, &values).map_err(Error::engine)?;
+    let script = parse_script(&r.script, r.params)?;
     let swapping = match r.swap {
         0 => Swapping::None,
         2 => Swapping::TwoWay,
@@ -156,6 +145,49 @@ pub async fn dealer(
         Ok(answer)
     });
     app.start_job("dealer", work, wait).await
+}
+
+/// A dealer script with its parameters `$0` … `$9` (by digit), parsed by dealdex's dealer
+/// parser.
+fn parse_script(script: &str, params: BTreeMap<String, String>) -> Result<Script, Error> {
+    let mut values: [Option<String>; 10] = Default::default();
+    for (n, text) in params {
+        match n.parse::<usize>() {
+            Ok(i) if i < 10 => values[i] = Some(text),
+            _ => {
+                return Err(Error::bad_request(format!(
+                    "parameter {n:?}: a digit 0 to 9"
+                )));
+            }
+        }
+    }
+    Script::parse_with_params(script, &values).map_err(Error::engine)
+}
+
+/// `POST /api/dealer/check`'s body: a script and its parameters, only to be parsed.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CheckRequest {
+    /// The script.
+    script: String,
+    /// Its parameters `$0` … `$9`, by digit.
+    #[serde(default)]
+    params: BTreeMap<String, String>,
+}
+
+/// `POST /api/dealer/check`: parses the script with dealdex's dealer parser and runs
+/// nothing (the simulate page's diagnostics as one types); `{"ok": true}`, or `{"ok": false,
+/// "error": {"error": message, "class", "position": {"line", "column"}}}` (the error as
+/// `POST /api/dealer` would answer it, with 200: a script being typed is no failed request).
+pub async fn check(
+    wait: Result<Query<Wait>, QueryRejection>,
+    body: Result<Json<CheckRequest>, JsonRejection>,
+) -> Result<Json<serde_json::Value>, Error> {
+    let (r, _) = read(body, wait)?;
+    Ok(Json(match parse_script(&r.script, r.params) {
+        Ok(_) => json!({ "ok": true }),
+        Err(e) => json!({ "ok": false, "error": e.body() }),
+    }))
 }
 
 /// A writer that keeps the first [`MAX_OUTPUT_BYTES`] bytes and drops the rest, noting it.

@@ -155,6 +155,7 @@ impl App {
             .route("/api/sets/{name}/stats", get(sets::stats))
             .route("/api/sets/{name}/stats.svg", get(sets::stats_svg))
             .route("/api/dealer", post(analyses::dealer))
+            .route("/api/dealer/check", post(analyses::check))
             .route("/api/lead", post(analyses::lead))
             .route("/api/contracts", post(analyses::contracts))
             .route("/api/jobs", get(jobs::list))

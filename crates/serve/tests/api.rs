@@ -731,3 +731,38 @@ async fn a_sets_records_and_statistics_are_the_workflows() {
     assert_eq!(status, StatusCode::OK);
     assert_eq!(String::from_utf8(svg).unwrap(), report.to_svg());
 }
+
+#[tokio::test]
+async fn a_script_is_checked_without_running() {
+    let (_dir, db) = database();
+    let app = router(&db, |_| {});
+    let check = |script: &str| post("/api/dealer/check", &json!({ "script": script }));
+    let (status, ok) = send_json(&app, check("produce 3\ncondition hcp(north) >= 20\n")).await;
+    assert_eq!(
+        (status, ok["ok"].as_bool()),
+        (StatusCode::OK, Some(true)),
+        "{ok}"
+    );
+    let (status, bad) = send_json(&app, check("produce 3\ncondition hcp(north) >= )\n")).await;
+    assert_eq!(
+        (status, bad["ok"].as_bool()),
+        (StatusCode::OK, Some(false)),
+        "{bad}"
+    );
+    assert_eq!(bad["error"]["position"]["line"], 2, "{bad}");
+    assert!(
+        bad["error"]["position"]["column"].as_u64().is_some(),
+        "{bad}"
+    );
+    // The same error as a run of the script gives, at once.
+    let run = post(
+        "/api/dealer",
+        &json!({ "script": "produce 3\ncondition hcp(north) >= )\n" }),
+    );
+    let (status, e) = send_json(&app, run).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert_eq!(e, bad["error"]);
+    // Nothing ran.
+    let (_, jobs) = send_json(&app, get("/api/jobs")).await;
+    assert_eq!(jobs.as_array().map(Vec::len), Some(0), "{jobs}");
+}

@@ -239,3 +239,16 @@ def test_a_sets_records_and_statistics_are_the_commands(server, page, tmp_path):
     assert page.text_content("#stats-text").strip() == want.strip()
     expect(page.locator("#stats img.plot")).to_be_visible()
     assert page.locator("#stats img.plot").evaluate("i => i.naturalWidth") > 0
+
+
+def test_a_script_error_shows_its_line_as_one_types(server, page):
+    base, _ = server
+    page.goto(base + "/simulate")
+    expect(page.locator("#diagnostics")).to_have_text("The script parses.")
+    page.fill("textarea[name=script]", "produce 3\ncondition hcp(north) >= )\n")
+    error = page.locator("#diagnostics .error")
+    expect(error).to_be_visible()
+    assert "line 2" in error.text_content()
+    assert page.locator("#result").text_content() == ""  # nothing ran
+    page.fill("textarea[name=script]", "produce 3\ncondition hcp(north) >= 20\n")
+    expect(page.locator("#diagnostics")).to_have_text("The script parses.")
