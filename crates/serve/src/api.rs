@@ -266,6 +266,9 @@ pub struct SetsPage {
     pub sets: Vec<SetView>,
     /// Every format of the registry (`export?to=NAME`).
     pub formats: Vec<FormatView>,
+    /// Whether this server writes to its database (`--write`: `POST /api/generate` and the
+    /// jobs' `store` are allowed).
+    pub writes: bool,
 }
 
 /// A stored set.
@@ -301,6 +304,7 @@ pub struct FormatView {
 /// `GET /api/sets`: [`SetsPage`].
 pub async fn sets(State(app): State<App>) -> Result<Json<SetsPage>, Error> {
     let db = app.settings.db.clone();
+    let writes = app.settings.write;
     blocking(move || {
         let store = ReadOnlyStore::open(&db).map_err(Error::engine)?;
         let mut sets = Vec::new();
@@ -331,7 +335,11 @@ pub async fn sets(State(app): State<App>) -> Result<Json<SetsPage>, Error> {
                 }
             })
             .collect();
-        Ok(Json(SetsPage { sets, formats }))
+        Ok(Json(SetsPage {
+            sets,
+            formats,
+            writes,
+        }))
     })
     .await
 }

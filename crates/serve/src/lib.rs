@@ -23,6 +23,7 @@ mod analyses;
 mod api;
 mod error;
 mod explore;
+mod generate;
 mod guard;
 mod jobs;
 mod leads;
@@ -40,6 +41,7 @@ use axum::routing::{get, post};
 
 pub use api::{MAX_DOWNLOAD, MAX_OFFSET, MAX_PAGE};
 pub use explore::{MAX_FACET_LIMIT, MAX_SQL_ROWS, SQL_TIMEOUT};
+pub use generate::MAX_GENERATE_BOARDS;
 pub use jobs::{JobState, JobStatus, MAX_JOBS};
 
 pub use error::{Error, ErrorKind};
@@ -157,6 +159,7 @@ impl App {
             .route("/api/dealer", post(analyses::dealer))
             .route("/api/dealer/check", post(analyses::check))
             .route("/api/lead", post(analyses::lead))
+            .route("/api/generate", post(generate::generate))
             .route("/api/contracts", post(analyses::contracts))
             .route("/api/jobs", get(jobs::list))
             .route("/api/jobs/{id}", get(jobs::status).delete(jobs::cancel))

@@ -766,3 +766,56 @@ async fn a_script_is_checked_without_running() {
     let (_, jobs) = send_json(&app, get("/api/jobs")).await;
     assert_eq!(jobs.as_array().map(Vec::len), Some(0), "{jobs}");
 }
+
+#[tokio::test]
+async fn a_writing_server_generates_a_set_and_keeps_its_seed_beside_the_database() {
+    let (dir, db) = database();
+    let body = json!({ "boards": 8, "name": "fresh" });
+    // A read-only server, and a request from another origin, are refused.
+    let read_only = router(&db, |_| {});
+    assert_eq!(
+        send(&read_only, post("/api/generate", &body)).await.0,
+        StatusCode::FORBIDDEN
+    );
+    let app = router(&db, |s| s.write = true);
+    let mut elsewhere = post("/api/generate", &body);
+    elsewhere
+        .headers_mut()
+        .insert(header::ORIGIN, "http://evil.example".parse().unwrap());
+    assert_eq!(send(&app, elsewhere).await.0, StatusCode::FORBIDDEN);
+    let (status, e) = send_json(&app, post("/api/generate", &json!({ "boards": 1000 }))).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{e}");
+
+    let (status, report) = send_json(&app, post("/api/generate", &body)).await;
+    assert_eq!(status, StatusCode::OK, "{report}");
+    assert_eq!(report["set"]["name"], "fresh", "{report}");
+    assert!(report["seed_file"].is_null(), "{report}");
+    let store = ReadOnlyStore::open(&db).unwrap();
+    let info = store.set("fresh").unwrap().unwrap();
+    assert_eq!((info.first_board, info.last_board), (1, 8));
+    // The key file: beside the database, private, and it regenerates the set's deals.
+    let keys: Vec<PathBuf> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "seed"))
+        .collect();
+    assert_eq!(keys.len(), 1, "{keys:?}");
+    use std::os::unix::fs::PermissionsExt;
+    let mode = std::fs::metadata(&keys[0]).unwrap().permissions().mode();
+    assert_eq!(mode & 0o777, 0o600);
+    let seed = dealdex::workflow::generate::read_seed_file(&keys[0]).unwrap();
+    let board_3 = store
+        .find_deals(
+            &dealdex::query::Query::parse("hcp(N) >= 0")
+                .unwrap()
+                .to_sql(),
+            Some("fresh"),
+            None,
+        )
+        .unwrap()[2]
+        .0;
+    assert_eq!(board_3, DealIndex::from_deal(&seed.board_deal(3)));
+    // The seed is in no answer.
+    let seed_hex = seed.to_string();
+    assert!(!report.to_string().contains(&seed_hex));
+}

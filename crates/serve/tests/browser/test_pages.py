@@ -252,3 +252,26 @@ def test_a_script_error_shows_its_line_as_one_types(server, page):
     assert page.locator("#result").text_content() == ""  # nothing ran
     page.fill("textarea[name=script]", "produce 3\ncondition hcp(north) >= 20\n")
     expect(page.locator("#diagnostics")).to_have_text("The script parses.")
+
+
+def test_a_writing_server_generates_a_set_from_the_page(tmp_path, browser):
+    db = tmp_path / "w.db"
+    dealdex("generate", "--boards", "2", "--seed", SEED, "--name", "old", "-o", str(tmp_path / "o.pbn"), "-q", db=db)
+    proc = subprocess.Popen([BIN, "serve", "--db", str(db), "--port", "0", "--json", "--write"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        base = json.loads(proc.stdout.readline())["url"].rstrip("/")
+        page = browser.new_page()
+        page.goto(base + "/sets")
+        page.fill("input[name=boards]", "6")
+        page.fill("input[name=name]", "fresh")
+        page.click("form:has(input[name=boards]) button")
+        expect(page.locator("main h1")).to_have_text("Set fresh")
+        assert dealdex("query", "hcp(N) >= 0", "--set", "fresh", "--count", db=db).decode().strip() == "6"
+        keys = list(tmp_path.glob("w-*.seed"))
+        assert len(keys) == 1 and keys[0].stat().st_mode & 0o777 == 0o600
+        assert keys[0].read_text().strip() not in page.content()
+        page.close()
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
