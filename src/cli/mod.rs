@@ -215,6 +215,24 @@ impl NoDbArgs {
 /// interrupted command (Ctrl-C, [`ErrorClass::Interrupted`]), 2 for bad input (an error in
 /// the cause chain whose [`ErrorClass`] is an input class, [`dealdex::classify`]), 1
 /// otherwise.
+/// A sample's error ([`dealdex::workflow::samples`]) with the flag it is about (`--where: …`,
+/// `--hand "TEXT": …`), but for the lead workflow's own seed errors, which name the seed
+/// already; other errors as they are.
+pub fn sample_error(e: anyhow::Error) -> anyhow::Error {
+    use dealdex::workflow::samples::SampleError;
+    match e.downcast::<SampleError>() {
+        Ok(e @ SampleError::Lead(_)) => e.into(),
+        Ok(e) => {
+            let flag = match &e {
+                SampleError::Hand { text, .. } => format!("--hand {text:?}"),
+                e => format!("--{}", e.option()),
+            };
+            anyhow::Error::new(e).context(flag)
+        }
+        Err(e) => e,
+    }
+}
+
 pub fn report(e: anyhow::Error) -> ExitCode {
     if e.chain().any(closed_stdout) {
         return ExitCode::SUCCESS;

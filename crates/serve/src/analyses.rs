@@ -19,8 +19,9 @@ use dealdex::dealer::{DealerJob, Script, Swapping};
 use dealdex::workflow::contracts::{ContractsJob, Vulnerable};
 use dealdex::workflow::dealer::DealerRunJob;
 use dealdex::workflow::lead::{LeadJob, LeadProgress, LeadSample};
-use dealdex::workflow::pipeline::{DealSource, StreamFilter};
-use dealdex::{Contract, Seat, Seed, Vulnerability};
+use dealdex::workflow::pipeline::DealSource;
+use dealdex::workflow::samples::{self, ContractsSample, LeadAround, SampleError};
+use dealdex::{Contract, Seat, Vulnerability};
 use serde::Deserialize;
 use serde_json::json;
 
@@ -242,49 +243,31 @@ pub struct LeadRequest {
 /// The sample a lead request names: dealt around the hand (by the seed, or by the script),
 /// or a stored set.
 fn lead_sample(r: &LeadRequest) -> Result<LeadSample, Error> {
-    let deals = r.deals.unwrap_or(1000);
-    let hand = |text: &str| text.parse::<dealdex::Hand>().map_err(Error::engine);
-    Ok(match (&r.hand, &r.set, &r.script) {
-        (Some(h), None, Some(script)) => LeadSample::Script {
-            hand: hand(h)?,
-            script: Box::new(Script::parse(script).map_err(Error::engine)?),
-            deals,
-            seed: r
-                .seed
+    match (&r.hand, &r.set) {
+        (Some(hand), None) => {
+            let script = r
+                .script
                 .as_deref()
-                .map(|s| {
-                    s.parse().map_err(|_| {
-                        Error::bad_request(format!(
-                            "seed {s:?}: with a script, dealer's seed number (0 to {})",
-                            u64::MAX
-                        ))
-                    })
-                })
-                .transpose()?,
-            generate: r.max_draws,
-        },
-        (Some(h), None, None) => LeadSample::Dealt {
-            hand: hand(h)?,
-            seed: match &r.seed {
-                Some(s) => s.parse().map_err(Error::engine)?,
-                None => Seed::from_os().map_err(Error::engine)?,
-            },
-            deals,
-            filter: r
-                .filter
-                .as_deref()
-                .map(dealdex::query::Query::parse)
+                .map(Script::parse)
                 .transpose()
-                .map_err(Error::engine)?,
-            max_draws: dealdex::workflow::generate::max_draws(r.max_draws),
-        },
-        (None, Some(set), None) => LeadSample::Deals(DealSource::Set(set.clone())),
-        _ => {
-            return Err(Error::bad_request(
-                "give a hand (with a seed, a query or a script) or a stored set, not both",
-            ));
+                .map_err(Error::engine)?;
+            let spec = LeadAround {
+                hand,
+                deals: r.deals.unwrap_or(1000),
+                seed: r.seed.as_deref(),
+                filter: r.filter.as_deref(),
+                script,
+                max_draws: r.max_draws,
+            };
+            samples::lead_sample(spec).map_err(Error::engine)
         }
-    })
+        (None, Some(set)) if r.script.is_none() => {
+            Ok(LeadSample::Deals(DealSource::Set(set.clone())))
+        }
+        _ => Err(Error::bad_request(
+            "give a hand (with a seed, a query or a script) or a stored set, not both",
+        )),
+    }
 }
 
 /// `POST /api/lead[?wait=true]`: the lead problem ([`dealdex::workflow::lead::run_in`]) as a
@@ -365,36 +348,22 @@ pub struct ContractsRequest {
 /// The deals a contracts request names: dealt (with `count`), the stored ones a query
 /// matches, a stored set, or every stored deal.
 fn contracts_source(r: &ContractsRequest) -> Result<DealSource, Error> {
-    let query = r
-        .filter
-        .as_deref()
-        .map(dealdex::query::Query::parse)
-        .transpose()
-        .map_err(Error::engine)?;
-    Ok(match (r.count, query) {
-        (Some(count), query) => DealSource::dealt(
-            match &r.seed {
-                Some(s) => s.parse().map_err(Error::engine)?,
-                None => Seed::from_os().map_err(Error::engine)?,
-            },
-            count,
-            r.predeal
-                .as_deref()
-                .map(dealdex::Predeal::parse)
-                .transpose()
-                .map_err(Error::engine)?,
-            query.map(|query| StreamFilter {
-                query,
-                max_draws: dealdex::workflow::generate::max_draws(r.max_draws),
-            }),
-        ),
-        (None, Some(query)) => DealSource::Matching {
-            query,
-            set: r.set.clone(),
-            limit: None,
-        },
-        (None, None) => DealSource::file_or_stored(None, Default::default(), r.set.clone()),
+    let spec = ContractsSample {
+        count: r.count,
+        filter: r.filter.as_deref(),
+        predeal: r.predeal.as_deref(),
+        seed: r.seed.as_deref(),
+        max_draws: r.max_draws,
+        set: r.set.clone(),
+    };
+    samples::contracts_source(&spec, || {
+        Ok::<_, SampleError>(DealSource::file_or_stored(
+            None,
+            Default::default(),
+            r.set.clone(),
+        ))
     })
+    .map_err(Error::engine)
 }
 
 /// `POST /api/contracts[?wait=true]`: the comparison
