@@ -3,10 +3,9 @@
 
 use std::path::PathBuf;
 
-use anyhow::Context;
 use clap::Args;
 use dealdex::workflow::contracts::{ContractsJob, Vulnerable, run_in};
-use dealdex::workflow::pipeline::{DealSource, StreamFilter};
+use dealdex::workflow::samples::{ContractsSample, contracts_source};
 use dealdex::{Contract, Vulnerability};
 
 use super::{DbArgs, Text, print, progress_bar};
@@ -65,36 +64,17 @@ pub struct ContractsArgs {
 }
 
 pub fn run(a: ContractsArgs, json: bool) -> anyhow::Result<()> {
-    let query = a
-        .where_
-        .as_deref()
-        .map(dealdex::query::Query::parse)
-        .transpose()
-        .context("--where")?;
-    let source = match (a.count, query) {
-        (Some(count), query) => DealSource::dealt(
-            match &a.seed {
-                Some(s) => s.parse().context("--seed")?,
-                None => dealdex::Seed::from_os()?,
-            },
-            count,
-            a.predeal
-                .as_deref()
-                .map(dealdex::Predeal::parse)
-                .transpose()
-                .context("--predeal")?,
-            query.map(|query| StreamFilter {
-                query,
-                max_draws: dealdex::workflow::generate::max_draws(a.max_draws),
-            }),
-        ),
-        (None, Some(query)) => DealSource::Matching {
-            query,
-            set: a.set.clone(),
-            limit: None,
-        },
-        (None, None) => a.read.source(a.deals.clone(), a.set.clone())?,
+    let spec = ContractsSample {
+        count: a.count,
+        filter: a.where_.as_deref(),
+        predeal: a.predeal.as_deref(),
+        seed: a.seed.as_deref(),
+        max_draws: a.max_draws,
+        set: a.set.clone(),
     };
+    let file_or_set =
+        || -> anyhow::Result<_> { Ok(a.read.source(a.deals.clone(), a.set.clone())?) };
+    let source = contracts_source(&spec, file_or_set).map_err(super::sample_error)?;
     let job = ContractsJob {
         source,
         contracts: a.contracts.clone(),

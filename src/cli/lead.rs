@@ -4,11 +4,11 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use anyhow::Context;
 use clap::Args;
 use dealdex::ErrorKind;
 use dealdex::workflow::lead::{self as wf, LeadJob, LeadSample};
 use dealdex::workflow::output::{FileRole, ReportOutput, check_distinct};
+use dealdex::workflow::samples::{LeadAround, lead_sample};
 use dealdex::{Contract, Seat, Vulnerability};
 
 use super::{StoreArgs, Text, print};
@@ -120,50 +120,19 @@ fn sample(a: &LeadArgs) -> anyhow::Result<LeadSample> {
             a.read.source(a.file.clone(), a.set.clone())?,
         ));
     };
-    // The hand's count is the job's to check.
-    let hand = || -> anyhow::Result<dealdex::Hand> {
-        hand.parse().with_context(|| format!("--hand {hand:?}"))
+    let script = match a.script.as_deref() {
+        Some(path) => Some(dealdex::workflow::dealer::load_script(Some(path), &[], [None; 4])?.0),
+        None => None,
     };
-    let bad_seed = |text: &str, reason: String| {
-        dealdex::Error::from(ErrorKind::Seed {
-            text: text.to_owned(),
-            reason,
-        })
-    };
-    if let Some(path) = a.script.as_deref() {
-        let (script, _) = dealdex::workflow::dealer::load_script(Some(path), &[], [None; 4])?;
-        let reason = || {
-            format!(
-                "with --script, dealer's seed number (-s): a whole number 0 to {}",
-                u64::MAX
-            )
-        };
-        let seed = a
-            .seed
-            .as_deref()
-            .map(|s| s.parse().map_err(|_| bad_seed(s, reason())));
-        return Ok(LeadSample::Script {
-            hand: hand()?,
-            script: Box::new(script),
-            deals: a.deals,
-            seed: seed.transpose()?,
-            generate: a.max_draws,
-        });
-    }
-    Ok(LeadSample::Dealt {
-        hand: hand()?,
-        seed: match &a.seed {
-            Some(s) => s.parse().map_err(|e| bad_seed(s, format!("{e}")))?,
-            None => dealdex::Seed::from_os()?,
-        },
+    let spec = LeadAround {
+        hand,
         deals: a.deals,
-        filter: a
-            .filter
-            .as_deref()
-            .map(dealdex::query::Query::parse)
-            .transpose()?,
-        max_draws: dealdex::workflow::generate::max_draws(a.max_draws),
-    })
+        seed: a.seed.as_deref(),
+        filter: a.filter.as_deref(),
+        script,
+        max_draws: a.max_draws,
+    };
+    lead_sample(spec).map_err(|e| super::sample_error(e.into()))
 }
 
 /// `--csv`'s file begun now, before any deal is dealt (a path that cannot be written fails

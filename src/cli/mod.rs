@@ -209,6 +209,22 @@ impl NoDbArgs {
     }
 }
 
+/// A sample's error ([`dealdex::ErrorKind::Sample`]) with the flag it is about (`--where: …`,
+/// `--hand "TEXT": …`); other errors as they are.
+pub fn sample_error(e: anyhow::Error) -> anyhow::Error {
+    use dealdex::{ErrorKind, SampleOption};
+    let flag = match e.downcast_ref::<dealdex::Error>().map(dealdex::Error::kind) {
+        Some(ErrorKind::Sample { option, .. }) => match option {
+            SampleOption::Hand { text } => format!("--hand {text:?}"),
+            SampleOption::Where => "--where".to_owned(),
+            SampleOption::Predeal => "--predeal".to_owned(),
+            SampleOption::Seed => "--seed".to_owned(),
+        },
+        _ => return e,
+    };
+    e.context(flag)
+}
+
 /// Prints the error in one line, with the flags that fix it in brackets where the library
 /// error has such a fix ([`hints`]), and picks the exit code: 0 for a closed pipe, 130 for an
 /// interrupted command (Ctrl-C, [`ErrorClass::Interrupted`]), 2 for bad input (an error in

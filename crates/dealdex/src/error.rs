@@ -470,6 +470,18 @@ pub enum ErrorKind {
     #[error("sql: interrupted")]
     SqlInterrupted,
 
+    // `contracts` and `lead`.
+    /// A sample option of `contracts` or `lead` that does not parse
+    /// ([`crate::workflow::samples`]): the option, and the parser's error (a query's, a
+    /// predeal's, a seed's or a hand's, with its column where it has one).
+    #[error("{error}")]
+    Sample {
+        /// The option the error is about.
+        option: SampleOption,
+        /// The parser's error.
+        error: Box<dyn std::error::Error + Send + Sync + 'static>,
+    },
+
     // `query`.
     /// The expression does not parse (the error names the column).
     #[error("query: {0}")]
@@ -669,6 +681,7 @@ impl Classify for ErrorKind {
             K::ScriptRead { error, .. } => script_read_class(error),
             K::Generate(k) => k.class(),
             K::Event(k) => k.class(),
+            K::Sample { error, .. } => crate::classify(&**error).unwrap_or(ErrorClass::BadInput),
             _ => ErrorClass::BadInput,
         }
     }
@@ -699,6 +712,7 @@ impl Classify for ErrorKind {
             ),
             K::Generate(k) => k.position(),
             K::Event(k) => k.position(),
+            K::Sample { error, .. } => crate::as_classify(&**error).and_then(Classify::position),
             _ => None,
         }
     }
@@ -725,6 +739,7 @@ impl Classify for ErrorKind {
             K::Query(e) | K::Dialect(e) => Some(e),
             K::Deal(e) | K::Model(e) | K::Vulnerability(e) => Some(e),
             K::Pdf(e) => Some(e),
+            K::Sample { error, .. } => Some(&**error),
             K::Secret(s) => s.wrapped(),
             K::Generate(k) => k.wrapped(),
             K::Event(k) => k.wrapped(),
@@ -746,4 +761,21 @@ fn script_read_class(error: &std::io::Error) -> ErrorClass {
         | ErrorKind::InvalidFilename => ErrorClass::BadInput,
         _ => ErrorClass::Io,
     }
+}
+
+/// The option of a sample ([`ErrorKind::Sample`]) whose text does not parse, for the caller to
+/// name in its own words (the CLI's flag, a form's field).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SampleOption {
+    /// The query the deals must match.
+    Where,
+    /// The fixed cards.
+    Predeal,
+    /// The seed.
+    Seed,
+    /// The leader's hand, with its text.
+    Hand {
+        /// The hand's text as given.
+        text: String,
+    },
 }

@@ -15,7 +15,7 @@ mod causes;
 pub use causes::causes;
 // The engine's one error type (rust-csv's style): a boxed kind, its class and position.
 mod error;
-pub use error::{Error, ErrorKind, ReadKind, Result};
+pub use error::{Error, ErrorKind, ReadKind, Result, SampleOption};
 #[cfg(test)]
 mod error_registry;
 

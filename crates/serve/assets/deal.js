@@ -1,6 +1,6 @@
 // A deal's page (`/deal/<index>`): the diagram, its numbers, the sets it is in, the
-// double-dummy table and par.
-import { api, diagram, el, SEAT_NAME, SEATS, show, SYMBOL } from './common.js';
+// double-dummy table and par, and every opening lead's result against a chosen contract.
+import { api, diagram, el, errorBox, fill, SEAT_NAME, SEATS, show, SUITS, SYMBOL } from './common.js';
 
 const STRAINS = ['NT', 'S', 'H', 'D', 'C'];
 
@@ -26,7 +26,87 @@ export async function dealPage(index) {
     d.dd ? ddTable(d.dd) : el('p', { class: 'muted' }, 'Not solved.'),
     d.dd ? el('p', { id: 'par' }, parText(d.dd)) : null,
     d.solved_now ? el('p', { class: 'muted' }, 'Solved for this page (no table is stored).') : null,
+    el('h2', {}, 'Opening leads'),
+    leadsForm(index),
   );
+}
+
+/** A contract and declarer, and each opening lead's tricks for the defence against it. */
+function leadsForm(index) {
+  const contract = el('input', { name: 'contract', value: '3NT', size: 5, 'aria-label': 'contract' });
+  const declarer = el('select', { name: 'declarer', 'aria-label': 'declarer' },
+    SEATS.map((s) => el('option', { value: s, selected: s === 'S' }, SEAT_NAME[s])));
+  const out = el('div', { id: 'leads' });
+  const form = el('form', {
+    class: 'bar',
+    onsubmit: async (ev) => {
+      ev.preventDefault();
+      fill(out, el('p', { class: 'muted' }, 'Solving every lead…'));
+      const p = new URLSearchParams({ contract: contract.value.trim(), declarer: declarer.value });
+      try {
+        fill(out, leadsTable(await api(`/api/deal/${encodeURIComponent(index)}/leads?${p}`)));
+      } catch (e) {
+        fill(out, errorBox(e));
+      }
+    },
+  }, 'Contract', contract, 'by', declarer, el('button', { type: 'submit' }, 'Solve the leads'),
+  el('button', {
+    type: 'button', class: 'secondary', id: 'play-start',
+    onclick: () => playThrough(index, contract.value.trim(), declarer.value, [], play),
+  }, 'Play it through'));
+  const play = el('div', { id: 'play' });
+  return [form, out, play];
+}
+
+/**
+ * The play-through: the hands left, the current trick, and the seat to play's legal cards,
+ * each with declarer's side's tricks in all if played (double dummy); a click plays it.
+ */
+async function playThrough(index, contract, declarer, played, box) {
+  const p = new URLSearchParams({ contract, declarer, played: played.join(',') });
+  let r;
+  try {
+    r = await api(`/api/deal/${encodeURIComponent(index)}/play?${p}`);
+  } catch (e) {
+    fill(box, errorBox(e));
+    return;
+  }
+  const again = (cards) => playThrough(index, contract, declarer, cards, box);
+  const result = new Map(r.cards.map((c) => [c.card, c.tricks]));
+  const hand = (seat, cards) => el('div', { class: `hand ${seat}`, 'data-seat': seat },
+    el('div', { class: 'seat' }, SEAT_NAME[seat], r.next === seat ? ' to play' : ''),
+    cards.split('.').map((ranks, i) => el('div', {},
+      el('span', { class: `suit-${SUITS[i]}` }, SYMBOL[SUITS[i]]), ' ',
+      [...ranks].map((rank) => {
+        const card = SUITS[i] + rank;
+        const label = rank.replace('T', '10');
+        return result.has(card)
+          ? el('button', { type: 'button', class: 'play-card', 'data-card': card, onclick: () => again([...played, card]) },
+            label, el('sub', {}, result.get(card)))
+          : el('span', { class: 'held' }, label, ' ');
+      }))));
+  const status = r.next === '-'
+    ? `Played out: declarer's side ${r.declarer_tricks} tricks, the defence ${r.defence_tricks}.`
+    : `${SEAT_NAME[r.next]} to play. Tricks so far: declarer's side ${r.declarer_tricks}, the defence ${r.defence_tricks}. Each legal card shows declarer's side's tricks in all if it is played.`;
+  fill(box,
+    el('p', { id: 'play-status' }, status),
+    el('p', {}, 'Trick: ', r.trick.length ? r.trick.map((c) => el('span', { class: `suit-${c[0]}` }, SYMBOL[c[0]] + c.slice(1).replace('T', '10') + ' ')) : '—'),
+    el('div', { class: 'diagram large' }, el('div', { class: 'centre' }), SEATS.map((seat, i) => hand(seat, r.hands[i]))),
+    el('div', { class: 'bar' },
+      el('button', { type: 'button', class: 'secondary', disabled: !played.length, onclick: () => again(played.slice(0, -1)) }, 'Undo'),
+      el('button', { type: 'button', class: 'secondary', disabled: !played.length, onclick: () => again([]) }, 'Restart')));
+}
+
+/** The leader's cards by suit, each with the defence's tricks (bold where they set it). */
+function leadsTable(r) {
+  const bySuit = SUITS.map((s) => r.leads.filter((l) => l.card[0] === s));
+  return [
+    el('p', {}, `${SEAT_NAME[r.leader]} leads against ${r.contract}: the defence's tricks after each card (${r.to_set} set it).`),
+    el('table', { id: 'leads-table' }, el('tbody', {}, bySuit.filter((c) => c.length).map((cards) =>
+      el('tr', {}, el('th', { class: `text suit-${cards[0].card[0]}` }, SYMBOL[cards[0].card[0]]),
+        cards.map((l) => el('td', { 'data-card': l.card, class: l.tricks >= r.to_set ? 'sets' : '' },
+          el('span', { class: 'rank' }, l.card[1].replace('T', '10')), ' ', el('strong', {}, l.tricks))))))),
+  ];
 }
 
 function fact(name, value) {

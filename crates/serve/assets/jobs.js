@@ -1,7 +1,7 @@
 // The pages of long work: Simulate (a dealer script), Lead and Contracts. Each starts a job
 // (POST), follows its progress (server-sent events), can stop it (DELETE), and shows its
 // report: the command's text tables, and bar charts of its numbers.
-import { api, fill, el, errorBox, show, withToken } from './common.js';
+import { api, ApiError, fill, el, errorBox, show, withToken } from './common.js';
 
 /** Starts the job `path` with `body`; calls `progress(status)` on each event, then `done(result)` or `failed(error)`. */
 async function runJob(path, body, { progress, done, failed }) {
@@ -129,7 +129,24 @@ export function simulatePage() {
       r.output_truncated ? el('p', { class: 'muted' }, 'The output was cut.') : null,
     ],
   });
-  jobPage('Simulate with a dealer script', [['Script', script], ['Seed', seed], ['Produce', produce]], c);
+  const diagnostics = el('p', { id: 'diagnostics', class: 'muted', 'aria-live': 'polite' });
+  let timer;
+  const check = async () => {
+    try {
+      const r = await api('/api/dealer/check', { body: { script: script.value } });
+      if (r.ok) fill(diagnostics, 'The script parses.').className = 'muted';
+      else fill(diagnostics, errorBox(new ApiError(r.error, 400))).className = '';
+    } catch (e) {
+      fill(diagnostics, errorBox(e)).className = '';
+    }
+  };
+  // Checked 300 ms after the last key, so that typing does not send a request a key.
+  script.addEventListener('input', () => {
+    clearTimeout(timer);
+    timer = setTimeout(check, 300);
+  });
+  jobPage('Simulate with a dealer script', [['Script', script], ['', diagnostics], ['Seed', seed], ['Produce', produce]], c);
+  check();
 }
 
 export function leadPage() {

@@ -1,5 +1,6 @@
 // The query page (`/`): the query language in a box, the count, a page of matching deals as
-// small diagrams, paging, downloads; the state (query, set, page) in the address.
+// small diagrams, paging, downloads, facets beside them (a click narrows the query), and a
+// read-only SQL box; the state (query, set, page, SQL) in the address.
 import { api, fill, count, dealCard, el, errorBox, show, withToken } from './common.js';
 
 const PAGE = 24;
@@ -12,6 +13,7 @@ function state() {
     q: p.get('q') || '',
     set: p.get('set') || '',
     offset: Math.max(0, Number(p.get('offset')) || 0),
+    sql: p.get('sql') || '',
   };
 }
 
@@ -21,6 +23,7 @@ function go(s) {
   if (s.q) p.set('q', s.q);
   if (s.set) p.set('set', s.set);
   if (s.offset) p.set('offset', String(s.offset));
+  if (s.sql) p.set('sql', s.sql);
   history.pushState(null, '', p.toString() ? `/?${p}` : '/');
   queryPage();
 }
@@ -40,9 +43,13 @@ export async function queryPage() {
     },
   }, input, set, el('button', { type: 'submit' }, 'Find'));
   const results = el('section', { id: 'results' });
-  show(el('h1', {}, 'Query the stored deals'), form, results,
-    el('p', { class: 'muted' }, 'The language: hcp(X), len(X, suit), controls(X), ltc(X), balanced(X), shape(X) = 4432, pattern(X) = 5431, dd(X, strain), par(NS); X a seat N E S W or a side NS EW; = != < <= > >=, in a..b, and, or, not, ( ).'));
+  const facets = el('aside', { id: 'facets', 'aria-label': 'facets' });
+  show(el('h1', {}, 'Query the stored deals'), form,
+    el('p', { class: 'muted' }, 'The language: hcp(X), len(X, suit), controls(X), ltc(X), balanced(X), shape(X) = 4432, pattern(X) = 5431, dd(X, strain), par(NS); X a seat N E S W or a side NS EW; = != < <= > >=, in a..b, and, or, not, ( ).'),
+    el('div', { class: 'explore' }, results, facets),
+    sqlBox(s));
   if (!s.q) return;
+  drawFacets(s, facets);
   results.append(el('p', { class: 'muted' }, 'Searching…'));
   const params = new URLSearchParams({ q: s.q, limit: String(PAGE), offset: String(s.offset) });
   if (s.set) params.set('set', s.set);
@@ -84,4 +91,67 @@ function drawResults(s, page) {
     el('div', { class: 'deals' }, page.deals.map(dealCard)),
     total > PAGE ? pager : null,
   ];
+}
+
+/** The facets of the query's matches beside the results: each value a link adding its term. */
+async function drawFacets(s, box) {
+  fill(box, el('p', { class: 'muted' }, 'Counting facets…'));
+  const params = new URLSearchParams({ q: s.q });
+  if (s.set) params.set('set', s.set);
+  try {
+    const report = await api(`/api/facets?${params}`);
+    fill(box,
+      el('p', { class: 'muted' }, report.complete
+        ? `Facets of ${count(report.counted)} matches`
+        : `Facets of the first ${count(report.counted)} matches`),
+      report.facets.map((f) => el('section', { class: 'facet', 'data-facet': f.name },
+        el('h3', {}, f.name),
+        el('ul', {}, f.values.map((v) => el('li', {},
+          v.term
+            ? el('a', {
+              href: '#', 'data-term': v.term,
+              onclick: (ev) => {
+                ev.preventDefault();
+                go({ ...s, q: `(${s.q}) and ${v.term}`, offset: 0 });
+              },
+            }, v.value)
+            : el('span', { class: 'muted' }, v.value),
+          ' ', el('span', { class: 'n' }, count(v.count))))))));
+  } catch (e) {
+    fill(box, errorBox(e));
+  }
+}
+
+/** The read-only SQL box (`dealdex sql`'s guards), its statement in the address. */
+function sqlBox(s) {
+  const input = el('textarea', {
+    class: 'sql', name: 'sql', rows: 3, 'aria-label': 'SQL',
+    placeholder: 'SELECT hcp_n, count(*) FROM deal_features GROUP BY hcp_n',
+  }, s.sql);
+  const out = el('div', { id: 'sql-result' });
+  const form = el('form', {
+    class: 'sql-form',
+    onsubmit: (ev) => {
+      ev.preventDefault();
+      go({ ...s, sql: input.value.trim() });
+    },
+  }, input, el('button', { type: 'submit' }, 'Run SQL'));
+  if (s.sql) runSql(s.sql, out);
+  return el('details', { class: 'sql-box', open: s.sql ? true : undefined },
+    el('summary', {}, 'Read-only SQL (tables deals, sets, set_boards, dd; view deal_features)'),
+    form, out);
+}
+
+async function runSql(sql, out) {
+  fill(out, el('p', { class: 'muted' }, 'Running…'));
+  try {
+    const r = await api(`/api/sql?${new URLSearchParams({ sql })}`);
+    fill(out,
+      el('table', { class: 'sql-table' },
+        el('thead', {}, el('tr', {}, r.columns.map((c) => el('th', {}, c)))),
+        el('tbody', {}, r.rows.map((row) => el('tr', {}, row.map((v) => el('td', {}, v === null ? 'NULL' : v)))))),
+      el('p', { class: 'muted' }, `${count(r.rows.length)} rows${r.truncated ? ' (cut: the first only)' : ''}`));
+  } catch (e) {
+    fill(out, errorBox(e));
+  }
 }

@@ -19,8 +19,9 @@ use dealdex::dealer::{DealerJob, Script, Swapping};
 use dealdex::workflow::contracts::{ContractsJob, Vulnerable};
 use dealdex::workflow::dealer::DealerRunJob;
 use dealdex::workflow::lead::{LeadJob, LeadProgress, LeadSample};
-use dealdex::workflow::pipeline::{DealSource, StreamFilter};
-use dealdex::{Contract, Seat, Seed, Vulnerability};
+use dealdex::workflow::pipeline::DealSource;
+use dealdex::workflow::samples::{self, ContractsSample, LeadAround};
+use dealdex::{Contract, Seat, Vulnerability};
 use serde::Deserialize;
 use serde_json::json;
 
@@ -107,18 +108,7 @@ pub async fn dealer(
     if stored {
         app.settings.check_write(&headers)?;
     }
-    let mut values: [Option<String>; 10] = Default::default();
-    for (n, text) in r.params {
-        match n.parse::<usize>() {
-            Ok(i) if i < 10 => values[i] = Some(text),
-            _ => {
-                return Err(Error::bad_request(format!(
-                    "parameter {n:?}: a digit 0 to 9"
-                )));
-            }
-        }
-    }
-    let script = Script::parse_with_params(&r.script, &values).map_err(Error::engine)?;
+    let script = parse_script(&r.script, r.params)?;
     let swapping = match r.swap {
         0 => Swapping::None,
         2 => Swapping::TwoWay,
@@ -156,6 +146,49 @@ pub async fn dealer(
         Ok(answer)
     });
     app.start_job("dealer", work, wait).await
+}
+
+/// A dealer script with its parameters `$0` … `$9` (by digit), parsed by dealdex's dealer
+/// parser.
+fn parse_script(script: &str, params: BTreeMap<String, String>) -> Result<Script, Error> {
+    let mut values: [Option<String>; 10] = Default::default();
+    for (n, text) in params {
+        match n.parse::<usize>() {
+            Ok(i) if i < 10 => values[i] = Some(text),
+            _ => {
+                return Err(Error::bad_request(format!(
+                    "parameter {n:?}: a digit 0 to 9"
+                )));
+            }
+        }
+    }
+    Script::parse_with_params(script, &values).map_err(Error::engine)
+}
+
+/// `POST /api/dealer/check`'s body: a script and its parameters, only to be parsed.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CheckRequest {
+    /// The script.
+    script: String,
+    /// Its parameters `$0` … `$9`, by digit.
+    #[serde(default)]
+    params: BTreeMap<String, String>,
+}
+
+/// `POST /api/dealer/check`: parses the script with dealdex's dealer parser and runs
+/// nothing (the simulate page's diagnostics as one types); `{"ok": true}`, or `{"ok": false,
+/// "error": {"error": message, "class", "position": {"line", "column"}}}` (the error as
+/// `POST /api/dealer` would answer it, with 200: a script being typed is no failed request).
+pub async fn check(
+    wait: Result<Query<Wait>, QueryRejection>,
+    body: Result<Json<CheckRequest>, JsonRejection>,
+) -> Result<Json<serde_json::Value>, Error> {
+    let (r, _) = read(body, wait)?;
+    Ok(Json(match parse_script(&r.script, r.params) {
+        Ok(_) => json!({ "ok": true }),
+        Err(e) => json!({ "ok": false, "error": e.body() }),
+    }))
 }
 
 /// A writer that keeps the first [`MAX_OUTPUT_BYTES`] bytes and drops the rest, noting it.
@@ -210,49 +243,31 @@ pub struct LeadRequest {
 /// The sample a lead request names: dealt around the hand (by the seed, or by the script),
 /// or a stored set.
 fn lead_sample(r: &LeadRequest) -> Result<LeadSample, Error> {
-    let deals = r.deals.unwrap_or(1000);
-    let hand = |text: &str| text.parse::<dealdex::Hand>().map_err(Error::engine);
-    Ok(match (&r.hand, &r.set, &r.script) {
-        (Some(h), None, Some(script)) => LeadSample::Script {
-            hand: hand(h)?,
-            script: Box::new(Script::parse(script).map_err(Error::engine)?),
-            deals,
-            seed: r
-                .seed
+    match (&r.hand, &r.set) {
+        (Some(hand), None) => {
+            let script = r
+                .script
                 .as_deref()
-                .map(|s| {
-                    s.parse().map_err(|_| {
-                        Error::bad_request(format!(
-                            "seed {s:?}: with a script, dealer's seed number (0 to {})",
-                            u64::MAX
-                        ))
-                    })
-                })
-                .transpose()?,
-            generate: r.max_draws,
-        },
-        (Some(h), None, None) => LeadSample::Dealt {
-            hand: hand(h)?,
-            seed: match &r.seed {
-                Some(s) => s.parse().map_err(Error::engine)?,
-                None => Seed::from_os().map_err(Error::engine)?,
-            },
-            deals,
-            filter: r
-                .filter
-                .as_deref()
-                .map(dealdex::query::Query::parse)
+                .map(Script::parse)
                 .transpose()
-                .map_err(Error::engine)?,
-            max_draws: dealdex::workflow::generate::max_draws(r.max_draws),
-        },
-        (None, Some(set), None) => LeadSample::Deals(DealSource::Set(set.clone())),
-        _ => {
-            return Err(Error::bad_request(
-                "give a hand (with a seed, a query or a script) or a stored set, not both",
-            ));
+                .map_err(Error::engine)?;
+            let spec = LeadAround {
+                hand,
+                deals: r.deals.unwrap_or(1000),
+                seed: r.seed.as_deref(),
+                filter: r.filter.as_deref(),
+                script,
+                max_draws: r.max_draws,
+            };
+            samples::lead_sample(spec).map_err(Error::engine)
         }
-    })
+        (None, Some(set)) if r.script.is_none() => {
+            Ok(LeadSample::Deals(DealSource::Set(set.clone())))
+        }
+        _ => Err(Error::bad_request(
+            "give a hand (with a seed, a query or a script) or a stored set, not both",
+        )),
+    }
 }
 
 /// `POST /api/lead[?wait=true]`: the lead problem ([`dealdex::workflow::lead::run_in`]) as a
@@ -268,13 +283,7 @@ pub async fn lead(
     if r.store.is_some() {
         app.settings.check_write(&headers)?;
     }
-    let declarer: Seat = r.declarer.parse().map_err(Error::engine)?;
-    let contract = Contract::from_pbn(&r.contract, declarer).ok_or_else(|| {
-        Error::bad_request(format!(
-            "contract {:?}: not a contract (a level 1 to 7, a strain C, D, H, S or NT, then X or XX: 3NT, 4S, 5DX)",
-            r.contract
-        ))
-    })?;
+    let contract = contract(&r.contract, &r.declarer)?;
     let vulnerability = vulnerability(r.vul.as_deref())?.unwrap_or(Vulnerability::None);
     let job = LeadJob {
         contract,
@@ -295,6 +304,16 @@ pub async fn lead(
         answer(&report)
     });
     app.start_job("lead", work, wait).await
+}
+
+/// A contract (`3NT`, `4SX`) and its declarer (`N`, `E`, `S`, `W`), read.
+pub(crate) fn contract(text: &str, declarer: &str) -> Result<Contract, Error> {
+    let declarer: Seat = declarer.parse().map_err(Error::engine)?;
+    Contract::from_pbn(text, declarer).ok_or_else(|| {
+        Error::bad_request(format!(
+            "contract {text:?}: not a contract (a level 1 to 7, a strain C, D, H, S or NT, then X or XX: 3NT, 4S, 5DX)"
+        ))
+    })
 }
 
 /// A vulnerability's text (`None`, `NS`, `EW`, `All`), parsed by the engine.
@@ -329,36 +348,22 @@ pub struct ContractsRequest {
 /// The deals a contracts request names: dealt (with `count`), the stored ones a query
 /// matches, a stored set, or every stored deal.
 fn contracts_source(r: &ContractsRequest) -> Result<DealSource, Error> {
-    let query = r
-        .filter
-        .as_deref()
-        .map(dealdex::query::Query::parse)
-        .transpose()
-        .map_err(Error::engine)?;
-    Ok(match (r.count, query) {
-        (Some(count), query) => DealSource::dealt(
-            match &r.seed {
-                Some(s) => s.parse().map_err(Error::engine)?,
-                None => Seed::from_os().map_err(Error::engine)?,
-            },
-            count,
-            r.predeal
-                .as_deref()
-                .map(dealdex::Predeal::parse)
-                .transpose()
-                .map_err(Error::engine)?,
-            query.map(|query| StreamFilter {
-                query,
-                max_draws: dealdex::workflow::generate::max_draws(r.max_draws),
-            }),
-        ),
-        (None, Some(query)) => DealSource::Matching {
-            query,
-            set: r.set.clone(),
-            limit: None,
-        },
-        (None, None) => DealSource::file_or_stored(None, Default::default(), r.set.clone()),
+    let spec = ContractsSample {
+        count: r.count,
+        filter: r.filter.as_deref(),
+        predeal: r.predeal.as_deref(),
+        seed: r.seed.as_deref(),
+        max_draws: r.max_draws,
+        set: r.set.clone(),
+    };
+    samples::contracts_source(&spec, || {
+        Ok::<_, dealdex::Error>(DealSource::file_or_stored(
+            None,
+            Default::default(),
+            r.set.clone(),
+        ))
     })
+    .map_err(Error::engine)
 }
 
 /// `POST /api/contracts[?wait=true]`: the comparison

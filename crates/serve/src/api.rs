@@ -266,6 +266,9 @@ pub struct SetsPage {
     pub sets: Vec<SetView>,
     /// Every format of the registry (`export?to=NAME`).
     pub formats: Vec<FormatView>,
+    /// Whether this server writes to its database (`--write`: `POST /api/generate` and the
+    /// jobs' `store` are allowed).
+    pub writes: bool,
 }
 
 /// A stored set.
@@ -301,6 +304,7 @@ pub struct FormatView {
 /// `GET /api/sets`: [`SetsPage`].
 pub async fn sets(State(app): State<App>) -> Result<Json<SetsPage>, Error> {
     let db = app.settings.db.clone();
+    let writes = app.settings.write;
     blocking(move || {
         let store = ReadOnlyStore::open(&db).map_err(Error::engine)?;
         let mut sets = Vec::new();
@@ -331,7 +335,11 @@ pub async fn sets(State(app): State<App>) -> Result<Json<SetsPage>, Error> {
                 }
             })
             .collect();
-        Ok(Json(SetsPage { sets, formats }))
+        Ok(Json(SetsPage {
+            sets,
+            formats,
+            writes,
+        }))
     })
     .await
 }
@@ -389,7 +397,7 @@ pub async fn export(
 
 /// A download: `bytes` as the file `file` (a safe name), with `report` (the workflow's, as
 /// JSON) in the `X-Dealdex-Report` header.
-fn download(bytes: Vec<u8>, file: &str, report: &impl Serialize) -> Response {
+pub(crate) fn download(bytes: Vec<u8>, file: &str, report: &impl Serialize) -> Response {
     let report = serde_json::to_string(report).unwrap_or_default();
     (
         [
@@ -460,7 +468,7 @@ pub async fn query_export(
 
 /// A set's name as a download's file name: letters, digits, `-`, `_` and `.` kept, anything
 /// else `_` (a header cannot carry every character, and a name is no path).
-fn safe_file_name(name: &str) -> String {
+pub(crate) fn safe_file_name(name: &str) -> String {
     let safe: String = name
         .chars()
         .map(|c| match c.is_ascii_alphanumeric() || "-_.".contains(c) {

@@ -22,9 +22,13 @@
 mod analyses;
 mod api;
 mod error;
+mod explore;
+mod generate;
 mod guard;
 mod jobs;
+mod leads;
 mod pages;
+mod sets;
 
 use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
@@ -36,6 +40,8 @@ use axum::extract::DefaultBodyLimit;
 use axum::routing::{get, post};
 
 pub use api::{MAX_DOWNLOAD, MAX_OFFSET, MAX_PAGE};
+pub use explore::{MAX_FACET_LIMIT, MAX_SQL_ROWS, SQL_TIMEOUT};
+pub use generate::MAX_GENERATE_BOARDS;
 pub use jobs::{JobState, JobStatus, MAX_JOBS};
 
 pub use error::{Error, ErrorKind};
@@ -140,11 +146,20 @@ impl App {
         let api = Router::new()
             .route("/api/query", get(api::query))
             .route("/api/query/export", get(api::query_export))
+            .route("/api/facets", get(explore::facets))
+            .route("/api/sql", get(explore::sql))
             .route("/api/deal/{index}", get(api::deal))
+            .route("/api/deal/{index}/leads", get(leads::leads))
+            .route("/api/deal/{index}/play", get(leads::play))
             .route("/api/sets", get(api::sets))
             .route("/api/sets/{name}/export", get(api::export))
+            .route("/api/sets/{name}/records.pdf", get(sets::records))
+            .route("/api/sets/{name}/stats", get(sets::stats))
+            .route("/api/sets/{name}/stats.svg", get(sets::stats_svg))
             .route("/api/dealer", post(analyses::dealer))
+            .route("/api/dealer/check", post(analyses::check))
             .route("/api/lead", post(analyses::lead))
+            .route("/api/generate", post(generate::generate))
             .route("/api/contracts", post(analyses::contracts))
             .route("/api/jobs", get(jobs::list))
             .route("/api/jobs/{id}", get(jobs::status).delete(jobs::cancel))

@@ -539,3 +539,283 @@ async fn a_query_downloads_as_query_writes_it() {
     assert!(!expected.is_empty());
     assert_eq!(bytes, expected);
 }
+
+/// A query string's value, percent-encoded (every byte but letters and digits).
+fn encode(text: &str) -> String {
+    text.bytes()
+        .map(|b| match b.is_ascii_alphanumeric() {
+            true => (b as char).to_string(),
+            false => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn facets_count_the_matches_and_their_terms_narrow_the_count() {
+    let (_dir, db) = database();
+    let app = router(&db, |_| {});
+    let expr = "hcp(N) >= 0";
+    let (status, report) = send_json(
+        &app,
+        get(&format!("/api/facets?q={}&set=club", encode(expr))),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{report}");
+    assert_eq!(
+        (report["counted"].as_u64(), report["complete"].as_bool()),
+        (Some(16), Some(true))
+    );
+    let facets = report["facets"].as_array().unwrap();
+    let hcp_s = facets.iter().find(|f| f["name"] == "hcp(S)").unwrap();
+    let value = &hcp_s["values"][0];
+    // The term narrows the query to the count the facet gave.
+    let narrowed = format!("{expr} and {}", value["term"].as_str().unwrap());
+    let (_, page) = send_json(
+        &app,
+        get(&format!("/api/query?q={}&set=club", encode(&narrowed))),
+    )
+    .await;
+    assert_eq!(page["report"]["count"], value["count"]);
+    // Two boards are solved: North-South's notrump tricks of two, 14 "not solved".
+    let dd = facets.iter().find(|f| f["name"] == "dd(NS, nt)").unwrap();
+    let unsolved = dd["values"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|v| v["term"].is_null());
+    assert_eq!(unsolved.unwrap()["count"], 14);
+    let (status, e) = send_json(&app, get("/api/facets?q=hcp(N)%3E%3D0&limit=1000001")).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{e}");
+}
+
+#[tokio::test]
+async fn sql_answers_as_sql_json_and_keeps_its_guards() {
+    let (_dir, db) = database();
+    let app = router(&db, |_| {});
+    let sql = "SELECT board, pbn(deal) AS deal FROM set_boards JOIN sets ON sets.id = set_id \
+               WHERE name = 'club' ORDER BY board LIMIT 3";
+    let (status, answer) = send_json(&app, get(&format!("/api/sql?sql={}", encode(sql)))).await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    let store = ReadOnlyStore::open(&db).unwrap();
+    let mut cli = Vec::new();
+    let job = dealdex::workflow::sql::SqlJob::new(sql);
+    dealdex::workflow::sql::write_result(&job, &store, true, &mut cli).unwrap();
+    let cli: Value = serde_json::from_slice(&cli).unwrap();
+    assert_eq!(answer["columns"], cli["columns"]);
+    assert_eq!(answer["rows"], cli["rows"]);
+    assert_eq!(answer["truncated"], false);
+    for refused in [
+        "DELETE FROM deals",
+        "ATTACH DATABASE '/tmp/x.db' AS x",
+        "PRAGMA journal_mode = DELETE",
+        "DROP TABLE sets",
+    ] {
+        let (status, e) = send_json(&app, get(&format!("/api/sql?sql={}", encode(refused)))).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{refused}: {e}");
+        assert_eq!(e["class"], "bad-input");
+    }
+    // A long result is cut at the row limit, and says so.
+    let many = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c LIMIT 5000) SELECT x FROM c";
+    let (status, answer) = send_json(&app, get(&format!("/api/sql?sql={}", encode(many)))).await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    assert_eq!(
+        answer["rows"].as_array().unwrap().len(),
+        dealdex_serve::MAX_SQL_ROWS
+    );
+    assert_eq!(
+        (answer["truncated"].as_bool(), answer["columns"][0].as_str()),
+        (Some(true), Some("x"))
+    );
+}
+
+#[tokio::test]
+async fn a_deals_leads_agree_with_its_table() {
+    let (_dir, db) = database();
+    let app = router(&db, |_| {});
+    let seed: Seed = "42".repeat(32).parse().unwrap();
+    let deal = seed.board_deal(103);
+    let index = DealIndex::from_deal(&deal);
+    let uri = format!("/api/deal/{index}/leads?contract=4H&declarer=E");
+    let (status, answer) = send_json(&app, get(&uri)).await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    assert_eq!(
+        (answer["leader"].as_str(), answer["to_set"].as_u64()),
+        (Some("S"), Some(4))
+    );
+    let leads = answer["leads"].as_array().unwrap();
+    let south = deal.hand(dealdex::Seat::South).to_string();
+    assert_eq!(leads.len(), 13, "{south}");
+    // The best lead holds declarer to the table's tricks: the defence takes 13 minus them.
+    let table = dealdex::dd::solve(&deal);
+    let best = leads
+        .iter()
+        .map(|l| l["tricks"].as_u64().unwrap())
+        .max()
+        .unwrap();
+    let hearts_by_east = table.tricks(
+        dealdex::Seat::East,
+        dealdex::Strain::Trumps(dealdex::Suit::Hearts),
+    );
+    assert_eq!(best, 13 - u64::from(hearts_by_east));
+    let (status, e) = send_json(
+        &app,
+        get(&format!("/api/deal/{index}/leads?contract=8NT&declarer=S")),
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{e}");
+}
+
+#[tokio::test]
+async fn a_play_through_follows_the_cards_and_refuses_a_revoke() {
+    let (_dir, db) = database();
+    let app = router(&db, |_| {});
+    let seed: Seed = "42".repeat(32).parse().unwrap();
+    let deal = seed.board_deal(103);
+    let index = DealIndex::from_deal(&deal);
+    let table = dealdex::dd::solve(&deal);
+    let uri =
+        |played: &str| format!("/api/deal/{index}/play?contract=3NT&declarer=N&played={played}");
+    let (status, start) = send_json(&app, get(&uri(""))).await;
+    assert_eq!(status, StatusCode::OK, "{start}");
+    assert_eq!(start["next"], "E");
+    let cards = start["cards"].as_array().unwrap();
+    let tricks = |c: &Value| c["tricks"].as_u64().unwrap();
+    // The defence's best lead holds declarer's side to the table's tricks.
+    let best = cards.iter().map(tricks).min().unwrap();
+    assert_eq!(
+        best,
+        u64::from(table.tricks(dealdex::Seat::North, dealdex::Strain::NoTrump))
+    );
+    let lead = cards[0]["card"].as_str().unwrap();
+    let (_, after) = send_json(&app, get(&uri(lead))).await;
+    assert_eq!(
+        (after["next"].as_str(), after["trick"][0].as_str()),
+        (Some("S"), Some(lead))
+    );
+    let (status, e) = send_json(&app, get(&uri(&format!("{lead},{lead}")))).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{e}");
+    assert!(e["error"].as_str().unwrap().contains("card 2"), "{e}");
+}
+
+#[tokio::test]
+async fn a_sets_records_and_statistics_are_the_workflows() {
+    use dealdex::workflow::pipeline::DealSource;
+    use dealdex::workflow::records::{RecordsJob, SheetFormat};
+    let (dir, db) = database();
+    let app = router(&db, |_| {});
+    let (status, pdf) = send(&app, get("/api/sets/club/records.pdf")).await;
+    assert_eq!(status, StatusCode::OK);
+    let out = dir.path().join("club.pdf");
+    let job = RecordsJob::new(
+        DealSource::Set("club".into()),
+        out.clone(),
+        SheetFormat::Pdf,
+    );
+    dealdex::workflow::records::run_in(&job, &db, &mut |_| {}).unwrap();
+    assert!(pdf.starts_with(b"%PDF"));
+    assert_eq!(pdf, std::fs::read(&out).unwrap());
+    let (status, e) = send_json(&app, get("/api/sets/club/records.pdf?per_page=5")).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{e}");
+    let (status, e) = send_json(&app, get("/api/sets/nosuch/records.pdf")).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{e}");
+
+    let job = dealdex::workflow::stats::StatsJob::new(DealSource::Set("club".into()));
+    let report = dealdex::workflow::stats::run_in(&job, &db).unwrap().report;
+    let (status, stats) = send_json(&app, get("/api/sets/club/stats")).await;
+    assert_eq!(status, StatusCode::OK, "{stats}");
+    // Both through JSON text (a float read back from text may differ in its last bit).
+    let want: Value = serde_json::from_str(&serde_json::to_string(&report).unwrap()).unwrap();
+    assert_eq!(stats["report"], want);
+    assert_eq!(stats["text"], report.to_string());
+    let (status, svg) = send(&app, get("/api/sets/club/stats.svg")).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(String::from_utf8(svg).unwrap(), report.to_svg());
+}
+
+#[tokio::test]
+async fn a_script_is_checked_without_running() {
+    let (_dir, db) = database();
+    let app = router(&db, |_| {});
+    let check = |script: &str| post("/api/dealer/check", &json!({ "script": script }));
+    let (status, ok) = send_json(&app, check("produce 3\ncondition hcp(north) >= 20\n")).await;
+    assert_eq!(
+        (status, ok["ok"].as_bool()),
+        (StatusCode::OK, Some(true)),
+        "{ok}"
+    );
+    let (status, bad) = send_json(&app, check("produce 3\ncondition hcp(north) >= )\n")).await;
+    assert_eq!(
+        (status, bad["ok"].as_bool()),
+        (StatusCode::OK, Some(false)),
+        "{bad}"
+    );
+    assert_eq!(bad["error"]["position"]["line"], 2, "{bad}");
+    assert!(
+        bad["error"]["position"]["column"].as_u64().is_some(),
+        "{bad}"
+    );
+    // The same error as a run of the script gives, at once.
+    let run = post(
+        "/api/dealer",
+        &json!({ "script": "produce 3\ncondition hcp(north) >= )\n" }),
+    );
+    let (status, e) = send_json(&app, run).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert_eq!(e, bad["error"]);
+    // Nothing ran.
+    let (_, jobs) = send_json(&app, get("/api/jobs")).await;
+    assert_eq!(jobs.as_array().map(Vec::len), Some(0), "{jobs}");
+}
+
+#[tokio::test]
+async fn a_writing_server_generates_a_set_and_keeps_its_seed_beside_the_database() {
+    let (dir, db) = database();
+    let body = json!({ "boards": 8, "name": "fresh" });
+    // A read-only server, and a request from another origin, are refused.
+    let read_only = router(&db, |_| {});
+    assert_eq!(
+        send(&read_only, post("/api/generate", &body)).await.0,
+        StatusCode::FORBIDDEN
+    );
+    let app = router(&db, |s| s.write = true);
+    let mut elsewhere = post("/api/generate", &body);
+    elsewhere
+        .headers_mut()
+        .insert(header::ORIGIN, "http://evil.example".parse().unwrap());
+    assert_eq!(send(&app, elsewhere).await.0, StatusCode::FORBIDDEN);
+    let (status, e) = send_json(&app, post("/api/generate", &json!({ "boards": 1000 }))).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{e}");
+
+    let (status, report) = send_json(&app, post("/api/generate", &body)).await;
+    assert_eq!(status, StatusCode::OK, "{report}");
+    assert_eq!(report["set"]["name"], "fresh", "{report}");
+    assert!(report["seed_file"].is_null(), "{report}");
+    let store = ReadOnlyStore::open(&db).unwrap();
+    let info = store.set("fresh").unwrap().unwrap();
+    assert_eq!((info.first_board, info.last_board), (1, 8));
+    // The key file: beside the database, private, and it regenerates the set's deals.
+    let keys: Vec<PathBuf> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "seed"))
+        .collect();
+    assert_eq!(keys.len(), 1, "{keys:?}");
+    use std::os::unix::fs::PermissionsExt;
+    let mode = std::fs::metadata(&keys[0]).unwrap().permissions().mode();
+    assert_eq!(mode & 0o777, 0o600);
+    let seed = dealdex::workflow::generate::read_seed_file(&keys[0]).unwrap();
+    let board_3 = store
+        .find_deals(
+            &dealdex::query::Query::parse("hcp(N) >= 0")
+                .unwrap()
+                .to_sql(),
+            Some("fresh"),
+            None,
+        )
+        .unwrap()[2]
+        .0;
+    assert_eq!(board_3, DealIndex::from_deal(&seed.board_deal(3)));
+    // The seed is in no answer.
+    let seed_hex = seed.to_string();
+    assert!(!report.to_string().contains(&seed_hex));
+}

@@ -20,6 +20,10 @@ use dealdex_model::features::Side;
 
 pub use dealdex_model::tricks::{DD_STRAINS, PACKED_LEN, TrickTable};
 
+// A position during the play: each legal card's tricks (the deal page's play-through).
+mod position;
+pub use position::{PlayPosition, play_tricks};
+
 /// A double-dummy solver built outside this crate: DDS itself, which the `dealdex-dds` crate
 /// (crates/dds) gives to [`install_dds`]. Its answers are the ones pons-dds gives (tested on
 /// DDS's 200 boards and 300 lead positions); only its speed and its build differ.
@@ -455,23 +459,27 @@ pub fn lead_tricks(positions: &[LeadPosition]) -> Vec<Vec<(Card, u8)>> {
         })
         .collect();
     pons_dds::solve_boards(&objectives)
-        .into_iter()
-        .map(|found| {
-            let mut cards: Vec<(Card, u8)> = found
-                .plays
-                .iter()
-                .flat_map(|play| {
-                    let tricks = play.score.get();
-                    let suit = play.card.suit;
-                    std::iter::once(play.card.rank)
-                        .chain(play.equals)
-                        .map(move |rank| (from_pons_card(suit, rank), tricks))
-                })
-                .collect();
-            cards.sort_unstable_by_key(|&(c, _)| c);
-            cards
-        })
+        .iter()
+        .map(card_results)
         .collect()
+}
+
+/// Every card of a solved position with its tricks, the equal cards pons-dds groups
+/// expanded; in suit order (spades first), highest rank first.
+fn card_results(found: &pons_dds::FoundPlays) -> Vec<(Card, u8)> {
+    let mut cards: Vec<(Card, u8)> = found
+        .plays
+        .iter()
+        .flat_map(|play| {
+            let tricks = play.score.get();
+            let suit = play.card.suit;
+            std::iter::once(play.card.rank)
+                .chain(play.equals)
+                .map(move |rank| (from_pons_card(suit, rank), tricks))
+        })
+        .collect();
+    cards.sort_unstable_by_key(|&(c, _)| c);
+    cards
 }
 
 /// The entry of a [`lead_table`] for a card the leader does not hold.

@@ -44,6 +44,12 @@ pub mod stats;
 pub mod lead;
 // One read-only SQL statement with dealdex's functions.
 pub mod sql;
+// Facet counts of a query's matches (dealdex serve's query page).
+pub mod facets;
+// A play-through: each legal card's double-dummy result at a point of the play.
+pub mod play;
+// The samples contracts and lead analyse, from their options' texts.
+pub mod samples;
 
 /// Whether a job's stop switch (`ImportJob::stop`, `LeadJob::stop`, `ContractsJob::stop`: set by
 /// another thread, e.g. on Ctrl-C in a program hosting dealdex) is on; `None`, no switch, is off.

@@ -162,3 +162,116 @@ def test_the_lead_page_is_leads_table(server, page):
     expect(page.locator("#report-text")).to_be_visible(timeout=30_000)
     want = dealdex("lead", *args).decode()
     assert page.text_content("#report-text").strip() == want.strip()
+
+
+def test_a_facet_narrows_the_count(server, page):
+    base, db = server
+    page.goto(base + "/?" + "q=" + QUERY.replace(" ", "+").replace(">=", "%3E%3D"))
+    link = page.locator('#facets section[data-facet="hcp(S)"] a').first
+    expect(link).to_be_visible()
+    term = link.get_attribute("data-term")
+    shown = link.locator("xpath=..").locator(".n").text_content().replace(",", "")
+    link.click()
+    expect(page.locator("#count")).to_have_text(shown)
+    narrowed = f"({QUERY}) and {term}"
+    assert page.text_content("#count") == dealdex("query", narrowed, "--count", db=db).decode().strip()
+    assert "hcp%28S%29" in page.url or "hcp(S)" in page.url
+
+
+def test_the_sql_box_answers_as_sql(server, page):
+    base, db = server
+    sql = "SELECT hcp_n, count(*) AS n FROM deal_features GROUP BY hcp_n ORDER BY hcp_n"
+    page.goto(base + "/")
+    page.click(".sql-box summary")
+    page.fill("textarea[name=sql]", sql)
+    page.click(".sql-form button")
+    expect(page.locator("#sql-result table")).to_be_visible()
+    want = json.loads(dealdex("sql", sql, "--json", db=db))
+    cells = [[int(td) for td in row.locator("td").all_text_contents()]
+             for row in page.locator("#sql-result tbody tr").all()]
+    assert cells == want["rows"]
+
+
+def deal_page_at_3nt(server, page):
+    """Board 1 of `club`'s page, its contract form at 3NT by South; the deal's index."""
+    base, db = server
+    index = first_index(db)
+    page.goto(f"{base}/deal/{index}")
+    page.fill("input[name=contract]", "3NT")
+    page.select_option("select[name=declarer]", "S")
+    return index
+
+
+def test_a_deals_leads_agree_with_solve(server, page):
+    index = deal_page_at_3nt(server, page)
+    page.click("form:has(input[name=contract]) button[type=submit]")
+    expect(page.locator("#leads-table")).to_be_visible(timeout=30_000)
+    tricks = [int(t) for t in page.locator("#leads-table td strong").all_text_contents()]
+    assert len(tricks) == 13
+    solved = json.loads(dealdex("solve", index, "--no-db", "--to", "json"))
+    assert max(tricks) == 13 - solved["tricks"]["S"]["NT"]
+
+
+def test_a_play_through_shows_each_cards_result(server, page):
+    index = deal_page_at_3nt(server, page)
+    page.click("#play-start")
+    cards = page.locator("#play .play-card")
+    expect(cards.first).to_be_visible(timeout=30_000)
+    assert cards.count() == 13
+    solved = json.loads(dealdex("solve", index, "--no-db", "--to", "json"))
+    results = [int(c) for c in page.locator("#play .play-card sub").all_text_contents()]
+    assert min(results) == solved["tricks"]["S"]["NT"]
+    cards.first.click()
+    expect(page.locator("#play-status")).to_contain_text("North to play")
+
+
+def test_a_sets_records_and_statistics_are_the_commands(server, page, tmp_path):
+    base, db = server
+    page.goto(base + "/sets/club")
+    with page.expect_download() as download:
+        page.click("#records-pdf")
+    got = Path(download.value.path()).read_bytes()
+    dealdex("records", "--set", "club", "--out", str(tmp_path / "club.pdf"), "-q", db=db)
+    assert got == (tmp_path / "club.pdf").read_bytes()
+    page.click("#stats summary")
+    expect(page.locator("#stats-text")).to_be_visible()
+    want = dealdex("stats", "--set", "club", db=db).decode()
+    assert page.text_content("#stats-text").strip() == want.strip()
+    expect(page.locator("#stats img.plot")).to_be_visible()
+    assert page.locator("#stats img.plot").evaluate("i => i.naturalWidth") > 0
+
+
+def test_a_script_error_shows_its_line_as_one_types(server, page):
+    base, _ = server
+    page.goto(base + "/simulate")
+    expect(page.locator("#diagnostics")).to_have_text("The script parses.")
+    page.fill("textarea[name=script]", "produce 3\ncondition hcp(north) >= )\n")
+    error = page.locator("#diagnostics .error")
+    expect(error).to_be_visible()
+    assert "line 2" in error.text_content()
+    assert page.locator("#result").text_content() == ""  # nothing ran
+    page.fill("textarea[name=script]", "produce 3\ncondition hcp(north) >= 20\n")
+    expect(page.locator("#diagnostics")).to_have_text("The script parses.")
+
+
+def test_a_writing_server_generates_a_set_from_the_page(tmp_path, browser):
+    db = tmp_path / "w.db"
+    dealdex("generate", "--boards", "2", "--seed", SEED, "--name", "old", "-o", str(tmp_path / "o.pbn"), "-q", db=db)
+    proc = subprocess.Popen([BIN, "serve", "--db", str(db), "--port", "0", "--json", "--write"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        base = json.loads(proc.stdout.readline())["url"].rstrip("/")
+        page = browser.new_page()
+        page.goto(base + "/sets")
+        page.fill("input[name=boards]", "6")
+        page.fill("input[name=name]", "fresh")
+        page.click("form:has(input[name=boards]) button")
+        expect(page.locator("main h1")).to_have_text("Set fresh")
+        assert dealdex("query", "hcp(N) >= 0", "--set", "fresh", "--count", db=db).decode().strip() == "6"
+        keys = list(tmp_path.glob("w-*.seed"))
+        assert len(keys) == 1 and keys[0].stat().st_mode & 0o777 == 0o600
+        assert keys[0].read_text().strip() not in page.content()
+        page.close()
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
