@@ -7,7 +7,7 @@
 //! use dealdex::workflow::pipeline::DealSource;
 //! use dealdex::workflow::samples::{ContractsSample, contracts_source};
 //! let spec = ContractsSample { filter: Some("hcp(N) >= 20"), set: Some("club".into()), ..ContractsSample::default() };
-//! let source = contracts_source(&spec, || unreachable!())?;
+//! let source = contracts_source::<dealdex::Error>(&spec, || unreachable!())?;
 //! assert!(matches!(source, DealSource::Matching { set: Some(_), .. }));
 //! # Ok::<(), dealdex::Error>(())
 //! ```
