@@ -27,6 +27,10 @@ impl DdsBackend for Dds {
     fn lead_tricks(&self, deal: &Deal, strain: Strain, leader: Seat) -> Vec<(Card, u8)> {
         lead_tricks(deal, strain, leader)
     }
+
+    fn analyse_play(&self, deal: &Deal, strain: Strain, leader: Seat, cards: &[Card]) -> Vec<u8> {
+        analyse_play(deal, strain, leader, cards)
+    }
 }
 
 /// Makes DDS the engine's `dd::Solver::Dds` in this process (`dealdex::dd::install_dds`):
@@ -147,4 +151,45 @@ fn lead_tricks(deal: &Deal, strain: Strain, leader: Seat) -> Vec<(Card, u8)> {
     }
     cards.sort_unstable_by_key(|&(c, _)| c);
     cards
+}
+
+/// DDS's `AnalysePlayBin` of a play from the full deal, `leader` on lead: declarer's side's
+/// tricks (declarer = `leader`'s right-hand opponent) before the lead and after each card, as
+/// DDS gives them: `min(cards.len(), 48) + 1` values, DDS not analysing the last trick. The
+/// raw values the comparison with dealdex's own analysis reads (dealdex's `dd::analyse_plays`
+/// completes the last trick).
+///
+/// DDS makes a solver context of its own for each call (DDS 3.1's `AnalysePlayBin`), so calls
+/// on several threads at once are safe.
+///
+/// # Panics
+/// When DDS refuses the play (a card not held, more than 52 cards): dealdex checks a play
+/// before giving it here.
+pub fn analyse_play(deal: &Deal, strain: Strain, leader: Seat, cards: &[Card]) -> Vec<u8> {
+    assert!(cards.len() <= 52, "a play has at most 52 cards");
+    let position = sys::Deal {
+        trump: strain_number(strain),
+        first: leader.index() as i32,
+        currentTrickSuit: [0; 3],
+        currentTrickRank: [0; 3],
+        remainCards: holdings(deal),
+    };
+    let mut play = sys::PlayTraceBin {
+        number: cards.len() as i32,
+        suit: [0; 52],
+        rank: [0; 52],
+    };
+    for (k, card) in cards.iter().enumerate() {
+        play.suit[k] = card.suit().index() as i32;
+        play.rank[k] = i32::from(card.rank().value());
+    }
+    let mut solved = sys::SolvedPlay::default();
+    // SAFETY: position and play are passed by value; solved outlives the call. The thread
+    // number is unused by DDS 3.1 (each call owns its context).
+    let status = unsafe { sys::AnalysePlayBin(position, play, &mut solved, 0) };
+    assert_eq!(status, 1, "DDS refused a play dealdex checked (status {status})");
+    solved.tricks[..solved.number as usize]
+        .iter()
+        .map(|&t| t as u8)
+        .collect()
 }

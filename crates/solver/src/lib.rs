@@ -24,6 +24,10 @@ pub use dealdex_model::tricks::{DD_STRAINS, PACKED_LEN, TrickTable};
 mod position;
 pub use position::{PlayPosition, play_tricks};
 
+// Every played card judged double dummy (issue 53): DDS's AnalysePlay over boards' plays.
+mod analysis;
+pub use analysis::{CardCost, PlayAnalysis, PlayFault, PlayedBoard, analyse_play, analyse_plays};
+
 /// A double-dummy solver built outside this crate: DDS itself, which the `dealdex-dds` crate
 /// (crates/dds) gives to [`install_dds`]. Its answers are the ones pons-dds gives (tested on
 /// DDS's 200 boards and 300 lead positions); only its speed and its build differ.
@@ -34,6 +38,10 @@ pub trait DdsBackend: Send + Sync {
     /// Every card the leader holds with the defence's tricks after leading it, 0..=13: 13
     /// `(card, tricks)` in card order ([`lead_tricks`] for one position).
     fn lead_tricks(&self, deal: &Deal, strain: Strain, leader: Seat) -> Vec<(Card, u8)>;
+    /// DDS's `AnalysePlayBin` of a legal play from the full deal, `leader` on lead: declarer's
+    /// side's tricks (0..=13) before the lead and after each card, for at most the first 48
+    /// cards (DDS does not analyse the last trick): `min(cards.len(), 48) + 1` values.
+    fn analyse_play(&self, deal: &Deal, strain: Strain, leader: Seat, cards: &[Card]) -> Vec<u8>;
 }
 
 /// The back-end of [`Solver::Dds`], once installed.
@@ -196,9 +204,21 @@ pub enum DdError {
         "this dealdex was built without the {0} solver: build it with `--features dds` (a C++ compiler and libclang are needed)"
     )]
     SolverNotBuilt(Solver),
+    /// A card of a board's play that cannot be played where it is ([`analyse_plays`]).
+    #[error("card {position} of the play, {card} by {}: {fault}", seat.name())]
+    IllegalCard {
+        /// Its position in the play, 1 = the opening lead.
+        position: usize,
+        /// The card.
+        card: Card,
+        /// The seat whose turn it was.
+        seat: Seat,
+        /// Why it cannot be played.
+        fault: PlayFault,
+    },
 }
 
-// The solver named is the caller's.
+// The solver named and the play given are the caller's.
 dealdex_model::classified!(DdError => BadInput);
 
 /// Par from a double-dummy table: the model's [`TrickTable`] with the solver's par (DDS's

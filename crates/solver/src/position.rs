@@ -58,7 +58,7 @@ pub fn play_tricks(position: &PlayPosition) -> Option<Vec<(Card, u8)>> {
 }
 
 /// A card in pons-dds's vocabulary.
-fn to_pons_card(card: Card) -> contract_bridge::Card {
+pub(crate) fn to_pons_card(card: Card) -> contract_bridge::Card {
     let suit = match card.suit() {
         Suit::Spades => contract_bridge::Suit::Spades,
         Suit::Hearts => contract_bridge::Suit::Hearts,
