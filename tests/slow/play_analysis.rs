@@ -6,7 +6,7 @@
 //! Against DDS itself (`--features dds`): every value DDS's `AnalysePlayBin` gives equals
 //! dealdex's, on all 132 boards, and `--solver dds` gives the same analyses. Without DDS:
 //! each value equals the one computed independently from the position it follows (pons-dds's
-//! `SolveBoard` of every legal card there, `dd::play_tricks`), on every card of 4 boards (40
+//! `SolveBoard` of every legal card there, `dd::play_tricks`), on every card of 4 boards (33
 //! with `DEALDEX_FULL_TESTS=1`); the first equals the DD table's entry.
 
 use dealdex::dd::{PlayPosition, PlayedBoard, Solver, analyse_plays, play_tricks};
@@ -70,7 +70,8 @@ fn random_boards(n: usize) -> Vec<PlayedBoard> {
     ];
     (0..n)
         .map(|_| {
-            let number = 1 + (u128::from(rng.next()) << 32 | u128::from(rng.next())) % 10u128.pow(28);
+            let number =
+                1 + (u128::from(rng.next()) << 32 | u128::from(rng.next())) % 10u128.pow(28);
             let deal = Deal::from_number(number, Scheme::Pavlicek).unwrap();
             let strain = strains[rng.below(5)];
             let declarer = Seat::ALL[rng.below(4)];
@@ -82,7 +83,8 @@ fn random_boards(n: usize) -> Vec<PlayedBoard> {
                 for j in 0..4 {
                     let hand = &mut hands[leader.rotate(j).index()];
                     let led = trick.first().map(|c| c.suit());
-                    let follow: Vec<Card> = hand.cards().filter(|c| Some(c.suit()) == led).collect();
+                    let follow: Vec<Card> =
+                        hand.cards().filter(|c| Some(c.suit()) == led).collect();
                     let legal = if follow.is_empty() {
                         hand.cards().collect()
                     } else {
@@ -92,7 +94,9 @@ fn random_boards(n: usize) -> Vec<PlayedBoard> {
                     hand.remove(card);
                     trick.push(card);
                 }
-                let [a, b, c, d] = trick[..] else { unreachable!() };
+                let [a, b, c, d] = trick[..] else {
+                    unreachable!()
+                };
                 leader = leader.rotate(trick_winner(&[a, b, c, d], strain));
                 cards.extend(trick);
             }
@@ -146,7 +150,11 @@ fn position_by_position(board: &PlayedBoard) -> Vec<u8> {
                 .max()
                 .unwrap();
             let to_play = leader.rotate(trick.len());
-            won + if declarer_side(to_play) { best } else { left - best }
+            won + if declarer_side(to_play) {
+                best
+            } else {
+                left - best
+            }
         };
         values.push(value);
         let Some(&card) = board.cards.get(k) else {
@@ -196,7 +204,10 @@ fn the_match_is_judged_with_costs_that_add_up() {
         let net = i32::from(a.tricks[0]) - i32::from(*a.tricks.last().unwrap());
         assert_eq!(net, i32::from(a.declarer_lost) - i32::from(a.defence_lost));
         let costs: u32 = a.costs.iter().map(|c| u32::from(c.tricks)).sum();
-        assert_eq!(costs, u32::from(a.declarer_lost) + u32::from(a.defence_lost));
+        assert_eq!(
+            costs,
+            u32::from(a.declarer_lost) + u32::from(a.defence_lost)
+        );
         assert_eq!(a.lead_cost, Some(a.tricks[1].saturating_sub(a.tricks[0])));
         lost.0 += u32::from(a.declarer_lost);
         lost.1 += u32::from(a.defence_lost);
@@ -262,15 +273,28 @@ fn measure_analyse_play_speed() {
     let cards: usize = boards.iter().map(|b| b.cards.len()).sum();
     for round in 1..=3 {
         for solver in [Solver::Pons, Solver::Dds] {
-            let start = std::time::Instant::now();
+            let (start, cpu) = (std::time::Instant::now(), cpu_seconds());
             let found = solver.with(|| analyse_plays(&boards, 2)).unwrap();
-            let secs = start.elapsed().as_secs_f64();
+            let (secs, cpu) = (start.elapsed().as_secs_f64(), cpu_seconds() - cpu);
             assert!(found.iter().all(Result::is_ok));
             println!(
-                "round {round}: {solver}: {} boards, {cards} cards in {secs:.2} s: {:.0} cards/s",
+                "round {round}: {solver}: {} boards, {cards} cards in {secs:.2} s wall, {cpu:.2} s CPU: {:.0} cards/s, {:.0} cards per CPU second",
                 boards.len(),
-                cards as f64 / secs
+                cards as f64 / secs,
+                cards as f64 / cpu
             );
         }
     }
+}
+
+/// This process's user and system CPU time so far, in seconds (/proc/self/stat's utime and
+/// stime, in clock ticks of 1/100 s).
+#[cfg(feature = "dds")]
+fn cpu_seconds() -> f64 {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap();
+    // The fields after the command's parenthesis: state is field 3, utime 14, stime 15.
+    let rest = &stat[stat.rfind(')').unwrap() + 2..];
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let ticks: f64 = fields[11].parse::<f64>().unwrap() + fields[12].parse::<f64>().unwrap();
+    ticks / 100.0
 }

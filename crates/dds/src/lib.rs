@@ -187,7 +187,10 @@ pub fn analyse_play(deal: &Deal, strain: Strain, leader: Seat, cards: &[Card]) -
     // SAFETY: position and play are passed by value; solved outlives the call. The thread
     // number is unused by DDS 3.1 (each call owns its context).
     let status = unsafe { sys::AnalysePlayBin(position, play, &mut solved, 0) };
-    assert_eq!(status, 1, "DDS refused a play dealdex checked (status {status})");
+    assert_eq!(
+        status, 1,
+        "DDS refused a play dealdex checked (status {status})"
+    );
     solved.tricks[..solved.number as usize]
         .iter()
         .map(|&t| t as u8)

@@ -61,7 +61,10 @@ impl PlayedBoard {
             }
             if !hands[seat.index()].contains(card) {
                 return Err(fault(
-                    match Seat::ALL.into_iter().find(|s| hands[s.index()].contains(card)) {
+                    match Seat::ALL
+                        .into_iter()
+                        .find(|s| hands[s.index()].contains(card))
+                    {
                         Some(holder) => PlayFault::HeldBy(holder),
                         None => PlayFault::AlreadyPlayed,
                     },
@@ -135,7 +138,9 @@ impl std::fmt::Display for PlayFault {
         match self {
             PlayFault::HeldBy(s) => write!(f, "it is {}'s card", s.name()),
             PlayFault::AlreadyPlayed => f.write_str("it was played before"),
-            PlayFault::Revoke(s) => write!(f, "a revoke: the seat holds {} and must follow", s.name()),
+            PlayFault::Revoke(s) => {
+                write!(f, "a revoke: the seat holds {} and must follow", s.name())
+            }
             PlayFault::TooMany => f.write_str("a deal has 52 cards"),
         }
     }
@@ -205,7 +210,11 @@ impl PlayAnalysis {
     /// # Panics
     /// When `tricks` is not one longer than `played`.
     pub fn from_tricks(declarer: Seat, played: &[(Seat, Card)], tricks: Vec<u8>) -> PlayAnalysis {
-        assert_eq!(tricks.len(), played.len() + 1, "one value before the play, one a card");
+        assert_eq!(
+            tricks.len(),
+            played.len() + 1,
+            "one value before the play, one a card"
+        );
         let mut costs = Vec::new();
         let (mut declarer_lost, mut defence_lost) = (0u8, 0u8);
         for (k, (&(seat, card), pair)) in played.iter().zip(tricks.windows(2)).enumerate() {
@@ -266,8 +275,9 @@ pub fn analyse_play(board: &PlayedBoard) -> Result<PlayAnalysis, DdError> {
 /// Judges the play of each board double dummy on `threads` threads (at least 1) of the
 /// solver's pools ([`solve_on`](super::solve_on)'s), with the solver in use
 /// ([`Solver::current`]); results in the order of `boards`. A board is one unit of work,
-/// notrump boards handed out first (their searches are the long ones). About 40 cards a
-/// second of one core with pons-dds (benches/RESULTS.md, "Play analysis").
+/// notrump boards handed out first (their searches are the long ones). About 1,000 cards a
+/// second of one core with pons-dds, 1.1× DDS's `AnalysePlayBin` (benches/RESULTS.md, "Every
+/// played card judged double dummy").
 ///
 /// # Errors
 /// For a board whose play is not legal, [`DdError::IllegalCard`] naming the first card that is
@@ -304,7 +314,8 @@ pub fn analyse_plays(boards: &[PlayedBoard], threads: usize) -> Vec<Result<PlayA
         .map(|((seats, tricks), board)| {
             let seats = seats?;
             let tricks = tricks.expect("every legal play analysed");
-            let played: Vec<(Seat, Card)> = seats.into_iter().zip(board.cards.iter().copied()).collect();
+            let played: Vec<(Seat, Card)> =
+                seats.into_iter().zip(board.cards.iter().copied()).collect();
             Ok(PlayAnalysis::from_tricks(board.declarer, &played, tricks))
         })
         .collect()
@@ -324,8 +335,8 @@ fn pons_tricks(board: &PlayedBoard) -> Vec<u8> {
     };
     WARM_SOLVER.with(|cell| {
         let mut slot = cell.borrow_mut();
-        let solver = slot
-            .get_or_insert_with(|| pons_dds::Solver::new(contract_bridge::Strain::Notrump));
+        let solver =
+            slot.get_or_insert_with(|| pons_dds::Solver::new(contract_bridge::Strain::Notrump));
         let found = solver
             .try_analyse_play(&trace)
             .expect("a play checked legal is analysed");
@@ -337,7 +348,12 @@ fn pons_tricks(board: &PlayedBoard) -> Vec<u8> {
 /// the 48th card; every value after it is the play's final count.
 fn dds_tricks(board: &PlayedBoard) -> Vec<u8> {
     let dds = dds().expect("Solver::select refuses a solver not installed");
-    let mut tricks = dds.analyse_play(&board.deal, board.strain, board.opening_leader(), &board.cards);
+    let mut tricks = dds.analyse_play(
+        &board.deal,
+        board.strain,
+        board.opening_leader(),
+        &board.cards,
+    );
     if let Some(total) = board.forced_total() {
         tricks.resize(board.cards.len() + 1, total);
     }
@@ -389,7 +405,10 @@ mod tests {
             deal: deal(),
             strain: Strain::NoTrump,
             declarer: Seat::North,
-            cards: cards.split_whitespace().map(|c| c.parse().unwrap()).collect(),
+            cards: cards
+                .split_whitespace()
+                .map(|c| c.parse().unwrap())
+                .collect(),
         }
     }
 
@@ -408,7 +427,10 @@ mod tests {
     #[test]
     fn illegal_cards_are_named_by_position_seat_and_fault() {
         // East leads; South holds spades and plays a heart.
-        assert_eq!(fault("ST H3"), (2, Seat::South, PlayFault::Revoke(Suit::Spades)));
+        assert_eq!(
+            fault("ST H3"),
+            (2, Seat::South, PlayFault::Revoke(Suit::Spades))
+        );
         // North's ace played by East.
         assert_eq!(fault("SA"), (1, Seat::East, PlayFault::HeldBy(Seat::North)));
         // East's ten again in trick two (North won trick one and leads).
@@ -459,7 +481,10 @@ mod tests {
                 hand.remove(card);
                 trick.push(card);
             }
-            leader = leader.rotate(trick_winner(&[trick[0], trick[1], trick[2], trick[3]], strain));
+            leader = leader.rotate(trick_winner(
+                &[trick[0], trick[1], trick[2], trick[3]],
+                strain,
+            ));
             out.extend(trick);
         }
         out
@@ -468,18 +493,40 @@ mod tests {
     #[test]
     fn the_forced_last_trick_ends_the_play_as_the_search_does() {
         for n in 1..=6u128 {
-            let deal = Deal::from_number(n * 7919, dealdex_model::number::Scheme::Pavlicek).unwrap();
-            for (strain, declarer) in [(Strain::NoTrump, Seat::South), (Strain::Trumps(Suit::Hearts), Seat::East)] {
+            let deal = Deal::from_number(
+                n * 7_919_000_000_000_000_000_000_000,
+                dealdex_model::number::Scheme::Pavlicek,
+            )
+            .unwrap();
+            for (strain, declarer) in [
+                (Strain::NoTrump, Seat::South),
+                (Strain::Trumps(Suit::Hearts), Seat::East),
+            ] {
                 let cards = full_play(&deal, strain, declarer.next());
-                let full = PlayedBoard { deal, strain, declarer, cards };
+                let full = PlayedBoard {
+                    deal,
+                    strain,
+                    declarer,
+                    cards,
+                };
                 let a = analyse_play(&full).unwrap();
                 assert_eq!(a.tricks.len(), 53);
                 assert_eq!(full.forced_total(), Some(a.tricks[52]));
                 // Cut inside the last trick: the same total.
-                let cut = PlayedBoard { cards: full.cards[..50].to_vec(), ..full.clone() };
+                let cut = PlayedBoard {
+                    cards: full.cards[..50].to_vec(),
+                    ..full.clone()
+                };
                 assert_eq!(cut.forced_total(), Some(a.tricks[52]));
                 assert_eq!(analyse_play(&cut).unwrap().tricks[..], a.tricks[..51]);
-                assert_eq!(PlayedBoard { cards: full.cards[..47].to_vec(), ..full }.forced_total(), None);
+                assert_eq!(
+                    PlayedBoard {
+                        cards: full.cards[..47].to_vec(),
+                        ..full
+                    }
+                    .forced_total(),
+                    None
+                );
             }
         }
     }
