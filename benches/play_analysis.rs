@@ -18,7 +18,7 @@ fn lowest_play(deal: &Deal, strain: Strain, leader: Seat) -> Vec<Card> {
         let mut trick = Vec::with_capacity(4);
         for j in 0..4 {
             let hand = &mut hands[leader.rotate(j).index()];
-            let led = trick.first().map(Card::suit);
+            let led = trick.first().map(|c: &Card| c.suit());
             let card = hand
                 .cards()
                 .filter(|c| Some(c.suit()) == led)

@@ -13,6 +13,9 @@ use dealdex::dd::{PlayPosition, PlayedBoard, Solver, analyse_plays, play_tricks}
 use dealdex::formats;
 use dealdex::{Card, Deal, Scheme, Seat, Strain, Suit, board_play, trick_winner};
 
+use rand_chacha::ChaCha20Rng;
+use rand_chacha::rand_core::{Rng, SeedableRng};
+
 use crate::common::full_tests;
 
 /// The vugraph match's boards with a play and a contract (both rooms).
@@ -40,27 +43,14 @@ fn vugraph_boards() -> Vec<PlayedBoard> {
         .collect()
 }
 
-/// A small seeded generator (SplitMix64): the boards are the same on every run.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
 /// `n` seeded deals, each with a random strain and declarer and a random legal play: all 52
 /// cards for half of them, else cut after a random number of cards (a claim).
 fn random_boards(n: usize) -> Vec<PlayedBoard> {
-    let mut rng = Rng(53);
+    let mut rng = ChaCha20Rng::seed_from_u64(53);
+    // 0..n, uniform enough for n ≤ 53.
+    fn below(rng: &mut ChaCha20Rng, n: usize) -> usize {
+        (rng.next_u64() % n as u64) as usize
+    }
     let strains = [
         Strain::NoTrump,
         Strain::Trumps(Suit::Spades),
@@ -70,11 +60,11 @@ fn random_boards(n: usize) -> Vec<PlayedBoard> {
     ];
     (0..n)
         .map(|_| {
-            let number =
-                1 + (u128::from(rng.next()) << 32 | u128::from(rng.next())) % 10u128.pow(28);
+            let number = 1
+                + (u128::from(rng.next_u64()) << 64 | u128::from(rng.next_u64())) % 10u128.pow(28);
             let deal = Deal::from_number(number, Scheme::Pavlicek).unwrap();
-            let strain = strains[rng.below(5)];
-            let declarer = Seat::ALL[rng.below(4)];
+            let strain = strains[below(&mut rng, 5)];
+            let declarer = Seat::ALL[below(&mut rng, 4)];
             let mut hands = *deal.hands();
             let mut leader = declarer.next();
             let mut cards = Vec::new();
@@ -90,7 +80,7 @@ fn random_boards(n: usize) -> Vec<PlayedBoard> {
                     } else {
                         follow
                     };
-                    let card = legal[rng.below(legal.len())];
+                    let card = legal[below(&mut rng, legal.len())];
                     hand.remove(card);
                     trick.push(card);
                 }
@@ -100,8 +90,8 @@ fn random_boards(n: usize) -> Vec<PlayedBoard> {
                 leader = leader.rotate(trick_winner(&[a, b, c, d], strain));
                 cards.extend(trick);
             }
-            if rng.below(2) == 0 {
-                cards.truncate(rng.below(53));
+            if below(&mut rng, 2) == 0 {
+                cards.truncate(below(&mut rng, 53));
             }
             PlayedBoard {
                 deal,

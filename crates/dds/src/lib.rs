@@ -117,17 +117,22 @@ fn solve_deal(deal: &Deal) -> [[u8; 4]; 5] {
     DD_STRAINS.map(|strain| found.res_table[strain_number(strain) as usize].map(|t| t as u8))
 }
 
-/// Every card of the opening leader with the defence's tricks after it (dealdex's
-/// `dd::lead_tricks` for one position): DDS's `SolveBoard` with solutions = 3, equal cards expanded, sorted
-/// by card.
-fn lead_tricks(deal: &Deal, strain: Strain, leader: Seat) -> Vec<(Card, u8)> {
-    let position = sys::Deal {
+/// `deal` before the opening lead as DDS's position: `leader` to play, no card on the table.
+fn before_the_lead(deal: &Deal, strain: Strain, leader: Seat) -> sys::Deal {
+    sys::Deal {
         trump: strain_number(strain),
         first: leader.index() as i32,
         currentTrickSuit: [0; 3],
         currentTrickRank: [0; 3],
         remainCards: holdings(deal),
-    };
+    }
+}
+
+/// Every card of the opening leader with the defence's tricks after it (dealdex's
+/// `dd::lead_tricks` for one position): DDS's `SolveBoard` with solutions = 3, equal cards expanded, sorted
+/// by card.
+fn lead_tricks(deal: &Deal, strain: Strain, leader: Seat) -> Vec<(Card, u8)> {
+    let position = before_the_lead(deal, strain, leader);
     let mut found = sys::FutureTricks::default();
     // target −1, solutions 3 (every card), mode 1; SAFETY: the context is this thread's and
     // alive; position and found outlive the call.
@@ -167,13 +172,7 @@ fn lead_tricks(deal: &Deal, strain: Strain, leader: Seat) -> Vec<(Card, u8)> {
 /// before giving it here.
 pub fn analyse_play(deal: &Deal, strain: Strain, leader: Seat, cards: &[Card]) -> Vec<u8> {
     assert!(cards.len() <= 52, "a play has at most 52 cards");
-    let position = sys::Deal {
-        trump: strain_number(strain),
-        first: leader.index() as i32,
-        currentTrickSuit: [0; 3],
-        currentTrickRank: [0; 3],
-        remainCards: holdings(deal),
-    };
+    let position = before_the_lead(deal, strain, leader);
     let mut play = sys::PlayTraceBin {
         number: cards.len() as i32,
         suit: [0; 52],

@@ -153,10 +153,10 @@ pub struct CardCost {
     /// The card's position in the play, 1 = the opening lead.
     pub position: usize,
     /// Who played it, as the seat's letter in JSON (`"N"`).
-    #[serde(with = "seat_letter")]
+    #[serde(with = "as_text")]
     pub seat: Seat,
     /// The card, as suit and rank letters in JSON (`"SQ"`).
-    #[serde(with = "card_text")]
+    #[serde(with = "as_text")]
     pub card: Card,
     /// The tricks it cost its side, 1..=13.
     pub tricks: u8,
@@ -176,7 +176,7 @@ pub struct CardCost {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PlayAnalysis {
     /// Declarer, as the seat's letter in JSON.
-    #[serde(with = "seat_letter")]
+    #[serde(with = "as_text")]
     pub declarer: Seat,
     /// Declarer's side's tricks before the lead and after each card: one more than the cards.
     pub tricks: Vec<u8>,
@@ -360,31 +360,23 @@ fn dds_tricks(board: &PlayedBoard) -> Vec<u8> {
     tricks
 }
 
-/// A seat as its letter (`"N"`) in JSON.
-mod seat_letter {
-    use dealdex_model::card::Seat;
+/// A value as its text in JSON: a seat as its letter (`"N"`), a card as suit and rank
+/// letters (`"SQ"`), read back by their `FromStr`.
+mod as_text {
     use serde::{Deserialize, Deserializer, Serializer};
 
-    pub fn serialize<S: Serializer>(seat: &Seat, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(seat)
+    pub fn serialize<T: std::fmt::Display, S: Serializer>(
+        value: &T,
+        s: S,
+    ) -> Result<S::Ok, S::Error> {
+        s.collect_str(value)
     }
 
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Seat, D::Error> {
-        let text = String::deserialize(d)?;
-        text.parse().map_err(serde::de::Error::custom)
-    }
-}
-
-/// A card as suit and rank letters (`"SQ"`) in JSON.
-mod card_text {
-    use dealdex_model::card::Card;
-    use serde::{Deserialize, Deserializer, Serializer};
-
-    pub fn serialize<S: Serializer>(card: &Card, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(card)
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Card, D::Error> {
+    pub fn deserialize<'de, T, D>(d: D) -> Result<T, D::Error>
+    where
+        T: std::str::FromStr<Err: std::fmt::Display>,
+        D: Deserializer<'de>,
+    {
         let text = String::deserialize(d)?;
         text.parse().map_err(serde::de::Error::custom)
     }
