@@ -275,8 +275,8 @@ pub fn analyse_play(board: &PlayedBoard) -> Result<PlayAnalysis, DdError> {
 /// Judges the play of each board double dummy on `threads` threads (at least 1) of the
 /// solver's pools ([`solve_on`](super::solve_on)'s), with the solver in use
 /// ([`Solver::current`]); results in the order of `boards`. A board is one unit of work,
-/// notrump boards handed out first (their searches are the long ones). About 1,000 cards a
-/// second of one core with pons-dds, 1.1× DDS's `AnalysePlayBin` (benches/RESULTS.md, "Every
+/// notrump boards handed out first (their searches are the long ones). About 900 cards a
+/// second of one core with pons-dds, 1.06–1.10× DDS's `AnalysePlayBin` (benches/RESULTS.md, "Every
 /// played card judged double dummy").
 ///
 /// # Errors
