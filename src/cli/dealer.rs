@@ -177,7 +177,7 @@ pub fn run(a: DealerArgs, json: bool) -> anyhow::Result<()> {
     let mut report = result?;
     if let Some(path) = &file {
         out.flush()?;
-        print_notes(&path.display(), &report.file_skipped, &report.file_warnings);
+        print_notes(&path.display(), &report.file_notes);
     }
     report.run.verbose = !a.verbose;
     render(&mut out, &report, json, false, Text::Answer)?;

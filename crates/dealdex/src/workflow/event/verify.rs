@@ -12,25 +12,31 @@ use crate::formats::{self, Board};
 use crate::workflow::pipeline::{DealSource, FileSource, ReadAs, SourceOptions};
 use crate::{Deal, Result};
 
-/// What to verify.
+/// What to verify (with the `clap` feature, the arguments but `read`: the binary resolves
+/// `--from` itself).
 #[derive(Clone, Debug)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 pub struct VerifyJob {
     /// The event's final description file (`.sqd`, with DV).
     pub file: PathBuf,
-    /// The key file, revealed after the event; `None`: the description file with extension
-    /// `.sqk`.
+    /// The key file, revealed after the event (default: the .sqd with extension `.sqk`).
+    #[cfg_attr(feature = "clap", arg(long, value_name = "FILE"))]
     pub keys: Option<PathBuf>,
     /// The description file as published before the event: TN, DI, SN and KH (and, dealdex
     /// protocol, PV, VF and SH) must be the same.
+    #[cfg_attr(feature = "clap", arg(long, value_name = "ORIGINAL.sqd"))]
     pub published: Option<PathBuf>,
     /// Hand records (deal files of any format dealdex reads) and directories of them.
+    #[cfg_attr(feature = "clap", arg(required = true, value_name = "FILES_OR_DIR"))]
     pub files: Vec<PathBuf>,
-    /// How the hand records are read: [`ReadAs::default`] tells each file's format by its
+    /// How the hand records are read: the default tells each file's format by its
     /// extension, else by its content.
+    #[cfg_attr(feature = "clap", arg(skip))]
     pub read: ReadAs,
-    /// Dealdex protocol only: the key file holds only the sessions revealed so far; each key
-    /// given must match its SH line, and sessions without a key are not checked
+    /// dealdex protocol: the key file holds only the sessions revealed so far; each key
+    /// given must match its commitment (SH), and sessions without a key are not checked
     /// (docs/event-protocol.md §6).
+    #[cfg_attr(feature = "clap", arg(long))]
     pub partial: bool,
 }
 
