@@ -2,8 +2,6 @@
 //! §2–§4): describe, publish (commit to the keys), record the delayed value, make the deals,
 //! verify them.
 
-use std::path::PathBuf;
-
 use clap::{Args, Subcommand};
 use dealdex::formats;
 use dealdex::workflow::event::{self as flow, MakeJob, NewJob, PublishJob, SetValueJob, VerifyJob};
@@ -49,26 +47,14 @@ Examples:
   dealdex event make WBG.sqd --phase 4 --session 2 --reserve --out boards/   # R162reserve"
 )]
 struct MakeArgs {
-    /// The event's description file (`.sqd`), published (KH) and with its value (DV).
-    file: PathBuf,
-    /// The key file (default: the description file with extension `.sqk`).
-    #[arg(long, value_name = "FILE")]
-    keys: Option<PathBuf>,
-    /// Only this phase (1-based, in SN order); default: every phase.
-    #[arg(long, value_name = "P")]
-    phase: Option<u32>,
+    #[command(flatten)]
+    job: MakeJob,
     /// Only these sessions of --phase: S or A-B (required for a variable phase).
     #[arg(long, value_name = "S", requires = "phase")]
     session: Option<String>,
-    /// Make the sessions' reserve sets (files <name>reserve.*) instead.
-    #[arg(long)]
-    reserve: bool,
     /// Boards of a phase whose SN line says ?: N, a-b or a list cycled over the sessions.
     #[arg(long, value_name = "N")]
     boards: Option<String>,
-    /// Directory for the files (created if missing).
-    #[arg(long, short, value_name = "DIR")]
-    out: PathBuf,
     #[arg(long = "to", short = 'f', visible_alias = "format", value_name = "FORMAT",
           help = super::output_format_help(Some("pbn; repeatable")))]
     format: Vec<String>,
@@ -137,18 +123,14 @@ fn make(a: MakeArgs, json: bool) -> anyhow::Result<()> {
         false => a.format,
     };
     let job = MakeJob {
-        keys: a.keys,
-        phase: a.phase,
         sessions: a.session.as_deref().map(flow::parse_sessions).transpose()?,
-        reserve: a.reserve,
         boards: a.boards.as_deref().map(flow::parse_boards).transpose()?,
-        out: a.out,
         formats: formats
             .iter()
             .map(|f| formats::named(f))
             .collect::<Result<_, _>>()?,
         db: a.db.path(),
-        file: a.file,
+        ..a.job
     };
     render(
         &mut stdout(),

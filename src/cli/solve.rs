@@ -47,17 +47,8 @@ pub struct SolveArgs {
     /// --set, else of the whole database.
     #[arg(long, conflicts_with_all = ["inputs", "no_db", "format", "from", "first_board", "dealer", "vul"])]
     verify: bool,
-    /// With --verify: check a seeded random sample of this many tables, not all.
-    #[arg(long, value_name = "N", requires = "verify",
-          value_parser = clap::value_parser!(u64).range(1..))]
-    sample: Option<u64>,
-    /// With --verify --sample: the sample's seed (the same seed, the same tables).
-    #[arg(long, value_name = "SEED", requires = "sample",
-          default_value_t = solve::DEFAULT_VERIFY_SEED)]
-    seed: u64,
-    /// With --verify: replace each table that differs by the fresh solve.
-    #[arg(long, requires = "verify")]
-    replace: bool,
+    #[command(flatten)]
+    check: solve::VerifyJob,
     /// Deals per batch: solved on all cores, then committed in one transaction.
     #[arg(long, value_name = "N", default_value_t = DEFAULT_SOLVE_BATCH as u64,
           value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
@@ -106,10 +97,8 @@ fn verify(a: SolveArgs, json: bool) -> anyhow::Result<()> {
     let mut store = solve::open_verify_store(&a.db.db.path(), a.request.set.as_deref())?;
     let job = solve::VerifyJob {
         set: a.request.set.clone(),
-        sample: a.sample,
-        seed: a.seed,
         batch: a.batch as usize,
-        replace: a.replace,
+        ..a.check
     };
     let report = counted(a.quiet, VERIFIED, |on_progress| {
         solve::verify(&job, &mut store, on_progress)

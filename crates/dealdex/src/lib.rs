@@ -5,9 +5,10 @@
 //! documents under `shared/seeds/`.
 //!
 //! Feature `clap`: the jobs whose fields are what a user types (`NumberJob`, `ImportJob`,
-//! `SolveRequest`, the event's `NewJob`, `PublishJob`, `SetValueJob`, `VerifyJob`) and the
-//! option group every set-writing job shares (`workflow::output::Writing`) derive
-//! `clap::Args`, their doc comments the help: the `dealdex` binary parses into them.
+//! `SolveRequest`, `solve::VerifyJob`, the event's `NewJob`, `PublishJob`, `SetValueJob`,
+//! `MakeJob`, `VerifyJob`, `EventFiles`; dealer's `DealerJob`) and the option group every
+//! set-writing job shares (`workflow::output::Writing`) derive `clap::Args`, their doc
+//! comments the help: the `dealdex` binary parses into them.
 #![deny(missing_docs)]
 
 // The bridge model, its codecs and the error vocabulary are the crate below this one,
