@@ -19,7 +19,7 @@
 //! let job = ExportJob::new("club", vec![Output { path: None, format: formats::by_name("pbn").unwrap() }]);
 //! let mut stdout = Vec::new();
 //! let report = export(&job, &store, &mut stdout)?;
-//! assert_eq!((report.boards, report.files.len()), (4, 1));
+//! assert_eq!((report.boards, report.written.files.len()), (4, 1));
 //! assert!(String::from_utf8(stdout)?.contains("[Event \"club\"]"));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
