@@ -89,7 +89,7 @@ pub fn run(a: ContractsArgs, json: bool) -> anyhow::Result<()> {
     })?;
     bar.finish_and_clear();
     if let Some(path) = &a.deals {
-        super::print_notes(&path.display(), &report.skipped, &report.warnings);
+        super::print_notes(&path.display(), &report.notes);
     }
     print(&report, json, Text::Answer)
 }

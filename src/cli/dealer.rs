@@ -2,7 +2,6 @@
 
 use std::io::Write;
 use std::path::PathBuf;
-use std::time::Duration;
 
 use clap::Args;
 use dealdex::dealer::{DealerJob, DealerProgress, Swapping};
@@ -54,18 +53,8 @@ Examples:
 pub struct DealerArgs {
     /// The script file; `-` or nothing for standard input.
     script: Option<PathBuf>,
-    /// The most deals to produce (deals meeting the condition).
-    #[arg(short = 'p', value_name = "N")]
-    produce: Option<u64>,
-    /// The most deals to generate.
-    #[arg(short = 'g', value_name = "N")]
-    generate: Option<u64>,
-    /// The seed (a number): the same seed gives the same deals.
-    #[arg(short = 's', value_name = "SEED")]
-    seed: Option<u64>,
-    /// Suppress printpbn's output.
-    #[arg(short = 'q')]
-    quiet: bool,
+    #[command(flatten)]
+    run: DealerJob,
     /// As Debian's dealer: leave out the closing lines (Generated …, Produced …, seed, time).
     #[arg(short = 'v')]
     verbose: bool,
@@ -93,17 +82,9 @@ pub struct DealerArgs {
     /// Store the produced deals as a new set NAME (in --db FILE, else dealdex.db).
     #[arg(long, value_name = "NAME")]
     store: Option<String>,
-    /// Print the honours AKQJT as akqjt in the hands (dealer's manual; Debian's dealer
-    /// 20211121 accepts -u and prints upper case). printpbn keeps PBN's upper case.
-    #[arg(short = 'u')]
-    lowercase: bool,
     /// A progress meter on standard error (deals produced of -p, or generated of -g).
     #[arg(short = 'm')]
     meter: bool,
-    /// Stop when no deal has met the condition after SECS seconds: the report is printed and
-    /// the exit status is 1.
-    #[arg(short = 't', value_name = "SECS", value_parser = seconds)]
-    time_limit: Option<Duration>,
     /// No swapping: every deal is shuffled (the default).
     #[arg(short = '0', overrides_with_all = ["swap2", "swap3"])]
     swap0: bool,
@@ -140,19 +121,13 @@ pub fn run(a: DealerArgs, json: bool) -> anyhow::Result<()> {
     let predeal = [&a.north, &a.east, &a.south, &a.west].map(Option::as_deref);
     let (script, name) = load_script(a.script.as_deref(), &a.params, predeal)?;
     let run = DealerJob {
-        generate: a.generate,
-        produce: a.produce,
-        seed: a.seed,
-        quiet: a.quiet,
         script_name: Some(name),
         swapping: match (a.swap2, a.swap3) {
             (true, _) => Swapping::TwoWay,
             (_, true) => Swapping::ThreeWay,
             _ => Swapping::None,
         },
-        time_limit: a.time_limit,
-        lowercase: a.lowercase,
-        ..DealerJob::default()
+        ..a.run
     };
     // --db names the database; only -l, -L, --deals, --set and --all say where the deals
     // come from.
@@ -177,14 +152,14 @@ pub fn run(a: DealerArgs, json: bool) -> anyhow::Result<()> {
     let mut report = result?;
     if let Some(path) = &file {
         out.flush()?;
-        print_notes(&path.display(), &report.file_skipped, &report.file_warnings);
+        print_notes(&path.display(), &report.file_notes);
     }
     report.run.verbose = !a.verbose;
     render(&mut out, &report, json, false, Text::Answer)?;
     if report.run.timed_out {
         anyhow::bail!(
             "-t {}: no deal met the condition in that time ({} generated)",
-            a.time_limit.unwrap_or_default().as_secs_f64(),
+            job.run.time_limit.unwrap_or_default().as_secs_f64(),
             report.run.generated
         );
     }
@@ -227,12 +202,4 @@ fn param(s: &str) -> Result<(usize, String), String> {
         [d] if d.is_ascii_digit() => Ok((usize::from(d - b'0'), text.to_owned())),
         _ => Err(format!("{n:?} is not a parameter number (0 to 9)")),
     }
-}
-
-/// `-t`'s value: a number of seconds, ≥ 0 and finite (clap exits 2 otherwise).
-fn seconds(s: &str) -> Result<Duration, String> {
-    let t: f64 = s
-        .parse()
-        .map_err(|_| format!("{s:?} is not a number of seconds"))?;
-    Duration::try_from_secs_f64(t).map_err(|_| format!("{s:?} is not a number of seconds (≥ 0)"))
 }

@@ -2,10 +2,7 @@
 //! §2–§4): describe, publish (commit to the keys), record the delayed value, make the deals,
 //! verify them.
 
-use std::path::PathBuf;
-
 use clap::{Args, Subcommand};
-use dealdex::event::Protocol;
 use dealdex::formats;
 use dealdex::workflow::event::{self as flow, MakeJob, NewJob, PublishJob, SetValueJob, VerifyJob};
 
@@ -28,64 +25,15 @@ pub struct EventArgs {
 #[derive(Subcommand, Debug)]
 enum EventCommand {
     /// Describe a new event: name, delayed information, phases (writes NAME.sqd).
-    New(NewArgs),
+    New(NewJob),
     /// Draw every session's key (NAME.sqk, secret) and commit to them (KH in NAME.sqd).
-    Publish(PublishArgs),
+    Publish(PublishJob),
     /// Record the delayed-information value (DV) once it is public.
-    SetValue(SetValueArgs),
+    SetValue(SetValueJob),
     /// Make the deals of the event's sessions: files <prefix>.pbn (…) and sets in the db.
     Make(MakeArgs),
     /// Verify an event: KH, every key, the published copy, and every hand record given.
     Verify(VerifyArgs),
-}
-
-#[derive(Args, Debug)]
-struct NewArgs {
-    /// The description file to create (`.sqd`); an existing file is never overwritten.
-    file: PathBuf,
-    /// Tournament name (TN).
-    #[arg(long)]
-    name: String,
-    /// What the delayed information will be, precisely (DI), e.g. 'DJI close of 19 Oct 2024'.
-    #[arg(long, value_name = "TEXT")]
-    delayed_info: String,
-    /// A phase, repeatable, in order: 'nsessions:boards:fileprefix:description', e.g.
-    /// '17:1-16,17-32:OPRR##:Open Round Robin #/17'. boards: N, a-b, a list cycled over the
-    /// sessions, NxM (N sessions of M boards) or ? (chosen when the deals are made);
-    /// nsessions 0: a variable number of sessions; a run of # in the prefix becomes the
-    /// session number.
-    #[arg(long = "phase", value_name = "SPEC", required = true)]
-    phases: Vec<String>,
-    /// How sessions become deals: dealdex (dealdex-event/1, docs/event-protocol.md: KH
-    /// commits to the whole event, one commitment per key, a declared value format) or
-    /// squaredeal (SquareDeal 2.x, SQUAREDEAL.md §3).
-    #[arg(long, default_value = "dealdex")]
-    protocol: Protocol,
-    /// The exact format of the delayed value (VF; dealdex protocol, required there):
-    /// decimal:D (e.g. decimal:2 for 44882.13), integer, or hex:N.
-    #[arg(long, value_name = "FORMAT")]
-    value_format: Option<String>,
-}
-
-#[derive(Args, Debug)]
-struct PublishArgs {
-    /// The event's description file (`.sqd`).
-    file: PathBuf,
-    /// Where to write the keys (default: the description file with extension `.sqk`); an
-    /// existing file is never overwritten.
-    #[arg(long, value_name = "FILE")]
-    keys: Option<PathBuf>,
-}
-
-#[derive(Args, Debug)]
-struct SetValueArgs {
-    /// The event's description file (`.sqd`).
-    file: PathBuf,
-    /// The delayed-information value, exactly as it will feed the deals (e.g. 43275.91).
-    value: String,
-    /// Replace a DV that is already recorded.
-    #[arg(long)]
-    replace: bool,
 }
 
 #[derive(Args, Debug)]
@@ -99,26 +47,14 @@ Examples:
   dealdex event make WBG.sqd --phase 4 --session 2 --reserve --out boards/   # R162reserve"
 )]
 struct MakeArgs {
-    /// The event's description file (`.sqd`), published (KH) and with its value (DV).
-    file: PathBuf,
-    /// The key file (default: the description file with extension `.sqk`).
-    #[arg(long, value_name = "FILE")]
-    keys: Option<PathBuf>,
-    /// Only this phase (1-based, in SN order); default: every phase.
-    #[arg(long, value_name = "P")]
-    phase: Option<u32>,
+    #[command(flatten)]
+    job: MakeJob,
     /// Only these sessions of --phase: S or A-B (required for a variable phase).
     #[arg(long, value_name = "S", requires = "phase")]
     session: Option<String>,
-    /// Make the sessions' reserve sets (files <name>reserve.*) instead.
-    #[arg(long)]
-    reserve: bool,
     /// Boards of a phase whose SN line says ?: N, a-b or a list cycled over the sessions.
     #[arg(long, value_name = "N")]
     boards: Option<String>,
-    /// Directory for the files (created if missing).
-    #[arg(long, short, value_name = "DIR")]
-    out: PathBuf,
     #[arg(long = "to", short = 'f', visible_alias = "format", value_name = "FORMAT",
           help = super::output_format_help(Some("pbn; repeatable")))]
     format: Vec<String>,
@@ -144,77 +80,35 @@ Examples:
   dealdex event verify WBG2024.sqd --keys WBG2024.sqk --published WBG2024-published.sqd OPRR01.pbn"
 )]
 struct VerifyArgs {
-    /// The event's final description file (`.sqd`, with DV).
-    file: PathBuf,
-    /// The key file, revealed after the event (default: the .sqd with extension `.sqk`).
-    #[arg(long, value_name = "FILE")]
-    keys: Option<PathBuf>,
-    /// The description file as published before the event: TN, DI, SN and KH must be the same.
-    #[arg(long, value_name = "ORIGINAL.sqd")]
-    published: Option<PathBuf>,
-    /// Hand records (deal files) and directories of them.
-    #[arg(required = true, value_name = "FILES_OR_DIR")]
-    files: Vec<PathBuf>,
+    #[command(flatten)]
+    job: VerifyJob,
     #[command(flatten)]
     read: ReadArgs,
-    /// dealdex protocol: the key file holds only the sessions revealed so far; each key
-    /// given must match its commitment (SH), and sessions without a key are not checked.
-    #[arg(long)]
-    partial: bool,
 }
 
 /// Runs `dealdex event …`: the workflows of [`dealdex::workflow::event`], their reports
 /// rendered as text or, with `--json`, as one JSON object on stdout.
 pub fn run(a: EventArgs, json: bool) -> anyhow::Result<()> {
     match a.command {
-        EventCommand::New(a) => print(
-            &flow::new_event(&NewJob {
-                file: a.file,
-                name: a.name,
-                delayed_info: a.delayed_info,
-                phases: a.phases,
-                protocol: a.protocol,
-                value_format: a.value_format,
-            })?,
-            json,
-            Text::Summary,
-        ),
-        EventCommand::Publish(a) => print(
-            &flow::publish(&PublishJob {
-                file: a.file,
-                keys: a.keys,
-            })?,
-            json,
-            Text::Summary,
-        ),
-        EventCommand::SetValue(a) => {
-            let job = SetValueJob {
-                file: a.file,
-                value: a.value,
-                replace: a.replace,
-            };
+        EventCommand::New(job) => print(&flow::new_event(&job)?, json, Text::Summary),
+        EventCommand::Publish(job) => print(&flow::publish(&job)?, json, Text::Summary),
+        EventCommand::SetValue(job) => {
             let r = flow::set_value(&job)?;
             // A value recorded is the answer; one that was already there is a note.
-            print(
-                &r,
-                json,
-                if r.recorded {
-                    Text::Answer
-                } else {
-                    Text::Summary
-                },
-            )
+            let text = if r.recorded {
+                Text::Answer
+            } else {
+                Text::Summary
+            };
+            print(&r, json, text)
         }
         EventCommand::Make(a) => make(a, json),
         EventCommand::Verify(a) => {
-            let r = flow::verify(&VerifyJob {
-                file: a.file,
-                keys: a.keys,
-                published: a.published,
-                files: a.files,
+            let job = VerifyJob {
                 read: a.read.read_as()?,
-                partial: a.partial,
-            })?;
+                ..a.job
+            };
+            let r = flow::verify(&job)?;
             print(&r, json, Text::Answer)?;
             let problems = r.problems.join("; ");
             anyhow::ensure!(r.verified(), "verification failed: {problems}");
@@ -229,18 +123,14 @@ fn make(a: MakeArgs, json: bool) -> anyhow::Result<()> {
         false => a.format,
     };
     let job = MakeJob {
-        keys: a.keys,
-        phase: a.phase,
         sessions: a.session.as_deref().map(flow::parse_sessions).transpose()?,
-        reserve: a.reserve,
         boards: a.boards.as_deref().map(flow::parse_boards).transpose()?,
-        out: a.out,
         formats: formats
             .iter()
             .map(|f| formats::named(f))
             .collect::<Result<_, _>>()?,
         db: a.db.path(),
-        file: a.file,
+        ..a.job
     };
     render(
         &mut stdout(),

@@ -1,6 +1,7 @@
 //! The options of every command that reads or writes deal files, declared once: how a file
 //! is read ([`ReadArgs`]: `--from`, `--first-board`, resolved here into the library's
-//! [`ReadAs`]) and how sets are written ([`OutArgs`], [`WriteArgs`]); the output files
+//! [`ReadAs`]) and where sets are written ([`OutArgs`]; how: the library's
+//! [`Writing`](dealdex::workflow::output::Writing)); the output files
 //! themselves are planned and checked by [`dealdex::workflow::output::plan_outputs`].
 
 use std::path::PathBuf;
@@ -56,21 +57,4 @@ impl ReadArgs {
     ) -> Result<DealSource, dealdex::Error> {
         Ok(DealSource::file_or_stored(file, self.read_as()?, set))
     }
-}
-
-/// The writing options shared by `generate`, `convert`, `export` and `deal`.
-#[derive(clap::Args, Debug, Clone)]
-pub struct WriteArgs {
-    /// Hide the cards from dealing machines' displays (DUP without the DGE part on board 1,
-    /// DLM Status=Sealed).
-    #[arg(long)]
-    pub blind: bool,
-    /// Cut sets that exceed a format's board limit (DUP, DLM: 99) into files
-    /// `<name>-1.dup`, `<name>-2.dup`, … of 96 boards renumbered from 1.
-    #[arg(long)]
-    pub split: bool,
-    /// Event name for the formats that carry one (PBN [Event], DLM Headline; default: the
-    /// set's name where there is one).
-    #[arg(long)]
-    pub event: Option<String>,
 }

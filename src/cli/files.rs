@@ -4,10 +4,11 @@ use std::path::PathBuf;
 
 use clap::Args;
 use dealdex::import::{self, ImportJob};
-use dealdex::workflow::{convert::ConvertJob, export::ExportJob, output::plan_outputs};
+use dealdex::workflow::output::{Writing, plan_outputs};
+use dealdex::workflow::{convert::ConvertJob, export::ExportJob};
 use dealdex::{Store, StoreError};
 
-use super::file_args::{OutArgs, ReadArgs, ToArg, WriteArgs};
+use super::file_args::{OutArgs, ReadArgs, ToArg};
 use super::{StoreArgs, Text, print_notes, render, stdout};
 
 #[derive(Args, Debug)]
@@ -29,7 +30,7 @@ pub struct ConvertArgs {
     #[command(flatten)]
     to: ToArg,
     #[command(flatten)]
-    write: WriteArgs,
+    write: Writing,
 }
 
 #[derive(Args, Debug)]
@@ -49,24 +50,10 @@ pub struct ImportArgs {
     /// Files to import.
     #[arg(required = true)]
     files: Vec<PathBuf>,
-    /// Store each file's boards as this set (with several files: NAME-1, NAME-2, …).
-    #[arg(long, value_name = "NAME")]
-    set: Option<String>,
+    #[command(flatten)]
+    job: ImportJob,
     #[command(flatten)]
     read: ReadArgs,
-    /// Without --set: commit whole files, in the order given, once they hold N boards
-    /// together; a kill or crash loses at most the files of the batch in flight, and
-    /// rerunning the command stores the rest. (With --set each file is its own transaction.)
-    #[arg(long, value_name = "N", default_value_t = import::DEFAULT_IMPORT_BATCH,
-          conflicts_with = "set",
-          value_parser = clap::value_parser!(u64).range(1..=import::MAX_IMPORT_BATCH))]
-    batch: u64,
-    /// Solve every double-dummy table a file gives (a PBN's, a GIB or RP library's) before
-    /// storing it: a table that differs from the solver's is reported (board and cells) and
-    /// not stored; its deal is stored without it. About 30 ms a deal on each core; for a large
-    /// library check a sample afterwards (`solve --verify --sample N`).
-    #[arg(long)]
-    verify_tables: bool,
     #[command(flatten)]
     db: StoreArgs,
 }
@@ -82,7 +69,7 @@ pub struct ExportArgs {
     #[command(flatten)]
     output: OutArgs,
     #[command(flatten)]
-    write: WriteArgs,
+    write: Writing,
     #[command(flatten)]
     db: StoreArgs,
 }
@@ -99,14 +86,12 @@ pub fn convert(a: ConvertArgs, json: bool) -> anyhow::Result<()> {
     let job = ConvertJob {
         source,
         outputs: plan_outputs(std::slice::from_ref(&a.output), a.to.to.as_deref(), "pbn")?,
-        event: a.write.event,
-        blind: a.write.blind,
-        split: a.write.split,
+        writing: a.write,
     };
     let mut stdout = stdout();
     let report = dealdex::workflow::convert::run(&job, None, &mut stdout)?;
     if !json {
-        print_notes(&a.input.display(), &report.skipped, &report.warnings);
+        print_notes(&a.input.display(), &report.notes);
     }
     warn(json, &report.output_warnings);
     // No summary in text mode: the notes say what matters.
@@ -115,11 +100,12 @@ pub fn convert(a: ConvertArgs, json: bool) -> anyhow::Result<()> {
 
 pub fn import(a: ImportArgs, json: bool) -> anyhow::Result<()> {
     // Every file's format is chosen before the database is touched.
+    let paths = ImportJob::for_paths(&a.files, a.read.read_as()?);
+    let (files, first_board) = (paths.files, paths.first_board);
     let job = ImportJob {
-        set: a.set,
-        batch: a.batch,
-        verify_tables: a.verify_tables,
-        ..ImportJob::for_paths(&a.files, a.read.read_as()?)
+        files,
+        first_board,
+        ..a.job
     };
     // A database this import creates and then stores nothing in is removed again: a refused
     // import leaves no file behind.
@@ -152,13 +138,11 @@ pub fn export(a: ExportArgs, json: bool) -> anyhow::Result<()> {
     let job = ExportJob {
         set: a.set,
         outputs,
-        event: a.write.event,
-        blind: a.write.blind,
-        split: a.write.split,
+        writing: a.write,
     };
     let mut stdout = stdout();
     let report = dealdex::workflow::export::export(&job, &store, &mut stdout)?;
-    warn(json, &report.warnings);
+    warn(json, &report.written.warnings);
     // No summary in text mode: the files are the answer.
     render(&mut stdout, &report, json, true, Text::Summary)
 }

@@ -53,7 +53,7 @@ pub struct GenerateArgs {
     #[command(flatten)]
     output: file_args::OutArgs,
     #[command(flatten)]
-    write: file_args::WriteArgs,
+    write: dealdex::workflow::output::Writing,
     #[command(flatten)]
     db: NoDbArgs,
     /// Name of the tournament set in the database (default: from the output file's name).
@@ -135,9 +135,7 @@ fn job(a: &GenerateArgs) -> anyhow::Result<GenerateJob> {
         max_draws: wf::max_draws(a.max_draws),
         outputs,
         name: a.name.clone(),
-        event: a.write.event.clone(),
-        blind: a.write.blind,
-        split: a.write.split,
+        writing: a.write.clone(),
         db,
     };
     wf::check(&job, storing)?;

@@ -23,6 +23,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
+use dealdex::workflow::pipeline::ReadNotes;
 use dealdex::workflow::solve::SolveProgress;
 use dealdex::{ErrorClass, formats};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -298,9 +299,9 @@ fn counted<T>(
     result
 }
 
-/// Prints the notes of a deal file read ([`dealdex::workflow::input::file_notes`]) on stderr.
-fn print_notes(name: &dyn Display, skipped: &[formats::SkippedBoard], warnings: &[String]) {
-    for n in dealdex::workflow::input::file_notes(name, skipped, warnings) {
+/// Prints the notes of a deal file read ([`ReadNotes::lines`]) on stderr.
+fn print_notes(name: &dyn Display, notes: &ReadNotes) {
+    for n in notes.lines(name) {
         eprintln!("dealdex: {n}");
     }
 }

@@ -4,9 +4,10 @@ use anyhow::Context;
 use clap::Args;
 use dealdex::workflow::lookup::LookupJob;
 use dealdex::workflow::number::{DealJob, NumberJob};
+use dealdex::workflow::output::Writing;
 use dealdex::{Deal, Scheme, formats, workflow};
 
-use super::file_args::{ReadArgs, WriteArgs};
+use super::file_args::ReadArgs;
 use super::{StoreArgs, Text, print, print_notes, render, stdout};
 
 #[derive(Args, Debug)]
@@ -15,12 +16,8 @@ use super::{StoreArgs, Text, print, print_notes, render, stdout};
   dealdex number 0EDCCBA0976F2DA4945D8E9DC0 --scheme andrews
   dealdex number boards.pbn")]
 pub struct NumberArgs {
-    /// A PBN deal string (`N:…`), a 26-hex-digit index (optionally `-X`), or a deal file
-    /// (any format dealdex reads; prints `board number` lines).
-    deal: String,
-    /// Numbering scheme: pavlicek, andrews or bigdeal.
-    #[arg(long, default_value = "pavlicek")]
-    scheme: Scheme,
+    #[command(flatten)]
+    job: NumberJob,
     #[command(flatten)]
     read: ReadArgs,
 }
@@ -45,7 +42,7 @@ pub struct DealArgs {
     #[arg(long, short, value_name = "FILE")]
     out: Option<std::path::PathBuf>,
     #[command(flatten)]
-    write: WriteArgs,
+    write: Writing,
 }
 
 #[derive(Args, Debug)]
@@ -64,14 +61,12 @@ pub struct LookupArgs {
 }
 
 pub fn number(a: NumberArgs, json: bool) -> anyhow::Result<()> {
-    let read = a.read.read_as()?;
     let job = NumberJob {
-        argument: a.deal,
-        read,
-        scheme: a.scheme,
+        read: a.read.read_as()?,
+        ..a.job
     };
     let r = workflow::number::number(&job)?;
-    print_notes(&job.argument, &r.skipped, &r.warnings);
+    print_notes(&job.argument, &r.notes);
     print(&r, json, Text::Answer)
 }
 
@@ -90,9 +85,7 @@ pub fn deal(a: DealArgs, json: bool) -> anyhow::Result<()> {
         scheme,
         format: a.format,
         out: a.out.filter(|p| p.as_os_str() != "-"),
-        event: a.write.event,
-        blind: a.write.blind,
-        split: a.write.split,
+        writing: a.write,
     };
     let mut stdout = stdout();
     let report = workflow::number::deal(&job, &mut stdout)?;

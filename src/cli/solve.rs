@@ -2,7 +2,6 @@
 //! database, through the library's [`dealdex::solve`] workflow.
 
 use clap::Args;
-use dealdex::Seat;
 use dealdex::solve::{self, DEFAULT_SOLVE_BATCH, SolveJob, SolveOutput, SolveRequest};
 
 use super::{NoDbArgs, Text, counted, print, render, stdout};
@@ -26,17 +25,8 @@ Examples:
 changes nothing stored unless --replace is given."
 )]
 pub struct SolveArgs {
-    /// Deals to solve: PBN deal strings (`N:…`), hex indices (`-X` gives dealer and
-    /// vulnerability), deal files in any format dealdex reads, or `-` for a deal file on
-    /// standard input (its format told by --from, else by its content).
-    inputs: Vec<String>,
-    /// Solve the boards of this stored set.
-    #[arg(long, value_name = "NAME", conflicts_with_all = ["inputs", "all", "no_db"])]
-    set: Option<String>,
-    /// Solve every stored deal that has no table yet (prints a summary only, unless
-    /// --format is given).
-    #[arg(long, conflicts_with_all = ["inputs", "no_db"])]
-    all: bool,
+    #[command(flatten)]
+    request: SolveRequest,
     #[command(flatten)]
     db: NoDbArgs,
     /// Output: text (table and par per deal), json (JSON lines with par), or any deal-file
@@ -52,30 +42,13 @@ pub struct SolveArgs {
     format: Option<String>,
     #[command(flatten)]
     read: super::file_args::ReadArgs,
-    /// Dealer for par where the input does not give one (default: from the board number,
-    /// else N).
-    #[arg(long, value_name = "SEAT", value_parser = str::parse::<Seat>)]
-    dealer: Option<Seat>,
-    /// Vulnerability for par where the input does not give it: None, NS, EW or All
-    /// (default: from the board number, else None).
-    #[arg(long, value_name = "VUL")]
-    vul: Option<String>,
     /// Re-solve the stored tables that dealdex did not solve (read from files, or of unknown
     /// source) and report every one that differs (exit 1 if any): of the set given with
     /// --set, else of the whole database.
     #[arg(long, conflicts_with_all = ["inputs", "no_db", "format", "from", "first_board", "dealer", "vul"])]
     verify: bool,
-    /// With --verify: check a seeded random sample of this many tables, not all.
-    #[arg(long, value_name = "N", requires = "verify",
-          value_parser = clap::value_parser!(u64).range(1..))]
-    sample: Option<u64>,
-    /// With --verify --sample: the sample's seed (the same seed, the same tables).
-    #[arg(long, value_name = "SEED", requires = "sample",
-          default_value_t = solve::DEFAULT_VERIFY_SEED)]
-    seed: u64,
-    /// With --verify: replace each table that differs by the fresh solve.
-    #[arg(long, requires = "verify")]
-    replace: bool,
+    #[command(flatten)]
+    check: solve::VerifyJob,
     /// Deals per batch: solved on all cores, then committed in one transaction.
     #[arg(long, value_name = "N", default_value_t = DEFAULT_SOLVE_BATCH as u64,
           value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
@@ -94,12 +67,8 @@ pub fn run(a: SolveArgs, json: bool) -> anyhow::Result<()> {
         return verify(a, json);
     }
     let request = SolveRequest {
-        inputs: a.inputs.clone(),
         read: a.read.read_as()?,
-        set: a.set.clone(),
-        all: a.all,
-        dealer: a.dealer,
-        vul: a.vul.clone(),
+        ..a.request.clone()
     };
     // A file's errors name it (the pipeline's read errors).
     let (source, mut store) = request.open(a.db.path().as_deref())?;
@@ -111,7 +80,7 @@ pub fn run(a: SolveArgs, json: bool) -> anyhow::Result<()> {
     // lines too (unless --to says otherwise).
     let output = match (a.format.as_deref(), json) {
         (Some(name), _) => Some(SolveOutput::named(name)?),
-        (None, _) if a.all => None,
+        (None, _) if a.request.all => None,
         (None, true) => Some(SolveOutput::JsonLines),
         (None, false) => Some(SolveOutput::Text),
     };
@@ -125,13 +94,11 @@ pub fn run(a: SolveArgs, json: bool) -> anyhow::Result<()> {
 /// `solve --verify`: the job from the arguments, each mismatch a line (or the report as one
 /// JSON line), the summary, and a failure (exit 1) when a table differs.
 fn verify(a: SolveArgs, json: bool) -> anyhow::Result<()> {
-    let mut store = solve::open_verify_store(&a.db.db.path(), a.set.as_deref())?;
+    let mut store = solve::open_verify_store(&a.db.db.path(), a.request.set.as_deref())?;
     let job = solve::VerifyJob {
-        set: a.set.clone(),
-        sample: a.sample,
-        seed: a.seed,
+        set: a.request.set.clone(),
         batch: a.batch as usize,
-        replace: a.replace,
+        ..a.check
     };
     let report = counted(a.quiet, VERIFIED, |on_progress| {
         solve::verify(&job, &mut store, on_progress)

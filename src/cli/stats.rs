@@ -39,7 +39,7 @@ pub fn run(a: StatsArgs, json: bool) -> anyhow::Result<()> {
     };
     let run = dealdex::workflow::stats::run_in(&job, &a.db.path())?;
     if let Some(path) = &a.file {
-        super::print_notes(&path.display(), &run.skipped, &run.warnings);
+        super::print_notes(&path.display(), &run.notes);
     }
     print(&run.report, json, Text::Answer)
 }

@@ -371,8 +371,7 @@ fn library_verify_reports_a_tampered_deal_with_its_session_and_board() {
     json_ok(d, &["event", "set-value", "T.sqd", "12"]);
     json_ok(d, &["event", "make", "T.sqd", "--out", "o", "--no-db"]);
     let job = VerifyJob {
-        file: d.join("T.sqd"),
-        keys: None,
+        event: flow::EventFiles::new(&d.join("T.sqd")),
         published: Some(d.join("published.sqd")),
         files: vec![d.join("o")],
         read: dealdex::workflow::pipeline::ReadAs::default(),
@@ -444,7 +443,7 @@ fn library_verify_reports_a_tampered_deal_with_its_session_and_board() {
 
     // Unreadable input is an error, not a report: a key file that is not there.
     let mut missing = job.clone();
-    missing.keys = Some(d.join("none.sqk"));
+    missing.event.keys = Some(d.join("none.sqk"));
     let e = flow::verify(&missing).unwrap_err();
     assert!(
         matches!(e.kind(), dealdex::ErrorKind::Event(EventKind::Read { path, .. }) if path == &d.join("none.sqk"))

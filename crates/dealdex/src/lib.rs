@@ -3,6 +3,12 @@
 //! The data flows one way: seed → number → deal → index → store → export.
 //! Specifications are cited by section: FORMATS.md (numbering, index, formats) and the seed
 //! documents under `shared/seeds/`.
+//!
+//! Feature `clap`: the jobs whose fields are what a user types (`NumberJob`, `ImportJob`,
+//! `SolveRequest`, `solve::VerifyJob`, the event's `NewJob`, `PublishJob`, `SetValueJob`,
+//! `MakeJob`, `VerifyJob`, `EventFiles`; dealer's `DealerJob`) and the option group every
+//! set-writing job shares (`workflow::output::Writing`) derive `clap::Args`, their doc
+//! comments the help: the `dealdex` binary parses into them.
 #![deny(missing_docs)]
 
 // The bridge model, its codecs and the error vocabulary are the crate below this one,

@@ -239,8 +239,8 @@ pub use evalcontract::{EvalContract, STRAINS};
 pub use parser::{MAX_FREQUENCY_CELLS, MAX_FREQUENCY_TOTAL_CELLS, MAX_FREQUENCY_VALUES};
 pub use run::{
     Average, DealFeed, DealerJob, DealerProgress, DealerReport, Frequency, Frequency2,
-    FrequencyLead, GivenDeal, GivenFeed, KeptSink, PrintSeats, Summary, run, run_into, run_seed,
-    seed_of,
+    FrequencyLead, GivenDeal, GivenFeed, KeptSink, PrintSeats, Summary, parse_seconds, run,
+    run_into, run_seed, seed_of,
 };
 pub use swap::Swapping;
 

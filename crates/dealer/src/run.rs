@@ -30,43 +30,79 @@ use crate::model::contract::{Doubling, Strain};
 use crate::model::deal::{Deal, Hand};
 use crate::model::features::Side;
 
-/// How to run a script: dealer's command-line settings.
+/// How to run a script: dealer's command-line settings (with the `clap` feature, the flags
+/// of `dealdex dealer` that set them one to one: -p, -g, -s, -q, -t, -u).
 #[derive(Clone, Debug, Default)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 pub struct DealerJob {
-    /// `-g`: the most deals to generate (overrides the script's `generate`).
-    pub generate: Option<u64>,
-    /// `-p`: the most deals to produce (overrides the script's `produce`).
+    /// The most deals to produce (deals meeting the condition; overrides the script's
+    /// `produce`).
+    #[cfg_attr(feature = "clap", arg(short = 'p', value_name = "N"))]
     pub produce: Option<u64>,
-    /// `-s`: the seed; None draws one from the operating system (and the report says it).
+    /// The most deals to generate (overrides the script's `generate`).
+    #[cfg_attr(feature = "clap", arg(short = 'g', value_name = "N"))]
+    pub generate: Option<u64>,
+    /// The seed (a number): the same seed gives the same deals; none draws one from the
+    /// operating system (and the report says it).
+    #[cfg_attr(feature = "clap", arg(short = 's', value_name = "SEED"))]
     pub seed: Option<u64>,
-    /// `-q`: suppress `printpbn`'s output.
+    /// Suppress printpbn's output.
+    #[cfg_attr(feature = "clap", arg(short = 'q'))]
     pub quiet: bool,
     /// The script's file name, for `printpbn`'s `[Event]` tag.
+    #[cfg_attr(feature = "clap", arg(skip))]
     pub script_name: Option<String>,
     /// The date `printpbn` writes (`YYYY.MM.DD`); None: today's (UTC).
+    #[cfg_attr(feature = "clap", arg(skip))]
     pub date: Option<String>,
     /// Where the deals come from: dealdex's seeded stream (the default) or given deals.
+    #[cfg_attr(feature = "clap", arg(skip))]
     pub feed: DealFeed,
     /// Keep the produced deals in [`DealerReport::kept`] (to store them as a set, say).
+    #[cfg_attr(feature = "clap", arg(skip))]
     pub keep_produced: bool,
     /// Keep the double-dummy tables the run solves in [`DealerReport::solved_tables`] (to
     /// store them, say).
+    #[cfg_attr(feature = "clap", arg(skip))]
     pub keep_solved: bool,
     /// `-0`, `-2`, `-3`: after each shuffled deal, the deals made by permuting its East and
     /// West (or East, South and West) hands, each counted as generated. A predeal or
     /// predealt length on a seat that moves is refused ([`ErrorKind::SwapPredeal`]).
+    #[cfg_attr(feature = "clap", arg(skip))]
     pub swapping: Swapping,
-    /// `-t`: stop when no deal has met the condition after this long (checked after each
-    /// block of deals); the report says so ([`DealerReport::timed_out`]).
+    /// Stop when no deal has met the condition after SECS seconds (checked after each block
+    /// of deals): the report is printed and says so (its `timed_out`), and the command's
+    /// exit status is 1.
+    #[cfg_attr(feature = "clap", arg(short = 't', value_name = "SECS", value_parser = parse_seconds))]
     pub time_limit: Option<Duration>,
-    /// `-u`: print the honours `AKQJT` as `akqjt` in the hands of `printall`, `printew`,
-    /// `printoneline`, `printcompact` and `print(seats)` (dealer's manual; Debian's dealer
-    /// 20211121 accepts `-u` and changes nothing). `printpbn` keeps PBN's upper case.
+    /// Print the honours AKQJT as akqjt in the hands of printall, printew, printoneline,
+    /// printcompact and print(seats) (dealer's manual; Debian's dealer 20211121 accepts -u
+    /// and prints upper case). printpbn keeps PBN's upper case.
+    #[cfg_attr(feature = "clap", arg(short = 'u'))]
     pub lowercase: bool,
     /// A switch another thread may turn on to stop the run (Ctrl-C in a program hosting
     /// dealdex): checked before each block of deals, it ends the run with
     /// [`ErrorKind::Stopped`].
+    #[cfg_attr(feature = "clap", arg(skip))]
     pub stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+}
+
+/// `-t`'s value: a number of seconds, ≥ 0 and finite (as a message otherwise, which clap
+/// prints, exiting 2).
+///
+/// ```
+/// use dealdex::dealer::parse_seconds;
+/// assert_eq!(parse_seconds("1.5").unwrap().as_millis(), 1500);
+/// assert!(parse_seconds("-1").is_err());
+/// ```
+///
+/// # Errors
+/// The text, as a message, when it is not such a number.
+pub fn parse_seconds(s: &str) -> std::result::Result<Duration, String> {
+    let t: f64 = s
+        .parse()
+        .map_err(|_| format!("{s:?} is not a number of seconds"))?;
+    Duration::try_from_secs_f64(t).map_err(|_| format!("{s:?} is not a number of seconds (≥ 0)"))
 }
 
 /// A deal given to a run ([`DealFeed::Given`]) with its double-dummy table when one is

@@ -12,6 +12,7 @@ use dealdex::features::{Shape, hcp};
 use dealdex::solve::{SolveItem, SolveJob, SolveSource};
 use dealdex::workflow::export::{ExportJob, ExportReport};
 use dealdex::workflow::lookup::{DdView, LookupJob, LookupReport};
+use dealdex::workflow::output::Writing;
 use dealdex::workflow::query::{QueryJob, QueryMode, QueryReport};
 use dealdex::{Deal, DealIndex, ReadOnlyStore, Scheme, Seat, StoreError};
 use serde::{Deserialize, Serialize};
@@ -381,8 +382,11 @@ pub async fn export(
             return Err(Error::not_found(format!("no set named {name:?}")));
         }
         let job = ExportJob {
-            event: p.event,
-            blind: p.blind,
+            writing: Writing {
+                event: p.event,
+                blind: p.blind,
+                split: false,
+            },
             ..ExportJob::new(&name, outputs)
         };
         let mut bytes = Vec::new();

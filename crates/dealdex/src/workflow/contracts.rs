@@ -47,9 +47,9 @@ use std::time::Instant;
 use serde::Serialize;
 
 use crate::dd::{TrickTable, solve_all};
-use crate::formats::{Board, SkippedBoard};
+use crate::formats::Board;
 use crate::model::contract::{Contract, imps};
-use crate::workflow::pipeline::{DealSource, DealStream, SourceOptions, StreamSource};
+use crate::workflow::pipeline::{DealSource, DealStream, ReadNotes, SourceOptions, StreamSource};
 use crate::{ErrorKind, ReadOnlyStore, Result, Seat, StoreReader, Vulnerability};
 
 /// A contract-choice job.
@@ -150,12 +150,10 @@ pub struct ContractsReport {
     pub drawn: Option<u64>,
     /// Wall time of the job, in seconds (reading, solving and scoring).
     pub seconds: f64,
-    /// Boards of a deal file without a complete deal, not played.
+    /// A deal file's boards without a complete deal, not played, and what its reader
+    /// ignored.
     #[serde(skip)]
-    pub skipped: Vec<SkippedBoard>,
-    /// What a deal file's reader ignored, each naming its line.
-    #[serde(skip)]
-    pub warnings: Vec<String>,
+    pub notes: ReadNotes,
     /// With [`ContractsJob::keep_deals`]: the deals played, in order; else empty.
     #[serde(skip)]
     pub sample: Vec<crate::Deal>,
@@ -370,8 +368,7 @@ pub fn run(
         },
         drawn: read.drawn,
         seconds: started.elapsed().as_secs_f64(),
-        skipped: read.skipped,
-        warnings: read.warnings,
+        notes: read.notes,
         sample,
         deal_tricks,
     })

@@ -29,9 +29,9 @@ use std::time::Instant;
 
 use serde::Serialize;
 
-use crate::formats::{SkippedBoard, WriteOptions};
-use crate::workflow::output::{ExportedFile, Output};
-use crate::workflow::pipeline::{self, DealFiles, DealSink, DealSource, SourceOptions};
+use crate::formats::WriteOptions;
+use crate::workflow::output::{ExportedFile, Output, Writing};
+use crate::workflow::pipeline::{self, DealSink, DealSource, ReadNotes, SourceOptions};
 use crate::{Error, ErrorKind, Result, StoreReader};
 
 /// A convert job: one source's boards out to every output.
@@ -42,13 +42,8 @@ pub struct ConvertJob {
     pub source: DealSource,
     /// The outputs, each a file or standard output with its format.
     pub outputs: Vec<Output>,
-    /// The event name for the formats that carry one (default: none).
-    pub event: Option<String>,
-    /// Hide the cards from dealing machines' displays where the format can.
-    pub blind: bool,
-    /// Cut outputs for formats with a board limit into files of 96 boards
-    /// ([`render_set`](crate::workflow::output::render_set)).
-    pub split: bool,
+    /// Event (default: none), blind, split.
+    pub writing: Writing,
 }
 
 impl ConvertJob {
@@ -66,9 +61,7 @@ impl ConvertJob {
                 first_board: None,
             }),
             outputs,
-            event: None,
-            blind: false,
-            split: false,
+            writing: Writing::default(),
         }
     }
 }
@@ -87,10 +80,10 @@ pub struct ConvertReport {
     pub first_board: u64,
     /// The last board's number.
     pub last_board: u64,
-    /// Boards of the input without a complete deal, not converted (see [`SkippedBoard`]).
-    pub skipped: Vec<SkippedBoard>,
-    /// What the reader ignored, each naming its line (e.g. an incomplete PBN table).
-    pub warnings: Vec<String>,
+    /// Boards of the input without a complete deal, not converted (see [`SkippedBoard`](crate::formats::SkippedBoard)),
+    /// and what the reader ignored, each naming its line (e.g. an incomplete PBN table).
+    #[serde(flatten)]
+    pub notes: ReadNotes,
     /// What an output cannot keep, each naming the output ([`Written::warnings`](crate::workflow::pipeline::Written::warnings): board
     /// numbers a format without them drops).
     pub output_warnings: Vec<String>,
@@ -122,17 +115,12 @@ pub fn run(
         _ => facts.set.as_ref().map(|s| s.first_board),
     };
     let options = WriteOptions {
-        event: job.event.clone().unwrap_or_default(),
-        blind: job.blind,
         first_board: first_told.unwrap_or(1),
         last_board: first_told.unwrap_or(1),
         ..WriteOptions::default()
     };
-    let mut sink = DealFiles {
-        split: job.split,
-        ..DealFiles::new(job.outputs.clone(), options)
-    }
-    .open(stdout)?;
+    let files = job.writing.files(job.outputs.clone(), "", options, false);
+    let mut sink = files.open(stdout)?;
     let (mut first, mut last) = (None, 1u64);
     let read = pipeline::drain(source, &mut sink, |boards| {
         // Numbered from a first board near the maximum, the last boards would pass it: refused
@@ -157,8 +145,7 @@ pub fn run(
         boards: read.boards,
         first_board: first.unwrap_or(1),
         last_board: last,
-        skipped: read.skipped,
-        warnings: read.warnings,
+        notes: read.notes,
         output_warnings: written.warnings,
         files: written.files,
         seconds: started.elapsed().as_secs_f64(),

@@ -47,14 +47,15 @@ use crate::dd::TrickTable;
 use crate::dealer::{
     self, DealFeed, DealerJob, DealerProgress, DealerReport, GivenDeal, GivenFeed, Script,
 };
-use crate::formats::{Board, SkippedBoard};
+use crate::formats::Board;
 use crate::model::card::Seat;
 use crate::model::deal::Deal;
 use crate::model::index::DealIndex;
 use crate::model::number::Scheme;
 use crate::store::{NewSet, Store};
 use crate::workflow::pipeline::{
-    DealSink, DealSource, FileSource, OpenSource, ReadAs, SetSink, SourceOptions, SourceRead,
+    DealSink, DealSource, FileSource, OpenSource, ReadAs, ReadNotes, SetSink, SourceOptions,
+    SourceRead,
 };
 use crate::{Error, ErrorKind, Result};
 
@@ -219,12 +220,10 @@ pub struct DealerRunReport {
     pub stored_set: Option<StoredDealerSet>,
     /// Double-dummy tables newly stored in the database (those the run solved).
     pub tables_stored: u64,
-    /// The file's boards skipped for want of a complete deal (for the notes).
+    /// The file's boards skipped for want of a complete deal and its reader's warnings
+    /// (for the notes).
     #[serde(skip)]
-    pub file_skipped: Vec<SkippedBoard>,
-    /// The file reader's warnings (for the notes).
-    #[serde(skip)]
-    pub file_warnings: Vec<String>,
+    pub file_notes: ReadNotes,
 }
 
 /// A script as `dealdex dealer` loads it, with its name for the report's closing lines (the
@@ -524,7 +523,7 @@ pub fn run(
     let notes = producer.map(Producer::finish).transpose();
     let report = ran.map_err(|e| run_error(e, &name))?;
     // A reading error past the deals the run took: the run's error, nothing of the set kept.
-    let notes = notes?.unwrap_or_default();
+    let read = notes?.unwrap_or_default();
     let Keeper {
         target,
         tables_stored,
@@ -541,8 +540,7 @@ pub fn run(
         database,
         stored_set,
         tables_stored,
-        file_skipped: notes.skipped,
-        file_warnings: notes.warnings,
+        file_notes: read.notes,
     })
 }
 

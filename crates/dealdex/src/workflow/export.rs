@@ -19,7 +19,7 @@
 //! let job = ExportJob::new("club", vec![Output { path: None, format: formats::by_name("pbn").unwrap() }]);
 //! let mut stdout = Vec::new();
 //! let report = export(&job, &store, &mut stdout)?;
-//! assert_eq!((report.boards, report.files.len()), (4, 1));
+//! assert_eq!((report.boards, report.written.files.len()), (4, 1));
 //! assert!(String::from_utf8(stdout)?.contains("[Event \"club\"]"));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
@@ -30,8 +30,8 @@ use serde::Serialize;
 
 use crate::formats::WriteOptions;
 use crate::store::StoreReader;
-use crate::workflow::output::{ExportedFile, Output};
-use crate::workflow::pipeline::{self, DealFiles, DealSink, DealSource, SourceOptions};
+use crate::workflow::output::{Output, Writing};
+use crate::workflow::pipeline::{self, DealSink, DealSource, SourceOptions, Written};
 use crate::{Error, Result};
 
 /// An export job: a stored set to files.
@@ -41,13 +41,8 @@ pub struct ExportJob {
     pub set: String,
     /// The outputs, each a file or standard output with its format.
     pub outputs: Vec<Output>,
-    /// The event name for the formats that carry one (default: the set's name).
-    pub event: Option<String>,
-    /// Hide the cards from dealing machines' displays where the format can.
-    pub blind: bool,
-    /// Cut the set for formats with a board limit (see
-    /// [`render_set`](crate::workflow::output::render_set)).
-    pub split: bool,
+    /// Event (default: the set's name), blind, split.
+    pub writing: Writing,
 }
 
 impl ExportJob {
@@ -57,9 +52,7 @@ impl ExportJob {
         ExportJob {
             set: set.to_owned(),
             outputs,
-            event: None,
-            blind: false,
-            split: false,
+            writing: Writing::default(),
         }
     }
 }
@@ -74,11 +67,10 @@ pub struct ExportReport {
     /// Boards whose deal is solved (their double-dummy tables go out with them where the
     /// format carries them: PBN).
     pub solved: u64,
-    /// The files written, in order.
-    pub files: Vec<ExportedFile>,
-    /// What an output cannot keep, each naming the output ([`Written::warnings`](crate::workflow::pipeline::Written::warnings): the
-    /// set's board numbers, to a format without them, for a set that does not start at 1).
-    pub warnings: Vec<String>,
+    /// The files written, in order, and what an output cannot keep (the set's board
+    /// numbers, to a format without them, for a set that does not start at 1).
+    #[serde(flatten)]
+    pub written: Written,
 }
 
 /// Exports a stored set: the set as a source (its boards in board order, each solved deal
@@ -101,19 +93,15 @@ pub fn export(
         .clone()
         .expect("a set source has its row");
     let options = WriteOptions {
-        event: job.event.clone().unwrap_or_else(|| info.name.clone()),
-        blind: job.blind,
         first_board: info.first_board,
         last_board: info.last_board,
         scheme: info.scheme,
-        boards: None,
+        ..WriteOptions::default()
     };
-    let mut sink = DealFiles {
-        bounds_given: true,
-        split: job.split,
-        ..DealFiles::new(job.outputs.clone(), options)
-    }
-    .open(stdout)?;
+    let files = job
+        .writing
+        .files(job.outputs.clone(), &info.name, options, true);
+    let mut sink = files.open(stdout)?;
     let mut solved = 0u64;
     let read = pipeline::drain(source, &mut sink, |boards| {
         solved += boards.iter().filter(|b| b.dd.is_some()).count() as u64;
@@ -124,15 +112,14 @@ pub fn export(
         set: info.name,
         boards: read.boards,
         solved,
-        files: written.files,
-        warnings: written.warnings,
+        written,
     })
 }
 
 /// One line: the set, boards, and the files written.
 impl std::fmt::Display for ExportReport {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let files: Vec<String> = self.files.iter().map(|x| x.label()).collect();
+        let files: Vec<String> = self.written.files.iter().map(|x| x.label()).collect();
         write!(
             f,
             "exported set {} ({} boards) to {}",

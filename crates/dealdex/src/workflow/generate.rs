@@ -40,7 +40,8 @@ use crate::query::{self, Query};
 use crate::secret::{self, PendingSecret, SecretFile};
 use crate::store::{NewSet, SetOutcome, Store};
 use crate::workflow::output::{
-    ExportedFile, FileRole, Output, check_distinct, check_output_paths, plan_outputs, same_file,
+    ExportedFile, FileRole, Output, Writing, check_distinct, check_output_paths, plan_outputs,
+    same_file,
 };
 use crate::workflow::pipeline::{
     DealFiles, DealSink, DealSource, DealStream, FoundDeals, OpenSource, PreparedFiles,
@@ -347,14 +348,8 @@ pub struct GenerateJob {
     /// that is free or already holds this very set, so a rerun with the same seed and
     /// range reuses its set).
     pub name: Option<String>,
-    /// The event name for the formats that carry one (default: the set's name; none in bulk
-    /// runs).
-    pub event: Option<String>,
-    /// Hide the cards from dealing machines' displays where the format can.
-    pub blind: bool,
-    /// Cut outputs for formats with a board limit into files of 96 boards
-    /// ([`render_set`]).
-    pub split: bool,
+    /// Event (default: the set's name; none in bulk runs), blind, split.
+    pub writing: Writing,
     /// The database file the store was opened from, for the default key file of a fresh
     /// seed (beside it) and the report; `None` for no store or one in memory.
     pub db: Option<PathBuf>,
@@ -392,9 +387,7 @@ impl GenerateJob {
             max_draws: Some(DEFAULT_MAX_DRAWS),
             outputs,
             name: None,
-            event: None,
-            blind: false,
-            split: false,
+            writing: Writing::default(),
             db: None,
         }
     }
@@ -1025,7 +1018,7 @@ pub fn check(job: &GenerateJob, storing: bool) -> Result<()> {
         let info = o.format.info();
         if let Some(max) = info.max_board
             && last > max
-            && !job.split
+            && !job.writing.split
         {
             return Err(GenerateKind::BoardLimit {
                 output: o.label(),
@@ -1038,7 +1031,7 @@ pub fn check(job: &GenerateJob, storing: bool) -> Result<()> {
     }
     if let Boards::Bulk { .. } = job.boards {
         let sink = DealFiles {
-            split: job.split,
+            split: job.writing.split,
             ..DealFiles::new(job.outputs.clone(), WriteOptions::default())
         };
         if let Some(o) = sink
@@ -1470,19 +1463,18 @@ fn run_set(
     // format's limit error must leave no trace. The event is the set's name, which the
     // store may yet make unique: rendered again if it does.
     let files = |name: &str| DealFiles {
-        bounds_given: true,
-        split: job.split,
         whole: true,
-        ..DealFiles::new(
+        ..job.writing.files(
             job.outputs.clone(),
+            name,
             WriteOptions {
-                event: job.event.clone().unwrap_or_else(|| name.to_owned()),
-                blind: job.blind,
                 first_board: first,
                 last_board: last,
                 scheme: source.scheme,
                 boards: None,
+                ..WriteOptions::default()
             },
+            true,
         )
     };
     let prepared = prepare_set(files(&base), &boards, &mut *stdout)?;
@@ -1524,7 +1516,7 @@ fn run_set(
         }
         None => (None, None),
     };
-    let written = match name != base && job.event.is_none() {
+    let written = match name != base && job.writing.event.is_none() {
         true => {
             drop(prepared);
             prepare_set(files(&name), &boards, &mut *stdout)?.commit()?
@@ -1726,21 +1718,13 @@ impl KeyBatches {
 
 /// The outputs of a bulk run of deals `first..=last`: no event unless asked for.
 fn bulk_sink(job: &GenerateJob, scheme: Scheme, first: u64, last: u64) -> DealFiles {
-    DealFiles {
-        bounds_given: true,
-        split: job.split,
-        ..DealFiles::new(
-            job.outputs.clone(),
-            WriteOptions {
-                event: job.event.clone().unwrap_or_default(),
-                blind: job.blind,
-                first_board: first,
-                last_board: last,
-                scheme,
-                boards: None,
-            },
-        )
-    }
+    let options = WriteOptions {
+        first_board: first,
+        last_board: last,
+        scheme,
+        ..WriteOptions::default()
+    };
+    job.writing.files(job.outputs.clone(), "", options, true)
 }
 
 /// A bulk run with a filter: the first `count` matching deals of the stream, numbered from

@@ -109,21 +109,6 @@ pub(crate) fn read_failure<E>(e: stream::StreamError<E>, path: &Path) -> Result<
     }
 }
 
-/// The notes of a deal file read for another purpose (`convert`, `number`, `stats`): one
-/// line `NAME: N boards skipped (…)` when boards were skipped ([`skipped_summary`]), then
-/// `NAME: warning: …` per reader warning.
-pub fn file_notes(
-    name: &dyn std::fmt::Display,
-    skipped: &[SkippedBoard],
-    warnings: &[String],
-) -> Vec<String> {
-    let skipped = (!skipped.is_empty()).then(|| format!("{name}: {}", skipped_summary(skipped)));
-    skipped
-        .into_iter()
-        .chain(warnings.iter().map(|w| format!("{name}: warning: {w}")))
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

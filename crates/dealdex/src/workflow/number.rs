@@ -24,24 +24,29 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use crate::formats::{self, Board, DealFormat, SkippedBoard};
+use crate::formats::{self, Board, DealFormat};
 use crate::model::card::Seat;
 use crate::model::deal_string::push_deal_bytes;
-use crate::workflow::output::{Output, ReportOutput};
+use crate::workflow::output::{Output, ReportOutput, Writing};
 use crate::workflow::pipeline::{
-    DealFiles, DealSink, DealSource, FileSource, ReadAs, SourceOptions,
+    DealSink, DealSource, FileSource, ReadAs, ReadNotes, SourceOptions,
 };
 use crate::{Deal, DealIndex, Error, ErrorKind, Result, Scheme, parse_deal_argument};
 
-/// A `number` job: what to number, and in which scheme.
+/// A `number` job: what to number, and in which scheme (with the `clap` feature, the
+/// arguments but `read`: the binary resolves `--from` itself).
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 pub struct NumberJob {
-    /// A PBN deal string (`N:…`), a 26-hex-digit index (optionally `-X`), or a deal file's
-    /// path ([`parse_deal_argument`] decides).
+    /// A PBN deal string (`N:…`), a 26-hex-digit index (optionally `-X`), or a deal file
+    /// (any format dealdex reads; prints `board number` lines).
+    #[cfg_attr(feature = "clap", arg(id = "deal", value_name = "DEAL"))]
     pub argument: String,
     /// How a deal file is read (its format, its first board).
+    #[cfg_attr(feature = "clap", arg(skip))]
     pub read: ReadAs,
-    /// The numbering scheme.
+    /// Numbering scheme: pavlicek, andrews or bigdeal.
+    #[cfg_attr(feature = "clap", arg(long, default_value = "pavlicek"))]
     pub scheme: Scheme,
 }
 
@@ -75,12 +80,10 @@ pub struct NumberReport {
     pub scheme: &'static str,
     /// The deals, in file order.
     pub deals: Vec<NumberedDeal>,
-    /// A deal file's boards without a complete deal, skipped (not in the JSON report).
+    /// A deal file's boards without a complete deal, skipped, and what its reader ignored
+    /// (not in the JSON report).
     #[serde(skip)]
-    pub skipped: Vec<SkippedBoard>,
-    /// What the file's reader ignored (not in the JSON report).
-    #[serde(skip)]
-    pub warnings: Vec<String>,
+    pub notes: ReadNotes,
 }
 
 /// Numbers the job's deal, or every board of its deal file (read whole, boards numbered
@@ -94,8 +97,7 @@ pub fn number(job: &NumberJob) -> Result<NumberReport> {
     let mut report = NumberReport {
         scheme: job.scheme.name(),
         deals: Vec::new(),
-        skipped: Vec::new(),
-        warnings: Vec::new(),
+        notes: ReadNotes::default(),
     };
     let numbered = |board, deal: &Deal| NumberedDeal {
         board,
@@ -122,8 +124,7 @@ pub fn number(job: &NumberJob) -> Result<NumberReport> {
             .extend(boards.iter().map(|b| numbered(b.number, &b.deal)));
         Ok(true)
     })?;
-    report.skipped = read.skipped;
-    report.warnings = read.warnings;
+    report.notes = read.notes;
     Ok(report)
 }
 
@@ -147,13 +148,8 @@ pub struct DealJob {
     /// ([`ReportOutput`]: a failed write keeps the old file); `None` for the writer given to
     /// [`deal`].
     pub out: Option<PathBuf>,
-    /// The event name for the formats that carry one (default: none; not in a listing).
-    pub event: Option<String>,
-    /// Hide the cards from dealing machines' displays where the format can.
-    pub blind: bool,
-    /// Cut outputs for formats with a board limit into files of 96 boards
-    /// ([`render_set`](crate::workflow::output::render_set)).
-    pub split: bool,
+    /// Event (default: none; not in a listing), blind, split.
+    pub writing: Writing,
 }
 
 impl DealJob {
@@ -166,9 +162,7 @@ impl DealJob {
             scheme: Scheme::Pavlicek,
             format: formats::by_name("pbn").expect("the registry has pbn"),
             out: None,
-            event: None,
-            blind: false,
-            split: false,
+            writing: Writing::default(),
         }
     }
 }
@@ -296,21 +290,12 @@ fn deal_boards(job: &DealJob, count: u64, stdout: &mut dyn Write) -> Result<Deal
         path: job.out.clone(),
         format: job.format,
     };
-    let files = DealFiles {
-        bounds_given: true,
-        split: job.split,
-        ..DealFiles::new(
-            vec![output],
-            formats::WriteOptions {
-                event: job.event.clone().unwrap_or_default(),
-                blind: job.blind,
-                first_board: 1,
-                last_board: count,
-                scheme: job.scheme,
-                ..formats::WriteOptions::default()
-            },
-        )
+    let options = formats::WriteOptions {
+        last_board: count,
+        scheme: job.scheme,
+        ..formats::WriteOptions::default()
     };
+    let files = job.writing.files(vec![output], "", options, true);
     let max = crate::workflow::generate::MAX_COLLECTED;
     if !files.streams() && count > max {
         let format = job.format.info().name;

@@ -34,6 +34,55 @@ impl<P: AsRef<Path>> Output<P> {
     }
 }
 
+/// How a job writes its sets of deals, the same for every job that writes them (`generate`,
+/// `convert`, `export`, `deal`): the event name, the cards hidden, the set cut for a machine's
+/// board limit. With the `clap` feature, the options `--blind`, `--split` and `--event`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
+pub struct Writing {
+    /// Hide the cards from dealing machines' displays (DUP without the DGE part on board 1,
+    /// DLM Status=Sealed).
+    #[cfg_attr(feature = "clap", arg(long))]
+    pub blind: bool,
+    /// Cut sets that exceed a format's board limit (DUP, DLM: 99) into files
+    /// `<name>-1.dup`, `<name>-2.dup`, … of 96 boards renumbered from 1 ([`render_set`]).
+    #[cfg_attr(feature = "clap", arg(long))]
+    pub split: bool,
+    /// Event name for the formats that carry one (PBN [Event], DLM Headline; default: the
+    /// set's name where there is one).
+    #[cfg_attr(feature = "clap", arg(long))]
+    pub event: Option<String>,
+}
+
+impl Writing {
+    /// A sink of `outputs` written this way: `options` with this event (else `default_event`)
+    /// and blindness, split as asked, the set's bounds those of `options` when `bounds_given`.
+    pub fn files(
+        &self,
+        outputs: Vec<Output>,
+        default_event: &str,
+        options: WriteOptions,
+        bounds_given: bool,
+    ) -> crate::workflow::pipeline::DealFiles {
+        let event = self
+            .event
+            .clone()
+            .unwrap_or_else(|| default_event.to_owned());
+        crate::workflow::pipeline::DealFiles {
+            bounds_given,
+            split: self.split,
+            ..crate::workflow::pipeline::DealFiles::new(
+                outputs,
+                WriteOptions {
+                    event,
+                    blind: self.blind,
+                    ..options
+                },
+            )
+        }
+    }
+}
+
 /// What a file is to a command, for [`check_distinct`] and [`ErrorKind::SameFile`]'s
 /// message (its words).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]

@@ -354,21 +354,33 @@ pub fn check_request(
 }
 
 /// What `dealdex solve` is asked to solve, as its arguments give it: deals, a stored set, or
-/// every stored deal that has no table yet ([`SolveRequest::open`] makes its source).
+/// every stored deal that has no table yet ([`SolveRequest::open`] makes its source). With
+/// the `clap` feature, those arguments but `read` (the binary resolves `--from` itself).
 #[derive(Clone, Debug, Default)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 pub struct SolveRequest {
-    /// Deal strings, hex indices, deal files, or [`STDIN_INPUT`] ([`input_items`]).
+    /// Deals to solve: PBN deal strings (`N:…`), hex indices (`-X` gives dealer and
+    /// vulnerability), deal files in any format dealdex reads, or `-` for a deal file on
+    /// standard input (its format told by --from, else by its content).
     pub inputs: Vec<String>,
     /// How the deal files are read (their format, their first board).
+    #[cfg_attr(feature = "clap", arg(skip))]
     pub read: ReadAs,
-    /// A stored set, whose boards come after the inputs'.
+    /// Solve the boards of this stored set (after the inputs').
+    #[cfg_attr(feature = "clap", arg(long, value_name = "NAME",
+        conflicts_with_all = ["inputs", "all", "no_db"]))]
     pub set: Option<String>,
-    /// Every stored deal that has no table yet ([`SolveSource::Unsolved`]).
+    /// Solve every stored deal that has no table yet (prints a summary only, unless
+    /// --format is given).
+    #[cfg_attr(feature = "clap", arg(long, conflicts_with_all = ["inputs", "no_db"]))]
     pub all: bool,
-    /// Dealer for par where the input gives none (default: from the board number, else N).
+    /// Dealer for par where the input does not give one (default: from the board number,
+    /// else N).
+    #[cfg_attr(feature = "clap", arg(long, value_name = "SEAT", value_parser = str::parse::<Seat>))]
     pub dealer: Option<Seat>,
-    /// Vulnerability for par where the input gives none: None, NS, EW or All (default: from
-    /// the board number, else None).
+    /// Vulnerability for par where the input does not give it: None, NS, EW or All
+    /// (default: from the board number, else None).
+    #[cfg_attr(feature = "clap", arg(long, value_name = "VUL"))]
     pub vul: Option<String>,
 }
 

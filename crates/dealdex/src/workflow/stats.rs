@@ -21,10 +21,10 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
-use crate::formats::{Board, SkippedBoard};
+use crate::formats::Board;
 use crate::stats::{Report, SetStats};
 use crate::workflow::output::{FileRole, ReportOutput, check_distinct};
-use crate::workflow::pipeline::{self, DealSink, DealSource, SourceOptions};
+use crate::workflow::pipeline::{self, DealSink, DealSource, ReadNotes, SourceOptions};
 use crate::{Error, ErrorKind, ReadOnlyStore, Result, StoreReader};
 
 /// A statistics job.
@@ -49,10 +49,9 @@ impl StatsJob {
 pub struct StatsRun {
     /// The statistics ([`Report::to_text`], [`Report::to_svg`], serde for JSON).
     pub report: Report,
-    /// Boards of the deal file without a complete deal, not counted (none for the store).
-    pub skipped: Vec<SkippedBoard>,
-    /// What the file's reader ignored, each naming its line.
-    pub warnings: Vec<String>,
+    /// The deal file's boards without a complete deal, not counted (none for the store),
+    /// and what its reader ignored.
+    pub notes: ReadNotes,
 }
 
 /// Counts the deals of the job's source a piece at a time (each piece in parallel, on
@@ -84,8 +83,7 @@ pub fn run(job: &StatsJob, store: Option<&StoreReader>) -> Result<StatsRun> {
     }
     Ok(StatsRun {
         report,
-        skipped: read.skipped,
-        warnings: read.warnings,
+        notes: read.notes,
     })
 }
 

@@ -28,20 +28,30 @@ pub const DEFAULT_VERIFY_SEED: u64 = 27;
 /// Stored tables read per page while walking the database.
 const PAGE: usize = 4096;
 
-/// Which stored tables to verify, and how.
+/// Which stored tables to verify, and how. With the `clap` feature, `solve --verify`'s own
+/// arguments (the set and the batch are `solve`'s, which the binary sets).
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 pub struct VerifyJob {
     /// Only the tables of this stored set's boards; every stored table when `None`.
+    #[cfg_attr(feature = "clap", arg(skip))]
     pub set: Option<String>,
-    /// Check a random sample of this many of the tables in scope (every one when `None`, or
-    /// when there are no more than this).
+    /// With --verify: check a seeded random sample of this many tables, not all (all when
+    /// there are no more than this).
+    #[cfg_attr(feature = "clap", arg(long, value_name = "N", requires = "verify",
+        value_parser = clap::value_parser!(u64).range(1..)))]
     pub sample: Option<u64>,
-    /// The seed of the sample: the same seed picks the same tables of the same database.
+    /// With --verify --sample: the sample's seed (the same seed, the same tables of the
+    /// same database).
+    #[cfg_attr(feature = "clap", arg(long, value_name = "SEED", requires = "sample",
+        default_value_t = DEFAULT_VERIFY_SEED))]
     pub seed: u64,
     /// Deals per batch, solved together on all cores (at least 1).
+    #[cfg_attr(feature = "clap", arg(skip))]
     pub batch: usize,
-    /// Replace every table that differs by the fresh solve (recorded as solved here), one
-    /// transaction a batch; without it nothing stored changes.
+    /// With --verify: replace each table that differs by the fresh solve (recorded as
+    /// solved here), one transaction a batch; without it nothing stored changes.
+    #[cfg_attr(feature = "clap", arg(long, requires = "verify"))]
     pub replace: bool,
 }
 

@@ -13,24 +13,40 @@ use crate::Result;
 use crate::event::protocol::ValueFormat;
 use crate::event::{self, Event, Keys, Phase, Protocol};
 
-/// A new event's description: what `dealdex event new` writes to a new `.sqd` file.
+/// A new event's description: what `dealdex event new` writes to a new `.sqd` file (with
+/// the `clap` feature, its arguments).
 #[derive(Clone, Debug)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 pub struct NewJob {
-    /// The description file to create; an existing file is never overwritten.
+    /// The description file to create (`.sqd`); an existing file is never overwritten.
     pub file: PathBuf,
-    /// TN, the tournament name: one line, no white space at either end.
+    /// Tournament name (TN): one line, no white space at either end.
+    #[cfg_attr(feature = "clap", arg(long))]
     pub name: String,
-    /// DI, what the delayed information will be, precisely: one line.
+    /// What the delayed information will be, precisely (DI, one line), e.g. 'DJI close of 19
+    /// Oct 2024'.
+    #[cfg_attr(feature = "clap", arg(long, value_name = "TEXT"))]
     pub delayed_info: String,
-    /// The phases in order, each `nsessions:boards:fileprefix:description` as SquareDeal's
-    /// phase dialogue takes them: boards `N`, `a-b`, a list cycled over the sessions, `NxM`
-    /// (N sessions of M boards) or `?`; nsessions `0` for a variable number; a prefix
-    /// without `#` for several sessions gets one `#` per digit of their count.
+    /// A phase, repeatable, in order: 'nsessions:boards:fileprefix:description', e.g.
+    /// '17:1-16,17-32:OPRR##:Open Round Robin #/17'. boards: N, a-b, a list cycled over the
+    /// sessions, NxM (N sessions of M boards) or ? (chosen when the deals are made);
+    /// nsessions 0: a variable number of sessions; a run of # in the prefix becomes the
+    /// session number (a prefix without # for several sessions gets one # per digit of
+    /// their count).
+    #[cfg_attr(
+        feature = "clap",
+        arg(long = "phase", value_name = "SPEC", required = true)
+    )]
     pub phases: Vec<String>,
-    /// How sessions become deals.
+    /// How sessions become deals: dealdex (dealdex-event/1, docs/event-protocol.md: KH
+    /// commits to the whole event, one commitment per key, a declared value format) or
+    /// squaredeal (SquareDeal 2.x, SQUAREDEAL.md §3).
+    #[cfg_attr(feature = "clap", arg(long, default_value = "dealdex"))]
     pub protocol: Protocol,
-    /// VF, the delayed value's exact format (`decimal:D`, `integer`, `hex:N`): required by
-    /// the dealdex protocol (docs/event-protocol.md §3), refused by SquareDeal's.
+    /// The exact format of the delayed value (VF; dealdex protocol, required there,
+    /// docs/event-protocol.md §3; refused by SquareDeal's): decimal:D (e.g. decimal:2 for
+    /// 44882.13), integer, or hex:N.
+    #[cfg_attr(feature = "clap", arg(long, value_name = "FORMAT"))]
     pub value_format: Option<String>,
 }
 
@@ -187,13 +203,16 @@ pub fn new_event(job: &NewJob) -> Result<NewReport> {
     })
 }
 
-/// Publishing an event: draw its keys and commit to them.
+/// Publishing an event: draw its keys and commit to them (with the `clap` feature, its
+/// arguments).
 #[derive(Clone, Debug)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 pub struct PublishJob {
-    /// The description file (`.sqd`), without KH and DV.
+    /// The event's description file (`.sqd`), without KH and DV.
     pub file: PathBuf,
-    /// Where to write the keys; `None`: the description file with extension `.sqk`. An
+    /// Where to write the keys (default: the description file with extension `.sqk`); an
     /// existing file is never overwritten.
+    #[cfg_attr(feature = "clap", arg(long, value_name = "FILE"))]
     pub keys: Option<PathBuf>,
 }
 
@@ -286,14 +305,17 @@ pub fn publish(job: &PublishJob) -> Result<PublishReport> {
     })
 }
 
-/// Recording the delayed value once it is public.
+/// Recording the delayed value once it is public (with the `clap` feature, its arguments).
 #[derive(Clone, Debug)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 pub struct SetValueJob {
-    /// The description file (`.sqd`), published (KH).
+    /// The event's description file (`.sqd`), published (KH).
     pub file: PathBuf,
-    /// DV, exactly as it will feed the deals (e.g. `43275.91`): one line.
+    /// The delayed-information value (DV, one line), exactly as it will feed the deals (e.g.
+    /// 43275.91).
     pub value: String,
     /// Replace a DV that is already recorded.
+    #[cfg_attr(feature = "clap", arg(long))]
     pub replace: bool,
 }
 

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use super::{EventKind, blamed, default_keys, read_event, read_keys};
+use super::{EventFiles, EventKind, blamed};
 use crate::event::{self, Boards, ErrorKind, Event, Keys, Protocol, SessionId};
 use crate::formats::{self, Board, DealFormat, WriteOptions};
 use crate::workflow::output::Output;
@@ -16,31 +16,40 @@ use crate::{DealIndex, Error, NewSet, Result, Scheme, Store};
 /// anything is written or stored.
 pub const MAX_RUN_BOARDS: u64 = 1_000_000;
 
-/// Which sessions to make, into which files and which database.
-#[derive(Clone)]
+/// Which sessions to make, into which files and which database. With the `clap` feature,
+/// the arguments but the sessions, boards, formats and database (the binary parses them
+/// into this job itself).
+#[derive(Clone, Debug)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 pub struct MakeJob {
-    /// The description file (`.sqd`), published (KH) and with its value (DV).
-    pub file: PathBuf,
-    /// The key file; `None`: the description file with extension `.sqk`.
-    pub keys: Option<PathBuf>,
-    /// Only this phase (1-based, in SN order); `None`: every phase (those that need
-    /// [`MakeJob::boards`] or [`MakeJob::sessions`] are skipped with a note).
+    /// The description file and the key file.
+    #[cfg_attr(feature = "clap", command(flatten))]
+    pub event: EventFiles,
+    /// Only this phase (1-based, in SN order); default: every phase (those that need boards
+    /// or sessions given are skipped with a note).
+    #[cfg_attr(feature = "clap", arg(long, value_name = "P"))]
     pub phase: Option<u32>,
     /// Only sessions `A..=B` of [`MakeJob::phase`] (required for a variable phase); see
     /// [`parse_sessions`].
+    #[cfg_attr(feature = "clap", arg(skip))]
     pub sessions: Option<(u32, u32)>,
-    /// Make the sessions' reserve sets (files `<name>reserve.*`) instead.
+    /// Make the sessions' reserve sets (files <name>reserve.*) instead.
+    #[cfg_attr(feature = "clap", arg(long))]
     pub reserve: bool,
     /// The boards of a phase whose SN line says `?`; see [`parse_boards`].
+    #[cfg_attr(feature = "clap", arg(skip))]
     pub boards: Option<Boards>,
-    /// Directory for the files (created if missing): `<session name>.<extension>` for each
+    /// Directory for the files (created if missing): <session name>.<extension> for each
     /// format.
+    #[cfg_attr(feature = "clap", arg(long, short, value_name = "DIR"))]
     pub out: PathBuf,
     /// The formats to write, in order (at least one).
+    #[cfg_attr(feature = "clap", arg(skip))]
     pub formats: Vec<&'static dyn DealFormat>,
     /// The database to store each session in as a set `<description file stem>/<session
     /// name>`; `None`: store nothing. It is opened (and created) only once every session is
     /// made and every file rendered.
+    #[cfg_attr(feature = "clap", arg(skip))]
     pub db: Option<PathBuf>,
 }
 
@@ -286,9 +295,7 @@ struct Made {
 /// [`EventKind::OutNotDirectory`], [`EventKind::NotAFile`]. After: [`EventKind::Write`]
 /// (files before it are written) and [`ErrorKind::Store`](crate::ErrorKind::Store).
 pub fn make(job: &MakeJob) -> Result<MakeReport> {
-    let (_, ev) = read_event(&job.file)?;
-    let keys_path = job.keys.clone().unwrap_or_else(|| default_keys(&job.file));
-    let keys = read_keys(&keys_path)?;
+    let (ev, keys, keys_path) = job.event.read()?;
     if ev.key_hash.is_none() {
         return Err(event_error(job, ErrorKind::NotPublished.into()).into());
     }
@@ -296,13 +303,12 @@ pub fn make(job: &MakeJob) -> Result<MakeReport> {
         return Err(event_error(job, ErrorKind::NoValue.into()).into());
     }
     ev.check_keys(&keys).map_err(|error| EventKind::Keys {
-        path: blamed(&error, &job.file, &keys_path).to_owned(),
+        path: blamed(&error, &job.event.file, &keys_path).to_owned(),
         error,
     })?;
     let mut notes = Vec::new();
     let plan = plan_sessions(job, &ev, &mut notes)?;
-    let stem = job
-        .file
+    let stem = (job.event.file)
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default();
@@ -322,7 +328,7 @@ pub fn make(job: &MakeJob) -> Result<MakeReport> {
     }
     let written = write_files(job, &made, prepared)?;
     let mut report = MakeReport {
-        file: job.file.clone(),
+        file: job.event.file.clone(),
         delayed_value: ev.delayed_value.clone().unwrap_or_default(),
         notes,
         sessions: Vec::new(),
@@ -364,7 +370,7 @@ pub fn make(job: &MakeJob) -> Result<MakeReport> {
 /// The description file's `error`.
 fn event_error(job: &MakeJob, error: event::Error) -> EventKind {
     EventKind::Event {
-        path: job.file.clone(),
+        path: job.event.file.clone(),
         error,
     }
 }
@@ -597,8 +603,7 @@ impl MakeJob {
     /// nothing.
     pub fn new(file: &Path, out: &Path) -> MakeJob {
         MakeJob {
-            file: file.to_owned(),
-            keys: None,
+            event: EventFiles::new(file),
             phase: None,
             sessions: None,
             reserve: false,

@@ -525,6 +525,47 @@ pub fn default_keys(sqd: &Path) -> PathBuf {
     sqd.with_extension("sqk")
 }
 
+/// A published event's two files, as `make` and `verify` take them (with the `clap` feature,
+/// their arguments): the description and its keys.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
+pub struct EventFiles {
+    /// The event's description file (`.sqd`), published (KH) and with its value (DV).
+    pub file: PathBuf,
+    /// The key file, revealed after the event (default: the description file with
+    /// extension `.sqk`).
+    #[cfg_attr(feature = "clap", arg(long, value_name = "FILE"))]
+    pub keys: Option<PathBuf>,
+}
+
+impl EventFiles {
+    /// The description file `file` with the key file beside it ([`default_keys`]).
+    pub fn new(file: &Path) -> EventFiles {
+        EventFiles {
+            file: file.to_owned(),
+            keys: None,
+        }
+    }
+
+    /// The key file: [`EventFiles::keys`], else the default beside the description.
+    pub fn keys_path(&self) -> PathBuf {
+        self.keys
+            .clone()
+            .unwrap_or_else(|| default_keys(&self.file))
+    }
+
+    /// The event and its keys, read and parsed, with the key file's path.
+    ///
+    /// # Errors
+    /// [`EventKind::Read`] or [`EventKind::Malformed`] for either file.
+    fn read(&self) -> Result<(Event, Keys, PathBuf)> {
+        let (_, ev) = read_event(&self.file)?;
+        let keys_path = self.keys_path();
+        let keys = read_keys(&keys_path)?;
+        Ok((ev, keys, keys_path))
+    }
+}
+
 /// Writes `bytes` to `path` whole ([`crate::workflow::output::write_whole`]: a failure leaves the old
 /// file as it was, and the temporary name is dealdex's own).
 fn replace_file(path: &Path, bytes: &[u8]) -> Result<()> {

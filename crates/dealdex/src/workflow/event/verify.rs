@@ -6,31 +6,35 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use super::{EventKind, MAX_RUN_BOARDS, blamed, default_keys, read_event, read_keys};
+use super::{EventFiles, EventKind, MAX_RUN_BOARDS, blamed, read_event};
 use crate::event::{self, Event, FileMatch, Keys, NameMatch, Protocol, SessionId};
 use crate::formats::{self, Board};
 use crate::workflow::pipeline::{DealSource, FileSource, ReadAs, SourceOptions};
 use crate::{Deal, Result};
 
-/// What to verify.
+/// What to verify (with the `clap` feature, the arguments but `read`: the binary resolves
+/// `--from` itself).
 #[derive(Clone, Debug)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 pub struct VerifyJob {
-    /// The event's final description file (`.sqd`, with DV).
-    pub file: PathBuf,
-    /// The key file, revealed after the event; `None`: the description file with extension
-    /// `.sqk`.
-    pub keys: Option<PathBuf>,
+    /// The event's final description file (with DV) and its key file.
+    #[cfg_attr(feature = "clap", command(flatten))]
+    pub event: EventFiles,
     /// The description file as published before the event: TN, DI, SN and KH (and, dealdex
     /// protocol, PV, VF and SH) must be the same.
+    #[cfg_attr(feature = "clap", arg(long, value_name = "ORIGINAL.sqd"))]
     pub published: Option<PathBuf>,
     /// Hand records (deal files of any format dealdex reads) and directories of them.
+    #[cfg_attr(feature = "clap", arg(required = true, value_name = "FILES_OR_DIR"))]
     pub files: Vec<PathBuf>,
-    /// How the hand records are read: [`ReadAs::default`] tells each file's format by its
+    /// How the hand records are read: the default tells each file's format by its
     /// extension, else by its content.
+    #[cfg_attr(feature = "clap", arg(skip))]
     pub read: ReadAs,
-    /// Dealdex protocol only: the key file holds only the sessions revealed so far; each key
-    /// given must match its SH line, and sessions without a key are not checked
+    /// dealdex protocol: the key file holds only the sessions revealed so far; each key
+    /// given must match its commitment (SH), and sessions without a key are not checked
     /// (docs/event-protocol.md §6).
+    #[cfg_attr(feature = "clap", arg(long))]
     pub partial: bool,
 }
 
@@ -351,9 +355,7 @@ type SessionKey = (u32, u32, bool);
 /// [`EventKind::PartialNeedsDealdex`]. Every matched file is read before anything is
 /// compared.
 pub fn verify(job: &VerifyJob) -> Result<VerifyReport> {
-    let (_, ev) = read_event(&job.file)?;
-    let keys_path = job.keys.clone().unwrap_or_else(|| default_keys(&job.file));
-    let keys = read_keys(&keys_path)?;
+    let (ev, keys, keys_path) = job.event.read()?;
     let published = match &job.published {
         Some(p) => Some(read_event(p)?.1),
         None => None,
@@ -363,18 +365,18 @@ pub fn verify(job: &VerifyJob) -> Result<VerifyReport> {
     let inputs = read_inputs(&ev, &paths, job.read, &mut problems)?;
     if job.partial && ev.protocol != Protocol::Dealdex {
         return Err(EventKind::PartialNeedsDealdex {
-            path: job.file.clone(),
+            path: job.event.file.clone(),
         }
         .into());
     }
 
-    let key_hash = check_key_hash(&ev, &keys, &job.file, &keys_path, &mut problems);
+    let key_hash = check_key_hash(&ev, &keys, &job.event.file, &keys_path, &mut problems);
     let keys_check = check_keys(&ev, &keys, job.partial, &mut problems);
     let published = match (&published, &job.published) {
         (Some(orig), Some(path)) => Some(check_published(&ev, orig, path, &mut problems)),
         _ => None,
     };
-    check_value(&ev, &job.file, &mut problems);
+    check_value(&ev, &job.event.file, &mut problems);
 
     let checked = check_files(&ev, &keys, &inputs);
     let files = checked.files;
@@ -398,7 +400,7 @@ pub fn verify(job: &VerifyJob) -> Result<VerifyReport> {
     }
     let squaredeal = ev.protocol != Protocol::Dealdex;
     Ok(VerifyReport {
-        file: job.file.clone(),
+        file: job.event.file.clone(),
         name: ev.name.clone(),
         protocol: ev.protocol.name(),
         keys_file: keys_path,

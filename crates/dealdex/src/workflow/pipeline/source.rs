@@ -740,15 +740,43 @@ pub struct SourceFacts {
     pub set: Option<crate::SetInfo>,
 }
 
+/// What reading a deal file left out: its boards without a complete deal and what its
+/// reader ignored. The same in every report of a job that reads files (its JSON fields
+/// `skipped` and `warnings`, where the report has them: the field is flattened).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct ReadNotes {
+    /// A file's boards without a complete deal, not handed over.
+    pub skipped: Vec<SkippedBoard>,
+    /// What a file's reader ignored, each naming its line.
+    pub warnings: Vec<String>,
+}
+
+impl ReadNotes {
+    /// The notes of the deal file `name` as lines: `NAME: N boards skipped (…)` when boards
+    /// were skipped ([`skipped_summary`](crate::workflow::input::skipped_summary)), then
+    /// `NAME: warning: …` per reader warning.
+    pub fn lines(&self, name: &dyn std::fmt::Display) -> Vec<String> {
+        let summary = crate::workflow::input::skipped_summary;
+        let skipped =
+            (!self.skipped.is_empty()).then(|| format!("{name}: {}", summary(&self.skipped)));
+        (skipped.into_iter())
+            .chain(
+                self.warnings
+                    .iter()
+                    .map(|w| format!("{name}: warning: {w}")),
+            )
+            .collect()
+    }
+}
+
 /// What reading a source found besides its boards.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct SourceRead {
     /// Boards handed over.
     pub boards: u64,
-    /// A file's boards without a complete deal, not handed over.
-    pub skipped: Vec<SkippedBoard>,
-    /// What a file's reader ignored, each naming its line.
-    pub warnings: Vec<String>,
+    /// A file's skipped boards and warnings.
+    #[serde(flatten)]
+    pub notes: ReadNotes,
     /// False when the consumer stopped the read before the source's end.
     pub complete: bool,
     /// A filtered stream's deals drawn to find its deals ([`StreamSource::filter`]).
@@ -868,8 +896,10 @@ impl<R: Deref<Target = StoreReader>> OpenSource<R> {
                 let read = read.map_err(|e| E::from(e))?;
                 Ok(SourceRead {
                     boards,
-                    skipped: read.skipped,
-                    warnings: read.warnings,
+                    notes: ReadNotes {
+                        skipped: read.skipped,
+                        warnings: read.warnings,
+                    },
                     complete,
                     drawn: None,
                     sha256: input
