@@ -235,8 +235,9 @@ pub fn serve(job: &ServeJob, ready: impl FnOnce(&Served)) -> Result<(), Error> {
     }
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
-        // The blocking pool runs the workflows: bounded, so that a burst of requests queues
-        // rather than opening a database connection each.
+        // The blocking pool runs the workflows and the reads. The reads are bounded by the
+        // connection pools (a request waits for a connection without a thread), the jobs by
+        // MAX_JOBS; this bounds the rest (solving a deal not stored, its leads, a play).
         .max_blocking_threads(64)
         .build()
         .map_err(|e| ErrorKind::Internal(format!("cannot start the server's threads: {e}")))?;
