@@ -3,14 +3,17 @@ body, malformed JSON, SQL through the query box and the SQL box, cross-origin wr
 10^4 idle connections; each must be refused cleanly (4xx, JSON error) and the server must
 still answer afterwards. Standard library only.
 
-    python3 benches/serve_hostile.py http://127.0.0.1:PORT [--idle 10000]
+    python3 benches/serve_hostile.py http://127.0.0.1:PORT [--idle 10000] [--db FILE]
 
-Prints one line per check (`ok`/`FAIL`, the status, what was sent) and exits 1 on a failure.
+With `--db` (the file the server reads), an answer that names the file's folder fails its check
+(errors name the database by its file name only). Prints one line per check (`ok`/`FAIL`, the
+status, what was sent) and exits 1 on a failure.
 """
 
 import argparse
 import asyncio
 import json
+import os
 import resource
 import sys
 import urllib.parse
@@ -38,7 +41,9 @@ async def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("base")
     ap.add_argument("--idle", type=int, default=10_000)
+    ap.add_argument("--db", help="the server's database file: no answer may name its folder")
     a = ap.parse_args()
+    folder = os.path.dirname(os.path.abspath(a.db)) if a.db else None
     u = urllib.parse.urlparse(a.base)
     host, port = u.hostname, u.port
     origin = f"Origin: http://{host}:{port}"
@@ -71,7 +76,7 @@ async def main():
             # A body past the limit may be refused before it is read whole: the connection
             # closes under the writer; the status line is still what counts.
             status, data = 0, str(e).encode()
-        good = status in ok
+        good = status in ok and not (folder and folder.encode() in data)
         failed += not good
         print(f"{'ok  ' if good else 'FAIL'} {status} {what}: {data[:90]!r}")
     # 10^4 idle connections: opened and held, then a request must still be answered.

@@ -1,18 +1,22 @@
 """A load run over a running `dealdex serve` (issue 52): CLIENTS concurrent clients, each on
 its own keep-alive connection, for SECONDS, alternating deal pages (`GET /api/deal/<index>`
 of the deals given) and count queries (`GET /api/query?q=EXPR&limit=24`); prints requests a
-second and p50/p99/max latency by kind, and the server's RSS (given its pid). Standard
-library only.
+second and p50/p99/max latency by kind, and the server's RSS (given its pid). With
+`--simulate N`, a dealer job drawing N deals (`POST /api/dealer`) is started first and the run
+says whether it was still running at the end, so the pages are measured while a long
+simulation runs. Standard library only.
 
     python3 benches/serve_load.py http://127.0.0.1:PORT --pid PID --indices FILE \
-        [--clients 200] [--seconds 20] [--query 'hcp(N) >= 20']
+        [--clients 200] [--seconds 20] [--query 'hcp(N) >= 20'] [--simulate 100000000]
 """
 
 import argparse
 import asyncio
+import json
 import statistics
 import time
 import urllib.parse
+import urllib.request
 
 
 async def get(reader, writer, host, path):
@@ -43,6 +47,22 @@ async def client(n, a, host, port, paths, until, times, errors):
     writer.close()
 
 
+def start_simulation(base, deals):
+    """Starts a dealer job that draws `deals` deals and keeps none; its id."""
+    script = f"generate {deals}\nproduce {deals}\ncondition hcp(north) > 40\n"
+    request = urllib.request.Request(
+        base + "/api/dealer", data=json.dumps({"script": script, "seed": 1}).encode(),
+        headers={"Content-Type": "application/json", "Origin": base}, method="POST")
+    with urllib.request.urlopen(request) as r:
+        return json.load(r)["id"]
+
+
+def job_state(base, job):
+    with urllib.request.urlopen(f"{base}/api/jobs/{job}") as r:
+        s = json.load(r)
+    return f"{s['state']} after {s['seconds']:.1f} s, progress {s.get('progress')}"
+
+
 def rss_mib(pid):
     with open(f"/proc/{pid}/status") as f:
         for line in f:
@@ -59,7 +79,10 @@ async def main():
     ap.add_argument("--clients", type=int, default=200)
     ap.add_argument("--seconds", type=float, default=20)
     ap.add_argument("--query", default="hcp(N) >= 20")
+    ap.add_argument("--simulate", type=int, help="deals a dealer job draws during the run")
     a = ap.parse_args()
+    base = a.base.rstrip("/")
+    job = start_simulation(base, a.simulate) if a.simulate else None
     u = urllib.parse.urlparse(a.base)
     indices = [l.split()[0] for l in open(a.indices) if l.strip()]
     q = urllib.parse.quote(a.query, safe="")
@@ -87,6 +110,8 @@ async def main():
         p = lambda x: t[min(len(t) - 1, int(x * len(t)))] * 1000
         print(f"  {kind:5} {len(t):6} requests: p50 {p(0.5):.1f} ms, p99 {p(0.99):.1f} ms, max {t[-1] * 1000:.1f} ms, mean {statistics.mean(t) * 1000:.1f} ms")
     print(f"  server RSS: {rss[0]:.0f} MiB before, {max(rss):.0f} MiB at most, {rss[-1]:.0f} MiB at the end")
+    if job is not None:
+        print(f"  the simulation (job {job}) at the end: {job_state(base, job)}")
 
 
 asyncio.run(main())

@@ -85,13 +85,21 @@ async function playThrough(index, contract, declarer, played, box) {
             label, el('sub', {}, result.get(card)))
           : el('span', { class: 'held' }, label, ' ');
       }))));
+  // The current trick in the middle of the table, each card before the seat that played it.
+  const leader = SEATS.indexOf(r.leader);
+  const trick = el('div', { class: 'centre trick', id: 'play-trick', title: 'The current trick' },
+    r.trick.map((c, i) => {
+      const seat = SEATS[(leader + i) % 4];
+      return el('span', { class: `h${seat} suit-${c[0]}`, 'data-seat': seat, 'data-card': c },
+        SYMBOL[c[0]] + c.slice(1).replace('T', '10'));
+    }));
   const status = r.next === '-'
     ? `Played out: declarer's side ${r.declarer_tricks} tricks, the defence ${r.defence_tricks}.`
     : `${SEAT_NAME[r.next]} to play. Tricks so far: declarer's side ${r.declarer_tricks}, the defence ${r.defence_tricks}. Each legal card shows declarer's side's tricks in all if it is played.`;
   fill(box,
     el('p', { id: 'play-status' }, status),
     el('p', {}, 'Trick: ', r.trick.length ? r.trick.map((c) => el('span', { class: `suit-${c[0]}` }, SYMBOL[c[0]] + c.slice(1).replace('T', '10') + ' ')) : '—'),
-    el('div', { class: 'diagram large' }, el('div', { class: 'centre' }), SEATS.map((seat, i) => hand(seat, r.hands[i]))),
+    el('div', { class: 'diagram large' }, trick, SEATS.map((seat, i) => hand(seat, r.hands[i]))),
     el('div', { class: 'bar' },
       el('button', { type: 'button', class: 'secondary', disabled: !played.length, onclick: () => again(played.slice(0, -1)) }, 'Undo'),
       el('button', { type: 'button', class: 'secondary', disabled: !played.length, onclick: () => again([]) }, 'Restart')));

@@ -76,7 +76,10 @@ function jobControls(start) {
       done: (r) => {
         finish();
         status.textContent = 'Done.';
-        fill(result, ...start.draw(r));
+        fill(result, ...start.draw(r),
+          // The report as the command's --json prints it: the page's JSON twin.
+          el('details', { class: 'json' }, el('summary', {}, 'The report as JSON'),
+            el('pre', { class: 'output', id: 'report-json' }, JSON.stringify(r.report, null, 2))));
       },
       failed: (e) => {
         finish();
@@ -96,7 +99,8 @@ function bars(rows, format = (v) => v.toFixed(2)) {
     // The width through the CSSOM: the pages' policy refuses style attributes.
     const bar = el('div', { class: 'bar' });
     bar.style.width = `${(100 * Math.abs(r.value) / max).toFixed(1)}%`;
-    return [el('span', {}, r.label), el('div', {}, bar), el('span', {}, format(r.value))];
+    return [el('span', { class: 'label' }, r.label), el('div', {}, bar),
+      el('span', { class: 'value', 'data-value': String(r.value) }, format(r.value))];
   }));
 }
 

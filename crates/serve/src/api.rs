@@ -1,6 +1,7 @@
 //! The reading endpoints of the JSON API: a query's count and a page of its deals, one deal
 //! with everything known of it, the stored sets, a set's export. Each reads the database
-//! opened read-only for the request ([`dealdex::ReadOnlyStore`]) on the blocking pool.
+//! through one of the server's open read-only connections ([`crate::pool`]) on the blocking
+//! pool.
 
 use axum::Json;
 use axum::extract::rejection::QueryRejection;
@@ -14,9 +15,10 @@ use dealdex::workflow::export::{ExportJob, ExportReport};
 use dealdex::workflow::lookup::{DdView, LookupJob, LookupReport};
 use dealdex::workflow::output::Writing;
 use dealdex::workflow::query::{QueryJob, QueryMode, QueryReport};
-use dealdex::{Deal, DealIndex, ReadOnlyStore, Scheme, Seat, StoreError};
+use dealdex::{Deal, DealIndex, Scheme, Seat, StoreError};
 use serde::{Deserialize, Serialize};
 
+use crate::pool::Lane;
 use crate::{App, Error, blocking};
 
 /// The most deals one query page holds.
@@ -134,47 +136,46 @@ pub async fn query(
             "offset {offset}: pages go at most {MAX_OFFSET} matches deep (narrow the query)"
         )));
     }
-    let db = app.settings.db.clone();
-    blocking(move || {
-        let mut job = QueryJob::new(&p.q, QueryMode::Count).map_err(Error::engine)?;
-        job.set = p.set;
-        let store = ReadOnlyStore::open(&db).map_err(Error::engine)?;
-        let report = dealdex::workflow::query::run(&job, Some(&store), &mut std::io::sink())
-            .map_err(Error::engine)?;
-        let mut found = Vec::new();
-        let mut seen = 0u64;
-        let filter = job.query.to_sql();
-        store
-            .for_each_match(
-                &filter,
-                job.set.as_deref(),
-                Some(offset + limit),
-                |key, b| {
-                    if seen >= offset {
-                        found.push((key, b));
-                    }
-                    seen += 1;
-                    Ok::<(), StoreError>(())
-                },
-            )
-            .map_err(Error::engine)?;
-        let deals = found
-            .into_iter()
-            .map(|(key, board)| {
-                Ok(DealSummary::of(
-                    &key.to_deal().map_err(Error::engine)?,
-                    board,
-                ))
-            })
-            .collect::<Result<_, Error>>()?;
-        Ok(Json(QueryPage {
-            report,
-            offset,
-            limit,
-            deals,
-        }))
-    })
-    .await
+    let mut job = QueryJob::new(&p.q, QueryMode::Count).map_err(Error::engine)?;
+    job.set = p.set;
+    app.stores
+        .read(Lane::Scan, move |store| {
+            let report = dealdex::workflow::query::run(&job, Some(store), &mut std::io::sink())
+                .map_err(Error::engine)?;
+            let mut found = Vec::new();
+            let mut seen = 0u64;
+            let filter = job.query.to_sql();
+            store
+                .for_each_match(
+                    &filter,
+                    job.set.as_deref(),
+                    Some(offset + limit),
+                    |key, b| {
+                        if seen >= offset {
+                            found.push((key, b));
+                        }
+                        seen += 1;
+                        Ok::<(), StoreError>(())
+                    },
+                )
+                .map_err(Error::engine)?;
+            let deals = found
+                .into_iter()
+                .map(|(key, board)| {
+                    Ok(DealSummary::of(
+                        &key.to_deal().map_err(Error::engine)?,
+                        board,
+                    ))
+                })
+                .collect::<Result<_, Error>>()?;
+            Ok(Json(QueryPage {
+                report,
+                offset,
+                limit,
+                deals,
+            }))
+        })
+        .await
 }
 
 /// `GET /api/deal/<index>`'s answer: `dealdex lookup --json`'s report (its table and par
@@ -209,33 +210,40 @@ pub async fn deal(
     State(app): State<App>,
     Path(index): Path<String>,
 ) -> Result<Json<DealPage>, Error> {
-    let db = app.settings.db.clone();
-    blocking(move || {
-        let deal = DealIndex::parse_hex(&index)
-            .and_then(|key| key.to_deal())
-            .map_err(Error::engine)?;
-        let job = LookupJob {
-            deal,
-            scheme: Scheme::Pavlicek,
-            database: db,
-        };
-        let mut lookup = dealdex::workflow::lookup::run_in(&job).map_err(Error::engine)?;
-        let solved_now = lookup.dd.is_none();
-        if solved_now {
-            lookup.dd = Some(solve(deal, lookup.boards.first().map(|b| b.board))?);
+    let deal = DealIndex::parse_hex(&index)
+        .and_then(|key| key.to_deal())
+        .map_err(Error::engine)?;
+    let job = LookupJob {
+        deal,
+        scheme: Scheme::Pavlicek,
+        database: app.settings.db.clone(),
+    };
+    let mut lookup = match app.settings.db.exists() {
+        true => {
+            app.stores
+                .read(Lane::Quick, move |store| {
+                    dealdex::workflow::lookup::run(&job, Some(store)).map_err(Error::engine)
+                })
+                .await?
         }
-        Ok(Json(DealPage {
-            numbers: Numbers {
-                pavlicek: deal.number(Scheme::Pavlicek).to_string(),
-                andrews: deal.number(Scheme::Andrews).to_string(),
-                bigdeal: deal.number(Scheme::BigDeal).to_string(),
-            },
-            hands: hands(&deal),
-            lookup,
-            solved_now,
-        }))
-    })
-    .await
+        false => dealdex::workflow::lookup::run(&job, None).map_err(Error::engine)?,
+    };
+    let solved_now = lookup.dd.is_none();
+    if solved_now {
+        // Solved without holding a connection: a solve takes far longer than a read.
+        let board = lookup.boards.first().map(|b| b.board);
+        lookup.dd = Some(blocking(move || solve(deal, board)).await?);
+    }
+    Ok(Json(DealPage {
+        numbers: Numbers {
+            pavlicek: deal.number(Scheme::Pavlicek).to_string(),
+            andrews: deal.number(Scheme::Andrews).to_string(),
+            bigdeal: deal.number(Scheme::BigDeal).to_string(),
+        },
+        hands: hands(&deal),
+        lookup,
+        solved_now,
+    }))
 }
 
 /// `deal`'s table and par (for `board`'s dealer and vulnerability, else North and none),
@@ -304,45 +312,44 @@ pub struct FormatView {
 
 /// `GET /api/sets`: [`SetsPage`].
 pub async fn sets(State(app): State<App>) -> Result<Json<SetsPage>, Error> {
-    let db = app.settings.db.clone();
     let writes = app.settings.write;
-    blocking(move || {
-        let store = ReadOnlyStore::open(&db).map_err(Error::engine)?;
-        let mut sets = Vec::new();
-        for name in store.set_names().map_err(Error::engine)? {
-            let Some(info) = store.set(&name).map_err(Error::engine)? else {
-                continue;
-            };
-            sets.push(SetView {
-                name: info.name,
-                first_board: info.first_board,
-                last_board: info.last_board,
-                scheme: info.scheme.to_string(),
-                generator: info.generator,
-                created_at: info.created_at,
-                seed_sha256: info
-                    .seed_sha256
-                    .map(|h| h.iter().map(|b| format!("{b:02x}")).collect()),
-            });
-        }
-        let formats = dealdex::formats::registry()
-            .iter()
-            .map(|f| {
-                let info = f.info();
-                FormatView {
+    app.stores
+        .read(Lane::Quick, move |store| {
+            let mut sets = Vec::new();
+            for name in store.set_names().map_err(Error::engine)? {
+                let Some(info) = store.set(&name).map_err(Error::engine)? else {
+                    continue;
+                };
+                sets.push(SetView {
                     name: info.name,
-                    extension: info.extensions.first().copied().unwrap_or(info.name),
-                    description: info.description,
-                }
-            })
-            .collect();
-        Ok(Json(SetsPage {
-            sets,
-            formats,
-            writes,
-        }))
-    })
-    .await
+                    first_board: info.first_board,
+                    last_board: info.last_board,
+                    scheme: info.scheme.to_string(),
+                    generator: info.generator,
+                    created_at: info.created_at,
+                    seed_sha256: info
+                        .seed_sha256
+                        .map(|h| h.iter().map(|b| format!("{b:02x}")).collect()),
+                });
+            }
+            let formats = dealdex::formats::registry()
+                .iter()
+                .map(|f| {
+                    let info = f.info();
+                    FormatView {
+                        name: info.name,
+                        extension: info.extensions.first().copied().unwrap_or(info.name),
+                        description: info.description,
+                    }
+                })
+                .collect();
+            Ok(Json(SetsPage {
+                sets,
+                formats,
+                writes,
+            }))
+        })
+        .await
 }
 
 /// `GET /api/sets/<name>/export`'s parameters.
@@ -366,35 +373,35 @@ pub async fn export(
     params: Result<Query<ExportParams>, QueryRejection>,
 ) -> Result<Response, Error> {
     let Query(p) = params.map_err(query_rejected)?;
-    let db = app.settings.db.clone();
-    let (bytes, report, extension) = blocking(move || {
-        let outputs = dealdex::workflow::output::plan_outputs(&[], p.to.as_deref(), "pbn")
-            .map_err(Error::engine)?;
-        let extension = outputs[0]
-            .format
-            .info()
-            .extensions
-            .first()
-            .copied()
-            .unwrap_or("txt");
-        let store = ReadOnlyStore::open(&db).map_err(Error::engine)?;
-        if store.set(&name).map_err(Error::engine)?.is_none() {
-            return Err(Error::not_found(format!("no set named {name:?}")));
-        }
-        let job = ExportJob {
-            writing: Writing {
-                event: p.event,
-                blind: p.blind,
-                split: false,
-            },
-            ..ExportJob::new(&name, outputs)
-        };
-        let mut bytes = Vec::new();
-        let report: ExportReport =
-            dealdex::workflow::export::export(&job, &store, &mut bytes).map_err(Error::engine)?;
-        Ok((bytes, report, extension))
-    })
-    .await?;
+    let (bytes, report, extension) = app
+        .stores
+        .read(Lane::Scan, move |store| {
+            let outputs = dealdex::workflow::output::plan_outputs(&[], p.to.as_deref(), "pbn")
+                .map_err(Error::engine)?;
+            let extension = outputs[0]
+                .format
+                .info()
+                .extensions
+                .first()
+                .copied()
+                .unwrap_or("txt");
+            if store.set(&name).map_err(Error::engine)?.is_none() {
+                return Err(Error::not_found(format!("no set named {name:?}")));
+            }
+            let job = ExportJob {
+                writing: Writing {
+                    event: p.event,
+                    blind: p.blind,
+                    split: false,
+                },
+                ..ExportJob::new(&name, outputs)
+            };
+            let mut bytes = Vec::new();
+            let report: ExportReport = dealdex::workflow::export::export(&job, store, &mut bytes)
+                .map_err(Error::engine)?;
+            Ok((bytes, report, extension))
+        })
+        .await?;
     let file = format!("{}.{extension}", safe_file_name(&report.set));
     Ok(download(bytes, &file, &report))
 }
@@ -450,24 +457,23 @@ pub async fn query_export(
             "limit {limit}: a download holds at most {MAX_DOWNLOAD} deals"
         )));
     }
-    let db = app.settings.db.clone();
-    blocking(move || {
-        let format =
-            dealdex::formats::named(p.to.as_deref().unwrap_or("pbn")).map_err(Error::engine)?;
-        let mode = QueryMode::Find {
-            format,
-            limit: Some(limit),
-        };
-        let mut job = QueryJob::new(&p.q, mode).map_err(Error::engine)?;
-        job.set = p.set;
-        let store = ReadOnlyStore::open(&db).map_err(Error::engine)?;
-        let mut bytes = Vec::new();
-        let report =
-            dealdex::workflow::query::run(&job, Some(&store), &mut bytes).map_err(Error::engine)?;
-        let extension = format.info().extensions.first().copied().unwrap_or("txt");
-        Ok(download(bytes, &format!("query.{extension}"), &report))
-    })
-    .await
+    let format =
+        dealdex::formats::named(p.to.as_deref().unwrap_or("pbn")).map_err(Error::engine)?;
+    let mode = QueryMode::Find {
+        format,
+        limit: Some(limit),
+    };
+    let mut job = QueryJob::new(&p.q, mode).map_err(Error::engine)?;
+    job.set = p.set;
+    app.stores
+        .read(Lane::Scan, move |store| {
+            let mut bytes = Vec::new();
+            let report = dealdex::workflow::query::run(&job, Some(store), &mut bytes)
+                .map_err(Error::engine)?;
+            let extension = format.info().extensions.first().copied().unwrap_or("txt");
+            Ok(download(bytes, &format!("query.{extension}"), &report))
+        })
+        .await
 }
 
 /// A set's name as a download's file name: letters, digits, `-`, `_` and `.` kept, anything

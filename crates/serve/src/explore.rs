@@ -6,12 +6,12 @@
 use axum::Json;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
-use dealdex::ReadOnlyStore;
 use dealdex::workflow::facets::{DEFAULT_FACET_LIMIT, FacetJob, FacetReport};
 use dealdex::workflow::sql::{SqlJob, SqlValue};
 use serde::{Deserialize, Serialize};
 
-use crate::{App, Error, blocking};
+use crate::pool::Lane;
+use crate::{App, Error};
 
 /// The most matches facets count (a larger `limit` is refused).
 pub const MAX_FACET_LIMIT: u64 = 1_000_000;
@@ -42,19 +42,18 @@ pub async fn facets(
         )));
     }
     let query = dealdex::query::Query::parse(&p.q).map_err(Error::engine)?;
-    let db = app.settings.db.clone();
-    blocking(move || {
-        let store = ReadOnlyStore::open(&db).map_err(Error::engine)?;
-        let job = FacetJob {
-            set: p.set,
-            limit,
-            ..FacetJob::new(query)
-        };
-        dealdex::workflow::facets::run(&job, &store)
-            .map(Json)
-            .map_err(Error::engine)
-    })
-    .await
+    app.stores
+        .read(Lane::Scan, move |store| {
+            let job = FacetJob {
+                set: p.set,
+                limit,
+                ..FacetJob::new(query)
+            };
+            dealdex::workflow::facets::run(&job, store)
+                .map(Json)
+                .map_err(Error::engine)
+        })
+        .await
 }
 
 /// The most rows `GET /api/sql` answers (past them the answer is cut and says so).
@@ -90,37 +89,36 @@ pub async fn sql(
     params: Result<Query<SqlParams>, QueryRejection>,
 ) -> Result<Json<SqlAnswer>, Error> {
     let Query(p) = params.map_err(|e| Error::bad_request(e.body_text()))?;
-    let db = app.settings.db.clone();
-    blocking(move || {
-        let store = ReadOnlyStore::open(&db).map_err(Error::engine)?;
-        let job = SqlJob {
-            timeout: Some(SQL_TIMEOUT),
-            ..SqlJob::new(p.sql)
-        };
-        let (mut columns, mut rows, mut truncated) = (Vec::new(), Vec::new(), false);
-        let mut names = |c: &[String]| {
-            columns = c.to_vec();
-            Ok(())
-        };
-        let result = dealdex::workflow::sql::run_job(&job, &store, &mut names, &mut |r| {
-            if rows.len() == MAX_SQL_ROWS {
-                truncated = true;
-                return Err(std::io::Error::other("row limit"));
+    app.stores
+        .read(Lane::Scan, move |store| {
+            let job = SqlJob {
+                timeout: Some(SQL_TIMEOUT),
+                ..SqlJob::new(p.sql)
+            };
+            let (mut columns, mut rows, mut truncated) = (Vec::new(), Vec::new(), false);
+            let mut names = |c: &[String]| {
+                columns = c.to_vec();
+                Ok(())
+            };
+            let result = dealdex::workflow::sql::run_job(&job, store, &mut names, &mut |r| {
+                if rows.len() == MAX_SQL_ROWS {
+                    truncated = true;
+                    return Err(std::io::Error::other("row limit"));
+                }
+                rows.push(r.to_vec());
+                Ok(())
+            });
+            match result {
+                // Stopped by the row limit: what came is the answer.
+                Err(e) if truncated && matches!(e.kind(), dealdex::ErrorKind::SqlOutput(_)) => {}
+                Err(e) => return Err(Error::engine(e)),
+                Ok(_) => {}
             }
-            rows.push(r.to_vec());
-            Ok(())
-        });
-        match result {
-            // Stopped by the row limit: what came is the answer.
-            Err(e) if truncated && matches!(e.kind(), dealdex::ErrorKind::SqlOutput(_)) => {}
-            Err(e) => return Err(Error::engine(e)),
-            Ok(_) => {}
-        }
-        Ok(Json(SqlAnswer {
-            columns,
-            rows,
-            truncated,
-        }))
-    })
-    .await
+            Ok(Json(SqlAnswer {
+                columns,
+                rows,
+                truncated,
+            }))
+        })
+        .await
 }

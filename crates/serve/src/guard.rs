@@ -23,11 +23,34 @@ pub const TOKEN_HEADER: &str = "x-dealdex-token";
 ///   pages and their assets hold no data and are served without it;
 /// - a request other than GET or HEAD from another origin (its `Origin` header is not
 ///   `http://` and its `Host`) is refused (403): a page elsewhere cannot start work here.
+///
+/// After the handler, an error's answer is cleared of the database's path
+/// ([`Settings::redact`]).
 pub async fn check(State(app): State<App>, request: Request, next: Next) -> Response {
     match admit(&app.settings, &request) {
-        Ok(()) => next.run(request).await,
+        Ok(()) => redacted(&app.settings, next.run(request).await).await,
         Err(e) => e.into_response(),
     }
+}
+
+/// The most bytes of an error's answer read to clear it of paths: errors are a few hundred
+/// bytes; a longer one is cut to its status.
+const MAX_ERROR_BYTES: usize = 1 << 16;
+
+/// `response`, when it is an error's, with its body cleared of the database's path.
+async fn redacted(settings: &Settings, response: Response) -> Response {
+    let status = response.status();
+    if !(status.is_client_error() || status.is_server_error()) {
+        return response;
+    }
+    let (mut parts, body) = response.into_parts();
+    let text = match axum::body::to_bytes(body, MAX_ERROR_BYTES).await {
+        Ok(bytes) => settings.redact(&String::from_utf8_lossy(&bytes)),
+        Err(_) => String::new(),
+    };
+    // The length changed: the server counts it again.
+    parts.headers.remove(header::CONTENT_LENGTH);
+    Response::from_parts(parts, axum::body::Body::from(text))
 }
 
 /// [`check`]'s verdict.
@@ -116,6 +139,19 @@ fn same_secret(a: &str, b: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn errors_lose_the_databases_path() {
+        let settings = Settings::new("/srv/private/club.db".into());
+        assert_eq!(
+            settings.redact(r#"{"error":"sql: /srv/private/club.db: read-only: DELETE"}"#),
+            r#"{"error":"sql: club.db: read-only: DELETE"}"#
+        );
+        let relative = Settings::new("data/club.db".into());
+        let absolute = std::path::absolute("data/club.db").unwrap();
+        let text = format!("{} and data/club.db", absolute.display());
+        assert_eq!(relative.redact(&text), "club.db and club.db");
+    }
 
     #[test]
     fn tokens_compare_whole() {

@@ -18,7 +18,7 @@ use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 use tokio::sync::{Semaphore, watch};
 
-use crate::{App, Error, ErrorKind};
+use crate::{App, Error, ErrorKind, Settings};
 
 /// The most jobs running at once: each uses every core while it runs.
 pub const MAX_JOBS: usize = 2;
@@ -82,7 +82,8 @@ struct Job {
 
 impl Job {
     /// Records the work's outcome (the first one only).
-    fn finish(&self, outcome: Result<serde_json::Value, Error>) {
+    /// An error's message is cleared of the database's path ([`Settings::redact`]).
+    fn finish(&self, outcome: Result<serde_json::Value, Error>, settings: &Settings) {
         let seconds = self.started.elapsed().as_secs_f64();
         let stopped = self.stop.load(Ordering::Relaxed);
         self.status.send_if_modified(|s| {
@@ -104,7 +105,7 @@ impl Job {
                     };
                     s.state = if stopped { JobState::Stopped } else { JobState::Failed };
                     s.status = e.status().as_u16();
-                    s.error = Some(e.body());
+                    s.error = serde_json::from_str(&settings.redact(&e.body().to_string())).ok();
                 }
             }
             true
@@ -235,19 +236,22 @@ impl App {
             stop.store(true, Ordering::Relaxed);
         });
         let runner = Arc::clone(&job);
+        let settings = Arc::clone(&self.settings);
+        let watcher_settings = Arc::clone(&self.settings);
         let handle = tokio::task::spawn_blocking(move || {
             let _permit = permit;
             let context = Context {
                 job: Arc::clone(&runner),
             };
-            runner.finish(work(&context));
+            runner.finish(work(&context), &settings);
         });
         let watcher = Arc::clone(&job);
         tokio::spawn(async move {
             if let Err(e) = handle.await {
-                watcher.finish(Err(
-                    ErrorKind::Internal(format!("the job failed: {e}")).into()
-                ));
+                watcher.finish(
+                    Err(ErrorKind::Internal(format!("the job failed: {e}")).into()),
+                    &watcher_settings,
+                );
             }
             timer.abort();
         });

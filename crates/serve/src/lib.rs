@@ -28,6 +28,7 @@ mod guard;
 mod jobs;
 mod leads;
 mod pages;
+mod pool;
 mod sets;
 
 use std::net::{IpAddr, SocketAddr};
@@ -115,6 +116,41 @@ impl Settings {
         }
     }
 
+    /// The database's file name, as the pages and the API name it: never its directory
+    /// (with `--host`, a page is another machine's).
+    pub fn db_name(&self) -> String {
+        self.db.file_name().map_or_else(
+            || "the database".to_owned(),
+            |n| n.to_string_lossy().into_owned(),
+        )
+    }
+
+    /// `text` (an error's message or its JSON) with every mention of the database's path, as
+    /// given, absolute, or escaped as in a JSON string, replaced by [`Settings::db_name`]: an
+    /// engine's error names the file it read (SQLite's refusals in the SQL box do).
+    pub fn redact(&self, text: &str) -> String {
+        let name = self.db_name();
+        let given = self.db.display().to_string();
+        let mut forms = vec![given.clone()];
+        if let Ok(absolute) = std::path::absolute(&self.db) {
+            forms.push(absolute.display().to_string());
+        }
+        if let Ok(real) = self.db.canonicalize() {
+            forms.push(real.display().to_string());
+        }
+        for form in forms.clone() {
+            let quoted = serde_json::to_string(&form).unwrap_or_default();
+            forms.push(quoted.trim_matches('"').to_owned());
+        }
+        // Longest first, so that an absolute path is replaced whole before the path as given
+        // (its tail) is looked for.
+        forms.sort_by_key(|f| std::cmp::Reverse(f.len()));
+        forms
+            .iter()
+            .filter(|f| !f.is_empty() && **f != name)
+            .fold(text.to_owned(), |t, f| t.replace(f.as_str(), &name))
+    }
+
     /// The host names a server bound to the loopback at `port` answers to.
     pub fn loopback_hosts(port: u16) -> Vec<String> {
         ["127.0.0.1", "localhost", "[::1]"]
@@ -129,12 +165,15 @@ impl Settings {
 pub struct App {
     settings: Arc<Settings>,
     jobs: Arc<jobs::Jobs>,
+    /// The open read-only connections to the database, shared by the reading endpoints.
+    stores: Arc<pool::Stores>,
 }
 
 impl App {
     /// The server over `settings`.
     pub fn new(settings: Settings) -> App {
         App {
+            stores: Arc::new(pool::Stores::new(settings.db.clone())),
             settings: Arc::new(settings),
             jobs: Arc::default(),
         }
@@ -196,8 +235,9 @@ pub fn serve(job: &ServeJob, ready: impl FnOnce(&Served)) -> Result<(), Error> {
     }
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
-        // The blocking pool runs the workflows: bounded, so that a burst of requests queues
-        // rather than opening a database connection each.
+        // The blocking pool runs the workflows and the reads. The reads are bounded by the
+        // connection pools (a request waits for a connection without a thread), the jobs by
+        // MAX_JOBS; this bounds the rest (solving a deal not stored, its leads, a play).
         .max_blocking_threads(64)
         .build()
         .map_err(|e| ErrorKind::Internal(format!("cannot start the server's threads: {e}")))?;

@@ -629,6 +629,53 @@ async fn sql_answers_as_sql_json_and_keeps_its_guards() {
 }
 
 #[tokio::test]
+async fn errors_name_the_database_by_its_file_name_only() {
+    let (dir, db) = database();
+    let app = router(&db, |_| {});
+    let (status, e) = send(
+        &app,
+        get(&format!("/api/sql?sql={}", encode("DELETE FROM deals"))),
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    let e = String::from_utf8(e).unwrap();
+    assert!(
+        e.contains("d.db: read-only: DELETE from deals is refused"),
+        "{e}"
+    );
+    let folder = dir.path().display().to_string();
+    assert!(!e.contains(&folder), "{e}");
+    // Straight from the engine, the message names the whole path.
+    let store = ReadOnlyStore::open(&db).unwrap();
+    let engine = store.prepare("DELETE FROM deals").unwrap_err().to_string();
+    assert!(engine.contains(&folder), "{engine}");
+}
+
+#[tokio::test]
+async fn a_transaction_the_sql_box_leaves_open_is_not_reused() {
+    let (_dir, db) = database();
+    let app = router(&db, |_| {});
+    let count = "SELECT count(*) FROM deals";
+    let counted = |app: Router| async move {
+        let (status, a) = send_json(&app, get(&format!("/api/sql?sql={}", encode(count)))).await;
+        assert_eq!(status, StatusCode::OK, "{a}");
+        a["rows"][0][0].as_u64().unwrap()
+    };
+    let before = counted(app.clone()).await;
+    // BEGIN, then reads: without the pool's check, a connection would keep this snapshot.
+    let (status, a) = send_json(&app, get(&format!("/api/sql?sql={}", encode("BEGIN")))).await;
+    assert_eq!(status, StatusCode::OK, "{a}");
+    for _ in 0..4 {
+        assert_eq!(counted(app.clone()).await, before);
+    }
+    let key = DealIndex::from_deal(&"9f".repeat(32).parse::<Seed>().unwrap().board_deal(1));
+    Store::open(&db).unwrap().insert_deals(&[key]).unwrap();
+    for _ in 0..8 {
+        assert_eq!(counted(app.clone()).await, before + 1);
+    }
+}
+
+#[tokio::test]
 async fn a_deals_leads_agree_with_its_table() {
     let (_dir, db) = database();
     let app = router(&db, |_| {});

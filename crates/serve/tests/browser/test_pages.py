@@ -151,17 +151,36 @@ def test_a_simulation_runs_to_its_report(server, page):
     assert page.text_content("#output").count("\n") >= 10
 
 
-def test_the_lead_page_is_leads_table(server, page):
+def test_the_lead_page_is_leads_json(server, page):
+    """Every field of the form filled as the command's options are: the report the page got
+    (but its time), its bars and its table equal `dealdex lead --json`'s and `dealdex lead`'s."""
     base, _ = server
-    args = ["--hand", "AQ4.J.KJ6543.632", "--contract", "3NT", "--declarer", "S",
-            "--deals", "12", "--seed", "5a" * 32]
+    hand, contract, declarer, vul, deals, seed = "AQ4.J.KJ6543.632", "4S", "N", "EW", "12", "5a" * 32
+    where = "hcp(N) >= 12"
+    args = ["--hand", hand, "--contract", contract, "--declarer", declarer, "--vul", vul,
+            "--deals", deals, "--seed", seed, "--where", where]
     page.goto(base + "/lead")
-    page.fill("input[name=deals]", "12")
-    page.fill("input[name=seed]", "5a" * 32)
+    page.fill("input[name=hand]", hand)
+    page.fill("input[name=contract]", contract)
+    page.select_option("select[name=declarer]", declarer)
+    page.select_option("select[name=vul]", vul)
+    page.fill("input[name=deals]", deals)
+    page.fill("input[name=where]", where)
+    page.fill("input[name=seed]", seed)
     page.click("button[type=submit]")
     expect(page.locator("#report-text")).to_be_visible(timeout=30_000)
-    want = dealdex("lead", *args).decode()
-    assert page.text_content("#report-text").strip() == want.strip()
+    want = json.loads(dealdex("lead", *args, "--json"))
+    got = json.loads(page.text_content("#report-json"))
+    # Every field but the time each run took.
+    assert got.pop("seconds") > 0 and want.pop("seconds") > 0
+    assert got == want
+    assert want["leader"] == "E" and want["deals"] == 12
+    labels = page.locator("#result .bars .label").all_text_contents()
+    values = [float(v) for v in page.locator("#result .bars .value").evaluate_all(
+        "vs => vs.map(v => v.dataset.value)")]
+    assert labels == [c["card"] for c in want["cards"]]
+    assert values == [c["mean_tricks"] for c in want["cards"]]
+    assert page.text_content("#report-text").strip() == dealdex("lead", *args).decode().strip()
 
 
 def test_a_facet_narrows_the_count(server, page):
@@ -221,8 +240,12 @@ def test_a_play_through_shows_each_cards_result(server, page):
     solved = json.loads(dealdex("solve", index, "--no-db", "--to", "json"))
     results = [int(c) for c in page.locator("#play .play-card sub").all_text_contents()]
     assert min(results) == solved["tricks"]["S"]["NT"]
+    first = cards.first.get_attribute("data-card")
     cards.first.click()
     expect(page.locator("#play-status")).to_contain_text("North to play")
+    # The card led lies in the middle of the table, on West's side (South declares).
+    expect(page.locator("#play-trick [data-seat=W]")).to_have_attribute("data-card", first)
+    assert page.locator("#play-trick span").count() == 1
 
 
 def test_a_sets_records_and_statistics_are_the_commands(server, page, tmp_path):
