@@ -803,6 +803,7 @@ fn lin_game_record_round_trip_from_parts() {
             tricks,
         }),
         comments: vec![],
+        source: None,
     }));
     let out = write(&Lin, &[b]);
     let text = String::from_utf8(out.clone()).unwrap();
