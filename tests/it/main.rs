@@ -22,6 +22,7 @@ mod cli_json;
 mod cli_json_event;
 mod cli_json_generate;
 mod cli_play;
+mod cli_vugraph;
 mod cli_query;
 mod cli_serve;
 mod cli_sql;
