@@ -28,7 +28,12 @@ fn played(path: &std::path::Path) -> Vec<PlayedBoard> {
 fn import_then_export_keeps_contract_declarer_result_and_players() {
     let dir = TempDir::new().unwrap();
     let lin = fixture("vugraph/05000.lin");
-    let out = stderr(dealdex(dir.path()).arg("import").arg(&lin).args(["--set", "jpd"]));
+    let out = stderr(
+        dealdex(dir.path())
+            .arg("import")
+            .arg(&lin)
+            .args(["--set", "jpd"]),
+    );
     // 16 boards at two tables, both stored: one deal a board.
     assert!(
         out.contains("05000.lin: 32 boards read (lin), 16 new, 16 duplicates"),
@@ -37,7 +42,7 @@ fn import_then_export_keeps_contract_declarer_result_and_players() {
     assert!(out.contains("; 32 boards played (32 new)"), "{out}");
     for to in ["jpd.pbn", "jpd.lin"] {
         dealdex(dir.path())
-            .args(["export", "jpd", "--out", to])
+            .args(["export", "--set", "jpd", "--out", to])
             .assert()
             .success();
         let back = played(&dir.path().join(to));
@@ -57,7 +62,10 @@ fn import_then_export_keeps_contract_declarer_result_and_players() {
     // No more "?" for the players, contract, declarer and result.
     let pbn = std::fs::read_to_string(dir.path().join("jpd.pbn")).unwrap();
     assert!(pbn.contains("[South \"Liu HT\"]\n[Dealer \"N\"]"), "{pbn}");
-    assert!(pbn.contains("[Declarer \"N\"]\n[Contract \"2S\"]\n[Result \"9\"]"), "{pbn}");
+    assert!(
+        pbn.contains("[Declarer \"N\"]\n[Contract \"2S\"]\n[Result \"9\"]"),
+        "{pbn}"
+    );
     assert!(pbn.contains("[Room \"Closed\"]"), "{pbn}");
     assert!(!pbn.contains("[Declarer \"?\"]"), "{pbn}");
 }
@@ -69,7 +77,13 @@ fn convert_lin_to_pbn_keeps_the_tables_and_lin_to_lin_is_byte_for_byte() {
     dealdex(dir.path())
         .arg("convert")
         .arg(&lin)
-        .args(["m.pbn", "m.lin"])
+        .arg("m.pbn")
+        .assert()
+        .success();
+    dealdex(dir.path())
+        .arg("convert")
+        .arg(&lin)
+        .arg("m.lin")
         .assert()
         .success();
     assert_eq!(
@@ -77,9 +91,15 @@ fn convert_lin_to_pbn_keeps_the_tables_and_lin_to_lin_is_byte_for_byte() {
         std::fs::read(&lin).unwrap()
     );
     let pbn = std::fs::read_to_string(dir.path().join("m.pbn")).unwrap();
-    assert!(pbn.contains("[Event \"Norwegian Premier League\"]"), "{pbn}");
+    assert!(
+        pbn.contains("[Event \"Norwegian Premier League\"]"),
+        "{pbn}"
+    );
     assert!(pbn.contains("[South \"Helgemo\"]"), "{pbn}");
-    assert!(pbn.contains("[Declarer \"S\"]\n[Contract \"3NT\"]\n[Result \"11\"]"), "{pbn}");
+    assert!(
+        pbn.contains("[Declarer \"S\"]\n[Contract \"3NT\"]\n[Result \"11\"]"),
+        "{pbn}"
+    );
     let (a, b) = (played(&lin), played(&dir.path().join("m.pbn")));
     assert_eq!(a, b);
 }

@@ -919,7 +919,11 @@ fn read_record(
         issues.push((InconsistencyKind::IllegalCard, l, why));
     }
     let mut tags = file.header.clone();
-    if let Some(r) = room {
+    // The room of a board played at a table (a match file, a closed room, a record with a
+    // game): Big Deal's `qx|o1|` on a bare deal is no open room.
+    let in_match = !file.header.is_empty() || !file.results.is_empty() || !file.names.is_empty();
+    let game_here = auction.is_some() || !played.is_empty() || claim.is_some();
+    if let Some(r) = room.filter(|&r| r == Room::Closed || in_match || game_here) {
         tags.push(("Room".into(), r.pbn().into()));
     }
     tags.extend(file.players(room));
@@ -978,7 +982,12 @@ fn read_record(
             tags.push(("Declarer".into(), c.declarer.letter().to_string()));
         }
         None if passed_out || rs_entry.as_ref().is_some_and(|e| e.contract.is_none()) => {
+            // PBN's "not applicable": no declarer, no result.
             tags.push(("Contract".into(), "Pass".into()));
+            tags.push(("Declarer".into(), String::new()));
+            if claim.is_none() {
+                tags.push(("Result".into(), String::new()));
+            }
         }
         None => {}
     }

@@ -86,17 +86,13 @@ pub(super) fn insert_played(
         insert_deal(&mut deal_stmt, &p.deal).at(path)?;
         let g = &p.game;
         let auction = g.auction.as_ref().map(|a| a.calls.join(" "));
-        let notes = g
-            .auction
-            .as_ref()
-            .filter(|a| !a.notes.is_empty())
-            .map(|a| {
-                a.notes
-                    .iter()
-                    .map(|(k, t)| format!("{k}:{}", t.replace('\n', " ")))
-                    .collect::<Vec<_>>()
-                    .join("\n")
-            });
+        let notes = g.auction.as_ref().filter(|a| !a.notes.is_empty()).map(|a| {
+            a.notes
+                .iter()
+                .map(|(k, t)| format!("{k}:{}", t.replace('\n', " ")))
+                .collect::<Vec<_>>()
+                .join("\n")
+        });
         let declarer = tag(g, "Declarer")
             .and_then(|d| d.chars().next())
             .and_then(Seat::from_char)
@@ -105,8 +101,8 @@ pub(super) fn insert_played(
             .and_then(|r| r.parse::<i64>().ok())
             .filter(|r| (0..=13).contains(r));
         let room = tag(g, "Room").filter(|r| *r == "Open" || *r == "Closed");
-        let cards: Option<Vec<u8>> = (!p.cards.is_empty())
-            .then(|| p.cards.iter().map(|c| c.index() as u8).collect());
+        let cards: Option<Vec<u8>> =
+            (!p.cards.is_empty()).then(|| p.cards.iter().map(|c| c.index() as u8).collect());
         let leader = match p.cards.first() {
             Some(&c) => {
                 let deal = p
@@ -221,13 +217,21 @@ impl super::StoreReader {
                     tags.push((s.name().to_string(), name));
                 }
             }
-            if let Some(c) = text(12)? {
+            let contract = text(12)?;
+            // Passed out: PBN's "not applicable" for declarer and result.
+            let passed = contract
+                .as_deref()
+                .is_some_and(|c| c.eq_ignore_ascii_case("pass"));
+            if let Some(c) = contract {
                 tags.push(("Contract".into(), c));
             }
-            if let Some(d) = seat(text(13)?)? {
-                tags.push(("Declarer".into(), d.letter().to_string()));
+            match seat(text(13)?)? {
+                Some(d) => tags.push(("Declarer".into(), d.letter().to_string())),
+                None if passed => tags.push(("Declarer".into(), String::new())),
+                None => {}
             }
             match row.get_ref(14).at(path)? {
+                ValueRef::Null if passed => tags.push(("Result".into(), String::new())),
                 ValueRef::Null => {}
                 ValueRef::Integer(r) => tags.push(("Result".into(), r.to_string())),
                 other => return Err(corrupt(format!("result is {}", other.data_type()))),
@@ -247,7 +251,11 @@ impl super::StoreReader {
                 .unwrap_or_default();
             let auction = text(10)?.map(|a| Auction {
                 first: dealer,
-                calls: a.split(' ').filter(|t| !t.is_empty()).map(String::from).collect(),
+                calls: a
+                    .split(' ')
+                    .filter(|t| !t.is_empty())
+                    .map(String::from)
+                    .collect(),
                 notes,
             });
             let play = match row.get_ref(16).at(path)? {

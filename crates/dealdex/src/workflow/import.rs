@@ -1231,9 +1231,11 @@ fn is_played(game: &GameRecord) -> bool {
     let told = |name: &str| game.tag(name).is_some_and(|v| !v.is_empty() && v != "?");
     game.auction.is_some()
         || game.play.is_some()
-        || ["Room", "North", "East", "South", "West", "Contract", "Result"]
-            .iter()
-            .any(|t| told(t))
+        || [
+            "Room", "North", "East", "South", "West", "Contract", "Result",
+        ]
+        .iter()
+        .any(|t| told(t))
 }
 
 /// The double-dummy tables of a piece's boards ([`Board::dd`]) not given before in the file

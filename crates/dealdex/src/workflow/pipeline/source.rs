@@ -987,7 +987,11 @@ fn read_stored<E: From<Error>>(
     let mut total = 0u64;
     // A set imported from files of played boards gives each board as played at each table.
     let played_set = match set {
-        Some(name) if conn.set_has_played(name).map_err(|e| E::from(Error::from(e)))? => {
+        Some(name)
+            if conn
+                .set_has_played(name)
+                .map_err(|e| E::from(Error::from(e)))? =>
+        {
             Some(name)
         }
         _ => None,
