@@ -918,7 +918,7 @@ impl Store {
     /// ```
     /// let store = dealdex::Store::open_in_memory()?;
     /// assert_eq!(store.deal_count()?, 0);
-    /// assert_eq!(store.schema_version()?, 9);
+    /// assert_eq!(store.schema_version()?, 10);
     /// # Ok::<(), dealdex::StoreError>(())
     /// ```
     ///
