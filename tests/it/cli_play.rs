@@ -13,6 +13,10 @@ fn stdout(cmd: &mut Command) -> String {
     String::from_utf8(cmd.assert().success().get_output().stdout.clone()).unwrap()
 }
 
+fn stderr(cmd: &mut Command) -> String {
+    String::from_utf8(cmd.assert().success().get_output().stderr.clone()).unwrap()
+}
+
 #[test]
 fn import_then_lookup_shows_tricks_with_winners() {
     let dir = TempDir::new().unwrap();
@@ -113,7 +117,7 @@ fn a_play_without_a_contract_shows_winners_from_its_order() {
 }
 
 #[test]
-fn a_revoking_play_is_bad_input_naming_file_board_and_trick() {
+fn a_revoking_play_is_reported_not_stored_naming_file_board_and_trick() {
     let dir = TempDir::new().unwrap();
     // East discards the ♥5 on the club lead of trick 2 while holding ♣QJT6, and follows with
     // the ♣6 in trick 6 instead.
@@ -122,22 +126,18 @@ fn a_revoking_play_is_bad_input_naming_file_board_and_trick() {
         .replace("C5 C2 C6 CK", "C5 C2 H5 CK")
         .replace("D4 DK H5 H7", "D4 DK C6 H7");
     std::fs::write(dir.path().join("revoke.pbn"), text).unwrap();
-    dealdex(dir.path())
-        .args(["import", "revoke.pbn", "--set", "r"])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains(
-            "revoke.pbn: rejected: board 1: play: trick 2, card 2 (H5): E revokes: C was led and E holds CQ",
-        ))
-        .stderr(predicate::str::contains("1 of 1 files rejected"));
-    // Nothing was stored: the database the import created is removed again (issue 50).
-    assert!(!dir.path().join("dealdex.db").exists());
-    // Deals-only import rejects it too.
-    dealdex(dir.path())
-        .args(["import", "revoke.pbn"])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("trick 2, card 2 (H5): E revokes"));
+    // An inconsistent record never rejects its file (issue 53): the board is stored with
+    // what is consistent in it, the play is not, and the report names file, board and trick.
+    let out = stderr(dealdex(dir.path()).args(["import", "revoke.pbn", "--set", "r"]));
+    assert!(
+        out.contains("revoke.pbn: 1 boards read (pbn), 1 new, 0 duplicates; 1 board played (1 new); 1 inconsistent record kept (1 illegal-card); inconsistent: board 1: illegal-card: trick 2, card 2 (H5): E revokes: C was led and E holds CQ; the play is not kept"),
+        "{out}"
+    );
+    let shown = stdout(dealdex(dir.path()).args(["lookup", SPEC_DEAL]));
+    assert!(!shown.contains("trick 1:"), "{shown}");
+    // Deals-only import reports it too.
+    let out = stderr(dealdex(dir.path()).args(["import", "revoke.pbn"]));
+    assert!(out.contains("trick 2, card 2 (H5): E revokes"), "{out}");
 }
 
 /// `lookup` over a `plays` row changed outside dealdex (CHECK constraints ignored) names the

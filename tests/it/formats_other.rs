@@ -4,8 +4,8 @@
 
 use dealdex::InputPosition;
 use dealdex::formats::{
-    Auction, Ber, Board, Borel, Cds, Csv, DealFormat, GameRecord, Goedel, Hex, Hrf, Json, Kops,
-    Lin, OneLine, Play, ReadOptions, WriteOptions, write_set,
+    Auction, Ber, Board, Borel, Cds, Csv, DealFormat, GameRecord, Goedel, Hex, Hrf,
+    InconsistencyKind, Json, Kops, Lin, OneLine, Play, ReadOptions, WriteOptions, write_set,
 };
 use dealdex::{Card, DEALS, Deal, Scheme, Seat, Suit, Vulnerability};
 use proptest::prelude::*;
@@ -121,7 +121,11 @@ fn lin_fixture_with_auction_and_play() {
             ("South", "PearyCook"),
             ("West", "zetanot"),
             ("North", "krackistan"),
-            ("East", "silentfree")
+            ("East", "silentfree"),
+            // The contract of the auction, and declarer's tricks (issue 53).
+            ("Contract", "4S"),
+            ("Declarer", "E"),
+            ("Result", "12")
         ]
     );
     let a = g.auction.as_ref().unwrap();
@@ -165,8 +169,12 @@ fn lin_fixture_with_auction_and_play() {
         [card("C5"), card("C2"), card("CK"), card("CA")].map(Some)
     );
 
-    // Written back: the same record (players, auction, play) reads back identically.
-    let out = write(&Lin, &boards);
+    // Written back unchanged: the file's own bytes (issue 53).
+    assert_eq!(write(&Lin, &boards), FIXTURE_LIN);
+    // Written anew: the same record (players, auction, play) reads back identically.
+    let mut anew = boards.clone();
+    anew[0].game.as_deref_mut().unwrap().source = None;
+    let out = write(&Lin, &anew);
     let text = String::from_utf8(out.clone()).unwrap();
     assert!(text.starts_with(
         "qx|o1|pn|PearyCook,zetanot,krackistan,silentfree|md|3SJH\
@@ -174,7 +182,11 @@ fn lin_fixture_with_auction_and_play() {
     ));
     assert!(text.contains("mb|p|mb|p|mb|p|pg||pc|C5|pc|C2|pc|CK|pc|CA|pg||pc|S2|"));
     assert!(text.ends_with("pc|HT|pc|H9|pc|HJ|pc|S6|pg||\n"));
-    assert_eq!(Lin.read(&out).unwrap(), boards);
+    // Read back, it is the same board, from the open room of its qx|o1| (issue 53).
+    let mut back = Lin.read(&out).unwrap();
+    let tags = &mut back[0].game.as_deref_mut().unwrap().tags;
+    assert_eq!(tags.remove(0), ("Room".to_string(), "Open".to_string()));
+    assert_eq!(back, boards);
 }
 
 #[test]
@@ -222,7 +234,13 @@ fn lin_joined_and_multi_line_records() {
             .unwrap()
             .contains("mb|1N!|an|15-17|mb|p|pg||")
     );
-    assert_eq!(Lin.read(&out).unwrap()[0].game, b[1].game);
+    // LIN's qx|o… says "open room": a board written in it comes back from the open room.
+    let mut back = *Lin.read(&out).unwrap()[0].game.clone().unwrap();
+    assert_eq!(
+        back.tags.remove(0),
+        ("Room".to_string(), "Open".to_string())
+    );
+    assert_eq!(&back, b[1].game.as_deref().unwrap());
 }
 
 #[test]
@@ -231,15 +249,26 @@ fn lin_errors_name_line_and_column() {
     assert_eq!(e.position, InputPosition::at_line(1));
     assert_eq!(e.to_string(), "line 1: no md| (deal) field");
     let good = "qx|o1|md|3SAQ42HA8DKJ762CJ2,SKT653H95D853CT76,SJ987HJT7643DA4CQ|pg||\n";
-    let e = refused(
-        Lin.read(
-            format!("{good}qx|o2|md|5SAQ42HA8DKJ762CJ2,SKT653H95D853CT76,SJ987HJT7643DA4CQ|pg||\n")
-                .as_bytes(),
-        )
-        .unwrap_err(),
-    );
-    assert_eq!(e.position, InputPosition::at_line_column(2, 10));
+    let bad = "qx|o2|md|5SAQ42HA8DKJ762CJ2,SKT653H95D853CT76,SJ987HJT7643DA4CQ|pg||\n";
+    // Alone, a bad record is the file's error; after a good one it is skipped (issue 53: one
+    // bad board never rejects its file), its reason naming line and column.
+    let e = refused(Lin.read(bad.as_bytes()).unwrap_err());
+    assert_eq!(e.position, InputPosition::at_line_column(1, 10));
     assert!(e.message.contains("dealer digit '5' is not 1..4"), "{e}");
+    let read = Lin.read_all(format!("{good}{bad}").as_bytes()).unwrap();
+    assert_eq!((read.boards.len(), read.skipped.len()), (1, 1));
+    let s = &read.skipped[0];
+    assert_eq!((s.board, s.line), (Some(2), Some(2)));
+    assert!(
+        s.reason.contains("line 2, column 10") || s.reason.contains("2:10"),
+        "{}",
+        s.reason
+    );
+    assert!(
+        s.reason.contains("dealer digit '5' is not 1..4"),
+        "{}",
+        s.reason
+    );
     let e = refused(
         Lin.read(b"md|3SAQ42HA8DKJ762CJ2,SKT653H95D853CT76,SJ987HJT7643DA4C|")
             .unwrap_err(),
@@ -250,14 +279,20 @@ fn lin_errors_name_line_and_column() {
             .unwrap_err(),
     );
     assert_eq!(e.position, InputPosition::at_line_column(1, 57));
-    let e = refused(Lin.read(format!("{good}mb|9Z|").as_bytes()).unwrap_err());
-    assert_eq!(e.position, InputPosition::at_line_column(2, 4));
-    // A card out of turn: after 1S by West, North leads; the ♠K is West's.
-    let e = refused(
-        Lin.read(format!("{good}mb|p|mb|p|mb|p|mb|1S|mb|p|mb|p|mb|p|pc|SK|").as_bytes())
-            .unwrap_err(),
-    );
-    assert!(e.message.contains("it is North's turn"), "{e}");
+    // A value that is no call, a card out of turn: the record is kept without them and the
+    // inconsistency reported with its line.
+    let read = Lin.read_all(format!("{good}mb|9Z|").as_bytes()).unwrap();
+    assert_eq!(read.boards.len(), 1);
+    let i = &read.inconsistencies[0];
+    assert_eq!((i.kind, i.line), (InconsistencyKind::BadCall, Some(2)));
+    // After 1S by West, North leads; the ♠K is West's.
+    let read = Lin
+        .read_all(format!("{good}mb|p|mb|p|mb|p|mb|1S|mb|p|mb|p|mb|p|pc|SK|").as_bytes())
+        .unwrap();
+    let i = &read.inconsistencies[0];
+    assert_eq!(i.kind, InconsistencyKind::IllegalCard);
+    assert!(i.detail.contains("it is North's turn"), "{i}");
+    assert!(read.boards[0].game.as_deref().unwrap().play.is_none());
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -803,6 +838,7 @@ fn lin_game_record_round_trip_from_parts() {
             tricks,
         }),
         comments: vec![],
+        source: None,
     }));
     let out = write(&Lin, &[b]);
     let text = String::from_utf8(out.clone()).unwrap();

@@ -397,6 +397,7 @@ fn record_board() -> Board {
                 ],
             }),
             comments: vec![s("two\nlines"), s("has } brace")],
+            source: None,
         })),
     }
 }
@@ -699,6 +700,7 @@ fn record() -> impl Strategy<Value = GameRecord> {
             }),
             play: play.map(|(leader, tricks)| Play { leader, tricks }),
             comments,
+            source: None,
         })
 }
 

@@ -25,6 +25,7 @@ mod cli_play;
 mod cli_query;
 mod cli_serve;
 mod cli_sql;
+mod cli_vugraph;
 mod contracts;
 mod dealer;
 mod dealer_dialects;

@@ -601,6 +601,9 @@ fn data_persists_across_reopen_and_migrations_run_once() {
                 "index deals_strong_s",
                 "index deals_strong_w",
                 "table leads",
+                "table played",
+                "index played_set_board",
+                "index played_unique",
                 "table plays",
                 "index plays_unique",
                 "table set_boards",
@@ -995,9 +998,9 @@ fn an_older_database_gets_the_plays_table() {
         before
     };
     let mut store = Store::open(&path).unwrap();
-    // Every later migration ran: 04-play, 05-dd, 06-packed-lengths, 07-dd-source, 08-leads
-    // and 09-lead-source.
-    assert_eq!(store.schema_version().unwrap(), before + 6);
+    // Every later migration ran: 04-play, 05-dd, 06-packed-lengths, 07-dd-source, 08-leads,
+    // 09-lead-source and 10-played.
+    assert_eq!(store.schema_version().unwrap(), before + 7);
     assert_eq!(store.deal_count().unwrap(), 10);
     // The upgraded file stores and returns plays.
     let data = std::fs::read(
@@ -1032,7 +1035,7 @@ fn an_older_database_gets_the_plays_table() {
     // Opening it again runs no migration twice.
     assert_eq!(
         Store::open(&path).unwrap().schema_version().unwrap(),
-        before + 6
+        before + 7
     );
 }
 

@@ -63,7 +63,8 @@ pub use store::{
     SetOutcome, Store, StoreError, StoreReader,
 };
 pub use store::{
-    DdSource, LeadTable, NewPlay, PlaysAndTables, PlaysAndTablesStored, StoredDd, StoredPlay,
+    DdSource, LeadTable, NewPlay, NewPlayed, PlaysAndTables, PlaysAndTablesStored, StoredDd,
+    StoredPlay, StoredPlayed,
 };
 
 // Deal files: the registry of formats, each with its reader and writer.

@@ -52,6 +52,7 @@ mod oneline;
 pub(crate) mod parquet;
 pub mod pbn;
 mod pbn_dd;
+pub mod played;
 mod redeal;
 mod redeal_long;
 mod rp_library;
@@ -90,7 +91,8 @@ pub use rp_library::RpLibrary;
 // The game a file records beside the deal: the bridge vocabulary of `crate::model::game`,
 // public here, where the formats that carry it are; and the board that carries both.
 pub use crate::model::board::Board;
-pub use crate::model::game::{Auction, GameRecord, Play};
+pub use crate::model::game::{Auction, GameRecord, Play, SourceText};
+pub use played::{Inconsistency, InconsistencyKind, PlayedBoard, Room, check_board, played_board};
 
 /// A board a reader skipped because the file gives no complete deal for it (docs/GUIDE.md "Deal
 /// files": an empty or placeholder deal such as `[Deal ""]` or `N:... ... ... ...`, or a
@@ -132,6 +134,10 @@ pub struct FileBoards {
     /// What the reader ignored and the user should know, each naming its line, e.g. an
     /// incomplete PBN `[OptimumResultTable]` (the board is kept without the table).
     pub warnings: Vec<String>,
+    /// Records kept with what is consistent in them, and what was not (LIN vugraph files:
+    /// an illegal card, a claim without a count, a result or contract the file contradicts;
+    /// [`played`]). The boards' own records are checked by [`check_board`].
+    pub inconsistencies: Vec<Inconsistency>,
 }
 
 /// What the four hands of a file's record make, for the readers that allow partial hands

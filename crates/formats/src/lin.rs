@@ -4,20 +4,23 @@
 //! `crate::model::contract`; the text helpers it shares with the other letter formats are in
 //! `super::text` and `crate::model::text`.
 
+use super::played::{Inconsistency, InconsistencyKind, Room, contract_text, result_tag};
 use super::text::{parse_letter_hand, push_letter_hand, push_u64, show_byte, suit_index, trim};
 use super::{
     Auction, Board, DealFormat, Error, FileBoards, FormatInfo, GameRecord, InputPosition,
-    NO_COMPLETE_DEAL, Play, SkippedBoard, WriteOptions,
+    NO_COMPLETE_DEAL, Play, SkippedBoard, SourceText, WriteOptions,
 };
 use crate::model::board::Vulnerability;
 use crate::model::card::{Card, Rank, Seat, Suit};
 use crate::model::contract::{
-    Contract, Strain, auction_contract, bid_strain, strain_of, trick_winner,
+    Contract, Doubling, Strain, auction_contract, bid_strain, strain_of, trick_winner,
 };
 use crate::model::deal::{Deal, Hand};
 use crate::model::text::rank_index;
 
-/// BBO LIN, one line a board (FORMATS.md §8; the writer follows Big Deal's output.c).
+/// BBO LIN, one line a board (FORMATS.md §8; the writer follows Big Deal's output.c), and
+/// BBO's vugraph match files (both rooms of a team match, with players, auctions, play,
+/// claims and results; the sample in tests/fixtures/vugraph).
 ///
 /// LIN is unpublished; dealdex reads this subset of it:
 /// - The file is a sequence of `key|value|` pairs (keys are ASCII letters or digits, white
@@ -26,48 +29,74 @@ use crate::model::text::rank_index;
 ///   starts at each `qx|` pair, or at each `md|` pair when the file has no `qx|` at all; pairs
 ///   before the first such pair of a line belong to the record that starts on that line, and
 ///   lines without one continue the previous record (records spread over several lines).
+///   A file of header pairs only (`vg|`, `rs|`, `pn|`: a match with no board recorded) has
+///   no board and no error.
 /// - `md|<d><S>,<W>,<N>[,<E>]|`: dealer digit 1 = S, 2 = W, 3 = N, 4 = E, then the hands of
 ///   South, West, North and East as `S…H…D…C…` (ranks in any order, either case, `10` for the
 ///   ten). One hand may be empty or missing (East usually is): it gets the remaining cards
 ///   from the other three. A record with two or more hands empty or missing (an
 ///   auction-only board) has no complete deal and is skipped ([`super::FileBoards::skipped`],
-///   docs/GUIDE.md "Deal files"); three or four hands that do not make a deal (a hand not of 13
-///   cards, a card twice) are an error.
-/// - Board number: `ah|Board N|`, else `qx|oN|` / `qx|cN|` (open or closed room).
+///   docs/GUIDE.md "Deal files"); so is a record whose hands make no deal (a hand not of 13
+///   cards, a card twice), whose `sv|` or dealer digit is malformed, or that has no `md|` or
+///   two: one bad record never rejects its file.
+/// - Board number: `ah|Board N|`, else `qx|oN|` / `qx|cN|`; `o` and `c` are the open and
+///   closed room, the [`GameRecord`] tag `Room` (`Open`, `Closed`).
 /// - `sv|`: `0`/`o` None, `n` NS, `e` EW, `b` Both (either case) — explicit vulnerability; the
 ///   dealer digit gives an explicit dealer.
-/// - `pn|S,W,N,E|`: the first four names become the [`GameRecord`] tags `South`, `West`,
-///   `North`, `East` (in that order; empty names are left out).
+/// - `vg|<event>,<segment>,<scoring>,<first board>,<last board>,<team>,<score>,<team>,<score>|`
+///   (the match header): tags `Event`, `Stage`, `Scoring` (`I` → `IMP`, `P` → `MP`, `B` →
+///   `BAM`), `HomeTeam`, `HomeScore`, `VisitTeam`, `VisitScore` on every record after it.
+/// - `pn|` (or `pw|`): the names in LIN's seat order S, W, N, E, applying to the records after
+///   it: the first four to the open room (and to records without a room), the next four to
+///   the closed room; they become the tags `South`, `West`, `North`, `East` (empty names are
+///   left out).
 /// - `mb|<call>|`: the auction from the dealer, mapped to PBN tokens (`p` → `Pass`, `d` → `X`,
-///   `r` → `XX`, `1n` → `1NT`, `1s` → `1S`, …; an alert mark `!` is dropped). `an|<text>|`
-///   after a call becomes a note: a `=k=` token after the call and note `k` in
-///   [`Auction::notes`].
+///   `r` → `XX`, `1n` → `1NT`, `1s` → `1S`, …). An alert (`mb|2D!|`) and an explanation
+///   (`an|<text>|` after a call) become a note: a `=k=` token after the call and note `k` in
+///   [`Auction::notes`], its text the explanation (empty for an alert without one; a line
+///   break inside it is dropped: `an|majo⏎rs|` explains `majors`).
 /// - `pc|<card>|` (e.g. `pc|C5|`): the play, in play order. It is stored in PBN's layout:
 ///   `Play.tricks[t][j]` is the card of seat `leader.rotate(j)` in trick `t`, where `leader`
 ///   sits on declarer's left and each trick's winner leads the next (highest trump if any was
 ///   played, else the highest card of the suit led; trumps and declarer from the final
 ///   contract of the auction, declarer being the first player of the declaring side to bid its
 ///   strain). Without a contract in the auction each trick's leader is whoever holds the
-///   trick's first card. Every card must be held by the seat whose turn it is.
-/// - Everything else (`st`, `rh`, `pg`, `nt`, `mc`, `sk`, …) is ignored.
+///   trick's first card.
+/// - The contract: the auction's (tags `Contract`, e.g. `4HX`, and `Declarer`; `Contract`
+///   `Pass` for four passes), else, for a record without an auction, the `rs|` entry of its
+///   table. `rs|<entry>,…|` holds two entries a board from `vg|`'s first board, open room
+///   then closed room, each `<level><strain><declarer>[x|xx](=|+n|-n)` or `P`/`PASS`.
+/// - The result (tag `Result`, declarer's tricks): the claim `mc|<tricks>|`, else the tricks
+///   declarer's side won in a play of 13 tricks, else the `rs|` entry's.
+/// - Everything else (`st`, `rh`, `pg`, `nt`, `ob`, `sk`, …) is ignored.
 ///
-/// The writer writes Big Deal's line
-/// `qx|o<b>|md|<d><S>,<W>,<N>|rh||ah|Board <b>|sv|<v>|pg||` (hands ranks descending, East
-/// left out, `v` in `0`, `n`, `e`, `b`), with `pn|…|` after `qx|` and `mb|…|` calls before
-/// `pg||` and `pc|…|` cards after it (a `pg||` after each trick) when the board has a
-/// [`GameRecord`] with players, an auction or play.
+/// Inconsistent records are kept with what is consistent in them and reported in
+/// [`super::FileBoards::inconsistencies`] ([`super::played`]): a card not held by the seat
+/// to play or played twice (the play is kept up to the card before it), a value that is no
+/// card (likewise) or no call (left out), a claim without a count, an `rs|` entry whose
+/// contract, declarer or result differs from the auction's or the claim's (those are kept).
 ///
-/// Of a [`GameRecord`] the writer keeps the players, the auction (PBN `AP` becomes three
-/// passes, a note `=k=` becomes `!` on the call before it and `an|<note k>|`; other tokens are
-/// left out) and the play (trick leaders from the strain of the contract, as
-/// [`crate::contract_of`] reads it, else of the `Contract` tag alone, else notrump; a trick
-/// with a missing card ends the play);
-/// other tags and comments have no place in LIN and are dropped.
+/// The writer writes, for a board read from a LIN file that still says what was read, the
+/// record's own bytes ([`super::SourceText`]): a file read and written again is the same file
+/// byte for byte, header and commentary included. For any other board it writes Big Deal's
+/// line `qx|o<b>|md|<d><S>,<W>,<N>|rh||ah|Board <b>|sv|<v>|pg||` (hands ranks descending,
+/// East left out, `v` in `0`, `n`, `e`, `b`; `c` for a board of the closed room), with
+/// `pn|…|` after `qx|`, `mb|…|` calls before `pg||`, `pc|…|` cards after it (a `pg||` after
+/// each trick) and the result as a claim `mc|<tricks>|pg||` after a play of fewer than 13
+/// tricks, when the board has a [`GameRecord`] with players, an auction, play or a result.
+///
+/// Of a [`GameRecord`] that writer keeps the room, the players, the auction (PBN `AP` becomes
+/// three passes, a note `=k=` becomes `!` on the call before it and `an|<note k>|` when the
+/// note has text; other tokens are left out), the play (trick leaders from the strain of the
+/// contract, as [`crate::contract_of`] reads it, else of the `Contract` tag alone, else
+/// notrump; a trick with a missing card ends the play) and the result; other tags (the
+/// contract and declarer follow from the auction) and comments have no place in its line.
 ///
 /// # Errors
-/// Reading: `LineColumn` for a malformed pair, a dealer digit other than 1..4, a bad hand,
-/// call or card, a card played twice or out of turn; `Line` for a record without `md|`
-/// (`line N: no md| (deal) field`) or with two. Writing: a board without a number or numbered 0.
+/// Reading: `LineColumn` for a malformed pair; for a file none of whose records reads, the
+/// first record's error (`LineColumn` for a dealer digit other than 1..4, a bad hand or
+/// `sv|`, `Line` for a record without `md|`, `line N: no md| (deal) field`, or with two).
+/// Writing: a board without a number or numbered 0.
 pub struct Lin;
 
 static INFO: FormatInfo =
@@ -78,61 +107,117 @@ impl DealFormat for Lin {
         &INFO
     }
 
-    /// Reads every record; a record whose `md|` has no complete deal is skipped (see the
-    /// module documentation).
-    ///
-    /// # Errors
-    /// `LineColumn` for a malformed pair, a dealer digit other than 1..4, a bad hand, call or
-    /// card, a card played out of turn; `Line` for a record without `md|`
-    /// ("line N: no md| (deal) field").
+    /// Reads every record; a record without a complete deal, or whose deal, vulnerability or
+    /// record keys are malformed, is skipped (see the module documentation).
     fn read_all(&self, data: &[u8]) -> Result<FileBoards, Error> {
-        // Records start at `qx|` when the file has any, else at `md|` (the "record key").
-        let mut has_qx = false;
-        for p in Pairs::new(data) {
-            if p?.is(b"qx") {
-                has_qx = true;
-                break;
-            }
-        }
-        let k: &[u8] = if has_qx { b"qx" } else { b"md" };
+        let pairs = Pairs::new(data).collect::<Result<Vec<Pair>, Error>>()?;
         let mut read = FileBoards {
             boards: Vec::with_capacity(data.len() / 80),
             ..FileBoards::default()
         };
-        let mut cur: Vec<Pair> = Vec::with_capacity(64); // the record being gathered
-        let mut has_k = false; // `cur` holds a record key
-        let mut line_first = 0; // where the current line's pairs start in `cur`
+        let has = |k: &[u8]| pairs.iter().any(|p| p.is(k));
+        if !has(b"md") {
+            // A match file whose header (vg|, rs|, pn|) records no board yet.
+            if pairs.iter().all(|p| HEADER_KEYS.iter().any(|k| p.is(k))) {
+                return Ok(read);
+            }
+            return Err(Error::malformed(
+                InputPosition::at_line(pairs.first().map_or(1, |p| p.line)),
+                "no md| (deal) field",
+            ));
+        }
+        // Records start at `qx|` when the file has any, else at `md|` (the "record key"):
+        // where each record's pairs and bytes start.
+        let k: &[u8] = if has(b"qx") { b"qx" } else { b"md" };
+        let mut starts: Vec<(usize, usize)> = vec![(0, 0)];
+        let mut has_k = false; // a record key seen
+        let mut line_first = 0; // the first pair of the current line
         let mut k_on_line = false; // a record key seen on the current line
         let mut last_line = 0;
-        for p in Pairs::new(data) {
-            let p = p?;
+        for (i, p) in pairs.iter().enumerate() {
             if p.line != last_line {
                 last_line = p.line;
-                line_first = cur.len();
+                line_first = i;
                 k_on_line = false;
             }
             if p.is(k) {
                 if has_k {
                     // A new record: at this key when the line already had one (records
                     // joined on a line), else with the first pair of its line.
-                    let split = if k_on_line { cur.len() } else { line_first };
-                    push_record(&mut read, &cur[..split])?;
-                    cur.drain(..split);
-                    line_first = 0;
+                    starts.push(if k_on_line {
+                        (i, p.start)
+                    } else {
+                        (line_first, pairs[line_first].line_start)
+                    });
                 }
                 has_k = true;
                 k_on_line = true;
             }
-            cur.push(p);
         }
-        if !cur.is_empty() {
-            push_record(&mut read, &cur)?;
+        let mut file = MatchFile::default();
+        // The bytes of records that gave no board, kept with the next board's.
+        let mut pending: Vec<u8> = Vec::new();
+        let mut first_error = None;
+        for (r, &(at, byte)) in starts.iter().enumerate() {
+            let (end, end_byte) = starts
+                .get(r + 1)
+                .copied()
+                .unwrap_or((pairs.len(), data.len()));
+            let (rec, bytes) = (&pairs[at..end], &data[byte..end_byte]);
+            let record = read.boards.len() + read.skipped.len() + 1;
+            match read_record(rec, &mut file, &mut read.inconsistencies) {
+                Ok(mut board) => {
+                    let digest = digest(&board);
+                    if let Some(g) = board.game.as_deref_mut() {
+                        let mut kept = std::mem::take(&mut pending);
+                        kept.extend_from_slice(bytes);
+                        g.source = Some(Box::new(SourceText {
+                            format: INFO.name,
+                            bytes: kept,
+                            digest,
+                        }));
+                    }
+                    read.boards.push(board);
+                }
+                Err(skip) => {
+                    if first_error.is_none() {
+                        first_error = skip.error;
+                    }
+                    read.skipped.push(SkippedBoard {
+                        board: skip.board,
+                        record,
+                        line: rec.first().map(|p| p.line),
+                        reason: skip.reason,
+                    });
+                    pending.extend_from_slice(bytes);
+                }
+            }
+        }
+        if let Some(src) = read
+            .boards
+            .last_mut()
+            .and_then(|b| b.game.as_deref_mut())
+            .and_then(|g| g.source.as_deref_mut())
+        {
+            src.bytes.extend_from_slice(&pending);
+        }
+        // A file none of whose records reads is no LIN deal file: its first error.
+        if let Some(e) = first_error.filter(|_| read.boards.is_empty()) {
+            return Err(e);
         }
         Ok(read)
     }
 
-    /// Writes one line per board (see the module documentation).
+    /// Writes one line per board (see the module documentation), or the board's own bytes
+    /// when it was read from a LIN file and still says what was read.
     fn write_board(&self, b: &Board, _opts: &WriteOptions, out: &mut Vec<u8>) {
+        if let Some(src) = b.game.as_deref().and_then(|g| g.source.as_deref())
+            && src.format == INFO.name
+            && src.digest == digest(b)
+        {
+            out.extend_from_slice(&src.bytes);
+            return;
+        }
         write_line(b, out);
     }
 }
@@ -158,6 +243,9 @@ struct Pair<'a> {
     /// 1-based line and column of the value's first byte.
     vline: usize,
     vcol: usize,
+    /// Byte offsets of the key and of the start of the key's line.
+    start: usize,
+    line_start: usize,
 }
 
 impl Pair<'_> {
@@ -242,7 +330,7 @@ impl<'a> Iterator for Pairs<'a> {
             )));
         }
         let key = &data[key_start..i];
-        let key_line = self.line;
+        let (key_line, line_start) = (self.line, self.line_start);
         i += 1;
         let (vline, vcol, vstart) = (self.line, i - self.line_start + 1, i);
         while let Some(&c) = data.get(i) {
@@ -263,6 +351,8 @@ impl<'a> Iterator for Pairs<'a> {
             line: key_line,
             vline,
             vcol,
+            start: key_start,
+            line_start,
         }))
     }
 }
@@ -273,21 +363,6 @@ const LIN_SEATS: [Seat; 4] = [Seat::South, Seat::West, Seat::North, Seat::East];
 /// The LIN digit (1 = S, 2 = W, 3 = N, 4 = E) of a seat.
 fn lin_digit(seat: Seat) -> u8 {
     [b'3', b'4', b'1', b'2'][seat.index()]
-}
-
-/// Reads one record into `read`: a board, or a skipped board without a complete deal.
-fn push_record(read: &mut FileBoards, pairs: &[Pair]) -> Result<(), Error> {
-    let record = read.boards.len() + read.skipped.len() + 1;
-    match read_record(pairs)? {
-        Ok(board) => read.boards.push(board),
-        Err(board) => read.skipped.push(SkippedBoard {
-            board,
-            record,
-            line: pairs.first().map(|p| p.line),
-            reason: NO_COMPLETE_DEAL.to_string(),
-        }),
-    }
-    Ok(())
 }
 
 /// Parses `md|<d><S>,<W>,<N>[,<E>]`; no deal when the hands make no complete deal
@@ -413,14 +488,29 @@ struct Played {
     col: usize,
 }
 
-/// Converts the play-order cards into PBN's layout (see the module documentation).
-fn build_play(
-    deal: &Deal,
-    contract: Option<Contract>,
-    played: &[Played],
-) -> Result<Option<Play>, Error> {
+/// A record's play as [`build_play`] makes it.
+struct BuiltPlay {
+    /// The play in PBN's layout, `None` without a card.
+    play: Option<Play>,
+    /// Tricks won by declarer's side in the complete tricks, when the contract is known.
+    declarer_tricks: Option<u8>,
+    /// Complete tricks.
+    tricks: usize,
+    /// The first illegal card: its line and why (the play stops before it).
+    illegal: Option<(usize, String)>,
+}
+
+/// Converts the play-order cards into PBN's layout (see the module documentation), up to the
+/// first card that is not the player's to play (held by another seat, or played before).
+fn build_play(deal: &Deal, contract: Option<Contract>, played: &[Played]) -> BuiltPlay {
+    let mut built = BuiltPlay {
+        play: None,
+        declarer_tricks: contract.map(|_| 0),
+        tricks: 0,
+        illegal: None,
+    };
     let Some(first) = played.first() else {
-        return Ok(None);
+        return built;
     };
     let opening = match contract {
         Some(c) => c.declarer.next(),
@@ -429,7 +519,7 @@ fn build_play(
     let mut leader = opening;
     let mut seen = 0u64;
     let mut tricks = Vec::with_capacity(played.len().div_ceil(4));
-    for (t, chunk) in played.chunks(4).enumerate() {
+    'tricks: for (t, chunk) in played.chunks(4).enumerate() {
         if contract.is_none()
             && let Some(c) = chunk.first()
         {
@@ -438,45 +528,61 @@ fn build_play(
         let mut row = [None; 4];
         let mut in_order = [first.card; 4];
         for (i, p) in chunk.iter().enumerate() {
-            let at = InputPosition::at_line_column(p.line, p.col);
             let bit = 1u64 << p.card.index();
-            if seen & bit != 0 {
-                return Err(Error::malformed(
-                    at,
-                    format!("pc|{}| is played a second time", p.card),
-                ));
-            }
-            seen |= bit;
             let seat = leader.rotate(i);
             let holder = deal.seat_of(p.card);
-            if holder != seat {
-                return Err(Error::malformed(
-                    at,
-                    format!(
-                        "pc|{}| is {}'s card, but in trick {} it is {}'s turn",
-                        p.card,
-                        holder.name(),
-                        t + 1,
-                        seat.name()
-                    ),
-                ));
+            let why = if seen & bit != 0 {
+                Some(format!("pc|{}| is played a second time", p.card))
+            } else if holder != seat {
+                Some(format!(
+                    "pc|{}| is {}'s card, but in trick {} it is {}'s turn",
+                    p.card,
+                    holder.name(),
+                    t + 1,
+                    seat.name()
+                ))
+            } else {
+                None
+            };
+            if let Some(why) = why {
+                let kept = match (t, i) {
+                    (0, 0) => "no card of the play is kept".to_string(),
+                    (t, 0) => format!("the play is kept up to trick {t}"),
+                    (t, i) => format!("the play is kept up to card {i} of trick {}", t + 1),
+                };
+                built.illegal = Some((p.line, format!("{why} (column {}); {kept}", p.col)));
+                if i > 0 {
+                    tricks.push(row);
+                }
+                break 'tricks;
             }
+            seen |= bit;
             row[(seat.index() + 4 - opening.index()) % 4] = Some(p.card);
             if let Some(slot) = in_order.get_mut(i) {
                 *slot = p.card;
             }
         }
         tricks.push(row);
-        if chunk.len() == 4
-            && let Some(c) = contract
-        {
-            leader = leader.rotate(trick_winner(&in_order, c.strain));
+        if chunk.len() == 4 {
+            built.tricks += 1;
+            if let Some(c) = contract {
+                let winner = leader.rotate(trick_winner(&in_order, c.strain));
+                if winner.index() % 2 == c.declarer.index() % 2
+                    && let Some(n) = built.declarer_tricks.as_mut()
+                {
+                    *n += 1;
+                }
+                leader = winner;
+            }
         }
     }
-    Ok(Some(Play {
-        leader: opening,
-        tricks,
-    }))
+    if !tricks.is_empty() {
+        built.play = Some(Play {
+            leader: opening,
+            tricks,
+        });
+    }
+    built
 }
 
 /// An `sv|` field's vulnerability (`0` or `o`, `n`, `e`, `b`, any case); `None` when empty.
@@ -505,61 +611,190 @@ fn sv_vulnerability(p: &Pair) -> Result<Option<Vulnerability>, Error> {
     Ok(vulnerability)
 }
 
-/// A `pn|` field's player names as PBN tags (seat name, player), in LIN's seat order,
-/// empty names left out.
-fn pn_names(value: &[u8]) -> Vec<(String, String)> {
-    let mut tags = Vec::new();
-    for (k, name) in value.split(|&c| c == b',').take(4).enumerate() {
-        let name = String::from_utf8_lossy(trim(name).0).into_owned();
-        if !name.is_empty() {
-            tags.push((LIN_SEATS[k].name().to_string(), name));
-        }
-    }
-    tags
+/// LIN's header keys: a file of these alone is a match file with no board recorded.
+const HEADER_KEYS: [&[u8]; 5] = [b"vg", b"rs", b"pn", b"pw", b"pg"];
+
+/// What a vugraph file's header (and any later `pn|`) says for the records after it.
+#[derive(Default)]
+struct MatchFile {
+    /// The tags of `vg|`: Event, Stage, Scoring, HomeTeam, HomeScore, VisitTeam, VisitScore.
+    header: Vec<(String, String)>,
+    /// `vg|`'s first board, where `rs|` starts.
+    first_board: Option<u64>,
+    /// `rs|`'s entries: two a board, open room then closed room.
+    results: Vec<String>,
+    /// `pn|`'s names: S, W, N, E of the open room, then of the closed room.
+    names: Vec<String>,
 }
 
-/// An `mb|` field's call, as PBN writes it.
-fn mb_call(p: &Pair) -> Result<String, Error> {
-    lin_call(p.value).ok_or_else(|| {
-        p.err(
-            0,
-            format!(
-                "mb|{}| is not a call (expected p, d, r or a bid such as 1C or 3N)",
-                String::from_utf8_lossy(p.value)
-            ),
-        )
+impl MatchFile {
+    /// `vg|<event>,<segment>,<scoring>,<first>,<last>,<home>,<score>,<visit>,<score>`.
+    fn set_vg(&mut self, value: &[u8]) {
+        let text = String::from_utf8_lossy(value);
+        let f: Vec<&str> = text.split(',').map(str::trim).collect();
+        let field = |i: usize| f.get(i).copied().unwrap_or("");
+        let scoring = match field(2) {
+            "I" | "i" => "IMP",
+            "P" | "p" => "MP",
+            "B" | "b" => "BAM",
+            other => other,
+        };
+        self.header = [
+            ("Event", field(0)),
+            ("Stage", field(1)),
+            ("Scoring", scoring),
+            ("HomeTeam", field(5)),
+            ("HomeScore", field(6)),
+            ("VisitTeam", field(7)),
+            ("VisitScore", field(8)),
+        ]
+        .into_iter()
+        .filter(|(_, v)| !v.is_empty())
+        .map(|(n, v)| (n.to_owned(), v.to_owned()))
+        .collect();
+        self.first_board = field(3).parse().ok();
+    }
+
+    /// The `rs|` entry of a board at a table, when the file has a non-empty one.
+    fn result(&self, board: u64, room: Option<Room>) -> Option<&str> {
+        let first = self.first_board.unwrap_or(1);
+        let k = board.checked_sub(first)?.checked_mul(2)? + u64::from(room == Some(Room::Closed));
+        let entry = self.results.get(usize::try_from(k).ok()?)?.trim();
+        (!entry.is_empty()).then_some(entry)
+    }
+
+    /// The players of a table as PBN tags (seat name, player), in LIN's seat order S, W, N,
+    /// E, empty names left out: `pn|`'s first four names, its next four for the closed room.
+    fn players(&self, room: Option<Room>) -> Vec<(String, String)> {
+        let from = if room == Some(Room::Closed) && self.names.len() >= 8 {
+            4
+        } else {
+            0
+        };
+        let mut tags = Vec::new();
+        for (k, name) in self.names.iter().skip(from).take(4).enumerate() {
+            if !name.is_empty() {
+                tags.push((LIN_SEATS[k].name().to_string(), name.clone()));
+            }
+        }
+        tags
+    }
+}
+
+/// An `rs|` entry: `4HN=`, `3NW+1`, `5CEx-2`, `2DNxx=`, `P` or `PASS` (passed out).
+struct RsEntry {
+    /// The contract, `None` when passed out.
+    contract: Option<Contract>,
+    /// Declarer's tricks.
+    tricks: Option<u8>,
+}
+
+fn parse_rs(entry: &str) -> Option<RsEntry> {
+    if entry.eq_ignore_ascii_case("p") || entry.eq_ignore_ascii_case("pass") {
+        return Some(RsEntry {
+            contract: None,
+            tricks: None,
+        });
+    }
+    let b = entry.as_bytes();
+    let level = match b.first()? {
+        d @ b'1'..=b'7' => d - b'0',
+        _ => return None,
+    };
+    let strain = match b.get(1)?.to_ascii_uppercase() {
+        b'N' => Strain::NoTrump,
+        c => Strain::Trumps(Suit::from_index(suit_index(c)?)),
+    };
+    let declarer = Seat::from_char(char::from(*b.get(2)?).to_ascii_uppercase())?;
+    let rest = &entry[3..];
+    let after = rest.trim_start_matches(['x', 'X']);
+    let doubling = match rest.len() - after.len() {
+        0 => Doubling::Undoubled,
+        1 => Doubling::Doubled,
+        2 => Doubling::Redoubled,
+        _ => return None,
+    };
+    let made = i16::from(level) + 6;
+    let tricks = match after {
+        "=" => Some(made),
+        _ => after
+            .strip_prefix('+')
+            .map(|n| n.parse::<i16>().ok().map(|n| made + n))
+            .or_else(|| {
+                after
+                    .strip_prefix('-')
+                    .map(|n| n.parse::<i16>().ok().map(|n| made - n))
+            })
+            .flatten(),
+    };
+    Some(RsEntry {
+        contract: Some(Contract {
+            level,
+            strain,
+            doubling,
+            declarer,
+        }),
+        tricks: tricks
+            .and_then(|t| u8::try_from(t).ok())
+            .filter(|&t| t <= 13),
     })
 }
 
-/// A `pc|` field's card, with where its value starts.
-fn pc_played(p: &Pair) -> Result<Played, Error> {
-    let card = lin_card(p.value).ok_or_else(|| {
-        p.err(
-            0,
-            format!(
-                "pc|{}| is not a card (expected suit and rank, e.g. C5 or SA)",
-                String::from_utf8_lossy(p.value)
-            ),
-        )
-    })?;
-    Ok(Played {
-        card,
+/// The room of a `qx|` value (`o…` open, `c…` closed).
+fn qx_room(v: &[u8]) -> Option<Room> {
+    match trim(v).0.first()?.to_ascii_lowercase() {
+        b'o' => Some(Room::Open),
+        b'c' => Some(Room::Closed),
+        _ => None,
+    }
+}
+
+/// The names of a `pn|` value, trimmed, in order (empty ones kept: they hold their seat).
+fn pn_names(value: &[u8]) -> Vec<String> {
+    value
+        .split(|&c| c == b',')
+        .map(|name| String::from_utf8_lossy(trim(name).0).into_owned())
+        .collect()
+}
+
+/// A `pc|` field's card, with where its value starts; `None` when it is no card.
+fn pc_played(p: &Pair) -> Option<Played> {
+    Some(Played {
+        card: lin_card(p.value)?,
         line: p.vline,
         col: p.vcol,
     })
 }
 
-/// Reads one record: its board, or (inner `Err`) the board number of a record without a
-/// complete deal.
-fn read_record(pairs: &[Pair]) -> Result<Result<Board, Option<u64>>, Error> {
+/// A record that gives no board: its number, when known, why, and the reader's error when
+/// it is malformed (rather than without a complete deal).
+struct Skip {
+    board: Option<u64>,
+    reason: String,
+    error: Option<Error>,
+}
+
+/// Reads one record (see the module documentation): its board, or why it gives none. What
+/// is inconsistent in it is pushed on `found` and left out of the board.
+fn read_record(
+    pairs: &[Pair],
+    file: &mut MatchFile,
+    found: &mut Vec<Inconsistency>,
+) -> Result<Board, Skip> {
     let line = pairs.first().map_or(1, |p| p.line);
     let mut md: Option<&Pair> = None;
-    let (mut ah, mut qx) = (None, None);
+    let mut md_twice = false;
+    let (mut ah, mut qx, mut room) = (None, None, None);
     let mut vulnerability = None;
-    let mut tags: Vec<(String, String)> = Vec::new();
+    let mut sv_error = None;
     let mut calls: Vec<String> = Vec::new();
     let mut notes: Vec<(u32, String)> = Vec::new();
+    // The note of the last call when it was alerted (`!`) and not yet explained.
+    let mut alert_note: Option<usize> = None;
     let mut played: Vec<Played> = Vec::new();
+    let mut play_stopped = false;
+    let mut claim: Option<(Option<u8>, &Pair)> = None;
+    let mut issues: Vec<(InconsistencyKind, usize, String)> = Vec::new();
     for p in pairs {
         let key = match p.key {
             [a, b] => [a.to_ascii_lowercase(), b.to_ascii_lowercase()],
@@ -567,60 +802,281 @@ fn read_record(pairs: &[Pair]) -> Result<Result<Board, Option<u64>>, Error> {
         };
         match &key {
             b"md" => {
-                if md.is_some() {
-                    return Err(Error::malformed(
-                        InputPosition::at_line(p.line),
-                        "a second md| field in one record (expected one deal a record)",
-                    ));
-                }
-                md = Some(p);
+                md_twice |= md.is_some();
+                md = md.or(Some(p));
             }
             b"ah" => ah = ah.or(ah_board(p.value)),
-            b"qx" => qx = qx.or(qx_board(p.value)),
-            b"sv" => vulnerability = sv_vulnerability(p)?,
-            b"pn" => tags = pn_names(p.value),
-            b"mb" => calls.push(mb_call(p)?),
-            b"an" if !calls.is_empty() => {
-                let k = notes.len() as u32 + 1;
-                calls.push(format!("={k}="));
-                notes.push((k, String::from_utf8_lossy(p.value).trim().to_string()));
+            b"qx" if qx.is_none() => {
+                qx = qx_board(p.value);
+                room = qx_room(p.value);
             }
-            b"pc" => played.push(pc_played(p)?),
+            b"sv" => match sv_vulnerability(p) {
+                Ok(v) => vulnerability = v,
+                Err(e) => sv_error = Some(e),
+            },
+            b"vg" => file.set_vg(p.value),
+            b"rs" => {
+                file.results = String::from_utf8_lossy(p.value)
+                    .split(',')
+                    .map(str::to_owned)
+                    .collect();
+            }
+            b"pn" | b"pw" => file.names = pn_names(p.value),
+            b"mb" => match lin_call(p.value) {
+                Some(call) => {
+                    calls.push(call);
+                    alert_note = None;
+                    if p.value.contains(&b'!') {
+                        let k = notes.len() as u32 + 1;
+                        calls.push(format!("={k}="));
+                        notes.push((k, String::new()));
+                        alert_note = Some(notes.len() - 1);
+                    }
+                }
+                None => issues.push((
+                    InconsistencyKind::BadCall,
+                    p.vline,
+                    format!(
+                        "mb|{}| is not a call (expected p, d, r or a bid such as 1C or 3N); it is left out",
+                        String::from_utf8_lossy(p.value)
+                    ),
+                )),
+            },
+            b"an" if !calls.is_empty() => {
+                // A line break inside the text is the file's, not the explanation's.
+                let text: String = String::from_utf8_lossy(p.value)
+                    .split(['\r', '\n'])
+                    .collect::<String>()
+                    .trim()
+                    .to_string();
+                match alert_note.take().and_then(|i| notes.get_mut(i)) {
+                    Some(note) => note.1 = text,
+                    None => {
+                        let k = notes.len() as u32 + 1;
+                        calls.push(format!("={k}="));
+                        notes.push((k, text));
+                    }
+                }
+            }
+            b"pc" if !play_stopped => match pc_played(p) {
+                Some(c) => played.push(c),
+                None => {
+                    play_stopped = true;
+                    issues.push((
+                        InconsistencyKind::BadCard,
+                        p.vline,
+                        format!(
+                            "pc|{}| is not a card (expected suit and rank, e.g. C5 or SA); the play is kept up to the card before it",
+                            String::from_utf8_lossy(p.value)
+                        ),
+                    ));
+                }
+            },
+            b"mc" => {
+                let v = String::from_utf8_lossy(trim(p.value).0).into_owned();
+                claim = Some((v.parse::<u8>().ok().filter(|&n| n <= 13), p));
+            }
             _ => {}
         }
     }
+    let number = ah.or(qx);
+    let skip = |error: Error| Skip {
+        board: number,
+        reason: error.to_string(),
+        error: Some(error),
+    };
+    if md_twice {
+        return Err(skip(Error::malformed(
+            InputPosition::at_line(line),
+            "a second md| field in one record (expected one deal a record)",
+        )));
+    }
     let Some(md) = md else {
-        return Err(Error::malformed(
+        return Err(skip(Error::malformed(
             InputPosition::at_line(line),
             "no md| (deal) field",
-        ));
+        )));
     };
-    let (dealer, deal) = parse_md(md)?;
+    let (dealer, deal) = parse_md(md).map_err(skip)?;
     let Some(deal) = deal else {
-        return Ok(Err(ah.or(qx)));
+        return Err(Skip {
+            board: number,
+            reason: NO_COMPLETE_DEAL.to_string(),
+            error: None,
+        });
     };
+    if let Some(e) = sv_error {
+        return Err(skip(e));
+    }
     let auction = (!calls.is_empty()).then_some(Auction {
         first: dealer,
         calls,
         notes,
     });
-    let play = build_play(&deal, auction.as_ref().and_then(auction_contract), &played)?;
-    let game = (!tags.is_empty() || auction.is_some() || play.is_some()).then(|| {
+    let contract = auction.as_ref().and_then(auction_contract);
+    let built = build_play(&deal, contract, &played);
+    if let Some((l, why)) = built.illegal {
+        issues.push((InconsistencyKind::IllegalCard, l, why));
+    }
+    let mut tags = file.header.clone();
+    // The room of a board played at a table (a match file, a closed room, a record with a
+    // game): Big Deal's `qx|o1|` on a bare deal is no open room.
+    let in_match = !file.header.is_empty() || !file.results.is_empty() || !file.names.is_empty();
+    let game_here = auction.is_some() || !played.is_empty() || claim.is_some();
+    if let Some(r) = room.filter(|&r| r == Room::Closed || in_match || game_here) {
+        tags.push(("Room".into(), r.pbn().into()));
+    }
+    tags.extend(file.players(room));
+    // The contract: the auction's, else the file's result for the table.
+    let rs = number.and_then(|n| file.result(n, room));
+    let rs_entry = rs.and_then(parse_rs);
+    let passed_out = auction.as_ref().is_some_and(|a| {
+        contract.is_none() && a.calls.iter().filter(|c| c.as_str() == "Pass").count() >= 4
+    });
+    let mut rs_agrees = rs_entry.is_some();
+    match (contract, &rs_entry) {
+        (Some(c), Some(e)) => {
+            if let Some(r) = e.contract
+                && (r.level, r.strain, r.doubling) != (c.level, c.strain, c.doubling)
+            {
+                rs_agrees = false;
+                issues.push((
+                    InconsistencyKind::ContractMismatch,
+                    line,
+                    format!(
+                        "rs| says {}, the auction {}; the auction's is kept",
+                        rs.unwrap_or(""),
+                        contract_text(&c)
+                    ),
+                ));
+            } else if let Some(r) = e.contract
+                && r.declarer != c.declarer
+            {
+                rs_agrees = false;
+                issues.push((
+                    InconsistencyKind::WrongDeclarer,
+                    line,
+                    format!(
+                        "rs| says {} (declarer {}), the auction has {} declare; the auction's is kept",
+                        rs.unwrap_or(""),
+                        r.declarer.name(),
+                        c.declarer.name()
+                    ),
+                ));
+            } else if e.contract.is_none() {
+                rs_agrees = false;
+            }
+        }
+        (None, Some(e)) if auction.is_some() && e.contract.is_some() => rs_agrees = false,
+        _ => {}
+    }
+    let stated = contract.or_else(|| {
+        rs_entry
+            .as_ref()
+            .filter(|_| auction.is_none())
+            .and_then(|e| e.contract)
+    });
+    match stated {
+        Some(c) => {
+            tags.push(("Contract".into(), contract_text(&c)));
+            tags.push(("Declarer".into(), c.declarer.letter().to_string()));
+        }
+        None if passed_out || rs_entry.as_ref().is_some_and(|e| e.contract.is_none()) => {
+            // PBN's "not applicable": no declarer, no result.
+            tags.push(("Contract".into(), "Pass".into()));
+            tags.push(("Declarer".into(), String::new()));
+            if claim.is_none() {
+                tags.push(("Result".into(), String::new()));
+            }
+        }
+        None => {}
+    }
+    // The result: the claim, else a play of 13 tricks, else the file's result.
+    let rs_tricks = rs_entry
+        .as_ref()
+        .filter(|_| rs_agrees)
+        .and_then(|e| e.tricks);
+    let mut result = None;
+    match claim {
+        Some((Some(n), _)) => {
+            result = Some(n);
+            if let Some(t) = rs_tricks
+                && t != n
+            {
+                issues.push((
+                    InconsistencyKind::ResultMismatch,
+                    line,
+                    format!(
+                        "rs| says {} ({t} tricks), the claim mc|{n}|; the claim is kept",
+                        rs.unwrap_or("")
+                    ),
+                ));
+            }
+        }
+        Some((None, p)) => issues.push((
+            InconsistencyKind::ClaimWithoutCount,
+            p.vline,
+            format!(
+                "mc|{}| gives no trick count 0..13",
+                String::from_utf8_lossy(p.value)
+            ),
+        )),
+        None => {}
+    }
+    if result.is_none() && stated.is_some() {
+        result = match built.declarer_tricks {
+            Some(n) if built.tricks == 13 => Some(n),
+            _ => rs_tricks,
+        };
+    }
+    if let Some(n) = result.filter(|_| stated.is_some() || claim.is_some()) {
+        tags.push(("Result".into(), n.to_string()));
+    }
+    for (kind, l, detail) in issues {
+        found.push(Inconsistency {
+            kind,
+            board: number,
+            room,
+            line: Some(l),
+            detail,
+        });
+    }
+    let game = (!tags.is_empty() || auction.is_some() || built.play.is_some()).then(|| {
         Box::new(GameRecord {
             tags,
             auction,
-            play,
-            comments: Vec::new(),
+            play: built.play,
+            ..GameRecord::default()
         })
     });
-    Ok(Ok(Board {
-        number: ah.or(qx),
+    Ok(Board {
+        number,
         dealer: Some(dealer),
         vulnerability,
         deal,
         game,
         dd: None,
-    }))
+    })
+}
+
+/// The digest a record's [`SourceText`] keeps: FNV-1a of the board's contents (everything
+/// but the source itself), stable within a build.
+fn digest(b: &Board) -> u64 {
+    let g = b.game.as_deref();
+    let text = format!(
+        "{:?}",
+        (
+            b.number,
+            b.dealer,
+            b.vulnerability,
+            &b.deal,
+            &b.dd,
+            g.map(|g| (&g.tags, &g.auction, &g.play, &g.comments))
+        )
+    );
+    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, c| {
+        (h ^ u64::from(c)).wrapping_mul(0x0100_0000_01b3)
+    })
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -691,10 +1147,12 @@ fn write_auction(a: &Auction, out: &mut Vec<u8>) {
     }
 }
 
-fn write_play(game: &GameRecord, play: &Play, out: &mut Vec<u8>) {
+/// Writes the play; true when it has 13 complete tricks.
+fn write_play(game: &GameRecord, play: &Play, out: &mut Vec<u8>) -> bool {
     let strain = strain_of(game).unwrap_or(Strain::NoTrump);
     let opening = play.leader;
     let mut leader = opening;
+    let mut complete = 0;
     for row in &play.tricks {
         let mut in_order = [None; 4];
         for (i, slot) in in_order.iter_mut().enumerate() {
@@ -712,18 +1170,21 @@ fn write_play(game: &GameRecord, play: &Play, out: &mut Vec<u8>) {
         match in_order {
             [Some(a), Some(b), Some(c), Some(d)] => {
                 leader = leader.rotate(trick_winner(&[a, b, c, d], strain));
+                complete += 1;
             }
             _ => break,
         }
     }
+    complete == 13
 }
 
 fn write_line(b: &Board, out: &mut Vec<u8>) {
     let n = b.number.unwrap_or(0);
-    out.extend_from_slice(b"qx|o");
+    let game = b.game.as_deref();
+    out.extend_from_slice(b"qx|");
+    out.push(game.and_then(Room::of).unwrap_or(Room::Open).lin());
     push_u64(out, n);
     out.push(b'|');
-    let game = b.game.as_deref();
     if let Some(g) = game {
         let name = |seat: Seat| {
             g.tags
@@ -768,10 +1229,19 @@ fn write_line(b: &Board, out: &mut Vec<u8>) {
         write_auction(a, out);
     }
     out.extend_from_slice(b"pg||");
+    let mut complete = false;
     if let Some(g) = game
         && let Some(p) = &g.play
     {
-        write_play(g, p, out);
+        complete = write_play(g, p, out);
+    }
+    // The result of a play cut short (or not recorded) is a claim.
+    if let Some(r) = game.and_then(result_tag)
+        && !complete
+    {
+        out.extend_from_slice(b"mc|");
+        push_u64(out, u64::from(r));
+        out.extend_from_slice(b"|pg||");
     }
     out.push(b'\n');
 }

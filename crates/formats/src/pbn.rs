@@ -374,6 +374,7 @@ impl<'a> Game<'a> {
                 tricks: self.tricks.clone(),
             }),
             comments: self.comments.clone(),
+            source: None,
         }))
     }
 }
@@ -435,8 +436,7 @@ fn read_pbn(data: &[u8]) -> Result<FileBoards, Error> {
     {
         return Ok(FileBoards {
             boards,
-            skipped: Vec::new(),
-            warnings: Vec::new(),
+            ..FileBoards::default()
         });
     }
     read_pbn_serial(body, &mut Reader::new())
@@ -464,8 +464,7 @@ fn read_pbn_piece(data: &[u8], state: &mut ChunkState) -> Result<FileBoards, Err
         }
         return Ok(FileBoards {
             boards,
-            skipped: Vec::new(),
-            warnings: Vec::new(),
+            ..FileBoards::default()
         });
     }
     let carried = std::mem::take(&mut state.carried_tags);
@@ -578,6 +577,7 @@ fn read_pbn_serial<'a>(data: &'a [u8], r: &mut Reader<'a>) -> Result<FileBoards,
         boards: std::mem::take(&mut r.boards),
         skipped: std::mem::take(&mut r.skipped),
         warnings: std::mem::take(&mut r.warnings),
+        inconsistencies: Vec::new(),
     })
 }
 

@@ -332,6 +332,7 @@ mod tests {
                 all.boards.extend(p.boards);
                 all.skipped.extend(p.skipped);
                 all.warnings.extend(p.warnings);
+                all.inconsistencies.extend(p.inconsistencies);
                 Ok(())
             },
         )?;

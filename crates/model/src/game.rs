@@ -7,7 +7,10 @@ use crate::card::{Card, Seat};
 
 /// What a PBN game or LIN record holds beyond the deal, kept so that conversions between the
 /// formats that carry it lose nothing.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+///
+/// Two records are equal when they say the same: their [`GameRecord::source`] (how the file
+/// spelled them) is not compared.
+#[derive(Clone, Debug, Default)]
 pub struct GameRecord {
     /// Every tag in file order, as `(name, value)`, unknown ones included (PBN tags; LIN
     /// fields are mapped to the PBN tag names they correspond to, e.g. players). A PBN game in
@@ -20,6 +23,36 @@ pub struct GameRecord {
     pub play: Option<Play>,
     /// Commentary blocks (`{…}`) and `;` comment lines, in order, without their delimiters.
     pub comments: Vec<String>,
+    /// The record's own bytes in the file it was read from, when its reader keeps them (LIN):
+    /// a writer of the same format writes them back unchanged while the board still says what
+    /// was read ([`SourceText::digest`]), so that a file read and written again is the same
+    /// file byte for byte.
+    pub source: Option<Box<SourceText>>,
+}
+
+impl PartialEq for GameRecord {
+    fn eq(&self, other: &GameRecord) -> bool {
+        self.tags == other.tags
+            && self.auction == other.auction
+            && self.play == other.play
+            && self.comments == other.comments
+    }
+}
+
+impl Eq for GameRecord {}
+
+/// A record's bytes as its file has them ([`GameRecord::source`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SourceText {
+    /// The name of the format that read them (e.g. `lin`); only its writer uses them.
+    pub format: &'static str,
+    /// The bytes, from the end of the previous record to the start of the next (the first
+    /// record's include what comes before it, e.g. a LIN file's `vg|`, `rs|` and `pn|`
+    /// header; the last one's what comes after it).
+    pub bytes: Vec<u8>,
+    /// The reader's digest of the board as read from these bytes; a writer compares it with
+    /// the digest of the board it is given, and writes the bytes only when they are equal.
+    pub digest: u64,
 }
 
 impl GameRecord {

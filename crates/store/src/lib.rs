@@ -47,6 +47,7 @@ use crate::model::number::Scheme;
 
 pub mod heap;
 mod leads;
+mod played;
 mod plays;
 mod readonly;
 mod search;
@@ -55,6 +56,7 @@ pub mod sqlfn;
 mod stored_dd;
 
 pub use leads::LeadTable;
+pub use played::{NewPlayed, StoredPlayed};
 pub use plays::{NewPlay, StoredPlay};
 pub use set_writer::SetWriter;
 pub use stored_dd::{DdSource, StoredDd};
@@ -66,6 +68,9 @@ pub use stored_dd::{DdSource, StoredDd};
 pub struct PlaysAndTables {
     /// Validated play records (migration 04).
     pub plays: Vec<NewPlay>,
+    /// Boards as played at a table (migration 10): room, players, auction, contract,
+    /// declarer, result, score and play.
+    pub played: Vec<NewPlayed>,
     /// Double-dummy tables the file gives (migration 05), each with its deal, which must be
     /// among the deals stored with it.
     pub dd: Vec<(DealIndex, crate::dd::TrickTable)>,
@@ -79,6 +84,8 @@ pub struct PlaysAndTables {
 pub struct PlaysAndTablesStored {
     /// New play records.
     pub plays: u64,
+    /// New played boards (a table's record already stored is not stored again).
+    pub played: u64,
     /// New double-dummy tables (a deal already solved keeps its table).
     pub dd: u64,
 }
@@ -145,6 +152,7 @@ fn migrations() -> Migrations<'static> {
         M::up(include_str!("../../../migrations/07-dd-source/up.sql")),
         M::up(include_str!("../../../migrations/08-leads/up.sql")),
         M::up(include_str!("../../../migrations/09-lead-source/up.sql")),
+        M::up(include_str!("../../../migrations/10-played/up.sql")),
     ])
 }
 
@@ -801,7 +809,7 @@ impl Store {
     /// assert_eq!(store.schema_version()?, dealdex::Store::SCHEMA_VERSION);
     /// # Ok::<(), dealdex::StoreError>(())
     /// ```
-    pub const SCHEMA_VERSION: usize = 9;
+    pub const SCHEMA_VERSION: usize = 10;
 
     /// Removes the database file `path` and SQLite's side files beside it (`-wal`, `-shm`,
     /// `-journal`), ignoring those that are not there: for a command that created the file
@@ -924,7 +932,7 @@ impl Store {
     /// ```
     /// let store = dealdex::Store::open_in_memory()?;
     /// assert_eq!(store.deal_count()?, 0);
-    /// assert_eq!(store.schema_version()?, 9);
+    /// assert_eq!(store.schema_version()?, 10);
     /// # Ok::<(), dealdex::StoreError>(())
     /// ```
     ///
@@ -1524,6 +1532,7 @@ fn insert_plays_and_tables(
             true => 0,
             false => plays::insert_plays(tx, path, set_id, &t.plays, play_boards)?,
         },
+        played: played::insert_played(tx, path, set_id, &t.played)?,
         dd: stored_dd::insert_dd_rows(tx, path, &t.dd, &t.dd_source)?,
     })
 }

@@ -31,11 +31,12 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::dd::TrickTable;
-use crate::formats::{Board, DealFormat, SkippedBoard};
+use crate::formats::{self, Board, DealFormat, GameRecord, SkippedBoard};
 use crate::model::index::DealIndex;
 use crate::model::number::Scheme;
 use crate::store::{
-    DdSource, DealWriter, NewPlay, NewSet, PlaysAndTables, PlaysAndTablesStored, Store, StoreError,
+    DdSource, DealWriter, NewPlay, NewPlayed, NewSet, PlaysAndTables, PlaysAndTablesStored, Store,
+    StoreError,
 };
 use crate::workflow::input::skipped_names;
 use crate::workflow::pipeline::{DealSource, FileSource, ReadAs, SourceOptions};
@@ -157,6 +158,15 @@ pub enum FileResult {
         plays: u64,
         /// Play records new to the database.
         new_plays: u64,
+        /// Boards played at a table (a game record naming a room, players, an auction, a
+        /// contract, a result or play; `played` table, migration 10).
+        played: u64,
+        /// Played boards new to the database.
+        new_played: u64,
+        /// Records kept with what is consistent in them and what was not, each naming its
+        /// board and table ([`formats::Inconsistency`]): the reader's and the records' own
+        /// ([`formats::check_board`]).
+        inconsistencies: Vec<formats::Inconsistency>,
         /// Double-dummy tables the file gives (one per deal).
         dd_tables: u64,
         /// Tables stored (the others were already stored, and agreed).
@@ -286,6 +296,9 @@ impl std::fmt::Display for FileOutcome {
                 new_deals,
                 plays,
                 new_plays,
+                played,
+                new_played,
+                inconsistencies,
                 dd_tables,
                 new_dd_tables,
                 dd_refused,
@@ -308,6 +321,29 @@ impl std::fmt::Display for FileOutcome {
                     0 => {}
                     1 => write!(f, "; 1 play ({new_plays} new)")?,
                     k => write!(f, "; {k} plays ({new_plays} new)")?,
+                }
+                match played {
+                    0 => {}
+                    1 => write!(f, "; 1 board played ({new_played} new)")?,
+                    k => write!(f, "; {k} boards played ({new_played} new)")?,
+                }
+                if !inconsistencies.is_empty() {
+                    let mut kinds: std::collections::BTreeMap<&str, usize> = Default::default();
+                    for i in inconsistencies {
+                        *kinds.entry(i.kind.name()).or_default() += 1;
+                    }
+                    let kinds: Vec<String> =
+                        kinds.iter().map(|(k, n)| format!("{n} {k}")).collect();
+                    write!(
+                        f,
+                        "; {} inconsistent record{} kept ({})",
+                        inconsistencies.len(),
+                        if inconsistencies.len() == 1 { "" } else { "s" },
+                        kinds.join(", ")
+                    )?;
+                    inconsistencies
+                        .iter()
+                        .try_for_each(|i| write!(f, "; inconsistent: {i}"))?;
                 }
                 // The file's tables are stored as given (trusted like its deals), except for deals
                 // solved here before, which were checked to agree.
@@ -394,6 +430,8 @@ struct Parsed {
     before: usize,
     skipped: Vec<SkippedBoard>,
     warnings: Vec<String>,
+    /// Records kept with what is consistent in them (the reader's first, then the records').
+    inconsistencies: Vec<formats::Inconsistency>,
     plays_and_tables: PlaysAndTables,
     /// Tables refused for differing from the solver's ([`ImportJob::verify_tables`]).
     dd_refused: u64,
@@ -690,6 +728,9 @@ fn imported(
         new_deals,
         plays: p.plays_and_tables.plays.len() as u64,
         new_plays: stored.plays,
+        played: p.plays_and_tables.played.len() as u64,
+        new_played: stored.played,
+        inconsistencies: p.inconsistencies.clone(),
         dd_tables: p.plays_and_tables.dd.len() as u64,
         new_dd_tables: stored.dd,
         dd_refused: p.dd_refused,
@@ -766,6 +807,8 @@ fn import_streamed(
     };
     let mut writer = store.begin_deals().map_err(failed)?;
     let (mut boards, mut plays, mut dd_tables, mut dd_refused) = (0u64, 0u64, 0u64, 0u64);
+    let mut played = 0u64;
+    let mut inconsistencies: Vec<formats::Inconsistency> = Vec::new();
     let mut skipped: Vec<SkippedBoard> = Vec::new();
     let mut warnings: Vec<String> = Vec::new();
     let mut pending = PendingPieces::new(batch);
@@ -794,10 +837,12 @@ fn import_streamed(
             // Only counts and what the report names are kept.
             boards += p.keys.len() as u64;
             plays += p.plays_and_tables.plays.len() as u64;
+            played += p.plays_and_tables.played.len() as u64;
             dd_tables += p.plays_and_tables.dd.len() as u64;
             dd_refused += p.dd_refused;
             skipped.extend(p.skipped);
             warnings.extend(p.warnings);
+            inconsistencies.extend(p.inconsistencies);
         }
         reader.join().unwrap_or_else(|_| {
             let reason = Rejection::from(String::from("the reader stopped unexpectedly"));
@@ -824,6 +869,7 @@ fn import_streamed(
     // A file read to its end has a board (the source refuses one without).
     skipped = end.skipped;
     warnings.splice(0..0, end.warnings);
+    inconsistencies.splice(0..0, end.inconsistencies);
     if let Some(sha256) = end.sha256.filter(|_| dd_tables > 0) {
         writer
             .file_hashed(&path.display().to_string(), &sha256)
@@ -838,6 +884,9 @@ fn import_streamed(
         new_deals: pending.new_deals,
         plays,
         new_plays: pending.stored.plays,
+        played,
+        new_played: pending.stored.played,
+        inconsistencies,
         dd_tables,
         new_dd_tables: pending.stored.dd,
         dd_refused,
@@ -887,6 +936,9 @@ impl PendingPieces {
             .plays
             .extend(p.plays_and_tables.plays.iter().cloned());
         self.plays_and_tables
+            .played
+            .extend(p.plays_and_tables.played.iter().cloned());
+        self.plays_and_tables
             .dd
             .extend(p.plays_and_tables.dd.iter().copied());
         if p.plays_and_tables.dd_source != DdSource::Unknown {
@@ -910,6 +962,7 @@ impl PendingPieces {
         };
         self.new_deals += new;
         self.stored.plays += s.plays;
+        self.stored.played += s.played;
         self.stored.dd += s.dd;
         Ok(())
     }
@@ -949,6 +1002,7 @@ impl Parsed {
     fn add_end(&mut self, end: FileEnd) {
         self.skipped = end.skipped;
         self.warnings.splice(0..0, end.warnings);
+        self.inconsistencies.splice(0..0, end.inconsistencies);
         if let DdSource::File { sha256, .. } = &mut self.plays_and_tables.dd_source {
             *sha256 = end.sha256;
         }
@@ -960,6 +1014,7 @@ impl Parsed {
             before: 0,
             skipped: Vec::new(),
             warnings: Vec::new(),
+            inconsistencies: Vec::new(),
             plays_and_tables: PlaysAndTables {
                 dd_source,
                 ..PlaysAndTables::default()
@@ -973,10 +1028,14 @@ impl Parsed {
         self.keys.extend(piece.keys);
         self.skipped.extend(piece.skipped);
         self.warnings.extend(piece.warnings);
+        self.inconsistencies.extend(piece.inconsistencies);
         self.dd_refused += piece.dd_refused;
         self.plays_and_tables
             .plays
             .extend(piece.plays_and_tables.plays);
+        self.plays_and_tables
+            .played
+            .extend(piece.plays_and_tables.played);
         self.plays_and_tables.dd.extend(piece.plays_and_tables.dd);
         if self.plays_and_tables.dd_source == DdSource::Unknown {
             self.plays_and_tables.dd_source = piece.plays_and_tables.dd_source;
@@ -992,6 +1051,8 @@ struct FileEnd {
     skipped: Vec<SkippedBoard>,
     /// What its reader ignored, each naming its line.
     warnings: Vec<String>,
+    /// Its records kept with what is consistent in them, as its reader found them.
+    inconsistencies: Vec<formats::Inconsistency>,
 }
 
 /// Why reading a file through the pipeline stopped: the source's error or the file's
@@ -1063,7 +1124,7 @@ fn parse_pieces(
             false => 0,
         };
         let rejected = |reason: String| Stop::Rejected(Rejection::from(reason));
-        let plays = board_plays(&boards, &keys, records).map_err(rejected)?;
+        let (plays, played, inconsistencies) = board_plays(&boards, &keys);
         let dd = board_dd(&boards, &keys, records, &mut tables).map_err(rejected)?;
         records += boards.len();
         let keys_len = boards.len();
@@ -1088,8 +1149,10 @@ fn parse_pieces(
             before: records - keys_len,
             skipped: Vec::new(),
             warnings,
+            inconsistencies,
             plays_and_tables: PlaysAndTables {
                 plays,
+                played,
                 dd,
                 dd_source: source,
             },
@@ -1107,6 +1170,7 @@ fn parse_pieces(
                 sha256: read.sha256.filter(|_| !stdin),
                 skipped: read.notes.skipped,
                 warnings: read.notes.warnings,
+                inconsistencies: read.inconsistencies,
             }),
         ),
         Err(Stop::Source(e)) => (name, Err(source_rejection(e, path))),
@@ -1131,29 +1195,57 @@ fn board_name(number: Option<u64>, i: usize) -> String {
     number.map_or_else(|| format!("record {}", i + 1), |n| format!("board {n}"))
 }
 
-/// The plays of a piece's boards (`keys` theirs, `before` boards earlier in the file),
-/// replayed and validated ([`crate::board_play`]).
+/// The plays of a piece's boards (`keys` theirs) that replay ([`crate::board_play`]), the
+/// boards played at a table, and what is inconsistent in their records
+/// ([`formats::check_board`]: a play that does not replay is reported there and not stored).
 fn board_plays(
     boards: &[Board],
     keys: &[(Option<u64>, DealIndex)],
-    before: usize,
-) -> Result<Vec<NewPlay>, String> {
-    let mut out = Vec::new();
-    for (i, (b, &(number, key))) in boards.iter().zip(keys).enumerate() {
+) -> (Vec<NewPlay>, Vec<NewPlayed>, Vec<formats::Inconsistency>) {
+    let (mut plays, mut played, mut found) = (Vec::new(), Vec::new(), Vec::new());
+    for (b, &(number, key)) in boards.iter().zip(keys) {
         let Some(game) = b.game.as_deref() else {
             continue;
         };
-        let play = crate::board_play(&b.deal, game)
-            .map_err(|e| format!("{}: play: {e}", board_name(number, before + i)))?;
+        found.extend(formats::check_board(b));
+        let play = crate::board_play(&b.deal, game).ok().flatten();
+        let cards = play.as_ref().map(|p| p.record.cards()).unwrap_or_default();
         if let Some(play) = play {
-            out.push(NewPlay {
+            plays.push(NewPlay {
                 deal: key,
                 board: number,
                 play,
             });
         }
+        if is_played(game) {
+            played.push(NewPlayed {
+                deal: key,
+                board: number,
+                dealer: b.dealer_or_default(),
+                vulnerability: b.vulnerability_or_default(),
+                game: GameRecord {
+                    tags: game.tags.clone(),
+                    auction: game.auction.clone(),
+                    ..GameRecord::default()
+                },
+                cards,
+            });
+        }
     }
-    Ok(out)
+    (plays, played, found)
+}
+
+/// True for a game record of a board played at a table: one naming a room or a player, or
+/// holding an auction, a contract, a result or play.
+fn is_played(game: &GameRecord) -> bool {
+    let told = |name: &str| game.tag(name).is_some_and(|v| !v.is_empty() && v != "?");
+    game.auction.is_some()
+        || game.play.is_some()
+        || [
+            "Room", "North", "East", "South", "West", "Contract", "Result",
+        ]
+        .iter()
+        .any(|t| told(t))
 }
 
 /// The double-dummy tables of a piece's boards ([`Board::dd`]) not given before in the file

@@ -72,6 +72,7 @@ pub(crate) fn read_deal_pieces_until(
         let go_on = on_boards(piece.boards);
         read.skipped.extend(piece.skipped);
         read.warnings.extend(piece.warnings);
+        read.inconsistencies.extend(piece.inconsistencies);
         if go_on { Ok(()) } else { Err(Stop) }
     });
     match outcome.map_err(|e| read_failure(e, path)) {

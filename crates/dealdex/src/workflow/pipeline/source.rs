@@ -777,6 +777,9 @@ pub struct SourceRead {
     /// A file's skipped boards and warnings.
     #[serde(flatten)]
     pub notes: ReadNotes,
+    /// A file's records kept with what is consistent in them ([`formats::Inconsistency`]).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub inconsistencies: Vec<formats::Inconsistency>,
     /// False when the consumer stopped the read before the source's end.
     pub complete: bool,
     /// A filtered stream's deals drawn to find its deals ([`StreamSource::filter`]).
@@ -900,6 +903,7 @@ impl<R: Deref<Target = StoreReader>> OpenSource<R> {
                         skipped: read.skipped,
                         warnings: read.warnings,
                     },
+                    inconsistencies: read.inconsistencies,
                     complete,
                     drawn: None,
                     sha256: input
@@ -1011,11 +1015,25 @@ fn read_stored<E: From<Error>>(
 ) -> Result<SourceRead, E> {
     let mut piece: Vec<Board> = Vec::with_capacity(STORED_PIECE);
     let mut total = 0u64;
+    // A set imported from files of played boards gives each board as played at each table.
+    let played_set = match set {
+        Some(name)
+            if conn
+                .set_has_played(name)
+                .map_err(|e| E::from(Error::from(e)))? =>
+        {
+            Some(name)
+        }
+        _ => None,
+    };
     let mut send = |piece: &mut Vec<Board>, total: &mut u64| -> Result<(), Halt<E>> {
         if piece.is_empty() {
             return Ok(());
         }
         let mut full = std::mem::replace(piece, Vec::with_capacity(STORED_PIECE));
+        if let Some(name) = played_set {
+            expand_played(conn, name, &mut full).map_err(|e| Halt::Failed(E::from(e)))?;
+        }
         if tables {
             fill_tables(Some(conn), &mut full).map_err(|e| Halt::Failed(E::from(e)))?;
         }
@@ -1188,6 +1206,34 @@ fn read_stream<T: Send, E: From<Error>>(
 
 /// Gives the boards without a table the one `store` holds for their deal (nothing without a
 /// store).
+/// Replaces each board of set `set` that was played (imported from a file of played boards:
+/// the `played` table) by the board as played at each table, open room first, with its game
+/// record (room, players, auction, contract, declarer, result, score, play).
+fn expand_played(store: &StoreReader, set: &str, boards: &mut Vec<Board>) -> Result<(), Error> {
+    let mut out = Vec::with_capacity(boards.len());
+    for b in boards.drain(..) {
+        let Some(n) = b.number else {
+            out.push(b);
+            continue;
+        };
+        let played = store.played_in_set(set, n)?;
+        if played.is_empty() {
+            out.push(b);
+            continue;
+        }
+        for p in played {
+            out.push(Board {
+                dealer: Some(p.dealer),
+                vulnerability: Some(p.vulnerability),
+                game: Some(Box::new(p.game)),
+                ..b.clone()
+            });
+        }
+    }
+    *boards = out;
+    Ok(())
+}
+
 fn fill_tables(store: Option<&StoreReader>, boards: &mut [Board]) -> Result<(), Error> {
     let Some(store) = store else {
         return Ok(());

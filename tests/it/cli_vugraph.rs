@@ -1,0 +1,124 @@
+//! Played boards (issue 53): BBO vugraph match files (tests/fixtures/vugraph, from Hammond's
+//! archive) imported, exported and converted without losing the rooms, players, contracts,
+//! declarers and results.
+
+use assert_cmd::Command;
+use tempfile::TempDir;
+
+use crate::common::{dealdex, fixture};
+use dealdex::formats::{self, PlayedBoard, played_board};
+
+fn stderr(cmd: &mut Command) -> String {
+    String::from_utf8(cmd.assert().success().get_output().stderr.clone()).unwrap()
+}
+
+/// The played boards of a file, in file order.
+fn played(path: &std::path::Path) -> Vec<PlayedBoard> {
+    let data = std::fs::read(path).unwrap();
+    let f = formats::by_path(path).unwrap();
+    f.read_all(&data)
+        .unwrap()
+        .boards
+        .iter()
+        .map(|b| played_board(b).expect("a played board"))
+        .collect()
+}
+
+#[test]
+fn import_then_export_keeps_contract_declarer_result_and_players() {
+    let dir = TempDir::new().unwrap();
+    let lin = fixture("vugraph/05000.lin");
+    let out = stderr(
+        dealdex(dir.path())
+            .arg("import")
+            .arg(&lin)
+            .args(["--set", "jpd"]),
+    );
+    // 16 boards at two tables, both stored: one deal a board.
+    assert!(
+        out.contains("05000.lin: 32 boards read (lin), 16 new, 16 duplicates"),
+        "{out}"
+    );
+    assert!(out.contains("; 32 boards played (32 new)"), "{out}");
+    for to in ["jpd.pbn", "jpd.lin"] {
+        dealdex(dir.path())
+            .args(["export", "--set", "jpd", "--out", to])
+            .assert()
+            .success();
+        let back = played(&dir.path().join(to));
+        let want = played(&lin);
+        assert_eq!(back.len(), want.len(), "{to}");
+        for (got, want) in back.iter().zip(&want) {
+            let b = want.number.unwrap();
+            assert_eq!(got.number, want.number, "{to} board {b}");
+            assert_eq!(got.room, want.room, "{to} board {b}");
+            assert_eq!(got.players, want.players, "{to} board {b}");
+            assert_eq!(got.contract, want.contract, "{to} board {b}");
+            assert_eq!(got.result, want.result, "{to} board {b}");
+            assert_eq!(got.auction, want.auction, "{to} board {b}");
+            assert_eq!(got.play, want.play, "{to} board {b}");
+        }
+    }
+    // No more "?" for the players, contract, declarer and result.
+    let pbn = std::fs::read_to_string(dir.path().join("jpd.pbn")).unwrap();
+    assert!(pbn.contains("[South \"Liu HT\"]\n[Dealer \"N\"]"), "{pbn}");
+    assert!(
+        pbn.contains("[Declarer \"N\"]\n[Contract \"2S\"]\n[Result \"9\"]"),
+        "{pbn}"
+    );
+    assert!(pbn.contains("[Room \"Closed\"]"), "{pbn}");
+    assert!(!pbn.contains("[Declarer \"?\"]"), "{pbn}");
+}
+
+#[test]
+fn convert_lin_to_pbn_keeps_the_tables_and_lin_to_lin_is_byte_for_byte() {
+    let dir = TempDir::new().unwrap();
+    let lin = fixture("vugraph/04056.lin");
+    dealdex(dir.path())
+        .arg("convert")
+        .arg(&lin)
+        .arg("m.pbn")
+        .assert()
+        .success();
+    dealdex(dir.path())
+        .arg("convert")
+        .arg(&lin)
+        .arg("m.lin")
+        .assert()
+        .success();
+    assert_eq!(
+        std::fs::read(dir.path().join("m.lin")).unwrap(),
+        std::fs::read(&lin).unwrap()
+    );
+    let pbn = std::fs::read_to_string(dir.path().join("m.pbn")).unwrap();
+    assert!(
+        pbn.contains("[Event \"Norwegian Premier League\"]"),
+        "{pbn}"
+    );
+    assert!(pbn.contains("[South \"Helgemo\"]"), "{pbn}");
+    assert!(
+        pbn.contains("[Declarer \"S\"]\n[Contract \"3NT\"]\n[Result \"11\"]"),
+        "{pbn}"
+    );
+    let (a, b) = (played(&lin), played(&dir.path().join("m.pbn")));
+    assert_eq!(a, b);
+}
+
+#[test]
+fn an_inconsistent_vugraph_file_imports_with_its_inconsistencies_listed() {
+    let dir = TempDir::new().unwrap();
+    let out = stderr(
+        dealdex(dir.path())
+            .arg("import")
+            .arg(fixture("vugraph/04020.lin"))
+            .args(["--set", "bb"]),
+    );
+    assert!(
+        out.contains("; 7 inconsistent records kept (7 illegal-card)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("; inconsistent: board 3, closed room (line 54): illegal-card: pc|D2| is played a second time"),
+        "{out}"
+    );
+}
