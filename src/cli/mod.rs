@@ -25,7 +25,7 @@ use std::process::ExitCode;
 use clap::{Args, Parser, Subcommand};
 use dealdex::workflow::pipeline::ReadNotes;
 use dealdex::workflow::solve::SolveProgress;
-use dealdex::{ErrorClass, formats};
+use dealdex::ErrorClass;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 
@@ -349,17 +349,4 @@ fn print<R: Serialize + Display + ?Sized>(
     text: Text,
 ) -> anyhow::Result<()> {
     render(&mut stdout(), report, json, false, text)
-}
-
-/// The help of every `--from` (input format): the registry's formats.
-fn input_format_help() -> String {
-    let names = formats::names();
-    format!("Input format (default: from the file's extension, else its content): {names}")
-}
-
-/// The help of an output `--to` (alias `--format`) with its default (`None`: from the
-/// output's extension).
-fn output_format_help(default: Option<&str>) -> String {
-    let default = default.map_or(": from the output's extension".into(), |d| format!(" {d}"));
-    format!("Output format (default{default}): {}", formats::names())
 }

@@ -128,6 +128,55 @@ pub fn number(job: &NumberJob) -> Result<NumberReport> {
     Ok(report)
 }
 
+/// `dealdex deal`'s options as typed. With the `clap` feature they derive `clap::Args`,
+/// their doc comments the help; [`DealOptions::job`] parses the number or range.
+#[derive(Clone, Debug)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
+pub struct DealOptions {
+    /// A hand-record number (decimal or 0x hex), or an inclusive range A..B.
+    pub number: String,
+    /// Numbering scheme: pavlicek, andrews or bigdeal.
+    #[cfg_attr(feature = "clap", arg(long, default_value = "pavlicek"))]
+    pub scheme: Scheme,
+    /// Output: pbn (deal strings), hex (indices) or json (JSON lines with the numbers) list
+    /// the deals; any other format writes them as boards 1, 2, … (`deal 1..32 --to dup`).
+    #[cfg_attr(feature = "clap", arg(long = "to", short = 'f', visible_alias = "format",
+        default_value = "pbn", value_parser = deal_format))]
+    pub format: &'static dyn DealFormat,
+    /// Output file (default stdout).
+    #[cfg_attr(feature = "clap", arg(long, short, value_name = "FILE"))]
+    pub out: Option<PathBuf>,
+    /// Event (default: none; not in a listing), blind, split.
+    #[cfg_attr(feature = "clap", command(flatten))]
+    pub writing: Writing,
+}
+
+/// `deal --to`: a registry format by name, either case (`jsonl` is `json`).
+#[cfg(feature = "clap")]
+fn deal_format(s: &str) -> std::result::Result<&'static dyn DealFormat, String> {
+    let name = s.to_ascii_lowercase();
+    formats::named(if name == "jsonl" { "json" } else { &name }).map_err(|e| e.to_string())
+}
+
+impl DealOptions {
+    /// The job: the number or range parsed ([`parse_range`]), `-` as the output meaning the
+    /// caller's writer.
+    ///
+    /// # Errors
+    /// [`parse_range`]'s.
+    pub fn job(&self) -> Result<DealJob> {
+        let (first, last) = parse_range(&self.number, self.scheme)?;
+        Ok(DealJob {
+            first,
+            last,
+            scheme: self.scheme,
+            format: self.format,
+            out: self.out.clone().filter(|p| p.as_os_str() != "-"),
+            writing: self.writing.clone(),
+        })
+    }
+}
+
 /// A `deal` job: the deals numbered `first..=last` in `scheme`, listed in `format`.
 #[derive(Clone, Debug)]
 pub struct DealJob {

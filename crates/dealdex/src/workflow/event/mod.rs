@@ -46,7 +46,7 @@ pub use describe::{
     set_value,
 };
 pub use make::{
-    MAX_RUN_BOARDS, MadeFile, MadeSession, MakeJob, MakeReport, StoredSet, make, parse_boards,
+    MAX_RUN_BOARDS, MadeFile, MadeSession, MakeJob, MakeOptions, MakeReport, StoredSet, make, parse_boards,
     parse_sessions,
 };
 pub use verify::{
