@@ -1,9 +1,9 @@
 //! `dealdex dealer`: run a script of dealer's simulation language (issue 29).
 
-use std::io::Write;
 use clap::Args;
 use dealdex::dealer::DealerProgress;
 use dealdex::workflow::dealer::{DealerOptions, DealerRunJob};
+use std::io::Write;
 
 use super::{DbArgs, Text, drawn_bar, print_notes, render, stdout};
 

@@ -3,7 +3,9 @@
 //! verify them.
 
 use clap::{Args, Subcommand};
-use dealdex::workflow::event::{self as flow, MakeOptions, NewJob, PublishJob, SetValueJob, VerifyJob};
+use dealdex::workflow::event::{
+    self as flow, MakeOptions, NewJob, PublishJob, SetValueJob, VerifyJob,
+};
 
 use super::file_args::ReadArgs;
 use super::{NoDbArgs, Text, print, render, stdout};
@@ -109,5 +111,11 @@ pub fn run(a: EventArgs, json: bool) -> anyhow::Result<()> {
 
 fn make(a: MakeArgs, json: bool) -> anyhow::Result<()> {
     let job = a.options.job(a.db.path())?;
-    render(&mut stdout(), &flow::make(&job)?, json, a.quiet, Text::Summary)
+    render(
+        &mut stdout(),
+        &flow::make(&job)?,
+        json,
+        a.quiet,
+        Text::Summary,
+    )
 }

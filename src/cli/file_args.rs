@@ -5,7 +5,6 @@
 
 use std::path::PathBuf;
 
-
 /// An output's format, `--to` (alias `--format`, `-f`), by default from its extension.
 #[derive(clap::Args, Debug, Clone, Default)]
 pub struct ToArg {

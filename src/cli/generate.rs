@@ -3,7 +3,7 @@
 
 use clap::{ArgGroup, Args};
 use dealdex::Store;
-use dealdex::workflow::generate::{self as wf, GenerateJob, GenerateOptions, Progress, StoreChoice};
+use dealdex::workflow::generate::{self as wf, GenerateJob, GenerateOptions, Progress};
 
 use super::{NoDbArgs, Text, file_args, progress_bar, render, stdout};
 
@@ -29,14 +29,11 @@ pub struct GenerateArgs {
 
 /// The arguments as a job, checked (with the database to open, if any).
 fn job(a: &GenerateArgs) -> anyhow::Result<GenerateJob> {
-    let choice = match (a.db.no_db, &a.db.db.db) {
-        (true, _) => StoreChoice::Never,
-        (false, Some(p)) => StoreChoice::File(p.clone()),
-        (false, None) => StoreChoice::Default,
-    };
     let (out, to) = (&a.output.out, a.output.to.to.as_deref());
-    let job = a.options.job(out, to, a.write.clone(), &choice);
-    Ok(job.map_err(|e| super::sample_error(e.into()))?)
+    let job = a
+        .options
+        .job(out, to, a.write.clone(), &a.db.store_choice());
+    job.map_err(|e| super::sample_error(e.into()))
 }
 
 pub fn run(a: GenerateArgs, json: bool) -> anyhow::Result<()> {

@@ -2,12 +2,10 @@
 //! deals dealt around the leader's hand (or read from a file or the database).
 
 use std::io::Write;
-use std::path::PathBuf;
 
 use clap::Args;
-use dealdex::ErrorKind;
 use dealdex::workflow::lead::{self as wf, LeadOptions};
-use dealdex::workflow::output::{FileRole, ReportOutput, check_distinct};
+use dealdex::workflow::output::ReportOutput;
 
 use super::{StoreArgs, Text, print};
 
@@ -23,11 +21,6 @@ use super::{StoreArgs, Text, print};
 pub struct LeadArgs {
     #[command(flatten)]
     options: LeadOptions,
-    /// Also write the per-card table as CSV to this file, whole or not at all (`-`: on
-    /// standard output, in place of the text table); refused when it names the database, the
-    /// deal file or the script.
-    #[arg(long, value_name = "FILE.csv")]
-    csv: Option<PathBuf>,
     #[command(flatten)]
     db: StoreArgs,
 }
@@ -36,7 +29,7 @@ pub fn run(a: LeadArgs, json: bool) -> anyhow::Result<()> {
     let job = a.options.job();
     let job = job.map_err(|e| super::sample_error(e.into()))?;
     let mut stdout = super::stdout();
-    let csv = csv_output(&a, json, &mut stdout)?;
+    let csv = a.options.csv_output(&a.db.path(), json, &mut stdout)?;
     let text = csv
         .as_ref()
         .is_none_or(|c| matches!(c, ReportOutput::File(_)));
@@ -59,30 +52,4 @@ pub fn run(a: LeadArgs, json: bool) -> anyhow::Result<()> {
         csv.finish()?;
     }
     Ok(())
-}
-
-/// `--csv`'s file begun now, before any deal is dealt (a path that cannot be written fails
-/// first, with nothing stored; written whole or not at all), or standard output (`-`), after
-/// checking that it is none of the files the command reads.
-fn csv_output<'o>(
-    a: &LeadArgs,
-    json: bool,
-    stdout: &'o mut dyn Write,
-) -> anyhow::Result<Option<ReportOutput<'o>>> {
-    let Some(csv) = a.csv.as_deref() else {
-        return Ok(None);
-    };
-    if json && csv.as_os_str() == "-" {
-        Err(dealdex::Error::from(ErrorKind::SameFile {
-            first: FileRole::CsvTable,
-            second: FileRole::JsonReport,
-            path: csv.to_owned(),
-        }))?;
-    }
-    let db = a.db.path();
-    let mut files = vec![(FileRole::CsvTable, csv), (FileRole::Database, &db)];
-    files.extend(a.options.file.as_deref().map(|f| (FileRole::DealFile, f)));
-    files.extend(a.options.script.as_deref().map(|s| (FileRole::Script, s)));
-    check_distinct(&files)?;
-    Ok(Some(ReportOutput::create(Some(csv), stdout)?))
 }

@@ -1,9 +1,9 @@
 //! `dealdex number`, `dealdex deal` and `dealdex lookup`.
 
 use clap::Args;
+use dealdex::workflow;
 use dealdex::workflow::lookup::LookupOptions;
 use dealdex::workflow::number::{DealOptions, NumberJob};
-use dealdex::workflow;
 
 use super::file_args::ReadArgs;
 use super::{StoreArgs, Text, print, print_notes, render, stdout};

@@ -99,7 +99,10 @@ pub struct ContractsOptions {
     pub seed: Option<String>,
     /// With --count and --where: give up after drawing this many deals [default:
     /// 1,000,000,000, as generate's; 0: no bound].
-    #[cfg_attr(feature = "clap", arg(long, value_name = "N", requires = "count", requires = "filter"))]
+    #[cfg_attr(
+        feature = "clap",
+        arg(long, value_name = "N", requires = "count", requires = "filter")
+    )]
     pub max_draws: Option<u64>,
     /// How a deal file is read (`--from`, `--first-board`).
     #[cfg_attr(feature = "clap", command(flatten))]

@@ -45,8 +45,7 @@ use serde::Serialize;
 
 use crate::dd::TrickTable;
 use crate::dealer::{
-    self, DealFeed, DealerJob, DealerProgress, DealerReport, GivenDeal, GivenFeed, Script,
-    Swapping,
+    self, DealFeed, DealerJob, DealerProgress, DealerReport, GivenDeal, GivenFeed, Script, Swapping,
 };
 use crate::formats::Board;
 use crate::model::card::Seat;
@@ -165,7 +164,10 @@ pub struct DealerOptions {
     #[cfg_attr(feature = "clap", command(flatten))]
     pub run: DealerJob,
     /// Run over the boards of this stored set (in --db FILE, else dealdex.db).
-    #[cfg_attr(feature = "clap", arg(long, value_name = "NAME", conflicts_with = "deals"))]
+    #[cfg_attr(
+        feature = "clap",
+        arg(long, value_name = "NAME", conflicts_with = "deals")
+    )]
     pub set: Option<String>,
     /// Run over every deal stored in the database (--db FILE, else dealdex.db), in key order.
     #[cfg_attr(feature = "clap", arg(long, conflicts_with_all = ["set", "deals"]))]
@@ -250,7 +252,13 @@ impl DealerOptions {
             },
             ..self.run.clone()
         };
-        let source = DealerRunJob::source_for(self.library(), self.deals.clone(), self.read.read_as()?, self.set.clone(), self.all);
+        let source = DealerRunJob::source_for(
+            self.library(),
+            self.deals.clone(),
+            self.read.read_as()?,
+            self.set.clone(),
+            self.all,
+        );
         Ok(DealerRunJob {
             database: DealerRunJob::database_for(db, source.as_ref(), self.store.is_some()),
             source,

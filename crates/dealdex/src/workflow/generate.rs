@@ -332,7 +332,10 @@ pub struct GenerateOptions {
     #[cfg_attr(feature = "clap", arg(long, value_name = "N"))]
     pub count: Option<u64>,
     /// First deal of a bulk run (1-based); shards of one seed concatenate to the whole.
-    #[cfg_attr(feature = "clap", arg(long, value_name = "K", default_value_t = 1, requires = "count"))]
+    #[cfg_attr(
+        feature = "clap",
+        arg(long, value_name = "K", default_value_t = 1, requires = "count")
+    )]
     pub start: u64,
     /// Bulk runs: commit to the database every N deals, in stream order; a kill or crash
     /// loses at most the batch in flight, and rerunning the command stores the rest
@@ -342,7 +345,10 @@ pub struct GenerateOptions {
     pub batch: Option<u64>,
     /// 256-bit seed as 64 hex digits; without it a seed comes from the OS and is saved to a
     /// key file (mode 0600).
-    #[cfg_attr(feature = "clap", arg(long, value_name = "HEX", conflicts_with = "seed_file"))]
+    #[cfg_attr(
+        feature = "clap",
+        arg(long, value_name = "HEX", conflicts_with = "seed_file")
+    )]
     pub seed: Option<String>,
     /// Read the seed from a key file written by an earlier run.
     #[cfg_attr(feature = "clap", arg(long, value_name = "FILE"))]
@@ -353,7 +359,10 @@ pub struct GenerateOptions {
         conflicts_with_all = ["seed", "seed_file", "key_file", "predeal", "filter"]))]
     pub bigdeal_wizard: Option<String>,
     /// Big Deal entropy string (bigdealx -e), repeatable: all are hashed in order as one.
-    #[cfg_attr(feature = "clap", arg(long, value_name = "E", requires = "bigdeal_wizard"))]
+    #[cfg_attr(
+        feature = "clap",
+        arg(long, value_name = "E", requires = "bigdeal_wizard")
+    )]
     pub bigdeal_entropy: Vec<String>,
     /// Where to write a new seed (default: next to the output, `<out>.seed`).
     #[cfg_attr(feature = "clap", arg(long, value_name = "FILE"))]
@@ -394,7 +403,8 @@ impl GenerateOptions {
         writing: Writing,
         store: &StoreChoice,
     ) -> Result<GenerateJob> {
-        let boards = Boards::from_flags(self.boards.as_deref(), self.start, self.count, self.batch)?;
+        let boards =
+            Boards::from_flags(self.boards.as_deref(), self.start, self.count, self.batch)?;
         let db = boards.database(store, !out.is_empty());
         let storing = db.is_some();
         let outputs = boards.outputs(out, to)?;
@@ -404,7 +414,12 @@ impl GenerateOptions {
         let predeal = predeal.map_err(ErrorKind::Predeal)?;
         let bigdeal = (self.bigdeal_wizard.as_deref()).map(|w| (w, &*self.bigdeal_entropy));
         let seed_file = self.seed_file.as_deref();
-        let source = Source::from_flags(bigdeal, self.seed.as_deref(), seed_file, self.key_file.clone())?;
+        let source = Source::from_flags(
+            bigdeal,
+            self.seed.as_deref(),
+            seed_file,
+            self.key_file.clone(),
+        )?;
         let job = GenerateJob {
             boards,
             source,

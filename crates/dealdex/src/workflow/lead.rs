@@ -40,6 +40,7 @@ use crate::dealer::Script;
 use crate::formats::Board;
 use crate::model::contract::{Contract, imps};
 use crate::query::Query;
+use crate::workflow::output::{FileRole, ReportOutput, check_distinct};
 use crate::workflow::pipeline::{
     DealSink, DealSource, ScriptSource, SetSink, SourceOptions, StreamFilter,
 };
@@ -87,7 +88,10 @@ pub struct LeadOptions {
     #[cfg_attr(feature = "clap", arg(long, value_name = "SEAT", value_parser = str::parse::<Seat>))]
     pub declarer: Seat,
     /// The vulnerability scores are counted at: None, NS, EW, All.
-    #[cfg_attr(feature = "clap", arg(long, value_name = "VUL", default_value = "None"))]
+    #[cfg_attr(
+        feature = "clap",
+        arg(long, value_name = "VUL", default_value = "None")
+    )]
     pub vul: Vulnerability,
     /// How many deals to deal around the hand.
     #[cfg_attr(feature = "clap", arg(long, value_name = "N", default_value_t = 1000,
@@ -118,15 +122,57 @@ pub struct LeadOptions {
     #[cfg_attr(feature = "clap", command(flatten))]
     pub read: crate::workflow::pipeline::ReadOptions,
     /// A sample dealt earlier: a stored set.
-    #[cfg_attr(feature = "clap", arg(long, value_name = "NAME", conflicts_with = "hand"))]
+    #[cfg_attr(
+        feature = "clap",
+        arg(long, value_name = "NAME", conflicts_with = "hand")
+    )]
     pub set: Option<String>,
     /// Store the sample as this new set (boards 1..N in sample order) with every deal's
     /// per-card tricks, for `lead --set NAME` and the query term lead(SEAT, strain, CARD).
     #[cfg_attr(feature = "clap", arg(long, value_name = "NAME"))]
     pub store: Option<String>,
+    /// Also write the per-card table as CSV to this file, whole or not at all (`-`: on
+    /// standard output, in place of the text table); refused when it names the database, the
+    /// deal file or the script.
+    #[cfg_attr(feature = "clap", arg(long, value_name = "FILE.csv"))]
+    pub csv: Option<std::path::PathBuf>,
 }
 
 impl LeadOptions {
+    /// [`LeadOptions::csv`]'s output begun now, before any deal is dealt (a path that cannot
+    /// be written fails first, with nothing stored; written whole or not at all), or `stdout`
+    /// (`-`), once checked to be none of the files the job reads nor the database `db`, nor
+    /// standard output when the report goes there (`report_on_stdout`). `None`: no CSV.
+    ///
+    /// # Errors
+    /// [`ErrorKind::SameFile`] for a file named twice; [`ErrorKind::Write`] for a file that
+    /// cannot be created.
+    pub fn csv_output<'o>(
+        &self,
+        db: &std::path::Path,
+        report_on_stdout: bool,
+        stdout: &'o mut dyn std::io::Write,
+    ) -> Result<Option<ReportOutput<'o>>> {
+        let Some(csv) = self.csv.as_deref() else {
+            return Ok(None);
+        };
+        if report_on_stdout && csv.as_os_str() == "-" {
+            let (first, second) = (FileRole::CsvTable, FileRole::JsonReport);
+            let path = csv.to_owned();
+            return Err(ErrorKind::SameFile {
+                first,
+                second,
+                path,
+            }
+            .into());
+        }
+        let mut files = vec![(FileRole::CsvTable, csv), (FileRole::Database, db)];
+        files.extend(self.file.as_deref().map(|f| (FileRole::DealFile, f)));
+        files.extend(self.script.as_deref().map(|s| (FileRole::Script, s)));
+        check_distinct(&files)?;
+        Ok(Some(ReportOutput::create(Some(csv), stdout)?))
+    }
+
     /// The job these options describe: the contract parsed, then the sample (the script
     /// loaded, the hand, seed and query parsed; without a hand, the file or the set).
     ///
@@ -144,7 +190,9 @@ impl LeadOptions {
             None => LeadSample::Deals(self.read.source(self.file.clone(), self.set.clone())?),
             Some(hand) => {
                 let script = match self.script.as_deref() {
-                    Some(path) => Some(crate::workflow::dealer::load_script(Some(path), &[], [None; 4])?.0),
+                    Some(path) => {
+                        Some(crate::workflow::dealer::load_script(Some(path), &[], [None; 4])?.0)
+                    }
                     None => None,
                 };
                 crate::workflow::samples::lead_sample(crate::workflow::samples::LeadAround {

@@ -55,7 +55,10 @@ impl LookupOptions {
     pub fn job(&self, database: std::path::PathBuf) -> Result<LookupJob> {
         let deal = match crate::parse_deal_argument(&self.deal) {
             Some(d) => d.map_err(crate::ErrorKind::Deal)?.0,
-            None => Deal::from_number(crate::parse_scheme_number(&self.deal, self.scheme)?, self.scheme)?,
+            None => Deal::from_number(
+                crate::parse_scheme_number(&self.deal, self.scheme)?,
+                self.scheme,
+            )?,
         };
         Ok(LookupJob {
             deal,

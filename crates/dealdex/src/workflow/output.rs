@@ -39,7 +39,10 @@ impl<P: AsRef<Path>> Output<P> {
 #[cfg(feature = "clap")]
 pub fn to_help(default: Option<&str>) -> String {
     let default = default.map_or(": from the output's extension".into(), |d| format!(" {d}"));
-    format!("Output format (default{default}): {}", crate::formats::names())
+    format!(
+        "Output format (default{default}): {}",
+        crate::formats::names()
+    )
 }
 
 /// How a job writes its sets of deals, the same for every job that writes them (`generate`,

@@ -83,8 +83,14 @@ impl SheetFormat {
 pub struct RecordsOptions {
     /// A deal file (any format dealdex reads) instead of a stored set; the tables stored in
     /// the database are shown when it exists, and --solve stores new ones there.
-    #[cfg_attr(feature = "clap", arg(value_name = "DEAL_FILE", conflicts_with = "set",
-        required_unless_present = "set"))]
+    #[cfg_attr(
+        feature = "clap",
+        arg(
+            value_name = "DEAL_FILE",
+            conflicts_with = "set",
+            required_unless_present = "set"
+        )
+    )]
     pub input: Option<PathBuf>,
     /// How a deal file is read (`--from`, `--first-board`).
     #[cfg_attr(feature = "clap", command(flatten))]
@@ -99,7 +105,10 @@ pub struct RecordsOptions {
     #[cfg_attr(feature = "clap", arg(long, value_name = "N", default_value = "4"))]
     pub per_page: crate::records::PerPage,
     /// Paper: a4 or letter (portrait).
-    #[cfg_attr(feature = "clap", arg(long, value_name = "PAPER", default_value = "a4"))]
+    #[cfg_attr(
+        feature = "clap",
+        arg(long, value_name = "PAPER", default_value = "a4")
+    )]
     pub paper: crate::records::Paper,
     /// A ten as `10` or `T`.
     #[cfg_attr(feature = "clap", arg(long, value_name = "10|T", default_value = "10"))]

@@ -105,7 +105,10 @@ pub struct SqlOptions {
     pub timeout: u64,
     /// Stop the statement when it would hold more than MIB mebibytes (SQLite's heap for it,
     /// and the row being printed), with exit 2 (0: no limit).
-    #[cfg_attr(feature = "clap", arg(long, value_name = "MIB", default_value_t = 1024))]
+    #[cfg_attr(
+        feature = "clap",
+        arg(long, value_name = "MIB", default_value_t = 1024)
+    )]
     pub memory_limit: u64,
 }
 
@@ -115,7 +118,8 @@ impl SqlOptions {
         SqlJob {
             sql: self.sql.clone(),
             timeout: (self.timeout > 0).then(|| Duration::from_secs(self.timeout)),
-            memory_limit: (self.memory_limit > 0).then(|| self.memory_limit.saturating_mul(1 << 20)),
+            memory_limit: (self.memory_limit > 0)
+                .then(|| self.memory_limit.saturating_mul(1 << 20)),
             interrupt,
         }
     }

@@ -38,7 +38,10 @@ pub struct StatsOptions {
     #[cfg_attr(feature = "clap", command(flatten))]
     pub read: crate::workflow::pipeline::ReadOptions,
     /// Only the deals of this set.
-    #[cfg_attr(feature = "clap", arg(long, value_name = "NAME", conflicts_with = "file"))]
+    #[cfg_attr(
+        feature = "clap",
+        arg(long, value_name = "NAME", conflicts_with = "file")
+    )]
     pub set: Option<String>,
     /// Also draw observed vs expected (patterns and HCP) as an SVG file, written whole or not
     /// at all (refused when it names FILE or the database).

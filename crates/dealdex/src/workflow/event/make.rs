@@ -82,11 +82,18 @@ impl MakeOptions {
     /// [`parse_sessions`]', [`parse_boards`]' errors; an unknown format name.
     pub fn job(&self, db: Option<PathBuf>) -> Result<MakeJob> {
         let pbn = ["pbn".to_owned()];
-        let names = if self.format.is_empty() { &pbn[..] } else { &self.format[..] };
+        let names = if self.format.is_empty() {
+            &pbn[..]
+        } else {
+            &self.format[..]
+        };
         Ok(MakeJob {
             sessions: self.session.as_deref().map(parse_sessions).transpose()?,
             boards: self.boards.as_deref().map(parse_boards).transpose()?,
-            formats: names.iter().map(|f| formats::named(f)).collect::<std::result::Result<_, _>>()?,
+            formats: names
+                .iter()
+                .map(|f| formats::named(f))
+                .collect::<std::result::Result<_, _>>()?,
             db,
             ..self.job.clone()
         })
