@@ -22,7 +22,11 @@ use std::io::{self, BufWriter, IsTerminal, Write};
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
+// The database option groups are the library's; the commands name them as they did.
 use dealdex::ErrorClass;
+use dealdex::workflow::database::{
+    Database as DbArgs, OptionalDatabase as NoDbArgs, StoreDatabase as StoreArgs,
+};
 use dealdex::workflow::pipeline::ReadNotes;
 use dealdex::workflow::solve::SolveProgress;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -157,11 +161,6 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Serve(a) => serve::run(a, json),
     }
 }
-
-// The database option groups are the library's; the commands name them as they did.
-use dealdex::workflow::database::{
-    Database as DbArgs, OptionalDatabase as NoDbArgs, StoreDatabase as StoreArgs,
-};
 
 /// A sample's error ([`dealdex::ErrorKind::Sample`]) with the flag it is about (`--where: …`,
 /// `--hand "TEXT": …`); other errors as they are.

@@ -5,7 +5,6 @@ use dealdex::workflow;
 use dealdex::workflow::lookup::LookupOptions;
 use dealdex::workflow::number::{DealOptions, NumberJob};
 
-use super::file_args::ReadArgs;
 use super::{StoreArgs, Text, print, print_notes, render, stdout};
 
 #[derive(Args, Debug)]
@@ -16,8 +15,6 @@ use super::{StoreArgs, Text, print, print_notes, render, stdout};
 pub struct NumberArgs {
     #[command(flatten)]
     job: NumberJob,
-    #[command(flatten)]
-    read: ReadArgs,
 }
 
 #[derive(Args, Debug)]
@@ -43,12 +40,8 @@ pub struct LookupArgs {
 }
 
 pub fn number(a: NumberArgs, json: bool) -> anyhow::Result<()> {
-    let job = NumberJob {
-        read: a.read.read_as()?,
-        ..a.job
-    };
-    let r = workflow::number::number(&job)?;
-    print_notes(&job.argument, &r.notes);
+    let r = workflow::number::number(&a.job)?;
+    print_notes(&a.job.argument, &r.notes);
     print(&r, json, Text::Answer)
 }
 

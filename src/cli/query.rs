@@ -26,9 +26,6 @@ Parquet archive for df.filter(…) (docs/query.md); it needs no database, and pa
 pub struct QueryArgs {
     #[command(flatten)]
     options: QueryOptions,
-    #[arg(long = "to", short = 'f', visible_alias = "format", value_name = "FORMAT",
-          help = dealdex::workflow::output::to_help(Some("hex")))]
-    format: Option<String>,
     /// Output file (default stdout).
     #[arg(long, short, value_name = "FILE")]
     out: Option<PathBuf>,
@@ -37,7 +34,7 @@ pub struct QueryArgs {
 }
 
 pub fn run(a: QueryArgs, json: bool) -> anyhow::Result<()> {
-    let job = a.options.job(a.format.as_deref())?;
+    let job = a.options.job()?;
     // The deals (or the count: the text answer) go to --out, staged, else to stdout.
     let mut stdout = stdout();
     let (db, out) = (a.db.path(), a.out.as_deref());

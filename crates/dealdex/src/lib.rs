@@ -9,11 +9,11 @@
 //! `MakeJob`, `VerifyJob`, `EventFiles`; dealer's `DealerJob`), the options as typed of the
 //! jobs that hold parsed values (`GenerateOptions`, `LeadOptions`, `ContractsOptions`,
 //! `RecordsOptions`, `StatsOptions`, `QueryOptions`, `SqlOptions`, `DealOptions`,
-//! `LookupOptions`, `CardOptions`, `DealerOptions`, the event's `MakeOptions`: each with a
-//! `job()` that parses them, returning `dealdex::Error`) and the option groups every command
-//! shares (`workflow::output::Writing`, `workflow::pipeline::ReadOptions`, the
-//! `workflow::database` groups) derive `clap::Args`, their doc comments the help: the
-//! `dealdex` binary parses into them.
+//! `LookupOptions`, `CardOptions`, `DealerOptions`, `SolveOptions`, the event's `MakeOptions`:
+//! each with a `job()` (or `request()`) that parses them, returning `dealdex::Error`) and the
+//! option groups every command shares (`workflow::output::Writing`,
+//! `workflow::pipeline::ReadOptions`, the `workflow::database` groups) derive `clap::Args`,
+//! their doc comments the help: the `dealdex` binary parses into them.
 #![deny(missing_docs)]
 
 // The bridge model, its codecs and the error vocabulary are the crate below this one,

@@ -108,6 +108,10 @@ pub struct QueryOptions {
     #[cfg_attr(feature = "clap", arg(long, value_name = "DIALECT", default_value = "sqlite",
         value_parser = parse_dialect, requires_if("spark", "explain")))]
     pub dialect: Dialect,
+    /// The found deals' format, a registry name (`None`: hex).
+    #[cfg_attr(feature = "clap", arg(long = "to", short = 'f', visible_alias = "format",
+        value_name = "FORMAT", help = crate::workflow::output::to_help(Some("hex"))))]
+    pub to: Option<String>,
 }
 
 /// A dialect by its name, the message listing the names.
@@ -117,13 +121,13 @@ fn parse_dialect(s: &str) -> std::result::Result<Dialect, String> {
 }
 
 impl QueryOptions {
-    /// The job: explain (counting or not), count, or find the deals written in `format`
-    /// (a registry name; `None`: hex).
+    /// The job: explain (counting or not), count, or find the deals written in
+    /// [`QueryOptions::to`]'s format.
     ///
     /// # Errors
     /// [`ErrorKind::Query`] for the expression ([`QueryJob::new`]); the format's error for an
     /// unknown format name.
-    pub fn job(&self, format: Option<&str>) -> Result<QueryJob> {
+    pub fn job(&self) -> Result<QueryJob> {
         let mode = match (self.explain, self.count) {
             (true, count) => QueryMode::Explain {
                 count,
@@ -132,7 +136,7 @@ impl QueryOptions {
             },
             (false, true) => QueryMode::Count,
             (false, false) => QueryMode::Find {
-                format: crate::formats::named(format.unwrap_or("hex"))?,
+                format: crate::formats::named(self.to.as_deref().unwrap_or("hex"))?,
                 limit: self.limit,
             },
         };

@@ -348,7 +348,7 @@ impl ReadAs {
 /// How deal files are read, as typed (`--from NAME`, `--first-board N`): one declaration
 /// for every command that reads deal files. With the `clap` feature it derives `clap::Args`;
 /// [`ReadOptions::read_as`] resolves the format's name.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "clap", derive(clap::Args))]
 pub struct ReadOptions {
     /// The format's registry name; `None`: by the extension, else the content.
