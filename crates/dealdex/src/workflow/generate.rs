@@ -322,7 +322,7 @@ impl Filter {
 /// `dealdex generate`'s options as typed, but where the deals are written (the outputs,
 /// [`Writing`], the database: the caller's). With the `clap` feature they derive
 /// `clap::Args`, their doc comments the help; [`GenerateOptions::job`] parses them.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 #[cfg_attr(feature = "clap", derive(clap::Args))]
 pub struct GenerateOptions {
     /// Tournament set: board range A-B (or N for 1-N), with dealer and vulnerability by board.

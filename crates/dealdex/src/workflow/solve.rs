@@ -356,7 +356,7 @@ pub fn check_request(
 /// `dealdex solve`'s options as typed: what to solve, how a deal file is read, the output's
 /// name and the batch. With the `clap` feature they derive `clap::Args`, their doc comments
 /// the help; [`SolveOptions::request`] and [`SolveOptions::output`] resolve them.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 #[cfg_attr(feature = "clap", derive(clap::Args))]
 pub struct SolveOptions {
     /// What to solve (its `read` is [`SolveOptions::read`] resolved).
