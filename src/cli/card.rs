@@ -1,8 +1,7 @@
 //! `dealdex card`: one card in every encoding of the seed documents (dealdex::encoding).
 
 use clap::Args;
-use clap::builder::{PossibleValuesParser, TypedValueParser};
-use dealdex::workflow::card::{self, CardJob, CardSource};
+use dealdex::workflow::card::{self, CardOptions};
 
 use super::{Text, print};
 
@@ -23,25 +22,11 @@ Examples:
   dealdex card --from seed004-byte 0x2C"
 )]
 pub struct CardArgs {
-    /// The card as text (QC, CQ, ♣Q, Q♣, 10H, TH, h10; any case), or with --from a value in
-    /// that encoding.
-    #[arg(allow_hyphen_values = true)]
-    value: String,
-    /// Read VALUE in this encoding instead of as card text.
-    #[arg(long, value_name = "ENCODING", value_parser = encoding())]
-    from: Option<CardSource>,
-}
-
-/// `--from`'s value: one of [`CardSource::ENCODINGS`] (clap lists them and exits 2 otherwise).
-fn encoding() -> impl TypedValueParser<Value = CardSource> {
-    let names = CardSource::ENCODINGS.map(|(name, _)| name);
-    PossibleValuesParser::new(names).map(|n| CardSource::named(&n).expect("a listed name"))
+    #[command(flatten)]
+    options: CardOptions,
 }
 
 pub fn run(a: CardArgs, json: bool) -> anyhow::Result<()> {
-    let r = card::run(&CardJob {
-        value: a.value,
-        from: a.from.unwrap_or(CardSource::Text),
-    })?;
+    let r = card::run(&a.options.job())?;
     print(&r, json, Text::Answer)
 }

@@ -3,8 +3,9 @@
 //! verify them.
 
 use clap::{Args, Subcommand};
-use dealdex::formats;
-use dealdex::workflow::event::{self as flow, MakeJob, NewJob, PublishJob, SetValueJob, VerifyJob};
+use dealdex::workflow::event::{
+    self as flow, MakeOptions, NewJob, PublishJob, SetValueJob, VerifyJob,
+};
 
 use super::file_args::ReadArgs;
 use super::{NoDbArgs, Text, print, render, stdout};
@@ -48,16 +49,7 @@ Examples:
 )]
 struct MakeArgs {
     #[command(flatten)]
-    job: MakeJob,
-    /// Only these sessions of --phase: S or A-B (required for a variable phase).
-    #[arg(long, value_name = "S", requires = "phase")]
-    session: Option<String>,
-    /// Boards of a phase whose SN line says ?: N, a-b or a list cycled over the sessions.
-    #[arg(long, value_name = "N")]
-    boards: Option<String>,
-    #[arg(long = "to", short = 'f', visible_alias = "format", value_name = "FORMAT",
-          help = super::output_format_help(Some("pbn; repeatable")))]
-    format: Vec<String>,
+    options: MakeOptions,
     #[command(flatten)]
     db: NoDbArgs,
     /// No report.
@@ -118,20 +110,7 @@ pub fn run(a: EventArgs, json: bool) -> anyhow::Result<()> {
 }
 
 fn make(a: MakeArgs, json: bool) -> anyhow::Result<()> {
-    let formats = match a.format.is_empty() {
-        true => vec!["pbn".to_owned()],
-        false => a.format,
-    };
-    let job = MakeJob {
-        sessions: a.session.as_deref().map(flow::parse_sessions).transpose()?,
-        boards: a.boards.as_deref().map(flow::parse_boards).transpose()?,
-        formats: formats
-            .iter()
-            .map(|f| formats::named(f))
-            .collect::<Result<_, _>>()?,
-        db: a.db.path(),
-        ..a.job
-    };
+    let job = a.options.job(a.db.path())?;
     render(
         &mut stdout(),
         &flow::make(&job)?,

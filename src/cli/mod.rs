@@ -19,13 +19,16 @@ mod stats;
 
 use std::fmt::Display;
 use std::io::{self, BufWriter, IsTerminal, Write};
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
+// The database option groups are the library's; the commands name them as they did.
+use dealdex::ErrorClass;
+use dealdex::workflow::database::{
+    Database as DbArgs, OptionalDatabase as NoDbArgs, StoreDatabase as StoreArgs,
+};
 use dealdex::workflow::pipeline::ReadNotes;
 use dealdex::workflow::solve::SolveProgress;
-use dealdex::{ErrorClass, formats};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 
@@ -156,57 +159,6 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Records(a) => records::run(a, json),
         Command::Dealer(a) => dealer::run(a, json),
         Command::Serve(a) => serve::run(a, json),
-    }
-}
-
-/// `--db`, declared here only: every command that uses a database flattens it, alone or in
-/// [`StoreArgs`] or [`NoDbArgs`].
-#[derive(Args, Debug, Clone)]
-struct DbArgs {
-    /// SQLite database file (default: dealdex.db, where the command uses one).
-    #[arg(long, value_name = "FILE")]
-    db: Option<PathBuf>,
-}
-
-impl DbArgs {
-    /// The database file: `--db`, else [`dealdex::DEFAULT_DATABASE`].
-    fn path(&self) -> PathBuf {
-        self.db.clone().unwrap_or(dealdex::DEFAULT_DATABASE.into())
-    }
-}
-
-/// `--db` and `--migrate-foreign`.
-#[derive(Args, Debug, Clone)]
-struct StoreArgs {
-    #[command(flatten)]
-    db: DbArgs,
-    /// Storing commands: add dealdex's tables to an SQLite file that holds other tables
-    /// (refused without it, and the file left as it is).
-    #[arg(long)]
-    migrate_foreign: bool,
-}
-
-impl StoreArgs {
-    /// The database file ([`DbArgs::path`]).
-    fn path(&self) -> PathBuf {
-        self.db.path()
-    }
-}
-
-/// `--db` and `--no-db`, for the commands that can do without a database.
-#[derive(Args, Debug, Clone)]
-struct NoDbArgs {
-    #[command(flatten)]
-    db: DbArgs,
-    /// Use no database: nothing is read from or stored in one.
-    #[arg(long, conflicts_with = "db")]
-    no_db: bool,
-}
-
-impl NoDbArgs {
-    /// The database file ([`DbArgs::path`]), `None` with `--no-db`.
-    fn path(&self) -> Option<PathBuf> {
-        (!self.no_db).then(|| self.db.path())
     }
 }
 
@@ -349,17 +301,4 @@ fn print<R: Serialize + Display + ?Sized>(
     text: Text,
 ) -> anyhow::Result<()> {
     render(&mut stdout(), report, json, false, text)
-}
-
-/// The help of every `--from` (input format): the registry's formats.
-fn input_format_help() -> String {
-    let names = formats::names();
-    format!("Input format (default: from the file's extension, else its content): {names}")
-}
-
-/// The help of an output `--to` (alias `--format`) with its default (`None`: from the
-/// output's extension).
-fn output_format_help(default: Option<&str>) -> String {
-    let default = default.map_or(": from the output's extension".into(), |d| format!(" {d}"));
-    format!("Output format (default{default}): {}", formats::names())
 }

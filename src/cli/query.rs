@@ -3,8 +3,7 @@
 use std::path::PathBuf;
 
 use clap::Args;
-use dealdex::query::Dialect;
-use dealdex::workflow::query::{QueryJob, QueryMode};
+use dealdex::workflow::query::QueryOptions;
 
 use super::{StoreArgs, Text, render, stdout};
 
@@ -25,28 +24,8 @@ Parquet archive for df.filter(…) (docs/query.md); it needs no database, and pa
 --limit are refused."
 )]
 pub struct QueryArgs {
-    /// The expression.
-    expr: String,
-    /// Print only the number of matching deals.
-    #[arg(long)]
-    count: bool,
-    /// At most this many deals.
-    #[arg(long, value_name = "N")]
-    limit: Option<u64>,
-    /// Only the deals of this set (listed with their board numbers).
-    #[arg(long, value_name = "NAME")]
-    set: Option<String>,
-    /// Show the SQL and its parameters instead of running it.
-    #[arg(long)]
-    explain: bool,
-    /// The SQL --explain shows: sqlite (the statement run on the database) or spark (a
-    /// predicate over a Parquet archive's columns; needs --explain).
-    #[arg(long, value_name = "DIALECT", default_value = "sqlite", value_parser = parse_dialect,
-          requires_if("spark", "explain"))]
-    dialect: Dialect,
-    #[arg(long = "to", short = 'f', visible_alias = "format", value_name = "FORMAT",
-          help = super::output_format_help(Some("hex")))]
-    format: Option<String>,
+    #[command(flatten)]
+    options: QueryOptions,
     /// Output file (default stdout).
     #[arg(long, short, value_name = "FILE")]
     out: Option<PathBuf>,
@@ -55,20 +34,7 @@ pub struct QueryArgs {
 }
 
 pub fn run(a: QueryArgs, json: bool) -> anyhow::Result<()> {
-    let mode = match (a.explain, a.count) {
-        (true, count) => QueryMode::Explain {
-            count,
-            limit: a.limit,
-            dialect: a.dialect,
-        },
-        (false, true) => QueryMode::Count,
-        (false, false) => QueryMode::Find {
-            format: dealdex::formats::named(a.format.as_deref().unwrap_or("hex"))?,
-            limit: a.limit,
-        },
-    };
-    let mut job = QueryJob::new(&a.expr, mode)?;
-    job.set = a.set.clone();
+    let job = a.options.job()?;
     // The deals (or the count: the text answer) go to --out, staged, else to stdout.
     let mut stdout = stdout();
     let (db, out) = (a.db.path(), a.out.as_deref());
@@ -76,8 +42,4 @@ pub fn run(a: QueryArgs, json: bool) -> anyhow::Result<()> {
     // With --out the deals went to the file; without it they precede the report. No summary
     // in text mode: the deals (or the count) are the answer.
     render(&mut stdout, &report, json, true, Text::Summary)
-}
-
-fn parse_dialect(s: &str) -> Result<Dialect, String> {
-    Dialect::from_name(s).ok_or_else(|| format!("unknown dialect '{s}' (dialects: sqlite, spark)"))
 }

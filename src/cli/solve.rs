@@ -2,7 +2,7 @@
 //! database, through the library's [`dealdex::solve`] workflow.
 
 use clap::Args;
-use dealdex::solve::{self, DEFAULT_SOLVE_BATCH, SolveJob, SolveOutput, SolveRequest};
+use dealdex::solve::{self, SolveJob, SolveOptions};
 
 use super::{NoDbArgs, Text, counted, print, render, stdout};
 
@@ -26,33 +26,16 @@ changes nothing stored unless --replace is given."
 )]
 pub struct SolveArgs {
     #[command(flatten)]
-    request: SolveRequest,
+    options: SolveOptions,
     #[command(flatten)]
     db: NoDbArgs,
-    /// Output: text (table and par per deal), json (JSON lines with par), or any deal-file
-    /// format, each board with its table where the format holds one (pbn: the double-dummy
-    /// tags [DoubleDummyTricks], [OptimumScore], [ParContract] and [OptimumResultTable]; a
-    /// PBN input keeps its other tags).
-    #[arg(
-        long = "to",
-        short = 'f',
-        visible_alias = "format",
-        value_name = "FORMAT"
-    )]
-    format: Option<String>,
-    #[command(flatten)]
-    read: super::file_args::ReadArgs,
     /// Re-solve the stored tables that dealdex did not solve (read from files, or of unknown
     /// source) and report every one that differs (exit 1 if any): of the set given with
     /// --set, else of the whole database.
-    #[arg(long, conflicts_with_all = ["inputs", "no_db", "format", "from", "first_board", "dealer", "vul"])]
+    #[arg(long, conflicts_with_all = ["inputs", "no_db", "to", "from", "first_board", "dealer", "vul"])]
     verify: bool,
     #[command(flatten)]
     check: solve::VerifyJob,
-    /// Deals per batch: solved on all cores, then committed in one transaction.
-    #[arg(long, value_name = "N", default_value_t = DEFAULT_SOLVE_BATCH as u64,
-          value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
-    batch: u64,
     /// No progress bar and no summary.
     #[arg(short, long)]
     quiet: bool,
@@ -66,24 +49,13 @@ pub fn run(a: SolveArgs, json: bool) -> anyhow::Result<()> {
     if a.verify {
         return verify(a, json);
     }
-    let request = SolveRequest {
-        read: a.read.read_as()?,
-        ..a.request.clone()
-    };
     // A file's errors name it (the pipeline's read errors).
-    let (source, mut store) = request.open(a.db.path().as_deref())?;
-    let job = SolveJob {
-        source,
-        batch: a.batch as usize,
-    };
+    let (source, mut store) = a.options.request()?.open(a.db.path().as_deref())?;
+    let batch = a.options.batch as usize;
+    let job = SolveJob { source, batch };
     // `--all` prints a summary only, unless --to is given; with --json the tables are JSON
     // lines too (unless --to says otherwise).
-    let output = match (a.format.as_deref(), json) {
-        (Some(name), _) => Some(SolveOutput::named(name)?),
-        (None, _) if a.request.all => None,
-        (None, true) => Some(SolveOutput::JsonLines),
-        (None, false) => Some(SolveOutput::Text),
-    };
+    let output = a.options.output(json)?;
     let mut out = stdout();
     let report = counted(a.quiet, SOLVED, |on_progress| {
         solve::write(&job, store.as_mut(), output, &mut out, on_progress)
@@ -94,10 +66,10 @@ pub fn run(a: SolveArgs, json: bool) -> anyhow::Result<()> {
 /// `solve --verify`: the job from the arguments, each mismatch a line (or the report as one
 /// JSON line), the summary, and a failure (exit 1) when a table differs.
 fn verify(a: SolveArgs, json: bool) -> anyhow::Result<()> {
-    let mut store = solve::open_verify_store(&a.db.db.path(), a.request.set.as_deref())?;
+    let mut store = solve::open_verify_store(&a.db.db.path(), a.options.request.set.as_deref())?;
     let job = solve::VerifyJob {
-        set: a.request.set.clone(),
-        batch: a.batch as usize,
+        set: a.options.request.set.clone(),
+        batch: a.options.batch as usize,
         ..a.check
     };
     let report = counted(a.quiet, VERIFIED, |on_progress| {

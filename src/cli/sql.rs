@@ -3,11 +3,10 @@
 use std::io::Write;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
 
 use clap::Args;
 use dealdex::ReadOnlyStore;
-use dealdex::workflow::sql::{SqlJob, write_result};
+use dealdex::workflow::sql::{SqlOptions, write_result};
 
 use super::{StoreArgs, stdout};
 
@@ -28,15 +27,8 @@ Examples:
   dealdex sql \"SELECT board, pbn(deal) FROM set_boards JOIN sets ON sets.id = set_id WHERE name = 'club'\""
 )]
 pub struct SqlArgs {
-    /// The SQL statement (one statement; results as tab-separated lines with a header).
-    sql: String,
-    /// Stop the statement after SECS seconds, with exit 2 (0: no limit).
-    #[arg(long, value_name = "SECS", default_value_t = 60)]
-    timeout: u64,
-    /// Stop the statement when it would hold more than MIB mebibytes (SQLite's heap for it,
-    /// and the row being printed), with exit 2 (0: no limit).
-    #[arg(long, value_name = "MIB", default_value_t = 1024)]
-    memory_limit: u64,
+    #[command(flatten)]
+    options: SqlOptions,
     #[command(flatten)]
     db: StoreArgs,
 }
@@ -52,7 +44,7 @@ extern "C" fn on_sigint(_: libc::c_int) {
     }
 }
 
-/// A flag that Ctrl-C (SIGINT) sets, for [`SqlJob::interrupt`]; `None` when the handler
+/// A flag that Ctrl-C (SIGINT) sets, for [`dealdex::workflow::sql::SqlJob::interrupt`]; `None` when the handler
 /// cannot be installed (then Ctrl-C ends the process as before).
 fn interrupt_flag() -> Option<Arc<AtomicBool>> {
     let flag = Arc::clone(INTERRUPTED.get_or_init(|| Arc::new(AtomicBool::new(false))));
@@ -70,12 +62,7 @@ fn interrupt_flag() -> Option<Arc<AtomicBool>> {
 
 pub fn run(a: SqlArgs, json: bool) -> anyhow::Result<()> {
     let store = ReadOnlyStore::open(&a.db.path())?;
-    let job = SqlJob {
-        sql: a.sql,
-        timeout: (a.timeout > 0).then(|| Duration::from_secs(a.timeout)),
-        memory_limit: (a.memory_limit > 0).then(|| a.memory_limit.saturating_mul(1 << 20)),
-        interrupt: interrupt_flag(),
-    };
+    let job = a.options.job(interrupt_flag());
     let mut out = stdout();
     write_result(&job, &store, json, &mut out)?;
     Ok(out.flush()?)

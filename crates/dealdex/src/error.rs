@@ -595,6 +595,10 @@ pub enum ErrorKind {
     /// seed, the predeal), or a predealt holding given with a script is refused.
     #[error(transparent)]
     Dealer(crate::dealer::Error),
+    /// A predeal (fixed cards) that does not parse: `generate`'s
+    /// ([`crate::workflow::generate::GenerateOptions`]).
+    #[error(transparent)]
+    Predeal(crate::GenerationError),
     /// A script file (or standard input, `-`) could not be read.
     #[error("{}: {error}", path.display())]
     ScriptRead {
@@ -713,6 +717,7 @@ impl Classify for ErrorKind {
             K::Generate(k) => k.position(),
             K::Event(k) => k.position(),
             K::Sample { error, .. } => crate::as_classify(&**error).and_then(Classify::position),
+            K::Predeal(e) => e.position(),
             _ => None,
         }
     }

@@ -6,9 +6,14 @@
 //!
 //! Feature `clap`: the jobs whose fields are what a user types (`NumberJob`, `ImportJob`,
 //! `SolveRequest`, `solve::VerifyJob`, the event's `NewJob`, `PublishJob`, `SetValueJob`,
-//! `MakeJob`, `VerifyJob`, `EventFiles`; dealer's `DealerJob`) and the option group every
-//! set-writing job shares (`workflow::output::Writing`) derive `clap::Args`, their doc
-//! comments the help: the `dealdex` binary parses into them.
+//! `MakeJob`, `VerifyJob`, `EventFiles`; dealer's `DealerJob`), the options as typed of the
+//! jobs that hold parsed values (`GenerateOptions`, `LeadOptions`, `ContractsOptions`,
+//! `RecordsOptions`, `StatsOptions`, `QueryOptions`, `SqlOptions`, `DealOptions`,
+//! `LookupOptions`, `CardOptions`, `DealerOptions`, `SolveOptions`, the event's `MakeOptions`:
+//! each with a `job()` (or `request()`) that parses them, returning `dealdex::Error`) and the
+//! option groups every command shares (`workflow::output::Writing`,
+//! `workflow::pipeline::ReadOptions`, the `workflow::database` groups) derive `clap::Args`,
+//! their doc comments the help: the `dealdex` binary parses into them.
 #![deny(missing_docs)]
 
 // The bridge model, its codecs and the error vocabulary are the crate below this one,

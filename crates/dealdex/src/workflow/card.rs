@@ -73,6 +73,39 @@ pub struct CardJob {
     pub from: CardSource,
 }
 
+/// `dealdex card`'s options as typed: the value, and its encoding unless it is card text.
+/// With the `clap` feature they derive `clap::Args`, their doc comments the help;
+/// [`CardOptions::job`] makes the [`CardJob`].
+#[derive(Clone, Debug)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
+pub struct CardOptions {
+    /// The card as text (QC, CQ, ♣Q, Q♣, 10H, TH, h10; any case), or with --from a value in
+    /// that encoding.
+    #[cfg_attr(feature = "clap", arg(allow_hyphen_values = true))]
+    pub value: String,
+    /// Read VALUE in this encoding instead of as card text.
+    #[cfg_attr(feature = "clap", arg(long, value_name = "ENCODING", value_parser = encoding()))]
+    pub from: Option<CardSource>,
+}
+
+/// `--from`'s value: one of [`CardSource::ENCODINGS`] (clap lists them and exits 2 otherwise).
+#[cfg(feature = "clap")]
+fn encoding() -> impl clap::builder::TypedValueParser<Value = CardSource> {
+    use clap::builder::{PossibleValuesParser, TypedValueParser};
+    let names = CardSource::ENCODINGS.map(|(name, _)| name);
+    PossibleValuesParser::new(names).map(|n| CardSource::named(&n).expect("a listed name"))
+}
+
+impl CardOptions {
+    /// The job: the value read in its encoding, else as card text.
+    pub fn job(&self) -> CardJob {
+        CardJob {
+            value: self.value.clone(),
+            from: self.from.unwrap_or(CardSource::Text),
+        }
+    }
+}
+
 /// The card in every encoding; the JSON field names are the encodings' names.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct CardReport {

@@ -73,6 +73,81 @@ pub struct ContractsJob {
     pub keep_deals: bool,
 }
 
+/// `dealdex contracts`' options as typed: the contracts and where the deals come from. With
+/// the `clap` feature they derive `clap::Args`, their doc comments the help;
+/// [`ContractsOptions::job`] parses them into a [`ContractsJob`].
+#[derive(Clone, Debug, Default)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
+pub struct ContractsOptions {
+    /// The contracts: level, strain, X or XX, then `:` and the declarer (3NT:S 4HX:N).
+    #[cfg_attr(feature = "clap", arg(required = true, value_name = "CONTRACT"))]
+    pub contracts: Vec<Contract>,
+    /// A deal file (any format dealdex reads) instead of the database.
+    #[cfg_attr(feature = "clap", arg(long, value_name = "FILE",
+        conflicts_with_all = ["set", "filter", "count"]))]
+    pub deals: Option<std::path::PathBuf>,
+    /// Deal this many deals (a seed's numbered stream, completing --predeal; with --where,
+    /// this many matching deals) instead of reading stored ones.
+    #[cfg_attr(feature = "clap", arg(long, value_name = "N", conflicts_with = "set"))]
+    pub count: Option<u64>,
+    /// With --count: the fixed cards, e.g. 'S:AQ4.KJ52.K83.Q72 N:.Q987..' (seat-prefixed
+    /// partial hands in PBN notation).
+    #[cfg_attr(feature = "clap", arg(long, value_name = "HANDS", requires = "count"))]
+    pub predeal: Option<String>,
+    /// With --count: 256-bit seed as 64 hex digits (default: a fresh one, shown in the report).
+    #[cfg_attr(feature = "clap", arg(long, value_name = "HEX", requires = "count"))]
+    pub seed: Option<String>,
+    /// With --count and --where: give up after drawing this many deals [default:
+    /// 1,000,000,000, as generate's; 0: no bound].
+    #[cfg_attr(
+        feature = "clap",
+        arg(long, value_name = "N", requires = "count", requires = "filter")
+    )]
+    pub max_draws: Option<u64>,
+    /// How a deal file is read (`--from`, `--first-board`).
+    #[cfg_attr(feature = "clap", command(flatten))]
+    pub read: crate::workflow::pipeline::ReadOptions,
+    /// Only the deals of this stored set.
+    #[cfg_attr(feature = "clap", arg(long, value_name = "NAME"))]
+    pub set: Option<String>,
+    /// Only the deals this query matches, e.g. 'hcp(N) + hcp(S) >= 25': stored ones, or
+    /// with --count the dealt ones.
+    #[cfg_attr(feature = "clap", arg(long = "where", value_name = "EXPR"))]
+    pub filter: Option<String>,
+    /// Score every deal at this vulnerability (None, NS, EW, All), not each board's.
+    #[cfg_attr(feature = "clap", arg(long, value_name = "VUL"))]
+    pub vul: Option<Vulnerability>,
+}
+
+impl ContractsOptions {
+    /// The job these options describe ([`contracts_source`]).
+    ///
+    /// # Errors
+    /// [`contracts_source`]'s: [`crate::ErrorKind::Sample`] for a query, predeal or seed that
+    /// does not parse; an unknown `--from` format.
+    ///
+    /// [`contracts_source`]: crate::workflow::samples::contracts_source
+    pub fn job(&self) -> Result<ContractsJob> {
+        use crate::workflow::samples::{ContractsSample, contracts_source};
+        let spec = ContractsSample {
+            count: self.count,
+            filter: self.filter.as_deref(),
+            predeal: self.predeal.as_deref(),
+            seed: self.seed.as_deref(),
+            max_draws: self.max_draws,
+            set: self.set.clone(),
+        };
+        let file_or_set = || self.read.source(self.deals.clone(), self.set.clone());
+        Ok(ContractsJob {
+            source: contracts_source(&spec, file_or_set)?,
+            contracts: self.contracts.clone(),
+            vulnerable: self.vul.map_or(Vulnerable::Board, Vulnerable::Forced),
+            stop: None,
+            keep_deals: false,
+        })
+    }
+}
+
 /// The vulnerability a deal is scored at; JSON `"board"`, else the forced one's PBN name
 /// (`"None"`, `"NS"`, `"EW"`, `"All"`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

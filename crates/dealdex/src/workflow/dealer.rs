@@ -45,7 +45,7 @@ use serde::Serialize;
 
 use crate::dd::TrickTable;
 use crate::dealer::{
-    self, DealFeed, DealerJob, DealerProgress, DealerReport, GivenDeal, GivenFeed, Script,
+    self, DealFeed, DealerJob, DealerProgress, DealerReport, GivenDeal, GivenFeed, Script, Swapping,
 };
 use crate::formats::Board;
 use crate::model::card::Seat;
@@ -148,6 +148,134 @@ impl DealerRunJob {
     ) -> Option<PathBuf> {
         let needed = store_set || source.is_some_and(DealSource::is_stored);
         db.or_else(|| needed.then(|| crate::DEFAULT_DATABASE.into()))
+    }
+}
+
+/// `dealdex dealer`'s options as typed, but the database and how a deal file is read (the
+/// caller's): the script, dealer's settings, the given deals, the set to store, swapping,
+/// DealerV2's predeal and parameters. With the `clap` feature they derive `clap::Args`, their
+/// doc comments the help; [`DealerOptions::job`] loads the script and makes the job.
+#[derive(Clone, Debug, Default)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
+pub struct DealerOptions {
+    /// The script file; `-` or nothing for standard input.
+    pub script: Option<PathBuf>,
+    /// dealer's settings (the script's name is set by [`DealerOptions::job`]).
+    #[cfg_attr(feature = "clap", command(flatten))]
+    pub run: DealerJob,
+    /// Run over the boards of this stored set (in --db FILE, else dealdex.db).
+    #[cfg_attr(
+        feature = "clap",
+        arg(long, value_name = "NAME", conflicts_with = "deals")
+    )]
+    pub set: Option<String>,
+    /// Run over every deal stored in the database (--db FILE, else dealdex.db), in key order.
+    #[cfg_attr(feature = "clap", arg(long, conflicts_with_all = ["set", "deals"]))]
+    pub all: bool,
+    /// Run over the boards of this deal file (any format dealdex reads).
+    #[cfg_attr(feature = "clap", arg(long, value_name = "FILE"))]
+    pub deals: Option<PathBuf>,
+    /// How a deal file is read (`--from`, `--first-board`).
+    #[cfg_attr(feature = "clap", command(flatten))]
+    pub read: crate::workflow::pipeline::ReadOptions,
+    /// Run over the deals of GIB's library.dat FILE (gib-library) with their double-dummy
+    /// tables, as dealer's -l: tricks() looks them up, nothing is solved.
+    #[cfg_attr(feature = "clap", arg(short = 'l', value_name = "FILE",
+        conflicts_with_all = ["set", "all", "deals", "rp_library"]))]
+    pub gib_library: Option<PathBuf>,
+    /// Run over the deals of Pavlicek's .zrd library FILE (rp-library) with their
+    /// double-dummy tables, as DealerV2's -L: tricks() looks them up, nothing is solved.
+    #[cfg_attr(feature = "clap", arg(short = 'L', value_name = "FILE",
+        conflicts_with_all = ["set", "all", "deals"]))]
+    pub rp_library: Option<PathBuf>,
+    /// Store the produced deals as a new set NAME (in --db FILE, else dealdex.db).
+    #[cfg_attr(feature = "clap", arg(long, value_name = "NAME"))]
+    pub store: Option<String>,
+    /// No swapping: every deal is shuffled (the default).
+    #[cfg_attr(feature = "clap", arg(short = '0', overrides_with_all = ["swap2", "swap3"]))]
+    pub swap0: bool,
+    /// 2-way swapping: after each shuffled deal, the deal with East's and West's hands
+    /// exchanged (each counts as generated).
+    #[cfg_attr(feature = "clap", arg(short = '2', overrides_with_all = ["swap0", "swap3"]))]
+    pub swap2: bool,
+    /// 3-way swapping: after each shuffled deal, the five other placings of its East, South
+    /// and West hands (North stays; each counts as generated).
+    #[cfg_attr(feature = "clap", arg(short = '3', overrides_with_all = ["swap0", "swap2"]))]
+    pub swap3: bool,
+    /// DealerV2's predeal on the command line: North's cards, holdings joined by commas
+    /// (SAQ542,HKJ87,D32,CAK), added to the script's predeal (a card predealt elsewhere is an
+    /// error).
+    #[cfg_attr(feature = "clap", arg(short = 'N', value_name = "HOLDINGS"))]
+    pub north: Option<String>,
+    /// East's predealt cards, as -N.
+    #[cfg_attr(feature = "clap", arg(short = 'E', value_name = "HOLDINGS"))]
+    pub east: Option<String>,
+    /// South's predealt cards, as -N.
+    #[cfg_attr(feature = "clap", arg(short = 'S', value_name = "HOLDINGS"))]
+    pub south: Option<String>,
+    /// West's predealt cards, as -N.
+    #[cfg_attr(feature = "clap", arg(short = 'W', value_name = "HOLDINGS"))]
+    pub west: Option<String>,
+    /// A script parameter (DealerV2's -0 … -9): $N in the script (N is 0 to 9) stands for
+    /// TEXT, read as script text where it stands. Repeatable; the last one given for an N
+    /// counts.
+    #[cfg_attr(feature = "clap", arg(long = "param", value_name = "N=TEXT", value_parser = param))]
+    pub params: Vec<(usize, String)>,
+}
+
+/// `--param`'s value: `N=TEXT`, N a digit 0 to 9.
+#[cfg(feature = "clap")]
+fn param(s: &str) -> std::result::Result<(usize, String), String> {
+    let (n, text) = s.split_once('=').ok_or(format!("{s:?} is not N=TEXT"))?;
+    match n.as_bytes() {
+        [d] if d.is_ascii_digit() => Ok((usize::from(d - b'0'), text.to_owned())),
+        _ => Err(format!("{n:?} is not a parameter number (0 to 9)")),
+    }
+}
+
+impl DealerOptions {
+    /// The job: the script loaded with the parameters and predeal ([`load_script`]), then
+    /// the given deals ([`DealerRunJob::source_for`]), the database `db` or the default one
+    /// where needed ([`DealerRunJob::database_for`]).
+    ///
+    /// # Errors
+    /// [`load_script`]'s; an unknown `--from` format.
+    pub fn job(&self, db: Option<PathBuf>) -> Result<DealerRunJob> {
+        let predeal = [&self.north, &self.east, &self.south, &self.west].map(Option::as_deref);
+        let (script, name) = load_script(self.script.as_deref(), &self.params, predeal)?;
+        let run = DealerJob {
+            script_name: Some(name),
+            swapping: match (self.swap2, self.swap3) {
+                (true, _) => Swapping::TwoWay,
+                (_, true) => Swapping::ThreeWay,
+                _ => Swapping::None,
+            },
+            ..self.run.clone()
+        };
+        let source = DealerRunJob::source_for(
+            self.library(),
+            self.deals.clone(),
+            self.read.read_as()?,
+            self.set.clone(),
+            self.all,
+        );
+        Ok(DealerRunJob {
+            database: DealerRunJob::database_for(db, source.as_ref(), self.store.is_some()),
+            source,
+            store_set: self.store.clone(),
+            ..DealerRunJob::new(script, run)
+        })
+    }
+
+    /// The library of solved deals `-l` or `-L` names.
+    fn library(&self) -> Option<(Library, PathBuf)> {
+        let gib = self.gib_library.clone().map(|p| (Library::Gib, p));
+        gib.or(self.rp_library.clone().map(|p| (Library::Rp, p)))
+    }
+
+    /// The file the deals are read from (a library or a deal file), whose notes are shown.
+    pub fn file(&self) -> Option<&Path> {
+        (self.gib_library.as_deref().or(self.rp_library.as_deref())).or(self.deals.as_deref())
     }
 }
 

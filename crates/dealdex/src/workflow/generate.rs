@@ -319,6 +319,123 @@ impl Filter {
     }
 }
 
+/// `dealdex generate`'s options as typed, but where the deals are written (the outputs,
+/// [`Writing`], the database: the caller's). With the `clap` feature they derive
+/// `clap::Args`, their doc comments the help; [`GenerateOptions::job`] parses them.
+#[derive(Clone, Debug)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
+pub struct GenerateOptions {
+    /// Tournament set: board range A-B (or N for 1-N), with dealer and vulnerability by board.
+    #[cfg_attr(feature = "clap", arg(long, value_name = "RANGE"))]
+    pub boards: Option<String>,
+    /// Bulk generation: this many deals, streamed in bounded memory.
+    #[cfg_attr(feature = "clap", arg(long, value_name = "N"))]
+    pub count: Option<u64>,
+    /// First deal of a bulk run (1-based); shards of one seed concatenate to the whole.
+    #[cfg_attr(
+        feature = "clap",
+        arg(long, value_name = "K", default_value_t = 1, requires = "count")
+    )]
+    pub start: u64,
+    /// Bulk runs: commit to the database every N deals, in stream order; a kill or crash
+    /// loses at most the batch in flight, and rerunning the command stores the rest
+    /// [default: 8388608].
+    #[cfg_attr(feature = "clap", arg(long, value_name = "N", conflicts_with = "boards",
+        value_parser = clap::value_parser!(u64).range(MIN_BATCH..=MAX_BATCH)))]
+    pub batch: Option<u64>,
+    /// 256-bit seed as 64 hex digits; without it a seed comes from the OS and is saved to a
+    /// key file (mode 0600).
+    #[cfg_attr(
+        feature = "clap",
+        arg(long, value_name = "HEX", conflicts_with = "seed_file")
+    )]
+    pub seed: Option<String>,
+    /// Read the seed from a key file written by an earlier run.
+    #[cfg_attr(feature = "clap", arg(long, value_name = "FILE"))]
+    pub seed_file: Option<PathBuf>,
+    /// Big Deal instead of a seed: the wizard string (bigdealx -W). With --bigdeal-entropy
+    /// the deals are exactly bigdealx's (SQUAREDEAL.md §1), numbered in the Big Deal scheme.
+    #[cfg_attr(feature = "clap", arg(long, value_name = "W", requires = "bigdeal_entropy",
+        conflicts_with_all = ["seed", "seed_file", "key_file", "predeal", "filter"]))]
+    pub bigdeal_wizard: Option<String>,
+    /// Big Deal entropy string (bigdealx -e), repeatable: all are hashed in order as one.
+    #[cfg_attr(
+        feature = "clap",
+        arg(long, value_name = "E", requires = "bigdeal_wizard")
+    )]
+    pub bigdeal_entropy: Vec<String>,
+    /// Where to write a new seed (default: next to the output, `<out>.seed`).
+    #[cfg_attr(feature = "clap", arg(long, value_name = "FILE"))]
+    pub key_file: Option<PathBuf>,
+    /// Name of the tournament set in the database (default: from the output file's name).
+    #[cfg_attr(feature = "clap", arg(long, requires = "boards"))]
+    pub name: Option<String>,
+    /// Fixed cards, the rest dealt uniformly among the consistent deals, e.g.
+    /// 'N:AKQ.A.. S:.KQJT9.2.' (seat-prefixed partial hands in PBN notation).
+    #[cfg_attr(feature = "clap", arg(long, value_name = "HANDS"))]
+    pub predeal: Option<String>,
+    /// Keep only deals matching this query-language expression (see `dealdex query --help`),
+    /// drawing until enough match: e.g. 'hcp(N) in 20..21 and balanced(N)'. A query no deal
+    /// can match by its terms' ranges ('hcp(N) > 37') is refused at once (exit 2, naming the
+    /// column); a terminal shows deals drawn a second and matches so far.
+    #[cfg_attr(feature = "clap", arg(long = "where", value_name = "EXPR"))]
+    pub filter: Option<String>,
+    /// With --where (and with or without --predeal): give up after drawing N deals without
+    /// finding enough matches (exit 2, saying how many matched; nothing stored or written); 0
+    /// for no bound [default: 1000000000, some minutes; about three times longer with
+    /// --predeal, whose cards the check of impossible queries does not see].
+    #[cfg_attr(feature = "clap", arg(long, value_name = "N", requires = "filter"))]
+    pub max_draws: Option<u64>,
+}
+
+impl GenerateOptions {
+    /// The job these options describe, written to `out` (in format `to`, else by extension)
+    /// as `writing` says, stored as `store` says; checked ([`check`]).
+    ///
+    /// # Errors
+    /// [`Boards::from_flags`]', [`Boards::outputs`]', [`Source::from_flags`]' and [`check`]'s
+    /// errors; [`ErrorKind::Sample`] ([`crate::SampleOption::Where`]) for a filter that does not
+    /// parse; the predeal's.
+    pub fn job(
+        &self,
+        out: &[PathBuf],
+        to: Option<&str>,
+        writing: Writing,
+        store: &StoreChoice,
+    ) -> Result<GenerateJob> {
+        let boards =
+            Boards::from_flags(self.boards.as_deref(), self.start, self.count, self.batch)?;
+        let db = boards.database(store, !out.is_empty());
+        let storing = db.is_some();
+        let outputs = boards.outputs(out, to)?;
+        let filter = (self.filter.as_deref().map(Filter::parse).transpose())
+            .map_err(|e| crate::workflow::samples::refused(crate::SampleOption::Where, e))?;
+        let predeal = self.predeal.as_deref().map(Predeal::parse).transpose();
+        let predeal = predeal.map_err(ErrorKind::Predeal)?;
+        let bigdeal = (self.bigdeal_wizard.as_deref()).map(|w| (w, &*self.bigdeal_entropy));
+        let seed_file = self.seed_file.as_deref();
+        let source = Source::from_flags(
+            bigdeal,
+            self.seed.as_deref(),
+            seed_file,
+            self.key_file.clone(),
+        )?;
+        let job = GenerateJob {
+            boards,
+            source,
+            predeal,
+            filter,
+            max_draws: max_draws(self.max_draws),
+            outputs,
+            name: self.name.clone(),
+            writing,
+            db,
+        };
+        check(&job, storing)?;
+        Ok(job)
+    }
+}
+
 /// A generate job: what to make, from what, written where.
 #[derive(Clone)]
 pub struct GenerateJob {

@@ -40,6 +40,7 @@ use crate::dealer::Script;
 use crate::formats::Board;
 use crate::model::contract::{Contract, imps};
 use crate::query::Query;
+use crate::workflow::output::{FileRole, ReportOutput, check_distinct};
 use crate::workflow::pipeline::{
     DealSink, DealSource, ScriptSource, SetSink, SourceOptions, StreamFilter,
 };
@@ -68,6 +69,150 @@ pub struct LeadJob {
     /// solved (Ctrl-C in a program hosting dealdex): the job then fails with
     /// [`ErrorKind::Stopped`], storing nothing.
     pub stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+}
+
+/// `dealdex lead`'s options as typed: the contract, and the sample (dealt around a hand, or
+/// read from a file or a stored set). With the `clap` feature they derive `clap::Args`, their
+/// doc comments the help; [`LeadOptions::job`] parses them into a [`LeadJob`].
+#[derive(Clone, Debug)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
+pub struct LeadOptions {
+    /// The leader's hand: PBN (AQ4.J.KJ6543.632) or by suit (S:AQ4 H:J D:KJ6543 C:632).
+    #[cfg_attr(feature = "clap", arg(long, value_name = "HAND",
+        required_unless_present_any = ["set", "file"]))]
+    pub hand: Option<String>,
+    /// The contract: level and strain, X doubled, XX redoubled (3NT, 4S, 5DX).
+    #[cfg_attr(feature = "clap", arg(long, value_name = "CONTRACT"))]
+    pub contract: String,
+    /// The declarer (N, E, S, W); the leader is on declarer's left.
+    #[cfg_attr(feature = "clap", arg(long, value_name = "SEAT", value_parser = str::parse::<Seat>))]
+    pub declarer: Seat,
+    /// The vulnerability scores are counted at: None, NS, EW, All.
+    #[cfg_attr(
+        feature = "clap",
+        arg(long, value_name = "VUL", default_value = "None")
+    )]
+    pub vul: Vulnerability,
+    /// How many deals to deal around the hand.
+    #[cfg_attr(feature = "clap", arg(long, value_name = "N", default_value_t = 1000,
+        conflicts_with_all = ["set", "file"]))]
+    pub deals: u64,
+    /// Only deals this query-language expression accepts (the other hands' constraints).
+    #[cfg_attr(feature = "clap", arg(long = "where", value_name = "EXPR",
+        conflicts_with_all = ["script", "set", "file"]))]
+    pub filter: Option<String>,
+    /// Only deals this dealer script's condition accepts (its predeal too; the leader's hand
+    /// is added to it), dealt as `dealdex dealer` deals them; its actions are not run.
+    #[cfg_attr(feature = "clap", arg(long, value_name = "FILE", requires = "hand",
+        conflicts_with_all = ["set", "file"]))]
+    pub script: Option<std::path::PathBuf>,
+    /// With --where or --script: give up after drawing this many deals [default: with --where
+    /// 1,000,000,000 (0: no bound), as generate's; with --script the script's `generate`,
+    /// else dealer's 10,000,000].
+    #[cfg_attr(feature = "clap", arg(long, value_name = "N", conflicts_with_all = ["set", "file"]))]
+    pub max_draws: Option<u64>,
+    /// 256-bit seed as 64 hex digits; with --script dealer's seed number (-s) (default: a
+    /// fresh one, shown in the report).
+    #[cfg_attr(feature = "clap", arg(long, value_name = "SEED", conflicts_with_all = ["set", "file"]))]
+    pub seed: Option<String>,
+    /// A sample dealt earlier: a deal file (any format dealdex reads).
+    #[cfg_attr(feature = "clap", arg(long, value_name = "FILE", conflicts_with_all = ["hand", "set"]))]
+    pub file: Option<std::path::PathBuf>,
+    /// How a deal file is read (`--from`, `--first-board`).
+    #[cfg_attr(feature = "clap", command(flatten))]
+    pub read: crate::workflow::pipeline::ReadOptions,
+    /// A sample dealt earlier: a stored set.
+    #[cfg_attr(
+        feature = "clap",
+        arg(long, value_name = "NAME", conflicts_with = "hand")
+    )]
+    pub set: Option<String>,
+    /// Store the sample as this new set (boards 1..N in sample order) with every deal's
+    /// per-card tricks, for `lead --set NAME` and the query term lead(SEAT, strain, CARD).
+    #[cfg_attr(feature = "clap", arg(long, value_name = "NAME"))]
+    pub store: Option<String>,
+    /// Also write the per-card table as CSV to this file, whole or not at all (`-`: on
+    /// standard output, in place of the text table); refused when it names the database, the
+    /// deal file or the script.
+    #[cfg_attr(feature = "clap", arg(long, value_name = "FILE.csv"))]
+    pub csv: Option<std::path::PathBuf>,
+}
+
+impl LeadOptions {
+    /// [`LeadOptions::csv`]'s output begun now, before any deal is dealt (a path that cannot
+    /// be written fails first, with nothing stored; written whole or not at all), or `stdout`
+    /// (`-`), once checked to be none of the files the job reads nor the database `db`, nor
+    /// standard output when the report goes there (`report_on_stdout`). `None`: no CSV.
+    ///
+    /// # Errors
+    /// [`ErrorKind::SameFile`] for a file named twice; [`ErrorKind::Write`] for a file that
+    /// cannot be created.
+    pub fn csv_output<'o>(
+        &self,
+        db: &std::path::Path,
+        report_on_stdout: bool,
+        stdout: &'o mut dyn std::io::Write,
+    ) -> Result<Option<ReportOutput<'o>>> {
+        let Some(csv) = self.csv.as_deref() else {
+            return Ok(None);
+        };
+        if report_on_stdout && csv.as_os_str() == "-" {
+            let (first, second) = (FileRole::CsvTable, FileRole::JsonReport);
+            let path = csv.to_owned();
+            return Err(ErrorKind::SameFile {
+                first,
+                second,
+                path,
+            }
+            .into());
+        }
+        let mut files = vec![(FileRole::CsvTable, csv), (FileRole::Database, db)];
+        files.extend(self.file.as_deref().map(|f| (FileRole::DealFile, f)));
+        files.extend(self.script.as_deref().map(|s| (FileRole::Script, s)));
+        check_distinct(&files)?;
+        Ok(Some(ReportOutput::create(Some(csv), stdout)?))
+    }
+
+    /// The job these options describe: the contract parsed, then the sample (the script
+    /// loaded, the hand, seed and query parsed; without a hand, the file or the set).
+    ///
+    /// # Errors
+    /// [`ErrorKind::Contract`] for a contract that does not parse; an unknown `--from` format
+    /// ([`crate::workflow::pipeline::ReadOptions::read_as`]); [`load_script`]'s;
+    /// [`lead_sample`]'s ([`ErrorKind::Sample`], [`ErrorKind::Seed`]).
+    ///
+    /// [`load_script`]: crate::workflow::dealer::load_script
+    /// [`lead_sample`]: crate::workflow::samples::lead_sample
+    pub fn job(&self) -> Result<LeadJob> {
+        let contract = Contract::from_pbn(&self.contract, self.declarer)
+            .ok_or_else(|| ErrorKind::Contract(self.contract.clone()))?;
+        let sample = match &self.hand {
+            None => LeadSample::Deals(self.read.source(self.file.clone(), self.set.clone())?),
+            Some(hand) => {
+                let script = match self.script.as_deref() {
+                    Some(path) => {
+                        Some(crate::workflow::dealer::load_script(Some(path), &[], [None; 4])?.0)
+                    }
+                    None => None,
+                };
+                crate::workflow::samples::lead_sample(crate::workflow::samples::LeadAround {
+                    hand,
+                    deals: self.deals,
+                    seed: self.seed.as_deref(),
+                    filter: self.filter.as_deref(),
+                    script,
+                    max_draws: self.max_draws,
+                })?
+            }
+        };
+        Ok(LeadJob {
+            contract,
+            vulnerability: self.vul,
+            sample,
+            store: self.store.clone(),
+            stop: None,
+        })
+    }
 }
 
 /// [`run_storing`] on the database file `db` (created when missing) when the job stores

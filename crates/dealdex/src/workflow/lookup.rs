@@ -33,6 +33,41 @@ pub struct LookupJob {
     pub database: std::path::PathBuf,
 }
 
+/// `dealdex lookup`'s options as typed. With the `clap` feature they derive `clap::Args`,
+/// their doc comments the help; [`LookupOptions::job`] parses the deal.
+#[derive(Clone, Debug)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
+pub struct LookupOptions {
+    /// The deal: hex index, hand-record number or PBN deal string.
+    pub deal: String,
+    /// Scheme of a number argument and of the number shown.
+    #[cfg_attr(feature = "clap", arg(long, default_value = "pavlicek"))]
+    pub scheme: Scheme,
+}
+
+impl LookupOptions {
+    /// The job looking in `database`: the deal by its index or deal string
+    /// ([`crate::parse_deal_argument`]), else by its number in the scheme.
+    ///
+    /// # Errors
+    /// [`crate::ErrorKind::Deal`] for an index or deal string that does not parse; the
+    /// number's errors ([`crate::parse_scheme_number`], [`Deal::from_number`]).
+    pub fn job(&self, database: std::path::PathBuf) -> Result<LookupJob> {
+        let deal = match crate::parse_deal_argument(&self.deal) {
+            Some(d) => d.map_err(crate::ErrorKind::Deal)?.0,
+            None => Deal::from_number(
+                crate::parse_scheme_number(&self.deal, self.scheme)?,
+                self.scheme,
+            )?,
+        };
+        Ok(LookupJob {
+            deal,
+            scheme: self.scheme,
+            database,
+        })
+    }
+}
+
 /// Everything stored about one deal.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct LookupReport {

@@ -11,6 +11,8 @@ pub mod card;
 pub mod contracts;
 // The convert workflow: a deal file read through one format, written through others.
 pub mod convert;
+// Which database a command uses: the --db option groups.
+pub mod database;
 // The dealer workflow: a dealer script over generated, stored or file deals.
 pub mod dealer;
 // The event workflows: new, publish, set-value, make, verify.

@@ -29,12 +29,12 @@ use crate::model::card::Seat;
 use crate::model::deal_string::push_deal_bytes;
 use crate::workflow::output::{Output, ReportOutput, Writing};
 use crate::workflow::pipeline::{
-    DealSink, DealSource, FileSource, ReadAs, ReadNotes, SourceOptions,
+    DealSink, DealSource, FileSource, ReadNotes, ReadOptions, SourceOptions,
 };
 use crate::{Deal, DealIndex, Error, ErrorKind, Result, Scheme, parse_deal_argument};
 
 /// A `number` job: what to number, and in which scheme (with the `clap` feature, the
-/// arguments but `read`: the binary resolves `--from` itself).
+/// arguments).
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "clap", derive(clap::Args))]
 pub struct NumberJob {
@@ -42,9 +42,9 @@ pub struct NumberJob {
     /// (any format dealdex reads; prints `board number` lines).
     #[cfg_attr(feature = "clap", arg(id = "deal", value_name = "DEAL"))]
     pub argument: String,
-    /// How a deal file is read (its format, its first board).
-    #[cfg_attr(feature = "clap", arg(skip))]
-    pub read: ReadAs,
+    /// How a deal file is read (its format by name, its first board), resolved first.
+    #[cfg_attr(feature = "clap", command(flatten))]
+    pub read: ReadOptions,
     /// Numbering scheme: pavlicek, andrews or bigdeal.
     #[cfg_attr(feature = "clap", arg(long, default_value = "pavlicek"))]
     pub scheme: Scheme,
@@ -55,7 +55,7 @@ impl NumberJob {
     pub fn new(argument: impl Into<String>) -> NumberJob {
         NumberJob {
             argument: argument.into(),
-            read: ReadAs::default(),
+            read: ReadOptions::default(),
             scheme: Scheme::Pavlicek,
         }
     }
@@ -94,6 +94,7 @@ pub struct NumberReport {
 /// argument that is neither a deal nor a file; an unknown format, or a file that cannot be
 /// read (the deal pipeline's kinds).
 pub fn number(job: &NumberJob) -> Result<NumberReport> {
+    let read_as = job.read.read_as()?;
     let mut report = NumberReport {
         scheme: job.scheme.name(),
         deals: Vec::new(),
@@ -116,7 +117,7 @@ pub fn number(job: &NumberJob) -> Result<NumberReport> {
         }
         .into());
     }
-    let source = DealSource::File(FileSource::new(path.to_owned(), job.read))
+    let source = DealSource::File(FileSource::new(path.to_owned(), read_as))
         .open(None, &SourceOptions::default())?;
     let read = source.read(&mut |boards| -> Result<bool> {
         report
@@ -126,6 +127,55 @@ pub fn number(job: &NumberJob) -> Result<NumberReport> {
     })?;
     report.notes = read.notes;
     Ok(report)
+}
+
+/// `dealdex deal`'s options as typed. With the `clap` feature they derive `clap::Args`,
+/// their doc comments the help; [`DealOptions::job`] parses the number or range.
+#[derive(Clone, Debug)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
+pub struct DealOptions {
+    /// A hand-record number (decimal or 0x hex), or an inclusive range A..B.
+    pub number: String,
+    /// Numbering scheme: pavlicek, andrews or bigdeal.
+    #[cfg_attr(feature = "clap", arg(long, default_value = "pavlicek"))]
+    pub scheme: Scheme,
+    /// Output: pbn (deal strings), hex (indices) or json (JSON lines with the numbers) list
+    /// the deals; any other format writes them as boards 1, 2, … (`deal 1..32 --to dup`).
+    #[cfg_attr(feature = "clap", arg(long = "to", short = 'f', visible_alias = "format",
+        default_value = "pbn", value_parser = deal_format))]
+    pub format: &'static dyn DealFormat,
+    /// Output file (default stdout).
+    #[cfg_attr(feature = "clap", arg(long, short, value_name = "FILE"))]
+    pub out: Option<PathBuf>,
+    /// Event (default: none; not in a listing), blind, split.
+    #[cfg_attr(feature = "clap", command(flatten))]
+    pub writing: Writing,
+}
+
+/// `deal --to`: a registry format by name, either case (`jsonl` is `json`).
+#[cfg(feature = "clap")]
+fn deal_format(s: &str) -> std::result::Result<&'static dyn DealFormat, String> {
+    let name = s.to_ascii_lowercase();
+    formats::named(if name == "jsonl" { "json" } else { &name }).map_err(|e| e.to_string())
+}
+
+impl DealOptions {
+    /// The job: the number or range parsed ([`parse_range`]), `-` as the output meaning the
+    /// caller's writer.
+    ///
+    /// # Errors
+    /// [`parse_range`]'s.
+    pub fn job(&self) -> Result<DealJob> {
+        let (first, last) = parse_range(&self.number, self.scheme)?;
+        Ok(DealJob {
+            first,
+            last,
+            scheme: self.scheme,
+            format: self.format,
+            out: self.out.clone().filter(|p| p.as_os_str() != "-"),
+            writing: self.writing.clone(),
+        })
+    }
 }
 
 /// A `deal` job: the deals numbered `first..=last` in `scheme`, listed in `format`.

@@ -34,6 +34,17 @@ impl<P: AsRef<Path>> Output<P> {
     }
 }
 
+/// The help of an output's `--to` (alias `--format`) with its default (`None`: from the
+/// output's extension): the registry's formats.
+#[cfg(feature = "clap")]
+pub fn to_help(default: Option<&str>) -> String {
+    let default = default.map_or(": from the output's extension".into(), |d| format!(" {d}"));
+    format!(
+        "Output format (default{default}): {}",
+        crate::formats::names()
+    )
+}
+
 /// How a job writes its sets of deals, the same for every job that writes them (`generate`,
 /// `convert`, `export`, `deal`): the event name, the cards hidden, the set cut for a machine's
 /// board limit. With the `clap` feature, the options `--blind`, `--split` and `--event`.

@@ -84,6 +84,68 @@ impl QueryJob {
     }
 }
 
+/// `dealdex query`'s options as typed. With the `clap` feature they derive `clap::Args`,
+/// their doc comments the help; [`QueryOptions::job`] parses them into a [`QueryJob`].
+#[derive(Clone, Debug)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
+pub struct QueryOptions {
+    /// The expression.
+    pub expr: String,
+    /// Print only the number of matching deals.
+    #[cfg_attr(feature = "clap", arg(long))]
+    pub count: bool,
+    /// At most this many deals.
+    #[cfg_attr(feature = "clap", arg(long, value_name = "N"))]
+    pub limit: Option<u64>,
+    /// Only the deals of this set (listed with their board numbers).
+    #[cfg_attr(feature = "clap", arg(long, value_name = "NAME"))]
+    pub set: Option<String>,
+    /// Show the SQL and its parameters instead of running it.
+    #[cfg_attr(feature = "clap", arg(long))]
+    pub explain: bool,
+    /// The SQL --explain shows: sqlite (the statement run on the database) or spark (a
+    /// predicate over a Parquet archive's columns; needs --explain).
+    #[cfg_attr(feature = "clap", arg(long, value_name = "DIALECT", default_value = "sqlite",
+        value_parser = parse_dialect, requires_if("spark", "explain")))]
+    pub dialect: Dialect,
+    /// The found deals' format, a registry name (`None`: hex).
+    #[cfg_attr(feature = "clap", arg(long = "to", short = 'f', visible_alias = "format",
+        value_name = "FORMAT", help = crate::workflow::output::to_help(Some("hex"))))]
+    pub to: Option<String>,
+}
+
+/// A dialect by its name, the message listing the names.
+#[cfg(feature = "clap")]
+fn parse_dialect(s: &str) -> std::result::Result<Dialect, String> {
+    Dialect::from_name(s).ok_or_else(|| format!("unknown dialect '{s}' (dialects: sqlite, spark)"))
+}
+
+impl QueryOptions {
+    /// The job: explain (counting or not), count, or find the deals written in
+    /// [`QueryOptions::to`]'s format.
+    ///
+    /// # Errors
+    /// [`ErrorKind::Query`] for the expression ([`QueryJob::new`]); the format's error for an
+    /// unknown format name.
+    pub fn job(&self) -> Result<QueryJob> {
+        let mode = match (self.explain, self.count) {
+            (true, count) => QueryMode::Explain {
+                count,
+                limit: self.limit,
+                dialect: self.dialect,
+            },
+            (false, true) => QueryMode::Count,
+            (false, false) => QueryMode::Find {
+                format: crate::formats::named(self.to.as_deref().unwrap_or("hex"))?,
+                limit: self.limit,
+            },
+        };
+        let mut job = QueryJob::new(&self.expr, mode)?;
+        job.set = self.set.clone();
+        Ok(job)
+    }
+}
+
 /// What a query job did.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct QueryReport {

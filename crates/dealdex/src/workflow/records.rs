@@ -75,6 +75,85 @@ impl SheetFormat {
     }
 }
 
+/// `dealdex records`' options as typed: the boards, the sheet file and its layout. With the
+/// `clap` feature they derive `clap::Args`, their doc comments the help;
+/// [`RecordsOptions::job`] makes the [`RecordsJob`].
+#[derive(Clone, Debug)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
+pub struct RecordsOptions {
+    /// A deal file (any format dealdex reads) instead of a stored set; the tables stored in
+    /// the database are shown when it exists, and --solve stores new ones there.
+    #[cfg_attr(
+        feature = "clap",
+        arg(
+            value_name = "DEAL_FILE",
+            conflicts_with = "set",
+            required_unless_present = "set"
+        )
+    )]
+    pub input: Option<PathBuf>,
+    /// How a deal file is read (`--from`, `--first-board`).
+    #[cfg_attr(feature = "clap", command(flatten))]
+    pub read: crate::workflow::pipeline::ReadOptions,
+    /// The stored set to print.
+    #[cfg_attr(feature = "clap", arg(long, value_name = "NAME"))]
+    pub set: Option<String>,
+    /// The sheet: FILE.html (self-contained, prints from any browser) or FILE.pdf.
+    #[cfg_attr(feature = "clap", arg(long, value_name = "FILE"))]
+    pub out: PathBuf,
+    /// Boards per page: 1, 2, 4 or 6.
+    #[cfg_attr(feature = "clap", arg(long, value_name = "N", default_value = "4"))]
+    pub per_page: crate::records::PerPage,
+    /// Paper: a4 or letter (portrait).
+    #[cfg_attr(
+        feature = "clap",
+        arg(long, value_name = "PAPER", default_value = "a4")
+    )]
+    pub paper: crate::records::Paper,
+    /// A ten as `10` or `T`.
+    #[cfg_attr(feature = "clap", arg(long, value_name = "10|T", default_value = "10"))]
+    pub ten: crate::records::TenStyle,
+    /// A plain sheet: no double-dummy table or par even for solved boards.
+    #[cfg_attr(feature = "clap", arg(long))]
+    pub hide_analysis: bool,
+    /// Solve the boards that have no table yet (and store the tables), so every board
+    /// shows its table and par.
+    #[cfg_attr(feature = "clap", arg(long, conflicts_with = "hide_analysis"))]
+    pub solve: bool,
+    /// Event name in the header (default: the set's name, else the file's [Event]).
+    #[cfg_attr(feature = "clap", arg(long, value_name = "NAME"))]
+    pub event: Option<String>,
+    /// Date in the header (default: the day the set was stored, else the file's [Date]).
+    #[cfg_attr(feature = "clap", arg(long, value_name = "DATE"))]
+    pub date: Option<String>,
+}
+
+impl RecordsOptions {
+    /// The job these options describe: the sheet's format by its extension, then the boards
+    /// (the stored set, else the deal file).
+    ///
+    /// # Errors
+    /// [`SheetFormat::for_sheet`]'s; an unknown `--from` format.
+    pub fn job(&self) -> Result<RecordsJob> {
+        let format = SheetFormat::for_sheet(&self.out)?;
+        let file = self.input.clone().filter(|_| self.set.is_none());
+        Ok(RecordsJob {
+            source: self.read.source(file, self.set.clone())?,
+            out: self.out.clone(),
+            format,
+            options: RecordOptions {
+                paper: self.paper,
+                per_page: self.per_page,
+                ten: self.ten,
+                hide_analysis: self.hide_analysis,
+            },
+            solve: self.solve,
+            event: self.event.clone(),
+            date: self.date.clone(),
+        })
+    }
+}
+
 /// A records job: boards in, one sheet file out.
 #[derive(Clone)]
 pub struct RecordsJob {

@@ -19,7 +19,10 @@ use crate::workflow::pipeline::{DealSource, StreamFilter};
 use crate::{Error, ErrorKind, Hand, Predeal, SampleOption, Seed};
 
 /// `error` as the sample option `option`'s ([`ErrorKind::Sample`]).
-fn refused(option: SampleOption, error: impl std::error::Error + Send + Sync + 'static) -> Error {
+pub(crate) fn refused(
+    option: SampleOption,
+    error: impl std::error::Error + Send + Sync + 'static,
+) -> Error {
     ErrorKind::Sample {
         option,
         error: Box::new(error),

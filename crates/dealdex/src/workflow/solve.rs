@@ -353,9 +353,72 @@ pub fn check_request(
     Ok(vul)
 }
 
+/// `dealdex solve`'s options as typed: what to solve, how a deal file is read, the output's
+/// name and the batch. With the `clap` feature they derive `clap::Args`, their doc comments
+/// the help; [`SolveOptions::request`] and [`SolveOptions::output`] resolve them.
+#[derive(Clone, Debug)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
+pub struct SolveOptions {
+    /// What to solve (its `read` is [`SolveOptions::read`] resolved).
+    #[cfg_attr(feature = "clap", command(flatten))]
+    pub request: SolveRequest,
+    /// Output: text (table and par per deal), json (JSON lines with par), or any deal-file
+    /// format, each board with its table where the format holds one (pbn: the double-dummy
+    /// tags [DoubleDummyTricks], [OptimumScore], [ParContract] and [OptimumResultTable]; a
+    /// PBN input keeps its other tags).
+    #[cfg_attr(
+        feature = "clap",
+        arg(
+            long = "to",
+            short = 'f',
+            visible_alias = "format",
+            value_name = "FORMAT"
+        )
+    )]
+    pub to: Option<String>,
+    /// How a deal file is read (`--from`, `--first-board`).
+    #[cfg_attr(feature = "clap", command(flatten))]
+    pub read: crate::workflow::pipeline::ReadOptions,
+    /// Deals per batch: solved on all cores, then committed in one transaction.
+    #[cfg_attr(feature = "clap", arg(long, value_name = "N",
+        default_value_t = DEFAULT_SOLVE_BATCH as u64,
+        value_parser = clap::value_parser!(u64).range(1..=1_000_000)))]
+    pub batch: u64,
+}
+
+impl SolveOptions {
+    /// The request with its deal files' reading resolved.
+    ///
+    /// # Errors
+    /// An unknown `--from` format.
+    pub fn request(&self) -> Result<SolveRequest> {
+        let read = self.read.read_as()?;
+        Ok(SolveRequest {
+            read,
+            ..self.request.clone()
+        })
+    }
+
+    /// How each solved board is written: the output named ([`SolveOutput::named`]); else
+    /// nothing but the report for every unsolved deal ([`SolveRequest::all`]), else JSON
+    /// lines when the caller's report is JSON (`json`), else text.
+    ///
+    /// # Errors
+    /// [`SolveOutput::named`]'s.
+    pub fn output(&self, json: bool) -> Result<Option<SolveOutput>> {
+        Ok(match (self.to.as_deref(), json) {
+            (Some(name), _) => Some(SolveOutput::named(name)?),
+            (None, _) if self.request.all => None,
+            (None, true) => Some(SolveOutput::JsonLines),
+            (None, false) => Some(SolveOutput::Text),
+        })
+    }
+}
+
 /// What `dealdex solve` is asked to solve, as its arguments give it: deals, a stored set, or
 /// every stored deal that has no table yet ([`SolveRequest::open`] makes its source). With
-/// the `clap` feature, those arguments but `read` (the binary resolves `--from` itself).
+/// the `clap` feature, those arguments but `read` ([`SolveOptions::request`] resolves
+/// `--from`).
 #[derive(Clone, Debug, Default)]
 #[cfg_attr(feature = "clap", derive(clap::Args))]
 pub struct SolveRequest {

@@ -92,6 +92,39 @@ impl SqlJob {
     }
 }
 
+/// `dealdex sql`'s options as typed: the statement and its bounds in whole seconds and
+/// mebibytes. With the `clap` feature they derive `clap::Args`, their doc comments the help;
+/// [`SqlOptions::job`] makes the [`SqlJob`].
+#[derive(Clone, Debug)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
+pub struct SqlOptions {
+    /// The SQL statement (one statement; results as tab-separated lines with a header).
+    pub sql: String,
+    /// Stop the statement after SECS seconds, with exit 2 (0: no limit).
+    #[cfg_attr(feature = "clap", arg(long, value_name = "SECS", default_value_t = 60))]
+    pub timeout: u64,
+    /// Stop the statement when it would hold more than MIB mebibytes (SQLite's heap for it,
+    /// and the row being printed), with exit 2 (0: no limit).
+    #[cfg_attr(
+        feature = "clap",
+        arg(long, value_name = "MIB", default_value_t = 1024)
+    )]
+    pub memory_limit: u64,
+}
+
+impl SqlOptions {
+    /// The job: the bounds in [`Duration`] and bytes (0: none), stopped by `interrupt`.
+    pub fn job(&self, interrupt: Option<Arc<AtomicBool>>) -> SqlJob {
+        SqlJob {
+            sql: self.sql.clone(),
+            timeout: (self.timeout > 0).then(|| Duration::from_secs(self.timeout)),
+            memory_limit: (self.memory_limit > 0)
+                .then(|| self.memory_limit.saturating_mul(1 << 20)),
+            interrupt,
+        }
+    }
+}
+
 /// One value of a result row.
 #[derive(Clone, Debug, PartialEq)]
 pub enum SqlValue {

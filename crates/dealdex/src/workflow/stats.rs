@@ -27,6 +27,41 @@ use crate::workflow::output::{FileRole, ReportOutput, check_distinct};
 use crate::workflow::pipeline::{self, DealSink, DealSource, ReadNotes, SourceOptions};
 use crate::{Error, ErrorKind, ReadOnlyStore, Result, StoreReader};
 
+/// `dealdex stats`' options as typed. With the `clap` feature they derive `clap::Args`,
+/// their doc comments the help; [`StatsOptions::job`] makes the [`StatsJob`].
+#[derive(Clone, Debug, Default)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
+pub struct StatsOptions {
+    /// A deal file (any format dealdex reads) instead of the database.
+    pub file: Option<PathBuf>,
+    /// How a deal file is read (`--from`, `--first-board`).
+    #[cfg_attr(feature = "clap", command(flatten))]
+    pub read: crate::workflow::pipeline::ReadOptions,
+    /// Only the deals of this set.
+    #[cfg_attr(
+        feature = "clap",
+        arg(long, value_name = "NAME", conflicts_with = "file")
+    )]
+    pub set: Option<String>,
+    /// Also draw observed vs expected (patterns and HCP) as an SVG file, written whole or not
+    /// at all (refused when it names FILE or the database).
+    #[cfg_attr(feature = "clap", arg(long, value_name = "FILE.svg"))]
+    pub plot: Option<PathBuf>,
+}
+
+impl StatsOptions {
+    /// The job: the deal file, else the stored set, else every stored deal.
+    ///
+    /// # Errors
+    /// An unknown `--from` format.
+    pub fn job(&self) -> Result<StatsJob> {
+        Ok(StatsJob {
+            source: self.read.source(self.file.clone(), self.set.clone())?,
+            plot: self.plot.clone(),
+        })
+    }
+}
+
 /// A statistics job.
 #[derive(Clone, Debug)]
 pub struct StatsJob {

@@ -17,8 +17,8 @@ use crate::{DealIndex, Error, NewSet, Result, Scheme, Store};
 pub const MAX_RUN_BOARDS: u64 = 1_000_000;
 
 /// Which sessions to make, into which files and which database. With the `clap` feature,
-/// the arguments but the sessions, boards, formats and database (the binary parses them
-/// into this job itself).
+/// the arguments but the sessions, boards, formats and database ([`MakeOptions`] holds
+/// those as typed).
 #[derive(Clone, Debug)]
 #[cfg_attr(feature = "clap", derive(clap::Args))]
 pub struct MakeJob {
@@ -51,6 +51,53 @@ pub struct MakeJob {
     /// made and every file rendered.
     #[cfg_attr(feature = "clap", arg(skip))]
     pub db: Option<PathBuf>,
+}
+
+/// `dealdex event make`'s options as typed: the job's own, and the sessions, boards and
+/// formats as given. With the `clap` feature they derive `clap::Args`, their doc comments the
+/// help; [`MakeOptions::job`] parses them.
+#[derive(Clone, Debug)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
+pub struct MakeOptions {
+    /// The description and key files, the phase, the reserve sets, the directory.
+    #[cfg_attr(feature = "clap", command(flatten))]
+    pub job: MakeJob,
+    /// Only these sessions of --phase: S or A-B (required for a variable phase).
+    #[cfg_attr(feature = "clap", arg(long, value_name = "S", requires = "phase"))]
+    pub session: Option<String>,
+    /// Boards of a phase whose SN line says ?: N, a-b or a list cycled over the sessions.
+    #[cfg_attr(feature = "clap", arg(long, value_name = "N"))]
+    pub boards: Option<String>,
+    /// The formats' registry names (default: pbn).
+    #[cfg_attr(feature = "clap", arg(long = "to", short = 'f', visible_alias = "format",
+        value_name = "FORMAT", help = crate::workflow::output::to_help(Some("pbn; repeatable"))))]
+    pub format: Vec<String>,
+}
+
+impl MakeOptions {
+    /// The job storing in `db` (`None`: nothing stored): the sessions ([`parse_sessions`]),
+    /// the boards ([`parse_boards`]) and the formats (by name; none: pbn) parsed.
+    ///
+    /// # Errors
+    /// [`parse_sessions`]', [`parse_boards`]' errors; an unknown format name.
+    pub fn job(&self, db: Option<PathBuf>) -> Result<MakeJob> {
+        let pbn = ["pbn".to_owned()];
+        let names = if self.format.is_empty() {
+            &pbn[..]
+        } else {
+            &self.format[..]
+        };
+        Ok(MakeJob {
+            sessions: self.session.as_deref().map(parse_sessions).transpose()?,
+            boards: self.boards.as_deref().map(parse_boards).transpose()?,
+            formats: names
+                .iter()
+                .map(|f| formats::named(f))
+                .collect::<std::result::Result<_, _>>()?,
+            db,
+            ..self.job.clone()
+        })
+    }
 }
 
 /// One session made.

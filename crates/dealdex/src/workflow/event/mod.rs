@@ -46,8 +46,8 @@ pub use describe::{
     set_value,
 };
 pub use make::{
-    MAX_RUN_BOARDS, MadeFile, MadeSession, MakeJob, MakeReport, StoredSet, make, parse_boards,
-    parse_sessions,
+    MAX_RUN_BOARDS, MadeFile, MadeSession, MakeJob, MakeOptions, MakeReport, StoredSet, make,
+    parse_boards, parse_sessions,
 };
 pub use verify::{
     BoardMismatch, FileCheck, FileOutcome, FileSession, KeyHashCheck, KeysCheck, PublishedCheck,

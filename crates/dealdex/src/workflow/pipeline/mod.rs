@@ -33,8 +33,9 @@ pub use sink::{
     DealFiles, FileSink, PieceRenderer, PreparedFiles, RenderedPiece, Written, commit_all,
 };
 pub use source::{
-    DealSource, DealStream, FileSource, FoundDeals, OpenSource, ReadAs, ReadNotes, STDIN,
-    STORED_PIECE, ScriptSource, SourceFacts, SourceOptions, SourceRead, StreamFilter, StreamSource,
+    DealSource, DealStream, FileSource, FoundDeals, OpenSource, ReadAs, ReadNotes, ReadOptions,
+    STDIN, STORED_PIECE, ScriptSource, SourceFacts, SourceOptions, SourceRead, StreamFilter,
+    StreamSource,
 };
 
 use crate::Error;

@@ -345,6 +345,50 @@ impl ReadAs {
     }
 }
 
+/// How deal files are read, as typed (`--from NAME`, `--first-board N`): one declaration
+/// for every command that reads deal files. With the `clap` feature it derives `clap::Args`;
+/// [`ReadOptions::read_as`] resolves the format's name.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
+pub struct ReadOptions {
+    /// The format's registry name; `None`: by the extension, else the content.
+    #[cfg_attr(feature = "clap", arg(long = "from", alias = "input-format",
+        value_name = "FORMAT", help = from_help()))]
+    pub from: Option<String>,
+    /// Number of the first board when a file carries no board numbers (default 1, or DUP's
+    /// trailer; at most 2^63 - 1); Borel lines are turned by these boards' dealers, CDS
+    /// board bytes counted from it.
+    #[cfg_attr(feature = "clap", arg(long, value_name = "N",
+        value_parser = formats::parse_first_board))]
+    pub first_board: Option<u64>,
+}
+
+/// `--from`'s help: the registry's formats.
+#[cfg(feature = "clap")]
+fn from_help() -> String {
+    let names = formats::names();
+    format!("Input format (default: from the file's extension, else its content): {names}")
+}
+
+impl ReadOptions {
+    /// The format resolved by its name ([`ReadAs::named`]).
+    ///
+    /// # Errors
+    /// [`ReadAs::named`]'s, for a name no format has.
+    pub fn read_as(&self) -> Result<ReadAs, Error> {
+        ReadAs::named(self.from.as_deref(), self.first_board)
+    }
+
+    /// The deals of `file` read as these options say, else of the stored set `set`, else
+    /// every stored deal ([`DealSource::file_or_stored`]).
+    ///
+    /// # Errors
+    /// [`ReadOptions::read_as`]'s.
+    pub fn source(&self, file: Option<PathBuf>, set: Option<String>) -> Result<DealSource, Error> {
+        Ok(DealSource::file_or_stored(file, self.read_as()?, set))
+    }
+}
+
 impl FileSource {
     /// The file `path` (or [`STDIN`]) read as `read` says.
     pub fn new(path: PathBuf, read: ReadAs) -> FileSource {
