@@ -647,7 +647,8 @@ fn read_format(name: &'static str, data: &[u8]) -> Verdict {
 
 /// Read in pieces of about a fifth of the file ([`read_stream_in_pieces`], as `import` reads
 /// a file too large to hold), a file gives exactly what it gives read whole: the same
-/// boards, numbers, skipped boards and warnings, or the same error at the same place.
+/// boards, numbers, skipped boards, warnings and inconsistencies, or the same error at the same
+/// place.
 fn pieces_read_as_whole(f: &'static dyn DealFormat, data: &[u8]) {
     use dealdex::formats::stream::{StreamError, read_stream_in_pieces};
     let opts = formats::ReadOptions::default();
@@ -658,6 +659,7 @@ fn pieces_read_as_whole(f: &'static dyn DealFormat, data: &[u8]) {
         read.boards.extend(p.boards);
         read.skipped.extend(p.skipped);
         read.warnings.extend(p.warnings);
+        read.inconsistencies.extend(p.inconsistencies);
         Ok(())
     });
     let name = f.info().name;
