@@ -122,3 +122,31 @@ fn an_inconsistent_vugraph_file_imports_with_its_inconsistencies_listed() {
         "{out}"
     );
 }
+
+#[test]
+fn a_header_only_vugraph_file_is_reported_and_the_import_goes_on() {
+    let dir = TempDir::new().unwrap();
+    let out = stderr(
+        dealdex(dir.path())
+            .arg("import")
+            .arg(fixture("vugraph/26000.lin"))
+            .arg(fixture("vugraph/30000.lin"))
+            .arg(fixture("vugraph/05000.lin")),
+    );
+    assert!(
+        out.contains("26000.lin: no boards: header only (lin)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("30000.lin: no boards: header only (lin)"),
+        "{out}"
+    );
+    assert!(out.contains("05000.lin: 32 boards read (lin)"), "{out}");
+    assert!(out.contains("0 files rejected"), "{out}");
+    // A LIN file without a board that is no vugraph header is still refused.
+    std::fs::write(dir.path().join("empty.lin"), "\n").unwrap();
+    dealdex(dir.path())
+        .args(["import", "empty.lin"])
+        .assert()
+        .code(2);
+}
