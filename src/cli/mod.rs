@@ -8,6 +8,7 @@ mod file_args;
 mod files;
 mod generate;
 mod hints;
+mod judge;
 mod lead;
 mod number;
 mod query;
@@ -124,6 +125,9 @@ enum Command {
     Card(card::CardArgs),
     /// Compare contracts (3NT:S 4H:N …) over deals played double dummy: make %, scores, IMPs.
     Contracts(contracts::ContractsArgs),
+    /// Every card of the stored played boards judged double dummy (tricks declarer's side can
+    /// take before and after it), stored once.
+    Judge(judge::JudgeArgs),
     /// Double-dummy tables and par: for deals, deal files, a stored set or the whole database.
     Solve(solve::SolveArgs),
     /// Printable hand records of a set or a deal file: diagrams, HCP, tables and par, as HTML
@@ -146,6 +150,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Deal(a) => number::deal(a, json),
         Command::Lookup(a) => number::lookup(a, json),
         Command::Solve(a) => solve::run(a, json),
+        Command::Judge(a) => judge::run(a, json),
         Command::Contracts(a) => contracts::run(a, json),
         Command::Convert(a) => files::convert(a, json),
         Command::Import(a) => files::import(a, json),

@@ -122,3 +122,114 @@ fn an_inconsistent_vugraph_file_imports_with_its_inconsistencies_listed() {
         "{out}"
     );
 }
+
+#[test]
+fn a_header_only_vugraph_file_is_reported_and_the_import_goes_on() {
+    let dir = TempDir::new().unwrap();
+    let out = stderr(
+        dealdex(dir.path())
+            .arg("import")
+            .arg(fixture("vugraph/26000.lin"))
+            .arg(fixture("vugraph/30000.lin"))
+            .arg(fixture("vugraph/05000.lin")),
+    );
+    assert!(
+        out.contains("26000.lin: no boards: header only (lin)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("30000.lin: no boards: header only (lin)"),
+        "{out}"
+    );
+    assert!(out.contains("05000.lin: 32 boards read (lin)"), "{out}");
+    assert!(out.contains("0 files rejected"), "{out}");
+    // A LIN file without a board that is no vugraph header is still refused.
+    std::fs::write(dir.path().join("empty.lin"), "\n").unwrap();
+    dealdex(dir.path())
+        .args(["import", "empty.lin"])
+        .assert()
+        .code(2);
+}
+
+/// `judge` over the whole vugraph sample: every stored judgement equals `analyse_play` run on
+/// the board directly, the report's totals are the sum of each board's [`PlayAnalysis`], and
+/// a second run judges nothing.
+#[test]
+fn judge_stores_every_played_card_once_as_analyse_play_gives_it() {
+    use dealdex::dd::{PlayAnalysis, PlayedBoard, analyse_play};
+    use dealdex::{Strain, Suit};
+    let dir = TempDir::new().unwrap();
+    let mut import = dealdex(dir.path());
+    import.arg("import");
+    for f in std::fs::read_dir(fixture("vugraph")).unwrap() {
+        let f = f.unwrap().path();
+        if f.extension().is_some_and(|e| e == "lin") {
+            import.arg(f);
+        }
+    }
+    import.assert().success();
+    let db = dir.path().join("dealdex.db");
+    let todo = dealdex::Store::open(&db)
+        .unwrap()
+        .played_to_judge(0, usize::MAX)
+        .unwrap();
+    assert!(todo.len() > 100, "{}", todo.len());
+    let out = dealdex(dir.path())
+        .args(["judge", "--batch", "50", "--json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let judged = dealdex::Store::open(&db).unwrap().judged_played().unwrap();
+    assert_eq!(judged.len(), todo.len());
+    let (mut declarer_lost, mut defence_lost, mut cards, mut boards) = (0u64, 0u64, 0u64, 0u64);
+    for (k, (p, j)) in todo.iter().zip(&judged).enumerate() {
+        assert_eq!(p.id, j.id);
+        let strain = match p.contract.as_bytes().get(1) {
+            Some(b'C') => Some(Strain::Trumps(Suit::Clubs)),
+            Some(b'D') => Some(Strain::Trumps(Suit::Diamonds)),
+            Some(b'H') => Some(Strain::Trumps(Suit::Hearts)),
+            Some(b'S') => Some(Strain::Trumps(Suit::Spades)),
+            Some(b'N') => Some(Strain::NoTrump),
+            _ => None,
+        };
+        let (Some(strain), Ok(tricks)) = (strain, &j.tricks) else {
+            continue;
+        };
+        let board = PlayedBoard {
+            deal: p.deal.to_deal().unwrap(),
+            strain,
+            declarer: p.declarer,
+            cards: p.cards.clone(),
+        };
+        let seats = board.seats().unwrap();
+        let played: Vec<_> = seats.into_iter().zip(board.cards.iter().copied()).collect();
+        let a = PlayAnalysis::from_tricks(p.declarer, &played, tricks.clone());
+        // Every fifth board solved again directly.
+        if k % 5 == 0 {
+            assert_eq!(analyse_play(&board).unwrap(), a, "played row {}", p.id);
+        }
+        declarer_lost += u64::from(a.declarer_lost);
+        defence_lost += u64::from(a.defence_lost);
+        cards += board.cards.len() as u64;
+        boards += 1;
+    }
+    assert_eq!(report["boards"], boards);
+    assert_eq!(report["cards"], cards);
+    assert_eq!(report["declarer_lost"], declarer_lost);
+    assert_eq!(report["defence_lost"], defence_lost);
+    assert_eq!(
+        report["boards"].as_u64().unwrap() + report["faults"].as_u64().unwrap(),
+        todo.len() as u64
+    );
+    // A rerun judges nothing new.
+    let again = dealdex(dir.path())
+        .args(["judge", "--json"])
+        .output()
+        .unwrap();
+    let again: serde_json::Value = serde_json::from_slice(&again.stdout).unwrap();
+    assert_eq!(
+        (again["boards"].as_u64(), again["faults"].as_u64()),
+        (Some(0), Some(0))
+    );
+}

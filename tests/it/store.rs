@@ -602,6 +602,7 @@ fn data_persists_across_reopen_and_migrations_run_once() {
                 "index deals_strong_w",
                 "table leads",
                 "table played",
+                "table played_dd",
                 "index played_set_board",
                 "index played_unique",
                 "table plays",
@@ -999,8 +1000,8 @@ fn an_older_database_gets_the_plays_table() {
     };
     let mut store = Store::open(&path).unwrap();
     // Every later migration ran: 04-play, 05-dd, 06-packed-lengths, 07-dd-source, 08-leads,
-    // 09-lead-source and 10-played.
-    assert_eq!(store.schema_version().unwrap(), before + 7);
+    // 09-lead-source, 10-played and 11-played-dd.
+    assert_eq!(store.schema_version().unwrap(), before + 8);
     assert_eq!(store.deal_count().unwrap(), 10);
     // The upgraded file stores and returns plays.
     let data = std::fs::read(
@@ -1035,7 +1036,7 @@ fn an_older_database_gets_the_plays_table() {
     // Opening it again runs no migration twice.
     assert_eq!(
         Store::open(&path).unwrap().schema_version().unwrap(),
-        before + 7
+        before + 8
     );
 }
 

@@ -109,7 +109,7 @@ pub use dealdex_dealer as dealer;
 
 // What each command does, as library functions: job in, report out.
 pub mod workflow;
-pub use workflow::{import, solve};
+pub use workflow::{import, judge, solve};
 
 /// README.md's Rust examples, compiled and run with the doctests.
 #[doc = include_str!("../../../README.md")]

@@ -48,6 +48,7 @@ use crate::model::number::Scheme;
 pub mod heap;
 mod leads;
 mod played;
+mod played_dd;
 mod plays;
 mod readonly;
 mod search;
@@ -57,6 +58,7 @@ mod stored_dd;
 
 pub use leads::LeadTable;
 pub use played::{NewPlayed, StoredPlayed};
+pub use played_dd::{JudgedPlayed, PlayedToJudge};
 pub use plays::{NewPlay, StoredPlay};
 pub use set_writer::SetWriter;
 pub use stored_dd::{DdSource, StoredDd};
@@ -153,6 +155,7 @@ fn migrations() -> Migrations<'static> {
         M::up(include_str!("../../../migrations/08-leads/up.sql")),
         M::up(include_str!("../../../migrations/09-lead-source/up.sql")),
         M::up(include_str!("../../../migrations/10-played/up.sql")),
+        M::up(include_str!("../../../migrations/11-played-dd/up.sql")),
     ])
 }
 
@@ -809,7 +812,7 @@ impl Store {
     /// assert_eq!(store.schema_version()?, dealdex::Store::SCHEMA_VERSION);
     /// # Ok::<(), dealdex::StoreError>(())
     /// ```
-    pub const SCHEMA_VERSION: usize = 10;
+    pub const SCHEMA_VERSION: usize = 11;
 
     /// Removes the database file `path` and SQLite's side files beside it (`-wal`, `-shm`,
     /// `-journal`), ignoring those that are not there: for a command that created the file
@@ -932,7 +935,7 @@ impl Store {
     /// ```
     /// let store = dealdex::Store::open_in_memory()?;
     /// assert_eq!(store.deal_count()?, 0);
-    /// assert_eq!(store.schema_version()?, 10);
+    /// assert_eq!(store.schema_version()?, 11);
     /// # Ok::<(), dealdex::StoreError>(())
     /// ```
     ///

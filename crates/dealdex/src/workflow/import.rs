@@ -175,6 +175,14 @@ pub enum FileResult {
         /// solver's, not stored (each named in `warnings`); not counted in `dd_tables`.
         dd_refused: u64,
     },
+    /// The file read but holds no board, and is not refused for it: a LIN vugraph file of
+    /// a header only (`vg`, `rs`, `pn` lines: a match whose boards were never recorded,
+    /// common in BBO's archives), so that a run over a folder of matches goes on. Any other
+    /// file without a board is [`FileResult::Rejected`].
+    NoBoards {
+        /// Why there are none, e.g. `header only`.
+        reason: String,
+    },
     /// Nothing of the file was stored.
     Rejected {
         /// Why, with the position in the file (board, line, column) where known.
@@ -289,6 +297,9 @@ impl std::fmt::Display for FileOutcome {
         let name = self.path.display();
         match &self.result {
             FileResult::Rejected { reason } => write!(f, "{name}: rejected: {reason}"),
+            FileResult::NoBoards { reason } => {
+                write!(f, "{name}: no boards: {reason} ({})", self.format)
+            }
             FileResult::Imported {
                 boards,
                 skipped,
@@ -543,6 +554,7 @@ impl Outcomes<'_> {
                 report.duplicates += boards - new_deals;
             }
             FileResult::Rejected { .. } => report.rejected += 1,
+            FileResult::NoBoards { .. } => {}
         }
         (self.on_file)(&o);
         report.files.push(o);
@@ -706,12 +718,46 @@ fn store_deals(
     Ok(ControlFlow::Continue(()))
 }
 
+/// A file's outcome; a LIN file refused for holding no board (none skipped either) whose
+/// first line is a vugraph header is [`FileResult::NoBoards`] instead.
 fn file_outcome(path: &Path, format: &'static str, result: FileResult) -> FileOutcome {
+    let result = match result {
+        FileResult::Rejected { reason }
+            if format == "lin" && no_board_at_all(&reason) && vugraph_header(path) =>
+        {
+            FileResult::NoBoards {
+                reason: "header only".to_owned(),
+            }
+        }
+        result => result,
+    };
     FileOutcome {
         path: path.to_owned(),
         format,
         result,
     }
+}
+
+/// True when `reason` is a read that found no board and skipped none.
+fn no_board_at_all(reason: &Rejection) -> bool {
+    reason
+        .read_error()
+        .is_some_and(|e| matches!(e.kind(), ErrorKind::Empty { skipped, .. } if skipped.is_empty()))
+}
+
+/// True when the file `path` begins (after a byte-order mark or blank space) with a LIN
+/// vugraph header's `vg|` (BBO's vugraph files, whose header names the event and teams);
+/// false when it cannot be read again (standard input).
+fn vugraph_header(path: &Path) -> bool {
+    use std::io::Read;
+    let mut head = [0u8; 64];
+    let Ok(n) = std::fs::File::open(path).and_then(|mut f| f.read(&mut head)) else {
+        return false;
+    };
+    let head = head[..n]
+        .strip_prefix(b"\xEF\xBB\xBF")
+        .unwrap_or(&head[..n]);
+    head.trim_ascii_start().starts_with(b"vg|")
 }
 
 fn imported(

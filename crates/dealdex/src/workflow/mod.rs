@@ -25,6 +25,8 @@ pub mod output;
 pub mod generate;
 // The import workflow: deal files with their plays and tables into the store.
 pub mod import;
+// Every played card judged double dummy, stored once.
+pub mod judge;
 // Deal files in: reading any format piece by piece, the read errors, the notes.
 pub mod input;
 // The deal pipeline: where deals come from (DealSource) and where they go (DealSink).
