@@ -84,13 +84,6 @@ script_constructors!(
     unsupported => Unsupported,
 );
 
-impl From<std::io::Error> for Error {
-    /// Writing the deals failed ([`ErrorKind::Io`]).
-    fn from(error: std::io::Error) -> Error {
-        ErrorKind::Io(error).into()
-    }
-}
-
 /// The kinds of [`Error`]: a script's problems (each with its 1-based line and column, in
 /// characters, and a message naming the construct; displayed as `line N: message`), an
 /// expression's on a deal, and a run's.
@@ -274,7 +267,7 @@ pub enum ErrorKind {
     },
 }
 
-crate::classified!(Error => boxed ErrorKind, with position);
+crate::classified!(Error => boxed ErrorKind, with position, from io);
 
 crate::classified!(ErrorKind);
 impl Classify for ErrorKind {

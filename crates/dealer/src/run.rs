@@ -2148,68 +2148,63 @@ mod tests {
     fn par_contract_text_is_dealer_v2s() {
         // DealerV2's reference lines (ddsParContract_s317): ` 3N  by NS both`, ` 4H  by N
         // both`, ` 4S* by EW ns`.
-        let nt = Strain::NoTrump;
-        let both = Par {
-            score: 600,
-            contracts: vec![
-                contract(3, nt, Doubling::Undoubled, Seat::North),
-                contract(3, nt, Doubling::Undoubled, Seat::South),
-            ],
-        };
-        assert_eq!(
-            par_contract_text(&both, Vulnerability::All),
-            " 3N  by NS both"
-        );
+        use Doubling::{Doubled, Undoubled};
+        let (nt, spades) = (Strain::NoTrump, Strain::Trumps(Suit::Spades));
         let hearts = Strain::Trumps(Suit::Hearts);
-        let north = Par {
-            score: 620,
-            contracts: vec![
-                contract(4, hearts, Doubling::Undoubled, Seat::North),
-                contract(
-                    4,
-                    Strain::Trumps(Suit::Spades),
-                    Doubling::Undoubled,
-                    Seat::South,
-                ),
-            ],
-        };
-        assert_eq!(
-            par_contract_text(&north, Vulnerability::None),
-            " 4H  by N none"
+        let clubs = Strain::Trumps(Suit::Clubs);
+        // (score, contracts as (level, strain, doubling, declarer), vulnerability, text).
+        type Case = (
+            i32,
+            Vec<(u8, Strain, Doubling, Seat)>,
+            Vulnerability,
+            &'static str,
         );
-        let spades = Strain::Trumps(Suit::Spades);
-        let sacrifice = Par {
-            score: 300,
-            contracts: vec![
-                contract(4, spades, Doubling::Doubled, Seat::East),
-                contract(4, spades, Doubling::Doubled, Seat::West),
-            ],
-        };
-        assert_eq!(
-            par_contract_text(&sacrifice, Vulnerability::NorthSouth),
-            " 4S* by EW ns"
-        );
-        let west = Par {
-            score: -1440,
-            contracts: vec![contract(
-                6,
-                Strain::Trumps(Suit::Clubs),
-                Doubling::Undoubled,
-                Seat::West,
-            )],
-        };
-        assert_eq!(
-            par_contract_text(&west, Vulnerability::EastWest),
-            " 6C  by W ew"
-        );
-        let passed = Par {
-            score: 0,
-            contracts: Vec::new(),
-        };
-        assert_eq!(
-            par_contract_text(&passed, Vulnerability::None),
-            " 0N  by N none"
-        );
+        let cases: [Case; 5] = [
+            (
+                600,
+                vec![
+                    (3, nt, Undoubled, Seat::North),
+                    (3, nt, Undoubled, Seat::South),
+                ],
+                Vulnerability::All,
+                " 3N  by NS both",
+            ),
+            (
+                620,
+                vec![
+                    (4, hearts, Undoubled, Seat::North),
+                    (4, spades, Undoubled, Seat::South),
+                ],
+                Vulnerability::None,
+                " 4H  by N none",
+            ),
+            (
+                300,
+                vec![
+                    (4, spades, Doubled, Seat::East),
+                    (4, spades, Doubled, Seat::West),
+                ],
+                Vulnerability::NorthSouth,
+                " 4S* by EW ns",
+            ),
+            (
+                -1440,
+                vec![(6, clubs, Undoubled, Seat::West)],
+                Vulnerability::EastWest,
+                " 6C  by W ew",
+            ),
+            (0, Vec::new(), Vulnerability::None, " 0N  by N none"),
+        ];
+        for (score, contracts, vulnerability, text) in cases {
+            let contracts = contracts
+                .into_iter()
+                .map(|(level, strain, doubling, declarer)| {
+                    contract(level, strain, doubling, declarer)
+                })
+                .collect();
+            let par = Par { score, contracts };
+            assert_eq!(par_contract_text(&par, vulnerability), text, "{par:?}");
+        }
     }
 
     #[test]

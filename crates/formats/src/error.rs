@@ -73,13 +73,6 @@ impl Error {
     }
 }
 
-/// A [`BoardWriter`](crate::BoardWriter)'s destination that refused the bytes.
-impl From<std::io::Error> for Error {
-    fn from(error: std::io::Error) -> Error {
-        ErrorKind::Io(error).into()
-    }
-}
-
 /// The kinds of [`Error`]. Lines, columns and records are 1-based; byte offsets 0-based,
 /// from the start of the bytes the reader was given.
 #[derive(Debug, thiserror::Error)]
@@ -202,7 +195,7 @@ impl fmt::Display for FilePrefix<'_> {
     }
 }
 
-crate::classified!(Error => boxed ErrorKind, with position);
+crate::classified!(Error => boxed ErrorKind, with position, from io);
 
 crate::classified!(ErrorKind);
 impl Classify for ErrorKind {

@@ -52,7 +52,7 @@ fn cast<'a, T: Classify + 'static>(
 pub static CLASSIFIED: [Classified];
 
 /// Registers an error type, so that [`as_classify`] (and so [`classify`] and the binary's
-/// exit code) knows it; written beside the type. Five forms:
+/// exit code) knows it; written beside the type. Six forms:
 ///
 /// - `crate::classified!(Type);` beside a hand-written `impl Classify for Type`;
 /// - `crate::classified!(Type => BadInput);` also writes the impl for a type always of one
@@ -64,6 +64,8 @@ pub static CLASSIFIED: [Classified];
 /// - `crate::classified!(Error => boxed ErrorKind, with position);` as the form before, and
 ///   `Error::position`, its kind's (for the errors that can be about a place in a text or a
 ///   file);
+/// - `crate::classified!(Error => boxed ErrorKind, with position, from io);` as the form
+///   before, and `From<std::io::Error>` making the kind's `Io(error)` variant;
 /// - `crate::classified!(Type => wraps A, B);` also writes the impl for an enum each of
 ///   whose variants `A(e)`, `B(e)` wraps (transparently) one dealdex error: `e`'s class and
 ///   position, and `e` as the wrapped error.
@@ -124,6 +126,15 @@ macro_rules! classified {
             /// Where the problem is, as its kind says (`None` for a kind about no place).
             pub fn position(&self) -> ::core::option::Option<$crate::InputPosition> {
                 $crate::Classify::position(self.kind())
+            }
+        }
+    };
+    ($t:ident => boxed $k:ident, with position, from io) => {
+        $crate::classified!($t => boxed $k, with position);
+        impl ::core::convert::From<::std::io::Error> for $t {
+            /// An I/O failure: the kind's `Io`.
+            fn from(error: ::std::io::Error) -> $t {
+                $k::Io(error).into()
             }
         }
     };

@@ -217,7 +217,6 @@ fn unrank_lanes_state<const LANES: usize>(
     ranks: &[u128; LANES],
     cards: usize,
 ) -> ([u64; LANES], [u64; LANES], [u64; LANES], [usize; LANES]) {
-    use std::hint::select_unpredictable as select;
     let states = &*STATES;
     let mut wide = *ranks;
     let mut id = [START_ID; LANES];
@@ -226,27 +225,18 @@ fn unrank_lanes_state<const LANES: usize>(
     for card in 0..WIDE_CARDS {
         for l in 0..LANES {
             let state = &states.wide[id[l] as usize];
-            let [a, b, c] = state.thresholds;
-            let x = wide[l];
-            let (ga, gb, gc) = (x >= a, x >= b, x >= c);
-            wide[l] = x - select(gc, c, select(gb, b, select(ga, a, 0)));
-            id[l] = state.next[ga as usize + gb as usize + gc as usize];
-            // Seat code s = ga + gb + gc: its high bit is gb, its low bit ga ^ gb ^ gc.
-            lo[l] |= ((ga ^ gb ^ gc) as u64) << card;
-            hi[l] |= (gb as u64) << card;
+            let (low, high) = deal_card(&mut wide[l], &mut id[l], state.thresholds, state.next);
+            lo[l] |= low << card;
+            hi[l] |= high << card;
         }
     }
     let mut i = wide.map(|x| x as u64);
     for card in WIDE_CARDS..cards {
         for l in 0..LANES {
             let state = &states.narrow[id[l] as usize];
-            let [a, b, c] = state.thresholds;
-            let x = i[l];
-            let (ga, gb, gc) = (x >= a, x >= b, x >= c);
-            i[l] = x - select(gc, c, select(gb, b, select(ga, a, 0)));
-            id[l] = state.next[ga as usize + gb as usize + gc as usize];
-            lo[l] |= ((ga ^ gb ^ gc) as u64) << card;
-            hi[l] |= (gb as u64) << card;
+            let (low, high) = deal_card(&mut i[l], &mut id[l], state.thresholds, state.next);
+            lo[l] |= low << card;
+            hi[l] |= high << card;
         }
     }
     (
@@ -255,6 +245,24 @@ fn unrank_lanes_state<const LANES: usize>(
         i,
         id.map(|id| states.position[id as usize] as usize),
     )
+}
+
+/// Deals one card of one lane from a state with cumulative `thresholds` `[a, b, c]` and
+/// successors `next` ([`WideState`], [`NarrowState`]): takes the seat's threshold off the
+/// remaining rank `x`, moves `id` to the next state, and returns the seat code's (low, high)
+/// bits, 0 or 1 each. Branch-free, so the lanes interleave.
+#[inline(always)]
+fn deal_card<T>(x: &mut T, id: &mut u16, thresholds: [T; 3], next: [u16; 4]) -> (u64, u64)
+where
+    T: Copy + Default + PartialOrd + std::ops::Sub<Output = T>,
+{
+    use std::hint::select_unpredictable as select;
+    let [a, b, c] = thresholds;
+    let (ga, gb, gc) = (*x >= a, *x >= b, *x >= c);
+    *x = *x - select(gc, c, select(gb, b, select(ga, a, T::default())));
+    *id = next[ga as usize + gb as usize + gc as usize];
+    // Seat code s = ga + gb + gc: its high bit is gb, its low bit ga ^ gb ^ gc.
+    ((ga ^ gb ^ gc) as u64, gb as u64)
 }
 
 /// Cards left when the AVX2 path switches to `f64` vectors: from 28 cards left every
