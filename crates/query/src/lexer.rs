@@ -54,6 +54,24 @@ pub(super) fn column(src: &str, byte: usize) -> usize {
     src.get(..byte).map_or(0, |s| s.chars().count()) + 1
 }
 
+/// The 1-based columns (in characters) of the byte offsets `bytes` of `src`, given in any
+/// order, counted in one pass over the text: a column counted from the start for each of a
+/// long query's comparisons made parsing it quadratic (a third of the time for 200 kB).
+pub(super) fn columns(src: &str, bytes: &[usize]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..bytes.len()).collect();
+    order.sort_unstable_by_key(|&k| bytes[k]);
+    let mut out = vec![1; bytes.len()];
+    let (mut at, mut chars) = (0, 0);
+    for k in order {
+        if let Some(s) = src.get(at..bytes[k]) {
+            chars += s.chars().count();
+            at = bytes[k];
+        }
+        out[k] = chars + 1;
+    }
+    out
+}
+
 /// A [`Error`] at byte offset `byte` of `src`.
 pub(super) fn error_at(src: &str, byte: usize, message: impl Into<String>) -> Error {
     Error::syntax(column(src, byte), message)

@@ -74,11 +74,7 @@ pub(super) fn parse(src: &str) -> Result<(Cond, Vec<usize>), Error> {
     match t.kind {
         Kind::End => {
             let cond = p.cond(item)?;
-            let columns = p
-                .comparisons
-                .iter()
-                .map(|&b| super::lexer::column(src, b))
-                .collect();
+            let columns = super::lexer::columns(src, &p.comparisons);
             Ok((cond, columns))
         }
         Kind::RParen => Err(p.err(t, "unmatched ')'")),

@@ -663,3 +663,15 @@ fn lead_evaluates_and_a_card_not_held_is_unknown() {
         parse("hcp(E) < 30 and lead(E, nt, CA) = 11").matches_counting_solves(&d);
     assert_eq!((matched, solved), (true, true));
 }
+
+/// The one-pass columns of a query's comparisons, in any order, are each counted alone, past
+/// multi-byte suit symbols.
+#[test]
+fn columns_in_one_pass_equal_columns_counted_alone() {
+    let src = "hcp(N) >= 12 and length(N, ♠) >= 5 or losers(S) <= 7";
+    let bytes: Vec<usize> = src.char_indices().map(|(b, _)| b).rev().collect();
+    let one_pass = lexer::columns(src, &bytes);
+    let alone: Vec<usize> = bytes.iter().map(|&b| lexer::column(src, b)).collect();
+    assert_eq!(one_pass, alone);
+    assert_eq!(one_pass[0], src.chars().count());
+}
