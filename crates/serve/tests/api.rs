@@ -952,6 +952,20 @@ async fn played_boards_are_the_played_workflows_reports() {
                 seen.2 += 1;
             }
         }
+        // Each explanation (LIN's `an|`) with the call it explains, as 00050.lin has them.
+        let mut notes: Vec<(String, String)> = report
+            .boards
+            .iter()
+            .flat_map(|b| b.auction.iter().flatten())
+            .filter_map(|c| Some((c.call.clone(), c.note.clone()?)))
+            .collect();
+        notes.sort();
+        if set == "m-2" {
+            let want = [("2S", "Ace M"), ("3H", "!s"), ("3S", "6 !h + 5 !s")];
+            let want: Vec<(String, String)> =
+                want.iter().map(|(c, n)| (c.to_string(), n.to_string())).collect();
+            assert_eq!(notes, want);
+        }
         // The tables that played a board's deal: both rooms of the match where both played.
         let index = &report.boards[0].index;
         let (status, tables) = send_json(&app, get(&format!("/api/played?deal={index}"))).await;
