@@ -962,8 +962,10 @@ async fn played_boards_are_the_played_workflows_reports() {
         notes.sort();
         if set == "m-2" {
             let want = [("2S", "Ace M"), ("3H", "!s"), ("3S", "6 !h + 5 !s")];
-            let want: Vec<(String, String)> =
-                want.iter().map(|(c, n)| (c.to_string(), n.to_string())).collect();
+            let want: Vec<(String, String)> = want
+                .iter()
+                .map(|(c, n)| (c.to_string(), n.to_string()))
+                .collect();
             assert_eq!(notes, want);
         }
         // The tables that played a board's deal: both rooms of the match where both played.
