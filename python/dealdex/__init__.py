@@ -8,6 +8,8 @@ tables and par, the SQLite store, and dealer's script language. Batches of deals
 See python/README.md for a tour.
 """
 
+from typing import Any
+
 from ._dealdex import (  # noqa: F401
     DEALS_TOTAL,
     SOLVER,
@@ -182,6 +184,72 @@ lead.__doc__ = _lead.__doc__
 contracts.__doc__ = _contracts.__doc__
 
 
+class PlayedBoards(list):  # type: ignore[type-arg]
+    """``Database.played()``'s boards: a list of dicts, one a table's record (the played
+    workflow's report, as ``/api/played/<id>`` of ``dealdex serve`` gives it), with
+    ``columns()`` (a row a board) and ``card_columns()`` (a row a card) as dicts of equal-length
+    lists, which ``pandas.DataFrame`` takes as they are, and ``to_pandas()``."""
+
+    _BOARD = (
+        "id", "index", "set", "board", "room", "north", "east", "south", "west", "dealer",
+        "vulnerability", "contract", "declarer", "result", "score",
+    )
+
+    def columns(self) -> "dict[str, list[Any]]":
+        """A row a board: the record's fields (``id`` … ``score``, see ``Database.played``),
+        ``auction`` (the calls separated by spaces, ``None`` without one), ``cards`` (how many
+        were played), ``lead`` (the opening lead, ``SQ``), and the judgement (``None`` where
+        not judged): ``dd_tricks`` (declarer's side's tricks double dummy before the lead),
+        ``declarer_lost``, ``defence_lost``, ``lead_cost``; ``judged_now``, ``fault``."""
+        out: "dict[str, list[Any]]" = {name: [b[name] for b in self] for name in self._BOARD}
+        out["auction"] = [
+            None if b["auction"] is None else " ".join(c["call"] for c in b["auction"]) for b in self
+        ]
+        out["cards"] = [len(b["cards"]) for b in self]
+        out["lead"] = [b["cards"][0]["card"] if b["cards"] else None for b in self]
+        judged = [b["analysis"] for b in self]
+        out["dd_tricks"] = [a and a["tricks"][0] for a in judged]
+        for name in ("declarer_lost", "defence_lost", "lead_cost"):
+            out[name] = [a and a[name] for a in judged]
+        out["judged_now"] = [b["judged_now"] for b in self]
+        out["fault"] = [b["fault"] for b in self]
+        return out
+
+    def card_columns(self) -> "dict[str, list[Any]]":
+        """A row a card played: ``id`` (the board's), ``position`` (1 = the opening lead),
+        ``trick`` (1..13), ``card``, ``seat``, ``dd`` (declarer's side's tricks after it,
+        double dummy) and ``cost`` (what it cost its side), ``None`` where not judged."""
+        out: "dict[str, list[Any]]" = {
+            k: [] for k in ("id", "position", "trick", "card", "seat", "dd", "cost")
+        }
+        for b in self:
+            for k, c in enumerate(b["cards"]):
+                out["id"].append(b["id"])
+                out["position"].append(k + 1)
+                out["trick"].append(k // 4 + 1)
+                for name in ("card", "seat", "dd", "cost"):
+                    out[name].append(c[name])
+        return out
+
+    def to_pandas(self, per_card: bool = False):  # type: ignore[no-untyped-def]
+        """``columns()`` as a pandas DataFrame (``card_columns()`` with ``per_card``). Needs
+        pandas."""
+        return _pandas().DataFrame(self.card_columns() if per_card else self.columns())
+
+
+def _played(self, *, set=None, judge=False) -> PlayedBoards:  # type: ignore[no-untyped-def]
+    """The played boards (imported match files: LIN vugraph, PBN with auction and play) of
+    ``set``, or of the whole database, in set, board and room order, as ``PlayedBoards``:
+    each a dict (``id``, ``index``, ``deal``, ``set``, ``board``, ``room``, ``north`` …
+    ``west``, ``dealer``, ``vulnerability``, ``auction`` (calls with their notes),
+    ``contract``, ``declarer``, ``result``, ``score``, ``cards`` (each with its ``seat``, its
+    double-dummy value ``dd`` and ``cost``), ``analysis`` (``tricks``, ``declarer_lost``,
+    ``defence_lost``, ``costs``, ``lead_cost``), ``judged_now``, ``fault``). Judgements are
+    those ``dealdex judge`` stored; with ``judge``, the boards without one are judged now (not
+    stored). ``InputError`` for a set that is not stored."""
+    return PlayedBoards(self._played(set=set, judge=judge))
+
+
 def _to_pandas(self):  # type: ignore[no-untyped-def]
     """The batch as a pandas DataFrame: ``index`` (hex), ``hcp_N`` … ``hcp_W``, and
     ``board``/``dealer``/``vul`` for a set or a file. Needs pandas (``pip install pandas``)."""
@@ -283,6 +351,7 @@ def _install_helpers() -> None:
     setattr(Deal, "to_endplay", _to_endplay)
     setattr(Deal, "from_redeal", staticmethod(_from_redeal))
     setattr(Deal, "to_redeal", _to_redeal)
+    setattr(Database, "played", _played)
 
 
 _install_helpers()

@@ -285,10 +285,23 @@ class Database:
         first_board: Optional[int] = None,
     ) -> dict[str, Any]: ...
     def export(self, set: str, path: _StrPath, *, format: Optional[str] = None) -> dict[str, Any]: ...
+    def played(self, *, set: Optional[str] = None, judge: bool = False) -> "PlayedBoards":
+        """Played boards (a set's or all) with each card's double-dummy value and cost."""
     def solve(
         self, *, set: Optional[str] = None, threads: Optional[int] = None
     ) -> tuple[npt.NDArray[np.int8], dict[str, Any]]:
         """DD tables of a set (or every unsolved deal), stored; int8[n, 4, 5] and the report."""
+
+class PlayedBoards(list[dict[str, Any]]):
+    """``Database.played()``'s boards: dicts, one a table's record and its judgement."""
+
+    _BOARD: tuple[str, ...]
+    def columns(self) -> dict[str, list[Any]]:
+        """A row a board: the record, the auction, the lead and the judgement's totals."""
+    def card_columns(self) -> dict[str, list[Any]]:
+        """A row a card: ``id``, ``position``, ``trick``, ``card``, ``seat``, ``dd``, ``cost``."""
+    def to_pandas(self, per_card: bool = False) -> Any:
+        """``columns()`` (or ``card_columns()``) as a DataFrame. Needs pandas."""
 
 class DealerReport(dict[str, Any]):
     """dealer()'s report: a dict, with the text the CLI prints as ``text`` and ``str()``."""

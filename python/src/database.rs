@@ -9,10 +9,11 @@ use dealdex::workflow::export::{ExportJob, export};
 use dealdex::workflow::import::{ImportJob, import};
 use dealdex::workflow::output::plan_outputs;
 use dealdex::workflow::pipeline::ReadAs;
+use dealdex::workflow::played::{judge_unjudged, read as read_played};
 use dealdex::workflow::query::{QueryJob, QueryMode, run as run_query};
 use dealdex::workflow::solve::{DEFAULT_SOLVE_BATCH, SolveJob, SolveSource, set_items};
 use dealdex::workflow::sql::{SqlValue, run as run_sql};
-use dealdex::{DealIndex, ReadOnlyStore, Store, StoreError};
+use dealdex::{DealIndex, PlayedSelection, ReadOnlyStore, Store, StoreError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyTuple};
 
@@ -222,6 +223,36 @@ impl PyDatabase {
             || Ok(()),
         )??;
         to_python(py, &report)
+    }
+
+    /// The played boards (imported match files: LIN vugraph, PBN with auction and play) of
+    /// `set`, or of the whole database, as the played workflow reports them: a list of dicts
+    /// (`id`, `index`, `deal`, `set`, `board`, `room`, `north` … `west`, `dealer`,
+    /// `vulnerability`, `auction` (calls with their notes), `contract`, `declarer`, `result`,
+    /// `score`, `cards` (each with its `seat`, its double-dummy value `dd` and `cost`),
+    /// `analysis`, `judged_now`, `fault`), in set, board and room order. Judgements are those
+    /// `dealdex judge` stored; with `judge`, the boards without one are judged now (not
+    /// stored; the GIL released). `dealdex.Database.played` wraps it as `PlayedBoards`.
+    #[pyo3(signature = (*, set=None, judge=false))]
+    fn _played<'py>(
+        &self,
+        py: Python<'py>,
+        set: Option<String>,
+        judge: bool,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let selection = set.map_or(PlayedSelection::All, PlayedSelection::Set);
+        let path = self.path.clone();
+        let report = py.detach(|| {
+            let mut report = {
+                let store = open_read_only(&path)?;
+                read_played(&selection, &store).map_err(err)?
+            };
+            if judge {
+                judge_unjudged(&mut report);
+            }
+            Ok::<_, PyErr>(report)
+        })?;
+        to_python(py, &report.boards)
     }
 
     /// Writes the stored set `set` to `path` (format from `format` or the extension), with

@@ -33,6 +33,12 @@ pub fn run(a: JudgeArgs, json: bool) -> anyhow::Result<()> {
         batch: a.batch as usize,
         ..JudgeJob::default()
     };
-    let report = judge(&job, &mut store, &mut |_| {})?;
-    print(&report, json, Text::Summary)
+    // Drawn on a terminal only: the boards to judge are not counted first, so no length.
+    let bar = super::progress_bar(false, "judged {human_pos} played boards, {msg} [{elapsed}]");
+    let report = judge(&job, &mut store, &mut |r| {
+        bar.set_message(format!("{} cards", r.cards));
+        bar.set_position(r.boards + r.faults);
+    });
+    bar.finish_and_clear();
+    print(&report?, json, Text::Summary)
 }

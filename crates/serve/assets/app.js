@@ -2,12 +2,14 @@
 import { errorBox, markNav, show } from './common.js';
 import { queryPage } from './query.js';
 import { dealPage } from './deal.js';
+import { playedPage } from './played.js';
 import { setsPage, setPage } from './sets.js';
 import { simulatePage, leadPage, contractsPage } from './jobs.js';
 
 const ROUTES = [
   [/^\/$/, () => queryPage(), '/'],
   [/^\/deal\/([^/]+)$/, (m) => dealPage(decodeURIComponent(m[1])), null],
+  [/^\/played\/([^/]+)$/, (m) => playedPage(decodeURIComponent(m[1])), null],
   [/^\/sets$/, () => setsPage(), '/sets'],
   [/^\/sets\/([^/]+)$/, (m) => setPage(decodeURIComponent(m[1])), '/sets'],
   [/^\/simulate$/, () => simulatePage(), '/simulate'],

@@ -5,6 +5,7 @@ import { api, diagram, el, errorBox, fill, SEAT_NAME, SEATS, show, SUITS, SYMBOL
 const STRAINS = ['NT', 'S', 'H', 'D', 'C'];
 
 export async function dealPage(index) {
+  const playedTables = el('div', { id: 'played' });
   show(el('p', { class: 'muted' }, 'Loading (a deal without a stored table is solved now)…'));
   const d = await api(`/api/deal/${encodeURIComponent(index)}`);
   const facts = el('dl', { class: 'facts' },
@@ -28,7 +29,37 @@ export async function dealPage(index) {
     d.solved_now ? el('p', { class: 'muted' }, 'Solved for this page (no table is stored).') : null,
     el('h2', {}, 'Opening leads'),
     leadsForm(index),
+    playedTables,
   );
+  playedAt(index, playedTables);
+}
+
+/** The tables that played the deal (imported match files), each a link to its page; nothing when none did. */
+async function playedAt(index, box) {
+  let r;
+  try {
+    r = await api(`/api/played?deal=${encodeURIComponent(index)}`);
+  } catch {
+    return; // No database, or none readable: the rest of the page says so.
+  }
+  if (!r.boards.length) return;
+  fill(box, el('h2', {}, 'Played at the table'),
+    el('ul', { id: 'played-tables' }, r.boards.map((b) => el('li', {},
+      el('a', { href: `/played/${b.id}` }, playedTitle(b)), ': ', playedOutcome(b)))));
+}
+
+/** A played board's name: set, board and room as known. */
+export function playedTitle(b) {
+  const parts = [b.set, b.board !== null ? `board ${b.board}` : null, b.room ? `${b.room.toLowerCase()} room` : null];
+  return parts.filter((p) => p).join(', ') || `played board ${b.id}`;
+}
+
+/** A played board's contract, declarer and result in words (`4H by S, 10 tricks`). */
+export function playedOutcome(b) {
+  if (!b.contract) return 'no contract recorded';
+  if (b.contract.toUpperCase() === 'PASS') return 'passed out';
+  const by = b.declarer ? ` by ${SEAT_NAME[b.declarer]}` : '';
+  return `${b.contract}${by}${b.result !== null ? `, ${b.result} tricks` : ''}`;
 }
 
 /** A contract and declarer, and each opening lead's tricks for the defence against it. */
@@ -61,8 +92,10 @@ function leadsForm(index) {
 /**
  * The play-through: the hands left, the current trick, and the seat to play's legal cards,
  * each with declarer's side's tricks in all if played (double dummy); a click plays it.
+ * With `record` (a played board's cards, `/api/played/<id>`'s `cards`), the record's next
+ * card is marked and "Next card" plays it, and the cost of the last card played is said.
  */
-async function playThrough(index, contract, declarer, played, box) {
+export async function playThrough(index, contract, declarer, played, box, record = null) {
   const p = new URLSearchParams({ contract, declarer, played: played.join(',') });
   let r;
   try {
@@ -71,7 +104,11 @@ async function playThrough(index, contract, declarer, played, box) {
     fill(box, errorBox(e));
     return;
   }
-  const again = (cards) => playThrough(index, contract, declarer, cards, box);
+  const again = (cards) => playThrough(index, contract, declarer, cards, box, record);
+  // Where the record goes on from here (none once the play leaves it or it ends).
+  const onRecord = record && played.every((c, i) => record[i] && record[i].card === c);
+  const next = onRecord ? record[played.length] : null;
+  const last = onRecord && played.length ? record[played.length - 1] : null;
   const result = new Map(r.cards.map((c) => [c.card, c.tricks]));
   const hand = (seat, cards) => el('div', { class: `hand ${seat}`, 'data-seat': seat },
     el('div', { class: 'seat' }, SEAT_NAME[seat], r.next === seat ? ' to play' : ''),
@@ -81,7 +118,10 @@ async function playThrough(index, contract, declarer, played, box) {
         const card = SUITS[i] + rank;
         const label = rank.replace('T', '10');
         return result.has(card)
-          ? el('button', { type: 'button', class: 'play-card', 'data-card': card, onclick: () => again([...played, card]) },
+          ? el('button', {
+            type: 'button', class: next && next.card === card ? 'play-card recorded' : 'play-card', 'data-card': card,
+            title: next && next.card === card ? 'The card played at the table' : null, onclick: () => again([...played, card]),
+          },
             label, el('sub', {}, result.get(card)))
           : el('span', { class: 'held' }, label, ' ');
       }))));
@@ -90,19 +130,22 @@ async function playThrough(index, contract, declarer, played, box) {
   const trick = el('div', { class: 'centre trick', id: 'play-trick', title: 'The current trick' },
     r.trick.map((c, i) => {
       const seat = SEATS[(leader + i) % 4];
-      return el('span', { class: `h${seat} suit-${c[0]}`, 'data-seat': seat, 'data-card': c },
-        SYMBOL[c[0]] + c.slice(1).replace('T', '10'));
+      return el('span', { class: `h${seat} suit-${c[0]}`, 'data-seat': seat, 'data-card': c }, cardText(c));
     }));
   const status = r.next === '-'
     ? `Played out: declarer's side ${r.declarer_tricks} tricks, the defence ${r.defence_tricks}.`
     : `${SEAT_NAME[r.next]} to play. Tricks so far: declarer's side ${r.declarer_tricks}, the defence ${r.defence_tricks}. Each legal card shows declarer's side's tricks in all if it is played.`;
+  const cost = last && last.cost !== null
+    ? ` ${SEAT_NAME[last.seat]}'s ${cardText(last.card)} cost ${last.cost === 1 ? '1 trick' : `${last.cost} tricks`}.`
+    : '';
   fill(box,
-    el('p', { id: 'play-status' }, status),
-    el('p', {}, 'Trick: ', r.trick.length ? r.trick.map((c) => el('span', { class: `suit-${c[0]}` }, SYMBOL[c[0]] + c.slice(1).replace('T', '10') + ' ')) : '—'),
+    el('p', { id: 'play-status' }, status, last ? el('span', { id: 'play-cost', class: last.cost ? 'costly' : '' }, cost) : null),
+    el('p', {}, 'Trick: ', r.trick.length ? r.trick.map((c) => el('span', { class: `suit-${c[0]}` }, cardText(c) + ' ')) : '—'),
     el('div', { class: 'diagram large' }, trick, SEATS.map((seat, i) => hand(seat, r.hands[i]))),
     el('div', { class: 'bar' },
       el('button', { type: 'button', class: 'secondary', disabled: !played.length, onclick: () => again(played.slice(0, -1)) }, 'Undo'),
-      el('button', { type: 'button', class: 'secondary', disabled: !played.length, onclick: () => again([]) }, 'Restart')));
+      el('button', { type: 'button', class: 'secondary', disabled: !played.length, onclick: () => again([]) }, 'Restart'),
+      record ? el('button', { type: 'button', id: 'play-next', disabled: !next, onclick: () => again([...played, next.card]) }, 'Next card') : null));
 }
 
 /** The leader's cards by suit, each with the defence's tricks (bold where they set it). */
@@ -117,7 +160,12 @@ function leadsTable(r) {
   ];
 }
 
-function fact(name, value) {
+/** A card (`HT`) as a page shows it: suit symbol and rank (`♥10`). */
+export function cardText(card) {
+  return SYMBOL[card[0]] + card.slice(1).replace('T', '10');
+}
+
+export function fact(name, value) {
   return [el('dt', {}, name), el('dd', {}, value)];
 }
 

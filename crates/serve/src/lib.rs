@@ -28,6 +28,7 @@ mod guard;
 mod jobs;
 mod leads;
 mod pages;
+mod played;
 mod pool;
 mod sets;
 
@@ -190,6 +191,8 @@ impl App {
             .route("/api/deal/{index}", get(api::deal))
             .route("/api/deal/{index}/leads", get(leads::leads))
             .route("/api/deal/{index}/play", get(leads::play))
+            .route("/api/played", get(played::list))
+            .route("/api/played/{id}", get(played::board))
             .route("/api/sets", get(api::sets))
             .route("/api/sets/{name}/export", get(api::export))
             .route("/api/sets/{name}/records.pdf", get(sets::records))

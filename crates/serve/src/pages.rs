@@ -1,5 +1,5 @@
-//! The pages: one HTML shell for every page (`/`, `/deal/<index>`, `/sets`, `/sets/<name>`,
-//! `/simulate`, `/lead`, `/contracts`), its style sheet and its scripts (vanilla JavaScript
+//! The pages: one HTML shell for every page (`/`, `/deal/<index>`, `/played/<id>`, `/sets`,
+//! `/sets/<name>`, `/simulate`, `/lead`, `/contracts`), its style sheet and its scripts (vanilla JavaScript
 //! modules), all compiled into the binary with `include_str!` (no file is read, no build
 //! step, nothing fetched from elsewhere: the pages work offline). The scripts fill the page
 //! from the JSON API, inserting every string of the data as text, never as HTML; the
@@ -15,6 +15,7 @@ use crate::Error;
 pub const PAGES: &[&str] = &[
     "/",
     "/deal/{index}",
+    "/played/{id}",
     "/sets",
     "/sets/{name}",
     "/simulate",
@@ -51,6 +52,11 @@ const ASSETS: &[(&str, &str, &str)] = &[
         "deal.js",
         "text/javascript; charset=utf-8",
         include_str!("../assets/deal.js"),
+    ),
+    (
+        "played.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../assets/played.js"),
     ),
     (
         "sets.js",

@@ -866,3 +866,130 @@ async fn a_writing_server_generates_a_set_and_keeps_its_seed_beside_the_database
     let seed_hex = seed.to_string();
     assert!(!report.to_string().contains(&seed_hex));
 }
+
+/// A database of two vugraph matches (tests/fixtures/vugraph) as sets `m-1` and `m-2`, the
+/// first judged (`dealdex judge`'s workflow), the second not.
+fn played_database() -> (tempfile::TempDir, PathBuf) {
+    use dealdex::workflow::import::{ImportJob, import};
+    use dealdex::workflow::pipeline::ReadAs;
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("played.db");
+    let vugraph = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/vugraph");
+    let mut store = Store::open(&db).unwrap();
+    for (set, file) in [("m-1", "04020.lin"), ("m-2", "00050.lin")] {
+        let job = ImportJob {
+            set: Some(set.into()),
+            ..ImportJob::for_paths(&[vugraph.join(file)], ReadAs::named(None, None).unwrap())
+        };
+        import(&job, &mut store, &mut |_| {}).unwrap();
+        if set == "m-1" {
+            dealdex::judge::judge(&Default::default(), &mut store, &mut |_| {}).unwrap();
+        }
+    }
+    (dir, db)
+}
+
+/// The played boards: a set's and a deal's lists are the played workflow's reports, a board
+/// is its report judged now when not stored, and a judgement made now equals the solver's
+/// analysis of the board's play.
+#[tokio::test]
+async fn played_boards_are_the_played_workflows_reports() {
+    use dealdex::PlayedSelection;
+    use dealdex::dd::{PlayedBoard, analyse_play};
+    use dealdex::workflow::played::{PlayedJob, read, run};
+    let (_dir, db) = played_database();
+    let app = router(&db, |_| {});
+    let store = ReadOnlyStore::open(&db).unwrap();
+    let mut seen = (0, 0, 0);
+    for set in ["m-1", "m-2"] {
+        let (status, list) = send_json(&app, get(&format!("/api/played?set={set}"))).await;
+        assert_eq!(status, StatusCode::OK, "{list}");
+        let report = read(&PlayedSelection::Set(set.into()), &store).unwrap();
+        assert_eq!(list, serde_json::to_value(&report).unwrap());
+        assert!(report.boards.len() > 10, "{set}: {}", report.boards.len());
+        for b in &report.boards {
+            let (status, page) = send_json(&app, get(&format!("/api/played/{}", b.id))).await;
+            assert_eq!(status, StatusCode::OK, "{page}");
+            let job = PlayedJob {
+                selection: PlayedSelection::Id(b.id),
+                judge_now: true,
+            };
+            let expected = run(&job, &store).unwrap().boards.pop().unwrap();
+            assert_eq!(page, serde_json::to_value(&expected).unwrap());
+            assert_eq!(page["set"], set);
+            // Stored in m-1, judged now in m-2, for every board with play and a contract.
+            assert_eq!(
+                page["judged_now"],
+                set == "m-2" && expected.analysis.is_some()
+            );
+            if let Some(a) = &expected.analysis {
+                let costs: u64 = expected.cards.iter().map(|c| c.cost.unwrap() as u64).sum();
+                assert_eq!(costs, u64::from(a.declarer_lost + a.defence_lost));
+                assert_eq!(expected.cards.len() + 1, a.tricks.len());
+                let deal: dealdex::Deal = expected.deal.parse().unwrap();
+                let declarer: dealdex::Seat =
+                    expected.declarer.unwrap().to_string().parse().unwrap();
+                let contract =
+                    dealdex::Contract::from_pbn(expected.contract.as_deref().unwrap(), declarer)
+                        .unwrap();
+                let board = PlayedBoard {
+                    deal,
+                    strain: contract.strain,
+                    declarer,
+                    cards: expected
+                        .cards
+                        .iter()
+                        .map(|c| c.card.parse().unwrap())
+                        .collect(),
+                };
+                if set == "m-2" {
+                    assert_eq!(&analyse_play(&board).unwrap(), a, "played board {}", b.id);
+                }
+                seen.0 += 1;
+            } else if expected.fault.is_some() {
+                seen.1 += 1;
+            } else {
+                seen.2 += 1;
+            }
+        }
+        // Each explanation (LIN's `an|`) with the call it explains, as 00050.lin has them.
+        let mut notes: Vec<(String, String)> = report
+            .boards
+            .iter()
+            .flat_map(|b| b.auction.iter().flatten())
+            .filter_map(|c| Some((c.call.clone(), c.note.clone()?)))
+            .collect();
+        notes.sort();
+        if set == "m-2" {
+            let want = [("2S", "Ace M"), ("3H", "!s"), ("3S", "6 !h + 5 !s")];
+            let want: Vec<(String, String)> = want
+                .iter()
+                .map(|(c, n)| (c.to_string(), n.to_string()))
+                .collect();
+            assert_eq!(notes, want);
+        }
+        // The tables that played a board's deal: both rooms of the match where both played.
+        let index = &report.boards[0].index;
+        let (status, tables) = send_json(&app, get(&format!("/api/played?deal={index}"))).await;
+        assert_eq!(status, StatusCode::OK);
+        let expected = read(
+            &PlayedSelection::Deal(DealIndex::parse_hex(index).unwrap()),
+            &store,
+        )
+        .unwrap();
+        assert_eq!(tables, serde_json::to_value(&expected).unwrap());
+        assert!(expected.boards.iter().all(|b| &b.index == index));
+    }
+    // Judged boards in both sets, and boards without play (no fault: an illegal card's play
+    // is kept up to the trick before it).
+    assert!(seen.0 > 20 && seen.2 >= 1, "{seen:?}");
+    for (uri, status) in [
+        ("/api/played/999999", StatusCode::NOT_FOUND),
+        ("/api/played/x", StatusCode::BAD_REQUEST),
+        ("/api/played", StatusCode::BAD_REQUEST),
+        ("/api/played?deal=00&set=m-1", StatusCode::BAD_REQUEST),
+    ] {
+        assert_eq!(send(&app, get(uri)).await.0, status, "{uri}");
+    }
+    assert_eq!(send(&app, get("/played/1")).await.0, StatusCode::OK);
+}

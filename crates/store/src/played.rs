@@ -54,7 +54,7 @@ fn vul_text(v: Vulnerability) -> &'static str {
     v.pbn()
 }
 
-fn vul_from(t: &str) -> Option<Vulnerability> {
+pub(super) fn vul_from(t: &str) -> Option<Vulnerability> {
     [
         Vulnerability::None,
         Vulnerability::NorthSouth,
@@ -63,6 +63,16 @@ fn vul_from(t: &str) -> Option<Vulnerability> {
     ]
     .into_iter()
     .find(|v| v.pbn() == t)
+}
+
+/// The stored `notes` column (one `k:text` a line) as numbered notes.
+pub(super) fn notes_from(text: &str) -> Vec<(u32, String)> {
+    text.lines()
+        .filter_map(|l| {
+            let (k, t) = l.split_once(':')?;
+            Some((k.parse::<u32>().ok()?, t.to_string()))
+        })
+        .collect()
 }
 
 /// A tag's value, `None` when missing, empty or `?`.
@@ -239,16 +249,7 @@ impl super::StoreReader {
             if let Some(s) = text(15)? {
                 tags.push(("Score".into(), s));
             }
-            let notes = text(11)?
-                .map(|n| {
-                    n.lines()
-                        .filter_map(|l| {
-                            let (k, t) = l.split_once(':')?;
-                            Some((k.parse::<u32>().ok()?, t.to_string()))
-                        })
-                        .collect()
-                })
-                .unwrap_or_default();
+            let notes = text(11)?.map(|n| notes_from(&n)).unwrap_or_default();
             let auction = text(10)?.map(|a| Auction {
                 first: dealer,
                 calls: a

@@ -82,7 +82,7 @@ fn strain_of(contract: &str) -> Option<crate::Strain> {
 
 /// Judges one batch: each board's judgement (its tricks along the play, or why it cannot be
 /// judged) and, when judged, its [`PlayAnalysis`].
-fn judge_batch(
+pub(crate) fn judge_batch(
     todo: &[PlayedToJudge],
     threads: usize,
 ) -> Vec<(JudgedPlayed, Option<PlayAnalysis>)> {

@@ -27,6 +27,8 @@ pub mod generate;
 pub mod import;
 // Every played card judged double dummy, stored once.
 pub mod judge;
+// Played boards read back whole: the record, each card's double-dummy cost.
+pub mod played;
 // Deal files in: reading any format piece by piece, the read errors, the notes.
 pub mod input;
 // The deal pipeline: where deals come from (DealSource) and where they go (DealSink).

@@ -298,3 +298,78 @@ def test_a_writing_server_generates_a_set_from_the_page(tmp_path, browser):
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+
+
+RANKS = "AKQJT98765432"
+
+
+def card_name(byte):
+    """A stored card byte (suit × 13 + rank from the ace, FORMATS.md's seed order) as `SA`."""
+    return "SHDC"[byte // 13] + RANKS[byte % 13]
+
+
+@pytest.fixture(scope="module")
+def played_server(tmp_path_factory):
+    """A vugraph match (tests/fixtures/vugraph/04020.lin, both rooms) imported and judged by
+    the binary, `dealdex serve` on it; yields (base URL, the judged board with the most costly
+    cards as `dealdex sql` reads it: id, deal index, declarer, cards, tricks along the play)."""
+    tmp = tmp_path_factory.mktemp("played")
+    db = tmp / "p.db"
+    dealdex("import", str(ROOT / "tests" / "fixtures" / "vugraph" / "04020.lin"), "--set", "m", db=db)
+    dealdex("judge", db=db)
+    rows = json.loads(dealdex(
+        "--json", "sql",
+        "SELECT p.id, hex(p.deal), p.declarer, hex(p.cards), hex(d.tricks) FROM played p "
+        "JOIN played_dd d ON d.played = p.id WHERE d.tricks IS NOT NULL ORDER BY p.id", db=db))
+    boards = []
+    for row in rows["rows"]:
+        cards = [card_name(b) for b in bytes.fromhex(row[3])]
+        boards.append((row[0], row[1], row[2], cards, list(bytes.fromhex(row[4]))))
+    # The board whose play changed the double-dummy result most often.
+    board = max(boards, key=lambda b: sum(x != y for x, y in zip(b[4], b[4][1:])))
+    proc = subprocess.Popen([BIN, "serve", "--db", str(db), "--port", "0", "--json"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        yield json.loads(proc.stdout.readline())["url"].rstrip("/"), board
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def test_a_played_boards_page_marks_each_costly_card_and_plays_the_record(played_server, page):
+    base, (played_id, index, declarer, cards, tricks) = played_server
+    # Reached from its deal's page: the tables that played the deal.
+    page.goto(f"{base}/deal/{index}")
+    link = page.locator(f"#played-tables a[href='/played/{played_id}']")
+    expect(link).to_be_visible(timeout=30_000)
+    link.click()
+    expect(page.locator("#played-tricks")).to_be_visible(timeout=30_000)
+    expect(page.locator("#auction")).to_be_visible()
+    # Each card's cost from the tricks `judge` stored: a card of declarer's side costs the
+    # tricks it loses declarer, a defender's the tricks it gives.
+    ours = {declarer, "NESW"[("NESW".index(declarer) + 2) % 4]}
+    shown = page.locator("#played-tricks td.played-card")
+    assert [shown.nth(k).get_attribute("data-card") for k in range(shown.count())] == cards
+    want_costly = {}
+    for k, card in enumerate(cards):
+        seat = shown.nth(k).get_attribute("data-seat")
+        lost = tricks[k] - tricks[k + 1] if seat in ours else tricks[k + 1] - tricks[k]
+        assert int(shown.nth(k).get_attribute("data-cost")) == max(lost, 0)
+        if lost > 0:
+            want_costly[card] = lost
+    costly = page.locator("#played-tricks td.costly")
+    assert {costly.nth(k).get_attribute("data-card") for k in range(costly.count())} == set(want_costly)
+    assert len(want_costly) >= 1
+    declarer_lost = sum(tricks[k] - tricks[k + 1] for k in range(len(cards)) if tricks[k] > tricks[k + 1])
+    defence_lost = sum(tricks[k + 1] - tricks[k] for k in range(len(cards)) if tricks[k + 1] > tricks[k])
+    words = lambda n: "1 trick" if n == 1 else f"{n} tricks"  # noqa: E731
+    summary = page.text_content("#played-summary")
+    assert f"Declarer lost {words(declarer_lost)}, the defence {words(defence_lost)}" in summary
+    # The play-through follows the record: the table's card is marked, "Next card" plays it.
+    expect(page.locator("#play .play-card.recorded")).to_have_attribute("data-card", cards[0], timeout=30_000)
+    for k in range(5):
+        page.click("#play-next")
+        expect(page.locator("#play .play-card.recorded")).to_have_attribute("data-card", cards[k + 1], timeout=30_000)
+    # Five cards in: the second trick's lead lies in the middle, alone.
+    expect(page.locator("#play-trick span")).to_have_count(1)
+    expect(page.locator("#play-trick span")).to_have_attribute("data-card", cards[4])
