@@ -6,8 +6,8 @@ use clap::{Args, Subcommand};
 use dealdex::workflow::event::{
     self as flow, MakeOptions, NewJob, PublishJob, SetValueJob, VerifyJob,
 };
+use dealdex::workflow::pipeline::ReadOptions;
 
-use super::file_args::ReadArgs;
 use super::{NoDbArgs, Text, print, render, stdout};
 
 #[derive(Args, Debug)]
@@ -75,7 +75,7 @@ struct VerifyArgs {
     #[command(flatten)]
     job: VerifyJob,
     #[command(flatten)]
-    read: ReadArgs,
+    read: ReadOptions,
 }
 
 /// Runs `dealdex event …`: the workflows of [`dealdex::workflow::event`], their reports
