@@ -94,7 +94,10 @@ pub fn run(a: EventArgs, json: bool) -> anyhow::Result<()> {
             };
             print(&r, json, text)
         }
-        EventCommand::Make(a) => make(a, json),
+        EventCommand::Make(a) => {
+            let report = flow::make(&a.options.job(a.db.path())?)?;
+            render(&mut stdout(), &report, json, a.quiet, Text::Summary)
+        }
         EventCommand::Verify(a) => {
             let job = VerifyJob {
                 read: a.read.read_as()?,
@@ -107,15 +110,4 @@ pub fn run(a: EventArgs, json: bool) -> anyhow::Result<()> {
             Ok(())
         }
     }
-}
-
-fn make(a: MakeArgs, json: bool) -> anyhow::Result<()> {
-    let job = a.options.job(a.db.path())?;
-    render(
-        &mut stdout(),
-        &flow::make(&job)?,
-        json,
-        a.quiet,
-        Text::Summary,
-    )
 }

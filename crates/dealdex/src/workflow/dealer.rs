@@ -86,30 +86,6 @@ pub struct DealerRunJob {
     pub store_set: Option<String>,
 }
 
-/// A meter of a dealer run's progress ([`DealerRunJob::meter`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Meter {
-    /// The deals that end the run: to produce, or else to generate.
-    pub length: u64,
-    /// True when it counts produced deals, false for generated ones.
-    pub produced: bool,
-}
-
-impl Meter {
-    /// Where `progress` stands on the meter, and the other count in words (`produced (17
-    /// generated)`).
-    pub fn at(&self, progress: DealerProgress) -> (u64, String) {
-        let DealerProgress {
-            generated,
-            produced,
-        } = progress;
-        match self.produced {
-            true => (produced, format!("produced ({generated} generated)")),
-            false => (generated, format!("generated ({produced} produced)")),
-        }
-    }
-}
-
 impl DealerRunJob {
     /// A job generating deals as `run` says, without a database.
     pub fn new(script: Script, run: DealerJob) -> DealerRunJob {
@@ -628,6 +604,30 @@ impl Keeper<'_> {
             sink.write(deals.iter().map(|&d| Board::unnumbered(d)).collect())?;
         }
         Ok(())
+    }
+}
+
+/// A meter of a dealer run's progress ([`DealerRunJob::meter`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Meter {
+    /// The deals that end the run: to produce, or else to generate.
+    pub length: u64,
+    /// True when it counts produced deals, false for generated ones.
+    pub produced: bool,
+}
+
+impl Meter {
+    /// Where `progress` stands on the meter, and the other count in words (`produced (17
+    /// generated)`).
+    pub fn at(&self, progress: DealerProgress) -> (u64, String) {
+        let DealerProgress {
+            generated,
+            produced,
+        } = progress;
+        match self.produced {
+            true => (produced, format!("produced ({generated} generated)")),
+            false => (generated, format!("generated ({produced} produced)")),
+        }
     }
 }
 
