@@ -29,8 +29,7 @@ pub struct ContractsArgs {
 }
 
 pub fn run(a: ContractsArgs, json: bool) -> anyhow::Result<()> {
-    let job = a.options.job();
-    let job = job.map_err(|e| super::sample_error(e.into()))?;
+    let job = a.options.job()?;
     let bar = progress_bar(a.quiet, "{spinner} {human_pos} deals played {msg}");
     let report = run_in(&job, &a.db.path(), &mut |p| {
         bar.set_position(p.deals);

@@ -86,30 +86,22 @@ pub fn run(a: DealerArgs, json: bool) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Runs `run` with `-m`'s meter when `shown`: produced deals against -p (or the script's
-/// produce), else generated deals against -g (or the script's generate).
+/// Runs `run` with `-m`'s meter when `shown` ([`DealerRunJob::meter`]).
 fn meter<T>(
     shown: bool,
     job: &DealerRunJob,
     run: impl FnOnce(&mut dyn FnMut(DealerProgress)) -> T,
 ) -> T {
-    let produce = job.run.produce.unwrap_or(job.script.produce_limit());
-    let generate = job.run.generate.unwrap_or(job.script.generate_limit());
-    let by_produced = produce != u64::MAX;
+    let meter = job.meter();
     let bar = match shown {
         true => drawn_bar("{bar:40} {percent:>3}% {human_pos}/{human_len} {msg}"),
         false => indicatif::ProgressBar::hidden(),
     };
-    bar.set_length(if by_produced { produce } else { generate });
-    let result = run(&mut |p: DealerProgress| match by_produced {
-        true => {
-            bar.set_position(p.produced);
-            bar.set_message(format!("produced ({} generated)", p.generated));
-        }
-        false => {
-            bar.set_position(p.generated);
-            bar.set_message(format!("generated ({} produced)", p.produced));
-        }
+    bar.set_length(meter.length);
+    let result = run(&mut |p| {
+        let (at, text) = meter.at(p);
+        bar.set_position(at);
+        bar.set_message(text);
     });
     bar.finish_and_clear();
     result

@@ -6,8 +6,8 @@ use clap::{Args, Subcommand};
 use dealdex::workflow::event::{
     self as flow, MakeOptions, NewJob, PublishJob, SetValueJob, VerifyJob,
 };
+use dealdex::workflow::pipeline::ReadOptions;
 
-use super::file_args::ReadArgs;
 use super::{NoDbArgs, Text, print, render, stdout};
 
 #[derive(Args, Debug)]
@@ -75,7 +75,7 @@ struct VerifyArgs {
     #[command(flatten)]
     job: VerifyJob,
     #[command(flatten)]
-    read: ReadArgs,
+    read: ReadOptions,
 }
 
 /// Runs `dealdex event …`: the workflows of [`dealdex::workflow::event`], their reports
@@ -94,7 +94,10 @@ pub fn run(a: EventArgs, json: bool) -> anyhow::Result<()> {
             };
             print(&r, json, text)
         }
-        EventCommand::Make(a) => make(a, json),
+        EventCommand::Make(a) => {
+            let report = flow::make(&a.options.job(a.db.path())?)?;
+            render(&mut stdout(), &report, json, a.quiet, Text::Summary)
+        }
         EventCommand::Verify(a) => {
             let job = VerifyJob {
                 read: a.read.read_as()?,
@@ -107,15 +110,4 @@ pub fn run(a: EventArgs, json: bool) -> anyhow::Result<()> {
             Ok(())
         }
     }
-}
-
-fn make(a: MakeArgs, json: bool) -> anyhow::Result<()> {
-    let job = a.options.job(a.db.path())?;
-    render(
-        &mut stdout(),
-        &flow::make(&job)?,
-        json,
-        a.quiet,
-        Text::Summary,
-    )
 }

@@ -4,11 +4,10 @@ use std::path::PathBuf;
 
 use clap::Args;
 use dealdex::import::{self, ImportJob};
-use dealdex::workflow::output::{Writing, plan_outputs};
+use dealdex::workflow::output::{OutputFiles, ToFormat, Writing, plan_outputs};
+use dealdex::workflow::pipeline::ReadOptions;
 use dealdex::workflow::{convert::ConvertJob, export::ExportJob};
-use dealdex::{Store, StoreError};
 
-use super::file_args::{OutArgs, ReadArgs, ToArg};
 use super::{StoreArgs, Text, print_notes, render, stdout};
 
 #[derive(Args, Debug)]
@@ -26,9 +25,9 @@ pub struct ConvertArgs {
     /// Output file (`-` for stdout).
     output: PathBuf,
     #[command(flatten)]
-    read: ReadArgs,
+    read: ReadOptions,
     #[command(flatten)]
-    to: ToArg,
+    to: ToFormat,
     #[command(flatten)]
     write: Writing,
 }
@@ -53,7 +52,7 @@ pub struct ImportArgs {
     #[command(flatten)]
     job: ImportJob,
     #[command(flatten)]
-    read: ReadArgs,
+    read: ReadOptions,
     #[command(flatten)]
     db: StoreArgs,
 }
@@ -67,7 +66,7 @@ pub struct ExportArgs {
     #[arg(long, value_name = "NAME")]
     set: String,
     #[command(flatten)]
-    output: OutArgs,
+    output: OutputFiles,
     #[command(flatten)]
     write: Writing,
     #[command(flatten)]
@@ -101,38 +100,22 @@ pub fn convert(a: ConvertArgs, json: bool) -> anyhow::Result<()> {
 pub fn import(a: ImportArgs, json: bool) -> anyhow::Result<()> {
     // Every file's format is chosen before the database is touched.
     let paths = ImportJob::for_paths(&a.files, a.read.read_as()?);
-    let (files, first_board) = (paths.files, paths.first_board);
     let job = ImportJob {
-        files,
-        first_board,
+        files: paths.files,
+        first_board: paths.first_board,
         ..a.job
     };
-    // A database this import creates and then stores nothing in is removed again: a refused
-    // import leaves no file behind.
-    let path = a.db.path();
-    let created = !path.exists();
-    let forget = |stored: bool| (created && !stored).then(|| Store::remove_files(&path));
-    let opened = match a.db.migrate_foreign {
-        true => Store::open_foreign(&path),
-        false => Store::open(&path),
-    };
-    // A busy database is said plainly.
-    let mut store = opened.map_err(StoreError::explain_busy)?;
-    let report = import::import(&job, &mut store, &mut |o| {
+    let report = import::import_in(&job, &a.db.path(), a.db.migrate_foreign, &mut |o| {
         if !json {
             eprintln!("{o}");
         }
-    });
-    drop(store);
-    let report = report.inspect_err(|_| _ = forget(false));
-    let report = report.map_err(dealdex::Error::explain_busy)?;
-    forget(report.new_deals + report.duplicates > 0);
+    })?;
     render(&mut stdout(), &report, json, false, Text::Summary)?;
     Ok(report.check()?)
 }
 
 pub fn export(a: ExportArgs, json: bool) -> anyhow::Result<()> {
-    let outputs = plan_outputs(&a.output.out, a.output.to.to.as_deref(), "pbn")?;
+    let outputs = a.output.plan("pbn")?;
     // Export only reads: it never creates, migrates or writes the database.
     let store = dealdex::ReadOnlyStore::open(&a.db.path())?;
     let job = ExportJob {

@@ -3,9 +3,9 @@
 
 use clap::{ArgGroup, Args};
 use dealdex::Store;
-use dealdex::workflow::generate::{self as wf, GenerateJob, GenerateOptions, Progress};
+use dealdex::workflow::generate::{self as wf, GenerateOptions, Progress};
 
-use super::{NoDbArgs, Text, file_args, progress_bar, render, stdout};
+use super::{NoDbArgs, Text, progress_bar, render, stdout};
 
 #[derive(Args, Debug)]
 #[command(group(ArgGroup::new("what").required(true).args(["boards", "count"])))]
@@ -17,7 +17,7 @@ pub struct GenerateArgs {
     #[command(flatten)]
     options: GenerateOptions,
     #[command(flatten)]
-    output: file_args::OutArgs,
+    output: dealdex::workflow::output::OutputFiles,
     #[command(flatten)]
     write: dealdex::workflow::output::Writing,
     #[command(flatten)]
@@ -27,17 +27,8 @@ pub struct GenerateArgs {
     quiet: bool,
 }
 
-/// The arguments as a job, checked (with the database to open, if any).
-fn job(a: &GenerateArgs) -> anyhow::Result<GenerateJob> {
-    let (out, to) = (&a.output.out, a.output.to.to.as_deref());
-    let job = a
-        .options
-        .job(out, to, a.write.clone(), &a.db.store_choice());
-    job.map_err(|e| super::sample_error(e.into()))
-}
-
 pub fn run(a: GenerateArgs, json: bool) -> anyhow::Result<()> {
-    let job = job(&a)?;
+    let job = (a.options).job(&a.output, a.write.clone(), &a.db.store_choice())?;
     let bulk = a.options.boards.is_none();
     // A busy database is said plainly.
     let mut store = job

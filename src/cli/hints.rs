@@ -18,6 +18,22 @@ pub fn flags_for(e: &anyhow::Error) -> Option<String> {
     dealdex::causes(e.as_ref()).into_iter().find_map(flags_of)
 }
 
+/// A sample's error ([`dealdex::ErrorKind::Sample`]) with the flag it is about (`--where: …`,
+/// `--hand "TEXT": …`); other errors as they are.
+pub fn sample_error(e: anyhow::Error) -> anyhow::Error {
+    use dealdex::{ErrorKind, SampleOption};
+    let flag = match e.downcast_ref::<dealdex::Error>().map(dealdex::Error::kind) {
+        Some(ErrorKind::Sample { option, .. }) => match option {
+            SampleOption::Hand { text } => format!("--hand {text:?}"),
+            SampleOption::Where => "--where".to_owned(),
+            SampleOption::Predeal => "--predeal".to_owned(),
+            SampleOption::Seed => "--seed".to_owned(),
+        },
+        _ => return e,
+    };
+    e.context(flag)
+}
+
 /// The flags `e` itself is about, or that fix it.
 fn flags_of(e: &(dyn Error + 'static)) -> Option<String> {
     if let Some(kind) = e.downcast_ref::<dealdex::Error>().map(dealdex::Error::kind) {

@@ -26,8 +26,7 @@ pub struct LeadArgs {
 }
 
 pub fn run(a: LeadArgs, json: bool) -> anyhow::Result<()> {
-    let job = a.options.job();
-    let job = job.map_err(|e| super::sample_error(e.into()))?;
+    let job = a.options.job()?;
     let mut stdout = super::stdout();
     let csv = a.options.csv_output(&a.db.path(), json, &mut stdout)?;
     let text = csv

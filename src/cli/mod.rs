@@ -4,7 +4,6 @@ mod card;
 mod contracts;
 mod dealer;
 mod event;
-mod file_args;
 mod files;
 mod generate;
 mod hints;
@@ -29,6 +28,7 @@ use dealdex::workflow::database::{
     Database as DbArgs, OptionalDatabase as NoDbArgs, StoreDatabase as StoreArgs,
 };
 use dealdex::workflow::pipeline::ReadNotes;
+use dealdex::workflow::report::{self, Text};
 use dealdex::workflow::solve::SolveProgress;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
@@ -167,31 +167,16 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
     }
 }
 
-/// A sample's error ([`dealdex::ErrorKind::Sample`]) with the flag it is about (`--where: …`,
-/// `--hand "TEXT": …`); other errors as they are.
-pub fn sample_error(e: anyhow::Error) -> anyhow::Error {
-    use dealdex::{ErrorKind, SampleOption};
-    let flag = match e.downcast_ref::<dealdex::Error>().map(dealdex::Error::kind) {
-        Some(ErrorKind::Sample { option, .. }) => match option {
-            SampleOption::Hand { text } => format!("--hand {text:?}"),
-            SampleOption::Where => "--where".to_owned(),
-            SampleOption::Predeal => "--predeal".to_owned(),
-            SampleOption::Seed => "--seed".to_owned(),
-        },
-        _ => return e,
-    };
-    e.context(flag)
-}
-
-/// Prints the error in one line, with the flags that fix it in brackets where the library
-/// error has such a fix ([`hints`]), and picks the exit code: 0 for a closed pipe, 130 for an
+/// Prints the error in one line, a sample's after the flag it is about and the flags that fix
+/// others in brackets where the library error has such a fix ([`hints`]), and picks the exit code: 0 for a closed pipe, 130 for an
 /// interrupted command (Ctrl-C, [`ErrorClass::Interrupted`]), 2 for bad input (an error in
 /// the cause chain whose [`ErrorClass`] is an input class, [`dealdex::classify`]), 1
 /// otherwise.
 pub fn report(e: anyhow::Error) -> ExitCode {
-    if e.chain().any(closed_stdout) {
+    if dealdex::closed_stdout(e.as_ref()) {
         return ExitCode::SUCCESS;
     }
+    let e = hints::sample_error(e);
     let mut msg = format!("{e:#}").replace('\n', " ");
     if let Some(flags) = hints::flags_for(&e) {
         msg = format!("{msg} [{flags}]");
@@ -202,23 +187,6 @@ pub fn report(e: anyhow::Error) -> ExitCode {
         Some(class) if class.is_input() => 2,
         _ => 1,
     })
-}
-
-/// True when `e` says that standard output's reader went away: a closed pipe, as an I/O
-/// error or a [`dealdex::ErrorKind::Write`] of standard output, also where a dealdex error
-/// holds one ([`dealdex::Classify::wrapped`]). A file's write error is not (it is reported).
-fn closed_stdout(e: &(dyn std::error::Error + 'static)) -> bool {
-    let kind = (e.downcast_ref::<dealdex::Error>().map(dealdex::Error::kind))
-        .or_else(|| e.downcast_ref::<dealdex::ErrorKind>());
-    if let Some(dealdex::ErrorKind::Write { path, error }) = kind {
-        return path.is_none() && error.kind() == io::ErrorKind::BrokenPipe;
-    }
-    if let Some(io) = e.downcast_ref::<io::Error>() {
-        return io.kind() == io::ErrorKind::BrokenPipe;
-    }
-    dealdex::as_classify(e)
-        .and_then(|c| c.wrapped())
-        .is_some_and(closed_stdout)
 }
 
 /// Standard output, buffered (1 MiB).
@@ -263,20 +231,7 @@ fn print_notes(name: &dyn Display, notes: &ReadNotes) {
     }
 }
 
-/// Where a report's text goes ([`render`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Text {
-    /// With the command's output: the report is its answer (`lookup`, `records`, `card`,
-    /// `solve --verify`).
-    Answer,
-    /// Standard error: a summary beside the data the command writes to standard output
-    /// (`import`, `generate`, `solve`, `event`).
-    Summary,
-}
-
-/// Renders a report, the one way every command does: one JSON line on `out` with `--json`,
-/// else its text (`Display`, ending in a newline unless empty) on `out` ([`Text::Answer`]) or
-/// standard error ([`Text::Summary`]), nothing when `quiet`. `out` is flushed.
+/// [`report::render`] with standard error for summaries.
 fn render<R: Serialize + Display + ?Sized>(
     out: &mut dyn Write,
     report: &R,
@@ -284,19 +239,14 @@ fn render<R: Serialize + Display + ?Sized>(
     quiet: bool,
     text: Text,
 ) -> anyhow::Result<()> {
-    match (json, quiet, text) {
-        (true, _, _) => writeln!(out, "{}", serde_json::to_string(report)?)?,
-        (false, true, _) => {}
-        (false, false, Text::Answer) => {
-            let text = report.to_string();
-            out.write_all(text.as_bytes())?;
-            if !text.is_empty() && !text.ends_with('\n') {
-                out.write_all(b"\n")?;
-            }
-        }
-        (false, false, Text::Summary) => eprintln!("{report}"),
-    }
-    Ok(out.flush()?)
+    Ok(report::render(
+        out,
+        &mut io::stderr(),
+        report,
+        json,
+        quiet,
+        text,
+    )?)
 }
 
 /// [`render`] on standard output, not quiet.

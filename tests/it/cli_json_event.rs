@@ -301,10 +301,7 @@ fn library_make_reports_the_files_and_sets_it_wrote() {
     .unwrap();
     assert!(v.recorded && v.value_base64.is_none());
 
-    make.formats = vec![
-        formats::by_name("pbn").unwrap(),
-        formats::by_name("lin").unwrap(),
-    ];
+    make.formats = ["pbn", "lin"].map(|n| formats::by_name(n).unwrap()).into();
     let r = flow::make(&make).unwrap();
     assert_eq!(r.notes.len(), 1, "{:?}", r.notes);
     assert!(

@@ -218,7 +218,10 @@ fn an_illegal_card_is_refused_by_position() {
     assert!(found[0].is_ok() && found[2].is_ok());
     let err = found[1].as_ref().unwrap_err();
     assert!(
-        matches!(err, dealdex::dd::DdError::IllegalCard { position: 5, .. }),
+        matches!(
+            err.kind(),
+            dealdex::dd::DdErrorKind::IllegalCard { position: 5, .. }
+        ),
         "{err:?}"
     );
     assert!(err.to_string().starts_with("card 5 of the play, "), "{err}");

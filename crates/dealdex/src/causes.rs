@@ -27,3 +27,28 @@ pub fn causes<'a>(e: &'a (dyn Error + 'static)) -> Vec<&'a (dyn Error + 'static)
     }
     out
 }
+
+/// True when `e` says that standard output's reader went away (a closed pipe: a command
+/// piped into `head` has done nothing wrong): a `BrokenPipe` I/O error, or a
+/// [`ErrorKind::Write`](crate::ErrorKind::Write) of standard output, in `e` or an error it
+/// holds (as [`causes`] finds them). A file's write error is not, nor what it holds.
+///
+/// ```
+/// use std::io;
+/// let pipe = dealdex::Error::write(None, io::ErrorKind::BrokenPipe.into());
+/// assert!(dealdex::closed_stdout(&pipe));
+/// let file = dealdex::Error::write(Some("a.pbn".as_ref()), io::ErrorKind::BrokenPipe.into());
+/// assert!(!dealdex::closed_stdout(&file));
+/// ```
+pub fn closed_stdout(e: &(dyn Error + 'static)) -> bool {
+    let kind = (e.downcast_ref::<crate::Error>().map(crate::Error::kind))
+        .or_else(|| e.downcast_ref::<crate::ErrorKind>());
+    if let Some(crate::ErrorKind::Write { path, error }) = kind {
+        return path.is_none() && error.kind() == std::io::ErrorKind::BrokenPipe;
+    }
+    if let Some(io) = e.downcast_ref::<std::io::Error>() {
+        return io.kind() == std::io::ErrorKind::BrokenPipe;
+    }
+    let wrapped = crate::as_classify(e).and_then(|c| c.wrapped());
+    e.source().into_iter().chain(wrapped).any(closed_stdout)
+}

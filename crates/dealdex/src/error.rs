@@ -33,30 +33,30 @@ use crate::{Classify, ErrorClass, FormatError, InputPosition, ModelError, Seat, 
 /// The engine's result: [`Error`] unless another error type is named.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
-/// Why the engine could not do what was asked: its kind ([`Error::kind`]), with its place
-/// where it has one ([`Error::position`]): for a deal file that cannot be read, always the
-/// file, and for a format's refusal the line and column, or the record and byte offset, that
-/// the reader gives ([`FormatError`]'s position); the column of a deal, a number or an
-/// expression given as text; a script's or a key file's line; `None` for the kinds about no
-/// place.
-///
-/// ```
-/// use dealdex::{ErrorKind, ReadKind};
-/// use dealdex::workflow::pipeline::{DealSource, FileSource, ReadAs};
-/// let dir = tempfile::tempdir()?;
-/// let path = dir.path().join("bad.pbn");
-/// std::fs::write(&path, "[Board \"1\"]\n[Deal \"N:AKQ.x\"]\n")?;
-/// let source = DealSource::File(FileSource::new(path.clone(), ReadAs::default()));
-/// let e = source.open(None, &Default::default()).and_then(|s| s.read_all()).unwrap_err();
-/// assert!(matches!(e.kind(), ErrorKind::Refused { .. }));
-/// assert_eq!(e.read_kind(), Some(ReadKind::Format("malformed")));
-/// let p = e.position().unwrap();
-/// assert_eq!((p.file.as_deref(), p.line), (Some(path.as_path()), Some(2)));
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-#[derive(Debug, thiserror::Error)]
-#[error(transparent)]
-pub struct Error(Box<ErrorKind>);
+crate::classified! {
+    /// Why the engine could not do what was asked: its kind ([`Error::kind`]), with its place
+    /// where it has one ([`Error::position`]): for a deal file that cannot be read, always the
+    /// file, and for a format's refusal the line and column, or the record and byte offset, that
+    /// the reader gives ([`FormatError`]'s position); the column of a deal, a number or an
+    /// expression given as text; a script's or a key file's line; `None` for the kinds about no
+    /// place.
+    ///
+    /// ```
+    /// use dealdex::{ErrorKind, ReadKind};
+    /// use dealdex::workflow::pipeline::{DealSource, FileSource, ReadAs};
+    /// let dir = tempfile::tempdir()?;
+    /// let path = dir.path().join("bad.pbn");
+    /// std::fs::write(&path, "[Board \"1\"]\n[Deal \"N:AKQ.x\"]\n")?;
+    /// let source = DealSource::File(FileSource::new(path.clone(), ReadAs::default()));
+    /// let e = source.open(None, &Default::default()).and_then(|s| s.read_all()).unwrap_err();
+    /// assert!(matches!(e.kind(), ErrorKind::Refused { .. }));
+    /// assert_eq!(e.read_kind(), Some(ReadKind::Format("malformed")));
+    /// let p = e.position().unwrap();
+    /// assert_eq!((p.file.as_deref(), p.line), (Some(path.as_path()), Some(2)));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub struct Error(Box<ErrorKind>), with position
+}
 
 impl Error {
     /// What kind of problem reading a deal file this is ([`ReadKind`]); `None` for the
@@ -659,8 +659,6 @@ pub enum ReadKind {
     /// It holds no board with a complete deal ([`ErrorKind::Empty`]).
     Empty,
 }
-
-crate::classified!(Error => boxed ErrorKind, with position);
 
 crate::classified!(ErrorKind);
 impl Classify for ErrorKind {

@@ -23,7 +23,7 @@ use dealdex_model as model;
 pub(crate) use dealdex_model::classified;
 pub use dealdex_model::{Classify, ErrorClass, InputPosition, as_classify, classify};
 mod causes;
-pub use causes::causes;
+pub use causes::{causes, closed_stdout};
 // The engine's one error type (rust-csv's style): a boxed kind, its class and position.
 mod error;
 pub use error::{Error, ErrorKind, ReadKind, Result, SampleOption};

@@ -22,13 +22,13 @@ macro_rules! script_kinds {
     };
 }
 
-/// Why a script was refused (it does not parse, or asks for what cannot be), an expression
-/// could not be evaluated on a deal, or a run failed.
-///
-/// Its position ([`Error::position`]) is the 1-based line and column of a script's problem.
-#[derive(Debug, thiserror::Error)]
-#[error(transparent)]
-pub struct Error(Box<ErrorKind>);
+crate::classified! {
+    /// Why a script was refused (it does not parse, or asks for what cannot be), an expression
+    /// could not be evaluated on a deal, or a run failed.
+    ///
+    /// Its position ([`Error::position`]) is the 1-based line and column of a script's problem.
+    pub struct Error(Box<ErrorKind>), with position, from io
+}
 
 impl Error {
     /// The line, column and message of a script's problem, to be changed (a parameter's
@@ -266,8 +266,6 @@ pub enum ErrorKind {
         flag: &'static str,
     },
 }
-
-crate::classified!(Error => boxed ErrorKind, with position, from io);
 
 crate::classified!(ErrorKind);
 impl Classify for ErrorKind {

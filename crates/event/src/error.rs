@@ -8,23 +8,24 @@ use crate::model::{Classify, ErrorClass, InputPosition};
 use crate::protocol::ValueFormat;
 use crate::{MAX_SESSION_BOARDS, MAX_SESSIONS, SessionId};
 
-/// What is wrong with an event, its files or a request about it: a malformed description
-/// (`.sqd`) or key (`.sqk`) file, an SN line or a `boards` field, keys that do not match the
-/// event's commitments, a delayed value outside its declared format, a phase or session the
-/// event does not have, or the operating system's random source failing. Its position
-/// ([`Error::position`]) is the 1-based line of a malformed `.sqd` or `.sqk` file (the file
-/// itself is named by the workflow error that read it, whose position adds it: the engine's
-/// `dealdex::workflow::event::EventKind`); the other kinds are about the event as a whole.
-///
-/// ```
-/// use dealdex::event::{ErrorKind, Event};
-/// let e = Event::parse("TN x\nSN 2:1?:A#:a\n").unwrap_err();
-/// assert!(matches!(e.kind(), ErrorKind::Sqd { line: 2, .. }));
-/// assert_eq!(e.position().unwrap().line, Some(2));
-/// ```
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error(transparent)]
-pub struct Error(Box<ErrorKind>);
+crate::classified! {
+    /// What is wrong with an event, its files or a request about it: a malformed description
+    /// (`.sqd`) or key (`.sqk`) file, an SN line or a `boards` field, keys that do not match the
+    /// event's commitments, a delayed value outside its declared format, a phase or session the
+    /// event does not have, or the operating system's random source failing. Its position
+    /// ([`Error::position`]) is the 1-based line of a malformed `.sqd` or `.sqk` file (the file
+    /// itself is named by the workflow error that read it, whose position adds it: the engine's
+    /// `dealdex::workflow::event::EventKind`); the other kinds are about the event as a whole.
+    ///
+    /// ```
+    /// use dealdex::event::{ErrorKind, Event};
+    /// let e = Event::parse("TN x\nSN 2:1?:A#:a\n").unwrap_err();
+    /// assert!(matches!(e.kind(), ErrorKind::Sqd { line: 2, .. }));
+    /// assert_eq!(e.position().unwrap().line, Some(2));
+    /// ```
+    #[derive(Clone, PartialEq, Eq)]
+    pub struct Error(Box<ErrorKind>), with position
+}
 
 impl Error {
     /// This error placed in an SN line's `boards` field, when it is a kind of a `boards`
@@ -302,8 +303,6 @@ impl fmt::Display for SnBoards {
         Ok(())
     }
 }
-
-crate::classified!(Error => boxed ErrorKind, with position);
 
 crate::classified!(ErrorKind);
 impl Classify for ErrorKind {

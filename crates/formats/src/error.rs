@@ -8,32 +8,32 @@ use std::path::PathBuf;
 use crate::model::text::OptionalPlace;
 use crate::model::{Classify, ErrorClass, InputPosition};
 
-/// Why a format refused a file or boards, a [`BoardWriter`](crate::BoardWriter)'s destination
-/// failed, or no format was chosen for a file. A reader's error names its place in the bytes
-/// it was given; the caller adds the file's name.
-///
-/// ```
-/// use dealdex::{FormatErrorKind, formats};
-/// let pbn = formats::by_name("pbn").unwrap();
-/// let e = pbn.read_all(b"[Board \"1\"]\n[Deal \"N:AKQ\"]\n").unwrap_err();
-/// assert!(matches!(e.kind(), FormatErrorKind::Malformed { .. }));
-/// ```
-///
-/// Its position ([`Error::position`]): for a reader's refusal, line and column (text
-/// formats) or record and byte offset (binary ones) in the bytes it was given, without the
-/// file; for a format's choice, the file and the line looked at. `None` for a problem of no
-/// place (a whole file, such as an empty one; a writer's).
-///
-/// ```
-/// use dealdex::formats;
-/// let lin = formats::by_name("lin").unwrap();
-/// let e = lin.read_all(b"qx|o1|\nmd|x|\n").unwrap_err();
-/// let p = e.position().unwrap();
-/// assert_eq!((p.line, p.column), (Some(2), Some(4)));
-/// ```
-#[derive(Debug, thiserror::Error)]
-#[error(transparent)]
-pub struct Error(Box<ErrorKind>);
+crate::classified! {
+    /// Why a format refused a file or boards, a [`BoardWriter`](crate::BoardWriter)'s destination
+    /// failed, or no format was chosen for a file. A reader's error names its place in the bytes
+    /// it was given; the caller adds the file's name.
+    ///
+    /// ```
+    /// use dealdex::{FormatErrorKind, formats};
+    /// let pbn = formats::by_name("pbn").unwrap();
+    /// let e = pbn.read_all(b"[Board \"1\"]\n[Deal \"N:AKQ\"]\n").unwrap_err();
+    /// assert!(matches!(e.kind(), FormatErrorKind::Malformed { .. }));
+    /// ```
+    ///
+    /// Its position ([`Error::position`]): for a reader's refusal, line and column (text
+    /// formats) or record and byte offset (binary ones) in the bytes it was given, without the
+    /// file; for a format's choice, the file and the line looked at. `None` for a problem of no
+    /// place (a whole file, such as an empty one; a writer's).
+    ///
+    /// ```
+    /// use dealdex::formats;
+    /// let lin = formats::by_name("lin").unwrap();
+    /// let e = lin.read_all(b"qx|o1|\nmd|x|\n").unwrap_err();
+    /// let p = e.position().unwrap();
+    /// assert_eq!((p.line, p.column), (Some(2), Some(4)));
+    /// ```
+    pub struct Error(Box<ErrorKind>), with position, from io
+}
 
 impl Error {
     /// A reader's [`ErrorKind::Malformed`] at `position`.
@@ -194,8 +194,6 @@ impl fmt::Display for FilePrefix<'_> {
         }
     }
 }
-
-crate::classified!(Error => boxed ErrorKind, with position, from io);
 
 crate::classified!(ErrorKind);
 impl Classify for ErrorKind {

@@ -774,6 +774,259 @@ struct Skip {
     error: Option<Error>,
 }
 
+/// An inconsistency of a record: its kind, its line and what is wrong.
+type Issue = (InconsistencyKind, usize, String);
+
+/// What the fields of one record say ([`Fields::scan`]).
+#[derive(Default)]
+struct Fields<'p> {
+    md: Option<&'p Pair<'p>>,
+    md_twice: bool,
+    ah: Option<u64>,
+    qx: Option<u64>,
+    room: Option<Room>,
+    vulnerability: Option<Vulnerability>,
+    sv_error: Option<Error>,
+    calls: Vec<String>,
+    notes: Vec<(u32, String)>,
+    /// The note of the last call when it was alerted (`!`) and not yet explained.
+    alert_note: Option<usize>,
+    played: Vec<Played>,
+    play_stopped: bool,
+    claim: Option<(Option<u8>, &'p Pair<'p>)>,
+    issues: Vec<Issue>,
+}
+
+impl<'p> Fields<'p> {
+    /// Reads a record's fields; those of the whole match (`vg`, `rs`, `pn`) go to `file`.
+    fn scan(pairs: &'p [Pair<'p>], file: &mut MatchFile) -> Fields<'p> {
+        let mut f = Fields::default();
+        for p in pairs {
+            let key = match p.key {
+                [a, b] => [a.to_ascii_lowercase(), b.to_ascii_lowercase()],
+                _ => continue, // every key read is two letters
+            };
+            match &key {
+                b"md" => {
+                    f.md_twice |= f.md.is_some();
+                    f.md = f.md.or(Some(p));
+                }
+                b"ah" => f.ah = f.ah.or(ah_board(p.value)),
+                b"qx" if f.qx.is_none() => {
+                    f.qx = qx_board(p.value);
+                    f.room = qx_room(p.value);
+                }
+                b"sv" => match sv_vulnerability(p) {
+                    Ok(v) => f.vulnerability = v,
+                    Err(e) => f.sv_error = Some(e),
+                },
+                b"vg" => file.set_vg(p.value),
+                b"rs" => {
+                    file.results = String::from_utf8_lossy(p.value)
+                        .split(',')
+                        .map(str::to_owned)
+                        .collect();
+                }
+                b"pn" | b"pw" => file.names = pn_names(p.value),
+                b"mb" => f.call(p),
+                b"an" if !f.calls.is_empty() => f.explanation(p),
+                b"pc" if !f.play_stopped => f.card(p),
+                b"mc" => {
+                    let v = String::from_utf8_lossy(trim(p.value).0).into_owned();
+                    f.claim = Some((v.parse::<u8>().ok().filter(|&n| n <= 13), p));
+                }
+                _ => {}
+            }
+        }
+        f
+    }
+
+    /// An `mb|` field: a call (with a note when alerted), else an inconsistency.
+    fn call(&mut self, p: &Pair) {
+        let Some(call) = lin_call(p.value) else {
+            self.issues.push((
+                InconsistencyKind::BadCall,
+                p.vline,
+                format!(
+                    "mb|{}| is not a call (expected p, d, r or a bid such as 1C or 3N); it is left out",
+                    String::from_utf8_lossy(p.value)
+                ),
+            ));
+            return;
+        };
+        self.calls.push(call);
+        self.alert_note = None;
+        if p.value.contains(&b'!') {
+            let k = self.notes.len() as u32 + 1;
+            self.calls.push(format!("={k}="));
+            self.notes.push((k, String::new()));
+            self.alert_note = Some(self.notes.len() - 1);
+        }
+    }
+
+    /// An `an|` field after a call: the alerted call's explanation, else a note of its own.
+    fn explanation(&mut self, p: &Pair) {
+        // A line break inside the text is the file's, not the explanation's.
+        let text: String = String::from_utf8_lossy(p.value)
+            .split(['\r', '\n'])
+            .collect::<String>()
+            .trim()
+            .to_string();
+        match self.alert_note.take().and_then(|i| self.notes.get_mut(i)) {
+            Some(note) => note.1 = text,
+            None => {
+                let k = self.notes.len() as u32 + 1;
+                self.calls.push(format!("={k}="));
+                self.notes.push((k, text));
+            }
+        }
+    }
+
+    /// A `pc|` field: a card of the play, else the play stops (an inconsistency).
+    fn card(&mut self, p: &Pair) {
+        match pc_played(p) {
+            Some(c) => self.played.push(c),
+            None => {
+                self.play_stopped = true;
+                self.issues.push((
+                    InconsistencyKind::BadCard,
+                    p.vline,
+                    format!(
+                        "pc|{}| is not a card (expected suit and rank, e.g. C5 or SA); the play is kept up to the card before it",
+                        String::from_utf8_lossy(p.value)
+                    ),
+                ));
+            }
+        }
+    }
+
+    /// The record's dealer and deal (its one `md|` field, which deals all 52 cards), and its
+    /// vulnerability's error; else why the record gives no board (`number`, from `line`).
+    fn deal(&mut self, number: Option<u64>, line: usize) -> Result<(Seat, Deal), Skip> {
+        let skip = |error: Error| Skip {
+            board: number,
+            reason: error.to_string(),
+            error: Some(error),
+        };
+        if self.md_twice {
+            return Err(skip(Error::malformed(
+                InputPosition::at_line(line),
+                "a second md| field in one record (expected one deal a record)",
+            )));
+        }
+        let Some(md) = self.md else {
+            return Err(skip(Error::malformed(
+                InputPosition::at_line(line),
+                "no md| (deal) field",
+            )));
+        };
+        let (dealer, deal) = parse_md(md).map_err(skip)?;
+        let Some(deal) = deal else {
+            return Err(Skip {
+                board: number,
+                reason: NO_COMPLETE_DEAL.to_string(),
+                error: None,
+            });
+        };
+        match self.sv_error.take() {
+            Some(e) => Err(skip(e)),
+            None => Ok((dealer, deal)),
+        }
+    }
+}
+
+/// Whether the file's result `rs` for the table (read as `entry`) agrees with the auction's
+/// `contract` (`auctioned`: there is an auction); a contract or declarer that differs is an
+/// inconsistency (the record's `line`).
+fn rs_agrees(
+    contract: Option<Contract>,
+    auctioned: bool,
+    rs: Option<&str>,
+    entry: Option<&RsEntry>,
+    line: usize,
+    issues: &mut Vec<Issue>,
+) -> bool {
+    let Some(e) = entry else {
+        return false;
+    };
+    let Some(c) = contract else {
+        return !(auctioned && e.contract.is_some());
+    };
+    let Some(r) = e.contract else {
+        return false;
+    };
+    let (kind, detail) = if (r.level, r.strain, r.doubling) != (c.level, c.strain, c.doubling) {
+        let (r, a) = (rs.unwrap_or(""), contract_text(&c));
+        let detail = format!("rs| says {r}, the auction {a}; the auction's is kept");
+        (InconsistencyKind::ContractMismatch, detail)
+    } else if r.declarer != c.declarer {
+        let detail = format!(
+            "rs| says {} (declarer {}), the auction has {} declare; the auction's is kept",
+            rs.unwrap_or(""),
+            r.declarer.name(),
+            c.declarer.name()
+        );
+        (InconsistencyKind::WrongDeclarer, detail)
+    } else {
+        return true;
+    };
+    issues.push((kind, line, detail));
+    false
+}
+
+/// Declarer's tricks a claim gives (`mc|`), an inconsistency when it gives no count or the
+/// file's result `rs` says another (`rs_tricks`).
+fn claimed(
+    claim: Option<(Option<u8>, &Pair)>,
+    rs: Option<&str>,
+    rs_tricks: Option<u8>,
+    line: usize,
+    issues: &mut Vec<Issue>,
+) -> Option<u8> {
+    match claim? {
+        (Some(n), _) => {
+            if let Some(t) = rs_tricks.filter(|&t| t != n) {
+                let rs = rs.unwrap_or("");
+                let detail =
+                    format!("rs| says {rs} ({t} tricks), the claim mc|{n}|; the claim is kept");
+                issues.push((InconsistencyKind::ResultMismatch, line, detail));
+            }
+            Some(n)
+        }
+        (None, p) => {
+            let value = String::from_utf8_lossy(p.value);
+            let detail = format!("mc|{value}| gives no trick count 0..13");
+            issues.push((InconsistencyKind::ClaimWithoutCount, p.vline, detail));
+            None
+        }
+    }
+}
+
+/// The tags of the contract `stated` (the auction's, else the file's result): `Contract` and
+/// `Declarer`; for a board `passed_out`, PBN's "not applicable" (no declarer, and no result
+/// unless a claim gives one).
+fn contract_tags(
+    stated: Option<Contract>,
+    passed_out: bool,
+    claimed: bool,
+    tags: &mut Vec<(String, String)>,
+) {
+    match stated {
+        Some(c) => {
+            tags.push(("Contract".into(), contract_text(&c)));
+            tags.push(("Declarer".into(), c.declarer.letter().to_string()));
+        }
+        None if passed_out => {
+            tags.push(("Contract".into(), "Pass".into()));
+            tags.push(("Declarer".into(), String::new()));
+            if !claimed {
+                tags.push(("Result".into(), String::new()));
+            }
+        }
+        None => {}
+    }
+}
+
 /// Reads one record (see the module documentation): its board, or why it gives none. What
 /// is inconsistent in it is pushed on `found` and left out of the board.
 fn read_record(
@@ -782,132 +1035,19 @@ fn read_record(
     found: &mut Vec<Inconsistency>,
 ) -> Result<Board, Skip> {
     let line = pairs.first().map_or(1, |p| p.line);
-    let mut md: Option<&Pair> = None;
-    let mut md_twice = false;
-    let (mut ah, mut qx, mut room) = (None, None, None);
-    let mut vulnerability = None;
-    let mut sv_error = None;
-    let mut calls: Vec<String> = Vec::new();
-    let mut notes: Vec<(u32, String)> = Vec::new();
-    // The note of the last call when it was alerted (`!`) and not yet explained.
-    let mut alert_note: Option<usize> = None;
-    let mut played: Vec<Played> = Vec::new();
-    let mut play_stopped = false;
-    let mut claim: Option<(Option<u8>, &Pair)> = None;
-    let mut issues: Vec<(InconsistencyKind, usize, String)> = Vec::new();
-    for p in pairs {
-        let key = match p.key {
-            [a, b] => [a.to_ascii_lowercase(), b.to_ascii_lowercase()],
-            _ => continue, // every key read is two letters
-        };
-        match &key {
-            b"md" => {
-                md_twice |= md.is_some();
-                md = md.or(Some(p));
-            }
-            b"ah" => ah = ah.or(ah_board(p.value)),
-            b"qx" if qx.is_none() => {
-                qx = qx_board(p.value);
-                room = qx_room(p.value);
-            }
-            b"sv" => match sv_vulnerability(p) {
-                Ok(v) => vulnerability = v,
-                Err(e) => sv_error = Some(e),
-            },
-            b"vg" => file.set_vg(p.value),
-            b"rs" => {
-                file.results = String::from_utf8_lossy(p.value)
-                    .split(',')
-                    .map(str::to_owned)
-                    .collect();
-            }
-            b"pn" | b"pw" => file.names = pn_names(p.value),
-            b"mb" => match lin_call(p.value) {
-                Some(call) => {
-                    calls.push(call);
-                    alert_note = None;
-                    if p.value.contains(&b'!') {
-                        let k = notes.len() as u32 + 1;
-                        calls.push(format!("={k}="));
-                        notes.push((k, String::new()));
-                        alert_note = Some(notes.len() - 1);
-                    }
-                }
-                None => issues.push((
-                    InconsistencyKind::BadCall,
-                    p.vline,
-                    format!(
-                        "mb|{}| is not a call (expected p, d, r or a bid such as 1C or 3N); it is left out",
-                        String::from_utf8_lossy(p.value)
-                    ),
-                )),
-            },
-            b"an" if !calls.is_empty() => {
-                // A line break inside the text is the file's, not the explanation's.
-                let text: String = String::from_utf8_lossy(p.value)
-                    .split(['\r', '\n'])
-                    .collect::<String>()
-                    .trim()
-                    .to_string();
-                match alert_note.take().and_then(|i| notes.get_mut(i)) {
-                    Some(note) => note.1 = text,
-                    None => {
-                        let k = notes.len() as u32 + 1;
-                        calls.push(format!("={k}="));
-                        notes.push((k, text));
-                    }
-                }
-            }
-            b"pc" if !play_stopped => match pc_played(p) {
-                Some(c) => played.push(c),
-                None => {
-                    play_stopped = true;
-                    issues.push((
-                        InconsistencyKind::BadCard,
-                        p.vline,
-                        format!(
-                            "pc|{}| is not a card (expected suit and rank, e.g. C5 or SA); the play is kept up to the card before it",
-                            String::from_utf8_lossy(p.value)
-                        ),
-                    ));
-                }
-            },
-            b"mc" => {
-                let v = String::from_utf8_lossy(trim(p.value).0).into_owned();
-                claim = Some((v.parse::<u8>().ok().filter(|&n| n <= 13), p));
-            }
-            _ => {}
-        }
-    }
-    let number = ah.or(qx);
-    let skip = |error: Error| Skip {
-        board: number,
-        reason: error.to_string(),
-        error: Some(error),
-    };
-    if md_twice {
-        return Err(skip(Error::malformed(
-            InputPosition::at_line(line),
-            "a second md| field in one record (expected one deal a record)",
-        )));
-    }
-    let Some(md) = md else {
-        return Err(skip(Error::malformed(
-            InputPosition::at_line(line),
-            "no md| (deal) field",
-        )));
-    };
-    let (dealer, deal) = parse_md(md).map_err(skip)?;
-    let Some(deal) = deal else {
-        return Err(Skip {
-            board: number,
-            reason: NO_COMPLETE_DEAL.to_string(),
-            error: None,
-        });
-    };
-    if let Some(e) = sv_error {
-        return Err(skip(e));
-    }
+    let mut f = Fields::scan(pairs, file);
+    let number = f.ah.or(f.qx);
+    let (dealer, deal) = f.deal(number, line)?;
+    let Fields {
+        room,
+        vulnerability,
+        calls,
+        notes,
+        played,
+        claim,
+        mut issues,
+        ..
+    } = f;
     let auction = (!calls.is_empty()).then_some(Auction {
         first: dealer,
         calls,
@@ -933,96 +1073,29 @@ fn read_record(
     let passed_out = auction.as_ref().is_some_and(|a| {
         contract.is_none() && a.calls.iter().filter(|c| c.as_str() == "Pass").count() >= 4
     });
-    let mut rs_agrees = rs_entry.is_some();
-    match (contract, &rs_entry) {
-        (Some(c), Some(e)) => {
-            if let Some(r) = e.contract
-                && (r.level, r.strain, r.doubling) != (c.level, c.strain, c.doubling)
-            {
-                rs_agrees = false;
-                issues.push((
-                    InconsistencyKind::ContractMismatch,
-                    line,
-                    format!(
-                        "rs| says {}, the auction {}; the auction's is kept",
-                        rs.unwrap_or(""),
-                        contract_text(&c)
-                    ),
-                ));
-            } else if let Some(r) = e.contract
-                && r.declarer != c.declarer
-            {
-                rs_agrees = false;
-                issues.push((
-                    InconsistencyKind::WrongDeclarer,
-                    line,
-                    format!(
-                        "rs| says {} (declarer {}), the auction has {} declare; the auction's is kept",
-                        rs.unwrap_or(""),
-                        r.declarer.name(),
-                        c.declarer.name()
-                    ),
-                ));
-            } else if e.contract.is_none() {
-                rs_agrees = false;
-            }
-        }
-        (None, Some(e)) if auction.is_some() && e.contract.is_some() => rs_agrees = false,
-        _ => {}
-    }
+    let auctioned = auction.is_some();
+    let rs_agrees = rs_agrees(
+        contract,
+        auctioned,
+        rs,
+        rs_entry.as_ref(),
+        line,
+        &mut issues,
+    );
     let stated = contract.or_else(|| {
         rs_entry
             .as_ref()
             .filter(|_| auction.is_none())
             .and_then(|e| e.contract)
     });
-    match stated {
-        Some(c) => {
-            tags.push(("Contract".into(), contract_text(&c)));
-            tags.push(("Declarer".into(), c.declarer.letter().to_string()));
-        }
-        None if passed_out || rs_entry.as_ref().is_some_and(|e| e.contract.is_none()) => {
-            // PBN's "not applicable": no declarer, no result.
-            tags.push(("Contract".into(), "Pass".into()));
-            tags.push(("Declarer".into(), String::new()));
-            if claim.is_none() {
-                tags.push(("Result".into(), String::new()));
-            }
-        }
-        None => {}
-    }
+    let passed_out = passed_out || rs_entry.as_ref().is_some_and(|e| e.contract.is_none());
+    contract_tags(stated, passed_out, claim.is_some(), &mut tags);
     // The result: the claim, else a play of 13 tricks, else the file's result.
     let rs_tricks = rs_entry
         .as_ref()
         .filter(|_| rs_agrees)
         .and_then(|e| e.tricks);
-    let mut result = None;
-    match claim {
-        Some((Some(n), _)) => {
-            result = Some(n);
-            if let Some(t) = rs_tricks
-                && t != n
-            {
-                issues.push((
-                    InconsistencyKind::ResultMismatch,
-                    line,
-                    format!(
-                        "rs| says {} ({t} tricks), the claim mc|{n}|; the claim is kept",
-                        rs.unwrap_or("")
-                    ),
-                ));
-            }
-        }
-        Some((None, p)) => issues.push((
-            InconsistencyKind::ClaimWithoutCount,
-            p.vline,
-            format!(
-                "mc|{}| gives no trick count 0..13",
-                String::from_utf8_lossy(p.value)
-            ),
-        )),
-        None => {}
-    }
+    let mut result = claimed(claim, rs, rs_tricks, line, &mut issues);
     if result.is_none() && stated.is_some() {
         result = match built.declarer_tricks {
             Some(n) if built.tricks == 13 => Some(n),
@@ -1032,15 +1105,13 @@ fn read_record(
     if let Some(n) = result.filter(|_| stated.is_some() || claim.is_some()) {
         tags.push(("Result".into(), n.to_string()));
     }
-    for (kind, l, detail) in issues {
-        found.push(Inconsistency {
-            kind,
-            board: number,
-            room,
-            line: Some(l),
-            detail,
-        });
-    }
+    found.extend(issues.into_iter().map(|(kind, l, detail)| Inconsistency {
+        kind,
+        board: number,
+        room,
+        line: Some(l),
+        detail,
+    }));
     let game = (!tags.is_empty() || auction.is_some() || built.play.is_some()).then(|| {
         Box::new(GameRecord {
             tags,

@@ -5,11 +5,12 @@
 use crate::model::card::{Seat, Suit};
 use crate::model::{Classify, ErrorClass, InputPosition};
 
-/// Why a seed, a predeal or predealt suit lengths were refused, or the operating system's
-/// random source failed.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error(transparent)]
-pub struct Error(Box<ErrorKind>);
+crate::classified! {
+    /// Why a seed, a predeal or predealt suit lengths were refused, or the operating system's
+    /// random source failed.
+    #[derive(Clone, PartialEq, Eq)]
+    pub struct Error(Box<ErrorKind>)
+}
 
 /// The kinds of [`Error`]. Lengths are numbers of cards (0..=13); columns are 1-based.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -176,8 +177,6 @@ fn and_list(names: &[&str]) -> String {
         [init @ .., last] => format!("{} and {last}", init.join(", ")),
     }
 }
-
-crate::classified!(Error => boxed ErrorKind);
 
 crate::classified!(ErrorKind);
 impl Classify for ErrorKind {

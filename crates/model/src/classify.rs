@@ -66,11 +66,22 @@ pub static CLASSIFIED: [Classified];
 ///   file);
 /// - `crate::classified!(Error => boxed ErrorKind, with position, from io);` as the form
 ///   before, and `From<std::io::Error>` making the kind's `Io(error)` variant;
+/// - `crate::classified! { /// Doc. #[derive(Clone)] pub struct Error(Box<ErrorKind>), with
+///   position }` declares the error type too, with the attributes given, `Debug` and
+///   `thiserror::Error` (transparent: its message is its kind's), then as the `boxed` form
+///   with what follows the comma (the calling crate depends on `thiserror`);
 /// - `crate::classified!(Type => wraps A, B);` also writes the impl for an enum each of
 ///   whose variants `A(e)`, `B(e)` wraps (transparently) one dealdex error: `e`'s class and
 ///   position, and `e` as the wrapped error.
 #[macro_export]
 macro_rules! classified {
+    ($(#[$attr:meta])* pub struct $t:ident(Box<$k:ident>) $(, $($rest:tt)+)?) => {
+        $(#[$attr])*
+        #[derive(Debug, ::thiserror::Error)]
+        #[error(transparent)]
+        pub struct $t(::std::boxed::Box<$k>);
+        $crate::classified!($t => boxed $k $(, $($rest)+)?);
+    };
     ($t:ty) => {
         const _: () = {
             #[linkme::distributed_slice($crate::classify::CLASSIFIED)]

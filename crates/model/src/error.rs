@@ -8,19 +8,20 @@ use crate::play::encoding::Encoding;
 use crate::text::OptionalPlace;
 use crate::{Classify, ErrorClass, InputPosition};
 
-/// Why a text, a number or bytes given to the model are not what they should be: a deal
-/// string, a hex index, a hand-record number, a card encoding, a play record, a game state,
-/// a name (seat, suit, strain, contract, vulnerability, scheme), or four hands that are not a
-/// deal. Its position ([`Error::position`]) is the 1-based column in a deal string, an index
-/// or a number, or the 0-based byte offset in a game state.
-///
-/// ```
-/// let e = dealdex::parse_deal("N:AKQ.x").unwrap_err();
-/// assert_eq!(e.position().unwrap().column, Some(7));
-/// ```
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error(transparent)]
-pub struct Error(Box<ErrorKind>);
+crate::classified! {
+    /// Why a text, a number or bytes given to the model are not what they should be: a deal
+    /// string, a hex index, a hand-record number, a card encoding, a play record, a game state,
+    /// a name (seat, suit, strain, contract, vulnerability, scheme), or four hands that are not a
+    /// deal. Its position ([`Error::position`]) is the 1-based column in a deal string, an index
+    /// or a number, or the 0-based byte offset in a game state.
+    ///
+    /// ```
+    /// let e = dealdex::parse_deal("N:AKQ.x").unwrap_err();
+    /// assert_eq!(e.position().unwrap().column, Some(7));
+    /// ```
+    #[derive(Clone, PartialEq, Eq)]
+    pub struct Error(Box<ErrorKind>), with position
+}
 
 impl Error {
     /// This error placed at the 1-based `column` of a deal string, when it is a deal
@@ -462,8 +463,6 @@ pub enum ErrorKind {
         why: &'static str,
     },
 }
-
-crate::classified!(Error => boxed ErrorKind, with position);
 
 crate::classified!(ErrorKind);
 impl Classify for ErrorKind {

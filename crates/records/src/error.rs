@@ -4,18 +4,19 @@
 
 use crate::model::{Classify, ErrorClass};
 
-/// Why a layout option was refused (boards per page, paper, ten style), or the PDF could not
-/// be made.
-///
-/// ```
-/// use dealdex::records::{ErrorKind, Paper};
-/// let e = "a3".parse::<Paper>().unwrap_err();
-/// assert_eq!(e.to_string(), r#"paper "a3": expected a4 or letter"#);
-/// assert!(matches!(e.kind(), ErrorKind::Paper { .. }));
-/// ```
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error(transparent)]
-pub struct Error(Box<ErrorKind>);
+crate::classified! {
+    /// Why a layout option was refused (boards per page, paper, ten style), or the PDF could not
+    /// be made.
+    ///
+    /// ```
+    /// use dealdex::records::{ErrorKind, Paper};
+    /// let e = "a3".parse::<Paper>().unwrap_err();
+    /// assert_eq!(e.to_string(), r#"paper "a3": expected a4 or letter"#);
+    /// assert!(matches!(e.kind(), ErrorKind::Paper { .. }));
+    /// ```
+    #[derive(Clone, PartialEq, Eq)]
+    pub struct Error(Box<ErrorKind>)
+}
 
 /// The kinds of [`Error`].
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -61,8 +62,6 @@ pub enum ErrorKind {
         message: String,
     },
 }
-
-crate::classified!(Error => boxed ErrorKind);
 
 crate::classified!(ErrorKind);
 impl Classify for ErrorKind {

@@ -273,18 +273,22 @@ struct Text {
     then: Option<(f32, String)>,
 }
 
+/// A stroked line from (`x1`, `y1`) to (`x2`, `y2`), `width` points wide.
+#[derive(Clone, Copy, Debug)]
+struct Segment {
+    x1: f32,
+    y1: f32,
+    x2: f32,
+    y2: f32,
+    width: f32,
+    colour: Colour,
+}
+
 #[derive(Clone, Debug)]
 enum Item {
     Text(Text),
     /// A stroked line.
-    Line {
-        x1: f32,
-        y1: f32,
-        x2: f32,
-        y2: f32,
-        width: f32,
-        colour: Colour,
-    },
+    Line(Segment),
     /// A filled rectangle.
     Fill {
         x: f32,
@@ -315,21 +319,14 @@ impl Item {
                 size: s * t.size,
                 ..t.clone()
             }),
-            Item::Line {
-                x1,
-                y1,
-                x2,
-                y2,
-                width,
-                colour,
-            } => Item::Line {
-                x1: dx + s * x1,
-                y1: dy + s * y1,
-                x2: dx + s * x2,
-                y2: dy + s * y2,
-                width: s * width,
-                colour: *colour,
-            },
+            Item::Line(l) => Item::Line(Segment {
+                x1: dx + s * l.x1,
+                y1: dy + s * l.y1,
+                x2: dx + s * l.x2,
+                y2: dy + s * l.y2,
+                width: s * l.width,
+                colour: l.colour,
+            }),
             Item::Fill { x, y, w, h, colour } => Item::Fill {
                 x: dx + s * x,
                 y: dy + s * y,
@@ -398,31 +395,10 @@ impl Page {
                     }
                     ops.push(Op::EndTextSection);
                 }
-                Item::Line {
-                    x1,
-                    y1,
-                    x2,
-                    y2,
-                    width,
-                    colour,
-                } => {
-                    ops.push(Op::SetOutlineColor { col: rgb(*colour) });
-                    ops.push(Op::SetOutlineThickness { pt: Pt(*width) });
-                    ops.push(Op::DrawLine {
-                        line: Line {
-                            points: vec![
-                                LinePoint {
-                                    p: pt(*x1, *y1),
-                                    bezier: false,
-                                },
-                                LinePoint {
-                                    p: pt(*x2, *y2),
-                                    bezier: false,
-                                },
-                            ],
-                            is_closed: false,
-                        },
-                    });
+                Item::Line(l) => {
+                    outline(&mut ops, l.colour, l.width);
+                    let ends = [(pt(l.x1, l.y1), false), (pt(l.x2, l.y2), false)];
+                    ops.push(path(ends, false));
                 }
                 Item::Fill { x, y, w, h, colour } => {
                     ops.push(Op::SetFillColor { col: rgb(*colour) });
@@ -437,28 +413,36 @@ impl Page {
                     width,
                     colour,
                 } => {
-                    ops.push(Op::SetOutlineColor { col: rgb(*colour) });
-                    ops.push(Op::SetOutlineThickness { pt: Pt(*width) });
+                    outline(&mut ops, *colour, *width);
                     if *radius <= 0.0 {
                         ops.push(rectangle(*x, page_h - y - h, *w, *h, PaintMode::Stroke));
                     } else {
-                        ops.push(Op::DrawLine {
-                            line: Line {
-                                points: rounded_rect(*x, *y, *w, *h, *radius)
-                                    .into_iter()
-                                    .map(|(px, py, bezier)| LinePoint {
-                                        p: pt(px, py),
-                                        bezier,
-                                    })
-                                    .collect(),
-                                is_closed: true,
-                            },
-                        });
+                        let corners = rounded_rect(*x, *y, *w, *h, *radius).into_iter();
+                        ops.push(path(corners.map(|(x, y, b)| (pt(x, y), b)), true));
                     }
                 }
             }
         }
         ops
+    }
+}
+
+/// Sets the colour and width of the lines drawn next.
+fn outline(ops: &mut Vec<Op>, colour: Colour, width: f32) {
+    ops.push(Op::SetOutlineColor { col: rgb(colour) });
+    ops.push(Op::SetOutlineThickness { pt: Pt(width) });
+}
+
+/// A path through `points` (`true`: a Bézier control point), closed or not, stroked.
+fn path(points: impl IntoIterator<Item = (Point, bool)>, is_closed: bool) -> Op {
+    let points = points
+        .into_iter()
+        .map(|(p, bezier)| LinePoint { p, bezier });
+    Op::DrawLine {
+        line: Line {
+            points: points.collect(),
+            is_closed,
+        },
     }
 }
 
@@ -602,14 +586,14 @@ fn header(page: &mut Page, sheet: &RecordSheet, fonts: &Fonts) {
         }));
     }
     let rule_y = top + mm(HEADER_MM) - mm(3.0);
-    page.items.push(Item::Line {
+    page.items.push(Item::Line(Segment {
         x1: x,
         y1: rule_y,
         x2: x + width,
         y2: rule_y,
         width: 0.6,
         colour: GREY,
-    });
+    }));
 }
 
 fn footer(page: &mut Page, sheet: &RecordSheet, fonts: &Fonts, k: usize) {
@@ -835,22 +819,22 @@ fn draw_table(block: &mut Block, fonts: &Fonts, board: &RecordBoard, x: f32, y: 
         colour: RULE,
     });
     let header_rule = y + pitch + 0.12 * s;
-    block.items.push(Item::Line {
+    block.items.push(Item::Line(Segment {
         x1: x,
         y1: header_rule,
         x2: x + w,
         y2: header_rule,
         width: rule,
         colour: RULE,
-    });
-    block.items.push(Item::Line {
+    }));
+    block.items.push(Item::Line(Segment {
         x1: x + first,
         y1: y,
         x2: x + first,
         y2: y + h,
         width: rule,
         colour: RULE,
-    });
+    }));
 }
 
 /// The board's block at unit size in `arrangement` (ignored when no analysis is shown).
@@ -1425,7 +1409,7 @@ mod tests {
                 }
                 (t.x, t.y - t.size, t.x + w, t.y + 0.25 * t.size)
             }
-            Item::Line { x1, y1, x2, y2, .. } => {
+            Item::Line(Segment { x1, y1, x2, y2, .. }) => {
                 (x1.min(*x2), y1.min(*y2), x1.max(*x2), y1.max(*y2))
             }
             Item::Rect { x, y, w, h, .. } | Item::Fill { x, y, w, h, .. } => (*x, *y, x + w, y + h),

@@ -14,7 +14,9 @@ use dealdex_model::contract::{Strain, trick_winner};
 use dealdex_model::deal::Deal;
 use serde::{Deserialize, Serialize};
 
-use super::{DdError, Solver, WARM_SOLVER, dds, solver_pool, to_pons_deal, to_pons_seat};
+use super::{
+    DdError, DdErrorKind, Solver, WARM_SOLVER, dds, solver_pool, to_pons_deal, to_pons_seat,
+};
 use super::{position::to_pons_card, to_pons_strain};
 
 /// A board as it was played: the deal, the contract's strain and declarer, and the cards in
@@ -41,7 +43,7 @@ impl PlayedBoard {
     /// The seat that played each card, in play order; checks every card as it goes.
     ///
     /// # Errors
-    /// [`DdError::IllegalCard`] for the first card that cannot be played where it is, with
+    /// [`DdErrorKind::IllegalCard`] for the first card that cannot be played where it is, with
     /// its position in the play (1 = the opening lead) and why ([`PlayFault`]).
     pub fn seats(&self) -> Result<Vec<Seat>, DdError> {
         let mut hands = *self.deal.hands();
@@ -50,11 +52,13 @@ impl PlayedBoard {
         let mut seats = Vec::with_capacity(self.cards.len());
         for (k, &card) in self.cards.iter().enumerate() {
             let seat = leader.rotate(trick.len());
-            let fault = |fault| DdError::IllegalCard {
-                position: k + 1,
-                card,
-                seat,
-                fault,
+            let fault = |fault| {
+                DdError::from(DdErrorKind::IllegalCard {
+                    position: k + 1,
+                    card,
+                    seat,
+                    fault,
+                })
             };
             if k >= 52 {
                 return Err(fault(PlayFault::TooMany));
@@ -118,7 +122,7 @@ impl PlayedBoard {
     }
 }
 
-/// Why a card of a play cannot be played where it is ([`DdError::IllegalCard`]).
+/// Why a card of a play cannot be played where it is ([`DdErrorKind::IllegalCard`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum PlayFault {
@@ -280,7 +284,7 @@ pub fn analyse_play(board: &PlayedBoard) -> Result<PlayAnalysis, DdError> {
 /// played card judged double dummy").
 ///
 /// # Errors
-/// For a board whose play is not legal, [`DdError::IllegalCard`] naming the first card that is
+/// For a board whose play is not legal, [`DdErrorKind::IllegalCard`] naming the first card that is
 /// not (its position, 1-based, its seat and [`PlayFault`]); the other boards are judged.
 pub fn analyse_plays(boards: &[PlayedBoard], threads: usize) -> Vec<Result<PlayAnalysis, DdError>> {
     let checked: Vec<Result<Vec<Seat>, DdError>> = boards.iter().map(PlayedBoard::seats).collect();
@@ -405,8 +409,8 @@ mod tests {
     }
 
     fn fault(cards: &str) -> (usize, Seat, PlayFault) {
-        match board(cards).seats() {
-            Err(DdError::IllegalCard {
+        match board(cards).seats().map_err(DdError::into_kind) {
+            Err(DdErrorKind::IllegalCard {
                 position,
                 seat,
                 fault,

@@ -137,10 +137,10 @@ impl Solver {
     /// ```
     ///
     /// # Errors
-    /// [`DdError::SolverNotBuilt`] when this build lacks it (`f` is not run).
+    /// [`DdErrorKind::SolverNotBuilt`] when this build lacks it (`f` is not run).
     pub fn with<T>(self, f: impl FnOnce() -> T) -> Result<T, DdError> {
         if !self.is_built() {
-            return Err(DdError::SolverNotBuilt(self));
+            return Err(DdErrorKind::SolverNotBuilt(self).into());
         }
         /// Puts back the thread's previous choice, also when `f` panics.
         struct Restore(Option<Solver>);
@@ -156,10 +156,10 @@ impl Solver {
     /// Makes this the solver of every later solve in the process.
     ///
     /// # Errors
-    /// [`DdError::SolverNotBuilt`] when this build lacks it; the selection is then unchanged.
+    /// [`DdErrorKind::SolverNotBuilt`] when this build lacks it; the selection is then unchanged.
     pub fn select(self) -> Result<(), DdError> {
         if !self.is_built() {
-            return Err(DdError::SolverNotBuilt(self));
+            return Err(DdErrorKind::SolverNotBuilt(self).into());
         }
         SELECTED.store(self as u8, Ordering::Relaxed);
         Ok(())
@@ -172,12 +172,12 @@ impl std::str::FromStr for Solver {
     /// `pons` or `dds`, in any case.
     ///
     /// # Errors
-    /// [`DdError::UnknownSolver`] for any other name.
+    /// [`DdErrorKind::UnknownSolver`] for any other name.
     fn from_str(s: &str) -> Result<Solver, DdError> {
         match s.to_ascii_lowercase().as_str() {
             "pons" => Ok(Solver::Pons),
             "dds" => Ok(Solver::Dds),
-            _ => Err(DdError::UnknownSolver(s.to_owned())),
+            _ => Err(DdErrorKind::UnknownSolver(s.to_owned()).into()),
         }
     }
 }
@@ -192,10 +192,26 @@ impl fmt::Display for Solver {
     }
 }
 
-/// Why a solver was refused: a name that is none, or one this build does not have.
+dealdex_model::classified! {
+    /// The crate's one error type, in rust-csv's style ([`DdError::kind`]): a solver refused
+    /// (a name that is none, or one this build does not have), or a play that cannot be
+    /// played. No kind is about a place in a text: [`DdError::position`] is `None` (an illegal
+    /// card's place in the play is its kind's `position`).
+    ///
+    /// ```
+    /// use dealdex::dd::{DdErrorKind, Solver};
+    /// let e = "dd5".parse::<Solver>().unwrap_err();
+    /// assert!(matches!(e.kind(), DdErrorKind::UnknownSolver(name) if name == "dd5"));
+    /// assert_eq!(e.position(), None);
+    /// ```
+    #[derive(Clone, PartialEq, Eq)]
+    pub struct DdError(Box<DdErrorKind>), with position
+}
+
+/// The kinds of [`DdError`].
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
-pub enum DdError {
+pub enum DdErrorKind {
     /// A solver name other than `pons` and `dds`.
     #[error("no solver is called {0:?}: the solvers are pons and dds")]
     UnknownSolver(String),
@@ -218,8 +234,14 @@ pub enum DdError {
     },
 }
 
-// The solver named and the play given are the caller's.
-dealdex_model::classified!(DdError => BadInput);
+dealdex_model::classified!(DdErrorKind);
+impl dealdex_model::Classify for DdErrorKind {
+    /// [`BadInput`](dealdex_model::ErrorClass::BadInput): the solver named and the play given
+    /// are the caller's.
+    fn class(&self) -> dealdex_model::ErrorClass {
+        dealdex_model::ErrorClass::BadInput
+    }
+}
 
 /// Par from a double-dummy table: the model's [`TrickTable`] with the solver's par (DDS's
 /// `DealerParBin`, as pons-dds ports it).

@@ -98,6 +98,33 @@ impl DealerRunJob {
         }
     }
 
+    /// What a meter of this run's progress counts: the deals to produce (`-p`, else the
+    /// script's `produce`) when there is a bound, else the deals to generate.
+    ///
+    /// ```
+    /// use dealdex::dealer::{DealerJob, DealerProgress, Script};
+    /// use dealdex::workflow::dealer::DealerRunJob;
+    /// let script = Script::parse("produce 3 condition hcp(north) >= 20").unwrap();
+    /// let meter = DealerRunJob::new(script, DealerJob::default()).meter();
+    /// assert_eq!(meter.length, 3);
+    /// let (at, text) = meter.at(DealerProgress { generated: 17, produced: 2 });
+    /// assert_eq!((at, text.as_str()), (2, "produced (17 generated)"));
+    /// ```
+    pub fn meter(&self) -> Meter {
+        let produce = self.run.produce.unwrap_or(self.script.produce_limit());
+        let generate = self.run.generate.unwrap_or(self.script.generate_limit());
+        match produce {
+            u64::MAX => Meter {
+                length: generate,
+                produced: false,
+            },
+            _ => Meter {
+                length: produce,
+                produced: true,
+            },
+        }
+    }
+
     /// The given deals `dealdex dealer`'s flags name ([`DealerRunJob::source`]): the library
     /// of solved deals `library` (`-l FILE`, `-L FILE`), else the deal file `deals` (read as
     /// `read` says), else the stored set `set`, else every stored deal (`all`); `None`
@@ -577,6 +604,30 @@ impl Keeper<'_> {
             sink.write(deals.iter().map(|&d| Board::unnumbered(d)).collect())?;
         }
         Ok(())
+    }
+}
+
+/// A meter of a dealer run's progress ([`DealerRunJob::meter`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Meter {
+    /// The deals that end the run: to produce, or else to generate.
+    pub length: u64,
+    /// True when it counts produced deals, false for generated ones.
+    pub produced: bool,
+}
+
+impl Meter {
+    /// Where `progress` stands on the meter, and the other count in words (`produced (17
+    /// generated)`).
+    pub fn at(&self, progress: DealerProgress) -> (u64, String) {
+        let DealerProgress {
+            generated,
+            produced,
+        } = progress;
+        match self.produced {
+            true => (produced, format!("produced ({generated} generated)")),
+            false => (generated, format!("generated ({produced} produced)")),
+        }
     }
 }
 

@@ -40,8 +40,8 @@ use crate::query::{self, Query};
 use crate::secret::{self, PendingSecret, SecretFile};
 use crate::store::{NewSet, SetOutcome, Store};
 use crate::workflow::output::{
-    ExportedFile, FileRole, Output, Writing, check_distinct, check_output_paths, plan_outputs,
-    same_file,
+    ExportedFile, FileRole, Output, OutputFiles, Writing, check_distinct, check_output_paths,
+    plan_outputs, same_file,
 };
 use crate::workflow::pipeline::{
     DealFiles, DealSink, DealSource, DealStream, FoundDeals, OpenSource, PreparedFiles,
@@ -389,8 +389,8 @@ pub struct GenerateOptions {
 }
 
 impl GenerateOptions {
-    /// The job these options describe, written to `out` (in format `to`, else by extension)
-    /// as `writing` says, stored as `store` says; checked ([`check`]).
+    /// The job these options describe, written to `outputs` (in their format, else by
+    /// extension) as `writing` says, stored as `store` says; checked ([`check`]).
     ///
     /// # Errors
     /// [`Boards::from_flags`]', [`Boards::outputs`]', [`Source::from_flags`]' and [`check`]'s
@@ -398,16 +398,15 @@ impl GenerateOptions {
     /// parse; the predeal's.
     pub fn job(
         &self,
-        out: &[PathBuf],
-        to: Option<&str>,
+        outputs: &OutputFiles,
         writing: Writing,
         store: &StoreChoice,
     ) -> Result<GenerateJob> {
         let boards =
             Boards::from_flags(self.boards.as_deref(), self.start, self.count, self.batch)?;
-        let db = boards.database(store, !out.is_empty());
+        let db = boards.database(store, !outputs.out.is_empty());
         let storing = db.is_some();
-        let outputs = boards.outputs(out, to)?;
+        let outputs = boards.outputs(&outputs.out, outputs.to.to.as_deref())?;
         let filter = (self.filter.as_deref().map(Filter::parse).transpose())
             .map_err(|e| crate::workflow::samples::refused(crate::SampleOption::Where, e))?;
         let predeal = self.predeal.as_deref().map(Predeal::parse).transpose();

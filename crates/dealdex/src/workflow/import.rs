@@ -448,6 +448,35 @@ struct Parsed {
     dd_refused: u64,
 }
 
+/// [`import`] into the database `db`, opened for it (created, migrated; a database another
+/// program made only when `migrate_foreign`, [`Store::open_foreign`]): a database the import
+/// creates and then stores nothing in is removed again, so that a refused import leaves no
+/// file behind.
+///
+/// # Errors
+/// [`ErrorKind::Store`] when `db` does not open, else [`import`]'s; a busy database is said
+/// plainly ([`Error::explain_busy`]).
+pub fn import_in(
+    job: &ImportJob,
+    db: &Path,
+    migrate_foreign: bool,
+    on_file: &mut dyn FnMut(&FileOutcome),
+) -> Result<ImportReport> {
+    let created = !db.exists();
+    let forget = |stored: bool| (created && !stored).then(|| Store::remove_files(db));
+    let opened = match migrate_foreign {
+        true => Store::open_foreign(db),
+        false => Store::open(db),
+    };
+    let mut store = opened.map_err(StoreError::explain_busy)?;
+    let report = import(job, &mut store, on_file);
+    drop(store);
+    let report = report.inspect_err(|_| _ = forget(false));
+    let report = report.map_err(Error::explain_busy)?;
+    forget(report.new_deals + report.duplicates > 0);
+    Ok(report)
+}
+
 /// Runs an import job against `store`, calling `on_file` with each file's outcome as soon as
 /// it is known (a rejection can come before the outcome of an earlier file of its batch;
 /// [`ImportReport::files`] is in job order). Files are read in parallel, a window of some 256 MiB at a

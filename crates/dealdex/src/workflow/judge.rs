@@ -20,10 +20,14 @@ pub const DEFAULT_JUDGE_BATCH: usize = 256;
 
 /// A judge job: how many boards a transaction holds, on how many threads.
 #[derive(Clone, Debug)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 pub struct JudgeJob {
-    /// Boards judged then stored in one transaction (at least 1).
+    /// Played boards per batch: judged on all cores, then committed in one transaction.
+    #[cfg_attr(feature = "clap", arg(long, value_name = "N", default_value_t = DEFAULT_JUDGE_BATCH,
+        value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1_000_000)))]
     pub batch: usize,
     /// Solver threads (at least 1).
+    #[cfg_attr(feature = "clap", arg(skip = rayon::current_num_threads()))]
     pub threads: usize,
 }
 

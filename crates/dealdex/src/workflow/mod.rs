@@ -42,6 +42,8 @@ pub mod number;
 pub mod query;
 // Printable hand records of a set or a deal file, HTML or PDF.
 pub mod records;
+// A report as a command shows it: JSON, or its text as the answer or a summary.
+pub mod report;
 // Everything stored about one deal: sets, table and par, plays.
 pub mod lookup;
 // Randomness statistics of a file, a set or the database.

@@ -94,6 +94,42 @@ impl Writing {
     }
 }
 
+/// An output's format by name, the same for every command that writes deal files: with the
+/// `clap` feature, `--to` (alias `--format`, `-f`); `None`: from the output's extension.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
+pub struct ToFormat {
+    /// The format's registry name ([`formats::named`]).
+    #[cfg_attr(feature = "clap", arg(long = "to", short = 'f', visible_alias = "format",
+        value_name = "FORMAT", help = to_help(None)))]
+    pub to: Option<String>,
+}
+
+/// Where a command's sets of deals go and in which formats, the same for every command that
+/// writes them (`generate`, `export`): with the `clap` feature, `--out` (repeatable) and
+/// `--to`; planned and checked by [`OutputFiles::plan`].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
+pub struct OutputFiles {
+    /// Output file (`-` for stdout), repeatable: each file's extension picks its format (see
+    /// `dealdex convert --help` for the formats and their extensions); none: stdout.
+    #[cfg_attr(feature = "clap", arg(long, short, value_name = "FILE"))]
+    pub out: Vec<PathBuf>,
+    /// The format of every output.
+    #[cfg_attr(feature = "clap", command(flatten))]
+    pub to: ToFormat,
+}
+
+impl OutputFiles {
+    /// [`plan_outputs`] of these files and format, `default` the format of standard output.
+    ///
+    /// # Errors
+    /// [`plan_outputs`]' errors.
+    pub fn plan(&self, default: &str) -> Result<Vec<Output>, Error> {
+        plan_outputs(&self.out, self.to.to.as_deref(), default)
+    }
+}
+
 /// What a file is to a command, for [`check_distinct`] and [`ErrorKind::SameFile`]'s
 /// message (its words).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
