@@ -205,6 +205,14 @@ fn judge_stores_every_played_card_once_as_analyse_play_gives_it() {
         let seats = board.seats().unwrap();
         let played: Vec<_> = seats.into_iter().zip(board.cards.iter().copied()).collect();
         let a = PlayAnalysis::from_tricks(p.declarer, &played, tricks.clone());
+        // Migration 12's summary is the analysis's.
+        let summary = j.summary.expect("a judged board has its summary");
+        assert_eq!(
+            (summary.declarer_lost, summary.defence_lost, Some(summary.lead_cost)),
+            (a.declarer_lost, a.defence_lost, a.lead_cost),
+            "played row {}",
+            p.id
+        );
         // Every fifth board solved again directly.
         if k % 5 == 0 {
             assert_eq!(analyse_play(&board).unwrap(), a, "played row {}", p.id);

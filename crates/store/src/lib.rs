@@ -58,7 +58,7 @@ mod stored_dd;
 
 pub use leads::LeadTable;
 pub use played::{NewPlayed, StoredPlayed};
-pub use played_dd::{JudgedPlayed, PlayedToJudge};
+pub use played_dd::{JudgedPlayed, JudgedSummary, JudgedToSum, PlayedToJudge, PlayedToPar};
 pub use plays::{NewPlay, StoredPlay};
 pub use set_writer::SetWriter;
 pub use stored_dd::{DdSource, StoredDd};
@@ -156,6 +156,10 @@ fn migrations() -> Migrations<'static> {
         M::up(include_str!("../../../migrations/09-lead-source/up.sql")),
         M::up(include_str!("../../../migrations/10-played/up.sql")),
         M::up(include_str!("../../../migrations/11-played-dd/up.sql")),
+        M::up_with_hook(
+            include_str!("../../../migrations/12-played-judged/up.sql"),
+            played::backfill_contract_columns,
+        ),
     ])
 }
 
@@ -812,7 +816,7 @@ impl Store {
     /// assert_eq!(store.schema_version()?, dealdex::Store::SCHEMA_VERSION);
     /// # Ok::<(), dealdex::StoreError>(())
     /// ```
-    pub const SCHEMA_VERSION: usize = 11;
+    pub const SCHEMA_VERSION: usize = 12;
 
     /// Removes the database file `path` and SQLite's side files beside it (`-wal`, `-shm`,
     /// `-journal`), ignoring those that are not there: for a command that created the file
