@@ -49,6 +49,7 @@ pub mod heap;
 mod leads;
 mod played;
 mod played_dd;
+mod played_search;
 mod plays;
 mod readonly;
 mod search;
@@ -58,6 +59,7 @@ mod stored_dd;
 
 pub use leads::LeadTable;
 pub use played::{NewPlayed, StoredPlayed};
+pub use played_search::PlayedRow;
 pub use played_dd::{JudgedPlayed, JudgedSummary, JudgedToSum, PlayedToJudge, PlayedToPar};
 pub use plays::{NewPlay, StoredPlay};
 pub use set_writer::SetWriter;

@@ -38,6 +38,8 @@ pub mod verify_dd;
 pub mod number;
 // Count, list or explain the stored deals matching a query.
 pub mod query;
+// The stored played boards matching a query, listed or reported.
+pub mod played;
 // Printable hand records of a set or a deal file, HTML or PDF.
 pub mod records;
 // Everything stored about one deal: sets, table and par, plays.

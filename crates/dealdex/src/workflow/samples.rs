@@ -40,8 +40,12 @@ fn seed(text: Option<&str>) -> Result<Seed, Error> {
 
 /// A query's text, parsed.
 fn query(text: Option<&str>) -> Result<Option<Query>, Error> {
-    text.map(Query::parse)
-        .transpose()
+    text.map(|t| {
+        let q = Query::parse(t)?;
+        q.deal_only("a sample of deals")?;
+        Ok::<Query, crate::query::Error>(q)
+    })
+    .transpose()
         .map_err(|e| refused(SampleOption::Where, e))
 }
 
