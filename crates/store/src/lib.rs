@@ -941,7 +941,7 @@ impl Store {
     /// ```
     /// let store = dealdex::Store::open_in_memory()?;
     /// assert_eq!(store.deal_count()?, 0);
-    /// assert_eq!(store.schema_version()?, 11);
+    /// assert_eq!(store.schema_version()?, 12);
     /// # Ok::<(), dealdex::StoreError>(())
     /// ```
     ///
