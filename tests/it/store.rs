@@ -1283,7 +1283,14 @@ fn migration_12_fills_the_played_boards_judged_before_it() {
         // 3NT by South, 10 tricks, nobody vulnerable: 430 to NS. A passed-out board: 0.
         for (id, contract, declarer, result, vul, cards) in [
             (1, "4HX", Some("E"), Some(8), "EW", None),
-            (2, "3NT", Some("S"), Some(10), "None", Some(vec![lead.index() as u8])),
+            (
+                2,
+                "3NT",
+                Some("S"),
+                Some(10),
+                "None",
+                Some(vec![lead.index() as u8]),
+            ),
             (3, "Pass", None, None, "All", None),
         ] {
             conn.execute(
@@ -1335,7 +1342,11 @@ fn migration_12_fills_the_played_boards_judged_before_it() {
     let judged = store.judged_played().unwrap();
     let summary = judged[0].summary.unwrap();
     assert_eq!(
-        (summary.declarer_lost, summary.defence_lost, summary.lead_cost),
+        (
+            summary.declarer_lost,
+            summary.defence_lost,
+            summary.lead_cost
+        ),
         (0, 1, 1)
     );
     let table = store.dd_table(&key).unwrap().unwrap();

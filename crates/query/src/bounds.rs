@@ -16,7 +16,7 @@
 use std::fmt;
 
 use super::parser::range_by;
-use super::{CmpOp, Cond, Error, Term, Who, PlayedNum};
+use super::{CmpOp, Cond, Error, PlayedNum, Term, Who};
 use crate::model::card::Seat;
 use crate::model::deal::Hand;
 

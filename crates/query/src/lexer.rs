@@ -206,11 +206,7 @@ pub(super) fn tokenize(src: &str) -> Result<Vec<Token>, Error> {
 /// `D`, `H`, `S`, `N` or `NT`, then `X` or `XX`, any case, and no letter, digit or `_`
 /// after), 0 when it starts with none.
 fn contract_len(bytes: &[u8]) -> usize {
-    let upper: Vec<u8> = bytes
-        .iter()
-        .take(6)
-        .map(u8::to_ascii_uppercase)
-        .collect();
+    let upper: Vec<u8> = bytes.iter().take(6).map(u8::to_ascii_uppercase).collect();
     let strain = match upper.get(1..) {
         Some([b'N', b'T', ..]) => 2,
         Some([b'C' | b'D' | b'H' | b'S' | b'N', ..]) => 1,

@@ -758,8 +758,8 @@ impl<'a> Parser<'a> {
             "event" => PlayedCond::Event(quoted()?),
             "player" => PlayedCond::Player(None, quoted()?),
             seat => {
-                let seat = Seat::from_char(seat.chars().next().unwrap_or('?'))
-                    .ok_or_else(expected)?;
+                let seat =
+                    Seat::from_char(seat.chars().next().unwrap_or('?')).ok_or_else(expected)?;
                 PlayedCond::Player(Some(seat), quoted()?)
             }
         };

@@ -143,7 +143,8 @@ impl Builder {
     fn played_cond(&mut self, p: &PlayedCond) {
         match p {
             PlayedCond::Contract(None) => {
-                self.clause.push_str("upper(ifnull(played.contract, '')) = 'PASS'");
+                self.clause
+                    .push_str("upper(ifnull(played.contract, '')) = 'PASS'");
             }
             PlayedCond::Contract(Some((level, strain, doubled))) => {
                 self.clause.push_str("(ifnull(played.level, 0) = ");
@@ -167,7 +168,11 @@ impl Builder {
                 );
             }
             PlayedCond::Declarer(Who::Seat(s)) => {
-                let _ = write!(self.clause, "ifnull(played.declarer, '') = '{}'", s.letter());
+                let _ = write!(
+                    self.clause,
+                    "ifnull(played.declarer, '') = '{}'",
+                    s.letter()
+                );
             }
             PlayedCond::Declarer(Who::Side(side)) => {
                 let [a, b] = side_seats(*side);
@@ -183,7 +188,8 @@ impl Builder {
                 let _ = write!(self.clause, "ifnull(played.room, '') = '{room}'");
             }
             PlayedCond::Event(name) => {
-                self.clause.push_str("trim(ifnull(played.event, '')) = trim(");
+                self.clause
+                    .push_str("trim(ifnull(played.event, '')) = trim(");
                 self.text(name);
                 self.clause.push_str(") COLLATE NOCASE");
             }

@@ -675,15 +675,27 @@ fn played_terms_parse_print_and_compile() {
         ),
         ("CONTRACT != 4sx", "contract != 4SX"),
         ("contract = pass", "contract = pass"),
-        ("strain = ♥ or declarer = ns", "strain = hearts or declarer = NS"),
-        ("room = Closed and board in 1..8", "room = closed and board in 1..8"),
-        (r#"player = "Fantoni" and North = "x y""#, r#"player = "Fantoni" and north = "x y""#),
+        (
+            "strain = ♥ or declarer = ns",
+            "strain = hearts or declarer = NS",
+        ),
+        (
+            "room = Closed and board in 1..8",
+            "room = closed and board in 1..8",
+        ),
+        (
+            r#"player = "Fantoni" and North = "x y""#,
+            r#"player = "Fantoni" and north = "x y""#,
+        ),
         (r#"event != "Bermuda Bowl""#, r#"event != "Bermuda Bowl""#),
         (
             "score - par < 0 and lost(defense) + lost(declarer) >= 2 and lead_cost > 0",
             "score - par < 0 and lost(defence) + lost(declarer) >= 2 and lead_cost > 0",
         ),
-        ("dd(N, strain) > tricks and dd(declarer, hearts) = 10", "dd(N, strain) > tricks and dd(declarer, hearts) = 10"),
+        (
+            "dd(N, strain) > tricks and dd(declarer, hearts) = 10",
+            "dd(N, strain) > tricks and dd(declarer, hearts) = 10",
+        ),
         ("level >= 6 and doubled = 1", "level >= 6 and doubled = 1"),
     ] {
         let q = parse(text);
@@ -691,7 +703,9 @@ fn played_terms_parse_print_and_compile() {
         assert_eq!(parse(canonical), q, "{canonical}");
         assert!(q.uses_played(), "{text}");
     }
-    let sql = parse(r#"contract = 3NTX and player = "Fantoni" and event = "Vanderbilt" and result < 0"#).to_sql();
+    let sql =
+        parse(r#"contract = 3NTX and player = "Fantoni" and event = "Vanderbilt" and result < 0"#)
+            .to_sql();
     // The cheap comparison of stored columns first; each text one placeholder after the numbers.
     assert_eq!(
         sql.clause,
@@ -708,9 +722,16 @@ fn played_terms_parse_print_and_compile() {
     // Refused where only deals are searched, and by Spark, naming the term.
     let q = parse("hcp(N) > 10 and contract = 3NT");
     let e = q.deal_only("a search of deals").unwrap_err();
-    assert!(matches!(e.kind(), ErrorKind::PlayedOnly { term, .. } if term == "contract = 3NT"), "{e}");
+    assert!(
+        matches!(e.kind(), ErrorKind::PlayedOnly { term, .. } if term == "contract = 3NT"),
+        "{e}"
+    );
     let e = q.to_spark_sql().unwrap_err();
-    assert!(e.to_string().starts_with("contract = 3NT is about a played board: the Spark dialect"), "{e}");
+    assert!(
+        e.to_string()
+            .starts_with("contract = 3NT is about a played board: the Spark dialect"),
+        "{e}"
+    );
     assert!(parse("hcp(N) > 10").deal_only("x").is_ok());
     // In memory a deal has no played board: no value, no match, no panic.
     let d: Deal = "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432"

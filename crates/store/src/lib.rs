@@ -59,8 +59,8 @@ mod stored_dd;
 
 pub use leads::LeadTable;
 pub use played::{NewPlayed, StoredPlayed};
-pub use played_search::PlayedRow;
 pub use played_dd::{JudgedPlayed, JudgedSummary, JudgedToSum, PlayedToJudge, PlayedToPar};
+pub use played_search::PlayedRow;
 pub use plays::{NewPlay, StoredPlay};
 pub use set_writer::SetWriter;
 pub use stored_dd::{DdSource, StoredDd};

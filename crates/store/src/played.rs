@@ -88,13 +88,16 @@ pub(super) fn contract_columns(
     if text.trim().eq_ignore_ascii_case("pass") {
         return (None, None, None, Some(0));
     }
-    let Some(c) = declarer.and_then(|d| Contract::from_pbn(text, d)).or_else(|| {
-        // Without a declarer the contract is still told: any seat gives its level and strain.
-        Contract::from_pbn(text, Seat::North).map(|c| Contract {
-            declarer: Seat::North,
-            ..c
+    let Some(c) = declarer
+        .and_then(|d| Contract::from_pbn(text, d))
+        .or_else(|| {
+            // Without a declarer the contract is still told: any seat gives its level and strain.
+            Contract::from_pbn(text, Seat::North).map(|c| Contract {
+                declarer: Seat::North,
+                ..c
+            })
         })
-    }) else {
+    else {
         return (None, None, None, None);
     };
     let doubled = match c.doubling {
@@ -130,7 +133,9 @@ pub(super) fn backfill_contract_columns(tx: &rusqlite::Transaction) -> HookResul
             rows.push((
                 r.get::<_, i64>(0)?,
                 r.get::<_, Option<String>>(1)?,
-                declarer.and_then(|d| d.chars().next()).and_then(Seat::from_char),
+                declarer
+                    .and_then(|d| d.chars().next())
+                    .and_then(Seat::from_char),
                 r.get::<_, Option<i64>>(3)?,
                 vul_from(&vul).ok_or_else(|| {
                     HookError::Hook(format!("played row: {vul:?} is not a vulnerability"))

@@ -303,7 +303,14 @@ impl Store {
             "UPDATE played_dd SET declarer_lost = ?2, defence_lost = ?3, lead_cost = ?4
              WHERE played = ?1",
             summaries,
-            |&(id, s)| [id, s.declarer_lost.into(), s.defence_lost.into(), s.lead_cost.into()],
+            |&(id, s)| {
+                [
+                    id,
+                    s.declarer_lost.into(),
+                    s.defence_lost.into(),
+                    s.lead_cost.into(),
+                ]
+            },
         )
     }
 

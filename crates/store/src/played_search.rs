@@ -48,7 +48,11 @@ pub struct PlayedRow {
 }
 
 /// The statement of a played search and its values: `(sql, params)`.
-fn played_search(filter: &SqlFilter, set: Option<&str>, limit: Option<u64>) -> (String, Vec<Value>) {
+fn played_search(
+    filter: &SqlFilter,
+    set: Option<&str>,
+    limit: Option<u64>,
+) -> (String, Vec<Value>) {
     let mut params: Vec<Value> = filter.params.iter().map(|&v| Value::Integer(v)).collect();
     params.extend(filter.texts.iter().map(|t| Value::Text(t.clone())));
     let scope = match set {
@@ -99,7 +103,9 @@ impl StoreReader {
                 Ok(PlayedRow {
                     id: r.get(0)?,
                     set: r.get(1)?,
-                    board: r.get::<_, Option<i64>>(2)?.and_then(|b| u64::try_from(b).ok()),
+                    board: r
+                        .get::<_, Option<i64>>(2)?
+                        .and_then(|b| u64::try_from(b).ok()),
                     room: r.get(3)?,
                     event: r.get(4)?,
                     players: [r.get(5)?, r.get(6)?, r.get(7)?, r.get(8)?],
@@ -120,7 +126,11 @@ impl StoreReader {
 
     /// The statement [`StoreReader::find_played`] runs, then `-- ?k = VALUE` for each
     /// parameter (`dealdex query --played --explain`).
-    pub fn explain_find_played(filter: &SqlFilter, set: Option<&str>, limit: Option<u64>) -> String {
+    pub fn explain_find_played(
+        filter: &SqlFilter,
+        set: Option<&str>,
+        limit: Option<u64>,
+    ) -> String {
         let (sql, params) = played_search(filter, set, limit);
         let mut text = format!("{sql}\n");
         for (i, p) in params.iter().enumerate() {

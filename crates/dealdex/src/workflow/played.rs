@@ -240,12 +240,16 @@ pub fn report(expr: &str, by: ReportBy, rows: &[PlayedRow]) -> PlayedReport {
             let e = events.entry(r.event.clone()).or_default();
             e.0 += 1;
             e.1 += u64::from(score == par);
-            *e.2.entry(crate::imps(i64::from(score) - i64::from(par))).or_default() += 1;
+            *e.2.entry(crate::imps(i64::from(score) - i64::from(par)))
+                .or_default() += 1;
         }
         // Each player (or side) at the table, with the seats they held.
         let mut at_table: Vec<(String, Vec<char>)> = Vec::new();
         for (k, seat) in SEATS.into_iter().enumerate() {
-            let Some(name) = r.players[k].as_deref().map(str::trim).filter(|n| !n.is_empty())
+            let Some(name) = r.players[k]
+                .as_deref()
+                .map(str::trim)
+                .filter(|n| !n.is_empty())
             else {
                 continue;
             };
@@ -259,7 +263,11 @@ pub fn report(expr: &str, by: ReportBy, rows: &[PlayedRow]) -> PlayedReport {
                     else {
                         continue;
                     };
-                    let (a, b) = if name <= partner { (name, partner) } else { (partner, name) };
+                    let (a, b) = if name <= partner {
+                        (name, partner)
+                    } else {
+                        (partner, name)
+                    };
                     format!("{a} & {b}")
                 }
             };

@@ -122,8 +122,16 @@ pub struct QueryOptions {
     /// With --played: a report over the matching boards instead of the list, by players or
     /// pairs (opening-lead and defence double-dummy error rates with standard errors;
     /// score against par per event).
-    #[cfg_attr(feature = "clap", arg(long, value_name = "BY", value_enum, requires = "played",
-        conflicts_with = "limit"))]
+    #[cfg_attr(
+        feature = "clap",
+        arg(
+            long,
+            value_name = "BY",
+            value_enum,
+            requires = "played",
+            conflicts_with = "limit"
+        )
+    )]
     pub report: Option<crate::workflow::played::ReportBy>,
     /// The found deals' format, a registry name (`None`: hex).
     #[cfg_attr(feature = "clap", arg(long = "to", short = 'f', visible_alias = "format",

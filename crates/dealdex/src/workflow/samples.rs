@@ -46,7 +46,7 @@ fn query(text: Option<&str>) -> Result<Option<Query>, Error> {
         Ok::<Query, crate::query::Error>(q)
     })
     .transpose()
-        .map_err(|e| refused(SampleOption::Where, e))
+    .map_err(|e| refused(SampleOption::Where, e))
 }
 
 /// `dealdex contracts`' sample options.
