@@ -1318,7 +1318,9 @@ fn migration_12_fills_the_played_boards_judged_before_it() {
     }
     let mut store = Store::open(&path).unwrap();
     assert_eq!(store.schema_version().unwrap(), Store::SCHEMA_VERSION);
-    let columns = |store: &Store| -> Vec<(Option<i64>, Option<String>, Option<i64>, Option<i64>)> {
+    // level, strain, doubled, score_ns
+    type Columns = (Option<i64>, Option<String>, Option<i64>, Option<i64>);
+    let columns = |store: &Store| -> Vec<Columns> {
         let mut stmt = store
             .connection()
             .prepare("SELECT level, strain, doubled, score_ns FROM played ORDER BY id")
