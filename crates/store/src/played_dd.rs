@@ -105,6 +105,26 @@ fn to_judge_row(row: &rusqlite::Row<'_>, path: &str) -> Result<PlayedToJudge, St
 }
 
 impl StoreReader {
+    /// The rows of `sql` (a statement over `played` with `?1` the row to start after and
+    /// `?2` the limit), each read by `read` (given the row and the database's label).
+    fn page<T>(
+        &self,
+        sql: &str,
+        after: i64,
+        limit: usize,
+        mut read: impl FnMut(&rusqlite::Row<'_>, &str) -> Result<T, StoreError>,
+    ) -> Result<Vec<T>, StoreError> {
+        let path = &self.path;
+        let mut stmt = self.conn.prepare_cached(sql).at(path)?;
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        let mut rows = stmt.query(params![after, limit]).at(path)?;
+        let mut out = Vec::new();
+        while let Some(row) = rows.next().at(path)? {
+            out.push(read(row, path)?);
+        }
+        Ok(out)
+    }
+
     /// Up to `limit` played boards with a declarer, a contract and at least one card, whose
     /// row is above `after` and that have no judgement stored, in row order.
     ///
@@ -116,24 +136,16 @@ impl StoreReader {
         after: i64,
         limit: usize,
     ) -> Result<Vec<PlayedToJudge>, StoreError> {
-        let path = &self.path;
-        let mut stmt = self
-            .conn
-            .prepare_cached(
-                "SELECT p.id, p.deal, p.contract, p.declarer, p.cards FROM played p
+        self.page(
+            "SELECT p.id, p.deal, p.contract, p.declarer, p.cards FROM played p
                  WHERE p.id > ?1 AND p.cards IS NOT NULL AND p.declarer IS NOT NULL
                    AND p.contract IS NOT NULL
                    AND NOT EXISTS (SELECT 1 FROM played_dd d WHERE d.played = p.id)
                  ORDER BY p.id LIMIT ?2",
-            )
-            .at(path)?;
-        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
-        let mut rows = stmt.query(params![after, limit]).at(path)?;
-        let mut out = Vec::new();
-        while let Some(row) = rows.next().at(path)? {
-            out.push(to_judge_row(row, path)?);
-        }
-        Ok(out)
+            after,
+            limit,
+            |row, path| to_judge_row(row, path),
+        )
     }
 
     /// Up to `limit` judged boards (tricks stored) above row `after` whose summary
@@ -146,28 +158,22 @@ impl StoreReader {
         after: i64,
         limit: usize,
     ) -> Result<Vec<JudgedToSum>, StoreError> {
-        let path = &self.path;
-        let mut stmt = self
-            .conn
-            .prepare_cached(
-                "SELECT p.id, p.deal, p.contract, p.declarer, p.cards, d.tricks FROM played p
+        self.page(
+            "SELECT p.id, p.deal, p.contract, p.declarer, p.cards, d.tricks FROM played p
                  JOIN played_dd d ON d.played = p.id
                  WHERE p.id > ?1 AND d.tricks IS NOT NULL AND d.declarer_lost IS NULL
                    AND p.cards IS NOT NULL AND p.declarer IS NOT NULL
                    AND p.contract IS NOT NULL
                  ORDER BY p.id LIMIT ?2",
-            )
-            .at(path)?;
-        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
-        let mut rows = stmt.query(params![after, limit]).at(path)?;
-        let mut out = Vec::new();
-        while let Some(row) = rows.next().at(path)? {
-            out.push(JudgedToSum {
-                board: to_judge_row(row, path)?,
-                tricks: row.get(5).at(path)?,
-            });
-        }
-        Ok(out)
+            after,
+            limit,
+            |row, path| {
+                Ok(JudgedToSum {
+                    board: to_judge_row(row, path)?,
+                    tricks: row.get(5).at(path)?,
+                })
+            },
+        )
     }
 
     /// Up to `limit` played boards above row `after` without a stored par (migration 12's
@@ -181,35 +187,29 @@ impl StoreReader {
         after: i64,
         limit: usize,
     ) -> Result<Vec<PlayedToPar>, StoreError> {
-        let path = &self.path;
-        let mut stmt = self
-            .conn
-            .prepare_cached(
-                "SELECT id, deal, dealer, vulnerable FROM played
+        self.page(
+            "SELECT id, deal, dealer, vulnerable FROM played
                  WHERE id > ?1 AND par_ns IS NULL ORDER BY id LIMIT ?2",
-            )
-            .at(path)?;
-        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
-        let mut rows = stmt.query(params![after, limit]).at(path)?;
-        let mut out = Vec::new();
-        while let Some(row) = rows.next().at(path)? {
-            let id: i64 = row.get(0).at(path)?;
-            let corrupt = |why: String| StoreError::CorruptPlay { id, why };
-            let dealer: String = row.get(2).at(path)?;
-            let vul: String = row.get(3).at(path)?;
-            out.push(PlayedToPar {
-                id,
-                deal: key_from_sql(row.get_ref(1).at(path)?)?,
-                dealer: dealer
-                    .chars()
-                    .next()
-                    .and_then(Seat::from_char)
-                    .ok_or_else(|| corrupt(format!("dealer {dealer:?} is not a seat")))?,
-                vulnerability: super::played::vul_from(&vul)
-                    .ok_or_else(|| corrupt(format!("{vul:?} is not a vulnerability")))?,
-            });
-        }
-        Ok(out)
+            after,
+            limit,
+            |row, path| {
+                let id: i64 = row.get(0).at(path)?;
+                let corrupt = |why: String| StoreError::CorruptPlay { id, why };
+                let dealer: String = row.get(2).at(path)?;
+                let vul: String = row.get(3).at(path)?;
+                Ok(PlayedToPar {
+                    id,
+                    deal: key_from_sql(row.get_ref(1).at(path)?)?,
+                    dealer: dealer
+                        .chars()
+                        .next()
+                        .and_then(Seat::from_char)
+                        .ok_or_else(|| corrupt(format!("dealer {dealer:?} is not a seat")))?,
+                    vulnerability: super::played::vul_from(&vul)
+                        .ok_or_else(|| corrupt(format!("{vul:?} is not a vulnerability")))?,
+                })
+            },
+        )
     }
 
     /// Every stored judgement, in the order of the played boards' rows.
