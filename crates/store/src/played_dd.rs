@@ -144,7 +144,7 @@ impl StoreReader {
                  ORDER BY p.id LIMIT ?2",
             after,
             limit,
-            |row, path| to_judge_row(row, path),
+            to_judge_row,
         )
     }
 
