@@ -57,10 +57,10 @@ pub enum ErrorKind {
     },
     /// A term or condition about a played board (`contract = 3NT`, `lost(defence)`,
     /// `dd(declarer, strain)`) where only deals are searched: only the SQL over the stored
-    /// played boards answers it (`dealdex query --played`). Displays as `contract = 3NT is
+    /// played boards answers it (the CLI's played search). Displays as `contract = 3NT is
     /// about a played board: …`.
     #[error(
-        "{term} is about a played board: {context} has deals only (search the played boards with `dealdex query --played`)"
+        "{term} is about a played board: {context} has deals only (a search of the played boards answers it)"
     )]
     PlayedOnly {
         /// The first such term, in the query's canonical text.
