@@ -531,4 +531,5 @@ fn played_queries_and_reports(dir: &std::path::Path, db: &std::path::Path) {
         err.contains("contract = 3NT is about a played board"),
         "{err}"
     );
+    assert!(err.contains("[--played]"), "{err}");
 }
