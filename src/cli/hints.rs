@@ -7,6 +7,7 @@
 
 use std::error::Error;
 
+use dealdex::query::ErrorKind as QueryKind;
 use dealdex::workflow::event::EventKind;
 use dealdex::workflow::generate::GenerateKind;
 use dealdex::workflow::output::FileRole;
@@ -65,6 +66,7 @@ fn kind_flags(kind: &ErrorKind) -> Option<&'static str> {
         ErrorKind::FirstBoard { .. } => Some("--first-board"),
         ErrorKind::NoStore | ErrorKind::SolveNoDatabase => Some("--db"),
         ErrorKind::TooFewMatches { .. } => Some("--max-draws"),
+        ErrorKind::Query(e) if matches!(e.kind(), QueryKind::PlayedOnly { .. }) => Some("--played"),
         ErrorKind::Filter { .. } => Some("--where"),
         // Only `lead --script` reads a script as a source.
         ErrorKind::Script(_) => Some("--script"),

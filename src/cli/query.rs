@@ -18,6 +18,8 @@ Examples:
   dealdex query 'shape(E) = 4432 and hcp(NS) in 20..24' --limit 10 --to pbn
   dealdex query 'balanced(N)' --set club --explain
   dealdex query 'hcp(NS) >= 25 and dd(NS, nt) >= 9' --explain --dialect spark
+  dealdex query --played 'contract = 3NT and result < 0 and dd(declarer, strain) >= 9'
+  dealdex query --played 'event = \"Bermuda Bowl\"' --report pairs --json
 
 --explain --dialect spark prints one line, a Spark SQL predicate over the columns of a dealdex
 Parquet archive for df.filter(…) (docs/query.md); it needs no database, and par(…), --set and
@@ -27,13 +29,17 @@ pub struct QueryArgs {
     #[command(flatten)]
     options: QueryOptions,
     /// Output file (default stdout).
-    #[arg(long, short, value_name = "FILE")]
+    #[arg(long, short, value_name = "FILE", conflicts_with = "played")]
     out: Option<PathBuf>,
     #[command(flatten)]
     db: StoreArgs,
 }
 
 pub fn run(a: QueryArgs, json: bool) -> anyhow::Result<()> {
+    if let Some(job) = a.options.played_job()? {
+        let answer = dealdex::workflow::played_query::run_on(&job, &a.db.path())?;
+        return render(&mut stdout(), &answer, json, false, Text::Answer);
+    }
     let job = a.options.job()?;
     // The deals (or the count: the text answer) go to --out, staged, else to stdout.
     let mut stdout = stdout();

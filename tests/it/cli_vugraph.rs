@@ -7,6 +7,7 @@ use tempfile::TempDir;
 
 use crate::common::{dealdex, fixture};
 use dealdex::formats::{self, PlayedBoard, played_board};
+use dealdex::{DealIndex, Seat, Strain, Suit, Vulnerability};
 
 fn stderr(cmd: &mut Command) -> String {
     String::from_utf8(cmd.assert().success().get_output().stderr.clone()).unwrap()
@@ -157,7 +158,6 @@ fn a_header_only_vugraph_file_is_reported_and_the_import_goes_on() {
 #[test]
 fn judge_stores_every_played_card_once_as_analyse_play_gives_it() {
     use dealdex::dd::{PlayAnalysis, PlayedBoard, analyse_play};
-    use dealdex::{Strain, Suit};
     let dir = TempDir::new().unwrap();
     let mut import = dealdex(dir.path());
     import.arg("import");
@@ -205,6 +205,18 @@ fn judge_stores_every_played_card_once_as_analyse_play_gives_it() {
         let seats = board.seats().unwrap();
         let played: Vec<_> = seats.into_iter().zip(board.cards.iter().copied()).collect();
         let a = PlayAnalysis::from_tricks(p.declarer, &played, tricks.clone());
+        // Migration 12's summary is the analysis's.
+        let summary = j.summary.expect("a judged board has its summary");
+        assert_eq!(
+            (
+                summary.declarer_lost,
+                summary.defence_lost,
+                Some(summary.lead_cost)
+            ),
+            (a.declarer_lost, a.defence_lost, a.lead_cost),
+            "played row {}",
+            p.id
+        );
         // Every fifth board solved again directly.
         if k % 5 == 0 {
             assert_eq!(analyse_play(&board).unwrap(), a, "played row {}", p.id);
@@ -232,4 +244,292 @@ fn judge_stores_every_played_card_once_as_analyse_play_gives_it() {
         (again["boards"].as_u64(), again["faults"].as_u64()),
         (Some(0), Some(0))
     );
+    played_queries_and_reports(dir.path(), &db);
+}
+
+/// `query --played` over the judged sample: each query's records are the stored rows a
+/// filter written here in Rust keeps, and the report's figures are recomputed here from
+/// those rows.
+fn played_queries_and_reports(dir: &std::path::Path, db: &std::path::Path) {
+    use dealdex::dd::TablePar;
+    use serde_json::Value;
+    let query = |expr: &str, extra: &[&str]| -> Value {
+        let out = dealdex(dir)
+            .args(["query", "--played", expr, "--json"])
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{expr}: {out:?}");
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let ids = |v: &Value| -> Vec<i64> {
+        let mut ids: Vec<i64> = v["boards"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|b| b["id"].as_i64().unwrap())
+            .collect();
+        ids.sort_unstable();
+        ids
+    };
+    // Every stored record (a deal term true of every deal).
+    let all = query("hcp(N) >= 0", &[]);
+    let rows = all["boards"].as_array().unwrap().clone();
+    assert_eq!(rows.len(), 339, "every record of the sample");
+    let store = dealdex::Store::open(db).unwrap();
+    // Each row's deal, dealer and vulnerability from the store itself.
+    let mut deals = std::collections::HashMap::new();
+    {
+        let mut stmt = store
+            .connection()
+            .prepare("SELECT id, deal, dealer, vulnerable FROM played")
+            .unwrap();
+        let mut q = stmt.query([]).unwrap();
+        while let Some(r) = q.next().unwrap() {
+            let key: Vec<u8> = r.get(1).unwrap();
+            let dealer: String = r.get(2).unwrap();
+            let vul: String = r.get(3).unwrap();
+            deals.insert(
+                r.get::<_, i64>(0).unwrap(),
+                (DealIndex(key.try_into().unwrap()), dealer, vul),
+            );
+        }
+    }
+    let int = |r: &Value, k: &str| r[k].as_i64();
+    let text = |r: &Value, k: &str| r[k].as_str().map(str::to_owned);
+    let contract = |r: &Value| text(r, "contract").unwrap_or_default().to_ascii_uppercase();
+    let level = |r: &Value| {
+        contract(r)
+            .bytes()
+            .next()
+            .filter(u8::is_ascii_digit)
+            .map(|b| i64::from(b - b'0'))
+    };
+    let strain = |r: &Value| Strain::from_bid(&contract(r));
+    let seat = |r: &Value, k: &str| {
+        text(r, k)
+            .and_then(|s| s.chars().next())
+            .and_then(Seat::from_char)
+    };
+    let dd = |r: &Value, who: Seat, strain: Strain| -> Option<i64> {
+        let (key, ..) = &deals[&r["id"].as_i64().unwrap()];
+        store
+            .dd_table(key)
+            .unwrap()
+            .map(|t| i64::from(t.tricks(who, strain)))
+    };
+    // Par against the stored (solved) table, every row; a few tables solved again.
+    for (k, r) in rows.iter().enumerate() {
+        let (key, dealer, vul) = &deals[&r["id"].as_i64().unwrap()];
+        let table = store
+            .dd_table(key)
+            .unwrap()
+            .expect("judge solved every deal");
+        if k % 60 == 0 {
+            assert_eq!(table, dealdex::dd::solve(&key.to_deal().unwrap()));
+        }
+        let dealer = Seat::from_char(dealer.chars().next().unwrap()).unwrap();
+        let vul: Vulnerability = vul.parse().unwrap();
+        assert_eq!(
+            int(r, "par_ns"),
+            Some(i64::from(table.par(dealer, vul).score))
+        );
+    }
+    // China JPD Cup 2006, board 9, open room: 3NT by South, 8 tricks (down one, North-South
+    // not vulnerable: -50), 9 tricks double dummy before the lead, the defence never erred.
+    let jpd = rows
+        .iter()
+        .find(|r| {
+            text(r, "event").as_deref() == Some("China JPD Cup 2006")
+                && int(r, "board") == Some(9)
+                && text(r, "room").as_deref() == Some("Open")
+        })
+        .unwrap();
+    assert_eq!(
+        (
+            contract(jpd),
+            text(jpd, "declarer"),
+            int(jpd, "tricks"),
+            int(jpd, "score_ns")
+        ),
+        ("3NT".to_owned(), Some("S".to_owned()), Some(8), Some(-50))
+    );
+    assert_eq!(
+        (int(jpd, "declarer_lost"), int(jpd, "defence_lost")),
+        (Some(1), Some(0))
+    );
+    assert_eq!(dd(jpd, Seat::South, Strain::NoTrump), Some(9));
+    let name = rows[0]["players"][0].as_str().unwrap().trim().to_owned();
+    let event = text(&rows[0], "event").unwrap();
+    let ns = |s: Option<Seat>| matches!(s, Some(Seat::North | Seat::South));
+    type Filter<'a> = Box<dyn Fn(&Value) -> bool + 'a>;
+    let cases: Vec<(String, Filter)> = vec![
+        (
+            "contract = 3NT and result < 0 and dd(declarer, strain) >= 9".into(),
+            Box::new(|r| {
+                level(r) == Some(3)
+                    && strain(r) == Some(Strain::NoTrump)
+                    && int(r, "tricks").is_some_and(|t| t < 9)
+                    && seat(r, "declarer").and_then(|d| dd(r, d, Strain::NoTrump)) >= Some(9)
+            }),
+        ),
+        (
+            "lost(defence) >= 1 and room = open".into(),
+            Box::new(|r| {
+                int(r, "defence_lost") >= Some(1) && text(r, "room").as_deref() == Some("Open")
+            }),
+        ),
+        (
+            format!("player = \"{}\"", name.to_ascii_uppercase()),
+            Box::new(|r| {
+                (0..4).any(|k| {
+                    r["players"][k]
+                        .as_str()
+                        .is_some_and(|p| p.trim().eq_ignore_ascii_case(&name))
+                })
+            }),
+        ),
+        (
+            "score - par < 0 and declarer = NS".into(),
+            Box::new(|r| {
+                matches!((int(r, "score_ns"), int(r, "par_ns")), (Some(s), Some(p)) if s < p)
+                    && ns(seat(r, "declarer"))
+            }),
+        ),
+        (
+            "lead_cost >= 1 or contract = 4HX or contract = 4SX".into(),
+            Box::new(|r| {
+                int(r, "lead_cost") >= Some(1) || ["4HX", "4SX"].contains(&contract(r).as_str())
+            }),
+        ),
+        (
+            format!("event = \"{event}\" and strain = hearts and not declarer = W"),
+            Box::new(|r| {
+                text(r, "event").as_deref() == Some(event.as_str())
+                    && strain(r) == Some(Strain::Trumps(Suit::Hearts))
+                    && seat(r, "declarer") != Some(Seat::West)
+            }),
+        ),
+    ];
+    for (expr, keep) in &cases {
+        let mut want: Vec<i64> = rows
+            .iter()
+            .filter(|r| keep(r))
+            .map(|r| r["id"].as_i64().unwrap())
+            .collect();
+        want.sort_unstable();
+        let got = query(expr, &[]);
+        assert_eq!(ids(&got), want, "{expr}");
+        assert_eq!(got["count"].as_u64(), Some(want.len() as u64), "{expr}");
+    }
+    assert!(
+        !ids(&query(&cases[0].0, &[])).is_empty(),
+        "the issue's example finds boards"
+    );
+    // The report over one event, by players, recomputed from its rows.
+    let expr = format!("event = \"{event}\"");
+    let report = query(&expr, &["--report", "players"]);
+    let selected: Vec<&Value> = rows
+        .iter()
+        .filter(|r| text(r, "event").as_deref() == Some(event.as_str()))
+        .collect();
+    assert_eq!(report["boards"].as_u64(), Some(selected.len() as u64));
+    let seat_of =
+        |r: &Value| (0..4).find(|&k| r["players"][k].as_str().is_some_and(|p| p.trim() == name));
+    let (mut boards, mut leads, mut errors, mut defence, mut declaring) =
+        (0u64, 0u64, 0u64, Vec::new(), Vec::new());
+    for r in &selected {
+        let Some(k) = seat_of(r) else { continue };
+        boards += 1;
+        let me = [Seat::North, Seat::East, Seat::South, Seat::West][k];
+        if seat(r, "leader") == Some(me)
+            && let Some(c) = int(r, "lead_cost")
+        {
+            leads += 1;
+            errors += u64::from(c >= 1);
+        }
+        if let Some(d) = seat(r, "declarer") {
+            if d == me
+                && let Some(l) = int(r, "declarer_lost")
+            {
+                declaring.push(l as f64);
+            }
+            if d != me
+                && d != me.rotate(2)
+                && let Some(l) = int(r, "defence_lost")
+            {
+                defence.push(l as f64);
+            }
+        }
+    }
+    let figures = report["people"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == name.as_str())
+        .unwrap();
+    assert_eq!(figures["boards"].as_u64(), Some(boards));
+    let close =
+        |v: &Value, want: f64| assert!((v.as_f64().unwrap() - want).abs() < 1e-9, "{v} {want}");
+    assert!(
+        leads > 0 && defence.len() > 1 && declaring.len() > 1,
+        "{name}: too few boards"
+    );
+    let p = errors as f64 / leads as f64;
+    assert_eq!(figures["lead_errors"]["n"].as_u64(), Some(leads));
+    close(&figures["lead_errors"]["value"], p);
+    close(
+        &figures["lead_errors"]["se"],
+        (p * (1.0 - p) / leads as f64).sqrt(),
+    );
+    for (v, got) in [
+        (&defence, &figures["defence_lost"]),
+        (&declaring, &figures["declarer_lost"]),
+    ] {
+        let n = v.len() as f64;
+        let mean = v.iter().sum::<f64>() / n;
+        let sd = (v.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0)).sqrt();
+        assert_eq!(got["n"].as_u64(), Some(v.len() as u64));
+        close(&got["value"], mean);
+        close(&got["se"], sd / n.sqrt());
+    }
+    // Par against the result for the event: the share at par and the IMP buckets.
+    let scored: Vec<(i64, i64)> = selected
+        .iter()
+        .filter_map(|r| Some((int(r, "score_ns")?, int(r, "par_ns")?)))
+        .collect();
+    let events = report["events"].as_array().unwrap();
+    assert_eq!(events.len(), 1);
+    let at_par = scored.iter().filter(|(s, p)| s == p).count();
+    assert_eq!(events[0]["boards"].as_u64(), Some(scored.len() as u64));
+    close(
+        &events[0]["at_par"]["value"],
+        at_par as f64 / scored.len() as f64,
+    );
+    let buckets: u64 = events[0]["imps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b[1].as_u64().unwrap())
+        .sum();
+    assert_eq!(buckets, scored.len() as u64);
+    let zero = events[0]["imps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|b| b[0] == 0)
+        .map_or(0, |b| b[1].as_u64().unwrap());
+    assert!(zero >= at_par as u64);
+    // Played terms are refused where deals are searched, naming the term.
+    let out = dealdex(dir)
+        .args(["query", "contract = 3NT", "--count"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("contract = 3NT is about a played board"),
+        "{err}"
+    );
+    assert!(err.contains("[--played]"), "{err}");
 }

@@ -588,7 +588,7 @@ fn error_columns() {
         (
             "hcp(N) >= 20 and foo(N) > 1",
             18,
-            "unknown function 'foo' (known functions: hcp, len, controls, ltc, longest, balanced, semibalanced, shape, pattern, dd, par, lead)",
+            "unknown function 'foo' (known functions: hcp, len, controls, ltc, longest, balanced, semibalanced, shape, pattern, dd, par, lead, lost; on a played board also contract, strain, declarer, room, player, north, east, south, west, event, level, doubled, result, tricks, score, par, board, lead_cost)",
         ),
         ("N > 3", 1, "unknown name 'N'"),
         ("hcp N", 5, "expected '(' after hcp"),

@@ -603,6 +603,7 @@ fn data_persists_across_reopen_and_migrations_run_once() {
                 "table leads",
                 "table played",
                 "table played_dd",
+                "index played_event",
                 "index played_set_board",
                 "index played_unique",
                 "table plays",
@@ -1000,8 +1001,8 @@ fn an_older_database_gets_the_plays_table() {
     };
     let mut store = Store::open(&path).unwrap();
     // Every later migration ran: 04-play, 05-dd, 06-packed-lengths, 07-dd-source, 08-leads,
-    // 09-lead-source, 10-played and 11-played-dd.
-    assert_eq!(store.schema_version().unwrap(), before + 8);
+    // 09-lead-source, 10-played, 11-played-dd and 12-played-judged.
+    assert_eq!(store.schema_version().unwrap(), before + 9);
     assert_eq!(store.deal_count().unwrap(), 10);
     // The upgraded file stores and returns plays.
     let data = std::fs::read(
@@ -1036,7 +1037,7 @@ fn an_older_database_gets_the_plays_table() {
     // Opening it again runs no migration twice.
     assert_eq!(
         Store::open(&path).unwrap().schema_version().unwrap(),
-        before + 8
+        before + 9
     );
 }
 
@@ -1258,4 +1259,115 @@ fn an_import_stops_before_its_next_transaction_when_asked() {
     let report = import(&job, &mut store, &mut |_| {}).unwrap();
     assert!(!report.stopped);
     assert_eq!(store.set_names().unwrap().len(), 3);
+}
+
+/// Migration 12 on a database judged by an older dealdex (schema 11): its hook fills each
+/// played board's level, strain, doubling and North-South score (worked out by hand from
+/// Law 77), and `judge` then sums the old judgement from its stored tricks and writes the
+/// par of the board from the deal's table, which equals the solver's.
+#[test]
+fn migration_12_fills_the_played_boards_judged_before_it() {
+    use dealdex::dd::TablePar;
+    use dealdex::judge::{JudgeJob, judge};
+    let (_dir, path) = temp_db();
+    let deal = Deal::from_number(123_456_789, Scheme::Pavlicek).unwrap();
+    let key = DealIndex::from_deal(&deal);
+    // South declares: West leads the first card West holds.
+    let lead = deal.hand(Seat::West).cards().next().unwrap();
+    {
+        let (conn, before) = database_before(&path, "12");
+        assert_eq!(before, 11);
+        conn.execute("INSERT INTO deals(key) VALUES (?1)", [&key.0])
+            .unwrap();
+        // 4HX by East, 8 tricks, East-West vulnerable: down 2 doubled vulnerable, 500 to NS.
+        // 3NT by South, 10 tricks, nobody vulnerable: 430 to NS. A passed-out board: 0.
+        for (id, contract, declarer, result, vul, cards) in [
+            (1, "4HX", Some("E"), Some(8), "EW", None),
+            (
+                2,
+                "3NT",
+                Some("S"),
+                Some(10),
+                "None",
+                Some(vec![lead.index() as u8]),
+            ),
+            (3, "Pass", None, None, "All", None),
+        ] {
+            conn.execute(
+                "INSERT INTO played(id, deal, board, room, dealer, vulnerable, contract, declarer, \
+                 result, cards) VALUES (?1, ?2, ?1, ?3, 'N', ?4, ?5, ?6, ?7, ?8)",
+                rusqlite::params![
+                    id,
+                    &key.0,
+                    ["Open", "Closed", "Open"][id as usize - 1],
+                    vul,
+                    contract,
+                    declarer,
+                    result,
+                    cards
+                ],
+            )
+            .unwrap();
+        }
+        // Judged then: 9 tricks before the lead, 10 after it (the lead gave one away).
+        conn.execute(
+            "INSERT INTO played_dd(played, tricks) VALUES (2, ?1)",
+            [vec![9u8, 10]],
+        )
+        .unwrap();
+    }
+    let mut store = Store::open(&path).unwrap();
+    assert_eq!(store.schema_version().unwrap(), Store::SCHEMA_VERSION);
+    // level, strain, doubled, score_ns
+    type Columns = (Option<i64>, Option<String>, Option<i64>, Option<i64>);
+    let columns = |store: &Store| -> Vec<Columns> {
+        let mut stmt = store
+            .connection()
+            .prepare("SELECT level, strain, doubled, score_ns FROM played ORDER BY id")
+            .unwrap();
+        stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap()
+    };
+    assert_eq!(
+        columns(&store),
+        [
+            (Some(4), Some("H".to_owned()), Some(1), Some(500)),
+            (Some(3), Some("NT".to_owned()), Some(0), Some(430)),
+            (None, None, None, Some(0)),
+        ]
+    );
+    let report = judge(&JudgeJob::default(), &mut store, &mut |_| {}).unwrap();
+    assert_eq!((report.boards, report.summarised), (0, 1));
+    assert_eq!((report.par_boards, report.solved), (3, 1));
+    let judged = store.judged_played().unwrap();
+    let summary = judged[0].summary.unwrap();
+    assert_eq!(
+        (
+            summary.declarer_lost,
+            summary.defence_lost,
+            summary.lead_cost
+        ),
+        (0, 1, 1)
+    );
+    let table = store.dd_table(&key).unwrap().unwrap();
+    assert_eq!(table, dealdex::dd::solve(&deal));
+    let pars: Vec<i64> = store
+        .connection()
+        .prepare("SELECT par_ns FROM played ORDER BY id")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    let want: Vec<i64> = [
+        dealdex::Vulnerability::EastWest,
+        dealdex::Vulnerability::None,
+        dealdex::Vulnerability::All,
+    ]
+    .map(|v| i64::from(table.par(Seat::North, v).score))
+    .to_vec();
+    assert_eq!(pars, want);
+    assert_eq!(store.integrity_check().unwrap(), "ok");
 }

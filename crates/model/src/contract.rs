@@ -215,6 +215,24 @@ impl Contract {
         // |score| ≤ 7,600 for any level and 0..=13 tricks.
         s as i32
     }
+
+    /// The table's score from North-South's view when declarer takes `tricks` tricks on a
+    /// board of `vulnerability`: [`Contract::score`] at declarer's side's vulnerability,
+    /// negated when East or West declares (so `+620` is North-South's, `-620` East-West's).
+    ///
+    /// ```
+    /// use dealdex::{Contract, Seat, Vulnerability};
+    /// let c = Contract::from_pbn("4S", Seat::East).unwrap();
+    /// assert_eq!(c.score_ns(10, Vulnerability::EastWest), -620);
+    /// assert_eq!(c.score_ns(9, Vulnerability::NorthSouth), 50);
+    /// ```
+    pub fn score_ns(&self, tricks: u8, vulnerability: crate::board::Vulnerability) -> i32 {
+        let own = self.score(tricks, vulnerability.is_vulnerable(self.declarer));
+        match self.declarer {
+            Seat::North | Seat::South => own,
+            Seat::East | Seat::West => -own,
+        }
+    }
 }
 
 /// Declarer's score at duplicate by the scoring table of the Laws (Laws of Duplicate Bridge

@@ -16,7 +16,7 @@
 use std::fmt;
 
 use super::parser::range_by;
-use super::{CmpOp, Cond, Error, Term, Who};
+use super::{CmpOp, Cond, Error, PlayedNum, Term, Who};
 use crate::model::card::Seat;
 use crate::model::deal::Hand;
 
@@ -134,7 +134,9 @@ fn known<'a>(c: &'a Cond, columns: &[usize], next: &mut usize, terms: &Terms<'_>
                 Outcome::NoValue => Known::NoValue(fixed),
             }
         }
-        Cond::Balanced(_) | Cond::SemiBalanced(_) | Cond::Shape { .. } => Known::Unknown,
+        Cond::Balanced(_) | Cond::SemiBalanced(_) | Cond::Shape { .. } | Cond::Played(..) => {
+            Known::Unknown
+        }
         Cond::Not(inner) => match known(inner, columns, next, terms) {
             Known::Always(f) => Known::Never(f),
             Known::Never(f) => Known::Always(f),
@@ -248,6 +250,18 @@ fn fact(t: &Term) -> Option<&'static str> {
         Term::Dd(..) => "a declarer takes 0 to 13 tricks",
         Term::Par(..) => "a par score is within -7600 to 7600",
         Term::Lead(..) => "the defence takes 0 to 13 tricks",
+        Term::PlayedDd(..) => "a declarer takes 0 to 13 tricks",
+        Term::Played(n) => match n {
+            PlayedNum::Level => "a contract's level is 1 to 7",
+            PlayedNum::Doubled => "doubled is 0 to 2",
+            PlayedNum::Result => "a result is -13 to +6",
+            PlayedNum::Score | PlayedNum::Par => "a score is within -7600 to 7600",
+            PlayedNum::Board => "a board number is 0 or more",
+            PlayedNum::Tricks => "declarer takes 0 to 13 tricks",
+            PlayedNum::DeclarerLost | PlayedNum::DefenceLost | PlayedNum::LeadCost => {
+                "a side gives away 0 to 13 tricks"
+            }
+        },
     })
 }
 

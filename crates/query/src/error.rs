@@ -24,7 +24,7 @@ impl Error {
     pub fn column(&self) -> Option<usize> {
         match self.kind() {
             ErrorKind::Syntax { column, .. } => Some(*column),
-            ErrorKind::Dialect { .. } => None,
+            ErrorKind::Dialect { .. } | ErrorKind::PlayedOnly { .. } => None,
         }
     }
 }
@@ -55,6 +55,19 @@ pub enum ErrorKind {
         /// Why, and what is available instead.
         reason: &'static str,
     },
+    /// A term or condition about a played board (`contract = 3NT`, `lost(defence)`,
+    /// `dd(declarer, strain)`) where only deals are searched: only the SQL over the stored
+    /// played boards answers it (the CLI's played search). Displays as `contract = 3NT is
+    /// about a played board: …`.
+    #[error(
+        "{term} is about a played board: {context} has deals only (a search of the played boards answers it)"
+    )]
+    PlayedOnly {
+        /// The first such term, in the query's canonical text.
+        term: String,
+        /// What was asked: `a search of deals`, `generate --where`, `the Spark dialect`.
+        context: &'static str,
+    },
 }
 
 crate::classified!(Error => boxed ErrorKind);
@@ -70,7 +83,7 @@ impl Classify for ErrorKind {
     fn position(&self) -> Option<InputPosition> {
         match self {
             ErrorKind::Syntax { column, .. } => Some(InputPosition::at_column(*column)),
-            ErrorKind::Dialect { .. } => None,
+            ErrorKind::Dialect { .. } | ErrorKind::PlayedOnly { .. } => None,
         }
     }
 }

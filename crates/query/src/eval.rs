@@ -109,6 +109,9 @@ pub(super) fn term(t: &Term, deal: &Deal, dd: &Table) -> Option<i64> {
             crate::dd::NOT_HELD => return None,
             t => t,
         },
+        // A deal alone has no played board: no value (the callers refuse such a query
+        // first, naming the term: `Query::deal_only`).
+        Term::Played(_) | Term::PlayedDd(..) => return None,
     }))
 }
 
@@ -156,6 +159,7 @@ pub(super) fn cond(c: &Cond, deal: &Deal, dd: &Table) -> Option<bool> {
             let got = if *exact { shape.0 } else { shape.sorted() };
             (got == *lengths) == *equal
         }
+        Cond::Played(..) => return None,
         Cond::Not(inner) => !cond(inner, deal, dd)?,
         // In a plan (`plan`), operands without dd(…) / par(…) / lead(…) come first: they
         // decide most deals without the solver.
@@ -204,7 +208,32 @@ pub(super) fn size(c: &Cond) -> usize {
         Cond::Range(e, ..) => 1 + e.terms().count(),
         Cond::Not(inner) => 1 + size(inner),
         Cond::And(parts) | Cond::Or(parts) => 1 + parts.iter().map(size).sum::<usize>(),
-        Cond::Balanced(_) | Cond::SemiBalanced(_) | Cond::Shape { .. } => 1,
+        Cond::Balanced(_) | Cond::SemiBalanced(_) | Cond::Shape { .. } | Cond::Played(..) => 1,
+    }
+}
+
+/// The canonical text of the first term or condition of `c` about a played board, left to
+/// right; `None` when `c` has none.
+pub(super) fn played_part(c: &Cond) -> Option<String> {
+    let in_expr = |e: &Expr| {
+        e.terms()
+            .find(|t| matches!(t, Term::Played(_) | Term::PlayedDd(..)))
+            .map(ToString::to_string)
+    };
+    match c {
+        Cond::Cmp(l, _, r) => in_expr(l).or_else(|| in_expr(r)),
+        Cond::Range(e, ..) => in_expr(e),
+        Cond::Not(inner) => played_part(inner),
+        Cond::And(parts) | Cond::Or(parts) => parts.iter().find_map(played_part),
+        Cond::Played(..) => Some(
+            crate::Query {
+                cond: c.clone(),
+                plan: c.clone(),
+                columns: Vec::new(),
+            }
+            .to_string(),
+        ),
+        Cond::Balanced(_) | Cond::SemiBalanced(_) | Cond::Shape { .. } => None,
     }
 }
 

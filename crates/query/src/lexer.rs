@@ -17,6 +17,12 @@ pub(super) enum Kind {
     Dashed,
     /// A suit symbol `♠♥♦♣` (or the white variants `♤♡♢♧`).
     SuitSymbol(Suit),
+    /// A contract literal: a level 1..7 and a strain with nothing between, doubled or not
+    /// (`3NT`, `4s`, `5HX`, `6NXX`); the parser reads it with the model's contract parser.
+    Contract,
+    /// A double-quoted text, `"Fantoni"` (no escapes; it ends at the next `"`); the span
+    /// holds the quotes.
+    Str,
     /// `(`
     LParen,
     /// `)`
@@ -113,6 +119,31 @@ pub(super) fn tokenize(src: &str) -> Result<Vec<Token>, Error> {
                 });
                 continue;
             }
+            '1'..='7' if contract_len(&bytes[i..]) > 0 => {
+                i += contract_len(&bytes[i..]);
+                out.push(Token {
+                    kind: Kind::Contract,
+                    start,
+                    end: i,
+                });
+                continue;
+            }
+            '"' => {
+                let Some(close) = src[i + 1..].find('"') else {
+                    return Err(error_at(
+                        src,
+                        start,
+                        "unclosed '\"': a text runs to the next '\"'",
+                    ));
+                };
+                i += close + 2;
+                out.push(Token {
+                    kind: Kind::Str,
+                    start,
+                    end: i,
+                });
+                continue;
+            }
             '0'..='9' => {
                 i = digits_end(bytes, i);
                 let mut dashed = false;
@@ -187,6 +218,26 @@ pub(super) fn tokenize(src: &str) -> Result<Vec<Token>, Error> {
         end: src.len(),
     });
     Ok(out)
+}
+
+/// The length of the contract literal `bytes` starts with (a level 1..7, a strain `C`,
+/// `D`, `H`, `S`, `N` or `NT`, then `X` or `XX`, any case, and no letter, digit or `_`
+/// after), 0 when it starts with none.
+fn contract_len(bytes: &[u8]) -> usize {
+    let upper: Vec<u8> = bytes.iter().take(6).map(u8::to_ascii_uppercase).collect();
+    let strain = match upper.get(1..) {
+        Some([b'N', b'T', ..]) => 2,
+        Some([b'C' | b'D' | b'H' | b'S' | b'N', ..]) => 1,
+        _ => return 0,
+    };
+    let mut end = 1 + strain;
+    while end < 1 + strain + 2 && upper.get(end) == Some(&b'X') {
+        end += 1;
+    }
+    match bytes.get(end) {
+        Some(b) if b.is_ascii_alphanumeric() || *b == b'_' => 0,
+        _ => end,
+    }
 }
 
 /// The end of the run of ASCII digits starting at `i`.

@@ -285,8 +285,12 @@ pub struct SqlFilter {
     /// The boolean SQL expression. A compound condition is wrapped in parentheses, so it
     /// can be combined with other conditions by `AND` as it is.
     pub clause: String,
-    /// The values of the placeholders, `params[k - 1]` for `?k`.
+    /// The values of the numbers' placeholders, `params[k - 1]` for `?k`.
     pub params: Vec<i64>,
+    /// The texts of a played board's conditions (`player = "…"`, `event = "…"`), bound
+    /// after the numbers: `texts[j]` for `?(params.len() + j + 1)`. Empty for a query
+    /// without them.
+    pub texts: Vec<String>,
 }
 
 /// The SQL dialect a query is compiled to.
@@ -387,6 +391,73 @@ enum Term {
     /// in the strain declared by the leader's right-hand opponent; no value (SQL's NULL)
     /// when the leader does not hold the card.
     Lead(Seat, Strain, Card),
+    /// A number of the played board (`dealdex query --played`).
+    Played(PlayedNum),
+    /// Double-dummy tricks on a played board's deal of a declarer (`None`: the board's
+    /// declarer) in a strain (`None`: the contract's); at least one is `None`.
+    PlayedDd(Option<Who>, Option<Strain>),
+}
+
+/// A number of a played board: its row of the store's `played` table (migration 10, 12) and
+/// its judgement (`played_dd`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum PlayedNum {
+    /// The contract's level, 1..=7.
+    Level,
+    /// 0 undoubled, 1 doubled, 2 redoubled.
+    Doubled,
+    /// Declarer's tricks over the contract (negative: down), -13..=6.
+    Result,
+    /// Declarer's tricks, 0..=13.
+    Tricks,
+    /// The table's score from North-South's view.
+    Score,
+    /// The board's par score from North-South's view.
+    Par,
+    /// The board number.
+    Board,
+    /// Tricks declarer's side gave away double dummy.
+    DeclarerLost,
+    /// Tricks the defence gave away double dummy.
+    DefenceLost,
+    /// Tricks the opening lead gave away double dummy.
+    LeadCost,
+}
+
+impl PlayedNum {
+    /// The name as the query writes it.
+    const fn name(self) -> &'static str {
+        match self {
+            PlayedNum::Level => "level",
+            PlayedNum::Doubled => "doubled",
+            PlayedNum::Result => "result",
+            PlayedNum::Tricks => "tricks",
+            PlayedNum::Score => "score",
+            PlayedNum::Par => "par",
+            PlayedNum::Board => "board",
+            PlayedNum::DeclarerLost => "lost(declarer)",
+            PlayedNum::DefenceLost => "lost(defence)",
+            PlayedNum::LeadCost => "lead_cost",
+        }
+    }
+}
+
+/// A condition on a played board compared by `=` or `!=` with a literal.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum PlayedCond {
+    /// `contract = 3NT`: the level and strain (doubled or not), and the doubling (1 or 2)
+    /// when the literal names it (`4SX`); `None`: `contract = pass`, passed out.
+    Contract(Option<(u8, Strain, Option<u8>)>),
+    /// `strain = hearts`: the contract's strain.
+    Strain(Strain),
+    /// `declarer = N`, `declarer = NS`.
+    Declarer(Who),
+    /// `room = open` (`true`) or `room = closed`.
+    Room(bool),
+    /// `player = "…"` (any seat, `None`) or `north = "…"`: a player's name, any case.
+    Player(Option<Seat>, String),
+    /// `event = "…"`: the event's name, any case.
+    Event(String),
 }
 
 /// `+` or `-` in a sum.
@@ -482,6 +553,18 @@ impl Term {
             Term::Len(..) | Term::Dd(..) | Term::Lead(..) => (0, 13),
             Term::Controls(_) | Term::Ltc(_) => (0, 12),
             Term::Longest(_) => (4, 13),
+            Term::PlayedDd(..) => (0, 13),
+            Term::Played(n) => match n {
+                PlayedNum::Level => (1, 7),
+                PlayedNum::Doubled => (0, 2),
+                PlayedNum::Result => (-13, 6),
+                PlayedNum::Score | PlayedNum::Par => (-PAR_BOUND, PAR_BOUND),
+                PlayedNum::Board => (0, i64::MAX),
+                PlayedNum::Tricks
+                | PlayedNum::DeclarerLost
+                | PlayedNum::DefenceLost
+                | PlayedNum::LeadCost => (0, 13),
+            },
             // No contract scores more than 7NT redoubled vulnerable down 13: 7600.
             Term::Par(..) => (-PAR_BOUND, PAR_BOUND),
         }
@@ -514,6 +597,8 @@ enum Cond {
     And(Vec<Cond>),
     /// Two or more operands, none itself an `Or`.
     Or(Vec<Cond>),
+    /// A played board's condition; `false` for `!=`.
+    Played(PlayedCond, bool),
 }
 
 impl Query {
@@ -673,6 +758,41 @@ impl Query {
     /// ```
     pub fn uses_leads(&self) -> bool {
         eval::uses_leads(&self.cond)
+    }
+
+    /// Whether the query has a term or condition about a played board (`contract = 3NT`,
+    /// `result < 0`, `lost(defence)`, `dd(declarer, strain)`, …): only the SQL over the
+    /// store's played boards answers it ([`Query::to_sql`] then names the columns of the
+    /// `played` and `played_dd` rows, which the engine's played search joins).
+    ///
+    /// ```
+    /// use dealdex::query::Query;
+    /// assert!(Query::parse("contract = 3NT and result < 0 and dd(declarer, strain) >= 9").unwrap().uses_played());
+    /// assert!(!Query::parse("dd(N, nt) >= 9").unwrap().uses_played());
+    /// ```
+    pub fn uses_played(&self) -> bool {
+        eval::played_part(&self.cond).is_some()
+    }
+
+    /// `Ok` for a query of deals alone; for one with a played board's term (see
+    /// [`Query::uses_played`]), the error naming its first such term, where `context` (`a
+    /// search of deals`, `generate --where`) has deals only. [`Query::matches`] gives such a
+    /// term no value (the deal does not match): callers that have no played board check
+    /// here first.
+    ///
+    /// # Errors
+    /// [`ErrorKind::PlayedOnly`] naming the term and `context`.
+    ///
+    /// ```
+    /// use dealdex::query::Query;
+    /// let e = Query::parse("hcp(N) > 10 and lost(defence) >= 1").unwrap().deal_only("generate --where").unwrap_err();
+    /// assert!(e.to_string().starts_with("lost(defence) is about a played board: generate --where has deals only"));
+    /// ```
+    pub fn deal_only(&self, context: &'static str) -> Result<(), Error> {
+        match eval::played_part(&self.cond) {
+            None => Ok(()),
+            Some(term) => Err(ErrorKind::PlayedOnly { term, context }.into()),
+        }
     }
 
     /// How many conditions and terms the query has (`hcp(N) + hcp(S) >= 20 and
@@ -852,6 +972,15 @@ impl fmt::Display for Term {
             Term::Lead(s, strain, card) => {
                 write!(f, "lead({}, {}, {card})", s.letter(), strain_name(*strain))
             }
+            Term::Played(n) => f.write_str(n.name()),
+            Term::PlayedDd(who, strain) => {
+                match who {
+                    Some(w) => write!(f, "dd({w}, ")?,
+                    None => f.write_str("dd(declarer, ")?,
+                }
+                f.write_str(strain.map_or("strain", strain_name))?;
+                f.write_str(")")
+            }
             Term::Par(side, vul, dealer) => {
                 let vul = vul.spelled(["none", "ns", "ew", "all"]);
                 write!(f, "par({}, {vul}", Who::Side(*side))?;
@@ -917,6 +1046,29 @@ fn write_cond(f: &mut fmt::Formatter<'_>, c: &Cond) -> fmt::Result {
             l[2],
             l[3]
         ),
+        Cond::Played(p, equal) => {
+            let op = if *equal { "=" } else { "!=" };
+            match p {
+                PlayedCond::Contract(None) => write!(f, "contract {op} pass"),
+                PlayedCond::Contract(Some((level, strain, doubled))) => {
+                    let x = match doubled {
+                        Some(d) => "X".repeat(usize::from(*d)),
+                        None => String::new(),
+                    };
+                    write!(f, "contract {op} {level}{}{x}", strain.as_str())
+                }
+                PlayedCond::Strain(strain) => write!(f, "strain {op} {}", strain_name(*strain)),
+                PlayedCond::Declarer(w) => write!(f, "declarer {op} {w}"),
+                PlayedCond::Room(open) => {
+                    write!(f, "room {op} {}", if *open { "open" } else { "closed" })
+                }
+                PlayedCond::Player(None, name) => write!(f, "player {op} \"{name}\""),
+                PlayedCond::Player(Some(seat), name) => {
+                    write!(f, "{} {op} \"{name}\"", seat.name().to_ascii_lowercase())
+                }
+                PlayedCond::Event(name) => write!(f, "event {op} \"{name}\""),
+            }
+        }
         Cond::Not(inner) => f
             .write_str("not ")
             .and_then(|_| write_grouped(f, inner, matches!(**inner, Cond::And(_) | Cond::Or(_)))),

@@ -15,13 +15,29 @@ use crate::model::features::Side;
 
 use super::lexer::{Kind, Token, error_at, tokenize};
 use super::{
-    AddOp, CmpOp, Cond, Error, Expr, MAX_DEPTH, MAX_SQL_DEPTH, MAX_SQL_PARAMS, MAX_SUM_TERMS, Term,
-    Who,
+    AddOp, CmpOp, Cond, Error, Expr, MAX_DEPTH, MAX_SQL_DEPTH, MAX_SQL_PARAMS, MAX_SUM_TERMS,
+    PlayedCond, PlayedNum, Term, Who,
 };
 
 /// The functions of the language, as listed in error messages.
-const FUNCTIONS: &str =
-    "hcp, len, controls, ltc, longest, balanced, semibalanced, shape, pattern, dd, par, lead";
+const FUNCTIONS: &str = "hcp, len, controls, ltc, longest, balanced, semibalanced, shape, pattern, dd, par, lead, lost; on a played board also contract, strain, declarer, room, player, north, east, south, west, event, level, doubled, result, tricks, score, par, board, lead_cost";
+
+/// The names of a played board's numbers written without parentheses.
+const PLAYED_NUMBERS: [(&str, PlayedNum); 8] = [
+    ("level", PlayedNum::Level),
+    ("doubled", PlayedNum::Doubled),
+    ("result", PlayedNum::Result),
+    ("tricks", PlayedNum::Tricks),
+    ("score", PlayedNum::Score),
+    ("par", PlayedNum::Par),
+    ("board", PlayedNum::Board),
+    ("lead_cost", PlayedNum::LeadCost),
+];
+
+/// The names of a played board's conditions, each compared with `=` or `!=` and a literal.
+const PLAYED_SUBJECTS: [&str; 10] = [
+    "contract", "strain", "declarer", "room", "player", "north", "east", "south", "west", "event",
+];
 
 /// The vulnerability names `par` takes, as listed in error messages.
 const VULNERABILITIES: &str = "none, ns, ew, all, both, love";
@@ -479,6 +495,18 @@ impl<'a> Parser<'a> {
     fn call(&mut self) -> Result<Item, Error> {
         let name_tok = self.bump();
         let name = self.text(name_tok).to_ascii_lowercase();
+        if self.peek().kind != Kind::LParen {
+            if let Some(&(_, n)) = PLAYED_NUMBERS.iter().find(|(k, _)| *k == name) {
+                return Ok(Item {
+                    val: num(Term::Played(n)),
+                    start: name_tok.start,
+                    end: name_tok.end,
+                });
+            }
+            if PLAYED_SUBJECTS.contains(&name.as_str()) {
+                return self.played_cond(name_tok, &name);
+            }
+        }
         let known = matches!(
             name.as_str(),
             "hcp"
@@ -493,6 +521,7 @@ impl<'a> Parser<'a> {
                 | "dd"
                 | "par"
                 | "lead"
+                | "lost"
         );
         let open = self.peek();
         if !known {
@@ -600,8 +629,34 @@ impl<'a> Parser<'a> {
                 num(Term::Len(who, self.suit(args[1])?))
             }
             "dd" => {
-                let who = self.who(args[0], name)?;
-                num(Term::Dd(who, self.strain(args[1])?))
+                // `declarer` and `strain`: the played board's (a played term).
+                let played = |t: Token, word: &str| self.text(t).eq_ignore_ascii_case(word);
+                let who = match played(args[0], "declarer") {
+                    true => None,
+                    false => Some(self.who(args[0], name)?),
+                };
+                let strain = match played(args[1], "strain") {
+                    true => None,
+                    false => Some(self.strain(args[1])?),
+                };
+                match (who, strain) {
+                    (Some(who), Some(strain)) => num(Term::Dd(who, strain)),
+                    (who, strain) => num(Term::PlayedDd(who, strain)),
+                }
+            }
+            "lost" => {
+                let side = self.text(args[0]).to_ascii_lowercase();
+                num(Term::Played(match side.as_str() {
+                    "declarer" => PlayedNum::DeclarerLost,
+                    "defence" | "defense" => PlayedNum::DefenceLost,
+                    _ => {
+                        return Err(self.unknown(
+                            args[0],
+                            "side of the play",
+                            "lost takes declarer or defence",
+                        ));
+                    }
+                }))
             }
             "lead" => {
                 let leader = self.seat(args[0], name)?;
@@ -629,6 +684,92 @@ impl<'a> Parser<'a> {
                 seat: self.seat(args[0], name)?,
                 exact: true,
             },
+        })
+    }
+
+    /// `SUBJECT = LITERAL` or `SUBJECT != LITERAL` on a played board, `subject` (one of
+    /// [`PLAYED_SUBJECTS`], lower case) read at `name_tok`.
+    fn played_cond(&mut self, name_tok: Token, subject: &str) -> Result<Item, Error> {
+        let op_tok = self.bump();
+        let equal = match op_tok.kind {
+            Kind::Cmp(CmpOp::Eq) => true,
+            Kind::Cmp(CmpOp::Ne) => false,
+            _ => {
+                return Err(self.err(
+                    op_tok,
+                    format!(
+                        "{subject} is compared with = or != only, e.g. {}, found {}",
+                        played_example(subject),
+                        self.describe(op_tok)
+                    ),
+                ));
+            }
+        };
+        let lit = self.bump();
+        let expected = || {
+            self.err(
+                lit,
+                format!(
+                    "expected {} after {subject} {}, e.g. {}, found {}",
+                    played_literal(subject),
+                    self.text(op_tok),
+                    played_example(subject),
+                    self.describe(lit)
+                ),
+            )
+        };
+        let text = self.text(lit);
+        let quoted = || match lit.kind {
+            Kind::Str => Ok(text[1..text.len() - 1].to_string()),
+            _ => Err(expected()),
+        };
+        let cond = match subject {
+            "contract" => match lit.kind {
+                Kind::Contract => {
+                    let c = crate::model::contract::Contract::from_pbn(text, Seat::North)
+                        .ok_or_else(expected)?;
+                    let doubled = match c.doubling {
+                        crate::model::contract::Doubling::Undoubled => None,
+                        crate::model::contract::Doubling::Doubled => Some(1),
+                        crate::model::contract::Doubling::Redoubled => Some(2),
+                    };
+                    PlayedCond::Contract(Some((c.level, c.strain, doubled)))
+                }
+                Kind::Ident if text.eq_ignore_ascii_case("pass") => PlayedCond::Contract(None),
+                _ => return Err(expected()),
+            },
+            "strain" => match lit.kind {
+                Kind::Ident | Kind::SuitSymbol(_) => PlayedCond::Strain(self.strain(lit)?),
+                _ => return Err(expected()),
+            },
+            "declarer" => match lit.kind {
+                Kind::Ident => PlayedCond::Declarer(self.who(lit, "declarer")?),
+                _ => return Err(expected()),
+            },
+            "room" => match text.to_ascii_lowercase().as_str() {
+                "open" if lit.kind == Kind::Ident => PlayedCond::Room(true),
+                "closed" if lit.kind == Kind::Ident => PlayedCond::Room(false),
+                _ => return Err(expected()),
+            },
+            "event" => PlayedCond::Event(quoted()?),
+            "player" => PlayedCond::Player(None, quoted()?),
+            seat => {
+                let seat =
+                    Seat::from_char(seat.chars().next().unwrap_or('?')).ok_or_else(expected)?;
+                PlayedCond::Player(Some(seat), quoted()?)
+            }
+        };
+        let t = self.peek();
+        if matches!(t.kind, Kind::Cmp(_)) {
+            return Err(self.err(
+                t,
+                "comparisons cannot be chained: join them with and, e.g. contract = 3NT and result < 0",
+            ));
+        }
+        Ok(Item {
+            val: Val::Cond(Cond::Played(cond, equal)),
+            start: name_tok.start,
+            end: lit.end,
         })
     }
 
@@ -926,6 +1067,31 @@ impl<'a> Parser<'a> {
     }
 }
 
+/// What a played board's `subject` is compared with, in words.
+fn played_literal(subject: &str) -> &'static str {
+    match subject {
+        "contract" => "a contract (level and strain, X or XX if doubled) or pass",
+        "strain" => "a strain",
+        "declarer" => "a seat or side",
+        "room" => "open or closed",
+        "event" => "a text in double quotes",
+        _ => "a player's name in double quotes",
+    }
+}
+
+/// An example of a played board's condition on `subject`.
+fn played_example(subject: &str) -> &'static str {
+    match subject {
+        "contract" => "contract = 3NT",
+        "strain" => "strain = hearts",
+        "declarer" => "declarer = N",
+        "room" => "room = open",
+        "event" => "event = \"Vanderbilt\"",
+        "player" => "player = \"Fantoni\"",
+        _ => "north = \"Fantoni\"",
+    }
+}
+
 /// The signature of the function `name` (a known one): the fewest and the most
 /// arguments it takes, and its usage for an error about them.
 fn signature(name: &str) -> (usize, usize, &'static str) {
@@ -942,8 +1108,9 @@ fn signature(name: &str) -> (usize, usize, &'static str) {
         "len" => "len takes a seat or side and a suit, e.g. len(S, spades)",
         "lead" => "lead takes the leader (a seat), a strain and a card, e.g. lead(W, notrump, SA)",
         "dd" => {
-            "dd takes a declarer (seat or side) and a strain, e.g. dd(N, notrump) or dd(NS, spades)"
+            "dd takes a declarer (seat or side) and a strain, e.g. dd(N, notrump) or dd(NS, spades); on a played board dd(declarer, strain)"
         }
+        "lost" => "lost takes declarer or defence, e.g. lost(defence)",
         "hcp" => "hcp takes one seat or side, e.g. hcp(N) or hcp(NS)",
         "controls" => "controls takes one seat or side, e.g. controls(N)",
         "ltc" => "ltc takes one seat, e.g. ltc(N)",

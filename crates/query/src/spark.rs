@@ -19,6 +19,13 @@ use super::{AddOp, Cond, Dialect, Error, ErrorKind, Expr, Term, Who};
 /// Compiles `c`, or names the first term the archive's columns cannot express (`par`,
 /// `lead`).
 pub(super) fn compile(c: &Cond) -> Result<String, Error> {
+    if let Some(term) = super::eval::played_part(c) {
+        return Err(ErrorKind::PlayedOnly {
+            term,
+            context: "the Spark dialect (a Parquet deal archive)",
+        }
+        .into());
+    }
     if let Some(t) = first_missing(c) {
         return Err(ErrorKind::Dialect {
             dialect: Dialect::Spark,
@@ -53,7 +60,7 @@ fn first_missing(c: &Cond) -> Option<&Term> {
         Cond::Range(e, ..) => in_expr(e),
         Cond::Not(inner) => first_missing(inner),
         Cond::And(parts) | Cond::Or(parts) => parts.iter().find_map(first_missing),
-        Cond::Balanced(_) | Cond::SemiBalanced(_) | Cond::Shape { .. } => None,
+        Cond::Balanced(_) | Cond::SemiBalanced(_) | Cond::Shape { .. } | Cond::Played(..) => None,
     }
 }
 
@@ -121,6 +128,8 @@ fn term(out: &mut String, t: &Term) {
         Term::Dd(Who::Seat(s), strain) => {
             let _ = write!(out, "dd_{}_{}", seat_col(s), strain_col(strain));
         }
+        // Refused by `compile` before any term is written; no value if it ever were.
+        Term::Played(_) | Term::PlayedDd(..) => out.push_str("NULL"),
         // A side's better declarer, as TrickTable::side_tricks. The archive's dd columns
         // are NULL together (unsolved deal), so greatest is NULL exactly when SQLite's
         // subquery is.
@@ -179,6 +188,8 @@ fn pattern(out: &mut String, cols: &[String; 4], lengths: [u8; 4]) {
 
 fn cond(out: &mut String, c: &Cond) {
     match c {
+        // Refused by `compile` before any condition is written.
+        Cond::Played(..) => out.push_str("NULL"),
         Cond::Cmp(l, op, r) => {
             expr(out, l);
             let _ = write!(out, " {} ", op.sql());

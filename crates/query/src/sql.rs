@@ -12,7 +12,7 @@ use std::fmt::Write;
 use crate::model::card::{Seat, Suit};
 use crate::model::features::{Shape, Side};
 
-use super::{AddOp, CmpOp, Cond, Expr, SqlFilter, Term, Who};
+use super::{AddOp, CmpOp, Cond, Expr, PlayedCond, PlayedNum, SqlFilter, Term, Who};
 
 /// The HCP from which migration 03's partial indexes `deals_strong_<seat>` hold a hand
 /// (`WHERE hcp_<seat> >= 20`).
@@ -27,8 +27,14 @@ pub(super) fn compile(c: &Cond) -> SqlFilter {
     let mut b = Builder {
         clause: String::new(),
         params: Vec::new(),
+        texts: Vec::new(),
     };
     b.cond(c);
+    // Texts are bound after the numbers: their markers become `?{numbers + j + 1}`.
+    for (j, _) in b.texts.iter().enumerate() {
+        let k = b.params.len() + j + 1;
+        b.clause = b.clause.replace(&text_marker(j), &format!("?{k}"));
+    }
     for seat in Seat::ALL {
         if implies_indexed_hcp(c, seat) {
             let _ = write!(b.clause, " AND hcp_{} >= {INDEXED_HCP}", seat_col(seat));
@@ -37,7 +43,14 @@ pub(super) fn compile(c: &Cond) -> SqlFilter {
     SqlFilter {
         clause: b.clause,
         params: b.params,
+        texts: b.texts,
     }
+}
+
+/// The placeholder of text `j` while the clause is written (no other text of the clause
+/// holds a control character), replaced by its number at the end of [`compile`].
+fn text_marker(j: usize) -> String {
+    format!("\u{1}{j}\u{1}")
 }
 
 /// Whether `c` (or one of its top-level `and` operands) implies `hcp(seat) >= INDEXED_HCP`.
@@ -74,6 +87,7 @@ fn implies_indexed_hcp(c: &Cond, seat: Seat) -> bool {
 struct Builder {
     clause: String,
     params: Vec<i64>,
+    texts: Vec<String>,
 }
 
 /// The lower-case seat letter used in column names: `n`, `e`, `s`, `w`.
@@ -115,6 +129,93 @@ impl Builder {
             self.param(i64::from(code));
         }
         self.clause.push(')');
+    }
+
+    /// Appends a placeholder for the text `t`.
+    fn text(&mut self, t: &str) {
+        self.clause.push_str(&text_marker(self.texts.len()));
+        self.texts.push(t.to_owned());
+    }
+
+    /// Appends a played board's condition (without its negation): stored columns of the
+    /// `played` row, a column that does not tell it compared as an empty text or 0, so that
+    /// the condition is true or false on every board.
+    fn played_cond(&mut self, p: &PlayedCond) {
+        match p {
+            PlayedCond::Contract(None) => {
+                self.clause
+                    .push_str("upper(ifnull(played.contract, '')) = 'PASS'");
+            }
+            PlayedCond::Contract(Some((level, strain, doubled))) => {
+                self.clause.push_str("(ifnull(played.level, 0) = ");
+                self.param(i64::from(*level));
+                let _ = write!(
+                    self.clause,
+                    " AND ifnull(played.strain, '') = '{}'",
+                    strain.as_str()
+                );
+                if let Some(d) = doubled {
+                    self.clause.push_str(" AND ifnull(played.doubled, 0) = ");
+                    self.param(i64::from(*d));
+                }
+                self.clause.push(')');
+            }
+            PlayedCond::Strain(strain) => {
+                let _ = write!(
+                    self.clause,
+                    "ifnull(played.strain, '') = '{}'",
+                    strain.as_str()
+                );
+            }
+            PlayedCond::Declarer(Who::Seat(s)) => {
+                let _ = write!(
+                    self.clause,
+                    "ifnull(played.declarer, '') = '{}'",
+                    s.letter()
+                );
+            }
+            PlayedCond::Declarer(Who::Side(side)) => {
+                let [a, b] = side_seats(*side);
+                let _ = write!(
+                    self.clause,
+                    "ifnull(played.declarer, '') IN ('{}', '{}')",
+                    a.letter(),
+                    b.letter()
+                );
+            }
+            PlayedCond::Room(open) => {
+                let room = if *open { "Open" } else { "Closed" };
+                let _ = write!(self.clause, "ifnull(played.room, '') = '{room}'");
+            }
+            PlayedCond::Event(name) => {
+                self.clause
+                    .push_str("trim(ifnull(played.event, '')) = trim(");
+                self.text(name);
+                self.clause.push_str(") COLLATE NOCASE");
+            }
+            PlayedCond::Player(seat, name) => {
+                let seats = match seat {
+                    Some(s) => vec![*s],
+                    None => Seat::ALL.to_vec(),
+                };
+                self.text(name);
+                let marker = text_marker(self.texts.len() - 1);
+                self.clause.truncate(self.clause.len() - marker.len());
+                self.clause.push('(');
+                for (i, s) in seats.iter().enumerate() {
+                    if i > 0 {
+                        self.clause.push_str(" OR ");
+                    }
+                    // One text, its placeholder written once a seat.
+                    let _ = write!(
+                        self.clause,
+                        "trim(ifnull(played.{}, '')) = trim({marker}) COLLATE NOCASE",
+                        s.name().to_ascii_lowercase()
+                    );
+                }
+                self.clause.push(')');
+            }
+        }
     }
 
     /// Appends a placeholder for `v`.
@@ -171,6 +272,38 @@ impl Builder {
                     "(SELECT {minus}dd_par(tricks, '{}', '{}') FROM dd WHERE dd.deal = key)",
                     dealer.letter(),
                     vul.pbn()
+                );
+            }
+            // Columns of the played row (migrations 10 and 12) and of its judgement
+            // (played_dd, migrations 11 and 12): NULL where the board does not tell it.
+            Term::Played(n) => self.clause.push_str(match n {
+                PlayedNum::Level => "played.level",
+                PlayedNum::Doubled => "played.doubled",
+                PlayedNum::Result => "(played.result - played.level - 6)",
+                PlayedNum::Tricks => "played.result",
+                PlayedNum::Score => "played.score_ns",
+                PlayedNum::Par => "played.par_ns",
+                PlayedNum::Board => "played.board",
+                PlayedNum::DeclarerLost => "played_dd.declarer_lost",
+                PlayedNum::DefenceLost => "played_dd.defence_lost",
+                PlayedNum::LeadCost => "played_dd.lead_cost",
+            }),
+            // The played deal's table (dd_tricks refuses a NULL seat or strain: a board
+            // without a contract has no value).
+            Term::PlayedDd(who, strain) => {
+                let who = match who {
+                    Some(w) => format!("'{w}'"),
+                    None => "played.declarer".to_owned(),
+                };
+                let strain = match strain {
+                    Some(s) => format!("'{}'", s.as_str()),
+                    None => "played.strain".to_owned(),
+                };
+                let _ = write!(
+                    self.clause,
+                    "(CASE WHEN played.declarer IS NOT NULL AND played.strain IS NOT NULL THEN \
+                     (SELECT dd_tricks(tricks, {who}, {strain}) FROM dd \
+                     WHERE dd.deal = played.deal) END)"
                 );
             }
             // Migration 08's row of the deal, leader and strain; NULL, so no comparison
@@ -257,6 +390,12 @@ impl Builder {
                 }
                 self.clause.push(')');
             }
+            Cond::Played(p, true) => self.played_cond(p),
+            Cond::Played(p, false) => {
+                self.clause.push_str("NOT (");
+                self.played_cond(p);
+                self.clause.push(')');
+            }
             Cond::Not(inner) => {
                 self.clause.push_str("NOT (");
                 self.cond(inner);
@@ -319,13 +458,15 @@ pub(super) fn depth(c: &Cond) -> usize {
         Term::Ltc(_) | Term::Longest(_) | Term::Controls(Who::Seat(_)) => 5,
         Term::Controls(_) => 6,
         Term::Dd(..) | Term::Par(..) | Term::Lead(..) => 6,
+        Term::Played(_) => 3,
+        Term::PlayedDd(..) => 8,
     };
     // A sum is left-deep: one level per operator.
     let expr = |e: &Expr| e.terms().map(term).max().unwrap_or(1) + e.rest.len();
     match c {
         Cond::Cmp(l, _, r) => 1 + expr(l).max(expr(r)),
         Cond::Range(e, ..) => 1 + expr(e),
-        Cond::Balanced(_) | Cond::SemiBalanced(_) | Cond::Shape { .. } => 5,
+        Cond::Balanced(_) | Cond::SemiBalanced(_) | Cond::Shape { .. } | Cond::Played(..) => 6,
         Cond::Not(inner) => 1 + depth(inner),
         Cond::And(parts) | Cond::Or(parts) => {
             let deepest = parts.iter().map(depth).max().unwrap_or(1);
@@ -345,6 +486,8 @@ pub(super) fn params(c: &Cond) -> usize {
         Cond::SemiBalanced(_) => SEMI_BALANCED_CODES,
         Cond::Shape { exact: true, .. } => 1,
         Cond::Shape { lengths, .. } => permutations(*lengths).len(),
+        // A level and a doubling, or one text.
+        Cond::Played(..) => 2,
         Cond::Not(inner) => params(inner),
         Cond::And(parts) | Cond::Or(parts) => parts.iter().map(params).sum(),
     }
@@ -389,6 +532,7 @@ fn cost(c: &Cond) -> u8 {
                     | Term::Dd(..)
                     | Term::Par(..)
                     | Term::Lead(..)
+                    | Term::PlayedDd(..)
             )
         });
         if calls { 2 } else { 0 }
@@ -398,7 +542,7 @@ fn cost(c: &Cond) -> u8 {
         Cond::Range(x, ..) => t(x),
         Cond::Not(inner) => cost(inner),
         Cond::And(parts) | Cond::Or(parts) => parts.iter().map(cost).max().unwrap_or(0),
-        Cond::Balanced(_) | Cond::SemiBalanced(_) | Cond::Shape { .. } => 1,
+        Cond::Balanced(_) | Cond::SemiBalanced(_) | Cond::Shape { .. } | Cond::Played(..) => 1,
     }
 }
 

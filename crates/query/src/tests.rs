@@ -675,3 +675,96 @@ fn columns_in_one_pass_equal_columns_counted_alone() {
     assert_eq!(one_pass, alone);
     assert_eq!(one_pass[0], src.chars().count());
 }
+
+/// A played board's terms (issue 53): canonical text that reads back, the SQL over the
+/// `played` row with every literal bound, and clear refusals elsewhere.
+#[test]
+fn played_terms_parse_print_and_compile() {
+    for (text, canonical) in [
+        (
+            "contract = 3NT and result < 0 and dd(declarer, strain) >= 9",
+            "contract = 3NT and result < 0 and dd(declarer, strain) >= 9",
+        ),
+        ("CONTRACT != 4sx", "contract != 4SX"),
+        ("contract = pass", "contract = pass"),
+        (
+            "strain = ♥ or declarer = ns",
+            "strain = hearts or declarer = NS",
+        ),
+        (
+            "room = Closed and board in 1..8",
+            "room = closed and board in 1..8",
+        ),
+        (
+            r#"player = "Fantoni" and North = "x y""#,
+            r#"player = "Fantoni" and north = "x y""#,
+        ),
+        (r#"event != "Bermuda Bowl""#, r#"event != "Bermuda Bowl""#),
+        (
+            "score - par < 0 and lost(defense) + lost(declarer) >= 2 and lead_cost > 0",
+            "score - par < 0 and lost(defence) + lost(declarer) >= 2 and lead_cost > 0",
+        ),
+        (
+            "dd(N, strain) > tricks and dd(declarer, hearts) = 10",
+            "dd(N, strain) > tricks and dd(declarer, hearts) = 10",
+        ),
+        ("level >= 6 and doubled = 1", "level >= 6 and doubled = 1"),
+    ] {
+        let q = parse(text);
+        assert_eq!(q.to_string(), canonical, "{text}");
+        assert_eq!(parse(canonical), q, "{canonical}");
+        assert!(q.uses_played(), "{text}");
+    }
+    let sql =
+        parse(r#"contract = 3NTX and player = "Fantoni" and event = "Vanderbilt" and result < 0"#)
+            .to_sql();
+    // The cheap comparison of stored columns first; each text one placeholder after the numbers.
+    assert_eq!(
+        sql.clause,
+        "((played.result - played.level - 6) < ?1 AND (ifnull(played.level, 0) = ?2 AND \
+         ifnull(played.strain, '') = 'NT' AND ifnull(played.doubled, 0) = ?3) AND \
+         (trim(ifnull(played.north, '')) = trim(?4) COLLATE NOCASE OR trim(ifnull(played.east, '')) = trim(?4) COLLATE NOCASE OR \
+         trim(ifnull(played.south, '')) = trim(?4) COLLATE NOCASE OR trim(ifnull(played.west, '')) = trim(?4) COLLATE NOCASE) AND \
+         trim(ifnull(played.event, '')) = trim(?5) COLLATE NOCASE)"
+    );
+    assert_eq!(sql.params, [0, 3, 1]);
+    assert_eq!(sql.texts, ["Fantoni", "Vanderbilt"]);
+    // No text of the query in the clause.
+    assert!(!sql.clause.contains("Fantoni"));
+    // Refused where only deals are searched, and by Spark, naming the term.
+    let q = parse("hcp(N) > 10 and contract = 3NT");
+    let e = q.deal_only("a search of deals").unwrap_err();
+    assert!(
+        matches!(e.kind(), ErrorKind::PlayedOnly { term, .. } if term == "contract = 3NT"),
+        "{e}"
+    );
+    let e = q.to_spark_sql().unwrap_err();
+    assert!(
+        e.to_string()
+            .starts_with("contract = 3NT is about a played board: the Spark dialect"),
+        "{e}"
+    );
+    assert!(parse("hcp(N) > 10").deal_only("x").is_ok());
+    // In memory a deal has no played board: no value, no match, no panic.
+    let d: Deal = "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432"
+        .parse()
+        .unwrap();
+    assert!(!parse("result < 0 or not result < 0").matches(&d));
+    assert!(!parse("contract = 3NT or not contract = 3NT").matches(&d));
+    // Refusals with their columns.
+    for (text, column, part) in [
+        ("contract > 3NT", 10, "compared with = or != only"),
+        ("contract = 8NT", 12, "expected a contract"),
+        ("contract = 3", 12, "expected a contract"),
+        ("player = Fantoni", 10, "a player's name in double quotes"),
+        ("room = kitchen", 8, "open or closed"),
+        ("lost(dummy) > 0", 6, "unknown side of the play"),
+        ("dd(declarer, strain, N) > 0", 22, "too many arguments"),
+        (r#"event = "x"#, 9, "unclosed"),
+        ("declarer = ♠", 12, "expected a seat or side"),
+    ] {
+        let r = err(text);
+        assert_eq!(r.column, column, "{text}: {r}");
+        assert!(r.message.contains(part), "{text}: {r}");
+    }
+}

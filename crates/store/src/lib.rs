@@ -49,6 +49,7 @@ pub mod heap;
 mod leads;
 mod played;
 mod played_dd;
+mod played_search;
 mod played_view;
 mod plays;
 mod readonly;
@@ -59,7 +60,8 @@ mod stored_dd;
 
 pub use leads::LeadTable;
 pub use played::{NewPlayed, StoredPlayed};
-pub use played_dd::{JudgedPlayed, PlayedToJudge};
+pub use played_dd::{JudgedPlayed, JudgedSummary, JudgedToSum, PlayedToJudge, PlayedToPar};
+pub use played_search::FoundPlayed;
 pub use played_view::{PlayedRow, PlayedSelection};
 pub use plays::{NewPlay, StoredPlay};
 pub use set_writer::SetWriter;
@@ -158,6 +160,10 @@ fn migrations() -> Migrations<'static> {
         M::up(include_str!("../../../migrations/09-lead-source/up.sql")),
         M::up(include_str!("../../../migrations/10-played/up.sql")),
         M::up(include_str!("../../../migrations/11-played-dd/up.sql")),
+        M::up_with_hook(
+            include_str!("../../../migrations/12-played-judged/up.sql"),
+            played::backfill_contract_columns,
+        ),
     ])
 }
 
@@ -814,7 +820,7 @@ impl Store {
     /// assert_eq!(store.schema_version()?, dealdex::Store::SCHEMA_VERSION);
     /// # Ok::<(), dealdex::StoreError>(())
     /// ```
-    pub const SCHEMA_VERSION: usize = 11;
+    pub const SCHEMA_VERSION: usize = 12;
 
     /// Removes the database file `path` and SQLite's side files beside it (`-wal`, `-shm`,
     /// `-journal`), ignoring those that are not there: for a command that created the file
@@ -937,7 +943,7 @@ impl Store {
     /// ```
     /// let store = dealdex::Store::open_in_memory()?;
     /// assert_eq!(store.deal_count()?, 0);
-    /// assert_eq!(store.schema_version()?, 11);
+    /// assert_eq!(store.schema_version()?, 12);
     /// # Ok::<(), dealdex::StoreError>(())
     /// ```
     ///

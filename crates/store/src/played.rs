@@ -4,10 +4,12 @@
 
 use rusqlite::params;
 use rusqlite::types::ValueRef;
+use rusqlite_migration::{HookError, HookResult};
 
 use super::{At, StoreError, board_to_sql, insert_deal, key_from_sql};
 use crate::model::board::Vulnerability;
 use crate::model::card::{Card, Seat};
+use crate::model::contract::{Contract, Doubling};
 use crate::model::game::{Auction, GameRecord};
 use crate::model::index::DealIndex;
 use crate::play::record::PlayRecord;
@@ -80,6 +82,88 @@ fn tag<'a>(game: &'a GameRecord, name: &str) -> Option<&'a str> {
     game.tag(name).filter(|v| !v.is_empty() && *v != "?")
 }
 
+/// What migration 12 derives from a played board's contract, declarer, result and
+/// vulnerability: `(level, strain, doubled, score_ns)` as the `played` columns of those names
+/// hold them (`strain` `NT`, `S`, …; `doubled` 0..=2; `score_ns` North-South's score, 0 when
+/// passed out); each `None` when the record does not tell it.
+pub(super) fn contract_columns(
+    contract: Option<&str>,
+    declarer: Option<Seat>,
+    result: Option<i64>,
+    vulnerability: Vulnerability,
+) -> (Option<i64>, Option<&'static str>, Option<i64>, Option<i64>) {
+    let Some(text) = contract else {
+        return (None, None, None, None);
+    };
+    if text.trim().eq_ignore_ascii_case("pass") {
+        return (None, None, None, Some(0));
+    }
+    let Some(c) = declarer
+        .and_then(|d| Contract::from_pbn(text, d))
+        .or_else(|| {
+            // Without a declarer the contract is still told: any seat gives its level and strain.
+            Contract::from_pbn(text, Seat::North).map(|c| Contract {
+                declarer: Seat::North,
+                ..c
+            })
+        })
+    else {
+        return (None, None, None, None);
+    };
+    let doubled = match c.doubling {
+        Doubling::Undoubled => 0,
+        Doubling::Doubled => 1,
+        Doubling::Redoubled => 2,
+    };
+    let score = match (declarer, result.and_then(|r| u8::try_from(r).ok())) {
+        (Some(_), Some(tricks)) if tricks <= 13 => {
+            Some(i64::from(c.score_ns(tricks, vulnerability)))
+        }
+        _ => None,
+    };
+    (
+        Some(i64::from(c.level)),
+        Some(c.strain.as_str()),
+        Some(doubled),
+        score,
+    )
+}
+
+/// Migration 12's hook: fills `level`, `strain`, `doubled` and `score_ns` of every played
+/// board stored before it ([`contract_columns`]).
+pub(super) fn backfill_contract_columns(tx: &rusqlite::Transaction) -> HookResult {
+    let mut rows = Vec::new();
+    {
+        let mut stmt =
+            tx.prepare("SELECT id, contract, declarer, result, vulnerable FROM played")?;
+        let mut q = stmt.query([])?;
+        while let Some(r) = q.next()? {
+            let declarer: Option<String> = r.get(2)?;
+            let vul: String = r.get(4)?;
+            rows.push((
+                r.get::<_, i64>(0)?,
+                r.get::<_, Option<String>>(1)?,
+                declarer
+                    .and_then(|d| d.chars().next())
+                    .and_then(Seat::from_char),
+                r.get::<_, Option<i64>>(3)?,
+                vul_from(&vul).ok_or_else(|| {
+                    HookError::Hook(format!("played row: {vul:?} is not a vulnerability"))
+                })?,
+            ));
+        }
+    }
+    let mut stmt = tx.prepare(
+        "UPDATE played SET level = ?2, strain = ?3, doubled = ?4, score_ns = ?5 WHERE id = ?1",
+    )?;
+    for (id, contract, declarer, result, vul) in rows {
+        let (level, strain, doubled, score) =
+            contract_columns(contract.as_deref(), declarer, result, vul);
+        stmt.execute(params![id, level, strain, doubled, score])?;
+    }
+    Ok(())
+}
+
 /// Inserts played boards (and their deals when missing) inside the caller's transaction;
 /// returns how many were new.
 pub(super) fn insert_played(
@@ -111,6 +195,12 @@ pub(super) fn insert_played(
             .and_then(|r| r.parse::<i64>().ok())
             .filter(|r| (0..=13).contains(r));
         let room = tag(g, "Room").filter(|r| *r == "Open" || *r == "Closed");
+        let seat = declarer
+            .as_deref()
+            .and_then(|d| d.chars().next())
+            .and_then(Seat::from_char);
+        let (level, strain, doubled, score_ns) =
+            contract_columns(tag(g, "Contract"), seat, result, p.vulnerability);
         let cards: Option<Vec<u8>> =
             (!p.cards.is_empty()).then(|| p.cards.iter().map(|c| c.index() as u8).collect());
         let leader = match p.cards.first() {
@@ -143,6 +233,11 @@ pub(super) fn insert_played(
                 tag(g, "Score"),
                 leader,
                 cards,
+                tag(g, "Event"),
+                level,
+                strain,
+                doubled,
+                score_ns,
             ])
             .at(path)? as u64;
     }
@@ -151,8 +246,8 @@ pub(super) fn insert_played(
 
 const INSERT_PLAYED: &str = "INSERT OR IGNORE INTO played(deal, set_id, board, room, north, \
      east, south, west, dealer, vulnerable, auction, notes, contract, declarer, result, score, \
-     leader, cards) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, \
-     ?16, ?17, ?18)";
+     leader, cards, event, level, strain, doubled, score_ns) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, \
+     ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23)";
 
 impl super::StoreReader {
     /// True when set `set` has played boards stored with it.

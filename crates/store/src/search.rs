@@ -42,6 +42,7 @@ impl Search {
     /// The statement for `filter` over the scope `set`.
     fn new(filter: &SqlFilter, set: Option<&str>, want: Want) -> Search {
         let mut params: Vec<Value> = filter.params.iter().map(|&v| Value::Integer(v)).collect();
+        params.extend(filter.texts.iter().map(|t| Value::Text(t.clone())));
         let (from, order) = match set {
             Some(name) => {
                 params.push(Value::Text(name.to_owned()));

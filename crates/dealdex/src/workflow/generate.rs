@@ -310,10 +310,13 @@ impl Filter {
     /// Parses a query-language expression (see [`crate::query`]).
     ///
     /// # Errors
-    /// The query's [`query::Error`], with its column.
+    /// The query's [`query::Error`], with its column; a played board's term
+    /// ([`query::ErrorKind::PlayedOnly`]: a generated deal has no table's record).
     pub fn parse(text: &str) -> Result<Filter, query::Error> {
+        let query = Query::parse(text)?;
+        query.deal_only("a filter of generated deals")?;
         Ok(Filter {
-            query: Query::parse(text)?,
+            query,
             text: text.to_owned(),
         })
     }

@@ -40,6 +40,8 @@ pub mod verify_dd;
 pub mod number;
 // Count, list or explain the stored deals matching a query.
 pub mod query;
+// The stored played boards matching a query, listed or reported.
+pub mod played_query;
 // Printable hand records of a set or a deal file, HTML or PDF.
 pub mod records;
 // A report as a command shows it: JSON, or its text as the answer or a summary.

@@ -73,11 +73,16 @@ impl QueryJob {
     ///
     /// # Errors
     /// [`ErrorKind::Query`] when `expr` is not a valid expression (the error gives the
-    /// column).
+    /// column), or has a played board's term (a search of played boards is
+    /// [`crate::workflow::played_query`]'s).
     pub fn new(expr: &str, mode: QueryMode) -> Result<QueryJob> {
+        let query = Query::parse(expr).map_err(ErrorKind::Query)?;
+        query
+            .deal_only("a search of deals")
+            .map_err(ErrorKind::Query)?;
         Ok(QueryJob {
             expr: expr.to_owned(),
-            query: Query::parse(expr).map_err(ErrorKind::Query)?,
+            query,
             set: None,
             mode,
         })
@@ -108,6 +113,26 @@ pub struct QueryOptions {
     #[cfg_attr(feature = "clap", arg(long, value_name = "DIALECT", default_value = "sqlite",
         value_parser = parse_dialect, requires_if("spark", "explain")))]
     pub dialect: Dialect,
+    /// Search the played boards (the table records `import` stored from match files)
+    /// instead of deals: list each matching record (board, room, contract, declarer,
+    /// tricks, score, par, double-dummy losses); played terms such as contract = 3NT,
+    /// result < 0, lost(defence), player = "…" need it.
+    #[cfg_attr(feature = "clap", arg(long, conflicts_with_all = ["dialect", "to", "count", "explain"]))]
+    pub played: bool,
+    /// With --played: a report over the matching boards instead of the list, by players or
+    /// pairs (opening-lead and defence double-dummy error rates with standard errors;
+    /// score against par per event).
+    #[cfg_attr(
+        feature = "clap",
+        arg(
+            long,
+            value_name = "BY",
+            value_enum,
+            requires = "played",
+            conflicts_with = "limit"
+        )
+    )]
+    pub report: Option<crate::workflow::played_query::ReportBy>,
     /// The found deals' format, a registry name (`None`: hex).
     #[cfg_attr(feature = "clap", arg(long = "to", short = 'f', visible_alias = "format",
         value_name = "FORMAT", help = crate::workflow::output::to_help(Some("hex"))))]
@@ -121,6 +146,26 @@ fn parse_dialect(s: &str) -> std::result::Result<Dialect, String> {
 }
 
 impl QueryOptions {
+    /// The played job (`--played`): the report asked for, else the list of records (at
+    /// most `--limit`); `None` without `--played`. `--count` and `--explain` are the
+    /// caller's (the list's count, [`StoreReader::explain_find_played`]).
+    ///
+    /// # Errors
+    /// [`ErrorKind::Query`] for the expression.
+    pub fn played_job(&self) -> Result<Option<crate::workflow::played_query::PlayedJob>> {
+        use crate::workflow::played_query::{PlayedJob, PlayedView};
+        if !self.played {
+            return Ok(None);
+        }
+        let view = match self.report {
+            Some(by) => PlayedView::Report(by),
+            None => PlayedView::Boards { limit: self.limit },
+        };
+        let mut job = PlayedJob::new(&self.expr, view)?;
+        job.set = self.set.clone();
+        Ok(Some(job))
+    }
+
     /// The job: explain (counting or not), count, or find the deals written in
     /// [`QueryOptions::to`]'s format.
     ///

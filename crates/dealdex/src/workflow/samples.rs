@@ -40,9 +40,13 @@ fn seed(text: Option<&str>) -> Result<Seed, Error> {
 
 /// A query's text, parsed.
 fn query(text: Option<&str>) -> Result<Option<Query>, Error> {
-    text.map(Query::parse)
-        .transpose()
-        .map_err(|e| refused(SampleOption::Where, e))
+    text.map(|t| {
+        let q = Query::parse(t)?;
+        q.deal_only("a sample of deals")?;
+        Ok::<Query, crate::query::Error>(q)
+    })
+    .transpose()
+    .map_err(|e| refused(SampleOption::Where, e))
 }
 
 /// `dealdex contracts`' sample options.

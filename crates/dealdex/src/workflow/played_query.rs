@@ -1,0 +1,440 @@
+//! Played boards searched and reported (`dealdex query --played`, issue 53): the query
+//! language over the stored table records (the played terms `contract = 3NT`, `result < 0`,
+//! `dd(declarer, strain)`, `lost(defence)`, `player = "…"`, … and the deal terms alike), each
+//! matching record listed, or a report over them: per player or partnership, opening leads
+//! and their double-dummy error rate, tricks lost per board in defence and as declarer, each
+//! with its standard error; and per event, how far each table's score was from par.
+//!
+//! A job goes in ([`PlayedJob`]), a typed report comes out ([`PlayedAnswer`], serde); the
+//! rows come from the store ([`StoreReader::find_played`]), the statistics are computed
+//! here. The losses are those `dealdex judge` stored; a board not judged counts in
+//! `boards` but in no rate.
+//!
+//! ```
+//! use dealdex::workflow::played_query::{PlayedJob, PlayedView, run};
+//! let store = dealdex::Store::open_in_memory()?;
+//! let job = PlayedJob::new("contract = 3NT and result < 0", PlayedView::Boards { limit: None })?;
+//! let dealdex::workflow::played_query::PlayedAnswer::Boards(found) = run(&job, &store)? else {
+//!     unreachable!()
+//! };
+//! assert_eq!(found.count, 0);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use serde::Serialize;
+
+use crate::query::Query;
+use crate::store::FoundPlayed;
+use crate::{ErrorKind, Result, StoreReader};
+
+/// Whom a report groups the boards by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
+#[serde(rename_all = "lowercase")]
+pub enum ReportBy {
+    /// Each player by name.
+    Players,
+    /// Each partnership: the two names of a side, in alphabetical order.
+    Pairs,
+}
+
+/// What a played job gives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlayedView {
+    /// The matching records, at most `limit` of them.
+    Boards {
+        /// At most this many records.
+        limit: Option<u64>,
+    },
+    /// The report over every matching record.
+    Report(ReportBy),
+}
+
+/// A played search or report: the query, the scope and the view.
+#[derive(Clone, Debug)]
+pub struct PlayedJob {
+    /// The expression as written.
+    pub expr: String,
+    /// The parsed expression.
+    pub query: Query,
+    /// Only the boards imported into this set.
+    pub set: Option<String>,
+    /// List or report.
+    pub view: PlayedView,
+}
+
+impl PlayedJob {
+    /// A job over every stored played board.
+    ///
+    /// # Errors
+    /// [`ErrorKind::Query`] when `expr` does not parse (the error gives the column).
+    pub fn new(expr: &str, view: PlayedView) -> Result<PlayedJob> {
+        Ok(PlayedJob {
+            expr: expr.to_owned(),
+            query: Query::parse(expr).map_err(ErrorKind::Query)?,
+            set: None,
+            view,
+        })
+    }
+}
+
+/// The matching records ([`PlayedView::Boards`]). JSON: numbers as numbers, names as text.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PlayedBoards {
+    /// The expression.
+    pub expr: String,
+    /// Records listed.
+    pub count: u64,
+    /// The records, ordered by event, set, board, room.
+    pub boards: Vec<FoundPlayed>,
+}
+
+/// A value over `n` boards and its standard error: a share (`sqrt(p(1-p)/n)`) or a mean (the
+/// sample standard deviation over `sqrt(n)`). `None` with no board (the error also with one
+/// board, for a mean).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct Estimate {
+    /// Boards it is over.
+    pub n: u64,
+    /// The share or the mean.
+    pub value: Option<f64>,
+    /// Its standard error.
+    pub se: Option<f64>,
+}
+
+impl Estimate {
+    /// The share of `hits` among `n`, with its binomial standard error.
+    pub fn share(hits: u64, n: u64) -> Estimate {
+        if n == 0 {
+            return Estimate::default();
+        }
+        let p = hits as f64 / n as f64;
+        Estimate {
+            n,
+            value: Some(p),
+            se: Some((p * (1.0 - p) / n as f64).sqrt()),
+        }
+    }
+
+    /// The mean of `values`, with the standard error of the mean.
+    pub fn mean(values: &[f64]) -> Estimate {
+        let n = values.len();
+        if n == 0 {
+            return Estimate::default();
+        }
+        let mean = values.iter().sum::<f64>() / n as f64;
+        let se = (n > 1).then(|| {
+            let var = values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1) as f64;
+            (var / n as f64).sqrt()
+        });
+        Estimate {
+            n: n as u64,
+            value: Some(mean),
+            se,
+        }
+    }
+}
+
+/// `0.123 ± 0.045 (n 40)`, or `- (n 0)`.
+impl fmt::Display for Estimate {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (self.value, self.se) {
+            (Some(v), Some(se)) => write!(f, "{v:.3} ± {se:.3} (n {})", self.n),
+            (Some(v), None) => write!(f, "{v:.3} (n {})", self.n),
+            _ => write!(f, "- (n {})", self.n),
+        }
+    }
+}
+
+/// One player's or partnership's figures over the selected boards.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PlayerFigures {
+    /// The player, or the partnership `A & B`.
+    pub name: String,
+    /// Boards they sat at.
+    pub boards: u64,
+    /// Their judged opening leads: the share that cost at least one trick double dummy.
+    pub lead_errors: Estimate,
+    /// Judged boards they defended: the defence's tricks lost a board.
+    pub defence_lost: Estimate,
+    /// Judged boards they declared (the player as declarer; a partnership as declaring
+    /// side): declarer's tricks lost a board.
+    pub declarer_lost: Estimate,
+}
+
+/// How far an event's tables scored from par.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct EventPar {
+    /// The event, `None` for boards with none.
+    pub event: Option<String>,
+    /// Boards with a score and a par.
+    pub boards: u64,
+    /// The share of them that scored exactly par.
+    pub at_par: Estimate,
+    /// The distribution of `score - par` (North-South's view) in IMPs, ascending: each
+    /// `(imps, boards)` with at least one board.
+    pub imps: Vec<(i64, u64)>,
+}
+
+/// The report ([`PlayedView::Report`]).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PlayedReport {
+    /// The expression.
+    pub expr: String,
+    /// Players or pairs.
+    pub by: ReportBy,
+    /// Boards selected.
+    pub boards: u64,
+    /// Of them, judged (their losses stored).
+    pub judged: u64,
+    /// Each player or partnership, most boards first, then by name.
+    pub people: Vec<PlayerFigures>,
+    /// Each event, by name.
+    pub events: Vec<EventPar>,
+}
+
+/// What a played job gives.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum PlayedAnswer {
+    /// The matching records.
+    Boards(PlayedBoards),
+    /// The report.
+    Report(PlayedReport),
+}
+
+/// The seats in the order of [`FoundPlayed::players`].
+const SEATS: [char; 4] = ['N', 'E', 'S', 'W'];
+
+/// Whether seats `a` and `b` (letters) are partners.
+fn partners(a: char, b: char) -> bool {
+    let i = |c| SEATS.iter().position(|&s| s == c);
+    matches!((i(a), i(b)), (Some(x), Some(y)) if x % 2 == y % 2)
+}
+
+/// The first letter of a seat column.
+fn seat_letter(s: &Option<String>) -> Option<char> {
+    s.as_deref().and_then(|t| t.chars().next())
+}
+
+#[derive(Default)]
+struct Tally {
+    boards: u64,
+    leads: u64,
+    lead_errors: u64,
+    defence: Vec<f64>,
+    declarer: Vec<f64>,
+}
+
+/// The report over `rows`, grouped `by`.
+pub fn report(expr: &str, by: ReportBy, rows: &[FoundPlayed]) -> PlayedReport {
+    let mut people: BTreeMap<String, Tally> = BTreeMap::new();
+    let mut events: BTreeMap<Option<String>, (u64, u64, BTreeMap<i64, u64>)> = BTreeMap::new();
+    let mut judged = 0;
+    for r in rows {
+        judged += u64::from(r.declarer_lost.is_some());
+        if let (Some(score), Some(par)) = (r.score_ns, r.par_ns) {
+            let e = events.entry(r.event.clone()).or_default();
+            e.0 += 1;
+            e.1 += u64::from(score == par);
+            *e.2.entry(crate::imps(i64::from(score) - i64::from(par)))
+                .or_default() += 1;
+        }
+        // Each player (or side) at the table, with the seats they held.
+        let mut at_table: Vec<(String, Vec<char>)> = Vec::new();
+        for (k, seat) in SEATS.into_iter().enumerate() {
+            let Some(name) = r.players[k]
+                .as_deref()
+                .map(str::trim)
+                .filter(|n| !n.is_empty())
+            else {
+                continue;
+            };
+            let key = match by {
+                ReportBy::Players => name.to_owned(),
+                ReportBy::Pairs => {
+                    let Some(partner) = r.players[(k + 2) % 4]
+                        .as_deref()
+                        .map(str::trim)
+                        .filter(|n| !n.is_empty())
+                    else {
+                        continue;
+                    };
+                    let (a, b) = if name <= partner {
+                        (name, partner)
+                    } else {
+                        (partner, name)
+                    };
+                    format!("{a} & {b}")
+                }
+            };
+            match at_table.iter_mut().find(|(n, _)| *n == key) {
+                Some((_, seats)) => seats.push(seat),
+                None => at_table.push((key, vec![seat])),
+            }
+        }
+        let (declarer, leader) = (seat_letter(&r.declarer), seat_letter(&r.leader));
+        for (key, seats) in at_table {
+            let t = people.entry(key).or_default();
+            t.boards += 1;
+            if let (Some(l), Some(cost)) = (leader, r.lead_cost)
+                && seats.contains(&l)
+            {
+                t.leads += 1;
+                t.lead_errors += u64::from(cost >= 1);
+            }
+            let Some(d) = declarer else { continue };
+            // A player declares at declarer's seat; a partnership when it is its side.
+            let declaring = match by {
+                ReportBy::Players => seats.contains(&d),
+                ReportBy::Pairs => seats.iter().any(|&s| partners(s, d)),
+            };
+            let defending = !seats.iter().any(|&s| partners(s, d));
+            if let (true, Some(lost)) = (declaring, r.declarer_lost) {
+                t.declarer.push(f64::from(lost));
+            }
+            if let (true, Some(lost)) = (defending, r.defence_lost) {
+                t.defence.push(f64::from(lost));
+            }
+        }
+    }
+    let mut people: Vec<PlayerFigures> = people
+        .into_iter()
+        .map(|(name, t)| PlayerFigures {
+            name,
+            boards: t.boards,
+            lead_errors: Estimate::share(t.lead_errors, t.leads),
+            defence_lost: Estimate::mean(&t.defence),
+            declarer_lost: Estimate::mean(&t.declarer),
+        })
+        .collect();
+    people.sort_by(|a, b| b.boards.cmp(&a.boards).then_with(|| a.name.cmp(&b.name)));
+    PlayedReport {
+        expr: expr.to_owned(),
+        by,
+        boards: rows.len() as u64,
+        judged,
+        people,
+        events: events
+            .into_iter()
+            .map(|(event, (boards, at_par, imps))| EventPar {
+                event,
+                boards,
+                at_par: Estimate::share(at_par, boards),
+                imps: imps.into_iter().collect(),
+            })
+            .collect(),
+    }
+}
+
+/// Runs a played job against `store`: the matching records, or the report over them.
+///
+/// # Errors
+/// [`ErrorKind::NoSet`] for a set scope naming no stored set; the store's error.
+pub fn run(job: &PlayedJob, store: &StoreReader) -> Result<PlayedAnswer> {
+    if let Some(name) = job.set.as_deref()
+        && store.set(name)?.is_none()
+    {
+        return Err(ErrorKind::NoSet {
+            set: name.to_owned(),
+            database: store.path().to_owned(),
+        }
+        .into());
+    }
+    let filter = job.query.to_sql();
+    let limit = match job.view {
+        PlayedView::Boards { limit } => limit,
+        PlayedView::Report(_) => None,
+    };
+    let rows = store.find_played(&filter, job.set.as_deref(), limit)?;
+    Ok(match job.view {
+        PlayedView::Boards { .. } => PlayedAnswer::Boards(PlayedBoards {
+            expr: job.expr.clone(),
+            count: rows.len() as u64,
+            boards: rows,
+        }),
+        PlayedView::Report(by) => PlayedAnswer::Report(report(&job.expr, by, &rows)),
+    })
+}
+
+/// [`run`] on the database file `db`, opened read-only.
+///
+/// # Errors
+/// [`ErrorKind::Store`] when the database does not open; then as [`run`].
+pub fn run_on(job: &PlayedJob, db: &std::path::Path) -> Result<PlayedAnswer> {
+    let store = crate::ReadOnlyStore::open(db)?;
+    run(job, &store)
+}
+
+/// `-` for a value not told.
+fn or_dash<T: fmt::Display>(v: Option<T>) -> String {
+    v.map_or_else(|| "-".to_owned(), |v| v.to_string())
+}
+
+/// One line a record: `event  set board room  contract declarer tricks  NS score  par  lost:
+/// declarer defence lead`.
+impl fmt::Display for PlayedBoards {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for r in &self.boards {
+            writeln!(
+                f,
+                "{}  {} {} {}  {}{} {} tricks  NS {}  par {}  lost: declarer {} defence {} lead {}",
+                or_dash(r.event.as_deref()),
+                or_dash(r.set.as_deref()),
+                or_dash(r.board),
+                or_dash(r.room.as_deref()),
+                or_dash(r.contract.as_deref()),
+                r.declarer.as_deref().unwrap_or(""),
+                or_dash(r.tricks),
+                or_dash(r.score_ns),
+                or_dash(r.par_ns),
+                or_dash(r.declarer_lost),
+                or_dash(r.defence_lost),
+                or_dash(r.lead_cost),
+            )?;
+        }
+        write!(f, "{} played boards", self.count)
+    }
+}
+
+/// A table a player (or pair), then one a event.
+impl fmt::Display for PlayedReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "{} played boards ({} judged): {}",
+            self.boards, self.judged, self.expr
+        )?;
+        for p in &self.people {
+            writeln!(
+                f,
+                "{}: {} boards; lead errors {}; defence lost a board {}; declarer lost a board {}",
+                p.name, p.boards, p.lead_errors, p.defence_lost, p.declarer_lost
+            )?;
+        }
+        for e in &self.events {
+            let imps: Vec<String> = e.imps.iter().map(|(i, n)| format!("{i:+}:{n}")).collect();
+            writeln!(
+                f,
+                "event {}: {} boards, at par {}; score - par in IMPs {}",
+                or_dash(e.event.as_deref()),
+                e.boards,
+                e.at_par,
+                imps.join(" ")
+            )?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Display for PlayedAnswer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PlayedAnswer::Boards(b) => b.fmt(f),
+            PlayedAnswer::Report(r) => r.fmt(f),
+        }
+    }
+}
