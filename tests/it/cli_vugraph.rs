@@ -69,6 +69,12 @@ fn import_then_export_keeps_contract_declarer_result_and_players() {
     );
     assert!(pbn.contains("[Room \"Closed\"]"), "{pbn}");
     assert!(!pbn.contains("[Declarer \"?\"]"), "{pbn}");
+    // The match's event (LIN's vg header), not the set's name.
+    assert_eq!(
+        pbn.matches("[Event \"China JPD Cup 2006\"]").count(),
+        32,
+        "{pbn}"
+    );
 }
 
 #[test]

@@ -280,7 +280,7 @@ impl super::StoreReader {
             .prepare_cached(
                 "SELECT p.id, p.deal, p.board, p.room, p.north, p.east, p.south, p.west,
                         p.dealer, p.vulnerable, p.auction, p.notes, p.contract, p.declarer,
-                        p.result, p.score, p.cards
+                        p.result, p.score, p.cards, p.event
                  FROM played p JOIN sets s ON s.id = p.set_id
                  WHERE s.name = ?1 AND p.board = ?2
                  ORDER BY ifnull(p.room, '') = 'Closed', p.id",
@@ -294,56 +294,13 @@ impl super::StoreReader {
             let deal = key_from_sql(row.get_ref(1).at(path)?)?
                 .to_deal()
                 .map_err(|e| corrupt(format!("its deal: {e}")))?;
-            let text = |i: usize| -> Result<Option<String>, StoreError> {
-                match row.get_ref(i).at(path)? {
-                    ValueRef::Null => Ok(None),
-                    ValueRef::Text(t) => Ok(Some(String::from_utf8_lossy(t).into_owned())),
-                    other => Err(corrupt(format!(
-                        "column {i} is {}, not TEXT",
-                        other.data_type()
-                    ))),
-                }
-            };
-            let seat = |t: Option<String>| -> Result<Option<Seat>, StoreError> {
-                t.map(|t| Seat::from_char(t.chars().next().unwrap_or('?')).ok_or(t))
-                    .transpose()
-                    .map_err(|t| corrupt(format!("{t:?} is not a seat")))
-            };
+            let text = |i: usize| column_text(row, i, path, id);
+            let seat = |t: Option<String>| seat_from(t, id);
             let dealer = seat(text(8)?)?.ok_or_else(|| corrupt("no dealer".into()))?;
             let vul = text(9)?.unwrap_or_default();
             let vulnerability =
                 vul_from(&vul).ok_or_else(|| corrupt(format!("{vul:?} is not a vulnerability")))?;
-            let mut tags: Vec<(String, String)> = Vec::new();
-            if let Some(room) = text(3)? {
-                tags.push(("Room".into(), room));
-            }
-            for (k, s) in PLAYERS.iter().enumerate() {
-                if let Some(name) = text(4 + k)? {
-                    tags.push((s.name().to_string(), name));
-                }
-            }
-            let contract = text(12)?;
-            // Passed out: PBN's "not applicable" for declarer and result.
-            let passed = contract
-                .as_deref()
-                .is_some_and(|c| c.eq_ignore_ascii_case("pass"));
-            if let Some(c) = contract {
-                tags.push(("Contract".into(), c));
-            }
-            match seat(text(13)?)? {
-                Some(d) => tags.push(("Declarer".into(), d.letter().to_string())),
-                None if passed => tags.push(("Declarer".into(), String::new())),
-                None => {}
-            }
-            match row.get_ref(14).at(path)? {
-                ValueRef::Null if passed => tags.push(("Result".into(), String::new())),
-                ValueRef::Null => {}
-                ValueRef::Integer(r) => tags.push(("Result".into(), r.to_string())),
-                other => return Err(corrupt(format!("result is {}", other.data_type()))),
-            }
-            if let Some(s) = text(15)? {
-                tags.push(("Score".into(), s));
-            }
+            let tags = record_tags(row, path, id)?;
             let notes = text(11)?.map(|n| notes_from(&n)).unwrap_or_default();
             let auction = text(10)?.map(|a| Auction {
                 first: dealer,
@@ -388,4 +345,82 @@ impl super::StoreReader {
         }
         Ok(out)
     }
+}
+
+/// Column `i` of a `played` row (`id`) as text, NULL as `None`; another type is a corrupt row.
+fn column_text(
+    row: &rusqlite::Row<'_>,
+    i: usize,
+    path: &str,
+    id: i64,
+) -> Result<Option<String>, StoreError> {
+    match row.get_ref(i).at(path)? {
+        ValueRef::Null => Ok(None),
+        ValueRef::Text(t) => Ok(Some(String::from_utf8_lossy(t).into_owned())),
+        other => Err(StoreError::CorruptPlay {
+            id,
+            why: format!("column {i} is {}, not TEXT", other.data_type()),
+        }),
+    }
+}
+
+/// A seat column's text (`N`, `E`, `S`, `W`) as a seat, NULL as `None`.
+fn seat_from(t: Option<String>, id: i64) -> Result<Option<Seat>, StoreError> {
+    t.map(|t| Seat::from_char(t.chars().next().unwrap_or('?')).ok_or(t))
+        .transpose()
+        .map_err(|t| StoreError::CorruptPlay {
+            id,
+            why: format!("{t:?} is not a seat"),
+        })
+}
+
+/// The PBN tags a `played` row (as [`StoreReader::played_in_set`] selects it) keeps: Event
+/// (the match's, migration 12), Room, the players, Contract, Declarer, Result (empty for a
+/// board passed out), Score.
+fn record_tags(
+    row: &rusqlite::Row<'_>,
+    path: &str,
+    id: i64,
+) -> Result<Vec<(String, String)>, StoreError> {
+    let text = |i: usize| column_text(row, i, path, id);
+    let mut tags: Vec<(String, String)> = Vec::new();
+    if let Some(event) = text(17)? {
+        tags.push(("Event".into(), event));
+    }
+    if let Some(room) = text(3)? {
+        tags.push(("Room".into(), room));
+    }
+    for (k, s) in PLAYERS.iter().enumerate() {
+        if let Some(name) = text(4 + k)? {
+            tags.push((s.name().to_string(), name));
+        }
+    }
+    let contract = text(12)?;
+    // Passed out: PBN's "not applicable" for declarer and result.
+    let passed = contract
+        .as_deref()
+        .is_some_and(|c| c.eq_ignore_ascii_case("pass"));
+    if let Some(c) = contract {
+        tags.push(("Contract".into(), c));
+    }
+    match seat_from(text(13)?, id)? {
+        Some(d) => tags.push(("Declarer".into(), d.letter().to_string())),
+        None if passed => tags.push(("Declarer".into(), String::new())),
+        None => {}
+    }
+    match row.get_ref(14).at(path)? {
+        ValueRef::Null if passed => tags.push(("Result".into(), String::new())),
+        ValueRef::Null => {}
+        ValueRef::Integer(r) => tags.push(("Result".into(), r.to_string())),
+        other => {
+            return Err(StoreError::CorruptPlay {
+                id,
+                why: format!("result is {}", other.data_type()),
+            });
+        }
+    }
+    if let Some(s) = text(15)? {
+        tags.push(("Score".into(), s));
+    }
+    Ok(tags)
 }

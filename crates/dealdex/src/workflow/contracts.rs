@@ -338,9 +338,10 @@ pub fn contract_name(c: &Contract) -> String {
     )
 }
 
-/// Deals solved between two looks at [`ContractsJob::stop`] (a full table is about 0.16 s of
-/// one core: about 1.3 s on two cores).
-const STOP_BATCH: usize = 16;
+/// Deals solved between two looks at [`ContractsJob::stop`] (a full table is 0.16–0.3 s of one
+/// core, a hard deal more: 16 took 6.5–10.6 s from Ctrl-C to the stop on two cores, python's
+/// test_interrupt; 4 is still 20 strains for the solver's threads to share).
+const STOP_BATCH: usize = 4;
 
 /// Runs `job`: reads the deals a piece at a time with their tables (solving, on every core,
 /// those without one), plays every contract on each, and reports; `progress` after each
