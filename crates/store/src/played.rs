@@ -348,7 +348,7 @@ impl super::StoreReader {
 }
 
 /// Column `i` of a `played` row (`id`) as text, NULL as `None`; another type is a corrupt row.
-fn column_text(
+pub(super) fn column_text(
     row: &rusqlite::Row<'_>,
     i: usize,
     path: &str,
@@ -365,7 +365,7 @@ fn column_text(
 }
 
 /// A seat column's text (`N`, `E`, `S`, `W`) as a seat, NULL as `None`.
-fn seat_from(t: Option<String>, id: i64) -> Result<Option<Seat>, StoreError> {
+pub(super) fn seat_from(t: Option<String>, id: i64) -> Result<Option<Seat>, StoreError> {
     t.map(|t| Seat::from_char(t.chars().next().unwrap_or('?')).ok_or(t))
         .transpose()
         .map_err(|t| StoreError::CorruptPlay {

@@ -103,23 +103,8 @@ impl StoreReader {
 fn played_row(row: &rusqlite::Row<'_>, path: &str) -> Result<PlayedRow, StoreError> {
     let id: i64 = row.get(0).at(path)?;
     let corrupt = |why: String| StoreError::CorruptPlay { id, why };
-    let text = |i: usize| -> Result<Option<String>, StoreError> {
-        match row.get_ref(i).at(path)? {
-            ValueRef::Null => Ok(None),
-            ValueRef::Text(t) => Ok(Some(String::from_utf8_lossy(t).into_owned())),
-            other => Err(corrupt(format!("column {i} is {}", other.data_type()))),
-        }
-    };
-    let seat = |i: usize| -> Result<Option<Seat>, StoreError> {
-        text(i)?
-            .map(|t| {
-                t.chars()
-                    .next()
-                    .and_then(Seat::from_char)
-                    .ok_or_else(|| corrupt(format!("{t:?} is not a seat")))
-            })
-            .transpose()
-    };
+    let text = |i: usize| super::played::column_text(row, i, path, id);
+    let seat = |i: usize| super::played::seat_from(text(i)?, id);
     let blob = |i: usize| -> Result<Option<Vec<u8>>, StoreError> {
         match row.get_ref(i).at(path)? {
             ValueRef::Null => Ok(None),
