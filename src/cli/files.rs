@@ -34,12 +34,15 @@ pub struct ConvertArgs {
 
 #[derive(Args, Debug)]
 #[command(
-    after_help = "Each file is stored in one transaction: a file with any bad
-record is rejected whole and changes nothing. Boards without a complete deal (an empty,
+    after_help = "Each file is stored in one transaction: a file with a record that
+cannot be read is rejected whole and changes nothing. Boards without a complete deal (an empty,
 placeholder or partial deal, as auction-only boards of teaching files) are skipped and
 named in the report; the other boards are stored. Plays (PBN [Play], LIN pc|) are replayed on
-their deal and stored with it: a play that revokes or plays a card its seat does not hold
-rejects the file (exit 2, naming the board and trick). `dealdex lookup` shows them.
+their deal and stored with it, with the table's players, contract, declarer and result.
+An inconsistent played record (a card its seat does not hold or plays out of turn, a claim
+without a count, a result the play contradicts, a contract or declarer the auction denies)
+never rejects its file: what is consistent is kept and the record is reported by kind,
+board, room and line. `dealdex lookup` shows the plays; `dealdex judge` judges them.
 
 Examples:
   dealdex import hands.pbn session2.dup --set club-2026-11
