@@ -117,7 +117,7 @@ fn a_play_without_a_contract_shows_winners_from_its_order() {
 }
 
 #[test]
-fn a_revoking_play_is_reported_not_stored_naming_file_board_and_trick() {
+fn a_revoking_play_is_kept_up_to_the_revoke_and_reported_naming_file_board_and_trick() {
     let dir = TempDir::new().unwrap();
     // East discards the ♥5 on the club lead of trick 2 while holding ♣QJT6, and follows with
     // the ♣6 in trick 6 instead.
@@ -127,14 +127,23 @@ fn a_revoking_play_is_reported_not_stored_naming_file_board_and_trick() {
         .replace("D4 DK H5 H7", "D4 DK C6 H7");
     std::fs::write(dir.path().join("revoke.pbn"), text).unwrap();
     // An inconsistent record never rejects its file (issue 53): the board is stored with
-    // what is consistent in it, the play is not, and the report names file, board and trick.
+    // what is consistent in it, the play up to the card before the revoke (as LIN's `pc|`
+    // are kept), and the report names file, board and trick.
     let out = stderr(dealdex(dir.path()).args(["import", "revoke.pbn", "--set", "r"]));
     assert!(
-        out.contains("revoke.pbn: 1 boards read (pbn), 1 new, 0 duplicates; 1 board played (1 new); 1 inconsistent record kept (1 illegal-card); inconsistent: board 1: illegal-card: trick 2, card 2 (H5): E revokes: C was led and E holds CQ; the play is not kept"),
+        out.contains("revoke.pbn: 1 boards read (pbn), 1 new, 0 duplicates; 1 play (1 new); 1 board played (1 new); 1 inconsistent record kept (1 illegal-card); inconsistent: board 1: illegal-card: trick 2, card 2 (H5): E revokes: C was led and E holds CQ; the play is kept up to card 1 of trick 2"),
         "{out}"
     );
     let shown = stdout(dealdex(dir.path()).args(["lookup", SPEC_DEAL]));
-    assert!(!shown.contains("trick 1:"), "{shown}");
+    assert!(
+        shown.contains("trick 1: lead W  ♠K ♥3 ♠4 ♠3  won by N\n"),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("trick 2: lead N  ♣2  (play stopped)\n"),
+        "{shown}"
+    );
+    assert!(!shown.contains("trick 3:"), "{shown}");
     // Deals-only import reports it too.
     let out = stderr(dealdex(dir.path()).args(["import", "revoke.pbn"]));
     assert!(out.contains("trick 2, card 2 (H5): E revokes"), "{out}");

@@ -209,8 +209,9 @@ pub fn result_tag(game: &GameRecord) -> Option<u8> {
 #[serde(rename_all = "kebab-case")]
 pub enum InconsistencyKind {
     /// A card that is not the player's to play: not in the hand, played twice, a revoke, a
-    /// trick led by the wrong seat. The play is kept up to the card before it (LIN), or not
-    /// kept (a PBN `[Play]` that does not replay).
+    /// trick led by the wrong seat. The play is kept up to the card before it; not kept when
+    /// that leaves no card, or when a PBN `[Play]` names no contract and replays under no
+    /// strain.
     IllegalCard,
     /// A value that is no card (LIN `pc|`): the play is kept up to the card before it.
     BadCard,
@@ -347,6 +348,15 @@ pub fn check_board(b: &Board) -> Vec<Inconsistency> {
             push(kind, format!("{e}; the play is not kept"));
         }
         Ok(Some(p)) => {
+            if let Some(e) = &p.cut_by {
+                let kept = p.record.tricks();
+                let kept = match kept.last().map(|t| t.cards.len()) {
+                    Some(4) => format!("the play is kept up to trick {}", kept.len()),
+                    Some(n) => format!("the play is kept up to card {n} of trick {}", kept.len()),
+                    None => "the play is not kept".to_owned(),
+                };
+                push(InconsistencyKind::IllegalCard, format!("{e}; {kept}"));
+            }
             if let (Some(c), Some(result)) = (contract_of(game), result_tag(game))
                 && let Ok(tricks) = p.record.replay(&b.deal, c.strain)
             {

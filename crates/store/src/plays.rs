@@ -221,6 +221,7 @@ impl super::StoreReader {
                     strain,
                     declarer,
                     record,
+                    cut_by: None,
                 },
             });
         }

@@ -409,6 +409,31 @@ impl PlayRecord {
         }
         Ok(out)
     }
+
+    /// The cards of this record before the card `error` names (trick `t`, place `p`, both
+    /// 1-based: the first `t - 1` tricks and the first `p - 1` cards of trick `t`); `None`
+    /// when `error` names no card of a trick, or no card would be left.
+    fn before(&self, error: &Error) -> Option<PlayRecord> {
+        let (trick, place) = match *error.kind() {
+            ErrorKind::NotHeld { trick, place, .. } | ErrorKind::Revoke { trick, place, .. } => {
+                (trick, place)
+            }
+            ErrorKind::WrongLeader { trick, .. } => (trick, 1),
+            _ => return None,
+        };
+        let mut tricks: Vec<TrickRecord> = self.tricks.iter().take(trick - 1).cloned().collect();
+        if place > 1 {
+            let tr = self.tricks.get(trick - 1)?;
+            tricks.push(TrickRecord {
+                leader: tr.leader,
+                cards: tr.cards[..place - 1].to_vec(),
+            });
+        }
+        if tricks.is_empty() {
+            return None;
+        }
+        PlayRecord::new(tricks).ok()
+    }
 }
 
 /// A board's play made into a validated record by [`board_play`].
@@ -418,8 +443,12 @@ pub struct BoardPlay {
     pub strain: Option<Strain>,
     /// Declarer, `None` when the game does not say.
     pub declarer: Option<Seat>,
-    /// The play in play order.
+    /// The play in play order: the whole play, or the legal cards before the one that
+    /// [`BoardPlay::cut_by`] names.
     pub record: PlayRecord,
+    /// Why the play was cut short: the first card that does not replay (a card not held,
+    /// a revoke, a trick led by the wrong seat); `None` when the whole play replays.
+    pub cut_by: Option<Error>,
 }
 
 /// Replays a game's play (PBN `[Play]` or LIN `pc|`, as [`GameRecord::play`]) on its deal.
@@ -434,10 +463,15 @@ pub struct BoardPlay {
 /// legally ([`PlayRecord::check`]) gives the play order; [`BoardPlay::strain`] stays `None`.
 /// `Ok(None)` when the game has no play or no card of it is recorded.
 ///
+/// With the strain known, a play that stops replaying (a card not held, a revoke, a trick
+/// led by the wrong seat) is kept up to the card before: [`BoardPlay::cut_by`] says why, as
+/// LIN's reader keeps a `pc|` sequence up to its first illegal card.
+///
 /// # Errors
-/// A play's kind ([`ErrorKind::NotHeld`], …) naming the trick and card: a card not held, a
-/// revoke, a trick led by the wrong seat, a gap in the PBN layout (with the strain unknown:
-/// the error under notrump).
+/// A play's kind ([`ErrorKind::NotHeld`], …) naming the trick and card when no card of the
+/// play can be kept: the opening lead by the wrong seat, a gap in the PBN layout, an illegal
+/// first card; with the strain unknown, a play that replays under no strain (the error under
+/// notrump).
 pub fn board_play(deal: &Deal, game: &GameRecord) -> Result<Option<BoardPlay>, Error> {
     let Some(play) = &game.play else {
         return Ok(None);
@@ -455,11 +489,18 @@ pub fn board_play(deal: &Deal, game: &GameRecord) -> Result<Option<BoardPlay>, E
         }
         .into());
     }
+    let mut cut_by = None;
     let record = match strain {
         Some(s) => {
             let r = PlayRecord::from_pbn_play(play, s)?;
-            r.replay(deal, s)?;
-            r
+            match r.replay(deal, s) {
+                Ok(_) => r,
+                Err(e) => {
+                    let kept = r.before(&e).ok_or_else(|| e.clone())?;
+                    cut_by = Some(e);
+                    kept
+                }
+            }
         }
         None => {
             let mut first_err = None;
@@ -485,6 +526,7 @@ pub fn board_play(deal: &Deal, game: &GameRecord) -> Result<Option<BoardPlay>, E
         strain,
         declarer,
         record,
+        cut_by,
     }))
 }
 
