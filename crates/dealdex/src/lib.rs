@@ -68,8 +68,8 @@ pub use store::{
     SetOutcome, Store, StoreError, StoreReader,
 };
 pub use store::{
-    DdSource, LeadTable, NewPlay, NewPlayed, PlayedRow, PlayedSelection, PlaysAndTables,
-    PlaysAndTablesStored, StoredDd, StoredPlay, StoredPlayed,
+    DdSource, LeadTable, NewPlay, NewPlayed, PlayedRow, PlayedSelection, PlayedTable,
+    PlaysAndTables, PlaysAndTablesStored, StoredDd, StoredPlay, StoredPlayed,
 };
 
 // Deal files: the registry of formats, each with its reader and writer.

@@ -59,7 +59,7 @@ pub mod sqlfn;
 mod stored_dd;
 
 pub use leads::LeadTable;
-pub use played::{NewPlayed, StoredPlayed};
+pub use played::{NewPlayed, PlayedTable, StoredPlayed};
 pub use played_dd::{JudgedPlayed, JudgedSummary, JudgedToSum, PlayedToJudge, PlayedToPar};
 pub use played_search::FoundPlayed;
 pub use played_view::{PlayedRow, PlayedSelection};

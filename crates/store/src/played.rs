@@ -10,12 +10,12 @@ use super::{At, StoreError, board_to_sql, insert_deal, key_from_sql};
 use crate::model::board::Vulnerability;
 use crate::model::card::{Card, Seat};
 use crate::model::contract::{Contract, Doubling};
-use crate::model::game::{Auction, GameRecord};
+use crate::model::deal::Deal;
+use crate::model::game::GameRecord;
 use crate::model::index::DealIndex;
-use crate::play::record::PlayRecord;
 
-/// The tags of a played board the table keeps, in the order [`StoredPlayed::game`] gives them.
-const PLAYERS: [Seat; 4] = [Seat::North, Seat::East, Seat::South, Seat::West];
+/// The players' seats, in the order of the table's columns and [`PlayedTable::players`].
+pub(super) const PLAYERS: [Seat; 4] = [Seat::North, Seat::East, Seat::South, Seat::West];
 
 /// A board as played at a table, to store with the set it was imported into: its deal,
 /// number, dealer and vulnerability, and its game record, of which the `played` table keeps
@@ -264,163 +264,198 @@ impl super::StoreReader {
             .query_row([set], |r| r.get(0))
             .at(&self.path)
     }
+}
 
-    /// The played boards stored with board `board` of set `set`, open room first, then in
-    /// storing order.
+/// A table's record of a played board as every read of `played` gives it: the part
+/// [`crate::PlayedRow`] (the whole record) and [`crate::FoundPlayed`] (a played search's
+/// match) share. Every field but `id` is `None` where the record does not tell it.
+///
+/// JSON (inside [`crate::FoundPlayed`]): `{"id": 7, "set": "match", "board": 3, "room":
+/// "Open", "event": "…", "players": ["…", null, …], "contract": "3NT", "declarer": "S",
+/// "tricks": 9}`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct PlayedTable {
+    /// Its row (`played.id`).
+    pub id: i64,
+    /// The set it was imported into.
+    pub set: Option<String>,
+    /// The board number in its file.
+    pub board: Option<u64>,
+    /// `Open` or `Closed`.
+    pub room: Option<String>,
+    /// The event (LIN `vg|`'s first field, PBN's Event tag; migration 12).
+    pub event: Option<String>,
+    /// The players, North, East, South, West.
+    pub players: [Option<String>; 4],
+    /// The contract as stored (`4HX`, `3NT`, `Pass`).
+    pub contract: Option<String>,
+    /// Declarer (none when passed out); its letter in JSON.
+    #[serde(serialize_with = "seat_letter")]
+    pub declarer: Option<Seat>,
+    /// The tricks declarer took, 0..=13 (the `Result` tag).
+    pub tricks: Option<u8>,
+}
+
+/// A seat as its letter (`"S"`), none as `null`.
+pub(super) fn seat_letter<S: serde::Serializer>(
+    seat: &Option<Seat>,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    serde::Serialize::serialize(&seat.map(Seat::letter), s)
+}
+
+/// [`PlayedTable`]'s columns, in its order: a read of `played` selects them first (joined
+/// with `sets`), and [`RowReader::table`] reads them.
+pub(super) const TABLE_COLUMNS: &str = "played.id, sets.name, played.board, played.room, \
+     played.event, played.north, played.east, played.south, played.west, played.contract, \
+     played.declarer, played.result";
+
+/// How many columns [`TABLE_COLUMNS`] names: a read's own columns come after them.
+pub(super) const TABLE_WIDTH: usize = 12;
+
+/// One stored row of `played` or `plays` (its id in column 0), each column read as the type
+/// its migration gives it: a value of another type or out of range (the file changed
+/// outside dealdex) is [`StoreError::CorruptPlay`] naming the row and the column.
+pub(super) struct RowReader<'a, 'stmt> {
+    row: &'a rusqlite::Row<'stmt>,
+    path: &'a str,
+    /// The row's id.
+    pub id: i64,
+}
+
+impl<'a, 'stmt> RowReader<'a, 'stmt> {
+    /// The reader of `row` of the database `path`.
+    pub fn new(row: &'a rusqlite::Row<'stmt>, path: &'a str) -> Result<Self, StoreError> {
+        let id = row.get(0).at(path)?;
+        Ok(RowReader { row, path, id })
+    }
+
+    /// The error naming this row and what is wrong with it.
+    pub fn corrupt(&self, why: String) -> StoreError {
+        StoreError::CorruptPlay { id: self.id, why }
+    }
+
+    fn value(&self, i: usize) -> Result<ValueRef<'_>, StoreError> {
+        self.row.get_ref(i).at(self.path)
+    }
+
+    /// Text column `i` (named `column`), NULL as `None`.
+    pub fn text(&self, i: usize, column: &str) -> Result<Option<String>, StoreError> {
+        match self.value(i)? {
+            ValueRef::Null => Ok(None),
+            ValueRef::Text(t) => Ok(Some(String::from_utf8_lossy(t).into_owned())),
+            other => Err(self.corrupt(format!("{column} is {}, not TEXT", other.data_type()))),
+        }
+    }
+
+    /// Seat column `i` (`N`, `E`, `S` or `W`), NULL as `None`.
+    pub fn seat(&self, i: usize, column: &str) -> Result<Option<Seat>, StoreError> {
+        self.text(i, column)?
+            .map(|t| {
+                let mut c = t.chars();
+                match (c.next().and_then(Seat::from_char), c.next()) {
+                    (Some(s), None) => Ok(s),
+                    _ => Err(self.corrupt(format!("{column} {t:?} is not a seat"))),
+                }
+            })
+            .transpose()
+    }
+
+    /// `value` of column `column`, which the row must have.
+    pub fn required<T>(&self, value: Option<T>, column: &str) -> Result<T, StoreError> {
+        value.ok_or_else(|| self.corrupt(format!("no {column}")))
+    }
+
+    /// Seat column `i` that the row must have (the dealer).
+    pub fn required_seat(&self, i: usize, column: &str) -> Result<Seat, StoreError> {
+        self.required(self.seat(i, column)?, column)
+    }
+
+    /// Vulnerability column `i` (`None`, `NS`, `EW`, `All`).
+    pub fn vulnerability(&self, i: usize) -> Result<Vulnerability, StoreError> {
+        let vul = self.text(i, "vulnerable")?.unwrap_or_default();
+        vul_from(&vul).ok_or_else(|| self.corrupt(format!("{vul:?} is not a vulnerability")))
+    }
+
+    /// Integer column `i` (named `column`), NULL as `None`.
+    pub fn integer(&self, i: usize, column: &str) -> Result<Option<i64>, StoreError> {
+        match self.value(i)? {
+            ValueRef::Null => Ok(None),
+            ValueRef::Integer(v) => Ok(Some(v)),
+            other => Err(self.corrupt(format!("{column} is {}, not INTEGER", other.data_type()))),
+        }
+    }
+
+    /// Board number column `i`, NULL as `None`.
+    pub fn board(&self, i: usize) -> Result<Option<u64>, StoreError> {
+        self.integer(i, "board")?
+            .map(|v| u64::try_from(v).map_err(|_| self.corrupt(format!("board {v} is negative"))))
+            .transpose()
+    }
+
+    /// A count of tricks (0..=13) in column `i`, NULL as `None`.
+    pub fn tricks(&self, i: usize, column: &str) -> Result<Option<u8>, StoreError> {
+        self.integer(i, column)?
+            .map(|v| {
+                u8::try_from(v)
+                    .ok()
+                    .filter(|v| *v <= 13)
+                    .ok_or_else(|| self.corrupt(format!("{column} {v} is not 0..=13")))
+            })
+            .transpose()
+    }
+
+    /// BLOB column `i` (named `column`), NULL as `None`.
+    pub fn blob(&self, i: usize, column: &str) -> Result<Option<Vec<u8>>, StoreError> {
+        match self.value(i)? {
+            ValueRef::Null => Ok(None),
+            ValueRef::Blob(b) => Ok(Some(b.to_vec())),
+            _ => Err(self.corrupt(format!("{column} is not a BLOB"))),
+        }
+    }
+
+    /// The cards column `i` (one byte a card, [`Card::index`]), in play order; NULL as `None`.
+    pub fn cards(&self, i: usize) -> Result<Option<Vec<Card>>, StoreError> {
+        self.blob(i, "cards")?
+            .map(|b| {
+                b.into_iter()
+                    .map(|i| {
+                        Card::from_index(usize::from(i))
+                            .ok_or_else(|| self.corrupt(format!("card byte {i} is not 0..51")))
+                    })
+                    .collect()
+            })
+            .transpose()
+    }
+
+    /// The deal key column `i`.
     ///
     /// # Errors
-    /// [`StoreError::CorruptPlay`] naming the row when a stored row is not a played board of
-    /// its deal (changed outside dealdex); [`StoreError::CorruptKey`];
-    /// [`StoreError::Sqlite`] if the query fails.
-    pub fn played_in_set(&self, set: &str, board: u64) -> Result<Vec<StoredPlayed>, StoreError> {
-        let path = &self.path;
-        let board = board_to_sql(board)?;
-        let mut stmt = self
-            .conn
-            .prepare_cached(
-                "SELECT p.id, p.deal, p.board, p.room, p.north, p.east, p.south, p.west,
-                        p.dealer, p.vulnerable, p.auction, p.notes, p.contract, p.declarer,
-                        p.result, p.score, p.cards, p.event
-                 FROM played p JOIN sets s ON s.id = p.set_id
-                 WHERE s.name = ?1 AND p.board = ?2
-                 ORDER BY ifnull(p.room, '') = 'Closed', p.id",
-            )
-            .at(path)?;
-        let mut rows = stmt.query(params![set, board]).at(path)?;
-        let mut out = Vec::new();
-        while let Some(row) = rows.next().at(path)? {
-            let id: i64 = row.get(0).at(path)?;
-            let corrupt = |why: String| StoreError::CorruptPlay { id, why };
-            let deal = key_from_sql(row.get_ref(1).at(path)?)?
-                .to_deal()
-                .map_err(|e| corrupt(format!("its deal: {e}")))?;
-            let text = |i: usize| column_text(row, i, path, id);
-            let seat = |t: Option<String>| seat_from(t, id);
-            let dealer = seat(text(8)?)?.ok_or_else(|| corrupt("no dealer".into()))?;
-            let vul = text(9)?.unwrap_or_default();
-            let vulnerability =
-                vul_from(&vul).ok_or_else(|| corrupt(format!("{vul:?} is not a vulnerability")))?;
-            let tags = record_tags(row, path, id)?;
-            let notes = text(11)?.map(|n| notes_from(&n)).unwrap_or_default();
-            let auction = text(10)?.map(|a| Auction {
-                first: dealer,
-                calls: a
-                    .split(' ')
-                    .filter(|t| !t.is_empty())
-                    .map(String::from)
-                    .collect(),
-                notes,
-            });
-            let play = match row.get_ref(16).at(path)? {
-                ValueRef::Null => None,
-                ValueRef::Blob(b) => {
-                    let cards = b
-                        .iter()
-                        .map(|&i| {
-                            Card::from_index(i as usize)
-                                .ok_or_else(|| corrupt(format!("card byte {i} is not 0..51")))
-                        })
-                        .collect::<Result<Vec<Card>, StoreError>>()?;
-                    let record = PlayRecord::from_play_order(&deal, &cards)
-                        .map_err(|e| corrupt(e.to_string()))?;
-                    record.to_pbn_play()
-                }
-                other => return Err(corrupt(format!("cards is {}", other.data_type()))),
-            };
-            let number = match row.get_ref(2).at(path)? {
-                ValueRef::Integer(v) => u64::try_from(v).ok(),
-                _ => None,
-            };
-            out.push(StoredPlayed {
-                board: number,
-                dealer,
-                vulnerability,
-                game: GameRecord {
-                    tags,
-                    auction,
-                    play,
-                    ..GameRecord::default()
-                },
-            });
-        }
-        Ok(out)
+    /// [`StoreError::CorruptKey`] when it is not 13 bytes.
+    pub fn key(&self, i: usize) -> Result<DealIndex, StoreError> {
+        key_from_sql(self.value(i)?)
     }
-}
 
-/// Column `i` of a `played` row (`id`) as text, NULL as `None`; another type is a corrupt row.
-pub(super) fn column_text(
-    row: &rusqlite::Row<'_>,
-    i: usize,
-    path: &str,
-    id: i64,
-) -> Result<Option<String>, StoreError> {
-    match row.get_ref(i).at(path)? {
-        ValueRef::Null => Ok(None),
-        ValueRef::Text(t) => Ok(Some(String::from_utf8_lossy(t).into_owned())),
-        other => Err(StoreError::CorruptPlay {
-            id,
-            why: format!("column {i} is {}, not TEXT", other.data_type()),
-        }),
+    /// The deal of key column `i`, whole.
+    pub fn deal(&self, i: usize) -> Result<Deal, StoreError> {
+        self.key(i)?
+            .to_deal()
+            .map_err(|e| self.corrupt(format!("its deal: {e}")))
     }
-}
 
-/// A seat column's text (`N`, `E`, `S`, `W`) as a seat, NULL as `None`.
-pub(super) fn seat_from(t: Option<String>, id: i64) -> Result<Option<Seat>, StoreError> {
-    t.map(|t| Seat::from_char(t.chars().next().unwrap_or('?')).ok_or(t))
-        .transpose()
-        .map_err(|t| StoreError::CorruptPlay {
-            id,
-            why: format!("{t:?} is not a seat"),
+    /// The [`TABLE_COLUMNS`] at the start of the row.
+    pub fn table(&self) -> Result<PlayedTable, StoreError> {
+        let player = |i: usize| self.text(5 + i, PLAYERS[i].name());
+        Ok(PlayedTable {
+            id: self.id,
+            set: self.text(1, "its set's name")?,
+            board: self.board(2)?,
+            room: self.text(3, "room")?,
+            event: self.text(4, "event")?,
+            players: [player(0)?, player(1)?, player(2)?, player(3)?],
+            contract: self.text(9, "contract")?,
+            declarer: self.seat(10, "declarer")?,
+            tricks: self.tricks(11, "result")?,
         })
-}
-
-/// The PBN tags a `played` row (as [`StoreReader::played_in_set`] selects it) keeps: Event
-/// (the match's, migration 12), Room, the players, Contract, Declarer, Result (empty for a
-/// board passed out), Score.
-fn record_tags(
-    row: &rusqlite::Row<'_>,
-    path: &str,
-    id: i64,
-) -> Result<Vec<(String, String)>, StoreError> {
-    let text = |i: usize| column_text(row, i, path, id);
-    let mut tags: Vec<(String, String)> = Vec::new();
-    if let Some(event) = text(17)? {
-        tags.push(("Event".into(), event));
     }
-    if let Some(room) = text(3)? {
-        tags.push(("Room".into(), room));
-    }
-    for (k, s) in PLAYERS.iter().enumerate() {
-        if let Some(name) = text(4 + k)? {
-            tags.push((s.name().to_string(), name));
-        }
-    }
-    let contract = text(12)?;
-    // Passed out: PBN's "not applicable" for declarer and result.
-    let passed = contract
-        .as_deref()
-        .is_some_and(|c| c.eq_ignore_ascii_case("pass"));
-    if let Some(c) = contract {
-        tags.push(("Contract".into(), c));
-    }
-    match seat_from(text(13)?, id)? {
-        Some(d) => tags.push(("Declarer".into(), d.letter().to_string())),
-        None if passed => tags.push(("Declarer".into(), String::new())),
-        None => {}
-    }
-    match row.get_ref(14).at(path)? {
-        ValueRef::Null if passed => tags.push(("Result".into(), String::new())),
-        ValueRef::Null => {}
-        ValueRef::Integer(r) => tags.push(("Result".into(), r.to_string())),
-        other => {
-            return Err(StoreError::CorruptPlay {
-                id,
-                why: format!("result is {}", other.data_type()),
-            });
-        }
-    }
-    if let Some(s) = text(15)? {
-        tags.push(("Score".into(), s));
-    }
-    Ok(tags)
 }

@@ -2,9 +2,9 @@
 //! tricks declarer's side can take before the lead and after each card, stored once.
 
 use rusqlite::params;
-use rusqlite::types::ValueRef;
 
-use super::{At, Store, StoreError, StoreReader, key_from_sql};
+use super::played::RowReader;
+use super::{At, Store, StoreError, StoreReader};
 use crate::model::board::Vulnerability;
 use crate::model::card::{Card, Seat};
 use crate::model::index::DealIndex;
@@ -77,30 +77,13 @@ pub struct PlayedToPar {
 /// A [`PlayedToJudge`] from a row whose first five columns are `played`'s id, deal,
 /// contract, declarer and cards.
 fn to_judge_row(row: &rusqlite::Row<'_>, path: &str) -> Result<PlayedToJudge, StoreError> {
-    let id: i64 = row.get(0).at(path)?;
-    let corrupt = |why: String| StoreError::CorruptPlay { id, why };
-    let deal = key_from_sql(row.get_ref(1).at(path)?)?;
-    let contract: String = row.get(2).at(path)?;
-    let declarer: String = row.get(3).at(path)?;
-    let declarer = declarer
-        .chars()
-        .next()
-        .and_then(Seat::from_char)
-        .ok_or_else(|| corrupt(format!("{declarer:?} is not a seat")))?;
-    let cards = match row.get_ref(4).at(path)? {
-        ValueRef::Blob(b) => b
-            .iter()
-            .map(|&i| Card::from_index(usize::from(i)))
-            .collect::<Option<Vec<Card>>>()
-            .ok_or_else(|| corrupt("a card byte above 51".into()))?,
-        other => return Err(corrupt(format!("cards is {}", other.data_type()))),
-    };
+    let r = RowReader::new(row, path)?;
     Ok(PlayedToJudge {
-        id,
-        deal,
-        contract,
-        declarer,
-        cards,
+        id: r.id,
+        deal: r.key(1)?,
+        contract: r.required(r.text(2, "contract")?, "contract")?,
+        declarer: r.required_seat(3, "declarer")?,
+        cards: r.required(r.cards(4)?, "cards")?,
     })
 }
 
@@ -193,20 +176,12 @@ impl StoreReader {
             after,
             limit,
             |row, path| {
-                let id: i64 = row.get(0).at(path)?;
-                let corrupt = |why: String| StoreError::CorruptPlay { id, why };
-                let dealer: String = row.get(2).at(path)?;
-                let vul: String = row.get(3).at(path)?;
+                let r = RowReader::new(row, path)?;
                 Ok(PlayedToPar {
-                    id,
-                    deal: key_from_sql(row.get_ref(1).at(path)?)?,
-                    dealer: dealer
-                        .chars()
-                        .next()
-                        .and_then(Seat::from_char)
-                        .ok_or_else(|| corrupt(format!("dealer {dealer:?} is not a seat")))?,
-                    vulnerability: super::played::vul_from(&vul)
-                        .ok_or_else(|| corrupt(format!("{vul:?} is not a vulnerability")))?,
+                    id: r.id,
+                    deal: r.key(1)?,
+                    dealer: r.required_seat(2, "dealer")?,
+                    vulnerability: r.vulnerability(3)?,
                 })
             },
         )

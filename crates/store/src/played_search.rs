@@ -7,38 +7,30 @@
 use rusqlite::params_from_iter;
 use rusqlite::types::Value;
 
+use super::played::{PlayedTable, RowReader, TABLE_COLUMNS, TABLE_WIDTH, seat_letter};
 use super::{At, StoreError, StoreReader};
+use crate::model::card::Seat;
 use crate::query::SqlFilter;
 
-/// One played board as a played search lists it: its place, players, contract, result,
-/// score, par and double-dummy losses. Every field is `None` where the record does not tell
-/// it (losses: the board is not judged, `dealdex judge`; par: not computed yet).
+/// One played board as a played search lists it: its table's record ([`PlayedTable`]: place,
+/// players, contract, declarer, tricks), then score, par and double-dummy losses. Every
+/// field is `None` where the record does not tell it (losses: the board is not judged,
+/// `dealdex judge`; par: not computed yet).
+///
+/// JSON: [`PlayedTable`]'s fields, then these: `{"id": 7, …, "tricks": 9, "score_ns": 600,
+/// "par_ns": 600, "leader": "W", "declarer_lost": 0, "defence_lost": 1, "lead_cost": 0}`.
 #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct FoundPlayed {
-    /// The row (`played.id`).
-    pub id: i64,
-    /// The set the board was imported into.
-    pub set: Option<String>,
-    /// The board number.
-    pub board: Option<u64>,
-    /// `Open` or `Closed`.
-    pub room: Option<String>,
-    /// The event (LIN `vg|`'s first field, PBN's Event tag).
-    pub event: Option<String>,
-    /// The players, North, East, South, West.
-    pub players: [Option<String>; 4],
-    /// The contract as stored (`3NT`, `4HX`, `Pass`).
-    pub contract: Option<String>,
-    /// Declarer's seat letter.
-    pub declarer: Option<String>,
-    /// Declarer's tricks, 0..=13.
-    pub tricks: Option<u8>,
+    /// The table's record, as every read of `played` gives it.
+    #[serde(flatten)]
+    pub table: PlayedTable,
     /// The table's score, North-South's view.
     pub score_ns: Option<i32>,
     /// The board's par score, North-South's view.
     pub par_ns: Option<i32>,
-    /// The opening leader's seat letter.
-    pub leader: Option<String>,
+    /// The opening leader; its letter in JSON.
+    #[serde(serialize_with = "seat_letter")]
+    pub leader: Option<Seat>,
     /// Tricks declarer's side gave away double dummy.
     pub declarer_lost: Option<u8>,
     /// Tricks the defence gave away double dummy.
@@ -67,9 +59,7 @@ fn played_search(
         .map(|n| format!(" LIMIT {}", n.min(i64::MAX as u64)))
         .unwrap_or_default();
     let sql = format!(
-        "SELECT played.id, sets.name, played.board, played.room, played.event, played.north, \
-         played.east, played.south, played.west, played.contract, played.declarer, \
-         played.result, played.score_ns, played.par_ns, played.leader, \
+        "SELECT {TABLE_COLUMNS}, played.score_ns, played.par_ns, played.leader, \
          played_dd.declarer_lost, played_dd.defence_lost, played_dd.lead_cost \
          FROM played JOIN deal_features ON deal_features.key = played.deal \
          LEFT JOIN played_dd ON played_dd.played = played.id \
@@ -88,7 +78,8 @@ impl StoreReader {
     ///
     /// # Errors
     /// [`StoreError::Sqlite`] if the statement cannot be prepared (a `filter` not made by the
-    /// query compiler) or fails while running.
+    /// query compiler) or fails while running; [`StoreError::CorruptPlay`] naming the row and
+    /// column when a stored value is not what migrations 10 to 12 allow.
     pub fn find_played(
         &self,
         filter: &SqlFilter,
@@ -98,30 +89,30 @@ impl StoreReader {
         let path = &self.path;
         let (sql, params) = played_search(filter, set, limit);
         let mut stmt = self.conn.prepare(&sql).at(path)?;
-        let rows = stmt
-            .query_map(params_from_iter(&params), |r| {
-                Ok(FoundPlayed {
-                    id: r.get(0)?,
-                    set: r.get(1)?,
-                    board: r
-                        .get::<_, Option<i64>>(2)?
-                        .and_then(|b| u64::try_from(b).ok()),
-                    room: r.get(3)?,
-                    event: r.get(4)?,
-                    players: [r.get(5)?, r.get(6)?, r.get(7)?, r.get(8)?],
-                    contract: r.get(9)?,
-                    declarer: r.get(10)?,
-                    tricks: r.get(11)?,
-                    score_ns: r.get(12)?,
-                    par_ns: r.get(13)?,
-                    leader: r.get(14)?,
-                    declarer_lost: r.get(15)?,
-                    defence_lost: r.get(16)?,
-                    lead_cost: r.get(17)?,
-                })
-            })
-            .at(path)?;
-        rows.collect::<Result<Vec<_>, _>>().at(path)
+        let mut rows = stmt.query(params_from_iter(&params)).at(path)?;
+        let mut out = Vec::new();
+        while let Some(row) = rows.next().at(path)? {
+            let r = RowReader::new(row, path)?;
+            let own = |i: usize| TABLE_WIDTH + i;
+            let score = |i: usize, column: &str| {
+                r.integer(own(i), column)?
+                    .map(|v| {
+                        i32::try_from(v)
+                            .map_err(|_| r.corrupt(format!("{column} {v} is too large")))
+                    })
+                    .transpose()
+            };
+            out.push(FoundPlayed {
+                table: r.table()?,
+                score_ns: score(0, "score_ns")?,
+                par_ns: score(1, "par_ns")?,
+                leader: r.seat(own(2), "leader")?,
+                declarer_lost: r.tricks(own(3), "declarer_lost")?,
+                defence_lost: r.tricks(own(4), "defence_lost")?,
+                lead_cost: r.tricks(own(5), "lead_cost")?,
+            });
+        }
+        Ok(out)
     }
 
     /// The statement [`StoreReader::find_played`] runs, then `-- ?k = VALUE` for each

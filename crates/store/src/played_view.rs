@@ -1,14 +1,19 @@
-//! Reading played boards whole (`played`, migration 10) with their judgement (`played_dd`,
-//! migration 11), as the engine's played-board view ([`StoreReader::played_rows`]) shows them:
-//! of one set, one deal, one row or the whole database.
+//! Reading played boards whole (`played`, migrations 10 and 12) with their judgement
+//! (`played_dd`, migration 11): as the engine's played-board view ([`StoreReader::played_rows`])
+//! shows them, of one set, one deal, one row or the whole database, and as `export` writes
+//! them back ([`StoreReader::played_in_set`]). Both are one read ([`PlayedRow`]), whose
+//! table part ([`PlayedTable`]) a played search shares.
 
-use rusqlite::params;
-use rusqlite::types::ValueRef;
+use rusqlite::params_from_iter;
+use rusqlite::types::Value;
 
-use super::{At, StoreError, StoreReader, board_from_sql, key_from_sql};
+use super::played::{PLAYERS, PlayedTable, RowReader, TABLE_COLUMNS, TABLE_WIDTH, notes_from};
+use super::{At, StoreError, StoreReader, StoredPlayed, board_to_sql};
 use crate::model::board::Vulnerability;
 use crate::model::card::{Card, Seat};
+use crate::model::game::{Auction, GameRecord};
 use crate::model::index::DealIndex;
+use crate::play::record::PlayRecord;
 
 /// Which played boards [`StoreReader::played_rows`] reads.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -26,18 +31,10 @@ pub enum PlayedSelection {
 /// A played board as stored, with its judgement when `dealdex judge` stored one.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PlayedRow {
-    /// Its row (`played.id`).
-    pub id: i64,
+    /// Its row, set, board, room, event, players, contract, declarer and tricks.
+    pub table: PlayedTable,
     /// The deal played.
     pub deal: DealIndex,
-    /// The set it was imported into, if any.
-    pub set: Option<String>,
-    /// The board number in its file, if it had one.
-    pub board: Option<u64>,
-    /// `Open` or `Closed`, when the file says.
-    pub room: Option<String>,
-    /// The players' names, North, East, South, West; `None` when not told.
-    pub players: [Option<String>; 4],
     /// The dealer.
     pub dealer: Seat,
     /// The vulnerability.
@@ -47,12 +44,6 @@ pub struct PlayedRow {
     pub auction: Option<Vec<String>>,
     /// The notes the references name: number and text.
     pub notes: Vec<(u32, String)>,
-    /// The contract as stored (`4HX`, `3NT`, `Pass`), when told.
-    pub contract: Option<String>,
-    /// Declarer, when told (none when passed out).
-    pub declarer: Option<Seat>,
-    /// The tricks declarer took, 0..=13, when told.
-    pub result: Option<u8>,
     /// The score as the file gives it (`NS 620`), when told.
     pub score: Option<String>,
     /// The cards in play order, the opening lead first; empty without play.
@@ -62,14 +53,15 @@ pub struct PlayedRow {
     pub judgement: Option<Result<Vec<u8>, String>>,
 }
 
-/// The columns read, in [`PlayedRow`]'s order; the filter (`?1`) picks the selection.
-const SELECT_PLAYED: &str = "SELECT p.id, p.deal, s.name, p.board, p.room, p.north, p.east,
-        p.south, p.west, p.dealer, p.vulnerable, p.auction, p.notes, p.contract, p.declarer,
-        p.result, p.score, p.cards, d.tricks, d.fault
-     FROM played p LEFT JOIN sets s ON s.id = p.set_id LEFT JOIN played_dd d ON d.played = p.id";
+/// [`TABLE_COLUMNS`] then [`PlayedRow`]'s own, in its order; a filter follows.
+const SELECT_PLAYED: &str = "played.deal, played.dealer, played.vulnerable, played.auction, \
+     played.notes, played.score, played.cards, played_dd.tricks, played_dd.fault \
+     FROM played LEFT JOIN sets ON sets.id = played.set_id \
+     LEFT JOIN played_dd ON played_dd.played = played.id";
 
 /// Set, then board, open room before closed, then storing order: `export`'s order.
-const ORDER_PLAYED: &str = "ORDER BY p.set_id, p.board, ifnull(p.room, '') = 'Closed', p.id";
+const ORDER_PLAYED: &str =
+    "ORDER BY played.set_id, played.board, ifnull(played.room, '') = 'Closed', played.id";
 
 impl StoreReader {
     /// The played boards `which` names, with their judgements: by set (in storing order of
@@ -77,66 +69,63 @@ impl StoreReader {
     /// is stored (an unknown set or row included).
     ///
     /// # Errors
-    /// [`StoreError::CorruptPlay`] naming the row when a stored value is not what migration
-    /// 10 or 11 allows (changed outside dealdex); [`StoreError::CorruptKey`];
+    /// [`StoreError::CorruptPlay`] naming the row and column when a stored value is not what
+    /// migrations 10 to 12 allow (changed outside dealdex); [`StoreError::CorruptKey`];
     /// [`StoreError::Sqlite`] if the query fails.
     pub fn played_rows(&self, which: &PlayedSelection) -> Result<Vec<PlayedRow>, StoreError> {
-        let path = &self.path;
-        let (filter, value): (&str, rusqlite::types::Value) = match which {
-            PlayedSelection::All => ("?1 IS NULL", rusqlite::types::Value::Null),
-            PlayedSelection::Set(name) => ("s.name = ?1", name.clone().into()),
-            PlayedSelection::Deal(key) => ("p.deal = ?1", key.0.to_vec().into()),
-            PlayedSelection::Id(id) => ("p.id = ?1", (*id).into()),
+        let (filter, value): (&str, Value) = match which {
+            PlayedSelection::All => ("?1 IS NULL", Value::Null),
+            PlayedSelection::Set(name) => ("sets.name = ?1", name.clone().into()),
+            PlayedSelection::Deal(key) => ("played.deal = ?1", key.0.to_vec().into()),
+            PlayedSelection::Id(id) => ("played.id = ?1", (*id).into()),
         };
-        let sql = format!("{SELECT_PLAYED} WHERE {filter} {ORDER_PLAYED}");
+        self.played_where(filter, &[value])
+    }
+
+    /// The played boards stored with board `board` of set `set`, open room first, then in
+    /// storing order, as records `export` writes.
+    ///
+    /// # Errors
+    /// [`StoreError::CorruptPlay`] naming the row when a stored row is not a played board of
+    /// its deal (changed outside dealdex); [`StoreError::CorruptKey`];
+    /// [`StoreError::Sqlite`] if the query fails.
+    pub fn played_in_set(&self, set: &str, board: u64) -> Result<Vec<StoredPlayed>, StoreError> {
+        let board = board_to_sql(board)?;
+        self.played_where(
+            "sets.name = ?1 AND played.board = ?2",
+            &[set.to_owned().into(), board.into()],
+        )?
+        .into_iter()
+        .map(stored_played)
+        .collect()
+    }
+
+    /// The played boards matching `filter` (over `played`, `sets` and `played_dd`, with
+    /// `values` bound), in [`ORDER_PLAYED`].
+    fn played_where(&self, filter: &str, values: &[Value]) -> Result<Vec<PlayedRow>, StoreError> {
+        let path = &self.path;
+        let sql = format!("SELECT {TABLE_COLUMNS}, {SELECT_PLAYED} WHERE {filter} {ORDER_PLAYED}");
         let mut stmt = self.conn.prepare_cached(&sql).at(path)?;
-        let mut rows = stmt.query(params![value]).at(path)?;
+        let mut rows = stmt.query(params_from_iter(values)).at(path)?;
         let mut out = Vec::new();
         while let Some(row) = rows.next().at(path)? {
-            out.push(played_row(row, path)?);
+            out.push(played_row(&RowReader::new(row, path)?)?);
         }
         Ok(out)
     }
 }
 
 /// One row of [`SELECT_PLAYED`].
-fn played_row(row: &rusqlite::Row<'_>, path: &str) -> Result<PlayedRow, StoreError> {
-    let id: i64 = row.get(0).at(path)?;
-    let corrupt = |why: String| StoreError::CorruptPlay { id, why };
-    let text = |i: usize| super::played::column_text(row, i, path, id);
-    let seat = |i: usize| super::played::seat_from(text(i)?, id);
-    let blob = |i: usize| -> Result<Option<Vec<u8>>, StoreError> {
-        match row.get_ref(i).at(path)? {
-            ValueRef::Null => Ok(None),
-            ValueRef::Blob(b) => Ok(Some(b.to_vec())),
-            other => Err(corrupt(format!("column {i} is {}", other.data_type()))),
-        }
-    };
-    let vul = text(10)?.unwrap_or_default();
-    let vulnerability = super::played::vul_from(&vul)
-        .ok_or_else(|| corrupt(format!("{vul:?} is not a vulnerability")))?;
-    let board = match row.get_ref(3).at(path)? {
-        ValueRef::Integer(b) => Some(board_from_sql(b)?),
-        _ => None,
-    };
-    let result = match row.get_ref(15).at(path)? {
-        ValueRef::Integer(r) => Some(
-            u8::try_from(r)
-                .ok()
-                .filter(|r| *r <= 13)
-                .ok_or_else(|| corrupt(format!("result {r}")))?,
-        ),
-        _ => None,
-    };
-    let cards = blob(17)?
-        .unwrap_or_default()
-        .into_iter()
-        .map(|b| Card::from_index(usize::from(b)).ok_or_else(|| corrupt(format!("card byte {b}"))))
-        .collect::<Result<Vec<Card>, StoreError>>()?;
-    let judgement = match (blob(18)?, text(19)?) {
+fn played_row(r: &RowReader<'_, '_>) -> Result<PlayedRow, StoreError> {
+    let own = |i: usize| TABLE_WIDTH + i;
+    let cards = r.cards(own(6))?.unwrap_or_default();
+    let judgement = match (
+        r.blob(own(7), "its judged tricks")?,
+        r.text(own(8), "fault")?,
+    ) {
         (Some(tricks), _) if tricks.len() == cards.len() + 1 => Some(Ok(tricks)),
         (Some(tricks), _) => {
-            return Err(corrupt(format!(
+            return Err(r.corrupt(format!(
                 "{} judged values for {} cards",
                 tricks.len(),
                 cards.len()
@@ -146,23 +135,85 @@ fn played_row(row: &rusqlite::Row<'_>, path: &str) -> Result<PlayedRow, StoreErr
         (None, None) => None,
     };
     Ok(PlayedRow {
-        id,
-        deal: key_from_sql(row.get_ref(1).at(path)?)?,
-        set: text(2)?,
-        board,
-        room: text(4)?,
-        players: [text(5)?, text(6)?, text(7)?, text(8)?],
-        dealer: seat(9)?.ok_or_else(|| corrupt("no dealer".into()))?,
-        vulnerability,
-        auction: text(11)?.map(|a| a.split_whitespace().map(String::from).collect()),
-        notes: text(12)?
-            .map(|n| super::played::notes_from(&n))
+        table: r.table()?,
+        deal: r.key(own(0))?,
+        dealer: r.required_seat(own(1), "dealer")?,
+        vulnerability: r.vulnerability(own(2))?,
+        auction: r
+            .text(own(3), "auction")?
+            .map(|a| a.split_whitespace().map(String::from).collect()),
+        notes: r
+            .text(own(4), "notes")?
+            .map(|n| notes_from(&n))
             .unwrap_or_default(),
-        contract: text(13)?,
-        declarer: seat(14)?,
-        result,
-        score: text(16)?,
+        score: r.text(own(5), "score")?,
         cards,
         judgement,
     })
+}
+
+/// A row as the record `export` writes: its tags ([`record_tags`]), its auction with the
+/// notes, and its play in PBN's layout.
+fn stored_played(row: PlayedRow) -> Result<StoredPlayed, StoreError> {
+    let corrupt = |why: String| StoreError::CorruptPlay {
+        id: row.table.id,
+        why,
+    };
+    let play = match row.cards.is_empty() {
+        true => None,
+        false => {
+            let deal = row
+                .deal
+                .to_deal()
+                .map_err(|e| corrupt(format!("its deal: {e}")))?;
+            PlayRecord::from_play_order(&deal, &row.cards)
+                .map_err(|e| corrupt(e.to_string()))?
+                .to_pbn_play()
+        }
+    };
+    Ok(StoredPlayed {
+        board: row.table.board,
+        dealer: row.dealer,
+        vulnerability: row.vulnerability,
+        game: GameRecord {
+            tags: record_tags(&row.table, row.score),
+            auction: row.auction.map(|calls| Auction {
+                first: row.dealer,
+                calls,
+                notes: row.notes,
+            }),
+            play,
+            ..GameRecord::default()
+        },
+    })
+}
+
+/// The PBN tags a played board keeps: Event (the match's, migration 12), Room, the players,
+/// Contract, Declarer, Result (empty for a board passed out), Score.
+fn record_tags(table: &PlayedTable, score: Option<String>) -> Vec<(String, String)> {
+    let mut tags: Vec<(String, String)> = Vec::new();
+    let mut tag = |name: &str, value: Option<String>| {
+        if let Some(v) = value {
+            tags.push((name.to_owned(), v));
+        }
+    };
+    tag("Event", table.event.clone());
+    tag("Room", table.room.clone());
+    for (seat, name) in PLAYERS.iter().zip(&table.players) {
+        tag(seat.name(), name.clone());
+    }
+    // Passed out: PBN's "not applicable" for declarer and result.
+    let passed = table
+        .contract
+        .as_deref()
+        .is_some_and(|c| c.eq_ignore_ascii_case("pass"));
+    let or_passed = |v: Option<String>| v.or_else(|| passed.then(String::new));
+    tag("Contract", table.contract.clone());
+    tag(
+        "Declarer",
+        or_passed(table.declarer.map(|d| d.letter().to_string())),
+    );
+    tag("Result", or_passed(table.tricks.map(|t| t.to_string())));
+    tag("Score", score);
+    tags
 }

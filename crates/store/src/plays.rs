@@ -1,10 +1,10 @@
 //! The `plays` table (migration 04): play records stored with their deal.
 
 use rusqlite::params;
-use rusqlite::types::ValueRef;
 
-use super::{At, StoreError, board_to_sql, insert_deal, key_from_sql};
-use crate::model::card::{Card, Seat};
+use super::played::RowReader;
+use super::{At, StoreError, board_to_sql, insert_deal};
+use crate::model::card::Seat;
 use crate::model::contract::Strain;
 use crate::model::index::DealIndex;
 use crate::play::record::{BoardPlay, PlayRecord};
@@ -87,22 +87,6 @@ fn seat_letter(s: Seat) -> String {
     s.letter().to_string()
 }
 
-fn seat_from_sql(v: Option<String>, id: i64, column: &str) -> Result<Option<Seat>, StoreError> {
-    match v {
-        None => Ok(None),
-        Some(t) => {
-            let mut c = t.chars();
-            match (c.next().and_then(Seat::from_char), c.next()) {
-                (Some(s), None) => Ok(Some(s)),
-                _ => Err(StoreError::CorruptPlay {
-                    id,
-                    why: format!("{column} {t:?} is not a seat"),
-                }),
-            }
-        }
-    }
-}
-
 impl super::Store {
     /// Stores plays in one transaction, each with its deal (inserted when missing) and, when
     /// `set_id` is given, the set it belongs to. A play already stored for the same deal,
@@ -162,55 +146,26 @@ impl super::StoreReader {
         let mut rows = stmt.query([&key.0]).at(path)?;
         let mut out = Vec::new();
         while let Some(row) = rows.next().at(path)? {
-            let id: i64 = row.get(0).at(path)?;
-            let corrupt = |why: String| StoreError::CorruptPlay { id, why };
-            let deal = key_from_sql(row.get_ref(6).at(path)?)?
-                .to_deal()
-                .map_err(|e| corrupt(format!("its deal: {e}")))?;
             // Every column is read as what it may hold, so that a value of another type
             // (the file changed outside dealdex) is named with its row and column.
-            let text = |i: usize, column: &str| -> Result<Option<String>, StoreError> {
-                match row.get_ref(i).at(path)? {
-                    ValueRef::Null => Ok(None),
-                    ValueRef::Text(t) => Ok(Some(String::from_utf8_lossy(t).into_owned())),
-                    other => Err(corrupt(format!(
-                        "{column} is {}, not TEXT",
-                        other.data_type()
-                    ))),
-                }
-            };
-            let strain = match text(3, "strain")? {
+            let r = RowReader::new(row, path)?;
+            let corrupt = |why: String| r.corrupt(why);
+            let deal = r.deal(6)?;
+            let strain = match r.text(3, "strain")? {
                 None => None,
                 Some(t) => Some(
                     t.parse::<Strain>()
                         .map_err(|e| corrupt(format!("strain: {e}")))?,
                 ),
             };
-            let declarer = seat_from_sql(text(4, "declarer")?, id, "declarer")?;
-            let cards = match row.get_ref(5).at(path)? {
-                ValueRef::Blob([]) => return Err(corrupt("cards is empty".into())),
-                ValueRef::Blob(b) => b
-                    .iter()
-                    .map(|&i| {
-                        Card::from_index(i as usize)
-                            .ok_or_else(|| corrupt(format!("card byte {i} is not 0..51")))
-                    })
-                    .collect::<Result<Vec<Card>, StoreError>>()?,
-                _ => return Err(corrupt("cards is not a BLOB".into())),
+            let declarer = r.seat(4, "declarer")?;
+            let cards = match r.cards(5)? {
+                Some(cards) if cards.is_empty() => return Err(corrupt("cards is empty".into())),
+                Some(cards) => cards,
+                None => return Err(corrupt("cards is not a BLOB".into())),
             };
-            let board = match row.get_ref(2).at(path)? {
-                ValueRef::Null => None,
-                ValueRef::Integer(v) => {
-                    Some(u64::try_from(v).map_err(|_| corrupt(format!("board {v} is negative")))?)
-                }
-                other => {
-                    return Err(corrupt(format!(
-                        "board is {}, not INTEGER",
-                        other.data_type()
-                    )));
-                }
-            };
-            let set_name = text(1, "its set's name")?;
+            let board = r.board(2)?;
+            let set_name = r.text(1, "its set's name")?;
             let record =
                 PlayRecord::from_play_order(&deal, &cards).map_err(|e| corrupt(e.to_string()))?;
             record.check(&deal).map_err(|e| corrupt(e.to_string()))?;

@@ -477,12 +477,8 @@ struct Solved {
     started: std::time::Instant,
     /// The opening leader.
     leader: Seat,
-    /// The sample's deals, in order.
-    deals: Vec<Deal>,
-    /// With a filter or a script: deals drawn to find them.
-    drawn: Option<u64>,
-    /// The seed the sample was dealt from, as the report gives it.
-    seed: Option<String>,
+    /// The sample: its deals in order, the deals drawn to find them, its seed.
+    sample: Sample,
     /// Each deal's per-card tricks ([`lead_table`]).
     tables: Vec<LeadTable>,
     /// How many of them were read from the database.
@@ -498,7 +494,8 @@ fn solve_sample(
 ) -> Result<Solved> {
     let started = std::time::Instant::now();
     let leader = job.contract.declarer.next();
-    let Sample { deals, drawn, seed } = sample(job, leader, store)?;
+    let sample = sample(job, leader, store)?;
+    let deals = &sample.deals;
     let Some(first) = deals.first() else {
         return Err(ErrorKind::NoDeals { to: "solve" }.into());
     };
@@ -549,9 +546,7 @@ fn solve_sample(
     Ok(Solved {
         started,
         leader,
-        deals,
-        drawn,
-        seed,
+        sample,
         tables: tables.into_iter().flatten().collect(),
         looked_up,
     })
@@ -564,7 +559,7 @@ fn store_sample(
     name: &str,
     solved: &Solved,
 ) -> Result<LeadStored> {
-    let boards = solved.deals.len() as u64;
+    let boards = solved.sample.deals.len() as u64;
     let set = NewSet {
         name: name.to_owned(),
         first_board: 1,
@@ -581,8 +576,16 @@ fn store_sample(
         },
     };
     let mut sink = SetSink::begin(store, &set)?;
-    sink.write(solved.deals.iter().map(|&d| Board::unnumbered(d)).collect())?;
+    sink.write(
+        solved
+            .sample
+            .deals
+            .iter()
+            .map(|&d| Board::unnumbered(d))
+            .collect(),
+    )?;
     let rows: Vec<(DealIndex, LeadTable)> = solved
+        .sample
         .deals
         .iter()
         .map(DealIndex::from_deal)
@@ -604,7 +607,7 @@ fn store_sample(
 fn report(job: &LeadJob, solved: &Solved, stored: Option<LeadStored>) -> LeadReport {
     let leader = solved.leader;
     // The leader's cards in suit order, from the highest down (lead_tricks' order).
-    let cards: Vec<Card> = solved.deals[0].hand(leader).cards().collect();
+    let cards: Vec<Card> = solved.sample.deals[0].hand(leader).cards().collect();
     // tricks[d][c]: the defence's tricks on deal d after the leader's c-th card.
     let tricks: Vec<[u8; 13]> = solved
         .tables
@@ -681,12 +684,12 @@ fn report(job: &LeadJob, solved: &Solved, stored: Option<LeadStored>) -> LeadRep
         solved: tricks.len() as u64 - solved.looked_up,
         looked_up: solved.looked_up,
         stored,
-        drawn: solved.drawn,
-        seed: solved.seed.clone(),
+        drawn: solved.sample.drawn,
+        seed: solved.sample.seed.clone(),
         cards: cards_report,
         pairs,
         seconds: solved.started.elapsed().as_secs_f64(),
-        sample: solved.deals.clone(),
+        sample: solved.sample.deals.clone(),
         deal_tricks: tricks,
     }
 }

@@ -217,14 +217,15 @@ fn view(r: &PlayedRow) -> Result<PlayedView> {
         }
         calls
     });
-    let [north, east, south, west] = r.players.clone();
+    let t = &r.table;
+    let [north, east, south, west] = t.players.clone();
     let mut view = PlayedView {
-        id: r.id,
+        id: t.id,
         index: r.deal.to_string(),
         deal: deal.to_string(),
-        set: r.set.clone(),
-        board: r.board,
-        room: r.room.clone(),
+        set: t.set.clone(),
+        board: t.board,
+        room: t.room.clone(),
         north,
         east,
         south,
@@ -232,9 +233,9 @@ fn view(r: &PlayedRow) -> Result<PlayedView> {
         dealer: r.dealer.letter(),
         vulnerability: r.vulnerability.to_string(),
         auction,
-        contract: r.contract.clone(),
-        declarer: r.declarer.map(|d| d.letter()),
-        result: r.result,
+        contract: t.contract.clone(),
+        declarer: t.declarer.map(|d| d.letter()),
+        result: t.tricks,
         score: r.score.clone(),
         cards: r
             .cards
@@ -251,7 +252,7 @@ fn view(r: &PlayedRow) -> Result<PlayedView> {
         fault: None,
         unjudged: None,
     };
-    match (&r.judgement, r.declarer) {
+    match (&r.judgement, t.declarer) {
         (Some(Ok(tricks)), Some(declarer)) => {
             let played: Vec<_> = r.cards.iter().map(|&c| (deal.seat_of(c), c)).collect();
             judge_cards(
@@ -262,9 +263,9 @@ fn view(r: &PlayedRow) -> Result<PlayedView> {
         (Some(Ok(_)), None) => view.fault = Some("judged, but no declarer is stored".into()),
         (Some(Err(fault)), _) => view.fault = Some(fault_or(fault.as_str())),
         (None, _) => {
-            view.unjudged = match (&r.contract, r.declarer, r.cards.is_empty()) {
+            view.unjudged = match (&t.contract, t.declarer, r.cards.is_empty()) {
                 (Some(contract), Some(declarer), false) => Some(PlayedToJudge {
-                    id: r.id,
+                    id: t.id,
                     deal: r.deal,
                     contract: contract.clone(),
                     declarer,

@@ -206,18 +206,13 @@ pub enum PlayedAnswer {
     Report(PlayedReport),
 }
 
-/// The seats in the order of [`FoundPlayed::players`].
+/// The seats in the order of [`PlayedTable::players`](crate::store::PlayedTable::players).
 const SEATS: [char; 4] = ['N', 'E', 'S', 'W'];
 
 /// Whether seats `a` and `b` (letters) are partners.
 fn partners(a: char, b: char) -> bool {
     let i = |c| SEATS.iter().position(|&s| s == c);
     matches!((i(a), i(b)), (Some(x), Some(y)) if x % 2 == y % 2)
-}
-
-/// The first letter of a seat column.
-fn seat_letter(s: &Option<String>) -> Option<char> {
-    s.as_deref().and_then(|t| t.chars().next())
 }
 
 #[derive(Default)]
@@ -235,9 +230,10 @@ pub fn report(expr: &str, by: ReportBy, rows: &[FoundPlayed]) -> PlayedReport {
     let mut events: BTreeMap<Option<String>, (u64, u64, BTreeMap<i64, u64>)> = BTreeMap::new();
     let mut judged = 0;
     for r in rows {
+        let t = &r.table;
         judged += u64::from(r.declarer_lost.is_some());
         if let (Some(score), Some(par)) = (r.score_ns, r.par_ns) {
-            let e = events.entry(r.event.clone()).or_default();
+            let e = events.entry(t.event.clone()).or_default();
             e.0 += 1;
             e.1 += u64::from(score == par);
             *e.2.entry(crate::imps(i64::from(score) - i64::from(par)))
@@ -246,7 +242,7 @@ pub fn report(expr: &str, by: ReportBy, rows: &[FoundPlayed]) -> PlayedReport {
         // Each player (or side) at the table, with the seats they held.
         let mut at_table: Vec<(String, Vec<char>)> = Vec::new();
         for (k, seat) in SEATS.into_iter().enumerate() {
-            let Some(name) = r.players[k]
+            let Some(name) = t.players[k]
                 .as_deref()
                 .map(str::trim)
                 .filter(|n| !n.is_empty())
@@ -256,7 +252,7 @@ pub fn report(expr: &str, by: ReportBy, rows: &[FoundPlayed]) -> PlayedReport {
             let key = match by {
                 ReportBy::Players => name.to_owned(),
                 ReportBy::Pairs => {
-                    let Some(partner) = r.players[(k + 2) % 4]
+                    let Some(partner) = t.players[(k + 2) % 4]
                         .as_deref()
                         .map(str::trim)
                         .filter(|n| !n.is_empty())
@@ -276,7 +272,7 @@ pub fn report(expr: &str, by: ReportBy, rows: &[FoundPlayed]) -> PlayedReport {
                 None => at_table.push((key, vec![seat])),
             }
         }
-        let (declarer, leader) = (seat_letter(&r.declarer), seat_letter(&r.leader));
+        let (declarer, leader) = (t.declarer.map(|d| d.letter()), r.leader.map(|l| l.letter()));
         for (key, seats) in at_table {
             let t = people.entry(key).or_default();
             t.boards += 1;
@@ -379,16 +375,19 @@ fn or_dash<T: fmt::Display>(v: Option<T>) -> String {
 impl fmt::Display for PlayedBoards {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for r in &self.boards {
+            let t = &r.table;
             writeln!(
                 f,
                 "{}  {} {} {}  {}{} {} tricks  NS {}  par {}  lost: declarer {} defence {} lead {}",
-                or_dash(r.event.as_deref()),
-                or_dash(r.set.as_deref()),
-                or_dash(r.board),
-                or_dash(r.room.as_deref()),
-                or_dash(r.contract.as_deref()),
-                r.declarer.as_deref().unwrap_or(""),
-                or_dash(r.tricks),
+                or_dash(t.event.as_deref()),
+                or_dash(t.set.as_deref()),
+                or_dash(t.board),
+                or_dash(t.room.as_deref()),
+                or_dash(t.contract.as_deref()),
+                t.declarer
+                    .map(|d| d.letter().to_string())
+                    .unwrap_or_default(),
+                or_dash(t.tricks),
                 or_dash(r.score_ns),
                 or_dash(r.par_ns),
                 or_dash(r.declarer_lost),
