@@ -1555,6 +1555,39 @@ fn store_made_set(
     })
 }
 
+/// A tournament set's default name: the job's, else the first output file's stem, else
+/// `boards-A-B`.
+fn set_name(job: &GenerateJob, (first, last): (u64, u64)) -> String {
+    job.name.clone().unwrap_or_else(|| {
+        job.outputs
+            .first()
+            .and_then(|o| o.path.as_ref())
+            .and_then(|p| p.file_stem())
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| format!("boards-{first}-{last}"))
+    })
+}
+
+/// A set's fresh seed moved from its temporary file to the key file named for the set as
+/// stored (`name`, `base-k` when the store made the default `base` unique: the key file is
+/// then the k-th name of the default, `s.pbn-2.seed` for set `s-2`); the key file and the
+/// default name taken, as [`settle_seed`].
+fn settle_set_seed(
+    job: &GenerateJob,
+    source: &Resolved,
+    (base, name): (&str, &str),
+    what: &str,
+    pending: PendingSecret,
+) -> Result<(PathBuf, Option<PathBuf>)> {
+    let k = name
+        .strip_prefix(base)
+        .and_then(|t| t.strip_prefix('-'))
+        .and_then(|t| t.parse::<u32>().ok())
+        .filter(|_| job.name.is_none())
+        .unwrap_or(1);
+    settle_seed(job, &source.seed, what, k, pending)
+}
+
 /// A tournament set: made, rendered for every output, its seed saved, stored, written.
 fn run_set(
     job: &GenerateJob,
@@ -1564,14 +1597,7 @@ fn run_set(
     stdout: &mut dyn Write,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<GenerateReport> {
-    let base = job.name.clone().unwrap_or_else(|| {
-        job.outputs
-            .first()
-            .and_then(|o| o.path.as_ref())
-            .and_then(|p| p.file_stem())
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_else(|| format!("boards-{first}-{last}"))
-    });
+    let base = set_name(job, (first, last));
     let count = last - first + 1;
     let SetBoards {
         boards,
@@ -1618,15 +1644,8 @@ fn run_set(
     }
     let (seed_file, seed_file_taken) = match pending {
         Some(pending) => {
-            // `name` is `base-k` when the store made it unique: the key file is the k-th
-            // name of the default (`s.pbn-2.seed` for set `s-2`).
-            let k = name
-                .strip_prefix(&base)
-                .and_then(|t| t.strip_prefix('-'))
-                .and_then(|t| t.parse::<u32>().ok())
-                .filter(|_| job.name.is_none())
-                .unwrap_or(1);
-            let (path, taken) = settle_seed(job, &source.seed, &what(&name), k, pending)?;
+            let (path, taken) =
+                settle_set_seed(job, source, (&base, &name), &what(&name), pending)?;
             progress(Progress::SeedSaved {
                 path: &path,
                 default_taken: taken.as_deref(),

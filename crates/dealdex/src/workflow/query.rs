@@ -329,48 +329,58 @@ pub fn run(
             let store = store.ok_or(ErrorKind::QueryNoStore)?;
             report.mode = "find";
             report.format = Some(format.info().name);
-            // The matches, a piece at a time, into `out` in the format asked for (nothing
-            // written when none matches).
-            let source = job
-                .source(limit)
-                .open(Some(store), &SourceOptions::default())?;
-            let output = Output { path: None, format };
-            // The output, moved into the sink when the first piece comes.
-            let mut unopened: Option<&mut dyn Write> = Some(out);
-            let mut sink: Option<FileSink<'_>> = None;
-            // The matches on standard output: a format's refusal names the format, a
-            // failed write is the output's.
-            let sink_error = |e: Error| -> Error {
-                match e.into_kind() {
-                    ErrorKind::Render { error, .. } => ErrorKind::QueryWrite {
-                        format: format.info().name,
-                        error,
-                    },
-                    ErrorKind::Write { error, .. } => ErrorKind::Io(error),
-                    kind => kind,
-                }
-                .into()
-            };
-            let read = source.read(&mut |boards| -> Result<bool> {
-                let open = match &mut sink {
-                    Some(open) => open,
-                    None => {
-                        let new = DealFiles::new(vec![output.clone()], WriteOptions::default());
-                        let out = unopened.take().expect("opened once");
-                        sink.insert(new.open(out).map_err(sink_error)?)
-                    }
-                };
-                open.write(boards).map_err(sink_error)?;
-                Ok(true)
-            })?;
-            report.count = read.boards;
-            if let Some(open) = sink {
-                report.bytes = open.finish().map_err(sink_error)?.files[0].bytes;
-            }
+            (report.count, report.bytes) = write_matches(job, store, format, limit, out)?;
         }
     }
     report.seconds = start.elapsed().as_secs_f64();
     Ok(report)
+}
+
+/// The matches of `job`, a piece at a time, into `out` in `format` (nothing written when
+/// none matches): the deals and the bytes written. A format's refusal names the format
+/// ([`ErrorKind::QueryWrite`]), a failed write is [`ErrorKind::Io`].
+fn write_matches(
+    job: &QueryJob,
+    store: &StoreReader,
+    format: &'static dyn DealFormat,
+    limit: Option<u64>,
+    out: &mut dyn Write,
+) -> Result<(u64, u64)> {
+    let source = job
+        .source(limit)
+        .open(Some(store), &SourceOptions::default())?;
+    let output = Output { path: None, format };
+    // The output, moved into the sink when the first piece comes.
+    let mut unopened: Option<&mut dyn Write> = Some(out);
+    let mut sink: Option<FileSink<'_>> = None;
+    let sink_error = |e: Error| -> Error {
+        match e.into_kind() {
+            ErrorKind::Render { error, .. } => ErrorKind::QueryWrite {
+                format: format.info().name,
+                error,
+            },
+            ErrorKind::Write { error, .. } => ErrorKind::Io(error),
+            kind => kind,
+        }
+        .into()
+    };
+    let read = source.read(&mut |boards| -> Result<bool> {
+        let open = match &mut sink {
+            Some(open) => open,
+            None => {
+                let new = DealFiles::new(vec![output.clone()], WriteOptions::default());
+                let out = unopened.take().expect("opened once");
+                sink.insert(new.open(out).map_err(sink_error)?)
+            }
+        };
+        open.write(boards).map_err(sink_error)?;
+        Ok(true)
+    })?;
+    let bytes = match sink {
+        Some(open) => open.finish().map_err(sink_error)?.files[0].bytes,
+        None => 0,
+    };
+    Ok((read.boards, bytes))
 }
 
 /// Runs `job` ([`run`]) on the database file `db`, opened read-only unless the job only
