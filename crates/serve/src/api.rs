@@ -4,8 +4,7 @@
 //! pool.
 
 use axum::Json;
-use axum::extract::rejection::QueryRejection;
-use axum::extract::{Path, Query, State};
+use axum::extract::{Path, State};
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use dealdex::dd::TablePar;
@@ -18,6 +17,7 @@ use dealdex::workflow::query::{QueryJob, QueryMode, QueryReport};
 use dealdex::{Deal, DealIndex, Scheme, Seat, StoreError};
 use serde::{Deserialize, Serialize};
 
+use crate::extract::Params;
 use crate::pool::Lane;
 use crate::{App, Error, blocking};
 
@@ -113,17 +113,11 @@ fn hands(deal: &Deal) -> Vec<HandSummary> {
         .collect()
 }
 
-/// A query string that does not read as the parameters asked for: bad request.
-fn query_rejected(e: QueryRejection) -> Error {
-    Error::bad_request(e.body_text())
-}
-
 /// `GET /api/query?q=EXPR&limit=N&offset=K&set=NAME`: [`QueryPage`].
 pub async fn query(
     State(app): State<App>,
-    params: Result<Query<QueryParams>, QueryRejection>,
+    Params(p): Params<QueryParams>,
 ) -> Result<Json<QueryPage>, Error> {
-    let Query(p) = params.map_err(query_rejected)?;
     let limit = p.limit.unwrap_or(20);
     let offset = p.offset.unwrap_or(0);
     if limit > MAX_PAGE {
@@ -370,9 +364,8 @@ pub struct ExportParams {
 pub async fn export(
     State(app): State<App>,
     Path(name): Path<String>,
-    params: Result<Query<ExportParams>, QueryRejection>,
+    Params(p): Params<ExportParams>,
 ) -> Result<Response, Error> {
-    let Query(p) = params.map_err(query_rejected)?;
     let (bytes, report, extension) = app
         .stores
         .read(Lane::Scan, move |store| {
@@ -448,9 +441,8 @@ pub struct QueryExportParams {
 /// `X-Dealdex-Report` header: `count` is the deals written).
 pub async fn query_export(
     State(app): State<App>,
-    params: Result<Query<QueryExportParams>, QueryRejection>,
+    Params(p): Params<QueryExportParams>,
 ) -> Result<Response, Error> {
-    let Query(p) = params.map_err(query_rejected)?;
     let limit = p.limit.unwrap_or(MAX_DOWNLOAD);
     if limit > MAX_DOWNLOAD {
         return Err(Error::bad_request(format!(

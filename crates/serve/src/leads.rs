@@ -4,13 +4,13 @@
 //! legal card's result at a point of the play, [`dealdex::workflow::play`]).
 
 use axum::Json;
-use axum::extract::rejection::QueryRejection;
-use axum::extract::{Path, Query};
+use axum::extract::Path;
 use dealdex::DealIndex;
 use dealdex::dd::{LeadPosition, lead_tricks};
 use dealdex::workflow::play::{PlayJob, PlayReport};
 use serde::{Deserialize, Serialize};
 
+use crate::extract::Params;
 use crate::{Error, blocking};
 
 /// `GET /api/deal/<index>/leads`' parameters.
@@ -47,9 +47,8 @@ pub struct Lead {
 /// `GET /api/deal/<index>/leads?contract=3NT&declarer=S`: [`LeadsAnswer`].
 pub async fn leads(
     Path(index): Path<String>,
-    params: Result<Query<LeadsParams>, QueryRejection>,
+    Params(p): Params<LeadsParams>,
 ) -> Result<Json<LeadsAnswer>, Error> {
-    let Query(p) = params.map_err(|e| Error::bad_request(e.body_text()))?;
     let (deal, contract) = deal_and_contract(&index, &p.contract, &p.declarer)?;
     let leader = contract.declarer.next();
     blocking(move || {
@@ -95,9 +94,8 @@ pub struct PlayParams {
 /// card with declarer's side's tricks in all if it is played).
 pub async fn play(
     Path(index): Path<String>,
-    params: Result<Query<PlayParams>, QueryRejection>,
+    Params(p): Params<PlayParams>,
 ) -> Result<Json<PlayReport>, Error> {
-    let Query(p) = params.map_err(|e| Error::bad_request(e.body_text()))?;
     let (deal, contract) = deal_and_contract(&index, &p.contract, &p.declarer)?;
     let played = p
         .played

@@ -1,0 +1,28 @@
+//! The request's parts read as the handlers take them: a malformed query string is the
+//! crate's [`Error`] (a bad request with axum's reason, as JSON like every other error)
+//! rather than axum's own plain-text rejection.
+
+use axum::extract::{FromRequestParts, Query};
+use axum::http::request::Parts;
+use serde::de::DeserializeOwned;
+
+use crate::Error;
+
+/// A query string read into `T` (`?contract=3NT&declarer=S`, serde's field names).
+///
+/// # Errors
+/// A query string that does not read as `T` (a missing field, a value of the wrong type) is
+/// [`ErrorKind::BadRequest`](crate::ErrorKind::BadRequest) with axum's reason.
+#[derive(Debug)]
+pub struct Params<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned> FromRequestParts<S> for Params<T> {
+    type Rejection = Error;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Error> {
+        let Query(params) = Query::from_request_parts(parts, state)
+            .await
+            .map_err(|e| Error::bad_request(e.body_text()))?;
+        Ok(Params(params))
+    }
+}
