@@ -17,7 +17,7 @@ use dealdex::workflow::query::{QueryJob, QueryMode, QueryReport};
 use dealdex::{Deal, DealIndex, Scheme, Seat, StoreError};
 use serde::{Deserialize, Serialize};
 
-use crate::extract::Params;
+use crate::extract::{DealAt, Params};
 use crate::pool::Lane;
 use crate::{App, Error, blocking};
 
@@ -200,13 +200,7 @@ pub struct Numbers {
 
 /// `GET /api/deal/<index>`: [`DealPage`]. Par is for the first board the deal is stored at,
 /// else dealer North, nobody vulnerable (as `dealdex lookup` and `dealdex solve` give it).
-pub async fn deal(
-    State(app): State<App>,
-    Path(index): Path<String>,
-) -> Result<Json<DealPage>, Error> {
-    let deal = DealIndex::parse_hex(&index)
-        .and_then(|key| key.to_deal())
-        .map_err(Error::engine)?;
+pub async fn deal(State(app): State<App>, DealAt(deal): DealAt) -> Result<Json<DealPage>, Error> {
     let job = LookupJob {
         deal,
         scheme: Scheme::Pavlicek,

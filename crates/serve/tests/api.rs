@@ -103,9 +103,11 @@ fn served() -> (tempfile::TempDir, PathBuf, Router) {
     (dir, db, app)
 }
 
-/// The status of the answer to `request` (its body must be JSON, as every answer of the API).
-async fn status_of(app: &Router, request: Request<Body>) -> StatusCode {
-    send_json(app, request).await.0
+/// Asserts that the answer to `request` has status `want` (and a JSON body, as every answer
+/// of the API).
+async fn expect_status(app: &Router, request: Request<Body>, want: StatusCode) {
+    let (status, body) = send_json(app, request).await;
+    assert_eq!(status, want, "{body}");
 }
 
 #[tokio::test]
@@ -165,14 +167,13 @@ async fn bad_queries_are_refused_with_their_column() {
     assert_eq!(status, StatusCode::BAD_REQUEST, "{e}");
     assert_eq!(e["class"], "bad-input");
     assert!(e["position"]["column"].as_u64().is_some(), "{e}");
-    assert_eq!(
-        status_of(&app, get("/api/query?q=hcp(N)%3E1&limit=101")).await,
-        StatusCode::BAD_REQUEST
-    );
-    assert_eq!(
-        status_of(&app, get("/api/query?limit=1")).await,
-        StatusCode::BAD_REQUEST
-    );
+    expect_status(
+        &app,
+        get("/api/query?q=hcp(N)%3E1&limit=101"),
+        StatusCode::BAD_REQUEST,
+    )
+    .await;
+    expect_status(&app, get("/api/query?limit=1"), StatusCode::BAD_REQUEST).await;
 }
 
 #[tokio::test]
@@ -208,10 +209,7 @@ async fn a_deal_is_lookups_report_with_its_table_solved_on_demand() {
         );
         assert_eq!(page["boards"][0]["set"], "club");
     }
-    assert_eq!(
-        status_of(&app, get("/api/deal/not-hex")).await,
-        StatusCode::BAD_REQUEST
-    );
+    expect_status(&app, get("/api/deal/not-hex"), StatusCode::BAD_REQUEST).await;
 }
 
 #[tokio::test]
@@ -256,10 +254,12 @@ async fn sets_are_listed_and_exported_as_export_writes_them() {
         (status, e["class"].as_str()),
         (StatusCode::NOT_FOUND, Some("bad-input"))
     );
-    assert_eq!(
-        status_of(&app, get("/api/sets/club/export?to=nope")).await,
-        StatusCode::BAD_REQUEST
-    );
+    expect_status(
+        &app,
+        get("/api/sets/club/export?to=nope"),
+        StatusCode::BAD_REQUEST,
+    )
+    .await;
 }
 
 #[tokio::test]
@@ -319,10 +319,12 @@ async fn a_lead_problem_reports_as_the_workflow() {
     let text = answer["text"].as_str().unwrap();
     assert_eq!(text, report.to_string());
     let bad = json!({ "hand": "AQ4.J.KJ6543.632", "contract": "8NT", "declarer": "S" });
-    assert_eq!(
-        status_of(&app, post("/api/lead?wait=true", &bad)).await,
-        StatusCode::BAD_REQUEST
-    );
+    expect_status(
+        &app,
+        post("/api/lead?wait=true", &bad),
+        StatusCode::BAD_REQUEST,
+    )
+    .await;
 }
 
 #[tokio::test]
@@ -390,7 +392,7 @@ async fn jobs_stream_their_status_and_stop_when_cancelled() {
             .unwrap()
     };
     for id in [id, second["id"].as_u64().unwrap()] {
-        assert_eq!(status_of(&app, delete(id)).await, StatusCode::ACCEPTED);
+        expect_status(&app, delete(id), StatusCode::ACCEPTED).await;
     }
     // The stream ends with the last status: stopped.
     let (status, events) = send(&app, get(&format!("/api/jobs/{id}/events"))).await;
@@ -406,10 +408,7 @@ async fn jobs_stream_their_status_and_stop_when_cancelled() {
     assert!(last["progress"]["generated"].as_u64().is_some(), "{events}");
     let (status, job) = send_json(&app, get(&format!("/api/jobs/{id}"))).await;
     assert_eq!((status, &job["state"]), (StatusCode::OK, &json!("stopped")));
-    assert_eq!(
-        status_of(&app, get("/api/jobs/999")).await,
-        StatusCode::NOT_FOUND
-    );
+    expect_status(&app, get("/api/jobs/999"), StatusCode::NOT_FOUND).await;
 }
 
 #[tokio::test]
