@@ -103,6 +103,14 @@ fn served() -> (tempfile::TempDir, PathBuf, Router) {
     (dir, db, app)
 }
 
+/// The value of `key` in each object of the JSON array `list`, in order.
+fn column(list: &Value, key: &str) -> Vec<Value> {
+    let list = list
+        .as_array()
+        .unwrap_or_else(|| panic!("not an array: {list}"));
+    list.iter().map(|item| item[key].clone()).collect()
+}
+
 /// Asserts that the answer to `request` has status `want` (and a JSON body, as every answer
 /// of the API).
 async fn expect_status(app: &Router, request: Request<Body>, want: StatusCode) {
@@ -129,13 +137,10 @@ async fn a_query_counts_as_the_workflow_and_pages_in_its_order() {
     assert_eq!(status, StatusCode::OK, "{page}");
     assert_eq!(page["report"]["count"], count);
     assert_eq!(page["report"]["mode"], "count");
-    let indices: Vec<&str> = page["deals"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|d| d["index"].as_str().unwrap())
-        .collect();
-    assert_eq!(indices, [all[1].0.to_string(), all[2].0.to_string()]);
+    assert_eq!(
+        column(&page["deals"], "index"),
+        [all[1].0.to_string(), all[2].0.to_string()]
+    );
     let north = &page["deals"][0]["hands"][0];
     let deal = all[1].0.to_deal().unwrap();
     let hand = deal.hand(dealdex::Seat::North);
@@ -151,13 +156,10 @@ async fn a_set_scoped_query_lists_boards_with_their_numbers() {
         send_json(&app, get("/api/query?q=hcp(N)%3E%3D0&set=club&limit=100")).await;
     assert_eq!(status, StatusCode::OK, "{page}");
     assert_eq!(page["report"]["count"], 16);
-    let boards: Vec<u64> = page["deals"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|d| d["board"].as_u64().unwrap())
-        .collect();
-    assert_eq!(boards, (1..=16).collect::<Vec<_>>());
+    assert_eq!(
+        column(&page["deals"], "board"),
+        (1..=16).collect::<Vec<u64>>()
+    );
 }
 
 #[tokio::test]
@@ -217,20 +219,8 @@ async fn sets_are_listed_and_exported_as_export_writes_them() {
     let (_dir, db, app) = served();
     let (status, sets) = send_json(&app, get("/api/sets")).await;
     assert_eq!(status, StatusCode::OK);
-    let names: Vec<&str> = sets["sets"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| s["name"].as_str().unwrap())
-        .collect();
-    assert_eq!(names, ["club", "<script>"]);
-    assert!(
-        sets["formats"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|f| f["name"] == "dup")
-    );
+    assert_eq!(column(&sets["sets"], "name"), ["club", "<script>"]);
+    assert!(column(&sets["formats"], "name").contains(&json!("dup")));
     let store = ReadOnlyStore::open(&db).unwrap();
     for (set, to) in [("club", "pbn"), ("club", "dup"), ("<script>", "lin")] {
         let job = ExportJob::new(set, plan_outputs(&[], Some(to), "pbn").unwrap());
