@@ -223,24 +223,20 @@ impl<'a> Parser<'a> {
             return Ok(item);
         };
         let depth = super::sql::depth(c);
-        if depth > MAX_SQL_DEPTH {
-            return Err(self.err_item(
-                &item,
-                format!(
-                    "query too deep: the SQL of the group starting here would nest {depth} levels (the limit is {MAX_SQL_DEPTH}, SQLite's 1000 less room for the statement); nest fewer long and/or groups or long sums inside one another"
-                ),
-            ));
-        }
-        let params = super::sql::params(c);
-        if params > MAX_SQL_PARAMS {
-            return Err(self.err_item(
-                &item,
-                format!(
-                    "query too large: the group starting here holds {params} numbers in SQL (the limit is SQLite's {MAX_SQL_PARAMS}; balanced takes 28, semibalanced 52, a shape up to 24, a literal 1)"
-                ),
-            ));
-        }
-        Ok(item)
+        let why = if depth > MAX_SQL_DEPTH {
+            format!(
+                "query too deep: the SQL of the group starting here would nest {depth} levels (the limit is {MAX_SQL_DEPTH}, SQLite's 1000 less room for the statement); nest fewer long and/or groups or long sums inside one another"
+            )
+        } else {
+            let params = super::sql::params(c);
+            if params <= MAX_SQL_PARAMS {
+                return Ok(item);
+            }
+            format!(
+                "query too large: the group starting here holds {params} numbers in SQL (the limit is SQLite's {MAX_SQL_PARAMS}; balanced takes 28, semibalanced 52, a shape up to 24, a literal 1)"
+            )
+        };
+        Err(self.err_item(&item, why))
     }
 
     fn at_or(&self) -> bool {

@@ -19,12 +19,17 @@ use tower::ServiceExt;
 
 const HOST: &str = "127.0.0.1:8052";
 
+/// The seed of [`database`]'s deals: board `n` of set `club` is its deal `n + 100`.
+fn seed() -> Seed {
+    "42".repeat(32).parse().unwrap()
+}
+
 /// A database with the set `club` (boards 1..=16 of a fixed seed; boards 1 and 2 solved) and
 /// an `<script>`-named set of 4 boards.
 fn database() -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("d.db");
-    let seed: Seed = "42".repeat(32).parse().unwrap();
+    let seed = seed();
     let mut store = Store::open(&db).unwrap();
     for (name, boards) in [("club", 16u64), ("<script>", 4)] {
         let keys: Vec<(u64, DealIndex)> = (1..=boards)
@@ -181,7 +186,7 @@ async fn bad_queries_are_refused_with_their_column() {
 #[tokio::test]
 async fn a_deal_is_lookups_report_with_its_table_solved_on_demand() {
     let (_dir, db, app) = served();
-    let seed: Seed = "42".repeat(32).parse().unwrap();
+    let seed = seed();
     for (n, stored) in [(101u64, true), (105, false)] {
         let deal = seed.board_deal(n);
         let index = DealIndex::from_deal(&deal).to_string();
@@ -675,7 +680,7 @@ async fn a_transaction_the_sql_box_leaves_open_is_not_reused() {
 #[tokio::test]
 async fn a_deals_leads_agree_with_its_table() {
     let (_dir, _, app) = served();
-    let seed: Seed = "42".repeat(32).parse().unwrap();
+    let seed = seed();
     let deal = seed.board_deal(103);
     let index = DealIndex::from_deal(&deal);
     let uri = format!("/api/deal/{index}/leads?contract=4H&declarer=E");
@@ -700,18 +705,14 @@ async fn a_deals_leads_agree_with_its_table() {
         dealdex::Strain::Trumps(dealdex::Suit::Hearts),
     );
     assert_eq!(best, 13 - u64::from(hearts_by_east));
-    let (status, e) = send_json(
-        &app,
-        get(&format!("/api/deal/{index}/leads?contract=8NT&declarer=S")),
-    )
-    .await;
-    assert_eq!(status, StatusCode::BAD_REQUEST, "{e}");
+    let bad = format!("/api/deal/{index}/leads?contract=8NT&declarer=S");
+    expect_status(&app, get(&bad), StatusCode::BAD_REQUEST).await;
 }
 
 #[tokio::test]
 async fn a_play_through_follows_the_cards_and_refuses_a_revoke() {
     let (_dir, _, app) = served();
-    let seed: Seed = "42".repeat(32).parse().unwrap();
+    let seed = seed();
     let deal = seed.board_deal(103);
     let index = DealIndex::from_deal(&deal);
     let table = dealdex::dd::solve(&deal);
