@@ -12,7 +12,7 @@ use dealdex::workflow::export::ExportJob;
 use dealdex::workflow::lookup::LookupJob;
 use dealdex::workflow::output::plan_outputs;
 use dealdex::workflow::query::{QueryJob, QueryMode};
-use dealdex::{DealIndex, NewSet, ReadOnlyStore, Scheme, Seed, Store};
+use dealdex::{Deal, DealIndex, NewSet, ReadOnlyStore, Scheme, Seed, Store};
 use dealdex_serve::{App, Settings};
 use serde_json::{Value, json};
 use tower::ServiceExt;
@@ -22,6 +22,12 @@ const HOST: &str = "127.0.0.1:8052";
 /// The seed of [`database`]'s deals: board `n` of set `club` is its deal `n + 100`.
 fn seed() -> Seed {
     "42".repeat(32).parse().unwrap()
+}
+
+/// Board `board` of [`database`]'s set `club`, and its index.
+fn club_board(board: u64) -> (Deal, DealIndex) {
+    let deal = seed().board_deal(board + 100);
+    (deal, DealIndex::from_deal(&deal))
 }
 
 /// A database with the set `club` (boards 1..=16 of a fixed seed; boards 1 and 2 solved) and
@@ -51,9 +57,9 @@ fn database() -> (tempfile::TempDir, PathBuf) {
         store.store_set(&set, &keys).unwrap();
     }
     let tables: Vec<_> = (1..=2)
-        .map(|n| {
-            let deal = seed.board_deal(n + 100);
-            (DealIndex::from_deal(&deal), dealdex::dd::solve(&deal))
+        .map(|board| {
+            let (deal, index) = club_board(board);
+            (index, dealdex::dd::solve(&deal))
         })
         .collect();
     store.store_dd(&tables).unwrap();
@@ -186,10 +192,8 @@ async fn bad_queries_are_refused_with_their_column() {
 #[tokio::test]
 async fn a_deal_is_lookups_report_with_its_table_solved_on_demand() {
     let (_dir, db, app) = served();
-    let seed = seed();
-    for (n, stored) in [(101u64, true), (105, false)] {
-        let deal = seed.board_deal(n);
-        let index = DealIndex::from_deal(&deal).to_string();
+    for (board, stored) in [(1, true), (5, false)] {
+        let (deal, index) = club_board(board);
         let (status, page) = send_json(&app, get(&format!("/api/deal/{index}"))).await;
         assert_eq!(status, StatusCode::OK, "{page}");
         let job = LookupJob {
@@ -680,9 +684,7 @@ async fn a_transaction_the_sql_box_leaves_open_is_not_reused() {
 #[tokio::test]
 async fn a_deals_leads_agree_with_its_table() {
     let (_dir, _, app) = served();
-    let seed = seed();
-    let deal = seed.board_deal(103);
-    let index = DealIndex::from_deal(&deal);
+    let (deal, index) = club_board(3);
     let uri = format!("/api/deal/{index}/leads?contract=4H&declarer=E");
     let (status, answer) = send_json(&app, get(&uri)).await;
     assert_eq!(status, StatusCode::OK, "{answer}");
@@ -712,9 +714,7 @@ async fn a_deals_leads_agree_with_its_table() {
 #[tokio::test]
 async fn a_play_through_follows_the_cards_and_refuses_a_revoke() {
     let (_dir, _, app) = served();
-    let seed = seed();
-    let deal = seed.board_deal(103);
-    let index = DealIndex::from_deal(&deal);
+    let (deal, index) = club_board(3);
     let table = dealdex::dd::solve(&deal);
     let uri =
         |played: &str| format!("/api/deal/{index}/play?contract=3NT&declarer=N&played={played}");
