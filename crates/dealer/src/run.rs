@@ -2130,76 +2130,35 @@ fn settle(
 mod tests {
     use super::*;
     use crate::dd::ParContract;
-    use crate::model::contract::Contract;
-
-    fn contract(level: u8, strain: Strain, doubling: Doubling, declarer: Seat) -> ParContract {
-        ParContract {
-            contract: Contract {
-                level,
-                strain,
-                doubling,
-                declarer,
-            },
-            result: 0,
-        }
-    }
 
     #[test]
     fn par_contract_text_is_dealer_v2s() {
         // DealerV2's reference lines (ddsParContract_s317): ` 3N  by NS both`, ` 4H  by N
         // both`, ` 4S* by EW ns`.
-        use Doubling::{Doubled, Undoubled};
-        let (nt, spades) = (Strain::NoTrump, Strain::Trumps(Suit::Spades));
-        let hearts = Strain::Trumps(Suit::Hearts);
-        let clubs = Strain::Trumps(Suit::Clubs);
-        // (score, contracts as (level, strain, doubling, declarer), vulnerability, text).
-        type Case = (
-            i32,
-            Vec<(u8, Strain, Doubling, Seat)>,
-            Vulnerability,
-            &'static str,
-        );
-        let cases: [Case; 5] = [
+        // (score, par contracts as Contract's FromStr reads them, vulnerability, text).
+        let cases: [(i32, &[&str], Vulnerability, &str); 5] = [
             (
                 600,
-                vec![
-                    (3, nt, Undoubled, Seat::North),
-                    (3, nt, Undoubled, Seat::South),
-                ],
+                &["3NTN", "3NTS"],
                 Vulnerability::All,
                 " 3N  by NS both",
             ),
-            (
-                620,
-                vec![
-                    (4, hearts, Undoubled, Seat::North),
-                    (4, spades, Undoubled, Seat::South),
-                ],
-                Vulnerability::None,
-                " 4H  by N none",
-            ),
+            (620, &["4HN", "4SS"], Vulnerability::None, " 4H  by N none"),
             (
                 300,
-                vec![
-                    (4, spades, Doubled, Seat::East),
-                    (4, spades, Doubled, Seat::West),
-                ],
+                &["4SXE", "4SXW"],
                 Vulnerability::NorthSouth,
                 " 4S* by EW ns",
             ),
-            (
-                -1440,
-                vec![(6, clubs, Undoubled, Seat::West)],
-                Vulnerability::EastWest,
-                " 6C  by W ew",
-            ),
-            (0, Vec::new(), Vulnerability::None, " 0N  by N none"),
+            (-1440, &["6CW"], Vulnerability::EastWest, " 6C  by W ew"),
+            (0, &[], Vulnerability::None, " 0N  by N none"),
         ];
         for (score, contracts, vulnerability, text) in cases {
             let contracts = contracts
-                .into_iter()
-                .map(|(level, strain, doubling, declarer)| {
-                    contract(level, strain, doubling, declarer)
+                .iter()
+                .map(|c| ParContract {
+                    contract: c.parse().unwrap(),
+                    result: 0,
                 })
                 .collect();
             let par = Par { score, contracts };

@@ -134,7 +134,7 @@ fn known<'a>(c: &'a Cond, columns: &[usize], next: &mut usize, terms: &Terms<'_>
                 Outcome::NoValue => Known::NoValue(fixed),
             }
         }
-        Cond::Balanced(_) | Cond::SemiBalanced(_) | Cond::Shape { .. } | Cond::Played(..) => {
+        Cond::Balanced(_) | Cond::SemiBalanced(_) | Cond::Shape(_) | Cond::Played(..) => {
             Known::Unknown
         }
         Cond::Not(inner) => match known(inner, columns, next, terms) {

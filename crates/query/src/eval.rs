@@ -149,16 +149,7 @@ pub(super) fn cond(c: &Cond, deal: &Deal, dd: &Table) -> Option<bool> {
         Cond::Range(e, lo, hi) => (*lo..=*hi).contains(&expr(e, deal, dd)?),
         Cond::Balanced(s) => Shape::of(deal.hand(*s)).is_balanced(),
         Cond::SemiBalanced(s) => Shape::of(deal.hand(*s)).is_semi_balanced(),
-        Cond::Shape {
-            seat,
-            lengths,
-            exact,
-            equal,
-        } => {
-            let shape = Shape::of(deal.hand(*seat));
-            let got = if *exact { shape.0 } else { shape.sorted() };
-            (got == *lengths) == *equal
-        }
+        Cond::Shape(t) => t.holds(Shape::of(deal.hand(t.seat))),
         Cond::Played(..) => return None,
         Cond::Not(inner) => !cond(inner, deal, dd)?,
         // In a plan (`plan`), operands without dd(…) / par(…) / lead(…) come first: they
@@ -208,7 +199,7 @@ pub(super) fn size(c: &Cond) -> usize {
         Cond::Range(e, ..) => 1 + e.terms().count(),
         Cond::Not(inner) => 1 + size(inner),
         Cond::And(parts) | Cond::Or(parts) => 1 + parts.iter().map(size).sum::<usize>(),
-        Cond::Balanced(_) | Cond::SemiBalanced(_) | Cond::Shape { .. } | Cond::Played(..) => 1,
+        Cond::Balanced(_) | Cond::SemiBalanced(_) | Cond::Shape(_) | Cond::Played(..) => 1,
     }
 }
 
@@ -233,7 +224,7 @@ pub(super) fn played_part(c: &Cond) -> Option<String> {
             }
             .to_string(),
         ),
-        Cond::Balanced(_) | Cond::SemiBalanced(_) | Cond::Shape { .. } => None,
+        Cond::Balanced(_) | Cond::SemiBalanced(_) | Cond::Shape(_) => None,
     }
 }
 

@@ -583,15 +583,7 @@ enum Cond {
     Range(Expr, i64, i64),
     Balanced(Seat),
     SemiBalanced(Seat),
-    /// `shape(seat) = …` (`exact == false`, `lengths` sorted longest first) or
-    /// `pattern(seat) = …` (`exact`, lengths in suit order ♠ ♥ ♦ ♣); `equal == false` for
-    /// `!=`.
-    Shape {
-        seat: Seat,
-        lengths: [u8; 4],
-        exact: bool,
-        equal: bool,
-    },
+    Shape(ShapeTest),
     Not(Box<Cond>),
     /// Two or more operands, none itself an `And`.
     And(Vec<Cond>),
@@ -599,6 +591,24 @@ enum Cond {
     Or(Vec<Cond>),
     /// A played board's condition; `false` for `!=`.
     Played(PlayedCond, bool),
+}
+
+/// `shape(seat) = …` (`exact == false`, `lengths` sorted longest first) or
+/// `pattern(seat) = …` (`exact`, lengths in suit order ♠ ♥ ♦ ♣); `equal == false` for `!=`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct ShapeTest {
+    seat: Seat,
+    lengths: [u8; 4],
+    exact: bool,
+    equal: bool,
+}
+
+impl ShapeTest {
+    /// True when a hand of shape `shape` (the seat's) passes the test.
+    fn holds(self, shape: features::Shape) -> bool {
+        let got = if self.exact { shape.0 } else { shape.sorted() };
+        (got == self.lengths) == self.equal
+    }
 }
 
 impl Query {
@@ -1030,22 +1040,20 @@ fn write_cond(f: &mut fmt::Formatter<'_>, c: &Cond) -> fmt::Result {
         Cond::Range(t, lo, hi) => write!(f, "{t} in {lo}..{hi}"),
         Cond::Balanced(s) => write!(f, "balanced({})", s.letter()),
         Cond::SemiBalanced(s) => write!(f, "semibalanced({})", s.letter()),
-        Cond::Shape {
-            seat,
-            lengths: l,
-            exact,
-            equal,
-        } => write!(
-            f,
-            "{}({}) {} {}-{}-{}-{}",
-            if *exact { "pattern" } else { "shape" },
-            seat.letter(),
-            if *equal { "=" } else { "!=" },
-            l[0],
-            l[1],
-            l[2],
-            l[3]
-        ),
+        Cond::Shape(t) => {
+            let l = t.lengths;
+            write!(
+                f,
+                "{}({}) {} {}-{}-{}-{}",
+                if t.exact { "pattern" } else { "shape" },
+                t.seat.letter(),
+                if t.equal { "=" } else { "!=" },
+                l[0],
+                l[1],
+                l[2],
+                l[3]
+            )
+        }
         Cond::Played(p, equal) => {
             let op = if *equal { "=" } else { "!=" };
             match p {

@@ -16,7 +16,7 @@ use crate::model::features::Side;
 use super::lexer::{Kind, Token, error_at, tokenize};
 use super::{
     AddOp, CmpOp, Cond, Error, Expr, MAX_DEPTH, MAX_SQL_DEPTH, MAX_SQL_PARAMS, MAX_SUM_TERMS,
-    PlayedCond, PlayedNum, Term, Who,
+    PlayedCond, PlayedNum, ShapeTest, Term, Who,
 };
 
 /// The functions of the language, as listed in error messages.
@@ -223,24 +223,20 @@ impl<'a> Parser<'a> {
             return Ok(item);
         };
         let depth = super::sql::depth(c);
-        if depth > MAX_SQL_DEPTH {
-            return Err(self.err_item(
-                &item,
-                format!(
-                    "query too deep: the SQL of the group starting here would nest {depth} levels (the limit is {MAX_SQL_DEPTH}, SQLite's 1000 less room for the statement); nest fewer long and/or groups or long sums inside one another"
-                ),
-            ));
-        }
-        let params = super::sql::params(c);
-        if params > MAX_SQL_PARAMS {
-            return Err(self.err_item(
-                &item,
-                format!(
-                    "query too large: the group starting here holds {params} numbers in SQL (the limit is SQLite's {MAX_SQL_PARAMS}; balanced takes 28, semibalanced 52, a shape up to 24, a literal 1)"
-                ),
-            ));
-        }
-        Ok(item)
+        let why = if depth > MAX_SQL_DEPTH {
+            format!(
+                "query too deep: the SQL of the group starting here would nest {depth} levels (the limit is {MAX_SQL_DEPTH}, SQLite's 1000 less room for the statement); nest fewer long and/or groups or long sums inside one another"
+            )
+        } else {
+            let params = super::sql::params(c);
+            if params <= MAX_SQL_PARAMS {
+                return Ok(item);
+            }
+            format!(
+                "query too large: the group starting here holds {params} numbers in SQL (the limit is SQLite's {MAX_SQL_PARAMS}; balanced takes 28, semibalanced 52, a shape up to 24, a literal 1)"
+            )
+        };
+        Err(self.err_item(&item, why))
     }
 
     fn at_or(&self) -> bool {
@@ -919,44 +915,38 @@ impl<'a> Parser<'a> {
     /// Checks that `item` is a condition.
     fn cond(&self, item: Item) -> Result<Cond, Error> {
         let text = self.item_text(&item);
-        match item.val {
-            Val::Cond(c) => Ok(c),
-            Val::Num(_) | Val::Int(..) => Err(self.err_item(
-                &item,
-                format!(
-                    "type error: {text} is a number, not a condition (compare it, e.g. {text} >= 12)"
-                ),
-            )),
-            Val::ShapeOf { .. } => Err(self.err_item(
-                &item,
-                format!("type error: {text} must be compared with a shape, e.g. {text} = 4432"),
-            )),
-            Val::Dashed(..) => Err(self.err_item(
-                &item,
-                format!("type error: the shape {text} is not a condition (write shape(N) = {text})"),
-            )),
-        }
+        let why = match item.val {
+            Val::Cond(c) => return Ok(c),
+            Val::Num(_) | Val::Int(..) => {
+                format!("{text} is a number, not a condition (compare it, e.g. {text} >= 12)")
+            }
+            Val::ShapeOf { .. } => {
+                format!("{text} must be compared with a shape, e.g. {text} = 4432")
+            }
+            Val::Dashed(..) => {
+                format!("the shape {text} is not a condition (write shape(N) = {text})")
+            }
+        };
+        Err(self.err_item(&item, format!("type error: {why}")))
     }
 
     /// Checks that `item` is a number (term, sum or literal) used with `op`.
     fn number(&self, item: Item, op: &str) -> Result<Expr, Error> {
         let text = self.item_text(&item);
-        match item.val {
-            Val::Num(e) => Ok(e),
-            Val::Int(v, ..) => Ok(Expr::term(Term::Lit(v))),
-            Val::Cond(_) => Err(self.err_item(
-                &item,
-                format!("type error: {text} is a condition (true or false), not a number, so it cannot be used with {op}"),
-            )),
-            Val::ShapeOf { .. } => Err(self.err_item(
-                &item,
-                format!("type error: {text} is a shape, not a number: compare it with = or != and a shape like 4432"),
-            )),
-            Val::Dashed(..) => Err(self.err_item(
-                &item,
-                format!("type error: {text} is a shape, not a number: it can only be compared with shape(X) or pattern(X) (to subtract, put spaces around -, e.g. 10 - 2)"),
-            )),
-        }
+        let why = match item.val {
+            Val::Num(e) => return Ok(e),
+            Val::Int(v, ..) => return Ok(Expr::term(Term::Lit(v))),
+            Val::Cond(_) => format!(
+                "{text} is a condition (true or false), not a number, so it cannot be used with {op}"
+            ),
+            Val::ShapeOf { .. } => format!(
+                "{text} is a shape, not a number: compare it with = or != and a shape like 4432"
+            ),
+            Val::Dashed(..) => format!(
+                "{text} is a shape, not a number: it can only be compared with shape(X) or pattern(X) (to subtract, put spaces around -, e.g. 10 - 2)"
+            ),
+        };
+        Err(self.err_item(&item, format!("type error: {why}")))
     }
 
     /// Builds `left op right`, type-checked.
@@ -1013,12 +1003,12 @@ impl<'a> Parser<'a> {
         if !exact {
             lengths.sort_unstable_by(|a, b| b.cmp(a));
         }
-        Ok(Cond::Shape {
+        Ok(Cond::Shape(ShapeTest {
             seat,
             lengths,
             exact,
             equal,
-        })
+        }))
     }
 
     /// The four suit lengths of a shape literal: four digits (`4432`) or four numbers

@@ -60,7 +60,7 @@ fn first_missing(c: &Cond) -> Option<&Term> {
         Cond::Range(e, ..) => in_expr(e),
         Cond::Not(inner) => first_missing(inner),
         Cond::And(parts) | Cond::Or(parts) => parts.iter().find_map(first_missing),
-        Cond::Balanced(_) | Cond::SemiBalanced(_) | Cond::Shape { .. } | Cond::Played(..) => None,
+        Cond::Balanced(_) | Cond::SemiBalanced(_) | Cond::Shape(_) | Cond::Played(..) => None,
     }
 }
 
@@ -221,23 +221,18 @@ fn cond(out: &mut String, c: &Cond) {
         Cond::SemiBalanced(s) => all(out, len_cols(*s), |o, col| {
             let _ = write!(o, "{col} BETWEEN 2 AND 6");
         }),
-        Cond::Shape {
-            seat,
-            lengths,
-            exact,
-            equal,
-        } => {
-            if !equal {
+        Cond::Shape(t) => {
+            if !t.equal {
                 out.push_str("NOT ");
             }
-            let cols = len_cols(*seat);
-            if *exact {
-                pattern(out, &cols, *lengths);
+            let cols = len_cols(t.seat);
+            if t.exact {
+                pattern(out, &cols, t.lengths);
             } else {
                 // Row-value IN (VALUES …) is SQLite's; an OR of the distinct suit orders
                 // is plain SQL everywhere.
                 out.push('(');
-                for (j, p) in permutations(*lengths).into_iter().enumerate() {
+                for (j, p) in permutations(t.lengths).into_iter().enumerate() {
                     if j > 0 {
                         out.push_str(" OR ");
                     }

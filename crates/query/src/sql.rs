@@ -356,39 +356,22 @@ impl Builder {
             Cond::SemiBalanced(s) => self.shape_class(*s, Shape::is_semi_balanced),
             // One comparison of the packed lengths (migration 06's lens_<seat>) where four of
             // the length columns, or a row-value list, cost four extractions a row.
-            Cond::Shape {
-                seat,
-                lengths,
-                exact: true,
-                equal,
-            } => {
-                let _ = write!(
-                    self.clause,
-                    "lens_{} {} ",
-                    seat_col(*seat),
-                    if *equal { "=" } else { "<>" }
-                );
-                self.param(i64::from(packed(*lengths)));
-            }
-            Cond::Shape {
-                seat,
-                lengths,
-                exact: false,
-                equal,
-            } => {
-                let _ = write!(
-                    self.clause,
-                    "lens_{} {}IN (",
-                    seat_col(*seat),
-                    if *equal { "" } else { "NOT " }
-                );
-                for (j, p) in permutations(*lengths).iter().enumerate() {
-                    if j > 0 {
-                        self.clause.push_str(", ");
+            Cond::Shape(t) => {
+                let _ = write!(self.clause, "lens_{} ", seat_col(t.seat));
+                if t.exact {
+                    self.clause.push_str(if t.equal { "= " } else { "<> " });
+                    self.param(i64::from(packed(t.lengths)));
+                } else {
+                    self.clause
+                        .push_str(if t.equal { "IN (" } else { "NOT IN (" });
+                    for (j, p) in permutations(t.lengths).iter().enumerate() {
+                        if j > 0 {
+                            self.clause.push_str(", ");
+                        }
+                        self.param(i64::from(packed(*p)));
                     }
-                    self.param(i64::from(packed(*p)));
+                    self.clause.push(')');
                 }
-                self.clause.push(')');
             }
             Cond::Played(p, true) => self.played_cond(p),
             Cond::Played(p, false) => {
@@ -466,7 +449,7 @@ pub(super) fn depth(c: &Cond) -> usize {
     match c {
         Cond::Cmp(l, _, r) => 1 + expr(l).max(expr(r)),
         Cond::Range(e, ..) => 1 + expr(e),
-        Cond::Balanced(_) | Cond::SemiBalanced(_) | Cond::Shape { .. } | Cond::Played(..) => 6,
+        Cond::Balanced(_) | Cond::SemiBalanced(_) | Cond::Shape(_) | Cond::Played(..) => 6,
         Cond::Not(inner) => 1 + depth(inner),
         Cond::And(parts) | Cond::Or(parts) => {
             let deepest = parts.iter().map(depth).max().unwrap_or(1);
@@ -484,8 +467,8 @@ pub(super) fn params(c: &Cond) -> usize {
         Cond::Range(e, ..) => expr(e) + 2,
         Cond::Balanced(_) => BALANCED_CODES,
         Cond::SemiBalanced(_) => SEMI_BALANCED_CODES,
-        Cond::Shape { exact: true, .. } => 1,
-        Cond::Shape { lengths, .. } => permutations(*lengths).len(),
+        Cond::Shape(t) if t.exact => 1,
+        Cond::Shape(t) => permutations(t.lengths).len(),
         // A level and a doubling, or one text.
         Cond::Played(..) => 2,
         Cond::Not(inner) => params(inner),
@@ -542,7 +525,7 @@ fn cost(c: &Cond) -> u8 {
         Cond::Range(x, ..) => t(x),
         Cond::Not(inner) => cost(inner),
         Cond::And(parts) | Cond::Or(parts) => parts.iter().map(cost).max().unwrap_or(0),
-        Cond::Balanced(_) | Cond::SemiBalanced(_) | Cond::Shape { .. } | Cond::Played(..) => 1,
+        Cond::Balanced(_) | Cond::SemiBalanced(_) | Cond::Shape(_) | Cond::Played(..) => 1,
     }
 }
 

@@ -11,8 +11,7 @@ use std::collections::BTreeMap;
 use std::io::Write;
 
 use axum::Json;
-use axum::extract::rejection::{JsonRejection, QueryRejection};
-use axum::extract::{Query, State};
+use axum::extract::{FromRequest, FromRequestParts, Request, State};
 use axum::http::HeaderMap;
 use axum::response::Response;
 use dealdex::dealer::{DealerJob, Script, Swapping};
@@ -23,8 +22,10 @@ use dealdex::workflow::pipeline::DealSource;
 use dealdex::workflow::samples::{self, ContractsSample, LeadAround};
 use dealdex::{Contract, Seat, Vulnerability};
 use serde::Deserialize;
+use serde::de::DeserializeOwned;
 use serde_json::json;
 
+use crate::extract::Params;
 use crate::jobs::{Context, Work};
 use crate::{App, Error, ErrorKind};
 
@@ -40,21 +41,37 @@ pub struct Wait {
     wait: bool,
 }
 
-/// The body and query string of a POST, read: a bad one is a bad request.
-fn read<T>(
-    body: Result<Json<T>, JsonRejection>,
-    wait: Result<Query<Wait>, QueryRejection>,
-) -> Result<(T, bool), Error> {
-    let Json(body) = body.map_err(|e| match e.status() {
-        axum::http::StatusCode::PAYLOAD_TOO_LARGE => ErrorKind::TooLarge(format!(
-            "the request's body is larger than {} bytes",
-            crate::MAX_BODY_BYTES
-        ))
-        .into(),
-        _ => Error::bad_request(e.body_text()),
-    })?;
-    let Query(wait) = wait.map_err(|e| Error::bad_request(e.body_text()))?;
-    Ok((body, wait.wait))
+/// A POST's JSON body `T` and its query string's `wait`, read.
+///
+/// # Errors
+/// A body larger than [`crate::MAX_BODY_BYTES`] is [`ErrorKind::TooLarge`]; a body that is
+/// not `T` as JSON, then a query string that is not [`Wait`]'s, a bad request with axum's
+/// reason.
+pub struct Post<T> {
+    body: T,
+    wait: bool,
+}
+
+impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for Post<T> {
+    type Rejection = Error;
+
+    async fn from_request(request: Request, state: &S) -> Result<Self, Error> {
+        let (mut parts, body) = request.into_parts();
+        // The body's error is the one answered when both are bad.
+        let wait = Params::<Wait>::from_request_parts(&mut parts, state).await;
+        let Json(body) = Json::from_request(Request::from_parts(parts, body), state)
+            .await
+            .map_err(|e| match e.status() {
+                axum::http::StatusCode::PAYLOAD_TOO_LARGE => ErrorKind::TooLarge(format!(
+                    "the request's body is larger than {} bytes",
+                    crate::MAX_BODY_BYTES
+                ))
+                .into(),
+                _ => Error::bad_request(e.body_text()),
+            })?;
+        let Params(Wait { wait }) = wait?;
+        Ok(Post { body, wait })
+    }
 }
 
 /// `POST /api/dealer`'s body: a dealer script and dealer's settings.
@@ -100,10 +117,8 @@ fn answer(
 pub async fn dealer(
     State(app): State<App>,
     headers: HeaderMap,
-    wait: Result<Query<Wait>, QueryRejection>,
-    body: Result<Json<DealerRequest>, JsonRejection>,
+    Post { body: r, wait }: Post<DealerRequest>,
 ) -> Result<Response, Error> {
-    let (r, wait) = read(body, wait)?;
     let stored = r.set.is_some() || r.store.is_some();
     if stored {
         app.settings.check_write(&headers)?;
@@ -181,10 +196,8 @@ pub struct CheckRequest {
 /// "error": {"error": message, "class", "position": {"line", "column"}}}` (the error as
 /// `POST /api/dealer` would answer it, with 200: a script being typed is no failed request).
 pub async fn check(
-    wait: Result<Query<Wait>, QueryRejection>,
-    body: Result<Json<CheckRequest>, JsonRejection>,
+    Post { body: r, .. }: Post<CheckRequest>,
 ) -> Result<Json<serde_json::Value>, Error> {
-    let (r, _) = read(body, wait)?;
     Ok(Json(match parse_script(&r.script, r.params) {
         Ok(_) => json!({ "ok": true }),
         Err(e) => json!({ "ok": false, "error": e.body() }),
@@ -276,10 +289,8 @@ fn lead_sample(r: &LeadRequest) -> Result<LeadSample, Error> {
 pub async fn lead(
     State(app): State<App>,
     headers: HeaderMap,
-    wait: Result<Query<Wait>, QueryRejection>,
-    body: Result<Json<LeadRequest>, JsonRejection>,
+    Post { body: r, wait }: Post<LeadRequest>,
 ) -> Result<Response, Error> {
-    let (r, wait) = read(body, wait)?;
     if r.store.is_some() {
         app.settings.check_write(&headers)?;
     }
@@ -371,10 +382,8 @@ fn contracts_source(r: &ContractsRequest) -> Result<DealSource, Error> {
 /// the answer `{"report": …, "text": "…"}`, `dealdex contracts --json`'s report and its tables.
 pub async fn contracts(
     State(app): State<App>,
-    wait: Result<Query<Wait>, QueryRejection>,
-    body: Result<Json<ContractsRequest>, JsonRejection>,
+    Post { body: r, wait }: Post<ContractsRequest>,
 ) -> Result<Response, Error> {
-    let (r, wait) = read(body, wait)?;
     let contracts = r
         .contracts
         .iter()

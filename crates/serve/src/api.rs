@@ -4,8 +4,7 @@
 //! pool.
 
 use axum::Json;
-use axum::extract::rejection::QueryRejection;
-use axum::extract::{Path, Query, State};
+use axum::extract::{Path, State};
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use dealdex::dd::TablePar;
@@ -18,6 +17,7 @@ use dealdex::workflow::query::{QueryJob, QueryMode, QueryReport};
 use dealdex::{Deal, DealIndex, Scheme, Seat, StoreError};
 use serde::{Deserialize, Serialize};
 
+use crate::extract::{DealAt, Params};
 use crate::pool::Lane;
 use crate::{App, Error, blocking};
 
@@ -113,17 +113,11 @@ fn hands(deal: &Deal) -> Vec<HandSummary> {
         .collect()
 }
 
-/// A query string that does not read as the parameters asked for: bad request.
-fn query_rejected(e: QueryRejection) -> Error {
-    Error::bad_request(e.body_text())
-}
-
 /// `GET /api/query?q=EXPR&limit=N&offset=K&set=NAME`: [`QueryPage`].
 pub async fn query(
     State(app): State<App>,
-    params: Result<Query<QueryParams>, QueryRejection>,
+    Params(p): Params<QueryParams>,
 ) -> Result<Json<QueryPage>, Error> {
-    let Query(p) = params.map_err(query_rejected)?;
     let limit = p.limit.unwrap_or(20);
     let offset = p.offset.unwrap_or(0);
     if limit > MAX_PAGE {
@@ -206,13 +200,7 @@ pub struct Numbers {
 
 /// `GET /api/deal/<index>`: [`DealPage`]. Par is for the first board the deal is stored at,
 /// else dealer North, nobody vulnerable (as `dealdex lookup` and `dealdex solve` give it).
-pub async fn deal(
-    State(app): State<App>,
-    Path(index): Path<String>,
-) -> Result<Json<DealPage>, Error> {
-    let deal = DealIndex::parse_hex(&index)
-        .and_then(|key| key.to_deal())
-        .map_err(Error::engine)?;
+pub async fn deal(State(app): State<App>, DealAt(deal): DealAt) -> Result<Json<DealPage>, Error> {
     let job = LookupJob {
         deal,
         scheme: Scheme::Pavlicek,
@@ -370,9 +358,8 @@ pub struct ExportParams {
 pub async fn export(
     State(app): State<App>,
     Path(name): Path<String>,
-    params: Result<Query<ExportParams>, QueryRejection>,
+    Params(p): Params<ExportParams>,
 ) -> Result<Response, Error> {
-    let Query(p) = params.map_err(query_rejected)?;
     let (bytes, report, extension) = app
         .stores
         .read(Lane::Scan, move |store| {
@@ -448,9 +435,8 @@ pub struct QueryExportParams {
 /// `X-Dealdex-Report` header: `count` is the deals written).
 pub async fn query_export(
     State(app): State<App>,
-    params: Result<Query<QueryExportParams>, QueryRejection>,
+    Params(p): Params<QueryExportParams>,
 ) -> Result<Response, Error> {
-    let Query(p) = params.map_err(query_rejected)?;
     let limit = p.limit.unwrap_or(MAX_DOWNLOAD);
     if limit > MAX_DOWNLOAD {
         return Err(Error::bad_request(format!(

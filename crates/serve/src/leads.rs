@@ -4,13 +4,12 @@
 //! legal card's result at a point of the play, [`dealdex::workflow::play`]).
 
 use axum::Json;
-use axum::extract::rejection::QueryRejection;
-use axum::extract::{Path, Query};
-use dealdex::DealIndex;
 use dealdex::dd::{LeadPosition, lead_tricks};
 use dealdex::workflow::play::{PlayJob, PlayReport};
 use serde::{Deserialize, Serialize};
 
+use crate::analyses::contract;
+use crate::extract::{DealAt, Params};
 use crate::{Error, blocking};
 
 /// `GET /api/deal/<index>/leads`' parameters.
@@ -46,11 +45,10 @@ pub struct Lead {
 
 /// `GET /api/deal/<index>/leads?contract=3NT&declarer=S`: [`LeadsAnswer`].
 pub async fn leads(
-    Path(index): Path<String>,
-    params: Result<Query<LeadsParams>, QueryRejection>,
+    DealAt(deal): DealAt,
+    Params(p): Params<LeadsParams>,
 ) -> Result<Json<LeadsAnswer>, Error> {
-    let Query(p) = params.map_err(|e| Error::bad_request(e.body_text()))?;
-    let (deal, contract) = deal_and_contract(&index, &p.contract, &p.declarer)?;
+    let contract = contract(&p.contract, &p.declarer)?;
     let leader = contract.declarer.next();
     blocking(move || {
         let position = LeadPosition {
@@ -94,11 +92,10 @@ pub struct PlayParams {
 /// report (the seat to play, tricks won, the current trick, the hands left, and each legal
 /// card with declarer's side's tricks in all if it is played).
 pub async fn play(
-    Path(index): Path<String>,
-    params: Result<Query<PlayParams>, QueryRejection>,
+    DealAt(deal): DealAt,
+    Params(p): Params<PlayParams>,
 ) -> Result<Json<PlayReport>, Error> {
-    let Query(p) = params.map_err(|e| Error::bad_request(e.body_text()))?;
-    let (deal, contract) = deal_and_contract(&index, &p.contract, &p.declarer)?;
+    let contract = contract(&p.contract, &p.declarer)?;
     let played = p
         .played
         .split(',')
@@ -117,17 +114,4 @@ pub async fn play(
             .map_err(Error::engine)
     })
     .await
-}
-
-/// The deal at `index` (26 hex digits) and the contract `contract` by `declarer`, read.
-fn deal_and_contract(
-    index: &str,
-    contract: &str,
-    declarer: &str,
-) -> Result<(dealdex::Deal, dealdex::Contract), Error> {
-    let contract = crate::analyses::contract(contract, declarer)?;
-    let deal = DealIndex::parse_hex(index)
-        .and_then(|key| key.to_deal())
-        .map_err(Error::engine)?;
-    Ok((deal, contract))
 }

@@ -23,6 +23,7 @@ mod analyses;
 mod api;
 mod error;
 mod explore;
+mod extract;
 mod generate;
 mod guard;
 mod jobs;

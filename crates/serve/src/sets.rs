@@ -4,8 +4,7 @@
 //! text) and `GET /api/sets/<name>/stats.svg` (the plot `dealdex stats --plot` draws).
 
 use axum::Json;
-use axum::extract::rejection::QueryRejection;
-use axum::extract::{Path, Query, State};
+use axum::extract::{Path, State};
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use dealdex::records::{Paper, PerPage, RecordOptions, TenStyle};
@@ -16,6 +15,7 @@ use serde::Deserialize;
 use serde_json::json;
 
 use crate::api::{download, safe_file_name};
+use crate::extract::Params;
 use crate::{App, Error, ErrorKind, blocking};
 
 /// `GET /api/sets/<name>/records.pdf`'s parameters (as `dealdex records`' options).
@@ -50,9 +50,8 @@ where
 pub async fn records(
     State(app): State<App>,
     Path(name): Path<String>,
-    params: Result<Query<RecordsParams>, QueryRejection>,
+    Params(p): Params<RecordsParams>,
 ) -> Result<Response, Error> {
-    let Query(p) = params.map_err(|e| Error::bad_request(e.body_text()))?;
     let options = RecordOptions {
         per_page: option::<PerPage>(p.per_page.as_deref(), "4")?,
         paper: option::<Paper>(p.paper.as_deref(), "a4")?,

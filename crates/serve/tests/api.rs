@@ -12,19 +12,30 @@ use dealdex::workflow::export::ExportJob;
 use dealdex::workflow::lookup::LookupJob;
 use dealdex::workflow::output::plan_outputs;
 use dealdex::workflow::query::{QueryJob, QueryMode};
-use dealdex::{DealIndex, NewSet, ReadOnlyStore, Scheme, Seed, Store};
+use dealdex::{Deal, DealIndex, NewSet, ReadOnlyStore, Scheme, Seed, Store};
 use dealdex_serve::{App, Settings};
 use serde_json::{Value, json};
 use tower::ServiceExt;
 
 const HOST: &str = "127.0.0.1:8052";
 
+/// The seed of [`database`]'s deals: board `n` of set `club` is its deal `n + 100`.
+fn seed() -> Seed {
+    "42".repeat(32).parse().unwrap()
+}
+
+/// Board `board` of [`database`]'s set `club`, and its index.
+fn club_board(board: u64) -> (Deal, DealIndex) {
+    let deal = seed().board_deal(board + 100);
+    (deal, DealIndex::from_deal(&deal))
+}
+
 /// A database with the set `club` (boards 1..=16 of a fixed seed; boards 1 and 2 solved) and
 /// an `<script>`-named set of 4 boards.
 fn database() -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("d.db");
-    let seed: Seed = "42".repeat(32).parse().unwrap();
+    let seed = seed();
     let mut store = Store::open(&db).unwrap();
     for (name, boards) in [("club", 16u64), ("<script>", 4)] {
         let keys: Vec<(u64, DealIndex)> = (1..=boards)
@@ -46,9 +57,9 @@ fn database() -> (tempfile::TempDir, PathBuf) {
         store.store_set(&set, &keys).unwrap();
     }
     let tables: Vec<_> = (1..=2)
-        .map(|n| {
-            let deal = seed.board_deal(n + 100);
-            (DealIndex::from_deal(&deal), dealdex::dd::solve(&deal))
+        .map(|board| {
+            let (deal, index) = club_board(board);
+            (index, dealdex::dd::solve(&deal))
         })
         .collect();
     store.store_dd(&tables).unwrap();
@@ -96,10 +107,31 @@ async fn send_json(app: &Router, request: Request<Body>) -> (StatusCode, Value) 
     (status, value)
 }
 
+/// [`database`] and a router on it with the default settings.
+fn served() -> (tempfile::TempDir, PathBuf, Router) {
+    let (dir, db) = database();
+    let app = router(&db, |_| {});
+    (dir, db, app)
+}
+
+/// The value of `key` in each object of the JSON array `list`, in order.
+fn column(list: &Value, key: &str) -> Vec<Value> {
+    let list = list
+        .as_array()
+        .unwrap_or_else(|| panic!("not an array: {list}"));
+    list.iter().map(|item| item[key].clone()).collect()
+}
+
+/// Asserts that the answer to `request` has status `want` (and a JSON body, as every answer
+/// of the API).
+async fn expect_status(app: &Router, request: Request<Body>, want: StatusCode) {
+    let (status, body) = send_json(app, request).await;
+    assert_eq!(status, want, "{body}");
+}
+
 #[tokio::test]
 async fn a_query_counts_as_the_workflow_and_pages_in_its_order() {
-    let (_dir, db) = database();
-    let app = router(&db, |_| {});
+    let (_dir, db, app) = served();
     let expr = "hcp(N) >= 10";
     let job = QueryJob::new(expr, QueryMode::Count).unwrap();
     let store = ReadOnlyStore::open(&db).unwrap();
@@ -116,13 +148,10 @@ async fn a_query_counts_as_the_workflow_and_pages_in_its_order() {
     assert_eq!(status, StatusCode::OK, "{page}");
     assert_eq!(page["report"]["count"], count);
     assert_eq!(page["report"]["mode"], "count");
-    let indices: Vec<&str> = page["deals"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|d| d["index"].as_str().unwrap())
-        .collect();
-    assert_eq!(indices, [all[1].0.to_string(), all[2].0.to_string()]);
+    assert_eq!(
+        column(&page["deals"], "index"),
+        [all[1].0.to_string(), all[2].0.to_string()]
+    );
     let north = &page["deals"][0]["hands"][0];
     let deal = all[1].0.to_deal().unwrap();
     let hand = deal.hand(dealdex::Seat::North);
@@ -133,43 +162,38 @@ async fn a_query_counts_as_the_workflow_and_pages_in_its_order() {
 
 #[tokio::test]
 async fn a_set_scoped_query_lists_boards_with_their_numbers() {
-    let (_dir, db) = database();
-    let app = router(&db, |_| {});
+    let (_dir, _, app) = served();
     let (status, page) =
         send_json(&app, get("/api/query?q=hcp(N)%3E%3D0&set=club&limit=100")).await;
     assert_eq!(status, StatusCode::OK, "{page}");
     assert_eq!(page["report"]["count"], 16);
-    let boards: Vec<u64> = page["deals"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|d| d["board"].as_u64().unwrap())
-        .collect();
-    assert_eq!(boards, (1..=16).collect::<Vec<_>>());
+    assert_eq!(
+        column(&page["deals"], "board"),
+        (1..=16).collect::<Vec<u64>>()
+    );
 }
 
 #[tokio::test]
 async fn bad_queries_are_refused_with_their_column() {
-    let (_dir, db) = database();
-    let app = router(&db, |_| {});
+    let (_dir, _, app) = served();
     let (status, e) = send_json(&app, get("/api/query?q=hcp(N)%20%3E%3D%3D%201")).await;
     assert_eq!(status, StatusCode::BAD_REQUEST, "{e}");
     assert_eq!(e["class"], "bad-input");
     assert!(e["position"]["column"].as_u64().is_some(), "{e}");
-    let (status, _) = send_json(&app, get("/api/query?q=hcp(N)%3E1&limit=101")).await;
-    assert_eq!(status, StatusCode::BAD_REQUEST);
-    let (status, _) = send_json(&app, get("/api/query?limit=1")).await;
-    assert_eq!(status, StatusCode::BAD_REQUEST);
+    expect_status(
+        &app,
+        get("/api/query?q=hcp(N)%3E1&limit=101"),
+        StatusCode::BAD_REQUEST,
+    )
+    .await;
+    expect_status(&app, get("/api/query?limit=1"), StatusCode::BAD_REQUEST).await;
 }
 
 #[tokio::test]
 async fn a_deal_is_lookups_report_with_its_table_solved_on_demand() {
-    let (_dir, db) = database();
-    let app = router(&db, |_| {});
-    let seed: Seed = "42".repeat(32).parse().unwrap();
-    for (n, stored) in [(101u64, true), (105, false)] {
-        let deal = seed.board_deal(n);
-        let index = DealIndex::from_deal(&deal).to_string();
+    let (_dir, db, app) = served();
+    for (board, stored) in [(1, true), (5, false)] {
+        let (deal, index) = club_board(board);
         let (status, page) = send_json(&app, get(&format!("/api/deal/{index}"))).await;
         assert_eq!(status, StatusCode::OK, "{page}");
         let job = LookupJob {
@@ -196,30 +220,16 @@ async fn a_deal_is_lookups_report_with_its_table_solved_on_demand() {
         );
         assert_eq!(page["boards"][0]["set"], "club");
     }
-    let (status, _) = send_json(&app, get("/api/deal/not-hex")).await;
-    assert_eq!(status, StatusCode::BAD_REQUEST);
+    expect_status(&app, get("/api/deal/not-hex"), StatusCode::BAD_REQUEST).await;
 }
 
 #[tokio::test]
 async fn sets_are_listed_and_exported_as_export_writes_them() {
-    let (_dir, db) = database();
-    let app = router(&db, |_| {});
+    let (_dir, db, app) = served();
     let (status, sets) = send_json(&app, get("/api/sets")).await;
     assert_eq!(status, StatusCode::OK);
-    let names: Vec<&str> = sets["sets"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| s["name"].as_str().unwrap())
-        .collect();
-    assert_eq!(names, ["club", "<script>"]);
-    assert!(
-        sets["formats"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|f| f["name"] == "dup")
-    );
+    assert_eq!(column(&sets["sets"], "name"), ["club", "<script>"]);
+    assert!(column(&sets["formats"], "name").contains(&json!("dup")));
     let store = ReadOnlyStore::open(&db).unwrap();
     for (set, to) in [("club", "pbn"), ("club", "dup"), ("<script>", "lin")] {
         let job = ExportJob::new(set, plan_outputs(&[], Some(to), "pbn").unwrap());
@@ -243,14 +253,17 @@ async fn sets_are_listed_and_exported_as_export_writes_them() {
         (status, e["class"].as_str()),
         (StatusCode::NOT_FOUND, Some("bad-input"))
     );
-    let (status, _) = send_json(&app, get("/api/sets/club/export?to=nope")).await;
-    assert_eq!(status, StatusCode::BAD_REQUEST);
+    expect_status(
+        &app,
+        get("/api/sets/club/export?to=nope"),
+        StatusCode::BAD_REQUEST,
+    )
+    .await;
 }
 
 #[tokio::test]
 async fn a_dealer_run_reports_as_the_workflow() {
-    let (_dir, db) = database();
-    let app = router(&db, |_| {});
+    let (_dir, _, app) = served();
     let script = "produce 5\ncondition hcp(north) >= 15\naction printoneline";
     let body = json!({ "script": script, "seed": 7 });
     let (status, answer) = send_json(&app, post("/api/dealer?wait=true", &body)).await;
@@ -277,8 +290,7 @@ async fn a_dealer_run_reports_as_the_workflow() {
 
 #[tokio::test]
 async fn a_lead_problem_reports_as_the_workflow() {
-    let (_dir, db) = database();
-    let app = router(&db, |_| {});
+    let (_dir, _, app) = served();
     let seed = "5a".repeat(32);
     let body = json!({ "hand": "AQ4.J.KJ6543.632", "contract": "3NT", "declarer": "S",
                        "deals": 8, "seed": seed });
@@ -306,14 +318,17 @@ async fn a_lead_problem_reports_as_the_workflow() {
     let text = answer["text"].as_str().unwrap();
     assert_eq!(text, report.to_string());
     let bad = json!({ "hand": "AQ4.J.KJ6543.632", "contract": "8NT", "declarer": "S" });
-    let (status, _) = send_json(&app, post("/api/lead?wait=true", &bad)).await;
-    assert_eq!(status, StatusCode::BAD_REQUEST);
+    expect_status(
+        &app,
+        post("/api/lead?wait=true", &bad),
+        StatusCode::BAD_REQUEST,
+    )
+    .await;
 }
 
 #[tokio::test]
 async fn contracts_over_a_set_report_as_the_workflow() {
-    let (_dir, db) = database();
-    let app = router(&db, |_| {});
+    let (_dir, db, app) = served();
     let body = json!({ "contracts": ["3NT:S", "4H:N"], "set": "club" });
     let (status, answer) = send_json(&app, post("/api/contracts?wait=true", &body)).await;
     assert_eq!(status, StatusCode::OK, "{answer}");
@@ -354,8 +369,7 @@ fn close(a: &Value, b: &Value) -> bool {
 
 #[tokio::test]
 async fn jobs_stream_their_status_and_stop_when_cancelled() {
-    let (_dir, db) = database();
-    let app = router(&db, |_| {});
+    let (_dir, _, app) = served();
     // A condition no deal meets: runs until stopped.
     let body = json!({ "script": "generate 100000000000\ncondition hcp(north) > 37", "seed": 1 });
     let (status, started) = send_json(&app, post("/api/dealer", &body)).await;
@@ -377,8 +391,7 @@ async fn jobs_stream_their_status_and_stop_when_cancelled() {
             .unwrap()
     };
     for id in [id, second["id"].as_u64().unwrap()] {
-        let (status, _) = send_json(&app, delete(id)).await;
-        assert_eq!(status, StatusCode::ACCEPTED);
+        expect_status(&app, delete(id), StatusCode::ACCEPTED).await;
     }
     // The stream ends with the last status: stopped.
     let (status, events) = send(&app, get(&format!("/api/jobs/{id}/events"))).await;
@@ -394,8 +407,7 @@ async fn jobs_stream_their_status_and_stop_when_cancelled() {
     assert!(last["progress"]["generated"].as_u64().is_some(), "{events}");
     let (status, job) = send_json(&app, get(&format!("/api/jobs/{id}"))).await;
     assert_eq!((status, &job["state"]), (StatusCode::OK, &json!("stopped")));
-    let (status, _) = send_json(&app, get("/api/jobs/999")).await;
-    assert_eq!(status, StatusCode::NOT_FOUND);
+    expect_status(&app, get("/api/jobs/999"), StatusCode::NOT_FOUND).await;
 }
 
 #[tokio::test]
@@ -410,8 +422,7 @@ async fn a_job_past_its_time_is_stopped() {
 
 #[tokio::test]
 async fn the_guard_refuses_other_hosts_origins_tokens_and_writes() {
-    let (_dir, db) = database();
-    let app = router(&db, |_| {});
+    let (_dir, db, app) = served();
     // DNS rebinding: a host name the server does not answer to.
     let rebound = Request::get("/api/sets")
         .header(header::HOST, "evil.example:8052")
@@ -477,8 +488,7 @@ async fn a_writing_server_stores_a_dealer_run_from_its_own_page() {
 
 #[tokio::test]
 async fn pages_are_the_shell_and_assets_are_embedded() {
-    let (_dir, db) = database();
-    let app = router(&db, |_| {});
+    let (_dir, _, app) = served();
     for path in [
         "/",
         "/deal/0EDCCBA0976F2DA4945D8E9DC0",
@@ -521,8 +531,7 @@ async fn pages_are_the_shell_and_assets_are_embedded() {
 
 #[tokio::test]
 async fn a_query_downloads_as_query_writes_it() {
-    let (_dir, db) = database();
-    let app = router(&db, |_| {});
+    let (_dir, db, app) = served();
     let job = QueryJob::new(
         "hcp(N) >= 10",
         QueryMode::Find {
@@ -552,8 +561,7 @@ fn encode(text: &str) -> String {
 
 #[tokio::test]
 async fn facets_count_the_matches_and_their_terms_narrow_the_count() {
-    let (_dir, db) = database();
-    let app = router(&db, |_| {});
+    let (_dir, _, app) = served();
     let expr = "hcp(N) >= 0";
     let (status, report) = send_json(
         &app,
@@ -590,8 +598,7 @@ async fn facets_count_the_matches_and_their_terms_narrow_the_count() {
 
 #[tokio::test]
 async fn sql_answers_as_sql_json_and_keeps_its_guards() {
-    let (_dir, db) = database();
-    let app = router(&db, |_| {});
+    let (_dir, db, app) = served();
     let sql = "SELECT board, pbn(deal) AS deal FROM set_boards JOIN sets ON sets.id = set_id \
                WHERE name = 'club' ORDER BY board LIMIT 3";
     let (status, answer) = send_json(&app, get(&format!("/api/sql?sql={}", encode(sql)))).await;
@@ -653,8 +660,7 @@ async fn errors_name_the_database_by_its_file_name_only() {
 
 #[tokio::test]
 async fn a_transaction_the_sql_box_leaves_open_is_not_reused() {
-    let (_dir, db) = database();
-    let app = router(&db, |_| {});
+    let (_dir, db, app) = served();
     let count = "SELECT count(*) FROM deals";
     let counted = |app: Router| async move {
         let (status, a) = send_json(&app, get(&format!("/api/sql?sql={}", encode(count)))).await;
@@ -677,11 +683,8 @@ async fn a_transaction_the_sql_box_leaves_open_is_not_reused() {
 
 #[tokio::test]
 async fn a_deals_leads_agree_with_its_table() {
-    let (_dir, db) = database();
-    let app = router(&db, |_| {});
-    let seed: Seed = "42".repeat(32).parse().unwrap();
-    let deal = seed.board_deal(103);
-    let index = DealIndex::from_deal(&deal);
+    let (_dir, _, app) = served();
+    let (deal, index) = club_board(3);
     let uri = format!("/api/deal/{index}/leads?contract=4H&declarer=E");
     let (status, answer) = send_json(&app, get(&uri)).await;
     assert_eq!(status, StatusCode::OK, "{answer}");
@@ -704,21 +707,14 @@ async fn a_deals_leads_agree_with_its_table() {
         dealdex::Strain::Trumps(dealdex::Suit::Hearts),
     );
     assert_eq!(best, 13 - u64::from(hearts_by_east));
-    let (status, e) = send_json(
-        &app,
-        get(&format!("/api/deal/{index}/leads?contract=8NT&declarer=S")),
-    )
-    .await;
-    assert_eq!(status, StatusCode::BAD_REQUEST, "{e}");
+    let bad = format!("/api/deal/{index}/leads?contract=8NT&declarer=S");
+    expect_status(&app, get(&bad), StatusCode::BAD_REQUEST).await;
 }
 
 #[tokio::test]
 async fn a_play_through_follows_the_cards_and_refuses_a_revoke() {
-    let (_dir, db) = database();
-    let app = router(&db, |_| {});
-    let seed: Seed = "42".repeat(32).parse().unwrap();
-    let deal = seed.board_deal(103);
-    let index = DealIndex::from_deal(&deal);
+    let (_dir, _, app) = served();
+    let (deal, index) = club_board(3);
     let table = dealdex::dd::solve(&deal);
     let uri =
         |played: &str| format!("/api/deal/{index}/play?contract=3NT&declarer=N&played={played}");
@@ -781,8 +777,7 @@ async fn a_sets_records_and_statistics_are_the_workflows() {
 
 #[tokio::test]
 async fn a_script_is_checked_without_running() {
-    let (_dir, db) = database();
-    let app = router(&db, |_| {});
+    let (_dir, _, app) = served();
     let check = |script: &str| post("/api/dealer/check", &json!({ "script": script }));
     let (status, ok) = send_json(&app, check("produce 3\ncondition hcp(north) >= 20\n")).await;
     assert_eq!(
