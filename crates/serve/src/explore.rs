@@ -4,12 +4,12 @@
 //! refuses writes, ATTACH and setting pragmas, and the statement bounded in time and memory).
 
 use axum::Json;
-use axum::extract::rejection::QueryRejection;
-use axum::extract::{Query, State};
+use axum::extract::State;
 use dealdex::workflow::facets::{DEFAULT_FACET_LIMIT, FacetJob, FacetReport};
 use dealdex::workflow::sql::{SqlJob, SqlValue};
 use serde::{Deserialize, Serialize};
 
+use crate::extract::Params;
 use crate::pool::Lane;
 use crate::{App, Error};
 
@@ -32,9 +32,8 @@ pub struct FacetParams {
 /// narrowing the query to it).
 pub async fn facets(
     State(app): State<App>,
-    params: Result<Query<FacetParams>, QueryRejection>,
+    Params(p): Params<FacetParams>,
 ) -> Result<Json<FacetReport>, Error> {
-    let Query(p) = params.map_err(|e| Error::bad_request(e.body_text()))?;
     let limit = p.limit.unwrap_or(DEFAULT_FACET_LIMIT);
     if limit > MAX_FACET_LIMIT {
         return Err(Error::bad_request(format!(
@@ -86,9 +85,8 @@ pub struct SqlAnswer {
 /// past [`SQL_TIMEOUT`] or `dealdex sql`'s memory limit.
 pub async fn sql(
     State(app): State<App>,
-    params: Result<Query<SqlParams>, QueryRejection>,
+    Params(p): Params<SqlParams>,
 ) -> Result<Json<SqlAnswer>, Error> {
-    let Query(p) = params.map_err(|e| Error::bad_request(e.body_text()))?;
     app.stores
         .read(Lane::Scan, move |store| {
             let job = SqlJob {

@@ -3,12 +3,12 @@
 //! tables that played a deal or a set's boards ([`dealdex::workflow::played`]).
 
 use axum::Json;
-use axum::extract::rejection::QueryRejection;
-use axum::extract::{Path, Query, State};
+use axum::extract::{Path, State};
 use dealdex::workflow::played::{PlayedReport, PlayedView, judge_unjudged, read};
 use dealdex::{DealIndex, PlayedSelection};
 use serde::Deserialize;
 
+use crate::extract::Params;
 use crate::pool::Lane;
 use crate::{App, Error, blocking};
 
@@ -57,9 +57,8 @@ pub struct ListParams {
 /// boards, with the judgements stored (none judged now).
 pub async fn list(
     State(app): State<App>,
-    params: Result<Query<ListParams>, QueryRejection>,
+    Params(p): Params<ListParams>,
 ) -> Result<Json<PlayedReport>, Error> {
-    let Query(p) = params.map_err(|e| Error::bad_request(e.body_text()))?;
     let selection = match (p.deal, p.set) {
         (Some(index), None) => {
             PlayedSelection::Deal(DealIndex::parse_hex(&index).map_err(Error::engine)?)
