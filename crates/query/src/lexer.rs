@@ -95,122 +95,38 @@ pub(super) fn tokenize(src: &str) -> Result<Vec<Token>, Error> {
     let bytes = src.as_bytes();
     let mut out = Vec::new();
     let mut i = 0;
-    while i < src.len() {
-        let c = match src[i..].chars().next() {
-            Some(c) => c,
-            None => break,
-        };
+    while let Some(c) = src[i..].chars().next() {
+        if c.is_whitespace() {
+            i += c.len_utf8();
+            continue;
+        }
         let start = i;
-        let next = bytes.get(i + 1).copied();
-        let kind = match c {
-            c if c.is_whitespace() => {
-                i += c.len_utf8();
-                continue;
-            }
+        let (kind, end) = match c {
             'a'..='z' | 'A'..='Z' | '_' => {
-                i += 1;
-                while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
-                    i += 1;
-                }
-                out.push(Token {
-                    kind: Kind::Ident,
-                    start,
-                    end: i,
-                });
-                continue;
+                let len = bytes[i..]
+                    .iter()
+                    .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
+                    .count();
+                (Kind::Ident, i + len)
             }
             '1'..='7' if contract_len(&bytes[i..]) > 0 => {
-                i += contract_len(&bytes[i..]);
-                out.push(Token {
-                    kind: Kind::Contract,
-                    start,
-                    end: i,
-                });
-                continue;
+                (Kind::Contract, i + contract_len(&bytes[i..]))
             }
-            '"' => {
-                let Some(close) = src[i + 1..].find('"') else {
+            '"' => match src[i + 1..].find('"') {
+                Some(close) => (Kind::Str, i + close + 2),
+                None => {
                     return Err(error_at(
                         src,
                         start,
                         "unclosed '\"': a text runs to the next '\"'",
                     ));
-                };
-                i += close + 2;
-                out.push(Token {
-                    kind: Kind::Str,
-                    start,
-                    end: i,
-                });
-                continue;
-            }
-            '0'..='9' => {
-                i = digits_end(bytes, i);
-                let mut dashed = false;
-                while i + 1 < bytes.len() && bytes[i] == b'-' && bytes[i + 1].is_ascii_digit() {
-                    dashed = true;
-                    i = digits_end(bytes, i + 1);
-                }
-                if !dashed && src[start..i].parse::<i64>().is_err() {
-                    return Err(error_at(
-                        src,
-                        start,
-                        format!("number {} is too large", &src[start..i]),
-                    ));
-                }
-                let kind = if dashed { Kind::Dashed } else { Kind::Int };
-                out.push(Token {
-                    kind,
-                    start,
-                    end: i,
-                });
-                continue;
-            }
-            '(' => Kind::LParen,
-            ')' => Kind::RParen,
-            ',' => Kind::Comma,
-            '+' => Kind::Plus,
-            '-' => Kind::Minus,
-            '.' if next == Some(b'.') => Kind::DotDot,
-            '=' if next == Some(b'=') => Kind::Cmp(CmpOp::Eq),
-            '=' => Kind::Cmp(CmpOp::Eq),
-            '!' if next == Some(b'=') => Kind::Cmp(CmpOp::Ne),
-            '!' => Kind::NotOp,
-            '<' if next == Some(b'=') => Kind::Cmp(CmpOp::Le),
-            '<' if next == Some(b'>') => Kind::Cmp(CmpOp::Ne),
-            '<' => Kind::Cmp(CmpOp::Lt),
-            '>' if next == Some(b'=') => Kind::Cmp(CmpOp::Ge),
-            '>' => Kind::Cmp(CmpOp::Gt),
-            '&' if next == Some(b'&') => Kind::AndOp,
-            '|' if next == Some(b'|') => Kind::OrOp,
-            c => match Suit::from_char(c) {
-                Some(s) if !c.is_ascii() => Kind::SuitSymbol(s),
-                _ => {
-                    let hint = match c {
-                        '&' => " (did you mean && or and?)",
-                        '|' => " (did you mean || or or?)",
-                        '.' => " (a range is written a..b)",
-                        _ => "",
-                    };
-                    return Err(error_at(
-                        src,
-                        start,
-                        format!("unexpected character {c:?}{hint}"),
-                    ));
                 }
             },
+            '0'..='9' => number(src, start)?,
+            c => punctuation(src, start, c)?,
         };
-        // Punctuation: one or two ASCII bytes, or one suit symbol.
-        let two = matches!(
-            (c, next),
-            ('.', _) | ('=', Some(b'=')) | ('!' | '<' | '>', Some(b'=')) | ('<', Some(b'>'))
-        ) || matches!(kind, Kind::AndOp | Kind::OrOp);
-        i += if two { 2 } else { c.len_utf8() };
-        out.push(Token {
-            kind,
-            start,
-            end: i,
-        });
+        i = end;
+        out.push(Token { kind, start, end });
     }
     out.push(Token {
         kind: Kind::End,
@@ -218,6 +134,68 @@ pub(super) fn tokenize(src: &str) -> Result<Vec<Token>, Error> {
         end: src.len(),
     });
     Ok(out)
+}
+
+/// The number token at `start`: an integer, or a dashed shape literal (`4-4-3-2`), and
+/// where it ends.
+fn number(src: &str, start: usize) -> Result<(Kind, usize), Error> {
+    let bytes = src.as_bytes();
+    let mut i = digits_end(bytes, start);
+    let mut dashed = false;
+    while i + 1 < bytes.len() && bytes[i] == b'-' && bytes[i + 1].is_ascii_digit() {
+        dashed = true;
+        i = digits_end(bytes, i + 1);
+    }
+    if !dashed && src[start..i].parse::<i64>().is_err() {
+        return Err(error_at(
+            src,
+            start,
+            format!("number {} is too large", &src[start..i]),
+        ));
+    }
+    Ok((if dashed { Kind::Dashed } else { Kind::Int }, i))
+}
+
+/// The punctuation token `c` at `start` begins (one or two ASCII bytes, or one suit
+/// symbol), and where it ends.
+fn punctuation(src: &str, start: usize, c: char) -> Result<(Kind, usize), Error> {
+    let next = src.as_bytes().get(start + 1).copied();
+    let (kind, len) = match (c, next) {
+        ('(', _) => (Kind::LParen, 1),
+        (')', _) => (Kind::RParen, 1),
+        (',', _) => (Kind::Comma, 1),
+        ('+', _) => (Kind::Plus, 1),
+        ('-', _) => (Kind::Minus, 1),
+        ('.', Some(b'.')) => (Kind::DotDot, 2),
+        ('=', Some(b'=')) => (Kind::Cmp(CmpOp::Eq), 2),
+        ('=', _) => (Kind::Cmp(CmpOp::Eq), 1),
+        ('!', Some(b'=')) => (Kind::Cmp(CmpOp::Ne), 2),
+        ('!', _) => (Kind::NotOp, 1),
+        ('<', Some(b'=')) => (Kind::Cmp(CmpOp::Le), 2),
+        ('<', Some(b'>')) => (Kind::Cmp(CmpOp::Ne), 2),
+        ('<', _) => (Kind::Cmp(CmpOp::Lt), 1),
+        ('>', Some(b'=')) => (Kind::Cmp(CmpOp::Ge), 2),
+        ('>', _) => (Kind::Cmp(CmpOp::Gt), 1),
+        ('&', Some(b'&')) => (Kind::AndOp, 2),
+        ('|', Some(b'|')) => (Kind::OrOp, 2),
+        _ => match Suit::from_char(c) {
+            Some(s) if !c.is_ascii() => (Kind::SuitSymbol(s), c.len_utf8()),
+            _ => {
+                let hint = match c {
+                    '&' => " (did you mean && or and?)",
+                    '|' => " (did you mean || or or?)",
+                    '.' => " (a range is written a..b)",
+                    _ => "",
+                };
+                return Err(error_at(
+                    src,
+                    start,
+                    format!("unexpected character {c:?}{hint}"),
+                ));
+            }
+        },
+    };
+    Ok((kind, start + len))
 }
 
 /// The length of the contract literal `bytes` starts with (a level 1..7, a strain `C`,
