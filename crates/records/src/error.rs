@@ -18,6 +18,14 @@ crate::classified! {
     pub struct Error(Box<ErrorKind>)
 }
 
+impl Error {
+    /// A layout option's value refused: `found` as the text given, in the kind `kind` makes
+    /// of it ([`ErrorKind::PerPage`], [`ErrorKind::Paper`], [`ErrorKind::TenStyle`]).
+    pub(crate) fn refused(kind: fn(String) -> ErrorKind, found: &str) -> Error {
+        kind(found.to_owned()).into()
+    }
+}
+
 /// The kinds of [`Error`].
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
