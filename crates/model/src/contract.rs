@@ -557,18 +557,19 @@ mod tests {
     /// Scores worked out by hand from Law 77's table (not from the code).
     #[test]
     fn scores_follow_the_laws_table() {
-        // (contract, tricks taken, vulnerable, declarer's score), worked out in the comment.
+        // (contract, tricks taken, vulnerable, points), worked out in the comment: the
+        // declarer's when the contract makes, else the defenders' (the score is then negative).
         let cases = [
             // 1NT=: 40 + part score 50.
             ("1NT:N", 7, false, 90),
             // 3NT+1 vul: 100 + 30 + game 500.
             ("3NT:S", 10, true, 630),
             // 4S-1 doubled, not vul: 100.
-            ("4SX:E", 9, false, -100),
+            ("4SX:E", 9, false, 100),
             // 4S-3 doubled vul: 200 + 300 + 300.
-            ("4SX:N", 7, true, -800),
+            ("4SX:N", 7, true, 800),
             // 4S-4 doubled not vul: 100 + 200 + 200 + 300.
-            ("4SX:N", 6, false, -800),
+            ("4SX:N", 6, false, 800),
             // 6C= vul: 120 + game 500 + slam 750.
             ("6C:W", 12, true, 1370),
             // 7NTXX= vul: 220 × 4 = 880 + game 500 + grand 1500 + insult 100.
@@ -582,19 +583,24 @@ mod tests {
             ("2SX:N", 8, true, 670),
             ("2SX:N", 9, true, 870),
             // 1NTXX-1 vul: 2 × 200.
-            ("1NTXX:W", 6, true, -400),
+            ("1NTXX:W", 6, true, 400),
             // 3NTXX-2 not vul: 2 × (100 + 200).
-            ("3NTXX:W", 7, false, -600),
+            ("3NTXX:W", 7, false, 600),
             // 5D-2 undoubled vul: 200; 4H+2 not vul: 120 + 60 + 300.
-            ("5D:N", 9, true, -200),
+            ("5D:N", 9, true, 200),
             ("4H:N", 12, false, 480),
             // 7NTX-13 not vul: 100 + 200 + 200 + 10 × 300.
-            ("7NTX:N", 0, false, -3500),
+            ("7NTX:N", 0, false, 3500),
             // 3CX= not vul: 120 ≥ 100 is game: 120 + 300 + 50.
             ("3CX:S", 9, false, 470),
         ];
-        for (text, tricks, vul, score) in cases {
+        for (text, tricks, vul, points) in cases {
             let c: Contract = text.parse().unwrap();
+            let score = if tricks >= c.level + 6 {
+                points
+            } else {
+                -points
+            };
             assert_eq!(
                 c.score(tricks, vul),
                 score,
