@@ -2,8 +2,6 @@
 //! ([`Error::kind`]), and its class follows from its kind. No kind is about a place in a text,
 //! so no error has a position.
 
-use crate::model::{Classify, ErrorClass};
-
 crate::classified! {
     /// Why a layout option was refused (boards per page, paper, ten style), or the PDF could not
     /// be made.
@@ -71,19 +69,13 @@ pub enum ErrorKind {
     },
 }
 
-crate::classified!(ErrorKind);
-impl Classify for ErrorKind {
-    /// [`BadInput`](ErrorClass::BadInput) for a layout option (the value is the caller's);
-    /// [`Internal`](ErrorClass::Internal) for the PDF's kinds (the fonts and the sheet are
-    /// dealdex's own).
-    fn class(&self) -> ErrorClass {
-        match self {
-            ErrorKind::PerPage { .. } | ErrorKind::Paper { .. } | ErrorKind::TenStyle { .. } => {
-                ErrorClass::BadInput
-            }
-            ErrorKind::FontParse { .. }
-            | ErrorKind::FontSubset { .. }
-            | ErrorKind::PdfWrite { .. } => ErrorClass::Internal,
-        }
+// Class: bad input for a layout option (the value is the caller's); internal for the PDF's
+// kinds (the fonts and the sheet are dealdex's own).
+crate::classified! {
+    ErrorKind: class {
+        ErrorKind::PerPage { .. } | ErrorKind::Paper { .. } | ErrorKind::TenStyle { .. } => BadInput,
+        ErrorKind::FontParse { .. }
+        | ErrorKind::FontSubset { .. }
+        | ErrorKind::PdfWrite { .. } => Internal,
     }
 }
