@@ -234,7 +234,7 @@ fn check_totals(held: &[[u8; 4]; 4], length: &[[Option<u8>; 4]; 4]) -> Result<()
     for by_suit in [false, true] {
         for line in 0..4 {
             let cell = |k: usize| if by_suit { (k, line) } else { (line, k) };
-            let total: u8 = (0..4).map(|k| cell(k)).map(|(t, s)| cards(t, s)).sum();
+            let total: u8 = (0..4).map(cell).map(|(t, s)| cards(t, s)).sum();
             let given: Vec<usize> = (0..4)
                 .filter(|&k| matches!(cell(k), (t, s) if length[t][s].is_some()))
                 .collect();
