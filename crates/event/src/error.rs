@@ -307,9 +307,9 @@ impl fmt::Display for SnBoards {
 // Class: internal when the operating system's random source failed; bad input for
 // everything else (malformed files, keys that do not match, requests the event cannot
 // satisfy). Position: the 1-based line of a malformed `.sqd` or `.sqk` file.
-crate::classified! {
-    ErrorKind: class { ErrorKind::OsRandom(_) => Internal, _ => BadInput },
-    position {
-        ErrorKind::Sqd { line, .. } | ErrorKind::Sqk { line, .. } => InputPosition::at_line(*line),
-    }
-}
+crate::classified!(ErrorKind => class {
+    ErrorKind::OsRandom(_) => Internal,
+    _ => BadInput,
+}, position {
+    ErrorKind::Sqd { line, .. } | ErrorKind::Sqk { line, .. } => InputPosition::at_line(*line),
+});

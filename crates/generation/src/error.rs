@@ -181,11 +181,11 @@ fn and_list(names: &[&str]) -> String {
 // Class: I/O when the operating system's random source failed; else bad input, the seed,
 // predeal or lengths being the caller's. Position: the 1-based column of a seed's character
 // that is not a hex digit, or of a predeal's problem.
-crate::classified! {
-    ErrorKind: class { ErrorKind::OsRandom(_) => Io, _ => BadInput },
-    position {
-        ErrorKind::SeedNotHex { column, .. } | ErrorKind::Predeal { column, .. } => {
-            InputPosition::at_column(*column)
-        }
+crate::classified!(ErrorKind => class {
+    ErrorKind::OsRandom(_) => Io,
+    _ => BadInput,
+}, position {
+    ErrorKind::SeedNotHex { column, .. } | ErrorKind::Predeal { column, .. } => {
+        InputPosition::at_column(*column)
     }
-}
+});

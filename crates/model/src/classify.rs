@@ -70,7 +70,7 @@ pub static CLASSIFIED: [Classified];
 ///   position }` declares the error type too, with the attributes given, `Debug` and
 ///   `thiserror::Error` (transparent: its message is its kind's), then as the `boxed` form
 ///   with what follows the comma (the calling crate depends on `thiserror`);
-/// - `crate::classified!(ErrorKind: class { Kind::A(_) => Io, _ => BadInput }, position {
+/// - `crate::classified!(ErrorKind => class { Kind::A(_) => Io, _ => BadInput }, position {
 ///   Kind::B { line, .. } => InputPosition::at_line(*line) });` also writes the impl for an
 ///   error kind from its two tables: each pattern's [`ErrorClass`], and the position of the
 ///   kinds that have one (`None` for the others; the `position` table may be left out, as
@@ -87,7 +87,7 @@ macro_rules! classified {
         pub struct $t(::std::boxed::Box<$k>);
         $crate::classified!($t => boxed $k $(, $($rest)+)?);
     };
-    ($k:ident: class { $($cp:pat => $class:ident),+ $(,)? }
+    ($k:ident => class { $($cp:pat => $class:ident),+ $(,)? }
         $(, position { $($pp:pat => $at:expr),+ $(,)? })? $(,)?) => {
         $crate::classified!($k);
         impl $crate::Classify for $k {

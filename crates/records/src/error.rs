@@ -71,11 +71,9 @@ pub enum ErrorKind {
 
 // Class: bad input for a layout option (the value is the caller's); internal for the PDF's
 // kinds (the fonts and the sheet are dealdex's own).
-crate::classified! {
-    ErrorKind: class {
-        ErrorKind::PerPage { .. } | ErrorKind::Paper { .. } | ErrorKind::TenStyle { .. } => BadInput,
-        ErrorKind::FontParse { .. }
-        | ErrorKind::FontSubset { .. }
-        | ErrorKind::PdfWrite { .. } => Internal,
-    }
-}
+crate::classified!(ErrorKind => class {
+    ErrorKind::PerPage { .. } | ErrorKind::Paper { .. } | ErrorKind::TenStyle { .. } => BadInput,
+    ErrorKind::FontParse { .. }
+    | ErrorKind::FontSubset { .. }
+    | ErrorKind::PdfWrite { .. } => Internal,
+});
