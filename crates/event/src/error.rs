@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-use crate::model::{Classify, ErrorClass, InputPosition};
+use crate::model::InputPosition;
 use crate::protocol::ValueFormat;
 use crate::{MAX_SESSION_BOARDS, MAX_SESSIONS, SessionId};
 
@@ -304,25 +304,12 @@ impl fmt::Display for SnBoards {
     }
 }
 
-crate::classified!(ErrorKind);
-impl Classify for ErrorKind {
-    /// [`Internal`](ErrorClass::Internal) when the operating system's random source failed;
-    /// [`BadInput`](ErrorClass::BadInput) for everything else (malformed files, keys that do
-    /// not match, requests the event cannot satisfy).
-    fn class(&self) -> ErrorClass {
-        match self {
-            ErrorKind::OsRandom(_) => ErrorClass::Internal,
-            _ => ErrorClass::BadInput,
-        }
-    }
-
-    /// The 1-based line of a malformed `.sqd` or `.sqk` file; `None` for the other kinds.
-    fn position(&self) -> Option<InputPosition> {
-        match self {
-            ErrorKind::Sqd { line, .. } | ErrorKind::Sqk { line, .. } => {
-                Some(InputPosition::at_line(*line))
-            }
-            _ => None,
-        }
-    }
-}
+// Class: internal when the operating system's random source failed; bad input for
+// everything else (malformed files, keys that do not match, requests the event cannot
+// satisfy). Position: the 1-based line of a malformed `.sqd` or `.sqk` file.
+crate::classified!(ErrorKind => class {
+    ErrorKind::OsRandom(_) => Internal,
+    _ => BadInput,
+}, position {
+    ErrorKind::Sqd { line, .. } | ErrorKind::Sqk { line, .. } => InputPosition::at_line(*line),
+});

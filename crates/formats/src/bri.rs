@@ -48,92 +48,24 @@ const CARD_DIGITS: [[u8; 2]; 52] = {
 const INFO: &FormatInfo =
     &FormatInfo::new("bri", &["bri"], "BRI, 128 bytes a board (FORMATS.md §6)").board_set();
 
-/// The BRI part of `deal` (FORMATS.md §5): North's, East's and South's cards as two-digit
-/// card numbers 01..52, each hand ascending.
-pub(crate) fn bri_part(deal: &Deal) -> [u8; BRI_PART_LEN] {
-    let mut part = [0u8; BRI_PART_LEN];
-    let mut at = 0;
-    for hand in &deal.hands()[..3] {
-        let mut m = hand.mask();
-        // A valid deal has exactly 13 cards a hand, so `at` stays below 78; `get_mut` keeps
-        // this free of panics even so.
-        while m != 0 {
-            if let Some(slot) = part.get_mut(at..at + 2) {
-                slot.copy_from_slice(&CARD_DIGITS[m.trailing_zeros() as usize]);
-            }
-            at += 2;
-            m &= m - 1;
-        }
-    }
-    part
-}
-
-/// Decodes a BRI part (its first 78 bytes; FORMATS.md §5) into a deal: 13 card numbers each
-/// for North, East and South in any order within a hand, West getting the other 13.
-///
-/// `record` is the 1-based record number and `start` the file offset of the part's first
-/// byte; errors are at `InputPosition::at_record(record, offset of the bad field)`.
+/// The first `N` bytes of a deal part (a `name` part of `N` bytes, FORMATS.md §5), `record`
+/// being the 1-based record number and `start` the part's offset in the file.
 ///
 /// # Errors
-/// A field that is not two ASCII digits, a number outside 01..52, a card given twice, or a
-/// part shorter than 78 bytes.
-pub(crate) fn decode_bri_part(part: &[u8], record: usize, start: u64) -> Result<Deal, Error> {
-    let Some(part) = part.first_chunk::<BRI_PART_LEN>() else {
-        return Err(Error::malformed(
+/// [`ErrorKind::Malformed`](crate::ErrorKind::Malformed) at the part's start when it is
+/// shorter.
+pub(crate) fn part_bytes<'a, const N: usize>(
+    part: &'a [u8],
+    name: &str,
+    record: usize,
+    start: u64,
+) -> Result<&'a [u8; N], Error> {
+    part.first_chunk::<N>().ok_or_else(|| {
+        Error::malformed(
             InputPosition::at_record(record, start),
-            format!(
-                "BRI part has {} bytes (expected {BRI_PART_LEN})",
-                part.len()
-            ),
-        ));
-    };
-    let mut hands = [0u64; 4];
-    let mut used = 0u64;
-    let (fields, _) = part.as_chunks::<2>();
-    for (i, field) in fields.iter().enumerate() {
-        let seat = Seat::from_index(i / 13);
-        let at = InputPosition::at_record(record, start + 2 * i as u64);
-        let what = || format!("{}'s card {} of 13", seat.name(), i % 13 + 1);
-        let [hi, lo] = *field;
-        if !hi.is_ascii_digit() || !lo.is_ascii_digit() {
-            return Err(Error::malformed(
-                at,
-                format!(
-                    "{}: \"{}\" is not a card number (expected two ASCII digits 01..52)",
-                    what(),
-                    field.escape_ascii()
-                ),
-            ));
-        }
-        let n = (hi - b'0') * 10 + (lo - b'0');
-        if !(1..=52).contains(&n) {
-            return Err(Error::malformed(
-                at,
-                format!(
-                    "{}: card {n:02} is not a card number (expected 01..52)",
-                    what()
-                ),
-            ));
-        }
-        let bit = 1u64 << (n - 1);
-        if used & bit != 0 {
-            let card = Card::from_index(usize::from(n - 1))
-                .map(|c| format!(" ({c})"))
-                .unwrap_or_default();
-            return Err(Error::malformed(
-                at,
-                format!(
-                    "{}: card {n:02}{card} is given twice (expected 39 different cards)",
-                    what()
-                ),
-            ));
-        }
-        used |= bit;
-        hands[seat.index()] |= bit;
-    }
-    hands[3] = ((1u64 << 52) - 1) & !used;
-    Deal::new(hands.map(Hand::from_mask))
-        .map_err(|e| Error::not_a_deal(InputPosition::at_record(record, start), e.to_string()))
+            format!("{name} part has {} bytes (expected {N})", part.len()),
+        )
+    })
 }
 
 /// Checks that `data` is a whole number of `len`-byte records.
@@ -255,11 +187,75 @@ impl PartRecords for Bri {
     const INFO: &'static FormatInfo = INFO;
     const SPACES: usize = 32;
 
+    /// The BRI part of `deal` (FORMATS.md §5): North's, East's and South's cards as two-digit
+    /// card numbers 01..52, each hand ascending (78 bytes, a deal's hands holding 13 cards).
     fn push_part(deal: &Deal, out: &mut Vec<u8>) {
-        out.extend_from_slice(&bri_part(deal));
+        for hand in &deal.hands()[..3] {
+            let mut m = hand.mask();
+            while m != 0 {
+                out.extend_from_slice(&CARD_DIGITS[m.trailing_zeros() as usize]);
+                m &= m - 1;
+            }
+        }
     }
 
+    /// Decodes a BRI part (its first 78 bytes; FORMATS.md §5) into a deal: 13 card numbers each
+    /// for North, East and South in any order within a hand, West getting the other 13.
+    ///
+    /// `record` is the 1-based record number and `start` the file offset of the part's first
+    /// byte; errors are at `InputPosition::at_record(record, offset of the bad field)`.
+    ///
+    /// # Errors
+    /// A field that is not two ASCII digits, a number outside 01..52, a card given twice, or a
+    /// part shorter than 78 bytes.
     fn decode_part(part: &[u8], record: usize, start: u64) -> Result<Deal, Error> {
-        decode_bri_part(part, record, start)
+        let part = part_bytes::<BRI_PART_LEN>(part, "BRI", record, start)?;
+        let mut hands = [0u64; 4];
+        let mut used = 0u64;
+        let (fields, _) = part.as_chunks::<2>();
+        for (i, field) in fields.iter().enumerate() {
+            let seat = Seat::from_index(i / 13);
+            let at = InputPosition::at_record(record, start + 2 * i as u64);
+            let what = || format!("{}'s card {} of 13", seat.name(), i % 13 + 1);
+            let [hi, lo] = *field;
+            if !hi.is_ascii_digit() || !lo.is_ascii_digit() {
+                return Err(Error::malformed(
+                    at,
+                    format!(
+                        "{}: \"{}\" is not a card number (expected two ASCII digits 01..52)",
+                        what(),
+                        field.escape_ascii()
+                    ),
+                ));
+            }
+            let n = (hi - b'0') * 10 + (lo - b'0');
+            if !(1..=52).contains(&n) {
+                return Err(Error::malformed(
+                    at,
+                    format!(
+                        "{}: card {n:02} is not a card number (expected 01..52)",
+                        what()
+                    ),
+                ));
+            }
+            let bit = 1u64 << (n - 1);
+            if used & bit != 0 {
+                let card = Card::from_index(usize::from(n - 1))
+                    .map(|c| format!(" ({c})"))
+                    .unwrap_or_default();
+                return Err(Error::malformed(
+                    at,
+                    format!(
+                        "{}: card {n:02}{card} is given twice (expected 39 different cards)",
+                        what()
+                    ),
+                ));
+            }
+            used |= bit;
+            hands[seat.index()] |= bit;
+        }
+        hands[3] = ((1u64 << 52) - 1) & !used;
+        Deal::new(hands.map(Hand::from_mask))
+            .map_err(|e| Error::not_a_deal(InputPosition::at_record(record, start), e.to_string()))
     }
 }

@@ -8,10 +8,7 @@
 
 use super::dealer_all::content_lines;
 use super::stream::Chunking;
-use super::{
-    Board, DealFormat, Error, FileBoards, FormatInfo, InputPosition, NO_COMPLETE_DEAL,
-    SkippedBoard, WriteOptions,
-};
+use super::{Board, DealFormat, Error, FileBoards, FormatInfo, InputPosition, WriteOptions};
 use crate::model::card::Seat;
 use crate::model::deal_string::{parse_deal_bytes, push_deal_bytes};
 use crate::model::text::column;
@@ -25,8 +22,8 @@ use crate::model::text::column;
 ///   them are [`super::OneLine`]'s. The board number, when given, is carried by the board;
 ///   no dealer or vulnerability.
 /// - A deal with two or more hands unknown (`-`) or empty (`...`) is skipped and reported
-///   ([`FileBoards::skipped`], [`NO_COMPLETE_DEAL`]); one such hand is completed from the
-///   other three.
+///   ([`FileBoards::skipped`], [`NO_COMPLETE_DEAL`](super::NO_COMPLETE_DEAL)); one such
+///   hand is completed from the other three.
 /// - Empty lines and dealer's statistics lines (`Generated None hands`, `Produced 8 hands`,
 ///   `Initial random seed 7`, `Time needed 0.041s`, as `-v` adds) are skipped.
 ///
@@ -105,18 +102,12 @@ impl DealFormat for DealLines {
                     "expected a PBN deal string starting with its first seat (as \"N:\")".into(),
                 ));
             }
-            let record = read.boards.len() + read.skipped.len() + 1;
             match parse_deal_bytes(line[start..].trim_ascii_end()) {
                 Ok(Some(deal)) => read.boards.push(Board {
                     number,
                     ..Board::unnumbered(deal)
                 }),
-                Ok(None) => read.skipped.push(SkippedBoard {
-                    board: number,
-                    record,
-                    line: Some(l),
-                    reason: NO_COMPLETE_DEAL.to_string(),
-                }),
+                Ok(None) => read.skip_incomplete(number, Some(l)),
                 Err((off, e)) => {
                     let make = match e.kind() {
                         crate::model::ErrorKind::PbnSyntax { .. } => Error::malformed,

@@ -18,11 +18,11 @@
 //! boards 11–20 end `YN1  0 10 `), so a file of boards 11–20 is told apart from one of
 //! boards 1–10 only by `--first-board`.
 
-use super::bri::{BRI_PART_LEN, bri_part, check_records, decode_bri_part};
-use super::dge::{DGE_PART_LEN, decode_dge_part, dge_part};
+use super::bri::{BRI_PART_LEN, PartRecords, check_records};
+use super::dge::DGE_PART_LEN;
 use super::{
-    Board, DealFormat, Error, FileBoards, FormatInfo, InputPosition, ReadOptions, WriteOptions,
-    check_board_limit, number_records,
+    Board, Bri, DealFormat, Dge, Error, FileBoards, FormatInfo, InputPosition, ReadOptions,
+    WriteOptions, check_board_limit, number_records,
 };
 
 /// Duplimate DUP, 156 bytes a board (FORMATS.md §5): the BRI part, the DGE part and a 10-byte
@@ -107,10 +107,10 @@ impl DealFormat for Dup {
         let mut boards = Vec::with_capacity(data.len() / RECORD_LEN);
         for (r, rec) in data.chunks_exact(RECORD_LEN).enumerate() {
             let start = (r * RECORD_LEN) as u64;
-            let deal = decode_bri_part(rec, r + 1, start)?;
+            let deal = Bri::decode_part(rec, r + 1, start)?;
             let dge = rec.get(DGE_AT..TRAILER_AT).unwrap_or_default();
             if !dge.iter().all(|&b| b == b' ') {
-                let shown = decode_dge_part(dge, r + 1, start + DGE_AT as u64)?;
+                let shown = Dge::decode_part(dge, r + 1, start + DGE_AT as u64)?;
                 if shown != deal {
                     return Err(Error::malformed(
                         InputPosition::at_record(r + 1, start + DGE_AT as u64),
@@ -171,11 +171,11 @@ impl DealFormat for Dup {
 
     /// Writes one 156-byte record (FORMATS.md §5, Big Deal output.c).
     fn write_board(&self, b: &Board, opts: &WriteOptions, out: &mut Vec<u8>) {
-        out.extend_from_slice(&bri_part(&b.deal));
+        Bri::push_part(&b.deal, out);
         if opts.blind && b.number == Some(1) {
             out.extend_from_slice(&BLIND_DGE);
         } else {
-            out.extend_from_slice(&dge_part(&b.deal));
+            Dge::push_part(&b.deal, out);
         }
         let count = opts
             .boards

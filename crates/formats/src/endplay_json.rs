@@ -11,8 +11,7 @@
 use serde::Deserialize;
 
 use super::{
-    Board, DealFormat, Error, FileBoards, FormatInfo, InputPosition, NO_COMPLETE_DEAL,
-    SkippedBoard, WriteOptions, complete_hands,
+    Board, DealFormat, Error, FileBoards, FormatInfo, InputPosition, WriteOptions, complete_hands,
 };
 use crate::model::board::Vulnerability;
 use crate::model::card::{RANK_LETTERS, Seat, Suit};
@@ -30,7 +29,8 @@ use crate::model::deal::Hand;
 ///   and `dealer` (`north` …) when present. The auction, play, contract and `info` are not
 ///   read.
 /// - A deal with two or more empty hands is skipped and reported
-///   ([`FileBoards::skipped`], [`NO_COMPLETE_DEAL`]); one empty hand is completed.
+///   ([`FileBoards::skipped`], [`NO_COMPLETE_DEAL`](super::NO_COMPLETE_DEAL)); one empty
+///   hand is completed.
 ///
 /// # Writing
 /// `json.dump`'s bytes for boards without auction or play: `[` the objects joined by `, `
@@ -265,12 +265,7 @@ impl DealFormat for EndplayJson {
                     }),
                     ..Board::unnumbered(deal)
                 }),
-                Ok(None) => read.skipped.push(SkippedBoard {
-                    board: b.board_num,
-                    record: k + 1,
-                    line,
-                    reason: NO_COMPLETE_DEAL.to_string(),
-                }),
+                Ok(None) => read.skip_incomplete(b.board_num, line),
                 Err(e) => return Err(Error::not_a_deal(at, e.to_string())),
             }
         }

@@ -8,10 +8,7 @@ use std::borrow::Cow;
 
 use serde::Deserialize;
 
-use super::{
-    Board, DealFormat, Error, FileBoards, FormatInfo, InputPosition, NO_COMPLETE_DEAL,
-    SkippedBoard, WriteOptions,
-};
+use super::{Board, DealFormat, Error, FileBoards, FormatInfo, InputPosition, WriteOptions};
 use crate::model::board::Vulnerability;
 use crate::model::card::Seat;
 use crate::model::deal_string::{parse_deal, parse_deal_bytes, push_deal, push_deal_bytes};
@@ -235,15 +232,9 @@ impl DealFormat for Json {
             if raw.iter().all(|c| c.is_ascii_whitespace()) {
                 continue;
             }
-            let record = read.boards.len() + read.skipped.len() + 1;
             match read_line(raw, l + 1, &mut buf)? {
                 Ok(b) => read.boards.push(b),
-                Err(board) => read.skipped.push(SkippedBoard {
-                    board,
-                    record,
-                    line: Some(l + 1),
-                    reason: NO_COMPLETE_DEAL.to_string(),
-                }),
+                Err(board) => read.skip_incomplete(board, Some(l + 1)),
             }
         }
         Ok(read)

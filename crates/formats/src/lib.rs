@@ -140,6 +140,31 @@ pub struct FileBoards {
     pub inconsistencies: Vec<Inconsistency>,
 }
 
+impl FileBoards {
+    /// The 1-based place among the file's records of the record after those read so far
+    /// (the boards and the skipped boards).
+    pub(crate) fn next_record(&self) -> usize {
+        self.boards.len() + self.skipped.len() + 1
+    }
+
+    /// Skips the file's next record ([`FileBoards::next_record`]) for `reason`: its board
+    /// number when the file gives one, its 1-based line for the formats with lines.
+    pub(crate) fn skip(&mut self, board: Option<u64>, line: Option<usize>, reason: &str) {
+        self.skipped.push(SkippedBoard {
+            board,
+            record: self.next_record(),
+            line,
+            reason: reason.to_owned(),
+        });
+    }
+
+    /// Skips the file's next record for want of a complete deal ([`NO_COMPLETE_DEAL`]), as
+    /// [`FileBoards::skip`].
+    pub(crate) fn skip_incomplete(&mut self, board: Option<u64>, line: Option<usize>) {
+        self.skip(board, line, NO_COMPLETE_DEAL);
+    }
+}
+
 /// What the four hands of a file's record make, for the readers that allow partial hands
 /// ([`SkippedBoard`]): `hands[i]` is seat `i`'s hand (N, E, S, W), `None` when unknown; a
 /// hand with no card counts as missing. Two or more hands missing: `Ok(None)` (no complete
@@ -205,15 +230,10 @@ pub(crate) fn complete_hands(
 /// card twice, a hand of the wrong size).
 pub(crate) fn boards_of_shown_hands(shown: Vec<ShownHands>) -> Result<FileBoards, Error> {
     let mut read = FileBoards::default();
-    for (k, (line, hands)) in shown.into_iter().enumerate() {
+    for (line, hands) in shown {
         match complete_hands(hands) {
             Ok(Some(deal)) => read.boards.push(Board::unnumbered(deal)),
-            Ok(None) => read.skipped.push(SkippedBoard {
-                board: None,
-                record: k + 1,
-                line: Some(line),
-                reason: NO_COMPLETE_DEAL.to_string(),
-            }),
+            Ok(None) => read.skip_incomplete(None, Some(line)),
             Err(e) => {
                 return Err(Error::not_a_deal(
                     InputPosition::at_line(line),

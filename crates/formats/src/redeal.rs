@@ -14,10 +14,7 @@
 
 use super::dealer_all::lines_but;
 use super::text::show_byte;
-use super::{
-    Board, DealFormat, Error, FileBoards, FormatInfo, InputPosition, NO_COMPLETE_DEAL,
-    SkippedBoard, WriteOptions,
-};
+use super::{Board, DealFormat, Error, FileBoards, FormatInfo, InputPosition, WriteOptions};
 use crate::model::card::{RANK_LETTERS, Seat, Suit};
 use crate::model::deal::{Deal, Hand};
 use crate::model::text::column;
@@ -29,8 +26,9 @@ use crate::model::text::column;
 ///   an empty one a void, ranks `AKQJT98765432`), or with the letters `S`, `H`, `D`, `C` as
 ///   redeal writes them without UTF-8; spaces between suits and hands are free.
 /// - `-o` prints fewer hands and does not say whose: a line of one to three hands is
-///   skipped and reported ([`FileBoards::skipped`], [`NO_COMPLETE_DEAL`], with a warning),
-///   since the seats cannot be told.
+///   skipped and reported ([`FileBoards::skipped`],
+///   [`NO_COMPLETE_DEAL`](super::NO_COMPLETE_DEAL), with a warning), since the seats cannot
+///   be told.
 /// - Lines starting `Tries:` and empty lines are skipped. No board numbers, dealer or
 ///   vulnerability.
 ///
@@ -200,7 +198,6 @@ impl DealFormat for Redeal {
                 }
                 hands.push(hand_of(chunk).map_err(at)?);
             }
-            let record = read.boards.len() + read.skipped.len() + 1;
             match <[Hand; 4]>::try_from(hands) {
                 Ok(hands) => {
                     let deal = Deal::new(hands)
@@ -215,12 +212,7 @@ impl DealFormat for Redeal {
                             hands.len()
                         ));
                     }
-                    read.skipped.push(SkippedBoard {
-                        board: None,
-                        record,
-                        line: Some(l),
-                        reason: NO_COMPLETE_DEAL.to_string(),
-                    });
+                    read.skip_incomplete(None, Some(l));
                 }
             }
         }

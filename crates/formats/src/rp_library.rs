@@ -20,9 +20,7 @@
 
 use super::bri::take_each_record;
 use super::stream::Chunking;
-use super::{
-    Board, DealFormat, Error, FileBoards, FormatInfo, InputPosition, SkippedBoard, WriteOptions,
-};
+use super::{Board, DealFormat, Error, FileBoards, FormatInfo, InputPosition, WriteOptions};
 use crate::dd::TrickTable;
 use crate::model::card::Seat;
 use crate::model::deal::{Deal, Hand};
@@ -134,12 +132,7 @@ impl DealFormat for RpLibrary {
         };
         take_each_record::<RECORD>(data, |rec, r, start| {
             if is_title(rec) {
-                read.skipped.push(SkippedBoard {
-                    board: None,
-                    record: r,
-                    line: None,
-                    reason: TITLE_RECORD.to_owned(),
-                });
+                read.skip(None, None, TITLE_RECORD);
             } else {
                 read.boards.push(decode(rec, r, start)?);
             }

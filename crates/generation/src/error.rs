@@ -2,8 +2,8 @@
 //! ([`Error::kind`]), says where the problem is when it is in a text ([`Error::position`]),
 //! and its class follows from its kind.
 
+use crate::model::InputPosition;
 use crate::model::card::{Seat, Suit};
-use crate::model::{Classify, ErrorClass, InputPosition};
 
 crate::classified! {
     /// Why a seed, a predeal or predealt suit lengths were refused, or the operating system's
@@ -178,25 +178,14 @@ fn and_list(names: &[&str]) -> String {
     }
 }
 
-crate::classified!(ErrorKind);
-impl Classify for ErrorKind {
-    /// [`Io`](ErrorClass::Io) when the operating system's random source failed; else
-    /// [`BadInput`](ErrorClass::BadInput): the seed, predeal or lengths are the caller's.
-    fn class(&self) -> ErrorClass {
-        match self {
-            ErrorKind::OsRandom(_) => ErrorClass::Io,
-            _ => ErrorClass::BadInput,
-        }
+// Class: I/O when the operating system's random source failed; else bad input, the seed,
+// predeal or lengths being the caller's. Position: the 1-based column of a seed's character
+// that is not a hex digit, or of a predeal's problem.
+crate::classified!(ErrorKind => class {
+    ErrorKind::OsRandom(_) => Io,
+    _ => BadInput,
+}, position {
+    ErrorKind::SeedNotHex { column, .. } | ErrorKind::Predeal { column, .. } => {
+        InputPosition::at_column(*column)
     }
-
-    /// The 1-based column of a seed's character that is not a hex digit, or of a predeal's
-    /// problem; `None` for the other kinds.
-    fn position(&self) -> Option<InputPosition> {
-        match self {
-            ErrorKind::SeedNotHex { column, .. } | ErrorKind::Predeal { column, .. } => {
-                Some(InputPosition::at_column(*column))
-            }
-            _ => None,
-        }
-    }
-}
+});

@@ -230,40 +230,32 @@ fn check_totals(held: &[[u8; 4]; 4], length: &[[Option<u8>; 4]; 4]) -> Result<()
     // cards(t, s): the seat's cards of the suit known so far (its length, else its
     // predealt cards).
     let cards = |t: usize, s: usize| length[t][s].unwrap_or(held[t][s]);
-    for seat in Seat::ALL {
-        let t = seat.index();
-        let total: u8 = (0..4).map(|s| cards(t, s)).sum();
-        let suits: Vec<Suit> = Suit::ALL
-            .into_iter()
-            .filter(|s| length[t][s.index()].is_some())
-            .collect();
-        if total > 13 {
-            return Err(ErrorKind::SeatOverfull {
-                seat,
-                suits,
-                cards: total,
+    // Each seat's four suits, then each suit's four seats: a line of cells (t, s).
+    for by_suit in [false, true] {
+        for line in 0..4 {
+            let cell = |k: usize| if by_suit { (k, line) } else { (line, k) };
+            let total: u8 = (0..4).map(cell).map(|(t, s)| cards(t, s)).sum();
+            let given: Vec<usize> = (0..4)
+                .filter(|&k| matches!(cell(k), (t, s) if length[t][s].is_some()))
+                .collect();
+            if total <= 13 && (given.len() < 4 || total == 13) {
+                continue;
+            }
+            let (seat, suit, cards) = (Seat::from_index(line), Suit::from_index(line), total);
+            return Err(match (by_suit, total > 13) {
+                (false, true) => ErrorKind::SeatOverfull {
+                    seat,
+                    suits: given.into_iter().map(Suit::from_index).collect(),
+                    cards,
+                },
+                (true, true) => ErrorKind::SuitOverfull {
+                    suit,
+                    seats: given.into_iter().map(Seat::from_index).collect(),
+                    cards,
+                },
+                (false, false) => ErrorKind::SeatShort { seat, cards },
+                (true, false) => ErrorKind::SuitShort { suit, cards },
             });
-        }
-        if suits.len() == 4 && total < 13 {
-            return Err(ErrorKind::SeatShort { seat, cards: total });
-        }
-    }
-    for suit in Suit::ALL {
-        let s = suit.index();
-        let total: u8 = (0..4).map(|t| cards(t, s)).sum();
-        let seats: Vec<Seat> = Seat::ALL
-            .into_iter()
-            .filter(|t| length[t.index()][s].is_some())
-            .collect();
-        if total > 13 {
-            return Err(ErrorKind::SuitOverfull {
-                suit,
-                seats,
-                cards: total,
-            });
-        }
-        if seats.len() == 4 && total < 13 {
-            return Err(ErrorKind::SuitShort { suit, cards: total });
         }
     }
     // What is left is a transportation problem: seat t needs `slots[t]` more cards from

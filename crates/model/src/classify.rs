@@ -52,7 +52,7 @@ fn cast<'a, T: Classify + 'static>(
 pub static CLASSIFIED: [Classified];
 
 /// Registers an error type, so that [`as_classify`] (and so [`classify`] and the binary's
-/// exit code) knows it; written beside the type. Six forms:
+/// exit code) knows it; written beside the type. Its forms:
 ///
 /// - `crate::classified!(Type);` beside a hand-written `impl Classify for Type`;
 /// - `crate::classified!(Type => BadInput);` also writes the impl for a type always of one
@@ -70,6 +70,11 @@ pub static CLASSIFIED: [Classified];
 ///   position }` declares the error type too, with the attributes given, `Debug` and
 ///   `thiserror::Error` (transparent: its message is its kind's), then as the `boxed` form
 ///   with what follows the comma (the calling crate depends on `thiserror`);
+/// - `crate::classified!(ErrorKind => class { Kind::A(_) => Io, _ => BadInput }, position {
+///   Kind::B { line, .. } => InputPosition::at_line(*line) });` also writes the impl for an
+///   error kind from its two tables: each pattern's [`ErrorClass`], and the position of the
+///   kinds that have one (`None` for the others; the `position` table may be left out, as
+///   for an error of no place);
 /// - `crate::classified!(Type => wraps A, B);` also writes the impl for an enum each of
 ///   whose variants `A(e)`, `B(e)` wraps (transparently) one dealdex error: `e`'s class and
 ///   position, and `e` as the wrapped error.
@@ -81,6 +86,24 @@ macro_rules! classified {
         #[error(transparent)]
         pub struct $t(::std::boxed::Box<$k>);
         $crate::classified!($t => boxed $k $(, $($rest)+)?);
+    };
+    ($k:ident => class { $($cp:pat => $class:ident),+ $(,)? }
+        $(, position { $($pp:pat => $at:expr),+ $(,)? })? $(,)?) => {
+        $crate::classified!($k);
+        impl $crate::Classify for $k {
+            fn class(&self) -> $crate::ErrorClass {
+                match self {
+                    $($cp => $crate::ErrorClass::$class,)+
+                }
+            }
+
+            $(fn position(&self) -> ::core::option::Option<$crate::InputPosition> {
+                match self {
+                    $($pp => ::core::option::Option::Some($at),)+
+                    _ => ::core::option::Option::None,
+                }
+            })?
+        }
     };
     ($t:ty) => {
         const _: () = {

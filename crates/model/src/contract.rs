@@ -557,43 +557,56 @@ mod tests {
     /// Scores worked out by hand from Law 77's table (not from the code).
     #[test]
     fn scores_follow_the_laws_table() {
-        let score = |text: &str, tricks: u8, vul: bool| {
+        // (contract, tricks taken, vulnerable, points), worked out in the comment: the
+        // declarer's when the contract makes, else the defenders' (the score is then negative).
+        let cases = [
+            // 1NT=: 40 + part score 50.
+            ("1NT:N", 7, false, 90),
+            // 3NT+1 vul: 100 + 30 + game 500.
+            ("3NT:S", 10, true, 630),
+            // 4S-1 doubled, not vul: 100.
+            ("4SX:E", 9, false, 100),
+            // 4S-3 doubled vul: 200 + 300 + 300.
+            ("4SX:N", 7, true, 800),
+            // 4S-4 doubled not vul: 100 + 200 + 200 + 300.
+            ("4SX:N", 6, false, 800),
+            // 6C= vul: 120 + game 500 + slam 750.
+            ("6C:W", 12, true, 1370),
+            // 7NTXX= vul: 220 × 4 = 880 + game 500 + grand 1500 + insult 100.
+            ("7NTXX:S", 13, true, 2980),
+            // 1CX=: 40 + part score 50 + insult 50, at either vulnerability.
+            ("1CX:N", 7, false, 140),
+            ("1CX:N", 7, true, 140),
+            // 2HXX+1 not vul: 60 × 4 = 240 + game 300 + overtrick 200 + insult 100.
+            ("2HXX:E", 9, false, 840),
+            // 2SX= vul: 120 + game 500 + insult 50; +1 adds 200.
+            ("2SX:N", 8, true, 670),
+            ("2SX:N", 9, true, 870),
+            // 1NTXX-1 vul: 2 × 200.
+            ("1NTXX:W", 6, true, 400),
+            // 3NTXX-2 not vul: 2 × (100 + 200).
+            ("3NTXX:W", 7, false, 600),
+            // 5D-2 undoubled vul: 200; 4H+2 not vul: 120 + 60 + 300.
+            ("5D:N", 9, true, 200),
+            ("4H:N", 12, false, 480),
+            // 7NTX-13 not vul: 100 + 200 + 200 + 10 × 300.
+            ("7NTX:N", 0, false, 3500),
+            // 3CX= not vul: 120 ≥ 100 is game: 120 + 300 + 50.
+            ("3CX:S", 9, false, 470),
+        ];
+        for (text, tricks, vul, points) in cases {
             let c: Contract = text.parse().unwrap();
-            c.score(tricks, vul)
-        };
-        // 1NT=: 40 + part score 50.
-        assert_eq!(score("1NT:N", 7, false), 90);
-        // 3NT+1 vul: 100 + 30 + game 500.
-        assert_eq!(score("3NT:S", 10, true), 630);
-        // 4S-1 doubled, not vul: 100.
-        assert_eq!(score("4SX:E", 9, false), -100);
-        // 4S-3 doubled vul: 200 + 300 + 300.
-        assert_eq!(score("4SX:N", 7, true), -800);
-        // 4S-4 doubled not vul: 100 + 200 + 200 + 300.
-        assert_eq!(score("4SX:N", 6, false), -800);
-        // 6C= vul: 120 + game 500 + slam 750.
-        assert_eq!(score("6C:W", 12, true), 1370);
-        // 7NTXX= vul: 220 × 4 = 880 + game 500 + grand 1500 + insult 100.
-        assert_eq!(score("7NTXX:S", 13, true), 2980);
-        // 1CX=: 40 + part score 50 + insult 50, at either vulnerability.
-        assert_eq!(score("1CX:N", 7, false), 140);
-        assert_eq!(score("1CX:N", 7, true), 140);
-        // 2HXX+1 not vul: 60 × 4 = 240 + game 300 + overtrick 200 + insult 100.
-        assert_eq!(score("2HXX:E", 9, false), 840);
-        // 2SX= vul: 120 + game 500 + insult 50; +1 adds 200.
-        assert_eq!(score("2SX:N", 8, true), 670);
-        assert_eq!(score("2SX:N", 9, true), 870);
-        // 1NTXX-1 vul: 2 × 200.
-        assert_eq!(score("1NTXX:W", 6, true), -400);
-        // 3NTXX-2 not vul: 2 × (100 + 200).
-        assert_eq!(score("3NTXX:W", 7, false), -600);
-        // 5D-2 undoubled vul: 200; 4H+2 not vul: 120 + 60 + 300.
-        assert_eq!(score("5D:N", 9, true), -200);
-        assert_eq!(score("4H:N", 12, false), 480);
-        // 7NTX-13 not vul: 100 + 200 + 200 + 10 × 300.
-        assert_eq!(score("7NTX:N", 0, false), -3500);
-        // 3CX= not vul: 120 ≥ 100 is game: 120 + 300 + 50.
-        assert_eq!(score("3CX:S", 9, false), 470);
+            let score = if tricks >= c.level + 6 {
+                points
+            } else {
+                -points
+            };
+            assert_eq!(
+                c.score(tricks, vul),
+                score,
+                "{text} taking {tricks}, vul {vul}"
+            );
+        }
     }
 
     /// The WBF scale at its edges.

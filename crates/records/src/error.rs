@@ -2,8 +2,6 @@
 //! ([`Error::kind`]), and its class follows from its kind. No kind is about a place in a text,
 //! so no error has a position.
 
-use crate::model::{Classify, ErrorClass};
-
 crate::classified! {
     /// Why a layout option was refused (boards per page, paper, ten style), or the PDF could not
     /// be made.
@@ -16,6 +14,14 @@ crate::classified! {
     /// ```
     #[derive(Clone, PartialEq, Eq)]
     pub struct Error(Box<ErrorKind>)
+}
+
+impl Error {
+    /// A layout option's value refused: `found` as the text given, in the kind `kind` makes
+    /// of it ([`ErrorKind::PerPage`], [`ErrorKind::Paper`], [`ErrorKind::TenStyle`]).
+    pub(crate) fn refused(kind: fn(String) -> ErrorKind, found: &str) -> Error {
+        kind(found.to_owned()).into()
+    }
 }
 
 /// The kinds of [`Error`].
@@ -63,19 +69,11 @@ pub enum ErrorKind {
     },
 }
 
-crate::classified!(ErrorKind);
-impl Classify for ErrorKind {
-    /// [`BadInput`](ErrorClass::BadInput) for a layout option (the value is the caller's);
-    /// [`Internal`](ErrorClass::Internal) for the PDF's kinds (the fonts and the sheet are
-    /// dealdex's own).
-    fn class(&self) -> ErrorClass {
-        match self {
-            ErrorKind::PerPage { .. } | ErrorKind::Paper { .. } | ErrorKind::TenStyle { .. } => {
-                ErrorClass::BadInput
-            }
-            ErrorKind::FontParse { .. }
-            | ErrorKind::FontSubset { .. }
-            | ErrorKind::PdfWrite { .. } => ErrorClass::Internal,
-        }
-    }
-}
+// Class: bad input for a layout option (the value is the caller's); internal for the PDF's
+// kinds (the fonts and the sheet are dealdex's own).
+crate::classified!(ErrorKind => class {
+    ErrorKind::PerPage { .. } | ErrorKind::Paper { .. } | ErrorKind::TenStyle { .. } => BadInput,
+    ErrorKind::FontParse { .. }
+    | ErrorKind::FontSubset { .. }
+    | ErrorKind::PdfWrite { .. } => Internal,
+});

@@ -106,12 +106,7 @@ impl FromStr for PerPage {
             .parse::<u8>()
             .ok()
             .and_then(PerPage::new)
-            .ok_or_else(|| {
-                ErrorKind::PerPage {
-                    found: s.to_owned(),
-                }
-                .into()
-            })
+            .ok_or_else(|| Error::refused(|found| ErrorKind::PerPage { found }, s))
     }
 }
 
@@ -154,10 +149,7 @@ impl FromStr for Paper {
         match s.trim().to_ascii_lowercase().as_str() {
             "a4" => Ok(Paper::A4),
             "letter" | "us-letter" => Ok(Paper::Letter),
-            _ => Err(ErrorKind::Paper {
-                found: s.to_owned(),
-            }
-            .into()),
+            _ => Err(Error::refused(|found| ErrorKind::Paper { found }, s)),
         }
     }
 }
@@ -367,10 +359,7 @@ impl FromStr for TenStyle {
         match s.trim() {
             "10" => Ok(TenStyle::Ten),
             "T" | "t" => Ok(TenStyle::T),
-            _ => Err(ErrorKind::TenStyle {
-                found: s.to_owned(),
-            }
-            .into()),
+            _ => Err(Error::refused(|found| ErrorKind::TenStyle { found }, s)),
         }
     }
 }
