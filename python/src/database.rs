@@ -12,7 +12,7 @@ use dealdex::workflow::pipeline::ReadAs;
 use dealdex::workflow::played::{judge_unjudged, read as read_played};
 use dealdex::workflow::query::{QueryJob, QueryMode, run as run_query};
 use dealdex::workflow::solve::{DEFAULT_SOLVE_BATCH, SolveJob, SolveSource, set_items};
-use dealdex::workflow::sql::{SqlValue, run as run_sql};
+use dealdex::workflow::sql::{SqlJob, SqlValue, run_job};
 use dealdex::{DealIndex, PlayedSelection, ReadOnlyStore, Store, StoreError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyTuple};
@@ -119,8 +119,8 @@ impl PyDatabase {
             let store = open_read_only(&path)?;
             let mut names = Vec::new();
             let mut rows: Vec<Vec<SqlValue>> = Vec::new();
-            run_sql(
-                sql,
+            run_job(
+                &SqlJob::new(sql),
                 &store,
                 &mut |c| {
                     names = c.to_vec();

@@ -294,8 +294,9 @@ fn hand(out: &mut String, sheet: &RecordSheet, b: &RecordBoard, seat: Seat, clas
     out.push_str("</div>\n");
 }
 
-/// Escapes text for HTML element content and attribute values.
-fn escape(s: &str) -> String {
+/// Escapes text for HTML or XML (an SVG's) element content and attribute values: `&`,
+/// `<`, `>`, `"` and `'` as character references (`&#39;`, which both languages read).
+pub fn escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {

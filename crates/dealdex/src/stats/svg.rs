@@ -3,6 +3,7 @@
 use std::fmt::Write;
 
 use super::report::Report;
+use crate::records::html::escape;
 
 /// Patterns shown individually (most likely first); the rest are summed as "other".
 const TOP_PATTERNS: usize = 20;
@@ -25,22 +26,6 @@ struct Panel<'a> {
     expected: Vec<f64>,
     /// Rotate the category labels (long labels).
     rotate: bool,
-}
-
-/// Escapes text for XML character data and attribute values.
-fn esc(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for ch in s.chars() {
-        match ch {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 /// A tick step of 1, 2 or 5 × 10ᵏ giving about five ticks up to `max`.
@@ -104,7 +89,7 @@ fn bars(out: &mut String, p: &Panel, (x0, x1): (f64, f64), y1: f64, y_of: impl F
                 gx + gw * (0.1 + 0.4 * k as f64),
                 gw * 0.4,
                 (y1 - y).max(0.0),
-                esc(label)
+                escape(label)
             );
         }
         let lx = gx + gw / 2.0;
@@ -114,13 +99,13 @@ fn bars(out: &mut String, p: &Panel, (x0, x1): (f64, f64), y1: f64, y_of: impl F
                 out,
                 "<text x=\"{lx:.1}\" y=\"{ly:.1}\" font-size=\"11\" text-anchor=\"end\" \
                  transform=\"rotate(-45 {lx:.1} {ly:.1})\">{}</text>",
-                esc(label)
+                escape(label)
             );
         } else {
             let _ = writeln!(
                 out,
                 "<text x=\"{lx:.1}\" y=\"{ly:.1}\" font-size=\"10\" text-anchor=\"middle\">{}</text>",
-                esc(label)
+                escape(label)
             );
         }
     }
@@ -175,14 +160,14 @@ fn panel(out: &mut String, p: &Panel, top: f64) {
         "<text x=\"{:.1}\" y=\"{:.1}\" font-size=\"16\" font-weight=\"bold\">{}</text>",
         x0,
         top + 22.0,
-        esc(&p.title)
+        escape(&p.title)
     );
     let _ = writeln!(
         out,
         "<text x=\"{:.1}\" y=\"{:.1}\" font-size=\"12\">{}</text>",
         x0,
         top + 40.0,
-        esc(&p.subtitle)
+        escape(&p.subtitle)
     );
     // Grid lines and y ticks.
     let mut v = 0.0;
@@ -217,7 +202,7 @@ fn panel(out: &mut String, p: &Panel, top: f64) {
          text-anchor=\"middle\">{}</text>",
         (x0 + x1) / 2.0,
         top + PANEL_HEIGHT - 12.0,
-        esc(p.x_label)
+        escape(p.x_label)
     );
     let (yx, yy) = (22.0, (y0 + y1) / 2.0);
     let _ = writeln!(
@@ -302,6 +287,6 @@ mod tests {
         assert_eq!(short(200_000.0), "200k");
         assert_eq!(short(1_500_000.0), "1.5M");
         assert_eq!(short(0.0), "0");
-        assert_eq!(esc("a<b&\"c\""), "a&lt;b&amp;&quot;c&quot;");
+        assert_eq!(escape("a<b&\"c\""), "a&lt;b&amp;&quot;c&quot;");
     }
 }

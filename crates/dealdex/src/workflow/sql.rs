@@ -13,10 +13,11 @@
 //! # let dir = tempfile::tempdir()?;
 //! # let path = dir.path().join("d.db");
 //! # dealdex::Store::open(&path)?;
-//! use dealdex::workflow::sql::{SqlValue, run};
+//! use dealdex::workflow::sql::{SqlJob, SqlValue, run_job};
 //! let store = dealdex::ReadOnlyStore::open(&path)?;
 //! let mut rows = Vec::new();
-//! let report = run("SELECT count(*) AS n FROM deals", &store, &mut |_| Ok(()), &mut |r| {
+//! let job = SqlJob::new("SELECT count(*) AS n FROM deals");
+//! let report = run_job(&job, &store, &mut |_| Ok(()), &mut |r| {
 //!     rows.push(r.to_vec());
 //!     Ok(())
 //! })?;
@@ -185,19 +186,6 @@ pub struct SqlReport {
     pub columns: Vec<String>,
     /// Rows returned.
     pub rows: u64,
-}
-
-/// Runs one statement with the default bounds of [`SqlJob::new`]; see [`run_job`].
-///
-/// # Errors
-/// As [`run_job`].
-pub fn run(
-    sql: &str,
-    store: &ReadOnlyStore,
-    columns: &mut dyn FnMut(&[String]) -> std::io::Result<()>,
-    row: &mut dyn FnMut(&[SqlValue]) -> std::io::Result<()>,
-) -> Result<SqlReport> {
-    run_job(&SqlJob::new(sql), store, columns, row)
 }
 
 /// Why the progress handler stopped the statement.
