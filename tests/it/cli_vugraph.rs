@@ -255,275 +255,10 @@ fn judge_stores_every_played_card_once_as_analyse_play_gives_it() {
 /// filter written here in Rust keeps, and the report's figures are recomputed here from
 /// those rows.
 fn played_queries_and_reports(dir: &std::path::Path, db: &std::path::Path) {
-    use dealdex::dd::TablePar;
-    use serde_json::Value;
-    let query = |expr: &str, extra: &[&str]| -> Value {
-        let out = dealdex(dir)
-            .args(["query", "--played", expr, "--json"])
-            .args(extra)
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "{expr}: {out:?}");
-        serde_json::from_slice(&out.stdout).unwrap()
-    };
-    let ids = |v: &Value| -> Vec<i64> {
-        let mut ids: Vec<i64> = v["boards"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|b| b["id"].as_i64().unwrap())
-            .collect();
-        ids.sort_unstable();
-        ids
-    };
-    // Every stored record (a deal term true of every deal).
-    let all = query("hcp(N) >= 0", &[]);
-    let rows = all["boards"].as_array().unwrap().clone();
-    assert_eq!(rows.len(), 109, "every record of the four matches");
-    let store = dealdex::Store::open(db).unwrap();
-    // Each row's deal, dealer and vulnerability from the store itself.
-    let mut deals = std::collections::HashMap::new();
-    {
-        let mut stmt = store
-            .connection()
-            .prepare("SELECT id, deal, dealer, vulnerable FROM played")
-            .unwrap();
-        let mut q = stmt.query([]).unwrap();
-        while let Some(r) = q.next().unwrap() {
-            let key: Vec<u8> = r.get(1).unwrap();
-            let dealer: String = r.get(2).unwrap();
-            let vul: String = r.get(3).unwrap();
-            deals.insert(
-                r.get::<_, i64>(0).unwrap(),
-                (DealIndex(key.try_into().unwrap()), dealer, vul),
-            );
-        }
-    }
-    let int = |r: &Value, k: &str| r[k].as_i64();
-    let text = |r: &Value, k: &str| r[k].as_str().map(str::to_owned);
-    let contract = |r: &Value| text(r, "contract").unwrap_or_default().to_ascii_uppercase();
-    let level = |r: &Value| {
-        contract(r)
-            .bytes()
-            .next()
-            .filter(u8::is_ascii_digit)
-            .map(|b| i64::from(b - b'0'))
-    };
-    let strain = |r: &Value| Strain::from_bid(&contract(r));
-    let seat = |r: &Value, k: &str| {
-        text(r, k)
-            .and_then(|s| s.chars().next())
-            .and_then(Seat::from_char)
-    };
-    let dd = |r: &Value, who: Seat, strain: Strain| -> Option<i64> {
-        let (key, ..) = &deals[&r["id"].as_i64().unwrap()];
-        store
-            .dd_table(key)
-            .unwrap()
-            .map(|t| i64::from(t.tricks(who, strain)))
-    };
-    // Par against the stored (solved) table, every row; a few tables solved again.
-    for (k, r) in rows.iter().enumerate() {
-        let (key, dealer, vul) = &deals[&r["id"].as_i64().unwrap()];
-        let table = store
-            .dd_table(key)
-            .unwrap()
-            .expect("judge solved every deal");
-        if k % 60 == 0 {
-            assert_eq!(table, dealdex::dd::solve(&key.to_deal().unwrap()));
-        }
-        let dealer = Seat::from_char(dealer.chars().next().unwrap()).unwrap();
-        let vul: Vulnerability = vul.parse().unwrap();
-        assert_eq!(
-            int(r, "par_ns"),
-            Some(i64::from(table.par(dealer, vul).score))
-        );
-    }
-    // China JPD Cup 2006, board 9, open room: 3NT by South, 8 tricks (down one, North-South
-    // not vulnerable: -50), 9 tricks double dummy before the lead, the defence never erred.
-    let jpd = rows
-        .iter()
-        .find(|r| {
-            text(r, "event").as_deref() == Some("China JPD Cup 2006")
-                && int(r, "board") == Some(9)
-                && text(r, "room").as_deref() == Some("Open")
-        })
-        .unwrap();
-    assert_eq!(
-        (
-            contract(jpd),
-            text(jpd, "declarer"),
-            int(jpd, "tricks"),
-            int(jpd, "score_ns")
-        ),
-        ("3NT".to_owned(), Some("S".to_owned()), Some(8), Some(-50))
-    );
-    assert_eq!(
-        (int(jpd, "declarer_lost"), int(jpd, "defence_lost")),
-        (Some(1), Some(0))
-    );
-    assert_eq!(dd(jpd, Seat::South, Strain::NoTrump), Some(9));
-    let name = rows[0]["players"][0].as_str().unwrap().trim().to_owned();
-    let event = text(&rows[0], "event").unwrap();
-    let ns = |s: Option<Seat>| matches!(s, Some(Seat::North | Seat::South));
-    type Filter<'a> = Box<dyn Fn(&Value) -> bool + 'a>;
-    let cases: Vec<(String, Filter)> = vec![
-        (
-            "contract = 3NT and result < 0 and dd(declarer, strain) >= 9".into(),
-            Box::new(|r| {
-                level(r) == Some(3)
-                    && strain(r) == Some(Strain::NoTrump)
-                    && int(r, "tricks").is_some_and(|t| t < 9)
-                    && seat(r, "declarer").and_then(|d| dd(r, d, Strain::NoTrump)) >= Some(9)
-            }),
-        ),
-        (
-            "lost(defence) >= 1 and room = open".into(),
-            Box::new(|r| {
-                int(r, "defence_lost") >= Some(1) && text(r, "room").as_deref() == Some("Open")
-            }),
-        ),
-        (
-            format!("player = \"{}\"", name.to_ascii_uppercase()),
-            Box::new(|r| {
-                (0..4).any(|k| {
-                    r["players"][k]
-                        .as_str()
-                        .is_some_and(|p| p.trim().eq_ignore_ascii_case(&name))
-                })
-            }),
-        ),
-        (
-            "score - par < 0 and declarer = NS".into(),
-            Box::new(|r| {
-                matches!((int(r, "score_ns"), int(r, "par_ns")), (Some(s), Some(p)) if s < p)
-                    && ns(seat(r, "declarer"))
-            }),
-        ),
-        (
-            "lead_cost >= 1 or contract = 4HX or contract = 4SX".into(),
-            Box::new(|r| {
-                int(r, "lead_cost") >= Some(1) || ["4HX", "4SX"].contains(&contract(r).as_str())
-            }),
-        ),
-        (
-            format!("event = \"{event}\" and strain = hearts and not declarer = W"),
-            Box::new(|r| {
-                text(r, "event").as_deref() == Some(event.as_str())
-                    && strain(r) == Some(Strain::Trumps(Suit::Hearts))
-                    && seat(r, "declarer") != Some(Seat::West)
-            }),
-        ),
-    ];
-    for (expr, keep) in &cases {
-        let mut want: Vec<i64> = rows
-            .iter()
-            .filter(|r| keep(r))
-            .map(|r| r["id"].as_i64().unwrap())
-            .collect();
-        want.sort_unstable();
-        let got = query(expr, &[]);
-        assert_eq!(ids(&got), want, "{expr}");
-        assert_eq!(got["count"].as_u64(), Some(want.len() as u64), "{expr}");
-    }
-    assert!(
-        !ids(&query(&cases[0].0, &[])).is_empty(),
-        "the issue's example finds boards"
-    );
-    // The report over one event, by players, recomputed from its rows.
-    let expr = format!("event = \"{event}\"");
-    let report = query(&expr, &["--report", "players"]);
-    let selected: Vec<&Value> = rows
-        .iter()
-        .filter(|r| text(r, "event").as_deref() == Some(event.as_str()))
-        .collect();
-    assert_eq!(report["boards"].as_u64(), Some(selected.len() as u64));
-    let seat_of =
-        |r: &Value| (0..4).find(|&k| r["players"][k].as_str().is_some_and(|p| p.trim() == name));
-    let (mut boards, mut leads, mut errors, mut defence, mut declaring) =
-        (0u64, 0u64, 0u64, Vec::new(), Vec::new());
-    for r in &selected {
-        let Some(k) = seat_of(r) else { continue };
-        boards += 1;
-        let me = [Seat::North, Seat::East, Seat::South, Seat::West][k];
-        if seat(r, "leader") == Some(me)
-            && let Some(c) = int(r, "lead_cost")
-        {
-            leads += 1;
-            errors += u64::from(c >= 1);
-        }
-        if let Some(d) = seat(r, "declarer") {
-            if d == me
-                && let Some(l) = int(r, "declarer_lost")
-            {
-                declaring.push(l as f64);
-            }
-            if d != me
-                && d != me.rotate(2)
-                && let Some(l) = int(r, "defence_lost")
-            {
-                defence.push(l as f64);
-            }
-        }
-    }
-    let figures = report["people"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|p| p["name"] == name.as_str())
-        .unwrap();
-    assert_eq!(figures["boards"].as_u64(), Some(boards));
-    let close =
-        |v: &Value, want: f64| assert!((v.as_f64().unwrap() - want).abs() < 1e-9, "{v} {want}");
-    assert!(
-        leads > 0 && defence.len() > 1 && declaring.len() > 1,
-        "{name}: too few boards"
-    );
-    let p = errors as f64 / leads as f64;
-    assert_eq!(figures["lead_errors"]["n"].as_u64(), Some(leads));
-    close(&figures["lead_errors"]["value"], p);
-    close(
-        &figures["lead_errors"]["se"],
-        (p * (1.0 - p) / leads as f64).sqrt(),
-    );
-    for (v, got) in [
-        (&defence, &figures["defence_lost"]),
-        (&declaring, &figures["declarer_lost"]),
-    ] {
-        let n = v.len() as f64;
-        let mean = v.iter().sum::<f64>() / n;
-        let sd = (v.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0)).sqrt();
-        assert_eq!(got["n"].as_u64(), Some(v.len() as u64));
-        close(&got["value"], mean);
-        close(&got["se"], sd / n.sqrt());
-    }
-    // Par against the result for the event: the share at par and the IMP buckets.
-    let scored: Vec<(i64, i64)> = selected
-        .iter()
-        .filter_map(|r| Some((int(r, "score_ns")?, int(r, "par_ns")?)))
-        .collect();
-    let events = report["events"].as_array().unwrap();
-    assert_eq!(events.len(), 1);
-    let at_par = scored.iter().filter(|(s, p)| s == p).count();
-    assert_eq!(events[0]["boards"].as_u64(), Some(scored.len() as u64));
-    close(
-        &events[0]["at_par"]["value"],
-        at_par as f64 / scored.len() as f64,
-    );
-    let buckets: u64 = events[0]["imps"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|b| b[1].as_u64().unwrap())
-        .sum();
-    assert_eq!(buckets, scored.len() as u64);
-    let zero = events[0]["imps"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|b| b[0] == 0)
-        .map_or(0, |b| b[1].as_u64().unwrap());
-    assert!(zero >= at_par as u64);
+    let judged = Judged::read(dir, db);
+    judged.par_and_a_known_board();
+    judged.queries_keep_what_rust_filters_keep();
+    judged.report_by_players();
     // Played terms are refused where deals are searched, naming the term.
     let out = dealdex(dir)
         .args(["query", "contract = 3NT", "--count"])
@@ -536,4 +271,339 @@ fn played_queries_and_reports(dir: &std::path::Path, db: &std::path::Path) {
         "{err}"
     );
     assert!(err.contains("[--played]"), "{err}");
+}
+
+/// `dealdex query --played EXPR --json [EXTRA…]` in `dir`, its report.
+fn played_query(dir: &std::path::Path, expr: &str, extra: &[&str]) -> serde_json::Value {
+    let out = dealdex(dir)
+        .args(["query", "--played", expr, "--json"])
+        .args(extra)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{expr}: {out:?}");
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// A query report's record ids, sorted.
+fn ids(v: &serde_json::Value) -> Vec<i64> {
+    let mut ids: Vec<i64> = v["boards"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["id"].as_i64().unwrap())
+        .collect();
+    ids.sort_unstable();
+    ids
+}
+
+fn int(r: &serde_json::Value, k: &str) -> Option<i64> {
+    r[k].as_i64()
+}
+
+fn text(r: &serde_json::Value, k: &str) -> Option<String> {
+    r[k].as_str().map(str::to_owned)
+}
+
+fn contract(r: &serde_json::Value) -> String {
+    text(r, "contract").unwrap_or_default().to_ascii_uppercase()
+}
+
+fn level(r: &serde_json::Value) -> Option<i64> {
+    contract(r)
+        .bytes()
+        .next()
+        .filter(u8::is_ascii_digit)
+        .map(|b| i64::from(b - b'0'))
+}
+
+fn strain(r: &serde_json::Value) -> Option<Strain> {
+    Strain::from_bid(&contract(r))
+}
+
+fn seat(r: &serde_json::Value, k: &str) -> Option<Seat> {
+    text(r, k)
+        .and_then(|s| s.chars().next())
+        .and_then(Seat::from_char)
+}
+
+/// The judged sample as `query --played` lists it, with each record's deal, dealer and
+/// vulnerability read from the store itself.
+struct Judged<'d> {
+    dir: &'d std::path::Path,
+    rows: Vec<serde_json::Value>,
+    deals: std::collections::HashMap<i64, (DealIndex, String, String)>,
+    store: dealdex::Store,
+    /// The first record's first player, and its event.
+    name: String,
+    event: String,
+}
+
+impl<'d> Judged<'d> {
+    fn read(dir: &'d std::path::Path, db: &std::path::Path) -> Judged<'d> {
+        // Every stored record (a deal term true of every deal).
+        let all = played_query(dir, "hcp(N) >= 0", &[]);
+        let rows = all["boards"].as_array().unwrap().clone();
+        assert_eq!(rows.len(), 109, "every record of the four matches");
+        let store = dealdex::Store::open(db).unwrap();
+        let mut deals = std::collections::HashMap::new();
+        {
+            let mut stmt = store
+                .connection()
+                .prepare("SELECT id, deal, dealer, vulnerable FROM played")
+                .unwrap();
+            let mut q = stmt.query([]).unwrap();
+            while let Some(r) = q.next().unwrap() {
+                let key: Vec<u8> = r.get(1).unwrap();
+                let dealer: String = r.get(2).unwrap();
+                let vul: String = r.get(3).unwrap();
+                deals.insert(
+                    r.get::<_, i64>(0).unwrap(),
+                    (DealIndex(key.try_into().unwrap()), dealer, vul),
+                );
+            }
+        }
+        let name = rows[0]["players"][0].as_str().unwrap().trim().to_owned();
+        let event = text(&rows[0], "event").unwrap();
+        Judged {
+            dir,
+            rows,
+            deals,
+            store,
+            name,
+            event,
+        }
+    }
+
+    /// The tricks `who` takes in `strain` double dummy on record `r`'s deal (its stored table).
+    fn dd(&self, r: &serde_json::Value, who: Seat, strain: Strain) -> Option<i64> {
+        let (key, ..) = &self.deals[&r["id"].as_i64().unwrap()];
+        self.store
+            .dd_table(key)
+            .unwrap()
+            .map(|t| i64::from(t.tricks(who, strain)))
+    }
+
+    /// Par against the stored (solved) table, every row, a few tables solved again; and a
+    /// board checked by hand.
+    fn par_and_a_known_board(&self) {
+        use dealdex::dd::TablePar;
+        for (k, r) in self.rows.iter().enumerate() {
+            let (key, dealer, vul) = &self.deals[&r["id"].as_i64().unwrap()];
+            let table = self
+                .store
+                .dd_table(key)
+                .unwrap()
+                .expect("judge solved every deal");
+            if k % 60 == 0 {
+                assert_eq!(table, dealdex::dd::solve(&key.to_deal().unwrap()));
+            }
+            let dealer = Seat::from_char(dealer.chars().next().unwrap()).unwrap();
+            let vul: Vulnerability = vul.parse().unwrap();
+            assert_eq!(
+                int(r, "par_ns"),
+                Some(i64::from(table.par(dealer, vul).score))
+            );
+        }
+        // China JPD Cup 2006, board 9, open room: 3NT by South, 8 tricks (down one,
+        // North-South not vulnerable: -50), 9 tricks double dummy before the lead, the
+        // defence never erred.
+        let jpd = self
+            .rows
+            .iter()
+            .find(|r| {
+                text(r, "event").as_deref() == Some("China JPD Cup 2006")
+                    && int(r, "board") == Some(9)
+                    && text(r, "room").as_deref() == Some("Open")
+            })
+            .unwrap();
+        assert_eq!(
+            (
+                contract(jpd),
+                text(jpd, "declarer"),
+                int(jpd, "tricks"),
+                int(jpd, "score_ns")
+            ),
+            ("3NT".to_owned(), Some("S".to_owned()), Some(8), Some(-50))
+        );
+        assert_eq!(
+            (int(jpd, "declarer_lost"), int(jpd, "defence_lost")),
+            (Some(1), Some(0))
+        );
+        assert_eq!(self.dd(jpd, Seat::South, Strain::NoTrump), Some(9));
+    }
+
+    /// Six queries: each one's records are the rows its filter written here keeps.
+    fn queries_keep_what_rust_filters_keep(&self) {
+        type Filter<'a> = Box<dyn Fn(&serde_json::Value) -> bool + 'a>;
+        let (name, event) = (&self.name, &self.event);
+        let ns = |s: Option<Seat>| matches!(s, Some(Seat::North | Seat::South));
+        let cases: Vec<(String, Filter)> = vec![
+            (
+                "contract = 3NT and result < 0 and dd(declarer, strain) >= 9".into(),
+                Box::new(|r| {
+                    level(r) == Some(3)
+                        && strain(r) == Some(Strain::NoTrump)
+                        && int(r, "tricks").is_some_and(|t| t < 9)
+                        && seat(r, "declarer").and_then(|d| self.dd(r, d, Strain::NoTrump))
+                            >= Some(9)
+                }),
+            ),
+            (
+                "lost(defence) >= 1 and room = open".into(),
+                Box::new(|r| {
+                    int(r, "defence_lost") >= Some(1) && text(r, "room").as_deref() == Some("Open")
+                }),
+            ),
+            (
+                format!("player = \"{}\"", name.to_ascii_uppercase()),
+                Box::new(|r| {
+                    (0..4).any(|k| {
+                        r["players"][k]
+                            .as_str()
+                            .is_some_and(|p| p.trim().eq_ignore_ascii_case(name))
+                    })
+                }),
+            ),
+            (
+                "score - par < 0 and declarer = NS".into(),
+                Box::new(|r| {
+                    matches!((int(r, "score_ns"), int(r, "par_ns")), (Some(s), Some(p)) if s < p)
+                        && ns(seat(r, "declarer"))
+                }),
+            ),
+            (
+                "lead_cost >= 1 or contract = 4HX or contract = 4SX".into(),
+                Box::new(|r| {
+                    int(r, "lead_cost") >= Some(1) || ["4HX", "4SX"].contains(&contract(r).as_str())
+                }),
+            ),
+            (
+                format!("event = \"{event}\" and strain = hearts and not declarer = W"),
+                Box::new(|r| {
+                    text(r, "event").as_deref() == Some(event.as_str())
+                        && strain(r) == Some(Strain::Trumps(Suit::Hearts))
+                        && seat(r, "declarer") != Some(Seat::West)
+                }),
+            ),
+        ];
+        for (expr, keep) in &cases {
+            let mut want: Vec<i64> = self
+                .rows
+                .iter()
+                .filter(|r| keep(r))
+                .map(|r| r["id"].as_i64().unwrap())
+                .collect();
+            want.sort_unstable();
+            let got = played_query(self.dir, expr, &[]);
+            assert_eq!(ids(&got), want, "{expr}");
+            assert_eq!(got["count"].as_u64(), Some(want.len() as u64), "{expr}");
+        }
+        assert!(
+            !ids(&played_query(self.dir, &cases[0].0, &[])).is_empty(),
+            "the issue's example finds boards"
+        );
+    }
+
+    /// The report over one event, by players, recomputed from its rows: the first player's
+    /// lead errors, defence and declarer tricks lost; par against the result.
+    fn report_by_players(&self) {
+        let (name, event) = (&self.name, &self.event);
+        let expr = format!("event = \"{event}\"");
+        let report = played_query(self.dir, &expr, &["--report", "players"]);
+        let selected: Vec<&serde_json::Value> = self
+            .rows
+            .iter()
+            .filter(|r| text(r, "event").as_deref() == Some(event.as_str()))
+            .collect();
+        assert_eq!(report["boards"].as_u64(), Some(selected.len() as u64));
+        let seat_of = |r: &serde_json::Value| {
+            (0..4).find(|&k| r["players"][k].as_str().is_some_and(|p| p.trim() == name))
+        };
+        let (mut boards, mut leads, mut errors, mut defence, mut declaring) =
+            (0u64, 0u64, 0u64, Vec::new(), Vec::new());
+        for r in &selected {
+            let Some(k) = seat_of(r) else { continue };
+            boards += 1;
+            let me = [Seat::North, Seat::East, Seat::South, Seat::West][k];
+            if seat(r, "leader") == Some(me)
+                && let Some(c) = int(r, "lead_cost")
+            {
+                leads += 1;
+                errors += u64::from(c >= 1);
+            }
+            if let Some(d) = seat(r, "declarer") {
+                if d == me
+                    && let Some(l) = int(r, "declarer_lost")
+                {
+                    declaring.push(l as f64);
+                }
+                if d != me
+                    && d != me.rotate(2)
+                    && let Some(l) = int(r, "defence_lost")
+                {
+                    defence.push(l as f64);
+                }
+            }
+        }
+        let figures = report["people"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["name"] == name.as_str())
+            .unwrap();
+        assert_eq!(figures["boards"].as_u64(), Some(boards));
+        assert!(
+            leads > 0 && defence.len() > 1 && declaring.len() > 1,
+            "{name}: too few boards"
+        );
+        let p = errors as f64 / leads as f64;
+        assert_eq!(figures["lead_errors"]["n"].as_u64(), Some(leads));
+        close(&figures["lead_errors"]["value"], p);
+        close(
+            &figures["lead_errors"]["se"],
+            (p * (1.0 - p) / leads as f64).sqrt(),
+        );
+        for (v, got) in [
+            (&defence, &figures["defence_lost"]),
+            (&declaring, &figures["declarer_lost"]),
+        ] {
+            let n = v.len() as f64;
+            let mean = v.iter().sum::<f64>() / n;
+            let sd = (v.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0)).sqrt();
+            assert_eq!(got["n"].as_u64(), Some(v.len() as u64));
+            close(&got["value"], mean);
+            close(&got["se"], sd / n.sqrt());
+        }
+        par_against_result(&report, &selected);
+    }
+}
+
+/// `v` is `want` to 1e-9.
+fn close(v: &serde_json::Value, want: f64) {
+    assert!((v.as_f64().unwrap() - want).abs() < 1e-9, "{v} {want}");
+}
+
+/// The report's par against the result for its one event (the share at par, the IMP
+/// buckets), recomputed from the event's rows.
+fn par_against_result(report: &serde_json::Value, selected: &[&serde_json::Value]) {
+    let scored: Vec<(i64, i64)> = selected
+        .iter()
+        .filter_map(|r| Some((int(r, "score_ns")?, int(r, "par_ns")?)))
+        .collect();
+    let events = report["events"].as_array().unwrap();
+    assert_eq!(events.len(), 1);
+    let at_par = scored.iter().filter(|(s, p)| s == p).count();
+    assert_eq!(events[0]["boards"].as_u64(), Some(scored.len() as u64));
+    close(
+        &events[0]["at_par"]["value"],
+        at_par as f64 / scored.len() as f64,
+    );
+    let imps = events[0]["imps"].as_array().unwrap();
+    let buckets: u64 = imps.iter().map(|b| b[1].as_u64().unwrap()).sum();
+    assert_eq!(buckets, scored.len() as u64);
+    let zero = imps
+        .iter()
+        .find(|b| b[0] == 0)
+        .map_or(0, |b| b[1].as_u64().unwrap());
+    assert!(zero >= at_par as u64);
 }

@@ -979,40 +979,7 @@ impl<'a> Reader<'a> {
                     })?;
                 }
             }
-            Some(BOARD) => {
-                self.game.number = None;
-                // `?` is PBN's unknown value: the board is numbered by its place. Anything but
-                // ASCII digits (`-1`, `1e5`, `0x10`, `+3`, `3.0`, `٣`, an empty value) is no
-                // board number, and guessing one would store the deal under a wrong board.
-                if v != b"?" && (v.is_empty() || !v.iter().all(u8::is_ascii_digit)) {
-                    return Err(self.err_at(
-                        at,
-                        format!(
-                            "board number {:?} is not a number (expected ASCII digits 1, 2, …, \
-                             or \"?\")",
-                            text(value)
-                        ),
-                    ));
-                }
-                if v != b"?" {
-                    let n = v.iter().try_fold(0u64, |n, &d| {
-                        n.checked_mul(10)?.checked_add(u64::from(d - b'0'))
-                    });
-                    match n {
-                        Some(0) => {
-                            return Err(
-                                self.err_at(at, "board number 0 (PBN boards are numbered from 1)")
-                            );
-                        }
-                        Some(n) => self.game.number = Some(n),
-                        None => {
-                            return Err(
-                                self.err_at(at, format!("board number {} is too large", text(v)))
-                            );
-                        }
-                    }
-                }
-            }
+            Some(BOARD) => self.game.number = self.board_number(v, value, at)?,
             Some(DEALER) => {
                 self.game.dealer = if unknown {
                     None
@@ -1059,6 +1026,33 @@ impl<'a> Reader<'a> {
             }
         }
         Ok(())
+    }
+
+    /// The `Board` tag's number (`v` its trimmed value, `value` as written, at byte `at`);
+    /// `None` for `?`, PBN's unknown value: the board is numbered by its place.
+    fn board_number(&self, v: &[u8], value: &[u8], at: usize) -> Result<Option<u64>, Error> {
+        if v == b"?" {
+            return Ok(None);
+        }
+        // Anything but ASCII digits (`-1`, `1e5`, `0x10`, `+3`, `3.0`, `٣`, an empty value)
+        // is no board number, and guessing one would store the deal under a wrong board.
+        if v.is_empty() || !v.iter().all(u8::is_ascii_digit) {
+            return Err(self.err_at(
+                at,
+                format!(
+                    "board number {:?} is not a number (expected ASCII digits 1, 2, …, or \"?\")",
+                    text(value)
+                ),
+            ));
+        }
+        let n = v.iter().try_fold(0u64, |n, &d| {
+            n.checked_mul(10)?.checked_add(u64::from(d - b'0'))
+        });
+        match n {
+            Some(0) => Err(self.err_at(at, "board number 0 (PBN boards are numbered from 1)")),
+            Some(n) => Ok(Some(n)),
+            None => Err(self.err_at(at, format!("board number {} is too large", text(v)))),
+        }
     }
 
     /// One of the double-dummy tags (see [`super::pbn_dd`]), its value at byte `at`.
