@@ -160,7 +160,14 @@ fn a_revoke_in_the_spec_example_names_trick_and_card() {
     // East (column 2) plays ♥5 to trick 2 (clubs led, East holds ♣QJT6) and ♣6 in trick 6.
     play.tricks[1][2] = Some(card("H5"));
     play.tricks[5][2] = Some(card("C6"));
-    let err = board_play(&board.deal, game).unwrap_err();
+    // The play is kept up to the card before the revoke: trick 1 and the ♣ lead of trick 2.
+    let kept = board_play(&board.deal, game).unwrap().unwrap();
+    let tricks = kept.record.tricks();
+    assert_eq!(
+        (tricks.len(), tricks[0].cards.len(), &tricks[1].cards[..]),
+        (2, 4, &[card("C2")][..])
+    );
+    let err = kept.cut_by.expect("the revoke cut the play short");
     assert_eq!(
         *err.kind(),
         ModelErrorKind::Revoke {
