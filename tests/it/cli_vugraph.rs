@@ -259,6 +259,17 @@ fn played_queries_and_reports(dir: &std::path::Path, db: &std::path::Path) {
     judged.par_and_a_known_board();
     judged.queries_keep_what_rust_filters_keep();
     judged.report_by_players();
+    // The text listing: a line a record, the contract and its declarer apart.
+    let out = dealdex(dir)
+        .args(["query", "--played"])
+        .arg("event = \"China JPD Cup 2006\" and board = 9 and room = open")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        "China JPD Cup 2006  - 9 Open  3NT by S 8 tricks  NS -50  par 920  lost: declarer 1 defence 0 lead 0\n1 played boards\n"
+    );
     // Played terms are refused where deals are searched, naming the term.
     let out = dealdex(dir)
         .args(["query", "contract = 3NT", "--count"])

@@ -247,6 +247,18 @@ fn cli_lead_prints_json_and_writes_csv() {
     let csv = std::fs::read_to_string(dir.path().join("leads.csv")).unwrap();
     assert_eq!(csv.lines().count(), 14);
     assert!(csv.starts_with("card,mean_tricks,"));
+    // The text report names the contract and its declarer apart (it read "against 3NTS").
+    let out = common::dealdex(dir.path())
+        .args(["lead", "--hand", "AQ4.J.KJ6543.632", "--contract", "3NT"])
+        .args(["--declarer", "S", "--deals", "4", "--seed", &seed])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", common::stderr(&out));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.starts_with("Opening leads by W against 3NT by S (4 deals, vulnerability "),
+        "{text}"
+    );
     // A hand that is not 13 cards: bad input, exit 2.
     let out = common::dealdex(dir.path())
         .args([

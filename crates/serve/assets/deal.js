@@ -152,7 +152,8 @@ export async function playThrough(index, contract, declarer, played, box, record
 function leadsTable(r) {
   const bySuit = SUITS.map((s) => r.leads.filter((l) => l.card[0] === s));
   return [
-    el('p', {}, `${SEAT_NAME[r.leader]} leads against ${r.contract}: the defence's tricks after each card (${r.to_set} set it).`),
+    // `3NTS` (the contract and its declarer, as the API gives it) read as `3NT by South`.
+    el('p', {}, `${SEAT_NAME[r.leader]} leads against ${r.contract.slice(0, -1)} by ${SEAT_NAME[r.contract.slice(-1)]}: the defence's tricks after each card (${r.to_set} set it).`),
     el('table', { id: 'leads-table' }, el('tbody', {}, bySuit.filter((c) => c.length).map((cards) =>
       el('tr', {}, el('th', { class: `text suit-${cards[0].card[0]}` }, SYMBOL[cards[0].card[0]]),
         cards.map((l) => el('td', { 'data-card': l.card, class: l.tricks >= r.to_set ? 'sets' : '' },

@@ -826,11 +826,16 @@ impl LeadReport {
 /// database took part, how many deals were solved and read, and what was stored.
 impl std::fmt::Display for LeadReport {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // `3NTS` as `3NT by S`: declarer sits at the leader's right.
+        let declarer = self.leader.rotate(3).letter();
+        let bid = self
+            .contract
+            .strip_suffix(declarer)
+            .unwrap_or(&self.contract);
         writeln!(
             f,
-            "Opening leads by {} against {} ({} deals, vulnerability {}):",
+            "Opening leads by {} against {bid} by {declarer} ({} deals, vulnerability {}):",
             self.leader.letter(),
-            self.contract,
             self.deals,
             self.vulnerability.pbn()
         )?;

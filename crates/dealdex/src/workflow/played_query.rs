@@ -370,8 +370,8 @@ fn or_dash<T: fmt::Display>(v: Option<T>) -> String {
     v.map_or_else(|| "-".to_owned(), |v| v.to_string())
 }
 
-/// One line a record: `event  set board room  contract declarer tricks  NS score  par  lost:
-/// declarer defence lead`.
+/// One line a record: `event  set board room  contract by declarer  tricks  NS score  par
+/// lost: declarer defence lead`.
 impl fmt::Display for PlayedBoards {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for r in &self.boards {
@@ -385,7 +385,7 @@ impl fmt::Display for PlayedBoards {
                 or_dash(t.room.as_deref()),
                 or_dash(t.contract.as_deref()),
                 t.declarer
-                    .map(|d| d.letter().to_string())
+                    .map(|d| format!(" by {}", d.letter()))
                     .unwrap_or_default(),
                 or_dash(t.tricks),
                 or_dash(r.score_ns),
