@@ -5,7 +5,7 @@
 //!
 //! Each error type of every dealdex crate registers itself beside its `impl Classify`, with
 //! `crate::classified!(Type);` in this crate and the engine (which re-imports the macro),
-//! `dealdex_model::classified!(Type);` in the others (other forms of [`classified!`] also
+//! `dealdex_model::classified!(Type);` in the others (other forms of [`classified!`](crate::classified) also
 //! write the impl): a downcaster to its [`Classify`] goes into a distributed slice (the
 //! `linkme` crate, which every registering crate depends on), which [`as_classify`] walks.
 //! Stable Rust cannot cast a `&dyn Error` to a `&dyn Classify` directly, and this way no file
@@ -17,7 +17,7 @@ use std::error::Error;
 
 use crate::{Classify, ErrorClass};
 
-/// One error type's registration (written by [`classified!`]): its name and its downcaster.
+/// One error type's registration (written by [`classified!`](crate::classified)): its name and its downcaster.
 pub struct Classified {
     /// [`std::any::type_name`] of the type (for the engine's test that checks the
     /// registrations).
