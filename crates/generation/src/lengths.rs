@@ -1,7 +1,7 @@
 //! Predealt suit lengths dealt directly: dealer's `predeal spades(north)==10`, alongside
 //! predealt cards, for the simulation stream of `dealdex dealer`.
 //!
-//! A [`LengthDealer`] deals exactly uniformly over the deals that hold the predealt cards and
+//! A [`LengthDealer`](crate::lengths::LengthDealer) deals exactly uniformly over the deals that hold the predealt cards and
 //! have the predealt lengths, without rejection: any possible predeal is met by every deal,
 //! however unlikely it is among all deals.
 //!
@@ -16,7 +16,7 @@
 //! by seat, `Π C(r_s, x_s)` where `r_s` is what is left of suit `s` when the seat's turn
 //! comes.
 //!
-//! [`LengthDealer::new`] walks the cells in a fixed order (North, East, South; within a seat
+//! [`LengthDealer::new`](crate::lengths::LengthDealer::new) walks the cells in a fixed order (North, East, South; within a seat
 //! first the suits with a predealt length, then the others, in suit order; West takes what is
 //! left) and counts, for every state `r` (free cards left per suit, at most 14⁴ states, fewer
 //! as lengths and earlier cells bound them) before every cell, the number of ways
@@ -32,11 +32,11 @@
 //! picked one at a time among the suit's undealt cards (Lemire's batched ranged integers from
 //! one 64-bit word per suit, whose picks' ranges multiply to at most 13! < 2³³; a word whose
 //! remainder falls below `2⁶⁴ mod product` is redrawn). Every deal with the predealt cards
-//! and lengths therefore has probability exactly `1 /` [`LengthDealer::completions`].
+//! and lengths therefore has probability exactly `1 /` [`LengthDealer::completions`](crate::lengths::LengthDealer::completions).
 //!
 //! # The stream
 //!
-//! As [`Shuffler`](super::shuffle::Shuffler)'s: pieces of [`PIECE`] deals, piece `p`'s
+//! As [`Shuffler`](crate::shuffle::Shuffler)'s: pieces of [`PIECE`](crate::shuffle::PIECE) deals, piece `p`'s
 //! generator xoshiro256++ seeded with the 32 bytes at offset `32 p` of the ChaCha20
 //! keystream of the run's seed, here with nonce 2 (the shuffles' stream has nonce 1), so a
 //! run is reproducible on any number of threads. Within a piece the deals are drawn one after
