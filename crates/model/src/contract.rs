@@ -33,7 +33,8 @@ pub enum Strain {
 
 impl Strain {
     /// The five strains, notrump first, then ♠ ♥ ♦ ♣ (the order
-    /// [`board_play`](crate::play::record::board_play) tries them in when the contract is unknown).
+    /// [`board_play`](crate::play::record::board_play) tries them in when the contract is
+    /// unknown).
     pub const ALL: [Strain; 5] = [
         Strain::NoTrump,
         Strain::Trumps(Suit::Spades),
