@@ -122,7 +122,7 @@ const IMP_STEPS: [i64; 24] = [
 ];
 
 /// dealer's `imps(x)`: the IMPs of a score difference, with its sign, on dealer's table
-/// ([`IMP_STEPS`]).
+/// (`IMP_STEPS`).
 pub fn imps(x: i64) -> i64 {
     let n = IMP_STEPS.iter().filter(|&&t| x.abs() > t).count() as i64;
     if x < 0 { -n } else { n }

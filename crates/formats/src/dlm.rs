@@ -518,10 +518,10 @@ impl DealFormat for Dlm {
         Ok(boards)
     }
 
-    /// Every board From..To given once and nothing outside it ([`board_slots`]).
+    /// Every board From..To given once and nothing outside it (`board_slots`).
     ///
     /// # Errors
-    /// As [`board_slots`].
+    /// As `board_slots`.
     fn check_boards(&self, boards: &[Board], opts: &WriteOptions) -> Result<(), Error> {
         board_slots(boards, opts).map(|_| ())
     }

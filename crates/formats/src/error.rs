@@ -141,7 +141,7 @@ pub enum ErrorKind {
     )]
     AmbiguousContent {
         /// The file, when the error names it ([`choose_by_content`](crate::choose_by_content);
-        /// `None` from [`detect`](crate::detect), whose caller knows it).
+        /// `None` from [`detect`](fn@crate::detect), whose caller knows it).
         path: Option<PathBuf>,
         /// The 1-based line that was looked at, if any.
         line: Option<usize>,

@@ -387,7 +387,7 @@ pub const MAX_BOARD_NUMBER: u64 = i64::MAX as u64;
 /// Checks a first board number given by the user (`--first-board`, [`ReadOptions::first_board`])
 /// against 1..=[`MAX_BOARD_NUMBER`]: the one check of `convert` and `import` (their
 /// `--first-board` flags through [`parse_first_board`], and
-/// [`crate::workflow::convert::run`]). Beyond it, numbering the boards would saturate at
+/// `dealdex::workflow::convert::run`). Beyond it, numbering the boards would saturate at
 /// `u64::MAX` or give numbers the store cannot hold.
 ///
 /// ```
@@ -820,7 +820,7 @@ pub fn choose(path: &Path, name: Option<&str>) -> Result<&'static dyn DealFormat
 /// The format of the input file `path` as far as its name tells: the format `name`d (when
 /// given), else the one the extension selects, except `.txt`'s (which hex lines and the
 /// peers' text outputs share); `None` when the content must tell ([`choose_by_content`];
-/// [`crate::workflow::pipeline::open_deal_file`] opens a file once and does both).
+/// `dealdex::workflow::pipeline::open_deal_file` opens a file once and does both).
 ///
 /// ```
 /// use dealdex::formats::choose_by_name;

@@ -88,9 +88,10 @@ use crate::model::text::rank_index;
 /// Of a [`GameRecord`] that writer keeps the room, the players, the auction (PBN `AP` becomes
 /// three passes, a note `=k=` becomes `!` on the call before it and `an|<note k>|` when the
 /// note has text; other tokens are left out), the play (trick leaders from the strain of the
-/// contract, as [`crate::contract_of`] reads it, else of the `Contract` tag alone, else
-/// notrump; a trick with a missing card ends the play) and the result; other tags (the
-/// contract and declarer follow from the auction) and comments have no place in its line.
+/// contract, as [`contract_of`](dealdex_model::contract::contract_of) reads it, else of the
+/// `Contract` tag alone, else notrump; a trick with a missing card ends the play) and the result;
+/// other tags (the contract and declarer follow from the auction) and comments have no place in its
+/// line.
 ///
 /// # Errors
 /// Reading: `LineColumn` for a malformed pair; for a file none of whose records reads, the

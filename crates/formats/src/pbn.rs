@@ -10,15 +10,15 @@
 //!   `#` takes the previous game's value of that tag (PBN tag value inheritance). Every tag
 //!   is kept in [`GameRecord::tags`] in file order.
 //! - `[Deal]` (any first seat, ranks in any order, `10` for the ten, one unknown hand `-`: the
-//!   deals [`crate::parse_deal`] accepts, read by the same codec on bytes, the first problem
-//!   from the left being the error) is required. A game with a `[Deal]` or `[Board]` tag but
-//!   no complete deal is skipped and reported in [`super::FileBoards::skipped`] (docs/GUIDE.md "Deal
-//!   files"): a deal `?` or empty, `N:` alone, or partial — hands unknown (`-`) or empty
-//!   (`...`) as teaching and bidding files write auction-only boards
-//!   (`N:AKQ.AKQ.AKQ.AKQJ - - -`, `N:... ... ... ...`): two or more hands missing. One
-//!   missing hand is completed from the other three. Three or four hands that are not 13
-//!   cards each, a hand of 14 or more, a card twice and a bad rank or seat are errors. `[Board]` gives [`Board::number`] (`0`
-//!   and numbers above `u64` are errors, `?` or text gives `None`),
+//!   deals [`parse_deal`](dealdex_model::deal_string::parse_deal) accepts, read by the same codec
+//!   on bytes, the first problem from the left being the error) is required. A game with a `[Deal]`
+//!   or `[Board]` tag but no complete deal is skipped and reported in
+//!   [`super::FileBoards::skipped`] (docs/GUIDE.md "Deal files"): a deal `?` or empty, `N:` alone,
+//!   or partial — hands unknown (`-`) or empty (`...`) as teaching and bidding files write
+//!   auction-only boards (`N:AKQ.AKQ.AKQ.AKQJ - - -`, `N:... ... ... ...`): two or more hands
+//!   missing. One missing hand is completed from the other three. Three or four hands that are not
+//!   13 cards each, a hand of 14 or more, a card twice and a bad rank or seat are errors. `[Board]`
+//!   gives [`Board::number`] (`0` and numbers above `u64` are errors, `?` or text gives `None`),
 //!   `[Dealer]` and `[Vulnerable]` (`None`/`Love`/`-`, `NS`, `EW`, `All`/`Both`) the explicit
 //!   dealer and vulnerability (`?` or empty: `None`).
 //! - `{…}` commentary (also over several lines) and `;` comments (to the end of the line) are
@@ -1361,7 +1361,7 @@ pub enum GameLayout {
 }
 
 /// Appends one game laid out as `layout` says (see the module docs); `event` is the `[Event]`
-/// value when the board's record has none, written as given ([`event_value`]).
+/// value when the board's record has none, written as given (`event_value`).
 pub fn write_game(out: &mut Vec<u8>, b: &Board, event: &[u8], layout: GameLayout) {
     if layout == GameLayout::Export {
         out.push(b'\n');

@@ -1,9 +1,9 @@
 //! Predealt suit lengths dealt directly: dealer's `predeal spades(north)==10`, alongside
 //! predealt cards, for the simulation stream of `dealdex dealer`.
 //!
-//! A [`LengthDealer`] deals exactly uniformly over the deals that hold the predealt cards and
-//! have the predealt lengths, without rejection: any possible predeal is met by every deal,
-//! however unlikely it is among all deals.
+//! A [`LengthDealer`](crate::lengths::LengthDealer) deals exactly uniformly over the deals that
+//! hold the predealt cards and have the predealt lengths, without rejection: any possible predeal
+//! is met by every deal, however unlikely it is among all deals.
 //!
 //! # How a deal is drawn
 //!
@@ -16,32 +16,32 @@
 //! by seat, `Π C(r_s, x_s)` where `r_s` is what is left of suit `s` when the seat's turn
 //! comes.
 //!
-//! [`LengthDealer::new`] walks the cells in a fixed order (North, East, South; within a seat
-//! first the suits with a predealt length, then the others, in suit order; West takes what is
-//! left) and counts, for every state `r` (free cards left per suit, at most 14⁴ states, fewer
-//! as lengths and earlier cells bound them) before every cell, the number of ways
-//! `T(cell, r)` to finish the deal: a dynamic program over exact integer counts (a deal count
-//! is below 5.4·10²⁸ < 2⁹⁶; from East's cells on, below 39!/13!³ < 2⁵⁷). A deal then takes the
-//! cells in order: a cell with a length gets it, a seat's last cell the rest of the seat's
-//! cards, and any other cell draws its count `x` with weight `C(r_s, x) · T(next cell, r − x)`
-//! by a uniform integer below `T(cell, r)` (the top bits of one or two 64-bit words, redrawn
-//! while not below it: no modulo bias), unless only `x = 0` is possible (nothing drawn). The
-//! weights telescope, so each table comes up in proportion to its number of deals. Last,
-//! each suit's free cards are
-//! split by a uniform partial shuffle of the suit: North's, East's and South's cards are
-//! picked one at a time among the suit's undealt cards (Lemire's batched ranged integers from
-//! one 64-bit word per suit, whose picks' ranges multiply to at most 13! < 2³³; a word whose
-//! remainder falls below `2⁶⁴ mod product` is redrawn). Every deal with the predealt cards
-//! and lengths therefore has probability exactly `1 /` [`LengthDealer::completions`].
+//! [`LengthDealer::new`](crate::lengths::LengthDealer::new) walks the cells in a fixed order
+//! (North, East, South; within a seat first the suits with a predealt length, then the others, in
+//! suit order; West takes what is left) and counts, for every state `r` (free cards left per suit,
+//! at most 14⁴ states, fewer as lengths and earlier cells bound them) before every cell, the number
+//! of ways `T(cell, r)` to finish the deal: a dynamic program over exact integer counts (a deal
+//! count is below 5.4·10²⁸ < 2⁹⁶; from East's cells on, below 39!/13!³ < 2⁵⁷). A deal then takes
+//! the cells in order: a cell with a length gets it, a seat's last cell the rest of the seat's
+//! cards, and any other cell draws its count `x` with weight `C(r_s, x) · T(next cell, r − x)` by a
+//! uniform integer below `T(cell, r)` (the top bits of one or two 64-bit words, redrawn while not
+//! below it: no modulo bias), unless only `x = 0` is possible (nothing drawn). The weights
+//! telescope, so each table comes up in proportion to its number of deals. Last, each suit's free
+//! cards are split by a uniform partial shuffle of the suit: North's, East's and South's cards are
+//! picked one at a time among the suit's undealt cards (Lemire's batched ranged integers from one
+//! 64-bit word per suit, whose picks' ranges multiply to at most 13! < 2³³; a word whose remainder
+//! falls below `2⁶⁴ mod product` is redrawn). Every deal with the predealt cards and lengths
+//! therefore has probability exactly `1 /`
+//! [`LengthDealer::completions`](crate::lengths::LengthDealer::completions).
 //!
 //! # The stream
 //!
-//! As [`Shuffler`](super::shuffle::Shuffler)'s: pieces of [`PIECE`] deals, piece `p`'s
-//! generator xoshiro256++ seeded with the 32 bytes at offset `32 p` of the ChaCha20
-//! keystream of the run's seed, here with nonce 2 (the shuffles' stream has nonce 1), so a
-//! run is reproducible on any number of threads. Within a piece the deals are drawn one after
-//! the other from the piece's generator. Value-stable: the same seed, predeal and lengths give
-//! the same deals on every machine.
+//! As [`Shuffler`](crate::shuffle::Shuffler)'s: pieces of [`PIECE`](crate::shuffle::PIECE) deals,
+//! piece `p`'s generator xoshiro256++ seeded with the 32 bytes at offset `32 p` of the ChaCha20
+//! keystream of the run's seed, here with nonce 2 (the shuffles' stream has nonce 1), so a run is
+//! reproducible on any number of threads. Within a piece the deals are drawn one after the other
+//! from the piece's generator. Value-stable: the same seed, predeal and lengths give the same deals
+//! on every machine.
 
 use crate::model::number::combi::BINOM;
 use rand_chacha::ChaCha20Rng;

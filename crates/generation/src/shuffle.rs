@@ -33,7 +33,7 @@
 //! - The pick-th undealt card is found one of two ways ([`cpu`](crate::model::cpu) decides,
 //!   once a process): with BMI2's `pdep`, one instruction a card, where `pdep` is fast
 //!   (Intel; AMD from Zen 3); else by turning all of a deal's picks into ranks among the
-//!   free cards at once, 16 or 32 deals side by side in byte vectors ([`decode`]), which
+//!   free cards at once, 16 or 32 deals side by side in byte vectors (`decode`), which
 //!   needs nothing beyond the baseline instruction set. `DEALDEX_PORTABLE=1` forces the
 //!   second, without AVX2 (what ARM machines run). The decode path also halves the
 //!   multiplications: two consecutive picks of a batch, of ranges `n` and `n − 1`, come from
@@ -286,7 +286,7 @@ impl Shuffler {
 
     /// Fills `out` (at most [`PIECE`] deals) with the first deals of piece `piece` (0-based).
     ///
-    /// The work takes this machine's select path ([`cpu`](crate::model::cpu::cpu): `pdep`
+    /// The work takes this machine's select path ([`cpu`]: `pdep`
     /// where it is fast, else the byte-vector decode); every path gives the same deals.
     ///
     /// # Panics

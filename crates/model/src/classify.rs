@@ -5,19 +5,20 @@
 //!
 //! Each error type of every dealdex crate registers itself beside its `impl Classify`, with
 //! `crate::classified!(Type);` in this crate and the engine (which re-imports the macro),
-//! `dealdex_model::classified!(Type);` in the others (other forms of [`classified!`] also
-//! write the impl): a downcaster to its [`Classify`] goes into a distributed slice (the
-//! `linkme` crate, which every registering crate depends on), which [`as_classify`] walks.
-//! Stable Rust cannot cast a `&dyn Error` to a `&dyn Classify` directly, and this way no file
-//! lists the error types. The engine's unit test `error_registry` fails for an error type of
-//! any of the crates (a type deriving or implementing `std::error::Error`) that does not
-//! implement [`Classify`] and register in its own file.
+//! `dealdex_model::classified!(Type);` in the others (other forms of
+//! [`classified!`](crate::classified) also write the impl): a downcaster to its [`Classify`] goes
+//! into a distributed slice (the `linkme` crate, which every registering crate depends on), which
+//! [`as_classify`] walks. Stable Rust cannot cast a `&dyn Error` to a `&dyn Classify` directly, and
+//! this way no file lists the error types. The engine's unit test `error_registry` fails for an
+//! error type of any of the crates (a type deriving or implementing `std::error::Error`) that does
+//! not implement [`Classify`] and register in its own file.
 
 use std::error::Error;
 
 use crate::{Classify, ErrorClass};
 
-/// One error type's registration (written by [`classified!`]): its name and its downcaster.
+/// One error type's registration (written by [`classified!`](crate::classified)): its name
+/// and its downcaster.
 pub struct Classified {
     /// [`std::any::type_name`] of the type (for the engine's test that checks the
     /// registrations).

@@ -5,7 +5,7 @@
 //!   [`Trick`] is a completed trick as seed 003 has it: the four cards in play order, the
 //!   leader and the winner.
 //! - [`Contract`] is a final contract, as an auction ([`auction_contract`]), a game's PBN tags
-//!   ([`contract_of`]) and par ([`crate::dd::Par`]) name it.
+//!   ([`contract_of`]) and par (`dealdex::dd::Par`) name it.
 
 use std::fmt;
 use std::str::FromStr;
@@ -33,7 +33,8 @@ pub enum Strain {
 
 impl Strain {
     /// The five strains, notrump first, then ♠ ♥ ♦ ♣ (the order
-    /// [`board_play`](crate::board_play) tries them in when the contract is unknown).
+    /// [`board_play`](crate::play::record::board_play) tries them in when the contract is
+    /// unknown).
     pub const ALL: [Strain; 5] = [
         Strain::NoTrump,
         Strain::Trumps(Suit::Spades),
@@ -143,7 +144,7 @@ impl Doubling {
 }
 
 /// A final contract: its level, strain, doubling and declarer, as an auction and a game's PBN
-/// tags name it ([`contract_of`]), and par ([`crate::dd::Par`]).
+/// tags name it ([`contract_of`]), and par (`dealdex::dd::Par`).
 ///
 /// ```
 /// use dealdex::{Contract, Doubling, Seat, Strain, Suit};

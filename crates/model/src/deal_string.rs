@@ -3,7 +3,7 @@
 //! Import is tolerant (any first seat, any rank order, `10` for ten, one unknown hand `-`
 //! completed from the other three, tags in any order, `{…}` comments and `;` lines skipped);
 //! export is canonical (`<dealer>:` first, ranks descending, the mandatory tags in order).
-//! Whole PBN files are read and written by [`crate::formats::Pbn`], which reads and writes its
+//! Whole PBN files are read and written by `dealdex::formats::Pbn`, which reads and writes its
 //! `[Deal]` tags with the codec here.
 
 use crate::card::{Card, RANK_LETTERS, Seat, Suit};

@@ -3,7 +3,7 @@
 
 /// Byte classes for the letter parsers: 0..13 a rank letter's index (0 = ace … 12 = deuce,
 /// either case), `SUIT + s` a suit letter (0 = S … 3 = C, either case), [`ONE`] the `1` of
-/// `10`, [`OTHER`] anything else.
+/// `10`, `OTHER` anything else.
 pub static CLASS: [u8; 256] = {
     let mut t = [OTHER; 256];
     let ranks = b"AKQJT98765432";

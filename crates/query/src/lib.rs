@@ -34,7 +34,7 @@
 //! | `ltc(X)` | losing-trick count, 0..=12 ([`crate::model::features::losing_trick_count`]) | seat |
 //! | `longest(X)` | length of the longest suit, 4..=13 | seat |
 //! | `dd(X, strain)` | double-dummy tricks of X in `strain` (`notrump`, `nt` or a suit), 0..=13; a side: its better declarer ([`crate::dd`]) | seat or side, strain |
-//! | `par(side, vul)`, `par(side, vul, dealer)` | the par score ([`crate::dd::TrickTable::par`]) from `side`'s view (`NS`: as North-South score it; `EW`: negated) at vulnerability `vul`, `dealer` dealing (North when left out; it matters only when both sides can make the same level); within ±7600 | side, vulnerability, seat |
+//! | `par(side, vul)`, `par(side, vul, dealer)` | the par score ([`crate::dd::TablePar::par`]) from `side`'s view (`NS`: as North-South score it; `EW`: negated) at vulnerability `vul`, `dealer` dealing (North when left out; it matters only when both sides can make the same level); within ±7600 | side, vulnerability, seat |
 //! | `lead(X, strain, card)` | the defence's double-dummy tricks, 0..=13, after X leads `card` (`SA`, `HT`, `H10`, `C2`) against a contract in `strain` declared by X's right-hand opponent ([`crate::dd::lead_tricks`]; the level does not matter); no value when X does not hold the card (see below) | seat, strain, card |
 //! | `0`, `12`, … | a non-negative integer literal up to `i64::MAX` | |
 //! | `a + b`, `a - b` | sum, difference of numbers, left to right | numbers |

@@ -181,7 +181,7 @@ impl App {
         }
     }
 
-    /// Every route, behind the guard ([`guard::check`]) and the body limit
+    /// Every route, behind the guard (`guard::check`) and the body limit
     /// ([`MAX_BODY_BYTES`]).
     pub fn router(&self) -> Router {
         let api = Router::new()

@@ -899,7 +899,7 @@ impl Store {
     /// `--all` and `--verify`, `records --set --solve`, `dealer --set` and `--all`, and
     /// `dealer --deals` looking up stored tables), where a new empty file would only hide a
     /// wrong path. The commands that only read (`export`, `records --set`, `query`, `sql`, …)
-    /// open a [`ReadOnlyStore`](crate::ReadOnlyStore).
+    /// open a [`ReadOnlyStore`].
     ///
     /// ```
     /// use dealdex::{Store, StoreError};

@@ -64,7 +64,7 @@ pub const MAX_IMPORT_BATCH: u64 = 1 << 24;
 #[cfg_attr(feature = "clap", derive(clap::Args))]
 pub struct ImportJob {
     /// The files in order, each with the format to read it as; `None`: the one its first
-    /// 64 KiB show, told as it is read ([`open_deal_file`]: each file is opened once).
+    /// 64 KiB show, told as it is read (`open_deal_file`: each file is opened once).
     #[cfg_attr(feature = "clap", arg(skip))]
     pub files: Vec<(PathBuf, Option<&'static dyn DealFormat>)>,
     /// Store each file's boards as this set (with several files: NAME-1, NAME-2, …, by

@@ -191,7 +191,8 @@ pub struct DealJob {
     /// header), `hex` (a 26-hex-digit index a line) and `json` (a JSON line a deal:
     /// `{"number":"…","scheme":"…","deal":"N:…","index":"…"}`), [`DEAL_LIST_FORMATS`]; any
     /// other registry format writes the deals as boards 1, 2, … in range order, as every
-    /// command writes boards ([`DealFiles`]; a format written in one piece holds at most
+    /// command writes boards ([`DealFiles`](crate::workflow::pipeline::DealFiles); a format
+    /// written in one piece holds at most
     /// [`MAX_COLLECTED`](crate::workflow::generate::MAX_COLLECTED) boards).
     pub format: &'static dyn DealFormat,
     /// The output file, written through a temporary file beside it and renamed when whole

@@ -59,7 +59,7 @@ pub struct Writing {
     /// `<name>-1.dup`, `<name>-2.dup`, … of 96 boards renumbered from 1 ([`render_set`]).
     #[cfg_attr(feature = "clap", arg(long))]
     pub split: bool,
-    /// Event name for the formats that carry one (PBN [Event], DLM Headline; default: the
+    /// Event name for the formats that carry one (PBN `[Event]`, DLM Headline; default: the
     /// set's name where there is one).
     #[cfg_attr(feature = "clap", arg(long))]
     pub event: Option<String>,

@@ -120,10 +120,10 @@ pub struct RecordsOptions {
     /// shows its table and par.
     #[cfg_attr(feature = "clap", arg(long, conflicts_with = "hide_analysis"))]
     pub solve: bool,
-    /// Event name in the header (default: the set's name, else the file's [Event]).
+    /// Event name in the header (default: the set's name, else the file's `[Event]`).
     #[cfg_attr(feature = "clap", arg(long, value_name = "NAME"))]
     pub event: Option<String>,
-    /// Date in the header (default: the day the set was stored, else the file's [Date]).
+    /// Date in the header (default: the day the set was stored, else the file's `[Date]`).
     #[cfg_attr(feature = "clap", arg(long, value_name = "DATE"))]
     pub date: Option<String>,
 }

@@ -262,8 +262,8 @@ fn boards_items(
 /// The deals of one solve argument (solve's `inputs` argument): a deal string or a hex index
 /// ([`crate::parse_deal_argument`]) unless a file of that name exists; else a deal file
 /// (standard input for [`STDIN_INPUT`]) read as `read` says: its format, or the one its
-/// extension selects or, failing that, its content shows ([`crate::workflow::pipeline::open_deal_file`], as the other workflows
-/// choose formats).
+/// extension selects or, failing that, its content shows (`open_deal_file`, as the other
+/// workflows choose formats).
 ///
 /// ```
 /// use dealdex::ErrorKind;
@@ -364,7 +364,7 @@ pub struct SolveOptions {
     pub request: SolveRequest,
     /// Output: text (table and par per deal), json (JSON lines with par), or any deal-file
     /// format, each board with its table where the format holds one (pbn: the double-dummy
-    /// tags [DoubleDummyTricks], [OptimumScore], [ParContract] and [OptimumResultTable]; a
+    /// tags `[DoubleDummyTricks]`, `[OptimumScore]`, `[ParContract]` and `[OptimumResultTable]`; a
     /// PBN input keeps its other tags).
     #[cfg_attr(
         feature = "clap",

@@ -3,8 +3,8 @@
 //! D = 52!/(13!)⁴ = 53,644,737,765,488,792,839,237,440,000 (< 2⁹⁶). Three published schemes,
 //! each numbered as its author publishes it: Pavlicek (the default, §1a) and Andrews (§1b)
 //! 1..=D, Big Deal's Gödel number (§1c) 0..=D−1 as Big Deal's `.goe` files print it. The fast
-//! paths here use native integers and tables; [`reference`] holds the step-by-step num-bigint
-//! versions they are tested against.
+//! paths here use native integers and tables; [`reference`](mod@reference) holds the
+//! step-by-step num-bigint versions they are tested against.
 
 pub mod combi;
 mod pavlicek;

@@ -454,8 +454,8 @@ pub struct BoardPlay {
 /// Replays a game's play (PBN `[Play]` or LIN `pc|`, as [`GameRecord::play`]) on its deal.
 ///
 /// The strain and declarer are what the game says of its contract:
-/// [`contract_of`](crate::contract_of)'s, else its `Contract` tag's strain or its `Declarer`
-/// tag's seat. With declarer known, the opening lead
+/// [`contract_of`](crate::contract::contract_of)'s, else its `Contract` tag's strain or its
+/// `Declarer` tag's seat. With declarer known, the opening lead
 /// must be declarer's left-hand opponent's. With the strain known, the PBN layout is put in
 /// play order under it and replayed ([`PlayRecord::replay`]: cards held, suit followed, each
 /// winner leading the next trick). With the strain unknown, the strains are tried in the

@@ -33,13 +33,13 @@ pub struct MakeJob {
     /// [`parse_sessions`].
     #[cfg_attr(feature = "clap", arg(skip))]
     pub sessions: Option<(u32, u32)>,
-    /// Make the sessions' reserve sets (files <name>reserve.*) instead.
+    /// Make the sessions' reserve sets (files `<name>reserve.*`) instead.
     #[cfg_attr(feature = "clap", arg(long))]
     pub reserve: bool,
     /// The boards of a phase whose SN line says `?`; see [`parse_boards`].
     #[cfg_attr(feature = "clap", arg(skip))]
     pub boards: Option<Boards>,
-    /// Directory for the files (created if missing): <session name>.<extension> for each
+    /// Directory for the files (created if missing): `<session name>.<extension>` for each
     /// format.
     #[cfg_attr(feature = "clap", arg(long, short, value_name = "DIR"))]
     pub out: PathBuf,

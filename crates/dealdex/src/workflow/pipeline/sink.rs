@@ -551,7 +551,7 @@ pub struct Written {
     /// What an output cannot keep, each naming the output: the board numbers of a set that
     /// is not boards 1..n, written to a format without board numbers (hex, oneline, DUP, …;
     /// [`crate::formats::FormatInfo::board_numbers`]), which reads back as boards 1, 2, …
-    /// unless read with `--first-board` ([`numbering_warnings`]).
+    /// unless read with `--first-board` (`numbering_warnings`).
     pub warnings: Vec<String>,
 }
 

@@ -892,7 +892,7 @@ impl<R: Deref<Target = StoreReader>> OpenSource<R> {
     /// Reads the boards a piece at a time (a file's pieces as [`formats::stream`] cuts them,
     /// a store's [`STORED_PIECE`] boards), handing each to `on_piece`, which returns whether
     /// to go on: memory stays that of a piece whatever the source's size. A file's boards
-    /// are numbered as [`read_deal_pieces_until`] numbers them; a set's carry their stored
+    /// are numbered as `read_deal_pieces_until` numbers them; a set's carry their stored
     /// numbers; the whole store's none.
     ///
     /// # Errors
