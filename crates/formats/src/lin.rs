@@ -546,11 +546,7 @@ fn build_play(deal: &Deal, contract: Option<Contract>, played: &[Played]) -> Bui
                 None
             };
             if let Some(why) = why {
-                let kept = match (t, i) {
-                    (0, 0) => "no card of the play is kept".to_string(),
-                    (t, 0) => format!("the play is kept up to trick {t}"),
-                    (t, i) => format!("the play is kept up to card {i} of trick {}", t + 1),
-                };
+                let kept = crate::played::play_kept(t, i);
                 built.illegal = Some((p.line, format!("{why} (column {}); {kept}", p.col)));
                 if i > 0 {
                     tricks.push(row);

@@ -204,6 +204,16 @@ pub fn result_tag(game: &GameRecord) -> Option<u8> {
         .filter(|&r| r <= 13)
 }
 
+/// What is left of a play cut short by an illegal card, as an inconsistency's detail ends:
+/// `tricks` whole tricks and `cards` cards of the next one kept.
+pub(crate) fn play_kept(tricks: usize, cards: usize) -> String {
+    match (tricks, cards) {
+        (0, 0) => "no card of the play is kept".to_owned(),
+        (t, 0) => format!("the play is kept up to trick {t}"),
+        (t, i) => format!("the play is kept up to card {i} of trick {}", t + 1),
+    }
+}
+
 /// What kind of inconsistency a record has ([`Inconsistency`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -349,11 +359,10 @@ pub fn check_board(b: &Board) -> Vec<Inconsistency> {
         }
         Ok(Some(p)) => {
             if let Some(e) = &p.cut_by {
-                let kept = p.record.tricks();
-                let kept = match kept.last().map(|t| t.cards.len()) {
-                    Some(4) => format!("the play is kept up to trick {}", kept.len()),
-                    Some(n) => format!("the play is kept up to card {n} of trick {}", kept.len()),
-                    None => "the play is not kept".to_owned(),
+                let tricks = p.record.tricks();
+                let kept = match tricks.last().map(|t| t.cards.len()) {
+                    Some(n) if n < 4 => play_kept(tricks.len() - 1, n),
+                    _ => play_kept(tricks.len(), 0),
                 };
                 push(InconsistencyKind::IllegalCard, format!("{e}; {kept}"));
             }
