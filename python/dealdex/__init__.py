@@ -191,8 +191,8 @@ class PlayedBoards(list):  # type: ignore[type-arg]
     lists, which ``pandas.DataFrame`` takes as they are, and ``to_pandas()``."""
 
     _BOARD = (
-        "id", "index", "set", "board", "room", "north", "east", "south", "west", "dealer",
-        "vulnerability", "contract", "declarer", "result", "score",
+        "id", "index", "set", "board", "room", "event", "north", "east", "south", "west",
+        "dealer", "vulnerability", "contract", "declarer", "tricks", "score",
     )
 
     def columns(self) -> "dict[str, list[Any]]":
@@ -240,9 +240,10 @@ class PlayedBoards(list):  # type: ignore[type-arg]
 def _played(self, *, set=None, judge=False) -> PlayedBoards:  # type: ignore[no-untyped-def]
     """The played boards (imported match files: LIN vugraph, PBN with auction and play) of
     ``set``, or of the whole database, in set, board and room order, as ``PlayedBoards``:
-    each a dict (``id``, ``index``, ``deal``, ``set``, ``board``, ``room``, ``north`` …
-    ``west``, ``dealer``, ``vulnerability``, ``auction`` (calls with their notes),
-    ``contract``, ``declarer``, ``result``, ``score``, ``cards`` (each with its ``seat``, its
+    each a dict (``id``, ``set``, ``board``, ``room``, ``event``, ``north`` … ``west``,
+    ``contract``, ``declarer``, ``tricks`` (declarer's, the PBN ``Result``), as ``query
+    --played --json`` gives them; ``index``, ``deal``, ``dealer``, ``vulnerability``,
+    ``auction`` (calls with their notes), ``score``, ``cards`` (each with its ``seat``, its
     double-dummy value ``dd`` and ``cost``), ``analysis`` (``tricks``, ``declarer_lost``,
     ``defence_lost``, ``costs``, ``lead_cost``), ``judged_now``, ``fault``). Judgements are
     those ``dealdex judge`` stored; with ``judge``, the boards without one are judged now (not

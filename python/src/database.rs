@@ -227,9 +227,9 @@ impl PyDatabase {
 
     /// The played boards (imported match files: LIN vugraph, PBN with auction and play) of
     /// `set`, or of the whole database, as the played workflow reports them: a list of dicts
-    /// (`id`, `index`, `deal`, `set`, `board`, `room`, `north` … `west`, `dealer`,
-    /// `vulnerability`, `auction` (calls with their notes), `contract`, `declarer`, `result`,
-    /// `score`, `cards` (each with its `seat`, its double-dummy value `dd` and `cost`),
+    /// (`id`, `set`, `board`, `room`, `event`, `north` … `west`, `contract`, `declarer`,
+    /// `tricks`, `index`, `deal`, `dealer`, `vulnerability`, `auction` (calls with their
+    /// notes), `score`, `cards` (each with its `seat`, its double-dummy value `dd` and `cost`),
     /// `analysis`, `judged_now`, `fault`), in set, board and room order. Judgements are those
     /// `dealdex judge` stored; with `judge`, the boards without one are judged now (not
     /// stored; the GIL released). `dealdex.Database.played` wraps it as `PlayedBoards`.

@@ -44,8 +44,9 @@ def test_the_record_is_what_export_writes(cli, matches, tmp_path):
         assert len(boards) == len(games) > 10
         for k, g in enumerate(games):
             assert str(columns["board"][k]) == g["Board"]
-            for tag in ("North", "East", "South", "West", "Contract", "Declarer", "Result"):
-                value = columns[tag.lower()][k]
+            tags = ("Event", "North", "East", "South", "West", "Contract", "Declarer", "Result")
+            for tag in tags:
+                value = columns["tricks" if tag == "Result" else tag.lower()][k]
                 want = g.get(tag, "?")
                 if value is None:
                     assert want in ("?", ""), (k, tag, want)

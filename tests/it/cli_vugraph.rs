@@ -315,6 +315,13 @@ fn text(r: &serde_json::Value, k: &str) -> Option<String> {
     r[k].as_str().map(str::to_owned)
 }
 
+/// The player at seat `k` (0 = North … 3 = West), trimmed: a row names them by seat.
+fn player(r: &serde_json::Value, k: usize) -> Option<&str> {
+    r[["north", "east", "south", "west"][k]]
+        .as_str()
+        .map(str::trim)
+}
+
 fn contract(r: &serde_json::Value) -> String {
     text(r, "contract").unwrap_or_default().to_ascii_uppercase()
 }
@@ -373,7 +380,7 @@ impl<'d> Judged<'d> {
                 );
             }
         }
-        let name = rows[0]["players"][0].as_str().unwrap().trim().to_owned();
+        let name = player(&rows[0], 0).unwrap().to_owned();
         let event = text(&rows[0], "event").unwrap();
         Judged {
             dir,
@@ -468,11 +475,7 @@ impl<'d> Judged<'d> {
             (
                 format!("player = \"{}\"", name.to_ascii_uppercase()),
                 Box::new(|r| {
-                    (0..4).any(|k| {
-                        r["players"][k]
-                            .as_str()
-                            .is_some_and(|p| p.trim().eq_ignore_ascii_case(name))
-                    })
+                    (0..4).any(|k| player(r, k).is_some_and(|p| p.eq_ignore_ascii_case(name)))
                 }),
             ),
             (
@@ -527,9 +530,7 @@ impl<'d> Judged<'d> {
             .filter(|r| text(r, "event").as_deref() == Some(event.as_str()))
             .collect();
         assert_eq!(report["boards"].as_u64(), Some(selected.len() as u64));
-        let seat_of = |r: &serde_json::Value| {
-            (0..4).find(|&k| r["players"][k].as_str().is_some_and(|p| p.trim() == name))
-        };
+        let seat_of = |r: &serde_json::Value| (0..4).find(|&k| player(r, k) == Some(name.as_str()));
         let (mut boards, mut leads, mut errors, mut defence, mut declaring) =
             (0u64, 0u64, 0u64, Vec::new(), Vec::new());
         for r in &selected {

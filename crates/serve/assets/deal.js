@@ -59,7 +59,7 @@ export function playedOutcome(b) {
   if (!b.contract) return 'no contract recorded';
   if (b.contract.toUpperCase() === 'PASS') return 'passed out';
   const by = b.declarer ? ` by ${SEAT_NAME[b.declarer]}` : '';
-  return `${b.contract}${by}${b.result !== null ? `, ${b.result} tricks` : ''}`;
+  return `${b.contract}${by}${b.tricks !== null ? `, ${b.tricks} tricks` : ''}`;
 }
 
 /** A contract and declarer, and each opening lead's tricks for the defence against it. */

@@ -9,6 +9,7 @@ export async function playedPage(id) {
   const b = await api(`/api/played/${encodeURIComponent(id)}`);
   const players = SEATS.map((s) => fact(SEAT_NAME[s], b[SEAT_NAME[s].toLowerCase()] || '—'));
   const facts = el('dl', { class: 'facts', id: 'played-facts' },
+    b.event ? fact('Event', b.event) : null,
     players,
     fact('Dealer', SEAT_NAME[b.dealer]),
     fact('Vulnerable', b.vulnerability),

@@ -903,10 +903,10 @@ async fn played_boards_are_the_played_workflows_reports() {
         assert_eq!(list, serde_json::to_value(&report).unwrap());
         assert!(report.boards.len() > 10, "{set}: {}", report.boards.len());
         for b in &report.boards {
-            let (status, page) = send_json(&app, get(&format!("/api/played/{}", b.id))).await;
+            let (status, page) = send_json(&app, get(&format!("/api/played/{}", b.table.id))).await;
             assert_eq!(status, StatusCode::OK, "{page}");
             let job = PlayedJob {
-                selection: PlayedSelection::Id(b.id),
+                selection: PlayedSelection::Id(b.table.id),
                 judge_now: true,
             };
             let expected = run(&job, &store).unwrap().boards.pop().unwrap();
@@ -922,11 +922,12 @@ async fn played_boards_are_the_played_workflows_reports() {
                 assert_eq!(costs, u64::from(a.declarer_lost + a.defence_lost));
                 assert_eq!(expected.cards.len() + 1, a.tricks.len());
                 let deal: dealdex::Deal = expected.deal.parse().unwrap();
-                let declarer: dealdex::Seat =
-                    expected.declarer.unwrap().to_string().parse().unwrap();
-                let contract =
-                    dealdex::Contract::from_pbn(expected.contract.as_deref().unwrap(), declarer)
-                        .unwrap();
+                let declarer = expected.table.declarer.unwrap();
+                let contract = dealdex::Contract::from_pbn(
+                    expected.table.contract.as_deref().unwrap(),
+                    declarer,
+                )
+                .unwrap();
                 let board = PlayedBoard {
                     deal,
                     strain: contract.strain,
@@ -938,7 +939,12 @@ async fn played_boards_are_the_played_workflows_reports() {
                         .collect(),
                 };
                 if set == "m-2" {
-                    assert_eq!(&analyse_play(&board).unwrap(), a, "played board {}", b.id);
+                    assert_eq!(
+                        &analyse_play(&board).unwrap(),
+                        a,
+                        "played board {}",
+                        b.table.id
+                    );
                 }
                 seen.0 += 1;
             } else if expected.fault.is_some() {

@@ -270,9 +270,9 @@ impl super::StoreReader {
 /// [`crate::PlayedRow`] (the whole record) and [`crate::FoundPlayed`] (a played search's
 /// match) share. Every field but `id` is `None` where the record does not tell it.
 ///
-/// JSON (inside [`crate::FoundPlayed`]): `{"id": 7, "set": "match", "board": 3, "room":
-/// "Open", "event": "…", "players": ["…", null, …], "contract": "3NT", "declarer": "S",
-/// "tricks": 9}`.
+/// JSON (flattened into [`crate::FoundPlayed`] and the engine's played-board view):
+/// `{"id": 7, "set": "match", "board": 3, "room": "Open", "event": "…", "north": "…",
+/// "east": null, "south": "…", "west": "…", "contract": "3NT", "declarer": "S", "tricks": 9}`.
 #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct PlayedTable {
     /// Its row (`played.id`).
@@ -285,7 +285,9 @@ pub struct PlayedTable {
     pub room: Option<String>,
     /// The event (LIN `vg|`'s first field, PBN's Event tag; migration 12).
     pub event: Option<String>,
-    /// The players, North, East, South, West.
+    /// The players, North, East, South, West; in JSON the keys `north` … `west`, as the
+    /// PBN tags and the query language's terms name them.
+    #[serde(flatten, serialize_with = "players_by_seat")]
     pub players: [Option<String>; 4],
     /// The contract as stored (`4HX`, `3NT`, `Pass`).
     pub contract: Option<String>,
@@ -294,6 +296,20 @@ pub struct PlayedTable {
     pub declarer: Option<Seat>,
     /// The tricks declarer took, 0..=13 (the `Result` tag).
     pub tricks: Option<u8>,
+}
+
+/// The players as a map from the seats' lower-case names (`north` … `west`), the names
+/// `null` where the record has none.
+fn players_by_seat<S: serde::Serializer>(
+    players: &[Option<String>; 4],
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeMap;
+    let mut map = s.serialize_map(Some(4))?;
+    for (seat, name) in PLAYERS.iter().zip(players) {
+        map.serialize_entry(&seat.name().to_ascii_lowercase(), name)?;
+    }
+    map.end()
 }
 
 /// A seat as its letter (`"S"`), none as `null`.

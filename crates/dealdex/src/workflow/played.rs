@@ -17,7 +17,7 @@
 use serde::Serialize;
 
 use crate::dd::PlayAnalysis;
-use crate::store::{PlayedRow, PlayedSelection, PlayedToJudge};
+use crate::store::{PlayedRow, PlayedSelection, PlayedTable, PlayedToJudge};
 use crate::{ErrorKind, Result, StoreReader};
 
 /// Which played boards to read, and whether to judge those without a stored judgement.
@@ -40,33 +40,22 @@ pub struct PlayedReport {
 
 /// One played board: a table's record and its judgement.
 ///
-/// JSON: `{"id": 7, "index": "…", "deal": "N:…", "set": "match", "board": 3, "room": "Open",
-/// "north": "Meckstroth", …, "dealer": "S", "vulnerability": "EW", "auction": [{"call": "1NT",
-/// "note": "15-17"}, …], "contract": "3NT", "declarer": "S", "result": 9, "score": "NS 600",
-/// "cards": [{"card": "HQ", "seat": "W", "dd": 9, "cost": 0}, …], "analysis": {…},
-/// "judged_now": false, "fault": null}`.
+/// JSON: the table's fields ([`PlayedTable`]'s, as a played search gives them: `{"id": 7,
+/// "set": "match", "board": 3, "room": "Open", "event": "…", "north": "Meckstroth", …,
+/// "contract": "3NT", "declarer": "S", "tricks": 9`), then `"index": "…", "deal": "N:…",
+/// "dealer": "S", "vulnerability": "EW", "auction": [{"call": "1NT", "note": "15-17"}, …],
+/// "score": "NS 600", "cards": [{"card": "HQ", "seat": "W", "dd": 9, "cost": 0}, …],
+/// "analysis": {…}, "judged_now": false, "fault": null}`.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct PlayedView {
-    /// Its row in the store (`played.id`): `/played/<id>` in `dealdex serve`.
-    pub id: i64,
+    /// Its row in the store (`/played/<id>` in `dealdex serve`), set, board, room, event,
+    /// players, contract, declarer and tricks.
+    #[serde(flatten)]
+    pub table: PlayedTable,
     /// The deal's 13-byte index as 26 hex digits.
     pub index: String,
     /// The deal as a PBN deal string, North first.
     pub deal: String,
-    /// The set it was imported into, if any.
-    pub set: Option<String>,
-    /// The board number in its file, if it had one.
-    pub board: Option<u64>,
-    /// `Open` or `Closed`, when the file says.
-    pub room: Option<String>,
-    /// North's player, when named.
-    pub north: Option<String>,
-    /// East's player.
-    pub east: Option<String>,
-    /// South's player.
-    pub south: Option<String>,
-    /// West's player.
-    pub west: Option<String>,
     /// The dealer: `N`, `E`, `S` or `W`.
     pub dealer: char,
     /// `None`, `NS`, `EW` or `All`.
@@ -74,12 +63,6 @@ pub struct PlayedView {
     /// The calls from the dealer with the note explaining each (alerts, LIN's `an`);
     /// `None` when the record has no auction.
     pub auction: Option<Vec<CallView>>,
-    /// The contract as the record gives it (`4HX`, `3NT`, `Pass`).
-    pub contract: Option<String>,
-    /// Declarer's seat letter.
-    pub declarer: Option<char>,
-    /// The tricks declarer took, 0..=13 (played out or claimed).
-    pub result: Option<u8>,
     /// The score as the record gives it (`NS 620`).
     pub score: Option<String>,
     /// The cards in play order, the opening lead first (fewer than 52 after a claim).
@@ -218,24 +201,13 @@ fn view(r: &PlayedRow) -> Result<PlayedView> {
         calls
     });
     let t = &r.table;
-    let [north, east, south, west] = t.players.clone();
     let mut view = PlayedView {
-        id: t.id,
+        table: t.clone(),
         index: r.deal.to_string(),
         deal: deal.to_string(),
-        set: t.set.clone(),
-        board: t.board,
-        room: t.room.clone(),
-        north,
-        east,
-        south,
-        west,
         dealer: r.dealer.letter(),
         vulnerability: r.vulnerability.to_string(),
         auction,
-        contract: t.contract.clone(),
-        declarer: t.declarer.map(|d| d.letter()),
-        result: t.tricks,
         score: r.score.clone(),
         cards: r
             .cards

@@ -312,19 +312,21 @@ def card_name(byte):
 def played_server(tmp_path_factory):
     """A vugraph match (tests/fixtures/vugraph/04020.lin, both rooms) imported and judged by
     the binary, `dealdex serve` on it; yields (base URL, the judged board with the most costly
-    cards as `dealdex sql` reads it: id, deal index, declarer, cards, tricks along the play)."""
+    cards as `dealdex sql` reads it: id, deal index, declarer, cards, tricks along the play,
+    and the record's contract, tricks taken and event)."""
     tmp = tmp_path_factory.mktemp("played")
     db = tmp / "p.db"
     dealdex("import", str(ROOT / "tests" / "fixtures" / "vugraph" / "04020.lin"), "--set", "m", db=db)
     dealdex("judge", db=db)
     rows = json.loads(dealdex(
         "--json", "sql",
-        "SELECT p.id, hex(p.deal), p.declarer, hex(p.cards), hex(d.tricks) FROM played p "
+        "SELECT p.id, hex(p.deal), p.declarer, hex(p.cards), hex(d.tricks), p.contract, p.result, "
+        "p.event FROM played p "
         "JOIN played_dd d ON d.played = p.id WHERE d.tricks IS NOT NULL ORDER BY p.id", db=db))
     boards = []
     for row in rows["rows"]:
         cards = [card_name(b) for b in bytes.fromhex(row[3])]
-        boards.append((row[0], row[1], row[2], cards, list(bytes.fromhex(row[4]))))
+        boards.append((row[0], row[1], row[2], cards, list(bytes.fromhex(row[4])), row[5:]))
     # The board whose play changed the double-dummy result most often.
     board = max(boards, key=lambda b: sum(x != y for x, y in zip(b[4], b[4][1:])))
     proc = subprocess.Popen([BIN, "serve", "--db", str(db), "--port", "0", "--json"],
@@ -337,7 +339,7 @@ def played_server(tmp_path_factory):
 
 
 def test_a_played_boards_page_marks_each_costly_card_and_plays_the_record(played_server, page):
-    base, (played_id, index, declarer, cards, tricks) = played_server
+    base, (played_id, index, declarer, cards, tricks, (contract, taken, event)) = played_server
     # Reached from its deal's page: the tables that played the deal.
     page.goto(f"{base}/deal/{index}")
     link = page.locator(f"#played-tables a[href='/played/{played_id}']")
@@ -345,6 +347,11 @@ def test_a_played_boards_page_marks_each_costly_card_and_plays_the_record(played
     link.click()
     expect(page.locator("#played-tricks")).to_be_visible(timeout=30_000)
     expect(page.locator("#auction")).to_be_visible()
+    # The record's facts: the match, and the contract with its declarer and tricks taken.
+    facts = page.text_content("#played-facts")
+    seat_name = {"N": "North", "E": "East", "S": "South", "W": "West"}[declarer]
+    assert event and event in facts
+    assert f"{contract} by {seat_name}, {taken} tricks" in facts
     # Each card's cost from the tricks `judge` stored: a card of declarer's side costs the
     # tricks it loses declarer, a defender's the tricks it gives.
     ours = {declarer, "NESW"[("NESW".index(declarer) + 2) % 4]}
