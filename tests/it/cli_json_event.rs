@@ -419,8 +419,8 @@ fn library_verify_reports_a_tampered_deal_with_its_session_and_board() {
             assert_eq!(*expected_boards, 4);
             assert_eq!((mismatch.position, mismatch.board), (3, Some(3)));
             assert_eq!(mismatch.at(), "board 3");
-            assert_eq!(mismatch.expected, Some(made.to_string()));
-            assert_eq!(mismatch.found, Some(boards[2].deal.to_string()));
+            assert_eq!(mismatch.expected, Some(made));
+            assert_eq!(mismatch.found, Some(boards[2].deal));
         }
         o => panic!("{o:?}"),
     }

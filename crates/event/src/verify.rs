@@ -38,16 +38,31 @@ impl FileMatch {
 }
 
 /// The first board where a file and the event differ.
-#[derive(Clone, Debug, PartialEq, Eq)]
+///
+/// JSON: `{"position": 3, "board": 3, "found": "N:…", "expected": "N:…"}` (the deals as PBN
+/// deal strings).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Mismatch {
-    /// 0-based position of the board in the file (and in the regenerated sequence).
+    /// 1-based position of the board in the file (and in the regenerated sequence).
     pub position: usize,
     /// The file's board number there, when it has one.
     pub board: Option<u64>,
     /// The file's deal there (`None`: the file has fewer boards).
+    #[serde(serialize_with = "crate::model::text::option_as_text")]
     pub found: Option<Deal>,
     /// The event's deal there (`None`: the file has more boards).
+    #[serde(serialize_with = "crate::model::text::option_as_text")]
     pub expected: Option<Deal>,
+}
+
+impl Mismatch {
+    /// Where: `board N`, or `position N` when the file numbers no board there.
+    pub fn at(&self) -> String {
+        self.board
+            .map_or(format!("position {}", self.position), |b| {
+                format!("board {b}")
+            })
+    }
 }
 
 /// The result of comparing a file's boards with the event's deals, position by position.
@@ -94,7 +109,7 @@ pub fn compare(expected: &[Deal], found: &[Board]) -> Comparison {
         }
         if first_mismatch.is_none() {
             first_mismatch = Some(Mismatch {
-                position: k,
+                position: k + 1,
                 board: f.and_then(|b| b.number),
                 found: f.map(|b| b.deal),
                 expected: e.copied(),

@@ -77,3 +77,30 @@ impl std::fmt::Display for OptionalPlace {
         }
     }
 }
+
+/// Serializes a value as its text (`Display`): a seat as its letter (`"S"`), a deal as its
+/// PBN deal string, a strain as `"NT"`. For serde's `serialize_with` in reports whose values
+/// are model types.
+///
+/// # Errors
+/// The serializer's.
+pub fn as_text<T: std::fmt::Display, S: serde::Serializer>(
+    value: &T,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    s.collect_str(value)
+}
+
+/// As [`as_text`], `None` as the serializer's none (`null` in JSON).
+///
+/// # Errors
+/// The serializer's.
+pub fn option_as_text<T: std::fmt::Display, S: serde::Serializer>(
+    value: &Option<T>,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    match value {
+        Some(v) => s.collect_str(v),
+        None => s.serialize_none(),
+    }
+}

@@ -292,7 +292,7 @@ pub struct PlayedTable {
     /// The contract as stored (`4HX`, `3NT`, `Pass`).
     pub contract: Option<String>,
     /// Declarer (none when passed out); its letter in JSON.
-    #[serde(serialize_with = "seat_letter")]
+    #[serde(serialize_with = "crate::model::text::option_as_text")]
     pub declarer: Option<Seat>,
     /// The tricks declarer took, 0..=13 (the `Result` tag).
     pub tricks: Option<u8>,
@@ -310,14 +310,6 @@ fn players_by_seat<S: serde::Serializer>(
         map.serialize_entry(&seat.name().to_ascii_lowercase(), name)?;
     }
     map.end()
-}
-
-/// A seat as its letter (`"S"`), none as `null`.
-pub(super) fn seat_letter<S: serde::Serializer>(
-    seat: &Option<Seat>,
-    s: S,
-) -> Result<S::Ok, S::Error> {
-    serde::Serialize::serialize(&seat.map(Seat::letter), s)
 }
 
 /// [`PlayedTable`]'s columns, in its order: a read of `played` selects them first (joined

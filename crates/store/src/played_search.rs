@@ -7,7 +7,7 @@
 use rusqlite::params_from_iter;
 use rusqlite::types::Value;
 
-use super::played::{PlayedTable, RowReader, TABLE_COLUMNS, TABLE_WIDTH, seat_letter};
+use super::played::{PlayedTable, RowReader, TABLE_COLUMNS, TABLE_WIDTH};
 use super::{At, StoreError, StoreReader};
 use crate::model::card::Seat;
 use crate::query::SqlFilter;
@@ -29,7 +29,7 @@ pub struct FoundPlayed {
     /// The board's par score, North-South's view.
     pub par_ns: Option<i32>,
     /// The opening leader; its letter in JSON.
-    #[serde(serialize_with = "seat_letter")]
+    #[serde(serialize_with = "crate::model::text::option_as_text")]
     pub leader: Option<Seat>,
     /// Tricks declarer's side gave away double dummy.
     pub declarer_lost: Option<u8>,

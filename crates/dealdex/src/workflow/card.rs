@@ -110,7 +110,7 @@ impl CardOptions {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct CardReport {
     /// The card, suit letter first (`CQ`).
-    #[serde(serialize_with = "as_string")]
+    #[serde(serialize_with = "crate::model::text::as_text")]
     pub card: Card,
     /// Its name, e.g. `queen of clubs`.
     pub name: String,
@@ -181,11 +181,6 @@ pub fn run(job: &CardJob) -> Result<CardReport> {
         unicode: format!("U+{:04X}", encoding::unicode(card)),
         unicode_glyph: encoding::unicode_char(card).to_string(),
     })
-}
-
-/// Serializes with `Display`.
-fn as_string<T: std::fmt::Display, S: serde::Serializer>(v: &T, s: S) -> Result<S::Ok, S::Error> {
-    s.collect_str(v)
 }
 
 /// The card the job names, and its face (up unless a face-down seed 004 byte was given).

@@ -288,10 +288,10 @@ pub struct LeadReport {
     /// The contract, e.g. `3NTS`.
     pub contract: String,
     /// The opening leader (`N`, `E`, `S`, `W`).
-    #[serde(serialize_with = "as_text")]
+    #[serde(serialize_with = "crate::model::text::as_text")]
     pub leader: Seat,
     /// The vulnerability scores are counted at (`None`, `NS`, `EW`, `All`).
-    #[serde(serialize_with = "as_text")]
+    #[serde(serialize_with = "crate::model::text::as_text")]
     pub vulnerability: Vulnerability,
     /// Deals in the sample.
     pub deals: u64,
@@ -340,7 +340,7 @@ pub struct LeadStored {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct LeadCard {
     /// The card led.
-    #[serde(serialize_with = "as_text")]
+    #[serde(serialize_with = "crate::model::text::as_text")]
     pub card: Card,
     /// Mean tricks the defence takes after it.
     pub mean_tricks: f64,
@@ -360,10 +360,10 @@ pub struct LeadCard {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct LeadPair {
     /// The first lead.
-    #[serde(serialize_with = "as_text")]
+    #[serde(serialize_with = "crate::model::text::as_text")]
     pub a: Card,
     /// The second lead.
-    #[serde(serialize_with = "as_text")]
+    #[serde(serialize_with = "crate::model::text::as_text")]
     pub b: Card,
     /// Per cent of deals on which `a` gives the defence more tricks than `b`.
     pub a_better_percent: f64,
@@ -376,11 +376,6 @@ pub struct LeadPair {
     /// The defence's mean matchpoints leading `a` against `b`: 1 a deal it takes more tricks,
     /// ½ as many, 0 fewer.
     pub matchpoints: f64,
-}
-
-/// A card (`SA`, `HT`, `C2`), a seat (`N`) or a vulnerability (`NS`) as its text.
-fn as_text<T: std::fmt::Display, S: serde::Serializer>(value: &T, s: S) -> Result<S::Ok, S::Error> {
-    s.collect_str(value)
 }
 
 /// Progress of a lead job.

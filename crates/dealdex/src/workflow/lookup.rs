@@ -16,7 +16,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use serde::{Serialize, Serializer};
+use serde::Serialize;
 
 use crate::dd::{Par, TablePar, TrickTable};
 use crate::{Card, Deal, DealIndex, Result, Scheme, Seat, StoreReader, Strain, Vulnerability};
@@ -78,14 +78,14 @@ pub struct LookupReport {
     #[serde(skip)]
     pub searched: bool,
     /// The deal (PBN deal string, North first).
-    #[serde(serialize_with = "as_string")]
+    #[serde(serialize_with = "crate::model::text::as_text")]
     pub deal: Deal,
     /// The 13-byte index as 26 hex digits.
     pub index: String,
     /// The hand-record number in `scheme` (decimal, as a string: numbers reach 2^96).
     pub number: String,
     /// The scheme of `number`.
-    #[serde(serialize_with = "as_string")]
+    #[serde(serialize_with = "crate::model::text::as_text")]
     pub scheme: Scheme,
     /// True when the database holds the deal (false also when there is no database).
     pub stored: bool,
@@ -115,10 +115,10 @@ pub struct DdView {
     /// The board par is computed for, if the deal is in a set.
     pub board: Option<u64>,
     /// Dealer for par.
-    #[serde(serialize_with = "as_letter")]
+    #[serde(serialize_with = "crate::model::text::as_text")]
     pub dealer: Seat,
     /// Vulnerability for par.
-    #[serde(serialize_with = "as_string")]
+    #[serde(serialize_with = "crate::model::text::as_text")]
     pub vul: Vulnerability,
     /// Par (score from North-South's view, contracts).
     pub par: Par,
@@ -132,10 +132,10 @@ pub struct PlayView {
     /// The board number, if known.
     pub board: Option<u64>,
     /// The contract's strain, `None` when unknown.
-    #[serde(serialize_with = "opt_string")]
+    #[serde(serialize_with = "crate::model::text::option_as_text")]
     pub strain: Option<Strain>,
     /// Declarer, `None` when unknown.
-    #[serde(serialize_with = "opt_letter")]
+    #[serde(serialize_with = "crate::model::text::option_as_text")]
     pub declarer: Option<Seat>,
     /// The tricks in play order (the last may be incomplete).
     pub tricks: Vec<TrickView>,
@@ -148,13 +148,13 @@ pub struct PlayView {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct TrickView {
     /// The seat that led.
-    #[serde(serialize_with = "as_letter")]
+    #[serde(serialize_with = "crate::model::text::as_text")]
     pub leader: Seat,
     /// The cards in play order (1 to 4), as suit symbol and rank letter, e.g. `♠K`.
     pub cards: Vec<String>,
     /// The winner: under the stored strain, or (strain unknown) the next trick's leader;
     /// `None` for an incomplete trick or the last trick when the strain is unknown.
-    #[serde(serialize_with = "opt_letter")]
+    #[serde(serialize_with = "crate::model::text::option_as_text")]
     pub winner: Option<Seat>,
     /// False when the play stopped within this trick.
     pub complete: bool,
@@ -349,27 +349,5 @@ fn play_view(p: &crate::StoredPlay) -> PlayView {
         declarer: p.play.declarer,
         tricks: views,
         won,
-    }
-}
-
-fn as_string<T: std::fmt::Display, S: Serializer>(v: &T, s: S) -> Result<S::Ok, S::Error> {
-    s.collect_str(v)
-}
-
-fn as_letter<S: Serializer>(seat: &Seat, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_char(seat.letter())
-}
-
-fn opt_letter<S: Serializer>(seat: &Option<Seat>, s: S) -> Result<S::Ok, S::Error> {
-    match seat {
-        Some(seat) => s.serialize_char(seat.letter()),
-        None => s.serialize_none(),
-    }
-}
-
-fn opt_string<S: Serializer>(strain: &Option<Strain>, s: S) -> Result<S::Ok, S::Error> {
-    match strain {
-        Some(v) => s.collect_str(v),
-        None => s.serialize_none(),
     }
 }

@@ -50,8 +50,8 @@ pub use make::{
     parse_boards, parse_sessions,
 };
 pub use verify::{
-    BoardMismatch, FileCheck, FileOutcome, FileSession, KeyHashCheck, KeysCheck, PublishedCheck,
-    VerifyJob, VerifyReport, verify,
+    FileCheck, FileOutcome, FileSession, KeyHashCheck, KeysCheck, PublishedCheck, VerifyJob,
+    VerifyReport, verify,
 };
 
 use crate::FormatError;

@@ -312,7 +312,7 @@ fn mismatch_column(c: &FileCheck, file: &str, details: &mut Vec<String>) -> Stri
             expected_boards,
             mismatch: x,
         } => {
-            let show = |d: &Option<String>| d.clone().unwrap_or_else(|| "no board".into());
+            let show = |d: &Option<crate::Deal>| d.map_or("no board".into(), |d| d.to_string());
             details.push(format!(
                 "{file}: {}: the file has {}, the event makes {}",
                 x.at(),

@@ -116,29 +116,6 @@ impl FileSession {
     }
 }
 
-/// The first board where a file and the event differ.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct BoardMismatch {
-    /// 1-based position in the file (and in the event's sequence).
-    pub position: usize,
-    /// The file's board number there, when it has one.
-    pub board: Option<u64>,
-    /// The file's deal there (PBN `N:…`); `None`: the file has fewer boards.
-    pub found: Option<String>,
-    /// The event's deal there; `None`: the file has more boards.
-    pub expected: Option<String>,
-}
-
-impl BoardMismatch {
-    /// Where: `board N`, or `position N` when the file numbers no board there.
-    pub fn at(&self) -> String {
-        self.board
-            .map_or(format!("position {}", self.position), |b| {
-                format!("board {b}")
-            })
-    }
-}
-
 /// What became of one file.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "status", rename_all = "snake_case")]
@@ -158,7 +135,7 @@ pub enum FileOutcome {
         /// Boards the event makes for the file's sessions.
         expected_boards: usize,
         /// The first difference.
-        mismatch: BoardMismatch,
+        mismatch: event::Mismatch,
     },
 }
 
@@ -662,12 +639,7 @@ fn check_file(
     if let Some(x) = c.first_mismatch {
         check.outcome = FileOutcome::Differs {
             expected_boards: c.expected,
-            mismatch: BoardMismatch {
-                position: x.position + 1,
-                board: x.board,
-                found: x.found.map(|d| d.to_string()),
-                expected: x.expected.map(|d| d.to_string()),
-            },
+            mismatch: x,
         }
     }
     check
