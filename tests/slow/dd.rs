@@ -6,6 +6,7 @@
 //! tenth board (20) otherwise; DDS itself (`--solver dds`, its own search behind a binding)
 //! on every fourth (50) when full. Par is checked on all 200 either way.
 
+use dealdex::Classify;
 use dealdex::dd::TablePar;
 use dealdex::dd::{PACKED_LEN, SolveWatch, Solver, TrickTable};
 use dealdex::{Deal, Seat, Strain, Suit, Vulnerability};
@@ -213,10 +214,10 @@ fn the_recorded_dds_is_the_locked_dds_bridge_sys() {
 }
 
 /// `solve_on` on one thread and on three gives DDS's tables in the order given, and a
-/// stop part-way ends it with `SolveStopped` counting what was done.
+/// stop part-way ends it with `DdErrorKind::Stopped` counting what was done.
 #[test]
 fn solve_on_any_thread_count_matches_dds_and_stops_when_asked() {
-    use dealdex::dd::{SolveStopped, SolveWatch, solve_on};
+    use dealdex::dd::{DdErrorKind, SolveWatch, solve_on};
     let boards = reference();
     // Eight random boards, in reverse so that order is not the fixture's by accident.
     let picked: Vec<&Reference> = boards.iter().skip(20).step_by(23).rev().collect();
@@ -244,7 +245,11 @@ fn solve_on_any_thread_count_matches_dds_and_stops_when_asked() {
         watch.stop();
         job.join().unwrap()
     });
-    let SolveStopped { solved, total } = stopped.unwrap_err();
+    let error = stopped.unwrap_err();
+    assert_eq!(error.class(), dealdex::ErrorClass::Interrupted);
+    let DdErrorKind::Stopped { solved, total } = *error.kind() else {
+        panic!("{error}")
+    };
     assert_eq!(total, 60);
     assert!((1..60).contains(&solved), "stopped after {solved}");
     assert!(watch.stopped());

@@ -194,9 +194,10 @@ impl fmt::Display for Solver {
 
 dealdex_model::classified! {
     /// The crate's one error type, in rust-csv's style ([`DdError::kind`]): a solver refused
-    /// (a name that is none, or one this build does not have), or a play that cannot be
-    /// played. No kind is about a place in a text: [`DdError::position`] is `None` (an illegal
-    /// card's place in the play is its kind's `position`).
+    /// (a name that is none, or one this build does not have), a play that cannot be
+    /// played, or a batch solve stopped by its watcher. No kind is about a place in a text:
+    /// [`DdError::position`] is `None` (an illegal card's place in the play is its kind's
+    /// `position`).
     ///
     /// ```
     /// use dealdex::dd::{DdErrorKind, Solver};
@@ -232,14 +233,27 @@ pub enum DdErrorKind {
         /// Why it cannot be played.
         fault: PlayFault,
     },
+    /// A batch solve ([`solve_on`]) ended by [`SolveWatch::stop`] before every deal was
+    /// solved (the tables solved are dropped).
+    #[error("the solve was stopped after {solved} of {total} deals")]
+    Stopped {
+        /// Deals solved before the stop.
+        solved: usize,
+        /// Deals in the batch.
+        total: usize,
+    },
 }
 
 dealdex_model::classified!(DdErrorKind);
 impl dealdex_model::Classify for DdErrorKind {
-    /// [`BadInput`](dealdex_model::ErrorClass::BadInput): the solver named and the play given
-    /// are the caller's.
+    /// [`Interrupted`](dealdex_model::ErrorClass::Interrupted) for a stopped solve (its
+    /// watcher asked); else [`BadInput`](dealdex_model::ErrorClass::BadInput): the solver
+    /// named and the play given are the caller's.
     fn class(&self) -> dealdex_model::ErrorClass {
-        dealdex_model::ErrorClass::BadInput
+        match self {
+            DdErrorKind::Stopped { .. } => dealdex_model::ErrorClass::Interrupted,
+            _ => dealdex_model::ErrorClass::BadInput,
+        }
     }
 }
 
@@ -607,16 +621,6 @@ impl SolveWatch {
     }
 }
 
-/// A batch solve ended by [`SolveWatch::stop`] before every deal was solved.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("the solve was stopped after {solved} of {total} deals")]
-pub struct SolveStopped {
-    /// Deals solved before the stop (their tables are dropped).
-    pub solved: usize,
-    /// Deals in the batch.
-    pub total: usize,
-}
-
 /// Solves `deals` on `threads` threads (at least 1). Work is handed out one strain of one
 /// deal at a time, deal by deal and notrump first, so a slow deal never leaves the other
 /// threads idle until the end of a batch; each thread keeps its solver warm across tasks
@@ -628,7 +632,7 @@ pub struct SolveStopped {
 /// solve run from inside a rayon worker does not wait on its own pool.
 ///
 /// # Errors
-/// [`SolveStopped`] when `watch` was stopped before the last deal was solved.
+/// [`DdErrorKind::Stopped`] when `watch` was stopped before the last deal was solved.
 ///
 /// ```
 /// use dealdex::dd::{SolveWatch, solve_on};
@@ -645,15 +649,15 @@ pub fn solve_on(
     deals: &[Deal],
     threads: usize,
     watch: &SolveWatch,
-) -> Result<Vec<TrickTable>, SolveStopped> {
-    solve_each(deals, threads, watch).ok_or(SolveStopped {
-        solved: watch.solved(),
-        total: deals.len(),
+) -> Result<Vec<TrickTable>, DdError> {
+    solve_each(deals, threads, watch).ok_or_else(|| {
+        DdErrorKind::Stopped {
+            solved: watch.solved(),
+            total: deals.len(),
+        }
+        .into()
     })
 }
-
-// The watcher asked it to stop.
-dealdex_model::classified!(SolveStopped => Interrupted);
 
 /// Stack of a solver thread: pons-dds's search can want several MiB, more than rayon's
 /// default worker stack.
