@@ -1308,52 +1308,62 @@ mod tests {
 
     #[test]
     fn seats_and_suits_over_or_short_of_13_cards_are_refused() {
-        assert_eq!(
-            refused([0; 4], &[(N, SP, 10), (N, HE, 4)]),
-            ErrorKind::SeatOverfull {
-                seat: N,
-                suits: vec![SP, HE],
-                cards: 14
-            }
-        );
-        let e = refused(fixed("N:...AKQJ"), &[(N, SP, 10)]);
-        assert_eq!(
-            e,
-            ErrorKind::SeatOverfull {
-                seat: N,
-                suits: vec![SP],
-                cards: 14
-            }
-        );
-        assert!(
-            e.to_string().starts_with("North would hold 14 cards"),
-            "{e}"
-        );
-        assert_eq!(
-            refused([0; 4], &[(S, SP, 3), (S, HE, 3), (S, DI, 3), (S, CL, 3)]),
-            ErrorKind::SeatShort { seat: S, cards: 12 }
-        );
-        let e = refused(fixed("E:AKQJ..."), &[(N, SP, 10)]);
-        assert_eq!(
-            e,
-            ErrorKind::SuitOverfull {
-                suit: SP,
-                seats: vec![N],
-                cards: 14
-            }
-        );
-        assert_eq!(
-            e.to_string(),
-            "spades: the predealt lengths of North and the other seats' predealt spades add up \
-             to 14, more than the suit's 13"
-        );
-        assert_eq!(
-            refused([0; 4], &[(N, DI, 3), (E, DI, 3), (S, DI, 3), (W, DI, 3)]),
-            ErrorKind::SuitShort {
-                suit: DI,
-                cards: 12
-            }
-        );
+        // (predealt cards, lengths, the error, its text)
+        let cases: [([u64; 4], &[(Seat, Suit, u8)], ErrorKind, &str); 5] = [
+            (
+                [0; 4],
+                &[(N, SP, 10), (N, HE, 4)],
+                ErrorKind::SeatOverfull {
+                    seat: N,
+                    suits: vec![SP, HE],
+                    cards: 14,
+                },
+                "North would hold 14 cards: its predealt lengths (spades and hearts) and its \
+                 predealt cards of the other suits add up to more than 13",
+            ),
+            (
+                fixed("N:...AKQJ"),
+                &[(N, SP, 10)],
+                ErrorKind::SeatOverfull {
+                    seat: N,
+                    suits: vec![SP],
+                    cards: 14,
+                },
+                "North would hold 14 cards: its predealt lengths (spades) and its predealt \
+                 cards of the other suits add up to more than 13",
+            ),
+            (
+                [0; 4],
+                &[(S, SP, 3), (S, HE, 3), (S, DI, 3), (S, CL, 3)],
+                ErrorKind::SeatShort { seat: S, cards: 12 },
+                "South's four predealt suit lengths add up to 12, not 13",
+            ),
+            (
+                fixed("E:AKQJ..."),
+                &[(N, SP, 10)],
+                ErrorKind::SuitOverfull {
+                    suit: SP,
+                    seats: vec![N],
+                    cards: 14,
+                },
+                "spades: the predealt lengths of North and the other seats' predealt spades add \
+                 up to 14, more than the suit's 13",
+            ),
+            (
+                [0; 4],
+                &[(N, DI, 3), (E, DI, 3), (S, DI, 3), (W, DI, 3)],
+                ErrorKind::SuitShort {
+                    suit: DI,
+                    cards: 12,
+                },
+                "the four predealt diamonds lengths add up to 12, not 13",
+            ),
+        ];
+        for (predealt, lengths, kind, text) in cases {
+            let e = refused(predealt, lengths);
+            assert_eq!(e, kind, "{lengths:?}");
+            assert_eq!(e.to_string(), text);
+        }
     }
 
     #[test]
