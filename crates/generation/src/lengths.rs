@@ -1309,10 +1309,10 @@ mod tests {
     #[test]
     fn seats_and_suits_over_or_short_of_13_cards_are_refused() {
         // (predealt cards, lengths, the error, its text)
-        let cases: [([u64; 4], &[(Seat, Suit, u8)], ErrorKind, &str); 5] = [
+        let cases = [
             (
                 [0; 4],
-                &[(N, SP, 10), (N, HE, 4)],
+                vec![(N, SP, 10), (N, HE, 4)],
                 ErrorKind::SeatOverfull {
                     seat: N,
                     suits: vec![SP, HE],
@@ -1323,7 +1323,7 @@ mod tests {
             ),
             (
                 fixed("N:...AKQJ"),
-                &[(N, SP, 10)],
+                vec![(N, SP, 10)],
                 ErrorKind::SeatOverfull {
                     seat: N,
                     suits: vec![SP],
@@ -1334,13 +1334,13 @@ mod tests {
             ),
             (
                 [0; 4],
-                &[(S, SP, 3), (S, HE, 3), (S, DI, 3), (S, CL, 3)],
+                vec![(S, SP, 3), (S, HE, 3), (S, DI, 3), (S, CL, 3)],
                 ErrorKind::SeatShort { seat: S, cards: 12 },
                 "South's four predealt suit lengths add up to 12, not 13",
             ),
             (
                 fixed("E:AKQJ..."),
-                &[(N, SP, 10)],
+                vec![(N, SP, 10)],
                 ErrorKind::SuitOverfull {
                     suit: SP,
                     seats: vec![N],
@@ -1351,7 +1351,7 @@ mod tests {
             ),
             (
                 [0; 4],
-                &[(N, DI, 3), (E, DI, 3), (S, DI, 3), (W, DI, 3)],
+                vec![(N, DI, 3), (E, DI, 3), (S, DI, 3), (W, DI, 3)],
                 ErrorKind::SuitShort {
                     suit: DI,
                     cards: 12,
@@ -1360,7 +1360,7 @@ mod tests {
             ),
         ];
         for (predealt, lengths, kind, text) in cases {
-            let e = refused(predealt, lengths);
+            let e = refused(predealt, &lengths);
             assert_eq!(e, kind, "{lengths:?}");
             assert_eq!(e.to_string(), text);
         }
