@@ -431,7 +431,7 @@ impl<'a> Program<'a> {
                 if let Expr::Num(v) = **b {
                     let a = c(a);
                     return match op {
-                        BinOp::Cmp(c) => match c {
+                        BinOp::Cmp(cmp) => match cmp {
                             Comparison::Eq => map(a, move |x| i64::from(x == v)),
                             Comparison::Ne => map(a, move |x| i64::from(x != v)),
                             Comparison::Lt => map(a, move |x| i64::from(x < v)),
@@ -451,7 +451,7 @@ impl<'a> Program<'a> {
                 }
                 let (a, b) = (c(a), c(b));
                 match op {
-                    BinOp::Cmp(c) => match c {
+                    BinOp::Cmp(cmp) => match cmp {
                         Comparison::Eq => zip(a, b, |x, y| i64::from(x == y)),
                         Comparison::Ne => zip(a, b, |x, y| i64::from(x != y)),
                         Comparison::Lt => zip(a, b, |x, y| i64::from(x < y)),
