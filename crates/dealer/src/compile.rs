@@ -427,46 +427,7 @@ impl<'a> Program<'a> {
                     }
                 })
             }
-            Expr::Bin(op, a, b) => {
-                if let Expr::Num(v) = **b {
-                    let a = c(a);
-                    return match op {
-                        BinOp::Cmp(cmp) => match cmp {
-                            Comparison::Eq => map(a, move |x| i64::from(x == v)),
-                            Comparison::Ne => map(a, move |x| i64::from(x != v)),
-                            Comparison::Lt => map(a, move |x| i64::from(x < v)),
-                            Comparison::Le => map(a, move |x| i64::from(x <= v)),
-                            Comparison::Gt => map(a, move |x| i64::from(x > v)),
-                            Comparison::Ge => map(a, move |x| i64::from(x >= v)),
-                        },
-                        BinOp::Add => map_checked(a, move |x| x.overflowing_add(v)),
-                        BinOp::Sub => map_checked(a, move |x| x.overflowing_sub(v)),
-                        BinOp::Mul => map_checked(a, move |x| x.overflowing_mul(v)),
-                        // v > 0 (compile_column): no division by zero, no overflow.
-                        BinOp::Div => map(a, move |x| x / v),
-                        BinOp::Rem => map(a, move |x| x % v),
-                        BinOp::And => map(a, move |x| i64::from(x != 0 && v != 0)),
-                        BinOp::Or => map(a, move |x| i64::from(x != 0 || v != 0)),
-                    };
-                }
-                let (a, b) = (c(a), c(b));
-                match op {
-                    BinOp::Cmp(cmp) => match cmp {
-                        Comparison::Eq => zip(a, b, |x, y| i64::from(x == y)),
-                        Comparison::Ne => zip(a, b, |x, y| i64::from(x != y)),
-                        Comparison::Lt => zip(a, b, |x, y| i64::from(x < y)),
-                        Comparison::Le => zip(a, b, |x, y| i64::from(x <= y)),
-                        Comparison::Gt => zip(a, b, |x, y| i64::from(x > y)),
-                        Comparison::Ge => zip(a, b, |x, y| i64::from(x >= y)),
-                    },
-                    BinOp::Add => zip_checked(a, b, i64::overflowing_add),
-                    BinOp::Sub => zip_checked(a, b, i64::overflowing_sub),
-                    BinOp::Mul => zip_checked(a, b, i64::overflowing_mul),
-                    BinOp::And => zip(a, b, |x, y| i64::from(x != 0 && y != 0)),
-                    BinOp::Or => zip(a, b, |x, y| i64::from(x != 0 || y != 0)),
-                    BinOp::Div | BinOp::Rem => unreachable!("refused by compile_column"),
-                }
-            }
+            Expr::Bin(op, a, b) => self.column_binary(*op, a, b),
             Expr::Score(vul, k, t) => {
                 let (vul, k) = (*vul, *k);
                 map(c(t), move |t| contract_score(vul, &k, t))
@@ -481,6 +442,50 @@ impl<'a> Program<'a> {
                     }
                 })
             }
+        }
+    }
+
+    /// The column kernel of `a op b` for an arithmetic or comparison operator (or `&&`, `||`
+    /// with a constant); a constant on the right (`hcp(north) >= 15`) is folded in, and each
+    /// comparison gets its own closure, so that no match runs per row.
+    fn column_binary(&self, op: BinOp, a: &'a Expr, b: &'a Expr) -> Column<'a> {
+        let a = self.column(a);
+        if let Expr::Num(v) = *b {
+            return match op {
+                BinOp::Cmp(cmp) => match cmp {
+                    Comparison::Eq => map(a, move |x| i64::from(x == v)),
+                    Comparison::Ne => map(a, move |x| i64::from(x != v)),
+                    Comparison::Lt => map(a, move |x| i64::from(x < v)),
+                    Comparison::Le => map(a, move |x| i64::from(x <= v)),
+                    Comparison::Gt => map(a, move |x| i64::from(x > v)),
+                    Comparison::Ge => map(a, move |x| i64::from(x >= v)),
+                },
+                BinOp::Add => map_checked(a, move |x| x.overflowing_add(v)),
+                BinOp::Sub => map_checked(a, move |x| x.overflowing_sub(v)),
+                BinOp::Mul => map_checked(a, move |x| x.overflowing_mul(v)),
+                // v > 0 (compile_column): no division by zero, no overflow.
+                BinOp::Div => map(a, move |x| x / v),
+                BinOp::Rem => map(a, move |x| x % v),
+                BinOp::And => map(a, move |x| i64::from(x != 0 && v != 0)),
+                BinOp::Or => map(a, move |x| i64::from(x != 0 || v != 0)),
+            };
+        }
+        let b = self.column(b);
+        match op {
+            BinOp::Cmp(cmp) => match cmp {
+                Comparison::Eq => zip(a, b, |x, y| i64::from(x == y)),
+                Comparison::Ne => zip(a, b, |x, y| i64::from(x != y)),
+                Comparison::Lt => zip(a, b, |x, y| i64::from(x < y)),
+                Comparison::Le => zip(a, b, |x, y| i64::from(x <= y)),
+                Comparison::Gt => zip(a, b, |x, y| i64::from(x > y)),
+                Comparison::Ge => zip(a, b, |x, y| i64::from(x >= y)),
+            },
+            BinOp::Add => zip_checked(a, b, i64::overflowing_add),
+            BinOp::Sub => zip_checked(a, b, i64::overflowing_sub),
+            BinOp::Mul => zip_checked(a, b, i64::overflowing_mul),
+            BinOp::And => zip(a, b, |x, y| i64::from(x != 0 && y != 0)),
+            BinOp::Or => zip(a, b, |x, y| i64::from(x != 0 || y != 0)),
+            BinOp::Div | BinOp::Rem => unreachable!("refused by compile_column"),
         }
     }
 }
