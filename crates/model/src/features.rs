@@ -431,6 +431,14 @@ pub fn fit(deal: &Deal, side: Side, suit: Suit) -> u8 {
 /// assert!(Comparison::Ge.holds(20, 20) && !Comparison::Gt.holds(20, 20));
 /// assert_eq!(Comparison::Lt.swapped(), Comparison::Gt); // 3 < x is x > 3
 /// assert_eq!(Comparison::Ne.symbol(), "!=");
+/// // Each reads back from its symbol; swapped, it holds of the swapped operands.
+/// for c in Comparison::ALL {
+///     assert_eq!(Comparison::from_symbol(c.symbol()), Some(c));
+///     for (a, b) in [(1, 2), (2, 2), (3, 2)] {
+///         assert_eq!(c.holds(a, b), c.swapped().holds(b, a), "{c:?} {a} {b}");
+///     }
+/// }
+/// assert_eq!(Comparison::from_symbol("="), None); // the query language's `=` is its lexer's
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Comparison {
