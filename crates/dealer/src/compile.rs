@@ -25,6 +25,7 @@ use super::{BinOp, Expr, MILTON, Script, ShapeSet};
 use crate::model::card::{Card, Seat, Suit};
 use crate::model::deal::{Deal, Hand};
 use crate::model::features;
+use crate::model::features::Comparison;
 
 /// What a kernel reads besides the deal: the program's shared definitions and the values
 /// already computed for the deal.
@@ -340,25 +341,29 @@ impl<'a> Program<'a> {
             })
         }
         let ka = self.kernel(a);
-        if let Expr::Num(v) = *b {
-            match op {
-                BinOp::Eq => return against(ka, v, |x, y| x == y),
-                BinOp::Ne => return against(ka, v, |x, y| x != y),
-                BinOp::Lt => return against(ka, v, |x, y| x < y),
-                BinOp::Le => return against(ka, v, |x, y| x <= y),
-                BinOp::Gt => return against(ka, v, |x, y| x > y),
-                BinOp::Ge => return against(ka, v, |x, y| x >= y),
-                _ => {}
-            }
+        // One closure per comparison (not `c.holds` in one closure), so that each is compiled
+        // with its operator and no match runs per deal.
+        if let (BinOp::Cmp(c), Expr::Num(v)) = (op, b) {
+            let v = *v;
+            return match c {
+                Comparison::Eq => against(ka, v, |x, y| x == y),
+                Comparison::Ne => against(ka, v, |x, y| x != y),
+                Comparison::Lt => against(ka, v, |x, y| x < y),
+                Comparison::Le => against(ka, v, |x, y| x <= y),
+                Comparison::Gt => against(ka, v, |x, y| x > y),
+                Comparison::Ge => against(ka, v, |x, y| x >= y),
+            };
         }
         let kb = self.kernel(b);
         match op {
-            BinOp::Eq => both(ka, kb, |x, y| Ok(i64::from(x == y))),
-            BinOp::Ne => both(ka, kb, |x, y| Ok(i64::from(x != y))),
-            BinOp::Lt => both(ka, kb, |x, y| Ok(i64::from(x < y))),
-            BinOp::Le => both(ka, kb, |x, y| Ok(i64::from(x <= y))),
-            BinOp::Gt => both(ka, kb, |x, y| Ok(i64::from(x > y))),
-            BinOp::Ge => both(ka, kb, |x, y| Ok(i64::from(x >= y))),
+            BinOp::Cmp(c) => match c {
+                Comparison::Eq => both(ka, kb, |x, y| Ok(i64::from(x == y))),
+                Comparison::Ne => both(ka, kb, |x, y| Ok(i64::from(x != y))),
+                Comparison::Lt => both(ka, kb, |x, y| Ok(i64::from(x < y))),
+                Comparison::Le => both(ka, kb, |x, y| Ok(i64::from(x <= y))),
+                Comparison::Gt => both(ka, kb, |x, y| Ok(i64::from(x > y))),
+                Comparison::Ge => both(ka, kb, |x, y| Ok(i64::from(x >= y))),
+            },
             BinOp::Add => both(ka, kb, |x, y| x.checked_add(y).ok_or_else(Error::overflow)),
             BinOp::Sub => both(ka, kb, |x, y| x.checked_sub(y).ok_or_else(Error::overflow)),
             BinOp::Mul => both(ka, kb, |x, y| x.checked_mul(y).ok_or_else(Error::overflow)),
@@ -422,42 +427,7 @@ impl<'a> Program<'a> {
                     }
                 })
             }
-            Expr::Bin(op, a, b) => {
-                if let Expr::Num(v) = **b {
-                    let a = c(a);
-                    return match op {
-                        BinOp::Eq => map(a, move |x| i64::from(x == v)),
-                        BinOp::Ne => map(a, move |x| i64::from(x != v)),
-                        BinOp::Lt => map(a, move |x| i64::from(x < v)),
-                        BinOp::Le => map(a, move |x| i64::from(x <= v)),
-                        BinOp::Gt => map(a, move |x| i64::from(x > v)),
-                        BinOp::Ge => map(a, move |x| i64::from(x >= v)),
-                        BinOp::Add => map_checked(a, move |x| x.overflowing_add(v)),
-                        BinOp::Sub => map_checked(a, move |x| x.overflowing_sub(v)),
-                        BinOp::Mul => map_checked(a, move |x| x.overflowing_mul(v)),
-                        // v > 0 (compile_column): no division by zero, no overflow.
-                        BinOp::Div => map(a, move |x| x / v),
-                        BinOp::Rem => map(a, move |x| x % v),
-                        BinOp::And => map(a, move |x| i64::from(x != 0 && v != 0)),
-                        BinOp::Or => map(a, move |x| i64::from(x != 0 || v != 0)),
-                    };
-                }
-                let (a, b) = (c(a), c(b));
-                match op {
-                    BinOp::Eq => zip(a, b, |x, y| i64::from(x == y)),
-                    BinOp::Ne => zip(a, b, |x, y| i64::from(x != y)),
-                    BinOp::Lt => zip(a, b, |x, y| i64::from(x < y)),
-                    BinOp::Le => zip(a, b, |x, y| i64::from(x <= y)),
-                    BinOp::Gt => zip(a, b, |x, y| i64::from(x > y)),
-                    BinOp::Ge => zip(a, b, |x, y| i64::from(x >= y)),
-                    BinOp::Add => zip_checked(a, b, i64::overflowing_add),
-                    BinOp::Sub => zip_checked(a, b, i64::overflowing_sub),
-                    BinOp::Mul => zip_checked(a, b, i64::overflowing_mul),
-                    BinOp::And => zip(a, b, |x, y| i64::from(x != 0 && y != 0)),
-                    BinOp::Or => zip(a, b, |x, y| i64::from(x != 0 || y != 0)),
-                    BinOp::Div | BinOp::Rem => unreachable!("refused by compile_column"),
-                }
-            }
+            Expr::Bin(op, a, b) => self.column_binary(*op, a, b),
             Expr::Score(vul, k, t) => {
                 let (vul, k) = (*vul, *k);
                 map(c(t), move |t| contract_score(vul, &k, t))
@@ -472,6 +442,50 @@ impl<'a> Program<'a> {
                     }
                 })
             }
+        }
+    }
+
+    /// The column kernel of `a op b` for an arithmetic or comparison operator (or `&&`, `||`
+    /// with a constant); a constant on the right (`hcp(north) >= 15`) is folded in, and each
+    /// comparison gets its own closure, so that no match runs per row.
+    fn column_binary(&self, op: BinOp, a: &'a Expr, b: &'a Expr) -> Column<'a> {
+        let a = self.column(a);
+        if let Expr::Num(v) = *b {
+            return match op {
+                BinOp::Cmp(cmp) => match cmp {
+                    Comparison::Eq => map(a, move |x| i64::from(x == v)),
+                    Comparison::Ne => map(a, move |x| i64::from(x != v)),
+                    Comparison::Lt => map(a, move |x| i64::from(x < v)),
+                    Comparison::Le => map(a, move |x| i64::from(x <= v)),
+                    Comparison::Gt => map(a, move |x| i64::from(x > v)),
+                    Comparison::Ge => map(a, move |x| i64::from(x >= v)),
+                },
+                BinOp::Add => map_checked(a, move |x| x.overflowing_add(v)),
+                BinOp::Sub => map_checked(a, move |x| x.overflowing_sub(v)),
+                BinOp::Mul => map_checked(a, move |x| x.overflowing_mul(v)),
+                // v > 0 (compile_column): no division by zero, no overflow.
+                BinOp::Div => map(a, move |x| x / v),
+                BinOp::Rem => map(a, move |x| x % v),
+                BinOp::And => map(a, move |x| i64::from(x != 0 && v != 0)),
+                BinOp::Or => map(a, move |x| i64::from(x != 0 || v != 0)),
+            };
+        }
+        let b = self.column(b);
+        match op {
+            BinOp::Cmp(cmp) => match cmp {
+                Comparison::Eq => zip(a, b, |x, y| i64::from(x == y)),
+                Comparison::Ne => zip(a, b, |x, y| i64::from(x != y)),
+                Comparison::Lt => zip(a, b, |x, y| i64::from(x < y)),
+                Comparison::Le => zip(a, b, |x, y| i64::from(x <= y)),
+                Comparison::Gt => zip(a, b, |x, y| i64::from(x > y)),
+                Comparison::Ge => zip(a, b, |x, y| i64::from(x >= y)),
+            },
+            BinOp::Add => zip_checked(a, b, i64::overflowing_add),
+            BinOp::Sub => zip_checked(a, b, i64::overflowing_sub),
+            BinOp::Mul => zip_checked(a, b, i64::overflowing_mul),
+            BinOp::And => zip(a, b, |x, y| i64::from(x != 0 && y != 0)),
+            BinOp::Or => zip(a, b, |x, y| i64::from(x != 0 || y != 0)),
+            BinOp::Div | BinOp::Rem => unreachable!("refused by compile_column"),
         }
     }
 }
@@ -768,11 +782,11 @@ mod tests {
         };
         // `tricks && hcp` becomes `hcp && tricks`; `rnd && tricks` keeps its order (rnd has state).
         assert!(
-            matches!(&**left, Expr::Bin(BinOp::And, a, _) if matches!(**a, Expr::Bin(BinOp::Ge, ref h, _) if matches!(**h, Expr::Hcp(..)))),
+            matches!(&**left, Expr::Bin(BinOp::And, a, _) if matches!(**a, Expr::Bin(BinOp::Cmp(Comparison::Ge), ref h, _) if matches!(**h, Expr::Hcp(..)))),
             "{left:?}"
         );
         assert!(
-            matches!(&**right, Expr::Bin(BinOp::And, a, _) if matches!(**a, Expr::Bin(BinOp::Eq, ref r, _) if matches!(**r, Expr::Rnd(..)))),
+            matches!(&**right, Expr::Bin(BinOp::And, a, _) if matches!(**a, Expr::Bin(BinOp::Cmp(Comparison::Eq), ref r, _) if matches!(**r, Expr::Rnd(..)))),
             "{right:?}"
         );
     }

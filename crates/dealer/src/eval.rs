@@ -369,12 +369,7 @@ pub(super) fn hand_value(e: &Expr, deal: &Deal, script: &Script) -> Option<i64> 
 /// truth and give 0 or 1 too).
 fn binary(op: BinOp, x: i64, y: i64) -> Result<i64, Error> {
     Ok(match op {
-        BinOp::Eq => truth(x == y),
-        BinOp::Ne => truth(x != y),
-        BinOp::Lt => truth(x < y),
-        BinOp::Le => truth(x <= y),
-        BinOp::Gt => truth(x > y),
-        BinOp::Ge => truth(x >= y),
+        BinOp::Cmp(c) => truth(c.holds(x, y)),
         BinOp::Add => x.checked_add(y).ok_or_else(Error::overflow)?,
         BinOp::Sub => x.checked_sub(y).ok_or_else(Error::overflow)?,
         BinOp::Mul => x.checked_mul(y).ok_or_else(Error::overflow)?,

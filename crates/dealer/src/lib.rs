@@ -246,7 +246,7 @@ pub use swap::Swapping;
 
 use crate::model::board::Vulnerability;
 use crate::model::card::{Card, Seat, Suit};
-use crate::model::features::Side;
+use crate::model::features::{Comparison, Side};
 
 /// dealer's default `pointcount`, ace first: the Milton Work count (A 4, K 3, Q 2, J 1).
 pub const MILTON: [i64; 13] = [4, 3, 2, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0];
@@ -316,18 +316,8 @@ pub enum BinOp {
     Or,
     /// `&&`, `and`
     And,
-    /// `==`
-    Eq,
-    /// `!=`
-    Ne,
-    /// `<`
-    Lt,
-    /// `<=`
-    Le,
-    /// `>`
-    Gt,
-    /// `>=`
-    Ge,
+    /// `==`, `!=`, `<`, `<=`, `>`, `>=`: 1 when the comparison holds, else 0.
+    Cmp(Comparison),
     /// `+`
     Add,
     /// `-`

@@ -8,7 +8,7 @@ use super::{Action, BinOp, CsvItem, Error, EsItem, Expr, MILTON, ScoreContract, 
 use crate::model::board::Vulnerability;
 use crate::model::card::{Card, Rank, Seat, Suit};
 use crate::model::contract::Doubling;
-use crate::model::features::Side;
+use crate::model::features::{Comparison, Side};
 
 /// Default `altcount` tables (ace first): tens, jacks, queens, kings, aces, top2 … top5, c13.
 const ALTCOUNT: [[i64; 13]; 10] = {
@@ -1389,12 +1389,12 @@ impl Parser {
             Tok::Word(w) if w == "or" => (BinOp::Or, 0),
             Tok::Punct("&&") => (BinOp::And, 1),
             Tok::Word(w) if w == "and" => (BinOp::And, 1),
-            Tok::Punct("==") => (BinOp::Eq, 2),
-            Tok::Punct("!=") => (BinOp::Ne, 2),
-            Tok::Punct("<") => (BinOp::Lt, 3),
-            Tok::Punct("<=") => (BinOp::Le, 3),
-            Tok::Punct(">") => (BinOp::Gt, 3),
-            Tok::Punct(">=") => (BinOp::Ge, 3),
+            Tok::Punct("==") => (BinOp::Cmp(Comparison::Eq), 2),
+            Tok::Punct("!=") => (BinOp::Cmp(Comparison::Ne), 2),
+            Tok::Punct("<") => (BinOp::Cmp(Comparison::Lt), 3),
+            Tok::Punct("<=") => (BinOp::Cmp(Comparison::Le), 3),
+            Tok::Punct(">") => (BinOp::Cmp(Comparison::Gt), 3),
+            Tok::Punct(">=") => (BinOp::Cmp(Comparison::Ge), 3),
             Tok::Punct("+") => (BinOp::Add, 4),
             Tok::Punct("-") => (BinOp::Sub, 4),
             Tok::Punct("*") => (BinOp::Mul, 5),
@@ -1898,6 +1898,8 @@ fn apply_shape(set: &mut ShapeSet, pat: &[Option<u32>; 4], any: bool, add: bool)
 /// left dangling, a comparison chain, a length of 10 or more but through `x`) the element
 /// is refused.
 mod fd {
+    use crate::model::features::Comparison;
+
     /// The suits' letters in dealer's order.
     const SUITS: [char; 4] = ['s', 'h', 'd', 'c'];
 
@@ -2281,7 +2283,7 @@ mod fd {
         Neg(Box<Cond>),
         Add(Box<Cond>, Box<Cond>, bool),
         Mul(Box<Cond>, Box<Cond>),
-        Cmp(Box<Cond>, &'static str, Box<Cond>),
+        Cmp(Box<Cond>, Comparison, Box<Cond>),
         And(Box<Cond>, Box<Cond>),
         Or(Box<Cond>, Box<Cond>),
     }
@@ -2342,17 +2344,7 @@ mod fd {
                     false => a.value(len).wrapping_sub(b.value(len)),
                 },
                 Cond::Mul(a, b) => a.value(len).wrapping_mul(b.value(len)),
-                Cond::Cmp(a, op, b) => {
-                    let (x, y) = (a.value(len), b.value(len));
-                    i64::from(match *op {
-                        "<" => x < y,
-                        "<=" => x <= y,
-                        ">" => x > y,
-                        ">=" => x >= y,
-                        "!=" => x != y,
-                        _ => x == y,
-                    })
-                }
+                Cond::Cmp(a, op, b) => i64::from(op.holds(a.value(len), b.value(len))),
                 Cond::And(a, b) => i64::from(a.value(len) != 0 && b.value(len) != 0),
                 Cond::Or(a, b) => i64::from(a.value(len) != 0 || b.value(len) != 0),
             }
@@ -2373,6 +2365,11 @@ mod fd {
     impl CondParser {
         fn peek(&self) -> Option<&str> {
             self.toks.get(self.pos).map(String::as_str)
+        }
+
+        /// The comparison operator at the current token, if it is one.
+        fn comparison(&self) -> Option<Comparison> {
+            self.peek().and_then(Comparison::from_symbol)
         }
 
         /// `operand (op operand)*`, joined from the left by `join`.
@@ -2400,18 +2397,12 @@ mod fd {
 
         fn cmp(&mut self) -> Result<Cond, String> {
             let a = self.sum()?;
-            let op = match self.peek() {
-                Some("<") => "<",
-                Some("<=") => "<=",
-                Some(">") => ">",
-                Some(">=") => ">=",
-                Some("==") => "==",
-                Some("!=") => "!=",
-                _ => return Ok(a),
+            let Some(op) = self.comparison() else {
+                return Ok(a);
             };
             self.pos += 1;
             let b = self.sum()?;
-            if matches!(self.peek(), Some("<" | "<=" | ">" | ">=" | "==" | "!=")) {
+            if self.comparison().is_some() {
                 return Err("comparisons in a row (Perl refuses them)".into());
             }
             Ok(Cond::Cmp(Box::new(a), op, Box::new(b)))
@@ -2578,7 +2569,7 @@ mod tests {
              parcontract(ew), hcp(west) + 1), printrpt(NS)",
         )
         .unwrap();
-        let Some(Expr::Bin(BinOp::Gt, a, b)) = &s.condition else {
+        let Some(Expr::Bin(BinOp::Cmp(Comparison::Gt), a, b)) = &s.condition else {
             panic!("a comparison")
         };
         assert!(matches!(

@@ -420,3 +420,85 @@ pub fn side_hcp(deal: &Deal, side: Side) -> u8 {
 pub fn fit(deal: &Deal, side: Side, suit: Suit) -> u8 {
     side_cards(deal, side).suit_len(suit) as u8
 }
+
+/// A comparison of two numbers, as the filter languages write one between two features
+/// (`hcp(N) >= 20`): the query language and dealer's both parse to it, evaluate it by
+/// [`Comparison::holds`] and print it in their own spellings.
+///
+/// ```
+/// use dealdex::features::Comparison;
+/// assert_eq!(Comparison::from_symbol(">="), Some(Comparison::Ge));
+/// assert!(Comparison::Ge.holds(20, 20) && !Comparison::Gt.holds(20, 20));
+/// assert_eq!(Comparison::Lt.swapped(), Comparison::Gt); // 3 < x is x > 3
+/// assert_eq!(Comparison::Ne.symbol(), "!=");
+/// // Each reads back from its symbol; swapped, it holds of the swapped operands.
+/// for c in Comparison::ALL {
+///     assert_eq!(Comparison::from_symbol(c.symbol()), Some(c));
+///     for (a, b) in [(1, 2), (2, 2), (3, 2)] {
+///         assert_eq!(c.holds(a, b), c.swapped().holds(b, a), "{c:?} {a} {b}");
+///     }
+/// }
+/// assert_eq!(Comparison::from_symbol("="), None); // the query language's `=` is its lexer's
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Comparison {
+    /// `==`: equal.
+    Eq,
+    /// `!=`: not equal.
+    Ne,
+    /// `<`: less than.
+    Lt,
+    /// `<=`: less than or equal.
+    Le,
+    /// `>`: greater than.
+    Gt,
+    /// `>=`: greater than or equal.
+    Ge,
+}
+
+impl Comparison {
+    /// The six comparisons, in the order of the variants.
+    pub const ALL: [Comparison; 6] = [
+        Comparison::Eq,
+        Comparison::Ne,
+        Comparison::Lt,
+        Comparison::Le,
+        Comparison::Gt,
+        Comparison::Ge,
+    ];
+
+    /// Whether `a` compares to `b` so (`Lt`: `a < b`).
+    #[inline]
+    pub fn holds<T: Ord>(self, a: T, b: T) -> bool {
+        match self {
+            Comparison::Eq => a == b,
+            Comparison::Ne => a != b,
+            Comparison::Lt => a < b,
+            Comparison::Le => a <= b,
+            Comparison::Gt => a > b,
+            Comparison::Ge => a >= b,
+        }
+    }
+
+    /// The comparison with its operands swapped: `a op b` is `b op.swapped() a` (`<` and
+    /// `>`, `<=` and `>=` trade places; `==` and `!=` stay).
+    pub const fn swapped(self) -> Comparison {
+        match self {
+            Comparison::Lt => Comparison::Gt,
+            Comparison::Le => Comparison::Ge,
+            Comparison::Gt => Comparison::Lt,
+            Comparison::Ge => Comparison::Le,
+            same => same,
+        }
+    }
+
+    /// The operator as C writes it, and dealer: `==`, `!=`, `<`, `<=`, `>`, `>=`.
+    pub const fn symbol(self) -> &'static str {
+        ["==", "!=", "<", "<=", ">", ">="][self as usize]
+    }
+
+    /// The comparison whose [`symbol`](Comparison::symbol) is `text`, if any.
+    pub fn from_symbol(text: &str) -> Option<Comparison> {
+        Comparison::ALL.into_iter().find(|c| c.symbol() == text)
+    }
+}

@@ -16,9 +16,10 @@
 use std::fmt;
 
 use super::parser::range_by;
-use super::{CmpOp, Cond, Error, PlayedNum, Term, Who};
+use super::{Cond, Error, PlayedNum, Term, Who};
 use crate::model::card::Seat;
 use crate::model::deal::Hand;
+use crate::model::features::Comparison;
 
 /// How many of the comparisons that make a query impossible its error lists.
 const LISTED: usize = 4;
@@ -208,12 +209,12 @@ fn outcome(c: &Cond, bounds: &Bounds<'_>) -> Option<bool> {
             let ((l_lo, l_hi), (r_lo, r_hi)) = (range(l), range(r));
             let (lo, hi) = (l_lo - r_hi, l_hi - r_lo);
             let (always, never) = match op {
-                CmpOp::Eq => (lo == 0 && hi == 0, lo > 0 || hi < 0),
-                CmpOp::Ne => (lo > 0 || hi < 0, lo == 0 && hi == 0),
-                CmpOp::Lt => (hi < 0, lo >= 0),
-                CmpOp::Le => (hi <= 0, lo > 0),
-                CmpOp::Gt => (lo > 0, hi <= 0),
-                CmpOp::Ge => (lo >= 0, hi < 0),
+                Comparison::Eq => (lo == 0 && hi == 0, lo > 0 || hi < 0),
+                Comparison::Ne => (lo > 0 || hi < 0, lo == 0 && hi == 0),
+                Comparison::Lt => (hi < 0, lo >= 0),
+                Comparison::Le => (hi <= 0, lo > 0),
+                Comparison::Gt => (lo > 0, hi <= 0),
+                Comparison::Ge => (lo >= 0, hi < 0),
             };
             decided(always, never)
         }

@@ -25,7 +25,7 @@ use crate::model::contract::Strain;
 use crate::model::deal::Deal;
 use crate::model::features::{self, Shape};
 
-use super::{AddOp, CmpOp, Cond, Expr, Term, Who};
+use super::{AddOp, Cond, Expr, Term, Who};
 
 /// What one deal's evaluation solves when first needed: its double-dummy table, and the
 /// per-card lead tricks ([`crate::dd::lead_table`]) of each leader and strain.
@@ -137,14 +137,7 @@ pub(super) fn cond(c: &Cond, deal: &Deal, dd: &Table) -> Option<bool> {
     Some(match c {
         Cond::Cmp(l, op, r) => {
             let (a, b) = (expr(l, deal, dd)?, expr(r, deal, dd)?);
-            match op {
-                CmpOp::Eq => a == b,
-                CmpOp::Ne => a != b,
-                CmpOp::Lt => a < b,
-                CmpOp::Le => a <= b,
-                CmpOp::Gt => a > b,
-                CmpOp::Ge => a >= b,
-            }
+            op.holds(a, b)
         }
         Cond::Range(e, lo, hi) => (*lo..=*hi).contains(&expr(e, deal, dd)?),
         Cond::Balanced(s) => Shape::of(deal.hand(*s)).is_balanced(),

@@ -1,8 +1,9 @@
 //! Tokens of the query language, each with its byte span in the query text.
 
 use crate::model::card::Suit;
+use crate::model::features::Comparison;
 
-use super::{CmpOp, Error};
+use super::Error;
 
 /// What a token is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -36,7 +37,7 @@ pub(super) enum Kind {
     /// `-` (outside a dashed shape literal)
     Minus,
     /// A comparison operator.
-    Cmp(CmpOp),
+    Cmp(Comparison),
     /// `&&`
     AndOp,
     /// `||`
@@ -167,15 +168,15 @@ fn punctuation(src: &str, start: usize, c: char) -> Result<(Kind, usize), Error>
         ('+', _) => (Kind::Plus, 1),
         ('-', _) => (Kind::Minus, 1),
         ('.', Some(b'.')) => (Kind::DotDot, 2),
-        ('=', Some(b'=')) => (Kind::Cmp(CmpOp::Eq), 2),
-        ('=', _) => (Kind::Cmp(CmpOp::Eq), 1),
-        ('!', Some(b'=')) => (Kind::Cmp(CmpOp::Ne), 2),
+        ('=', Some(b'=')) => (Kind::Cmp(Comparison::Eq), 2),
+        ('=', _) => (Kind::Cmp(Comparison::Eq), 1),
+        ('!', Some(b'=')) => (Kind::Cmp(Comparison::Ne), 2),
         ('!', _) => (Kind::NotOp, 1),
-        ('<', Some(b'=')) => (Kind::Cmp(CmpOp::Le), 2),
-        ('<', Some(b'>')) => (Kind::Cmp(CmpOp::Ne), 2),
-        ('<', _) => (Kind::Cmp(CmpOp::Lt), 1),
-        ('>', Some(b'=')) => (Kind::Cmp(CmpOp::Ge), 2),
-        ('>', _) => (Kind::Cmp(CmpOp::Gt), 1),
+        ('<', Some(b'=')) => (Kind::Cmp(Comparison::Le), 2),
+        ('<', Some(b'>')) => (Kind::Cmp(Comparison::Ne), 2),
+        ('<', _) => (Kind::Cmp(Comparison::Lt), 1),
+        ('>', Some(b'=')) => (Kind::Cmp(Comparison::Ge), 2),
+        ('>', _) => (Kind::Cmp(Comparison::Gt), 1),
         ('&', Some(b'&')) => (Kind::AndOp, 2),
         ('|', Some(b'|')) => (Kind::OrOp, 2),
         _ => match Suit::from_char(c) {

@@ -190,7 +190,7 @@ use crate::model::card::{Card, Seat, Suit};
 use crate::model::contract::Strain;
 use crate::model::deal::{Deal, Hand};
 use crate::model::features;
-use crate::model::features::Side;
+use crate::model::features::{Comparison, Side};
 
 mod bounds;
 mod error;
@@ -342,28 +342,12 @@ impl fmt::Display for Dialect {
     }
 }
 
-/// A comparison operator.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum CmpOp {
-    Eq,
-    Ne,
-    Lt,
-    Le,
-    Gt,
-    Ge,
-}
-
-impl CmpOp {
-    /// The operator in SQL, SQLite's and Spark's alike.
-    fn sql(self) -> &'static str {
-        match self {
-            CmpOp::Eq => "=",
-            CmpOp::Ne => "<>",
-            CmpOp::Lt => "<",
-            CmpOp::Le => "<=",
-            CmpOp::Gt => ">",
-            CmpOp::Ge => ">=",
-        }
+/// A comparison operator in SQL, SQLite's and Spark's alike: `=` and `<>` for C's `==` and `!=`.
+fn sql_comparison(op: Comparison) -> &'static str {
+    match op {
+        Comparison::Eq => "=",
+        Comparison::Ne => "<>",
+        op => op.symbol(),
     }
 }
 
@@ -578,7 +562,7 @@ const PAR_BOUND: i64 = 7600;
 /// A condition.
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Cond {
-    Cmp(Expr, CmpOp, Expr),
+    Cmp(Expr, Comparison, Expr),
     /// `expr in lo..hi`, inclusive, `lo <= hi`.
     Range(Expr, i64, i64),
     Balanced(Seat),
@@ -1030,10 +1014,10 @@ impl fmt::Display for Expr {
 fn write_cond(f: &mut fmt::Formatter<'_>, c: &Cond) -> fmt::Result {
     match c {
         Cond::Cmp(l, op, r) => {
-            // The query's own spelling: SQL's but for `!=`.
+            // The query's own spelling: `=` as SQL, `!=` as C.
             let op = match op {
-                CmpOp::Ne => "!=",
-                op => op.sql(),
+                Comparison::Eq => "=",
+                op => op.symbol(),
             };
             write!(f, "{l} {op} {r}")
         }

@@ -11,12 +11,12 @@ use std::str::FromStr;
 use crate::model::board::Vulnerability;
 use crate::model::card::{Card, Seat, Suit};
 use crate::model::contract::Strain;
-use crate::model::features::Side;
+use crate::model::features::{Comparison, Side};
 
 use super::lexer::{Kind, Token, error_at, tokenize};
 use super::{
-    AddOp, CmpOp, Cond, Error, Expr, MAX_DEPTH, MAX_SQL_DEPTH, MAX_SQL_PARAMS, MAX_SUM_TERMS,
-    PlayedCond, PlayedNum, ShapeTest, Term, Who,
+    AddOp, Cond, Error, Expr, MAX_DEPTH, MAX_SQL_DEPTH, MAX_SQL_PARAMS, MAX_SUM_TERMS, PlayedCond,
+    PlayedNum, ShapeTest, Term, Who,
 };
 
 /// The functions of the language, as listed in error messages.
@@ -688,8 +688,8 @@ impl<'a> Parser<'a> {
     fn played_cond(&mut self, name_tok: Token, subject: &str) -> Result<Item, Error> {
         let op_tok = self.bump();
         let equal = match op_tok.kind {
-            Kind::Cmp(CmpOp::Eq) => true,
-            Kind::Cmp(CmpOp::Ne) => false,
+            Kind::Cmp(Comparison::Eq) => true,
+            Kind::Cmp(Comparison::Ne) => false,
             _ => {
                 return Err(self.err(
                     op_tok,
@@ -950,7 +950,13 @@ impl<'a> Parser<'a> {
     }
 
     /// Builds `left op right`, type-checked.
-    fn compare(&self, left: Item, op: CmpOp, op_tok: Token, right: Item) -> Result<Cond, Error> {
+    fn compare(
+        &self,
+        left: Item,
+        op: Comparison,
+        op_tok: Token,
+        right: Item,
+    ) -> Result<Cond, Error> {
         if let Val::ShapeOf { seat, exact } = left.val {
             return self.compare_shape(seat, exact, &left, op, op_tok, &right);
         }
@@ -969,7 +975,7 @@ impl<'a> Parser<'a> {
         seat: Seat,
         exact: bool,
         shape: &Item,
-        op: CmpOp,
+        op: Comparison,
         op_tok: Token,
         lit: &Item,
     ) -> Result<Cond, Error> {
@@ -987,8 +993,8 @@ impl<'a> Parser<'a> {
             }
         };
         let equal = match op {
-            CmpOp::Eq => true,
-            CmpOp::Ne => false,
+            Comparison::Eq => true,
+            Comparison::Ne => false,
             _ => {
                 return Err(self.err(
                     op_tok,

@@ -14,7 +14,7 @@ use crate::model::card::{Seat, Suit};
 use crate::model::contract::Strain;
 
 use super::sql::permutations;
-use super::{AddOp, Cond, Dialect, Error, ErrorKind, Expr, Term, Who};
+use super::{AddOp, Cond, Dialect, Error, ErrorKind, Expr, Term, Who, sql_comparison};
 
 /// Compiles `c`, or names the first term the archive's columns cannot express (`par`,
 /// `lead`).
@@ -192,7 +192,7 @@ fn cond(out: &mut String, c: &Cond) {
         Cond::Played(..) => out.push_str("NULL"),
         Cond::Cmp(l, op, r) => {
             expr(out, l);
-            let _ = write!(out, " {} ", op.sql());
+            let _ = write!(out, " {} ", sql_comparison(*op));
             expr(out, r);
         }
         Cond::Range(e, lo, hi) => {

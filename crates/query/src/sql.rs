@@ -10,9 +10,9 @@
 use std::fmt::Write;
 
 use crate::model::card::{Seat, Suit};
-use crate::model::features::{Shape, Side};
+use crate::model::features::{Comparison, Shape, Side};
 
-use super::{AddOp, CmpOp, Cond, Expr, PlayedCond, PlayedNum, SqlFilter, Term, Who};
+use super::{AddOp, Cond, Expr, PlayedCond, PlayedNum, SqlFilter, Term, Who, sql_comparison};
 
 /// The HCP from which migration 03's partial indexes `deals_strong_<seat>` hold a hand
 /// (`WHERE hcp_<seat> >= 20`).
@@ -65,18 +65,12 @@ fn implies_indexed_hcp(c: &Cond, seat: Seat) -> bool {
             };
             let (op, bound) = match (l, r) {
                 (l, Term::Lit(v)) if *l == hcp => (*op, *v),
-                (Term::Lit(v), r) if *r == hcp => match op {
-                    CmpOp::Lt => (CmpOp::Gt, *v),
-                    CmpOp::Le => (CmpOp::Ge, *v),
-                    CmpOp::Gt => (CmpOp::Lt, *v),
-                    CmpOp::Ge => (CmpOp::Le, *v),
-                    other => (*other, *v),
-                },
+                (Term::Lit(v), r) if *r == hcp => (op.swapped(), *v),
                 _ => return false,
             };
             match op {
-                CmpOp::Eq | CmpOp::Ge => bound >= INDEXED_HCP,
-                CmpOp::Gt => bound >= INDEXED_HCP - 1,
+                Comparison::Eq | Comparison::Ge => bound >= INDEXED_HCP,
+                Comparison::Gt => bound >= INDEXED_HCP - 1,
                 _ => false,
             }
         }
@@ -342,7 +336,7 @@ impl Builder {
         match c {
             Cond::Cmp(l, op, r) => {
                 self.expr(l);
-                let _ = write!(self.clause, " {} ", op.sql());
+                let _ = write!(self.clause, " {} ", sql_comparison(*op));
                 self.expr(r);
             }
             Cond::Range(e, lo, hi) => {
