@@ -592,8 +592,7 @@ pub trait DealFormat: Send + Sync {
 
     /// Writes boards, which all have numbers (see [`number_boards`]). For a non-streaming
     /// format this is the whole set. Default: [`DealFormat::check_boards`], then
-    /// [`DealFormat::write_checked`]; a format changes those two, not this (only Parquet,
-    /// whose writer can fail after the check, writes its own).
+    /// [`DealFormat::write_checked`]; a format changes those two, not this.
     ///
     /// # Errors
     /// [`Error`] naming the board when one breaks the format's limits (see

@@ -44,8 +44,7 @@ use parquet::file::writer::SerializedFileWriter;
 use parquet::schema::types::ColumnPath;
 
 use super::{
-    Board, BoardWriter, DealFormat, Error, ErrorKind, FormatInfo, InputPosition, WriteOptions,
-    check_numbers,
+    Board, BoardWriter, DealFormat, Error, FormatInfo, InputPosition, WriteOptions, check_numbers,
 };
 use crate::dd::TrickTable;
 use crate::model::board::Vulnerability;
@@ -244,7 +243,7 @@ impl<W: Write + Send> ParquetWriter<W> {
     /// 4-byte magic).
     ///
     /// # Errors
-    /// [`ErrorKind::Io`] when `out` refuses the magic.
+    /// [`ErrorKind::Io`](super::ErrorKind::Io) when `out` refuses the magic.
     pub fn new(out: W) -> Result<ParquetWriter<W>, Error> {
         let schema = parquet::schema::parser::parse_message_type(&schema_text())
             .map_err(|e| writer_error(&e))?;
@@ -266,9 +265,9 @@ impl<W: Write + Send> ParquetWriter<W> {
     /// Adds boards (each with a number ≤ 2⁶³ − 1); a full row group is written out.
     ///
     /// # Errors
-    /// [`ErrorKind::Unwritable`] naming a board without a number or above the limit
-    /// (nothing of this call is added then); [`ErrorKind::Io`] when the destination
-    /// fails.
+    /// [`ErrorKind::Unwritable`](super::ErrorKind::Unwritable) naming a board without a
+    /// number or above the limit (nothing of this call is added then);
+    /// [`ErrorKind::Io`](super::ErrorKind::Io) when the destination fails.
     pub fn write(&mut self, boards: &[Board]) -> Result<(), Error> {
         check_numbers(&INFO, boards)?;
         for b in boards {
@@ -287,7 +286,7 @@ impl<W: Write + Send> ParquetWriter<W> {
     /// Writes the last row group and the footer, and gives the destination back.
     ///
     /// # Errors
-    /// [`ErrorKind::Io`] when the destination fails.
+    /// [`ErrorKind::Io`](super::ErrorKind::Io) when the destination fails.
     pub fn finish(self) -> Result<W, Error> {
         self.close().map(|(w, _)| w)
     }
@@ -390,7 +389,8 @@ fn write_row_group<W: Write + Send>(
     Ok(())
 }
 
-/// A Parquet writer error (not an I/O one) as an [`ErrorKind::Unwritable`].
+/// A Parquet writer error (not an I/O one) as an
+/// [`ErrorKind::Unwritable`](super::ErrorKind::Unwritable).
 fn writer_error(e: &parquet::errors::ParquetError) -> Error {
     Error::unwritable(format!("Parquet writer: {e}"))
 }
@@ -423,28 +423,22 @@ impl DealFormat for Parquet {
         })
     }
 
-    /// A whole one-row archive: Parquet has no record outside a file. Sets are written by
-    /// [`DealFormat::write_boards`] (or a [`ParquetWriter`]).
-    fn write_board(&self, board: &Board, _opts: &WriteOptions, out: &mut Vec<u8>) {
-        // Writing to a Vec cannot fail, and write_boards has checked the number.
-        if let Ok(bytes) = archive(std::slice::from_ref(board)) {
-            out.extend_from_slice(&bytes);
-        }
+    /// A whole one-row archive ([`DealFormat::write_checked`] of the one board): Parquet has
+    /// no record outside a file.
+    fn write_board(&self, board: &Board, opts: &WriteOptions, out: &mut Vec<u8>) {
+        self.write_checked(std::slice::from_ref(board), opts, out);
     }
 
-    fn write_boards(
-        &self,
-        boards: &[Board],
-        opts: &WriteOptions,
-        out: &mut Vec<u8>,
-    ) -> Result<(), Error> {
-        self.check_boards(boards, opts)?;
-        let bytes = archive(boards).map_err(|e| match e.into_kind() {
-            ErrorKind::Io(e) => Error::unwritable(e.to_string()),
-            kind => kind.into(),
-        })?;
-        out.extend_from_slice(&bytes);
-        Ok(())
+    /// The whole set as one archive. What the archive refuses of the boards, a number it
+    /// cannot hold, [`DealFormat::check_boards`] has refused first (both are
+    /// [`check_numbers`]); its other errors would come from the destination, here memory, or
+    /// from the schema and rows this file builds, and neither fails. So nothing is appended
+    /// only for a board passed without the check (a [`DealFormat::write_board`] of one
+    /// without a number).
+    fn write_checked(&self, boards: &[Board], _opts: &WriteOptions, out: &mut Vec<u8>) {
+        if let Ok(bytes) = archive(boards) {
+            out.extend_from_slice(&bytes);
+        }
     }
 
     fn open_writer(
@@ -883,6 +877,28 @@ mod tests {
             a.windows(7).any(|w| w == b"dealdex"),
             "created_by is dealdex's"
         );
+    }
+
+    #[test]
+    fn a_board_is_a_one_row_archive_and_a_refused_one_nothing() {
+        let opts = WriteOptions::default();
+        let board = Board::new(9, deals(1)[0]);
+        let mut one = Vec::new();
+        Parquet.write_board(&board, &opts, &mut one);
+        let mut set = Vec::new();
+        Parquet
+            .write_boards(std::slice::from_ref(&board), &opts, &mut set)
+            .unwrap();
+        assert_eq!(one, set);
+        let unnumbered = Board::unnumbered(board.deal);
+        let mut out = b"kept".to_vec();
+        Parquet.write_board(&unnumbered, &opts, &mut out);
+        assert_eq!(out, b"kept");
+        let e = Parquet
+            .write_boards(&[unnumbered], &opts, &mut out)
+            .unwrap_err();
+        assert!(e.to_string().contains("without a number"), "{e}");
+        assert_eq!(out, b"kept");
     }
 
     #[test]
