@@ -5,16 +5,16 @@
 //! and their double-dummy error rate, tricks lost per board in defence and as declarer, each
 //! with its standard error; and per event, how far each table's score was from par.
 //!
-//! A job goes in ([`PlayedJob`]), a typed report comes out ([`PlayedAnswer`], serde); the
+//! A job goes in ([`PlayedQueryJob`]), a typed report comes out ([`PlayedQueryAnswer`], serde); the
 //! rows come from the store ([`StoreReader::find_played`]), the statistics are computed
 //! here. The losses are those `dealdex judge` stored; a board not judged counts in
 //! `boards` but in no rate.
 //!
 //! ```
-//! use dealdex::workflow::played_query::{PlayedJob, PlayedView, run};
+//! use dealdex::workflow::played_query::{PlayedQueryJob, PlayedQueryView, run};
 //! let store = dealdex::Store::open_in_memory()?;
-//! let job = PlayedJob::new("contract = 3NT and result < 0", PlayedView::Boards { limit: None })?;
-//! let dealdex::workflow::played_query::PlayedAnswer::Boards(found) = run(&job, &store)? else {
+//! let job = PlayedQueryJob::new("contract = 3NT and result < 0", PlayedQueryView::Boards { limit: None })?;
+//! let dealdex::workflow::played_query::PlayedQueryAnswer::Boards(found) = run(&job, &store)? else {
 //!     unreachable!()
 //! };
 //! assert_eq!(found.count, 0);
@@ -43,7 +43,7 @@ pub enum ReportBy {
 
 /// What a played job gives.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PlayedView {
+pub enum PlayedQueryView {
     /// The matching records, at most `limit` of them.
     Boards {
         /// At most this many records.
@@ -55,7 +55,7 @@ pub enum PlayedView {
 
 /// A played search or report: the query, the scope and the view.
 #[derive(Clone, Debug)]
-pub struct PlayedJob {
+pub struct PlayedQueryJob {
     /// The expression as written.
     pub expr: String,
     /// The parsed expression.
@@ -63,16 +63,16 @@ pub struct PlayedJob {
     /// Only the boards imported into this set.
     pub set: Option<String>,
     /// List or report.
-    pub view: PlayedView,
+    pub view: PlayedQueryView,
 }
 
-impl PlayedJob {
+impl PlayedQueryJob {
     /// A job over every stored played board.
     ///
     /// # Errors
     /// [`ErrorKind::Query`] when `expr` does not parse (the error gives the column).
-    pub fn new(expr: &str, view: PlayedView) -> Result<PlayedJob> {
-        Ok(PlayedJob {
+    pub fn new(expr: &str, view: PlayedQueryView) -> Result<PlayedQueryJob> {
+        Ok(PlayedQueryJob {
             expr: expr.to_owned(),
             query: Query::parse(expr).map_err(ErrorKind::Query)?,
             set: None,
@@ -81,9 +81,9 @@ impl PlayedJob {
     }
 }
 
-/// The matching records ([`PlayedView::Boards`]). JSON: numbers as numbers, names as text.
+/// The matching records ([`PlayedQueryView::Boards`]). JSON: numbers as numbers, names as text.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct PlayedBoards {
+pub struct PlayedQueryBoards {
     /// The expression.
     pub expr: String,
     /// Records listed.
@@ -179,9 +179,9 @@ pub struct EventPar {
     pub imps: Vec<(i64, u64)>,
 }
 
-/// The report ([`PlayedView::Report`]).
+/// The report ([`PlayedQueryView::Report`]).
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct PlayedReport {
+pub struct PlayedQueryReport {
     /// The expression.
     pub expr: String,
     /// Players or pairs.
@@ -199,11 +199,11 @@ pub struct PlayedReport {
 /// What a played job gives.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(untagged)]
-pub enum PlayedAnswer {
+pub enum PlayedQueryAnswer {
     /// The matching records.
-    Boards(PlayedBoards),
+    Boards(PlayedQueryBoards),
     /// The report.
-    Report(PlayedReport),
+    Report(PlayedQueryReport),
 }
 
 /// The seats in the order of [`PlayedTable::players`](crate::store::PlayedTable::players).
@@ -225,7 +225,7 @@ struct Tally {
 }
 
 /// The report over `rows`, grouped `by`.
-pub fn report(expr: &str, by: ReportBy, rows: &[FoundPlayed]) -> PlayedReport {
+pub fn report(expr: &str, by: ReportBy, rows: &[FoundPlayed]) -> PlayedQueryReport {
     let mut people: BTreeMap<String, Tally> = BTreeMap::new();
     let mut events: BTreeMap<Option<String>, (u64, u64, BTreeMap<i64, u64>)> = BTreeMap::new();
     let mut judged = 0;
@@ -308,7 +308,7 @@ pub fn report(expr: &str, by: ReportBy, rows: &[FoundPlayed]) -> PlayedReport {
         })
         .collect();
     people.sort_by(|a, b| b.boards.cmp(&a.boards).then_with(|| a.name.cmp(&b.name)));
-    PlayedReport {
+    PlayedQueryReport {
         expr: expr.to_owned(),
         by,
         boards: rows.len() as u64,
@@ -330,7 +330,7 @@ pub fn report(expr: &str, by: ReportBy, rows: &[FoundPlayed]) -> PlayedReport {
 ///
 /// # Errors
 /// [`ErrorKind::NoSet`] for a set scope naming no stored set; the store's error.
-pub fn run(job: &PlayedJob, store: &StoreReader) -> Result<PlayedAnswer> {
+pub fn run(job: &PlayedQueryJob, store: &StoreReader) -> Result<PlayedQueryAnswer> {
     if let Some(name) = job.set.as_deref()
         && store.set(name)?.is_none()
     {
@@ -342,17 +342,17 @@ pub fn run(job: &PlayedJob, store: &StoreReader) -> Result<PlayedAnswer> {
     }
     let filter = job.query.to_sql();
     let limit = match job.view {
-        PlayedView::Boards { limit } => limit,
-        PlayedView::Report(_) => None,
+        PlayedQueryView::Boards { limit } => limit,
+        PlayedQueryView::Report(_) => None,
     };
     let rows = store.find_played(&filter, job.set.as_deref(), limit)?;
     Ok(match job.view {
-        PlayedView::Boards { .. } => PlayedAnswer::Boards(PlayedBoards {
+        PlayedQueryView::Boards { .. } => PlayedQueryAnswer::Boards(PlayedQueryBoards {
             expr: job.expr.clone(),
             count: rows.len() as u64,
             boards: rows,
         }),
-        PlayedView::Report(by) => PlayedAnswer::Report(report(&job.expr, by, &rows)),
+        PlayedQueryView::Report(by) => PlayedQueryAnswer::Report(report(&job.expr, by, &rows)),
     })
 }
 
@@ -360,7 +360,7 @@ pub fn run(job: &PlayedJob, store: &StoreReader) -> Result<PlayedAnswer> {
 ///
 /// # Errors
 /// [`ErrorKind::Store`] when the database does not open; then as [`run`].
-pub fn run_on(job: &PlayedJob, db: &std::path::Path) -> Result<PlayedAnswer> {
+pub fn run_on(job: &PlayedQueryJob, db: &std::path::Path) -> Result<PlayedQueryAnswer> {
     let store = crate::ReadOnlyStore::open(db)?;
     run(job, &store)
 }
@@ -372,7 +372,7 @@ fn or_dash<T: fmt::Display>(v: Option<T>) -> String {
 
 /// One line a record: `event  set board room  contract by declarer  tricks  NS score  par
 /// lost: declarer defence lead`.
-impl fmt::Display for PlayedBoards {
+impl fmt::Display for PlayedQueryBoards {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for r in &self.boards {
             let t = &r.table;
@@ -400,7 +400,7 @@ impl fmt::Display for PlayedBoards {
 }
 
 /// A table a player (or pair), then one a event.
-impl fmt::Display for PlayedReport {
+impl fmt::Display for PlayedQueryReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(
             f,
@@ -429,11 +429,11 @@ impl fmt::Display for PlayedReport {
     }
 }
 
-impl fmt::Display for PlayedAnswer {
+impl fmt::Display for PlayedQueryAnswer {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            PlayedAnswer::Boards(b) => b.fmt(f),
-            PlayedAnswer::Report(r) => r.fmt(f),
+            PlayedQueryAnswer::Boards(b) => b.fmt(f),
+            PlayedQueryAnswer::Report(r) => r.fmt(f),
         }
     }
 }

@@ -152,16 +152,16 @@ impl QueryOptions {
     ///
     /// # Errors
     /// [`ErrorKind::Query`] for the expression.
-    pub fn played_job(&self) -> Result<Option<crate::workflow::played_query::PlayedJob>> {
-        use crate::workflow::played_query::{PlayedJob, PlayedView};
+    pub fn played_job(&self) -> Result<Option<crate::workflow::played_query::PlayedQueryJob>> {
+        use crate::workflow::played_query::{PlayedQueryJob, PlayedQueryView};
         if !self.played {
             return Ok(None);
         }
         let view = match self.report {
-            Some(by) => PlayedView::Report(by),
-            None => PlayedView::Boards { limit: self.limit },
+            Some(by) => PlayedQueryView::Report(by),
+            None => PlayedQueryView::Boards { limit: self.limit },
         };
-        let mut job = PlayedJob::new(&self.expr, view)?;
+        let mut job = PlayedQueryJob::new(&self.expr, view)?;
         job.set = self.set.clone();
         Ok(Some(job))
     }
