@@ -1836,7 +1836,9 @@ fn contracts_result<'py>(
     py: Python<'py>,
     report: dealdex::workflow::contracts::ContractsReport,
 ) -> PyResult<Bound<'py, PyDict>> {
+    use dealdex::stats::Estimate;
     use dealdex::workflow::contracts as wf;
+    let mean = |e: &Estimate| e.mean.unwrap_or(f64::NAN);
     let k = report.contracts.len();
     let d = PyDict::new(py);
     let column = |f: &dyn Fn(&wf::ContractResult) -> f64| -> Vec<f64> {
@@ -1854,7 +1856,7 @@ fn contracts_result<'py>(
     )?;
     d.set_item(
         "mean_score",
-        PyArray1::from_vec(py, column(&|c| c.score.mean)),
+        PyArray1::from_vec(py, column(&|c| mean(&c.score))),
     )?;
     d.set_item(
         "score_se",
@@ -1866,16 +1868,16 @@ fn contracts_result<'py>(
         .flat_map(|c| c.tricks.map(|t| t as i64))
         .collect();
     d.set_item("tricks", matrix_of(py, tricks, k, 14)?)?;
-    let matrix = |m: &[Vec<wf::Estimate>], f: &dyn Fn(&wf::Estimate) -> f64| {
+    let matrix = |m: &[Vec<Estimate>], f: &dyn Fn(&Estimate) -> f64| {
         let flat: Vec<f64> = m.iter().flat_map(|row| row.iter().map(f)).collect();
         matrix_of(py, flat, k, k)
     };
-    d.set_item("imps", matrix(&report.imps, &|e| e.mean)?)?;
+    d.set_item("imps", matrix(&report.imps, &mean)?)?;
     d.set_item(
         "imps_se",
         matrix(&report.imps, &|e| e.standard_error.unwrap_or(f64::NAN))?,
     )?;
-    d.set_item("matchpoints", matrix(&report.matchpoints, &|e| e.mean)?)?;
+    d.set_item("matchpoints", matrix(&report.matchpoints, &mean)?)?;
     let per_deal: Vec<i8> = report.deal_tricks.iter().map(|&t| t as i8).collect();
     d.set_item(
         "deal_tricks",

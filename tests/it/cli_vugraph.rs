@@ -570,9 +570,9 @@ impl<'d> Judged<'d> {
         );
         let p = errors as f64 / leads as f64;
         assert_eq!(figures["lead_errors"]["n"].as_u64(), Some(leads));
-        close(&figures["lead_errors"]["value"], p);
+        close(&figures["lead_errors"]["mean"], p);
         close(
-            &figures["lead_errors"]["se"],
+            &figures["lead_errors"]["standard_error"],
             (p * (1.0 - p) / leads as f64).sqrt(),
         );
         for (v, got) in [
@@ -583,8 +583,8 @@ impl<'d> Judged<'d> {
             let mean = v.iter().sum::<f64>() / n;
             let sd = (v.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0)).sqrt();
             assert_eq!(got["n"].as_u64(), Some(v.len() as u64));
-            close(&got["value"], mean);
-            close(&got["se"], sd / n.sqrt());
+            close(&got["mean"], mean);
+            close(&got["standard_error"], sd / n.sqrt());
         }
         par_against_result(&report, &selected);
     }
@@ -607,7 +607,7 @@ fn par_against_result(report: &serde_json::Value, selected: &[&serde_json::Value
     let at_par = scored.iter().filter(|(s, p)| s == p).count();
     assert_eq!(events[0]["boards"].as_u64(), Some(scored.len() as u64));
     close(
-        &events[0]["at_par"]["value"],
+        &events[0]["at_par"]["mean"],
         at_par as f64 / scored.len() as f64,
     );
     let imps = events[0]["imps"].as_array().unwrap();

@@ -33,12 +33,14 @@
 //! assert!(report.hcp.test.passes.unwrap());
 //! ```
 
+mod estimate;
 mod fit;
 mod gamma;
 mod report;
 mod svg;
 mod theory;
 
+pub use estimate::Estimate;
 pub use fit::{FitTest, MIN_EXPECTED, OUTLIER_Z, SIGNIFICANCE};
 pub use gamma::{chi_square_sf, gamma_p, gamma_q, ln_gamma};
 pub use report::{CardSeatRow, CardSeatTable, Outlier, PooledBin, Report, Row, Table};

@@ -49,6 +49,7 @@ use serde::Serialize;
 use crate::dd::{TrickTable, solve_all};
 use crate::formats::Board;
 use crate::model::contract::{Contract, imps};
+use crate::stats::Estimate;
 use crate::workflow::pipeline::{DealSource, DealStream, ReadNotes, SourceOptions, StreamSource};
 use crate::{ErrorKind, ReadOnlyStore, Result, Seat, StoreReader, Vulnerability};
 
@@ -177,16 +178,6 @@ pub struct ContractsProgress {
     pub solved: u64,
 }
 
-/// A mean over the deals with its standard error (the sample standard deviation over √n;
-/// `None` for fewer than two deals).
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
-pub struct Estimate {
-    /// The mean.
-    pub mean: f64,
-    /// Its standard error.
-    pub standard_error: Option<f64>,
-}
-
 /// One contract over the deals.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ContractResult {
@@ -263,7 +254,8 @@ impl Sums {
             (spread / (n * (n - 1.0)) / n).sqrt() * scale
         });
         Estimate {
-            mean: mean * scale,
+            n: self.n,
+            mean: (self.n > 0).then_some(mean * scale),
             standard_error,
         }
     }
@@ -478,11 +470,13 @@ const STOPPED: ErrorKind = ErrorKind::Stopped {
     before: "the last deal was played",
 };
 
-/// `+1.23 ± 0.04` (`± —` without a standard error), `decimals` after the point.
+/// `+1.23 ± 0.04` (`± —` without a standard error, `—` without a mean), `decimals` after
+/// the point.
 fn estimate(e: &Estimate, decimals: usize, signed: bool) -> String {
-    let mean = match signed {
-        true => format!("{:+.decimals$}", e.mean),
-        false => format!("{:.decimals$}", e.mean),
+    let mean = match (e.mean, signed) {
+        (None, _) => return "—".into(),
+        (Some(m), true) => format!("{m:+.decimals$}"),
+        (Some(m), false) => format!("{m:.decimals$}"),
     };
     match e.standard_error {
         Some(se) => format!("{mean} ± {se:.decimals$}"),

@@ -27,6 +27,7 @@ use std::fmt;
 use serde::Serialize;
 
 use crate::query::Query;
+use crate::stats::Estimate;
 use crate::store::FoundPlayed;
 use crate::{ErrorKind, Result, StoreReader};
 
@@ -90,63 +91,6 @@ pub struct PlayedQueryBoards {
     pub count: u64,
     /// The records, ordered by event, set, board, room.
     pub boards: Vec<FoundPlayed>,
-}
-
-/// A value over `n` boards and its standard error: a share (`sqrt(p(1-p)/n)`) or a mean (the
-/// sample standard deviation over `sqrt(n)`). `None` with no board (the error also with one
-/// board, for a mean).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
-pub struct Estimate {
-    /// Boards it is over.
-    pub n: u64,
-    /// The share or the mean.
-    pub value: Option<f64>,
-    /// Its standard error.
-    pub se: Option<f64>,
-}
-
-impl Estimate {
-    /// The share of `hits` among `n`, with its binomial standard error.
-    pub fn share(hits: u64, n: u64) -> Estimate {
-        if n == 0 {
-            return Estimate::default();
-        }
-        let p = hits as f64 / n as f64;
-        Estimate {
-            n,
-            value: Some(p),
-            se: Some((p * (1.0 - p) / n as f64).sqrt()),
-        }
-    }
-
-    /// The mean of `values`, with the standard error of the mean.
-    pub fn mean(values: &[f64]) -> Estimate {
-        let n = values.len();
-        if n == 0 {
-            return Estimate::default();
-        }
-        let mean = values.iter().sum::<f64>() / n as f64;
-        let se = (n > 1).then(|| {
-            let var = values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1) as f64;
-            (var / n as f64).sqrt()
-        });
-        Estimate {
-            n: n as u64,
-            value: Some(mean),
-            se,
-        }
-    }
-}
-
-/// `0.123 ± 0.045 (n 40)`, or `- (n 0)`.
-impl fmt::Display for Estimate {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match (self.value, self.se) {
-            (Some(v), Some(se)) => write!(f, "{v:.3} ± {se:.3} (n {})", self.n),
-            (Some(v), None) => write!(f, "{v:.3} (n {})", self.n),
-            _ => write!(f, "- (n {})", self.n),
-        }
-    }
 }
 
 /// One player's or partnership's figures over the selected boards.
@@ -303,8 +247,8 @@ pub fn report(expr: &str, by: ReportBy, rows: &[FoundPlayed]) -> PlayedQueryRepo
             name,
             boards: t.boards,
             lead_errors: Estimate::share(t.lead_errors, t.leads),
-            defence_lost: Estimate::mean(&t.defence),
-            declarer_lost: Estimate::mean(&t.declarer),
+            defence_lost: Estimate::mean_of(&t.defence),
+            declarer_lost: Estimate::mean_of(&t.declarer),
         })
         .collect();
     people.sort_by(|a, b| b.boards.cmp(&a.boards).then_with(|| a.name.cmp(&b.name)));
