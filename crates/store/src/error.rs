@@ -5,8 +5,12 @@
 
 use std::time::Duration;
 
+#[cfg(doc)]
+use crate::ReadOnlyStore;
 use crate::Store;
 use crate::model::index::DealIndex;
+#[cfg(doc)]
+use crate::model::number::Scheme;
 use crate::model::{Classify, ErrorClass};
 
 crate::classified! {

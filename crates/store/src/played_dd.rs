@@ -5,6 +5,8 @@ use rusqlite::params;
 
 use super::played::RowReader;
 use super::{At, Store, StoreError, StoreReader};
+#[cfg(doc)]
+use crate::StoreErrorKind;
 use crate::model::board::Vulnerability;
 use crate::model::card::{Card, Seat};
 use crate::model::index::DealIndex;

@@ -9,6 +9,8 @@ use rusqlite::types::Value;
 
 use super::played::{PlayedTable, RowReader, TABLE_COLUMNS, TABLE_WIDTH};
 use super::{At, StoreError, StoreReader};
+#[cfg(doc)]
+use crate::StoreErrorKind;
 use crate::model::card::Seat;
 use crate::query::SqlFilter;
 

@@ -4,6 +4,8 @@ use rusqlite::params;
 
 use super::played::RowReader;
 use super::{At, StoreError, board_to_sql, insert_deal};
+#[cfg(doc)]
+use crate::StoreErrorKind;
 use crate::model::card::Seat;
 use crate::model::contract::Strain;
 use crate::model::index::DealIndex;

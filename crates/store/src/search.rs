@@ -17,6 +17,8 @@ use rusqlite::params_from_iter;
 use rusqlite::types::Value;
 
 use super::{At, StoreError, board_from_sql, key_from_sql};
+#[cfg(doc)]
+use crate::StoreErrorKind;
 use crate::model::index::DealIndex;
 #[cfg(doc)]
 use crate::query::Query;
