@@ -1,7 +1,5 @@
-//! The crate's one error type, in rust-csv's style: a [`StoreError`] holds a
-//! [`StoreErrorKind`] ([`StoreError::kind`]), and its class follows from its kind. No kind is
-//! about a place in a text: a store error names the database (its path, or `:memory:`), a
-//! stored row, a set or a board in its message, so [`StoreError::position`] is `None`.
+//! The crate's one error type in rust-csv's style, [`StoreError`], and its kinds
+//! ([`StoreErrorKind`]), which decide its class.
 
 use std::time::Duration;
 
