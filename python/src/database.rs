@@ -13,7 +13,7 @@ use dealdex::workflow::played::{judge_unjudged, read as read_played};
 use dealdex::workflow::query::{QueryJob, QueryMode, run as run_query};
 use dealdex::workflow::solve::{DEFAULT_SOLVE_BATCH, SolveJob, SolveSource, set_items};
 use dealdex::workflow::sql::{SqlJob, SqlValue, run_job};
-use dealdex::{DealIndex, PlayedSelection, ReadOnlyStore, Store, StoreError};
+use dealdex::{DealIndex, PlayedSelection, ReadOnlyStore, Store, StoreError, StoreErrorKind};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyTuple};
 
@@ -30,11 +30,11 @@ fn to_python<'py, T: serde::Serialize>(py: Python<'py>, value: &T) -> PyResult<B
 /// [`ReadOnlyStore::open`], with a missing file raised as Python's `FileNotFoundError`
 /// (dealdex's `DealdexFileNotFoundError`) naming it, as `open()` would.
 fn open_read_only(path: &std::path::Path) -> PyResult<ReadOnlyStore> {
-    ReadOnlyStore::open(path).map_err(|e| match e {
-        StoreError::NoDatabase { .. } => {
+    ReadOnlyStore::open(path).map_err(|e| match e.kind() {
+        StoreErrorKind::NoDatabase { .. } => {
             error_about(&e, Some(path), Some(&std::io::ErrorKind::NotFound.into()))
         }
-        e => err(e),
+        _ => err(e),
     })
 }
 

@@ -41,7 +41,7 @@ pub(crate) fn error_of(e: &(dyn StdError + 'static)) -> PyErr {
 }
 
 /// [`error_of`], with the file the error is about and the I/O error behind it when the error
-/// does not hold them (`StoreError::NoDatabase`, a written file's error).
+/// does not hold them (`StoreErrorKind::NoDatabase`, a written file's error).
 pub(crate) fn error_about(
     e: &(dyn StdError + 'static),
     file: Option<&std::path::Path>,

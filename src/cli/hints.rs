@@ -11,7 +11,7 @@ use dealdex::query::ErrorKind as QueryKind;
 use dealdex::workflow::event::EventKind;
 use dealdex::workflow::generate::GenerateKind;
 use dealdex::workflow::output::FileRole;
-use dealdex::{ErrorKind, FormatError, FormatErrorKind, StoreError};
+use dealdex::{ErrorKind, FormatError, FormatErrorKind, StoreError, StoreErrorKind};
 
 /// The flags `e` or an error it holds ([`dealdex::causes`]) is about or that fix it, the
 /// first that has any.
@@ -49,8 +49,8 @@ fn flags_of(e: &(dyn Error + 'static)) -> Option<String> {
     }
     let found = (e.downcast_ref().and_then(format_flags)).or_else(|| {
         matches!(
-            e.downcast_ref(),
-            Some(StoreError::NotDealdex { foreign: true, .. })
+            e.downcast_ref().map(StoreError::kind),
+            Some(StoreErrorKind::NotDealdex { foreign: true, .. })
         )
         .then_some("--migrate-foreign, or another --db")
     });

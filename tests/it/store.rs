@@ -3,7 +3,10 @@
 use std::path::Path;
 use std::time::Duration;
 
-use dealdex::{Card, Classify, Deal, DealIndex, NewSet, Scheme, Seat, SetBoard, Store, StoreError};
+use dealdex::{
+    Card, Classify, Deal, DealIndex, NewSet, Scheme, Seat, SetBoard, Store, StoreError,
+    StoreErrorKind,
+};
 use rusqlite::Connection;
 
 /// A tiny xorshift64 generator: deterministic keys without the rest of the library.
@@ -351,8 +354,11 @@ fn same_name_with_other_content_is_set_exists_and_changes_nothing() {
         (set.clone(), vec![]),
     ];
     for (i, (candidate, candidate_rows)) in cases.iter().enumerate() {
-        match store.store_set(candidate, candidate_rows) {
-            Err(StoreError::SetExists { name }) => assert_eq!(name, "final", "case {i}"),
+        match store
+            .store_set(candidate, candidate_rows)
+            .map_err(StoreError::into_kind)
+        {
+            Err(StoreErrorKind::SetExists { name }) => assert_eq!(name, "final", "case {i}"),
             other => panic!("case {i}: expected SetExists, got {other:?}"),
         }
         assert_eq!(dump(&store), before, "case {i} changed the database");
@@ -372,7 +378,7 @@ fn store_set_rejects_bad_boards_without_writing() {
         )
         .unwrap_err();
     assert!(
-        matches!(err, StoreError::DuplicateBoard { board: 1 }),
+        matches!(err.kind(), StoreErrorKind::DuplicateBoard { board: 1 }),
         "{err:?}"
     );
 
@@ -381,13 +387,16 @@ fn store_set_rejects_bad_boards_without_writing() {
         .store_set(&new_set("big", None), &[(big, keys[0])])
         .unwrap_err();
     assert!(
-        matches!(err, StoreError::BoardOutOfRange { board } if board == big),
+        matches!(err.kind(), StoreErrorKind::BoardOutOfRange { board } if *board == big),
         "{err:?}"
     );
     let mut huge_range = new_set("big", None);
     huge_range.last_board = 1 << 63;
     let err = store.store_set(&huge_range, &[]).unwrap_err();
-    assert!(matches!(err, StoreError::BoardOutOfRange { .. }), "{err:?}");
+    assert!(
+        matches!(err.kind(), StoreErrorKind::BoardOutOfRange { .. }),
+        "{err:?}"
+    );
 
     // i64::MAX itself fits.
     let mut max = new_set("max", None);
@@ -496,7 +505,10 @@ fn an_error_mid_batch_rolls_back_that_batch_only() {
     let err = store
         .store_set(&new_set("poisoned", None), &boards(&third[490..510]))
         .unwrap_err();
-    assert!(matches!(err, StoreError::Sqlite { .. }), "{err:?}");
+    assert!(
+        matches!(err.kind(), StoreErrorKind::Sqlite { .. }),
+        "{err:?}"
+    );
     assert_eq!(dump(&store), before);
     // The CHECK constraints the failed inserts switched off are on again.
     assert_checks_are_on(&store);
@@ -528,7 +540,7 @@ fn a_writer_holding_the_lock_makes_a_batch_fail_cleanly() {
     other.execute_batch("BEGIN IMMEDIATE").unwrap();
     let err = store.insert_deals(&keys[100..]).unwrap_err();
     // SQLite's busy error, said plainly (issue 50): the file, nothing stored.
-    let StoreError::Busy { path: ref p, .. } = err else {
+    let StoreErrorKind::Busy { path: p, .. } = err.kind() else {
         panic!("expected the busy error, got {err:?}");
     };
     assert_eq!(p, &path.display().to_string());
@@ -693,35 +705,38 @@ fn bad_keys_are_refused_on_write_and_reported_on_read() {
     .unwrap();
     let err = store.set_boards("bad").unwrap_err();
     assert!(
-        matches!(err, StoreError::CorruptBoard { value: -5 }),
+        matches!(err.kind(), StoreErrorKind::CorruptBoard { value: -5 }),
         "{err:?}"
     );
     let err = store.boards_of(&key).unwrap_err();
     assert!(
-        matches!(err, StoreError::CorruptBoard { value: -5 }),
+        matches!(err.kind(), StoreErrorKind::CorruptBoard { value: -5 }),
         "{err:?}"
     );
     conn.execute("DELETE FROM set_boards WHERE board = -5", [])
         .unwrap();
     let err = store.set_boards("bad").unwrap_err();
-    assert!(matches!(err, StoreError::CorruptKey { len: 12 }), "{err:?}");
+    assert!(
+        matches!(err.kind(), StoreErrorKind::CorruptKey { len: 12 }),
+        "{err:?}"
+    );
     let err = store.set("bad").unwrap_err();
     assert!(
-        matches!(err, StoreError::CorruptBoard { value: -1 }),
+        matches!(err.kind(), StoreErrorKind::CorruptBoard { value: -1 }),
         "{err:?}"
     );
     conn.execute("UPDATE sets SET first_board = 1 WHERE name = 'bad'", [])
         .unwrap();
     let err = store.set("bad").unwrap_err();
     assert!(
-        matches!(err, StoreError::CorruptSeedHash { len: 1 }),
+        matches!(err.kind(), StoreErrorKind::CorruptSeedHash { len: 1 }),
         "{err:?}"
     );
     let err = store
         .store_set(&new_set("bad", None), &[(1, key)])
         .unwrap_err();
     assert!(
-        matches!(err, StoreError::CorruptSeedHash { len: 1 }),
+        matches!(err.kind(), StoreErrorKind::CorruptSeedHash { len: 1 }),
         "{err:?}"
     );
     // A scheme name dealdex never writes.
@@ -731,7 +746,7 @@ fn bad_keys_are_refused_on_write_and_reported_on_read() {
         .unwrap();
     let err = store.set("bad").unwrap_err();
     assert!(
-        matches!(&err, StoreError::CorruptScheme { value } if value == "s"),
+        matches!(err.kind(), StoreErrorKind::CorruptScheme { value } if value == "s"),
         "{err:?}"
     );
     assert_eq!(err.class(), dealdex::ErrorClass::CorruptStore);
@@ -762,7 +777,10 @@ fn opening_a_file_that_is_not_a_database_names_the_file() {
     let (_dir, path) = temp_db();
     std::fs::write(&path, vec![b'x'; 4096]).unwrap();
     let err = Store::open(&path).unwrap_err();
-    assert!(matches!(err, StoreError::Sqlite { .. }), "{err:?}");
+    assert!(
+        matches!(err.kind(), StoreErrorKind::Sqlite { .. }),
+        "{err:?}"
+    );
     assert_eq!(
         err.to_string(),
         format!("{}: file is not a database", path.display())
@@ -778,7 +796,10 @@ fn a_database_from_a_newer_schema_is_refused() {
         .execute_batch("PRAGMA user_version = 99")
         .unwrap();
     let err = Store::open(&path).unwrap_err();
-    assert!(matches!(err, StoreError::Migration { .. }), "{err:?}");
+    assert!(
+        matches!(err.kind(), StoreErrorKind::Migration { .. }),
+        "{err:?}"
+    );
     let message = err.to_string();
     assert!(
         message
@@ -1072,8 +1093,10 @@ fn plays_belong_to_their_set_and_bad_rows_are_reported() {
         play: stored[0].play.clone(),
     };
     assert!(matches!(
-        store.store_plays(Some(999), &[again]),
-        Err(StoreError::Sqlite { .. })
+        store
+            .store_plays(Some(999), &[again])
+            .map_err(StoreError::into_kind),
+        Err(StoreErrorKind::Sqlite { .. })
     ));
     assert_eq!(store.plays_of(&key).unwrap().len(), 1);
     // A row changed outside dealdex: East's ♠4 (slot 10) played first is not West's lead.

@@ -6,7 +6,9 @@
 use std::path::{Path, PathBuf};
 
 use dealdex::query::Query;
-use dealdex::{Deal, DealIndex, NewSet, ReadOnlyStore, Scheme, Seed, Store, StoreError};
+use dealdex::{
+    Deal, DealIndex, NewSet, ReadOnlyStore, Scheme, Seed, Store, StoreError, StoreErrorKind,
+};
 use predicates::prelude::*;
 use rusqlite::Connection;
 use tempfile::TempDir;
@@ -303,13 +305,19 @@ fn readers_report_a_missing_file_and_create_nothing() {
     let dir = TempDir::new().unwrap();
     let path = dir.path().join("none.db");
     let err = dealdex::ReadOnlyStore::open(&path).unwrap_err();
-    assert!(matches!(err, StoreError::NoDatabase { .. }), "{err:?}");
+    assert!(
+        matches!(err.kind(), StoreErrorKind::NoDatabase { .. }),
+        "{err:?}"
+    );
     assert_eq!(
         err.to_string(),
         format!("no database at {}", path.display())
     );
     let err = ReadOnlyStore::open(&path).unwrap_err();
-    assert!(matches!(err, StoreError::NoDatabase { .. }), "{err:?}");
+    assert!(
+        matches!(err.kind(), StoreErrorKind::NoDatabase { .. }),
+        "{err:?}"
+    );
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
 }
 
@@ -364,8 +372,8 @@ fn readers_refuse_an_older_or_newer_schema_and_leave_the_file_as_it_is() {
     let err = dealdex::ReadOnlyStore::open(&path).unwrap_err();
     assert!(
         matches!(
-            err,
-            StoreError::SchemaTooOld {
+            err.kind(),
+            StoreErrorKind::SchemaTooOld {
                 found: 3,
                 expected: Store::SCHEMA_VERSION,
                 ..
@@ -381,7 +389,7 @@ fn readers_refuse_an_older_or_newer_schema_and_leave_the_file_as_it_is() {
     assert!(message.contains("dealdex import"), "{message}");
     let err = ReadOnlyStore::open(&path).unwrap_err();
     assert!(
-        matches!(err, StoreError::SchemaTooOld { found: 3, .. }),
+        matches!(err.kind(), StoreErrorKind::SchemaTooOld { found: 3, .. }),
         "{err:?}"
     );
     assert_eq!(std::fs::read(&path).unwrap(), before);
@@ -401,8 +409,8 @@ fn readers_refuse_an_older_or_newer_schema_and_leave_the_file_as_it_is() {
     ] {
         assert!(
             matches!(
-                err,
-                StoreError::SchemaTooNew {
+                err.kind(),
+                StoreErrorKind::SchemaTooNew {
                     found: 99,
                     expected: Store::SCHEMA_VERSION,
                     ..

@@ -28,7 +28,9 @@ use crate::workflow::input::skipped_note;
 use crate::workflow::lead::MAX_SAMPLE;
 use crate::workflow::output::FileRole;
 use crate::workflow::solve::format_message;
-use crate::{Classify, ErrorClass, FormatError, InputPosition, ModelError, Seat, StoreError};
+use crate::{
+    Classify, ErrorClass, FormatError, InputPosition, ModelError, Seat, StoreError, StoreErrorKind,
+};
 
 /// The engine's result: [`Error`] unless another error type is named.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
@@ -112,13 +114,16 @@ impl Error {
     }
 
     /// This error with the store's refusal of a taken set name
-    /// ([`StoreError::SetExists`]) said as [`ErrorKind::SetExists`], in the database
+    /// ([`StoreErrorKind::SetExists`]) said as [`ErrorKind::SetExists`], in the database
     /// `database`; the other kinds as they are.
     pub(crate) fn set_taken(self, database: &str) -> Error {
         match self.into_kind() {
-            ErrorKind::Store(StoreError::SetExists { name }) => ErrorKind::SetExists {
-                set: name,
-                database: database.to_owned(),
+            ErrorKind::Store(e) => match e.into_kind() {
+                StoreErrorKind::SetExists { name } => ErrorKind::SetExists {
+                    set: name,
+                    database: database.to_owned(),
+                },
+                kind => ErrorKind::Store(kind.into()),
             },
             kind => kind,
         }

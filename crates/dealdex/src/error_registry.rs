@@ -171,7 +171,8 @@ fn every_error_type_is_classified_beside_its_definition() {
     // A floor that catches a scan gone blind, not a count: one error type a crate (issue 51)
     // makes fewer types (46 once the event and records crates had theirs; 19 once the
     // engine's workflows shared its one `Error`: each crate's `Error` and `ErrorKind` count
-    // two, the store's `StoreError` one, the solver's two).
+    // two, as do the store's `StoreError` and `StoreErrorKind` and the solver's `DdError` and
+    // `DdErrorKind`).
     assert!(defined.len() >= 16, "the scan found only {defined:?}");
     let known: Vec<&str> = dealdex_model::classify::registered_names().collect();
     let mut missing = Vec::new();
@@ -221,8 +222,10 @@ struct Wrapped(#[source] Box<dyn Error + Send + Sync>);
 #[test]
 fn a_chain_takes_interrupted_then_an_input_class_then_the_first() {
     use crate::ErrorKind;
-    let store = || crate::StoreError::NoDatabase {
-        path: "x.db".into(),
+    let store = || {
+        crate::StoreError::from(crate::StoreErrorKind::NoDatabase {
+            path: "x.db".into(),
+        })
     };
     let input = Wrapped(Box::new(crate::Error::from(store())));
     assert_eq!(classify(&input), Some(ErrorClass::BadInput));

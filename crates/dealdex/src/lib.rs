@@ -65,7 +65,7 @@ use dealdex_store as store;
 pub use store::sqlfn;
 pub use store::{
     DEFAULT_DATABASE, DealWriter, NewSet, ReadOnlyQuery, ReadOnlyStore, SetBoard, SetInfo,
-    SetOutcome, Store, StoreError, StoreReader,
+    SetOutcome, Store, StoreError, StoreErrorKind, StoreReader,
 };
 pub use store::{
     DdSource, LeadTable, NewPlay, NewPlayed, PlayedRow, PlayedSelection, PlayedTable,

@@ -8,7 +8,10 @@ use rusqlite::types::ValueRef;
 use rusqlite::{OptionalExtension, params};
 
 use super::stored_dd::source_id;
-use super::{At, DdSource, INSERT_DEAL, SetWriter, Store, StoreError, StoreReader, insert_deal};
+use super::{
+    At, DdSource, INSERT_DEAL, SetWriter, Store, StoreError, StoreErrorKind, StoreReader,
+    insert_deal,
+};
 use crate::dd::NOT_HELD;
 use crate::model::card::Seat;
 use crate::model::contract::Strain;
@@ -84,7 +87,7 @@ impl Store {
     /// ```
     ///
     /// # Errors
-    /// [`StoreError::Sqlite`] when SQLite fails (busy past the timeout, disk full, …);
+    /// [`StoreErrorKind::Sqlite`] when SQLite fails (busy past the timeout, disk full, …);
     /// nothing is stored then.
     pub fn store_leads(
         &mut self,
@@ -104,7 +107,7 @@ impl SetWriter<'_> {
     /// does in its own: with the set, or not at all. Returns how many rows were new.
     ///
     /// # Errors
-    /// [`StoreError::Sqlite`] when SQLite fails (the caller then drops the writer).
+    /// [`StoreErrorKind::Sqlite`] when SQLite fails (the caller then drops the writer).
     pub fn add_leads(
         &mut self,
         leader: Seat,
@@ -122,9 +125,9 @@ impl StoreReader {
     /// for another leader or strain only).
     ///
     /// # Errors
-    /// [`StoreError::CorruptLeads`] for a row that is not 52 bytes, holds a count above 13,
+    /// [`StoreErrorKind::CorruptLeads`] for a row that is not 52 bytes, holds a count above 13,
     /// or whose held cards (the bytes other than [`NOT_HELD`]) are not the leader's 13 cards
-    /// of the deal; [`StoreError::Sqlite`] if the query fails.
+    /// of the deal; [`StoreErrorKind::Sqlite`] if the query fails.
     pub fn stored_leads(
         &self,
         keys: &[DealIndex],
@@ -175,8 +178,8 @@ impl StoreReader {
     /// ```
     ///
     /// # Errors
-    /// [`StoreError::CorruptDdSource`] for a source row dealdex does not write;
-    /// [`StoreError::Sqlite`] if the query fails.
+    /// [`StoreErrorKind::CorruptDdSource`] for a source row dealdex does not write;
+    /// [`StoreErrorKind::Sqlite`] if the query fails.
     pub fn lead_source(
         &self,
         key: &DealIndex,
@@ -201,10 +204,12 @@ impl StoreReader {
 
 /// A stored `leads.tricks` of `key`'s deal and `leader`, checked.
 fn decode(key: &DealIndex, leader: Seat, bytes: &[u8]) -> Result<LeadTable, StoreError> {
-    let corrupt = |why: String| StoreError::CorruptLeads {
-        key: *key,
-        leader,
-        why,
+    let corrupt = |why: String| {
+        StoreError::from(StoreErrorKind::CorruptLeads {
+            key: *key,
+            leader,
+            why,
+        })
     };
     let table: LeadTable = bytes
         .try_into()
@@ -219,7 +224,7 @@ fn decode(key: &DealIndex, leader: Seat, bytes: &[u8]) -> Result<LeadTable, Stor
         .fold(0u64, |m, (i, _)| m | 1 << i);
     let deal = key
         .to_deal()
-        .map_err(|error| StoreError::CorruptDeal { key: *key, error })?;
+        .map_err(|error| StoreErrorKind::CorruptDeal { key: *key, error })?;
     if held != deal.hand(leader).mask() {
         return Err(corrupt("its cards are not the leader's".to_owned()));
     }

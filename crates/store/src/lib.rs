@@ -45,6 +45,7 @@ use rusqlite_migration::{HookError, HookResult, M, Migrations};
 use crate::model::index::DealIndex;
 use crate::model::number::Scheme;
 
+mod error;
 pub mod heap;
 mod leads;
 mod played;
@@ -58,6 +59,8 @@ mod set_writer;
 pub mod sqlfn;
 mod stored_dd;
 
+use error::At;
+pub use error::{StoreError, StoreErrorKind};
 pub use leads::LeadTable;
 pub use played::{NewPlayed, PlayedTable, StoredPlayed};
 pub use played_dd::{JudgedPlayed, JudgedSummary, JudgedToSum, PlayedToJudge, PlayedToPar};
@@ -113,8 +116,11 @@ fn busy_timeout_setting() -> Result<Duration, StoreError> {
         .ok()
         .filter(|s| (0.0..=86_400.0).contains(s))
         .map(Duration::from_secs_f64)
-        .ok_or_else(|| StoreError::BadBusyTimeout {
-            value: text.into_owned(),
+        .ok_or_else(|| {
+            StoreErrorKind::BadBusyTimeout {
+                value: text.into_owned(),
+            }
+            .into()
         })
 }
 
@@ -245,7 +251,7 @@ pub(crate) fn open_read_only_connection(path: &Path) -> Result<(Connection, Stri
     // Without SQLITE_OPEN_CREATE a missing file is not created but only reported as
     // "unable to open database file": say what is wrong.
     if matches!(path.try_exists(), Ok(false)) {
-        return Err(StoreError::NoDatabase { path: label });
+        return Err(StoreErrorKind::NoDatabase { path: label }.into());
     }
     let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
     heap::install();
@@ -284,24 +290,28 @@ fn check_schema_version(conn: &Connection, path: &str) -> Result<(), StoreError>
     let expected = Store::SCHEMA_VERSION;
     match usize::try_from(found) {
         Ok(found) if found == expected => Ok(()),
-        Ok(0) => Err(StoreError::NotDealdex {
+        Ok(0) => Err(StoreErrorKind::NotDealdex {
             path: path.to_owned(),
             foreign,
-        }),
-        Ok(found) if found < expected => Err(StoreError::SchemaTooOld {
+        }
+        .into()),
+        Ok(found) if found < expected => Err(StoreErrorKind::SchemaTooOld {
             path: path.to_owned(),
             found,
             expected,
-        }),
-        Ok(found) => Err(StoreError::SchemaTooNew {
+        }
+        .into()),
+        Ok(found) => Err(StoreErrorKind::SchemaTooNew {
             path: path.to_owned(),
             found,
             expected,
-        }),
-        Err(_) => Err(StoreError::Migration {
+        }
+        .into()),
+        Err(_) => Err(StoreErrorKind::Migration {
             path: path.to_owned(),
             error: rusqlite_migration::Error::InvalidUserVersion,
-        }),
+        }
+        .into()),
     }
 }
 
@@ -353,334 +363,6 @@ fn bind_deal_row(
         stmt.raw_bind_parameter(first + 1 + i, h)?;
     }
     stmt.raw_bind_parameter(first + 5, lens)
-}
-
-/// What went wrong in a [`Store`] call.
-///
-/// Errors from SQLite and from the schema migrations carry the database path (or
-/// `:memory:`) in their message, e.g. `dealdex.db: database is locked`.
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum StoreError {
-    /// SQLite failed: cannot open the file, not a database, locked by another writer
-    /// (`database is locked` after the busy timeout), disk full, a constraint, ….
-    ///
-    /// The message is `PATH: SQLITE MESSAGE`; the rusqlite error is in `error` (not
-    /// repeated as [`std::error::Error::source`], to keep chained messages short).
-    #[error("{path}: {error}")]
-    Sqlite {
-        /// The database path as given to [`Store::open`], or `:memory:`.
-        path: String,
-        /// The underlying rusqlite error.
-        error: rusqlite::Error,
-    },
-    /// The schema could not be brought to the current version: the file was written by a
-    /// newer dealdex (its `user_version` is ahead), its `user_version` is invalid, or a
-    /// migration's SQL failed.
-    #[error("{path}: cannot migrate the schema: {}", migration_message(.error))]
-    Migration {
-        /// The database path as given to [`Store::open`], or `:memory:`.
-        path: String,
-        /// The underlying rusqlite_migration error.
-        error: rusqlite_migration::Error,
-    },
-    /// [`Store::store_set`]: a set of that name exists with a different seed hash or
-    /// different boards.
-    #[error("set {name:?} already exists with different content")]
-    SetExists {
-        /// The set name.
-        name: String,
-    },
-    /// [`Store::store_set`]: the boards given hold the same board number twice with
-    /// different deals.
-    #[error("board {board} is given twice with different deals")]
-    DuplicateBoard {
-        /// The board number.
-        board: u64,
-    },
-    /// A board number (or a set's first/last board) above `i64::MAX`, which SQLite's
-    /// signed 64-bit INTEGER cannot hold.
-    #[error("board number {board} is too large to store (maximum {})", i64::MAX)]
-    BoardOutOfRange {
-        /// The board number.
-        board: u64,
-    },
-    /// A key read from the file is not a 13-byte BLOB (the file was altered outside dealdex).
-    #[error("stored deal key has {len} bytes, expected 13")]
-    CorruptKey {
-        /// The stored value's size in bytes (a TEXT's byte length, 8 for a number, 0 for NULL).
-        len: usize,
-    },
-    /// A seed hash read from the file is neither NULL nor a 32-byte BLOB.
-    #[error("stored seed hash has {len} bytes, expected 32")]
-    CorruptSeedHash {
-        /// The stored value's size in bytes (as for [`StoreError::CorruptKey`]).
-        len: usize,
-    },
-    /// A stored 13-byte key does not decode to a deal (the file was altered outside
-    /// dealdex).
-    #[error("stored deal key {key}: {error}")]
-    CorruptDeal {
-        /// The key as stored.
-        key: DealIndex,
-        /// Why it is not a deal.
-        error: crate::model::Error,
-    },
-    /// A double-dummy table read from the file (migration 05's `dd.tricks`) does not decode.
-    #[error("stored DD table of deal {key}: {error}")]
-    CorruptDd {
-        /// The deal whose row is bad.
-        key: DealIndex,
-        /// What is wrong with it.
-        error: crate::model::Error,
-    },
-    /// A row of `leads` (migration 08) that dealdex does not write: not 52 bytes, a count
-    /// above 13, or other cards than the leader holds in the deal.
-    #[error("stored leads of deal {key} by {leader}: {why}")]
-    CorruptLeads {
-        /// The deal whose row is bad.
-        key: DealIndex,
-        /// The row's leader.
-        leader: crate::model::card::Seat,
-        /// What is wrong with it.
-        why: String,
-    },
-    /// A `dd_sources` row (migration 07) that dealdex does not write: an unknown `kind`, or
-    /// a `sha256` that is not 32 bytes.
-    #[error("stored source {id} of double-dummy tables: {what}")]
-    CorruptDdSource {
-        /// The row's id.
-        id: i64,
-        /// What is wrong with it.
-        what: String,
-    },
-    /// A set's `scheme` read from the file is not the name of a [`Scheme`] (dealdex writes
-    /// only [`Scheme::name`]s).
-    #[error(
-        "stored numbering scheme {value:?} is not one dealdex knows (pavlicek, andrews, bigdeal)"
-    )]
-    CorruptScheme {
-        /// The stored value.
-        value: String,
-    },
-    /// A board number read from the file is negative.
-    #[error("stored board number {value} is negative")]
-    CorruptBoard {
-        /// The stored value.
-        value: i64,
-    },
-    /// A row of `plays` (migration 04) that is not a legal play of its deal.
-    #[error("stored play {id}: {why}")]
-    CorruptPlay {
-        /// The row's id.
-        id: i64,
-        /// What is wrong with it.
-        why: String,
-    },
-    /// [`ReadOnlyStore::open`]: there is no file at the path (a
-    /// reader never creates one). Displays as `no database at PATH`.
-    #[error("no database at {path}")]
-    NoDatabase {
-        /// The database path as given.
-        path: String,
-    },
-    /// The file exists but is no dealdex database: its schema version (`PRAGMA
-    /// user_version`) is 0, and it is empty or holds other tables. The commands that work on
-    /// what is stored ([`Store::open_existing`], [`ReadOnlyStore::open`]) refuse it, and
-    /// [`Store::open`] refuses one with other tables (a foreign SQLite file) rather than add
-    /// dealdex's tables to it ([`Store::open_foreign`] does, on request). Nothing is written.
-    #[error(
-        "{path} is not a dealdex database ({}); it was left as it is",
-        if *foreign {
-            "an SQLite file with other tables: dealdex's tables can be added beside them \
-             (migrate foreign), or name another database"
-        } else {
-            "an empty file, or an SQLite file without dealdex's tables"
-        }
-    )]
-    NotDealdex {
-        /// The database path as given.
-        path: String,
-        /// True when the file holds tables of its own.
-        foreign: bool,
-    },
-    /// [`ReadOnlyStore::open`]: the file's schema (`PRAGMA
-    /// user_version`) is older than [`Store::SCHEMA_VERSION`]. A reader never upgrades a
-    /// file; any command that writes to it ([`Store::open`]: `dealdex import`,
-    /// `dealdex generate`) does, and the message says so. Version 0 is a file without
-    /// dealdex's schema (e.g. an empty file).
-    #[error(
-        "{path}: schema version {found} is older than version {expected}, which this dealdex \
-         reads; reading does not upgrade a file: a command that writes to it (e.g. dealdex \
-         import or dealdex generate) upgrades it first"
-    )]
-    SchemaTooOld {
-        /// The database path as given.
-        path: String,
-        /// The file's `user_version`.
-        found: usize,
-        /// [`Store::SCHEMA_VERSION`].
-        expected: usize,
-    },
-    /// [`ReadOnlyStore::open`]: the file's schema (`PRAGMA
-    /// user_version`) is newer than [`Store::SCHEMA_VERSION`]: a newer dealdex wrote it.
-    #[error(
-        "{path}: schema version {found} is newer than version {expected}, which this dealdex \
-         reads: the file was written by a newer dealdex"
-    )]
-    SchemaTooNew {
-        /// The database path as given.
-        path: String,
-        /// The file's `user_version`.
-        found: usize,
-        /// [`Store::SCHEMA_VERSION`].
-        expected: usize,
-    },
-    /// [`Store::open`]: the `DEALDEX_BUSY_TIMEOUT` environment variable is not a number of
-    /// seconds between 0 and 86400.
-    #[error(
-        "DEALDEX_BUSY_TIMEOUT={value:?}: expected the seconds a writer waits for another \
-         writer's lock (0 to 86400, e.g. 60 or 0.5)"
-    )]
-    BadBusyTimeout {
-        /// The variable's value.
-        value: String,
-    },
-    /// A busy database said plainly ([`StoreError::explain_busy`]): another process kept
-    /// the write lock past the busy timeout, and nothing of the failed transaction was
-    /// stored.
-    #[error(
-        "database is busy: another process is writing {path}; waited {} for it, this \
-         transaction stored nothing (DEALDEX_BUSY_TIMEOUT sets the wait in seconds)",
-        waited.map_or_else(|| "the busy timeout".to_owned(), |d| format!("{} s", d.as_secs_f64()))
-    )]
-    Busy {
-        /// The database path as given.
-        path: String,
-        /// The busy timeout waited ([`Store::busy_timeout`]); `None` when
-        /// `DEALDEX_BUSY_TIMEOUT` cannot be read.
-        waited: Option<Duration>,
-    },
-}
-
-impl StoreError {
-    /// True when SQLite gave up waiting for another connection's lock (`SQLITE_BUSY`, shown
-    /// as `database is locked`): another process kept a write transaction open beyond the
-    /// busy timeout ([`Store::busy_timeout`]). Nothing of the failed call was stored.
-    pub fn is_busy(&self) -> bool {
-        matches!(self, StoreError::Busy { .. })
-            || self.sqlite_code() == Some(rusqlite::ErrorCode::DatabaseBusy)
-    }
-
-    /// This error with a busy database ([`StoreError::is_busy`]) said plainly, as
-    /// [`StoreError::Busy`]: which file another process is writing, how long this one waited
-    /// for it, that nothing of the failed transaction was stored, and how to wait longer.
-    /// Other errors are returned as they are.
-    ///
-    /// ```
-    /// use dealdex::StoreError;
-    /// let e = StoreError::NoDatabase { path: "d.db".into() };
-    /// assert_eq!(e.explain_busy().to_string(), "no database at d.db");
-    /// ```
-    pub fn explain_busy(self) -> StoreError {
-        let path = match &self {
-            StoreError::Sqlite { path, .. } | StoreError::Migration { path, .. }
-                if self.is_busy() =>
-            {
-                path.clone()
-            }
-            _ => return self,
-        };
-        StoreError::Busy {
-            path,
-            waited: Store::busy_timeout().ok(),
-        }
-    }
-
-    /// SQLite's primary result code, for SQLite's and the migrations' errors.
-    fn sqlite_code(&self) -> Option<rusqlite::ErrorCode> {
-        match self {
-            StoreError::Sqlite { error, .. } => error.sqlite_error_code(),
-            StoreError::Migration {
-                error: rusqlite_migration::Error::RusqliteError { err, .. },
-                ..
-            } => err.sqlite_error_code(),
-            _ => None,
-        }
-    }
-}
-
-crate::classified!(StoreError);
-impl crate::model::Classify for StoreError {
-    /// A set that exists with other content, a board number SQLite cannot hold, a bad
-    /// `DEALDEX_BUSY_TIMEOUT` or a missing file are bad input; rows or schemas dealdex does
-    /// not write, and a file SQLite finds is no database or a damaged one, are a corrupt
-    /// store; a lock held past the busy timeout is busy; other SQLite and migration failures
-    /// are internal.
-    fn class(&self) -> crate::model::ErrorClass {
-        use crate::model::ErrorClass;
-        use StoreError as E;
-        match self {
-            E::SetExists { .. }
-            | E::DuplicateBoard { .. }
-            | E::BoardOutOfRange { .. }
-            | E::BadBusyTimeout { .. }
-            | E::NoDatabase { .. }
-            | E::NotDealdex { .. } => ErrorClass::BadInput,
-            E::CorruptPlay { .. }
-            | E::CorruptKey { .. }
-            | E::CorruptDd { .. }
-            | E::CorruptLeads { .. }
-            | E::CorruptDdSource { .. }
-            | E::CorruptDeal { .. }
-            | E::CorruptBoard { .. }
-            | E::CorruptSeedHash { .. }
-            | E::CorruptScheme { .. }
-            | E::SchemaTooOld { .. }
-            | E::SchemaTooNew { .. } => ErrorClass::CorruptStore,
-            e if e.is_busy() => ErrorClass::Busy,
-            e if matches!(
-                e.sqlite_code(),
-                Some(rusqlite::ErrorCode::NotADatabase | rusqlite::ErrorCode::DatabaseCorrupt)
-            ) =>
-            {
-                ErrorClass::CorruptStore
-            }
-            _ => ErrorClass::Internal,
-        }
-    }
-}
-
-/// The migration error without the migration's whole SQL text, which rusqlite_migration
-/// puts in its message.
-fn migration_message(error: &rusqlite_migration::Error) -> String {
-    use rusqlite_migration::{Error, MigrationDefinitionError};
-    match error {
-        Error::RusqliteError { err, .. } => err.to_string(),
-        Error::MigrationDefinition(MigrationDefinitionError::DatabaseTooFarAhead) => {
-            "the file's schema version is newer than this dealdex knows".to_owned()
-        }
-        other => other.to_string(),
-    }
-}
-
-/// Attaches the database path to rusqlite errors; a busy database (another writer held the
-/// lock past the timeout) becomes [`StoreError::Busy`], which says so plainly, whatever
-/// command met it.
-trait At<T> {
-    fn at(self, path: &str) -> Result<T, StoreError>;
-}
-
-impl<T> At<T> for rusqlite::Result<T> {
-    fn at(self, path: &str) -> Result<T, StoreError> {
-        self.map_err(|error| {
-            StoreError::Sqlite {
-                path: path.to_owned(),
-                error,
-            }
-            .explain_busy()
-        })
-    }
 }
 
 /// A set to store with [`Store::store_set`].
@@ -847,16 +529,16 @@ impl Store {
     /// time are safe: one applies the migrations, the others wait for it.
     ///
     /// # Errors
-    /// [`StoreError::BadBusyTimeout`] if `DEALDEX_BUSY_TIMEOUT` is set but not a number of
+    /// [`StoreErrorKind::BadBusyTimeout`] if `DEALDEX_BUSY_TIMEOUT` is set but not a number of
     /// seconds from 0 to 86400 (checked before the file is touched);
-    /// [`StoreError::Sqlite`] if the file cannot be opened or created, is not an SQLite
+    /// [`StoreErrorKind::Sqlite`] if the file cannot be opened or created, is not an SQLite
     /// database, or a pragma fails (e.g. the file or its directory is read-only);
-    /// [`StoreError::Migration`] if the file's schema version is newer than this build
+    /// [`StoreErrorKind::Migration`] if the file's schema version is newer than this build
     /// knows or a migration fails (the file is then left at its old version). Either is
     /// [`StoreError::is_busy`] when another process held the write lock past the timeout.
     ///
     /// An SQLite file that holds other tables and no dealdex schema (a foreign database) is
-    /// refused with [`StoreError::NotDealdex`] before anything is written: see
+    /// refused with [`StoreErrorKind::NotDealdex`] before anything is written: see
     /// [`Store::open_foreign`].
     pub fn open(path: &Path) -> Result<Store, StoreError> {
         Store::open_checked(path, Existing::NewOrDealdex).map_err(StoreError::explain_busy)
@@ -866,7 +548,7 @@ impl Store {
     /// tables are added beside them (`--migrate-foreign`).
     ///
     /// # Errors
-    /// As [`Store::open`], but for [`StoreError::NotDealdex`].
+    /// As [`Store::open`], but for [`StoreErrorKind::NotDealdex`].
     pub fn open_foreign(path: &Path) -> Result<Store, StoreError> {
         Store::open_checked(path, Existing::Any).map_err(StoreError::explain_busy)
     }
@@ -877,7 +559,7 @@ impl Store {
         let label = path.display().to_string();
         let timeout = busy_timeout_setting()?;
         if existing == Existing::Dealdex && !path.exists() {
-            return Err(StoreError::NoDatabase { path: label });
+            return Err(StoreErrorKind::NoDatabase { path: label }.into());
         }
         heap::install();
         let conn = Connection::open(path).at(&label)?;
@@ -886,10 +568,11 @@ impl Store {
             && let (0, foreign) = schema_state(&conn, &label)?
             && (foreign || existing == Existing::Dealdex)
         {
-            return Err(StoreError::NotDealdex {
+            return Err(StoreErrorKind::NotDealdex {
                 path: label,
                 foreign,
-            });
+            }
+            .into());
         }
         Store::init(conn, label, timeout)
     }
@@ -902,18 +585,18 @@ impl Store {
     /// open a [`ReadOnlyStore`].
     ///
     /// ```
-    /// use dealdex::{Store, StoreError};
+    /// use dealdex::{Store, StoreErrorKind};
     /// let dir = tempfile::tempdir()?;
     /// let missing = dir.path().join("none.db");
     /// let err = Store::open_existing(&missing).unwrap_err();
-    /// assert!(matches!(err, StoreError::NoDatabase { .. }));
+    /// assert!(matches!(err.kind(), StoreErrorKind::NoDatabase { .. }));
     /// assert_eq!(err.to_string(), format!("no database at {}", missing.display()));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     ///
     /// # Errors
-    /// [`StoreError::NoDatabase`] (bad input) when there is no file at `path`;
-    /// [`StoreError::NotDealdex`] when the file has no dealdex schema (an empty file, or an
+    /// [`StoreErrorKind::NoDatabase`] (bad input) when there is no file at `path`;
+    /// [`StoreErrorKind::NotDealdex`] when the file has no dealdex schema (an empty file, or an
     /// SQLite file of other tables), which is left as it is; otherwise as [`Store::open`].
     pub fn open_existing(path: &Path) -> Result<Store, StoreError> {
         Store::open_checked(path, Existing::Dealdex)
@@ -931,7 +614,7 @@ impl Store {
     /// ```
     ///
     /// # Errors
-    /// [`StoreError::BadBusyTimeout`] if the variable is set but not a number of seconds
+    /// [`StoreErrorKind::BadBusyTimeout`] if the variable is set but not a number of seconds
     /// from 0 to 86400.
     pub fn busy_timeout() -> Result<Duration, StoreError> {
         busy_timeout_setting()
@@ -948,8 +631,8 @@ impl Store {
     /// ```
     ///
     /// # Errors
-    /// [`StoreError::Sqlite`] if SQLite cannot allocate the database;
-    /// [`StoreError::Migration`] if the embedded migrations fail.
+    /// [`StoreErrorKind::Sqlite`] if SQLite cannot allocate the database;
+    /// [`StoreErrorKind::Migration`] if the embedded migrations fail.
     pub fn open_in_memory() -> Result<Store, StoreError> {
         let label = ":memory:".to_owned();
         heap::install();
@@ -982,7 +665,7 @@ impl Store {
         if let Err(error) = migrated
             && !matches!(migrations().pending_migrations(&conn), Ok(0))
         {
-            return Err(StoreError::Migration { path, error });
+            return Err(StoreErrorKind::Migration { path, error }.into());
         }
         Ok(Store {
             reader: StoreReader { conn, path },
@@ -1013,7 +696,7 @@ impl Store {
     /// ```
     ///
     /// # Errors
-    /// [`StoreError::Sqlite`] when SQLite fails (database locked by another writer beyond
+    /// [`StoreErrorKind::Sqlite`] when SQLite fails (database locked by another writer beyond
     /// the busy timeout, disk full, read-only file, …); the batch is then rolled back
     /// whole.
     pub fn insert_deals<'k>(
@@ -1053,8 +736,8 @@ impl Store {
     /// ```
     ///
     /// # Errors
-    /// [`StoreError::BoardOutOfRange`] for a play's board above `i64::MAX` (before anything
-    /// is written); [`StoreError::Sqlite`] when SQLite fails; the whole transaction is then
+    /// [`StoreErrorKind::BoardOutOfRange`] for a play's board above `i64::MAX` (before anything
+    /// is written); [`StoreErrorKind::Sqlite`] when SQLite fails; the whole transaction is then
     /// rolled back, so no group is stored.
     pub fn insert_deal_groups(
         &mut self,
@@ -1114,7 +797,7 @@ impl Store {
     /// ```
     ///
     /// # Errors
-    /// [`StoreError::Sqlite`] when the transaction cannot start (locked beyond the busy
+    /// [`StoreErrorKind::Sqlite`] when the transaction cannot start (locked beyond the busy
     /// timeout, read-only file).
     pub fn begin_deals(&mut self) -> Result<DealWriter<'_>, StoreError> {
         let (tx, path) = self.write_transaction()?;
@@ -1135,7 +818,7 @@ impl Store {
     /// what it inserts see the same database.
     ///
     /// # Errors
-    /// [`StoreError::Sqlite`] when the transaction cannot start (locked beyond the busy
+    /// [`StoreErrorKind::Sqlite`] when the transaction cannot start (locked beyond the busy
     /// timeout, read-only file).
     fn write_transaction(&mut self) -> Result<(rusqlite::Transaction<'_>, &str), StoreError> {
         let StoreReader {
@@ -1156,8 +839,8 @@ impl DealWriter<'_> {
     /// the plays and tables was new).
     ///
     /// # Errors
-    /// [`StoreError::BoardOutOfRange`] for a play's board above `i64::MAX`;
-    /// [`StoreError::Sqlite`] when SQLite fails. Either way the caller drops the writer and
+    /// [`StoreErrorKind::BoardOutOfRange`] for a play's board above `i64::MAX`;
+    /// [`StoreErrorKind::Sqlite`] when SQLite fails. Either way the caller drops the writer and
     /// nothing is stored.
     pub fn add(
         &mut self,
@@ -1191,7 +874,7 @@ impl DealWriter<'_> {
     /// file stored piece by piece come before its last byte.
     ///
     /// # Errors
-    /// [`StoreError::Sqlite`] when SQLite fails.
+    /// [`StoreErrorKind::Sqlite`] when SQLite fails.
     pub fn file_hashed(&mut self, file: &str, sha256: &[u8; 32]) -> Result<(), StoreError> {
         self.tx
             .execute(
@@ -1206,7 +889,7 @@ impl DealWriter<'_> {
     /// Stores everything added.
     ///
     /// # Errors
-    /// [`StoreError::Sqlite`] when the commit fails (nothing is stored then).
+    /// [`StoreErrorKind::Sqlite`] when the commit fails (nothing is stored then).
     pub fn commit(self) -> Result<(), StoreError> {
         self.tx.commit().at(self.path)
     }
@@ -1267,14 +950,14 @@ impl Store {
     ///
     /// # Errors
     /// All of them leave the database unchanged.
-    /// - [`StoreError::SetExists`]: a set of that name exists with another seed hash or
+    /// - [`StoreErrorKind::SetExists`]: a set of that name exists with another seed hash or
     ///   other boards.
-    /// - [`StoreError::DuplicateBoard`]: `boards` gives one board two different deals.
-    /// - [`StoreError::BoardOutOfRange`]: a board number, `first_board` or `last_board`
+    /// - [`StoreErrorKind::DuplicateBoard`]: `boards` gives one board two different deals.
+    /// - [`StoreErrorKind::BoardOutOfRange`]: a board number, `first_board` or `last_board`
     ///   exceeds `i64::MAX`.
-    /// - [`StoreError::CorruptKey`], [`StoreError::CorruptSeedHash`],
-    ///   [`StoreError::CorruptBoard`]: the existing set of that name holds bad data.
-    /// - [`StoreError::Sqlite`]: SQLite failed (locked, disk full, …).
+    /// - [`StoreErrorKind::CorruptKey`], [`StoreErrorKind::CorruptSeedHash`],
+    ///   [`StoreErrorKind::CorruptBoard`]: the existing set of that name holds bad data.
+    /// - [`StoreErrorKind::Sqlite`]: SQLite failed (locked, disk full, …).
     pub fn store_set(
         &mut self,
         set: &NewSet,
@@ -1292,7 +975,7 @@ impl Store {
     /// none.
     ///
     /// # Errors
-    /// As [`Store::store_set`]; also [`StoreError::BoardOutOfRange`] for a play's board
+    /// As [`Store::store_set`]; also [`StoreErrorKind::BoardOutOfRange`] for a play's board
     /// above `i64::MAX`. Nothing is stored on error.
     pub fn store_set_with_plays_and_tables(
         &mut self,
@@ -1332,7 +1015,7 @@ impl Store {
     ///
     /// # Errors
     /// As [`Store::store_set`], except that a name taken by another set is no error;
-    /// [`StoreError::SetExists`] only when 1,000,000 names are taken.
+    /// [`StoreErrorKind::SetExists`] only when 1,000,000 names are taken.
     pub fn store_set_unique(
         &mut self,
         set: &NewSet,
@@ -1362,9 +1045,10 @@ impl Store {
         rows.sort_unstable();
         rows.dedup();
         if let Some(w) = rows.windows(2).find(|w| w[0].0 == w[1].0) {
-            return Err(StoreError::DuplicateBoard {
+            return Err(StoreErrorKind::DuplicateBoard {
                 board: w[0].0 as u64,
-            });
+            }
+            .into());
         }
 
         // Every board's deal is inserted in the same transaction just before the boards, so
@@ -1442,7 +1126,7 @@ impl Store {
             }
             if !unique || n > 1_000_000 {
                 // Dropping `tx` rolls back a transaction that wrote nothing.
-                return Err(StoreError::SetExists { name });
+                return Err(StoreErrorKind::SetExists { name }.into());
             }
             name = format!("{}-{n}", set.name);
         }
@@ -1612,7 +1296,7 @@ fn read_set_boards(
 }
 
 fn board_to_sql(board: u64) -> Result<i64, StoreError> {
-    i64::try_from(board).map_err(|_| StoreError::BoardOutOfRange { board })
+    i64::try_from(board).map_err(|_| StoreErrorKind::BoardOutOfRange { board }.into())
 }
 
 /// A stored scheme name: exactly one of the [`Scheme::name`]s dealdex writes.
@@ -1620,11 +1304,11 @@ fn scheme_from_sql(value: String) -> Result<Scheme, StoreError> {
     Scheme::ALL
         .into_iter()
         .find(|s| s.name() == value)
-        .ok_or(StoreError::CorruptScheme { value })
+        .ok_or(StoreErrorKind::CorruptScheme { value }.into())
 }
 
 fn board_from_sql(value: i64) -> Result<u64, StoreError> {
-    u64::try_from(value).map_err(|_| StoreError::CorruptBoard { value })
+    u64::try_from(value).map_err(|_| StoreErrorKind::CorruptBoard { value }.into())
 }
 
 /// Size in bytes of a stored value that is not what we expect.
@@ -1640,10 +1324,11 @@ fn key_from_sql(value: ValueRef<'_>) -> Result<DealIndex, StoreError> {
     match value {
         ValueRef::Blob(b) => <[u8; 13]>::try_from(b)
             .map(DealIndex)
-            .map_err(|_| StoreError::CorruptKey { len: b.len() }),
-        other => Err(StoreError::CorruptKey {
+            .map_err(|_| StoreErrorKind::CorruptKey { len: b.len() }.into()),
+        other => Err(StoreErrorKind::CorruptKey {
             len: value_len(other),
-        }),
+        }
+        .into()),
     }
 }
 
@@ -1652,10 +1337,11 @@ fn seed_from_sql(value: ValueRef<'_>) -> Result<Option<[u8; 32]>, StoreError> {
         ValueRef::Null => Ok(None),
         ValueRef::Blob(b) => <[u8; 32]>::try_from(b)
             .map(Some)
-            .map_err(|_| StoreError::CorruptSeedHash { len: b.len() }),
-        other => Err(StoreError::CorruptSeedHash {
+            .map_err(|_| StoreErrorKind::CorruptSeedHash { len: b.len() }.into()),
+        other => Err(StoreErrorKind::CorruptSeedHash {
             len: value_len(other),
-        }),
+        }
+        .into()),
     }
 }
 
@@ -1675,16 +1361,19 @@ impl StoreReader {
     /// migrations applied, [`Store::SCHEMA_VERSION`] for the current schema.
     ///
     /// # Errors
-    /// [`StoreError::Sqlite`] if the query fails; [`StoreError::Migration`] if the
+    /// [`StoreErrorKind::Sqlite`] if the query fails; [`StoreErrorKind::Migration`] if the
     /// recorded version is negative.
     pub fn schema_version(&self) -> Result<usize, StoreError> {
         let v: i64 = self
             .conn
             .query_row("PRAGMA user_version", [], |r| r.get(0))
             .at(&self.path)?;
-        usize::try_from(v).map_err(|_| StoreError::Migration {
-            path: self.path.clone(),
-            error: rusqlite_migration::Error::InvalidUserVersion,
+        usize::try_from(v).map_err(|_| {
+            StoreErrorKind::Migration {
+                path: self.path.clone(),
+                error: rusqlite_migration::Error::InvalidUserVersion,
+            }
+            .into()
         })
     }
 
@@ -1698,7 +1387,7 @@ impl StoreReader {
     /// ```
     ///
     /// # Errors
-    /// [`StoreError::Sqlite`] if a query fails.
+    /// [`StoreErrorKind::Sqlite`] if a query fails.
     pub fn unused_set_name(&self, base: &str) -> Result<String, StoreError> {
         let mut stmt = self
             .conn
@@ -1719,7 +1408,7 @@ impl StoreReader {
     /// Whether the deal is stored.
     ///
     /// # Errors
-    /// [`StoreError::Sqlite`] if the query fails.
+    /// [`StoreErrorKind::Sqlite`] if the query fails.
     pub fn contains(&self, key: &DealIndex) -> Result<bool, StoreError> {
         self.conn
             .prepare_cached("SELECT EXISTS(SELECT 1 FROM deals WHERE key = ?1)")
@@ -1731,8 +1420,8 @@ impl StoreReader {
     /// empty if it is in no set (even if stored by [`Store::insert_deals`]).
     ///
     /// # Errors
-    /// [`StoreError::CorruptBoard`] for a negative stored board number;
-    /// [`StoreError::Sqlite`] if the query fails.
+    /// [`StoreErrorKind::CorruptBoard`] for a negative stored board number;
+    /// [`StoreErrorKind::Sqlite`] if the query fails.
     pub fn boards_of(&self, key: &DealIndex) -> Result<Vec<SetBoard>, StoreError> {
         let path = &self.path;
         let mut stmt = self
@@ -1756,7 +1445,7 @@ impl StoreReader {
     /// The number of distinct deals stored.
     ///
     /// # Errors
-    /// [`StoreError::Sqlite`] if the query fails.
+    /// [`StoreErrorKind::Sqlite`] if the query fails.
     pub fn deal_count(&self) -> Result<u64, StoreError> {
         self.row_count("deals")
     }
@@ -1773,8 +1462,8 @@ impl StoreReader {
     /// The set named `name`, or `None`.
     ///
     /// # Errors
-    /// [`StoreError::CorruptSeedHash`], [`StoreError::CorruptBoard`] or
-    /// [`StoreError::CorruptScheme`] for bad stored values; [`StoreError::Sqlite`] if the
+    /// [`StoreErrorKind::CorruptSeedHash`], [`StoreErrorKind::CorruptBoard`] or
+    /// [`StoreErrorKind::CorruptScheme`] for bad stored values; [`StoreErrorKind::Sqlite`] if the
     /// query fails or a column has the wrong type.
     pub fn set(&self, name: &str) -> Result<Option<SetInfo>, StoreError> {
         let path = &self.path;
@@ -1819,7 +1508,7 @@ impl StoreReader {
     /// ```
     ///
     /// # Errors
-    /// [`StoreError::Sqlite`] if the query fails.
+    /// [`StoreErrorKind::Sqlite`] if the query fails.
     pub fn set_names(&self) -> Result<Vec<String>, StoreError> {
         let mut stmt = self
             .conn
@@ -1837,8 +1526,8 @@ impl StoreReader {
     /// set has that name (tell the cases apart with [`StoreReader::set`](crate::StoreReader::set)).
     ///
     /// # Errors
-    /// [`StoreError::CorruptKey`] or [`StoreError::CorruptBoard`] for bad stored values;
-    /// [`StoreError::Sqlite`] if the query fails.
+    /// [`StoreErrorKind::CorruptKey`] or [`StoreErrorKind::CorruptBoard`] for bad stored values;
+    /// [`StoreErrorKind::Sqlite`] if the query fails.
     pub fn set_boards(&self, name: &str) -> Result<Vec<(u64, DealIndex)>, StoreError> {
         let id: Option<i64> = self
             .conn
@@ -1861,7 +1550,7 @@ impl StoreReader {
     /// ```
     ///
     /// # Errors
-    /// [`StoreError::Sqlite`] if the checks cannot run (e.g. the file is not a database).
+    /// [`StoreErrorKind::Sqlite`] if the checks cannot run (e.g. the file is not a database).
     pub fn integrity_check(&self) -> Result<String, StoreError> {
         let path = &self.path;
         let mut lines = Vec::new();

@@ -6,7 +6,7 @@ use rusqlite::params;
 use rusqlite::types::ValueRef;
 use rusqlite_migration::{HookError, HookResult};
 
-use super::{At, StoreError, board_to_sql, insert_deal, key_from_sql};
+use super::{At, StoreError, StoreErrorKind, board_to_sql, insert_deal, key_from_sql};
 use crate::model::board::Vulnerability;
 use crate::model::card::{Card, Seat};
 use crate::model::contract::{Contract, Doubling};
@@ -208,7 +208,7 @@ pub(super) fn insert_played(
                 let deal = p
                     .deal
                     .to_deal()
-                    .map_err(|error| StoreError::CorruptDeal { key: p.deal, error })?;
+                    .map_err(|error| StoreErrorKind::CorruptDeal { key: p.deal, error })?;
                 Some(deal.seat_of(c).letter().to_string())
             }
             None => None,
@@ -253,7 +253,7 @@ impl super::StoreReader {
     /// True when set `set` has played boards stored with it.
     ///
     /// # Errors
-    /// [`StoreError::Sqlite`] if the query fails.
+    /// [`StoreErrorKind::Sqlite`] if the query fails.
     pub fn set_has_played(&self, set: &str) -> Result<bool, StoreError> {
         self.conn
             .prepare_cached(
@@ -323,7 +323,7 @@ pub(super) const TABLE_WIDTH: usize = 12;
 
 /// One stored row of `played` or `plays` (its id in column 0), each column read as the type
 /// its migration gives it: a value of another type or out of range (the file changed
-/// outside dealdex) is [`StoreError::CorruptPlay`] naming the row and the column.
+/// outside dealdex) is [`StoreErrorKind::CorruptPlay`] naming the row and the column.
 pub(super) struct RowReader<'a, 'stmt> {
     row: &'a rusqlite::Row<'stmt>,
     path: &'a str,
@@ -340,7 +340,7 @@ impl<'a, 'stmt> RowReader<'a, 'stmt> {
 
     /// The error naming this row and what is wrong with it.
     pub fn corrupt(&self, why: String) -> StoreError {
-        StoreError::CorruptPlay { id: self.id, why }
+        StoreErrorKind::CorruptPlay { id: self.id, why }.into()
     }
 
     fn value(&self, i: usize) -> Result<ValueRef<'_>, StoreError> {
@@ -439,7 +439,7 @@ impl<'a, 'stmt> RowReader<'a, 'stmt> {
     /// The deal key column `i`.
     ///
     /// # Errors
-    /// [`StoreError::CorruptKey`] when it is not 13 bytes.
+    /// [`StoreErrorKind::CorruptKey`] when it is not 13 bytes.
     pub fn key(&self, i: usize) -> Result<DealIndex, StoreError> {
         key_from_sql(self.value(i)?)
     }

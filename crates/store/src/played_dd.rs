@@ -5,6 +5,8 @@ use rusqlite::params;
 
 use super::played::RowReader;
 use super::{At, Store, StoreError, StoreReader};
+#[cfg(doc)]
+use crate::StoreErrorKind;
 use crate::model::board::Vulnerability;
 use crate::model::card::{Card, Seat};
 use crate::model::index::DealIndex;
@@ -112,8 +114,8 @@ impl StoreReader {
     /// row is above `after` and that have no judgement stored, in row order.
     ///
     /// # Errors
-    /// [`StoreError::CorruptPlay`] for a row whose declarer or cards are not a seat and
-    /// cards; [`StoreError::CorruptKey`]; [`StoreError::Sqlite`] if the query fails.
+    /// [`StoreErrorKind::CorruptPlay`] for a row whose declarer or cards are not a seat and
+    /// cards; [`StoreErrorKind::CorruptKey`]; [`StoreErrorKind::Sqlite`] if the query fails.
     pub fn played_to_judge(
         &self,
         after: i64,
@@ -163,8 +165,8 @@ impl StoreReader {
     /// `played.par_ns`), in row order.
     ///
     /// # Errors
-    /// [`StoreError::CorruptPlay`] for a row whose dealer or vulnerability is not one;
-    /// [`StoreError::CorruptKey`]; [`StoreError::Sqlite`] if the query fails.
+    /// [`StoreErrorKind::CorruptPlay`] for a row whose dealer or vulnerability is not one;
+    /// [`StoreErrorKind::CorruptKey`]; [`StoreErrorKind::Sqlite`] if the query fails.
     pub fn played_without_par(
         &self,
         after: i64,
@@ -190,7 +192,7 @@ impl StoreReader {
     /// Every stored judgement, in the order of the played boards' rows.
     ///
     /// # Errors
-    /// [`StoreError::Sqlite`] if the query fails.
+    /// [`StoreErrorKind::Sqlite`] if the query fails.
     pub fn judged_played(&self) -> Result<Vec<JudgedPlayed>, StoreError> {
         let path = &self.path;
         let mut stmt = self
@@ -232,7 +234,7 @@ impl Store {
     /// stays).
     ///
     /// # Errors
-    /// [`StoreError::Sqlite`] when SQLite fails, e.g. a judgement of a row that does not exist.
+    /// [`StoreErrorKind::Sqlite`] when SQLite fails, e.g. a judgement of a row that does not exist.
     pub fn store_judged(&mut self, judged: &[JudgedPlayed]) -> Result<u64, StoreError> {
         let (tx, path) = self.write_transaction()?;
         let mut new = 0u64;
@@ -269,7 +271,7 @@ impl Store {
     /// one transaction; `(played.id, summary)` pairs. Returns how many rows changed.
     ///
     /// # Errors
-    /// [`StoreError::Sqlite`] when SQLite fails; nothing is stored then.
+    /// [`StoreErrorKind::Sqlite`] when SQLite fails; nothing is stored then.
     pub fn store_judged_summaries(
         &mut self,
         summaries: &[(i64, JudgedSummary)],
@@ -294,7 +296,7 @@ impl Store {
     /// rows changed.
     ///
     /// # Errors
-    /// [`StoreError::Sqlite`] when SQLite fails; nothing is stored then.
+    /// [`StoreErrorKind::Sqlite`] when SQLite fails; nothing is stored then.
     pub fn store_played_par(&mut self, pars: &[(i64, i32)]) -> Result<u64, StoreError> {
         self.update_each(
             "UPDATE played SET par_ns = ?2 WHERE id = ?1",

@@ -9,6 +9,8 @@ use rusqlite::types::Value;
 
 use super::played::{PlayedTable, RowReader, TABLE_COLUMNS, TABLE_WIDTH};
 use super::{At, StoreError, StoreReader};
+#[cfg(doc)]
+use crate::StoreErrorKind;
 use crate::model::card::Seat;
 use crate::query::SqlFilter;
 
@@ -77,8 +79,8 @@ impl StoreReader {
     /// `set` when given, at most `limit`, ordered by event, set, board, room and row.
     ///
     /// # Errors
-    /// [`StoreError::Sqlite`] if the statement cannot be prepared (a `filter` not made by the
-    /// query compiler) or fails while running; [`StoreError::CorruptPlay`] naming the row and
+    /// [`StoreErrorKind::Sqlite`] if the statement cannot be prepared (a `filter` not made by the
+    /// query compiler) or fails while running; [`StoreErrorKind::CorruptPlay`] naming the row and
     /// column when a stored value is not what migrations 10 to 12 allow.
     pub fn find_played(
         &self,

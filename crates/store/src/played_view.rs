@@ -8,7 +8,7 @@ use rusqlite::params_from_iter;
 use rusqlite::types::Value;
 
 use super::played::{PLAYERS, PlayedTable, RowReader, TABLE_COLUMNS, TABLE_WIDTH, notes_from};
-use super::{At, StoreError, StoreReader, StoredPlayed, board_to_sql};
+use super::{At, StoreError, StoreErrorKind, StoreReader, StoredPlayed, board_to_sql};
 use crate::model::board::Vulnerability;
 use crate::model::card::{Card, Seat};
 use crate::model::game::{Auction, GameRecord};
@@ -69,9 +69,9 @@ impl StoreReader {
     /// is stored (an unknown set or row included).
     ///
     /// # Errors
-    /// [`StoreError::CorruptPlay`] naming the row and column when a stored value is not what
-    /// migrations 10 to 12 allow (changed outside dealdex); [`StoreError::CorruptKey`];
-    /// [`StoreError::Sqlite`] if the query fails.
+    /// [`StoreErrorKind::CorruptPlay`] naming the row and column when a stored value is not what
+    /// migrations 10 to 12 allow (changed outside dealdex); [`StoreErrorKind::CorruptKey`];
+    /// [`StoreErrorKind::Sqlite`] if the query fails.
     pub fn played_rows(&self, which: &PlayedSelection) -> Result<Vec<PlayedRow>, StoreError> {
         let (filter, value): (&str, Value) = match which {
             PlayedSelection::All => ("?1 IS NULL", Value::Null),
@@ -86,9 +86,9 @@ impl StoreReader {
     /// storing order, as records `export` writes.
     ///
     /// # Errors
-    /// [`StoreError::CorruptPlay`] naming the row when a stored row is not a played board of
-    /// its deal (changed outside dealdex); [`StoreError::CorruptKey`];
-    /// [`StoreError::Sqlite`] if the query fails.
+    /// [`StoreErrorKind::CorruptPlay`] naming the row when a stored row is not a played board of
+    /// its deal (changed outside dealdex); [`StoreErrorKind::CorruptKey`];
+    /// [`StoreErrorKind::Sqlite`] if the query fails.
     pub fn played_in_set(&self, set: &str, board: u64) -> Result<Vec<StoredPlayed>, StoreError> {
         let board = board_to_sql(board)?;
         self.played_where(
@@ -155,9 +155,11 @@ fn played_row(r: &RowReader<'_, '_>) -> Result<PlayedRow, StoreError> {
 /// A row as the record `export` writes: its tags ([`record_tags`]), its auction with the
 /// notes, and its play in PBN's layout.
 fn stored_played(row: PlayedRow) -> Result<StoredPlayed, StoreError> {
-    let corrupt = |why: String| StoreError::CorruptPlay {
-        id: row.table.id,
-        why,
+    let corrupt = |why: String| {
+        StoreError::from(StoreErrorKind::CorruptPlay {
+            id: row.table.id,
+            why,
+        })
     };
     let play = match row.cards.is_empty() {
         true => None,

@@ -4,6 +4,8 @@ use rusqlite::params;
 
 use super::played::RowReader;
 use super::{At, StoreError, board_to_sql, insert_deal};
+#[cfg(doc)]
+use crate::StoreErrorKind;
 use crate::model::card::Seat;
 use crate::model::contract::Strain;
 use crate::model::index::DealIndex;
@@ -108,7 +110,7 @@ impl super::Store {
     /// ```
     ///
     /// # Errors
-    /// [`StoreError::BoardOutOfRange`] for a board above `i64::MAX`; [`StoreError::Sqlite`]
+    /// [`StoreErrorKind::BoardOutOfRange`] for a board above `i64::MAX`; [`StoreErrorKind::Sqlite`]
     /// when SQLite fails (e.g. `set_id` names no set: a foreign key). Nothing is stored then.
     pub fn store_plays(
         &mut self,
@@ -128,11 +130,11 @@ impl super::StoreReader {
     /// storing order.
     ///
     /// # Errors
-    /// [`StoreError::CorruptPlay`] naming the row and what is wrong when a stored row is not
+    /// [`StoreErrorKind::CorruptPlay`] naming the row and what is wrong when a stored row is not
     /// a play of its deal (changed outside dealdex): a column of the wrong type, a strain or
     /// seat that is none, empty cards or a card byte above 51, a negative board, cards that
-    /// do not replay on the deal; [`StoreError::CorruptKey`];
-    /// [`StoreError::Sqlite`] if the query fails.
+    /// do not replay on the deal; [`StoreErrorKind::CorruptKey`];
+    /// [`StoreErrorKind::Sqlite`] if the query fails.
     pub fn plays_of(&self, key: &DealIndex) -> Result<Vec<StoredPlay>, StoreError> {
         let path = &self.path;
         let mut stmt = self

@@ -23,7 +23,7 @@ use rusqlite::hooks::{AuthAction, AuthContext, Authorization};
 use rusqlite::limits::Limit;
 use rusqlite::types::ValueRef;
 
-use super::{At, StoreError, StoreReader};
+use super::{At, StoreError, StoreErrorKind, StoreReader};
 
 /// Pragmas that only report, whatever their argument (a table or index name, a row limit).
 pub const REPORTING_PRAGMAS: &[&str] = &[
@@ -151,7 +151,7 @@ impl ReadOnlyStore {
     /// close the file removes them.
     ///
     /// ```
-    /// use dealdex::{DealIndex, ReadOnlyStore, Store, StoreError};
+    /// use dealdex::{DealIndex, ReadOnlyStore, Store, StoreErrorKind};
     /// let dir = tempfile::tempdir()?;
     /// let path = dir.path().join("d.db");
     /// let key = DealIndex::parse_hex("0EDCCBA0976F2DA4945D8E9DC0")?;
@@ -162,18 +162,18 @@ impl ReadOnlyStore {
     ///
     /// let missing = dir.path().join("none.db");
     /// let err = ReadOnlyStore::open(&missing).unwrap_err();
-    /// assert!(matches!(err, StoreError::NoDatabase { .. }));
+    /// assert!(matches!(err.kind(), StoreErrorKind::NoDatabase { .. }));
     /// assert!(!missing.exists());
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     ///
     /// # Errors
-    /// [`StoreError::NoDatabase`] if there is no file at `path` (none is created);
-    /// [`StoreError::SchemaTooOld`] or [`StoreError::SchemaTooNew`] if the file's
+    /// [`StoreErrorKind::NoDatabase`] if there is no file at `path` (none is created);
+    /// [`StoreErrorKind::SchemaTooOld`] or [`StoreErrorKind::SchemaTooNew`] if the file's
     /// `user_version` is not [`Store::SCHEMA_VERSION`](crate::Store::SCHEMA_VERSION) (the file is left as it is);
-    /// [`StoreError::Migration`] if its `user_version` is negative;
-    /// [`StoreError::BadBusyTimeout`] as for [`Store::open`](crate::Store::open);
-    /// [`StoreError::Sqlite`] if the file cannot be opened or is not an SQLite database.
+    /// [`StoreErrorKind::Migration`] if its `user_version` is negative;
+    /// [`StoreErrorKind::BadBusyTimeout`] as for [`Store::open`](crate::Store::open);
+    /// [`StoreErrorKind::Sqlite`] if the file cannot be opened or is not an SQLite database.
     pub fn open(path: &Path) -> Result<ReadOnlyStore, StoreError> {
         let (conn, label) = super::open_read_only_connection(path)?;
         conn.set_limit(Limit::SQLITE_LIMIT_ATTACHED, 0).at(&label)?;
@@ -207,7 +207,7 @@ impl ReadOnlyStore {
     /// runs.
     ///
     /// # Errors
-    /// [`StoreError::Sqlite`] when the SQL does not parse, names an unknown table or
+    /// [`StoreErrorKind::Sqlite`] when the SQL does not parse, names an unknown table or
     /// function, or is refused as not read-only: then the message says what was refused,
     /// e.g. `dealdex.db: read-only: ATTACH DATABASE '/tmp/x' (or VACUUM INTO) is refused
     /// (dealdex sql only reads)`.
@@ -248,10 +248,11 @@ impl ReadOnlyStore {
             }
             _ => error,
         };
-        StoreError::Sqlite {
+        StoreErrorKind::Sqlite {
             path: self.reader.path.clone(),
             error,
         }
+        .into()
     }
 }
 
@@ -338,7 +339,7 @@ impl ReadOnlyQuery<'_> {
     /// Runs the statement and gives `row` each row's values in column order.
     ///
     /// # Errors
-    /// [`StoreError::Sqlite`] when the statement fails while running (a function's bad
+    /// [`StoreErrorKind::Sqlite`] when the statement fails while running (a function's bad
     /// argument, a corrupt page, …); errors returned by `row` are passed through.
     pub fn for_each_row<E: From<StoreError>>(
         &mut self,

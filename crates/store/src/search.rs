@@ -17,6 +17,8 @@ use rusqlite::params_from_iter;
 use rusqlite::types::Value;
 
 use super::{At, StoreError, board_from_sql, key_from_sql};
+#[cfg(doc)]
+use crate::StoreErrorKind;
 use crate::model::index::DealIndex;
 #[cfg(doc)]
 use crate::query::Query;
@@ -125,7 +127,7 @@ impl super::StoreReader {
     /// ```
     ///
     /// # Errors
-    /// [`StoreError::Sqlite`] if the statement cannot be prepared (a `filter` not made by
+    /// [`StoreErrorKind::Sqlite`] if the statement cannot be prepared (a `filter` not made by
     /// the query compiler) or fails while running (e.g. a corrupt stored key given to a
     /// feature function).
     pub fn count_deals(&self, filter: &SqlFilter, set: Option<&str>) -> Result<u64, StoreError> {
@@ -270,9 +272,9 @@ impl super::StoreReader {
     /// ```
     ///
     /// # Errors
-    /// [`StoreError::CorruptKey`] for a stored key that is not a 13-byte BLOB;
-    /// [`StoreError::CorruptBoard`] for a negative stored board number;
-    /// [`StoreError::Sqlite`] as for [`StoreReader::count_deals`](crate::StoreReader::count_deals); any error of `found`, as it is.
+    /// [`StoreErrorKind::CorruptKey`] for a stored key that is not a 13-byte BLOB;
+    /// [`StoreErrorKind::CorruptBoard`] for a negative stored board number;
+    /// [`StoreErrorKind::Sqlite`] as for [`StoreReader::count_deals`](crate::StoreReader::count_deals); any error of `found`, as it is.
     pub fn for_each_match<E: From<StoreError>>(
         &self,
         filter: &SqlFilter,
@@ -321,8 +323,8 @@ impl super::StoreReader {
     /// ```
     ///
     /// # Errors
-    /// [`StoreError::CorruptKey`] for a stored key that is not a 13-byte BLOB;
-    /// [`StoreError::Sqlite`] if the query fails; any error of `key`, as it is.
+    /// [`StoreErrorKind::CorruptKey`] for a stored key that is not a 13-byte BLOB;
+    /// [`StoreErrorKind::Sqlite`] if the query fails; any error of `key`, as it is.
     pub fn for_each_key<E: From<StoreError>>(
         &self,
         set: Option<&str>,
@@ -370,9 +372,9 @@ impl super::StoreReader {
     /// ```
     ///
     /// # Errors
-    /// [`StoreError::CorruptKey`] for a stored key that is not a 13-byte BLOB;
-    /// [`StoreError::CorruptBoard`] for a negative stored board number;
-    /// [`StoreError::Sqlite`] if the query fails; any error of `board`, as it is.
+    /// [`StoreErrorKind::CorruptKey`] for a stored key that is not a 13-byte BLOB;
+    /// [`StoreErrorKind::CorruptBoard`] for a negative stored board number;
+    /// [`StoreErrorKind::Sqlite`] if the query fails; any error of `board`, as it is.
     pub fn for_each_set_board<E: From<StoreError>>(
         &self,
         name: &str,

@@ -8,7 +8,8 @@ use rusqlite::{Connection, Transaction, TransactionBehavior, params};
 use super::stored_dd::{DdSource, insert_dd_rows};
 use super::{
     At, CHUNK, INSERT_BOARD_ONE, INSERT_BOARDS_CHUNK, INSERT_DEAL, NewSet, SetOutcome, Store,
-    StoreError, StoreReader, board_to_sql, insert_deal, insert_sorted_keys, sort_dedup_keys,
+    StoreError, StoreErrorKind, StoreReader, board_to_sql, insert_deal, insert_sorted_keys,
+    sort_dedup_keys,
 };
 use crate::dd::TrickTable;
 use crate::model::index::DealIndex;
@@ -68,9 +69,9 @@ impl Store {
     /// ```
     ///
     /// # Errors
-    /// [`StoreError::SetExists`] when a set of that name is stored (whatever its boards);
-    /// [`StoreError::BoardOutOfRange`] for a `first_board` above `i64::MAX`;
-    /// [`StoreError::Sqlite`] when the transaction cannot start (locked beyond the busy
+    /// [`StoreErrorKind::SetExists`] when a set of that name is stored (whatever its boards);
+    /// [`StoreErrorKind::BoardOutOfRange`] for a `first_board` above `i64::MAX`;
+    /// [`StoreErrorKind::Sqlite`] when the transaction cannot start (locked beyond the busy
     /// timeout, read-only file). Nothing is stored then.
     pub fn begin_set(&mut self, set: &NewSet) -> Result<SetWriter<'_>, StoreError> {
         let first = board_to_sql(set.first_board)?;
@@ -105,9 +106,10 @@ impl Store {
             )
             .at(path)?;
         if taken {
-            return Err(StoreError::SetExists {
+            return Err(StoreErrorKind::SetExists {
                 name: set.name.clone(),
-            });
+            }
+            .into());
         }
         tx.execute(
             "INSERT INTO sets(name, first_board, last_board, scheme, generator, seed_sha256)
@@ -156,15 +158,15 @@ impl SetWriter<'_> {
     /// were new (not stored before, in the database or by an earlier piece).
     ///
     /// # Errors
-    /// [`StoreError::DuplicateBoard`] for a board not above the one added before it (a
-    /// board given twice, or out of order); [`StoreError::BoardOutOfRange`] above
-    /// `i64::MAX`; [`StoreError::Sqlite`] when SQLite fails. The caller then drops the
+    /// [`StoreErrorKind::DuplicateBoard`] for a board not above the one added before it (a
+    /// board given twice, or out of order); [`StoreErrorKind::BoardOutOfRange`] above
+    /// `i64::MAX`; [`StoreErrorKind::Sqlite`] when SQLite fails. The caller then drops the
     /// writer and nothing is stored.
     pub fn add(&mut self, boards: &[(u64, DealIndex)]) -> Result<u64, StoreError> {
         let mut rows = Vec::with_capacity(boards.len());
         for &(board, key) in boards {
             if self.last.is_some_and(|last| board <= last) {
-                return Err(StoreError::DuplicateBoard { board });
+                return Err(StoreErrorKind::DuplicateBoard { board }.into());
             }
             rows.push((board_to_sql(board)?, key));
             self.last = Some(board);
@@ -208,7 +210,7 @@ impl SetWriter<'_> {
     /// tables were new. They are stored with the set, or not at all.
     ///
     /// # Errors
-    /// [`StoreError::Sqlite`] when SQLite fails (the caller then drops the writer).
+    /// [`StoreErrorKind::Sqlite`] when SQLite fails (the caller then drops the writer).
     pub fn add_tables(&mut self, tables: &[(DealIndex, TrickTable)]) -> Result<u64, StoreError> {
         let (tx, path) = (self.tx(), self.path);
         {
@@ -229,7 +231,7 @@ impl SetWriter<'_> {
     /// commits: the set, its deals and the tables added are stored together.
     ///
     /// # Errors
-    /// [`StoreError::BoardOutOfRange`] above `i64::MAX`; [`StoreError::Sqlite`] when SQLite
+    /// [`StoreErrorKind::BoardOutOfRange`] above `i64::MAX`; [`StoreErrorKind::Sqlite`] when SQLite
     /// fails (nothing is stored then).
     pub fn finish(mut self, last_board: u64) -> Result<SetOutcome, StoreError> {
         let last = board_to_sql(last_board)?;
@@ -251,7 +253,7 @@ impl SetWriter<'_> {
     /// tables added are stored. For a run that produced nothing, which stores no set.
     ///
     /// # Errors
-    /// [`StoreError::Sqlite`] when SQLite fails (nothing is stored then).
+    /// [`StoreErrorKind::Sqlite`] when SQLite fails (nothing is stored then).
     pub fn finish_without_set(mut self) -> Result<(), StoreError> {
         let (tx, path) = (self.tx(), self.path);
         tx.execute("DELETE FROM set_boards WHERE set_id = ?1", [self.set_id])

@@ -5,7 +5,7 @@ use rusqlite::types::ValueRef;
 use rusqlite::{OptionalExtension, params};
 use serde::Serialize;
 
-use super::{At, StoreError, insert_deal, key_from_sql};
+use super::{At, StoreError, StoreErrorKind, insert_deal, key_from_sql};
 use crate::dd::TrickTable;
 use crate::model::index::DealIndex;
 
@@ -208,7 +208,7 @@ impl super::Store {
     /// ```
     ///
     /// # Errors
-    /// [`StoreError::Sqlite`] when SQLite fails (busy past the timeout, disk full, …);
+    /// [`StoreErrorKind::Sqlite`] when SQLite fails (busy past the timeout, disk full, …);
     /// nothing is stored then.
     pub fn store_dd(&mut self, tables: &[(DealIndex, TrickTable)]) -> Result<u64, StoreError> {
         self.store_dd_from(tables, &DdSource::solved_here())
@@ -240,7 +240,7 @@ impl super::Store {
     /// without a stored table is left without one. Returns how many rows were replaced.
     ///
     /// # Errors
-    /// [`StoreError::Sqlite`] when SQLite fails; nothing is replaced then.
+    /// [`StoreErrorKind::Sqlite`] when SQLite fails; nothing is replaced then.
     pub fn replace_dd(&mut self, tables: &[(DealIndex, TrickTable)]) -> Result<u64, StoreError> {
         let (tx, path) = self.write_transaction()?;
         let (id, _) = source_id(&tx, path, &DdSource::solved_here())?;
@@ -261,7 +261,8 @@ impl super::Store {
 }
 
 fn decode(key: &DealIndex, bytes: &[u8]) -> Result<TrickTable, StoreError> {
-    TrickTable::from_bytes(bytes).map_err(|error| StoreError::CorruptDd { key: *key, error })
+    TrickTable::from_bytes(bytes)
+        .map_err(|error| StoreErrorKind::CorruptDd { key: *key, error }.into())
 }
 
 impl super::StoreReader {
@@ -281,8 +282,8 @@ impl super::StoreReader {
     /// ```
     ///
     /// # Errors
-    /// [`StoreError::CorruptDdSource`] for a source row dealdex does not write;
-    /// [`StoreError::Sqlite`] if the query fails.
+    /// [`StoreErrorKind::CorruptDdSource`] for a source row dealdex does not write;
+    /// [`StoreErrorKind::Sqlite`] if the query fails.
     pub fn dd_source(&self, key: &DealIndex) -> Result<Option<DdSource>, StoreError> {
         let id: Option<i64> = self
             .conn
@@ -296,8 +297,8 @@ impl super::StoreReader {
     /// [`DdSource::Unknown`].
     ///
     /// # Errors
-    /// [`StoreError::CorruptDdSource`] for an unknown `kind`, a missing solver or file name,
-    /// or a hash that is not 32 bytes; [`StoreError::Sqlite`] if the query fails.
+    /// [`StoreErrorKind::CorruptDdSource`] for an unknown `kind`, a missing solver or file name,
+    /// or a hash that is not 32 bytes; [`StoreErrorKind::Sqlite`] if the query fails.
     pub fn dd_source_by_id(&self, id: i64) -> Result<DdSource, StoreError> {
         type Row = (
             String,
@@ -318,9 +319,11 @@ impl super::StoreReader {
                 .optional()
             })
             .at(&self.path)?;
-        let corrupt = |what: &str| StoreError::CorruptDdSource {
-            id,
-            what: what.to_owned(),
+        let corrupt = |what: &str| {
+            StoreError::from(StoreErrorKind::CorruptDdSource {
+                id,
+                what: what.to_owned(),
+            })
         };
         let Some((kind, solver, file, format, sha256)) = row else {
             return Ok(DdSource::Unknown);
@@ -348,9 +351,9 @@ impl super::StoreReader {
     /// bounded memory.
     ///
     /// # Errors
-    /// [`StoreError::CorruptKey`] for a stored key that is not 13 bytes,
-    /// [`StoreError::CorruptDd`] for a table that does not decode;
-    /// [`StoreError::Sqlite`] if the query fails.
+    /// [`StoreErrorKind::CorruptKey`] for a stored key that is not 13 bytes,
+    /// [`StoreErrorKind::CorruptDd`] for a table that does not decode;
+    /// [`StoreErrorKind::Sqlite`] if the query fails.
     pub fn dd_tables_to_verify(
         &self,
         set: Option<&str>,
@@ -385,8 +388,8 @@ impl super::StoreReader {
     /// The stored double-dummy table of a deal, `None` when it is not solved here.
     ///
     /// # Errors
-    /// [`StoreError::CorruptDd`] when the stored row does not decode (changed outside
-    /// dealdex); [`StoreError::Sqlite`] if the query fails.
+    /// [`StoreErrorKind::CorruptDd`] when the stored row does not decode (changed outside
+    /// dealdex); [`StoreErrorKind::Sqlite`] if the query fails.
     pub fn dd_table(&self, key: &DealIndex) -> Result<Option<TrickTable>, StoreError> {
         dd_table_on(&self.conn, &self.path, key)
     }
@@ -405,8 +408,8 @@ impl super::StoreReader {
     /// stopped.
     ///
     /// # Errors
-    /// [`StoreError::CorruptKey`] for a stored key that is not 13 bytes;
-    /// [`StoreError::Sqlite`] if the query fails.
+    /// [`StoreErrorKind::CorruptKey`] for a stored key that is not 13 bytes;
+    /// [`StoreErrorKind::Sqlite`] if the query fails.
     pub fn unsolved_keys(
         &self,
         set: Option<&str>,
@@ -457,7 +460,7 @@ impl super::StoreReader {
     /// How many stored deals have a double-dummy table.
     ///
     /// # Errors
-    /// [`StoreError::Sqlite`] if the query fails.
+    /// [`StoreErrorKind::Sqlite`] if the query fails.
     pub fn dd_count(&self) -> Result<u64, StoreError> {
         self.row_count("dd")
     }

@@ -33,7 +33,7 @@ use serde::Serialize;
 use crate::dd::TablePar;
 use crate::features::{Shape, Side, hcp};
 use crate::query::Query;
-use crate::{DealIndex, Seat, StoreError, StoreReader, Strain, Vulnerability};
+use crate::{DealIndex, Seat, StoreError, StoreErrorKind, StoreReader, Strain, Vulnerability};
 
 /// How many matches the facets count by default: 100,000 (some 0.5 s on one core).
 pub const DEFAULT_FACET_LIMIT: u64 = 100_000;
@@ -156,7 +156,7 @@ fn tally_hands(
 ) -> Result<(), StoreError> {
     let deal = key
         .to_deal()
-        .map_err(|error| StoreError::CorruptDeal { key: *key, error })?;
+        .map_err(|error| StoreErrorKind::CorruptDeal { key: *key, error })?;
     for (i, &seat) in Seat::ALL.iter().enumerate() {
         let hand = deal.hand(seat);
         *hcps[i].entry(hcp(hand)).or_default() += 1;

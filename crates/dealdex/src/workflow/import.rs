@@ -36,7 +36,7 @@ use crate::model::index::DealIndex;
 use crate::model::number::Scheme;
 use crate::store::{
     DdSource, DealWriter, NewPlay, NewPlayed, NewSet, PlaysAndTables, PlaysAndTablesStored, Store,
-    StoreError,
+    StoreError, StoreErrorKind,
 };
 use crate::workflow::input::skipped_names;
 use crate::workflow::pipeline::{DealSource, FileSource, ReadAs, SourceOptions};
@@ -690,7 +690,12 @@ fn store_file_set(
     };
     match store.store_set_with_plays_and_tables(&set, &keyed, &p.plays_and_tables) {
         Ok((o, stored)) => Ok(imported(Some(set_name), p, o.new_deals, stored)),
-        Err(e @ (StoreError::SetExists { .. } | StoreError::DuplicateBoard { .. })) => {
+        Err(e)
+            if matches!(
+                e.kind(),
+                StoreErrorKind::SetExists { .. } | StoreErrorKind::DuplicateBoard { .. }
+            ) =>
+        {
             Ok(FileResult::Rejected {
                 reason: e.to_string().into(),
             })
@@ -1186,7 +1191,7 @@ fn parse_pieces(
             .filter_map(|b| b.number)
             .find(|&n| i64::try_from(n).is_err())
         {
-            let reason = StoreError::BoardOutOfRange { board }.to_string();
+            let reason = StoreErrorKind::BoardOutOfRange { board }.to_string();
             return Err(Stop::Rejected(Rejection::from(reason)));
         }
         let keys: Vec<(Option<u64>, DealIndex)> = boards

@@ -17,7 +17,7 @@ use serde::Serialize;
 
 use crate::dd::{PlayAnalysis, PlayedBoard, SolveWatch, TablePar, analyse_plays, solve_on};
 use crate::model::contract::parse_bid;
-use crate::store::{JudgedPlayed, JudgedSummary, PlayedToJudge, Store, StoreError};
+use crate::store::{JudgedPlayed, JudgedSummary, PlayedToJudge, Store, StoreErrorKind};
 use crate::{ErrorKind, Result};
 
 /// Played boards judged and stored together (one transaction).
@@ -183,8 +183,9 @@ fn fill_par(job: &JudgeJob, store: &mut Store) -> Result<(u64, u64)> {
         let deals = missing
             .iter()
             .map(|&key| {
-                key.to_deal()
-                    .map_err(|error| ErrorKind::Store(StoreError::CorruptDeal { key, error }))
+                key.to_deal().map_err(|error| {
+                    ErrorKind::Store(StoreErrorKind::CorruptDeal { key, error }.into())
+                })
             })
             .collect::<std::result::Result<Vec<_>, _>>()?;
         let watch = SolveWatch::new();

@@ -171,10 +171,9 @@ fn fault_or(fault: impl Into<String>) -> String {
 
 /// The view of a stored row, with its stored judgement.
 fn view(r: &PlayedRow) -> Result<PlayedView> {
-    let deal = r
-        .deal
-        .to_deal()
-        .map_err(|error| ErrorKind::Store(crate::StoreError::CorruptDeal { key: r.deal, error }))?;
+    let deal = r.deal.to_deal().map_err(|error| {
+        ErrorKind::Store(crate::StoreErrorKind::CorruptDeal { key: r.deal, error }.into())
+    })?;
     let note = |k: u32| {
         r.notes
             .iter()

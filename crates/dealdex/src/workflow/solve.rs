@@ -16,7 +16,7 @@ use crate::model::board::Vulnerability;
 use crate::model::card::Seat;
 use crate::model::deal::Deal;
 use crate::model::index::DealIndex;
-use crate::store::{Store, StoreError};
+use crate::store::{Store, StoreError, StoreErrorKind};
 use crate::workflow::output::Output;
 use crate::workflow::pipeline::{
     DealFiles, DealSink, DealSource, FileSource, ReadAs, SourceOptions,
@@ -330,7 +330,7 @@ pub(crate) fn format_message(input: &str, error: &FormatError) -> String {
 ///
 /// # Errors
 /// [`ErrorKind::Vulnerability`], [`ErrorKind::NothingToSolve`], and [`ErrorKind::Store`]
-/// with [`StoreError::NoDatabase`]; all bad input.
+/// with [`StoreErrorKind::NoDatabase`]; all bad input.
 pub fn check_request(
     inputs: &[String],
     set: Option<&str>,
@@ -345,9 +345,9 @@ pub fn check_request(
         return Err(ErrorKind::NothingToSolve.into());
     }
     if (set.is_some() || all) && !db.exists() {
-        return Err(StoreError::NoDatabase {
+        return Err(StoreError::from(StoreErrorKind::NoDatabase {
             path: db.display().to_string(),
-        }
+        })
         .into());
     }
     Ok(vul)
@@ -606,7 +606,7 @@ pub struct SolveProgress {
 ///
 /// # Errors
 /// [`ErrorKind::Store`] when reading or storing fails (the batch in flight is then not
-/// stored; earlier batches are), with [`StoreError::CorruptDeal`] for a stored key that is
+/// stored; earlier batches are), with [`StoreErrorKind::CorruptDeal`] for a stored key that is
 /// no deal. [`SolveSource::Unsolved`] without a store does nothing. Errors from `each` stop
 /// the job and are passed through.
 pub fn run<E: From<Error>>(
@@ -675,7 +675,7 @@ pub fn run<E: From<Error>>(
                     .map(|&key| {
                         let deal = key
                             .to_deal()
-                            .map_err(|error| StoreError::CorruptDeal { key, error })?;
+                            .map_err(|error| StoreErrorKind::CorruptDeal { key, error })?;
                         Ok(SolveItem {
                             key,
                             ..SolveItem::single(deal, None, *dealer, *vul)

@@ -32,7 +32,7 @@ use std::time::{Duration, Instant};
 
 use serde::{Serialize, Serializer};
 
-use crate::{Error, ErrorKind, ReadOnlyStore, Result, StoreError};
+use crate::{Error, ErrorKind, ReadOnlyStore, Result, StoreError, StoreErrorKind};
 use rusqlite::types::ValueRef;
 
 mod text;
@@ -254,10 +254,13 @@ pub fn run_job(
         }),
     )
     .map_err(|error| {
-        ErrorKind::SqlStatement(StoreError::Sqlite {
-            path: store.path().to_owned(),
-            error,
-        })
+        ErrorKind::SqlStatement(
+            StoreErrorKind::Sqlite {
+                path: store.path().to_owned(),
+                error,
+            }
+            .into(),
+        )
     })?;
     let result = run_bounded(job, store, &held, columns, row);
     // Handlers hold no state past the call; a failure to remove one leaves a closure
@@ -273,10 +276,13 @@ pub fn run_job(
             limit: job.memory_limit.unwrap_or_default(),
         }
         .into(),
-        (_, ErrorKind::SqlStatement(StoreError::Sqlite { error, .. }))
+        (_, ErrorKind::SqlStatement(s))
             if matches!(
-                error.sqlite_error_code(),
-                Some(rusqlite::ErrorCode::OutOfMemory | rusqlite::ErrorCode::TooBig)
+                s.kind(),
+                StoreErrorKind::Sqlite { error, .. } if matches!(
+                    error.sqlite_error_code(),
+                    Some(rusqlite::ErrorCode::OutOfMemory | rusqlite::ErrorCode::TooBig)
+                )
             ) =>
         {
             match job.memory_limit {

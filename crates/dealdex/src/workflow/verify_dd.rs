@@ -18,7 +18,7 @@ use crate::dd::{DD_STRAINS, TrickTable, solve_all};
 use crate::model::card::Seat;
 use crate::model::deal::Deal;
 use crate::model::index::DealIndex;
-use crate::store::{DdSource, Store, StoreError, StoredDd};
+use crate::store::{DdSource, Store, StoreError, StoreErrorKind, StoredDd};
 
 use super::solve::SolveProgress;
 
@@ -277,8 +277,8 @@ fn pick(store: &Store, job: &VerifyJob) -> Result<(Vec<StoredDd>, u64)> {
 ///
 /// # Errors
 /// [`ErrorKind::Store`](crate::ErrorKind::Store) when reading fails or a stored row does not
-/// decode ([`StoreError::CorruptDeal`], [`StoreError::CorruptDd`],
-/// [`StoreError::CorruptDdSource`]); with `replace`, when a replacement fails (that batch is
+/// decode ([`StoreErrorKind::CorruptDeal`], [`StoreErrorKind::CorruptDd`],
+/// [`StoreErrorKind::CorruptDdSource`]); with `replace`, when a replacement fails (that batch is
 /// then not replaced; earlier ones are). A mismatch is no error: see
 /// [`VerifyReport::verified`].
 pub fn verify(
@@ -305,7 +305,7 @@ pub fn verify(
             .map(|r| {
                 r.key
                     .to_deal()
-                    .map_err(|error| StoreError::CorruptDeal { key: r.key, error })
+                    .map_err(|error| StoreErrorKind::CorruptDeal { key: r.key, error }.into())
             })
             .collect::<Result<Vec<Deal>, StoreError>>()?;
         let solved = solve_all(&deals);

@@ -40,11 +40,11 @@ impl<'s> SetSink<'s> {
     /// Begins the set `set` in `store` (its range's end is set by the boards written).
     ///
     /// # Errors
-    /// [`ErrorKind::Store`](crate::ErrorKind::Store): [`StoreError::SetExists`] for a taken
-    /// name, [`StoreError::Sqlite`] when SQLite fails.
+    /// [`ErrorKind::Store`](crate::ErrorKind::Store): [`StoreErrorKind::SetExists`] for a taken
+    /// name, [`StoreErrorKind::Sqlite`] when SQLite fails.
     ///
-    /// [`StoreError::SetExists`]: crate::StoreError::SetExists
-    /// [`StoreError::Sqlite`]: crate::StoreError::Sqlite
+    /// [`StoreErrorKind::SetExists`]: crate::StoreErrorKind::SetExists
+    /// [`StoreErrorKind::Sqlite`]: crate::StoreErrorKind::Sqlite
     pub fn begin(store: &'s mut Store, set: &NewSet) -> Result<SetSink<'s>> {
         Ok(SetSink {
             writer: store.begin_set(set)?,
@@ -72,8 +72,8 @@ impl DealSink for SetSink<'_> {
     /// Adds the boards and the tables they carry.
     ///
     /// # Errors
-    /// The store's [`DuplicateBoard`](crate::StoreError::DuplicateBoard) for a board not
-    /// above the one before it, [`Sqlite`](crate::StoreError::Sqlite) when SQLite fails.
+    /// The store's [`DuplicateBoard`](crate::StoreErrorKind::DuplicateBoard) for a board not
+    /// above the one before it, [`Sqlite`](crate::StoreErrorKind::Sqlite) when SQLite fails.
     fn write(&mut self, mut boards: Vec<Board>) -> Result<()> {
         crate::formats::number_boards(&mut boards, self.next);
         let numbered: Vec<(u64, DealIndex)> = boards
@@ -99,7 +99,7 @@ impl DealSink for SetSink<'_> {
     /// (no set is stored then, the tables added are).
     ///
     /// # Errors
-    /// The store's [`Sqlite`](crate::StoreError::Sqlite) when SQLite fails (nothing is
+    /// The store's [`Sqlite`](crate::StoreErrorKind::Sqlite) when SQLite fails (nothing is
     /// stored then).
     fn finish(self) -> Result<Option<SetOutcome>> {
         Ok(match self.last {

@@ -38,7 +38,7 @@ use crate::query::{Query, SqlFilter};
 use crate::workflow::input::read_deal_pieces_until;
 use crate::{
     CHUNK, Deal, DealIndex, DrawProgress, FormatError, FormatErrorKind, Predeal, Scheme, Seed,
-    Store, StoreError, StoreReader,
+    Store, StoreError, StoreErrorKind, StoreReader,
 };
 use crate::{Error, ErrorKind};
 
@@ -1091,7 +1091,7 @@ fn read_stored<E: From<Error>>(
     let mut push = |number: Option<u64>, key: DealIndex| -> Result<(), Halt<E>> {
         let deal = key
             .to_deal()
-            .map_err(|error| StoreError::CorruptDeal { key, error })?;
+            .map_err(|error| StoreError::from(StoreErrorKind::CorruptDeal { key, error }))?;
         piece.push(Board {
             number,
             ..Board::unnumbered(deal)
