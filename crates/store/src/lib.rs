@@ -1320,28 +1320,26 @@ fn value_len(value: ValueRef<'_>) -> usize {
     }
 }
 
-fn key_from_sql(value: ValueRef<'_>) -> Result<DealIndex, StoreError> {
+/// A blob of exactly `N` bytes; else the length the value has ([`value_len`]).
+fn fixed_blob<const N: usize>(value: ValueRef<'_>) -> Result<[u8; N], usize> {
     match value {
-        ValueRef::Blob(b) => <[u8; 13]>::try_from(b)
-            .map(DealIndex)
-            .map_err(|_| StoreErrorKind::CorruptKey { len: b.len() }.into()),
-        other => Err(StoreErrorKind::CorruptKey {
-            len: value_len(other),
-        }
-        .into()),
+        ValueRef::Blob(b) => <[u8; N]>::try_from(b).map_err(|_| b.len()),
+        other => Err(value_len(other)),
     }
+}
+
+fn key_from_sql(value: ValueRef<'_>) -> Result<DealIndex, StoreError> {
+    fixed_blob(value)
+        .map(DealIndex)
+        .map_err(|len| StoreErrorKind::CorruptKey { len }.into())
 }
 
 fn seed_from_sql(value: ValueRef<'_>) -> Result<Option<[u8; 32]>, StoreError> {
     match value {
         ValueRef::Null => Ok(None),
-        ValueRef::Blob(b) => <[u8; 32]>::try_from(b)
+        value => fixed_blob(value)
             .map(Some)
-            .map_err(|_| StoreErrorKind::CorruptSeedHash { len: b.len() }.into()),
-        other => Err(StoreErrorKind::CorruptSeedHash {
-            len: value_len(other),
-        }
-        .into()),
+            .map_err(|len| StoreErrorKind::CorruptSeedHash { len }.into()),
     }
 }
 
