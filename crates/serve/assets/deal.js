@@ -132,7 +132,7 @@ export async function playThrough(index, contract, declarer, played, box, record
       const seat = SEATS[(leader + i) % 4];
       return el('span', { class: `h${seat} suit-${c[0]}`, 'data-seat': seat, 'data-card': c }, cardText(c));
     }));
-  const status = r.next === '-'
+  const status = r.next === null
     ? `Played out: declarer's side ${r.declarer_tricks} tricks, the defence ${r.defence_tricks}.`
     : `${SEAT_NAME[r.next]} to play. Tricks so far: declarer's side ${r.declarer_tricks}, the defence ${r.defence_tricks}. Each legal card shows declarer's side's tricks in all if it is played.`;
   const cost = last && last.cost !== null

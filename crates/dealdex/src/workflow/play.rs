@@ -9,7 +9,7 @@
 //! let deal: dealdex::Deal = "N:AKQJ.AKQJ.AKQ.AK T987.T987.T98.T9 6543.6543.765.87 2.2.J432.QJ65432".parse()?;
 //! let contract = Contract::from_pbn("7NT", Seat::North).unwrap();
 //! let report = run(&PlayJob { deal, contract, played: vec!["ST".parse()?] })?;
-//! assert_eq!((report.next, report.trick.len()), ('S', 1)); // dummy, South, plays next
+//! assert_eq!((report.next, report.trick.len()), (Some(Seat::South), 1)); // dummy plays next
 //! assert!(report.cards.iter().all(|c| c.tricks == 13 && c.card.starts_with('S')));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
@@ -33,14 +33,16 @@ pub struct PlayJob {
 /// The position the play reached and each legal card's result.
 #[derive(Clone, Debug, Serialize)]
 pub struct PlayReport {
-    /// The seat to play: `N`, `E`, `S` or `W` (none once 52 cards are played: `-`).
-    pub next: char,
+    /// The seat to play (its letter in JSON); `None` once 52 cards are played (`null`).
+    #[serde(serialize_with = "crate::model::text::option_as_text")]
+    pub next: Option<Seat>,
     /// Tricks won so far by declarer's side.
     pub declarer_tricks: u8,
     /// Tricks won so far by the defence.
     pub defence_tricks: u8,
-    /// Who led to the current trick.
-    pub leader: char,
+    /// Who led to the current trick (its letter in JSON).
+    #[serde(serialize_with = "crate::model::text::as_text")]
+    pub leader: Seat,
     /// The current trick's cards so far (`SA`), in play order.
     pub trick: Vec<String>,
     /// The cards each seat still holds, North first, in PBN's `S.H.D.C`.
@@ -166,14 +168,10 @@ pub fn run(job: &PlayJob) -> Result<PlayReport, PlayError> {
         }
     };
     Ok(PlayReport {
-        next: if job.played.len() == 52 {
-            '-'
-        } else {
-            next.letter()
-        },
+        next: (job.played.len() < 52).then_some(next),
         declarer_tricks,
         defence_tricks: done - declarer_tricks,
-        leader: leader.letter(),
+        leader,
         trick: trick.iter().map(Card::to_string).collect(),
         hands: hands.iter().map(ToString::to_string).collect(),
         cards,
@@ -207,7 +205,7 @@ mod tests {
             played: vec![],
         })
         .unwrap();
-        assert_eq!((start.next, start.cards.len()), ('W', 13));
+        assert_eq!((start.next, start.cards.len()), (Some(Seat::West), 13));
         let best = start.cards.iter().map(|c| c.tricks).min().unwrap();
         assert_eq!(best, table.tricks(Seat::South, crate::Strain::NoTrump));
         let lead = &start.cards[0];
@@ -217,9 +215,41 @@ mod tests {
             played: vec![lead.card.parse().unwrap()],
         })
         .unwrap();
-        assert_eq!(after.next, 'N');
+        assert_eq!(after.next, Some(Seat::North));
         let best_reply = after.cards.iter().map(|c| c.tricks).max().unwrap();
         assert_eq!(best_reply, lead.tricks);
+    }
+
+    /// Played out card by card (each time the first legal card): after the 52nd nobody is to
+    /// play (`null` in JSON), the tricks are all won, and no card is left to offer.
+    #[test]
+    fn a_played_out_deal_has_nobody_to_play() {
+        let deal = deal();
+        let contract = Contract::from_pbn("3NT", Seat::South).unwrap();
+        let mut played = Vec::new();
+        while played.len() < 52 {
+            let r = run(&PlayJob {
+                deal,
+                contract,
+                played: played.clone(),
+            })
+            .unwrap();
+            assert!(r.next.is_some(), "card {}", played.len() + 1);
+            played.push(r.cards[0].card.parse().unwrap());
+        }
+        let end = run(&PlayJob {
+            deal,
+            contract,
+            played,
+        })
+        .unwrap();
+        assert_eq!(end.next, None);
+        assert_eq!(end.declarer_tricks + end.defence_tricks, 13);
+        assert!(end.cards.is_empty());
+        assert_eq!(
+            serde_json::to_value(&end).unwrap()["next"],
+            serde_json::Value::Null
+        );
     }
 
     /// A card not held, and a revoke, are refused with their place.

@@ -18,7 +18,7 @@ use serde::Serialize;
 
 use crate::dd::PlayAnalysis;
 use crate::store::{PlayedRow, PlayedSelection, PlayedTable, PlayedToJudge};
-use crate::{ErrorKind, Result, StoreReader};
+use crate::{ErrorKind, Result, Seat, StoreReader, Vulnerability};
 
 /// Which played boards to read, and whether to judge those without a stored judgement.
 #[derive(Clone, Debug)]
@@ -56,10 +56,12 @@ pub struct PlayedView {
     pub index: String,
     /// The deal as a PBN deal string, North first.
     pub deal: String,
-    /// The dealer: `N`, `E`, `S` or `W`.
-    pub dealer: char,
-    /// `None`, `NS`, `EW` or `All`.
-    pub vulnerability: String,
+    /// The dealer (its letter in JSON: `N`, `E`, `S` or `W`).
+    #[serde(serialize_with = "crate::model::text::as_text")]
+    pub dealer: Seat,
+    /// The vulnerability (`None`, `NS`, `EW` or `All` in JSON).
+    #[serde(serialize_with = "crate::model::text::as_text")]
+    pub vulnerability: Vulnerability,
     /// The calls from the dealer with the note explaining each (alerts, LIN's `an`);
     /// `None` when the record has no auction.
     pub auction: Option<Vec<CallView>>,
@@ -204,8 +206,8 @@ fn view(r: &PlayedRow) -> Result<PlayedView> {
         table: t.clone(),
         index: r.deal.to_string(),
         deal: deal.to_string(),
-        dealer: r.dealer.letter(),
-        vulnerability: r.vulnerability.to_string(),
+        dealer: r.dealer,
+        vulnerability: r.vulnerability,
         auction,
         score: r.score.clone(),
         cards: r
