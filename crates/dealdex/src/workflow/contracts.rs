@@ -35,7 +35,7 @@
 //! };
 //! let report = run(&job, Some(&store), &mut |_| {})?;
 //! assert_eq!((report.deals, report.solved), (4, 4));
-//! assert_eq!(report.imps[0][1].mean, -report.imps[1][0].mean);
+//! assert_eq!(report.imps[0][1].mean, report.imps[1][0].mean.map(|m| -m));
 //! assert_eq!(report.deal_tricks.len(), 4 * 2); // each deal's tricks in each contract
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
