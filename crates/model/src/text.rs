@@ -104,3 +104,18 @@ pub fn option_as_text<T: std::fmt::Display, S: serde::Serializer>(
         None => s.serialize_none(),
     }
 }
+
+/// Reads a value from its text (`FromStr`), the reverse of [`as_text`]: for serde's
+/// `deserialize_with` where a report is read back (a seat from `"N"`, a card from `"SQ"`).
+///
+/// # Errors
+/// The deserializer's, or a custom error with the value's parse error when the text does not
+/// parse.
+pub fn from_text<'de, T, D>(d: D) -> Result<T, D::Error>
+where
+    T: std::str::FromStr<Err: std::fmt::Display>,
+    D: serde::Deserializer<'de>,
+{
+    let text = <String as serde::Deserialize>::deserialize(d)?;
+    text.parse().map_err(serde::de::Error::custom)
+}

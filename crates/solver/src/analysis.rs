@@ -157,10 +157,16 @@ pub struct CardCost {
     /// The card's position in the play, 1 = the opening lead.
     pub position: usize,
     /// Who played it, as the seat's letter in JSON (`"N"`).
-    #[serde(with = "as_text")]
+    #[serde(
+        serialize_with = "dealdex_model::text::as_text",
+        deserialize_with = "dealdex_model::text::from_text"
+    )]
     pub seat: Seat,
     /// The card, as suit and rank letters in JSON (`"SQ"`).
-    #[serde(with = "as_text")]
+    #[serde(
+        serialize_with = "dealdex_model::text::as_text",
+        deserialize_with = "dealdex_model::text::from_text"
+    )]
     pub card: Card,
     /// The tricks it cost its side, 1..=13.
     pub tricks: u8,
@@ -180,7 +186,10 @@ pub struct CardCost {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PlayAnalysis {
     /// Declarer, as the seat's letter in JSON.
-    #[serde(with = "as_text")]
+    #[serde(
+        serialize_with = "dealdex_model::text::as_text",
+        deserialize_with = "dealdex_model::text::from_text"
+    )]
     pub declarer: Seat,
     /// Declarer's side's tricks before the lead and after each card: one more than the cards.
     pub tricks: Vec<u8>,
@@ -362,28 +371,6 @@ fn dds_tricks(board: &PlayedBoard) -> Vec<u8> {
         tricks.resize(board.cards.len() + 1, total);
     }
     tricks
-}
-
-/// A value as its text in JSON: a seat as its letter (`"N"`), a card as suit and rank
-/// letters (`"SQ"`), read back by their `FromStr`.
-mod as_text {
-    use serde::{Deserialize, Deserializer, Serializer};
-
-    pub fn serialize<T: std::fmt::Display, S: Serializer>(
-        value: &T,
-        s: S,
-    ) -> Result<S::Ok, S::Error> {
-        s.collect_str(value)
-    }
-
-    pub fn deserialize<'de, T, D>(d: D) -> Result<T, D::Error>
-    where
-        T: std::str::FromStr<Err: std::fmt::Display>,
-        D: Deserializer<'de>,
-    {
-        let text = String::deserialize(d)?;
-        text.parse().map_err(serde::de::Error::custom)
-    }
 }
 
 #[cfg(test)]
